@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: MIT
+# urlkit: one static library, then one program per cmd/*.c.
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+
+# Each program and the pkg-config modules it links (the dependency graph).
+urldetect_PKGS = yajl libcurl
+urlcache_PKGS  = yajl libcrypto
+
+PROGS = urldetect
+ALL_PKGS = yajl libcurl libcrypto
+
+override CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -O2 -g $(CFLAGS)
+ifdef DEVELOPER
+override CFLAGS += -Werror -Wshadow -Wpointer-arith -Wstrict-prototypes \
+	-Wmissing-prototypes -Wvla -Wdeclaration-after-statement \
+	-Wno-error=deprecated-declarations
+endif
+BUILD = build
+ifdef SANITIZE
+override CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+override LDFLAGS += -fsanitize=$(SANITIZE)
+BUILD = build-san
+endif
+override CPPFLAGS += -Ilib $(shell $(PKG_CONFIG) --cflags $(ALL_PKGS) 2>/dev/null)
+DEPFLAGS = -MMD -MP
+
+LIB_SRC := $(wildcard lib/*.c)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB := $(BUILD)/liburlkit.a
+BINS := $(PROGS:%=$(BUILD)/bin/%)
+UNIT_SRC := $(wildcard tests/unit/t_*.c)
+UNITS := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
+
+all: deps $(BINS)
+
+# Run scripts/bootstrap when a needed package is missing.
+deps:
+	@$(PKG_CONFIG) --exists $(ALL_PKGS) && command -v bats >/dev/null && \
+	  command -v jq >/dev/null || scripts/bootstrap
+.PHONY: all deps check demo clean install lint-man bench
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/bin/%: $(BUILD)/cmd/%.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(LIB) \
+	    $(shell $(PKG_CONFIG) --libs $($*_PKGS)) $(LDLIBS)
+
+$(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(LIB) \
+	    $(shell $(PKG_CONFIG) --libs $(ALL_PKGS)) $(LDLIBS)
+
+check: all $(UNITS)
+	@UK_BIN=$(abspath $(BUILD)/bin) UK_UNIT=$(abspath $(BUILD)/unit) \
+	  tests/run $(TESTS)
+
+demo: all
+	@UK_BIN=$(abspath $(BUILD)/bin) scripts/demo
+
+bench: all
+	@UK_BIN=$(abspath $(BUILD)/bin) scripts/bench $(NAME)
+
+lint-man:
+	mandoc -Tlint -Wwarning man/*.[17]
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(BASHCOMPDIR) \
+	    $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
+	install -m 644 $(PROGS:%=man/%.1) $(DESTDIR)$(MANDIR)/man1
+	install -m 644 man/urlkit.7 $(DESTDIR)$(MANDIR)/man7
+	for p in $(PROGS); do \
+	  install -m 644 completions/bash/$$p $(DESTDIR)$(BASHCOMPDIR)/$$p; \
+	  install -m 644 completions/zsh/_$$p $(DESTDIR)$(ZSHCOMPDIR)/_$$p; \
+	  install -m 644 completions/fish/$$p.fish $(DESTDIR)$(FISHCOMPDIR)/$$p.fish; \
+	done
+
+clean:
+	rm -rf build build-san
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: MIT */
+/* urldetect: find http(s) URLs in text and classify them. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "detect.h"
+#include "json.h"
+#include "jsonl.h"
+#include "strset.h"
+#include "url.h"
+#include "util.h"
+#include "banned.h"
+
+#define WINDOW (1UL << 20)
+
+static const char usage_text[] =
+    "usage: urldetect [-acilquV] [-j field] [-n max] [-t type] [file ...]\n";
+
+static struct {
+	int all, classify, lines, quiet, urls;
+	const char *field;
+	long max;
+	int type; /* -1: any */
+} opt = { .type = -1 };
+
+static struct uk_out out;
+static int found;
+
+/* One message: its number, where it starts, what it has given so far. */
+struct msg {
+	unsigned long no;
+	unsigned long long base;
+	unsigned long count;
+	struct uk_strset seen;
+	yajl_val id; /* the input record's id, for -j; not owned */
+	unsigned long long abs; /* absolute offset of the window's byte 0 */
+};
+
+static void
+usage(int code)
+{
+	fputs(usage_text, code ? stderr : stdout);
+	exit(code);
+}
+
+/* Emit url[0..n) found at [start, end) of message m; 1 to stop (-q). */
+static int
+emit(struct msg *m, const char *url, size_t n, unsigned long long start,
+    unsigned long long end)
+{
+	struct uk_url u;
+	yajl_val rec;
+	char *s;
+
+	if (opt.max && m->count >= (unsigned long)opt.max)
+		return 0;
+	if (!opt.all && !uk_strset_add(&m->seen, url, n))
+		return 0;
+	if (opt.quiet && opt.type < 0) {
+		found = 1;
+		return 1;
+	}
+	if (opt.urls && opt.type < 0) {
+		m->count++;
+		uk_out_raw(&out, url, n);
+		uk_out_raw(&out, "\n", 1);
+		return 0;
+	}
+	s = uk_xmemdup(url, n);
+	uk_url_classify(s, &u);
+	if (opt.type >= 0 && (int)u.type != opt.type) {
+		uk_url_release(&u);
+		free(s);
+		return 0;
+	}
+	m->count++;
+	found = 1;
+	if (opt.quiet) {
+		uk_url_release(&u);
+		free(s);
+		return 1;
+	}
+	if (opt.urls) {
+		uk_out_raw(&out, url, n);
+		uk_out_raw(&out, "\n", 1);
+	} else {
+		rec = uk_json_object();
+		uk_json_set(rec, "url", uk_json_strn(url, n));
+		uk_url_to_record(&u, rec);
+		uk_json_set_int(rec, "start", (long long)start);
+		uk_json_set_int(rec, "end", (long long)end);
+		uk_json_set_int(rec, "message", (long long)m->no);
+		if (m->id)
+			uk_json_set(rec, "id", uk_json_copy(m->id));
+		/* Keep github last, after the offsets, as urlkit(7) shows. */
+		if (uk_json_get(rec, "github")) {
+			yajl_val gh = uk_json_copy(uk_json_get(rec, "github"));
+
+			uk_json_del(rec, "github");
+			uk_json_set(rec, "github", gh);
+		}
+		uk_out_record(&out, rec);
+		uk_json_free(rec);
+	}
+	uk_url_release(&u);
+	free(s);
+	return 0;
+}
+
+/* Text mode: the window, and newline accounting for -l. */
+struct text {
+	struct msg m;
+	const char *win;
+	unsigned long long nl_upto; /* newlines counted up to here */
+};
+
+/* Count messages (lines, for -l) up to the absolute offset pos. */
+static void
+advance(struct text *t, unsigned long long pos)
+{
+	const char *p, *end;
+
+	if (!opt.lines || pos <= t->nl_upto)
+		return;
+	p = t->win + (t->nl_upto - t->m.abs);
+	end = t->win + (pos - t->m.abs);
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
+		p++;
+		t->m.no++;
+		t->m.base = t->m.abs + (unsigned long long)(p - t->win);
+		t->m.count = 0;
+		uk_strset_clear(&t->m.seen);
+	}
+	t->nl_upto = pos;
+}
+
+static int
+text_found(void *ctx, const char *s, size_t start, size_t end)
+{
+	struct text *t = ctx;
+	unsigned long long a = t->m.abs + start;
+
+	advance(t, a);
+	return emit(&t->m, s + start, end - start, a - t->m.base,
+	    t->m.abs + end - t->m.base);
+}
+
+/* Scan one input stream as text; returns -1 on a fatal read error. */
+static int
+scan_text(struct uk_lines *in, struct text *t)
+{
+	struct uk_detect d;
+	struct uk_err err;
+	size_t cap = WINDOW + UK_DETECT_MAX_URL + 2 * UK_DETECT_LOOKBACK;
+	char *win = uk_xmalloc(cap);
+	size_t len = 0, from = 0, done, keep;
+	long n;
+	int final = 0;
+
+	uk_detect_init(&d);
+	t->win = win;
+	while (!final) {
+		n = uk_lines_read(in, win + len, cap - len, &err);
+		if (n < 0) {
+			uk_warn("%s", err.msg);
+			free(win);
+			return -1;
+		}
+		final = n == 0;
+		len += (size_t)n;
+		if (!final && len < cap - UK_DETECT_MAX_URL / 2 &&
+		    len - from < 4096)
+			continue; /* gather a little more before scanning */
+		done = uk_detect_scan(&d, win, from, len, final, text_found, t);
+		if (done == (size_t)-1)
+			break;
+		uk_out_flush(&out);
+		if (final)
+			break;
+		/* Keep the unfinished tail and some context before it. */
+		keep = done > UK_DETECT_LOOKBACK ? done - UK_DETECT_LOOKBACK : 0;
+		advance(t, t->m.abs + keep);
+		memmove(win, win + keep, len - keep);
+		t->m.abs += keep;
+		len -= keep;
+		from = done - keep;
+	}
+	if (d.toolong)
+		uk_warn("%s: skipped %lu URL%s longer than %d bytes",
+		    uk_lines_display(in), d.toolong, d.toolong == 1 ? "" : "s",
+		    UK_DETECT_MAX_URL);
+	free(win);
+	return 0;
+}
+
+static int
+scan_found(void *ctx, const char *s, size_t start, size_t end)
+{
+	return emit(ctx, s + start, end - start, start, end);
+}
+
+/* -j: the message is a field of each record. */
+static int
+scan_records(struct uk_lines *in)
+{
+	struct uk_detect d;
+	struct uk_err err;
+	struct msg m;
+	yajl_val rec;
+	const char *text;
+	int r;
+
+	memset(&m, 0, sizeof(m));
+	while ((r = uk_jsonl_next(in, 0, &rec, &err)) != 0) {
+		if (r < 0) {
+			if (err.code == UK_EXIT_FATAL) {
+				uk_warn("%s", err.msg);
+				return -1;
+			}
+			uk_out_error(&out, in->name, in->lineno, err.msg);
+			continue;
+		}
+		if (uk_json_get(rec, "error")) {
+			if (!opt.urls && !opt.quiet)
+				uk_out_record(&out, rec);
+			uk_json_free(rec);
+			continue;
+		}
+		text = uk_json_get_str(rec, opt.field);
+		if (!text) {
+			char msg[300];
+
+			snprintf(msg, sizeof(msg), "no string field '%s'",
+			    opt.field);
+			uk_out_error(&out, in->name, in->lineno, msg);
+			uk_json_free(rec);
+			continue;
+		}
+		m.no = in->lineno;
+		m.count = 0;
+		m.id = uk_json_get(rec, "id");
+		if (!m.id)
+			m.id = uk_json_int((long long)in->lineno);
+		uk_strset_clear(&m.seen);
+		uk_detect_init(&d);
+		r = uk_detect_scan(&d, text, 0, strlen(text), 1, scan_found,
+		    &m) == (size_t)-1;
+		if (!uk_json_get(rec, "id"))
+			uk_json_free(m.id);
+		uk_json_free(rec);
+		uk_out_flush(&out);
+		if (r)
+			break;
+	}
+	uk_strset_release(&m.seen);
+	return 0;
+}
+
+/* -c: classify url records or bare URLs again. */
+static int
+classify_records(struct uk_lines *in)
+{
+	struct uk_err err;
+	struct uk_url u;
+	yajl_val rec;
+	const char *url;
+	int r;
+
+	while ((r = uk_jsonl_next(in, UK_JSONL_BARE_URL, &rec, &err)) != 0) {
+		if (r < 0) {
+			if (err.code == UK_EXIT_FATAL) {
+				uk_warn("%s", err.msg);
+				return -1;
+			}
+			uk_out_error(&out, in->name, in->lineno, err.msg);
+			continue;
+		}
+		if (uk_json_get(rec, "error")) {
+			if (!opt.urls && !opt.quiet)
+				uk_out_record(&out, rec);
+			uk_json_free(rec);
+			continue;
+		}
+		if (!(url = uk_json_get_str(rec, "url"))) {
+			uk_out_error(&out, in->name, in->lineno,
+			    "no string field 'url'");
+			uk_json_free(rec);
+			continue;
+		}
+		uk_url_classify(url, &u);
+		if (opt.type < 0 || (int)u.type == opt.type) {
+			found = 1;
+			if (opt.quiet) {
+				uk_url_release(&u);
+				uk_json_free(rec);
+				return 1;
+			}
+			if (opt.urls) {
+				uk_out_raw(&out, url, strlen(url));
+				uk_out_raw(&out, "\n", 1);
+				uk_out_flush(&out);
+			} else {
+				uk_url_to_record(&u, rec);
+				uk_out_record(&out, rec);
+			}
+		}
+		uk_url_release(&u);
+		uk_json_free(rec);
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "all", no_argument, NULL, 'a' },
+		{ "classify", no_argument, NULL, 'c' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "lines", no_argument, NULL, 'l' },
+		{ "max", required_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "type", required_argument, NULL, 't' },
+		{ "urls", no_argument, NULL, 'u' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct text t;
+	int c, i, r = 0;
+
+	uk_prog_set(argv[0]);
+	while ((c = getopt_long(argc, argv, "acj:ln:qt:uhV", longopts,
+		    NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			opt.all = 1;
+			break;
+		case 'c':
+			opt.classify = 1;
+			break;
+		case 'j':
+			opt.field = optarg;
+			break;
+		case 'l':
+			opt.lines = 1;
+			break;
+		case 'n':
+			if (uk_parse_long(optarg, 0, 1000000000L, &opt.max)) {
+				uk_warn("-n: not a count: '%s'", optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			break;
+		case 'q':
+			opt.quiet = 1;
+			break;
+		case 't':
+			if ((opt.type = uk_url_type_parse(optarg)) < 0) {
+				uk_warn("-t: unknown type '%s'", optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			break;
+		case 'u':
+			opt.urls = 1;
+			break;
+		case 'h':
+			usage(UK_EXIT_OK);
+			break;
+		case 'V':
+			printf("urldetect %s\n", UK_VERSION);
+			return UK_EXIT_OK;
+		default:
+			usage(UK_EXIT_USAGE);
+		}
+	}
+	if ((opt.field != NULL) + opt.classify + opt.lines > 1) {
+		uk_warn("-c, -j and -l do not go together");
+		usage(UK_EXIT_USAGE);
+	}
+	argc -= optind;
+	argv += optind;
+
+	uk_out_init(&out, stdout);
+	out.batch = 1;
+	memset(&t, 0, sizeof(t));
+	t.m.no = 1;
+	for (i = 0; i < (argc ? argc : 1); i++) {
+		struct uk_lines in;
+		struct uk_err err;
+
+		if (uk_lines_open(&in, argc ? argv[i] : "-", &err)) {
+			uk_warn("%s", err.msg);
+			uk_status_set(UK_EXIT_FAIL);
+			continue;
+		}
+		if (opt.field)
+			r = scan_records(&in);
+		else if (opt.classify)
+			r = classify_records(&in);
+		else {
+			/* Each file is a message of its own (lines with -l). */
+			if (i > 0) {
+				t.m.no++;
+				t.m.count = 0;
+				uk_strset_clear(&t.m.seen);
+			}
+			t.m.abs = t.m.base = t.nl_upto = 0;
+			r = scan_text(&in, &t);
+		}
+		uk_lines_close(&in);
+		if (r < 0)
+			uk_status_set(UK_EXIT_FATAL);
+		if (r || (opt.quiet && found))
+			break;
+	}
+	uk_strset_release(&t.m.seen);
+	uk_out_finish(&out);
+	uk_out_release(&out);
+	if (opt.quiet && uk_status < UK_EXIT_USAGE)
+		return found ? UK_EXIT_OK : UK_EXIT_FAIL;
+	return uk_status;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef UK_JSON_H
+#define UK_JSON_H
+
+/*
+ * JSON values on yajl's tree (yajl_val).  yajl_tree keeps object keys in
+ * their order and numbers as written (u.number.r), so a record read and
+ * written again keeps its unknown fields unchanged.  Nodes made here are
+ * allocated as yajl_tree allocates them, so yajl_tree_free (uk_json_free)
+ * frees a tree that mixes parsed and made nodes.
+ *
+ * Every constructor takes ownership of nothing and copies its argument;
+ * uk_json_set and uk_json_push take ownership of the value they are given.
+ * Strings are made valid UTF-8 on the way in (invalid bytes become U+FFFD).
+ */
+
+#include <stddef.h>
+#include <yajl/yajl_gen.h>
+#include <yajl/yajl_tree.h>
+
+#include "buf.h"
+#include "util.h"
+
+/* Deeper nesting than this is refused (yajl_tree_free recurses). */
+#define UK_JSON_MAX_DEPTH 256
+
+/*
+ * Parse s[0..len), which must be NUL-terminated at len.  Returns the tree,
+ * or NULL with err filled ("invalid JSON: ...").
+ */
+yajl_val uk_json_parse(const char *s, size_t len, struct uk_err *err);
+
+yajl_val uk_json_get(yajl_val obj, const char *key);
+/* The string value of key, or NULL when absent or not a string. */
+const char *uk_json_get_str(yajl_val obj, const char *key);
+/* 0 and *out set when key holds an integer, else -1. */
+int uk_json_get_int(yajl_val obj, const char *key, long long *out);
+/* 1 when key is true, 0 when false, absent or not a boolean. */
+int uk_json_get_bool(yajl_val obj, const char *key);
+
+yajl_val uk_json_str(const char *s);
+yajl_val uk_json_strn(const char *s, size_t len);
+yajl_val uk_json_int(long long v);
+/* A number from its text as written, which must be a valid JSON number. */
+yajl_val uk_json_num(const char *text);
+yajl_val uk_json_bool(int v);
+yajl_val uk_json_null(void);
+yajl_val uk_json_object(void);
+yajl_val uk_json_array(void);
+
+/* Set key to v (owned): replaced in place if present, else appended. */
+void uk_json_set(yajl_val obj, const char *key, yajl_val v);
+/* Shorthands for uk_json_set with a new string, integer or boolean. */
+void uk_json_set_str(yajl_val obj, const char *key, const char *s);
+void uk_json_set_int(yajl_val obj, const char *key, long long v);
+void uk_json_set_bool(yajl_val obj, const char *key, int v);
+/* Remove key; returns whether it was there. */
+int uk_json_del(yajl_val obj, const char *key);
+/* Append v (owned) to the array arr. */
+void uk_json_push(yajl_val arr, yajl_val v);
+/* A deep copy. */
+yajl_val uk_json_copy(yajl_val v);
+void uk_json_free(yajl_val v);
+
+/* Emit v through g; returns yajl_gen_status_ok or yajl's error. */
+int uk_json_gen(yajl_gen g, yajl_val v);
+/* A new generator set up the urlkit way (UTF-8 validated, compact). */
+yajl_gen uk_json_gen_new(void);
+/* Append v as compact JSON to out. */
+void uk_json_to_buf(yajl_val v, struct uk_buf *out);
+
+#endif

@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jsonl.h"
+#include "banned.h"
+
+#define RBUF_SIZE 65536
+
+int
+uk_lines_open(struct uk_lines *l, const char *path, struct uk_err *err)
+{
+	memset(l, 0, sizeof(*l));
+	uk_buf_init(&l->line, 0);
+	l->max = UK_JSONL_MAX_LINE;
+	if (!path || !strcmp(path, "-")) {
+		l->fd = 0;
+		l->name = "-";
+	} else {
+		l->name = path;
+		l->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (l->fd < 0)
+			return uk_err_set(err, UK_EXIT_FAIL, "cannot open '%s': %s",
+			    path, strerror(errno));
+	}
+	l->rbuf = uk_xmalloc(RBUF_SIZE);
+	return 0;
+}
+
+void
+uk_lines_close(struct uk_lines *l)
+{
+	if (l->fd > 0)
+		close(l->fd);
+	l->fd = -1;
+	free(l->rbuf);
+	l->rbuf = NULL;
+	uk_buf_release(&l->line);
+}
+
+const char *
+uk_lines_display(const struct uk_lines *l)
+{
+	return strcmp(l->name, "-") ? l->name : "<stdin>";
+}
+
+static int
+fill(struct uk_lines *l, struct uk_err *err)
+{
+	ssize_t n;
+
+	if (l->eof)
+		return 0;
+	for (;;) {
+		n = read(l->fd, l->rbuf, RBUF_SIZE);
+		if (n >= 0)
+			break;
+		if (errno != EINTR)
+			return uk_err_set(err, UK_EXIT_FATAL, "%s: read error: %s",
+			    uk_lines_display(l), strerror(errno));
+	}
+	l->rpos = 0;
+	l->rend = (size_t)n;
+	if (!n)
+		l->eof = 1;
+	return n ? 1 : 0;
+}
+
+int
+uk_lines_next(struct uk_lines *l, struct uk_err *err)
+{
+	int toolong = 0, any = 0, r;
+
+	uk_buf_reset(&l->line);
+	for (;;) {
+		char *p, *nl;
+		size_t n;
+
+		if (l->rpos == l->rend) {
+			if ((r = fill(l, err)) < 0)
+				return -1;
+			if (!r) {
+				if (!any)
+					return UK_LINES_EOF;
+				break;
+			}
+		}
+		any = 1;
+		p = l->rbuf + l->rpos;
+		n = l->rend - l->rpos;
+		nl = memchr(p, '\n', n);
+		if (nl)
+			n = (size_t)(nl - p);
+		if (!toolong && l->line.len + n > l->max) {
+			toolong = 1;
+			uk_buf_release(&l->line);
+		}
+		if (!toolong)
+			uk_buf_add(&l->line, p, n);
+		l->rpos += n + (nl ? 1 : 0);
+		if (nl)
+			break;
+	}
+	l->lineno++;
+	if (toolong)
+		return UK_LINES_TOOLONG;
+	if (l->line.len && l->line.buf[l->line.len - 1] == '\r')
+		uk_buf_setlen(&l->line, l->line.len - 1);
+	return UK_LINES_OK;
+}
+
+long
+uk_lines_read(struct uk_lines *l, char *dst, size_t n, struct uk_err *err)
+{
+	size_t have;
+	ssize_t r;
+
+	if (l->rpos < l->rend) {
+		have = l->rend - l->rpos;
+		if (have > n)
+			have = n;
+		memcpy(dst, l->rbuf + l->rpos, have);
+		l->rpos += have;
+		return (long)have;
+	}
+	if (l->eof)
+		return 0;
+	for (;;) {
+		r = read(l->fd, dst, n);
+		if (r >= 0)
+			break;
+		if (errno != EINTR)
+			return uk_err_set(err, UK_EXIT_FATAL, "%s: read error: %s",
+			    uk_lines_display(l), strerror(errno));
+	}
+	if (!r)
+		l->eof = 1;
+	return (long)r;
+}
+
+static int
+blank(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\f' &&
+		    s[i] != '\v')
+			return 0;
+	return 1;
+}
+
+int
+uk_jsonl_next(struct uk_lines *l, int flags, yajl_val *rec, struct uk_err *err)
+{
+	struct uk_buf clean = UK_BUF_INIT;
+	const char *s;
+	yajl_val v;
+	size_t n;
+	int r;
+
+	*rec = NULL;
+	for (;;) {
+		r = uk_lines_next(l, err);
+		if (r < 0)
+			return -1;
+		if (r == UK_LINES_EOF)
+			return 0;
+		if (r == UK_LINES_TOOLONG)
+			return uk_err_set(err, UK_EXIT_FAIL,
+			    "line longer than %zu bytes", l->max);
+		if (!blank(l->line.buf, l->line.len))
+			break;
+	}
+	s = l->line.buf;
+	n = l->line.len;
+	if (!uk_utf8_valid(s, n)) {
+		uk_buf_add_utf8(&clean, s, n);
+		s = clean.buf;
+		n = clean.len;
+	}
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	if (*s != '{') {
+		if ((flags & UK_JSONL_BARE_URL) && n && !memchr(s, '\0', n)) {
+			struct uk_buf u = UK_BUF_INIT;
+
+			uk_buf_add(&u, s, n);
+			uk_buf_trim(&u);
+			if (!strpbrk(u.buf, " \t\"[") && u.len) {
+				v = uk_json_object();
+				uk_json_set(v, "url", uk_json_strn(u.buf, u.len));
+				uk_buf_release(&u);
+				uk_buf_release(&clean);
+				*rec = v;
+				return 1;
+			}
+			uk_buf_release(&u);
+		}
+		uk_buf_release(&clean);
+		return uk_err_set(err, UK_EXIT_FAIL, "%s",
+		    flags & UK_JSONL_BARE_URL ?
+			"not a JSON object or a URL" :
+			"not a JSON object");
+	}
+	v = uk_json_parse(s, n, err);
+	uk_buf_release(&clean);
+	if (!v)
+		return -1;
+	if (v->type != yajl_t_object) {
+		uk_json_free(v);
+		return uk_err_set(err, UK_EXIT_FAIL, "not a JSON object");
+	}
+	*rec = v;
+	return 1;
+}
+
+void
+uk_out_init(struct uk_out *o, FILE *fp)
+{
+	o->fp = fp;
+	o->g = uk_json_gen_new();
+	o->batch = 0;
+}
+
+void
+uk_out_release(struct uk_out *o)
+{
+	if (o->g)
+		yajl_gen_free(o->g);
+	o->g = NULL;
+}
+
+static void
+write_failed(struct uk_out *o)
+{
+	(void)o;
+	uk_die(UK_EXIT_FATAL, "write error: %s", strerror(errno));
+}
+
+void
+uk_out_raw(struct uk_out *o, const char *s, size_t len)
+{
+	if (fwrite(s, 1, len, o->fp) != len)
+		write_failed(o);
+}
+
+void
+uk_out_flush(struct uk_out *o)
+{
+	if (fflush(o->fp) == EOF)
+		write_failed(o);
+}
+
+void
+uk_out_record(struct uk_out *o, yajl_val rec)
+{
+	const unsigned char *p;
+	size_t n;
+
+	yajl_gen_reset(o->g, NULL);
+	if (uk_json_gen(o->g, rec) != yajl_gen_status_ok)
+		uk_die(UK_EXIT_FATAL, "cannot serialise a record");
+	yajl_gen_get_buf(o->g, &p, &n);
+	uk_out_raw(o, (const char *)p, n);
+	uk_out_raw(o, "\n", 1);
+	yajl_gen_clear(o->g);
+	if (!o->batch)
+		uk_out_flush(o);
+}
+
+void
+uk_out_error(struct uk_out *o, const char *file, unsigned long line,
+    const char *msg)
+{
+	yajl_val v = uk_json_object();
+
+	uk_json_set_str(v, "error", msg);
+	uk_json_set_str(v, "tool", uk_prog);
+	uk_json_set_str(v, "file", file);
+	uk_json_set_int(v, "line", (long long)line);
+	uk_out_record(o, v);
+	uk_json_free(v);
+	uk_warn("%s:%lu: %s", strcmp(file, "-") ? file : "<stdin>", line, msg);
+	uk_status_set(UK_EXIT_FAIL);
+}
+
+void
+uk_out_finish(struct uk_out *o)
+{
+	uk_out_flush(o);
+	if (ferror(o->fp))
+		write_failed(o);
+}

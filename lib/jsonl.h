@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef UK_JSONL_H
+#define UK_JSONL_H
+
+/*
+ * JSON Lines: reading input a line at a time with a bounded line length,
+ * parsing each line as one record, and writing records and error records.
+ *
+ * A reader never holds more than max bytes of a line: a longer line is
+ * read to its end and discarded, and reported as too long.  Each line is
+ * parsed on its own, so a bad line never poisons the next (yajl's stream
+ * parser cannot resynchronise).
+ */
+
+#include <stdio.h>
+
+#include "buf.h"
+#include "json.h"
+#include "util.h"
+
+#define UK_JSONL_MAX_LINE (16UL << 20) /* 16 MiB */
+
+struct uk_lines {
+	int fd;
+	const char *name;    /* as given: "-" for standard input */
+	unsigned long lineno; /* of the line last returned */
+	size_t max;          /* line limit, UK_JSONL_MAX_LINE by default */
+	struct uk_buf line;  /* the line last returned, without its newline */
+	char *rbuf;
+	size_t rpos, rend;
+	int eof;
+};
+
+/*
+ * Open path ("-" or NULL: standard input) for reading lines.  -1 with err
+ * filled (code UK_EXIT_FATAL for standard input, else UK_EXIT_FAIL) when
+ * it cannot be opened.
+ */
+int uk_lines_open(struct uk_lines *l, const char *path, struct uk_err *err);
+void uk_lines_close(struct uk_lines *l);
+
+#define UK_LINES_EOF     0
+#define UK_LINES_OK      1
+#define UK_LINES_TOOLONG 2
+/*
+ * Read the next line into l->line.  Returns UK_LINES_OK, UK_LINES_TOOLONG
+ * (the line was longer than l->max and has been skipped; l->line is empty),
+ * UK_LINES_EOF, or -1 on a read error (err filled, code UK_EXIT_FATAL).  A
+ * last line without a newline is still a line.
+ */
+int uk_lines_next(struct uk_lines *l, struct uk_err *err);
+/*
+ * Read up to n raw bytes, for programs that take their input as a stream
+ * rather than as lines.  Returns the count, 0 at end of input, -1 on error.
+ */
+long uk_lines_read(struct uk_lines *l, char *dst, size_t n,
+    struct uk_err *err);
+
+/* What uk_jsonl_next accepts besides JSON objects. */
+#define UK_JSONL_BARE_URL 1 /* a line without '{' is {"url": line} */
+
+/*
+ * Read the next record.  Blank lines are skipped; invalid UTF-8 is replaced
+ * by U+FFFD before parsing.  Returns 1 with *rec set (the caller frees it
+ * with uk_json_free), 0 at end of input, -1 for a bad line (err filled with
+ * code UK_EXIT_FAIL: write an error record and go on) or -1 with code
+ * UK_EXIT_FATAL for a read error (stop).
+ */
+int uk_jsonl_next(struct uk_lines *l, int flags, yajl_val *rec,
+    struct uk_err *err);
+
+/*
+ * Output of records, one per line.  Records are flushed one at a time
+ * unless batch is set (then uk_out_flush flushes).  Any write error is
+ * fatal: the program says so and exits 3, since output already lost
+ * cannot be told apart from output never written.
+ */
+struct uk_out {
+	FILE *fp;
+	yajl_gen g;
+	int batch;
+};
+
+void uk_out_init(struct uk_out *o, FILE *fp);
+void uk_out_release(struct uk_out *o);
+/* Write rec and a newline. */
+void uk_out_record(struct uk_out *o, yajl_val rec);
+/* Write raw bytes (already a line or lines of output). */
+void uk_out_raw(struct uk_out *o, const char *s, size_t len);
+void uk_out_flush(struct uk_out *o);
+/*
+ * The error record for input that could not be taken as a record:
+ * {"error":msg,"tool":prog,"file":file,"line":line} on stdout, and
+ * "prog: file:line: msg" on stderr; sets the exit status to 1.
+ */
+void uk_out_error(struct uk_out *o, const char *file, unsigned long line,
+    const char *msg);
+/* Flush and check for a write error; exits 3 on one. */
+void uk_out_finish(struct uk_out *o);
+
+/* A file name for messages: "<stdin>" for "-". */
+const char *uk_lines_display(const struct uk_lines *l);
+
+#endif

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include "util.h"
+#include "banned.h"
+
+const char *uk_prog = "urlkit";
+int uk_status = UK_EXIT_OK;
+
+int
+uk_err_set(struct uk_err *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return -1;
+	err->code = code;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void
+uk_prog_set(const char *argv0)
+{
+	const char *p;
+
+	if (!argv0 || !*argv0)
+		return;
+	p = strrchr(argv0, '/');
+	uk_prog = p ? p + 1 : argv0;
+}
+
+void
+uk_status_set(int code)
+{
+	if (code > uk_status)
+		uk_status = code;
+}
+
+static void
+vwarn(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", uk_prog);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void
+uk_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+}
+
+void
+uk_die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+static void *
+oom(void)
+{
+	fprintf(stderr, "%s: out of memory\n", uk_prog);
+	exit(UK_EXIT_FATAL);
+}
+
+void *
+uk_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	return p ? p : oom();
+}
+
+void *
+uk_xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	return p ? p : oom();
+}
+
+void *
+uk_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	return q ? q : oom();
+}
+
+char *
+uk_xstrdup(const char *s)
+{
+	return uk_xmemdup(s, strlen(s));
+}
+
+char *
+uk_xmemdup(const void *p, size_t n)
+{
+	char *q = uk_xmalloc(n + 1);
+
+	memcpy(q, p, n);
+	q[n] = '\0';
+	return q;
+}
+
+int
+uk_parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int
+uk_parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || v < 0 || end == s)
+		return -1;
+	switch (*end) {
+	case '\0':
+	case 's':
+		break;
+	case 'm':
+		v *= 60;
+		break;
+	case 'h':
+		v *= 3600;
+		break;
+	case 'd':
+		v *= 86400;
+		break;
+	default:
+		return -1;
+	}
+	if (*end && end[1])
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int
+uk_parse_size(const char *s, unsigned long long *out)
+{
+	char *end;
+	unsigned long long v, mul = 1;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'k':
+	case 'K':
+		mul = 1ULL << 10;
+		break;
+	case 'm':
+	case 'M':
+		mul = 1ULL << 20;
+		break;
+	case 'g':
+	case 'G':
+		mul = 1ULL << 30;
+		break;
+	default:
+		return -1;
+	}
+	if (*end && end[1] && strcmp(end + 1, "B") && strcmp(end + 1, "iB"))
+		return -1;
+	if (v > ~0ULL / mul)
+		return -1;
+	*out = v * mul;
+	return 0;
+}
+
+void
+uk_time_rfc3339(char *buf, size_t size)
+{
+	struct timeval tv;
+	struct tm tm;
+
+	gettimeofday(&tv, NULL);
+	gmtime_r(&tv.tv_sec, &tm);
+	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+	    tm.tm_sec, (int)(tv.tv_usec / 1000));
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef UK_UTIL_H
+#define UK_UTIL_H
+
+/*
+ * Program name, exit codes, allocation and error reporting shared by every
+ * urlkit program.
+ *
+ * Library code never prints and never exits, except the x-alloc family,
+ * for which running out of memory is fatal (exit UK_EXIT_FATAL).  It
+ * returns -1 and fills the caller's struct uk_err instead.
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Exit codes, the contract of urlkit(7). */
+#define UK_EXIT_OK    0 /* all input read, every record handled */
+#define UK_EXIT_FAIL  1 /* some record failed, or a predicate said no */
+#define UK_EXIT_USAGE 2 /* bad option, argument or operand */
+#define UK_EXIT_FATAL 3 /* stopped before the end of input */
+
+#define UK_VERSION "0.1.0"
+
+/*
+ * An error a library function reports to its caller: a message in lower
+ * case without a full stop, and a code, by default UK_EXIT_FAIL; a caller
+ * that must stop sets UK_EXIT_FATAL.
+ */
+struct uk_err {
+	int code;
+	char msg[512];
+};
+
+/* Fill err (which may be NULL) and return -1, for "return uk_err_set(...)". */
+int uk_err_set(struct uk_err *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The program name used in messages; set it first thing in main(). */
+extern const char *uk_prog;
+void uk_prog_set(const char *argv0);
+
+/*
+ * The sticky exit status: uk_status_set keeps the highest code seen, so one
+ * failed record makes the run exit 1 however later records go.
+ */
+extern int uk_status;
+void uk_status_set(int code);
+
+/* "prog: message" on stderr.  For programs, not for library code. */
+void uk_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* uk_warn, then exit with code. */
+void uk_die(int code, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+
+/* Allocation that exits UK_EXIT_FATAL when memory runs out. */
+void *uk_xmalloc(size_t n);
+void *uk_xcalloc(size_t nmemb, size_t size);
+void *uk_xrealloc(void *p, size_t n);
+char *uk_xstrdup(const char *s);
+char *uk_xmemdup(const void *p, size_t n); /* NUL-terminated copy */
+
+/* Parse a non-negative integer in [min, max]; -1 when s is not one. */
+int uk_parse_long(const char *s, long min, long max, long *out);
+
+/*
+ * Parse a duration or size with an optional suffix: for durations s, m, h,
+ * d (default seconds), for sizes K, M, G (powers of 1024).  -1 on error.
+ */
+int uk_parse_seconds(const char *s, double *out);
+int uk_parse_size(const char *s, unsigned long long *out);
+
+/* The current time as RFC 3339 UTC with milliseconds, into buf (>= 32). */
+void uk_time_rfc3339(char *buf, size_t size);
+
+#endif
