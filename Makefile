@@ -13,10 +13,16 @@ PKG_CONFIG ?= pkg-config
 
 # Each program and the pkg-config modules it links (the dependency graph).
 urldetect_PKGS = yajl libcurl
-urlcache_PKGS  = yajl libcrypto
+urlcache_PKGS  = yajl libcurl libcrypto
+urlfetch_PKGS  = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter libpcre2-8
+urlsum_PKGS    = yajl libcurl libcrypto
+toolack_PKGS   = yajl libcurl libmicrohttpd libcrypto
+pwfetch_PKGS   = yajl libcurl gumbo libcrypto
 
-PROGS = urldetect
-ALL_PKGS = yajl libcurl libcrypto
+# Every cmd/*.c is a program.
+PROGS := $(sort $(basename $(notdir $(wildcard cmd/*.c))))
+ALL_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter \
+	libpcre2-8 libmicrohttpd
 
 override CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -O2 -g $(CFLAGS)
 ifdef DEVELOPER

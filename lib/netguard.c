@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+#include <arpa/inet.h>
+#include <curl/curl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "netguard.h"
+#include "banned.h"
+
+void
+uk_netguard_init(struct uk_netguard *g)
+{
+	const char *e = getenv("URLKIT_ALLOW_PRIVATE");
+
+	memset(g, 0, sizeof(*g));
+	g->allow_private = e && *e && strcmp(e, "0");
+}
+
+static int
+v4_allowed(unsigned long a)
+{
+	unsigned long b1 = a >> 24, b2 = (a >> 16) & 0xff;
+
+	if (b1 == 0 || b1 == 10 || b1 == 127)
+		return 0; /* this network, private, loopback */
+	if (b1 == 100 && (b2 & 0xc0) == 64)
+		return 0; /* CGNAT 100.64/10 */
+	if (b1 == 169 && b2 == 254)
+		return 0; /* link-local */
+	if (b1 == 172 && (b2 & 0xf0) == 16)
+		return 0; /* 172.16/12 */
+	if (b1 == 192 && b2 == 168)
+		return 0;
+	if (b1 == 192 && b2 == 0 && ((a >> 8) & 0xff) == 0)
+		return 0; /* IETF protocol assignments */
+	if (b1 == 198 && (b2 & 0xfe) == 18)
+		return 0; /* benchmarking 198.18/15 */
+	if (b1 >= 224)
+		return 0; /* multicast, reserved, broadcast */
+	return 1;
+}
+
+int
+uk_netguard_allowed(const struct sockaddr *sa, char *buf, size_t size)
+{
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+
+		if (buf)
+			inet_ntop(AF_INET, &in->sin_addr, buf, (socklen_t)size);
+		return v4_allowed(ntohl(in->sin_addr.s_addr));
+	}
+	if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 =
+		    (const struct sockaddr_in6 *)sa;
+		const unsigned char *b = in6->sin6_addr.s6_addr;
+		static const unsigned char mapped[12] = { 0, 0, 0, 0, 0, 0, 0,
+			0, 0, 0, 0xff, 0xff };
+
+		if (buf)
+			inet_ntop(AF_INET6, &in6->sin6_addr, buf,
+			    (socklen_t)size);
+		if (!memcmp(b, mapped, 12))
+			return v4_allowed((unsigned long)b[12] << 24 |
+			    (unsigned long)b[13] << 16 |
+			    (unsigned long)b[14] << 8 | b[15]);
+		if (IN6_IS_ADDR_UNSPECIFIED(&in6->sin6_addr) ||
+		    IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr) ||
+		    IN6_IS_ADDR_LINKLOCAL(&in6->sin6_addr) ||
+		    IN6_IS_ADDR_SITELOCAL(&in6->sin6_addr) ||
+		    IN6_IS_ADDR_MULTICAST(&in6->sin6_addr))
+			return 0;
+		if ((b[0] & 0xfe) == 0xfc)
+			return 0; /* unique local fc00::/7 */
+		if (b[0] == 0x20 && b[1] == 0x01 && b[2] == 0x0d &&
+		    b[3] == 0xb8)
+			return 0; /* documentation 2001:db8::/32 */
+		return 1;
+	}
+	if (buf)
+		snprintf(buf, size, "address family %d", sa->sa_family);
+	return 0;
+}
+
+static curl_socket_t
+opensocket(void *clientp, curlsocktype purpose, struct curl_sockaddr *a)
+{
+	struct uk_netguard *g = clientp;
+
+	if (purpose == CURLSOCKTYPE_IPCXN && !g->allow_private &&
+	    !uk_netguard_allowed(&a->addr, g->addr, sizeof(g->addr))) {
+		g->refused = 1;
+		return CURL_SOCKET_BAD;
+	}
+	return socket(a->family, a->socktype, a->protocol);
+}
+
+void
+uk_netguard_install(void *curl, struct uk_netguard *g)
+{
+	CURL *h = curl;
+	const char *proxy = NULL;
+
+	curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, opensocket);
+	curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, g);
+	/* With a proxy from the environment, the socket goes to the proxy,
+	 * which the user chose: do not judge it. */
+	if ((proxy = getenv("https_proxy")) || (proxy = getenv("HTTPS_PROXY")) ||
+	    (proxy = getenv("http_proxy")) || (proxy = getenv("ALL_PROXY")) ||
+	    (proxy = getenv("all_proxy")))
+		if (*proxy)
+			curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, NULL);
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef UK_NETGUARD_H
+#define UK_NETGUARD_H
+
+/*
+ * The guard against server-side request forgery: by default no connection
+ * to loopback, private (RFC 1918, RFC 4193), link-local, CGNAT, multicast,
+ * unspecified or reserved addresses.  It is checked on the address a
+ * socket actually connects to (curl's open-socket callback, after DNS), so
+ * a name that resolves to 127.0.0.1 is refused like 127.0.0.1 itself.
+ * When a proxy is in use the address checked is the proxy's; a proxy the
+ * user configured is trusted, and the check is skipped for it.
+ *
+ * URLKIT_ALLOW_PRIVATE=1 in the environment, or allow set by an option,
+ * turns the guard off (the tests need loopback).
+ */
+
+#include <stddef.h>
+#include <sys/socket.h>
+
+struct uk_netguard {
+	int allow_private; /* 1: no check */
+	int refused;       /* set when a connection was refused */
+	char addr[64];     /* the address refused, for the error message */
+};
+
+/* Fill g from the environment (URLKIT_ALLOW_PRIVATE). */
+void uk_netguard_init(struct uk_netguard *g);
+
+/*
+ * Whether sa is an address the guard allows (1) or refuses (0).  Writes
+ * its text form into buf (size >= 64) when buf is not NULL.
+ */
+int uk_netguard_allowed(const struct sockaddr *sa, char *buf, size_t size);
+
+/*
+ * Install the guard on a curl easy handle (a CURL *, passed as void * so
+ * that this header does not pull in curl.h).  g must outlive the transfer;
+ * after a failed transfer, g->refused says whether the guard caused it.
+ */
+void uk_netguard_install(void *curl, struct uk_netguard *g);
+
+#endif

@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: MIT
+# Shared set-up for the bats suites: fresh binaries first on PATH, a
+# private temporary directory per test, JSON comparison, loopback servers.
+
+TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+export TOP
+: "${UK_BIN:=$TOP/build/bin}"
+PATH="$UK_BIN:$PATH"
+export PATH
+FIXTURES="$TOP/tests/fixtures"
+SHARED="$TOP/../shared"
+
+common_setup() {
+	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/uk.XXXXXX")
+	export T
+	export URLKIT_CACHE_DIR="$T/cache"
+	export XDG_CACHE_HOME="$T/xdg"
+	export HOME="$T/home"
+	mkdir -p "$HOME"
+}
+
+common_teardown() {
+	local pidf
+	for pidf in "$T"/*.pid; do
+		[ -e "$pidf" ] || continue
+		kill "$(cat "$pidf")" 2>/dev/null
+		wait "$(cat "$pidf")" 2>/dev/null
+	done
+	rm -rf "$T"
+}
+
+# json_eq ACTUAL EXPECTED: the same JSON once keys are sorted.
+json_eq() {
+	local a e
+	a=$(printf '%s\n' "$1" | jq -S -c .) || return 1
+	e=$(printf '%s\n' "$2" | jq -S -c .) || return 1
+	if [ "$a" != "$e" ]; then
+		printf 'expected: %s\nactual:   %s\n' "$e" "$a" >&2
+		return 1
+	fi
+}
+
+# start_server NAME CMD...: run a loopback server that prints its port on
+# its first line of stdout; sets NAME_PORT and records the pid for teardown.
+start_server() {
+	local name=$1 port
+	shift
+	"$@" >"$T/$name.port" 2>"$T/$name.log" &
+	echo $! >"$T/$name.pid"
+	for _ in $(seq 1 100); do
+		port=$(head -n 1 "$T/$name.port" 2>/dev/null)
+		[ -n "$port" ] && break
+		sleep 0.05
+	done
+	[ -n "$port" ] || { cat "$T/$name.log" >&2; return 1; }
+	printf -v "${name}_PORT" '%s' "$port"
+	export "${name}_PORT"
+}
