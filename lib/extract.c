@@ -32,6 +32,7 @@
 #define F_INLINK 0x08 /* inside <a> */
 #define F_PRE    0x10 /* inside <pre> (keep whitespace) */
 #define F_CAND   0x20 /* has a content score */
+#define F_BOIL   0x40 /* boilerplate by class or id, unless it is most text */
 
 struct nd {
 	GumboNode *g;
@@ -538,7 +539,11 @@ push(struct ctx *c, GumboNode *g, int parent)
 	return c->nn++;
 }
 
-/* Whether element g (with tag) is boilerplate by its attributes. */
+/*
+ * Whether element g (with tag) is boilerplate by its attributes: 1 for
+ * certain (hidden, a navigation role), 2 by its class or id (confirmed
+ * later by how much of the page's text it holds), else 0.
+ */
 static int
 boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 {
@@ -575,7 +580,7 @@ boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 		return 0;
 	if (match_any_sub(ci->buf, pos_sub))
 		return 0;
-	return 1;
+	return 2;
 }
 
 /* Mirror the tree; collect metadata; mark skipped subtrees. */
@@ -637,11 +642,15 @@ build(struct ctx *c, GumboNode *root)
 			c->n[i].flags |= F_INLINK;
 		if (c->n[i].tag == GUMBO_TAG_PRE)
 			c->n[i].flags |= F_PRE;
-		if (!(pflags & F_SKIP) &&
-		    (tag_skipped(c->n[i].tag) ||
-			ch->type == GUMBO_NODE_TEMPLATE ||
-			boilerplate(ch, c->n[i].tag, &ci)))
-			c->n[i].flags |= F_SKIP;
+		if (!(pflags & F_SKIP)) {
+			int bp = boilerplate(ch, c->n[i].tag, &ci);
+
+			if (tag_skipped(c->n[i].tag) ||
+			    ch->type == GUMBO_NODE_TEMPLATE || bp == 1)
+				c->n[i].flags |= F_SKIP;
+			else if (bp == 2)
+				c->n[i].flags |= F_BOIL;
+		}
 		if (sn == salloc) {
 			salloc *= 2;
 			st = uk_xrealloc(st, (size_t)salloc * sizeof(*st));
@@ -703,6 +712,33 @@ static double
 link_density(const struct nd *n)
 {
 	return n->text ? (double)n->link / n->text : 0;
+}
+
+/*
+ * Confirm boilerplate found by class or id: a wrapper whose class merely
+ * mentions a sidebar ("has-sidebar", "sidebar-container") but that holds
+ * most of the page's text is kept.  Then measure again.
+ */
+static void
+confirm_boilerplate(struct ctx *c)
+{
+	int i, j, total = c->body ? c->n[c->body].text : 0;
+
+	for (i = c->body; i < c->nn; i++) {
+		struct nd *n = &c->n[i];
+
+		if (!(n->flags & F_BOIL) || n->flags & F_SKIP)
+			continue;
+		if (n->text > total * 4 / 10 && link_density(n) < 0.5)
+			continue;
+		for (j = i; j < n->end; j++)
+			c->n[j].flags |= F_SKIP;
+	}
+	for (i = 0; i < c->nn; i++) {
+		c->n[i].text = c->n[i].link = c->n[i].commas = 0;
+		c->n[i].own = c->n[i].owncommas = 0;
+	}
+	measure(c);
 }
 
 static void
@@ -1045,7 +1081,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	GumboOutput *out = NULL;
 	char cs[64];
 	size_t bom;
-	int best, i, ret = -1;
+	int best, i, s, ret = -1;
 
 	(void)url;
 	memset(x, 0, sizeof(*x));
@@ -1070,6 +1106,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	}
 	build(&c, out->document);
 	measure(&c);
+	confirm_boilerplate(&c);
 	finish_metadata(&c);
 
 	w.b = &all;
@@ -1080,14 +1117,29 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 
 	best = c.body ? score(&c) : -1;
 	if (best > 0 && c.n[best].text >= 50) {
-		int p = c.n[best].parent, s;
+		int p = c.n[best].parent, sel = 0, total = c.n[c.body].text;
 		double thr = c.n[best].score * 0.2;
+		double frac =
+		    getenv("UKX_FRAC") ? atof(getenv("UKX_FRAC")) : 0.5;
 
 		if (thr < 10)
 			thr = 10;
+		if (p > 0 && c.n[p].tag != GUMBO_TAG_HTML) {
+			for (s = p + 1; s < c.n[p].end; s = c.n[s].end)
+				if (s == best || sibling_ok(&c, s, thr))
+					sel += c.n[s].text;
+		} else
+			sel = c.n[best].text;
 		w.b = &text;
 		w.brk = 0;
-		if (p > 0 && c.n[p].tag != GUMBO_TAG_HTML) {
+		if (sel < frac * total) {
+			/* Not an article: the part of the page that holds most. */
+			int a = best;
+
+			while (a != c.body && c.n[a].text < frac * total)
+				a = c.n[a].parent;
+			emit(&c, a, &w, 1);
+		} else if (p > 0 && c.n[p].tag != GUMBO_TAG_HTML) {
 			for (s = p + 1; s < c.n[p].end; s = c.n[s].end)
 				if (s == best || sibling_ok(&c, s, thr))
 					emit(&c, s, &w, 1);
