@@ -824,14 +824,31 @@ link_density(const struct nd *n)
 static void
 confirm_boilerplate(struct ctx *c)
 {
-	int i, j, total = c->body ? c->n[c->body].text : 0;
+	int i, j, total;
 
+	if (!c->body)
+		return;
+	total = c->n[c->body].text - c->n[c->body].link;
 	for (i = c->body; i < c->nn; i++) {
 		struct nd *n = &c->n[i];
+		int keep = 0;
 
 		if (!(n->flags & F_BOIL) || n->flags & F_SKIP)
 			continue;
-		if (n->text > total * 4 / 10 && link_density(n) < 0.5)
+		if ((n->text - n->link) * 10 > total * 4)
+			keep = 1;
+		for (j = i + 1; j < n->end && !keep; j++) {
+			const char *role;
+
+			if (c->n[j].tag == GUMBO_TAG_MAIN ||
+			    c->n[j].tag == GUMBO_TAG_ARTICLE)
+				keep = 1;
+			role = c->n[j].flags & F_TEXT ? NULL :
+							attr(c->n[j].g, "role");
+			if (role && !strcasecmp(role, "main"))
+				keep = 1;
+		}
+		if (keep)
 			continue;
 		for (j = i; j < n->end; j++)
 			c->n[j].flags |= F_SKIP;
@@ -1052,6 +1069,129 @@ sibling_ok(struct ctx *c, int s, double threshold)
 	return 0;
 }
 
+/* Whether a class name says its element is one of many (posts, items). */
+static int
+repeat_class(const char *s, size_t n)
+{
+	static const char *const hints[] = { "post", "message", "comment",
+		"reply", "answer", "entry", "item", "card", "result", "product",
+		"story", "teaser", "thread", "topic", "tile", "review", NULL };
+	char b[64];
+	size_t i;
+
+	if (n >= sizeof(b))
+		n = sizeof(b) - 1;
+	for (i = 0; i < n; i++)
+		b[i] = (char)tolower((unsigned char)s[i]);
+	b[n] = '\0';
+	return match_any_sub(b, hints);
+}
+
+/* Whether elements a and b are of a kind: tag and first class name. */
+static int
+same_kind(struct ctx *c, int a, int b)
+{
+	const char *ca, *cb;
+	size_t la, lb;
+
+	if (c->n[a].tag != c->n[b].tag || (c->n[a].flags & F_TEXT) ||
+	    (c->n[b].flags & F_TEXT))
+		return 0;
+	ca = attr(c->n[a].g, "class");
+	cb = attr(c->n[b].g, "class");
+	if (!ca || !cb) {
+		/* Without a class only elements made to repeat count. */
+		return !ca && !cb &&
+		    (c->n[a].tag == GUMBO_TAG_ARTICLE ||
+			c->n[a].tag == GUMBO_TAG_LI ||
+			c->n[a].tag == GUMBO_TAG_TR);
+	}
+	ca += strspn(ca, " \t\n");
+	cb += strspn(cb, " \t\n");
+	la = strcspn(ca, " \t\n");
+	lb = strcspn(cb, " \t\n");
+	if (!la || la != lb || memcmp(ca, cb, la))
+		return 0;
+	return c->n[a].tag == GUMBO_TAG_ARTICLE ||
+	    c->n[a].tag == GUMBO_TAG_LI || c->n[a].tag == GUMBO_TAG_TR ||
+	    repeat_class(ca, la);
+}
+
+/*
+ * A run of blocks of a kind holding the best block: forum posts, answers,
+ * items of a listing.  Looks a few levels up from best for an ancestor
+ * whose parent has at least two more children like it; returns that
+ * ancestor, or -1.
+ */
+static int
+repeated(struct ctx *c, int best)
+{
+	int a = best, lvl, s, n, p;
+
+	for (lvl = 0; lvl < 6 && a > c->body; lvl++, a = c->n[a].parent) {
+		p = c->n[a].parent;
+		if (p < c->body)
+			break;
+		n = 0;
+		for (s = p + 1; s < c->n[p].end; s = c->n[s].end)
+			if (s != a && !(c->n[s].flags & F_SKIP) &&
+			    c->n[s].text > 0 && same_kind(c, a, s))
+				n++;
+		if (n >= 2)
+			return a;
+	}
+	return -1;
+}
+
+/* Choose the main part of the page around the best block and write it. */
+static void
+select_emit(struct ctx *c, int best, struct writer *w)
+{
+	int p = c->n[best].parent, sel = 0, total = c->n[c->body].text, s;
+	int r, a;
+	double thr = c->n[best].score * 0.2;
+	double frac = getenv("UKX_FRAC") ? atof(getenv("UKX_FRAC")) : 0.5;
+
+	if (thr < 10)
+		thr = 10;
+	r = repeated(c, best);
+	if (r > 0) {
+		p = c->n[r].parent;
+		for (s = p + 1; s < c->n[p].end; s = c->n[s].end)
+			if (s == r ||
+			    (same_kind(c, r, s) && !(c->n[s].flags & F_SKIP)))
+				sel += c->n[s].text;
+		if (sel >= frac * total) {
+			for (s = p + 1; s < c->n[p].end; s = c->n[s].end)
+				if (s == r ||
+				    (same_kind(c, r, s) &&
+					!(c->n[s].flags & F_SKIP)))
+					emit(c, s, w, 1);
+			return;
+		}
+		p = c->n[best].parent;
+		sel = 0;
+	}
+	if (p > 0 && c->n[p].tag != GUMBO_TAG_HTML) {
+		for (s = p + 1; s < c->n[p].end; s = c->n[s].end)
+			if (s == best || sibling_ok(c, s, thr))
+				sel += c->n[s].text;
+	} else
+		sel = c->n[best].text;
+	if (sel < frac * total) {
+		/* Not an article: the part of the page that holds most. */
+		a = best;
+		while (a != c->body && c->n[a].text < frac * total)
+			a = c->n[a].parent;
+		emit(c, a, w, 1);
+	} else if (p > 0 && c->n[p].tag != GUMBO_TAG_HTML) {
+		for (s = p + 1; s < c->n[p].end; s = c->n[s].end)
+			if (s == best || sibling_ok(c, s, thr))
+				emit(c, s, w, 1);
+	} else
+		emit(c, best, w, 1);
+}
+
 /* Trim a site name from a <title>: "Story - Site" gives "Story". */
 static char *
 clean_title(const char *t, const char *h1)
@@ -1183,7 +1323,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	GumboOutput *out = NULL;
 	char cs[64];
 	size_t bom, k;
-	int best, s, ret = -1;
+	int best, ret = -1;
 
 	(void)url;
 	memset(x, 0, sizeof(*x));
@@ -1220,34 +1360,9 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 
 	best = c.body ? score(&c) : -1;
 	if (best > 0 && c.n[best].text >= 50) {
-		int p = c.n[best].parent, sel = 0, total = c.n[c.body].text;
-		double thr = c.n[best].score * 0.2;
-		double frac =
-		    getenv("UKX_FRAC") ? atof(getenv("UKX_FRAC")) : 0.5;
-
-		if (thr < 10)
-			thr = 10;
-		if (p > 0 && c.n[p].tag != GUMBO_TAG_HTML) {
-			for (s = p + 1; s < c.n[p].end; s = c.n[s].end)
-				if (s == best || sibling_ok(&c, s, thr))
-					sel += c.n[s].text;
-		} else
-			sel = c.n[best].text;
 		w.b = &text;
 		w.brk = 0;
-		if (sel < frac * total) {
-			/* Not an article: the part of the page that holds most. */
-			int a = best;
-
-			while (a != c.body && c.n[a].text < frac * total)
-				a = c.n[a].parent;
-			emit(&c, a, &w, 1);
-		} else if (p > 0 && c.n[p].tag != GUMBO_TAG_HTML) {
-			for (s = p + 1; s < c.n[p].end; s = c.n[s].end)
-				if (s == best || sibling_ok(&c, s, thr))
-					emit(&c, s, &w, 1);
-		} else
-			emit(&c, best, &w, 1);
+		select_emit(&c, best, &w);
 		uk_buf_trim(&text);
 	}
 	if (text.len < 50 || text.len * 10 < all.len / 10) {
