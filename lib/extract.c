@@ -27,13 +27,16 @@
 #include "util.h"
 
 /* Node flags. */
-#define F_TEXT   0x01 /* a text node */
-#define F_SKIP   0x02 /* never text: script, style, nav... (whole subtree) */
-#define F_BLOCK  0x04 /* a block-level element */
-#define F_INLINK 0x08 /* inside <a> */
-#define F_PRE    0x10 /* inside <pre> (keep whitespace) */
-#define F_CAND   0x20 /* has a content score */
-#define F_BOIL   0x40 /* boilerplate by class or id, unless it is most text */
+#define F_TEXT   0x01  /* a text node */
+#define F_SKIP   0x02  /* never text: script, style, nav... (whole subtree) */
+#define F_BLOCK  0x04  /* a block-level element */
+#define F_INLINK 0x08  /* inside <a> */
+#define F_PRE    0x10  /* inside <pre> (keep whitespace) */
+#define F_CAND   0x20  /* has a content score */
+#define F_BOIL   0x40  /* boilerplate by class or id, unless it is most text */
+#define F_INART  0x80  /* inside <article> or <main> */
+#define F_CSKIP  0x100 /* skipped as confirmed class boilerplate */
+#define F_STRONG 0x200 /* class boilerplate that stays out however large */
 
 struct nd {
 	GumboNode *g;
@@ -194,19 +197,22 @@ class_id(GumboNode *g, struct uk_buf *b)
 /* Substrings of class or id that mark boilerplate. */
 static const char *const neg_sub[] = { "sidebar", "footer", "cookie", "consent",
 	"gdpr", "breadcrumb", "advert", "newsletter", "comment", "related",
-	"social", "sponsor", "banner", "popup", "navbar", "navigation",
-	"masthead", "disqus", "outbrain", "taboola", "pagination", "subscribe",
-	"signup", "sharing", "share-", "-share", "_share", "share_",
-	"skip-link", "skiplink", "widget", "promo", "recommend", "trending",
-	"toolbar", "modal", "overlay", "dropdown", "offcanvas", "off-canvas",
-	"topbar", "top-bar", "utility", "jump-link", "toc-", "author-bio",
-	"authorbio", "bottom-bar", NULL };
+	"social", "sponsor", "popup", "navbar", "navigation", "masthead",
+	"disqus", "outbrain", "taboola", "pagination", "subscribe", "signup",
+	"sharing", "share-", "-share", "_share", "share_", "skip-link",
+	"skiplink", "promo", "recommend", "trending", "toolbar", "modal",
+	"overlay", "dropdown", "offcanvas", "off-canvas", "topbar", "top-bar",
+	"utility", "jump-link", "toc-", "author-bio", "authorbio", "bottom-bar",
+	NULL };
+/* Of those, what is boilerplate however much text it holds. */
+static const char *const strong_sub[] = { "comment", "disqus", "cookie",
+	"consent", "gdpr", "related", "recommend", NULL };
 /* Whole words of class or id that mark boilerplate. */
 static const char *const neg_word[] = { "nav", "menu", "ad", "ads", "share",
 	"tags", "header", "hidden", "sr-only", "visually-hidden",
 	"screen-reader-text", "print-only", "rss", "login", "search", "meta",
 	"pager", "byline", "tagline", "most-popular", "more-stories",
-	"read-more", "readmore", NULL };
+	"read-more", "readmore", "banner", NULL };
 /* Substrings that keep an element whatever else its class says. */
 static const char *const pos_sub[] = { "article", "content", "main", "post",
 	"entry", "body", "text", "story", "hentry", "blog", "prose", "markdown",
@@ -543,7 +549,8 @@ push(struct ctx *c, GumboNode *g, int parent)
 /*
  * Whether element g (with tag) is boilerplate by its attributes: 1 for
  * certain (hidden, a navigation role), 2 by its class or id (confirmed
- * later by how much of the page's text it holds), else 0.
+ * later by how much of the page's text it holds), 3 by a class that says
+ * comments, cookies or related links (kept out however large), else 0.
  */
 static int
 boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
@@ -581,7 +588,7 @@ boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 		return 0;
 	if (match_any_sub(ci->buf, pos_sub))
 		return 0;
-	return 2;
+	return match_any_sub(ci->buf, strong_sub) ? 3 : 2;
 }
 
 /* Mirror the tree; collect metadata; mark skipped subtrees. */
@@ -619,7 +626,7 @@ build(struct ctx *c, GumboNode *root)
 			continue;
 		}
 		ch = kids->data[st[sn - 1].next++];
-		pflags = c->n[pi].flags & (F_SKIP | F_INLINK | F_PRE);
+		pflags = c->n[pi].flags & (F_SKIP | F_INLINK | F_PRE | F_INART);
 		if (ch->type == GUMBO_NODE_TEXT ||
 		    ch->type == GUMBO_NODE_CDATA ||
 		    ch->type == GUMBO_NODE_WHITESPACE) {
@@ -649,9 +656,16 @@ build(struct ctx *c, GumboNode *root)
 			if (tag_skipped(c->n[i].tag) ||
 			    ch->type == GUMBO_NODE_TEMPLATE || bp == 1)
 				c->n[i].flags |= F_SKIP;
-			else if (bp == 2)
+			else if (bp == 3)
+				c->n[i].flags |= F_BOIL | F_STRONG;
+			else if (bp == 2 ||
+			    (c->n[i].tag == GUMBO_TAG_HEADER &&
+				!(pflags & F_INART)))
 				c->n[i].flags |= F_BOIL;
 		}
+		if (c->n[i].tag == GUMBO_TAG_ARTICLE ||
+		    c->n[i].tag == GUMBO_TAG_MAIN)
+			c->n[i].flags |= F_INART;
 		if (sn == salloc) {
 			salloc *= 2;
 			st = uk_xrealloc(st, (size_t)salloc * sizeof(*st));
@@ -816,6 +830,17 @@ link_density(const struct nd *n)
 	return n->text ? (double)n->link / n->text : 0;
 }
 
+static void
+reset_measure(struct ctx *c)
+{
+	int i;
+
+	for (i = 0; i < c->nn; i++) {
+		c->n[i].text = c->n[i].link = c->n[i].commas = 0;
+		c->n[i].own = c->n[i].owncommas = 0;
+	}
+}
+
 /*
  * Confirm boilerplate found by class or id: a wrapper whose class merely
  * mentions a sidebar ("has-sidebar", "sidebar-container") but that holds
@@ -851,12 +876,21 @@ confirm_boilerplate(struct ctx *c)
 		if (keep)
 			continue;
 		for (j = i; j < n->end; j++)
-			c->n[j].flags |= F_SKIP;
+			if (!(c->n[j].flags & F_SKIP))
+				c->n[j].flags |=
+				    F_SKIP | F_CSKIP | (n->flags & F_STRONG);
 	}
-	for (i = 0; i < c->nn; i++) {
-		c->n[i].text = c->n[i].link = c->n[i].commas = 0;
-		c->n[i].own = c->n[i].owncommas = 0;
-	}
+	reset_measure(c);
+	measure(c);
+	/* Class names that would remove most of the page are not believed. */
+	if ((c->n[c->body].text - c->n[c->body].link) * 10 < total * 2) {
+		for (i = 0; i < c->nn; i++)
+			if (c->n[i].flags & F_CSKIP &&
+			    !(c->n[i].flags & F_STRONG))
+				c->n[i].flags &= ~(unsigned)(F_SKIP | F_CSKIP);
+		reset_measure(c);
+	} else
+		return;
 	measure(c);
 }
 
@@ -1067,6 +1101,40 @@ sibling_ok(struct ctx *c, int s, double threshold)
 	if (n->text > 80 && ld < 0.25)
 		return 1;
 	return 0;
+}
+
+static void
+debug_tree(struct ctx *c, int best)
+{
+	int i, d, p, maxd = atoi(getenv("UKX_DEBUG"));
+
+	for (i = c->body; i < c->nn; i++) {
+		struct nd *n = &c->n[i];
+		const char *cl, *id;
+
+		int raw = 0, j;
+
+		if (n->flags & F_TEXT)
+			continue;
+		for (j = i; j < n->end; j++)
+			if (c->n[j].flags & F_TEXT)
+				raw += (int)strlen(c->n[j].g->v.text.text);
+		if (raw < 300)
+			continue;
+		for (d = 0, p = i; p > c->body; p = c->n[p].parent)
+			d++;
+		if (d > maxd)
+			continue;
+		cl = attr(n->g, "class");
+		id = attr(n->g, "id");
+		fprintf(stderr,
+		    "%*s%s%s %s.%.40s#%.30s text %d link %d own %d score %.1f%s raw %d\n",
+		    d, "", i == best ? "*" : "",
+		    n->flags & F_SKIP ? "SKIP" : "",
+		    gumbo_normalized_tagname(n->tag), cl ? cl : "",
+		    id ? id : "", n->text, n->link, n->own, n->score,
+		    n->flags & F_BOIL ? " boil" : "", raw);
+	}
 }
 
 /* Whether a class name says its element is one of many (posts, items). */
@@ -1359,9 +1427,17 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	uk_buf_trim(&all);
 
 	best = c.body ? score(&c) : -1;
+	if (getenv("UKX_DEBUG"))
+		debug_tree(&c, best);
+	if (getenv("UKX_DEBUG"))
+		fprintf(stderr, "body %d flags %x btext %d best %d text %d\n",
+		    c.body, c.n[c.body].flags, c.n[c.body].text, best,
+		    best > 0 ? c.n[best].text : -1);
 	if (best > 0 && c.n[best].text >= 50) {
 		w.b = &text;
 		w.brk = 0;
+		if (getenv("UKX_DEBUG"))
+			debug_tree(&c, best);
 		select_emit(&c, best, &w);
 		uk_buf_trim(&text);
 	}
