@@ -47,7 +47,8 @@ struct nd {
 	int text; /* characters of text in the subtree (not skipped) */
 	int link; /* of which inside links */
 	int commas;
-	int own; /* text directly in this block (not in child blocks) */
+	int links; /* <a> elements in the subtree */
+	int own;   /* text directly in this block (not in child blocks) */
 	int owncommas;
 	double score;
 };
@@ -209,10 +210,10 @@ static const char *const strong_sub[] = { "comment", "disqus", "cookie",
 	"consent", "gdpr", "related", "recommend", NULL };
 /* Whole words of class or id that mark boilerplate. */
 static const char *const neg_word[] = { "nav", "menu", "ad", "ads", "share",
-	"tags", "header", "hidden", "sr-only", "visually-hidden",
-	"screen-reader-text", "print-only", "rss", "login", "search", "meta",
-	"pager", "byline", "tagline", "most-popular", "more-stories",
-	"read-more", "readmore", "banner", NULL };
+	"tags", "header", "sr-only", "visually-hidden", "screen-reader-text",
+	"print-only", "rss", "login", "search", "meta", "pager", "byline",
+	"tagline", "most-popular", "more-stories", "read-more", "readmore",
+	"banner", NULL };
 /* Substrings that keep an element whatever else its class says. */
 static const char *const pos_sub[] = { "article", "content", "main", "post",
 	"entry", "body", "text", "story", "hentry", "blog", "prose", "markdown",
@@ -815,10 +816,13 @@ measure(struct ctx *c)
 		}
 		if (n->flags & F_SKIP)
 			continue;
+		if (n->tag == GUMBO_TAG_A && !(n->flags & F_TEXT))
+			n->links++;
 		p = n->parent;
 		if (p >= 0) {
 			c->n[p].text += n->text;
 			c->n[p].link += n->link;
+			c->n[p].links += n->links;
 			c->n[p].commas += n->commas;
 		}
 	}
@@ -837,6 +841,7 @@ reset_measure(struct ctx *c)
 
 	for (i = 0; i < c->nn; i++) {
 		c->n[i].text = c->n[i].link = c->n[i].commas = 0;
+		c->n[i].links = 0;
 		c->n[i].own = c->n[i].owncommas = 0;
 	}
 }
@@ -1043,7 +1048,21 @@ break_level(int tag)
 	}
 }
 
-/* Write the text of the subtree at i. */
+/* A block that is mostly links: a menu or a list of other pages. */
+static int
+link_list(const struct nd *n)
+{
+	double ld = getenv("UKX_LD") ? atof(getenv("UKX_LD")) : 0.6;
+	int nl = getenv("UKX_NL") ? atoi(getenv("UKX_NL")) : 3;
+
+	return (n->flags & F_BLOCK) && !(n->flags & F_TEXT) && n->links >= nl &&
+	    link_density(n) > ld;
+}
+
+/*
+ * Write the text of the subtree at i.  skip: 0 all but scripts and styles
+ * (the fallback), 1 without boilerplate, 2 also without link lists.
+ */
 static void
 emit(struct ctx *c, int i, struct writer *w, int skip)
 {
@@ -1057,6 +1076,10 @@ emit(struct ctx *c, int i, struct writer *w, int skip)
 			sn--;
 		}
 		if (skip && (n->flags & F_SKIP) && !(c->n[i].flags & F_SKIP)) {
+			j = n->end - 1;
+			continue;
+		}
+		if (skip == 2 && j != i && link_list(n)) {
 			j = n->end - 1;
 			continue;
 		}
@@ -1251,13 +1274,15 @@ select_emit(struct ctx *c, int best, struct writer *w)
 		a = best;
 		while (a != c->body && c->n[a].text < frac * total)
 			a = c->n[a].parent;
-		emit(c, a, w, 1);
+		emit(c, a, w, getenv("UKX_PM") ? atoi(getenv("UKX_PM")) : 1);
 	} else if (p > 0 && c->n[p].tag != GUMBO_TAG_HTML) {
 		for (s = p + 1; s < c->n[p].end; s = c->n[s].end)
 			if (s == best || sibling_ok(c, s, thr))
-				emit(c, s, w, 1);
+				emit(c, s, w,
+				    getenv("UKX_AM") ? atoi(getenv("UKX_AM")) :
+						       1);
 	} else
-		emit(c, best, w, 1);
+		emit(c, best, w, getenv("UKX_AM") ? atoi(getenv("UKX_AM")) : 1);
 }
 
 /* Trim a site name from a <title>: "Story - Site" gives "Story". */
