@@ -709,21 +709,47 @@ find_close(const char *s, size_t from, size_t len, const char *name)
 }
 
 /*
+ * Elements that nest: not void, not closed implicitly, not raw text.
+ * Gumbo's scope checks walk the stack of open elements, so nesting
+ * thousands deep makes parsing quadratic; real pages stay under 100.
+ */
+#define MAX_DEPTH 512
+
+static int
+nests(const char *name)
+{
+	static const char *const flat[] = { "area", "base", "br", "col",
+		"embed", "hr", "img", "input", "link", "meta", "param",
+		"source", "track", "wbr", "keygen", "p", "li", "dt", "dd", "tr",
+		"td", "th", "option", "optgroup", "rb", "rt", "rp", "thead",
+		"tbody", "tfoot", "colgroup", "html", "head", "body", "script",
+		"style", "textarea", "title", "xmp", "iframe", "noembed",
+		"noframes", "plaintext", NULL };
+	int k;
+
+	for (k = 0; flat[k]; k++)
+		if (!strcmp(name, flat[k]))
+			return 0;
+	return 1;
+}
+
+/*
  * Shrink the page before gumbo sees it: comments and the bodies of
  * scripts (but JSON-LD) and styles are dropped.  (Not SVG: an unclosed
  * <svg> ends where HTML content resumes, which a scan cannot tell.)  Scripts and
  * styles are four tenths of the bytes of a typical page and cost gumbo a
  * call per character; none of it can be main text.  The scan follows the
  * tokenizer closely enough: tags are read to their '>' with quoted
- * attribute values, raw text elements to their closing tag.  In place;
- * returns the new length.
+ * attribute values, raw text elements to their closing tag.  Elements
+ * nested deeper than MAX_DEPTH lose their tags (not their text).  In
+ * place; returns the new length.
  */
 static size_t
 shrink(char *s, size_t len)
 {
 	static const char *const raw[] = { "textarea", "title", "xmp", "iframe",
 		"noembed", "noframes", "plaintext", NULL };
-	size_t r = 0, w = 0, t, tw, gt, k, nl;
+	size_t r = 0, w = 0, t, tw, gt, k, nl, depth = 0, dropped = 0;
 	char name[16];
 	int drop;
 
@@ -741,6 +767,31 @@ shrink(char *s, size_t len)
 			    memmem(s + r + 4, len - r - 4, "-->", 3);
 
 			r = e ? (size_t)(e - s) + 3 : len;
+			continue;
+		}
+		if (r + 2 < len && s[r + 1] == '/' &&
+		    isalpha((unsigned char)s[r + 2])) {
+			/* An end tag: balance the depth count. */
+			for (t = r + 2, nl = 0;
+			     t < len && isalnum((unsigned char)s[t]); t++)
+				if (nl < sizeof(name) - 1)
+					name[nl++] =
+					    (char)tolower((unsigned char)s[t]);
+			name[nl] = '\0';
+			lt = memchr(s + t, '>', len - t);
+			gt = lt ? (size_t)(lt - s) : len - 1;
+			if (nests(name)) {
+				if (dropped) {
+					dropped--;
+					r = gt + 1;
+					continue;
+				}
+				if (depth)
+					depth--;
+			}
+			memmove(s + w, s + r, gt + 1 - r);
+			w += gt + 1 - r;
+			r = gt + 1;
 			continue;
 		}
 		if (r + 1 >= len || !isalpha((unsigned char)s[r + 1])) {
@@ -768,6 +819,13 @@ shrink(char *s, size_t len)
 			}
 		if (gt >= len)
 			gt = len - 1;
+		if (nests(name) && s[gt - 1] != '/' && ++depth > MAX_DEPTH) {
+			/* Too deep: the tag goes, its text stays. */
+			depth--;
+			dropped++;
+			r = gt + 1;
+			continue;
+		}
 		tw = w;
 		memmove(s + w, s + r, gt + 1 - r);
 		w += gt + 1 - r;
