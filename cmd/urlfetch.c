@@ -92,17 +92,14 @@ extract_file(const char *path, const char *url, int text_only)
 	failed = read_all(path, &in, &err) < 0 ||
 	    uk_extract_html(in.buf, in.len, NULL, url, &x, &err) < 0;
 	if (!url) {
-		uk_buf_addstr(&u, "file://");
-		if (strcmp(path, "-") && path[0] != '/') {
-			char *cwd = getcwd(NULL, 0);
+		char *abs = strcmp(path, "-") ? realpath(path, NULL) : NULL;
 
-			if (cwd) {
-				uk_buf_addstr(&u, cwd);
-				uk_buf_addch(&u, '/');
-				free(cwd);
-			}
-		}
-		uk_buf_addstr(&u, strcmp(path, "-") ? path : "/dev/stdin");
+		uk_buf_addstr(&u, "file://");
+		uk_buf_addstr(&u,
+		    abs                   ? abs :
+			strcmp(path, "-") ? path :
+					    "/dev/stdin");
+		free(abs);
 		url = u.buf;
 	}
 	if (!failed && x.blocked)

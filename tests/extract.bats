@@ -1,0 +1,211 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# urlfetch --extract: main text and metadata of local HTML files, no
+# network.  The fixtures are in tests/fixtures/extract/.
+
+bats_require_minimum_version 1.5.0
+load helpers/common
+
+setup() {
+	common_setup
+	X="$FIXTURES/extract"
+}
+teardown() { common_teardown; }
+
+@test "extract: a content record with metadata" {
+	run -0 --separate-stderr urlfetch --extract "$X/article.html"
+	[ "${#lines[@]}" -eq 1 ]
+	json_eq "$(jq -c 'del(.content, .fetched_at)' <<<"$output")" \
+	    '{"url":"file://'"$X"'/article.html","url_type":"web",
+	      "title":"How to Brew Coffee at Home",
+	      "description":"A guide to brewing coffee.",
+	      "author":"Ann Writer","date":"2025-03-04T05:06:07Z"}'
+	run -0 jq -e '.fetched_at | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z$")' <<<"$output"
+	[ -z "$stderr" ]
+}
+
+@test "extract: --url sets the record's url; - reads standard input" {
+	run -0 urlfetch --extract - --url https://example.com/coffee <"$X/article.html"
+	run -0 jq -r '.url, .title' <<<"$output"
+	[ "${lines[0]}" = https://example.com/coffee ]
+	[ "${lines[1]}" = "How to Brew Coffee at Home" ]
+	run -0 urlfetch -x - <"$X/tiny.html"
+	run -0 jq -r .url <<<"$output"
+	[ "$output" = file:///dev/stdin ]
+}
+
+@test "extract: --text prints only the main text" {
+	run -0 urlfetch --extract "$X/article.html" --text
+	[[ $output == "How to Brew Coffee at Home"* ]]
+	[[ $output == *"Good coffee starts with fresh beans"* ]]
+	[[ $output == *"which is the whole point." ]]
+	run -0 urlfetch -x "$X/article.html"
+	run -0 jq -r .content <<<"$output"
+	[[ $output == *"Good coffee starts with fresh beans"* ]]
+}
+
+@test "extract: scripts, styles, navigation and boilerplate are stripped" {
+	run -0 urlfetch -x "$X/article.html" -T
+	for w in SCRIPTTEXT STYLETEXT font-family NAVTEXT COOKIETEXT \
+	    SHARETEXT COMMENTTEXT ASIDETEXT FOOTERTEXT "Skip to content"; do
+		if [[ $output == *"$w"* ]]; then
+			echo "found $w" >&2
+			return 1
+		fi
+	done
+}
+
+@test "extract: paragraphs and headings separated by blank lines, whitespace cleaned" {
+	run -0 urlfetch -x "$X/article.html" -T
+	[[ $output == *$'degrees.\n\nGrinding\n\nA burr grinder'* ]]
+	# Lines broken in the source are joined, runs of spaces collapsed.
+	[[ $output == *"patience. Grind the beans just before brewing, weigh them, and keep"* ]]
+	# Lists and table rows one per line; pre keeps its spacing.
+	[[ $output == *$'Weigh the beans\nHeat the water\nPour slowly'* ]]
+	[[ $output == *$'Method Grams per litre\nPour-over 60\nFrench press 70'* ]]
+	[[ $output == *$'ratio = water / coffee\n  # about 16 to 1'* ]]
+	# Outside <pre>: no leading, doubled or trailing spaces.
+	run -1 grep -E '^ |  | $' <<<"$(grep -v 'about 16 to 1' <<<"$output")"
+}
+
+@test "extract: entities decoded" {
+	run -0 urlfetch -x "$X/article.html" -T
+	[[ $output == *"Café owners say the same: fresh, even, and “never” pre-ground."* ]]
+}
+
+@test "extract: charset from <meta http-equiv>, latin1 read as windows-1252" {
+	run -0 urlfetch -x "$X/latin1-meta.html"
+	run -0 jq -r '.title, .content' <<<"$output"
+	[ "${lines[0]}" = "Café" ]
+	[[ $output == *"Le café crème coûte cher à Paris"* ]]
+	[[ $output == *"“Quotes” and € sign."* ]]
+}
+
+@test "extract: a BOM wins over <meta charset>; UTF-16 with a BOM" {
+	run -0 urlfetch -x "$X/utf8-bom.html"
+	run -0 jq -r '.title, .content' <<<"$output"
+	[ "${lines[0]}" = "BOM été" ]
+	[[ $output == *"Le café crème"* ]]
+	run -0 urlfetch -x "$X/utf16-bom.html"
+	run -0 jq -r '.title, .content' <<<"$output"
+	[ "${lines[0]}" = "UTF-16 été" ]
+	[[ $output == *"les garçons sont aimables"* ]]
+}
+
+@test "extract: undeclared latin1 is read as UTF-8, bad bytes become U+FFFD" {
+	run -0 urlfetch -x "$X/latin1-nodecl.html" -T
+	[[ $output == *"Le caf� cr�me"* ]]
+	iconv -f UTF-8 -t UTF-8 <<<"$output" >/dev/null
+}
+
+@test "extract: metadata from OpenGraph and JSON-LD" {
+	run -0 urlfetch -x "$X/jsonld.html"
+	json_eq "$(jq -c '{title, description, author, date}' <<<"$output")" \
+	    '{"title":"Espresso, Explained","description":"What makes espresso different.",
+	      "author":"Ed Barista","date":"2024-11-12T08:00:00+01:00"}'
+	run -0 jq -r .content <<<"$output"
+	[[ $output == "Espresso is coffee brewed"* ]]
+	[[ $output != *"@context"* ]]
+}
+
+@test "extract: <noscript> text is kept (a forum thread)" {
+	run -0 urlfetch -x "$X/forum-noscript.html" -T
+	[[ $output == *"Which grinder do you use at home"* ]]
+	[[ $output == *"Electric burr grinders are worth it"* ]]
+	[[ $output != *"Loading..."* ]]
+}
+
+@test "extract: a page with no main block uses the fallback, and says so" {
+	run -0 urlfetch -x "$X/tiny.html"
+	json_eq "$(jq -c 'del(.fetched_at, .url)' <<<"$output")" \
+	    '{"url_type":"web","title":"Tiny page","description":"Only a line.",
+	      "author":null,"date":null,"content":"Just a line of text.",
+	      "extraction":"fallback"}'
+}
+
+@test "extract: a Cloudflare challenge is blocked, never content" {
+	run -1 --separate-stderr urlfetch -x "$X/block-cloudflare.html"
+	run -0 jq -e '.blocked == true and (.error | test("block")) and (has("content") | not)' <<<"$output"
+	run -1 --separate-stderr urlfetch -x "$X/block-cloudflare.html" -T
+	[ -z "$output" ]
+	[[ $stderr == "urlfetch: "*"block or challenge page"* ]]
+}
+
+@test "extract: an access-denied page is blocked" {
+	run -1 --separate-stderr urlfetch -x "$X/access-denied.html"
+	run -0 jq -e '.blocked == true and .title == "Access Denied"' <<<"$output"
+}
+
+@test "extract: malformed HTML still gives its text" {
+	run -0 urlfetch -x "$X/malformed.html" -T
+	[[ $output == *"The malformed page still has a paragraph"* ]]
+	[[ $output == *"Another paragraph follows"* ]]
+}
+
+@test "extract: empty input gives an empty fallback record" {
+	run -0 urlfetch -x - </dev/null
+	json_eq "$(jq -c '{content, extraction, title}' <<<"$output")" \
+	    '{"content":"","extraction":"fallback","title":null}'
+	run -0 urlfetch -x - -T </dev/null
+	[ -z "$output" ]
+}
+
+@test "extract: binary garbage gives valid UTF-8 JSON" {
+	head -c 200000 /dev/urandom >"$T/garbage.bin"
+	run -0 urlfetch -x "$T/garbage.bin"
+	run -0 jq -e '.content | type == "string"' <<<"$output"
+}
+
+@test "extract: a 20 MB page is handled whole" {
+	python3 - "$T/big.html" <<'EOF'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("<html><head><title>Big</title></head><body><article>")
+    i = 0
+    while f.tell() < 20 * 1024 * 1024:
+        f.write("<div><p>Paragraph %d has words, commas, and more words to "
+                "make it long enough for a reader.</p><script>var x=%d;"
+                "</script></div>\n" % (i, i))
+        i += 1
+    f.write("<p>LASTPARAGRAPH is here, at the very end, after 20 MB.</p>"
+            "</article></body></html>")
+EOF
+	run -0 urlfetch -x "$T/big.html" -T
+	[[ $output == "Paragraph 0 has words"* ]]
+	[[ $output == *"LASTPARAGRAPH is here"* ]]
+	[[ $output != *"var x="* ]]
+}
+
+@test "extract: deeply nested markup is bounded" {
+	python3 -c 'print("<div>" * 200000 + "<p>DEEPTEXT, with commas, deep down, in a long paragraph of text.</p>")' >"$T/deep.html"
+	run -0 urlfetch -x "$T/deep.html" -T
+	[[ $output == *DEEPTEXT* ]]
+}
+
+@test "extract: a missing file is an error record and exit 1" {
+	run -1 --separate-stderr urlfetch -x "$T/nope.html"
+	run -0 jq -e '(.error | test("nope.html")) and .url_type == "web"' <<<"$output"
+	run -1 --separate-stderr urlfetch -x "$T/nope.html" -T
+	[ -z "$output" ]
+	[[ $stderr == "urlfetch: "*"nope.html"* ]]
+}
+
+@test "extract: usage errors exit 2, --help and --version exit 0" {
+	run -2 --separate-stderr urlfetch --text
+	[[ $stderr == usage:* ]]
+	run -2 --separate-stderr urlfetch --extract
+	run -2 --separate-stderr urlfetch --bogus -x "$X/tiny.html"
+	run -2 --separate-stderr urlfetch -x "$X/tiny.html" extra-operand
+	run -0 urlfetch --help
+	[[ $output == usage:* ]]
+	run -0 urlfetch --version
+	[[ $output == "urlfetch "* ]]
+}
+
+@test "extract: the benchmark's invocation works on a dev page" {
+	local page
+	page=$(ls "$SHARED"/bench/extract-dev/*.html 2>/dev/null | head -n 1)
+	[ -n "$page" ] || skip "no extract-dev benchmark pages"
+	run -0 urlfetch --extract "$page" --text
+	[ -n "$output" ]
+}
