@@ -25,6 +25,7 @@
 #include "charset.h"
 #include "extract.h"
 #include "json.h"
+#include "strset.h"
 #include "util.h"
 
 /* Node flags. */
@@ -1344,6 +1345,34 @@ select_emit(struct ctx *c, int best, struct writer *w)
 		emit(c, best, w, getenv("UKX_AM") ? atoi(getenv("UKX_AM")) : 1);
 }
 
+/*
+ * Drop paragraphs that repeat an earlier one word for word: responsive
+ * pages carry the same block for each screen size, carousels repeat
+ * their slides, and a reader reads a paragraph once.
+ */
+static void
+dedupe(struct uk_buf *t)
+{
+	struct uk_strset seen = UK_STRSET_INIT;
+	struct uk_buf out = UK_BUF_INIT;
+	const char *p = t->buf, *end = t->buf + t->len, *q;
+
+	while (p < end) {
+		q = strstr(p, "\n\n");
+		if (!q)
+			q = end;
+		if (uk_strset_add(&seen, p, (size_t)(q - p))) {
+			if (out.len)
+				uk_buf_addstr(&out, "\n\n");
+			uk_buf_add(&out, p, (size_t)(q - p));
+		}
+		p = q < end ? q + 2 : end;
+	}
+	uk_strset_release(&seen);
+	uk_buf_release(t);
+	*t = out;
+}
+
 /* Trim a site name from a <title>: "Story - Site" gives "Story". */
 static char *
 clean_title(const char *t, const char *h1)
@@ -1597,6 +1626,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 			debug_tree(&c, best);
 		select_emit(&c, best, &w);
 		uk_buf_trim(&text);
+		dedupe(&text);
 	}
 	if (text.len < 50 || text.len * 10 < all.len / 10) {
 		/* The seed's fallback: everything but scripts and styles. */
