@@ -2,20 +2,30 @@
 /*
  * Main text and metadata of an HTML page (see extract.h).
  *
- * The gumbo tree is mirrored into a flat array in document order, each
- * element knowing where its subtree ends, so that every pass is a loop and
- * no page, however deeply nested, can exhaust the stack.  Boilerplate
- * (navigation, footers, asides, hidden elements, elements whose class or id
- * says menu, sidebar, cookie, share and the like) is marked first; then
- * text blocks are scored in the manner of Readability (length, commas, link
- * density, the block's tag and class) and their scores given to their
- * ancestors; the best container and the siblings that score well with it
- * are written out as text.
+ * Before gumbo sees the page, comments and the bodies of scripts and
+ * styles are cut out and absurd nesting is flattened (shrink).  The gumbo
+ * tree is mirrored into a flat array in document order, each element
+ * knowing where its subtree ends, so that every pass is a loop and no
+ * page, however deeply nested, can exhaust the stack.
+ *
+ * Boilerplate is marked first: navigation, footers, asides, forms' inputs,
+ * hidden elements, and elements whose class or id says menu, sidebar,
+ * cookie, share, comments and the like, unless such an element holds a
+ * <main> or <article> or most of the page's plain text (a "has-sidebar"
+ * wrapper).  Then text blocks are scored in the manner of Readability
+ * (length, commas, link density, tag and class) and their scores given to
+ * their ancestors.  Around the best block:
+ *  - a run of blocks of a kind (forum posts, answers, items) is taken
+ *    whole when it holds at least half the page's text;
+ *  - an article (the best block and the siblings that score with it)
+ *    when it holds at least half the page's text;
+ *  - otherwise the page is no article (a landing page, a product, a
+ *    listing): the nearest ancestor holding half the text is taken.
+ * Paragraphs repeated word for word are written once.
  */
 #include <ctype.h>
 #include <gumbo.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -40,7 +50,7 @@
 #define F_CSKIP  0x100 /* skipped as confirmed class boilerplate */
 #define F_STRONG 0x200 /* class boilerplate that stays out however large */
 
-struct nd {
+    struct nd {
 	GumboNode *g;
 	int parent; /* index, -1 for the root */
 	int end;    /* one past the last node of the subtree */
@@ -49,8 +59,7 @@ struct nd {
 	int text; /* characters of text in the subtree (not skipped) */
 	int link; /* of which inside links */
 	int commas;
-	int links; /* <a> elements in the subtree */
-	int own;   /* text directly in this block (not in child blocks) */
+	int own; /* text directly in this block (not in child blocks) */
 	int owncommas;
 	double score;
 };
@@ -876,13 +885,10 @@ measure(struct ctx *c)
 		}
 		if (n->flags & F_SKIP)
 			continue;
-		if (n->tag == GUMBO_TAG_A && !(n->flags & F_TEXT))
-			n->links++;
 		p = n->parent;
 		if (p >= 0) {
 			c->n[p].text += n->text;
 			c->n[p].link += n->link;
-			c->n[p].links += n->links;
 			c->n[p].commas += n->commas;
 		}
 	}
@@ -901,7 +907,6 @@ reset_measure(struct ctx *c)
 
 	for (i = 0; i < c->nn; i++) {
 		c->n[i].text = c->n[i].link = c->n[i].commas = 0;
-		c->n[i].links = 0;
 		c->n[i].own = c->n[i].owncommas = 0;
 	}
 }
@@ -1108,20 +1113,9 @@ break_level(int tag)
 	}
 }
 
-/* A block that is mostly links: a menu or a list of other pages. */
-static int
-link_list(const struct nd *n)
-{
-	double ld = getenv("UKX_LD") ? atof(getenv("UKX_LD")) : 0.6;
-	int nl = getenv("UKX_NL") ? atoi(getenv("UKX_NL")) : 3;
-
-	return (n->flags & F_BLOCK) && !(n->flags & F_TEXT) && n->links >= nl &&
-	    link_density(n) > ld;
-}
-
 /*
  * Write the text of the subtree at i.  skip: 0 all but scripts and styles
- * (the fallback), 1 without boilerplate, 2 also without link lists.
+ * (the fallback), 1 without boilerplate.
  */
 static void
 emit(struct ctx *c, int i, struct writer *w, int skip)
@@ -1136,10 +1130,6 @@ emit(struct ctx *c, int i, struct writer *w, int skip)
 			sn--;
 		}
 		if (skip && (n->flags & F_SKIP) && !(c->n[i].flags & F_SKIP)) {
-			j = n->end - 1;
-			continue;
-		}
-		if (skip == 2 && j != i && link_list(n)) {
 			j = n->end - 1;
 			continue;
 		}
@@ -1184,40 +1174,6 @@ sibling_ok(struct ctx *c, int s, double threshold)
 	if (n->text > 80 && ld < 0.25)
 		return 1;
 	return 0;
-}
-
-static void
-debug_tree(struct ctx *c, int best)
-{
-	int i, d, p, maxd = atoi(getenv("UKX_DEBUG"));
-
-	for (i = c->body; i < c->nn; i++) {
-		struct nd *n = &c->n[i];
-		const char *cl, *id;
-
-		int raw = 0, j;
-
-		if (n->flags & F_TEXT)
-			continue;
-		for (j = i; j < n->end; j++)
-			if (c->n[j].flags & F_TEXT)
-				raw += (int)strlen(c->n[j].g->v.text.text);
-		if (raw < 300)
-			continue;
-		for (d = 0, p = i; p > c->body; p = c->n[p].parent)
-			d++;
-		if (d > maxd)
-			continue;
-		cl = attr(n->g, "class");
-		id = attr(n->g, "id");
-		fprintf(stderr,
-		    "%*s%s%s %s.%.40s#%.30s text %d link %d own %d score %.1f%s raw %d\n",
-		    d, "", i == best ? "*" : "",
-		    n->flags & F_SKIP ? "SKIP" : "",
-		    gumbo_normalized_tagname(n->tag), cl ? cl : "",
-		    id ? id : "", n->text, n->link, n->own, n->score,
-		    n->flags & F_BOIL ? " boil" : "", raw);
-	}
 }
 
 /* Whether a class name says its element is one of many (posts, items). */
@@ -1301,7 +1257,7 @@ select_emit(struct ctx *c, int best, struct writer *w)
 	int p = c->n[best].parent, sel = 0, total = c->n[c->body].text, s;
 	int r, a;
 	double thr = c->n[best].score * 0.2;
-	double frac = getenv("UKX_FRAC") ? atof(getenv("UKX_FRAC")) : 0.5;
+	double frac = 0.5;
 
 	if (thr < 10)
 		thr = 10;
@@ -1334,15 +1290,13 @@ select_emit(struct ctx *c, int best, struct writer *w)
 		a = best;
 		while (a != c->body && c->n[a].text < frac * total)
 			a = c->n[a].parent;
-		emit(c, a, w, getenv("UKX_PM") ? atoi(getenv("UKX_PM")) : 1);
+		emit(c, a, w, 1);
 	} else if (p > 0 && c->n[p].tag != GUMBO_TAG_HTML) {
 		for (s = p + 1; s < c->n[p].end; s = c->n[s].end)
 			if (s == best || sibling_ok(c, s, thr))
-				emit(c, s, w,
-				    getenv("UKX_AM") ? atoi(getenv("UKX_AM")) :
-						       1);
+				emit(c, s, w, 1);
 	} else
-		emit(c, best, w, getenv("UKX_AM") ? atoi(getenv("UKX_AM")) : 1);
+		emit(c, best, w, 1);
 }
 
 /*
@@ -1613,17 +1567,9 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	uk_buf_trim(&all);
 
 	best = c.body ? score(&c) : -1;
-	if (getenv("UKX_DEBUG"))
-		debug_tree(&c, best);
-	if (getenv("UKX_DEBUG"))
-		fprintf(stderr, "body %d flags %x btext %d best %d text %d\n",
-		    c.body, c.n[c.body].flags, c.n[c.body].text, best,
-		    best > 0 ? c.n[best].text : -1);
 	if (best > 0 && c.n[best].text >= 50) {
 		w.b = &text;
 		w.brk = 0;
-		if (getenv("UKX_DEBUG"))
-			debug_tree(&c, best);
 		select_emit(&c, best, &w);
 		uk_buf_trim(&text);
 		dedupe(&text);
