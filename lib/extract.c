@@ -50,7 +50,7 @@
 #define F_CSKIP  0x100 /* skipped as confirmed class boilerplate */
 #define F_STRONG 0x200 /* class boilerplate that stays out however large */
 
-    struct nd {
+struct nd {
 	GumboNode *g;
 	int parent; /* index, -1 for the root */
 	int end;    /* one past the last node of the subtree */
@@ -1312,7 +1312,11 @@ dedupe(struct uk_buf *t)
 	const char *p = t->buf, *end = t->buf + t->len, *q;
 
 	while (p < end) {
-		q = strstr(p, "\n\n");
+		/* memchr, not strstr: no scan past the match (ASan's strstr
+		 * measures the whole rest of the string each time). */
+		for (q = p; (q = memchr(q, '\n', (size_t)(end - q))); q++)
+			if (q + 1 < end && q[1] == '\n')
+				break;
 		if (!q)
 			q = end;
 		if (uk_strset_add(&seen, p, (size_t)(q - p))) {
