@@ -729,19 +729,54 @@ find_close(const char *s, size_t from, size_t len, const char *name)
 static int
 nests(const char *name)
 {
-	static const char *const flat[] = { "area", "base", "br", "col",
-		"embed", "hr", "img", "input", "link", "meta", "param",
-		"source", "track", "wbr", "keygen", "p", "li", "dt", "dd", "tr",
-		"td", "th", "option", "optgroup", "rb", "rt", "rp", "thead",
-		"tbody", "tfoot", "colgroup", "html", "head", "body", "script",
-		"style", "textarea", "title", "xmp", "iframe", "noembed",
-		"noframes", "plaintext", NULL };
-	int k;
-
-	for (k = 0; flat[k]; k++)
-		if (!strcmp(name, flat[k]))
-			return 0;
-	return 1;
+	switch (gumbo_tag_enum(name)) {
+	case GUMBO_TAG_AREA:
+	case GUMBO_TAG_BASE:
+	case GUMBO_TAG_BR:
+	case GUMBO_TAG_COL:
+	case GUMBO_TAG_EMBED:
+	case GUMBO_TAG_HR:
+	case GUMBO_TAG_IMG:
+	case GUMBO_TAG_INPUT:
+	case GUMBO_TAG_LINK:
+	case GUMBO_TAG_META:
+	case GUMBO_TAG_PARAM:
+	case GUMBO_TAG_SOURCE:
+	case GUMBO_TAG_TRACK:
+	case GUMBO_TAG_WBR:
+	case GUMBO_TAG_KEYGEN:
+	case GUMBO_TAG_P:
+	case GUMBO_TAG_LI:
+	case GUMBO_TAG_DT:
+	case GUMBO_TAG_DD:
+	case GUMBO_TAG_TR:
+	case GUMBO_TAG_TD:
+	case GUMBO_TAG_TH:
+	case GUMBO_TAG_OPTION:
+	case GUMBO_TAG_OPTGROUP:
+	case GUMBO_TAG_RB:
+	case GUMBO_TAG_RT:
+	case GUMBO_TAG_RP:
+	case GUMBO_TAG_THEAD:
+	case GUMBO_TAG_TBODY:
+	case GUMBO_TAG_TFOOT:
+	case GUMBO_TAG_COLGROUP:
+	case GUMBO_TAG_HTML:
+	case GUMBO_TAG_HEAD:
+	case GUMBO_TAG_BODY:
+	case GUMBO_TAG_SCRIPT:
+	case GUMBO_TAG_STYLE:
+	case GUMBO_TAG_TEXTAREA:
+	case GUMBO_TAG_TITLE:
+	case GUMBO_TAG_XMP:
+	case GUMBO_TAG_IFRAME:
+	case GUMBO_TAG_NOEMBED:
+	case GUMBO_TAG_NOFRAMES:
+	case GUMBO_TAG_PLAINTEXT:
+		return 0;
+	default:
+		return 1;
+	}
 }
 
 /*
