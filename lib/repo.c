@@ -657,12 +657,17 @@ on_signal(int sig)
 
 /* The child: clone url bare into dir; exit 0, 1 (message on fd), 4 big. */
 static unsigned long long child_max;
+static int child_too_big;
 
 static int
 child_progress(const git_indexer_progress *p, void *arg)
 {
 	(void)arg;
-	return p->received_bytes > child_max ? -1 : 0;
+	if (p->received_bytes > child_max) {
+		child_too_big = 1;
+		return -1;
+	}
+	return 0;
 }
 
 static void
@@ -688,7 +693,7 @@ clone_child(const char *url, const char *dir, int fd,
 	if (git_clone(&repo, url, dir, &co) == 0)
 		_exit(0);
 	ge = git_error_last();
-	if (ge && ge->klass == GIT_ERROR_CALLBACK)
+	if (child_too_big)
 		_exit(4);
 	if (ge && ge->message) {
 		n = strlen(ge->message);
@@ -875,6 +880,22 @@ fetch_local(const char *url, struct snap *s, struct uk_err *err)
 
 /* The record. */
 
+/* A line of only = - ~ ^ * # characters (at least 3): a heading's rule. */
+static int
+is_underline(const char *p, size_t n)
+{
+	size_t i;
+
+	while (n && (p[n - 1] == '\r' || p[n - 1] == ' '))
+		n--;
+	if (n < 3)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!strchr("=-~^*#", p[i]))
+			return 0;
+	return 1;
+}
+
 /* The first paragraph of the README that is not a heading or badge. */
 static void
 describe(const char *readme, struct uk_buf *out)
@@ -895,6 +916,11 @@ describe(const char *readme, struct uk_buf *out)
 				n = e ? (size_t)(e - p) : strlen(p);
 				if (!n || (n == 1 && p[0] == '\r'))
 					break;
+				if (is_underline(p, n)) {
+					/* It was an rst or setext heading. */
+					uk_buf_reset(out);
+					break;
+				}
 				if (out->len)
 					uk_buf_addch(out, ' ');
 				uk_buf_add(out, p, n);
@@ -903,6 +929,10 @@ describe(const char *readme, struct uk_buf *out)
 				p = e + 1;
 			}
 			uk_buf_trim(out);
+			if (!out->len) {
+				p = e ? e + 1 : p + n;
+				continue;
+			}
 			if (out->len > 300) {
 				uk_buf_setlen(out, uk_utf8_cut(out->buf, 297));
 				uk_buf_addstr(out, "...");
