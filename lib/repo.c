@@ -1004,9 +1004,13 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 		goto out;
 	}
 	uk_symbols_set_deadline(sym, left);
-	indexed = uk_symbols_add_files(sym, s.files, s.nfiles, o->threads, err);
-	if (indexed < 0)
-		goto out;
+	/* A budget of 0 tokens: no map, so nothing to parse. */
+	if (o->map_tokens > 0) {
+		indexed = uk_symbols_add_files(sym, s.files, s.nfiles,
+		    o->threads, err);
+		if (indexed < 0)
+			goto out;
+	}
 	uk_symbols_map(sym, o->map_tokens, &map);
 
 	uk_json_set_str(rec, "title", title.buf);

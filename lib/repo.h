@@ -19,7 +19,8 @@ struct uk_repo_opts {
 	double timeout;               /* whole step, seconds (120) */
 	unsigned long long max_bytes; /* snapshot size cap */
 	unsigned long max_files;      /* file count cap */
-	long map_tokens;              /* symbol map budget (1024) */
+	long map_tokens;              /* symbol map budget (1024); 0: none,
+	                                 and nothing is parsed */
 	int map_json;                 /* also "symbols": [...] */
 	int allow_private;            /* SSRF guard off */
 	int insecure;                 /* -k */

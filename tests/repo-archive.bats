@@ -71,7 +71,7 @@ teardown() {
 	    <<<"$output"
 }
 
-@test "the map holds its token budget (bytes/4 rounded up)" {
+@test "the map holds its token budget (bytes/4 rounded up); 0 parses nothing" {
 	for budget in 0 20 45 80 1024; do
 		run -0 "$REPO" -t "$budget" https://github.com/acme/tool
 		bytes=$(jq -j '.symbol_map // ""' <<<"$output" | wc -c)
@@ -80,6 +80,8 @@ teardown() {
 	done
 	run -0 "$REPO" -t 0 https://github.com/acme/tool
 	jq -e 'has("symbol_map") | not' <<<"$output"
+	[ "$(jq -r .github_info.files_indexed <<<"$output")" = 0 ]
+	[ "$(jq -r .github_info.readme_file <<<"$output")" = README.rst ]
 }
 
 @test "a redirect to the archive is followed" {
