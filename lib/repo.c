@@ -11,6 +11,7 @@
 #include <ftw.h>
 #include <git2.h>
 #include <netdb.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -648,6 +649,7 @@ rm_tree(const char *dir)
 }
 
 static volatile sig_atomic_t caught;
+static pthread_mutex_t clone_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void
 on_signal(int sig)
@@ -762,6 +764,8 @@ fetch_git(const char *url, struct snap *s, struct uk_err *err)
 
 	if (guard_host(url, s->o, err) < 0)
 		return -1;
+	/* The signal handlers are process-wide: one clone at a time. */
+	pthread_mutex_lock(&clone_lock);
 	uk_buf_addf(&dir, "%s/urlkit-repo.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -843,6 +847,7 @@ restore:
 	uk_buf_release(&msg);
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &old[i], NULL);
+	pthread_mutex_unlock(&clone_lock);
 	if (caught) {
 		/* Cleaned up: now die of the signal as we would have. */
 		raise(caught);

@@ -72,6 +72,12 @@ int uk_repo_fetch(const struct uk_url *u, const char *url,
  * bytes fails with an error naming the cap.
  */
 
+/*
+ * uk_repo_fetch may run in several threads at once; clones by libgit2 run
+ * one at a time (they hold the process's SIGINT, SIGTERM and SIGHUP
+ * handlers while the child runs).
+ */
+
 /* A source file larger than this is not indexed. */
 #define UK_REPO_FILE_MAX (1024 * 1024)
 /* The README is cut at this many bytes. */

@@ -1233,11 +1233,11 @@ struct edge {
 	uint32_t group; /* index into the (name, file) groups of defs */
 };
 
-static const struct uk_symbols *sort_ctx;
 
 static int
-def_name_cmp(const void *a, const void *b)
+def_name_cmp(const void *a, const void *b, void *ctx)
 {
+	const struct uk_symbols *sort_ctx = ctx;
 	const struct sdef *x = &sort_ctx->defs[*(const uint32_t *)a];
 	const struct sdef *y = &sort_ctx->defs[*(const uint32_t *)b];
 
@@ -1261,8 +1261,9 @@ ref_cmp(const void *a, const void *b)
 }
 
 static int
-def_rank_cmp(const void *a, const void *b)
+def_rank_cmp(const void *a, const void *b, void *ctx)
 {
+	const struct uk_symbols *sort_ctx = ctx;
 	const struct sdef *x = &sort_ctx->defs[*(const uint32_t *)a];
 	const struct sdef *y = &sort_ctx->defs[*(const uint32_t *)b];
 	double fx = sort_ctx->files[x->file].rank;
@@ -1320,12 +1321,11 @@ rank(struct uk_symbols *s)
 	group_of = uk_xcalloc(s->ndefs + 1, sizeof(*group_of));
 	for (i = 0; i < s->ndefs; i++)
 		byname[i] = (uint32_t)i;
-	sort_ctx = s;
-	qsort(byname, s->ndefs, sizeof(*byname), def_name_cmp);
+	qsort_r(byname, s->ndefs, sizeof(*byname), def_name_cmp, s);
 	if (s->nrefs)
 		qsort(s->refs, s->nrefs, sizeof(*s->refs), ref_cmp);
 	for (i = 0; i < s->ndefs; i++) {
-		if (i && def_name_cmp(&byname[i - 1], &byname[i]))
+		if (i && def_name_cmp(&byname[i - 1], &byname[i], s))
 			ngroups++;
 		group_of[byname[i]] = (uint32_t)ngroups;
 	}
@@ -1430,8 +1430,9 @@ rank(struct uk_symbols *s)
 }
 
 static int
-chosen_cmp(const void *a, const void *b)
+chosen_cmp(const void *a, const void *b, void *ctx)
 {
+	const struct uk_symbols *sort_ctx = ctx;
 	const struct sdef *x = &sort_ctx->defs[*(const uint32_t *)a];
 	const struct sdef *y = &sort_ctx->defs[*(const uint32_t *)b];
 	double fx = sort_ctx->files[x->file].rank;
@@ -1457,8 +1458,7 @@ render(struct uk_symbols *s, const uint32_t *order, size_t nsel,
 	uint32_t file = UINT32_MAX, last = 0;
 
 	memcpy(sel, order, nsel * sizeof(*sel));
-	sort_ctx = s;
-	qsort(sel, nsel, sizeof(*sel), chosen_cmp);
+	qsort_r(sel, nsel, sizeof(*sel), chosen_cmp, s);
 	for (i = 0; i < nsel; i++) {
 		const struct sdef *d = &s->defs[sel[i]];
 
@@ -1494,8 +1494,7 @@ uk_symbols_map(struct uk_symbols *s, long budget, struct uk_buf *out)
 	order = uk_xcalloc(s->ndefs + 1, sizeof(*order));
 	for (i = 0; i < s->ndefs; i++)
 		order[i] = (uint32_t)i;
-	sort_ctx = s;
-	qsort(order, s->ndefs, sizeof(*order), def_rank_cmp);
+	qsort_r(order, s->ndefs, sizeof(*order), def_rank_cmp, s);
 	/* The largest count that fits: the map grows with each definition. */
 	hi = s->ndefs;
 	while (lo < hi) {
