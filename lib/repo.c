@@ -148,7 +148,8 @@ uk_repo_is_git_url(const char *url)
 		"ssh://", "file://", NULL };
 	size_t i;
 
-	if (url[0] == '/' || !strncmp(url, "./", 2) || !strncmp(url, "../", 3))
+	if (url[0] == '/' || !strncmp(url, "./", 2) ||
+	    !strncmp(url, "../", 3) || !strcmp(url, ".") || !strcmp(url, ".."))
 		return 1;
 	for (i = 0; schemes[i]; i++)
 		if (!strncasecmp(url, schemes[i], strlen(schemes[i])))

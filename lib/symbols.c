@@ -790,9 +790,9 @@ tag_cmp(const void *a, const void *b)
 
 /* The signature: the definition's first line, trimmed, at most 200 bytes. */
 static char *
-signature(const char *text, size_t len, uint32_t at)
+signature(const char *text, size_t len, uint32_t at, int c_style)
 {
-	size_t a = at, e = at;
+	size_t a = at, e = at, pa, pe;
 	struct uk_buf b = UK_BUF_INIT;
 
 	while (a > 0 && text[a - 1] != '\n')
@@ -803,6 +803,26 @@ signature(const char *text, size_t len, uint32_t at)
 		e--;
 	if (e - a > 200)
 		e = a + uk_utf8_cut(text + a, 200);
+	/*
+	 * C written in KNF puts the return type on the line before a
+	 * function's name: "int\nmain(void)" reads as "int main(void)".
+	 */
+	if (c_style && a == at && a > 0) {
+		pe = a - 1;
+		pa = pe;
+		while (pa > 0 && text[pa - 1] != '\n')
+			pa--;
+		if (pe > pa && pe - pa < 80 &&
+		    (isalnum((unsigned char)text[pe - 1]) ||
+			text[pe - 1] == '*' || text[pe - 1] == '_') &&
+		    !isspace((unsigned char)text[pa]) && text[pa] != '#' &&
+		    !memchr(text + pa, ';', pe - pa) &&
+		    !memchr(text + pa, '/', pe - pa)) {
+			uk_buf_add_utf8(&b, text + pa, pe - pa);
+			if (text[pe - 1] != '*')
+				uk_buf_addch(&b, ' ');
+		}
+	}
 	uk_buf_add_utf8(&b, text + a, e - a);
 	return uk_buf_detach(&b, NULL);
 }
@@ -981,7 +1001,10 @@ index_file(const struct uk_symbols *s, struct worker *w, int li,
 		rt->kind = t->kind;
 		rt->line = t->row + 1;
 		rt->name = uk_xmemdup(text + t->start, t->end - t->start);
-		rt->sig = t->def ? signature(text, len, t->node_start) : NULL;
+		rt->sig = t->def ? signature(text, len, t->node_start,
+				       langs[li].extra != NULL &&
+					   !strcmp(t->kind, "function")) :
+				   NULL;
 		rt->doc = t->doc;
 	}
 	r->status = 1;
@@ -1232,7 +1255,6 @@ struct edge {
 	double w;
 	uint32_t group; /* index into the (name, file) groups of defs */
 };
-
 
 static int
 def_name_cmp(const void *a, const void *b, void *ctx)

@@ -138,6 +138,15 @@ test_languages(void)
 	ok(has_sym(j, "j.rb", "Cache", "class") &&
 		has_sym(j, "j.rb", "fetch", "method"),
 	    "ruby class and method");
+	{
+		struct uk_buf m2 = UK_BUF_INIT;
+
+		uk_symbols_map(s, 100000, &m2);
+		ok(strstr(m2.buf, "\xe2\x94\x82int norm(struct point p)\n") !=
+			NULL,
+		    "a KNF C function shows its return type");
+		uk_buf_release(&m2);
+	}
 	d = doc_of(j, "addUp");
 	ok(d && !strcmp(d, "Adds two numbers."),
 	    "#strip! and #select-adjacent! give the js doc");
