@@ -963,6 +963,7 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 	int ret = -1,
 	    github = u && u->type == UK_URL_GITHUB_REPO && u->owner && u->repo;
 	double left;
+	char *real = NULL;
 
 	memset(&s, 0, sizeof(s));
 	git_libgit2_init();
@@ -987,6 +988,9 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 				goto out;
 		}
 		/* The title: the last path component, less ".git". */
+		if (!strcmp(route, "local") && url[0] != 'f' && url[0] != 'F' &&
+		    (real = realpath(url, NULL)))
+			url = real;
 		e = url + strlen(url);
 		while (e > url && e[-1] == '/')
 			e--;
@@ -1056,6 +1060,7 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 out:
 	uk_symbols_free(sym);
 	snap_release(&s);
+	free(real);
 	git_libgit2_shutdown();
 	uk_buf_release(&map);
 	uk_buf_release(&desc);
