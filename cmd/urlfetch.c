@@ -193,6 +193,7 @@ flush_head(struct run *r)
 	}
 	if (r->f.cache_errors > r->cache_errors) {
 		uk_warn("cache: %s", r->f.cache_err.msg);
+		uk_status_set(UK_EXIT_FAIL);
 		r->cache_errors = r->f.cache_errors;
 	}
 }

@@ -4,9 +4,10 @@
 
 Serves fixture pages and misbehaving endpoints on 127.0.0.1, on a free
 port printed as the first line of stdout.  Every request is counted by
-path; GET /_count/PATH answers how many requests PATH has had (the
-counting endpoint itself is not counted), GET /_log the request lines
-with their conditional headers.
+path and query: GET /_count/PATH?QUERY answers how many requests that
+had (the counting endpoint itself is not counted; a test that counts uses
+a query of its own, so /ratelimit?t=1 starts afresh too).  GET /_log
+lists the requests with their conditional headers.
 
 Stands in for GitHub too: /raw/OWNER/REPO/BRANCH/PATH (the raw host),
 /api/repos/OWNER/REPO/issues/N (the API), /gh/OWNER/REPO/issues/N (the
@@ -139,17 +140,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         path = self.path.split("?", 1)[0]
         if path.startswith("/_count/"):
-            target = path[len("/_count"):]
+            target = self.path[len("/_count"):]
             return self.send(200, str(count_of(target)), "text/plain")
         if path == "/_log":
             with lock:
                 body = "\n".join(log) + "\n"
             return self.send(200, body, "text/plain")
         with lock:
-            counts[path] = counts.get(path, 0) + 1
-            n = counts[path]
+            counts[self.path] = counts.get(self.path, 0) + 1
+            n = counts[self.path]
             log.append("%s inm=%s ims=%s ua=%s" % (
-                path, self.headers.get("If-None-Match"),
+                self.path, self.headers.get("If-None-Match"),
                 self.headers.get("If-Modified-Since"),
                 self.headers.get("User-Agent")))
         self.route(path, n)
