@@ -17,7 +17,7 @@
 #define WINDOW (1UL << 20)
 
 static const char usage_text[] =
-    "usage: urldetect [-acilquV] [-j field] [-n max] [-t type] [file ...]\n";
+    "usage: urldetect [-acluqV] [-j field] [-n max] [-t type] [file ...]\n";
 
 static struct {
 	int all, classify, lines, quiet, urls;
@@ -171,9 +171,6 @@ scan_text(struct uk_lines *in, struct text *t)
 		}
 		final = n == 0;
 		len += (size_t)n;
-		if (!final && len < cap - UK_DETECT_MAX_URL / 2 &&
-		    len - from < 4096)
-			continue; /* gather a little more before scanning */
 		done = uk_detect_scan(&d, win, from, len, final, text_found, t);
 		if (done == (size_t)-1)
 			break;
@@ -401,12 +398,11 @@ main(int argc, char **argv)
 		else if (opt.classify)
 			r = classify_records(&in);
 		else {
-			/* Each file is a message of its own (lines with -l). */
-			if (i > 0) {
-				t.m.no++;
-				t.m.count = 0;
-				uk_strset_clear(&t.m.seen);
-			}
+			/* Each file is a message of its own; with -l, lines
+			 * are numbered within the file. */
+			t.m.no = opt.lines ? 1 : (unsigned long)i + 1;
+			t.m.count = 0;
+			uk_strset_clear(&t.m.seen);
 			t.m.abs = t.m.base = t.nl_upto = 0;
 			r = scan_text(&in, &t);
 		}
