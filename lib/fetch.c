@@ -88,7 +88,7 @@ uk_fetch_release(struct uk_fetch *f)
 int
 uk_fetch_busy(const struct uk_fetch *f)
 {
-	return f->ready || uk_http_busy(&f->http);
+	return uk_http_busy(&f->http);
 }
 
 void
@@ -613,14 +613,14 @@ uk_fetch_start(struct uk_fetch *f, struct uk_fetch_job *j, const char *url,
 
 	if (j->u.type == UK_URL_UNKNOWN) {
 		fail(j, "%s", "not an http or https URL");
-		goto ready;
+		goto out;
 	}
 	if (f->have_cache && !f->o.refresh) {
 		r = uk_cache_get(&f->cache, url, UK_CACHE_STALE, &rec, &expired,
 		    &err);
 		if (r == 1 && !expired) {
 			finish(j, rec, 1);
-			goto ready;
+			goto out;
 		}
 		if (r == 1)
 			j->stale = rec;
@@ -630,7 +630,7 @@ uk_fetch_start(struct uk_fetch *f, struct uk_fetch_job *j, const char *url,
 	case UK_URL_GITHUB_REPO:
 		/* The repository module (lib/repo.h) is wired in here. */
 		fail(j, "%s", "repository fetching is not built yet");
-		goto ready;
+		goto out;
 	case UK_URL_GITHUB_FILE:
 		j->state = ST_FILE;
 		uk_buf_addf(&b, "%s/%s/%s/%s/%s", f->raw_base, j->u.owner,
@@ -659,18 +659,8 @@ uk_fetch_start(struct uk_fetch *f, struct uk_fetch_job *j, const char *url,
 		add_req(j, url);
 		conditional(j);
 	}
+out:
 	uk_buf_release(&b);
-	return;
-ready:
-	uk_buf_release(&b);
-	j->next = NULL;
-	{
-		struct uk_fetch_job **p = &f->ready;
-
-		while (*p)
-			p = &(*p)->next;
-		*p = j;
-	}
 }
 
 struct uk_fetch_job *
@@ -680,11 +670,6 @@ uk_fetch_wait(struct uk_fetch *f, int fd, int *fd_ready)
 	struct uk_http_req *r;
 
 	for (;;) {
-		if ((j = f->ready)) {
-			f->ready = j->next;
-			j->next = NULL;
-			return j;
-		}
 		if (!(r = uk_http_wait(&f->http, fd, fd_ready)))
 			return NULL;
 		j = r->data;

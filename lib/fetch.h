@@ -57,7 +57,6 @@ struct uk_fetch {
 	const char *web_base, *raw_base, *api_base; /* without trailing '/' */
 	char *web_buf, *raw_buf, *api_buf;
 	const char *token;
-	struct uk_fetch_job *ready; /* finished without a transfer */
 	long cache_errors;          /* cache writes that failed */
 	struct uk_err cache_err;    /* the last of them */
 };
@@ -76,7 +75,6 @@ struct uk_fetch_job {
 	int branch_fallback;
 	struct uk_http_req req;
 	yajl_val stale;
-	struct uk_fetch_job *next;
 };
 
 /*
@@ -89,8 +87,9 @@ void uk_fetch_release(struct uk_fetch *f);
 
 /*
  * Start fetching url into j; type is the url record's "type" or NULL.
- * A cache hit or an immediate error finishes the job at once (j->done),
- * and uk_fetch_wait returns it too.  j must stay put until done.
+ * A cache hit or an immediate error finishes the job at once (j->done is
+ * set on return; uk_fetch_wait will not return it).  Otherwise j must
+ * stay put until done.
  */
 void uk_fetch_start(struct uk_fetch *f, struct uk_fetch_job *j, const char *url,
     const char *type);
