@@ -160,6 +160,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, ARTICLE)
         if path.startswith("/docs/"):
             return self.send(200, DOCS)
+        if path == "/slow":
+            # A page that takes its time (benchmarks): ?ms=N, default 100.
+            q = dict(kv.split("=", 1) for kv in
+                     self.path.partition("?")[2].split("&") if "=" in kv)
+            time.sleep(int(q.get("ms", "100")) / 1000.0)
+            return self.send(200, ARTICLE)
         if path == "/text.txt":
             return self.send(200, "plain text line one\nline two\n",
                              "text/plain; charset=utf-8")
