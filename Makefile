@@ -56,7 +56,7 @@ deps:
 .PHONY: all deps check demo clean install lint-man bench
 .SECONDARY:
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 

@@ -230,9 +230,18 @@ for i in range(0, len(data), 997):
 
 @test "records appear before the input ends" {
 	mkfifo "$T/fifo"
-	( printf 'https://first.example\n'; sleep 30 ) >"$T/fifo" &
-	echo $! >"$T/writer.pid"
-	run -0 bash -c "timeout 10 head -n 1 < <(urldetect -l -u <'$T/fifo')"
+	( printf 'https://first.example\n'; exec sleep 20 ) >"$T/fifo" &
+	local writer=$!
+	echo "$writer" >"$T/writer.pid"
+	urldetect -l -u <"$T/fifo" >"$T/out" &
+	echo $! >"$T/reader.pid"
+	for _ in $(seq 1 100); do
+		[ -s "$T/out" ] && break
+		sleep 0.05
+	done
+	# The writer is still there: the record came before end of input.
+	run -0 kill -0 "$writer"
+	run -0 cat "$T/out"
 	[ "$output" = "https://first.example" ]
 }
 
