@@ -181,8 +181,10 @@ finish(struct uk_fetch_job *j, yajl_val rec, int cached)
 	if (!uk_json_get(rec, "fetched_at"))
 		set_time(rec);
 	uk_json_del(rec, "cached");
-	if (!cached && f->have_cache && !uk_json_get(rec, "error") &&
-	    uk_cache_set(&f->cache, rec, &err)) {
+	/* Nothing fetched with -k is cached: an unverified page must not
+	 * come back to a run that verifies. */
+	if (!cached && f->have_cache && !f->o.http.insecure &&
+	    !uk_json_get(rec, "error") && uk_cache_set(&f->cache, rec, &err)) {
 		f->cache_errors++;
 		f->cache_err = err;
 	}

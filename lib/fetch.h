@@ -27,7 +27,8 @@
  *      RAW, API and WEB are URLKIT_GITHUB_RAW_URL, URLKIT_GITHUB_API_URL
  *      and URLKIT_GITHUB_URL, with GitHub's hosts by default;
  *      URLKIT_GITHUB_TOKEN (or GITHUB_TOKEN) goes to the API only.
- *   4. Cache write of a record without error.  Errors are never cached.
+ *   4. Cache write of a record without error.  Errors are never cached,
+ *      nor is anything fetched with TLS verification off (-k).
  *
  * Summaries are not made here: a cached entry without one is returned as
  * it is, and urlsum adds it.

@@ -151,11 +151,27 @@ teardown() { common_teardown; }
 	[[ $(field "$output" .error) == "refused to connect"* ]]
 }
 
-@test "TLS is verified: a plain-HTTP port spoken to over https fails, -k does not silently fix it" {
-	run -1 --separate-stderr urlfetch -t 2 <<<"https://127.0.0.1:$FS_PORT/article.html"
-	[ "$(field "$output" .error)" != null ]
-	run -1 --separate-stderr urlfetch -k -t 2 <<<"https://127.0.0.1:$FS_PORT/article.html"
-	[ "$(field "$output" .error)" != null ]
+@test "TLS is always verified; -k turns it off, explicitly" {
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+	    -nodes -subj /CN=localhost -days 1 -keyout "$T/key.pem" \
+	    -out "$T/cert.pem" 2>/dev/null
+	start_server TLS python3 "$TOP/tests/helpers/fetch_server.py" \
+	    --tls "$T/cert.pem" "$T/key.pem"
+	run -1 --separate-stderr urlfetch -t 2 <<<"https://localhost:$TLS_PORT/article.html"
+	[[ $(field "$output" .error) == *"certificate"* ]]
+	[ "$(field "$output" .content)" = null ]
+	run -0 urlfetch -k -t 2 <<<"https://localhost:$TLS_PORT/article.html"
+	[ "$(field "$output" .title)" = "The Quiet Harbour" ]
+	# What -k fetched is not cached: a verified run still fails.
+	run -1 --separate-stderr urlfetch -t 2 <<<"https://localhost:$TLS_PORT/article.html"
+	[[ $(field "$output" .error) == *"certificate"* ]]
+}
+
+@test "proxies from the environment are used, and trusted by the guard" {
+	unset URLKIT_ALLOW_PRIVATE
+	http_proxy="$B" run -0 urlfetch -c <<<"http://site.invalid/article.html?px=1"
+	[ "$(field "$output" .title)" = "The Quiet Harbour" ]
+	[ "$(requests '/article.html?px=1')" = 1 ]
 }
 
 @test "a connection refused is an error record after retries" {

@@ -17,6 +17,7 @@ import gzip
 import http.server
 import json
 import socketserver
+import ssl
 import sys
 import threading
 import time
@@ -138,6 +139,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send(302, "", None, [("Location", to)])
 
     def do_GET(self):
+        if self.path.startswith("http://"):
+            # A proxy request: the absolute URL's path is what counts.
+            self.path = "/" + self.path.split("/", 3)[3]
         path = self.path.split("?", 1)[0]
         if path.startswith("/_count/"):
             target = self.path[len("/_count"):]
@@ -289,6 +293,11 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 
 def main():
     srv = Server(("127.0.0.1", 0), Handler)
+    if len(sys.argv) == 4 and sys.argv[1] == "--tls":
+        # --tls CERT KEY: speak HTTPS with that (self-signed) certificate.
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(sys.argv[2], sys.argv[3])
+        srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
     print(srv.server_address[1], flush=True)
     try:
         srv.serve_forever()
