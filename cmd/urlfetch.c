@@ -13,19 +13,21 @@
 #include "fetch.h"
 #include "json.h"
 #include "jsonl.h"
+#include "session.h"
 #include "util.h"
 #include "banned.h"
 
 static const char usage_text[] =
-    "usage: urlfetch [-ckPrV] [-A agent] [-j jobs] [-m max] [-s size] "
-    "[-t timeout]\n"
-    "                [-T ttl] [file ...]\n"
+    "usage: urlfetch [-ckPrV] [-A agent] [-j jobs] [-m max] [-S session] "
+    "[-s size]\n"
+    "                [-t timeout] [-T ttl] [file ...]\n"
     "       urlfetch -e file [-o] [-u url]\n";
 
 static struct {
 	long max_per_msg;
 	const char *extract;
 	const char *url;
+	const char *session;
 	int text;
 } opt = { .max_per_msg = 3 };
 
@@ -132,6 +134,9 @@ struct run {
 	struct uk_fetch f;
 	struct slot **q; /* the window, in input order */
 	size_t head, n, cap;
+	struct uk_cache scache; /* the session's cache directory */
+	struct uk_session sess; /* -S */
+	int have_sess;
 	char *msgkey; /* the message being counted */
 	long msgcount;
 	long cache_errors;
@@ -160,6 +165,7 @@ push_slot(struct run *r, int kind)
 static void
 flush_head(struct run *r)
 {
+	struct uk_err err;
 	struct slot *s;
 	const char *e;
 
@@ -175,6 +181,12 @@ flush_head(struct run *r)
 				uk_status_set(UK_EXIT_FAIL);
 			}
 			uk_out_record(&out, s->job.rec);
+			if (r->have_sess &&
+			    uk_session_add(&r->sess, s->job.rec, &err)) {
+				uk_warn("session '%s': %s", opt.session,
+				    err.msg);
+				uk_status_set(err.code);
+			}
 			uk_fetch_job_release(&s->job);
 			break;
 		case S_PASS:
@@ -285,6 +297,7 @@ main(int argc, char **argv)
 		{ "text", no_argument, NULL, 'o' },
 		{ "allow-private", no_argument, NULL, 'P' },
 		{ "refresh", no_argument, NULL, 'r' },
+		{ "session", required_argument, NULL, 'S' },
 		{ "max-size", required_argument, NULL, 's' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "ttl", required_argument, NULL, 'T' },
@@ -304,8 +317,8 @@ main(int argc, char **argv)
 
 	uk_prog_set(argv[0]);
 	uk_fetch_opts_init(&fo);
-	while ((c = getopt_long(argc, argv, "A:ce:j:km:oPrs:t:T:u:hV", longopts,
-		    NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "A:ce:j:km:oPrS:s:t:T:u:hV",
+		    longopts, NULL)) != -1) {
 		switch (c) {
 		case 'A':
 			fo.http.user_agent = optarg;
@@ -341,6 +354,13 @@ main(int argc, char **argv)
 			break;
 		case 'r':
 			fo.refresh = 1;
+			break;
+		case 'S':
+			if (!uk_session_name_ok(optarg)) {
+				uk_warn("-S: not a session name: '%s'", optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			opt.session = optarg;
 			break;
 		case 's':
 			if (uk_parse_size(optarg, &size) || size == 0) {
@@ -394,6 +414,12 @@ main(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	if (uk_fetch_init(&r.f, &fo, &err))
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+	if (opt.session) {
+		if (uk_cache_open(&r.scache, fo.cache_dir, fo.ttl, &err) ||
+		    uk_session_open(&r.sess, &r.scache, opt.session, &err))
+			uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		r.have_sess = 1;
+	}
 	uk_out_init(&out, stdout);
 	window = 4 * fo.http.jobs < 16 ? 16 : 4 * fo.http.jobs;
 
@@ -453,6 +479,10 @@ main(int argc, char **argv)
 	free(r.msgkey);
 	free(r.q);
 	uk_fetch_release(&r.f);
+	if (r.have_sess) {
+		uk_session_release(&r.sess);
+		uk_cache_release(&r.scache);
+	}
 	uk_out_finish(&out);
 	uk_out_release(&out);
 	return uk_status;

@@ -117,3 +117,14 @@ entries() {
 	run -0 urlfetch <<<"{\"url\":\"$B/article.html?c=9\",\"id\":\"x7\",\"message\":3}"
 	[ "$(field "$output" '[.cached, .id, .message] | join(" ")')" = "true x7 3" ]
 }
+
+@test "-S adds every record, errors included, to the named session" {
+	printf '%s\n' "$B/article.html?s=1" "$B/status/404?s=1" >"$T/in"
+	run -1 --separate-stderr urlfetch -S chat1 "$T/in"
+	[ "$(find "$URLKIT_CACHE_DIR/sessions/chat1" -name '*.json' | wc -l)" = 2 ]
+	run -0 jq -r '.url' "$URLKIT_CACHE_DIR"/sessions/chat1/*.json
+	[[ $output == *"article.html?s=1"* && $output == *"status/404?s=1"* ]]
+	# The error went to the session, not to the cache.
+	[ "$(find "$URLKIT_CACHE_DIR" -path "$URLKIT_CACHE_DIR/sessions" -prune -o -name '*.json' -print | wc -l)" = 1 ]
+	run -2 urlfetch -S .bad </dev/null
+}

@@ -8,6 +8,7 @@ complete -c urlfetch -s m -l max-per-message -x -d 'At most MAX URLs per message
 complete -c urlfetch -s o -l text -d 'With -e, print only the main text'
 complete -c urlfetch -s P -l allow-private -d 'Allow private and loopback addresses'
 complete -c urlfetch -s r -l refresh -d 'Do not read the cache'
+complete -c urlfetch -s S -l session -x -d 'Also add the records to this session'
 complete -c urlfetch -s s -l max-size -x -d 'Largest body taken'
 complete -c urlfetch -s t -l timeout -x -d 'Transfer timeout'
 complete -c urlfetch -s T -l ttl -x -d 'Cache time to live'
