@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-#include <errno.h>
-#include <iconv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "buf.h"
+#include "charset.h"
 #include "extract.h"
 #include "fetch.h"
 #include "banned.h"
@@ -208,69 +207,6 @@ fail(struct uk_fetch_job *j, const char *fmt, const char *arg)
 	finish(j, rec, 0);
 }
 
-/* The charset parameter of a Content-Type, into buf, or "". */
-static void
-ct_charset(const char *ct, char *buf, size_t size)
-{
-	const char *p;
-	size_t n = 0;
-
-	buf[0] = '\0';
-	if (!ct || !(p = strcasestr(ct, "charset=")))
-		return;
-	p += 8;
-	if (*p == '"' || *p == '\'')
-		p++;
-	while (p[n] && p[n] != ';' && p[n] != '"' && p[n] != '\'' &&
-	    p[n] != ' ' && n + 1 < size) {
-		buf[n] = p[n];
-		n++;
-	}
-	buf[n] = '\0';
-}
-
-/*
- * Append s[0..len) in charset cs to out as UTF-8 (invalid sequences
- * replaced).  Latin-1 and ASCII are read as windows-1252, as WHATWG says.
- */
-static void
-to_utf8(struct uk_buf *out, const char *s, size_t len, const char *cs)
-{
-	iconv_t cd;
-	char *in = (char *)s, *o;
-	size_t inleft = len, oleft, r;
-	struct uk_buf tmp = UK_BUF_INIT;
-
-	if (!*cs || !strcasecmp(cs, "utf-8") || !strcasecmp(cs, "utf8")) {
-		uk_buf_add_utf8(out, s, len);
-		return;
-	}
-	if (!strcasecmp(cs, "iso-8859-1") || !strcasecmp(cs, "latin1") ||
-	    !strcasecmp(cs, "us-ascii") || !strcasecmp(cs, "ascii"))
-		cs = "WINDOWS-1252";
-	if ((cd = iconv_open("UTF-8", cs)) == (iconv_t)-1) {
-		uk_buf_add_utf8(out, s, len);
-		return;
-	}
-	uk_buf_grow(&tmp, len * 2 + 16);
-	while (inleft > 0) {
-		uk_buf_grow(&tmp, inleft * 2 + 16);
-		o = tmp.buf + tmp.len;
-		oleft = tmp.alloc - tmp.len - 1;
-		r = iconv(cd, &in, &inleft, &o, &oleft);
-		uk_buf_setlen(&tmp, (size_t)(o - tmp.buf));
-		if (r == (size_t)-1 && errno != E2BIG) {
-			/* An invalid or cut sequence: U+FFFD, skip a byte. */
-			uk_buf_addstr(&tmp, "\xef\xbf\xbd");
-			in++;
-			inleft--;
-		}
-	}
-	iconv_close(cd);
-	uk_buf_add_utf8(out, tmp.buf, tmp.len);
-	uk_buf_release(&tmp);
-}
-
 static int
 ct_is(const char *ct, const char *prefix)
 {
@@ -395,8 +331,9 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 		*why = "binary";
 		return -1;
 	}
-	ct_charset(r->content_type, cs, sizeof(cs));
-	to_utf8(&text, r->body.buf, r->body.len, cs);
+	if (!uk_charset_from_content_type(r->content_type, cs, sizeof(cs)) ||
+	    uk_charset_to_utf8(r->body.buf, r->body.len, cs, &text, &err))
+		uk_buf_add_utf8(&text, r->body.buf, r->body.len);
 	uk_json_set_str(rec, "content", text.buf);
 	uk_buf_release(&text);
 	return 0;
