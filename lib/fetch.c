@@ -347,6 +347,25 @@ basename_of(const char *path)
 	return s ? s + 1 : path;
 }
 
+/* Whether an error answer is a bot wall's block or challenge page. */
+static int
+status_blocked(struct uk_http_req *r)
+{
+	struct uk_extract x;
+	struct uk_err err;
+	int blocked;
+
+	if ((r->status != 403 && r->status != 429 && r->status != 503) ||
+	    !r->body.len || !is_html(r->content_type, &r->body))
+		return 0;
+	memset(&x, 0, sizeof(x));
+	blocked = !uk_extract_html(r->body.buf, r->body.len, r->content_type,
+		      r->final_url, &x, &err) &&
+	    x.blocked;
+	uk_extract_release(&x);
+	return blocked;
+}
+
 /* Build the record of a finished web or file transfer. */
 static void
 done_page(struct uk_fetch_job *j)
@@ -355,7 +374,7 @@ done_page(struct uk_fetch_job *j)
 	struct uk_buf msg = UK_BUF_INIT;
 	const char *why = NULL;
 	yajl_val rec, gi;
-	char code[64];
+	char code[128];
 
 	if (r->failed) {
 		fail(j, "%s", r->err.msg);
@@ -384,6 +403,11 @@ done_page(struct uk_fetch_job *j)
 		if (r->retry_after > 0)
 			snprintf(code, sizeof(code), "%ld (Retry-After %ld s)",
 			    r->status, r->retry_after);
+		else if (status_blocked(r))
+			snprintf(code, sizeof(code),
+			    "%ld: a block or challenge page (pwfetch may get "
+			    "through)",
+			    r->status);
 		else
 			snprintf(code, sizeof(code), "%ld", r->status);
 		fail(j, "HTTP %s", code);

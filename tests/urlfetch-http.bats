@@ -108,6 +108,8 @@ teardown() { common_teardown; }
 	[[ $(field "$output" .error) == *"block or challenge page"* ]]
 	[ "$(field "$output" .content)" = null ]
 	run -1 --separate-stderr urlfetch <<<"$B/forbidden"
+	[ "$(field "$output" .error)" = "HTTP 403: a block or challenge page (pwfetch may get through)" ]
+	run -1 --separate-stderr urlfetch <<<"$B/status/403"
 	[ "$(field "$output" .error)" = "HTTP 403" ]
 }
 
