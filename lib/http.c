@@ -285,10 +285,12 @@ start(struct uk_http *h, struct uk_http_req *r)
 	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, l);
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, ms);
+	r->connect_s = (ms < 10000 ? ms : 10000L) / 1000.0;
+	r->slow = slow > 0 ? slow : 1L;
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
 	    ms < 10000 ? ms : 10000L);
 	curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
-	curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, slow > 0 ? slow : 1L);
+	curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, r->slow);
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)r->cap);
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, r);
@@ -424,8 +426,17 @@ finish(struct uk_http *h, CURL *e, CURLcode rc)
 			    g->addr);
 		} else if (rc == CURLE_OPERATION_TIMEDOUT) {
 			r->timed_out = 1;
-			uk_err_set(&r->err, UK_EXIT_FAIL,
-			    "timed out after %g s", h->o.timeout);
+			if (strstr(r->errbuf, "too slow"))
+				uk_err_set(&r->err, UK_EXIT_FAIL,
+				    "too slow: nothing received for %ld s",
+				    r->slow);
+			else if (strstr(r->errbuf, "onnect"))
+				uk_err_set(&r->err, UK_EXIT_FAIL,
+				    "timed out connecting after %g s",
+				    r->connect_s);
+			else
+				uk_err_set(&r->err, UK_EXIT_FAIL,
+				    "timed out after %g s", h->o.timeout);
 		} else if (rc == CURLE_TOO_MANY_REDIRECTS)
 			uk_err_set(&r->err, UK_EXIT_FAIL,
 			    "too many redirects (more than %ld)",

@@ -91,6 +91,8 @@ struct uk_http_req {
 	void *guard;
 	char *host;
 	unsigned long long cap;
+	long slow;        /* low-speed window, seconds */
+	double connect_s; /* connect timeout, seconds */
 	double not_before;
 	char errbuf[256];
 };
