@@ -36,6 +36,8 @@ teardown() { common_teardown; }
 	[[ $(field "$output" .content) == *"Café owners brought their chairs inside & waited."* ]]
 	[[ $(field "$output" .content) != *SCRIPT-NOISE* ]]
 	[[ $(field "$output" .content) != *"color: red"* ]]
+	# Whitespace cleaned: no run of blank lines, no spaces at the ends.
+	[ "$(field "$output" '.content | test("\n\n\n|^\\s|\\s$|  ")')" = false ]
 	[[ $(field "$output" .date) == 2024-03-05* ]]
 	[[ $(field "$output" .fetched_at) =~ ^20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]T ]]
 	[ "$(field "$output" .http.status)" = 200 ]
