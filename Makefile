@@ -105,7 +105,7 @@ clean:
 
 # Tree-sitter grammars: scripts/grammars fetches their sources from npm into
 # .grammars/; their objects go to .grammars/obj, which make clean leaves
-# alone.  Only urlfetch (and the symbol unit test) links them.
+# alone.  Only urlfetch and the unit tests link them.
 GRAMMAR_DIR = .grammars
 GRAMMAR_SRC = python/src javascript/src typescript/typescript/src \
 	typescript/tsx/src c/src cpp/src go/src rust/src java/src ruby/src
@@ -126,7 +126,7 @@ $(GRAMMAR_DIR)/.fetched: scripts/grammars
 	scripts/grammars && touch $@
 $(BUILD)/bin/urlfetch: $(GRAMMAR_OBJS)
 $(BUILD)/bin/urlfetch: LDLIBS += $(GRAMMAR_OBJS) -lm
-$(BUILD)/unit/t_symbols $(BUILD)/unit/t_repo: $(GRAMMAR_OBJS)
-$(BUILD)/unit/t_symbols $(BUILD)/unit/t_repo: LDLIBS += $(GRAMMAR_OBJS) -lm
+$(UNITS): $(GRAMMAR_OBJS)
+$(UNITS): LDLIBS += $(GRAMMAR_OBJS) -lm
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -21,9 +21,11 @@
 #define EXTRACT_MAX (64UL << 20)
 
 static const char usage_text[] =
-    "usage: urlfetch [-ckPrV] [-A agent] [-j jobs] [-m max] [-S session] "
+    "usage: urlfetch [-cJkPrV] [-A agent] [-j jobs] [-m max] [-S session] "
     "[-s size]\n"
-    "                [-t timeout] [-l ttl] [file ...]\n"
+    "                [-t timeout] [-l ttl] [-F count] [-M tokens] "
+    "[-R duration]\n"
+    "                [-Z size] [file ...]\n"
     "       urlfetch -x file [-T] [-u url]\n";
 
 static struct {
@@ -359,6 +361,11 @@ main(int argc, char **argv)
 		{ "url", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "repo-max-files", required_argument, NULL, 'F' },
+		{ "map-json", no_argument, NULL, 'J' },
+		{ "map-tokens", required_argument, NULL, 'M' },
+		{ "repo-timeout", required_argument, NULL, 'R' },
+		{ "repo-max-size", required_argument, NULL, 'Z' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct uk_fetch_opts fo;
@@ -367,12 +374,12 @@ main(int argc, char **argv)
 	struct run r;
 	unsigned long long size;
 	double secs;
-	long window;
+	long window, n_long;
 	int c, i, eof, open_in = 0, fd_ready = 0, n;
 
 	uk_prog_set(argv[0]);
 	uk_fetch_opts_init(&fo);
-	while ((c = getopt_long(argc, argv, "A:cj:kl:m:PrS:s:t:Tu:x:hV",
+	while ((c = getopt_long(argc, argv, "A:cF:j:JkM:l:m:PR:rS:s:t:Tu:x:Z:hV",
 		    longopts, NULL)) != -1) {
 		switch (c) {
 		case 'A':
@@ -441,6 +448,37 @@ main(int argc, char **argv)
 			break;
 		case 'u':
 			opt.url = optarg;
+			break;
+		case 'F':
+			if (uk_parse_long(optarg, 1, 100000000L, &n_long)) {
+				uk_warn("-F: not a count: '%s'", optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			fo.repo.max_files = (unsigned long)n_long;
+			break;
+		case 'J':
+			fo.repo.map_json = 1;
+			break;
+		case 'M':
+			if (uk_parse_long(optarg, 0, 100000000L,
+				&fo.repo.map_tokens)) {
+				uk_warn("-M: not a token count: '%s'", optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			break;
+		case 'R':
+			if (uk_parse_seconds(optarg, &secs) || secs <= 0) {
+				uk_warn("-R: not a duration: '%s'", optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			fo.repo.timeout = secs;
+			break;
+		case 'Z':
+			if (uk_parse_size(optarg, &size) || size == 0) {
+				uk_warn("-Z: not a size: '%s'", optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			fo.repo.max_bytes = size;
 			break;
 		case 'h':
 			usage(UK_EXIT_OK);

@@ -24,6 +24,7 @@ uk_fetch_opts_init(struct uk_fetch_opts *o)
 	uk_http_opts_init(&o->http);
 	o->use_cache = 1;
 	o->ttl = -1;
+	uk_repo_opts_init(&o->repo);
 }
 
 /* A base URL from the environment without its trailing slashes. */
@@ -182,7 +183,7 @@ finish(struct uk_fetch_job *j, yajl_val rec, int cached)
 	uk_json_del(rec, "cached");
 	/* Nothing fetched with -k is cached: an unverified page must not
 	 * come back to a run that verifies. */
-	if (!cached && f->have_cache && !f->o.http.insecure &&
+	if (!cached && f->have_cache && !f->o.http.insecure && !j->nocache &&
 	    !uk_json_get(rec, "error") && uk_cache_set(&f->cache, rec, &err)) {
 		f->cache_errors++;
 		f->cache_err = err;
@@ -556,6 +557,40 @@ step(struct uk_fetch_job *j)
 	uk_buf_release(&b);
 }
 
+/*
+ * A git repository that is not on GitHub: a path, file://, git://, ssh://,
+ * an http(s) URL ending in .git, or a record typed github_repo.
+ */
+static int
+is_other_repo(const struct uk_fetch_job *j, const char *url, int type)
+{
+	size_t n = strlen(url);
+
+	if (j->u.type == UK_URL_GITHUB_REPO || !uk_repo_is_git_url(url))
+		return 0;
+	if (j->u.type == UK_URL_UNKNOWN || type == UK_URL_GITHUB_REPO)
+		return 1;
+	return n > 4 && !strcmp(url + n - 4, ".git");
+}
+
+/* The repository step, run to its end (lib/repo.h). */
+static void
+fetch_repo(struct uk_fetch_job *j)
+{
+	struct uk_repo_opts o = j->f->o.repo;
+	yajl_val rec = new_record(j);
+	struct uk_err err;
+
+	o.insecure |= j->f->o.http.insecure;
+	o.allow_private |= j->f->o.http.allow_private;
+	if (uk_repo_fetch(&j->u, j->url, &o, rec, &err) < 0) {
+		uk_json_free(rec);
+		fail(j, "%s", err.msg);
+		return;
+	}
+	finish(j, rec, 0);
+}
+
 void
 uk_fetch_start(struct uk_fetch *f, struct uk_fetch_job *j, const char *url,
     const char *type)
@@ -574,6 +609,13 @@ uk_fetch_start(struct uk_fetch *f, struct uk_fetch_job *j, const char *url,
 	    j->u.type != UK_URL_UNKNOWN)
 		j->u.type = (enum uk_url_type)t;
 
+	if (is_other_repo(j, url, t)) {
+		/* A repository that is not GitHub's: libgit2, no cache. */
+		j->nocache = 1;
+		j->u.type = UK_URL_GITHUB_REPO;
+		fetch_repo(j);
+		goto out;
+	}
 	if (j->u.type == UK_URL_UNKNOWN) {
 		fail(j, "%s", "not an http or https URL");
 		goto out;
@@ -581,6 +623,12 @@ uk_fetch_start(struct uk_fetch *f, struct uk_fetch_job *j, const char *url,
 	if (f->have_cache && !f->o.refresh) {
 		r = uk_cache_get(&f->cache, url, UK_CACHE_STALE, &rec, &expired,
 		    &err);
+		/* A map made for another budget is not the answer. */
+		if (r == 1 && j->u.type == UK_URL_GITHUB_REPO &&
+		    !uk_repo_cached_ok(rec, &f->o.repo)) {
+			uk_json_free(rec);
+			r = 0;
+		}
 		if (r == 1 && !expired) {
 			finish(j, rec, 1);
 			goto out;
@@ -591,8 +639,7 @@ uk_fetch_start(struct uk_fetch *f, struct uk_fetch_job *j, const char *url,
 
 	switch (j->u.type) {
 	case UK_URL_GITHUB_REPO:
-		/* The repository module (lib/repo.h) is wired in here. */
-		fail(j, "%s", "repository fetching is not built yet");
+		fetch_repo(j);
 		goto out;
 	case UK_URL_GITHUB_FILE:
 		j->state = ST_FILE;

@@ -23,7 +23,12 @@
  *      github_issue, github_pr: the API (API/repos/owner/repo/issues/N)
  *        when it answers: title, state, labels, body, comment count;
  *        otherwise the web page WEB/owner/repo/issues/N (or pull/N).
- *      github_repo: uk_repo_fetch when it is built in, else an error.
+ *      github_repo: uk_repo_fetch (lib/repo.h), run to its end before
+ *        the other transfers go on.  A git URL that is not GitHub's (a
+ *        path, file://, git://, ssh://, an http(s) URL ending in .git, or
+ *        any URL whose record says "type": "github_repo") goes to
+ *        uk_repo_fetch too, as url_type github_repo, and is never cached
+ *        (a local checkout changes under the cache).
  *      RAW, API and WEB are URLKIT_GITHUB_RAW_URL, URLKIT_GITHUB_API_URL
  *      and URLKIT_GITHUB_URL, with GitHub's hosts by default;
  *      URLKIT_GITHUB_TOKEN (or GITHUB_TOKEN) goes to the API only.
@@ -37,6 +42,7 @@
 #include "cache.h"
 #include "http.h"
 #include "json.h"
+#include "repo.h"
 #include "url.h"
 #include "util.h"
 
@@ -46,6 +52,7 @@ struct uk_fetch_opts {
 	int refresh;           /* 1: do not read the cache, still write it */
 	const char *cache_dir; /* NULL: from the environment */
 	long ttl;              /* -1: from the environment */
+	struct uk_repo_opts repo; /* github_repo: limits, map budget */
 };
 
 void uk_fetch_opts_init(struct uk_fetch_opts *o);
@@ -76,6 +83,7 @@ struct uk_fetch_job {
 	int branch_fallback;
 	struct uk_http_req req;
 	yajl_val stale;
+	int nocache; /* a repository that is not GitHub's */
 };
 
 /*

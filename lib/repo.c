@@ -142,6 +142,18 @@ uk_repo_skip_file(const char *path, const char *text, size_t len)
 }
 
 int
+uk_repo_cached_ok(yajl_val rec, const struct uk_repo_opts *o)
+{
+	long long budget;
+
+	if (uk_json_get_int(uk_json_get(rec, "github_info"), "map_budget",
+		&budget) < 0 ||
+	    budget != o->map_tokens)
+		return 0;
+	return !o->map_json || uk_json_get(rec, "symbols") != NULL;
+}
+
+int
 uk_repo_is_git_url(const char *url)
 {
 	static const char *const schemes[] = { "http://", "https://", "git://",
@@ -1053,6 +1065,7 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 		uk_json_set_str(info, "top_file", uk_symbols_top_file(sym));
 	uk_json_set_int(info, "map_tokens",
 	    (long long)uk_symbols_tokens(map.buf, map.len));
+	uk_json_set_int(info, "map_budget", o->map_tokens);
 	uk_json_set(rec, "github_info", info);
 	if (o->map_json)
 		uk_json_set(rec, "symbols", uk_symbols_json(sym));

@@ -83,6 +83,13 @@ int uk_repo_fetch(const struct uk_url *u, const char *url,
 /* The README is cut at this many bytes. */
 #define UK_REPO_README_MAX (256 * 1024)
 
+/*
+ * Whether a cached content record rec answers a fetch with o: its map was
+ * made for the same budget (github_info.map_budget), and it has "symbols"
+ * when o asks for them.
+ */
+int uk_repo_cached_ok(yajl_val rec, const struct uk_repo_opts *o);
+
 /* Whether url names a git repository for the libgit2 route. */
 int uk_repo_is_git_url(const char *url);
 

@@ -220,10 +220,10 @@ teardown() { common_teardown; }
 	[ "$(field "$output" .title)" = "Crash when frobnicating" ]
 }
 
-@test "GitHub repository: answered with an error until repository fetching is built" {
-	run -1 --separate-stderr urlfetch <<<"https://github.com/octo/demo"
+@test "GitHub repository: a missing archive is an error record" {
+	URLKIT_GITHUB_ARCHIVE_URL=$B run -1 --separate-stderr urlfetch <<<"https://github.com/octo/demo"
 	[ "$(field "$output" .url_type)" = github_repo ]
-	[ "$(field "$output" .error)" = "repository fetching is not built yet" ]
+	[[ $(field "$output" .error) == *"404"* ]]
 	[ "$(field "$output" .github_info.repo)" = demo ]
 }
 
