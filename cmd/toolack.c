@@ -406,9 +406,6 @@ call_start(const char *file, unsigned long line, yajl_val rec)
 		slot_error(i, file, line, NULL, err.msg);
 		return;
 	}
-	if (cl.tool && !uk_json_get_str(rec, "toolName") &&
-	    !uk_json_get_str(rec, "type"))
-		uk_json_set_str(call, "toolName", cl.tool);
 	if (cl.timeout > 0 && uk_json_get_int(call, "timeoutSec", &t))
 		uk_json_set_int(call, "timeoutSec", cl.timeout);
 	if (uk_toolack_call_check(call, &err)) {

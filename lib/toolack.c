@@ -54,11 +54,13 @@ uk_toolack_call_from_record(yajl_val rec, const char *tool,
 		return NULL;
 	}
 	name = uk_json_get_str(rec, "toolName");
-	if (!name)
-		name = uk_json_get_str(rec, "type");
 	input = uk_json_get(rec, "input");
 	if (!input)
 		input = uk_json_get(rec, "parameters");
+	/* A url record's "type" is the URL's type, not a tool. */
+	if (!name && (uk_json_get(rec, "parameters") ||
+			 !uk_json_get(rec, "url")))
+		name = uk_json_get_str(rec, "type");
 	idv = uk_json_get(rec, "toolCallId");
 	if (!idv)
 		idv = uk_json_get(rec, "id");

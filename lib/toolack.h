@@ -29,7 +29,8 @@ struct yajl_val_s;
  *     {"type":T,"id":I,"parameters":P}
  *     {"toolCallId":I,"toolName":T,"input":P,"timeoutSec":N}
  * With tool set, a record naming no tool but carrying a "url" string is a
- * call of tool with input {"url":...}.  A record without an id takes
+ * call of tool with input {"url":...}; a url record's "type" (the URL's
+ * type) is not taken as a tool name, since it comes without "parameters".  A record without an id takes
  * gen_id (which may be NULL: then the id is required).  Returns a new
  * object the caller frees, or NULL with err filled.
  */

@@ -68,7 +68,7 @@ struct srv {
 	struct MHD_Daemon *d;
 	struct uk_ackreg *reg;
 	const char *token;
-	char hosts[3][80]; /* Host header values that are ours */
+	char hosts[4][80]; /* Host names that are ours, without port */
 	char url[80];
 	size_t max_body;
 	long hb_ms, def_timeout;
@@ -358,13 +358,21 @@ arg(struct MHD_Connection *conn, const char *name)
 	return MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, name);
 }
 
+/*
+ * Whether a Host header names us: a loopback name or our listen address,
+ * with any port (a port forward or proxy may stand in between).  A name
+ * an attacker's DNS points at 127.0.0.1 (DNS rebinding) is refused.
+ */
 static int
 host_ok(struct srv *s, const char *host)
 {
+	const char *colon = strrchr(host, ':');
+	size_t n = colon && !strchr(colon, ']') ? (size_t)(colon - host)
+						: strlen(host);
 	size_t i;
 
-	for (i = 0; i < 3; i++)
-		if (!strcmp(host, s->hosts[i]))
+	for (i = 0; i < 4; i++)
+		if (strlen(s->hosts[i]) == n && !strncmp(host, s->hosts[i], n))
 			return 1;
 	return 0;
 }
@@ -980,9 +988,10 @@ uk_toolack_serve(const struct uk_toolack_server_opts *o, int stop_fd,
 	port = info ? info->port : o->port;
 	info = MHD_get_daemon_info(s.d, MHD_DAEMON_INFO_EPOLL_FD);
 	epfd = info->epoll_fd;
-	snprintf(s.hosts[0], sizeof(s.hosts[0]), "%s:%d", o->host, port);
-	snprintf(s.hosts[1], sizeof(s.hosts[1]), "127.0.0.1:%d", port);
-	snprintf(s.hosts[2], sizeof(s.hosts[2]), "localhost:%d", port);
+	snprintf(s.hosts[0], sizeof(s.hosts[0]), "%s", o->host);
+	snprintf(s.hosts[1], sizeof(s.hosts[1]), "127.0.0.1");
+	snprintf(s.hosts[2], sizeof(s.hosts[2]), "localhost");
+	snprintf(s.hosts[3], sizeof(s.hosts[3]), "[::1]");
 	snprintf(s.url, sizeof(s.url), "http://%s:%d", o->host, port);
 	if (o->ready)
 		o->ready(o->ctx, s.url);
@@ -1013,12 +1022,15 @@ uk_toolack_serve(const struct uk_toolack_server_opts *o, int stop_fd,
 	if (ls != MHD_INVALID_SOCKET)
 		close(lfd);
 	wake_all(&s);
-	for (t = uk_toolack_now_ms() + 2000;
-	     any_suspended(&s) || uk_toolack_now_ms() < t - 1900;) {
-		if (uk_toolack_now_ms() > t)
-			break;
+	/* Until every request is answered (or 2 s), so none stays suspended. */
+	for (t = uk_toolack_now_ms() + 2000; s.reqs && uk_toolack_now_ms() < t;) {
 		run_once(&s, epfd, -1, 10);
 		wake_all(&s);
+	}
+	if (any_suspended(&s)) {
+		/* MHD_stop_daemon would abort: leave the rest to exit(). */
+		uk_ackreg_free(s.reg);
+		return 0;
 	}
 	MHD_run(s.d);
 	MHD_stop_daemon(s.d);
