@@ -108,12 +108,16 @@ to_buf(char *p, size_t size, size_t n, void *ctx)
 
 /* A curl handle for path on the server; headers must be freed. */
 static CURL *
-client_handle(const char *path, const char *body, long timeout_ms,
-    struct uk_buf *resp, struct curl_slist **headers, char *errbuf)
+client_handle_on(CURL *h, const char *path, const char *body,
+    long timeout_ms, struct uk_buf *resp, struct curl_slist **headers,
+    char *errbuf)
 {
-	CURL *h = curl_easy_init();
 	struct uk_buf b = UK_BUF_INIT;
 
+	if (h)
+		curl_easy_reset(h);
+	else
+		h = curl_easy_init();
 	if (!h)
 		uk_die(UK_EXIT_FATAL, "out of memory");
 	uk_buf_addf(&b, "%s%s", base_url, path);
@@ -141,21 +145,30 @@ client_handle(const char *path, const char *body, long timeout_ms,
 	return h;
 }
 
+static CURL *
+client_handle(const char *path, const char *body, long timeout_ms,
+    struct uk_buf *resp, struct curl_slist **headers, char *errbuf)
+{
+	return client_handle_on(NULL, path, body, timeout_ms, resp, headers,
+	    errbuf);
+}
+
 /*
- * One blocking request.  Returns the HTTP status with the body in resp,
- * or -1 with err filled when there was no answer.
+ * One blocking request, on *reuse when not NULL (kept for the next
+ * request, so the connection is reused).  Returns the HTTP status with
+ * the body in resp, or -1 with err filled when there was no answer.
  */
 static long
-client_request(CURL *reuse, const char *path, const char *body,
+client_request(CURL **reuse, const char *path, const char *body,
     long timeout_ms, struct uk_buf *resp, struct uk_err *err)
 {
 	struct curl_slist *hd = NULL;
 	char errbuf[CURL_ERROR_SIZE];
-	CURL *h = client_handle(path, body, timeout_ms, resp, &hd, errbuf);
+	CURL *h = client_handle_on(reuse ? *reuse : NULL, path, body,
+	    timeout_ms, resp, &hd, errbuf);
 	CURLcode rc;
 	long code = -1;
 
-	(void)reuse;
 	rc = curl_easy_perform(h);
 	if (rc != CURLE_OK)
 		uk_err_set(err, UK_EXIT_FATAL, "%s%s: %s", base_url, path,
@@ -163,7 +176,10 @@ client_request(CURL *reuse, const char *path, const char *body,
 	else
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
 	curl_slist_free_all(hd);
-	curl_easy_cleanup(h);
+	if (reuse)
+		*reuse = h;
+	else
+		curl_easy_cleanup(h);
 	return code;
 }
 
@@ -1029,6 +1045,9 @@ run_handler(struct handler *h, const char *arg, struct job *j,
 	return status;
 }
 
+/* Each worker's handle, so acks go over a kept-alive connection. */
+static __thread CURL *ack_handle;
+
 static void
 post_ack(struct job *j, const char *status, yajl_val output,
     const char *etext)
@@ -1049,8 +1068,8 @@ post_ack(struct job *j, const char *status, yajl_val output,
 	uk_json_free(body);
 	for (tries = 0; tries < 5 && !stopping; tries++) {
 		uk_buf_reset(&resp);
-		code = client_request(NULL, "/api/tools/ack", b.buf, 10000,
-		    &resp, &err);
+		code = client_request(&ack_handle, "/api/tools/ack", b.buf,
+		    10000, &resp, &err);
 		if (code >= 0)
 			break;
 		uk_warn("ack '%s': %s", j->id, err.msg);
@@ -1153,6 +1172,8 @@ worker(void *arg)
 			pthread_cond_wait(&ex.cv, &ex.mu);
 		if (stopping) {
 			pthread_mutex_unlock(&ex.mu);
+			if (ack_handle)
+				curl_easy_cleanup(ack_handle);
 			return NULL;
 		}
 		j = ex.head;

@@ -714,8 +714,17 @@ do_calls(struct srv *s, struct req *r)
 	struct uk_ackreg_call *c;
 	yajl_val o = uk_json_object(), arr = uk_json_array(), x, in;
 	enum MHD_Result ret;
+	const char *ls = arg(r->conn, "limit");
+	long limit = -1;
 
-	for (c = uk_ackreg_first(s->reg); c; c = uk_ackreg_next(c)) {
+	if (ls && uk_parse_long(ls, 0, 1000000000L, &limit)) {
+		uk_json_free(o);
+		uk_json_free(arr);
+		return reply_fail(r->conn, MHD_HTTP_BAD_REQUEST,
+		    "limit must be a count");
+	}
+	for (c = uk_ackreg_first(s->reg); c && limit != 0;
+	     c = uk_ackreg_next(c), limit--) {
 		x = uk_json_object();
 		uk_json_set_str(x, "toolCallId", c->id);
 		uk_json_set_str(x, "toolName", c->tool);
@@ -976,7 +985,7 @@ uk_toolack_serve(const struct uk_toolack_server_opts *o, int stop_fd,
 	    NULL, NULL, handle, &s, MHD_OPTION_SOCK_ADDR, &sa,
 	    MHD_OPTION_NOTIFY_COMPLETED, completed, &s,
 	    MHD_OPTION_CONNECTION_TIMEOUT, 60u, MHD_OPTION_CONNECTION_LIMIT,
-	    limit, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
+	    limit, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)8192,
 	    MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END);
 	if (!s.d) {
 		uk_ackreg_free(s.reg);

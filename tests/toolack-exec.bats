@@ -67,7 +67,7 @@ teardown() {
 	seq 1 1000 | sed 's|^|https://example.com/p/|' >"$T/urls"
 	toolack call -j 1000 -T 60 -t open_url <"$T/urls" >"$T/out" 2>"$T/err" &
 	echo $! >"$T/call.pid"
-	wait_for 30 bash -c "[ \"\$(curl -s -H 'Authorization: Bearer $TOKEN' $TOOLACK_URL/api/tools/calls | jq .pending)\" = 1000 ]"
+	wait_for 30 bash -c "[ \"\$(curl -s -H 'Authorization: Bearer $TOKEN' $TOOLACK_URL/api/tools/calls?limit=0 | jq .pending)\" = 1000 ]"
 	ta_exec ex -j 8 -H open_url=true
 	wait "$(cat "$T/call.pid")"
 	rm "$T/call.pid"
@@ -80,7 +80,7 @@ teardown() {
 	ta_start
 	toolack call -t open_url <<<'https://example.com/' >"$T/out" 2>"$T/err" &
 	cpid=$!
-	wait_for 5 bash -c "[ \"\$(curl -s -H 'Authorization: Bearer $TOKEN' $TOOLACK_URL/api/tools/calls | jq .pending)\" = 1 ]"
+	wait_for 5 bash -c "[ \"\$(curl -s -H 'Authorization: Bearer $TOKEN' $TOOLACK_URL/api/tools/calls?limit=0 | jq .pending)\" = 1 ]"
 	curl -s -N -H "Authorization: Bearer $TOKEN" "$TOOLACK_URL/api/tools/events" >"$T/events" &
 	spid=$!
 	wait_for 5 grep -q '^event: call' "$T/events"

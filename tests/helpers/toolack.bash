@@ -22,7 +22,7 @@ ta_curl() {
 # ta_pending: how many calls are pending.
 ta_pending() {
 	curl -s --max-time 5 -H "Authorization: Bearer $TOKEN" \
-	    "$TOOLACK_URL/api/tools/calls" | jq .pending
+	    "$TOOLACK_URL/api/tools/calls?limit=0" | jq .pending
 }
 
 # ta_exec NAME ARGS...: start toolack exec in the background (pid in
