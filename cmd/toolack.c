@@ -27,6 +27,7 @@
 #include "toolack.h"
 #include "toolack_server.h"
 #include "util.h"
+
 #include "banned.h"
 
 extern char **environ;
@@ -108,9 +109,8 @@ to_buf(char *p, size_t size, size_t n, void *ctx)
 
 /* A curl handle for path on the server; headers must be freed. */
 static CURL *
-client_handle_on(CURL *h, const char *path, const char *body,
-    long timeout_ms, struct uk_buf *resp, struct curl_slist **headers,
-    char *errbuf)
+client_handle_on(CURL *h, const char *path, const char *body, long timeout_ms,
+    struct uk_buf *resp, struct curl_slist **headers, char *errbuf)
 {
 	struct uk_buf b = UK_BUF_INIT;
 
@@ -236,8 +236,8 @@ cmd_serve(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	if (!listen)
 		listen = UK_TOOLACK_URL;
-	while ((c = getopt_long(argc, argv, "l:f:b:T:h", longopts, NULL)) !=
-	    -1) {
+	while (
+	    (c = getopt_long(argc, argv, "l:f:b:T:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
 			listen = optarg;
@@ -346,7 +346,8 @@ slot_flush(void)
 	while (cl.printed < cl.nslots && cl.slots[cl.printed].done) {
 		s = &cl.slots[cl.printed++];
 		if (s->text && fputs(s->text, stdout) == EOF)
-			uk_die(UK_EXIT_FATAL, "cannot write to standard output");
+			uk_die(UK_EXIT_FATAL,
+			    "cannot write to standard output");
 		free(s->text);
 		s->text = NULL;
 	}
@@ -361,7 +362,8 @@ slot_done(size_t i, char *text)
 	cl.slots[i].text = text;
 	if (cl.unordered) {
 		if (fputs(text, stdout) == EOF || fflush(stdout))
-			uk_die(UK_EXIT_FATAL, "cannot write to standard output");
+			uk_die(UK_EXIT_FATAL,
+			    "cannot write to standard output");
 		free(text);
 		cl.slots[i].text = NULL;
 	} else
@@ -439,8 +441,8 @@ call_start(const char *file, unsigned long line, yajl_val rec)
 	x->line = line;
 	x->id = uk_xstrdup(uk_json_get_str(call, "toolCallId"));
 	uk_buf_init(&x->resp, 0);
-	h = client_handle(cl.nowait ? "/api/tools/dispatch?wait=0"
-				    : "/api/tools/dispatch",
+	h = client_handle(cl.nowait ? "/api/tools/dispatch?wait=0" :
+				      "/api/tools/dispatch",
 	    body.buf, cl.nowait ? 30000L : (long)(t + 30) * 1000L, &x->resp,
 	    &x->hd, x->errbuf);
 	curl_easy_setopt(h, CURLOPT_PRIVATE, x);
@@ -620,8 +622,8 @@ cmd_call(int argc, char **argv)
 	unsigned char rnd[4];
 	int c, i, fd;
 
-	while ((c = getopt_long(argc, argv, "j:nt:T:uU:hV", longopts,
-		    NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "j:nt:T:uU:hV", longopts, NULL)) !=
+	    -1) {
 		switch (c) {
 		case 'j':
 			if (uk_parse_long(optarg, 1, 10000, &cl.jobs)) {
@@ -766,13 +768,13 @@ cmd_ack(int argc, char **argv)
 	uk_json_set_str(body, "toolCallId", argv[optind]);
 	uk_json_set_str(body, "status", status);
 	uk_json_set(body, "output", output ? output : uk_json_null());
-	uk_json_set(body, "errorText", etext ? uk_json_str(etext)
-					     : uk_json_null());
+	uk_json_set(body, "errorText",
+	    etext ? uk_json_str(etext) : uk_json_null());
 	uk_json_set_str(body, "requestedAt", at);
 	uk_json_to_buf(body, &b);
 	uk_json_free(body);
-	code = client_request(NULL, "/api/tools/ack", b.buf, 10000, &resp,
-	    &err);
+	code =
+	    client_request(NULL, "/api/tools/ack", b.buf, 10000, &resp, &err);
 	uk_buf_release(&b);
 	if (code < 0)
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
@@ -872,7 +874,8 @@ cmd_wait(int argc, char **argv)
 			uk_status_set(UK_EXIT_FAIL);
 		}
 		if (fflush(stdout))
-			uk_die(UK_EXIT_FATAL, "cannot write to standard output");
+			uk_die(UK_EXIT_FATAL,
+			    "cannot write to standard output");
 	}
 	uk_buf_release(&path);
 	uk_buf_release(&resp);
@@ -907,8 +910,11 @@ static struct {
 	struct uk_sse sse;
 	int connected;
 	long busy;
-} ex = { .jobs = 4, .idle = 45, .timeout = 30,
-	.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+} ex = { .jobs = 4,
+	.idle = 45,
+	.timeout = 30,
+	.mu = PTHREAD_MUTEX_INITIALIZER,
+	.cv = PTHREAD_COND_INITIALIZER };
 
 /* Split a command into words: blanks separate, quotes group, no shell. */
 static int
@@ -1049,8 +1055,7 @@ run_handler(struct handler *h, const char *arg, struct job *j,
 static __thread CURL *ack_handle;
 
 static void
-post_ack(struct job *j, const char *status, yajl_val output,
-    const char *etext)
+post_ack(struct job *j, const char *status, yajl_val output, const char *etext)
 {
 	struct uk_buf b = UK_BUF_INIT, resp = UK_BUF_INIT;
 	struct uk_err err;
@@ -1061,8 +1066,8 @@ post_ack(struct job *j, const char *status, yajl_val output,
 	uk_json_set_str(body, "toolCallId", j->id);
 	uk_json_set_str(body, "status", status);
 	uk_json_set(body, "output", output ? output : uk_json_null());
-	uk_json_set(body, "errorText", etext ? uk_json_str(etext)
-					     : uk_json_null());
+	uk_json_set(body, "errorText",
+	    etext ? uk_json_str(etext) : uk_json_null());
 	uk_json_set_str(body, "requestedAt", j->requested_at);
 	uk_json_to_buf(body, &b);
 	uk_json_free(body);
@@ -1123,7 +1128,8 @@ run_job(struct job *j)
 			    WTERMSIG(status));
 		if (err.len)
 			uk_buf_addf(&msg, ": %.*s",
-			    (int)uk_utf8_cut(err.buf, err.len > 2000 ? 2000 : err.len),
+			    (int)uk_utf8_cut(err.buf,
+				err.len > 2000 ? 2000 : err.len),
 			    err.buf);
 		post_ack(j, "failed", NULL, msg.buf);
 	} else {
@@ -1261,8 +1267,7 @@ sse_write(char *p, size_t size, size_t n, void *ctx)
 }
 
 static int
-sse_progress(void *ctx, curl_off_t a, curl_off_t b, curl_off_t c,
-    curl_off_t d)
+sse_progress(void *ctx, curl_off_t a, curl_off_t b, curl_off_t c, curl_off_t d)
 {
 	(void)ctx;
 	(void)a;
@@ -1285,8 +1290,8 @@ stream_once(char *errbuf)
 
 	e1 = curl_easy_escape(NULL, ex.executor, 0);
 	e2 = curl_easy_escape(NULL, ex.tools.buf, 0);
-	uk_buf_addf(&path, "%s/api/tools/events?executor=%s&tools=%s",
-	    base_url, e1, e2);
+	uk_buf_addf(&path, "%s/api/tools/events?executor=%s&tools=%s", base_url,
+	    e1, e2);
 	curl_free(e1);
 	curl_free(e2);
 	if (!(h = curl_easy_init()))
@@ -1320,8 +1325,7 @@ stream_once(char *errbuf)
 	if (rc == CURLE_OK || rc == CURLE_PARTIAL_FILE)
 		errbuf[0] = '\0';
 	else if (!errbuf[0])
-		snprintf(errbuf, CURL_ERROR_SIZE, "%s",
-		    curl_easy_strerror(rc));
+		snprintf(errbuf, CURL_ERROR_SIZE, "%s", curl_easy_strerror(rc));
 	curl_slist_free_all(hd);
 	curl_easy_cleanup(h);
 	uk_buf_release(&path);
@@ -1351,8 +1355,8 @@ cmd_exec(int argc, char **argv)
 	size_t k;
 	int c, warned = 0;
 
-	while ((c = getopt_long(argc, argv, "H:i:j:T:U:x:h", longopts,
-		    NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "H:i:j:T:U:x:h", longopts, NULL)) !=
+	    -1) {
 		switch (c) {
 		case 'H':
 			if (!(eq = strchr(optarg, '=')) || eq == optarg) {
@@ -1361,8 +1365,8 @@ cmd_exec(int argc, char **argv)
 				usage(UK_EXIT_USAGE);
 			}
 			ex.h = uk_xrealloc(ex.h, (ex.nh + 1) * sizeof(*ex.h));
-			ex.h[ex.nh].tool = uk_xmemdup(optarg,
-			    (size_t)(eq - optarg));
+			ex.h[ex.nh].tool =
+			    uk_xmemdup(optarg, (size_t)(eq - optarg));
 			if (split_words(eq + 1, &ex.h[ex.nh])) {
 				uk_warn("-H: bad command: '%s'", eq + 1);
 				usage(UK_EXIT_USAGE);

@@ -8,6 +8,7 @@
 #include "buf.h"
 #include "json.h"
 #include "util.h"
+
 #include "banned.h"
 
 struct uk_ackreg {
@@ -164,7 +165,8 @@ heap_down(struct uk_ackreg *r, size_t i)
 		k = 2 * i + 1;
 		if (k >= n)
 			break;
-		if (k + 1 < n && r->heap[k + 1]->deadline < r->heap[k]->deadline)
+		if (k + 1 < n &&
+		    r->heap[k + 1]->deadline < r->heap[k]->deadline)
 			k++;
 		if (r->heap[k]->deadline >= c->deadline)
 			break;
@@ -293,8 +295,8 @@ result_make(const char *id, const char *status, yajl_val output,
 
 	uk_json_set_str(rec, "toolCallId", id);
 	uk_json_set_str(rec, "status", status);
-	uk_json_set(rec, "output", output ? uk_json_copy(output)
-					  : uk_json_null());
+	uk_json_set(rec, "output",
+	    output ? uk_json_copy(output) : uk_json_null());
 	uk_json_set(rec, "errorText",
 	    error_text ? uk_json_str(error_text) : uk_json_null());
 	uk_json_set(rec, "requestedAt",
@@ -343,8 +345,7 @@ uk_ackreg_add(struct uk_ackreg *r, const char *id, const char *tool,
 	r->tail = c;
 	if (r->npending == r->heapalloc) {
 		r->heapalloc = r->heapalloc ? 2 * r->heapalloc : 256;
-		r->heap = uk_xrealloc(r->heap,
-		    r->heapalloc * sizeof(*r->heap));
+		r->heap = uk_xrealloc(r->heap, r->heapalloc * sizeof(*r->heap));
 	}
 	r->heap[r->npending] = c;
 	c->heap_i = r->npending++;
@@ -368,8 +369,8 @@ uk_ackreg_refuse(struct uk_ackreg *r, const char *id, const char *error_text,
 
 /* Resolve c with result (owned), then free c. */
 static void
-resolve(struct uk_ackreg *r, struct uk_ackreg_call *c,
-    enum uk_ackreg_how how, char *result, long long now)
+resolve(struct uk_ackreg *r, struct uk_ackreg_call *c, enum uk_ackreg_how how,
+    char *result, long long now)
 {
 	struct uk_ackreg_done *d;
 
@@ -391,8 +392,8 @@ uk_ackreg_ack(struct uk_ackreg *r, const char *id, const char *status,
 	if (!c) {
 		if (!(d = *done_slot(r, id)))
 			return UK_ACKREG_UNKNOWN;
-		return d->how == UK_ACKREG_ACKED ? UK_ACKREG_IGNORED
-						 : UK_ACKREG_EXPIRED;
+		return d->how == UK_ACKREG_ACKED ? UK_ACKREG_IGNORED :
+						   UK_ACKREG_EXPIRED;
 	}
 	resolve(r, c, UK_ACKREG_ACKED,
 	    result_make(id, status, output, error_text,
@@ -463,8 +464,9 @@ uk_ackreg_release_owner(struct uk_ackreg *r, void *owner)
 int
 uk_ackreg_status_ok(const char *s)
 {
-	return s && (!strcmp(s, "success") || !strcmp(s, "failed") ||
-			!strcmp(s, "timeout"));
+	return s &&
+	    (!strcmp(s, "success") || !strcmp(s, "failed") ||
+		!strcmp(s, "timeout"));
 }
 
 static int
@@ -484,8 +486,8 @@ digits(const char *s, int n, int *v)
 int
 uk_ackreg_time_ok(const char *s)
 {
-	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31,
-		30, 31 };
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30,
+		31 };
 	int y, mo, d, h, mi, se, zh, zm;
 
 	if (!s || strlen(s) < 20)
@@ -497,8 +499,7 @@ uk_ackreg_time_ok(const char *s)
 	    !digits(s + 17, 2, &se))
 		return 0;
 	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] ||
-	    (mo == 2 && d == 29 &&
-		(y % 4 || (y % 100 == 0 && y % 400))) ||
+	    (mo == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400))) ||
 	    h > 23 || mi > 59 || se > 60)
 		return 0;
 	s += 19;
@@ -510,8 +511,8 @@ uk_ackreg_time_ok(const char *s)
 	}
 	if ((*s == 'Z' || *s == 'z') && !s[1])
 		return 1;
-	if ((*s == '+' || *s == '-') && digits(s + 1, 2, &zh) &&
-	    s[3] == ':' && digits(s + 4, 2, &zm) && !s[6])
+	if ((*s == '+' || *s == '-') && digits(s + 1, 2, &zh) && s[3] == ':' &&
+	    digits(s + 4, 2, &zm) && !s[6])
 		return zh <= 23 && zm <= 59;
 	return 0;
 }

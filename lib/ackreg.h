@@ -72,8 +72,8 @@ typedef void uk_ackreg_resolve_fn(void *ctx, struct uk_ackreg_call *c,
     const char *result);
 
 struct uk_ackreg_opts {
-	size_t max_done;      /* done entries kept (oldest forgotten first) */
-	long long done_ms;    /* how long a done entry is kept */
+	size_t max_done;   /* done entries kept (oldest forgotten first) */
+	long long done_ms; /* how long a done entry is kept */
 	uk_ackreg_resolve_fn *on_resolve; /* may be NULL */
 	void *ctx;
 };
@@ -121,8 +121,8 @@ const struct uk_ackreg_done *uk_ackreg_done(struct uk_ackreg *r,
  * on OK the call is resolved (on_resolve runs) and freed.
  */
 int uk_ackreg_ack(struct uk_ackreg *r, const char *id, const char *status,
-    struct yajl_val_s *output, const char *error_text,
-    const char *requested_at, long long now);
+    struct yajl_val_s *output, const char *error_text, const char *requested_at,
+    long long now);
 
 /*
  * Resolve every call whose deadline is at or before now as "timeout", and

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "sse.h"
+
 #include "banned.h"
 
 void
@@ -45,8 +46,11 @@ line(struct uk_sse *p)
 
 	if (n == 0) {
 		if (p->has_data)
-			r = p->fn(p->ctx, p->event.len ? p->event.buf : "message",
-			    p->data.buf, p->last_id.buf) ? -1 : 0;
+			r = p->fn(p->ctx,
+				p->event.len ? p->event.buf : "message",
+				p->data.buf, p->last_id.buf) ?
+			    -1 :
+			    0;
 		uk_buf_reset(&p->event);
 		uk_buf_reset(&p->data);
 		p->has_data = 0;

@@ -21,12 +21,12 @@ typedef int uk_sse_event_fn(void *ctx, const char *event, const char *data,
 struct uk_sse {
 	uk_sse_event_fn *fn;
 	void *ctx;
-	size_t max;           /* longest event taken (bytes of data) */
-	struct uk_buf line;   /* the line being read */
-	struct uk_buf event;  /* "event" of the event being read */
-	struct uk_buf data;   /* its data */
+	size_t max;            /* longest event taken (bytes of data) */
+	struct uk_buf line;    /* the line being read */
+	struct uk_buf event;   /* "event" of the event being read */
+	struct uk_buf data;    /* its data */
 	struct uk_buf last_id; /* the last "id" seen */
-	int cr;               /* the last byte was CR */
+	int cr;                /* the last byte was CR */
 	int has_data;
 };
 

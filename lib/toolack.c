@@ -16,6 +16,7 @@
 
 #include "json.h"
 #include "toolack.h"
+
 #include "banned.h"
 
 long long
@@ -41,8 +42,8 @@ timeout_of(yajl_val v)
 }
 
 yajl_val
-uk_toolack_call_from_record(yajl_val rec, const char *tool,
-    const char *gen_id, struct uk_err *err)
+uk_toolack_call_from_record(yajl_val rec, const char *tool, const char *gen_id,
+    struct uk_err *err)
 {
 	yajl_val call, input, idv;
 	const char *name, *url;
@@ -58,8 +59,8 @@ uk_toolack_call_from_record(yajl_val rec, const char *tool,
 	if (!input)
 		input = uk_json_get(rec, "parameters");
 	/* A url record's "type" is the URL's type, not a tool. */
-	if (!name && (uk_json_get(rec, "parameters") ||
-			 !uk_json_get(rec, "url")))
+	if (!name &&
+	    (uk_json_get(rec, "parameters") || !uk_json_get(rec, "url")))
 		name = uk_json_get_str(rec, "type");
 	idv = uk_json_get(rec, "toolCallId");
 	if (!idv)
@@ -84,8 +85,8 @@ uk_toolack_call_from_record(yajl_val rec, const char *tool,
 		uk_json_set_str(uk_json_get(call, "input"), "url", url);
 	} else if (!name) {
 		uk_err_set(err, UK_EXIT_FAIL,
-		    tool ? "no toolName, type or url"
-			 : "no toolName or type (give --tool for url records)");
+		    tool ? "no toolName, type or url" :
+			   "no toolName or type (give --tool for url records)");
 		goto fail;
 	} else {
 		uk_json_set_str(call, "toolName", name);
@@ -154,8 +155,9 @@ uk_toolack_validate(const char *tool, yajl_val input, struct uk_err *err)
 		return uk_err_set(err, UK_EXIT_FAIL, "url is required");
 	if (!(u = curl_url()))
 		uk_die(UK_EXIT_FATAL, "out of memory");
-	n = strspn(url, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			"0123456789+.-");
+	n = strspn(url,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789+.-");
 	if (n && n < 40 && url[n] == ':' && isalpha((unsigned char)url[0]) &&
 	    !((n == 4 && !strncasecmp(url, "http", 4)) ||
 		(n == 5 && !strncasecmp(url, "https", 5)))) {
@@ -232,8 +234,7 @@ token_file_read(const char *path, int strict, struct uk_buf *out,
 }
 
 int
-uk_toolack_token_read(const char *file, struct uk_buf *out,
-    struct uk_err *err)
+uk_toolack_token_read(const char *file, struct uk_buf *out, struct uk_err *err)
 {
 	struct uk_buf path = UK_BUF_INIT;
 	const char *s;
@@ -289,8 +290,8 @@ make_dirs(const char *path, struct uk_err *err)
 }
 
 int
-uk_toolack_token_serve(const char *given, const char *file,
-    struct uk_buf *out, struct uk_err *err)
+uk_toolack_token_serve(const char *given, const char *file, struct uk_buf *out,
+    struct uk_err *err)
 {
 	struct uk_buf path = UK_BUF_INIT;
 	unsigned char rnd[UK_TOOLACK_TOKEN_LEN / 2];

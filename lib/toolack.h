@@ -14,12 +14,12 @@
 
 struct yajl_val_s;
 
-#define UK_TOOLACK_URL          "http://127.0.0.1:7077"
-#define UK_TOOLACK_TIMEOUT      60    /* seconds a call waits by default */
-#define UK_TOOLACK_MAX_TIMEOUT  86400 /* the largest timeoutSec taken */
-#define UK_TOOLACK_MAX_BODY     65536 /* request bodies over this: 413 */
-#define UK_TOOLACK_MAX_ID       256   /* toolCallId length limit */
-#define UK_TOOLACK_TOKEN_LEN    64    /* hex digits of a generated token */
+#define UK_TOOLACK_URL         "http://127.0.0.1:7077"
+#define UK_TOOLACK_TIMEOUT     60    /* seconds a call waits by default */
+#define UK_TOOLACK_MAX_TIMEOUT 86400 /* the largest timeoutSec taken */
+#define UK_TOOLACK_MAX_BODY    65536 /* request bodies over this: 413 */
+#define UK_TOOLACK_MAX_ID      256   /* toolCallId length limit */
+#define UK_TOOLACK_TOKEN_LEN   64    /* hex digits of a generated token */
 
 /*
  * Turn a tool call record into the canonical call
@@ -84,8 +84,8 @@ int uk_toolack_token_eq(const char *presented, const char *token);
  * must be an IPv4 address or localhost (taken as 127.0.0.1).  Fills host
  * (>= 64 bytes) and port; 0 or -1.
  */
-int uk_toolack_addr_parse(const char *s, char *host, size_t hostsize,
-    int *port, struct uk_err *err);
+int uk_toolack_addr_parse(const char *s, char *host, size_t hostsize, int *port,
+    struct uk_err *err);
 
 /* Current time on the monotonic clock, in milliseconds. */
 long long uk_toolack_now_ms(void);

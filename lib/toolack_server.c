@@ -18,17 +18,10 @@
 #include "json.h"
 #include "toolack.h"
 #include "toolack_server.h"
+
 #include "banned.h"
 
-enum kind {
-	K_ERROR,
-	K_PAGE,
-	K_DISPATCH,
-	K_ACK,
-	K_EVENTS,
-	K_RESULT,
-	K_CALLS
-};
+enum kind { K_ERROR, K_PAGE, K_DISPATCH, K_ACK, K_EVENTS, K_RESULT, K_CALLS };
 
 struct srv;
 struct sse;
@@ -46,10 +39,10 @@ struct req {
 	struct req *wprev, *wnext;   /* the call's waiters */
 	char *result;                /* the answer once there is one */
 	unsigned result_code;
-	long long until;            /* result waits: give up then */
-	struct req *rprev, *rnext;  /* srv->rwaits */
-	struct sse *sse;            /* event stream */
-	struct req *prev, *next;    /* srv->reqs */
+	long long until;           /* result waits: give up then */
+	struct req *rprev, *rnext; /* srv->rwaits */
+	struct sse *sse;           /* event stream */
+	struct req *prev, *next;   /* srv->reqs */
 };
 
 /* An event stream: one executor's connection. */
@@ -367,8 +360,8 @@ static int
 host_ok(struct srv *s, const char *host)
 {
 	const char *colon = strrchr(host, ':');
-	size_t n = colon && !strchr(colon, ']') ? (size_t)(colon - host)
-						: strlen(host);
+	size_t n = colon && !strchr(colon, ']') ? (size_t)(colon - host) :
+						  strlen(host);
 	size_t i;
 
 	for (i = 0; i < 4; i++)
@@ -408,8 +401,9 @@ gate(struct srv *s, struct req *r, const char *url, const char *method,
 		*why = "unexpected Host header";
 		return MHD_HTTP_FORBIDDEN;
 	}
-	if (origin && (!host || strncmp(origin, "http://", 7) ||
-			  strcmp(origin + 7, host))) {
+	if (origin &&
+	    (!host || strncmp(origin, "http://", 7) ||
+		strcmp(origin + 7, host))) {
 		*why = "cross-origin request refused";
 		return MHD_HTTP_FORBIDDEN;
 	}
@@ -600,9 +594,9 @@ do_ack(struct srv *s, struct req *r)
 		case UK_ACKREG_EXPIRED:
 			d = uk_ackreg_done(s->reg, id);
 			ret = reply_fail(r->conn, MHD_HTTP_GONE,
-			    d && d->how == UK_ACKREG_REFUSED
-				? "expired: the call was refused"
-				: "expired: the call timed out");
+			    d && d->how == UK_ACKREG_REFUSED ?
+				"expired: the call was refused" :
+				"expired: the call timed out");
 			break;
 		default:
 			ret = reply_fail(r->conn, MHD_HTTP_NOT_FOUND,
@@ -615,7 +609,8 @@ do_ack(struct srv *s, struct req *r)
 static enum MHD_Result
 do_events(struct srv *s, struct req *r)
 {
-	const char *ex = arg(r->conn, "executor"), *tools = arg(r->conn, "tools");
+	const char *ex = arg(r->conn, "executor"),
+		   *tools = arg(r->conn, "tools");
 	struct MHD_Response *resp;
 	struct uk_ackreg_call *c;
 	struct sse *e, *old;
@@ -732,8 +727,8 @@ do_calls(struct srv *s, struct req *r)
 		uk_json_set(x, "input", in ? in : uk_json_object());
 		uk_json_set_str(x, "requestedAt", c->requested_at);
 		uk_json_set(x, "executor",
-		    c->owner ? uk_json_str(((struct sse *)c->owner)->executor)
-			     : uk_json_null());
+		    c->owner ? uk_json_str(((struct sse *)c->owner)->executor) :
+			       uk_json_null());
 		uk_json_push(arr, x);
 	}
 	uk_json_set_int(o, "pending", (long long)uk_ackreg_pending(s->reg));
@@ -855,8 +850,9 @@ rwaits_expire(struct srv *s, long long now)
 		rn = r->rnext;
 		if (r->until <= now) {
 			uk_buf_reset(&b);
-			uk_buf_addstr(&b, "{\"ok\":false,\"status\":\"pending\","
-					  "\"toolCallId\":");
+			uk_buf_addstr(&b,
+			    "{\"ok\":false,\"status\":\"pending\","
+			    "\"toolCallId\":");
 			{
 				yajl_val v = uk_json_str(r->id);
 
@@ -959,8 +955,8 @@ uk_toolack_serve(const struct uk_toolack_server_opts *o, int stop_fd,
 	s.token = o->token;
 	s.hb_ms = o->heartbeat_ms > 0 ? o->heartbeat_ms : 15000;
 	s.max_body = o->max_body ? o->max_body : UK_TOOLACK_MAX_BODY;
-	s.def_timeout = o->default_timeout > 0 ? o->default_timeout
-					       : UK_TOOLACK_TIMEOUT;
+	s.def_timeout =
+	    o->default_timeout > 0 ? o->default_timeout : UK_TOOLACK_TIMEOUT;
 	memset(&sa, 0, sizeof(sa));
 	sa.sin_family = AF_INET;
 	sa.sin_port = htons((uint16_t)o->port);
@@ -975,8 +971,9 @@ uk_toolack_serve(const struct uk_toolack_server_opts *o, int stop_fd,
 			getrlimit(RLIMIT_NOFILE, &rl);
 		}
 		if (rl.rlim_cur > 64)
-			limit = rl.rlim_cur > 100000 ? 100000
-						     : (unsigned)rl.rlim_cur - 32;
+			limit = rl.rlim_cur > 100000 ?
+			    100000 :
+			    (unsigned)rl.rlim_cur - 32;
 	}
 	ro.on_resolve = on_resolve;
 	ro.ctx = &s;
@@ -1032,7 +1029,8 @@ uk_toolack_serve(const struct uk_toolack_server_opts *o, int stop_fd,
 		close(lfd);
 	wake_all(&s);
 	/* Until every request is answered (or 2 s), so none stays suspended. */
-	for (t = uk_toolack_now_ms() + 2000; s.reqs && uk_toolack_now_ms() < t;) {
+	for (t = uk_toolack_now_ms() + 2000;
+	     s.reqs && uk_toolack_now_ms() < t;) {
 		run_once(&s, epfd, -1, 10);
 		wake_all(&s);
 	}

@@ -6,6 +6,7 @@
 
 #include "ackreg.h"
 #include "json.h"
+
 #include "banned.h"
 
 static int n, failed;
@@ -40,7 +41,8 @@ has(const char *s, const char *sub)
 int
 main(void)
 {
-	struct uk_ackreg_opts o = { .max_done = 3, .done_ms = 5000,
+	struct uk_ackreg_opts o = { .max_done = 3,
+		.done_ms = 5000,
 		.on_resolve = on_resolve };
 	struct uk_ackreg *r = uk_ackreg_new(&o);
 	struct uk_ackreg_call *c, *c2;
@@ -58,7 +60,8 @@ main(void)
 	ok(c2 == c && existed && c->deadline == 60000,
 	    "a pending id is joined, not replaced");
 	ok(uk_ackreg_ack(r, "a", "success", out, NULL, NULL, 100) ==
-		UK_ACKREG_OK && resolved == 1,
+		    UK_ACKREG_OK &&
+		resolved == 1,
 	    "ack resolves a pending call");
 	ok(has(last, "\"toolCallId\":\"a\"") &&
 		has(last, "\"status\":\"success\"") &&
@@ -69,12 +72,14 @@ main(void)
 	ok(!uk_ackreg_find(r, "a") && uk_ackreg_pending(r) == 0,
 	    "resolved call is no longer pending");
 	ok(uk_ackreg_ack(r, "a", "failed", NULL, "x", NULL, 200) ==
-		UK_ACKREG_IGNORED && resolved == 1,
+		    UK_ACKREG_IGNORED &&
+		resolved == 1,
 	    "repeated ack is ignored: the first wins");
 	d = uk_ackreg_done(r, "a");
 	ok(d && has(d->result, "success"), "done keeps the first result");
 	ok(uk_ackreg_ack(r, "zz", "success", NULL, NULL, NULL, 200) ==
-		UK_ACKREG_UNKNOWN, "unknown id");
+		UK_ACKREG_UNKNOWN,
+	    "unknown id");
 
 	/* Timeout. */
 	uk_ackreg_add(r, "t1", "open_url", NULL, 2, NULL, 1000, NULL);
@@ -88,7 +93,8 @@ main(void)
 	ok(has(last, "\"status\":\"timeout\"") && has(last, "\"t2\""),
 	    "timeout result");
 	ok(uk_ackreg_ack(r, "t2", "success", NULL, NULL, NULL, 2001) ==
-		UK_ACKREG_EXPIRED, "ack after the deadline: expired");
+		UK_ACKREG_EXPIRED,
+	    "ack after the deadline: expired");
 	ok(uk_ackreg_expire(r, 3000) == 1 && uk_ackreg_pending(r) == 0,
 	    "second expires");
 	ok(uk_ackreg_done(r, "t2") != NULL, "expired id is remembered");
@@ -102,7 +108,8 @@ main(void)
 		uk_ackreg_pending(r) == 0 && !uk_ackreg_find(r, "bad"),
 	    "a refused call never becomes pending");
 	ok(uk_ackreg_ack(r, "bad", "success", NULL, NULL, NULL, 7001) ==
-		UK_ACKREG_EXPIRED, "ack of a refused call: 410");
+		UK_ACKREG_EXPIRED,
+	    "ack of a refused call: 410");
 
 	/* Bounded done entries. */
 	for (i = 0; i < 10; i++) {
