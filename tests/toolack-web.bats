@@ -59,3 +59,20 @@ browser() {
 	[[ $output != *"/blocked"* ]]
 	[ "$(ta_pending)" = 0 ]
 }
+
+@test "web frontend: a reload loses no call and runs none twice" {
+	browser --allow-popups
+	ch="python3 $TOP/tests/helpers/toolack_chromium.py"
+	first="http://127.0.0.1:$PAGE_PORT/before"
+	run -0 --separate-stderr toolack call -T 30 -t open_url <<<"$first"
+	[ "$(jq -r .status <<<"$output")" = success ]
+	# Reload the page and dispatch while it is reloading.
+	$ch reload "$DT_PORT" "$TOOLACK_URL/"
+	run -0 --separate-stderr toolack call -T 30 -t open_url <<<"http://127.0.0.1:$PAGE_PORT/during"
+	[ "$(jq -r .status <<<"$output")" = success ]
+	$ch wait-target "$DT_PORT" "http://127.0.0.1:$PAGE_PORT/during" 10
+	# The call made before the reload was not run again by the new page.
+	[ "$($ch count "$DT_PORT" "$first")" = 1 ]
+	[ "$($ch count "$DT_PORT" "http://127.0.0.1:$PAGE_PORT/during")" = 1 ]
+	[ "$(ta_pending)" = 0 ]
+}
