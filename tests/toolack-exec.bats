@@ -22,11 +22,12 @@ teardown() {
 
 @test "several calls in flight: output in input order, or as they finish with -u" {
 	ta_start
-	ta_exec ex -j 4 -H 'open_url=sh -c "case $1 in *slow*) sleep 0.5;; esac" sh'
+	ta_exec ex -j 4 -H "open_url=$TOP/tests/helpers/toolack_order.sh $T"
 	printf '%s\n' https://example.com/slow https://example.com/fast > "$T/in"
 	run -0 --separate-stderr toolack call -t open_url "$T/in"
 	[ "$(jq -r .output.url <<<"${lines[0]}")" = https://example.com/slow ]
 	[ "$(jq -r .output.url <<<"${lines[1]}")" = https://example.com/fast ]
+	rm "$T/fast"
 	run -0 --separate-stderr toolack call -u -t open_url "$T/in"
 	[ "$(jq -r .output.url <<<"${lines[0]}")" = https://example.com/fast ]
 	[ "$(jq -r .output.url <<<"${lines[1]}")" = https://example.com/slow ]
