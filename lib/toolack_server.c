@@ -982,7 +982,7 @@ uk_toolack_serve(const struct uk_toolack_server_opts *o, int stop_fd,
 	    NULL, NULL, handle, &s, MHD_OPTION_SOCK_ADDR, &sa,
 	    MHD_OPTION_NOTIFY_COMPLETED, completed, &s,
 	    MHD_OPTION_CONNECTION_TIMEOUT, 60u, MHD_OPTION_CONNECTION_LIMIT,
-	    limit, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)8192,
+	    limit, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
 	    MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END);
 	if (!s.d) {
 		uk_ackreg_free(s.reg);
