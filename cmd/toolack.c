@@ -324,7 +324,38 @@ static struct {
 	unsigned long seq;
 	CURLM *multi;
 	long inflight;
-} cl = { .timeout = -1, .jobs = 16 };
+	long server_timeout; /* the server's default timeoutSec */
+} cl = { .timeout = -1, .jobs = 16, .server_timeout = UK_TOOLACK_TIMEOUT };
+
+/*
+ * Ask the server for its default timeout, which also finds out early
+ * whether it is there and takes our token: if not, nothing can work.
+ */
+static void
+call_hello(void)
+{
+	struct uk_buf resp = UK_BUF_INIT;
+	struct uk_err err;
+	char msg[600];
+	long code;
+	long long t;
+	yajl_val v;
+
+	code = client_request(NULL, "/api/tools/calls?limit=0", NULL, 10000,
+	    &resp, &err);
+	if (code < 0)
+		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+	if (code != 200) {
+		reason_of(&resp, code, msg, sizeof(msg));
+		uk_die(UK_EXIT_FATAL, "%s: %s", base_url, msg);
+	}
+	if ((v = uk_json_parse(resp.buf, resp.len, NULL)) &&
+	    !uk_json_get_int(v, "defaultTimeoutSec", &t) && t > 0 &&
+	    t <= UK_TOOLACK_MAX_TIMEOUT)
+		cl.server_timeout = (long)t;
+	uk_json_free(v);
+	uk_buf_release(&resp);
+}
 
 static size_t
 slot_new(void)
@@ -433,7 +464,7 @@ call_start(const char *file, unsigned long line, yajl_val rec)
 		return;
 	}
 	if (uk_json_get_int(call, "timeoutSec", &t))
-		t = UK_TOOLACK_MAX_TIMEOUT; /* the server's default applies */
+		t = cl.server_timeout; /* the server's default applies */
 	uk_json_to_buf(call, &body);
 	x = uk_xcalloc(1, sizeof(*x));
 	x->slot = i;
@@ -668,6 +699,7 @@ cmd_call(int argc, char **argv)
 		memset(rnd, 0, sizeof(rnd));
 	snprintf(cl.prefix, sizeof(cl.prefix), "tc%02x%02x%02x%02x", rnd[0],
 	    rnd[1], rnd[2], rnd[3]);
+	call_hello();
 	cl.multi = curl_multi_init();
 	for (i = 0; i < (argc ? argc : 1); i++) {
 		const char *f = argc ? argv[i] : "-";

@@ -731,6 +731,7 @@ do_calls(struct srv *s, struct req *r)
 			       uk_json_null());
 		uk_json_push(arr, x);
 	}
+	uk_json_set_int(o, "defaultTimeoutSec", s->def_timeout);
 	uk_json_set_int(o, "pending", (long long)uk_ackreg_pending(s->reg));
 	uk_json_set_int(o, "done", (long long)uk_ackreg_ndone(s->reg));
 	uk_json_set(o, "calls", arr);

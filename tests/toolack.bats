@@ -34,7 +34,7 @@ teardown() {
 	[ "${#TOKEN}" -eq 64 ]
 	run -0 ta_curl "$TOOLACK_URL/api/tools/calls"
 	[ "${lines[1]}" = 200 ]
-	json_eq "${lines[0]}" '{"pending":0,"done":0,"calls":[]}'
+	json_eq "${lines[0]}" '{"defaultTimeoutSec":60,"pending":0,"done":0,"calls":[]}'
 }
 
 @test "a given TOOLACK_TOKEN is used and no file is written" {
@@ -86,6 +86,19 @@ EOF2
 	run -1 --separate-stderr toolack call -t open_url <<<'https://example.com/'
 	[ "$(jq -r .status <<<"$output")" = failed ]
 	[ "$(jq -r .errorText <<<"$output")" = "handler exited 4: cannot open" ]
+}
+
+@test "no server: toolack call stops with exit 3" {
+	export TOOLACK_TOKEN=x TOOLACK_URL=http://127.0.0.1:9
+	run -3 --separate-stderr toolack call -t open_url <<<'https://example.com/'
+	[ -z "$output" ]
+	[[ $stderr == *"127.0.0.1:9"* ]]
+}
+
+@test "the server's default timeout applies to calls that give none" {
+	ta_start -T 1
+	run -1 --separate-stderr toolack call -t open_url <<<'https://example.com/'
+	[ "$(jq -r .errorText <<<"$output")" = "no ack within 1 s" ]
 }
 
 @test "no ack before the deadline: status timeout, the entry is gone" {
