@@ -14,3 +14,11 @@ teardown() { common_teardown; }
 	[[ "$output" == *'"type":"github_file"'* ]]
 	[[ "$output" != *'file:///etc/hosts"'* ]]
 }
+
+@test "the demo fetches through a loopback server, then from the cache" {
+	run -0 "$TOP/scripts/demo"
+	[[ "$output" == *'{"url_type":"web","title":"The Quiet Harbour","cached":false,"error":null'* ]]
+	[[ "$output" == *'{"url_type":"github_issue","title":"Crash when frobnicating","cached":true}'* ]]
+	# Every server it started is gone.
+	run -1 pgrep -f "$TOP/tests/helpers/fetch_server.py"
+}
