@@ -131,6 +131,29 @@ main(int argc, char **argv)
 		uk_repo_is_git_url("https://git.example.org/x.git") &&
 		!uk_repo_is_git_url("ftp://x/y"),
 	    "git URLs");
+	{
+		struct uk_repo_opts o;
+		struct uk_err err;
+		const char *a = "{\"github_info\":{\"map_budget\":1024}}";
+		const char *b = "{\"github_info\":{\"map_budget\":1024},"
+				"\"symbols\":[]}";
+		yajl_val ra = uk_json_parse(a, strlen(a), &err);
+		yajl_val rb = uk_json_parse(b, strlen(b), &err);
+
+		uk_repo_opts_init(&o);
+		ok(uk_repo_cached_ok(ra, &o),
+		    "a cached map of the same budget");
+		o.map_tokens = 200;
+		ok(!uk_repo_cached_ok(ra, &o), "not one of another budget");
+		o.map_tokens = 1024;
+		o.map_json = 1;
+		ok(!uk_repo_cached_ok(ra, &o) && uk_repo_cached_ok(rb, &o),
+		    "nor one without symbols when they are asked for");
+		uk_json_free(ra);
+		uk_json_free(rb);
+	}
+	ok(uk_repo_is_git_url(".") && !uk_repo_is_git_url("src"),
+	    "'.' is a repository path, a bare word is not");
 	printf("1..%d\n", ntest);
 	return nfail != 0;
 }
