@@ -23,9 +23,10 @@
 #include "util.h"
 
 static const char usage_text[] =
-    "usage: pwfetch find | open | fetch [-aH] [-c address] [-e expression]\n"
-    "               [-j jobs] [-s path] [-T seconds] [-t seconds]\n"
-    "               [-u user-agent] [-v widthxheight] [-w until] [url ...]\n"
+    "usage: pwfetch find | open | fetch [-aH] [-c address] [-e expression] "
+    "[-j jobs]\n"
+    "               [-s path] [-T seconds] [-t seconds] [-u user-agent]\n"
+    "               [-v widthxheight] [-w until] [url ...]\n"
     "       pwfetch -h | -V\n";
 
 enum cmd { CMD_FIND, CMD_OPEN, CMD_FETCH };
@@ -103,12 +104,9 @@ static size_t ncalls, calls_alloc;
 static unsigned long seq;
 static double run_deadline = -1;
 static int run_timed_out;
-static int trace; /* $PWFETCH_TRACE: the protocol on stderr */
+static char *spare; /* the blank page a launched browser starts with */
+static int trace;   /* $PWFETCH_TRACE: the protocol on stderr */
 static double t_start;
-
-/* For the signal handler: what to kill and remove, prepared beforehand. */
-static volatile pid_t sig_pid;
-static char sig_dir[4096];
 
 static void
 usage(int code)
@@ -117,40 +115,69 @@ usage(int code)
 	exit(code);
 }
 
+/*
+ * A signal ends the run: kill the browser we launched, reap it, remove its
+ * profile, and die of the signal.  Only async-signal-safe calls: kill,
+ * waitpid, fork, execve.  (uk_browser_launch sets pid and tmpdir as soon
+ * as they exist, so a signal during the launch is covered too.)
+ */
 static void
 on_signal(int sig)
 {
-	pid_t p = sig_pid, rm;
+	pid_t p = browser.pid, rm = -1;
+	char *dir = browser.tmpdir;
 
-	/* Only async-signal-safe calls: kill, waitpid, fork, execve. */
 	if (p > 0) {
 		kill(-p, SIGKILL);
 		kill(p, SIGKILL);
 		waitpid(p, NULL, 0);
 		kill(-p, SIGKILL);
 	}
-	if (sig_dir[0] && (rm = fork()) == 0) {
-		char *const argv[] = { "rm", "-rf", sig_dir, NULL };
+	if (dir && (rm = fork()) == 0) {
+		char *const argv[] = { "rm", "-rf", dir, NULL };
 		char *const envp[] = { NULL };
 
 		execve("/bin/rm", argv, envp);
 		_exit(127);
-	} else if (sig_dir[0] && rm > 0) {
-		waitpid(rm, NULL, 0);
 	}
+	if (rm > 0)
+		waitpid(rm, NULL, 0);
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* Close the browser with the signals that would also close it held. */
+static void
+close_browser(double grace)
+{
+	sigset_t all, old;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if (have_browser)
+		uk_browser_close(&browser, grace);
+	have_browser = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 static void
 at_exit(void)
 {
-	if (have_browser) {
-		have_browser = 0;
-		sig_pid = 0;
-		uk_browser_close(&browser, 0);
-		sig_dir[0] = '\0';
-	}
+	close_browser(0);
+}
+
+static void
+catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigfillset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
 }
 
 static const char *
@@ -555,7 +582,14 @@ job_start(struct job *j)
 		    params1("disposeOnDetach", uk_json_bool(1)));
 		break;
 	case CMD_FETCH:
-		job_create_target(j);
+		if (spare) {
+			/* The launched browser's own blank page is new too. */
+			j->target = spare;
+			spare = NULL;
+			job_attach(j);
+		} else {
+			job_create_target(j);
+		}
 		break;
 	}
 }
@@ -847,20 +881,45 @@ dispatch(yajl_val m)
 	}
 }
 
+/* The blank page a browser we launched opens with, for the first fetch. */
+static void
+find_spare(void)
+{
+	struct uk_err err;
+	yajl_val res, infos;
+	size_t i;
+
+	res = uk_cdp_call(&browser.cdp, NULL, "Target.getTargets", NULL,
+	    opt.timeout, &err);
+	infos = uk_json_get(res, "targetInfos");
+	for (i = 0; YAJL_IS_ARRAY(infos) && i < infos->u.array.len; i++) {
+		yajl_val t = infos->u.array.values[i];
+		const char *type = uk_json_get_str(t, "type");
+		const char *url = uk_json_get_str(t, "url");
+		const char *id = uk_json_get_str(t, "targetId");
+
+		if (type && !strcmp(type, "page") && url &&
+		    !strcmp(url, "about:blank") && id) {
+			spare = uk_xstrdup(id);
+			break;
+		}
+	}
+	uk_json_free(res);
+}
+
 /* Start the browser at the first URL that needs it; -1 when it cannot. */
 static int
 need_browser(void)
 {
 	struct uk_browser_opts bo;
 	struct uk_err err;
-	struct sigaction sa;
 
 	if (have_browser)
 		return 0;
 	memset(&bo, 0, sizeof(bo));
 	bo.width = (int)opt.vw;
 	bo.height = (int)opt.vh;
-	bo.timeout = opt.timeout;
+	bo.timeout = 30; /* a slow machine's first start, whatever -t says */
 	if (opt.address) {
 		if (uk_browser_attach(&browser, opt.address,
 			opt.timeout < 10 ? opt.timeout : 10, &err)) {
@@ -872,17 +931,8 @@ need_browser(void)
 		return -1;
 	}
 	have_browser = 1;
-	if (browser.pid > 0) {
-		snprintf(sig_dir, sizeof(sig_dir), "%s", browser.tmpdir);
-		sig_pid = browser.pid;
-	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigfillset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGPIPE, &sa, NULL);
+	if (!opt.address && opt.cmd == CMD_FETCH)
+		find_spare();
 	return 0;
 }
 
@@ -1226,6 +1276,19 @@ parse_opts(int argc, char **argv)
 		env = getenv("URLKIT_DEVTOOLS_URL");
 		opt.address = env && *env ? env : UK_BROWSER_ADDRESS;
 	}
+	if (opt.address) {
+		char *sc, *h, *po, *pa;
+		struct uk_err err;
+
+		if (uk_cdp_split_url(opt.address, &sc, &h, &po, &pa, &err)) {
+			uk_warn("%s", err.msg);
+			usage(UK_EXIT_USAGE);
+		}
+		free(sc);
+		free(h);
+		free(po);
+		free(pa);
+	}
 	if (opt.shot) {
 		size_t n = strlen(opt.shot);
 
@@ -1262,22 +1325,20 @@ cmd_run(enum cmd cmd, int argc, char **argv)
 	}
 	jobs = uk_xcalloc((size_t)opt.jobs, sizeof(*jobs));
 	uk_out_init(&out, stdout);
+	memset(&browser, 0, sizeof(browser));
 	atexit(at_exit);
+	catch_signals();
 	run(&in);
 	/* Leave the browser as the user had it, or close ours. */
-	if (have_browser) {
-		if (opt.address)
-			drain(2);
-		sig_pid = 0;
-		have_browser = 0;
-		uk_browser_close(&browser, browser_gone ? 0 : 2);
-		sig_dir[0] = '\0';
-	}
+	if (have_browser && opt.address)
+		drain(2);
+	close_browser(0);
 	for (k = 0; k < opt.jobs; k++)
 		if (jobs[k].used)
 			job_free(&jobs[k]);
 	free(jobs);
 	free(calls);
+	free(spare);
 	if (in.use_lines)
 		uk_lines_close(&in.lines);
 	uk_out_finish(&out);

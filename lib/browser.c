@@ -156,6 +156,12 @@ uk_browser_launch(struct uk_browser *b, const struct uk_browser_opts *o,
 			_exit(127);
 		/* Its temporary files go into our directory too. */
 		setenv("TMPDIR", tmpl, 1);
+		/*
+		 * And so do its crash reports, disk cache and dconf files,
+		 * which would go to ~/.config and ~/.cache otherwise.
+		 */
+		setenv("XDG_CONFIG_HOME", tmpl, 1);
+		setenv("XDG_CACHE_HOME", tmpl, 1);
 		for (s = 1; s < 32; s++)
 			signal(s, SIG_DFL);
 		sigemptyset(&none);

@@ -10,6 +10,7 @@
 #   /never             headers and half a page, then nothing
 #   /setcookie         sets pw=1 and says so
 #   /cookie            shows the Cookie header it got
+#   /count             how many times it has been asked for
 #   /page/N            small numbered pages (the benchmark)
 import http.server
 import socketserver
@@ -64,6 +65,7 @@ PNG = bytes.fromhex(
 
 class H(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    count = 0
 
     def log_message(self, *a):
         pass
@@ -112,6 +114,10 @@ class H(http.server.BaseHTTPRequestHandler):
             c = self.headers.get("Cookie", "none")
             self.send("<html><head><title>cookie</title></head><body>"
                       "<p id=\"c\">cookie: %s</p></body></html>" % c)
+        elif u.path == "/count":
+            H.count += 1
+            self.send("<html><head><title>count</title></head><body>"
+                      "<p id=\"n\">count %d</p></body></html>" % H.count)
         elif u.path.startswith("/page/"):
             n = u.path[6:]
             self.send("<!DOCTYPE html><html><head><title>Page %s</title>"
