@@ -84,6 +84,7 @@ struct job {
 	yajl_val evalv;
 	char *eval_err, *shot_path, *shot_err;
 	char *html, *final_url;
+	long long status; /* of the main document; 0: unknown */
 };
 
 struct call {
@@ -362,6 +363,8 @@ job_finish(struct job *j)
 	set_str_or_null(r, "date", x.date);
 	uk_json_set_str(r, "content", x.text ? x.text : "");
 	uk_json_set_str(r, "final_url", j->final_url ? j->final_url : j->url);
+	if (j->status > 0)
+		uk_json_set_int(r, "http_status", j->status);
 	if (opt.html)
 		uk_json_set_str(r, "html", j->html);
 	if (opt.eval)
@@ -370,10 +373,13 @@ job_finish(struct job *j)
 	if (j->shot_path)
 		uk_json_set_str(r, "screenshot", j->shot_path);
 	uk_extract_release(&x);
-	if (j->eval_err || j->shot_err) {
-		char msg[600];
+	if (j->status >= 400 || j->eval_err || j->shot_err) {
+		char msg[700], http[32] = "";
 
-		snprintf(msg, sizeof(msg), "%s%s%s",
+		if (j->status >= 400)
+			snprintf(http, sizeof(http), "HTTP %lld", j->status);
+		snprintf(msg, sizeof(msg), "%s%s%s%s%s", http,
+		    *http && (j->eval_err || j->shot_err) ? "; " : "",
 		    j->eval_err ? j->eval_err : "",
 		    j->eval_err && j->shot_err ? "; " : "",
 		    j->shot_err ? j->shot_err : "");
@@ -386,10 +392,13 @@ job_finish(struct job *j)
 	job_cleanup(j, 0);
 }
 
+/* The page's HTML (doctype included), location and HTTP status. */
 #define HTML_JS                                                                \
-	"(() => { const d = document.doctype, e = document.documentElement;"   \
-	" return { url: location.href, html: (d ? new XMLSerializer()"         \
-	".serializeToString(d) + '\\n' : '') + (e ? e.outerHTML : '') }; })()"
+	"(() => { const d = document.doctype, e = document.documentElement,"   \
+	" n = performance.getEntriesByType('navigation')[0];"                  \
+	" return { url: location.href, status: n ? n.responseStatus : 0,"      \
+	" html: (d ? new XMLSerializer().serializeToString(d) + '\\n' : '') +" \
+	" (e ? e.outerHTML : '') }; })()"
 
 static yajl_val
 evaluate(const char *expr)
@@ -794,6 +803,8 @@ on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
 			j->html = uk_xstrdup(s);
 		if ((s = uk_json_get_str(v, "url")))
 			j->final_url = uk_xstrdup(s);
+		if (uk_json_get_int(v, "status", &j->status))
+			j->status = 0;
 		break;
 	default:
 		return;

@@ -81,8 +81,10 @@ browser_pid() {
 @test "fetch: a static page becomes a content record" {
 	run -0 --separate-stderr pwfetch fetch "$B/static"
 	[ "${#lines[@]}" -eq 1 ]
-	json_eq "$(jq -c '{url, url_type, title, final_url}' <<<"$output")" \
-	    "{\"url\":\"$B/static\",\"url_type\":\"web\",\"title\":\"Static page\",\"final_url\":\"$B/static\"}"
+	json_eq "$(jq -c '{url, url_type, title, final_url, http_status}' <<<"$output")" \
+	    "{\"url\":\"$B/static\",\"url_type\":\"web\",\"title\":\"Static page\",\"final_url\":\"$B/static\",\"http_status\":200}"
+	jq -e '.description == "A static test page" and .author == "Ada Lovelace"' \
+	    <<<"$output"
 	jq -e '.content | test("analytical engine")' <<<"$output"
 	jq -e '.fetched_at | test("^20[0-9-]+T")' <<<"$output"
 	jq -e 'has("html") | not' <<<"$output"
@@ -163,9 +165,10 @@ browser_pid() {
 	[ -z "$(ls -A "$T/tmp")" ]
 }
 
-@test "a page that cannot load is an error record" {
-	run -1 --separate-stderr pwfetch fetch "http://127.0.0.1:1/"
-	jq -e '.error | test("^net::ERR_")' <<<"$output"
+@test "a page that cannot load, or answers 404, is an error record" {
+	run -1 --separate-stderr pwfetch fetch "http://127.0.0.1:1/" "$B/nope"
+	jq -se '.[0].error | test("^net::ERR_")' <<<"$output"
+	jq -se '.[1].error == "HTTP 404" and .[1].http_status == 404' <<<"$output"
 }
 
 @test "a browser that cannot start: exit 3 with a message" {
