@@ -26,6 +26,7 @@
 #define READ_CHUNK  65536
 #define MAX_MESSAGE (512UL << 20) /* a reply larger than this is refused */
 #define WS_GUID     "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+#define UK_CDP_WRITE_TIMEOUT 30 /* seconds a browser may not read */
 
 volatile sig_atomic_t uk_cdp_stop;
 
@@ -122,6 +123,14 @@ write_all(struct uk_cdp *c, const void *p, size_t n)
 			w = send(c->wfd, s, n, MSG_NOSIGNAL);
 		else
 			w = write(c->wfd, s, n);
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			/* The browser is not reading: wait, but not forever. */
+			if (wait_fd(c->wfd, POLLOUT,
+				uk_cdp_now() + UK_CDP_WRITE_TIMEOUT) > 0)
+				continue;
+			mark_dead(c, "the browser stopped reading");
+			break;
+		}
 		if (w < 0) {
 			if (errno == EINTR && !uk_cdp_stop)
 				continue;
@@ -330,10 +339,19 @@ dequeue(struct uk_cdp *c)
 	return v;
 }
 
+static void
+nonblock(int fd)
+{
+	if (fd >= 0)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
 void
 uk_cdp_init_pipe(struct uk_cdp *c, int rfd, int wfd)
 {
 	memset(c, 0, sizeof(*c));
+	nonblock(rfd);
+	nonblock(wfd);
 	uk_buf_init(&c->in, 0);
 	uk_buf_init(&c->msg, 0);
 	c->rfd = rfd;
@@ -832,6 +850,7 @@ uk_cdp_init_ws(struct uk_cdp *c, const char *url, double timeout,
 		goto out;
 	}
 	c->rfd = c->wfd = fd;
+	nonblock(fd);
 	fd = -1;
 	/* Frames that came with the handshake. */
 	uk_buf_add(&c->in, req.buf + hlen, req.len - hlen);
