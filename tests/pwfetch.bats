@@ -78,23 +78,30 @@ browser_pid() {
 	[[ $output == "pwfetch "* ]]
 }
 
-@test "fetch: a static page becomes a content record" {
-	run -0 --separate-stderr pwfetch fetch "$B/static"
-	[ "${#lines[@]}" -eq 1 ]
-	json_eq "$(jq -c '{url, url_type, title, final_url, http_status}' <<<"$output")" \
+@test "fetch: static, script-built, unreachable and 404 pages" {
+	run -1 --separate-stderr pwfetch fetch "$B/static" "$B/script" \
+	    "http://127.0.0.1:1/" "$B/nope"
+	[ "${#lines[@]}" -eq 4 ]
+	local static=${lines[0]} script=${lines[1]}
+	json_eq "$(jq -c '{url, url_type, title, final_url, http_status}' <<<"$static")" \
 	    "{\"url\":\"$B/static\",\"url_type\":\"web\",\"title\":\"Static page\",\"final_url\":\"$B/static\",\"http_status\":200}"
 	jq -e '.description == "A static test page" and .author == "Ada Lovelace"' \
-	    <<<"$output"
-	jq -e '.content | test("analytical engine")' <<<"$output"
-	jq -e '.fetched_at | test("^20[0-9-]+T")' <<<"$output"
-	jq -e 'has("html") | not' <<<"$output"
+	    <<<"$static"
+	jq -e '.content | test("analytical engine")' <<<"$static"
+	jq -e '.fetched_at | test("^20[0-9-]+T")' <<<"$static"
+	jq -e '(has("html") | not) and (has("error") | not)' <<<"$static"
+	# The text a script wrote is in the content record.
+	jq -e '.content | test("Rendered by script")' <<<"$script"
+	jq -e '.error | test("^net::ERR_")' <<<"${lines[2]}"
+	jq -e '.error == "HTTP 404" and .http_status == 404' <<<"${lines[3]}"
+	[[ $stderr == *"$B/nope: HTTP 404"* ]]
 	no_browser_left
 }
 
-@test "fetch: the HTML has what the page's script wrote" {
+@test "-H: the HTML has what the page's script wrote" {
 	run -0 --separate-stderr pwfetch fetch -H "$B/script"
 	jq -e '.html | test("<p id=\"built\">Rendered by script")' <<<"$output"
-	jq -e '.content | test("Rendered by script")' <<<"$output"
+	jq -e '.html | startswith("<!DOCTYPE html>")' <<<"$output"
 }
 
 @test "a slow page is waited for; past its timeout it is an error record" {
@@ -125,14 +132,14 @@ browser_pid() {
 	json_eq "$(jq -c '.screenshot' <<<"$output")" "\"$T/shot.png\""
 	[ "$(head -c 8 "$T/shot.png" | od -An -tx1 | tr -d ' \n')" = \
 	    89504e470d0a1a0a ]
-	run -1 --separate-stderr pwfetch fetch -e 'nope.nope' "$B/static"
-	jq -e '(.error | test("^eval: ReferenceError")) and .title == "Static page"' \
-	    <<<"$output"
 }
 
-@test "-w networkidle and -t: a selector that never comes times out" {
-	run -0 --separate-stderr pwfetch fetch -w networkidle "$B/script"
+@test "-w networkidle; an exception in -e; a selector that never comes" {
+	run -1 --separate-stderr pwfetch fetch -w networkidle -e 'nope.nope' \
+	    "$B/script"
 	jq -e '.title == "Script page"' <<<"$output"
+	jq -e '(.error | test("^eval: ReferenceError")) and (.content | test("Rendered"))' \
+	    <<<"$output"
 	run -1 --separate-stderr pwfetch fetch -t 1 -w 'selector:#absent' "$B/static"
 	jq -e '.error == "timeout after 1 s waiting for the selector"' \
 	    <<<"$output"
@@ -163,12 +170,6 @@ browser_pid() {
 	jq -se '.[3] == {"url":"x","error":"earlier"}' <<<"$output"
 	jq -se '.[4].line == 5' <<<"$output"
 	[ -z "$(ls -A "$T/tmp")" ]
-}
-
-@test "a page that cannot load, or answers 404, is an error record" {
-	run -1 --separate-stderr pwfetch fetch "http://127.0.0.1:1/" "$B/nope"
-	jq -se '.[0].error | test("^net::ERR_")' <<<"$output"
-	jq -se '.[1].error == "HTTP 404" and .[1].http_status == 404' <<<"$output"
 }
 
 @test "a browser that cannot start: exit 3 with a message" {
