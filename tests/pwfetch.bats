@@ -184,6 +184,18 @@ browser_pid() {
 	no_browser_left
 }
 
+@test "a page that crashes its renderer: an error record; the run goes on" {
+	# A small V8 heap makes the page's allocation loop kill its renderer.
+	printf '#!/bin/sh\nexec "%s" --js-flags=--max-old-space-size=16 "$@"\n' \
+	    "$CHROMIUM" >"$T/chromium"
+	chmod +x "$T/chromium"
+	URLKIT_CHROMIUM=$T/chromium run -1 --separate-stderr pwfetch fetch \
+	    "$B/oom" "$B/static"
+	jq -se '.[0].error == "the page crashed its renderer"' <<<"$output"
+	jq -se '.[1].title == "Static page"' <<<"$output"
+	no_browser_left
+}
+
 @test "SIGTERM: pwfetch takes its browser and profile with it" {
 	pwfetch fetch -t 30 "$B/never" >"$T/out" 2>"$T/err" &
 	local pid=$! st=0

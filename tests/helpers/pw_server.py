@@ -10,6 +10,7 @@
 #   /never             headers and half a page, then nothing
 #   /setcookie         sets pw=1 and says so
 #   /cookie            shows the Cookie header it got
+#   /oom               a script that eats memory until the renderer dies
 #   /count             how many times it has been asked for
 #   /page/N            small numbered pages (the benchmark)
 import http.server
@@ -114,6 +115,10 @@ class H(http.server.BaseHTTPRequestHandler):
             c = self.headers.get("Cookie", "none")
             self.send("<html><head><title>cookie</title></head><body>"
                       "<p id=\"c\">cookie: %s</p></body></html>" % c)
+        elif u.path == "/oom":
+            self.send("<html><head><title>oom</title></head><body><script>"
+                      "var a = []; for (;;) a.push(new Array(1e6).fill(1.5));"
+                      "</script></body></html>")
         elif u.path == "/count":
             H.count += 1
             self.send("<html><head><title>count</title></head><body>"
