@@ -69,6 +69,7 @@ enum tag {
 struct job {
 	unsigned gen; /* tells a slot's jobs apart */
 	int used;
+	int warm;         /* a page made ahead, not yet given a URL */
 	unsigned long no; /* 1 for the first URL of the run */
 	yajl_val rec;     /* the input record */
 	const char *url;  /* in rec */
@@ -105,8 +106,9 @@ static size_t ncalls, calls_alloc;
 static unsigned long seq;
 static double run_deadline = -1;
 static int run_timed_out;
-static char *spare; /* the blank page a launched browser starts with */
-static int trace;   /* $PWFETCH_TRACE: the protocol on stderr */
+static char *spare;     /* the blank page a launched browser starts with */
+static struct job warm; /* a page made ahead for the next URL */
+static int trace;       /* $PWFETCH_TRACE: the protocol on stderr */
 static double t_start;
 
 static void
@@ -323,6 +325,14 @@ job_fail(struct job *j, const char *fmt, ...)
 	char msg[600];
 	va_list ap;
 
+	if (j->warm) {
+		/* Nobody waits for it: drop it quietly. */
+		if (j->target && !browser.cdp.dead)
+			call(NULL, T_IGNORE, NULL, "Target.closeTarget",
+			    params1("targetId", uk_json_str(j->target)));
+		job_free(j);
+		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -575,6 +585,25 @@ job_pick(struct job *j, yajl_val res)
 	job_fail(j, "no open page whose URL starts with '%s'", j->url);
 }
 
+/*
+ * Make a page ahead of need (a browser we launched, open and fetch): its
+ * context, target and session are ready when the next URL comes, which
+ * takes their round trips out of the time a page costs.
+ */
+static void
+warm_start(void)
+{
+	if (opt.address || opt.cmd == CMD_FIND || warm.used || browser.cdp.dead)
+		return;
+	warm.used = 1;
+	warm.warm = 1;
+	if (opt.cmd == CMD_OPEN)
+		call(&warm, T_CTX, NULL, "Target.createBrowserContext",
+		    params1("disposeOnDetach", uk_json_bool(1)));
+	else
+		job_create_target(&warm);
+}
+
 static void
 job_start(struct job *j)
 {
@@ -582,6 +611,15 @@ job_start(struct job *j)
 
 	j->deadline = now + opt.timeout;
 	j->what = "the browser";
+	if (warm.used && warm.session) {
+		j->ctx = warm.ctx;
+		j->target = warm.target;
+		j->session = warm.session;
+		warm.ctx = warm.target = warm.session = NULL;
+		job_free(&warm);
+		job_setup(j);
+		return;
+	}
 	switch (opt.cmd) {
 	case CMD_FIND:
 		call(j, T_TARGETS, NULL, "Target.getTargets", NULL);
@@ -722,7 +760,8 @@ on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
 			return;
 		}
 		j->session = uk_xstrdup(s);
-		job_setup(j);
+		if (!j->warm)
+			job_setup(j);
 		return;
 	case T_FRAMETREE:
 		v = uk_json_get(uk_json_get(res, "frameTree"), "frame");
@@ -1090,6 +1129,8 @@ run(struct input *in)
 			jobs[i].url = uk_json_get_str(rec, "url");
 			nactive++;
 			job_start(&jobs[i]);
+			if (!in->eof && (in->use_lines || in->i < in->argc))
+				warm_start();
 		}
 		if (nactive == 0 && in->eof)
 			break;
@@ -1347,6 +1388,7 @@ cmd_run(enum cmd cmd, int argc, char **argv)
 	for (k = 0; k < opt.jobs; k++)
 		if (jobs[k].used)
 			job_free(&jobs[k]);
+	job_free(&warm);
 	free(jobs);
 	free(calls);
 	free(spare);
