@@ -1350,6 +1350,13 @@ parse_opts(int argc, char **argv)
 		}
 		opt.shot_dir = opt.shot[n - 1] == '/' ||
 		    (!stat(opt.shot, &st) && S_ISDIR(st.st_mode));
+		/* A directory named with its '/' is made when missing. */
+		if (opt.shot[n - 1] == '/' && mkdir(opt.shot, 0777) &&
+		    errno != EEXIST) {
+			uk_warn("-s: cannot make '%s': %s", opt.shot,
+			    strerror(errno));
+			exit(UK_EXIT_FATAL);
+		}
 	}
 	return optind;
 }

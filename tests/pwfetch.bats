@@ -114,6 +114,12 @@ browser_pid() {
 	    <<<"$output"
 	[[ $stderr == *"$B/never: timeout after 1 s"* ]]
 	no_browser_left
+	# -T: the run's own limit; what is left is not started.
+	run -1 --separate-stderr pwfetch fetch -t 30 -T 2 "$B/never" "$B/static"
+	jq -se '.[0].error == "the run timed out (2 s) waiting for load"' \
+	    <<<"$output"
+	jq -se '.[1].error == "not fetched: the run timed out"' <<<"$output"
+	no_browser_left
 }
 
 @test "open gives each page its own cookies; fetch shares them" {
@@ -123,15 +129,18 @@ browser_pid() {
 	jq -se '.[1].html | test("cookie: none")' <<<"$output"
 }
 
-@test "-w selector waits for the element; -e and -s add value and PNG" {
-	run -0 --separate-stderr pwfetch fetch -w 'selector:#late' -H \
-	    -e 'document.querySelectorAll("p").length' -s "$T/shot.png" \
-	    "$B/late"
-	jq -e '.html | test("Arrived late")' <<<"$output"
-	jq -e '.eval == 2' <<<"$output"
-	json_eq "$(jq -c '.screenshot' <<<"$output")" "\"$T/shot.png\""
-	[ "$(head -c 8 "$T/shot.png" | od -An -tx1 | tr -d ' \n')" = \
+@test "-w selector waits for the element; -e, -v and -s" {
+	mkdir "$T/shots"
+	run -0 --separate-stderr pwfetch fetch -w 'selector:#late' -H -v 800x600 \
+	    -e '[document.querySelectorAll("p").length, innerWidth, innerHeight]' \
+	    -s "$T/shots" "$B/late" "$B/late?again"
+	jq -se '.[0].html | test("Arrived late")' <<<"$output"
+	jq -se '.[0].eval == [2, 800, 600]' <<<"$output"
+	json_eq "$(jq -sc 'map(.screenshot)' <<<"$output")" \
+	    "[\"$T/shots/1.png\",\"$T/shots/2.png\"]"
+	[ "$(head -c 8 "$T/shots/1.png" | od -An -tx1 | tr -d ' \n')" = \
 	    89504e470d0a1a0a ]
+	[ -s "$T/shots/2.png" ]
 }
 
 @test "-w networkidle; an exception in -e; a selector that never comes" {
