@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1385,6 +1386,8 @@ cmd_run(enum cmd cmd, int argc, char **argv)
 	jobs = uk_xcalloc((size_t)opt.jobs, sizeof(*jobs));
 	uk_out_init(&out, stdout);
 	memset(&browser, 0, sizeof(browser));
+	/* What the browser leaves outside its process group comes to us. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	atexit(at_exit);
 	catch_signals();
 	run(&in);

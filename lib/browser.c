@@ -288,6 +288,59 @@ out:
 	return r;
 }
 
+/*
+ * When this process is a child subreaper (PR_SET_CHILD_SUBREAPER), what
+ * the browser left behind outside its process group (crashpad handlers,
+ * children of dead zygotes) is handed to us: give it a moment to end, kill
+ * what stays, and reap it all.
+ */
+static void
+reap_orphans(double grace)
+{
+	double end = uk_cdp_now() + grace;
+	int sub = 0, killed = 0;
+	char path[64], buf[4096];
+	pid_t r;
+
+	if (prctl(PR_GET_CHILD_SUBREAPER, &sub) || !sub)
+		return;
+	for (;;) {
+		r = waitpid(-1, NULL, WNOHANG);
+		if (r > 0)
+			continue;
+		if (r < 0)
+			return; /* no children left */
+		if (uk_cdp_now() < end) {
+			nap(5);
+			continue;
+		}
+		if (killed)
+			return;
+		killed = 1;
+		end = uk_cdp_now() + 2;
+		snprintf(path, sizeof(path), "/proc/self/task/%ld/children",
+		    (long)getpid());
+		{
+			FILE *fp = fopen(path, "r");
+			char *p, *q;
+
+			if (!fp)
+				return;
+			if (!fgets(buf, sizeof(buf), fp))
+				buf[0] = '\0';
+			fclose(fp);
+			for (p = buf; *p; p = q) {
+				long pid = strtol(p, &q, 10);
+
+				if (q == p)
+					break;
+				if (pid > 0)
+					kill((pid_t)pid, SIGKILL);
+			}
+		}
+	}
+}
+
 void
 uk_browser_close(struct uk_browser *b, double grace)
 {
@@ -303,6 +356,7 @@ uk_browser_close(struct uk_browser *b, double grace)
 		/* Whatever is left of its process group goes too. */
 		kill(-b->pid, SIGKILL);
 		b->pid = 0;
+		reap_orphans(0);
 	} else {
 		uk_cdp_release(&b->cdp);
 	}

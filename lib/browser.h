@@ -63,7 +63,11 @@ int uk_browser_attach(struct uk_browser *b, const char *address, double timeout,
  * Let go of the browser: a launched one is asked to close (Browser.close),
  * waited for up to grace seconds, then killed with its process group,
  * reaped, and its profile removed; an attached one is only disconnected.
- * Safe to call twice.
+ * When the caller made itself a child subreaper (prctl
+ * PR_SET_CHILD_SUBREAPER), the browser's orphans that escaped its process
+ * group (crashpad handlers) are killed too, and every child of the process
+ * is reaped: only for programs whose children are all the browser's.  Safe
+ * to call twice.
  */
 void uk_browser_close(struct uk_browser *b, double grace);
 

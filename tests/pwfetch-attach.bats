@@ -14,7 +14,7 @@ setup_file() {
 	    2>"$d/srv.log" &
 	echo $! >"$d/srv.pid"
 	mkdir -p "$d/prof"
-	"$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
+	HOME=$d XDG_CONFIG_HOME=$d XDG_CACHE_HOME=$d "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
 	    --disable-background-networking --disable-component-update \
 	    --disable-dev-shm-usage --user-data-dir="$d/prof" \
 	    --remote-debugging-port=0 about:blank >"$d/chromium.log" 2>&1 &
