@@ -116,7 +116,7 @@ browser_pid() {
 	no_browser_left
 	# -T: the run's own limit; what is left is not started.
 	run -1 --separate-stderr pwfetch fetch -t 30 -T 2 "$B/never" "$B/static"
-	jq -se '.[0].error == "the run timed out (2 s) waiting for load"' \
+	jq -se '.[0].error | startswith("the run timed out (2 s) waiting for ")' \
 	    <<<"$output"
 	jq -se '.[1].error == "not fetched: the run timed out"' <<<"$output"
 	no_browser_left
