@@ -107,12 +107,12 @@ browser_pid() {
 @test "a slow page is waited for; past its timeout it is an error record" {
 	run -0 --separate-stderr pwfetch fetch -t 20 "$B/slow?ms=1200"
 	jq -e '.title == "Slow page" and (has("error") | not)' <<<"$output"
-	run -1 --separate-stderr pwfetch fetch -t 1 "$B/never" "$B/static"
+	run -1 --separate-stderr pwfetch fetch -t 3 "$B/never" "$B/static"
 	[ "${#lines[@]}" -eq 2 ]
-	jq -se '.[0].error == "timeout after 1 s waiting for load"' <<<"$output"
+	jq -se '.[0].error == "timeout after 3 s waiting for load"' <<<"$output"
 	jq -se '.[1].title == "Static page" and (.[1] | has("error") | not)' \
 	    <<<"$output"
-	[[ $stderr == *"$B/never: timeout after 1 s"* ]]
+	[[ $stderr == *"$B/never: timeout after 3 s"* ]]
 	no_browser_left
 	# -T: the run's own limit; what is left is not started.
 	run -1 --separate-stderr pwfetch fetch -t 30 -T 2 "$B/never" "$B/static"
@@ -149,8 +149,8 @@ browser_pid() {
 	jq -e '.title == "Script page"' <<<"$output"
 	jq -e '(.error | test("^eval: ReferenceError")) and (.content | test("Rendered"))' \
 	    <<<"$output"
-	run -1 --separate-stderr pwfetch fetch -t 1 -w 'selector:#absent' "$B/static"
-	jq -e '.error == "timeout after 1 s waiting for the selector"' \
+	run -1 --separate-stderr pwfetch fetch -t 3 -w 'selector:#absent' "$B/static"
+	jq -e '.error == "timeout after 3 s waiting for the selector"' \
 	    <<<"$output"
 }
 
