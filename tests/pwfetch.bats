@@ -129,13 +129,14 @@ browser_pid() {
 	jq -se '.[1].html | test("cookie: none")' <<<"$output"
 }
 
-@test "-w selector waits for the element; -e, -v and -s" {
+@test "-w selector waits for the element; -e, -v, -u and -s" {
 	mkdir "$T/shots"
 	run -0 --separate-stderr pwfetch fetch -w 'selector:#late' -H -v 800x600 \
-	    -e '[document.querySelectorAll("p").length, innerWidth, innerHeight]' \
+	    -u 'urlkit-test/1' -e '[document.querySelectorAll("p").length,
+	    innerWidth, innerHeight, navigator.userAgent]' \
 	    -s "$T/shots" "$B/late" "$B/late?again"
 	jq -se '.[0].html | test("Arrived late")' <<<"$output"
-	jq -se '.[0].eval == [2, 800, 600]' <<<"$output"
+	jq -se '.[0].eval == [2, 800, 600, "urlkit-test/1"]' <<<"$output"
 	json_eq "$(jq -sc 'map(.screenshot)' <<<"$output")" \
 	    "[\"$T/shots/1.png\",\"$T/shots/2.png\"]"
 	[ "$(head -c 8 "$T/shots/1.png" | od -An -tx1 | tr -d ' \n')" = \
