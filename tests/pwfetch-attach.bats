@@ -61,6 +61,16 @@ pages() {
 	curl -s "$A/json/list" | jq -r '.[] | select(.type == "page") | .url'
 }
 
+# Open a tab at URL as a user would, and wait until it shows that URL.
+user_tab() {
+	curl -s -X PUT "$A/json/new?$1" >/dev/null
+	for _ in $(seq 1 200); do
+		pages | grep -qxF "$1" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 browser_alive() {
 	kill -0 "$(cat "$BATS_FILE_TMPDIR/chromium.pid")"
 }
@@ -92,14 +102,14 @@ browser_alive() {
 }
 
 @test "find attaches to URLKIT_DEVTOOLS_URL by default" {
-	curl -s -X PUT "$A/json/new?$B/static?tab=env" >/dev/null
+	user_tab "$B/static?tab=env"
 	URLKIT_DEVTOOLS_URL=$A run -0 --separate-stderr pwfetch find \
 	    "$B/static?tab=env"
 	jq -e '.title == "Static page"' <<<"$output"
 }
 
 @test "open: its own context, closed after; the user's tabs stay" {
-	curl -s -X PUT "$A/json/new?$B/static?tab=user" >/dev/null
+	user_tab "$B/static?tab=user"
 	run -0 --separate-stderr pwfetch open -c "$A" -H \
 	    "$B/cookie?ctx=open" "$B/static?ctx=open"
 	[ "${#lines[@]}" -eq 2 ]
