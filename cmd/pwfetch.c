@@ -77,7 +77,7 @@ struct job {
 	const char *what; /* what it is waiting for, for a timeout */
 	double deadline, poll_at;
 	char *ctx, *target, *session, *frame, *loader, *old_loader;
-	int nav_done, ready, collecting, pending;
+	int nav_done, ready, collecting, pending, reload_sent;
 	int load_seen, idle_seen;
 	struct {
 		char *frame, *loader, *name;
@@ -447,6 +447,8 @@ poll_selector(struct job *j)
 	yajl_val sel = uk_json_str(opt.selector);
 
 	j->poll_at = 0;
+	if (opt.cmd == CMD_FIND)
+		uk_buf_addstr(&b, "!window.__pwfetchOld && ");
 	uk_buf_addstr(&b, "!!document.querySelector(");
 	uk_json_to_buf(sel, &b);
 	uk_buf_addstr(&b, ")");
@@ -534,8 +536,8 @@ job_setup(struct job *j)
 		    params1("userAgent", uk_json_str(opt.ua)));
 	j->what = wait_name();
 	if (opt.cmd == CMD_FIND) {
+		/* The document now, to tell the reloaded one from it. */
 		call(j, T_FRAMETREE, j->session, "Page.getFrameTree", NULL);
-		call(j, T_RELOAD, j->session, "Page.reload", NULL);
 	} else {
 		call(j, T_NAV, j->session, "Page.navigate",
 		    params1("url", uk_json_str(j->url)));
@@ -774,8 +776,17 @@ on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
 		if ((s = uk_json_get_str(v, "loaderId")))
 			j->old_loader = uk_xstrdup(s);
 		job_replay(j);
-		if (j->used && opt.wait == WAIT_SELECTOR)
-			j->poll_at = uk_cdp_now() + 0.05;
+		if (!j->used)
+			return;
+		/* Mark the old document; the reloaded one has no mark. */
+		call(j, T_SETUP, j->session, "Runtime.evaluate",
+		    evaluate("window.__pwfetchOld = true"));
+		call(j, T_RELOAD, j->session, "Page.reload", NULL);
+		j->reload_sent = 1;
+		return;
+	case T_RELOAD:
+		if (opt.wait == WAIT_SELECTOR && !j->collecting)
+			poll_selector(j);
 		return;
 	case T_NAV:
 		s = uk_json_get_str(res, "errorText");
@@ -923,6 +934,15 @@ dispatch(yajl_val m)
 		job_lifecycle(j, uk_json_get_str(params, "frameId"),
 		    uk_json_get_str(params, "loaderId"),
 		    uk_json_get_str(params, "name"));
+	} else if (!strcmp(method, "Page.loadEventFired")) {
+		/*
+		 * After a reload, a load event is the new document's (the old
+		 * one had loaded, or its load was cut short by the reload):
+		 * a second way to see it besides the lifecycle events.
+		 */
+		if (opt.cmd == CMD_FIND && j->reload_sent &&
+		    opt.wait == WAIT_LOAD)
+			job_collect(j);
 	} else if (!strcmp(method, "Inspector.targetCrashed")) {
 		job_fail(j, "the page crashed its renderer");
 	} else if (!strcmp(method, "Page.javascriptDialogOpening")) {

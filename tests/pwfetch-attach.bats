@@ -93,6 +93,17 @@ browser_alive() {
 	[ -z "$(ls -A "$T/tmp")" ]
 }
 
+@test "find -w selector and -w networkidle wait on the reloaded page" {
+	run -0 --separate-stderr pwfetch fetch -c "$A" "$B/late?find=1"
+	run -0 --separate-stderr pwfetch find -c "$A" -w 'selector:#late' -H \
+	    -e 'window.__pwfetchOld === undefined' "$B/late?find=1"
+	jq -e '.html | test("Arrived late")' <<<"$output"
+	jq -e '.eval == true' <<<"$output"
+	run -0 --separate-stderr pwfetch find -c "$A" -w networkidle \
+	    "$B/late?find=1"
+	jq -e '.title == "Late page"' <<<"$output"
+}
+
 @test "find that finds nothing: an error record, exit 1" {
 	run -1 --separate-stderr pwfetch find -c "$A" "$B/nothing-like-this"
 	json_eq "$(jq -c '{url, error}' <<<"$output")" \
