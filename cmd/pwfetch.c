@@ -936,12 +936,11 @@ dispatch(yajl_val m)
 		    uk_json_get_str(params, "name"));
 	} else if (!strcmp(method, "Page.loadEventFired")) {
 		/*
-		 * After a reload, a load event is the new document's (the old
-		 * one had loaded, or its load was cut short by the reload):
-		 * a second way to see it besides the lifecycle events.
+		 * Once the navigation has committed (or the reload has been
+		 * asked for), a load event is the new document's: a second way
+		 * to see it besides the lifecycle events.
 		 */
-		if (opt.cmd == CMD_FIND && j->reload_sent &&
-		    opt.wait == WAIT_LOAD)
+		if (opt.wait == WAIT_LOAD && (j->nav_done || j->reload_sent))
 			job_collect(j);
 	} else if (!strcmp(method, "Inspector.targetCrashed")) {
 		job_fail(j, "the page crashed its renderer");
