@@ -31,7 +31,7 @@ static const char usage_text[] =
     "       pwfetch -h | -V\n";
 
 enum cmd { CMD_FIND, CMD_OPEN, CMD_FETCH };
-enum wait { WAIT_LOAD, WAIT_IDLE, WAIT_SELECTOR };
+enum wait { WAIT_LOAD, WAIT_DOM, WAIT_IDLE, WAIT_SELECTOR };
 
 static struct {
 	enum cmd cmd;
@@ -78,7 +78,7 @@ struct job {
 	double deadline, poll_at;
 	char *ctx, *target, *session, *frame, *loader, *old_loader;
 	int nav_done, ready, collecting, pending, reload_sent;
-	int load_seen, idle_seen;
+	int load_seen, idle_seen, dom_seen;
 	struct {
 		char *frame, *loader, *name;
 	} ev[MAX_EVENTS];
@@ -188,6 +188,8 @@ static const char *
 wait_name(void)
 {
 	switch (opt.wait) {
+	case WAIT_DOM:
+		return "DOMContentLoaded";
 	case WAIT_IDLE:
 		return "network idle";
 	case WAIT_SELECTOR:
@@ -467,7 +469,8 @@ job_lifecycle(struct job *j, const char *frame, const char *loader,
 	if (!j->frame || (opt.cmd != CMD_FIND && !j->loader)) {
 		/* Not yet known which load is ours: keep it for later. */
 		if (j->nev < MAX_EVENTS &&
-		    (!strcmp(name, "load") || !strcmp(name, "networkIdle"))) {
+		    (!strcmp(name, "load") || !strcmp(name, "networkIdle") ||
+			!strcmp(name, "DOMContentLoaded"))) {
 			j->ev[j->nev].frame = uk_xstrdup(frame);
 			j->ev[j->nev].loader = uk_xstrdup(loader);
 			j->ev[j->nev].name = uk_xstrdup(name);
@@ -490,7 +493,10 @@ job_lifecycle(struct job *j, const char *frame, const char *loader,
 		j->load_seen = 1;
 	else if (!strcmp(name, "networkIdle"))
 		j->idle_seen = 1;
+	else if (!strcmp(name, "DOMContentLoaded"))
+		j->dom_seen = 1;
 	if ((opt.wait == WAIT_LOAD && j->load_seen) ||
+	    (opt.wait == WAIT_DOM && (j->dom_seen || j->load_seen)) ||
 	    (opt.wait == WAIT_IDLE && j->idle_seen))
 		job_collect(j);
 }
@@ -940,7 +946,11 @@ dispatch(yajl_val m)
 		 * asked for), a load event is the new document's: a second way
 		 * to see it besides the lifecycle events.
 		 */
-		if (opt.wait == WAIT_LOAD && (j->nav_done || j->reload_sent))
+		if ((opt.wait == WAIT_LOAD || opt.wait == WAIT_DOM) &&
+		    (j->nav_done || j->reload_sent))
+			job_collect(j);
+	} else if (!strcmp(method, "Page.domContentEventFired")) {
+		if (opt.wait == WAIT_DOM && (j->nav_done || j->reload_sent))
 			job_collect(j);
 	} else if (!strcmp(method, "Inspector.targetCrashed")) {
 		job_fail(j, "the page crashed its renderer");
@@ -1320,6 +1330,8 @@ parse_opts(int argc, char **argv)
 		case 'w':
 			if (!strcmp(optarg, "load")) {
 				opt.wait = WAIT_LOAD;
+			} else if (!strcmp(optarg, "domcontentloaded")) {
+				opt.wait = WAIT_DOM;
 			} else if (!strcmp(optarg, "networkidle")) {
 				opt.wait = WAIT_IDLE;
 			} else if (!strncmp(optarg, "selector:", 9) &&
@@ -1327,8 +1339,8 @@ parse_opts(int argc, char **argv)
 				opt.wait = WAIT_SELECTOR;
 				opt.selector = optarg + 9;
 			} else {
-				uk_warn("-w: not load, networkidle or "
-					"selector:CSS: '%s'",
+				uk_warn("-w: not load, domcontentloaded, "
+					"networkidle or selector:CSS: '%s'",
 				    optarg);
 				usage(UK_EXIT_USAGE);
 			}

@@ -107,6 +107,10 @@ browser_pid() {
 @test "a slow page is waited for; past its timeout it is an error record" {
 	run -0 --separate-stderr pwfetch fetch -t 20 "$B/slow?ms=1200"
 	jq -e '.title == "Slow page" and (has("error") | not)' <<<"$output"
+	# domcontentloaded does not wait for the image; -t 20 still bounds it.
+	run -0 --separate-stderr pwfetch fetch -t 20 -w domcontentloaded \
+	    -e 'document.readyState' "$B/slow?ms=8000"
+	jq -e '.title == "Slow page" and .eval == "interactive"' <<<"$output"
 	run -1 --separate-stderr pwfetch fetch -t 3 "$B/never" "$B/static"
 	[ "${#lines[@]}" -eq 2 ]
 	jq -se '.[0].error == "timeout after 3 s waiting for load"' <<<"$output"
