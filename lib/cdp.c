@@ -24,7 +24,8 @@
 #include "json.h"
 
 #define READ_CHUNK           65536
-#define MAX_MESSAGE          (512UL << 20) /* a reply larger than this is refused */
+/* A reply larger than this is refused. */
+#define MAX_MESSAGE          (512UL << 20)
 #define WS_GUID              "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 #define UK_CDP_WRITE_TIMEOUT 30 /* seconds a browser may not read */
 
