@@ -23,7 +23,7 @@
 #include "cdp.h"
 #include "json.h"
 
-#define READ_CHUNK           65536
+#define READ_CHUNK 65536
 /* A reply larger than this is refused. */
 #define MAX_MESSAGE          (512UL << 20)
 #define WS_GUID              "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
