@@ -71,7 +71,7 @@ static int
 fatal_errno(int e)
 {
 	return e == EACCES || e == EPERM || e == EROFS || e == ENOSPC ||
-	    e == EDQUOT || e == ENOTDIR;
+	    e == EDQUOT;
 }
 
 int
@@ -159,7 +159,9 @@ mkdir_p(const char *dir, struct uk_err *err)
 
 			*s = '\0';
 			if (mkdir(p, 0700) && errno != EEXIST) {
-				r = uk_err_set(err, UK_EXIT_FATAL,
+				r = uk_err_set(err,
+				    fatal_errno(errno) ? UK_EXIT_FATAL :
+							 UK_EXIT_FAIL,
 				    "cannot create '%s': %s", p,
 				    strerror(errno));
 				break;
@@ -170,10 +172,33 @@ mkdir_p(const char *dir, struct uk_err *err)
 			break;
 	}
 	if (!r && (stat(dir, &st) || !S_ISDIR(st.st_mode)))
-		r = uk_err_set(err, UK_EXIT_FATAL, "'%s' is not a directory",
+		r = uk_err_set(err, UK_EXIT_FAIL, "'%s' is not a directory",
 		    dir);
 	free(p);
 	return r;
+}
+
+/*
+ * For the crash tests only: URLKIT_TEST_WRITE_DELAY=N (microseconds) makes
+ * writes go in 4 KiB pieces with a pause between, so that a SIGKILL lands
+ * inside a write far more often than in real use.
+ */
+static size_t
+test_chunk(size_t n)
+{
+	static long delay = -1;
+	const char *e;
+
+	if (delay < 0) {
+		e = getenv("URLKIT_TEST_WRITE_DELAY");
+		delay = e ? atol(e) : 0;
+		if (delay < 0 || delay > 1000000)
+			delay = 0;
+	}
+	if (!delay)
+		return n;
+	usleep((useconds_t)delay);
+	return n < 4096 ? n : 4096;
 }
 
 /*
@@ -222,7 +247,7 @@ write_tmp(const char *dir, const char *name, const char *data, size_t len,
 		goto fail;
 	}
 	while (off < len) {
-		n = write(fd, data + off, len - off);
+		n = write(fd, data + off, test_chunk(len - off));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -374,8 +399,10 @@ unlink_same(int dirfd, const char *name, unsigned long long dev,
 	if (fstatat(dirfd, name, &now, AT_SYMLINK_NOFOLLOW))
 		return -1;
 	if ((unsigned long long)now.st_dev != dev ||
-	    (unsigned long long)now.st_ino != ino)
+	    (unsigned long long)now.st_ino != ino) {
+		errno = ESTALE; /* replaced meanwhile: not an error */
 		return -1;
+	}
 	return unlinkat(dirfd, name, 0);
 }
 
@@ -488,6 +515,22 @@ out:
 	return r;
 }
 
+/*
+ * After a failed write: when the cache directory itself is missing or not
+ * a directory, the whole cache is unusable, so the error is fatal.
+ */
+static void
+cache_dir_check(struct uk_cache *c, struct uk_err *err)
+{
+	struct stat st;
+
+	if (stat(c->dir, &st) == 0 && S_ISDIR(st.st_mode))
+		return;
+	if (err && err->code != UK_EXIT_FATAL)
+		uk_err_set(err, UK_EXIT_FATAL,
+		    "cache directory '%s' is not a directory", c->dir);
+}
+
 int
 uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 {
@@ -522,6 +565,8 @@ uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 	snprintf(name, sizeof(name), "%s.json", key);
 	uk_buf_addf(&dir, "%s/%.2s", c->dir, key);
 	r = uk_cache_write_file(dir.buf, name, b.buf, b.len, now, err);
+	if (r)
+		cache_dir_check(c, err);
 	uk_buf_release(&b);
 	uk_buf_release(&dir);
 	return r;
@@ -744,8 +789,13 @@ writer_gone(long pid)
 static int
 drop(struct cleanup_ctx *x, const struct uk_cache_file *f, const char *why)
 {
-	if (!x->o->dry_run && unlink_same(f->dirfd, f->name, f->dev, f->ino))
+	if (!x->o->dry_run && unlink_same(f->dirfd, f->name, f->dev, f->ino)) {
+		if (errno != ENOENT && errno != ESTALE) {
+			x->o->failed++;
+			x->o->fail_errno = errno;
+		}
 		return 0;
+	}
 	if (x->o->fn)
 		x->o->fn(x->o->ctx, f, why);
 	if (f->kind == UK_CACHE_ENTRY)
@@ -848,9 +898,15 @@ evict(struct cleanup_ctx *x)
 		if (!o->dry_run) {
 			if (lstat(k->path, &st) ||
 			    (unsigned long long)st.st_ino != k->ino ||
-			    (unsigned long long)st.st_dev != k->dev ||
-			    unlink(k->path))
+			    (unsigned long long)st.st_dev != k->dev)
 				continue;
+			if (unlink(k->path)) {
+				if (errno != ENOENT) {
+					o->failed++;
+					o->fail_errno = errno;
+				}
+				continue;
+			}
 		}
 		memset(&f, 0, sizeof(f));
 		f.kind = UK_CACHE_ENTRY;
@@ -882,7 +938,8 @@ uk_cache_cleanup_opt(struct uk_cache *c, struct uk_cache_cleanup *o,
 	x.o = o;
 	x.now = uk_cache_now_ns();
 	uk_buf_init(&x.b, 0);
-	o->expired = o->corrupt = o->temp = o->evicted = 0;
+	o->expired = o->corrupt = o->temp = o->evicted = o->failed = 0;
+	o->fail_errno = 0;
 	o->bytes_freed = o->bytes_left = 0;
 	o->entries_left = 0;
 	r = uk_cache_walk(c, cleanup_one, &x, err);
@@ -894,6 +951,10 @@ uk_cache_cleanup_opt(struct uk_cache *c, struct uk_cache_cleanup *o,
 	uk_buf_release(&x.b);
 	if (r < 0)
 		return -1;
+	if (o->failed && fatal_errno(o->fail_errno))
+		return uk_err_set(err, UK_EXIT_FATAL,
+		    "cannot remove %ld file%s in '%s': %s", o->failed,
+		    o->failed == 1 ? "" : "s", c->dir, strerror(o->fail_errno));
 	return o->expired + o->corrupt + o->temp + o->evicted;
 }
 
@@ -907,8 +968,9 @@ uk_cache_cleanup(struct uk_cache *c, struct uk_err *err)
 }
 
 struct clear_ctx {
-	long n;
+	long n, failed;
 	long long now;
+	int fail_errno;
 };
 
 static int
@@ -919,6 +981,10 @@ clear_one(void *ctx, const struct uk_cache_file *f)
 	if (f->kind == UK_CACHE_ENTRY) {
 		if (!unlinkat(f->dirfd, f->name, 0))
 			x->n++;
+		else if (errno != ENOENT) {
+			x->failed++;
+			x->fail_errno = errno;
+		}
 	} else if (f->kind == UK_CACHE_TEMP &&
 	    (f->mtime_ns + UK_CACHE_TMP_AGE * NS < x->now ||
 		writer_gone(f->pid))) {
@@ -930,9 +996,16 @@ clear_one(void *ctx, const struct uk_cache_file *f)
 long
 uk_cache_clear(struct uk_cache *c, struct uk_err *err)
 {
-	struct clear_ctx x = { 0, uk_cache_now_ns() };
+	struct clear_ctx x;
 
+	memset(&x, 0, sizeof(x));
+	x.now = uk_cache_now_ns();
 	if (uk_cache_walk(c, clear_one, &x, err) < 0)
 		return -1;
+	if (x.failed)
+		return uk_err_set(err,
+		    fatal_errno(x.fail_errno) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
+		    "removed %ld, cannot remove %ld in '%s': %s", x.n, x.failed,
+		    c->dir, strerror(x.fail_errno));
 	return x.n;
 }

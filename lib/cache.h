@@ -149,13 +149,17 @@ struct uk_cache_cleanup {
 	long expired, corrupt, temp, evicted;
 	unsigned long long bytes_freed, bytes_left;
 	long entries_left;
+	long failed;    /* files that could not be removed */
+	int fail_errno; /* why, for the last of them */
 };
 
 /*
  * uk_cache_cleanup with options: expired entries, corrupt ones (unless
  * no_verify), stray temporary files, then with max_size the least
  * recently used entries until the rest fit.  Returns how many files went
- * (or would go), or -1 with err.
+ * (or would go), or -1 with err: also when files could not be removed for
+ * lack of permission or a read-only file system (code UK_EXIT_FATAL; the
+ * counts are filled all the same).
  */
 long uk_cache_cleanup_opt(struct uk_cache *c, struct uk_cache_cleanup *o,
     struct uk_err *err);
