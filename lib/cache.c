@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include <openssl/evp.h>
+#include <pthread.h>
+#include <yajl/yajl_parse.h>
 
 #include "buf.h"
 #include "cache.h"
@@ -115,6 +117,16 @@ uk_cache_release(struct uk_cache *c)
 	c->dir = NULL;
 }
 
+/* SHA-256, fetched once rather than looked up on every digest. */
+static EVP_MD *sha256;
+static pthread_once_t sha256_once = PTHREAD_ONCE_INIT;
+
+static void
+sha256_fetch(void)
+{
+	sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
+}
+
 void
 uk_cache_key(const char *url, char key[17])
 {
@@ -123,7 +135,10 @@ uk_cache_key(const char *url, char key[17])
 	unsigned int n = 0;
 	int i;
 
-	if (!EVP_Digest(url, strlen(url), md, &n, EVP_sha256(), NULL) || n < 8)
+	pthread_once(&sha256_once, sha256_fetch);
+	if (!EVP_Digest(url, strlen(url), md, &n,
+		sha256 ? sha256 : EVP_sha256(), NULL) ||
+	    n < 8)
 		memset(md, 0, 8); /* cannot happen with the default provider */
 	for (i = 0; i < 8; i++) {
 		key[2 * i] = hex[md[i] >> 4];
@@ -325,7 +340,11 @@ uk_cache_write_file(const char *dir, const char *name, const char *data,
 	return r;
 }
 
-/* Read all of fd (at most MAX_ENTRY bytes) into b. */
+/*
+ * Read all of fd (at most MAX_ENTRY bytes) into b.  Entry files are never
+ * written in place (they are replaced by rename), so once size bytes (the
+ * size fstat gave) are in, that is all of it: no read just to see EOF.
+ */
 static int
 read_fd(int fd, long long size, struct uk_buf *b)
 {
@@ -333,6 +352,8 @@ read_fd(int fd, long long size, struct uk_buf *b)
 
 	uk_buf_grow(b, (size_t)size + 1);
 	for (;;) {
+		if (size > 0 && (long long)b->len == size)
+			break;
 		if (b->alloc - b->len < 4096)
 			uk_buf_grow(b, 65536);
 		n = read(fd, b->buf + b->len, b->alloc - b->len - 1);
@@ -382,6 +403,130 @@ check_entry(struct uk_buf *b, const char *url, const char *key, yajl_val *rec)
 	else
 		uk_json_free(v);
 	return 1;
+}
+
+/*
+ * Checking an entry without building its tree (for cleanup): yajl's
+ * parser with callbacks that only follow the depth and catch the
+ * top-level "url".
+ */
+struct vcheck {
+	int depth;
+	int want_url; /* the next value is the top-level url */
+	int url_ok;   /* 1 matched key, -1 did not */
+	const char *key;
+};
+
+static int
+v_scalar(void *ctx)
+{
+	struct vcheck *v = ctx;
+
+	v->want_url = 0;
+	return v->depth > 0; /* a bare scalar is not an entry */
+}
+
+static int
+v_bool(void *ctx, int b)
+{
+	(void)b;
+	return v_scalar(ctx);
+}
+
+static int
+v_number(void *ctx, const char *s, size_t len)
+{
+	(void)s;
+	(void)len;
+	return v_scalar(ctx);
+}
+
+static int
+v_string(void *ctx, const unsigned char *s, size_t len)
+{
+	struct vcheck *v = ctx;
+	char *u, k[17];
+
+	if (v->want_url) {
+		u = uk_xmemdup(s, len);
+		uk_cache_key(u, k);
+		free(u);
+		v->url_ok = strcmp(k, v->key) ? -1 : 1;
+	}
+	return v_scalar(ctx);
+}
+
+static int
+v_start_map(void *ctx)
+{
+	struct vcheck *v = ctx;
+
+	v->want_url = 0;
+	return ++v->depth <= UK_JSON_MAX_DEPTH;
+}
+
+static int
+v_map_key(void *ctx, const unsigned char *s, size_t len)
+{
+	struct vcheck *v = ctx;
+
+	v->want_url = v->depth == 1 && len == 3 && !memcmp(s, "url", 3);
+	return 1;
+}
+
+static int
+v_end(void *ctx)
+{
+	struct vcheck *v = ctx;
+
+	v->depth--;
+	v->want_url = 0;
+	return 1;
+}
+
+static int
+v_start_array(void *ctx)
+{
+	struct vcheck *v = ctx;
+
+	v->want_url = 0;
+	if (v->depth == 0)
+		return 0; /* an array is not an entry */
+	return ++v->depth <= UK_JSON_MAX_DEPTH;
+}
+
+static const yajl_callbacks vcheck_cb = {
+	v_scalar,
+	v_bool,
+	NULL,
+	NULL,
+	v_number,
+	v_string,
+	v_start_map,
+	v_map_key,
+	v_end,
+	v_start_array,
+	v_end,
+};
+
+/* Whether b holds one JSON object whose string url has the key key. */
+static int
+entry_valid(const struct uk_buf *b, const char *key)
+{
+	struct vcheck v;
+	yajl_handle h;
+	int ok;
+
+	memset(&v, 0, sizeof(v));
+	v.key = key;
+	if (!b->len || memchr(b->buf, '\0', b->len))
+		return 0;
+	h = yajl_alloc(&vcheck_cb, NULL, &v);
+	ok = yajl_parse(h, (const unsigned char *)b->buf, b->len) ==
+		yajl_status_ok &&
+	    yajl_complete_parse(h) == yajl_status_ok;
+	yajl_free(h);
+	return ok && v.url_ok == 1;
 }
 
 /*
@@ -823,7 +968,7 @@ entry_ok(struct cleanup_ctx *x, const struct uk_cache_file *f)
 		return 1;
 	}
 	close(fd);
-	ok = check_entry(&x->b, NULL, f->key, NULL);
+	ok = entry_valid(&x->b, f->key);
 	if (x->b.alloc > (1 << 20))
 		uk_buf_release(&x->b);
 	return ok;
@@ -850,7 +995,10 @@ cleanup_one(void *ctx, const struct uk_cache_file *f)
 		x->o->expired += drop(x, f, "expired");
 		return 0;
 	}
-	if (!x->o->no_verify && !entry_ok(x, f)) {
+	/* The smallest entry, {"url":""}, has 10 bytes: an empty file (what
+	 * a power failure can leave without fsync) is corrupt even to
+	 * no_verify. */
+	if (f->size < 10 || (!x->o->no_verify && !entry_ok(x, f))) {
 		x->o->corrupt += drop(x, f, "corrupt");
 		return 0;
 	}

@@ -139,7 +139,7 @@ int uk_cache_load(const char *path, const char *key, yajl_val *rec,
 /* Options and results of uk_cache_cleanup_opt. */
 struct uk_cache_cleanup {
 	int dry_run;                 /* report, remove nothing */
-	int no_verify;               /* do not parse fresh entries */
+	int no_verify; /* do not read fresh entries; empty ones still go */
 	unsigned long long max_size; /* 0: none; else evict oldest atime */
 	/* Called for each file removed (or that would be); may be NULL. */
 	void (

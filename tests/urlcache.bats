@@ -451,3 +451,35 @@ put() {
 		false
 	}
 }
+
+@test "cleanup --fast reads no entry but still removes empty ones" {
+	put https://g1.test/
+	put https://g2.test/
+	put https://g3.test/
+	echo 'garbage, not JSON' >"$(urlcache path https://g1.test/)"
+	: >"$(urlcache path https://g2.test/)"
+	run -0 urlcache cleanup --fast
+	jq -e '.corrupt == 1 and .entries == 2' <<<"$output"
+	[ -e "$(urlcache path https://g1.test/)" ]
+	[ ! -e "$(urlcache path https://g2.test/)" ]
+	run -0 urlcache cleanup
+	jq -e '.corrupt == 1 and .entries == 1' <<<"$output"
+}
+
+# complete WORD...: what the bash completion offers for the last word.
+complete_words() {
+	bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1));
+	    _urlcache; echo "${COMPREPLY[*]}"' _ "$TOP/completions/bash/urlcache" "$@"
+}
+
+@test "bash completion offers commands, options and session names" {
+	rec https://c.test/ | urlcache session chat1 add
+	run -0 complete_words urlcache cl
+	[ "$output" = "clear cleanup" ]
+	run -0 complete_words urlcache cleanup --d
+	[ "$output" = "--dry-run" ]
+	run -0 complete_words urlcache session ""
+	[ "$output" = "chat1" ]
+	run -0 complete_words urlcache session chat1 ""
+	[ "$output" = "list add get remove clear" ]
+}
