@@ -123,11 +123,16 @@ static struct {
 static void
 get_one(const char *url, yajl_val in)
 {
+	static struct uk_buf raw = UK_BUF_INIT;
 	struct uk_err err;
 	yajl_val rec;
 	int r, expired = 0;
 
 	(void)in;
+	if (!url) { /* the end: free what is kept between calls */
+		uk_buf_release(&raw);
+		return;
+	}
 	if (get_opt.session) {
 		r = uk_session_content(get_opt.session, url, &rec, &err);
 		if (r == 0) {
@@ -136,25 +141,36 @@ get_one(const char *url, yajl_val in)
 			    "nor the cache");
 			return;
 		}
+		if (r > 0) {
+			emit(rec);
+			uk_json_free(rec);
+			return;
+		}
 	} else {
-		r = uk_cache_get(&cache, url,
-		    get_opt.stale ? UK_CACHE_STALE : 0, &rec, &expired, &err);
-		if (r == 1)
-			uk_json_set_bool(rec, "cached", 1);
+		/* The entry's text as it is, plus "cached": no tree. */
+		r = uk_cache_get_raw(&cache, url,
+		    get_opt.stale ? UK_CACHE_STALE : 0, &raw, &expired, &err);
 		if (r == 0) {
 			emit_missing(url, "not in the cache");
 			return;
 		}
+		if (r > 0) {
+			if (opt.quiet)
+				return;
+			uk_buf_setlen(&raw,
+			    raw.len - 1); /* the closing brace */
+			uk_buf_addstr(&raw, ",\"cached\":true");
+			if (expired)
+				uk_buf_addstr(&raw, ",\"expired\":true");
+			uk_buf_addstr(&raw, "}\n");
+			uk_out_raw(&out, raw.buf, raw.len);
+			if (!out.batch)
+				uk_out_flush(&out);
+			return;
+		}
 	}
-	if (r < 0) {
-		lib_error(&err);
-		emit_missing(url, err.msg);
-		return;
-	}
-	if (expired)
-		uk_json_set_bool(rec, "expired", 1);
-	emit(rec);
-	uk_json_free(rec);
+	lib_error(&err);
+	emit_missing(url, err.msg);
 }
 
 /* Parse a session name operand, or exit 2. */
@@ -198,6 +214,7 @@ cmd_get(int argc, char **argv)
 		get_opt.session = &s;
 	}
 	each_url(argc - optind, argv + optind, get_one);
+	get_one(NULL, NULL);
 	if (sname)
 		uk_session_release(&s);
 	return 0;

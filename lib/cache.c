@@ -412,9 +412,11 @@ check_entry(struct uk_buf *b, const char *url, const char *key, yajl_val *rec)
  */
 struct vcheck {
 	int depth;
-	int want_url; /* the next value is the top-level url */
-	int url_ok;   /* 1 matched key, -1 did not */
-	const char *key;
+	int want_url;    /* the next value is the top-level url */
+	int url_ok;      /* 1 matched, -1 did not */
+	int marked;      /* a top-level "cached" or "expired" key */
+	const char *key; /* the url must have this key, */
+	const char *url; /* or be this url */
 };
 
 static int
@@ -447,7 +449,10 @@ v_string(void *ctx, const unsigned char *s, size_t len)
 	struct vcheck *v = ctx;
 	char *u, k[17];
 
-	if (v->want_url) {
+	if (v->want_url && v->url) {
+		v->url_ok =
+		    strlen(v->url) == len && !memcmp(v->url, s, len) ? 1 : -1;
+	} else if (v->want_url) {
 		u = uk_xmemdup(s, len);
 		uk_cache_key(u, k);
 		free(u);
@@ -471,6 +476,10 @@ v_map_key(void *ctx, const unsigned char *s, size_t len)
 	struct vcheck *v = ctx;
 
 	v->want_url = v->depth == 1 && len == 3 && !memcmp(s, "url", 3);
+	if (v->depth == 1 &&
+	    ((len == 6 && !memcmp(s, "cached", 6)) ||
+		(len == 7 && !memcmp(s, "expired", 7))))
+		v->marked = 1;
 	return 1;
 }
 
@@ -509,9 +518,14 @@ static const yajl_callbacks vcheck_cb = {
 	v_end,
 };
 
-/* Whether b holds one JSON object whose string url has the key key. */
+/*
+ * Whether b holds one JSON object whose string url has the key key (or,
+ * with url, is url); *marked (may be NULL) tells a top-level "cached" or
+ * "expired".
+ */
 static int
-entry_valid(const struct uk_buf *b, const char *key)
+entry_check(const struct uk_buf *b, const char *key, const char *url,
+    int *marked)
 {
 	struct vcheck v;
 	yajl_handle h;
@@ -519,6 +533,7 @@ entry_valid(const struct uk_buf *b, const char *key)
 
 	memset(&v, 0, sizeof(v));
 	v.key = key;
+	v.url = url;
 	if (!b->len || memchr(b->buf, '\0', b->len))
 		return 0;
 	h = yajl_alloc(&vcheck_cb, NULL, &v);
@@ -526,7 +541,47 @@ entry_valid(const struct uk_buf *b, const char *key)
 		yajl_status_ok &&
 	    yajl_complete_parse(h) == yajl_status_ok;
 	yajl_free(h);
+	if (marked)
+		*marked = v.marked;
 	return ok && v.url_ok == 1;
+}
+
+static int
+entry_valid(const struct uk_buf *b, const char *key)
+{
+	return entry_check(b, key, NULL, NULL);
+}
+
+/*
+ * For uk_cache_get_raw: check the entry text in b against url and make it
+ * one line ending in '}' without "cached" or "expired" (as written, or
+ * regenerated from its tree when it is not).  1, or 0 when corrupt.
+ */
+static int
+raw_entry(struct uk_buf *b, const char *url)
+{
+	yajl_val v;
+	int marked = 0;
+
+	if (!entry_check(b, NULL, url, &marked))
+		return 0;
+	while (b->len &&
+	    (b->buf[b->len - 1] == '\n' || b->buf[b->len - 1] == ' ' ||
+		b->buf[b->len - 1] == '\r' || b->buf[b->len - 1] == '\t'))
+		uk_buf_setlen(b, b->len - 1);
+	if (!marked && b->len && b->buf[0] == '{' &&
+	    b->buf[b->len - 1] == '}' && !memchr(b->buf, '\n', b->len) &&
+	    !memchr(b->buf, '\r', b->len))
+		return 1;
+	/* Written by someone else: pretty-printed, or marked. */
+	if (!(v = uk_json_parse(b->buf, b->len, NULL)))
+		return 0;
+	uk_json_del(v, "cached");
+	uk_json_del(v, "expired");
+	uk_buf_reset(b);
+	uk_json_to_buf(v, b);
+	uk_json_free(v);
+	return 1;
 }
 
 /*
@@ -580,44 +635,41 @@ uk_cache_load(const char *path, const char *key, yajl_val *rec,
 	return r;
 }
 
-int
-uk_cache_get(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
-    int *expired, struct uk_err *err)
+/*
+ * uk_cache_get and uk_cache_get_raw: look url up; with rec, parse the
+ * entry into a tree; else check it with the streaming parser and leave
+ * its text, one line ending in '}', in raw.
+ */
+static int
+get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
+    struct uk_buf *raw, int *expired, struct uk_err *err)
 {
-	struct uk_buf b = UK_BUF_INIT;
-	char key[17], name[24], sub[3];
+	struct uk_buf path = UK_BUF_INIT, own = UK_BUF_INIT;
+	struct uk_buf *b = raw ? raw : &own;
+	char key[17];
 	struct stat st;
 	long long now;
-	int dfd = -1, fd = -1, r = 0, exp;
+	int fd = -1, r = 0, exp, ok;
 
-	*rec = NULL;
+	if (rec)
+		*rec = NULL;
 	if (expired)
 		*expired = 0;
 	uk_cache_key(url, key);
-	memcpy(sub, key, 2);
-	sub[2] = '\0';
-	snprintf(name, sizeof(name), "%s.json", key);
-	uk_buf_addf(&b, "%s/%s", c->dir, sub);
-	dfd = open(b.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			goto out;
-		r = uk_err_set(err, UK_EXIT_FATAL, "cannot open '%s': %s",
-		    b.buf, strerror(errno));
-		goto out;
-	}
-	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	uk_buf_addf(&path, "%s/%.2s/%s.json", c->dir, key, key);
+	fd = open(path.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR ||
 		    errno == ENXIO)
 			goto out;
-		r = uk_err_set(err, UK_EXIT_FAIL, "cannot open '%s/%s': %s",
-		    b.buf, name, strerror(errno));
+		r = uk_err_set(err,
+		    errno == EACCES ? UK_EXIT_FATAL : UK_EXIT_FAIL,
+		    "cannot open '%s': %s", path.buf, strerror(errno));
 		goto out;
 	}
 	if (fstat(fd, &st)) {
-		r = uk_err_set(err, UK_EXIT_FAIL, "cannot stat '%s/%s': %s",
-		    b.buf, name, strerror(errno));
+		r = uk_err_set(err, UK_EXIT_FAIL, "cannot stat '%s': %s",
+		    path.buf, strerror(errno));
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode))
@@ -625,21 +677,23 @@ uk_cache_get(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	now = uk_cache_now_ns();
 	exp = ts_ns(&st.st_mtim) + (long long)c->ttl * NS <= now;
 	if (exp && !(flags & UK_CACHE_STALE)) {
-		unlink_same(dfd, name, st.st_dev, st.st_ino);
+		unlink_same(AT_FDCWD, path.buf, st.st_dev, st.st_ino);
 		goto out;
 	}
-	uk_buf_reset(&b);
-	if (st.st_size > MAX_ENTRY || read_fd(fd, st.st_size, &b)) {
+	uk_buf_reset(b);
+	if (st.st_size > MAX_ENTRY || read_fd(fd, st.st_size, b)) {
 		if (errno == EFBIG || st.st_size > MAX_ENTRY)
-			unlink_same(dfd, name, st.st_dev, st.st_ino);
+			unlink_same(AT_FDCWD, path.buf, st.st_dev, st.st_ino);
 		else
 			r = uk_err_set(err, UK_EXIT_FAIL,
-			    "cannot read '%s/%.2s/%s': %s", c->dir, key, name,
-			    strerror(errno));
+			    "cannot read '%s': %s", path.buf, strerror(errno));
 		goto out;
 	}
-	if (!check_entry(&b, url, NULL, rec)) {
-		unlink_same(dfd, name, st.st_dev, st.st_ino);
+	ok = rec ? check_entry(b, url, NULL, rec) : raw_entry(b, url);
+	if (!ok) {
+		unlink_same(AT_FDCWD, path.buf, st.st_dev, st.st_ino);
+		if (raw)
+			uk_buf_reset(raw);
 		goto out;
 	}
 	/* Recency for the size limit: touch atime, at most once a minute. */
@@ -654,10 +708,23 @@ uk_cache_get(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 out:
 	if (fd >= 0)
 		close(fd);
-	if (dfd >= 0)
-		close(dfd);
-	uk_buf_release(&b);
+	uk_buf_release(&path);
+	uk_buf_release(&own);
 	return r;
+}
+
+int
+uk_cache_get(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
+    int *expired, struct uk_err *err)
+{
+	return get_entry(c, url, flags, rec, NULL, expired, err);
+}
+
+int
+uk_cache_get_raw(struct uk_cache *c, const char *url, int flags,
+    struct uk_buf *out, int *expired, struct uk_err *err)
+{
+	return get_entry(c, url, flags, NULL, out, expired, err);
 }
 
 /*

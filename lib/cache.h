@@ -16,6 +16,7 @@
  * implementation may add to it.)
  */
 
+#include "buf.h"
 #include "json.h"
 #include "util.h"
 
@@ -94,6 +95,15 @@ long uk_cache_cleanup(struct uk_cache *c, struct uk_err *err);
  * whose writer PID is gone or that is older than UK_CACHE_TMP_AGE.
  */
 #define UK_CACHE_TMP_AGE 60 /* seconds */
+
+/*
+ * uk_cache_get without the tree, for programs that only pass the record
+ * on: the entry is checked with yajl's streaming parser and its text left
+ * in out as one line of JSON ending in '}' (no newline), without the keys
+ * "cached" and "expired", ready to have fields appended.  Same returns.
+ */
+int uk_cache_get_raw(struct uk_cache *c, const char *url, int flags,
+    struct uk_buf *out, int *expired, struct uk_err *err);
 
 /* Path of the entry file of url (the caller frees it). */
 char *uk_cache_path(const struct uk_cache *c, const char *url);

@@ -483,3 +483,18 @@ complete_words() {
 	run -0 complete_words urlcache session chat1 ""
 	[ "$output" = "list add get remove clear" ]
 }
+
+@test "get: an entry written by hand (pretty-printed, marked) comes out as one line" {
+	f=$(urlcache path https://hand.test/)
+	mkdir -p "${f%/*}"
+	printf '{\n  "url": "https://hand.test/",\n  "cached": false,\n  "title": "by hand"\n}\n' >"$f"
+	run -0 urlcache get https://hand.test/
+	[ "${#lines[@]}" -eq 1 ]
+	json_eq "$output" '{"url":"https://hand.test/","title":"by hand","cached":true}'
+	printf '{"url":"https://hand.test/","n":1}   \n\n' >"$f"
+	run -0 urlcache get https://hand.test/
+	[ "$output" = '{"url":"https://hand.test/","n":1,"cached":true}' ]
+	printf '{"url":"https://hand.test/","bad":"\xff"}\n' >"$f"
+	run -1 urlcache get https://hand.test/
+	[ ! -e "$f" ]
+}
