@@ -997,11 +997,24 @@ writer_gone(long pid)
 	return pid > 0 && kill((pid_t)pid, 0) && errno == ESRCH;
 }
 
-/* Remove f (unless a dry run) and report it; 1 when it went. */
+/*
+ * Remove f (unless a dry run) and report it; 1 when it went.  The walk
+ * has just looked at f, so an expired entry is unlinked at once (checking
+ * it again would narrow no window); a corrupt one, read since, is checked
+ * to be the same file first.
+ */
 static int
 drop(struct cleanup_ctx *x, const struct uk_cache_file *f, const char *why)
 {
-	if (!x->o->dry_run && unlink_same(f->dirfd, f->name, f->dev, f->ino)) {
+	int r = 0;
+
+	if (!x->o->dry_run) {
+		if (!strcmp(why, "corrupt"))
+			r = unlink_same(f->dirfd, f->name, f->dev, f->ino);
+		else
+			r = unlinkat(f->dirfd, f->name, 0);
+	}
+	if (r) {
 		if (errno != ENOENT && errno != ESTALE) {
 			x->o->failed++;
 			x->o->fail_errno = errno;
