@@ -113,7 +113,9 @@ def main():
     elif cmd == "raw":
         d, end = sys.argv[2], time.time() + float(sys.argv[3])
         checked = bad = 0
-        while time.time() < end:
+        first = True
+        while first or time.time() < end:  # at least one pass
+            first = False
             for kind, path, name in scan(d):
                 if kind != "entry":
                     continue
@@ -131,7 +133,7 @@ def main():
         wanted = urls.split()
         end = time.time() + float(sys.argv[3])
         hits = misses = bad = runs = 0
-        while time.time() < end:
+        while runs == 0 or time.time() < end:  # at least one run
             p = subprocess.run(["urlcache", "get"], input=urls.encode(),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             runs += 1
