@@ -218,14 +218,14 @@ test_chunk(size_t n)
 
 /*
  * Write data to a new temporary file for dir/name; *tmp gets its path.
- * The file's atime is now and its mtime mtime_ns (now when negative).
+ * Its times are left as the writes made them, so that a temporary file's
+ * mtime always tells when its writer last wrote to it (cleanup's age).
  */
 static int
 write_tmp(const char *dir, const char *name, const char *data, size_t len,
-    long long mtime_ns, char **tmp, struct uk_err *err)
+    char **tmp, struct uk_err *err)
 {
 	struct uk_buf b = UK_BUF_INIT;
-	struct timespec ts[2];
 	unsigned int rnd;
 	size_t off = 0;
 	ssize_t n;
@@ -274,16 +274,6 @@ write_tmp(const char *dir, const char *name, const char *data, size_t len,
 		}
 		off += (size_t)n;
 	}
-	ts[0].tv_sec = 0;
-	ts[0].tv_nsec = UTIME_NOW;
-	if (mtime_ns >= 0) {
-		ts[1].tv_sec = (time_t)(mtime_ns / NS);
-		ts[1].tv_nsec = (long)(mtime_ns % NS);
-	} else {
-		ts[1].tv_sec = 0;
-		ts[1].tv_nsec = UTIME_NOW;
-	}
-	futimens(fd, ts);
 	if (close(fd)) {
 		fd = -1;
 		e = errno;
@@ -303,13 +293,21 @@ fail:
 	return -1;
 }
 
+/*
+ * Rename tmp to dir/name; then, when mtime_ns is not negative, set the
+ * entry's mtime to it through a descriptor opened before the rename (so it
+ * is this file's, whoever renames next).
+ */
 static int
-rename_in(char *tmp, const char *dir, const char *name, struct uk_err *err)
+rename_in(char *tmp, const char *dir, const char *name, long long mtime_ns,
+    struct uk_err *err)
 {
 	struct uk_buf b = UK_BUF_INIT;
-	int r = 0;
+	int r = 0, fd = -1;
 
 	uk_buf_addf(&b, "%s/%s", dir, name);
+	if (mtime_ns >= 0)
+		fd = open(tmp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (rename(tmp, b.buf)) {
 		int e = errno;
 
@@ -321,7 +319,14 @@ rename_in(char *tmp, const char *dir, const char *name, struct uk_err *err)
 			r = uk_err_set(err,
 			    fatal_errno(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
 			    "cannot rename to '%s': %s", b.buf, strerror(e));
+	} else if (fd >= 0) {
+		struct timespec ts[2] = { { 0, UTIME_OMIT },
+			{ (time_t)(mtime_ns / NS), (long)(mtime_ns % NS) } };
+
+		futimens(fd, ts);
 	}
+	if (fd >= 0)
+		close(fd);
 	uk_buf_release(&b);
 	return r;
 }
@@ -333,9 +338,9 @@ uk_cache_write_file(const char *dir, const char *name, const char *data,
 	char *tmp;
 	int r;
 
-	if (write_tmp(dir, name, data, len, mtime_ns, &tmp, err))
+	if (write_tmp(dir, name, data, len, &tmp, err))
 		return -1;
-	r = rename_in(tmp, dir, name, err);
+	r = rename_in(tmp, dir, name, mtime_ns, err);
 	free(tmp);
 	return r;
 }
@@ -760,7 +765,6 @@ uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 		return uk_err_set(err, UK_EXIT_FAIL,
 		    "a record with an error is not cached");
 	now = uk_cache_now_ns();
-	now -= now % 1000000; /* cached_at has milliseconds; so has mtime */
 	uk_cache_time_fmt(now, when, sizeof(when));
 	v = uk_json_copy(rec);
 	uk_json_del(v, "cached");
@@ -776,7 +780,8 @@ uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 	uk_cache_key(url, key);
 	snprintf(name, sizeof(name), "%s.json", key);
 	uk_buf_addf(&dir, "%s/%.2s", c->dir, key);
-	r = uk_cache_write_file(dir.buf, name, b.buf, b.len, now, err);
+	/* The file's mtime, the moment of writing, is the entry's age. */
+	r = uk_cache_write_file(dir.buf, name, b.buf, b.len, -1, err);
 	if (r)
 		cache_dir_check(c, err);
 	uk_buf_release(&b);
@@ -832,14 +837,16 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 		uk_json_free(rec);
 		rec = NULL;
 		/* Keep the entry's age: a summary does not refresh content. */
-		if (write_tmp(dir.buf, name, b.buf, b.len, ts_ns(&st.st_mtim),
-			&tmp, err)) {
+		if (write_tmp(dir.buf, name, b.buf, b.len, &tmp, err)) {
 			r = -1;
 			goto out;
 		}
 		if (lstat(path, &now) == 0 && now.st_ino == st.st_ino &&
 		    now.st_dev == st.st_dev) {
-			r = rename_in(tmp, dir.buf, name, err) ? -1 : 1;
+			r = rename_in(tmp, dir.buf, name, ts_ns(&st.st_mtim),
+				err) ?
+			    -1 :
+			    1;
 			goto out;
 		}
 		unlink(tmp);
@@ -991,10 +998,74 @@ struct cleanup_ctx {
 	size_t nkept, akept;
 };
 
-static int
-writer_gone(long pid)
+/* The boot time in ns since the epoch (from /proc/stat), or 0. */
+static long long
+boot_ns(void)
 {
-	return pid > 0 && kill((pid_t)pid, 0) && errno == ESRCH;
+	static long long boot = -1;
+	char line[256];
+	FILE *fp;
+
+	if (boot >= 0)
+		return boot;
+	boot = 0;
+	if (!(fp = fopen("/proc/stat", "re")))
+		return 0;
+	while (fgets(line, sizeof(line), fp))
+		if (!strncmp(line, "btime ", 6)) {
+			boot = atoll(line + 6) * NS;
+			break;
+		}
+	fclose(fp);
+	return boot;
+}
+
+/* When process pid started, in ns since the epoch; -1 when unknown. */
+static long long
+start_ns(long pid)
+{
+	char path[64], buf[1024], *p;
+	long long ticks, boot = boot_ns();
+	long hz = sysconf(_SC_CLK_TCK);
+	ssize_t n;
+	int fd, field;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (!boot || hz <= 0 || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* After the command's closing parenthesis: state is field 3,
+	 * starttime field 22. */
+	if (!(p = strrchr(buf, ')')))
+		return -1;
+	for (field = 2; field < 22 && p; field++)
+		p = strchr(p + 1, ' ');
+	if (!p)
+		return -1;
+	ticks = atoll(p + 1);
+	return boot + ticks / hz * NS + ticks % hz * (NS / hz);
+}
+
+/*
+ * Whether the writer of a temporary file last written at mtime_ns is
+ * gone: no process pid, or one that started after that change (a reused
+ * PID; with a second's margin, boot time having one-second precision).
+ */
+static int
+writer_gone(long pid, long long mtime_ns)
+{
+	long long st;
+
+	if (pid <= 0)
+		return 0;
+	if (kill((pid_t)pid, 0) && errno == ESRCH)
+		return 1;
+	st = start_ns(pid);
+	return st > 0 && st > mtime_ns + NS;
 }
 
 /*
@@ -1063,7 +1134,7 @@ cleanup_one(void *ctx, const struct uk_cache_file *f)
 	switch (f->kind) {
 	case UK_CACHE_TEMP:
 		if (f->mtime_ns + UK_CACHE_TMP_AGE * NS < x->now ||
-		    writer_gone(f->pid))
+		    writer_gone(f->pid, f->mtime_ns))
 			x->o->temp += drop(x, f, "temp");
 		return 0;
 	case UK_CACHE_OTHER:
@@ -1215,7 +1286,7 @@ clear_one(void *ctx, const struct uk_cache_file *f)
 		}
 	} else if (f->kind == UK_CACHE_TEMP &&
 	    (f->mtime_ns + UK_CACHE_TMP_AGE * NS < x->now ||
-		writer_gone(f->pid))) {
+		writer_gone(f->pid, f->mtime_ns))) {
 		unlinkat(f->dirfd, f->name, 0);
 	}
 	return 0;

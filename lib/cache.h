@@ -84,15 +84,19 @@ long uk_cache_cleanup(struct uk_cache *c, struct uk_err *err);
 /*
  * Additions by urlcache (beyond the lead's contract).
  *
- * Expiry: an entry's clock is its file's mtime, which uk_cache_set sets to
- * the instant it writes in cached_at; an entry is expired when mtime + ttl
+ * Expiry: an entry's clock is its file's mtime, the moment uk_cache_set
+ * wrote it (within microseconds of the cached_at it wrote); an entry is expired when mtime + ttl
  * <= now.  (So `touch -d yesterday FILE` expires an entry, and find(1)
  * -mmin sees the ages urlcache sees.)  Recency for a size limit is the
  * file's atime, which uk_cache_get sets to now on a hit (at most once a
  * minute per entry), whatever the mount's atime options.
  *
  * Temporary files are DIR/KK/.KEY.json.tmp.PID.RAND; cleanup removes one
- * whose writer PID is gone or that is older than UK_CACHE_TMP_AGE.
+ * whose writer is gone (no process PID, or one that started after the file
+ * was last written: the PID was reused) or that has not been written for
+ * UK_CACHE_TMP_AGE seconds.  (A temporary file keeps the times its writes
+ * gave it; an entry whose age must be kept gets its mtime after the
+ * rename.)
  */
 #define UK_CACHE_TMP_AGE 60 /* seconds */
 
@@ -176,8 +180,8 @@ long uk_cache_cleanup_opt(struct uk_cache *c, struct uk_cache_cleanup *o,
 
 /*
  * Write data[0..len) to dir/name atomically: a temporary file
- * dir/.name.tmp.PID.RAND, then rename.  The file's mtime is set to
- * mtime_ns when it is not negative.  Creates dir (and its parent, mode
+ * dir/.name.tmp.PID.RAND, then rename.  The file's mtime is then set to
+ * mtime_ns when it is not negative (else it is the time of writing).  Creates dir (and its parent, mode
  * 0700) when missing.  0, or -1 with err (code UK_EXIT_FATAL when the
  * directory cannot be created or written).  Sessions use it too.
  */

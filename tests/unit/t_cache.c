@@ -323,6 +323,12 @@ main(void)
 	m = uk_cache_cleanup(&c, &err);
 	ok(m == 4, "cleanup removes 2 expired, 1 corrupt, 1 stray temp");
 	ok(exists(sub), "a live writer's temp file stays");
+	/* Written 30 s ago by "this PID": this process started since, so
+	 * the PID was reused and the writer is gone. */
+	age(sub, 30);
+	ok(uk_cache_cleanup(&c, &err) == 1 && !exists(sub),
+	    "a temp file of a reused PID goes");
+	write_raw(sub, "{");
 	age(sub, 120);
 	ok(uk_cache_cleanup(&c, &err) == 1 && !exists(sub),
 	    "an old temp file goes");
