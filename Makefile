@@ -54,8 +54,9 @@ deps:
 	@$(PKG_CONFIG) --exists $(ALL_PKGS) && command -v bats >/dev/null && \
 	  command -v jq >/dev/null || scripts/bootstrap
 .PHONY: all deps check demo clean install lint-man bench
+.SECONDARY:
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 

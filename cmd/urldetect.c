@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "detect.h"
@@ -17,7 +18,7 @@
 #define WINDOW (1UL << 20)
 
 static const char usage_text[] =
-    "usage: urldetect [-acilquV] [-j field] [-n max] [-t type] [file ...]\n";
+    "usage: urldetect [-acluqV] [-j field] [-n max] [-t type] [file ...]\n";
 
 static struct {
 	int all, classify, lines, quiet, urls;
@@ -171,9 +172,6 @@ scan_text(struct uk_lines *in, struct text *t)
 		}
 		final = n == 0;
 		len += (size_t)n;
-		if (!final && len < cap - UK_DETECT_MAX_URL / 2 &&
-		    len - from < 4096)
-			continue; /* gather a little more before scanning */
 		done = uk_detect_scan(&d, win, from, len, final, text_found, t);
 		if (done == (size_t)-1)
 			break;
@@ -383,6 +381,10 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 
+	/* Records go out after each chunk of input is scanned, not each URL:
+	 * a large buffer in between saves a write per URL. */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	uk_out_init(&out, stdout);
 	out.batch = 1;
 	memset(&t, 0, sizeof(t));
@@ -401,12 +403,11 @@ main(int argc, char **argv)
 		else if (opt.classify)
 			r = classify_records(&in);
 		else {
-			/* Each file is a message of its own (lines with -l). */
-			if (i > 0) {
-				t.m.no++;
-				t.m.count = 0;
-				uk_strset_clear(&t.m.seen);
-			}
+			/* Each file is a message of its own; with -l, lines
+			 * are numbered within the file. */
+			t.m.no = opt.lines ? 1 : (unsigned long)i + 1;
+			t.m.count = 0;
+			uk_strset_clear(&t.m.seen);
 			t.m.abs = t.m.base = t.nl_upto = 0;
 			r = scan_text(&in, &t);
 		}

@@ -251,7 +251,14 @@ uk_buf_add_utf8(struct uk_buf *b, const char *s, size_t len)
 		uk_buf_add(b, s + start, i - start);
 		uk_buf_add(b, "\xef\xbf\xbd", 3);
 		bad++;
+		/* One U+FFFD for a lead byte and the continuation bytes that
+		 * follow it (a truncated sequence), as WHATWG decoders do. */
+		n = p[i] >= 0xf0 ? 4 : p[i] >= 0xe0 ? 3 : p[i] >= 0xc2 ? 2 : 1;
+		if (p[i] > 0xf4)
+			n = 1;
 		i++;
+		while (--n && i < len && (p[i] & 0xc0) == 0x80)
+			i++;
 		start = i;
 	}
 	uk_buf_add(b, s + start, i - start);

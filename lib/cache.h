@@ -80,4 +80,100 @@ long uk_cache_clear(struct uk_cache *c, struct uk_err *err);
  */
 long uk_cache_cleanup(struct uk_cache *c, struct uk_err *err);
 
+/*
+ * Additions by urlcache (beyond the lead's contract).
+ *
+ * Expiry: an entry's clock is its file's mtime, which uk_cache_set sets to
+ * the instant it writes in cached_at; an entry is expired when mtime + ttl
+ * <= now.  (So `touch -d yesterday FILE` expires an entry, and find(1)
+ * -mmin sees the ages urlcache sees.)  Recency for a size limit is the
+ * file's atime, which uk_cache_get sets to now on a hit (at most once a
+ * minute per entry), whatever the mount's atime options.
+ *
+ * Temporary files are DIR/KK/.KEY.json.tmp.PID.RAND; cleanup removes one
+ * whose writer PID is gone or that is older than UK_CACHE_TMP_AGE.
+ */
+#define UK_CACHE_TMP_AGE 60 /* seconds */
+
+/* Path of the entry file of url (the caller frees it). */
+char *uk_cache_path(const struct uk_cache *c, const char *url);
+
+/* What the walk hands its callback for each file it meets. */
+enum uk_cache_kind {
+	UK_CACHE_ENTRY, /* KK/KEY.json, a regular file */
+	UK_CACHE_TEMP,  /* KK/.KEY.json.tmp.PID.RAND */
+	UK_CACHE_OTHER  /* KK/KEY.json that is not a regular file */
+};
+
+struct uk_cache_file {
+	enum uk_cache_kind kind;
+	const char *path;             /* DIR/KK/NAME */
+	const char *name;             /* NAME */
+	char key[17];                 /* KEY */
+	long long mtime_ns, atime_ns; /* since the epoch */
+	long long size;
+	int expired; /* entries: mtime + ttl <= now */
+	long pid;    /* temporary files: the writer's PID */
+	int dirfd;   /* DIR/KK, for the *at calls, during the callback */
+	unsigned long long dev, ino;
+};
+
+/*
+ * Call fn for every file under the fan-out directories DIR/KK, in no
+ * particular order; fn returns non-zero to stop the walk (that value is
+ * returned).  0 when done (also when DIR does not exist), -1 with err.
+ */
+int uk_cache_walk(struct uk_cache *c,
+    int (*fn)(void *ctx, const struct uk_cache_file *f), void *ctx,
+    struct uk_err *err);
+
+/*
+ * Read and check the entry file at path (not its age): 1 with *rec set
+ * (the caller frees it; rec may be NULL to only check), 0 when it is
+ * corrupt (not a JSON object, no string url, or key given and the url's
+ * key differs), -1 with err when it cannot be read (ENOENT: code 0).
+ */
+int uk_cache_load(const char *path, const char *key, yajl_val *rec,
+    struct uk_err *err);
+
+/* Options and results of uk_cache_cleanup_opt. */
+struct uk_cache_cleanup {
+	int dry_run;                 /* report, remove nothing */
+	int no_verify;               /* do not parse fresh entries */
+	unsigned long long max_size; /* 0: none; else evict oldest atime */
+	/* Called for each file removed (or that would be); may be NULL. */
+	void (
+	    *fn)(void *ctx, const struct uk_cache_file *f, const char *reason);
+	void *ctx;
+	/* Filled in: what went, by reason, and what is left. */
+	long expired, corrupt, temp, evicted;
+	unsigned long long bytes_freed, bytes_left;
+	long entries_left;
+};
+
+/*
+ * uk_cache_cleanup with options: expired entries, corrupt ones (unless
+ * no_verify), stray temporary files, then with max_size the least
+ * recently used entries until the rest fit.  Returns how many files went
+ * (or would go), or -1 with err.
+ */
+long uk_cache_cleanup_opt(struct uk_cache *c, struct uk_cache_cleanup *o,
+    struct uk_err *err);
+
+/*
+ * Write data[0..len) to dir/name atomically: a temporary file
+ * dir/.name.tmp.PID.RAND, then rename.  The file's mtime is set to
+ * mtime_ns when it is not negative.  Creates dir (and its parent, mode
+ * 0700) when missing.  0, or -1 with err (code UK_EXIT_FATAL when the
+ * directory cannot be created or written).  Sessions use it too.
+ */
+int uk_cache_write_file(const char *dir, const char *name, const char *data,
+    size_t len, long long mtime_ns, struct uk_err *err);
+
+/* Format ns since the epoch as RFC 3339 UTC with milliseconds (>= 32). */
+void uk_cache_time_fmt(long long ns, char *buf, size_t size);
+
+/* Now, in ns since the epoch. */
+long long uk_cache_now_ns(void);
+
 #endif

@@ -104,6 +104,23 @@ uni_term(unsigned long c)
 	return 0;
 }
 
+/* Whether p[0..n) could be the start of a valid sequence cut short. */
+static int
+prefix(const unsigned char *p, size_t n)
+{
+	size_t need, i;
+
+	if (p[0] < 0xc2 || p[0] > 0xf4)
+		return 0;
+	need = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : 2;
+	if (n >= need)
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return 1;
+}
+
 static int
 bracket_index(int c)
 {
@@ -124,7 +141,8 @@ bracket_index(int c)
  * s[..len).  Sets *open when it reached len without an end.
  */
 static size_t
-scan_end(const char *s, size_t body, size_t len, int opener, int *open)
+scan_end(const char *s, size_t body, size_t len, int final, int opener,
+    int *open)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	int depth[3] = { 0, 0, 0 };
@@ -159,7 +177,7 @@ scan_end(const char *s, size_t body, size_t len, int opener, int *open)
 			n = uk_utf8_seqlen(p + i, len - i);
 			if (!n) {
 				/* A sequence cut by the window is not invalid. */
-				if (len - i < 4 && (c & 0xc0) == 0xc0) {
+				if (!final && prefix(p + i, len - i)) {
 					*open = 1;
 					return len;
 				}
@@ -184,14 +202,23 @@ count(const char *s, size_t a, size_t b, char c)
 	return k;
 }
 
-/* Drop trailing punctuation from s[start..end); returns the new end. */
+/*
+ * Drop trailing punctuation from s[start..end); returns the new end.  A
+ * trailing '_' goes only when '_' also opened the URL (markdown emphasis):
+ * tokens in paths and queries end in '_' often enough.
+ */
 static size_t
-trim(const char *s, size_t start, size_t end)
+trim(const char *s, size_t start, size_t end, int opener)
 {
 	while (end > start) {
 		char c = s[end - 1];
 
 		switch (c) {
+		case '_':
+			if (opener != '_')
+				return end;
+			end--;
+			continue;
 		case '.':
 		case ',':
 		case ';':
@@ -199,7 +226,6 @@ trim(const char *s, size_t start, size_t end)
 		case '!':
 		case '?':
 		case '*':
-		case '_':
 		case '~':
 			end--;
 			continue;
@@ -282,7 +308,7 @@ host_ok(const char *h, size_t n)
 		if (c == '-') {
 			if (!label)
 				return 0;
-		} else if (c < 0x80 && !is_alnum(c) && c != '_')
+		} else if (c < 0x80 && !is_alnum(c))
 			return 0;
 		if (c < '0' || c > '9')
 			digits_only = 0;
@@ -358,13 +384,19 @@ lower(int c)
 	return c >= 'A' && c <= 'Z' ? c + 32 : c;
 }
 
-/* The byte that opens the URL at s[start], for quote matching. */
+/* The byte before the URL at s[start] when it is a quote or '_'. */
 static int
 opener_of(const char *s, size_t start)
 {
 	if (!start)
 		return 0;
-	return s[start - 1] == '"' || s[start - 1] == '\'' ? s[start - 1] : 0;
+	switch (s[start - 1]) {
+	case '"':
+	case '\'':
+	case '_':
+		return s[start - 1];
+	}
+	return 0;
 }
 
 size_t
@@ -376,7 +408,7 @@ uk_detect_scan(struct uk_detect *d, const char *s, size_t from, size_t len,
 
 	if (d->skipping) {
 		int open;
-		size_t e = scan_end(s, pos, len, 0, &open);
+		size_t e = scan_end(s, pos, len, final, 0, &open);
 
 		if (open && !final)
 			return len;
@@ -386,7 +418,7 @@ uk_detect_scan(struct uk_detect *d, const char *s, size_t from, size_t len,
 	while (pos < len) {
 		const char *colon = memchr(s + pos, ':', len - pos);
 		size_t c, start, body, end;
-		int open;
+		int open, opener;
 
 		if (!colon)
 			return len;
@@ -409,7 +441,8 @@ uk_detect_scan(struct uk_detect *d, const char *s, size_t from, size_t len,
 		if (start > 0 && is_alnum(p[start - 1]))
 			continue;
 		body = c + 3;
-		end = scan_end(s, body, len, opener_of(s, start), &open);
+		opener = opener_of(s, start);
+		end = scan_end(s, body, len, final, opener, &open);
 		if (end - start > UK_DETECT_MAX_URL) {
 			d->toolong++;
 			if (open && !final) {
@@ -421,7 +454,7 @@ uk_detect_scan(struct uk_detect *d, const char *s, size_t from, size_t len,
 		}
 		if (open && !final)
 			return start;
-		end = trim(s, body, end);
+		end = trim(s, body, end, opener);
 		if (end == body || !uk_detect_host_ok(s + body, end - body))
 			continue;
 		if (fn(ctx, s, start, end))

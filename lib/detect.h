@@ -10,10 +10,12 @@
  * byte, invalid UTF-8, '<', '>', '\\', '|', '`', Unicode space, quotation
  * mark, CJK or full-width punctuation, or unmatched closing bracket.  A
  * URL opened by '"' or '\'' also ends at the next such quote (JSON, code).
- * Then trailing punctuation is dropped: . , ; : ! ? * _ ~ and a quote or
- * closing bracket that is not balanced inside the URL.  What is left must
- * have a plausible host (DNS-style labels, IPv4, or [IPv6]) and, if it
- * has one, a port in 0-65535; otherwise it is not a URL.
+ * Then trailing punctuation is dropped: . , ; : ! ? * ~, '_' when '_'
+ * came before the URL (emphasis), and a quote or closing bracket that is
+ * not balanced inside the URL.  What is left must have a plausible host
+ * (labels of letters, digits, hyphens and non-ASCII characters, an IPv4
+ * address, or [IPv6]) and, if it has one, a port in 0-65535; otherwise it
+ * is not a URL.
  *
  * The scanner works on a stream: it is given successive windows of text
  * and reports which prefix it has finished with, so input of any size is

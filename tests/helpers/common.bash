@@ -8,7 +8,9 @@ export TOP
 PATH="$UK_BIN:$PATH"
 export PATH
 FIXTURES="$TOP/tests/fixtures"
+# The project's shared data sits beside the checkout (../shared).
 SHARED="$TOP/../shared"
+[ -d "$SHARED" ] || SHARED=/work/shared
 
 common_setup() {
 	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/uk.XXXXXX")

@@ -1,0 +1,11 @@
+# fish completion for urldetect(1)
+complete -c urldetect -s a -l all -d 'Report every occurrence'
+complete -c urldetect -s c -l classify -d 'Classify url records again'
+complete -c urldetect -s j -l json -r -d 'JSON Lines, message in FIELD'
+complete -c urldetect -s l -l lines -d 'One message per line'
+complete -c urldetect -s n -l max -r -d 'At most MAX URLs per message'
+complete -c urldetect -s q -l quiet -d 'Print nothing, exit 0 if a URL is found'
+complete -c urldetect -s t -l type -x -a 'github_repo github_file github_issue github_pr documentation web unknown' -d 'Keep only this type'
+complete -c urldetect -s u -l urls -d 'Print bare URLs'
+complete -c urldetect -s V -l version -d 'Print the version'
+complete -c urldetect -s h -l help -d 'Print the synopsis'

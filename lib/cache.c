@@ -1,0 +1,938 @@
+/* SPDX-License-Identifier: MIT */
+/* The filesystem cache of content records: see cache.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "buf.h"
+#include "cache.h"
+#include "json.h"
+#include "util.h"
+
+#include "banned.h"
+
+/* An entry larger than this is taken as corrupt rather than read. */
+#define MAX_ENTRY (1LL << 30)
+#define NS        1000000000LL
+
+long long
+uk_cache_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * NS + ts.tv_nsec;
+}
+
+void
+uk_cache_time_fmt(long long ns, char *buf, size_t size)
+{
+	time_t t = (time_t)(ns / NS);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+	    tm.tm_sec, (int)(ns % NS / 1000000));
+}
+
+static long long
+ts_ns(const struct timespec *ts)
+{
+	return (long long)ts->tv_sec * NS + ts->tv_nsec;
+}
+
+static int
+is_hex(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+			(s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	return 1;
+}
+
+/* errno values that mean the cache cannot be written at all. */
+static int
+fatal_errno(int e)
+{
+	return e == EACCES || e == EPERM || e == EROFS || e == ENOSPC ||
+	    e == EDQUOT || e == ENOTDIR;
+}
+
+int
+uk_cache_open(struct uk_cache *c, const char *dir, long ttl, struct uk_err *err)
+{
+	const char *e;
+	struct uk_buf b = UK_BUF_INIT;
+	double d;
+
+	c->dir = NULL;
+	c->ttl = UK_CACHE_TTL_DEFAULT;
+	if (ttl >= 0) {
+		c->ttl = ttl;
+	} else if ((e = getenv("URLKIT_CACHE_TTL")) && *e) {
+		if (uk_parse_seconds(e, &d) || d > (double)LONG_MAX)
+			return uk_err_set(err, UK_EXIT_FATAL,
+			    "URLKIT_CACHE_TTL: not a duration: '%s'", e);
+		c->ttl = (long)d;
+	}
+	if (dir && *dir)
+		uk_buf_addstr(&b, dir);
+	else if ((e = getenv("URLKIT_CACHE_DIR")) && *e)
+		uk_buf_addstr(&b, e);
+	else if ((e = getenv("XDG_CACHE_HOME")) && *e == '/')
+		uk_buf_addf(&b, "%s/urlkit", e);
+	else if ((e = getenv("HOME")) && *e)
+		uk_buf_addf(&b, "%s/.cache/urlkit", e);
+	else
+		return uk_err_set(err, UK_EXIT_FATAL,
+		    "no cache directory: set URLKIT_CACHE_DIR or HOME");
+	while (b.len > 1 && b.buf[b.len - 1] == '/')
+		uk_buf_setlen(&b, b.len - 1);
+	c->dir = uk_buf_detach(&b, NULL);
+	return 0;
+}
+
+void
+uk_cache_release(struct uk_cache *c)
+{
+	free(c->dir);
+	c->dir = NULL;
+}
+
+void
+uk_cache_key(const char *url, char key[17])
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+	int i;
+
+	if (!EVP_Digest(url, strlen(url), md, &n, EVP_sha256(), NULL) || n < 8)
+		memset(md, 0, 8); /* cannot happen with the default provider */
+	for (i = 0; i < 8; i++) {
+		key[2 * i] = hex[md[i] >> 4];
+		key[2 * i + 1] = hex[md[i] & 15];
+	}
+	key[16] = '\0';
+}
+
+char *
+uk_cache_path(const struct uk_cache *c, const char *url)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	char key[17];
+
+	uk_cache_key(url, key);
+	uk_buf_addf(&b, "%s/%.2s/%s.json", c->dir, key, key);
+	return uk_buf_detach(&b, NULL);
+}
+
+/* mkdir -p with mode 0700 for what is created. */
+static int
+mkdir_p(const char *dir, struct uk_err *err)
+{
+	char *p = uk_xstrdup(dir), *s;
+	struct stat st;
+	int r = 0;
+
+	for (s = p + 1;; s++) {
+		if (*s != '/' && *s)
+			continue;
+		if (s[-1] != '/') {
+			char ch = *s;
+
+			*s = '\0';
+			if (mkdir(p, 0700) && errno != EEXIST) {
+				r = uk_err_set(err, UK_EXIT_FATAL,
+				    "cannot create '%s': %s", p,
+				    strerror(errno));
+				break;
+			}
+			*s = ch;
+		}
+		if (!*s)
+			break;
+	}
+	if (!r && (stat(dir, &st) || !S_ISDIR(st.st_mode)))
+		r = uk_err_set(err, UK_EXIT_FATAL, "'%s' is not a directory",
+		    dir);
+	free(p);
+	return r;
+}
+
+/*
+ * Write data to a new temporary file for dir/name; *tmp gets its path.
+ * The file's atime is now and its mtime mtime_ns (now when negative).
+ */
+static int
+write_tmp(const char *dir, const char *name, const char *data, size_t len,
+    long long mtime_ns, char **tmp, struct uk_err *err)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	struct timespec ts[2];
+	unsigned int rnd;
+	size_t off = 0;
+	ssize_t n;
+	int fd = -1, tries, e;
+
+	*tmp = NULL;
+	for (tries = 0; tries < 2; tries++) {
+		if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) !=
+		    (ssize_t)sizeof(rnd))
+			rnd = (unsigned int)uk_cache_now_ns() ^
+			    (unsigned int)rand();
+		uk_buf_reset(&b);
+		uk_buf_addf(&b, "%s/.%s.tmp.%ld.%08x", dir, name,
+		    (long)getpid(), rnd);
+		fd = open(b.buf,
+		    O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+		if (fd >= 0)
+			break;
+		if (errno == ENOENT && tries == 0) {
+			if (mkdir_p(dir, err))
+				goto fail;
+			continue;
+		}
+		if (errno == EEXIST && tries == 0)
+			continue;
+		e = errno;
+		uk_err_set(err, fatal_errno(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
+		    "cannot create '%s': %s", b.buf, strerror(e));
+		goto fail;
+	}
+	if (fd < 0) {
+		uk_err_set(err, UK_EXIT_FAIL, "cannot create '%s': %s", b.buf,
+		    strerror(errno));
+		goto fail;
+	}
+	while (off < len) {
+		n = write(fd, data + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			e = n < 0 ? errno : EIO;
+			uk_err_set(err,
+			    fatal_errno(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
+			    "cannot write '%s': %s", b.buf, strerror(e));
+			goto fail_unlink;
+		}
+		off += (size_t)n;
+	}
+	ts[0].tv_sec = 0;
+	ts[0].tv_nsec = UTIME_NOW;
+	if (mtime_ns >= 0) {
+		ts[1].tv_sec = (time_t)(mtime_ns / NS);
+		ts[1].tv_nsec = (long)(mtime_ns % NS);
+	} else {
+		ts[1].tv_sec = 0;
+		ts[1].tv_nsec = UTIME_NOW;
+	}
+	futimens(fd, ts);
+	if (close(fd)) {
+		fd = -1;
+		e = errno;
+		uk_err_set(err, fatal_errno(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
+		    "cannot write '%s': %s", b.buf, strerror(e));
+		goto fail_unlink;
+	}
+	*tmp = uk_buf_detach(&b, NULL);
+	return 0;
+
+fail_unlink:
+	if (fd >= 0)
+		close(fd);
+	unlink(b.buf);
+fail:
+	uk_buf_release(&b);
+	return -1;
+}
+
+static int
+rename_in(char *tmp, const char *dir, const char *name, struct uk_err *err)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	int r = 0;
+
+	uk_buf_addf(&b, "%s/%s", dir, name);
+	if (rename(tmp, b.buf)) {
+		int e = errno;
+
+		unlink(tmp);
+		if (e == EISDIR || e == ENOTEMPTY || e == EEXIST)
+			r = uk_err_set(err, UK_EXIT_FAIL,
+			    "cannot replace '%s': it is a directory", b.buf);
+		else
+			r = uk_err_set(err,
+			    fatal_errno(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
+			    "cannot rename to '%s': %s", b.buf, strerror(e));
+	}
+	uk_buf_release(&b);
+	return r;
+}
+
+int
+uk_cache_write_file(const char *dir, const char *name, const char *data,
+    size_t len, long long mtime_ns, struct uk_err *err)
+{
+	char *tmp;
+	int r;
+
+	if (write_tmp(dir, name, data, len, mtime_ns, &tmp, err))
+		return -1;
+	r = rename_in(tmp, dir, name, err);
+	free(tmp);
+	return r;
+}
+
+/* Read all of fd (at most MAX_ENTRY bytes) into b. */
+static int
+read_fd(int fd, long long size, struct uk_buf *b)
+{
+	ssize_t n;
+
+	uk_buf_grow(b, (size_t)size + 1);
+	for (;;) {
+		if (b->alloc - b->len < 4096)
+			uk_buf_grow(b, 65536);
+		n = read(fd, b->buf + b->len, b->alloc - b->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		uk_buf_setlen(b, b->len + (size_t)n);
+		if ((long long)b->len > MAX_ENTRY) {
+			errno = EFBIG;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Parse the entry text in b: 1 with *rec (when rec), 0 when corrupt.  The
+ * url must be there, and when url is given equal it, when key is given
+ * hash to it.
+ */
+static int
+check_entry(struct uk_buf *b, const char *url, const char *key, yajl_val *rec)
+{
+	yajl_val v;
+	const char *u;
+	char k[17];
+
+	if (!b->len || !(v = uk_json_parse(b->buf, b->len, NULL)))
+		return 0;
+	if (!YAJL_IS_OBJECT(v) || !(u = uk_json_get_str(v, "url")) ||
+	    (url && strcmp(u, url))) {
+		uk_json_free(v);
+		return 0;
+	}
+	if (key) {
+		uk_cache_key(u, k);
+		if (strcmp(k, key)) {
+			uk_json_free(v);
+			return 0;
+		}
+	}
+	if (rec)
+		*rec = v;
+	else
+		uk_json_free(v);
+	return 1;
+}
+
+/*
+ * Unlink dirfd/name only if it is still the file st describes, so that a
+ * reader or cleanup does not remove an entry a writer has just renamed in
+ * its place.  (A rename between the check and the unlink can still lose
+ * that new entry: a cache miss later, never a wrong answer.)
+ */
+static int
+unlink_same(int dirfd, const char *name, unsigned long long dev,
+    unsigned long long ino)
+{
+	struct stat now;
+
+	if (fstatat(dirfd, name, &now, AT_SYMLINK_NOFOLLOW))
+		return -1;
+	if ((unsigned long long)now.st_dev != dev ||
+	    (unsigned long long)now.st_ino != ino)
+		return -1;
+	return unlinkat(dirfd, name, 0);
+}
+
+int
+uk_cache_load(const char *path, const char *key, yajl_val *rec,
+    struct uk_err *err)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	struct stat st;
+	int fd, r;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)) <
+	    0)
+		return uk_err_set(err, errno == ENOENT ? 0 : UK_EXIT_FAIL,
+		    "cannot open '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > MAX_ENTRY) {
+		close(fd);
+		return 0;
+	}
+	if (read_fd(fd, st.st_size, &b)) {
+		r = uk_err_set(err, UK_EXIT_FAIL, "cannot read '%s': %s", path,
+		    strerror(errno));
+		close(fd);
+		uk_buf_release(&b);
+		return r;
+	}
+	close(fd);
+	r = check_entry(&b, NULL, key, rec);
+	uk_buf_release(&b);
+	return r;
+}
+
+int
+uk_cache_get(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
+    int *expired, struct uk_err *err)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	char key[17], name[24], sub[3];
+	struct stat st;
+	long long now;
+	int dfd = -1, fd = -1, r = 0, exp;
+
+	*rec = NULL;
+	if (expired)
+		*expired = 0;
+	uk_cache_key(url, key);
+	memcpy(sub, key, 2);
+	sub[2] = '\0';
+	snprintf(name, sizeof(name), "%s.json", key);
+	uk_buf_addf(&b, "%s/%s", c->dir, sub);
+	dfd = open(b.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			goto out;
+		r = uk_err_set(err, UK_EXIT_FATAL, "cannot open '%s': %s",
+		    b.buf, strerror(errno));
+		goto out;
+	}
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR ||
+		    errno == ENXIO)
+			goto out;
+		r = uk_err_set(err, UK_EXIT_FAIL, "cannot open '%s/%s': %s",
+		    b.buf, name, strerror(errno));
+		goto out;
+	}
+	if (fstat(fd, &st)) {
+		r = uk_err_set(err, UK_EXIT_FAIL, "cannot stat '%s/%s': %s",
+		    b.buf, name, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode))
+		goto out; /* not ours: a miss, left alone */
+	now = uk_cache_now_ns();
+	exp = ts_ns(&st.st_mtim) + (long long)c->ttl * NS <= now;
+	if (exp && !(flags & UK_CACHE_STALE)) {
+		unlink_same(dfd, name, st.st_dev, st.st_ino);
+		goto out;
+	}
+	uk_buf_reset(&b);
+	if (st.st_size > MAX_ENTRY || read_fd(fd, st.st_size, &b)) {
+		if (errno == EFBIG || st.st_size > MAX_ENTRY)
+			unlink_same(dfd, name, st.st_dev, st.st_ino);
+		else
+			r = uk_err_set(err, UK_EXIT_FAIL,
+			    "cannot read '%s/%.2s/%s': %s", c->dir, key, name,
+			    strerror(errno));
+		goto out;
+	}
+	if (!check_entry(&b, url, NULL, rec)) {
+		unlink_same(dfd, name, st.st_dev, st.st_ino);
+		goto out;
+	}
+	/* Recency for the size limit: touch atime, at most once a minute. */
+	if (ts_ns(&st.st_atim) + 60 * NS < now) {
+		struct timespec ts[2] = { { 0, UTIME_NOW }, { 0, UTIME_OMIT } };
+
+		futimens(fd, ts);
+	}
+	if (expired)
+		*expired = exp;
+	r = 1;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	uk_buf_release(&b);
+	return r;
+}
+
+int
+uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
+{
+	struct uk_buf b = UK_BUF_INIT, dir = UK_BUF_INIT;
+	char key[17], name[24], when[40];
+	const char *url;
+	yajl_val v, fa;
+	long long now;
+	int r;
+
+	if (!YAJL_IS_OBJECT(rec) || !(url = uk_json_get_str(rec, "url")))
+		return uk_err_set(err, UK_EXIT_FAIL,
+		    "not a content record: no string 'url'");
+	if ((v = uk_json_get(rec, "error")) && !YAJL_IS_NULL(v))
+		return uk_err_set(err, UK_EXIT_FAIL,
+		    "a record with an error is not cached");
+	now = uk_cache_now_ns();
+	now -= now % 1000000; /* cached_at has milliseconds; so has mtime */
+	uk_cache_time_fmt(now, when, sizeof(when));
+	v = uk_json_copy(rec);
+	uk_json_del(v, "cached");
+	uk_json_del(v, "error"); /* null, if there */
+	fa = uk_json_get(v, "fetched_at");
+	if (!fa || YAJL_IS_NULL(fa))
+		uk_json_set_str(v, "fetched_at", when);
+	uk_json_set_str(v, "cached_at", when);
+	uk_json_to_buf(v, &b);
+	uk_buf_addch(&b, '\n');
+	uk_json_free(v);
+
+	uk_cache_key(url, key);
+	snprintf(name, sizeof(name), "%s.json", key);
+	uk_buf_addf(&dir, "%s/%.2s", c->dir, key);
+	r = uk_cache_write_file(dir.buf, name, b.buf, b.len, now, err);
+	uk_buf_release(&b);
+	uk_buf_release(&dir);
+	return r;
+}
+
+int
+uk_cache_update_summary(struct uk_cache *c, const char *url,
+    const char *summary, const char *summary_type, struct uk_err *err)
+{
+	struct uk_buf b = UK_BUF_INIT, dir = UK_BUF_INIT;
+	char key[17], name[24];
+	char *path = NULL, *tmp = NULL;
+	struct stat st, now;
+	yajl_val rec = NULL;
+	int fd = -1, r = 0, tries;
+
+	uk_cache_key(url, key);
+	snprintf(name, sizeof(name), "%s.json", key);
+	uk_buf_addf(&dir, "%s/%.2s", c->dir, key);
+	path = uk_cache_path(c, url);
+	/* Read, modify, write; retry when a writer replaced the entry. */
+	for (tries = 0; tries < 5; tries++) {
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		if (fd < 0) {
+			if (errno != ENOENT && errno != ENOTDIR &&
+			    errno != ELOOP)
+				r = uk_err_set(err, UK_EXIT_FAIL,
+				    "cannot open '%s': %s", path,
+				    strerror(errno));
+			goto out;
+		}
+		if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+			goto out;
+		uk_buf_reset(&b);
+		if (read_fd(fd, st.st_size, &b)) {
+			r = uk_err_set(err, UK_EXIT_FAIL,
+			    "cannot read '%s': %s", path, strerror(errno));
+			goto out;
+		}
+		close(fd);
+		fd = -1;
+		if (!check_entry(&b, url, NULL, &rec))
+			goto out;
+		if (summary)
+			uk_json_set_str(rec, "summary", summary);
+		if (summary_type)
+			uk_json_set_str(rec, "summary_type", summary_type);
+		uk_buf_reset(&b);
+		uk_json_to_buf(rec, &b);
+		uk_buf_addch(&b, '\n');
+		uk_json_free(rec);
+		rec = NULL;
+		/* Keep the entry's age: a summary does not refresh content. */
+		if (write_tmp(dir.buf, name, b.buf, b.len, ts_ns(&st.st_mtim),
+			&tmp, err)) {
+			r = -1;
+			goto out;
+		}
+		if (lstat(path, &now) == 0 && now.st_ino == st.st_ino &&
+		    now.st_dev == st.st_dev) {
+			r = rename_in(tmp, dir.buf, name, err) ? -1 : 1;
+			goto out;
+		}
+		unlink(tmp);
+		free(tmp);
+		tmp = NULL;
+	}
+	r = uk_err_set(err, UK_EXIT_FAIL,
+	    "'%s' kept changing while the summary was added", path);
+out:
+	if (fd >= 0)
+		close(fd);
+	uk_json_free(rec);
+	free(tmp);
+	free(path);
+	uk_buf_release(&b);
+	uk_buf_release(&dir);
+	return r;
+}
+
+int
+uk_cache_invalidate(struct uk_cache *c, const char *url, struct uk_err *err)
+{
+	char *path = uk_cache_path(c, url);
+	int r = 1;
+
+	if (unlink(path)) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			r = 0;
+		else
+			r = uk_err_set(err,
+			    fatal_errno(errno) && errno != ENOTDIR ?
+				UK_EXIT_FATAL :
+				UK_EXIT_FAIL,
+			    "cannot remove '%s': %s", path, strerror(errno));
+	}
+	free(path);
+	return r;
+}
+
+/* Classify name: 0 ignore, else the kind + 1, with key and pid filled. */
+static int
+classify(const char *name, char key[17], long *pid)
+{
+	size_t n = strlen(name);
+	const char *p;
+	char *end;
+
+	*pid = 0;
+	if (n == 21 && is_hex(name, 16) && !strcmp(name + 16, ".json")) {
+		memcpy(key, name, 16);
+		key[16] = '\0';
+		return UK_CACHE_ENTRY + 1;
+	}
+	if (n > 27 && name[0] == '.' && is_hex(name + 1, 16) &&
+	    !strncmp(name + 17, ".json.tmp.", 10)) {
+		memcpy(key, name + 1, 16);
+		key[16] = '\0';
+		p = name + 27;
+		errno = 0;
+		*pid = strtol(p, &end, 10);
+		if (errno || end == p || *end != '.' || *pid <= 0)
+			*pid = 0;
+		return UK_CACHE_TEMP + 1;
+	}
+	return 0;
+}
+
+int
+uk_cache_walk(struct uk_cache *c,
+    int (*fn)(void *ctx, const struct uk_cache_file *f), void *ctx,
+    struct uk_err *err)
+{
+	struct uk_buf path = UK_BUF_INIT;
+	struct uk_cache_file f;
+	struct dirent *d, *e;
+	struct stat st;
+	DIR *top, *sub;
+	long long now = uk_cache_now_ns();
+	size_t base;
+	int r = 0, k;
+
+	if (!(top = opendir(c->dir))) {
+		if (errno == ENOENT)
+			return 0;
+		return uk_err_set(err, UK_EXIT_FATAL, "cannot open '%s': %s",
+		    c->dir, strerror(errno));
+	}
+	while (!r && (d = readdir(top))) {
+		int dfd;
+
+		if (strlen(d->d_name) != 2 || !is_hex(d->d_name, 2))
+			continue;
+		dfd = openat(dirfd(top), d->d_name,
+		    O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+		if (dfd < 0)
+			continue;
+		if (!(sub = fdopendir(dfd))) {
+			close(dfd);
+			continue;
+		}
+		uk_buf_reset(&path);
+		uk_buf_addf(&path, "%s/%s/", c->dir, d->d_name);
+		base = path.len;
+		while (!r && (e = readdir(sub))) {
+			memset(&f, 0, sizeof(f));
+			if (!(k = classify(e->d_name, f.key, &f.pid)))
+				continue;
+			if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW))
+				continue;
+			f.kind = (enum uk_cache_kind)(k - 1);
+			if (f.kind == UK_CACHE_ENTRY && !S_ISREG(st.st_mode))
+				f.kind = UK_CACHE_OTHER;
+			if (f.kind == UK_CACHE_TEMP && !S_ISREG(st.st_mode))
+				continue;
+			uk_buf_setlen(&path, base);
+			uk_buf_addstr(&path, e->d_name);
+			f.path = path.buf;
+			f.name = e->d_name;
+			f.mtime_ns = ts_ns(&st.st_mtim);
+			f.atime_ns = ts_ns(&st.st_atim);
+			f.size = (long long)st.st_size;
+			f.expired = f.kind == UK_CACHE_ENTRY &&
+			    f.mtime_ns + (long long)c->ttl * NS <= now;
+			f.dirfd = dfd;
+			f.dev = (unsigned long long)st.st_dev;
+			f.ino = (unsigned long long)st.st_ino;
+			r = fn(ctx, &f);
+		}
+		closedir(sub);
+	}
+	closedir(top);
+	uk_buf_release(&path);
+	return r;
+}
+
+/* What cleanup keeps of an entry, for the size limit. */
+struct kept {
+	char *path;
+	long long atime_ns, size;
+	unsigned long long dev, ino;
+};
+
+struct cleanup_ctx {
+	struct uk_cache *c;
+	struct uk_cache_cleanup *o;
+	struct uk_buf b;
+	long long now;
+	struct kept *kept;
+	size_t nkept, akept;
+};
+
+static int
+writer_gone(long pid)
+{
+	return pid > 0 && kill((pid_t)pid, 0) && errno == ESRCH;
+}
+
+/* Remove f (unless a dry run) and report it; 1 when it went. */
+static int
+drop(struct cleanup_ctx *x, const struct uk_cache_file *f, const char *why)
+{
+	if (!x->o->dry_run && unlink_same(f->dirfd, f->name, f->dev, f->ino))
+		return 0;
+	if (x->o->fn)
+		x->o->fn(x->o->ctx, f, why);
+	if (f->kind == UK_CACHE_ENTRY)
+		x->o->bytes_freed += (unsigned long long)f->size;
+	return 1;
+}
+
+/* Whether the entry file is valid JSON for its key; 1 also when unsure. */
+static int
+entry_ok(struct cleanup_ctx *x, const struct uk_cache_file *f)
+{
+	int fd, ok;
+
+	fd = openat(f->dirfd, f->name,
+	    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return 1;
+	uk_buf_reset(&x->b);
+	if (f->size > MAX_ENTRY) {
+		close(fd);
+		return 0;
+	}
+	if (read_fd(fd, f->size, &x->b)) {
+		close(fd);
+		return 1;
+	}
+	close(fd);
+	ok = check_entry(&x->b, NULL, f->key, NULL);
+	if (x->b.alloc > (1 << 20))
+		uk_buf_release(&x->b);
+	return ok;
+}
+
+static int
+cleanup_one(void *ctx, const struct uk_cache_file *f)
+{
+	struct cleanup_ctx *x = ctx;
+	struct kept *k;
+
+	switch (f->kind) {
+	case UK_CACHE_TEMP:
+		if (f->mtime_ns + UK_CACHE_TMP_AGE * NS < x->now ||
+		    writer_gone(f->pid))
+			x->o->temp += drop(x, f, "temp");
+		return 0;
+	case UK_CACHE_OTHER:
+		return 0;
+	case UK_CACHE_ENTRY:
+		break;
+	}
+	if (f->expired) {
+		x->o->expired += drop(x, f, "expired");
+		return 0;
+	}
+	if (!x->o->no_verify && !entry_ok(x, f)) {
+		x->o->corrupt += drop(x, f, "corrupt");
+		return 0;
+	}
+	x->o->entries_left++;
+	x->o->bytes_left += (unsigned long long)f->size;
+	if (!x->o->max_size)
+		return 0;
+	if (x->nkept == x->akept) {
+		x->akept = x->akept ? 2 * x->akept : 1024;
+		x->kept = uk_xrealloc(x->kept, x->akept * sizeof(*x->kept));
+	}
+	k = &x->kept[x->nkept++];
+	k->path = uk_xstrdup(f->path);
+	k->atime_ns = f->atime_ns;
+	k->size = f->size;
+	k->dev = f->dev;
+	k->ino = f->ino;
+	return 0;
+}
+
+static int
+by_atime(const void *a, const void *b)
+{
+	const struct kept *x = a, *y = b;
+
+	if (x->atime_ns != y->atime_ns)
+		return x->atime_ns < y->atime_ns ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+/* Evict the least recently used entries until the rest fit. */
+static void
+evict(struct cleanup_ctx *x)
+{
+	struct uk_cache_cleanup *o = x->o;
+	struct uk_cache_file f;
+	size_t i;
+
+	qsort(x->kept, x->nkept, sizeof(*x->kept), by_atime);
+	for (i = 0; i < x->nkept && o->bytes_left > o->max_size; i++) {
+		struct kept *k = &x->kept[i];
+		const char *slash = strrchr(k->path, '/');
+		struct stat st;
+
+		if (!o->dry_run) {
+			if (lstat(k->path, &st) ||
+			    (unsigned long long)st.st_ino != k->ino ||
+			    (unsigned long long)st.st_dev != k->dev ||
+			    unlink(k->path))
+				continue;
+		}
+		memset(&f, 0, sizeof(f));
+		f.kind = UK_CACHE_ENTRY;
+		f.path = k->path;
+		f.name = slash ? slash + 1 : k->path;
+		memcpy(f.key, f.name, 16);
+		f.atime_ns = k->atime_ns;
+		f.size = k->size;
+		f.dirfd = AT_FDCWD;
+		if (o->fn)
+			o->fn(o->ctx, &f, "size");
+		o->evicted++;
+		o->bytes_freed += (unsigned long long)k->size;
+		o->bytes_left -= (unsigned long long)k->size;
+		o->entries_left--;
+	}
+}
+
+long
+uk_cache_cleanup_opt(struct uk_cache *c, struct uk_cache_cleanup *o,
+    struct uk_err *err)
+{
+	struct cleanup_ctx x;
+	size_t i;
+	int r;
+
+	memset(&x, 0, sizeof(x));
+	x.c = c;
+	x.o = o;
+	x.now = uk_cache_now_ns();
+	uk_buf_init(&x.b, 0);
+	o->expired = o->corrupt = o->temp = o->evicted = 0;
+	o->bytes_freed = o->bytes_left = 0;
+	o->entries_left = 0;
+	r = uk_cache_walk(c, cleanup_one, &x, err);
+	if (r >= 0 && o->max_size && o->bytes_left > o->max_size)
+		evict(&x);
+	for (i = 0; i < x.nkept; i++)
+		free(x.kept[i].path);
+	free(x.kept);
+	uk_buf_release(&x.b);
+	if (r < 0)
+		return -1;
+	return o->expired + o->corrupt + o->temp + o->evicted;
+}
+
+long
+uk_cache_cleanup(struct uk_cache *c, struct uk_err *err)
+{
+	struct uk_cache_cleanup o;
+
+	memset(&o, 0, sizeof(o));
+	return uk_cache_cleanup_opt(c, &o, err);
+}
+
+struct clear_ctx {
+	long n;
+	long long now;
+};
+
+static int
+clear_one(void *ctx, const struct uk_cache_file *f)
+{
+	struct clear_ctx *x = ctx;
+
+	if (f->kind == UK_CACHE_ENTRY) {
+		if (!unlinkat(f->dirfd, f->name, 0))
+			x->n++;
+	} else if (f->kind == UK_CACHE_TEMP &&
+	    (f->mtime_ns + UK_CACHE_TMP_AGE * NS < x->now ||
+		writer_gone(f->pid))) {
+		unlinkat(f->dirfd, f->name, 0);
+	}
+	return 0;
+}
+
+long
+uk_cache_clear(struct uk_cache *c, struct uk_err *err)
+{
+	struct clear_ctx x = { 0, uk_cache_now_ns() };
+
+	if (uk_cache_walk(c, clear_one, &x, err) < 0)
+		return -1;
+	return x.n;
+}

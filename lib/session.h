@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef UK_SESSION_H
+#define UK_SESSION_H
+
+/*
+ * Named sessions: the seed's in-memory "fetched" dict made durable, for
+ * scripts and agents that run one command at a time (urlcache(1)).
+ *
+ * A session NAME is the directory DIR/sessions/NAME under the cache
+ * directory, holding one file KEY.json per record added (the content
+ * record as given, errors included), written atomically as cache entries
+ * are.  Sessions do not expire and cache cleanup never touches them.  The
+ * order of a listing is the order in which URLs were first added.
+ *
+ * NAME is 1 to 64 of [A-Za-z0-9._-], not starting with a dot.
+ */
+
+#include "cache.h"
+#include "json.h"
+#include "util.h"
+
+struct uk_session {
+	struct uk_cache *cache; /* not owned */
+	char *name;
+	char *dir; /* DIR/sessions/NAME */
+};
+
+/* Whether name is a valid session name. */
+int uk_session_name_ok(const char *name);
+
+/* Set up s for name in cache c: 0, or -1 with err (a bad name: code 2). */
+int uk_session_open(struct uk_session *s, struct uk_cache *c, const char *name,
+    struct uk_err *err);
+void uk_session_release(struct uk_session *s);
+
+/*
+ * Add the record rec (a string "url" required; "cached" is not stored).
+ * A URL already in the session is replaced and keeps its place.  0, or -1
+ * with err (code UK_EXIT_FATAL when the directory cannot be written).
+ */
+int uk_session_add(struct uk_session *s, yajl_val rec, struct uk_err *err);
+
+/* The session's record of url: 1 with *rec (caller frees), 0, -1. */
+int uk_session_get(struct uk_session *s, const char *url, yajl_val *rec,
+    struct uk_err *err);
+
+/*
+ * The seed's get_url_content: the session's record of url, else the
+ * cache's (fresh) entry.  1 from the session, 2 from the cache (with
+ * "cached":true set), 0 in neither (the caller answers an error record),
+ * -1 with err.
+ */
+int uk_session_content(struct uk_session *s, const char *url, yajl_val *rec,
+    struct uk_err *err);
+
+/* Remove url from the session only: 1 removed, 0 not there, -1 error. */
+int uk_session_remove(struct uk_session *s, const char *url,
+    struct uk_err *err);
+
+/* Empty the session; returns how many records went, or -1 with err. */
+long uk_session_clear(struct uk_session *s, struct uk_err *err);
+
+/*
+ * Every record in the session, as a new JSON array in the order added
+ * (*list, caller frees; an empty array when the session does not exist).
+ * 0, or -1 with err.  Unreadable or corrupt files are skipped.
+ */
+int uk_session_list(struct uk_session *s, yajl_val *list, struct uk_err *err);
+
+#endif

@@ -1,0 +1,264 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# urldetect: the seed's URL Detection, URL Classification and Display Name
+# lists, the options, bad input, and the detection score on the dev set.
+
+bats_require_minimum_version 1.5.0
+load helpers/common
+
+setup() { common_setup; }
+teardown() { common_teardown; }
+
+urls() { printf '%s' "$1" | urldetect -u; }
+
+# --- the seed's URL Detection list ---------------------------------------
+
+@test "detection: basic" {
+	run -0 urls 'see https://example.com/page for details'
+	[ "$output" = "https://example.com/page" ]
+}
+
+@test "detection: multiple URLs in order" {
+	run -0 urls 'a https://one.example/ b http://two.example/x c'
+	[ "$output" = "$(printf 'https://one.example/\nhttp://two.example/x')" ]
+}
+
+@test "detection: duplicates within a message, first kept" {
+	run -0 sh -c 'printf "x https://a.example/1 y https://b.example z https://a.example/1" | urldetect'
+	[ "${#lines[@]}" -eq 2 ]
+	[ "$(printf '%s\n' "${lines[0]}" | jq -c '[.url,.start,.end]')" = '["https://a.example/1",2,21]' ]
+}
+
+@test "detection: trailing punctuation and comma stripped" {
+	run -0 urls 'Read https://example.com/a, then https://example.com/b. Done: https://example.com/c!'
+	[ "$output" = "$(printf 'https://example.com/a\nhttps://example.com/b\nhttps://example.com/c')" ]
+}
+
+@test "detection: no URLs gives nothing" {
+	run -0 urls 'plain text with example.com and no scheme'
+	[ -z "$output" ]
+}
+
+@test "detection: http supported, file:// and ftp:// rejected" {
+	run -0 urls 'http://plain.example file:///etc/passwd ftp://ftp.example/x'
+	[ "$output" = "http://plain.example" ]
+}
+
+@test "detection: raw.githubusercontent.com is a github_file" {
+	run -0 sh -c 'echo "get https://raw.githubusercontent.com/o/r/main/a/b.py now" | urldetect'
+	json_eq "$output" '{"url":"https://raw.githubusercontent.com/o/r/main/a/b.py","type":"github_file","display":"o/r/b.py","start":4,"end":53,"message":1,"github":{"owner":"o","repo":"r","branch":"main","path":"a/b.py"}}'
+}
+
+@test "detection: brackets, quotes and markdown" {
+	run -0 urls '(https://en.wikipedia.org/wiki/Set_(mathematics)) [t](https://md.example/x) <https://angle.example> {"u":"https://json.example/a"}'
+	[ "$output" = "$(printf '%s\n' https://en.wikipedia.org/wiki/Set_\(mathematics\) https://md.example/x https://angle.example https://json.example/a)" ]
+}
+
+@test "detection: byte offsets count bytes of multibyte text" {
+	run -0 sh -c 'printf "é → https://x.example/ü" | urldetect | jq -c "[.start,.end]"'
+	[ "$output" = "[7,27]" ]
+}
+
+# --- URL Classification and Display Name, table-driven through -c ----------
+
+@test "classification and display names (table)" {
+	local url type display got bad=0
+	while IFS=$'\t' read -r url type display; do
+		got=$(printf '%s\n' "$url" | urldetect -c | jq -r '[.type,.display]|@tsv')
+		if [ "$got" != "$type"$'\t'"$display" ]; then
+			echo "$url: expected $type $display, got $got" >&2
+			bad=1
+		fi
+	done <"$FIXTURES/urldetect/classify.tsv"
+	[ "$bad" -eq 0 ]
+	run -0 sh -c "cut -f1 '$FIXTURES/urldetect/classify.tsv' | urldetect -c | wc -l"
+	[ "$output" -eq "$(wc -l <"$FIXTURES/urldetect/classify.tsv")" ]
+}
+
+@test "classification: github fields for issues and pull requests" {
+	run -0 sh -c 'printf "%s\n" https://github.com/a/b/issues/5 https://github.com/a/b/pull/9/files | urldetect -c | jq -c .github'
+	[ "${lines[0]}" = '{"owner":"a","repo":"b","issue_number":5}' ]
+	[ "${lines[1]}" = '{"owner":"a","repo":"b","pr_number":9}' ]
+}
+
+@test "-c keeps other fields, replaces stale ones, in order" {
+	run -0 sh -c 'echo "{\"id\":7,\"url\":\"https://example.com/docs/x\",\"type\":\"web\",\"n\":1.50}" | urldetect -c'
+	[ "$output" = '{"id":7,"url":"https://example.com/docs/x","type":"documentation","n":1.50,"display":"example.com/docs/x"}' ]
+}
+
+# --- input modes and options ----------------------------------------------
+
+@test "-l: one message per line, offsets per line, dedup per line" {
+	run -0 sh -c 'printf "a https://x.example\nb https://x.example https://x.example\n" | urldetect -l | jq -c "[.message,.start]"'
+	[ "$output" = "$(printf '[1,2]\n[2,2]')" ]
+}
+
+@test "whole input is one message by default" {
+	run -0 sh -c 'printf "a https://x.example\nb https://x.example\n" | urldetect | jq -c "[.message,.start]"'
+	[ "$output" = "[1,2]" ]
+}
+
+@test "-j FIELD: ids carried, line numbers when absent, errors passed" {
+	printf '%s\n' '{"id":"m1","text":"see https://a.example"}' \
+		'{"text":"and https://b.example"}' \
+		'{"error":"upstream failed","url":"https://c.example"}' >"$T/in"
+	run -0 urldetect -j text "$T/in"
+	[ "$(printf '%s\n' "${lines[0]}" | jq -c '[.url,.id]')" = '["https://a.example","m1"]' ]
+	[ "$(printf '%s\n' "${lines[1]}" | jq -c '[.url,.id,.message]')" = '["https://b.example",2,2]' ]
+	[ "${lines[2]}" = '{"error":"upstream failed","url":"https://c.example"}' ]
+}
+
+@test "-j FIELD: bad lines give error records and the run goes on" {
+	printf '%s\n' 'not json' '{"other":1}' '{"text":"https://ok.example"}' >"$T/in"
+	run -1 --separate-stderr urldetect -j text "$T/in"
+	[ "$(printf '%s\n' "${lines[0]}" | jq -c '[.tool,.file,.line]')" = "[\"urldetect\",\"$T/in\",1]" ]
+	[ "$(printf '%s\n' "${lines[1]}" | jq -r .error)" = "no string field 'text'" ]
+	[ "$(printf '%s\n' "${lines[2]}" | jq -r .url)" = "https://ok.example" ]
+	[[ "$stderr" == *"$T/in:1: not a JSON object"* ]]
+}
+
+@test "-n caps URLs per message" {
+	run -0 sh -c 'printf "https://a.example https://b.example https://c.example https://d.example\nhttps://e.example\n" | urldetect -l -n 3 -u'
+	[ "$output" = "$(printf '%s\n' https://a.example https://b.example https://c.example https://e.example)" ]
+}
+
+@test "-t keeps one type, before the cap" {
+	run -0 sh -c 'echo "https://a.example https://github.com/o/r https://b.example https://github.com/o/s" | urldetect -t github_repo -n 1 -u'
+	[ "$output" = "https://github.com/o/r" ]
+}
+
+@test "-q: exit 0 when found, 1 when not, nothing printed" {
+	run -0 sh -c 'echo "x https://a.example" | urldetect -q'
+	[ -z "$output" ]
+	run -1 sh -c 'echo "no links" | urldetect -q'
+	[ -z "$output" ]
+	run -1 sh -c 'echo "https://a.example" | urldetect -q -t github_pr'
+}
+
+@test "-a keeps repeats" {
+	run -0 sh -c 'echo "https://a.example https://a.example" | urldetect -a -u | wc -l'
+	[ "$output" -eq 2 ]
+}
+
+@test "each file operand is a message; a missing file is an error" {
+	echo "https://a.example" >"$T/f1"
+	echo "https://a.example" >"$T/f2"
+	run -1 --separate-stderr urldetect "$T/f1" "$T/nope" "$T/f2"
+	[ "$(printf '%s\n' "$output" | jq -c .message | tr '\n' ' ')" = "1 3 " ]
+	[[ "$stderr" == *"cannot open '$T/nope'"* ]]
+}
+
+@test "usage: --help to stdout exit 0, bad option exit 2, --version" {
+	run -0 urldetect --help
+	[[ "$output" == "usage: urldetect "* ]]
+	run -2 --separate-stderr urldetect --bogus
+	[[ "$stderr" == *"usage: urldetect "* ]]
+	run -2 urldetect -t nosuchtype
+	run -2 urldetect -n -1
+	run -2 urldetect -c -l
+	run -0 urldetect --version
+	[[ "$output" == "urldetect "* ]]
+}
+
+@test "a write error on stdout exits 3" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run -3 sh -c 'echo "https://a.example" | urldetect >/dev/full'
+}
+
+# --- bad input --------------------------------------------------------------
+
+@test "bad input: invalid UTF-8 and NUL bytes end URLs, no crash" {
+	run -0 sh -c 'printf "https://a.example/x\377y https://b.example/\000z https://c.example\n" | urldetect -u'
+	[ "$output" = "$(printf '%s\n' https://a.example/x https://b.example/ https://c.example)" ]
+	run -0 sh -c 'printf "https://a.example/\377" | urldetect | jq -r .url'
+	[ "$output" = "https://a.example/" ]
+}
+
+@test "bad input: binary data" {
+	head -c 2000000 /dev/urandom >"$T/bin"
+	printf ' https://after.example/ok\n' >>"$T/bin"
+	run -0 sh -c "urldetect -u '$T/bin' | tail -n 1"
+	[ "$output" = "https://after.example/ok" ]
+	run -0 sh -c "urldetect '$T/bin' | jq -e . >/dev/null"
+}
+
+# Memory is bounded: the limit is set only for a plain build (the
+# sanitizers reserve terabytes of address space).
+limit_memory() {
+	case $UK_BIN in
+	*build-san*) ;;
+	*) ulimit -v 150000 ;;
+	esac
+}
+
+@test "bad input: a 20 MB line without newline, in bounded memory" {
+	python3 -c 'import sys; sys.stdout.write("w " * 10000000 + "https://end.example/x")' >"$T/big"
+	run -0 bash -c "$(declare -f limit_memory); limit_memory; urldetect -u '$T/big'"
+	[ "$output" = "https://end.example/x" ]
+	run -0 bash -c "$(declare -f limit_memory); limit_memory; urldetect -l -u '$T/big'"
+	[ "$output" = "https://end.example/x" ]
+}
+
+@test "bad input: a 1 MB URL is skipped with a warning, the next is found" {
+	python3 -c 'import sys; sys.stdout.write("https://long.example/" + "a" * 1048576 + " https://next.example\n")' >"$T/long"
+	run -0 --separate-stderr bash -c "$(declare -f limit_memory); limit_memory; urldetect -u '$T/long'"
+	[ "$output" = "https://next.example" ]
+	[[ "$stderr" == *"skipped 1 URL longer than 65536 bytes"* ]]
+}
+
+@test "bad input: a JSON line over 16 MiB is an error record" {
+	python3 -c 'import sys; sys.stdout.write("{\"text\":\"" + "a" * 17000000 + "\"}\n{\"text\":\"https://ok.example\"}\n")' >"$T/huge"
+	run -1 --separate-stderr urldetect -j text "$T/huge"
+	[ "$(printf '%s\n' "${lines[0]}" | jq -r .error)" = "line longer than 16777216 bytes" ]
+	[ "$(printf '%s\n' "${lines[1]}" | jq -r .url)" = "https://ok.example" ]
+}
+
+# --- streaming --------------------------------------------------------------
+
+@test "input that arrives in small pieces gives the same URLs" {
+	python3 "$SHARED/tools/gencorpus" 1 7 --truth="$T/truth" >"$T/corpus" 2>/dev/null
+	urldetect -u -a "$T/corpus" >"$T/whole"
+	python3 -c '
+import os, sys, time
+data = open(sys.argv[1], "rb").read()
+for i in range(0, len(data), 997):
+    os.write(1, data[i:i + 997])
+' "$T/corpus" | urldetect -u -a >"$T/pieces"
+	run -0 cmp "$T/whole" "$T/pieces"
+	run -0 cmp "$T/whole" "$T/truth"
+}
+
+@test "records appear before the input ends" {
+	mkfifo "$T/fifo"
+	( printf 'https://first.example\n'; exec sleep 20 ) >"$T/fifo" &
+	local writer=$!
+	echo "$writer" >"$T/writer.pid"
+	urldetect -l -u <"$T/fifo" >"$T/out" &
+	echo $! >"$T/reader.pid"
+	for _ in $(seq 1 100); do
+		[ -s "$T/out" ] && break
+		sleep 0.05
+	done
+	# The writer is still there: the record came before end of input.
+	run -0 kill -0 "$writer"
+	run -0 cat "$T/out"
+	[ "$output" = "https://first.example" ]
+}
+
+# --- the dev set --------------------------------------------------------------
+
+@test "dev set: precision and recall >= 0.98 on the non-fuzzy cases" {
+	run -0 "$SHARED/tools/score-urldetect" -j 2 --json "$T/score.json" \
+		"$UK_BIN/urldetect -u" "$SHARED/bench/urldetect-dev.jsonl"
+	run -0 jq -e '.files[].all | .precision >= 0.98 and .recall >= 0.98' "$T/score.json"
+}
+
+# --- the man page -----------------------------------------------------------
+
+@test "usage matches the man page SYNOPSIS" {
+	command -v mandoc >/dev/null || skip "mandoc not installed"
+	syn=$(mandoc -Tascii "$TOP/man/urldetect.1" | col -b |
+		sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
+	use=$(urldetect --help | sed 's/^usage: //' | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
+	[ "$syn" = "$use" ]
+}
