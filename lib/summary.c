@@ -42,6 +42,8 @@ is_word(int c)
 	return isalnum((unsigned char)c) || c == '_' || (c & 0x80);
 }
 
+static unsigned char lower_tab[256];
+
 /*
  * Find stem in s[0..len) case-insensitively, starting a word.  With whole,
  * the match must also end a word, but for a plural "s".  Returns the
@@ -51,10 +53,17 @@ static const char *
 word_find(const char *s, size_t len, const char *stem, int whole)
 {
 	size_t n = strlen(stem), i, e;
+	unsigned char c0;
 
+	if (!lower_tab['a'])
+		for (i = 0; i < 256; i++)
+			lower_tab[i] = (unsigned char)tolower((int)i);
+	c0 = lower_tab[(unsigned char)stem[0]];
 	if (n > len)
 		return NULL;
 	for (i = 0; i + n <= len; i++) {
+		if (lower_tab[(unsigned char)s[i]] != c0)
+			continue;
 		if (i > 0 && is_word(s[i - 1]))
 			continue;
 		if (strncasecmp(s + i, stem, n))

@@ -28,6 +28,10 @@ state = {"count": 0, "inflight": 0}
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # One write per response, sent at once: no Nagle delay between the
+    # headers and the body.
+    disable_nagle_algorithm = True
+    wbufsize = 65536
 
     def log_message(self, *args):
         pass
@@ -41,6 +45,7 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header(k, v)
         self.end_headers()
         self.wfile.write(data)
+        self.wfile.flush()
 
     def do_POST(self):
         n = int(self.headers.get("Content-Length", "0"))
@@ -97,7 +102,11 @@ class Handler(BaseHTTPRequestHandler):
                 state["inflight"] -= 1
 
 
-server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+class Server(ThreadingHTTPServer):
+    request_queue_size = 128  # the default 5 drops connections past it
+
+
+server = Server(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
 print(server.server_address[1], flush=True)
 server.serve_forever()
