@@ -975,27 +975,21 @@ contained(const char *text, const char *s)
 	return 0;
 }
 
+/*
+ * The description, when the text does not already say it.  (The title is
+ * not repeated: it is a field of its own, and format_for_prompt shows it.)
+ */
 static void
 header(yajl_val rec, struct out *o, int with_desc)
 {
-	const char *title = nonempty(rec, "title");
 	const char *desc = nonempty(rec, "description");
 
-	if (title) {
-		struct uk_buf t = UK_BUF_INIT;
-
-		plain(title, strlen(title), &t);
-		out_line(o, "", t.buf, t.len, 200);
-		uk_buf_release(&t);
-	}
 	if (desc && with_desc && !contained(main_text(rec), desc)) {
 		struct uk_buf t = UK_BUF_INIT;
 
 		plain(desc, strlen(desc), &t);
-		if (!title || strcmp(t.buf, title)) {
-			out_gap(o);
-			out_line(o, "", t.buf, t.len, 500);
-		}
+		out_gap(o);
+		out_line(o, "", t.buf, t.len, 500);
 		uk_buf_release(&t);
 	}
 }
@@ -1972,6 +1966,9 @@ uk_summary_offline(yajl_val rec, enum uk_summary_type t, struct uk_buf *out)
 			break;
 		}
 	free(d.b);
+	/* With nothing else to say, the title says what it is. */
+	if (out->len == o.start && nonempty(rec, "title"))
+		uk_buf_addstr(out, nonempty(rec, "title"));
 	/* Trim the trailing newlines; a summary is a string, not a file. */
 	while (out->len > o.start &&
 	    isspace((unsigned char)out->buf[out->len - 1]))
