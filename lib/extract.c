@@ -1,0 +1,1415 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Main text and metadata of an HTML page (see extract.h).
+ *
+ * The gumbo tree is mirrored into a flat array in document order, each
+ * element knowing where its subtree ends, so that every pass is a loop and
+ * no page, however deeply nested, can exhaust the stack.  Boilerplate
+ * (navigation, footers, asides, hidden elements, elements whose class or id
+ * says menu, sidebar, cookie, share and the like) is marked first; then
+ * text blocks are scored in the manner of Readability (length, commas, link
+ * density, the block's tag and class) and their scores given to their
+ * ancestors; the best container and the siblings that score well with it
+ * are written out as text.
+ */
+#include <ctype.h>
+#include <gumbo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "banned.h"
+#include "buf.h"
+#include "charset.h"
+#include "extract.h"
+#include "json.h"
+#include "util.h"
+
+/* Node flags. */
+#define F_TEXT   0x01 /* a text node */
+#define F_SKIP   0x02 /* never text: script, style, nav... (whole subtree) */
+#define F_BLOCK  0x04 /* a block-level element */
+#define F_INLINK 0x08 /* inside <a> */
+#define F_PRE    0x10 /* inside <pre> (keep whitespace) */
+#define F_CAND   0x20 /* has a content score */
+#define F_BOIL   0x40 /* boilerplate by class or id, unless it is most text */
+
+struct nd {
+	GumboNode *g;
+	int parent; /* index, -1 for the root */
+	int end;    /* one past the last node of the subtree */
+	int tag;    /* GumboTag; GUMBO_TAG_UNKNOWN for text */
+	unsigned flags;
+	int text; /* characters of text in the subtree (not skipped) */
+	int link; /* of which inside links */
+	int commas;
+	int own; /* text directly in this block (not in child blocks) */
+	int owncommas;
+	double score;
+};
+
+struct ctx {
+	struct nd *n;
+	int nn, alloc;
+	int body;
+	struct uk_extract *x;
+	/* Metadata candidates, by preference. */
+	char *og_title, *title, *h1, *tw_title;
+	char *meta_desc, *og_desc, *ld_desc;
+	char *meta_author, *art_author, *ld_author, *rel_author;
+	char *art_date, *ld_date, *time_date, *meta_date;
+	char *ld_headline;
+};
+
+/* Elements whose text is never main text, with their whole subtree. */
+static int
+tag_skipped(int tag)
+{
+	switch (tag) {
+	case GUMBO_TAG_SCRIPT:
+	case GUMBO_TAG_STYLE:
+	case GUMBO_TAG_TEMPLATE:
+	case GUMBO_TAG_HEAD:
+	case GUMBO_TAG_TITLE:
+	case GUMBO_TAG_META:
+	case GUMBO_TAG_LINK:
+	case GUMBO_TAG_SVG:
+	case GUMBO_TAG_MATH:
+	case GUMBO_TAG_IFRAME:
+	case GUMBO_TAG_OBJECT:
+	case GUMBO_TAG_EMBED:
+	case GUMBO_TAG_CANVAS:
+	case GUMBO_TAG_BUTTON:
+	case GUMBO_TAG_SELECT:
+	case GUMBO_TAG_OPTION:
+	case GUMBO_TAG_TEXTAREA:
+	case GUMBO_TAG_INPUT:
+	case GUMBO_TAG_NAV:
+	case GUMBO_TAG_FOOTER:
+	case GUMBO_TAG_ASIDE:
+	case GUMBO_TAG_MENU:
+	case GUMBO_TAG_AUDIO:
+	case GUMBO_TAG_VIDEO:
+	case GUMBO_TAG_MAP:
+	case GUMBO_TAG_AREA:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Elements that do not break the flow of text. */
+static int
+tag_inline(int tag)
+{
+	switch (tag) {
+	case GUMBO_TAG_A:
+	case GUMBO_TAG_ABBR:
+	case GUMBO_TAG_B:
+	case GUMBO_TAG_BDI:
+	case GUMBO_TAG_BDO:
+	case GUMBO_TAG_CITE:
+	case GUMBO_TAG_CODE:
+	case GUMBO_TAG_DATA:
+	case GUMBO_TAG_DFN:
+	case GUMBO_TAG_EM:
+	case GUMBO_TAG_FONT:
+	case GUMBO_TAG_I:
+	case GUMBO_TAG_KBD:
+	case GUMBO_TAG_MARK:
+	case GUMBO_TAG_Q:
+	case GUMBO_TAG_S:
+	case GUMBO_TAG_SAMP:
+	case GUMBO_TAG_SMALL:
+	case GUMBO_TAG_SPAN:
+	case GUMBO_TAG_STRONG:
+	case GUMBO_TAG_SUB:
+	case GUMBO_TAG_SUP:
+	case GUMBO_TAG_TIME:
+	case GUMBO_TAG_U:
+	case GUMBO_TAG_VAR:
+	case GUMBO_TAG_WBR:
+	case GUMBO_TAG_IMG:
+	case GUMBO_TAG_LABEL:
+	case GUMBO_TAG_BIG:
+	case GUMBO_TAG_TT:
+	case GUMBO_TAG_STRIKE:
+	case GUMBO_TAG_DEL:
+	case GUMBO_TAG_INS:
+	case GUMBO_TAG_NOBR:
+	case GUMBO_TAG_RUBY:
+	case GUMBO_TAG_RT:
+	case GUMBO_TAG_RP:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static const char *
+attr(GumboNode *g, const char *name)
+{
+	GumboAttribute *a;
+
+	if (g->type != GUMBO_NODE_ELEMENT && g->type != GUMBO_NODE_TEMPLATE)
+		return NULL;
+	a = gumbo_get_attribute(&g->v.element.attributes, name);
+	return a ? a->value : NULL;
+}
+
+/* Whether word w occurs in s as a whole word (separators: not alnum). */
+static int
+has_word(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p = s;
+
+	while ((p = strstr(p, w))) {
+		if ((p == s || !isalnum((unsigned char)p[-1])) &&
+		    !isalnum((unsigned char)p[n]))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+/* Lower-cased "class id" of an element, into b (cleared first). */
+static void
+class_id(GumboNode *g, struct uk_buf *b)
+{
+	const char *c = attr(g, "class"), *i = attr(g, "id");
+	size_t k;
+
+	uk_buf_reset(b);
+	if (c)
+		uk_buf_addstr(b, c);
+	uk_buf_addch(b, ' ');
+	if (i)
+		uk_buf_addstr(b, i);
+	for (k = 0; k < b->len; k++)
+		b->buf[k] = (char)tolower((unsigned char)b->buf[k]);
+}
+
+/* Substrings of class or id that mark boilerplate. */
+static const char *const neg_sub[] = { "sidebar", "footer", "cookie", "consent",
+	"gdpr", "breadcrumb", "advert", "newsletter", "comment", "related",
+	"social", "sponsor", "banner", "popup", "navbar", "navigation",
+	"masthead", "disqus", "outbrain", "taboola", "pagination", "subscribe",
+	"signup", "sharing", "share-", "-share", "_share", "share_",
+	"skip-link", "skiplink", "widget", "promo", "recommend", "trending",
+	"toolbar", "modal", "overlay", "dropdown", "offcanvas", "off-canvas",
+	"topbar", "top-bar", "utility", "jump-link", "toc-", "author-bio",
+	"authorbio", "bottom-bar", NULL };
+/* Whole words of class or id that mark boilerplate. */
+static const char *const neg_word[] = { "nav", "menu", "ad", "ads", "share",
+	"tags", "header", "hidden", "sr-only", "visually-hidden",
+	"screen-reader-text", "print-only", "rss", "login", "search", "meta",
+	"pager", "byline", "tagline", "most-popular", "more-stories",
+	"read-more", "readmore", NULL };
+/* Substrings that keep an element whatever else its class says. */
+static const char *const pos_sub[] = { "article", "content", "main", "post",
+	"entry", "body", "text", "story", "hentry", "blog", "prose", "markdown",
+	"thread", "message", "topic", "product", "description", "answer",
+	"question", NULL };
+
+static int
+match_any_sub(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (strstr(s, *list))
+			return 1;
+	return 0;
+}
+
+static int
+match_any_word(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (has_word(s, *list))
+			return 1;
+	return 0;
+}
+
+/* Class weight in the manner of Readability: -25, 0 or +25. */
+static int
+class_weight(const char *ci)
+{
+	int w = 0;
+
+	if (match_any_sub(ci, neg_sub) || match_any_word(ci, neg_word))
+		w -= 25;
+	if (match_any_sub(ci, pos_sub))
+		w += 25;
+	return w;
+}
+
+static int
+style_hidden(const char *s)
+{
+	char b[256];
+	size_t i, n = 0;
+
+	for (i = 0; s[i] && n + 1 < sizeof(b); i++)
+		if (!isspace((unsigned char)s[i]))
+			b[n++] = (char)tolower((unsigned char)s[i]);
+	b[n] = '\0';
+	return strstr(b, "display:none") || strstr(b, "visibility:hidden");
+}
+
+/* Characters of s after collapsing whitespace (code points). */
+static int
+text_len(const char *s, int *commas)
+{
+	int n = 0, sp = 1;
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (isspace(*p)) {
+			if (!sp)
+				n++;
+			sp = 1;
+			continue;
+		}
+		sp = 0;
+		if ((*p & 0xc0) != 0x80)
+			n++;
+		if (*p == ',')
+			(*commas)++;
+	}
+	return n;
+}
+
+static void
+set_once(char **dst, const char *s)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	const unsigned char *p;
+	int sp = 0;
+
+	if (*dst || !s)
+		return;
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (isspace(*p)) {
+			sp = 1;
+			continue;
+		}
+		if (sp && b.len)
+			uk_buf_addch(&b, ' ');
+		sp = 0;
+		uk_buf_addch(&b, *p);
+	}
+	if (!b.len) {
+		uk_buf_release(&b);
+		return;
+	}
+	*dst = uk_buf_detach(&b, NULL);
+}
+
+/* The text of a node's subtree, whitespace collapsed. */
+static void
+node_text(GumboNode *g, struct uk_buf *b, int depth)
+{
+	unsigned i;
+
+	if (depth > 64)
+		return;
+	if (g->type == GUMBO_NODE_TEXT || g->type == GUMBO_NODE_CDATA ||
+	    g->type == GUMBO_NODE_WHITESPACE) {
+		uk_buf_addstr(b, g->v.text.text);
+		return;
+	}
+	if (g->type != GUMBO_NODE_ELEMENT && g->type != GUMBO_NODE_TEMPLATE)
+		return;
+	if (g->v.element.tag == GUMBO_TAG_SCRIPT ||
+	    g->v.element.tag == GUMBO_TAG_STYLE)
+		return;
+	for (i = 0; i < g->v.element.children.length; i++) {
+		GumboNode *c = g->v.element.children.data[i];
+
+		node_text(c, b, depth + 1);
+		if (c->type == GUMBO_NODE_ELEMENT &&
+		    !tag_inline(c->v.element.tag))
+			uk_buf_addch(b, ' ');
+	}
+}
+
+static void
+set_text_once(char **dst, GumboNode *g)
+{
+	struct uk_buf b = UK_BUF_INIT;
+
+	if (*dst)
+		return;
+	node_text(g, &b, 0);
+	set_once(dst, b.buf);
+	uk_buf_release(&b);
+}
+
+/* JSON-LD: the first Article-like object's headline, author, date. */
+static void
+ld_author(struct ctx *c, yajl_val a)
+{
+	size_t i;
+
+	if (!a || c->ld_author)
+		return;
+	if (YAJL_IS_STRING(a))
+		set_once(&c->ld_author, YAJL_GET_STRING(a));
+	else if (YAJL_IS_OBJECT(a))
+		set_once(&c->ld_author, uk_json_get_str(a, "name"));
+	else if (YAJL_IS_ARRAY(a)) {
+		struct uk_buf b = UK_BUF_INIT;
+
+		for (i = 0; i < a->u.array.len && i < 8; i++) {
+			yajl_val e = a->u.array.values[i];
+			const char *s = YAJL_IS_STRING(e) ? YAJL_GET_STRING(e) :
+			    YAJL_IS_OBJECT(e) ? uk_json_get_str(e, "name") :
+						NULL;
+
+			if (!s || !*s)
+				continue;
+			if (b.len)
+				uk_buf_addstr(&b, ", ");
+			uk_buf_addstr(&b, s);
+		}
+		if (b.len)
+			set_once(&c->ld_author, b.buf);
+		uk_buf_release(&b);
+	}
+}
+
+static void
+ld_walk(struct ctx *c, yajl_val v, int depth)
+{
+	size_t i;
+	yajl_val t;
+
+	if (!v || depth > 8)
+		return;
+	if (YAJL_IS_ARRAY(v)) {
+		for (i = 0; i < v->u.array.len; i++)
+			ld_walk(c, v->u.array.values[i], depth + 1);
+		return;
+	}
+	if (!YAJL_IS_OBJECT(v))
+		return;
+	t = uk_json_get(v, "@graph");
+	if (t)
+		ld_walk(c, t, depth + 1);
+	t = uk_json_get(v, "@type");
+	if (t && YAJL_IS_ARRAY(t) && t->u.array.len)
+		t = t->u.array.values[0];
+	if (!t || !YAJL_IS_STRING(t))
+		return;
+	{
+		const char *ty = YAJL_GET_STRING(t);
+
+		if (!strstr(ty, "Article") && !strstr(ty, "Posting") &&
+		    strcmp(ty, "WebPage") && strcmp(ty, "Report") &&
+		    strcmp(ty, "Review") && strcmp(ty, "QAPage") &&
+		    strcmp(ty, "Recipe") && strcmp(ty, "Product") &&
+		    strcmp(ty, "DiscussionForumPosting") &&
+		    strcmp(ty, "TechArticle") && strcmp(ty, "Question"))
+			return;
+	}
+	set_once(&c->ld_headline, uk_json_get_str(v, "headline"));
+	set_once(&c->ld_desc, uk_json_get_str(v, "description"));
+	ld_author(c, uk_json_get(v, "author"));
+	set_once(&c->ld_date, uk_json_get_str(v, "datePublished"));
+	set_once(&c->ld_date, uk_json_get_str(v, "dateCreated"));
+}
+
+static void
+ld_json(struct ctx *c, GumboNode *g)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	yajl_val v;
+	unsigned i;
+
+	for (i = 0; i < g->v.element.children.length; i++) {
+		GumboNode *t = g->v.element.children.data[i];
+
+		if (t->type == GUMBO_NODE_TEXT || t->type == GUMBO_NODE_CDATA ||
+		    t->type == GUMBO_NODE_WHITESPACE)
+			uk_buf_addstr(&b, t->v.text.text);
+	}
+	if (b.len > 1 << 20) {
+		uk_buf_release(&b);
+		return;
+	}
+	v = uk_json_parse(b.buf, b.len, NULL);
+	if (v) {
+		ld_walk(c, v, 0);
+		uk_json_free(v);
+	}
+	uk_buf_release(&b);
+}
+
+static void
+meta_tag(struct ctx *c, GumboNode *g)
+{
+	const char *k = attr(g, "property"), *v = attr(g, "content");
+
+	if (!v)
+		return;
+	if (!k)
+		k = attr(g, "name");
+	if (!k)
+		k = attr(g, "itemprop");
+	if (!k)
+		return;
+	if (!strcasecmp(k, "og:title"))
+		set_once(&c->og_title, v);
+	else if (!strcasecmp(k, "twitter:title"))
+		set_once(&c->tw_title, v);
+	else if (!strcasecmp(k, "description"))
+		set_once(&c->meta_desc, v);
+	else if (!strcasecmp(k, "og:description") ||
+	    !strcasecmp(k, "twitter:description"))
+		set_once(&c->og_desc, v);
+	else if (!strcasecmp(k, "author") || !strcasecmp(k, "dc.creator") ||
+	    !strcasecmp(k, "sailthru.author") ||
+	    !strcasecmp(k, "parsely-author"))
+		set_once(&c->meta_author, v);
+	else if (!strcasecmp(k, "article:author") ||
+	    !strcasecmp(k, "og:article:author")) {
+		if (strncmp(v, "http", 4))
+			set_once(&c->art_author, v);
+	} else if (!strcasecmp(k, "article:published_time") ||
+	    !strcasecmp(k, "og:article:published_time") ||
+	    !strcasecmp(k, "datePublished"))
+		set_once(&c->art_date, v);
+	else if (!strcasecmp(k, "date") || !strcasecmp(k, "dc.date") ||
+	    !strcasecmp(k, "dc.date.issued") || !strcasecmp(k, "pubdate") ||
+	    !strcasecmp(k, "publish-date") || !strcasecmp(k, "sailthru.date") ||
+	    !strcasecmp(k, "parsely-pub-date") ||
+	    !strcasecmp(k, "citation_publication_date"))
+		set_once(&c->meta_date, v);
+}
+
+/* Collect metadata from element g. */
+static void
+metadata(struct ctx *c, GumboNode *g, int tag)
+{
+	const char *s;
+
+	switch (tag) {
+	case GUMBO_TAG_TITLE:
+		set_text_once(&c->title, g);
+		break;
+	case GUMBO_TAG_META:
+		meta_tag(c, g);
+		break;
+	case GUMBO_TAG_SCRIPT:
+		s = attr(g, "type");
+		if (s && !strcasecmp(s, "application/ld+json"))
+			ld_json(c, g);
+		break;
+	case GUMBO_TAG_H1:
+		set_text_once(&c->h1, g);
+		break;
+	case GUMBO_TAG_TIME:
+		set_once(&c->time_date, attr(g, "datetime"));
+		break;
+	case GUMBO_TAG_A:
+	case GUMBO_TAG_LINK:
+		s = attr(g, "rel");
+		if (s && has_word(s, "author") && tag == GUMBO_TAG_A)
+			set_text_once(&c->rel_author, g);
+		break;
+	default:
+		break;
+	}
+}
+
+static int
+push(struct ctx *c, GumboNode *g, int parent)
+{
+	struct nd *n;
+
+	if (c->nn == c->alloc) {
+		c->alloc = c->alloc ? c->alloc * 2 : 1024;
+		c->n = uk_xrealloc(c->n, (size_t)c->alloc * sizeof(*c->n));
+	}
+	n = &c->n[c->nn];
+	memset(n, 0, sizeof(*n));
+	n->g = g;
+	n->parent = parent;
+	n->tag = GUMBO_TAG_UNKNOWN;
+	return c->nn++;
+}
+
+/*
+ * Whether element g (with tag) is boilerplate by its attributes: 1 for
+ * certain (hidden, a navigation role), 2 by its class or id (confirmed
+ * later by how much of the page's text it holds), else 0.
+ */
+static int
+boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
+{
+	const char *s;
+
+	if (attr(g, "hidden"))
+		return 1;
+	s = attr(g, "aria-hidden");
+	if (s && !strcasecmp(s, "true"))
+		return 1;
+	s = attr(g, "style");
+	if (s && style_hidden(s))
+		return 1;
+	s = attr(g, "role");
+	if (s &&
+	    (!strcasecmp(s, "navigation") || !strcasecmp(s, "banner") ||
+		!strcasecmp(s, "contentinfo") ||
+		!strcasecmp(s, "complementary") || !strcasecmp(s, "menu") ||
+		!strcasecmp(s, "menubar") || !strcasecmp(s, "search") ||
+		!strcasecmp(s, "dialog") || !strcasecmp(s, "alertdialog") ||
+		!strcasecmp(s, "tablist")))
+		return 1;
+	if (tag == GUMBO_TAG_BODY || tag == GUMBO_TAG_HTML ||
+	    tag == GUMBO_TAG_ARTICLE || tag == GUMBO_TAG_MAIN ||
+	    tag == GUMBO_TAG_TABLE || tag == GUMBO_TAG_TBODY ||
+	    tag == GUMBO_TAG_TR || tag == GUMBO_TAG_TD || tag == GUMBO_TAG_P ||
+	    tag == GUMBO_TAG_PRE)
+		return 0;
+	class_id(g, ci);
+	if (ci->len < 2)
+		return 0;
+	if (!match_any_sub(ci->buf, neg_sub) &&
+	    !match_any_word(ci->buf, neg_word))
+		return 0;
+	if (match_any_sub(ci->buf, pos_sub))
+		return 0;
+	return 2;
+}
+
+/* Mirror the tree; collect metadata; mark skipped subtrees. */
+static void
+build(struct ctx *c, GumboNode *root)
+{
+	struct {
+		GumboNode *g;
+		int idx;
+		unsigned next;
+	} *st = NULL;
+	int sn = 0, salloc = 0, i;
+	struct uk_buf ci = UK_BUF_INIT;
+
+	i = push(c, root, -1);
+	c->n[i].tag = GUMBO_TAG_HTML;
+	c->n[i].flags = F_BLOCK;
+	salloc = 64;
+	st = uk_xmalloc((size_t)salloc * sizeof(*st));
+	st[0].g = root;
+	st[0].idx = i;
+	st[0].next = 0;
+	sn = 1;
+	while (sn) {
+		GumboNode *g = st[sn - 1].g, *ch;
+		int pi = st[sn - 1].idx;
+		GumboVector *kids = &g->v.element.children;
+		unsigned pflags;
+
+		if (g->type == GUMBO_NODE_DOCUMENT)
+			kids = &g->v.document.children;
+		if (st[sn - 1].next >= kids->length) {
+			c->n[pi].end = c->nn;
+			sn--;
+			continue;
+		}
+		ch = kids->data[st[sn - 1].next++];
+		pflags = c->n[pi].flags & (F_SKIP | F_INLINK | F_PRE);
+		if (ch->type == GUMBO_NODE_TEXT ||
+		    ch->type == GUMBO_NODE_CDATA ||
+		    ch->type == GUMBO_NODE_WHITESPACE) {
+			i = push(c, ch, pi);
+			c->n[i].flags = F_TEXT | pflags;
+			c->n[i].end = i + 1;
+			continue;
+		}
+		if (ch->type != GUMBO_NODE_ELEMENT &&
+		    ch->type != GUMBO_NODE_TEMPLATE)
+			continue;
+		i = push(c, ch, pi);
+		c->n[i].tag = ch->v.element.tag;
+		c->n[i].flags = pflags;
+		metadata(c, ch, c->n[i].tag);
+		if (c->n[i].tag == GUMBO_TAG_BODY && !c->body)
+			c->body = i;
+		if (!tag_inline(c->n[i].tag))
+			c->n[i].flags |= F_BLOCK;
+		if (c->n[i].tag == GUMBO_TAG_A)
+			c->n[i].flags |= F_INLINK;
+		if (c->n[i].tag == GUMBO_TAG_PRE)
+			c->n[i].flags |= F_PRE;
+		if (!(pflags & F_SKIP)) {
+			int bp = boilerplate(ch, c->n[i].tag, &ci);
+
+			if (tag_skipped(c->n[i].tag) ||
+			    ch->type == GUMBO_NODE_TEMPLATE || bp == 1)
+				c->n[i].flags |= F_SKIP;
+			else if (bp == 2)
+				c->n[i].flags |= F_BOIL;
+		}
+		if (sn == salloc) {
+			salloc *= 2;
+			st = uk_xrealloc(st, (size_t)salloc * sizeof(*st));
+		}
+		st[sn].g = ch;
+		st[sn].idx = i;
+		st[sn].next = 0;
+		sn++;
+	}
+	free(st);
+	uk_buf_release(&ci);
+}
+
+/* The nearest block ancestor of node i (or the root). */
+static int
+block_of(struct ctx *c, int i)
+{
+	int p = c->n[i].parent;
+
+	while (p > 0 && !(c->n[p].flags & F_BLOCK))
+		p = c->n[p].parent;
+	return p < 0 ? 0 : p;
+}
+
+/* Find "</name" (any case) in s[from..len); len when there is none. */
+static size_t
+find_close(const char *s, size_t from, size_t len, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = s + from, *end = s + len;
+
+	while ((p = memchr(p, '<', (size_t)(end - p)))) {
+		if ((size_t)(end - p) >= n + 2 && p[1] == '/' &&
+		    !strncasecmp(p + 2, name, n) &&
+		    !isalnum((unsigned char)p[2 + n]))
+			return (size_t)(p - s);
+		p++;
+	}
+	return len;
+}
+
+/*
+ * Shrink the page before gumbo sees it: comments and the bodies of
+ * scripts (but JSON-LD) and styles are dropped.  (Not SVG: an unclosed
+ * <svg> ends where HTML content resumes, which a scan cannot tell.)  Scripts and
+ * styles are four tenths of the bytes of a typical page and cost gumbo a
+ * call per character; none of it can be main text.  The scan follows the
+ * tokenizer closely enough: tags are read to their '>' with quoted
+ * attribute values, raw text elements to their closing tag.  In place;
+ * returns the new length.
+ */
+static size_t
+shrink(char *s, size_t len)
+{
+	static const char *const raw[] = { "textarea", "title", "xmp", "iframe",
+		"noembed", "noframes", "plaintext", NULL };
+	size_t r = 0, w = 0, t, tw, gt, k, nl;
+	char name[16];
+	int drop;
+
+	while (r < len) {
+		const char *lt = memchr(s + r, '<', len - r);
+		size_t next = lt ? (size_t)(lt - s) : len;
+
+		memmove(s + w, s + r, next - r);
+		w += next - r;
+		r = next;
+		if (r >= len)
+			break;
+		if (len - r >= 4 && !memcmp(s + r, "<!--", 4)) {
+			const char *e =
+			    memmem(s + r + 4, len - r - 4, "-->", 3);
+
+			r = e ? (size_t)(e - s) + 3 : len;
+			continue;
+		}
+		if (r + 1 >= len || !isalpha((unsigned char)s[r + 1])) {
+			s[w++] = s[r++];
+			continue;
+		}
+		for (t = r + 1, nl = 0; t < len && isalnum((unsigned char)s[t]);
+		     t++)
+			if (nl < sizeof(name) - 1)
+				name[nl++] = (char)tolower((unsigned char)s[t]);
+		name[nl] = '\0';
+		/* To the end of the tag, honouring quoted attribute values. */
+		for (gt = t; gt < len && s[gt] != '>'; gt++)
+			if (s[gt] == '=') {
+				size_t q = gt + 1;
+
+				while (q < len && isspace((unsigned char)s[q]))
+					q++;
+				if (q < len && (s[q] == '"' || s[q] == '\'')) {
+					const char *e = memchr(s + q + 1, s[q],
+					    len - q - 1);
+
+					gt = e ? (size_t)(e - s) : len - 1;
+				}
+			}
+		if (gt >= len)
+			gt = len - 1;
+		tw = w;
+		memmove(s + w, s + r, gt + 1 - r);
+		w += gt + 1 - r;
+		r = gt + 1;
+		drop = !strcmp(name, "style");
+		if (!strcmp(name, "script"))
+			drop = !memmem(s + tw, w - tw, "ld+json", 7);
+		if (drop) {
+			r = find_close(s, r, len, name);
+			continue;
+		}
+		for (k = 0; raw[k]; k++)
+			if (!strcmp(name, raw[k])) {
+				t = find_close(s, r, len, name);
+				memmove(s + w, s + r, t - r);
+				w += t - r;
+				r = t;
+				break;
+			}
+	}
+	s[w] = '\0';
+	return w;
+}
+
+/* Sum text, link text and commas bottom-up. */
+static void
+measure(struct ctx *c)
+{
+	int i;
+
+	for (i = c->nn - 1; i >= 0; i--) {
+		struct nd *n = &c->n[i];
+		int p;
+
+		if (n->flags & F_TEXT) {
+			if (n->flags & F_SKIP)
+				continue;
+			n->text = text_len(n->g->v.text.text, &n->commas);
+			if (n->flags & F_INLINK)
+				n->link = n->text;
+			p = block_of(c, i);
+			if (!(n->flags & F_INLINK)) {
+				c->n[p].own += n->text;
+				c->n[p].owncommas += n->commas;
+			}
+		}
+		if (n->flags & F_SKIP)
+			continue;
+		p = n->parent;
+		if (p >= 0) {
+			c->n[p].text += n->text;
+			c->n[p].link += n->link;
+			c->n[p].commas += n->commas;
+		}
+	}
+}
+
+static double
+link_density(const struct nd *n)
+{
+	return n->text ? (double)n->link / n->text : 0;
+}
+
+/*
+ * Confirm boilerplate found by class or id: a wrapper whose class merely
+ * mentions a sidebar ("has-sidebar", "sidebar-container") but that holds
+ * most of the page's text is kept.  Then measure again.
+ */
+static void
+confirm_boilerplate(struct ctx *c)
+{
+	int i, j, total;
+
+	if (!c->body)
+		return;
+	total = c->n[c->body].text - c->n[c->body].link;
+	for (i = c->body; i < c->nn; i++) {
+		struct nd *n = &c->n[i];
+		int keep = 0;
+
+		if (!(n->flags & F_BOIL) || n->flags & F_SKIP)
+			continue;
+		if ((n->text - n->link) * 10 > total * 4)
+			keep = 1;
+		for (j = i + 1; j < n->end && !keep; j++) {
+			const char *role;
+
+			if (c->n[j].tag == GUMBO_TAG_MAIN ||
+			    c->n[j].tag == GUMBO_TAG_ARTICLE)
+				keep = 1;
+			role = c->n[j].flags & F_TEXT ? NULL :
+							attr(c->n[j].g, "role");
+			if (role && !strcasecmp(role, "main"))
+				keep = 1;
+		}
+		if (keep)
+			continue;
+		for (j = i; j < n->end; j++)
+			c->n[j].flags |= F_SKIP;
+	}
+	for (i = 0; i < c->nn; i++) {
+		c->n[i].text = c->n[i].link = c->n[i].commas = 0;
+		c->n[i].own = c->n[i].owncommas = 0;
+	}
+	measure(c);
+}
+
+static void
+init_score(struct ctx *c, int i)
+{
+	struct nd *n = &c->n[i];
+	struct uk_buf ci = UK_BUF_INIT;
+
+	if (n->flags & F_CAND)
+		return;
+	n->flags |= F_CAND;
+	switch (n->tag) {
+	case GUMBO_TAG_DIV:
+	case GUMBO_TAG_ARTICLE:
+	case GUMBO_TAG_MAIN:
+	case GUMBO_TAG_SECTION:
+		n->score = 5;
+		break;
+	case GUMBO_TAG_PRE:
+	case GUMBO_TAG_TD:
+	case GUMBO_TAG_BLOCKQUOTE:
+		n->score = 3;
+		break;
+	case GUMBO_TAG_ADDRESS:
+	case GUMBO_TAG_OL:
+	case GUMBO_TAG_UL:
+	case GUMBO_TAG_DL:
+	case GUMBO_TAG_DD:
+	case GUMBO_TAG_DT:
+	case GUMBO_TAG_LI:
+	case GUMBO_TAG_FORM:
+		n->score = -3;
+		break;
+	case GUMBO_TAG_H1:
+	case GUMBO_TAG_H2:
+	case GUMBO_TAG_H3:
+	case GUMBO_TAG_H4:
+	case GUMBO_TAG_H5:
+	case GUMBO_TAG_H6:
+	case GUMBO_TAG_TH:
+		n->score = -5;
+		break;
+	default:
+		break;
+	}
+	if (n->tag == GUMBO_TAG_ARTICLE || n->tag == GUMBO_TAG_MAIN)
+		n->score += 10;
+	class_id(n->g, &ci);
+	n->score += class_weight(ci.buf);
+	uk_buf_release(&ci);
+}
+
+/* Score text blocks into their ancestors; return the best candidate. */
+static int
+score(struct ctx *c)
+{
+	int i, best = -1, lvl, p;
+	double b = 0;
+
+	for (i = c->body; i < c->nn; i++) {
+		struct nd *n = &c->n[i];
+		double s;
+
+		if (n->flags & (F_TEXT | F_SKIP) || !(n->flags & F_BLOCK))
+			continue;
+		if (n->own < 25)
+			continue;
+		s = 1 + n->owncommas + (n->own / 100 > 3 ? 3 : n->own / 100);
+		for (p = n->parent, lvl = 0; p >= 0 && lvl < 3;
+		     p = c->n[p].parent, lvl++) {
+			if (c->n[p].tag == GUMBO_TAG_HTML)
+				break;
+			init_score(c, p);
+			c->n[p].score += lvl == 0 ? s :
+			    lvl == 1              ? s / 2 :
+						    s / (lvl * 3);
+		}
+	}
+	for (i = c->body; i < c->nn; i++) {
+		struct nd *n = &c->n[i];
+		double s;
+
+		if (!(n->flags & F_CAND) || n->flags & F_SKIP)
+			continue;
+		s = n->score * (1 - link_density(n));
+		n->score = s;
+		if (best < 0 || s > b) {
+			best = i;
+			b = s;
+		}
+	}
+	return best;
+}
+
+/* Text writer with pending breaks: 0 none, 1 space, 2 newline, 3 blank. */
+struct writer {
+	struct uk_buf *b;
+	int brk;
+};
+
+static void
+w_break(struct writer *w, int level)
+{
+	if (level > w->brk)
+		w->brk = level;
+}
+
+static void
+w_text(struct writer *w, const char *s, int pre)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++) {
+		if (!pre && isspace(*p)) {
+			w_break(w, 1);
+			continue;
+		}
+		if (w->brk && w->b->len) {
+			if (w->brk == 1)
+				uk_buf_addch(w->b, ' ');
+			else if (w->brk == 2)
+				uk_buf_addch(w->b, '\n');
+			else
+				uk_buf_addstr(w->b, "\n\n");
+		}
+		w->brk = 0;
+		if (pre && *p == '\r')
+			continue;
+		uk_buf_addch(w->b, *p);
+	}
+}
+
+static int
+break_level(int tag)
+{
+	switch (tag) {
+	case GUMBO_TAG_BR:
+	case GUMBO_TAG_LI:
+	case GUMBO_TAG_TR:
+	case GUMBO_TAG_DT:
+	case GUMBO_TAG_DD:
+	case GUMBO_TAG_OPTION:
+		return 2;
+	case GUMBO_TAG_TD:
+	case GUMBO_TAG_TH:
+		return 1;
+	default:
+		return 3;
+	}
+}
+
+/* Write the text of the subtree at i. */
+static void
+emit(struct ctx *c, int i, struct writer *w, int skip)
+{
+	int stack[256], sn = 0, j, end = c->n[i].end;
+
+	for (j = i; j < end; j++) {
+		struct nd *n = &c->n[j];
+
+		while (sn && c->n[stack[sn - 1]].end <= j) {
+			w_break(w, break_level(c->n[stack[sn - 1]].tag));
+			sn--;
+		}
+		if (skip && (n->flags & F_SKIP) && !(c->n[i].flags & F_SKIP)) {
+			j = n->end - 1;
+			continue;
+		}
+		if (!skip &&
+		    (n->tag == GUMBO_TAG_SCRIPT || n->tag == GUMBO_TAG_STYLE ||
+			n->tag == GUMBO_TAG_HEAD ||
+			n->tag == GUMBO_TAG_TEMPLATE)) {
+			j = n->end - 1;
+			continue;
+		}
+		if (n->flags & F_TEXT) {
+			w_text(w, n->g->v.text.text, n->flags & F_PRE);
+			continue;
+		}
+		if (n->flags & F_BLOCK) {
+			w_break(w, break_level(n->tag));
+			if (sn < (int)(sizeof(stack) / sizeof(stack[0])))
+				stack[sn++] = j;
+		}
+	}
+	while (sn) {
+		w_break(w, break_level(c->n[stack[sn - 1]].tag));
+		sn--;
+	}
+	w_break(w, 3);
+}
+
+/* Whether sibling s of the best candidate belongs to the article. */
+static int
+sibling_ok(struct ctx *c, int s, double threshold)
+{
+	struct nd *n = &c->n[s];
+	double ld;
+
+	if (n->flags & F_SKIP)
+		return 0;
+	if ((n->flags & F_CAND) && n->score >= threshold)
+		return 1;
+	if (n->tag != GUMBO_TAG_P)
+		return 0;
+	ld = link_density(n);
+	if (n->text > 80 && ld < 0.25)
+		return 1;
+	return 0;
+}
+
+/* Whether a class name says its element is one of many (posts, items). */
+static int
+repeat_class(const char *s, size_t n)
+{
+	static const char *const hints[] = { "post", "message", "comment",
+		"reply", "answer", "entry", "item", "card", "result", "product",
+		"story", "teaser", "thread", "topic", "tile", "review", NULL };
+	char b[64];
+	size_t i;
+
+	if (n >= sizeof(b))
+		n = sizeof(b) - 1;
+	for (i = 0; i < n; i++)
+		b[i] = (char)tolower((unsigned char)s[i]);
+	b[n] = '\0';
+	return match_any_sub(b, hints);
+}
+
+/* Whether elements a and b are of a kind: tag and first class name. */
+static int
+same_kind(struct ctx *c, int a, int b)
+{
+	const char *ca, *cb;
+	size_t la, lb;
+
+	if (c->n[a].tag != c->n[b].tag || (c->n[a].flags & F_TEXT) ||
+	    (c->n[b].flags & F_TEXT))
+		return 0;
+	ca = attr(c->n[a].g, "class");
+	cb = attr(c->n[b].g, "class");
+	if (!ca || !cb) {
+		/* Without a class only elements made to repeat count. */
+		return !ca && !cb &&
+		    (c->n[a].tag == GUMBO_TAG_ARTICLE ||
+			c->n[a].tag == GUMBO_TAG_LI ||
+			c->n[a].tag == GUMBO_TAG_TR);
+	}
+	ca += strspn(ca, " \t\n");
+	cb += strspn(cb, " \t\n");
+	la = strcspn(ca, " \t\n");
+	lb = strcspn(cb, " \t\n");
+	if (!la || la != lb || memcmp(ca, cb, la))
+		return 0;
+	return c->n[a].tag == GUMBO_TAG_ARTICLE ||
+	    c->n[a].tag == GUMBO_TAG_LI || c->n[a].tag == GUMBO_TAG_TR ||
+	    repeat_class(ca, la);
+}
+
+/*
+ * A run of blocks of a kind holding the best block: forum posts, answers,
+ * items of a listing.  Looks a few levels up from best for an ancestor
+ * whose parent has at least two more children like it; returns that
+ * ancestor, or -1.
+ */
+static int
+repeated(struct ctx *c, int best)
+{
+	int a = best, lvl, s, n, p;
+
+	for (lvl = 0; lvl < 6 && a > c->body; lvl++, a = c->n[a].parent) {
+		p = c->n[a].parent;
+		if (p < c->body)
+			break;
+		n = 0;
+		for (s = p + 1; s < c->n[p].end; s = c->n[s].end)
+			if (s != a && !(c->n[s].flags & F_SKIP) &&
+			    c->n[s].text > 0 && same_kind(c, a, s))
+				n++;
+		if (n >= 2)
+			return a;
+	}
+	return -1;
+}
+
+/* Choose the main part of the page around the best block and write it. */
+static void
+select_emit(struct ctx *c, int best, struct writer *w)
+{
+	int p = c->n[best].parent, sel = 0, total = c->n[c->body].text, s;
+	int r, a;
+	double thr = c->n[best].score * 0.2;
+	double frac = getenv("UKX_FRAC") ? atof(getenv("UKX_FRAC")) : 0.5;
+
+	if (thr < 10)
+		thr = 10;
+	r = repeated(c, best);
+	if (r > 0) {
+		p = c->n[r].parent;
+		for (s = p + 1; s < c->n[p].end; s = c->n[s].end)
+			if (s == r ||
+			    (same_kind(c, r, s) && !(c->n[s].flags & F_SKIP)))
+				sel += c->n[s].text;
+		if (sel >= frac * total) {
+			for (s = p + 1; s < c->n[p].end; s = c->n[s].end)
+				if (s == r ||
+				    (same_kind(c, r, s) &&
+					!(c->n[s].flags & F_SKIP)))
+					emit(c, s, w, 1);
+			return;
+		}
+		p = c->n[best].parent;
+		sel = 0;
+	}
+	if (p > 0 && c->n[p].tag != GUMBO_TAG_HTML) {
+		for (s = p + 1; s < c->n[p].end; s = c->n[s].end)
+			if (s == best || sibling_ok(c, s, thr))
+				sel += c->n[s].text;
+	} else
+		sel = c->n[best].text;
+	if (sel < frac * total) {
+		/* Not an article: the part of the page that holds most. */
+		a = best;
+		while (a != c->body && c->n[a].text < frac * total)
+			a = c->n[a].parent;
+		emit(c, a, w, 1);
+	} else if (p > 0 && c->n[p].tag != GUMBO_TAG_HTML) {
+		for (s = p + 1; s < c->n[p].end; s = c->n[s].end)
+			if (s == best || sibling_ok(c, s, thr))
+				emit(c, s, w, 1);
+	} else
+		emit(c, best, w, 1);
+}
+
+/* Trim a site name from a <title>: "Story - Site" gives "Story". */
+static char *
+clean_title(const char *t, const char *h1)
+{
+	static const char *const seps[] = { " | ", " - ", " \xe2\x80\x93 ",
+		" \xe2\x80\x94 ", " :: ", " \xc2\xbb ", " / ", " \xc2\xb7 ",
+		NULL };
+	const char *cut = NULL;
+	int k;
+
+	if (h1 && !strcmp(t, h1))
+		return uk_xstrdup(t);
+	for (k = 0; seps[k]; k++) {
+		const char *p = t, *q, *last = NULL;
+
+		while ((q = strstr(p, seps[k]))) {
+			last = q;
+			p = q + 1;
+		}
+		if (last && (!cut || last > cut))
+			cut = last;
+	}
+	if (cut) {
+		/* Keep the part before the last separator if it says enough. */
+		const char *p;
+		int words = 1;
+
+		for (p = t; p < cut; p++)
+			if (*p == ' ')
+				words++;
+		if (words >= 2 || (h1 && !strncmp(t, h1, (size_t)(cut - t))))
+			return uk_xmemdup(t, (size_t)(cut - t));
+	}
+	return uk_xstrdup(t);
+}
+
+static void
+finish_metadata(struct ctx *c)
+{
+	struct uk_extract *x = c->x;
+
+	if (c->og_title)
+		x->title = uk_xstrdup(c->og_title);
+	else if (c->title)
+		x->title = clean_title(c->title, c->h1);
+	else if (c->ld_headline)
+		x->title = uk_xstrdup(c->ld_headline);
+	else if (c->tw_title)
+		x->title = uk_xstrdup(c->tw_title);
+	else if (c->h1)
+		x->title = uk_xstrdup(c->h1);
+	if (c->meta_desc)
+		x->description = uk_xstrdup(c->meta_desc);
+	else if (c->og_desc)
+		x->description = uk_xstrdup(c->og_desc);
+	else if (c->ld_desc)
+		x->description = uk_xstrdup(c->ld_desc);
+	if (c->meta_author)
+		x->author = uk_xstrdup(c->meta_author);
+	else if (c->art_author)
+		x->author = uk_xstrdup(c->art_author);
+	else if (c->ld_author)
+		x->author = uk_xstrdup(c->ld_author);
+	else if (c->rel_author)
+		x->author = uk_xstrdup(c->rel_author);
+	if (c->art_date)
+		x->date = uk_xstrdup(c->art_date);
+	else if (c->ld_date)
+		x->date = uk_xstrdup(c->ld_date);
+	else if (c->time_date)
+		x->date = uk_xstrdup(c->time_date);
+	else if (c->meta_date)
+		x->date = uk_xstrdup(c->meta_date);
+}
+
+static int
+contains_ci(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcasestr(s, *list))
+			return 1;
+	return 0;
+}
+
+/* A block, challenge or bot-check page rather than content. */
+static int
+is_blocked(struct ctx *c, const char *alltext, size_t alllen)
+{
+	static const char *const titles[] = { "just a moment",
+		"attention required", "access denied", "security check",
+		"are you a robot", "captcha", "ddos-guard", "ddos protection",
+		"checking your browser", "one more step",
+		"verify you are human", "request blocked",
+		"pardon our interruption", "bot verification", "403 forbidden",
+		"human verification", "request rejected",
+		"you have been blocked", NULL };
+	static const char *const bodies[] = {
+		"enable javascript and cookies to continue",
+		"checking your browser before accessing",
+		"checking if the site connection is secure",
+		"verify you are human", "verifying you are human",
+		"complete the security check", "please turn javascript on",
+		"you don't have permission to access",
+		"you do not have permission to access", "unusual traffic",
+		"are you a robot", "press & hold", "press and hold",
+		"request unsuccessful. incapsula", "incapsula incident",
+		"sorry, you have been blocked",
+		"the requested url was rejected", "why have i been blocked",
+		"enable cookies", "captcha",
+		"performance & security by cloudflare", "access denied",
+		"this request was blocked", "bot protection", NULL
+	};
+
+	if (alllen > 3000)
+		return 0;
+	if (c->title && contains_ci(c->title, titles))
+		return 1;
+	return contains_ci(alltext, bodies);
+}
+
+int
+uk_extract_html(const char *html, size_t len, const char *content_type,
+    const char *url, struct uk_extract *x, struct uk_err *err)
+{
+	struct ctx c;
+	struct uk_buf u = UK_BUF_INIT, all = UK_BUF_INIT, text = UK_BUF_INIT;
+	struct writer w;
+	GumboOptions opts = kGumboDefaultOptions;
+	GumboOutput *out = NULL;
+	char cs[64];
+	size_t bom, k;
+	int best, ret = -1;
+
+	(void)url;
+	memset(x, 0, sizeof(*x));
+	memset(&c, 0, sizeof(c));
+	c.x = x;
+	uk_charset_detect(html, len, content_type, cs, sizeof(cs), &bom);
+	if (uk_charset_to_utf8(html, len, cs, &u, NULL) < 0) {
+		memcpy(cs, "utf-8", 6);
+		uk_buf_reset(&u);
+		uk_charset_to_utf8(html, len, cs, &u, NULL);
+	}
+	x->charset = uk_xstrdup(cs);
+	/* Gumbo stops at a NUL byte; make them spaces. */
+	for (k = 0; k < u.len; k++)
+		if (!u.buf[k])
+			u.buf[k] = ' ';
+	u.len = shrink(u.buf, u.len);
+	opts.max_errors = 0;
+	out = gumbo_parse_with_options(&opts, u.buf, u.len);
+	if (!out) {
+		uk_err_set(err, UK_EXIT_FAIL, "cannot parse the page");
+		goto done;
+	}
+	build(&c, out->document);
+	measure(&c);
+	confirm_boilerplate(&c);
+	finish_metadata(&c);
+
+	w.b = &all;
+	w.brk = 0;
+	if (c.body)
+		emit(&c, c.body, &w, 0);
+	uk_buf_trim(&all);
+
+	best = c.body ? score(&c) : -1;
+	if (best > 0 && c.n[best].text >= 50) {
+		w.b = &text;
+		w.brk = 0;
+		select_emit(&c, best, &w);
+		uk_buf_trim(&text);
+	}
+	if (text.len < 50 || text.len * 10 < all.len / 10) {
+		/* The seed's fallback: everything but scripts and styles. */
+		uk_buf_reset(&text);
+		uk_buf_add(&text, all.buf, all.len);
+		x->fallback = 1;
+	}
+	x->blocked = is_blocked(&c, all.buf, all.len);
+	x->text = uk_buf_detach(&text, NULL);
+	ret = 0;
+done:
+	if (out)
+		gumbo_destroy_output(&opts, out);
+	free(c.n);
+	free(c.og_title);
+	free(c.title);
+	free(c.h1);
+	free(c.tw_title);
+	free(c.meta_desc);
+	free(c.og_desc);
+	free(c.ld_desc);
+	free(c.meta_author);
+	free(c.art_author);
+	free(c.ld_author);
+	free(c.rel_author);
+	free(c.art_date);
+	free(c.ld_date);
+	free(c.time_date);
+	free(c.meta_date);
+	free(c.ld_headline);
+	uk_buf_release(&u);
+	uk_buf_release(&all);
+	uk_buf_release(&text);
+	return ret;
+}
+
+void
+uk_extract_release(struct uk_extract *x)
+{
+	if (!x)
+		return;
+	free(x->title);
+	free(x->description);
+	free(x->author);
+	free(x->date);
+	free(x->text);
+	free(x->charset);
+	memset(x, 0, sizeof(*x));
+}

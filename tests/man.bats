@@ -1,0 +1,79 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# Every program has a man page that lints clean, whose SYNOPSIS is what
+# --help prints, and completions for bash, zsh and fish; make install puts
+# all of it where a distribution would.
+
+bats_require_minimum_version 1.5.0
+load helpers/common
+
+setup() { common_setup; }
+teardown() { common_teardown; }
+
+programs() {
+	local f
+	for f in "$TOP"/cmd/*.c; do
+		basename "$f" .c
+	done
+}
+
+synopsis() {
+	mandoc -Tascii "$TOP/man/$1.1" | col -b |
+		sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' |
+		tr -s ' \n' '  ' | sed 's/^ //; s/ $//'
+}
+
+@test "every man page lints clean with mandoc" {
+	command -v mandoc >/dev/null || skip "mandoc not installed"
+	run -0 mandoc -Tlint -Wwarning "$TOP"/man/*.1 "$TOP"/man/urlkit.7
+	[ -z "$output" ]
+}
+
+@test "every program's --help is its man page's SYNOPSIS" {
+	command -v mandoc >/dev/null || skip "mandoc not installed"
+	local p syn use bad=0
+	for p in $(programs); do
+		[ -f "$TOP/man/$p.1" ] || { echo "$p: no man page" >&2; bad=1; continue; }
+		syn=$(synopsis "$p")
+		use=$("$p" --help | sed 's/^usage: //; s/^       //' | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
+		if [ "$syn" != "$use" ]; then
+			printf '%s:\n  man:   %s\n  usage: %s\n' "$p" "$syn" "$use" >&2
+			bad=1
+		fi
+	done
+	[ "$bad" -eq 0 ]
+}
+
+@test "every program has bash, zsh and fish completions" {
+	local p bad=0
+	for p in $(programs); do
+		for f in "completions/bash/$p" "completions/zsh/_$p" "completions/fish/$p.fish"; do
+			[ -s "$TOP/$f" ] || { echo "missing $f" >&2; bad=1; }
+		done
+		bash -n "$TOP/completions/bash/$p" || bad=1
+	done
+	[ "$bad" -eq 0 ]
+}
+
+@test "every program answers --version and a bad option with exit 2" {
+	local p
+	for p in $(programs); do
+		run -0 "$p" --version
+		[[ "$output" == "$p "* ]]
+		run -2 "$p" --no-such-option-anywhere
+	done
+}
+
+@test "make install into DESTDIR puts binaries, pages and completions" {
+	run -0 make -s -C "$TOP" install DESTDIR="$T/root" PREFIX=/usr/local \
+		BUILD="$(dirname "$UK_BIN")"
+	local p
+	for p in $(programs); do
+		[ -x "$T/root/usr/local/bin/$p" ]
+		[ -f "$T/root/usr/local/share/man/man1/$p.1" ]
+		[ -f "$T/root/usr/local/share/bash-completion/completions/$p" ]
+		[ -f "$T/root/usr/local/share/zsh/site-functions/_$p" ]
+		[ -f "$T/root/usr/local/share/fish/vendor_completions.d/$p.fish" ]
+	done
+	[ -f "$T/root/usr/local/share/man/man7/urlkit.7" ]
+}
