@@ -979,7 +979,7 @@ contained(const char *text, const char *s)
  * The description, when the text does not already say it.  (The title is
  * not repeated: it is a field of its own, and format_for_prompt shows it.)
  */
-static void
+static const char *
 header(yajl_val rec, struct out *o, int with_desc)
 {
 	const char *desc = nonempty(rec, "description");
@@ -991,7 +991,9 @@ header(yajl_val rec, struct out *o, int with_desc)
 		out_gap(o);
 		out_line(o, "", t.buf, t.len, 500);
 		uk_buf_release(&t);
+		return desc;
 	}
+	return NULL;
 }
 
 /* Does the plain text of a heading match one of the stems? */
@@ -1010,15 +1012,29 @@ heading_is(const struct doc *d, int section, const char *const *stems)
 	return r;
 }
 
-/* Any of the stems in s[0..n), at word starts. */
+/* Any of the stems in s[0..n), at word starts: one pass over s. */
 static int
 mentions(const char *s, size_t n, const char *const *stems)
 {
-	int i;
+	size_t i, k;
+	int j;
 
-	for (i = 0; stems[i]; i++)
-		if (word_find(s, n, stems[i], 0))
-			return 1;
+	if (!lower_tab['a'])
+		for (i = 0; i < 256; i++)
+			lower_tab[i] = (unsigned char)tolower((int)i);
+	for (i = 0; i < n; i++) {
+		unsigned char c = lower_tab[(unsigned char)s[i]];
+
+		if (!is_word(s[i]) || (i > 0 && is_word(s[i - 1])))
+			continue;
+		for (j = 0; stems[j]; j++) {
+			if ((unsigned char)stems[j][0] != c)
+				continue;
+			k = strlen(stems[j]);
+			if (i + k <= n && !strncasecmp(s + i, stems[j], k))
+				return 1;
+		}
+	}
 	return 0;
 }
 
@@ -1494,8 +1510,7 @@ summ_architecture(yajl_val rec, const struct doc *d, struct out *o)
 	size_t i;
 	int heads = 0, notes = 0;
 
-	header(rec, o, 1);
-	lead(d, nonempty(rec, "description"), 1, 2, o);
+	lead(d, header(rec, o, 1), 1, 2, o);
 	if (map) {
 		/* Files grouped by directory, in the map's order of rank. */
 		const char *p = map, *end = map + strlen(map), *e;
@@ -1647,8 +1662,7 @@ summ_evaluation(yajl_val rec, const struct doc *d, struct out *o)
 	int n, pass;
 	size_t i;
 
-	header(rec, o, 1);
-	lead(d, nonempty(rec, "description"), 1, 1, o);
+	lead(d, header(rec, o, 1), 1, 1, o);
 	/* Facts from github_info and from badges' alt text. */
 	n = 0;
 	if (gh && YAJL_IS_OBJECT(gh)) {
@@ -1763,10 +1777,7 @@ summ_evaluation(yajl_val rec, const struct doc *d, struct out *o)
 static int
 summ_brief(yajl_val rec, const struct doc *d, struct out *o)
 {
-	const char *desc = nonempty(rec, "description");
-
-	header(rec, o, 1);
-	if (!lead(d, desc, 3, 8, o)) {
+	if (!lead(d, header(rec, o, 1), 3, 8, o)) {
 		/* No paragraphs: the first sentences of the raw text. */
 		const char *text = main_text(rec);
 		struct uk_buf t = UK_BUF_INIT;

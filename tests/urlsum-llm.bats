@@ -13,8 +13,25 @@ setup() {
 teardown() { common_teardown; }
 
 # llm MODE: start the stand-in; requests are logged to $T/req.
+# serve NAME CMD...: start_server with a longer wait (30 s) for the port,
+# as python3 starts slowly on a loaded CI machine; sets NAME_PORT, and
+# teardown stops the server by $T/NAME.pid.
+serve() {
+	local name=$1 port=
+	shift
+	"$@" >"$T/$name.port" 2>"$T/$name.log" &
+	echo $! >"$T/$name.pid"
+	for _ in $(seq 1 300); do
+		port=$(head -n 1 "$T/$name.port")
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+	[ -n "$port" ] || { cat "$T/$name.log" >&2; return 1; }
+	printf -v "${name}_PORT" '%s' "$port"
+}
+
 llm() {
-	start_server llm python3 "$TOP/tests/helpers/llm_server.py" "$1" "$T/req"
+	serve llm python3 "$TOP/tests/helpers/llm_server.py" "$1" "$T/req"
 	export URLKIT_LLM_URL="http://127.0.0.1:$llm_PORT/v1"
 }
 
@@ -154,7 +171,7 @@ requests() {
 }
 
 @test "a reply without content is an error record" {
-	start_server bad python3 -c '
+	serve bad python3 -c '
 import http.server, json
 class H(http.server.BaseHTTPRequestHandler):
     def log_message(self, *a): pass

@@ -275,3 +275,27 @@ TABLE
 	[[ $output == *"Modules (symbol map):"* ]]
 	[[ $output == *"Last year our continuous integration bill doubled."* ]]
 }
+
+@test "offline summaries of real pages (urlfetch -x on the extraction corpus)" {
+	dir="$SHARED/bench/extract-dev"
+	[ -d "$dir" ] || skip "no $dir"
+	for f in 0001 0003 0004 0012 0026; do
+		urlfetch -x "$dir/$f.html" -u "https://example.org/$f"
+	done >"$T/pages"
+	[ "$(wc -l <"$T/pages")" -eq 5 ]
+	run -0 urlsum -C "$T/pages"
+	[ "$(jq -r .summary_type <<<"$output" | sort -u)" = BRIEF ]
+	[ "$(jq -r .summary_backend <<<"$output" | sort -u)" = offline ]
+	# Extractive: every summary opens with words of its page.
+	while IFS= read -r rec; do
+		lead=$(jq -r '.summary | .[0:50]' <<<"$rec")
+		[ ${#lead} -ge 30 ]
+		jq -e --arg l "$lead" '(.content + " " + (.description // "")) | contains($l)' \
+		    <<<"$rec" >/dev/null
+	done <<<"$output"
+	for t in USAGE API ARCHITECTURE EVALUATION; do
+		run -0 urlsum -C -t "$t" "$T/pages"
+		[ "$(jq -r 'select(.summary | length > 0) | .summary_type' <<<"$output" |
+		    grep -c "$t")" -eq 5 ]
+	done
+}
