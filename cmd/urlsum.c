@@ -16,7 +16,7 @@
 #include "util.h"
 
 static const char usage_text[] =
-    "usage: urlsum [-CfNoV] [-c | -p] [-t type] [-H hint] [-u url] [-m model]\n"
+    "usage: urlsum [-CfNnoV] [-c | -p] [-t type] [-H hint] [-u url] [-m model]\n"
     "              [-k key-file] [-T timeout] [-r retries] [-j jobs]\n"
     "              [-P prompt-dir] [-s prompt-file] [-x url] [-l max-length]\n"
     "              [file ...]\n";
@@ -24,7 +24,7 @@ static const char usage_text[] =
 enum { MODE_JSON, MODE_PROMPT, MODE_CONTEXT };
 
 static struct {
-	int mode, force, no_cache, no_summary, offline;
+	int mode, force, no_cache, no_summary, offline, dry_run;
 	int type; /* -1: choose */
 	const char *hint, *url, *model, *key_file, *prompt_dir, *prompt_file;
 	double timeout;
@@ -259,7 +259,7 @@ process(struct item *it)
 		fail(it, "nothing to summarise");
 		return;
 	}
-	if (!have_llm) {
+	if (!have_llm && !opt.dry_run) {
 		if (uk_summary_offline(rec, it->type, &b) < 0)
 			fail(it, "nothing to summarise");
 		else
@@ -273,6 +273,21 @@ process(struct item *it)
 		uk_buf_addstr(&it->system, hint);
 	}
 	uk_summary_assemble(rec, 0, &it->user);
+	if (opt.dry_run) {
+		/* The request body in place of the record; nothing is sent. */
+		struct uk_llm_opts lo;
+
+		uk_llm_opts_init(&lo);
+		lo.model = opt.model;
+		uk_llm_body(&lo, it->system.buf, it->user.buf, &b);
+		uk_json_free(it->rec);
+		it->rec = uk_json_parse(b.buf, b.len, NULL);
+		uk_buf_release(&b);
+		uk_buf_release(&it->system);
+		uk_buf_release(&it->user);
+		it->done = 1;
+		return;
+	}
 	it->req.system = it->system.buf;
 	it->req.user = it->user.buf;
 	it->req.data = it;
@@ -413,7 +428,7 @@ setup_backend(void)
 		opt.url = e;
 	if (!opt.model && (e = getenv("URLKIT_LLM_MODEL")) && *e)
 		opt.model = e;
-	if (opt.offline || !opt.url || opt.no_summary)
+	if (opt.offline || !opt.url || opt.no_summary || opt.dry_run)
 		return;
 	if (opt.key_file)
 		key = read_key(opt.key_file);
@@ -449,6 +464,7 @@ main(int argc, char **argv)
 		{ "max-length", required_argument, NULL, 'l' },
 		{ "model", required_argument, NULL, 'm' },
 		{ "no-summary", no_argument, NULL, 'N' },
+		{ "dry-run", no_argument, NULL, 'n' },
 		{ "offline", no_argument, NULL, 'o' },
 		{ "prompt", no_argument, NULL, 'p' },
 		{ "prompt-dir", required_argument, NULL, 'P' },
@@ -467,7 +483,7 @@ main(int argc, char **argv)
 
 	uk_prog_set(argv[0]);
 	opt.max_length = UK_SUMMARY_PROMPT_MAX;
-	while ((c = getopt_long(argc, argv, "CcfH:j:k:l:m:NopP:r:s:T:t:u:x:hV",
+	while ((c = getopt_long(argc, argv, "CcfH:j:k:l:m:NnopP:r:s:T:t:u:x:hV",
 		    longopts, NULL)) != -1) {
 		switch (c) {
 		case 'C':
@@ -501,6 +517,9 @@ main(int argc, char **argv)
 			break;
 		case 'm':
 			opt.model = optarg;
+			break;
+		case 'n':
+			opt.dry_run = 1;
 			break;
 		case 'N':
 			opt.no_summary = 1;
@@ -555,6 +574,10 @@ main(int argc, char **argv)
 		default:
 			usage(UK_EXIT_USAGE);
 		}
+	}
+	if (opt.dry_run && (opt.mode != MODE_JSON || opt.no_summary)) {
+		uk_warn("-n does not go with -c, -p or -N");
+		usage(UK_EXIT_USAGE);
 	}
 	argc -= optind;
 	argv += optind;

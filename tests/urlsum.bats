@@ -299,3 +299,15 @@ TABLE
 		    grep -c "$t")" -eq 5 ]
 	done
 }
+
+@test "--dry-run writes the request bodies and sends nothing" {
+	jq -cn '{url: "https://big.example/", url_type: "documentation",
+	    content: ("é" * 120000)}' >"$T/in"
+	cat "$T/in" "$SUM/error.json" >"$T/in2"
+	run -0 urlsum -C -n -m some-model -u http://127.0.0.1:9/v1 "$T/in2"
+	[ "$(sed -n 1p <<<"$output" | jq -r .model)" = some-model ]
+	[[ $(sed -n 1p <<<"$output" | jq -r '.messages[0].content') == *"Write a USAGE summary"* ]]
+	[ "$(sed -n 1p <<<"$output" | jq '.messages[1].content | length')" -eq 100000 ]
+	json_eq "$(sed -n 2p <<<"$output")" "$(cat "$SUM/error.json")"
+	run -2 urlsum -n -c </dev/null
+}
