@@ -1659,6 +1659,8 @@ summ_evaluation(yajl_val rec, const struct doc *d, struct out *o)
 	struct uk_strset seen = UK_STRSET_INIT;
 	struct uk_buf t = UK_BUF_INIT;
 	const char *text = main_text(rec);
+	struct uk_buf *pl;
+	char *how, *dep;
 	int n, pass;
 	size_t i;
 
@@ -1717,7 +1719,30 @@ summ_evaluation(yajl_val rec, const struct doc *d, struct out *o)
 			p = cb;
 		}
 	}
-	/* Sentences: maturity, dependencies, alternatives. */
+	/*
+	 * Sentences: maturity, dependencies, alternatives.  Each block's
+	 * plain text and its section's kind are worked out once, not per
+	 * pass.
+	 */
+	pl = uk_xmalloc((d->n ? d->n : 1) * sizeof(*pl));
+	how = uk_xmalloc(d->n ? d->n : 1);
+	dep = uk_xmalloc(d->n ? d->n : 1);
+	for (i = 0; i < d->n; i++) {
+		const struct block *b = &d->b[i];
+
+		uk_buf_init(&pl[i], 0);
+		if (i > 0 && b->section == d->b[i - 1].section) {
+			how[i] = how[i - 1];
+			dep[i] = dep[i - 1];
+		} else {
+			how[i] = (char)heading_is(d, b->section, how_heads);
+			dep[i] = (char)heading_is(d, b->section, dep_heads);
+		}
+		if (b->kind == B_CODE)
+			uk_buf_add(&pl[i], b->s, line_end(b->s, 0, b->len));
+		else if (b->kind != B_HEAD)
+			plain(b->s, b->len, &pl[i]);
+	}
 	for (pass = 0; pass < 3; pass++) {
 		static const char *const titles[] = { "Maturity:\n",
 			"Dependencies:\n", "Alternatives and comparisons:\n" };
@@ -1728,47 +1753,45 @@ summ_evaluation(yajl_val rec, const struct doc *d, struct out *o)
 
 		for (i = 0; i < d->n && got < 6 && !full(o); i++) {
 			const struct block *b = &d->b[i];
+			const struct uk_buf *tb = &pl[i];
 			size_t pos = 0;
-			int dep_section =
-			    pass == 1 && heading_is(d, b->section, dep_heads);
+			int dep_section = pass == 1 && dep[i];
 
-			if (b->kind == B_HEAD ||
-			    (pass != 1 && heading_is(d, b->section, how_heads)))
+			if (b->kind == B_HEAD || (pass != 1 && how[i]))
 				continue;
-			if (b->kind == B_CODE) {
-				if (!dep_section)
-					continue;
-				uk_buf_reset(&t);
-				uk_buf_add(&t, b->s, line_end(b->s, 0, b->len));
-			} else {
-				uk_buf_reset(&t);
-				plain(b->s, b->len, &t);
-			}
-			while (pos < t.len && got < 6) {
+			if (b->kind == B_CODE && !dep_section)
+				continue;
+			while (pos < tb->len && got < 6) {
 				size_t e =
-				    sentence_end(t.buf + pos, t.len - pos);
+				    sentence_end(tb->buf + pos, tb->len - pos);
 
 				if ((dep_section ||
-					mentions(t.buf + pos, e, stems)) &&
-				    e > 12 && t.buf[pos + e - 1] != ':' &&
-				    !already(o, t.buf + pos, e) &&
-				    letters(t.buf + pos, e) > e / 2 &&
-				    uk_strset_add(&seen, t.buf + pos, e)) {
+					mentions(tb->buf + pos, e, stems)) &&
+				    e > 12 && tb->buf[pos + e - 1] != ':' &&
+				    !already(o, tb->buf + pos, e) &&
+				    letters(tb->buf + pos, e) > e / 2 &&
+				    uk_strset_add(&seen, tb->buf + pos, e)) {
 					if (!got++) {
 						out_gap(o);
 						uk_buf_addstr(o->b,
 						    titles[pass]);
 					}
-					out_line(o, "- ", t.buf + pos, e, 300);
+					out_line(o, "- ", tb->buf + pos, e,
+					    300);
 				}
 				pos += e;
-				while (pos < t.len && t.buf[pos] == ' ')
+				while (pos < tb->len && tb->buf[pos] == ' ')
 					pos++;
 				if (dep_section && b->kind != B_PARA)
 					break;
 			}
 		}
 	}
+	for (i = 0; i < d->n; i++)
+		uk_buf_release(&pl[i]);
+	free(pl);
+	free(how);
+	free(dep);
 	uk_strset_release(&seen);
 	uk_buf_release(&t);
 	return 0;
