@@ -14,3 +14,13 @@ teardown() { common_teardown; }
 	[[ "$output" == *'"type":"github_file"'* ]]
 	[[ "$output" != *'file:///etc/hosts"'* ]]
 }
+
+@test "the demo fetches through a loopback server, then from the cache" {
+	run -0 "$TOP/scripts/demo"
+	[[ "$output" == *'{"url_type":"web","title":"The Quiet Harbour","cached":false,"error":null'* ]]
+	[[ "$output" == *'{"url_type":"github_issue","title":"Crash when frobnicating","cached":true}'* ]]
+	# The server it started is gone: its port refuses connections.
+	port=$(printf '%s\n' "$output" | sed -n 's|^Read http://127.0.0.1:\([0-9]*\)/.*|\1|p')
+	[ -n "$port" ]
+	run -7 curl -s "http://127.0.0.1:$port/"
+}
