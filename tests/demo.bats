@@ -24,3 +24,10 @@ teardown() { common_teardown; }
 	[ -n "$port" ]
 	run -7 curl -s "http://127.0.0.1:$port/"
 }
+
+@test "the demo summarises offline and dispatches open_url through toolack" {
+	run -0 "$TOP/scripts/demo"
+	[[ "$output" == *'"summary_type":"BRIEF","summary_reason":"web","summary_backend":"offline"'* ]]
+	[[ "$output" == *'{"status":"success","output":{"url":"https://github.com/jqlang/jq"},"errorText":null}'* ]]
+	[[ "$output" == *'"status":"failed","errorText":"scheme '"'"'file'"'"' is not allowed'* ]]
+}
