@@ -103,4 +103,30 @@ install: all
 clean:
 	rm -rf build build-san
 
+# Tree-sitter grammars: scripts/grammars fetches their sources from npm into
+# .grammars/; their objects go to .grammars/obj, which make clean leaves
+# alone.  Only urlfetch and the unit tests link them.
+GRAMMAR_DIR = .grammars
+GRAMMAR_SRC = python/src javascript/src typescript/typescript/src \
+	typescript/tsx/src c/src cpp/src go/src rust/src java/src ruby/src
+GRAMMAR_SCANNERS = python/src javascript/src typescript/typescript/src \
+	typescript/tsx/src cpp/src rust/src ruby/src
+GRAMMAR_OBJS = $(GRAMMAR_SRC:%=$(GRAMMAR_DIR)/obj/%/parser.o) \
+	$(GRAMMAR_SCANNERS:%=$(GRAMMAR_DIR)/obj/%/scanner.o) \
+	$(GRAMMAR_DIR)/obj/queries.o
+$(GRAMMAR_DIR)/obj/%.o: | $(GRAMMAR_DIR)/.fetched
+	@mkdir -p $(@D)
+	$(CC) -O2 -fPIC -w -I$(GRAMMAR_DIR)/$(*D) -c -o $@ $(GRAMMAR_DIR)/$*.c
+$(GRAMMAR_DIR)/obj/queries.c: scripts/grammars | $(GRAMMAR_DIR)/.fetched
+	@mkdir -p $(@D)
+	scripts/grammars --queries >$@.tmp && mv $@.tmp $@
+$(GRAMMAR_DIR)/obj/queries.o: $(GRAMMAR_DIR)/obj/queries.c
+	$(CC) -w -c -o $@ $<
+$(GRAMMAR_DIR)/.fetched: scripts/grammars
+	scripts/grammars && touch $@
+$(BUILD)/bin/urlfetch: $(GRAMMAR_OBJS)
+$(BUILD)/bin/urlfetch: LDLIBS += $(GRAMMAR_OBJS) -lm
+$(UNITS): $(GRAMMAR_OBJS)
+$(UNITS): LDLIBS += $(GRAMMAR_OBJS) -lm
+
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

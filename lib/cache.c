@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include <openssl/evp.h>
+#include <pthread.h>
+#include <yajl/yajl_parse.h>
 
 #include "buf.h"
 #include "cache.h"
@@ -71,7 +73,7 @@ static int
 fatal_errno(int e)
 {
 	return e == EACCES || e == EPERM || e == EROFS || e == ENOSPC ||
-	    e == EDQUOT || e == ENOTDIR;
+	    e == EDQUOT;
 }
 
 int
@@ -115,6 +117,16 @@ uk_cache_release(struct uk_cache *c)
 	c->dir = NULL;
 }
 
+/* SHA-256, fetched once rather than looked up on every digest. */
+static EVP_MD *sha256;
+static pthread_once_t sha256_once = PTHREAD_ONCE_INIT;
+
+static void
+sha256_fetch(void)
+{
+	sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
+}
+
 void
 uk_cache_key(const char *url, char key[17])
 {
@@ -123,7 +135,10 @@ uk_cache_key(const char *url, char key[17])
 	unsigned int n = 0;
 	int i;
 
-	if (!EVP_Digest(url, strlen(url), md, &n, EVP_sha256(), NULL) || n < 8)
+	pthread_once(&sha256_once, sha256_fetch);
+	if (!EVP_Digest(url, strlen(url), md, &n,
+		sha256 ? sha256 : EVP_sha256(), NULL) ||
+	    n < 8)
 		memset(md, 0, 8); /* cannot happen with the default provider */
 	for (i = 0; i < 8; i++) {
 		key[2 * i] = hex[md[i] >> 4];
@@ -159,7 +174,9 @@ mkdir_p(const char *dir, struct uk_err *err)
 
 			*s = '\0';
 			if (mkdir(p, 0700) && errno != EEXIST) {
-				r = uk_err_set(err, UK_EXIT_FATAL,
+				r = uk_err_set(err,
+				    fatal_errno(errno) ? UK_EXIT_FATAL :
+							 UK_EXIT_FAIL,
 				    "cannot create '%s': %s", p,
 				    strerror(errno));
 				break;
@@ -170,22 +187,45 @@ mkdir_p(const char *dir, struct uk_err *err)
 			break;
 	}
 	if (!r && (stat(dir, &st) || !S_ISDIR(st.st_mode)))
-		r = uk_err_set(err, UK_EXIT_FATAL, "'%s' is not a directory",
+		r = uk_err_set(err, UK_EXIT_FAIL, "'%s' is not a directory",
 		    dir);
 	free(p);
 	return r;
 }
 
 /*
+ * For the crash tests only: URLKIT_TEST_WRITE_DELAY=N (microseconds) makes
+ * writes go in 4 KiB pieces with a pause between, so that a SIGKILL lands
+ * inside a write far more often than in real use.
+ */
+static size_t
+test_chunk(size_t n)
+{
+	static long delay = -1;
+	const char *e;
+
+	if (delay < 0) {
+		e = getenv("URLKIT_TEST_WRITE_DELAY");
+		delay = e ? atol(e) : 0;
+		if (delay < 0 || delay > 1000000)
+			delay = 0;
+	}
+	if (!delay)
+		return n;
+	usleep((useconds_t)delay);
+	return n < 4096 ? n : 4096;
+}
+
+/*
  * Write data to a new temporary file for dir/name; *tmp gets its path.
- * The file's atime is now and its mtime mtime_ns (now when negative).
+ * Its times are left as the writes made them, so that a temporary file's
+ * mtime always tells when its writer last wrote to it (cleanup's age).
  */
 static int
 write_tmp(const char *dir, const char *name, const char *data, size_t len,
-    long long mtime_ns, char **tmp, struct uk_err *err)
+    char **tmp, struct uk_err *err)
 {
 	struct uk_buf b = UK_BUF_INIT;
-	struct timespec ts[2];
 	unsigned int rnd;
 	size_t off = 0;
 	ssize_t n;
@@ -222,7 +262,7 @@ write_tmp(const char *dir, const char *name, const char *data, size_t len,
 		goto fail;
 	}
 	while (off < len) {
-		n = write(fd, data + off, len - off);
+		n = write(fd, data + off, test_chunk(len - off));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -234,16 +274,6 @@ write_tmp(const char *dir, const char *name, const char *data, size_t len,
 		}
 		off += (size_t)n;
 	}
-	ts[0].tv_sec = 0;
-	ts[0].tv_nsec = UTIME_NOW;
-	if (mtime_ns >= 0) {
-		ts[1].tv_sec = (time_t)(mtime_ns / NS);
-		ts[1].tv_nsec = (long)(mtime_ns % NS);
-	} else {
-		ts[1].tv_sec = 0;
-		ts[1].tv_nsec = UTIME_NOW;
-	}
-	futimens(fd, ts);
 	if (close(fd)) {
 		fd = -1;
 		e = errno;
@@ -263,13 +293,21 @@ fail:
 	return -1;
 }
 
+/*
+ * Rename tmp to dir/name; then, when mtime_ns is not negative, set the
+ * entry's mtime to it through a descriptor opened before the rename (so it
+ * is this file's, whoever renames next).
+ */
 static int
-rename_in(char *tmp, const char *dir, const char *name, struct uk_err *err)
+rename_in(char *tmp, const char *dir, const char *name, long long mtime_ns,
+    struct uk_err *err)
 {
 	struct uk_buf b = UK_BUF_INIT;
-	int r = 0;
+	int r = 0, fd = -1;
 
 	uk_buf_addf(&b, "%s/%s", dir, name);
+	if (mtime_ns >= 0)
+		fd = open(tmp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (rename(tmp, b.buf)) {
 		int e = errno;
 
@@ -281,7 +319,14 @@ rename_in(char *tmp, const char *dir, const char *name, struct uk_err *err)
 			r = uk_err_set(err,
 			    fatal_errno(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
 			    "cannot rename to '%s': %s", b.buf, strerror(e));
+	} else if (fd >= 0) {
+		struct timespec ts[2] = { { 0, UTIME_OMIT },
+			{ (time_t)(mtime_ns / NS), (long)(mtime_ns % NS) } };
+
+		futimens(fd, ts);
 	}
+	if (fd >= 0)
+		close(fd);
 	uk_buf_release(&b);
 	return r;
 }
@@ -293,14 +338,18 @@ uk_cache_write_file(const char *dir, const char *name, const char *data,
 	char *tmp;
 	int r;
 
-	if (write_tmp(dir, name, data, len, mtime_ns, &tmp, err))
+	if (write_tmp(dir, name, data, len, &tmp, err))
 		return -1;
-	r = rename_in(tmp, dir, name, err);
+	r = rename_in(tmp, dir, name, mtime_ns, err);
 	free(tmp);
 	return r;
 }
 
-/* Read all of fd (at most MAX_ENTRY bytes) into b. */
+/*
+ * Read all of fd (at most MAX_ENTRY bytes) into b.  Entry files are never
+ * written in place (they are replaced by rename), so once size bytes (the
+ * size fstat gave) are in, that is all of it: no read just to see EOF.
+ */
 static int
 read_fd(int fd, long long size, struct uk_buf *b)
 {
@@ -308,6 +357,8 @@ read_fd(int fd, long long size, struct uk_buf *b)
 
 	uk_buf_grow(b, (size_t)size + 1);
 	for (;;) {
+		if (size > 0 && (long long)b->len == size)
+			break;
 		if (b->alloc - b->len < 4096)
 			uk_buf_grow(b, 65536);
 		n = read(fd, b->buf + b->len, b->alloc - b->len - 1);
@@ -360,6 +411,185 @@ check_entry(struct uk_buf *b, const char *url, const char *key, yajl_val *rec)
 }
 
 /*
+ * Checking an entry without building its tree (for cleanup): yajl's
+ * parser with callbacks that only follow the depth and catch the
+ * top-level "url".
+ */
+struct vcheck {
+	int depth;
+	int want_url;    /* the next value is the top-level url */
+	int url_ok;      /* 1 matched, -1 did not */
+	int marked;      /* a top-level "cached" or "expired" key */
+	const char *key; /* the url must have this key, */
+	const char *url; /* or be this url */
+};
+
+static int
+v_scalar(void *ctx)
+{
+	struct vcheck *v = ctx;
+
+	v->want_url = 0;
+	return v->depth > 0; /* a bare scalar is not an entry */
+}
+
+static int
+v_bool(void *ctx, int b)
+{
+	(void)b;
+	return v_scalar(ctx);
+}
+
+static int
+v_number(void *ctx, const char *s, size_t len)
+{
+	(void)s;
+	(void)len;
+	return v_scalar(ctx);
+}
+
+static int
+v_string(void *ctx, const unsigned char *s, size_t len)
+{
+	struct vcheck *v = ctx;
+	char *u, k[17];
+
+	if (v->want_url && v->url) {
+		v->url_ok =
+		    strlen(v->url) == len && !memcmp(v->url, s, len) ? 1 : -1;
+	} else if (v->want_url) {
+		u = uk_xmemdup(s, len);
+		uk_cache_key(u, k);
+		free(u);
+		v->url_ok = strcmp(k, v->key) ? -1 : 1;
+	}
+	return v_scalar(ctx);
+}
+
+static int
+v_start_map(void *ctx)
+{
+	struct vcheck *v = ctx;
+
+	v->want_url = 0;
+	return ++v->depth <= UK_JSON_MAX_DEPTH;
+}
+
+static int
+v_map_key(void *ctx, const unsigned char *s, size_t len)
+{
+	struct vcheck *v = ctx;
+
+	v->want_url = v->depth == 1 && len == 3 && !memcmp(s, "url", 3);
+	if (v->depth == 1 &&
+	    ((len == 6 && !memcmp(s, "cached", 6)) ||
+		(len == 7 && !memcmp(s, "expired", 7))))
+		v->marked = 1;
+	return 1;
+}
+
+static int
+v_end(void *ctx)
+{
+	struct vcheck *v = ctx;
+
+	v->depth--;
+	v->want_url = 0;
+	return 1;
+}
+
+static int
+v_start_array(void *ctx)
+{
+	struct vcheck *v = ctx;
+
+	v->want_url = 0;
+	if (v->depth == 0)
+		return 0; /* an array is not an entry */
+	return ++v->depth <= UK_JSON_MAX_DEPTH;
+}
+
+static const yajl_callbacks vcheck_cb = {
+	v_scalar,
+	v_bool,
+	NULL,
+	NULL,
+	v_number,
+	v_string,
+	v_start_map,
+	v_map_key,
+	v_end,
+	v_start_array,
+	v_end,
+};
+
+/*
+ * Whether b holds one JSON object whose string url has the key key (or,
+ * with url, is url); *marked (may be NULL) tells a top-level "cached" or
+ * "expired".
+ */
+static int
+entry_check(const struct uk_buf *b, const char *key, const char *url,
+    int *marked)
+{
+	struct vcheck v;
+	yajl_handle h;
+	int ok;
+
+	memset(&v, 0, sizeof(v));
+	v.key = key;
+	v.url = url;
+	if (!b->len || memchr(b->buf, '\0', b->len))
+		return 0;
+	h = yajl_alloc(&vcheck_cb, NULL, &v);
+	ok = yajl_parse(h, (const unsigned char *)b->buf, b->len) ==
+		yajl_status_ok &&
+	    yajl_complete_parse(h) == yajl_status_ok;
+	yajl_free(h);
+	if (marked)
+		*marked = v.marked;
+	return ok && v.url_ok == 1;
+}
+
+static int
+entry_valid(const struct uk_buf *b, const char *key)
+{
+	return entry_check(b, key, NULL, NULL);
+}
+
+/*
+ * For uk_cache_get_raw: check the entry text in b against url and make it
+ * one line ending in '}' without "cached" or "expired" (as written, or
+ * regenerated from its tree when it is not).  1, or 0 when corrupt.
+ */
+static int
+raw_entry(struct uk_buf *b, const char *url)
+{
+	yajl_val v;
+	int marked = 0;
+
+	if (!entry_check(b, NULL, url, &marked))
+		return 0;
+	while (b->len &&
+	    (b->buf[b->len - 1] == '\n' || b->buf[b->len - 1] == ' ' ||
+		b->buf[b->len - 1] == '\r' || b->buf[b->len - 1] == '\t'))
+		uk_buf_setlen(b, b->len - 1);
+	if (!marked && b->len && b->buf[0] == '{' &&
+	    b->buf[b->len - 1] == '}' && !memchr(b->buf, '\n', b->len) &&
+	    !memchr(b->buf, '\r', b->len))
+		return 1;
+	/* Written by someone else: pretty-printed, or marked. */
+	if (!(v = uk_json_parse(b->buf, b->len, NULL)))
+		return 0;
+	uk_json_del(v, "cached");
+	uk_json_del(v, "expired");
+	uk_buf_reset(b);
+	uk_json_to_buf(v, b);
+	uk_json_free(v);
+	return 1;
+}
+
+/*
  * Unlink dirfd/name only if it is still the file st describes, so that a
  * reader or cleanup does not remove an entry a writer has just renamed in
  * its place.  (A rename between the check and the unlink can still lose
@@ -374,8 +604,10 @@ unlink_same(int dirfd, const char *name, unsigned long long dev,
 	if (fstatat(dirfd, name, &now, AT_SYMLINK_NOFOLLOW))
 		return -1;
 	if ((unsigned long long)now.st_dev != dev ||
-	    (unsigned long long)now.st_ino != ino)
+	    (unsigned long long)now.st_ino != ino) {
+		errno = ESTALE; /* replaced meanwhile: not an error */
 		return -1;
+	}
 	return unlinkat(dirfd, name, 0);
 }
 
@@ -408,44 +640,41 @@ uk_cache_load(const char *path, const char *key, yajl_val *rec,
 	return r;
 }
 
-int
-uk_cache_get(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
-    int *expired, struct uk_err *err)
+/*
+ * uk_cache_get and uk_cache_get_raw: look url up; with rec, parse the
+ * entry into a tree; else check it with the streaming parser and leave
+ * its text, one line ending in '}', in raw.
+ */
+static int
+get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
+    struct uk_buf *raw, int *expired, struct uk_err *err)
 {
-	struct uk_buf b = UK_BUF_INIT;
-	char key[17], name[24], sub[3];
+	struct uk_buf path = UK_BUF_INIT, own = UK_BUF_INIT;
+	struct uk_buf *b = raw ? raw : &own;
+	char key[17];
 	struct stat st;
 	long long now;
-	int dfd = -1, fd = -1, r = 0, exp;
+	int fd = -1, r = 0, exp, ok;
 
-	*rec = NULL;
+	if (rec)
+		*rec = NULL;
 	if (expired)
 		*expired = 0;
 	uk_cache_key(url, key);
-	memcpy(sub, key, 2);
-	sub[2] = '\0';
-	snprintf(name, sizeof(name), "%s.json", key);
-	uk_buf_addf(&b, "%s/%s", c->dir, sub);
-	dfd = open(b.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			goto out;
-		r = uk_err_set(err, UK_EXIT_FATAL, "cannot open '%s': %s",
-		    b.buf, strerror(errno));
-		goto out;
-	}
-	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	uk_buf_addf(&path, "%s/%.2s/%s.json", c->dir, key, key);
+	fd = open(path.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR ||
 		    errno == ENXIO)
 			goto out;
-		r = uk_err_set(err, UK_EXIT_FAIL, "cannot open '%s/%s': %s",
-		    b.buf, name, strerror(errno));
+		r = uk_err_set(err,
+		    errno == EACCES ? UK_EXIT_FATAL : UK_EXIT_FAIL,
+		    "cannot open '%s': %s", path.buf, strerror(errno));
 		goto out;
 	}
 	if (fstat(fd, &st)) {
-		r = uk_err_set(err, UK_EXIT_FAIL, "cannot stat '%s/%s': %s",
-		    b.buf, name, strerror(errno));
+		r = uk_err_set(err, UK_EXIT_FAIL, "cannot stat '%s': %s",
+		    path.buf, strerror(errno));
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode))
@@ -453,21 +682,23 @@ uk_cache_get(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	now = uk_cache_now_ns();
 	exp = ts_ns(&st.st_mtim) + (long long)c->ttl * NS <= now;
 	if (exp && !(flags & UK_CACHE_STALE)) {
-		unlink_same(dfd, name, st.st_dev, st.st_ino);
+		unlink_same(AT_FDCWD, path.buf, st.st_dev, st.st_ino);
 		goto out;
 	}
-	uk_buf_reset(&b);
-	if (st.st_size > MAX_ENTRY || read_fd(fd, st.st_size, &b)) {
+	uk_buf_reset(b);
+	if (st.st_size > MAX_ENTRY || read_fd(fd, st.st_size, b)) {
 		if (errno == EFBIG || st.st_size > MAX_ENTRY)
-			unlink_same(dfd, name, st.st_dev, st.st_ino);
+			unlink_same(AT_FDCWD, path.buf, st.st_dev, st.st_ino);
 		else
 			r = uk_err_set(err, UK_EXIT_FAIL,
-			    "cannot read '%s/%.2s/%s': %s", c->dir, key, name,
-			    strerror(errno));
+			    "cannot read '%s': %s", path.buf, strerror(errno));
 		goto out;
 	}
-	if (!check_entry(&b, url, NULL, rec)) {
-		unlink_same(dfd, name, st.st_dev, st.st_ino);
+	ok = rec ? check_entry(b, url, NULL, rec) : raw_entry(b, url);
+	if (!ok) {
+		unlink_same(AT_FDCWD, path.buf, st.st_dev, st.st_ino);
+		if (raw)
+			uk_buf_reset(raw);
 		goto out;
 	}
 	/* Recency for the size limit: touch atime, at most once a minute. */
@@ -482,10 +713,39 @@ uk_cache_get(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 out:
 	if (fd >= 0)
 		close(fd);
-	if (dfd >= 0)
-		close(dfd);
-	uk_buf_release(&b);
+	uk_buf_release(&path);
+	uk_buf_release(&own);
 	return r;
+}
+
+int
+uk_cache_get(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
+    int *expired, struct uk_err *err)
+{
+	return get_entry(c, url, flags, rec, NULL, expired, err);
+}
+
+int
+uk_cache_get_raw(struct uk_cache *c, const char *url, int flags,
+    struct uk_buf *out, int *expired, struct uk_err *err)
+{
+	return get_entry(c, url, flags, NULL, out, expired, err);
+}
+
+/*
+ * After a failed write: when the cache directory itself is missing or not
+ * a directory, the whole cache is unusable, so the error is fatal.
+ */
+static void
+cache_dir_check(struct uk_cache *c, struct uk_err *err)
+{
+	struct stat st;
+
+	if (stat(c->dir, &st) == 0 && S_ISDIR(st.st_mode))
+		return;
+	if (err && err->code != UK_EXIT_FATAL)
+		uk_err_set(err, UK_EXIT_FATAL,
+		    "cache directory '%s' is not a directory", c->dir);
 }
 
 int
@@ -505,7 +765,6 @@ uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 		return uk_err_set(err, UK_EXIT_FAIL,
 		    "a record with an error is not cached");
 	now = uk_cache_now_ns();
-	now -= now % 1000000; /* cached_at has milliseconds; so has mtime */
 	uk_cache_time_fmt(now, when, sizeof(when));
 	v = uk_json_copy(rec);
 	uk_json_del(v, "cached");
@@ -521,7 +780,10 @@ uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 	uk_cache_key(url, key);
 	snprintf(name, sizeof(name), "%s.json", key);
 	uk_buf_addf(&dir, "%s/%.2s", c->dir, key);
-	r = uk_cache_write_file(dir.buf, name, b.buf, b.len, now, err);
+	/* The file's mtime, the moment of writing, is the entry's age. */
+	r = uk_cache_write_file(dir.buf, name, b.buf, b.len, -1, err);
+	if (r)
+		cache_dir_check(c, err);
 	uk_buf_release(&b);
 	uk_buf_release(&dir);
 	return r;
@@ -575,14 +837,16 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 		uk_json_free(rec);
 		rec = NULL;
 		/* Keep the entry's age: a summary does not refresh content. */
-		if (write_tmp(dir.buf, name, b.buf, b.len, ts_ns(&st.st_mtim),
-			&tmp, err)) {
+		if (write_tmp(dir.buf, name, b.buf, b.len, &tmp, err)) {
 			r = -1;
 			goto out;
 		}
 		if (lstat(path, &now) == 0 && now.st_ino == st.st_ino &&
 		    now.st_dev == st.st_dev) {
-			r = rename_in(tmp, dir.buf, name, err) ? -1 : 1;
+			r = rename_in(tmp, dir.buf, name, ts_ns(&st.st_mtim),
+				err) ?
+			    -1 :
+			    1;
 			goto out;
 		}
 		unlink(tmp);
@@ -734,18 +998,100 @@ struct cleanup_ctx {
 	size_t nkept, akept;
 };
 
-static int
-writer_gone(long pid)
+/* The boot time in ns since the epoch (from /proc/stat), or 0. */
+static long long
+boot_ns(void)
 {
-	return pid > 0 && kill((pid_t)pid, 0) && errno == ESRCH;
+	static long long boot = -1;
+	char line[256];
+	FILE *fp;
+
+	if (boot >= 0)
+		return boot;
+	boot = 0;
+	if (!(fp = fopen("/proc/stat", "re")))
+		return 0;
+	while (fgets(line, sizeof(line), fp))
+		if (!strncmp(line, "btime ", 6)) {
+			boot = atoll(line + 6) * NS;
+			break;
+		}
+	fclose(fp);
+	return boot;
 }
 
-/* Remove f (unless a dry run) and report it; 1 when it went. */
+/* When process pid started, in ns since the epoch; -1 when unknown. */
+static long long
+start_ns(long pid)
+{
+	char path[64], buf[1024], *p;
+	long long ticks, boot = boot_ns();
+	long hz = sysconf(_SC_CLK_TCK);
+	ssize_t n;
+	int fd, field;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (!boot || hz <= 0 || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* After the command's closing parenthesis: state is field 3,
+	 * starttime field 22. */
+	if (!(p = strrchr(buf, ')')))
+		return -1;
+	for (field = 2; field < 22 && p; field++)
+		p = strchr(p + 1, ' ');
+	if (!p)
+		return -1;
+	ticks = atoll(p + 1);
+	return boot + ticks / hz * NS + ticks % hz * (NS / hz);
+}
+
+/*
+ * Whether the writer of a temporary file last written at mtime_ns is
+ * gone: no process pid, or one that started after that change (a reused
+ * PID; with a second's margin, boot time having one-second precision).
+ */
+static int
+writer_gone(long pid, long long mtime_ns)
+{
+	long long st;
+
+	if (pid <= 0)
+		return 0;
+	if (kill((pid_t)pid, 0) && errno == ESRCH)
+		return 1;
+	st = start_ns(pid);
+	return st > 0 && st > mtime_ns + NS;
+}
+
+/*
+ * Remove f (unless a dry run) and report it; 1 when it went.  The walk
+ * has just looked at f, so an expired entry is unlinked at once (checking
+ * it again would narrow no window); a corrupt one, read since, is checked
+ * to be the same file first.
+ */
 static int
 drop(struct cleanup_ctx *x, const struct uk_cache_file *f, const char *why)
 {
-	if (!x->o->dry_run && unlink_same(f->dirfd, f->name, f->dev, f->ino))
+	int r = 0;
+
+	if (!x->o->dry_run) {
+		if (!strcmp(why, "corrupt"))
+			r = unlink_same(f->dirfd, f->name, f->dev, f->ino);
+		else
+			r = unlinkat(f->dirfd, f->name, 0);
+	}
+	if (r) {
+		if (errno != ENOENT && errno != ESTALE) {
+			x->o->failed++;
+			x->o->fail_errno = errno;
+		}
 		return 0;
+	}
 	if (x->o->fn)
 		x->o->fn(x->o->ctx, f, why);
 	if (f->kind == UK_CACHE_ENTRY)
@@ -773,7 +1119,7 @@ entry_ok(struct cleanup_ctx *x, const struct uk_cache_file *f)
 		return 1;
 	}
 	close(fd);
-	ok = check_entry(&x->b, NULL, f->key, NULL);
+	ok = entry_valid(&x->b, f->key);
 	if (x->b.alloc > (1 << 20))
 		uk_buf_release(&x->b);
 	return ok;
@@ -788,7 +1134,7 @@ cleanup_one(void *ctx, const struct uk_cache_file *f)
 	switch (f->kind) {
 	case UK_CACHE_TEMP:
 		if (f->mtime_ns + UK_CACHE_TMP_AGE * NS < x->now ||
-		    writer_gone(f->pid))
+		    writer_gone(f->pid, f->mtime_ns))
 			x->o->temp += drop(x, f, "temp");
 		return 0;
 	case UK_CACHE_OTHER:
@@ -800,7 +1146,10 @@ cleanup_one(void *ctx, const struct uk_cache_file *f)
 		x->o->expired += drop(x, f, "expired");
 		return 0;
 	}
-	if (!x->o->no_verify && !entry_ok(x, f)) {
+	/* The smallest entry, {"url":""}, has 10 bytes: an empty file (what
+	 * a power failure can leave without fsync) is corrupt even to
+	 * no_verify. */
+	if (f->size < 10 || (!x->o->no_verify && !entry_ok(x, f))) {
 		x->o->corrupt += drop(x, f, "corrupt");
 		return 0;
 	}
@@ -848,9 +1197,15 @@ evict(struct cleanup_ctx *x)
 		if (!o->dry_run) {
 			if (lstat(k->path, &st) ||
 			    (unsigned long long)st.st_ino != k->ino ||
-			    (unsigned long long)st.st_dev != k->dev ||
-			    unlink(k->path))
+			    (unsigned long long)st.st_dev != k->dev)
 				continue;
+			if (unlink(k->path)) {
+				if (errno != ENOENT) {
+					o->failed++;
+					o->fail_errno = errno;
+				}
+				continue;
+			}
 		}
 		memset(&f, 0, sizeof(f));
 		f.kind = UK_CACHE_ENTRY;
@@ -882,7 +1237,8 @@ uk_cache_cleanup_opt(struct uk_cache *c, struct uk_cache_cleanup *o,
 	x.o = o;
 	x.now = uk_cache_now_ns();
 	uk_buf_init(&x.b, 0);
-	o->expired = o->corrupt = o->temp = o->evicted = 0;
+	o->expired = o->corrupt = o->temp = o->evicted = o->failed = 0;
+	o->fail_errno = 0;
 	o->bytes_freed = o->bytes_left = 0;
 	o->entries_left = 0;
 	r = uk_cache_walk(c, cleanup_one, &x, err);
@@ -894,6 +1250,10 @@ uk_cache_cleanup_opt(struct uk_cache *c, struct uk_cache_cleanup *o,
 	uk_buf_release(&x.b);
 	if (r < 0)
 		return -1;
+	if (o->failed && fatal_errno(o->fail_errno))
+		return uk_err_set(err, UK_EXIT_FATAL,
+		    "cannot remove %ld file%s in '%s': %s", o->failed,
+		    o->failed == 1 ? "" : "s", c->dir, strerror(o->fail_errno));
 	return o->expired + o->corrupt + o->temp + o->evicted;
 }
 
@@ -907,8 +1267,9 @@ uk_cache_cleanup(struct uk_cache *c, struct uk_err *err)
 }
 
 struct clear_ctx {
-	long n;
+	long n, failed;
 	long long now;
+	int fail_errno;
 };
 
 static int
@@ -919,9 +1280,13 @@ clear_one(void *ctx, const struct uk_cache_file *f)
 	if (f->kind == UK_CACHE_ENTRY) {
 		if (!unlinkat(f->dirfd, f->name, 0))
 			x->n++;
+		else if (errno != ENOENT) {
+			x->failed++;
+			x->fail_errno = errno;
+		}
 	} else if (f->kind == UK_CACHE_TEMP &&
 	    (f->mtime_ns + UK_CACHE_TMP_AGE * NS < x->now ||
-		writer_gone(f->pid))) {
+		writer_gone(f->pid, f->mtime_ns))) {
 		unlinkat(f->dirfd, f->name, 0);
 	}
 	return 0;
@@ -930,9 +1295,16 @@ clear_one(void *ctx, const struct uk_cache_file *f)
 long
 uk_cache_clear(struct uk_cache *c, struct uk_err *err)
 {
-	struct clear_ctx x = { 0, uk_cache_now_ns() };
+	struct clear_ctx x;
 
+	memset(&x, 0, sizeof(x));
+	x.now = uk_cache_now_ns();
 	if (uk_cache_walk(c, clear_one, &x, err) < 0)
 		return -1;
+	if (x.failed)
+		return uk_err_set(err,
+		    fatal_errno(x.fail_errno) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
+		    "removed %ld, cannot remove %ld in '%s': %s", x.n, x.failed,
+		    c->dir, strerror(x.fail_errno));
 	return x.n;
 }

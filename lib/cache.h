@@ -16,6 +16,7 @@
  * implementation may add to it.)
  */
 
+#include "buf.h"
 #include "json.h"
 #include "util.h"
 
@@ -83,17 +84,30 @@ long uk_cache_cleanup(struct uk_cache *c, struct uk_err *err);
 /*
  * Additions by urlcache (beyond the lead's contract).
  *
- * Expiry: an entry's clock is its file's mtime, which uk_cache_set sets to
- * the instant it writes in cached_at; an entry is expired when mtime + ttl
+ * Expiry: an entry's clock is its file's mtime, the moment uk_cache_set
+ * wrote it (within microseconds of the cached_at it wrote); an entry is expired when mtime + ttl
  * <= now.  (So `touch -d yesterday FILE` expires an entry, and find(1)
  * -mmin sees the ages urlcache sees.)  Recency for a size limit is the
  * file's atime, which uk_cache_get sets to now on a hit (at most once a
  * minute per entry), whatever the mount's atime options.
  *
  * Temporary files are DIR/KK/.KEY.json.tmp.PID.RAND; cleanup removes one
- * whose writer PID is gone or that is older than UK_CACHE_TMP_AGE.
+ * whose writer is gone (no process PID, or one that started after the file
+ * was last written: the PID was reused) or that has not been written for
+ * UK_CACHE_TMP_AGE seconds.  (A temporary file keeps the times its writes
+ * gave it; an entry whose age must be kept gets its mtime after the
+ * rename.)
  */
 #define UK_CACHE_TMP_AGE 60 /* seconds */
+
+/*
+ * uk_cache_get without the tree, for programs that only pass the record
+ * on: the entry is checked with yajl's streaming parser and its text left
+ * in out as one line of JSON ending in '}' (no newline), without the keys
+ * "cached" and "expired", ready to have fields appended.  Same returns.
+ */
+int uk_cache_get_raw(struct uk_cache *c, const char *url, int flags,
+    struct uk_buf *out, int *expired, struct uk_err *err);
 
 /* Path of the entry file of url (the caller frees it). */
 char *uk_cache_path(const struct uk_cache *c, const char *url);
@@ -139,7 +153,7 @@ int uk_cache_load(const char *path, const char *key, yajl_val *rec,
 /* Options and results of uk_cache_cleanup_opt. */
 struct uk_cache_cleanup {
 	int dry_run;                 /* report, remove nothing */
-	int no_verify;               /* do not parse fresh entries */
+	int no_verify; /* do not read fresh entries; empty ones still go */
 	unsigned long long max_size; /* 0: none; else evict oldest atime */
 	/* Called for each file removed (or that would be); may be NULL. */
 	void (
@@ -149,21 +163,25 @@ struct uk_cache_cleanup {
 	long expired, corrupt, temp, evicted;
 	unsigned long long bytes_freed, bytes_left;
 	long entries_left;
+	long failed;    /* files that could not be removed */
+	int fail_errno; /* why, for the last of them */
 };
 
 /*
  * uk_cache_cleanup with options: expired entries, corrupt ones (unless
  * no_verify), stray temporary files, then with max_size the least
  * recently used entries until the rest fit.  Returns how many files went
- * (or would go), or -1 with err.
+ * (or would go), or -1 with err: also when files could not be removed for
+ * lack of permission or a read-only file system (code UK_EXIT_FATAL; the
+ * counts are filled all the same).
  */
 long uk_cache_cleanup_opt(struct uk_cache *c, struct uk_cache_cleanup *o,
     struct uk_err *err);
 
 /*
  * Write data[0..len) to dir/name atomically: a temporary file
- * dir/.name.tmp.PID.RAND, then rename.  The file's mtime is set to
- * mtime_ns when it is not negative.  Creates dir (and its parent, mode
+ * dir/.name.tmp.PID.RAND, then rename.  The file's mtime is then set to
+ * mtime_ns when it is not negative (else it is the time of writing).  Creates dir (and its parent, mode
  * 0700) when missing.  0, or -1 with err (code UK_EXIT_FATAL when the
  * directory cannot be created or written).  Sessions use it too.
  */

@@ -19,12 +19,19 @@ struct uk_repo_opts {
 	double timeout;               /* whole step, seconds (120) */
 	unsigned long long max_bytes; /* snapshot size cap */
 	unsigned long max_files;      /* file count cap */
-	long map_tokens;              /* symbol map budget (1024) */
+	long map_tokens;              /* symbol map budget (1024); 0: none,
+	                                 and nothing is parsed */
 	int map_json;                 /* also "symbols": [...] */
 	int allow_private;            /* SSRF guard off */
 	int insecure;                 /* -k */
+	int threads;                  /* parsing threads, 0: one per CPU */
 };
 
+/*
+ * Defaults: timeout 120 s, max_bytes 256 MiB, max_files 50000,
+ * map_tokens UK_SYMBOLS_TOKENS (1024), allow_private from
+ * URLKIT_ALLOW_PRIVATE.
+ */
 void uk_repo_opts_init(struct uk_repo_opts *o);
 
 /*
@@ -35,5 +42,77 @@ void uk_repo_opts_init(struct uk_repo_opts *o);
  */
 int uk_repo_fetch(const struct uk_url *u, const char *url,
     const struct uk_repo_opts *o, yajl_val rec, struct uk_err *err);
+
+/*
+ * How the repository is got:
+ *
+ * - A GitHub repository (u->type UK_URL_GITHUB_REPO): its archive,
+ *   $URLKIT_GITHUB_ARCHIVE_URL/OWNER/REPO/tar.gz/REF (REF the branch of
+ *   the URL, else HEAD, the default branch), streamed by libcurl through
+ *   libarchive into memory: nothing is written to disk.  The token of
+ *   URLKIT_GITHUB_TOKEN (or GITHUB_TOKEN) is sent to the archive host
+ *   only.  An entry that is absolute or has a ".." component fails the
+ *   fetch; symbolic and hard links are never read.
+ * - Any other git URL (http, https, git, ssh): libgit2 clones it, bare
+ *   (objects only, no working tree), in a child process, into a private
+ *   temporary directory (mode 0700 under $TMPDIR) that is removed on
+ *   every way out: success, error, time limit, and SIGINT, SIGTERM or
+ *   SIGHUP (removed, then the signal is raised again).  The child is
+ *   killed at the time limit.  Files are read from the tree of HEAD, so
+ *   symbolic links are never followed.
+ * - A local repository (a path, or a file:// URL): opened in place, read
+ *   only, from the tree of HEAD; nothing is copied.
+ *
+ * Then the README at the root (README.md, README.rst, README.txt,
+ * README, any case, in that order) and the source files of the
+ * languages of symbols.h, skipping hidden directories, node_modules,
+ * vendor, dist and build trees, files over UK_REPO_FILE_MAX bytes and
+ * generated or minified files (uk_repo_skip_file).  The caps count every
+ * regular file of the snapshot: more than max_files files or max_bytes
+ * bytes fails with an error naming the cap.
+ */
+
+/*
+ * uk_repo_fetch may run in several threads at once; clones by libgit2 run
+ * one at a time (they hold the process's SIGINT, SIGTERM and SIGHUP
+ * handlers while the child runs).
+ */
+
+/* A source file larger than this is not indexed. */
+#define UK_REPO_FILE_MAX (1024 * 1024)
+/* The README is cut at this many bytes. */
+#define UK_REPO_README_MAX (256 * 1024)
+
+/*
+ * Whether a cached content record rec answers a fetch with o: its map was
+ * made for the same budget (github_info.map_budget), and it has "symbols"
+ * when o asks for them.
+ */
+int uk_repo_cached_ok(yajl_val rec, const struct uk_repo_opts *o);
+
+/* Whether url names a git repository for the libgit2 route. */
+int uk_repo_is_git_url(const char *url);
+
+/*
+ * The README priority of a root file name: 1 README.md, 2 README.rst,
+ * 3 README.txt, 4 README (any case), 0 not a README.
+ */
+int uk_repo_readme_rank(const char *name);
+
+/*
+ * Whether the repository path (relative, '/'-separated) lies in a tree
+ * that is skipped: a hidden directory, node_modules, vendor, dist, build.
+ */
+int uk_repo_skip_dir(const char *path);
+
+/*
+ * Whether a source file looks generated or minified: by name (*.min.js,
+ * *-min.js, *.bundle.js, *.pb.go, *.pb.cc, *.pb.h, *_pb2.py,
+ * *_pb2_grpc.py, *.generated.*), or by content when text is not NULL: a
+ * "Code generated ... DO NOT EDIT" or "@generated" marker in the first
+ * 1 KiB, or lines averaging over 300 bytes in the first 64 KiB with one
+ * over 1000 (minified).
+ */
+int uk_repo_skip_file(const char *path, const char *text, size_t len);
 
 #endif

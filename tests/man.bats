@@ -18,7 +18,7 @@ programs() {
 }
 
 synopsis() {
-	mandoc -Tascii "$TOP/man/$1.1" | col -b |
+	mandoc -Tascii "$TOP/man/$1.1" | col -bx |
 		sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' |
 		tr -s ' \n' '  ' | sed 's/^ //; s/ $//'
 }

@@ -237,6 +237,35 @@ main(void)
 	    "directory at the entry path: set fails");
 	rmdir(path);
 
+	/* The raw get: the entry's text, one line ending in '}'. */
+	uk_cache_set(&c, r, &err);
+	uk_buf_reset(&b);
+	ok(uk_cache_get_raw(&c, "https://a.test/", 0, &b, NULL, &err) == 1 &&
+		b.len && b.buf[0] == '{' && b.buf[b.len - 1] == '}' &&
+		!memchr(b.buf, '\n', b.len) &&
+		!strncmp(b.buf, "{\"url\":\"https://a.test/\"", 23),
+	    "get_raw: the entry's text as one line");
+	write_raw(path,
+	    "{\n \"url\": \"https://a.test/\",\n \"cached\": "
+	    "false }\n");
+	uk_buf_reset(&b);
+	ok(uk_cache_get_raw(&c, "https://a.test/", 0, &b, NULL, &err) == 1 &&
+		!strcmp(b.buf, "{\"url\":\"https://a.test/\"}"),
+	    "get_raw: a hand-written entry is regenerated without cached");
+	write_raw(path, "{\"url\":\"https://b.test/\"}\n");
+	ok(uk_cache_get_raw(&c, "https://a.test/", 0, &b, NULL, &err) == 0 &&
+		!exists(path),
+	    "get_raw: another URL's entry is a miss and deleted");
+	uk_cache_set(&c, r, &err);
+	age(path, 90000);
+	ok(uk_cache_get_raw(&c, "https://a.test/", UK_CACHE_STALE, &b, &e,
+	       &err) == 1 &&
+		e == 1,
+	    "get_raw: stale");
+	ok(uk_cache_get_raw(&c, "https://a.test/", 0, &b, &e, &err) == 0 &&
+		!exists(path),
+	    "get_raw: expired is a miss and deleted");
+
 	/* Update the summary in place. */
 	uk_cache_set(&c, r, &err);
 	age(path, 1000);
@@ -294,6 +323,12 @@ main(void)
 	m = uk_cache_cleanup(&c, &err);
 	ok(m == 4, "cleanup removes 2 expired, 1 corrupt, 1 stray temp");
 	ok(exists(sub), "a live writer's temp file stays");
+	/* Written 30 s ago by "this PID": this process started since, so
+	 * the PID was reused and the writer is gone. */
+	age(sub, 30);
+	ok(uk_cache_cleanup(&c, &err) == 1 && !exists(sub),
+	    "a temp file of a reused PID goes");
+	write_raw(sub, "{");
 	age(sub, 120);
 	ok(uk_cache_cleanup(&c, &err) == 1 && !exists(sub),
 	    "an old temp file goes");

@@ -1,0 +1,1489 @@
+/* SPDX-License-Identifier: MIT */
+/* pwfetch: pages rendered by Chromium over the DevTools protocol. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "banned.h"
+#include "browser.h"
+#include "buf.h"
+#include "cdp.h"
+#include "extract.h"
+#include "json.h"
+#include "jsonl.h"
+#include "url.h"
+#include "util.h"
+
+static const char usage_text[] =
+    "usage: pwfetch find | open | fetch [-aH] [-c address] [-e expression] "
+    "[-j jobs]\n"
+    "               [-s path] [-T seconds] [-t seconds] [-u user-agent]\n"
+    "               [-v widthxheight] [-w until] [url ...]\n"
+    "       pwfetch -h | -V\n";
+
+enum cmd { CMD_FIND, CMD_OPEN, CMD_FETCH };
+enum wait { WAIT_LOAD, WAIT_DOM, WAIT_IDLE, WAIT_SELECTOR };
+
+static struct {
+	enum cmd cmd;
+	int html;
+	const char *address; /* attach here; NULL: launch */
+	const char *eval;
+	long jobs;
+	const char *shot;
+	int shot_dir;
+	double timeout, total;
+	const char *ua;
+	long vw, vh;
+	enum wait wait;
+	const char *selector;
+} opt;
+
+/* What a reply is for. */
+enum tag {
+	T_IGNORE,
+	T_TARGETS,
+	T_CTX,
+	T_TARGET,
+	T_ATTACH,
+	T_SETUP,
+	T_FRAMETREE,
+	T_RELOAD,
+	T_NAV,
+	T_POLL,
+	T_EVAL,
+	T_SHOT,
+	T_HTML
+};
+
+#define MAX_EVENTS 16
+
+struct job {
+	unsigned gen; /* tells a slot's jobs apart */
+	int used;
+	int warm;         /* a page made ahead, not yet given a URL */
+	unsigned long no; /* 1 for the first URL of the run */
+	yajl_val rec;     /* the input record */
+	const char *url;  /* in rec */
+	const char *what; /* what it is waiting for, for a timeout */
+	double deadline, poll_at;
+	char *ctx, *target, *session, *frame, *loader, *old_loader;
+	int nav_done, ready, collecting, pending, reload_sent;
+	int load_seen, idle_seen, dom_seen;
+	struct {
+		char *frame, *loader, *name;
+	} ev[MAX_EVENTS];
+	int nev;
+	yajl_val evalv;
+	char *eval_err, *shot_path, *shot_err;
+	char *html, *final_url;
+	long long status; /* of the main document; 0: unknown */
+};
+
+struct call {
+	long id;
+	struct job *j;
+	unsigned gen;
+	enum tag tag;
+};
+
+static struct uk_out out;
+static struct uk_browser browser;
+static int have_browser, browser_gone;
+static char gone_why[300];
+static struct job *jobs;
+static int nactive;
+static struct call *calls;
+static size_t ncalls, calls_alloc;
+static unsigned long seq;
+static double run_deadline = -1;
+static int run_timed_out;
+static char *spare;     /* the blank page a launched browser starts with */
+static struct job warm; /* a page made ahead for the next URL */
+static int trace;       /* $PWFETCH_TRACE: the protocol on stderr */
+static double t_start;
+
+static void
+usage(int code)
+{
+	fputs(usage_text, code ? stderr : stdout);
+	exit(code);
+}
+
+/*
+ * A signal ends the run: kill the browser we launched, reap it, remove its
+ * profile, and die of the signal.  Only async-signal-safe calls: kill,
+ * waitpid, fork, execve.  (uk_browser_launch sets pid and tmpdir as soon
+ * as they exist, so a signal during the launch is covered too.)
+ */
+static void
+on_signal(int sig)
+{
+	pid_t p = browser.pid, rm = -1;
+	char *dir = browser.tmpdir;
+
+	if (p > 0) {
+		kill(-p, SIGKILL);
+		kill(p, SIGKILL);
+		waitpid(p, NULL, 0);
+		kill(-p, SIGKILL);
+	}
+	if (dir && (rm = fork()) == 0) {
+		char *const argv[] = { "rm", "-rf", dir, NULL };
+		char *const envp[] = { NULL };
+
+		execve("/bin/rm", argv, envp);
+		_exit(127);
+	}
+	if (rm > 0)
+		waitpid(rm, NULL, 0);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Close the browser with the signals that would also close it held. */
+static void
+close_browser(double grace)
+{
+	sigset_t all, old;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if (have_browser)
+		uk_browser_close(&browser, grace);
+	have_browser = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static void
+at_exit(void)
+{
+	close_browser(0);
+}
+
+static void
+catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigfillset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+static const char *
+wait_name(void)
+{
+	switch (opt.wait) {
+	case WAIT_DOM:
+		return "DOMContentLoaded";
+	case WAIT_IDLE:
+		return "network idle";
+	case WAIT_SELECTOR:
+		return "the selector";
+	default:
+		return "load";
+	}
+}
+
+/* Send a command for job j (NULL: nobody waits for it). */
+static void
+call(struct job *j, enum tag tag, const char *session, const char *method,
+    yajl_val params)
+{
+	struct uk_err err;
+	long id;
+
+	id = uk_cdp_send(&browser.cdp, session, method, params, &err);
+	if (trace)
+		fprintf(stderr, "%.3f > %s %ld\n", uk_cdp_now() - t_start,
+		    method, id);
+	uk_json_free(params);
+	if (id < 0)
+		return; /* the dead stream is noticed by the main loop */
+	if (ncalls == calls_alloc) {
+		calls_alloc = calls_alloc ? 2 * calls_alloc : 32;
+		calls = uk_xrealloc(calls, calls_alloc * sizeof(*calls));
+	}
+	calls[ncalls].id = id;
+	calls[ncalls].j = j;
+	calls[ncalls].gen = j ? j->gen : 0;
+	calls[ncalls].tag = tag;
+	ncalls++;
+	if (j && tag != T_IGNORE)
+		j->pending++;
+}
+
+static yajl_val
+params1(const char *key, yajl_val v)
+{
+	yajl_val p = uk_json_object();
+
+	uk_json_set(p, key, v);
+	return p;
+}
+
+static void
+job_free(struct job *j)
+{
+	int i;
+
+	uk_json_free(j->rec);
+	uk_json_free(j->evalv);
+	free(j->ctx);
+	free(j->target);
+	free(j->session);
+	free(j->frame);
+	free(j->loader);
+	free(j->old_loader);
+	for (i = 0; i < j->nev; i++) {
+		free(j->ev[i].frame);
+		free(j->ev[i].loader);
+		free(j->ev[i].name);
+	}
+	free(j->eval_err);
+	free(j->shot_path);
+	free(j->shot_err);
+	free(j->html);
+	free(j->final_url);
+	i = (int)j->gen;
+	memset(j, 0, sizeof(*j));
+	j->gen = (unsigned)i + 1;
+}
+
+/* Let go of the page: close what we made, leave what the user had. */
+static void
+job_cleanup(struct job *j, int failed)
+{
+	if (!browser.cdp.dead) {
+		if (opt.cmd == CMD_FIND ||
+		    (opt.address && opt.cmd == CMD_FETCH && !failed)) {
+			/* The user's page, or one left for a later find. */
+			if (j->session)
+				call(NULL, T_IGNORE, NULL,
+				    "Target.detachFromTarget",
+				    params1("sessionId",
+					uk_json_str(j->session)));
+		} else if (j->ctx) {
+			call(NULL, T_IGNORE, NULL,
+			    "Target.disposeBrowserContext",
+			    params1("browserContextId", uk_json_str(j->ctx)));
+		} else if (j->target) {
+			call(NULL, T_IGNORE, NULL, "Target.closeTarget",
+			    params1("targetId", uk_json_str(j->target)));
+		}
+	}
+	job_free(j);
+	nactive--;
+}
+
+/* The record for rec, url_type and fetched_at set. */
+static yajl_val
+base_record(yajl_val rec, const char *url)
+{
+	struct uk_url u;
+	yajl_val r = uk_json_copy(rec);
+	char now[40];
+
+	uk_url_classify(url, &u);
+	uk_json_set_str(r, "url_type", uk_url_type_name(u.type));
+	uk_url_release(&u);
+	uk_time_rfc3339(now, sizeof(now));
+	uk_json_set_str(r, "fetched_at", now);
+	return r;
+}
+
+/* An error record for rec (not owned). */
+static void
+emit_error(yajl_val rec, const char *url, const char *msg)
+{
+	yajl_val r = base_record(rec, url ? url : "");
+
+	uk_json_set_str(r, "error", msg);
+	uk_out_record(&out, r);
+	uk_json_free(r);
+	uk_warn("%s: %s", url ? url : "-", msg);
+	uk_status_set(UK_EXIT_FAIL);
+}
+
+static void job_fail(struct job *j, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+job_fail(struct job *j, const char *fmt, ...)
+{
+	char msg[600];
+	va_list ap;
+
+	if (j->warm) {
+		/* Nobody waits for it: drop it quietly. */
+		if (j->target && !browser.cdp.dead)
+			call(NULL, T_IGNORE, NULL, "Target.closeTarget",
+			    params1("targetId", uk_json_str(j->target)));
+		job_free(j);
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	emit_error(j->rec, j->url, msg);
+	job_cleanup(j, 1);
+}
+
+static void
+set_str_or_null(yajl_val r, const char *key, const char *s)
+{
+	uk_json_set(r, key, s ? uk_json_str(s) : uk_json_null());
+}
+
+/* Everything is in: write the content record. */
+static void
+job_finish(struct job *j)
+{
+	struct uk_extract x;
+	struct uk_err err;
+	yajl_val r;
+
+	memset(&x, 0, sizeof(x));
+	if (!j->html) {
+		job_fail(j, "no HTML came back from the page");
+		return;
+	}
+	r = base_record(j->rec, j->url);
+	if (uk_extract_html(j->html, strlen(j->html),
+		"text/html; charset=utf-8", j->final_url, &x, &err)) {
+		uk_extract_release(&x);
+		uk_json_free(r);
+		job_fail(j, "%s", err.msg);
+		return;
+	}
+	set_str_or_null(r, "title", x.title);
+	set_str_or_null(r, "description", x.description);
+	set_str_or_null(r, "author", x.author);
+	set_str_or_null(r, "date", x.date);
+	uk_json_set_str(r, "content", x.text ? x.text : "");
+	uk_json_set_str(r, "final_url", j->final_url ? j->final_url : j->url);
+	if (j->status > 0)
+		uk_json_set_int(r, "http_status", j->status);
+	if (opt.html)
+		uk_json_set_str(r, "html", j->html);
+	if (opt.eval)
+		uk_json_set(r, "eval",
+		    j->evalv ? uk_json_copy(j->evalv) : uk_json_null());
+	if (j->shot_path)
+		uk_json_set_str(r, "screenshot", j->shot_path);
+	uk_extract_release(&x);
+	if (j->status >= 400 || j->eval_err || j->shot_err) {
+		char msg[700], http[32] = "";
+
+		if (j->status >= 400)
+			snprintf(http, sizeof(http), "HTTP %lld", j->status);
+		snprintf(msg, sizeof(msg), "%s%s%s%s%s", http,
+		    *http && (j->eval_err || j->shot_err) ? "; " : "",
+		    j->eval_err ? j->eval_err : "",
+		    j->eval_err && j->shot_err ? "; " : "",
+		    j->shot_err ? j->shot_err : "");
+		uk_json_set_str(r, "error", msg);
+		uk_warn("%s: %s", j->url, msg);
+		uk_status_set(UK_EXIT_FAIL);
+	}
+	uk_out_record(&out, r);
+	uk_json_free(r);
+	job_cleanup(j, 0);
+}
+
+/* The page's HTML (doctype included), location and HTTP status. */
+#define HTML_JS                                                                \
+	"(() => { const d = document.doctype, e = document.documentElement,"   \
+	" n = performance.getEntriesByType('navigation')[0];"                  \
+	" return { url: location.href, status: n ? n.responseStatus : 0,"      \
+	" html: (d ? new XMLSerializer().serializeToString(d) + '\\n' : '') +" \
+	" (e ? e.outerHTML : '') }; })()"
+
+static yajl_val
+evaluate(const char *expr)
+{
+	yajl_val p = uk_json_object();
+
+	uk_json_set_str(p, "expression", expr);
+	uk_json_set_bool(p, "returnByValue", 1);
+	uk_json_set_bool(p, "awaitPromise", 1);
+	return p;
+}
+
+/* The page is ready: ask for the value, screenshot and HTML. */
+static void
+job_collect(struct job *j)
+{
+	if (j->collecting)
+		return;
+	j->collecting = 1;
+	j->poll_at = 0;
+	j->what = "the page's HTML";
+	if (opt.eval)
+		call(j, T_EVAL, j->session, "Runtime.evaluate",
+		    evaluate(opt.eval));
+	if (opt.shot)
+		call(j, T_SHOT, j->session, "Page.captureScreenshot",
+		    params1("format", uk_json_str("png")));
+	call(j, T_HTML, j->session, "Runtime.evaluate", evaluate(HTML_JS));
+}
+
+static void
+poll_selector(struct job *j)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	yajl_val sel = uk_json_str(opt.selector);
+
+	j->poll_at = 0;
+	if (opt.cmd == CMD_FIND)
+		uk_buf_addstr(&b, "!window.__pwfetchOld && ");
+	uk_buf_addstr(&b, "!!document.querySelector(");
+	uk_json_to_buf(sel, &b);
+	uk_buf_addstr(&b, ")");
+	uk_json_free(sel);
+	call(j, T_POLL, j->session, "Runtime.evaluate", evaluate(b.buf));
+	uk_buf_release(&b);
+}
+
+/* A lifecycle event of the page's main frame. */
+static void
+job_lifecycle(struct job *j, const char *frame, const char *loader,
+    const char *name)
+{
+	if (j->collecting || !frame || !loader || !name)
+		return;
+	if (!j->frame || (opt.cmd != CMD_FIND && !j->loader)) {
+		/* Not yet known which load is ours: keep it for later. */
+		if (j->nev < MAX_EVENTS &&
+		    (!strcmp(name, "load") || !strcmp(name, "networkIdle") ||
+			!strcmp(name, "DOMContentLoaded"))) {
+			j->ev[j->nev].frame = uk_xstrdup(frame);
+			j->ev[j->nev].loader = uk_xstrdup(loader);
+			j->ev[j->nev].name = uk_xstrdup(name);
+			j->nev++;
+		}
+		return;
+	}
+	if (strcmp(frame, j->frame))
+		return;
+	if (opt.cmd == CMD_FIND) {
+		/* The reload is the first load after the one we saw. */
+		if (j->old_loader && !strcmp(loader, j->old_loader))
+			return;
+		if (!j->loader)
+			j->loader = uk_xstrdup(loader);
+	}
+	if (strcmp(loader, j->loader))
+		return;
+	if (!strcmp(name, "load"))
+		j->load_seen = 1;
+	else if (!strcmp(name, "networkIdle"))
+		j->idle_seen = 1;
+	else if (!strcmp(name, "DOMContentLoaded"))
+		j->dom_seen = 1;
+	if ((opt.wait == WAIT_LOAD && j->load_seen) ||
+	    (opt.wait == WAIT_DOM && (j->dom_seen || j->load_seen)) ||
+	    (opt.wait == WAIT_IDLE && j->idle_seen))
+		job_collect(j);
+}
+
+/* Go through the events kept before the load was known. */
+static void
+job_replay(struct job *j)
+{
+	int i, n = j->nev;
+
+	j->nev = 0;
+	for (i = 0; i < n; i++) {
+		if (j->used)
+			job_lifecycle(j, j->ev[i].frame, j->ev[i].loader,
+			    j->ev[i].name);
+		free(j->ev[i].frame);
+		free(j->ev[i].loader);
+		free(j->ev[i].name);
+	}
+}
+
+/* Attached to the page: set it up, then navigate or reload. */
+static void
+job_setup(struct job *j)
+{
+	yajl_val p;
+
+	call(j, T_SETUP, j->session, "Page.enable", NULL);
+	call(j, T_SETUP, j->session, "Page.setLifecycleEventsEnabled",
+	    params1("enabled", uk_json_bool(1)));
+	call(j, T_SETUP, j->session, "Inspector.enable", NULL);
+	if (opt.vw) {
+		p = uk_json_object();
+		uk_json_set_int(p, "width", opt.vw);
+		uk_json_set_int(p, "height", opt.vh);
+		uk_json_set_int(p, "deviceScaleFactor", 1);
+		uk_json_set_bool(p, "mobile", 0);
+		call(j, T_SETUP, j->session,
+		    "Emulation.setDeviceMetricsOverride", p);
+	}
+	if (opt.ua)
+		call(j, T_SETUP, j->session, "Emulation.setUserAgentOverride",
+		    params1("userAgent", uk_json_str(opt.ua)));
+	j->what = wait_name();
+	if (opt.cmd == CMD_FIND) {
+		/* The document now, to tell the reloaded one from it. */
+		call(j, T_FRAMETREE, j->session, "Page.getFrameTree", NULL);
+	} else {
+		call(j, T_NAV, j->session, "Page.navigate",
+		    params1("url", uk_json_str(j->url)));
+	}
+}
+
+static void
+job_create_target(struct job *j)
+{
+	yajl_val p = uk_json_object();
+
+	uk_json_set_str(p, "url", "about:blank");
+	if (j->ctx)
+		uk_json_set_str(p, "browserContextId", j->ctx);
+	call(j, T_TARGET, NULL, "Target.createTarget", p);
+}
+
+static void
+job_attach(struct job *j)
+{
+	yajl_val p = uk_json_object();
+
+	uk_json_set_str(p, "targetId", j->target);
+	uk_json_set_bool(p, "flatten", 1);
+	call(j, T_ATTACH, NULL, "Target.attachToTarget", p);
+}
+
+/* find: the first page whose URL starts with ours. */
+static void
+job_pick(struct job *j, yajl_val res)
+{
+	yajl_val infos = uk_json_get(res, "targetInfos");
+	size_t i, n = strlen(j->url);
+
+	for (i = 0; YAJL_IS_ARRAY(infos) && i < infos->u.array.len; i++) {
+		yajl_val t = infos->u.array.values[i];
+		const char *type = uk_json_get_str(t, "type");
+		const char *url = uk_json_get_str(t, "url");
+		const char *id = uk_json_get_str(t, "targetId");
+
+		if (type && !strcmp(type, "page") && url && id &&
+		    !strncmp(url, j->url, n)) {
+			j->target = uk_xstrdup(id);
+			job_attach(j);
+			return;
+		}
+	}
+	job_fail(j, "no open page whose URL starts with '%s'", j->url);
+}
+
+/*
+ * Make a page ahead of need (a browser we launched, open and fetch): its
+ * context, target and session are ready when the next URL comes, which
+ * takes their round trips out of the time a page costs.
+ */
+static void
+warm_start(void)
+{
+	if (opt.address || opt.cmd == CMD_FIND || warm.used || browser.cdp.dead)
+		return;
+	warm.used = 1;
+	warm.warm = 1;
+	if (opt.cmd == CMD_OPEN)
+		call(&warm, T_CTX, NULL, "Target.createBrowserContext",
+		    params1("disposeOnDetach", uk_json_bool(1)));
+	else
+		job_create_target(&warm);
+}
+
+static void
+job_start(struct job *j)
+{
+	double now = uk_cdp_now();
+
+	j->deadline = now + opt.timeout;
+	j->what = "the browser";
+	if (warm.used && warm.session) {
+		j->ctx = warm.ctx;
+		j->target = warm.target;
+		j->session = warm.session;
+		warm.ctx = warm.target = warm.session = NULL;
+		job_free(&warm);
+		job_setup(j);
+		return;
+	}
+	switch (opt.cmd) {
+	case CMD_FIND:
+		call(j, T_TARGETS, NULL, "Target.getTargets", NULL);
+		break;
+	case CMD_OPEN:
+		call(j, T_CTX, NULL, "Target.createBrowserContext",
+		    params1("disposeOnDetach", uk_json_bool(1)));
+		break;
+	case CMD_FETCH:
+		if (spare) {
+			/* The launched browser's own blank page is new too. */
+			j->target = spare;
+			spare = NULL;
+			job_attach(j);
+		} else {
+			job_create_target(j);
+		}
+		break;
+	}
+}
+
+/* Where the screenshot of job j goes. */
+static char *
+shot_path(struct job *j)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	const char *dot;
+
+	if (opt.shot_dir) {
+		uk_buf_addf(&b, "%s%s%lu.png", opt.shot,
+		    opt.shot[strlen(opt.shot) - 1] == '/' ? "" : "/", j->no);
+	} else if (j->no == 1) {
+		uk_buf_addstr(&b, opt.shot);
+	} else {
+		dot = strrchr(opt.shot, '.');
+		if (dot && strchr(dot, '/'))
+			dot = NULL;
+		if (!dot)
+			dot = opt.shot + strlen(opt.shot);
+		uk_buf_add(&b, opt.shot, (size_t)(dot - opt.shot));
+		uk_buf_addf(&b, "-%lu%s", j->no, dot);
+	}
+	return uk_buf_detach(&b, NULL);
+}
+
+static void
+save_shot(struct job *j, yajl_val res)
+{
+	const char *data = uk_json_get_str(res, "data");
+	struct uk_buf png = UK_BUF_INIT;
+	char *path = shot_path(j);
+	FILE *fp;
+
+	if (!data || uk_cdp_unbase64(data, strlen(data), &png)) {
+		j->shot_err = uk_xstrdup("screenshot: no image came back");
+	} else if (!(fp = fopen(path, "wb"))) {
+		struct uk_buf m = UK_BUF_INIT;
+
+		uk_buf_addf(&m, "screenshot: cannot write '%s': %s", path,
+		    strerror(errno));
+		j->shot_err = uk_buf_detach(&m, NULL);
+	} else {
+		size_t w = fwrite(png.buf, 1, png.len, fp);
+
+		if (fclose(fp) || w != png.len) {
+			struct uk_buf m = UK_BUF_INIT;
+
+			uk_buf_addf(&m, "screenshot: cannot write '%s'", path);
+			j->shot_err = uk_buf_detach(&m, NULL);
+		} else {
+			j->shot_path = path;
+			path = NULL;
+		}
+	}
+	free(path);
+	uk_buf_release(&png);
+}
+
+/* The message of a Runtime.evaluate exception. */
+static char *
+exception_text(yajl_val res)
+{
+	yajl_val d = uk_json_get(res, "exceptionDetails");
+	yajl_val e = uk_json_get(d, "exception");
+	const char *s = uk_json_get_str(e, "description");
+
+	if (!s)
+		s = uk_json_get_str(d, "text");
+	return uk_xstrdup(s ? s : "exception");
+}
+
+static void
+on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
+{
+	yajl_val v;
+	const char *s;
+
+	if (tag != T_IGNORE)
+		j->pending--;
+	if (error) {
+		switch (tag) {
+		case T_SHOT:
+			free(j->shot_err);
+			j->shot_err = uk_xstrdup(error);
+			break;
+		case T_EVAL:
+			free(j->eval_err);
+			j->eval_err = uk_xstrdup(error);
+			break;
+		default:
+			job_fail(j, "%s", error);
+			return;
+		}
+	}
+	switch (tag) {
+	case T_TARGETS:
+		job_pick(j, res);
+		return;
+	case T_CTX:
+		if (!(s = uk_json_get_str(res, "browserContextId"))) {
+			job_fail(j, "the browser made no context");
+			return;
+		}
+		j->ctx = uk_xstrdup(s);
+		job_create_target(j);
+		return;
+	case T_TARGET:
+		if (!(s = uk_json_get_str(res, "targetId"))) {
+			job_fail(j, "the browser made no page");
+			return;
+		}
+		j->target = uk_xstrdup(s);
+		job_attach(j);
+		return;
+	case T_ATTACH:
+		if (!(s = uk_json_get_str(res, "sessionId"))) {
+			job_fail(j, "cannot attach to the page");
+			return;
+		}
+		j->session = uk_xstrdup(s);
+		if (!j->warm)
+			job_setup(j);
+		return;
+	case T_FRAMETREE:
+		v = uk_json_get(uk_json_get(res, "frameTree"), "frame");
+		if (!(s = uk_json_get_str(v, "id"))) {
+			job_fail(j, "the page has no frame");
+			return;
+		}
+		j->frame = uk_xstrdup(s);
+		if ((s = uk_json_get_str(v, "loaderId")))
+			j->old_loader = uk_xstrdup(s);
+		job_replay(j);
+		if (!j->used)
+			return;
+		/* Mark the old document; the reloaded one has no mark. */
+		call(j, T_SETUP, j->session, "Runtime.evaluate",
+		    evaluate("window.__pwfetchOld = true"));
+		call(j, T_RELOAD, j->session, "Page.reload", NULL);
+		j->reload_sent = 1;
+		return;
+	case T_RELOAD:
+		if (opt.wait == WAIT_SELECTOR && !j->collecting)
+			poll_selector(j);
+		return;
+	case T_NAV:
+		s = uk_json_get_str(res, "errorText");
+		if (s && *s) {
+			job_fail(j, "%s", s);
+			return;
+		}
+		if (!(s = uk_json_get_str(res, "frameId"))) {
+			job_fail(j, "the navigation has no frame");
+			return;
+		}
+		j->frame = uk_xstrdup(s);
+		if (!(s = uk_json_get_str(res, "loaderId"))) {
+			/* Same document: nothing more to load. */
+			job_collect(j);
+			return;
+		}
+		j->loader = uk_xstrdup(s);
+		j->nav_done = 1;
+		job_replay(j);
+		if (j->used && !j->collecting && opt.wait == WAIT_SELECTOR)
+			poll_selector(j);
+		return;
+	case T_POLL:
+		if (uk_json_get(res, "exceptionDetails")) {
+			char *e = exception_text(res);
+
+			job_fail(j, "selector '%s': %s", opt.selector, e);
+			free(e);
+			return;
+		}
+		v = uk_json_get(uk_json_get(res, "result"), "value");
+		if (YAJL_IS_TRUE(v))
+			job_collect(j);
+		else if (!j->collecting)
+			j->poll_at = uk_cdp_now() + 0.1;
+		return;
+	case T_EVAL:
+		if (!error && uk_json_get(res, "exceptionDetails")) {
+			char *e = exception_text(res);
+			struct uk_buf m = UK_BUF_INIT;
+
+			uk_buf_addf(&m, "eval: %s", e);
+			free(e);
+			j->eval_err = uk_buf_detach(&m, NULL);
+		} else if (!error) {
+			v = uk_json_get(uk_json_get(res, "result"), "value");
+			j->evalv = v ? uk_json_copy(v) : uk_json_null();
+		}
+		break;
+	case T_SHOT:
+		if (!error)
+			save_shot(j, res);
+		break;
+	case T_HTML:
+		if (uk_json_get(res, "exceptionDetails")) {
+			char *e = exception_text(res);
+
+			job_fail(j, "cannot read the page: %s", e);
+			free(e);
+			return;
+		}
+		v = uk_json_get(uk_json_get(res, "result"), "value");
+		if ((s = uk_json_get_str(v, "html")))
+			j->html = uk_xstrdup(s);
+		if ((s = uk_json_get_str(v, "url")))
+			j->final_url = uk_xstrdup(s);
+		if (uk_json_get_int(v, "status", &j->status))
+			j->status = 0;
+		break;
+	default:
+		return;
+	}
+	if (j->collecting && j->pending == 0)
+		job_finish(j);
+}
+
+static struct job *
+job_by_session(const char *session)
+{
+	long i;
+
+	if (!session)
+		return NULL;
+	for (i = 0; i < opt.jobs; i++)
+		if (jobs[i].used && jobs[i].session &&
+		    !strcmp(jobs[i].session, session))
+			return &jobs[i];
+	return NULL;
+}
+
+static void
+dispatch(yajl_val m)
+{
+	const char *method = uk_json_get_str(m, "method");
+	yajl_val params = uk_json_get(m, "params");
+	struct job *j;
+	long long id;
+	size_t i;
+
+	if (trace) {
+		long long tid = 0;
+
+		uk_json_get_int(m, "id", &tid);
+		fprintf(stderr, "%.3f < %s %lld\n", uk_cdp_now() - t_start,
+		    method ? method : "reply", tid);
+	}
+
+	if (!method) {
+		yajl_val e;
+		struct call c;
+		char msg[400];
+
+		if (uk_json_get_int(m, "id", &id))
+			return;
+		for (i = 0; i < ncalls && calls[i].id != id; i++)
+			;
+		if (i == ncalls)
+			return;
+		c = calls[i];
+		calls[i] = calls[--ncalls];
+		if (!c.j || !c.j->used || c.j->gen != c.gen)
+			return; /* for nobody, or for a job that is over */
+		if ((e = uk_json_get(m, "error"))) {
+			const char *s = uk_json_get_str(e, "message");
+
+			snprintf(msg, sizeof(msg), "%s",
+			    s ? s : "browser error");
+			on_reply(c.j, c.tag, NULL, msg);
+		} else {
+			on_reply(c.j, c.tag, uk_json_get(m, "result"), NULL);
+		}
+		return;
+	}
+	if (!strcmp(method, "Target.detachedFromTarget")) {
+		j = job_by_session(uk_json_get_str(params, "sessionId"));
+		if (j)
+			job_fail(j, "the page was closed");
+		return;
+	}
+	j = job_by_session(uk_json_get_str(m, "sessionId"));
+	if (!j)
+		return;
+	if (!strcmp(method, "Page.lifecycleEvent")) {
+		job_lifecycle(j, uk_json_get_str(params, "frameId"),
+		    uk_json_get_str(params, "loaderId"),
+		    uk_json_get_str(params, "name"));
+	} else if (!strcmp(method, "Page.loadEventFired")) {
+		/*
+		 * Once the navigation has committed (or the reload has been
+		 * asked for), a load event is the new document's: a second way
+		 * to see it besides the lifecycle events.
+		 */
+		if ((opt.wait == WAIT_LOAD || opt.wait == WAIT_DOM) &&
+		    (j->nav_done || j->reload_sent))
+			job_collect(j);
+	} else if (!strcmp(method, "Page.domContentEventFired")) {
+		if (opt.wait == WAIT_DOM && (j->nav_done || j->reload_sent))
+			job_collect(j);
+	} else if (!strcmp(method, "Inspector.targetCrashed")) {
+		job_fail(j, "the page crashed its renderer");
+	} else if (!strcmp(method, "Page.javascriptDialogOpening")) {
+		/* A dialog would stop the page: answer it. */
+		call(NULL, T_IGNORE, j->session, "Page.handleJavaScriptDialog",
+		    params1("accept", uk_json_bool(1)));
+	}
+}
+
+/* The blank page a browser we launched opens with, for the first fetch. */
+static void
+find_spare(void)
+{
+	struct uk_err err;
+	yajl_val res, infos;
+	size_t i;
+
+	res = uk_cdp_call(&browser.cdp, NULL, "Target.getTargets", NULL,
+	    opt.timeout, &err);
+	infos = uk_json_get(res, "targetInfos");
+	for (i = 0; YAJL_IS_ARRAY(infos) && i < infos->u.array.len; i++) {
+		yajl_val t = infos->u.array.values[i];
+		const char *type = uk_json_get_str(t, "type");
+		const char *url = uk_json_get_str(t, "url");
+		const char *id = uk_json_get_str(t, "targetId");
+
+		if (type && !strcmp(type, "page") && url &&
+		    !strcmp(url, "about:blank") && id) {
+			spare = uk_xstrdup(id);
+			break;
+		}
+	}
+	uk_json_free(res);
+}
+
+/* Start the browser at the first URL that needs it; -1 when it cannot. */
+static int
+need_browser(void)
+{
+	struct uk_browser_opts bo;
+	struct uk_err err;
+
+	if (have_browser)
+		return 0;
+	memset(&bo, 0, sizeof(bo));
+	bo.width = (int)opt.vw;
+	bo.height = (int)opt.vh;
+	bo.timeout = 30; /* a slow machine's first start, whatever -t says */
+	if (opt.address) {
+		if (uk_browser_attach(&browser, opt.address,
+			opt.timeout < 10 ? opt.timeout : 10, &err)) {
+			uk_warn("%s", err.msg);
+			return -1;
+		}
+	} else if (uk_browser_launch(&browser, &bo, &err)) {
+		uk_warn("%s", err.msg);
+		return -1;
+	}
+	have_browser = 1;
+	if (!opt.address && opt.cmd == CMD_FETCH)
+		find_spare();
+	return 0;
+}
+
+/* Input: URL operands, or records and bare URLs on standard input. */
+struct input {
+	char **argv;
+	int argc, i;
+	struct uk_lines lines;
+	int use_lines, eof;
+};
+
+/*
+ * The next URL record to fetch, or NULL at the end.  Input that cannot be
+ * fetched is answered here and skipped.
+ */
+static yajl_val
+next_input(struct input *in)
+{
+	struct uk_err err;
+	struct uk_url u;
+	yajl_val rec;
+	const char *url;
+	int r, ok;
+
+	for (;;) {
+		if (in->eof)
+			return NULL;
+		if (!in->use_lines) {
+			if (in->i >= in->argc) {
+				in->eof = 1;
+				return NULL;
+			}
+			rec = uk_json_object();
+			uk_json_set_str(rec, "url", in->argv[in->i++]);
+		} else {
+			r = uk_jsonl_next(&in->lines, UK_JSONL_BARE_URL, &rec,
+			    &err);
+			if (r == 0) {
+				in->eof = 1;
+				return NULL;
+			}
+			if (r < 0) {
+				if (err.code == UK_EXIT_FATAL) {
+					uk_warn("%s", err.msg);
+					uk_status_set(UK_EXIT_FATAL);
+					in->eof = 1;
+					return NULL;
+				}
+				uk_out_error(&out, in->lines.name,
+				    in->lines.lineno, err.msg);
+				continue;
+			}
+			if (uk_json_get(rec, "error")) {
+				uk_out_record(&out, rec);
+				uk_json_free(rec);
+				continue;
+			}
+			if (!(url = uk_json_get_str(rec, "url"))) {
+				uk_out_error(&out, in->lines.name,
+				    in->lines.lineno, "no string field 'url'");
+				uk_json_free(rec);
+				continue;
+			}
+		}
+		url = uk_json_get_str(rec, "url");
+		uk_url_classify(url, &u);
+		ok = u.scheme &&
+		    (!strcmp(u.scheme, "http") || !strcmp(u.scheme, "https"));
+		uk_url_release(&u);
+		if (!ok) {
+			char msg[300];
+
+			snprintf(msg, sizeof(msg),
+			    "not an http(s) URL: '%.200s'", url);
+			emit_error(rec, url, msg);
+			uk_json_free(rec);
+			continue;
+		}
+		seq++;
+		if (browser_gone || run_timed_out) {
+			emit_error(rec, url,
+			    run_timed_out ? "not fetched: the run timed out" :
+					    gone_why);
+			uk_json_free(rec);
+			continue;
+		}
+		return rec;
+	}
+}
+
+/* Whether reading input now would not block (or it is over). */
+static int
+input_ready(struct input *in)
+{
+	struct pollfd p;
+
+	if (in->eof || !in->use_lines)
+		return 1;
+	if (in->lines.rpos < in->lines.rend || in->lines.eof)
+		return 1;
+	p.fd = in->lines.fd;
+	p.events = POLLIN;
+	return poll(&p, 1, 0) > 0;
+}
+
+static void
+fail_all(const char *fmt, const char *why)
+{
+	long i;
+
+	for (i = 0; i < opt.jobs; i++)
+		if (jobs[i].used)
+			job_fail(&jobs[i], fmt, why);
+}
+
+static void
+run(struct input *in)
+{
+	struct pollfd p[2];
+	struct uk_err err;
+	yajl_val m, rec;
+	double now, next;
+	long i;
+	int r, n;
+
+	if (opt.total > 0)
+		run_deadline = uk_cdp_now() + opt.total;
+	for (;;) {
+		/* Fill free slots. */
+		while (nactive < opt.jobs && !in->eof &&
+		    (nactive == 0 || input_ready(in))) {
+			if (!(rec = next_input(in)))
+				break;
+			if (need_browser()) {
+				uk_json_free(rec);
+				uk_status_set(UK_EXIT_FATAL);
+				return;
+			}
+			for (i = 0; jobs[i].used; i++)
+				;
+			jobs[i].used = 1;
+			jobs[i].no = seq;
+			jobs[i].rec = rec;
+			jobs[i].url = uk_json_get_str(rec, "url");
+			nactive++;
+			job_start(&jobs[i]);
+			if (!in->eof && (in->use_lines || in->i < in->argc))
+				warm_start();
+		}
+		if (nactive == 0 && in->eof)
+			break;
+		if (nactive == 0)
+			continue;
+		/* Wait for the browser, the clock, or more input. */
+		now = uk_cdp_now();
+		next = run_deadline;
+		for (i = 0; i < opt.jobs; i++) {
+			if (!jobs[i].used)
+				continue;
+			if (next < 0 || jobs[i].deadline < next)
+				next = jobs[i].deadline;
+			if (jobs[i].poll_at > 0 && jobs[i].poll_at < next)
+				next = jobs[i].poll_at;
+		}
+		n = 0;
+		p[n].fd = uk_cdp_fd(&browser.cdp);
+		p[n++].events = POLLIN;
+		if (nactive < opt.jobs && in->use_lines && !in->eof) {
+			p[n].fd = in->lines.fd;
+			p[n++].events = POLLIN;
+		}
+		if (!uk_cdp_ready(&browser.cdp)) {
+			int ms = next < 0 ? -1 : (int)((next - now) * 1000) + 1;
+
+			if (ms < 0 && next >= 0)
+				ms = 0;
+			if (poll(p, (nfds_t)n, ms) < 0 && errno != EINTR)
+				uk_die(UK_EXIT_FATAL, "poll: %s",
+				    strerror(errno));
+		}
+		/* Everything the browser has said. */
+		while ((r = uk_cdp_next(&browser.cdp, 0, &m, &err)) == 1) {
+			dispatch(m);
+			uk_json_free(m);
+		}
+		if (r < 0 && browser.cdp.dead) {
+			browser_gone = 1;
+			snprintf(gone_why, sizeof(gone_why), "%s",
+			    browser.cdp.why);
+			fail_all("%s", gone_why);
+			continue;
+		}
+		/* The clock. */
+		now = uk_cdp_now();
+		if (run_deadline >= 0 && now >= run_deadline) {
+			run_timed_out = 1;
+			for (i = 0; i < opt.jobs; i++)
+				if (jobs[i].used)
+					job_fail(&jobs[i],
+					    "the run timed out (%g s) waiting "
+					    "for %s",
+					    opt.total, jobs[i].what);
+			continue;
+		}
+		for (i = 0; i < opt.jobs; i++) {
+			struct job *j = &jobs[i];
+
+			if (!j->used)
+				continue;
+			if (now >= j->deadline)
+				job_fail(j, "timeout after %g s waiting for %s",
+				    opt.timeout, j->what);
+			else if (j->poll_at > 0 && now >= j->poll_at)
+				poll_selector(j);
+		}
+	}
+}
+
+/* Wait a little for the cleanup commands to be carried out. */
+static void
+drain(double secs)
+{
+	double end = uk_cdp_now() + secs;
+	struct uk_err err;
+	yajl_val m;
+
+	while (ncalls > 0 && !browser.cdp.dead) {
+		double left = end - uk_cdp_now();
+
+		if (left <= 0 || uk_cdp_next(&browser.cdp, left, &m, &err) != 1)
+			break;
+		dispatch(m);
+		uk_json_free(m);
+	}
+}
+
+static int
+parse_opts(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "attach", no_argument, NULL, 'a' },
+		{ "connect", required_argument, NULL, 'c' },
+		{ "eval", required_argument, NULL, 'e' },
+		{ "html", no_argument, NULL, 'H' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "screenshot", required_argument, NULL, 's' },
+		{ "total-timeout", required_argument, NULL, 'T' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "user-agent", required_argument, NULL, 'u' },
+		{ "viewport", required_argument, NULL, 'v' },
+		{ "wait", required_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *env;
+	struct stat st;
+	int c, attach = 0;
+	char *x;
+
+	opt.jobs = 1;
+	opt.timeout = 30;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "ac:e:Hj:s:T:t:u:v:w:hV", longopts,
+		    NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			attach = 1;
+			break;
+		case 'c':
+			opt.address = optarg;
+			break;
+		case 'e':
+			opt.eval = optarg;
+			break;
+		case 'H':
+			opt.html = 1;
+			break;
+		case 'j':
+			if (uk_parse_long(optarg, 1, 64, &opt.jobs)) {
+				uk_warn("-j: not a count from 1 to 64: '%s'",
+				    optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			break;
+		case 's':
+			opt.shot = optarg;
+			break;
+		case 'T':
+			if (uk_parse_seconds(optarg, &opt.total) ||
+			    opt.total <= 0) {
+				uk_warn("-T: not a duration: '%s'", optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			break;
+		case 't':
+			if (uk_parse_seconds(optarg, &opt.timeout) ||
+			    opt.timeout <= 0) {
+				uk_warn("-t: not a duration: '%s'", optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			break;
+		case 'u':
+			opt.ua = optarg;
+			break;
+		case 'v':
+			opt.vw = strtol(optarg, &x, 10);
+			if (x == optarg || (*x != 'x' && *x != 'X') ||
+			    uk_parse_long(x + 1, 1, 10000, &opt.vh) ||
+			    opt.vw < 1 || opt.vw > 10000) {
+				uk_warn("-v: not WIDTHxHEIGHT: '%s'", optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			break;
+		case 'w':
+			if (!strcmp(optarg, "load")) {
+				opt.wait = WAIT_LOAD;
+			} else if (!strcmp(optarg, "domcontentloaded")) {
+				opt.wait = WAIT_DOM;
+			} else if (!strcmp(optarg, "networkidle")) {
+				opt.wait = WAIT_IDLE;
+			} else if (!strncmp(optarg, "selector:", 9) &&
+			    optarg[9]) {
+				opt.wait = WAIT_SELECTOR;
+				opt.selector = optarg + 9;
+			} else {
+				uk_warn("-w: not load, domcontentloaded, "
+					"networkidle or selector:CSS: '%s'",
+				    optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			break;
+		case 'h':
+			usage(UK_EXIT_OK);
+			break;
+		case 'V':
+			printf("pwfetch %s\n", UK_VERSION);
+			exit(UK_EXIT_OK);
+		default:
+			usage(UK_EXIT_USAGE);
+		}
+	}
+	/* find looks through a running browser's pages: it always attaches. */
+	if (!opt.address && (attach || opt.cmd == CMD_FIND)) {
+		env = getenv("URLKIT_DEVTOOLS_URL");
+		opt.address = env && *env ? env : UK_BROWSER_ADDRESS;
+	}
+	if (opt.address) {
+		char *sc, *h, *po, *pa;
+		struct uk_err err;
+
+		if (uk_cdp_split_url(opt.address, &sc, &h, &po, &pa, &err)) {
+			uk_warn("%s", err.msg);
+			usage(UK_EXIT_USAGE);
+		}
+		free(sc);
+		free(h);
+		free(po);
+		free(pa);
+	}
+	if (opt.shot) {
+		size_t n = strlen(opt.shot);
+
+		if (!n) {
+			uk_warn("-s: an empty path");
+			usage(UK_EXIT_USAGE);
+		}
+		opt.shot_dir = opt.shot[n - 1] == '/' ||
+		    (!stat(opt.shot, &st) && S_ISDIR(st.st_mode));
+		/* A directory named with its '/' is made when missing. */
+		if (opt.shot[n - 1] == '/' && mkdir(opt.shot, 0777) &&
+		    errno != EEXIST) {
+			uk_warn("-s: cannot make '%s': %s", opt.shot,
+			    strerror(errno));
+			exit(UK_EXIT_FATAL);
+		}
+	}
+	return optind;
+}
+
+static int
+cmd_run(enum cmd cmd, int argc, char **argv)
+{
+	struct input in;
+	struct uk_err err;
+	int k;
+
+	opt.cmd = cmd;
+	t_start = uk_cdp_now();
+	trace = getenv("PWFETCH_TRACE") != NULL;
+	k = parse_opts(argc, argv);
+	memset(&in, 0, sizeof(in));
+	in.argv = argv + k;
+	in.argc = argc - k;
+	if (in.argc == 1 && !strcmp(in.argv[0], "-"))
+		in.argc = 0;
+	if (in.argc == 0) {
+		in.use_lines = 1;
+		if (uk_lines_open(&in.lines, "-", &err))
+			uk_die(UK_EXIT_FATAL, "%s", err.msg);
+	}
+	jobs = uk_xcalloc((size_t)opt.jobs, sizeof(*jobs));
+	uk_out_init(&out, stdout);
+	memset(&browser, 0, sizeof(browser));
+	/* What the browser leaves outside its process group comes to us. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	atexit(at_exit);
+	catch_signals();
+	run(&in);
+	/* Leave the browser as the user had it, or close ours. */
+	if (have_browser && opt.address)
+		drain(2);
+	close_browser(0);
+	for (k = 0; k < opt.jobs; k++)
+		if (jobs[k].used)
+			job_free(&jobs[k]);
+	job_free(&warm);
+	free(jobs);
+	free(calls);
+	free(spare);
+	if (in.use_lines)
+		uk_lines_close(&in.lines);
+	uk_out_finish(&out);
+	uk_out_release(&out);
+	return uk_status;
+}
+
+static int
+cmd_find(int argc, char **argv)
+{
+	return cmd_run(CMD_FIND, argc, argv);
+}
+
+static int
+cmd_open(int argc, char **argv)
+{
+	return cmd_run(CMD_OPEN, argc, argv);
+}
+
+static int
+cmd_fetch(int argc, char **argv)
+{
+	return cmd_run(CMD_FETCH, argc, argv);
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+} cmds[] = {
+	{ "find", cmd_find },
+	{ "open", cmd_open },
+	{ "fetch", cmd_fetch },
+};
+
+int
+main(int argc, char **argv)
+{
+	size_t i;
+
+	uk_prog_set(argv[0]);
+	if (argc < 2)
+		usage(UK_EXIT_USAGE);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		usage(UK_EXIT_OK);
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("pwfetch %s\n", UK_VERSION);
+		return UK_EXIT_OK;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	uk_warn("unknown command '%s'", argv[1]);
+	usage(UK_EXIT_USAGE);
+}

@@ -1,0 +1,839 @@
+/* SPDX-License-Identifier: MIT */
+/* urlcache: the cache of content records and named sessions, for cron. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "cache.h"
+#include "json.h"
+#include "jsonl.h"
+#include "session.h"
+#include "util.h"
+
+#include "banned.h"
+
+static const char usage_text[] =
+    "usage: urlcache [-q] [-d dir] [-t ttl] get [-s] [-S name] [url ...]\n"
+    "       urlcache [-q] [-d dir] set [-p] [file ...]\n"
+    "       urlcache [-q] [-d dir] invalidate [-S name] url ...\n"
+    "       urlcache [-q] [-d dir] clear [-S name]\n"
+    "       urlcache [-q] [-d dir] [-t ttl] cleanup [-fnv] [-m size]\n"
+    "       urlcache [-d dir] [-t ttl] list\n"
+    "       urlcache [-d dir] [-t ttl] stats\n"
+    "       urlcache [-d dir] path [url]\n"
+    "       urlcache [-q] [-d dir] session name list|clear\n"
+    "       urlcache [-q] [-d dir] session name add [url ...]\n"
+    "       urlcache [-q] [-d dir] session name get|remove url ...\n";
+
+static struct {
+	const char *dir;
+	long ttl;
+	int quiet;
+} opt = { NULL, -1, 0 };
+
+static struct uk_cache cache;
+static struct uk_out out;
+
+static void
+usage(int code)
+{
+	fputs(usage_text, code ? stderr : stdout);
+	exit(code);
+}
+
+/* A library error: fatal ones stop the run (exit 3). */
+static void
+lib_error(const struct uk_err *err)
+{
+	if (err->code == UK_EXIT_FATAL) {
+		uk_out_flush(&out);
+		uk_die(UK_EXIT_FATAL, "%s", err->msg);
+	}
+	uk_warn("%s", err->msg);
+	uk_status_set(err->code ? err->code : UK_EXIT_FAIL);
+}
+
+static void
+emit(yajl_val v)
+{
+	if (!opt.quiet)
+		uk_out_record(&out, v);
+}
+
+/*
+ * Run fn for each URL: the operands, else url records or bare URLs on
+ * standard input.  fn gets the record read (or NULL for operands).
+ */
+static void
+each_url(int argc, char **argv, void (*fn)(const char *url, yajl_val in))
+{
+	struct uk_lines in;
+	struct uk_err err;
+	yajl_val rec;
+	const char *url;
+	int i, r;
+
+	if (argc) {
+		for (i = 0; i < argc; i++)
+			fn(argv[i], NULL);
+		return;
+	}
+	if (uk_lines_open(&in, "-", &err))
+		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+	while ((r = uk_jsonl_next(&in, UK_JSONL_BARE_URL, &rec, &err)) != 0) {
+		if (r < 0) {
+			if (err.code == UK_EXIT_FATAL)
+				uk_die(UK_EXIT_FATAL, "%s", err.msg);
+			uk_out_error(&out, in.name, in.lineno, err.msg);
+			continue;
+		}
+		if (!(url = uk_json_get_str(rec, "url")))
+			uk_out_error(&out, in.name, in.lineno,
+			    "no string field 'url'");
+		else
+			fn(url, rec);
+		uk_json_free(rec);
+	}
+	uk_lines_close(&in);
+}
+
+/* A record for url with error set, as a miss is answered. */
+static void
+emit_missing(const char *url, const char *msg)
+{
+	yajl_val v = uk_json_object();
+
+	uk_json_set_str(v, "url", url);
+	uk_json_set_str(v, "error", msg);
+	uk_json_set_bool(v, "cached", 0);
+	emit(v);
+	uk_json_free(v);
+	uk_status_set(UK_EXIT_FAIL);
+}
+
+static struct {
+	int stale;
+	struct uk_session *session;
+} get_opt;
+
+static void
+get_one(const char *url, yajl_val in)
+{
+	static struct uk_buf raw = UK_BUF_INIT;
+	struct uk_err err;
+	yajl_val rec;
+	int r, expired = 0;
+
+	(void)in;
+	if (!url) { /* the end: free what is kept between calls */
+		uk_buf_release(&raw);
+		return;
+	}
+	if (get_opt.session) {
+		r = uk_session_content(get_opt.session, url, &rec, &err);
+		if (r == 0) {
+			emit_missing(url,
+			    "not fetched: in neither the session "
+			    "nor the cache");
+			return;
+		}
+		if (r > 0) {
+			emit(rec);
+			uk_json_free(rec);
+			return;
+		}
+	} else {
+		/* The entry's text as it is, plus "cached": no tree. */
+		r = uk_cache_get_raw(&cache, url,
+		    get_opt.stale ? UK_CACHE_STALE : 0, &raw, &expired, &err);
+		if (r == 0) {
+			emit_missing(url, "not in the cache");
+			return;
+		}
+		if (r > 0) {
+			if (opt.quiet)
+				return;
+			uk_buf_setlen(&raw,
+			    raw.len - 1); /* the closing brace */
+			uk_buf_addstr(&raw, ",\"cached\":true");
+			if (expired)
+				uk_buf_addstr(&raw, ",\"expired\":true");
+			uk_buf_addstr(&raw, "}\n");
+			uk_out_raw(&out, raw.buf, raw.len);
+			if (!out.batch)
+				uk_out_flush(&out);
+			return;
+		}
+	}
+	lib_error(&err);
+	emit_missing(url, err.msg);
+}
+
+/* Parse a session name operand, or exit 2. */
+static void
+session_open(struct uk_session *s, const char *name)
+{
+	struct uk_err err;
+
+	if (uk_session_open(s, &cache, name, &err)) {
+		uk_warn("%s", err.msg);
+		usage(UK_EXIT_USAGE);
+	}
+}
+
+static int
+cmd_get(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "stale", no_argument, NULL, 's' },
+		{ "session", required_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uk_session s;
+	const char *sname = NULL;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+sS:", lo, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			get_opt.stale = 1;
+			break;
+		case 'S':
+			sname = optarg;
+			break;
+		default:
+			usage(UK_EXIT_USAGE);
+		}
+	}
+	if (sname) {
+		session_open(&s, sname);
+		get_opt.session = &s;
+	}
+	each_url(argc - optind, argv + optind, get_one);
+	get_one(NULL, NULL);
+	if (sname)
+		uk_session_release(&s);
+	return 0;
+}
+
+/* set: content records from files or standard input into the cache. */
+static int
+cmd_set(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "pass", no_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uk_lines in;
+	struct uk_err err;
+	yajl_val rec, e;
+	int c, i, r, pass = 0;
+
+	while ((c = getopt_long(argc, argv, "+p", lo, NULL)) != -1) {
+		if (c == 'p')
+			pass = 1;
+		else
+			usage(UK_EXIT_USAGE);
+	}
+	argc -= optind;
+	argv += optind;
+	for (i = 0; i < (argc ? argc : 1); i++) {
+		if (uk_lines_open(&in, argc ? argv[i] : "-", &err)) {
+			if (err.code == UK_EXIT_FATAL)
+				uk_die(UK_EXIT_FATAL, "%s", err.msg);
+			uk_warn("%s", err.msg);
+			uk_status_set(UK_EXIT_FAIL);
+			continue;
+		}
+		while ((r = uk_jsonl_next(&in, 0, &rec, &err)) != 0) {
+			if (r < 0) {
+				if (err.code == UK_EXIT_FATAL)
+					uk_die(UK_EXIT_FATAL, "%s", err.msg);
+				uk_out_error(&out, in.name, in.lineno, err.msg);
+				continue;
+			}
+			/* A failed fetch is never cached; it passes on. */
+			if ((e = uk_json_get(rec, "error")) &&
+			    !YAJL_IS_NULL(e)) {
+				if (pass)
+					emit(rec);
+				uk_json_free(rec);
+				continue;
+			}
+			if (uk_cache_set(&cache, rec, &err)) {
+				char msg[600];
+
+				if (err.code == UK_EXIT_FATAL) {
+					uk_json_free(rec);
+					uk_out_flush(&out);
+					uk_die(UK_EXIT_FATAL, "%s", err.msg);
+				}
+				snprintf(msg, sizeof(msg), "%s", err.msg);
+				uk_out_error(&out, in.name, in.lineno, msg);
+			} else if (pass) {
+				emit(rec);
+			}
+			uk_json_free(rec);
+		}
+		uk_lines_close(&in);
+	}
+	return 0;
+}
+
+static struct uk_session *inv_session;
+
+static void
+invalidate_one(const char *url, yajl_val in)
+{
+	struct uk_err err;
+	yajl_val v;
+	int r, rs = 0;
+
+	(void)in;
+	if ((r = uk_cache_invalidate(&cache, url, &err)) < 0) {
+		lib_error(&err);
+		return;
+	}
+	if (inv_session &&
+	    (rs = uk_session_remove(inv_session, url, &err)) < 0) {
+		lib_error(&err);
+		return;
+	}
+	v = uk_json_object();
+	uk_json_set_str(v, "url", url);
+	uk_json_set_bool(v, "found", r);
+	if (inv_session)
+		uk_json_set_bool(v, "in_session", rs);
+	emit(v);
+	uk_json_free(v);
+}
+
+static int
+cmd_invalidate(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "session", required_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uk_session s;
+	const char *sname = NULL;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+S:", lo, NULL)) != -1) {
+		if (c == 'S')
+			sname = optarg;
+		else
+			usage(UK_EXIT_USAGE);
+	}
+	if (optind == argc) {
+		uk_warn("invalidate: no URL given");
+		usage(UK_EXIT_USAGE);
+	}
+	if (sname) {
+		session_open(&s, sname);
+		inv_session = &s;
+	}
+	each_url(argc - optind, argv + optind, invalidate_one);
+	if (sname)
+		uk_session_release(&s);
+	return 0;
+}
+
+static int
+cmd_clear(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "session", required_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uk_session s;
+	struct uk_err err;
+	const char *sname = NULL;
+	long n, ns = 0;
+	yajl_val v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+S:", lo, NULL)) != -1) {
+		if (c == 'S')
+			sname = optarg;
+		else
+			usage(UK_EXIT_USAGE);
+	}
+	if (optind != argc)
+		usage(UK_EXIT_USAGE);
+	if (sname)
+		session_open(&s, sname);
+	if ((n = uk_cache_clear(&cache, &err)) < 0)
+		lib_error(&err);
+	if (sname) {
+		if ((ns = uk_session_clear(&s, &err)) < 0)
+			lib_error(&err);
+		uk_session_release(&s);
+	}
+	if (n < 0 || ns < 0)
+		return 0;
+	v = uk_json_object();
+	uk_json_set_int(v, "removed", n);
+	if (sname)
+		uk_json_set_int(v, "session_removed", ns);
+	emit(v);
+	uk_json_free(v);
+	return 0;
+}
+
+static const char *
+kind_name(const struct uk_cache_file *f)
+{
+	switch (f->kind) {
+	case UK_CACHE_ENTRY:
+		return "entry";
+	case UK_CACHE_TEMP:
+		return "temp";
+	default:
+		return "other";
+	}
+}
+
+static void
+cleanup_report(void *ctx, const struct uk_cache_file *f, const char *reason)
+{
+	int *verbose = ctx;
+	yajl_val v;
+
+	if (!*verbose)
+		return;
+	v = uk_json_object();
+	uk_json_set_str(v, "path", f->path);
+	uk_json_set_str(v, "key", f->key);
+	uk_json_set_str(v, "kind", kind_name(f));
+	uk_json_set_str(v, "reason", reason);
+	uk_json_set_int(v, "size", f->size);
+	emit(v);
+	uk_json_free(v);
+}
+
+static int
+cmd_cleanup(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "fast", no_argument, NULL, 'f' },
+		{ "max-size", required_argument, NULL, 'm' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uk_cache_cleanup o;
+	struct uk_err err;
+	yajl_val v;
+	long n;
+	int c, verbose = 0;
+
+	memset(&o, 0, sizeof(o));
+	while ((c = getopt_long(argc, argv, "+fm:nv", lo, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			o.no_verify = 1;
+			break;
+		case 'm':
+			if (uk_parse_size(optarg, &o.max_size) || !o.max_size) {
+				uk_warn("-m: not a size: '%s'", optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			break;
+		case 'n':
+			o.dry_run = verbose = 1;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		default:
+			usage(UK_EXIT_USAGE);
+		}
+	}
+	if (optind != argc)
+		usage(UK_EXIT_USAGE);
+	o.fn = cleanup_report;
+	o.ctx = &verbose;
+	n = uk_cache_cleanup_opt(&cache, &o, &err);
+	if (n < 0 && o.failed == 0)
+		lib_error(&err); /* could not even walk */
+	v = uk_json_object();
+	uk_json_set_int(v, o.dry_run ? "would_remove" : "removed",
+	    o.expired + o.corrupt + o.temp + o.evicted);
+	uk_json_set_int(v, "expired", o.expired);
+	uk_json_set_int(v, "corrupt", o.corrupt);
+	uk_json_set_int(v, "temp", o.temp);
+	uk_json_set_int(v, "evicted", o.evicted);
+	uk_json_set_int(v, "bytes_freed", (long long)o.bytes_freed);
+	uk_json_set_int(v, "entries", o.entries_left);
+	uk_json_set_int(v, "bytes", (long long)o.bytes_left);
+	if (o.failed)
+		uk_json_set_int(v, "failed", o.failed);
+	if (o.dry_run)
+		uk_json_set_bool(v, "dry_run", 1);
+	emit(v);
+	uk_json_free(v);
+	if (o.failed) {
+		if (n < 0)
+			lib_error(&err);
+		uk_warn("cannot remove %ld file%s: %s", o.failed,
+		    o.failed == 1 ? "" : "s", strerror(o.fail_errno));
+		uk_status_set(UK_EXIT_FAIL);
+	}
+	return 0;
+}
+
+static int
+list_one(void *ctx, const struct uk_cache_file *f)
+{
+	char when[40];
+	yajl_val v, rec = NULL;
+	int r;
+
+	(void)ctx;
+	if (f->kind != UK_CACHE_ENTRY)
+		return 0;
+	r = uk_cache_load(f->path, f->key, &rec, NULL);
+	if (r < 0)
+		return 0; /* gone meanwhile */
+	v = uk_json_object();
+	if (r == 1)
+		uk_json_set_str(v, "url", uk_json_get_str(rec, "url"));
+	uk_json_set_str(v, "key", f->key);
+	uk_cache_time_fmt(f->mtime_ns, when, sizeof(when));
+	uk_json_set_str(v, "cached_at", when);
+	uk_cache_time_fmt(f->atime_ns, when, sizeof(when));
+	uk_json_set_str(v, "used_at", when);
+	uk_json_set_int(v, "size", f->size);
+	uk_json_set_bool(v, "expired", f->expired);
+	if (r == 1 && uk_json_get_str(rec, "summary"))
+		uk_json_set_bool(v, "summary", 1);
+	if (r == 0)
+		uk_json_set_bool(v, "corrupt", 1);
+	uk_out_record(&out, v);
+	uk_json_free(v);
+	uk_json_free(rec);
+	return 0;
+}
+
+static int
+cmd_list(int argc, char **argv)
+{
+	struct uk_err err;
+
+	(void)argv;
+	if (argc > 1)
+		usage(UK_EXIT_USAGE);
+	if (uk_cache_walk(&cache, list_one, NULL, &err) < 0)
+		lib_error(&err);
+	return 0;
+}
+
+struct stats {
+	long entries, expired, temp, other;
+	long long bytes, oldest, newest;
+};
+
+static int
+stats_one(void *ctx, const struct uk_cache_file *f)
+{
+	struct stats *s = ctx;
+
+	switch (f->kind) {
+	case UK_CACHE_ENTRY:
+		s->entries++;
+		s->bytes += f->size;
+		s->expired += f->expired;
+		if (!s->oldest || f->mtime_ns < s->oldest)
+			s->oldest = f->mtime_ns;
+		if (f->mtime_ns > s->newest)
+			s->newest = f->mtime_ns;
+		break;
+	case UK_CACHE_TEMP:
+		s->temp++;
+		break;
+	default:
+		s->other++;
+	}
+	return 0;
+}
+
+static int
+cmd_stats(int argc, char **argv)
+{
+	struct stats s;
+	struct uk_err err;
+	char when[40];
+	yajl_val v;
+
+	(void)argv;
+	if (argc > 1)
+		usage(UK_EXIT_USAGE);
+	memset(&s, 0, sizeof(s));
+	if (uk_cache_walk(&cache, stats_one, &s, &err) < 0) {
+		lib_error(&err);
+		return 0;
+	}
+	v = uk_json_object();
+	uk_json_set_str(v, "dir", cache.dir);
+	uk_json_set_int(v, "ttl", cache.ttl);
+	uk_json_set_int(v, "entries", s.entries);
+	uk_json_set_int(v, "bytes", s.bytes);
+	uk_json_set_int(v, "expired", s.expired);
+	uk_json_set_int(v, "temp", s.temp);
+	if (s.other)
+		uk_json_set_int(v, "other", s.other);
+	if (s.entries) {
+		uk_cache_time_fmt(s.oldest, when, sizeof(when));
+		uk_json_set_str(v, "oldest", when);
+		uk_cache_time_fmt(s.newest, when, sizeof(when));
+		uk_json_set_str(v, "newest", when);
+	} else {
+		uk_json_set(v, "oldest", uk_json_null());
+		uk_json_set(v, "newest", uk_json_null());
+	}
+	uk_out_record(&out, v);
+	uk_json_free(v);
+	return 0;
+}
+
+static int
+cmd_path(int argc, char **argv)
+{
+	char *p;
+
+	if (argc > 2)
+		usage(UK_EXIT_USAGE);
+	if (argc == 2) {
+		p = uk_cache_path(&cache, argv[1]);
+		uk_out_raw(&out, p, strlen(p));
+		free(p);
+	} else {
+		uk_out_raw(&out, cache.dir, strlen(cache.dir));
+	}
+	uk_out_raw(&out, "\n", 1);
+	return 0;
+}
+
+/* session NAME add: the URLs' cache entries, or records on stdin. */
+static struct uk_session *cur;
+
+static void
+session_add_url(const char *url, yajl_val in)
+{
+	struct uk_err err;
+	yajl_val rec;
+	int r;
+
+	(void)in;
+	r = uk_cache_get(&cache, url, 0, &rec, NULL, &err);
+	if (r < 0) {
+		lib_error(&err);
+		return;
+	}
+	if (r == 0) {
+		emit_missing(url, "not in the cache");
+		return;
+	}
+	if (uk_session_add(cur, rec, &err))
+		lib_error(&err);
+	uk_json_free(rec);
+}
+
+static void
+session_add_stdin(void)
+{
+	struct uk_lines in;
+	struct uk_err err;
+	yajl_val rec;
+	int r;
+
+	if (uk_lines_open(&in, "-", &err))
+		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+	while ((r = uk_jsonl_next(&in, 0, &rec, &err)) != 0) {
+		if (r < 0) {
+			if (err.code == UK_EXIT_FATAL)
+				uk_die(UK_EXIT_FATAL, "%s", err.msg);
+			uk_out_error(&out, in.name, in.lineno, err.msg);
+			continue;
+		}
+		if (uk_session_add(cur, rec, &err)) {
+			if (err.code == UK_EXIT_FATAL)
+				uk_die(UK_EXIT_FATAL, "%s", err.msg);
+			uk_out_error(&out, in.name, in.lineno, err.msg);
+		}
+		uk_json_free(rec);
+	}
+	uk_lines_close(&in);
+}
+
+static void
+session_get_one(const char *url, yajl_val in)
+{
+	get_opt.session = cur;
+	get_one(url, in);
+}
+
+static void
+session_remove_one(const char *url, yajl_val in)
+{
+	struct uk_err err;
+	yajl_val v;
+	int r;
+
+	(void)in;
+	if ((r = uk_session_remove(cur, url, &err)) < 0) {
+		lib_error(&err);
+		return;
+	}
+	v = uk_json_object();
+	uk_json_set_str(v, "url", url);
+	uk_json_set_bool(v, "found", r);
+	emit(v);
+	uk_json_free(v);
+}
+
+static int
+cmd_session(int argc, char **argv)
+{
+	struct uk_session s;
+	struct uk_err err;
+	const char *verb;
+	yajl_val list, v;
+	size_t i;
+	long n;
+
+	if (argc < 3) {
+		uk_warn("session: name and list, add, get, remove or clear "
+			"expected");
+		usage(UK_EXIT_USAGE);
+	}
+	session_open(&s, argv[1]);
+	cur = &s;
+	verb = argv[2];
+	argc -= 3;
+	argv += 3;
+	if (!strcmp(verb, "list") && !argc) {
+		if (uk_session_list(&s, &list, &err) == 0) {
+			for (i = 0; i < list->u.array.len; i++)
+				emit(list->u.array.values[i]);
+			uk_json_free(list);
+		} else {
+			lib_error(&err);
+		}
+	} else if (!strcmp(verb, "clear") && !argc) {
+		if ((n = uk_session_clear(&s, &err)) < 0) {
+			lib_error(&err);
+		} else {
+			v = uk_json_object();
+			uk_json_set_int(v, "removed", n);
+			emit(v);
+			uk_json_free(v);
+		}
+	} else if (!strcmp(verb, "add")) {
+		if (argc)
+			each_url(argc, argv, session_add_url);
+		else
+			session_add_stdin();
+	} else if (!strcmp(verb, "get") && argc) {
+		each_url(argc, argv, session_get_one);
+	} else if (!strcmp(verb, "remove") && argc) {
+		each_url(argc, argv, session_remove_one);
+	} else {
+		uk_warn("session: bad use of '%s'", verb);
+		uk_session_release(&s);
+		usage(UK_EXIT_USAGE);
+	}
+	uk_session_release(&s);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+} cmds[] = {
+	{ "get", cmd_get },
+	{ "set", cmd_set },
+	{ "invalidate", cmd_invalidate },
+	{ "clear", cmd_clear },
+	{ "cleanup", cmd_cleanup },
+	{ "list", cmd_list },
+	{ "stats", cmd_stats },
+	{ "path", cmd_path },
+	{ "session", cmd_session },
+};
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "ttl", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uk_err err;
+	double d;
+	size_t i;
+	int c;
+
+	uk_prog_set(argv[0]);
+	while (
+	    (c = getopt_long(argc, argv, "+d:qt:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (!*optarg) {
+				uk_warn("-d: empty directory name");
+				usage(UK_EXIT_USAGE);
+			}
+			opt.dir = optarg;
+			break;
+		case 'q':
+			opt.quiet = 1;
+			break;
+		case 't':
+			if (uk_parse_seconds(optarg, &d) || d > 1e15) {
+				uk_warn("-t: not a duration: '%s'", optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			opt.ttl = (long)d;
+			break;
+		case 'h':
+			usage(UK_EXIT_OK);
+			break;
+		case 'V':
+			printf("urlcache %s\n", UK_VERSION);
+			return UK_EXIT_OK;
+		default:
+			usage(UK_EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1) {
+		uk_warn("no command given");
+		usage(UK_EXIT_USAGE);
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[0], cmds[i].name))
+			break;
+	if (i == sizeof(cmds) / sizeof(cmds[0])) {
+		uk_warn("unknown command '%s'", argv[0]);
+		usage(UK_EXIT_USAGE);
+	}
+	if (uk_cache_open(&cache, opt.dir, opt.ttl, &err))
+		uk_die(err.code ? err.code : UK_EXIT_FATAL, "%s", err.msg);
+	uk_out_init(&out, stdout);
+	optind = 0; /* getopt: start again, for the command's options */
+	cmds[i].fn(argc, argv);
+	uk_out_finish(&out);
+	uk_out_release(&out);
+	uk_cache_release(&cache);
+	return uk_status;
+}

@@ -1,0 +1,658 @@
+/* SPDX-License-Identifier: MIT */
+/* urlsum: summarise content records, offline or through an LLM. */
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "banned.h"
+#include "buf.h"
+#include "cache.h"
+#include "json.h"
+#include "jsonl.h"
+#include "llm.h"
+#include "summary.h"
+#include "util.h"
+
+static const char usage_text[] =
+    "usage: urlsum [-CfNnoV] [-c | -p] [-t type] [-H hint] [-u url] [-m model]\n"
+    "              [-k key-file] [-T timeout] [-r retries] [-j jobs]\n"
+    "              [-P prompt-dir] [-s prompt-file] [-x url] [-l max-length]\n"
+    "              [file ...]\n";
+
+enum { MODE_JSON, MODE_PROMPT, MODE_CONTEXT };
+
+static struct {
+	int mode, force, no_cache, no_summary, offline, dry_run;
+	int type; /* -1: choose */
+	const char *hint, *url, *model, *key_file, *prompt_dir, *prompt_file;
+	double timeout;
+	long retries, jobs, max_length;
+	const char **excluded;
+	size_t nexcluded;
+} opt = { .type = -1, .timeout = 120, .retries = 3, .jobs = 4 };
+
+static struct uk_out out;
+static struct uk_cache cache;
+static int have_cache;
+static struct uk_llm llm;
+static int have_llm;
+static char *key;
+static struct uk_summary_prompts prompts;
+static const char *backend_name;
+
+/* Records of --context, held until the end. */
+static yajl_val *ctx_recs;
+static size_t ctx_n, ctx_alloc;
+static int prompt_count;
+
+/* A record on its way through, in input order. */
+struct item {
+	yajl_val rec;
+	const char *file;
+	unsigned long line;
+	int done;
+	enum uk_summary_type type;
+	char reason[128];
+	struct uk_buf system, user;
+	struct uk_llm_req req;
+	struct item *next;
+};
+
+static struct item *head, **tail = &head;
+static size_t queued;
+
+static void
+usage(int code)
+{
+	fputs(usage_text, code ? stderr : stdout);
+	exit(code);
+}
+
+static const char *
+display(const char *file)
+{
+	return strcmp(file, "-") ? file : "<stdin>";
+}
+
+static int
+is_excluded(const char *url)
+{
+	size_t i;
+
+	for (i = 0; url && i < opt.nexcluded; i++)
+		if (!strcmp(opt.excluded[i], url))
+			return 1;
+	return 0;
+}
+
+/* Write one finished record in the chosen output mode. */
+static void
+emit(yajl_val rec)
+{
+	struct uk_buf b = UK_BUF_INIT;
+
+	switch (opt.mode) {
+	case MODE_JSON:
+		uk_out_record(&out, rec);
+		uk_json_free(rec);
+		return;
+	case MODE_PROMPT:
+		if (!uk_json_get(rec, "error") &&
+		    !is_excluded(uk_json_get_str(rec, "url"))) {
+			if (prompt_count++)
+				uk_buf_addch(&b, '\n');
+			uk_summary_format_prompt(rec, (size_t)opt.max_length,
+			    &b);
+			uk_buf_addch(&b, '\n');
+			uk_out_raw(&out, b.buf, b.len);
+			uk_out_flush(&out);
+			uk_buf_release(&b);
+		}
+		uk_json_free(rec);
+		return;
+	default:
+		if (ctx_n == ctx_alloc) {
+			ctx_alloc = ctx_alloc ? 2 * ctx_alloc : 16;
+			ctx_recs = uk_xrealloc(ctx_recs,
+			    ctx_alloc * sizeof(*ctx_recs));
+		}
+		ctx_recs[ctx_n++] = rec;
+	}
+}
+
+/* Input that is not a record: an error record in JSON mode, else a warning. */
+static void
+bad_line(const char *file, unsigned long line, const char *msg)
+{
+	struct item *it;
+
+	if (opt.mode != MODE_JSON) {
+		uk_warn("%s:%lu: %s", display(file), line, msg);
+		uk_status_set(UK_EXIT_FAIL);
+		return;
+	}
+	/* Keep it in order behind the records still in flight. */
+	it = uk_xcalloc(1, sizeof(*it));
+	it->rec = uk_json_object();
+	uk_json_set_str(it->rec, "error", msg);
+	uk_json_set_str(it->rec, "tool", uk_prog);
+	uk_json_set_str(it->rec, "file", file);
+	uk_json_set_int(it->rec, "line", (long long)line);
+	uk_warn("%s:%lu: %s", display(file), line, msg);
+	uk_status_set(UK_EXIT_FAIL);
+	it->done = 1;
+	*tail = it;
+	tail = &it->next;
+	queued++;
+}
+
+static void
+fail(struct item *it, const char *msg)
+{
+	const char *url = uk_json_get_str(it->rec, "url");
+
+	uk_json_set_str(it->rec, "error", msg);
+	uk_warn("%s:%lu: '%s': %s", display(it->file), it->line, url ? url : "",
+	    msg);
+	uk_status_set(UK_EXIT_FAIL);
+	it->done = 1;
+}
+
+static void
+set_summary(struct item *it, const char *text, const char *backend)
+{
+	uk_json_set_str(it->rec, "summary", text);
+	uk_json_set_str(it->rec, "summary_type",
+	    uk_summary_type_name(it->type));
+	uk_json_set_str(it->rec, "summary_reason", it->reason);
+	uk_json_set_str(it->rec, "summary_backend", backend);
+	it->done = 1;
+}
+
+/* The cache entry's summary of the type wanted, if it has one. */
+static int
+from_cache(struct item *it, const char *url)
+{
+	struct uk_err err;
+	yajl_val c = NULL;
+	const char *s, *t;
+	int expired = 0, r;
+
+	r = uk_cache_get(&cache, url, UK_CACHE_STALE, &c, &expired, &err);
+	if (r < 0) {
+		uk_warn("cache: %s", err.msg);
+		return 0;
+	}
+	if (r == 0)
+		return 0;
+	r = 0;
+	if (!expired && (s = uk_json_get_str(c, "summary")) && *s &&
+	    (t = uk_json_get_str(c, "summary_type")) &&
+	    !strcmp(t, uk_summary_type_name(it->type))) {
+		set_summary(it, s, "cache");
+		r = 1;
+	}
+	uk_json_free(c);
+	return r;
+}
+
+/* Does rec have anything besides its URL to summarise? */
+static int
+has_text(yajl_val rec)
+{
+	static const char *const keys[] = { "title", "description", "readme",
+		"symbol_map", "content", NULL };
+	const char *s;
+	int i;
+
+	for (i = 0; keys[i]; i++)
+		if ((s = uk_json_get_str(rec, keys[i])))
+			for (; *s; s++)
+				if (!isspace((unsigned char)*s))
+					return 1;
+	return 0;
+}
+
+/* Decide what a new record needs; submit a request when it needs one. */
+static void
+process(struct item *it)
+{
+	yajl_val rec = it->rec;
+	const char *hint, *url, *s, *t;
+	struct uk_buf b = UK_BUF_INIT;
+
+	if (uk_json_get(rec, "error")) {
+		it->done = 1; /* passes through untouched */
+		return;
+	}
+	if (opt.no_summary) {
+		it->done = 1;
+		return;
+	}
+	if (!(url = uk_json_get_str(rec, "url"))) {
+		fail(it, "no string field 'url'");
+		return;
+	}
+	hint = opt.hint ? opt.hint : uk_json_get_str(rec, "hint");
+	if (opt.type >= 0) {
+		it->type = (enum uk_summary_type)opt.type;
+		snprintf(it->reason, sizeof(it->reason), "forced by --type");
+	} else {
+		it->type = uk_summary_select_record(rec, hint, it->reason,
+		    sizeof(it->reason));
+	}
+	/* A summary of this type that the record already carries. */
+	if (!opt.force && (s = uk_json_get_str(rec, "summary")) && *s &&
+	    (t = uk_json_get_str(rec, "summary_type")) &&
+	    !strcmp(t, uk_summary_type_name(it->type))) {
+		uk_json_set_str(rec, "summary_reason", it->reason);
+		if (!uk_json_get(rec, "summary_backend"))
+			uk_json_set_str(rec, "summary_backend", "input");
+		it->done = 1;
+		return;
+	}
+	if (have_cache && !opt.force && from_cache(it, url))
+		return;
+	if (!has_text(rec)) {
+		fail(it, "nothing to summarise");
+		return;
+	}
+	if (!have_llm && !opt.dry_run) {
+		if (uk_summary_offline(rec, it->type, &b) < 0)
+			fail(it, "nothing to summarise");
+		else
+			set_summary(it, b.buf, "offline");
+		uk_buf_release(&b);
+		return;
+	}
+	uk_buf_addstr(&it->system, prompts.text[it->type]);
+	if (hint && *hint) {
+		uk_buf_addstr(&it->system, "\n\nThe reader's request: ");
+		uk_buf_addstr(&it->system, hint);
+	}
+	uk_summary_assemble(rec, 0, &it->user);
+	if (opt.dry_run) {
+		/* The request body in place of the record; nothing is sent. */
+		struct uk_llm_opts lo;
+
+		uk_llm_opts_init(&lo);
+		lo.model = opt.model;
+		uk_llm_body(&lo, it->system.buf, it->user.buf, &b);
+		uk_json_free(it->rec);
+		it->rec = uk_json_parse(b.buf, b.len, NULL);
+		uk_buf_release(&b);
+		uk_buf_release(&it->system);
+		uk_buf_release(&it->user);
+		it->done = 1;
+		return;
+	}
+	it->req.system = it->system.buf;
+	it->req.user = it->user.buf;
+	it->req.data = it;
+	uk_llm_submit(&llm, &it->req);
+}
+
+/* A request came back. */
+static void
+answered(struct uk_llm_req *r)
+{
+	struct item *it = r->data;
+	struct uk_err err;
+	const char *url = uk_json_get_str(it->rec, "url");
+
+	if (r->ok) {
+		set_summary(it, r->text,
+		    backend_name ? backend_name :
+			r->model ? r->model :
+				   "llm");
+		if (have_cache &&
+		    uk_cache_update_summary(&cache, url, r->text,
+			uk_summary_type_name(it->type), &err) < 0)
+			uk_warn("cache: '%s': %s", url, err.msg);
+	} else {
+		fail(it, r->err.msg);
+	}
+	uk_llm_req_release(r);
+	uk_buf_release(&it->system);
+	uk_buf_release(&it->user);
+}
+
+/* Write the finished records at the head of the queue. */
+static void
+drain(void)
+{
+	struct item *it;
+
+	while ((it = head) && it->done) {
+		head = it->next;
+		if (!head)
+			tail = &head;
+		queued--;
+		emit(it->rec);
+		free(it);
+	}
+}
+
+static void
+wait_one(int fd, int *ready)
+{
+	struct uk_llm_req *r;
+
+	r = uk_llm_wait(&llm, fd, -1, ready);
+	if (r)
+		answered(r);
+	drain();
+}
+
+static int
+run(struct uk_lines *in)
+{
+	struct uk_err err;
+	struct item *it;
+	yajl_val rec;
+	int r, ready;
+	size_t maxq = (size_t)opt.jobs * 4 + 16;
+
+	for (;;) {
+		drain();
+		if (have_llm && (llm.active >= opt.jobs || queued >= maxq)) {
+			wait_one(-1, NULL);
+			continue;
+		}
+		if (have_llm && llm.active > 0 && in->rpos >= in->rend &&
+		    !in->eof) {
+			wait_one(in->fd, &ready);
+			if (!ready)
+				continue;
+		}
+		r = uk_jsonl_next(in, 0, &rec, &err);
+		if (r == 0)
+			return 0;
+		if (r < 0) {
+			if (err.code == UK_EXIT_FATAL) {
+				uk_warn("%s", err.msg);
+				return -1;
+			}
+			bad_line(in->name, in->lineno, err.msg);
+			continue;
+		}
+		it = uk_xcalloc(1, sizeof(*it));
+		it->rec = rec;
+		it->file = in->name;
+		it->line = in->lineno;
+		uk_buf_init(&it->system, 0);
+		uk_buf_init(&it->user, 0);
+		*tail = it;
+		tail = &it->next;
+		queued++;
+		process(it);
+	}
+}
+
+static char *
+read_key(const char *path)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	char chunk[4096];
+	size_t n;
+	FILE *fp = fopen(path, "r");
+	char *nl;
+
+	if (!fp) {
+		uk_warn("cannot read key file '%s'", path);
+		usage(UK_EXIT_USAGE);
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0 && b.len < 65536)
+		uk_buf_add(&b, chunk, n);
+	fclose(fp);
+	if ((nl = memchr(b.buf, '\n', b.len)))
+		uk_buf_setlen(&b, (size_t)(nl - b.buf));
+	uk_buf_trim(&b);
+	if (!b.len) {
+		uk_warn("key file '%s' is empty", path);
+		usage(UK_EXIT_USAGE);
+	}
+	return uk_buf_detach(&b, NULL);
+}
+
+static void
+setup_backend(void)
+{
+	struct uk_llm_opts lo;
+	struct uk_err err;
+	const char *e;
+
+	if (!opt.url && (e = getenv("URLKIT_LLM_URL")) && *e)
+		opt.url = e;
+	if (!opt.model && (e = getenv("URLKIT_LLM_MODEL")) && *e)
+		opt.model = e;
+	if (opt.offline || !opt.url || opt.no_summary || opt.dry_run)
+		return;
+	if (opt.key_file)
+		key = read_key(opt.key_file);
+	else if ((e = getenv("URLKIT_LLM_KEY")) && *e)
+		key = uk_xstrdup(e);
+	else if ((e = getenv("OPENAI_API_KEY")) && *e)
+		key = uk_xstrdup(e);
+	uk_llm_opts_init(&lo);
+	lo.url = opt.url;
+	lo.model = opt.model;
+	lo.key = key;
+	lo.timeout = opt.timeout;
+	lo.retries = (int)opt.retries;
+	if (uk_llm_init(&llm, &lo, &err)) {
+		uk_warn("%s", err.msg);
+		usage(
+		    err.code == UK_EXIT_USAGE ? UK_EXIT_USAGE : UK_EXIT_FATAL);
+	}
+	have_llm = 1;
+	backend_name = opt.model;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "no-cache", no_argument, NULL, 'C' },
+		{ "context", no_argument, NULL, 'c' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "hint", required_argument, NULL, 'H' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "key-file", required_argument, NULL, 'k' },
+		{ "max-length", required_argument, NULL, 'l' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "no-summary", no_argument, NULL, 'N' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "offline", no_argument, NULL, 'o' },
+		{ "prompt", no_argument, NULL, 'p' },
+		{ "prompt-dir", required_argument, NULL, 'P' },
+		{ "retries", required_argument, NULL, 'r' },
+		{ "prompt-file", required_argument, NULL, 's' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "type", required_argument, NULL, 't' },
+		{ "url", required_argument, NULL, 'u' },
+		{ "exclude", required_argument, NULL, 'x' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uk_err err;
+	int c, i, r = 0;
+
+	uk_prog_set(argv[0]);
+	opt.max_length = UK_SUMMARY_PROMPT_MAX;
+	while ((c = getopt_long(argc, argv, "CcfH:j:k:l:m:NnopP:r:s:T:t:u:x:hV",
+		    longopts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			opt.no_cache = 1;
+			break;
+		case 'c':
+			opt.mode = MODE_CONTEXT;
+			break;
+		case 'f':
+			opt.force = 1;
+			break;
+		case 'H':
+			opt.hint = optarg;
+			break;
+		case 'j':
+			if (uk_parse_long(optarg, 1, 256, &opt.jobs)) {
+				uk_warn("-j: not a count from 1 to 256: '%s'",
+				    optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			break;
+		case 'k':
+			opt.key_file = optarg;
+			break;
+		case 'l':
+			if (uk_parse_long(optarg, 1, 100000000L,
+				&opt.max_length)) {
+				uk_warn("-l: not a length: '%s'", optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			break;
+		case 'm':
+			opt.model = optarg;
+			break;
+		case 'n':
+			opt.dry_run = 1;
+			break;
+		case 'N':
+			opt.no_summary = 1;
+			break;
+		case 'o':
+			opt.offline = 1;
+			break;
+		case 'p':
+			opt.mode = MODE_PROMPT;
+			break;
+		case 'P':
+			opt.prompt_dir = optarg;
+			break;
+		case 'r':
+			if (uk_parse_long(optarg, 0, 100, &opt.retries)) {
+				uk_warn("-r: not a count from 0 to 100: '%s'",
+				    optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			break;
+		case 's':
+			opt.prompt_file = optarg;
+			break;
+		case 'T':
+			if (uk_parse_seconds(optarg, &opt.timeout) ||
+			    opt.timeout <= 0) {
+				uk_warn("-T: not a duration: '%s'", optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			break;
+		case 't':
+			if ((opt.type = uk_summary_type_parse(optarg)) < 0) {
+				uk_warn("-t: unknown summary type '%s'",
+				    optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			break;
+		case 'u':
+			opt.url = optarg;
+			break;
+		case 'x':
+			opt.excluded = uk_xrealloc(opt.excluded,
+			    (opt.nexcluded + 1) * sizeof(*opt.excluded));
+			opt.excluded[opt.nexcluded++] = optarg;
+			break;
+		case 'h':
+			usage(UK_EXIT_OK);
+			break;
+		case 'V':
+			printf("urlsum %s\n", UK_VERSION);
+			return UK_EXIT_OK;
+		default:
+			usage(UK_EXIT_USAGE);
+		}
+	}
+	if (opt.dry_run && (opt.mode != MODE_JSON || opt.no_summary)) {
+		uk_warn("-n does not go with -c, -p or -N");
+		usage(UK_EXIT_USAGE);
+	}
+	argc -= optind;
+	argv += optind;
+
+	uk_summary_prompts_init(&prompts);
+	if (opt.prompt_dir &&
+	    uk_summary_prompts_load(&prompts, opt.prompt_dir, &err)) {
+		uk_warn("-P: %s", err.msg);
+		usage(UK_EXIT_USAGE);
+	}
+	if (opt.prompt_file &&
+	    uk_summary_prompts_load_file(&prompts, opt.type, opt.prompt_file,
+		&err)) {
+		uk_warn("-s: %s", err.msg);
+		usage(UK_EXIT_USAGE);
+	}
+	setup_backend();
+	if (!opt.no_cache && !opt.no_summary) {
+		if (uk_cache_open(&cache, NULL, -1, &err))
+			uk_die(UK_EXIT_FATAL, "cache: %s", err.msg);
+		have_cache = 1;
+	}
+
+	uk_out_init(&out, stdout);
+	for (i = 0; i < (argc ? argc : 1); i++) {
+		struct uk_lines in;
+
+		if (uk_lines_open(&in, argc ? argv[i] : "-", &err)) {
+			uk_warn("%s", err.msg);
+			uk_status_set(err.code);
+			if (err.code == UK_EXIT_FATAL)
+				break;
+			continue;
+		}
+		r = run(&in);
+		/* Records in flight still name this file: finish them. */
+		while (have_llm && llm.active)
+			wait_one(-1, NULL);
+		drain();
+		uk_lines_close(&in);
+		if (r < 0) {
+			uk_status_set(UK_EXIT_FATAL);
+			break;
+		}
+	}
+	while (have_llm && llm.active)
+		wait_one(-1, NULL);
+	drain();
+	if (opt.mode == MODE_CONTEXT) {
+		struct uk_buf b = UK_BUF_INIT;
+		size_t k;
+
+		opt.excluded = uk_xrealloc(opt.excluded,
+		    (opt.nexcluded + 1) * sizeof(*opt.excluded));
+		opt.excluded[opt.nexcluded] = NULL;
+		if (uk_summary_format_context(ctx_recs, ctx_n, opt.excluded,
+			(size_t)opt.max_length, &b))
+			uk_buf_addch(&b, '\n');
+		uk_out_raw(&out, b.buf, b.len);
+		uk_buf_release(&b);
+		for (k = 0; k < ctx_n; k++)
+			uk_json_free(ctx_recs[k]);
+		free(ctx_recs);
+	}
+	uk_out_finish(&out);
+	uk_out_release(&out);
+	if (have_llm)
+		uk_llm_release(&llm);
+	if (have_cache)
+		uk_cache_release(&cache);
+	uk_summary_prompts_release(&prompts);
+	free(opt.excluded);
+	if (key) {
+		memset(key, 0, strlen(key));
+		free(key);
+	}
+	return uk_status;
+}

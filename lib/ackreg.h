@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef UK_ACKREG_H
+#define UK_ACKREG_H
+
+/*
+ * The pending registry of frontend-executed tool calls: toolCallId -> a
+ * call waiting for its ack, with a deadline.  The first ack wins; at the
+ * deadline the call resolves as "timeout".  A resolved call leaves a
+ * "done" entry behind for a while (bounded in number and in time), so a
+ * repeated ack is told it was ignored, an ack after the deadline is told
+ * the call expired (HTTP 410), and a late waiter still gets the result.
+ *
+ * The registry knows no clock and no threads: every function that needs
+ * the time takes now, in milliseconds of the caller's monotonic clock,
+ * and the caller serialises access.  It scales to many thousands of
+ * pending calls: lookups are hashed, deadlines sit in a binary heap.
+ */
+
+#include <stddef.h>
+
+struct yajl_val_s;
+
+/* What uk_ackreg_ack answers. */
+#define UK_ACKREG_OK      0 /* the call was pending and is now resolved */
+#define UK_ACKREG_IGNORED 1 /* already acked: the first ack won */
+#define UK_ACKREG_UNKNOWN 2 /* no such call (HTTP 404) */
+#define UK_ACKREG_EXPIRED 3 /* it timed out, or was refused (HTTP 410) */
+
+/* How a call was resolved; kept in its done entry. */
+enum uk_ackreg_how {
+	UK_ACKREG_ACKED,   /* by an ack */
+	UK_ACKREG_TIMEOUT, /* by its deadline */
+	UK_ACKREG_REFUSED  /* at once, by uk_ackreg_refuse (invalid input) */
+};
+
+/*
+ * A pending call.  The registry owns the strings; the caller may use owner
+ * and udata as it likes (the registry only reads owner in
+ * uk_ackreg_release_owner and never touches udata).
+ */
+struct uk_ackreg_call {
+	char *id;
+	char *tool;
+	char *input;        /* compact JSON text of the tool's input */
+	char *requested_at; /* RFC 3339, when the call was registered */
+	long long deadline; /* ms on the caller's clock */
+	long timeout_sec;
+	unsigned long long seq; /* registration order, from 1: an event id */
+	void *owner;            /* the executor that claimed it, or NULL */
+	void *udata;            /* the caller's: e.g. who waits for it */
+	/* Private. */
+	size_t heap_i;
+	struct uk_ackreg_call *hnext, *prev, *next;
+};
+
+/* A resolved call, remembered for a while. */
+struct uk_ackreg_done {
+	char *id;
+	enum uk_ackreg_how how;
+	char *result; /* the ack record, compact JSON */
+	long long until;
+	/* Private. */
+	struct uk_ackreg_done *hnext, *fnext;
+};
+
+/*
+ * Called when a pending call resolves (ack or timeout), with the ack
+ * record as compact JSON, before the call is freed.  The callback must not
+ * add, ack or expire calls of the same registry.
+ */
+typedef void uk_ackreg_resolve_fn(void *ctx, struct uk_ackreg_call *c,
+    const char *result);
+
+struct uk_ackreg_opts {
+	size_t max_done;   /* done entries kept (oldest forgotten first) */
+	long long done_ms; /* how long a done entry is kept */
+	uk_ackreg_resolve_fn *on_resolve; /* may be NULL */
+	void *ctx;
+};
+#define UK_ACKREG_MAX_DONE 10000
+#define UK_ACKREG_DONE_MS  (10LL * 60 * 1000)
+
+struct uk_ackreg;
+
+/* A new registry; opts may be NULL for the defaults above. */
+struct uk_ackreg *uk_ackreg_new(const struct uk_ackreg_opts *opts);
+/* Free the registry and every call and done entry, without callbacks. */
+void uk_ackreg_free(struct uk_ackreg *r);
+
+/*
+ * Register a call id for tool with input (compact JSON text, NULL for
+ * {}), resolving as timeout timeout_sec seconds after now.  A done entry
+ * of the same id is forgotten (the id is being reused).  Returns the new
+ * call, or, when id is already pending, the pending call with *existed
+ * set to 1 (nothing changes: a retried dispatch joins the first one).
+ * requested_at may be NULL for the current time.
+ */
+struct uk_ackreg_call *uk_ackreg_add(struct uk_ackreg *r, const char *id,
+    const char *tool, const char *input, long timeout_sec,
+    const char *requested_at, long long now, int *existed);
+
+/*
+ * Record a call that is refused at once (invalid input): it never becomes
+ * pending, and its done entry holds a "failed" ack with error_text.  The
+ * result is returned (owned by the registry, valid until the next call
+ * that changes it), or NULL when id is pending (nothing done).
+ */
+const char *uk_ackreg_refuse(struct uk_ackreg *r, const char *id,
+    const char *error_text, long long now);
+
+/* The pending call id, or NULL. */
+struct uk_ackreg_call *uk_ackreg_find(struct uk_ackreg *r, const char *id);
+/* The done entry of id, or NULL. */
+const struct uk_ackreg_done *uk_ackreg_done(struct uk_ackreg *r,
+    const char *id);
+
+/*
+ * Ack id with status ("success", "failed" or "timeout"), output (any JSON
+ * value or NULL), error_text (or NULL) and requested_at (or NULL: the
+ * call's own).  Returns one of UK_ACKREG_OK, _IGNORED, _UNKNOWN, _EXPIRED;
+ * on OK the call is resolved (on_resolve runs) and freed.
+ */
+int uk_ackreg_ack(struct uk_ackreg *r, const char *id, const char *status,
+    struct yajl_val_s *output, const char *error_text, const char *requested_at,
+    long long now);
+
+/*
+ * Resolve every call whose deadline is at or before now as "timeout", and
+ * forget done entries past their time.  Returns how many calls timed out.
+ */
+size_t uk_ackreg_expire(struct uk_ackreg *r, long long now);
+/* The earliest deadline of a pending call, or -1 when none is pending. */
+long long uk_ackreg_next_deadline(const struct uk_ackreg *r);
+
+/* Pending calls in registration order: first, then next until NULL. */
+struct uk_ackreg_call *uk_ackreg_first(struct uk_ackreg *r);
+#define uk_ackreg_next(c) ((c)->next)
+size_t uk_ackreg_pending(const struct uk_ackreg *r);
+size_t uk_ackreg_ndone(const struct uk_ackreg *r);
+
+/* Set owner to NULL on every pending call that owner holds. */
+size_t uk_ackreg_release_owner(struct uk_ackreg *r, void *owner);
+
+/* Whether s is a valid ack status. */
+int uk_ackreg_status_ok(const char *s);
+/*
+ * Whether s is an ISO 8601 / RFC 3339 date-time:
+ * YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM), with a valid calendar date.
+ */
+int uk_ackreg_time_ok(const char *s);
+
+#endif

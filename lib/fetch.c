@@ -1,0 +1,690 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "buf.h"
+#include "charset.h"
+#include "extract.h"
+#include "fetch.h"
+#include "banned.h"
+
+enum {
+	ST_NONE,
+	ST_WEB,   /* a page: web, documentation, issue without the API */
+	ST_FILE,  /* a GitHub file on the raw host */
+	ST_ISSUE, /* an issue or PR on the API */
+};
+
+void
+uk_fetch_opts_init(struct uk_fetch_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	uk_http_opts_init(&o->http);
+	o->use_cache = 1;
+	o->ttl = -1;
+	uk_repo_opts_init(&o->repo);
+}
+
+/* A base URL from the environment without its trailing slashes. */
+static const char *
+base(const char *var, const char *def, char **buf)
+{
+	const char *v = getenv(var);
+	size_t n;
+
+	if (!v || !*v)
+		v = def;
+	n = strlen(v);
+	while (n > 0 && v[n - 1] == '/')
+		n--;
+	*buf = uk_xmemdup(v, n);
+	return *buf;
+}
+
+int
+uk_fetch_init(struct uk_fetch *f, const struct uk_fetch_opts *o,
+    struct uk_err *err)
+{
+	const char *t;
+
+	memset(f, 0, sizeof(*f));
+	f->o = *o;
+	if (o->use_cache) {
+		if (uk_cache_open(&f->cache, o->cache_dir, o->ttl, err))
+			return -1;
+		f->have_cache = 1;
+	}
+	if (uk_http_init(&f->http, &o->http, err)) {
+		uk_fetch_release(f);
+		return -1;
+	}
+	f->web_base =
+	    base("URLKIT_GITHUB_URL", "https://github.com", &f->web_buf);
+	f->raw_base = base("URLKIT_GITHUB_RAW_URL",
+	    "https://raw.githubusercontent.com", &f->raw_buf);
+	f->api_base = base("URLKIT_GITHUB_API_URL", "https://api.github.com",
+	    &f->api_buf);
+	if ((t = getenv("URLKIT_GITHUB_TOKEN")) && *t)
+		f->token = t;
+	else if ((t = getenv("GITHUB_TOKEN")) && *t)
+		f->token = t;
+	return 0;
+}
+
+void
+uk_fetch_release(struct uk_fetch *f)
+{
+	uk_http_release(&f->http);
+	if (f->have_cache)
+		uk_cache_release(&f->cache);
+	free(f->web_buf);
+	free(f->raw_buf);
+	free(f->api_buf);
+	memset(f, 0, sizeof(*f));
+}
+
+int
+uk_fetch_busy(const struct uk_fetch *f)
+{
+	return uk_http_busy(&f->http);
+}
+
+void
+uk_fetch_job_release(struct uk_fetch_job *j)
+{
+	uk_json_free(j->rec);
+	uk_json_free(j->stale);
+	free(j->url);
+	uk_url_release(&j->u);
+	uk_http_req_release(&j->req);
+	memset(j, 0, sizeof(*j));
+}
+
+static const char *const url_fields[] = { "type", "display", "start", "end",
+	"github", NULL };
+
+void
+uk_fetch_carry(yajl_val rec, yajl_val in)
+{
+	size_t i, k;
+
+	if (!YAJL_IS_OBJECT(in) || !YAJL_IS_OBJECT(rec))
+		return;
+	for (i = 0; i < in->u.object.len; i++) {
+		const char *key = in->u.object.keys[i];
+
+		for (k = 0; url_fields[k]; k++)
+			if (!strcmp(key, url_fields[k]))
+				break;
+		if (url_fields[k] || uk_json_get(rec, key))
+			continue;
+		uk_json_set(rec, key, uk_json_copy(in->u.object.values[i]));
+	}
+}
+
+/* The content record's start: url, url_type. */
+static yajl_val
+new_record(struct uk_fetch_job *j)
+{
+	yajl_val rec = uk_json_object();
+
+	uk_json_set_str(rec, "url", j->url);
+	uk_json_set_str(rec, "url_type", uk_url_type_name(j->u.type));
+	return rec;
+}
+
+static void
+set_time(yajl_val rec)
+{
+	char ts[40];
+
+	uk_time_rfc3339(ts, sizeof(ts));
+	uk_json_set_str(rec, "fetched_at", ts);
+}
+
+static yajl_val
+github_info(const struct uk_url *u)
+{
+	yajl_val gi = uk_json_object();
+
+	if (u->owner)
+		uk_json_set_str(gi, "owner", u->owner);
+	if (u->repo)
+		uk_json_set_str(gi, "repo", u->repo);
+	if (u->branch)
+		uk_json_set_str(gi, "branch", u->branch);
+	if (u->file)
+		uk_json_set_str(gi, "path", u->file);
+	if (u->issue_number)
+		uk_json_set_int(gi, "issue_number", u->issue_number);
+	if (u->pr_number)
+		uk_json_set_int(gi, "pr_number", u->pr_number);
+	return gi;
+}
+
+static int
+is_github(enum uk_url_type t)
+{
+	return t == UK_URL_GITHUB_REPO || t == UK_URL_GITHUB_FILE ||
+	    t == UK_URL_GITHUB_ISSUE || t == UK_URL_GITHUB_PR;
+}
+
+/* Finish j with rec (owned); cache it when it has no error. */
+static void
+finish(struct uk_fetch_job *j, yajl_val rec, int cached)
+{
+	struct uk_fetch *f = j->f;
+	struct uk_err err;
+
+	if (!uk_json_get(rec, "fetched_at"))
+		set_time(rec);
+	uk_json_del(rec, "cached");
+	/* Nothing fetched with -k is cached: an unverified page must not
+	 * come back to a run that verifies. */
+	if (!cached && f->have_cache && !f->o.http.insecure && !j->nocache &&
+	    !uk_json_get(rec, "error") && uk_cache_set(&f->cache, rec, &err)) {
+		f->cache_errors++;
+		f->cache_err = err;
+	}
+	uk_json_set_bool(rec, "cached", cached);
+	uk_json_free(j->rec);
+	j->rec = rec;
+	j->done = 1;
+}
+
+static void
+fail(struct uk_fetch_job *j, const char *fmt, const char *arg)
+{
+	yajl_val rec = new_record(j);
+	struct uk_buf b = UK_BUF_INIT;
+
+	if (is_github(j->u.type))
+		uk_json_set(rec, "github_info", github_info(&j->u));
+	uk_buf_addf(&b, fmt, arg);
+	uk_json_set_str(rec, "error", b.buf);
+	uk_buf_release(&b);
+	finish(j, rec, 0);
+}
+
+static int
+ct_is(const char *ct, const char *prefix)
+{
+	return ct && !strncasecmp(ct, prefix, strlen(prefix));
+}
+
+/* Whether a body of this Content-Type is HTML (sniffed when unknown). */
+static int
+is_html(const char *ct, const struct uk_buf *body)
+{
+	size_t n = body->len < 1024 ? body->len : 1024;
+	char *head;
+	int r;
+
+	if (ct && *ct)
+		return ct_is(ct, "text/html") ||
+		    ct_is(ct, "application/xhtml+xml");
+	head = uk_xmemdup(body->buf, n);
+	r = strcasestr(head, "<html") || strcasestr(head, "<!doctype html") ||
+	    strcasestr(head, "<head") || strcasestr(head, "<body");
+	free(head);
+	return r;
+}
+
+static int
+is_text(const char *ct)
+{
+	static const char *const types[] = { "text/", "application/json",
+		"application/xml", "application/javascript",
+		"application/x-javascript", "application/ecmascript",
+		"application/x-sh", "application/toml", "application/yaml",
+		"application/x-yaml", "application/markdown", "application/rss",
+		"application/atom", "application/ld+json", NULL };
+	size_t i;
+
+	if (!ct || !*ct)
+		return 1;
+	for (i = 0; types[i]; i++)
+		if (ct_is(ct, types[i]))
+			return 1;
+	return strcasestr(ct, "+json") || strcasestr(ct, "+xml");
+}
+
+/* The "http" object: status, content type and the validators. */
+static yajl_val
+http_info(const struct uk_http_req *r)
+{
+	yajl_val h = uk_json_object();
+
+	uk_json_set_int(h, "status", r->status);
+	if (r->content_type)
+		uk_json_set_str(h, "content_type", r->content_type);
+	if (r->etag_out)
+		uk_json_set_str(h, "etag", r->etag_out);
+	if (r->last_modified_out)
+		uk_json_set_str(h, "last_modified", r->last_modified_out);
+	return h;
+}
+
+static void
+set_opt_str(yajl_val rec, const char *key, const char *s)
+{
+	if (s && *s)
+		uk_json_set_str(rec, key, s);
+}
+
+/* Turn a 2xx body into rec's title, content and metadata; 0 or -1. */
+static int
+page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
+    struct uk_buf *msg)
+{
+	struct uk_http_req *r = &j->req;
+	struct uk_extract x;
+	struct uk_err err;
+	struct uk_buf text = UK_BUF_INIT;
+	char cs[64];
+
+	if (is_html(r->content_type, &r->body)) {
+		memset(&x, 0, sizeof(x));
+		if (uk_extract_html(r->body.buf, r->body.len, r->content_type,
+			r->final_url, &x, &err)) {
+			uk_buf_addstr(msg, err.msg);
+			uk_extract_release(&x);
+			*why = "extract";
+			return -1;
+		}
+		if (x.blocked) {
+			uk_buf_addstr(msg,
+			    "the page is a block or challenge "
+			    "page, not content (pwfetch may get through)");
+			uk_extract_release(&x);
+			*why = "blocked";
+			return -1;
+		}
+		if ((!x.text || !*x.text) && (!x.title || !*x.title)) {
+			uk_buf_addstr(msg,
+			    "no text in the page (it may need "
+			    "a browser: pwfetch)");
+			uk_extract_release(&x);
+			*why = "empty";
+			return -1;
+		}
+		set_opt_str(rec, "title", x.title);
+		set_opt_str(rec, "description", x.description);
+		set_opt_str(rec, "author", x.author);
+		set_opt_str(rec, "date", x.date);
+		uk_json_set_str(rec, "content", x.text ? x.text : "");
+		set_opt_str(rec, "charset", x.charset);
+		uk_json_set_str(rec, "extraction",
+		    x.fallback ? "fallback" : "main");
+		uk_extract_release(&x);
+		return 0;
+	}
+	if (!is_text(r->content_type)) {
+		uk_buf_addf(msg, "unsupported content type '%s'",
+		    r->content_type);
+		*why = "type";
+		return -1;
+	}
+	if (memchr(r->body.buf, '\0', r->body.len)) {
+		uk_buf_addstr(msg, "binary content, not text");
+		*why = "binary";
+		return -1;
+	}
+	if (!uk_charset_from_content_type(r->content_type, cs, sizeof(cs)) ||
+	    uk_charset_to_utf8(r->body.buf, r->body.len, cs, &text, &err))
+		uk_buf_add_utf8(&text, r->body.buf, r->body.len);
+	uk_json_set_str(rec, "content", text.buf);
+	uk_buf_release(&text);
+	return 0;
+}
+
+static const char *
+basename_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* Whether an error answer is a bot wall's block or challenge page. */
+static int
+status_blocked(struct uk_http_req *r)
+{
+	struct uk_extract x;
+	struct uk_err err;
+	int blocked;
+
+	if ((r->status != 403 && r->status != 429 && r->status != 503) ||
+	    !r->body.len || !is_html(r->content_type, &r->body))
+		return 0;
+	memset(&x, 0, sizeof(x));
+	blocked = !uk_extract_html(r->body.buf, r->body.len, r->content_type,
+		      r->final_url, &x, &err) &&
+	    x.blocked;
+	uk_extract_release(&x);
+	return blocked;
+}
+
+/* Build the record of a finished web or file transfer. */
+static void
+done_page(struct uk_fetch_job *j)
+{
+	struct uk_http_req *r = &j->req;
+	struct uk_buf msg = UK_BUF_INIT;
+	const char *why = NULL;
+	yajl_val rec, gi;
+	char code[128];
+
+	if (r->failed) {
+		fail(j, "%s", r->err.msg);
+		return;
+	}
+	if (r->status == 304 && j->stale) {
+		/* Unchanged: the entry stays, summary and all, renewed. */
+		rec = j->stale;
+		j->stale = NULL;
+		uk_json_del(rec, "cached");
+		uk_json_del(rec, "revalidated");
+		if (j->f->have_cache) {
+			struct uk_err err;
+
+			uk_json_del(rec, "cached_at");
+			if (uk_cache_set(&j->f->cache, rec, &err)) {
+				j->f->cache_errors++;
+				j->f->cache_err = err;
+			}
+		}
+		uk_json_set_bool(rec, "revalidated", 1);
+		finish(j, rec, 1);
+		return;
+	}
+	if (r->status < 200 || r->status > 299) {
+		if (r->retry_after > 0)
+			snprintf(code, sizeof(code), "%ld (Retry-After %ld s)",
+			    r->status, r->retry_after);
+		else if (status_blocked(r))
+			snprintf(code, sizeof(code),
+			    "%ld: a block or challenge page (pwfetch may get "
+			    "through)",
+			    r->status);
+		else
+			snprintf(code, sizeof(code), "%ld", r->status);
+		fail(j, "HTTP %s", code);
+		return;
+	}
+	rec = new_record(j);
+	if (j->state == ST_FILE) {
+		uk_json_set_str(rec, "title", basename_of(j->u.file));
+		if (memchr(r->body.buf, '\0', r->body.len)) {
+			uk_json_free(rec);
+			fail(j, "%s", "binary file, not text");
+			return;
+		}
+		uk_buf_add_utf8(&msg, r->body.buf, r->body.len);
+		uk_json_set_str(rec, "content", msg.buf);
+	} else if (page_record(j, rec, &why, &msg)) {
+		uk_json_free(rec);
+		fail(j, "%s", msg.buf);
+		uk_buf_release(&msg);
+		return;
+	}
+	uk_buf_release(&msg);
+	if (is_github(j->u.type)) {
+		gi = github_info(&j->u);
+		if (j->branch_fallback)
+			uk_json_set_str(gi, "branch", "master");
+		uk_json_set(rec, "github_info", gi);
+	}
+	if (r->final_url && strcmp(r->final_url, j->url))
+		uk_json_set_str(rec, "final_url", r->final_url);
+	uk_json_set(rec, "http", http_info(r));
+	finish(j, rec, 0);
+}
+
+/* The web address of an issue or PR, on URLKIT_GITHUB_URL. */
+static void
+issue_web_url(struct uk_fetch_job *j, struct uk_buf *b)
+{
+	uk_buf_addf(b, "%s/%s/%s/%s/%ld", j->f->web_base, j->u.owner, j->u.repo,
+	    j->u.type == UK_URL_GITHUB_PR ? "pull" : "issues",
+	    j->u.type == UK_URL_GITHUB_PR ? j->u.pr_number : j->u.issue_number);
+}
+
+/* Build the record from the API's answer; -1 when it is not usable. */
+static int
+done_issue(struct uk_fetch_job *j)
+{
+	struct uk_http_req *r = &j->req;
+	yajl_val v, rec, gi, labels, l, u;
+	const char *s;
+	size_t i;
+
+	if (r->failed || r->status != 200)
+		return -1;
+	if (!(v = uk_json_parse(r->body.buf, r->body.len, NULL)))
+		return -1;
+	if (!YAJL_IS_OBJECT(v) || !uk_json_get_str(v, "title")) {
+		uk_json_free(v);
+		return -1;
+	}
+	rec = new_record(j);
+	uk_json_set_str(rec, "title", uk_json_get_str(v, "title"));
+	if ((u = uk_json_get(v, "user")))
+		set_opt_str(rec, "author", uk_json_get_str(u, "login"));
+	set_opt_str(rec, "date", uk_json_get_str(v, "created_at"));
+	s = uk_json_get_str(v, "body");
+	uk_json_set_str(rec, "content", s ? s : "");
+	gi = github_info(&j->u);
+	set_opt_str(gi, "state", uk_json_get_str(v, "state"));
+	labels = uk_json_array();
+	if ((l = uk_json_get(v, "labels")) && YAJL_IS_ARRAY(l))
+		for (i = 0; i < l->u.array.len; i++) {
+			yajl_val e = l->u.array.values[i];
+
+			if (YAJL_IS_STRING(e))
+				uk_json_push(labels, uk_json_copy(e));
+			else if ((s = uk_json_get_str(e, "name")))
+				uk_json_push(labels, uk_json_str(s));
+		}
+	uk_json_set(gi, "labels", labels);
+	if ((l = uk_json_get(v, "comments")) && YAJL_IS_INTEGER(l))
+		uk_json_set_int(gi, "comments", YAJL_GET_INTEGER(l));
+	if (uk_json_get(v, "merged_at") &&
+	    YAJL_IS_STRING(uk_json_get(v, "merged_at")))
+		uk_json_set_bool(gi, "merged", 1);
+	uk_json_set_str(gi, "source", "api");
+	uk_json_set(rec, "github_info", gi);
+	uk_json_free(v);
+	finish(j, rec, 0);
+	return 0;
+}
+
+static void
+add_req(struct uk_fetch_job *j, const char *url)
+{
+	if (j->req.url)
+		uk_http_req_reset(&j->req, url);
+	else
+		uk_http_req_init(&j->req, url);
+	j->req.data = j;
+	uk_http_add(&j->f->http, &j->req);
+}
+
+/* The validators of the stale entry, for a conditional request. */
+static void
+conditional(struct uk_fetch_job *j)
+{
+	yajl_val h;
+
+	if (!j->stale || !(h = uk_json_get(j->stale, "http")))
+		return;
+	j->req.etag = uk_json_get_str(h, "etag");
+	j->req.last_modified = uk_json_get_str(h, "last_modified");
+}
+
+static void
+step(struct uk_fetch_job *j)
+{
+	struct uk_buf b = UK_BUF_INIT;
+
+	switch (j->state) {
+	case ST_FILE:
+		if (!j->req.failed && j->req.status == 404 &&
+		    !j->branch_fallback && j->u.branch &&
+		    !strcmp(j->u.branch, "main")) {
+			j->branch_fallback = 1;
+			uk_buf_addf(&b, "%s/%s/%s/master/%s", j->f->raw_base,
+			    j->u.owner, j->u.repo, j->u.file);
+			j->req.etag = j->req.last_modified = NULL;
+			add_req(j, b.buf);
+			break;
+		}
+		done_page(j);
+		break;
+	case ST_ISSUE:
+		if (!done_issue(j))
+			break;
+		j->state = ST_WEB;
+		issue_web_url(j, &b);
+		add_req(j, b.buf);
+		conditional(j);
+		break;
+	default:
+		done_page(j);
+	}
+	uk_buf_release(&b);
+}
+
+/*
+ * A git repository that is not on GitHub: a path, file://, git://, ssh://,
+ * an http(s) URL ending in .git, or a record typed github_repo.
+ */
+static int
+is_other_repo(const struct uk_fetch_job *j, const char *url, int type)
+{
+	size_t n = strlen(url);
+
+	if (j->u.type == UK_URL_GITHUB_REPO || !uk_repo_is_git_url(url))
+		return 0;
+	if (j->u.type == UK_URL_UNKNOWN || type == UK_URL_GITHUB_REPO)
+		return 1;
+	return n > 4 && !strcmp(url + n - 4, ".git");
+}
+
+/* The repository step, run to its end (lib/repo.h). */
+static void
+fetch_repo(struct uk_fetch_job *j)
+{
+	struct uk_repo_opts o = j->f->o.repo;
+	yajl_val rec = new_record(j);
+	struct uk_err err;
+
+	o.insecure |= j->f->o.http.insecure;
+	o.allow_private |= j->f->o.http.allow_private;
+	if (uk_repo_fetch(&j->u, j->url, &o, rec, &err) < 0) {
+		uk_json_free(rec);
+		fail(j, "%s", err.msg);
+		return;
+	}
+	finish(j, rec, 0);
+}
+
+void
+uk_fetch_start(struct uk_fetch *f, struct uk_fetch_job *j, const char *url,
+    const char *type)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	struct uk_err err;
+	yajl_val rec = NULL;
+	int t, expired = 0, r;
+
+	memset(j, 0, sizeof(*j));
+	j->f = f;
+	j->url = uk_xstrdup(url);
+	uk_url_classify(url, &j->u);
+	t = type ? uk_url_type_parse(type) : -1;
+	if ((t == UK_URL_WEB || t == UK_URL_DOCUMENTATION) &&
+	    j->u.type != UK_URL_UNKNOWN)
+		j->u.type = (enum uk_url_type)t;
+
+	if (is_other_repo(j, url, t)) {
+		/* A repository that is not GitHub's: libgit2, no cache. */
+		j->nocache = 1;
+		j->u.type = UK_URL_GITHUB_REPO;
+		fetch_repo(j);
+		goto out;
+	}
+	if (j->u.type == UK_URL_UNKNOWN) {
+		fail(j, "%s", "not an http or https URL");
+		goto out;
+	}
+	if (f->have_cache && !f->o.refresh) {
+		r = uk_cache_get(&f->cache, url, UK_CACHE_STALE, &rec, &expired,
+		    &err);
+		/* A map made for another budget is not the answer. */
+		if (r == 1 && j->u.type == UK_URL_GITHUB_REPO &&
+		    !uk_repo_cached_ok(rec, &f->o.repo)) {
+			uk_json_free(rec);
+			r = 0;
+		}
+		if (r == 1 && !expired) {
+			finish(j, rec, 1);
+			goto out;
+		}
+		if (r == 1)
+			j->stale = rec;
+	}
+
+	switch (j->u.type) {
+	case UK_URL_GITHUB_REPO:
+		fetch_repo(j);
+		goto out;
+	case UK_URL_GITHUB_FILE:
+		j->state = ST_FILE;
+		uk_buf_addf(&b, "%s/%s/%s/%s/%s", f->raw_base, j->u.owner,
+		    j->u.repo, j->u.branch, j->u.file);
+		add_req(j, b.buf);
+		conditional(j);
+		break;
+	case UK_URL_GITHUB_ISSUE:
+	case UK_URL_GITHUB_PR:
+		j->state = ST_ISSUE;
+		uk_buf_addf(&b, "%s/repos/%s/%s/issues/%ld", f->api_base,
+		    j->u.owner, j->u.repo,
+		    j->u.type == UK_URL_GITHUB_PR ? j->u.pr_number :
+						    j->u.issue_number);
+		add_req(j, b.buf);
+		uk_http_req_header(&j->req,
+		    "Accept: application/vnd.github+json");
+		if (f->token) {
+			uk_buf_reset(&b);
+			uk_buf_addf(&b, "Authorization: Bearer %s", f->token);
+			uk_http_req_header(&j->req, b.buf);
+		}
+		break;
+	default:
+		j->state = ST_WEB;
+		add_req(j, url);
+		conditional(j);
+	}
+out:
+	uk_buf_release(&b);
+}
+
+struct uk_fetch_job *
+uk_fetch_wait(struct uk_fetch *f, int fd, int *fd_ready)
+{
+	struct uk_fetch_job *j;
+	struct uk_http_req *r;
+
+	for (;;) {
+		if (!(r = uk_http_wait(&f->http, fd, fd_ready)))
+			return NULL;
+		j = r->data;
+		step(j);
+		if (j->done)
+			return j;
+	}
+}

@@ -1,0 +1,1093 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Repositories for urlfetch: the snapshot (archive or libgit2), the
+ * README, and the symbol map.  See repo.h.
+ */
+#include <archive.h>
+#include <archive_entry.h>
+#include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <git2.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "banned.h"
+#include "buf.h"
+#include "json.h"
+#include "netguard.h"
+#include "repo.h"
+#include "symbols.h"
+
+void
+uk_repo_opts_init(struct uk_repo_opts *o)
+{
+	const char *e = getenv("URLKIT_ALLOW_PRIVATE");
+
+	memset(o, 0, sizeof(*o));
+	o->timeout = 120;
+	o->max_bytes = 256ULL * 1024 * 1024;
+	o->max_files = 50000;
+	o->map_tokens = UK_SYMBOLS_TOKENS;
+	o->allow_private = e && !strcmp(e, "1");
+}
+
+static double
+now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Filters. */
+
+int
+uk_repo_readme_rank(const char *name)
+{
+	static const char *const names[] = { "readme.md", "readme.rst",
+		"readme.txt", "readme", NULL };
+	size_t i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcasecmp(name, names[i]))
+			return (int)i + 1;
+	return 0;
+}
+
+int
+uk_repo_skip_dir(const char *path)
+{
+	static const char *const names[] = { "node_modules", "vendor", "dist",
+		"build", NULL };
+	const char *p = path, *slash;
+	size_t n, i;
+
+	/* Every component but the last (the file's own name). */
+	while ((slash = strchr(p, '/'))) {
+		n = (size_t)(slash - p);
+		if (n && p[0] == '.')
+			return 1;
+		for (i = 0; names[i]; i++)
+			if (n == strlen(names[i]) && !strncmp(p, names[i], n))
+				return 1;
+		p = slash + 1;
+	}
+	return 0;
+}
+
+static int
+ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcasecmp(s + a - b, suffix);
+}
+
+int
+uk_repo_skip_file(const char *path, const char *text, size_t len)
+{
+	static const char *const suffixes[] = { ".min.js", "-min.js",
+		".min.mjs", ".bundle.js", ".pb.go", ".pb.cc", ".pb.h",
+		"_pb2.py", "_pb2_grpc.py", NULL };
+	const char *base = strrchr(path, '/');
+	size_t i, head, lines = 0, longest = 0, cur = 0, scan;
+
+	base = base ? base + 1 : path;
+	for (i = 0; suffixes[i]; i++)
+		if (ends_with(base, suffixes[i]))
+			return 1;
+	if (strstr(base, ".generated."))
+		return 1;
+	if (!text)
+		return 0;
+	head = len < 1024 ? len : 1024;
+	if (memmem(text, head, "@generated", 10))
+		return 1;
+	{
+		const char *cg = memmem(text, head, "Code generated", 14);
+
+		if (cg &&
+		    memmem(cg, head - (size_t)(cg - text), "DO NOT EDIT", 11))
+			return 1;
+	}
+	scan = len < 65536 ? len : 65536;
+	for (i = 0; i < scan; i++) {
+		if (text[i] == '\n') {
+			lines++;
+			if (cur > longest)
+				longest = cur;
+			cur = 0;
+		} else {
+			cur++;
+		}
+	}
+	if (cur > longest)
+		longest = cur;
+	lines++;
+	return longest > 1000 && scan / lines > 300;
+}
+
+int
+uk_repo_cached_ok(yajl_val rec, const struct uk_repo_opts *o)
+{
+	long long budget;
+
+	if (uk_json_get_int(uk_json_get(rec, "github_info"), "map_budget",
+		&budget) < 0 ||
+	    budget != o->map_tokens)
+		return 0;
+	return !o->map_json || uk_json_get(rec, "symbols") != NULL;
+}
+
+int
+uk_repo_is_git_url(const char *url)
+{
+	static const char *const schemes[] = { "http://", "https://", "git://",
+		"ssh://", "file://", NULL };
+	size_t i;
+
+	if (url[0] == '/' || !strncmp(url, "./", 2) ||
+	    !strncmp(url, "../", 3) || !strcmp(url, ".") || !strcmp(url, ".."))
+		return 1;
+	for (i = 0; schemes[i]; i++)
+		if (!strncasecmp(url, schemes[i], strlen(schemes[i])))
+			return 1;
+	return 0;
+}
+
+/* What the snapshot kept. */
+struct snap {
+	const struct uk_repo_opts *o;
+	double deadline;
+	struct uk_symbols_file *files;
+	size_t nfiles, afiles;
+	char *readme, *readme_name;
+	size_t readme_len;
+	int readme_rank;
+	unsigned long total_files;
+	unsigned long long total_bytes;
+	unsigned long skipped; /* source files skipped: size, generated */
+};
+
+static void
+snap_release(struct snap *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nfiles; i++) {
+		free((char *)s->files[i].path);
+		free((char *)s->files[i].text);
+	}
+	free(s->files);
+	free(s->readme);
+	free(s->readme_name);
+}
+
+static int
+cap_exceeded(struct snap *s, struct uk_err *err)
+{
+	if (s->total_files > s->o->max_files)
+		return uk_err_set(err, UK_EXIT_FAIL,
+		    "repository has more than %lu files (--repo-max-files)",
+		    s->o->max_files);
+	if (s->total_bytes > s->o->max_bytes)
+		return uk_err_set(err, UK_EXIT_FAIL,
+		    "repository is larger than %llu bytes (--repo-max-size)",
+		    s->o->max_bytes);
+	return 0;
+}
+
+/*
+ * A regular file of size bytes at path: count it, and say whether to keep
+ * it (1: README candidate or source file; read its content and call
+ * snap_keep).
+ */
+static int
+snap_wants(struct snap *s, const char *path, unsigned long long size)
+{
+	int r;
+
+	s->total_files++;
+	s->total_bytes += size;
+	if (!strchr(path, '/') && (r = uk_repo_readme_rank(path)) &&
+	    (!s->readme_rank || r < s->readme_rank))
+		return 1;
+	if (!uk_symbols_lang(path) || uk_repo_skip_dir(path))
+		return 0;
+	if (size > UK_REPO_FILE_MAX || uk_repo_skip_file(path, NULL, 0)) {
+		s->skipped++;
+		return 0;
+	}
+	return 1;
+}
+
+/* Keep path's content (taken over). */
+static void
+snap_keep(struct snap *s, const char *path, char *text, size_t len)
+{
+	int r;
+
+	if (!strchr(path, '/') && (r = uk_repo_readme_rank(path)) &&
+	    (!s->readme_rank || r < s->readme_rank)) {
+		struct uk_buf b = UK_BUF_INIT;
+
+		if (len > UK_REPO_README_MAX)
+			len = uk_utf8_cut(text, UK_REPO_README_MAX);
+		uk_buf_add_utf8(&b, text, len);
+		free(s->readme);
+		free(s->readme_name);
+		s->readme = uk_buf_detach(&b, &s->readme_len);
+		s->readme_name = uk_xstrdup(path);
+		s->readme_rank = r;
+		free(text);
+		return;
+	}
+	if (!uk_symbols_lang(path) || uk_repo_skip_file(path, text, len)) {
+		if (uk_symbols_lang(path))
+			s->skipped++;
+		free(text);
+		return;
+	}
+	if (s->nfiles == s->afiles) {
+		s->afiles = s->afiles ? 2 * s->afiles : 256;
+		s->files = uk_xrealloc(s->files, s->afiles * sizeof(*s->files));
+	}
+	s->files[s->nfiles].path = uk_xstrdup(path);
+	s->files[s->nfiles].text = text;
+	s->files[s->nfiles++].len = len;
+}
+
+/* The archive route: libcurl's multi interface feeds libarchive. */
+
+struct stream {
+	CURLM *multi;
+	CURL *easy;
+	struct uk_buf buf[2]; /* filled by curl; one is libarchive's */
+	int fill;
+	int running, done, timed_out, too_big;
+	CURLcode result;
+	double deadline;
+	unsigned long long received, max;
+	char curlerr[CURL_ERROR_SIZE];
+};
+
+static size_t
+stream_write(char *data, size_t size, size_t nmemb, void *arg)
+{
+	struct stream *st = arg;
+	size_t n = size * nmemb;
+
+	st->received += n;
+	if (st->received > st->max) {
+		st->too_big = 1;
+		return 0;
+	}
+	uk_buf_add(&st->buf[st->fill], data, n);
+	return n;
+}
+
+static la_ssize_t
+stream_read(struct archive *a, void *arg, const void **out)
+{
+	struct stream *st = arg;
+	struct uk_buf *b;
+
+	/* The block handed out last time is no longer needed. */
+	uk_buf_reset(&st->buf[!st->fill]);
+	b = &st->buf[st->fill];
+	while (!b->len && !st->done) {
+		CURLMsg *msg;
+		int left;
+		double rem = st->deadline - now_mono();
+
+		if (rem <= 0) {
+			st->timed_out = 1;
+			archive_set_error(a, ETIMEDOUT, "time limit reached");
+			return -1;
+		}
+		if (curl_multi_perform(st->multi, &st->running) != CURLM_OK) {
+			archive_set_error(a, EIO, "curl multi failed");
+			return -1;
+		}
+		while ((msg = curl_multi_info_read(st->multi, &left)))
+			if (msg->msg == CURLMSG_DONE) {
+				st->done = 1;
+				st->result = msg->data.result;
+			}
+		if (b->len || st->done)
+			break;
+		rem = st->deadline - now_mono();
+		curl_multi_poll(st->multi, NULL, 0,
+		    rem > 1 ? 1000 : (int)(rem * 1000) + 1, NULL);
+	}
+	if (!b->len) {
+		if (st->result != CURLE_OK) {
+			archive_set_error(a, EIO, "%s",
+			    st->curlerr[0] ? st->curlerr :
+					     curl_easy_strerror(st->result));
+			return -1;
+		}
+		return 0;
+	}
+	*out = b->buf;
+	st->fill = !st->fill;
+	return (la_ssize_t)b->len;
+}
+
+/* A repository path from an archive entry: drop the top directory. */
+static int
+entry_path(const char *raw, const char **out, struct uk_err *err)
+{
+	const char *p = raw, *c;
+
+	if (raw[0] == '/')
+		return uk_err_set(err, UK_EXIT_FAIL,
+		    "archive entry '%s' is an absolute path: refused", raw);
+	for (c = raw; *c;) {
+		size_t n = strcspn(c, "/");
+
+		if (n == 2 && c[0] == '.' && c[1] == '.')
+			return uk_err_set(err, UK_EXIT_FAIL,
+			    "archive entry '%s' leaves the repository: "
+			    "refused",
+			    raw);
+		c += n;
+		while (*c == '/')
+			c++;
+	}
+	/* GitHub's archives hold everything under OWNER-REPO-SHA/. */
+	c = strchr(p, '/');
+	*out = c ? c + 1 : p;
+	return 0;
+}
+
+static int
+fetch_archive(const struct uk_url *u, struct snap *s, struct uk_err *err)
+{
+	const char *base = getenv("URLKIT_GITHUB_ARCHIVE_URL");
+	const char *token = getenv("URLKIT_GITHUB_TOKEN");
+	struct uk_buf url = UK_BUF_INIT, hdr = UK_BUF_INIT;
+	struct curl_slist *headers = NULL;
+	struct stream st;
+	struct archive *a = NULL;
+	struct archive_entry *e;
+	struct uk_netguard guard;
+	char *esc = NULL;
+	int ret = -1, r;
+
+	if (!base || !*base)
+		base = "https://codeload.github.com";
+	if (!token || !*token)
+		token = getenv("GITHUB_TOKEN");
+	uk_buf_addstr(&url, base);
+	while (url.len && url.buf[url.len - 1] == '/')
+		uk_buf_setlen(&url, url.len - 1);
+	memset(&st, 0, sizeof(st));
+	uk_buf_init(&st.buf[0], 0);
+	uk_buf_init(&st.buf[1], 0);
+	st.deadline = s->deadline;
+	st.max = s->o->max_bytes;
+	st.easy = curl_easy_init();
+	st.multi = curl_multi_init();
+	if (!st.easy || !st.multi) {
+		uk_err_set(err, UK_EXIT_FATAL, "cannot start libcurl");
+		goto out;
+	}
+	esc = curl_easy_escape(st.easy, u->owner, 0);
+	uk_buf_addf(&url, "/%s/", esc);
+	curl_free(esc);
+	esc = curl_easy_escape(st.easy, u->repo, 0);
+	uk_buf_addf(&url, "%s/tar.gz/", esc);
+	curl_free(esc);
+	esc = NULL;
+	uk_buf_addstr(&url, u->branch ? u->branch : "HEAD");
+
+	uk_netguard_init(&guard);
+	if (s->o->allow_private)
+		guard.allow_private = 1;
+	curl_easy_setopt(st.easy, CURLOPT_URL, url.buf);
+	curl_easy_setopt(st.easy, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(st.easy, CURLOPT_MAXREDIRS, 5L);
+	curl_easy_setopt(st.easy, CURLOPT_FAILONERROR, 1L);
+	curl_easy_setopt(st.easy, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(st.easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(st.easy, CURLOPT_USERAGENT, "urlkit/" UK_VERSION);
+	curl_easy_setopt(st.easy, CURLOPT_WRITEFUNCTION, stream_write);
+	curl_easy_setopt(st.easy, CURLOPT_WRITEDATA, &st);
+	curl_easy_setopt(st.easy, CURLOPT_ERRORBUFFER, st.curlerr);
+	curl_easy_setopt(st.easy, CURLOPT_NOSIGNAL, 1L);
+	if (s->o->insecure) {
+		curl_easy_setopt(st.easy, CURLOPT_SSL_VERIFYPEER, 0L);
+		curl_easy_setopt(st.easy, CURLOPT_SSL_VERIFYHOST, 0L);
+	}
+	if (token && *token) {
+		/* curl drops it when a redirect leaves the host. */
+		uk_buf_addf(&hdr, "Authorization: Bearer %s", token);
+		headers = curl_slist_append(NULL, hdr.buf);
+		curl_easy_setopt(st.easy, CURLOPT_HTTPHEADER, headers);
+	}
+	uk_netguard_install(st.easy, &guard);
+	curl_multi_add_handle(st.multi, st.easy);
+
+	a = archive_read_new();
+	archive_read_support_filter_all(a);
+	archive_read_support_format_tar(a);
+	archive_read_support_format_zip_streamable(a);
+	if (archive_read_open(a, &st, NULL, stream_read, NULL) != ARCHIVE_OK)
+		goto fail;
+	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK ||
+	    r == ARCHIVE_WARN) {
+		const char *path = NULL;
+		la_int64_t size = archive_entry_size(e);
+
+		if (entry_path(archive_entry_pathname(e), &path, err) < 0)
+			goto out;
+		/* Only regular files: links are never read nor followed. */
+		if (archive_entry_filetype(e) != AE_IFREG ||
+		    archive_entry_hardlink(e) || !*path)
+			continue;
+		if (size < 0)
+			size = 0;
+		if (!snap_wants(s, path, (unsigned long long)size)) {
+			if (cap_exceeded(s, err) < 0)
+				goto out;
+			continue;
+		}
+		if (cap_exceeded(s, err) < 0)
+			goto out;
+		{
+			struct uk_buf data = UK_BUF_INIT;
+			char chunk[65536];
+			la_ssize_t n;
+
+			while ((n = archive_read_data(a, chunk,
+				    sizeof(chunk))) > 0)
+				uk_buf_add(&data, chunk, (size_t)n);
+			if (n < 0) {
+				uk_buf_release(&data);
+				goto fail;
+			}
+			{
+				size_t dl;
+				char *t = uk_buf_detach(&data, &dl);
+
+				snap_keep(s, path, t, dl);
+			}
+		}
+	}
+	if (r != ARCHIVE_EOF)
+		goto fail;
+	ret = 0;
+	goto out;
+fail:
+	if (st.timed_out)
+		uk_err_set(err, UK_EXIT_FAIL,
+		    "time limit of %gs reached fetching '%s'", s->o->timeout,
+		    url.buf);
+	else if (st.too_big)
+		uk_err_set(err, UK_EXIT_FAIL,
+		    "archive of '%s' is larger than %llu bytes "
+		    "(--repo-max-size)",
+		    url.buf, s->o->max_bytes);
+	else if (guard.refused)
+		uk_err_set(err, UK_EXIT_FAIL,
+		    "'%s': address %s refused (private network; "
+		    "URLKIT_ALLOW_PRIVATE=1 allows it)",
+		    url.buf, guard.addr);
+	else if (st.done && st.result != CURLE_OK)
+		uk_err_set(err, UK_EXIT_FAIL, "'%s': %s", url.buf,
+		    st.curlerr[0] ? st.curlerr : curl_easy_strerror(st.result));
+	else
+		uk_err_set(err, UK_EXIT_FAIL,
+		    "'%s': not a readable archive: %s", url.buf,
+		    a ? archive_error_string(a) : "?");
+out:
+	if (a)
+		archive_read_free(a);
+	if (st.multi && st.easy)
+		curl_multi_remove_handle(st.multi, st.easy);
+	if (st.easy)
+		curl_easy_cleanup(st.easy);
+	if (st.multi)
+		curl_multi_cleanup(st.multi);
+	curl_slist_free_all(headers);
+	uk_buf_release(&st.buf[0]);
+	uk_buf_release(&st.buf[1]);
+	uk_buf_release(&url);
+	uk_buf_release(&hdr);
+	return ret;
+}
+
+/* The libgit2 route. */
+
+struct walk {
+	git_repository *repo;
+	git_odb *odb;
+	struct snap *s;
+	struct uk_err *err;
+	int failed;
+	struct uk_buf path;
+};
+
+static int
+walk_cb(const char *root, const git_tree_entry *te, void *arg)
+{
+	struct walk *w = arg;
+	const char *name = git_tree_entry_name(te);
+	git_filemode_t mode = git_tree_entry_filemode(te);
+	size_t size;
+	git_object_t type;
+	git_blob *blob;
+
+	if (now_mono() > w->s->deadline) {
+		uk_err_set(w->err, UK_EXIT_FAIL,
+		    "time limit of %gs reached reading the repository",
+		    w->s->o->timeout);
+		w->failed = 1;
+		return -1;
+	}
+	/* Regular files only: no links, no submodules. */
+	if (mode != GIT_FILEMODE_BLOB && mode != GIT_FILEMODE_BLOB_EXECUTABLE)
+		return 0;
+	uk_buf_reset(&w->path);
+	uk_buf_addstr(&w->path, root);
+	uk_buf_addstr(&w->path, name);
+	if (git_odb_read_header(&size, &type, w->odb, git_tree_entry_id(te)) <
+	    0)
+		return 0;
+	if (!snap_wants(w->s, w->path.buf, size)) {
+		if (cap_exceeded(w->s, w->err) < 0) {
+			w->failed = 1;
+			return -1;
+		}
+		return 0;
+	}
+	if (cap_exceeded(w->s, w->err) < 0) {
+		w->failed = 1;
+		return -1;
+	}
+	if (git_blob_lookup(&blob, w->repo, git_tree_entry_id(te)) < 0)
+		return 0;
+	snap_keep(w->s, w->path.buf,
+	    uk_xmemdup(git_blob_rawcontent(blob),
+		(size_t)git_blob_rawsize(blob)),
+	    (size_t)git_blob_rawsize(blob));
+	git_blob_free(blob);
+	return 0;
+}
+
+static int
+git_fail(struct uk_err *err, const char *what, const char *where)
+{
+	const git_error *ge = git_error_last();
+
+	return uk_err_set(err, UK_EXIT_FAIL, "%s '%s': %s", what, where,
+	    ge && ge->message ? ge->message : "libgit2 error");
+}
+
+/* Read HEAD's tree of the repository at path. */
+static int
+read_repo(const char *path, int bare, struct snap *s, struct uk_err *err)
+{
+	git_repository *repo = NULL;
+	git_object *obj = NULL;
+	git_tree *tree = NULL;
+	struct walk w;
+	int ret = -1;
+
+	memset(&w, 0, sizeof(w));
+	uk_buf_init(&w.path, 0);
+	if ((bare ? git_repository_open_bare(&repo, path) :
+		    git_repository_open_ext(&repo, path,
+			GIT_REPOSITORY_OPEN_NO_SEARCH, NULL)) < 0) {
+		git_fail(err, "cannot open repository", path);
+		goto out;
+	}
+	if (git_revparse_single(&obj, repo, "HEAD^{tree}") < 0) {
+		git_fail(err, "no HEAD tree in", path);
+		goto out;
+	}
+	tree = (git_tree *)obj;
+	w.repo = repo;
+	w.s = s;
+	w.err = err;
+	if (git_repository_odb(&w.odb, repo) < 0) {
+		git_fail(err, "cannot read objects of", path);
+		goto out;
+	}
+	if (git_tree_walk(tree, GIT_TREEWALK_PRE, walk_cb, &w) < 0) {
+		if (!w.failed)
+			git_fail(err, "cannot read the tree of", path);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (w.odb)
+		git_odb_free(w.odb);
+	uk_buf_release(&w.path);
+	if (obj)
+		git_object_free(obj);
+	if (repo)
+		git_repository_free(repo);
+	return ret;
+}
+
+static int
+rm_cb(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+static void
+rm_tree(const char *dir)
+{
+	nftw(dir, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static volatile sig_atomic_t caught;
+static pthread_mutex_t clone_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+on_signal(int sig)
+{
+	caught = sig;
+}
+
+/* The child: clone url bare into dir; exit 0, 1 (message on fd), 4 big. */
+static unsigned long long child_max;
+static int child_too_big;
+
+static int
+child_progress(const git_indexer_progress *p, void *arg)
+{
+	(void)arg;
+	if (p->received_bytes > child_max) {
+		child_too_big = 1;
+		return -1;
+	}
+	return 0;
+}
+
+/* -k: accept any certificate (0 lets the connection go on). */
+static int
+accept_cert(git_cert *cert, int valid, const char *host, void *arg)
+{
+	(void)cert;
+	(void)valid;
+	(void)host;
+	(void)arg;
+	return 0;
+}
+
+static void
+clone_child(const char *url, const char *dir, int fd,
+    const struct uk_repo_opts *o)
+{
+	git_clone_options co;
+	git_repository *repo = NULL;
+	const git_error *ge;
+	size_t n;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	git_libgit2_init();
+	git_clone_options_init(&co, GIT_CLONE_OPTIONS_VERSION);
+	child_max = o->max_bytes;
+	co.bare = 1;
+	co.fetch_opts.callbacks.transfer_progress = child_progress;
+	if (o->insecure)
+		co.fetch_opts.callbacks.certificate_check = accept_cert;
+	if (git_clone(&repo, url, dir, &co) == 0)
+		_exit(0);
+	ge = git_error_last();
+	if (child_too_big)
+		_exit(4);
+	if (ge && ge->message) {
+		n = strlen(ge->message);
+		if (write(fd, ge->message, n) < 0)
+			_exit(1);
+	}
+	_exit(1);
+}
+
+/* Refuse a remote URL whose host resolves to a private address. */
+static int
+guard_host(const char *url, const struct uk_repo_opts *o, struct uk_err *err)
+{
+	CURLU *h;
+	char *host = NULL;
+	struct addrinfo hints, *res = NULL, *ai;
+	int ret = 0;
+	char addr[64];
+
+	if (o->allow_private)
+		return 0;
+	h = curl_url();
+	if (!h || curl_url_set(h, CURLUPART_URL, url, 0) != CURLUE_OK ||
+	    curl_url_get(h, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
+		curl_url_cleanup(h);
+		return uk_err_set(err, UK_EXIT_FAIL, "'%s': bad URL", url);
+	}
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_socktype = SOCK_STREAM;
+	if (host[0] == '[') {
+		size_t l = strlen(host);
+
+		memmove(host, host + 1, l - 1);
+		host[l - 2] = '\0';
+	}
+	if (getaddrinfo(host, NULL, &hints, &res) != 0) {
+		ret =
+		    uk_err_set(err, UK_EXIT_FAIL, "'%s': cannot resolve", host);
+		goto out;
+	}
+	for (ai = res; ai; ai = ai->ai_next)
+		if (!uk_netguard_allowed(ai->ai_addr, addr, sizeof(addr))) {
+			ret = uk_err_set(err, UK_EXIT_FAIL,
+			    "'%s': address %s refused (private network; "
+			    "URLKIT_ALLOW_PRIVATE=1 allows it)",
+			    url, addr);
+			break;
+		}
+out:
+	if (res)
+		freeaddrinfo(res);
+	curl_free(host);
+	curl_url_cleanup(h);
+	return ret;
+}
+
+static int
+fetch_git(const char *url, struct snap *s, struct uk_err *err)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct uk_buf dir = UK_BUF_INIT, msg = UK_BUF_INIT;
+	struct sigaction sa, old[3];
+	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	int fds[2] = { -1, -1 }, status = 0, ret = -1, i, got = 0;
+	pid_t pid;
+
+	if (guard_host(url, s->o, err) < 0)
+		return -1;
+	/* The signal handlers are process-wide: one clone at a time. */
+	pthread_mutex_lock(&clone_lock);
+	uk_buf_addf(&dir, "%s/urlkit-repo.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	caught = 0;
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	if (!mkdtemp(dir.buf)) {
+		uk_err_set(err, UK_EXIT_FAIL,
+		    "cannot make a directory in '%s': %s",
+		    tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		uk_buf_release(&dir);
+		goto restore;
+	}
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		uk_err_set(err, UK_EXIT_FAIL, "pipe: %s", strerror(errno));
+		goto out;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		uk_err_set(err, UK_EXIT_FAIL, "fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		clone_child(url, dir.buf, fds[1], s->o);
+	}
+	close(fds[1]);
+	fds[1] = -1;
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	for (;;) {
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+		char chunk[512];
+		ssize_t n;
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		while ((n = read(fds[0], chunk, sizeof(chunk))) > 0)
+			if (msg.len < 400)
+				uk_buf_add(&msg, chunk, (size_t)n);
+		if (w == pid) {
+			got = 1;
+			break;
+		}
+		if (caught || now_mono() > s->deadline) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			break;
+		}
+		nanosleep(&ts, NULL);
+	}
+	if (caught) {
+		uk_err_set(err, UK_EXIT_FATAL, "interrupted by signal %d",
+		    (int)caught);
+	} else if (!got) {
+		uk_err_set(err, UK_EXIT_FAIL,
+		    "time limit of %gs reached cloning '%s'", s->o->timeout,
+		    url);
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == 4) {
+		uk_err_set(err, UK_EXIT_FAIL,
+		    "repository '%s' is larger than %llu bytes "
+		    "(--repo-max-size)",
+		    url, s->o->max_bytes);
+	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		uk_buf_trim(&msg);
+		uk_err_set(err, UK_EXIT_FAIL, "cannot clone '%s': %s", url,
+		    msg.len ? msg.buf : "libgit2 failed");
+	} else {
+		ret = read_repo(dir.buf, 1, s, err);
+	}
+out:
+	if (fds[0] >= 0)
+		close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	rm_tree(dir.buf);
+	uk_buf_release(&dir);
+restore:
+	uk_buf_release(&msg);
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	pthread_mutex_unlock(&clone_lock);
+	if (caught) {
+		/* Cleaned up: now die of the signal as we would have. */
+		raise(caught);
+	}
+	return ret;
+}
+
+static int
+fetch_local(const char *url, struct snap *s, struct uk_err *err)
+{
+	struct uk_buf path = UK_BUF_INIT;
+	int ret;
+
+	if (!strncasecmp(url, "file://", 7)) {
+		CURLU *h = curl_url();
+		char *p = NULL;
+
+		if (!h || curl_url_set(h, CURLUPART_URL, url, 0) != CURLUE_OK ||
+		    curl_url_get(h, CURLUPART_PATH, &p, CURLU_URLDECODE) !=
+			CURLUE_OK) {
+			curl_url_cleanup(h);
+			return uk_err_set(err, UK_EXIT_FAIL, "'%s': bad URL",
+			    url);
+		}
+		uk_buf_addstr(&path, p);
+		curl_free(p);
+		curl_url_cleanup(h);
+	} else {
+		uk_buf_addstr(&path, url);
+	}
+	ret = read_repo(path.buf, 0, s, err);
+	uk_buf_release(&path);
+	return ret;
+}
+
+/* The record. */
+
+/* A line of only = - ~ ^ * # characters (at least 3): a heading's rule. */
+static int
+is_underline(const char *p, size_t n)
+{
+	size_t i;
+
+	while (n && (p[n - 1] == '\r' || p[n - 1] == ' '))
+		n--;
+	if (n < 3)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!strchr("=-~^*#", p[i]))
+			return 0;
+	return 1;
+}
+
+/* The first paragraph of the README that is not a heading or badge. */
+static void
+describe(const char *readme, struct uk_buf *out)
+{
+	const char *p = readme;
+
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		const char *q = p;
+
+		while (q < p + n && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q < p + n && !strchr("#=-*[!<`|.:~>", *q)) {
+			/* Take this line and those following up to a blank. */
+			while (*p) {
+				e = strchr(p, '\n');
+				n = e ? (size_t)(e - p) : strlen(p);
+				if (!n || (n == 1 && p[0] == '\r'))
+					break;
+				if (is_underline(p, n)) {
+					/* It was an rst or setext heading. */
+					uk_buf_reset(out);
+					break;
+				}
+				if (out->len)
+					uk_buf_addch(out, ' ');
+				uk_buf_add(out, p, n);
+				if (out->len > 300 || !e)
+					break;
+				p = e + 1;
+			}
+			uk_buf_trim(out);
+			if (!out->len) {
+				p = e ? e + 1 : p + n;
+				continue;
+			}
+			if (out->len > 300) {
+				uk_buf_setlen(out, uk_utf8_cut(out->buf, 297));
+				uk_buf_addstr(out, "...");
+			}
+			return;
+		}
+		p = e ? e + 1 : p + n;
+	}
+}
+
+int
+uk_repo_fetch(const struct uk_url *u, const char *url,
+    const struct uk_repo_opts *o, yajl_val rec, struct uk_err *err)
+{
+	struct snap s;
+	struct uk_symbols *sym = NULL;
+	struct uk_buf map = UK_BUF_INIT, desc = UK_BUF_INIT,
+		      title = UK_BUF_INIT;
+	const char *route;
+	yajl_val info;
+	long indexed = 0;
+	int ret = -1,
+	    github = u && u->type == UK_URL_GITHUB_REPO && u->owner && u->repo;
+	double left;
+	char *real = NULL;
+
+	memset(&s, 0, sizeof(s));
+	git_libgit2_init();
+	s.o = o;
+	s.deadline = now_mono() + (o->timeout > 0 ? o->timeout : 120);
+	if (github) {
+		route = "archive";
+		if (fetch_archive(u, &s, err) < 0)
+			goto out;
+		uk_buf_addf(&title, "%s/%s", u->owner, u->repo);
+	} else if (uk_repo_is_git_url(url)) {
+		const char *b, *e;
+
+		if (url[0] == '/' || url[0] == '.' ||
+		    !strncasecmp(url, "file://", 7)) {
+			route = "local";
+			if (fetch_local(url, &s, err) < 0)
+				goto out;
+		} else {
+			route = "git";
+			if (fetch_git(url, &s, err) < 0)
+				goto out;
+		}
+		/* The title: the last path component, less ".git". */
+		if (!strcmp(route, "local") && url[0] != 'f' && url[0] != 'F' &&
+		    (real = realpath(url, NULL)))
+			url = real;
+		e = url + strlen(url);
+		while (e > url && e[-1] == '/')
+			e--;
+		b = e;
+		while (b > url && b[-1] != '/')
+			b--;
+		if (e - b > 4 && !strncmp(e - 4, ".git", 4))
+			e -= 4;
+		uk_buf_add(&title, b, (size_t)(e - b));
+	} else {
+		uk_err_set(err, UK_EXIT_FAIL, "'%s': not a git repository URL",
+		    url);
+		goto out;
+	}
+
+	sym = uk_symbols_new();
+	left = s.deadline - now_mono();
+	if (left <= 0) {
+		uk_err_set(err, UK_EXIT_FAIL,
+		    "time limit of %gs reached before indexing", o->timeout);
+		goto out;
+	}
+	uk_symbols_set_deadline(sym, left);
+	/* A budget of 0 tokens: no map, so nothing to parse. */
+	if (o->map_tokens > 0) {
+		indexed = uk_symbols_add_files(sym, s.files, s.nfiles,
+		    o->threads, err);
+		if (indexed < 0)
+			goto out;
+	}
+	uk_symbols_map(sym, o->map_tokens, &map);
+
+	uk_json_set_str(rec, "title", title.buf);
+	if (s.readme) {
+		describe(s.readme, &desc);
+		if (desc.len)
+			uk_json_set_str(rec, "description", desc.buf);
+		uk_json_set(rec, "readme",
+		    uk_json_strn(s.readme, s.readme_len));
+	}
+	if (map.len)
+		uk_json_set_str(rec, "symbol_map", map.buf);
+	info = uk_json_object();
+	if (github) {
+		uk_json_set_str(info, "owner", u->owner);
+		uk_json_set_str(info, "repo", u->repo);
+		if (u->branch)
+			uk_json_set_str(info, "branch", u->branch);
+	}
+	uk_json_set_str(info, "route", route);
+	if (s.readme_name)
+		uk_json_set_str(info, "readme_file", s.readme_name);
+	uk_json_set_int(info, "files", (long long)s.total_files);
+	uk_json_set_int(info, "bytes", (long long)s.total_bytes);
+	uk_json_set_int(info, "files_indexed", indexed);
+	uk_json_set_int(info, "files_skipped", (long long)s.skipped);
+	uk_json_set_int(info, "definitions", (long long)uk_symbols_ndefs(sym));
+	uk_json_set_int(info, "references", (long long)uk_symbols_nrefs(sym));
+	if (uk_symbols_top_file(sym))
+		uk_json_set_str(info, "top_file", uk_symbols_top_file(sym));
+	uk_json_set_int(info, "map_tokens",
+	    (long long)uk_symbols_tokens(map.buf, map.len));
+	uk_json_set_int(info, "map_budget", o->map_tokens);
+	uk_json_set(rec, "github_info", info);
+	if (o->map_json)
+		uk_json_set(rec, "symbols", uk_symbols_json(sym));
+	ret = 0;
+out:
+	uk_symbols_free(sym);
+	snap_release(&s);
+	free(real);
+	git_libgit2_shutdown();
+	uk_buf_release(&map);
+	uk_buf_release(&desc);
+	uk_buf_release(&title);
+	return ret;
+}

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef UK_SUMMARY_H
+#define UK_SUMMARY_H
+
+/*
+ * Summaries of content records (urlsum(1)): choosing the summary type,
+ * assembling the text a model is given, the prompts, an offline extractive
+ * summariser, and formatting records as prompt context.
+ *
+ * Lengths called "characters" here are Unicode code points, as the seed's
+ * Python counts them; every cut falls on a UTF-8 boundary.  Records are
+ * content records (urlkit(7)); their strings are valid UTF-8 (uk_json
+ * guarantees it).
+ */
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "json.h"
+#include "util.h"
+
+enum uk_summary_type {
+	UK_SUMMARY_BRIEF,
+	UK_SUMMARY_USAGE,
+	UK_SUMMARY_API,
+	UK_SUMMARY_ARCHITECTURE,
+	UK_SUMMARY_EVALUATION,
+	UK_SUMMARY_NTYPES
+};
+
+/* The text given to the model is cut at this many characters. */
+#define UK_SUMMARY_MAX_INPUT 100000
+/* format_for_prompt's default cut. */
+#define UK_SUMMARY_PROMPT_MAX 4000
+/* What format_url_context puts between two records. */
+#define UK_SUMMARY_SEPARATOR "\n\n---\n\n"
+
+/* "BRIEF", "USAGE", "API", "ARCHITECTURE", "EVALUATION". */
+const char *uk_summary_type_name(enum uk_summary_type t);
+/* The type named s (any case), or -1. */
+int uk_summary_type_parse(const char *s);
+
+/*
+ * Choose the type for a record of URL type url_type ("github_repo", ...,
+ * as urlkit(7) names them; NULL counts as "web") that has a symbol map or
+ * not, steered by the user's words hint (may be NULL).  The hint wins when
+ * it holds one of the keywords, checked in this order: "how to" (USAGE),
+ * "api" (API), "architecture" (ARCHITECTURE), "compare" or "evaluate"
+ * (EVALUATION).  Keywords match case-insensitively at the start of a word,
+ * and inflected forms count ("APIs", "comparison", "evaluating",
+ * "architectural"); "how to" allows any run of blanks between its words.
+ * Otherwise the seed's table: github_repo with a symbol map ARCHITECTURE,
+ * without BRIEF; github_file BRIEF; documentation USAGE; anything else
+ * BRIEF.
+ *
+ * Writes why into reason (size >= 128), e.g. "hint \"api\"" or
+ * "github_repo with a symbol map".
+ */
+enum uk_summary_type uk_summary_select(const char *url_type, int has_symbol_map,
+    const char *hint, char *reason, size_t size);
+
+/* uk_summary_select on a record's url_type and symbol_map. */
+enum uk_summary_type uk_summary_select_record(yajl_val rec, const char *hint,
+    char *reason, size_t size);
+
+/* The number of characters (code points) of s[0..len). */
+size_t uk_utf8_chars(const char *s, size_t len);
+/*
+ * The byte length of the longest prefix of s[0..len) that holds at most
+ * max characters; it never cuts a sequence.
+ */
+size_t uk_utf8_prefix(const char *s, size_t len, size_t max);
+
+/*
+ * The text for the model: "URL: ", then the record's title, description,
+ * readme, symbol map and content that are present and not empty, each
+ * labelled, joined by blank lines, cut at max characters (0: the default
+ * UK_SUMMARY_MAX_INPUT).  Appended to out; returns 1 when it was cut.
+ */
+int uk_summary_assemble(yajl_val rec, size_t max, struct uk_buf *out);
+
+/*
+ * The prompts, one per type.  uk_summary_prompts_init sets the built-in
+ * ones; uk_summary_prompts_load replaces those that DIR has as files
+ * named after the type in lower case, with or without ".md" or ".txt"
+ * (DIR/usage.md), and uk_summary_prompts_load_file replaces one type's
+ * prompt (or every type's, for t == -1) with the contents of path.  Both
+ * return 0, or -1 with err when a file cannot be read or is empty; a
+ * missing file in DIR is not an error (that type keeps its prompt).
+ */
+struct uk_summary_prompts {
+	char *text[UK_SUMMARY_NTYPES];
+};
+
+void uk_summary_prompts_init(struct uk_summary_prompts *p);
+int uk_summary_prompts_load(struct uk_summary_prompts *p, const char *dir,
+    struct uk_err *err);
+int uk_summary_prompts_load_file(struct uk_summary_prompts *p, int t,
+    const char *path, struct uk_err *err);
+void uk_summary_prompts_release(struct uk_summary_prompts *p);
+/* The built-in prompt of t (static). */
+const char *uk_summary_prompt_builtin(enum uk_summary_type t);
+
+/*
+ * The offline, extractive summary of rec as type t, appended to out:
+ * BRIEF takes the lead sentences, USAGE install steps, commands, imports
+ * and code, API signatures from the symbol map and the text, ARCHITECTURE
+ * the modules of the symbol map and the README's outline, EVALUATION the
+ * signals of maturity, dependencies and alternatives.  Deterministic;
+ * no network.  Returns 0, or -1 when rec has nothing to summarise (out is
+ * left as it was).
+ */
+int uk_summary_offline(yajl_val rec, enum uk_summary_type t,
+    struct uk_buf *out);
+
+/*
+ * The seed's URLContent.format_for_prompt: "## URL", the title in bold,
+ * then the summary, else the readme, else the content, cut at max
+ * characters (0: UK_SUMMARY_PROMPT_MAX) with "..." added when cut, then the
+ * symbol map in a fenced code block; parts joined by blank lines.
+ * Appended to out, without a final newline.
+ */
+void uk_summary_format_prompt(yajl_val rec, size_t max, struct uk_buf *out);
+
+/*
+ * The seed's format_url_context over recs[0..n): format_for_prompt of
+ * each record, joined by UK_SUMMARY_SEPARATOR, skipping records with
+ * error set, records whose URL is in excluded (NULL-terminated array, may
+ * be NULL) and repeats of a URL already given.  Appended to out; returns
+ * how many records it took.
+ */
+size_t uk_summary_format_context(const yajl_val *recs, size_t n,
+    const char *const *excluded, size_t max, struct uk_buf *out);
+
+#endif

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef UK_SYMBOLS_H
+#define UK_SYMBOLS_H
+
+/*
+ * The symbol index: definitions and references found by tree-sitter's
+ * tags queries in many files, a graph of files (a reference to a name
+ * defined in another file is an edge from the referring file to the
+ * defining one), PageRank over that graph as aider's repository map does,
+ * and the map itself: the best-ranked definitions within a token budget.
+ *
+ * Languages (by file extension): Python, JavaScript, TypeScript, TSX, C,
+ * C++, Go, Rust, Java, Ruby.  The grammars are linked in from .grammars/
+ * (see the Makefile); their tags queries are embedded at build time.
+ *
+ * Tokens are counted as bytes / 4, rounded up, over the map's UTF-8 text
+ * (uk_symbols_tokens); a map never exceeds its budget by that count.
+ *
+ * Usage:
+ *	struct uk_symbols *s = uk_symbols_new();
+ *	uk_symbols_add(s, "a.py", text, len, &err);  ...for every file
+ *	uk_symbols_map(s, 1024, &map);
+ *	uk_symbols_free(s);
+ */
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "util.h"
+
+struct uk_symbols;
+struct yajl_val_s;
+
+/* The default budget of a map, in tokens. */
+#define UK_SYMBOLS_TOKENS 1024
+
+/* The language of path by its extension ("python", ...), or NULL. */
+const char *uk_symbols_lang(const char *path);
+
+/* A new, empty index; free it with uk_symbols_free (NULL-safe). */
+struct uk_symbols *uk_symbols_new(void);
+void uk_symbols_free(struct uk_symbols *s);
+
+/*
+ * Index the file path (a repository-relative name, copied) whose content
+ * is text[0..len).  Returns 1 when the file was indexed, 0 when its
+ * extension names no supported language (nothing done), -1 with err when
+ * the grammar or its query cannot be used, or parsing fails.
+ */
+int uk_symbols_add(struct uk_symbols *s, const char *path, const char *text,
+    size_t len, struct uk_err *err);
+
+/* A file for uk_symbols_add_files: its path and content (not copied). */
+struct uk_symbols_file {
+	const char *path;
+	const char *text;
+	size_t len;
+};
+
+#define UK_SYMBOLS_MAX_THREADS 16
+
+/*
+ * Index files[0..n) as uk_symbols_add would one after the other (same
+ * order, same result), parsing on up to nthreads threads (0: one per
+ * processor).  Files of no supported language are skipped, as are files
+ * that fail to parse.  Returns the number indexed, or -1 with err when a
+ * query cannot be used or the deadline passed (what was indexed stays).
+ */
+long uk_symbols_add_files(struct uk_symbols *s,
+    const struct uk_symbols_file *files, size_t n, int nthreads,
+    struct uk_err *err);
+
+/*
+ * Stop indexing seconds from now (0: no limit): a parse still running
+ * then is abandoned and uk_symbols_add or uk_symbols_add_files fails.
+ */
+void uk_symbols_set_deadline(struct uk_symbols *s, double seconds);
+
+/* Files indexed, definitions and references found so far. */
+size_t uk_symbols_nfiles(const struct uk_symbols *s);
+size_t uk_symbols_ndefs(const struct uk_symbols *s);
+size_t uk_symbols_nrefs(const struct uk_symbols *s);
+
+/* The token count of s[0..len): len / 4 rounded up. */
+size_t uk_symbols_tokens(const char *s, size_t len);
+
+/*
+ * Append the map to out, at most budget tokens: files in order of rank
+ * (best first), each as its path and a colon on a line, then the
+ * signature line (the first line of the definition) of each chosen
+ * definition in line order, prefixed with U+2502, with a line holding
+ * U+22EE where lines of the file are skipped; a blank line between files.
+ * The most definitions (in order of rank) that fit are chosen.  Ranks
+ * are computed on the first call after files were added.  Returns the
+ * number of definitions shown (0: the map is empty).
+ */
+size_t uk_symbols_map(struct uk_symbols *s, long budget, struct uk_buf *out);
+
+/*
+ * The definitions of the last uk_symbols_map, best first, as a JSON array
+ * of {"file","name","kind","line","rank"} objects (and "doc", the
+ * comment before the definition, where the query captures one).  Caller
+ * frees it with uk_json_free.
+ */
+struct yajl_val_s *uk_symbols_json(struct uk_symbols *s);
+
+/* The path of the file with the highest rank, or NULL when none. */
+const char *uk_symbols_top_file(struct uk_symbols *s);
+
+#endif

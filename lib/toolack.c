@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: MIT */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+
+#include "json.h"
+#include "toolack.h"
+
+#include "banned.h"
+
+long long
+uk_toolack_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* An integer timeoutSec of v, or -1 when absent, -2 when not a number. */
+static long long
+timeout_of(yajl_val v)
+{
+	yajl_val t = v ? uk_json_get(v, "timeoutSec") : NULL;
+
+	if (!t)
+		return -1;
+	if (!YAJL_IS_INTEGER(t))
+		return -2;
+	return YAJL_GET_INTEGER(t);
+}
+
+yajl_val
+uk_toolack_call_from_record(yajl_val rec, const char *tool, const char *gen_id,
+    struct uk_err *err)
+{
+	yajl_val call, input, idv;
+	const char *name, *url;
+	char num[32];
+	long long t;
+
+	if (!YAJL_IS_OBJECT(rec)) {
+		uk_err_set(err, UK_EXIT_FAIL, "a tool call must be an object");
+		return NULL;
+	}
+	name = uk_json_get_str(rec, "toolName");
+	input = uk_json_get(rec, "input");
+	if (!input)
+		input = uk_json_get(rec, "parameters");
+	/* A url record's "type" is the URL's type, not a tool. */
+	if (!name &&
+	    (uk_json_get(rec, "parameters") || !uk_json_get(rec, "url")))
+		name = uk_json_get_str(rec, "type");
+	idv = uk_json_get(rec, "toolCallId");
+	if (!idv)
+		idv = uk_json_get(rec, "id");
+	call = uk_json_object();
+	if (idv && YAJL_IS_STRING(idv))
+		uk_json_set_str(call, "toolCallId", YAJL_GET_STRING(idv));
+	else if (idv && YAJL_IS_NUMBER(idv)) {
+		snprintf(num, sizeof(num), "%s", YAJL_GET_NUMBER(idv));
+		uk_json_set_str(call, "toolCallId", num);
+	} else if (gen_id)
+		uk_json_set_str(call, "toolCallId", gen_id);
+	else {
+		uk_err_set(err, UK_EXIT_FAIL, "no toolCallId or id");
+		goto fail;
+	}
+	if (!name && tool && (url = uk_json_get_str(rec, "url"))) {
+		name = tool;
+		input = NULL;
+		uk_json_set_str(call, "toolName", name);
+		uk_json_set(call, "input", uk_json_object());
+		uk_json_set_str(uk_json_get(call, "input"), "url", url);
+	} else if (!name) {
+		uk_err_set(err, UK_EXIT_FAIL,
+		    tool ? "no toolName, type or url" :
+			   "no toolName or type (give --tool for url records)");
+		goto fail;
+	} else {
+		uk_json_set_str(call, "toolName", name);
+		uk_json_set(call, "input",
+		    input ? uk_json_copy(input) : uk_json_object());
+	}
+	t = timeout_of(rec);
+	if (t == -1 && input && YAJL_IS_OBJECT(input))
+		t = timeout_of(input);
+	if (t == -2) {
+		uk_err_set(err, UK_EXIT_FAIL, "timeoutSec is not an integer");
+		goto fail;
+	}
+	if (t >= 0)
+		uk_json_set_int(call, "timeoutSec", t);
+	return call;
+fail:
+	uk_json_free(call);
+	return NULL;
+}
+
+int
+uk_toolack_call_check(yajl_val call, struct uk_err *err)
+{
+	const char *id = uk_json_get_str(call, "toolCallId");
+	const char *name = uk_json_get_str(call, "toolName");
+	yajl_val input = uk_json_get(call, "input");
+	long long t;
+	size_t i, n;
+
+	if (!id || !(n = strlen(id)) || n > UK_TOOLACK_MAX_ID)
+		return uk_err_set(err, UK_EXIT_FAIL,
+		    "toolCallId must be a string of 1 to %d characters",
+		    UK_TOOLACK_MAX_ID);
+	for (i = 0; i < n; i++)
+		if ((unsigned char)id[i] < 0x20 || id[i] == 0x7f)
+			return uk_err_set(err, UK_EXIT_FAIL,
+			    "toolCallId has a control character");
+	if (!name || !*name || strlen(name) > 128)
+		return uk_err_set(err, UK_EXIT_FAIL,
+		    "toolName must be a non-empty string");
+	if (input && !YAJL_IS_OBJECT(input))
+		return uk_err_set(err, UK_EXIT_FAIL, "input must be an object");
+	t = timeout_of(call);
+	if (t == -2 || (t != -1 && (t < 1 || t > UK_TOOLACK_MAX_TIMEOUT)))
+		return uk_err_set(err, UK_EXIT_FAIL,
+		    "timeoutSec must be an integer from 1 to %d",
+		    UK_TOOLACK_MAX_TIMEOUT);
+	return 0;
+}
+
+int
+uk_toolack_validate(const char *tool, yajl_val input, struct uk_err *err)
+{
+	const char *url;
+	char *scheme = NULL;
+	CURLU *u;
+	CURLUcode rc;
+	size_t n;
+	int r = 0;
+
+	if (strcmp(tool, "open_url"))
+		return 0;
+	url = input ? uk_json_get_str(input, "url") : NULL;
+	if (!url || !*url)
+		return uk_err_set(err, UK_EXIT_FAIL, "url is required");
+	if (!(u = curl_url()))
+		uk_die(UK_EXIT_FATAL, "out of memory");
+	n = strspn(url,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789+.-");
+	if (n && n < 40 && url[n] == ':' && isalpha((unsigned char)url[0]) &&
+	    !((n == 4 && !strncasecmp(url, "http", 4)) ||
+		(n == 5 && !strncasecmp(url, "https", 5)))) {
+		curl_url_cleanup(u);
+		return uk_err_set(err, UK_EXIT_FAIL,
+		    "scheme '%.*s' is not allowed: only http and https URLs "
+		    "are opened",
+		    (int)n, url);
+	}
+	rc = curl_url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME);
+	if (rc != CURLUE_OK)
+		r = uk_err_set(err, UK_EXIT_FAIL, "invalid URL: %s",
+		    curl_url_strerror(rc));
+	else if (curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    (strcmp(scheme, "http") && strcmp(scheme, "https")))
+		r = uk_err_set(err, UK_EXIT_FAIL,
+		    "scheme '%s' is not allowed: only http and https URLs are "
+		    "opened",
+		    scheme ? scheme : "");
+	curl_free(scheme);
+	curl_url_cleanup(u);
+	return r;
+}
+
+void
+uk_toolack_token_path(struct uk_buf *out)
+{
+	const char *s;
+
+	if ((s = getenv("TOOLACK_TOKEN_FILE")) && *s)
+		uk_buf_addstr(out, s);
+	else if ((s = getenv("XDG_RUNTIME_DIR")) && *s)
+		uk_buf_addf(out, "%s/toolack/token", s);
+	else
+		uk_buf_addf(out, "%s/.cache/urlkit/toolack-token",
+		    (s = getenv("HOME")) && *s ? s : ".");
+}
+
+/* Read the first line of path into out; 1 read, 0 absent, -1 error. */
+static int
+token_file_read(const char *path, int strict, struct uk_buf *out,
+    struct uk_err *err)
+{
+	struct stat st;
+	char buf[256];
+	ssize_t n;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return uk_err_set(err, UK_EXIT_FATAL, "'%s': %s", path,
+		    strerror(errno));
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    (strict && (st.st_uid != geteuid() || (st.st_mode & 077)))) {
+		close(fd);
+		return uk_err_set(err, UK_EXIT_FATAL,
+		    "'%s': not a private file of ours (mode 0600 expected)",
+		    path);
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return uk_err_set(err, UK_EXIT_FATAL, "'%s': %s", path,
+		    strerror(errno));
+	buf[n] = '\0';
+	buf[strcspn(buf, "\r\n")] = '\0';
+	if (!*buf)
+		return uk_err_set(err, UK_EXIT_FATAL, "'%s': empty token",
+		    path);
+	uk_buf_addstr(out, buf);
+	return 1;
+}
+
+int
+uk_toolack_token_read(const char *file, struct uk_buf *out, struct uk_err *err)
+{
+	struct uk_buf path = UK_BUF_INIT;
+	const char *s;
+	int r;
+
+	if ((s = getenv("TOOLACK_TOKEN")) && *s) {
+		uk_buf_addstr(out, s);
+		return 0;
+	}
+	if (file)
+		uk_buf_addstr(&path, file);
+	else
+		uk_toolack_token_path(&path);
+	r = token_file_read(path.buf, 0, out, err);
+	if (r == 0)
+		uk_err_set(err, UK_EXIT_FATAL,
+		    "no token: '%s' does not exist (is toolack serve running? "
+		    "or set TOOLACK_TOKEN)",
+		    path.buf);
+	uk_buf_release(&path);
+	return r == 1 ? 0 : -1;
+}
+
+/* mkdir -p the directory of path, the last level 0700. */
+static int
+make_dirs(const char *path, struct uk_err *err)
+{
+	char *d = uk_xstrdup(path), *p;
+	int r = 0;
+
+	if (!(p = strrchr(d, '/')) || p == d) {
+		free(d);
+		return 0;
+	}
+	*p = '\0';
+	for (p = d + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(d, 0755) && errno != EEXIST)
+			r = -1;
+		*p = '/';
+	}
+	if (mkdir(d, 0700) && errno != EEXIST)
+		r = -1;
+	else
+		r = 0;
+	if (r)
+		uk_err_set(err, UK_EXIT_FATAL, "cannot make '%s': %s", d,
+		    strerror(errno));
+	free(d);
+	return r;
+}
+
+int
+uk_toolack_token_serve(const char *given, const char *file, struct uk_buf *out,
+    struct uk_err *err)
+{
+	struct uk_buf path = UK_BUF_INIT;
+	unsigned char rnd[UK_TOOLACK_TOKEN_LEN / 2];
+	const char *s;
+	size_t i;
+	int fd = -1, r = -1;
+
+	if ((s = given) || ((s = getenv("TOOLACK_TOKEN")) && *s)) {
+		uk_buf_addstr(out, s);
+		return 0;
+	}
+	if (file)
+		uk_buf_addstr(&path, file);
+	else
+		uk_toolack_token_path(&path);
+	if ((r = token_file_read(path.buf, 1, out, err)) != 0) {
+		r = r == 1 ? 0 : -1;
+		goto out;
+	}
+	r = -1;
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+		uk_err_set(err, UK_EXIT_FATAL, "getrandom: %s",
+		    strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < sizeof(rnd); i++)
+		uk_buf_addf(out, "%02x", rnd[i]);
+	if (make_dirs(path.buf, err))
+		goto out;
+	fd = open(path.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, out->buf, out->len) != (ssize_t)out->len ||
+	    write(fd, "\n", 1) != 1) {
+		uk_err_set(err, UK_EXIT_FATAL, "cannot write '%s': %s",
+		    path.buf, strerror(errno));
+		goto out;
+	}
+	r = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	uk_buf_release(&path);
+	return r;
+}
+
+int
+uk_toolack_token_eq(const char *presented, const char *token)
+{
+	size_t n = strlen(token), i;
+	unsigned char d = 0;
+
+	if (!presented || strlen(presented) != n)
+		return 0;
+	for (i = 0; i < n; i++)
+		d |= (unsigned char)presented[i] ^ (unsigned char)token[i];
+	return d == 0;
+}
+
+int
+uk_toolack_addr_parse(const char *s, char *host, size_t hostsize, int *port,
+    struct uk_err *err)
+{
+	struct in_addr a;
+	const char *p, *colon;
+	char h[64];
+	long v;
+
+	p = s;
+	if (!strncmp(p, "http://", 7))
+		p += 7;
+	colon = strrchr(p, ':');
+	if (!colon) {
+		snprintf(h, sizeof(h), "127.0.0.1");
+		colon = p - 1;
+	} else if (colon == p)
+		snprintf(h, sizeof(h), "127.0.0.1");
+	else if ((size_t)(colon - p) >= sizeof(h))
+		return uk_err_set(err, UK_EXIT_USAGE, "bad address '%s'", s);
+	else
+		snprintf(h, sizeof(h), "%.*s", (int)(colon - p), p);
+	{
+		char pb[16];
+		size_t n = strcspn(colon + 1, "/");
+
+		if (n == 0 || n >= sizeof(pb))
+			return uk_err_set(err, UK_EXIT_USAGE,
+			    "bad address '%s': no port", s);
+		memcpy(pb, colon + 1, n);
+		pb[n] = '\0';
+		if (uk_parse_long(pb, 0, 65535, &v))
+			return uk_err_set(err, UK_EXIT_USAGE,
+			    "bad address '%s': bad port", s);
+		if (colon[1 + n] && strcmp(colon + 1 + n, "/"))
+			return uk_err_set(err, UK_EXIT_USAGE,
+			    "bad address '%s': a path is not taken", s);
+	}
+	if (!strcmp(h, "localhost"))
+		snprintf(h, sizeof(h), "127.0.0.1");
+	if (inet_pton(AF_INET, h, &a) != 1)
+		return uk_err_set(err, UK_EXIT_USAGE,
+		    "bad address '%s': not an IPv4 address", s);
+	snprintf(host, hostsize, "%s", h);
+	*port = (int)v;
+	return 0;
+}

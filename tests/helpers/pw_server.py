@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Loopback pages for the pwfetch suites (and its benchmark).  Prints the
+# port on the first line of stdout, then serves until killed.
+#   /static            a plain article
+#   /script            text written by a script during load
+#   /late              an element added 300 ms after load
+#   /slow?ms=N         a page whose image takes N ms (load waits for it)
+#   /img?ms=N          that image
+#   /never             headers and half a page, then nothing
+#   /setcookie         sets pw=1 and says so
+#   /cookie            shows the Cookie header it got
+#   /oom               a script that eats memory until the renderer dies
+#   /count             how many times it has been asked for
+#   /page/N            small numbered pages (the benchmark)
+import http.server
+import socketserver
+import sys
+import time
+import urllib.parse
+
+ARTICLE = """<!DOCTYPE html>
+<html><head><title>Static page</title>
+<meta name="description" content="A static test page">
+<meta name="author" content="Ada Lovelace"></head>
+<body><article><h1>Static page</h1>
+<p>The first paragraph of a static page, long enough to count as text that a
+reader would want to keep, with a few more words to make it so.</p>
+<p>A second paragraph, about the analytical engine and its tables of numbers,
+again with enough words in it to be taken for the main text.</p>
+</article></body></html>
+"""
+
+SCRIPT = """<!DOCTYPE html>
+<html><head><title>Script page</title></head>
+<body><div id="app">loading</div>
+<script>
+window.addEventListener('DOMContentLoaded', function () {
+  document.getElementById('app').innerHTML =
+    '<article><p id="built">Rendered by script: this paragraph was written ' +
+    'by JavaScript after the document was parsed, so only a browser sees it.' +
+    '</p></article>';
+});
+</script></body></html>
+"""
+
+LATE = """<!DOCTYPE html>
+<html><head><title>Late page</title></head>
+<body><p>waiting</p>
+<script>
+window.addEventListener('load', function () {
+  setTimeout(function () {
+    var p = document.createElement('p');
+    p.id = 'late';
+    p.textContent = 'Arrived late, after the load event.';
+    document.body.appendChild(p);
+  }, 300);
+});
+</script></body></html>
+"""
+
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082")
+
+
+class H(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    count = 0
+
+    def log_message(self, *a):
+        pass
+
+    def send(self, body, ctype="text/html; charset=utf-8", extra=()):
+        if isinstance(body, str):
+            body = body.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in extra:
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        u = urllib.parse.urlparse(self.path)
+        q = urllib.parse.parse_qs(u.query)
+        ms = int(q.get("ms", ["1000"])[0])
+        if u.path == "/static":
+            self.send(ARTICLE)
+        elif u.path == "/script":
+            self.send(SCRIPT)
+        elif u.path == "/late":
+            self.send(LATE)
+        elif u.path == "/slow":
+            self.send("<!DOCTYPE html><html><head><title>Slow page</title>"
+                      "</head><body><p>A slow page: its image takes %d ms."
+                      "</p><img src=\"/img?ms=%d\"></body></html>" % (ms, ms))
+        elif u.path == "/img":
+            time.sleep(ms / 1000.0)
+            self.send(PNG, "image/png")
+        elif u.path == "/never":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", "100000")
+            self.end_headers()
+            self.wfile.write(b"<html><head><title>Never</title></head><body>")
+            self.wfile.flush()
+            time.sleep(3600)
+        elif u.path == "/setcookie":
+            self.send("<html><head><title>set</title></head><body><p>cookie "
+                      "set</p></body></html>",
+                      extra=[("Set-Cookie", "pw=1; Path=/")])
+        elif u.path == "/cookie":
+            c = self.headers.get("Cookie", "none")
+            self.send("<html><head><title>cookie</title></head><body>"
+                      "<p id=\"c\">cookie: %s</p></body></html>" % c)
+        elif u.path == "/oom":
+            self.send("<html><head><title>oom</title></head><body><script>"
+                      "var a = []; for (;;) a.push(new Array(1e6).fill(1.5));"
+                      "</script></body></html>")
+        elif u.path == "/count":
+            H.count += 1
+            self.send("<html><head><title>count</title></head><body>"
+                      "<p id=\"n\">count %d</p></body></html>" % H.count)
+        elif u.path.startswith("/page/"):
+            n = u.path[6:]
+            self.send("<!DOCTYPE html><html><head><title>Page %s</title>"
+                      "</head><body><article><h1>Page %s</h1><p>Paragraph "
+                      "of page %s, with some words to make it an article of"
+                      " its own.</p></article><script>document.body."
+                      "insertAdjacentHTML('beforeend','<p>script %s</p>')"
+                      "</script></body></html>" % (n, n, n, n))
+        else:
+            self.send_error(404)
+
+
+class S(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+srv = S(("127.0.0.1", 0), H)
+print(srv.server_address[1], flush=True)
+srv.serve_forever()

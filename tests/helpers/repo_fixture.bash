@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: MIT
+# Fixtures for the repository suites: a real git repository in several
+# languages with cross-file calls, served as archives and over git.
+
+# make_repo DIR: the test repository (branch main, and dev with more READMEs).
+make_repo() {
+	local d=$1
+	mkdir -p "$d" && cd "$d" || return 1
+	git init -q -b main .
+	git config user.email t@example.org
+	git config user.name test
+	cat >README.rst <<'R'
+Tool
+====
+
+Tool turns widgets into gadgets, quickly and safely.
+R
+	mkdir -p core app web lib src tools .hidden node_modules/pkg
+	cat >core/util.py <<'P'
+def helper_function(x):
+    """The helper everybody calls."""
+    return x * 2
+
+
+def rarely_used(y):
+    return y
+P
+	cat >app/main.py <<'P'
+from core.util import helper_function
+
+
+def main_entry():
+    return helper_function(1) + helper_function(2)
+P
+	cat >app/jobs.py <<'P'
+from core.util import helper_function
+
+
+def run_jobs():
+    return [helper_function(i) for i in range(3)]
+P
+	cat >web/format.js <<'P'
+// Formats a date for display.
+function formatDate(d) { return d.toISOString() }
+module.exports = { formatDate }
+P
+	cat >web/page.js <<'P'
+const { formatDate } = require('./format')
+function renderPage(p) { return helper_function(formatDate(p.date)) }
+P
+	cat >lib/engine.go <<'P'
+package lib
+
+// StartEngine starts it.
+func StartEngine() int { return helper_function(3) }
+P
+	cat >src/lib.rs <<'P'
+pub fn rust_entry() -> i32 { helper_function(4) }
+P
+	cat >src/main.c <<'P'
+#include "util.h"
+
+int
+c_entry(void)
+{
+	return helper_function(5);
+}
+P
+	cat >src/Main.java <<'P'
+class Main { int javaEntry() { return helperFunction(6); } }
+P
+	cat >tools/task.rb <<'P'
+# Runs the task.
+class Task
+  def perform
+    helper_function(7)
+  end
+end
+P
+	cat >.hidden/secret.py <<'P'
+def hidden_secret_function():
+    return helper_function(0)
+P
+	cat >node_modules/pkg/index.js <<'P'
+function nodeModulesFunction() { return helper_function(0) }
+P
+	cat >web/app.min.js <<'P'
+function minifiedThing(){return 1}
+P
+	ln -s /etc/hostname evil_link.py
+	ln -s ../../../../etc app/escape.py
+	python3 -c '
+import sys
+with open("big_file.py", "w") as f:
+    for i in range(40000):
+        f.write("def huge_generated_%d(): return helper_function(%d)\n" % (i, i))
+'
+	git add -A && git commit -q -m initial
+	git checkout -q -b dev
+	printf 'Dev readme in markdown.\n' >README.md
+	printf 'Dev readme in text.\n' >README.txt
+	printf 'Dev plain readme.\n' >README
+	git add -A && git commit -q -m dev
+	git checkout -q main
+	cd - >/dev/null || return 1
+}
+
+# serve_repo SRC SRV: archives of SRC's branches as acme/tool and a bare
+# clone for git over HTTP as git/tool.git, under the server root SRV.
+serve_repo() {
+	local src=$1 srv=$2
+	mkdir -p "$srv/archives/acme/tool" "$srv/git"
+	git -C "$src" archive --format=tar.gz --prefix=acme-tool-0123abc/ \
+	    main >"$srv/archives/acme/tool/HEAD.tar.gz"
+	git -C "$src" archive --format=tar.gz --prefix=acme-tool-0123abc/ \
+	    dev >"$srv/archives/acme/tool/dev.tar.gz"
+	git clone -q --bare "$src" "$srv/git/tool.git"
+}

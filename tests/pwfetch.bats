@@ -1,0 +1,240 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# pwfetch with a browser it launches: real headless Chromium against the
+# loopback pages of helpers/pw_server.py.
+bats_require_minimum_version 1.5.0
+load helpers/common
+
+CHROMIUM=${URLKIT_CHROMIUM:-/usr/lib/chromium/chromium}
+
+setup_file() {
+	local d=$BATS_FILE_TMPDIR port=
+	python3 "$TOP/tests/helpers/pw_server.py" >"$d/srv.port" \
+	    2>"$d/srv.log" &
+	echo $! >"$d/srv.pid"
+	for _ in $(seq 1 100); do
+		port=$(head -n 1 "$d/srv.port" 2>/dev/null)
+		[ -n "$port" ] && break
+		sleep 0.05
+	done
+	[ -n "$port" ] || return 1
+	export B="http://127.0.0.1:$port"
+}
+
+teardown_file() {
+	kill "$(cat "$BATS_FILE_TMPDIR/srv.pid")" 2>/dev/null || true
+}
+
+setup() {
+	common_setup
+	[ -x "$CHROMIUM" ] || skip "chromium is not installed ($CHROMIUM)"
+	mkdir -p "$T/tmp"
+	export TMPDIR="$T/tmp"
+}
+
+teardown() {
+	common_teardown
+}
+
+# No Chromium of ours running, and no profile left behind.
+no_browser_left() {
+	if pgrep -f "$T/tmp/" >/dev/null; then
+		echo "chromium still running:" >&2
+		pgrep -af "$T/tmp/" >&2
+		return 1
+	fi
+	if [ -n "$(ls -A "$T/tmp")" ]; then
+		echo "left in TMPDIR: $(ls -A "$T/tmp")" >&2
+		return 1
+	fi
+}
+
+# Wait until a browser of ours runs; its oldest process (the browser).
+browser_pid() {
+	local p
+	for _ in $(seq 1 200); do
+		p=$(pgrep -o -f -- "--user-data-dir=$T/tmp/pwfetch") && break
+		sleep 0.05
+	done
+	[ -n "$p" ] && echo "$p"
+}
+
+@test "usage: -h prints the man page's SYNOPSIS; bad use exits 2" {
+	run -0 --separate-stderr pwfetch -h
+	local u s
+	u=$(printf '%s\n' "$output" | sed 's/^usage://' | tr -s ' \t\n' ' ' |
+	    sed 's/^ //;s/ $//')
+	s=$(mandoc -Tascii "$TOP/man/pwfetch.1" | col -b |
+	    sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' |
+	    tr -s ' \t\n' ' ' | sed 's/^ //;s/ $//')
+	[ "$u" = "$s" ]
+	run -2 pwfetch
+	run -2 pwfetch crawl "$B/static"
+	run -2 pwfetch fetch --bogus
+	run -2 pwfetch fetch -w sometimes "$B/static"
+	run -2 pwfetch fetch -v 12by7 "$B/static"
+	run -2 pwfetch fetch -j 0 "$B/static"
+	run -0 --separate-stderr pwfetch fetch -V
+	[[ $output == "pwfetch "* ]]
+}
+
+@test "fetch: static, script-built, unreachable and 404 pages" {
+	run -1 --separate-stderr pwfetch fetch "$B/static" "$B/script" \
+	    "http://127.0.0.1:1/" "$B/nope"
+	[ "${#lines[@]}" -eq 4 ]
+	local static=${lines[0]} script=${lines[1]}
+	json_eq "$(jq -c '{url, url_type, title, final_url, http_status}' <<<"$static")" \
+	    "{\"url\":\"$B/static\",\"url_type\":\"web\",\"title\":\"Static page\",\"final_url\":\"$B/static\",\"http_status\":200}"
+	jq -e '.description == "A static test page" and .author == "Ada Lovelace"' \
+	    <<<"$static"
+	jq -e '.content | test("analytical engine")' <<<"$static"
+	jq -e '.fetched_at | test("^20[0-9-]+T")' <<<"$static"
+	jq -e '(has("html") | not) and (has("error") | not)' <<<"$static"
+	# The text a script wrote is in the content record.
+	jq -e '.content | test("Rendered by script")' <<<"$script"
+	jq -e '.error | test("^net::ERR_")' <<<"${lines[2]}"
+	jq -e '.error == "HTTP 404" and .http_status == 404' <<<"${lines[3]}"
+	[[ $stderr == *"$B/nope: HTTP 404"* ]]
+	no_browser_left
+}
+
+@test "-H: the HTML has what the page's script wrote" {
+	run -0 --separate-stderr pwfetch fetch -H "$B/script"
+	jq -e '.html | test("<p id=\"built\">Rendered by script")' <<<"$output"
+	jq -e '.html | startswith("<!DOCTYPE html>")' <<<"$output"
+}
+
+@test "a slow page is waited for; past its timeout it is an error record" {
+	run -0 --separate-stderr pwfetch fetch -t 20 "$B/slow?ms=1200"
+	jq -e '.title == "Slow page" and (has("error") | not)' <<<"$output"
+	# domcontentloaded does not wait for the image; -t 20 still bounds it.
+	run -0 --separate-stderr pwfetch fetch -t 20 -w domcontentloaded \
+	    -e 'document.readyState' "$B/slow?ms=8000"
+	jq -e '.title == "Slow page" and .eval == "interactive"' <<<"$output"
+	run -1 --separate-stderr pwfetch fetch -t 3 "$B/never" "$B/static"
+	[ "${#lines[@]}" -eq 2 ]
+	jq -se '.[0].error == "timeout after 3 s waiting for load"' <<<"$output"
+	jq -se '.[1].title == "Static page" and (.[1] | has("error") | not)' \
+	    <<<"$output"
+	[[ $stderr == *"$B/never: timeout after 3 s"* ]]
+	no_browser_left
+	# -T: the run's own limit; what is left is not started.
+	run -1 --separate-stderr pwfetch fetch -t 30 -T 2 "$B/never" "$B/static"
+	jq -se '.[0].error | startswith("the run timed out (2 s) waiting for ")' \
+	    <<<"$output"
+	jq -se '.[1].error == "not fetched: the run timed out"' <<<"$output"
+	no_browser_left
+}
+
+@test "open gives each page its own cookies; fetch shares them" {
+	run -0 --separate-stderr pwfetch fetch -H "$B/setcookie" "$B/cookie"
+	jq -se '.[1].html | test("cookie: pw=1")' <<<"$output"
+	run -0 --separate-stderr pwfetch open -H "$B/setcookie" "$B/cookie"
+	jq -se '.[1].html | test("cookie: none")' <<<"$output"
+}
+
+@test "-w selector waits for the element; -e, -v, -u and -s" {
+	mkdir "$T/shots"
+	run -0 --separate-stderr pwfetch fetch -w 'selector:#late' -H -v 800x600 \
+	    -u 'urlkit-test/1' -e '[document.querySelectorAll("p").length,
+	    innerWidth, innerHeight, navigator.userAgent]' \
+	    -s "$T/shots" "$B/late" "$B/late?again"
+	jq -se '.[0].html | test("Arrived late")' <<<"$output"
+	jq -se '.[0].eval == [2, 800, 600, "urlkit-test/1"]' <<<"$output"
+	json_eq "$(jq -sc 'map(.screenshot)' <<<"$output")" \
+	    "[\"$T/shots/1.png\",\"$T/shots/2.png\"]"
+	[ "$(head -c 8 "$T/shots/1.png" | od -An -tx1 | tr -d ' \n')" = \
+	    89504e470d0a1a0a ]
+	[ -s "$T/shots/2.png" ]
+}
+
+@test "-w networkidle; an exception in -e; a selector that never comes" {
+	run -1 --separate-stderr pwfetch fetch -w networkidle -e 'nope.nope' \
+	    "$B/script"
+	jq -e '.title == "Script page"' <<<"$output"
+	jq -e '(.error | test("^eval: ReferenceError")) and (.content | test("Rendered"))' \
+	    <<<"$output"
+	run -1 --separate-stderr pwfetch fetch -t 3 -w 'selector:#absent' "$B/static"
+	jq -e '.error == "timeout after 3 s waiting for the selector"' \
+	    <<<"$output"
+}
+
+@test "stdin: url records keep their fields, bare URLs work, -j 3" {
+	{
+		printf '{"url":"%s","id":"x1","type":"web"}\n' "$B/static"
+		printf '%s\n' "$B/page/1" "$B/page/2" "$B/page/3" "$B/page/4"
+	} >"$T/in"
+	run -0 --separate-stderr pwfetch fetch -j 3 <"$T/in"
+	[ "${#lines[@]}" -eq 5 ]
+	jq -se 'map(select(.id == "x1"))[0].title == "Static page"' <<<"$output"
+	[ "$(jq -r .title <<<"$output" | sort | tr '\n' ,)" = \
+	    "Page 1,Page 2,Page 3,Page 4,Static page," ]
+	no_browser_left
+}
+
+@test "bad input: error records, no browser for them, exit 1" {
+	printf 'ftp://example.com/x\n{"url":"javascript:alert(1)"}\n{"nourl":1}\n{"url":"x","error":"earlier"}\nnot a url {\n' >"$T/in"
+	run -1 --separate-stderr pwfetch fetch <"$T/in"
+	[ "${#lines[@]}" -eq 5 ]
+	jq -se '.[0].error == "not an http(s) URL: '\''ftp://example.com/x'\''"' \
+	    <<<"$output"
+	jq -se '.[1].error | test("not an http")' <<<"$output"
+	jq -se '.[2].error == "no string field '\''url'\''" and .[2].line == 3' \
+	    <<<"$output"
+	jq -se '.[3] == {"url":"x","error":"earlier"}' <<<"$output"
+	jq -se '.[4].line == 5' <<<"$output"
+	[ -z "$(ls -A "$T/tmp")" ]
+}
+
+@test "a browser that cannot start: exit 3 with a message" {
+	URLKIT_CHROMIUM=/nonexistent/chromium run -3 --separate-stderr \
+	    pwfetch fetch "$B/static"
+	[[ $stderr == *"cannot start chromium: '/nonexistent/chromium'"* ]]
+	printf '#!/bin/sh\nexit 1\n' >"$T/false-chromium"
+	chmod +x "$T/false-chromium"
+	URLKIT_CHROMIUM=$T/false-chromium run -3 --separate-stderr \
+	    pwfetch fetch "$B/static"
+	[[ $stderr == *"chromium did not start"* ]]
+	no_browser_left
+}
+
+@test "a page that crashes its renderer: an error record; the run goes on" {
+	# A small V8 heap makes the page's allocation loop kill its renderer.
+	printf '#!/bin/sh\nexec "%s" --js-flags=--max-old-space-size=16 "$@"\n' \
+	    "$CHROMIUM" >"$T/chromium"
+	chmod +x "$T/chromium"
+	URLKIT_CHROMIUM=$T/chromium run -1 --separate-stderr pwfetch fetch \
+	    "$B/oom" "$B/static"
+	jq -se '.[0].error == "the page crashed its renderer"' <<<"$output"
+	jq -se '.[1].title == "Static page"' <<<"$output"
+	no_browser_left
+}
+
+@test "SIGTERM: pwfetch takes its browser and profile with it" {
+	pwfetch fetch -t 30 "$B/never" >"$T/out" 2>"$T/err" &
+	local pid=$! st=0
+	run -0 browser_pid
+	kill -TERM "$pid"
+	wait "$pid" || st=$?
+	[ "$st" -eq 143 ]
+	sleep 0.2
+	no_browser_left
+}
+
+@test "the browser dies mid-run: the rest get error records, exit 1" {
+	printf '%s\n' "$B/static" "$B/never" "$B/static" >"$T/in"
+	pwfetch fetch -t 30 <"$T/in" >"$T/out" 2>"$T/err" &
+	local pid=$! st=0 bp
+	bp=$(browser_pid)
+	for _ in $(seq 1 200); do
+		[ -s "$T/out" ] && break
+		sleep 0.05
+	done
+	kill -KILL "$bp"
+	wait "$pid" || st=$?
+	[ "$st" -eq 1 ]
+	run -0 jq -sc 'map(.error)' "$T/out"
+	json_eq "$output" '[null,"the browser has gone","the browser has gone"]'
+	sleep 0.2
+	no_browser_left
+}

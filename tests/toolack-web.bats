@@ -1,0 +1,78 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# toolack's web frontend in real headless Chromium: the page subscribes,
+# an open_url call arrives, a tab opens at the URL, the ack comes back.
+bats_require_minimum_version 1.5.0
+load helpers/common
+load helpers/toolack
+
+CHROMIUM=${URLKIT_CHROMIUM:-/usr/lib/chromium/chromium}
+
+setup() {
+	common_setup
+	[ -x "$CHROMIUM" ] || skip "no chromium at $CHROMIUM"
+	ta_start
+	start_server PAGE python3 "$TOP/tests/helpers/toolack_page.py"
+}
+
+teardown() {
+	common_teardown
+}
+
+# browser [--allow-popups]: headless Chromium on the frontend; sets DT_PORT.
+browser() {
+	mkdir -p "$T/chromium"
+	python3 "$TOP/tests/helpers/toolack_chromium.py" launch "$T/chromium" \
+	    "$TOOLACK_URL/?token=$TOKEN" "$@" >"$T/CH.port" 2>"$T/CH.log" &
+	echo $! >"$T/CH.pid"
+	wait_for 30 test -s "$T/CH.port" || { cat "$T/CH.log" >&2; return 1; }
+	DT_PORT=$(head -n 1 "$T/CH.port")
+}
+
+@test "web frontend: open_url opens a new tab at the URL and acks success" {
+	url="http://127.0.0.1:$PAGE_PORT/opened?n=1"
+	# Dispatched before the page is even loaded: it waits for it.
+	toolack call -T 30 -t open_url <<<"$url" >"$T/out" 2>"$T/err" &
+	cpid=$!
+	browser --allow-popups
+	rc=0
+	wait "$cpid" || rc=$?
+	[ "$rc" -eq 0 ]
+	[ "$(jq -r .status "$T/out")" = success ]
+	[ "$(jq -r .output.url "$T/out")" = "$url" ]
+	[ "$(jq -r .errorText "$T/out")" = null ]
+	python3 "$TOP/tests/helpers/toolack_chromium.py" wait-target "$DT_PORT" "$url" 10
+	# A second call on the live page.
+	run -0 --separate-stderr toolack call -T 30 -t open_url <<<"http://127.0.0.1:$PAGE_PORT/second"
+	[ "$(jq -r .status <<<"$output")" = success ]
+	python3 "$TOP/tests/helpers/toolack_chromium.py" wait-target "$DT_PORT" "http://127.0.0.1:$PAGE_PORT/second" 10
+	[ "$(ta_pending)" = 0 ]
+}
+
+@test "web frontend: a blocked popup is acked failed, never success" {
+	browser
+	url="http://127.0.0.1:$PAGE_PORT/blocked"
+	run -1 --separate-stderr toolack call -T 30 -t open_url <<<"$url"
+	[ "$(jq -r .status <<<"$output")" = failed ]
+	[[ $(jq -r .errorText <<<"$output") == "popup blocked"* ]]
+	run -0 python3 "$TOP/tests/helpers/toolack_chromium.py" targets "$DT_PORT"
+	[[ $output != *"/blocked"* ]]
+	[ "$(ta_pending)" = 0 ]
+}
+
+@test "web frontend: a reload loses no call and runs none twice" {
+	browser --allow-popups
+	ch="python3 $TOP/tests/helpers/toolack_chromium.py"
+	first="http://127.0.0.1:$PAGE_PORT/before"
+	run -0 --separate-stderr toolack call -T 30 -t open_url <<<"$first"
+	[ "$(jq -r .status <<<"$output")" = success ]
+	# Reload the page and dispatch while it is reloading.
+	$ch reload "$DT_PORT" "$TOOLACK_URL/"
+	run -0 --separate-stderr toolack call -T 30 -t open_url <<<"http://127.0.0.1:$PAGE_PORT/during"
+	[ "$(jq -r .status <<<"$output")" = success ]
+	$ch wait-target "$DT_PORT" "http://127.0.0.1:$PAGE_PORT/during" 10
+	# The call made before the reload was not run again by the new page.
+	[ "$($ch count "$DT_PORT" "$first")" = 1 ]
+	[ "$($ch count "$DT_PORT" "http://127.0.0.1:$PAGE_PORT/during")" = 1 ]
+	[ "$(ta_pending)" = 0 ]
+}

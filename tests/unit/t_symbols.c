@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of lib/symbols (TAP).  With operands, a driver for the
+ * benchmark: t_symbols [-t tokens] DIR... indexes every supported file
+ * under the directories and prints the map and a count on stderr.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yajl/yajl_tree.h>
+
+#include "banned.h"
+#include "buf.h"
+#include "json.h"
+#include "symbols.h"
+#include "util.h"
+
+static int ntest, nfail;
+
+static void
+ok(int cond, const char *what)
+{
+	ntest++;
+	if (!cond)
+		nfail++;
+	printf("%sok %d - %s\n", cond ? "" : "not ", ntest, what);
+}
+
+static void
+add(struct uk_symbols *s, const char *path, const char *text)
+{
+	struct uk_err err;
+
+	if (uk_symbols_add(s, path, text, strlen(text), &err) != 1)
+		printf("# add %s: %s\n", path, err.msg);
+}
+
+/* Whether the JSON symbols hold name with kind in file. */
+static int
+has_sym(yajl_val arr, const char *file, const char *name, const char *kind)
+{
+	size_t i;
+
+	for (i = 0; i < arr->u.array.len; i++) {
+		yajl_val o = arr->u.array.values[i];
+		const char *f = uk_json_get_str(o, "file");
+		const char *n = uk_json_get_str(o, "name");
+		const char *k = uk_json_get_str(o, "kind");
+
+		if (f && n && k && !strcmp(f, file) && !strcmp(n, name) &&
+		    !strcmp(k, kind))
+			return 1;
+	}
+	return 0;
+}
+
+static const char *
+doc_of(yajl_val arr, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < arr->u.array.len; i++) {
+		yajl_val o = arr->u.array.values[i];
+		const char *n = uk_json_get_str(o, "name");
+
+		if (n && !strcmp(n, name))
+			return uk_json_get_str(o, "doc");
+	}
+	return NULL;
+}
+
+static void
+test_languages(void)
+{
+	struct uk_symbols *s = uk_symbols_new();
+	struct uk_buf map = UK_BUF_INIT;
+	yajl_val j;
+	const char *d;
+
+	add(s, "a.py",
+	    "class Store:\n    def get(self, k):\n        return k\n");
+	add(s, "b.js",
+	    "// Adds two numbers.\nfunction addUp(a, b) { return a + b }\n"
+	    "class Widget { constructor() {} render() { return addUp(1, 2) } "
+	    "}\n");
+	add(s, "c.ts",
+	    "interface Shape { area(): number }\n"
+	    "function makeShape(): Shape { return null as any }\n");
+	add(s, "d.tsx", "function View() { return <div/> }\n");
+	add(s, "e.c",
+	    "struct point { int x; };\nint\nnorm(struct point p)\n"
+	    "{\n\treturn p.x;\n}\n");
+	add(s, "f.cpp",
+	    "class Engine { public: void start(); };\n"
+	    "void Engine::start() {}\n");
+	add(s, "g.go",
+	    "package g\n// Run runs.\nfunc Run() {}\n"
+	    "type Config struct{}\n");
+	add(s, "h.rs",
+	    "struct Pool;\nimpl Pool { fn new() -> Pool { Pool } "
+	    "}\ntrait Drain {}\n");
+	add(s, "i.java", "class Main { void go() { } }\n");
+	add(s, "j.rb",
+	    "# A cache.\nclass Cache\n  def fetch(key)\n"
+	    "    value = key\n    value\n  end\nend\n");
+	ok(uk_symbols_nfiles(s) == 10, "ten languages indexed");
+	uk_symbols_map(s, 100000, &map);
+	j = uk_symbols_json(s);
+	ok(has_sym(j, "a.py", "Store", "class") &&
+		has_sym(j, "a.py", "get", "function"),
+	    "python class and function");
+	ok(has_sym(j, "b.js", "addUp", "function") &&
+		has_sym(j, "b.js", "render", "method"),
+	    "javascript function and method");
+	ok(!has_sym(j, "b.js", "constructor", "method"),
+	    "#not-eq? drops the javascript constructor");
+	ok(has_sym(j, "c.ts", "Shape", "interface") &&
+		has_sym(j, "c.ts", "makeShape", "function"),
+	    "typescript interface and function");
+	ok(has_sym(j, "d.tsx", "View", "function"), "tsx function");
+	ok(has_sym(j, "e.c", "point", "class") &&
+		has_sym(j, "e.c", "norm", "function"),
+	    "c struct and function");
+	ok(has_sym(j, "f.cpp", "Engine", "class"), "c++ class");
+	ok(has_sym(j, "g.go", "Run", "function") &&
+		has_sym(j, "g.go", "Config", "type"),
+	    "go function and type");
+	ok(has_sym(j, "h.rs", "Pool", "class") &&
+		has_sym(j, "h.rs", "Drain", "interface"),
+	    "rust struct and trait");
+	ok(has_sym(j, "i.java", "Main", "class") &&
+		has_sym(j, "i.java", "go", "method"),
+	    "java class and method");
+	ok(has_sym(j, "j.rb", "Cache", "class") &&
+		has_sym(j, "j.rb", "fetch", "method"),
+	    "ruby class and method");
+	{
+		struct uk_buf m2 = UK_BUF_INIT;
+
+		uk_symbols_map(s, 100000, &m2);
+		ok(strstr(m2.buf, "\xe2\x94\x82int norm(struct point p)\n") !=
+			NULL,
+		    "a KNF C function shows its return type");
+		uk_buf_release(&m2);
+	}
+	d = doc_of(j, "addUp");
+	ok(d && !strcmp(d, "Adds two numbers."),
+	    "#strip! and #select-adjacent! give the js doc");
+	d = doc_of(j, "Run");
+	ok(d && !strcmp(d, "Run runs."), "#set-adjacent! gives the go doc");
+	d = doc_of(j, "Cache");
+	ok(d && !strcmp(d, "A cache."), "ruby doc stripped of '#'");
+	uk_json_free(j);
+	uk_buf_release(&map);
+	uk_symbols_free(s);
+}
+
+static void
+test_ranking(void)
+{
+	struct uk_symbols *s = uk_symbols_new();
+	struct uk_buf map = UK_BUF_INIT;
+	const char *top;
+	size_t n, full;
+	long b;
+	int fits = 1;
+	char name[64], text[256];
+	int i;
+
+	add(s, "core/util.py",
+	    "def helper_function(x):\n    return x\n\n\n"
+	    "def other_thing(y):\n    return y\n");
+	for (i = 0; i < 5; i++) {
+		snprintf(name, sizeof(name), "app/mod%d.py", i);
+		snprintf(text, sizeof(text),
+		    "from core.util import helper_function\n"
+		    "def run%d():\n    return helper_function(%d)\n",
+		    i, i);
+		add(s, name, text);
+	}
+	add(s, "app/lonely.py", "def lonely():\n    pass\n");
+	top = uk_symbols_top_file(s);
+	ok(top && !strcmp(top, "core/util.py"),
+	    "the most referenced file ranks first");
+	full = uk_symbols_map(s, 100000, &map);
+	ok(!strncmp(map.buf,
+	       "core/util.py:\n\xe2\x94\x82"
+	       "def helper_function(x):\n",
+	       strlen("core/util.py:\n") + 3 + 24),
+	    "the map starts with the top file and its best definition");
+	ok(strstr(map.buf, "\xe2\x8b\xae\n") != NULL, "elision marks");
+	for (b = 0; b <= 200; b++) {
+		uk_buf_reset(&map);
+		n = uk_symbols_map(s, b, &map);
+		if (uk_symbols_tokens(map.buf, map.len) > (size_t)b)
+			fits = 0;
+		if (n > full)
+			fits = 0;
+	}
+	ok(fits, "every budget from 0 to 200 tokens holds");
+	uk_buf_reset(&map);
+	n = uk_symbols_map(s, 12, &map);
+	ok(n == 1 && strstr(map.buf, "helper_function"),
+	    "a small budget keeps the best definition");
+	ok(uk_symbols_tokens("abcde", 5) == 2, "tokens are bytes/4 rounded up");
+	uk_buf_release(&map);
+	uk_symbols_free(s);
+}
+
+static void
+test_predicates(void)
+{
+	struct uk_symbols *s = uk_symbols_new();
+	struct uk_buf map = UK_BUF_INIT;
+	yajl_val j;
+
+	/* require() is not a reference (#not-match?). */
+	add(s, "x.js", "function require() {}\n");
+	add(s, "y.js", "const m = require('m')\n");
+	/* A ruby local is not a call; a bare method name is. */
+	add(s, "lib/a.rb", "def shared_method\nend\n");
+	add(s, "lib/b.rb", "def use\n  shared_method\nend\n");
+	add(s, "lib/c.rb",
+	    "def keep\n  shared_method = 1\n  shared_method\nend\n");
+	ok(uk_symbols_lang("x/README") == NULL &&
+		uk_symbols_lang("a.H") != NULL,
+	    "language by extension, case-insensitive");
+	uk_symbols_map(s, 100000, &map);
+	j = uk_symbols_json(s);
+	ok(strcmp(uk_symbols_top_file(s), "lib/a.rb") == 0,
+	    "a ruby call counts, a ruby local does not, require() does not");
+	uk_json_free(j);
+	uk_buf_release(&map);
+	uk_symbols_free(s);
+}
+
+static void
+test_batch(void)
+{
+	struct uk_symbols *a = uk_symbols_new(), *b = uk_symbols_new();
+	struct uk_symbols_file f[40];
+	struct uk_buf ma = UK_BUF_INIT, mb = UK_BUF_INIT;
+	char paths[40][32], texts[40][128];
+	struct uk_err err;
+	int i;
+
+	for (i = 0; i < 40; i++) {
+		snprintf(paths[i], sizeof(paths[i]), "m%02d.%s", i,
+		    i % 3 ? "py" : "txt");
+		snprintf(texts[i], sizeof(texts[i]),
+		    "def func_number_%d():\n    return func_number_%d()\n", i,
+		    (i * 7) % 40);
+		f[i].path = paths[i];
+		f[i].text = texts[i];
+		f[i].len = strlen(texts[i]);
+		uk_symbols_add(a, f[i].path, f[i].text, f[i].len, &err);
+	}
+	ok(uk_symbols_add_files(b, f, 40, 4, &err) == 26,
+	    "add_files indexes the supported files");
+	uk_symbols_map(a, 300, &ma);
+	uk_symbols_map(b, 300, &mb);
+	ok(ma.len > 0 && ma.len == mb.len && !memcmp(ma.buf, mb.buf, ma.len),
+	    "four threads give the map of one");
+	uk_symbols_set_deadline(b, 1e-9);
+	ok(uk_symbols_add_files(b, f, 40, 2, &err) < 0 &&
+		strstr(err.msg, "time limit"),
+	    "a passed deadline stops indexing");
+	uk_buf_release(&ma);
+	uk_buf_release(&mb);
+	uk_symbols_free(a);
+	uk_symbols_free(b);
+}
+
+/* The driver: index trees for the benchmark. */
+struct files {
+	struct uk_symbols_file *f;
+	size_t n, a;
+};
+
+static void
+walk(struct files *fl, struct uk_buf *path, size_t *bytes)
+{
+	DIR *d = opendir(path->buf);
+	struct dirent *e;
+	size_t base = path->len;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		struct stat st;
+
+		if (e->d_name[0] == '.')
+			continue;
+		uk_buf_setlen(path, base);
+		uk_buf_addf(path, "/%s", e->d_name);
+		if (lstat(path->buf, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			walk(fl, path, bytes);
+		} else if (S_ISREG(st.st_mode) && uk_symbols_lang(path->buf) &&
+		    st.st_size < (1 << 20)) {
+			struct uk_buf text = UK_BUF_INIT;
+			char chunk[65536];
+			ssize_t n;
+			int fd = open(path->buf, O_RDONLY);
+
+			if (fd < 0)
+				continue;
+			while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+				uk_buf_add(&text, chunk, (size_t)n);
+			close(fd);
+			*bytes += text.len;
+			if (fl->n == fl->a) {
+				fl->a = fl->a ? 2 * fl->a : 256;
+				fl->f =
+				    uk_xrealloc(fl->f, fl->a * sizeof(*fl->f));
+			}
+			fl->f[fl->n].path = uk_xstrdup(path->buf);
+			fl->f[fl->n].len = text.len;
+			fl->f[fl->n++].text = uk_buf_detach(&text, NULL);
+		}
+	}
+	closedir(d);
+	uk_buf_setlen(path, base);
+}
+
+static int
+driver(int argc, char **argv)
+{
+	struct uk_symbols *s = uk_symbols_new();
+	struct uk_buf map = UK_BUF_INIT, path = UK_BUF_INIT;
+	struct files fl = { NULL, 0, 0 };
+	struct uk_err err;
+	long tokens = UK_SYMBOLS_TOKENS;
+	size_t bytes = 0, k;
+	int i = 1, threads = 0;
+
+	while (i + 1 < argc && argv[i][0] == '-') {
+		if (!strcmp(argv[i], "-t"))
+			tokens = atol(argv[i + 1]);
+		else if (!strcmp(argv[i], "-j"))
+			threads = atoi(argv[i + 1]);
+		i += 2;
+	}
+	for (; i < argc; i++) {
+		uk_buf_reset(&path);
+		uk_buf_addstr(&path, argv[i]);
+		walk(&fl, &path, &bytes);
+	}
+	if (uk_symbols_add_files(s, fl.f, fl.n, threads, &err) < 0)
+		fprintf(stderr, "%s\n", err.msg);
+	uk_symbols_map(s, tokens, &map);
+	fwrite(map.buf, 1, map.len, stdout);
+	fprintf(stderr, "files %zu bytes %zu defs %zu refs %zu\n",
+	    uk_symbols_nfiles(s), bytes, uk_symbols_ndefs(s),
+	    uk_symbols_nrefs(s));
+	for (k = 0; k < fl.n; k++) {
+		free((char *)fl.f[k].path);
+		free((char *)fl.f[k].text);
+	}
+	free(fl.f);
+	uk_buf_release(&map);
+	uk_buf_release(&path);
+	uk_symbols_free(s);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	uk_prog_set(argv[0]);
+	if (argc > 1)
+		return driver(argc, argv);
+	test_languages();
+	test_ranking();
+	test_predicates();
+	test_batch();
+	printf("1..%d\n", ntest);
+	return nfail != 0;
+}

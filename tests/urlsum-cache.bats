@@ -1,0 +1,128 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# urlsum and the cache: summaries answered from cache entries, and new ones
+# written back in place (lib/cache.h's uk_cache_update_summary).
+bats_require_minimum_version 1.5.0
+load helpers/common
+
+setup() {
+	common_setup
+	SUM="$FIXTURES/sum"
+	unset URLKIT_LLM_URL URLKIT_LLM_MODEL URLKIT_LLM_KEY OPENAI_API_KEY
+	URL=https://blog.example.com/2026/build-cache
+}
+teardown() { common_teardown; }
+
+# serve NAME CMD...: start_server with a longer wait (30 s) for the port,
+# as python3 starts slowly on a loaded CI machine; sets NAME_PORT, and
+# teardown stops the server by $T/NAME.pid.
+serve() {
+	local name=$1 port=
+	shift
+	"$@" >"$T/$name.port" 2>"$T/$name.log" &
+	echo $! >"$T/$name.pid"
+	for _ in $(seq 1 300); do
+		port=$(head -n 1 "$T/$name.port")
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+	[ -n "$port" ] || { cat "$T/$name.log" >&2; return 1; }
+	printf -v "${name}_PORT" '%s' "$port"
+}
+
+llm() {
+	serve llm python3 "$TOP/tests/helpers/llm_server.py" "$1" "$T/req"
+	export URLKIT_LLM_URL="http://127.0.0.1:$llm_PORT/v1"
+}
+
+requests() {
+	[ -e "$T/req" ] || { echo 0; return; }
+	wc -l <"$T/req"
+}
+
+# entry URL JQ-FILTER: write the cache entry of URL (lib/cache.h's layout:
+# DIR/KK/KEY.json, KEY the first 16 hex digits of SHA-256 of the URL) from
+# the web fixture, changed by the filter.
+entry_path() {
+	local key
+	key=$(printf '%s' "$1" | sha256sum | cut -c1-16)
+	printf '%s/%s/%s.json\n' "$URLKIT_CACHE_DIR" "${key:0:2}" "$key"
+}
+entry() {
+	local p
+	p=$(entry_path "$1")
+	mkdir -p "$(dirname "$p")"
+	jq -c "$2 | . + {cached_at: \"2026-11-21T10:00:00.000Z\"}" "$SUM/web.json" >"$p"
+}
+
+@test "a cached summary of the type wanted makes no request" {
+	llm normal
+	entry "$URL" '. + {summary: "CACHED SUMMARY", summary_type: "BRIEF"}'
+	run -0 urlsum -m m "$SUM/web.json"
+	[ "$(requests)" -eq 0 ]
+	[ "$(jq -r .summary <<<"$output")" = "CACHED SUMMARY" ]
+	[ "$(jq -r .summary_type <<<"$output")" = BRIEF ]
+	[ "$(jq -r .summary_backend <<<"$output")" = cache ]
+	# --no-cache and --force ask the model.
+	run -0 urlsum -C -m m "$SUM/web.json"
+	[ "$(requests)" -eq 1 ]
+	run -0 urlsum -f -m m "$SUM/web.json"
+	[ "$(requests)" -eq 2 ]
+}
+
+@test "a new summary is written back into the entry in place" {
+	llm normal
+	entry "$URL" '.'
+	p=$(entry_path "$URL")
+	before=$(jq -S -c 'del(.summary, .summary_type)' "$p")
+	run -0 urlsum -m m -t USAGE "$SUM/web.json"
+	[ "$(requests)" -eq 1 ]
+	[ "$(jq -r .summary_type "$p")" = USAGE ]
+	[ "$(jq -r .summary "$p")" = "$(jq -r .summary <<<"$output")" ]
+	# The source content is as it was.
+	[ "$(jq -S -c 'del(.summary, .summary_type)' "$p")" = "$before" ]
+	# The next run is answered from the entry.
+	run -0 urlsum -m m -t USAGE "$SUM/web.json"
+	[ "$(requests)" -eq 1 ]
+	[ "$(jq -r .summary_backend <<<"$output")" = cache ]
+	# Another type is asked for and replaces it.
+	run -0 urlsum -m m -t API "$SUM/web.json"
+	[ "$(requests)" -eq 2 ]
+	[ "$(jq -r .summary_type "$p")" = API ]
+}
+
+@test "no entry: the model is asked and no entry is created" {
+	llm normal
+	run -0 urlsum -m m "$SUM/web.json"
+	[ "$(requests)" -eq 1 ]
+	[ ! -e "$(entry_path "$URL")" ]
+}
+
+@test "an expired entry's summary is not used, and the entry is kept" {
+	llm normal
+	entry "$URL" '. + {summary: "OLD", summary_type: "BRIEF"}'
+	p=$(entry_path "$URL")
+	touch -d '3 days ago' "$p"
+	run -0 urlsum -m m "$SUM/web.json"
+	[ "$(requests)" -eq 1 ]
+	[ "$(jq -r .summary <<<"$output")" != OLD ]
+	[ -e "$p" ]
+}
+
+@test "offline: a cached model summary is used, offline ones are not stored" {
+	entry "$URL" '. + {summary: "FROM A MODEL", summary_type: "BRIEF"}'
+	run -0 urlsum "$SUM/web.json"
+	[ "$(jq -r .summary <<<"$output")" = "FROM A MODEL" ]
+	run -0 urlsum -t USAGE "$SUM/web.json"
+	[ "$(jq -r .summary_backend <<<"$output")" = offline ]
+	[ "$(jq -r .summary_type "$(entry_path "$URL")")" = BRIEF ]
+}
+
+@test "a failed request leaves the entry alone" {
+	llm 500
+	entry "$URL" '.'
+	p=$(entry_path "$URL")
+	cp "$p" "$T/before"
+	run -1 --separate-stderr urlsum -m m -r 0 "$SUM/web.json"
+	cmp "$p" "$T/before"
+}

@@ -1,0 +1,313 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# urlsum: type selection, the offline summariser, prompt context, records.
+bats_require_minimum_version 1.5.0
+load helpers/common
+
+setup() {
+	common_setup
+	SUM="$FIXTURES/sum"
+	unset URLKIT_LLM_URL URLKIT_LLM_MODEL URLKIT_LLM_KEY OPENAI_API_KEY
+}
+teardown() { common_teardown; }
+
+# rec URL_TYPE [SYMBOL_MAP] [HINT]: a small content record.
+rec() {
+	jq -cn --arg t "$1" --arg m "${2:-}" --arg h "${3:-}" '
+	    {url: "https://example.com/x", url_type: $t, title: "X",
+	     content: "X is a tool. It does things well."}
+	    + (if $m != "" then {symbol_map: $m} else {} end)
+	    + (if $h != "" then {hint: $h} else {} end)'
+}
+
+@test "usage prints the man page's SYNOPSIS" {
+	run -0 urlsum --help
+	u=$(printf '%s\n' "$output" | sed 's/^usage: //' | tr -s ' \t\n' ' ')
+	m=$(mandoc -Tascii "$TOP/man/urlsum.1" | col -b |
+	    sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' | tr -s ' \t\n' ' ')
+	[ "$(echo $u)" = "$(echo $m)" ]
+}
+
+@test "bad options and arguments exit 2" {
+	run -2 urlsum --bogus </dev/null
+	run -2 urlsum -t SHORT </dev/null
+	[[ $output == *"unknown summary type 'SHORT'"* ]]
+	run -2 urlsum -j 0 </dev/null
+	run -2 urlsum -T -1 </dev/null
+	run -2 urlsum -k "$T/no-such-key" -u http://127.0.0.1:9/v1 </dev/null
+	run -2 urlsum -P "$T" -s "$T/no-such-prompt" </dev/null
+}
+
+@test "--version" {
+	run -0 urlsum --version
+	[[ $output == "urlsum "* ]]
+}
+
+# The seed's "Summary Type Selection" list, one row per case:
+# url_type, symbol map, hint, expected type, expected reason.
+@test "summary type selection follows the seed's table and hints" {
+	while IFS='|' read -r type map hint want reason; do
+		[ -n "$type" ] || continue
+		out=$(rec "$type" "$map" "$hint" | urlsum -C)
+		got=$(jq -r .summary_type <<<"$out")
+		why=$(jq -r .summary_reason <<<"$out")
+		if [ "$got" != "$want" ] || [ "$why" != "$reason" ]; then
+			echo "case '$type' '$map' '$hint': got $got ($why), want $want ($reason)"
+			return 1
+		fi
+	done <<'TABLE'
+github_repo|src/a.c:\n│int main(void)||ARCHITECTURE|github_repo with a symbol map
+github_repo|||BRIEF|github_repo without a symbol map
+github_file|||BRIEF|github_file
+documentation|||USAGE|documentation
+web|||BRIEF|web
+unknown|||BRIEF|unknown
+github_repo|src/a.c:||ARCHITECTURE|github_repo with a symbol map
+web||how to install it|USAGE|hint "how to"
+documentation||How   To use this|USAGE|hint "how to"
+web||show me the api|API|hint "api"
+github_repo|src/a.c:|list the APIs|API|hint "api"
+documentation||explain the architecture|ARCHITECTURE|hint "architecture"
+web||compare it with jq|EVALUATION|hint "compare"
+web||a comparison please|EVALUATION|hint "compare"
+github_repo||evaluate this library|EVALUATION|hint "evaluate"
+documentation||rapid capital|USAGE|documentation
+web||showhow tomorrow|BRIEF|web
+web||how to call the api|USAGE|hint "how to"
+TABLE
+}
+
+@test "--hint overrides the record's hint and --type forces the type" {
+	run -0 bash -c "$(declare -f rec); rec web '' 'compare' | urlsum -C -H 'the api'"
+	[ "$(jq -r .summary_type <<<"$output")" = API ]
+	run -0 bash -c "$(declare -f rec); rec web '' 'compare' | urlsum -C -t usage"
+	[ "$(jq -r .summary_type <<<"$output")" = USAGE ]
+	[ "$(jq -r .summary_reason <<<"$output")" = "forced by --type" ]
+}
+
+@test "offline BRIEF of a repository without a symbol map: lead sentences" {
+	run -0 urlsum -C "$SUM/repo-nomap.json"
+	[ "$(jq -r .summary_type <<<"$output")" = BRIEF ]
+	[ "$(jq -r .summary_backend <<<"$output")" = offline ]
+	s=$(jq -r .summary <<<"$output")
+	[[ $s == *"ripjson is a streaming JSON query tool for the command line."* ]]
+	[[ $s != *"shields.io"* ]]
+	[[ $s != *"cargo install"* ]]
+}
+
+@test "offline ARCHITECTURE of a repository: modules and the README outline" {
+	run -0 urlsum -C "$SUM/repo.json"
+	[ "$(jq -r .summary_type <<<"$output")" = ARCHITECTURE ]
+	s=$(jq -r .summary <<<"$output")
+	[[ $s == *"Modules (symbol map):"* ]]
+	[[ $s == *"src/: 5 files"*"lexer.rs, parser.rs, query.rs"* ]]
+	[[ $s == *"Outline:"*"Installation"*"Architecture"* ]]
+	[[ $s == *"push parser driven by the lexer"* ]]
+}
+
+@test "offline USAGE: install steps, commands, code and imports" {
+	run -0 urlsum -C -t USAGE "$SUM/repo.json"
+	s=$(jq -r .summary <<<"$output")
+	[[ $s == *"cargo install ripjson"* ]]
+	[[ $s == *"brew install ripjson"* ]]
+	[[ $s == *"ripjson '\$.users[*].name' users.json"* ]]
+	[[ $s == *"Key imports:"*"use ripjson::{Query, Stream};"* ]]
+	# Documentation pages default to USAGE.
+	run -0 urlsum -C "$SUM/doc.json"
+	[ "$(jq -r .summary_type <<<"$output")" = USAGE ]
+	s=$(jq -r .summary <<<"$output")
+	[[ $s == *"import re"* ]]
+	[[ $s == *"Usage examples"* ]]
+}
+
+@test "offline API: signatures from the symbol map and the text" {
+	run -0 urlsum -C -t api "$SUM/repo.json"
+	s=$(jq -r .summary <<<"$output")
+	[[ $s == *"src/query.rs:"*"pub fn parse(expr: &str) -> Result<Query, QueryError>"* ]]
+	[[ $s == *"fn main() -> ExitCode"* ]]
+	run -0 urlsum -C -H 'the api please' "$SUM/doc.json"
+	s=$(jq -r .summary <<<"$output")
+	[[ $s == *"re.compile(pattern, flags=0)"* ]]
+	[[ $s == *"re.sub(pattern, repl, string, count=0, flags=0)"* ]]
+	[[ $s != *"Scan through string"* ]]
+}
+
+@test "offline EVALUATION: facts, maturity, dependencies, alternatives" {
+	run -0 urlsum -C -H 'evaluate it' "$SUM/repo.json"
+	[ "$(jq -r .summary_type <<<"$output")" = EVALUATION ]
+	s=$(jq -r .summary <<<"$output")
+	[[ $s == *"license: MIT"* ]]
+	[[ $s == *"stars: 4210"* ]]
+	[[ $s == *"Maturity:"*"ripjson is stable"* ]]
+	[[ $s == *"Dependencies:"*"No runtime dependencies"* ]]
+	[[ $s == *"Alternatives and comparisons:"*"faster than jq"* ]]
+}
+
+@test "offline summaries of a web page and a source file" {
+	run -0 urlsum -C "$SUM/web.json"
+	s=$(jq -r .summary <<<"$output")
+	[[ $s == *"Last year our continuous integration bill doubled."* ]]
+	run -0 urlsum -C "$SUM/file.json"
+	[ "$(jq -r .summary_type <<<"$output")" = BRIEF ]
+	s=$(jq -r .summary <<<"$output")
+	[[ $s == *"Package ring implements a fixed-size ring buffer of bytes."* ]]
+	[[ $s == *"func New(size int) *Buffer"* ]]
+	[[ $s != *"SPDX"* ]]
+}
+
+@test "every type gives a different offline summary, deterministically" {
+	for t in BRIEF USAGE API ARCHITECTURE EVALUATION; do
+		urlsum -C -t "$t" "$SUM/repo.json" | jq -r .summary >"$T/$t"
+		urlsum -C -t "$t" "$SUM/repo.json" | jq -r .summary >"$T/$t.2"
+		cmp "$T/$t" "$T/$t.2"
+		[ -s "$T/$t" ]
+	done
+	[ "$(cat "$T"/BRIEF "$T"/USAGE "$T"/API "$T"/ARCHITECTURE "$T"/EVALUATION |
+	    md5sum)" != "" ]
+	n=$(md5sum "$T"/BRIEF "$T"/USAGE "$T"/API "$T"/ARCHITECTURE "$T"/EVALUATION |
+	    cut -d' ' -f1 | sort -u | wc -l)
+	[ "$n" -eq 5 ]
+}
+
+@test "an error record passes through untouched and keeps exit 0" {
+	run -0 urlsum -C "$SUM/error.json"
+	json_eq "$output" "$(cat "$SUM/error.json")"
+}
+
+@test "unknown fields are carried through" {
+	sed 's/^{/{"id":7,"extra":{"a":[1,2.50,1e3]},/' "$SUM/web.json" >"$T/in"
+	run -0 urlsum -C "$T/in"
+	[[ $output == '{"id":7,"extra":{"a":[1,2.50,1e3]},'* ]]
+}
+
+@test "a bad line becomes an error record, the rest go on, exit 1" {
+	printf '{"url":"https://a.example/","title":"A","content":"A is good."}\nnot json\n\n{"url":"https://b.example/","content":"B is fine."}\n' >"$T/in"
+	run -1 --separate-stderr urlsum -C "$T/in"
+	[ "$(wc -l <<<"$output")" -eq 3 ]
+	[ "$(sed -n 2p <<<"$output" | jq -r .line)" = 2 ]
+	[ "$(sed -n 2p <<<"$output" | jq -r .tool)" = urlsum ]
+	[ "$(sed -n 3p <<<"$output" | jq -r .summary_type)" = BRIEF ]
+	[[ $stderr == *"urlsum: $T/in:2: "* ]]
+}
+
+@test "a record with no url, or nothing to summarise, fails" {
+	echo '{"title":"x"}' >"$T/in"
+	run -1 --separate-stderr urlsum -C "$T/in"
+	[ "$(jq -r .error <<<"$output")" = "no string field 'url'" ]
+	echo '{"url":"https://e.example/","content":"  "}' >"$T/in"
+	run -1 --separate-stderr urlsum -C "$T/in"
+	[[ $(jq -r .error <<<"$output") == "nothing to summarise" ]]
+}
+
+@test "a summary of the wanted type in the record is kept; another type is replaced" {
+	jq -c '. + {summary: "given", summary_type: "BRIEF"}' "$SUM/web.json" >"$T/in"
+	run -0 urlsum -C "$T/in"
+	[ "$(jq -r .summary <<<"$output")" = given ]
+	[ "$(jq -r .summary_backend <<<"$output")" = input ]
+	run -0 urlsum -C -t USAGE "$T/in"
+	[ "$(jq -r .summary <<<"$output")" != given ]
+	[ "$(jq -r .summary_type <<<"$output")" = USAGE ]
+	run -0 urlsum -C -f "$T/in"
+	[ "$(jq -r .summary_backend <<<"$output")" = offline ]
+}
+
+# The seed's URLContent format_for_prompt cases.
+@test "format_for_prompt: URL header and title" {
+	run -0 urlsum -N -p "$SUM/web.json"
+	[ "$(sed -n 1p <<<"$output")" = "## https://blog.example.com/2026/build-cache" ]
+	[ "$(sed -n 3p <<<"$output")" = "**Why we moved our build cache to content addressing**" ]
+}
+
+@test "format_for_prompt: summary preferred over raw content" {
+	echo '{"url":"https://a.example/","title":"A","summary":"THE SUMMARY","readme":"THE README","content":"THE CONTENT"}' >"$T/in"
+	run -0 urlsum -N -p "$T/in"
+	[[ $output == *"THE SUMMARY"* ]]
+	[[ $output != *"THE README"* ]]
+	[[ $output != *"THE CONTENT"* ]]
+}
+
+@test "format_for_prompt: readme fallback, then content" {
+	echo '{"url":"https://a.example/","readme":"THE README","content":"THE CONTENT"}' >"$T/in"
+	run -0 urlsum -N -p "$T/in"
+	[ "$output" = "$(printf '## https://a.example/\n\nTHE README')" ]
+	echo '{"url":"https://a.example/","content":"THE CONTENT"}' >"$T/in"
+	run -0 urlsum -N -p "$T/in"
+	[ "$output" = "$(printf '## https://a.example/\n\nTHE CONTENT')" ]
+}
+
+@test "format_for_prompt: symbol map appended in a code block" {
+	run -0 urlsum -N -p "$SUM/repo.json"
+	want=$(printf '```\n%s\n```' "$(jq -r .symbol_map "$SUM/repo.json")")
+	[[ $output == *"$want" ]]
+	[[ $output == *"# ripjson"* ]]
+}
+
+@test "format_for_prompt: cut at 4000 characters with an ellipsis" {
+	jq -cn '{url: "https://a.example/", content: ("a" * 5000)}' >"$T/in"
+	run -0 urlsum -N -p "$T/in"
+	body=$(sed -n 3p <<<"$output")
+	[ "${#body}" -eq 4003 ]
+	[[ $body == *"a..." ]]
+	jq -cn '{url: "https://a.example/", content: ("é" * 4000)}' >"$T/in"
+	run -0 urlsum -N -p "$T/in"
+	body=$(sed -n 3p <<<"$output")
+	[[ $body != *"..." ]]
+	run -0 urlsum -N -p -l 10 "$T/in"
+	[ "$(sed -n 3p <<<"$output")" = "éééééééééé..." ]
+}
+
+@test "format_url_context: separator, errors skipped, excluded URLs, length" {
+	cat "$SUM/web.json" "$SUM/error.json" "$SUM/doc.json" "$SUM/file.json" \
+	    "$SUM/web.json" >"$T/in"
+	run -0 urlsum -N -c -x https://github.com/acme/ring/blob/main/ring.go "$T/in"
+	[ "$(grep -c '^## ' <<<"$output")" -eq 2 ]
+	[ "$(grep -c '^---$' <<<"$output")" -eq 1 ]
+	[[ $output == *"build-cache"*$'\n\n---\n\n'"## https://docs.python.org/3/library/re.html"* ]]
+	[[ $output != *"example.com/gone"* ]]
+	[[ $output != *"ring.go"* ]]
+	run -0 urlsum -N -c -l 20 "$T/in"
+	[ "$(grep -c '^## ' <<<"$output")" -eq 3 ]
+	[[ $output == *"Why we moved our bui..."* ]]
+}
+
+@test "--context summarises first, then formats" {
+	run -0 urlsum -C -c "$SUM/repo.json" "$SUM/web.json"
+	[[ $output == *"Modules (symbol map):"* ]]
+	[[ $output == *"Last year our continuous integration bill doubled."* ]]
+}
+
+@test "offline summaries of real pages (urlfetch -x on the extraction corpus)" {
+	dir="$SHARED/bench/extract-dev"
+	[ -d "$dir" ] || skip "no $dir"
+	for f in 0001 0003 0004 0012 0026; do
+		urlfetch -x "$dir/$f.html" -u "https://example.org/$f"
+	done >"$T/pages"
+	[ "$(wc -l <"$T/pages")" -eq 5 ]
+	run -0 urlsum -C "$T/pages"
+	[ "$(jq -r .summary_type <<<"$output" | sort -u)" = BRIEF ]
+	[ "$(jq -r .summary_backend <<<"$output" | sort -u)" = offline ]
+	# Extractive: every summary opens with words of its page.
+	while IFS= read -r rec; do
+		lead=$(jq -r '.summary | .[0:50]' <<<"$rec")
+		[ ${#lead} -ge 30 ]
+		jq -e --arg l "$lead" '(.content + " " + (.description // "")) | contains($l)' \
+		    <<<"$rec" >/dev/null
+	done <<<"$output"
+	for t in USAGE API ARCHITECTURE EVALUATION; do
+		run -0 urlsum -C -t "$t" "$T/pages"
+		[ "$(jq -r 'select(.summary | length > 0) | .summary_type' <<<"$output" |
+		    grep -c "$t")" -eq 5 ]
+	done
+}
+
+@test "--dry-run writes the request bodies and sends nothing" {
+	jq -cn '{url: "https://big.example/", url_type: "documentation",
+	    content: ("é" * 120000)}' >"$T/in"
+	cat "$T/in" "$SUM/error.json" >"$T/in2"
+	run -0 urlsum -C -n -m some-model -u http://127.0.0.1:9/v1 "$T/in2"
+	[ "$(sed -n 1p <<<"$output" | jq -r .model)" = some-model ]
+	[[ $(sed -n 1p <<<"$output" | jq -r '.messages[0].content') == *"Write a USAGE summary"* ]]
+	[ "$(sed -n 1p <<<"$output" | jq '.messages[1].content | length')" -eq 100000 ]
+	json_eq "$(sed -n 2p <<<"$output")" "$(cat "$SUM/error.json")"
+	run -2 urlsum -n -c </dev/null
+}
