@@ -192,7 +192,7 @@ EOF
 
 @test "extract: usage errors exit 2, --help and --version exit 0" {
 	run -2 --separate-stderr urlfetch --text
-	[[ $stderr == usage:* ]]
+	[[ $stderr == *"usage: urlfetch"* ]]
 	run -2 --separate-stderr urlfetch --extract
 	run -2 --separate-stderr urlfetch --bogus -x "$X/tiny.html"
 	run -2 --separate-stderr urlfetch -x "$X/tiny.html" extra-operand
