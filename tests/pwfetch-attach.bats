@@ -61,11 +61,15 @@ pages() {
 	curl -s "$A/json/list" | jq -r '.[] | select(.type == "page") | .url'
 }
 
-# Open a tab at URL as a user would, and wait until it shows that URL.
+# Open a tab at URL as a user would, and wait until it has loaded: it
+# shows that URL and a title of its own (the fixture pages all have one),
+# so a find that follows does not race the tab's first load.
 user_tab() {
 	curl -s -X PUT "$A/json/new?$1" >/dev/null
-	for _ in $(seq 1 200); do
-		pages | grep -qxF "$1" && return 0
+	for _ in $(seq 1 400); do
+		curl -s "$A/json/list" | jq -e --arg u "$1" \
+		    'any(.[]; .type == "page" and .url == $u and .title != "" and .title != $u)' \
+		    >/dev/null && return 0
 		sleep 0.05
 	done
 	return 1
