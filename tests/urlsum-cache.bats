@@ -4,6 +4,7 @@
 # written back in place (lib/cache.h's uk_cache_update_summary).
 bats_require_minimum_version 1.5.0
 load helpers/common
+load helpers/urlsum
 
 setup() {
 	common_setup
@@ -12,33 +13,6 @@ setup() {
 	URL=https://blog.example.com/2026/build-cache
 }
 teardown() { common_teardown; }
-
-# serve NAME CMD...: start_server with a longer wait (30 s) for the port,
-# as python3 starts slowly on a loaded CI machine; sets NAME_PORT, and
-# teardown stops the server by $T/NAME.pid.
-serve() {
-	local name=$1 port=
-	shift
-	"$@" >"$T/$name.port" 2>"$T/$name.log" &
-	echo $! >"$T/$name.pid"
-	for _ in $(seq 1 300); do
-		port=$(head -n 1 "$T/$name.port")
-		[ -n "$port" ] && break
-		sleep 0.1
-	done
-	[ -n "$port" ] || { cat "$T/$name.log" >&2; return 1; }
-	printf -v "${name}_PORT" '%s' "$port"
-}
-
-llm() {
-	serve llm python3 "$TOP/tests/helpers/llm_server.py" "$1" "$T/req"
-	export URLKIT_LLM_URL="http://127.0.0.1:$llm_PORT/v1"
-}
-
-requests() {
-	[ -e "$T/req" ] || { echo 0; return; }
-	wc -l <"$T/req"
-}
 
 # entry URL JQ-FILTER: write the cache entry of URL (lib/cache.h's layout:
 # DIR/KK/KEY.json, KEY the first 16 hex digits of SHA-256 of the URL) from

@@ -4,6 +4,7 @@
 # every request (tests/helpers/llm_server.py).
 bats_require_minimum_version 1.5.0
 load helpers/common
+load helpers/urlsum
 
 setup() {
 	common_setup
@@ -11,34 +12,6 @@ setup() {
 	unset URLKIT_LLM_URL URLKIT_LLM_MODEL URLKIT_LLM_KEY OPENAI_API_KEY
 }
 teardown() { common_teardown; }
-
-# llm MODE: start the stand-in; requests are logged to $T/req.
-# serve NAME CMD...: start_server with a longer wait (30 s) for the port,
-# as python3 starts slowly on a loaded CI machine; sets NAME_PORT, and
-# teardown stops the server by $T/NAME.pid.
-serve() {
-	local name=$1 port=
-	shift
-	"$@" >"$T/$name.port" 2>"$T/$name.log" &
-	echo $! >"$T/$name.pid"
-	for _ in $(seq 1 300); do
-		port=$(head -n 1 "$T/$name.port")
-		[ -n "$port" ] && break
-		sleep 0.1
-	done
-	[ -n "$port" ] || { cat "$T/$name.log" >&2; return 1; }
-	printf -v "${name}_PORT" '%s' "$port"
-}
-
-llm() {
-	serve llm python3 "$TOP/tests/helpers/llm_server.py" "$1" "$T/req"
-	export URLKIT_LLM_URL="http://127.0.0.1:$llm_PORT/v1"
-}
-
-requests() {
-	[ -e "$T/req" ] || { echo 0; return; }
-	wc -l <"$T/req"
-}
 
 @test "the model, the endpoint path, the key and the prompt type are sent" {
 	llm normal
@@ -171,7 +144,7 @@ requests() {
 }
 
 @test "a reply without content is an error record" {
-	serve bad python3 -c '
+	start_server bad python3 -c '
 import http.server, json
 class H(http.server.BaseHTTPRequestHandler):
     def log_message(self, *a): pass

@@ -44,15 +44,17 @@ json_eq() {
 
 # start_server NAME CMD...: run a loopback server that prints its port on
 # its first line of stdout; sets NAME_PORT and records the pid for teardown.
+# It waits up to 30 s for the port: python3 starts slowly on a loaded
+# machine, above all under the sanitizers with other suites running.
 start_server() {
 	local name=$1 port
 	shift
 	"$@" >"$T/$name.port" 2>"$T/$name.log" &
 	echo $! >"$T/$name.pid"
-	for _ in $(seq 1 100); do
+	for _ in $(seq 1 300); do
 		port=$(head -n 1 "$T/$name.port" 2>/dev/null)
 		[ -n "$port" ] && break
-		sleep 0.05
+		sleep 0.1
 	done
 	[ -n "$port" ] || { cat "$T/$name.log" >&2; return 1; }
 	printf -v "${name}_PORT" '%s' "$port"
