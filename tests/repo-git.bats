@@ -12,19 +12,7 @@ setup_file() {
 }
 
 setup() {
-	common_setup
-	ln -s "$BATS_FILE_TMPDIR/src" "$T/src"
-	mkdir -p "$T/srv"
-	ln -s "$BATS_FILE_TMPDIR/srv/archives" "$T/srv/archives"
-	ln -s "$BATS_FILE_TMPDIR/srv/git" "$T/srv/git"
-	: >"$T/requests.log"
-	start_server srv python3 "$TOP/tests/helpers/repo_server.py" \
-	    "$T/srv" "$T/requests.log"
-	export URLKIT_ALLOW_PRIVATE=1
-	mkdir -p "$T/tmp"
-	export TMPDIR="$T/tmp"
-	REPO=${UK_REPO:-$UK_UNIT/t_repo}
-	[ -x "$REPO" ] || REPO=$TOP/build/unit/t_repo
+	repo_setup
 }
 
 teardown() {

@@ -12,17 +12,7 @@ setup_file() {
 }
 
 setup() {
-	common_setup
-	mkdir -p "$T/srv" "$T/tmp"
-	ln -s "$BATS_FILE_TMPDIR/srv/archives" "$T/srv/archives"
-	ln -s "$BATS_FILE_TMPDIR/srv/git" "$T/srv/git"
-	: >"$T/requests.log"
-	start_server srv python3 "$TOP/tests/helpers/repo_server.py" \
-	    "$T/srv" "$T/requests.log"
-	export URLKIT_ALLOW_PRIVATE=1
-	export URLKIT_GITHUB_ARCHIVE_URL="http://127.0.0.1:$srv_PORT"
-	export TMPDIR="$T/tmp"
-	SRC=$BATS_FILE_TMPDIR/src
+	repo_setup
 }
 
 teardown() {

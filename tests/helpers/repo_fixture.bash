@@ -116,3 +116,25 @@ serve_repo() {
 	    dev >"$srv/archives/acme/tool/dev.tar.gz"
 	git clone -q --bare "$src" "$srv/git/tool.git"
 }
+
+# repo_setup: per-test set-up shared by the repository suites: a private
+# $T (common_setup), the file's fixture repository as $T/src and $SRC, its
+# archives and git served by a fresh loopback server (requests logged to
+# $T/requests.log) that URLKIT_GITHUB_ARCHIVE_URL points at, loopback
+# allowed, TMPDIR private, and REPO the t_repo driver.
+repo_setup() {
+	common_setup
+	SRC=$BATS_FILE_TMPDIR/src
+	ln -s "$SRC" "$T/src"
+	mkdir -p "$T/srv" "$T/tmp"
+	ln -s "$BATS_FILE_TMPDIR/srv/archives" "$T/srv/archives"
+	ln -s "$BATS_FILE_TMPDIR/srv/git" "$T/srv/git"
+	: >"$T/requests.log"
+	start_server srv python3 "$TOP/tests/helpers/repo_server.py" \
+	    "$T/srv" "$T/requests.log"
+	export URLKIT_ALLOW_PRIVATE=1
+	export URLKIT_GITHUB_ARCHIVE_URL="http://127.0.0.1:$srv_PORT"
+	export TMPDIR="$T/tmp"
+	REPO=${UK_REPO:-$UK_UNIT/t_repo}
+	[ -x "$REPO" ] || REPO=$TOP/build/unit/t_repo
+}
