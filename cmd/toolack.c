@@ -40,7 +40,8 @@ static const char usage_text[] =
     "       toolack ack [-e text] [-o json] [-r time] [-U url] "
     "-s status id\n"
     "       toolack exec [-H tool=command] [-i idle] [-j jobs] "
-    "[-T timeout] [-U url] [-x executor]\n"
+    "[-T timeout] [-U url]\n"
+    "                    [-x executor]\n"
     "       toolack wait [-T timeout] [-U url] id ...\n";
 
 static void
