@@ -1400,8 +1400,8 @@ parse_opts(int argc, char **argv)
 	env = getenv("URLKIT_ALLOW_PRIVATE");
 	opt.guard = !(env && *env && strcmp(env, "0"));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "ac:e:Hj:Pqs:T:t:u:v:w:hV", longopts,
-		    NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ac:e:Hj:Pqs:T:t:u:v:w:hV",
+		    longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			attach = 1;
