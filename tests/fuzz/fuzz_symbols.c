@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer harness: source text through the tree-sitter tags queries and
- * their predicates (#eq?, #match?, #strip!, #select-adjacent!, locals), in
- * a language chosen by the first byte, then the ranked map and its JSON.
+ * libFuzzer harness: source text, in a language chosen by the first byte,
+ * through the tree-sitter tags queries and their predicates (#eq?,
+ * #match?, #any-of?, #is-not? local, #strip!, #select-adjacent! and the
+ * negations), then the ranked map and its JSON.
  */
 #include <stdint.h>
 #include <stdlib.h>
