@@ -177,8 +177,8 @@ struct arena {
 };
 
 #define ARENA_ALIGN 16
-#define ARENA_HDR   16      /* holds the allocation's size */
-#define ARENA_MIN   (1 << 20) /* the first chunk */
+#define ARENA_HDR   16         /* holds the allocation's size */
+#define ARENA_MIN   (1 << 20)  /* the first chunk */
 #define ARENA_KEEP  (64 << 20) /* kept between files, at most */
 
 static _Thread_local struct arena *ts_arena;
@@ -1363,6 +1363,13 @@ stream_worker(void *arg)
 	return NULL;
 }
 
+/* Whether the next item to merge is done, or there is none (lock held). */
+static int
+stream_next_ready(const struct uk_symbols_stream *st)
+{
+	return st->merged >= st->n || st->items[st->merged].done;
+}
+
 /*
  * On the caller's thread: add the items done, in order, to the index, and
  * report progress.  With wait, until every item is merged.
@@ -1374,7 +1381,7 @@ stream_merge(struct uk_symbols_stream *st, int wait)
 		size_t from = st->merged, to, ndone, n, k;
 
 		pthread_mutex_lock(&st->lock);
-		while (wait && st->merged < st->n && !st->items[st->merged].done)
+		while (wait && !stream_next_ready(st))
 			pthread_cond_wait(&st->done, &st->lock);
 		for (to = from; to < st->n && st->items[to].done; to++)
 			;

@@ -333,8 +333,7 @@ test_stream(void)
 	    "progress counts up to the files handed over");
 	st = uk_symbols_stream_start(c, 2);
 	for (i = 0; i < 60; i++)
-		uk_symbols_stream_add(st, f[i].path, f[i].text, f[i].len,
-		    &err);
+		uk_symbols_stream_add(st, f[i].path, f[i].text, f[i].len, &err);
 	uk_symbols_stream_cancel(st);
 	ok(uk_symbols_nfiles(c) <= 45, "a cancelled stream stops");
 	uk_buf_release(&ma);
