@@ -158,37 +158,56 @@ struct name_slot {
  * tree-sitter's memory.  Parsing a file makes and frees a great many small
  * objects, and ts_tree_delete walks the whole tree again to free them one
  * by one.  Instead each worker gives tree-sitter an arena for the time of
- * one file: the parser, the tree and the query cursor are made in it, their
- * frees cost nothing, and the whole arena is reset when the file is done.
- * On a thread with no arena (compiling queries) tree-sitter gets malloc, as
- * by default.  The allocator is process-wide (ts_set_allocator), installed
- * once by uk_symbols_new; tree-sitter is used by this module only.
+ * one file: the parser, the tree and the query cursor are made in it, and
+ * the whole arena is reset when the file is done, with no walk.  Blocks
+ * come from large chunks by size class (multiples of 16 bytes up to 1 KiB,
+ * then powers of two); a freed block goes on its class's free list for the
+ * next block of that class, so that a file whose parse makes and drops many
+ * subtrees (error recovery) needs no more memory than with malloc.  On a
+ * thread with no arena (compiling queries) tree-sitter gets malloc, as by
+ * default.  The allocator is process-wide (ts_set_allocator), installed
+ * once by uk_symbols_new; tree-sitter is used by this module only, and
+ * everything it allocates inside an arena is freed inside it.
  */
 struct arena_chunk {
 	struct arena_chunk *next;
 	char *base;
 	size_t size, used;
-	size_t last; /* offset of the last allocation, or ~0 */
 };
+
+#define ARENA_ALIGN   16
+#define ARENA_HDR     16 /* holds the block's requested size */
+#define ARENA_SMALL   64 /* classes of 16, 32, ... 1024 bytes */
+#define ARENA_CLASSES (ARENA_SMALL + 64)
+#define ARENA_MIN     (1 << 20)  /* the first chunk */
+#define ARENA_KEEP    (64 << 20) /* kept between files, at most */
+#define ARENA_CHUNK_HDR                                                        \
+	((sizeof(struct arena_chunk) + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1))
 
 struct arena {
 	struct arena_chunk *head;
-	size_t total; /* bytes of all chunks */
+	size_t total;              /* bytes of all chunks */
+	void *free[ARENA_CLASSES]; /* freed blocks by class */
 };
-
-#define ARENA_ALIGN 16
-#define ARENA_HDR   16         /* holds the allocation's size */
-#define ARENA_MIN   (1 << 20)  /* the first chunk */
-#define ARENA_KEEP  (64 << 20) /* kept between files, at most */
 
 static _Thread_local struct arena *ts_arena;
 
-static size_t
-arena_round(size_t n)
+/* The class of a block of n bytes, and its capacity in *cap. */
+static unsigned
+arena_class(size_t n, size_t *cap)
 {
-	if (n > SIZE_MAX / 2)
+	unsigned k;
+
+	if (n > SIZE_MAX / 4)
 		uk_die(UK_EXIT_FATAL, "out of memory");
-	return (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	if (n <= ARENA_SMALL * ARENA_ALIGN) {
+		k = n ? (unsigned)((n + ARENA_ALIGN - 1) / ARENA_ALIGN) : 1;
+		*cap = (size_t)k * ARENA_ALIGN;
+		return k - 1;
+	}
+	for (k = 0, *cap = 2 * ARENA_SMALL * ARENA_ALIGN; *cap < n; k++)
+		*cap *= 2;
+	return ARENA_SMALL + k;
 }
 
 static void
@@ -199,11 +218,10 @@ arena_chunk_new(struct arena *a, size_t need)
 
 	if (size < need)
 		size = need;
-	c = uk_xmalloc(arena_round(sizeof(*c)) + size);
-	c->base = (char *)c + arena_round(sizeof(*c));
+	c = uk_xmalloc(ARENA_CHUNK_HDR + size);
+	c->base = (char *)c + ARENA_CHUNK_HDR;
 	c->size = size;
 	c->used = 0;
-	c->last = ~(size_t)0;
 	c->next = a->head;
 	a->head = c;
 	a->total += size;
@@ -212,44 +230,63 @@ arena_chunk_new(struct arena *a, size_t need)
 static void *
 arena_alloc(struct arena *a, size_t n)
 {
-	size_t need = ARENA_HDR + arena_round(n);
+	size_t cap, need;
+	unsigned k = arena_class(n, &cap);
 	struct arena_chunk *c = a->head;
 	char *p;
 
-	if (!c || c->size - c->used < need) {
-		arena_chunk_new(a, need);
-		c = a->head;
+	if (a->free[k]) {
+		/* A freed block of the class, likely still in the cache. */
+		p = a->free[k];
+		memcpy(&a->free[k], p, sizeof(void *));
+	} else {
+		need = ARENA_HDR + cap;
+		if (!c || c->size - c->used < need) {
+			arena_chunk_new(a, need);
+			c = a->head;
+		}
+		p = c->base + c->used + ARENA_HDR;
+		c->used += need;
 	}
-	p = c->base + c->used;
-	memcpy(p, &n, sizeof(n));
-	c->last = c->used;
-	c->used += need;
-	return p + ARENA_HDR;
+	memcpy(p - ARENA_HDR, &n, sizeof(n));
+	return p;
 }
 
-/* The chunk of a holding p, or NULL when p is not from a. */
-static struct arena_chunk *
-arena_owner(const struct arena *a, const void *p)
+/* Whether p is a block of a. */
+static int
+arena_owns(const struct arena *a, const void *p)
 {
-	struct arena_chunk *c;
+	const struct arena_chunk *c;
 	const char *q = p;
 
 	for (c = a->head; c; c = c->next)
 		if (q > c->base && q < c->base + c->used)
-			return c;
-	return NULL;
+			return 1;
+	return 0;
 }
 
-/* Forget everything allocated; keep one chunk of up to ARENA_KEEP. */
+static void
+arena_free(struct arena *a, void *p)
+{
+	size_t n, cap;
+	unsigned k;
+
+	memcpy(&n, (char *)p - ARENA_HDR, sizeof(n));
+	k = arena_class(n, &cap);
+	memcpy(p, &a->free[k], sizeof(void *));
+	a->free[k] = p;
+}
+
+/* Forget every block; keep one chunk of up to ARENA_KEEP bytes. */
 static void
 arena_reset(struct arena *a)
 {
 	struct arena_chunk *c, *next;
 	size_t total = a->total;
 
+	memset(a->free, 0, sizeof(a->free));
 	if (a->head && !a->head->next) {
 		a->head->used = 0;
-		a->head->last = ~(size_t)0;
 		return;
 	}
 	for (c = a->head; c; c = next) {
@@ -271,8 +308,7 @@ arena_release(struct arena *a)
 		next = c->next;
 		free(c);
 	}
-	a->head = NULL;
-	a->total = 0;
+	memset(a, 0, sizeof(*a));
 }
 
 static void *
@@ -288,7 +324,7 @@ ts_mem_calloc(size_t nmemb, size_t size)
 
 	if (!ts_arena)
 		return uk_xcalloc(nmemb, size);
-	if (size && nmemb > SIZE_MAX / size)
+	if (size && nmemb > SIZE_MAX / 4 / size)
 		uk_die(UK_EXIT_FATAL, "out of memory");
 	p = arena_alloc(ts_arena, nmemb * size);
 	memset(p, 0, nmemb * size);
@@ -298,44 +334,33 @@ ts_mem_calloc(size_t nmemb, size_t size)
 static void *
 ts_mem_realloc(void *p, size_t n)
 {
-	struct arena_chunk *c;
-	size_t old;
-	char *h, *q;
+	size_t old, cap, cap2;
+	void *q;
 
 	if (!p)
 		return ts_mem_malloc(n);
-	if (!ts_arena || !(c = arena_owner(ts_arena, p)))
+	if (!ts_arena || !arena_owns(ts_arena, p))
 		return uk_xrealloc(p, n);
-	h = (char *)p - ARENA_HDR;
-	memcpy(&old, h, sizeof(old));
-	/* The last allocation grows in place when it can. */
-	if (c == ts_arena->head && h == c->base + c->last &&
-	    c->size - c->last >= ARENA_HDR + arena_round(n)) {
-		memcpy(h, &n, sizeof(n));
-		c->used = c->last + ARENA_HDR + arena_round(n);
+	memcpy(&old, (char *)p - ARENA_HDR, sizeof(old));
+	if (arena_class(n, &cap) == arena_class(old, &cap2)) {
+		memcpy((char *)p - ARENA_HDR, &n, sizeof(n));
 		return p;
 	}
 	q = arena_alloc(ts_arena, n);
 	memcpy(q, p, old < n ? old : n);
+	arena_free(ts_arena, p);
 	return q;
 }
 
 static void
 ts_mem_free(void *p)
 {
-	struct arena_chunk *c;
-
 	if (!p)
 		return;
-	if (!ts_arena || !(c = arena_owner(ts_arena, p))) {
+	if (ts_arena && arena_owns(ts_arena, p))
+		arena_free(ts_arena, p);
+	else
 		free(p);
-		return;
-	}
-	/* The last allocation is given back; others wait for the reset. */
-	if ((char *)p - ARENA_HDR == c->base + c->last) {
-		c->used = c->last;
-		c->last = ~(size_t)0;
-	}
 }
 
 static pthread_once_t ts_mem_once = PTHREAD_ONCE_INIT;
