@@ -27,10 +27,9 @@
 #include "util.h"
 
 static const char usage_text[] =
-    "usage: pwfetch find | open | fetch [-aHPq] [-c address] [-e expression] "
-    "[-j jobs]\n"
-    "               [-s path] [-T seconds] [-t seconds] [-u user-agent]\n"
-    "               [-v widthxheight] [-w until] [url ...]\n"
+    "usage: pwfetch find | open | fetch [-aHPq] [-c address] [-e expression]\n"
+    "               [-j jobs] [-s path] [-T seconds] [-t seconds]\n"
+    "               [-u user-agent] [-v widthxheight] [-w until] [url ...]\n"
     "       pwfetch -h | -V\n";
 
 enum cmd { CMD_FIND, CMD_OPEN, CMD_FETCH };
