@@ -1237,10 +1237,10 @@ on_event(void *ctx, const char *event, const char *data, const char *id)
 	yajl_val v;
 	struct job *j;
 	const char *cid, *tool, *at;
-	struct uk_buf in = UK_BUF_INIT;
+	struct uk_buf in = UK_BUF_INIT, key = UK_BUF_INIT;
+	int fresh;
 
 	(void)ctx;
-	(void)id;
 	if (!strcmp(event, "hello")) {
 		ex.connected = 1;
 		return 0;
@@ -1256,8 +1256,14 @@ on_event(void *ctx, const char *event, const char *data, const char *id)
 		uk_json_free(v);
 		return 0; /* no id: never run */
 	}
+	/* A call is its id and its registration (the event id): a replay
+	 * repeats both, a caller that reuses an id after its call resolved
+	 * makes a new registration, which must run. */
+	uk_buf_addf(&key, "%s\n%s", cid, id ? id : "");
 	pthread_mutex_lock(&ex.mu);
-	if (!uk_strset_add(&ex.seen, cid, strlen(cid))) {
+	fresh = uk_strset_add(&ex.seen, key.buf, key.len);
+	uk_buf_release(&key);
+	if (!fresh) {
 		pthread_mutex_unlock(&ex.mu);
 		uk_json_free(v);
 		return 0; /* already queued or running: a replay */

@@ -9,13 +9,48 @@
 #include "netguard.h"
 #include "banned.h"
 
+#define SEPS ", \t"
+
+/*
+ * Whether the address text addr (inet_ntop's form) is in the list; with
+ * addr NULL, whether list is a list of addresses at all.
+ */
+static int
+in_list(const char *list, const char *addr)
+{
+	char item[64], canon[64];
+	unsigned char bin[sizeof(struct in6_addr)];
+	size_t n;
+	int af, items = 0;
+
+	for (list += strspn(list, SEPS); *list; list += strspn(list, SEPS)) {
+		n = strcspn(list, SEPS);
+		if (n >= sizeof(item))
+			return 0;
+		memcpy(item, list, n);
+		item[n] = '\0';
+		list += n;
+		af = strchr(item, ':') ? AF_INET6 : AF_INET;
+		if (inet_pton(af, item, bin) != 1)
+			return 0;
+		inet_ntop(af, bin, canon, sizeof(canon));
+		if (addr && !strcmp(addr, canon))
+			return 1;
+		items++;
+	}
+	return !addr && items;
+}
+
 void
 uk_netguard_init(struct uk_netguard *g)
 {
 	const char *e = getenv("URLKIT_ALLOW_PRIVATE");
 
 	memset(g, 0, sizeof(*g));
-	g->allow_private = e && *e && strcmp(e, "0");
+	if (e && in_list(e, NULL))
+		g->allow = e;
+	else
+		g->allow_private = e && *e && strcmp(e, "0");
 }
 
 static int
@@ -84,13 +119,28 @@ uk_netguard_allowed(const struct sockaddr *sa, char *buf, size_t size)
 	return 0;
 }
 
+int
+uk_netguard_check(const struct uk_netguard *g, const struct sockaddr *sa,
+    char *buf, size_t size)
+{
+	char tmp[64];
+
+	if (!buf) {
+		buf = tmp;
+		size = sizeof(tmp);
+	}
+	if (uk_netguard_allowed(sa, buf, size) || g->allow_private)
+		return 1;
+	return g->allow && in_list(g->allow, buf);
+}
+
 static curl_socket_t
 opensocket(void *clientp, curlsocktype purpose, struct curl_sockaddr *a)
 {
 	struct uk_netguard *g = clientp;
 
-	if (purpose == CURLSOCKTYPE_IPCXN && !g->allow_private &&
-	    !uk_netguard_allowed(&a->addr, g->addr, sizeof(g->addr))) {
+	if (purpose == CURLSOCKTYPE_IPCXN &&
+	    !uk_netguard_check(g, &a->addr, g->addr, sizeof(g->addr))) {
 		g->refused = 1;
 		return CURL_SOCKET_BAD;
 	}
