@@ -20,11 +20,13 @@
 #include "extract.h"
 #include "json.h"
 #include "jsonl.h"
+#include "netguard.h"
+#include "strset.h"
 #include "url.h"
 #include "util.h"
 
 static const char usage_text[] =
-    "usage: pwfetch find | open | fetch [-aH] [-c address] [-e expression] "
+    "usage: pwfetch find | open | fetch [-aHP] [-c address] [-e expression] "
     "[-j jobs]\n"
     "               [-s path] [-T seconds] [-t seconds] [-u user-agent]\n"
     "               [-v widthxheight] [-w until] [url ...]\n"
@@ -46,6 +48,7 @@ static struct {
 	long vw, vh;
 	enum wait wait;
 	const char *selector;
+	int guard; /* refuse private addresses (no -P) */
 } opt;
 
 /* What a reply is for. */
@@ -540,6 +543,15 @@ job_setup(struct job *j)
 	if (opt.ua)
 		call(j, T_SETUP, j->session, "Emulation.setUserAgentOverride",
 		    params1("userAgent", uk_json_str(opt.ua)));
+	if (opt.guard && opt.cmd != CMD_FIND) {
+		/* Every request of the page stops at guard_request first. */
+		p = uk_json_object();
+		uk_json_set(p, "patterns", uk_json_array());
+		uk_json_push(uk_json_get(p, "patterns"),
+		    params1("urlPattern", uk_json_str("*")));
+		call(j, T_SETUP, j->session, "Fetch.enable", p);
+		call(j, T_SETUP, j->session, "Network.enable", NULL);
+	}
 	j->what = wait_name();
 	if (opt.cmd == CMD_FIND) {
 		/* The document now, to tell the reloaded one from it. */
@@ -870,6 +882,74 @@ on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
 		job_finish(j);
 }
 
+/*
+ * The private-address guard, as urlfetch's: a request to a host that
+ * resolves to a loopback, private, link-local or other internal address
+ * is failed before it is sent (a refused document fails the page), and a
+ * response from such an address (a name that changed its address between
+ * our look-up and the browser's) fails the page, so its content is never
+ * written.  Verdicts are kept per host for the run.
+ */
+static struct uk_strset hosts_ok, hosts_refused;
+
+static void
+guard_request(struct job *j, const char *session, yajl_val params)
+{
+	const char *id = uk_json_get_str(params, "requestId");
+	yajl_val req = uk_json_get(params, "request");
+	const char *url = uk_json_get_str(req, "url");
+	const char *type = uk_json_get_str(params, "resourceType");
+	const char *frame = uk_json_get_str(params, "frameId");
+	char addr[64] = "";
+	struct uk_url u;
+	int ok = 1;
+	yajl_val p;
+
+	if (!id)
+		return;
+	uk_url_classify(url ? url : "", &u);
+	if (u.host && (!u.scheme || strcmp(u.scheme, "data"))) {
+		size_t n = strlen(u.host);
+
+		if (uk_strset_has(&hosts_refused, u.host, n)) {
+			ok = 0;
+		} else if (!uk_strset_has(&hosts_ok, u.host, n)) {
+			ok = uk_netguard_host_allowed(u.host, addr,
+				 sizeof(addr)) != 0;
+			uk_strset_add(ok ? &hosts_ok : &hosts_refused, u.host,
+			    n);
+		}
+	}
+	p = params1("requestId", uk_json_str(id));
+	if (ok) {
+		call(NULL, T_IGNORE, session, "Fetch.continueRequest", p);
+	} else {
+		uk_json_set_str(p, "errorReason", "AddressUnreachable");
+		call(NULL, T_IGNORE, session, "Fetch.failRequest", p);
+		if (j && type && !strcmp(type, "Document") &&
+		    (!j->frame || (frame && !strcmp(frame, j->frame))))
+			job_fail(j,
+			    "'%s': address %s refused (private network; -P or "
+			    "URLKIT_ALLOW_PRIVATE=1 allows it)",
+			    url, *addr ? addr : u.host);
+	}
+	uk_url_release(&u);
+}
+
+static void
+guard_response(struct job *j, yajl_val params)
+{
+	yajl_val res = uk_json_get(params, "response");
+	const char *ip = uk_json_get_str(res, "remoteIPAddress");
+
+	if (ip && *ip && !uk_netguard_proxied() &&
+	    uk_netguard_ip_allowed(ip) == 0)
+		job_fail(j,
+		    "'%s': address %s refused (private network; -P or "
+		    "URLKIT_ALLOW_PRIVATE=1 allows it)",
+		    j->url, ip);
+}
+
 static struct job *
 job_by_session(const char *session)
 {
@@ -934,9 +1014,17 @@ dispatch(yajl_val m)
 		return;
 	}
 	j = job_by_session(uk_json_get_str(m, "sessionId"));
+	if (!strcmp(method, "Fetch.requestPaused")) {
+		/* Answered even for a page that is over, or it would hang. */
+		guard_request(j, uk_json_get_str(m, "sessionId"), params);
+		return;
+	}
 	if (!j)
 		return;
-	if (!strcmp(method, "Page.lifecycleEvent")) {
+	if (!strcmp(method, "Network.responseReceived")) {
+		if (opt.guard && !j->collecting)
+			guard_response(j, params);
+	} else if (!strcmp(method, "Page.lifecycleEvent")) {
 		job_lifecycle(j, uk_json_get_str(params, "frameId"),
 		    uk_json_get_str(params, "loaderId"),
 		    uk_json_get_str(params, "name"));
@@ -1258,6 +1346,7 @@ parse_opts(int argc, char **argv)
 		{ "eval", required_argument, NULL, 'e' },
 		{ "html", no_argument, NULL, 'H' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "allow-private", no_argument, NULL, 'P' },
 		{ "screenshot", required_argument, NULL, 's' },
 		{ "total-timeout", required_argument, NULL, 'T' },
 		{ "timeout", required_argument, NULL, 't' },
@@ -1275,8 +1364,10 @@ parse_opts(int argc, char **argv)
 
 	opt.jobs = 1;
 	opt.timeout = 30;
+	env = getenv("URLKIT_ALLOW_PRIVATE");
+	opt.guard = !(env && *env && strcmp(env, "0"));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "ac:e:Hj:s:T:t:u:v:w:hV", longopts,
+	while ((c = getopt_long(argc, argv, "ac:e:Hj:Ps:T:t:u:v:w:hV", longopts,
 		    NULL)) != -1) {
 		switch (c) {
 		case 'a':
@@ -1297,6 +1388,9 @@ parse_opts(int argc, char **argv)
 				    optarg);
 				usage(UK_EXIT_USAGE);
 			}
+			break;
+		case 'P':
+			opt.guard = 0;
 			break;
 		case 's':
 			opt.shot = optarg;

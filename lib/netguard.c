@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <arpa/inet.h>
 #include <curl/curl.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,19 +148,85 @@ opensocket(void *clientp, curlsocktype purpose, struct curl_sockaddr *a)
 	return socket(a->family, a->socktype, a->protocol);
 }
 
+int
+uk_netguard_proxied(void)
+{
+	const char *proxy = NULL;
+
+	if ((proxy = getenv("https_proxy")) || (proxy = getenv("HTTPS_PROXY")) ||
+	    (proxy = getenv("http_proxy")) || (proxy = getenv("ALL_PROXY")) ||
+	    (proxy = getenv("all_proxy")))
+		return *proxy != '\0';
+	return 0;
+}
+
 void
 uk_netguard_install(void *curl, struct uk_netguard *g)
 {
 	CURL *h = curl;
-	const char *proxy = NULL;
 
 	curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, opensocket);
 	curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, g);
 	/* With a proxy from the environment, the socket goes to the proxy,
 	 * which the user chose: do not judge it. */
-	if ((proxy = getenv("https_proxy")) || (proxy = getenv("HTTPS_PROXY")) ||
-	    (proxy = getenv("http_proxy")) || (proxy = getenv("ALL_PROXY")) ||
-	    (proxy = getenv("all_proxy")))
-		if (*proxy)
-			curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, NULL);
+	if (uk_netguard_proxied())
+		curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, NULL);
+}
+
+/* ip without the brackets of an IPv6 literal, into buf; NULL if too long. */
+static const char *
+unbracket(const char *ip, char *buf, size_t size)
+{
+	size_t n = strlen(ip);
+
+	if (n >= 2 && ip[0] == '[' && ip[n - 1] == ']') {
+		if (n - 2 >= size)
+			return NULL;
+		memcpy(buf, ip + 1, n - 2);
+		buf[n - 2] = '\0';
+		return buf;
+	}
+	return ip;
+}
+
+int
+uk_netguard_ip_allowed(const char *ip)
+{
+	struct sockaddr_in in;
+	struct sockaddr_in6 in6;
+	char b[64];
+
+	if (!(ip = unbracket(ip, b, sizeof(b))))
+		return -1;
+	memset(&in, 0, sizeof(in));
+	memset(&in6, 0, sizeof(in6));
+	if (inet_pton(AF_INET, ip, &in.sin_addr) == 1) {
+		in.sin_family = AF_INET;
+		return uk_netguard_allowed((struct sockaddr *)&in, NULL, 0);
+	}
+	if (inet_pton(AF_INET6, ip, &in6.sin6_addr) == 1) {
+		in6.sin6_family = AF_INET6;
+		return uk_netguard_allowed((struct sockaddr *)&in6, NULL, 0);
+	}
+	return -1;
+}
+
+int
+uk_netguard_host_allowed(const char *host, char *buf, size_t size)
+{
+	struct addrinfo hints, *res, *a;
+	char b[256];
+	int ok = 1;
+
+	if (!(host = unbracket(host, b, sizeof(b))))
+		return -1;
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	if (getaddrinfo(host, NULL, &hints, &res))
+		return -1;
+	for (a = res; a && ok; a = a->ai_next)
+		ok = uk_netguard_allowed(a->ai_addr, buf, size);
+	freeaddrinfo(res);
+	return ok;
 }

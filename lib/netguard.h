@@ -56,4 +56,22 @@ int uk_netguard_check(const struct uk_netguard *g, const struct sockaddr *sa,
  */
 void uk_netguard_install(void *curl, struct uk_netguard *g);
 
+/*
+ * Whether the numeric address ip ("203.0.113.7", "::1", "[::1]") is
+ * allowed (1) or refused (0); -1 when it is not a numeric address.  For
+ * the address a browser reports it connected to.
+ */
+int uk_netguard_ip_allowed(const char *ip);
+
+/*
+ * Whether every address host resolves to is allowed (1), one is refused
+ * (0, its text in buf), or host does not resolve (-1).  host may be a
+ * numeric address, IPv6 in brackets or not.  getaddrinfo blocks for at
+ * most the resolver's timeout.
+ */
+int uk_netguard_host_allowed(const char *host, char *buf, size_t size);
+
+/* Whether a proxy is set in the environment (then the guard trusts it). */
+int uk_netguard_proxied(void);
+
 #endif

@@ -1005,6 +1005,18 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 		if (url[0] == '/' || url[0] == '.' ||
 		    !strncasecmp(url, "file://", 7)) {
 			route = "local";
+			/*
+			 * A path or file:// reads this machine's files: like
+			 * loopback addresses, only when the guard is off, so
+			 * an agent's input cannot read a local repository.
+			 */
+			if (!o->allow_private) {
+				uk_err_set(err, UK_EXIT_FAIL,
+				    "'%s': a local repository: refused "
+				    "(-P or URLKIT_ALLOW_PRIVATE=1 allows it)",
+				    url);
+				goto out;
+			}
 			if (fetch_local(url, &s, err) < 0)
 				goto out;
 		} else {

@@ -22,7 +22,7 @@ struct uk_repo_opts {
 	long map_tokens;              /* symbol map budget (1024); 0: none,
 	                                 and nothing is parsed */
 	int map_json;                 /* also "symbols": [...] */
-	int allow_private;            /* SSRF guard off */
+	int allow_private;            /* SSRF guard off; local paths read */
 	int insecure;                 /* -k */
 	int threads;                  /* parsing threads, 0: one per CPU */
 };

@@ -10,6 +10,7 @@ complete -c pwfetch -s c -l connect -x -a 'http://127.0.0.1:9222' -d 'attach to 
 complete -c pwfetch -s e -l eval -x -d 'evaluate a JavaScript expression in each page'
 complete -c pwfetch -s H -l html -d 'put the rendered HTML in the record'
 complete -c pwfetch -s j -l jobs -x -d 'pages at once'
+complete -c pwfetch -s P -l allow-private -d 'allow private and loopback addresses'
 complete -c pwfetch -s s -l screenshot -r -F -d 'save PNG screenshots'
 complete -c pwfetch -s T -l total-timeout -x -d 'time for the whole run'
 complete -c pwfetch -s t -l timeout -x -d 'time for each page'
