@@ -189,6 +189,17 @@ unbracket(const char *ip, char *buf, size_t size)
 	return ip;
 }
 
+/* The guard of the environment's verdict on sa (see uk_netguard_check). */
+static int
+env_allows(const struct sockaddr *sa, char *buf, size_t size)
+{
+	struct uk_netguard g;
+
+	uk_netguard_init(&g);
+	g.allow_private = 0; /* the callers decide on that themselves */
+	return uk_netguard_check(&g, sa, buf, size);
+}
+
 int
 uk_netguard_ip_allowed(const char *ip)
 {
@@ -202,11 +213,11 @@ uk_netguard_ip_allowed(const char *ip)
 	memset(&in6, 0, sizeof(in6));
 	if (inet_pton(AF_INET, ip, &in.sin_addr) == 1) {
 		in.sin_family = AF_INET;
-		return uk_netguard_allowed((struct sockaddr *)&in, NULL, 0);
+		return env_allows((struct sockaddr *)&in, NULL, 0);
 	}
 	if (inet_pton(AF_INET6, ip, &in6.sin6_addr) == 1) {
 		in6.sin6_family = AF_INET6;
-		return uk_netguard_allowed((struct sockaddr *)&in6, NULL, 0);
+		return env_allows((struct sockaddr *)&in6, NULL, 0);
 	}
 	return -1;
 }
@@ -226,7 +237,7 @@ uk_netguard_host_allowed(const char *host, char *buf, size_t size)
 	if (getaddrinfo(host, NULL, &hints, &res))
 		return -1;
 	for (a = res; a && ok; a = a->ai_next)
-		ok = uk_netguard_allowed(a->ai_addr, buf, size);
+		ok = env_allows(a->ai_addr, buf, size);
 	freeaddrinfo(res);
 	return ok;
 }

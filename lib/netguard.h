@@ -59,7 +59,8 @@ void uk_netguard_install(void *curl, struct uk_netguard *g);
 /*
  * Whether the numeric address ip ("203.0.113.7", "::1", "[::1]") is
  * allowed (1) or refused (0); -1 when it is not a numeric address.  For
- * the address a browser reports it connected to.
+ * the address a browser reports it connected to.  Addresses listed in
+ * URLKIT_ALLOW_PRIVATE are allowed, here and in uk_netguard_host_allowed.
  */
 int uk_netguard_ip_allowed(const char *ip);
 

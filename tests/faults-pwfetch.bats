@@ -16,6 +16,9 @@ setup() {
 	mkdir -p "$T/tmp"
 	export TMPDIR="$T/tmp"
 	unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy
+	# The servers are on loopback; every other private address is
+	# still refused.
+	export URLKIT_ALLOW_PRIVATE=127.0.0.1,::1
 }
 
 teardown() {
@@ -27,7 +30,7 @@ no_browser_left() {
 	! pgrep -f "$T/tmp/" >/dev/null && [ -z "$(ls -A "$T/tmp")" ]
 }
 
-@test "reset, silence, no such name, a bad certificate: error records, one browser, the good page still read" {
+@test "reset, silence, no such name, a bad certificate, a private address: error records, one browser, the good page still read" {
 	fault R reset
 	fault H hang
 	fault S page --tls
@@ -35,8 +38,8 @@ no_browser_left() {
 	run -1 --separate-stderr timeout 120 pwfetch fetch -t 3 \
 	    "http://127.0.0.1:$R_PORT/a" "http://127.0.0.1:$H_PORT/b" \
 	    http://nowhere.invalid/ "https://localhost:$S_PORT/p" \
-	    "http://127.0.0.1:$P_PORT/p?kb=2"
-	[ "${#lines[@]}" = 5 ]
+	    "http://127.0.0.1:$P_PORT/p?kb=2" http://10.0.0.1/admin
+	[ "${#lines[@]}" = 6 ]
 	# The browser commits the first 4 KiB of the reset page; its load
 	# never comes, so -t ends it.
 	[ "$(jq -r .error <<<"${lines[0]}")" = "timeout after 3 s waiting for load" ]
@@ -44,7 +47,8 @@ no_browser_left() {
 	[ "$(jq -r .error <<<"${lines[2]}")" = net::ERR_NAME_NOT_RESOLVED ]
 	[[ $(jq -r .error <<<"${lines[3]}") == net::ERR_CERT_* ]]
 	jq -e '.error == null and .title == "Fault page"' <<<"${lines[4]}"
-	[ "$(printf '%s\n' "$stderr" | grep -c '^pwfetch: ')" = 4 ]
+	[[ $(jq -r .error <<<"${lines[5]}") == *"10.0.0.1 refused (private network"* ]]
+	[ "$(printf '%s\n' "$stderr" | grep -c '^pwfetch: ')" = 5 ]
 	sleep 0.2
 	no_browser_left
 }
