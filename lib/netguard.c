@@ -3,6 +3,7 @@
 #include <curl/curl.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,13 +136,104 @@ uk_netguard_check(const struct uk_netguard *g, const struct sockaddr *sa,
 	return g->allow && in_list(g->allow, buf);
 }
 
+/*
+ * The proxies the environment names, resolved once: the addresses and
+ * ports a connection to a proxy goes to.
+ */
+#define MAX_PROXY_ADDRS 32
+static struct sockaddr_storage proxy_addrs[MAX_PROXY_ADDRS];
+static size_t nproxy_addrs;
+static pthread_once_t proxy_once = PTHREAD_ONCE_INIT;
+
+static void
+resolve_proxies(void)
+{
+	static const char *const vars[] = { "https_proxy", "HTTPS_PROXY",
+		"http_proxy", "ALL_PROXY", "all_proxy" };
+	struct addrinfo hints, *res, *a;
+	char *host = NULL, *port = NULL;
+	const char *v;
+	CURLU *u;
+	size_t i;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_socktype = SOCK_STREAM;
+	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		if (!(v = getenv(vars[i])) || !*v || !(u = curl_url()))
+			continue;
+		if (curl_url_set(u, CURLUPART_URL, v,
+			CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME) ==
+			CURLUE_OK &&
+		    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK) {
+			/* curl's default proxy port is 1080. */
+			if (curl_url_get(u, CURLUPART_PORT, &port, 0) !=
+			    CURLUE_OK)
+				port = NULL;
+			if (host[0] == '[') {
+				memmove(host, host + 1, strlen(host));
+				host[strcspn(host, "]")] = '\0';
+			}
+			if (!getaddrinfo(host, port ? port : "1080", &hints,
+				&res)) {
+				for (a = res;
+				     a && nproxy_addrs < MAX_PROXY_ADDRS;
+				     a = a->ai_next)
+					if (a->ai_addrlen <=
+					    sizeof(proxy_addrs[0]))
+						memcpy(&proxy_addrs
+							   [nproxy_addrs++],
+						    a->ai_addr, a->ai_addrlen);
+				freeaddrinfo(res);
+			}
+		}
+		curl_free(host);
+		curl_free(port);
+		host = port = NULL;
+		curl_url_cleanup(u);
+	}
+}
+
+/* Whether sa is the address and port of a proxy of the environment. */
+static int
+is_proxy(const struct sockaddr *sa)
+{
+	size_t i;
+
+	pthread_once(&proxy_once, resolve_proxies);
+	for (i = 0; i < nproxy_addrs; i++) {
+		const struct sockaddr *p =
+		    (const struct sockaddr *)&proxy_addrs[i];
+
+		if (p->sa_family != sa->sa_family)
+			continue;
+		if (sa->sa_family == AF_INET) {
+			const struct sockaddr_in *x = (const void *)p,
+						 *y = (const void *)sa;
+
+			if (x->sin_port == y->sin_port &&
+			    x->sin_addr.s_addr == y->sin_addr.s_addr)
+				return 1;
+		} else if (sa->sa_family == AF_INET6) {
+			const struct sockaddr_in6 *x = (const void *)p,
+						  *y = (const void *)sa;
+
+			if (x->sin6_port == y->sin6_port &&
+			    !memcmp(&x->sin6_addr, &y->sin6_addr,
+				sizeof(x->sin6_addr)))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static curl_socket_t
 opensocket(void *clientp, curlsocktype purpose, struct curl_sockaddr *a)
 {
 	struct uk_netguard *g = clientp;
 
 	if (purpose == CURLSOCKTYPE_IPCXN &&
-	    !uk_netguard_check(g, &a->addr, g->addr, sizeof(g->addr))) {
+	    !uk_netguard_check(g, &a->addr, g->addr, sizeof(g->addr)) &&
+	    !(uk_netguard_proxied() && is_proxy(&a->addr))) {
 		g->refused = 1;
 		return CURL_SOCKET_BAD;
 	}
@@ -165,12 +257,11 @@ uk_netguard_install(void *curl, struct uk_netguard *g)
 {
 	CURL *h = curl;
 
+	/* With a proxy from the environment, a socket to the proxy is let
+	 * through (the user chose it); one that goes elsewhere, to a host
+	 * in no_proxy, is judged like any other. */
 	curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, opensocket);
 	curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, g);
-	/* With a proxy from the environment, the socket goes to the proxy,
-	 * which the user chose: do not judge it. */
-	if (uk_netguard_proxied())
-		curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, NULL);
 }
 
 /* ip without the brackets of an IPv6 literal, into buf; NULL if too long. */

@@ -9,7 +9,9 @@
  * socket actually connects to (curl's open-socket callback, after DNS), so
  * a name that resolves to 127.0.0.1 is refused like 127.0.0.1 itself.
  * When a proxy is in use the address checked is the proxy's; a proxy the
- * user configured is trusted, and the check is skipped for it.
+ * user configured is trusted, and the check is skipped for a connection
+ * to its address and port, and only for that: a host that no_proxy sends
+ * to directly is checked as if there were no proxy.
  *
  * URLKIT_ALLOW_PRIVATE=1 in the environment, or allow set by an option,
  * turns the guard off (the tests need loopback).  URLKIT_ALLOW_PRIVATE set

@@ -203,3 +203,23 @@ EOF
 	all_json "$T/out"
 	[ "$(wc -l <"$T/out")" -le 1 ]
 }
+
+@test "a proxy is trusted, and only the proxy: a host no_proxy sends to directly is guarded" {
+	unset URLKIT_ALLOW_PRIVATE
+	fault X page # the proxy: it serves any URL asked of it
+	fault P page # a private host
+	export http_proxy="http://127.0.0.1:$X_PORT"
+	run -0 --separate-stderr urlfetch -c <<<"http://site.invalid/page?kb=2"
+	jq -e '.title == "Fault page"' <<<"$output"
+	[ "$(conns X)" = 1 ]
+	# no_proxy sends these straight to 127.0.0.1: the guard is on.
+	for np in 127.0.0.1 '*'; do
+		no_proxy=$np run -1 --separate-stderr urlfetch -c <<<"http://127.0.0.1:$P_PORT/page"
+		[[ $(jq -r .error <<<"$output") == "refused to connect to private address 127.0.0.1"* ]]
+	done
+	[ "$(conns P)" = 0 ]
+	# Allowed, it is fetched directly.
+	URLKIT_ALLOW_PRIVATE=127.0.0.1 no_proxy=127.0.0.1 \
+	    run -0 --separate-stderr urlfetch -c <<<"http://127.0.0.1:$P_PORT/page"
+	[ "$(conns P)" = 1 ]
+}
