@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
@@ -269,10 +270,21 @@ static void
 put_unit(struct uk_out *o, const char *s, size_t len, int nl)
 {
 	size_t total = len + (nl != 0), size = __fbufsize(o->fp);
+	size_t pending = __fpending(o->fp);
 	sigset_t old;
 	int held = 0;
 
-	if (!o->batch || __fpending(o->fp) + total > size) {
+	/* A unit that leaves in one write(2) of at most PIPE_BUF bytes from
+	 * an empty buffer needs nothing held: such a write to a pipe is all
+	 * or nothing, and one to a file is not cut by a signal. */
+	if (!o->batch && !pending && total <= PIPE_BUF && total < size) {
+		if (fwrite(s, 1, len, o->fp) != len ||
+		    (nl && fwrite("\n", 1, 1, o->fp) != 1) ||
+		    fflush(o->fp) == EOF)
+			write_failed(o);
+		return;
+	}
+	if (!o->batch || pending + total > size) {
 		hold_signals(&old);
 		held = 1;
 		if (__fpending(o->fp) && fflush(o->fp) == EOF)
@@ -299,6 +311,8 @@ uk_out_flush(struct uk_out *o)
 	sigset_t old;
 	int r;
 
+	if (!__fpending(o->fp))
+		return; /* nothing to write: no need to hold anything */
 	hold_signals(&old);
 	r = fflush(o->fp);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
