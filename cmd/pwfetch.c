@@ -1389,6 +1389,7 @@ parse_opts(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct uk_netguard guard;
 	const char *env;
 	struct stat st;
 	int c, attach = 0;
@@ -1396,8 +1397,8 @@ parse_opts(int argc, char **argv)
 
 	opt.jobs = 1;
 	opt.timeout = 30;
-	env = getenv("URLKIT_ALLOW_PRIVATE");
-	opt.guard = !(env && *env && strcmp(env, "0"));
+	uk_netguard_init(&guard);
+	opt.guard = !guard.allow_private; /* a list of addresses keeps it */
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "ac:e:Hj:Pqs:T:t:u:v:w:hV", longopts,
 		    NULL)) != -1) {
