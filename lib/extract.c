@@ -2,8 +2,9 @@
 /*
  * Main text and metadata of an HTML page (see extract.h).
  *
- * Before gumbo sees the page, comments and the bodies of scripts and
- * styles are cut out and absurd nesting is flattened (shrink).  The gumbo
+ * Before gumbo sees the page, comments, the bodies of scripts and styles
+ * and the attributes nothing reads are cut out and absurd nesting is
+ * flattened (shrink).  The gumbo
  * tree is mirrored into a flat array in document order, each element
  * knowing where its subtree ends, so that every pass is a loop and no
  * page, however deeply nested, can exhaust the stack.
@@ -780,8 +781,99 @@ nests(const char *name)
 }
 
 /*
- * Shrink the page before gumbo sees it: comments and the bodies of
- * scripts (but JSON-LD) and styles are dropped.  (Not SVG: an unclosed
+ * Attributes that extraction reads (attr() calls) or that steer gumbo's
+ * tree building (input type, font color/face/size leaving foreign content,
+ * annotation-xml encoding, isindex action/prompt/name).  Every other
+ * attribute is dropped before parsing: they are two thirds of what is
+ * left of a page once scripts and styles are gone (srcset, data-*, href,
+ * SVG paths) and gumbo reads them a character at a time.
+ */
+static int
+attr_kept(const char *name, size_t n)
+{
+	static const char *const keep[] = { "aria-hidden", "class", "content",
+		"datetime", "hidden", "id", "itemprop", "name", "property",
+		"rel", "role", "style", "type", "color", "face", "size",
+		"encoding", "action", "prompt", NULL };
+	size_t k;
+
+	for (k = 0; keep[k]; k++)
+		if (strlen(keep[k]) == n && !strncasecmp(keep[k], name, n))
+			return 1;
+	return 0;
+}
+
+static int
+html_space(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\f' ||
+	    ch == '\r';
+}
+
+/*
+ * Copy the attributes s[t, gt) of a start tag to s + w (w <= t), without
+ * those attr_kept does not know; returns the new w.  Attributes are read
+ * as the tokenizer reads them (name, then = and a quoted or unquoted
+ * value); at anything the scan and the tokenizer might see differently (a
+ * '>' outside quotes, an unclosed quote) the rest is copied as it is.
+ */
+static size_t
+strip_attrs(char *s, size_t w, size_t t, size_t gt)
+{
+	size_t i = t, lead, name, name_end, j, end;
+	const char *q;
+
+	while (i < gt) {
+		lead = i;
+		while (i < gt && (html_space(s[i]) || s[i] == '/'))
+			i++;
+		if (i >= gt)
+			break;
+		if (s[i] == '>')
+			goto verbatim;
+		name = i++;
+		while (i < gt && !html_space(s[i]) && s[i] != '/' &&
+		    s[i] != '=' && s[i] != '>')
+			i++;
+		name_end = i;
+		if (i < gt && s[i] == '>')
+			goto verbatim;
+		for (j = i; j < gt && html_space(s[j]); j++)
+			;
+		end = name_end;
+		if (j < gt && s[j] == '=') {
+			for (j++; j < gt && html_space(s[j]); j++)
+				;
+			if (j < gt && (s[j] == '"' || s[j] == '\'')) {
+				q = memchr(s + j + 1, s[j], gt - j - 1);
+				if (!q)
+					goto verbatim;
+				end = (size_t)(q - s) + 1;
+			} else {
+				for (end = j; end < gt && !html_space(s[end]);
+				     end++)
+					if (s[end] == '>')
+						goto verbatim;
+			}
+		}
+		if (attr_kept(s + name, name_end - name)) {
+			memmove(s + w, s + lead, end - lead);
+			w += end - lead;
+		}
+		i = end;
+		continue;
+	verbatim:
+		i = lead;
+		break;
+	}
+	memmove(s + w, s + i, gt - i);
+	return w + gt - i;
+}
+
+/*
+ * Shrink the page before gumbo sees it: comments, the bodies of scripts
+ * (but JSON-LD) and styles, and the attributes extraction does not read
+ * (attr_kept) are dropped.  (Not SVG: an unclosed
  * <svg> ends where HTML content resumes, which a scan cannot tell.)  Scripts and
  * styles are four tenths of the bytes of a typical page and cost gumbo a
  * call per character; none of it can be main text.  The scan follows the
@@ -873,8 +965,18 @@ shrink(char *s, size_t len)
 			continue;
 		}
 		tw = w;
-		memmove(s + w, s + r, gt + 1 - r);
-		w += gt + 1 - r;
+		if (s[gt] == '>') {
+			/* The rest of a name like my-element, then attributes. */
+			for (k = t; k < gt && !html_space(s[k]) && s[k] != '/';
+			     k++)
+				;
+			memmove(s + w, s + r, k - r);
+			w = strip_attrs(s, w + k - r, k, gt);
+			s[w++] = '>';
+		} else {
+			memmove(s + w, s + r, gt + 1 - r);
+			w += gt + 1 - r;
+		}
 		r = gt + 1;
 		drop = !strcmp(name, "style");
 		if (!strcmp(name, "script"))
