@@ -27,6 +27,7 @@
 #include <ctype.h>
 #include <gumbo.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -198,6 +199,8 @@ class_id(GumboNode *g, struct uk_buf *b)
 	size_t k;
 
 	uk_buf_reset(b);
+	if (!c && !i)
+		return;
 	if (c)
 		uk_buf_addstr(b, c);
 	uk_buf_addch(b, ' ');
@@ -232,11 +235,44 @@ static const char *const pos_sub[] = { "article", "content", "main", "post",
 	"thread", "message", "topic", "product", "description", "answer",
 	"question", NULL };
 
+/*
+ * The bytes of a string as a set: a pattern with a byte the string lacks
+ * cannot be in it, which spares most strstr calls (class names are
+ * matched against some 120 patterns per element).
+ */
+struct byteset {
+	uint64_t w[4];
+};
+
+static void
+byteset_of(const char *s, struct byteset *b)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	memset(b, 0, sizeof(*b));
+	for (; *p; p++)
+		b->w[*p >> 6] |= 1ULL << (*p & 63);
+}
+
+static int
+byteset_covers(const struct byteset *b, const char *pat)
+{
+	const unsigned char *p = (const unsigned char *)pat;
+
+	for (; *p; p++)
+		if (!(b->w[*p >> 6] & 1ULL << (*p & 63)))
+			return 0;
+	return 1;
+}
+
 static int
 match_any_sub(const char *s, const char *const *list)
 {
+	struct byteset b;
+
+	byteset_of(s, &b);
 	for (; *list; list++)
-		if (strstr(s, *list))
+		if (byteset_covers(&b, *list) && strstr(s, *list))
 			return 1;
 	return 0;
 }
@@ -244,8 +280,11 @@ match_any_sub(const char *s, const char *const *list)
 static int
 match_any_word(const char *s, const char *const *list)
 {
+	struct byteset b;
+
+	byteset_of(s, &b);
 	for (; *list; list++)
-		if (has_word(s, *list))
+		if (byteset_covers(&b, *list) && has_word(s, *list))
 			return 1;
 	return 0;
 }
@@ -256,6 +295,8 @@ class_weight(const char *ci)
 {
 	int w = 0;
 
+	if (!ci[0])
+		return 0; /* no class, no id */
 	if (match_any_sub(ci, neg_sub) || match_any_word(ci, neg_word))
 		w -= 25;
 	if (match_any_sub(ci, pos_sub))
@@ -1209,11 +1250,12 @@ w_break(struct writer *w, int level)
 static void
 w_text(struct writer *w, const char *s, int pre)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *q;
 
-	for (; *p; p++) {
+	while (*p) {
 		if (!pre && isspace(*p)) {
 			w_break(w, 1);
+			p++;
 			continue;
 		}
 		if (w->brk && w->b->len) {
@@ -1225,9 +1267,15 @@ w_text(struct writer *w, const char *s, int pre)
 				uk_buf_addstr(w->b, "\n\n");
 		}
 		w->brk = 0;
-		if (pre && *p == '\r')
+		if (pre && *p == '\r') {
+			p++;
 			continue;
-		uk_buf_addch(w->b, *p);
+		}
+		/* The run of bytes up to the next space (or CR in <pre>). */
+		for (q = p + 1; *q && !(pre ? *q == '\r' : isspace(*q)); q++)
+			;
+		uk_buf_add(w->b, p, (size_t)(q - p));
+		p = q;
 	}
 }
 
@@ -1667,7 +1715,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	GumboOptions opts = kGumboDefaultOptions;
 	struct arena arena = { NULL, NULL, 0 };
 	GumboOutput *out = NULL;
-	char cs[64];
+	char cs[64], *nul;
 	size_t bom, k;
 	int best, ret = -1;
 
@@ -1683,9 +1731,10 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	}
 	x->charset = uk_xstrdup(cs);
 	/* Gumbo stops at a NUL byte; make them spaces. */
-	for (k = 0; k < u.len; k++)
-		if (!u.buf[k])
-			u.buf[k] = ' ';
+	for (k = 0; (nul = memchr(u.buf + k, '\0', u.len - k)); k++) {
+		*nul = ' ';
+		k = (size_t)(nul - u.buf);
+	}
 	u.len = shrink(u.buf, u.len);
 	opts.max_errors = 0;
 	opts.allocator = arena_alloc;
