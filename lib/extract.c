@@ -911,10 +911,42 @@ strip_attrs(char *s, size_t w, size_t t, size_t gt)
 	return w + gt - i;
 }
 
+/* Whether the tag name read (to s[t]) is all of it and is pre. */
+static int
+is_pre(const char *s, size_t len, const char *name, size_t t)
+{
+	return !strcmp(name, "pre") &&
+	    (t >= len || html_space(s[t]) || s[t] == '/' || s[t] == '>');
+}
+
+/*
+ * Copy the text s[r, end) to s + w (w <= r) with every run of HTML
+ * whitespace made one character: outside <pre>, extraction treats a run
+ * like one space (w_text, text_len, set_once), and gumbo reads the page a
+ * character at a time.  Returns the new w.
+ */
+static size_t
+squeeze(char *s, size_t w, size_t r, size_t end)
+{
+	size_t i = r, j;
+
+	while (i < end) {
+		for (j = i; j < end && !html_space(s[j]); j++)
+			;
+		if (j < end)
+			j++; /* the first of the run */
+		memmove(s + w, s + i, j - i);
+		w += j - i;
+		for (i = j; i < end && html_space(s[i]); i++)
+			;
+	}
+	return w;
+}
+
 /*
  * Shrink the page before gumbo sees it: comments, the bodies of scripts
  * (but JSON-LD) and styles, and the attributes extraction does not read
- * (attr_kept) are dropped.  (Not SVG: an unclosed
+ * (attr_kept) are dropped, and runs of whitespace outside <pre> squeezed.  (Not SVG: an unclosed
  * <svg> ends where HTML content resumes, which a scan cannot tell.)  Scripts and
  * styles are four tenths of the bytes of a typical page and cost gumbo a
  * call per character; none of it can be main text.  The scan follows the
@@ -927,8 +959,8 @@ static size_t
 shrink(char *s, size_t len)
 {
 	static const char *const raw[] = { "textarea", "title", "xmp", "iframe",
-		"noembed", "noframes", "plaintext", NULL };
-	size_t r = 0, w = 0, t, tw, gt, k, nl, depth = 0, dropped = 0;
+		"noembed", "noframes", "plaintext", "script", NULL };
+	size_t r = 0, w = 0, t, tw, gt, k, nl, depth = 0, dropped = 0, pre = 0;
 	char name[16];
 	int drop;
 
@@ -936,8 +968,12 @@ shrink(char *s, size_t len)
 		const char *lt = memchr(s + r, '<', len - r);
 		size_t next = lt ? (size_t)(lt - s) : len;
 
-		memmove(s + w, s + r, next - r);
-		w += next - r;
+		if (pre) {
+			memmove(s + w, s + r, next - r);
+			w += next - r;
+		} else {
+			w = squeeze(s, w, r, next);
+		}
 		r = next;
 		if (r >= len)
 			break;
@@ -968,6 +1004,8 @@ shrink(char *s, size_t len)
 				if (depth)
 					depth--;
 			}
+			if (pre && is_pre(s, len, name, t))
+				pre--;
 			memmove(s + w, s + r, gt + 1 - r);
 			w += gt + 1 - r;
 			r = gt + 1;
@@ -1019,6 +1057,8 @@ shrink(char *s, size_t len)
 			w += gt + 1 - r;
 		}
 		r = gt + 1;
+		if (is_pre(s, len, name, t))
+			pre++;
 		drop = !strcmp(name, "style");
 		if (!strcmp(name, "script"))
 			drop = !memmem(s + tw, w - tw, "ld+json", 7);

@@ -241,6 +241,15 @@ main(void)
 	    "class and style still read after dropped attributes");
 	ok(has("The custom paragraph"),
 	    "a custom element keeps its whole name");
+	run("<html><head><script type=\"application/ld+json\">"
+	    "{\"@type\":\"Article\",\"description\":"
+	    "\"see <a data-x='1' href='/y'>this</a>\"}</script></head><body>"
+	    "<pre>a  b\n\n  c</pre><p>" PARA("spaced") "</p></body></html>",
+	    NULL);
+	ok(eq(x.description, "see <a data-x='1' href='/y'>this</a>"),
+	    "JSON-LD is read as written, tags and attributes included: %s",
+	    x.description ? x.description : "(null)");
+	ok(has("a  b\n\n  c"), "whitespace in <pre> kept as written");
 
 	uk_extract_release(&x);
 	uk_extract_release(NULL);
