@@ -31,6 +31,7 @@
 #define EXTRACT_MAX (64UL << 20)
 
 static struct uk_fetchargs opt;
+static char **net_argv; /* argv as given: getopt_long reorders argv */
 static struct uk_out out;
 
 static void
@@ -244,6 +245,8 @@ main(int argc, char **argv)
 	struct uk_err err;
 
 	uk_prog_set(argv[0]);
+	net_argv = uk_xmalloc(((size_t)argc + 1) * sizeof(*net_argv));
+	memcpy(net_argv, argv, ((size_t)argc + 1) * sizeof(*net_argv));
 	uk_fetchargs_init(&opt);
 	if (uk_fetchargs_parse(&opt, argc, argv, &err)) {
 		if (err.msg[0])
@@ -256,8 +259,10 @@ main(int argc, char **argv)
 		printf("urlfetch %s\n", UK_VERSION);
 		return UK_EXIT_OK;
 	}
-	if (opt.extract)
+	if (opt.extract) {
+		free(net_argv);
 		return extract_file(opt.extract, opt.url, opt.text);
-	exec_net(argv);
+	}
+	exec_net(net_argv);
 	return UK_EXIT_FATAL;
 }

@@ -56,8 +56,8 @@ net_dir() {
 	# A stand-in fetcher that shows what it was given.
 	printf '#!/bin/sh\nprintf "%%s|" "$0" "$@"\n' >"$T/lx/urlfetch-net"
 	chmod +x "$T/lx/urlfetch-net"
-	URLKIT_LIBEXEC_DIR="$T/lx" run -0 urlfetch -j 2 --no-cache -- "a b" c
-	[ "$output" = "$T/lx/urlfetch-net|-j|2|--no-cache|--|a b|c|" ]
+	URLKIT_LIBEXEC_DIR="$T/lx" run -0 urlfetch -j 2 f1 --no-cache -- "a b" c
+	[ "$output" = "$T/lx/urlfetch-net|-j|2|f1|--no-cache|--|a b|c|" ]
 	# The real one, found by that name too.
 	URLKIT_LIBEXEC_DIR="$(net_dir)" run -0 urlfetch <<<"$B/article.html"
 	[ "$(field "$output" .title)" = "The Quiet Harbour" ]
