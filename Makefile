@@ -78,6 +78,9 @@ $(BUILD)/bin/%: $(BUILD)/cmd/%.o $(LIB)
 $(BUILD)/libexec/urlkit/%: $(BUILD)/cmd/%.o $(LIB)
 	@mkdir -p $(@D)
 	$(LINK_PROG)
+# urlfetch looks for urlfetch-net beside itself, then where it is installed.
+$(BUILD)/cmd/urlfetch.o: override CPPFLAGS += \
+	-DUK_LIBEXECDIR='"$(LIBEXECDIR)/urlkit"'
 
 $(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(@D)

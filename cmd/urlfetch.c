@@ -206,10 +206,15 @@ out:
 
 /*
  * Every run that may touch the network: replace this process with the
- * fetcher, urlfetch-net, argv unchanged.  It lives in ../libexec/urlkit/
- * beside the directory of this executable (bin/ when installed, build/bin
- * in the build tree), or in $URLKIT_LIBEXEC_DIR.
+ * fetcher, urlfetch-net, argv unchanged.  It is looked for in
+ * $URLKIT_LIBEXEC_DIR when set; otherwise in ../libexec/urlkit/ beside the
+ * directory of this executable (bin/ when installed, build/bin in the
+ * build tree), then in the LIBEXECDIR the build was configured with.
  */
+#ifndef UK_LIBEXECDIR
+#define UK_LIBEXECDIR "/usr/local/libexec/urlkit"
+#endif
+
 static void
 exec_net(char **argv)
 {
@@ -217,26 +222,30 @@ exec_net(char **argv)
 	const char *dir = getenv("URLKIT_LIBEXEC_DIR");
 	char self[PATH_MAX], *p;
 	ssize_t n;
-	int i;
+	int i, e;
 
 	if (dir && *dir) {
 		uk_buf_addf(&path, "%s/urlfetch-net", dir);
-	} else {
-		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		if (n < 0 || n == (ssize_t)sizeof(self) - 1)
-			uk_die(UK_EXIT_FATAL,
-			    "cannot find urlfetch-net: /proc/self/exe: %s",
-			    n < 0 ? strerror(errno) : "name too long");
+		execv(path.buf, argv);
+		uk_die(UK_EXIT_FATAL, "cannot run '%s': %s", path.buf,
+		    strerror(errno));
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0 && n < (ssize_t)sizeof(self) - 1) {
 		self[n] = '\0';
 		/* PREFIX/bin/urlfetch -> PREFIX */
 		for (i = 0; i < 2 && (p = strrchr(self, '/')); i++)
 			*p = '\0';
 		uk_buf_addf(&path, "%s/libexec/urlkit/urlfetch-net", self);
+		execv(path.buf, argv);
 	}
-	execv(path.buf, argv);
+	e = errno;
+	execv(UK_LIBEXECDIR "/urlfetch-net", argv);
 	uk_die(UK_EXIT_FATAL,
-	    "cannot run '%s': %s (URLKIT_LIBEXEC_DIR names its directory)",
-	    path.buf, strerror(errno));
+	    "cannot run urlfetch-net: '%s': %s; '%s': %s "
+	    "(URLKIT_LIBEXEC_DIR names its directory)",
+	    path.len ? path.buf : "/proc/self/exe", strerror(e),
+	    UK_LIBEXECDIR "/urlfetch-net", strerror(errno));
 }
 
 int
