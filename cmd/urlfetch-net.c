@@ -35,6 +35,7 @@ static struct {
 	int on, shown, tty_out; /* tty_out: standard output is a terminal */
 	unsigned long done, total, failed;
 	char host[48];
+	char line[160]; /* as last drawn */
 	struct timespec last;
 } prog;
 
@@ -53,7 +54,7 @@ progress_draw(int force)
 	struct timespec now;
 	char line[160];
 
-	if (!prog.on)
+	if (!prog.on || !prog.total)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (!force && prog.last.tv_sec &&
@@ -65,7 +66,10 @@ progress_draw(int force)
 	snprintf(line, sizeof(line), "\r%s: %lu/%lu done, %lu failed%s%s\033[K",
 	    uk_prog, prog.done, prog.total, prog.failed,
 	    prog.host[0] ? ", " : "", prog.host);
+	if (prog.shown && !strcmp(line, prog.line))
+		return;
 	fputs(line, stderr);
+	memcpy(prog.line, line, sizeof(line));
 	prog.shown = 1;
 }
 
