@@ -22,14 +22,14 @@
 #include "jsonl.h"
 #include "netguard.h"
 #include "strset.h"
+#include "progress.h"
 #include "url.h"
 #include "util.h"
 
 static const char usage_text[] =
-    "usage: pwfetch find | open | fetch [-aHP] [-c address] [-e expression] "
-    "[-j jobs]\n"
-    "               [-s path] [-T seconds] [-t seconds] [-u user-agent]\n"
-    "               [-v widthxheight] [-w until] [url ...]\n"
+    "usage: pwfetch find | open | fetch [-aHPq] [-c address] [-e expression]\n"
+    "               [-j jobs] [-s path] [-T seconds] [-t seconds]\n"
+    "               [-u user-agent] [-v widthxheight] [-w until] [url ...]\n"
     "       pwfetch -h | -V\n";
 
 enum cmd { CMD_FIND, CMD_OPEN, CMD_FETCH };
@@ -38,6 +38,7 @@ enum wait { WAIT_LOAD, WAIT_DOM, WAIT_IDLE, WAIT_SELECTOR };
 static struct {
 	enum cmd cmd;
 	int html;
+	int quiet;
 	const char *address; /* attach here; NULL: launch */
 	const char *eval;
 	long jobs;
@@ -114,6 +115,21 @@ static char *spare;     /* the blank page a launched browser starts with */
 static struct job warm; /* a page made ahead for the next URL */
 static int trace;       /* $PWFETCH_TRACE: the protocol on stderr */
 static double t_start;
+/* Progress on a terminal: URLs done and failed, the last host started. */
+static struct uk_progress prog;
+static int out_tty;
+static unsigned long ndone, nfailed;
+static char last_host[128];
+
+/* A record goes out: the progress line makes way on a shared terminal. */
+static void
+put_record(yajl_val r)
+{
+	if (out_tty)
+		uk_progress_clear(&prog);
+	uk_out_record(&out, r);
+	ndone++;
+}
 
 static void
 usage(int code)
@@ -316,7 +332,8 @@ emit_error(yajl_val rec, const char *url, const char *msg)
 	yajl_val r = base_record(rec, url ? url : "");
 
 	uk_json_set_str(r, "error", msg);
-	uk_out_record(&out, r);
+	put_record(r);
+	nfailed++;
 	uk_json_free(r);
 	uk_warn("%s: %s", url ? url : "-", msg);
 	uk_status_set(UK_EXIT_FAIL);
@@ -402,8 +419,9 @@ job_finish(struct job *j)
 		uk_json_set_str(r, "error", msg);
 		uk_warn("%s: %s", j->url, msg);
 		uk_status_set(UK_EXIT_FAIL);
+		nfailed++;
 	}
-	uk_out_record(&out, r);
+	put_record(r);
 	uk_json_free(r);
 	job_cleanup(j, 0);
 }
@@ -629,9 +647,16 @@ static void
 job_start(struct job *j)
 {
 	double now = uk_cdp_now();
+	struct uk_url u;
 
 	j->deadline = now + opt.timeout;
 	j->what = "the browser";
+	if (uk_progress_on(&prog)) {
+		uk_url_classify(j->url, &u);
+		snprintf(last_host, sizeof(last_host), "%s",
+		    u.host ? u.host : "");
+		uk_url_release(&u);
+	}
 	if (warm.used && warm.session) {
 		j->ctx = warm.ctx;
 		j->target = warm.target;
@@ -1225,10 +1250,16 @@ run(struct input *in)
 	double now, next;
 	long i;
 	int r, n;
+	char total[32] = "";
 
 	if (opt.total > 0)
 		run_deadline = uk_cdp_now() + opt.total;
+	if (!in->use_lines)
+		snprintf(total, sizeof(total), "/%d", in->argc);
 	for (;;) {
+		uk_progress_show(&prog, 0,
+		    "pwfetch: %lu%s done, %lu failed, %d loading  %s", ndone,
+		    total, nfailed, nactive, last_host);
 		/* Fill free slots. */
 		while (nactive < opt.jobs && !in->eof &&
 		    (nactive == 0 || input_ready(in))) {
@@ -1347,6 +1378,7 @@ parse_opts(int argc, char **argv)
 		{ "html", no_argument, NULL, 'H' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "allow-private", no_argument, NULL, 'P' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "screenshot", required_argument, NULL, 's' },
 		{ "total-timeout", required_argument, NULL, 'T' },
 		{ "timeout", required_argument, NULL, 't' },
@@ -1357,6 +1389,7 @@ parse_opts(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct uk_netguard guard;
 	const char *env;
 	struct stat st;
 	int c, attach = 0;
@@ -1364,10 +1397,10 @@ parse_opts(int argc, char **argv)
 
 	opt.jobs = 1;
 	opt.timeout = 30;
-	env = getenv("URLKIT_ALLOW_PRIVATE");
-	opt.guard = !(env && *env && strcmp(env, "0"));
+	uk_netguard_init(&guard);
+	opt.guard = !guard.allow_private; /* a list of addresses keeps it */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "ac:e:Hj:Ps:T:t:u:v:w:hV", longopts,
+	while ((c = getopt_long(argc, argv, "ac:e:Hj:Pqs:T:t:u:v:w:hV", longopts,
 		    NULL)) != -1) {
 		switch (c) {
 		case 'a':
@@ -1391,6 +1424,9 @@ parse_opts(int argc, char **argv)
 			break;
 		case 'P':
 			opt.guard = 0;
+			break;
+		case 'q':
+			opt.quiet = 1;
 			break;
 		case 's':
 			opt.shot = optarg;
@@ -1515,7 +1551,10 @@ cmd_run(enum cmd cmd, int argc, char **argv)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	atexit(at_exit);
 	catch_signals();
+	uk_progress_init(&prog, STDERR_FILENO, opt.quiet);
+	out_tty = isatty(STDOUT_FILENO);
 	run(&in);
+	uk_progress_done(&prog);
 	/* Leave the browser as the user had it, or close ours. */
 	if (have_browser && opt.address)
 		drain(2);

@@ -778,11 +778,13 @@ guard_host(const char *url, const struct uk_repo_opts *o, struct uk_err *err)
 	CURLU *h;
 	char *host = NULL;
 	struct addrinfo hints, *res = NULL, *ai;
+	struct uk_netguard g;
 	int ret = 0;
 	char addr[64];
 
 	if (o->allow_private)
 		return 0;
+	uk_netguard_init(&g);
 	h = curl_url();
 	if (!h || curl_url_set(h, CURLUPART_URL, url, 0) != CURLUE_OK ||
 	    curl_url_get(h, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
@@ -803,7 +805,7 @@ guard_host(const char *url, const struct uk_repo_opts *o, struct uk_err *err)
 		goto out;
 	}
 	for (ai = res; ai; ai = ai->ai_next)
-		if (!uk_netguard_allowed(ai->ai_addr, addr, sizeof(addr))) {
+		if (!uk_netguard_check(&g, ai->ai_addr, addr, sizeof(addr))) {
 			ret = uk_err_set(err, UK_EXIT_FAIL,
 			    "'%s': address %s refused (private network; "
 			    "URLKIT_ALLOW_PRIVATE=1 allows it)",

@@ -9,6 +9,7 @@ complete -c pwfetch -s a -l attach -d 'attach to the browser at $URLKIT_DEVTOOLS
 complete -c pwfetch -s c -l connect -x -a 'http://127.0.0.1:9222' -d 'attach to the browser at a DevTools address'
 complete -c pwfetch -s e -l eval -x -d 'evaluate a JavaScript expression in each page'
 complete -c pwfetch -s H -l html -d 'put the rendered HTML in the record'
+complete -c pwfetch -s q -l quiet -d 'show no progress on a terminal'
 complete -c pwfetch -s j -l jobs -x -d 'pages at once'
 complete -c pwfetch -s P -l allow-private -d 'allow private and loopback addresses'
 complete -c pwfetch -s s -l screenshot -r -F -d 'save PNG screenshots'
