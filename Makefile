@@ -52,6 +52,11 @@ BINS := $(PROGS:%=$(BUILD)/bin/%)
 LIBEXECS := $(LIBEXEC_PROGS:%=$(BUILD)/libexec/urlkit/%)
 UNIT_SRC := $(wildcard tests/unit/t_*.c)
 UNITS := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
+# Each libFuzzer harness is also a unit test (t_fuzz_NAME) that replays
+# tests/fuzz/regress/NAME/ through it as a plain program.
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+UNITS += $(FUZZ_SRC:tests/fuzz/fuzz_%.c=$(BUILD)/unit/t_fuzz_%)
+FUZZ_SMOKE_SECONDS ?= 4
 
 all: deps $(BINS) $(LIBEXECS)
 
@@ -59,7 +64,7 @@ all: deps $(BINS) $(LIBEXECS)
 deps:
 	@$(PKG_CONFIG) --exists $(ALL_PKGS) && command -v bats >/dev/null && \
 	  command -v jq >/dev/null || scripts/bootstrap
-.PHONY: all deps check demo clean install lint-man bench
+.PHONY: all deps check demo clean install lint-man bench fuzz-smoke valgrind
 .SECONDARY:
 
 $(BUILD)/%.o: %.c | deps
@@ -87,9 +92,32 @@ $(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIB) \
 	    $(shell $(PKG_CONFIG) --libs $(ALL_PKGS)) $(LDLIBS)
 
+$(BUILD)/unit/t_fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o \
+    $(BUILD)/tests/fuzz/replay.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $(filter $(BUILD)/tests/%.o,$^) $(LIB) \
+	    $(shell $(PKG_CONFIG) --libs $(ALL_PKGS)) $(LDLIBS)
+
+# The whole run (no TESTS=, no SANITIZE=) also runs every fuzzing harness
+# for FUZZ_SMOKE_SECONDS when clang has libFuzzer (FUZZ_SMOKE_SECONDS=0:
+# never); a crash fails the check after the suites have run.
 check: all $(UNITS)
 	@UK_BIN=$(abspath $(BUILD)/bin) UK_UNIT=$(abspath $(BUILD)/unit) \
-	  tests/run $(TESTS)
+	  tests/run $(TESTS); s=$$?; \
+	if [ -z "$(TESTS)$(SANITIZE)" ] && [ "$(FUZZ_SMOKE_SECONDS)" != 0 ] && \
+	    scripts/fuzz --available; then \
+		scripts/fuzz --smoke $(FUZZ_SMOKE_SECONDS) || s=1; \
+	fi; exit $$s
+
+fuzz-smoke:
+	scripts/fuzz --smoke $(FUZZ_SMOKE_SECONDS)
+
+# Every suite with every program under valgrind (slow; not part of check):
+# a definite leak or a memory error fails the run.  VALGRIND_TESTS= picks
+# suites.
+valgrind: all $(UNITS)
+	@UK_BIN=$(abspath $(BUILD)/bin) UK_UNIT=$(abspath $(BUILD)/unit) \
+	  scripts/valgrind $(VALGRIND_TESTS)
 
 demo: all
 	@UK_BIN=$(abspath $(BUILD)/bin) scripts/demo
@@ -116,7 +144,7 @@ install: all
 	done
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 # Tree-sitter grammars: scripts/grammars fetches their sources from npm into
 # .grammars/; their objects go to .grammars/obj, which make clean leaves

@@ -20,14 +20,16 @@
 #include "extract.h"
 #include "json.h"
 #include "jsonl.h"
+#include "netguard.h"
+#include "strset.h"
+#include "progress.h"
 #include "url.h"
 #include "util.h"
 
 static const char usage_text[] =
-    "usage: pwfetch find | open | fetch [-aH] [-c address] [-e expression] "
-    "[-j jobs]\n"
-    "               [-s path] [-T seconds] [-t seconds] [-u user-agent]\n"
-    "               [-v widthxheight] [-w until] [url ...]\n"
+    "usage: pwfetch find | open | fetch [-aHPq] [-c address] [-e expression]\n"
+    "               [-j jobs] [-s path] [-T seconds] [-t seconds]\n"
+    "               [-u user-agent] [-v widthxheight] [-w until] [url ...]\n"
     "       pwfetch -h | -V\n";
 
 enum cmd { CMD_FIND, CMD_OPEN, CMD_FETCH };
@@ -36,6 +38,7 @@ enum wait { WAIT_LOAD, WAIT_DOM, WAIT_IDLE, WAIT_SELECTOR };
 static struct {
 	enum cmd cmd;
 	int html;
+	int quiet;
 	const char *address; /* attach here; NULL: launch */
 	const char *eval;
 	long jobs;
@@ -46,6 +49,7 @@ static struct {
 	long vw, vh;
 	enum wait wait;
 	const char *selector;
+	int guard; /* refuse private addresses (no -P) */
 } opt;
 
 /* What a reply is for. */
@@ -111,6 +115,21 @@ static char *spare;     /* the blank page a launched browser starts with */
 static struct job warm; /* a page made ahead for the next URL */
 static int trace;       /* $PWFETCH_TRACE: the protocol on stderr */
 static double t_start;
+/* Progress on a terminal: URLs done and failed, the last host started. */
+static struct uk_progress prog;
+static int out_tty;
+static unsigned long ndone, nfailed;
+static char last_host[128];
+
+/* A record goes out: the progress line makes way on a shared terminal. */
+static void
+put_record(yajl_val r)
+{
+	if (out_tty)
+		uk_progress_clear(&prog);
+	uk_out_record(&out, r);
+	ndone++;
+}
 
 static void
 usage(int code)
@@ -313,7 +332,8 @@ emit_error(yajl_val rec, const char *url, const char *msg)
 	yajl_val r = base_record(rec, url ? url : "");
 
 	uk_json_set_str(r, "error", msg);
-	uk_out_record(&out, r);
+	put_record(r);
+	nfailed++;
 	uk_json_free(r);
 	uk_warn("%s: %s", url ? url : "-", msg);
 	uk_status_set(UK_EXIT_FAIL);
@@ -399,8 +419,9 @@ job_finish(struct job *j)
 		uk_json_set_str(r, "error", msg);
 		uk_warn("%s: %s", j->url, msg);
 		uk_status_set(UK_EXIT_FAIL);
+		nfailed++;
 	}
-	uk_out_record(&out, r);
+	put_record(r);
 	uk_json_free(r);
 	job_cleanup(j, 0);
 }
@@ -540,6 +561,15 @@ job_setup(struct job *j)
 	if (opt.ua)
 		call(j, T_SETUP, j->session, "Emulation.setUserAgentOverride",
 		    params1("userAgent", uk_json_str(opt.ua)));
+	if (opt.guard && opt.cmd != CMD_FIND) {
+		/* Every request of the page stops at guard_request first. */
+		p = uk_json_object();
+		uk_json_set(p, "patterns", uk_json_array());
+		uk_json_push(uk_json_get(p, "patterns"),
+		    params1("urlPattern", uk_json_str("*")));
+		call(j, T_SETUP, j->session, "Fetch.enable", p);
+		call(j, T_SETUP, j->session, "Network.enable", NULL);
+	}
 	j->what = wait_name();
 	if (opt.cmd == CMD_FIND) {
 		/* The document now, to tell the reloaded one from it. */
@@ -617,9 +647,16 @@ static void
 job_start(struct job *j)
 {
 	double now = uk_cdp_now();
+	struct uk_url u;
 
 	j->deadline = now + opt.timeout;
 	j->what = "the browser";
+	if (uk_progress_on(&prog)) {
+		uk_url_classify(j->url, &u);
+		snprintf(last_host, sizeof(last_host), "%s",
+		    u.host ? u.host : "");
+		uk_url_release(&u);
+	}
 	if (warm.used && warm.session) {
 		j->ctx = warm.ctx;
 		j->target = warm.target;
@@ -870,6 +907,74 @@ on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
 		job_finish(j);
 }
 
+/*
+ * The private-address guard, as urlfetch's: a request to a host that
+ * resolves to a loopback, private, link-local or other internal address
+ * is failed before it is sent (a refused document fails the page), and a
+ * response from such an address (a name that changed its address between
+ * our look-up and the browser's) fails the page, so its content is never
+ * written.  Verdicts are kept per host for the run.
+ */
+static struct uk_strset hosts_ok, hosts_refused;
+
+static void
+guard_request(struct job *j, const char *session, yajl_val params)
+{
+	const char *id = uk_json_get_str(params, "requestId");
+	yajl_val req = uk_json_get(params, "request");
+	const char *url = uk_json_get_str(req, "url");
+	const char *type = uk_json_get_str(params, "resourceType");
+	const char *frame = uk_json_get_str(params, "frameId");
+	char addr[64] = "";
+	struct uk_url u;
+	int ok = 1;
+	yajl_val p;
+
+	if (!id)
+		return;
+	uk_url_classify(url ? url : "", &u);
+	if (u.host && (!u.scheme || strcmp(u.scheme, "data"))) {
+		size_t n = strlen(u.host);
+
+		if (uk_strset_has(&hosts_refused, u.host, n)) {
+			ok = 0;
+		} else if (!uk_strset_has(&hosts_ok, u.host, n)) {
+			ok = uk_netguard_host_allowed(u.host, addr,
+				 sizeof(addr)) != 0;
+			uk_strset_add(ok ? &hosts_ok : &hosts_refused, u.host,
+			    n);
+		}
+	}
+	p = params1("requestId", uk_json_str(id));
+	if (ok) {
+		call(NULL, T_IGNORE, session, "Fetch.continueRequest", p);
+	} else {
+		uk_json_set_str(p, "errorReason", "AddressUnreachable");
+		call(NULL, T_IGNORE, session, "Fetch.failRequest", p);
+		if (j && type && !strcmp(type, "Document") &&
+		    (!j->frame || (frame && !strcmp(frame, j->frame))))
+			job_fail(j,
+			    "'%s': address %s refused (private network; -P or "
+			    "URLKIT_ALLOW_PRIVATE=1 allows it)",
+			    url, *addr ? addr : u.host);
+	}
+	uk_url_release(&u);
+}
+
+static void
+guard_response(struct job *j, yajl_val params)
+{
+	yajl_val res = uk_json_get(params, "response");
+	const char *ip = uk_json_get_str(res, "remoteIPAddress");
+
+	if (ip && *ip && !uk_netguard_proxied() &&
+	    uk_netguard_ip_allowed(ip) == 0)
+		job_fail(j,
+		    "'%s': address %s refused (private network; -P or "
+		    "URLKIT_ALLOW_PRIVATE=1 allows it)",
+		    j->url, ip);
+}
+
 static struct job *
 job_by_session(const char *session)
 {
@@ -934,9 +1039,17 @@ dispatch(yajl_val m)
 		return;
 	}
 	j = job_by_session(uk_json_get_str(m, "sessionId"));
+	if (!strcmp(method, "Fetch.requestPaused")) {
+		/* Answered even for a page that is over, or it would hang. */
+		guard_request(j, uk_json_get_str(m, "sessionId"), params);
+		return;
+	}
 	if (!j)
 		return;
-	if (!strcmp(method, "Page.lifecycleEvent")) {
+	if (!strcmp(method, "Network.responseReceived")) {
+		if (opt.guard && !j->collecting)
+			guard_response(j, params);
+	} else if (!strcmp(method, "Page.lifecycleEvent")) {
 		job_lifecycle(j, uk_json_get_str(params, "frameId"),
 		    uk_json_get_str(params, "loaderId"),
 		    uk_json_get_str(params, "name"));
@@ -1137,10 +1250,16 @@ run(struct input *in)
 	double now, next;
 	long i;
 	int r, n;
+	char total[32] = "";
 
 	if (opt.total > 0)
 		run_deadline = uk_cdp_now() + opt.total;
+	if (!in->use_lines)
+		snprintf(total, sizeof(total), "/%d", in->argc);
 	for (;;) {
+		uk_progress_show(&prog, 0,
+		    "pwfetch: %lu%s done, %lu failed, %d loading  %s", ndone,
+		    total, nfailed, nactive, last_host);
 		/* Fill free slots. */
 		while (nactive < opt.jobs && !in->eof &&
 		    (nactive == 0 || input_ready(in))) {
@@ -1258,6 +1377,8 @@ parse_opts(int argc, char **argv)
 		{ "eval", required_argument, NULL, 'e' },
 		{ "html", no_argument, NULL, 'H' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "allow-private", no_argument, NULL, 'P' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "screenshot", required_argument, NULL, 's' },
 		{ "total-timeout", required_argument, NULL, 'T' },
 		{ "timeout", required_argument, NULL, 't' },
@@ -1268,6 +1389,7 @@ parse_opts(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct uk_netguard guard;
 	const char *env;
 	struct stat st;
 	int c, attach = 0;
@@ -1275,8 +1397,10 @@ parse_opts(int argc, char **argv)
 
 	opt.jobs = 1;
 	opt.timeout = 30;
+	uk_netguard_init(&guard);
+	opt.guard = !guard.allow_private; /* a list of addresses keeps it */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "ac:e:Hj:s:T:t:u:v:w:hV", longopts,
+	while ((c = getopt_long(argc, argv, "ac:e:Hj:Pqs:T:t:u:v:w:hV", longopts,
 		    NULL)) != -1) {
 		switch (c) {
 		case 'a':
@@ -1297,6 +1421,12 @@ parse_opts(int argc, char **argv)
 				    optarg);
 				usage(UK_EXIT_USAGE);
 			}
+			break;
+		case 'P':
+			opt.guard = 0;
+			break;
+		case 'q':
+			opt.quiet = 1;
 			break;
 		case 's':
 			opt.shot = optarg;
@@ -1421,7 +1551,10 @@ cmd_run(enum cmd cmd, int argc, char **argv)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	atexit(at_exit);
 	catch_signals();
+	uk_progress_init(&prog, STDERR_FILENO, opt.quiet);
+	out_tty = isatty(STDOUT_FILENO);
 	run(&in);
+	uk_progress_done(&prog);
 	/* Leave the browser as the user had it, or close ours. */
 	if (have_browser && opt.address)
 		drain(2);

@@ -22,6 +22,7 @@
 #include "buf.h"
 #include "json.h"
 #include "jsonl.h"
+#include "progress.h"
 #include "sse.h"
 #include "strset.h"
 #include "toolack.h"
@@ -35,12 +36,13 @@ extern char **environ;
 static const char usage_text[] =
     "usage: toolack serve [-l address] [-f token-file] [-b heartbeat] "
     "[-T timeout]\n"
-    "       toolack call [-nuV] [-j jobs] [-t tool] [-T timeout] "
+    "       toolack call [-nquV] [-j jobs] [-t tool] [-T timeout] "
     "[-U url] [file ...]\n"
     "       toolack ack [-e text] [-o json] [-r time] [-U url] "
     "-s status id\n"
     "       toolack exec [-H tool=command] [-i idle] [-j jobs] "
-    "[-T timeout] [-U url] [-x executor]\n"
+    "[-T timeout] [-U url]\n"
+    "                    [-x executor]\n"
     "       toolack wait [-T timeout] [-U url] id ...\n";
 
 static void
@@ -306,6 +308,9 @@ struct slot {
 struct xfer {
 	size_t slot;
 	char *id;
+	char *tool;
+	double started;           /* uk_progress_now() when dispatched */
+	struct xfer *prev, *next; /* in flight, oldest first */
 	const char *file;
 	unsigned long line;
 	struct uk_buf resp;
@@ -325,7 +330,36 @@ static struct {
 	CURLM *multi;
 	long inflight;
 	long server_timeout; /* the server's default timeoutSec */
+	/* Progress on a terminal: the calls waiting on acks, and for how long. */
+	int quiet, out_tty;
+	struct uk_progress prog;
+	struct xfer *first, *last;
+	unsigned long ndone, nfailed;
 } cl = { .timeout = -1, .jobs = 16, .server_timeout = UK_TOOLACK_TIMEOUT };
+
+/*
+ * "toolack: 2 done, 0 failed, 3 pending: c1 open_url 12s, c2 ..." (the
+ * oldest first; the line is cut to the terminal's width), once a second.
+ */
+static void
+call_progress(void)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	struct xfer *x;
+	double now;
+
+	if (!uk_progress_on(&cl.prog) ||
+	    uk_progress_now() - cl.prog.last < cl.prog.interval)
+		return;
+	now = uk_progress_now();
+	uk_buf_addf(&b, "toolack: %lu done, %lu failed, %ld pending", cl.ndone,
+	    cl.nfailed, cl.inflight);
+	for (x = cl.first; x && b.len < 512; x = x->next)
+		uk_buf_addf(&b, "%s %s %s %.0fs", x == cl.first ? ":" : ",",
+		    x->id, x->tool, now - x->started);
+	uk_progress_show(&cl.prog, 1, "%s", b.buf);
+	uk_buf_release(&b);
+}
 
 /*
  * Ask the server for its default timeout, which also finds out early
@@ -376,6 +410,8 @@ slot_flush(void)
 
 	while (cl.printed < cl.nslots && cl.slots[cl.printed].done) {
 		s = &cl.slots[cl.printed++];
+		if (cl.out_tty)
+			uk_progress_clear(&cl.prog);
 		if (s->text && fputs(s->text, stdout) == EOF)
 			uk_die(UK_EXIT_FATAL,
 			    "cannot write to standard output");
@@ -392,6 +428,8 @@ slot_done(size_t i, char *text)
 	cl.slots[i].done = 1;
 	cl.slots[i].text = text;
 	if (cl.unordered) {
+		if (cl.out_tty)
+			uk_progress_clear(&cl.prog);
 		if (fputs(text, stdout) == EOF || fflush(stdout))
 			uk_die(UK_EXIT_FATAL,
 			    "cannot write to standard output");
@@ -430,6 +468,7 @@ slot_error(size_t i, const char *file, unsigned long line, const char *id,
 	else
 		uk_warn("%s", msg);
 	uk_status_set(UK_EXIT_FAIL);
+	cl.nfailed++;
 	slot_done(i, record_line(e));
 	uk_json_free(e);
 }
@@ -471,6 +510,14 @@ call_start(const char *file, unsigned long line, yajl_val rec)
 	x->file = file;
 	x->line = line;
 	x->id = uk_xstrdup(uk_json_get_str(call, "toolCallId"));
+	x->tool = uk_xstrdup(uk_json_get_str(call, "toolName"));
+	x->started = uk_progress_now();
+	x->prev = cl.last;
+	if (cl.last)
+		cl.last->next = x;
+	else
+		cl.first = x;
+	cl.last = x;
 	uk_buf_init(&x->resp, 0);
 	h = client_handle(cl.nowait ? "/api/tools/dispatch?wait=0" :
 				      "/api/tools/dispatch",
@@ -494,6 +541,15 @@ call_finish(CURL *h, CURLcode rc)
 
 	curl_easy_getinfo(h, CURLINFO_PRIVATE, (char **)&x);
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+	if (x->prev)
+		x->prev->next = x->next;
+	else
+		cl.first = x->next;
+	if (x->next)
+		x->next->prev = x->prev;
+	else
+		cl.last = x->prev;
+	cl.ndone++;
 	if (rc != CURLE_OK) {
 		snprintf(msg, sizeof(msg), "%s: %s", base_url,
 		    x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc));
@@ -503,8 +559,10 @@ call_finish(CURL *h, CURLcode rc)
 	    YAJL_IS_OBJECT(v)) {
 		uk_json_del(v, "ok");
 		st = uk_json_get_str(v, "status");
-		if (!st || (strcmp(st, "success") && strcmp(st, "pending")))
+		if (!st || (strcmp(st, "success") && strcmp(st, "pending"))) {
 			uk_status_set(UK_EXIT_FAIL);
+			cl.nfailed++;
+		}
 		slot_done(x->slot, record_line(v));
 		uk_json_free(v);
 	} else {
@@ -516,6 +574,7 @@ call_finish(CURL *h, CURLcode rc)
 	curl_slist_free_all(x->hd);
 	uk_buf_release(&x->resp);
 	free(x->id);
+	free(x->tool);
 	free(x);
 	cl.inflight--;
 }
@@ -530,6 +589,7 @@ call_pump(int timeout_ms, struct curl_waitfd *extra, unsigned nextra)
 	while ((m = curl_multi_info_read(cl.multi, &left)))
 		if (m->msg == CURLMSG_DONE)
 			call_finish(m->easy_handle, m->data.result);
+	call_progress();
 	if (timeout_ms >= 0 && cl.inflight)
 		curl_multi_poll(cl.multi, extra, nextra, timeout_ms, NULL);
 }
@@ -641,6 +701,7 @@ cmd_call(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "no-wait", no_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "tool", required_argument, NULL, 't' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "unordered", no_argument, NULL, 'u' },
@@ -653,7 +714,7 @@ cmd_call(int argc, char **argv)
 	unsigned char rnd[4];
 	int c, i, fd;
 
-	while ((c = getopt_long(argc, argv, "j:nt:T:uU:hV", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, "j:nqt:T:uU:hV", longopts, NULL)) !=
 	    -1) {
 		switch (c) {
 		case 'j':
@@ -664,6 +725,9 @@ cmd_call(int argc, char **argv)
 			break;
 		case 'n':
 			cl.nowait = 1;
+			break;
+		case 'q':
+			cl.quiet = 1;
 			break;
 		case 't':
 			cl.tool = optarg;
@@ -700,6 +764,9 @@ cmd_call(int argc, char **argv)
 	snprintf(cl.prefix, sizeof(cl.prefix), "tc%02x%02x%02x%02x", rnd[0],
 	    rnd[1], rnd[2], rnd[3]);
 	call_hello();
+	uk_progress_init(&cl.prog, STDERR_FILENO, cl.quiet);
+	cl.prog.interval = 1;
+	cl.out_tty = isatty(STDOUT_FILENO);
 	cl.multi = curl_multi_init();
 	for (i = 0; i < (argc ? argc : 1); i++) {
 		const char *f = argc ? argv[i] : "-";
@@ -720,6 +787,7 @@ cmd_call(int argc, char **argv)
 	}
 	while (cl.inflight)
 		call_pump(1000, NULL, 0);
+	uk_progress_done(&cl.prog);
 	slot_flush();
 	curl_multi_cleanup(cl.multi);
 	free(cl.slots);
@@ -1002,7 +1070,9 @@ run_handler(struct handler *h, const char *arg, struct job *j,
     struct uk_buf *out, struct uk_buf *errout, int *timed_out)
 {
 	posix_spawn_file_actions_t fa;
-	int po[2], pe[2], status = -1;
+	posix_spawnattr_t sa;
+	sigset_t none, def;
+	int po[2], pe[2], status = -1, termed = 0;
 	char **argv, envbuf[3][300], **env;
 	size_t i, n;
 	pid_t pid;
@@ -1035,7 +1105,23 @@ run_handler(struct handler *h, const char *arg, struct job *j,
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, po[1], 1);
 	posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
-	errno = posix_spawnp(&pid, argv[0], &fa, NULL, argv, env);
+	/* The handler leads a process group of its own, so that what it
+	 * starts is stopped with it; it gets the signals as a shell would
+	 * give them (SIGPIPE not ignored, nothing blocked). */
+	posix_spawnattr_init(&sa);
+	sigemptyset(&none);
+	sigemptyset(&def);
+	sigaddset(&def, SIGPIPE);
+	sigaddset(&def, SIGTERM);
+	sigaddset(&def, SIGINT);
+	posix_spawnattr_setsigmask(&sa, &none);
+	posix_spawnattr_setsigdefault(&sa, &def);
+	posix_spawnattr_setpgroup(&sa, 0);
+	posix_spawnattr_setflags(&sa,
+	    POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+		POSIX_SPAWN_SETSIGDEF);
+	errno = posix_spawnp(&pid, argv[0], &fa, &sa, argv, env);
+	posix_spawnattr_destroy(&sa);
 	posix_spawn_file_actions_destroy(&fa);
 	close(po[1]);
 	close(pe[1]);
@@ -1054,12 +1140,24 @@ run_handler(struct handler *h, const char *arg, struct job *j,
 	while (open_fds) {
 		long long left = until - uk_toolack_now_ms();
 
+		if (stopping && !termed) {
+			/* SIGTERM or SIGINT: the handler gets SIGTERM and two
+			 * seconds, then SIGKILL, and is reaped. */
+			kill(-pid, SIGTERM);
+			termed = 1;
+			if (left > 2000) {
+				until -= left - 2000;
+				left = 2000;
+			}
+		}
 		if (left <= 0) {
 			*timed_out = 1;
-			kill(pid, SIGKILL);
+			kill(-pid, SIGKILL);
 			break;
 		}
-		if (poll(p, 2, (int)left) < 0 && errno != EINTR)
+		/* Slices of 200 ms: the signal wakes only the main thread. */
+		if (poll(p, 2, left < 200 ? (int)left : 200) < 0 &&
+		    errno != EINTR)
 			break;
 		for (i = 0; i < 2; i++) {
 			if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLHUP)))
@@ -1103,7 +1201,8 @@ post_ack(struct job *j, const char *status, yajl_val output, const char *etext)
 	uk_json_set_str(body, "requestedAt", j->requested_at);
 	uk_json_to_buf(body, &b);
 	uk_json_free(body);
-	for (tries = 0; tries < 5 && !stopping; tries++) {
+	/* Stopping: one try, so that the caller hears at once. */
+	for (tries = 0; tries < 5 && (!tries || !stopping); tries++) {
 		uk_buf_reset(&resp);
 		code = client_request(&ack_handle, "/api/tools/ack", b.buf,
 		    10000, &resp, &err);
@@ -1146,7 +1245,10 @@ run_job(struct job *j)
 	}
 	status = run_handler(h, arg, j, &out, &err, &timed_out);
 	uk_buf_trim(&err);
-	if (timed_out) {
+	if (stopping && (timed_out || (status != -1 && WIFSIGNALED(status)))) {
+		post_ack(j, "failed", NULL,
+		    "executor stopped while the handler ran");
+	} else if (timed_out) {
 		uk_buf_addf(&msg, "handler timed out after %ld s", ex.timeout);
 		post_ack(j, "failed", NULL, msg.buf);
 	} else if (status == -1) {
@@ -1237,10 +1339,10 @@ on_event(void *ctx, const char *event, const char *data, const char *id)
 	yajl_val v;
 	struct job *j;
 	const char *cid, *tool, *at;
-	struct uk_buf in = UK_BUF_INIT;
+	struct uk_buf in = UK_BUF_INIT, key = UK_BUF_INIT;
+	int fresh;
 
 	(void)ctx;
-	(void)id;
 	if (!strcmp(event, "hello")) {
 		ex.connected = 1;
 		return 0;
@@ -1256,8 +1358,14 @@ on_event(void *ctx, const char *event, const char *data, const char *id)
 		uk_json_free(v);
 		return 0; /* no id: never run */
 	}
+	/* A call is its id and its registration (the event id): a replay
+	 * repeats both, a caller that reuses an id after its call resolved
+	 * makes a new registration, which must run. */
+	uk_buf_addf(&key, "%s\n%s", cid, id ? id : "");
 	pthread_mutex_lock(&ex.mu);
-	if (!uk_strset_add(&ex.seen, cid, strlen(cid))) {
+	fresh = uk_strset_add(&ex.seen, key.buf, key.len);
+	uk_buf_release(&key);
+	if (!fresh) {
 		pthread_mutex_unlock(&ex.mu);
 		uk_json_free(v);
 		return 0; /* already queued or running: a replay */

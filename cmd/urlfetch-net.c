@@ -35,7 +35,8 @@ static struct {
 	int on, shown, tty_out; /* tty_out: standard output is a terminal */
 	unsigned long done, total, failed;
 	char host[48];
-	char line[160]; /* as last drawn */
+	const char *repo; /* a repository's progress, instead of host */
+	char line[160];   /* as last drawn */
 	struct timespec last;
 } prog;
 
@@ -65,7 +66,8 @@ progress_draw(int force)
 	prog.last = now;
 	snprintf(line, sizeof(line), "\r%s: %lu/%lu done, %lu failed%s%s\033[K",
 	    uk_prog, prog.done, prog.total, prog.failed,
-	    prog.host[0] ? ", " : "", prog.host);
+	    prog.repo || prog.host[0] ? ", " : "",
+	    prog.repo ? prog.repo : prog.host);
 	if (prog.shown && !strcmp(line, prog.line))
 		return;
 	fputs(line, stderr);
@@ -94,6 +96,33 @@ progress_host(const char *url)
 		prog.host[i] =
 		    (unsigned char)p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i];
 	prog.host[n] = '\0';
+}
+
+/*
+ * The repository step runs to its end before other transfers go on: its
+ * progress (lib/repo.h) takes the line's place after the counts.
+ */
+static void
+progress_repo(const struct uk_repo_progress *p, void *arg)
+{
+	static int last_phase = -1;
+	char line[100];
+	int force = (int)p->phase != last_phase; /* each phase shows once */
+
+	(void)arg;
+	last_phase = (int)p->phase;
+	if (p->phase == UK_REPO_FETCHING && p->received)
+		snprintf(line, sizeof(line),
+		    "%s: %.1f MB received, %lu files, %lu/%lu indexed",
+		    prog.host, p->received / 1e6, p->files, p->indexed,
+		    p->kept);
+	else
+		snprintf(line, sizeof(line), "%s: %lu files, %lu/%lu indexed",
+		    prog.host, p->files, p->indexed,
+		    p->phase == UK_REPO_INDEXING ? p->to_index : p->kept);
+	prog.repo = line;
+	progress_draw(force);
+	prog.repo = NULL;
 }
 
 /* One input record's place in the output order. */
@@ -299,6 +328,8 @@ main(int argc, char **argv)
 	argv = opt.argv;
 	prog.on = !opt.quiet && isatty(STDERR_FILENO);
 	prog.tty_out = prog.on && isatty(STDOUT_FILENO);
+	if (prog.on)
+		opt.fo.repo.progress = progress_repo;
 
 	memset(&r, 0, sizeof(r));
 	if (uk_fetch_init(&r.f, &opt.fo, &err))

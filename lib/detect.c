@@ -424,8 +424,13 @@ uk_detect_scan(struct uk_detect *d, const char *s, size_t from, size_t len,
 			return len;
 		c = (size_t)(colon - s);
 		if (c + 3 > len) {
+			/*
+			 * Keep what may be a scheme before the colon, but
+			 * never what is done with: a URL reported just before
+			 * (pos is its end) would be found again.
+			 */
 			if (!final)
-				return c >= 5 ? c - 5 : 0;
+				return c >= 5 && c - 5 > pos ? c - 5 : pos;
 			return len;
 		}
 		pos = c + 1;

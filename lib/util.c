@@ -11,6 +11,7 @@
 
 const char *uk_prog = "urlkit";
 int uk_status = UK_EXIT_OK;
+void (*uk_warn_hook)(void);
 
 int
 uk_err_set(struct uk_err *err, int code, const char *fmt, ...)
@@ -47,6 +48,8 @@ uk_status_set(int code)
 static void
 vwarn(const char *fmt, va_list ap)
 {
+	if (uk_warn_hook)
+		uk_warn_hook();
 	fprintf(stderr, "%s: ", uk_prog);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);

@@ -49,6 +49,11 @@ void uk_status_set(int code);
 
 /* "prog: message" on stderr.  For programs, not for library code. */
 void uk_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Called by uk_warn and uk_die before they write, when set: lib/progress
+ * erases its line here.
+ */
+extern void (*uk_warn_hook)(void);
 /* uk_warn, then exit with code. */
 void uk_die(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));

@@ -55,6 +55,20 @@ synopsis() {
 	[ "$bad" -eq 0 ]
 }
 
+@test "every program's --help fits one screen: 24 lines of 80 columns" {
+	local p bad=0 lines cols
+	for p in $(programs); do
+		run -0 "$p" --help
+		lines=$(printf '%s\n' "$output" | wc -l)
+		cols=$(printf '%s\n' "$output" | awk '{ if (length > m) m = length } END { print m + 0 }')
+		if [ "$lines" -gt 24 ] || [ "$cols" -gt 80 ]; then
+			echo "$p --help: $lines lines, $cols columns" >&2
+			bad=1
+		fi
+	done
+	[ "$bad" -eq 0 ]
+}
+
 @test "every program has bash, zsh and fish completions" {
 	local p bad=0
 	for p in $(programs); do

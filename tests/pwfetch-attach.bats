@@ -50,6 +50,7 @@ setup() {
 	[ -x "$CHROMIUM" ] || skip "chromium is not installed ($CHROMIUM)"
 	mkdir -p "$T/tmp"
 	export TMPDIR="$T/tmp"
+	export URLKIT_ALLOW_PRIVATE=1 # the servers are on loopback
 }
 
 teardown() {

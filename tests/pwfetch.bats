@@ -30,6 +30,7 @@ setup() {
 	[ -x "$CHROMIUM" ] || skip "chromium is not installed ($CHROMIUM)"
 	mkdir -p "$T/tmp"
 	export TMPDIR="$T/tmp"
+	export URLKIT_ALLOW_PRIVATE=1 # the servers are on loopback
 }
 
 teardown() {
@@ -236,5 +237,24 @@ browser_pid() {
 	run -0 jq -sc 'map(.error)' "$T/out"
 	json_eq "$output" '[null,"the browser has gone","the browser has gone"]'
 	sleep 0.2
+	no_browser_left
+}
+
+@test "private addresses are refused by default, before any request" {
+	unset URLKIT_ALLOW_PRIVATE
+	run -0 --separate-stderr pwfetch fetch -P "$B/count"
+	local n
+	n=$(jq -r '.content | capture("count (?<n>[0-9]+)").n' <<<"$output")
+	run -1 --separate-stderr pwfetch fetch "$B/count" \
+	    "${B/127.0.0.1/localhost}/count" "http://10.0.0.1/"
+	[ "${#lines[@]}" -eq 3 ]
+	for l in "${lines[@]}"; do
+		jq -e '(.error | test("address [0-9.]+ refused \\(private network; -P or URLKIT_ALLOW_PRIVATE=1 allows it\\)")) and
+		    (has("content") | not)' <<<"$l"
+	done
+	[[ $stderr == *"address 127.0.0.1 refused"* ]]
+	URLKIT_ALLOW_PRIVATE=1 run -0 --separate-stderr pwfetch fetch "$B/count"
+	# The refused fetches never reached the server.
+	jq -e --argjson n "$n" '.content == "count \($n + 1)"' <<<"$output"
 	no_browser_left
 }

@@ -64,6 +64,19 @@ teardown() {
 	[ -z "$(ls "$T/tmp")" ]
 }
 
+@test "urlfetch: a local path or file:// is refused unless -P allows it" {
+	unset URLKIT_ALLOW_PRIVATE
+	printf '%s\nfile://%s\n' "$SRC" "$SRC" >"$T/in"
+	run -1 --separate-stderr urlfetch "$T/in"
+	[ "${#lines[@]}" -eq 2 ]
+	jq -e '(.error | test("a local repository: refused")) and
+	    .url_type == "github_repo" and (has("readme") | not)' <<<"${lines[0]}"
+	jq -e '.error | test("refused")' <<<"${lines[1]}"
+	run -0 --separate-stderr urlfetch -P "$T/in"
+	jq -e '.github_info.route == "local" and .github_info.files_indexed == 10' \
+	    <<<"${lines[1]}"
+}
+
 @test "urlfetch -R: a hung archive server ends in an error record" {
 	export URLKIT_GITHUB_ARCHIVE_URL="http://127.0.0.1:$srv_PORT/hang"
 	run -1 --separate-stderr urlfetch -R 1 <<<"https://github.com/acme/tool"
@@ -85,4 +98,17 @@ teardown() {
 	run -2 urlfetch -R 0 </dev/null
 	run -2 urlfetch -Z nothing </dev/null
 	run -2 urlfetch -F 0 </dev/null
+}
+
+@test "urlfetch on a terminal: the repository's progress, then the line is cleared" {
+	command -v script >/dev/null || skip "no script(1)"
+	echo https://github.com/acme/tool >"$T/in"
+	run -0 script -qec "urlfetch -c '$T/in' >'$T/out'; echo rc=\$?" /dev/null
+	[[ $output == *"urlfetch: 0/1 done, 0 failed, github.com: "*" files, "*"indexed"* ]]
+	[[ $output == *"urlfetch: 1/1 done, 0 failed"* ]]
+	[[ $output == *$'\r\e[K'*"rc=0"* ]]
+	jq -e '.github_info.files_indexed == 10' "$T/out"
+	run -0 script -qec "urlfetch -q -r -c '$T/in' >'$T/out'; echo rc=\$?" /dev/null
+	[[ $output != *"indexed"* ]]
+	[[ $output == *"rc=0"* ]]
 }

@@ -18,8 +18,9 @@ teardown() {
 	local synopsis
 	synopsis=$(mandoc -Tascii -Owidth=200 "$TOP/man/toolack.1" | col -b |
 	    sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' |
-	    sed 's/^ *//; /^$/d' | tr -s ' ')
-	[ "$(printf '%s\n' "$output" | sed 's/^usage: //; s/^ *//' | tr -s ' ')" = "$synopsis" ]
+	    sed 's/^ *//; /^$/d' | tr -s ' \n' '  ')
+	# Lines may wrap differently (--help fits 80 columns): words compare.
+	[ "$(printf '%s\n' "$output" | sed 's/^usage: //; s/^ *//' | tr -s ' \n' '  ')" = "$synopsis" ]
 	run -2 --separate-stderr toolack
 	run -2 --separate-stderr toolack frobnicate
 	run -2 --separate-stderr toolack call -j 0

@@ -186,7 +186,7 @@ urls() { printf '%s' "$1" | urldetect -u; }
 # sanitizers reserve terabytes of address space).
 limit_memory() {
 	case $UK_BIN in
-	*build-san*) ;;
+	*build-san* | *valgrind*) ;;
 	*) ulimit -v 150000 ;;
 	esac
 }

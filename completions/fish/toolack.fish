@@ -13,6 +13,7 @@ complete -c toolack -n "__fish_seen_subcommand_from serve" -s b -l heartbeat -x 
 complete -c toolack -n "__fish_seen_subcommand_from serve call exec wait" -s T -l timeout -x -d 'timeout seconds'
 complete -c toolack -n "__fish_seen_subcommand_from call exec" -s j -l jobs -x -d 'how many at once'
 complete -c toolack -n "__fish_seen_subcommand_from call" -s n -l no-wait -d 'dispatch without waiting'
+complete -c toolack -n "__fish_seen_subcommand_from call" -s q -l quiet -d 'show no progress on a terminal'
 complete -c toolack -n "__fish_seen_subcommand_from call" -s t -l tool -x -a open_url -d 'tool for url records'
 complete -c toolack -n "__fish_seen_subcommand_from call" -s u -l unordered -d 'results as they come'
 complete -c toolack -n "__fish_seen_subcommand_from call" -s V -l version -d 'print the version'

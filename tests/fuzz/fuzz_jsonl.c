@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer harness: the JSON Lines reader and writer on arbitrary bytes. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
