@@ -843,7 +843,7 @@ nests(const char *name)
  * Attributes that extraction reads (attr() calls) or that steer gumbo's
  * tree building (input type, font color/face/size leaving foreign content,
  * annotation-xml encoding, isindex action/prompt/name).  Every other
- * attribute is dropped before parsing: they are two thirds of what is
+ * attribute is dropped before parsing: they are two fifths of what is
  * left of a page once scripts and styles are gone (srcset, data-*, href,
  * SVG paths) and gumbo reads them a character at a time.
  */
