@@ -3,6 +3,7 @@
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
@@ -14,13 +15,17 @@ PKG_CONFIG ?= pkg-config
 # Each program and the pkg-config modules it links (the dependency graph).
 urldetect_PKGS = yajl libcurl
 urlcache_PKGS  = yajl libcurl libcrypto
-urlfetch_PKGS  = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter libpcre2-8
+urlfetch_PKGS  = yajl gumbo
+urlfetch-net_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter libpcre2-8
 urlsum_PKGS    = yajl libcurl libcrypto
 toolack_PKGS   = yajl libcurl libmicrohttpd libcrypto
 pwfetch_PKGS   = yajl libcurl gumbo libcrypto
 
-# Every cmd/*.c is a program.
-PROGS := $(sort $(basename $(notdir $(wildcard cmd/*.c))))
+# Every cmd/*.c is a program.  Those in LIBEXEC_PROGS are private, run by
+# another program (urlfetch runs urlfetch-net): they go to libexec/urlkit/.
+LIBEXEC_PROGS = urlfetch-net
+PROGS := $(filter-out $(LIBEXEC_PROGS), \
+	$(sort $(basename $(notdir $(wildcard cmd/*.c)))))
 ALL_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter \
 	libpcre2-8 libmicrohttpd
 
@@ -44,6 +49,7 @@ LIB_SRC := $(wildcard lib/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/liburlkit.a
 BINS := $(PROGS:%=$(BUILD)/bin/%)
+LIBEXECS := $(LIBEXEC_PROGS:%=$(BUILD)/libexec/urlkit/%)
 UNIT_SRC := $(wildcard tests/unit/t_*.c)
 UNITS := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 # Each libFuzzer harness is also a unit test (t_fuzz_NAME) that replays
@@ -52,7 +58,7 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 UNITS += $(FUZZ_SRC:tests/fuzz/fuzz_%.c=$(BUILD)/unit/t_fuzz_%)
 FUZZ_SMOKE_SECONDS ?= 4
 
-all: deps $(BINS)
+all: deps $(BINS) $(LIBEXECS)
 
 # Run scripts/bootstrap when a needed package is missing.
 deps:
@@ -69,10 +75,17 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
+LINK_PROG = $(CC) $(LDFLAGS) -o $@ $< $(LIB) \
+	    $(shell $(PKG_CONFIG) --libs $($*_PKGS)) $(LDLIBS)
 $(BUILD)/bin/%: $(BUILD)/cmd/%.o $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $< $(LIB) \
-	    $(shell $(PKG_CONFIG) --libs $($*_PKGS)) $(LDLIBS)
+	$(LINK_PROG)
+$(BUILD)/libexec/urlkit/%: $(BUILD)/cmd/%.o $(LIB)
+	@mkdir -p $(@D)
+	$(LINK_PROG)
+# urlfetch looks for urlfetch-net beside itself, then where it is installed.
+$(BUILD)/cmd/urlfetch.o: override CPPFLAGS += \
+	-DUK_LIBEXECDIR='"$(LIBEXECDIR)/urlkit"'
 
 $(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(@D)
@@ -116,10 +129,12 @@ lint-man:
 	mandoc -Tlint -Wwarning man/*.[17]
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)/urlkit \
+	    $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(BASHCOMPDIR) \
 	    $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
+	install -m 755 $(LIBEXECS) $(DESTDIR)$(LIBEXECDIR)/urlkit
 	install -m 644 $(PROGS:%=man/%.1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 man/urlkit.7 $(DESTDIR)$(MANDIR)/man7
 	for p in $(PROGS); do \
@@ -133,7 +148,7 @@ clean:
 
 # Tree-sitter grammars: scripts/grammars fetches their sources from npm into
 # .grammars/; their objects go to .grammars/obj, which make clean leaves
-# alone.  Only urlfetch and the unit tests link them.
+# alone.  Only urlfetch-net and the unit tests link them.
 GRAMMAR_DIR = .grammars
 GRAMMAR_SRC = python/src javascript/src typescript/typescript/src \
 	typescript/tsx/src c/src cpp/src go/src rust/src java/src ruby/src
@@ -152,8 +167,8 @@ $(GRAMMAR_DIR)/obj/queries.o: $(GRAMMAR_DIR)/obj/queries.c
 	$(CC) -w -c -o $@ $<
 $(GRAMMAR_DIR)/.fetched: scripts/grammars
 	scripts/grammars && touch $@
-$(BUILD)/bin/urlfetch: $(GRAMMAR_OBJS)
-$(BUILD)/bin/urlfetch: LDLIBS += $(GRAMMAR_OBJS) -lm
+$(BUILD)/libexec/urlkit/urlfetch-net: $(GRAMMAR_OBJS)
+$(BUILD)/libexec/urlkit/urlfetch-net: LDLIBS += $(GRAMMAR_OBJS) -lm
 $(UNITS): $(GRAMMAR_OBJS)
 $(UNITS): LDLIBS += $(GRAMMAR_OBJS) -lm
 

@@ -21,16 +21,15 @@
 #include "json.h"
 #include "jsonl.h"
 #include "netguard.h"
-#include "progress.h"
 #include "strset.h"
+#include "progress.h"
 #include "url.h"
 #include "util.h"
 
 static const char usage_text[] =
     "usage: pwfetch find | open | fetch [-aHPq] [-c address] [-e expression]\n"
-    "               [-j jobs] [-s path] [-T seconds] [-t seconds] "
-    "[-u user-agent]\n"
-    "               [-v widthxheight] [-w until] [url ...]\n"
+    "               [-j jobs] [-s path] [-T seconds] [-t seconds]\n"
+    "               [-u user-agent] [-v widthxheight] [-w until] [url ...]\n"
     "       pwfetch -h | -V\n";
 
 enum cmd { CMD_FIND, CMD_OPEN, CMD_FETCH };
@@ -1390,6 +1389,7 @@ parse_opts(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct uk_netguard guard;
 	const char *env;
 	struct stat st;
 	int c, attach = 0;
@@ -1397,11 +1397,11 @@ parse_opts(int argc, char **argv)
 
 	opt.jobs = 1;
 	opt.timeout = 30;
-	env = getenv("URLKIT_ALLOW_PRIVATE");
-	opt.guard = !(env && *env && strcmp(env, "0"));
+	uk_netguard_init(&guard);
+	opt.guard = !guard.allow_private; /* a list of addresses keeps it */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "ac:e:Hj:Pqs:T:t:u:v:w:hV",
-		    longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ac:e:Hj:Pqs:T:t:u:v:w:hV", longopts,
+		    NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			attach = 1;

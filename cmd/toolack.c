@@ -1070,7 +1070,9 @@ run_handler(struct handler *h, const char *arg, struct job *j,
     struct uk_buf *out, struct uk_buf *errout, int *timed_out)
 {
 	posix_spawn_file_actions_t fa;
-	int po[2], pe[2], status = -1;
+	posix_spawnattr_t sa;
+	sigset_t none, def;
+	int po[2], pe[2], status = -1, termed = 0;
 	char **argv, envbuf[3][300], **env;
 	size_t i, n;
 	pid_t pid;
@@ -1103,7 +1105,23 @@ run_handler(struct handler *h, const char *arg, struct job *j,
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, po[1], 1);
 	posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
-	errno = posix_spawnp(&pid, argv[0], &fa, NULL, argv, env);
+	/* The handler leads a process group of its own, so that what it
+	 * starts is stopped with it; it gets the signals as a shell would
+	 * give them (SIGPIPE not ignored, nothing blocked). */
+	posix_spawnattr_init(&sa);
+	sigemptyset(&none);
+	sigemptyset(&def);
+	sigaddset(&def, SIGPIPE);
+	sigaddset(&def, SIGTERM);
+	sigaddset(&def, SIGINT);
+	posix_spawnattr_setsigmask(&sa, &none);
+	posix_spawnattr_setsigdefault(&sa, &def);
+	posix_spawnattr_setpgroup(&sa, 0);
+	posix_spawnattr_setflags(&sa,
+	    POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+		POSIX_SPAWN_SETSIGDEF);
+	errno = posix_spawnp(&pid, argv[0], &fa, &sa, argv, env);
+	posix_spawnattr_destroy(&sa);
 	posix_spawn_file_actions_destroy(&fa);
 	close(po[1]);
 	close(pe[1]);
@@ -1122,12 +1140,24 @@ run_handler(struct handler *h, const char *arg, struct job *j,
 	while (open_fds) {
 		long long left = until - uk_toolack_now_ms();
 
+		if (stopping && !termed) {
+			/* SIGTERM or SIGINT: the handler gets SIGTERM and two
+			 * seconds, then SIGKILL, and is reaped. */
+			kill(-pid, SIGTERM);
+			termed = 1;
+			if (left > 2000) {
+				until -= left - 2000;
+				left = 2000;
+			}
+		}
 		if (left <= 0) {
 			*timed_out = 1;
-			kill(pid, SIGKILL);
+			kill(-pid, SIGKILL);
 			break;
 		}
-		if (poll(p, 2, (int)left) < 0 && errno != EINTR)
+		/* Slices of 200 ms: the signal wakes only the main thread. */
+		if (poll(p, 2, left < 200 ? (int)left : 200) < 0 &&
+		    errno != EINTR)
 			break;
 		for (i = 0; i < 2; i++) {
 			if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLHUP)))
@@ -1171,7 +1201,8 @@ post_ack(struct job *j, const char *status, yajl_val output, const char *etext)
 	uk_json_set_str(body, "requestedAt", j->requested_at);
 	uk_json_to_buf(body, &b);
 	uk_json_free(body);
-	for (tries = 0; tries < 5 && !stopping; tries++) {
+	/* Stopping: one try, so that the caller hears at once. */
+	for (tries = 0; tries < 5 && (!tries || !stopping); tries++) {
 		uk_buf_reset(&resp);
 		code = client_request(&ack_handle, "/api/tools/ack", b.buf,
 		    10000, &resp, &err);
@@ -1214,7 +1245,10 @@ run_job(struct job *j)
 	}
 	status = run_handler(h, arg, j, &out, &err, &timed_out);
 	uk_buf_trim(&err);
-	if (timed_out) {
+	if (stopping && (timed_out || (status != -1 && WIFSIGNALED(status)))) {
+		post_ack(j, "failed", NULL,
+		    "executor stopped while the handler ran");
+	} else if (timed_out) {
 		uk_buf_addf(&msg, "handler timed out after %ld s", ex.timeout);
 		post_ack(j, "failed", NULL, msg.buf);
 	} else if (status == -1) {
@@ -1305,10 +1339,10 @@ on_event(void *ctx, const char *event, const char *data, const char *id)
 	yajl_val v;
 	struct job *j;
 	const char *cid, *tool, *at;
-	struct uk_buf in = UK_BUF_INIT;
+	struct uk_buf in = UK_BUF_INIT, key = UK_BUF_INIT;
+	int fresh;
 
 	(void)ctx;
-	(void)id;
 	if (!strcmp(event, "hello")) {
 		ex.connected = 1;
 		return 0;
@@ -1324,8 +1358,14 @@ on_event(void *ctx, const char *event, const char *data, const char *id)
 		uk_json_free(v);
 		return 0; /* no id: never run */
 	}
+	/* A call is its id and its registration (the event id): a replay
+	 * repeats both, a caller that reuses an id after its call resolved
+	 * makes a new registration, which must run. */
+	uk_buf_addf(&key, "%s\n%s", cid, id ? id : "");
 	pthread_mutex_lock(&ex.mu);
-	if (!uk_strset_add(&ex.seen, cid, strlen(cid))) {
+	fresh = uk_strset_add(&ex.seen, key.buf, key.len);
+	uk_buf_release(&key);
+	if (!fresh) {
 		pthread_mutex_unlock(&ex.mu);
 		uk_json_free(v);
 		return 0; /* already queued or running: a replay */

@@ -267,13 +267,15 @@ cmd_set(int argc, char **argv)
 			if (uk_cache_set(&cache, rec, &err)) {
 				char msg[600];
 
-				if (err.code == UK_EXIT_FATAL) {
-					uk_json_free(rec);
-					uk_out_flush(&out);
-					uk_die(UK_EXIT_FATAL, "%s", err.msg);
-				}
 				snprintf(msg, sizeof(msg), "%s", err.msg);
 				uk_out_error(&out, in.name, in.lineno, msg);
+				if (err.code == UK_EXIT_FATAL) {
+					/* Disk full, read-only: the record
+					 * that failed is named, then stop. */
+					uk_json_free(rec);
+					uk_out_finish(&out);
+					exit(UK_EXIT_FATAL);
+				}
 			} else if (pass) {
 				emit(rec);
 			}

@@ -309,8 +309,11 @@ answered(struct uk_llm_req *r)
 				   "llm");
 		if (have_cache &&
 		    uk_cache_update_summary(&cache, url, r->text,
-			uk_summary_type_name(it->type), &err) < 0)
+			uk_summary_type_name(it->type), &err) < 0) {
+			/* As urlfetch: the record goes out, the run fails. */
 			uk_warn("cache: '%s': %s", url, err.msg);
+			uk_status_set(UK_EXIT_FAIL);
+		}
 	} else {
 		fail(it, r->err.msg);
 	}

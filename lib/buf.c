@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,7 +242,16 @@ uk_buf_add_utf8(struct uk_buf *b, const char *s, size_t len)
 	uk_buf_grow(b, len);
 	while (i < len) {
 		if (p[i] < 0x80) {
+			uint64_t w;
+
+			/* ASCII eight bytes at a time. */
 			i++;
+			while (i + 8 <= len) {
+				memcpy(&w, p + i, 8);
+				if (w & 0x8080808080808080ULL)
+					break;
+				i += 8;
+			}
 			continue;
 		}
 		if ((n = uk_utf8_seqlen(p + i, len - i))) {

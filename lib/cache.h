@@ -10,7 +10,9 @@
  * content record with the full URL (a get whose stored URL differs is a
  * miss), cached_at and fetched_at.  Writes go to a temporary file in the
  * same directory and are renamed into place, so readers see the old entry
- * or the new one, never half of one.
+ * or the new one, never half of one.  SIGINT, SIGTERM and SIGHUP are
+ * blocked in the calling thread while a temporary file exists, so a
+ * signal never leaves one behind.
  *
  * (This header is the contract between the cache and its users; urlcache's
  * implementation may add to it.)

@@ -2,8 +2,9 @@
 /*
  * Main text and metadata of an HTML page (see extract.h).
  *
- * Before gumbo sees the page, comments and the bodies of scripts and
- * styles are cut out and absurd nesting is flattened (shrink).  The gumbo
+ * Before gumbo sees the page, comments, the bodies of scripts and styles
+ * and the attributes nothing reads are cut out and absurd nesting is
+ * flattened (shrink).  The gumbo
  * tree is mirrored into a flat array in document order, each element
  * knowing where its subtree ends, so that every pass is a loop and no
  * page, however deeply nested, can exhaust the stack.
@@ -25,7 +26,9 @@
  */
 #include <ctype.h>
 #include <gumbo.h>
+#include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -197,6 +200,8 @@ class_id(GumboNode *g, struct uk_buf *b)
 	size_t k;
 
 	uk_buf_reset(b);
+	if (!c && !i)
+		return;
 	if (c)
 		uk_buf_addstr(b, c);
 	uk_buf_addch(b, ' ');
@@ -231,20 +236,68 @@ static const char *const pos_sub[] = { "article", "content", "main", "post",
 	"thread", "message", "topic", "product", "description", "answer",
 	"question", NULL };
 
-static int
-match_any_sub(const char *s, const char *const *list)
+/* Substrings of class names that say an element is one of many. */
+static const char *const repeat_hints[] = { "post", "message", "comment",
+	"reply", "answer", "entry", "item", "card", "result", "product",
+	"story", "teaser", "thread", "topic", "tile", "review", NULL };
+
+/*
+ * The bytes of a string as a 64-bit set (byte & 63): a pattern with a
+ * byte the string lacks cannot be in it, which spares nearly all the
+ * strstr calls (class names are matched against some 140 patterns per
+ * element).  The patterns' sets are made once.
+ */
+static uint64_t
+bytes_of(const char *s)
+{
+	uint64_t m = 0;
+
+	for (; *s; s++)
+		m |= 1ULL << (*s & 63);
+	return m;
+}
+
+#define NMASK(list) (sizeof(list) / sizeof(list[0]))
+static uint64_t neg_sub_m[NMASK(neg_sub)], strong_sub_m[NMASK(strong_sub)],
+    neg_word_m[NMASK(neg_word)], pos_sub_m[NMASK(pos_sub)],
+    repeat_hints_m[NMASK(repeat_hints)];
+static pthread_once_t masks_once = PTHREAD_ONCE_INIT;
+
+static void
+masks_fill(const char *const *list, uint64_t *m)
 {
 	for (; *list; list++)
-		if (strstr(s, *list))
+		*m++ = bytes_of(*list);
+}
+
+static void
+masks_init(void)
+{
+	masks_fill(neg_sub, neg_sub_m);
+	masks_fill(strong_sub, strong_sub_m);
+	masks_fill(neg_word, neg_word_m);
+	masks_fill(pos_sub, pos_sub_m);
+	masks_fill(repeat_hints, repeat_hints_m);
+}
+
+/* Whether s, whose bytes are b, holds any string of list (bytes m). */
+static int
+match_any_sub(const char *s, uint64_t b, const char *const *list,
+    const uint64_t *m)
+{
+	for (; *list; list++, m++)
+		if (!(*m & ~b) && strstr(s, *list))
 			return 1;
 	return 0;
 }
 
+/* Whether s, whose bytes are b, holds any word of list (bytes m). */
 static int
-match_any_word(const char *s, const char *const *list)
+match_any_word(const char *s, uint64_t b, const char *const *list,
+    const uint64_t *m)
 {
-	for (; *list; list++)
-		if (has_word(s, *list))
+	for (; *list; list++, m++)
+		if (!(*m & ~b) && has_word(s, *list))
 			return 1;
 	return 0;
 }
@@ -253,11 +306,16 @@ match_any_word(const char *s, const char *const *list)
 static int
 class_weight(const char *ci)
 {
+	uint64_t b;
 	int w = 0;
 
-	if (match_any_sub(ci, neg_sub) || match_any_word(ci, neg_word))
+	if (!ci[0])
+		return 0; /* no class, no id */
+	b = bytes_of(ci);
+	if (match_any_sub(ci, b, neg_sub, neg_sub_m) ||
+	    match_any_word(ci, b, neg_word, neg_word_m))
 		w -= 25;
-	if (match_any_sub(ci, pos_sub))
+	if (match_any_sub(ci, b, pos_sub, pos_sub_m))
 		w += 25;
 	return w;
 }
@@ -567,6 +625,7 @@ push(struct ctx *c, GumboNode *g, int parent)
 static int
 boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 {
+	uint64_t b;
 	const char *s;
 
 	if (attr(g, "hidden"))
@@ -595,12 +654,13 @@ boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 	class_id(g, ci);
 	if (ci->len < 2)
 		return 0;
-	if (!match_any_sub(ci->buf, neg_sub) &&
-	    !match_any_word(ci->buf, neg_word))
+	b = bytes_of(ci->buf);
+	if (!match_any_sub(ci->buf, b, neg_sub, neg_sub_m) &&
+	    !match_any_word(ci->buf, b, neg_word, neg_word_m))
 		return 0;
-	if (match_any_sub(ci->buf, pos_sub))
+	if (match_any_sub(ci->buf, b, pos_sub, pos_sub_m))
 		return 0;
-	return match_any_sub(ci->buf, strong_sub) ? 3 : 2;
+	return match_any_sub(ci->buf, b, strong_sub, strong_sub_m) ? 3 : 2;
 }
 
 /* Mirror the tree; collect metadata; mark skipped subtrees. */
@@ -780,8 +840,131 @@ nests(const char *name)
 }
 
 /*
- * Shrink the page before gumbo sees it: comments and the bodies of
- * scripts (but JSON-LD) and styles are dropped.  (Not SVG: an unclosed
+ * Attributes that extraction reads (attr() calls) or that steer gumbo's
+ * tree building (input type, font color/face/size leaving foreign content,
+ * annotation-xml encoding, isindex action/prompt/name).  Every other
+ * attribute is dropped before parsing: they are two fifths of what is
+ * left of a page once scripts and styles are gone (srcset, data-*, href,
+ * SVG paths) and gumbo reads them a character at a time.
+ */
+static int
+attr_kept(const char *name, size_t n)
+{
+	static const char *const keep[] = { "aria-hidden", "class", "content",
+		"datetime", "hidden", "id", "itemprop", "name", "property",
+		"rel", "role", "style", "type", "color", "face", "size",
+		"encoding", "action", "prompt", NULL };
+	size_t k;
+
+	for (k = 0; keep[k]; k++)
+		if (strlen(keep[k]) == n && !strncasecmp(keep[k], name, n))
+			return 1;
+	return 0;
+}
+
+static int
+html_space(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\f' ||
+	    ch == '\r';
+}
+
+/*
+ * Copy the attributes s[t, gt) of a start tag to s + w (w <= t), without
+ * those attr_kept does not know; returns the new w.  Attributes are read
+ * as the tokenizer reads them (name, then = and a quoted or unquoted
+ * value); at anything the scan and the tokenizer might see differently (a
+ * '>' outside quotes, an unclosed quote) the rest is copied as it is.
+ */
+static size_t
+strip_attrs(char *s, size_t w, size_t t, size_t gt)
+{
+	size_t i = t, lead, name, name_end, j, end;
+	const char *q;
+
+	while (i < gt) {
+		lead = i;
+		while (i < gt && (html_space(s[i]) || s[i] == '/'))
+			i++;
+		if (i >= gt)
+			break;
+		if (s[i] == '>')
+			goto verbatim;
+		name = i++;
+		while (i < gt && !html_space(s[i]) && s[i] != '/' &&
+		    s[i] != '=' && s[i] != '>')
+			i++;
+		name_end = i;
+		if (i < gt && s[i] == '>')
+			goto verbatim;
+		for (j = i; j < gt && html_space(s[j]); j++)
+			;
+		end = name_end;
+		if (j < gt && s[j] == '=') {
+			for (j++; j < gt && html_space(s[j]); j++)
+				;
+			if (j < gt && (s[j] == '"' || s[j] == '\'')) {
+				q = memchr(s + j + 1, s[j], gt - j - 1);
+				if (!q)
+					goto verbatim;
+				end = (size_t)(q - s) + 1;
+			} else {
+				for (end = j; end < gt && !html_space(s[end]);
+				     end++)
+					if (s[end] == '>')
+						goto verbatim;
+			}
+		}
+		if (attr_kept(s + name, name_end - name)) {
+			memmove(s + w, s + lead, end - lead);
+			w += end - lead;
+		}
+		i = end;
+		continue;
+	verbatim:
+		i = lead;
+		break;
+	}
+	memmove(s + w, s + i, gt - i);
+	return w + gt - i;
+}
+
+/* Whether the tag name read (to s[t]) is all of it and is pre. */
+static int
+is_pre(const char *s, size_t len, const char *name, size_t t)
+{
+	return !strcmp(name, "pre") &&
+	    (t >= len || html_space(s[t]) || s[t] == '/' || s[t] == '>');
+}
+
+/*
+ * Copy the text s[r, end) to s + w (w <= r) with every run of HTML
+ * whitespace made one character: outside <pre>, extraction treats a run
+ * like one space (w_text, text_len, set_once), and gumbo reads the page a
+ * character at a time.  Returns the new w.
+ */
+static size_t
+squeeze(char *s, size_t w, size_t r, size_t end)
+{
+	size_t i = r, j;
+
+	while (i < end) {
+		for (j = i; j < end && !html_space(s[j]); j++)
+			;
+		if (j < end)
+			j++; /* the first of the run */
+		memmove(s + w, s + i, j - i);
+		w += j - i;
+		for (i = j; i < end && html_space(s[i]); i++)
+			;
+	}
+	return w;
+}
+
+/*
+ * Shrink the page before gumbo sees it: comments, the bodies of scripts
+ * (but JSON-LD) and styles, and the attributes extraction does not read
+ * (attr_kept) are dropped, and runs of whitespace outside <pre> squeezed.  (Not SVG: an unclosed
  * <svg> ends where HTML content resumes, which a scan cannot tell.)  Scripts and
  * styles are four tenths of the bytes of a typical page and cost gumbo a
  * call per character; none of it can be main text.  The scan follows the
@@ -794,8 +977,8 @@ static size_t
 shrink(char *s, size_t len)
 {
 	static const char *const raw[] = { "textarea", "title", "xmp", "iframe",
-		"noembed", "noframes", "plaintext", NULL };
-	size_t r = 0, w = 0, t, tw, gt, k, nl, depth = 0, dropped = 0;
+		"noembed", "noframes", "plaintext", "script", NULL };
+	size_t r = 0, w = 0, t, tw, gt, k, nl, depth = 0, dropped = 0, pre = 0;
 	char name[16];
 	int drop;
 
@@ -803,8 +986,12 @@ shrink(char *s, size_t len)
 		const char *lt = memchr(s + r, '<', len - r);
 		size_t next = lt ? (size_t)(lt - s) : len;
 
-		memmove(s + w, s + r, next - r);
-		w += next - r;
+		if (pre) {
+			memmove(s + w, s + r, next - r);
+			w += next - r;
+		} else {
+			w = squeeze(s, w, r, next);
+		}
 		r = next;
 		if (r >= len)
 			break;
@@ -835,6 +1022,8 @@ shrink(char *s, size_t len)
 				if (depth)
 					depth--;
 			}
+			if (pre && is_pre(s, len, name, t))
+				pre--;
 			memmove(s + w, s + r, gt + 1 - r);
 			w += gt + 1 - r;
 			r = gt + 1;
@@ -873,9 +1062,21 @@ shrink(char *s, size_t len)
 			continue;
 		}
 		tw = w;
-		memmove(s + w, s + r, gt + 1 - r);
-		w += gt + 1 - r;
+		if (s[gt] == '>') {
+			/* The rest of a name like my-element, then attributes. */
+			for (k = t; k < gt && !html_space(s[k]) && s[k] != '/';
+			     k++)
+				;
+			memmove(s + w, s + r, k - r);
+			w = strip_attrs(s, w + k - r, k, gt);
+			s[w++] = '>';
+		} else {
+			memmove(s + w, s + r, gt + 1 - r);
+			w += gt + 1 - r;
+		}
 		r = gt + 1;
+		if (is_pre(s, len, name, t))
+			pre++;
 		drop = !strcmp(name, "style");
 		if (!strcmp(name, "script"))
 			drop = !memmem(s + tw, w - tw, "ld+json", 7);
@@ -1107,11 +1308,12 @@ w_break(struct writer *w, int level)
 static void
 w_text(struct writer *w, const char *s, int pre)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *q;
 
-	for (; *p; p++) {
+	while (*p) {
 		if (!pre && isspace(*p)) {
 			w_break(w, 1);
+			p++;
 			continue;
 		}
 		if (w->brk && w->b->len) {
@@ -1123,9 +1325,15 @@ w_text(struct writer *w, const char *s, int pre)
 				uk_buf_addstr(w->b, "\n\n");
 		}
 		w->brk = 0;
-		if (pre && *p == '\r')
+		if (pre && *p == '\r') {
+			p++;
 			continue;
-		uk_buf_addch(w->b, *p);
+		}
+		/* The run of bytes up to the next space (or CR in <pre>). */
+		for (q = p + 1; *q && !(pre ? *q == '\r' : isspace(*q)); q++)
+			;
+		uk_buf_add(w->b, p, (size_t)(q - p));
+		p = q;
 	}
 }
 
@@ -1215,9 +1423,6 @@ sibling_ok(struct ctx *c, int s, double threshold)
 static int
 repeat_class(const char *s, size_t n)
 {
-	static const char *const hints[] = { "post", "message", "comment",
-		"reply", "answer", "entry", "item", "card", "result", "product",
-		"story", "teaser", "thread", "topic", "tile", "review", NULL };
 	char b[64];
 	size_t i;
 
@@ -1226,7 +1431,7 @@ repeat_class(const char *s, size_t n)
 	for (i = 0; i < n; i++)
 		b[i] = (char)tolower((unsigned char)s[i]);
 	b[n] = '\0';
-	return match_any_sub(b, hints);
+	return match_any_sub(b, bytes_of(b), repeat_hints, repeat_hints_m);
 }
 
 /* Whether elements a and b are of a kind: tag and first class name. */
@@ -1565,11 +1770,12 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	GumboOptions opts = kGumboDefaultOptions;
 	struct arena arena = { NULL, NULL, 0 };
 	GumboOutput *out = NULL;
-	char cs[64];
+	char cs[64], *nul;
 	size_t bom, k;
 	int best, ret = -1;
 
 	(void)url;
+	pthread_once(&masks_once, masks_init);
 	memset(x, 0, sizeof(*x));
 	memset(&c, 0, sizeof(c));
 	c.x = x;
@@ -1581,9 +1787,10 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	}
 	x->charset = uk_xstrdup(cs);
 	/* Gumbo stops at a NUL byte; make them spaces. */
-	for (k = 0; k < u.len; k++)
-		if (!u.buf[k])
-			u.buf[k] = ' ';
+	for (k = 0; (nul = memchr(u.buf + k, '\0', u.len - k)); k++) {
+		*nul = ' ';
+		k = (size_t)(nul - u.buf);
+	}
 	u.len = shrink(u.buf, u.len);
 	opts.max_errors = 0;
 	opts.allocator = arena_alloc;

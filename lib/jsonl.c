@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -243,17 +246,77 @@ write_failed(struct uk_out *o)
 	uk_die(UK_EXIT_FATAL, "write error: %s", strerror(errno));
 }
 
+/*
+ * Output is whole records, even when SIGINT, SIGTERM or SIGHUP ends the
+ * program: those wait while bytes go out, and stdio's buffer is flushed
+ * only between records (a record that does not fit what is left of it
+ * goes after a flush), so a signal that lands between writes loses whole
+ * buffered records, never half of one.
+ */
+static void
+hold_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+/* Write s and, when nl, a newline, as one unit (see above). */
+static void
+put_unit(struct uk_out *o, const char *s, size_t len, int nl)
+{
+	size_t total = len + (nl != 0), size = __fbufsize(o->fp);
+	size_t pending = __fpending(o->fp);
+	sigset_t old;
+	int held = 0;
+
+	/* A unit that leaves in one write(2) of at most PIPE_BUF bytes from
+	 * an empty buffer needs nothing held: such a write to a pipe is all
+	 * or nothing, and one to a file is not cut by a signal. */
+	if (!o->batch && !pending && total <= PIPE_BUF && total < size) {
+		if (fwrite(s, 1, len, o->fp) != len ||
+		    (nl && fwrite("\n", 1, 1, o->fp) != 1) ||
+		    fflush(o->fp) == EOF)
+			write_failed(o);
+		return;
+	}
+	if (!o->batch || pending + total > size) {
+		hold_signals(&old);
+		held = 1;
+		if (__fpending(o->fp) && fflush(o->fp) == EOF)
+			write_failed(o);
+	}
+	if (fwrite(s, 1, len, o->fp) != len ||
+	    (nl && fwrite("\n", 1, 1, o->fp) != 1))
+		write_failed(o);
+	if ((!o->batch || total > size) && fflush(o->fp) == EOF)
+		write_failed(o);
+	if (held)
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
 void
 uk_out_raw(struct uk_out *o, const char *s, size_t len)
 {
-	if (fwrite(s, 1, len, o->fp) != len)
-		write_failed(o);
+	put_unit(o, s, len, 0);
 }
 
 void
 uk_out_flush(struct uk_out *o)
 {
-	if (fflush(o->fp) == EOF)
+	sigset_t old;
+	int r;
+
+	if (!__fpending(o->fp))
+		return; /* nothing to write: no need to hold anything */
+	hold_signals(&old);
+	r = fflush(o->fp);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (r == EOF)
 		write_failed(o);
 }
 
@@ -267,11 +330,8 @@ uk_out_record(struct uk_out *o, yajl_val rec)
 	if (uk_json_gen(o->g, rec) != yajl_gen_status_ok)
 		uk_die(UK_EXIT_FATAL, "cannot serialise a record");
 	yajl_gen_get_buf(o->g, &p, &n);
-	uk_out_raw(o, (const char *)p, n);
-	uk_out_raw(o, "\n", 1);
+	put_unit(o, (const char *)p, n, 1);
 	yajl_gen_clear(o->g);
-	if (!o->batch)
-		uk_out_flush(o);
 }
 
 void

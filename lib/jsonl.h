@@ -73,7 +73,11 @@ int uk_jsonl_next(struct uk_lines *l, int flags, yajl_val *rec,
  * Output of records, one per line.  Records are flushed one at a time
  * unless batch is set (then uk_out_flush flushes).  Any write error is
  * fatal: the program says so and exits 3, since output already lost
- * cannot be told apart from output never written.
+ * cannot be told apart from output never written.  What reaches fp's file
+ * is whole records (or whole uk_out_raw units), even when SIGINT, SIGTERM
+ * or SIGHUP ends the program: the buffer is flushed only between records,
+ * and a record goes out in one write of at most PIPE_BUF bytes or with
+ * those signals blocked (the calling thread's mask).
  */
 struct uk_out {
 	FILE *fp;

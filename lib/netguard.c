@@ -3,6 +3,7 @@
 #include <curl/curl.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,13 +11,48 @@
 #include "netguard.h"
 #include "banned.h"
 
+#define SEPS ", \t"
+
+/*
+ * Whether the address text addr (inet_ntop's form) is in the list; with
+ * addr NULL, whether list is a list of addresses at all.
+ */
+static int
+in_list(const char *list, const char *addr)
+{
+	char item[64], canon[64];
+	unsigned char bin[sizeof(struct in6_addr)];
+	size_t n;
+	int af, items = 0;
+
+	for (list += strspn(list, SEPS); *list; list += strspn(list, SEPS)) {
+		n = strcspn(list, SEPS);
+		if (n >= sizeof(item))
+			return 0;
+		memcpy(item, list, n);
+		item[n] = '\0';
+		list += n;
+		af = strchr(item, ':') ? AF_INET6 : AF_INET;
+		if (inet_pton(af, item, bin) != 1)
+			return 0;
+		inet_ntop(af, bin, canon, sizeof(canon));
+		if (addr && !strcmp(addr, canon))
+			return 1;
+		items++;
+	}
+	return !addr && items;
+}
+
 void
 uk_netguard_init(struct uk_netguard *g)
 {
 	const char *e = getenv("URLKIT_ALLOW_PRIVATE");
 
 	memset(g, 0, sizeof(*g));
-	g->allow_private = e && *e && strcmp(e, "0");
+	if (e && in_list(e, NULL))
+		g->allow = e;
+	else
+		g->allow_private = e && *e && strcmp(e, "0");
 }
 
 static int
@@ -85,13 +121,119 @@ uk_netguard_allowed(const struct sockaddr *sa, char *buf, size_t size)
 	return 0;
 }
 
+int
+uk_netguard_check(const struct uk_netguard *g, const struct sockaddr *sa,
+    char *buf, size_t size)
+{
+	char tmp[64];
+
+	if (!buf) {
+		buf = tmp;
+		size = sizeof(tmp);
+	}
+	if (uk_netguard_allowed(sa, buf, size) || g->allow_private)
+		return 1;
+	return g->allow && in_list(g->allow, buf);
+}
+
+/*
+ * The proxies the environment names, resolved once: the addresses and
+ * ports a connection to a proxy goes to.
+ */
+#define MAX_PROXY_ADDRS 32
+static struct sockaddr_storage proxy_addrs[MAX_PROXY_ADDRS];
+static size_t nproxy_addrs;
+static pthread_once_t proxy_once = PTHREAD_ONCE_INIT;
+
+static void
+resolve_proxies(void)
+{
+	static const char *const vars[] = { "https_proxy", "HTTPS_PROXY",
+		"http_proxy", "ALL_PROXY", "all_proxy" };
+	struct addrinfo hints, *res, *a;
+	char *host = NULL, *port = NULL;
+	const char *v;
+	CURLU *u;
+	size_t i;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_socktype = SOCK_STREAM;
+	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		if (!(v = getenv(vars[i])) || !*v || !(u = curl_url()))
+			continue;
+		if (curl_url_set(u, CURLUPART_URL, v,
+			CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME) ==
+			CURLUE_OK &&
+		    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK) {
+			/* curl's default proxy port is 1080. */
+			if (curl_url_get(u, CURLUPART_PORT, &port, 0) !=
+			    CURLUE_OK)
+				port = NULL;
+			if (host[0] == '[') {
+				memmove(host, host + 1, strlen(host));
+				host[strcspn(host, "]")] = '\0';
+			}
+			if (!getaddrinfo(host, port ? port : "1080", &hints,
+				&res)) {
+				for (a = res;
+				     a && nproxy_addrs < MAX_PROXY_ADDRS;
+				     a = a->ai_next)
+					if (a->ai_addrlen <=
+					    sizeof(proxy_addrs[0]))
+						memcpy(&proxy_addrs
+							   [nproxy_addrs++],
+						    a->ai_addr, a->ai_addrlen);
+				freeaddrinfo(res);
+			}
+		}
+		curl_free(host);
+		curl_free(port);
+		host = port = NULL;
+		curl_url_cleanup(u);
+	}
+}
+
+/* Whether sa is the address and port of a proxy of the environment. */
+static int
+is_proxy(const struct sockaddr *sa)
+{
+	size_t i;
+
+	pthread_once(&proxy_once, resolve_proxies);
+	for (i = 0; i < nproxy_addrs; i++) {
+		const struct sockaddr *p =
+		    (const struct sockaddr *)&proxy_addrs[i];
+
+		if (p->sa_family != sa->sa_family)
+			continue;
+		if (sa->sa_family == AF_INET) {
+			const struct sockaddr_in *x = (const void *)p,
+						 *y = (const void *)sa;
+
+			if (x->sin_port == y->sin_port &&
+			    x->sin_addr.s_addr == y->sin_addr.s_addr)
+				return 1;
+		} else if (sa->sa_family == AF_INET6) {
+			const struct sockaddr_in6 *x = (const void *)p,
+						  *y = (const void *)sa;
+
+			if (x->sin6_port == y->sin6_port &&
+			    !memcmp(&x->sin6_addr, &y->sin6_addr,
+				sizeof(x->sin6_addr)))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static curl_socket_t
 opensocket(void *clientp, curlsocktype purpose, struct curl_sockaddr *a)
 {
 	struct uk_netguard *g = clientp;
 
-	if (purpose == CURLSOCKTYPE_IPCXN && !g->allow_private &&
-	    !uk_netguard_allowed(&a->addr, g->addr, sizeof(g->addr))) {
+	if (purpose == CURLSOCKTYPE_IPCXN &&
+	    !uk_netguard_check(g, &a->addr, g->addr, sizeof(g->addr)) &&
+	    !(uk_netguard_proxied() && is_proxy(&a->addr))) {
 		g->refused = 1;
 		return CURL_SOCKET_BAD;
 	}
@@ -115,12 +257,11 @@ uk_netguard_install(void *curl, struct uk_netguard *g)
 {
 	CURL *h = curl;
 
+	/* With a proxy from the environment, a socket to the proxy is let
+	 * through (the user chose it); one that goes elsewhere, to a host
+	 * in no_proxy, is judged like any other. */
 	curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, opensocket);
 	curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, g);
-	/* With a proxy from the environment, the socket goes to the proxy,
-	 * which the user chose: do not judge it. */
-	if (uk_netguard_proxied())
-		curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, NULL);
 }
 
 /* ip without the brackets of an IPv6 literal, into buf; NULL if too long. */
@@ -139,6 +280,17 @@ unbracket(const char *ip, char *buf, size_t size)
 	return ip;
 }
 
+/* The guard of the environment's verdict on sa (see uk_netguard_check). */
+static int
+env_allows(const struct sockaddr *sa, char *buf, size_t size)
+{
+	struct uk_netguard g;
+
+	uk_netguard_init(&g);
+	g.allow_private = 0; /* the callers decide on that themselves */
+	return uk_netguard_check(&g, sa, buf, size);
+}
+
 int
 uk_netguard_ip_allowed(const char *ip)
 {
@@ -152,11 +304,11 @@ uk_netguard_ip_allowed(const char *ip)
 	memset(&in6, 0, sizeof(in6));
 	if (inet_pton(AF_INET, ip, &in.sin_addr) == 1) {
 		in.sin_family = AF_INET;
-		return uk_netguard_allowed((struct sockaddr *)&in, NULL, 0);
+		return env_allows((struct sockaddr *)&in, NULL, 0);
 	}
 	if (inet_pton(AF_INET6, ip, &in6.sin6_addr) == 1) {
 		in6.sin6_family = AF_INET6;
-		return uk_netguard_allowed((struct sockaddr *)&in6, NULL, 0);
+		return env_allows((struct sockaddr *)&in6, NULL, 0);
 	}
 	return -1;
 }
@@ -176,7 +328,7 @@ uk_netguard_host_allowed(const char *host, char *buf, size_t size)
 	if (getaddrinfo(host, NULL, &hints, &res))
 		return -1;
 	for (a = res; a && ok; a = a->ai_next)
-		ok = uk_netguard_allowed(a->ai_addr, buf, size);
+		ok = env_allows(a->ai_addr, buf, size);
 	freeaddrinfo(res);
 	return ok;
 }

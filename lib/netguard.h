@@ -9,10 +9,15 @@
  * socket actually connects to (curl's open-socket callback, after DNS), so
  * a name that resolves to 127.0.0.1 is refused like 127.0.0.1 itself.
  * When a proxy is in use the address checked is the proxy's; a proxy the
- * user configured is trusted, and the check is skipped for it.
+ * user configured is trusted, and the check is skipped for a connection
+ * to its address and port, and only for that: a host that no_proxy sends
+ * to directly is checked as if there were no proxy.
  *
  * URLKIT_ALLOW_PRIVATE=1 in the environment, or allow set by an option,
- * turns the guard off (the tests need loopback).
+ * turns the guard off (the tests need loopback).  URLKIT_ALLOW_PRIVATE set
+ * to a list of addresses (comma or space separated, such as "127.0.0.1" or
+ * "127.0.0.1,::1") lets those addresses through and keeps refusing every
+ * other one: a local mirror or model server, and no other private host.
  */
 
 #include <stddef.h>
@@ -20,11 +25,16 @@
 
 struct uk_netguard {
 	int allow_private; /* 1: no check */
+	const char *allow; /* addresses let through anyway, or NULL */
 	int refused;       /* set when a connection was refused */
 	char addr[64];     /* the address refused, for the error message */
 };
 
-/* Fill g from the environment (URLKIT_ALLOW_PRIVATE). */
+/*
+ * Fill g from the environment (URLKIT_ALLOW_PRIVATE): allow_private for
+ * "1" or any value that is not "0" or a list of addresses, allow for a
+ * list of addresses (it points into the environment).
+ */
 void uk_netguard_init(struct uk_netguard *g);
 
 /*
@@ -32,6 +42,14 @@ void uk_netguard_init(struct uk_netguard *g);
  * its text form into buf (size >= 64) when buf is not NULL.
  */
 int uk_netguard_allowed(const struct sockaddr *sa, char *buf, size_t size);
+
+/*
+ * Whether the guard g lets a connection to sa through: allow_private, an
+ * address in g->allow, or uk_netguard_allowed.  Writes sa's text form
+ * into buf as uk_netguard_allowed does.
+ */
+int uk_netguard_check(const struct uk_netguard *g, const struct sockaddr *sa,
+    char *buf, size_t size);
 
 /*
  * Install the guard on a curl easy handle (a CURL *, passed as void * so
@@ -43,7 +61,8 @@ void uk_netguard_install(void *curl, struct uk_netguard *g);
 /*
  * Whether the numeric address ip ("203.0.113.7", "::1", "[::1]") is
  * allowed (1) or refused (0); -1 when it is not a numeric address.  For
- * the address a browser reports it connected to.
+ * the address a browser reports it connected to.  Addresses listed in
+ * URLKIT_ALLOW_PRIVATE are allowed, here and in uk_netguard_host_allowed.
  */
 int uk_netguard_ip_allowed(const char *ip);
 

@@ -181,7 +181,31 @@ struct snap {
 	unsigned long total_files;
 	unsigned long long total_bytes;
 	unsigned long skipped; /* source files skipped: size, generated */
+	/* Parsing while the snapshot arrives (with a map), and its error. */
+	struct uk_symbols_stream *stream;
+	int stream_failed;
+	struct uk_err stream_err;
+	unsigned long handed; /* files handed to the stream */
+	struct uk_repo_progress prog;
 };
+
+static void
+snap_report(struct snap *s)
+{
+	if (s->o->progress)
+		s->o->progress(&s->prog, s->o->progress_arg);
+}
+
+/* From the symbol stream, on this thread. */
+static void
+snap_indexed(void *arg, size_t indexed, size_t total)
+{
+	struct snap *s = arg;
+
+	s->prog.indexed = indexed;
+	s->prog.to_index = total;
+	snap_report(s);
+}
 
 static void
 snap_release(struct snap *s)
@@ -223,6 +247,7 @@ snap_wants(struct snap *s, const char *path, unsigned long long size)
 
 	s->total_files++;
 	s->total_bytes += size;
+	s->prog.files = s->total_files;
 	if (!strchr(path, '/') && (r = uk_repo_readme_rank(path)) &&
 	    (!s->readme_rank || r < s->readme_rank))
 		return 1;
@@ -235,10 +260,11 @@ snap_wants(struct snap *s, const char *path, unsigned long long size)
 	return 1;
 }
 
-/* Keep path's content (taken over). */
+/* Keep path's content (taken over); a source file is parsed meanwhile. */
 static void
 snap_keep(struct snap *s, const char *path, char *text, size_t len)
 {
+	struct uk_err later;
 	int r;
 
 	if (!strchr(path, '/') && (r = uk_repo_readme_rank(path)) &&
@@ -268,12 +294,25 @@ snap_keep(struct snap *s, const char *path, char *text, size_t len)
 	}
 	s->files[s->nfiles].path = uk_xstrdup(path);
 	s->files[s->nfiles].text = text;
-	s->files[s->nfiles++].len = len;
+	s->files[s->nfiles].len = len;
+	s->prog.kept++;
+	/* The first error is kept: a query that cannot be used. */
+	if (s->stream) {
+		r = uk_symbols_stream_add(s->stream, s->files[s->nfiles].path,
+		    text, len, s->stream_failed ? &later : &s->stream_err);
+		if (r < 0)
+			s->stream_failed = 1;
+		else if (r > 0)
+			s->prog.to_index = ++s->handed;
+	}
+	s->nfiles++;
+	snap_report(s);
 }
 
 /* The archive route: libcurl's multi interface feeds libarchive. */
 
 struct stream {
+	struct snap *snap;
 	CURLM *multi;
 	CURL *easy;
 	struct uk_buf buf[2]; /* filled by curl; one is libarchive's */
@@ -345,6 +384,8 @@ stream_read(struct archive *a, void *arg, const void **out)
 	}
 	*out = b->buf;
 	st->fill = !st->fill;
+	st->snap->prog.received = st->received;
+	snap_report(st->snap);
 	return (la_ssize_t)b->len;
 }
 
@@ -397,6 +438,7 @@ fetch_archive(const struct uk_url *u, struct snap *s, struct uk_err *err)
 	while (url.len && url.buf[url.len - 1] == '/')
 		uk_buf_setlen(&url, url.len - 1);
 	memset(&st, 0, sizeof(st));
+	st.snap = s;
 	uk_buf_init(&st.buf[0], 0);
 	uk_buf_init(&st.buf[1], 0);
 	st.deadline = s->deadline;
@@ -736,11 +778,13 @@ guard_host(const char *url, const struct uk_repo_opts *o, struct uk_err *err)
 	CURLU *h;
 	char *host = NULL;
 	struct addrinfo hints, *res = NULL, *ai;
+	struct uk_netguard g;
 	int ret = 0;
 	char addr[64];
 
 	if (o->allow_private)
 		return 0;
+	uk_netguard_init(&g);
 	h = curl_url();
 	if (!h || curl_url_set(h, CURLUPART_URL, url, 0) != CURLUE_OK ||
 	    curl_url_get(h, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
@@ -761,7 +805,7 @@ guard_host(const char *url, const struct uk_repo_opts *o, struct uk_err *err)
 		goto out;
 	}
 	for (ai = res; ai; ai = ai->ai_next)
-		if (!uk_netguard_allowed(ai->ai_addr, addr, sizeof(addr))) {
+		if (!uk_netguard_check(&g, ai->ai_addr, addr, sizeof(addr))) {
 			ret = uk_err_set(err, UK_EXIT_FAIL,
 			    "'%s': address %s refused (private network; "
 			    "URLKIT_ALLOW_PRIVATE=1 allows it)",
@@ -992,6 +1036,14 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 	git_libgit2_init();
 	s.o = o;
 	s.deadline = now_mono() + (o->timeout > 0 ? o->timeout : 120);
+	s.prog.phase = UK_REPO_FETCHING;
+	sym = uk_symbols_new();
+	/* A budget of 0 tokens: no map, so nothing to parse. */
+	if (o->map_tokens > 0) {
+		uk_symbols_set_deadline(sym, s.deadline - now_mono());
+		s.stream = uk_symbols_stream_start(sym, o->threads);
+		uk_symbols_stream_progress(s.stream, snap_indexed, &s);
+	}
 	if (github) {
 		route = "archive";
 		if (fetch_archive(u, &s, err) < 0)
@@ -1041,20 +1093,25 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 		goto out;
 	}
 
-	sym = uk_symbols_new();
 	left = s.deadline - now_mono();
 	if (left <= 0) {
 		uk_err_set(err, UK_EXIT_FAIL,
 		    "time limit of %gs reached before indexing", o->timeout);
 		goto out;
 	}
-	uk_symbols_set_deadline(sym, left);
-	/* A budget of 0 tokens: no map, so nothing to parse. */
-	if (o->map_tokens > 0) {
-		indexed = uk_symbols_add_files(sym, s.files, s.nfiles,
-		    o->threads, err);
+	if (s.stream) {
+		struct uk_symbols_stream *st = s.stream;
+
+		s.prog.phase = UK_REPO_INDEXING;
+		snap_report(&s);
+		s.stream = NULL;
+		indexed = uk_symbols_stream_end(st, err);
 		if (indexed < 0)
 			goto out;
+		if (s.stream_failed) {
+			*err = s.stream_err;
+			goto out;
+		}
 	}
 	uk_symbols_map(sym, o->map_tokens, &map);
 
@@ -1094,6 +1151,8 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 		uk_json_set(rec, "symbols", uk_symbols_json(sym));
 	ret = 0;
 out:
+	/* The parsing threads read the snapshot's texts: stop them first. */
+	uk_symbols_stream_cancel(s.stream);
 	uk_symbols_free(sym);
 	snap_release(&s);
 	free(real);

@@ -15,6 +15,33 @@
 #include "url.h"
 #include "util.h"
 
+/*
+ * How far uk_repo_fetch has got, for a progress line.  While the snapshot
+ * is read (UK_REPO_FETCHING) its files are already being parsed, so
+ * indexed and to_index move in both phases; in UK_REPO_INDEXING the
+ * snapshot is complete and to_index is final.
+ */
+enum uk_repo_phase { UK_REPO_FETCHING, UK_REPO_INDEXING };
+
+struct uk_repo_progress {
+	enum uk_repo_phase phase;
+	unsigned long long received; /* archive bytes received (as sent,
+	                                compressed); 0 on the git routes */
+	unsigned long files;         /* regular files of the snapshot seen */
+	unsigned long kept;          /* source files kept for the map */
+	unsigned long indexed;       /* of those, parsed (or failed) */
+	unsigned long to_index;      /* of those, handed to the parser */
+};
+
+/*
+ * Called on the thread that called uk_repo_fetch, often: for each block
+ * of the archive received, each file kept, each file parsed, and once
+ * when UK_REPO_INDEXING begins.  It should be cheap (a caller drawing a
+ * line on a terminal limits its own rate) and must not call back into
+ * this module.
+ */
+typedef void uk_repo_progress_fn(const struct uk_repo_progress *p, void *arg);
+
 struct uk_repo_opts {
 	double timeout;               /* whole step, seconds (120) */
 	unsigned long long max_bytes; /* snapshot size cap */
@@ -25,12 +52,14 @@ struct uk_repo_opts {
 	int allow_private;            /* SSRF guard off; local paths read */
 	int insecure;                 /* -k */
 	int threads;                  /* parsing threads, 0: one per CPU */
+	uk_repo_progress_fn *progress; /* NULL: none */
+	void *progress_arg;
 };
 
 /*
  * Defaults: timeout 120 s, max_bytes 256 MiB, max_files 50000,
  * map_tokens UK_SYMBOLS_TOKENS (1024), allow_private from
- * URLKIT_ALLOW_PRIVATE.
+ * URLKIT_ALLOW_PRIVATE, no progress.
  */
 void uk_repo_opts_init(struct uk_repo_opts *o);
 
@@ -62,6 +91,10 @@ int uk_repo_fetch(const struct uk_url *u, const char *url,
  *   symbolic links are never followed.
  * - A local repository (a path, or a file:// URL): opened in place, read
  *   only, from the tree of HEAD; nothing is copied.
+ *
+ * Source files are parsed as they are read (on o->threads threads), while
+ * the rest of the snapshot still arrives; the map is the same as if they
+ * were parsed after.
  *
  * Then the README at the root (README.md, README.rst, README.txt,
  * README, any case, in that order) and the source files of the

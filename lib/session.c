@@ -18,24 +18,6 @@
 #include "banned.h"
 
 int
-uk_session_name_ok(const char *name)
-{
-	size_t i, n = strlen(name);
-
-	if (n == 0 || n > 64 || name[0] == '.')
-		return 0;
-	for (i = 0; i < n; i++) {
-		char ch = name[i];
-
-		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-			(ch >= '0' && ch <= '9') || ch == '.' || ch == '_' ||
-			ch == '-'))
-			return 0;
-	}
-	return 1;
-}
-
-int
 uk_session_open(struct uk_session *s, struct uk_cache *c, const char *name,
     struct uk_err *err)
 {

@@ -15,6 +15,8 @@
  * NAME is 1 to 64 of [A-Za-z0-9._-], not starting with a dot.
  */
 
+#include <string.h>
+
 #include "cache.h"
 #include "json.h"
 #include "util.h"
@@ -25,8 +27,27 @@ struct uk_session {
 	char *dir; /* DIR/sessions/NAME */
 };
 
-/* Whether name is a valid session name. */
-int uk_session_name_ok(const char *name);
+/*
+ * Whether name is a valid session name (inline: urlfetch checks -S without
+ * linking the cache).
+ */
+static inline int
+uk_session_name_ok(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (n == 0 || n > 64 || name[0] == '.')
+		return 0;
+	for (i = 0; i < n; i++) {
+		char ch = name[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			(ch >= '0' && ch <= '9') || ch == '.' || ch == '_' ||
+			ch == '-'))
+			return 0;
+	}
+	return 1;
+}
 
 /* Set up s for name in cache c: 0, or -1 with err (a bad name: code 2). */
 int uk_session_open(struct uk_session *s, struct uk_cache *c, const char *name,

@@ -154,10 +154,227 @@ struct name_slot {
 	uint32_t hash;
 };
 
+/*
+ * tree-sitter's memory.  Parsing a file makes and frees a great many small
+ * objects, and ts_tree_delete walks the whole tree again to free them one
+ * by one.  Instead each worker gives tree-sitter an arena for the time of
+ * one file: the parser, the tree and the query cursor are made in it, and
+ * the whole arena is reset when the file is done, with no walk.  Blocks
+ * come from large chunks by size class (multiples of 16 bytes up to 1 KiB,
+ * then powers of two); a freed block goes on its class's free list for the
+ * next block of that class, so that a file whose parse makes and drops many
+ * subtrees (error recovery) needs no more memory than with malloc.  On a
+ * thread with no arena (compiling queries) tree-sitter gets malloc, as by
+ * default.  The allocator is process-wide (ts_set_allocator), installed
+ * once by uk_symbols_new; tree-sitter is used by this module only, and
+ * everything it allocates inside an arena is freed inside it.
+ */
+struct arena_chunk {
+	struct arena_chunk *next;
+	char *base;
+	size_t size, used;
+};
+
+#define ARENA_ALIGN   16
+#define ARENA_HDR     16 /* holds the block's requested size */
+#define ARENA_SMALL   64 /* classes of 16, 32, ... 1024 bytes */
+#define ARENA_CLASSES (ARENA_SMALL + 64)
+#define ARENA_MIN     (1 << 20)  /* the first chunk */
+#define ARENA_KEEP    (64 << 20) /* kept between files, at most */
+#define ARENA_CHUNK_HDR                                                        \
+	((sizeof(struct arena_chunk) + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1))
+
+struct arena {
+	struct arena_chunk *head;
+	size_t total;              /* bytes of all chunks */
+	void *free[ARENA_CLASSES]; /* freed blocks by class */
+};
+
+static _Thread_local struct arena *ts_arena;
+
+/* The class of a block of n bytes, and its capacity in *cap. */
+static unsigned
+arena_class(size_t n, size_t *cap)
+{
+	unsigned k;
+
+	if (n > SIZE_MAX / 4)
+		uk_die(UK_EXIT_FATAL, "out of memory");
+	if (n <= ARENA_SMALL * ARENA_ALIGN) {
+		k = n ? (unsigned)((n + ARENA_ALIGN - 1) / ARENA_ALIGN) : 1;
+		*cap = (size_t)k * ARENA_ALIGN;
+		return k - 1;
+	}
+	for (k = 0, *cap = 2 * ARENA_SMALL * ARENA_ALIGN; *cap < n; k++)
+		*cap *= 2;
+	return ARENA_SMALL + k;
+}
+
+static void
+arena_chunk_new(struct arena *a, size_t need)
+{
+	size_t size = a->total > ARENA_MIN ? a->total : ARENA_MIN;
+	struct arena_chunk *c;
+
+	if (size < need)
+		size = need;
+	c = uk_xmalloc(ARENA_CHUNK_HDR + size);
+	c->base = (char *)c + ARENA_CHUNK_HDR;
+	c->size = size;
+	c->used = 0;
+	c->next = a->head;
+	a->head = c;
+	a->total += size;
+}
+
+static void *
+arena_alloc(struct arena *a, size_t n)
+{
+	size_t cap, need;
+	unsigned k = arena_class(n, &cap);
+	struct arena_chunk *c = a->head;
+	char *p;
+
+	if (a->free[k]) {
+		/* A freed block of the class, likely still in the cache. */
+		p = a->free[k];
+		memcpy(&a->free[k], p, sizeof(void *));
+	} else {
+		need = ARENA_HDR + cap;
+		if (!c || c->size - c->used < need) {
+			arena_chunk_new(a, need);
+			c = a->head;
+		}
+		p = c->base + c->used + ARENA_HDR;
+		c->used += need;
+	}
+	memcpy(p - ARENA_HDR, &n, sizeof(n));
+	return p;
+}
+
+/* Whether p is a block of a. */
+static int
+arena_owns(const struct arena *a, const void *p)
+{
+	const struct arena_chunk *c;
+	const char *q = p;
+
+	for (c = a->head; c; c = c->next)
+		if (q > c->base && q < c->base + c->used)
+			return 1;
+	return 0;
+}
+
+static void
+arena_free(struct arena *a, void *p)
+{
+	size_t n, cap;
+	unsigned k;
+
+	memcpy(&n, (char *)p - ARENA_HDR, sizeof(n));
+	k = arena_class(n, &cap);
+	memcpy(p, &a->free[k], sizeof(void *));
+	a->free[k] = p;
+}
+
+/* Forget every block; keep one chunk of up to ARENA_KEEP bytes. */
+static void
+arena_reset(struct arena *a)
+{
+	struct arena_chunk *c, *next;
+	size_t total = a->total;
+
+	memset(a->free, 0, sizeof(a->free));
+	if (a->head && !a->head->next) {
+		a->head->used = 0;
+		return;
+	}
+	for (c = a->head; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	a->head = NULL;
+	a->total = 0;
+	if (total)
+		arena_chunk_new(a, total < ARENA_KEEP ? total : ARENA_KEEP);
+}
+
+static void
+arena_release(struct arena *a)
+{
+	struct arena_chunk *c, *next;
+
+	for (c = a->head; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	memset(a, 0, sizeof(*a));
+}
+
+static void *
+ts_mem_malloc(size_t n)
+{
+	return ts_arena ? arena_alloc(ts_arena, n) : uk_xmalloc(n);
+}
+
+static void *
+ts_mem_calloc(size_t nmemb, size_t size)
+{
+	void *p;
+
+	if (!ts_arena)
+		return uk_xcalloc(nmemb, size);
+	if (size && nmemb > SIZE_MAX / 4 / size)
+		uk_die(UK_EXIT_FATAL, "out of memory");
+	p = arena_alloc(ts_arena, nmemb * size);
+	memset(p, 0, nmemb * size);
+	return p;
+}
+
+static void *
+ts_mem_realloc(void *p, size_t n)
+{
+	size_t old, cap, cap2;
+	void *q;
+
+	if (!p)
+		return ts_mem_malloc(n);
+	if (!ts_arena || !arena_owns(ts_arena, p))
+		return uk_xrealloc(p, n);
+	memcpy(&old, (char *)p - ARENA_HDR, sizeof(old));
+	if (arena_class(n, &cap) == arena_class(old, &cap2)) {
+		memcpy((char *)p - ARENA_HDR, &n, sizeof(n));
+		return p;
+	}
+	q = arena_alloc(ts_arena, n);
+	memcpy(q, p, old < n ? old : n);
+	arena_free(ts_arena, p);
+	return q;
+}
+
+static void
+ts_mem_free(void *p)
+{
+	if (!p)
+		return;
+	if (ts_arena && arena_owns(ts_arena, p))
+		arena_free(ts_arena, p);
+	else
+		free(p);
+}
+
+static pthread_once_t ts_mem_once = PTHREAD_ONCE_INIT;
+
+static void
+ts_mem_install(void)
+{
+	ts_set_allocator(ts_mem_malloc, ts_mem_calloc, ts_mem_realloc,
+	    ts_mem_free);
+}
+
 /* What one thread needs to parse and query. */
 struct worker {
-	TSParser *parser;
-	TSQueryCursor *cursor;
+	struct arena arena;
 	pcre2_match_data *md;
 };
 
@@ -855,31 +1072,28 @@ now_mono(void)
 static void
 worker_init(struct worker *w)
 {
-	w->parser = ts_parser_new();
-	w->cursor = ts_query_cursor_new();
+	memset(w, 0, sizeof(*w));
 	w->md = pcre2_match_data_create(4, NULL);
-	if (!w->parser || !w->cursor || !w->md)
+	if (!w->md)
 		uk_die(UK_EXIT_FATAL, "out of memory");
 }
 
 static void
 worker_release(struct worker *w)
 {
-	if (w->parser)
-		ts_parser_delete(w->parser);
-	if (w->cursor)
-		ts_query_cursor_delete(w->cursor);
+	arena_release(&w->arena);
 	pcre2_match_data_free(w->md);
 	memset(w, 0, sizeof(*w));
 }
 
 /*
- * Parse and query one file.  Reads s only (its compiled queries), so
- * that several workers run at once.
+ * Parse and query one file with w's parser and cursor.  Reads s only (its
+ * compiled queries), so that several workers run at once.
  */
 static void
-index_file(const struct uk_symbols *s, struct worker *w, int li,
-    const char *path, const char *text, size_t len, struct fres *r)
+index_tree(const struct uk_symbols *s, struct worker *w, TSParser *parser,
+    TSQueryCursor *cursor, int li, const char *path, const char *text,
+    size_t len, struct fres *r)
 {
 	struct filectx fc;
 	TSTree *tree = NULL;
@@ -889,18 +1103,12 @@ index_file(const struct uk_symbols *s, struct worker *w, int li,
 	uint32_t nl = 0;
 	const char *p;
 
-	memset(r, 0, sizeof(*r));
-	r->status = -1;
-	if (len > UINT32_MAX / 2) {
-		snprintf(r->err, sizeof(r->err), "'%s': too large", path);
-		return;
-	}
 	memset(&fc, 0, sizeof(fc));
 	fc.w = w;
 	fc.st = &s->qs[li];
 	fc.text = text;
 	fc.len = len;
-	if (!ts_parser_set_language(w->parser, langs[li].fn())) {
+	if (!ts_parser_set_language(parser, langs[li].fn())) {
 		snprintf(r->err, sizeof(r->err),
 		    "grammar '%s': ABI %u not loadable", langs[li].name,
 		    ts_language_version(langs[li].fn()));
@@ -913,12 +1121,11 @@ index_file(const struct uk_symbols *s, struct worker *w, int li,
 			snprintf(r->err, sizeof(r->err), "time limit reached");
 			return;
 		}
-		ts_parser_set_timeout_micros(w->parser,
+		ts_parser_set_timeout_micros(parser,
 		    (uint64_t)(left * 1e6) + 1);
 	}
-	tree = ts_parser_parse_string(w->parser, NULL, text, (uint32_t)len);
+	tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
 	if (!tree) {
-		ts_parser_reset(w->parser);
 		snprintf(r->err, sizeof(r->err), "'%s': %s", path,
 		    s->deadline > 0 && now_mono() >= s->deadline ?
 			"time limit reached" :
@@ -926,8 +1133,8 @@ index_file(const struct uk_symbols *s, struct worker *w, int li,
 		return;
 	}
 	fc.root = ts_tree_root_node(tree);
-	ts_query_cursor_exec(w->cursor, fc.st->q, fc.root);
-	while (ts_query_cursor_next_match(w->cursor, &m)) {
+	ts_query_cursor_exec(cursor, fc.st->q, fc.root);
+	while (ts_query_cursor_next_match(cursor, &m)) {
 		const struct pattern *pat = &fc.st->pats[m.pattern_index];
 		TSNode name = { 0 }, node = { 0 };
 		const char *kind = NULL;
@@ -1011,7 +1218,31 @@ index_file(const struct uk_symbols *s, struct worker *w, int li,
 	free(tags);
 	free(fc.docs);
 	uk_strset_release(&fc.locals);
-	ts_tree_delete(tree);
+	/* The tree goes with the arena. */
+}
+
+static void
+index_file(const struct uk_symbols *s, struct worker *w, int li,
+    const char *path, const char *text, size_t len, struct fres *r)
+{
+	TSParser *parser;
+	TSQueryCursor *cursor;
+
+	memset(r, 0, sizeof(*r));
+	r->status = -1;
+	if (len > UINT32_MAX / 2) {
+		snprintf(r->err, sizeof(r->err), "'%s': too large", path);
+		return;
+	}
+	ts_arena = &w->arena;
+	parser = ts_parser_new();
+	cursor = ts_query_cursor_new();
+	index_tree(s, w, parser, cursor, li, path, text, len, r);
+	ts_query_cursor_delete(cursor);
+	/* Also ends the external scanner, which has its own malloc. */
+	ts_parser_delete(parser);
+	ts_arena = NULL;
+	arena_reset(&w->arena);
 }
 
 /* Add what index_file found as the next file of s; frees r's tags. */
@@ -1088,54 +1319,248 @@ uk_symbols_add(struct uk_symbols *s, const char *path, const char *text,
 	return 1;
 }
 
-struct batch {
-	struct uk_symbols *s;
-	const struct uk_symbols_file *files;
-	struct fres *res;
-	size_t n;
-	size_t next; /* guarded by lock */
-	pthread_mutex_t lock;
+/* Indexing files as they arrive: a queue that worker threads take from. */
+struct sitem {
+	const char *path, *text;
+	size_t len;
+	int li;
+	int done;
+	struct fres res;
 };
 
-static void *
-batch_worker(void *arg)
+struct uk_symbols_stream {
+	struct uk_symbols *s;
+	struct sitem *items; /* grows: read and written under lock */
+	size_t n, a;
+	size_t next;   /* the first item no worker took */
+	size_t ndone;  /* items done */
+	size_t merged; /* items added to s, in order (caller's thread) */
+	int closed, cancel;
+	pthread_mutex_t lock;
+	pthread_cond_t more; /* for workers: an item, or the end */
+	pthread_cond_t done; /* for the caller: an item done */
+	pthread_t tid[UK_SYMBOLS_MAX_THREADS];
+	int nt;
+	long indexed;
+	int timeout;
+	uk_symbols_progress_fn *progress;
+	void *progress_arg;
+	size_t reported; /* ndone when progress was last called */
+};
+
+/* Take the next item and index it; 0 when there is none (yet). */
+static int
+stream_work(struct uk_symbols_stream *st, struct worker *w, int wait)
 {
-	struct batch *b = arg;
+	struct sitem it;
+	size_t i;
+
+	pthread_mutex_lock(&st->lock);
+	while (wait && st->next >= st->n && !st->closed && !st->cancel)
+		pthread_cond_wait(&st->more, &st->lock);
+	if (st->next >= st->n || st->cancel) {
+		pthread_mutex_unlock(&st->lock);
+		return 0;
+	}
+	i = st->next++;
+	it = st->items[i];
+	pthread_mutex_unlock(&st->lock);
+	index_file(st->s, w, it.li, it.path, it.text, it.len, &it.res);
+	pthread_mutex_lock(&st->lock);
+	st->items[i].res = it.res;
+	st->items[i].done = 1;
+	st->ndone++;
+	pthread_cond_signal(&st->done);
+	pthread_mutex_unlock(&st->lock);
+	return 1;
+}
+
+static void *
+stream_worker(void *arg)
+{
+	struct uk_symbols_stream *st = arg;
 	struct worker w;
 
 	worker_init(&w);
-	for (;;) {
-		size_t i;
-		int li;
-
-		pthread_mutex_lock(&b->lock);
-		i = b->next++;
-		pthread_mutex_unlock(&b->lock);
-		if (i >= b->n)
-			break;
-		li = lang_index(b->files[i].path);
-		if (li < 0 || !b->s->qs[li].ok) {
-			b->res[i].status = 0;
-			continue;
-		}
-		index_file(b->s, &w, li, b->files[i].path, b->files[i].text,
-		    b->files[i].len, &b->res[i]);
-	}
+	while (stream_work(st, &w, 1))
+		;
 	worker_release(&w);
 	return NULL;
+}
+
+/* Whether the next item to merge is done, or there is none (lock held). */
+static int
+stream_next_ready(const struct uk_symbols_stream *st)
+{
+	return st->merged >= st->n || st->items[st->merged].done;
+}
+
+/*
+ * On the caller's thread: add the items done, in order, to the index, and
+ * report progress.  With wait, until every item is merged.
+ */
+static void
+stream_merge(struct uk_symbols_stream *st, int wait)
+{
+	for (;;) {
+		size_t from = st->merged, to, ndone, n, k;
+
+		pthread_mutex_lock(&st->lock);
+		while (wait && !stream_next_ready(st))
+			pthread_cond_wait(&st->done, &st->lock);
+		for (to = from; to < st->n && st->items[to].done; to++)
+			;
+		ndone = st->ndone;
+		n = st->n;
+		pthread_mutex_unlock(&st->lock);
+		/* Items done stay as they are: only this thread moves items. */
+		for (k = from; k < to; k++) {
+			struct sitem *it = &st->items[k];
+
+			if (it->res.status == 1) {
+				merge(st->s, it->path, &it->res);
+				st->indexed++;
+			} else if (it->res.status < 0 &&
+			    strstr(it->res.err, "time limit")) {
+				st->timeout = 1;
+			}
+			fres_release(&it->res);
+		}
+		st->merged = to;
+		if (st->progress && ndone != st->reported) {
+			st->reported = ndone;
+			st->progress(st->progress_arg, ndone, n);
+		}
+		if (!wait || st->merged >= n)
+			return;
+	}
+}
+
+struct uk_symbols_stream *
+uk_symbols_stream_start(struct uk_symbols *s, int nthreads)
+{
+	struct uk_symbols_stream *st = uk_xcalloc(1, sizeof(*st));
+	int t;
+
+	if (nthreads <= 0) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+
+		nthreads = c > 0 ? (int)c : 1;
+	}
+	if (nthreads > UK_SYMBOLS_MAX_THREADS)
+		nthreads = UK_SYMBOLS_MAX_THREADS;
+	st->s = s;
+	pthread_mutex_init(&st->lock, NULL);
+	pthread_cond_init(&st->more, NULL);
+	pthread_cond_init(&st->done, NULL);
+	for (t = 0; t < nthreads; t++)
+		if (pthread_create(&st->tid[st->nt], NULL, stream_worker, st) ==
+		    0)
+			st->nt++;
+	return st;
+}
+
+void
+uk_symbols_stream_progress(struct uk_symbols_stream *st,
+    uk_symbols_progress_fn *fn, void *arg)
+{
+	st->progress = fn;
+	st->progress_arg = arg;
+}
+
+int
+uk_symbols_stream_add(struct uk_symbols_stream *st, const char *path,
+    const char *text, size_t len, struct uk_err *err)
+{
+	int li = lang_index(path);
+	struct sitem *it;
+
+	if (li < 0)
+		return 0;
+	if (qstate_get(st->s, li, err) < 0)
+		return -1;
+	pthread_mutex_lock(&st->lock);
+	if (st->n == st->a) {
+		st->a = st->a ? 2 * st->a : 256;
+		st->items = uk_xrealloc(st->items, st->a * sizeof(*st->items));
+	}
+	it = &st->items[st->n++];
+	memset(it, 0, sizeof(*it));
+	it->path = path;
+	it->text = text;
+	it->len = len;
+	it->li = li;
+	pthread_cond_signal(&st->more);
+	pthread_mutex_unlock(&st->lock);
+	stream_merge(st, 0);
+	return 1;
+}
+
+static void
+stream_free(struct uk_symbols_stream *st)
+{
+	size_t k;
+	int t;
+
+	pthread_mutex_lock(&st->lock);
+	st->closed = 1;
+	pthread_cond_broadcast(&st->more);
+	pthread_mutex_unlock(&st->lock);
+	for (t = 0; t < st->nt; t++)
+		pthread_join(st->tid[t], NULL);
+	for (k = st->merged; k < st->n; k++)
+		fres_release(&st->items[k].res);
+	free(st->items);
+	pthread_cond_destroy(&st->more);
+	pthread_cond_destroy(&st->done);
+	pthread_mutex_destroy(&st->lock);
+	free(st);
+}
+
+long
+uk_symbols_stream_end(struct uk_symbols_stream *st, struct uk_err *err)
+{
+	long indexed;
+	int timeout;
+
+	pthread_mutex_lock(&st->lock);
+	st->closed = 1;
+	pthread_cond_broadcast(&st->more);
+	pthread_mutex_unlock(&st->lock);
+	/* No worker thread could start: index here. */
+	if (!st->nt) {
+		while (stream_work(st, &st->s->w, 0))
+			stream_merge(st, 0);
+	}
+	stream_merge(st, 1);
+	indexed = st->indexed;
+	timeout = st->timeout;
+	stream_free(st);
+	if (timeout)
+		return uk_err_set(err, UK_EXIT_FAIL,
+		    "time limit reached while indexing symbols");
+	return indexed;
+}
+
+void
+uk_symbols_stream_cancel(struct uk_symbols_stream *st)
+{
+	if (!st)
+		return;
+	pthread_mutex_lock(&st->lock);
+	st->cancel = 1;
+	pthread_mutex_unlock(&st->lock);
+	stream_free(st);
 }
 
 long
 uk_symbols_add_files(struct uk_symbols *s, const struct uk_symbols_file *files,
     size_t n, int nthreads, struct uk_err *err)
 {
-	struct batch b;
-	pthread_t tid[UK_SYMBOLS_MAX_THREADS];
-	int nt = 0, t;
+	struct uk_symbols_stream *st;
 	size_t i;
-	long done = 0;
-	int timeout = 0;
 
+	/* Every query first: a query that cannot be used indexes nothing. */
 	for (i = 0; i < n; i++) {
 		int li = lang_index(files[i].path);
 
@@ -1147,38 +1572,13 @@ uk_symbols_add_files(struct uk_symbols *s, const struct uk_symbols_file *files,
 
 		nthreads = c > 0 ? (int)c : 1;
 	}
-	if (nthreads > UK_SYMBOLS_MAX_THREADS)
-		nthreads = UK_SYMBOLS_MAX_THREADS;
 	if ((size_t)nthreads > n)
 		nthreads = n ? (int)n : 1;
-	memset(&b, 0, sizeof(b));
-	b.s = s;
-	b.files = files;
-	b.n = n;
-	b.res = uk_xcalloc(n + 1, sizeof(*b.res));
-	pthread_mutex_init(&b.lock, NULL);
-	for (t = 1; t < nthreads; t++)
-		if (pthread_create(&tid[nt], NULL, batch_worker, &b) == 0)
-			nt++;
-	batch_worker(&b);
-	for (t = 0; t < nt; t++)
-		pthread_join(tid[t], NULL);
-	pthread_mutex_destroy(&b.lock);
-	for (i = 0; i < n; i++) {
-		if (b.res[i].status == 1) {
-			merge(s, files[i].path, &b.res[i]);
-			done++;
-		} else if (b.res[i].status < 0 &&
-		    strstr(b.res[i].err, "time limit")) {
-			timeout = 1;
-		}
-		fres_release(&b.res[i]);
-	}
-	free(b.res);
-	if (timeout)
-		return uk_err_set(err, UK_EXIT_FAIL,
-		    "time limit reached while indexing symbols");
-	return done;
+	st = uk_symbols_stream_start(s, nthreads);
+	for (i = 0; i < n; i++)
+		uk_symbols_stream_add(st, files[i].path, files[i].text,
+		    files[i].len, err);
+	return uk_symbols_stream_end(st, err);
 }
 
 void
@@ -1192,6 +1592,7 @@ uk_symbols_new(void)
 {
 	struct uk_symbols *s = uk_xcalloc(1, sizeof(*s));
 
+	pthread_once(&ts_mem_once, ts_mem_install);
 	worker_init(&s->w);
 	return s;
 }

@@ -71,8 +71,54 @@ long uk_symbols_add_files(struct uk_symbols *s,
     struct uk_err *err);
 
 /*
+ * Indexing files as they arrive (while an archive is still being read, for
+ * instance): uk_symbols_stream_start starts nthreads parsing threads (0:
+ * one per processor) that index the files handed over by
+ * uk_symbols_stream_add; uk_symbols_stream_end waits for them and returns
+ * what uk_symbols_add_files would for the same files in the same order
+ * (the index is the same).  The path and text of every file handed over
+ * must stay as they are until the stream ends or is cancelled.  Only the
+ * caller's thread may call these functions (one stream per index at a
+ * time); results are added to s on that thread, in order, in
+ * uk_symbols_stream_add and uk_symbols_stream_end.
+ */
+struct uk_symbols_stream;
+
+struct uk_symbols_stream *uk_symbols_stream_start(struct uk_symbols *s,
+    int nthreads);
+
+/*
+ * Hand a file over: 1, 0 when its extension names no supported language
+ * (nothing done), -1 with err when the language's query cannot be used
+ * (the stream goes on).
+ */
+int uk_symbols_stream_add(struct uk_symbols_stream *st, const char *path,
+    const char *text, size_t len, struct uk_err *err);
+
+/*
+ * Progress: fn(arg, indexed, total) with the files indexed (or failed) so
+ * far and the files handed over, called on the caller's thread from
+ * uk_symbols_stream_add and uk_symbols_stream_end whenever indexed has
+ * changed (at most once per file).
+ */
+typedef void uk_symbols_progress_fn(void *arg, size_t indexed, size_t total);
+void uk_symbols_stream_progress(struct uk_symbols_stream *st,
+    uk_symbols_progress_fn *fn, void *arg);
+
+/*
+ * Wait for every file, add the last results to s and free st.  Returns
+ * the number of files indexed, or -1 with err when the deadline passed
+ * (what was indexed stays).
+ */
+long uk_symbols_stream_end(struct uk_symbols_stream *st, struct uk_err *err);
+
+/* Stop: files not yet parsed are dropped; frees st (NULL-safe). */
+void uk_symbols_stream_cancel(struct uk_symbols_stream *st);
+
+/*
  * Stop indexing seconds from now (0: no limit): a parse still running
- * then is abandoned and uk_symbols_add or uk_symbols_add_files fails.
+ * then is abandoned and uk_symbols_add, uk_symbols_add_files or
+ * uk_symbols_stream_end fails.  Not while a stream runs.
  */
 void uk_symbols_set_deadline(struct uk_symbols *s, double seconds);
 

@@ -10,10 +10,17 @@ load helpers/common
 setup() { common_setup; }
 teardown() { common_teardown; }
 
+# The programs users run: every cmd/*.c but the private ones the Makefile
+# puts in libexec/urlkit/ (LIBEXEC_PROGS).
+libexec_programs() {
+	sed -n 's/^LIBEXEC_PROGS *= *//p' "$TOP/Makefile"
+}
+
 programs() {
-	local f
+	local f p
 	for f in "$TOP"/cmd/*.c; do
-		basename "$f" .c
+		p=$(basename "$f" .c)
+		[[ " $(libexec_programs) " == *" $p "* ]] || echo "$p"
 	done
 }
 
@@ -35,6 +42,10 @@ synopsis() {
 	for p in $(programs); do
 		[ -f "$TOP/man/$p.1" ] || { echo "$p: no man page" >&2; bad=1; continue; }
 		syn=$(synopsis "$p")
+		if [ "$("$p" --help | wc -l)" -gt 24 ]; then
+			echo "$p: --help is longer than one screen (24 lines)" >&2
+			bad=1
+		fi
 		use=$("$p" --help | sed 's/^usage: //; s/^       //' | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
 		if [ "$syn" != "$use" ]; then
 			printf '%s:\n  man:   %s\n  usage: %s\n' "$p" "$syn" "$use" >&2
@@ -78,7 +89,7 @@ synopsis() {
 	done
 }
 
-@test "make install into DESTDIR puts binaries, pages and completions" {
+@test "make install into DESTDIR puts binaries, private programs, pages and completions" {
 	run -0 make -s -C "$TOP" install DESTDIR="$T/root" PREFIX=/usr/local \
 		BUILD="$(dirname "$UK_BIN")"
 	local p
@@ -90,4 +101,13 @@ synopsis() {
 		[ -f "$T/root/usr/local/share/fish/vendor_completions.d/$p.fish" ]
 	done
 	[ -f "$T/root/usr/local/share/man/man7/urlkit.7" ]
+	[ -n "$(libexec_programs)" ]
+	for p in $(libexec_programs); do
+		[ -x "$T/root/usr/local/libexec/urlkit/$p" ]
+		[ ! -e "$T/root/usr/local/bin/$p" ]
+	done
+	# The installed urlfetch finds its installed fetcher (no network
+	# needed: an empty input is a whole run).
+	run -0 env -u URLKIT_LIBEXEC_DIR "$T/root/usr/local/bin/urlfetch" </dev/null
+	[ -z "$output" ]
 }

@@ -80,7 +80,7 @@ pw_setup() {
 	[ -x "$CHROMIUM" ] || skip "chromium is not installed ($CHROMIUM)"
 	mkdir -p "$T/tmp"
 	export TMPDIR="$T/tmp"
-	export URLKIT_ALLOW_PRIVATE=1 # the pages are on the loopback
+	export URLKIT_ALLOW_PRIVATE=1 # the server is on loopback
 	start_server PW python3 "$TOP/tests/helpers/pw_server.py"
 	B="http://127.0.0.1:$PW_PORT"
 }

@@ -131,3 +131,11 @@ PY
 	run -1 "$REPO" https://github.com/acme/tool
 	jq -e '.error | test("refused")' <<<"$output"
 }
+
+@test "progress: archive bytes and files kept, then every file indexed" {
+	run -0 --separate-stderr "$REPO" -P https://github.com/acme/tool
+	run -0 progress_ok "$output"
+	[ "$output" = received ]
+	run -0 --separate-stderr "$REPO" https://github.com/acme/tool
+	[ -z "$stderr" ]
+}

@@ -37,6 +37,12 @@ no_temp_left() {
 	no_temp_left
 }
 
+@test "progress on the local route: files kept and indexed, no bytes received" {
+	run -0 --separate-stderr "$REPO" -P "$BATS_FILE_TMPDIR/src"
+	run -0 progress_ok "$output"
+	[ "$output" = "none received" ]
+}
+
 @test "file:// reads the same repository" {
 	run -0 "$REPO" "file://$BATS_FILE_TMPDIR/src"
 	[ "$(jq -r .github_info.files_indexed <<<"$output")" = 10 ]

@@ -99,3 +99,16 @@ teardown() {
 	run -2 urlfetch -Z nothing </dev/null
 	run -2 urlfetch -F 0 </dev/null
 }
+
+@test "urlfetch on a terminal: the repository's progress, then the line is cleared" {
+	command -v script >/dev/null || skip "no script(1)"
+	echo https://github.com/acme/tool >"$T/in"
+	run -0 script -qec "urlfetch -c '$T/in' >'$T/out'; echo rc=\$?" /dev/null
+	[[ $output == *"urlfetch: 0/1 done, 0 failed, github.com: "*" files, "*"indexed"* ]]
+	[[ $output == *"urlfetch: 1/1 done, 0 failed"* ]]
+	[[ $output == *$'\r\e[K'*"rc=0"* ]]
+	jq -e '.github_info.files_indexed == 10' "$T/out"
+	run -0 script -qec "urlfetch -q -r -c '$T/in' >'$T/out'; echo rc=\$?" /dev/null
+	[[ $output != *"indexed"* ]]
+	[[ $output == *"rc=0"* ]]
+}

@@ -310,7 +310,7 @@ put() {
 @test "unwritable cache directory: clear message, exit 3" {
 	echo file >"$T/afile"
 	run --separate-stderr -3 urlcache -d "$T/afile" set < <(rec https://w.test/)
-	[[ $stderr == "urlcache: cache directory '$T/afile' is not a directory" ]]
+	[[ $stderr == "urlcache: <stdin>:1: cache directory '$T/afile' is not a directory" ]]
 	mkdir -p "$T/ro"
 	if [ "$(id -u)" = 0 ]; then
 		chattr +i "$T/ro" 2>/dev/null || skip "no chattr as root"
@@ -318,7 +318,9 @@ put() {
 		chmod 500 "$T/ro"
 	fi
 	run --separate-stderr -3 urlcache -d "$T/ro" set < <(rec https://w.test/)
-	[[ $stderr == *"urlcache: cannot create '$T/ro/"*": "*"ermi"* ]]
+	[[ $stderr == *"urlcache: <stdin>:1: cannot create '$T/ro/"*": "*"ermi"* ]]
+	# The record that failed is named on stdout too.
+	jq -e '.line == 1 and (.error | test("cannot create"))' <<<"$output"
 	run -1 urlcache -d "$T/ro" get https://w.test/
 }
 

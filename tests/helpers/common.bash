@@ -52,7 +52,8 @@ start_server() {
 	"$@" >"$T/$name.port" 2>"$T/$name.log" &
 	echo $! >"$T/$name.pid"
 	for _ in $(seq 1 300); do
-		port=$(head -n 1 "$T/$name.port" 2>/dev/null)
+		# (|| : : the server may not have opened the file yet.)
+		port=$(head -n 1 "$T/$name.port" 2>/dev/null || :)
 		[ -n "$port" ] && break
 		sleep 0.1
 	done

@@ -138,3 +138,24 @@ repo_setup() {
 	REPO=${UK_REPO:-$UK_UNIT/t_repo}
 	[ -x "$REPO" ] || REPO=$TOP/build/unit/t_repo
 }
+
+# progress_ok FINAL_RECORD: the -P lines on $stderr count up, fetching
+# before indexing, and end with every kept file indexed.
+progress_ok() {
+	awk -v want="$(jq -r .github_info.files_indexed <<<"$1")" '
+	$1 != "progress" { next }
+	{ n++ }
+	$2 == "indexing" && last != "indexing" { ix++ }
+	$2 == "fetching" && ix { bad = "fetching after indexing" }
+	{ last = $2 }
+	n > 1 { for (i = 3; i <= 7; i++) if ($i < prev[i]) bad = "column " i " went down" }
+	{ for (i = 3; i <= 7; i++) prev[i] = $i; if ($3 > 0) got = 1 }
+	END {
+		if (!n) bad = "no progress"
+		if (ix != 1) bad = "indexing reported " ix " times"
+		if (prev[5] != want || prev[6] != want || prev[7] != want)
+			bad = "last line " $0 ", " want " indexed"
+		if (bad) { print bad; exit 1 }
+		print (got ? "received" : "none received")
+	}' <<<"$stderr"
+}

@@ -35,6 +35,18 @@ test_buf(void)
 	bad = uk_buf_add_utf8(&b, "a\xff" "b\xc3\xa9\xe2\x82", 7);
 	ok(bad == 2 && !strcmp(b.buf, "a\xef\xbf\xbd" "b\xc3\xa9\xef\xbf\xbd"),
 	    "invalid UTF-8 replaced by U+FFFD");
+	uk_buf_reset(&b);
+	/* Long ASCII runs (read eight bytes at a time) around bad bytes. */
+	bad = uk_buf_add_utf8(&b,
+	    "0123456789abcdefg\xff"
+	    "0123456789abcdef\xc3\xa9"
+	    "01234567\xe2\x82",
+	    46);
+	ok(bad == 2 &&
+		!strcmp(b.buf, "0123456789abcdefg\xef\xbf\xbd"
+			       "0123456789abcdef\xc3\xa9"
+			       "01234567\xef\xbf\xbd"),
+	    "ASCII runs around invalid UTF-8");
 	ok(uk_utf8_valid("\xf0\x9f\x98\x80", 4), "4-byte sequence valid");
 	ok(!uk_utf8_valid("\xed\xa0\x80", 3), "surrogate invalid");
 	ok(!uk_utf8_valid("\xc0\xaf", 2), "overlong invalid");

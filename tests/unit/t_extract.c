@@ -231,6 +231,25 @@ main(void)
 		"attr") "</div></body></html>",
 	    NULL);
 	ok(has("The attr paragraph"), "tag-like attribute value is no tag");
+	run("<html><body><cookie-box data-a=\"x > y\" srcset=a.jpg "
+	    "class=\"cookie-consent\">COOKIETWO</cookie-box>"
+	    "<div data-b='1' style=\"display:none\">HIDDENTWO</div>"
+	    "<div data-c=v>" PARA("kept") "</div><nav-panel data-d=1>" PARA(
+		"custom") "</nav-panel></body></html>",
+	    NULL);
+	ok(has("The kept paragraph") && !has("COOKIETWO") && !has("HIDDENTWO"),
+	    "class and style still read after dropped attributes");
+	ok(has("The custom paragraph"),
+	    "a custom element keeps its whole name");
+	run("<html><head><script type=\"application/ld+json\">"
+	    "{\"@type\":\"Article\",\"description\":"
+	    "\"see <a data-x='1' href='/y'>this</a>\"}</script></head><body>"
+	    "<pre>a  b\n\n  c</pre><p>" PARA("spaced") "</p></body></html>",
+	    NULL);
+	ok(eq(x.description, "see <a data-x='1' href='/y'>this</a>"),
+	    "JSON-LD is read as written, tags and attributes included: %s",
+	    x.description ? x.description : "(null)");
+	ok(has("a  b\n\n  c"), "whitespace in <pre> kept as written");
 
 	uk_extract_release(&x);
 	uk_extract_release(NULL);

@@ -2,8 +2,11 @@
 /*
  * Unit tests of lib/repo's filters (TAP).  With operands, a driver the
  * suites and the benchmark use until urlfetch calls the module:
- *	t_repo [-t tokens] [-T seconds] [-S bytes] [-F files] [-J] URL
- * prints the content record (or one with "error") and exits 0 or 1.
+ *	t_repo [-t tokens] [-T seconds] [-S bytes] [-F files] [-J] [-j threads]
+ *	    [-P] URL
+ * prints the content record (or one with "error") and exits 0 or 1; -P
+ * prints each progress call on stderr as "progress PHASE received files
+ * kept indexed to_index".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +31,16 @@ ok(int cond, const char *what)
 	printf("%sok %d - %s\n", cond ? "" : "not ", ntest, what);
 }
 
+/* -P: every progress call as a line on stderr. */
+static void
+on_progress(const struct uk_repo_progress *p, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "progress %s %llu %lu %lu %lu %lu\n",
+	    p->phase == UK_REPO_FETCHING ? "fetching" : "indexing", p->received,
+	    p->files, p->kept, p->indexed, p->to_index);
+}
+
 static int
 driver(int argc, char **argv)
 {
@@ -39,7 +52,7 @@ driver(int argc, char **argv)
 	int c, ret;
 
 	uk_repo_opts_init(&o);
-	while ((c = getopt(argc, argv, "t:T:S:F:Jj:")) != -1) {
+	while ((c = getopt(argc, argv, "t:T:S:F:Jj:P")) != -1) {
 		switch (c) {
 		case 't':
 			o.map_tokens = atol(optarg);
@@ -58,6 +71,9 @@ driver(int argc, char **argv)
 			break;
 		case 'j':
 			o.threads = atoi(optarg);
+			break;
+		case 'P':
+			o.progress = on_progress;
 			break;
 		default:
 			return 2;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Unit tests of lib/symbols (TAP).  With operands, a driver for the
- * benchmark: t_symbols [-t tokens] DIR... indexes every supported file
- * under the directories and prints the map and a count on stderr.
+ * benchmark: t_symbols [-t tokens] [-j threads] [-J file] DIR... indexes
+ * every supported file under the directories and prints the map and a
+ * count on stderr (-J: the map's definitions as JSON into file).
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -275,10 +276,78 @@ test_batch(void)
 	uk_symbols_free(b);
 }
 
+struct progress {
+	size_t calls, last, total;
+	int monotonic;
+};
+
+static void
+on_progress(void *arg, size_t indexed, size_t total)
+{
+	struct progress *p = arg;
+
+	p->calls++;
+	if (indexed < p->last || indexed > total)
+		p->monotonic = 0;
+	p->last = indexed;
+	p->total = total;
+}
+
+static void
+test_stream(void)
+{
+	struct uk_symbols *a = uk_symbols_new(), *b = uk_symbols_new(),
+			  *c = uk_symbols_new();
+	struct uk_symbols_file f[60];
+	struct uk_symbols_stream *st;
+	struct uk_buf ma = UK_BUF_INIT, mb = UK_BUF_INIT;
+	struct progress pr = { 0, 0, 0, 1 };
+	char paths[60][32], texts[60][160];
+	struct uk_err err;
+	int i, added = 0;
+
+	for (i = 0; i < 60; i++) {
+		snprintf(paths[i], sizeof(paths[i]), "s%02d.%s", i,
+		    i % 4 ? (i % 2 ? "py" : "js") : "md");
+		snprintf(texts[i], sizeof(texts[i]),
+		    i % 2 ? "def stream_fn_%d():\n    return stream_fn_%d()\n" :
+			    "function streamFn%d() { return streamFn%d() }\n",
+		    i, (i * 11) % 60);
+		f[i].path = paths[i];
+		f[i].text = texts[i];
+		f[i].len = strlen(texts[i]);
+	}
+	uk_symbols_add_files(a, f, 60, 1, &err);
+	st = uk_symbols_stream_start(b, 2);
+	uk_symbols_stream_progress(st, on_progress, &pr);
+	for (i = 0; i < 60; i++)
+		added += uk_symbols_stream_add(st, f[i].path, f[i].text,
+		    f[i].len, &err);
+	ok(added == 45 && uk_symbols_stream_end(st, &err) == 45,
+	    "a stream indexes the supported files handed over");
+	uk_symbols_map(a, 400, &ma);
+	uk_symbols_map(b, 400, &mb);
+	ok(ma.len > 0 && ma.len == mb.len && !memcmp(ma.buf, mb.buf, ma.len),
+	    "a stream gives the map of add_files");
+	ok(pr.calls > 0 && pr.monotonic && pr.last == 45 && pr.total == 45,
+	    "progress counts up to the files handed over");
+	st = uk_symbols_stream_start(c, 2);
+	for (i = 0; i < 60; i++)
+		uk_symbols_stream_add(st, f[i].path, f[i].text, f[i].len, &err);
+	uk_symbols_stream_cancel(st);
+	ok(uk_symbols_nfiles(c) <= 45, "a cancelled stream stops");
+	uk_buf_release(&ma);
+	uk_buf_release(&mb);
+	uk_symbols_free(a);
+	uk_symbols_free(b);
+	uk_symbols_free(c);
+}
+
 /* The driver: index trees for the benchmark. */
 struct files {
 	struct uk_symbols_file *f;
 	size_t n, a;
+	struct uk_symbols_stream *st; /* indexing starts as files are read */
 };
 
 static void
@@ -287,6 +356,7 @@ walk(struct files *fl, struct uk_buf *path, size_t *bytes)
 	DIR *d = opendir(path->buf);
 	struct dirent *e;
 	size_t base = path->len;
+	struct uk_err err;
 
 	if (!d)
 		return;
@@ -321,7 +391,10 @@ walk(struct files *fl, struct uk_buf *path, size_t *bytes)
 			}
 			fl->f[fl->n].path = uk_xstrdup(path->buf);
 			fl->f[fl->n].len = text.len;
-			fl->f[fl->n++].text = uk_buf_detach(&text, NULL);
+			fl->f[fl->n].text = uk_buf_detach(&text, NULL);
+			uk_symbols_stream_add(fl->st, fl->f[fl->n].path,
+			    fl->f[fl->n].text, fl->f[fl->n].len, &err);
+			fl->n++;
 		}
 	}
 	closedir(d);
@@ -333,28 +406,46 @@ driver(int argc, char **argv)
 {
 	struct uk_symbols *s = uk_symbols_new();
 	struct uk_buf map = UK_BUF_INIT, path = UK_BUF_INIT;
-	struct files fl = { NULL, 0, 0 };
+	struct files fl = { NULL, 0, 0, NULL };
 	struct uk_err err;
 	long tokens = UK_SYMBOLS_TOKENS;
 	size_t bytes = 0, k;
 	int i = 1, threads = 0;
+	const char *json = NULL;
 
 	while (i + 1 < argc && argv[i][0] == '-') {
 		if (!strcmp(argv[i], "-t"))
 			tokens = atol(argv[i + 1]);
 		else if (!strcmp(argv[i], "-j"))
 			threads = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "-J"))
+			json = argv[i + 1];
 		i += 2;
 	}
+	fl.st = uk_symbols_stream_start(s, threads);
 	for (; i < argc; i++) {
 		uk_buf_reset(&path);
 		uk_buf_addstr(&path, argv[i]);
 		walk(&fl, &path, &bytes);
 	}
-	if (uk_symbols_add_files(s, fl.f, fl.n, threads, &err) < 0)
+	if (uk_symbols_stream_end(fl.st, &err) < 0)
 		fprintf(stderr, "%s\n", err.msg);
 	uk_symbols_map(s, tokens, &map);
 	fwrite(map.buf, 1, map.len, stdout);
+	if (json) {
+		/* The chosen definitions with their ranks and docs. */
+		yajl_val j = uk_symbols_json(s);
+		struct uk_buf jb = UK_BUF_INIT;
+		FILE *f = fopen(json, "w");
+
+		uk_json_to_buf(j, &jb);
+		if (f) {
+			fwrite(jb.buf, 1, jb.len, f);
+			fclose(f);
+		}
+		uk_buf_release(&jb);
+		uk_json_free(j);
+	}
 	fprintf(stderr, "files %zu bytes %zu defs %zu refs %zu\n",
 	    uk_symbols_nfiles(s), bytes, uk_symbols_ndefs(s),
 	    uk_symbols_nrefs(s));
@@ -379,6 +470,7 @@ main(int argc, char **argv)
 	test_ranking();
 	test_predicates();
 	test_batch();
+	test_stream();
 	printf("1..%d\n", ntest);
 	return nfail != 0;
 }

@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * urlfetch-net: urlfetch's fetcher, run by urlfetch (cmd/urlfetch.c) with
+ * its argv unchanged for every run that may touch the network, so that
+ * extraction alone loads none of libcurl, libgit2, libarchive and the rest.
+ * Installed as $(PREFIX)/libexec/urlkit/urlfetch-net; not for users.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "fetch.h"
+#include "fetchargs.h"
+#include "json.h"
+#include "jsonl.h"
+#include "session.h"
+#include "util.h"
+#include "banned.h"
+
+static struct uk_fetchargs opt;
+static struct uk_out out;
+
+/*
+ * The progress line, on standard error when it is a terminal and -q is not
+ * given: records done of those read so far, failures, and the host of the
+ * latest fetch started, redrawn at most ten times a second and cleared
+ * before anything else is written to the terminal.
+ */
+static struct {
+	int on, shown, tty_out; /* tty_out: standard output is a terminal */
+	unsigned long done, total, failed;
+	char host[48];
+	const char *repo; /* a repository's progress, instead of host */
+	char line[160];   /* as last drawn */
+	struct timespec last;
+} prog;
+
+static void
+progress_clear(void)
+{
+	if (prog.shown) {
+		fputs("\r\033[K", stderr);
+		prog.shown = 0;
+	}
+}
+
+static void
+progress_draw(int force)
+{
+	struct timespec now;
+	char line[160];
+
+	if (!prog.on || !prog.total)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!force && prog.last.tv_sec &&
+	    (now.tv_sec - prog.last.tv_sec) * 1000000000L +
+		    (now.tv_nsec - prog.last.tv_nsec) <
+		100000000L)
+		return;
+	prog.last = now;
+	snprintf(line, sizeof(line), "\r%s: %lu/%lu done, %lu failed%s%s\033[K",
+	    uk_prog, prog.done, prog.total, prog.failed,
+	    prog.repo || prog.host[0] ? ", " : "",
+	    prog.repo ? prog.repo : prog.host);
+	if (prog.shown && !strcmp(line, prog.line))
+		return;
+	fputs(line, stderr);
+	memcpy(prog.line, line, sizeof(line));
+	prog.shown = 1;
+}
+
+/* Note the host of url as the current one (control bytes shown as '?'). */
+static void
+progress_host(const char *url)
+{
+	const char *p = strstr(url, "://"), *at;
+	size_t i, n;
+
+	if (!prog.on)
+		return;
+	p = p ? p + 3 : url;
+	n = strcspn(p, "/?#");
+	if ((at = memchr(p, '@', n))) {
+		n -= (size_t)(at + 1 - p);
+		p = at + 1;
+	}
+	if (n >= sizeof(prog.host))
+		n = sizeof(prog.host) - 1;
+	for (i = 0; i < n; i++)
+		prog.host[i] =
+		    (unsigned char)p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i];
+	prog.host[n] = '\0';
+}
+
+/*
+ * The repository step runs to its end before other transfers go on: its
+ * progress (lib/repo.h) takes the line's place after the counts.
+ */
+static void
+progress_repo(const struct uk_repo_progress *p, void *arg)
+{
+	static int last_phase = -1;
+	char line[100];
+	int force = (int)p->phase != last_phase; /* each phase shows once */
+
+	(void)arg;
+	last_phase = (int)p->phase;
+	if (p->phase == UK_REPO_FETCHING && p->received)
+		snprintf(line, sizeof(line),
+		    "%s: %.1f MB received, %lu files, %lu/%lu indexed",
+		    prog.host, p->received / 1e6, p->files, p->indexed,
+		    p->kept);
+	else
+		snprintf(line, sizeof(line), "%s: %lu files, %lu/%lu indexed",
+		    prog.host, p->files, p->indexed,
+		    p->phase == UK_REPO_INDEXING ? p->to_index : p->kept);
+	prog.repo = line;
+	progress_draw(force);
+	prog.repo = NULL;
+}
+
+/* One input record's place in the output order. */
+struct slot {
+	enum { S_JOB, S_PASS, S_BAD } kind;
+	struct uk_fetch_job job;
+	yajl_val in;        /* the input record (S_JOB, S_PASS) */
+	char *file, *msg;   /* S_BAD */
+	unsigned long line; /* S_BAD */
+};
+
+struct run {
+	struct uk_fetch f;
+	struct slot **q; /* the window, in input order */
+	size_t head, n, cap;
+	struct uk_cache scache; /* the session's cache directory */
+	struct uk_session sess; /* -S */
+	int have_sess;
+	char *msgkey; /* the message being counted */
+	long msgcount;
+	long cache_errors;
+};
+
+static struct slot *
+push_slot(struct run *r, int kind)
+{
+	struct slot *s = uk_xcalloc(1, sizeof(*s));
+
+	if (r->head + r->n == r->cap) {
+		if (r->head > 0) {
+			memmove(r->q, r->q + r->head, r->n * sizeof(*r->q));
+			r->head = 0;
+		} else {
+			r->cap = r->cap ? 2 * r->cap : 64;
+			r->q = uk_xrealloc(r->q, r->cap * sizeof(*r->q));
+		}
+	}
+	s->kind = kind;
+	prog.total++;
+	r->q[r->head + r->n++] = s;
+	return s;
+}
+
+/* Write every finished record at the head of the window. */
+static void
+flush_head(struct run *r)
+{
+	struct uk_err err;
+	struct slot *s;
+	const char *e;
+
+	while (r->n > 0) {
+		s = r->q[r->head];
+		if (s->kind == S_JOB && !s->job.done)
+			break;
+		if (prog.tty_out)
+			progress_clear();
+		prog.done++;
+		switch (s->kind) {
+		case S_JOB:
+			uk_fetch_carry(s->job.rec, s->in);
+			if ((e = uk_json_get_str(s->job.rec, "error"))) {
+				prog.failed++;
+				progress_clear();
+				uk_warn("'%s': %s", s->job.url, e);
+				uk_status_set(UK_EXIT_FAIL);
+			}
+			uk_out_record(&out, s->job.rec);
+			if (r->have_sess &&
+			    uk_session_add(&r->sess, s->job.rec, &err)) {
+				progress_clear();
+				uk_warn("session '%s': %s", opt.session,
+				    err.msg);
+				uk_status_set(err.code);
+			}
+			uk_fetch_job_release(&s->job);
+			break;
+		case S_PASS:
+			uk_out_record(&out, s->in);
+			break;
+		case S_BAD:
+			prog.failed++;
+			progress_clear();
+			uk_out_error(&out, s->file, s->line, s->msg);
+			break;
+		}
+		uk_json_free(s->in);
+		free(s->file);
+		free(s->msg);
+		free(s);
+		r->head++;
+		r->n--;
+	}
+	if (r->f.cache_errors > r->cache_errors) {
+		progress_clear();
+		uk_warn("cache: %s", r->f.cache_err.msg);
+		uk_status_set(UK_EXIT_FAIL);
+		r->cache_errors = r->f.cache_errors;
+	}
+}
+
+static void
+bad(struct run *r, struct uk_lines *in, const char *msg)
+{
+	struct slot *s = push_slot(r, S_BAD);
+
+	s->file = uk_xstrdup(in->name);
+	s->line = in->lineno;
+	s->msg = uk_xstrdup(msg);
+}
+
+/* The per-message limit: 1 when rec is one URL too many. */
+static int
+over_limit(struct run *r, yajl_val rec)
+{
+	yajl_val m = uk_json_get(rec, "message");
+	struct uk_buf key = UK_BUF_INIT;
+
+	if (!opt.max_per_msg || !m)
+		return 0;
+	uk_json_to_buf(m, &key);
+	if (!r->msgkey || strcmp(r->msgkey, key.buf)) {
+		free(r->msgkey);
+		r->msgkey = uk_buf_detach(&key, NULL);
+		r->msgcount = 0;
+	}
+	uk_buf_release(&key);
+	return ++r->msgcount > opt.max_per_msg;
+}
+
+/* Take one input record; returns 0 at the end of input, -1 on fatal. */
+static int
+take(struct run *r, struct uk_lines *in)
+{
+	struct uk_err err;
+	yajl_val rec;
+	const char *url, *type;
+	struct slot *s;
+	int n;
+
+	n = uk_jsonl_next(in, UK_JSONL_BARE_URL, &rec, &err);
+	if (n == 0)
+		return 0;
+	if (n < 0) {
+		if (err.code == UK_EXIT_FATAL) {
+			progress_clear();
+			uk_warn("%s", err.msg);
+			return -1;
+		}
+		bad(r, in, err.msg);
+		return 1;
+	}
+	if (uk_json_get(rec, "error")) {
+		s = push_slot(r, S_PASS);
+		s->in = rec;
+		return 1;
+	}
+	if (!(url = uk_json_get_str(rec, "url"))) {
+		bad(r, in, "no string field 'url'");
+		uk_json_free(rec);
+		return 1;
+	}
+	if (over_limit(r, rec)) {
+		progress_clear();
+		uk_warn("%s:%lu: '%s': over the limit of %ld URLs per message "
+			"(-m), not fetched",
+		    uk_lines_display(in), in->lineno, url, opt.max_per_msg);
+		uk_json_free(rec);
+		return 1;
+	}
+	type = uk_json_get_str(rec, "type");
+	s = push_slot(r, S_JOB);
+	s->in = rec;
+	progress_host(url);
+	uk_fetch_start(&r->f, &s->job, url, type);
+	return 1;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct uk_err err;
+	struct uk_lines in;
+	struct run r;
+	long window;
+	int i, eof, open_in = 0, fd_ready = 0, n;
+
+	uk_prog_set(argv[0]);
+	uk_fetchargs_init(&opt);
+	uk_fetch_opts_init(&opt.fo);
+	if (uk_fetchargs_parse(&opt, argc, argv, &err)) {
+		if (err.msg[0])
+			uk_warn("%s", err.msg);
+		fputs(uk_fetchargs_usage, stderr);
+		return UK_EXIT_USAGE;
+	}
+	if (opt.help || opt.version || opt.extract) {
+		/* urlfetch answers these itself and never passes them on. */
+		uk_warn("run urlfetch, not this private program");
+		return UK_EXIT_USAGE;
+	}
+	argc = opt.argc;
+	argv = opt.argv;
+	prog.on = !opt.quiet && isatty(STDERR_FILENO);
+	prog.tty_out = prog.on && isatty(STDOUT_FILENO);
+	if (prog.on)
+		opt.fo.repo.progress = progress_repo;
+
+	memset(&r, 0, sizeof(r));
+	if (uk_fetch_init(&r.f, &opt.fo, &err))
+		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+	if (opt.session) {
+		if (uk_cache_open(&r.scache, opt.fo.cache_dir, opt.fo.ttl,
+			&err) ||
+		    uk_session_open(&r.sess, &r.scache, opt.session, &err))
+			uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		r.have_sess = 1;
+	}
+	uk_out_init(&out, stdout);
+	window = 4 * opt.fo.http.jobs < 16 ? 16 : 4 * opt.fo.http.jobs;
+
+	i = 0;
+	eof = 0;
+	for (;;) {
+		int fd = -1;
+
+		flush_head(&r);
+		progress_draw(0);
+		if (!eof && !open_in) {
+			if (i >= (argc ? argc : 1)) {
+				eof = 1;
+			} else if (uk_lines_open(&in, argc ? argv[i] : "-",
+				       &err)) {
+				progress_clear();
+				uk_warn("%s", err.msg);
+				uk_status_set(err.code);
+				i++;
+				continue;
+			} else {
+				open_in = 1;
+				free(r.msgkey);
+				r.msgkey = NULL;
+			}
+		}
+		if (open_in && (long)r.n < window) {
+			if (!uk_fetch_busy(&r.f) || fd_ready ||
+			    in.rpos < in.rend) {
+				fd_ready = 0;
+				n = take(&r, &in);
+				if (n <= 0) {
+					uk_lines_close(&in);
+					open_in = 0;
+					i++;
+					if (n < 0) {
+						uk_status_set(UK_EXIT_FATAL);
+						eof = 1;
+					}
+				}
+				continue;
+			}
+			fd = in.fd;
+		}
+		if (eof && r.n == 0)
+			break;
+		if (!uk_fetch_wait(&r.f, fd, &fd_ready) && !fd_ready &&
+		    !uk_fetch_busy(&r.f) && eof) {
+			/* Nothing left in flight: the window is done. */
+			flush_head(&r);
+			if (r.n) {
+				progress_clear();
+				uk_die(UK_EXIT_FATAL,
+				    "internal error: "
+				    "a fetch went missing");
+			}
+		}
+	}
+	if (prog.total) {
+		/* The final count, then a clean line for what comes next. */
+		progress_draw(1);
+		progress_clear();
+	}
+	if (open_in)
+		uk_lines_close(&in);
+	free(r.msgkey);
+	free(r.q);
+	uk_fetch_release(&r.f);
+	if (r.have_sess) {
+		uk_session_release(&r.sess);
+		uk_cache_release(&r.scache);
+	}
+	uk_out_finish(&out);
+	uk_out_release(&out);
+	return uk_status;
+}

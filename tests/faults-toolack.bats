@@ -1,0 +1,129 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# toolack's clients when the server fails them, and toolack exec and call
+# stopped by a signal with handlers running and calls waiting.
+
+bats_require_minimum_version 1.5.0
+load helpers/common
+load helpers/faults
+load helpers/toolack
+
+setup() {
+	common_setup
+	unset TOOLACK_URL TOOLACK_TOKEN_FILE
+	export TOOLACK_TOKEN=fault-token
+	unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy
+	CALL='{"type":"open_url","id":"f1","parameters":{"url":"https://example.com/"}}'
+}
+
+teardown() {
+	common_teardown
+}
+
+# For wait_for, which runs a command again and again.
+reconnected() { [ "$(conns "$1")" -ge 2 ]; }
+pending_is() { [ "$(ta_pending)" = "$1" ]; }
+
+@test "call: a server that resets the connection: said so, exit 3" {
+	fault R reset
+	run -3 --separate-stderr toolack call -U "127.0.0.1:$R_PORT" -T 2 <<<"$CALL"
+	[ -z "$output" ]
+	[[ $stderr == "toolack: http://127.0.0.1:$R_PORT/"*"reset by peer" ]]
+}
+
+@test "call: a server that accepts and never answers: exit 3 within its 10 s probe" {
+	fault H hang
+	run -3 --separate-stderr timeout 60 toolack call -U "127.0.0.1:$H_PORT" -T 2 <<<"$CALL"
+	[[ $stderr == *"timed out"* ]]
+	[ "$(conns H)" = 1 ]
+}
+
+@test "no name to resolve and no TLS to fail: toolack takes an IPv4 address" {
+	run -2 --separate-stderr toolack call -U http://toolack.invalid:7077 <<<"$CALL"
+	[[ $stderr == "toolack: bad address 'http://toolack.invalid:7077': not an IPv4 address"* ]]
+	run -2 --separate-stderr toolack call -U https://127.0.0.1:7077 <<<"$CALL"
+}
+
+@test "exec: a server that resets or goes silent: it says so and keeps reconnecting" {
+	fault R reset
+	fault H hang
+	toolack exec -i 1 -U "127.0.0.1:$R_PORT" -H open_url=true 2>"$T/r.err" &
+	echo $! >"$T/exr.pid"
+	toolack exec -i 1 -U "127.0.0.1:$H_PORT" -H open_url=true 2>"$T/h.err" &
+	echo $! >"$T/exh.pid"
+	wait_for 20 grep -q 'reset by peer; reconnecting' "$T/r.err"
+	# Silence is noticed by the idle limit (-i), not waited out.
+	wait_for 20 grep -q 'reconnecting' "$T/h.err"
+	wait_for 20 reconnected H
+	for x in exr exh; do
+		kill -TERM "$(cat "$T/$x.pid")"
+		st=0
+		wait "$(cat "$T/$x.pid")" || st=$?
+		[ "$st" = 0 ]
+		rm "$T/$x.pid"
+	done
+}
+
+@test "SIGTERM to exec mid-handler: the handler's group is stopped and reaped, the call fails at once" {
+	ta_start
+	cat >"$T/h.sh" <<EOF
+#!/bin/sh
+sleep 30 &
+echo \$\$ \$! >"$T/h.pids"
+wait
+EOF
+	chmod +x "$T/h.sh"
+	ta_exec ex -H "open_url=$T/h.sh"
+	toolack call -T 30 <<<"$CALL" >"$T/call.out" &
+	cpid=$!
+	wait_for 20 test -s "$T/h.pids"
+	read -r hpid kid <"$T/h.pids"
+	kill -TERM "$(cat "$T/ex.pid")"
+	st=0
+	wait "$(cat "$T/ex.pid")" || st=$?
+	[ "$st" = 0 ]
+	rm "$T/ex.pid"
+	# The handler is gone (reaped: not even a zombie of ours), and so is
+	# what it started (or it waits for init to reap it).
+	! kill -0 "$hpid" 2>/dev/null
+	run -0 ps -o stat= -p "$kid"
+	[[ -z $output || $output == Z* ]]
+	# The caller heard at once, not at its 30 s deadline.
+	st=0
+	wait "$cpid" || st=$?
+	[ "$st" = 1 ]
+	jq -e '.toolCallId == "f1" and .status == "failed" and
+	    .errorText == "executor stopped while the handler ran"' "$T/call.out"
+}
+
+@test "SIGINT to call while acks are awaited: the acks so far, whole; exit 130" {
+	ta_start
+	ta_exec ex -H "open_url=true"
+	mkfifo "$T/in"
+	env --default-signal=INT toolack call -T 30 <"$T/in" >"$T/out" 2>"$T/err" &
+	cpid=$!
+	exec 7>"$T/in"
+	echo "$CALL" >&7
+	wait_for 20 test -s "$T/out"
+	# A second call no frontend can take: call waits for it.
+	echo '{"toolCallId":"f2","toolName":"nobody_handles_this","input":{}}' >&7
+	wait_for 20 pending_is 1
+	kill -INT "$cpid"
+	st=0
+	wait "$cpid" || st=$?
+	exec 7>&-
+	[ "$st" = 130 ]
+	all_json "$T/out"
+	[ "$(jq -r .toolCallId "$T/out")" = f1 ]
+}
+
+@test "a call id used again after its call resolved is run again" {
+	ta_start
+	ta_exec ex -H "open_url=$TOP/tests/helpers/toolack_argv.sh $T/argv"
+	run -0 toolack call -T 10 <<<"$CALL"
+	jq -e '.status == "success"' <<<"$output"
+	# The same id again: a new call, not a replay of the old one.
+	run -0 toolack call -T 10 <<<"$CALL"
+	jq -e '.status == "success"' <<<"$output"
+	[ "$(wc -l <"$T/argv")" = 2 ]
+}
