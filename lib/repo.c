@@ -182,12 +182,30 @@ struct snap {
 	unsigned long long total_bytes;
 	unsigned long skipped; /* source files skipped: size, generated */
 	/* Parsing while the snapshot arrives (with a map), and its error. */
+	struct uk_symbols *sym; /* with a map: where the stream goes */
 	struct uk_symbols_stream *stream;
 	int stream_failed;
 	struct uk_err stream_err;
 	unsigned long handed; /* files handed to the stream */
 	struct uk_repo_progress prog;
 };
+
+static void snap_indexed(void *arg, size_t indexed, size_t total);
+
+/*
+ * Start parsing while the snapshot arrives, when there is a map to make.
+ * The git route calls this only after its clone child has exited: the
+ * stream's threads must not exist when the process forks.
+ */
+static void
+snap_stream_start(struct snap *s)
+{
+	if (!s->sym || s->stream)
+		return;
+	uk_symbols_set_deadline(s->sym, s->deadline - now_mono());
+	s->stream = uk_symbols_stream_start(s->sym, s->o->threads);
+	uk_symbols_stream_progress(s->stream, snap_indexed, s);
+}
 
 static void
 snap_report(struct snap *s)
@@ -902,6 +920,8 @@ fetch_git(const char *url, struct snap *s, struct uk_err *err)
 		uk_err_set(err, UK_EXIT_FAIL, "cannot clone '%s': %s", url,
 		    msg.len ? msg.buf : "libgit2 failed");
 	} else {
+		/* The child is gone: threads may start now (see above). */
+		snap_stream_start(s);
 		ret = read_repo(dir.buf, 1, s, err);
 	}
 out:
@@ -1039,13 +1059,11 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 	s.prog.phase = UK_REPO_FETCHING;
 	sym = uk_symbols_new();
 	/* A budget of 0 tokens: no map, so nothing to parse. */
-	if (o->map_tokens > 0) {
-		uk_symbols_set_deadline(sym, s.deadline - now_mono());
-		s.stream = uk_symbols_stream_start(sym, o->threads);
-		uk_symbols_stream_progress(s.stream, snap_indexed, &s);
-	}
+	if (o->map_tokens > 0)
+		s.sym = sym;
 	if (github) {
 		route = "archive";
+		snap_stream_start(&s);
 		if (fetch_archive(u, &s, err) < 0)
 			goto out;
 		uk_buf_addf(&title, "%s/%s", u->owner, u->repo);
@@ -1067,6 +1085,7 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 				    url);
 				goto out;
 			}
+			snap_stream_start(&s);
 			if (fetch_local(url, &s, err) < 0)
 				goto out;
 		} else {
