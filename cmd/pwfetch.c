@@ -917,6 +917,47 @@ on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
  */
 static struct uk_strset hosts_ok, hosts_refused;
 
+/* Whether the guard lets u's host through (1), its verdict kept. */
+static int
+guard_host(const struct uk_url *u, char *addr, size_t size)
+{
+	size_t n;
+	int ok;
+
+	if (!u->host || (u->scheme && !strcmp(u->scheme, "data")))
+		return 1;
+	n = strlen(u->host);
+	if (uk_strset_has(&hosts_refused, u->host, n))
+		return 0;
+	if (uk_strset_has(&hosts_ok, u->host, n))
+		return 1;
+	ok = uk_netguard_host_allowed(u->host, addr, size) != 0;
+	uk_strset_add(ok ? &hosts_ok : &hosts_refused, u->host, n);
+	return ok;
+}
+
+/*
+ * A WebSocket does not pass through the Fetch domain: one to an internal
+ * address fails the page, so nothing read through it is written.
+ */
+static void
+guard_websocket(struct job *j, yajl_val params)
+{
+	const char *url = uk_json_get_str(params, "url");
+	char addr[64] = "";
+	struct uk_url u;
+
+	if (!url)
+		return;
+	uk_url_classify(url, &u);
+	if (!guard_host(&u, addr, sizeof(addr)))
+		job_fail(j,
+		    "'%s': address %s refused (private network; -P or "
+		    "URLKIT_ALLOW_PRIVATE=1 allows it)",
+		    url, *addr ? addr : u.host);
+	uk_url_release(&u);
+}
+
 static void
 guard_request(struct job *j, const char *session, yajl_val params)
 {
@@ -933,18 +974,7 @@ guard_request(struct job *j, const char *session, yajl_val params)
 	if (!id)
 		return;
 	uk_url_classify(url ? url : "", &u);
-	if (u.host && (!u.scheme || strcmp(u.scheme, "data"))) {
-		size_t n = strlen(u.host);
-
-		if (uk_strset_has(&hosts_refused, u.host, n)) {
-			ok = 0;
-		} else if (!uk_strset_has(&hosts_ok, u.host, n)) {
-			ok = uk_netguard_host_allowed(u.host, addr,
-				 sizeof(addr)) != 0;
-			uk_strset_add(ok ? &hosts_ok : &hosts_refused, u.host,
-			    n);
-		}
-	}
+	ok = guard_host(&u, addr, sizeof(addr));
 	p = params1("requestId", uk_json_str(id));
 	if (ok) {
 		call(NULL, T_IGNORE, session, "Fetch.continueRequest", p);
@@ -1049,6 +1079,9 @@ dispatch(yajl_val m)
 	if (!strcmp(method, "Network.responseReceived")) {
 		if (opt.guard && !j->collecting)
 			guard_response(j, params);
+	} else if (!strcmp(method, "Network.webSocketCreated")) {
+		if (opt.guard && !j->collecting)
+			guard_websocket(j, params);
 	} else if (!strcmp(method, "Page.lifecycleEvent")) {
 		job_lifecycle(j, uk_json_get_str(params, "frameId"),
 		    uk_json_get_str(params, "loaderId"),

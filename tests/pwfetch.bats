@@ -258,3 +258,15 @@ browser_pid() {
 	jq -e --argjson n "$n" '.content == "count \($n + 1)"' <<<"$output"
 	no_browser_left
 }
+
+@test "a WebSocket to a refused address fails the page; a listed address passes" {
+	URLKIT_ALLOW_PRIVATE=127.0.0.1 run -1 --separate-stderr \
+	    pwfetch fetch "$B/static" "$B/ws"
+	[ "${#lines[@]}" -eq 2 ]
+	jq -e '.title == "Static page" and (has("error") | not)' <<<"${lines[0]}"
+	jq -e '(.error | test("ws://127.0.0.2:9/.: address 127.0.0.2 refused")) and
+	    (has("content") | not)' <<<"${lines[1]}"
+	run -0 --separate-stderr pwfetch fetch "$B/ws"
+	jq -e '.content | test("a page with a WebSocket")' <<<"$output"
+	no_browser_left
+}

@@ -119,6 +119,10 @@ class H(http.server.BaseHTTPRequestHandler):
             self.send("<html><head><title>oom</title></head><body><script>"
                       "var a = []; for (;;) a.push(new Array(1e6).fill(1.5));"
                       "</script></body></html>")
+        elif u.path == "/ws":
+            self.send("<html><head><title>ws</title></head><body><p id=\"w\">"
+                      "a page with a WebSocket</p><script>var s = new "
+                      "WebSocket('ws://127.0.0.2:9/');</script></body></html>")
         elif u.path == "/count":
             H.count += 1
             self.send("<html><head><title>count</title></head><body>"
