@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -18,6 +17,7 @@
 #include "fetchargs.h"
 #include "json.h"
 #include "jsonl.h"
+#include "progress.h"
 #include "session.h"
 #include "util.h"
 #include "banned.h"
@@ -26,53 +26,33 @@ static struct uk_fetchargs opt;
 static struct uk_out out;
 
 /*
- * The progress line, on standard error when it is a terminal and -q is not
- * given: records done of those read so far, failures, and the host of the
- * latest fetch started, redrawn at most ten times a second and cleared
- * before anything else is written to the terminal.
+ * The progress line (lib/progress), on standard error when it is a
+ * terminal and -q is not given: records done of those read so far,
+ * failures, and the host of the latest fetch started.
  */
 static struct {
-	int on, shown, tty_out; /* tty_out: standard output is a terminal */
+	struct uk_progress p;
+	int tty_out; /* standard output is the terminal too */
 	unsigned long done, total, failed;
 	char host[48];
 	const char *repo; /* a repository's progress, instead of host */
-	char line[160];   /* as last drawn */
-	struct timespec last;
 } prog;
 
 static void
 progress_clear(void)
 {
-	if (prog.shown) {
-		fputs("\r\033[K", stderr);
-		prog.shown = 0;
-	}
+	uk_progress_clear(&prog.p);
 }
 
 static void
 progress_draw(int force)
 {
-	struct timespec now;
-	char line[160];
-
-	if (!prog.on || !prog.total)
+	if (!prog.total)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (!force && prog.last.tv_sec &&
-	    (now.tv_sec - prog.last.tv_sec) * 1000000000L +
-		    (now.tv_nsec - prog.last.tv_nsec) <
-		100000000L)
-		return;
-	prog.last = now;
-	snprintf(line, sizeof(line), "\r%s: %lu/%lu done, %lu failed%s%s\033[K",
+	uk_progress_show(&prog.p, force, "%s: %lu/%lu done, %lu failed%s%s",
 	    uk_prog, prog.done, prog.total, prog.failed,
 	    prog.repo || prog.host[0] ? ", " : "",
 	    prog.repo ? prog.repo : prog.host);
-	if (prog.shown && !strcmp(line, prog.line))
-		return;
-	fputs(line, stderr);
-	memcpy(prog.line, line, sizeof(line));
-	prog.shown = 1;
 }
 
 /* Note the host of url as the current one (control bytes shown as '?'). */
@@ -82,7 +62,7 @@ progress_host(const char *url)
 	const char *p = strstr(url, "://"), *at;
 	size_t i, n;
 
-	if (!prog.on)
+	if (!uk_progress_on(&prog.p))
 		return;
 	p = p ? p + 3 : url;
 	n = strcspn(p, "/?#");
@@ -326,9 +306,9 @@ main(int argc, char **argv)
 	}
 	argc = opt.argc;
 	argv = opt.argv;
-	prog.on = !opt.quiet && isatty(STDERR_FILENO);
-	prog.tty_out = prog.on && isatty(STDOUT_FILENO);
-	if (prog.on)
+	uk_progress_init(&prog.p, STDERR_FILENO, opt.quiet);
+	prog.tty_out = uk_progress_on(&prog.p) && isatty(STDOUT_FILENO);
+	if (uk_progress_on(&prog.p))
 		opt.fo.repo.progress = progress_repo;
 
 	memset(&r, 0, sizeof(r));
@@ -402,7 +382,7 @@ main(int argc, char **argv)
 	if (prog.total) {
 		/* The final count, then a clean line for what comes next. */
 		progress_draw(1);
-		progress_clear();
+		uk_progress_done(&prog.p);
 	}
 	if (open_in)
 		uk_lines_close(&in);
