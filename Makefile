@@ -135,7 +135,8 @@ install: all
 	    $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
 	install -m 755 $(LIBEXECS) $(DESTDIR)$(LIBEXECDIR)/urlkit
-	install -m 644 $(PROGS:%=man/%.1) $(DESTDIR)$(MANDIR)/man1
+	install -m 644 $(PROGS:%=man/%.1) $(LIBEXEC_PROGS:%=man/%.1) \
+	    $(DESTDIR)$(MANDIR)/man1
 	install -m 644 man/urlkit.7 $(DESTDIR)$(MANDIR)/man7
 	for p in $(PROGS); do \
 	  install -m 644 completions/bash/$$p $(DESTDIR)$(BASHCOMPDIR)/$$p; \

@@ -104,6 +104,7 @@ synopsis() {
 	[ -n "$(libexec_programs)" ]
 	for p in $(libexec_programs); do
 		[ -x "$T/root/usr/local/libexec/urlkit/$p" ]
+		[ -f "$T/root/usr/local/share/man/man1/$p.1" ]
 		[ ! -e "$T/root/usr/local/bin/$p" ]
 	done
 	# The installed urlfetch finds its installed fetcher (no network
