@@ -60,6 +60,7 @@ enum tag {
 	T_TARGET,
 	T_ATTACH,
 	T_SETUP,
+	T_LIFECYCLE,
 	T_FRAMETREE,
 	T_RELOAD,
 	T_NAV,
@@ -82,7 +83,15 @@ struct job {
 	double deadline, poll_at;
 	char *ctx, *target, *session, *frame, *loader, *old_loader;
 	int nav_done, ready, collecting, pending, reload_sent;
+	int lifecycle_on; /* the lifecycle events now are the page's own */
 	int load_seen, idle_seen, dom_seen;
+	/*
+	 * -w networkidle: the page's requests in flight, by request id, and
+	 * when the network will have been quiet for long enough.
+	 */
+	char **reqs;
+	size_t nreqs, areqs;
+	double idle_at;
 	struct {
 		char *frame, *loader, *name;
 	} ev[MAX_EVENTS];
@@ -268,6 +277,9 @@ job_free(struct job *j)
 	free(j->frame);
 	free(j->loader);
 	free(j->old_loader);
+	while (j->nreqs > 0)
+		free(j->reqs[--j->nreqs]);
+	free(j->reqs);
 	for (i = 0; i < j->nev; i++) {
 		free(j->ev[i].frame);
 		free(j->ev[i].loader);
@@ -452,7 +464,7 @@ job_collect(struct job *j)
 	if (j->collecting)
 		return;
 	j->collecting = 1;
-	j->poll_at = 0;
+	j->poll_at = j->idle_at = 0;
 	j->what = "the page's HTML";
 	if (opt.eval)
 		call(j, T_EVAL, j->session, "Runtime.evaluate",
@@ -480,12 +492,72 @@ poll_selector(struct job *j)
 	uk_buf_release(&b);
 }
 
+/*
+ * -w networkidle.  Chromium's own networkIdle lifecycle event has been seen
+ * not to come at all once in a while (a page left waiting until its
+ * timeout), so the requests are also counted here, as Playwright does:
+ * the page is idle once its load event has fired and no request has been
+ * in flight for half a second.  Whichever comes first ends the wait.
+ */
+#define IDLE_SECONDS 0.5
+
+static void
+idle_check(struct job *j)
+{
+	if (opt.wait != WAIT_IDLE || j->collecting)
+		return;
+	if (!j->load_seen || j->nreqs > 0)
+		j->idle_at = 0;
+	else if (j->idle_at <= 0)
+		j->idle_at = uk_cdp_now() + IDLE_SECONDS;
+}
+
+static ssize_t
+req_find(const struct job *j, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < j->nreqs; i++)
+		if (!strcmp(j->reqs[i], id))
+			return (ssize_t)i;
+	return -1;
+}
+
+/* Network.requestWillBeSent, loadingFinished or loadingFailed. */
+static void
+idle_request(struct job *j, yajl_val params, int started)
+{
+	const char *id = uk_json_get_str(params, "requestId");
+	const char *loader = uk_json_get_str(params, "loaderId");
+	ssize_t i;
+
+	if (opt.wait != WAIT_IDLE || j->collecting || !id)
+		return;
+	i = req_find(j, id);
+	if (started) {
+		/* A redirect keeps its id; the old document's are not ours. */
+		if (i >= 0 || (j->old_loader && loader &&
+				  !strcmp(loader, j->old_loader)))
+			return;
+		if (j->nreqs == j->areqs) {
+			j->areqs = j->areqs ? 2 * j->areqs : 16;
+			j->reqs = uk_xrealloc(j->reqs,
+			    j->areqs * sizeof(*j->reqs));
+		}
+		j->reqs[j->nreqs++] = uk_xstrdup(id);
+	} else if (i >= 0) {
+		free(j->reqs[i]);
+		j->reqs[i] = j->reqs[--j->nreqs];
+	}
+	idle_check(j);
+}
+
 /* A lifecycle event of the page's main frame. */
 static void
 job_lifecycle(struct job *j, const char *frame, const char *loader,
     const char *name)
 {
-	if (j->collecting || !frame || !loader || !name)
+	if (j->collecting || !j->lifecycle_on || !frame || !loader || !name)
 		return;
 	if (!j->frame || (opt.cmd != CMD_FIND && !j->loader)) {
 		/* Not yet known which load is ours: keep it for later. */
@@ -510,9 +582,10 @@ job_lifecycle(struct job *j, const char *frame, const char *loader,
 	}
 	if (strcmp(loader, j->loader))
 		return;
-	if (!strcmp(name, "load"))
+	if (!strcmp(name, "load")) {
 		j->load_seen = 1;
-	else if (!strcmp(name, "networkIdle"))
+		idle_check(j);
+	} else if (!strcmp(name, "networkIdle"))
 		j->idle_seen = 1;
 	else if (!strcmp(name, "DOMContentLoaded"))
 		j->dom_seen = 1;
@@ -546,7 +619,7 @@ job_setup(struct job *j)
 	yajl_val p;
 
 	call(j, T_SETUP, j->session, "Page.enable", NULL);
-	call(j, T_SETUP, j->session, "Page.setLifecycleEventsEnabled",
+	call(j, T_LIFECYCLE, j->session, "Page.setLifecycleEventsEnabled",
 	    params1("enabled", uk_json_bool(1)));
 	call(j, T_SETUP, j->session, "Inspector.enable", NULL);
 	if (opt.vw) {
@@ -568,9 +641,23 @@ job_setup(struct job *j)
 		uk_json_push(uk_json_get(p, "patterns"),
 		    params1("urlPattern", uk_json_str("*")));
 		call(j, T_SETUP, j->session, "Fetch.enable", p);
-		call(j, T_SETUP, j->session, "Network.enable", NULL);
 	}
+	if ((opt.guard && opt.cmd != CMD_FIND) || opt.wait == WAIT_IDLE)
+		call(j, T_SETUP, j->session, "Network.enable", NULL);
 	j->what = wait_name();
+}
+
+/*
+ * Lifecycle events are on: navigate or reload.  Turning them on replays
+ * the events of the document the page has now (about:blank for a new
+ * page), before the reply, and the replayed events have been seen to carry
+ * the loader id of a navigation already under way: so the navigation
+ * starts only after the reply, and events before it are not looked at.
+ */
+static void
+job_go(struct job *j)
+{
+	j->lifecycle_on = 1;
 	if (opt.cmd == CMD_FIND) {
 		/* The document now, to tell the reloaded one from it. */
 		call(j, T_FRAMETREE, j->session, "Page.getFrameTree", NULL);
@@ -809,6 +896,9 @@ on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
 		if (!j->warm)
 			job_setup(j);
 		return;
+	case T_LIFECYCLE:
+		job_go(j);
+		return;
 	case T_FRAMETREE:
 		v = uk_json_get(uk_json_get(res, "frameTree"), "frame");
 		if (!(s = uk_json_get_str(v, "id"))) {
@@ -1031,9 +1121,17 @@ dispatch(yajl_val m)
 	if (trace) {
 		long long tid = 0;
 
+		const char *what = uk_json_get_str(params, "name");
+
+		if (!what)
+			what = uk_json_get_str(params, "requestId");
 		uk_json_get_int(m, "id", &tid);
-		fprintf(stderr, "%.3f < %s %lld\n", uk_cdp_now() - t_start,
-		    method ? method : "reply", tid);
+		fprintf(stderr, "%.3f < %s %lld %s %s\n",
+		    uk_cdp_now() - t_start, method ? method : "reply", tid,
+		    what ? what : "",
+		    uk_json_get_str(params, "loaderId") ?
+			uk_json_get_str(params, "loaderId") :
+			"");
 	}
 
 	if (!method) {
@@ -1076,7 +1174,12 @@ dispatch(yajl_val m)
 	}
 	if (!j)
 		return;
-	if (!strcmp(method, "Network.responseReceived")) {
+	if (!strcmp(method, "Network.requestWillBeSent")) {
+		idle_request(j, params, 1);
+	} else if (!strcmp(method, "Network.loadingFinished") ||
+	    !strcmp(method, "Network.loadingFailed")) {
+		idle_request(j, params, 0);
+	} else if (!strcmp(method, "Network.responseReceived")) {
 		if (opt.guard && !j->collecting)
 			guard_response(j, params);
 	} else if (!strcmp(method, "Network.webSocketCreated")) {
@@ -1095,6 +1198,11 @@ dispatch(yajl_val m)
 		if ((opt.wait == WAIT_LOAD || opt.wait == WAIT_DOM) &&
 		    (j->nav_done || j->reload_sent))
 			job_collect(j);
+		else if (opt.wait == WAIT_IDLE &&
+		    (j->nav_done || j->reload_sent)) {
+			j->load_seen = 1;
+			idle_check(j);
+		}
 	} else if (!strcmp(method, "Page.domContentEventFired")) {
 		if (opt.wait == WAIT_DOM && (j->nav_done || j->reload_sent))
 			job_collect(j);
@@ -1328,6 +1436,8 @@ run(struct input *in)
 				next = jobs[i].deadline;
 			if (jobs[i].poll_at > 0 && jobs[i].poll_at < next)
 				next = jobs[i].poll_at;
+			if (jobs[i].idle_at > 0 && jobs[i].idle_at < next)
+				next = jobs[i].idle_at;
 		}
 		n = 0;
 		p[n].fd = uk_cdp_fd(&browser.cdp);
@@ -1379,6 +1489,8 @@ run(struct input *in)
 				    opt.timeout, j->what);
 			else if (j->poll_at > 0 && now >= j->poll_at)
 				poll_selector(j);
+			else if (j->idle_at > 0 && now >= j->idle_at)
+				job_collect(j);
 		}
 	}
 }

@@ -107,6 +107,11 @@ browser_alive() {
 	run -0 --separate-stderr pwfetch find -c "$A" -w networkidle \
 	    "$B/late?find=1"
 	jq -e '.title == "Late page"' <<<"$output"
+	# The reloaded page's request made after its load is waited for.
+	run -0 --separate-stderr pwfetch fetch -c "$A" "$B/idle?find=1"
+	run -0 --separate-stderr pwfetch find -c "$A" -w networkidle -H \
+	    "$B/idle?find=1"
+	jq -e '.html | test("<p id=\"fetched\">")' <<<"$output"
 }
 
 @test "find that finds nothing: an error record, exit 1" {

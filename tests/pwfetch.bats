@@ -160,6 +160,14 @@ browser_pid() {
 	    <<<"$output"
 }
 
+@test "-w networkidle waits for a request made after the load event" {
+	run -0 --separate-stderr pwfetch fetch -H -w networkidle "$B/idle"
+	jq -e '.html | test("<p id=\"fetched\">")' <<<"$output"
+	# The load event alone comes before the request ends.
+	run -0 --separate-stderr pwfetch fetch -H "$B/idle"
+	jq -e '.html | test("<p id=\"fetched\">") | not' <<<"$output"
+}
+
 @test "stdin: url records keep their fields, bare URLs work, -j 3" {
 	{
 		printf '{"url":"%s","id":"x1","type":"web"}\n' "$B/static"

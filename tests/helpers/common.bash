@@ -23,6 +23,12 @@ common_setup() {
 
 common_teardown() {
 	local pidf
+	# A failed test shows what the last `run --separate-stderr` printed
+	# on stderr, which bats does not show by itself.
+	if [ -z "${BATS_TEST_COMPLETED:-}" ] && [ -n "${stderr:-}" ]; then
+		printf "%s\n" "$stderr" | sed "s/^/# stderr: /" |
+		    head -n 40 >&3
+	fi
 	for pidf in "$T"/*.pid; do
 		[ -e "$pidf" ] || continue
 		kill "$(cat "$pidf")" 2>/dev/null

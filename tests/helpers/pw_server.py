@@ -5,6 +5,8 @@
 #   /static            a plain article
 #   /script            text written by a script during load
 #   /late              an element added 300 ms after load
+#   /idle              a request 100 ms after load that takes 700 ms, then
+#                      a paragraph saying it came back
 #   /slow?ms=N         a page whose image takes N ms (load waits for it)
 #   /img?ms=N          that image
 #   /never             headers and half a page, then nothing
@@ -59,6 +61,23 @@ window.addEventListener('load', function () {
 </script></body></html>
 """
 
+IDLE = """<!DOCTYPE html>
+<html><head><title>Idle page</title></head>
+<body><p>loaded</p>
+<script>
+window.addEventListener('load', function () {
+  setTimeout(function () {
+    fetch('/img?ms=700').then(function () {
+      var p = document.createElement('p');
+      p.id = 'fetched';
+      p.textContent = 'Fetched after load.';
+      document.body.appendChild(p);
+    });
+  }, 100);
+});
+</script></body></html>
+"""
+
 PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
     "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082")
@@ -92,6 +111,8 @@ class H(http.server.BaseHTTPRequestHandler):
             self.send(SCRIPT)
         elif u.path == "/late":
             self.send(LATE)
+        elif u.path == "/idle":
+            self.send(IDLE)
         elif u.path == "/slow":
             self.send("<!DOCTYPE html><html><head><title>Slow page</title>"
                       "</head><body><p>A slow page: its image takes %d ms."
