@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "netguard.h"
 #include "banned.h"
@@ -240,6 +241,88 @@ opensocket(void *clientp, curlsocktype purpose, struct curl_sockaddr *a)
 	return socket(a->family, a->socktype, a->protocol);
 }
 
+/* ip without the brackets of an IPv6 literal, into buf; NULL if too long. */
+static const char *
+unbracket(const char *ip, char *buf, size_t size)
+{
+	size_t n = strlen(ip);
+
+	if (n >= 2 && ip[0] == '[' && ip[n - 1] == ']') {
+		if (n - 2 >= size)
+			return NULL;
+		memcpy(buf, ip + 1, n - 2);
+		buf[n - 2] = '\0';
+		return buf;
+	}
+	return ip;
+}
+
+/*
+ * Through a proxy the socket goes to the proxy, which connects to the
+ * URL's host itself: the guard cannot see that address.  What it can see
+ * is the URL of every request, redirects included, just before it is
+ * sent: a numeric host is judged like a connection to it, and localhost
+ * names (which always mean loopback) are refused.  Other names are the
+ * proxy's to resolve; it is the user's, and its policy decides.
+ */
+static int
+prereq(void *clientp, char *primary_ip, char *local_ip, int primary_port,
+    int local_port)
+{
+	struct uk_netguard *g = clientp;
+	struct sockaddr_in in;
+	struct sockaddr_in6 in6;
+	const struct sockaddr *sa = NULL;
+	char *url = NULL, *host = NULL, b[256];
+	const char *h;
+	CURLU *u;
+	size_t n;
+	int ok = 1;
+
+	(void)primary_ip;
+	(void)local_ip;
+	(void)primary_port;
+	(void)local_port;
+	if (g->allow_private || !g->curl ||
+	    curl_easy_getinfo(g->curl, CURLINFO_EFFECTIVE_URL, &url) !=
+		CURLE_OK ||
+	    !url || !(u = curl_url()))
+		return CURL_PREREQFUNC_OK;
+	if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK) {
+		h = unbracket(host, b, sizeof(b));
+		memset(&in, 0, sizeof(in));
+		memset(&in6, 0, sizeof(in6));
+		if (h && inet_pton(AF_INET, h, &in.sin_addr) == 1) {
+			in.sin_family = AF_INET;
+			sa = (const struct sockaddr *)&in;
+		} else if (h && inet_pton(AF_INET6, h, &in6.sin6_addr) == 1) {
+			in6.sin6_family = AF_INET6;
+			sa = (const struct sockaddr *)&in6;
+		}
+		if (sa) {
+			ok = uk_netguard_check(g, sa, g->addr, sizeof(g->addr));
+		} else if (h) {
+			n = strlen(h);
+			while (n > 0 && h[n - 1] == '.')
+				n--; /* "localhost." is localhost too */
+			if ((n == 9 && !strncasecmp(h, "localhost", 9)) ||
+			    (n > 10 &&
+				!strncasecmp(h + n - 10, ".localhost", 10))) {
+				ok = 0;
+				snprintf(g->addr, sizeof(g->addr), "%.*s",
+				    (int)(n < 60 ? n : 60), h);
+			}
+		}
+	}
+	curl_free(host);
+	curl_url_cleanup(u);
+	if (ok)
+		return CURL_PREREQFUNC_OK;
+	g->refused = 1;
+	return CURL_PREREQFUNC_ABORT;
+}
+
 int
 uk_netguard_proxied(void)
 {
@@ -262,23 +345,13 @@ uk_netguard_install(void *curl, struct uk_netguard *g)
 	 * in no_proxy, is judged like any other. */
 	curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, opensocket);
 	curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, g);
-}
-
-/* ip without the brackets of an IPv6 literal, into buf; NULL if too long. */
-static const char *
-unbracket(const char *ip, char *buf, size_t size)
-{
-	size_t n = strlen(ip);
-
-	if (n >= 2 && ip[0] == '[' && ip[n - 1] == ']') {
-		if (n - 2 >= size)
-			return NULL;
-		memcpy(buf, ip + 1, n - 2);
-		buf[n - 2] = '\0';
-		return buf;
+	g->curl = h;
+	if (uk_netguard_proxied()) {
+		curl_easy_setopt(h, CURLOPT_PREREQFUNCTION, prereq);
+		curl_easy_setopt(h, CURLOPT_PREREQDATA, g);
 	}
-	return ip;
 }
+
 
 /* The guard of the environment's verdict on sa (see uk_netguard_check). */
 static int

@@ -11,7 +11,10 @@
  * When a proxy is in use the address checked is the proxy's; a proxy the
  * user configured is trusted, and the check is skipped for a connection
  * to its address and port, and only for that: a host that no_proxy sends
- * to directly is checked as if there were no proxy.
+ * to directly is checked as if there were no proxy.  Through the proxy,
+ * each request's URL (redirects too) is checked before it is sent: a
+ * numeric host as if connected to, localhost names refused; other names
+ * are left to the proxy.
  *
  * URLKIT_ALLOW_PRIVATE=1 in the environment, or allow set by an option,
  * turns the guard off (the tests need loopback).  URLKIT_ALLOW_PRIVATE set
@@ -28,6 +31,7 @@ struct uk_netguard {
 	const char *allow; /* addresses let through anyway, or NULL */
 	int refused;       /* set when a connection was refused */
 	char addr[64];     /* the address refused, for the error message */
+	void *curl;        /* the handle it is installed on */
 };
 
 /*

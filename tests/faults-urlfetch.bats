@@ -223,3 +223,29 @@ EOF
 	    run -0 --separate-stderr urlfetch -c <<<"http://127.0.0.1:$P_PORT/page"
 	[ "$(conns P)" = 1 ]
 }
+
+@test "through a proxy, numeric and localhost hosts are refused before the request, redirects too" {
+	unset URLKIT_ALLOW_PRIVATE
+	fault X page # the proxy: it serves any URL asked of it
+	export http_proxy="http://127.0.0.1:$X_PORT"
+	local u
+	for u in http://169.254.169.254/latest/meta-data/ http://10.1.2.3/ \
+	    http://2130706433/ http://0x7f.1/ http://localhost/ \
+	    http://a.localhost./; do
+		run -1 --separate-stderr urlfetch -c <<<"{\"url\":\"$u\"}"
+		[[ $(jq -r .error <<<"$output") == "refused to connect to private address "* ]]
+	done
+	# A public name through the proxy that redirects to the metadata address.
+	run -1 --separate-stderr urlfetch -c \
+	    <<<"http://site.invalid/page?to=http%3A%2F%2F169.254.169.254%2Fx"
+	[[ $(jq -r .error <<<"$output") == "refused to connect to private address 169.254.169.254"* ]]
+	# The proxy was asked for the first URL only.
+	[ "$(reqs X)" = "http://site.invalid/page?to=http%3A%2F%2F169.254.169.254%2Fx" ]
+	# A public name and a public address go through.
+	run -0 --separate-stderr urlfetch -c <<<"http://192.0.2.1.nip.invalid/page?kb=1"
+	run -0 --separate-stderr urlfetch -c <<<"http://203.0.113.9/page?kb=1"
+	[ "$(reqs X | wc -l)" = 3 ]
+	# Allowed, the private address goes to the proxy.
+	URLKIT_ALLOW_PRIVATE=1 run -0 --separate-stderr urlfetch -c <<<"http://10.1.2.3/page?kb=1"
+	[ "$(reqs X | tail -n 1)" = "http://10.1.2.3/page?kb=1" ]
+}

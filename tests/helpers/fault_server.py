@@ -10,11 +10,13 @@ Every request, whatever its method and path, gets MODE:
     reset   the status line, headers with a Content-Length of 200000 and
             4 KiB of an HTML page, then a TCP reset (SO_LINGER 0)
     hang    accepted, and never read or answered
-    page    a whole HTML page of ?kb=N kilobytes (default 64) of text
+    page    a whole HTML page of ?kb=N kilobytes (default 64) of text, or
+            with ?to=URL (percent-encoded) a redirect there
 
 With --tls it speaks HTTPS with that (self-signed) certificate.  Each
 accepted connection is logged to stderr as "conn N", so a test can tell
-that a client got this far.
+that a client got this far, and each request read as "req TARGET" (the
+request line's target: the whole URL when it is asked as a proxy).
 """
 import socket
 import ssl
@@ -22,6 +24,7 @@ import struct
 import sys
 import threading
 import time
+import urllib.parse
 
 mode = sys.argv[1]
 ctx = None
@@ -75,6 +78,8 @@ def serve(conn, n):
         path = read_request(conn)
         if path is None:
             return
+        sys.stderr.write("req %s\n" % path)
+        sys.stderr.flush()
         if mode == "reset":
             body = page(8)[:4096]
             conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html; "
@@ -85,6 +90,12 @@ def serve(conn, n):
             raw.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
                            struct.pack("ii", 1, 0))
             raw.close()
+            return
+        q = urllib.parse.parse_qs(urllib.parse.urlsplit(path).query)
+        if "to" in q:
+            conn.sendall(b"HTTP/1.1 302 Found\r\nLocation: %s\r\n"
+                         b"Content-Length: 0\r\nConnection: close\r\n\r\n"
+                         % q["to"][0].encode())
             return
         kb = 64
         if "kb=" in path:

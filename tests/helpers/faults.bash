@@ -30,6 +30,11 @@ conns() {
 	grep -c '^conn ' "$T/$1.log"
 }
 
+# reqs NAME: the request targets the fault server NAME has read, one a line.
+reqs() {
+	sed -n 's/^req //p' "$T/$1.log"
+}
+
 # full_disk_ok: whether this machine can make a small full filesystem
 # (root, with mount namespaces: a private tmpfs).  Otherwise the suites
 # fall back to a file-size limit (EFBIG) and say so.
