@@ -352,7 +352,6 @@ uk_netguard_install(void *curl, struct uk_netguard *g)
 	}
 }
 
-
 /* The guard of the environment's verdict on sa (see uk_netguard_check). */
 static int
 env_allows(const struct sockaddr *sa, char *buf, size_t size)
