@@ -195,7 +195,9 @@ uk_jsonl_next(struct uk_lines *l, int flags, yajl_val *rec, struct uk_err *err)
 
 			uk_buf_add(&u, s, n);
 			uk_buf_trim(&u);
-			if (!strpbrk(u.buf, " \t\"[") && u.len) {
+			/* Not an array; brackets inside are an IPv6 host. */
+			if (u.len && u.buf[0] != '[' &&
+			    !strpbrk(u.buf, " \t\"")) {
 				v = uk_json_object();
 				uk_json_set(v, "url", uk_json_strn(u.buf, u.len));
 				uk_buf_release(&u);

@@ -231,7 +231,7 @@ EOF
 	local u
 	for u in http://169.254.169.254/latest/meta-data/ http://10.1.2.3/ \
 	    http://2130706433/ http://0x7f.1/ http://localhost/ \
-	    http://a.localhost./; do
+	    http://a.localhost./ 'http://[::1]/' 'http://[::ffff:10.0.0.1]/'; do
 		run -1 --separate-stderr urlfetch -c <<<"{\"url\":\"$u\"}"
 		[[ $(jq -r .error <<<"$output") == "refused to connect to private address "* ]]
 	done

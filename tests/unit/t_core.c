@@ -117,7 +117,8 @@ test_jsonl(void)
 	struct uk_err err;
 	yajl_val rec;
 	const char *data = "{\"a\":1}\n\n   \nnot json\n{\"s\":\"\xff\"}\n"
-			   "https://example.com/x\n[1]\n{\"last\":true}";
+			   "https://example.com/x\n[1]\nhttp://[::1]:8080/p\n"
+			   "[\"http://x.com/\"]\n{\"last\":true}";
 
 	ok(fd >= 0 && write(fd, data, strlen(data)) == (ssize_t)strlen(data),
 	    "fixture written");
@@ -140,6 +141,14 @@ test_jsonl(void)
 	uk_json_free(rec);
 	r = uk_jsonl_next(&l, 0, &rec, &err);
 	ok(r == -1 && !strcmp(err.msg, "not a JSON object"), "array refused");
+	r = uk_jsonl_next(&l, UK_JSONL_BARE_URL, &rec, &err);
+	ok(r == 1 && !strcmp(uk_json_get_str(rec, "url"),
+			  "http://[::1]:8080/p"),
+	    "bare URL with an IPv6 host taken as a url record");
+	uk_json_free(rec);
+	r = uk_jsonl_next(&l, UK_JSONL_BARE_URL, &rec, &err);
+	ok(r == -1 && !strcmp(err.msg, "not a JSON object or a URL"),
+	    "an array is not a bare URL");
 	r = uk_jsonl_next(&l, 0, &rec, &err);
 	ok(r == 1 && uk_json_get_bool(rec, "last"),
 	    "last line without newline read");
