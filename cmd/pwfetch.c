@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1007,12 +1008,84 @@ on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
  */
 static struct uk_strset hosts_ok, hosts_refused;
 
-/* Whether the guard lets u's host through (1), its verdict kept. */
+/*
+ * Host names are looked up on threads of their own (getaddrinfo blocks,
+ * for as long as the resolver's timeouts when DNS is slow or gone, and
+ * the browser's other pages must not wait for it).  A thread writes its
+ * verdict to a pipe the event loop polls; the requests paused on that
+ * host (and WebSockets to it) wait in a list until then.  At most
+ * MAX_LOOKUPS threads run at once; other hosts queue.
+ */
+#define MAX_LOOKUPS 8
+
+struct waiter {
+	char *host, *id, *session, *url, *type, *frame;
+	struct job *j; /* the page, or NULL */
+	unsigned gen;  /* j's generation when the request came */
+	int started;   /* its host's look-up is running */
+};
+
+static struct waiter *waiters;
+static size_t nwaiters, awaiters;
+static int lookup_pipe[2] = { -1, -1 };
+static int nlookups;
+
+struct verdict_msg {
+	int ok;
+	char addr[64];
+	char host[256];
+};
+
+static void *
+lookup_thread(void *arg)
+{
+	struct verdict_msg *v = arg;
+	ssize_t w;
+
+	v->ok = uk_netguard_host_allowed(v->host, v->addr, sizeof(v->addr));
+	/* One write of a fixed size, under PIPE_BUF: whole or not at all. */
+	do
+		w = write(lookup_pipe[1], v, sizeof(*v));
+	while (w < 0 && errno == EINTR);
+	free(v);
+	return NULL;
+}
+
+/* Start the look-up of host on a thread, if one is free. */
 static int
-guard_host(const struct uk_url *u, char *addr, size_t size)
+lookup_start(const char *host)
+{
+	struct verdict_msg *v;
+	pthread_attr_t a;
+	pthread_t t;
+
+	if (nlookups >= MAX_LOOKUPS)
+		return 0;
+	if (lookup_pipe[0] < 0) {
+		/* The loop's end does not block; the threads' end does. */
+		if (pipe2(lookup_pipe, O_CLOEXEC) < 0 ||
+		    fcntl(lookup_pipe[0], F_SETFL, O_NONBLOCK) < 0)
+			uk_die(UK_EXIT_FATAL, "pipe: %s", strerror(errno));
+	}
+	v = uk_xcalloc(1, sizeof(*v));
+	snprintf(v->host, sizeof(v->host), "%s", host);
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	nlookups++;
+	if (pthread_create(&t, &a, lookup_thread, v))
+		lookup_thread(v); /* no thread to be had: here, then */
+	pthread_attr_destroy(&a);
+	return 1;
+}
+
+/*
+ * Whether the guard lets u's host through (1) or not (0, the address in
+ * addr), from the verdicts kept; -1: not known yet (the caller waits).
+ */
+static int
+guard_host(const struct uk_url *u)
 {
 	size_t n;
-	int ok;
 
 	if (!u->host || (u->scheme && !strcmp(u->scheme, "data")))
 		return 1;
@@ -1021,9 +1094,129 @@ guard_host(const struct uk_url *u, char *addr, size_t size)
 		return 0;
 	if (uk_strset_has(&hosts_ok, u->host, n))
 		return 1;
-	ok = uk_netguard_host_allowed(u->host, addr, size) != 0;
-	uk_strset_add(ok ? &hosts_ok : &hosts_refused, u->host, n);
-	return ok;
+	if (n >= sizeof(((struct verdict_msg *)0)->host))
+		return 0; /* no DNS name is that long */
+	return -1;
+}
+
+static void
+refuse(struct job *j, const char *url, const char *addr)
+{
+	job_fail(j,
+	    "'%s': address %s refused (private network; -P or "
+	    "URLKIT_ALLOW_PRIVATE=1 allows it)",
+	    url, addr);
+}
+
+/* Answer a paused request (id) or judge a WebSocket (id NULL). */
+static void
+guard_answer(struct job *j, const char *session, const char *id,
+    const char *url, const char *type, const char *frame, int ok,
+    const char *addr)
+{
+	yajl_val p;
+
+	if (id) {
+		p = params1("requestId", uk_json_str(id));
+		if (ok) {
+			call(NULL, T_IGNORE, session, "Fetch.continueRequest",
+			    p);
+		} else {
+			uk_json_set_str(p, "errorReason", "AddressUnreachable");
+			call(NULL, T_IGNORE, session, "Fetch.failRequest", p);
+		}
+	}
+	if (ok || !j || j->collecting)
+		return;
+	/* A refused document fails the page, as does a WebSocket. */
+	if (!id || (type && !strcmp(type, "Document") &&
+			(!j->frame || (frame && !strcmp(frame, j->frame)))))
+		refuse(j, url, addr);
+}
+
+static void
+waiter_add(struct job *j, const char *host, const char *session,
+    const char *id, const char *url, const char *type, const char *frame)
+{
+	struct waiter *w;
+	size_t i;
+	int running = 0;
+
+	for (i = 0; i < nwaiters; i++)
+		if (waiters[i].started && !strcmp(waiters[i].host, host))
+			running = 1;
+	if (nwaiters == awaiters) {
+		awaiters = awaiters ? 2 * awaiters : 16;
+		waiters = uk_xrealloc(waiters, awaiters * sizeof(*waiters));
+	}
+	w = &waiters[nwaiters++];
+	memset(w, 0, sizeof(*w));
+	w->host = uk_xstrdup(host);
+	w->id = id ? uk_xstrdup(id) : NULL;
+	w->session = session ? uk_xstrdup(session) : NULL;
+	w->url = uk_xstrdup(url ? url : "");
+	w->type = type ? uk_xstrdup(type) : NULL;
+	w->frame = frame ? uk_xstrdup(frame) : NULL;
+	w->j = j;
+	w->gen = j ? j->gen : 0;
+	w->started = running || lookup_start(host);
+}
+
+static void
+waiter_free(struct waiter *w)
+{
+	free(w->host);
+	free(w->id);
+	free(w->session);
+	free(w->url);
+	free(w->type);
+	free(w->frame);
+}
+
+/* A verdict from a look-up thread: answer whoever waited for it. */
+static int
+lookup_read(void)
+{
+	struct verdict_msg v;
+	size_t i, k;
+	ssize_t r;
+
+	while ((r = read(lookup_pipe[0], &v, sizeof(v))) < 0 && errno == EINTR)
+		;
+	if (r != (ssize_t)sizeof(v))
+		return 0;
+	nlookups--;
+	v.host[sizeof(v.host) - 1] = '\0';
+	v.addr[sizeof(v.addr) - 1] = '\0';
+	v.ok = v.ok != 0; /* a name that does not resolve: the browser says so */
+	uk_strset_add(v.ok ? &hosts_ok : &hosts_refused, v.host,
+	    strlen(v.host));
+	for (i = k = 0; i < nwaiters; i++) {
+		struct waiter *w = &waiters[i];
+
+		if (strcmp(w->host, v.host)) {
+			waiters[k++] = *w;
+			continue;
+		}
+		guard_answer(w->j && w->j->used && w->j->gen == w->gen ?
+			w->j :
+			NULL,
+		    w->session, w->id, w->url, w->type, w->frame, v.ok,
+		    *v.addr ? v.addr : v.host);
+		waiter_free(w);
+	}
+	nwaiters = k;
+	/* Start the look-ups that had to queue. */
+	for (i = 0; i < nwaiters && nlookups < MAX_LOOKUPS; i++) {
+		if (waiters[i].started)
+			continue;
+		if (!lookup_start(waiters[i].host))
+			break;
+		for (k = i; k < nwaiters; k++)
+			if (!strcmp(waiters[k].host, waiters[i].host))
+				waiters[k].started = 1;
+	}
+	return 1;
 }
 
 /*
@@ -1034,17 +1227,16 @@ static void
 guard_websocket(struct job *j, yajl_val params)
 {
 	const char *url = uk_json_get_str(params, "url");
-	char addr[64] = "";
 	struct uk_url u;
+	int ok;
 
 	if (!url)
 		return;
 	uk_url_classify(url, &u);
-	if (!guard_host(&u, addr, sizeof(addr)))
-		job_fail(j,
-		    "'%s': address %s refused (private network; -P or "
-		    "URLKIT_ALLOW_PRIVATE=1 allows it)",
-		    url, *addr ? addr : u.host);
+	if ((ok = guard_host(&u)) < 0)
+		waiter_add(j, u.host, NULL, NULL, url, NULL, NULL);
+	else if (!ok)
+		refuse(j, url, u.host);
 	uk_url_release(&u);
 }
 
@@ -1056,28 +1248,17 @@ guard_request(struct job *j, const char *session, yajl_val params)
 	const char *url = uk_json_get_str(req, "url");
 	const char *type = uk_json_get_str(params, "resourceType");
 	const char *frame = uk_json_get_str(params, "frameId");
-	char addr[64] = "";
 	struct uk_url u;
-	int ok = 1;
-	yajl_val p;
+	int ok;
 
 	if (!id)
 		return;
 	uk_url_classify(url ? url : "", &u);
-	ok = guard_host(&u, addr, sizeof(addr));
-	p = params1("requestId", uk_json_str(id));
-	if (ok) {
-		call(NULL, T_IGNORE, session, "Fetch.continueRequest", p);
-	} else {
-		uk_json_set_str(p, "errorReason", "AddressUnreachable");
-		call(NULL, T_IGNORE, session, "Fetch.failRequest", p);
-		if (j && type && !strcmp(type, "Document") &&
-		    (!j->frame || (frame && !strcmp(frame, j->frame))))
-			job_fail(j,
-			    "'%s': address %s refused (private network; -P or "
-			    "URLKIT_ALLOW_PRIVATE=1 allows it)",
-			    url, *addr ? addr : u.host);
-	}
+	if ((ok = guard_host(&u)) < 0)
+		waiter_add(j, u.host, session, id, url, type, frame);
+	else
+		guard_answer(j, session, id, url, type, frame, ok,
+		    u.host ? u.host : "");
 	uk_url_release(&u);
 }
 
@@ -1385,7 +1566,7 @@ fail_all(const char *fmt, const char *why)
 static void
 run(struct input *in)
 {
-	struct pollfd p[2];
+	struct pollfd p[3];
 	struct uk_err err;
 	yajl_val m, rec;
 	double now, next;
@@ -1446,6 +1627,10 @@ run(struct input *in)
 			p[n].fd = in->lines.fd;
 			p[n++].events = POLLIN;
 		}
+		if (nlookups > 0) {
+			p[n].fd = lookup_pipe[0];
+			p[n++].events = POLLIN;
+		}
 		if (!uk_cdp_ready(&browser.cdp)) {
 			int ms = next < 0 ? -1 : (int)((next - now) * 1000) + 1;
 
@@ -1455,6 +1640,9 @@ run(struct input *in)
 				uk_die(UK_EXIT_FATAL, "poll: %s",
 				    strerror(errno));
 		}
+		/* Host names looked up. */
+		while (nlookups > 0 && lookup_read())
+			;
 		/* Everything the browser has said. */
 		while ((r = uk_cdp_next(&browser.cdp, 0, &m, &err)) == 1) {
 			dispatch(m);

@@ -267,6 +267,27 @@ browser_pid() {
 	no_browser_left
 }
 
+@test "a name whose DNS never answers holds up only the requests for it" {
+	[ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null ||
+	    skip "needs root and mount namespaces (a resolv.conf of its own)"
+	start_server D python3 "$TOP/tests/helpers/dns_blackhole.py" 127.0.0.77
+	printf 'nameserver 127.0.0.77\noptions timeout:30 attempts:1\n' \
+	    >"$T/resolv.conf"
+	# The guard looks the name up (on a thread of its own) while the
+	# other pages go on; the image waits, the pages do not.
+	URLKIT_ALLOW_PRIVATE=127.0.0.1 run -0 --separate-stderr \
+	    timeout 60 unshare -m bash -c '
+		mount --bind "$1" /etc/resolv.conf || exit 99
+		shift; exec "$@"' bash "$T/resolv.conf" \
+	    pwfetch fetch -j 3 -t 15 -w domcontentloaded \
+	    "$B/from?host=never.example" "$B/static" "$B/page/1"
+	[ "${#lines[@]}" -eq 3 ]
+	jq -se 'map(select(has("error") | not) | .title) | sort ==
+	    ["From never.example", "Page 1", "Static page"]' <<<"$output"
+	grep -q '^query' "$T/D.log"
+	no_browser_left
+}
+
 @test "a WebSocket to a refused address fails the page; a listed address passes" {
 	URLKIT_ALLOW_PRIVATE=127.0.0.1 run -1 --separate-stderr \
 	    pwfetch fetch "$B/static" "$B/ws"

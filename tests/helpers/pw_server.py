@@ -5,6 +5,7 @@
 #   /static            a plain article
 #   /script            text written by a script during load
 #   /late              an element added 300 ms after load
+#   /from?host=H       a page with an image from host H
 #   /idle              a request 100 ms after load that takes 700 ms, then
 #                      a paragraph saying it came back
 #   /slow?ms=N         a page whose image takes N ms (load waits for it)
@@ -111,6 +112,12 @@ class H(http.server.BaseHTTPRequestHandler):
             self.send(SCRIPT)
         elif u.path == "/late":
             self.send(LATE)
+        elif u.path == "/from":
+            h = q.get("host", ["example.com"])[0]
+            self.send("<!DOCTYPE html><html><head><title>From %s</title>"
+                      "</head><body><p>A page with an image from %s.</p>"
+                      "<img src=\"http://%s/x.png\"></body></html>"
+                      % (h, h, h))
         elif u.path == "/idle":
             self.send(IDLE)
         elif u.path == "/slow":
