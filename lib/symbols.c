@@ -382,6 +382,7 @@ struct uk_symbols {
 	struct worker w;
 	struct qstate qs[NLANGS];
 	double deadline; /* CLOCK_MONOTONIC seconds, 0 for none */
+	double file_limit; /* seconds one file may parse, 0 for no limit */
 
 	struct sfile *files;
 	size_t nfiles, afiles;
@@ -1102,6 +1103,7 @@ index_tree(const struct uk_symbols *s, struct worker *w, TSParser *parser,
 	size_t ntags = 0, atags = 0, k, ar = 0;
 	uint32_t nl = 0;
 	const char *p;
+	double limit;
 
 	memset(&fc, 0, sizeof(fc));
 	fc.w = w;
@@ -1114,6 +1116,7 @@ index_tree(const struct uk_symbols *s, struct worker *w, TSParser *parser,
 		    ts_language_version(langs[li].fn()));
 		return;
 	}
+	limit = s->file_limit;
 	if (s->deadline > 0) {
 		double left = s->deadline - now_mono();
 
@@ -1121,15 +1124,26 @@ index_tree(const struct uk_symbols *s, struct worker *w, TSParser *parser,
 			snprintf(r->err, sizeof(r->err), "time limit reached");
 			return;
 		}
-		ts_parser_set_timeout_micros(parser,
-		    (uint64_t)(left * 1e6) + 1);
+		if (limit <= 0 || left < limit)
+			limit = left;
 	}
+	if (limit > 0)
+		ts_parser_set_timeout_micros(parser,
+		    (uint64_t)(limit * 1e6) + 1);
 	tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
 	if (!tree) {
-		snprintf(r->err, sizeof(r->err), "'%s': %s", path,
-		    s->deadline > 0 && now_mono() >= s->deadline ?
-			"time limit reached" :
-			"parse failed");
+		/*
+		 * Past the deadline the whole index fails; past the file's
+		 * own limit (error recovery on a large file of garbage can
+		 * take tree-sitter a minute) only this file is left out.
+		 */
+		if (s->deadline > 0 && now_mono() >= s->deadline)
+			snprintf(r->err, sizeof(r->err),
+			    "'%s': time limit reached", path);
+		else
+			snprintf(r->err, sizeof(r->err),
+			    "'%s': parse failed or took over %g s", path,
+			    s->file_limit);
 		return;
 	}
 	fc.root = ts_tree_root_node(tree);
@@ -1587,6 +1601,12 @@ uk_symbols_set_deadline(struct uk_symbols *s, double seconds)
 	s->deadline = seconds > 0 ? now_mono() + seconds : 0;
 }
 
+void
+uk_symbols_set_file_limit(struct uk_symbols *s, double seconds)
+{
+	s->file_limit = seconds > 0 ? seconds : 0;
+}
+
 struct uk_symbols *
 uk_symbols_new(void)
 {
@@ -1594,6 +1614,7 @@ uk_symbols_new(void)
 
 	pthread_once(&ts_mem_once, ts_mem_install);
 	worker_init(&s->w);
+	s->file_limit = UK_SYMBOLS_FILE_SECONDS;
 	return s;
 }
 

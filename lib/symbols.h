@@ -122,6 +122,17 @@ void uk_symbols_stream_cancel(struct uk_symbols_stream *st);
  */
 void uk_symbols_set_deadline(struct uk_symbols *s, double seconds);
 
+/*
+ * How long one file may take to parse (default UK_SYMBOLS_FILE_SECONDS;
+ * 0: no limit).  A file past it is left out of the index and the others
+ * go on: tree-sitter's error recovery on a large file of garbage can take
+ * a minute, and a repository's contents are whatever its owner put there.
+ * A file of real source up to UK_REPO_FILE_MAX parses in well under a
+ * second.  Not while a stream runs.
+ */
+#define UK_SYMBOLS_FILE_SECONDS 5.0
+void uk_symbols_set_file_limit(struct uk_symbols *s, double seconds);
+
 /* Files indexed, definitions and references found so far. */
 size_t uk_symbols_nfiles(const struct uk_symbols *s);
 size_t uk_symbols_ndefs(const struct uk_symbols *s);

@@ -460,6 +460,50 @@ driver(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * A file whose parse runs past its limit is left out; the others are
+ * indexed and the index does not fail.  Garbage makes tree-sitter's
+ * error recovery slow: this one takes it far longer than 10 ms.
+ */
+static void
+test_file_limit(void)
+{
+	struct uk_symbols *s = uk_symbols_new();
+	struct uk_symbols_file f[3];
+	struct uk_err err;
+	size_t n = 300 * 1024, i;
+	unsigned long x = 12345;
+	char *junk = malloc(n);
+	static const char alphabet[] = "([{<'\"`#|&^%$@!;:,.\n }])>=+-*/"
+				       "abcdefghijklmnopqrstuvwxyz0123456789";
+	struct uk_buf m = UK_BUF_INIT;
+	long r;
+
+	for (i = 0; i < n; i++) {
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+		junk[i] = alphabet[(x >> 33) % (sizeof(alphabet) - 1)];
+	}
+	f[0].path = "a.rb";
+	f[0].text = "def alpha_one\n  beta_two\nend\n";
+	f[0].len = strlen(f[0].text);
+	f[1].path = "junk.rb";
+	f[1].text = junk;
+	f[1].len = n;
+	f[2].path = "b.rb";
+	f[2].text = "def beta_two\n  alpha_one\nend\n";
+	f[2].len = strlen(f[2].text);
+	uk_symbols_set_file_limit(s, 0.01);
+	r = uk_symbols_add_files(s, f, 3, 2, &err);
+	ok(r == 2, "a file past its parse limit is left out, the others kept");
+	uk_symbols_map(s, 1000, &m);
+	ok(m.buf && strstr(m.buf, "alpha_one") && strstr(m.buf, "beta_two") &&
+		!strstr(m.buf, "junk.rb"),
+	    "the map has the other files' definitions");
+	uk_buf_release(&m);
+	uk_symbols_free(s);
+	free(junk);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -471,6 +515,7 @@ main(int argc, char **argv)
 	test_predicates();
 	test_batch();
 	test_stream();
+	test_file_limit();
 	printf("1..%d\n", ntest);
 	return nfail != 0;
 }
