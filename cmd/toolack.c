@@ -60,8 +60,7 @@ static volatile sig_atomic_t stopping;
 static void
 on_signal(int sig)
 {
-	(void)sig;
-	stopping = 1;
+	stopping = sig;
 }
 
 static void
@@ -638,7 +637,7 @@ call_file(const char *file, int fd)
 	ssize_t n;
 	int eof = 0;
 
-	while (!eof || off < in.len) {
+	while ((!eof || off < in.len) && !stopping) {
 		/* Take the complete lines we have, while there is room. */
 		while (cl.inflight < cl.jobs &&
 		    (nl = memchr(in.buf + off, '\n', in.len - off))) {
@@ -695,6 +694,49 @@ call_file(const char *file, int fd)
 	return 0;
 }
 
+/*
+ * Stopped by a signal: the calls still waiting were asked for by a run
+ * that is over, and a frontend should not carry them out now (tabs opening
+ * after ^C).  Each is acked failed, as its caller may; the server resolves
+ * it and tells the frontends, and its dispatch answers with that ack, so
+ * every call read has its record.  A few seconds at most, then whatever
+ * is left is left; a second signal ends it at once.
+ */
+static void
+call_cancel(int sig)
+{
+	struct uk_buf b = UK_BUF_INIT, resp = UK_BUF_INIT;
+	struct uk_err err;
+	struct xfer *x;
+	char ts[40], why[80];
+	double end = uk_progress_now() + 3;
+	yajl_val body;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	snprintf(why, sizeof(why), "the caller stopped on %s",
+	    sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM");
+	uk_time_rfc3339(ts, sizeof(ts));
+	for (x = cl.first; x && uk_progress_now() < end; x = x->next) {
+		body = uk_json_object();
+		uk_json_set_str(body, "toolCallId", x->id);
+		uk_json_set_str(body, "status", "failed");
+		uk_json_set(body, "output", uk_json_null());
+		uk_json_set_str(body, "errorText", why);
+		uk_json_set_str(body, "requestedAt", ts);
+		uk_buf_reset(&b);
+		uk_json_to_buf(body, &b);
+		uk_json_free(body);
+		uk_buf_reset(&resp);
+		client_request(NULL, "/api/tools/ack", b.buf, 1000, &resp, &err);
+	}
+	uk_buf_release(&b);
+	uk_buf_release(&resp);
+	while (cl.inflight && uk_progress_now() < end)
+		call_pump(100, NULL, 0);
+}
+
 static int
 cmd_call(int argc, char **argv)
 {
@@ -712,6 +754,7 @@ cmd_call(int argc, char **argv)
 	};
 	const char *url = NULL;
 	unsigned char rnd[4];
+	struct sigaction sa;
 	int c, i, fd;
 
 	while ((c = getopt_long(argc, argv, "j:nqt:T:uU:hV", longopts, NULL)) !=
@@ -768,7 +811,12 @@ cmd_call(int argc, char **argv)
 	cl.prog.interval = 1;
 	cl.out_tty = isatty(STDOUT_FILENO);
 	cl.multi = curl_multi_init();
-	for (i = 0; i < (argc ? argc : 1); i++) {
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal; /* no SA_RESTART: a read returns */
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	for (i = 0; i < (argc ? argc : 1) && !stopping; i++) {
 		const char *f = argc ? argv[i] : "-";
 
 		if (!strcmp(f, "-"))
@@ -785,8 +833,10 @@ cmd_call(int argc, char **argv)
 		if (uk_status == UK_EXIT_FATAL)
 			break;
 	}
-	while (cl.inflight)
+	while (cl.inflight && !stopping)
 		call_pump(1000, NULL, 0);
+	if (stopping)
+		call_cancel(stopping);
 	uk_progress_done(&cl.prog);
 	slot_flush();
 	curl_multi_cleanup(cl.multi);
@@ -795,6 +845,11 @@ cmd_call(int argc, char **argv)
 	curl_global_cleanup();
 	if (fflush(stdout) || ferror(stdout))
 		uk_die(UK_EXIT_FATAL, "cannot write to standard output");
+	if (stopping) {
+		/* Die of the signal, as the shell expects (130 for ^C). */
+		signal(stopping, SIG_DFL);
+		raise(stopping);
+	}
 	return uk_status;
 }
 

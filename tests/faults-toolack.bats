@@ -96,7 +96,7 @@ EOF
 	    .errorText == "executor stopped while the handler ran"' "$T/call.out"
 }
 
-@test "SIGINT to call while acks are awaited: the acks so far, whole; exit 130" {
+@test "SIGINT to call while acks are awaited: the calls waiting are failed, every record whole; exit 130" {
 	ta_start
 	ta_exec ex -H "open_url=true"
 	mkfifo "$T/in"
@@ -114,7 +114,14 @@ EOF
 	exec 7>&-
 	[ "$st" = 130 ]
 	all_json "$T/out"
-	[ "$(jq -r .toolCallId "$T/out")" = f1 ]
+	# The waiting call was acked failed by its caller: no frontend that
+	# comes later runs it, and it has its record.
+	json_eq "$(jq -sc 'map({toolCallId, status, errorText})' "$T/out")" \
+	    '[{"toolCallId":"f1","status":"success","errorText":null},
+	      {"toolCallId":"f2","status":"failed","errorText":"the caller stopped on SIGINT"}]'
+	pending_is 0
+	run -1 --separate-stderr toolack wait f2
+	jq -e '.status == "failed"' <<<"$output"
 }
 
 @test "a call id used again after its call resolved is run again" {
