@@ -85,6 +85,7 @@ struct job {
 	char *ctx, *target, *session, *frame, *loader, *old_loader;
 	int nav_done, ready, collecting, pending, reload_sent;
 	int lifecycle_on; /* the lifecycle events now are the page's own */
+	int ws_waiting;   /* WebSockets whose host is being looked up */
 	int load_seen, idle_seen, dom_seen;
 	/*
 	 * -w networkidle: the page's requests in flight, by request id, and
@@ -845,6 +846,23 @@ exception_text(yajl_val res)
 	return uk_xstrdup(s ? s : "exception");
 }
 
+/*
+ * Finish once everything asked of the page is in, and no WebSocket it
+ * opened is still waiting for its host's verdict (its data could have come
+ * from an internal address).
+ */
+static void
+job_maybe_finish(struct job *j)
+{
+	if (!j->collecting || j->pending > 0)
+		return;
+	if (j->ws_waiting > 0) {
+		j->what = "the look-up of a WebSocket's host";
+		return;
+	}
+	job_finish(j);
+}
+
 static void
 on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
 {
@@ -994,8 +1012,7 @@ on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
 	default:
 		return;
 	}
-	if (j->collecting && j->pending == 0)
-		job_finish(j);
+	job_maybe_finish(j);
 }
 
 /*
@@ -1086,6 +1103,7 @@ static int
 guard_host(const struct uk_url *u)
 {
 	size_t n;
+	int ok;
 
 	if (!u->host || (u->scheme && !strcmp(u->scheme, "data")))
 		return 1;
@@ -1094,6 +1112,9 @@ guard_host(const struct uk_url *u)
 		return 0;
 	if (uk_strset_has(&hosts_ok, u->host, n))
 		return 1;
+	/* A numeric address needs no look-up. */
+	if ((ok = uk_netguard_ip_allowed(u->host)) >= 0)
+		return ok;
 	if (n >= sizeof(((struct verdict_msg *)0)->host))
 		return 0; /* no DNS name is that long */
 	return -1;
@@ -1126,7 +1147,7 @@ guard_answer(struct job *j, const char *session, const char *id,
 			call(NULL, T_IGNORE, session, "Fetch.failRequest", p);
 		}
 	}
-	if (ok || !j || j->collecting)
+	if (ok || !j || (id && j->collecting))
 		return;
 	/* A refused document fails the page, as does a WebSocket. */
 	if (!id || (type && !strcmp(type, "Document") &&
@@ -1159,6 +1180,8 @@ waiter_add(struct job *j, const char *host, const char *session,
 	w->frame = frame ? uk_xstrdup(frame) : NULL;
 	w->j = j;
 	w->gen = j ? j->gen : 0;
+	if (j && !id)
+		j->ws_waiting++;
 	w->started = running || lookup_start(host);
 }
 
@@ -1178,6 +1201,7 @@ static int
 lookup_read(void)
 {
 	struct verdict_msg v;
+	struct job *j;
 	size_t i, k;
 	ssize_t r;
 
@@ -1198,11 +1222,13 @@ lookup_read(void)
 			waiters[k++] = *w;
 			continue;
 		}
-		guard_answer(w->j && w->j->used && w->j->gen == w->gen ?
-			w->j :
-			NULL,
-		    w->session, w->id, w->url, w->type, w->frame, v.ok,
-		    *v.addr ? v.addr : v.host);
+		j = w->j && w->j->used && w->j->gen == w->gen ? w->j : NULL;
+		if (j && !w->id)
+			j->ws_waiting--;
+		guard_answer(j, w->session, w->id, w->url, w->type, w->frame,
+		    v.ok, *v.addr ? v.addr : v.host);
+		if (j && j->used && j->gen == w->gen)
+			job_maybe_finish(j);
 		waiter_free(w);
 	}
 	nwaiters = k;

@@ -267,24 +267,33 @@ browser_pid() {
 	no_browser_left
 }
 
-@test "a name whose DNS never answers holds up only the requests for it" {
+@test "a name whose DNS never answers holds up only its requests; a WebSocket's late verdict still fails its page" {
 	[ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null ||
 	    skip "needs root and mount namespaces (a resolv.conf of its own)"
-	start_server D python3 "$TOP/tests/helpers/dns_blackhole.py" 127.0.0.77
+	# slow.test is an internal address, said 2 s late; nothing else is
+	# ever answered.
+	start_server D python3 "$TOP/tests/helpers/dns_blackhole.py" \
+	    127.0.0.77 slow.test=127.0.0.2@2
 	printf 'nameserver 127.0.0.77\noptions timeout:30 attempts:1\n' \
 	    >"$T/resolv.conf"
 	# The guard looks the name up (on a thread of its own) while the
-	# other pages go on; the image waits, the pages do not.
-	URLKIT_ALLOW_PRIVATE=127.0.0.1 run -0 --separate-stderr \
+	# other pages go on; the image waits, the pages do not.  A page that
+	# opened a WebSocket to slow.test, done long before the answer comes,
+	# waits for that name's verdict before its record, and fails.
+	URLKIT_ALLOW_PRIVATE=127.0.0.1 run -1 --separate-stderr \
 	    timeout 60 unshare -m bash -c '
 		mount --bind "$1" /etc/resolv.conf || exit 99
 		shift; exec "$@"' bash "$T/resolv.conf" \
 	    pwfetch fetch -j 3 -t 15 -w domcontentloaded \
-	    "$B/from?host=never.example" "$B/static" "$B/page/1"
-	[ "${#lines[@]}" -eq 3 ]
+	    "$B/from?host=never.example" "$B/static" "$B/page/1" \
+	    "$B/ws?to=slow.test:9"
+	[ "${#lines[@]}" -eq 4 ]
 	jq -se 'map(select(has("error") | not) | .title) | sort ==
 	    ["From never.example", "Page 1", "Static page"]' <<<"$output"
-	grep -q '^query' "$T/D.log"
+	jq -se 'map(select(has("error")))[0] |
+	    (.error | test("ws://slow.test:9/.: address 127.0.0.2 refused")) and
+	    (has("content") | not)' <<<"$output"
+	grep -q '^query never.example' "$T/D.log"
 	no_browser_left
 }
 

@@ -13,6 +13,7 @@
 #   /never             headers and half a page, then nothing
 #   /setcookie         sets pw=1 and says so
 #   /cookie            shows the Cookie header it got
+#   /ws?to=H:P         a page that opens a WebSocket to H:P (127.0.0.2:9)
 #   /oom               a script that eats memory until the renderer dies
 #   /count             how many times it has been asked for
 #   /page/N            small numbered pages (the benchmark)
@@ -148,9 +149,10 @@ class H(http.server.BaseHTTPRequestHandler):
                       "var a = []; for (;;) a.push(new Array(1e6).fill(1.5));"
                       "</script></body></html>")
         elif u.path == "/ws":
+            to = q.get("to", ["127.0.0.2:9"])[0]
             self.send("<html><head><title>ws</title></head><body><p id=\"w\">"
                       "a page with a WebSocket</p><script>var s = new "
-                      "WebSocket('ws://127.0.0.2:9/');</script></body></html>")
+                      "WebSocket('ws://%s/');</script></body></html>" % to)
         elif u.path == "/count":
             H.count += 1
             self.send("<html><head><title>count</title></head><body>"
