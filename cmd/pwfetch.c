@@ -1327,7 +1327,6 @@ dispatch(yajl_val m)
 
 	if (trace) {
 		long long tid = 0;
-
 		const char *what = uk_json_get_str(params, "name");
 
 		if (!what)
