@@ -63,6 +63,7 @@ enum tag {
 	T_SETUP,
 	T_LIFECYCLE,
 	T_FRAMETREE,
+	T_MARK,
 	T_RELOAD,
 	T_NAV,
 	T_POLL,
@@ -495,9 +496,10 @@ poll_selector(struct job *j)
 }
 
 /*
- * -w networkidle.  Chromium's own networkIdle lifecycle event has been seen
- * not to come at all once in a while (a page left waiting until its
- * timeout), so the requests are also counted here, as Playwright does:
+ * -w networkidle.  Waiting for Chromium's own networkIdle lifecycle event
+ * alone, a find in CI once failed, most likely at its timeout (the run
+ * took 30 s longer), so the requests are also counted here, as Playwright
+ * does:
  * the page is idle once its load event has fired and no request has been
  * in flight for half a second.  Whichever comes first ends the wait.
  */
@@ -930,9 +932,16 @@ on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
 		job_replay(j);
 		if (!j->used)
 			return;
-		/* Mark the old document; the reloaded one has no mark. */
-		call(j, T_SETUP, j->session, "Runtime.evaluate",
+		/*
+		 * Mark the old document; the reloaded one has no mark.  The
+		 * reload waits for the mark's reply: sent together, the reload
+		 * could abort the mark ("Inspected target navigated or
+		 * closed"), as seen in CI.
+		 */
+		call(j, T_MARK, j->session, "Runtime.evaluate",
 		    evaluate("window.__pwfetchOld = true"));
+		return;
+	case T_MARK:
 		call(j, T_RELOAD, j->session, "Page.reload", NULL);
 		j->reload_sent = 1;
 		return;
