@@ -6,7 +6,7 @@
 #   /script            text written by a script during load
 #   /late              an element added 300 ms after load
 #   /from?host=H       a page with an image from host H
-#   /idle              a request 100 ms after load that takes 700 ms, then
+#   /idle?ms=N         a request 100 ms after load that takes N ms (700), then
 #                      a paragraph saying it came back
 #   /slow?ms=N         a page whose image takes N ms (load waits for it)
 #   /img?ms=N          that image
@@ -69,7 +69,8 @@ IDLE = """<!DOCTYPE html>
 <script>
 window.addEventListener('load', function () {
   setTimeout(function () {
-    fetch('/img?ms=700').then(function () {
+    var ms = new URLSearchParams(location.search).get('ms') || '700';
+    fetch('/img?ms=' + ms).then(function () {
       var p = document.createElement('p');
       p.id = 'fetched';
       p.textContent = 'Fetched after load.';
