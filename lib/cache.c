@@ -220,28 +220,9 @@ test_chunk(size_t n)
  * SIGINT, SIGTERM and SIGHUP wait while a temporary file exists: a signal
  * that ends the program lands after the rename or the unlink, never
  * between, so no temporary file is left behind (SIGKILL still can; cleanup
- * removes those).  The programs that write the cache do it from one
- * thread.
- */
-static void
-hold_signals(sigset_t *old)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &set, old);
-}
-
-static void
-release_signals(const sigset_t *old)
-{
-	pthread_sigmask(SIG_SETMASK, old, NULL);
-}
-
-/*
+ * removes those): uk_signals_hold.  The programs that write the cache do
+ * it from one thread.
+ *
  * Write data to a new temporary file for dir/name; *tmp gets its path.
  * Its times are left as the writes made them, so that a temporary file's
  * mtime always tells when its writer last wrote to it (cleanup's age).
@@ -364,13 +345,13 @@ uk_cache_write_file(const char *dir, const char *name, const char *data,
 	sigset_t old;
 	int r;
 
-	hold_signals(&old);
+	uk_signals_hold(&old);
 	if (write_tmp(dir, name, data, len, &tmp, err)) {
-		release_signals(&old);
+		uk_signals_release(&old);
 		return -1;
 	}
 	r = rename_in(tmp, dir, name, mtime_ns, err);
-	release_signals(&old);
+	uk_signals_release(&old);
 	free(tmp);
 	return r;
 }
@@ -868,9 +849,9 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 		uk_json_free(rec);
 		rec = NULL;
 		/* Keep the entry's age: a summary does not refresh content. */
-		hold_signals(&old);
+		uk_signals_hold(&old);
 		if (write_tmp(dir.buf, name, b.buf, b.len, &tmp, err)) {
-			release_signals(&old);
+			uk_signals_release(&old);
 			r = -1;
 			goto out;
 		}
@@ -880,11 +861,11 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 				err) ?
 			    -1 :
 			    1;
-			release_signals(&old);
+			uk_signals_release(&old);
 			goto out;
 		}
 		unlink(tmp);
-		release_signals(&old);
+		uk_signals_release(&old);
 		free(tmp);
 		tmp = NULL;
 	}

@@ -253,21 +253,10 @@ write_failed(struct uk_out *o)
  * program: those wait while bytes go out, and stdio's buffer is flushed
  * only between records (a record that does not fit what is left of it
  * goes after a flush), so a signal that lands between writes loses whole
- * buffered records, never half of one.
+ * buffered records, never half of one (uk_signals_hold).
+ *
+ * Write s and, when nl, a newline, as one unit.
  */
-static void
-hold_signals(sigset_t *old)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &set, old);
-}
-
-/* Write s and, when nl, a newline, as one unit (see above). */
 static void
 put_unit(struct uk_out *o, const char *s, size_t len, int nl)
 {
@@ -287,7 +276,7 @@ put_unit(struct uk_out *o, const char *s, size_t len, int nl)
 		return;
 	}
 	if (!o->batch || pending + total > size) {
-		hold_signals(&old);
+		uk_signals_hold(&old);
 		held = 1;
 		if (__fpending(o->fp) && fflush(o->fp) == EOF)
 			write_failed(o);
@@ -298,7 +287,7 @@ put_unit(struct uk_out *o, const char *s, size_t len, int nl)
 	if ((!o->batch || total > size) && fflush(o->fp) == EOF)
 		write_failed(o);
 	if (held)
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		uk_signals_release(&old);
 }
 
 void
@@ -315,9 +304,9 @@ uk_out_flush(struct uk_out *o)
 
 	if (!__fpending(o->fp))
 		return; /* nothing to write: no need to hold anything */
-	hold_signals(&old);
+	uk_signals_hold(&old);
 	r = fflush(o->fp);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	uk_signals_release(&old);
 	if (r == EOF)
 		write_failed(o);
 }

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,4 +224,22 @@ uk_time_rfc3339(char *buf, size_t size)
 	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
 	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
 	    tm.tm_sec, (int)(tv.tv_usec / 1000));
+}
+
+void
+uk_signals_hold(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+void
+uk_signals_release(const sigset_t *old)
+{
+	pthread_sigmask(SIG_SETMASK, old, NULL);
 }

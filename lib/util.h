@@ -12,6 +12,7 @@
  */
 
 #include <stdarg.h>
+#include <signal.h>
 #include <stddef.h>
 
 /* Exit codes, the contract of urlkit(7). */
@@ -77,5 +78,13 @@ int uk_parse_size(const char *s, unsigned long long *out);
 
 /* The current time as RFC 3339 UTC with milliseconds, into buf (>= 32). */
 void uk_time_rfc3339(char *buf, size_t size);
+
+/*
+ * Hold SIGINT, SIGTERM and SIGHUP in the calling thread (the old mask in
+ * *old) for a step that must not be cut in half, such as writing a record
+ * or a cache entry; uk_signals_release lets them land.
+ */
+void uk_signals_hold(sigset_t *old);
+void uk_signals_release(const sigset_t *old);
 
 #endif
