@@ -19,8 +19,10 @@ setup_file() {
 	    --disable-dev-shm-usage --user-data-dir="$d/prof" \
 	    --remote-debugging-port=0 about:blank >"$d/chromium.log" 2>&1 &
 	echo $! >"$d/chromium.pid"
-	for _ in $(seq 1 200); do
-		port=$(head -n 1 "$d/srv.port" 2>/dev/null)
+	# Up to 30 s: python3 starts slowly on a loaded machine.  (|| : the
+	# server may not have opened the file yet, and set -e is on here.)
+	for _ in $(seq 1 600); do
+		port=$(head -n 1 "$d/srv.port" 2>/dev/null || :)
 		[ -n "$port" ] && [ -s "$d/prof/DevToolsActivePort" ] && break
 		sleep 0.05
 	done

@@ -12,8 +12,10 @@ setup_file() {
 	python3 "$TOP/tests/helpers/pw_server.py" >"$d/srv.port" \
 	    2>"$d/srv.log" &
 	echo $! >"$d/srv.pid"
-	for _ in $(seq 1 100); do
-		port=$(head -n 1 "$d/srv.port" 2>/dev/null)
+	# Up to 30 s: python3 starts slowly on a loaded machine.  (|| : the
+	# server may not have opened the file yet, and set -e is on here.)
+	for _ in $(seq 1 600); do
+		port=$(head -n 1 "$d/srv.port" 2>/dev/null || :)
 		[ -n "$port" ] && break
 		sleep 0.05
 	done
