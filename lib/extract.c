@@ -37,48 +37,11 @@
 #include "buf.h"
 #include "charset.h"
 #include "extract.h"
+#include "extract_int.h"
 #include "json.h"
 #include "strset.h"
 #include "util.h"
 
-/* Node flags. */
-#define F_TEXT   0x01  /* a text node */
-#define F_SKIP   0x02  /* never text: script, style, nav... (whole subtree) */
-#define F_BLOCK  0x04  /* a block-level element */
-#define F_INLINK 0x08  /* inside <a> */
-#define F_PRE    0x10  /* inside <pre> (keep whitespace) */
-#define F_CAND   0x20  /* has a content score */
-#define F_BOIL   0x40  /* boilerplate by class or id, unless it is most text */
-#define F_INART  0x80  /* inside <article> or <main> */
-#define F_CSKIP  0x100 /* skipped as confirmed class boilerplate */
-#define F_STRONG 0x200 /* class boilerplate that stays out however large */
-
-struct nd {
-	GumboNode *g;
-	int parent; /* index, -1 for the root */
-	int end;    /* one past the last node of the subtree */
-	int tag;    /* GumboTag; GUMBO_TAG_UNKNOWN for text */
-	unsigned flags;
-	int text; /* characters of text in the subtree (not skipped) */
-	int link; /* of which inside links */
-	int commas;
-	int own; /* text directly in this block (not in child blocks) */
-	int owncommas;
-	double score;
-};
-
-struct ctx {
-	struct nd *n;
-	int nn, alloc;
-	int body;
-	struct uk_extract *x;
-	/* Metadata candidates, by preference. */
-	char *og_title, *title, *h1, *tw_title;
-	char *meta_desc, *og_desc, *ld_desc;
-	char *meta_author, *art_author, *ld_author, *rel_author;
-	char *art_date, *ld_date, *time_date, *meta_date;
-	char *ld_headline;
-};
 
 /* Elements whose text is never main text, with their whole subtree. */
 static int
@@ -118,8 +81,8 @@ tag_skipped(int tag)
 }
 
 /* Elements that do not break the flow of text. */
-static int
-tag_inline(int tag)
+int
+uk_ex_tag_inline(int tag)
 {
 	switch (tag) {
 	case GUMBO_TAG_A:
@@ -165,8 +128,8 @@ tag_inline(int tag)
 	}
 }
 
-static const char *
-attr(GumboNode *g, const char *name)
+const char *
+uk_ex_attr(GumboNode *g, const char *name)
 {
 	GumboAttribute *a;
 
@@ -176,9 +139,8 @@ attr(GumboNode *g, const char *name)
 	return a ? a->value : NULL;
 }
 
-/* Whether word w occurs in s as a whole word (separators: not alnum). */
-static int
-has_word(const char *s, const char *w)
+int
+uk_ex_has_word(const char *s, const char *w)
 {
 	size_t n = strlen(w);
 	const char *p = s;
@@ -196,7 +158,7 @@ has_word(const char *s, const char *w)
 static void
 class_id(GumboNode *g, struct uk_buf *b)
 {
-	const char *c = attr(g, "class"), *i = attr(g, "id");
+	const char *c = uk_ex_attr(g, "class"), *i = uk_ex_attr(g, "id");
 	size_t k;
 
 	uk_buf_reset(b);
@@ -297,7 +259,7 @@ match_any_word(const char *s, uint64_t b, const char *const *list,
     const uint64_t *m)
 {
 	for (; *list; list++, m++)
-		if (!(*m & ~b) && has_word(s, *list))
+		if (!(*m & ~b) && uk_ex_has_word(s, *list))
 			return 1;
 	return 0;
 }
@@ -356,249 +318,6 @@ text_len(const char *s, int *commas)
 	return n;
 }
 
-static void
-set_once(char **dst, const char *s)
-{
-	struct uk_buf b = UK_BUF_INIT;
-	const unsigned char *p;
-	int sp = 0;
-
-	if (*dst || !s)
-		return;
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (isspace(*p)) {
-			sp = 1;
-			continue;
-		}
-		if (sp && b.len)
-			uk_buf_addch(&b, ' ');
-		sp = 0;
-		uk_buf_addch(&b, *p);
-	}
-	if (!b.len) {
-		uk_buf_release(&b);
-		return;
-	}
-	*dst = uk_buf_detach(&b, NULL);
-}
-
-/* The text of a node's subtree, whitespace collapsed. */
-static void
-node_text(GumboNode *g, struct uk_buf *b, int depth)
-{
-	unsigned i;
-
-	if (depth > 64)
-		return;
-	if (g->type == GUMBO_NODE_TEXT || g->type == GUMBO_NODE_CDATA ||
-	    g->type == GUMBO_NODE_WHITESPACE) {
-		uk_buf_addstr(b, g->v.text.text);
-		return;
-	}
-	if (g->type != GUMBO_NODE_ELEMENT && g->type != GUMBO_NODE_TEMPLATE)
-		return;
-	if (g->v.element.tag == GUMBO_TAG_SCRIPT ||
-	    g->v.element.tag == GUMBO_TAG_STYLE)
-		return;
-	for (i = 0; i < g->v.element.children.length; i++) {
-		GumboNode *c = g->v.element.children.data[i];
-
-		node_text(c, b, depth + 1);
-		if (c->type == GUMBO_NODE_ELEMENT &&
-		    !tag_inline(c->v.element.tag))
-			uk_buf_addch(b, ' ');
-	}
-}
-
-static void
-set_text_once(char **dst, GumboNode *g)
-{
-	struct uk_buf b = UK_BUF_INIT;
-
-	if (*dst)
-		return;
-	node_text(g, &b, 0);
-	set_once(dst, b.buf);
-	uk_buf_release(&b);
-}
-
-/* JSON-LD: the first Article-like object's headline, author, date. */
-static void
-ld_author(struct ctx *c, yajl_val a)
-{
-	size_t i;
-
-	if (!a || c->ld_author)
-		return;
-	if (YAJL_IS_STRING(a))
-		set_once(&c->ld_author, YAJL_GET_STRING(a));
-	else if (YAJL_IS_OBJECT(a))
-		set_once(&c->ld_author, uk_json_get_str(a, "name"));
-	else if (YAJL_IS_ARRAY(a)) {
-		struct uk_buf b = UK_BUF_INIT;
-
-		for (i = 0; i < a->u.array.len && i < 8; i++) {
-			yajl_val e = a->u.array.values[i];
-			const char *s = YAJL_IS_STRING(e) ? YAJL_GET_STRING(e) :
-			    YAJL_IS_OBJECT(e) ? uk_json_get_str(e, "name") :
-						NULL;
-
-			if (!s || !*s)
-				continue;
-			if (b.len)
-				uk_buf_addstr(&b, ", ");
-			uk_buf_addstr(&b, s);
-		}
-		if (b.len)
-			set_once(&c->ld_author, b.buf);
-		uk_buf_release(&b);
-	}
-}
-
-static void
-ld_walk(struct ctx *c, yajl_val v, int depth)
-{
-	size_t i;
-	yajl_val t;
-
-	if (!v || depth > 8)
-		return;
-	if (YAJL_IS_ARRAY(v)) {
-		for (i = 0; i < v->u.array.len; i++)
-			ld_walk(c, v->u.array.values[i], depth + 1);
-		return;
-	}
-	if (!YAJL_IS_OBJECT(v))
-		return;
-	t = uk_json_get(v, "@graph");
-	if (t)
-		ld_walk(c, t, depth + 1);
-	t = uk_json_get(v, "@type");
-	if (t && YAJL_IS_ARRAY(t) && t->u.array.len)
-		t = t->u.array.values[0];
-	if (!t || !YAJL_IS_STRING(t))
-		return;
-	{
-		const char *ty = YAJL_GET_STRING(t);
-
-		if (!strstr(ty, "Article") && !strstr(ty, "Posting") &&
-		    strcmp(ty, "WebPage") && strcmp(ty, "Report") &&
-		    strcmp(ty, "Review") && strcmp(ty, "QAPage") &&
-		    strcmp(ty, "Recipe") && strcmp(ty, "Product") &&
-		    strcmp(ty, "DiscussionForumPosting") &&
-		    strcmp(ty, "TechArticle") && strcmp(ty, "Question"))
-			return;
-	}
-	set_once(&c->ld_headline, uk_json_get_str(v, "headline"));
-	set_once(&c->ld_desc, uk_json_get_str(v, "description"));
-	ld_author(c, uk_json_get(v, "author"));
-	set_once(&c->ld_date, uk_json_get_str(v, "datePublished"));
-	set_once(&c->ld_date, uk_json_get_str(v, "dateCreated"));
-}
-
-static void
-ld_json(struct ctx *c, GumboNode *g)
-{
-	struct uk_buf b = UK_BUF_INIT;
-	yajl_val v;
-	unsigned i;
-
-	for (i = 0; i < g->v.element.children.length; i++) {
-		GumboNode *t = g->v.element.children.data[i];
-
-		if (t->type == GUMBO_NODE_TEXT || t->type == GUMBO_NODE_CDATA ||
-		    t->type == GUMBO_NODE_WHITESPACE)
-			uk_buf_addstr(&b, t->v.text.text);
-	}
-	if (b.len > 1 << 20) {
-		uk_buf_release(&b);
-		return;
-	}
-	v = uk_json_parse(b.buf, b.len, NULL);
-	if (v) {
-		ld_walk(c, v, 0);
-		uk_json_free(v);
-	}
-	uk_buf_release(&b);
-}
-
-static void
-meta_tag(struct ctx *c, GumboNode *g)
-{
-	const char *k = attr(g, "property"), *v = attr(g, "content");
-
-	if (!v)
-		return;
-	if (!k)
-		k = attr(g, "name");
-	if (!k)
-		k = attr(g, "itemprop");
-	if (!k)
-		return;
-	if (!strcasecmp(k, "og:title"))
-		set_once(&c->og_title, v);
-	else if (!strcasecmp(k, "twitter:title"))
-		set_once(&c->tw_title, v);
-	else if (!strcasecmp(k, "description"))
-		set_once(&c->meta_desc, v);
-	else if (!strcasecmp(k, "og:description") ||
-	    !strcasecmp(k, "twitter:description"))
-		set_once(&c->og_desc, v);
-	else if (!strcasecmp(k, "author") || !strcasecmp(k, "dc.creator") ||
-	    !strcasecmp(k, "sailthru.author") ||
-	    !strcasecmp(k, "parsely-author"))
-		set_once(&c->meta_author, v);
-	else if (!strcasecmp(k, "article:author") ||
-	    !strcasecmp(k, "og:article:author")) {
-		if (strncmp(v, "http", 4))
-			set_once(&c->art_author, v);
-	} else if (!strcasecmp(k, "article:published_time") ||
-	    !strcasecmp(k, "og:article:published_time") ||
-	    !strcasecmp(k, "datePublished"))
-		set_once(&c->art_date, v);
-	else if (!strcasecmp(k, "date") || !strcasecmp(k, "dc.date") ||
-	    !strcasecmp(k, "dc.date.issued") || !strcasecmp(k, "pubdate") ||
-	    !strcasecmp(k, "publish-date") || !strcasecmp(k, "sailthru.date") ||
-	    !strcasecmp(k, "parsely-pub-date") ||
-	    !strcasecmp(k, "citation_publication_date"))
-		set_once(&c->meta_date, v);
-}
-
-/* Collect metadata from element g. */
-static void
-metadata(struct ctx *c, GumboNode *g, int tag)
-{
-	const char *s;
-
-	switch (tag) {
-	case GUMBO_TAG_TITLE:
-		set_text_once(&c->title, g);
-		break;
-	case GUMBO_TAG_META:
-		meta_tag(c, g);
-		break;
-	case GUMBO_TAG_SCRIPT:
-		s = attr(g, "type");
-		if (s && !strcasecmp(s, "application/ld+json"))
-			ld_json(c, g);
-		break;
-	case GUMBO_TAG_H1:
-		set_text_once(&c->h1, g);
-		break;
-	case GUMBO_TAG_TIME:
-		set_once(&c->time_date, attr(g, "datetime"));
-		break;
-	case GUMBO_TAG_A:
-	case GUMBO_TAG_LINK:
-		s = attr(g, "rel");
-		if (s && has_word(s, "author") && tag == GUMBO_TAG_A)
-			set_text_once(&c->rel_author, g);
-		break;
-	default:
-		break;
-	}
-}
-
 static int
 push(struct ctx *c, GumboNode *g, int parent)
 {
@@ -628,15 +347,15 @@ boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 	uint64_t b;
 	const char *s;
 
-	if (attr(g, "hidden"))
+	if (uk_ex_attr(g, "hidden"))
 		return 1;
-	s = attr(g, "aria-hidden");
+	s = uk_ex_attr(g, "aria-hidden");
 	if (s && !strcasecmp(s, "true"))
 		return 1;
-	s = attr(g, "style");
+	s = uk_ex_attr(g, "style");
 	if (s && style_hidden(s))
 		return 1;
-	s = attr(g, "role");
+	s = uk_ex_attr(g, "role");
 	if (s &&
 	    (!strcasecmp(s, "navigation") || !strcasecmp(s, "banner") ||
 		!strcasecmp(s, "contentinfo") ||
@@ -713,10 +432,10 @@ build(struct ctx *c, GumboNode *root)
 		i = push(c, ch, pi);
 		c->n[i].tag = ch->v.element.tag;
 		c->n[i].flags = pflags;
-		metadata(c, ch, c->n[i].tag);
+		uk_ex_metadata(c, ch, c->n[i].tag);
 		if (c->n[i].tag == GUMBO_TAG_BODY && !c->body)
 			c->body = i;
-		if (!tag_inline(c->n[i].tag))
+		if (!uk_ex_tag_inline(c->n[i].tag))
 			c->n[i].flags |= F_BLOCK;
 		if (c->n[i].tag == GUMBO_TAG_A)
 			c->n[i].flags |= F_INLINK;
@@ -840,7 +559,7 @@ nests(const char *name)
 }
 
 /*
- * Attributes that extraction reads (attr() calls) or that steer gumbo's
+ * Attributes that extraction reads (uk_ex_attr() calls) or that steer gumbo's
  * tree building (input type, font color/face/size leaving foreign content,
  * annotation-xml encoding, isindex action/prompt/name).  Every other
  * attribute is dropped before parsing: they are two fifths of what is
@@ -1175,7 +894,7 @@ confirm_boilerplate(struct ctx *c)
 			    c->n[j].tag == GUMBO_TAG_ARTICLE)
 				keep = 1;
 			role = c->n[j].flags & F_TEXT ? NULL :
-							attr(c->n[j].g, "role");
+							uk_ex_attr(c->n[j].g, "role");
 			if (role && !strcasecmp(role, "main"))
 				keep = 1;
 		}
@@ -1292,114 +1011,6 @@ score(struct ctx *c)
 	return best;
 }
 
-/* Text writer with pending breaks: 0 none, 1 space, 2 newline, 3 blank. */
-struct writer {
-	struct uk_buf *b;
-	int brk;
-};
-
-static void
-w_break(struct writer *w, int level)
-{
-	if (level > w->brk)
-		w->brk = level;
-}
-
-static void
-w_text(struct writer *w, const char *s, int pre)
-{
-	const unsigned char *p = (const unsigned char *)s, *q;
-
-	while (*p) {
-		if (!pre && isspace(*p)) {
-			w_break(w, 1);
-			p++;
-			continue;
-		}
-		if (w->brk && w->b->len) {
-			if (w->brk == 1)
-				uk_buf_addch(w->b, ' ');
-			else if (w->brk == 2)
-				uk_buf_addch(w->b, '\n');
-			else
-				uk_buf_addstr(w->b, "\n\n");
-		}
-		w->brk = 0;
-		if (pre && *p == '\r') {
-			p++;
-			continue;
-		}
-		/* The run of bytes up to the next space (or CR in <pre>). */
-		for (q = p + 1; *q && !(pre ? *q == '\r' : isspace(*q)); q++)
-			;
-		uk_buf_add(w->b, p, (size_t)(q - p));
-		p = q;
-	}
-}
-
-static int
-break_level(int tag)
-{
-	switch (tag) {
-	case GUMBO_TAG_BR:
-	case GUMBO_TAG_LI:
-	case GUMBO_TAG_TR:
-	case GUMBO_TAG_DT:
-	case GUMBO_TAG_DD:
-	case GUMBO_TAG_OPTION:
-		return 2;
-	case GUMBO_TAG_TD:
-	case GUMBO_TAG_TH:
-		return 1;
-	default:
-		return 3;
-	}
-}
-
-/*
- * Write the text of the subtree at i.  skip: 0 all but scripts and styles
- * (the fallback), 1 without boilerplate.
- */
-static void
-emit(struct ctx *c, int i, struct writer *w, int skip)
-{
-	int stack[256], sn = 0, j, end = c->n[i].end;
-
-	for (j = i; j < end; j++) {
-		struct nd *n = &c->n[j];
-
-		while (sn && c->n[stack[sn - 1]].end <= j) {
-			w_break(w, break_level(c->n[stack[sn - 1]].tag));
-			sn--;
-		}
-		if (skip && (n->flags & F_SKIP) && !(c->n[i].flags & F_SKIP)) {
-			j = n->end - 1;
-			continue;
-		}
-		if (!skip &&
-		    (n->tag == GUMBO_TAG_SCRIPT || n->tag == GUMBO_TAG_STYLE ||
-			n->tag == GUMBO_TAG_HEAD ||
-			n->tag == GUMBO_TAG_TEMPLATE)) {
-			j = n->end - 1;
-			continue;
-		}
-		if (n->flags & F_TEXT) {
-			w_text(w, n->g->v.text.text, n->flags & F_PRE);
-			continue;
-		}
-		if (n->flags & F_BLOCK) {
-			w_break(w, break_level(n->tag));
-			if (sn < (int)(sizeof(stack) / sizeof(stack[0])))
-				stack[sn++] = j;
-		}
-	}
-	while (sn) {
-		w_break(w, break_level(c->n[stack[sn - 1]].tag));
-		sn--;
-	}
-	w_break(w, 3);
-}
-
 /* Whether sibling s of the best candidate belongs to the article. */
 static int
 sibling_ok(struct ctx *c, int s, double threshold)
@@ -1444,8 +1055,8 @@ same_kind(struct ctx *c, int a, int b)
 	if (c->n[a].tag != c->n[b].tag || (c->n[a].flags & F_TEXT) ||
 	    (c->n[b].flags & F_TEXT))
 		return 0;
-	ca = attr(c->n[a].g, "class");
-	cb = attr(c->n[b].g, "class");
+	ca = uk_ex_attr(c->n[a].g, "class");
+	cb = uk_ex_attr(c->n[b].g, "class");
 	if (!ca || !cb) {
 		/* Without a class only elements made to repeat count. */
 		return !ca && !cb &&
@@ -1513,7 +1124,7 @@ select_emit(struct ctx *c, int best, struct writer *w)
 				if (s == r ||
 				    (same_kind(c, r, s) &&
 					!(c->n[s].flags & F_SKIP)))
-					emit(c, s, w, 1);
+					uk_ex_emit(c, s, w, 1);
 			return;
 		}
 		p = c->n[best].parent;
@@ -1530,121 +1141,15 @@ select_emit(struct ctx *c, int best, struct writer *w)
 		a = best;
 		while (a != c->body && c->n[a].text < frac * total)
 			a = c->n[a].parent;
-		emit(c, a, w, 1);
+		uk_ex_emit(c, a, w, 1);
 	} else if (p > 0 && c->n[p].tag != GUMBO_TAG_HTML) {
 		for (s = p + 1; s < c->n[p].end; s = c->n[s].end)
 			if (s == best || sibling_ok(c, s, thr))
-				emit(c, s, w, 1);
+				uk_ex_emit(c, s, w, 1);
 	} else
-		emit(c, best, w, 1);
+		uk_ex_emit(c, best, w, 1);
 }
 
-/*
- * Drop paragraphs that repeat an earlier one word for word: responsive
- * pages carry the same block for each screen size, carousels repeat
- * their slides, and a reader reads a paragraph once.
- */
-static void
-dedupe(struct uk_buf *t)
-{
-	struct uk_strset seen = UK_STRSET_INIT;
-	struct uk_buf out = UK_BUF_INIT;
-	const char *p = t->buf, *end = t->buf + t->len, *q;
-
-	while (p < end) {
-		/* memchr, not strstr: no scan past the match (ASan's strstr
-		 * measures the whole rest of the string each time). */
-		for (q = p; (q = memchr(q, '\n', (size_t)(end - q))); q++)
-			if (q + 1 < end && q[1] == '\n')
-				break;
-		if (!q)
-			q = end;
-		if (uk_strset_add(&seen, p, (size_t)(q - p))) {
-			if (out.len)
-				uk_buf_addstr(&out, "\n\n");
-			uk_buf_add(&out, p, (size_t)(q - p));
-		}
-		p = q < end ? q + 2 : end;
-	}
-	uk_strset_release(&seen);
-	uk_buf_release(t);
-	*t = out;
-}
-
-/* Trim a site name from a <title>: "Story - Site" gives "Story". */
-static char *
-clean_title(const char *t, const char *h1)
-{
-	static const char *const seps[] = { " | ", " - ", " \xe2\x80\x93 ",
-		" \xe2\x80\x94 ", " :: ", " \xc2\xbb ", " / ", " \xc2\xb7 ",
-		NULL };
-	const char *cut = NULL;
-	int k;
-
-	if (h1 && !strcmp(t, h1))
-		return uk_xstrdup(t);
-	for (k = 0; seps[k]; k++) {
-		const char *p = t, *q, *last = NULL;
-
-		while ((q = strstr(p, seps[k]))) {
-			last = q;
-			p = q + 1;
-		}
-		if (last && (!cut || last > cut))
-			cut = last;
-	}
-	if (cut) {
-		/* Keep the part before the last separator if it says enough. */
-		const char *p;
-		int words = 1;
-
-		for (p = t; p < cut; p++)
-			if (*p == ' ')
-				words++;
-		if (words >= 2 || (h1 && !strncmp(t, h1, (size_t)(cut - t))))
-			return uk_xmemdup(t, (size_t)(cut - t));
-	}
-	return uk_xstrdup(t);
-}
-
-static void
-finish_metadata(struct ctx *c)
-{
-	struct uk_extract *x = c->x;
-
-	if (c->og_title)
-		x->title = uk_xstrdup(c->og_title);
-	else if (c->title)
-		x->title = clean_title(c->title, c->h1);
-	else if (c->ld_headline)
-		x->title = uk_xstrdup(c->ld_headline);
-	else if (c->tw_title)
-		x->title = uk_xstrdup(c->tw_title);
-	else if (c->h1)
-		x->title = uk_xstrdup(c->h1);
-	if (c->meta_desc)
-		x->description = uk_xstrdup(c->meta_desc);
-	else if (c->og_desc)
-		x->description = uk_xstrdup(c->og_desc);
-	else if (c->ld_desc)
-		x->description = uk_xstrdup(c->ld_desc);
-	if (c->meta_author)
-		x->author = uk_xstrdup(c->meta_author);
-	else if (c->art_author)
-		x->author = uk_xstrdup(c->art_author);
-	else if (c->ld_author)
-		x->author = uk_xstrdup(c->ld_author);
-	else if (c->rel_author)
-		x->author = uk_xstrdup(c->rel_author);
-	if (c->art_date)
-		x->date = uk_xstrdup(c->art_date);
-	else if (c->ld_date)
-		x->date = uk_xstrdup(c->ld_date);
-	else if (c->time_date)
-		x->date = uk_xstrdup(c->time_date);
-	else if (c->meta_date)
-		x->date = uk_xstrdup(c->meta_date);
-}
 
 static int
 contains_ci(const char *s, const char *const *list)
@@ -1804,12 +1309,12 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	build(&c, out->document);
 	measure(&c);
 	confirm_boilerplate(&c);
-	finish_metadata(&c);
+	uk_ex_finish_metadata(&c);
 
 	w.b = &all;
 	w.brk = 0;
 	if (c.body)
-		emit(&c, c.body, &w, 0);
+		uk_ex_emit(&c, c.body, &w, 0);
 	uk_buf_trim(&all);
 
 	best = c.body ? score(&c) : -1;
@@ -1818,7 +1323,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 		w.brk = 0;
 		select_emit(&c, best, &w);
 		uk_buf_trim(&text);
-		dedupe(&text);
+		uk_ex_dedupe(&text);
 	}
 	if (text.len < 50 || text.len * 10 < all.len / 10) {
 		/* The seed's fallback: everything but scripts and styles. */
@@ -1833,22 +1338,7 @@ done:
 	/* The whole tree is in the arena: no gumbo_destroy_output. */
 	arena_release(&arena);
 	free(c.n);
-	free(c.og_title);
-	free(c.title);
-	free(c.h1);
-	free(c.tw_title);
-	free(c.meta_desc);
-	free(c.og_desc);
-	free(c.ld_desc);
-	free(c.meta_author);
-	free(c.art_author);
-	free(c.ld_author);
-	free(c.rel_author);
-	free(c.art_date);
-	free(c.ld_date);
-	free(c.time_date);
-	free(c.meta_date);
-	free(c.ld_headline);
+	uk_ex_metadata_release(&c);
 	uk_buf_release(&u);
 	uk_buf_release(&all);
 	uk_buf_release(&text);

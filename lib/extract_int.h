@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private to the extraction modules: the flat node array that
+ * extract.c builds from gumbo's tree, its metadata candidates, and the
+ * text writer.  extract.c scores and selects; extract_meta.c gathers
+ * metadata; extract_write.c writes the text of chosen nodes.
+ */
+#ifndef UK_EXTRACT_INT_H
+#define UK_EXTRACT_INT_H
+
+#include <gumbo.h>
+
+#include "buf.h"
+#include "extract.h"
+
+/* Node flags. */
+#define F_TEXT   0x01  /* a text node */
+#define F_SKIP   0x02  /* never text: script, style, nav... (whole subtree) */
+#define F_BLOCK  0x04  /* a block-level element */
+#define F_INLINK 0x08  /* inside <a> */
+#define F_PRE    0x10  /* inside <pre> (keep whitespace) */
+#define F_CAND   0x20  /* has a content score */
+#define F_BOIL   0x40  /* boilerplate by class or id, unless it is most text */
+#define F_INART  0x80  /* inside <article> or <main> */
+#define F_CSKIP  0x100 /* skipped as confirmed class boilerplate */
+#define F_STRONG 0x200 /* class boilerplate that stays out however large */
+
+struct nd {
+	GumboNode *g;
+	int parent; /* index, -1 for the root */
+	int end;    /* one past the last node of the subtree */
+	int tag;    /* GumboTag; GUMBO_TAG_UNKNOWN for text */
+	unsigned flags;
+	int text; /* characters of text in the subtree (not skipped) */
+	int link; /* of which inside links */
+	int commas;
+	int own; /* text directly in this block (not in child blocks) */
+	int owncommas;
+	double score;
+};
+
+struct ctx {
+	struct nd *n;
+	int nn, alloc;
+	int body;
+	struct uk_extract *x;
+	/* Metadata candidates, by preference. */
+	char *og_title, *title, *h1, *tw_title;
+	char *meta_desc, *og_desc, *ld_desc;
+	char *meta_author, *art_author, *ld_author, *rel_author;
+	char *art_date, *ld_date, *time_date, *meta_date;
+	char *ld_headline;
+};
+
+/* Text writer with pending breaks: 0 none, 1 space, 2 newline, 3 blank. */
+struct writer {
+	struct uk_buf *b;
+	int brk;
+};
+
+/* The value of attribute name of element g, or NULL. */
+const char *uk_ex_attr(GumboNode *g, const char *name);
+/* Whether tag is an inline element (its text runs on with its parent). */
+int uk_ex_tag_inline(int tag);
+/* Whether word w occurs in s as a whole word (separators: not alnum). */
+int uk_ex_has_word(const char *s, const char *w);
+
+/* extract_meta.c: collect candidates from element g (tag) into c. */
+void uk_ex_metadata(struct ctx *c, GumboNode *g, int tag);
+/* extract_meta.c: choose among the candidates into c->x. */
+void uk_ex_finish_metadata(struct ctx *c);
+/* extract_meta.c: free the candidates. */
+void uk_ex_metadata_release(struct ctx *c);
+
+/*
+ * extract_write.c: write the text of the subtree at i.  skip: 0 all but
+ * scripts and styles (the fallback), 1 without boilerplate.
+ */
+void uk_ex_emit(struct ctx *c, int i, struct writer *w, int skip);
+void uk_ex_w_break(struct writer *w, int level);
+/* extract_write.c: drop paragraphs repeated word for word. */
+void uk_ex_dedupe(struct uk_buf *t);
+
+#endif
