@@ -399,7 +399,7 @@ job_finish(struct job *j)
 	}
 	r = base_record(j->rec, j->url);
 	if (uk_extract_html(j->html, strlen(j->html),
-		"text/html; charset=utf-8", j->final_url, &x, &err)) {
+		"text/html; charset=utf-8", j->final_url, NULL, &x, &err)) {
 		uk_extract_release(&x);
 		uk_json_free(r);
 		job_fail(j, "%s", err.msg);

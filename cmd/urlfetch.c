@@ -125,19 +125,23 @@ extract_file(const char *path, const char *url, int text_only)
 	struct uk_err err = { 0 };
 	yajl_val rec;
 	char now[64];
-	const char *html;
+	const char *html, *mapped;
 	size_t len = 0;
-	int failed;
+	int failed = 0;
 
 	memset(&x, 0, sizeof(x));
-	html = map_file(path, &len);
-	if (html)
-		failed = uk_extract_html(html, len, NULL, url, &x, &err) < 0;
-	else
-		failed = read_all(path, &in, &err) < 0 ||
-		    uk_extract_html(in.buf, in.len, NULL, url, &x, &err) < 0;
-	if (html)
-		munmap((void *)html, len);
+	html = mapped = map_file(path, &len);
+	if (!html) {
+		failed = read_all(path, &in, &err) < 0;
+		html = in.buf ? in.buf : "";
+		len = in.len;
+	}
+	if (!failed)
+		failed = (uk_extract_is_pdf(html, len) ?
+			uk_extract_pdf(html, len, url, NULL, &x, &err) :
+			uk_extract_html(html, len, NULL, url, NULL, &x, &err)) < 0;
+	if (mapped)
+		munmap((void *)mapped, len);
 	if (!url) {
 		char *abs = strcmp(path, "-") ? realpath(path, NULL) : NULL;
 
@@ -176,12 +180,14 @@ extract_file(const char *path, const char *url, int text_only)
 		uk_warn("%s", err.msg);
 		uk_status_set(UK_EXIT_FAIL);
 	} else {
+		/* This route has always written the four as null when absent. */
 		set_opt_str(rec, "title", x.title);
 		set_opt_str(rec, "description", x.description);
 		set_opt_str(rec, "author", x.author);
 		set_opt_str(rec, "date", x.date);
-		if (!x.blocked)
-			uk_json_set_str(rec, "content", x.text);
+		uk_extract_record(&x, rec);
+		if (x.blocked)
+			uk_json_del(rec, "content");
 	}
 	uk_time_rfc3339(now, sizeof(now));
 	uk_json_set_str(rec, "fetched_at", now);

@@ -1267,7 +1267,8 @@ arena_release(struct arena *a)
 
 int
 uk_extract_html(const char *html, size_t len, const char *content_type,
-    const char *url, struct uk_extract *x, struct uk_err *err)
+    const char *url, const struct uk_extract_opts *o, struct uk_extract *x,
+    struct uk_err *err)
 {
 	struct ctx c;
 	struct uk_buf u = UK_BUF_INIT, all = UK_BUF_INIT, text = UK_BUF_INIT;
@@ -1280,6 +1281,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	int best, ret = -1;
 
 	(void)url;
+	(void)o;
 	pthread_once(&masks_once, masks_init);
 	memset(x, 0, sizeof(*x));
 	memset(&c, 0, sizeof(c));
@@ -1333,6 +1335,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	}
 	x->blocked = is_blocked(&c, all.buf, all.len);
 	x->text = uk_buf_detach(&text, NULL);
+	x->format = "text";
 	ret = 0;
 done:
 	/* The whole tree is in the arena: no gumbo_destroy_output. */
@@ -1348,13 +1351,23 @@ done:
 void
 uk_extract_release(struct uk_extract *x)
 {
+	size_t k;
+
 	if (!x)
 		return;
 	free(x->title);
 	free(x->description);
 	free(x->author);
 	free(x->date);
+	free(x->lang);
+	free(x->sitename);
+	free(x->canonical);
+	free(x->image);
+	for (k = 0; k < x->ntags; k++)
+		free(x->tags[k]);
+	free(x->tags);
 	free(x->text);
+	free(x->comments);
 	free(x->charset);
 	memset(x, 0, sizeof(*x));
 }

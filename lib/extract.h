@@ -20,22 +20,76 @@
 
 #include "util.h"
 
+/* What to extract and how to write it. */
+enum uk_extract_format {
+	UK_EXTRACT_TEXT,    /* plain text: paragraphs by blank lines */
+	UK_EXTRACT_MARKDOWN /* CommonMark with GFM tables */
+};
+
+struct uk_extract_opts {
+	enum uk_extract_format format;
+	int links;     /* markdown: links as [text](absolute URL) */
+	int images;    /* markdown: images as ![alt](absolute URL) */
+	int comments;  /* the comment section's text into x->comments */
+	int max_pages; /* PDF: pages read at most (0: the default, 200) */
+	int timeout_ms; /* PDF: time limit (0: the default) */
+};
+
+/* The defaults: text, no links, images or comments. */
+#define UK_EXTRACT_OPTS_INIT { UK_EXTRACT_TEXT, 0, 0, 0, 0, 0 }
+
 struct uk_extract {
 	char *title, *description, *author, *date; /* NULL when absent */
+	char *lang;      /* html lang, Content-Language or og:locale */
+	char *sitename;  /* og:site_name, JSON-LD publisher */
+	char *canonical; /* link rel=canonical or og:url, absolute */
+	char *image;     /* og:image, absolute */
+	char **tags;     /* article:tag, keywords: ntags strings */
+	size_t ntags;
 	char *text;      /* main text, paragraphs separated by blank lines */
+	char *comments;  /* with opts.comments: the comments' text, or NULL */
 	char *charset;   /* the charset the page was read as */
+	const char *format; /* "text" or "markdown", static */
 	int fallback;    /* 1: no main block scored; the plain fallback */
 	int blocked;     /* 1: the page looks like a block or challenge page */
+	int needs_browser; /* 1: an app shell whose text scripts build */
+	int pages;       /* PDF: the document's page count; 0 otherwise */
 };
 
 /*
  * Extract html[0..len).  content_type is the HTTP Content-Type header or
- * NULL; url (may be NULL) resolves relative metadata.  0 on success, -1
- * with err (the page could not be decoded or parsed at all).  Release x
- * with uk_extract_release whatever the result.
+ * NULL; url (may be NULL) resolves relative links and metadata; o may be
+ * NULL for the defaults.  0 on success, -1 with err (the page could not
+ * be decoded or parsed at all).  Release x with uk_extract_release
+ * whatever the result.
  */
 int uk_extract_html(const char *html, size_t len, const char *content_type,
-    const char *url, struct uk_extract *x, struct uk_err *err);
+    const char *url, const struct uk_extract_opts *o, struct uk_extract *x,
+    struct uk_err *err);
+
+/*
+ * Extract a PDF document pdf[0..len) (lib/pdf.c): text in reading order,
+ * title, author and date from its info, pages.  0, or -1 with err saying
+ * whether the document is encrypted, damaged or holds no text (images
+ * only).  Release x with uk_extract_release whatever the result.
+ */
+int uk_extract_pdf(const char *pdf, size_t len, const char *url,
+    const struct uk_extract_opts *o, struct uk_extract *x,
+    struct uk_err *err);
+
+/* Whether buf[0..len) starts as a PDF document does ("%PDF-"). */
+int uk_extract_is_pdf(const char *buf, size_t len);
+
+/*
+ * Set the fields of a content record from x (lib/extract_record.c):
+ * title, description, author, date, lang, sitename, canonical, image,
+ * tags (an array), content, comments, pages, needs_browser, and format
+ * when it is not text; absent values are left out.  The caller sets
+ * what depends on its route (extraction, charset, blocked).
+ * rec is a yajl object (void * so that this header needs no yajl).
+ */
+void uk_extract_record(const struct uk_extract *x, void *rec);
+
 void uk_extract_release(struct uk_extract *x);
 
 #endif

@@ -232,6 +232,20 @@ is_html(const char *ct, const struct uk_buf *body)
 	return r;
 }
 
+/*
+ * Whether a body is a PDF document: by its type, or by its first bytes
+ * when the server says nothing or octet-stream.
+ */
+static int
+is_pdf(const char *ct, const struct uk_buf *body)
+{
+	if (ct && ct_is(ct, "application/pdf"))
+		return 1;
+	if (ct && *ct && !ct_is(ct, "application/octet-stream"))
+		return 0;
+	return uk_extract_is_pdf(body->buf, body->len);
+}
+
 static int
 is_text(const char *ct)
 {
@@ -285,10 +299,22 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 	struct uk_buf text = UK_BUF_INIT;
 	char cs[64];
 
+	if (is_pdf(r->content_type, &r->body)) {
+		if (uk_extract_pdf(r->body.buf, r->body.len, r->final_url,
+			NULL, &x, &err)) {
+			uk_buf_addstr(msg, err.msg);
+			uk_extract_release(&x);
+			*why = "pdf";
+			return -1;
+		}
+		uk_extract_record(&x, rec);
+		uk_extract_release(&x);
+		return 0;
+	}
 	if (is_html(r->content_type, &r->body)) {
 		memset(&x, 0, sizeof(x));
 		if (uk_extract_html(r->body.buf, r->body.len, r->content_type,
-			r->final_url, &x, &err)) {
+			r->final_url, NULL, &x, &err)) {
 			uk_buf_addstr(msg, err.msg);
 			uk_extract_release(&x);
 			*why = "extract";
@@ -310,11 +336,7 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 			*why = "empty";
 			return -1;
 		}
-		set_opt_str(rec, "title", x.title);
-		set_opt_str(rec, "description", x.description);
-		set_opt_str(rec, "author", x.author);
-		set_opt_str(rec, "date", x.date);
-		uk_json_set_str(rec, "content", x.text ? x.text : "");
+		uk_extract_record(&x, rec);
 		set_opt_str(rec, "charset", x.charset);
 		uk_json_set_str(rec, "extraction",
 		    x.fallback ? "fallback" : "main");
@@ -361,7 +383,7 @@ status_blocked(struct uk_http_req *r)
 		return 0;
 	memset(&x, 0, sizeof(x));
 	blocked = !uk_extract_html(r->body.buf, r->body.len, r->content_type,
-		      r->final_url, &x, &err) &&
+		      r->final_url, NULL, &x, &err) &&
 	    x.blocked;
 	uk_extract_release(&x);
 	return blocked;

@@ -119,8 +119,8 @@ teardown() { common_teardown; }
 }
 
 @test "a binary content type is an error" {
-	run -1 --separate-stderr urlfetch <<<"$B/doc.pdf"
-	[ "$(field "$output" .error)" = "unsupported content type 'application/pdf'" ]
+	run -1 --separate-stderr urlfetch <<<"$B/blob.zip"
+	[ "$(field "$output" .error)" = "unsupported content type 'application/zip'" ]
 }
 
 @test "private addresses are refused by default" {

@@ -33,7 +33,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *ct = types[size % (sizeof(types) / sizeof(*types))];
 
 	if (uk_extract_html((const char *)data, size, ct,
-		"https://example.test/dir/page.html", &x, &err) == 0) {
+		"https://example.test/dir/page.html", NULL, &x, &err) == 0) {
 		check(x.title);
 		check(x.description);
 		check(x.author);

@@ -260,6 +260,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(403, BLOCK)
         if path.startswith("/status/"):
             return self.send(int(path[len("/status/"):]), "status page")
+        if path == "/blob.zip":
+            return self.send(200, b"PK\x03\x04\x14\x00\x00\x00",
+                             "application/zip")
         if path == "/doc.pdf":
             return self.send(200, b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n",
                              "application/pdf")

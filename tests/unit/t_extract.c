@@ -23,7 +23,7 @@ run(const char *html, const char *ct)
 	struct uk_err err = { 0 };
 
 	uk_extract_release(&x);
-	return uk_extract_html(html, strlen(html), ct, NULL, &x, &err);
+	return uk_extract_html(html, strlen(html), ct, NULL, NULL, &x, &err);
 }
 
 static int
@@ -180,21 +180,21 @@ main(void)
 
 	/* Degenerate input. */
 	uk_extract_release(&x);
-	ok(uk_extract_html("", 0, NULL, NULL, &x, &err) == 0 && x.text &&
+	ok(uk_extract_html("", 0, NULL, NULL, NULL, &x, &err) == 0 && x.text &&
 		!x.text[0],
 	    "empty input gives empty text");
 	srand(7);
 	for (i = 0; i < 65536; i++)
 		uk_buf_addch(&b, rand() & 0xff);
 	uk_extract_release(&x);
-	ok(uk_extract_html(b.buf, b.len, NULL, NULL, &x, &err) == 0 && x.text,
+	ok(uk_extract_html(b.buf, b.len, NULL, NULL, NULL, &x, &err) == 0 && x.text,
 	    "binary garbage does not crash");
 	uk_buf_reset(&b);
 	for (i = 0; i < 100000; i++)
 		uk_buf_addstr(&b, "<div>");
 	uk_buf_addstr(&b, PARA("deep"));
 	uk_extract_release(&x);
-	ok(uk_extract_html(b.buf, b.len, NULL, NULL, &x, &err) == 0 &&
+	ok(uk_extract_html(b.buf, b.len, NULL, NULL, NULL, &x, &err) == 0 &&
 		has("The deep paragraph"),
 	    "100000 nested elements: bounded, text kept");
 	uk_buf_reset(&b);
@@ -204,7 +204,7 @@ main(void)
 		uk_buf_addstr(&b, "<div>x</div>");
 	uk_buf_addstr(&b, PARA("bottom"));
 	uk_extract_release(&x);
-	ok(uk_extract_html(b.buf, b.len, NULL, NULL, &x, &err) == 0 &&
+	ok(uk_extract_html(b.buf, b.len, NULL, NULL, NULL, &x, &err) == 0 &&
 		has("The bottom paragraph"),
 	    "many elements at the depth limit");
 	uk_buf_reset(&b);
@@ -212,14 +212,14 @@ main(void)
 	    "<html><body><p>unclosed <b>bold <i>italic <table>"
 	    "<td>cell<tr><p>" PARA("malformed"));
 	uk_extract_release(&x);
-	ok(uk_extract_html(b.buf, b.len, NULL, NULL, &x, &err) == 0 &&
+	ok(uk_extract_html(b.buf, b.len, NULL, NULL, NULL, &x, &err) == 0 &&
 		has("The malformed paragraph"),
 	    "malformed HTML extracts");
 	uk_buf_reset(&b);
 	uk_buf_add(&b,
 	    "<p>nul\0byte, and more text for the paragraph here.</p>", 55);
 	uk_extract_release(&x);
-	ok(uk_extract_html(b.buf, b.len, NULL, NULL, &x, &err) == 0 &&
+	ok(uk_extract_html(b.buf, b.len, NULL, NULL, NULL, &x, &err) == 0 &&
 		has("nul byte"),
 	    "NUL byte does not cut the page");
 	run("<html><body><script>document.write('<p>FAKE</p>')</script>"
