@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -19,6 +20,7 @@
 #include "buf.h"
 #include "cdp.h"
 #include "extract.h"
+#include "guardproxy.h"
 #include "json.h"
 #include "jsonl.h"
 #include "netguard.h"
@@ -126,6 +128,7 @@ static int run_timed_out;
 static char *spare;     /* the blank page a launched browser starts with */
 static struct job warm; /* a page made ahead for the next URL */
 static int trace;       /* $PWFETCH_TRACE: the protocol on stderr */
+static int proxied;     /* the browser's requests go through guardproxy */
 static double t_start;
 /* Progress on a terminal: URLs done and failed, the last host started. */
 static struct uk_progress prog;
@@ -1302,7 +1305,32 @@ guard_response(struct job *j, yajl_val params)
 {
 	yajl_val res = uk_json_get(params, "response");
 	const char *ip = uk_json_get_str(res, "remoteIPAddress");
+	const char *type = uk_json_get_str(params, "type");
+	const char *frame = uk_json_get_str(params, "frameId");
+	yajl_val h;
+	size_t i;
 
+	if (proxied) {
+		/*
+		 * The address is the proxy's; the proxy judged the real one
+		 * and says so in a header of its answer.  The main document
+		 * refused fails the page (its name answered with another
+		 * address for the proxy than for our look-up).
+		 */
+		if (!type || strcmp(type, "Document") || !frame || !j->frame ||
+		    strcmp(frame, j->frame))
+			return;
+		h = uk_json_get(res, "headers");
+		for (i = 0; YAJL_IS_OBJECT(h) && i < h->u.object.len; i++)
+			if (!strcasecmp(h->u.object.keys[i],
+				"x-urlkit-refused") &&
+			    YAJL_IS_STRING(h->u.object.values[i])) {
+				refuse(j, j->url,
+				    YAJL_GET_STRING(h->u.object.values[i]));
+				return;
+			}
+		return;
+	}
 	if (ip && *ip && !uk_netguard_proxied() &&
 	    uk_netguard_ip_allowed(ip) == 0)
 		job_fail(j,
@@ -1475,9 +1503,29 @@ need_browser(void)
 			uk_warn("%s", err.msg);
 			return -1;
 		}
-	} else if (uk_browser_launch(&browser, &bo, &err)) {
-		uk_warn("%s", err.msg);
-		return -1;
+	} else {
+		char proxy[64];
+		int port;
+
+		if (opt.guard) {
+			struct uk_netguard g;
+
+			/* Every target's requests, not only the page's. */
+			uk_netguard_init(&g);
+			g.allow_private = 0;
+			if (uk_guardproxy_start(&g, opt.timeout, &port, &err)) {
+				uk_warn("%s", err.msg);
+				return -1;
+			}
+			snprintf(proxy, sizeof(proxy), "http://127.0.0.1:%d",
+			    port);
+			bo.proxy = proxy;
+			proxied = 1;
+		}
+		if (uk_browser_launch(&browser, &bo, &err)) {
+			uk_warn("%s", err.msg);
+			return -1;
+		}
 	}
 	have_browser = 1;
 	if (!opt.address && opt.cmd == CMD_FETCH)
