@@ -343,6 +343,20 @@ base_record(yajl_val rec, const char *url)
 	return r;
 }
 
+/*
+ * "URL: message" on stderr, with the terminal's control characters taken
+ * out: both can hold what the input or the page said (ESC, BEL).
+ */
+static void
+warn_url(const char *url, const char *msg)
+{
+	struct uk_buf b = UK_BUF_INIT;
+
+	uk_buf_addf(&b, "%s: %s", url, msg);
+	uk_warn("%s", uk_str_printable(b.buf));
+	uk_buf_release(&b);
+}
+
 /* An error record for rec (not owned). */
 static void
 emit_error(yajl_val rec, const char *url, const char *msg)
@@ -353,7 +367,7 @@ emit_error(yajl_val rec, const char *url, const char *msg)
 	put_record(r);
 	nfailed++;
 	uk_json_free(r);
-	uk_warn("%s: %s", url ? url : "-", msg);
+	warn_url(url ? url : "-", msg);
 	uk_status_set(UK_EXIT_FAIL);
 }
 
@@ -435,7 +449,7 @@ job_finish(struct job *j)
 		    j->eval_err && j->shot_err ? "; " : "",
 		    j->shot_err ? j->shot_err : "");
 		uk_json_set_str(r, "error", msg);
-		uk_warn("%s: %s", j->url, msg);
+		warn_url(j->url, msg);
 		uk_status_set(UK_EXIT_FAIL);
 		nfailed++;
 	}
@@ -749,6 +763,7 @@ job_start(struct job *j)
 		uk_url_classify(j->url, &u);
 		snprintf(last_host, sizeof(last_host), "%s",
 		    u.host ? u.host : "");
+		uk_str_printable(last_host); /* it goes to the terminal */
 		uk_url_release(&u);
 	}
 	if (warm.used && warm.session) {

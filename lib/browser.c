@@ -91,6 +91,33 @@ log_tail(const char *tmpdir, char *out, size_t size)
 	fclose(fp);
 }
 
+/*
+ * The profile's preferences, written before the browser first reads them:
+ * a page that declares no charset (in its Content-Type, a byte order mark
+ * or a <meta>) is read as UTF-8, as urlfetch reads it (lib/charset), not
+ * as the locale's legacy encoding (windows-1252, which makes "Loading..."
+ * with a UTF-8 ellipsis read as three letters of mojibake).
+ * There is no command-line flag for it; intl.charset_default is the
+ * setting behind chrome://settings/fonts' "Encoding".
+ */
+static int
+write_prefs(const char *profile)
+{
+	static const char prefs[] = "{\"intl\":{\"charset_default\":\"UTF-8\"}}\n";
+	char path[4300];
+	FILE *fp;
+	int bad;
+
+	snprintf(path, sizeof(path), "%s/Default", profile);
+	if (mkdir(path, 0700))
+		return -1;
+	snprintf(path, sizeof(path), "%s/Default/Preferences", profile);
+	if (!(fp = fopen(path, "w")))
+		return -1;
+	bad = fputs(prefs, fp) < 0;
+	return fclose(fp) || bad ? -1 : 0;
+}
+
 int
 uk_browser_launch(struct uk_browser *b, const struct uk_browser_opts *o,
     struct uk_err *err)
@@ -130,7 +157,7 @@ uk_browser_launch(struct uk_browser *b, const struct uk_browser_opts *o,
 	 */
 	if (o->proxy)
 		snprintf(proxy, sizeof(proxy), "--proxy-server=%s", o->proxy);
-	if (mkdir(profile, 0700) ||
+	if (mkdir(profile, 0700) || write_prefs(profile) ||
 	    (logfd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 		 0600)) < 0 ||
 	    pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC)) {

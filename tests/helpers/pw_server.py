@@ -18,6 +18,7 @@
 #   /count             how many times it has been asked for
 #   /page/N            small numbered pages (the benchmark)
 #   /utf8              UTF-8 text with no charset declared anywhere
+#   /latin1            windows-1252 text declared in a <meta>
 #   /download          a page that downloads /file.bin as it loads
 #   /sec?bad=H:P&frame=ORIGIN
 #                      a page whose dedicated worker, SharedWorker,
@@ -218,6 +219,10 @@ class H(http.server.BaseHTTPRequestHandler):
                       "<p id=\"n\">count %d</p></body></html>" % H.count)
         elif u.path == "/utf8":
             self.send(UTF8.encode("utf-8"), "text/html")
+        elif u.path == "/latin1":
+            self.send("<html><head><meta charset=\"windows-1252\"><title>"
+                      "Caf\u00e9</title></head><body><p>caf\u00e9 au lait"
+                      "</p></body></html>".encode("cp1252"), "text/html")
         elif u.path == "/download":
             self.send(DOWNLOAD)
         elif u.path == "/file.bin":
