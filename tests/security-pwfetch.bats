@@ -98,7 +98,7 @@ sec_url() {
 	logging_server BAD 127.0.0.2
 	run -1 --separate-stderr timeout 120 pwfetch fetch -t 60 \
 	    -e 'new Promise(r => setTimeout(() => r(1), 1000))' \
-	    "$B/ws?to=127.0.0.2:$BAD_PORT"
+	    "$B/ws?to=127.0.0.2:$BAD_PORT&n=20"
 	[ "${#lines[@]}" -eq 1 ]
 	jq -e '(.error | test("address 127.0.0.2 refused")) and
 	    (has("content") | not)' <<<"${lines[0]}"

@@ -13,7 +13,7 @@
 #   /never             headers and half a page, then nothing
 #   /setcookie         sets pw=1 and says so
 #   /cookie            shows the Cookie header it got
-#   /ws?to=H:P         a page that opens a WebSocket to H:P (127.0.0.2:9)
+#   /ws?to=H:P&n=N     a page that opens N WebSockets (1) to H:P (127.0.0.2:9)
 #   /oom               a script that eats memory until the renderer dies
 #   /count             how many times it has been asked for
 #   /page/N            small numbered pages (the benchmark)
@@ -210,9 +210,11 @@ class H(http.server.BaseHTTPRequestHandler):
                       "</script></body></html>")
         elif u.path == "/ws":
             to = q.get("to", ["127.0.0.2:9"])[0]
+            n = int(q.get("n", ["1"])[0])
             self.send("<html><head><title>ws</title></head><body><p id=\"w\">"
-                      "a page with a WebSocket</p><script>var s = new "
-                      "WebSocket('ws://%s/');</script></body></html>" % to)
+                      "a page with a WebSocket</p><script>for (var i = 0; "
+                      "i < %d; i++) new WebSocket('ws://%s/' + i);</script>"
+                      "</body></html>" % (n, to))
         elif u.path == "/count":
             H.count += 1
             self.send("<html><head><title>count</title></head><body>"
