@@ -883,6 +883,32 @@ job_maybe_finish(struct job *j)
 	job_finish(j);
 }
 
+static void refuse(struct job *j, const char *url, const char *addr);
+
+/*
+ * The navigation failed with error.  Through the guard's proxy, a failed
+ * CONNECT is only "ERR_TUNNEL_CONNECTION_FAILED" to the browser: the proxy
+ * knows what it was (a refused address, a name that does not resolve).
+ */
+static void
+proxy_fail(struct job *j, const char *error)
+{
+	char why[100];
+	struct uk_url u;
+	int r = 0;
+
+	if (proxied && strstr(error, "ERR_TUNNEL_CONNECTION_FAILED")) {
+		uk_url_classify(j->url, &u);
+		if (u.host)
+			r = uk_guardproxy_error(u.host, why, sizeof(why));
+		uk_url_release(&u);
+	}
+	if (r == 2)
+		refuse(j, j->url, why);
+	else
+		job_fail(j, "%s", r == 1 ? why : error);
+}
+
 static void
 on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
 {
@@ -970,7 +996,7 @@ on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
 	case T_NAV:
 		s = uk_json_get_str(res, "errorText");
 		if (s && *s) {
-			job_fail(j, "%s", s);
+			proxy_fail(j, s);
 			return;
 		}
 		if (!(s = uk_json_get_str(res, "frameId"))) {
@@ -1332,18 +1358,25 @@ guard_response(struct job *j, yajl_val params)
 		 * refused fails the page (its name answered with another
 		 * address for the proxy than for our look-up).
 		 */
-		if (!type || strcmp(type, "Document") || !frame || !j->frame ||
-		    strcmp(frame, j->frame))
-			return;
+		if (!type || strcmp(type, "Document") ||
+		    (j->frame && (!frame || strcmp(frame, j->frame))))
+			return; /* (no frame yet: the page's first document) */
 		h = uk_json_get(res, "headers");
-		for (i = 0; YAJL_IS_OBJECT(h) && i < h->u.object.len; i++)
-			if (!strcasecmp(h->u.object.keys[i],
-				"x-urlkit-refused") &&
-			    YAJL_IS_STRING(h->u.object.values[i])) {
-				refuse(j, j->url,
-				    YAJL_GET_STRING(h->u.object.values[i]));
+		for (i = 0; YAJL_IS_OBJECT(h) && i < h->u.object.len; i++) {
+			const char *k = h->u.object.keys[i];
+			yajl_val v = h->u.object.values[i];
+
+			if (!YAJL_IS_STRING(v))
+				continue;
+			if (!strcasecmp(k, "x-urlkit-refused")) {
+				refuse(j, j->url, YAJL_GET_STRING(v));
 				return;
 			}
+			if (!strcasecmp(k, "x-urlkit-error")) {
+				job_fail(j, "%s", YAJL_GET_STRING(v));
+				return;
+			}
+		}
 		return;
 	}
 	if (ip && *ip && !uk_netguard_proxied() &&

@@ -31,6 +31,61 @@ static struct {
 } px = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, -1,
 	{ 0 }, 0, 0 };
 
+/*
+ * What went wrong for the last hosts, for pwfetch's error records: the
+ * browser reports any failed CONNECT as ERR_TUNNEL_CONNECTION_FAILED.
+ */
+#define NERRS 64
+
+static struct {
+	char host[300];
+	char what[96]; /* "net::ERR_..." or the refused address */
+	int refused;
+} errs[NERRS];
+static unsigned nerrs;
+
+static void
+note(const char *host, const char *what, int refused)
+{
+	unsigned i;
+
+	pthread_mutex_lock(&px.mu);
+	for (i = 0; i < NERRS && strcmp(errs[i].host, host); i++)
+		;
+	if (i == NERRS)
+		i = nerrs++ % NERRS;
+	snprintf(errs[i].host, sizeof(errs[i].host), "%s", host);
+	snprintf(errs[i].what, sizeof(errs[i].what), "%s", what);
+	errs[i].refused = refused;
+	if (refused)
+		px.refused++;
+	pthread_mutex_unlock(&px.mu);
+}
+
+int
+uk_guardproxy_error(const char *host, char *buf, size_t size)
+{
+	char h[300];
+	size_t n;
+	unsigned i;
+	int r = 0;
+
+	snprintf(h, sizeof(h), "%s", host[0] == '[' ? host + 1 : host);
+	n = strlen(h);
+	if (n && h[n - 1] == ']')
+		h[n - 1] = '\0';
+	pthread_mutex_lock(&px.mu);
+	for (i = 0; i < NERRS; i++) {
+		if (errs[i].host[0] && !strcasecmp(errs[i].host, h)) {
+			snprintf(buf, size, "%s", errs[i].what);
+			r = errs[i].refused ? 2 : 1;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&px.mu);
+	return r;
+}
+
 static double
 now(void)
 {
@@ -79,16 +134,17 @@ send_all(int fd, const char *p, size_t n, double timeout)
 	return 0;
 }
 
+/* An answer of ours; header ("Name: value") may be NULL. */
 static void
-reply(int fd, const char *status, const char *addr)
+reply(int fd, const char *status, const char *header)
 {
 	char b[512];
 
 	snprintf(b, sizeof(b),
-	    "HTTP/1.1 %s\r\n%s%s%sContent-Type: text/plain\r\n"
+	    "HTTP/1.1 %s\r\n%s%sContent-Type: text/plain\r\n"
 	    "Content-Length: %zu\r\nConnection: close\r\n\r\n%s\n",
-	    status, addr ? "X-Urlkit-Refused: " : "", addr ? addr : "",
-	    addr ? "\r\n" : "", strlen(status) + 1, status);
+	    status, header ? header : "", header ? "\r\n" : "",
+	    strlen(status) + 1, status);
 	send_all(fd, b, strlen(b), 5);
 }
 
@@ -105,11 +161,18 @@ connect_to(const struct addrinfo *ai, double timeout)
 		return -1;
 	if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
 		return fd;
-	if (errno == EINPROGRESS &&
-	    wait_fd(fd, POLLOUT, now() + timeout) > 0 &&
-	    !getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &len) && e == 0)
-		return fd;
+	if (errno == EINPROGRESS) {
+		if (wait_fd(fd, POLLOUT, now() + timeout) <= 0)
+			e = ETIMEDOUT;
+		else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &len))
+			e = errno;
+		if (!e)
+			return fd;
+	} else {
+		e = errno;
+	}
 	close(fd);
+	errno = e;
 	return -1;
 }
 
@@ -172,9 +235,30 @@ hop_header(const char *line, size_t n)
 	return 0;
 }
 
+/* A connection that failed, as Chromium would have named it. */
+static const char *
+net_error(int e)
+{
+	switch (e) {
+	case ECONNREFUSED:
+		return "net::ERR_CONNECTION_REFUSED";
+	case ETIMEDOUT:
+		return "net::ERR_CONNECTION_TIMED_OUT";
+	case ENETUNREACH:
+	case EHOSTUNREACH:
+		return "net::ERR_ADDRESS_UNREACHABLE";
+	case ECONNRESET:
+		return "net::ERR_CONNECTION_RESET";
+	default:
+		return "net::ERR_CONNECTION_FAILED";
+	}
+}
+
 static void
 serve(int c)
 {
+	char hdr[160];
+	int e = 0;
 	char head[HEAD_MAX + 1], host[300], port[8], addr[64];
 	char *sp1, *sp2, *eol, *end = NULL, *target, *hp, *path, *p;
 	struct addrinfo hints, *res = NULL, *ai;
@@ -257,24 +341,28 @@ serve(int c)
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_NUMERICSERV;
 	if (getaddrinfo(host, port, &hints, &res) || !res) {
-		reply(c, "502 Bad Gateway", NULL);
+		note(host, "net::ERR_NAME_NOT_RESOLVED", 0);
+		reply(c, "502 Bad Gateway",
+		    "X-Urlkit-Error: net::ERR_NAME_NOT_RESOLVED");
 		return;
 	}
 	for (ai = res; ai; ai = ai->ai_next) {
 		if (!uk_netguard_check(&px.g, ai->ai_addr, addr, sizeof(addr))) {
-			pthread_mutex_lock(&px.mu);
-			px.refused++;
-			pthread_mutex_unlock(&px.mu);
 			freeaddrinfo(res);
-			reply(c, "403 Forbidden", addr);
+			note(host, addr, 1);
+			snprintf(hdr, sizeof(hdr), "X-Urlkit-Refused: %s", addr);
+			reply(c, "403 Forbidden", hdr);
 			return;
 		}
 	}
 	for (ai = res; ai && u < 0; ai = ai->ai_next)
-		u = connect_to(ai, px.timeout);
+		if ((u = connect_to(ai, px.timeout)) < 0)
+			e = errno;
 	freeaddrinfo(res);
 	if (u < 0) {
-		reply(c, "502 Bad Gateway", NULL);
+		note(host, net_error(e), 0);
+		snprintf(hdr, sizeof(hdr), "X-Urlkit-Error: %s", net_error(e));
+		reply(c, "502 Bad Gateway", hdr);
 		return;
 	}
 	if (tunnel) {

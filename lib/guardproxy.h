@@ -18,7 +18,8 @@
  * refused address refuses it, as uk_netguard_host_allowed does.  A refused
  * request is answered "403 Forbidden" with the header
  * "X-Urlkit-Refused: ADDRESS" and nothing is sent to the host; a host that
- * does not resolve or answer gets "502 Bad Gateway".
+ * does not resolve or answer gets "502 Bad Gateway" with the header
+ * "X-Urlkit-Error: net::ERR_..." (Chromium's name for what happened).
  *
  * One proxy a process: connections are served on threads of their own
  * (at most UK_GUARDPROXY_MAX at once; more wait to be accepted), which
@@ -38,6 +39,16 @@
  */
 int uk_guardproxy_start(const struct uk_netguard *g, double timeout, int *port,
     struct uk_err *err);
+
+/*
+ * What the proxy last said of host (a name or an address, IPv6 with or
+ * without brackets): 2 when it refused it, buf the address refused; 1
+ * when it could not reach it, buf the error as Chromium names it
+ * ("net::ERR_NAME_NOT_RESOLVED", "net::ERR_CONNECTION_REFUSED", ...); 0
+ * when it has not failed for it.  For the error record of a page whose
+ * browser only says "net::ERR_TUNNEL_CONNECTION_FAILED".
+ */
+int uk_guardproxy_error(const char *host, char *buf, size_t size);
 
 /* How many requests the proxy has refused so far. */
 unsigned long uk_guardproxy_refused(void);

@@ -213,7 +213,8 @@ class H(http.server.BaseHTTPRequestHandler):
             n = int(q.get("n", ["1"])[0])
             self.send("<html><head><title>ws</title></head><body><p id=\"w\">"
                       "a page with a WebSocket</p><script>for (var i = 0; "
-                      "i < %d; i++) new WebSocket('ws://%s/' + i);</script>"
+                      "i < %d; i++) new WebSocket('ws://%s/' + (i || ''));"
+                      "</script>"
                       "</body></html>" % (n, to))
         elif u.path == "/count":
             H.count += 1
