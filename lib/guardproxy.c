@@ -262,7 +262,12 @@ serve(int c)
 	char head[HEAD_MAX + 1], host[300], port[8], addr[64];
 	char *sp1, *sp2, *eol, *end = NULL, *target, *hp, *path, *p;
 	struct addrinfo hints, *res = NULL, *ai;
-	double deadline = now() + px.timeout;
+	/*
+	 * The browser opens connections ahead of need (preconnect) and may
+	 * send nothing for a while: the first byte may take IDLE_MS, the rest
+	 * of the head the timeout.
+	 */
+	double deadline = now() + IDLE_MS / 1000;
 	size_t n = 0, hlen, hl;
 	int u = -1, tunnel;
 	ssize_t r;
@@ -279,6 +284,8 @@ serve(int c)
 			continue;
 		if (r <= 0)
 			return;
+		if (!n)
+			deadline = now() + px.timeout;
 		n += (size_t)r;
 		head[n] = '\0';
 		end = strstr(head, "\r\n\r\n");
