@@ -66,10 +66,10 @@ sec_url() {
 @test "workers, a service worker and a cross-site frame reach nothing refused; allowed, every one of them gets through" {
 	logging_server BAD 127.0.0.2
 	logging_server GOOD 127.0.0.1
-	# -w networkidle and a second's wait in the page: the workers and
+	# -w networkidle and 3 s of waiting in the page: the workers and
 	# the frame have started and tried before the record is written.
 	run -0 --separate-stderr timeout 120 pwfetch fetch -t 60 -w networkidle \
-	    -e 'new Promise(r => setTimeout(() => r(1), 1500))' \
+	    -e 'new Promise(r => setTimeout(() => r(1), 3000))' \
 	    "$(sec_url "127.0.0.1:$GOOD_PORT")" "$(sec_url "127.0.0.2:$BAD_PORT")"
 	[ "${#lines[@]}" -eq 2 ]
 	jq -e '.title == "Workers" and (has("error") | not)' <<<"${lines[1]}"
