@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -19,6 +20,7 @@
 #include "buf.h"
 #include "cdp.h"
 #include "extract.h"
+#include "guardproxy.h"
 #include "json.h"
 #include "jsonl.h"
 #include "netguard.h"
@@ -126,6 +128,7 @@ static int run_timed_out;
 static char *spare;     /* the blank page a launched browser starts with */
 static struct job warm; /* a page made ahead for the next URL */
 static int trace;       /* $PWFETCH_TRACE: the protocol on stderr */
+static int proxied;     /* the browser's requests go through guardproxy */
 static double t_start;
 /* Progress on a terminal: URLs done and failed, the last host started. */
 static struct uk_progress prog;
@@ -340,6 +343,20 @@ base_record(yajl_val rec, const char *url)
 	return r;
 }
 
+/*
+ * "URL: message" on stderr, with the terminal's control characters taken
+ * out: both can hold what the input or the page said (ESC, BEL).
+ */
+static void
+warn_url(const char *url, const char *msg)
+{
+	struct uk_buf b = UK_BUF_INIT;
+
+	uk_buf_addf(&b, "%s: %s", url, msg);
+	uk_warn("%s", uk_str_printable(b.buf));
+	uk_buf_release(&b);
+}
+
 /* An error record for rec (not owned). */
 static void
 emit_error(yajl_val rec, const char *url, const char *msg)
@@ -350,7 +367,7 @@ emit_error(yajl_val rec, const char *url, const char *msg)
 	put_record(r);
 	nfailed++;
 	uk_json_free(r);
-	uk_warn("%s: %s", url ? url : "-", msg);
+	warn_url(url ? url : "-", msg);
 	uk_status_set(UK_EXIT_FAIL);
 }
 
@@ -432,7 +449,7 @@ job_finish(struct job *j)
 		    j->eval_err && j->shot_err ? "; " : "",
 		    j->shot_err ? j->shot_err : "");
 		uk_json_set_str(r, "error", msg);
-		uk_warn("%s: %s", j->url, msg);
+		warn_url(j->url, msg);
 		uk_status_set(UK_EXIT_FAIL);
 		nfailed++;
 	}
@@ -746,6 +763,7 @@ job_start(struct job *j)
 		uk_url_classify(j->url, &u);
 		snprintf(last_host, sizeof(last_host), "%s",
 		    u.host ? u.host : "");
+		uk_str_printable(last_host); /* it goes to the terminal */
 		uk_url_release(&u);
 	}
 	if (warm.used && warm.session) {
@@ -865,6 +883,32 @@ job_maybe_finish(struct job *j)
 	job_finish(j);
 }
 
+static void refuse(struct job *j, const char *url, const char *addr);
+
+/*
+ * The navigation failed with error.  Through the guard's proxy, a failed
+ * CONNECT is only "ERR_TUNNEL_CONNECTION_FAILED" to the browser: the proxy
+ * knows what it was (a refused address, a name that does not resolve).
+ */
+static void
+proxy_fail(struct job *j, const char *error)
+{
+	char why[100];
+	struct uk_url u;
+	int r = 0;
+
+	if (proxied && strstr(error, "ERR_TUNNEL_CONNECTION_FAILED")) {
+		uk_url_classify(j->url, &u);
+		if (u.host)
+			r = uk_guardproxy_error(u.host, why, sizeof(why));
+		uk_url_release(&u);
+	}
+	if (r == 2)
+		refuse(j, j->url, why);
+	else
+		job_fail(j, "%s", r == 1 ? why : error);
+}
+
 static void
 on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
 {
@@ -952,7 +996,7 @@ on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
 	case T_NAV:
 		s = uk_json_get_str(res, "errorText");
 		if (s && *s) {
-			job_fail(j, "%s", s);
+			proxy_fail(j, s);
 			return;
 		}
 		if (!(s = uk_json_get_str(res, "frameId"))) {
@@ -1302,7 +1346,39 @@ guard_response(struct job *j, yajl_val params)
 {
 	yajl_val res = uk_json_get(params, "response");
 	const char *ip = uk_json_get_str(res, "remoteIPAddress");
+	const char *type = uk_json_get_str(params, "type");
+	const char *frame = uk_json_get_str(params, "frameId");
+	yajl_val h;
+	size_t i;
 
+	if (proxied) {
+		/*
+		 * The address is the proxy's; the proxy judged the real one
+		 * and says so in a header of its answer.  The main document
+		 * refused fails the page (its name answered with another
+		 * address for the proxy than for our look-up).
+		 */
+		if (!type || strcmp(type, "Document") ||
+		    (j->frame && (!frame || strcmp(frame, j->frame))))
+			return; /* (no frame yet: the page's first document) */
+		h = uk_json_get(res, "headers");
+		for (i = 0; YAJL_IS_OBJECT(h) && i < h->u.object.len; i++) {
+			const char *k = h->u.object.keys[i];
+			yajl_val v = h->u.object.values[i];
+
+			if (!YAJL_IS_STRING(v))
+				continue;
+			if (!strcasecmp(k, "x-urlkit-refused")) {
+				refuse(j, j->url, YAJL_GET_STRING(v));
+				return;
+			}
+			if (!strcasecmp(k, "x-urlkit-error")) {
+				job_fail(j, "%s", YAJL_GET_STRING(v));
+				return;
+			}
+		}
+		return;
+	}
 	if (ip && *ip && !uk_netguard_proxied() &&
 	    uk_netguard_ip_allowed(ip) == 0)
 		job_fail(j,
@@ -1475,9 +1551,29 @@ need_browser(void)
 			uk_warn("%s", err.msg);
 			return -1;
 		}
-	} else if (uk_browser_launch(&browser, &bo, &err)) {
-		uk_warn("%s", err.msg);
-		return -1;
+	} else {
+		char proxy[64];
+		int port;
+
+		if (opt.guard) {
+			struct uk_netguard g;
+
+			/* Every target's requests, not only the page's. */
+			uk_netguard_init(&g);
+			g.allow_private = 0;
+			if (uk_guardproxy_start(&g, opt.timeout, &port, &err)) {
+				uk_warn("%s", err.msg);
+				return -1;
+			}
+			snprintf(proxy, sizeof(proxy), "http://127.0.0.1:%d",
+			    port);
+			bo.proxy = proxy;
+			proxied = 1;
+		}
+		if (uk_browser_launch(&browser, &bo, &err)) {
+			uk_warn("%s", err.msg);
+			return -1;
+		}
 	}
 	have_browser = 1;
 	if (!opt.address && opt.cmd == CMD_FETCH)

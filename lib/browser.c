@@ -91,16 +91,44 @@ log_tail(const char *tmpdir, char *out, size_t size)
 	fclose(fp);
 }
 
+/*
+ * The profile's preferences, written before the browser first reads them:
+ * a page that declares no charset (in its Content-Type, a byte order mark
+ * or a <meta>) is read as UTF-8, as urlfetch reads it (lib/charset), not
+ * as the locale's legacy encoding (windows-1252, which makes "Loading..."
+ * with a UTF-8 ellipsis read as three letters of mojibake).
+ * There is no command-line flag for it; intl.charset_default is the
+ * setting behind chrome://settings/fonts' "Encoding".
+ */
+static int
+write_prefs(const char *profile)
+{
+	static const char prefs[] = "{\"intl\":{\"charset_default\":\"UTF-8\"}}\n";
+	char path[4300];
+	FILE *fp;
+	int bad;
+
+	snprintf(path, sizeof(path), "%s/Default", profile);
+	if (mkdir(path, 0700))
+		return -1;
+	snprintf(path, sizeof(path), "%s/Default/Preferences", profile);
+	if (!(fp = fopen(path, "w")))
+		return -1;
+	bad = fputs(prefs, fp) < 0;
+	return fclose(fp) || bad ? -1 : 0;
+}
+
 int
 uk_browser_launch(struct uk_browser *b, const struct uk_browser_opts *o,
     struct uk_err *err)
 {
 	const char *path = o->path, *tmp;
 	char tmpl[4096], profile[4200], logp[4200], udd[4300], win[64];
+	char proxy[300];
 	int to[2] = { -1, -1 }, from[2] = { -1, -1 }, logfd = -1, nullfd;
 	double timeout = o->timeout > 0 ? o->timeout : 30;
 	pid_t parent = getpid(), pid;
-	yajl_val v;
+	yajl_val v, p;
 
 	memset(b, 0, sizeof(*b));
 	uk_cdp_init_pipe(&b->cdp, -1, -1);
@@ -122,7 +150,14 @@ uk_browser_launch(struct uk_browser *b, const struct uk_browser_opts *o,
 	snprintf(udd, sizeof(udd), "--user-data-dir=%s", profile);
 	snprintf(win, sizeof(win), "--window-size=%d,%d",
 	    o->width > 0 ? o->width : 1280, o->height > 0 ? o->height : 720);
-	if (mkdir(profile, 0700) ||
+	/*
+	 * Every connection goes through the caller's proxy, loopback ones
+	 * too ("<-loopback>" takes away the rule that sends them direct);
+	 * without a proxy the flag is left out (the array ends there).
+	 */
+	if (o->proxy)
+		snprintf(proxy, sizeof(proxy), "--proxy-server=%s", o->proxy);
+	if (mkdir(profile, 0700) || write_prefs(profile) ||
 	    (logfd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 		 0600)) < 0 ||
 	    pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC)) {
@@ -146,10 +181,20 @@ uk_browser_launch(struct uk_browser *b, const struct uk_browser_opts *o,
 			"--disable-breakpad", "--mute-audio",
 			"--hide-scrollbars", "--password-store=basic",
 			"--use-mock-keychain", "--remote-debugging-pipe", udd,
-			win, "about:blank", NULL };
+			win, proxy, "--proxy-bypass-list=<-loopback>",
+			"about:blank", NULL };
 		sigset_t none;
+		size_t k;
 		int a, c, s;
 
+		if (!o->proxy) {
+			/* No proxy: its two flags out, the rest moved up. */
+			for (k = 0; argv[k] != proxy; k++)
+				;
+			for (; argv[k + 2]; k++)
+				argv[k] = argv[k + 2];
+			argv[k] = NULL;
+		}
 		setpgid(0, 0);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
@@ -162,17 +207,34 @@ uk_browser_launch(struct uk_browser *b, const struct uk_browser_opts *o,
 		 */
 		setenv("XDG_CONFIG_HOME", tmpl, 1);
 		setenv("XDG_CACHE_HOME", tmpl, 1);
+		/*
+		 * And whatever it would put in the home directory (a page's
+		 * download, if one got past Browser.setDownloadBehavior).
+		 */
+		setenv("HOME", tmpl, 1);
 		for (s = 1; s < 32; s++)
 			signal(s, SIG_DFL);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
+		/*
+		 * Every descriptor that goes onto 0 to 4 is moved above them
+		 * first: with fd 3 open in our caller, the log would be 4, and
+		 * dup2(c, 4) would send Chromium's log into the protocol pipe.
+		 */
 		a = fcntl(to[0], F_DUPFD, 10);
 		c = fcntl(from[1], F_DUPFD, 10);
-		nullfd = open("/dev/null", O_RDONLY);
-		if (a < 0 || c < 0 || nullfd < 0 || dup2(a, 3) < 0 ||
-		    dup2(c, 4) < 0 || dup2(nullfd, 0) < 0 ||
+		logfd = fcntl(logfd, F_DUPFD, 10);
+		nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (nullfd >= 0)
+			nullfd = fcntl(nullfd, F_DUPFD, 10);
+		if (a < 0 || c < 0 || logfd < 0 || nullfd < 0 ||
+		    dup2(a, 3) < 0 || dup2(c, 4) < 0 || dup2(nullfd, 0) < 0 ||
 		    dup2(logfd, 1) < 0 || dup2(logfd, 2) < 0)
 			_exit(127);
+		close(a);
+		close(c);
+		close(logfd);
+		close(nullfd);
 		execv(path, (char **)argv);
 		dprintf(2, "cannot run %s: %s\n", path, strerror(errno));
 		_exit(127);
@@ -196,6 +258,22 @@ uk_browser_launch(struct uk_browser *b, const struct uk_browser_opts *o,
 	}
 	b->product = uk_xstrdup(
 	    uk_json_get_str(v, "product") ? uk_json_get_str(v, "product") : "");
+	uk_json_free(v);
+	/*
+	 * A page cannot write files: downloads are refused (and $HOME is
+	 * the temporary directory, should one get through all the same).
+	 */
+	p = uk_json_object();
+	uk_json_set_str(p, "behavior", "deny");
+	v = uk_cdp_call(&b->cdp, NULL, "Browser.setDownloadBehavior", p,
+	    timeout, err);
+	uk_json_free(p);
+	if (!v) {
+		uk_err_set(err, UK_EXIT_FATAL,
+		    "chromium will not refuse downloads: %s", err->msg);
+		uk_browser_close(b, 0);
+		return -1;
+	}
 	uk_json_free(v);
 	return 0;
 fail:

@@ -9,7 +9,9 @@
  * Launching starts Debian's chromium (/usr/lib/chromium/chromium, or
  * $URLKIT_CHROMIUM) headless, with a fresh temporary profile directory and
  * --remote-debugging-pipe, in a process group of its own; the browser
- * dies with us (PR_SET_PDEATHSIG) even if we are killed outright.
+ * dies with us (PR_SET_PDEATHSIG) even if we are killed outright.  Its
+ * $HOME, $TMPDIR and XDG directories are the temporary directory too, and
+ * downloads are refused (Browser.setDownloadBehavior deny).
  * uk_browser_close closes it, reaps it, kills what is left of its process
  * group and removes the profile.
  *
@@ -40,6 +42,8 @@ struct uk_browser_opts {
 	int width, height;      /* window size; 0: 1280x720 */
 	const char *user_agent; /* NULL: the browser's own */
 	double timeout;         /* for the browser to answer; <= 0: 30 s */
+	const char *proxy;      /* "http://127.0.0.1:PORT" for every request,
+				   loopback too; NULL: none */
 };
 
 /*

@@ -243,3 +243,22 @@ uk_signals_release(const sigset_t *old)
 {
 	pthread_sigmask(SIG_SETMASK, old, NULL);
 }
+
+char *
+uk_str_printable(char *s)
+{
+	unsigned char *p = (unsigned char *)s, *q = p;
+
+	for (; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			*q++ = '?';
+		} else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			*q++ = '?';
+			p++;
+		} else {
+			*q++ = *p;
+		}
+	}
+	*q = '\0';
+	return s;
+}

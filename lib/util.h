@@ -87,4 +87,13 @@ void uk_time_rfc3339(char *buf, size_t size);
 void uk_signals_hold(sigset_t *old);
 void uk_signals_release(const sigset_t *old);
 
+/*
+ * Make s safe to print on a terminal, in place: every C0 control (line
+ * feeds and tabs too), DEL, and C1 control (U+0080 to U+009F, two bytes in
+ * UTF-8, one '?' each) becomes '?', so that text from input (a record's
+ * URL in a message) cannot move the cursor, change colours, ring the bell
+ * or forge a line.  Returns s.
+ */
+char *uk_str_printable(char *s);
+
 #endif

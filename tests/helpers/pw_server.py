@@ -13,10 +13,21 @@
 #   /never             headers and half a page, then nothing
 #   /setcookie         sets pw=1 and says so
 #   /cookie            shows the Cookie header it got
-#   /ws?to=H:P         a page that opens a WebSocket to H:P (127.0.0.2:9)
+#   /ws?to=H:P&n=N     a page that opens N WebSockets (1) to H:P (127.0.0.2:9)
 #   /oom               a script that eats memory until the renderer dies
 #   /count             how many times it has been asked for
 #   /page/N            small numbered pages (the benchmark)
+#   /utf8              UTF-8 text with no charset declared anywhere
+#   /latin1            windows-1252 text declared in a <meta>
+#   /download          a page that downloads /file.bin as it loads
+#   /sec?bad=H:P&frame=ORIGIN
+#                      a page whose dedicated worker, SharedWorker,
+#                      Service Worker and iframe from ORIGIN (another site)
+#                      each fetch, load an image from, beacon to and open a
+#                      WebSocket to H:P; /frame, /worker.js the same
+# With --bind ADDR it listens on ADDR (127.0.0.2 for the refused server),
+# and every connection and request is logged on stderr ("conn", "req
+# PATH"), so a test can count what reached it.
 import http.server
 import socketserver
 import sys
@@ -81,6 +92,42 @@ window.addEventListener('load', function () {
 </script></body></html>
 """
 
+UTF8 = ("<!DOCTYPE html><html><head><title>Loading\u2026 caf\u00e9</title>"
+        "</head><body><article><p>Loading\u2026 a page in UTF-8 with no "
+        "charset declared: caf\u00e9, na\u00efve, \u00fcber, \u2014 and "
+        "\u201cquotes\u201d.</p></article></body></html>")
+
+DOWNLOAD = ("<!DOCTYPE html><html><head><title>Download</title></head><body>"
+            "<p>A page that saves a file.</p><script>var a = document."
+            "createElement('a'); a.href = '/file.bin'; a.download = "
+            "'pwfetch-download.bin'; document.body.appendChild(a); a.click();"
+            "</script></body></html>")
+
+# What every context of /sec does to the refused address: a fetch, an
+# image (pages only), a beacon and a WebSocket.
+REACH = ("function reach(bad, who) {"
+         " try { fetch('http://' + bad + '/' + who, {mode: 'no-cors'})"
+         ".catch(function () {}); } catch (e) {}"
+         " try { if (typeof Image !== 'undefined') { var i = new Image();"
+         " i.src = 'http://' + bad + '/' + who + '.png'; } } catch (e) {}"
+         " try { if (typeof navigator.sendBeacon === 'function')"
+         " navigator.sendBeacon('http://' + bad + '/' + who + '-beacon', 'x');"
+         " } catch (e) {}"
+         " try { new WebSocket('ws://' + bad + '/' + who + '-ws'); }"
+         " catch (e) {} }\n")
+
+
+def sec_page(bad, frame):
+    return ("<!DOCTYPE html><html><head><title>Workers</title></head><body>"
+            "<article><p>A page whose workers and frames reach for an "
+            "internal address.</p></article>"
+            "<iframe src=\"%s/frame?bad=%s\"></iframe><script>%s"
+            "new Worker('/worker.js?who=dedicated&bad=%s');"
+            "new SharedWorker('/worker.js?who=shared&bad=%s');"
+            "navigator.serviceWorker.register('/worker.js?who=service&bad=%s');"
+            "</script></body></html>" % (frame, bad, REACH, bad, bad, bad))
+
+
 PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
     "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082")
@@ -104,7 +151,19 @@ class H(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def handle(self):
+        if LOG:
+            print("conn", file=sys.stderr, flush=True)
+        super().handle()
+
+    def do_POST(self):
+        if LOG:
+            print("req", self.path, file=sys.stderr, flush=True)
+        self.send_error(404)
+
     def do_GET(self):
+        if LOG:
+            print("req", self.path, file=sys.stderr, flush=True)
         u = urllib.parse.urlparse(self.path)
         q = urllib.parse.parse_qs(u.query)
         ms = int(q.get("ms", ["1000"])[0])
@@ -151,13 +210,40 @@ class H(http.server.BaseHTTPRequestHandler):
                       "</script></body></html>")
         elif u.path == "/ws":
             to = q.get("to", ["127.0.0.2:9"])[0]
+            n = int(q.get("n", ["1"])[0])
             self.send("<html><head><title>ws</title></head><body><p id=\"w\">"
-                      "a page with a WebSocket</p><script>var s = new "
-                      "WebSocket('ws://%s/');</script></body></html>" % to)
+                      "a page with a WebSocket</p><script>for (var i = 0; "
+                      "i < %d; i++) new WebSocket('ws://%s/' + (i || ''));"
+                      "</script>"
+                      "</body></html>" % (n, to))
         elif u.path == "/count":
             H.count += 1
             self.send("<html><head><title>count</title></head><body>"
                       "<p id=\"n\">count %d</p></body></html>" % H.count)
+        elif u.path == "/utf8":
+            self.send(UTF8.encode("utf-8"), "text/html")
+        elif u.path == "/latin1":
+            self.send("<html><head><meta charset=\"windows-1252\"><title>"
+                      "Caf\u00e9</title></head><body><p>caf\u00e9 au lait"
+                      "</p></body></html>".encode("cp1252"), "text/html")
+        elif u.path == "/download":
+            self.send(DOWNLOAD)
+        elif u.path == "/file.bin":
+            self.send(b"downloaded\n", "application/octet-stream",
+                      extra=[("Content-Disposition",
+                              "attachment; filename=pwfetch-download.bin")])
+        elif u.path == "/sec":
+            self.send(sec_page(q.get("bad", ["127.0.0.2:9"])[0],
+                               q.get("frame", [""])[0]))
+        elif u.path == "/frame":
+            bad = q.get("bad", ["127.0.0.2:9"])[0]
+            self.send("<html><body><p>frame</p><script>%sreach('%s', "
+                      "'frame');</script></body></html>" % (REACH, bad))
+        elif u.path == "/worker.js":
+            bad = q.get("bad", ["127.0.0.2:9"])[0]
+            who = q.get("who", ["worker"])[0]
+            self.send("%sreach('%s', '%s');" % (REACH, bad, who),
+                      "text/javascript")
         elif u.path.startswith("/page/"):
             n = u.path[6:]
             self.send("<!DOCTYPE html><html><head><title>Page %s</title>"
@@ -175,6 +261,10 @@ class S(socketserver.ThreadingMixIn, http.server.HTTPServer):
     allow_reuse_address = True
 
 
-srv = S(("127.0.0.1", 0), H)
+BIND = "127.0.0.1"
+LOG = False
+if len(sys.argv) == 3 and sys.argv[1] == "--bind":
+    BIND, LOG = sys.argv[2], True
+srv = S((BIND, 0), H)
 print(srv.server_address[1], flush=True)
 srv.serve_forever()
