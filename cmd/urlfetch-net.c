@@ -265,17 +265,24 @@ take(struct run *r, struct uk_lines *in)
 		uk_json_free(rec);
 		return 1;
 	}
-	if (over_limit(r, rec)) {
-		progress_clear();
-		uk_warn("%s:%lu: '%s': over the limit of %ld URLs per message "
-			"(-m), not fetched",
-		    uk_lines_display(in), in->lineno, url, opt.max_per_msg);
-		uk_json_free(rec);
-		return 1;
-	}
 	type = uk_json_get_str(rec, "type");
 	s = push_slot(r, S_JOB);
 	s->in = rec;
+	if (over_limit(r, rec)) {
+		/* Not fetched, and said so in a record of its own, so that
+		 * every URL read has its record. */
+		struct uk_buf msg = UK_BUF_INIT;
+
+		uk_buf_addf(&msg, "over the limit of %ld URLs per message",
+		    opt.max_per_msg);
+		s->job.rec = uk_json_object();
+		uk_json_set_str(s->job.rec, "url", url);
+		uk_json_set_str(s->job.rec, "error", msg.buf);
+		uk_json_set_bool(s->job.rec, "skipped", 1);
+		s->job.done = 1;
+		uk_buf_release(&msg);
+		return 1;
+	}
 	progress_host(url);
 	uk_fetch_start(&r->f, &s->job, url, type);
 	return 1;

@@ -1,0 +1,25 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# urlfetch's limits on what input and pages can make it do (issue 15,
+# items 10, 11 and 17): every URL read has its record, a record never
+# outgrows the line limit, many fields cost linear time.
+bats_require_minimum_version 1.5.0
+load helpers/common
+load helpers/fetch
+
+setup_file() { fetch_setup_file; }
+teardown_file() { fetch_teardown_file; }
+setup() { fetch_setup; }
+teardown() { common_teardown; }
+
+@test "faults limits: a URL over the per-message limit gets an error record, skipped" {
+	for i in 1 2 3 4; do
+		printf '{"url":"%s/text.txt?lim=%s","message":5,"id":"u%s"}\n' "$B" "$i" "$i"
+	done >"$T/in"
+	run -1 --separate-stderr urlfetch -c "$T/in"
+	[ "${#lines[@]}" -eq 4 ]
+	json_eq "${lines[3]}" "{\"url\":\"$B/text.txt?lim=4\",\"error\":\"over the limit of 3 URLs per message\",\"skipped\":true,\"message\":5,\"id\":\"u4\"}"
+	[ "$(printf '%s\n' "${lines[@]:0:3}" | jq -s -c 'map(.error)')" = "[null,null,null]" ]
+	[ "$(requests '/text.txt?lim=4')" = 0 ]
+	[[ $stderr == *"over the limit of 3 URLs per message"* ]]
+}
