@@ -108,20 +108,7 @@ static const char *const url_fields[] = { "type", "display", "start", "end",
 void
 uk_fetch_carry(yajl_val rec, yajl_val in)
 {
-	size_t i, k;
-
-	if (!YAJL_IS_OBJECT(in) || !YAJL_IS_OBJECT(rec))
-		return;
-	for (i = 0; i < in->u.object.len; i++) {
-		const char *key = in->u.object.keys[i];
-
-		for (k = 0; url_fields[k]; k++)
-			if (!strcmp(key, url_fields[k]))
-				break;
-		if (url_fields[k] || uk_json_get(rec, key))
-			continue;
-		uk_json_set(rec, key, uk_json_copy(in->u.object.values[i]));
-	}
+	uk_json_add_missing(rec, in, url_fields);
 }
 
 /* The content record's start: url, url_type. */

@@ -23,3 +23,17 @@ teardown() { common_teardown; }
 	[ "$(requests '/text.txt?lim=4')" = 0 ]
 	[[ $stderr == *"over the limit of 3 URLs per message"* ]]
 }
+
+@test "faults limits: a record of 200,000 fields is carried in linear time, every field kept" {
+	python3 -c '
+import json, sys
+d = {"url": "ftp://127.0.0.1/x"}
+for i in range(200000):
+    d["f%d" % i] = i
+d["type"] = "web"
+sys.stdout.write(json.dumps(d) + "\n")' >"$T/wide"
+	# Quadratic, this took minutes (80,000 fields took 16 s); linear, it
+	# takes about a second, so 60 s leaves room for a loaded machine.
+	run -1 --separate-stderr timeout 60 urlfetch -c "$T/wide"
+	[ "$(jq -c '[(keys | map(select(test("^f[0-9]+$"))) | length), .error, .f199999, has("type")]' <<<"$output")" = '[200000,"not an http or https URL",199999,false]' ]
+}
