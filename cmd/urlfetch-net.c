@@ -164,6 +164,16 @@ flush_head(struct run *r)
 		switch (s->kind) {
 		case S_JOB:
 			uk_fetch_carry(s->job.rec, s->in);
+			if (uk_jsonl_fit(s->job.rec, UK_JSONL_MAX_LINE) < 0) {
+				yajl_val u = uk_json_copy(
+				    uk_json_get(s->job.rec, "url"));
+
+				uk_json_free(s->job.rec);
+				s->job.rec = uk_json_object();
+				uk_json_set(s->job.rec, "url", u);
+				uk_json_set_str(s->job.rec, "error",
+				    "the record is over the line limit");
+			}
 			if ((e = uk_json_get_str(s->job.rec, "error"))) {
 				prog.failed++;
 				progress_clear();

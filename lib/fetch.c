@@ -8,6 +8,7 @@
 #include "charset.h"
 #include "extract.h"
 #include "fetch.h"
+#include "jsonl.h"
 #include "banned.h"
 
 enum {
@@ -168,6 +169,7 @@ finish(struct uk_fetch_job *j, yajl_val rec, int cached)
 	if (!uk_json_get(rec, "fetched_at"))
 		set_time(rec);
 	uk_json_del(rec, "cached");
+	uk_jsonl_fit(rec, UK_JSONL_MAX_LINE); /* so that readers take it */
 	/* Nothing fetched with -k is cached: an unverified page must not
 	 * come back to a run that verifies. */
 	if (!cached && f->have_cache && !f->o.http.insecure && !j->nocache &&

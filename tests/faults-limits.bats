@@ -37,3 +37,28 @@ sys.stdout.write(json.dumps(d) + "\n")' >"$T/wide"
 	run -1 --separate-stderr timeout 60 urlfetch -c "$T/wide"
 	[ "$(jq -c '[(keys | map(select(test("^f[0-9]+$"))) | length), .error, .f199999, has("type")]' <<<"$output")" = '[200000,"not an http or https URL",199999,false]' ]
 }
+
+@test "faults limits: an 18 MB text page gives a record under the 16 MiB line limit, truncated, that urlsum reads" {
+	mkdir -p "$T/www"
+	python3 -c '
+import sys
+line = "all work and no play makes a long page \u00e9\n"
+with open(sys.argv[1], "w") as f:
+    f.write(line * (18000000 // len(line.encode())))' "$T/www/big.txt"
+	start_server W python3 -c '
+import functools, http.server, sys
+h = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), h)
+print(s.server_address[1], flush=True)
+s.serve_forever()' "$T/www"
+	run -0 --separate-stderr urlfetch -c <<<"http://127.0.0.1:$W_PORT/big.txt"
+	printf '%s\n' "$output" >"$T/rec"
+	[ "$(head -c -1 "$T/rec" | wc -c)" -le $((16 << 20)) ]
+	[ "$(jq -r .truncated "$T/rec")" = true ]
+	[[ $(jq -r .truncated_reason "$T/rec") == "'content' cut from "*" bytes to keep the record under the line limit of 16 MiB" ]]
+	[ "$(jq -r '.content | length' "$T/rec")" -gt 15000000 ]
+	# Every reader takes it: urlsum summarises it, URL and all.
+	run -0 --separate-stderr urlsum "$T/rec"
+	[ "$(jq -r .url <<<"$output")" = "http://127.0.0.1:$W_PORT/big.txt" ]
+	[ "$(jq -r 'has("error")' <<<"$output")" = false ]
+}
