@@ -209,6 +209,7 @@ scan_records(struct uk_lines *in)
 	struct msg m;
 	yajl_val rec;
 	const char *text;
+	size_t len;
 	int r;
 
 	memset(&m, 0, sizeof(m));
@@ -227,7 +228,7 @@ scan_records(struct uk_lines *in)
 			uk_json_free(rec);
 			continue;
 		}
-		text = uk_json_get_str(rec, opt.field);
+		text = uk_json_get_strn(rec, opt.field, &len);
 		if (!text) {
 			char msg[300];
 
@@ -244,7 +245,8 @@ scan_records(struct uk_lines *in)
 			m.id = uk_json_int((long long)in->lineno);
 		uk_strset_clear(&m.seen);
 		uk_detect_init(&d);
-		r = uk_detect_scan(&d, text, 0, strlen(text), 1, scan_found,
+		/* All of it: a NUL ends a URL, not the message. */
+		r = uk_detect_scan(&d, text, 0, len, 1, scan_found,
 		    &m) == (size_t)-1;
 		if (!uk_json_get(rec, "id"))
 			uk_json_free(m.id);
@@ -265,6 +267,7 @@ classify_records(struct uk_lines *in)
 	struct uk_url u;
 	yajl_val rec;
 	const char *url;
+	size_t len;
 	int r;
 
 	while ((r = uk_jsonl_next(in, UK_JSONL_BARE_URL, &rec, &err)) != 0) {
@@ -282,9 +285,22 @@ classify_records(struct uk_lines *in)
 			uk_json_free(rec);
 			continue;
 		}
-		if (!(url = uk_json_get_str(rec, "url"))) {
+		if (!(url = uk_json_get_strn(rec, "url", &len))) {
 			uk_out_error(&out, in->name, in->lineno,
 			    "no string field 'url'");
+			uk_json_free(rec);
+			continue;
+		}
+		if (len != strlen(url)) {
+			/* Classified, the URL would be what comes before. */
+			uk_warn("%s:%lu: '%s': the URL holds a NUL byte (\\u0000)",
+			    uk_lines_display(in), in->lineno, url);
+			uk_status_set(UK_EXIT_FAIL);
+			if (!opt.urls && !opt.quiet) {
+				uk_json_set_str(rec, "error",
+				    "the URL holds a NUL byte (\\u0000)");
+				uk_out_record(&out, rec);
+			}
 			uk_json_free(rec);
 			continue;
 		}

@@ -164,10 +164,24 @@ flush_head(struct run *r)
 		switch (s->kind) {
 		case S_JOB:
 			uk_fetch_carry(s->job.rec, s->in);
+			if (uk_jsonl_fit(s->job.rec, UK_JSONL_MAX_LINE) < 0) {
+				yajl_val u = uk_json_copy(
+				    uk_json_get(s->job.rec, "url"));
+
+				uk_json_free(s->job.rec);
+				s->job.rec = uk_json_object();
+				uk_json_set(s->job.rec, "url", u);
+				uk_json_set_str(s->job.rec, "error",
+				    "the record is over the line limit");
+			}
 			if ((e = uk_json_get_str(s->job.rec, "error"))) {
 				prog.failed++;
 				progress_clear();
-				uk_warn("'%s': %s", s->job.url, e);
+				uk_warn("'%s': %s",
+				    s->job.url ? s->job.url
+					       : uk_json_get_str(s->job.rec,
+						     "url"),
+				    e);
 				uk_status_set(UK_EXIT_FAIL);
 			}
 			uk_out_record(&out, s->job.rec);
@@ -233,6 +247,21 @@ over_limit(struct run *r, yajl_val rec)
 	return ++r->msgcount > opt.max_per_msg;
 }
 
+/*
+ * Finish the job of slot s without fetching: an error record with the
+ * input's url (whole) and msg, and "skipped" when skipped is set.
+ */
+static void
+not_fetched(struct slot *s, const char *msg, int skipped)
+{
+	s->job.rec = uk_json_object();
+	uk_json_set(s->job.rec, "url", uk_json_copy(uk_json_get(s->in, "url")));
+	uk_json_set_str(s->job.rec, "error", msg);
+	if (skipped)
+		uk_json_set_bool(s->job.rec, "skipped", 1);
+	s->job.done = 1;
+}
+
 /* Take one input record; returns 0 at the end of input, -1 on fatal. */
 static int
 take(struct run *r, struct uk_lines *in)
@@ -241,6 +270,7 @@ take(struct run *r, struct uk_lines *in)
 	yajl_val rec;
 	const char *url, *type;
 	struct slot *s;
+	size_t len;
 	int n;
 
 	n = uk_jsonl_next(in, UK_JSONL_BARE_URL, &rec, &err);
@@ -260,22 +290,30 @@ take(struct run *r, struct uk_lines *in)
 		s->in = rec;
 		return 1;
 	}
-	if (!(url = uk_json_get_str(rec, "url"))) {
+	if (!(url = uk_json_get_strn(rec, "url", &len))) {
 		bad(r, in, "no string field 'url'");
-		uk_json_free(rec);
-		return 1;
-	}
-	if (over_limit(r, rec)) {
-		progress_clear();
-		uk_warn("%s:%lu: '%s': over the limit of %ld URLs per message "
-			"(-m), not fetched",
-		    uk_lines_display(in), in->lineno, url, opt.max_per_msg);
 		uk_json_free(rec);
 		return 1;
 	}
 	type = uk_json_get_str(rec, "type");
 	s = push_slot(r, S_JOB);
 	s->in = rec;
+	if (len != strlen(url)) {
+		/* "https://a.example/j\u0000evil" is not https://a.example/j. */
+		not_fetched(s, "the URL holds a NUL byte (\\u0000)", 0);
+		return 1;
+	}
+	if (over_limit(r, rec)) {
+		/* Not fetched, and said so in a record of its own, so that
+		 * every URL read has its record. */
+		struct uk_buf msg = UK_BUF_INIT;
+
+		uk_buf_addf(&msg, "over the limit of %ld URLs per message",
+		    opt.max_per_msg);
+		not_fetched(s, msg.buf, 1);
+		uk_buf_release(&msg);
+		return 1;
+	}
 	progress_host(url);
 	uk_fetch_start(&r->f, &s->job, url, type);
 	return 1;

@@ -8,6 +8,7 @@
 #include "charset.h"
 #include "extract.h"
 #include "fetch.h"
+#include "jsonl.h"
 #include "banned.h"
 
 enum {
@@ -108,20 +109,7 @@ static const char *const url_fields[] = { "type", "display", "start", "end",
 void
 uk_fetch_carry(yajl_val rec, yajl_val in)
 {
-	size_t i, k;
-
-	if (!YAJL_IS_OBJECT(in) || !YAJL_IS_OBJECT(rec))
-		return;
-	for (i = 0; i < in->u.object.len; i++) {
-		const char *key = in->u.object.keys[i];
-
-		for (k = 0; url_fields[k]; k++)
-			if (!strcmp(key, url_fields[k]))
-				break;
-		if (url_fields[k] || uk_json_get(rec, key))
-			continue;
-		uk_json_set(rec, key, uk_json_copy(in->u.object.values[i]));
-	}
+	uk_json_add_missing(rec, in, url_fields);
 }
 
 /* The content record's start: url, url_type. */
@@ -181,6 +169,7 @@ finish(struct uk_fetch_job *j, yajl_val rec, int cached)
 	if (!uk_json_get(rec, "fetched_at"))
 		set_time(rec);
 	uk_json_del(rec, "cached");
+	uk_jsonl_fit(rec, UK_JSONL_MAX_LINE); /* so that readers take it */
 	/* Nothing fetched with -k is cached: an unverified page must not
 	 * come back to a run that verifies. */
 	if (!cached && f->have_cache && !f->o.http.insecure && !j->nocache &&

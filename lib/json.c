@@ -2,8 +2,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <yajl/yajl_parse.h>
 
 #include "json.h"
+#include "strset.h"
 #include "banned.h"
 
 static int
@@ -33,12 +35,238 @@ max_depth_ok(const char *s, size_t len)
 	return 1;
 }
 
+static yajl_val
+node(yajl_type t)
+{
+	yajl_val v = uk_xcalloc(1, sizeof(*v));
+
+	v->type = t;
+	return v;
+}
+
+/*
+ * A string node: yajl_val has no room for a length, so string nodes are
+ * allocated with one after it.  yajl_tree_free frees the node by its
+ * address, the start of this struct.  Every string node is made here
+ * (uk_json_strn, the parser), so every one has its length.
+ */
+struct strnode {
+	struct yajl_val_s v;
+	size_t len;
+};
+
+/* Four hex digits at s into *out; 0 when they are not. */
+static int
+hex4(const char *s, unsigned long *out)
+{
+	unsigned long v = 0;
+	int i, c;
+
+	for (i = 0; i < 4; i++) {
+		c = (unsigned char)s[i];
+		if (c >= '0' && c <= '9')
+			c -= '0';
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			c = (c | 0x20) - 'a' + 10;
+		else
+			return 0;
+		v = v << 4 | (unsigned long)c;
+	}
+	*out = v;
+	return 1;
+}
+
+/*
+ * Rewrite the escapes of lone surrogates (a \\uD800-\\uDBFF not followed by
+ * a \\uDC00-\\uDFFF, or the latter alone) to \\ufffd, in a copy; NULL when
+ * there is none.  yajl would turn a lone high surrogate into '?' or join it
+ * with whatever escape follows, and a lone low one into invalid UTF-8.
+ */
+static char *
+fix_surrogates(const char *s, size_t len)
+{
+	char *copy = NULL;
+	size_t i;
+	unsigned long h, h2;
+	int in_str = 0;
+
+	for (i = 0; i < len; i++) {
+		if (!in_str) {
+			in_str = s[i] == '"';
+			continue;
+		}
+		if (s[i] == '"') {
+			in_str = 0;
+			continue;
+		}
+		if (s[i] != '\\' || i + 1 >= len)
+			continue;
+		if (s[i + 1] != 'u' || i + 6 > len || !hex4(s + i + 2, &h)) {
+			i++;
+			continue;
+		}
+		if (h >= 0xd800 && h <= 0xdbff && i + 12 <= len &&
+		    s[i + 6] == '\\' && s[i + 7] == 'u' &&
+		    hex4(s + i + 8, &h2) && h2 >= 0xdc00 && h2 <= 0xdfff) {
+			i += 11; /* a pair */
+			continue;
+		}
+		if (h >= 0xd800 && h <= 0xdfff) {
+			if (!copy)
+				copy = uk_xmemdup(s, len);
+			memcpy(copy + i + 2, "fffd", 4);
+		}
+		i += 5;
+	}
+	return copy;
+}
+
+/*
+ * The tree is built here from yajl's callbacks, not with yajl_tree_parse:
+ * yajl gives each string's length, which yajl_tree drops, so "\\u0000"
+ * would cut a string short.  Strings are kept with their length (struct
+ * strnode).  Containers grow by doubling; cap[] holds their capacity.
+ */
+struct builder {
+	yajl_val root;
+	yajl_val *stack;
+	size_t *cap;
+	size_t depth, stack_cap;
+	const char *error; /* why a callback stopped the parse */
+};
+
+/* Add v to the container on top of the stack, or make it the root. */
+static int
+add_value(struct builder *b, yajl_val v)
+{
+	yajl_val top;
+
+	if (!b->depth) {
+		b->root = v;
+		return 1;
+	}
+	top = b->stack[b->depth - 1];
+	if (top->type == yajl_t_object) {
+		/* map_key left the key with a NULL value. */
+		top->u.object.values[top->u.object.len - 1] = v;
+		return 1;
+	}
+	if (top->u.array.len == b->cap[b->depth - 1]) {
+		b->cap[b->depth - 1] = 2 * b->cap[b->depth - 1] + 4;
+		top->u.array.values = uk_xrealloc(top->u.array.values,
+		    b->cap[b->depth - 1] * sizeof(yajl_val));
+	}
+	top->u.array.values[top->u.array.len++] = v;
+	return 1;
+}
+
+static int
+push_container(struct builder *b, yajl_val v)
+{
+	add_value(b, v);
+	if (b->depth == UK_JSON_MAX_DEPTH) {
+		b->error = "nested too deep";
+		return 0;
+	}
+	if (b->depth == b->stack_cap) {
+		b->stack_cap = 2 * b->stack_cap + 8;
+		b->stack =
+		    uk_xrealloc(b->stack, b->stack_cap * sizeof(*b->stack));
+		b->cap = uk_xrealloc(b->cap, b->stack_cap * sizeof(*b->cap));
+	}
+	b->stack[b->depth] = v;
+	b->cap[b->depth++] = 0;
+	return 1;
+}
+
+static int
+b_null(void *ctx)
+{
+	return add_value(ctx, node(yajl_t_null));
+}
+
+static int
+b_boolean(void *ctx, int v)
+{
+	return add_value(ctx, node(v ? yajl_t_true : yajl_t_false));
+}
+
+static int
+b_number(void *ctx, const char *s, size_t len)
+{
+	char *text = uk_xmemdup(s, len);
+	int r = add_value(ctx, uk_json_num(text));
+
+	free(text);
+	return r;
+}
+
+static int
+b_string(void *ctx, const unsigned char *s, size_t len)
+{
+	return add_value(ctx, uk_json_strn((const char *)s, len));
+}
+
+static int
+b_start_map(void *ctx)
+{
+	return push_container(ctx, node(yajl_t_object));
+}
+
+static int
+b_map_key(void *ctx, const unsigned char *key, size_t len)
+{
+	struct builder *b = ctx;
+	yajl_val top = b->stack[b->depth - 1];
+	size_t n = top->u.object.len;
+
+	if (memchr(key, '\0', len)) {
+		/* Keys are C strings in yajl_val: one with NUL cannot be
+		 * kept whole, and a key cut short could pass for another. */
+		b->error = "a key holds \\u0000";
+		return 0;
+	}
+	if (n == b->cap[b->depth - 1]) {
+		b->cap[b->depth - 1] = 2 * n + 4;
+		top->u.object.keys = uk_xrealloc(top->u.object.keys,
+		    b->cap[b->depth - 1] * sizeof(char *));
+		top->u.object.values = uk_xrealloc(top->u.object.values,
+		    b->cap[b->depth - 1] * sizeof(yajl_val));
+	}
+	top->u.object.keys[n] = uk_xmemdup(key, len);
+	top->u.object.values[n] = NULL;
+	top->u.object.len = n + 1;
+	return 1;
+}
+
+static int
+b_end(void *ctx)
+{
+	struct builder *b = ctx;
+
+	b->depth--;
+	return 1;
+}
+
+static int
+b_start_array(void *ctx)
+{
+	return push_container(ctx, node(yajl_t_array));
+}
+
+static const yajl_callbacks build_cb = {
+	b_null, b_boolean, NULL, NULL, b_number, b_string,
+	b_start_map, b_map_key, b_end, b_start_array, b_end,
+};
+
 yajl_val
 uk_json_parse(const char *s, size_t len, struct uk_err *err)
 {
-	char ebuf[256];
-	yajl_val v;
-	char *nl;
+	struct builder b;
+	yajl_handle h;
+	yajl_status st;
+	unsigned char *msg;
+	char *fixed, *nl;
 
 	if (memchr(s, '\0', len)) {
 		uk_err_set(err, UK_EXIT_FAIL, "invalid JSON: NUL byte");
@@ -49,16 +277,38 @@ uk_json_parse(const char *s, size_t len, struct uk_err *err)
 		    "invalid JSON: nested deeper than %d", UK_JSON_MAX_DEPTH);
 		return NULL;
 	}
-	ebuf[0] = '\0';
-	v = yajl_tree_parse(s, ebuf, sizeof(ebuf));
-	if (!v) {
-		/* yajl's message spans lines and quotes the input: keep line 1. */
-		if ((nl = strchr(ebuf, '\n')))
-			*nl = '\0';
-		uk_err_set(err, UK_EXIT_FAIL, "invalid JSON: %s",
-		    *ebuf ? ebuf : "parse error");
+	if ((fixed = fix_surrogates(s, len)))
+		s = fixed;
+	memset(&b, 0, sizeof(b));
+	if (!(h = yajl_alloc(&build_cb, NULL, &b)))
+		uk_die(UK_EXIT_FATAL, "out of memory");
+	yajl_config(h, yajl_allow_comments, 1); /* as yajl_tree_parse */
+	st = yajl_parse(h, (const unsigned char *)s, len);
+	if (st == yajl_status_ok)
+		st = yajl_complete_parse(h);
+	if (st != yajl_status_ok || b.depth || !b.root) {
+		if (b.error) {
+			uk_err_set(err, UK_EXIT_FAIL, "invalid JSON: %s",
+			    b.error);
+		} else {
+			msg = yajl_get_error(h, 0, (const unsigned char *)s,
+			    len);
+			/* yajl's message may span lines: keep line 1. */
+			if (msg && (nl = strchr((char *)msg, '\n')))
+				*nl = '\0';
+			uk_err_set(err, UK_EXIT_FAIL, "invalid JSON: %s",
+			    msg && *msg ? (char *)msg : "parse error");
+			if (msg)
+				yajl_free_error(h, msg);
+		}
+		uk_json_free(b.root);
+		b.root = NULL;
 	}
-	return v;
+	yajl_free(h);
+	free(b.stack);
+	free(b.cap);
+	free(fixed);
+	return b.root;
 }
 
 yajl_val
@@ -102,24 +352,35 @@ uk_json_get_bool(yajl_val obj, const char *key)
 	return v && v->type == yajl_t_true;
 }
 
-static yajl_val
-node(yajl_type t)
-{
-	yajl_val v = uk_xcalloc(1, sizeof(*v));
-
-	v->type = t;
-	return v;
-}
-
 yajl_val
 uk_json_strn(const char *s, size_t len)
 {
 	struct uk_buf b = UK_BUF_INIT;
-	yajl_val v = node(yajl_t_string);
+	struct strnode *n = uk_xcalloc(1, sizeof(*n));
 
 	uk_buf_add_utf8(&b, s, len);
-	v->u.string = uk_buf_detach(&b, NULL);
-	return v;
+	n->v.type = yajl_t_string;
+	n->v.u.string = uk_buf_detach(&b, &n->len);
+	return &n->v;
+}
+
+size_t
+uk_json_strlen(yajl_val v)
+{
+	if (!v || v->type != yajl_t_string)
+		return 0;
+	return ((struct strnode *)v)->len;
+}
+
+const char *
+uk_json_get_strn(yajl_val obj, const char *key, size_t *len)
+{
+	yajl_val v = uk_json_get(obj, key);
+
+	if (!v || v->type != yajl_t_string)
+		return NULL;
+	*len = uk_json_strlen(v);
+	return v->u.string;
 }
 
 yajl_val
@@ -200,6 +461,48 @@ uk_json_set(yajl_val obj, const char *key, yajl_val v)
 	obj->u.object.len = n + 1;
 }
 
+/* Make room in obj for n more fields, keys and values arrays both. */
+static void
+reserve(yajl_val obj, size_t n)
+{
+	size_t len = obj->u.object.len;
+
+	obj->u.object.keys =
+	    uk_xrealloc(obj->u.object.keys, (len + n) * sizeof(char *));
+	obj->u.object.values =
+	    uk_xrealloc(obj->u.object.values, (len + n) * sizeof(yajl_val));
+}
+
+void
+uk_json_add_missing(yajl_val obj, yajl_val from, const char *const *skip)
+{
+	struct uk_strset seen = UK_STRSET_INIT;
+	const char *key;
+	size_t i, k, n;
+
+	if (!obj || obj->type != yajl_t_object || !from ||
+	    from->type != yajl_t_object)
+		return;
+	/* A set of the keys present, not uk_json_get per key: a record
+	 * may hold hundreds of thousands of fields. */
+	for (i = 0; i < obj->u.object.len; i++)
+		uk_strset_add(&seen, obj->u.object.keys[i],
+		    strlen(obj->u.object.keys[i]));
+	reserve(obj, from->u.object.len);
+	for (i = 0; i < from->u.object.len; i++) {
+		key = from->u.object.keys[i];
+		for (k = 0; skip && skip[k]; k++)
+			if (!strcmp(key, skip[k]))
+				break;
+		if ((skip && skip[k]) || !uk_strset_add(&seen, key, strlen(key)))
+			continue;
+		n = obj->u.object.len++;
+		obj->u.object.keys[n] = uk_xstrdup(key);
+		obj->u.object.values[n] = uk_json_copy(from->u.object.values[i]);
+	}
+	uk_strset_release(&seen);
+}
+
 void
 uk_json_set_str(yajl_val obj, const char *key, const char *s)
 {
@@ -266,22 +569,32 @@ uk_json_copy(yajl_val v)
 		return NULL;
 	switch (v->type) {
 	case yajl_t_string:
-		return uk_json_str(v->u.string);
+		return uk_json_strn(v->u.string, uk_json_strlen(v));
 	case yajl_t_number:
 		c = node(yajl_t_number);
 		c->u.number = v->u.number;
 		c->u.number.r = uk_xstrdup(v->u.number.r);
 		return c;
 	case yajl_t_object:
+		/* Field by field, not with uk_json_set, which would look each
+		 * key up (quadratic); duplicate keys are copied as they are. */
 		c = uk_json_object();
-		for (i = 0; i < v->u.object.len; i++)
-			uk_json_set(c, v->u.object.keys[i],
-			    uk_json_copy(v->u.object.values[i]));
+		reserve(c, v->u.object.len);
+		for (i = 0; i < v->u.object.len; i++) {
+			c->u.object.keys[i] = uk_xstrdup(v->u.object.keys[i]);
+			c->u.object.values[i] =
+			    uk_json_copy(v->u.object.values[i]);
+		}
+		c->u.object.len = v->u.object.len;
 		return c;
 	case yajl_t_array:
 		c = uk_json_array();
+		c->u.array.values = uk_xmalloc(
+		    (v->u.array.len ? v->u.array.len : 1) * sizeof(yajl_val));
 		for (i = 0; i < v->u.array.len; i++)
-			uk_json_push(c, uk_json_copy(v->u.array.values[i]));
+			c->u.array.values[i] =
+			    uk_json_copy(v->u.array.values[i]);
+		c->u.array.len = v->u.array.len;
 		return c;
 	default:
 		return node(v->type);
@@ -306,7 +619,7 @@ uk_json_gen(yajl_gen g, yajl_val v)
 	switch (v->type) {
 	case yajl_t_string:
 		return yajl_gen_string(g, (const unsigned char *)v->u.string,
-		    strlen(v->u.string));
+		    uk_json_strlen(v));
 	case yajl_t_number:
 		return yajl_gen_number(g, v->u.number.r, strlen(v->u.number.r));
 	case yajl_t_object:

@@ -11,7 +11,13 @@
  *
  * Every constructor takes ownership of nothing and copies its argument;
  * uk_json_set and uk_json_push take ownership of the value they are given.
- * Strings are made valid UTF-8 on the way in (invalid bytes become U+FFFD).
+ * Strings are made valid UTF-8 on the way in (invalid bytes and lone
+ * surrogates become U+FFFD).  A string keeps its length, so one holding
+ * NUL ("a\u0000b") is written back whole; v->u.string and
+ * uk_json_get_str see it as a C string, cut at the NUL, and code that
+ * must not lose what follows uses uk_json_get_strn or uk_json_strlen.
+ * Only the nodes made here have the length: build trees with this module,
+ * never with yajl_tree_parse.
  */
 
 #include <stddef.h>
@@ -26,13 +32,18 @@
 
 /*
  * Parse s[0..len), which must be NUL-terminated at len.  Returns the tree,
- * or NULL with err filled ("invalid JSON: ...").
+ * or NULL with err filled ("invalid JSON: ...").  An object key holding
+ * \u0000 is refused (keys are C strings).
  */
 yajl_val uk_json_parse(const char *s, size_t len, struct uk_err *err);
 
 yajl_val uk_json_get(yajl_val obj, const char *key);
 /* The string value of key, or NULL when absent or not a string. */
 const char *uk_json_get_str(yajl_val obj, const char *key);
+/* The same with its length in *len, NUL bytes included. */
+const char *uk_json_get_strn(yajl_val obj, const char *key, size_t *len);
+/* The length of the string v (0 when v is not a string). */
+size_t uk_json_strlen(yajl_val v);
 /* 0 and *out set when key holds an integer, else -1. */
 int uk_json_get_int(yajl_val obj, const char *key, long long *out);
 /* 1 when key is true, 0 when false, absent or not a boolean. */
@@ -56,6 +67,13 @@ void uk_json_set_int(yajl_val obj, const char *key, long long v);
 void uk_json_set_bool(yajl_val obj, const char *key, int v);
 /* Remove key; returns whether it was there. */
 int uk_json_del(yajl_val obj, const char *key);
+/*
+ * Copy onto obj each field of from whose key obj does not have and skip
+ * (a NULL-terminated list of keys, or NULL) does not name; of a key that
+ * from repeats, the first.  Linear in the fields of both.
+ */
+void uk_json_add_missing(yajl_val obj, yajl_val from,
+    const char *const *skip);
 /* Append v (owned) to the array arr. */
 void uk_json_push(yajl_val arr, yajl_val v);
 /* A deep copy. */

@@ -10,50 +10,168 @@
 #include <strings.h>
 
 #include "netguard.h"
+#include "util.h"
 #include "banned.h"
 
 #define SEPS ", \t"
+#define ENV "URLKIT_ALLOW_PRIVATE"
+
+/* One item of an allow list: an address, or a block in CIDR form. */
+struct net {
+	int af;
+	unsigned char a[16];
+	unsigned bits;
+};
+
+static const unsigned char v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0xff, 0xff };
+
+/* Parse s[0..n) as "ADDRESS" or "ADDRESS/BITS"; -1 when it is neither. */
+static int
+parse_net(const char *s, size_t n, struct net *out)
+{
+	char item[64], *slash;
+	long bits, max;
+
+	if (!n || n >= sizeof(item))
+		return -1;
+	memcpy(item, s, n);
+	item[n] = '\0';
+	if ((slash = strchr(item, '/')))
+		*slash++ = '\0';
+	out->af = strchr(item, ':') ? AF_INET6 : AF_INET;
+	/* inet_pton, not inet_aton: only the dotted quad, no 0x7f.1. */
+	if (inet_pton(out->af, item, out->a) != 1)
+		return -1;
+	max = out->af == AF_INET ? 32 : 128;
+	if (!slash)
+		bits = max;
+	else if (!*slash || *slash < '0' || *slash > '9' ||
+	    uk_parse_long(slash, 0, max, &bits))
+		return -1;
+	out->bits = (unsigned)bits;
+	if (out->af == AF_INET6 && out->bits >= 96 &&
+	    !memcmp(out->a, v4mapped, 12)) {
+		/* ::ffff:127.0.0.1 is 127.0.0.1, as a socket sees it. */
+		memmove(out->a, out->a + 12, 4);
+		out->af = AF_INET;
+		out->bits -= 96;
+	}
+	return 0;
+}
+
+/* Whether the address af/a (4 or 16 bytes) is inside the block net. */
+static int
+net_has(const struct net *net, int af, const unsigned char *a)
+{
+	unsigned full = net->bits / 8, rest = net->bits % 8;
+
+	if (af != net->af)
+		return 0;
+	if (memcmp(a, net->a, full))
+		return 0;
+	return !rest ||
+	    !((a[full] ^ net->a[full]) & (unsigned char)(0xff << (8 - rest)));
+}
 
 /*
- * Whether the address text addr (inet_ntop's form) is in the list; with
- * addr NULL, whether list is a list of addresses at all.
+ * Check the list: 0 when every item is an address or a block, else -1
+ * with *bad and *badlen set to the first item that is not (or to the
+ * empty list).
  */
 static int
-in_list(const char *list, const char *addr)
+list_check(const char *list, const char **bad, size_t *badlen)
 {
-	char item[64], canon[64];
-	unsigned char bin[sizeof(struct in6_addr)];
+	struct net net;
 	size_t n;
-	int af, items = 0;
+	int items = 0;
 
 	for (list += strspn(list, SEPS); *list; list += strspn(list, SEPS)) {
 		n = strcspn(list, SEPS);
-		if (n >= sizeof(item))
-			return 0;
-		memcpy(item, list, n);
-		item[n] = '\0';
+		if (parse_net(list, n, &net)) {
+			*bad = list;
+			*badlen = n;
+			return -1;
+		}
 		list += n;
-		af = strchr(item, ':') ? AF_INET6 : AF_INET;
-		if (inet_pton(af, item, bin) != 1)
-			return 0;
-		inet_ntop(af, bin, canon, sizeof(canon));
-		if (addr && !strcmp(addr, canon))
-			return 1;
 		items++;
 	}
-	return !addr && items;
+	if (!items) {
+		*bad = list;
+		*badlen = 0;
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether the address sa is inside a block of the (checked) list. */
+static int
+list_has(const char *list, const struct sockaddr *sa)
+{
+	const unsigned char *a;
+	struct net net;
+	size_t n;
+	int af = sa->sa_family;
+
+	if (af == AF_INET) {
+		a = (const unsigned char *)&((const struct sockaddr_in *)sa)
+			->sin_addr;
+	} else if (af == AF_INET6) {
+		a = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
+		if (!memcmp(a, v4mapped, 12)) {
+			a += 12;
+			af = AF_INET;
+		}
+	} else
+		return 0;
+	for (list += strspn(list, SEPS); *list; list += strspn(list, SEPS)) {
+		n = strcspn(list, SEPS);
+		if (!parse_net(list, n, &net) && net_has(&net, af, a))
+			return 1;
+		list += n;
+	}
+	return 0;
+}
+
+int
+uk_netguard_parse(struct uk_netguard *g, const char *value,
+    struct uk_err *err)
+{
+	const char *bad;
+	size_t n;
+
+	memset(g, 0, sizeof(*g));
+	if (!value || !*value || !strcmp(value, "0"))
+		return 0;
+	if (!strcmp(value, "1")) {
+		g->allow_private = 1;
+		return 0;
+	}
+	if (!list_check(value, &bad, &n)) {
+		g->allow = value;
+		return 0;
+	}
+	if (n && n != strlen(value))
+		return uk_err_set(err, UK_EXIT_USAGE,
+		    ENV "='%s': '%.*s' is not an address or a CIDR block",
+		    value, (int)n, bad);
+	return uk_err_set(err, UK_EXIT_USAGE,
+	    ENV "='%s': not 0, 1, or a list of addresses and CIDR blocks",
+	    value);
 }
 
 void
 uk_netguard_init(struct uk_netguard *g)
 {
-	const char *e = getenv("URLKIT_ALLOW_PRIVATE");
+	struct uk_err err;
 
-	memset(g, 0, sizeof(*g));
-	if (e && in_list(e, NULL))
-		g->allow = e;
-	else
-		g->allow_private = e && *e && strcmp(e, "0");
+	/*
+	 * A value that means nothing must not leave the guard in some state
+	 * nobody asked for: it stops the program, as a bad option does.
+	 * Every program sets its guard up before it reads input.
+	 */
+	if (uk_netguard_parse(g, getenv(ENV), &err))
+		uk_die(UK_EXIT_USAGE, "%s", err.msg);
 }
 
 static int
@@ -80,6 +198,14 @@ v4_allowed(unsigned long a)
 	return 1;
 }
 
+/* The IPv4 address in the 4 bytes at b, as a number. */
+static unsigned long
+v4_at(const unsigned char *b)
+{
+	return (unsigned long)b[0] << 24 | (unsigned long)b[1] << 16 |
+	    (unsigned long)b[2] << 8 | b[3];
+}
+
 int
 uk_netguard_allowed(const struct sockaddr *sa, char *buf, size_t size)
 {
@@ -94,16 +220,26 @@ uk_netguard_allowed(const struct sockaddr *sa, char *buf, size_t size)
 		const struct sockaddr_in6 *in6 =
 		    (const struct sockaddr_in6 *)sa;
 		const unsigned char *b = in6->sin6_addr.s6_addr;
-		static const unsigned char mapped[12] = { 0, 0, 0, 0, 0, 0, 0,
-			0, 0, 0, 0xff, 0xff };
+		static const unsigned char nat64[12] = { 0, 0x64, 0xff, 0x9b,
+			0, 0, 0, 0, 0, 0, 0, 0 };
 
 		if (buf)
 			inet_ntop(AF_INET6, &in6->sin6_addr, buf,
 			    (socklen_t)size);
-		if (!memcmp(b, mapped, 12))
-			return v4_allowed((unsigned long)b[12] << 24 |
-			    (unsigned long)b[13] << 16 |
-			    (unsigned long)b[14] << 8 | b[15]);
+		/*
+		 * Forms that carry an IPv4 address reach that address (mapped
+		 * on this host, NAT64 through a translator, 6to4 through a
+		 * relay): judged by it.  IPv4-compatible ::a.b.c.d (deprecated)
+		 * too; :: and ::1 are in that block and refused below or by
+		 * their IPv4 (0.0.0.0/8).
+		 */
+		if (!memcmp(b, v4mapped, 12) || !memcmp(b, nat64, 12) ||
+		    (!memcmp(b, v4mapped, 10) && !b[10] && !b[11]))
+			return v4_allowed(v4_at(b + 12));
+		if (b[0] == 0x20 && b[1] == 0x02)
+			return v4_allowed(v4_at(b + 2)); /* 6to4 2002::/16 */
+		if (!memcmp(b, nat64, 4) && !b[4] && b[5] == 1)
+			return 0; /* local-use NAT64 64:ff9b:1::/48 */
 		if (IN6_IS_ADDR_UNSPECIFIED(&in6->sin6_addr) ||
 		    IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr) ||
 		    IN6_IS_ADDR_LINKLOCAL(&in6->sin6_addr) ||
@@ -134,7 +270,7 @@ uk_netguard_check(const struct uk_netguard *g, const struct sockaddr *sa,
 	}
 	if (uk_netguard_allowed(sa, buf, size) || g->allow_private)
 		return 1;
-	return g->allow && in_list(g->allow, buf);
+	return g->allow && list_has(g->allow, sa);
 }
 
 /*
@@ -291,9 +427,19 @@ prereq(void *clientp, char *primary_ip, char *local_ip, int primary_port,
 	if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
 	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK) {
 		h = unbracket(host, b, sizeof(b));
+		if (h && h != b && strlen(h) < sizeof(b)) {
+			/* "127.0.0.1." and "0x7f000001." are numeric too: the
+			 * trailing dot off, any form inet_aton reads (the
+			 * forms a resolver takes: 0x7f.1, 2130706433). */
+			memmove(b, h, strlen(h) + 1);
+			h = b;
+			for (n = strlen(b); n > 1 && b[n - 1] == '.'; n--)
+				b[n - 1] = '\0';
+		}
 		memset(&in, 0, sizeof(in));
 		memset(&in6, 0, sizeof(in6));
-		if (h && inet_pton(AF_INET, h, &in.sin_addr) == 1) {
+		if (h && (inet_pton(AF_INET, h, &in.sin_addr) == 1 ||
+			(!strchr(h, ':') && inet_aton(h, &in.sin_addr)))) {
 			in.sin_family = AF_INET;
 			sa = (const struct sockaddr *)&in;
 		} else if (h && inet_pton(AF_INET6, h, &in6.sin6_addr) == 1) {

@@ -16,15 +16,25 @@
  * numeric host as if connected to, localhost names refused; other names
  * are left to the proxy.
  *
+ * An IPv6 address that carries an IPv4 address is judged by that IPv4
+ * address: IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d),
+ * NAT64 (64:ff9b::/96) and 6to4 (2002::/16); local-use NAT64
+ * (64:ff9b:1::/48) is refused.
+ *
  * URLKIT_ALLOW_PRIVATE=1 in the environment, or allow set by an option,
  * turns the guard off (the tests need loopback).  URLKIT_ALLOW_PRIVATE set
- * to a list of addresses (comma or space separated, such as "127.0.0.1" or
- * "127.0.0.1,::1") lets those addresses through and keeps refusing every
- * other one: a local mirror or model server, and no other private host.
+ * to a list of addresses and CIDR blocks (comma or space separated, such
+ * as "127.0.0.1", "127.0.0.1,::1" or "10.0.0.0/8") lets those through and
+ * keeps refusing every other one: a local mirror or model server, and no
+ * other private host.  Unset, empty or "0" keeps the guard on; any other
+ * value ("false", "localhost", "127.0.0.1:8080", a list with one bad item)
+ * is a usage error.
  */
 
 #include <stddef.h>
 #include <sys/socket.h>
+
+#include "util.h"
 
 struct uk_netguard {
 	int allow_private; /* 1: no check */
@@ -35,9 +45,18 @@ struct uk_netguard {
 };
 
 /*
- * Fill g from the environment (URLKIT_ALLOW_PRIVATE): allow_private for
- * "1" or any value that is not "0" or a list of addresses, allow for a
- * list of addresses (it points into the environment).
+ * The one parser of URLKIT_ALLOW_PRIVATE: fill g from value (NULL for
+ * unset): allow_private for "1", allow for a list of addresses and CIDR
+ * blocks (it points into value), neither for NULL, "" or "0".  Any other
+ * value: -1 with err (code UK_EXIT_USAGE, the value named).
+ */
+int uk_netguard_parse(struct uk_netguard *g, const char *value,
+    struct uk_err *err);
+
+/*
+ * Fill g from the environment with uk_netguard_parse; a value it refuses
+ * is a usage error that ends the program (exit UK_EXIT_USAGE, the message
+ * on stderr), so every program refuses it the same way.
  */
 void uk_netguard_init(struct uk_netguard *g);
 

@@ -34,14 +34,15 @@
 void
 uk_repo_opts_init(struct uk_repo_opts *o)
 {
-	const char *e = getenv("URLKIT_ALLOW_PRIVATE");
+	struct uk_netguard g;
 
 	memset(o, 0, sizeof(*o));
 	o->timeout = 120;
 	o->max_bytes = 256ULL * 1024 * 1024;
 	o->max_files = 50000;
 	o->map_tokens = UK_SYMBOLS_TOKENS;
-	o->allow_private = e && !strcmp(e, "1");
+	uk_netguard_init(&g);
+	o->allow_private = g.allow_private;
 }
 
 static double

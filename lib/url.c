@@ -235,28 +235,55 @@ host_under(const char *host, const char *domain)
 	return h > d && host[h - d - 1] == '.' && !strcmp(host + h - d, domain);
 }
 
-/* Documentation by host: the seed's list and the best-known others. */
+/* Documentation hosts: the host itself or any name under it. */
+static const char *const doc_hosts[] = { "docs.python.org",
+	"developer.mozilla.org", "docs.rs", "doc.rust-lang.org", "pkg.go.dev",
+	"man7.org", "cppreference.com", "learn.microsoft.com",
+	"docs.oracle.com", "docs.github.com", "devdocs.io", "man.openbsd.org",
+	"manpages.debian.org", "docs.djangoproject.com", "docs.docker.com",
+	"kubernetes.io", "nodejs.org", "typescriptlang.org", "ruby-doc.org",
+	"docs.ruby-lang.org", "hexdocs.pm", "javadoc.io", "readthedocs.io",
+	"readthedocs.org", "readthedocs-hosted.com", NULL };
+
+/*
+ * Whether host dresses up as a known name: the name followed by more labels
+ * ("docs.python.org.example.net", "github.com.evil.example",
+ * "x.readthedocs.io.evil.example").  Such a host belongs to whoever owns
+ * its last labels, so it is plain web, whatever its path says.
+ */
+static int
+lookalike(const char *host)
+{
+	static const char *const others[] = { "github.com",
+		"raw.githubusercontent.com", NULL };
+	const char *const *lists[] = { doc_hosts, others };
+	const char *p;
+	size_t i, j, n;
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; lists[i][j]; j++) {
+			n = strlen(lists[i][j]);
+			for (p = host; (p = strstr(p, lists[i][j])); p++)
+				if ((p == host || p[-1] == '.') && p[n] == '.')
+					return 1;
+		}
+	return 0;
+}
+
+/*
+ * Documentation by host: a known documentation host or a name under it,
+ * or a first label "docs" (docs.example.com).
+ */
 static int
 doc_host(const char *host)
 {
-	static const char *const hosts[] = { "docs.python.org",
-		"developer.mozilla.org", "docs.rs", "doc.rust-lang.org",
-		"pkg.go.dev", "man7.org", "en.cppreference.com",
-		"cppreference.com", "learn.microsoft.com", "docs.oracle.com",
-		"docs.github.com", "devdocs.io", "man.openbsd.org",
-		"manpages.debian.org", "docs.djangoproject.com",
-		"docs.docker.com", "kubernetes.io", "nodejs.org",
-		"typescriptlang.org", "www.typescriptlang.org", "ruby-doc.org",
-		"docs.ruby-lang.org", "hexdocs.pm", "javadoc.io", NULL };
 	size_t i;
 
-	for (i = 0; hosts[i]; i++)
-		if (host_is(host, hosts[i]))
+	for (i = 0; doc_hosts[i]; i++)
+		if (host_is(host, doc_hosts[i]) ||
+		    host_under(host, doc_hosts[i]))
 			return 1;
-	return host_under(host, "readthedocs.io") ||
-	    host_under(host, "readthedocs.org") ||
-	    host_under(host, "readthedocs-hosted.com") ||
-	    !strncmp(host, "docs.", 5);
+	return !strncmp(host, "docs.", 5);
 }
 
 /* Documentation by path: a segment docs, documentation, api, reference. */
@@ -330,6 +357,7 @@ uk_url_classify(const char *url, struct uk_url *u)
 {
 	CURLU *h = curl_url();
 	char *scheme = NULL, *host = NULL, *path = NULL;
+	size_t n;
 
 	memset(u, 0, sizeof(*u));
 	u->type = UK_URL_UNKNOWN;
@@ -346,6 +374,11 @@ uk_url_classify(const char *url, struct uk_url *u)
 	if (strcmp(u->scheme, "http") && strcmp(u->scheme, "https"))
 		goto out;
 	u->type = UK_URL_WEB;
+	n = strlen(u->host);
+	while (n > 1 && u->host[n - 1] == '.')
+		u->host[--n] = '\0'; /* "github.com." is github.com */
+	if (lookalike(u->host))
+		goto out; /* web */
 	if (host_is(u->host, "github.com") || host_is(u->host, "www.github.com"))
 		github(u, 0);
 	else if (host_is(u->host, "raw.githubusercontent.com"))

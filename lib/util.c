@@ -47,14 +47,47 @@ uk_status_set(int code)
 		uk_status = code;
 }
 
+void
+uk_fputs_clean(const char *s, FILE *f)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			fprintf(f, "\\x%02x", *++p); /* C1, as UTF-8 */
+		else
+			fputc(*p, f);
+	}
+}
+
+/*
+ * The message is formatted first and then written cleaned: it quotes
+ * input (a record's URL, a server's message), and ESC or BEL from there
+ * must not reach the terminal as escapes.
+ */
 static void
 vwarn(const char *fmt, va_list ap)
 {
+	char small[512], *msg = small;
+	va_list ap2;
+	int n;
+
 	if (uk_warn_hook)
 		uk_warn_hook();
+	va_copy(ap2, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	if (n >= (int)sizeof(small) && (msg = malloc((size_t)n + 1)))
+		vsnprintf(msg, (size_t)n + 1, fmt, ap2);
+	else
+		msg = small; /* out of memory: the message cut short */
+	va_end(ap2);
 	fprintf(stderr, "%s: ", uk_prog);
-	vfprintf(stderr, fmt, ap);
+	uk_fputs_clean(n < 0 ? fmt : msg, stderr);
 	fputc('\n', stderr);
+	if (msg != small)
+		free(msg);
 }
 
 void

@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Exit codes, the contract of urlkit(7). */
 #define UK_EXIT_OK    0 /* all input read, every record handled */
@@ -48,7 +49,17 @@ void uk_prog_set(const char *argv0);
 extern int uk_status;
 void uk_status_set(int code);
 
-/* "prog: message" on stderr.  For programs, not for library code. */
+/*
+ * Write s to f with the bytes a terminal would act on shown as \xHH: C0
+ * controls (newline too), DEL, and C1 controls (U+0080-U+009F, as UTF-8).
+ * For anything that echoes input on stderr.
+ */
+void uk_fputs_clean(const char *s, FILE *f);
+
+/*
+ * "prog: message" on stderr, the message cleaned by uk_fputs_clean.  For
+ * programs, not for library code.
+ */
 void uk_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * Called by uk_warn and uk_die before they write, when set: lib/progress

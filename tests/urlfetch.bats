@@ -117,9 +117,9 @@ teardown() { common_teardown; }
 		printf '{"url":"%s/text.txt?m=%s","message":1}\n' "$B" "$i"
 	done >"$T/in"
 	printf '{"url":"%s/text.txt?m=6","message":2}\n' "$B" >>"$T/in"
-	run -0 --separate-stderr urlfetch -c "$T/in"
-	[ "${#lines[@]}" -eq 4 ]
-	got=$(printf '%s\n' "$output" | jq -r '.url | sub(".*m="; "")' | tr '\n' ' ')
+	run -1 --separate-stderr urlfetch -c "$T/in"
+	[ "${#lines[@]}" -eq 6 ]
+	got=$(printf '%s\n' "$output" | jq -r 'select(.skipped | not) | .url | sub(".*m="; "")' | tr '\n' ' ')
 	[ "$got" = "1 2 3 6 " ]
 	[ "$(requests '/text.txt?m=4')" = 0 ]
 	[[ $stderr == *"over the limit of 3 URLs per message"* ]]
@@ -129,8 +129,8 @@ teardown() { common_teardown; }
 	for i in 1 2 3 4 5; do
 		printf '{"url":"%s/text.txt?n=%s","message":7}\n' "$B" "$i"
 	done >"$T/in"
-	run -0 --separate-stderr urlfetch -c -m 2 "$T/in"
-	[ "${#lines[@]}" -eq 2 ]
+	run -1 --separate-stderr urlfetch -c -m 2 "$T/in"
+	[ "$(printf '%s\n' "$output" | jq -s -c 'map(.skipped == true)')" = "[false,false,true,true,true]" ]
 	run -0 urlfetch -c -m 0 "$T/in"
 	[ "${#lines[@]}" -eq 5 ]
 }
@@ -153,8 +153,8 @@ teardown() { common_teardown; }
 
 @test "detect_and_fetch: the streaming limit holds through the pipeline" {
 	printf '%s/text.txt?p=%s ' "$B" 1 "$B" 2 "$B" 3 "$B" 4 "$B" 5 >"$T/text"
-	run -0 --separate-stderr bash -c 'urldetect -n 0 "$1" | urlfetch' _ "$T/text"
-	[ "${#lines[@]}" -eq 3 ]
+	run -1 --separate-stderr bash -c 'urldetect -n 0 "$1" | urlfetch' _ "$T/text"
+	[ "$(printf '%s\n' "$output" | jq -s -c 'map(.skipped == true)')" = "[false,false,false,true,true]" ]
 	[ "$(requests '/text.txt?p=4')" = 0 ]
 }
 

@@ -1,0 +1,64 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# urlfetch's limits on what input and pages can make it do (issue 15,
+# items 10, 11 and 17): every URL read has its record, a record never
+# outgrows the line limit, many fields cost linear time.
+bats_require_minimum_version 1.5.0
+load helpers/common
+load helpers/fetch
+
+setup_file() { fetch_setup_file; }
+teardown_file() { fetch_teardown_file; }
+setup() { fetch_setup; }
+teardown() { common_teardown; }
+
+@test "faults limits: a URL over the per-message limit gets an error record, skipped" {
+	for i in 1 2 3 4; do
+		printf '{"url":"%s/text.txt?lim=%s","message":5,"id":"u%s"}\n' "$B" "$i" "$i"
+	done >"$T/in"
+	run -1 --separate-stderr urlfetch -c "$T/in"
+	[ "${#lines[@]}" -eq 4 ]
+	json_eq "${lines[3]}" "{\"url\":\"$B/text.txt?lim=4\",\"error\":\"over the limit of 3 URLs per message\",\"skipped\":true,\"message\":5,\"id\":\"u4\"}"
+	[ "$(printf '%s\n' "${lines[@]:0:3}" | jq -s -c 'map(.error)')" = "[null,null,null]" ]
+	[ "$(requests '/text.txt?lim=4')" = 0 ]
+	[[ $stderr == *"over the limit of 3 URLs per message"* ]]
+}
+
+@test "faults limits: a record of 200,000 fields is carried in linear time, every field kept" {
+	python3 -c '
+import json, sys
+d = {"url": "ftp://127.0.0.1/x"}
+for i in range(200000):
+    d["f%d" % i] = i
+d["type"] = "web"
+sys.stdout.write(json.dumps(d) + "\n")' >"$T/wide"
+	# Quadratic, this took minutes (80,000 fields took 16 s); linear, it
+	# takes about a second, so 60 s leaves room for a loaded machine.
+	run -1 --separate-stderr timeout 60 urlfetch -c "$T/wide"
+	[ "$(jq -c '[(keys | map(select(test("^f[0-9]+$"))) | length), .error, .f199999, has("type")]' <<<"$output")" = '[200000,"not an http or https URL",199999,false]' ]
+}
+
+@test "faults limits: an 18 MB text page gives a record under the 16 MiB line limit, truncated, that urlsum reads" {
+	mkdir -p "$T/www"
+	python3 -c '
+import sys
+line = "all work and no play makes a long page \u00e9\n"
+with open(sys.argv[1], "w") as f:
+    f.write(line * (18000000 // len(line.encode())))' "$T/www/big.txt"
+	start_server W python3 -c '
+import functools, http.server, sys
+h = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), h)
+print(s.server_address[1], flush=True)
+s.serve_forever()' "$T/www"
+	run -0 --separate-stderr urlfetch -c <<<"http://127.0.0.1:$W_PORT/big.txt"
+	printf '%s\n' "$output" >"$T/rec"
+	[ "$(head -c -1 "$T/rec" | wc -c)" -le $((16 << 20)) ]
+	[ "$(jq -r .truncated "$T/rec")" = true ]
+	[[ $(jq -r .truncated_reason "$T/rec") == "'content' cut from "*" bytes to keep the record under the line limit of 16 MiB" ]]
+	[ "$(jq -r '.content | length' "$T/rec")" -gt 15000000 ]
+	# Every reader takes it: urlsum summarises it, URL and all.
+	run -0 --separate-stderr urlsum "$T/rec"
+	[ "$(jq -r .url <<<"$output")" = "http://127.0.0.1:$W_PORT/big.txt" ]
+	[ "$(jq -r 'has("error")' <<<"$output")" = false ]
+}
