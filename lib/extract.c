@@ -38,6 +38,7 @@
 #include "charset.h"
 #include "extract.h"
 #include "extract_int.h"
+#include "extract_md.h"
 #include "json.h"
 #include "strset.h"
 #include "util.h"
@@ -572,7 +573,9 @@ attr_kept(const char *name, size_t n)
 	static const char *const keep[] = { "aria-hidden", "class", "content",
 		"datetime", "hidden", "id", "itemprop", "name", "property",
 		"rel", "role", "style", "type", "color", "face", "size",
-		"encoding", "action", "prompt", NULL };
+		"encoding", "action", "prompt",
+		/* The writer's: links, images, list numbers, table spans. */
+		"href", "src", "alt", "start", "colspan", "rowspan", NULL };
 	size_t k;
 
 	for (k = 0; keep[k]; k++)
@@ -1313,8 +1316,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	confirm_boilerplate(&c);
 	uk_ex_finish_metadata(&c);
 
-	w.b = &all;
-	w.brk = 0;
+	uk_ex_w_init(&w, &all, o, url);
 	if (c.body)
 		uk_ex_emit(&c, c.body, &w, 0);
 	uk_buf_trim(&all);
@@ -1335,7 +1337,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	}
 	x->blocked = is_blocked(&c, all.buf, all.len);
 	x->text = uk_buf_detach(&text, NULL);
-	x->format = "text";
+	x->format = w.md ? "markdown" : "text";
 	ret = 0;
 done:
 	/* The whole tree is in the arena: no gumbo_destroy_output. */
