@@ -422,6 +422,8 @@ md_open(struct ctx *c, int i, int j, struct writer *w, int skip)
 		uk_ex_w_push(w, m);
 		return 0;
 	case GUMBO_TAG_BLOCKQUOTE:
+		if (w->flat)
+			break;
 		uk_ex_w_break(w, 3);
 		uk_ex_w_push(w, "> ");
 		return 0;
@@ -511,6 +513,8 @@ md_close(struct ctx *c, int j, struct writer *w)
 		uk_ex_w_break(w, 2);
 		return;
 	case GUMBO_TAG_BLOCKQUOTE:
+		if (w->flat)
+			break;
 		w->mark[0] = '\0';
 		uk_ex_w_pop(w);
 		uk_ex_w_break(w, 3);
