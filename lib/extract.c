@@ -1316,7 +1316,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	confirm_boilerplate(&c);
 	uk_ex_finish_metadata(&c);
 
-	uk_ex_w_init(&w, &all, o, url);
+	uk_ex_w_init(&w, &all, NULL, url);
 	if (c.body)
 		uk_ex_emit(&c, c.body, &w, 0);
 	uk_buf_trim(&all);
@@ -1334,6 +1334,18 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 		uk_buf_reset(&text);
 		uk_buf_add(&text, all.buf, all.len);
 		x->fallback = 1;
+	}
+	/* Chosen on the plain text; then written in the format asked for. */
+	if (o && o->format == UK_EXTRACT_MARKDOWN && c.body) {
+		uk_buf_reset(&text);
+		uk_ex_w_init(&w, &text, o, url);
+		if (x->fallback)
+			uk_ex_emit(&c, c.body, &w, 0);
+		else
+			select_emit(&c, best, &w);
+		uk_buf_trim(&text);
+		if (!x->fallback)
+			uk_ex_dedupe(&text);
 	}
 	x->blocked = is_blocked(&c, all.buf, all.len);
 	x->text = uk_buf_detach(&text, NULL);

@@ -78,6 +78,8 @@ struct writer {
 	/* A line marker ("- ", "3. ", "## ") written with the next word. */
 	char mark[24];
 	size_t markpfx;     /* the prefix the marker goes after */
+	size_t markind;     /* of the marker, the part the prefix indents */
+	size_t markkeep;    /* of the marker, what was before a heading's */
 	int markbol;        /* whether the word after the marker starts a line */
 	/* Open lists: ordered or not, the next number, items so far. */
 	struct {

@@ -325,14 +325,29 @@ md_img(struct ctx *c, int j, struct writer *w)
 	uk_buf_addch(w->b, ')');
 }
 
-/* Set the line marker m, writing first one still waiting. */
+/*
+ * Set the line marker m, whose first ind bytes the prefix pushed after it
+ * indents (a list item's).  A heading's marker goes after an item's still
+ * waiting ("1. ## Name"); another item's is written after it on a line of
+ * its own.
+ */
 static void
-set_mark(struct writer *w, const char *m, int bol)
+set_mark(struct writer *w, const char *m, size_t ind, int bol)
 {
-	if (w->mark[0])
+	size_t n = strlen(w->mark);
+
+	w->markkeep = n;
+	if (n && !ind && n + strlen(m) < sizeof(w->mark)) {
+		memcpy(w->mark + n, m, strlen(m) + 1);
+		w->markbol = bol;
+		return;
+	}
+	if (n)
 		uk_ex_w_flush(w);
+	w->markkeep = 0;
 	snprintf(w->mark, sizeof(w->mark), "%s", m);
 	w->markpfx = w->pfxlen;
+	w->markind = ind;
 	w->markbol = bol;
 }
 
@@ -380,7 +395,7 @@ md_open(struct ctx *c, int i, int j, struct writer *w, int skip)
 		memset(m, '#', (size_t)k);
 		m[k] = ' ';
 		m[k + 1] = '\0';
-		set_mark(w, m, 0);
+		set_mark(w, m, 0, 0);
 		w->flat++;
 		return 0;
 	case GUMBO_TAG_UL:
@@ -417,7 +432,7 @@ md_open(struct ctx *c, int i, int j, struct writer *w, int skip)
 				w->brk = 2;
 		}
 		uk_ex_w_break(w, 2);
-		set_mark(w, m, 1);
+		set_mark(w, m, strlen(m), 1);
 		memset(m, ' ', strlen(m));
 		uk_ex_w_push(w, m);
 		return 0;
@@ -491,7 +506,9 @@ md_close(struct ctx *c, int j, struct writer *w)
 		w->flat--;
 		if (w->flat)
 			return;
-		w->mark[0] = '\0';
+		/* An empty heading: its marker goes, an item's stays. */
+		if (w->mark[0])
+			w->mark[w->markkeep] = '\0';
 		uk_ex_w_break(w, 3);
 		return;
 	case GUMBO_TAG_UL:

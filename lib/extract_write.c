@@ -128,7 +128,7 @@ uk_ex_w_flush(struct writer *w)
 	if (w->mark[0]) {
 		/* "- " then what the item's own prefix adds after its indent
 		 * (a quote that starts the item: "- > "). */
-		ml = strlen(w->mark);
+		ml = w->markind;
 		uk_buf_addstr(w->b, w->mark);
 		if (w->pfxlen > w->markpfx + ml)
 			uk_buf_add(w->b, w->pfx + w->markpfx + ml,
