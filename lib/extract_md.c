@@ -173,7 +173,7 @@ static void
 md_pre(struct ctx *c, int i, int j, struct writer *w, int skip)
 {
 	struct uk_buf code = UK_BUF_INIT;
-	char lang[33], fence[64];
+	char lang[33], *fence;
 	const char *p, *e, *s, *q;
 	size_t nf, k;
 	int t;
@@ -204,8 +204,7 @@ md_pre(struct ctx *c, int i, int j, struct writer *w, int skip)
 		nf = ticks(s, (size_t)(e - s)) + 1;
 		if (nf < 3)
 			nf = 3;
-		if (nf > sizeof(fence) - 1)
-			nf = sizeof(fence) - 1;
+		fence = uk_xmalloc(nf + 1);
 		memset(fence, '`', nf);
 		fence[nf] = '\0';
 		uk_ex_w_break(w, 3);
@@ -229,6 +228,7 @@ md_pre(struct ctx *c, int i, int j, struct writer *w, int skip)
 		uk_buf_add(w->b, w->pfx, w->pfxlen);
 		uk_buf_add(w->b, fence, nf);
 		uk_ex_w_break(w, 3);
+		free(fence);
 	}
 	uk_buf_release(&code);
 }
