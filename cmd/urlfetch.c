@@ -138,8 +138,10 @@ extract_file(const char *path, const char *url, int text_only)
 	}
 	if (!failed)
 		failed = (uk_extract_is_pdf(html, len) ?
-			uk_extract_pdf(html, len, url, NULL, &x, &err) :
-			uk_extract_html(html, len, NULL, url, NULL, &x, &err)) < 0;
+			uk_extract_pdf(html, len, url, &opt.fo.extract, &x,
+			    &err) :
+			uk_extract_html(html, len, NULL, url, &opt.fo.extract,
+			    &x, &err)) < 0;
 	if (mapped)
 		munmap((void *)mapped, len);
 	if (!url) {

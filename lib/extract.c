@@ -38,6 +38,7 @@
 #include "charset.h"
 #include "extract.h"
 #include "extract_int.h"
+#include "extract_md.h"
 #include "json.h"
 #include "strset.h"
 #include "util.h"
@@ -572,7 +573,9 @@ attr_kept(const char *name, size_t n)
 	static const char *const keep[] = { "aria-hidden", "class", "content",
 		"datetime", "hidden", "id", "itemprop", "name", "property",
 		"rel", "role", "style", "type", "color", "face", "size",
-		"encoding", "action", "prompt", NULL };
+		"encoding", "action", "prompt",
+		/* The writer's: links, images, list numbers, table spans. */
+		"href", "src", "alt", "start", "colspan", "rowspan", NULL };
 	size_t k;
 
 	for (k = 0; keep[k]; k++)
@@ -1313,8 +1316,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	confirm_boilerplate(&c);
 	uk_ex_finish_metadata(&c);
 
-	w.b = &all;
-	w.brk = 0;
+	uk_ex_w_init(&w, &all, NULL, url);
 	if (c.body)
 		uk_ex_emit(&c, c.body, &w, 0);
 	uk_buf_trim(&all);
@@ -1333,9 +1335,21 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 		uk_buf_add(&text, all.buf, all.len);
 		x->fallback = 1;
 	}
+	/* Chosen on the plain text; then written in the format asked for. */
+	if (o && o->format == UK_EXTRACT_MARKDOWN && c.body) {
+		uk_buf_reset(&text);
+		uk_ex_w_init(&w, &text, o, url);
+		if (x->fallback)
+			uk_ex_emit(&c, c.body, &w, 0);
+		else
+			select_emit(&c, best, &w);
+		uk_buf_trim(&text);
+		if (!x->fallback)
+			uk_ex_dedupe(&text);
+	}
 	x->blocked = is_blocked(&c, all.buf, all.len);
 	x->text = uk_buf_detach(&text, NULL);
-	x->format = "text";
+	x->format = w.md ? "markdown" : "text";
 	ret = 0;
 done:
 	/* The whole tree is in the arena: no gumbo_destroy_output. */

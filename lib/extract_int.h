@@ -56,6 +56,38 @@ struct ctx {
 struct writer {
 	struct uk_buf *b;
 	int brk;
+	/*
+	 * The format and the state of Markdown (extract_write.c and
+	 * extract_md.c; uk_ex_w_init sets them up, all zero is plain text).
+	 */
+	int md;             /* write Markdown */
+	int links, images;  /* Markdown: keep links, images */
+	const char *base;   /* the page's URL (links are resolved on it) */
+	int flat;           /* > 0: every break is a space (a cell, a heading) */
+	int cell;           /* in a table cell: '|' is escaped */
+	int bol;            /* the next word starts a line */
+	int linkdepth;      /* in a link's text: '[' and ']' are escaped */
+	size_t linkstart;   /* b->len just after the link's '[' */
+	size_t linksave;    /* b->len before it, and the break then pending */
+	int linkbrk, linknode; /* linknode: the <a> open (when linkdepth) */
+	/* The prefix of every line (quotes' "> ", list items' indent). */
+	char pfx[128];
+	size_t pfxlen, brkpfx; /* brkpfx: pfxlen when the break was asked */
+	unsigned char pfxn[32]; /* the length of each level pushed */
+	int npfx, pfxlost;      /* levels pushed; levels too deep to hold */
+	/* A line marker ("- ", "3. ", "## ") written with the next word. */
+	char mark[24];
+	size_t markpfx;     /* the prefix the marker goes after */
+	size_t markind;     /* of the marker, the part the prefix indents */
+	size_t markkeep;    /* of the marker, what was before a heading's */
+	int markbol;        /* whether the word after the marker starts a line */
+	/* Open lists: ordered or not, the next number, items so far. */
+	struct {
+		int ordered;
+		long next;
+		int items;
+	} lists[16];
+	int nlists, listslost;
 };
 
 /* The value of attribute name of element g, or NULL. */

@@ -2,7 +2,13 @@
 /*
  * The text of chosen nodes (see extract_int.h): a writer that collapses
  * white space and keeps pending breaks, so that blocks are separated by
- * blank lines, list items and rows by newlines, and cells by spaces.
+ * blank lines, list items and rows by newlines.  A table that holds data
+ * is written one row a line with its cells joined by " | " (extract_md.c;
+ * " | " rather than a tab, which reads as one space on most screens);
+ * a table that lays out the page keeps its cells apart by spaces.
+ * Markdown (extract_md.c) uses the same writer, which then also escapes
+ * what would read as syntax and keeps a prefix for every line (block
+ * quotes' "> ", list items' indent).
  */
 #include <ctype.h>
 #include <gumbo.h>
@@ -13,18 +19,174 @@
 #include "banned.h"
 #include "buf.h"
 #include "extract_int.h"
+#include "extract_md.h"
 #include "strset.h"
 #include "util.h"
 
 void
-uk_ex_w_break(struct writer *w, int level)
+uk_ex_w_init(struct writer *w, struct uk_buf *b,
+    const struct uk_extract_opts *o, const char *url)
 {
-	if (level > w->brk)
-		w->brk = level;
+	memset(w, 0, sizeof(*w));
+	w->b = b;
+	if (o && o->format == UK_EXTRACT_MARKDOWN) {
+		w->md = 1;
+		w->links = o->links;
+		w->images = o->images;
+	}
+	w->base = url;
 }
 
+void
+uk_ex_w_cell(struct writer *cw, const struct writer *w, struct uk_buf *b)
+{
+	memset(cw, 0, sizeof(*cw));
+	cw->b = b;
+	cw->md = w->md;
+	cw->links = w->links;
+	cw->images = w->images;
+	cw->base = w->base;
+	cw->flat = 1;
+	cw->cell = 1;
+}
+
+void
+uk_ex_w_break(struct writer *w, int level)
+{
+	/* Breaks asked for while a marker waits are the marker's own. */
+	if (w->mark[0])
+		return;
+	if (w->flat && level > 1)
+		level = 1;
+	if (level > w->brk)
+		w->brk = level;
+	if (w->brkpfx > w->pfxlen)
+		w->brkpfx = w->pfxlen;
+}
+
+void
+uk_ex_w_push(struct writer *w, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (w->npfx == (int)sizeof(w->pfxn) ||
+	    w->pfxlen + n >= sizeof(w->pfx)) {
+		w->pfxlost++;
+		return;
+	}
+	memcpy(w->pfx + w->pfxlen, s, n);
+	w->pfxlen += n;
+	w->pfxn[w->npfx++] = (unsigned char)n;
+}
+
+void
+uk_ex_w_pop(struct writer *w)
+{
+	if (w->pfxlost) {
+		w->pfxlost--;
+		return;
+	}
+	if (!w->npfx)
+		return;
+	w->pfxlen -= w->pfxn[--w->npfx];
+	if (w->brkpfx > w->pfxlen)
+		w->brkpfx = w->pfxlen;
+}
+
+/* pfx[0..n) without its trailing spaces (the prefix of a blank line). */
 static void
-w_text(struct writer *w, const char *s, int pre)
+add_pfx_blank(struct writer *w, size_t n)
+{
+	while (n > 0 && w->pfx[n - 1] == ' ')
+		n--;
+	uk_buf_add(w->b, w->pfx, n);
+}
+
+void
+uk_ex_w_flush(struct writer *w)
+{
+	size_t at = w->mark[0] ? w->markpfx : w->pfxlen, ml;
+
+	if (w->brk && w->b->len) {
+		if (w->brk == 1)
+			uk_buf_addch(w->b, ' ');
+		else {
+			if (w->brk == 3) {
+				uk_buf_addch(w->b, '\n');
+				add_pfx_blank(w, w->brkpfx < at ? w->brkpfx : at);
+			}
+			uk_buf_addch(w->b, '\n');
+			uk_buf_add(w->b, w->pfx, at);
+			w->bol = 1;
+		}
+	} else if (!w->b->len && w->md) {
+		uk_buf_add(w->b, w->pfx, at);
+		w->bol = 1;
+	}
+	w->brk = 0;
+	w->brkpfx = w->pfxlen;
+	if (w->mark[0]) {
+		/* "- " then what the item's own prefix adds after its indent
+		 * (a quote that starts the item: "- > "). */
+		ml = w->markind;
+		uk_buf_addstr(w->b, w->mark);
+		if (w->pfxlen > w->markpfx + ml)
+			uk_buf_add(w->b, w->pfx + w->markpfx + ml,
+			    w->pfxlen - w->markpfx - ml);
+		w->mark[0] = '\0';
+		w->bol = w->markbol;
+	}
+}
+
+void
+uk_ex_w_raw(struct writer *w, const char *s, size_t n)
+{
+	uk_ex_w_flush(w);
+	uk_buf_add(w->b, s, n);
+	w->bol = 0;
+}
+
+/* Whether word s[0..n) would start a block if it began a line. */
+static size_t
+md_syntax(const char *s, size_t n)
+{
+	size_t k;
+
+	/* "#" to "######", "-", "+", "*", "---", "===", "***", "___". */
+	for (k = 1; k < n && s[k] == s[0]; k++)
+		;
+	if (k == n && strchr("#-+*=_", s[0]))
+		return 1;
+	if (s[0] == '>' || s[0] == '<')
+		return 1;
+	if (n >= 3 && (!strncmp(s, "```", 3) || !strncmp(s, "~~~", 3)))
+		return 1;
+	/* "1." or "12)": an ordered list item; escape its '.' or ')'. */
+	for (k = 0; k < n && k < 10 && isdigit((unsigned char)s[k]); k++)
+		;
+	if (k > 0 && k < 10 && k == n - 1 && (s[k] == '.' || s[k] == ')'))
+		return k + 1;
+	return 0;
+}
+
+/* Write the run s[0..n) with Markdown's escapes. */
+static void
+md_add(struct writer *w, const char *s, size_t n)
+{
+	size_t k, esc = 0;
+
+	if (w->bol && !w->flat)
+		esc = md_syntax(s, n);
+	for (k = 0; k < n; k++) {
+		if ((esc && k == esc - 1) || (w->cell && s[k] == '|') ||
+		    (w->linkdepth && (s[k] == '[' || s[k] == ']')))
+			uk_buf_addch(w->b, '\\');
+		uk_buf_addch(w->b, s[k]);
+	}
+}
+
+void
+uk_ex_w_text(struct writer *w, const char *s, int pre)
 {
 	const unsigned char *p = (const unsigned char *)s, *q;
 
@@ -34,15 +196,10 @@ w_text(struct writer *w, const char *s, int pre)
 			p++;
 			continue;
 		}
-		if (w->brk && w->b->len) {
-			if (w->brk == 1)
-				uk_buf_addch(w->b, ' ');
-			else if (w->brk == 2)
-				uk_buf_addch(w->b, '\n');
-			else
-				uk_buf_addstr(w->b, "\n\n");
-		}
-		w->brk = 0;
+		/* Nothing between a link's '[' and its text. */
+		if (w->linkdepth && w->b->len == w->linkstart && w->brk == 1)
+			w->brk = 0;
+		uk_ex_w_flush(w);
 		if (pre && *p == '\r') {
 			p++;
 			continue;
@@ -50,7 +207,11 @@ w_text(struct writer *w, const char *s, int pre)
 		/* The run of bytes up to the next space (or CR in <pre>). */
 		for (q = p + 1; *q && !(pre ? *q == '\r' : isspace(*q)); q++)
 			;
-		uk_buf_add(w->b, p, (size_t)(q - p));
+		if (w->md)
+			md_add(w, (const char *)p, (size_t)(q - p));
+		else
+			uk_buf_add(w->b, p, (size_t)(q - p));
+		w->bol = 0;
 		p = q;
 	}
 }
@@ -74,6 +235,29 @@ break_level(int tag)
 	}
 }
 
+/* The break after element j: a list in a list item ends its line. */
+static int
+close_level(struct ctx *c, int j)
+{
+	int tag = c->n[j].tag, p = c->n[j].parent;
+
+	if ((tag == GUMBO_TAG_UL || tag == GUMBO_TAG_OL) && p >= 0 &&
+	    c->n[p].tag == GUMBO_TAG_LI)
+		return 2;
+	return break_level(tag);
+}
+
+int
+uk_ex_skipped(struct ctx *c, int i, int j, int skip)
+{
+	struct nd *n = &c->n[j];
+
+	if (skip)
+		return (n->flags & F_SKIP) && !(c->n[i].flags & F_SKIP);
+	return n->tag == GUMBO_TAG_SCRIPT || n->tag == GUMBO_TAG_STYLE ||
+	    n->tag == GUMBO_TAG_HEAD || n->tag == GUMBO_TAG_TEMPLATE;
+}
+
 /*
  * Write the text of the subtree at i.  skip: 0 all but scripts and styles
  * (the fallback), 1 without boilerplate.
@@ -83,46 +267,74 @@ uk_ex_emit(struct ctx *c, int i, struct writer *w, int skip)
 {
 	int stack[256], sn = 0, j, end = c->n[i].end;
 
+	if (w->md) {
+		uk_ex_md_emit(c, i, w, skip);
+		return;
+	}
 	for (j = i; j < end; j++) {
 		struct nd *n = &c->n[j];
 
 		while (sn && c->n[stack[sn - 1]].end <= j) {
-			uk_ex_w_break(w, break_level(c->n[stack[sn - 1]].tag));
 			sn--;
+			uk_ex_w_break(w, close_level(c, stack[sn]));
 		}
-		if (skip && (n->flags & F_SKIP) && !(c->n[i].flags & F_SKIP)) {
-			j = n->end - 1;
-			continue;
-		}
-		if (!skip &&
-		    (n->tag == GUMBO_TAG_SCRIPT || n->tag == GUMBO_TAG_STYLE ||
-			n->tag == GUMBO_TAG_HEAD ||
-			n->tag == GUMBO_TAG_TEMPLATE)) {
+		if (uk_ex_skipped(c, i, j, skip)) {
 			j = n->end - 1;
 			continue;
 		}
 		if (n->flags & F_TEXT) {
-			w_text(w, n->g->v.text.text, n->flags & F_PRE);
+			uk_ex_w_text(w, n->g->v.text.text, n->flags & F_PRE);
+			continue;
+		}
+		if (n->tag == GUMBO_TAG_TABLE && !w->flat &&
+		    uk_ex_table_is_data(c, j)) {
+			uk_ex_w_break(w, 3);
+			uk_ex_table_emit(c, j, w, skip);
+			uk_ex_w_break(w, 3);
+			j = n->end - 1;
 			continue;
 		}
 		if (n->flags & F_BLOCK) {
-			uk_ex_w_break(w, break_level(n->tag));
+			uk_ex_w_break(w, close_level(c, j));
 			if (sn < (int)(sizeof(stack) / sizeof(stack[0])))
 				stack[sn++] = j;
 		}
 	}
 	while (sn) {
-		uk_ex_w_break(w, break_level(c->n[stack[sn - 1]].tag));
 		sn--;
+		uk_ex_w_break(w, close_level(c, stack[sn]));
 	}
 	uk_ex_w_break(w, 3);
 }
 
 
 /*
+ * Where the fenced code block that starts at p ends: after its closing
+ * fence (a line of as many backticks or more), or at end.
+ */
+static const char *
+fence_end(const char *p, const char *end)
+{
+	size_t f = 0, k;
+	const char *q = p;
+
+	while (p + f < end && p[f] == '`')
+		f++;
+	while ((q = memchr(q, '\n', (size_t)(end - q)))) {
+		q++;
+		for (k = 0; q + k < end && q[k] == '`'; k++)
+			;
+		if (k >= f && (q + k == end || q[k] == '\n'))
+			return q + k;
+	}
+	return end;
+}
+
+/*
  * Drop paragraphs that repeat an earlier one word for word: responsive
  * pages carry the same block for each screen size, carousels repeat
- * their slides, and a reader reads a paragraph once.
+ * their slides, and a reader reads a paragraph once.  A fenced code
+ * block (Markdown) is one paragraph, blank lines and all.
  */
 void
 uk_ex_dedupe(struct uk_buf *t)
@@ -134,7 +346,10 @@ uk_ex_dedupe(struct uk_buf *t)
 	while (p < end) {
 		/* memchr, not strstr: no scan past the match (ASan's strstr
 		 * measures the whole rest of the string each time). */
-		for (q = p; (q = memchr(q, '\n', (size_t)(end - q))); q++)
+		q = p;
+		if (end - p > 3 && !strncmp(p, "```", 3))
+			q = fence_end(p, end);
+		for (; (q = memchr(q, '\n', (size_t)(end - q))); q++)
 			if (q + 1 < end && q[1] == '\n')
 				break;
 		if (!q)

@@ -26,6 +26,7 @@ uk_fetch_opts_init(struct uk_fetch_opts *o)
 	o->use_cache = 1;
 	o->ttl = -1;
 	uk_repo_opts_init(&o->repo);
+	/* Zero is extraction's default (text, 200 PDF pages). */
 }
 
 /* A base URL from the environment without its trailing slashes. */
@@ -159,6 +160,35 @@ is_github(enum uk_url_type t)
 	    t == UK_URL_GITHUB_ISSUE || t == UK_URL_GITHUB_PR;
 }
 
+/*
+ * Whether j's page is extracted with --links, --images or --comments:
+ * such a record is neither read from the cache nor written to it, since
+ * the cache keeps one record per URL and the plain one is what most runs
+ * want.
+ */
+static int
+extract_extras(const struct uk_fetch_job *j)
+{
+	const struct uk_extract_opts *o = &j->f->o.extract;
+
+	if (j->u.type == UK_URL_GITHUB_REPO || j->u.type == UK_URL_GITHUB_FILE)
+		return 0;
+	return o->links || o->images || o->comments;
+}
+
+/* Whether a cached page record was extracted in the format asked for. */
+static int
+page_cached_ok(const struct uk_fetch_job *j, yajl_val rec)
+{
+	const char *fmt = uk_json_get_str(rec, "format");
+	int md = j->f->o.extract.format == UK_EXTRACT_MARKDOWN;
+
+	if (j->u.type != UK_URL_WEB && j->u.type != UK_URL_DOCUMENTATION)
+		return 1;
+	/* A record without "format" is text (uk_extract_record). */
+	return md == (fmt && !strcmp(fmt, "markdown"));
+}
+
 /* Finish j with rec (owned); cache it when it has no error. */
 static void
 finish(struct uk_fetch_job *j, yajl_val rec, int cached)
@@ -290,7 +320,7 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 
 	if (is_pdf(r->content_type, &r->body)) {
 		if (uk_extract_pdf(r->body.buf, r->body.len, r->final_url,
-			NULL, &x, &err)) {
+			&j->f->o.extract, &x, &err)) {
 			uk_buf_addstr(msg, err.msg);
 			uk_extract_release(&x);
 			*why = "pdf";
@@ -303,7 +333,7 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 	if (is_html(r->content_type, &r->body)) {
 		memset(&x, 0, sizeof(x));
 		if (uk_extract_html(r->body.buf, r->body.len, r->content_type,
-			r->final_url, NULL, &x, &err)) {
+			r->final_url, &j->f->o.extract, &x, &err)) {
 			uk_buf_addstr(msg, err.msg);
 			uk_extract_release(&x);
 			*why = "extract";
@@ -631,12 +661,17 @@ uk_fetch_start(struct uk_fetch *f, struct uk_fetch_job *j, const char *url,
 		fail(j, "%s", "not an http or https URL");
 		goto out;
 	}
-	if (f->have_cache && !f->o.refresh) {
+	if (extract_extras(j))
+		j->nocache = 1;
+	if (f->have_cache && !f->o.refresh && !j->nocache) {
 		r = uk_cache_get(&f->cache, url, UK_CACHE_STALE, &rec, &expired,
 		    &err);
-		/* A map made for another budget is not the answer. */
-		if (r == 1 && j->u.type == UK_URL_GITHUB_REPO &&
-		    !uk_repo_cached_ok(rec, &f->o.repo)) {
+		/* A map made for another budget is not the answer, nor a
+		 * page extracted in another format. */
+		if (r == 1 &&
+		    ((j->u.type == UK_URL_GITHUB_REPO &&
+			 !uk_repo_cached_ok(rec, &f->o.repo)) ||
+			!page_cached_ok(j, rec))) {
 			uk_json_free(rec);
 			r = 0;
 		}

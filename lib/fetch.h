@@ -40,6 +40,7 @@
  */
 
 #include "cache.h"
+#include "extract.h"
 #include "http.h"
 #include "json.h"
 #include "repo.h"
@@ -53,6 +54,7 @@ struct uk_fetch_opts {
 	const char *cache_dir; /* NULL: from the environment */
 	long ttl;              /* -1: from the environment */
 	struct uk_repo_opts repo; /* github_repo: limits, map budget */
+	struct uk_extract_opts extract; /* pages and PDFs: format, links... */
 };
 
 void uk_fetch_opts_init(struct uk_fetch_opts *o);

@@ -10,12 +10,18 @@
 #include "banned.h"
 
 const char uk_fetchargs_usage[] =
-    "usage: urlfetch [-cJkPqrV] [-A agent] [-j jobs] [-m max] [-S session] "
-    "[-s size]\n"
-    "                [-t timeout] [-l ttl] [-F count] [-M tokens] "
-    "[-R duration]\n"
-    "                [-Z size] [file ...]\n"
-    "       urlfetch -x file [-T] [-u url]\n";
+    "usage: urlfetch [-cJkPqrV] [-A agent] [-f format] [-j jobs] [-m max]\n"
+    "                [-S session] [-s size] [-t timeout] [-l ttl] [-F count]\n"
+    "                [-M tokens] [-R duration] [-Z size] [--comments] "
+    "[--images]\n"
+    "                [--links] [--max-pages pages] [file ...]\n"
+    "       urlfetch -x file [-T] [-f format] [-u url] [--comments] "
+    "[--images]\n"
+    "                [--links] [--max-pages pages]\n";
+
+/* Long options without a letter (another issue will share letters
+ * across the programs; until then new options are long only). */
+enum { OPT_COMMENTS = 256, OPT_IMAGES, OPT_LINKS, OPT_MAX_PAGES };
 
 void
 uk_fetchargs_init(struct uk_fetchargs *a)
@@ -51,6 +57,11 @@ uk_fetchargs_parse(struct uk_fetchargs *a, int argc, char **argv,
 		{ "map-tokens", required_argument, NULL, 'M' },
 		{ "repo-timeout", required_argument, NULL, 'R' },
 		{ "repo-max-size", required_argument, NULL, 'Z' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "comments", no_argument, NULL, OPT_COMMENTS },
+		{ "images", no_argument, NULL, OPT_IMAGES },
+		{ "links", no_argument, NULL, OPT_LINKS },
+		{ "max-pages", required_argument, NULL, OPT_MAX_PAGES },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct uk_fetch_opts *fo = &a->fo;
@@ -60,7 +71,7 @@ uk_fetchargs_parse(struct uk_fetchargs *a, int argc, char **argv,
 	int c;
 
 	while (
-	    (c = getopt_long(argc, argv, "A:cF:j:JkM:l:m:PqR:rS:s:t:Tu:x:Z:hV",
+	    (c = getopt_long(argc, argv, "A:cf:F:j:JkM:l:m:PqR:rS:s:t:Tu:x:Z:hV",
 		 longopts, NULL)) != -1) {
 		switch (c) {
 		case 'A':
@@ -153,6 +164,33 @@ uk_fetchargs_parse(struct uk_fetchargs *a, int argc, char **argv,
 				return uk_err_set(err, UK_EXIT_USAGE,
 				    "-Z: not a size: '%s'", optarg);
 			fo->repo.max_bytes = size;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				fo->extract.format = UK_EXTRACT_TEXT;
+			else if (!strcmp(optarg, "markdown") ||
+			    !strcmp(optarg, "md"))
+				fo->extract.format = UK_EXTRACT_MARKDOWN;
+			else
+				return uk_err_set(err, UK_EXIT_USAGE,
+				    "-f: not text or markdown: '%s'", optarg);
+			break;
+		case OPT_COMMENTS:
+			fo->extract.comments = 1;
+			break;
+		case OPT_IMAGES:
+			fo->extract.images = 1;
+			break;
+		case OPT_LINKS:
+			fo->extract.links = 1;
+			break;
+		case OPT_MAX_PAGES:
+			if (uk_parse_long(optarg, 1, 1000000L, &n))
+				return uk_err_set(err, UK_EXIT_USAGE,
+				    "--max-pages: not a count from 1 to "
+				    "1000000: '%s'",
+				    optarg);
+			fo->extract.max_pages = (int)n;
 			break;
 		case 'h':
 			a->help = 1;

@@ -16,7 +16,9 @@
 struct uk_fetchargs {
 	/*
 	 * Fetch options: the caller sets their defaults (uk_fetch_opts_init)
-	 * before parsing when it will use them; the front leaves them zero.
+	 * before parsing when it will use them; the front leaves them zero
+	 * and uses only fo.extract (-f, --links, --images, --comments,
+	 * --max-pages), whose zero is extraction's default.
 	 */
 	struct uk_fetch_opts fo;
 	long max_per_msg;    /* -m, 3 by default; 0: no limit */

@@ -2014,6 +2014,45 @@ uk_summary_offline(yajl_val rec, enum uk_summary_type t, struct uk_buf *out)
 
 /* Prompt context. */
 
+/*
+ * The fence a Markdown text s[0..n) leaves open at its end ("```" of as
+ * many backticks or tildes as it opened with), or 0 when none is: a
+ * content cut inside a code block must not swallow what follows it (the
+ * next record's "## URL" line).  Lines are read past list indentation
+ * and quote markers, as extraction writes them.
+ */
+static size_t
+open_fence(const char *s, size_t n, char *fch)
+{
+	const char *p = s, *e = s + n, *q, *t;
+	size_t open = 0, k;
+	char ch;
+
+	for (; p < e; p = q + 1) {
+		if (!(q = memchr(p, '\n', (size_t)(e - p))))
+			q = e;
+		for (t = p; t < q && (*t == ' ' || *t == '>'); t++)
+			;
+		if (t >= q || (*t != '`' && *t != '~'))
+			continue;
+		ch = *t;
+		for (k = 0; t + k < q && t[k] == ch; k++)
+			;
+		if (k < 3)
+			continue;
+		if (!open) {
+			open = k;
+			*fch = ch;
+		} else if (ch == *fch && k >= open) {
+			for (t += k; t < q && isspace((unsigned char)*t); t++)
+				;
+			if (t == q)
+				open = 0;
+		}
+	}
+	return open;
+}
+
 void
 uk_summary_format_prompt(yajl_val rec, size_t max, struct uk_buf *out)
 {
@@ -2036,8 +2075,17 @@ uk_summary_format_prompt(yajl_val rec, size_t max, struct uk_buf *out)
 
 		uk_buf_addstr(out, "\n\n");
 		uk_buf_add(out, body, cut);
-		if (cut < len)
+		if (cut < len) {
+			char fch = '`';
+			size_t f = open_fence(body, cut, &fch);
+
 			uk_buf_addstr(out, "...");
+			if (f) {
+				uk_buf_addch(out, '\n');
+				while (f--)
+					uk_buf_addch(out, fch);
+			}
+		}
 	}
 	if (map) {
 		size_t n = strlen(map);

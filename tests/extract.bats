@@ -62,7 +62,7 @@ teardown() { common_teardown; }
 	[[ $output == *"patience. Grind the beans just before brewing, weigh them, and keep"* ]]
 	# Lists and table rows one per line; pre keeps its spacing.
 	[[ $output == *$'Weigh the beans\nHeat the water\nPour slowly'* ]]
-	[[ $output == *$'Method Grams per litre\nPour-over 60\nFrench press 70'* ]]
+	[[ $output == *$'Method | Grams per litre\nPour-over | 60\nFrench press | 70'* ]]
 	[[ $output == *$'ratio = water / coffee\n  # about 16 to 1'* ]]
 	# Outside <pre>: no leading, doubled or trailing spaces.
 	run -1 grep -E '^ |  | $' <<<"$(grep -v 'about 16 to 1' <<<"$output")"
