@@ -13,8 +13,8 @@ const char uk_fetchargs_usage[] =
     "usage: urlfetch [-cJkPqrV] [-A agent] [-j jobs] [-m max] [-S session] "
     "[-s size]\n"
     "                [-t timeout] [-l ttl] [-F count] [-M tokens] "
-    "[-R duration]\n"
-    "                [-Z size] [file ...]\n"
+    "[-D tokens]\n"
+    "                [-K tokenizer] [-R duration] [-Z size] [file ...]\n"
     "       urlfetch -x file [-T] [-u url]\n";
 
 void
@@ -49,6 +49,8 @@ uk_fetchargs_parse(struct uk_fetchargs *a, int argc, char **argv,
 		{ "repo-max-files", required_argument, NULL, 'F' },
 		{ "map-json", no_argument, NULL, 'J' },
 		{ "map-tokens", required_argument, NULL, 'M' },
+		{ "readme-tokens", required_argument, NULL, 'D' },
+		{ "tokenizer", required_argument, NULL, 'K' },
 		{ "repo-timeout", required_argument, NULL, 'R' },
 		{ "repo-max-size", required_argument, NULL, 'Z' },
 		{ NULL, 0, NULL, 0 },
@@ -60,7 +62,7 @@ uk_fetchargs_parse(struct uk_fetchargs *a, int argc, char **argv,
 	int c;
 
 	while (
-	    (c = getopt_long(argc, argv, "A:cF:j:JkM:l:m:PqR:rS:s:t:Tu:x:Z:hV",
+	    (c = getopt_long(argc, argv, "A:cD:F:j:JK:kM:l:m:PqR:rS:s:t:Tu:x:Z:hV",
 		 longopts, NULL)) != -1) {
 		switch (c) {
 		case 'A':
@@ -141,6 +143,18 @@ uk_fetchargs_parse(struct uk_fetchargs *a, int argc, char **argv,
 				&fo->repo.map_tokens))
 				return uk_err_set(err, UK_EXIT_USAGE,
 				    "-M: not a token count: '%s'", optarg);
+			break;
+		case 'D':
+			if (uk_parse_long(optarg, 0, 100000000L,
+				&fo->repo.readme_tokens))
+				return uk_err_set(err, UK_EXIT_USAGE,
+				    "-D: not a token count: '%s'", optarg);
+			break;
+		case 'K':
+			if (uk_tokens_parse(optarg, &fo->repo.tokenizer))
+				return uk_err_set(err, UK_EXIT_USAGE,
+				    "-K: not a tokenizer (cl100k_base, "
+				    "o200k_base): '%s'", optarg);
 			break;
 		case 'R':
 			if (uk_parse_seconds(optarg, &secs) || secs <= 0)

@@ -60,12 +60,17 @@ teardown() {
 	    <<<"$output"
 }
 
-@test "the map holds its token budget (bytes/4 rounded up); 0 parses nothing" {
+@test "the map holds its token budget; map_tokens counts it in cl100k_base; 0 parses nothing" {
 	for budget in 0 20 45 80 1024; do
 		run -0 "$REPO" -t "$budget" https://github.com/acme/tool
-		bytes=$(jq -j '.symbol_map // ""' <<<"$output" | wc -c)
+		jq -j '.symbol_map // ""' <<<"$output" >"$T/map"
+		bytes=$(wc -c <"$T/map")
+		# The packing rule of lib/symbols (bytes / 4) until it counts
+		# in the tokenizer too; then map_tokens <= budget.
 		[ $(((bytes + 3) / 4)) -le "$budget" ]
-		[ "$(jq -r .github_info.map_tokens <<<"$output")" = $(((bytes + 3) / 4)) ]
+		[ "$(jq -r .github_info.map_tokens <<<"$output")" = \
+		    "$("$TOKENS" cl100k_base "$T/map")" ]
+		[ "$(jq -r .github_info.tokenizer <<<"$output")" = cl100k_base ]
 	done
 	run -0 "$REPO" -t 0 https://github.com/acme/tool
 	jq -e 'has("symbol_map") | not' <<<"$output"

@@ -2,8 +2,8 @@
 /*
  * Unit tests of lib/repo's filters (TAP).  With operands, a driver the
  * suites and the benchmark use until urlfetch calls the module:
- *	t_repo [-t tokens] [-T seconds] [-S bytes] [-F files] [-J] [-j threads]
- *	    [-P] URL
+ *	t_repo [-t tokens] [-r tokens] [-k tokenizer] [-T seconds] [-S bytes]
+ *	    [-F files] [-J] [-j threads] [-P] URL
  * prints the content record (or one with "error") and exits 0 or 1; -P
  * prints each progress call on stderr as "progress PHASE received files
  * kept indexed to_index".
@@ -52,10 +52,17 @@ driver(int argc, char **argv)
 	int c, ret;
 
 	uk_repo_opts_init(&o);
-	while ((c = getopt(argc, argv, "t:T:S:F:Jj:P")) != -1) {
+	while ((c = getopt(argc, argv, "t:r:k:T:S:F:Jj:P")) != -1) {
 		switch (c) {
 		case 't':
 			o.map_tokens = atol(optarg);
+			break;
+		case 'r':
+			o.readme_tokens = atol(optarg);
+			break;
+		case 'k':
+			if (uk_tokens_parse(optarg, &o.tokenizer))
+				return 2;
 			break;
 		case 'T':
 			uk_parse_seconds(optarg, &o.timeout);

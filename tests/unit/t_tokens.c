@@ -14,6 +14,9 @@
  * package's encoder, every file under lib/ and man/ and the cases above
  * are counted by both and must agree (skipped otherwise: the reference is
  * optional).
+ *
+ * With operands, t_tokens NAME FILE prints the count of FILE's bytes in
+ * the tokenizer NAME (the repository suites use it).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,10 +183,20 @@ against_reference(void)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	enum uk_tokenizer t;
 
+	if (argc == 3) {
+		size_t len;
+		char *s;
+
+		if (uk_tokens_parse(argv[1], &t) || !(s = slurp(argv[2], &len)))
+			return 2;
+		printf("%zu\n", uk_tokens_count(t, s, len));
+		free(s);
+		return 0;
+	}
 	fill();
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		size_t a = count(UK_TOKENS_CL100K, &cases[i]);
