@@ -114,20 +114,18 @@ uk_repo_readme_fit(enum uk_tokenizer t, const char *text, size_t len,
 	while (p < end) {
 		const char *e = line_end(p, end);
 
-		if (fence(p, e)) {
-			in_fence = !in_fence;
-		} else if (!in_fence && blank(p, e)) {
-			after_blank = 1;
-		} else if (after_blank && !in_fence) {
+		int bl = blank(p, e);
+
+		if (!in_fence && !bl && after_blank) {
 			if (n == alloc) {
 				alloc = alloc ? 2 * alloc : 64;
 				ends = uk_xrealloc(ends, alloc * sizeof(*ends));
 			}
 			ends[n++] = (size_t)(p - text);
-			after_blank = 0;
 		}
-		if (!blank(p, e))
-			after_blank = 0;
+		if (fence(p, e))
+			in_fence = !in_fence;
+		after_blank = !in_fence && bl;
 		p = e < end ? e + 1 : end;
 	}
 	got = fit(t, text, len, ends, n, 0, budget, &b);

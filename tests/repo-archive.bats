@@ -124,11 +124,13 @@ PY
 	jq -e '.error | test("absolute path: refused")' <<<"$output"
 }
 
-@test "size and file-count caps stop with a clear error" {
-	run -1 "$REPO" -S 100K https://github.com/acme/tool
-	jq -e '.error | test("larger than 102400 bytes")' <<<"$output"
-	run -1 "$REPO" -F 5 https://github.com/acme/tool
-	jq -e '.error | test("more than 5 files")' <<<"$output"
+@test "size and file-count caps stop the snapshot, which is kept, truncated" {
+	run -0 "$REPO" -S 100K https://github.com/acme/tool
+	jq -e '.truncated and (.truncated_reason | test("larger than 102400 bytes"))' \
+	    <<<"$output"
+	run -0 "$REPO" -F 5 https://github.com/acme/tool
+	jq -e '.truncated and (.truncated_reason | test("more than 5 files"))' \
+	    <<<"$output"
 }
 
 @test "loopback is refused without URLKIT_ALLOW_PRIVATE" {
