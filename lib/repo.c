@@ -581,11 +581,13 @@ fail:
 		uk_err_set(err, UK_EXIT_FAIL,
 		    "time limit of %gs reached fetching '%s'", s->o->timeout,
 		    url.buf);
-	else if (st.too_big && (s->capped = 1))
+	else if (st.too_big) {
+		s->capped = 1; /* what was read is kept (keep_partial) */
 		uk_err_set(err, UK_EXIT_FAIL,
 		    "archive of '%s' is larger than %llu bytes "
 		    "(--repo-max-size)",
 		    url.buf, s->o->max_bytes);
+	}
 	else if (guard.refused)
 		uk_err_set(err, UK_EXIT_FAIL,
 		    "'%s': address %s refused (private network; "
