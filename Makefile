@@ -48,6 +48,10 @@ DEPFLAGS = -MMD -MP
 LIB_SRC := $(wildcard lib/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/liburlkit.a
+# The byte-pair encodings' tables (see the rules at the end).
+TOKEN_DIR = .tokenizers
+TOKENIZERS = cl100k_base o200k_base
+TOKEN_OBJS = $(TOKENIZERS:%=$(TOKEN_DIR)/obj/%.o)
 BINS := $(PROGS:%=$(BUILD)/bin/%)
 LIBEXECS := $(LIBEXEC_PROGS:%=$(BUILD)/libexec/urlkit/%)
 UNIT_SRC := $(wildcard tests/unit/t_*.c)
@@ -71,7 +75,7 @@ $(BUILD)/%.o: %.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(LIB): $(LIB_OBJ)
+$(LIB): $(LIB_OBJ) $(TOKEN_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
@@ -172,5 +176,17 @@ $(BUILD)/libexec/urlkit/urlfetch-net: $(GRAMMAR_OBJS)
 $(BUILD)/libexec/urlkit/urlfetch-net: LDLIBS += $(GRAMMAR_OBJS) -lm
 $(UNITS): $(GRAMMAR_OBJS)
 $(UNITS): LDLIBS += $(GRAMMAR_OBJS) -lm
+
+# Byte-pair encodings: scripts/tokenizers fetches their ranks from npm into
+# .tokenizers/ and writes each one's tables as C (.tokenizers/obj/NAME.c);
+# their objects go into the library beside lib/tokens.o, which reads them.
+$(TOKEN_DIR)/.fetched: scripts/tokenizers
+	scripts/tokenizers && touch $@
+$(TOKEN_DIR)/obj/%.c: scripts/tokenizers | $(TOKEN_DIR)/.fetched
+	@mkdir -p $(@D)
+	scripts/tokenizers --c $* >$@.tmp && mv $@.tmp $@
+# Tables only: no optimisation to do, and -O0 compiles them in seconds.
+$(TOKEN_DIR)/obj/%.o: $(TOKEN_DIR)/obj/%.c
+	$(CC) -O0 -w -c -o $@ $<
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

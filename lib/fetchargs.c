@@ -12,9 +12,9 @@
 const char uk_fetchargs_usage[] =
     "usage: urlfetch [-cJkPqrV] [-A agent] [-f format] [-j jobs] [-m max]\n"
     "                [-S session] [-s size] [-t timeout] [-l ttl] [-F count]\n"
-    "                [-M tokens] [-R duration] [-Z size] [--comments] "
-    "[--images]\n"
-    "                [--links] [--max-pages pages] [file ...]\n"
+    "                [-M tokens] [-D tokens] [-K tokenizer] [-R duration]\n"
+    "                [-Z size] [--comments] [--images] [--links]\n"
+    "                [--max-pages pages] [file ...]\n"
     "       urlfetch -x file [-T] [-f format] [-u url] [--comments] "
     "[--images]\n"
     "                [--links] [--max-pages pages]\n";
@@ -55,6 +55,8 @@ uk_fetchargs_parse(struct uk_fetchargs *a, int argc, char **argv,
 		{ "repo-max-files", required_argument, NULL, 'F' },
 		{ "map-json", no_argument, NULL, 'J' },
 		{ "map-tokens", required_argument, NULL, 'M' },
+		{ "readme-tokens", required_argument, NULL, 'D' },
+		{ "tokenizer", required_argument, NULL, 'K' },
 		{ "repo-timeout", required_argument, NULL, 'R' },
 		{ "repo-max-size", required_argument, NULL, 'Z' },
 		{ "format", required_argument, NULL, 'f' },
@@ -71,7 +73,7 @@ uk_fetchargs_parse(struct uk_fetchargs *a, int argc, char **argv,
 	int c;
 
 	while (
-	    (c = getopt_long(argc, argv, "A:cf:F:j:JkM:l:m:PqR:rS:s:t:Tu:x:Z:hV",
+	    (c = getopt_long(argc, argv, "A:cD:f:F:j:JK:kM:l:m:PqR:rS:s:t:Tu:x:Z:hV",
 		 longopts, NULL)) != -1) {
 		switch (c) {
 		case 'A':
@@ -152,6 +154,18 @@ uk_fetchargs_parse(struct uk_fetchargs *a, int argc, char **argv,
 				&fo->repo.map_tokens))
 				return uk_err_set(err, UK_EXIT_USAGE,
 				    "-M: not a token count: '%s'", optarg);
+			break;
+		case 'D':
+			if (uk_parse_long(optarg, 0, 100000000L,
+				&fo->repo.readme_tokens))
+				return uk_err_set(err, UK_EXIT_USAGE,
+				    "-D: not a token count: '%s'", optarg);
+			break;
+		case 'K':
+			if (uk_tokens_parse(optarg, &fo->repo.tokenizer))
+				return uk_err_set(err, UK_EXIT_USAGE,
+				    "-K: not a tokenizer (cl100k_base, "
+				    "o200k_base): '%s'", optarg);
 			break;
 		case 'R':
 			if (uk_parse_seconds(optarg, &secs) || secs <= 0)

@@ -41,6 +41,8 @@ uk_repo_opts_init(struct uk_repo_opts *o)
 	o->max_bytes = 256ULL * 1024 * 1024;
 	o->max_files = 50000;
 	o->map_tokens = UK_SYMBOLS_TOKENS;
+	o->readme_tokens = UK_REPO_README_TOKENS;
+	o->tokenizer = UK_TOKENS_CL100K;
 	uk_netguard_init(&g);
 	o->allow_private = g.allow_private;
 }
@@ -145,11 +147,16 @@ uk_repo_skip_file(const char *path, const char *text, size_t len)
 int
 uk_repo_cached_ok(yajl_val rec, const struct uk_repo_opts *o)
 {
-	long long budget;
+	yajl_val info = uk_json_get(rec, "github_info");
+	const char *tok = uk_json_get_str(info, "tokenizer");
+	long long budget, readme;
 
-	if (uk_json_get_int(uk_json_get(rec, "github_info"), "map_budget",
-		&budget) < 0 ||
-	    budget != o->map_tokens)
+	if (uk_json_get_int(info, "map_budget", &budget) < 0 ||
+	    budget != o->map_tokens ||
+	    uk_json_get_int(info, "readme_budget", &readme) < 0 ||
+	    readme != o->readme_tokens || !tok ||
+	    strcmp(tok, uk_tokens_name(o->tokenizer)) ||
+	    uk_json_get(rec, "truncated"))
 		return 0;
 	return !o->map_json || uk_json_get(rec, "symbols") != NULL;
 }
@@ -189,6 +196,8 @@ struct snap {
 	struct uk_err stream_err;
 	unsigned long handed; /* files handed to the stream */
 	struct uk_repo_progress prog;
+	int capped;       /* a file or size cap stopped the snapshot */
+	long http_status; /* of the archive request (404: no such ref) */
 };
 
 static void snap_indexed(void *arg, size_t indexed, size_t total);
@@ -243,6 +252,8 @@ snap_release(struct snap *s)
 static int
 cap_exceeded(struct snap *s, struct uk_err *err)
 {
+	if (s->total_files > s->o->max_files || s->total_bytes > s->o->max_bytes)
+		s->capped = 1;
 	if (s->total_files > s->o->max_files)
 		return uk_err_set(err, UK_EXIT_FAIL,
 		    "repository has more than %lu files (--repo-max-files)",
@@ -270,6 +281,14 @@ snap_wants(struct snap *s, const char *path, unsigned long long size)
 	if (!strchr(path, '/') && (r = uk_repo_readme_rank(path)) &&
 	    (!s->readme_rank || r < s->readme_rank))
 		return 1;
+#ifdef UK_SYMBOLS_OPTS_INIT
+	/* The index's notes: manifests, licences, .gitattributes. */
+	if (s->sym && !uk_symbols_lang(path)) {
+		if (uk_symbols_wants_text(path) && size <= UK_REPO_FILE_MAX)
+			return 1;
+		uk_symbols_note(s->sym, path, NULL, 0);
+	}
+#endif
 	if (!uk_symbols_lang(path) || uk_repo_skip_dir(path))
 		return 0;
 	if (size > UK_REPO_FILE_MAX || uk_repo_skip_file(path, NULL, 0)) {
@@ -301,6 +320,10 @@ snap_keep(struct snap *s, const char *path, char *text, size_t len)
 		free(text);
 		return;
 	}
+#ifdef UK_SYMBOLS_OPTS_INIT
+	if (s->sym && !uk_symbols_lang(path) && uk_symbols_wants_text(path))
+		uk_symbols_note(s->sym, path, text, len);
+#endif
 	if (!uk_symbols_lang(path) || uk_repo_skip_file(path, text, len)) {
 		if (uk_symbols_lang(path))
 			s->skipped++;
@@ -559,11 +582,13 @@ fail:
 		uk_err_set(err, UK_EXIT_FAIL,
 		    "time limit of %gs reached fetching '%s'", s->o->timeout,
 		    url.buf);
-	else if (st.too_big)
+	else if (st.too_big) {
+		s->capped = 1; /* what was read is kept (keep_partial) */
 		uk_err_set(err, UK_EXIT_FAIL,
 		    "archive of '%s' is larger than %llu bytes "
 		    "(--repo-max-size)",
 		    url.buf, s->o->max_bytes);
+	}
 	else if (guard.refused)
 		uk_err_set(err, UK_EXIT_FAIL,
 		    "'%s': address %s refused (private network; "
@@ -577,6 +602,8 @@ fail:
 		    "'%s': not a readable archive: %s", url.buf,
 		    a ? archive_error_string(a) : "?");
 out:
+	if (st.easy)
+		curl_easy_getinfo(st.easy, CURLINFO_RESPONSE_CODE, &s->http_status);
 	if (a)
 		archive_read_free(a);
 	if (st.multi && st.easy)
@@ -974,67 +1001,98 @@ fetch_local(const char *url, struct snap *s, struct uk_err *err)
 
 /* The record. */
 
-/* A line of only = - ~ ^ * # characters (at least 3): a heading's rule. */
-static int
-is_underline(const char *p, size_t n)
-{
-	size_t i;
+/*
+ * The GitHub route with a /tree/ URL: BRANCH/PATH split where the host
+ * knows the branch.  A branch may hold slashes, so each prefix of
+ * BRANCH/PATH ending at a slash is tried, shortest first: git forbids a
+ * ref that is a directory of another ("a" and "a/b"), so at most one
+ * prefix is a branch and the order only saves requests (the usual URL,
+ * whose branch has no slash, costs one).  A prefix that the host answers
+ * 404 is not a branch; any other failure ends the search.  On success
+ * *branch and *path (NULL: none) are set, allocated.
+ */
+#define MAX_REF_TRIES 8
 
-	while (n && (p[n - 1] == '\r' || p[n - 1] == ' '))
-		n--;
-	if (n < 3)
+static int
+fetch_tree(const struct uk_url *u, struct snap *s, char **branch,
+    char **path, struct uk_err *err)
+{
+	struct uk_buf full = UK_BUF_INIT, tried = UK_BUF_INIT;
+	struct uk_url v = *u;
+	size_t cut;
+	int ret = -1, tries = 0;
+
+	uk_buf_addstr(&full, u->branch);
+	if (u->file && *u->file)
+		uk_buf_addf(&full, "/%s", u->file);
+	while (full.len && full.buf[full.len - 1] == '/')
+		uk_buf_setlen(&full, full.len - 1);
+	for (cut = 0; cut <= full.len && tries < MAX_REF_TRIES; cut++) {
+		if (cut < full.len && full.buf[cut] != '/')
+			continue;
+		if (!cut)
+			continue;
+		tries++;
+		v.branch = uk_xmemdup(full.buf, cut);
+		s->http_status = 0;
+		ret = fetch_archive(&v, s, err);
+		if (!ret || s->http_status != 404 || s->total_files) {
+			/* Read, whole or in part: this is the branch. */
+			if (!ret || s->total_files) {
+				*branch = v.branch;
+				*path = cut < full.len ?
+				    uk_xstrdup(full.buf + cut + 1) : NULL;
+			} else {
+				free(v.branch);
+			}
+			break;
+		}
+		uk_buf_addf(&tried, "%s'%s'", tried.len ? ", " : "", v.branch);
+		free(v.branch);
+	}
+	if (ret && tried.len && s->http_status == 404 && !s->total_files)
+		uk_err_set(err, UK_EXIT_FAIL,
+		    "%s/%s: no branch at the start of '%s' (tried %s)",
+		    u->owner, u->repo, full.buf, tried.buf);
+	uk_buf_release(&full);
+	uk_buf_release(&tried);
+	return ret;
+}
+
+/*
+ * A fetch that failed at a limit (a cap, the time limit) after reading
+ * something goes on with what it read: the reason into why, 1.
+ */
+static int
+keep_partial(const struct snap *s, const struct uk_err *err,
+    struct uk_buf *why)
+{
+	if (!(s->capped || now_mono() >= s->deadline) || !s->total_files)
 		return 0;
-	for (i = 0; i < n; i++)
-		if (!strchr("=-~^*#", p[i]))
-			return 0;
+	uk_buf_addstr(why, err->msg);
 	return 1;
 }
 
-/* The first paragraph of the README that is not a heading or badge. */
+/*
+ * The map of sym for o.  With the options of symbols.h (the ranking's
+ * branch), the tokenizer and the focus path go to it; without them, the
+ * budget only (counted as bytes / 4 there).
+ */
 static void
-describe(const char *readme, struct uk_buf *out)
+make_map(struct uk_symbols *sym, const struct uk_repo_opts *o,
+    const char *focus, struct uk_buf *map)
 {
-	const char *p = readme;
+#ifdef UK_SYMBOLS_OPTS_INIT
+	struct uk_symbols_opts so = UK_SYMBOLS_OPTS_INIT;
 
-	while (*p) {
-		const char *e = strchr(p, '\n');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		const char *q = p;
-
-		while (q < p + n && (*q == ' ' || *q == '\t'))
-			q++;
-		if (q < p + n && !strchr("#=-*[!<`|.:~>", *q)) {
-			/* Take this line and those following up to a blank. */
-			while (*p) {
-				e = strchr(p, '\n');
-				n = e ? (size_t)(e - p) : strlen(p);
-				if (!n || (n == 1 && p[0] == '\r'))
-					break;
-				if (is_underline(p, n)) {
-					/* It was an rst or setext heading. */
-					uk_buf_reset(out);
-					break;
-				}
-				if (out->len)
-					uk_buf_addch(out, ' ');
-				uk_buf_add(out, p, n);
-				if (out->len > 300 || !e)
-					break;
-				p = e + 1;
-			}
-			uk_buf_trim(out);
-			if (!out->len) {
-				p = e ? e + 1 : p + n;
-				continue;
-			}
-			if (out->len > 300) {
-				uk_buf_setlen(out, uk_utf8_cut(out->buf, 297));
-				uk_buf_addstr(out, "...");
-			}
-			return;
-		}
-		p = e ? e + 1 : p + n;
-	}
+	so.budget = o->map_tokens;
+	so.tokenizer = o->tokenizer;
+	so.focus = focus;
+	uk_symbols_map_opts(sym, &so, map);
+#else
+	(void)focus;
+	uk_symbols_map(sym, o->map_tokens, map);
+#endif
 }
 
 int
@@ -1048,6 +1106,11 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 	const char *route;
 	yajl_val info;
 	long indexed = 0;
+	size_t readme_tokens = 0;
+	const char *focus = NULL;
+	char *branch = NULL, *path = NULL;
+	struct uk_buf why = UK_BUF_INIT; /* why the snapshot is partial */
+	int readme_cut = 0;
 	int ret = -1,
 	    github = u && u->type == UK_URL_GITHUB_REPO && u->owner && u->repo;
 	double left;
@@ -1065,8 +1128,12 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 	if (github) {
 		route = "archive";
 		snap_stream_start(&s);
-		if (fetch_archive(u, &s, err) < 0)
-			goto out;
+		if (u->branch ? fetch_tree(u, &s, &branch, &path, err) < 0 :
+		    fetch_archive(u, &s, err) < 0) {
+			if (!keep_partial(&s, err, &why))
+				goto out;
+		}
+		focus = path;
 		uk_buf_addf(&title, "%s/%s", u->owner, u->repo);
 	} else if (uk_repo_is_git_url(url)) {
 		const char *b, *e;
@@ -1087,11 +1154,13 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 				goto out;
 			}
 			snap_stream_start(&s);
-			if (fetch_local(url, &s, err) < 0)
+			if (fetch_local(url, &s, err) < 0 &&
+			    !keep_partial(&s, err, &why))
 				goto out;
 		} else {
 			route = "git";
-			if (fetch_git(url, &s, err) < 0)
+			if (fetch_git(url, &s, err) < 0 &&
+			    !keep_partial(&s, err, &why))
 				goto out;
 		}
 		/* The title: the last path component, less ".git". */
@@ -1114,7 +1183,7 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 	}
 
 	left = s.deadline - now_mono();
-	if (left <= 0) {
+	if (left <= 0 && !why.len) {
 		uk_err_set(err, UK_EXIT_FAIL,
 		    "time limit of %gs reached before indexing", o->timeout);
 		goto out;
@@ -1126,22 +1195,33 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 		snap_report(&s);
 		s.stream = NULL;
 		indexed = uk_symbols_stream_end(st, err);
-		if (indexed < 0)
-			goto out;
+		if (indexed < 0) {
+			/* The time limit: the map of what was parsed. */
+			if (now_mono() < s.deadline)
+				goto out;
+			if (!why.len)
+				uk_buf_addstr(&why, err->msg);
+			indexed = (long)uk_symbols_nfiles(sym);
+		}
 		if (s.stream_failed) {
 			*err = s.stream_err;
 			goto out;
 		}
 	}
-	uk_symbols_map(sym, o->map_tokens, &map);
+	make_map(sym, o, focus, &map);
 
 	uk_json_set_str(rec, "title", title.buf);
 	if (s.readme) {
-		describe(s.readme, &desc);
+		struct uk_buf rd = UK_BUF_INIT;
+
+		uk_repo_describe(s.readme, &desc);
 		if (desc.len)
 			uk_json_set_str(rec, "description", desc.buf);
-		uk_json_set(rec, "readme",
-		    uk_json_strn(s.readme, s.readme_len));
+		readme_tokens = uk_repo_readme_fit(o->tokenizer, s.readme,
+		    s.readme_len, o->readme_tokens, &rd, &readme_cut);
+		if (rd.len)
+			uk_json_set(rec, "readme", uk_json_strn(rd.buf, rd.len));
+		uk_buf_release(&rd);
 	}
 	if (map.len)
 		uk_json_set_str(rec, "symbol_map", map.buf);
@@ -1149,8 +1229,10 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 	if (github) {
 		uk_json_set_str(info, "owner", u->owner);
 		uk_json_set_str(info, "repo", u->repo);
-		if (u->branch)
-			uk_json_set_str(info, "branch", u->branch);
+		if (branch)
+			uk_json_set_str(info, "branch", branch);
+		if (path)
+			uk_json_set_str(info, "path", path);
 	}
 	uk_json_set_str(info, "route", route);
 	if (s.readme_name)
@@ -1163,10 +1245,19 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 	uk_json_set_int(info, "references", (long long)uk_symbols_nrefs(sym));
 	if (uk_symbols_top_file(sym))
 		uk_json_set_str(info, "top_file", uk_symbols_top_file(sym));
+	uk_json_set_str(info, "tokenizer", uk_tokens_name(o->tokenizer));
 	uk_json_set_int(info, "map_tokens",
-	    (long long)uk_symbols_tokens(map.buf, map.len));
+	    (long long)uk_tokens_count(o->tokenizer, map.buf, map.len));
 	uk_json_set_int(info, "map_budget", o->map_tokens);
+	uk_json_set_int(info, "readme_tokens", (long long)readme_tokens);
+	uk_json_set_int(info, "readme_budget", o->readme_tokens);
+	if (readme_cut)
+		uk_json_set_bool(info, "readme_cut", 1);
 	uk_json_set(rec, "github_info", info);
+	if (why.len) {
+		uk_json_set_bool(rec, "truncated", 1);
+		uk_json_set_str(rec, "truncated_reason", why.buf);
+	}
 	if (o->map_json)
 		uk_json_set(rec, "symbols", uk_symbols_json(sym));
 	ret = 0;
@@ -1178,6 +1269,9 @@ out:
 	free(real);
 	git_libgit2_shutdown();
 	uk_buf_release(&map);
+	uk_buf_release(&why);
+	free(branch);
+	free(path);
 	uk_buf_release(&desc);
 	uk_buf_release(&title);
 	return ret;

@@ -11,7 +11,9 @@
  * urlfetch; the implementation may add to it.)
  */
 
+#include "buf.h"
 #include "json.h"
+#include "tokens.h"
 #include "url.h"
 #include "util.h"
 
@@ -49,6 +51,8 @@ struct uk_repo_opts {
 	long map_tokens;              /* symbol map budget (1024); 0: none,
 	                                 and nothing is parsed */
 	int map_json;                 /* also "symbols": [...] */
+	long readme_tokens;           /* README budget (2048); 0: no README */
+	enum uk_tokenizer tokenizer;  /* how both budgets count (cl100k) */
 	int allow_private;            /* SSRF guard off; local paths read */
 	int insecure;                 /* -k */
 	int threads;                  /* parsing threads, 0: one per CPU */
@@ -58,7 +62,8 @@ struct uk_repo_opts {
 
 /*
  * Defaults: timeout 120 s, max_bytes 256 MiB, max_files 50000,
- * map_tokens UK_SYMBOLS_TOKENS (1024), allow_private from
+ * map_tokens UK_SYMBOLS_TOKENS (1024), readme_tokens UK_REPO_README_TOKENS
+ * (2048), tokenizer cl100k_base, allow_private from
  * URLKIT_ALLOW_PRIVATE, no progress.
  */
 void uk_repo_opts_init(struct uk_repo_opts *o);
@@ -113,13 +118,38 @@ int uk_repo_fetch(const struct uk_url *u, const char *url,
 
 /* A source file larger than this is not indexed. */
 #define UK_REPO_FILE_MAX (1024 * 1024)
-/* The README is cut at this many bytes. */
+/* The README is read up to this many bytes. */
 #define UK_REPO_README_MAX (256 * 1024)
+/* The README's default budget, in tokens. */
+#define UK_REPO_README_TOKENS 2048
 
 /*
- * Whether a cached content record rec answers a fetch with o: its map was
- * made for the same budget (github_info.map_budget), and it has "symbols"
- * when o asks for them.
+ * The README text[0..len) within budget tokens of t, into out (appended):
+ * the whole text when it fits, else its longest beginning that ends at a
+ * paragraph boundary (a blank line outside fenced code; a line boundary,
+ * then a character, when not even the first paragraph fits), followed by
+ * a mark line "[README cut: N of M tokens]" (itself inside the budget).
+ * Returns the tokens of what was appended; *cut is set to 1 when the text
+ * was cut, else 0.
+ */
+size_t uk_repo_readme_fit(enum uk_tokenizer t, const char *text, size_t len,
+    long budget, struct uk_buf *out, int *cut);
+
+/*
+ * The description of a README: its first paragraph of prose, skipping
+ * headings (ATX, setext and rst), badges and images, HTML, fenced and
+ * indented code, lists, tables, rules and rst directives; a paragraph
+ * that begins in bold or inline code is prose.  Links become their text;
+ * images, HTML tags and emphasis marks go.  Cut at 300 characters with
+ * "...".  Appended to out (nothing when there is no such paragraph).
+ */
+void uk_repo_describe(const char *readme, struct uk_buf *out);
+
+/*
+ * Whether a cached content record rec answers a fetch with o: its map and
+ * README were made for the same budgets and tokenizer
+ * (github_info.map_budget, readme_budget, tokenizer), and it has
+ * "symbols" when o asks for them.
  */
 int uk_repo_cached_ok(yajl_val rec, const struct uk_repo_opts *o);
 

@@ -60,12 +60,17 @@ teardown() {
 	    <<<"$output"
 }
 
-@test "the map holds its token budget (bytes/4 rounded up); 0 parses nothing" {
+@test "the map holds its token budget; map_tokens counts it in cl100k_base; 0 parses nothing" {
 	for budget in 0 20 45 80 1024; do
 		run -0 "$REPO" -t "$budget" https://github.com/acme/tool
-		bytes=$(jq -j '.symbol_map // ""' <<<"$output" | wc -c)
+		jq -j '.symbol_map // ""' <<<"$output" >"$T/map"
+		bytes=$(wc -c <"$T/map")
+		# The packing rule of lib/symbols (bytes / 4) until it counts
+		# in the tokenizer too; then map_tokens <= budget.
 		[ $(((bytes + 3) / 4)) -le "$budget" ]
-		[ "$(jq -r .github_info.map_tokens <<<"$output")" = $(((bytes + 3) / 4)) ]
+		[ "$(jq -r .github_info.map_tokens <<<"$output")" = \
+		    "$("$TOKENS" cl100k_base "$T/map")" ]
+		[ "$(jq -r .github_info.tokenizer <<<"$output")" = cl100k_base ]
 	done
 	run -0 "$REPO" -t 0 https://github.com/acme/tool
 	jq -e 'has("symbol_map") | not' <<<"$output"
@@ -119,11 +124,13 @@ PY
 	jq -e '.error | test("absolute path: refused")' <<<"$output"
 }
 
-@test "size and file-count caps stop with a clear error" {
-	run -1 "$REPO" -S 100K https://github.com/acme/tool
-	jq -e '.error | test("larger than 102400 bytes")' <<<"$output"
-	run -1 "$REPO" -F 5 https://github.com/acme/tool
-	jq -e '.error | test("more than 5 files")' <<<"$output"
+@test "size and file-count caps stop the snapshot, which is kept, truncated" {
+	run -0 "$REPO" -S 100K https://github.com/acme/tool
+	jq -e '.truncated and (.truncated_reason | test("larger than 102400 bytes"))' \
+	    <<<"$output"
+	run -0 "$REPO" -F 5 https://github.com/acme/tool
+	jq -e '.truncated and (.truncated_reason | test("more than 5 files"))' \
+	    <<<"$output"
 }
 
 @test "loopback is refused without URLKIT_ALLOW_PRIVATE" {

@@ -121,7 +121,8 @@ serve_repo() {
 # $T (common_setup), the file's fixture repository as $T/src and $SRC, its
 # archives and git served by a fresh loopback server (requests logged to
 # $T/requests.log) that URLKIT_GITHUB_ARCHIVE_URL points at, loopback
-# allowed, TMPDIR private, and REPO the t_repo driver.
+# allowed, TMPDIR private, REPO the t_repo driver and TOKENS the t_tokens
+# counter (TOKENS NAME FILE prints FILE's count in tokenizer NAME).
 repo_setup() {
 	common_setup
 	SRC=$BATS_FILE_TMPDIR/src
@@ -137,6 +138,8 @@ repo_setup() {
 	export TMPDIR="$T/tmp"
 	REPO=${UK_REPO:-$UK_UNIT/t_repo}
 	[ -x "$REPO" ] || REPO=$TOP/build/unit/t_repo
+	TOKENS=${UK_UNIT:-$TOP/build/unit}/t_tokens
+	[ -x "$TOKENS" ] || TOKENS=$TOP/build/unit/t_tokens
 }
 
 # progress_ok FINAL_RECORD: the -P lines on $stderr count up, fetching

@@ -2,12 +2,13 @@
 /*
  * Unit tests of lib/repo's filters (TAP).  With operands, a driver the
  * suites and the benchmark use until urlfetch calls the module:
- *	t_repo [-t tokens] [-T seconds] [-S bytes] [-F files] [-J] [-j threads]
- *	    [-P] URL
+ *	t_repo [-t tokens] [-r tokens] [-k tokenizer] [-T seconds] [-S bytes]
+ *	    [-F files] [-J] [-j threads] [-P] URL
  * prints the content record (or one with "error") and exits 0 or 1; -P
  * prints each progress call on stderr as "progress PHASE received files
  * kept indexed to_index".
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,13 +23,19 @@
 
 static int ntest, nfail;
 
-static void
-ok(int cond, const char *what)
+static void __attribute__((format(printf, 2, 3)))
+ok(int cond, const char *what, ...)
 {
+	va_list ap;
+
 	ntest++;
 	if (!cond)
 		nfail++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", ntest, what);
+	printf("%sok %d - ", cond ? "" : "not ", ntest);
+	va_start(ap, what);
+	vprintf(what, ap);
+	va_end(ap);
+	printf("\n");
 }
 
 /* -P: every progress call as a line on stderr. */
@@ -52,10 +59,17 @@ driver(int argc, char **argv)
 	int c, ret;
 
 	uk_repo_opts_init(&o);
-	while ((c = getopt(argc, argv, "t:T:S:F:Jj:P")) != -1) {
+	while ((c = getopt(argc, argv, "t:r:k:T:S:F:Jj:P")) != -1) {
 		switch (c) {
 		case 't':
 			o.map_tokens = atol(optarg);
+			break;
+		case 'r':
+			o.readme_tokens = atol(optarg);
+			break;
+		case 'k':
+			if (uk_tokens_parse(optarg, &o.tokenizer))
+				return 2;
 			break;
 		case 'T':
 			uk_parse_seconds(optarg, &o.timeout);
@@ -93,6 +107,111 @@ driver(int argc, char **argv)
 	uk_json_free(rec);
 	uk_url_release(&u);
 	return ret < 0;
+}
+
+static const struct {
+	const char *what, *readme, *want;
+} descs[] = {
+	{ "rst title", "Tool\n====\n\nTool turns widgets.\n", "Tool turns widgets." },
+	{ "badges, HTML and a heading first",
+	    "<p align=\"center\"><img src=\"logo.png\"></p>\n\n"
+	    "[![CI](https://ci/b.svg)](https://ci) [![npm](https://n/v.svg)]"
+	    "(https://n)\n\n# fastq\n\n"
+	    "A fast [queue](https://q.example) for *Node*.\n",
+	    "A fast queue for *Node*." },
+	{ "fenced code and a list skipped",
+	    "# x\n\n```sh\n$ make install\nIt builds.\n```\n\n- a list\n- item\n\n"
+	    "Then prose.\n", "Then prose." },
+	{ "bold start kept", "# T\n\n**Rapid** tokenizer for C.\n",
+	    "Rapid tokenizer for C." },
+	{ "inline code start kept",
+	    "`ripgrep` is a line-oriented search tool.\n",
+	    "`ripgrep` is a line-oriented search tool." },
+	{ "heading line then text in one paragraph",
+	    "# Title\nThe text under it.\n", "The text under it." },
+	{ "HTML comment with blank lines",
+	    "<!--\n\nhidden words here\n\n-->\n\nShown words.\n",
+	    "Shown words." },
+	{ "rst badges and directives",
+	    "|build| |cov|\n\n.. image:: x.svg\n   :target: y\n\n"
+	    "Requests is an HTTP library.\n", "Requests is an HTTP library." },
+	{ "a link definition", "[ci]: https://x\n\nReal one.\n", "Real one." },
+	{ "nothing but a title", "Title\n=====\n", "" },
+};
+
+static void
+describe_cases(void)
+{
+	for (size_t i = 0; i < sizeof(descs) / sizeof(*descs); i++) {
+		struct uk_buf b = UK_BUF_INIT;
+
+		uk_repo_describe(descs[i].readme, &b);
+		ok(!strcmp(b.buf, descs[i].want), "%s", descs[i].what);
+		if (strcmp(b.buf, descs[i].want))
+			printf("# got '%s'\n", b.buf);
+		uk_buf_release(&b);
+	}
+}
+
+static void
+readme_cases(void)
+{
+	struct uk_buf text = UK_BUF_INIT, out = UK_BUF_INIT;
+	size_t got, i;
+	int cut;
+
+	for (i = 0; i < 200; i++)
+		uk_buf_addf(&text, "Paragraph %zu says a few words about the "
+		    "tool.\nA second line of it.\n\n", i);
+	got = uk_repo_readme_fit(UK_TOKENS_CL100K, text.buf, text.len, 100000,
+	    &out, &cut);
+	ok(!cut && out.len == text.len &&
+		got == uk_tokens_count(UK_TOKENS_CL100K, text.buf, text.len),
+	    "a README within its budget is whole");
+	for (long budget = 60; budget <= 2048; budget = budget * 3 / 2) {
+		const char *mark;
+
+		uk_buf_reset(&out);
+		got = uk_repo_readme_fit(UK_TOKENS_CL100K, text.buf, text.len,
+		    budget, &out, &cut);
+		mark = strstr(out.buf, "[README cut: ");
+		ok(cut && got <= (size_t)budget && got >= (size_t)budget * 8 / 10 &&
+			got == uk_tokens_count(UK_TOKENS_CL100K, out.buf,
+			    out.len) &&
+			mark && mark > out.buf && !strncmp(mark - 2, "\n\n", 2) &&
+			!strncmp(out.buf, text.buf, (size_t)(mark - out.buf)),
+		    "budget %ld: %zu tokens, cut after a paragraph, marked",
+		    budget, got);
+	}
+	uk_buf_reset(&out);
+	got = uk_repo_readme_fit(UK_TOKENS_O200K, text.buf, text.len, 3, &out,
+	    &cut);
+	ok(got == 0 && out.len == 0 && cut, "a budget smaller than the mark: none");
+	uk_buf_reset(&out);
+	got = uk_repo_readme_fit(UK_TOKENS_CL100K, text.buf, text.len, 0, &out,
+	    &cut);
+	ok(got == 0 && out.len == 0, "budget 0: none");
+	/* A fence is not cut inside; one long first line is cut in it. */
+	uk_buf_reset(&text);
+	uk_buf_addstr(&text, "Intro.\n\n```\n");
+	for (i = 0; i < 100; i++)
+		uk_buf_addf(&text, "code line %zu\n\n", i);
+	uk_buf_addstr(&text, "```\n\nAfter.\n");
+	uk_buf_reset(&out);
+	got = uk_repo_readme_fit(UK_TOKENS_CL100K, text.buf, text.len, 200,
+	    &out, &cut);
+	ok(cut && got <= 200 && !strncmp(out.buf, "Intro.\n\n[README cut", 19),
+	    "no cut inside fenced code");
+	uk_buf_reset(&text);
+	for (i = 0; i < 500; i++)
+		uk_buf_addstr(&text, "word ");
+	uk_buf_reset(&out);
+	got = uk_repo_readme_fit(UK_TOKENS_CL100K, text.buf, text.len, 100,
+	    &out, &cut);
+	ok(cut && got <= 100 && got >= 80 && !strncmp(out.buf, "word word", 9),
+	    "one long line: cut inside it, %zu tokens", got);
+	uk_buf_release(&text);
+	uk_buf_release(&out);
 }
 
 int
@@ -150,9 +269,12 @@ main(int argc, char **argv)
 	{
 		struct uk_repo_opts o;
 		struct uk_err err;
-		const char *a = "{\"github_info\":{\"map_budget\":1024}}";
-		const char *b = "{\"github_info\":{\"map_budget\":1024},"
-				"\"symbols\":[]}";
+#define INFO "{\"github_info\":{\"map_budget\":1024," \
+	"\"readme_budget\":2048,\"tokenizer\":\"cl100k_base\"}"
+		const char *a = INFO "}";
+		const char *b = INFO ",\"symbols\":[]}";
+		const char *c = INFO ",\"truncated\":true}";
+		const char *d = "{\"github_info\":{\"map_budget\":1024}}";
 		yajl_val ra = uk_json_parse(a, strlen(a), &err);
 		yajl_val rb = uk_json_parse(b, strlen(b), &err);
 
@@ -165,11 +287,26 @@ main(int argc, char **argv)
 		o.map_json = 1;
 		ok(!uk_repo_cached_ok(ra, &o) && uk_repo_cached_ok(rb, &o),
 		    "nor one without symbols when they are asked for");
+		o.map_json = 0;
+		o.tokenizer = UK_TOKENS_O200K;
+		ok(!uk_repo_cached_ok(ra, &o), "nor one of another tokenizer");
+		o.tokenizer = UK_TOKENS_CL100K;
+		o.readme_tokens = 100;
+		ok(!uk_repo_cached_ok(ra, &o), "nor one of another README budget");
+		o.readme_tokens = 2048;
+		uk_json_free(ra);
+		uk_json_free(rb);
+		ra = uk_json_parse(c, strlen(c), &err);
+		rb = uk_json_parse(d, strlen(d), &err);
+		ok(!uk_repo_cached_ok(ra, &o) && !uk_repo_cached_ok(rb, &o),
+		    "nor a truncated one, nor one from before README budgets");
 		uk_json_free(ra);
 		uk_json_free(rb);
 	}
 	ok(uk_repo_is_git_url(".") && !uk_repo_is_git_url("src"),
 	    "'.' is a repository path, a bare word is not");
+	describe_cases();
+	readme_cases();
 	printf("1..%d\n", ntest);
 	return nfail != 0;
 }
