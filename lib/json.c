@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -405,11 +406,13 @@ uk_json_num(const char *text)
 	char *end;
 
 	v->u.number.r = uk_xstrdup(text);
+	errno = 0;
 	v->u.number.i = strtoll(text, &end, 10);
-	if (!*end)
+	if (!*end && !errno)
 		v->u.number.flags |= YAJL_NUMBER_INT_VALID;
+	errno = 0;
 	v->u.number.d = strtod(text, &end);
-	if (!*end)
+	if (!*end && !errno)
 		v->u.number.flags |= YAJL_NUMBER_DOUBLE_VALID;
 	return v;
 }

@@ -47,7 +47,7 @@ main(void)
 	struct uk_ackreg *r = uk_ackreg_new(&o);
 	struct uk_ackreg_call *c, *c2;
 	const struct uk_ackreg_done *d;
-	yajl_val out = uk_json_parse("{\"url\":\"https://x.org/\"}", 23, NULL);
+	yajl_val out = uk_json_parse("{\"url\":\"https://x.org/\"}", 24, NULL);
 	char id[32];
 	int existed, i, inorder;
 	long long t;
