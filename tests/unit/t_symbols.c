@@ -4,6 +4,13 @@
  * benchmark: t_symbols [-t tokens] [-j threads] [-J file] DIR... indexes
  * every supported file under the directories and prints the map and a
  * count on stderr (-J: the map's definitions as JSON into file).
+ *
+ * t_symbols -R [-t tokens] [-f focus] [-u url] DIR reads DIR as a
+ * repository, as lib/repo.c does (paths relative to DIR, the same files
+ * skipped, every other file noted with uk_symbols_note), and prints one
+ * record like urlfetch's: url, symbol_map, symbols and github_info with
+ * top_file, map_tokens and map_budget.  The repository-map suites and the
+ * development set (scripts/bench.d/repomap-dev) use it.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -17,6 +24,7 @@
 #include "banned.h"
 #include "buf.h"
 #include "json.h"
+#include "repo.h"
 #include "symbols.h"
 #include "util.h"
 
@@ -143,9 +151,9 @@ test_languages(void)
 		struct uk_buf m2 = UK_BUF_INIT;
 
 		uk_symbols_map(s, 100000, &m2);
-		ok(strstr(m2.buf, "\xe2\x94\x82int norm(struct point p)\n") !=
-			NULL,
-		    "a KNF C function shows its return type");
+		ok(strstr(m2.buf, "\xe2\x94\x82int\n\xe2\x94\x82"
+				      "norm(struct point p)\n") != NULL,
+		    "a KNF C function shows its return type line");
 		uk_buf_release(&m2);
 	}
 	d = doc_of(j, "addUp");
@@ -504,10 +512,159 @@ test_file_limit(void)
 	free(junk);
 }
 
+/* The -R driver: a tree read as a repository. */
+struct tree {
+	struct uk_symbols *s;
+	struct uk_symbols_stream *st;
+	char **texts, **paths;
+	size_t n, a;
+};
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	struct uk_buf text = UK_BUF_INIT;
+	char chunk[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return NULL;
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		uk_buf_add(&text, chunk, (size_t)n);
+	close(fd);
+	return uk_buf_detach(&text, len);
+}
+
+static void
+tree_file(struct tree *tr, const char *full, const char *rel, off_t size)
+{
+	struct uk_err err;
+	size_t len = 0;
+	char *text;
+
+	if (!uk_symbols_lang(rel) || size > UK_REPO_FILE_MAX) {
+		text = uk_symbols_wants_text(rel) ? slurp(full, &len) : NULL;
+		uk_symbols_note(tr->s, rel, text, len);
+		free(text);
+		return;
+	}
+	if (uk_repo_skip_file(rel, NULL, 0) || !(text = slurp(full, &len)))
+		return;
+	if (uk_repo_skip_file(rel, text, len)) {
+		free(text);
+		return;
+	}
+	if (tr->n == tr->a) {
+		tr->a = tr->a ? 2 * tr->a : 256;
+		tr->texts = uk_xrealloc(tr->texts, tr->a * sizeof(char *));
+		tr->paths = uk_xrealloc(tr->paths, tr->a * sizeof(char *));
+	}
+	tr->texts[tr->n] = text;
+	tr->paths[tr->n] = uk_xstrdup(rel);
+	uk_symbols_stream_add(tr->st, tr->paths[tr->n], text, len, &err);
+	tr->n++;
+}
+
+static void
+tree_walk(struct tree *tr, struct uk_buf *path, size_t root)
+{
+	DIR *d = opendir(path->buf);
+	struct dirent *e;
+	size_t base = path->len;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		struct stat st;
+		const char *rel;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    !strcmp(e->d_name, ".git"))
+			continue;
+		uk_buf_setlen(path, base);
+		uk_buf_addf(path, "/%s", e->d_name);
+		rel = path->buf + root + 1;
+		if (lstat(path->buf, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			uk_buf_addch(path, '/');
+			if (!uk_repo_skip_dir(path->buf + root + 1)) {
+				uk_buf_setlen(path, path->len - 1);
+				tree_walk(tr, path, root);
+			}
+		} else if (S_ISREG(st.st_mode)) {
+			tree_file(tr, path->buf, rel, st.st_size);
+		}
+	}
+	closedir(d);
+	uk_buf_setlen(path, base);
+}
+
+static int
+tree_driver(int argc, char **argv)
+{
+	struct uk_symbols_opts o = UK_SYMBOLS_OPTS_INIT;
+	struct tree tr = { NULL, NULL, NULL, NULL, 0, 0 };
+	struct uk_buf map = UK_BUF_INIT, path = UK_BUF_INIT, out = UK_BUF_INIT;
+	struct uk_err err;
+	const char *url = NULL;
+	yajl_val rec = uk_json_object(), info = uk_json_object();
+	size_t k;
+	int i = 2;
+
+	for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
+		if (!strcmp(argv[i], "-t"))
+			o.budget = atol(argv[i + 1]);
+		else if (!strcmp(argv[i], "-f"))
+			o.focus = argv[i + 1];
+		else if (!strcmp(argv[i], "-u"))
+			url = argv[i + 1];
+	}
+	if (i >= argc)
+		return 2;
+	tr.s = uk_symbols_new();
+	tr.st = uk_symbols_stream_start(tr.s, 0);
+	uk_buf_addstr(&path, argv[i]);
+	while (path.len > 1 && path.buf[path.len - 1] == '/')
+		uk_buf_setlen(&path, path.len - 1);
+	tree_walk(&tr, &path, path.len);
+	if (uk_symbols_stream_end(tr.st, &err) < 0)
+		fprintf(stderr, "%s\n", err.msg);
+	uk_symbols_map_opts(tr.s, &o, &map);
+	uk_json_set_str(rec, "url", url ? url : argv[i]);
+	uk_json_set_str(rec, "symbol_map", map.buf ? map.buf : "");
+	uk_json_set(rec, "symbols", uk_symbols_json(tr.s));
+	if (uk_symbols_top_file(tr.s))
+		uk_json_set_str(info, "top_file", uk_symbols_top_file(tr.s));
+	uk_json_set_int(info, "map_tokens", (long long)uk_tokens_count(
+	    o.tokenizer, map.buf ? map.buf : "", map.len));
+	uk_json_set_int(info, "map_budget", o.budget);
+	uk_json_set_int(info, "files_indexed",
+	    (long long)uk_symbols_nfiles(tr.s));
+	uk_json_set(rec, "github_info", info);
+	uk_json_to_buf(rec, &out);
+	puts(out.buf);
+	uk_json_free(rec);
+	for (k = 0; k < tr.n; k++) {
+		free(tr.texts[k]);
+		free(tr.paths[k]);
+	}
+	free(tr.texts);
+	free(tr.paths);
+	uk_buf_release(&map);
+	uk_buf_release(&path);
+	uk_buf_release(&out);
+	uk_symbols_free(tr.s);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
 	uk_prog_set(argv[0]);
+	if (argc > 1 && !strcmp(argv[1], "-R"))
+		return tree_driver(argc, argv);
 	if (argc > 1)
 		return driver(argc, argv);
 	test_languages();
