@@ -359,7 +359,7 @@ uk_symtab_map(struct symtab *t, const struct uk_symbols_opts *o,
 	size_t i, n = 0, lo;
 	struct uk_buf b = UK_BUF_INIT, top = UK_BUF_INIT;
 	const char *focus = o->focus && *o->focus ? o->focus : NULL;
-	int vendor = 1;
+	int show = FC_VENDOR;
 
 	if (!t->ranked || (focus == NULL) != (t->focus == NULL) ||
 	    (focus && strcmp(focus, t->focus))) {
@@ -367,15 +367,16 @@ uk_symtab_map(struct symtab *t, const struct uk_symbols_opts *o,
 		t->focus = focus ? uk_xstrdup(focus) : NULL;
 		uk_symtab_rank(t, t->focus);
 	}
-	/* Vendored code only when the repository has nothing else. */
-	for (i = 0; i < t->ndefs && vendor; i++)
-		if (!t->defs[i].hidden &&
-		    t->files[t->defs[i].file].cls != FC_VENDOR)
-			vendor = 0;
+	/*
+	 * The project's own definitions; tests, examples and docs only when
+	 * it has none, and vendored code only when there is nothing else.
+	 */
+	for (i = 0; i < t->ndefs; i++)
+		if (!t->defs[i].hidden && t->files[t->defs[i].file].cls < show)
+			show = t->files[t->defs[i].file].cls;
 	order = uk_xcalloc(t->ndefs + 1, sizeof(*order));
 	for (i = 0; i < t->ndefs; i++)
-		if (!t->defs[i].hidden &&
-		    (vendor || t->files[t->defs[i].file].cls != FC_VENDOR))
+		if (!t->defs[i].hidden && t->files[t->defs[i].file].cls <= show)
 			order[n++] = (uint32_t)i;
 	qsort_r(order, n, sizeof(*order), def_rank_cmp, t);
 	top_block(t, focus, &top);

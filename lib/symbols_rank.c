@@ -322,8 +322,9 @@ classify(struct symtab *t)
 		for (j = 0; j < ngs; j++)
 			if (gattr_match(&gs[j], f->path))
 				vendor = gs[j].set;
-		f->cls = vendor ? FC_VENDOR :
-		    uk_symtab_is_noise(f->path) ? FC_NOISE : FC_CORE;
+		f->cls = vendor		    ? FC_VENDOR :
+		    f->focus || !uk_symtab_is_noise(f->path) ? FC_CORE :
+							       FC_NOISE;
 	}
 	for (j = 0; j < ndirs; j++)
 		free(dirs[j]);
@@ -625,19 +626,14 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 
 /* The teleport vector: the project, the focus, little for the rest. */
 static double *
-teleport(struct symtab *t, const char *focus)
+teleport(struct symtab *t)
 {
 	double *p = uk_xcalloc(t->nfiles + 1, sizeof(double)), sum = 0;
-	size_t i, fl = focus ? strlen(focus) : 0;
+	size_t i;
 	int any = 0;
 
-	for (i = 0; i < t->nfiles; i++) {
-		struct sfile *f = &t->files[i];
-
-		f->focus = fl && !strncmp(f->path, focus, fl) &&
-		    (f->path[fl] == '/' || !f->path[fl]);
-		any |= f->focus;
-	}
+	for (i = 0; i < t->nfiles; i++)
+		any |= t->files[i].focus;
 	for (i = 0; i < t->nfiles; i++) {
 		const struct sfile *f = &t->files[i];
 		double w = f->cls == FC_CORE ? P_CORE :
@@ -701,6 +697,13 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	t->ranked = 1;
 	if (!n)
 		return;
+	for (i = 0; i < n; i++) {
+		struct sfile *f = &t->files[i];
+		size_t fl = focus ? strlen(focus) : 0;
+
+		f->focus = fl && !strncmp(f->path, focus, fl) &&
+		    (f->path[fl] == '/' || !f->path[fl]);
+	}
 	classify(t);
 	pair_units(t);
 	byname = uk_xcalloc(t->ndefs + 1, sizeof(*byname));
@@ -728,7 +731,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 		name_edges(t, byname, group, i, e, &r, &edges, &nedges,
 		    &aedges);
 	}
-	p = teleport(t, focus);
+	p = teleport(t);
 	out = uk_xcalloc(n + 1, sizeof(double));
 	pr = pagerank(n, edges, nedges, p, out);
 	for (i = 0; i < n; i++)
