@@ -642,6 +642,7 @@ teleport(struct symtab *t)
 
 		if (any && !f->focus)
 			w *= P_AWAY;
+		w *= sqrt(1.0 + f->ndefs);
 		p[f->unit] += w;
 	}
 	for (i = 0; i < t->nfiles; i++)
@@ -731,6 +732,11 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 		name_edges(t, byname, group, i, e, &r, &edges, &nedges,
 		    &aedges);
 	}
+	for (i = 0; i < n; i++)
+		t->files[i].ndefs = 0;
+	for (i = 0; i < t->ndefs; i++)
+		if (!t->defs[i].hidden)
+			t->files[t->defs[i].file].ndefs++;
 	p = teleport(t);
 	out = uk_xcalloc(n + 1, sizeof(double));
 	pr = pagerank(n, edges, nedges, p, out);
@@ -750,11 +756,6 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 		if (d->rank == 0)
 			d->rank = t->files[d->file].rank * 1e-6;
 	}
-	for (i = 0; i < n; i++)
-		t->files[i].ndefs = 0;
-	for (i = 0; i < t->ndefs; i++)
-		if (!t->defs[i].hidden)
-			t->files[t->defs[i].file].ndefs++;
 	free(byname);
 	free(group);
 	free(edges);
