@@ -1538,9 +1538,12 @@ uk_symbols_top_file(struct uk_symbols *s)
 
 	if (!t->ranked)
 		uk_symtab_rank(t, t->focus);
+	/* Of a .c file and its header, the header (it shows the names). */
 	for (i = 0; i < t->nfiles; i++)
 		if (t->files[i].cls != FC_VENDOR &&
-		    (best == SIZE_MAX || t->files[i].rank > t->files[best].rank))
+		    (best == SIZE_MAX || t->files[i].rank > t->files[best].rank ||
+			(t->files[i].rank == t->files[best].rank &&
+			    t->files[best].unit == i)))
 			best = i;
 	return best == SIZE_MAX ? NULL : t->files[best].path;
 }

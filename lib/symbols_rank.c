@@ -21,6 +21,7 @@
 #define P_NOISE 0.02 /* tests, examples, docs: 1/50 of a project file */
 #define P_AWAY  0.02 /* with a focus: files outside it */
 #define DAMPING 0.85
+#define OUT_MIN 1.0 /* the weight of one reference to a plain name */
 
 static const char *
 base_of(const char *path)
@@ -663,13 +664,23 @@ pagerank(size_t n, const struct edge *edges, size_t nedges, const double *p,
 
 	for (j = 0; j < nedges; j++)
 		out[edges[j].from] += edges[j].w;
+	/*
+	 * A file's vote is at least OUT_MIN: what its references do not
+	 * use goes where teleport goes.  Else a file whose only references
+	 * are to common names (str, get) would hand them its whole rank.
+	 */
+	for (i = 0; i < n; i++)
+		if (out[i] < OUT_MIN)
+			out[i] = OUT_MIN;
 	memcpy(pr, p, n * sizeof(double));
 	for (it = 0; it < 100; it++) {
 		double dangling = 0, diff = 0;
 
 		for (i = 0; i < n; i++)
-			if (out[i] == 0)
-				dangling += pr[i];
+			dangling += pr[i];
+		for (j = 0; j < nedges; j++)
+			dangling -= pr[edges[j].from] * edges[j].w /
+			    out[edges[j].from];
 		for (i = 0; i < n; i++)
 			next[i] = ((1 - DAMPING) + DAMPING * dangling) * p[i];
 		for (j = 0; j < nedges; j++)
