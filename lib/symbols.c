@@ -875,6 +875,56 @@ worker_release(struct worker *w)
 	memset(w, 0, sizeof(*w));
 }
 
+/* The tags of a file, sorted, into r: one per name, first pattern wins. */
+static void
+emit_tags(struct tag *tags, size_t ntags, const char *text, size_t len,
+    struct fres *r)
+{
+	size_t k, ar = 0;
+	uint32_t nl = 0;
+	const char *p;
+
+	if (ntags)
+		qsort(tags, ntags, sizeof(*tags), tag_cmp);
+
+	for (p = text; (p = memchr(p, '\n', len - (size_t)(p - text))); p++)
+		nl++;
+	if (len && text[len - 1] != '\n')
+		nl++;
+	r->nlines = nl;
+	r->generated = looks_generated(text, len);
+	for (k = 0; k < ntags; k++) {
+		struct tag *t = &tags[k];
+		struct rtag *rt;
+
+		if (k && tags[k - 1].start == t->start &&
+		    tags[k - 1].end == t->end) {
+			free(t->doc);
+			continue;
+		}
+		GROW(r->tags, r->ntags, ar);
+		rt = &r->tags[r->ntags++];
+		rt->def = t->def;
+		rt->kind = t->kind;
+		rt->line = t->row + 1;
+		rt->name = uk_xmemdup(text + t->start, t->end - t->start);
+		memset(&rt->d, 0, sizeof(rt->d));
+		if (t->def) {
+			rt->d.sig = uk_symsig_signature(text, t->node,
+			    &rt->d.nlines);
+			if (!rt->d.sig) {
+				rt->d.sig = uk_xstrdup(rt->name);
+				rt->d.nlines = 1;
+			}
+			uk_symsig_scope(text, t->node, &rt->d);
+			rt->d.doc = t->doc ? t->doc :
+					     uk_symsig_doc(text, t->node);
+		} else {
+			free(t->doc);
+		}
+	}
+}
+
 /*
  * Parse and query one file with w's parser and cursor.  Reads s only (its
  * compiled queries), so that several workers run at once.
@@ -888,9 +938,7 @@ index_tree(const struct uk_symbols *s, struct worker *w, TSParser *parser,
 	TSTree *tree = NULL;
 	TSQueryMatch m;
 	struct tag *tags = NULL;
-	size_t ntags = 0, atags = 0, k, ar = 0;
-	uint32_t nl = 0;
-	const char *p;
+	size_t ntags = 0, atags = 0;
 	double limit;
 
 	memset(&fc, 0, sizeof(fc));
@@ -988,45 +1036,7 @@ index_tree(const struct uk_symbols *s, struct worker *w, TSParser *parser,
 		    make_doc(&fc, pat, &m, doccap, node) :
 		    NULL;
 	}
-	if (ntags)
-		qsort(tags, ntags, sizeof(*tags), tag_cmp);
-
-	for (p = text; (p = memchr(p, '\n', len - (size_t)(p - text))); p++)
-		nl++;
-	if (len && text[len - 1] != '\n')
-		nl++;
-	r->nlines = nl;
-	r->generated = looks_generated(text, len);
-	for (k = 0; k < ntags; k++) {
-		struct tag *t = &tags[k];
-		struct rtag *rt;
-
-		if (k && tags[k - 1].start == t->start &&
-		    tags[k - 1].end == t->end) {
-			free(t->doc);
-			continue;
-		}
-		GROW(r->tags, r->ntags, ar);
-		rt = &r->tags[r->ntags++];
-		rt->def = t->def;
-		rt->kind = t->kind;
-		rt->line = t->row + 1;
-		rt->name = uk_xmemdup(text + t->start, t->end - t->start);
-		memset(&rt->d, 0, sizeof(rt->d));
-		if (t->def) {
-			rt->d.sig = uk_symsig_signature(text, t->node,
-			    &rt->d.nlines);
-			if (!rt->d.sig) {
-				rt->d.sig = uk_xstrdup(rt->name);
-				rt->d.nlines = 1;
-			}
-			uk_symsig_scope(text, t->node, &rt->d);
-			rt->d.doc = t->doc ? t->doc :
-					     uk_symsig_doc(text, t->node);
-		} else {
-			free(t->doc);
-		}
-	}
+	emit_tags(tags, ntags, text, len, r);
 	r->status = 1;
 	free(tags);
 	free(fc.docs);
@@ -1474,82 +1484,8 @@ uk_symbols_nrefs(const struct uk_symbols *s)
 	return s->t.nrefs;
 }
 
-size_t
-uk_symbols_tokens(const char *str, size_t len)
+struct symtab *
+uk_symtab_of(struct uk_symbols *s)
 {
-	return uk_tokens_count(UK_TOKENS_CL100K, str, len);
-}
-
-int
-uk_symbols_wants_text(const char *path)
-{
-	const char *base = strrchr(path, '/');
-
-	base = base ? base + 1 : path;
-	return !strcmp(base, ".gitattributes") ||
-	    !strncasecmp(base, "LICENSE", 7) || !strncasecmp(base, "LICENCE", 7) ||
-	    !strncasecmp(base, "COPYING", 7) ||
-	    !strncasecmp(base, "COPYRIGHT", 9);
-}
-
-void
-uk_symbols_note(struct uk_symbols *s, const char *path, const char *text,
-    size_t len)
-{
-	struct symtab *t = &s->t;
-	struct snote *n;
-
-	GROW(t->notes, t->nnotes, t->anotes);
-	n = &t->notes[t->nnotes++];
-	n->path = uk_xstrdup(path);
-	n->text = NULL;
-	n->len = 0;
-	if (text && uk_symbols_wants_text(path)) {
-		/* A licence is told apart by its first 64 KiB. */
-		if (len > 65536)
-			len = 65536;
-		n->text = uk_xmemdup(text, len);
-		n->len = len;
-	}
-	t->ranked = 0;
-}
-
-size_t
-uk_symbols_map_opts(struct uk_symbols *s, const struct uk_symbols_opts *o,
-    struct uk_buf *out)
-{
-	return uk_symtab_map(&s->t, o, out);
-}
-
-size_t
-uk_symbols_map(struct uk_symbols *s, long budget, struct uk_buf *out)
-{
-	struct uk_symbols_opts o = UK_SYMBOLS_OPTS_INIT;
-
-	o.budget = budget;
-	return uk_symtab_map(&s->t, &o, out);
-}
-
-const char *
-uk_symbols_top_file(struct uk_symbols *s)
-{
-	struct symtab *t = &s->t;
-	size_t i, best = SIZE_MAX;
-
-	if (!t->ranked)
-		uk_symtab_rank(t, t->focus);
-	/* Of a .c file and its header, the header (it shows the names). */
-	for (i = 0; i < t->nfiles; i++)
-		if (t->files[i].cls != FC_VENDOR &&
-		    (best == SIZE_MAX || t->files[i].rank > t->files[best].rank ||
-			(t->files[i].rank == t->files[best].rank &&
-			    t->files[best].unit == i)))
-			best = i;
-	return best == SIZE_MAX ? NULL : t->files[best].path;
-}
-
-yajl_val
-uk_symbols_json(struct uk_symbols *s)
-{
-	return uk_symtab_json(&s->t);
+	return &s->t;
 }

@@ -109,6 +109,9 @@ char *uk_symsig_doc(const char *text, TSNode def);
 		}                                                              \
 	} while (0)
 
+/* The table of index s (symbols.c). */
+struct symtab *uk_symtab_of(struct uk_symbols *s);
+
 /* Classify the files, pair .c with .h, hide duplicates, run PageRank. */
 void uk_symtab_rank(struct symtab *t, const char *focus);
 

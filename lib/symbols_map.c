@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "banned.h"
 #include "json.h"
@@ -425,4 +426,86 @@ uk_symtab_json(const struct symtab *t)
 		uk_json_push(arr, o);
 	}
 	return arr;
+}
+
+/* The public functions of the map. */
+
+size_t
+uk_symbols_tokens(const char *str, size_t len)
+{
+	return uk_tokens_count(UK_TOKENS_CL100K, str, len);
+}
+
+int
+uk_symbols_wants_text(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strcmp(base, ".gitattributes") ||
+	    !strncasecmp(base, "LICENSE", 7) || !strncasecmp(base, "LICENCE", 7) ||
+	    !strncasecmp(base, "COPYING", 7) ||
+	    !strncasecmp(base, "COPYRIGHT", 9);
+}
+
+void
+uk_symbols_note(struct uk_symbols *s, const char *path, const char *text,
+    size_t len)
+{
+	struct symtab *t = uk_symtab_of(s);
+	struct snote *n;
+
+	GROW(t->notes, t->nnotes, t->anotes);
+	n = &t->notes[t->nnotes++];
+	n->path = uk_xstrdup(path);
+	n->text = NULL;
+	n->len = 0;
+	if (text && uk_symbols_wants_text(path)) {
+		/* A licence is told apart by its first 64 KiB. */
+		if (len > 65536)
+			len = 65536;
+		n->text = uk_xmemdup(text, len);
+		n->len = len;
+	}
+	t->ranked = 0;
+}
+
+size_t
+uk_symbols_map_opts(struct uk_symbols *s, const struct uk_symbols_opts *o,
+    struct uk_buf *out)
+{
+	return uk_symtab_map(uk_symtab_of(s), o, out);
+}
+
+size_t
+uk_symbols_map(struct uk_symbols *s, long budget, struct uk_buf *out)
+{
+	struct uk_symbols_opts o = UK_SYMBOLS_OPTS_INIT;
+
+	o.budget = budget;
+	return uk_symtab_map(uk_symtab_of(s), &o, out);
+}
+
+const char *
+uk_symbols_top_file(struct uk_symbols *s)
+{
+	struct symtab *t = uk_symtab_of(s);
+	size_t i, best = SIZE_MAX;
+
+	if (!t->ranked)
+		uk_symtab_rank(t, t->focus);
+	/* Of a .c file and its header, the header (it shows the names). */
+	for (i = 0; i < t->nfiles; i++)
+		if (t->files[i].cls != FC_VENDOR &&
+		    (best == SIZE_MAX || t->files[i].rank > t->files[best].rank ||
+			(t->files[i].rank == t->files[best].rank &&
+			    t->files[best].unit == i)))
+			best = i;
+	return best == SIZE_MAX ? NULL : t->files[best].path;
+}
+
+yajl_val
+uk_symbols_json(struct uk_symbols *s)
+{
+	return uk_symtab_json(uk_symtab_of(s));
 }
