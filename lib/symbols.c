@@ -146,6 +146,7 @@ static const struct lang langs[] = {
 	{ "ruby", ".rb.", tree_sitter_ruby, uk_tags_ruby, NULL },
 };
 #define NLANGS (sizeof(langs) / sizeof(langs[0]))
+#define LANG_PYTHON 0 /* langs[0] */
 
 enum role { R_NONE, R_NAME, R_DEF, R_REF, R_DOC };
 
@@ -589,6 +590,26 @@ collect_locals(struct filectx *fc)
 	ts_tree_cursor_delete(&c);
 }
 
+/*
+ * Whether name, called bare in Python, is bound in the file (a parameter
+ * or an assigned name): func(x) with a parameter func calls the argument,
+ * not a definition of func elsewhere.  File-wide, as for Ruby's locals.
+ */
+static int
+calls_local(struct filectx *fc, TSNode name)
+{
+	TSNode p = ts_node_parent(name);
+	uint32_t a = ts_node_start_byte(name);
+
+	if (ts_node_is_null(p) || strcmp(ts_node_type(p), "call") ||
+	    strcmp(ts_node_type(name), "identifier"))
+		return 0;
+	if (!fc->locals_done)
+		collect_locals(fc);
+	return uk_strset_has(&fc->locals, fc->text + a,
+	    ts_node_end_byte(name) - a);
+}
+
 /* The nodes captured as cap in m. */
 #define FOR_CAP(m, cap, i)                                                     \
 	for ((i) = 0; (i) < (m)->capture_count; (i)++)                         \
@@ -1021,6 +1042,8 @@ index_tree(const struct uk_symbols *s, struct worker *w, TSParser *parser,
 		if (!preds_pass(&fc, pat, &m, name))
 			continue;
 		if (ts_node_end_byte(name) <= ts_node_start_byte(name))
+			continue;
+		if (!def && li == LANG_PYTHON && calls_local(&fc, name))
 			continue;
 		GROW(tags, ntags, atags);
 		t = &tags[ntags++];
