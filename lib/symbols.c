@@ -48,79 +48,6 @@ extern const char uk_tags_python[], uk_tags_javascript[], uk_tags_c[],
     uk_tags_cpp[], uk_tags_go[], uk_tags_rust[], uk_tags_java[], uk_tags_ruby[],
     uk_tags_typescript[];
 
-/*
- * The upstream tags queries of C and C++ find definitions only.  These
- * add the references (calls and type names) that the file graph needs,
- * and function-like macros as definitions.
- */
-static const char c_extra[] =
-    "(call_expression function: (identifier) @name) @reference.call\n"
-    "(call_expression function: (field_expression field: "
-    "(field_identifier) @name)) @reference.call\n"
-    "(type_identifier) @name @reference.type\n"
-    "(preproc_function_def name: (identifier) @name) @definition.macro\n";
-static const char cpp_extra[] =
-    "(call_expression function: (identifier) @name) @reference.call\n"
-    "(call_expression function: (field_expression field: "
-    "(field_identifier) @name)) @reference.call\n"
-    "(call_expression function: (qualified_identifier name: "
-    "(identifier) @name)) @reference.call\n"
-    "(type_identifier) @name @reference.type\n"
-    "(preproc_function_def name: (identifier) @name) @definition.macro\n";
-
-/*
- * Type references (annotations, signatures, fields, impl blocks, new T)
- * and imports for the languages whose upstream queries have calls only:
- * a reader follows a type or an imported name to its definition as much
- * as a call.
- */
-static const char python_extra[] =
-    "(type (identifier) @name) @reference.type\n"
-    "(type (attribute attribute: (identifier) @name)) @reference.type\n"
-    "(generic_type (identifier) @name) @reference.type\n"
-    "(type_parameter (type (identifier) @name)) @reference.type\n"
-    "(class_definition superclasses: (argument_list (identifier) @name)) "
-    "@reference.class\n"
-    "(class_definition superclasses: (argument_list (attribute "
-    "attribute: (identifier) @name))) @reference.class\n"
-    "(decorator (identifier) @name) @reference.call\n"
-    "(decorator (attribute attribute: (identifier) @name)) @reference.call\n"
-    "(decorator (call function: (identifier) @name)) @reference.call\n"
-    "(import_from_statement name: (dotted_name (identifier) @name .)) "
-    "@reference.import\n"
-    "(import_from_statement name: (aliased_import name: (dotted_name "
-    "(identifier) @name .))) @reference.import\n";
-static const char rust_extra[] =
-    "(type_identifier) @name @reference.type\n"
-    "(scoped_identifier path: (identifier) @name) @reference.type\n"
-    "(call_expression function: (scoped_identifier name: (identifier) "
-    "@name)) @reference.call\n"
-    "(use_declaration argument: (scoped_identifier name: (identifier) "
-    "@name)) @reference.import\n"
-    "(use_list (identifier) @name) @reference.import\n"
-    "(use_list (scoped_identifier name: (identifier) @name)) "
-    "@reference.import\n"
-    "(const_item name: (identifier) @name) @definition.constant\n"
-    "(static_item name: (identifier) @name) @definition.constant\n";
-static const char java_extra[] =
-    "(type_identifier) @name @reference.type\n"
-    "(annotation name: (identifier) @name) @reference.type\n"
-    "(marker_annotation name: (identifier) @name) @reference.type\n"
-    "(import_declaration (scoped_identifier name: (identifier) @name)) "
-    "@reference.import\n"
-    "(enum_declaration name: (identifier) @name) @definition.class\n"
-    "(record_declaration name: (identifier) @name) @definition.class\n"
-    "(constructor_declaration name: (identifier) @name) "
-    "@definition.method\n";
-static const char js_extra[] =
-    "(import_specifier name: (identifier) @name) @reference.import\n";
-static const char ts_extra[] =
-    "(import_specifier name: (identifier) @name) @reference.import\n"
-    "(type_identifier) @name @reference.type\n"
-    "(type_alias_declaration name: (type_identifier) @name) "
-    "@definition.type\n"
-    "(enum_declaration name: (identifier) @name) @definition.class\n";
-
 struct lang {
 	const char *name;
 	const char *exts; /* ".a.b." */
@@ -131,18 +58,20 @@ struct lang {
 
 static const struct lang langs[] = {
 	{ "python", ".py.pyi.", tree_sitter_python, uk_tags_python,
-	    python_extra },
+	    uk_symq_python_extra },
 	{ "javascript", ".js.jsx.mjs.cjs.", tree_sitter_javascript,
-	    uk_tags_javascript, js_extra },
+	    uk_tags_javascript, uk_symq_js_extra },
 	{ "typescript", ".ts.mts.cts.", tree_sitter_typescript,
-	    uk_tags_typescript, ts_extra },
-	{ "tsx", ".tsx.", tree_sitter_tsx, uk_tags_typescript, ts_extra },
-	{ "c", ".c.h.", tree_sitter_c, uk_tags_c, c_extra },
+	    uk_tags_typescript, uk_symq_ts_extra },
+	{ "tsx", ".tsx.", tree_sitter_tsx, uk_tags_typescript,
+	    uk_symq_ts_extra },
+	{ "c", ".c.h.", tree_sitter_c, uk_tags_c, uk_symq_c_extra },
 	{ "cpp", ".cc.cpp.cxx.c++.hpp.hh.hxx.h++.", tree_sitter_cpp,
-	    uk_tags_cpp, cpp_extra },
+	    uk_tags_cpp, uk_symq_cpp_extra },
 	{ "go", ".go.", tree_sitter_go, uk_tags_go, NULL },
-	{ "rust", ".rs.", tree_sitter_rust, uk_tags_rust, rust_extra },
-	{ "java", ".java.", tree_sitter_java, uk_tags_java, java_extra },
+	{ "rust", ".rs.", tree_sitter_rust, uk_tags_rust, uk_symq_rust_extra },
+	{ "java", ".java.", tree_sitter_java, uk_tags_java,
+	    uk_symq_java_extra },
 	{ "ruby", ".rb.", tree_sitter_ruby, uk_tags_ruby, NULL },
 };
 #define NLANGS (sizeof(langs) / sizeof(langs[0]))

@@ -35,14 +35,13 @@ struct arena_chunk {
 };
 
 #define ARENA_ALIGN   16
-#define ARENA_HDR     16 /* holds the block's requested size */
-#define ARENA_SMALL   64 /* classes of 16, 32, ... 1024 bytes */
+#define ARENA_HDR     16                 /* holds the block's requested size */
+#define ARENA_SMALL   64                 /* classes of 16, 32, ... 1024 bytes */
 #define ARENA_CLASSES (ARENA_SMALL + 64) /* the size of symarena.free */
-#define ARENA_MIN     (1 << 20)  /* the first chunk */
-#define ARENA_KEEP    (64 << 20) /* kept between files, at most */
+#define ARENA_MIN     (1 << 20)          /* the first chunk */
+#define ARENA_KEEP    (64 << 20)         /* kept between files, at most */
 #define ARENA_CHUNK_HDR                                                        \
 	((sizeof(struct arena_chunk) + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1))
-
 
 static _Thread_local struct symarena *ts_arena;
 
@@ -225,7 +224,6 @@ ts_mem_install(void)
 	ts_set_allocator(ts_mem_malloc, ts_mem_calloc, ts_mem_realloc,
 	    ts_mem_free);
 }
-
 
 void
 uk_symarena_install(void)

@@ -33,14 +33,14 @@ struct sfile {
 
 struct sdef {
 	uint32_t file, name, line;
-	uint32_t nlines;  /* of sig */
+	uint32_t nlines; /* of sig */
 	const char *kind;
-	char *sig;        /* the whole signature, lines joined by '\n' */
+	char *sig; /* the whole signature, lines joined by '\n' */
 	char *doc;
 	char *scope;      /* the enclosing scope's header, or NULL */
 	char *scope_name; /* its name ("Session", "impl Foo"), or NULL */
 	uint32_t scope_line, scope_nlines;
-	int hidden;       /* an overload or a .c definition of a header's */
+	int hidden; /* an overload or a .c definition of a header's */
 	double rank;
 };
 
@@ -81,7 +81,7 @@ struct symtab {
  */
 struct symarena {
 	struct arena_chunk *head;
-	size_t total;     /* bytes of all chunks */
+	size_t total;    /* bytes of all chunks */
 	void *free[128]; /* freed blocks by size class */
 };
 
@@ -108,6 +108,11 @@ char *uk_symsig_doc(const char *text, TSNode def);
 			(p) = uk_xrealloc((p), (a) * sizeof(*(p)));            \
 		}                                                              \
 	} while (0)
+
+/* Query patterns added to the grammars' tags queries (symbols_queries.c). */
+extern const char uk_symq_c_extra[], uk_symq_cpp_extra[],
+    uk_symq_python_extra[], uk_symq_rust_extra[], uk_symq_java_extra[],
+    uk_symq_js_extra[], uk_symq_ts_extra[];
 
 /* The table of index s (symbols.c). */
 struct symtab *uk_symtab_of(struct uk_symbols *s);

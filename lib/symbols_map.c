@@ -15,10 +15,10 @@
 #include "symbols_int.h"
 #include "util.h"
 
-#define BAR  "\xe2\x94\x82" /* U+2502, before each line of the source */
-#define DOTS "\xe2\x8b\xae" /* U+22EE, where lines are skipped */
-#define TOP_MAX 10          /* paths listed at the top */
-#define FILL_TRIES 400      /* definitions tried to fill the budget */
+#define BAR        "\xe2\x94\x82" /* U+2502, before each line of the source */
+#define DOTS       "\xe2\x8b\xae" /* U+22EE, where lines are skipped */
+#define TOP_MAX    10             /* paths listed at the top */
+#define FILL_TRIES 400            /* definitions tried to fill the budget */
 
 void
 uk_symtab_add_escaped(struct uk_buf *b, const char *s, size_t n)
@@ -94,8 +94,8 @@ is_header(const char *path)
 {
 	const char *dot = strrchr(path, '.');
 
-	return dot && (!strcmp(dot, ".h") || !strcmp(dot, ".hh") ||
-	    !strcmp(dot, ".hpp"));
+	return dot &&
+	    (!strcmp(dot, ".h") || !strcmp(dot, ".hh") || !strcmp(dot, ".hpp"));
 }
 
 static int
@@ -122,8 +122,8 @@ chosen_cmp(const void *a, const void *b, void *ctx)
 
 /* One file's entries, with U+22EE where lines are skipped. */
 static void
-render_file(const struct symtab *t, uint32_t file, struct entry *es,
-    size_t n, struct uk_buf *out)
+render_file(const struct symtab *t, uint32_t file, struct entry *es, size_t n,
+    struct uk_buf *out)
 {
 	uint32_t next = 1; /* the first line not yet shown */
 	size_t i;
@@ -318,8 +318,8 @@ fits(const struct symtab *t, const struct uk_symbols_opts *o,
  * first in order.
  */
 static size_t
-choose(const struct symtab *t, const struct uk_symbols_opts *o,
-    uint32_t *order, size_t n, const char *top, struct uk_buf *b)
+choose(const struct symtab *t, const struct uk_symbols_opts *o, uint32_t *order,
+    size_t n, const char *top, struct uk_buf *b)
 {
 	size_t lo = 0, hi = n, mid, k, tries = 0, used;
 
@@ -443,7 +443,8 @@ uk_symbols_wants_text(const char *path)
 
 	base = base ? base + 1 : path;
 	return !strcmp(base, ".gitattributes") ||
-	    !strncasecmp(base, "LICENSE", 7) || !strncasecmp(base, "LICENCE", 7) ||
+	    !strncasecmp(base, "LICENSE", 7) ||
+	    !strncasecmp(base, "LICENCE", 7) ||
 	    !strncasecmp(base, "COPYING", 7) ||
 	    !strncasecmp(base, "COPYRIGHT", 9);
 }
@@ -497,7 +498,8 @@ uk_symbols_top_file(struct uk_symbols *s)
 	/* Of a .c file and its header, the header (it shows the names). */
 	for (i = 0; i < t->nfiles; i++)
 		if (t->files[i].cls != FC_VENDOR &&
-		    (best == SIZE_MAX || t->files[i].rank > t->files[best].rank ||
+		    (best == SIZE_MAX ||
+			t->files[i].rank > t->files[best].rank ||
 			(t->files[i].rank == t->files[best].rank &&
 			    t->files[best].unit == i)))
 			best = i;

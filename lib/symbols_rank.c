@@ -81,11 +81,10 @@ uk_symtab_is_noise(const char *path)
 		"documentation", "bench", "benches", "benchmark", "benchmarks",
 		"fixture", "fixtures", "e2e", "integration", "tutorial",
 		"tutorials", "cypress", NULL };
-	static const char *const globs[] = { "test_*", "*_test.*",
-		"*_tests.*", "*.test.*", "*.spec.*", "*_spec.*", "*Test.java",
-		"*Tests.java", "*Test.kt", "conftest.py", "tests.py",
-		"*_bench.*", "*_benchmark.*", "bench_*", "example_*",
-		"*_example.*", NULL };
+	static const char *const globs[] = { "test_*", "*_test.*", "*_tests.*",
+		"*.test.*", "*.spec.*", "*_spec.*", "*Test.java", "*Tests.java",
+		"*Test.kt", "conftest.py", "tests.py", "*_bench.*",
+		"*_benchmark.*", "bench_*", "example_*", "*_example.*", NULL };
 	const char *base = base_of(path);
 	size_t i;
 
@@ -164,8 +163,8 @@ licence_subtrees(const struct symtab *t, char ***dirs, size_t *ndirs)
 		if (!strchr(t->notes[i].path, '/') &&
 		    is_licence(t->notes[i].path) && t->notes[i].text) {
 			GROW(root, nroot, aroot);
-			root[nroot++] = licence_key(t->notes[i].text,
-			    t->notes[i].len);
+			root[nroot++] =
+			    licence_key(t->notes[i].text, t->notes[i].len);
 		}
 	for (i = 0; i < t->nnotes; i++) {
 		const struct snote *n = &t->notes[i];
@@ -211,9 +210,11 @@ dir_match(const char *pat, int anchored, const char *rel)
 	const char *slash, *start = rel;
 	int m = 0;
 
-	for (slash = strchr(rel, '/'); slash && !m; slash = strchr(slash + 1, '/')) {
-		char *part = anchored ? uk_xmemdup(rel, (size_t)(slash - rel)) :
-					uk_xmemdup(start, (size_t)(slash - start));
+	for (slash = strchr(rel, '/'); slash && !m;
+	     slash = strchr(slash + 1, '/')) {
+		char *part = anchored ?
+		    uk_xmemdup(rel, (size_t)(slash - rel)) :
+		    uk_xmemdup(start, (size_t)(slash - start));
 
 		m = !fnmatch(pat, part, anchored ? FNM_PATHNAME : 0);
 		free(part);
@@ -253,8 +254,7 @@ gattr_match(const struct gattr *g, const char *path)
 }
 
 static void
-gattr_parse(const struct snote *n, struct gattr **gs, size_t *ngs,
-    size_t *ags)
+gattr_parse(const struct snote *n, struct gattr **gs, size_t *ngs, size_t *ags)
 {
 	const char *p = n->text, *end = n->text + n->len;
 
@@ -279,10 +279,14 @@ gattr_parse(const struct snote *n, struct gattr **gs, size_t *ngs,
 
 			w += strspn(w, " \t\r");
 			wl = strcspn(w, " \t\r");
-			if ((wl == 17 && !strncmp(w, "linguist-vendored", 17)) ||
-			    (wl == 18 && !strncmp(w, "linguist-generated", 18)) ||
-			    (wl == 22 && !strncmp(w, "linguist-vendored=true", 22)) ||
-			    (wl == 23 && !strncmp(w, "linguist-generated=true", 23)))
+			if ((wl == 17 &&
+				!strncmp(w, "linguist-vendored", 17)) ||
+			    (wl == 18 &&
+				!strncmp(w, "linguist-generated", 18)) ||
+			    (wl == 22 &&
+				!strncmp(w, "linguist-vendored=true", 22)) ||
+			    (wl == 23 &&
+				!strncmp(w, "linguist-generated=true", 23)))
 				set = 1;
 			else if ((wl > 9 && !strncmp(w, "-linguist-", 10)) ||
 			    (wl > 15 && !strncmp(w, "linguist-", 9) &&
@@ -323,7 +327,7 @@ classify(struct symtab *t)
 		for (j = 0; j < ngs; j++)
 			if (gattr_match(&gs[j], f->path))
 				vendor = gs[j].set;
-		f->cls = vendor		    ? FC_VENDOR :
+		f->cls = vendor                              ? FC_VENDOR :
 		    f->focus || !uk_symtab_is_noise(f->path) ? FC_CORE :
 							       FC_NOISE;
 	}
@@ -471,28 +475,27 @@ hide_duplicates(struct symtab *t, const uint32_t *byname)
  */
 static const char *const common_names[] = { "Clone", "Debug", "Default",
 	"Display", "Drop", "Eq", "Err", "Error", "From", "Hash", "Into",
-	"Iterator", "List", "Map", "None", "Object", "Ok", "Option",
-	"Ord", "PartialEq", "PartialOrd", "Result", "Self", "Set", "Some",
-	"String", "ToString", "Vec", "__call__", "__enter__", "__eq__",
-	"__exit__", "__getattr__", "__getitem__", "__hash__", "__init__",
-	"__iter__", "__len__", "__new__", "__repr__", "__str__", "add",
-	"all", "any", "append", "apply", "as_ref", "as_str", "assert",
-	"bool", "bytes", "call", "clear", "clone", "close", "cmp",
-	"contains", "copy", "count", "create", "default", "delete", "dict",
-	"drop", "emit", "encode", "decode", "end", "entries", "eq", "equals",
-	"error", "exec", "exists", "expect", "extend", "filter", "find",
-	"first", "float", "flush", "fmt", "format", "from", "from_str",
-	"get", "getName", "handle", "has", "hash", "hashCode", "index",
-	"info", "init", "insert", "int", "into", "is_empty", "isEmpty",
-	"items", "iter", "join", "keys", "last", "len", "length", "list",
-	"load", "log", "lower", "main", "map", "match", "max", "min", "new",
-	"next", "ok", "open", "parse", "pop", "print", "printf", "push",
-	"put", "read", "reduce", "remove", "replace", "reset", "resolve",
-	"run", "save", "send", "set", "setName", "size", "slice", "sort",
-	"split", "start", "stop", "str", "strip", "sum", "super", "test",
-	"then", "toString", "to_string", "trim", "tuple", "type", "unwrap",
-	"update", "upper", "validate", "value", "values", "warn", "with",
-	"write" };
+	"Iterator", "List", "Map", "None", "Object", "Ok", "Option", "Ord",
+	"PartialEq", "PartialOrd", "Result", "Self", "Set", "Some", "String",
+	"ToString", "Vec", "__call__", "__enter__", "__eq__", "__exit__",
+	"__getattr__", "__getitem__", "__hash__", "__init__", "__iter__",
+	"__len__", "__new__", "__repr__", "__str__", "add", "all", "any",
+	"append", "apply", "as_ref", "as_str", "assert", "bool", "bytes",
+	"call", "clear", "clone", "close", "cmp", "contains", "copy", "count",
+	"create", "default", "delete", "dict", "drop", "emit", "encode",
+	"decode", "end", "entries", "eq", "equals", "error", "exec", "exists",
+	"expect", "extend", "filter", "find", "first", "float", "flush", "fmt",
+	"format", "from", "from_str", "get", "getName", "handle", "has", "hash",
+	"hashCode", "index", "info", "init", "insert", "int", "into",
+	"is_empty", "isEmpty", "items", "iter", "join", "keys", "last", "len",
+	"length", "list", "load", "log", "lower", "main", "map", "match", "max",
+	"min", "new", "next", "ok", "open", "parse", "pop", "print", "printf",
+	"push", "put", "read", "reduce", "remove", "replace", "reset",
+	"resolve", "run", "save", "send", "set", "setName", "size", "slice",
+	"sort", "split", "start", "stop", "str", "strip", "sum", "super",
+	"test", "then", "toString", "to_string", "trim", "tuple", "type",
+	"unwrap", "update", "upper", "validate", "value", "values", "warn",
+	"with", "write" };
 
 static int
 str_cmp(const void *a, const void *b)
@@ -638,7 +641,7 @@ teleport(struct symtab *t)
 	for (i = 0; i < t->nfiles; i++) {
 		const struct sfile *f = &t->files[i];
 		double w = f->cls == FC_CORE ? P_CORE :
-		    f->cls == FC_NOISE	     ? P_NOISE :
+		    f->cls == FC_NOISE       ? P_NOISE :
 					       0;
 
 		if (any && !f->focus)
@@ -679,8 +682,8 @@ pagerank(size_t n, const struct edge *edges, size_t nedges, const double *p,
 		for (i = 0; i < n; i++)
 			dangling += pr[i];
 		for (j = 0; j < nedges; j++)
-			dangling -= pr[edges[j].from] * edges[j].w /
-			    out[edges[j].from];
+			dangling -=
+			    pr[edges[j].from] * edges[j].w / out[edges[j].from];
 		for (i = 0; i < n; i++)
 			next[i] = ((1 - DAMPING) + DAMPING * dangling) * p[i];
 		for (j = 0; j < nedges; j++)
@@ -729,8 +732,9 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	for (i = 0; i < t->ndefs; i++) {
 		const struct sdef *a = &t->defs[byname[i]];
 
-		if (i && (a->name != t->defs[byname[i - 1]].name ||
-			     a->file != t->defs[byname[i - 1]].file))
+		if (i &&
+		    (a->name != t->defs[byname[i - 1]].name ||
+			a->file != t->defs[byname[i - 1]].file))
 			ngroups++;
 		group[byname[i]] = (uint32_t)ngroups;
 	}

@@ -84,7 +84,8 @@ add_lines(struct uk_buf *b, const char *text, size_t a, size_t e)
 {
 	uint32_t n = 0;
 
-	while (e > a && (isspace((unsigned char)text[e - 1]) || text[e - 1] == '{'))
+	while (e > a &&
+	    (isspace((unsigned char)text[e - 1]) || text[e - 1] == '{'))
 		e--;
 	while (a < e && n < SIG_LINES) {
 		const char *nl = memchr(text + a, '\n', e - a);
@@ -95,8 +96,8 @@ add_lines(struct uk_buf *b, const char *text, size_t a, size_t e)
 		if (n)
 			uk_buf_addch(b, '\n');
 		if (w - a > SIG_WIDTH) {
-			uk_buf_add_utf8(b, text + a, uk_utf8_cut(text + a,
-			    SIG_WIDTH));
+			uk_buf_add_utf8(b, text + a,
+			    uk_utf8_cut(text + a, SIG_WIDTH));
 			uk_buf_addstr(b, "\xe2\x80\xa6");
 		} else {
 			uk_buf_add_utf8(b, text + a, w - a);
@@ -182,7 +183,8 @@ is_scope(TSNode n)
 static void
 add_field(struct uk_buf *b, const char *text, TSNode n, const char *field)
 {
-	TSNode f = ts_node_child_by_field_name(n, field, (uint32_t)strlen(field));
+	TSNode f =
+	    ts_node_child_by_field_name(n, field, (uint32_t)strlen(field));
 	uint32_t a, e;
 
 	if (ts_node_is_null(f))
@@ -214,7 +216,8 @@ uk_symsig_scope(const char *text, TSNode def, struct sdef *d)
 	d->scope_line = ts_node_start_point(n).row + 1;
 	if (type_is(n, "impl_item")) {
 		uk_buf_addstr(&name, "impl ");
-		if (!ts_node_is_null(ts_node_child_by_field_name(n, "trait", 5))) {
+		if (!ts_node_is_null(
+			ts_node_child_by_field_name(n, "trait", 5))) {
 			add_field(&name, text, n, "trait");
 			uk_buf_addstr(&name, " for ");
 		}
@@ -301,7 +304,7 @@ docstring(struct uk_buf *b, const char *text, TSNode c)
 	while (e > a && (text[e - 1] == '"' || text[e - 1] == '\''))
 		e--;
 	{
-		/* Each line trimmed: the docstring's indent is not the doc's. */
+		/* Each line trimmed: the indent is the code's. */
 		struct uk_buf t = UK_BUF_INIT;
 
 		while (a < e) {
@@ -353,13 +356,14 @@ uk_symsig_doc(const char *text, TSNode def)
 
 	if (!docstring(&b, text, c)) {
 		p = ts_node_parent(c);
-		if (!ts_node_is_null(p) && (type_is(p, "export_statement") ||
-		    type_is(p, "decorated_definition")) &&
+		if (!ts_node_is_null(p) &&
+		    (type_is(p, "export_statement") ||
+			type_is(p, "decorated_definition")) &&
 		    ts_node_start_point(p).row + 3 > ts_node_start_point(c).row)
 			c = p;
 		next_row = ts_node_start_point(c).row;
-		for (n = ts_node_prev_sibling(c); !ts_node_is_null(n) &&
-		     nrun < sizeof(run) / sizeof(run[0]);
+		for (n = ts_node_prev_sibling(c);
+		     !ts_node_is_null(n) && nrun < sizeof(run) / sizeof(run[0]);
 		     n = ts_node_prev_sibling(n)) {
 			if (ts_node_end_point(n).row + 1 < next_row)
 				break;
