@@ -18,7 +18,7 @@
 #define BAR        "\xe2\x94\x82" /* U+2502, before each line of the source */
 #define DOTS       "\xe2\x8b\xae" /* U+22EE, where lines are skipped */
 #define TOP_MAX    10             /* paths listed at the top */
-#define FILL_TRIES 400            /* definitions tried to fill the budget */
+#define FILL_TRIES 100 /* maps rendered to fill the budget */
 
 void
 uk_symtab_add_escaped(struct uk_buf *b, const char *s, size_t n)
@@ -334,11 +334,18 @@ choose(const struct symtab *t, const struct uk_symbols_opts *o, uint32_t *order,
 		return lo;
 	fits(t, o, order, lo, top, b);
 	used = count(o, b);
-	for (k = lo + 1; k < n && tries < FILL_TRIES; k++, tries++) {
+	for (k = lo + 1; k < n && k <= lo + 20 * FILL_TRIES && tries < FILL_TRIES;
+	     k++) {
 		uint32_t x = order[k];
+		const char *sig = t->defs[x].sig;
 
 		if (used * 100 >= (size_t)o->budget * 99)
 			break;
+		/* Its signature alone does not fit: no need to render. */
+		if (used + uk_tokens_count(o->tokenizer, sig, strlen(sig)) >
+		    (size_t)o->budget)
+			continue;
+		tries++;
 		order[k] = order[lo];
 		order[lo] = x;
 		if (fits(t, o, order, lo + 1, top, b)) {
