@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <tree_sitter/api.h>
 #include <unistd.h>
@@ -29,6 +30,7 @@
 #include "json.h"
 #include "strset.h"
 #include "symbols.h"
+#include "symbols_int.h"
 
 /* Grammars, from .grammars/obj. */
 const TSLanguage *tree_sitter_python(void);
@@ -46,26 +48,6 @@ extern const char uk_tags_python[], uk_tags_javascript[], uk_tags_c[],
     uk_tags_cpp[], uk_tags_go[], uk_tags_rust[], uk_tags_java[], uk_tags_ruby[],
     uk_tags_typescript[];
 
-/*
- * The upstream tags queries of C and C++ find definitions only.  These
- * add the references (calls and type names) that the file graph needs,
- * and function-like macros as definitions.
- */
-static const char c_extra[] =
-    "(call_expression function: (identifier) @name) @reference.call\n"
-    "(call_expression function: (field_expression field: "
-    "(field_identifier) @name)) @reference.call\n"
-    "(type_identifier) @name @reference.type\n"
-    "(preproc_function_def name: (identifier) @name) @definition.macro\n";
-static const char cpp_extra[] =
-    "(call_expression function: (identifier) @name) @reference.call\n"
-    "(call_expression function: (field_expression field: "
-    "(field_identifier) @name)) @reference.call\n"
-    "(call_expression function: (qualified_identifier name: "
-    "(identifier) @name)) @reference.call\n"
-    "(type_identifier) @name @reference.type\n"
-    "(preproc_function_def name: (identifier) @name) @definition.macro\n";
-
 struct lang {
 	const char *name;
 	const char *exts; /* ".a.b." */
@@ -75,21 +57,25 @@ struct lang {
 };
 
 static const struct lang langs[] = {
-	{ "python", ".py.pyi.", tree_sitter_python, uk_tags_python, NULL },
+	{ "python", ".py.pyi.", tree_sitter_python, uk_tags_python,
+	    uk_symq_python_extra },
 	{ "javascript", ".js.jsx.mjs.cjs.", tree_sitter_javascript,
-	    uk_tags_javascript, NULL },
+	    uk_tags_javascript, uk_symq_js_extra },
 	{ "typescript", ".ts.mts.cts.", tree_sitter_typescript,
-	    uk_tags_typescript, NULL },
-	{ "tsx", ".tsx.", tree_sitter_tsx, uk_tags_typescript, NULL },
-	{ "c", ".c.h.", tree_sitter_c, uk_tags_c, c_extra },
+	    uk_tags_typescript, uk_symq_ts_extra },
+	{ "tsx", ".tsx.", tree_sitter_tsx, uk_tags_typescript,
+	    uk_symq_ts_extra },
+	{ "c", ".c.h.", tree_sitter_c, uk_tags_c, uk_symq_c_extra },
 	{ "cpp", ".cc.cpp.cxx.c++.hpp.hh.hxx.h++.", tree_sitter_cpp,
-	    uk_tags_cpp, cpp_extra },
+	    uk_tags_cpp, uk_symq_cpp_extra },
 	{ "go", ".go.", tree_sitter_go, uk_tags_go, NULL },
-	{ "rust", ".rs.", tree_sitter_rust, uk_tags_rust, NULL },
-	{ "java", ".java.", tree_sitter_java, uk_tags_java, NULL },
+	{ "rust", ".rs.", tree_sitter_rust, uk_tags_rust, uk_symq_rust_extra },
+	{ "java", ".java.", tree_sitter_java, uk_tags_java,
+	    uk_symq_java_extra },
 	{ "ruby", ".rb.", tree_sitter_ruby, uk_tags_ruby, NULL },
 };
 #define NLANGS (sizeof(langs) / sizeof(langs[0]))
+#define LANG_PYTHON 0 /* langs[0] */
 
 enum role { R_NONE, R_NAME, R_DEF, R_REF, R_DOC };
 
@@ -131,250 +117,15 @@ struct qstate {
 	uint32_t npats;
 };
 
-struct sfile {
-	char *path;
-	uint32_t nlines;
-	double rank;
-};
-
-struct sdef {
-	uint32_t file, name, line;
-	const char *kind;
-	char *sig, *doc;
-	double rank;
-};
-
-struct sref {
-	uint32_t file, name;
-};
-
 struct name_slot {
 	char *s;
 	uint32_t id;
 	uint32_t hash;
 };
 
-/*
- * tree-sitter's memory.  Parsing a file makes and frees a great many small
- * objects, and ts_tree_delete walks the whole tree again to free them one
- * by one.  Instead each worker gives tree-sitter an arena for the time of
- * one file: the parser, the tree and the query cursor are made in it, and
- * the whole arena is reset when the file is done, with no walk.  Blocks
- * come from large chunks by size class (multiples of 16 bytes up to 1 KiB,
- * then powers of two); a freed block goes on its class's free list for the
- * next block of that class, so that a file whose parse makes and drops many
- * subtrees (error recovery) needs no more memory than with malloc.  On a
- * thread with no arena (compiling queries) tree-sitter gets malloc, as by
- * default.  The allocator is process-wide (ts_set_allocator), installed
- * once by uk_symbols_new; tree-sitter is used by this module only, and
- * everything it allocates inside an arena is freed inside it.
- */
-struct arena_chunk {
-	struct arena_chunk *next;
-	char *base;
-	size_t size, used;
-};
-
-#define ARENA_ALIGN   16
-#define ARENA_HDR     16 /* holds the block's requested size */
-#define ARENA_SMALL   64 /* classes of 16, 32, ... 1024 bytes */
-#define ARENA_CLASSES (ARENA_SMALL + 64)
-#define ARENA_MIN     (1 << 20)  /* the first chunk */
-#define ARENA_KEEP    (64 << 20) /* kept between files, at most */
-#define ARENA_CHUNK_HDR                                                        \
-	((sizeof(struct arena_chunk) + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1))
-
-struct arena {
-	struct arena_chunk *head;
-	size_t total;              /* bytes of all chunks */
-	void *free[ARENA_CLASSES]; /* freed blocks by class */
-};
-
-static _Thread_local struct arena *ts_arena;
-
-/* The class of a block of n bytes, and its capacity in *cap. */
-static unsigned
-arena_class(size_t n, size_t *cap)
-{
-	unsigned k;
-
-	if (n > SIZE_MAX / 4)
-		uk_die(UK_EXIT_FATAL, "out of memory");
-	if (n <= ARENA_SMALL * ARENA_ALIGN) {
-		k = n ? (unsigned)((n + ARENA_ALIGN - 1) / ARENA_ALIGN) : 1;
-		*cap = (size_t)k * ARENA_ALIGN;
-		return k - 1;
-	}
-	for (k = 0, *cap = 2 * ARENA_SMALL * ARENA_ALIGN; *cap < n; k++)
-		*cap *= 2;
-	return ARENA_SMALL + k;
-}
-
-static void
-arena_chunk_new(struct arena *a, size_t need)
-{
-	size_t size = a->total > ARENA_MIN ? a->total : ARENA_MIN;
-	struct arena_chunk *c;
-
-	if (size < need)
-		size = need;
-	c = uk_xmalloc(ARENA_CHUNK_HDR + size);
-	c->base = (char *)c + ARENA_CHUNK_HDR;
-	c->size = size;
-	c->used = 0;
-	c->next = a->head;
-	a->head = c;
-	a->total += size;
-}
-
-static void *
-arena_alloc(struct arena *a, size_t n)
-{
-	size_t cap, need;
-	unsigned k = arena_class(n, &cap);
-	struct arena_chunk *c = a->head;
-	char *p;
-
-	if (a->free[k]) {
-		/* A freed block of the class, likely still in the cache. */
-		p = a->free[k];
-		memcpy(&a->free[k], p, sizeof(void *));
-	} else {
-		need = ARENA_HDR + cap;
-		if (!c || c->size - c->used < need) {
-			arena_chunk_new(a, need);
-			c = a->head;
-		}
-		p = c->base + c->used + ARENA_HDR;
-		c->used += need;
-	}
-	memcpy(p - ARENA_HDR, &n, sizeof(n));
-	return p;
-}
-
-/* Whether p is a block of a. */
-static int
-arena_owns(const struct arena *a, const void *p)
-{
-	const struct arena_chunk *c;
-	const char *q = p;
-
-	for (c = a->head; c; c = c->next)
-		if (q > c->base && q < c->base + c->used)
-			return 1;
-	return 0;
-}
-
-static void
-arena_free(struct arena *a, void *p)
-{
-	size_t n, cap;
-	unsigned k;
-
-	memcpy(&n, (char *)p - ARENA_HDR, sizeof(n));
-	k = arena_class(n, &cap);
-	memcpy(p, &a->free[k], sizeof(void *));
-	a->free[k] = p;
-}
-
-/* Forget every block; keep one chunk of up to ARENA_KEEP bytes. */
-static void
-arena_reset(struct arena *a)
-{
-	struct arena_chunk *c, *next;
-	size_t total = a->total;
-
-	memset(a->free, 0, sizeof(a->free));
-	if (a->head && !a->head->next) {
-		a->head->used = 0;
-		return;
-	}
-	for (c = a->head; c; c = next) {
-		next = c->next;
-		free(c);
-	}
-	a->head = NULL;
-	a->total = 0;
-	if (total)
-		arena_chunk_new(a, total < ARENA_KEEP ? total : ARENA_KEEP);
-}
-
-static void
-arena_release(struct arena *a)
-{
-	struct arena_chunk *c, *next;
-
-	for (c = a->head; c; c = next) {
-		next = c->next;
-		free(c);
-	}
-	memset(a, 0, sizeof(*a));
-}
-
-static void *
-ts_mem_malloc(size_t n)
-{
-	return ts_arena ? arena_alloc(ts_arena, n) : uk_xmalloc(n);
-}
-
-static void *
-ts_mem_calloc(size_t nmemb, size_t size)
-{
-	void *p;
-
-	if (!ts_arena)
-		return uk_xcalloc(nmemb, size);
-	if (size && nmemb > SIZE_MAX / 4 / size)
-		uk_die(UK_EXIT_FATAL, "out of memory");
-	p = arena_alloc(ts_arena, nmemb * size);
-	memset(p, 0, nmemb * size);
-	return p;
-}
-
-static void *
-ts_mem_realloc(void *p, size_t n)
-{
-	size_t old, cap, cap2;
-	void *q;
-
-	if (!p)
-		return ts_mem_malloc(n);
-	if (!ts_arena || !arena_owns(ts_arena, p))
-		return uk_xrealloc(p, n);
-	memcpy(&old, (char *)p - ARENA_HDR, sizeof(old));
-	if (arena_class(n, &cap) == arena_class(old, &cap2)) {
-		memcpy((char *)p - ARENA_HDR, &n, sizeof(n));
-		return p;
-	}
-	q = arena_alloc(ts_arena, n);
-	memcpy(q, p, old < n ? old : n);
-	arena_free(ts_arena, p);
-	return q;
-}
-
-static void
-ts_mem_free(void *p)
-{
-	if (!p)
-		return;
-	if (ts_arena && arena_owns(ts_arena, p))
-		arena_free(ts_arena, p);
-	else
-		free(p);
-}
-
-static pthread_once_t ts_mem_once = PTHREAD_ONCE_INIT;
-
-static void
-ts_mem_install(void)
-{
-	ts_set_allocator(ts_mem_malloc, ts_mem_calloc, ts_mem_realloc,
-	    ts_mem_free);
-}
-
 /* What one thread needs to parse and query. */
 struct worker {
-	struct arena arena;
+	struct symarena arena;
 	pcre2_match_data *md;
 };
 
@@ -384,31 +135,12 @@ struct uk_symbols {
 	double deadline; /* CLOCK_MONOTONIC seconds, 0 for none */
 	double file_limit; /* seconds one file may parse, 0 for no limit */
 
-	struct sfile *files;
-	size_t nfiles, afiles;
-	struct sdef *defs;
-	size_t ndefs, adefs;
-	struct sref *refs;
-	size_t nrefs, arefs;
+	struct symtab t;
 
-	/* Interned names. */
+	/* Interned names (their strings are t.names). */
 	struct name_slot *slots;
-	size_t cap, nnames;
-	char **names;
-	size_t anames;
-
-	int ranked;
-	uint32_t *chosen; /* def indexes of the last map, best first */
-	size_t nchosen;
+	size_t cap, anames;
 };
-
-#define GROW(p, n, a)                                                          \
-	do {                                                                   \
-		if ((n) >= (a)) {                                              \
-			(a) = (a) ? (a)*2 : 64;                                \
-			(p) = uk_xrealloc((p), (a) * sizeof(*(p)));            \
-		}                                                              \
-	} while (0)
 
 const char *
 uk_symbols_lang(const char *path)
@@ -470,7 +202,7 @@ intern(struct uk_symbols *s, const char *name, size_t n)
 	uint32_t h = hash_name(name, n);
 	size_t i;
 
-	if (s->nnames * 2 >= s->cap) {
+	if (s->t.nnames * 2 >= s->cap) {
 		size_t ncap = s->cap ? s->cap * 2 : 1024, j;
 		struct name_slot *ns = uk_xcalloc(ncap, sizeof(*ns));
 
@@ -495,10 +227,10 @@ intern(struct uk_symbols *s, const char *name, size_t n)
 	}
 	s->slots[i].s = uk_xmemdup(name, n);
 	s->slots[i].hash = h;
-	s->slots[i].id = (uint32_t)s->nnames;
-	GROW(s->names, s->nnames, s->anames);
-	s->names[s->nnames] = s->slots[i].s;
-	return (uint32_t)s->nnames++;
+	s->slots[i].id = (uint32_t)s->t.nnames;
+	GROW(s->t.names, s->t.nnames, s->anames);
+	s->t.names[s->t.nnames] = s->slots[i].s;
+	return (uint32_t)s->t.nnames++;
 }
 
 /* Queries and their predicates. */
@@ -692,6 +424,7 @@ struct tag {
 	uint32_t node_start; /* the definition's first byte */
 	uint32_t row;
 	char *doc;
+	TSNode node;
 };
 
 struct filectx {
@@ -784,6 +517,26 @@ collect_locals(struct filectx *fc)
 		}
 	}
 	ts_tree_cursor_delete(&c);
+}
+
+/*
+ * Whether name, called bare in Python, is bound in the file (a parameter
+ * or an assigned name): func(x) with a parameter func calls the argument,
+ * not a definition of func elsewhere.  File-wide, as for Ruby's locals.
+ */
+static int
+calls_local(struct filectx *fc, TSNode name)
+{
+	TSNode p = ts_node_parent(name);
+	uint32_t a = ts_node_start_byte(name);
+
+	if (ts_node_is_null(p) || strcmp(ts_node_type(p), "call") ||
+	    strcmp(ts_node_type(name), "identifier"))
+		return 0;
+	if (!fc->locals_done)
+		collect_locals(fc);
+	return uk_strset_has(&fc->locals, fc->text + a,
+	    ts_node_end_byte(name) - a);
 }
 
 /* The nodes captured as cap in m. */
@@ -1006,60 +759,45 @@ tag_cmp(const void *a, const void *b)
 	return 0;
 }
 
-/* The signature: the definition's first line, trimmed, at most 200 bytes. */
-static char *
-signature(const char *text, size_t len, uint32_t at, int c_style)
-{
-	size_t a = at, e = at, pa, pe;
-	struct uk_buf b = UK_BUF_INIT;
-
-	while (a > 0 && text[a - 1] != '\n')
-		a--;
-	while (e < len && text[e] != '\n')
-		e++;
-	while (e > a && isspace((unsigned char)text[e - 1]))
-		e--;
-	if (e - a > 200)
-		e = a + uk_utf8_cut(text + a, 200);
-	/*
-	 * C written in KNF puts the return type on the line before a
-	 * function's name: "int\nmain(void)" reads as "int main(void)".
-	 */
-	if (c_style && a == at && a > 0) {
-		pe = a - 1;
-		pa = pe;
-		while (pa > 0 && text[pa - 1] != '\n')
-			pa--;
-		if (pe > pa && pe - pa < 80 &&
-		    (isalnum((unsigned char)text[pe - 1]) ||
-			text[pe - 1] == '*' || text[pe - 1] == '_') &&
-		    !isspace((unsigned char)text[pa]) && text[pa] != '#' &&
-		    !memchr(text + pa, ';', pe - pa) &&
-		    !memchr(text + pa, '/', pe - pa)) {
-			uk_buf_add_utf8(&b, text + pa, pe - pa);
-			if (text[pe - 1] != '*')
-				uk_buf_addch(&b, ' ');
-		}
-	}
-	uk_buf_add_utf8(&b, text + a, e - a);
-	return uk_buf_detach(&b, NULL);
-}
-
 /* What indexing one file found, before names are interned. */
 struct rtag {
 	int def;
 	const char *kind;
 	uint32_t line;
-	char *name, *sig, *doc;
+	char *name;
+	struct sdef d; /* sig, nlines, doc and scope of a definition */
 };
 
 struct fres {
 	int status; /* 1 indexed, 0 not a language of ours, -1 failed */
+	int generated;
 	uint32_t nlines;
 	struct rtag *tags;
 	size_t ntags;
 	char err[256];
 };
+
+/*
+ * Whether a file says in its first 2 KiB that a tool wrote it: a parser
+ * generator (tree-sitter, bison, flex), a protocol compiler, a bundler.
+ * Such a file is often the largest of a repository and defines many
+ * names that nobody reads.
+ */
+static int
+looks_generated(const char *text, size_t len)
+{
+	static const char *const marks[] = { "@generated", "DO NOT EDIT",
+		"Do not edit", "do not edit", "generated by", "Generated by",
+		"autogenerated", "auto-generated", "Autogenerated",
+		"Auto-generated", "LANGUAGE_VERSION", "A Bison parser",
+		"A lexical scanner generated", NULL };
+	size_t head = len < 2048 ? len : 2048, i;
+
+	for (i = 0; marks[i]; i++)
+		if (memmem(text, head, marks[i], strlen(marks[i])))
+			return 1;
+	return 0;
+}
 
 static double
 now_mono(void)
@@ -1082,9 +820,59 @@ worker_init(struct worker *w)
 static void
 worker_release(struct worker *w)
 {
-	arena_release(&w->arena);
+	uk_symarena_release(&w->arena);
 	pcre2_match_data_free(w->md);
 	memset(w, 0, sizeof(*w));
+}
+
+/* The tags of a file, sorted, into r: one per name, first pattern wins. */
+static void
+emit_tags(struct tag *tags, size_t ntags, const char *text, size_t len,
+    struct fres *r)
+{
+	size_t k, ar = 0;
+	uint32_t nl = 0;
+	const char *p;
+
+	if (ntags)
+		qsort(tags, ntags, sizeof(*tags), tag_cmp);
+
+	for (p = text; (p = memchr(p, '\n', len - (size_t)(p - text))); p++)
+		nl++;
+	if (len && text[len - 1] != '\n')
+		nl++;
+	r->nlines = nl;
+	r->generated = looks_generated(text, len);
+	for (k = 0; k < ntags; k++) {
+		struct tag *t = &tags[k];
+		struct rtag *rt;
+
+		if (k && tags[k - 1].start == t->start &&
+		    tags[k - 1].end == t->end) {
+			free(t->doc);
+			continue;
+		}
+		GROW(r->tags, r->ntags, ar);
+		rt = &r->tags[r->ntags++];
+		rt->def = t->def;
+		rt->kind = t->kind;
+		rt->line = t->row + 1;
+		rt->name = uk_xmemdup(text + t->start, t->end - t->start);
+		memset(&rt->d, 0, sizeof(rt->d));
+		if (t->def) {
+			rt->d.sig = uk_symsig_signature(text, t->node,
+			    &rt->d.nlines);
+			if (!rt->d.sig) {
+				rt->d.sig = uk_xstrdup(rt->name);
+				rt->d.nlines = 1;
+			}
+			uk_symsig_scope(text, t->node, &rt->d);
+			rt->d.doc = t->doc ? t->doc :
+					     uk_symsig_doc(text, t->node);
+		} else {
+			free(t->doc);
+		}
+	}
 }
 
 /*
@@ -1100,9 +888,7 @@ index_tree(const struct uk_symbols *s, struct worker *w, TSParser *parser,
 	TSTree *tree = NULL;
 	TSQueryMatch m;
 	struct tag *tags = NULL;
-	size_t ntags = 0, atags = 0, k, ar = 0;
-	uint32_t nl = 0;
-	const char *p;
+	size_t ntags = 0, atags = 0;
 	double limit;
 
 	memset(&fc, 0, sizeof(fc));
@@ -1186,6 +972,8 @@ index_tree(const struct uk_symbols *s, struct worker *w, TSParser *parser,
 			continue;
 		if (ts_node_end_byte(name) <= ts_node_start_byte(name))
 			continue;
+		if (!def && li == LANG_PYTHON && calls_local(&fc, name))
+			continue;
 		GROW(tags, ntags, atags);
 		t = &tags[ntags++];
 		t->start = ts_node_start_byte(name);
@@ -1195,39 +983,12 @@ index_tree(const struct uk_symbols *s, struct worker *w, TSParser *parser,
 		t->kind = kind;
 		t->node_start = ts_node_start_byte(node);
 		t->row = ts_node_start_point(node).row;
+		t->node = node;
 		t->doc = def && doccap != ~0u ?
 		    make_doc(&fc, pat, &m, doccap, node) :
 		    NULL;
 	}
-	if (ntags)
-		qsort(tags, ntags, sizeof(*tags), tag_cmp);
-
-	for (p = text; (p = memchr(p, '\n', len - (size_t)(p - text))); p++)
-		nl++;
-	if (len && text[len - 1] != '\n')
-		nl++;
-	r->nlines = nl;
-	for (k = 0; k < ntags; k++) {
-		struct tag *t = &tags[k];
-		struct rtag *rt;
-
-		if (k && tags[k - 1].start == t->start &&
-		    tags[k - 1].end == t->end) {
-			free(t->doc);
-			continue;
-		}
-		GROW(r->tags, r->ntags, ar);
-		rt = &r->tags[r->ntags++];
-		rt->def = t->def;
-		rt->kind = t->kind;
-		rt->line = t->row + 1;
-		rt->name = uk_xmemdup(text + t->start, t->end - t->start);
-		rt->sig = t->def ? signature(text, len, t->node_start,
-				       langs[li].extra != NULL &&
-					   !strcmp(t->kind, "function")) :
-				   NULL;
-		rt->doc = t->doc;
-	}
+	emit_tags(tags, ntags, text, len, r);
 	r->status = 1;
 	free(tags);
 	free(fc.docs);
@@ -1248,15 +1009,14 @@ index_file(const struct uk_symbols *s, struct worker *w, int li,
 		snprintf(r->err, sizeof(r->err), "'%s': too large", path);
 		return;
 	}
-	ts_arena = &w->arena;
+	uk_symarena_enter(&w->arena);
 	parser = ts_parser_new();
 	cursor = ts_query_cursor_new();
 	index_tree(s, w, parser, cursor, li, path, text, len, r);
 	ts_query_cursor_delete(cursor);
 	/* Also ends the external scanner, which has its own malloc. */
 	ts_parser_delete(parser);
-	ts_arena = NULL;
-	arena_reset(&w->arena);
+	uk_symarena_leave();
 }
 
 /* Add what index_file found as the next file of s; frees r's tags. */
@@ -1266,12 +1026,13 @@ merge(struct uk_symbols *s, const char *path, struct fres *r)
 	uint32_t fi;
 	size_t k;
 
-	GROW(s->files, s->nfiles, s->afiles);
-	fi = (uint32_t)s->nfiles++;
-	s->files[fi].path = uk_xstrdup(path);
-	s->files[fi].nlines = r->nlines;
-	s->files[fi].rank = 0;
-	s->ranked = 0;
+	GROW(s->t.files, s->t.nfiles, s->t.afiles);
+	fi = (uint32_t)s->t.nfiles++;
+	memset(&s->t.files[fi], 0, sizeof(s->t.files[fi]));
+	s->t.files[fi].path = uk_xstrdup(path);
+	s->t.files[fi].nlines = r->nlines;
+	s->t.files[fi].generated = r->generated;
+	s->t.ranked = 0;
 	for (k = 0; k < r->ntags; k++) {
 		struct rtag *t = &r->tags[k];
 		uint32_t id = intern(s, t->name, strlen(t->name));
@@ -1279,19 +1040,19 @@ merge(struct uk_symbols *s, const char *path, struct fres *r)
 		if (t->def) {
 			struct sdef *d;
 
-			GROW(s->defs, s->ndefs, s->adefs);
-			d = &s->defs[s->ndefs++];
+			GROW(s->t.defs, s->t.ndefs, s->t.adefs);
+			d = &s->t.defs[s->t.ndefs++];
+			*d = t->d;
 			d->file = fi;
 			d->name = id;
 			d->line = t->line;
 			d->kind = t->kind;
-			d->sig = t->sig;
-			d->doc = t->doc;
+			d->hidden = 0;
 			d->rank = 0;
 		} else {
-			GROW(s->refs, s->nrefs, s->arefs);
-			s->refs[s->nrefs].file = fi;
-			s->refs[s->nrefs++].name = id;
+			GROW(s->t.refs, s->t.nrefs, s->t.arefs);
+			s->t.refs[s->t.nrefs].file = fi;
+			s->t.refs[s->t.nrefs++].name = id;
 		}
 		free(t->name);
 	}
@@ -1307,8 +1068,10 @@ fres_release(struct fres *r)
 
 	for (k = 0; k < r->ntags; k++) {
 		free(r->tags[k].name);
-		free(r->tags[k].sig);
-		free(r->tags[k].doc);
+		free(r->tags[k].d.sig);
+		free(r->tags[k].d.doc);
+		free(r->tags[k].d.scope);
+		free(r->tags[k].d.scope_name);
 	}
 	free(r->tags);
 	r->tags = NULL;
@@ -1612,7 +1375,7 @@ uk_symbols_new(void)
 {
 	struct uk_symbols *s = uk_xcalloc(1, sizeof(*s));
 
-	pthread_once(&ts_mem_once, ts_mem_install);
+	uk_symarena_install();
 	worker_init(&s->w);
 	s->file_limit = UK_SYMBOLS_FILE_SECONDS;
 	return s;
@@ -1621,26 +1384,36 @@ uk_symbols_new(void)
 void
 uk_symbols_free(struct uk_symbols *s)
 {
+	struct symtab *t;
 	size_t i;
 
 	if (!s)
 		return;
+	t = &s->t;
 	for (i = 0; i < NLANGS; i++)
 		qstate_release(&s->qs[i]);
-	for (i = 0; i < s->nfiles; i++)
-		free(s->files[i].path);
-	for (i = 0; i < s->ndefs; i++) {
-		free(s->defs[i].sig);
-		free(s->defs[i].doc);
+	for (i = 0; i < t->nfiles; i++)
+		free(t->files[i].path);
+	for (i = 0; i < t->ndefs; i++) {
+		free(t->defs[i].sig);
+		free(t->defs[i].doc);
+		free(t->defs[i].scope);
+		free(t->defs[i].scope_name);
 	}
-	for (i = 0; i < s->nnames; i++)
-		free(s->names[i]);
-	free(s->files);
-	free(s->defs);
-	free(s->refs);
+	for (i = 0; i < t->nnotes; i++) {
+		free(t->notes[i].path);
+		free(t->notes[i].text);
+	}
+	for (i = 0; i < t->nnames; i++)
+		free(t->names[i]);
+	free(t->files);
+	free(t->defs);
+	free(t->refs);
+	free(t->notes);
 	free(s->slots);
-	free(s->names);
-	free(s->chosen);
+	free(t->names);
+	free(t->chosen);
+	free(t->focus);
 	worker_release(&s->w);
 	free(s);
 }
@@ -1648,353 +1421,23 @@ uk_symbols_free(struct uk_symbols *s)
 size_t
 uk_symbols_nfiles(const struct uk_symbols *s)
 {
-	return s->nfiles;
+	return s->t.nfiles;
 }
 
 size_t
 uk_symbols_ndefs(const struct uk_symbols *s)
 {
-	return s->ndefs;
+	return s->t.ndefs;
 }
 
 size_t
 uk_symbols_nrefs(const struct uk_symbols *s)
 {
-	return s->nrefs;
+	return s->t.nrefs;
 }
 
-size_t
-uk_symbols_tokens(const char *str, size_t len)
+struct symtab *
+uk_symtab_of(struct uk_symbols *s)
 {
-	(void)str;
-	return (len + 3) / 4;
-}
-
-/* Ranking. */
-
-struct edge {
-	uint32_t from, to;
-	double w;
-	uint32_t group; /* index into the (name, file) groups of defs */
-};
-
-static int
-def_name_cmp(const void *a, const void *b, void *ctx)
-{
-	const struct uk_symbols *sort_ctx = ctx;
-	const struct sdef *x = &sort_ctx->defs[*(const uint32_t *)a];
-	const struct sdef *y = &sort_ctx->defs[*(const uint32_t *)b];
-
-	if (x->name != y->name)
-		return x->name < y->name ? -1 : 1;
-	if (x->file != y->file)
-		return x->file < y->file ? -1 : 1;
-	return 0;
-}
-
-static int
-ref_cmp(const void *a, const void *b)
-{
-	const struct sref *x = a, *y = b;
-
-	if (x->name != y->name)
-		return x->name < y->name ? -1 : 1;
-	if (x->file != y->file)
-		return x->file < y->file ? -1 : 1;
-	return 0;
-}
-
-static int
-def_rank_cmp(const void *a, const void *b, void *ctx)
-{
-	const struct uk_symbols *sort_ctx = ctx;
-	const struct sdef *x = &sort_ctx->defs[*(const uint32_t *)a];
-	const struct sdef *y = &sort_ctx->defs[*(const uint32_t *)b];
-	double fx = sort_ctx->files[x->file].rank;
-	double fy = sort_ctx->files[y->file].rank;
-
-	if (x->rank != y->rank)
-		return x->rank > y->rank ? -1 : 1;
-	if (fx != fy)
-		return fx > fy ? -1 : 1;
-	if (x->file != y->file)
-		return x->file < y->file ? -1 : 1;
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	return 0;
-}
-
-/* aider's weights: long descriptive names count more, private less. */
-static double
-name_weight(const char *n, size_t ndefiners)
-{
-	size_t len = strlen(n), i;
-	int lower = 0, upper = 0, under = 0;
-	double mul = 1;
-
-	for (i = 0; i < len; i++) {
-		lower |= islower((unsigned char)n[i]) != 0;
-		upper |= isupper((unsigned char)n[i]) != 0;
-		under |= n[i] == '_';
-	}
-	if (len >= 8 && (under || (lower && upper)))
-		mul *= 10;
-	if (n[0] == '_')
-		mul *= 0.1;
-	if (ndefiners > 5)
-		mul *= 0.1;
-	return mul;
-}
-
-static void
-rank(struct uk_symbols *s)
-{
-	uint32_t *byname = NULL, *group_of = NULL;
-	struct edge *edges = NULL;
-	size_t nedges = 0, aedges = 0, i, j, r, ngroups = 0;
-	double *out = NULL, *pr = NULL, *next = NULL, *grank = NULL;
-	size_t n = s->nfiles, it;
-
-	if (s->ranked)
-		return;
-	s->ranked = 1;
-	if (!n)
-		return;
-	/* Definitions by (name, file): groups. */
-	byname = uk_xcalloc(s->ndefs + 1, sizeof(*byname));
-	group_of = uk_xcalloc(s->ndefs + 1, sizeof(*group_of));
-	for (i = 0; i < s->ndefs; i++)
-		byname[i] = (uint32_t)i;
-	qsort_r(byname, s->ndefs, sizeof(*byname), def_name_cmp, s);
-	if (s->nrefs)
-		qsort(s->refs, s->nrefs, sizeof(*s->refs), ref_cmp);
-	for (i = 0; i < s->ndefs; i++) {
-		if (i && def_name_cmp(&byname[i - 1], &byname[i], s))
-			ngroups++;
-		group_of[byname[i]] = (uint32_t)ngroups;
-	}
-	ngroups++;
-
-	/* Edges: for each name, referencers to definers. */
-	for (i = 0, r = 0; i < s->ndefs;) {
-		uint32_t name = s->defs[byname[i]].name;
-		size_t e = i, ndefiners = 0;
-		double mul;
-
-		while (e < s->ndefs && s->defs[byname[e]].name == name) {
-			if (e == i ||
-			    s->defs[byname[e]].file !=
-				s->defs[byname[e - 1]].file)
-				ndefiners++;
-			e++;
-		}
-		while (r < s->nrefs && s->refs[r].name < name)
-			r++;
-		mul = name_weight(s->names[name], ndefiners);
-		while (r < s->nrefs && s->refs[r].name == name) {
-			uint32_t from = s->refs[r].file;
-			size_t cnt = 0, k;
-			int local = 0;
-
-			while (r < s->nrefs && s->refs[r].name == name &&
-			    s->refs[r].file == from) {
-				cnt++;
-				r++;
-			}
-			for (k = i; k < e; k++)
-				local |= s->defs[byname[k]].file == from;
-			if (local)
-				continue;
-			for (k = i; k < e; k++) {
-				const struct sdef *d = &s->defs[byname[k]];
-
-				if (k > i &&
-				    d->file == s->defs[byname[k - 1]].file)
-					continue;
-				GROW(edges, nedges, aedges);
-				edges[nedges].from = from;
-				edges[nedges].to = d->file;
-				edges[nedges].w = mul * sqrt((double)cnt);
-				edges[nedges].group = group_of[byname[k]];
-				nedges++;
-			}
-		}
-		i = e;
-	}
-
-	/* PageRank, damping 0.85, dangling files spread evenly. */
-	out = uk_xcalloc(n, sizeof(double));
-	pr = uk_xcalloc(n, sizeof(double));
-	next = uk_xcalloc(n, sizeof(double));
-	for (j = 0; j < nedges; j++)
-		out[edges[j].from] += edges[j].w;
-	for (i = 0; i < n; i++)
-		pr[i] = 1.0 / (double)n;
-	for (it = 0; it < 100; it++) {
-		double dangling = 0, diff = 0;
-
-		for (i = 0; i < n; i++)
-			if (out[i] == 0)
-				dangling += pr[i];
-		for (i = 0; i < n; i++)
-			next[i] = (1 - 0.85) / (double)n +
-			    0.85 * dangling / (double)n;
-		for (j = 0; j < nedges; j++)
-			next[edges[j].to] += 0.85 * pr[edges[j].from] *
-			    edges[j].w / out[edges[j].from];
-		for (i = 0; i < n; i++) {
-			diff += fabs(next[i] - pr[i]);
-			pr[i] = next[i];
-		}
-		if (diff < 1e-10)
-			break;
-	}
-	for (i = 0; i < n; i++)
-		s->files[i].rank = pr[i];
-
-	/* Each definition gets the rank flowing along its edges. */
-	grank = uk_xcalloc(ngroups, sizeof(double));
-	for (j = 0; j < nedges; j++)
-		grank[edges[j].group] +=
-		    pr[edges[j].from] * edges[j].w / out[edges[j].from];
-	for (i = 0; i < s->ndefs; i++) {
-		struct sdef *d = &s->defs[i];
-
-		d->rank = grank[group_of[i]];
-		if (d->rank == 0) /* unreferenced: after, by file rank */
-			d->rank = s->files[d->file].rank * 1e-6;
-	}
-	free(byname);
-	free(group_of);
-	free(edges);
-	free(out);
-	free(pr);
-	free(next);
-	free(grank);
-}
-
-static int
-chosen_cmp(const void *a, const void *b, void *ctx)
-{
-	const struct uk_symbols *sort_ctx = ctx;
-	const struct sdef *x = &sort_ctx->defs[*(const uint32_t *)a];
-	const struct sdef *y = &sort_ctx->defs[*(const uint32_t *)b];
-	double fx = sort_ctx->files[x->file].rank;
-	double fy = sort_ctx->files[y->file].rank;
-
-	if (x->file != y->file) {
-		if (fx != fy)
-			return fx > fy ? -1 : 1;
-		return strcmp(sort_ctx->files[x->file].path,
-		    sort_ctx->files[y->file].path);
-	}
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	return 0;
-}
-
-static void
-render(struct uk_symbols *s, const uint32_t *order, size_t nsel,
-    struct uk_buf *out)
-{
-	uint32_t *sel = uk_xcalloc(nsel + 1, sizeof(*sel));
-	size_t i;
-	uint32_t file = UINT32_MAX, last = 0;
-
-	memcpy(sel, order, nsel * sizeof(*sel));
-	qsort_r(sel, nsel, sizeof(*sel), chosen_cmp, s);
-	for (i = 0; i < nsel; i++) {
-		const struct sdef *d = &s->defs[sel[i]];
-
-		if (d->file != file) {
-			if (file != UINT32_MAX && last < s->files[file].nlines)
-				uk_buf_addstr(out, "\xe2\x8b\xae\n");
-			if (file != UINT32_MAX)
-				uk_buf_addch(out, '\n');
-			file = d->file;
-			last = 0;
-			uk_buf_addf(out, "%s:\n", s->files[file].path);
-		}
-		if (d->line == last)
-			continue;
-		if (d->line > last + 1)
-			uk_buf_addstr(out, "\xe2\x8b\xae\n");
-		uk_buf_addf(out, "\xe2\x94\x82%s\n", d->sig);
-		last = d->line;
-	}
-	if (file != UINT32_MAX && last < s->files[file].nlines)
-		uk_buf_addstr(out, "\xe2\x8b\xae\n");
-	free(sel);
-}
-
-size_t
-uk_symbols_map(struct uk_symbols *s, long budget, struct uk_buf *out)
-{
-	uint32_t *order;
-	size_t i, lo = 0, hi, mid;
-	struct uk_buf b = UK_BUF_INIT;
-
-	rank(s);
-	order = uk_xcalloc(s->ndefs + 1, sizeof(*order));
-	for (i = 0; i < s->ndefs; i++)
-		order[i] = (uint32_t)i;
-	qsort_r(order, s->ndefs, sizeof(*order), def_rank_cmp, s);
-	/* The largest count that fits: the map grows with each definition. */
-	hi = s->ndefs;
-	while (lo < hi) {
-		mid = lo + (hi - lo + 1) / 2;
-		uk_buf_reset(&b);
-		render(s, order, mid, &b);
-		if (budget >= 0 &&
-		    uk_symbols_tokens(b.buf, b.len) <= (size_t)budget)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	uk_buf_reset(&b);
-	render(s, order, lo, &b);
-	uk_buf_add(out, b.buf, b.len);
-	uk_buf_release(&b);
-	free(s->chosen);
-	s->chosen = order;
-	s->nchosen = lo;
-	return lo;
-}
-
-yajl_val
-uk_symbols_json(struct uk_symbols *s)
-{
-	yajl_val arr = uk_json_array();
-	size_t i;
-
-	for (i = 0; i < s->nchosen; i++) {
-		const struct sdef *d = &s->defs[s->chosen[i]];
-		yajl_val o = uk_json_object();
-		char num[64];
-
-		uk_json_set_str(o, "file", s->files[d->file].path);
-		uk_json_set_str(o, "name", s->names[d->name]);
-		uk_json_set_str(o, "kind", d->kind);
-		uk_json_set_int(o, "line", d->line);
-		snprintf(num, sizeof(num), "%.6g", d->rank);
-		uk_json_set(o, "rank", uk_json_num(num));
-		if (d->doc)
-			uk_json_set_str(o, "doc", d->doc);
-		uk_json_push(arr, o);
-	}
-	return arr;
-}
-
-const char *
-uk_symbols_top_file(struct uk_symbols *s)
-{
-	size_t i, best = 0;
-
-	rank(s);
-	if (!s->nfiles)
-		return NULL;
-	for (i = 1; i < s->nfiles; i++)
-		if (s->files[i].rank > s->files[best].rank)
-			best = i;
-	return s->files[best].path;
+	return &s->t;
 }

@@ -13,8 +13,15 @@
  * C++, Go, Rust, Java, Ruby.  The grammars are linked in from .grammars/
  * (see the Makefile); their tags queries are embedded at build time.
  *
- * Tokens are counted as bytes / 4, rounded up, over the map's UTF-8 text
- * (uk_symbols_tokens); a map never exceeds its budget by that count.
+ * Tokens are counted with uk_tokens_count in the tokenizer of the options
+ * (cl100k_base by default); a map never exceeds its budget by that count.
+ *
+ * What counts as the project (urlfetch(1), "Repository map"): files under
+ * vendored directories (deps/, vendor/, third_party/ ...), in a subtree
+ * with its own licence and build file, marked linguist-vendored or
+ * linguist-generated in .gitattributes, or generated (a parser, a bundle)
+ * are left out; tests, examples, docs, benchmarks and fixtures are indexed
+ * (their references count) but get little of PageRank's teleport mass.
  *
  * Usage:
  *	struct uk_symbols *s = uk_symbols_new();
@@ -26,6 +33,7 @@
 #include <stddef.h>
 
 #include "buf.h"
+#include "tokens.h"
 #include "util.h"
 
 struct uk_symbols;
@@ -133,31 +141,71 @@ void uk_symbols_set_deadline(struct uk_symbols *s, double seconds);
 #define UK_SYMBOLS_FILE_SECONDS 5.0
 void uk_symbols_set_file_limit(struct uk_symbols *s, double seconds);
 
+/*
+ * Tell the index about a file of the tree that is not source, or that it
+ * should know of without parsing: manifests and build files (listed at the
+ * top of the map), licence files (a subtree with its own licence, one that
+ * differs from the root's, and a build file is vendored) and .gitattributes
+ * (linguist-vendored and linguist-generated marks).  text[0..len) is read
+ * (and copied) only when uk_symbols_wants_text(path) is 1; else pass NULL.
+ * Source files given to uk_symbols_add need not be noted.  Order does not
+ * matter: the notes are read when the map is made.
+ */
+void uk_symbols_note(struct uk_symbols *s, const char *path, const char *text,
+    size_t len);
+
+/* 1 when uk_symbols_note reads path's content, else 0. */
+int uk_symbols_wants_text(const char *path);
+
 /* Files indexed, definitions and references found so far. */
 size_t uk_symbols_nfiles(const struct uk_symbols *s);
 size_t uk_symbols_ndefs(const struct uk_symbols *s);
 size_t uk_symbols_nrefs(const struct uk_symbols *s);
 
-/* The token count of s[0..len): len / 4 rounded up. */
+/* The token count of s[0..len) in cl100k_base (uk_tokens_count). */
 size_t uk_symbols_tokens(const char *s, size_t len);
 
+/* How a map is made. */
+struct uk_symbols_opts {
+	long budget;                 /* tokens; < 0 for no limit */
+	enum uk_tokenizer tokenizer; /* how budget is counted */
+	/*
+	 * A path in the tree (a directory or a file, no leading or trailing
+	 * slash), as in a /tree/BRANCH/PATH URL: PageRank's teleport goes to
+	 * the files under it, so the map centres there.  NULL or "": none.
+	 */
+	const char *focus;
+};
+
+#define UK_SYMBOLS_OPTS_INIT { UK_SYMBOLS_TOKENS, UK_TOKENS_CL100K, NULL }
+
 /*
- * Append the map to out, at most budget tokens: files in order of rank
- * (best first), each as its path and a colon on a line, then the
- * signature line (the first line of the definition) of each chosen
- * definition in line order, prefixed with U+2502, with a line holding
- * U+22EE where lines of the file are skipped; a blank line between files.
- * The most definitions (in order of rank) that fit are chosen.  Ranks
- * are computed on the first call after files were added.  Returns the
- * number of definitions shown (0: the map is empty).
+ * Append the map to out, at most o->budget tokens of o->tokenizer.  First
+ * the manifests, build files and entry points that define little, one path
+ * a line, and a blank line; then files in order of rank (best first), each
+ * as its path and a colon on a line, then each chosen definition in line
+ * order: its whole signature (up to 10 lines, each line prefixed with
+ * U+2502, a line over 100 bytes cut with U+2026) under the header of its
+ * enclosing class, impl, interface or module, with a line holding U+22EE
+ * where lines of the file are skipped; a blank line between files.
+ * Control characters of paths and signatures are written as \n, \t,
+ * \x1b...  The definitions are taken in order of rank; when the next does
+ * not fit, later smaller ones are tried, so that the map fills its budget.
+ * Ranks are computed when files were added or the focus changed.  Returns
+ * the number of definitions shown (0: the map is empty).
  */
+size_t uk_symbols_map_opts(struct uk_symbols *s,
+    const struct uk_symbols_opts *o, struct uk_buf *out);
+
+/* uk_symbols_map_opts with budget, cl100k_base and no focus. */
 size_t uk_symbols_map(struct uk_symbols *s, long budget, struct uk_buf *out);
 
 /*
  * The definitions of the last uk_symbols_map, best first, as a JSON array
- * of {"file","name","kind","line","rank"} objects (and "doc", the
- * comment before the definition, where the query captures one).  Caller
- * frees it with uk_json_free.
+ * of {"file","name","kind","line","rank"} objects, one per definition,
+ * with "scope" (the enclosing class, impl, interface or module's name)
+ * and "doc" (the doc comment before the definition, or a Python
+ * docstring) where there is one.  Caller frees it with uk_json_free.
  */
 struct yajl_val_s *uk_symbols_json(struct uk_symbols *s);
 

@@ -24,7 +24,7 @@ teardown() {
 	jq -e '.url_type == "github_repo" and .title == "acme/tool" and
 	    .github_info.readme_file == "README.rst" and
 	    .github_info.top_file == "core/util.py" and
-	    (.symbol_map | startswith("core/util.py:\n")) and
+	    (.symbol_map | split("\n") | map(select(endswith(":")))[0] == "core/util.py:") and
 	    (.readme | test("widgets into gadgets")) and .cached == false' \
 	    <<<"$output"
 	jq -e 'has("symbols") | not' <<<"$output"

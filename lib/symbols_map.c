@@ -1,0 +1,520 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The repository map: the best-ranked definitions, with their scopes,
+ * rendered within a budget of tokens, and their JSON.  See symbols.h.
+ */
+#include <fnmatch.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "banned.h"
+#include "json.h"
+#include "symbols_int.h"
+#include "util.h"
+
+#define BAR        "\xe2\x94\x82" /* U+2502, before each line of the source */
+#define DOTS       "\xe2\x8b\xae" /* U+22EE, where lines are skipped */
+#define TOP_MAX    10             /* paths listed at the top */
+#define FILL_TRIES 100 /* maps rendered to fill the budget */
+
+void
+uk_symtab_add_escaped(struct uk_buf *b, const char *s, size_t n)
+{
+	struct uk_buf t = UK_BUF_INIT;
+	size_t i, from = 0;
+
+	/* Valid UTF-8 first, then no control character on the line. */
+	uk_buf_add_utf8(&t, s, n);
+	for (i = 0; i < t.len; i++) {
+		unsigned char c = (unsigned char)t.buf[i];
+
+		if (c >= 0x20 && c != 0x7f && c != '\\')
+			continue;
+		uk_buf_add(b, t.buf + from, i - from);
+		if (c == '\n')
+			uk_buf_addstr(b, "\\n");
+		else if (c == '\t')
+			uk_buf_addstr(b, "\\t");
+		else if (c == '\r')
+			uk_buf_addstr(b, "\\r");
+		else if (c == '\\')
+			uk_buf_addstr(b, "\\\\");
+		else
+			uk_buf_addf(b, "\\x%02x", c);
+		from = i + 1;
+	}
+	uk_buf_add(b, t.buf + from, t.len - from);
+	uk_buf_release(&t);
+}
+
+/* A signature's lines, each after BAR; tabs stay (they are indentation). */
+static void
+add_sig(struct uk_buf *b, const char *sig)
+{
+	while (*sig) {
+		size_t n = strcspn(sig, "\n"), i, from = 0;
+
+		uk_buf_addstr(b, BAR);
+		for (i = 0; i <= n; i++) {
+			if (i < n && sig[i] != '\t')
+				continue;
+			uk_symtab_add_escaped(b, sig + from, i - from);
+			if (i < n)
+				uk_buf_addch(b, '\t');
+			from = i + 1;
+		}
+		uk_buf_addch(b, '\n');
+		sig += n;
+		if (*sig)
+			sig++;
+	}
+}
+
+/* A line of the map for one file: a definition or a scope's header. */
+struct entry {
+	uint32_t line, nlines;
+	const char *text;
+};
+
+static int
+entry_cmp(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return 0;
+}
+
+static int
+is_header(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	return dot &&
+	    (!strcmp(dot, ".h") || !strcmp(dot, ".hh") || !strcmp(dot, ".hpp"));
+}
+
+static int
+chosen_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct symtab *t = ctx;
+	const struct sdef *x = &t->defs[*(const uint32_t *)a];
+	const struct sdef *y = &t->defs[*(const uint32_t *)b];
+	const struct sfile *fx = &t->files[x->file], *fy = &t->files[y->file];
+
+	if (x->file != y->file) {
+		if (fx->rank != fy->rank)
+			return fx->rank > fy->rank ? -1 : 1;
+		/* A pair: the header before its .c. */
+		if (fx->unit == fy->unit &&
+		    is_header(fx->path) != is_header(fy->path))
+			return is_header(fx->path) ? -1 : 1;
+		return strcmp(fx->path, fy->path);
+	}
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return 0;
+}
+
+/* One file's entries, with U+22EE where lines are skipped. */
+static void
+render_file(const struct symtab *t, uint32_t file, struct entry *es, size_t n,
+    struct uk_buf *out)
+{
+	uint32_t next = 1; /* the first line not yet shown */
+	size_t i;
+
+	qsort(es, n, sizeof(*es), entry_cmp);
+	uk_symtab_add_escaped(out, t->files[file].path,
+	    strlen(t->files[file].path));
+	uk_buf_addstr(out, ":\n");
+	for (i = 0; i < n; i++) {
+		if (i && es[i].line < next)
+			continue; /* within what is shown (a scope's header) */
+		if (es[i].line > next)
+			uk_buf_addstr(out, DOTS "\n");
+		add_sig(out, es[i].text);
+		next = es[i].line + es[i].nlines;
+	}
+	if (next <= t->files[file].nlines)
+		uk_buf_addstr(out, DOTS "\n");
+}
+
+static void
+render(const struct symtab *t, const uint32_t *order, size_t nsel,
+    const char *top, struct uk_buf *out)
+{
+	uint32_t *sel = uk_xcalloc(nsel + 1, sizeof(*sel));
+	struct entry *es = uk_xcalloc(2 * nsel + 2, sizeof(*es));
+	size_t i, n = 0;
+	uint32_t file = UINT32_MAX;
+
+	if (top && nsel)
+		uk_buf_addstr(out, top);
+	memcpy(sel, order, nsel * sizeof(*sel));
+	qsort_r(sel, nsel, sizeof(*sel), chosen_cmp, (void *)t);
+	for (i = 0; i <= nsel; i++) {
+		const struct sdef *d = i < nsel ? &t->defs[sel[i]] : NULL;
+
+		if (file != UINT32_MAX && (!d || d->file != file)) {
+			render_file(t, file, es, n, out);
+			if (d)
+				uk_buf_addch(out, '\n');
+			n = 0;
+		}
+		if (!d)
+			break;
+		file = d->file;
+		if (d->scope) {
+			es[n].line = d->scope_line;
+			es[n].nlines = d->scope_nlines;
+			es[n++].text = d->scope;
+		}
+		es[n].line = d->line;
+		es[n].nlines = d->nlines;
+		es[n++].text = d->sig;
+	}
+	free(es);
+	free(sel);
+}
+
+static int
+def_rank_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct symtab *t = ctx;
+	const struct sdef *x = &t->defs[*(const uint32_t *)a];
+	const struct sdef *y = &t->defs[*(const uint32_t *)b];
+	double fx = t->files[x->file].rank, fy = t->files[y->file].rank;
+
+	if (x->rank != y->rank)
+		return x->rank > y->rank ? -1 : 1;
+	if (fx != fy)
+		return fx > fy ? -1 : 1;
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return 0;
+}
+
+/* An entry point or manifest, by name, and how strongly (lower first). */
+static int
+top_kind(const char *path)
+{
+	static const char *const entries[] = { "main.go", "main.rs", "lib.rs",
+		"__main__.py", "main.py", "manage.py", "index.js", "index.ts",
+		"main.c", "main.cc", "main.cpp", "Main.java", "cli.py",
+		"app.py", NULL };
+	const char *base = strrchr(path, '/');
+	size_t i;
+
+	base = base ? base + 1 : path;
+	if (uk_symtab_is_build_file(path))
+		return 1;
+	for (i = 0; entries[i]; i++)
+		if (!strcmp(base, entries[i]))
+			return 2;
+	return 0;
+}
+
+/* How deep in the tree path is (0 at the root). */
+static int
+depth(const char *path)
+{
+	int d = 0;
+
+	while ((path = strchr(path, '/'))) {
+		d++;
+		path++;
+	}
+	return d;
+}
+
+struct top {
+	const char *path;
+	int kind;
+};
+
+static int
+top_cmp(const void *a, const void *b)
+{
+	const struct top *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	if (depth(x->path) != depth(y->path))
+		return depth(x->path) - depth(y->path);
+	return strcmp(x->path, y->path);
+}
+
+/*
+ * Files that matter but define little: manifests and build files at the
+ * top two levels, entry points with at most two definitions; none from
+ * tests, docs or vendored code.
+ */
+static void
+top_block(const struct symtab *t, const char *focus, struct uk_buf *out)
+{
+	struct top *tops = uk_xcalloc(t->nnotes + t->nfiles + 1, sizeof(*tops));
+	size_t n = 0, i, fl = focus ? strlen(focus) : 0;
+
+	for (i = 0; i < t->nnotes + t->nfiles; i++) {
+		const char *p = i < t->nnotes ? t->notes[i].path :
+						t->files[i - t->nnotes].path;
+		const char *rel = p;
+		int k = top_kind(p);
+
+		if (!k || uk_symtab_is_noise(p))
+			continue;
+		if (fl && !strncmp(p, focus, fl) && p[fl] == '/')
+			rel = p + fl + 1;
+		if (depth(rel) > (k == 1 ? 1 : 2))
+			continue;
+		if (i >= t->nnotes &&
+		    (t->files[i - t->nnotes].cls != FC_CORE ||
+			t->files[i - t->nnotes].ndefs > 2))
+			continue;
+		if (i < t->nnotes && k == 1 && depth(rel) == 1 &&
+		    strncmp(p, "cmd/", 4) && strncmp(p, "src/", 4))
+			continue;
+		tops[n].path = p;
+		tops[n++].kind = k;
+	}
+	qsort(tops, n, sizeof(*tops), top_cmp);
+	for (i = 0; i < n && i < TOP_MAX; i++) {
+		if (i && !strcmp(tops[i].path, tops[i - 1].path))
+			continue;
+		uk_symtab_add_escaped(out, tops[i].path, strlen(tops[i].path));
+		uk_buf_addch(out, '\n');
+	}
+	if (out->len)
+		uk_buf_addch(out, '\n');
+	free(tops);
+}
+
+static size_t
+count(const struct uk_symbols_opts *o, const struct uk_buf *b)
+{
+	return uk_tokens_count(o->tokenizer, b->buf ? b->buf : "", b->len);
+}
+
+static int
+fits(const struct symtab *t, const struct uk_symbols_opts *o,
+    const uint32_t *sel, size_t n, const char *top, struct uk_buf *b)
+{
+	uk_buf_reset(b);
+	render(t, sel, n, top, b);
+	return o->budget < 0 || count(o, b) <= (size_t)o->budget;
+}
+
+/*
+ * The definitions to show: the longest prefix of order that fits, then
+ * later ones that still fit (a long signature that does not fit need not
+ * leave the rest of the budget empty).  Returns the number chosen, put
+ * first in order.
+ */
+static size_t
+choose(const struct symtab *t, const struct uk_symbols_opts *o, uint32_t *order,
+    size_t n, const char *top, struct uk_buf *b)
+{
+	size_t lo = 0, hi = n, mid, k, tries = 0, used;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo + 1) / 2;
+		if (fits(t, o, order, mid, top, b))
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	if (o->budget < 0)
+		return lo;
+	fits(t, o, order, lo, top, b);
+	used = count(o, b);
+	for (k = lo + 1; k < n && k <= lo + 20 * FILL_TRIES && tries < FILL_TRIES;
+	     k++) {
+		uint32_t x = order[k];
+		const char *sig = t->defs[x].sig;
+
+		if (used * 100 >= (size_t)o->budget * 99)
+			break;
+		/* Its signature alone does not fit: no need to render. */
+		if (used + uk_tokens_count(o->tokenizer, sig, strlen(sig)) >
+		    (size_t)o->budget)
+			continue;
+		tries++;
+		order[k] = order[lo];
+		order[lo] = x;
+		if (fits(t, o, order, lo + 1, top, b)) {
+			lo++;
+			used = count(o, b);
+		} else {
+			order[lo] = order[k];
+			order[k] = x;
+		}
+	}
+	return lo;
+}
+
+size_t
+uk_symtab_map(struct symtab *t, const struct uk_symbols_opts *o,
+    struct uk_buf *out)
+{
+	uint32_t *order;
+	size_t i, n = 0, lo;
+	struct uk_buf b = UK_BUF_INIT, top = UK_BUF_INIT;
+	const char *focus = o->focus && *o->focus ? o->focus : NULL;
+	int show = FC_VENDOR;
+
+	if (!t->ranked || (focus == NULL) != (t->focus == NULL) ||
+	    (focus && strcmp(focus, t->focus))) {
+		free(t->focus);
+		t->focus = focus ? uk_xstrdup(focus) : NULL;
+		uk_symtab_rank(t, t->focus);
+	}
+	/*
+	 * The project's own definitions; tests, examples and docs only when
+	 * it has none, and vendored code only when there is nothing else.
+	 */
+	for (i = 0; i < t->ndefs; i++)
+		if (!t->defs[i].hidden && t->files[t->defs[i].file].cls < show)
+			show = t->files[t->defs[i].file].cls;
+	order = uk_xcalloc(t->ndefs + 1, sizeof(*order));
+	for (i = 0; i < t->ndefs; i++)
+		if (!t->defs[i].hidden && t->files[t->defs[i].file].cls <= show)
+			order[n++] = (uint32_t)i;
+	qsort_r(order, n, sizeof(*order), def_rank_cmp, t);
+	top_block(t, focus, &top);
+	/* The top block only when it leaves most of the budget. */
+	if (top.len && o->budget >= 0) {
+		size_t tt = count(o, &top);
+
+		if (tt * 5 > (size_t)o->budget)
+			uk_buf_reset(&top);
+	}
+	lo = choose(t, o, order, n, top.len ? top.buf : NULL, &b);
+	uk_buf_reset(&b);
+	render(t, order, lo, top.len ? top.buf : NULL, &b);
+	uk_buf_add(out, b.buf ? b.buf : "", b.len);
+	uk_buf_release(&b);
+	uk_buf_release(&top);
+	free(t->chosen);
+	t->chosen = order;
+	t->nchosen = lo;
+	/* Best first, as ranked (the filling may have swapped some). */
+	qsort_r(t->chosen, lo, sizeof(*order), def_rank_cmp, t);
+	return lo;
+}
+
+struct yajl_val_s *
+uk_symtab_json(const struct symtab *t)
+{
+	yajl_val arr = uk_json_array();
+	size_t i;
+
+	for (i = 0; i < t->nchosen; i++) {
+		const struct sdef *d = &t->defs[t->chosen[i]];
+		yajl_val o = uk_json_object();
+		char num[64];
+
+		uk_json_set_str(o, "file", t->files[d->file].path);
+		uk_json_set_str(o, "name", t->names[d->name]);
+		uk_json_set_str(o, "kind", d->kind);
+		uk_json_set_int(o, "line", d->line);
+		snprintf(num, sizeof(num), "%.6g", d->rank);
+		uk_json_set(o, "rank", uk_json_num(num));
+		if (d->scope_name)
+			uk_json_set_str(o, "scope", d->scope_name);
+		if (d->doc)
+			uk_json_set_str(o, "doc", d->doc);
+		uk_json_push(arr, o);
+	}
+	return arr;
+}
+
+/* The public functions of the map. */
+
+size_t
+uk_symbols_tokens(const char *str, size_t len)
+{
+	return uk_tokens_count(UK_TOKENS_CL100K, str, len);
+}
+
+int
+uk_symbols_wants_text(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strcmp(base, ".gitattributes") ||
+	    !strncasecmp(base, "LICENSE", 7) ||
+	    !strncasecmp(base, "LICENCE", 7) ||
+	    !strncasecmp(base, "COPYING", 7) ||
+	    !strncasecmp(base, "COPYRIGHT", 9);
+}
+
+void
+uk_symbols_note(struct uk_symbols *s, const char *path, const char *text,
+    size_t len)
+{
+	struct symtab *t = uk_symtab_of(s);
+	struct snote *n;
+
+	GROW(t->notes, t->nnotes, t->anotes);
+	n = &t->notes[t->nnotes++];
+	n->path = uk_xstrdup(path);
+	n->text = NULL;
+	n->len = 0;
+	if (text && uk_symbols_wants_text(path)) {
+		/* A licence is told apart by its first 64 KiB. */
+		if (len > 65536)
+			len = 65536;
+		n->text = uk_xmemdup(text, len);
+		n->len = len;
+	}
+	t->ranked = 0;
+}
+
+size_t
+uk_symbols_map_opts(struct uk_symbols *s, const struct uk_symbols_opts *o,
+    struct uk_buf *out)
+{
+	return uk_symtab_map(uk_symtab_of(s), o, out);
+}
+
+size_t
+uk_symbols_map(struct uk_symbols *s, long budget, struct uk_buf *out)
+{
+	struct uk_symbols_opts o = UK_SYMBOLS_OPTS_INIT;
+
+	o.budget = budget;
+	return uk_symtab_map(uk_symtab_of(s), &o, out);
+}
+
+const char *
+uk_symbols_top_file(struct uk_symbols *s)
+{
+	struct symtab *t = uk_symtab_of(s);
+	size_t i, best = SIZE_MAX;
+
+	if (!t->ranked)
+		uk_symtab_rank(t, t->focus);
+	/* Of a .c file and its header, the header (it shows the names). */
+	for (i = 0; i < t->nfiles; i++)
+		if (t->files[i].cls != FC_VENDOR &&
+		    (best == SIZE_MAX ||
+			t->files[i].rank > t->files[best].rank ||
+			(t->files[i].rank == t->files[best].rank &&
+			    t->files[best].unit == i)))
+			best = i;
+	return best == SIZE_MAX ? NULL : t->files[best].path;
+}
+
+yajl_val
+uk_symbols_json(struct uk_symbols *s)
+{
+	return uk_symtab_json(uk_symtab_of(s));
+}

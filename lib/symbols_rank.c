@@ -1,0 +1,781 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Ranking for the repository map: what counts as the project, which
+ * definitions a reference points at, and PageRank over the files.
+ * See symbols_int.h and urlfetch(1), "Repository map".
+ */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "banned.h"
+#include "symbols_int.h"
+#include "util.h"
+
+/* Teleport weights of PageRank's personalisation vector. */
+#define P_CORE  1.0
+#define P_NOISE 0.02 /* tests, examples, docs: 1/50 of a project file */
+#define P_AWAY  0.02 /* with a focus: files outside it */
+#define DAMPING 0.85
+#define OUT_MIN 1.0 /* the weight of one reference to a plain name */
+
+static const char *
+base_of(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/* Whether a directory component of path (not its last) is in names. */
+static int
+dir_in(const char *path, const char *const *names)
+{
+	const char *p = path, *slash;
+	size_t n, i;
+
+	while ((slash = strchr(p, '/'))) {
+		n = (size_t)(slash - p);
+		for (i = 0; names[i]; i++)
+			if (n == strlen(names[i]) &&
+			    !strncasecmp(p, names[i], n))
+				return 1;
+		p = slash + 1;
+	}
+	return 0;
+}
+
+static int
+is_vendor_path(const char *path)
+{
+	static const char *const dirs[] = { "deps", "vendor", "vendored",
+		"third_party", "third-party", "thirdparty", "3rdparty",
+		"external", "externals", "extern", "node_modules",
+		"bower_components", "Godeps", "_vendor", NULL };
+	static const char *const globs[] = { "*.min.js", "*.bundle.js",
+		"*_pb2.py", "*.pb.go", "*.pb.cc", "*.pb.h", "*.generated.*",
+		"*_generated.*", "*.g.dart", "y.tab.[ch]", "lex.yy.c",
+		"bindata.go", NULL };
+	const char *base = base_of(path);
+	size_t i;
+
+	if (dir_in(path, dirs))
+		return 1;
+	for (i = 0; globs[i]; i++)
+		if (!fnmatch(globs[i], base, 0))
+			return 1;
+	return 0;
+}
+
+int
+uk_symtab_is_noise(const char *path)
+{
+	static const char *const dirs[] = { "test", "tests", "testing",
+		"__tests__", "__mocks__", "spec", "specs", "testdata",
+		"test_data", "testutil", "testutils", "example", "examples",
+		"sample", "samples", "demo", "demos", "doc", "docs",
+		"documentation", "bench", "benches", "benchmark", "benchmarks",
+		"fixture", "fixtures", "e2e", "integration", "tutorial",
+		"tutorials", "cypress", NULL };
+	static const char *const globs[] = { "test_*", "*_test.*", "*_tests.*",
+		"*.test.*", "*.spec.*", "*_spec.*", "*Test.java", "*Tests.java",
+		"*Test.kt", "conftest.py", "tests.py", "*_bench.*",
+		"*_benchmark.*", "bench_*", "example_*", "*_example.*", NULL };
+	const char *base = base_of(path);
+	size_t i;
+
+	if (dir_in(path, dirs))
+		return 1;
+	for (i = 0; globs[i]; i++)
+		if (!fnmatch(globs[i], base, 0))
+			return 1;
+	return 0;
+}
+
+/* A build or manifest file, whose presence makes a directory a project. */
+int
+uk_symtab_is_build_file(const char *path)
+{
+	static const char *const names[] = { "Makefile", "makefile",
+		"GNUmakefile", "CMakeLists.txt", "configure", "configure.ac",
+		"meson.build", "package.json", "Cargo.toml", "go.mod",
+		"setup.py", "setup.cfg", "pyproject.toml", "pom.xml",
+		"build.gradle", "build.gradle.kts", "Gemfile", "BUILD",
+		"BUILD.bazel", "SConstruct", "premake5.lua", NULL };
+	const char *base = base_of(path);
+	size_t i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(base, names[i]))
+			return 1;
+	return !fnmatch("*.gemspec", base, 0);
+}
+
+static int
+is_licence(const char *path)
+{
+	const char *b = base_of(path);
+
+	return !strncasecmp(b, "LICENSE", 7) || !strncasecmp(b, "LICENCE", 7) ||
+	    !strncasecmp(b, "COPYING", 7) || !strncasecmp(b, "COPYRIGHT", 9);
+}
+
+/* A licence's words, lower case, for comparing two licences. */
+static char *
+licence_key(const char *text, size_t len)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (isalnum((unsigned char)text[i]))
+			uk_buf_addch(&b, (char)tolower((unsigned char)text[i]));
+	return uk_buf_detach(&b, NULL);
+}
+
+/* The directory of path with its slash ("a/b/"), or "" at the root. */
+static char *
+dir_of(const char *path)
+{
+	const char *b = base_of(path);
+
+	return uk_xmemdup(path, (size_t)(b - path));
+}
+
+/*
+ * Subtrees with their own licence and a build file beside it, whose
+ * licence is not one of the root's: a vendored project (a workspace's
+ * member crates carry the root's licence and stay).  Appends their
+ * directories ("deps/lua/") to dirs.
+ */
+static void
+licence_subtrees(const struct symtab *t, char ***dirs, size_t *ndirs)
+{
+	size_t i, j, k, adirs = 0;
+	char **root = NULL;
+	size_t nroot = 0, aroot = 0;
+
+	for (i = 0; i < t->nnotes; i++)
+		if (!strchr(t->notes[i].path, '/') &&
+		    is_licence(t->notes[i].path) && t->notes[i].text) {
+			GROW(root, nroot, aroot);
+			root[nroot++] =
+			    licence_key(t->notes[i].text, t->notes[i].len);
+		}
+	for (i = 0; i < t->nnotes; i++) {
+		const struct snote *n = &t->notes[i];
+		char *dir, *key;
+		int build = 0, same = 0;
+		size_t dl;
+
+		if (!strchr(n->path, '/') || !is_licence(n->path) || !n->text)
+			continue;
+		dir = dir_of(n->path);
+		dl = strlen(dir);
+		for (j = 0; j < t->nnotes && !build; j++)
+			build = !strncmp(t->notes[j].path, dir, dl) &&
+			    !strchr(t->notes[j].path + dl, '/') &&
+			    uk_symtab_is_build_file(t->notes[j].path);
+		key = licence_key(n->text, n->len);
+		for (k = 0; k < nroot && !same; k++)
+			same = !strcmp(root[k], key);
+		free(key);
+		if (build && !same) {
+			GROW(*dirs, *ndirs, adirs);
+			(*dirs)[(*ndirs)++] = dir;
+		} else {
+			free(dir);
+		}
+	}
+	for (k = 0; k < nroot; k++)
+		free(root[k]);
+	free(root);
+}
+
+/* One line of .gitattributes: a pattern and a linguist mark. */
+struct gattr {
+	char *dir; /* the .gitattributes' directory */
+	char *pat;
+	int set; /* 1 vendored or generated, 0 unset */
+};
+
+/* Whether pat matches a directory on the way to rel ("a/b/c.py"). */
+static int
+dir_match(const char *pat, int anchored, const char *rel)
+{
+	const char *slash, *start = rel;
+	int m = 0;
+
+	for (slash = strchr(rel, '/'); slash && !m;
+	     slash = strchr(slash + 1, '/')) {
+		char *part = anchored ?
+		    uk_xmemdup(rel, (size_t)(slash - rel)) :
+		    uk_xmemdup(start, (size_t)(slash - start));
+
+		m = !fnmatch(pat, part, anchored ? FNM_PATHNAME : 0);
+		free(part);
+		start = slash + 1;
+	}
+	return m;
+}
+
+/* gitattributes(5) patterns: enough of them for linguist marks. */
+static int
+gattr_match(const struct gattr *g, const char *path)
+{
+	size_t dl = strlen(g->dir), pl;
+	const char *rel, *pat = g->pat;
+	int anchored, m;
+
+	if (strncmp(path, g->dir, dl))
+		return 0;
+	rel = path + dl;
+	if (*pat == '/')
+		pat++;
+	if (!strncmp(pat, "**/", 3))
+		pat += 3;
+	anchored = g->pat[0] == '/' || strchr(pat, '/') != NULL;
+	pl = strlen(pat);
+	if (pl > 3 && !strcmp(pat + pl - 3, "/**")) {
+		char *pre = uk_xmemdup(pat, pl - 3);
+
+		anchored = g->pat[0] == '/' || strchr(pre, '/') != NULL;
+		m = dir_match(pre, anchored, rel);
+		free(pre);
+		return m;
+	}
+	if (!anchored)
+		return !fnmatch(pat, base_of(rel), 0) || dir_match(pat, 0, rel);
+	return !fnmatch(pat, rel, FNM_PATHNAME);
+}
+
+static void
+gattr_parse(const struct snote *n, struct gattr **gs, size_t *ngs, size_t *ags)
+{
+	const char *p = n->text, *end = n->text + n->len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end, *w, *q;
+		char *line = uk_xmemdup(p, (size_t)(le - p));
+		char *save = line, *pat;
+		size_t pl;
+
+		p = le + 1;
+		q = line + strspn(line, " \t");
+		if (!*q || *q == '#') {
+			free(save);
+			continue;
+		}
+		pl = strcspn(q, " \t\r");
+		pat = uk_xmemdup(q, pl);
+		for (w = q + pl; *w;) {
+			size_t wl;
+			int set = -1;
+
+			w += strspn(w, " \t\r");
+			wl = strcspn(w, " \t\r");
+			if ((wl == 17 &&
+				!strncmp(w, "linguist-vendored", 17)) ||
+			    (wl == 18 &&
+				!strncmp(w, "linguist-generated", 18)) ||
+			    (wl == 22 &&
+				!strncmp(w, "linguist-vendored=true", 22)) ||
+			    (wl == 23 &&
+				!strncmp(w, "linguist-generated=true", 23)))
+				set = 1;
+			else if ((wl > 9 && !strncmp(w, "-linguist-", 10)) ||
+			    (wl > 15 && !strncmp(w, "linguist-", 9) &&
+				!strncmp(w + wl - 6, "=false", 6)))
+				set = 0;
+			if (set >= 0) {
+				GROW(*gs, *ngs, *ags);
+				(*gs)[*ngs].dir = dir_of(n->path);
+				(*gs)[*ngs].pat = uk_xstrdup(pat);
+				(*gs)[(*ngs)++].set = set;
+			}
+			w += wl;
+		}
+		free(pat);
+		free(save);
+	}
+}
+
+/* Each file's class: vendored (by four rules), noise or the project. */
+static void
+classify(struct symtab *t)
+{
+	char **dirs = NULL;
+	struct gattr *gs = NULL;
+	size_t ndirs = 0, ngs = 0, ags = 0, i, j;
+
+	licence_subtrees(t, &dirs, &ndirs);
+	for (i = 0; i < t->nnotes; i++)
+		if (t->notes[i].text &&
+		    !strcmp(base_of(t->notes[i].path), ".gitattributes"))
+			gattr_parse(&t->notes[i], &gs, &ngs, &ags);
+	for (i = 0; i < t->nfiles; i++) {
+		struct sfile *f = &t->files[i];
+		int vendor = is_vendor_path(f->path) || f->generated;
+
+		for (j = 0; j < ndirs && !vendor; j++)
+			vendor = !strncmp(f->path, dirs[j], strlen(dirs[j]));
+		for (j = 0; j < ngs; j++)
+			if (gattr_match(&gs[j], f->path))
+				vendor = gs[j].set;
+		f->cls = vendor                              ? FC_VENDOR :
+		    f->focus || !uk_symtab_is_noise(f->path) ? FC_CORE :
+							       FC_NOISE;
+	}
+	for (j = 0; j < ndirs; j++)
+		free(dirs[j]);
+	free(dirs);
+	for (j = 0; j < ngs; j++) {
+		free(gs[j].dir);
+		free(gs[j].pat);
+	}
+	free(gs);
+}
+
+static int
+has_ext(const char *path, const char *exts)
+{
+	const char *dot = strrchr(base_of(path), '.');
+	char buf[16];
+	size_t n;
+
+	if (!dot || (n = strlen(dot)) + 2 > sizeof(buf))
+		return 0;
+	memcpy(buf, dot, n);
+	buf[n] = '.';
+	buf[n + 1] = '\0';
+	return strstr(exts, buf) != NULL;
+}
+
+#define C_HEADERS ".h.hh.hpp.hxx."
+#define C_SOURCES ".c.cc.cpp.cxx."
+
+static size_t
+stem_len(const char *base)
+{
+	const char *dot = strrchr(base, '.');
+
+	return dot ? (size_t)(dot - base) : strlen(base);
+}
+
+/*
+ * A .c file and its header are one node of the graph: the header with
+ * the same name in the same directory, else the only one in the tree.
+ */
+static void
+pair_units(struct symtab *t)
+{
+	size_t i, j;
+
+	for (i = 0; i < t->nfiles; i++)
+		t->files[i].unit = (uint32_t)i;
+	for (i = 0; i < t->nfiles; i++) {
+		const char *p = t->files[i].path, *b = base_of(p);
+		size_t sl = stem_len(b), found = SIZE_MAX, nfound = 0;
+
+		if (!has_ext(p, C_SOURCES))
+			continue;
+		for (j = 0; j < t->nfiles; j++) {
+			const char *q = t->files[j].path, *c = base_of(q);
+
+			if (!has_ext(q, C_HEADERS) || stem_len(c) != sl ||
+			    strncmp(b, c, sl))
+				continue;
+			if (c - q == b - p && !strncmp(p, q, (size_t)(b - p))) {
+				found = j;
+				nfound = 1;
+				break;
+			}
+			found = j;
+			nfound++;
+		}
+		if (nfound == 1 && t->files[found].cls == t->files[i].cls)
+			t->files[i].unit = (uint32_t)found;
+	}
+}
+
+/* Definitions by (name, file, line): for hiding duplicates. */
+static int
+def_key_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct symtab *t = ctx;
+	const struct sdef *x = &t->defs[*(const uint32_t *)a];
+	const struct sdef *y = &t->defs[*(const uint32_t *)b];
+
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Hide what the map shows once: overloads (the same name in the same
+ * scope of a file, Go aside, whose methods differ by receiver) and the
+ * definition in a .c file of a function its header declares.
+ */
+static void
+hide_duplicates(struct symtab *t, const uint32_t *byname)
+{
+	size_t i, j, e;
+
+	for (i = 0; i < t->ndefs; i++)
+		t->defs[i].hidden = 0;
+	for (i = 0; i < t->ndefs; i = e) {
+		int header = 0;
+
+		for (e = i; e < t->ndefs &&
+		     t->defs[byname[e]].name == t->defs[byname[i]].name;
+		     e++) {
+			const struct sdef *d = &t->defs[byname[e]];
+
+			header |= has_ext(t->files[d->file].path, C_HEADERS) &&
+			    !strcmp(d->kind, "function");
+		}
+		for (j = i; j < e; j++) {
+			struct sdef *d = &t->defs[byname[j]];
+			const char *path = t->files[d->file].path;
+			size_t k;
+
+			if (header && has_ext(path, C_SOURCES) &&
+			    !strcmp(d->kind, "function")) {
+				d->hidden = 1;
+				continue;
+			}
+			if (has_ext(path, ".go."))
+				continue;
+			for (k = i; k < j; k++) {
+				const struct sdef *o = &t->defs[byname[k]];
+
+				if (o->file == d->file && !o->hidden &&
+				    o->scope_line == d->scope_line) {
+					d->hidden = 1;
+					break;
+				}
+			}
+		}
+	}
+}
+
+/*
+ * Names a reader does not follow to the project's definition: they
+ * shadow a language's builtins or standard library, or are so common
+ * (get, new, len) that a call says nothing of which definition is meant.
+ */
+static const char *const common_names[] = { "Clone", "Debug", "Default",
+	"Display", "Drop", "Eq", "Err", "Error", "From", "Hash", "Into",
+	"Iterator", "List", "Map", "None", "Object", "Ok", "Option", "Ord",
+	"PartialEq", "PartialOrd", "Result", "Self", "Set", "Some", "String",
+	"ToString", "Vec", "__call__", "__enter__", "__eq__", "__exit__",
+	"__getattr__", "__getitem__", "__hash__", "__init__", "__iter__",
+	"__len__", "__new__", "__repr__", "__str__", "add", "all", "any",
+	"append", "apply", "as_ref", "as_str", "assert", "bool", "bytes",
+	"call", "clear", "clone", "close", "cmp", "contains", "copy", "count",
+	"create", "default", "delete", "dict", "drop", "emit", "encode",
+	"decode", "end", "entries", "eq", "equals", "error", "exec", "exists",
+	"expect", "extend", "filter", "find", "first", "float", "flush", "fmt",
+	"format", "from", "from_str", "get", "getName", "handle", "has", "hash",
+	"hashCode", "index", "info", "init", "insert", "int", "into",
+	"is_empty", "isEmpty", "items", "iter", "join", "keys", "last", "len",
+	"length", "list", "load", "log", "lower", "main", "map", "match", "max",
+	"min", "new", "next", "ok", "open", "parse", "pop", "print", "printf",
+	"push", "put", "read", "reduce", "remove", "replace", "reset",
+	"resolve", "run", "save", "send", "set", "setName", "size", "slice",
+	"sort", "split", "start", "stop", "str", "strip", "sum", "super",
+	"test", "then", "toString", "to_string", "trim", "tuple", "type",
+	"unwrap", "update", "upper", "validate", "value", "values", "warn",
+	"with", "write" };
+
+static int
+str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int
+is_common_name(const char *n)
+{
+	static int sorted;
+	static char *copy[sizeof(common_names) / sizeof(common_names[0])];
+	size_t nn = sizeof(common_names) / sizeof(common_names[0]);
+	const char *key = n;
+
+	/* Sorted once; ranking runs on one thread at a time per index. */
+	if (!sorted) {
+		memcpy(copy, common_names, sizeof(copy));
+		qsort(copy, nn, sizeof(copy[0]), str_cmp);
+		sorted = 1;
+	}
+	return bsearch(&key, copy, nn, sizeof(copy[0]), str_cmp) != NULL;
+}
+
+/*
+ * How much a reference to name says about its definitions: a long,
+ * descriptive name more, a private or common one much less; split among
+ * the files (units) that define it.
+ */
+static double
+name_weight(const char *n, size_t ndefiners)
+{
+	size_t len = strlen(n), i;
+	int lower = 0, upper = 0, under = 0;
+	double mul = 1;
+
+	for (i = 0; i < len; i++) {
+		lower |= islower((unsigned char)n[i]) != 0;
+		upper |= isupper((unsigned char)n[i]) != 0;
+		under |= n[i] == '_';
+	}
+	if (len >= 8 && (under || (lower && upper)))
+		mul *= 4;
+	if (is_common_name(n))
+		mul *= 0.02;
+	else if (n[0] == '_')
+		mul *= 0.1;
+	if (len <= 2)
+		mul *= 0.1;
+	return mul / (double)(ndefiners ? ndefiners : 1);
+}
+
+struct edge {
+	uint32_t from, to; /* units */
+	double w;
+	uint32_t group; /* the target definition's (name, file) group */
+};
+
+static int
+ref_cmp(const void *a, const void *b)
+{
+	const struct sref *x = a, *y = b;
+
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	return 0;
+}
+
+static int
+visible(const struct symtab *t, const struct sdef *d)
+{
+	return !d->hidden && t->files[d->file].cls != FC_VENDOR;
+}
+
+/* The edges of the references to one name, defined by byname[i..e). */
+static void
+name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
+    size_t i, size_t e, size_t *r, struct edge **edges, size_t *nedges,
+    size_t *aedges)
+{
+	uint32_t name = t->defs[byname[i]].name, last = UINT32_MAX;
+	size_t ndef = 0, k;
+	double mul;
+
+	for (k = i; k < e; k++) {
+		const struct sdef *d = &t->defs[byname[k]];
+
+		if (visible(t, d) && t->files[d->file].unit != last) {
+			ndef++;
+			last = t->files[d->file].unit;
+		}
+	}
+	while (*r < t->nrefs && t->refs[*r].name < name)
+		(*r)++;
+	if (!ndef)
+		return;
+	mul = name_weight(t->names[name], ndef);
+	while (*r < t->nrefs && t->refs[*r].name == name) {
+		uint32_t from = t->refs[*r].file, fu = t->files[from].unit;
+		size_t cnt = 0;
+
+		while (*r < t->nrefs && t->refs[*r].name == name &&
+		    t->refs[*r].file == from) {
+			cnt++;
+			(*r)++;
+		}
+		if (t->files[from].cls == FC_VENDOR)
+			continue;
+		/*
+		 * Every definer gets an edge, even when the referring file
+		 * defines the name too: api.request() calling
+		 * Session.request() is a reference a reader follows.
+		 */
+		for (k = i; k < e; k++) {
+			const struct sdef *d = &t->defs[byname[k]];
+			uint32_t to = t->files[d->file].unit;
+
+			if (!visible(t, d) || to == fu ||
+			    (k > i && d->file == t->defs[byname[k - 1]].file))
+				continue;
+			GROW(*edges, *nedges, *aedges);
+			(*edges)[*nedges].from = fu;
+			(*edges)[*nedges].to = to;
+			(*edges)[*nedges].w = mul * sqrt((double)cnt);
+			(*edges)[*nedges].group = group[byname[k]];
+			(*nedges)++;
+		}
+	}
+}
+
+/* The teleport vector: the project, the focus, little for the rest. */
+static double *
+teleport(struct symtab *t)
+{
+	double *p = uk_xcalloc(t->nfiles + 1, sizeof(double)), sum = 0;
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < t->nfiles; i++)
+		any |= t->files[i].focus;
+	for (i = 0; i < t->nfiles; i++) {
+		const struct sfile *f = &t->files[i];
+		double w = f->cls == FC_CORE ? P_CORE :
+		    f->cls == FC_NOISE       ? P_NOISE :
+					       0;
+
+		if (any && !f->focus)
+			w *= P_AWAY;
+		w *= sqrt(1.0 + f->ndefs);
+		p[f->unit] += w;
+	}
+	for (i = 0; i < t->nfiles; i++)
+		sum += p[i];
+	for (i = 0; i < t->nfiles; i++)
+		p[i] = sum > 0 ? p[i] / sum : 1.0 / (double)t->nfiles;
+	return p;
+}
+
+/* PageRank with teleport p; dangling mass goes where p sends it. */
+static double *
+pagerank(size_t n, const struct edge *edges, size_t nedges, const double *p,
+    double *out)
+{
+	double *pr = uk_xcalloc(n + 1, sizeof(double));
+	double *next = uk_xcalloc(n + 1, sizeof(double));
+	size_t i, j, it;
+
+	for (j = 0; j < nedges; j++)
+		out[edges[j].from] += edges[j].w;
+	/*
+	 * A file's vote is at least OUT_MIN: what its references do not
+	 * use goes where teleport goes.  Else a file whose only references
+	 * are to common names (str, get) would hand them its whole rank.
+	 */
+	for (i = 0; i < n; i++)
+		if (out[i] < OUT_MIN)
+			out[i] = OUT_MIN;
+	memcpy(pr, p, n * sizeof(double));
+	for (it = 0; it < 100; it++) {
+		double dangling = 0, diff = 0;
+
+		for (i = 0; i < n; i++)
+			dangling += pr[i];
+		for (j = 0; j < nedges; j++)
+			dangling -=
+			    pr[edges[j].from] * edges[j].w / out[edges[j].from];
+		for (i = 0; i < n; i++)
+			next[i] = ((1 - DAMPING) + DAMPING * dangling) * p[i];
+		for (j = 0; j < nedges; j++)
+			next[edges[j].to] += DAMPING * pr[edges[j].from] *
+			    edges[j].w / out[edges[j].from];
+		for (i = 0; i < n; i++) {
+			diff += fabs(next[i] - pr[i]);
+			pr[i] = next[i];
+		}
+		if (diff < 1e-10)
+			break;
+	}
+	free(next);
+	return pr;
+}
+
+void
+uk_symtab_rank(struct symtab *t, const char *focus)
+{
+	uint32_t *byname = NULL, *group = NULL;
+	struct edge *edges = NULL;
+	size_t nedges = 0, aedges = 0, i, j, r = 0, e, ngroups = 0;
+	double *out = NULL, *pr = NULL, *p = NULL, *grank = NULL;
+	size_t n = t->nfiles;
+
+	t->ranked = 1;
+	if (!n)
+		return;
+	for (i = 0; i < n; i++) {
+		struct sfile *f = &t->files[i];
+		size_t fl = focus ? strlen(focus) : 0;
+
+		f->focus = fl && !strncmp(f->path, focus, fl) &&
+		    (f->path[fl] == '/' || !f->path[fl]);
+	}
+	classify(t);
+	pair_units(t);
+	byname = uk_xcalloc(t->ndefs + 1, sizeof(*byname));
+	group = uk_xcalloc(t->ndefs + 1, sizeof(*group));
+	for (i = 0; i < t->ndefs; i++)
+		byname[i] = (uint32_t)i;
+	qsort_r(byname, t->ndefs, sizeof(*byname), def_key_cmp, t);
+	if (t->nrefs)
+		qsort(t->refs, t->nrefs, sizeof(*t->refs), ref_cmp);
+	hide_duplicates(t, byname);
+	for (i = 0; i < t->ndefs; i++) {
+		const struct sdef *a = &t->defs[byname[i]];
+
+		if (i &&
+		    (a->name != t->defs[byname[i - 1]].name ||
+			a->file != t->defs[byname[i - 1]].file))
+			ngroups++;
+		group[byname[i]] = (uint32_t)ngroups;
+	}
+	ngroups++;
+	for (i = 0; i < t->ndefs; i = e) {
+		for (e = i; e < t->ndefs &&
+		     t->defs[byname[e]].name == t->defs[byname[i]].name;
+		     e++)
+			;
+		name_edges(t, byname, group, i, e, &r, &edges, &nedges,
+		    &aedges);
+	}
+	for (i = 0; i < n; i++)
+		t->files[i].ndefs = 0;
+	for (i = 0; i < t->ndefs; i++)
+		if (!t->defs[i].hidden)
+			t->files[t->defs[i].file].ndefs++;
+	p = teleport(t);
+	out = uk_xcalloc(n + 1, sizeof(double));
+	pr = pagerank(n, edges, nedges, p, out);
+	for (i = 0; i < n; i++)
+		t->files[i].rank = pr[t->files[i].unit];
+
+	/* Each definition gets the rank flowing along its edges. */
+	grank = uk_xcalloc(ngroups, sizeof(double));
+	for (j = 0; j < nedges; j++)
+		grank[edges[j].group] +=
+		    pr[edges[j].from] * edges[j].w / out[edges[j].from];
+	for (i = 0; i < t->ndefs; i++) {
+		struct sdef *d = &t->defs[i];
+
+		d->rank = grank[group[i]];
+		/* Unreferenced: after the referenced, by their file's rank. */
+		if (d->rank == 0)
+			d->rank = t->files[d->file].rank * 1e-6;
+	}
+	free(byname);
+	free(group);
+	free(edges);
+	free(out);
+	free(pr);
+	free(p);
+	free(grank);
+}

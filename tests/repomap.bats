@@ -1,0 +1,299 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# The repository map's ranking and rendering on a real git repository made
+# here: vendored code, tests that reference everything, .gitattributes
+# marks, a shadowed builtin, a Rust type used everywhere, a Python class
+# with multi-line signatures and overloads, a C header with its .c file,
+# file names with control characters.  Through the archive route (served
+# on loopback, as urlfetch fetches it) and through tests/unit/t_symbols -R,
+# which also hands the index the files that are not source (licences,
+# manifests, .gitattributes) with uk_symbols_note.
+bats_require_minimum_version 1.5.0
+load helpers/common
+load helpers/repo_fixture
+
+# make_map_repo DIR: the repository.
+make_map_repo() {
+	local d=$1 i
+	mkdir -p "$d" && cd "$d" || return 1
+	git init -q -b main .
+	git config user.email t@example.org
+	git config user.name test
+	printf 'Acme\n====\n\nThe engine.\n' >README.md
+	printf 'MIT License\n\nCopyright (c) 2024 Acme\n' >LICENSE
+	printf '[project]\nname = "acme"\n' >pyproject.toml
+	mkdir -p core app tests deps/lua third/zlib gen src lib
+	cat >core/engine.py <<'P'
+from typing import overload
+
+
+class Engine:
+    """The engine everything drives."""
+
+    def run_query(
+        self,
+        query: "Query",
+        limit: int = 10,
+        offset: int = 0,
+    ) -> "Result":
+        return lua_pushstring(query) + deflate_stream(limit) + generated_table()
+
+    @overload
+    def fetch_rows(self, n: int) -> list: ...
+
+    @overload
+    def fetch_rows(self, n: str) -> list: ...
+
+    def fetch_rows(self, n):
+        return [n]
+P
+	cat >core/sessions.py <<'P'
+class Session:
+    def request(self, method, url):
+        return method + url
+
+    def unused_helper(self):
+        return 0
+P
+	cat >core/api.py <<'P'
+from core.sessions import Session
+
+
+def request(method, url):
+    return Session().request(method, url)
+P
+	cat >core/compat.py <<'P'
+str = str
+
+
+def get(mapping, key):
+    return mapping[key]
+P
+	for i in 1 2 3 4 5 6; do
+		cat >app/job$i.py <<P
+from core.engine import Engine
+
+
+def job_$i(x):
+    e = Engine()
+    return str(e.run_query(str(x))) + str(get({}, x)) + str(e.fetch_rows($i))
+P
+	done
+	{
+		echo 'from core.engine import Engine'
+		for i in $(seq 1 40); do
+			printf '\n\ndef test_case_%d():\n    assert Engine().run_query(%d)\n    assert Engine().fetch_rows(%d)\n' "$i" "$i" "$i"
+		done
+	} >tests/test_all.py
+	# Vendored by name (deps/) and by its own licence (third/zlib).
+	printf 'Lua is free software.\nCopyright (C) 1994 Lua.org, PUC-Rio.\n' >deps/lua/COPYRIGHT
+	printf 'all:\n\tcc -c lua.c\n' >deps/lua/Makefile
+	printf 'int\nlua_pushstring(const char *s)\n{\n\treturn 0;\n}\n' >deps/lua/lua.c
+	printf 'zlib License\n\nCopyright (C) 1995 Jean-loup Gailly and Mark Adler\n' >third/zlib/LICENSE
+	printf 'project(zlib C)\n' >third/zlib/CMakeLists.txt
+	printf 'def deflate_stream(level):\n    return level\n' >third/zlib/deflate.py
+	printf 'gen/** linguist-generated\n' >.gitattributes
+	printf 'def generated_table():\n    return 1\n' >gen/tables.py
+	# A Rust type used everywhere.
+	cat >src/searcher.rs <<'R'
+/// Searches a haystack.
+pub struct Searcher {
+    pub limit: usize,
+}
+
+impl Searcher {
+    pub fn search_path(
+        &self,
+        path: &str,
+    ) -> usize {
+        self.limit
+    }
+}
+R
+	for i in 1 2 3 4; do
+		cat >src/use$i.rs <<R
+use crate::searcher::Searcher;
+
+pub struct Holder$i {
+    pub searcher: Searcher,
+}
+
+pub fn make$i(s: &Searcher) -> Option<Searcher> {
+    None
+}
+R
+	done
+	# A C header and its .c file.
+	cat >lib/pool.h <<'C'
+struct pool;
+struct pool *pool_create(unsigned long size);
+int pool_take(struct pool *p);
+C
+	cat >lib/pool.c <<'C'
+#include "pool.h"
+
+struct pool *
+pool_create(unsigned long size)
+{
+	return 0;
+}
+
+int
+pool_take(struct pool *p)
+{
+	return pool_create(1) != 0;
+}
+C
+	for i in 1 2 3; do
+		printf '#include "pool.h"\nint use%d(void) { return pool_take(pool_create(%d)); }\n' "$i" "$i" >lib/use$i.c
+	done
+	# Names that would forge lines of the map.
+	printf 'def forged_name():\n    return 1\n' >"$(printf 'evil\nfake.py')"
+	printf 'def escaped_name():\n    return 1\n' >"$(printf 'esc\033[31m.py')"
+	printf 'from x import forged_name, escaped_name\nforged_name()\nescaped_name()\n' >app/evil_user.py
+	git add -A && git commit -q -m initial
+	git branch dev
+	cd - >/dev/null || return 1
+}
+
+setup_file() {
+	make_map_repo "$BATS_FILE_TMPDIR/src"
+	serve_repo "$BATS_FILE_TMPDIR/src" "$BATS_FILE_TMPDIR/srv"
+}
+
+setup() {
+	repo_setup
+	SYM=${UK_UNIT:-$TOP/build/unit}/t_symbols
+	[ -x "$SYM" ] || SYM=$TOP/build/unit/t_symbols
+}
+
+teardown() {
+	common_teardown
+}
+
+# map_files: the files of the map in $output, one a line, in order.
+map_files() {
+	jq -r .symbol_map <<<"$output" | grep -E '^[^ │⋮].*:$' | sed 's/:$//'
+}
+
+@test "repomap: the class everything uses ranks first, not the shadowed builtin" {
+	run -0 "$REPO" -J https://github.com/acme/tool
+	[ "$(map_files | head -n 1)" = core/engine.py ]
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	# str = str and get() are defined but shadow builtins: not before.
+	[ "$(map_files | grep -n '^core/compat.py$' | cut -d: -f1)" != 1 ]
+	jq -e '[.symbols[:3][].name] | (index("str") == null and index("get") == null)' \
+	    <<<"$output"
+	# Where engine.py's only other references are left out (the notes
+	# make third/ and gen/ vendored), its vote for str stays small.
+	run -0 "$SYM" -R -t 1024 "$SRC"
+	jq -e '[.symbols[:3][].name] | (index("str") == null and index("get") == null)' \
+	    <<<"$output"
+}
+
+@test "repomap: a reference from a file that defines the name too is kept" {
+	run -0 "$REPO" -t 4000 -J https://github.com/acme/tool
+	# api.request() calls Session.request(): an edge, though api.py
+	# defines request as well.
+	jq -e '[.symbols[] | select(.file == "core/sessions.py")] |
+	    (map(select(.name == "request"))[0].rank) >
+	    100 * (map(select(.name == "unused_helper"))[0].rank)' <<<"$output"
+}
+
+@test "repomap: no vendored (deps/) and no test symbols in the map" {
+	run -0 "$REPO" -J https://github.com/acme/tool
+	run -1 grep -E '^(deps|tests)/' <(map_files)
+	run -0 "$REPO" -J https://github.com/acme/tool
+	jq -e '[.symbols[] | select(.file | test("^(deps|tests)/"))] | length == 0' \
+	    <<<"$output"
+	jq -e '[.symbols[] | select(.name | test("^(lua_pushstring|test_case_)"))] | length == 0' \
+	    <<<"$output"
+}
+
+@test "repomap: a whole multi-line signature under its class; overloads once" {
+	run -0 "$REPO" -t 4000 -J https://github.com/acme/tool
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	grep -A 12 -x 'core/engine.py:' "$T/map" >"$T/engine"
+	grep -qx '│class Engine:' "$T/engine"
+	grep -qx '│    def run_query(' "$T/engine"
+	grep -qx '│        offset: int = 0,' "$T/engine"
+	grep -qx '│    ) -> "Result":' "$T/engine"
+	[ "$(grep -c 'def fetch_rows' "$T/map")" = 1 ]
+	[ "$(jq '[.symbols[] | select(.name == "fetch_rows")] | length' <<<"$output")" = 1 ]
+	jq -e '.symbols[] | select(.name == "run_query") | .scope == "Engine"' <<<"$output"
+	jq -e '.symbols[] | select(.name == "Engine") | .doc == "The engine everything drives."' <<<"$output"
+	# The class header comes before the method, once.
+	[ "$(grep -c '^│class Engine:$' "$T/map")" = 1 ]
+}
+
+@test "repomap: a Rust type used everywhere, its impl header above its method" {
+	run -0 "$REPO" -t 4000 -J https://github.com/acme/tool
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	grep -qx '│pub struct Searcher' "$T/map"
+	grep -B 3 -x '│    pub fn search_path(' "$T/map" | grep -qx '│impl Searcher'
+	grep -qx '│    ) -> usize' "$T/map"
+	jq -e '.symbols[] | select(.name == "Searcher") | .doc == "Searches a haystack."' <<<"$output"
+	jq -e '.symbols[] | select(.name == "search_path") | .scope == "impl Searcher"' <<<"$output"
+	# Searcher's file ranks above the files that use it.
+	[ "$(map_files | grep -n '^src/searcher.rs$' | cut -d: -f1)" -lt \
+	    "$(map_files | grep -n '^src/use1.rs$' | cut -d: -f1)" ]
+}
+
+@test "repomap: a C header and its .c are one unit, the declaration shown once" {
+	run -0 "$REPO" -t 4000 https://github.com/acme/tool
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	[ "$(grep -c 'pool_create' "$T/map")" = 1 ]
+	grep -qx '│struct pool \*pool_create(unsigned long size);' "$T/map"
+	run -1 grep -qx 'lib/pool.c:' "$T/map"
+	h=$(grep -n -x 'lib/pool.h:' "$T/map" | cut -d: -f1)
+	u=$(grep -n -x 'lib/use1.c:' "$T/map" | cut -d: -f1)
+	[ "$h" -lt "$u" ]
+}
+
+@test "repomap: control characters of file names never forge a line" {
+	run -0 "$REPO" -t 4000 https://github.com/acme/tool
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	run -1 grep -x 'fake.py:' "$T/map"
+	run -1 grep -q $'\033' "$T/map"
+	grep -qxF 'evil\nfake.py:' "$T/map"
+	grep -qxF 'esc\x1b[31m.py:' "$T/map"
+}
+
+@test "repomap: the map stays within its budget and fills 90% of it" {
+	run -0 "$REPO" -t 100000 https://github.com/acme/tool
+	whole=$(jq -r .github_info.map_tokens <<<"$output")
+	for budget in 40 60 100 150 220 300; do
+		[ "$budget" -lt "$whole" ]
+		run -0 "$REPO" -t "$budget" https://github.com/acme/tool
+		tokens=$(jq -r .github_info.map_tokens <<<"$output")
+		[ "$tokens" -le "$budget" ]
+		[ $((tokens * 10)) -ge $((budget * 9)) ]
+	done
+	# Nothing more to show: the whole map, under the budget.
+	run -0 "$REPO" -t $((whole + 200)) https://github.com/acme/tool
+	[ "$(jq -r .github_info.map_tokens <<<"$output")" = "$whole" ]
+}
+
+@test "repomap: own licence with a build file and .gitattributes marks are vendored" {
+	run -0 "$SYM" -R -t 4000 "$SRC"
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	grep -q run_query "$T/map"
+	run -1 grep -E 'deflate_stream|generated_table|lua_pushstring|^third/|^gen/' "$T/map"
+	# Without the notes (the archive route today) they are in.
+	run -0 "$REPO" -t 4000 https://github.com/acme/tool
+	jq -r .symbol_map <<<"$output" | grep -q '^third/zlib/deflate.py:$'
+}
+
+@test "repomap: manifests are listed by path at the top" {
+	run -0 "$SYM" -R -t 1024 "$SRC"
+	[ "$(jq -r '.symbol_map | split("\n")[0]' <<<"$output")" = pyproject.toml ]
+	run -1 grep -x 'deps/lua/Makefile' <(jq -r .symbol_map <<<"$output")
+}
+
+@test "repomap: a focus path centres the map there" {
+	run -0 "$SYM" -R -t 1024 -f lib "$SRC"
+	[ "$(jq -r .github_info.top_file <<<"$output")" = lib/pool.h ]
+	[ "$(map_files | head -n 1)" = lib/pool.h ]
+	run -0 "$SYM" -R -t 1024 -f tests "$SRC"
+	map_files | grep -qx tests/test_all.py
+}
