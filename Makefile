@@ -20,6 +20,10 @@ urlfetch-net_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter 
 urlsum_PKGS    = yajl libcurl libcrypto
 toolack_PKGS   = yajl libcurl libmicrohttpd libcrypto
 pwfetch_PKGS   = yajl libcurl gumbo libcrypto
+# Compiled against, linked by none: lib/pdf.c loads poppler-glib with
+# dlopen at the first PDF (linking it costs every start of urlfetch and
+# urlfetch-net some fifty libraries; see lib/pdf.c).
+PDF_PKGS       = poppler-glib
 
 # Every cmd/*.c is a program.  Those in LIBEXEC_PROGS are private, run by
 # another program (urlfetch runs urlfetch-net): they go to libexec/urlkit/.
@@ -27,7 +31,7 @@ LIBEXEC_PROGS = urlfetch-net
 PROGS := $(filter-out $(LIBEXEC_PROGS), \
 	$(sort $(basename $(notdir $(wildcard cmd/*.c)))))
 ALL_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter \
-	libpcre2-8 libmicrohttpd
+	libpcre2-8 libmicrohttpd $(PDF_PKGS)
 
 override CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -O2 -g $(CFLAGS)
 ifdef DEVELOPER

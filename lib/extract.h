@@ -54,6 +54,7 @@ struct uk_extract {
 	int blocked;     /* 1: the page looks like a block or challenge page */
 	int needs_browser; /* 1: an app shell whose text scripts build */
 	int pages;       /* PDF: the document's page count; 0 otherwise */
+	int truncated;   /* PDF: pages left out (page or time limit) */
 };
 
 /*

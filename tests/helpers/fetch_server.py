@@ -22,6 +22,8 @@ import sys
 import threading
 import time
 
+import mkpdf
+
 ARTICLE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>The Quiet Harbour</title>
@@ -102,6 +104,22 @@ ISSUE_PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8">
 API did not answer for it, and urlfetch fell back to the web page as the
 design says it should when the API is not there.</p></main></body></html>
 """
+
+# Pages for the metadata and page-kind routes, /meta/NAME: (headers,
+# body).
+META_PAGES = {
+    "lang-header.html": ([("Content-Language", "de-DE")],
+                         "<html><head><title>Seite</title></head><body>"
+                         "<article><p>" + "Ein Satz ueber den Hafen. " * 12 +
+                         "</p></article></body></html>"),
+    "app-shell.html": ([], """<!DOCTYPE html><html lang="en"><head>
+<title>Dashboard</title><script src="/static/js/main.4f2a.js"></script>
+</head><body><noscript>You need to enable JavaScript to run this app.
+</noscript><div id="root"></div></body></html>
+"""),
+    "binary.html": ([], b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" +
+                    bytes(range(256)) * 4),
+}
 
 lock = threading.Lock()
 counts = {}
@@ -266,6 +284,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if path == "/doc.pdf":
             return self.send(200, b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n",
                              "application/pdf")
+        if path.startswith("/pdf/"):
+            return self.pdf_route(path[len("/pdf/"):])
+        if path.startswith("/meta/"):
+            page = META_PAGES.get(path[len("/meta/"):])
+            if page is None:
+                return self.send(404, "<html><body>not found</body></html>")
+            return self.send(200, page[1], headers=page[0])
         if path == "/empty.html":
             return self.send(200, "<html><body><script>app()</script>"
                              "</body></html>")
@@ -287,6 +312,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if path == "/gh/octo/demo/issues/8":
             return self.send(200, ISSUE_PAGE)
         return self.send(404, "<html><body>not found</body></html>")
+
+    def pdf_route(self, name):
+        """PDF documents made by mkpdf.py: /pdf/KIND.pdf as
+        application/pdf; /pdf/KIND.bin as octet-stream, /pdf/KIND.none
+        with no type (sniffed by their first bytes)."""
+        kind, _, ext = name.rpartition(".")
+        kind = kind.replace("-", ":")
+        try:
+            body = mkpdf.make(kind)
+        except (KeyError, ValueError):
+            return self.send(404, "<html><body>not found</body></html>")
+        ctype = {"pdf": "application/pdf", "bin": "application/octet-stream",
+                 "none": None}.get(ext, "application/pdf")
+        return self.send(200, body, ctype)
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
