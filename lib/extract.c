@@ -572,7 +572,8 @@ attr_kept(const char *name, size_t n)
 	static const char *const keep[] = { "aria-hidden", "class", "content",
 		"datetime", "hidden", "id", "itemprop", "name", "property",
 		"rel", "role", "style", "type", "color", "face", "size",
-		"encoding", "action", "prompt", NULL };
+		"encoding", "action", "prompt", "lang", "xml:lang",
+		"http-equiv", "ng-app", NULL };
 	size_t k;
 
 	for (k = 0; keep[k]; k++)
@@ -596,7 +597,7 @@ html_space(char ch)
  * '>' outside quotes, an unclosed quote) the rest is copied as it is.
  */
 static size_t
-strip_attrs(char *s, size_t w, size_t t, size_t gt)
+strip_attrs(char *s, size_t w, size_t t, size_t gt, int link)
 {
 	size_t i = t, lead, name, name_end, j, end;
 	const char *q;
@@ -634,7 +635,10 @@ strip_attrs(char *s, size_t w, size_t t, size_t gt)
 						goto verbatim;
 			}
 		}
-		if (attr_kept(s + name, name_end - name)) {
+		/* A <link>'s href: the canonical address (extract_meta.c). */
+		if (attr_kept(s + name, name_end - name) ||
+		    (link && name_end - name == 4 &&
+			!strncasecmp(s + name, "href", 4))) {
 			memmove(s + w, s + lead, end - lead);
 			w += end - lead;
 		}
@@ -787,7 +791,8 @@ shrink(char *s, size_t len)
 			     k++)
 				;
 			memmove(s + w, s + r, k - r);
-			w = strip_attrs(s, w + k - r, k, gt);
+			w = strip_attrs(s, w + k - r, k, gt,
+			    !strcmp(name, "link"));
 			s[w++] = '>';
 		} else {
 			memmove(s + w, s + r, gt + 1 - r);
@@ -1286,6 +1291,8 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	memset(x, 0, sizeof(*x));
 	memset(&c, 0, sizeof(c));
 	c.x = x;
+	c.url = url;
+	c.http_lang = o ? o->content_language : NULL;
 	uk_charset_detect(html, len, content_type, cs, sizeof(cs), &bom);
 	if (uk_charset_to_utf8(html, len, cs, &u, NULL) < 0) {
 		memcpy(cs, "utf-8", 6);
@@ -1334,6 +1341,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 		x->fallback = 1;
 	}
 	x->blocked = is_blocked(&c, all.buf, all.len);
+	x->needs_browser = uk_ex_needs_browser(&c, all.buf, all.len);
 	x->text = uk_buf_detach(&text, NULL);
 	x->format = "text";
 	ret = 0;
