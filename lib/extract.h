@@ -87,6 +87,12 @@ int uk_extract_pdf(const char *pdf, size_t len, const char *url,
  */
 int uk_extract_is_binary(const char *buf, size_t len);
 
+/*
+ * The warning a program prints for a record with needs_browser: it
+ * names pwfetch and the pipeline that renders such pages.
+ */
+extern const char uk_extract_shell_warning[];
+
 /* Whether buf[0..len) starts as a PDF document does ("%PDF-"). */
 int uk_extract_is_pdf(const char *buf, size_t len);
 

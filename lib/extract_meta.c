@@ -652,6 +652,9 @@ uk_ex_metadata_release(struct ctx *c)
  * never a shell.
  */
 #define SHELL_TEXT 300
+const char uk_extract_shell_warning[] =
+    "the page's text is built by scripts (needs_browser): render it with "
+    "pwfetch (urlfetch | jq -c 'select(.needs_browser)' | pwfetch fetch)";
 int
 uk_ex_needs_browser(const struct ctx *c, const char *alltext, size_t alllen)
 {

@@ -105,19 +105,31 @@ API did not answer for it, and urlfetch fell back to the web page as the
 design says it should when the API is not there.</p></main></body></html>
 """
 
-# Pages for the metadata and page-kind routes, /meta/NAME: (headers,
-# body).
+# Pages for the metadata and page-kind routes, /meta/NAME: (content
+# type, headers, body).
+HTML = "text/html; charset=utf-8"
 META_PAGES = {
-    "lang-header.html": ([("Content-Language", "de-DE")],
+    "lang-header.html": (HTML, [("Content-Language", "de-DE, en")],
                          "<html><head><title>Seite</title></head><body>"
                          "<article><p>" + "Ein Satz ueber den Hafen. " * 12 +
                          "</p></article></body></html>"),
-    "app-shell.html": ([], """<!DOCTYPE html><html lang="en"><head>
-<title>Dashboard</title><script src="/static/js/main.4f2a.js"></script>
+    # An app shell: its text comes from app.js, in a browser.
+    "app-shell.html": (HTML, [], """<!DOCTYPE html><html lang="en"><head>
+<title>Dashboard</title><script src="/meta/app.js"></script>
 </head><body><noscript>You need to enable JavaScript to run this app.
 </noscript><div id="root"></div></body></html>
 """),
-    "binary.html": ([], b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" +
+    "app.js": ("application/javascript", [], """
+document.addEventListener("DOMContentLoaded", function () {
+  var p = document.createElement("p");
+  p.textContent = "The dashboard shows the harbour's tides, the boats " +
+    "that came in today, the ones still out at sea, and the weather " +
+    "the harbour master expects for the night, so that nobody sails " +
+    "out into a storm without knowing it is coming.";
+  document.getElementById("root").appendChild(p);
+});
+"""),
+    "binary.html": (HTML, [], b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" +
                     bytes(range(256)) * 4),
 }
 
@@ -290,7 +302,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             page = META_PAGES.get(path[len("/meta/"):])
             if page is None:
                 return self.send(404, "<html><body>not found</body></html>")
-            return self.send(200, page[1], headers=page[0])
+            return self.send(200, page[2], page[0], page[1])
         if path == "/empty.html":
             return self.send(200, "<html><body><script>app()</script>"
                              "</body></html>")
