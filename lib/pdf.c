@@ -372,7 +372,7 @@ enum { A_ERROR, A_TITLE, A_AUTHOR, A_DATE, A_SUBJECT, A_KEYWORDS,
  */
 static void
 read_document(const char *pdf, size_t len, int max_pages, long long deadline,
-    struct uk_buf *ans)
+    int timeout_s, struct uk_buf *ans)
 {
 	struct uk_buf text = UK_BUF_INIT;
 	PopplerDocument *doc;
@@ -448,7 +448,12 @@ read_document(const char *pdf, size_t len, int max_pages, long long deadline,
 	}
 	uk_buf_trim(&text);
 	if (cut == 0) {
-		put(ans, "PDF not read within the time limit");
+		struct uk_buf m = UK_BUF_INIT;
+
+		uk_buf_addf(&m, "PDF not read within the time limit of %d s",
+		    timeout_s);
+		put(ans, m.buf);
+		uk_buf_release(&m);
 		goto out;
 	}
 	if (!text.len) {
@@ -596,7 +601,8 @@ uk_extract_pdf(const char *pdf, size_t len, const char *url,
 		if (null >= 0)
 			dup2(null, 2);
 		close(fds[0]);
-		read_document(pdf, len, max_pages, start + timeout, &ans);
+		read_document(pdf, len, max_pages, start + timeout,
+		    (timeout + 999) / 1000, &ans);
 		write_all(fds[1], ans.buf, ans.len);
 		_exit(0);
 	}
