@@ -287,6 +287,57 @@ add_paragraphs(struct uk_buf *b, const struct line *l, size_t n)
 	}
 }
 
+/* Whether a line is only a number of 1 to 4 digits (a page number). */
+static int
+is_number_line(const struct line *l)
+{
+	size_t i, d = 0;
+
+	for (i = 0; i < l->len; i++) {
+		if (isdigit((unsigned char)l->s[i]))
+			d++;
+		else if (l->s[i] != ' ' && l->s[i] != '\t')
+			return 0;
+	}
+	return d >= 1 && d <= 4;
+}
+
+/* Drop a page number printed as the first or last line of a page. */
+static void
+drop_page_numbers(struct line *l, size_t *n)
+{
+	if (*n > 1 && is_number_line(&l[*n - 1]))
+		(*n)--;
+	if (*n > 1 && is_number_line(&l[0])) {
+		memmove(l, l + 1, (*n - 1) * sizeof(*l));
+		(*n)--;
+	}
+}
+
+/*
+ * Between two pages: a blank line, unless the paragraph runs on (the
+ * page ends without a sentence's end and the next starts in lower case).
+ */
+static void
+page_break(struct uk_buf *b, const struct line *first)
+{
+	const char *s = first->s;
+	char last;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	last = b->len ? b->buf[b->len - 1] : '.';
+	if (!strchr(".!?:;\"')]", last) && islower((unsigned char)*s)) {
+		if (last == '-' && b->len >= 2 &&
+		    isalpha((unsigned char)b->buf[b->len - 2]))
+			uk_buf_setlen(b, b->len - 1);
+		else
+			uk_buf_addch(b, ' ');
+		return;
+	}
+	uk_buf_addstr(b, "\n\n");
+}
+
 /*
  * The first heading-like line of the first page: the first of its first
  * lines set larger than the page's most common size, else its first line
@@ -427,9 +478,10 @@ read_document(const char *pdf, size_t len, int max_pages, long long deadline,
 		if (!s || !pp.poppler_page_get_text_layout(page, &r, &nr))
 			nr = 0;
 		l = s ? page_lines(s, r, nr, &nl) : NULL;
+		drop_page_numbers(l, &nl);
 		before = text.len;
 		if (nl && text.len)
-			uk_buf_addstr(&text, "\n\n");
+			page_break(&text, &l[0]);
 		add_paragraphs(&text, l, nl);
 		if (k == 0)
 			head = heading(l, nl);

@@ -74,11 +74,15 @@ check_doc() {
 	[ "$(field "$output" .pages)" = 1 ]
 }
 
-@test "the fixture server's damaged /doc.pdf is an error record saying damaged" {
-	run -1 --separate-stderr urlfetch <<<"$B/doc.pdf"
-	[ "$(field "$output" .error)" = "damaged PDF: it cannot be read" ]
-	[ "$(field "$output" .content)" = null ]
-	[[ $stderr == *"damaged PDF"* ]]
+@test "page numbers are dropped; a paragraph runs on across pages" {
+	python3 "$MKPDF" flow "$T/flow.pdf"
+	run -0 --separate-stderr urlfetch --extract "$T/flow.pdf"
+	field "$output" .content >"$T/content"
+	printf '%s\n\n%s\n\n%s\n' "The first paragraph ends here." \
+	    "The second paragraph starts on the first page and runs on to the second page." \
+	    "A third paragraph." >"$T/want"
+	diff -u "$T/want" "$T/content"
+	[ "$(field "$output" .pages)" = 2 ]
 }
 
 @test "a truncated PDF, over HTTP and from a file, is damaged" {

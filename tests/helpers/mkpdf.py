@@ -11,6 +11,8 @@ KIND is one of:
   notitle   one page, no info dictionary: a 20-point heading line first
   pages:N   N pages, "Page K of N" on each (page limits)
   image     one page that only draws an image (a scan: no text layer)
+  flow      two pages, a paragraph running from one onto the next,
+            page numbers at the foot of each page
   blank     one page with nothing on it
   damaged   the doc document cut in half, its cross-reference table gone
 
@@ -146,6 +148,15 @@ def make(kind):
     elif kind == "image":
         data = build([b"q 400 0 0 400 100 300 cm /Im1 Do Q"],
                      [("Title", "A scan")], resources_image=True)
+    elif kind == "flow":
+        # A sentence that runs from page 1 onto page 2; page numbers.
+        p1, y = paragraphs([
+            ["The first paragraph ends here."],
+            ["The second paragraph starts on the first page and"]])
+        p2, _ = paragraphs([["runs on to the second page."],
+                            ["A third paragraph."]], top=80)
+        data = build([text_stream(p1 + [(9, 800, "1")]),
+                      text_stream(p2 + [(9, 800, "2")])])
     elif kind == "blank":
         data = build([b""])
     elif kind == "damaged":
