@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,6 +43,8 @@
 #define DEFAULT_MAX_PAGES 200
 #define DEFAULT_TIMEOUT_MS 30000
 #define KILL_GRACE_MS 5000
+/* Memory the reader may take beyond what the process had (1 GiB). */
+#define MEMORY_MAX (1ULL << 30)
 /* Text sent back by the child at most (about 30 000 dense pages). */
 #define TEXT_MAX (64UL << 20)
 
@@ -544,6 +547,42 @@ out:
 	pp.g_bytes_unref(bytes);
 }
 
+/*
+ * Bound the child's memory: RLIMIT_DATA (private writable memory, where
+ * poppler's heap lives) at what the process has now plus MEMORY_MAX, so
+ * that a decompression bomb fails the reader, not the machine.  Not under
+ * AddressSanitizer, whose shadow memory alone is terabytes of it.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define UK_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UK_ASAN 1
+#endif
+#endif
+
+static void
+limit_memory(void)
+{
+#ifndef UK_ASAN
+	unsigned long size, res, shared, text, lib, data;
+	struct rlimit rl;
+	FILE *f = fopen("/proc/self/statm", "r");
+	int n;
+
+	if (!f)
+		return;
+	n = fscanf(f, "%lu %lu %lu %lu %lu %lu", &size, &res, &shared, &text,
+	    &lib, &data);
+	fclose(f);
+	if (n != 6)
+		return;
+	rl.rlim_cur = rl.rlim_max = (rlim_t)data *
+		(rlim_t)sysconf(_SC_PAGESIZE) + MEMORY_MAX;
+	setrlimit(RLIMIT_DATA, &rl);
+#endif
+}
+
 static void
 write_all(int fd, const char *p, size_t n)
 {
@@ -653,6 +692,7 @@ uk_extract_pdf(const char *pdf, size_t len, const char *url,
 		if (null >= 0)
 			dup2(null, 2);
 		close(fds[0]);
+		limit_memory();
 		read_document(pdf, len, max_pages, start + timeout,
 		    (timeout + 999) / 1000, &ans);
 		write_all(fds[1], ans.buf, ans.len);
@@ -704,7 +744,9 @@ uk_extract_pdf(const char *pdf, size_t len, const char *url,
 	}
 	if (i < 1 || !done || (WIFSIGNALED(status))) {
 		uk_err_set(err, UK_EXIT_FAIL, "damaged PDF: the reader %s",
-		    WIFSIGNALED(status) ? "crashed on it" : "gave no answer");
+		    WIFSIGNALED(status) ? "crashed on it (or ran out of its "
+					  "1 GiB of memory)" :
+					  "gave no answer");
 		goto out;
 	}
 	if (*f[A_ERROR]) {
