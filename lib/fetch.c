@@ -313,7 +313,10 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 		return 0;
 	}
 	if (is_html(r->content_type, &r->body)) {
-		if (uk_extract_is_binary(r->body.buf, r->body.len)) {
+		/* (UTF-16 declared by the header may have no BOM.) */
+		if (!(r->content_type &&
+			strcasestr(r->content_type, "utf-16")) &&
+		    uk_extract_is_binary(r->body.buf, r->body.len)) {
 			uk_buf_addstr(msg, "binary content served as HTML, "
 					   "not text");
 			*why = "binary";
