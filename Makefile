@@ -20,6 +20,10 @@ urlfetch-net_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter 
 urlsum_PKGS    = yajl libcurl libcrypto
 toolack_PKGS   = yajl libcurl libmicrohttpd libcrypto
 pwfetch_PKGS   = yajl libcurl gumbo libcrypto
+# Compiled against, linked by none: lib/pdf.c loads poppler-glib with
+# dlopen at the first PDF (linking it costs every start of urlfetch and
+# urlfetch-net some fifty libraries; see lib/pdf.c).
+PDF_PKGS       = poppler-glib
 
 # Every cmd/*.c is a program.  Those in LIBEXEC_PROGS are private, run by
 # another program (urlfetch runs urlfetch-net): they go to libexec/urlkit/.
@@ -27,7 +31,9 @@ LIBEXEC_PROGS = urlfetch-net
 PROGS := $(filter-out $(LIBEXEC_PROGS), \
 	$(sort $(basename $(notdir $(wildcard cmd/*.c)))))
 ALL_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter \
-	libpcre2-8 libmicrohttpd
+	libpcre2-8 libmicrohttpd $(PDF_PKGS)
+# What the unit tests link: everything but the libraries loaded with dlopen.
+LINK_PKGS = $(filter-out $(PDF_PKGS), $(ALL_PKGS))
 
 override CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -O2 -g $(CFLAGS)
 ifdef DEVELOPER
@@ -94,13 +100,13 @@ $(BUILD)/cmd/urlfetch.o: override CPPFLAGS += \
 $(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIB) \
-	    $(shell $(PKG_CONFIG) --libs $(ALL_PKGS)) $(LDLIBS)
+	    $(shell $(PKG_CONFIG) --libs $(LINK_PKGS)) $(LDLIBS)
 
 $(BUILD)/unit/t_fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o \
     $(BUILD)/tests/fuzz/replay.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $(filter $(BUILD)/tests/%.o,$^) $(LIB) \
-	    $(shell $(PKG_CONFIG) --libs $(ALL_PKGS)) $(LDLIBS)
+	    $(shell $(PKG_CONFIG) --libs $(LINK_PKGS)) $(LDLIBS)
 
 # The whole run (no TESTS=, no SANITIZE=) also runs every fuzzing harness
 # for FUZZ_SMOKE_SECONDS when clang has libFuzzer (FUZZ_SMOKE_SECONDS=0:

@@ -415,6 +415,8 @@ job_finish(struct job *j)
 		return;
 	}
 	r = base_record(j->rec, j->url);
+	/* Rendered: urlfetch's needs_browser no longer applies. */
+	uk_json_del(r, "needs_browser");
 	if (uk_extract_html(j->html, strlen(j->html),
 		"text/html; charset=utf-8", j->final_url, NULL, &x, &err)) {
 		uk_extract_release(&x);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "extract.h"
 #include "fetch.h"
 #include "fetchargs.h"
 #include "json.h"
@@ -183,6 +184,10 @@ flush_head(struct run *r)
 						     "url"),
 				    e);
 				uk_status_set(UK_EXIT_FAIL);
+			} else if (uk_json_get(s->job.rec, "needs_browser")) {
+				progress_clear();
+				uk_warn("'%s': %s", s->job.url,
+				    uk_extract_shell_warning);
 			}
 			uk_out_record(&out, s->job.rec);
 			if (r->have_sess &&

@@ -195,6 +195,8 @@ extract_file(const char *path, const char *url, int text_only)
 	uk_json_set_str(rec, "fetched_at", now);
 	if (!failed && x.fallback)
 		uk_json_set_str(rec, "extraction", "fallback");
+	if (!failed && !x.blocked && x.needs_browser)
+		uk_warn("'%s': %s", url, uk_extract_shell_warning);
 	if (!failed && x.blocked) {
 		uk_json_set_bool(rec, "blocked", 1);
 		uk_json_set_str(rec, "error", err.msg);

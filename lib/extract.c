@@ -573,7 +573,8 @@ attr_kept(const char *name, size_t n)
 	static const char *const keep[] = { "aria-hidden", "class", "content",
 		"datetime", "hidden", "id", "itemprop", "name", "property",
 		"rel", "role", "style", "type", "color", "face", "size",
-		"encoding", "action", "prompt",
+		"encoding", "action", "prompt", "lang", "xml:lang",
+		"http-equiv", "ng-app",
 		/* The writer's: links, images, list numbers, table spans. */
 		"href", "src", "alt", "start", "colspan", "rowspan", NULL };
 	size_t k;
@@ -599,7 +600,7 @@ html_space(char ch)
  * '>' outside quotes, an unclosed quote) the rest is copied as it is.
  */
 static size_t
-strip_attrs(char *s, size_t w, size_t t, size_t gt)
+strip_attrs(char *s, size_t w, size_t t, size_t gt, int link)
 {
 	size_t i = t, lead, name, name_end, j, end;
 	const char *q;
@@ -637,7 +638,10 @@ strip_attrs(char *s, size_t w, size_t t, size_t gt)
 						goto verbatim;
 			}
 		}
-		if (attr_kept(s + name, name_end - name)) {
+		/* A <link>'s href: the canonical address (extract_meta.c). */
+		if (attr_kept(s + name, name_end - name) ||
+		    (link && name_end - name == 4 &&
+			!strncasecmp(s + name, "href", 4))) {
 			memmove(s + w, s + lead, end - lead);
 			w += end - lead;
 		}
@@ -790,7 +794,8 @@ shrink(char *s, size_t len)
 			     k++)
 				;
 			memmove(s + w, s + r, k - r);
-			w = strip_attrs(s, w + k - r, k, gt);
+			w = strip_attrs(s, w + k - r, k, gt,
+			    !strcmp(name, "link"));
 			s[w++] = '>';
 		} else {
 			memmove(s + w, s + r, gt + 1 - r);
@@ -1289,6 +1294,8 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	memset(x, 0, sizeof(*x));
 	memset(&c, 0, sizeof(c));
 	c.x = x;
+	c.url = url;
+	c.http_lang = o ? o->content_language : NULL;
 	uk_charset_detect(html, len, content_type, cs, sizeof(cs), &bom);
 	if (uk_charset_to_utf8(html, len, cs, &u, NULL) < 0) {
 		memcpy(cs, "utf-8", 6);
@@ -1348,6 +1355,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 			uk_ex_dedupe(&text);
 	}
 	x->blocked = is_blocked(&c, all.buf, all.len);
+	x->needs_browser = uk_ex_needs_browser(&c, all.buf, all.len);
 	x->text = uk_buf_detach(&text, NULL);
 	x->format = w.md ? "markdown" : "text";
 	ret = 0;

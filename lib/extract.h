@@ -33,10 +33,12 @@ struct uk_extract_opts {
 	int comments;  /* the comment section's text into x->comments */
 	int max_pages; /* PDF: pages read at most (0: the default, 200) */
 	int timeout_ms; /* PDF: time limit (0: the default) */
+	/* HTML: the Content-Language header, or NULL (for lang). */
+	const char *content_language;
 };
 
 /* The defaults: text, no links, images or comments. */
-#define UK_EXTRACT_OPTS_INIT { UK_EXTRACT_TEXT, 0, 0, 0, 0, 0 }
+#define UK_EXTRACT_OPTS_INIT { UK_EXTRACT_TEXT, 0, 0, 0, 0, 0, NULL }
 
 struct uk_extract {
 	char *title, *description, *author, *date; /* NULL when absent */
@@ -54,6 +56,7 @@ struct uk_extract {
 	int blocked;     /* 1: the page looks like a block or challenge page */
 	int needs_browser; /* 1: an app shell whose text scripts build */
 	int pages;       /* PDF: the document's page count; 0 otherwise */
+	int truncated;   /* PDF: pages left out (page or time limit) */
 };
 
 /*
@@ -76,6 +79,19 @@ int uk_extract_html(const char *html, size_t len, const char *content_type,
 int uk_extract_pdf(const char *pdf, size_t len, const char *url,
     const struct uk_extract_opts *o, struct uk_extract *x,
     struct uk_err *err);
+
+/*
+ * Whether buf[0..len), served as HTML, is not text at all (an image, an
+ * archive, random bytes): NUL and control bytes in its first kilobyte
+ * (lib/extract_meta.c).  A UTF-16 page with its byte order mark is text.
+ */
+int uk_extract_is_binary(const char *buf, size_t len);
+
+/*
+ * The warning a program prints for a record with needs_browser: it
+ * names pwfetch and the pipeline that renders such pages.
+ */
+extern const char uk_extract_shell_warning[];
 
 /* Whether buf[0..len) starts as a PDF document does ("%PDF-"). */
 int uk_extract_is_pdf(const char *buf, size_t len);

@@ -50,6 +50,19 @@ struct ctx {
 	char *meta_author, *art_author, *ld_author, *rel_author;
 	char *art_date, *ld_date, *time_date, *meta_date;
 	char *ld_headline;
+	/* Language, site, address, image, tags (extract_meta.c). */
+	const char *url;       /* the page's address, or NULL */
+	const char *http_lang; /* the Content-Language header, or NULL */
+	char *html_lang, *meta_lang, *og_locale;
+	char *og_site, *ld_publisher, *app_name;
+	char *link_canonical, *og_url, *og_image, *tw_image, *ld_image;
+	char **tags; /* article:tag, then keywords, as found */
+	size_t ntags;
+	/* Signs of an app shell (uk_ex_needs_browser). */
+	int scripts;         /* <script> elements that run code */
+	size_t script_bytes; /* their inline code */
+	int app_root;        /* an element apps mount on (id="root"...) */
+	int js_notice;       /* a noscript or text asking for JavaScript */
 };
 
 /* Text writer with pending breaks: 0 none, 1 space, 2 newline, 3 blank. */
@@ -103,6 +116,12 @@ void uk_ex_metadata(struct ctx *c, GumboNode *g, int tag);
 void uk_ex_finish_metadata(struct ctx *c);
 /* extract_meta.c: free the candidates. */
 void uk_ex_metadata_release(struct ctx *c);
+/*
+ * extract_meta.c: whether the page is an app shell whose text scripts
+ * build; alltext is the text of the whole body.
+ */
+int uk_ex_needs_browser(const struct ctx *c, const char *alltext,
+    size_t alllen);
 
 /*
  * extract_write.c: write the text of the subtree at i.  skip: 0 all but

@@ -46,6 +46,8 @@ uk_extract_record(const struct uk_extract *x, void *r)
 		uk_json_set_str(rec, "format", x->format);
 	if (x->pages)
 		uk_json_set_int(rec, "pages", x->pages);
+	if (x->truncated)
+		uk_json_set_bool(rec, "truncated", 1);
 	if (x->needs_browser)
 		uk_json_set_bool(rec, "needs_browser", 1);
 }

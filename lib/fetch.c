@@ -314,6 +314,7 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 {
 	struct uk_http_req *r = &j->req;
 	struct uk_extract x;
+	struct uk_extract_opts eo = UK_EXTRACT_OPTS_INIT;
 	struct uk_err err;
 	struct uk_buf text = UK_BUF_INIT;
 	char cs[64];
@@ -331,9 +332,20 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 		return 0;
 	}
 	if (is_html(r->content_type, &r->body)) {
+		/* (UTF-16 declared by the header may have no BOM.) */
+		if (!(r->content_type &&
+			strcasestr(r->content_type, "utf-16")) &&
+		    uk_extract_is_binary(r->body.buf, r->body.len)) {
+			uk_buf_addstr(msg, "binary content served as HTML, "
+					   "not text");
+			*why = "binary";
+			return -1;
+		}
 		memset(&x, 0, sizeof(x));
+		eo = j->f->o.extract;
+		eo.content_language = r->content_language;
 		if (uk_extract_html(r->body.buf, r->body.len, r->content_type,
-			r->final_url, &j->f->o.extract, &x, &err)) {
+			r->final_url, &eo, &x, &err)) {
 			uk_buf_addstr(msg, err.msg);
 			uk_extract_release(&x);
 			*why = "extract";
@@ -347,7 +359,9 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 			*why = "blocked";
 			return -1;
 		}
-		if ((!x.text || !*x.text) && (!x.title || !*x.title)) {
+		/* An app shell is a record: pwfetch renders it. */
+		if ((!x.text || !*x.text) && (!x.title || !*x.title) &&
+		    !x.needs_browser) {
 			uk_buf_addstr(msg,
 			    "no text in the page (it may need "
 			    "a browser: pwfetch)");

@@ -56,8 +56,9 @@ clear_results(struct uk_http_req *r)
 	free(r->content_type);
 	free(r->etag_out);
 	free(r->last_modified_out);
+	free(r->content_language);
 	r->final_url = r->content_type = r->etag_out = NULL;
-	r->last_modified_out = NULL;
+	r->last_modified_out = r->content_language = NULL;
 	uk_buf_reset(&r->body);
 	r->failed = r->too_big = r->refused = r->timed_out = 0;
 	r->status = 0;
@@ -410,6 +411,7 @@ finish(struct uk_http *h, CURL *e, CURLcode rc)
 	r->content_type = s ? uk_xstrdup(s) : NULL;
 	r->etag_out = header_value(e, "ETag");
 	r->last_modified_out = header_value(e, "Last-Modified");
+	r->content_language = header_value(e, "Content-Language");
 
 	if (rc != CURLE_OK) {
 		r->failed = 1;

@@ -76,6 +76,7 @@ struct uk_http_req {
 	char *content_type;      /* Content-Type header or NULL (owned) */
 	char *etag_out;          /* ETag of the response or NULL (owned) */
 	char *last_modified_out; /* Last-Modified or NULL (owned) */
+	char *content_language;  /* Content-Language or NULL (owned) */
 	struct uk_buf body;      /* decoded body */
 	int attempts;            /* how many times it was sent */
 	long retry_after;        /* Retry-After seconds of the last response */

@@ -19,7 +19,8 @@ teardown() { common_teardown; }
 	    '{"url":"file://'"$X"'/article.html","url_type":"web",
 	      "title":"How to Brew Coffee at Home",
 	      "description":"A guide to brewing coffee.",
-	      "author":"Ann Writer","date":"2025-03-04T05:06:07Z"}'
+	      "author":"Ann Writer","date":"2025-03-04T05:06:07Z",
+	      "lang":"en"}'
 	run -0 jq -e '.fetched_at | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z$")' <<<"$output"
 	[ -z "$stderr" ]
 }

@@ -118,6 +118,13 @@ teardown() { common_teardown; }
 	[[ $(field "$output" .error) == "no text in the page"* ]]
 }
 
+@test "a damaged PDF (/doc.pdf: a header and nothing else) is an error record saying damaged" {
+	run -1 --separate-stderr urlfetch <<<"$B/doc.pdf"
+	[ "$(field "$output" .error)" = "damaged PDF: it cannot be read" ]
+	[ "$(field "$output" .content)" = null ]
+	[[ $stderr == *"damaged PDF"* ]]
+}
+
 @test "a binary content type is an error" {
 	run -1 --separate-stderr urlfetch <<<"$B/blob.zip"
 	[ "$(field "$output" .error)" = "unsupported content type 'application/zip'" ]

@@ -22,6 +22,8 @@ import sys
 import threading
 import time
 
+import mkpdf
+
 ARTICLE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>The Quiet Harbour</title>
@@ -102,6 +104,34 @@ ISSUE_PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8">
 API did not answer for it, and urlfetch fell back to the web page as the
 design says it should when the API is not there.</p></main></body></html>
 """
+
+# Pages for the metadata and page-kind routes, /meta/NAME: (content
+# type, headers, body).
+HTML = "text/html; charset=utf-8"
+META_PAGES = {
+    "lang-header.html": (HTML, [("Content-Language", "de-DE, en")],
+                         "<html><head><title>Seite</title></head><body>"
+                         "<article><p>" + "Ein Satz ueber den Hafen. " * 12 +
+                         "</p></article></body></html>"),
+    # An app shell: its text comes from app.js, in a browser.
+    "app-shell.html": (HTML, [], """<!DOCTYPE html><html lang="en"><head>
+<title>Dashboard</title><script src="/meta/app.js"></script>
+</head><body><noscript>You need to enable JavaScript to run this app.
+</noscript><div id="root"></div></body></html>
+"""),
+    "app.js": ("application/javascript", [], """
+document.addEventListener("DOMContentLoaded", function () {
+  var p = document.createElement("p");
+  p.textContent = "The dashboard shows the harbour's tides, the boats " +
+    "that came in today, the ones still out at sea, and the weather " +
+    "the harbour master expects for the night, so that nobody sails " +
+    "out into a storm without knowing it is coming.";
+  document.getElementById("root").appendChild(p);
+});
+"""),
+    "binary.html": (HTML, [], b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" +
+                    bytes(range(256)) * 4),
+}
 
 lock = threading.Lock()
 counts = {}
@@ -266,6 +296,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if path == "/doc.pdf":
             return self.send(200, b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n",
                              "application/pdf")
+        if path.startswith("/pdf/"):
+            return self.pdf_route(path[len("/pdf/"):])
+        if path.startswith("/meta/"):
+            page = META_PAGES.get(path[len("/meta/"):])
+            if page is None:
+                return self.send(404, "<html><body>not found</body></html>")
+            return self.send(200, page[2], page[0], page[1])
         if path == "/empty.html":
             return self.send(200, "<html><body><script>app()</script>"
                              "</body></html>")
@@ -287,6 +324,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if path == "/gh/octo/demo/issues/8":
             return self.send(200, ISSUE_PAGE)
         return self.send(404, "<html><body>not found</body></html>")
+
+    def pdf_route(self, name):
+        """PDF documents made by mkpdf.py: /pdf/KIND.pdf as
+        application/pdf; /pdf/KIND.bin as octet-stream, /pdf/KIND.none
+        with no type (sniffed by their first bytes)."""
+        kind, _, ext = name.rpartition(".")
+        kind = kind.replace("-", ":")
+        try:
+            body = mkpdf.make(kind)
+        except (KeyError, ValueError):
+            return self.send(404, "<html><body>not found</body></html>")
+        ctype = {"pdf": "application/pdf", "bin": "application/octet-stream",
+                 "none": None}.get(ext, "application/pdf")
+        return self.send(200, body, ctype)
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):

@@ -1,0 +1,142 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# PDF documents: fetched from the loopback server and given to --extract,
+# made by tests/helpers/mkpdf.py (and qpdf for an encrypted one).
+bats_require_minimum_version 1.5.0
+load helpers/common
+load helpers/fetch
+
+setup_file() { fetch_setup_file; }
+teardown_file() { fetch_teardown_file; }
+setup() {
+	fetch_setup
+	MKPDF="$TOP/tests/helpers/mkpdf.py"
+}
+teardown() { common_teardown; }
+
+# check_doc RECORD: the three-page document's fields and paragraphs.
+check_doc() {
+	[ "$(field "$1" .title)" = "The Harbour Report" ]
+	[ "$(field "$1" .author)" = "Ada Lovelace" ]
+	[ "$(field "$1" .date)" = "2024-03-05T10:00:00Z" ]
+	[ "$(field "$1" .description)" = "A storm over the harbour" ]
+	[ "$(printf '%s\n' "$1" | jq -c .tags)" = '["harbour","storm","boats"]' ]
+	[ "$(field "$1" .pages)" = 3 ]
+	[ "$(field "$1" .truncated)" = null ]
+	[ "$(field "$1" .error)" = null ]
+	# Lines of a paragraph joined, paragraphs apart, pages in order.
+	field "$1" .content >"$T/content"
+	cat >"$T/want" <<-'EOF'
+	Harbour Report
+
+	The harbour was quiet that morning, and the fishing boats rocked gently against the old stone pier while gulls circled overhead looking for scraps.
+
+	By noon the wind had turned, and the harbour master walked the length of the pier twice, checking every rope and every knot, because he had seen calm mornings turn wild.
+
+	Café owners brought their chairs inside, a naïve hope that the storm would pass; coffee still cost €2.
+
+	The second paragraph of page two stands on its own.
+
+	The last page says goodbye.
+	EOF
+	diff -u "$T/want" "$T/content"
+}
+
+@test "a PDF over HTTP: text in paragraphs, info dictionary, pages" {
+	run -0 --separate-stderr urlfetch <<<"$B/pdf/doc.pdf"
+	check_doc "$output"
+	[ "$(field "$output" .http.content_type)" = application/pdf ]
+}
+
+@test "a PDF given to --extract: the same fields as over HTTP" {
+	python3 "$MKPDF" doc "$T/doc.pdf"
+	run -0 --separate-stderr urlfetch --extract "$T/doc.pdf"
+	check_doc "$output"
+	[ "$(field "$output" .url)" = "file://$T/doc.pdf" ]
+	# -T: the text alone.
+	run -0 --separate-stderr urlfetch -T --extract "$T/doc.pdf"
+	[[ $output == "Harbour Report"* ]]
+	[[ $output == *"says goodbye." ]]
+}
+
+@test "a PDF served as octet-stream or with no type is read by its bytes" {
+	run -0 --separate-stderr urlfetch <<<"$B/pdf/doc.bin"
+	[ "$(field "$output" .title)" = "The Harbour Report" ]
+	[ "$(field "$output" .pages)" = 3 ]
+	run -0 --separate-stderr urlfetch <<<"$B/pdf/doc.none"
+	[ "$(field "$output" .pages)" = 3 ]
+}
+
+@test "no title in the info: the first heading-like line" {
+	run -0 --separate-stderr urlfetch <<<"$B/pdf/notitle.pdf"
+	[ "$(field "$output" .title)" = "A Heading Line" ]
+	[ "$(field "$output" .author)" = null ]
+	[ "$(field "$output" .pages)" = 1 ]
+}
+
+@test "page numbers are dropped; a paragraph runs on across pages" {
+	python3 "$MKPDF" flow "$T/flow.pdf"
+	run -0 --separate-stderr urlfetch --extract "$T/flow.pdf"
+	field "$output" .content >"$T/content"
+	printf '%s\n\n%s\n\n%s\n' "The first paragraph ends here." \
+	    "The second paragraph starts on the first page and runs on to the second page." \
+	    "A third paragraph." >"$T/want"
+	diff -u "$T/want" "$T/content"
+	[ "$(field "$output" .pages)" = 2 ]
+}
+
+@test "a truncated PDF, over HTTP and from a file, is damaged" {
+	run -1 --separate-stderr urlfetch <<<"$B/pdf/damaged.pdf"
+	[[ $(field "$output" .error) == "damaged PDF"* ]]
+	python3 "$MKPDF" damaged "$T/d.pdf"
+	run -1 --separate-stderr urlfetch --extract "$T/d.pdf"
+	[[ $(field "$output" .error) == "damaged PDF"* ]]
+	# Poppler's own complaints stay off standard error.
+	[ "$stderr" = "urlfetch: $(field "$output" .error)" ]
+}
+
+@test "an image-only PDF is an error record saying so" {
+	run -1 --separate-stderr urlfetch <<<"$B/pdf/image.pdf"
+	[ "$(field "$output" .error)" = "image-only PDF: no text layer (a scan?)" ]
+	python3 "$MKPDF" blank "$T/blank.pdf"
+	run -1 --separate-stderr urlfetch --extract "$T/blank.pdf"
+	[ "$(field "$output" .error)" = "PDF holds no text" ]
+}
+
+@test "an encrypted PDF is an error record saying so" {
+	command -v qpdf >/dev/null || skip "no qpdf (scripts/bootstrap installs it)"
+	python3 "$MKPDF" doc "$T/doc.pdf"
+	qpdf --encrypt secret owner 256 -- "$T/doc.pdf" "$T/locked.pdf"
+	run -1 --separate-stderr urlfetch --extract "$T/locked.pdf"
+	[ "$(field "$output" .error)" = "encrypted PDF: it needs a password" ]
+	# Only an owner password (no password to open it): readable.
+	qpdf --encrypt "" owner 256 -- "$T/doc.pdf" "$T/open.pdf"
+	run -0 --separate-stderr urlfetch --extract "$T/open.pdf"
+	[ "$(field "$output" .title)" = "The Harbour Report" ]
+}
+
+@test "pages past the limit of 200 are left out, with a note and truncated" {
+	python3 "$MKPDF" pages:203 "$T/long.pdf"
+	run -0 --separate-stderr urlfetch --extract "$T/long.pdf"
+	[ "$(field "$output" .pages)" = 203 ]
+	[ "$(field "$output" .truncated)" = true ]
+	[[ $(field "$output" .content) == *"Page 200 of 203"* ]]
+	[[ $(field "$output" .content) != *"Page 201 of 203"* ]]
+	[[ $(field "$output" .content) == *"[pages 201 to 203 left out: the page limit]" ]]
+}
+
+@test "a PDF among other URLs: each gets its record, in order" {
+	printf '%s\n' "$B/pdf/image.pdf" "$B/article.html" "$B/pdf/doc.pdf" \
+	    >"$T/urls"
+	run -1 --separate-stderr urlfetch "$T/urls"
+	[ "${#lines[@]}" -eq 3 ]
+	[[ $(field "${lines[0]}" .error) == "image-only PDF"* ]]
+	[ "$(field "${lines[1]}" .title)" = "The Quiet Harbour" ]
+	[ "$(field "${lines[2]}" .pages)" = 3 ]
+}
+
+@test "reading HTML does not load the PDF library" {
+	run -0 --separate-stderr env LD_DEBUG=files urlfetch --extract \
+	    "$FIXTURES/extract/article.html"
+	[[ $stderr != *poppler* ]]
+}
