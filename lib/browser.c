@@ -97,8 +97,8 @@ log_tail(const char *tmpdir, char *out, size_t size)
  * or a <meta>) is read as UTF-8, as urlfetch reads it (lib/charset), not
  * as the locale's legacy encoding (windows-1252, which makes "Loading..."
  * with a UTF-8 ellipsis read as three letters of mojibake).
- * There is no command-line flag for it; intl.charset_default is the
- * setting behind chrome://settings/fonts' "Encoding".
+ * Chromium takes this default from the profile's preferences
+ * (intl.charset_default), so it is written into the new profile.
  */
 static int
 write_prefs(const char *profile)
@@ -269,8 +269,11 @@ uk_browser_launch(struct uk_browser *b, const struct uk_browser_opts *o,
 	    timeout, err);
 	uk_json_free(p);
 	if (!v) {
+		char why[sizeof(err->msg)];
+
+		snprintf(why, sizeof(why), "%s", err->msg);
 		uk_err_set(err, UK_EXIT_FATAL,
-		    "chromium will not refuse downloads: %s", err->msg);
+		    "chromium will not refuse downloads: %s", why);
 		uk_browser_close(b, 0);
 		return -1;
 	}

@@ -257,9 +257,7 @@ net_error(int e)
 static void
 serve(int c)
 {
-	char hdr[160];
-	int e = 0;
-	char head[HEAD_MAX + 1], host[300], port[8], addr[64];
+	char head[HEAD_MAX + 1], host[300], port[8], addr[64], hdr[160];
 	char *sp1, *sp2, *eol, *end = NULL, *target, *hp, *path, *p;
 	struct addrinfo hints, *res = NULL, *ai;
 	/*
@@ -269,7 +267,7 @@ serve(int c)
 	 */
 	double deadline = now() + IDLE_MS / 1000;
 	size_t n = 0, hlen, hl;
-	int u = -1, tunnel;
+	int u = -1, tunnel, e = 0;
 	ssize_t r;
 
 	while (!end) {
@@ -325,10 +323,9 @@ serve(int c)
 			return;
 		}
 		*p++ = '\0';
+		if (*p == ':')
+			snprintf(port, sizeof(port), "%s", p + 1);
 		memmove(host, host + 1, strlen(host + 1) + 1);
-		p = *p == ':' ? p + 1 : NULL;
-		if (p)
-			snprintf(port, sizeof(port), "%s", p);
 	} else if ((p = strrchr(host, ':'))) {
 		*p++ = '\0';
 		snprintf(port, sizeof(port), "%s", p);
