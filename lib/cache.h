@@ -151,6 +151,12 @@ int uk_cache_walk(struct uk_cache *c,
  */
 int uk_cache_load(const char *path, const char *key, yajl_val *rec,
     struct uk_err *err);
+/*
+ * uk_cache_load of the file name in the directory dirfd (a walk's
+ * f->dirfd and f->name), never following a link; path is for messages.
+ */
+int uk_cache_load_at(int dirfd, const char *name, const char *path,
+    const char *key, yajl_val *rec, struct uk_err *err);
 
 /* Options and results of uk_cache_cleanup_opt. */
 struct uk_cache_cleanup {
