@@ -50,6 +50,50 @@ uk_cache_time_fmt(long long ns, char *buf, size_t size)
 	    tm.tm_sec, (int)(ns % NS / 1000000));
 }
 
+/*
+ * ns since the epoch of an RFC 3339 UTC time of len bytes as
+ * uk_cache_time_fmt writes it (the fraction is dropped), or -1.
+ */
+static long long
+time_parse(const char *s, size_t len)
+{
+	char buf[40], z = 0;
+	struct tm tm;
+	time_t t;
+
+	if (len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	memset(&tm, 0, sizeof(tm));
+	if (sscanf(buf, "%4d-%2d-%2dT%2d:%2d:%2d%*[.0-9]%c", &tm.tm_year,
+		&tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec,
+		&z) != 7 ||
+	    z != 'Z')
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	if ((t = timegm(&tm)) == (time_t)-1)
+		return -1;
+	return (long long)t * NS;
+}
+
+int
+uk_cache_lifetime(yajl_val rec, long life)
+{
+	char when[40];
+
+	uk_json_del(rec, "expires_at");
+	if (life < 0)
+		return 1;
+	if (life > 0) {
+		uk_cache_time_fmt(uk_cache_now_ns() + (long long)life * NS,
+		    when, sizeof(when));
+		uk_json_set_str(rec, "expires_at", when);
+	}
+	return 0;
+}
+
 static long long
 ts_ns(const struct timespec *ts)
 {
@@ -497,6 +541,8 @@ struct vcheck {
 	int want_url;    /* the next value is the top-level url */
 	int url_ok;      /* 1 matched, -1 did not */
 	int marked;      /* a top-level "cached" or "expired" key */
+	int want_exp;    /* the next value is the top-level expires_at */
+	long long expires; /* its time in ns, or 0 */
 	const char *key; /* the url must have this key, */
 	const char *url; /* or be this url */
 };
@@ -506,7 +552,7 @@ v_scalar(void *ctx)
 {
 	struct vcheck *v = ctx;
 
-	v->want_url = 0;
+	v->want_url = v->want_exp = 0;
 	return v->depth > 0; /* a bare scalar is not an entry */
 }
 
@@ -540,6 +586,8 @@ v_string(void *ctx, const unsigned char *s, size_t len)
 		free(u);
 		v->url_ok = strcmp(k, v->key) ? -1 : 1;
 	}
+	if (v->want_exp && (v->expires = time_parse((const char *)s, len)) < 0)
+		v->expires = 0;
 	return v_scalar(ctx);
 }
 
@@ -548,7 +596,7 @@ v_start_map(void *ctx)
 {
 	struct vcheck *v = ctx;
 
-	v->want_url = 0;
+	v->want_url = v->want_exp = 0;
 	return ++v->depth <= UK_JSON_MAX_DEPTH;
 }
 
@@ -558,6 +606,8 @@ v_map_key(void *ctx, const unsigned char *s, size_t len)
 	struct vcheck *v = ctx;
 
 	v->want_url = v->depth == 1 && len == 3 && !memcmp(s, "url", 3);
+	v->want_exp =
+	    v->depth == 1 && len == 10 && !memcmp(s, "expires_at", 10);
 	if (v->depth == 1 &&
 	    ((len == 6 && !memcmp(s, "cached", 6)) ||
 		(len == 7 && !memcmp(s, "expired", 7))))
@@ -571,7 +621,7 @@ v_end(void *ctx)
 	struct vcheck *v = ctx;
 
 	v->depth--;
-	v->want_url = 0;
+	v->want_url = v->want_exp = 0;
 	return 1;
 }
 
@@ -580,7 +630,7 @@ v_start_array(void *ctx)
 {
 	struct vcheck *v = ctx;
 
-	v->want_url = 0;
+	v->want_url = v->want_exp = 0;
 	if (v->depth == 0)
 		return 0; /* an array is not an entry */
 	return ++v->depth <= UK_JSON_MAX_DEPTH;
@@ -607,7 +657,7 @@ static const yajl_callbacks vcheck_cb = {
  */
 static int
 entry_check(const struct uk_buf *b, const char *key, const char *url,
-    int *marked)
+    int *marked, long long *expires)
 {
 	struct vcheck v;
 	yajl_handle h;
@@ -625,13 +675,15 @@ entry_check(const struct uk_buf *b, const char *key, const char *url,
 	yajl_free(h);
 	if (marked)
 		*marked = v.marked;
+	if (expires)
+		*expires = v.expires;
 	return ok && v.url_ok == 1;
 }
 
 static int
 entry_valid(const struct uk_buf *b, const char *key)
 {
-	return entry_check(b, key, NULL, NULL);
+	return entry_check(b, key, NULL, NULL, NULL);
 }
 
 /*
@@ -640,12 +692,12 @@ entry_valid(const struct uk_buf *b, const char *key)
  * regenerated from its tree when it is not).  1, or 0 when corrupt.
  */
 static int
-raw_entry(struct uk_buf *b, const char *url)
+raw_entry(struct uk_buf *b, const char *url, long long *expires)
 {
 	yajl_val v;
 	int marked = 0;
 
-	if (!entry_check(b, NULL, url, &marked))
+	if (!entry_check(b, NULL, url, &marked, expires))
 		return 0;
 	while (b->len &&
 	    (b->buf[b->len - 1] == '\n' || b->buf[b->len - 1] == ' ' ||
@@ -736,9 +788,9 @@ get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	struct uk_buf path = UK_BUF_INIT, own = UK_BUF_INIT;
 	struct uk_buf *b = raw ? raw : &own;
 	char key[17];
-	const char *name;
+	const char *name, *x;
 	struct stat st;
-	long long now;
+	long long now, exp_at = 0;
 	int fd = -1, dfd = -1, r = 0, exp, ok;
 
 	if (rec)
@@ -789,7 +841,25 @@ get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 			    "cannot read '%s': %s", path.buf, strerror(errno));
 		goto out;
 	}
-	ok = rec ? check_entry(b, url, NULL, rec) : raw_entry(b, url);
+	ok = rec ? check_entry(b, url, NULL, rec) : raw_entry(b, url, &exp_at);
+	if (ok && rec && (x = uk_json_get_str(*rec, "expires_at")) &&
+	    (exp_at = time_parse(x, strlen(x))) < 0)
+		exp_at = 0;
+	/* A lifetime the response gave (uk_cache_lifetime) that is over:
+	 * expired as by the TTL. */
+	if (ok && !exp && exp_at > 0 && exp_at <= now) {
+		exp = 1;
+		if (!(flags & UK_CACHE_STALE)) {
+			unlink_same(dfd, name, st.st_dev, st.st_ino);
+			if (rec) {
+				uk_json_free(*rec);
+				*rec = NULL;
+			}
+			if (raw)
+				uk_buf_reset(raw);
+			goto out;
+		}
+	}
 	if (!ok) {
 		unlink_same(dfd, name, st.st_dev, st.st_ino);
 		if (raw)

@@ -391,7 +391,8 @@ done_page(struct uk_fetch_job *j)
 			struct uk_err err;
 
 			uk_json_del(rec, "cached_at");
-			if (uk_cache_set(&j->f->cache, rec, &err)) {
+			if (!uk_cache_lifetime(rec, r->cache_life) &&
+			    uk_cache_set(&j->f->cache, rec, &err)) {
 				j->f->cache_errors++;
 				j->f->cache_err = err;
 			}
@@ -440,6 +441,7 @@ done_page(struct uk_fetch_job *j)
 	if (r->final_url && strcmp(r->final_url, j->url))
 		uk_json_set_str(rec, "final_url", r->final_url);
 	uk_json_set(rec, "http", http_info(r));
+	j->nocache |= uk_cache_lifetime(rec, r->cache_life);
 	finish(j, rec, 0);
 }
 
