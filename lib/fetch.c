@@ -316,6 +316,9 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 		set_opt_str(rec, "date", x.date);
 		uk_json_set_str(rec, "content", x.text ? x.text : "");
 		set_opt_str(rec, "charset", x.charset);
+		if (uk_charset_ignored(r->body.buf, r->body.len,
+			r->content_type, cs, sizeof(cs)))
+			uk_json_set_str(rec, "charset_ignored", cs);
 		uk_json_set_str(rec, "extraction",
 		    x.fallback ? "fallback" : "main");
 		uk_extract_release(&x);
@@ -335,6 +338,8 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 	if (!uk_charset_from_content_type(r->content_type, cs, sizeof(cs)) ||
 	    uk_charset_to_utf8(r->body.buf, r->body.len, cs, &text, &err))
 		uk_buf_add_utf8(&text, r->body.buf, r->body.len);
+	if (uk_charset_ignored("", 0, r->content_type, cs, sizeof(cs)))
+		uk_json_set_str(rec, "charset_ignored", cs);
 	uk_json_set_str(rec, "content", text.buf);
 	uk_buf_release(&text);
 	return 0;

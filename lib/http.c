@@ -536,9 +536,34 @@ finish(struct uk_http *h, CURL *e, CURLcode rc)
 			    "refused to connect to private address %s "
 			    "(--allow-private or URLKIT_ALLOW_PRIVATE=1 allow it)",
 			    g->addr);
+		} else if (rc == CURLE_OUT_OF_MEMORY || (int)rc == 100) {
+			/* libcurl answers a response header over its limit
+			 * (CURL_MAX_HTTP_HEADER, 100 KiB) with "out of memory"
+			 * (CURLE_TOO_LARGE, 100, from 8.6); our own memory
+			 * running out ends the program in the x-alloc family,
+			 * so this is the server's doing. */
+			uk_err_set(&r->err, UK_EXIT_FAIL,
+			    "response header too large (over libcurl's limit "
+			    "of 100 KiB)");
 		} else if (rc == CURLE_OPERATION_TIMEDOUT) {
+			long hdr = 0;
+
 			r->timed_out = 1;
-			if (strstr(r->errbuf, "too slow"))
+			/* Low speed counts body bytes only: a server that
+			 * drips its headers is slow, not silent. */
+			curl_easy_getinfo(e, CURLINFO_HEADER_SIZE, &hdr);
+			if (strstr(r->errbuf, "too slow") && r->body.len)
+				uk_err_set(&r->err, UK_EXIT_FAIL,
+				    "too slow: the body stalled for %ld s "
+				    "after %zu bytes",
+				    r->slow, r->body.len);
+			else if (strstr(r->errbuf, "too slow") && hdr > 0)
+				uk_err_set(&r->err, UK_EXIT_FAIL,
+				    "too slow: the response headers had not "
+				    "ended after %ld s (%ld bytes of headers "
+				    "received)",
+				    r->slow, hdr);
+			else if (strstr(r->errbuf, "too slow"))
 				uk_err_set(&r->err, UK_EXIT_FAIL,
 				    "too slow: nothing received for %ld s",
 				    r->slow);

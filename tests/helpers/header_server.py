@@ -7,8 +7,9 @@
 Binds 127.0.0.1 on a free port and prints the port as its first line.
 Each request is logged to stderr as "req TARGET".  By path:
 
-    /page?h=NAME:VALUE...  an HTML article, with each h as a header
-                           (percent-encoded; Date is always sent)
+    /page?h=NAME:VALUE...  an HTML article (UTF-8, with a "café"), with
+                           each h as a header (percent-encoded; Date is
+                           always sent, Content-Type unless an h is one)
     /bighdr?kb=N           a header line of N KiB (default 200), then a page
     /driphdr?n=N           the status line, then one header line a second
                            for N seconds (default 8), then a page
@@ -21,10 +22,10 @@ import urllib.parse
 from email.utils import formatdate
 
 PAGE = ("<!doctype html><html><head><title>Headers</title></head><body>"
-        "<article><h1>Headers</h1>" +
+        "<article><h1>Headers at the café</h1>" +
         "<p>The harbour was quiet that morning, and the fishing boats rocked "
         "gently against the old stone pier while gulls circled overhead.</p>"
-        * 8 + "</article></body></html>").encode()
+        * 8 + "</article></body></html>").encode("utf-8")
 
 
 def read_request(c):
@@ -49,7 +50,10 @@ def serve(c):
                 "Content-Length: %d" % len(PAGE), "Connection: close",
                 "Date: " + formatdate(usegmt=True)]
         if u.path == "/page":
-            head += q.get("h", [])
+            hs = q.get("h", [])
+            if any(h.lower().startswith("content-type:") for h in hs):
+                head = [h for h in head if not h.startswith("Content-Type:")]
+            head += hs
         elif u.path == "/bighdr":
             head.append("X-Big: " + "a" * (1024 * int(q.get("kb", ["200"])[0])))
         elif u.path == "/driphdr":
@@ -59,7 +63,7 @@ def serve(c):
                 c.sendall(b"X-Drip-%d: x\r\n" % i)
             c.sendall(b"\r\n" + PAGE)
             return
-        c.sendall(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + PAGE)
+        c.sendall(("\r\n".join(head) + "\r\n\r\n").encode("utf-8") + PAGE)
     except OSError:
         pass
     finally:
