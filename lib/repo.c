@@ -849,6 +849,11 @@ clone_child(const char *url, const char *dir, int fd,
 	git_clone_options_init(&co, GIT_CLONE_OPTIONS_VERSION);
 	child_max = o->max_bytes;
 	co.bare = 1;
+	/* libgit2 follows redirects of the first request by itself, past
+	 * the guard, which judged the URL's own host only (guard_host): no
+	 * redirect is followed on this route, so none reaches a refused
+	 * address. */
+	co.fetch_opts.follow_redirects = GIT_REMOTE_REDIRECT_NONE;
 	co.fetch_opts.callbacks.transfer_progress = child_progress;
 	if (o->insecure)
 		co.fetch_opts.callbacks.certificate_check = accept_cert;
