@@ -535,7 +535,7 @@ call_finish(CURL *h, CURLcode rc)
 	struct xfer *x;
 	long code = 0;
 	char msg[600];
-	yajl_val v;
+	yajl_val v = NULL;
 	const char *st;
 
 	curl_easy_getinfo(h, CURLINFO_PRIVATE, (char **)&x);
@@ -553,9 +553,10 @@ call_finish(CURL *h, CURLcode rc)
 		snprintf(msg, sizeof(msg), "%s: %s", base_url,
 		    x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc));
 		slot_error(x->slot, x->file, x->line, x->id, msg);
-	} else if ((code == 200 || code == 202) &&
+	} else if ((code == 200 || code == 202 || code == 409) &&
 	    (v = uk_json_parse(x->resp.buf, x->resp.len, NULL)) &&
-	    YAJL_IS_OBJECT(v)) {
+	    YAJL_IS_OBJECT(v) && uk_json_get_str(v, "status")) {
+		/* 409: the id is taken; the server's failed ack says so. */
 		uk_json_del(v, "ok");
 		st = uk_json_get_str(v, "status");
 		if (!st || (strcmp(st, "success") && strcmp(st, "pending"))) {
@@ -565,6 +566,7 @@ call_finish(CURL *h, CURLcode rc)
 		slot_done(x->slot, record_line(v));
 		uk_json_free(v);
 	} else {
+		uk_json_free(v);
 		reason_of(&x->resp, code, msg, sizeof(msg));
 		slot_error(x->slot, x->file, x->line, x->id, msg);
 	}
@@ -1122,7 +1124,7 @@ handler_for(const char *tool)
 /* Read both pipes until both close or the deadline; kill at the deadline. */
 static int
 run_handler(struct handler *h, const char *arg, struct job *j,
-    struct uk_buf *out, struct uk_buf *errout, int *timed_out)
+    struct uk_buf *out, struct uk_buf *errout, int *timed_out, int *out_cut)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t sa;
@@ -1138,6 +1140,7 @@ run_handler(struct handler *h, const char *arg, struct job *j,
 	int open_fds = 2;
 
 	*timed_out = 0;
+	*out_cut = 0;
 	argv = uk_xcalloc((size_t)h->argc + 2, sizeof(char *));
 	for (i = 0; i < (size_t)h->argc; i++)
 		argv[i] = h->argv[i];
@@ -1224,8 +1227,10 @@ run_handler(struct handler *h, const char *arg, struct job *j,
 				open_fds--;
 				continue;
 			}
-			if ((i ? errout : out)->len < 65536)
+			if ((i ? errout : out)->len < UK_TOOLACK_MAX_BODY)
 				uk_buf_add(i ? errout : out, buf, (size_t)k);
+			else if (!i)
+				*out_cut = 1; /* read on, keep none */
 		}
 	}
 	for (i = 0; i < 2; i++)
@@ -1276,15 +1281,68 @@ post_ack(struct job *j, const char *status, yajl_val output, const char *etext)
 	uk_buf_release(&resp);
 }
 
+/*
+ * The output of a successful call: the JSON object the handler printed,
+ * else {"url"?, "stdout"?}.  The ack must fit the server's body limit
+ * (UK_TOOLACK_MAX_BODY) or the server refuses it and the caller hears
+ * nothing but a timeout, so an output too large for it becomes its text,
+ * cut at a UTF-8 boundary until it fits, with "truncated":true.
+ */
+static yajl_val
+success_output(struct job *j, const char *url, struct uk_buf *out, int cut)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	/* Room for the ack's other fields: the id escaped (at most twice
+	 * its length), requestedAt and the keys. */
+	size_t room = UK_TOOLACK_MAX_BODY - 1024 - 2 * strlen(j->id) -
+	    2 * strlen(j->requested_at);
+	size_t n = out->len;
+	yajl_val v;
+
+	if (!cut && out->len && out->buf[0] == '{' &&
+	    (v = uk_json_parse(out->buf, out->len, NULL))) {
+		if (YAJL_IS_OBJECT(v)) {
+			uk_json_to_buf(v, &b);
+			if (b.len <= room) {
+				uk_buf_release(&b);
+				return v;
+			}
+			cut = 1;
+		}
+		uk_json_free(v);
+	}
+	for (;;) {
+		v = uk_json_object();
+		if (url)
+			uk_json_set_str(v, "url", url);
+		if (n)
+			uk_json_set(v, "stdout", uk_json_strn(out->buf, n));
+		if (cut)
+			uk_json_set_bool(v, "truncated", 1);
+		uk_buf_reset(&b);
+		uk_json_to_buf(v, &b);
+		if (b.len <= room || !n)
+			break;
+		uk_json_free(v);
+		/* Escapes make the text longer than its bytes: cut by the
+		 * excess and measure again. */
+		n -= b.len - room < n ? b.len - room : n;
+		n = uk_utf8_cut(out->buf, n);
+		cut = 1;
+	}
+	uk_buf_release(&b);
+	return v;
+}
+
 static void
 run_job(struct job *j)
 {
 	struct handler *h = handler_for(j->tool);
 	struct uk_buf out = UK_BUF_INIT, err = UK_BUF_INIT, msg = UK_BUF_INIT;
 	yajl_val input = uk_json_parse(j->input, strlen(j->input), NULL);
-	yajl_val output = NULL, v;
+	yajl_val output = NULL;
 	const char *arg = j->input, *u;
-	int status, timed_out;
+	int status, timed_out, cut;
 
 	if (!h) {
 		uk_buf_addf(&msg, "no handler for tool '%s'", j->tool);
@@ -1298,7 +1356,7 @@ run_job(struct job *j)
 		}
 		arg = u;
 	}
-	status = run_handler(h, arg, j, &out, &err, &timed_out);
+	status = run_handler(h, arg, j, &out, &err, &timed_out, &cut);
 	uk_buf_trim(&err);
 	if (stopping && (timed_out || (status != -1 && WIFSIGNALED(status)))) {
 		post_ack(j, "failed", NULL,
@@ -1324,18 +1382,8 @@ run_job(struct job *j)
 	} else {
 		/* Success: a JSON object on stdout is the output itself. */
 		uk_buf_trim(&out);
-		if (out.len && out.buf[0] == '{' &&
-		    (v = uk_json_parse(out.buf, out.len, NULL)) &&
-		    YAJL_IS_OBJECT(v))
-			output = v;
-		else {
-			output = uk_json_object();
-			if (!strcmp(j->tool, "open_url"))
-				uk_json_set_str(output, "url", arg);
-			if (out.len)
-				uk_json_set(output, "stdout",
-				    uk_json_strn(out.buf, out.len));
-		}
+		output = success_output(j,
+		    !strcmp(j->tool, "open_url") ? arg : NULL, &out, cut);
 		post_ack(j, "success", output, NULL);
 	}
 out:

@@ -499,7 +499,7 @@ list_one(void *ctx, const struct uk_cache_file *f)
 	(void)ctx;
 	if (f->kind != UK_CACHE_ENTRY)
 		return 0;
-	r = uk_cache_load(f->path, f->key, &rec, NULL);
+	r = uk_cache_load_at(f->dirfd, f->name, f->path, f->key, &rec, NULL);
 	if (r < 0)
 		return 0; /* gone meanwhile */
 	v = uk_json_object();

@@ -311,16 +311,16 @@ uk_ackreg_add(struct uk_ackreg *r, const char *id, const char *tool,
     const char *input, long timeout_sec, const char *requested_at,
     long long now, int *existed)
 {
-	struct uk_ackreg_call *c = uk_ackreg_find(r, id);
-	struct uk_ackreg_done *d;
+	struct uk_ackreg_call *c;
+	int taken = uk_ackreg_find(r, id) ? UK_ACKREG_ID_PENDING :
+	    *done_slot(r, id)		  ? UK_ACKREG_ID_RECENT :
+					    0;
 	char ts[40];
 
 	if (existed)
-		*existed = c != NULL;
-	if (c)
-		return c;
-	if ((d = *done_slot(r, id)))
-		done_forget(r, d);
+		*existed = taken;
+	if (taken)
+		return NULL;
 	if (!requested_at) {
 		uk_time_rfc3339(ts, sizeof(ts));
 		requested_at = ts;
@@ -359,7 +359,7 @@ uk_ackreg_refuse(struct uk_ackreg *r, const char *id, const char *error_text,
 {
 	char ts[40];
 
-	if (uk_ackreg_find(r, id))
+	if (uk_ackreg_find(r, id) || *done_slot(r, id))
 		return NULL;
 	uk_time_rfc3339(ts, sizeof(ts));
 	return done_add(r, id, UK_ACKREG_REFUSED,

@@ -78,7 +78,11 @@ struct uk_ackreg_opts {
 	void *ctx;
 };
 #define UK_ACKREG_MAX_DONE 10000
-#define UK_ACKREG_DONE_MS  (10LL * 60 * 1000)
+#define UK_ACKREG_DONE_MS  (60LL * 60 * 1000) /* an hour */
+
+/* Why uk_ackreg_add refused an id (its *existed). */
+#define UK_ACKREG_ID_PENDING 1 /* a call of that id is pending */
+#define UK_ACKREG_ID_RECENT  2 /* a call of that id resolved lately */
 
 struct uk_ackreg;
 
@@ -89,10 +93,12 @@ void uk_ackreg_free(struct uk_ackreg *r);
 
 /*
  * Register a call id for tool with input (compact JSON text, NULL for
- * {}), resolving as timeout timeout_sec seconds after now.  A done entry
- * of the same id is forgotten (the id is being reused).  Returns the new
- * call, or, when id is already pending, the pending call with *existed
- * set to 1 (nothing changes: a retried dispatch joins the first one).
+ * {}), resolving as timeout timeout_sec seconds after now.  Returns the
+ * new call with *existed set to 0.  An id is never reused while its call
+ * is pending or its done entry is kept (done_ms, an hour by default): a
+ * frontend that already ran the old call would take the new one for a
+ * replay.  Then nothing changes, NULL is returned and *existed is
+ * UK_ACKREG_ID_PENDING or UK_ACKREG_ID_RECENT.  existed may be NULL.
  * requested_at may be NULL for the current time.
  */
 struct uk_ackreg_call *uk_ackreg_add(struct uk_ackreg *r, const char *id,
@@ -103,7 +109,7 @@ struct uk_ackreg_call *uk_ackreg_add(struct uk_ackreg *r, const char *id,
  * Record a call that is refused at once (invalid input): it never becomes
  * pending, and its done entry holds a "failed" ack with error_text.  The
  * result is returned (owned by the registry, valid until the next call
- * that changes it), or NULL when id is pending (nothing done).
+ * that changes it), or NULL when id is pending or done (nothing done).
  */
 const char *uk_ackreg_refuse(struct uk_ackreg *r, const char *id,
     const char *error_text, long long now);

@@ -50,6 +50,50 @@ uk_cache_time_fmt(long long ns, char *buf, size_t size)
 	    tm.tm_sec, (int)(ns % NS / 1000000));
 }
 
+/*
+ * ns since the epoch of an RFC 3339 UTC time of len bytes as
+ * uk_cache_time_fmt writes it (the fraction is dropped), or -1.
+ */
+static long long
+time_parse(const char *s, size_t len)
+{
+	char buf[40], z = 0;
+	struct tm tm;
+	time_t t;
+
+	if (len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	memset(&tm, 0, sizeof(tm));
+	if (sscanf(buf, "%4d-%2d-%2dT%2d:%2d:%2d%*[.0-9]%c", &tm.tm_year,
+		&tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec,
+		&z) != 7 ||
+	    z != 'Z')
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	if ((t = timegm(&tm)) == (time_t)-1)
+		return -1;
+	return (long long)t * NS;
+}
+
+int
+uk_cache_lifetime(yajl_val rec, long life)
+{
+	char when[40];
+
+	uk_json_del(rec, "expires_at");
+	if (life < 0)
+		return 1;
+	if (life > 0) {
+		uk_cache_time_fmt(uk_cache_now_ns() + (long long)life * NS,
+		    when, sizeof(when));
+		uk_json_set_str(rec, "expires_at", when);
+	}
+	return 0;
+}
+
 static long long
 ts_ns(const struct timespec *ts)
 {
@@ -194,6 +238,62 @@ mkdir_p(const char *dir, struct uk_err *err)
 }
 
 /*
+ * Open the fan-out directory DIR/KK of key without following a symbolic
+ * link there: a link (or anything but a directory) at KK is refused with
+ * ELOOP or ENOTDIR, so that no entry is ever read, written or removed
+ * outside the cache through one.  (The cache directory itself may be a
+ * link: whoever set it chose it.)  Every entry operation then works
+ * relative to the descriptor (openat, renameat, unlinkat), so a fan-out
+ * directory swapped for a link meanwhile is not followed either.  With
+ * create, a missing KK is made (mode 0700, and DIR with mkdir_p).
+ * Returns the descriptor, or -1 with errno set: ELOOP when KK is a link
+ * or not a directory, ENOTDIR when DIR is not one.
+ */
+static int
+fanout_open(const struct uk_cache *c, const char *key, int create)
+{
+	char kk[3] = { key[0], key[1], '\0' };
+	int top, fd, e;
+
+	top = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (top < 0 && errno == ENOENT && create) {
+		if (mkdir_p(c->dir, NULL))
+			return -1;
+		top = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
+	if (top < 0)
+		return -1;
+	fd = openat(top, kk, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 && errno == ENOENT && create &&
+	    (!mkdirat(top, kk, 0700) || errno == EEXIST))
+		fd = openat(top, kk,
+		    O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	/* ELOOP says "KK is not followed" wherever it comes from; ENOTDIR
+	 * is left to the cache directory itself. */
+	e = fd < 0 && errno == ENOTDIR ? ELOOP : errno;
+	close(top);
+	errno = e;
+	return fd;
+}
+
+/* The error of a failed fanout_open of key, with code by errno. */
+static int
+fanout_err(const struct uk_cache *c, const char *key, int create,
+    struct uk_err *err)
+{
+	int e = errno;
+
+	if (e == ELOOP)
+		return uk_err_set(err, UK_EXIT_FAIL,
+		    "'%s/%.2s' is a symbolic link or not a directory: "
+		    "not followed",
+		    c->dir, key);
+	return uk_err_set(err, fatal_errno(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
+	    "cannot %s '%s/%.2s': %s", create ? "create" : "open", c->dir, key,
+	    strerror(e));
+}
+
+/*
  * For the crash tests only: URLKIT_TEST_WRITE_DELAY=N (microseconds) makes
  * writes go in 4 KiB pieces with a pause between, so that a SIGKILL lands
  * inside a write far more often than in real use.
@@ -228,12 +328,12 @@ test_chunk(size_t n)
  * mtime always tells when its writer last wrote to it (cleanup's age).
  */
 static int
-write_tmp(const char *dir, const char *name, const char *data, size_t len,
-    char **tmp, struct uk_err *err)
+write_tmp(int dfd, const char *dir, const char *name, const char *data,
+    size_t len, char **tmp, struct uk_err *err)
 {
 	struct uk_buf b = UK_BUF_INIT;
 	unsigned int rnd;
-	size_t off = 0;
+	size_t off = 0, skip = dfd == AT_FDCWD ? 0 : strlen(dir) + 1;
 	ssize_t n;
 	int fd = -1, tries, e;
 
@@ -246,11 +346,11 @@ write_tmp(const char *dir, const char *name, const char *data, size_t len,
 		uk_buf_reset(&b);
 		uk_buf_addf(&b, "%s/.%s.tmp.%ld.%08x", dir, name,
 		    (long)getpid(), rnd);
-		fd = open(b.buf,
+		fd = openat(dfd, b.buf + skip,
 		    O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 		if (fd >= 0)
 			break;
-		if (errno == ENOENT && tries == 0) {
+		if (errno == ENOENT && tries == 0 && dfd == AT_FDCWD) {
 			if (mkdir_p(dir, err))
 				goto fail;
 			continue;
@@ -287,13 +387,15 @@ write_tmp(const char *dir, const char *name, const char *data, size_t len,
 		    "cannot write '%s': %s", b.buf, strerror(e));
 		goto fail_unlink;
 	}
-	*tmp = uk_buf_detach(&b, NULL);
+	/* What the *at calls of dfd take: relative to it, or the path. */
+	*tmp = uk_xstrdup(b.buf + skip);
+	uk_buf_release(&b);
 	return 0;
 
 fail_unlink:
 	if (fd >= 0)
 		close(fd);
-	unlink(b.buf);
+	unlinkat(dfd, b.buf + skip, 0);
 fail:
 	uk_buf_release(&b);
 	return -1;
@@ -305,19 +407,19 @@ fail:
  * is this file's, whoever renames next).
  */
 static int
-rename_in(char *tmp, const char *dir, const char *name, long long mtime_ns,
-    struct uk_err *err)
+rename_in(int dfd, char *tmp, const char *dir, const char *name,
+    long long mtime_ns, struct uk_err *err)
 {
 	struct uk_buf b = UK_BUF_INIT;
 	int r = 0, fd = -1;
 
 	uk_buf_addf(&b, "%s/%s", dir, name);
 	if (mtime_ns >= 0)
-		fd = open(tmp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (rename(tmp, b.buf)) {
+		fd = openat(dfd, tmp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (renameat(dfd, tmp, dfd, dfd == AT_FDCWD ? b.buf : name)) {
 		int e = errno;
 
-		unlink(tmp);
+		unlinkat(dfd, tmp, 0);
 		if (e == EISDIR || e == ENOTEMPTY || e == EEXIST)
 			r = uk_err_set(err, UK_EXIT_FAIL,
 			    "cannot replace '%s': it is a directory", b.buf);
@@ -337,8 +439,9 @@ rename_in(char *tmp, const char *dir, const char *name, long long mtime_ns,
 	return r;
 }
 
-int
-uk_cache_write_file(const char *dir, const char *name, const char *data,
+/* uk_cache_write_file in the directory dfd (AT_FDCWD: dir as a path). */
+static int
+write_file_at(int dfd, const char *dir, const char *name, const char *data,
     size_t len, long long mtime_ns, struct uk_err *err)
 {
 	char *tmp;
@@ -346,14 +449,21 @@ uk_cache_write_file(const char *dir, const char *name, const char *data,
 	int r;
 
 	uk_signals_hold(&old);
-	if (write_tmp(dir, name, data, len, &tmp, err)) {
+	if (write_tmp(dfd, dir, name, data, len, &tmp, err)) {
 		uk_signals_release(&old);
 		return -1;
 	}
-	r = rename_in(tmp, dir, name, mtime_ns, err);
+	r = rename_in(dfd, tmp, dir, name, mtime_ns, err);
 	uk_signals_release(&old);
 	free(tmp);
 	return r;
+}
+
+int
+uk_cache_write_file(const char *dir, const char *name, const char *data,
+    size_t len, long long mtime_ns, struct uk_err *err)
+{
+	return write_file_at(AT_FDCWD, dir, name, data, len, mtime_ns, err);
 }
 
 /*
@@ -431,6 +541,8 @@ struct vcheck {
 	int want_url;    /* the next value is the top-level url */
 	int url_ok;      /* 1 matched, -1 did not */
 	int marked;      /* a top-level "cached" or "expired" key */
+	int want_exp;    /* the next value is the top-level expires_at */
+	long long expires; /* its time in ns, or 0 */
 	const char *key; /* the url must have this key, */
 	const char *url; /* or be this url */
 };
@@ -440,7 +552,7 @@ v_scalar(void *ctx)
 {
 	struct vcheck *v = ctx;
 
-	v->want_url = 0;
+	v->want_url = v->want_exp = 0;
 	return v->depth > 0; /* a bare scalar is not an entry */
 }
 
@@ -474,6 +586,8 @@ v_string(void *ctx, const unsigned char *s, size_t len)
 		free(u);
 		v->url_ok = strcmp(k, v->key) ? -1 : 1;
 	}
+	if (v->want_exp && (v->expires = time_parse((const char *)s, len)) < 0)
+		v->expires = 0;
 	return v_scalar(ctx);
 }
 
@@ -482,7 +596,7 @@ v_start_map(void *ctx)
 {
 	struct vcheck *v = ctx;
 
-	v->want_url = 0;
+	v->want_url = v->want_exp = 0;
 	return ++v->depth <= UK_JSON_MAX_DEPTH;
 }
 
@@ -492,6 +606,8 @@ v_map_key(void *ctx, const unsigned char *s, size_t len)
 	struct vcheck *v = ctx;
 
 	v->want_url = v->depth == 1 && len == 3 && !memcmp(s, "url", 3);
+	v->want_exp =
+	    v->depth == 1 && len == 10 && !memcmp(s, "expires_at", 10);
 	if (v->depth == 1 &&
 	    ((len == 6 && !memcmp(s, "cached", 6)) ||
 		(len == 7 && !memcmp(s, "expired", 7))))
@@ -505,7 +621,7 @@ v_end(void *ctx)
 	struct vcheck *v = ctx;
 
 	v->depth--;
-	v->want_url = 0;
+	v->want_url = v->want_exp = 0;
 	return 1;
 }
 
@@ -514,7 +630,7 @@ v_start_array(void *ctx)
 {
 	struct vcheck *v = ctx;
 
-	v->want_url = 0;
+	v->want_url = v->want_exp = 0;
 	if (v->depth == 0)
 		return 0; /* an array is not an entry */
 	return ++v->depth <= UK_JSON_MAX_DEPTH;
@@ -541,7 +657,7 @@ static const yajl_callbacks vcheck_cb = {
  */
 static int
 entry_check(const struct uk_buf *b, const char *key, const char *url,
-    int *marked)
+    int *marked, long long *expires)
 {
 	struct vcheck v;
 	yajl_handle h;
@@ -559,13 +675,15 @@ entry_check(const struct uk_buf *b, const char *key, const char *url,
 	yajl_free(h);
 	if (marked)
 		*marked = v.marked;
+	if (expires)
+		*expires = v.expires;
 	return ok && v.url_ok == 1;
 }
 
 static int
 entry_valid(const struct uk_buf *b, const char *key)
 {
-	return entry_check(b, key, NULL, NULL);
+	return entry_check(b, key, NULL, NULL, NULL);
 }
 
 /*
@@ -574,12 +692,12 @@ entry_valid(const struct uk_buf *b, const char *key)
  * regenerated from its tree when it is not).  1, or 0 when corrupt.
  */
 static int
-raw_entry(struct uk_buf *b, const char *url)
+raw_entry(struct uk_buf *b, const char *url, long long *expires)
 {
 	yajl_val v;
 	int marked = 0;
 
-	if (!entry_check(b, NULL, url, &marked))
+	if (!entry_check(b, NULL, url, &marked, expires))
 		return 0;
 	while (b->len &&
 	    (b->buf[b->len - 1] == '\n' || b->buf[b->len - 1] == ' ' ||
@@ -626,12 +744,19 @@ int
 uk_cache_load(const char *path, const char *key, yajl_val *rec,
     struct uk_err *err)
 {
+	return uk_cache_load_at(AT_FDCWD, path, path, key, rec, err);
+}
+
+int
+uk_cache_load_at(int dirfd, const char *name, const char *path,
+    const char *key, yajl_val *rec, struct uk_err *err)
+{
 	struct uk_buf b = UK_BUF_INIT;
 	struct stat st;
 	int fd, r;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)) <
-	    0)
+	if ((fd = openat(dirfd, name,
+		 O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)) < 0)
 		return uk_err_set(err, errno == ENOENT ? 0 : UK_EXIT_FAIL,
 		    "cannot open '%s': %s", path, strerror(errno));
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > MAX_ENTRY) {
@@ -663,9 +788,10 @@ get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	struct uk_buf path = UK_BUF_INIT, own = UK_BUF_INIT;
 	struct uk_buf *b = raw ? raw : &own;
 	char key[17];
+	const char *name, *x;
 	struct stat st;
-	long long now;
-	int fd = -1, r = 0, exp, ok;
+	long long now, exp_at = 0;
+	int fd = -1, dfd = -1, r = 0, exp, ok;
 
 	if (rec)
 		*rec = NULL;
@@ -673,7 +799,17 @@ get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 		*expired = 0;
 	uk_cache_key(url, key);
 	uk_buf_addf(&path, "%s/%.2s/%s.json", c->dir, key, key);
-	fd = open(path.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if ((dfd = fanout_open(c, key, 0)) < 0) {
+		/* Absent, or a link not followed: a miss, left alone. */
+		if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR)
+			goto out;
+		r = uk_err_set(err,
+		    errno == EACCES ? UK_EXIT_FATAL : UK_EXIT_FAIL,
+		    "cannot open '%s/%.2s': %s", c->dir, key, strerror(errno));
+		goto out;
+	}
+	name = path.buf + path.len - 21;
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR ||
 		    errno == ENXIO)
@@ -693,21 +829,39 @@ get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	now = uk_cache_now_ns();
 	exp = ts_ns(&st.st_mtim) + (long long)c->ttl * NS <= now;
 	if (exp && !(flags & UK_CACHE_STALE)) {
-		unlink_same(AT_FDCWD, path.buf, st.st_dev, st.st_ino);
+		unlink_same(dfd, name, st.st_dev, st.st_ino);
 		goto out;
 	}
 	uk_buf_reset(b);
 	if (st.st_size > MAX_ENTRY || read_fd(fd, st.st_size, b)) {
 		if (errno == EFBIG || st.st_size > MAX_ENTRY)
-			unlink_same(AT_FDCWD, path.buf, st.st_dev, st.st_ino);
+			unlink_same(dfd, name, st.st_dev, st.st_ino);
 		else
 			r = uk_err_set(err, UK_EXIT_FAIL,
 			    "cannot read '%s': %s", path.buf, strerror(errno));
 		goto out;
 	}
-	ok = rec ? check_entry(b, url, NULL, rec) : raw_entry(b, url);
+	ok = rec ? check_entry(b, url, NULL, rec) : raw_entry(b, url, &exp_at);
+	if (ok && rec && (x = uk_json_get_str(*rec, "expires_at")) &&
+	    (exp_at = time_parse(x, strlen(x))) < 0)
+		exp_at = 0;
+	/* A lifetime the response gave (uk_cache_lifetime) that is over:
+	 * expired as by the TTL. */
+	if (ok && !exp && exp_at > 0 && exp_at <= now) {
+		exp = 1;
+		if (!(flags & UK_CACHE_STALE)) {
+			unlink_same(dfd, name, st.st_dev, st.st_ino);
+			if (rec) {
+				uk_json_free(*rec);
+				*rec = NULL;
+			}
+			if (raw)
+				uk_buf_reset(raw);
+			goto out;
+		}
+	}
 	if (!ok) {
-		unlink_same(AT_FDCWD, path.buf, st.st_dev, st.st_ino);
+		unlink_same(dfd, name, st.st_dev, st.st_ino);
 		if (raw)
 			uk_buf_reset(raw);
 		goto out;
@@ -724,6 +878,8 @@ get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 out:
 	if (fd >= 0)
 		close(fd);
+	if (dfd >= 0)
+		close(dfd);
 	uk_buf_release(&path);
 	uk_buf_release(&own);
 	return r;
@@ -767,7 +923,7 @@ uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 	const char *url;
 	yajl_val v, fa;
 	long long now;
-	int r;
+	int r, dfd;
 
 	if (!YAJL_IS_OBJECT(rec) || !(url = uk_json_get_str(rec, "url")))
 		return uk_err_set(err, UK_EXIT_FAIL,
@@ -791,10 +947,20 @@ uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 	uk_cache_key(url, key);
 	snprintf(name, sizeof(name), "%s.json", key);
 	uk_buf_addf(&dir, "%s/%.2s", c->dir, key);
+	if ((dfd = fanout_open(c, key, 1)) < 0) {
+		int e = errno;
+
+		r = fanout_err(c, key, 1, err);
+		if (e != ELOOP)
+			cache_dir_check(c, err);
+		goto out;
+	}
 	/* The file's mtime, the moment of writing, is the entry's age. */
-	r = uk_cache_write_file(dir.buf, name, b.buf, b.len, -1, err);
+	r = write_file_at(dfd, dir.buf, name, b.buf, b.len, -1, err);
+	close(dfd);
 	if (r)
 		cache_dir_check(c, err);
+out:
 	uk_buf_release(&b);
 	uk_buf_release(&dir);
 	return r;
@@ -810,15 +976,21 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 	struct stat st, now;
 	yajl_val rec = NULL;
 	sigset_t old;
-	int fd = -1, r = 0, tries;
+	int fd = -1, dfd, r = 0, tries;
 
 	uk_cache_key(url, key);
 	snprintf(name, sizeof(name), "%s.json", key);
 	uk_buf_addf(&dir, "%s/%.2s", c->dir, key);
 	path = uk_cache_path(c, url);
+	if ((dfd = fanout_open(c, key, 0)) < 0) {
+		if (errno != ENOENT && errno != ENOTDIR && errno != ELOOP)
+			r = fanout_err(c, key, 0, err);
+		goto out;
+	}
 	/* Read, modify, write; retry when a writer replaced the entry. */
 	for (tries = 0; tries < 5; tries++) {
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		fd = openat(dfd, name,
+		    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 		if (fd < 0) {
 			if (errno != ENOENT && errno != ENOTDIR &&
 			    errno != ELOOP)
@@ -850,21 +1022,21 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 		rec = NULL;
 		/* Keep the entry's age: a summary does not refresh content. */
 		uk_signals_hold(&old);
-		if (write_tmp(dir.buf, name, b.buf, b.len, &tmp, err)) {
+		if (write_tmp(dfd, dir.buf, name, b.buf, b.len, &tmp, err)) {
 			uk_signals_release(&old);
 			r = -1;
 			goto out;
 		}
-		if (lstat(path, &now) == 0 && now.st_ino == st.st_ino &&
-		    now.st_dev == st.st_dev) {
-			r = rename_in(tmp, dir.buf, name, ts_ns(&st.st_mtim),
-				err) ?
+		if (fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    now.st_ino == st.st_ino && now.st_dev == st.st_dev) {
+			r = rename_in(dfd, tmp, dir.buf, name,
+				ts_ns(&st.st_mtim), err) ?
 			    -1 :
 			    1;
 			uk_signals_release(&old);
 			goto out;
 		}
-		unlink(tmp);
+		unlinkat(dfd, tmp, 0);
 		uk_signals_release(&old);
 		free(tmp);
 		tmp = NULL;
@@ -874,6 +1046,8 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 out:
 	if (fd >= 0)
 		close(fd);
+	if (dfd >= 0)
+		close(dfd);
 	uk_json_free(rec);
 	free(tmp);
 	free(path);
@@ -886,9 +1060,17 @@ int
 uk_cache_invalidate(struct uk_cache *c, const char *url, struct uk_err *err)
 {
 	char *path = uk_cache_path(c, url);
-	int r = 1;
+	int r = 1, dfd;
+	char key[17];
 
-	if (unlink(path)) {
+	uk_cache_key(url, key);
+	if ((dfd = fanout_open(c, key, 0)) < 0) {
+		/* Nothing of ours there: a link is not followed. */
+		if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
+			r = 0;
+		else
+			r = fanout_err(c, key, 0, err);
+	} else if (unlinkat(dfd, path + strlen(path) - 21, 0)) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			r = 0;
 		else
@@ -898,6 +1080,8 @@ uk_cache_invalidate(struct uk_cache *c, const char *url, struct uk_err *err)
 				UK_EXIT_FAIL,
 			    "cannot remove '%s': %s", path, strerror(errno));
 	}
+	if (dfd >= 0)
+		close(dfd);
 	free(path);
 	return r;
 }
@@ -1211,14 +1395,22 @@ evict(struct cleanup_ctx *x)
 		struct stat st;
 
 		if (!o->dry_run) {
-			if (lstat(k->path, &st) ||
-			    (unsigned long long)st.st_ino != k->ino ||
-			    (unsigned long long)st.st_dev != k->dev)
+			int dfd = fanout_open(x->c, slash + 1, 0), e;
+
+			if (dfd < 0)
 				continue;
-			if (unlink(k->path)) {
-				if (errno != ENOENT) {
+			if (fstatat(dfd, slash + 1, &st, AT_SYMLINK_NOFOLLOW) ||
+			    (unsigned long long)st.st_ino != k->ino ||
+			    (unsigned long long)st.st_dev != k->dev) {
+				close(dfd);
+				continue;
+			}
+			e = unlinkat(dfd, slash + 1, 0) ? errno : 0;
+			close(dfd);
+			if (e) {
+				if (e != ENOENT) {
 					o->failed++;
-					o->fail_errno = errno;
+					o->fail_errno = e;
 				}
 				continue;
 			}

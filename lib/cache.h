@@ -63,6 +63,16 @@ int uk_cache_get(struct uk_cache *c, const char *url, int flags,
 int uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err);
 
 /*
+ * Give rec, before uk_cache_set, the lifetime its response allows (life
+ * as uk_http_cache_life answers): with life > 0, "expires_at" (RFC 3339)
+ * life seconds from now, after which a get takes the entry as expired
+ * even within the TTL; with 0 none (the TTL alone).  Returns 1 when the
+ * response must not be stored at all (life < 0: no-store, private), 0
+ * otherwise.
+ */
+int uk_cache_lifetime(yajl_val rec, long life);
+
+/*
  * Add summary and summary_type to the entry of url in place (read, modify,
  * atomic write), leaving the source content as it is.  1 done, 0 no such
  * entry, -1 with err.
@@ -151,6 +161,12 @@ int uk_cache_walk(struct uk_cache *c,
  */
 int uk_cache_load(const char *path, const char *key, yajl_val *rec,
     struct uk_err *err);
+/*
+ * uk_cache_load of the file name in the directory dirfd (a walk's
+ * f->dirfd and f->name), never following a link; path is for messages.
+ */
+int uk_cache_load_at(int dirfd, const char *name, const char *path,
+    const char *key, yajl_val *rec, struct uk_err *err);
 
 /* Options and results of uk_cache_cleanup_opt. */
 struct uk_cache_cleanup {

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <iconv.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -46,10 +47,102 @@ static const struct {
 	{ "windows-31j", "shift_jis" },
 	{ "ks_c_5601-1987", "euc-kr" },
 	{ "x-user-defined", "windows-1252" },
+	/* More of WHATWG's labels, onto the names iconv knows. */
+	{ "unicode11utf8", "utf-8" },
+	{ "866", "ibm866" },
+	{ "cp866", "ibm866" },
+	{ "csibm866", "ibm866" },
+	{ "latin2", "iso-8859-2" },
+	{ "l2", "iso-8859-2" },
+	{ "csisolatin2", "iso-8859-2" },
+	{ "latin3", "iso-8859-3" },
+	{ "l3", "iso-8859-3" },
+	{ "latin4", "iso-8859-4" },
+	{ "l4", "iso-8859-4" },
+	{ "cyrillic", "iso-8859-5" },
+	{ "arabic", "iso-8859-6" },
+	{ "greek", "iso-8859-7" },
+	{ "greek8", "iso-8859-7" },
+	{ "hebrew", "iso-8859-8" },
+	{ "visual", "iso-8859-8" },
+	{ "logical", "iso-8859-8" },
+	{ "iso-8859-8-i", "iso-8859-8" },
+	{ "latin6", "iso-8859-10" },
+	{ "l6", "iso-8859-10" },
+	{ "l9", "iso-8859-15" },
+	{ "koi", "koi8-r" },
+	{ "koi8", "koi8-r" },
+	{ "koi8_r", "koi8-r" },
+	{ "cskoi8r", "koi8-r" },
+	{ "koi8-ru", "koi8-u" },
+	{ "csmacintosh", "macintosh" },
+	{ "mac", "macintosh" },
+	{ "x-mac-roman", "macintosh" },
+	{ "x-mac-ukrainian", "x-mac-cyrillic" },
+	{ "dos-874", "windows-874" },
+	{ "chinese", "gbk" },
+	{ "csgb2312", "gbk" },
+	{ "gb_2312", "gbk" },
+	{ "gb_2312-80", "gbk" },
+	{ "iso-ir-58", "gbk" },
+	{ "big5-hkscs", "big5" },
+	{ "cn-big5", "big5" },
+	{ "csbig5", "big5" },
+	{ "x-x-big5", "big5" },
+	{ "cseucpkdfmtjapanese", "euc-jp" },
+	{ "x-euc-jp", "euc-jp" },
+	{ "csiso2022jp", "iso-2022-jp" },
+	{ "csshiftjis", "shift_jis" },
+	{ "ms932", "shift_jis" },
+	{ "shift-jis", "shift_jis" },
+	{ "cseuckr", "euc-kr" },
+	{ "korean", "euc-kr" },
+	{ "ksc5601", "euc-kr" },
+	{ "ksc_5601", "euc-kr" },
+	{ "windows-949", "euc-kr" },
+	{ "iso-ir-149", "euc-kr" },
+	{ "csksc56011987", "euc-kr" },
+	{ "ks_c_5601-1989", "euc-kr" },
+	{ "unicodefffe", "utf-16be" },
+	{ "utf-16", "utf-16le" },
+	{ "ucs-2", "utf-16le" },
+	{ "unicode", "utf-16le" },
+	{ "csunicode", "utf-16le" },
+	{ "iso-10646-ucs-2", "utf-16le" },
+	{ "unicodefeff", "utf-16le" },
 };
 
-char *
-uk_charset_normalize(const char *label, size_t len, char *out, size_t size)
+/*
+ * The encodings of WHATWG's Encoding Standard (by the names iconv knows),
+ * the only ones a browser reads HTML in: a page labelled with anything
+ * else (utf-32, IBM037, utf-7, ...) is read as a browser would read it,
+ * which is never by that label.
+ */
+static const char *const whatwg[] = {
+	"utf-8", "ibm866", "iso-8859-2", "iso-8859-3", "iso-8859-4",
+	"iso-8859-5", "iso-8859-6", "iso-8859-7", "iso-8859-8", "iso-8859-10",
+	"iso-8859-13", "iso-8859-14", "iso-8859-15", "iso-8859-16", "koi8-r",
+	"koi8-u", "macintosh", "windows-874", "windows-1250", "windows-1251",
+	"windows-1252", "windows-1253", "windows-1254", "windows-1255",
+	"windows-1256", "windows-1257", "windows-1258", "x-mac-cyrillic",
+	"gbk", "gb18030", "big5", "euc-jp", "iso-2022-jp", "shift_jis",
+	"euc-kr", "utf-16be", "utf-16le",
+};
+
+static int
+is_whatwg(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(whatwg) / sizeof(whatwg[0]); i++)
+		if (!strcmp(name, whatwg[i]))
+			return 1;
+	return 0;
+}
+
+/* The label lower-cased, with the aliases above applied; or NULL. */
+static char *
+label_lower(const char *label, size_t len, char *out, size_t size)
 {
 	size_t i, n = 0;
 
@@ -71,6 +164,19 @@ uk_charset_normalize(const char *label, size_t len, char *out, size_t size)
 		out[n++] = (char)tolower(c);
 	}
 	out[n] = '\0';
+	/* iso8859-N, iso_8859-N, iso88592 ... as iso-8859-N. */
+	if (!strncmp(out, "iso8859", 7) || !strncmp(out, "iso_8859", 8)) {
+		const char *d = out + (out[3] == '_' ? 8 : 7);
+		char tmp[64];
+
+		if (*d == '-' || *d == '_')
+			d++;
+		if (*d && strlen(d) < 4) {
+			snprintf(tmp, sizeof(tmp), "iso-8859-%s", d);
+			if (strlen(tmp) < size)
+				memcpy(out, tmp, strlen(tmp) + 1);
+		}
+	}
 	for (i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
 		if (!strcmp(out, aliases[i].label)) {
 			size_t l = strlen(aliases[i].name);
@@ -78,13 +184,20 @@ uk_charset_normalize(const char *label, size_t len, char *out, size_t size)
 			memcpy(out, aliases[i].name, l + 1);
 			break;
 		}
-	/* An HTML page cannot really be UTF-16 once a meta says so. */
 	return out;
+}
+
+char *
+uk_charset_normalize(const char *label, size_t len, char *out, size_t size)
+{
+	if (!label_lower(label, len, out, size))
+		return NULL;
+	return is_whatwg(out) ? out : NULL;
 }
 
 /* Find "charset" then '=' then a value in s[0..len); normalise it. */
 static char *
-charset_param(const char *s, size_t len, char *out, size_t size)
+charset_param(const char *s, size_t len, char *out, size_t size, int any)
 {
 	const char *p = s, *end = s + len, *v;
 
@@ -107,6 +220,8 @@ charset_param(const char *s, size_t len, char *out, size_t size)
 		while (p < end && *p != '"' && *p != '\'' && *p != ';' &&
 		    *p != '>' && *p != '/' && !isspace((unsigned char)*p))
 			p++;
+		if (any)
+			return label_lower(v, (size_t)(p - v), out, size);
 		return uk_charset_normalize(v, (size_t)(p - v), out, size);
 	}
 	return NULL;
@@ -117,12 +232,12 @@ uk_charset_from_content_type(const char *ct, char *out, size_t size)
 {
 	if (!ct)
 		return NULL;
-	return charset_param(ct, strlen(ct), out, size);
+	return charset_param(ct, strlen(ct), out, size, 0);
 }
 
 /* A <meta> carrying a charset in the first 1024 bytes. */
 static char *
-meta_charset(const char *html, size_t len, char *out, size_t size)
+meta_charset(const char *html, size_t len, char *out, size_t size, int any)
 {
 	const char *p = html, *end, *tag_end;
 
@@ -152,8 +267,10 @@ meta_charset(const char *html, size_t len, char *out, size_t size)
 		tag_end = memchr(p, '>', (size_t)(end - p));
 		if (!tag_end)
 			tag_end = end;
-		if (charset_param(p, (size_t)(tag_end - p), out, size)) {
-			if (!strncmp(out, "utf-16", 6))
+		if (charset_param(p, (size_t)(tag_end - p), out, size, any)) {
+			/* An HTML page cannot really be UTF-16 once a meta
+			 * says so. */
+			if (!any && !strncmp(out, "utf-16", 6))
 				memcpy(out, "utf-8", 6);
 			return out;
 		}
@@ -186,11 +303,24 @@ uk_charset_detect(const char *html, size_t len, const char *content_type,
 		memcpy(out, b, strlen(b) + 1);
 		return out;
 	}
-	if (meta_charset(html, len, out, size))
+	if (meta_charset(html, len, out, size, 0))
 		return out;
 	if (size > 5)
 		memcpy(out, "utf-8", 6);
 	return out;
+}
+
+char *
+uk_charset_ignored(const char *html, size_t len, const char *content_type,
+    char *out, size_t size)
+{
+	if (content_type &&
+	    charset_param(content_type, strlen(content_type), out, size, 1) &&
+	    !is_whatwg(out))
+		return out;
+	if (meta_charset(html, len, out, size, 1) && !is_whatwg(out))
+		return out;
+	return NULL;
 }
 
 static int

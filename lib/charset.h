@@ -11,6 +11,10 @@
  * content="...; charset=..."> in the first 1024 bytes, then UTF-8.  Labels
  * are normalised: iso-8859-1, latin1, us-ascii and their aliases read as
  * windows-1252, as browsers do; utf8 and unicode-1-1-utf-8 as UTF-8.
+ * Only the encodings of WHATWG's Encoding Standard are honoured (those a
+ * browser reads HTML in): another label (utf-32, IBM037) is skipped as if
+ * absent, so such a page is read as UTF-8 unless a later source says
+ * otherwise; uk_charset_ignored tells what was skipped.
  */
 
 #include <stddef.h>
@@ -20,8 +24,8 @@
 
 /*
  * The normalised name of a charset label (lower case, as iconv knows it),
- * written into out (size >= 64).  Returns out, or NULL when label is empty
- * or longer than a label can be.
+ * written into out (size >= 64).  Returns out, or NULL when label is empty,
+ * longer than a label can be, or not an encoding of WHATWG's list.
  */
 char *uk_charset_normalize(const char *label, size_t len, char *out,
     size_t size);
@@ -39,6 +43,14 @@ char *uk_charset_from_content_type(const char *ct, char *out, size_t size);
  */
 const char *uk_charset_detect(const char *html, size_t len,
     const char *content_type, char *out, size_t size, size_t *bom);
+
+/*
+ * The first charset declared for html[0..len) (by content_type, then a
+ * <meta>) that uk_charset_detect skipped as not WHATWG's, lower-cased,
+ * into out (size >= 64); NULL when none was.  For a warning.
+ */
+char *uk_charset_ignored(const char *html, size_t len,
+    const char *content_type, char *out, size_t size);
 
 /*
  * Append in[0..len), read as charset, to out as UTF-8.  Invalid or

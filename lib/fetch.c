@@ -371,6 +371,9 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 		}
 		uk_extract_record(&x, rec);
 		set_opt_str(rec, "charset", x.charset);
+		if (uk_charset_ignored(r->body.buf, r->body.len,
+			r->content_type, cs, sizeof(cs)))
+			uk_json_set_str(rec, "charset_ignored", cs);
 		uk_json_set_str(rec, "extraction",
 		    x.fallback ? "fallback" : "main");
 		uk_extract_release(&x);
@@ -390,6 +393,8 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 	if (!uk_charset_from_content_type(r->content_type, cs, sizeof(cs)) ||
 	    uk_charset_to_utf8(r->body.buf, r->body.len, cs, &text, &err))
 		uk_buf_add_utf8(&text, r->body.buf, r->body.len);
+	if (uk_charset_ignored("", 0, r->content_type, cs, sizeof(cs)))
+		uk_json_set_str(rec, "charset_ignored", cs);
 	uk_json_set_str(rec, "content", text.buf);
 	uk_buf_release(&text);
 	return 0;
@@ -446,7 +451,8 @@ done_page(struct uk_fetch_job *j)
 			struct uk_err err;
 
 			uk_json_del(rec, "cached_at");
-			if (uk_cache_set(&j->f->cache, rec, &err)) {
+			if (!uk_cache_lifetime(rec, r->cache_life) &&
+			    uk_cache_set(&j->f->cache, rec, &err)) {
 				j->f->cache_errors++;
 				j->f->cache_err = err;
 			}
@@ -495,6 +501,7 @@ done_page(struct uk_fetch_job *j)
 	if (r->final_url && strcmp(r->final_url, j->url))
 		uk_json_set_str(rec, "final_url", r->final_url);
 	uk_json_set(rec, "http", http_info(r));
+	j->nocache |= uk_cache_lifetime(rec, r->cache_life);
 	finish(j, rec, 0);
 }
 

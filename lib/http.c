@@ -63,6 +63,7 @@ clear_results(struct uk_http_req *r)
 	r->failed = r->too_big = r->refused = r->timed_out = 0;
 	r->status = 0;
 	r->retry_after = 0;
+	r->cache_life = 0;
 	r->err.code = 0;
 	r->err.msg[0] = '\0';
 	r->errbuf[0] = '\0';
@@ -352,6 +353,107 @@ header_value(CURL *e, const char *name)
 	return uk_xstrdup(hh->value);
 }
 
+/* Every value of header name, joined with ", " (RFC 9110 5.3), or NULL. */
+static char *
+header_values(CURL *e, const char *name)
+{
+	struct curl_header *hh;
+	struct uk_buf b = UK_BUF_INIT;
+	size_t i, n = 1;
+
+	for (i = 0; i < n; i++) {
+		if (curl_easy_header(e, name, i, CURLH_HEADER, -1, &hh) !=
+		    CURLHE_OK)
+			break;
+		n = hh->amount;
+		uk_buf_addf(&b, "%s%s", i ? ", " : "", hh->value);
+	}
+	if (!b.len) {
+		uk_buf_release(&b);
+		return NULL;
+	}
+	return uk_buf_detach(&b, NULL);
+}
+
+/* The delta-seconds after "name=" at s (quotes allowed), or -1. */
+static long
+directive_secs(const char *s)
+{
+	long long v = 0;
+	int q = *s == '"', any = 0;
+
+	s += q;
+	while (*s >= '0' && *s <= '9') {
+		if (v < 1000000000LL)
+			v = v * 10 + (*s - '0');
+		s++;
+		any = 1;
+	}
+	return any ? (long)v : -1;
+}
+
+long
+uk_http_cache_life(const char *cache_control, const char *expires,
+    const char *date)
+{
+	const char *p = cache_control, *t;
+	long max_age = -1, s_maxage = -1, v;
+	size_t n;
+	time_t ex, now;
+
+	/* Directives are case-insensitive tokens separated by commas; a
+	 * value is a token or a quoted string (RFC 9111 5.2). */
+	while (p && *p) {
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		t = p;
+		while (*p && *p != ',' && *p != '=' && *p != ' ' &&
+		    *p != '\t')
+			p++;
+		n = (size_t)(p - t);
+		while (*p == ' ' || *p == '\t')
+			p++;
+		v = *p == '=' ? directive_secs(p + 1) : -1;
+		if ((n == 8 && !strncasecmp(t, "no-store", n)) ||
+		    (n == 7 && !strncasecmp(t, "private", n)) ||
+		    (n == 8 && !strncasecmp(t, "no-cache", n)))
+			return -1;
+		if (n == 7 && !strncasecmp(t, "max-age", n) && v >= 0)
+			max_age = v;
+		if (n == 8 && !strncasecmp(t, "s-maxage", n) && v >= 0)
+			s_maxage = v;
+		/* Skip the value, quoted commas included. */
+		if (*p == '=') {
+			p++;
+			if (*p == '"') {
+				for (p++; *p && *p != '"'; p++)
+					if (*p == '\\' && p[1])
+						p++;
+				if (*p)
+					p++;
+			}
+			while (*p && *p != ',')
+				p++;
+		}
+	}
+	if (s_maxage >= 0)
+		max_age = s_maxage;
+	if (max_age == 0)
+		return -1;
+	if (max_age > 0)
+		return max_age;
+	if (!expires)
+		return 0;
+	/* An Expires that does not parse means already expired. */
+	if ((ex = curl_getdate(expires, NULL)) == -1)
+		return -1;
+	now = date ? curl_getdate(date, NULL) : -1;
+	if (now == -1)
+		now = time(NULL);
+	return ex > now ? (long)(ex - now < 1000000000 ? ex - now : 1000000000)
+			: -1;
+}
+
 static void
 size_text(unsigned long long n, char *buf, size_t size)
 {
@@ -412,6 +514,16 @@ finish(struct uk_http *h, CURL *e, CURLcode rc)
 	r->etag_out = header_value(e, "ETag");
 	r->last_modified_out = header_value(e, "Last-Modified");
 	r->content_language = header_value(e, "Content-Language");
+	{
+		char *cc = header_values(e, "Cache-Control"),
+		     *ex = header_value(e, "Expires"),
+		     *dt = header_value(e, "Date");
+
+		r->cache_life = uk_http_cache_life(cc, ex, dt);
+		free(cc);
+		free(ex);
+		free(dt);
+	}
 
 	if (rc != CURLE_OK) {
 		r->failed = 1;
@@ -426,9 +538,34 @@ finish(struct uk_http *h, CURL *e, CURLcode rc)
 			    "refused to connect to private address %s "
 			    "(--allow-private or URLKIT_ALLOW_PRIVATE=1 allow it)",
 			    g->addr);
+		} else if (rc == CURLE_OUT_OF_MEMORY || (int)rc == 100) {
+			/* libcurl answers a response header over its limit
+			 * (CURL_MAX_HTTP_HEADER, 100 KiB) with "out of memory"
+			 * (CURLE_TOO_LARGE, 100, from 8.6); our own memory
+			 * running out ends the program in the x-alloc family,
+			 * so this is the server's doing. */
+			uk_err_set(&r->err, UK_EXIT_FAIL,
+			    "response header too large (over libcurl's limit "
+			    "of 100 KiB)");
 		} else if (rc == CURLE_OPERATION_TIMEDOUT) {
+			long hdr = 0;
+
 			r->timed_out = 1;
-			if (strstr(r->errbuf, "too slow"))
+			/* Low speed counts body bytes only: a server that
+			 * drips its headers is slow, not silent. */
+			curl_easy_getinfo(e, CURLINFO_HEADER_SIZE, &hdr);
+			if (strstr(r->errbuf, "too slow") && r->body.len)
+				uk_err_set(&r->err, UK_EXIT_FAIL,
+				    "too slow: the body stalled for %ld s "
+				    "after %zu bytes",
+				    r->slow, r->body.len);
+			else if (strstr(r->errbuf, "too slow") && hdr > 0)
+				uk_err_set(&r->err, UK_EXIT_FAIL,
+				    "too slow: the response headers had not "
+				    "ended after %ld s (%ld bytes of headers "
+				    "received)",
+				    r->slow, hdr);
+			else if (strstr(r->errbuf, "too slow"))
 				uk_err_set(&r->err, UK_EXIT_FAIL,
 				    "too slow: nothing received for %ld s",
 				    r->slow);

@@ -80,6 +80,11 @@ struct uk_http_req {
 	struct uk_buf body;      /* decoded body */
 	int attempts;            /* how many times it was sent */
 	long retry_after;        /* Retry-After seconds of the last response */
+	/*
+	 * How long the response may be cached (uk_http_cache_life): -1 not
+	 * at all, 0 no limit given (the cache's TTL), else seconds.
+	 */
+	long cache_life;
 	int too_big;             /* failed because of max_size */
 	int refused;             /* failed because of the SSRF guard */
 	int timed_out;           /* failed because of the timeout */
@@ -97,6 +102,17 @@ struct uk_http_req {
 	double not_before;
 	char errbuf[256];
 };
+
+/*
+ * The cache lifetime of a response from its Cache-Control, Expires and
+ * Date header values (each may be NULL), as a private cache that may be
+ * shared between users would take it: -1 when it must not be stored
+ * (no-store, private, no-cache, a max-age of 0, an Expires not after
+ * Date), else the seconds of s-maxage, then max-age, then Expires minus
+ * Date; 0 when none is given.
+ */
+long uk_http_cache_life(const char *cache_control, const char *expires,
+    const char *date);
 
 /* Set up r to GET url (copied). */
 void uk_http_req_init(struct uk_http_req *r, const char *url);

@@ -133,8 +133,10 @@ on_data(char *p, size_t size, size_t n, void *ctx)
 {
 	struct uk_llm_req *r = ctx;
 
-	if (r->resp.len + size * n > MAX_REPLY)
+	if (r->resp.len + size * n > MAX_REPLY) {
+		r->too_big = 1; /* said so in ended(), not as a write error */
 		return 0;
+	}
 	uk_buf_add(&r->resp, p, size * n);
 	return size * n;
 }
@@ -167,6 +169,7 @@ start(struct uk_llm *l, struct uk_llm_req *r)
 		uk_netguard_install(e, l->guard);
 	}
 	uk_buf_reset(&r->resp);
+	r->too_big = 0;
 	r->attempts++;
 	curl_multi_add_handle(l->multi, e);
 }
@@ -311,7 +314,10 @@ ended(struct uk_llm *l, CURL *e, CURLcode rc)
 	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
 	r->status = status;
 	if (rc != CURLE_OK) {
-		if (rc == CURLE_OPERATION_TIMEDOUT)
+		if (r->too_big)
+			uk_err_set(&r->err, UK_EXIT_FAIL,
+			    "LLM reply larger than %lu MiB", MAX_REPLY >> 20);
+		else if (rc == CURLE_OPERATION_TIMEDOUT)
 			uk_err_set(&r->err, UK_EXIT_FAIL,
 			    "LLM request timed out after %g s", l->o.timeout);
 		else if (g->refused)

@@ -56,6 +56,7 @@ struct uk_llm_req {
 	/* Private. */
 	void *easy;
 	struct uk_buf body, resp;
+	int too_big; /* the reply went over its limit */
 	double retry_at;
 	struct uk_llm_req *next;
 };

@@ -458,6 +458,88 @@ entry_path(const char *raw, const char **out, struct uk_err *err)
 	return 0;
 }
 
+/*
+ * The limits on what an archive entry decompresses to.  The sizes in the
+ * headers cannot be trusted (a zip entry with a data descriptor has none
+ * until its end, a tar.gz may understate), so the bytes are counted as
+ * libarchive hands them over: what goes beyond the size snap_wants counted
+ * is added to the repository's total, checked against max_bytes at every
+ * chunk, and a file kept is dropped (as skipped) past UK_REPO_FILE_MAX,
+ * or a README cut at UK_REPO_README_MAX, while the rest is read on and
+ * counted.  -2 with err when the total is over its limit, -1 on a read
+ * error (libarchive's), 0 done.
+ */
+static int
+entry_count(struct snap *s, unsigned long long declared,
+    unsigned long long *seen, size_t n, struct uk_err *err)
+{
+	unsigned long long before = *seen;
+
+	*seen += n;
+	if (*seen > declared)
+		s->total_bytes += *seen - (before > declared ? before : declared);
+	return cap_exceeded(s, err) < 0 ? -2 : 0;
+}
+
+static int
+entry_drain(struct archive *a, struct snap *s, unsigned long long declared,
+    struct uk_err *err)
+{
+	char chunk[65536];
+	unsigned long long seen = 0;
+	la_ssize_t n;
+
+	while ((n = archive_read_data(a, chunk, sizeof(chunk))) > 0)
+		if (entry_count(s, declared, &seen, (size_t)n, err) < 0)
+			return -2;
+	return n < 0 ? -1 : 0;
+}
+
+static int
+entry_read(struct archive *a, struct snap *s, const char *path,
+    unsigned long long declared, struct uk_err *err)
+{
+	struct uk_buf data = UK_BUF_INIT;
+	char chunk[65536];
+	unsigned long long seen = 0;
+	int readme = !strchr(path, '/') && uk_repo_readme_rank(path);
+	size_t limit = readme ? UK_REPO_README_MAX : UK_REPO_FILE_MAX;
+	int over = 0;
+	la_ssize_t n;
+	size_t dl;
+	char *t;
+
+	while ((n = archive_read_data(a, chunk, sizeof(chunk))) > 0) {
+		if (entry_count(s, declared, &seen, (size_t)n, err) < 0) {
+			uk_buf_release(&data);
+			return -2;
+		}
+		if (over)
+			continue;
+		if (data.len + (size_t)n > limit && !readme) {
+			/* Past the per-file rule: not kept, read on. */
+			over = 1;
+			uk_buf_release(&data);
+			continue;
+		}
+		uk_buf_add(&data, chunk,
+		    data.len + (size_t)n > limit ? limit - data.len :
+						   (size_t)n);
+		over = readme && data.len >= limit;
+	}
+	if (n < 0) {
+		uk_buf_release(&data);
+		return -1;
+	}
+	if (over && !readme) {
+		s->skipped++;
+		return 0;
+	}
+	t = uk_buf_detach(&data, &dl);
+	snap_keep(s, path, t, dl);
+	return 0;
+}
+
 static int
 fetch_archive(const struct uk_url *u, struct snap *s, struct uk_err *err)
 {
@@ -544,34 +626,28 @@ fetch_archive(const struct uk_url *u, struct snap *s, struct uk_err *err)
 		if (archive_entry_filetype(e) != AE_IFREG ||
 		    archive_entry_hardlink(e) || !*path)
 			continue;
-		if (size < 0)
+		if (size < 0 || !archive_entry_size_is_set(e))
 			size = 0;
 		if (!snap_wants(s, path, (unsigned long long)size)) {
 			if (cap_exceeded(s, err) < 0)
 				goto out;
+			/* Read through all the same: a size the header does
+			 * not give (a zip entry with a data descriptor) or
+			 * understates counts as it is decompressed. */
+			if ((r = entry_drain(a, s, (unsigned long long)size,
+				 err)) == -2)
+				goto out;
+			if (r < 0)
+				goto fail;
 			continue;
 		}
 		if (cap_exceeded(s, err) < 0)
 			goto out;
-		{
-			struct uk_buf data = UK_BUF_INIT;
-			char chunk[65536];
-			la_ssize_t n;
-
-			while ((n = archive_read_data(a, chunk,
-				    sizeof(chunk))) > 0)
-				uk_buf_add(&data, chunk, (size_t)n);
-			if (n < 0) {
-				uk_buf_release(&data);
-				goto fail;
-			}
-			{
-				size_t dl;
-				char *t = uk_buf_detach(&data, &dl);
-
-				snap_keep(s, path, t, dl);
-			}
-		}
+		if ((r = entry_read(a, s, path, (unsigned long long)size,
+			 err)) == -2)
+			goto out;
+		if (r < 0)
+			goto fail;
 	}
 	if (r != ARCHIVE_EOF)
 		goto fail;
@@ -801,6 +877,11 @@ clone_child(const char *url, const char *dir, int fd,
 	git_clone_options_init(&co, GIT_CLONE_OPTIONS_VERSION);
 	child_max = o->max_bytes;
 	co.bare = 1;
+	/* libgit2 follows redirects of the first request by itself, past
+	 * the guard, which judged the URL's own host only (guard_host): no
+	 * redirect is followed on this route, so none reaches a refused
+	 * address. */
+	co.fetch_opts.follow_redirects = GIT_REMOTE_REDIRECT_NONE;
 	co.fetch_opts.callbacks.transfer_progress = child_progress;
 	if (o->insecure)
 		co.fetch_opts.callbacks.certificate_check = accept_cert;

@@ -28,17 +28,22 @@ uk_toolack_now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* An integer timeoutSec of v, or -1 when absent, -2 when not a number. */
-static long long
-timeout_of(yajl_val v)
+/*
+ * The timeoutSec of v in *t: 1 when it is an integer (of any sign), 0
+ * when absent, -1 when not an integer.  The value is never the flag, so
+ * that -1 or -2 given is refused as out of range, not read as absent.
+ */
+static int
+timeout_of(yajl_val v, long long *t)
 {
-	yajl_val t = v ? uk_json_get(v, "timeoutSec") : NULL;
+	yajl_val x = v ? uk_json_get(v, "timeoutSec") : NULL;
 
-	if (!t)
+	if (!x)
+		return 0;
+	if (!YAJL_IS_INTEGER(x))
 		return -1;
-	if (!YAJL_IS_INTEGER(t))
-		return -2;
-	return YAJL_GET_INTEGER(t);
+	*t = YAJL_GET_INTEGER(x);
+	return 1;
 }
 
 yajl_val
@@ -48,7 +53,8 @@ uk_toolack_call_from_record(yajl_val rec, const char *tool, const char *gen_id,
 	yajl_val call, input, idv;
 	const char *name, *url;
 	char num[32];
-	long long t;
+	long long t = 0;
+	int has;
 
 	if (!YAJL_IS_OBJECT(rec)) {
 		uk_err_set(err, UK_EXIT_FAIL, "a tool call must be an object");
@@ -93,14 +99,14 @@ uk_toolack_call_from_record(yajl_val rec, const char *tool, const char *gen_id,
 		uk_json_set(call, "input",
 		    input ? uk_json_copy(input) : uk_json_object());
 	}
-	t = timeout_of(rec);
-	if (t == -1 && input && YAJL_IS_OBJECT(input))
-		t = timeout_of(input);
-	if (t == -2) {
+	has = timeout_of(rec, &t);
+	if (!has && input && YAJL_IS_OBJECT(input))
+		has = timeout_of(input, &t);
+	if (has < 0) {
 		uk_err_set(err, UK_EXIT_FAIL, "timeoutSec is not an integer");
 		goto fail;
 	}
-	if (t >= 0)
+	if (has)
 		uk_json_set_int(call, "timeoutSec", t);
 	return call;
 fail:
@@ -114,8 +120,9 @@ uk_toolack_call_check(yajl_val call, struct uk_err *err)
 	const char *id = uk_json_get_str(call, "toolCallId");
 	const char *name = uk_json_get_str(call, "toolName");
 	yajl_val input = uk_json_get(call, "input");
-	long long t;
+	long long t = 0;
 	size_t i, n;
+	int has;
 
 	if (!id || !(n = strlen(id)) || n > UK_TOOLACK_MAX_ID)
 		return uk_err_set(err, UK_EXIT_FAIL,
@@ -130,8 +137,8 @@ uk_toolack_call_check(yajl_val call, struct uk_err *err)
 		    "toolName must be a non-empty string");
 	if (input && !YAJL_IS_OBJECT(input))
 		return uk_err_set(err, UK_EXIT_FAIL, "input must be an object");
-	t = timeout_of(call);
-	if (t == -2 || (t != -1 && (t < 1 || t > UK_TOOLACK_MAX_TIMEOUT)))
+	has = timeout_of(call, &t);
+	if (has < 0 || (has && (t < 1 || t > UK_TOOLACK_MAX_TIMEOUT)))
 		return uk_err_set(err, UK_EXIT_FAIL,
 		    "timeoutSec must be an integer from 1 to %d",
 		    UK_TOOLACK_MAX_TIMEOUT);

@@ -494,6 +494,39 @@ body_object(struct req *r, struct uk_err *err)
 	return v;
 }
 
+/*
+ * 409 with a failed ack record: the id is pending or was used lately.  A
+ * frontend that ran the old call would take the new one for a replay of
+ * it (and ack it with the old output), so the id is refused, never joined
+ * or run again; the record says why, so the caller has an answer.
+ */
+static enum MHD_Result
+reply_taken(struct MHD_Connection *conn, const char *id, int pending)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	yajl_val o = uk_json_object();
+	enum MHD_Result ret;
+	char ts[40];
+
+	uk_time_rfc3339(ts, sizeof(ts));
+	uk_json_set_str(o, "toolCallId", id);
+	uk_json_set_str(o, "status", "failed");
+	uk_json_set(o, "output", uk_json_null());
+	uk_buf_addf(&b,
+	    pending ? "toolCallId '%s' is already pending: ids are not reused" :
+		      "toolCallId '%s' was used within the last hour: "
+		      "ids are not reused",
+	    id);
+	uk_json_set_str(o, "errorText", b.buf);
+	uk_json_set_str(o, "requestedAt", ts);
+	uk_buf_reset(&b);
+	uk_json_to_buf(o, &b);
+	uk_json_free(o);
+	ret = reply_json(conn, MHD_HTTP_CONFLICT, b.buf);
+	uk_buf_release(&b);
+	return ret;
+}
+
 static enum MHD_Result
 do_dispatch(struct srv *s, struct req *r)
 {
@@ -519,17 +552,18 @@ do_dispatch(struct srv *s, struct req *r)
 	input = uk_json_get(call, "input");
 	if (uk_json_get_int(call, "timeoutSec", &t))
 		t = s->def_timeout;
-	if (!(c = uk_ackreg_find(s->reg, id))) {
-		if (uk_toolack_validate(tool, input, &err)) {
-			res = uk_ackreg_refuse(s->reg, id, err.msg, now);
-			ret = reply_json(r->conn, MHD_HTTP_OK, res);
-			goto out;
-		}
-		uk_json_to_buf(input, &in);
-		c = uk_ackreg_add(s->reg, id, tool, in.buf, (long)t, NULL, now,
-		    NULL);
-		offer(s, c);
+	if (uk_ackreg_find(s->reg, id) || uk_ackreg_done(s->reg, id)) {
+		ret = reply_taken(r->conn, id, uk_ackreg_find(s->reg, id) != NULL);
+		goto out;
 	}
+	if (uk_toolack_validate(tool, input, &err)) {
+		res = uk_ackreg_refuse(s->reg, id, err.msg, now);
+		ret = reply_json(r->conn, MHD_HTTP_OK, res);
+		goto out;
+	}
+	uk_json_to_buf(input, &in);
+	c = uk_ackreg_add(s->reg, id, tool, in.buf, (long)t, NULL, now, NULL);
+	offer(s, c);
 	if (nowait) {
 		yajl_val o = uk_json_object();
 

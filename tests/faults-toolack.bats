@@ -123,14 +123,3 @@ EOF
 	run -1 --separate-stderr toolack wait f2
 	jq -e '.status == "failed"' <<<"$output"
 }
-
-@test "a call id used again after its call resolved is run again" {
-	ta_start
-	ta_exec ex -H "open_url=$TOP/tests/helpers/toolack_argv.sh $T/argv"
-	run -0 toolack call -T 10 <<<"$CALL"
-	jq -e '.status == "success"' <<<"$output"
-	# The same id again: a new call, not a replay of the old one.
-	run -0 toolack call -T 10 <<<"$CALL"
-	jq -e '.status == "success"' <<<"$output"
-	[ "$(wc -l <"$T/argv")" = 2 ]
-}

@@ -57,8 +57,9 @@ main(void)
 	ok(c && !existed && uk_ackreg_pending(r) == 1, "add registers");
 	ok(uk_ackreg_find(r, "a") == c && !uk_ackreg_find(r, "b"), "find");
 	c2 = uk_ackreg_add(r, "a", "open_url", NULL, 5, NULL, 10, &existed);
-	ok(c2 == c && existed && c->deadline == 60000,
-	    "a pending id is joined, not replaced");
+	ok(!c2 && existed == UK_ACKREG_ID_PENDING && c->deadline == 60000 &&
+		uk_ackreg_pending(r) == 1,
+	    "a pending id is refused, the call unchanged");
 	ok(uk_ackreg_ack(r, "a", "success", out, NULL, NULL, 100) ==
 		    UK_ACKREG_OK &&
 		resolved == 1,
@@ -77,6 +78,13 @@ main(void)
 	    "repeated ack is ignored: the first wins");
 	d = uk_ackreg_done(r, "a");
 	ok(d && has(d->result, "success"), "done keeps the first result");
+	ok(!uk_ackreg_add(r, "a", "open_url", NULL, 5, NULL, 300, &existed) &&
+		existed == UK_ACKREG_ID_RECENT && uk_ackreg_pending(r) == 0 &&
+		has(uk_ackreg_done(r, "a")->result, "success"),
+	    "an id resolved lately is refused, its result kept");
+	ok(!uk_ackreg_refuse(r, "a", "x", 300) &&
+		has(uk_ackreg_done(r, "a")->result, "success"),
+	    "an id resolved lately is not refused over");
 	ok(uk_ackreg_ack(r, "zz", "success", NULL, NULL, NULL, 200) ==
 		UK_ACKREG_UNKNOWN,
 	    "unknown id");
@@ -102,6 +110,9 @@ main(void)
 		uk_ackreg_ack(r, "t2", "success", NULL, NULL, NULL, 7001) ==
 		    UK_ACKREG_UNKNOWN,
 	    "expired ids are forgotten after a while");
+	c = uk_ackreg_add(r, "t2", "open_url", NULL, 1, NULL, 7002, &existed);
+	ok(c && !existed, "an id is taken again once forgotten");
+	uk_ackreg_expire(r, 9000);
 
 	/* Refused at once. */
 	ok(uk_ackreg_refuse(r, "bad", "scheme not allowed", 7000) != NULL &&
