@@ -74,6 +74,7 @@ tag_skipped(int tag)
 	case GUMBO_TAG_VIDEO:
 	case GUMBO_TAG_MAP:
 	case GUMBO_TAG_AREA:
+	case GUMBO_TAG_FIGCAPTION:
 		return 1;
 	default:
 		return 0;
@@ -182,7 +183,9 @@ static const char *const neg_sub[] = { "sidebar", "footer", "cookie", "consent",
 	"skiplink", "promo", "recommend", "trending", "toolbar", "modal",
 	"overlay", "dropdown", "offcanvas", "off-canvas", "topbar", "top-bar",
 	"utility", "jump-link", "toc-", "author-bio", "authorbio", "bottom-bar",
-	NULL };
+	"disclosure", "disclaimer", "rating", "subscription",
+	"author-box", "authorbox", "about-author", "author-info", "upsell",
+	"crosssell", "cross-sell", "paywall", NULL };
 /* Of those, what is boilerplate however much text it holds. */
 static const char *const strong_sub[] = { "comment", "disqus", "cookie",
 	"consent", "gdpr", "related", "recommend", NULL };
