@@ -391,7 +391,7 @@ class_verdict(const char *ci)
 {
 	char tok[128];
 	const char *p = ci;
-	int neg = 0, pos = 0, strong = 0;
+	int neg = 0, pos = 0, strong = 0, cmt = 0;
 
 	while (*p) {
 		size_t n = strcspn(p, " \t\n\r\f");
@@ -417,12 +417,14 @@ class_verdict(const char *ci)
 			neg = 1;
 			if (match_any_sub(tok, b, strong_sub, strong_sub_m))
 				strong = 1;
+			if (strstr(tok, "comment") || strstr(tok, "disqus"))
+				cmt = 1;
 		} else if (tp >= 0)
 			pos = 1;
 	}
 	if (!neg || pos)
 		return 0;
-	return strong ? 3 : 2;
+	return cmt ? 4 : strong ? 3 : 2;
 }
 
 /*
@@ -532,6 +534,8 @@ build(struct ctx *c, GumboNode *root)
 				c->n[i].flags |= F_SKIP;
 			else if (bp == 3)
 				c->n[i].flags |= F_BOIL | F_STRONG;
+			else if (bp == 4)
+				c->n[i].flags |= F_BOIL | F_STRONG | F_CROOT;
 			else if (bp == 2 ||
 			    (c->n[i].tag == GUMBO_TAG_HEADER &&
 				!(pflags & F_INART)))
@@ -985,8 +989,9 @@ confirm_boilerplate(struct ctx *c)
 			continue;
 		for (j = i; j < n->end; j++)
 			if (!(c->n[j].flags & F_SKIP))
-				c->n[j].flags |=
-				    F_SKIP | F_CSKIP | (n->flags & F_STRONG);
+				c->n[j].flags |= F_SKIP | F_CSKIP |
+				    (n->flags & F_STRONG) |
+				    (n->flags & F_CROOT ? F_CMT : 0);
 	}
 	reset_measure(c);
 	measure(c);
@@ -1027,7 +1032,7 @@ static const char *const tail_heads[] = {
 	"see also", "more stories", "more news", "more articles",
 	"more from*", "more on*", "more in*", "you may also like",
 	"you might also like", "you may also be interested in",
-	"you might be interested in", "recommended", "recommended for you",
+	"you might be interested in", "recommended for you",
 	"recommended articles", "recommended stories", "most popular",
 	"most read", "popular posts", "popular articles", "trending",
 	"trending now", "latest news", "latest posts", "latest articles",
@@ -1053,17 +1058,6 @@ static const char *const tail_heads[] = {
 	"veja também", "zobacz także", "zobacz też", "czytaj także",
 	"czytaj też", "polecane", "podobne artykuły", "lees ook",
 	"gerelateerde artikelen",
-	/* comments */
-	"comments", "comment", "leave a reply", "leave a comment",
-	"post a comment", "add a comment", "join the discussion",
-	"join the conversation", "reader comments",
-	"kommentare", "kommentar", "kommentar schreiben", "kommentar verfassen",
-	"schreibe einen kommentar", "hinterlasse einen kommentar",
-	"kommentieren", "leserkommentare", "commentaires",
-	"laisser un commentaire", "laissez un commentaire", "réactions",
-	"comentarios", "deja un comentario", "deja tu comentario", "commenti",
-	"lascia un commento", "comentários", "deixe um comentário",
-	"komentarze", "dodaj komentarz", "reacties", "laat een reactie achter",
 	/* sharing and following */
 	"share", "share this", "share this article", "share this post",
 	"share this story", "share on", "follow us", "teilen",
@@ -1081,6 +1075,21 @@ static const char *const tail_heads[] = {
 	"sign up for our newsletter", "newsletter abonnieren", "jetzt abonnieren",
 	"abonnez-vous", "suscríbete", "iscriviti alla newsletter",
 	NULL };
+
+/* Headings that open the comment section (matched as tail_heads are). */
+static const char *const comment_heads[] = {
+	"comments", "comment", "leave a reply", "leave a comment",
+	"post a comment", "add a comment", "join the discussion",
+	"join the conversation", "reader comments",
+	"kommentare", "kommentar", "kommentar schreiben", "kommentar verfassen",
+	"schreibe einen kommentar", "hinterlasse einen kommentar",
+	"kommentieren", "leserkommentare", "commentaires",
+	"laisser un commentaire", "laissez un commentaire", "réactions",
+	"comentarios", "deja un comentario", "deja tu comentario", "commenti",
+	"lascia un commento", "comentários", "deixe um comentário",
+	"komentarze", "dodaj komentarz", "reacties", "laat een reactie achter",
+	"comments*", "kommentare*", "commentaires*", "comentarios*",
+	"comentários*", "komentarze*", "reacties*", NULL };
 
 /* Short lines that introduce a link to another article: "Read more: X". */
 static const char *const see_also[] = { "read more", "read also",
@@ -1189,11 +1198,9 @@ trim_heading(struct uk_buf *b)
 }
 
 static int
-heading_listed(const char *s)
+heading_listed(const char *s, const char *const *p)
 {
-	const char *const *p;
-
-	for (p = tail_heads; *p; p++) {
+	for (; *p; p++) {
 		size_t n = strlen(*p);
 
 		if ((*p)[n - 1] == '*') {
@@ -1213,13 +1220,17 @@ is_heading(int tag)
 	    tag == GUMBO_TAG_H5 || tag == GUMBO_TAG_H6;
 }
 
+/* Skip the subtree at i; cmt: as (part of) a comment section. */
 static void
-skip_subtree(struct ctx *c, int i)
+skip_subtree(struct ctx *c, int i, int cmt)
 {
 	int j;
 
+	if (cmt && !(c->n[i].flags & F_SKIP))
+		c->n[i].flags |= F_CROOT;
 	for (j = i; j < c->n[i].end; j++)
-		c->n[j].flags |= F_SKIP;
+		if (!(c->n[j].flags & F_SKIP))
+			c->n[j].flags |= F_SKIP | (cmt ? F_CMT : 0);
 }
 
 static int
@@ -1251,15 +1262,19 @@ heading_level(struct ctx *c, int i)
 static int
 tail_section(struct ctx *c, int i, struct uk_buf *b)
 {
-	int h = i, p, s, lvl, l;
+	int h = i, p, s, lvl, l, cmt;
 
 	if (c->n[i].text == 0 || c->n[i].text > 80)
 		return 0;
 	plain_text(c, i, b, 200, 0);
 	trim_heading(b);
-	if (!b->len || !heading_listed(b->buf))
+	if (!b->len)
 		return 0;
-	lvl = c->n[i].tag - GUMBO_TAG_H1 + 1;
+	cmt = heading_listed(b->buf, comment_heads);
+	if (!cmt && !heading_listed(b->buf, tail_heads))
+		return 0;
+	/* A line standing as a heading ranks as a second-level one. */
+	lvl = is_heading(c->n[i].tag) ? c->n[i].tag - GUMBO_TAG_H1 + 1 : 2;
 	/* Up through wrappers that hold nothing but the heading. */
 	while ((p = c->n[h].parent) > c->body &&
 	    c->n[p].text == c->n[i].text && c->n[p].tag != GUMBO_TAG_ARTICLE &&
@@ -1268,19 +1283,37 @@ tail_section(struct ctx *c, int i, struct uk_buf *b)
 	p = c->n[h].parent;
 	if (p < 0)
 		return 0;
-	skip_subtree(c, h);
+	skip_subtree(c, h, 0);
 	for (s = c->n[h].end; s < c->n[p].end; s = c->n[s].end) {
 		if (c->n[s].flags & F_TEXT)
 			continue;
 		l = heading_level(c, s);
 		if (l && l <= lvl)
 			break;
-		if (c->n[s].tag == GUMBO_TAG_P &&
-		    c->n[s].text - c->n[s].link >= 150 &&
-		    c->n[s].link * 5 < c->n[s].text)
+		/*
+		 * Prose ends a box of links or a share bar (the article
+		 * resumes); comments are prose and run to the next heading.
+		 */
+		if (!cmt && c->n[s].text - c->n[s].link >= 150 &&
+		    c->n[s].link * 5 < c->n[s].text &&
+		    (c->n[s].tag == GUMBO_TAG_P ||
+			c->n[s].text - c->n[s].link >= 400))
 			break;
-		skip_subtree(c, s);
+		skip_subtree(c, s, cmt);
 	}
+	return 1;
+}
+
+/* Whether the subtree at i holds no block but line breaks. */
+static int
+leaf(struct ctx *c, int i)
+{
+	int j;
+
+	for (j = i + 1; j < c->n[i].end; j++)
+		if (!(c->n[j].flags & F_TEXT) && c->n[j].flags & F_BLOCK &&
+		    c->n[j].tag != GUMBO_TAG_BR)
+			return 0;
 	return 1;
 }
 
@@ -1347,18 +1380,27 @@ mark_by_text(struct ctx *c)
 	for (i = c->body + 1; i < c->nn; i++) {
 		struct nd *n = &c->n[i];
 
-		if (n->flags & (F_TEXT | F_SKIP) || !(n->flags & F_BLOCK))
+		if (n->flags & (F_TEXT | F_SKIP))
 			continue;
-		if (is_heading(n->tag)) {
-			if (tail_section(c, i, &b))
+		if (is_heading(n->tag) || (n->text <= 60 && leaf(c, i) &&
+			(n->tag == GUMBO_TAG_P || n->tag == GUMBO_TAG_DIV ||
+			    n->tag == GUMBO_TAG_SPAN || n->tag == GUMBO_TAG_B ||
+			    n->tag == GUMBO_TAG_STRONG ||
+			    n->tag == GUMBO_TAG_HEADER))) {
+			if (tail_section(c, i, &b)) {
 				changed = 1;
-			continue;
+				continue;
+			}
+			if (is_heading(n->tag))
+				continue;
 		}
+		if (!(n->flags & F_BLOCK))
+			continue;
 		if ((n->tag == GUMBO_TAG_P || n->tag == GUMBO_TAG_DIV ||
 			n->tag == GUMBO_TAG_LI || n->tag == GUMBO_TAG_SPAN ||
 			n->tag == GUMBO_TAG_SMALL || n->tag == GUMBO_TAG_EM) &&
 		    boiler_line(c, i, &b)) {
-			skip_subtree(c, i);
+			skip_subtree(c, i, 0);
 			changed = 1;
 			i = n->end - 1;
 		}
