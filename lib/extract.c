@@ -1168,10 +1168,12 @@ plain_text(struct ctx *c, int i, struct uk_buf *b, size_t max,
 	}
 }
 
-/* Drop from the end of s the punctuation, counts and space of a heading. */
+/* Drop the punctuation, counts and space around a heading's words. */
 static void
 trim_heading(struct uk_buf *b)
 {
+	size_t k;
+
 	while (b->len) {
 		unsigned char ch = (unsigned char)b->buf[b->len - 1];
 
@@ -1195,6 +1197,14 @@ trim_heading(struct uk_buf *b)
 		break;
 	}
 	b->buf[b->len] = '\0';
+	/* And a count in front: "3 Comments". */
+	for (k = 0; k < b->len && (isdigit((unsigned char)b->buf[k]) ||
+	    b->buf[k] == ' ' || b->buf[k] == '('); k++)
+		;
+	if (k && k < b->len && b->buf[k - 1] == ' ') {
+		memmove(b->buf, b->buf + k, b->len - k + 1);
+		b->len -= k;
+	}
 }
 
 static int
@@ -1643,6 +1653,48 @@ select_emit(struct ctx *c, int best, struct writer *w)
 		uk_ex_emit(c, best, w, 1);
 }
 
+/*
+ * The text of the comment sections (trafilatura's include_comments):
+ * each section found by its class or its heading, with the parts that
+ * were skipped for being comments put back and its forms (the reply box)
+ * left out, written by the page's writer w into b.
+ */
+static void
+emit_comments(struct ctx *c, const struct writer *w, struct uk_buf *b)
+{
+	struct writer cw = *w;
+	unsigned *saved = NULL;
+	int i, j, k, covered = 0;
+
+	cw.b = b;
+	cw.brk = 0;
+	for (i = c->body; i > 0 && i < c->nn; i++) {
+		struct nd *n = &c->n[i];
+
+		if (i < covered || !(n->flags & F_CROOT) ||
+		    !(n->flags & F_CMT) || n->tag == GUMBO_TAG_FORM)
+			continue;
+		covered = n->end;
+		saved = uk_xrealloc(saved,
+		    (size_t)(n->end - i) * sizeof(*saved));
+		for (j = i; j < n->end; j++) {
+			saved[j - i] = c->n[j].flags;
+			if (c->n[j].flags & F_CMT)
+				c->n[j].flags &= ~(unsigned)F_SKIP;
+		}
+		for (j = i; j < n->end; j++)
+			if (c->n[j].tag == GUMBO_TAG_FORM &&
+			    !(c->n[j].flags & F_TEXT))
+				for (k = j; k < c->n[j].end; k++)
+					c->n[k].flags |= F_SKIP;
+		uk_ex_emit(c, i, &cw, 1);
+		for (j = i; j < n->end; j++)
+			c->n[j].flags = saved[j - i];
+	}
+	free(saved);
+	uk_buf_trim(b);
+	uk_ex_dedupe(b);
+}
 
 static int
 contains_ci(const char *s, const char *const *list)
@@ -1826,6 +1878,14 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 		uk_buf_reset(&text);
 		uk_buf_add(&text, all.buf, all.len);
 		x->fallback = 1;
+	}
+	if (o && o->comments && c.body) {
+		struct uk_buf cb = UK_BUF_INIT;
+
+		emit_comments(&c, &w, &cb);
+		if (cb.len)
+			x->comments = uk_buf_detach(&cb, NULL);
+		uk_buf_release(&cb);
 	}
 	x->blocked = is_blocked(&c, all.buf, all.len);
 	x->text = uk_buf_detach(&text, NULL);
