@@ -1314,6 +1314,39 @@ tail_section(struct ctx *c, int i, struct uk_buf *b)
 	return 1;
 }
 
+/*
+ * A box of links inside an article: a list, table or division, a small
+ * part of the page, whose words are nearly all links to elsewhere
+ * (teasers, "more stories", tag clouds).  Outside <article>, and on a
+ * page whose links are its content (a listing, a collection: they are
+ * most of its text), links stay.
+ */
+static int
+link_box(struct ctx *c, int i, int body)
+{
+	struct nd *n = &c->n[i];
+	int j, links = 0;
+
+	if (n->tag != GUMBO_TAG_UL && n->tag != GUMBO_TAG_OL &&
+	    n->tag != GUMBO_TAG_DIV && n->tag != GUMBO_TAG_SECTION &&
+	    n->tag != GUMBO_TAG_TABLE && n->tag != GUMBO_TAG_DL)
+		return 0;
+	if (n->text == 0 || n->link * 10 < n->text * 7 ||
+	    n->text * 5 > body)
+		return 0;
+	/* Only within an article: elsewhere links may be the content. */
+	for (j = n->parent; j > 0 && c->n[j].tag != GUMBO_TAG_ARTICLE;
+	     j = c->n[j].parent)
+		;
+	if (j <= 0)
+		return 0;
+	for (j = i + 1; j < n->end && links < 3; j++)
+		if (c->n[j].tag == GUMBO_TAG_A && !(c->n[j].flags & F_TEXT) &&
+		    !(c->n[j].flags & F_SKIP) && c->n[j].text > 0)
+			links++;
+	return links >= 3;
+}
+
 /* Whether the subtree at i holds no block but line breaks. */
 static int
 leaf(struct ctx *c, int i)
@@ -1383,10 +1416,11 @@ static void
 mark_by_text(struct ctx *c)
 {
 	struct uk_buf b = UK_BUF_INIT;
-	int i, changed = 0;
+	int i, changed = 0, body;
 
 	if (!c->body)
 		return;
+	body = c->n[c->body].text;
 	for (i = c->body + 1; i < c->nn; i++) {
 		struct nd *n = &c->n[i];
 
@@ -1406,6 +1440,12 @@ mark_by_text(struct ctx *c)
 		}
 		if (!(n->flags & F_BLOCK))
 			continue;
+		if (link_box(c, i, body)) {
+			skip_subtree(c, i, 0);
+			changed = 1;
+			i = n->end - 1;
+			continue;
+		}
 		if ((n->tag == GUMBO_TAG_P || n->tag == GUMBO_TAG_DIV ||
 			n->tag == GUMBO_TAG_LI || n->tag == GUMBO_TAG_SPAN ||
 			n->tag == GUMBO_TAG_SMALL || n->tag == GUMBO_TAG_EM) &&
