@@ -1043,7 +1043,10 @@ static const char *const tail_heads[] = {
 	"weitere nachrichten", "ähnliche artikel", "ähnliche beiträge",
 	"verwandte artikel", "verwandte beiträge", "lesen sie auch",
 	"lesen sie mehr", "auch interessant", "ebenfalls interessant",
-	"schon gelesen", "unsere empfehlungen", "meistgelesen",
+	"schon gelesen", "unsere empfehlungen", "auch lesen", "zum weiterlesen",
+	"interessante artikel", "weitere artikel zum thema",
+	"kommentierte artikel", "meist-diskutiert", "meistdiskutiert",
+	"meistkommentiert", "filed under*", "abgelegt unter*", "mehr kolumnen*", "meistgelesen",
 	"meistgelesene artikel", "meist gelesen", "viel gelesen*",
 	"beliebte beiträge", "neueste beiträge", "neueste artikel",
 	"aktuelle beiträge", "top-themen", "mehr aus*", "mehr von*",
@@ -1090,6 +1093,27 @@ static const char *const comment_heads[] = {
 	"komentarze", "dodaj komentarz", "reacties", "laat een reactie achter",
 	"comments*", "kommentare*", "commentaires*", "comentarios*",
 	"comentários*", "komentarze*", "reacties*", NULL };
+
+/*
+ * Whole lines that are controls of the page, not its text: print, save,
+ * share, rate, back, and the labels of ads.
+ */
+static const char *const ui_lines[] = { "print", "print recipe",
+	"print this page", "print article", "drucken", "rezept drucken",
+	"artikel drucken", "seite drucken", "imprimer", "imprimir", "stampa",
+	"drukuj", "merken", "save", "speichern", "gefällt mir", "like",
+	"tweet", "whatsapp", "facebook", "twitter", "pinterest", "linkedin",
+	"e-mail", "email", "telegram", "xing", "reddit", "flipboard",
+	"bild anzeigen", "show image", "artikel bewerten", "rate this article",
+	"rate this", "beitrag bewerten", "weiterlesen", "read more",
+	"continue reading", "lire la suite", "leer más", "zurück",
+	"zurück zur übersicht", "zurück zur vorherigen seite",
+	"back to overview", "back to top", "back", "nach oben", "top",
+	"reply", "antworten", "répondre", "responder", "rispondi",
+	"advertisement", "anzeige", "werbung", "publicidad", "publicité",
+	"pubblicità", "reklama", "sponsored", "gesponsert", "externer inhalt",
+	"loading", "wird geladen", "aufrufe", "views", "teilen sie dies mit",
+	"teilen mit", "share this", NULL };
 
 /* Short lines that introduce a link to another article: "Read more: X". */
 static const char *const see_also[] = { "read more", "read also",
@@ -1360,6 +1384,15 @@ leaf(struct ctx *c, int i)
 	return 1;
 }
 
+/* Whether the line at i is a control of the page (ui_lines). */
+static int
+ui_line(struct ctx *c, int i, struct uk_buf *b)
+{
+	plain_text(c, i, b, 100, 0);
+	trim_heading(b);
+	return b->len && heading_listed(b->buf, ui_lines);
+}
+
 static int
 has_any(const char *s, const char *const *list)
 {
@@ -1433,6 +1466,12 @@ mark_by_text(struct ctx *c)
 			    n->tag == GUMBO_TAG_HEADER))) {
 			if (tail_section(c, i, &b)) {
 				changed = 1;
+				continue;
+			}
+			if (n->text > 0 && n->text <= 40 && ui_line(c, i, &b)) {
+				skip_subtree(c, i, 0);
+				changed = 1;
+				i = n->end - 1;
 				continue;
 			}
 			if (is_heading(n->tag))
