@@ -903,6 +903,32 @@ shrink(char *s, size_t len)
 	return w;
 }
 
+/*
+ * Elements a page may have: MAX_ELEMENTS, or one per 32 bytes of a larger
+ * page.  Gumbo's tree takes some 300 bytes an element and the node array
+ * 60 more, so 19 MB of "<p>," (five million of them) would take two
+ * gigabytes and minutes; the largest real pages (a long encyclopedia
+ * article, a big forum thread) stay well under 100000, and markup a
+ * reader can read carries some text with each element.  Memory stays in
+ * proportion to the page: some twelve times its size at most.
+ */
+#define MAX_ELEMENTS 300000
+
+/* The start tags in s[0..len) (after shrink: no comments or scripts). */
+static size_t
+count_elements(const char *s, size_t len)
+{
+	const char *p = s, *end = s + len;
+	size_t n = 0;
+
+	while ((p = memchr(p, '<', (size_t)(end - p)))) {
+		p++;
+		if (p < end && isalpha((unsigned char)*p))
+			n++;
+	}
+	return n;
+}
+
 /* Sum text, link text and commas bottom-up. */
 static void
 measure(struct ctx *c)
@@ -1901,7 +1927,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	struct arena arena = { NULL, NULL, 0 };
 	GumboOutput *out = NULL;
 	char cs[64], *nul;
-	size_t bom, k;
+	size_t bom, k, max;
 	int best, ret = -1;
 
 	(void)url;
@@ -1922,7 +1948,14 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 		*nul = ' ';
 		k = (size_t)(nul - u.buf);
 	}
+	max = u.len / 32 > MAX_ELEMENTS ? u.len / 32 : MAX_ELEMENTS;
 	u.len = shrink(u.buf, u.len);
+	if ((k = count_elements(u.buf, u.len)) > max) {
+		uk_err_set(err, UK_EXIT_FAIL,
+		    "the page has too many elements (%zu, at most %zu for "
+		    "its size)", k, max);
+		goto done;
+	}
 	opts.max_errors = 0;
 	opts.allocator = arena_alloc;
 	opts.deallocator = arena_free;

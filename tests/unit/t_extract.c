@@ -260,6 +260,16 @@ main(void)
 	    x.description ? x.description : "(null)");
 	ok(has("a  b\n\n  c"), "whitespace in <pre> kept as written");
 
+	/* Too many elements: a clear error, not gigabytes. */
+	uk_buf_reset(&b);
+	for (i = 0; i < 400000; i++)
+		uk_buf_addstr(&b, "<p>,");
+	uk_extract_release(&x);
+	memset(&err, 0, sizeof(err));
+	ok(uk_extract_html(b.buf, b.len, NULL, NULL, NULL, &x, &err) == -1 &&
+		strstr(err.msg, "too many elements (400000, at most 300000 "),
+	    "400000 elements: refused with a clear error: %s", err.msg);
+
 	/* Comment sections: boilerplate for the text, or x.comments. */
 	{
 		struct uk_extract_opts o = UK_EXTRACT_OPTS_INIT;
