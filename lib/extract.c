@@ -9,11 +9,17 @@
  * knowing where its subtree ends, so that every pass is a loop and no
  * page, however deeply nested, can exhaust the stack.
  *
- * Boilerplate is marked first: navigation, footers, asides, forms' inputs,
- * hidden elements, and elements whose class or id says menu, sidebar,
- * cookie, share, comments and the like, unless such an element holds a
- * <main> or <article> or most of the page's plain text (a "has-sidebar"
- * wrapper).  Then text blocks are scored in the manner of Readability
+ * A page with more elements than its size warrants is refused
+ * (MAX_ELEMENTS).  Boilerplate is marked first: navigation, footers,
+ * asides, captions, forms' inputs, hidden elements, and elements whose
+ * class or id says menu, sidebar, cookie, share, comments and the like
+ * (class_verdict), unless such an element holds a <main> or <article> or
+ * most of the page's plain text (a "has-sidebar" wrapper).  Then by what
+ * the page says (mark_by_text): sections under a heading such as "Related
+ * articles", "Comments" or "About the author", "Read more: <link>" lines,
+ * copyright, disclaimer and subscription lines, the page's controls
+ * ("Print", "Share"), and boxes of links inside an article.  Comment
+ * sections are remembered, for x->comments when asked.  Then text blocks are scored in the manner of Readability
  * (length, commas, link density, tag and class) and their scores given to
  * their ancestors.  Around the best block:
  *  - a run of blocks of a kind (forum posts, answers, items) is taken
