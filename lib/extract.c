@@ -9,11 +9,17 @@
  * knowing where its subtree ends, so that every pass is a loop and no
  * page, however deeply nested, can exhaust the stack.
  *
- * Boilerplate is marked first: navigation, footers, asides, forms' inputs,
- * hidden elements, and elements whose class or id says menu, sidebar,
- * cookie, share, comments and the like, unless such an element holds a
- * <main> or <article> or most of the page's plain text (a "has-sidebar"
- * wrapper).  Then text blocks are scored in the manner of Readability
+ * A page with more elements than its size warrants is refused
+ * (MAX_ELEMENTS).  Boilerplate is marked first: navigation, footers,
+ * asides, captions, forms' inputs, hidden elements, and elements whose
+ * class or id says menu, sidebar, cookie, share, comments and the like
+ * (class_verdict), unless such an element holds a <main> or <article> or
+ * most of the page's plain text (a "has-sidebar" wrapper).  Then by what
+ * the page says (mark_by_text): sections under a heading such as "Related
+ * articles", "Comments" or "About the author", "Read more: <link>" lines,
+ * copyright, disclaimer and subscription lines, the page's controls
+ * ("Print", "Share"), and boxes of links inside an article.  Comment
+ * sections are remembered, for x->comments when asked.  Then text blocks are scored in the manner of Readability
  * (length, commas, link density, tag and class) and their scores given to
  * their ancestors.  Around the best block:
  *  - a run of blocks of a kind (forum posts, answers, items) is taken
@@ -75,6 +81,7 @@ tag_skipped(int tag)
 	case GUMBO_TAG_VIDEO:
 	case GUMBO_TAG_MAP:
 	case GUMBO_TAG_AREA:
+	case GUMBO_TAG_FIGCAPTION:
 		return 1;
 	default:
 		return 0;
@@ -183,7 +190,9 @@ static const char *const neg_sub[] = { "sidebar", "footer", "cookie", "consent",
 	"skiplink", "promo", "recommend", "trending", "toolbar", "modal",
 	"overlay", "dropdown", "offcanvas", "off-canvas", "topbar", "top-bar",
 	"utility", "jump-link", "toc-", "author-bio", "authorbio", "bottom-bar",
-	NULL };
+	"disclosure", "disclaimer", "rating", "subscription",
+	"author-box", "authorbox", "about-author", "author-info", "upsell",
+	"crosssell", "cross-sell", "paywall", NULL };
 /* Of those, what is boilerplate however much text it holds. */
 static const char *const strong_sub[] = { "comment", "disqus", "cookie",
 	"consent", "gdpr", "related", "recommend", NULL };
@@ -265,6 +274,45 @@ match_any_word(const char *s, uint64_t b, const char *const *list,
 	return 0;
 }
 
+/* Where the last string of list (bytes m) starts in s (bytes b), or -1. */
+static int
+last_sub(const char *s, uint64_t b, const char *const *list,
+    const uint64_t *m)
+{
+	const char *q;
+	int at = -1;
+
+	for (; *list; list++, m++) {
+		if (*m & ~b)
+			continue;
+		for (q = s; (q = strstr(q, *list)); q++)
+			if (q - s > at)
+				at = (int)(q - s);
+	}
+	return at;
+}
+
+/* Where the last whole word of list (bytes m) starts in s, or -1. */
+static int
+last_word(const char *s, uint64_t b, const char *const *list,
+    const uint64_t *m)
+{
+	const char *q;
+	int at = -1;
+
+	for (; *list; list++, m++) {
+		size_t n = strlen(*list);
+
+		if (*m & ~b)
+			continue;
+		for (q = s; (q = strstr(q, *list)); q++)
+			if ((q == s || !isalnum((unsigned char)q[-1])) &&
+			    !isalnum((unsigned char)q[n]) && q - s > at)
+				at = (int)(q - s);
+	}
+	return at;
+}
+
 /* Class weight in the manner of Readability: -25, 0 or +25. */
 static int
 class_weight(const char *ci)
@@ -337,6 +385,56 @@ push(struct ctx *c, GumboNode *g, int parent)
 }
 
 /*
+ * The verdict of a lower-cased "class id" string, token by token: 0 not
+ * boilerplate, 2 boilerplate, 3 strong boilerplate.  In a token that
+ * names both boilerplate and content, the last name says what the
+ * element is, as in English compounds: "post-footer" and "entry-utility"
+ * are boilerplate, "comment-content" (a forum post) and "footer-text"
+ * are content.  A token that says content keeps an element whose other
+ * tokens say boilerplate ("post hentry comments-open").
+ */
+static int
+class_verdict(const char *ci)
+{
+	char tok[128];
+	const char *p = ci;
+	int neg = 0, pos = 0, strong = 0, cmt = 0;
+
+	while (*p) {
+		size_t n = strcspn(p, " \t\n\r\f");
+		uint64_t b;
+		int tn, tp, k;
+
+		if (n == 0) {
+			p++;
+			continue;
+		}
+		if (n >= sizeof(tok))
+			n = sizeof(tok) - 1;
+		memcpy(tok, p, n);
+		tok[n] = '\0';
+		p += strcspn(p, " \t\n\r\f");
+		b = bytes_of(tok);
+		tn = last_sub(tok, b, neg_sub, neg_sub_m);
+		k = last_word(tok, b, neg_word, neg_word_m);
+		if (k > tn)
+			tn = k;
+		tp = last_sub(tok, b, pos_sub, pos_sub_m);
+		if (tn >= 0 && tn >= tp) {
+			neg = 1;
+			if (match_any_sub(tok, b, strong_sub, strong_sub_m))
+				strong = 1;
+			if (strstr(tok, "comment") || strstr(tok, "disqus"))
+				cmt = 1;
+		} else if (tp >= 0)
+			pos = 1;
+	}
+	if (!neg || pos)
+		return 0;
+	return cmt ? 4 : strong ? 3 : 2;
+}
+
+/*
  * Whether element g (with tag) is boilerplate by its attributes: 1 for
  * certain (hidden, a navigation role), 2 by its class or id (confirmed
  * later by how much of the page's text it holds), 3 by a class that says
@@ -345,7 +443,6 @@ push(struct ctx *c, GumboNode *g, int parent)
 static int
 boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 {
-	uint64_t b;
 	const char *s;
 
 	if (uk_ex_attr(g, "hidden"))
@@ -374,13 +471,7 @@ boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 	class_id(g, ci);
 	if (ci->len < 2)
 		return 0;
-	b = bytes_of(ci->buf);
-	if (!match_any_sub(ci->buf, b, neg_sub, neg_sub_m) &&
-	    !match_any_word(ci->buf, b, neg_word, neg_word_m))
-		return 0;
-	if (match_any_sub(ci->buf, b, pos_sub, pos_sub_m))
-		return 0;
-	return match_any_sub(ci->buf, b, strong_sub, strong_sub_m) ? 3 : 2;
+	return class_verdict(ci->buf);
 }
 
 /* Mirror the tree; collect metadata; mark skipped subtrees. */
@@ -450,6 +541,8 @@ build(struct ctx *c, GumboNode *root)
 				c->n[i].flags |= F_SKIP;
 			else if (bp == 3)
 				c->n[i].flags |= F_BOIL | F_STRONG;
+			else if (bp == 4)
+				c->n[i].flags |= F_BOIL | F_STRONG | F_CROOT;
 			else if (bp == 2 ||
 			    (c->n[i].tag == GUMBO_TAG_HEADER &&
 				!(pflags & F_INART)))
@@ -824,6 +917,32 @@ shrink(char *s, size_t len)
 	return w;
 }
 
+/*
+ * Elements a page may have: MAX_ELEMENTS, or one per 32 bytes of a larger
+ * page.  Gumbo's tree takes some 300 bytes an element and the node array
+ * 60 more, so 19 MB of "<p>," (five million of them) would take two
+ * gigabytes and minutes; the largest real pages (a long encyclopedia
+ * article, a big forum thread) stay well under 100000, and markup a
+ * reader can read carries some text with each element.  Memory stays in
+ * proportion to the page: some twelve times its size at most.
+ */
+#define MAX_ELEMENTS 300000
+
+/* The start tags in s[0..len) (after shrink: no comments or scripts). */
+static size_t
+count_elements(const char *s, size_t len)
+{
+	const char *p = s, *end = s + len;
+	size_t n = 0;
+
+	while ((p = memchr(p, '<', (size_t)(end - p)))) {
+		p++;
+		if (p < end && isalpha((unsigned char)*p))
+			n++;
+	}
+	return n;
+}
+
 /* Sum text, link text and commas bottom-up. */
 static void
 measure(struct ctx *c)
@@ -910,8 +1029,9 @@ confirm_boilerplate(struct ctx *c)
 			continue;
 		for (j = i; j < n->end; j++)
 			if (!(c->n[j].flags & F_SKIP))
-				c->n[j].flags |=
-				    F_SKIP | F_CSKIP | (n->flags & F_STRONG);
+				c->n[j].flags |= F_SKIP | F_CSKIP |
+				    (n->flags & F_STRONG) |
+				    (n->flags & F_CROOT ? F_CMT : 0);
 	}
 	reset_measure(c);
 	measure(c);
@@ -925,6 +1045,500 @@ confirm_boilerplate(struct ctx *c)
 	} else
 		return;
 	measure(c);
+}
+
+/*
+ * Boilerplate by what it says.  Class names are a site's own words; the
+ * text of a heading or a short paragraph is what a reader sees, and the
+ * sections and lines that every reader skips announce themselves the
+ * same way on every site: "Related articles", "Read more: <link>",
+ * "Leave a reply", "© 2021 ... All rights reserved", "Subscribe to our
+ * newsletter".  The phrases are in the languages of the pages urlfetch
+ * meets most (English, German, French, Spanish, Italian, Portuguese,
+ * Polish, Dutch).
+ */
+
+/*
+ * Headings that open a section which is not the article: related and
+ * recommended reading, comments, sharing, the author's box.  Matched
+ * against the whole heading (lower case, without trailing punctuation
+ * and counts); a phrase ending in '*' matches the start of a heading.
+ */
+static const char *const tail_heads[] = {
+	/* related and recommended reading */
+	"related", "related articles", "related posts", "related stories",
+	"related content", "related topics", "related news", "related links",
+	"related reading", "read more", "read next", "read also", "also read",
+	"see also", "more stories", "more news", "more articles",
+	"more from*", "more on*", "more in*", "you may also like",
+	"you might also like", "you may also be interested in",
+	"you might be interested in", "recommended for you",
+	"recommended articles", "recommended stories", "most popular",
+	"most read", "popular posts", "popular articles", "trending",
+	"trending now", "latest news", "latest posts", "latest articles",
+	"recent posts", "top stories", "editor's picks", "don't miss",
+	"das könnte sie auch interessieren", "das könnte dich auch interessieren",
+	"das könnte sie interessieren", "mehr zum thema*", "mehr zum thema",
+	"weitere artikel", "weitere beiträge", "weitere meldungen",
+	"weitere nachrichten", "ähnliche artikel", "ähnliche beiträge",
+	"verwandte artikel", "verwandte beiträge", "lesen sie auch",
+	"lesen sie mehr", "auch interessant", "ebenfalls interessant",
+	"schon gelesen", "unsere empfehlungen", "auch lesen", "zum weiterlesen",
+	"interessante artikel", "weitere artikel zum thema",
+	"kommentierte artikel", "meist-diskutiert", "meistdiskutiert",
+	"meistkommentiert", "filed under*", "abgelegt unter*", "mehr kolumnen*", "meistgelesen",
+	"meistgelesene artikel", "meist gelesen", "viel gelesen*",
+	"beliebte beiträge", "neueste beiträge", "neueste artikel",
+	"aktuelle beiträge", "top-themen", "mehr aus*", "mehr von*",
+	"à lire aussi", "a lire aussi", "lire aussi", "sur le même sujet",
+	"dans la même rubrique", "articles similaires", "articles liés",
+	"les plus lus", "à lire également", "lea también", "lee también",
+	"te puede interesar", "le puede interesar", "noticias relacionadas",
+	"artículos relacionados", "más noticias", "lo más leído", "lo más visto",
+	"te recomendamos", "vea también", "mira también", "relacionados",
+	"relacionadas", "articoli correlati", "leggi anche", "potrebbe interessarti",
+	"ti potrebbe interessare", "leia também", "notícias relacionadas",
+	"veja também", "zobacz także", "zobacz też", "czytaj także",
+	"czytaj też", "polecane", "podobne artykuły", "lees ook",
+	"gerelateerde artikelen",
+	/* sharing and following */
+	"share", "share this", "share this article", "share this post",
+	"share this story", "share on", "follow us", "teilen",
+	"diesen artikel teilen", "beitrag teilen", "artikel teilen",
+	"teile diesen beitrag", "folgen sie uns", "partager", "partager cet article",
+	"compartir", "compartir en", "síguenos", "condividi", "udostępnij",
+	"delen",
+	/* the author's box */
+	"about the author", "about the authors", "about me", "über den autor",
+	"über die autorin", "über die autoren", "zum autor", "zur autorin",
+	"über mich", "à propos de l'auteur", "sobre el autor", "sobre la autora",
+	"l'autore", "o autorze",
+	/* newsletters */
+	"newsletter", "subscribe", "subscribe to our newsletter",
+	"sign up for our newsletter", "newsletter abonnieren", "jetzt abonnieren",
+	"abonnez-vous", "suscríbete", "iscriviti alla newsletter",
+	NULL };
+
+/* Headings that open the comment section (matched as tail_heads are). */
+static const char *const comment_heads[] = {
+	"comments", "comment", "leave a reply", "leave a comment",
+	"post a comment", "add a comment", "join the discussion",
+	"join the conversation", "reader comments",
+	"kommentare", "kommentar", "kommentar schreiben", "kommentar verfassen",
+	"schreibe einen kommentar", "hinterlasse einen kommentar",
+	"kommentieren", "leserkommentare", "commentaires",
+	"laisser un commentaire", "laissez un commentaire", "réactions",
+	"comentarios", "deja un comentario", "deja tu comentario", "commenti",
+	"lascia un commento", "comentários", "deixe um comentário",
+	"komentarze", "dodaj komentarz", "reacties", "laat een reactie achter",
+	"comments*", "kommentare*", "commentaires*", "comentarios*",
+	"comentários*", "komentarze*", "reacties*", NULL };
+
+/*
+ * Whole lines that are controls of the page, not its text: print, save,
+ * share, rate, back, and the labels of ads.
+ */
+static const char *const ui_lines[] = { "print", "print recipe",
+	"print this page", "print article", "drucken", "rezept drucken",
+	"artikel drucken", "seite drucken", "imprimer", "imprimir", "stampa",
+	"drukuj", "merken", "save", "speichern", "gefällt mir", "like",
+	"tweet", "whatsapp", "facebook", "twitter", "pinterest", "linkedin",
+	"e-mail", "email", "telegram", "xing", "reddit", "flipboard",
+	"bild anzeigen", "show image", "artikel bewerten", "rate this article",
+	"rate this", "beitrag bewerten", "weiterlesen", "read more",
+	"continue reading", "lire la suite", "leer más", "zurück",
+	"zurück zur übersicht", "zurück zur vorherigen seite",
+	"back to overview", "back to top", "back", "nach oben", "top",
+	"reply", "antworten", "répondre", "responder", "rispondi",
+	"advertisement", "anzeige", "werbung", "publicidad", "publicité",
+	"pubblicità", "reklama", "sponsored", "gesponsert", "externer inhalt",
+	"loading", "wird geladen", "aufrufe", "views", "teilen sie dies mit",
+	"teilen mit", "share this", NULL };
+
+/* Short lines that introduce a link to another article: "Read more: X". */
+static const char *const see_also[] = { "read more", "read also",
+	"also read", "see also", "related", "more", "lesen sie auch",
+	"lesen sie mehr", "lesen sie hier", "lies auch", "auch interessant",
+	"mehr zum thema", "mehr dazu", "siehe auch", "lea también", "lea más",
+	"lea", "lee también", "lee", "mire", "mira", "vea también", "vea",
+	"le puede interesar", "te puede interesar", "lire aussi",
+	"à lire aussi", "a lire aussi", "voir aussi", "leggi anche", "leggi",
+	"czytaj także", "czytaj też", "czytaj również", "zobacz też",
+	"zobacz także", "zobacz również", "leia também", "leia mais",
+	"veja também", "lees ook", "lees meer", NULL };
+
+/* Phrases of copyright lines and disclaimers, anywhere in a short block. */
+static const char *const legal_phrases[] = { "all rights reserved",
+	"alle rechte vorbehalten", "tous droits réservés",
+	"todos los derechos reservados", "tutti i diritti riservati",
+	"wszelkie prawa zastrzeżone", "todos os direitos reservados",
+	"alle rechten voorbehouden", "copyrighted property",
+	"written permission", "without permission", "ohne genehmigung",
+	"ohne gewähr", NULL };
+
+/* Phrases of subscription and follow-us boxes, in a short block. */
+static const char *const promo_phrases[] = { "subscribe to our",
+	"sign up for our", "sign up to our", "subscribe now", "newsletter",
+	"follow us on", "follow us", "folgen sie uns", "jetzt abonnieren",
+	"abonnieren sie", "abonnez-vous", "suscríbete", "síguenos",
+	"iscriviti", "zapisz się", "please subscribe", "become a member",
+	"support our journalism", "support independent journalism",
+	"unterstützen sie", "hazte miembro", NULL };
+
+/*
+ * The text of the subtree at i as a reader compares it: lower case
+ * (ASCII and the Latin-1 letters), runs of space made one, at most max
+ * bytes, into b (cleared).  Stops at the first link when before_link is
+ * set.
+ */
+static void
+plain_text(struct ctx *c, int i, struct uk_buf *b, size_t max,
+    int before_link)
+{
+	int j, sp = 1;
+
+	uk_buf_reset(b);
+	for (j = i; j < c->n[i].end && b->len < max; j++) {
+		const unsigned char *p;
+
+		if (c->n[j].flags & F_SKIP && j != i) {
+			j = c->n[j].end - 1;
+			continue;
+		}
+		if (!(c->n[j].flags & F_TEXT))
+			continue;
+		if (before_link && c->n[j].flags & F_INLINK &&
+		    c->n[j].text > 0)
+			break;
+		for (p = (const unsigned char *)c->n[j].g->v.text.text;
+		     *p && b->len < max; p++) {
+			if (isspace(*p)) {
+				sp = 1;
+				continue;
+			}
+			if (sp && b->len)
+				uk_buf_addch(b, ' ');
+			sp = 0;
+			if (p[0] == 0xc3 && p[1] >= 0x80 && p[1] <= 0x9e &&
+			    p[1] != 0x97) {
+				/* À..Þ to à..þ */
+				uk_buf_addch(b, (char)0xc3);
+				uk_buf_addch(b, (char)(p[1] + 0x20));
+				p++;
+				continue;
+			}
+			uk_buf_addch(b, (char)tolower(*p));
+		}
+	}
+}
+
+/* Drop the punctuation, counts and space around a heading's words. */
+static void
+trim_heading(struct uk_buf *b)
+{
+	size_t k;
+
+	while (b->len) {
+		unsigned char ch = (unsigned char)b->buf[b->len - 1];
+
+		if (isspace(ch) || isdigit(ch) || strchr(":?!.()[]|-»>…", ch) ||
+		    ch >= 0x80) {
+			/* Trailing non-ASCII is only stripped as "…" or "»". */
+			if (ch >= 0x80) {
+				if (b->len >= 3 &&
+				    !memcmp(b->buf + b->len - 3, "…", 3))
+					b->len -= 3;
+				else if (b->len >= 2 &&
+				    !memcmp(b->buf + b->len - 2, "»", 2))
+					b->len -= 2;
+				else
+					break;
+				continue;
+			}
+			b->len--;
+			continue;
+		}
+		break;
+	}
+	b->buf[b->len] = '\0';
+	/* And a count in front: "3 Comments". */
+	for (k = 0; k < b->len && (isdigit((unsigned char)b->buf[k]) ||
+	    b->buf[k] == ' ' || b->buf[k] == '('); k++)
+		;
+	if (k && k < b->len && b->buf[k - 1] == ' ') {
+		memmove(b->buf, b->buf + k, b->len - k + 1);
+		b->len -= k;
+	}
+}
+
+static int
+heading_listed(const char *s, const char *const *p)
+{
+	for (; *p; p++) {
+		size_t n = strlen(*p);
+
+		if ((*p)[n - 1] == '*') {
+			if (!strncmp(s, *p, n - 1))
+				return 1;
+		} else if (!strcmp(s, *p))
+			return 1;
+	}
+	return 0;
+}
+
+static int
+is_heading(int tag)
+{
+	return tag == GUMBO_TAG_H1 || tag == GUMBO_TAG_H2 ||
+	    tag == GUMBO_TAG_H3 || tag == GUMBO_TAG_H4 ||
+	    tag == GUMBO_TAG_H5 || tag == GUMBO_TAG_H6;
+}
+
+/* Skip the subtree at i; cmt: as (part of) a comment section. */
+static void
+skip_subtree(struct ctx *c, int i, int cmt)
+{
+	int j;
+
+	if (cmt && !(c->n[i].flags & F_SKIP))
+		c->n[i].flags |= F_CROOT;
+	for (j = i; j < c->n[i].end; j++)
+		if (!(c->n[j].flags & F_SKIP))
+			c->n[j].flags |= F_SKIP | (cmt ? F_CMT : 0);
+}
+
+static int
+heading_level(struct ctx *c, int i)
+{
+	int j;
+
+	/* The heading itself, or the first element with text inside i. */
+	for (j = i; j < c->n[i].end; j++) {
+		if (c->n[j].flags & F_TEXT) {
+			if (c->n[j].text > 0)
+				return 0;
+			continue;
+		}
+		if (is_heading(c->n[j].tag))
+			return c->n[j].tag - GUMBO_TAG_H1 + 1;
+	}
+	return 0;
+}
+
+/*
+ * A heading that names a section of boilerplate ("Related articles",
+ * "Comments"): the heading, with the wrappers it alone fills, and what
+ * follows it in its parent go, up to the next heading of its level or
+ * above, or to a paragraph of prose (a teaser box in the middle of an
+ * article ends where the article's paragraphs resume).  Returns whether
+ * it did.
+ */
+static int
+tail_section(struct ctx *c, int i, struct uk_buf *b)
+{
+	int h = i, p, s, lvl, l, cmt;
+
+	if (c->n[i].text == 0 || c->n[i].text > 80)
+		return 0;
+	plain_text(c, i, b, 200, 0);
+	trim_heading(b);
+	if (!b->len)
+		return 0;
+	cmt = heading_listed(b->buf, comment_heads);
+	if (!cmt && !heading_listed(b->buf, tail_heads))
+		return 0;
+	/* A line standing as a heading ranks as a second-level one. */
+	lvl = is_heading(c->n[i].tag) ? c->n[i].tag - GUMBO_TAG_H1 + 1 : 2;
+	/* Up through wrappers that hold nothing but the heading. */
+	while ((p = c->n[h].parent) > c->body &&
+	    c->n[p].text == c->n[i].text && c->n[p].tag != GUMBO_TAG_ARTICLE &&
+	    c->n[p].tag != GUMBO_TAG_MAIN)
+		h = p;
+	p = c->n[h].parent;
+	if (p < 0)
+		return 0;
+	skip_subtree(c, h, 0);
+	for (s = c->n[h].end; s < c->n[p].end; s = c->n[s].end) {
+		if (c->n[s].flags & F_TEXT)
+			continue;
+		l = heading_level(c, s);
+		if (l && l <= lvl)
+			break;
+		/*
+		 * Prose ends a box of links or a share bar (the article
+		 * resumes); comments are prose and run to the next heading.
+		 */
+		if (!cmt && c->n[s].text - c->n[s].link >= 150 &&
+		    c->n[s].link * 5 < c->n[s].text &&
+		    (c->n[s].tag == GUMBO_TAG_P ||
+			c->n[s].text - c->n[s].link >= 400))
+			break;
+		skip_subtree(c, s, cmt);
+	}
+	return 1;
+}
+
+/*
+ * A box of links inside an article: a list, table or division, a small
+ * part of the page, whose words are nearly all links to elsewhere
+ * (teasers, "more stories", tag clouds).  Outside <article>, and on a
+ * page whose links are its content (a listing, a collection: they are
+ * most of its text), links stay.
+ */
+static int
+link_box(struct ctx *c, int i, int body)
+{
+	struct nd *n = &c->n[i];
+	int j, links = 0;
+
+	if (n->tag != GUMBO_TAG_UL && n->tag != GUMBO_TAG_OL &&
+	    n->tag != GUMBO_TAG_DIV && n->tag != GUMBO_TAG_SECTION &&
+	    n->tag != GUMBO_TAG_TABLE && n->tag != GUMBO_TAG_DL)
+		return 0;
+	if (n->text == 0 || n->link * 10 < n->text * 7 ||
+	    n->text * 5 > body)
+		return 0;
+	/* Only within an article: elsewhere links may be the content. */
+	for (j = n->parent; j > 0 && c->n[j].tag != GUMBO_TAG_ARTICLE;
+	     j = c->n[j].parent)
+		;
+	if (j <= 0)
+		return 0;
+	for (j = i + 1; j < n->end && links < 3; j++)
+		if (c->n[j].tag == GUMBO_TAG_A && !(c->n[j].flags & F_TEXT) &&
+		    !(c->n[j].flags & F_SKIP) && c->n[j].text > 0)
+			links++;
+	return links >= 3;
+}
+
+/* Whether the subtree at i holds no block but line breaks. */
+static int
+leaf(struct ctx *c, int i)
+{
+	int j;
+
+	for (j = i + 1; j < c->n[i].end; j++)
+		if (!(c->n[j].flags & F_TEXT) && c->n[j].flags & F_BLOCK &&
+		    c->n[j].tag != GUMBO_TAG_BR)
+			return 0;
+	return 1;
+}
+
+/* Whether the line at i is a control of the page (ui_lines). */
+static int
+ui_line(struct ctx *c, int i, struct uk_buf *b)
+{
+	plain_text(c, i, b, 100, 0);
+	trim_heading(b);
+	return b->len && heading_listed(b->buf, ui_lines);
+}
+
+static int
+has_any(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (strstr(s, *list))
+			return 1;
+	return 0;
+}
+
+/*
+ * A short block that is a line of boilerplate: "Read more: <a link>", a
+ * copyright line or disclaimer, a call to subscribe or follow.
+ */
+static int
+boiler_line(struct ctx *c, int i, struct uk_buf *b)
+{
+	struct nd *n = &c->n[i];
+	const char *const *p;
+
+	if (n->text == 0 || n->text > 300)
+		return 0;
+	/* "Read more: <link>": a few words and a colon, then a link. */
+	if (n->link * 2 >= n->text) {
+		plain_text(c, i, b, 64, 1);
+		trim_heading(b);
+		for (p = see_also; *p; p++)
+			if (!strcmp(b->buf, *p))
+				return 1;
+	}
+	plain_text(c, i, b, 400, 0);
+	for (p = see_also; *p; p++) {
+		size_t k = strlen(*p);
+
+		if (!strncmp(b->buf, *p, k) && b->buf[k] == ':' &&
+		    n->text < 200)
+			return 1;
+	}
+	if (!strncmp(b->buf, "©", 2) || !strncmp(b->buf, "(c) ", 4) ||
+	    !strncmp(b->buf, "copyright", 9))
+		return 1;
+	if (has_any(b->buf, legal_phrases))
+		return 1;
+	if (n->text < 200 && has_any(b->buf, promo_phrases))
+		return 1;
+	return 0;
+}
+
+/*
+ * Mark boilerplate by text: sections under a boilerplate heading, and
+ * short lines of boilerplate (boiler_line) among the paragraphs.  Then
+ * measure again.
+ */
+static void
+mark_by_text(struct ctx *c)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	int i, changed = 0, body;
+
+	if (!c->body)
+		return;
+	body = c->n[c->body].text;
+	for (i = c->body + 1; i < c->nn; i++) {
+		struct nd *n = &c->n[i];
+
+		if (n->flags & (F_TEXT | F_SKIP))
+			continue;
+		if (is_heading(n->tag) || (n->text <= 60 && leaf(c, i) &&
+			(n->tag == GUMBO_TAG_P || n->tag == GUMBO_TAG_DIV ||
+			    n->tag == GUMBO_TAG_SPAN || n->tag == GUMBO_TAG_B ||
+			    n->tag == GUMBO_TAG_STRONG ||
+			    n->tag == GUMBO_TAG_HEADER))) {
+			if (tail_section(c, i, &b)) {
+				changed = 1;
+				continue;
+			}
+			if (n->text > 0 && n->text <= 40 && ui_line(c, i, &b)) {
+				skip_subtree(c, i, 0);
+				changed = 1;
+				i = n->end - 1;
+				continue;
+			}
+			if (is_heading(n->tag))
+				continue;
+		}
+		if (!(n->flags & F_BLOCK))
+			continue;
+		if (link_box(c, i, body)) {
+			skip_subtree(c, i, 0);
+			changed = 1;
+			i = n->end - 1;
+			continue;
+		}
+		if ((n->tag == GUMBO_TAG_P || n->tag == GUMBO_TAG_DIV ||
+			n->tag == GUMBO_TAG_LI || n->tag == GUMBO_TAG_SPAN ||
+			n->tag == GUMBO_TAG_SMALL || n->tag == GUMBO_TAG_EM) &&
+		    boiler_line(c, i, &b)) {
+			skip_subtree(c, i, 0);
+			changed = 1;
+			i = n->end - 1;
+		}
+	}
+	uk_buf_release(&b);
+	if (changed) {
+		reset_measure(c);
+		measure(c);
+	}
 }
 
 static void
@@ -1158,6 +1772,48 @@ select_emit(struct ctx *c, int best, struct writer *w)
 		uk_ex_emit(c, best, w, 1);
 }
 
+/*
+ * The text of the comment sections (trafilatura's include_comments):
+ * each section found by its class or its heading, with the parts that
+ * were skipped for being comments put back and its forms (the reply box)
+ * left out, written by the page's writer w into b.
+ */
+static void
+emit_comments(struct ctx *c, const struct writer *w, struct uk_buf *b)
+{
+	struct writer cw = *w;
+	unsigned *saved = NULL;
+	int i, j, k, covered = 0;
+
+	cw.b = b;
+	cw.brk = 0;
+	for (i = c->body; i > 0 && i < c->nn; i++) {
+		struct nd *n = &c->n[i];
+
+		if (i < covered || !(n->flags & F_CROOT) ||
+		    !(n->flags & F_CMT) || n->tag == GUMBO_TAG_FORM)
+			continue;
+		covered = n->end;
+		saved = uk_xrealloc(saved,
+		    (size_t)(n->end - i) * sizeof(*saved));
+		for (j = i; j < n->end; j++) {
+			saved[j - i] = c->n[j].flags;
+			if (c->n[j].flags & F_CMT)
+				c->n[j].flags &= ~(unsigned)F_SKIP;
+		}
+		for (j = i; j < n->end; j++)
+			if (c->n[j].tag == GUMBO_TAG_FORM &&
+			    !(c->n[j].flags & F_TEXT))
+				for (k = j; k < c->n[j].end; k++)
+					c->n[k].flags |= F_SKIP;
+		uk_ex_emit(c, i, &cw, 1);
+		for (j = i; j < n->end; j++)
+			c->n[j].flags = saved[j - i];
+	}
+	free(saved);
+	uk_buf_trim(b);
+	uk_ex_dedupe(b);
+}
 
 static int
 contains_ci(const char *s, const char *const *list)
@@ -1285,7 +1941,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	struct arena arena = { NULL, NULL, 0 };
 	GumboOutput *out = NULL;
 	char cs[64], *nul;
-	size_t bom, k;
+	size_t bom, k, max;
 	int best, ret = -1;
 
 	(void)url;
@@ -1308,7 +1964,14 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 		*nul = ' ';
 		k = (size_t)(nul - u.buf);
 	}
+	max = u.len / 32 > MAX_ELEMENTS ? u.len / 32 : MAX_ELEMENTS;
 	u.len = shrink(u.buf, u.len);
+	if ((k = count_elements(u.buf, u.len)) > max) {
+		uk_err_set(err, UK_EXIT_FAIL,
+		    "the page has too many elements (%zu, at most %zu for "
+		    "its size)", k, max);
+		goto done;
+	}
 	opts.max_errors = 0;
 	opts.allocator = arena_alloc;
 	opts.deallocator = arena_free;
@@ -1321,6 +1984,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	build(&c, out->document);
 	measure(&c);
 	confirm_boilerplate(&c);
+	mark_by_text(&c);
 	uk_ex_finish_metadata(&c);
 
 	uk_ex_w_init(&w, &all, NULL, url);
@@ -1353,6 +2017,16 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 		uk_buf_trim(&text);
 		if (!x->fallback)
 			uk_ex_dedupe(&text);
+	}
+	if (o && o->comments && c.body) {
+		struct uk_buf cb = UK_BUF_INIT;
+
+		/* A fresh writer in the page's format. */
+		uk_ex_w_init(&w, &cb, o, url);
+		emit_comments(&c, &w, &cb);
+		if (cb.len)
+			x->comments = uk_buf_detach(&cb, NULL);
+		uk_buf_release(&cb);
 	}
 	x->blocked = is_blocked(&c, all.buf, all.len);
 	x->needs_browser = uk_ex_needs_browser(&c, all.buf, all.len);

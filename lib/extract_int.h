@@ -24,6 +24,8 @@
 #define F_INART  0x80  /* inside <article> or <main> */
 #define F_CSKIP  0x100 /* skipped as confirmed class boilerplate */
 #define F_STRONG 0x200 /* class boilerplate that stays out however large */
+#define F_CMT    0x400 /* skipped as part of a comment section */
+#define F_CROOT  0x800 /* the root of a comment section (or one of its parts) */
 
 struct nd {
 	GumboNode *g;

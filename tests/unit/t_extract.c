@@ -27,6 +27,15 @@ run(const char *html, const char *ct)
 }
 
 static int
+run_opts(const char *html, const struct uk_extract_opts *o)
+{
+	struct uk_err err = { 0 };
+
+	uk_extract_release(&x);
+	return uk_extract_html(html, strlen(html), NULL, NULL, o, &x, &err);
+}
+
+static int
 has(const char *s)
 {
 	return x.text && strstr(x.text, s) != NULL;
@@ -250,6 +259,56 @@ main(void)
 	    "JSON-LD is read as written, tags and attributes included: %s",
 	    x.description ? x.description : "(null)");
 	ok(has("a  b\n\n  c"), "whitespace in <pre> kept as written");
+
+	/* Too many elements: a clear error, not gigabytes. */
+	uk_buf_reset(&b);
+	for (i = 0; i < 400000; i++)
+		uk_buf_addstr(&b, "<p>,");
+	uk_extract_release(&x);
+	memset(&err, 0, sizeof(err));
+	ok(uk_extract_html(b.buf, b.len, NULL, NULL, NULL, &x, &err) == -1 &&
+		strstr(err.msg, "too many elements (400000, at most 300000 "),
+	    "400000 elements: refused with a clear error: %s", err.msg);
+
+	/* Comment sections: boilerplate for the text, or x.comments. */
+	{
+		struct uk_extract_opts o = UK_EXTRACT_OPTS_INIT;
+		static const char heading[] =
+		    "<html><body><article>" PARA("first") PARA("second")
+		    "<h3>2 Comments</h3><ol><li><p>CMTONE: a first comment"
+		    ", and a long one.</p></li><li><p>CMTTWO: a second one."
+		    "</p></li></ol><h3>Leave a Reply</h3><form><label>"
+		    "FORMLABEL</label><input name=n></form></article>"
+		    "</body></html>";
+		static const char klass[] =
+		    "<html><body><div class=\"post\"><div>" PARA("first")
+		    PARA("second") "</div><section class=\"post-comments\">"
+		    "<p>CMTCLASS: said a reader.</p></section></div>"
+		    "</body></html>";
+
+		ok(run_opts(heading, NULL) == 0 && has("The second paragraph") &&
+			!has("CMTONE") && !has("FORMLABEL") && !x.comments,
+		    "comments under a heading are not main text");
+		o.comments = 1;
+		ok(run_opts(heading, &o) == 0 && has("The second paragraph") &&
+			!has("CMTONE") && x.comments &&
+			strstr(x.comments, "CMTONE: a first comment") &&
+			strstr(x.comments, "one.\n\nCMTTWO") &&
+			!strstr(x.comments, "FORMLABEL") &&
+			!strstr(x.comments, "Leave a Reply"),
+		    "--comments: their text, paragraphs by blank lines");
+		ok(run_opts(klass, &o) == 0 && has("The first paragraph") &&
+			!has("CMTCLASS") && x.comments &&
+			!strcmp(x.comments, "CMTCLASS: said a reader."),
+		    "--comments: a section named by its class: %s",
+		    x.comments ? x.comments : "(null)");
+		ok(run_opts(article, &o) == 0 && x.comments &&
+			strstr(x.comments, "COMMENTTEXT") && !has("COMMENTTEXT"),
+		    "--comments: the article's comments");
+		ok(run_opts("<html><body>" PARA("alone") "</body></html>", &o) ==
+			0 && !x.comments,
+		    "--comments: none on a page without comments");
+	}
 
 	uk_extract_release(&x);
 	uk_extract_release(NULL);
