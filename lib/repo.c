@@ -281,14 +281,12 @@ snap_wants(struct snap *s, const char *path, unsigned long long size)
 	if (!strchr(path, '/') && (r = uk_repo_readme_rank(path)) &&
 	    (!s->readme_rank || r < s->readme_rank))
 		return 1;
-#ifdef UK_SYMBOLS_OPTS_INIT
 	/* The index's notes: manifests, licences, .gitattributes. */
 	if (s->sym && !uk_symbols_lang(path)) {
 		if (uk_symbols_wants_text(path) && size <= UK_REPO_FILE_MAX)
 			return 1;
 		uk_symbols_note(s->sym, path, NULL, 0);
 	}
-#endif
 	if (!uk_symbols_lang(path) || uk_repo_skip_dir(path))
 		return 0;
 	if (size > UK_REPO_FILE_MAX || uk_repo_skip_file(path, NULL, 0)) {
@@ -320,10 +318,8 @@ snap_keep(struct snap *s, const char *path, char *text, size_t len)
 		free(text);
 		return;
 	}
-#ifdef UK_SYMBOLS_OPTS_INIT
 	if (s->sym && !uk_symbols_lang(path) && uk_symbols_wants_text(path))
 		uk_symbols_note(s->sym, path, text, len);
-#endif
 	if (!uk_symbols_lang(path) || uk_repo_skip_file(path, text, len)) {
 		if (uk_symbols_lang(path))
 			s->skipped++;
@@ -1163,17 +1159,12 @@ static void
 make_map(struct uk_symbols *sym, const struct uk_repo_opts *o,
     const char *focus, struct uk_buf *map)
 {
-#ifdef UK_SYMBOLS_OPTS_INIT
 	struct uk_symbols_opts so = UK_SYMBOLS_OPTS_INIT;
 
 	so.budget = o->map_tokens;
 	so.tokenizer = o->tokenizer;
 	so.focus = focus;
 	uk_symbols_map_opts(sym, &so, map);
-#else
-	(void)focus;
-	uk_symbols_map(sym, o->map_tokens, map);
-#endif
 }
 
 int
