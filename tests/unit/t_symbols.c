@@ -212,7 +212,7 @@ test_ranking(void)
 	}
 	ok(fits, "every budget from 0 to 200 tokens holds");
 	uk_buf_reset(&map);
-	n = uk_symbols_map(s, 12, &map);
+	n = uk_symbols_map(s, 16, &map);
 	ok(n == 1 && strstr(map.buf, "helper_function"),
 	    "a small budget keeps the best definition");
 	ok(uk_symbols_tokens("abcde", 5) ==
