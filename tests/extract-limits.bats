@@ -11,7 +11,13 @@ teardown() { common_teardown; }
 
 @test "extract limits: 19 MB of <p>, is an error record, under 1 GB of memory" {
 	python3 -c 'import sys; sys.stdout.write("<p>," * (19 * 1024 * 1024 // 4))' >"$T/bomb.html"
-	run -1 --separate-stderr bash -c 'ulimit -v 1000000; exec urlfetch --extract "$1"' _ "$T/bomb.html"
+	# The memory limit only for a plain build: the sanitizers reserve
+	# terabytes of address space.
+	case $UK_BIN in
+	*build-san* | *valgrind*) lim=: ;;
+	*) lim='ulimit -v 1000000' ;;
+	esac
+	run -1 --separate-stderr bash -c "$lim"'; exec urlfetch --extract "$1"' _ "$T/bomb.html"
 	run -0 jq -r .error <<<"$output"
 	[[ $output == "the page has too many elements ("*", at most "*" for its size)" ]]
 }
