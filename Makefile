@@ -70,14 +70,29 @@ FUZZ_SMOKE_SECONDS ?= 4
 
 all: deps $(BINS) $(LIBEXECS)
 
-# Run scripts/bootstrap when a needed package is missing.
+# A missing package stops the build and names scripts/bootstrap, which
+# installs them (make never runs apt-get itself).
 deps:
 	@$(PKG_CONFIG) --exists $(ALL_PKGS) && command -v bats >/dev/null && \
-	  command -v jq >/dev/null || scripts/bootstrap
-.PHONY: all deps check demo clean install lint-man bench fuzz-smoke valgrind
+	  command -v jq >/dev/null || { \
+	  echo "make: a build dependency is missing: run scripts/bootstrap" >&2; \
+	  exit 2; }
+.PHONY: all deps check demo clean install lint-man bench fuzz-smoke valgrind \
+	FORCE
 .SECONDARY:
 
-$(BUILD)/%.o: %.c | deps
+# The flags stamp (git's GIT-CFLAGS): $(BUILD)/flags holds the compiler and
+# its flags, rewritten only when they change, and every object and program
+# depends on it, so `make DEVELOPER=1` after `make` rebuilds.  Taken with
+# := when the Makefile is read: a target-specific flag must not change it.
+FLAGS_STAMP = $(BUILD)/flags
+FLAGS_NOW := $(subst ','\'',$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(LDLIBS))
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(@D); \
+	if [ '$(FLAGS_NOW)' != "$$(cat $@ 2>/dev/null)" ]; then \
+	  printf '%s\n' '$(FLAGS_NOW)' >$@; fi
+
+$(BUILD)/%.o: %.c $(FLAGS_STAMP) | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
@@ -87,10 +102,10 @@ $(LIB): $(LIB_OBJ) $(TOKEN_OBJS)
 
 LINK_PROG = $(CC) $(LDFLAGS) -o $@ $< $(LIB) \
 	    $(shell $(PKG_CONFIG) --libs $($*_PKGS)) $(LDLIBS)
-$(BUILD)/bin/%: $(BUILD)/cmd/%.o $(LIB)
+$(BUILD)/bin/%: $(BUILD)/cmd/%.o $(LIB) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(LINK_PROG)
-$(BUILD)/libexec/urlkit/%: $(BUILD)/cmd/%.o $(LIB)
+$(BUILD)/libexec/urlkit/%: $(BUILD)/cmd/%.o $(LIB) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(LINK_PROG)
 # urlfetch looks for urlfetch-net beside itself, then where it is installed.

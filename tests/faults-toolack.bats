@@ -85,8 +85,8 @@ EOF
 	rm "$T/ex.pid"
 	# The handler is gone (reaped: not even a zombie of ours), and so is
 	# what it started (or it waits for init to reap it).
-	! kill -0 "$hpid" 2>/dev/null
-	run -0 ps -o stat= -p "$kid"
+	run ! kill -0 "$hpid"
+	run -0 sh -c 'ps -o stat= -p "$1" || :' sh "$kid"
 	[[ -z $output || $output == Z* ]]
 	# The caller heard at once, not at its 30 s deadline.
 	st=0
