@@ -469,6 +469,28 @@ hide_duplicates(struct symtab *t, const uint32_t *byname)
 }
 
 /*
+ * Definitions a reader never lands on when following a name: a Rust
+ * trait impl's associated type (`type Value = Value;` in `impl Visitor
+ * for V`) binds the trait's name; the type is defined elsewhere.  Left
+ * as definers, eight such bindings split every `Value` reference of
+ * serde_json eight ways.  Hidden: neither a definer nor in the map.
+ */
+static void
+hide_bindings(struct symtab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->ndefs; i++) {
+		struct sdef *d = &t->defs[i];
+
+		if (d->scope_name && !strncmp(d->scope_name, "impl ", 5) &&
+		    !strcmp(d->kind, "class") &&
+		    has_ext(t->files[d->file].path, ".rs."))
+			d->hidden = 1;
+	}
+}
+
+/*
  * Names a reader does not follow to the project's definition: they
  * shadow a language's builtins or standard library, or are so common
  * (get, new, len) that a call says nothing of which definition is meant.
@@ -729,6 +751,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	if (t->nrefs)
 		qsort(t->refs, t->nrefs, sizeof(*t->refs), ref_cmp);
 	hide_duplicates(t, byname);
+	hide_bindings(t);
 	for (i = 0; i < t->ndefs; i++) {
 		const struct sdef *a = &t->defs[byname[i]];
 
