@@ -22,6 +22,8 @@
 #define P_AWAY  0.02 /* with a focus: files outside it */
 #define DAMPING 0.85
 #define OUT_MIN 1.0 /* the weight of one reference to a plain name */
+#define BREADTH_EXP 0.5 /* a file's rank times sqrt(1 + its used names) */
+#define IMPORT_W 1.0 /* one file importing (including) another */
 
 static const char *
 base_of(const char *path)
@@ -574,7 +576,16 @@ struct edge {
 	uint32_t from, to; /* units */
 	double w;
 	uint32_t group; /* the target definition's (name, file) group */
+	int name_edge;  /* a reference to a name, not an import */
 };
+
+static int
+u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
 
 static int
 ref_cmp(const void *a, const void *b)
@@ -645,9 +656,573 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 			(*edges)[*nedges].to = to;
 			(*edges)[*nedges].w = mul * sqrt((double)cnt);
 			(*edges)[*nedges].group = group[byname[k]];
+			(*edges)[*nedges].name_edge = 1;
 			(*nedges)++;
 		}
 	}
+}
+
+/*
+ * Imports and includes as edges: a file that imports a module depends on
+ * the module's file whatever names it then uses, and the resolution is
+ * by path, not by a name several files may define.  Keys of the files:
+ * the path (C and C++, whose includes name the extension) or the path
+ * without its extension, a package's __init__.py, mod.rs or index.js
+ * also by its directory, and every suffix of those at a slash.
+ */
+struct modkey {
+	const char *key; /* a suffix of full */
+	char *full;
+	uint32_t file;
+};
+
+struct modres {
+	struct modkey *keys;
+	size_t nkeys;
+	struct symtab *t;
+};
+
+static int
+modkey_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct modkey *)a)->key,
+	    ((const struct modkey *)b)->key);
+}
+
+static int
+is_c_family(const char *path)
+{
+	return has_ext(path, C_HEADERS C_SOURCES);
+}
+
+static void
+modres_init(struct modres *m, struct symtab *t)
+{
+	size_t i, akeys = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->t = t;
+	for (i = 0; i < t->nfiles; i++) {
+		const char *path = t->files[i].path, *b = base_of(path), *k;
+		char *full[2];
+		size_t nfull = 1, j, sl = stem_len(b);
+
+		if (t->files[i].cls == FC_VENDOR)
+			continue;
+		full[0] = is_c_family(path) ?
+		    uk_xstrdup(path) :
+		    uk_xmemdup(path, (size_t)(b - path) + sl);
+		if (!is_c_family(path) && b > path &&
+		    ((sl == 8 && !strncmp(b, "__init__", 8)) ||
+			(sl == 3 && !strncmp(b, "mod", 3)) ||
+			(sl == 5 && !strncmp(b, "index", 5))))
+			full[nfull++] =
+			    uk_xmemdup(path, (size_t)(b - path) - 1);
+		for (j = 0; j < nfull; j++)
+			for (k = full[j]; k; k = strchr(k, '/')) {
+				if (*k == '/')
+					k++;
+				GROW(m->keys, m->nkeys, akeys);
+				m->keys[m->nkeys].key = k;
+				m->keys[m->nkeys].full = k == full[j] ?
+				    full[j] : NULL;
+				m->keys[m->nkeys++].file = (uint32_t)i;
+			}
+	}
+	if (m->nkeys)
+		qsort(m->keys, m->nkeys, sizeof(*m->keys), modkey_cmp);
+}
+
+static void
+modres_release(struct modres *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nkeys; i++)
+		free(m->keys[i].full);
+	free(m->keys);
+}
+
+/*
+ * The file whose key is path: exact (from the tree's root) when exact,
+ * else the one file whose key ends with it.  SIZE_MAX when none or when
+ * several files have it (a reader would not know which is meant).
+ */
+static size_t
+modres_find(const struct modres *m, const char *path, int exact)
+{
+	struct modkey key = { path, NULL, 0 };
+	const struct modkey *k =
+	    bsearch(&key, m->keys, m->nkeys, sizeof(*m->keys), modkey_cmp);
+	size_t lo, hi, found = SIZE_MAX;
+
+	if (!k)
+		return SIZE_MAX;
+	lo = hi = (size_t)(k - m->keys);
+	while (lo > 0 && !strcmp(m->keys[lo - 1].key, path))
+		lo--;
+	while (hi + 1 < m->nkeys && !strcmp(m->keys[hi + 1].key, path))
+		hi++;
+	for (; lo <= hi; lo++) {
+		if (exact && !m->keys[lo].full)
+			continue;
+		if (found != SIZE_MAX && found != m->keys[lo].file)
+			return SIZE_MAX;
+		found = m->keys[lo].file;
+	}
+	return found;
+}
+
+/* dir (ending in '/' or "") joined with rel, "." and ".." resolved. */
+static char *
+join_path(const char *dir, const char *rel)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	const char *p;
+
+	uk_buf_addstr(&b, dir);
+	for (p = rel; *p;) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && !strncmp(p, "..", 2)) {
+			/* Up one: drop the last component of b. */
+			size_t l = b.len ? b.len - 1 : 0;
+
+			if (!l) {
+				uk_buf_release(&b);
+				return NULL;
+			}
+			while (l > 0 && b.buf[l - 1] != '/')
+				l--;
+			uk_buf_setlen(&b, l);
+		} else if (n && !(n == 1 && *p == '.')) {
+			uk_buf_add(&b, p, n);
+			uk_buf_addch(&b, '/');
+		}
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	if (b.len)
+		uk_buf_setlen(&b, b.len - 1);
+	return uk_buf_detach(&b, NULL);
+}
+
+/* s with a slash after it ("a" -> "a/"), or "" for "". */
+static char *
+with_slash(const char *s)
+{
+	struct uk_buf b = UK_BUF_INIT;
+
+	uk_buf_addstr(&b, s);
+	if (*s)
+		uk_buf_addch(&b, '/');
+	if (!b.len)
+		return uk_xstrdup("");
+	return uk_buf_detach(&b, NULL);
+}
+
+/* The text between the quotes of a string literal, or NULL. */
+static char *
+unquote(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n < 2 || (s[0] != '"' && s[0] != '\'' && s[0] != '`') ||
+	    s[n - 1] != s[0])
+		return NULL;
+	return uk_xmemdup(s + 1, n - 2);
+}
+
+static void
+add_target(size_t **out, size_t *n, size_t *a, size_t f)
+{
+	if (f == SIZE_MAX)
+		return;
+	GROW(*out, *n, *a);
+	(*out)[(*n)++] = f;
+}
+
+/* A C or C++ include: beside the includer, from the root, or unique. */
+static void
+resolve_include(const struct modres *m, const char *from, const char *text,
+    size_t **out, size_t *n, size_t *a)
+{
+	char *rel = unquote(text), *dir, *p;
+	size_t f = SIZE_MAX;
+
+	if (!rel)
+		return;
+	dir = dir_of(from);
+	if ((p = join_path(dir, rel))) {
+		f = modres_find(m, p, 1);
+		free(p);
+	}
+	if (f == SIZE_MAX && (p = join_path("", rel))) {
+		f = modres_find(m, p, 0);
+		free(p);
+	}
+	add_target(out, n, a, f);
+	free(dir);
+	free(rel);
+}
+
+/* A JS or TS import of a relative path ("./router"); packages aside. */
+static void
+resolve_js(const struct modres *m, const char *from, const char *text,
+    size_t **out, size_t *n, size_t *a)
+{
+	char *rel = unquote(text), *dir, *p;
+
+	if (!rel)
+		return;
+	if (rel[0] == '.') {
+		dir = dir_of(from);
+		if ((p = join_path(dir, rel))) {
+			/* "./x.js" names the file with its extension. */
+			size_t sl = stem_len(base_of(p)), f;
+
+			f = modres_find(m, p, 1);
+			if (f == SIZE_MAX && has_ext(p, ".js.mjs.cjs.ts.jsx.tsx.")) {
+				p[(size_t)(base_of(p) - p) + sl] = '\0';
+				f = modres_find(m, p, 1);
+			}
+			add_target(out, n, a, f);
+			free(p);
+		}
+		free(dir);
+	}
+	free(rel);
+}
+
+/*
+ * A Python module path, dotted: relative (leading dots) from the
+ * importer's package, else from the root, a directory the root holds
+ * (src/), or below the package the root is (its own name left out).
+ */
+static size_t
+python_module(const struct modres *m, const char *from, const char *mod,
+    size_t len)
+{
+	size_t dots = 0, i, f = SIZE_MAX;
+	char *rel, *p, *dir = NULL;
+	struct uk_buf b = UK_BUF_INIT;
+
+	while (dots < len && mod[dots] == '.')
+		dots++;
+	for (i = dots; i < len; i++)
+		uk_buf_addch(&b, mod[i] == '.' ? '/' : mod[i]);
+	rel = uk_buf_detach(&b, NULL);
+	if (dots) {
+		dir = dir_of(from);
+		for (i = 1; i < dots; i++) {
+			char *up = join_path(dir, "..");
+
+			free(dir);
+			if (!up) {
+				free(rel);
+				return SIZE_MAX;
+			}
+			dir = with_slash(up);
+			free(up);
+		}
+		if ((p = join_path(dir, rel))) {
+			f = *p ? modres_find(m, p, 1) : SIZE_MAX;
+			if (!*p || f == SIZE_MAX) {
+				/* "from . import x": the package itself. */
+				free(p);
+				p = join_path(dir, "__init__");
+				f = p ? modres_find(m, p, 1) : SIZE_MAX;
+			}
+			free(p);
+		}
+		free(dir);
+	} else if (*rel) {
+		f = modres_find(m, rel, 1);
+		if (f == SIZE_MAX && strchr(rel, '/'))
+			f = modres_find(m, rel, 0);
+		if (f == SIZE_MAX && strchr(rel, '/'))
+			f = modres_find(m, strchr(rel, '/') + 1, 1);
+	}
+	free(rel);
+	return f;
+}
+
+/* Whether c may be part of a Python dotted name. */
+static int
+py_word(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '.' ||
+	    (unsigned char)c >= 0x80;
+}
+
+/* "import a.b, c as d" or "from a import b, (c as d)": the modules. */
+static void
+resolve_python(const struct modres *m, const char *from, const char *text,
+    size_t **out, size_t *n, size_t *a)
+{
+	const char *p = text, *mod = NULL;
+	size_t modlen = 0, base = SIZE_MAX;
+	int in_from = !strncmp(p, "from", 4), after_as = 0;
+
+	p += in_from ? 4 : 6;
+	while (*p) {
+		const char *w;
+		size_t wl;
+
+		while (*p && !py_word(*p))
+			p++;
+		for (w = p; *p && py_word(*p); p++)
+			;
+		wl = (size_t)(p - w);
+		if (!wl)
+			break;
+		if (wl == 6 && !strncmp(w, "import", 6) && in_from && mod) {
+			base = python_module(m, from, mod, modlen);
+			continue;
+		}
+		if (wl == 2 && !strncmp(w, "as", 2)) {
+			after_as = 1;
+			continue;
+		}
+		if (after_as) {
+			after_as = 0;
+			continue;
+		}
+		if (in_from && !mod) {
+			mod = w;
+			modlen = wl;
+		} else if (in_from) {
+			/* from a import b: the submodule a.b, else a. */
+			struct uk_buf sub = UK_BUF_INIT;
+			size_t f;
+
+			uk_buf_add(&sub, mod, modlen);
+			if (mod[modlen - 1] != '.')
+				uk_buf_addch(&sub, '.');
+			uk_buf_add(&sub, w, wl);
+			f = python_module(m, from, sub.buf, sub.len);
+			uk_buf_release(&sub);
+			add_target(out, n, a, f != SIZE_MAX ? f : base);
+		} else {
+			add_target(out, n, a, python_module(m, from, w, wl));
+		}
+	}
+}
+
+/* The module path of a Rust file: "src/value" for src/value/mod.rs. */
+static char *
+rust_self(const char *path)
+{
+	const char *b = base_of(path);
+	size_t sl = stem_len(b);
+
+	if ((sl == 3 && !strncmp(b, "mod", 3)) ||
+	    (sl == 3 && !strncmp(b, "lib", 3)) ||
+	    (sl == 4 && !strncmp(b, "main", 4)))
+		return uk_xmemdup(path, b > path ? (size_t)(b - path) - 1 : 0);
+	return uk_xmemdup(path, (size_t)(b - path) + sl);
+}
+
+/* The longest prefix of the module path dir/a/b/c that is a file. */
+static void
+rust_path(const struct modres *m, const char *dir, const char *rest,
+    size_t **out, size_t *n, size_t *a)
+{
+	char *p = join_path(dir, rest), *slash;
+	size_t f = SIZE_MAX;
+
+	while (p && f == SIZE_MAX) {
+		f = modres_find(m, p, 1);
+		if (f != SIZE_MAX || !(slash = strrchr(p, '/')) ||
+		    (size_t)(slash - p) <= strlen(dir))
+			break;
+		*slash = '\0';
+	}
+	add_target(out, n, a, f);
+	free(p);
+}
+
+/*
+ * A Rust use path: crate:: from the crate's root (the directory of the
+ * importer's src/, else the tree's root), super:: and self:: from the
+ * importer's module; a list {a, b::c} as that many paths.
+ */
+static void
+resolve_rust(const struct modres *m, const char *from, const char *text,
+    size_t **out, size_t *n, size_t *a)
+{
+	struct uk_buf path = UK_BUF_INIT;
+	char *self = rust_self(from), *dir = NULL, *s;
+	const char *p = text, *src;
+	size_t depth = 0, keep = 0;
+
+	/* The words of the path, "::" as '/', spaces out. */
+	for (; *p; p++) {
+		if (p[0] == ':' && p[1] == ':') {
+			uk_buf_addch(&path, '/');
+			p++;
+		} else if (!isspace((unsigned char)*p)) {
+			uk_buf_addch(&path, *p);
+		}
+	}
+	s = path.buf ? path.buf : "";
+	if (!strncmp(s, "crate/", 6)) {
+		src = strstr(from, "src/");
+		while (src && src != from && src[-1] != '/')
+			src = strstr(src + 1, "src/");
+		dir = src ? uk_xmemdup(from, (size_t)(src - from) + 4) :
+			    uk_xstrdup("");
+		s += 6;
+	} else if (!strncmp(s, "self/", 5)) {
+		dir = with_slash(self);
+		s += 5;
+	} else if (!strncmp(s, "super/", 6)) {
+		char *up = uk_xstrdup(self), *sl;
+
+		while (!strncmp(s, "super/", 6)) {
+			sl = strrchr(up, '/');
+			*(sl ? sl : up) = '\0';
+			s += 6;
+		}
+		dir = with_slash(up);
+		free(up);
+	}
+	if (dir) {
+		/* Expand one level of {a, b::c}: prefix + each item. */
+		char *brace = strchr(s, '{');
+
+		if (!brace) {
+			rust_path(m, dir, s, out, n, a);
+		} else {
+			const char *q = brace + 1, *e;
+
+			keep = (size_t)(brace - s);
+			for (; *q && *q != '}'; q = *e ? e + 1 : e) {
+				struct uk_buf item = UK_BUF_INIT;
+
+				for (e = q, depth = 0; *e &&
+				     (depth || (*e != ',' && *e != '}'));
+				     e++)
+					depth += *e == '{' ? 1 :
+					    *e == '}'      ? (size_t)-1 :
+							     0;
+				uk_buf_add(&item, s, keep);
+				if (e - q == 4 && !strncmp(q, "self", 4))
+					uk_buf_setlen(&item,
+					    keep ? keep - 1 : 0);
+				else
+					uk_buf_add(&item, q, (size_t)(e - q));
+				if (item.len)
+					rust_path(m, dir, item.buf, out, n, a);
+				uk_buf_release(&item);
+				if (!*e || *e == '}')
+					break;
+			}
+		}
+	}
+	free(dir);
+	free(self);
+	uk_buf_release(&path);
+}
+
+/* Whether a reference's name is a module path (see symbols_queries.c). */
+static int
+is_module_ref(const char *name)
+{
+	return strpbrk(name, "\"'`. :/") != NULL;
+}
+
+static int
+edge_cmp(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	if (x->to != y->to)
+		return x->to < y->to ? -1 : 1;
+	return 0;
+}
+
+/* The import edges, one per importing unit and imported unit. */
+static void
+import_edges(struct symtab *t, uint32_t nogroup, struct edge **edges,
+    size_t *nedges, size_t *aedges)
+{
+	struct modres m;
+	struct edge *imp = NULL;
+	size_t nimp = 0, aimp = 0, i, j, *to = NULL, nto = 0, ato = 0;
+
+	modres_init(&m, t);
+	for (i = 0; i < t->nrefs; i++) {
+		const char *name = t->names[t->refs[i].name];
+		const struct sfile *f = &t->files[t->refs[i].file];
+		const char *lang;
+
+		if (f->cls == FC_VENDOR || !is_module_ref(name) ||
+		    !(lang = uk_symbols_lang(f->path)))
+			continue;
+		nto = 0;
+		if (!strcmp(lang, "c") || !strcmp(lang, "cpp"))
+			resolve_include(&m, f->path, name, &to, &nto, &ato);
+		else if (!strcmp(lang, "python"))
+			resolve_python(&m, f->path, name, &to, &nto, &ato);
+		else if (!strcmp(lang, "rust"))
+			resolve_rust(&m, f->path, name, &to, &nto, &ato);
+		else if (!strcmp(lang, "javascript") ||
+		    !strcmp(lang, "typescript") || !strcmp(lang, "tsx"))
+			resolve_js(&m, f->path, name, &to, &nto, &ato);
+		for (j = 0; j < nto; j++) {
+			uint32_t tu = t->files[to[j]].unit;
+
+			if (tu == f->unit)
+				continue;
+			GROW(imp, nimp, aimp);
+			imp[nimp].from = f->unit;
+			imp[nimp].to = tu;
+			imp[nimp].w = IMPORT_W;
+			imp[nimp].name_edge = 0;
+			imp[nimp++].group = nogroup;
+		}
+	}
+	if (nimp)
+		qsort(imp, nimp, sizeof(*imp), edge_cmp);
+	for (i = 0; i < nimp; i++) {
+		if (i && !edge_cmp(&imp[i], &imp[i - 1]))
+			continue;
+		GROW(*edges, *nedges, *aedges);
+		(*edges)[(*nedges)++] = imp[i];
+	}
+	free(imp);
+	free(to);
+	modres_release(&m);
+}
+
+/*
+ * How many of each unit's definitions (distinct names) another unit
+ * refers to: the breadth of what the project uses of it.  PageRank
+ * alone favours a small file every other file calls once (a helper that
+ * makes a value hashable, called by the exceptions module everything
+ * raises); a reader calls central the file that defines the many names
+ * the rest is written in (Model, QuerySet and their methods).
+ */
+static void
+used_defs(const struct edge *edges, size_t nedges, double *breadth)
+{
+	uint64_t *pairs = uk_xcalloc(nedges + 1, sizeof(*pairs));
+	size_t i, n = 0;
+
+	/* Each (group, unit) once: the pairs sorted. */
+	for (i = 0; i < nedges; i++)
+		if (edges[i].name_edge)
+			pairs[n++] = (uint64_t)edges[i].group << 32 | edges[i].to;
+	if (n)
+		qsort(pairs, n, sizeof(*pairs), u64_cmp);
+	for (i = 0; i < n; i++)
+		if (!i || pairs[i] != pairs[i - 1])
+			breadth[(uint32_t)pairs[i]] += 1;
+	free(pairs);
 }
 
 /* The teleport vector: the project, the focus, little for the rest. */
@@ -729,6 +1304,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	struct edge *edges = NULL;
 	size_t nedges = 0, aedges = 0, i, j, r = 0, e, ngroups = 0;
 	double *out = NULL, *pr = NULL, *p = NULL, *grank = NULL;
+	double *breadth = NULL;
 	size_t n = t->nfiles;
 
 	t->ranked = 1;
@@ -770,6 +1346,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 		name_edges(t, byname, group, i, e, &r, &edges, &nedges,
 		    &aedges);
 	}
+	import_edges(t, (uint32_t)ngroups, &edges, &nedges, &aedges);
 	for (i = 0; i < n; i++)
 		t->files[i].ndefs = 0;
 	for (i = 0; i < t->ndefs; i++)
@@ -778,18 +1355,23 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	p = teleport(t);
 	out = uk_xcalloc(n + 1, sizeof(double));
 	pr = pagerank(n, edges, nedges, p, out);
+	breadth = uk_xcalloc(n + 1, sizeof(double));
+	used_defs(edges, nedges, breadth);
 	for (i = 0; i < n; i++)
-		t->files[i].rank = pr[t->files[i].unit];
+		t->files[i].rank = pr[t->files[i].unit] *
+		    pow(1.0 + breadth[t->files[i].unit], BREADTH_EXP);
 
 	/* Each definition gets the rank flowing along its edges. */
-	grank = uk_xcalloc(ngroups, sizeof(double));
+	grank = uk_xcalloc(ngroups + 1, sizeof(double));
 	for (j = 0; j < nedges; j++)
 		grank[edges[j].group] +=
 		    pr[edges[j].from] * edges[j].w / out[edges[j].from];
 	for (i = 0; i < t->ndefs; i++) {
 		struct sdef *d = &t->defs[i];
 
-		d->rank = grank[group[i]];
+		/* A definition shares its file's breadth (used_defs). */
+		d->rank = grank[group[i]] *
+		    pow(1.0 + breadth[t->files[d->file].unit], BREADTH_EXP);
 		/* Unreferenced: after the referenced, by their file's rank. */
 		if (d->rank == 0)
 			d->rank = t->files[d->file].rank * 1e-6;
@@ -801,4 +1383,5 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	free(pr);
 	free(p);
 	free(grank);
+	free(breadth);
 }
