@@ -66,6 +66,16 @@ const char uk_symq_python_extra[] =
     "@reference.import\n"
     "(import_from_statement name: (aliased_import name: (dotted_name "
     "(identifier) @name .))) @reference.import\n"
+    "(call function: (identifier) @_f arguments: (argument_list "
+    "[(identifier) @name (attribute attribute: (identifier) @name) "
+    "(tuple [(identifier) @name (attribute attribute: (identifier) "
+    "@name)])]) (#any-of? @_f \"isinstance\" \"issubclass\")) "
+    "@reference.type\n"
+    "(except_clause [(identifier) @name (attribute attribute: "
+    "(identifier) @name) (tuple [(identifier) @name (attribute "
+    "attribute: (identifier) @name)])]) @reference.type\n"
+    "(raise_statement [(identifier) @name (attribute attribute: "
+    "(identifier) @name)]) @reference.type\n"
     "(import_from_statement) @name @reference.module\n"
     "(import_statement) @name @reference.module\n";
 const char uk_symq_rust_extra[] =

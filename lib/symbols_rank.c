@@ -23,7 +23,8 @@
 #define DAMPING 0.85
 #define OUT_MIN 1.0 /* the weight of one reference to a plain name */
 #define BREADTH_EXP 0.5 /* a file's rank times sqrt(1 + its used names) */
-#define IMPORT_W 1.0 /* one file importing (including) another */
+#define IMPORT_W 1.0
+#define INHERIT_W 4.0 /* a reference that extends or instantiates */ /* one file importing (including) another */
 
 static const char *
 base_of(const char *path)
@@ -497,29 +498,46 @@ hide_bindings(struct symtab *t)
  * shadow a language's builtins or standard library, or are so common
  * (get, new, len) that a call says nothing of which definition is meant.
  */
-static const char *const common_names[] = { "Clone", "Debug", "Default",
-	"Display", "Drop", "Eq", "Err", "Error", "From", "Hash", "Into",
-	"Iterator", "List", "Map", "None", "Object", "Ok", "Option", "Ord",
-	"PartialEq", "PartialOrd", "Result", "Self", "Set", "Some", "String",
-	"ToString", "Vec", "__call__", "__enter__", "__eq__", "__exit__",
-	"__getattr__", "__getitem__", "__hash__", "__init__", "__iter__",
-	"__len__", "__new__", "__repr__", "__str__", "add", "all", "any",
-	"append", "apply", "as_ref", "as_str", "assert", "bool", "bytes",
-	"call", "clear", "clone", "close", "cmp", "contains", "copy", "count",
-	"create", "default", "delete", "dict", "drop", "emit", "encode",
-	"decode", "end", "entries", "eq", "equals", "error", "exec", "exists",
-	"expect", "extend", "filter", "find", "first", "float", "flush", "fmt",
-	"format", "from", "from_str", "get", "getName", "handle", "has", "hash",
-	"hashCode", "index", "info", "init", "insert", "int", "into",
-	"is_empty", "isEmpty", "items", "iter", "join", "keys", "last", "len",
-	"length", "list", "load", "log", "lower", "main", "map", "match", "max",
-	"min", "new", "next", "ok", "open", "parse", "pop", "print", "printf",
-	"push", "put", "read", "reduce", "remove", "replace", "reset",
-	"resolve", "run", "save", "send", "set", "setName", "size", "slice",
-	"sort", "split", "start", "stop", "str", "strip", "sum", "super",
-	"test", "then", "toString", "to_string", "trim", "tuple", "type",
-	"unwrap", "update", "upper", "validate", "value", "values", "warn",
-	"with", "write" };
+static const char *const common_names[] = { "Arc", "BTreeMap", "BTreeSet",
+	"Box", "Clone", "Cow", "Debug", "Default", "Display", "Drop", "Eq",
+	"Err", "Error", "Errorf", "From", "Hash", "HashMap", "HashSet", "Into",
+	"Iterator", "List", "Map", "Mutex", "None", "Object", "Ok", "Option",
+	"Ord", "OrderedDict", "PartialEq", "PartialOrd", "Rc", "RefCell",
+	"Result", "Self", "Set", "Some", "Sprintf", "String", "ToString",
+	"Vec", "__call__", "__enter__", "__eq__", "__exit__", "__getattr__",
+	"__getitem__", "__hash__", "__init__", "__iter__", "__len__",
+	"__new__", "__repr__", "__str__", "abs", "add", "all", "and_then",
+	"any", "append", "apply", "as_bytes", "as_mut", "as_ref", "as_str",
+	"assert", "bool", "borrow", "borrow_mut", "bytes", "call", "callable",
+	"calloc", "cap", "chain", "chr", "classmethod", "clear", "clone",
+	"close", "cmp", "collect", "concat", "contains", "contextmanager",
+	"copy", "count", "create", "decode", "deepcopy", "default",
+	"defaultdict", "delattr", "delete", "dict", "dir", "divmod", "drop",
+	"emit", "encode", "end", "entries", "enumerate", "eq", "equals",
+	"error", "eval", "exec", "exists", "expect", "expect_err", "exports",
+	"extend", "filter", "find", "first", "float", "flush", "fmt",
+	"forEach", "format", "fprintf", "free", "from", "from_str",
+	"frozenset", "get", "getName", "getattr", "globals", "handle", "has",
+	"hasOwnProperty", "hasattr", "hash", "hashCode", "hex", "id", "index",
+	"indexOf", "info", "init", "insert", "int", "into", "into_iter",
+	"isEmpty", "is_empty", "is_err", "is_none", "is_ok", "is_some",
+	"isinstance", "issubclass", "items", "iter", "iter_mut", "join",
+	"keys", "last", "len", "length", "list", "load", "log", "lower",
+	"lru_cache", "main", "make", "malloc", "map", "map_err", "match",
+	"max", "memcmp", "memcpy", "memset", "min", "namedtuple", "new",
+	"next", "object", "oct", "ok", "ok_or", "open", "ord", "panic",
+	"parse", "partial", "pop", "pow", "print", "printf", "property",
+	"push", "put", "range", "read", "realloc", "recover", "reduce",
+	"remove", "replace", "repr", "require", "reset", "resolve", "reversed",
+	"round", "run", "save", "send", "set", "setName", "setattr", "size",
+	"slice", "snprintf", "sort", "sorted", "split", "start",
+	"staticmethod", "stop", "str", "strchr", "strcmp", "strdup", "strip",
+	"strlen", "strncmp", "sum", "super", "test", "then", "toLowerCase",
+	"toString", "toUpperCase", "to_owned", "to_string", "to_vec", "trim",
+	"tuple", "type", "unwrap", "unwrap_or", "unwrap_or_default",
+	"unwrap_or_else", "update", "upper", "validate", "value", "values",
+	"vars", "warn", "with", "wraps", "write", "write_fmt", "write_str",
+	"zip" };
 
 static int
 str_cmp(const void *a, const void *b)
@@ -576,16 +594,8 @@ struct edge {
 	uint32_t from, to; /* units */
 	double w;
 	uint32_t group; /* the target definition's (name, file) group */
-	int name_edge;  /* a reference to a name, not an import */
+	int name_edge;  /* to a definition (a name or an imported name) */
 };
-
-static int
-u64_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 static int
 ref_cmp(const void *a, const void *b)
@@ -605,11 +615,41 @@ visible(const struct symtab *t, const struct sdef *d)
 	return !d->hidden && t->files[d->file].cls != FC_VENDOR;
 }
 
+/* A name a file imports from outside the tree. */
+struct extname {
+	uint32_t file;
+	char *name;
+};
+
+static int
+extname_cmp(const void *a, const void *b)
+{
+	const struct extname *x = a, *y = b;
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+struct extnames {
+	struct extname *v;
+	size_t n, a;
+};
+
+static int
+is_external(const struct extnames *x, uint32_t file, const char *name)
+{
+	struct extname key = { file, (char *)name };
+
+	return x->n &&
+	    bsearch(&key, x->v, x->n, sizeof(*x->v), extname_cmp) != NULL;
+}
+
 /* The edges of the references to one name, defined by byname[i..e). */
 static void
 name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
-    size_t i, size_t e, size_t *r, struct edge **edges, size_t *nedges,
-    size_t *aedges)
+    const struct extnames *ext, size_t i, size_t e, size_t *r,
+    struct edge **edges, size_t *nedges, size_t *aedges)
 {
 	uint32_t name = t->defs[byname[i]].name, last = UINT32_MAX;
 	size_t ndef = 0, k;
@@ -637,7 +677,12 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 			cnt++;
 			(*r)++;
 		}
-		if (t->files[from].cls == FC_VENDOR)
+		/*
+		 * `from itertools import chain`: the file's chain() calls
+		 * are the library's, not the project's Query.chain.
+		 */
+		if (t->files[from].cls == FC_VENDOR ||
+		    is_external(ext, from, t->names[name]))
 			continue;
 		/*
 		 * Every definer gets an edge, even when the referring file
@@ -834,19 +879,50 @@ unquote(const char *s)
 	return uk_xmemdup(s + 1, n - 2);
 }
 
+/* What one import names: files, each with the name it takes, if one. */
+struct targets {
+	size_t *file;
+	char **name; /* malloc'd or NULL */
+	size_t n, a, aname;
+	char **ext; /* names imported from outside the tree */
+	size_t next, aext;
+};
+
 static void
-add_target(size_t **out, size_t *n, size_t *a, size_t f)
+add_external(struct targets *o, const char *name, size_t len)
+{
+	GROW(o->ext, o->next, o->aext);
+	o->ext[o->next++] = uk_xmemdup(name, len);
+}
+
+static void
+add_target(struct targets *o, size_t f, const char *name, size_t len)
 {
 	if (f == SIZE_MAX)
 		return;
-	GROW(*out, *n, *a);
-	(*out)[(*n)++] = f;
+	GROW(o->file, o->n, o->a);
+	GROW(o->name, o->n, o->aname);
+	o->file[o->n] = f;
+	o->name[o->n++] = name ? uk_xmemdup(name, len) : NULL;
+}
+
+static void
+targets_reset(struct targets *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->n; i++)
+		free(o->name[i]);
+	o->n = 0;
+	for (i = 0; i < o->next; i++)
+		free(o->ext[i]);
+	o->next = 0;
 }
 
 /* A C or C++ include: beside the includer, from the root, or unique. */
 static void
 resolve_include(const struct modres *m, const char *from, const char *text,
-    size_t **out, size_t *n, size_t *a)
+    struct targets *out)
 {
 	char *rel = unquote(text), *dir, *p;
 	size_t f = SIZE_MAX;
@@ -862,7 +938,7 @@ resolve_include(const struct modres *m, const char *from, const char *text,
 		f = modres_find(m, p, 0);
 		free(p);
 	}
-	add_target(out, n, a, f);
+	add_target(out, f, NULL, 0);
 	free(dir);
 	free(rel);
 }
@@ -870,7 +946,7 @@ resolve_include(const struct modres *m, const char *from, const char *text,
 /* A JS or TS import of a relative path ("./router"); packages aside. */
 static void
 resolve_js(const struct modres *m, const char *from, const char *text,
-    size_t **out, size_t *n, size_t *a)
+    struct targets *out)
 {
 	char *rel = unquote(text), *dir, *p;
 
@@ -887,7 +963,7 @@ resolve_js(const struct modres *m, const char *from, const char *text,
 				p[(size_t)(base_of(p) - p) + sl] = '\0';
 				f = modres_find(m, p, 1);
 			}
-			add_target(out, n, a, f);
+			add_target(out, f, NULL, 0);
 			free(p);
 		}
 		free(dir);
@@ -959,7 +1035,7 @@ py_word(char c)
 /* "import a.b, c as d" or "from a import b, (c as d)": the modules. */
 static void
 resolve_python(const struct modres *m, const char *from, const char *text,
-    size_t **out, size_t *n, size_t *a)
+    struct targets *out)
 {
 	const char *p = text, *mod = NULL;
 	size_t modlen = 0, base = SIZE_MAX;
@@ -1003,9 +1079,14 @@ resolve_python(const struct modres *m, const char *from, const char *text,
 			uk_buf_add(&sub, w, wl);
 			f = python_module(m, from, sub.buf, sub.len);
 			uk_buf_release(&sub);
-			add_target(out, n, a, f != SIZE_MAX ? f : base);
+			if (f != SIZE_MAX)
+				add_target(out, f, NULL, 0);
+			else if (base != SIZE_MAX)
+				add_target(out, base, w, wl);
+			else if (mod[0] != '.')
+				add_external(out, w, wl);
 		} else {
-			add_target(out, n, a, python_module(m, from, w, wl));
+			add_target(out, python_module(m, from, w, wl), NULL, 0);
 		}
 	}
 }
@@ -1027,20 +1108,50 @@ rust_self(const char *path)
 /* The longest prefix of the module path dir/a/b/c that is a file. */
 static void
 rust_path(const struct modres *m, const char *dir, const char *rest,
-    size_t **out, size_t *n, size_t *a)
+    struct targets *out)
 {
-	char *p = join_path(dir, rest), *slash;
-	size_t f = SIZE_MAX;
+	char *p = join_path(dir, rest), *slash, *whole;
+	size_t f = SIZE_MAX, pl;
 
-	while (p && f == SIZE_MAX) {
+	if (!p)
+		return;
+	whole = uk_xstrdup(p);
+	while (f == SIZE_MAX) {
 		f = modres_find(m, p, 1);
 		if (f != SIZE_MAX || !(slash = strrchr(p, '/')) ||
 		    (size_t)(slash - p) <= strlen(dir))
 			break;
 		*slash = '\0';
 	}
-	add_target(out, n, a, f);
+	/* use crate::value::Value: the file, and the name it defines. */
+	pl = strlen(p);
+	if (f != SIZE_MAX && whole[pl] == '/' && !strchr(whole + pl + 1, '/'))
+		add_target(out, f, whole + pl + 1, strlen(whole + pl + 1));
+	else
+		add_target(out, f, NULL, 0);
+	free(whole);
 	free(p);
+}
+
+/*
+ * The names a use of the standard library brings in (std/fmt/{self,
+ * Display}: Display): a call of write or a type Error then means the
+ * library's, not a project definition of the same name.
+ */
+static void
+rust_std_names(const char *s, struct targets *out)
+{
+	const char *p = s, *e, *w;
+
+	while (*p) {
+		e = p + strcspn(p, ",{}");
+		for (w = e; w > p && w[-1] != '/'; w--)
+			;
+		if (e > w && !(e - w == 4 && !strncmp(w, "self", 4)) &&
+		    *w != '*')
+			add_external(out, w, (size_t)(e - w));
+		p = *e ? e + 1 : e;
+	}
 }
 
 /*
@@ -1050,7 +1161,7 @@ rust_path(const struct modres *m, const char *dir, const char *rest,
  */
 static void
 resolve_rust(const struct modres *m, const char *from, const char *text,
-    size_t **out, size_t *n, size_t *a)
+    struct targets *out)
 {
 	struct uk_buf path = UK_BUF_INIT;
 	char *self = rust_self(from), *dir = NULL, *s;
@@ -1088,12 +1199,15 @@ resolve_rust(const struct modres *m, const char *from, const char *text,
 		dir = with_slash(up);
 		free(up);
 	}
+	if (!dir && (!strncmp(s, "std/", 4) || !strncmp(s, "core/", 5) ||
+			!strncmp(s, "alloc/", 6)))
+		rust_std_names(s, out);
 	if (dir) {
 		/* Expand one level of {a, b::c}: prefix + each item. */
 		char *brace = strchr(s, '{');
 
 		if (!brace) {
-			rust_path(m, dir, s, out, n, a);
+			rust_path(m, dir, s, out);
 		} else {
 			const char *q = brace + 1, *e;
 
@@ -1114,7 +1228,7 @@ resolve_rust(const struct modres *m, const char *from, const char *text,
 				else
 					uk_buf_add(&item, q, (size_t)(e - q));
 				if (item.len)
-					rust_path(m, dir, item.buf, out, n, a);
+					rust_path(m, dir, item.buf, out);
 				uk_buf_release(&item);
 				if (!*e || *e == '}')
 					break;
@@ -1142,19 +1256,78 @@ edge_cmp(const void *a, const void *b)
 		return x->from < y->from ? -1 : 1;
 	if (x->to != y->to)
 		return x->to < y->to ? -1 : 1;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
 	return 0;
 }
 
-/* The import edges, one per importing unit and imported unit. */
+/* Names that have definitions, by their text: for imports of a name. */
+struct namedef {
+	const char *name;
+	size_t first, end; /* its definitions: byname[first..end) */
+};
+
+static int
+namedef_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct namedef *)a)->name,
+	    ((const struct namedef *)b)->name);
+}
+
+/*
+ * The group of name's visible definition in file, or UINT32_MAX: an
+ * import of a name from a module resolves it there, whichever other
+ * files define the name too (`from django.conf import settings`).
+ */
+static uint32_t
+import_group(const struct symtab *t, const struct namedef *nd, size_t nnd,
+    const uint32_t *byname, const uint32_t *group, const char *name,
+    size_t file)
+{
+	struct namedef key = { name, 0, 0 };
+	const struct namedef *k;
+	size_t i;
+
+	if (!name || !(k = bsearch(&key, nd, nnd, sizeof(*nd), namedef_cmp)))
+		return UINT32_MAX;
+	for (i = k->first; i < k->end; i++) {
+		const struct sdef *d = &t->defs[byname[i]];
+
+		if (d->file == file && visible(t, d))
+			return group[byname[i]];
+	}
+	return UINT32_MAX;
+}
+
+/*
+ * The import edges, one per importing unit, imported unit and imported
+ * definition (when the import names one the module defines: then it
+ * counts as a reference to that definition).
+ */
 static void
-import_edges(struct symtab *t, uint32_t nogroup, struct edge **edges,
-    size_t *nedges, size_t *aedges)
+import_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
+    struct extnames *ext, struct edge **edges, size_t *nedges,
+    size_t *aedges)
 {
 	struct modres m;
 	struct edge *imp = NULL;
-	size_t nimp = 0, aimp = 0, i, j, *to = NULL, nto = 0, ato = 0;
+	struct namedef *nd = NULL;
+	struct targets to = { NULL, NULL, 0, 0, 0, NULL, 0, 0 };
+	size_t nimp = 0, aimp = 0, i, j, e, nnd = 0, and_ = 0;
 
 	modres_init(&m, t);
+	for (i = 0; i < t->ndefs; i = e) {
+		for (e = i; e < t->ndefs &&
+		     t->defs[byname[e]].name == t->defs[byname[i]].name;
+		     e++)
+			;
+		GROW(nd, nnd, and_);
+		nd[nnd].name = t->names[t->defs[byname[i]].name];
+		nd[nnd].first = i;
+		nd[nnd++].end = e;
+	}
+	if (nnd)
+		qsort(nd, nnd, sizeof(*nd), namedef_cmp);
 	for (i = 0; i < t->nrefs; i++) {
 		const char *name = t->names[t->refs[i].name];
 		const struct sfile *f = &t->files[t->refs[i].file];
@@ -1163,18 +1336,26 @@ import_edges(struct symtab *t, uint32_t nogroup, struct edge **edges,
 		if (f->cls == FC_VENDOR || !is_module_ref(name) ||
 		    !(lang = uk_symbols_lang(f->path)))
 			continue;
-		nto = 0;
+		targets_reset(&to);
 		if (!strcmp(lang, "c") || !strcmp(lang, "cpp"))
-			resolve_include(&m, f->path, name, &to, &nto, &ato);
+			resolve_include(&m, f->path, name, &to);
 		else if (!strcmp(lang, "python"))
-			resolve_python(&m, f->path, name, &to, &nto, &ato);
+			resolve_python(&m, f->path, name, &to);
 		else if (!strcmp(lang, "rust"))
-			resolve_rust(&m, f->path, name, &to, &nto, &ato);
+			resolve_rust(&m, f->path, name, &to);
 		else if (!strcmp(lang, "javascript") ||
 		    !strcmp(lang, "typescript") || !strcmp(lang, "tsx"))
-			resolve_js(&m, f->path, name, &to, &nto, &ato);
-		for (j = 0; j < nto; j++) {
-			uint32_t tu = t->files[to[j]].unit;
+			resolve_js(&m, f->path, name, &to);
+		for (j = 0; j < to.next; j++) {
+			GROW(ext->v, ext->n, ext->a);
+			ext->v[ext->n].file = t->refs[i].file;
+			ext->v[ext->n++].name = to.ext[j];
+			to.ext[j] = NULL;
+		}
+		for (j = 0; j < to.n; j++) {
+			uint32_t tu = t->files[to.file[j]].unit;
+			uint32_t g = import_group(t, nd, nnd, byname, group,
+			    to.name[j], to.file[j]);
 
 			if (tu == f->unit)
 				continue;
@@ -1182,8 +1363,8 @@ import_edges(struct symtab *t, uint32_t nogroup, struct edge **edges,
 			imp[nimp].from = f->unit;
 			imp[nimp].to = tu;
 			imp[nimp].w = IMPORT_W;
-			imp[nimp].name_edge = 0;
-			imp[nimp++].group = nogroup;
+			imp[nimp].name_edge = g != UINT32_MAX;
+			imp[nimp++].group = g;
 		}
 	}
 	if (nimp)
@@ -1194,8 +1375,14 @@ import_edges(struct symtab *t, uint32_t nogroup, struct edge **edges,
 		GROW(*edges, *nedges, *aedges);
 		(*edges)[(*nedges)++] = imp[i];
 	}
+	targets_reset(&to);
+	free(to.file);
+	free(to.name);
+	free(to.ext);
+	if (ext->n)
+		qsort(ext->v, ext->n, sizeof(*ext->v), extname_cmp);
 	free(imp);
-	free(to);
+	free(nd);
 	modres_release(&m);
 }
 
@@ -1207,22 +1394,34 @@ import_edges(struct symtab *t, uint32_t nogroup, struct edge **edges,
  * raises); a reader calls central the file that defines the many names
  * the rest is written in (Model, QuerySet and their methods).
  */
+static int
+use_cmp(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	if (x->to != y->to)
+		return x->to < y->to ? -1 : 1;
+	return 0;
+}
+
 static void
 used_defs(const struct edge *edges, size_t nedges, double *breadth)
 {
-	uint64_t *pairs = uk_xcalloc(nedges + 1, sizeof(*pairs));
+	struct edge *e = uk_xcalloc(nedges + 1, sizeof(*e));
 	size_t i, n = 0;
 
-	/* Each (group, unit) once: the pairs sorted. */
 	for (i = 0; i < nedges; i++)
 		if (edges[i].name_edge)
-			pairs[n++] = (uint64_t)edges[i].group << 32 | edges[i].to;
+			e[n++] = edges[i];
 	if (n)
-		qsort(pairs, n, sizeof(*pairs), u64_cmp);
+		qsort(e, n, sizeof(*e), use_cmp);
+	/* Each (definition, unit) once. */
 	for (i = 0; i < n; i++)
-		if (!i || pairs[i] != pairs[i - 1])
-			breadth[(uint32_t)pairs[i]] += 1;
-	free(pairs);
+		if (!i || use_cmp(&e[i], &e[i - 1]))
+			breadth[e[i].to] += 1;
+	free(e);
 }
 
 /* The teleport vector: the project, the focus, little for the rest. */
@@ -1305,6 +1504,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	size_t nedges = 0, aedges = 0, i, j, r = 0, e, ngroups = 0;
 	double *out = NULL, *pr = NULL, *p = NULL, *grank = NULL;
 	double *breadth = NULL;
+	struct extnames ext = { NULL, 0, 0 };
 	size_t n = t->nfiles;
 
 	t->ranked = 1;
@@ -1338,15 +1538,18 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 		group[byname[i]] = (uint32_t)ngroups;
 	}
 	ngroups++;
+	import_edges(t, byname, group, &ext, &edges, &nedges, &aedges);
 	for (i = 0; i < t->ndefs; i = e) {
 		for (e = i; e < t->ndefs &&
 		     t->defs[byname[e]].name == t->defs[byname[i]].name;
 		     e++)
 			;
-		name_edges(t, byname, group, i, e, &r, &edges, &nedges,
+		name_edges(t, byname, group, &ext, i, e, &r, &edges, &nedges,
 		    &aedges);
 	}
-	import_edges(t, (uint32_t)ngroups, &edges, &nedges, &aedges);
+	for (i = 0; i < ext.n; i++)
+		free(ext.v[i].name);
+	free(ext.v);
 	for (i = 0; i < n; i++)
 		t->files[i].ndefs = 0;
 	for (i = 0; i < t->ndefs; i++)
@@ -1362,10 +1565,11 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 		    pow(1.0 + breadth[t->files[i].unit], BREADTH_EXP);
 
 	/* Each definition gets the rank flowing along its edges. */
-	grank = uk_xcalloc(ngroups + 1, sizeof(double));
+	grank = uk_xcalloc(ngroups, sizeof(double));
 	for (j = 0; j < nedges; j++)
-		grank[edges[j].group] +=
-		    pr[edges[j].from] * edges[j].w / out[edges[j].from];
+		if (edges[j].group != UINT32_MAX)
+			grank[edges[j].group] += pr[edges[j].from] *
+			    edges[j].w / out[edges[j].from];
 	for (i = 0; i < t->ndefs; i++) {
 		struct sdef *d = &t->defs[i];
 
