@@ -563,29 +563,22 @@ is_common_name(const char *n)
 }
 
 /*
- * How much a reference to name says about its definitions: a long,
- * descriptive name more, a private or common one much less; split among
- * the files (units) that define it.
+ * How much a reference to name says about its definitions: a private or
+ * common one much less; split among the files (units) that define it.
+ * Its length says nothing more: `Engine` in every signature is followed
+ * to its definition as surely as `formatName` (aider's bonus for long
+ * names made such a helper outrank the type the project is written in).
  */
 static double
 name_weight(const char *n, size_t ndefiners)
 {
-	size_t len = strlen(n), i;
-	int lower = 0, upper = 0, under = 0;
 	double mul = 1;
 
-	for (i = 0; i < len; i++) {
-		lower |= islower((unsigned char)n[i]) != 0;
-		upper |= isupper((unsigned char)n[i]) != 0;
-		under |= n[i] == '_';
-	}
-	if (len >= 8 && (under || (lower && upper)))
-		mul *= 4;
 	if (is_common_name(n))
 		mul *= 0.02;
 	else if (n[0] == '_')
 		mul *= 0.1;
-	if (len <= 2)
+	if (strlen(n) <= 2)
 		mul *= 0.1;
 	return mul / (double)(ndefiners ? ndefiners : 1);
 }
