@@ -299,3 +299,113 @@ map_files() {
 	run -0 "$SYM" -R -t 1024 -f tests "$SRC"
 	map_files | grep -qx tests/test_all.py
 }
+
+# Small trees of one ranking rule each, read by t_symbols -R.  Each
+# assertion fails without its rule (checked by reverting the rule).
+
+# first_files DIR N: the first N files of DIR's map, space-separated.
+first_files() {
+	run -0 "$SYM" -R -t 4000 "$1"
+	map_files | head -n "$2" | tr '\n' ' '
+}
+
+@test "repomap: a Java type used in signatures and new T ranks its file first" {
+	d=$BATS_TEST_TMPDIR/java/src/main/java/acme
+	mkdir -p "$d"
+	printf 'package acme;\npublic class Engine {\n    public void start() {}\n}\n' >"$d/Engine.java"
+	printf 'package acme;\npublic class Util {\n    public static String formatName(String s) { return s; }\n}\n' >"$d/Util.java"
+	for i in 1 2 3; do
+		printf 'package acme;\npublic class Use%s {\n    public Engine make(String n) { return new Engine(); }\n    public void drive(Engine e, Engine f) { Util.formatName("x"); }\n}\n' "$i" >"$d/Use$i.java"
+	done
+	[ "$(first_files "$BATS_TEST_TMPDIR/java" 1)" = "src/main/java/acme/Engine.java " ]
+}
+
+@test "repomap: a TypeScript type used in signatures and new T ranks its file first" {
+	d=$BATS_TEST_TMPDIR/ts
+	mkdir -p "$d/src"
+	printf 'export class Engine {\n    constructor(public name: string) {}\n    start(): void {}\n}\n' >"$d/src/engine.ts"
+	printf 'export function formatName(s: string): string { return s.trim(); }\n' >"$d/src/util.ts"
+	for i in 1 2 3; do
+		printf "import { Engine } from './engine';\nimport { formatName } from './util';\nexport function make%s(name: string): Engine {\n    return new Engine(formatName(name));\n}\nexport function drive%s(e: Engine, o: Engine): Engine { return e; }\n" "$i" "$i" >"$d/src/use$i.ts"
+	done
+	[ "$(first_files "$d" 1)" = "src/engine.ts " ]
+}
+
+@test "repomap: a Rust trait impl's associated type is no definition of the name" {
+	d=$BATS_TEST_TMPDIR/rs
+	mkdir -p "$d/src"
+	printf 'pub enum Value {\n    Null,\n    Num(f64),\n}\n' >"$d/src/value.rs"
+	printf 'pub fn parse_all() -> usize {\n    0\n}\n' >"$d/src/helper.rs"
+	for i in 1 2 3; do
+		printf 'struct V%s;\n\nimpl Visitor for V%s {\n    type Value = Value;\n\n    fn expecting(&self) -> Value {\n        Value::Null\n    }\n}\n' "$i" "$i" >"$d/src/visit$i.rs"
+		printf 'pub fn use%s(v: Value) -> Value {\n    parse_all();\n    v\n}\n' "$i" >"$d/src/use$i.rs"
+	done
+	[ "$(first_files "$d" 1)" = "src/value.rs " ]
+	run -0 "$SYM" -R -t 4000 "$d"
+	# `type Value = Value;` binds the trait's name: not a definition.
+	jq -e '[.symbols[] | select(.name == "Value")] |
+	    length == 1 and .[0].file == "src/value.rs"' <<<"$output"
+}
+
+@test "repomap: the file whose many names the project uses outranks a helper chain" {
+	d=$BATS_TEST_TMPDIR/breadth
+	mkdir -p "$d/pkg"
+	# Everything raises ConfigError; its __hash__ alone calls make_digest.
+	printf 'from pkg.digest import make_digest\n\n\nclass ConfigError(Exception):\n    def __hash__(self):\n        return make_digest(self)\n' >"$d/pkg/errors.py"
+	printf 'def make_digest(value):\n    return 1\n' >"$d/pkg/digest.py"
+	printf 'class Model:\n    def save_record(self):\n        pass\n\n    def load_record(self):\n        pass\n\n    def find_record(self):\n        pass\n\n    def drop_record(self):\n        pass\n' >"$d/pkg/model.py"
+	for i in 1 2 3; do
+		printf 'def use%s(m):\n    m.save_record()\n    m.load_record()\n    m.find_record()\n    m.drop_record()\n    raise ConfigError()\n' "$i" >"$d/pkg/use$i.py"
+	done
+	for i in 4 5 6 7; do
+		printf 'def use%s():\n    raise ConfigError()\n' "$i" >"$d/pkg/use$i.py"
+	done
+	[ "$(first_files "$d" 1)" = "pkg/model.py " ]
+}
+
+@test "repomap: an import is an edge to the module's file" {
+	d=$BATS_TEST_TMPDIR/imp
+	mkdir -p "$d/pkg" "$d/lib"
+	# settings has three definers; the import says which one is meant.
+	printf 'class Settings:\n    pass\n\n\nsettings = Settings()\n' >"$d/pkg/conf.py"
+	printf 'class Cache:\n    def settings(self):\n        return 1\n' >"$d/pkg/cache.py"
+	printf 'class Form:\n    def settings(self):\n        return 2\n' >"$d/pkg/forms.py"
+	for i in 1 2 3 4; do
+		printf 'from pkg.conf import settings\n\nDEBUG%s = settings.DEBUG\n' "$i" >"$d/pkg/use$i.py"
+	done
+	[ "$(first_files "$d" 1)" = "pkg/conf.py " ]
+	# The same with a relative require() of JavaScript.
+	d=$BATS_TEST_TMPDIR/req
+	mkdir -p "$d/lib"
+	printf 'function dispatch(req) {\n  return req;\n}\nmodule.exports = { dispatch };\n' >"$d/lib/router.js"
+	printf 'function dispatch(x) {\n  return x;\n}\n' >"$d/lib/other.js"
+	for i in 1 2 3; do
+		printf "const router = require('./lib/router');\nrouter.dispatch(%s);\n" "$i" >"$d/app$i.js"
+	done
+	[ "$(first_files "$d" 1)" = "lib/router.js " ]
+}
+
+@test "repomap: a name imported from outside the tree is not the project's" {
+	d=$BATS_TEST_TMPDIR/ext
+	mkdir -p "$d/pkg"
+	printf 'class Query:\n    def dedent(self):\n        return self\n' >"$d/pkg/query.py"
+	printf 'def assemble(x):\n    return x\n' >"$d/pkg/helper.py"
+	for i in 1 2 3 4; do
+		printf 'from textwrap import dedent\n\nfrom pkg.helper import assemble\n\n\ndef use%s():\n    dedent("a")\n    dedent("b")\n    return assemble(1)\n' "$i" >"$d/pkg/use$i.py"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	# dedent() is textwrap's: Query.dedent has no reference.
+	jq -e '(.symbols[] | select(.name == "dedent") | .rank) * 1000 <
+	    (.symbols[] | select(.name == "assemble") | .rank)' <<<"$output"
+}
+
+@test "repomap: except, raise and isinstance refer to a Python class" {
+	d=$BATS_TEST_TMPDIR/exc
+	mkdir -p "$d/pkg"
+	printf 'class ParseError(Exception):\n    pass\n' >"$d/pkg/errors.py"
+	printf 'def tidy(x):\n    return x\n' >"$d/pkg/util.py"
+	for i in 1 2 3; do
+		printf 'def use%s(x):\n    try:\n        return tidy(x)\n    except ParseError:\n        return isinstance(x, ParseError)\n' "$i" >"$d/pkg/use$i.py"
+	done
+	[ "$(first_files "$d" 1)" = "pkg/errors.py " ]
+}

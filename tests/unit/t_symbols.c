@@ -10,7 +10,9 @@
  * skipped, every other file noted with uk_symbols_note), and prints one
  * record like urlfetch's: url, symbol_map, symbols and github_info with
  * top_file, map_tokens and map_budget.  The repository-map suites and the
- * development set (scripts/bench.d/repomap-dev) use it.
+ * development set (scripts/bench.d/repomap-dev) use it.  -r N prints
+ * the N best-ranked files on stderr (rank, class, definitions, path): how
+ * a ranking is looked into.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -26,6 +28,7 @@
 #include "json.h"
 #include "repo.h"
 #include "symbols.h"
+#include "symbols_int.h"
 #include "util.h"
 
 static int ntest, nfail;
@@ -671,6 +674,62 @@ tree_walk(struct tree *tr, struct uk_buf *path, size_t root)
 }
 
 static int
+file_rank_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct symtab *t = ctx;
+	double x = t->files[*(const uint32_t *)a].rank;
+	double y = t->files[*(const uint32_t *)b].rank;
+
+	return x > y ? -1 : x < y;
+}
+
+/* The n best-ranked files of t on stderr. */
+static void
+print_ranks(const struct symtab *t, size_t n)
+{
+	static const char *const cls[] = { "core", "noise", "vendor" };
+	uint32_t *o = calloc(t->nfiles + 1, sizeof(*o));
+	size_t k;
+
+	if (!o)
+		return;
+	for (k = 0; k < t->nfiles; k++)
+		o[k] = (uint32_t)k;
+	qsort_r(o, t->nfiles, sizeof(*o), file_rank_cmp, (void *)t);
+	for (k = 0; k < n && k < t->nfiles; k++) {
+		const struct sfile *f = &t->files[o[k]];
+
+		fprintf(stderr, "%4zu %.6f %-6s %4u %s\n", k + 1, f->rank,
+		    cls[f->cls], f->ndefs, f->path);
+	}
+	free(o);
+}
+
+/* Every definition and reference of t as lines of tab-separated fields. */
+static void
+dump_table(const struct symtab *t, const char *file)
+{
+	static const char *const cls[] = { "core", "noise", "vendor" };
+	FILE *fp = fopen(file, "w");
+	size_t k;
+
+	if (!fp)
+		return;
+	for (k = 0; k < t->nfiles; k++)
+		fprintf(fp, "F\t%zu\t%s\t%s\t%u\t%g\n", k, t->files[k].path,
+		    cls[t->files[k].cls], t->files[k].unit, t->files[k].rank);
+	for (k = 0; k < t->ndefs; k++)
+		fprintf(fp, "D\t%u\t%s\t%s\t%u\t%d\t%g\t%s\n", t->defs[k].file,
+		    t->names[t->defs[k].name], t->defs[k].kind,
+		    t->defs[k].line, t->defs[k].hidden, t->defs[k].rank,
+		    t->defs[k].scope_name ? t->defs[k].scope_name : "");
+	for (k = 0; k < t->nrefs; k++)
+		fprintf(fp, "R\t%u\t%s\n", t->refs[k].file,
+		    t->names[t->refs[k].name]);
+	fclose(fp);
+}
+
+static int
 tree_driver(int argc, char **argv)
 {
 	struct uk_symbols_opts o = UK_SYMBOLS_OPTS_INIT;
@@ -680,6 +739,8 @@ tree_driver(int argc, char **argv)
 	const char *url = NULL;
 	yajl_val rec = uk_json_object(), info = uk_json_object();
 	size_t k;
+	long nrank = 0;
+	const char *dump = NULL;
 	int i = 2;
 
 	for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
@@ -689,6 +750,10 @@ tree_driver(int argc, char **argv)
 			o.focus = argv[i + 1];
 		else if (!strcmp(argv[i], "-u"))
 			url = argv[i + 1];
+		else if (!strcmp(argv[i], "-r"))
+			nrank = atol(argv[i + 1]);
+		else if (!strcmp(argv[i], "-d"))
+			dump = argv[i + 1];
 	}
 	if (i >= argc)
 		return 2;
@@ -701,6 +766,10 @@ tree_driver(int argc, char **argv)
 	if (uk_symbols_stream_end(tr.st, &err) < 0)
 		fprintf(stderr, "%s\n", err.msg);
 	uk_symbols_map_opts(tr.s, &o, &map);
+	if (nrank > 0)
+		print_ranks(uk_symtab_of(tr.s), (size_t)nrank);
+	if (dump)
+		dump_table(uk_symtab_of(tr.s), dump);
 	uk_json_set_str(rec, "url", url ? url : argv[i]);
 	uk_json_set_str(rec, "symbol_map", map.buf ? map.buf : "");
 	uk_json_set(rec, "symbols", uk_symbols_json(tr.s));
