@@ -615,9 +615,30 @@ fetch_archive(const struct uk_url *u, struct snap *s, struct uk_err *err)
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK ||
 	    r == ARCHIVE_WARN) {
 		const char *path = NULL;
+		const char *name = archive_entry_pathname_utf8(e);
 		la_int64_t size = archive_entry_size(e);
 
-		if (entry_path(archive_entry_pathname(e), &path, err) < 0)
+		/*
+		 * libarchive gives no name it cannot convert to the
+		 * locale's charset (a zip entry flagged UTF-8, in the C
+		 * locale the programs run in): its UTF-8 form first, else
+		 * the bytes as they are.  An entry with neither is not
+		 * read, its bytes still counted.
+		 */
+		if (!name)
+			name = archive_entry_pathname(e);
+		if (!name) {
+			s->total_files++;
+			s->skipped++;
+			if (cap_exceeded(s, err) < 0)
+				goto out;
+			if ((r = entry_drain(a, s, 0, err)) == -2)
+				goto out;
+			if (r < 0)
+				goto fail;
+			continue;
+		}
+		if (entry_path(name, &path, err) < 0)
 			goto out;
 		/* Only regular files: links are never read nor followed. */
 		if (archive_entry_filetype(e) != AE_IFREG ||
@@ -945,6 +966,19 @@ out:
 	return ret;
 }
 
+/* A signal caught during the probe (fetch_git's handlers) ends it. */
+static int
+probe_progress(void *arg, curl_off_t dt, curl_off_t dn, curl_off_t ut,
+    curl_off_t un)
+{
+	(void)arg;
+	(void)dt;
+	(void)dn;
+	(void)ut;
+	(void)un;
+	return caught ? 1 : 0;
+}
+
 /* The probe's body is not wanted: stop at its first byte. */
 static size_t
 probe_body(char *p, size_t size, size_t n, void *arg)
@@ -1113,6 +1147,8 @@ git_redirects(const char *url, struct snap *s, char **final,
 		curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, probe_body);
 		curl_easy_setopt(e, CURLOPT_ERRORBUFFER, errbuf);
 		curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+		curl_easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
+		curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, probe_progress);
 		curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, ms);
 		curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
 		    ms < 10000 ? ms : 10000L);
@@ -1123,7 +1159,9 @@ git_redirects(const char *url, struct snap *s, char **final,
 		uk_netguard_install(e, &g);
 		rc = curl_easy_perform(e);
 		curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &code);
-		if (g.refused) {
+		if (caught) {
+			stop = -1;
+		} else if (g.refused) {
 			uk_err_set(err, UK_EXIT_FAIL,
 			    "%s%s%s'%s': address %s refused (private network; "
 			    "URLKIT_ALLOW_PRIVATE=1 allows it)",
@@ -1178,9 +1216,6 @@ fetch_git(const char *url, struct snap *s, struct uk_err *err)
 	pid_t pid;
 	char *final = NULL;
 
-	if (git_redirects(url, s, &final, err) < 0)
-		return -1;
-	url = final;
 	/* The signal handlers are process-wide: one clone at a time. */
 	pthread_mutex_lock(&clone_lock);
 	uk_buf_addf(&dir, "%s/urlkit-repo.XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -1197,6 +1232,14 @@ fetch_git(const char *url, struct snap *s, struct uk_err *err)
 		uk_buf_release(&dir);
 		goto restore;
 	}
+	/* Within the step: a signal meanwhile ends it as during the clone. */
+	if (git_redirects(url, s, &final, err) < 0) {
+		if (caught)
+			uk_err_set(err, UK_EXIT_FATAL,
+			    "interrupted by signal %d", (int)caught);
+		goto out;
+	}
+	url = final;
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		uk_err_set(err, UK_EXIT_FAIL, "pipe: %s", strerror(errno));
 		goto out;
