@@ -650,23 +650,49 @@ set_tags(struct uk_extract *x, const char *kw)
 	}
 }
 
-int
-uk_extract_pdf(const char *pdf, size_t len, const char *url,
-    const struct uk_extract_opts *o, struct uk_extract *x,
+/* Fill x from a reader's answer ans: A_N NUL-terminated fields. */
+static int
+answer_fill(const struct uk_buf *ans, struct uk_extract *x,
     struct uk_err *err)
 {
-	struct uk_buf ans = UK_BUF_INIT;
 	const char *f[A_N];
-	int max_pages = o && o->max_pages > 0 ? o->max_pages :
-						DEFAULT_MAX_PAGES;
-	int timeout = o && o->timeout_ms > 0 ? o->timeout_ms :
-					       DEFAULT_TIMEOUT_MS;
-	long long start = now_ms(), kill_at = start + timeout + KILL_GRACE_MS;
-	int fds[2] = { -1, -1 }, status = 0, ret = -1, done = 0, i;
 	size_t pos;
-	pid_t pid;
+	int i;
 
-	(void)url;
+	for (i = 0, pos = 0; i < A_N && pos < ans->len; i++) {
+		f[i] = ans->buf + pos;
+		pos += strlen(f[i]) + 1;
+	}
+	if (i < 1)
+		return uk_err_set(err, UK_EXIT_FAIL,
+		    "damaged PDF: the reader gave no answer");
+	if (*f[A_ERROR])
+		return uk_err_set(err, UK_EXIT_FAIL, "%s", f[A_ERROR]);
+	if (i < A_N)
+		return uk_err_set(err, UK_EXIT_FAIL,
+		    "damaged PDF: the reader gave no answer");
+	x->title = clean(f[A_TITLE]);
+	if (x->title && useless_title(x->title)) {
+		free(x->title);
+		x->title = NULL;
+	}
+	if (!x->title)
+		x->title = clean(f[A_HEADING]);
+	x->author = clean(f[A_AUTHOR]);
+	x->date = clean(f[A_DATE]);
+	x->description = clean(f[A_SUBJECT]);
+	set_tags(x, f[A_KEYWORDS]);
+	x->pages = atoi(f[A_PAGES]);
+	x->truncated = *f[A_TRUNCATED] != '\0';
+	x->text = uk_xstrdup(f[A_TEXT]);
+	return 0;
+}
+
+/* What both ways of reading check first: 0, or -1 with err. */
+static int
+pdf_begin(const char *pdf, size_t len, struct uk_extract *x,
+    struct uk_err *err)
+{
 	memset(x, 0, sizeof(*x));
 	x->format = "text";
 	if (!uk_extract_is_pdf(pdf, len))
@@ -675,6 +701,26 @@ uk_extract_pdf(const char *pdf, size_t len, const char *url,
 	pthread_once(&load_once, load);
 	if (!loaded)
 		return uk_err_set(err, UK_EXIT_FAIL, "%s", load_err);
+	return 0;
+}
+
+int
+uk_extract_pdf(const char *pdf, size_t len, const char *url,
+    const struct uk_extract_opts *o, struct uk_extract *x,
+    struct uk_err *err)
+{
+	struct uk_buf ans = UK_BUF_INIT;
+	int max_pages = o && o->max_pages > 0 ? o->max_pages :
+						DEFAULT_MAX_PAGES;
+	int timeout = o && o->timeout_ms > 0 ? o->timeout_ms :
+					       DEFAULT_TIMEOUT_MS;
+	long long start = now_ms(), kill_at = start + timeout + KILL_GRACE_MS;
+	int fds[2] = { -1, -1 }, status = 0, ret = -1, done = 0;
+	pid_t pid;
+
+	(void)url;
+	if (pdf_begin(pdf, len, x, err) < 0)
+		return -1;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return uk_err_set(err, UK_EXIT_FAIL, "pipe: %s",
 		    strerror(errno));
@@ -734,46 +780,36 @@ uk_extract_pdf(const char *pdf, size_t len, const char *url,
 		    (timeout + 999) / 1000);
 		goto out;
 	}
-	/* Split the answer into its fields. */
-	for (i = 0, pos = 0; i < A_N; i++) {
-		if (pos >= ans.len) {
-			break;
-		}
-		f[i] = ans.buf + pos;
-		pos += strlen(f[i]) + 1;
-	}
-	if (i < 1 || !done || (WIFSIGNALED(status))) {
+	if (!ans.len || !done || (WIFSIGNALED(status))) {
 		uk_err_set(err, UK_EXIT_FAIL, "damaged PDF: the reader %s",
 		    WIFSIGNALED(status) ? "crashed on it (or ran out of its "
 					  "1 GiB of memory)" :
 					  "gave no answer");
 		goto out;
 	}
-	if (*f[A_ERROR]) {
-		uk_err_set(err, UK_EXIT_FAIL, "%s", f[A_ERROR]);
-		goto out;
-	}
-	if (i < A_N) {
-		uk_err_set(err, UK_EXIT_FAIL, "damaged PDF: the reader gave "
-					      "no answer");
-		goto out;
-	}
-	x->title = clean(f[A_TITLE]);
-	if (x->title && useless_title(x->title)) {
-		free(x->title);
-		x->title = NULL;
-	}
-	if (!x->title)
-		x->title = clean(f[A_HEADING]);
-	x->author = clean(f[A_AUTHOR]);
-	x->date = clean(f[A_DATE]);
-	x->description = clean(f[A_SUBJECT]);
-	set_tags(x, f[A_KEYWORDS]);
-	x->pages = atoi(f[A_PAGES]);
-	x->truncated = *f[A_TRUNCATED] != '\0';
-	x->text = uk_xstrdup(f[A_TEXT]);
-	ret = 0;
+	ret = answer_fill(&ans, x, err);
 out:
+	uk_buf_release(&ans);
+	return ret;
+}
+
+int
+uk_extract_pdf_here(const char *pdf, size_t len,
+    const struct uk_extract_opts *o, struct uk_extract *x,
+    struct uk_err *err)
+{
+	struct uk_buf ans = UK_BUF_INIT;
+	int max_pages = o && o->max_pages > 0 ? o->max_pages :
+						DEFAULT_MAX_PAGES;
+	int timeout = o && o->timeout_ms > 0 ? o->timeout_ms :
+					       DEFAULT_TIMEOUT_MS;
+	int ret;
+
+	if (pdf_begin(pdf, len, x, err) < 0)
+		return -1;
+	read_document(pdf, len, max_pages, now_ms() + timeout,
+	    (timeout + 999) / 1000, &ans);
+	ret = answer_fill(&ans, x, err);
 	uk_buf_release(&ans);
 	return ret;
 }

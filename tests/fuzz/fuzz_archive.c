@@ -47,9 +47,10 @@ serve(void *cls, struct MHD_Connection *c, const char *url,
 	(void)upload;
 	(void)upload_len;
 	(void)state;
-	/* The input outlives the request: uk_repo_fetch waits for it. */
+	/* A copy: the server may still be sending it when uk_repo_fetch
+	 * has given up on it (an error at the first bytes). */
 	r = MHD_create_response_from_buffer(cur_len, (void *)(uintptr_t)cur,
-	    MHD_RESPMEM_PERSISTENT);
+	    MHD_RESPMEM_MUST_COPY);
 	MHD_add_response_header(r, "Content-Type", "application/x-gzip");
 	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
 	MHD_destroy_response(r);
