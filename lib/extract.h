@@ -81,6 +81,16 @@ int uk_extract_pdf(const char *pdf, size_t len, const char *url,
     struct uk_err *err);
 
 /*
+ * The same reading in this process, without the child: no memory bound,
+ * no kill (the time limit is checked between pages only).  For the
+ * fuzzing harness (tests/fuzz/fuzz_pdf.c), which sees neither the
+ * coverage nor the crashes of a child; programs use uk_extract_pdf.
+ */
+int uk_extract_pdf_here(const char *pdf, size_t len,
+    const struct uk_extract_opts *o, struct uk_extract *x,
+    struct uk_err *err);
+
+/*
  * Whether buf[0..len), served as HTML, is not text at all (an image, an
  * archive, random bytes): NUL and control bytes in its first kilobyte
  * (lib/extract_meta.c).  A UTF-16 page with its byte order mark is text.

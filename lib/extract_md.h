@@ -32,6 +32,13 @@ void uk_ex_w_cell(struct writer *cw, const struct writer *w,
 /* Whether node j is left out of the text (see uk_ex_emit's skip). */
 int uk_ex_skipped(struct ctx *c, int i, int j, int skip);
 
+/*
+ * extract_write.c: whether the word s[0..n) would start a Markdown block
+ * if it began a line ("#", "-", ">", "1." ...): 0 if not, else one past
+ * the byte to escape with a backslash (lib/pdf.c uses it too).
+ */
+size_t uk_ex_md_syntax(const char *s, size_t n);
+
 /* extract_md.c: uk_ex_emit for Markdown. */
 void uk_ex_md_emit(struct ctx *c, int i, struct writer *w, int skip);
 

@@ -147,8 +147,8 @@ uk_ex_w_raw(struct writer *w, const char *s, size_t n)
 }
 
 /* Whether word s[0..n) would start a block if it began a line. */
-static size_t
-md_syntax(const char *s, size_t n)
+size_t
+uk_ex_md_syntax(const char *s, size_t n)
 {
 	size_t k;
 
@@ -176,7 +176,7 @@ md_add(struct writer *w, const char *s, size_t n)
 	size_t k, esc = 0;
 
 	if (w->bol && !w->flat)
-		esc = md_syntax(s, n);
+		esc = uk_ex_md_syntax(s, n);
 	for (k = 0; k < n; k++) {
 		if ((esc && k == esc - 1) || (w->cell && s[k] == '|') ||
 		    (w->linkdepth && (s[k] == '[' || s[k] == ']')))

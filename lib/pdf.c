@@ -37,6 +37,7 @@
 
 #include "buf.h"
 #include "extract.h"
+#include "extract_md.h"
 #include "util.h"
 #include "banned.h"
 
@@ -239,19 +240,110 @@ ends_sentence(const struct line *l)
 }
 
 /*
+ * The most common line height among a page's first 64 lines: the body's
+ * size, against which a heading is judged.
+ */
+static double
+common_height(const struct line *l, size_t n)
+{
+	double common = 0;
+	size_t i, j, best = 0, k;
+
+	for (i = 0; i < n && i < 64; i++) {
+		double h = l[i].y2 - l[i].y1;
+
+		k = 0;
+		for (j = 0; j < n && j < 64; j++) {
+			double d = l[j].y2 - l[j].y1 - h;
+
+			if (d < 0.5 && d > -0.5)
+				k++;
+		}
+		if (k > best) {
+			best = k;
+			common = h;
+		}
+	}
+	return common;
+}
+
+/* Whether a line is set larger than the page's body: heading-like. */
+static int
+is_big(const struct line *l, double common)
+{
+	return l->y2 - l->y1 > common * 1.2;
+}
+
+/* A heading of Markdown up to HEADING_MAX bytes; a longer one is text. */
+#define HEADING_MAX 200
+
+/* Insert c at b->buf[pos]. */
+static void
+insert_ch(struct uk_buf *b, size_t pos, char c)
+{
+	uk_buf_addch(b, c);
+	memmove(b->buf + pos + 1, b->buf + pos, b->len - pos - 1);
+	b->buf[pos] = c;
+}
+
+/*
+ * Make the paragraph b->buf[start..] Markdown: "## " before it when it is
+ * heading-like (set larger than the body, short, one paragraph), else the
+ * first word escaped where it would read as syntax at a line's start
+ * (uk_ex_md_syntax, as for HTML).  A paragraph that runs on from the
+ * page before (not at a line's start) is left as it is.
+ */
+static void
+md_paragraph(struct uk_buf *b, size_t start, int big)
+{
+	size_t n, w;
+
+	if (start > 0 && b->buf[start - 1] != '\n')
+		return;
+	n = b->len - start;
+	if (!n)
+		return;
+	if (big && n <= HEADING_MAX) {
+		/* A closing run of '#' after a space would be dropped. */
+		w = b->len;
+		while (w > start && b->buf[w - 1] == '#')
+			w--;
+		if (w < b->len && w > start && b->buf[w - 1] == ' ')
+			insert_ch(b, w, '\\');
+		n = b->len - start;
+		uk_buf_add(b, "## ", 3);
+		memmove(b->buf + start + 3, b->buf + start, n);
+		memcpy(b->buf + start, "## ", 3);
+		return;
+	}
+	for (w = start; w < b->len && b->buf[w] != ' '; w++)
+		;
+	if ((w = uk_ex_md_syntax(b->buf + start, w - start)))
+		insert_ch(b, start + w - 1, '\\');
+}
+
+/*
  * Append the page's lines to b as paragraphs.  A new paragraph starts
  * where the gap above a line is larger than half a line, where the text
  * size changes by a fifth (a heading and its body), or after a line
  * that ends a sentence well short of the page's widest line.  Lines of
  * one paragraph are joined with a space; a word hyphenated across two
- * lines is joined whole.
+ * lines is joined whole.  With md, each paragraph as Markdown
+ * (md_paragraph).
  */
 static void
-add_paragraphs(struct uk_buf *b, const struct line *l, size_t n)
+add_paragraphs(struct uk_buf *b, const struct line *l, size_t n, int md)
 {
-	double width = 0;
-	size_t i;
+	double width = 0, common = md ? common_height(l, n) : 0;
+	size_t i, start = b->len;
+	int big = n && md && is_big(&l[0], common);
 
+	/* A paragraph that runs on from the last page starts there. */
+	if (md && start && b->buf[start - 1] != '\n') {
+		while (start && b->buf[start - 1] != '\n')
+			start--;
+		big = 0;
+	}
 	for (i = 0; i < n; i++)
 		if (l[i].x2 - l[i].x1 > width)
 			width = l[i].x2 - l[i].x1;
@@ -277,7 +369,11 @@ add_paragraphs(struct uk_buf *b, const struct line *l, size_t n)
 			    p->x2 - p->x1 < width * 0.8)
 				para = 1;
 			if (para) {
+				if (md)
+					md_paragraph(b, start, big);
 				uk_buf_addstr(b, "\n\n");
+				start = b->len;
+				big = md && is_big(&l[i], common);
 			} else if (b->len >= 2 && b->buf[b->len - 1] == '-' &&
 			    isalpha((unsigned char)b->buf[b->len - 2]) &&
 			    len && islower((unsigned char)*s)) {
@@ -288,6 +384,8 @@ add_paragraphs(struct uk_buf *b, const struct line *l, size_t n)
 		}
 		uk_buf_add(b, s, len);
 	}
+	if (md && n)
+		md_paragraph(b, start, big);
 }
 
 /* Whether a line is only a number of 1 to 4 digits (a page number). */
@@ -349,28 +447,14 @@ page_break(struct uk_buf *b, const struct line *first)
 static char *
 heading(const struct line *l, size_t n)
 {
-	double common = 0;
-	size_t i, j, best = 0, k;
+	double common;
+	size_t i;
 
 	if (!n)
 		return NULL;
-	for (i = 0; i < n && i < 64; i++) {
-		double h = l[i].y2 - l[i].y1;
-
-		k = 0;
-		for (j = 0; j < n && j < 64; j++) {
-			double d = l[j].y2 - l[j].y1 - h;
-
-			if (d < 0.5 && d > -0.5)
-				k++;
-		}
-		if (k > best) {
-			best = k;
-			common = h;
-		}
-	}
+	common = common_height(l, n);
 	for (i = 0; i < n && i < 10; i++)
-		if (l[i].y2 - l[i].y1 > common * 1.2 && l[i].len <= 200)
+		if (is_big(&l[i], common) && l[i].len <= 200)
 			return uk_xmemdup(l[i].s, l[i].len);
 	if (l[0].len <= 100 && !ends_sentence(&l[0]) &&
 	    l[0].s[l[0].len - 1] != ',')
@@ -426,7 +510,7 @@ enum { A_ERROR, A_TITLE, A_AUTHOR, A_DATE, A_SUBJECT, A_KEYWORDS,
  */
 static void
 read_document(const char *pdf, size_t len, int max_pages, long long deadline,
-    int timeout_s, struct uk_buf *ans)
+    int timeout_s, int md, struct uk_buf *ans)
 {
 	struct uk_buf text = UK_BUF_INIT;
 	PopplerDocument *doc;
@@ -485,7 +569,7 @@ read_document(const char *pdf, size_t len, int max_pages, long long deadline,
 		before = text.len;
 		if (nl && text.len)
 			page_break(&text, &l[0]);
-		add_paragraphs(&text, l, nl);
+		add_paragraphs(&text, l, nl, md);
 		if (k == 0)
 			head = heading(l, nl);
 		if (text.len == before) {
@@ -650,23 +734,94 @@ set_tags(struct uk_extract *x, const char *kw)
 	}
 }
 
-int
-uk_extract_pdf(const char *pdf, size_t len, const char *url,
-    const struct uk_extract_opts *o, struct uk_extract *x,
+/*
+ * The Markdown text: the title as "# title" first.  When the text opens
+ * with the heading the title was taken from ("## " and the title), that
+ * heading becomes the "# " one rather than being said twice.
+ */
+static char *
+md_text(const char *title, const char *text)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	size_t n = title ? strlen(title) : 0;
+
+	if (!n)
+		return uk_xstrdup(text);
+	if (!strncmp(text, "## ", 3) && !strncmp(text + 3, title, n) &&
+	    (!text[3 + n] || text[3 + n] == '\n' || text[3 + n] == ' ' ||
+		text[3 + n] == '\\')) {
+		uk_buf_addstr(&b, text + 1);
+	} else {
+		uk_buf_addstr(&b, "# ");
+		uk_buf_add(&b, title, n);
+		/* A closing run of '#' after a space would be dropped. */
+		if (title[n - 1] == '#') {
+			size_t w = b.len;
+
+			while (b.buf[w - 1] == '#')
+				w--;
+			if (b.buf[w - 1] == ' ') {
+				uk_buf_addch(&b, '#');
+				b.buf[w] = '\\';
+			}
+		}
+		uk_buf_addstr(&b, "\n\n");
+		uk_buf_addstr(&b, text);
+	}
+	return uk_buf_detach(&b, NULL);
+}
+
+/*
+ * Fill x from a reader's answer ans: A_N NUL-terminated fields; with md,
+ * the text is Markdown.
+ */
+static int
+answer_fill(const struct uk_buf *ans, int md, struct uk_extract *x,
     struct uk_err *err)
 {
-	struct uk_buf ans = UK_BUF_INIT;
 	const char *f[A_N];
-	int max_pages = o && o->max_pages > 0 ? o->max_pages :
-						DEFAULT_MAX_PAGES;
-	int timeout = o && o->timeout_ms > 0 ? o->timeout_ms :
-					       DEFAULT_TIMEOUT_MS;
-	long long start = now_ms(), kill_at = start + timeout + KILL_GRACE_MS;
-	int fds[2] = { -1, -1 }, status = 0, ret = -1, done = 0, i;
 	size_t pos;
-	pid_t pid;
+	int i;
 
-	(void)url;
+	for (i = 0, pos = 0; i < A_N && pos < ans->len; i++) {
+		f[i] = ans->buf + pos;
+		pos += strlen(f[i]) + 1;
+	}
+	if (i < 1)
+		return uk_err_set(err, UK_EXIT_FAIL,
+		    "damaged PDF: the reader gave no answer");
+	if (*f[A_ERROR])
+		return uk_err_set(err, UK_EXIT_FAIL, "%s", f[A_ERROR]);
+	if (i < A_N)
+		return uk_err_set(err, UK_EXIT_FAIL,
+		    "damaged PDF: the reader gave no answer");
+	x->title = clean(f[A_TITLE]);
+	if (x->title && useless_title(x->title)) {
+		free(x->title);
+		x->title = NULL;
+	}
+	if (!x->title)
+		x->title = clean(f[A_HEADING]);
+	x->author = clean(f[A_AUTHOR]);
+	x->date = clean(f[A_DATE]);
+	x->description = clean(f[A_SUBJECT]);
+	set_tags(x, f[A_KEYWORDS]);
+	x->pages = atoi(f[A_PAGES]);
+	x->truncated = *f[A_TRUNCATED] != '\0';
+	if (md) {
+		x->format = "markdown";
+		x->text = md_text(x->title, f[A_TEXT]);
+	} else {
+		x->text = uk_xstrdup(f[A_TEXT]);
+	}
+	return 0;
+}
+
+/* What both ways of reading check first: 0, or -1 with err. */
+static int
+pdf_begin(const char *pdf, size_t len, struct uk_extract *x,
+    struct uk_err *err)
+{
 	memset(x, 0, sizeof(*x));
 	x->format = "text";
 	if (!uk_extract_is_pdf(pdf, len))
@@ -675,6 +830,27 @@ uk_extract_pdf(const char *pdf, size_t len, const char *url,
 	pthread_once(&load_once, load);
 	if (!loaded)
 		return uk_err_set(err, UK_EXIT_FAIL, "%s", load_err);
+	return 0;
+}
+
+int
+uk_extract_pdf(const char *pdf, size_t len, const char *url,
+    const struct uk_extract_opts *o, struct uk_extract *x,
+    struct uk_err *err)
+{
+	struct uk_buf ans = UK_BUF_INIT;
+	int max_pages = o && o->max_pages > 0 ? o->max_pages :
+						DEFAULT_MAX_PAGES;
+	int timeout = o && o->timeout_ms > 0 ? o->timeout_ms :
+					       DEFAULT_TIMEOUT_MS;
+	long long start = now_ms(), kill_at = start + timeout + KILL_GRACE_MS;
+	int md = o && o->format == UK_EXTRACT_MARKDOWN;
+	int fds[2] = { -1, -1 }, status = 0, ret = -1, done = 0;
+	pid_t pid;
+
+	(void)url;
+	if (pdf_begin(pdf, len, x, err) < 0)
+		return -1;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return uk_err_set(err, UK_EXIT_FAIL, "pipe: %s",
 		    strerror(errno));
@@ -694,7 +870,7 @@ uk_extract_pdf(const char *pdf, size_t len, const char *url,
 		close(fds[0]);
 		limit_memory();
 		read_document(pdf, len, max_pages, start + timeout,
-		    (timeout + 999) / 1000, &ans);
+		    (timeout + 999) / 1000, md, &ans);
 		write_all(fds[1], ans.buf, ans.len);
 		_exit(0);
 	}
@@ -734,46 +910,37 @@ uk_extract_pdf(const char *pdf, size_t len, const char *url,
 		    (timeout + 999) / 1000);
 		goto out;
 	}
-	/* Split the answer into its fields. */
-	for (i = 0, pos = 0; i < A_N; i++) {
-		if (pos >= ans.len) {
-			break;
-		}
-		f[i] = ans.buf + pos;
-		pos += strlen(f[i]) + 1;
-	}
-	if (i < 1 || !done || (WIFSIGNALED(status))) {
+	if (!ans.len || !done || (WIFSIGNALED(status))) {
 		uk_err_set(err, UK_EXIT_FAIL, "damaged PDF: the reader %s",
 		    WIFSIGNALED(status) ? "crashed on it (or ran out of its "
 					  "1 GiB of memory)" :
 					  "gave no answer");
 		goto out;
 	}
-	if (*f[A_ERROR]) {
-		uk_err_set(err, UK_EXIT_FAIL, "%s", f[A_ERROR]);
-		goto out;
-	}
-	if (i < A_N) {
-		uk_err_set(err, UK_EXIT_FAIL, "damaged PDF: the reader gave "
-					      "no answer");
-		goto out;
-	}
-	x->title = clean(f[A_TITLE]);
-	if (x->title && useless_title(x->title)) {
-		free(x->title);
-		x->title = NULL;
-	}
-	if (!x->title)
-		x->title = clean(f[A_HEADING]);
-	x->author = clean(f[A_AUTHOR]);
-	x->date = clean(f[A_DATE]);
-	x->description = clean(f[A_SUBJECT]);
-	set_tags(x, f[A_KEYWORDS]);
-	x->pages = atoi(f[A_PAGES]);
-	x->truncated = *f[A_TRUNCATED] != '\0';
-	x->text = uk_xstrdup(f[A_TEXT]);
-	ret = 0;
+	ret = answer_fill(&ans, md, x, err);
 out:
+	uk_buf_release(&ans);
+	return ret;
+}
+
+int
+uk_extract_pdf_here(const char *pdf, size_t len,
+    const struct uk_extract_opts *o, struct uk_extract *x,
+    struct uk_err *err)
+{
+	struct uk_buf ans = UK_BUF_INIT;
+	int max_pages = o && o->max_pages > 0 ? o->max_pages :
+						DEFAULT_MAX_PAGES;
+	int timeout = o && o->timeout_ms > 0 ? o->timeout_ms :
+					       DEFAULT_TIMEOUT_MS;
+	int md = o && o->format == UK_EXTRACT_MARKDOWN;
+	int ret;
+
+	if (pdf_begin(pdf, len, x, err) < 0)
+		return -1;
+	read_document(pdf, len, max_pages, now_ms() + timeout,
+	    (timeout + 999) / 1000, md, &ans);
+	ret = answer_fill(&ans, md, x, err);
 	uk_buf_release(&ans);
 	return ret;
 }

@@ -27,6 +27,7 @@
 #include "banned.h"
 #include "buf.h"
 #include "json.h"
+#include "http.h"
 #include "netguard.h"
 #include "repo.h"
 #include "symbols.h"
@@ -614,9 +615,30 @@ fetch_archive(const struct uk_url *u, struct snap *s, struct uk_err *err)
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK ||
 	    r == ARCHIVE_WARN) {
 		const char *path = NULL;
+		const char *name = archive_entry_pathname_utf8(e);
 		la_int64_t size = archive_entry_size(e);
 
-		if (entry_path(archive_entry_pathname(e), &path, err) < 0)
+		/*
+		 * libarchive gives no name it cannot convert to the
+		 * locale's charset (a zip entry flagged UTF-8, in the C
+		 * locale the programs run in): its UTF-8 form first, else
+		 * the bytes as they are.  An entry with neither is not
+		 * read, its bytes still counted.
+		 */
+		if (!name)
+			name = archive_entry_pathname(e);
+		if (!name) {
+			s->total_files++;
+			s->skipped++;
+			if (cap_exceeded(s, err) < 0)
+				goto out;
+			if ((r = entry_drain(a, s, 0, err)) == -2)
+				goto out;
+			if (r < 0)
+				goto fail;
+			continue;
+		}
+		if (entry_path(name, &path, err) < 0)
 			goto out;
 		/* Only regular files: links are never read nor followed. */
 		if (archive_entry_filetype(e) != AE_IFREG ||
@@ -873,10 +895,11 @@ clone_child(const char *url, const char *dir, int fd,
 	git_clone_options_init(&co, GIT_CLONE_OPTIONS_VERSION);
 	child_max = o->max_bytes;
 	co.bare = 1;
-	/* libgit2 follows redirects of the first request by itself, past
-	 * the guard, which judged the URL's own host only (guard_host): no
-	 * redirect is followed on this route, so none reaches a refused
-	 * address. */
+	/* libgit2 would follow a redirect to another host by itself, past
+	 * the guard, which judged this URL's host only (guard_host): the
+	 * redirects were followed before (git_redirects, each hop judged),
+	 * and libgit2 follows none to another host.  (NONE still lets it
+	 * follow one on the same host, whose addresses the guard judged.) */
 	co.fetch_opts.follow_redirects = GIT_REMOTE_REDIRECT_NONE;
 	co.fetch_opts.callbacks.transfer_progress = child_progress;
 	if (o->insecure)
@@ -943,6 +966,245 @@ out:
 	return ret;
 }
 
+/* A signal caught during the probe (fetch_git's handlers) ends it. */
+static int
+probe_progress(void *arg, curl_off_t dt, curl_off_t dn, curl_off_t ut,
+    curl_off_t un)
+{
+	(void)arg;
+	(void)dt;
+	(void)dn;
+	(void)ut;
+	(void)un;
+	return caught ? 1 : 0;
+}
+
+/* The probe's body is not wanted: stop at its first byte. */
+static size_t
+probe_body(char *p, size_t size, size_t n, void *arg)
+{
+	(void)p;
+	(void)size;
+	(void)n;
+	(void)arg;
+	return 0;
+}
+
+/*
+ * The repository URL a redirect names: libgit2 and git take a Location
+ * that ends in /info/refs (the query aside) as the new repository's
+ * address less that suffix, and refuse any other; so do we, and, as
+ * libgit2 does, a redirect from https to http.  0 with *next (freed by
+ * the caller), or -1 with err.
+ */
+static int
+redirect_target(const char *from, const char *loc, char **next,
+    struct uk_err *err)
+{
+	CURLU *h = curl_url();
+	char *scheme = NULL, *path = NULL, *out = NULL;
+	size_t l;
+	int ret = -1;
+
+	if (!h || curl_url_set(h, CURLUPART_URL, loc, 0) != CURLUE_OK ||
+	    curl_url_get(h, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    curl_url_get(h, CURLUPART_PATH, &path, 0) != CURLUE_OK) {
+		uk_err_set(err, UK_EXIT_FAIL, "'%s': bad redirect to '%s'",
+		    from, loc);
+		goto out;
+	}
+	if (strcasecmp(scheme, "http") && strcasecmp(scheme, "https")) {
+		uk_err_set(err, UK_EXIT_FAIL,
+		    "'%s': redirect to '%s' refused (http and https only)",
+		    from, loc);
+		goto out;
+	}
+	if (!strncasecmp(from, "https:", 6) && strcasecmp(scheme, "https")) {
+		uk_err_set(err, UK_EXIT_FAIL,
+		    "'%s': redirect from https to '%s' refused", from, loc);
+		goto out;
+	}
+	l = strlen(path);
+	if (l < 10 || strcmp(path + l - 10, "/info/refs")) {
+		uk_err_set(err, UK_EXIT_FAIL,
+		    "'%s': redirect to '%s' does not name a git repository "
+		    "(no /info/refs)",
+		    from, loc);
+		goto out;
+	}
+	/* The path starts with '/': "/info/refs" leaves "/". */
+	path[l > 10 ? l - 10 : 1] = '\0';
+	if (curl_url_set(h, CURLUPART_PATH, path, 0) != CURLUE_OK ||
+	    curl_url_set(h, CURLUPART_QUERY, NULL, 0) != CURLUE_OK ||
+	    curl_url_set(h, CURLUPART_FRAGMENT, NULL, 0) != CURLUE_OK ||
+	    curl_url_get(h, CURLUPART_URL, &out, 0) != CURLUE_OK) {
+		uk_err_set(err, UK_EXIT_FAIL, "'%s': bad redirect to '%s'",
+		    from, loc);
+		goto out;
+	}
+	*next = uk_xstrdup(out);
+	ret = 0;
+out:
+	curl_free(out);
+	curl_free(path);
+	curl_free(scheme);
+	curl_url_cleanup(h);
+	return ret;
+}
+
+/*
+ * Follow the redirects of a git URL here, each hop judged, as the http
+ * route does, and return the URL to clone (*final, freed by the caller).
+ * libgit2 would follow a redirect of its first request (the ref
+ * advertisement, <url>/info/refs?service=git-upload-pack) by itself and
+ * connect past the guard, which only judged the URL it was given; so
+ * that request is made first with libcurl, redirects off, the guard on
+ * every connection (uk_netguard_install) and on each new host before
+ * (guard_host), up to UK_HTTP_MAX_REDIRS hops as the http route.  Its
+ * body is not read.  git:// and ssh:// have no redirects.  A probe that
+ * fails otherwise (refused, 401, 404) leaves the URL as it is: libgit2
+ * meets the same answer and says what it is.  0, or -1 with err.
+ */
+static int
+git_redirects(const char *url, struct snap *s, char **final,
+    struct uk_err *err)
+{
+	char *cur = uk_xstrdup(url);
+	int hops, ret = -1;
+
+	for (hops = 0;; hops++) {
+		struct uk_netguard g;
+		CURLU *h = NULL;
+		CURL *e = NULL;
+		char *probe = NULL, *path = NULL, *loc = NULL, *next = NULL;
+		struct uk_buf p = UK_BUF_INIT;
+		char errbuf[CURL_ERROR_SIZE] = "";
+		long code = 0, ms;
+		CURLcode rc;
+		int stop = 0;
+
+		if (guard_host(cur, s->o, err) < 0) {
+			if (hops) {
+				struct uk_err why = *err;
+
+				uk_err_set(err, why.code,
+				    "'%s' redirected: %s", url, why.msg);
+			}
+			goto out;
+		}
+		if (strncasecmp(cur, "http://", 7) &&
+		    strncasecmp(cur, "https://", 8))
+			break;
+		ms = (long)((s->deadline - now_mono()) * 1000);
+		if (ms <= 0) {
+			uk_err_set(err, UK_EXIT_FAIL,
+			    "time limit of %gs reached cloning '%s'",
+			    s->o->timeout, url);
+			goto out;
+		}
+		/* <url>/info/refs?service=git-upload-pack, as libgit2 asks. */
+		h = curl_url();
+		if (!h || curl_url_set(h, CURLUPART_URL, cur, 0) != CURLUE_OK ||
+		    curl_url_get(h, CURLUPART_PATH, &path, 0) != CURLUE_OK) {
+			curl_url_cleanup(h);
+			uk_err_set(err, UK_EXIT_FAIL, "'%s': bad URL", cur);
+			goto out;
+		}
+		uk_buf_addstr(&p, path);
+		while (p.len && p.buf[p.len - 1] == '/')
+			uk_buf_setlen(&p, p.len - 1);
+		uk_buf_addstr(&p, "/info/refs");
+		curl_free(path);
+		if (curl_url_set(h, CURLUPART_PATH, p.buf, 0) != CURLUE_OK ||
+		    curl_url_set(h, CURLUPART_QUERY,
+			"service=git-upload-pack", 0) != CURLUE_OK ||
+		    curl_url_set(h, CURLUPART_FRAGMENT, NULL, 0) != CURLUE_OK ||
+		    curl_url_get(h, CURLUPART_URL, &probe, 0) != CURLUE_OK) {
+			curl_url_cleanup(h);
+			uk_buf_release(&p);
+			uk_err_set(err, UK_EXIT_FAIL, "'%s': bad URL", cur);
+			goto out;
+		}
+		curl_url_cleanup(h);
+		uk_buf_release(&p);
+
+		uk_netguard_init(&g);
+		if (s->o->allow_private)
+			g.allow_private = 1;
+		e = curl_easy_init();
+		if (!e) {
+			curl_free(probe);
+			uk_err_set(err, UK_EXIT_FATAL, "cannot start libcurl");
+			goto out;
+		}
+		curl_easy_setopt(e, CURLOPT_URL, probe);
+		curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+		curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+		/* A git client's agent: the server answers as it would
+		 * answer libgit2. */
+		curl_easy_setopt(e, CURLOPT_USERAGENT,
+		    "git/2.0 (urlkit/" UK_VERSION ")");
+		curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, probe_body);
+		curl_easy_setopt(e, CURLOPT_ERRORBUFFER, errbuf);
+		curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+		curl_easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
+		curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, probe_progress);
+		curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, ms);
+		curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
+		    ms < 10000 ? ms : 10000L);
+		if (s->o->insecure) {
+			curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+			curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+		}
+		uk_netguard_install(e, &g);
+		rc = curl_easy_perform(e);
+		curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &code);
+		if (caught) {
+			stop = -1;
+		} else if (g.refused) {
+			uk_err_set(err, UK_EXIT_FAIL,
+			    "%s%s%s'%s': address %s refused (private network; "
+			    "URLKIT_ALLOW_PRIVATE=1 allows it)",
+			    hops ? "'" : "", hops ? url : "",
+			    hops ? "' redirected: " : "", cur, g.addr);
+			stop = -1;
+		} else if (rc == CURLE_OPERATION_TIMEDOUT) {
+			uk_err_set(err, UK_EXIT_FAIL,
+			    "time limit of %gs reached cloning '%s'",
+			    s->o->timeout, url);
+			stop = -1;
+		} else if ((rc == CURLE_OK || rc == CURLE_WRITE_ERROR) &&
+		    (code == 301 || code == 302 || code == 303 ||
+			code == 307 || code == 308) &&
+		    curl_easy_getinfo(e, CURLINFO_REDIRECT_URL, &loc) ==
+			CURLE_OK &&
+		    loc) {
+			if (hops >= UK_HTTP_MAX_REDIRS) {
+				uk_err_set(err, UK_EXIT_FAIL,
+				    "'%s': too many redirects (more than %d)",
+				    url, UK_HTTP_MAX_REDIRS);
+				stop = -1;
+			} else if (redirect_target(cur, loc, &next, err) < 0)
+				stop = -1;
+		} else
+			stop = 1; /* not a redirect: clone cur */
+		curl_easy_cleanup(e);
+		curl_free(probe);
+		if (stop < 0)
+			goto out;
+		if (stop > 0)
+			break;
+		free(cur);
+		cur = next;
+	}
+	*final = cur;
+	cur = NULL;
+	ret = 0;
+out:
+	free(cur);
+	return ret;
+}
+
 static int
 fetch_git(const char *url, struct snap *s, struct uk_err *err)
 {
@@ -952,9 +1214,8 @@ fetch_git(const char *url, struct snap *s, struct uk_err *err)
 	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
 	int fds[2] = { -1, -1 }, status = 0, ret = -1, i, got = 0;
 	pid_t pid;
+	char *final = NULL;
 
-	if (guard_host(url, s->o, err) < 0)
-		return -1;
 	/* The signal handlers are process-wide: one clone at a time. */
 	pthread_mutex_lock(&clone_lock);
 	uk_buf_addf(&dir, "%s/urlkit-repo.XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -971,6 +1232,14 @@ fetch_git(const char *url, struct snap *s, struct uk_err *err)
 		uk_buf_release(&dir);
 		goto restore;
 	}
+	/* Within the step: a signal meanwhile ends it as during the clone. */
+	if (git_redirects(url, s, &final, err) < 0) {
+		if (caught)
+			uk_err_set(err, UK_EXIT_FATAL,
+			    "interrupted by signal %d", (int)caught);
+		goto out;
+	}
+	url = final;
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		uk_err_set(err, UK_EXIT_FAIL, "pipe: %s", strerror(errno));
 		goto out;
@@ -1045,6 +1314,7 @@ restore:
 		/* Cleaned up: now die of the signal as we would have. */
 		raise(caught);
 	}
+	free(final);
 	return ret;
 }
 

@@ -140,3 +140,54 @@ check_doc() {
 	    "$FIXTURES/extract/article.html"
 	[[ $stderr != *poppler* ]]
 }
+
+@test "-f markdown on a PDF: the title as '# title', headings, paragraphs" {
+	python3 "$MKPDF" doc "$T/doc.pdf"
+	run -0 --separate-stderr urlfetch -f markdown --extract "$T/doc.pdf"
+	[ "$(field "$output" .format)" = markdown ]
+	[ "$(field "$output" .title)" = "The Harbour Report" ]
+	[ "$(field "$output" .pages)" = 3 ]
+	field "$output" .content >"$T/content"
+	# The info's title first; the large line set above the body is a
+	# heading of its own; paragraphs apart; no page break left.
+	cat >"$T/want" <<-'EOF'
+	# The Harbour Report
+
+	## Harbour Report
+
+	The harbour was quiet that morning, and the fishing boats rocked gently against the old stone pier while gulls circled overhead looking for scraps.
+
+	By noon the wind had turned, and the harbour master walked the length of the pier twice, checking every rope and every knot, because he had seen calm mornings turn wild.
+
+	Café owners brought their chairs inside, a naïve hope that the storm would pass; coffee still cost €2.
+
+	The second paragraph of page two stands on its own.
+
+	The last page says goodbye.
+	EOF
+	diff -u "$T/want" "$T/content"
+	# Without -f markdown: text, and no "format" in the record.
+	run -0 --separate-stderr urlfetch --extract "$T/doc.pdf"
+	[ "$(field "$output" .format)" = null ]
+	[[ $(field "$output" .content) != *"#"* ]]
+}
+
+@test "-f markdown on a PDF over HTTP: the heading the title comes from is said once" {
+	run -0 --separate-stderr urlfetch -f markdown <<<"$B/pdf/notitle.pdf"
+	[ "$(field "$output" .format)" = markdown ]
+	[ "$(field "$output" .title)" = "A Heading Line" ]
+	field "$output" .content >"$T/content"
+	printf '%s\n\n%s\n' "# A Heading Line" \
+	    "This document has no information dictionary, so its title comes from the heading line above this text." \
+	    >"$T/want"
+	diff -u "$T/want" "$T/content"
+	# A paragraph that runs on across pages stays one; no title, no '#'.
+	python3 "$MKPDF" flow "$T/flow.pdf"
+	run -0 --separate-stderr urlfetch -f markdown --extract "$T/flow.pdf"
+	[ "$(field "$output" .format)" = markdown ]
+	field "$output" .content >"$T/content"
+	printf '%s\n\n%s\n\n%s\n' "The first paragraph ends here." \
+	    "The second paragraph starts on the first page and runs on to the second page." \
+	    "A third paragraph." >"$T/want"
+	diff -u "$T/want" "$T/content"
+}
