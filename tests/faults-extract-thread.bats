@@ -1,0 +1,35 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# urlfetch extracts pages off the thread that drives the transfers
+# (issue 15 item 9): heavy pages on one host never make the normal pages
+# of another host time out.
+bats_require_minimum_version 1.5.0
+load helpers/common
+
+setup() {
+	common_setup
+	export URLKIT_ALLOW_PRIVATE=1
+	unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy
+}
+teardown() { common_teardown; }
+
+@test "faults extract thread: three heavy pages on one host, the slow normal pages of another host still arrive within -t" {
+	# Each heavy page takes some 4 s of CPU to extract (5 MB of short
+	# paragraphs); each normal page comes after 1 s.  Extracted on the
+	# loop's thread, the first heavy page stalled every transfer past
+	# the 3 s timeout: "timed out after 3 s" for the normal pages.
+	start_server H python3 "$TOP/tests/helpers/heavy_server.py" heavy 5
+	start_server N python3 "$TOP/tests/helpers/heavy_server.py" slow 1
+	for i in 1 2 3; do
+		printf 'http://127.0.0.1:%s/heavy%s\n' "$H_PORT" "$i"
+	done >"$T/in"
+	# Another host name for the same loopback, so that the per-host
+	# limit (3) lets all six transfers run at once.
+	for i in 1 2 3; do
+		printf 'http://localhost:%s/normal%s\n' "$N_PORT" "$i"
+	done >>"$T/in"
+	run -0 --separate-stderr urlfetch -c -q -t 3 -j 6 "$T/in"
+	[ "${#lines[@]}" -eq 6 ]
+	[ "$(printf '%s\n' "${lines[@]}" | jq -s -c 'map([(.url | sub(".*/"; "")), .error, .title])')" = \
+	    '[["heavy1",null,"Heavy"],["heavy2",null,"Heavy"],["heavy3",null,"Heavy"],["normal1",null,"A normal page"],["normal2",null,"A normal page"],["normal3",null,"A normal page"]]' ]
+}
