@@ -636,7 +636,7 @@ done_issue(struct uk_fetch_job *j)
 	struct uk_http_req *r = &j->req;
 	yajl_val v, rec, gi, labels, l, u;
 	const char *s;
-	size_t i;
+	size_t i, n;
 
 	if (r->failed || r->status != 200)
 		return -1;
@@ -647,12 +647,15 @@ done_issue(struct uk_fetch_job *j)
 		return -1;
 	}
 	rec = new_record(j);
-	uk_json_set_str(rec, "title", uk_json_get_str(v, "title"));
+	/* With their lengths: a "\u0000" in them is kept, not an end. */
+	s = uk_json_get_strn(v, "title", &n);
+	uk_json_set(rec, "title", uk_json_strn(s, n));
 	if ((u = uk_json_get(v, "user")))
 		set_opt_str(rec, "author", uk_json_get_str(u, "login"));
 	set_opt_str(rec, "date", uk_json_get_str(v, "created_at"));
-	s = uk_json_get_str(v, "body");
-	uk_json_set_str(rec, "content", s ? s : "");
+	if (!(s = uk_json_get_strn(v, "body", &n)))
+		s = "", n = 0;
+	uk_json_set(rec, "content", uk_json_strn(s, n));
 	gi = github_info(&j->u);
 	set_opt_str(gi, "state", uk_json_get_str(v, "state"));
 	labels = uk_json_array();
