@@ -30,8 +30,17 @@ enum {
 	X_BLOCKED, /* an error answer: is it a block page (status_blocked) */
 };
 
-/* Extraction threads at most (see pool_size). */
-#define POOL_MAX 2
+/*
+ * Extraction threads.  One: measured on this project's 2-core machine
+ * (shared, load average 15 to 20), six heavy pages of 5 MB took 20 to 24 s
+ * with one worker and 29 to 31 s with two, in 148 MB of memory against
+ * 230 MB, two workers and the loop competing for the cores; the test of
+ * tests/faults-extract-thread.bats took 14 s against 17 s.  One worker
+ * also leaves the loop a core of its own, and a PDF's reader child
+ * (lib/pdf.c, forked) never inherits another child's pipe.  The pool
+ * takes more (POOL_MAX) should a machine with more cores want them.
+ */
+#define POOL_MAX 1
 
 /*
  * The extraction worker: one thread, started at the first page.  Jobs go
@@ -859,16 +868,6 @@ out:
 	uk_buf_release(&b);
 }
 
-/*
- * Extraction threads: POOL_MAX, or fewer when fewer transfers run at once
- * (-j).
- */
-static int
-pool_size(const struct uk_fetch *f)
-{
-	return f->o.http.jobs < POOL_MAX ? (int)f->o.http.jobs : POOL_MAX;
-}
-
 static void *
 worker(void *arg)
 {
@@ -937,7 +936,7 @@ pool_get(struct uk_fetch *f)
 {
 	struct uk_fetch_pool *p = f->pool;
 	struct epoll_event ev = { .events = EPOLLIN };
-	int i, n = pool_size(f);
+	int i;
 
 	if (p)
 		return p->nth ? p : NULL;
@@ -952,7 +951,7 @@ pool_get(struct uk_fetch *f)
 	ev.data.fd = p->wake[0];
 	if (epoll_ctl(p->ep, EPOLL_CTL_ADD, p->wake[0], &ev) < 0)
 		return NULL;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < POOL_MAX; i++)
 		if (!pthread_create(&p->th[p->nth], NULL, worker, p))
 			p->nth++;
 	return p->nth ? p : NULL;
