@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +63,6 @@ struct uk_fetch_pool {
 	int wake[2];
 	int ep;
 	int ep_fd; /* the caller's descriptor in ep, or -1 */
-	long jobs; /* the engine's transfers at once, as configured */
 };
 
 static void extract_job(struct uk_fetch_job *j);
@@ -112,6 +112,7 @@ uk_fetch_init(struct uk_fetch *f, const struct uk_fetch_opts *o,
 		uk_fetch_release(f);
 		return -1;
 	}
+	f->jobs = f->http.o.jobs;
 	f->web_base =
 	    base("URLKIT_GITHUB_URL", "https://github.com", &f->web_buf);
 	f->raw_base = base("URLKIT_GITHUB_RAW_URL",
@@ -144,7 +145,8 @@ int
 uk_fetch_busy(const struct uk_fetch *f)
 {
 	/* busy is the loop's own count (submit, pool_take): no lock. */
-	return uk_http_busy(&f->http) || (f->pool && f->pool->busy);
+	return uk_http_busy(&f->http) || (f->pool && f->pool->busy) ||
+	    f->repos;
 }
 
 void
@@ -762,6 +764,26 @@ is_other_repo(const struct uk_fetch_job *j, const char *url, int type)
 	return n > 4 && !strcmp(url + n - 4, ".git");
 }
 
+/*
+ * Start no new transfer while a repository waits for those running to end
+ * or UK_FETCH_BACKLOG bodies wait for the worker: the engine starts one
+ * when fewer than o.jobs run (http.c's start_ready), and o.jobs is 0
+ * meanwhile.  Only the loop's thread calls this.
+ */
+static void
+hold(struct uk_fetch *f)
+{
+	struct uk_fetch_pool *p = f->pool;
+	long waiting = 0;
+
+	if (p) {
+		pthread_mutex_lock(&p->mu);
+		waiting = p->waiting;
+		pthread_mutex_unlock(&p->mu);
+	}
+	f->http.o.jobs = f->repos || waiting >= UK_FETCH_BACKLOG ? 0 : f->jobs;
+}
+
 /* The repository step, run to its end (lib/repo.h). */
 static void
 fetch_repo(struct uk_fetch_job *j)
@@ -778,6 +800,29 @@ fetch_repo(struct uk_fetch_job *j)
 		return;
 	}
 	finish(j, rec, 0);
+}
+
+/*
+ * The repository step now when no transfer is running, else once those
+ * running are done (uk_fetch_wait): the step runs to its end on the
+ * loop's thread, and a transfer's timeout must not count its time.
+ * Meanwhile no new transfer starts (hold).
+ */
+static void
+start_repo(struct uk_fetch_job *j)
+{
+	struct uk_fetch *f = j->f;
+
+	if (!f->http.active && !f->repos) {
+		fetch_repo(j);
+		return;
+	}
+	if (f->repos_last)
+		f->repos_last->next = j;
+	else
+		f->repos = j;
+	f->repos_last = j;
+	hold(f);
 }
 
 void
@@ -803,7 +848,7 @@ uk_fetch_start(struct uk_fetch *f, struct uk_fetch_job *j, const char *url,
 		/* A repository that is not GitHub's: libgit2, no cache. */
 		j->nocache = 1;
 		j->u.type = UK_URL_GITHUB_REPO;
-		fetch_repo(j);
+		start_repo(j);
 		goto out;
 	}
 	if (j->u.type == UK_URL_UNKNOWN) {
@@ -834,7 +879,7 @@ uk_fetch_start(struct uk_fetch *f, struct uk_fetch_job *j, const char *url,
 
 	switch (j->u.type) {
 	case UK_URL_GITHUB_REPO:
-		fetch_repo(j);
+		start_repo(j);
 		goto out;
 	case UK_URL_GITHUB_FILE:
 		j->state = ST_FILE;
@@ -868,6 +913,37 @@ out:
 	uk_buf_release(&b);
 }
 
+/*
+ * Signals are for the loop's thread: the worker blocks those a process is
+ * sent (uk_signals_hold on the loop's thread defers SIGTERM during a cache
+ * write; the kernel would give it to the worker instead, and the process
+ * would die with the write half done).  A child the worker forks (a PDF's
+ * reader, lib/pdf.c) gets the loop's mask back, so that ^C still ends it.
+ */
+static pthread_once_t signals_once = PTHREAD_ONCE_INIT;
+static sigset_t worker_blocks, child_mask;
+static _Thread_local int in_worker;
+
+static void
+after_fork_child(void)
+{
+	if (in_worker)
+		pthread_sigmask(SIG_SETMASK, &child_mask, NULL);
+}
+
+static void
+signals_init(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM,
+		SIGUSR1, SIGUSR2, SIGCHLD, SIGWINCH, SIGTSTP, SIGCONT };
+	size_t i;
+
+	sigemptyset(&worker_blocks);
+	for (i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
+		sigaddset(&worker_blocks, sigs[i]);
+	pthread_atfork(NULL, NULL, after_fork_child);
+}
+
 static void *
 worker(void *arg)
 {
@@ -875,6 +951,7 @@ worker(void *arg)
 	struct uk_fetch_job *j;
 	char c = 1;
 
+	in_worker = 1;
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
 		while (!p->todo && !p->stop)
@@ -942,7 +1019,6 @@ pool_get(struct uk_fetch *f)
 		return p->nth ? p : NULL;
 	p = f->pool = uk_xcalloc(1, sizeof(*p));
 	p->wake[0] = p->wake[1] = p->ep = p->ep_fd = -1;
-	p->jobs = f->http.o.jobs;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
 	if (pipe2(p->wake, O_CLOEXEC | O_NONBLOCK) < 0 ||
@@ -951,9 +1027,13 @@ pool_get(struct uk_fetch *f)
 	ev.data.fd = p->wake[0];
 	if (epoll_ctl(p->ep, EPOLL_CTL_ADD, p->wake[0], &ev) < 0)
 		return NULL;
+	/* The worker starts with the signals blocked (signals_init). */
+	pthread_once(&signals_once, signals_init);
+	pthread_sigmask(SIG_BLOCK, &worker_blocks, &child_mask);
 	for (i = 0; i < POOL_MAX; i++)
 		if (!pthread_create(&p->th[p->nth], NULL, worker, p))
 			p->nth++;
+	pthread_sigmask(SIG_SETMASK, &child_mask, NULL);
 	return p->nth ? p : NULL;
 }
 
@@ -981,11 +1061,7 @@ submit(struct uk_fetch_job *j, int kind)
 	pthread_mutex_unlock(&p->mu);
 }
 
-/*
- * A job the worker is done with, or NULL; and, while UK_FETCH_BACKLOG
- * bodies wait for it, no transfer starts: the engine starts one when
- * fewer than o.jobs run (http.c's start_ready), and o.jobs is 0 meanwhile.
- */
+/* A job the worker is done with, or NULL. */
 static struct uk_fetch_job *
 pool_take(struct uk_fetch *f)
 {
@@ -1004,7 +1080,6 @@ pool_take(struct uk_fetch *f)
 		j->next = NULL;
 		p->busy--;
 	}
-	f->http.o.jobs = p->waiting >= UK_FETCH_BACKLOG ? 0 : p->jobs;
 	pthread_mutex_unlock(&p->mu);
 	return j;
 }
@@ -1058,6 +1133,14 @@ uk_fetch_wait(struct uk_fetch *f, int fd, int *fd_ready)
 			extracted(j);
 			return j;
 		}
+		if ((j = f->repos) && !f->http.active) {
+			if (!(f->repos = j->next))
+				f->repos_last = NULL;
+			j->next = NULL;
+			fetch_repo(j);
+			return j;
+		}
+		hold(f);
 		p = f->pool && f->pool->nth ? f->pool : NULL;
 		if (p && p->busy && !uk_http_busy(&f->http)) {
 			/* Only the worker is at work: wait for it or fd. */
@@ -1084,7 +1167,7 @@ uk_fetch_wait(struct uk_fetch *f, int fd, int *fd_ready)
 			*fd_ready = 1;
 			return NULL;
 		}
-		if (!ready && !(p && p->busy))
+		if (!ready && !(p && p->busy) && !f->repos)
 			return NULL; /* nothing in flight */
 	}
 }

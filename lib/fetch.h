@@ -24,7 +24,9 @@
  *        when it answers: title, state, labels, body, comment count;
  *        otherwise the web page WEB/owner/repo/issues/N (or pull/N).
  *      github_repo: uk_repo_fetch (lib/repo.h), run to its end before
- *        the other transfers go on.  A git URL that is not GitHub's (a
+ *        the other transfers go on, and only when none is running (no
+ *        new one starts until those running are done): a transfer's
+ *        timeout never counts a repository's time.  A git URL that is not GitHub's (a
  *        path, file://, git://, ssh://, an http(s) URL ending in .git, or
  *        any URL whose record says "type": "github_repo") goes to
  *        uk_repo_fetch too, as url_type github_repo, and is never cached
@@ -82,7 +84,10 @@ struct uk_fetch {
 	const char *token;
 	long cache_errors;          /* cache writes that failed */
 	struct uk_err cache_err;    /* the last of them */
-	struct uk_fetch_pool *pool; /* private: the extraction worker */
+	/* Private to fetch.c. */
+	struct uk_fetch_pool *pool; /* the extraction worker */
+	struct uk_fetch_job *repos, *repos_last; /* waiting for no transfer */
+	long jobs; /* the engine's transfers at once, as configured */
 };
 
 /* One URL being fetched. */

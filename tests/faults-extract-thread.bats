@@ -33,3 +33,22 @@ teardown() { common_teardown; }
 	[ "$(printf '%s\n' "${lines[@]}" | jq -s -c 'map([(.url | sub(".*/"; "")), .error, .title])')" = \
 	    '[["heavy1",null,"Heavy"],["heavy2",null,"Heavy"],["heavy3",null,"Heavy"],["normal1",null,"A normal page"],["normal2",null,"A normal page"],["normal3",null,"A normal page"]]' ]
 }
+
+@test "faults extract thread: a repository step started while a page transfers does not make the page time out" {
+	# The repository step runs to its end on the loop's thread; here it
+	# takes 4 s (its server answers after 4 s, and not as git does).
+	# Started while the page's transfer ran, it made the page report
+	# "timed out after 3 s"; now it waits for the transfer to end.
+	start_server N python3 "$TOP/tests/helpers/heavy_server.py" slow 1
+	start_server G python3 "$TOP/tests/helpers/heavy_server.py" slow 4
+	run -1 --separate-stderr bash -c '
+		{ printf "http://localhost:%s/normal1\n" "$1"
+		  sleep 0.5
+		  printf "http://127.0.0.1:%s/repo.git\n" "$2"; } |
+		    urlfetch -c -q -t 3' _ "$N_PORT" "$G_PORT"
+	[ "${#lines[@]}" -eq 2 ]
+	[ "$(jq -c '[.title, .error]' <<<"${lines[0]}")" = '["A normal page",null]' ]
+	[ "$(jq -r .url_type <<<"${lines[1]}")" = github_repo ]
+	[ "$(jq -r '.error | type' <<<"${lines[1]}")" = string ]
+	grep -q '^req /repo.git/' "$T/G.log"
+}
