@@ -52,3 +52,22 @@ teardown() { common_teardown; }
 	[ "$(jq -r '.error | type' <<<"${lines[1]}")" = string ]
 	grep -q '^req /repo.git/' "$T/G.log"
 }
+
+@test "faults extract thread: while four bodies wait for extraction, no new transfer starts" {
+	# One transfer at a time (-j 1) of six heavy pages of 2 MB: each
+	# transfer takes milliseconds, each extraction a second or more.
+	# While the first is extracted, the second to fifth arrive and wait:
+	# four bodies, so the sixth must not start until the worker takes
+	# the second, instead of right after the fifth.
+	start_server H python3 "$TOP/tests/helpers/heavy_server.py" heavy 2
+	for i in 1 2 3 4 5 6; do
+		printf 'http://127.0.0.1:%s/heavy%s\n' "$H_PORT" "$i"
+	done >"$T/in"
+	run -0 --separate-stderr urlfetch -c -q -j 1 "$T/in"
+	[ "${#lines[@]}" -eq 6 ]
+	[ "$(printf '%s\n' "${lines[@]}" | jq -s -c 'map(.error)')" = '[null,null,null,null,null,null]' ]
+	sent5=$(awk '$1 == "sent" && $2 == "/heavy5" { print $3 }' "$T/H.log")
+	req6=$(awk '$1 == "req" && $2 == "/heavy6" { print $3 }' "$T/H.log")
+	# Held back for a good part of an extraction, not milliseconds.
+	awk -v s="$sent5" -v r="$req6" 'BEGIN { exit !(r - s >= 0.5) }'
+}

@@ -11,7 +11,8 @@
 
 Binds 127.0.0.1 on a free port and prints the port as its first line.
 Each request is served on a thread of its own, and logged to stderr as
-"req PATH" when it arrives and "sent PATH" when answered.
+"req PATH TIME" when it arrives and "sent PATH TIME" when answered (TIME
+in seconds since the epoch).
 """
 import http.server
 import socketserver
@@ -42,7 +43,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def do_GET(self):
-        sys.stderr.write("req %s\n" % self.path)
+        sys.stderr.write("req %s %.3f\n" % (self.path, time.time()))
         sys.stderr.flush()
         if mode == "slow":
             time.sleep(arg)
@@ -54,7 +55,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(BODY)
         except OSError:
             return
-        sys.stderr.write("sent %s\n" % self.path)
+        sys.stderr.write("sent %s %.3f\n" % (self.path, time.time()))
         sys.stderr.flush()
 
     def log_message(self, *args):
