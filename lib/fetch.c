@@ -145,8 +145,7 @@ int
 uk_fetch_busy(const struct uk_fetch *f)
 {
 	/* busy is the loop's own count (submit, pool_take): no lock. */
-	return uk_http_busy(&f->http) || (f->pool && f->pool->busy) ||
-	    f->repos;
+	return uk_http_busy(&f->http) || (f->pool && f->pool->busy) || f->repos;
 }
 
 void

@@ -26,11 +26,12 @@
  *      github_repo: uk_repo_fetch (lib/repo.h), run to its end before
  *        the other transfers go on, and only when none is running (no
  *        new one starts until those running are done): a transfer's
- *        timeout never counts a repository's time.  A git URL that is not GitHub's (a
- *        path, file://, git://, ssh://, an http(s) URL ending in .git, or
- *        any URL whose record says "type": "github_repo") goes to
- *        uk_repo_fetch too, as url_type github_repo, and is never cached
- *        (a local checkout changes under the cache).
+ *        timeout never counts a repository's time.  A git URL that is
+ *        not GitHub's (a path, file://, git://, ssh://, an http(s) URL
+ *        ending in .git, or any URL whose record says "type":
+ *        "github_repo") goes to uk_repo_fetch too, as url_type
+ *        github_repo, and is never cached (a local checkout changes
+ *        under the cache).
  *      RAW, API and WEB are URLKIT_GITHUB_RAW_URL, URLKIT_GITHUB_API_URL
  *      and URLKIT_GITHUB_URL, with GitHub's hosts by default;
  *      URLKIT_GITHUB_TOKEN (or GITHUB_TOKEN) goes to the API only.
@@ -85,7 +86,7 @@ struct uk_fetch {
 	long cache_errors;          /* cache writes that failed */
 	struct uk_err cache_err;    /* the last of them */
 	/* Private to fetch.c. */
-	struct uk_fetch_pool *pool; /* the extraction worker */
+	struct uk_fetch_pool *pool;              /* the extraction worker */
 	struct uk_fetch_job *repos, *repos_last; /* waiting for no transfer */
 	long jobs; /* the engine's transfers at once, as configured */
 };
@@ -108,9 +109,9 @@ struct uk_fetch_job {
 	/* Handed to the extraction worker (fetch.c's pool). */
 	struct uk_fetch_job *next;
 	int xkind;
-	yajl_val xrec;        /* the page's record, or NULL: xmsg says why */
+	yajl_val xrec; /* the page's record, or NULL: xmsg says why */
 	struct uk_buf xmsg;
-	int xblocked;         /* an error answer is a block page */
+	int xblocked; /* an error answer is a block page */
 };
 
 /*
