@@ -5,7 +5,10 @@
     heavy_server.py heavy MB     every request: at once, an HTML page of MB
                                  megabytes of short paragraphs (one element
                                  per 33 bytes, just under extraction's limit
-                                 of one per 32): seconds of CPU to extract
+                                 of one per 32): seconds of CPU to extract,
+                                 sent gzipped (some kilobytes), so that its
+                                 transfer takes no time even on a loaded
+                                 machine or under the sanitizers
     heavy_server.py slow SECONDS every request: after SECONDS, a normal
                                  article of a few paragraphs
 
@@ -14,6 +17,7 @@ Each request is served on a thread of its own, and logged to stderr as
 "req PATH TIME" when it arrives and "sent PATH TIME" when answered (TIME
 in seconds since the epoch).
 """
+import gzip
 import http.server
 import socketserver
 import sys
@@ -35,6 +39,7 @@ if mode == "heavy":
             "</title></head><body>" +
             UNIT * int(arg * 1024 * 1024 / len(UNIT)) +
             "</body></html>").encode()
+    BODY = gzip.compress(BODY, 6)
 else:
     BODY = ARTICLE
 
@@ -49,6 +54,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             time.sleep(arg)
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")
+        if mode == "heavy":
+            self.send_header("Content-Encoding", "gzip")
         self.send_header("Content-Length", str(len(BODY)))
         self.end_headers()
         try:
