@@ -38,7 +38,7 @@ enum {
  * 230 MB, two workers and the loop competing for the cores; the test of
  * tests/faults-extract-thread.bats took 14 s against 17 s.  One worker
  * also leaves the loop a core of its own, and a PDF's reader child
- * (lib/pdf.c, forked) never inherits another child's pipe.  The pool
+ * (lib/pdf.c, forked) never inherits another reader's pipe.  The pool
  * takes more (POOL_MAX) should a machine with more cores want them.
  */
 #define POOL_MAX 1
