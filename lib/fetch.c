@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/epoll.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "charset.h"
@@ -17,6 +24,49 @@ enum {
 	ST_FILE,  /* a GitHub file on the raw host */
 	ST_ISSUE, /* an issue or PR on the API */
 };
+
+/* What the worker does with a job (uk_fetch_job.xkind). */
+enum {
+	X_PAGE,    /* a 2xx page: its record (page_record) */
+	X_BLOCKED, /* an error answer: is it a block page (status_blocked) */
+};
+
+/*
+ * Extraction threads.  One: measured on this project's 2-core machine
+ * (shared, load average 15 to 20), six heavy pages of 5 MB took 20 to 24 s
+ * with one worker and 29 to 31 s with two, in 148 MB of memory against
+ * 230 MB, two workers and the loop competing for the cores; the test of
+ * tests/faults-extract-thread.bats took 14 s against 17 s.  One worker
+ * also leaves the loop a core of its own, and a PDF's reader child
+ * (lib/pdf.c, forked) never inherits another reader's pipe.  The pool
+ * takes more (POOL_MAX) should a machine with more cores want them.
+ */
+#define POOL_MAX 1
+
+/*
+ * The extraction worker: one thread, started at the first page.  Jobs go
+ * to it through todo and come back through done, both under mu; a byte on
+ * wake[1] tells the loop.  The loop waits on libcurl's sockets and, through
+ * the epoll set ep, on wake[0] and the caller's input together, since
+ * uk_http_wait watches one descriptor besides its own (an epoll set is one
+ * descriptor that is readable when any of its members is).
+ */
+struct uk_fetch_pool {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	pthread_t th[POOL_MAX];
+	int nth; /* threads running */
+	int stop;
+	struct uk_fetch_job *todo, *todo_last, *done, *done_last;
+	long waiting; /* in todo */
+	long busy;    /* in todo, being extracted or in done */
+	int wake[2];
+	int ep;
+	int ep_fd; /* the caller's descriptor in ep, or -1 */
+};
+
+static void extract_job(struct uk_fetch_job *j);
+static void submit(struct uk_fetch_job *j, int kind);
 
 void
 uk_fetch_opts_init(struct uk_fetch_opts *o)
@@ -62,6 +112,7 @@ uk_fetch_init(struct uk_fetch *f, const struct uk_fetch_opts *o,
 		uk_fetch_release(f);
 		return -1;
 	}
+	f->jobs = f->http.o.jobs;
 	f->web_base =
 	    base("URLKIT_GITHUB_URL", "https://github.com", &f->web_buf);
 	f->raw_base = base("URLKIT_GITHUB_RAW_URL",
@@ -75,9 +126,12 @@ uk_fetch_init(struct uk_fetch *f, const struct uk_fetch_opts *o,
 	return 0;
 }
 
+static void pool_free(struct uk_fetch_pool *p);
+
 void
 uk_fetch_release(struct uk_fetch *f)
 {
+	pool_free(f->pool);
 	uk_http_release(&f->http);
 	if (f->have_cache)
 		uk_cache_release(&f->cache);
@@ -90,7 +144,8 @@ uk_fetch_release(struct uk_fetch *f)
 int
 uk_fetch_busy(const struct uk_fetch *f)
 {
-	return uk_http_busy(&f->http);
+	/* busy is the loop's own count (submit, pool_take): no lock. */
+	return uk_http_busy(&f->http) || (f->pool && f->pool->busy) || f->repos;
 }
 
 void
@@ -101,6 +156,8 @@ uk_fetch_job_release(struct uk_fetch_job *j)
 	free(j->url);
 	uk_url_release(&j->u);
 	uk_http_req_release(&j->req);
+	uk_json_free(j->xrec);
+	uk_buf_release(&j->xmsg);
 	memset(j, 0, sizeof(*j));
 }
 
@@ -211,6 +268,9 @@ finish(struct uk_fetch_job *j, yajl_val rec, int cached)
 	uk_json_free(j->rec);
 	j->rec = rec;
 	j->done = 1;
+	/* The record is made: the body need not wait for its turn in the
+	 * output with it. */
+	uk_buf_release(&j->req.body);
 }
 
 static void
@@ -408,6 +468,14 @@ basename_of(const char *path)
 	return s ? s + 1 : path;
 }
 
+/* Whether an error answer may be a bot wall's block page (status_blocked). */
+static int
+may_be_blocked(struct uk_http_req *r)
+{
+	return (r->status == 403 || r->status == 429 || r->status == 503) &&
+	    r->body.len && is_html(r->content_type, &r->body);
+}
+
 /* Whether an error answer is a bot wall's block or challenge page. */
 static int
 status_blocked(struct uk_http_req *r)
@@ -416,8 +484,7 @@ status_blocked(struct uk_http_req *r)
 	struct uk_err err;
 	int blocked;
 
-	if ((r->status != 403 && r->status != 429 && r->status != 503) ||
-	    !r->body.len || !is_html(r->content_type, &r->body))
+	if (!may_be_blocked(r))
 		return 0;
 	memset(&x, 0, sizeof(x));
 	blocked = !uk_extract_html(r->body.buf, r->body.len, r->content_type,
@@ -427,15 +494,56 @@ status_blocked(struct uk_http_req *r)
 	return blocked;
 }
 
-/* Build the record of a finished web or file transfer. */
+/* Fail j with the HTTP status of an error answer. */
+static void
+fail_status(struct uk_fetch_job *j, int blocked)
+{
+	struct uk_http_req *r = &j->req;
+	char code[128];
+
+	if (r->retry_after > 0)
+		snprintf(code, sizeof(code), "%ld (Retry-After %ld s)",
+		    r->status, r->retry_after);
+	else if (blocked)
+		snprintf(code, sizeof(code),
+		    "%ld: a block or challenge page (pwfetch may get "
+		    "through)",
+		    r->status);
+	else
+		snprintf(code, sizeof(code), "%ld", r->status);
+	fail(j, "HTTP %s", code);
+}
+
+/* Finish j with rec (owned), the content of a 2xx answer. */
+static void
+page_done(struct uk_fetch_job *j, yajl_val rec)
+{
+	struct uk_http_req *r = &j->req;
+	yajl_val gi;
+
+	if (is_github(j->u.type)) {
+		gi = github_info(&j->u);
+		if (j->branch_fallback)
+			uk_json_set_str(gi, "branch", "master");
+		uk_json_set(rec, "github_info", gi);
+	}
+	if (r->final_url && strcmp(r->final_url, j->url))
+		uk_json_set_str(rec, "final_url", r->final_url);
+	uk_json_set(rec, "http", http_info(r));
+	j->nocache |= uk_cache_lifetime(rec, r->cache_life);
+	finish(j, rec, 0);
+}
+
+/*
+ * Build the record of a finished web or file transfer, or hand the body
+ * to the extraction worker (extracted).
+ */
 static void
 done_page(struct uk_fetch_job *j)
 {
 	struct uk_http_req *r = &j->req;
 	struct uk_buf msg = UK_BUF_INIT;
-	const char *why = NULL;
-	yajl_val rec, gi;
-	char code[128];
+	yajl_val rec;
 
 	if (r->failed) {
 		fail(j, "%s", r->err.msg);
@@ -462,47 +570,64 @@ done_page(struct uk_fetch_job *j)
 		return;
 	}
 	if (r->status < 200 || r->status > 299) {
-		if (r->retry_after > 0)
-			snprintf(code, sizeof(code), "%ld (Retry-After %ld s)",
-			    r->status, r->retry_after);
-		else if (status_blocked(r))
-			snprintf(code, sizeof(code),
-			    "%ld: a block or challenge page (pwfetch may get "
-			    "through)",
-			    r->status);
+		if (r->retry_after <= 0 && may_be_blocked(r))
+			submit(j, X_BLOCKED);
 		else
-			snprintf(code, sizeof(code), "%ld", r->status);
-		fail(j, "HTTP %s", code);
+			fail_status(j, 0);
+		return;
+	}
+	if (j->state != ST_FILE) {
+		submit(j, X_PAGE);
 		return;
 	}
 	rec = new_record(j);
-	if (j->state == ST_FILE) {
-		uk_json_set_str(rec, "title", basename_of(j->u.file));
-		if (memchr(r->body.buf, '\0', r->body.len)) {
-			uk_json_free(rec);
-			fail(j, "%s", "binary file, not text");
-			return;
-		}
-		uk_buf_add_utf8(&msg, r->body.buf, r->body.len);
-		uk_json_set_str(rec, "content", msg.buf);
-	} else if (page_record(j, rec, &why, &msg)) {
+	uk_json_set_str(rec, "title", basename_of(j->u.file));
+	if (memchr(r->body.buf, '\0', r->body.len)) {
 		uk_json_free(rec);
-		fail(j, "%s", msg.buf);
-		uk_buf_release(&msg);
+		fail(j, "%s", "binary file, not text");
 		return;
 	}
+	uk_buf_add_utf8(&msg, r->body.buf, r->body.len);
+	uk_json_set_str(rec, "content", msg.buf);
 	uk_buf_release(&msg);
-	if (is_github(j->u.type)) {
-		gi = github_info(&j->u);
-		if (j->branch_fallback)
-			uk_json_set_str(gi, "branch", "master");
-		uk_json_set(rec, "github_info", gi);
+	page_done(j, rec);
+}
+
+/*
+ * The worker's part of a job: what needs the body's bytes parsed.  It
+ * reads j and the fetch's options and writes only j's x fields; the loop
+ * touches none of j until the job comes back (extracted).
+ */
+static void
+extract_job(struct uk_fetch_job *j)
+{
+	const char *why = NULL;
+
+	if (j->xkind == X_BLOCKED) {
+		j->xblocked = status_blocked(&j->req);
+		return;
 	}
-	if (r->final_url && strcmp(r->final_url, j->url))
-		uk_json_set_str(rec, "final_url", r->final_url);
-	uk_json_set(rec, "http", http_info(r));
-	j->nocache |= uk_cache_lifetime(rec, r->cache_life);
-	finish(j, rec, 0);
+	j->xrec = new_record(j);
+	if (page_record(j, j->xrec, &why, &j->xmsg)) {
+		uk_json_free(j->xrec);
+		j->xrec = NULL;
+	}
+}
+
+/* The loop's part of a job back from the worker. */
+static void
+extracted(struct uk_fetch_job *j)
+{
+	yajl_val rec = j->xrec;
+
+	j->xrec = NULL;
+	if (j->xkind == X_BLOCKED)
+		fail_status(j, j->xblocked);
+	else if (!rec)
+		fail(j, "%s", j->xmsg.buf);
+	else
+		page_done(j, rec);
+	uk_buf_release(&j->xmsg);
 }
 
 /* The web address of an issue or PR, on URLKIT_GITHUB_URL. */
@@ -521,7 +646,7 @@ done_issue(struct uk_fetch_job *j)
 	struct uk_http_req *r = &j->req;
 	yajl_val v, rec, gi, labels, l, u;
 	const char *s;
-	size_t i;
+	size_t i, n;
 
 	if (r->failed || r->status != 200)
 		return -1;
@@ -532,12 +657,15 @@ done_issue(struct uk_fetch_job *j)
 		return -1;
 	}
 	rec = new_record(j);
-	uk_json_set_str(rec, "title", uk_json_get_str(v, "title"));
+	/* With their lengths: a "\u0000" in them is kept, not an end. */
+	s = uk_json_get_strn(v, "title", &n);
+	uk_json_set(rec, "title", uk_json_strn(s, n));
 	if ((u = uk_json_get(v, "user")))
 		set_opt_str(rec, "author", uk_json_get_str(u, "login"));
 	set_opt_str(rec, "date", uk_json_get_str(v, "created_at"));
-	s = uk_json_get_str(v, "body");
-	uk_json_set_str(rec, "content", s ? s : "");
+	if (!(s = uk_json_get_strn(v, "body", &n)))
+		s = "", n = 0;
+	uk_json_set(rec, "content", uk_json_strn(s, n));
 	gi = github_info(&j->u);
 	set_opt_str(gi, "state", uk_json_get_str(v, "state"));
 	labels = uk_json_array();
@@ -635,6 +763,26 @@ is_other_repo(const struct uk_fetch_job *j, const char *url, int type)
 	return n > 4 && !strcmp(url + n - 4, ".git");
 }
 
+/*
+ * Start no new transfer while a repository waits for those running to end
+ * or UK_FETCH_BACKLOG bodies wait for the worker: the engine starts one
+ * when fewer than o.jobs run (http.c's start_ready), and o.jobs is 0
+ * meanwhile.  Only the loop's thread calls this.
+ */
+static void
+hold(struct uk_fetch *f)
+{
+	struct uk_fetch_pool *p = f->pool;
+	long waiting = 0;
+
+	if (p) {
+		pthread_mutex_lock(&p->mu);
+		waiting = p->waiting;
+		pthread_mutex_unlock(&p->mu);
+	}
+	f->http.o.jobs = f->repos || waiting >= UK_FETCH_BACKLOG ? 0 : f->jobs;
+}
+
 /* The repository step, run to its end (lib/repo.h). */
 static void
 fetch_repo(struct uk_fetch_job *j)
@@ -653,6 +801,29 @@ fetch_repo(struct uk_fetch_job *j)
 	finish(j, rec, 0);
 }
 
+/*
+ * The repository step now when no transfer is running, else once those
+ * running are done (uk_fetch_wait): the step runs to its end on the
+ * loop's thread, and a transfer's timeout must not count its time.
+ * Meanwhile no new transfer starts (hold).
+ */
+static void
+start_repo(struct uk_fetch_job *j)
+{
+	struct uk_fetch *f = j->f;
+
+	if (!f->http.active && !f->repos) {
+		fetch_repo(j);
+		return;
+	}
+	if (f->repos_last)
+		f->repos_last->next = j;
+	else
+		f->repos = j;
+	f->repos_last = j;
+	hold(f);
+}
+
 void
 uk_fetch_start(struct uk_fetch *f, struct uk_fetch_job *j, const char *url,
     const char *type)
@@ -664,6 +835,7 @@ uk_fetch_start(struct uk_fetch *f, struct uk_fetch_job *j, const char *url,
 
 	memset(j, 0, sizeof(*j));
 	j->f = f;
+	uk_buf_init(&j->xmsg, 0);
 	j->url = uk_xstrdup(url);
 	uk_url_classify(url, &j->u);
 	t = type ? uk_url_type_parse(type) : -1;
@@ -675,7 +847,7 @@ uk_fetch_start(struct uk_fetch *f, struct uk_fetch_job *j, const char *url,
 		/* A repository that is not GitHub's: libgit2, no cache. */
 		j->nocache = 1;
 		j->u.type = UK_URL_GITHUB_REPO;
-		fetch_repo(j);
+		start_repo(j);
 		goto out;
 	}
 	if (j->u.type == UK_URL_UNKNOWN) {
@@ -706,7 +878,7 @@ uk_fetch_start(struct uk_fetch *f, struct uk_fetch_job *j, const char *url,
 
 	switch (j->u.type) {
 	case UK_URL_GITHUB_REPO:
-		fetch_repo(j);
+		start_repo(j);
 		goto out;
 	case UK_URL_GITHUB_FILE:
 		j->state = ST_FILE;
@@ -740,18 +912,261 @@ out:
 	uk_buf_release(&b);
 }
 
+/*
+ * Signals are for the loop's thread: the worker blocks those a process is
+ * sent (uk_signals_hold on the loop's thread defers SIGTERM during a cache
+ * write; the kernel would give it to the worker instead, and the process
+ * would die with the write half done).  A child the worker forks (a PDF's
+ * reader, lib/pdf.c) gets the loop's mask back, so that ^C still ends it.
+ */
+static pthread_once_t signals_once = PTHREAD_ONCE_INIT;
+static sigset_t worker_blocks, child_mask;
+static _Thread_local int in_worker;
+
+static void
+after_fork_child(void)
+{
+	if (in_worker)
+		pthread_sigmask(SIG_SETMASK, &child_mask, NULL);
+}
+
+static void
+signals_init(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM,
+		SIGUSR1, SIGUSR2, SIGCHLD, SIGWINCH, SIGTSTP, SIGCONT };
+	size_t i;
+
+	sigemptyset(&worker_blocks);
+	for (i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
+		sigaddset(&worker_blocks, sigs[i]);
+	pthread_atfork(NULL, NULL, after_fork_child);
+}
+
+static void *
+worker(void *arg)
+{
+	struct uk_fetch_pool *p = arg;
+	struct uk_fetch_job *j;
+	char c = 1;
+
+	in_worker = 1;
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (!p->todo && !p->stop)
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->stop)
+			break;
+		j = p->todo;
+		if (!(p->todo = j->next))
+			p->todo_last = NULL;
+		j->next = NULL;
+		p->waiting--;
+		pthread_mutex_unlock(&p->mu);
+		extract_job(j);
+		pthread_mutex_lock(&p->mu);
+		if (p->done_last)
+			p->done_last->next = j;
+		else
+			p->done = j;
+		p->done_last = j;
+		/* A full pipe (EAGAIN) already holds a byte for the loop. */
+		if (write(p->wake[1], &c, 1) < 0)
+			continue;
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+static void
+pool_free(struct uk_fetch_pool *p)
+{
+	int i;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->stop = 1;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	for (i = 0; i < p->nth; i++)
+		pthread_join(p->th[i], NULL);
+	if (p->ep >= 0)
+		close(p->ep);
+	if (p->wake[0] >= 0)
+		close(p->wake[0]);
+	if (p->wake[1] >= 0)
+		close(p->wake[1]);
+	pthread_cond_destroy(&p->cv);
+	pthread_mutex_destroy(&p->mu);
+	free(p);
+}
+
+/*
+ * Start the worker at the first page; NULL when it cannot start (no
+ * thread, pipe or epoll set): then pages are extracted on the loop's
+ * thread, as a slower loop is better than no page.
+ */
+static struct uk_fetch_pool *
+pool_get(struct uk_fetch *f)
+{
+	struct uk_fetch_pool *p = f->pool;
+	struct epoll_event ev = { .events = EPOLLIN };
+	int i;
+
+	if (p)
+		return p->nth ? p : NULL;
+	p = f->pool = uk_xcalloc(1, sizeof(*p));
+	p->wake[0] = p->wake[1] = p->ep = p->ep_fd = -1;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	if (pipe2(p->wake, O_CLOEXEC | O_NONBLOCK) < 0 ||
+	    (p->ep = epoll_create1(EPOLL_CLOEXEC)) < 0)
+		return NULL;
+	ev.data.fd = p->wake[0];
+	if (epoll_ctl(p->ep, EPOLL_CTL_ADD, p->wake[0], &ev) < 0)
+		return NULL;
+	/* The worker starts with the signals blocked (signals_init). */
+	pthread_once(&signals_once, signals_init);
+	pthread_sigmask(SIG_BLOCK, &worker_blocks, &child_mask);
+	for (i = 0; i < POOL_MAX; i++)
+		if (!pthread_create(&p->th[p->nth], NULL, worker, p))
+			p->nth++;
+	pthread_sigmask(SIG_SETMASK, &child_mask, NULL);
+	return p->nth ? p : NULL;
+}
+
+/* Hand j's body to the worker, which comes back to extracted(). */
+static void
+submit(struct uk_fetch_job *j, int kind)
+{
+	struct uk_fetch_pool *p = pool_get(j->f);
+
+	j->xkind = kind;
+	if (!p) {
+		extract_job(j);
+		extracted(j);
+		return;
+	}
+	pthread_mutex_lock(&p->mu);
+	if (p->todo_last)
+		p->todo_last->next = j;
+	else
+		p->todo = j;
+	p->todo_last = j;
+	p->waiting++;
+	p->busy++;
+	pthread_cond_signal(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* A job the worker is done with, or NULL. */
+static struct uk_fetch_job *
+pool_take(struct uk_fetch *f)
+{
+	struct uk_fetch_pool *p = f->pool;
+	struct uk_fetch_job *j;
+	char c[64];
+
+	if (!p || !p->nth)
+		return NULL;
+	while (read(p->wake[0], c, sizeof(c)) > 0)
+		;
+	pthread_mutex_lock(&p->mu);
+	if ((j = p->done)) {
+		if (!(p->done = j->next))
+			p->done_last = NULL;
+		j->next = NULL;
+		p->busy--;
+	}
+	pthread_mutex_unlock(&p->mu);
+	return j;
+}
+
+/*
+ * The descriptor uk_http_wait is to watch: the wake pipe, or the epoll
+ * set of the pipe and fd.  fd itself when it cannot join an epoll set (a
+ * regular file or /dev/null, which are always readable anyway).
+ */
+static int
+wait_fd(struct uk_fetch_pool *p, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	if (p->ep_fd >= 0 && p->ep_fd != fd) {
+		/* Gone already when closed: ENOENT and EBADF are fine. */
+		epoll_ctl(p->ep, EPOLL_CTL_DEL, p->ep_fd, NULL);
+		p->ep_fd = -1;
+	}
+	if (fd < 0)
+		return p->wake[0];
+	ev.data.fd = fd;
+	/* EEXIST: still in the set.  A descriptor closed and opened again
+	 * under the same number left the set when it was closed. */
+	if (epoll_ctl(p->ep, EPOLL_CTL_ADD, fd, &ev) < 0 && errno != EEXIST)
+		return fd;
+	p->ep_fd = fd;
+	return p->ep;
+}
+
+/* Whether fd has input or reached its end, without waiting. */
+static int
+readable(int fd, int timeout)
+{
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
+
+	return fd >= 0 && poll(&pf, 1, timeout) > 0 &&
+	    (pf.revents & (POLLIN | POLLHUP | POLLERR));
+}
+
 struct uk_fetch_job *
 uk_fetch_wait(struct uk_fetch *f, int fd, int *fd_ready)
 {
+	struct uk_fetch_pool *p;
 	struct uk_fetch_job *j;
 	struct uk_http_req *r;
+	int ready;
 
 	for (;;) {
-		if (!(r = uk_http_wait(&f->http, fd, fd_ready)))
-			return NULL;
-		j = r->data;
-		step(j);
-		if (j->done)
+		if ((j = pool_take(f))) {
+			extracted(j);
 			return j;
+		}
+		if ((j = f->repos) && !f->http.active) {
+			if (!(f->repos = j->next))
+				f->repos_last = NULL;
+			j->next = NULL;
+			fetch_repo(j);
+			return j;
+		}
+		hold(f);
+		p = f->pool && f->pool->nth ? f->pool : NULL;
+		if (p && p->busy && !uk_http_busy(&f->http)) {
+			/* Only the worker is at work: wait for it or fd. */
+			struct pollfd pf[2] = { { p->wake[0], POLLIN, 0 },
+				{ fd, POLLIN, 0 } };
+
+			if (poll(pf, fd >= 0 ? 2 : 1, -1) > 0 &&
+			    (pf[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+				*fd_ready = 1;
+				return NULL;
+			}
+			continue;
+		}
+		ready = 0;
+		r = uk_http_wait(&f->http, p ? wait_fd(p, fd) : fd, &ready);
+		if (r) {
+			j = r->data;
+			step(j);
+			if (j->done)
+				return j;
+			continue;
+		}
+		if (ready && (!p || readable(fd, 0))) {
+			*fd_ready = 1;
+			return NULL;
+		}
+		if (!ready && !(p && p->busy) && !f->repos)
+			return NULL; /* nothing in flight */
 	}
 }

@@ -24,11 +24,14 @@
  *        when it answers: title, state, labels, body, comment count;
  *        otherwise the web page WEB/owner/repo/issues/N (or pull/N).
  *      github_repo: uk_repo_fetch (lib/repo.h), run to its end before
- *        the other transfers go on.  A git URL that is not GitHub's (a
- *        path, file://, git://, ssh://, an http(s) URL ending in .git, or
- *        any URL whose record says "type": "github_repo") goes to
- *        uk_repo_fetch too, as url_type github_repo, and is never cached
- *        (a local checkout changes under the cache).
+ *        the other transfers go on, and only when none is running (no
+ *        new one starts until those running are done): a transfer's
+ *        timeout never counts a repository's time.  A git URL that is
+ *        not GitHub's (a path, file://, git://, ssh://, an http(s) URL
+ *        ending in .git, or any URL whose record says "type":
+ *        "github_repo") goes to uk_repo_fetch too, as url_type
+ *        github_repo, and is never cached (a local checkout changes
+ *        under the cache).
  *      RAW, API and WEB are URLKIT_GITHUB_RAW_URL, URLKIT_GITHUB_API_URL
  *      and URLKIT_GITHUB_URL, with GitHub's hosts by default;
  *      URLKIT_GITHUB_TOKEN (or GITHUB_TOKEN) goes to the API only.
@@ -37,6 +40,16 @@
  *
  * Summaries are not made here: a cached entry without one is returned as
  * it is, and urlsum adds it.
+ *
+ * Extraction (uk_extract_html, uk_extract_pdf, and the block-page check of
+ * an error answer) runs on a worker thread, started at the first page, so
+ * that a heavy page never holds up the transfers: the loop hands the body
+ * over and goes on driving libcurl, and the job is finished on the loop's
+ * thread when the worker is done.  At most UK_FETCH_BACKLOG bodies wait
+ * for the worker; while that many wait, no new transfer starts (those
+ * queued keep their timeout unstarted), so bodies held at once are at
+ * most UK_FETCH_BACKLOG, plus one being extracted, plus the transfers
+ * already running.  A body is freed as soon as its record is made.
  */
 
 #include "cache.h"
@@ -46,6 +59,9 @@
 #include "repo.h"
 #include "url.h"
 #include "util.h"
+
+/* Bodies waiting for extraction before new transfers are held back. */
+#define UK_FETCH_BACKLOG 4
 
 struct uk_fetch_opts {
 	struct uk_http_opts http;
@@ -69,6 +85,10 @@ struct uk_fetch {
 	const char *token;
 	long cache_errors;          /* cache writes that failed */
 	struct uk_err cache_err;    /* the last of them */
+	/* Private to fetch.c. */
+	struct uk_fetch_pool *pool;              /* the extraction worker */
+	struct uk_fetch_job *repos, *repos_last; /* waiting for no transfer */
+	long jobs; /* the engine's transfers at once, as configured */
 };
 
 /* One URL being fetched. */
@@ -86,6 +106,12 @@ struct uk_fetch_job {
 	struct uk_http_req req;
 	yajl_val stale;
 	int nocache; /* a repository that is not GitHub's */
+	/* Handed to the extraction worker (fetch.c's pool). */
+	struct uk_fetch_job *next;
+	int xkind;
+	yajl_val xrec; /* the page's record, or NULL: xmsg says why */
+	struct uk_buf xmsg;
+	int xblocked; /* an error answer is a block page */
 };
 
 /*
@@ -106,13 +132,13 @@ void uk_fetch_start(struct uk_fetch *f, struct uk_fetch_job *j, const char *url,
     const char *type);
 
 /*
- * Drive the transfers until a job finishes and return it; NULL when no job
- * is in flight, or as soon as fd (when >= 0) is readable, with *fd_ready
- * set.
+ * Drive the transfers and the extraction worker until a job finishes and
+ * return it; NULL when no job is in flight, or as soon as fd (when >= 0)
+ * is readable, with *fd_ready set.  fd may change from call to call.
  */
 struct uk_fetch_job *uk_fetch_wait(struct uk_fetch *f, int fd, int *fd_ready);
 
-/* Whether jobs are in flight. */
+/* Whether jobs are in flight (transferring or being extracted). */
 int uk_fetch_busy(const struct uk_fetch *f);
 
 /* Free what j holds (j must be done or never started). */
