@@ -1167,6 +1167,28 @@ make_map(struct uk_symbols *sym, const struct uk_repo_opts *o,
 	uk_symbols_map_opts(sym, &so, map);
 }
 
+/*
+ * Tests and docs are lexed, not parsed (symbols.h), unless under the
+ * focus: which part of /tree/A/B/C is the path is known only once the
+ * archive of a branch arrives, so every candidate (B/C, C) is parsed.
+ */
+static void
+parse_focus(struct uk_symbols *sym, const struct uk_url *u)
+{
+	struct uk_buf full = UK_BUF_INIT;
+	size_t i;
+
+	if (!u->branch)
+		return;
+	uk_buf_addstr(&full, u->branch);
+	if (u->file && *u->file)
+		uk_buf_addf(&full, "/%s", u->file);
+	for (i = 0; i < full.len; i++)
+		if (full.buf[i] == '/' && full.buf[i + 1])
+			uk_symbols_parse_under(sym, full.buf + i + 1);
+	uk_buf_release(&full);
+}
+
 int
 uk_repo_fetch(const struct uk_url *u, const char *url,
     const struct uk_repo_opts *o, yajl_val rec, struct uk_err *err)
@@ -1199,6 +1221,7 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 		s.sym = sym;
 	if (github) {
 		route = "archive";
+		parse_focus(sym, u);
 		snap_stream_start(&s);
 		if (u->branch ? fetch_tree(u, &s, &branch, &path, err) < 0 :
 		    fetch_archive(u, &s, err) < 0) {

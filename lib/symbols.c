@@ -140,6 +140,12 @@ struct uk_symbols {
 	/* Interned names (their strings are t.names). */
 	struct name_slot *slots;
 	size_t cap, anames;
+
+	/* Evidence files are lexed, not parsed, unless under one of these. */
+	int lex_evidence;
+	char **parse_under;
+	size_t nparse_under;
+	struct uk_symbols_counts counts;
 };
 
 const char *
@@ -770,6 +776,7 @@ struct rtag {
 
 struct fres {
 	int status; /* 1 indexed, 0 not a language of ours, -1 failed */
+	int lexed;  /* references only, by symbols_lex.c */
 	int generated;
 	uint32_t nlines;
 	struct rtag *tags;
@@ -996,8 +1003,46 @@ index_tree(const struct uk_symbols *s, struct worker *w, TSParser *parser,
 	/* The tree goes with the arena. */
 }
 
+struct lexctx {
+	struct fres *r;
+	size_t ar;
+};
+
 static void
-index_file(const struct uk_symbols *s, struct worker *w, int li,
+lex_ref(void *arg, const char *name, size_t n, uint32_t line)
+{
+	struct lexctx *lc = arg;
+	struct rtag *rt;
+
+	GROW(lc->r->tags, lc->r->ntags, lc->ar);
+	rt = &lc->r->tags[lc->r->ntags++];
+	memset(rt, 0, sizeof(*rt));
+	rt->kind = "call";
+	rt->line = line;
+	rt->name = uk_xmemdup(name, n);
+}
+
+/* A file that only gives evidence: its references, lexed (symbols_lex.c). */
+static void
+lex_file(int li, const char *text, size_t len, struct fres *r)
+{
+	struct lexctx lc = { r, 0 };
+	const char *p;
+	uint32_t nl = 0;
+
+	for (p = text; (p = memchr(p, '\n', len - (size_t)(p - text))); p++)
+		nl++;
+	if (len && text[len - 1] != '\n')
+		nl++;
+	r->nlines = nl;
+	r->generated = looks_generated(text, len);
+	uk_symlex_refs(langs[li].name, text, len, lex_ref, &lc);
+	r->status = 1;
+	r->lexed = 1;
+}
+
+static void
+index_file(const struct uk_symbols *s, struct worker *w, int li, int lex,
     const char *path, const char *text, size_t len, struct fres *r)
 {
 	TSParser *parser;
@@ -1007,6 +1052,10 @@ index_file(const struct uk_symbols *s, struct worker *w, int li,
 	r->status = -1;
 	if (len > UINT32_MAX / 2) {
 		snprintf(r->err, sizeof(r->err), "'%s': too large", path);
+		return;
+	}
+	if (lex) {
+		lex_file(li, text, len, r);
 		return;
 	}
 	uk_symarena_enter(&w->arena);
@@ -1033,6 +1082,10 @@ merge(struct uk_symbols *s, const char *path, struct fres *r)
 	s->t.files[fi].nlines = r->nlines;
 	s->t.files[fi].generated = r->generated;
 	s->t.ranked = 0;
+	if (r->lexed)
+		s->counts.lexed++;
+	else
+		s->counts.parsed++;
 	for (k = 0; k < r->ntags; k++) {
 		struct rtag *t = &r->tags[k];
 		uint32_t id = intern(s, t->name, strlen(t->name));
@@ -1078,6 +1131,53 @@ fres_release(struct fres *r)
 	r->ntags = 0;
 }
 
+/*
+ * Whether path only gives evidence (a test, an example...) and is outside
+ * every path the caller wants parsed: lexed then.
+ */
+static int
+lex_it(const struct uk_symbols *s, const char *path)
+{
+	size_t i;
+
+	if (!s->lex_evidence || !uk_symtab_is_noise(path))
+		return 0;
+	for (i = 0; i < s->nparse_under; i++) {
+		size_t n = strlen(s->parse_under[i]);
+
+		if (!n || (!strncmp(path, s->parse_under[i], n) &&
+			      (path[n] == '/' || !path[n])))
+			return 0;
+	}
+	return 1;
+}
+
+void
+uk_symbols_set_lex(struct uk_symbols *s, int on)
+{
+	s->lex_evidence = on;
+}
+
+void
+uk_symbols_parse_under(struct uk_symbols *s, const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+
+	if (!path)
+		return;
+	while (n && path[n - 1] == '/')
+		n--;
+	s->parse_under = uk_xrealloc(s->parse_under,
+	    (s->nparse_under + 1) * sizeof(char *));
+	s->parse_under[s->nparse_under++] = uk_xmemdup(path, n);
+}
+
+void
+uk_symbols_get_counts(const struct uk_symbols *s, struct uk_symbols_counts *c)
+{
+	*c = s->counts;
+}
+
 int
 uk_symbols_add(struct uk_symbols *s, const char *path, const char *text,
     size_t len, struct uk_err *err)
@@ -1089,7 +1189,7 @@ uk_symbols_add(struct uk_symbols *s, const char *path, const char *text,
 		return 0;
 	if (qstate_get(s, li, err) < 0)
 		return -1;
-	index_file(s, &s->w, li, path, text, len, &r);
+	index_file(s, &s->w, li, lex_it(s, path), path, text, len, &r);
 	if (r.status < 0)
 		return uk_err_set(err, UK_EXIT_FAIL, "%s", r.err);
 	merge(s, path, &r);
@@ -1101,6 +1201,7 @@ struct sitem {
 	const char *path, *text;
 	size_t len;
 	int li;
+	int lex; /* only evidence: lexed, not parsed */
 	int done;
 	struct fres res;
 };
@@ -1142,7 +1243,8 @@ stream_work(struct uk_symbols_stream *st, struct worker *w, int wait)
 	i = st->next++;
 	it = st->items[i];
 	pthread_mutex_unlock(&st->lock);
-	index_file(st->s, w, it.li, it.path, it.text, it.len, &it.res);
+	index_file(st->s, w, it.li, it.lex, it.path, it.text, it.len,
+	    &it.res);
 	pthread_mutex_lock(&st->lock);
 	st->items[i].res = it.res;
 	st->items[i].done = 1;
@@ -1267,6 +1369,7 @@ uk_symbols_stream_add(struct uk_symbols_stream *st, const char *path,
 	it->text = text;
 	it->len = len;
 	it->li = li;
+	it->lex = lex_it(st->s, path);
 	pthread_cond_signal(&st->more);
 	pthread_mutex_unlock(&st->lock);
 	stream_merge(st, 0);
@@ -1378,6 +1481,7 @@ uk_symbols_new(void)
 	uk_symarena_install();
 	worker_init(&s->w);
 	s->file_limit = UK_SYMBOLS_FILE_SECONDS;
+	s->lex_evidence = 1;
 	return s;
 }
 
@@ -1414,6 +1518,9 @@ uk_symbols_free(struct uk_symbols *s)
 	free(t->names);
 	free(t->chosen);
 	free(t->focus);
+	for (i = 0; i < s->nparse_under; i++)
+		free(s->parse_under[i]);
+	free(s->parse_under);
 	worker_release(&s->w);
 	free(s);
 }
