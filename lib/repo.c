@@ -30,6 +30,7 @@
 #include "netguard.h"
 #include "repo.h"
 #include "symbols.h"
+#include "symcache.h"
 
 void
 uk_repo_opts_init(struct uk_repo_opts *o)
@@ -1195,6 +1196,8 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 {
 	struct snap s;
 	struct uk_symbols *sym = NULL;
+	struct uk_symcache *tags = NULL;
+	struct uk_symbols_counts counts = { 0, 0, 0 };
 	struct uk_buf map = UK_BUF_INIT, desc = UK_BUF_INIT,
 		      title = UK_BUF_INIT;
 	const char *route;
@@ -1219,6 +1222,20 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 	/* A budget of 0 tokens: no map, so nothing to parse. */
 	if (o->map_tokens > 0)
 		s.sym = sym;
+	if (s.sym && o->tag_cache) {
+		struct uk_buf key = UK_BUF_INIT;
+
+		/* One entry per repository, whatever the branch or path. */
+		if (github)
+			uk_buf_addf(&key, "https://github.com/%s/%s", u->owner,
+			    u->repo);
+		else
+			uk_buf_addstr(&key, url);
+		tags = uk_symcache_open(o->tag_cache, key.buf,
+		    uk_symbols_tags_version());
+		uk_symbols_set_cache(sym, tags);
+		uk_buf_release(&key);
+	}
 	if (github) {
 		route = "archive";
 		parse_focus(sym, u);
@@ -1304,6 +1321,13 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 		}
 	}
 	make_map(sym, o, focus, &map);
+	if (tags) {
+		struct uk_err terr;
+
+		/* A hint: a cache that cannot be written costs the next run. */
+		(void)uk_symcache_save(tags, &terr);
+	}
+	uk_symbols_get_counts(sym, &counts);
 
 	uk_json_set_str(rec, "title", title.buf);
 	if (s.readme) {
@@ -1336,6 +1360,9 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 	uk_json_set_int(info, "bytes", (long long)s.total_bytes);
 	uk_json_set_int(info, "files_indexed", indexed);
 	uk_json_set_int(info, "files_skipped", (long long)s.skipped);
+	uk_json_set_int(info, "files_parsed", (long long)counts.parsed);
+	uk_json_set_int(info, "files_lexed", (long long)counts.lexed);
+	uk_json_set_int(info, "files_cached", (long long)counts.cached);
 	uk_json_set_int(info, "definitions", (long long)uk_symbols_ndefs(sym));
 	uk_json_set_int(info, "references", (long long)uk_symbols_nrefs(sym));
 	if (uk_symbols_top_file(sym))
@@ -1360,6 +1387,7 @@ out:
 	/* The parsing threads read the snapshot's texts: stop them first. */
 	uk_symbols_stream_cancel(s.stream);
 	uk_symbols_free(sym);
+	uk_symcache_free(tags);
 	snap_release(&s);
 	free(real);
 	git_libgit2_shutdown();

@@ -31,6 +31,7 @@
 #include "strset.h"
 #include "symbols.h"
 #include "symbols_int.h"
+#include "symcache.h"
 
 /* Grammars, from .grammars/obj. */
 const TSLanguage *tree_sitter_python(void);
@@ -146,6 +147,7 @@ struct uk_symbols {
 	char **parse_under;
 	size_t nparse_under;
 	struct uk_symbols_counts counts;
+	struct uk_symcache *cache; /* not owned; NULL: none */
 };
 
 const char *
@@ -777,6 +779,7 @@ struct rtag {
 struct fres {
 	int status; /* 1 indexed, 0 not a language of ours, -1 failed */
 	int lexed;  /* references only, by symbols_lex.c */
+	int cached; /* from the tag cache */
 	int generated;
 	uint32_t nlines;
 	struct rtag *tags;
@@ -1084,6 +1087,8 @@ merge(struct uk_symbols *s, const char *path, struct fres *r)
 	s->t.ranked = 0;
 	if (r->lexed)
 		s->counts.lexed++;
+	else if (r->cached)
+		s->counts.cached++;
 	else
 		s->counts.parsed++;
 	for (k = 0; k < r->ntags; k++) {
@@ -1196,12 +1201,237 @@ uk_symbols_add(struct uk_symbols *s, const char *path, const char *text,
 	return 1;
 }
 
+/*
+ * The tag cache (symcache.h).  A file's tags are the object
+ * {"n": lines, "g": generated, "s": SEQ, "d": [DEF...]}: SEQ holds one
+ * line per tag in the order found, a reference's name or an empty line
+ * for the next definition of "d", each an array [name, kind, line,
+ * signature, lines of it, doc, scope, scope's name, scope's line, scope's
+ * lines] (null for a missing doc or scope).
+ */
+#define TAGS_FORMAT 1 /* bump when what a tag holds changes (symbols_sig.c) */
+
+static char tags_version[40];
+
+/* The format, and a hash of every grammar's ABI and query text. */
+static void
+make_version(void)
+{
+	uint64_t h = 14695981039346656037ULL;
+	size_t i;
+
+	for (i = 0; i < NLANGS; i++) {
+		const char *parts[3] = { langs[i].name, langs[i].tags,
+			langs[i].extra ? langs[i].extra : "" };
+		uint32_t abi = ts_language_version(langs[i].fn());
+		size_t k;
+		const char *p;
+
+		for (k = 0; k < 3; k++)
+			for (p = parts[k]; *p; p++) {
+				h ^= (unsigned char)*p;
+				h *= 1099511628211ULL;
+			}
+		h ^= abi;
+		h *= 1099511628211ULL;
+	}
+	snprintf(tags_version, sizeof(tags_version), "%d-%016llx",
+	    TAGS_FORMAT, (unsigned long long)h);
+}
+
+const char *
+uk_symbols_tags_version(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, make_version);
+	return tags_version;
+}
+
+static yajl_val
+str_or_null(const char *str)
+{
+	return str ? uk_json_str(str) : uk_json_null();
+}
+
+static void
+cache_put(struct uk_symbols *s, const char *hash, const struct fres *r)
+{
+	struct uk_buf seq = UK_BUF_INIT;
+	yajl_val o, d = uk_json_array();
+	size_t k;
+
+	for (k = 0; k < r->ntags; k++) {
+		const struct rtag *t = &r->tags[k];
+		yajl_val a;
+
+		if (!t->name[0] || strchr(t->name, '\n'))
+			goto fail;
+		if (!t->def) {
+			uk_buf_addstr(&seq, t->name);
+			uk_buf_addch(&seq, '\n');
+			continue;
+		}
+		uk_buf_addch(&seq, '\n');
+		a = uk_json_array();
+		uk_json_push(a, uk_json_str(t->name));
+		uk_json_push(a, uk_json_str(t->kind));
+		uk_json_push(a, uk_json_int(t->line));
+		uk_json_push(a, uk_json_str(t->d.sig));
+		uk_json_push(a, uk_json_int(t->d.nlines));
+		uk_json_push(a, str_or_null(t->d.doc));
+		uk_json_push(a, str_or_null(t->d.scope));
+		uk_json_push(a, str_or_null(t->d.scope_name));
+		uk_json_push(a, uk_json_int(t->d.scope_line));
+		uk_json_push(a, uk_json_int(t->d.scope_nlines));
+		uk_json_push(d, a);
+	}
+	o = uk_json_object();
+	uk_json_set_int(o, "n", r->nlines);
+	uk_json_set_int(o, "g", r->generated);
+	uk_json_set(o, "s", uk_json_strn(seq.buf ? seq.buf : "", seq.len));
+	uk_json_set(o, "d", d);
+	uk_symcache_put(s->cache, hash, o);
+	uk_buf_release(&seq);
+	return;
+fail:
+	uk_json_free(d);
+	uk_buf_release(&seq);
+}
+
+/* An integer in [lo, UINT32_MAX] from v, or -1. */
+static long long
+get_u32(yajl_val v, long long lo)
+{
+	long long x;
+
+	if (!v || !YAJL_IS_INTEGER(v))
+		return -1;
+	x = YAJL_GET_INTEGER(v);
+	return x < lo || x > (long long)UINT32_MAX ? -1 : x;
+}
+
+/* A string of v, a copy; NULL for null; -1 when v is neither. */
+static int
+get_str(yajl_val v, int null_ok, char **out)
+{
+	*out = NULL;
+	if (v && YAJL_IS_STRING(v)) {
+		*out = uk_xstrdup(YAJL_GET_STRING(v));
+		return 0;
+	}
+	return null_ok && v && YAJL_IS_NULL(v) ? 0 : -1;
+}
+
+/* One definition of "d" into t; -1 when it does not check out. */
+static int
+cached_def(const struct qstate *st, yajl_val a, struct rtag *t)
+{
+	yajl_val *v;
+	const char *kind;
+	long long line, nl, sl, snl;
+	uint32_t i;
+
+	if (!a || !YAJL_IS_ARRAY(a) || a->u.array.len != 10)
+		return -1;
+	v = a->u.array.values;
+	if (!YAJL_IS_STRING(v[1]))
+		return -1;
+	kind = YAJL_GET_STRING(v[1]);
+	/* The kind, as the query names it (sdef.kind is not owned). */
+	for (i = 0; i < st->ncaps; i++)
+		if (st->role[i] == R_DEF && !strcmp(st->kind[i], kind))
+			break;
+	if (i == st->ncaps)
+		return -1;
+	t->kind = st->kind[i];
+	t->def = 1;
+	if ((line = get_u32(v[2], 1)) < 0 || (nl = get_u32(v[4], 1)) < 0 ||
+	    (sl = get_u32(v[8], 0)) < 0 || (snl = get_u32(v[9], 0)) < 0)
+		return -1;
+	t->line = (uint32_t)line;
+	t->d.nlines = (uint32_t)nl;
+	t->d.scope_line = (uint32_t)sl;
+	t->d.scope_nlines = (uint32_t)snl;
+	if (get_str(v[0], 0, &t->name) < 0 || !t->name[0] ||
+	    get_str(v[3], 0, &t->d.sig) < 0 ||
+	    get_str(v[5], 1, &t->d.doc) < 0 ||
+	    get_str(v[6], 1, &t->d.scope) < 0 ||
+	    get_str(v[7], 1, &t->d.scope_name) < 0)
+		return -1;
+	return 0;
+}
+
+static void fres_release(struct fres *r);
+
+/*
+ * The tags of hash from the cache into r (as index_file would have made
+ * them): 0, or -1 when there are none or they do not check out (then
+ * they are dropped from the cache and r is empty).
+ */
+static int
+cache_get(struct uk_symbols *s, int li, const char *hash, struct fres *r)
+{
+	yajl_val o = uk_symcache_get(s->cache, hash), seq, d;
+	const char *p, *e, *end;
+	long long nl;
+	size_t nd = 0, ar = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (!o)
+		return -1;
+	seq = uk_json_get(o, "s");
+	d = uk_json_get(o, "d");
+	if ((nl = get_u32(uk_json_get(o, "n"), 0)) < 0 || !seq ||
+	    !YAJL_IS_STRING(seq) || !d || !YAJL_IS_ARRAY(d) ||
+	    get_u32(uk_json_get(o, "g"), 0) < 0)
+		goto bad;
+	r->nlines = (uint32_t)nl;
+	r->generated = get_u32(uk_json_get(o, "g"), 0) != 0;
+	p = YAJL_GET_STRING(seq);
+	end = p + strlen(p);
+	for (; p < end; p = e + 1) {
+		struct rtag *t;
+
+		if (!(e = memchr(p, '\n', (size_t)(end - p))))
+			goto bad;
+		GROW(r->tags, r->ntags, ar);
+		t = &r->tags[r->ntags++];
+		memset(t, 0, sizeof(*t));
+		if (e > p) {
+			t->kind = "call";
+			t->name = uk_xmemdup(p, (size_t)(e - p));
+			continue;
+		}
+		if (nd >= d->u.array.len ||
+		    cached_def(&s->qs[li], d->u.array.values[nd++], t) < 0)
+			goto bad;
+	}
+	if (nd != d->u.array.len)
+		goto bad;
+	r->status = 1;
+	r->cached = 1;
+	return 0;
+bad:
+	fres_release(r);
+	memset(r, 0, sizeof(*r));
+	uk_symcache_drop(s->cache, hash);
+	return -1;
+}
+
+void
+uk_symbols_set_cache(struct uk_symbols *s, struct uk_symcache *sc)
+{
+	s->cache = sc;
+}
+
 /* Indexing files as they arrive: a queue that worker threads take from. */
 struct sitem {
 	const char *path, *text;
 	size_t len;
 	int li;
 	int lex; /* only evidence: lexed, not parsed */
+	char hash[65]; /* with a tag cache: the text's SHA-256, else "" */
 	int done;
 	struct fres res;
 };
@@ -1234,8 +1464,14 @@ stream_work(struct uk_symbols_stream *st, struct worker *w, int wait)
 	size_t i;
 
 	pthread_mutex_lock(&st->lock);
-	while (wait && st->next >= st->n && !st->closed && !st->cancel)
+	for (;;) {
+		/* Items from the tag cache are done when they are added. */
+		while (st->next < st->n && st->items[st->next].done)
+			st->next++;
+		if (st->next < st->n || !wait || st->closed || st->cancel)
+			break;
 		pthread_cond_wait(&st->more, &st->lock);
+	}
 	if (st->next >= st->n || st->cancel) {
 		pthread_mutex_unlock(&st->lock);
 		return 0;
@@ -1297,6 +1533,9 @@ stream_merge(struct uk_symbols_stream *st, int wait)
 			struct sitem *it = &st->items[k];
 
 			if (it->res.status == 1) {
+				if (st->s->cache && it->hash[0] &&
+				    !it->res.cached && !it->res.lexed)
+					cache_put(st->s, it->hash, &it->res);
 				merge(st->s, it->path, &it->res);
 				st->indexed++;
 			} else if (it->res.status < 0 &&
@@ -1353,11 +1592,21 @@ uk_symbols_stream_add(struct uk_symbols_stream *st, const char *path,
 {
 	int li = lang_index(path);
 	struct sitem *it;
+	struct fres res;
+	char hash[65];
+	int lex, hit = 0;
 
 	if (li < 0)
 		return 0;
 	if (qstate_get(st->s, li, err) < 0)
 		return -1;
+	/* Outside the lock: the workers go on meanwhile. */
+	lex = lex_it(st->s, path);
+	hash[0] = '\0';
+	if (st->s->cache && !lex && len <= UINT32_MAX / 2) {
+		uk_symcache_hash(text, len, hash);
+		hit = cache_get(st->s, li, hash, &res) == 0;
+	}
 	pthread_mutex_lock(&st->lock);
 	if (st->n == st->a) {
 		st->a = st->a ? 2 * st->a : 256;
@@ -1369,7 +1618,13 @@ uk_symbols_stream_add(struct uk_symbols_stream *st, const char *path,
 	it->text = text;
 	it->len = len;
 	it->li = li;
-	it->lex = lex_it(st->s, path);
+	it->lex = lex;
+	memcpy(it->hash, hash, sizeof(hash));
+	if (hit) {
+		it->res = res;
+		it->done = 1;
+		st->ndone++;
+	}
 	pthread_cond_signal(&st->more);
 	pthread_mutex_unlock(&st->lock);
 	stream_merge(st, 0);

@@ -183,6 +183,20 @@ struct uk_symbols_counts {
 void uk_symbols_get_counts(const struct uk_symbols *s,
     struct uk_symbols_counts *c);
 
+/*
+ * Take the tags of files from the tag cache sc (symcache.h; not owned, it
+ * must outlive the index; NULL: none) when their bytes' SHA-256 is there,
+ * and put there the tags of the files parsed.  Streams only
+ * (uk_symbols_stream_add, uk_symbols_add_files), not uk_symbols_add.
+ * Files lexed (above) are not cached: lexing costs less than reading.
+ * The cache is opened with the version uk_symbols_tags_version gives.
+ */
+struct uk_symcache;
+void uk_symbols_set_cache(struct uk_symbols *s, struct uk_symcache *sc);
+
+/* The version of what a tag holds: the grammars, the queries, the format. */
+const char *uk_symbols_tags_version(void);
+
 /* Files indexed, definitions and references found so far. */
 size_t uk_symbols_nfiles(const struct uk_symbols *s);
 size_t uk_symbols_ndefs(const struct uk_symbols *s);
