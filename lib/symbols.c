@@ -1652,6 +1652,46 @@ stream_free(struct uk_symbols_stream *st)
 	free(st);
 }
 
+/*
+ * A tree that is nothing but evidence (a repository of examples, a focus
+ * on docs/ that is not one) would have an empty map: its files are then
+ * parsed after all, on this thread, as the index's only files.
+ */
+static void
+reparse_evidence(struct uk_symbols_stream *st)
+{
+	struct uk_symbols *s = st->s;
+	struct symtab *t = &s->t;
+	size_t k;
+
+	if (!s->counts.lexed || s->counts.parsed || s->counts.cached ||
+	    t->ndefs)
+		return;
+	for (k = 0; k < t->nfiles; k++)
+		free(t->files[k].path);
+	t->nfiles = 0;
+	t->nrefs = 0;
+	t->ranked = 0;
+	s->counts.lexed = 0;
+	st->indexed = 0;
+	for (k = 0; k < st->n; k++) {
+		struct sitem *it = &st->items[k];
+
+		index_file(s, &s->w, it->li, 0, it->path, it->text, it->len,
+		    &it->res);
+		if (it->res.status == 1) {
+			merge(s, it->path, &it->res);
+			st->indexed++;
+		} else if (it->res.status < 0 &&
+		    strstr(it->res.err, "time limit")) {
+			st->timeout = 1;
+			fres_release(&it->res);
+			break;
+		}
+		fres_release(&it->res);
+	}
+}
+
 long
 uk_symbols_stream_end(struct uk_symbols_stream *st, struct uk_err *err)
 {
@@ -1668,6 +1708,8 @@ uk_symbols_stream_end(struct uk_symbols_stream *st, struct uk_err *err)
 			stream_merge(st, 0);
 	}
 	stream_merge(st, 1);
+	if (!st->timeout)
+		reparse_evidence(st);
 	indexed = st->indexed;
 	timeout = st->timeout;
 	stream_free(st);

@@ -178,3 +178,17 @@ teardown() {
 	jq -e '[.symbols[].name] | index("test_engine_defined_here") != null' \
 	    <<<"$output"
 }
+
+@test "repomap lexing: a tree of nothing but tests is parsed after all" {
+	mkdir -p "$T/only/tests" "$T/srv/archives/acme/only"
+	cp "$T/tree/tests/test_engine.py" "$T/only/tests/"
+	printf 'def shared_fixture_helper():\n    return 1\n' \
+	    >"$T/only/tests/helpers.py"
+	tar -C "$T/only" -czf "$T/srv/archives/acme/only/HEAD.tar.gz" \
+	    --transform 's,^\.,acme-only-0123abc,' .
+	run -0 --separate-stderr urlfetch -c -J <<<"https://github.com/acme/only"
+	jq -e '.github_info | .files_parsed == 2 and .files_lexed == 0 and
+	    .definitions >= 2' <<<"$output"
+	jq -e '[.symbols[].name] | index("shared_fixture_helper") != null' \
+	    <<<"$output"
+}
