@@ -28,14 +28,14 @@ enum family { FAM_C, FAM_PYTHON, FAM_RUBY };
 
 /* Keywords that look like calls ("if (") or like types ("None"). */
 static const char *const keywords[] = { "False", "None", "Self", "True",
-	"alignof", "and", "assert", "await", "case", "catch", "decltype",
-	"def", "defined", "del", "do", "elif", "else", "elsif", "end",
-	"except", "false", "for", "foreach", "func", "function", "if", "in",
-	"instanceof", "is", "lambda", "match", "new", "nil", "noexcept", "not",
-	"null", "operator", "or", "raise", "return", "self", "sizeof",
-	"static_assert", "super", "switch", "synchronized", "then", "this",
-	"throw", "true", "typeid", "typeof", "unless", "until", "void", "when",
-	"while", "with", "yield" };
+	"alignof", "and", "assert", "await", "case", "catch", "decltype", "def",
+	"defined", "del", "do", "elif", "else", "elsif", "end", "except",
+	"false", "for", "foreach", "func", "function", "if", "in", "instanceof",
+	"is", "lambda", "match", "new", "nil", "noexcept", "not", "null",
+	"operator", "or", "raise", "return", "self", "sizeof", "static_assert",
+	"super", "switch", "synchronized", "then", "this", "throw", "true",
+	"typeid", "typeof", "unless", "until", "void", "when", "while", "with",
+	"yield" };
 
 static int
 kw_cmp(const void *key, const void *elt)
@@ -121,8 +121,8 @@ skip_raw(const char *text, size_t len, size_t i)
 	for (i++; i < len; i++) {
 		if (text[i] != '"')
 			continue;
-		for (k = 0; k < hashes && i + 1 + k < len &&
-		     text[i + 1 + k] == '#';
+		for (k = 0;
+		     k < hashes && i + 1 + k < len && text[i + 1 + k] == '#';
 		     k++)
 			;
 		if (k == hashes)
@@ -132,8 +132,8 @@ skip_raw(const char *text, size_t len, size_t i)
 }
 
 void
-uk_symlex_refs(const char *lang, const char *text, size_t len,
-    uk_symlex_fn *fn, void *arg)
+uk_symlex_refs(const char *lang, const char *text, size_t len, uk_symlex_fn *fn,
+    void *arg)
 {
 	enum family fam = FAM_C;
 	int rust = !strcmp(lang, "rust");
@@ -182,7 +182,8 @@ uk_symlex_refs(const char *lang, const char *text, size_t len,
 			if (rust && c == '\'' && i + 2 < len &&
 			    id_start((unsigned char)text[i + 1]) &&
 			    text[i + 2] != '\'') {
-				for (i++; i < len && id_char((unsigned char)text[i]);
+				for (i++;
+				     i < len && id_char((unsigned char)text[i]);
 				     i++)
 					;
 				continue;
@@ -202,7 +203,8 @@ uk_symlex_refs(const char *lang, const char *text, size_t len,
 		    id_start((unsigned char)text[i + 1]) &&
 		    (i == 0 || text[i - 1] != ':')) {
 			/* A symbol, :name: not a reference. */
-			for (i++; i < len && id_char((unsigned char)text[i]); i++)
+			for (i++; i < len && id_char((unsigned char)text[i]);
+			     i++)
 				;
 			continue;
 		}
@@ -232,8 +234,7 @@ uk_symlex_refs(const char *lang, const char *text, size_t len,
 		k = i;
 		while (k < len && (text[k] == ' ' || text[k] == '\t'))
 			k++;
-		if (fam == FAM_RUBY ||
-		    (k < len && text[k] == '(') ||
+		if (fam == FAM_RUBY || (k < len && text[k] == '(') ||
 		    (rust && k + 1 < len && text[k] == '!' &&
 			text[k + 1] != '=') ||
 		    (text[s] >= 'A' && text[s] <= 'Z')) {

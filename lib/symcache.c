@@ -65,7 +65,8 @@ is_hash(const char *s)
 	size_t i;
 
 	for (i = 0; i < 64; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+			(s[i] >= 'a' && s[i] <= 'f')))
 			return 0;
 	return s[64] == '\0';
 }
@@ -79,8 +80,9 @@ find(struct uk_symcache *sc, const char *hash)
 
 	/* The hash is SHA-256: its first hex digits are spread already. */
 	for (i = 0; i < 15; i++)
-		h = h * 16 + (uint64_t)(hash[i] <= '9' ? hash[i] - '0' :
-							 hash[i] - 'a' + 10);
+		h = h * 16 +
+		    (uint64_t)(hash[i] <= '9' ? hash[i] - '0' :
+						hash[i] - 'a' + 10);
 	i = (size_t)h & (sc->cap - 1);
 	while (sc->slots[i].v && strcmp(sc->slots[i].hash, hash))
 		i = (i + 1) & (sc->cap - 1);
