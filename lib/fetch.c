@@ -793,6 +793,8 @@ fetch_repo(struct uk_fetch_job *j)
 
 	o.insecure |= j->f->o.http.insecure;
 	o.allow_private |= j->f->o.http.allow_private;
+	/* Tags are kept by their file's hash: no URL or option changes them. */
+	o.tag_cache = j->f->have_cache ? &j->f->cache : NULL;
 	if (uk_repo_fetch(&j->u, j->url, &o, rec, &err) < 0) {
 		uk_json_free(rec);
 		fail(j, "%s", err.msg);

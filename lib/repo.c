@@ -31,6 +31,7 @@
 #include "netguard.h"
 #include "repo.h"
 #include "symbols.h"
+#include "symcache.h"
 
 void
 uk_repo_opts_init(struct uk_repo_opts *o)
@@ -1437,12 +1438,36 @@ make_map(struct uk_symbols *sym, const struct uk_repo_opts *o,
 	uk_symbols_map_opts(sym, &so, map);
 }
 
+/*
+ * Tests and docs are lexed, not parsed (symbols.h), unless under the
+ * focus: which part of /tree/A/B/C is the path is known only once the
+ * archive of a branch arrives, so every candidate (B/C, C) is parsed.
+ */
+static void
+parse_focus(struct uk_symbols *sym, const struct uk_url *u)
+{
+	struct uk_buf full = UK_BUF_INIT;
+	size_t i;
+
+	if (!u->branch)
+		return;
+	uk_buf_addstr(&full, u->branch);
+	if (u->file && *u->file)
+		uk_buf_addf(&full, "/%s", u->file);
+	for (i = 0; i < full.len; i++)
+		if (full.buf[i] == '/' && full.buf[i + 1])
+			uk_symbols_parse_under(sym, full.buf + i + 1);
+	uk_buf_release(&full);
+}
+
 int
 uk_repo_fetch(const struct uk_url *u, const char *url,
     const struct uk_repo_opts *o, yajl_val rec, struct uk_err *err)
 {
 	struct snap s;
 	struct uk_symbols *sym = NULL;
+	struct uk_symcache *tags = NULL;
+	struct uk_symbols_counts counts = { 0, 0, 0 };
 	struct uk_buf map = UK_BUF_INIT, desc = UK_BUF_INIT,
 		      title = UK_BUF_INIT;
 	const char *route;
@@ -1467,8 +1492,23 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 	/* A budget of 0 tokens: no map, so nothing to parse. */
 	if (o->map_tokens > 0)
 		s.sym = sym;
+	if (s.sym && o->tag_cache) {
+		struct uk_buf key = UK_BUF_INIT;
+
+		/* One entry per repository, whatever the branch or path. */
+		if (github)
+			uk_buf_addf(&key, "https://github.com/%s/%s", u->owner,
+			    u->repo);
+		else
+			uk_buf_addstr(&key, url);
+		tags = uk_symcache_open(o->tag_cache, key.buf,
+		    uk_symbols_tags_version());
+		uk_symbols_set_cache(sym, tags);
+		uk_buf_release(&key);
+	}
 	if (github) {
 		route = "archive";
+		parse_focus(sym, u);
 		snap_stream_start(&s);
 		if (u->branch ? fetch_tree(u, &s, &branch, &path, err) < 0 :
 		    fetch_archive(u, &s, err) < 0) {
@@ -1551,6 +1591,13 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 		}
 	}
 	make_map(sym, o, focus, &map);
+	if (tags) {
+		struct uk_err terr;
+
+		/* A hint: a cache that cannot be written costs the next run. */
+		(void)uk_symcache_save(tags, &terr);
+	}
+	uk_symbols_get_counts(sym, &counts);
 
 	uk_json_set_str(rec, "title", title.buf);
 	if (s.readme) {
@@ -1583,6 +1630,9 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 	uk_json_set_int(info, "bytes", (long long)s.total_bytes);
 	uk_json_set_int(info, "files_indexed", indexed);
 	uk_json_set_int(info, "files_skipped", (long long)s.skipped);
+	uk_json_set_int(info, "files_parsed", (long long)counts.parsed);
+	uk_json_set_int(info, "files_lexed", (long long)counts.lexed);
+	uk_json_set_int(info, "files_cached", (long long)counts.cached);
 	uk_json_set_int(info, "definitions", (long long)uk_symbols_ndefs(sym));
 	uk_json_set_int(info, "references", (long long)uk_symbols_nrefs(sym));
 	if (uk_symbols_top_file(sym))
@@ -1607,6 +1657,7 @@ out:
 	/* The parsing threads read the snapshot's texts: stop them first. */
 	uk_symbols_stream_cancel(s.stream);
 	uk_symbols_free(sym);
+	uk_symcache_free(tags);
 	snap_release(&s);
 	free(real);
 	git_libgit2_shutdown();

@@ -17,6 +17,8 @@
 #include "url.h"
 #include "util.h"
 
+struct uk_cache;
+
 /*
  * How far uk_repo_fetch has got, for a progress line.  While the snapshot
  * is read (UK_REPO_FETCHING) its files are already being parsed, so
@@ -58,6 +60,11 @@ struct uk_repo_opts {
 	int threads;                  /* parsing threads, 0: one per CPU */
 	uk_repo_progress_fn *progress; /* NULL: none */
 	void *progress_arg;
+	/*
+	 * Where parsed files' tags are kept by their SHA-256 (symcache.h),
+	 * so that a fetch again parses only what changed; NULL: nowhere.
+	 */
+	struct uk_cache *tag_cache;
 };
 
 /*

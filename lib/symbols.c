@@ -31,6 +31,7 @@
 #include "strset.h"
 #include "symbols.h"
 #include "symbols_int.h"
+#include "symcache.h"
 
 /* Grammars, from .grammars/obj. */
 const TSLanguage *tree_sitter_python(void);
@@ -140,6 +141,13 @@ struct uk_symbols {
 	/* Interned names (their strings are t.names). */
 	struct name_slot *slots;
 	size_t cap, anames;
+
+	/* Evidence files are lexed, not parsed, unless under one of these. */
+	int lex_evidence;
+	char **parse_under;
+	size_t nparse_under;
+	struct uk_symbols_counts counts;
+	struct uk_symcache *cache; /* not owned; NULL: none */
 };
 
 const char *
@@ -471,37 +479,46 @@ is_binding_parent(const char *t)
 	    !strcmp(t, "destructured_left_assignment");
 }
 
-/* Collect the names bound in the file: assigned, or parameters. */
+/*
+ * Collect the names bound in the file: assigned, or parameters.  The
+ * parents of the walk are kept on a stack: ts_node_parent walks down from
+ * the root each time (tree-sitter 0.20.7), which made this walk quadratic
+ * in the depth and a tenth of the time on Django.
+ */
 static void
 collect_locals(struct filectx *fc)
 {
 	TSTreeCursor c = ts_tree_cursor_new(fc->root);
-	int down = 1;
+	TSNode *stack = NULL;
+	size_t depth = 0, astack = 0;
 
 	fc->locals_done = 1;
+	GROW(stack, depth, astack);
+	stack[depth++] = fc->root;
 	for (;;) {
-		if (down && ts_tree_cursor_goto_first_child(&c))
-			;
-		else if (ts_tree_cursor_goto_next_sibling(&c))
-			;
-		else {
-			while (ts_tree_cursor_goto_parent(&c))
-				if (ts_tree_cursor_goto_next_sibling(&c))
-					goto visit;
-			break;
-		}
-	visit:
-		down = 1;
-		{
-			TSNode n = ts_tree_cursor_current_node(&c);
-			TSNode p;
-			const char *pt;
+		TSNode n, p;
+		const char *pt;
 
-			if (strcmp(ts_node_type(n), "identifier"))
-				continue;
-			p = ts_node_parent(n);
-			if (ts_node_is_null(p))
-				continue;
+		if (ts_tree_cursor_goto_first_child(&c)) {
+			GROW(stack, depth, astack);
+			stack[depth++] = n = ts_tree_cursor_current_node(&c);
+		} else if (ts_tree_cursor_goto_next_sibling(&c)) {
+			stack[depth - 1] = n = ts_tree_cursor_current_node(&c);
+		} else {
+			for (;;) {
+				if (!ts_tree_cursor_goto_parent(&c))
+					goto done;
+				depth--;
+				if (ts_tree_cursor_goto_next_sibling(&c))
+					break;
+			}
+			stack[depth - 1] = n = ts_tree_cursor_current_node(&c);
+		}
+		/* stack[depth - 1] is n, stack[depth - 2] its parent. */
+		if (depth < 2 || strcmp(ts_node_type(n), "identifier"))
+			continue;
+		p = stack[depth - 2];
+		{
 			pt = ts_node_type(p);
 			if (is_binding_parent(pt) ||
 			    ((!strcmp(pt, "assignment") ||
@@ -516,6 +533,8 @@ collect_locals(struct filectx *fc)
 			}
 		}
 	}
+done:
+	free(stack);
 	ts_tree_cursor_delete(&c);
 }
 
@@ -525,13 +544,18 @@ collect_locals(struct filectx *fc)
  * not a definition of func elsewhere.  File-wide, as for Ruby's locals.
  */
 static int
-calls_local(struct filectx *fc, TSNode name)
+calls_local(struct filectx *fc, TSNode name, TSNode ref)
 {
-	TSNode p = ts_node_parent(name);
 	uint32_t a = ts_node_start_byte(name);
 
-	if (ts_node_is_null(p) || strcmp(ts_node_type(p), "call") ||
-	    strcmp(ts_node_type(name), "identifier"))
+	/*
+	 * The call is the node the query captured (not ts_node_parent, which
+	 * walks down from the root): a bare call when its function is name.
+	 */
+	if (strcmp(ts_node_type(ref), "call") ||
+	    strcmp(ts_node_type(name), "identifier") ||
+	    !ts_node_eq(ts_node_child_by_field_name(ref, "function", 8),
+		name))
 		return 0;
 	if (!fc->locals_done)
 		collect_locals(fc);
@@ -770,6 +794,8 @@ struct rtag {
 
 struct fres {
 	int status; /* 1 indexed, 0 not a language of ours, -1 failed */
+	int lexed;  /* references only, by symbols_lex.c */
+	int cached; /* from the tag cache */
 	int generated;
 	uint32_t nlines;
 	struct rtag *tags;
@@ -972,7 +998,7 @@ index_tree(const struct uk_symbols *s, struct worker *w, TSParser *parser,
 			continue;
 		if (ts_node_end_byte(name) <= ts_node_start_byte(name))
 			continue;
-		if (!def && li == LANG_PYTHON && calls_local(&fc, name))
+		if (!def && li == LANG_PYTHON && calls_local(&fc, name, node))
 			continue;
 		GROW(tags, ntags, atags);
 		t = &tags[ntags++];
@@ -996,8 +1022,46 @@ index_tree(const struct uk_symbols *s, struct worker *w, TSParser *parser,
 	/* The tree goes with the arena. */
 }
 
+struct lexctx {
+	struct fres *r;
+	size_t ar;
+};
+
 static void
-index_file(const struct uk_symbols *s, struct worker *w, int li,
+lex_ref(void *arg, const char *name, size_t n, uint32_t line)
+{
+	struct lexctx *lc = arg;
+	struct rtag *rt;
+
+	GROW(lc->r->tags, lc->r->ntags, lc->ar);
+	rt = &lc->r->tags[lc->r->ntags++];
+	memset(rt, 0, sizeof(*rt));
+	rt->kind = "call";
+	rt->line = line;
+	rt->name = uk_xmemdup(name, n);
+}
+
+/* A file that only gives evidence: its references, lexed (symbols_lex.c). */
+static void
+lex_file(int li, const char *text, size_t len, struct fres *r)
+{
+	struct lexctx lc = { r, 0 };
+	const char *p;
+	uint32_t nl = 0;
+
+	for (p = text; (p = memchr(p, '\n', len - (size_t)(p - text))); p++)
+		nl++;
+	if (len && text[len - 1] != '\n')
+		nl++;
+	r->nlines = nl;
+	r->generated = looks_generated(text, len);
+	uk_symlex_refs(langs[li].name, text, len, lex_ref, &lc);
+	r->status = 1;
+	r->lexed = 1;
+}
+
+static void
+index_file(const struct uk_symbols *s, struct worker *w, int li, int lex,
     const char *path, const char *text, size_t len, struct fres *r)
 {
 	TSParser *parser;
@@ -1007,6 +1071,10 @@ index_file(const struct uk_symbols *s, struct worker *w, int li,
 	r->status = -1;
 	if (len > UINT32_MAX / 2) {
 		snprintf(r->err, sizeof(r->err), "'%s': too large", path);
+		return;
+	}
+	if (lex) {
+		lex_file(li, text, len, r);
 		return;
 	}
 	uk_symarena_enter(&w->arena);
@@ -1033,6 +1101,12 @@ merge(struct uk_symbols *s, const char *path, struct fres *r)
 	s->t.files[fi].nlines = r->nlines;
 	s->t.files[fi].generated = r->generated;
 	s->t.ranked = 0;
+	if (r->lexed)
+		s->counts.lexed++;
+	else if (r->cached)
+		s->counts.cached++;
+	else
+		s->counts.parsed++;
 	for (k = 0; k < r->ntags; k++) {
 		struct rtag *t = &r->tags[k];
 		uint32_t id = intern(s, t->name, strlen(t->name));
@@ -1078,6 +1152,53 @@ fres_release(struct fres *r)
 	r->ntags = 0;
 }
 
+/*
+ * Whether path only gives evidence (a test, an example...) and is outside
+ * every path the caller wants parsed: lexed then.
+ */
+static int
+lex_it(const struct uk_symbols *s, const char *path)
+{
+	size_t i;
+
+	if (!s->lex_evidence || !uk_symtab_is_noise(path))
+		return 0;
+	for (i = 0; i < s->nparse_under; i++) {
+		size_t n = strlen(s->parse_under[i]);
+
+		if (!n || (!strncmp(path, s->parse_under[i], n) &&
+			      (path[n] == '/' || !path[n])))
+			return 0;
+	}
+	return 1;
+}
+
+void
+uk_symbols_set_lex(struct uk_symbols *s, int on)
+{
+	s->lex_evidence = on;
+}
+
+void
+uk_symbols_parse_under(struct uk_symbols *s, const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+
+	if (!path)
+		return;
+	while (n && path[n - 1] == '/')
+		n--;
+	s->parse_under = uk_xrealloc(s->parse_under,
+	    (s->nparse_under + 1) * sizeof(char *));
+	s->parse_under[s->nparse_under++] = uk_xmemdup(path, n);
+}
+
+void
+uk_symbols_get_counts(const struct uk_symbols *s, struct uk_symbols_counts *c)
+{
+	*c = s->counts;
+}
+
 int
 uk_symbols_add(struct uk_symbols *s, const char *path, const char *text,
     size_t len, struct uk_err *err)
@@ -1089,11 +1210,235 @@ uk_symbols_add(struct uk_symbols *s, const char *path, const char *text,
 		return 0;
 	if (qstate_get(s, li, err) < 0)
 		return -1;
-	index_file(s, &s->w, li, path, text, len, &r);
+	index_file(s, &s->w, li, lex_it(s, path), path, text, len, &r);
 	if (r.status < 0)
 		return uk_err_set(err, UK_EXIT_FAIL, "%s", r.err);
 	merge(s, path, &r);
 	return 1;
+}
+
+/*
+ * The tag cache (symcache.h).  A file's tags are the object
+ * {"n": lines, "g": generated, "s": SEQ, "d": [DEF...]}: SEQ holds one
+ * line per tag in the order found, a reference's name or an empty line
+ * for the next definition of "d", each an array [name, kind, line,
+ * signature, lines of it, doc, scope, scope's name, scope's line, scope's
+ * lines] (null for a missing doc or scope).
+ */
+#define TAGS_FORMAT 1 /* bump when what a tag holds changes (symbols_sig.c) */
+
+static char tags_version[40];
+
+/* The format, and a hash of every grammar's ABI and query text. */
+static void
+make_version(void)
+{
+	uint64_t h = 14695981039346656037ULL;
+	size_t i;
+
+	for (i = 0; i < NLANGS; i++) {
+		const char *parts[3] = { langs[i].name, langs[i].tags,
+			langs[i].extra ? langs[i].extra : "" };
+		uint32_t abi = ts_language_version(langs[i].fn());
+		size_t k;
+		const char *p;
+
+		for (k = 0; k < 3; k++)
+			for (p = parts[k]; *p; p++) {
+				h ^= (unsigned char)*p;
+				h *= 1099511628211ULL;
+			}
+		h ^= abi;
+		h *= 1099511628211ULL;
+	}
+	snprintf(tags_version, sizeof(tags_version), "%d-%016llx",
+	    TAGS_FORMAT, (unsigned long long)h);
+}
+
+const char *
+uk_symbols_tags_version(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, make_version);
+	return tags_version;
+}
+
+static yajl_val
+str_or_null(const char *str)
+{
+	return str ? uk_json_str(str) : uk_json_null();
+}
+
+static void
+cache_put(struct uk_symbols *s, const char *hash, const struct fres *r)
+{
+	struct uk_buf seq = UK_BUF_INIT;
+	yajl_val o, d = uk_json_array();
+	size_t k;
+
+	for (k = 0; k < r->ntags; k++) {
+		const struct rtag *t = &r->tags[k];
+		yajl_val a;
+
+		if (!t->name[0] || strchr(t->name, '\n'))
+			goto fail;
+		if (!t->def) {
+			uk_buf_addstr(&seq, t->name);
+			uk_buf_addch(&seq, '\n');
+			continue;
+		}
+		uk_buf_addch(&seq, '\n');
+		a = uk_json_array();
+		uk_json_push(a, uk_json_str(t->name));
+		uk_json_push(a, uk_json_str(t->kind));
+		uk_json_push(a, uk_json_int(t->line));
+		uk_json_push(a, uk_json_str(t->d.sig));
+		uk_json_push(a, uk_json_int(t->d.nlines));
+		uk_json_push(a, str_or_null(t->d.doc));
+		uk_json_push(a, str_or_null(t->d.scope));
+		uk_json_push(a, str_or_null(t->d.scope_name));
+		uk_json_push(a, uk_json_int(t->d.scope_line));
+		uk_json_push(a, uk_json_int(t->d.scope_nlines));
+		uk_json_push(d, a);
+	}
+	o = uk_json_object();
+	uk_json_set_int(o, "n", r->nlines);
+	uk_json_set_int(o, "g", r->generated);
+	uk_json_set(o, "s", uk_json_strn(seq.buf ? seq.buf : "", seq.len));
+	uk_json_set(o, "d", d);
+	uk_symcache_put(s->cache, hash, o);
+	uk_buf_release(&seq);
+	return;
+fail:
+	uk_json_free(d);
+	uk_buf_release(&seq);
+}
+
+/* An integer in [lo, UINT32_MAX] from v, or -1. */
+static long long
+get_u32(yajl_val v, long long lo)
+{
+	long long x;
+
+	if (!v || !YAJL_IS_INTEGER(v))
+		return -1;
+	x = YAJL_GET_INTEGER(v);
+	return x < lo || x > (long long)UINT32_MAX ? -1 : x;
+}
+
+/* A string of v, a copy; NULL for null; -1 when v is neither. */
+static int
+get_str(yajl_val v, int null_ok, char **out)
+{
+	*out = NULL;
+	if (v && YAJL_IS_STRING(v)) {
+		*out = uk_xstrdup(YAJL_GET_STRING(v));
+		return 0;
+	}
+	return null_ok && v && YAJL_IS_NULL(v) ? 0 : -1;
+}
+
+/* One definition of "d" into t; -1 when it does not check out. */
+static int
+cached_def(const struct qstate *st, yajl_val a, struct rtag *t)
+{
+	yajl_val *v;
+	const char *kind;
+	long long line, nl, sl, snl;
+	uint32_t i;
+
+	if (!a || !YAJL_IS_ARRAY(a) || a->u.array.len != 10)
+		return -1;
+	v = a->u.array.values;
+	if (!YAJL_IS_STRING(v[1]))
+		return -1;
+	kind = YAJL_GET_STRING(v[1]);
+	/* The kind, as the query names it (sdef.kind is not owned). */
+	for (i = 0; i < st->ncaps; i++)
+		if (st->role[i] == R_DEF && !strcmp(st->kind[i], kind))
+			break;
+	if (i == st->ncaps)
+		return -1;
+	t->kind = st->kind[i];
+	t->def = 1;
+	if ((line = get_u32(v[2], 1)) < 0 || (nl = get_u32(v[4], 1)) < 0 ||
+	    (sl = get_u32(v[8], 0)) < 0 || (snl = get_u32(v[9], 0)) < 0)
+		return -1;
+	t->line = (uint32_t)line;
+	t->d.nlines = (uint32_t)nl;
+	t->d.scope_line = (uint32_t)sl;
+	t->d.scope_nlines = (uint32_t)snl;
+	if (get_str(v[0], 0, &t->name) < 0 || !t->name[0] ||
+	    get_str(v[3], 0, &t->d.sig) < 0 ||
+	    get_str(v[5], 1, &t->d.doc) < 0 ||
+	    get_str(v[6], 1, &t->d.scope) < 0 ||
+	    get_str(v[7], 1, &t->d.scope_name) < 0)
+		return -1;
+	return 0;
+}
+
+static void fres_release(struct fres *r);
+
+/*
+ * The tags of hash from the cache into r (as index_file would have made
+ * them): 0, or -1 when there are none or they do not check out (then
+ * they are dropped from the cache and r is empty).
+ */
+static int
+cache_get(struct uk_symbols *s, int li, const char *hash, struct fres *r)
+{
+	yajl_val o = uk_symcache_get(s->cache, hash), seq, d;
+	const char *p, *e, *end;
+	long long nl;
+	size_t nd = 0, ar = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (!o)
+		return -1;
+	seq = uk_json_get(o, "s");
+	d = uk_json_get(o, "d");
+	if ((nl = get_u32(uk_json_get(o, "n"), 0)) < 0 || !seq ||
+	    !YAJL_IS_STRING(seq) || !d || !YAJL_IS_ARRAY(d) ||
+	    get_u32(uk_json_get(o, "g"), 0) < 0)
+		goto bad;
+	r->nlines = (uint32_t)nl;
+	r->generated = get_u32(uk_json_get(o, "g"), 0) != 0;
+	p = YAJL_GET_STRING(seq);
+	end = p + strlen(p);
+	for (; p < end; p = e + 1) {
+		struct rtag *t;
+
+		if (!(e = memchr(p, '\n', (size_t)(end - p))))
+			goto bad;
+		GROW(r->tags, r->ntags, ar);
+		t = &r->tags[r->ntags++];
+		memset(t, 0, sizeof(*t));
+		if (e > p) {
+			t->kind = "call";
+			t->name = uk_xmemdup(p, (size_t)(e - p));
+			continue;
+		}
+		if (nd >= d->u.array.len ||
+		    cached_def(&s->qs[li], d->u.array.values[nd++], t) < 0)
+			goto bad;
+	}
+	if (nd != d->u.array.len)
+		goto bad;
+	r->status = 1;
+	r->cached = 1;
+	return 0;
+bad:
+	fres_release(r);
+	memset(r, 0, sizeof(*r));
+	uk_symcache_drop(s->cache, hash);
+	return -1;
+}
+
+void
+uk_symbols_set_cache(struct uk_symbols *s, struct uk_symcache *sc)
+{
+	s->cache = sc;
 }
 
 /* Indexing files as they arrive: a queue that worker threads take from. */
@@ -1101,6 +1446,8 @@ struct sitem {
 	const char *path, *text;
 	size_t len;
 	int li;
+	int lex; /* only evidence: lexed, not parsed */
+	char hash[65]; /* with a tag cache: the text's SHA-256, else "" */
 	int done;
 	struct fres res;
 };
@@ -1133,8 +1480,14 @@ stream_work(struct uk_symbols_stream *st, struct worker *w, int wait)
 	size_t i;
 
 	pthread_mutex_lock(&st->lock);
-	while (wait && st->next >= st->n && !st->closed && !st->cancel)
+	for (;;) {
+		/* Items from the tag cache are done when they are added. */
+		while (st->next < st->n && st->items[st->next].done)
+			st->next++;
+		if (st->next < st->n || !wait || st->closed || st->cancel)
+			break;
 		pthread_cond_wait(&st->more, &st->lock);
+	}
 	if (st->next >= st->n || st->cancel) {
 		pthread_mutex_unlock(&st->lock);
 		return 0;
@@ -1142,7 +1495,8 @@ stream_work(struct uk_symbols_stream *st, struct worker *w, int wait)
 	i = st->next++;
 	it = st->items[i];
 	pthread_mutex_unlock(&st->lock);
-	index_file(st->s, w, it.li, it.path, it.text, it.len, &it.res);
+	index_file(st->s, w, it.li, it.lex, it.path, it.text, it.len,
+	    &it.res);
 	pthread_mutex_lock(&st->lock);
 	st->items[i].res = it.res;
 	st->items[i].done = 1;
@@ -1195,6 +1549,9 @@ stream_merge(struct uk_symbols_stream *st, int wait)
 			struct sitem *it = &st->items[k];
 
 			if (it->res.status == 1) {
+				if (st->s->cache && it->hash[0] &&
+				    !it->res.cached && !it->res.lexed)
+					cache_put(st->s, it->hash, &it->res);
 				merge(st->s, it->path, &it->res);
 				st->indexed++;
 			} else if (it->res.status < 0 &&
@@ -1251,11 +1608,21 @@ uk_symbols_stream_add(struct uk_symbols_stream *st, const char *path,
 {
 	int li = lang_index(path);
 	struct sitem *it;
+	struct fres res;
+	char hash[65];
+	int lex, hit = 0;
 
 	if (li < 0)
 		return 0;
 	if (qstate_get(st->s, li, err) < 0)
 		return -1;
+	/* Outside the lock: the workers go on meanwhile. */
+	lex = lex_it(st->s, path);
+	hash[0] = '\0';
+	if (st->s->cache && !lex && len <= UINT32_MAX / 2) {
+		uk_symcache_hash(text, len, hash);
+		hit = cache_get(st->s, li, hash, &res) == 0;
+	}
 	pthread_mutex_lock(&st->lock);
 	if (st->n == st->a) {
 		st->a = st->a ? 2 * st->a : 256;
@@ -1267,6 +1634,13 @@ uk_symbols_stream_add(struct uk_symbols_stream *st, const char *path,
 	it->text = text;
 	it->len = len;
 	it->li = li;
+	it->lex = lex;
+	memcpy(it->hash, hash, sizeof(hash));
+	if (hit) {
+		it->res = res;
+		it->done = 1;
+		st->ndone++;
+	}
 	pthread_cond_signal(&st->more);
 	pthread_mutex_unlock(&st->lock);
 	stream_merge(st, 0);
@@ -1294,6 +1668,46 @@ stream_free(struct uk_symbols_stream *st)
 	free(st);
 }
 
+/*
+ * A tree that is nothing but evidence (a repository of examples, a focus
+ * on docs/ that is not one) would have an empty map: its files are then
+ * parsed after all, on this thread, as the index's only files.
+ */
+static void
+reparse_evidence(struct uk_symbols_stream *st)
+{
+	struct uk_symbols *s = st->s;
+	struct symtab *t = &s->t;
+	size_t k;
+
+	if (!s->counts.lexed || s->counts.parsed || s->counts.cached ||
+	    t->ndefs)
+		return;
+	for (k = 0; k < t->nfiles; k++)
+		free(t->files[k].path);
+	t->nfiles = 0;
+	t->nrefs = 0;
+	t->ranked = 0;
+	s->counts.lexed = 0;
+	st->indexed = 0;
+	for (k = 0; k < st->n; k++) {
+		struct sitem *it = &st->items[k];
+
+		index_file(s, &s->w, it->li, 0, it->path, it->text, it->len,
+		    &it->res);
+		if (it->res.status == 1) {
+			merge(s, it->path, &it->res);
+			st->indexed++;
+		} else if (it->res.status < 0 &&
+		    strstr(it->res.err, "time limit")) {
+			st->timeout = 1;
+			fres_release(&it->res);
+			break;
+		}
+		fres_release(&it->res);
+	}
+}
+
 long
 uk_symbols_stream_end(struct uk_symbols_stream *st, struct uk_err *err)
 {
@@ -1310,6 +1724,8 @@ uk_symbols_stream_end(struct uk_symbols_stream *st, struct uk_err *err)
 			stream_merge(st, 0);
 	}
 	stream_merge(st, 1);
+	if (!st->timeout)
+		reparse_evidence(st);
 	indexed = st->indexed;
 	timeout = st->timeout;
 	stream_free(st);
@@ -1378,6 +1794,7 @@ uk_symbols_new(void)
 	uk_symarena_install();
 	worker_init(&s->w);
 	s->file_limit = UK_SYMBOLS_FILE_SECONDS;
+	s->lex_evidence = 1;
 	return s;
 }
 
@@ -1414,6 +1831,9 @@ uk_symbols_free(struct uk_symbols *s)
 	free(t->names);
 	free(t->chosen);
 	free(t->focus);
+	for (i = 0; i < s->nparse_under; i++)
+		free(s->parse_under[i]);
+	free(s->parse_under);
 	worker_release(&s->w);
 	free(s);
 }

@@ -157,6 +157,46 @@ void uk_symbols_note(struct uk_symbols *s, const char *path, const char *text,
 /* 1 when uk_symbols_note reads path's content, else 0. */
 int uk_symbols_wants_text(const char *path);
 
+/*
+ * Files that only give evidence (tests, examples, docs, benchmarks,
+ * fixtures: what the ranking sends little of its teleport mass) are not
+ * parsed but lexed: their references are the identifiers they call or
+ * that look like types, outside comments and strings, and they define
+ * nothing (neither in the map nor in uk_symbols_json).  Tree-sitter's
+ * parse is most of the index's time, and a tree has often as many tests
+ * as sources.  uk_symbols_set_lex(s, 0) parses every file (the default is
+ * 1); uk_symbols_parse_under(s, path) parses the files under path (a
+ * directory or a file of the tree, as a focus is) whatever they are: call
+ * it before adding files, once per path, for a focus that may be under
+ * tests/ or docs/.
+ */
+void uk_symbols_set_lex(struct uk_symbols *s, int on);
+void uk_symbols_parse_under(struct uk_symbols *s, const char *path);
+
+/* How the files indexed so far were read. */
+struct uk_symbols_counts {
+	size_t parsed; /* by tree-sitter */
+	size_t lexed;  /* evidence only: references lexed */
+	size_t cached; /* tags taken from the tag cache (symcache.h) */
+};
+
+void uk_symbols_get_counts(const struct uk_symbols *s,
+    struct uk_symbols_counts *c);
+
+/*
+ * Take the tags of files from the tag cache sc (symcache.h; not owned, it
+ * must outlive the index; NULL: none) when their bytes' SHA-256 is there,
+ * and put there the tags of the files parsed.  Streams only
+ * (uk_symbols_stream_add, uk_symbols_add_files), not uk_symbols_add.
+ * Files lexed (above) are not cached: lexing costs less than reading.
+ * The cache is opened with the version uk_symbols_tags_version gives.
+ */
+struct uk_symcache;
+void uk_symbols_set_cache(struct uk_symbols *s, struct uk_symcache *sc);
+
+/* The version of what a tag holds: the grammars, the queries, the format. */
+const char *uk_symbols_tags_version(void);
+
 /* Files indexed, definitions and references found so far. */
 size_t uk_symbols_nfiles(const struct uk_symbols *s);
 size_t uk_symbols_ndefs(const struct uk_symbols *s);

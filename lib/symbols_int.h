@@ -136,4 +136,14 @@ struct yajl_val_s *uk_symtab_json(const struct symtab *t);
 /* path with control characters as \n, \t, \x1b: never a line of its own. */
 void uk_symtab_add_escaped(struct uk_buf *b, const char *s, size_t n);
 
+/*
+ * symbols_lex.c: the references of a file of language lang ("python"...)
+ * without a parse, for a file that only gives evidence: fn(arg, name, n,
+ * line) for each, in order.
+ */
+typedef void uk_symlex_fn(void *arg, const char *name, size_t n,
+    uint32_t line);
+void uk_symlex_refs(const char *lang, const char *text, size_t len,
+    uk_symlex_fn *fn, void *arg);
+
 #endif

@@ -758,6 +758,9 @@ tree_driver(int argc, char **argv)
 	if (i >= argc)
 		return 2;
 	tr.s = uk_symbols_new();
+	/* As lib/repo.c does: a focus under tests/ is parsed. */
+	if (o.focus)
+		uk_symbols_parse_under(tr.s, o.focus);
 	tr.st = uk_symbols_stream_start(tr.s, 0);
 	uk_buf_addstr(&path, argv[i]);
 	while (path.len > 1 && path.buf[path.len - 1] == '/')
