@@ -2167,8 +2167,8 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	}
 	x->blocked = is_blocked(&c, all.buf, all.len);
 	x->needs_browser = uk_ex_needs_browser(&c, all.buf, all.len);
-	/* An app shell's text is its notice, not the page's text. */
-	if (x->needs_browser)
+	/* An app shell's notice is not the page's text. */
+	if (x->needs_browser && uk_ex_only_notice(text.buf, text.len))
 		uk_buf_reset(&text);
 	x->text = uk_buf_detach(&text, NULL);
 	x->format = w.md ? "markdown" : "text";
