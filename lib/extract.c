@@ -12,14 +12,18 @@
  * A page with more elements than its size warrants is refused
  * (MAX_ELEMENTS).  Boilerplate is marked first: navigation, footers,
  * asides, captions, forms' inputs, hidden elements, and elements whose
- * class or id says menu, sidebar, cookie, share, comments and the like
- * (class_verdict), unless such an element holds a <main> or <article> or
- * most of the page's plain text (a "has-sidebar" wrapper).  Then by what
- * the page says (mark_by_text): sections under a heading such as "Related
- * articles", "Comments" or "About the author", "Read more: <link>" lines,
- * copyright, disclaimer and subscription lines, the page's controls
- * ("Print", "Share"), and boxes of links inside an article.  Comment
- * sections are remembered, for x->comments when asked.  Then text blocks are scored in the manner of Readability
+ * class or id says menu, sidebar, cookie, share, comments, customer
+ * reviews, teaser, caption, credit, author and the like (class_verdict),
+ * unless such an element holds a <main> or <article> or most of the
+ * page's plain text (a "has-sidebar" wrapper).  Then by what the page
+ * says (mark_by_text): sections under a heading such as "Related
+ * articles", "Comments", "Customer reviews", "Customers also bought",
+ * "Tags" or "About the author", "Read more: <link>" lines, paragraphs
+ * that are only a link among prose, copyright, disclaimer, credit and
+ * subscription lines, the page's controls ("Print", "Share"), and boxes
+ * of links inside an article.  Comment sections are remembered, for
+ * x->comments when asked.  An app shell's text is empty (its notice is
+ * not the page's).  Then text blocks are scored in the manner of Readability
  * (length, commas, link density, tag and class) and their scores given to
  * their ancestors.  Around the best block:
  *  - a run of blocks of a kind (forum posts, answers, items) is taken
@@ -202,6 +206,9 @@ static const char *const neg_word[] = { "nav", "menu", "ad", "ads", "share",
 	"print-only", "rss", "login", "search", "meta", "pager", "byline",
 	"tagline", "most-popular", "more-stories", "read-more", "readmore",
 	"banner", NULL };
+/* Substrings of class or id that name a box beside the text (box_last). */
+static const char *const box_sub[] = { "teaser", "caption", "credit",
+	"author", "reviews", NULL };
 /* Substrings that keep an element whatever else its class says. */
 static const char *const pos_sub[] = { "article", "content", "main", "post",
 	"entry", "body", "text", "story", "hentry", "blog", "prose", "markdown",
@@ -393,6 +400,25 @@ push(struct ctx *c, GumboNode *g, int parent)
  * are content.  A token that says content keeps an element whose other
  * tokens say boilerplate ("post hentry comments-open").
  */
+/*
+ * Where the last string of box_sub starts in tok, or -1.  These say what
+ * a box is (a teaser of another page, an image's caption or credit, the
+ * author's card, customer reviews) but not that its text is poor, so
+ * they decide the verdict and leave Readability's class weight alone.
+ */
+static int
+box_last(const char *tok)
+{
+	const char *q;
+	int at = -1, k;
+
+	for (k = 0; box_sub[k]; k++)
+		for (q = tok; (q = strstr(q, box_sub[k])); q++)
+			if (q - tok > at)
+				at = (int)(q - tok);
+	return at;
+}
+
 static int
 class_verdict(const char *ci)
 {
@@ -419,12 +445,19 @@ class_verdict(const char *ci)
 		k = last_word(tok, b, neg_word, neg_word_m);
 		if (k > tn)
 			tn = k;
+		k = box_last(tok);
+		if (k > tn)
+			tn = k;
+
 		tp = last_sub(tok, b, pos_sub, pos_sub_m);
 		if (tn >= 0 && tn >= tp) {
 			neg = 1;
 			if (match_any_sub(tok, b, strong_sub, strong_sub_m))
 				strong = 1;
 			if (strstr(tok, "comment") || strstr(tok, "disqus"))
+				cmt = 1;
+			/* Customer reviews are a shop's comments. */
+			if (strstr(tok, "reviews"))
 				cmt = 1;
 		} else if (tp >= 0)
 			pos = 1;
@@ -536,13 +569,14 @@ build(struct ctx *c, GumboNode *root)
 		if (!(pflags & F_SKIP)) {
 			int bp = boilerplate(ch, c->n[i].tag, &ci);
 
-			if (tag_skipped(c->n[i].tag) ||
+			if (tag_skipped(c->n[i].tag) || 
 			    ch->type == GUMBO_NODE_TEMPLATE || bp == 1)
 				c->n[i].flags |= F_SKIP;
 			else if (bp == 3)
 				c->n[i].flags |= F_BOIL | F_STRONG;
 			else if (bp == 4)
 				c->n[i].flags |= F_BOIL | F_STRONG | F_CROOT;
+
 			else if (bp == 2 ||
 			    (c->n[i].tag == GUMBO_TAG_HEADER &&
 				!(pflags & F_INART)))
@@ -1100,14 +1134,22 @@ static const char *const tail_heads[] = {
 	"ti potrebbe interessare", "leia também", "notícias relacionadas",
 	"veja também", "zobacz także", "zobacz też", "czytaj także",
 	"czytaj też", "polecane", "podobne artykuły", "lees ook",
-	"gerelateerde artikelen",
+	"gerelateerde artikelen", "weiterlesen", "mehr lesen", "mehr dazu",
+	"articles les plus lus", "weiterführende artikel*",
+	"weiterführende links", "more on this topic", "more on this story",
+	"related coverage", "further reading", "keep reading", "up next",
+	"read this next", "what to read next", "more like this",
+	"recommended reading",
+	/* the article's topics and tags */
+	"themen", "mehr themen", "temas", "topics", "tags", "schlagworte",
+	"schlagwörter", "stichworte",
 	/* sharing and following */
 	"share", "share this", "share this article", "share this post",
 	"share this story", "share on", "follow us", "teilen",
 	"diesen artikel teilen", "beitrag teilen", "artikel teilen",
 	"teile diesen beitrag", "folgen sie uns", "partager", "partager cet article",
 	"compartir", "compartir en", "síguenos", "condividi", "udostępnij",
-	"delen",
+	"delen", "jetzt teilen", "teilen mit",
 	/* the author's box */
 	"about the author", "about the authors", "about me", "über den autor",
 	"über die autorin", "über die autoren", "zum autor", "zur autorin",
@@ -1118,6 +1160,32 @@ static const char *const tail_heads[] = {
 	"sign up for our newsletter", "newsletter abonnieren", "jetzt abonnieren",
 	"abonnez-vous", "suscríbete", "iscriviti alla newsletter",
 	NULL };
+
+/*
+ * Headings of a shop's boxes of other products ("Customers also
+ * bought"), matched as tail_heads are.
+ */
+static const char *const shop_heads[] = {
+	"people who viewed this item also viewed", "people also viewed",
+	"customers also viewed", "customers also bought",
+	"customers who viewed this item also viewed",
+	"customers who bought this item also bought",
+	"frequently bought together", "similar items", "similar products",
+	"related products", "related items", "recently viewed",
+	"recently viewed items", "recently viewed products",
+	"sponsored products", "you may also need", "complete the look",
+	"pairs well with", "more items to explore", "seller's other items",
+	"explore more", "shop similar", "others also bought",
+	"ähnliche produkte", "ähnliche artikel", "kunden kauften auch",
+	"zuletzt angesehen", "produits similaires", "productos similares",
+	"prodotti simili", NULL };
+/* Headings of customer reviews: a shop's comment section. */
+static const char *const review_heads[] = { "reviews", "customer reviews",
+	"ratings and reviews", "ratings & reviews", "reviews and ratings",
+	"customer ratings", "top reviews", "user reviews", "product reviews",
+	"bewertungen", "kundenbewertungen", "avis clients", "avis",
+	"opiniones", "reseñas", "recensioni", "opinie", "reviews*",
+	"customer reviews*", NULL };
 
 /* Headings that open the comment section (matched as tail_heads are). */
 static const char *const comment_heads[] = {
@@ -1325,6 +1393,18 @@ heading_level(struct ctx *c, int i)
 	return 0;
 }
 
+/* Whether the subtree at i holds a paragraph of prose (150 characters). */
+static int
+has_prose(struct ctx *c, int i)
+{
+	int j;
+
+	for (j = i; j < c->n[i].end; j++)
+		if (!(c->n[j].flags & (F_TEXT | F_SKIP)) && c->n[j].own >= 150)
+			return 1;
+	return 0;
+}
+
 /*
  * A heading that names a section of boilerplate ("Related articles",
  * "Comments"): the heading, with the wrappers it alone fills, and what
@@ -1344,8 +1424,10 @@ tail_section(struct ctx *c, int i, struct uk_buf *b)
 	trim_heading(b);
 	if (!b->len)
 		return 0;
-	cmt = heading_listed(b->buf, comment_heads);
-	if (!cmt && !heading_listed(b->buf, tail_heads))
+	cmt = heading_listed(b->buf, comment_heads) ||
+	    heading_listed(b->buf, review_heads);
+	if (!cmt && !heading_listed(b->buf, tail_heads) &&
+	    !heading_listed(b->buf, shop_heads))
 		return 0;
 	/* A line standing as a heading ranks as a second-level one. */
 	lvl = is_heading(c->n[i].tag) ? c->n[i].tag - GUMBO_TAG_H1 + 1 : 2;
@@ -1371,7 +1453,8 @@ tail_section(struct ctx *c, int i, struct uk_buf *b)
 		if (!cmt && c->n[s].text - c->n[s].link >= 150 &&
 		    c->n[s].link * 5 < c->n[s].text &&
 		    (c->n[s].tag == GUMBO_TAG_P ||
-			c->n[s].text - c->n[s].link >= 400))
+			(c->n[s].text - c->n[s].link >= 400 &&
+			    has_prose(c, s))))
 			break;
 		skip_subtree(c, s, cmt);
 	}
@@ -1442,6 +1525,54 @@ has_any(const char *s, const char *const *list)
 	return 0;
 }
 
+/* Labels of an image's credit line: "Photo: Agency". */
+static const char *const credit_labels[] = { "photo:", "photos:", "foto:",
+	"fotos:", "bild:", "bilder:", "image:", "images:", "credit:",
+	"credits:", "photo credit", "image credit", "crédit photo",
+	"crédits photo", "crédits photos", "fotocredit", "bildquelle",
+	"fotoquelle", "photo by ", "photograph:", "titelbild:",
+	"titelfoto:", "foto ©", "bild ©", "photo ©", NULL };
+
+static int
+credit_line(const char *s)
+{
+	const char *const *p;
+
+	for (p = credit_labels; *p; p++)
+		if (!strncmp(s, *p, strlen(*p)))
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether the element at i stands among paragraphs of prose: the element
+ * before it or after it in its parent is a paragraph of 150 characters.
+ */
+static int
+beside_prose(struct ctx *c, int i)
+{
+	int p = c->n[i].parent, s, prev = -1;
+
+	if (p < 0)
+		return 0;
+	for (s = p + 1; s < c->n[p].end; s = c->n[s].end) {
+		if (c->n[s].flags & (F_TEXT | F_SKIP))
+			continue;
+		if (s == i)
+			break;
+		prev = s;
+	}
+	if (prev >= 0 && c->n[prev].tag == GUMBO_TAG_P &&
+	    c->n[prev].own >= 150)
+		return 1;
+	for (s = c->n[i].end; s < c->n[p].end; s = c->n[s].end) {
+		if (c->n[s].flags & (F_TEXT | F_SKIP))
+			continue;
+		return c->n[s].tag == GUMBO_TAG_P && c->n[s].own >= 150;
+	}
+	return 0;
+}
+
 /*
  * A short block that is a line of boilerplate: "Read more: <a link>", a
  * copyright line or disclaimer, a call to subscribe or follow.
@@ -1454,6 +1585,10 @@ boiler_line(struct ctx *c, int i, struct uk_buf *b)
 
 	if (n->text == 0 || n->text > 300)
 		return 0;
+	/* A paragraph that is only a link, among prose: another article. */
+	if (n->tag == GUMBO_TAG_P && n->text < 150 &&
+	    n->link * 10 >= n->text * 9 && beside_prose(c, i))
+		return 1;
 	/* "Read more: <link>": a few words and a colon, then a link. */
 	if (n->link * 2 >= n->text) {
 		plain_text(c, i, b, 64, 1);
@@ -1474,6 +1609,8 @@ boiler_line(struct ctx *c, int i, struct uk_buf *b)
 	    !strncmp(b->buf, "copyright", 9))
 		return 1;
 	if (has_any(b->buf, legal_phrases))
+		return 1;
+	if (n->text < 120 && credit_line(b->buf))
 		return 1;
 	if (n->text < 200 && has_any(b->buf, promo_phrases))
 		return 1;
@@ -2030,6 +2167,9 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	}
 	x->blocked = is_blocked(&c, all.buf, all.len);
 	x->needs_browser = uk_ex_needs_browser(&c, all.buf, all.len);
+	/* An app shell's notice is not the page's text. */
+	if (x->needs_browser && uk_ex_only_notice(text.buf, text.len))
+		uk_buf_reset(&text);
 	x->text = uk_buf_detach(&text, NULL);
 	x->format = w.md ? "markdown" : "text";
 	ret = 0;

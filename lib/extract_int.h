@@ -124,6 +124,8 @@ void uk_ex_metadata_release(struct ctx *c);
  */
 int uk_ex_needs_browser(const struct ctx *c, const char *alltext,
     size_t alllen);
+/* extract_meta.c: whether an app shell's text is only its notice. */
+int uk_ex_only_notice(const char *text, size_t len);
 
 /*
  * extract_write.c: write the text of the subtree at i.  skip: 0 all but

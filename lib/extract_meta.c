@@ -652,29 +652,48 @@ uk_ex_metadata_release(struct ctx *c)
  * never a shell.
  */
 #define SHELL_TEXT 300
+#define SHELL_NOTICE 120 /* a text this short that asks for JavaScript */
 const char uk_extract_shell_warning[] =
     "the page's text is built by scripts (needs_browser): render it with "
     "pwfetch (urlfetch | jq -c 'select(.needs_browser)' | pwfetch fetch)";
+static const char *const notices[] = { "enable javascript",
+	"javascript is required", "javascript is disabled",
+	"requires javascript", "turn on javascript",
+	"javascript must be enabled", "needs javascript",
+	"javascript to run this app", NULL };
+
+/* Whether text asks for JavaScript or is a lone "Loading" line. */
+static int
+is_notice(const char *text, size_t len)
+{
+	const char *t = text;
+	int k;
+
+	for (k = 0; notices[k]; k++)
+		if (strcasestr(text, notices[k]))
+			return 1;
+	while (*t == ' ' || *t == '\n')
+		t++;
+	return !strncasecmp(t, "loading", 7) && len < 40;
+}
+
 int
 uk_ex_needs_browser(const struct ctx *c, const char *alltext, size_t alllen)
 {
-	static const char *const notices[] = { "enable javascript",
-		"javascript is required", "javascript is disabled",
-		"requires javascript", "turn on javascript",
-		"javascript must be enabled", "needs javascript",
-		"javascript to run this app", NULL };
-	const char *t = alltext;
-	int k, notice = c->js_notice;
-
 	if (alllen >= SHELL_TEXT || !c->scripts || c->x->blocked)
 		return 0;
-	for (k = 0; !notice && notices[k]; k++)
-		notice = strcasestr(alltext, notices[k]) != NULL;
-	while (*t == ' ' || *t == '\n')
-		t++;
-	if (!strncasecmp(t, "loading", 7) && alllen < 40)
-		notice = 1;
-	return c->app_root || notice;
+	return c->app_root || c->js_notice || is_notice(alltext, alllen);
+}
+
+/*
+ * The text of an app shell that is nothing but its notice ("You need to
+ * enable JavaScript to run this app."): not the page's text.  A rendered
+ * shell's few lines of real text stay.
+ */
+int
+uk_ex_only_notice(const char *text, size_t len)
+{
+	return text && len && len < SHELL_NOTICE && is_notice(text, len);
 }
 
 int

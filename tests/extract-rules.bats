@@ -68,3 +68,65 @@ article_kept() {
 	[[ $output != *"All rights reserved"* ]]
 	[[ $output != *DISCLAIMERBOX* ]]
 }
+
+@test "extract rules: image captions and credit lines" {
+	run -0 urlfetch --extract "$X/caption.html" --text
+	article_kept
+	[[ $output != *CAPTIONTEXT* ]]
+	[[ $output != *CREDITLINE* ]]
+	[[ $output != *CREDITPLAIN* ]]
+}
+
+@test "extract rules: a teaser of another article inside the article" {
+	run -0 urlfetch --extract "$X/teaser.html" --text
+	article_kept
+	[[ $output != *TEASERTITLE* ]]
+	[[ $output != *TEASERTEXT* ]]
+}
+
+@test "extract rules: the author's card by its class (entry-author)" {
+	run -0 urlfetch --extract "$X/author-class.html" --text
+	article_kept
+	[[ $output != *AUTHORCARD* ]]
+}
+
+@test "extract rules: customer reviews, by heading and by class, are comments" {
+	run -0 urlfetch --extract "$X/reviews.html" --text
+	article_kept
+	[[ $output != *REVIEWHEAD* ]]
+	[[ $output != *REVIEWCLASS* ]]
+	[[ $output != *"Customer reviews"* ]]
+	# With --comments they go to the comments field.
+	run -0 --separate-stderr urlfetch --extract "$X/reviews.html" --comments
+	comments=$(jq -r .comments <<<"$output")
+	[[ $comments == *REVIEWHEAD* ]]
+	[[ $comments == *REVIEWCLASS* ]]
+}
+
+@test "extract rules: \"Further reading\" links and the article's tags" {
+	run -0 urlfetch --extract "$X/more-heads.html" --text
+	article_kept
+	[[ $output != *MORELINK* ]]
+	[[ $output != *TAGONE* ]]
+	[[ $output != *"Further reading"* ]]
+}
+
+@test "extract rules: a shop's \"Customers also bought\" box, items without prose" {
+	run -0 urlfetch --extract "$X/shop.html" --text
+	article_kept
+	[[ $output != *SHOPITEM* ]]
+	[[ $output != *"Customers also bought"* ]]
+}
+
+@test "extract rules: an app shell's text is empty, not its JavaScript notice" {
+	run -0 --separate-stderr urlfetch --extract "$X/app-shell.html"
+	[ "$(jq -r .needs_browser <<<"$output")" = true ]
+	[ "$(jq -r .content <<<"$output")" = "" ]
+	[[ $stderr == *needs_browser*pwfetch* ]]
+}
+
+@test "extract rules: a paragraph that is only a link, among the article's prose" {
+	run -0 urlfetch --extract "$X/link-line.html" --text
+	article_kept
+	[[ $output != *LINKLINE* ]]
+}

@@ -310,6 +310,37 @@ main(void)
 		    "--comments: none on a page without comments");
 	}
 
+	/*
+	 * Boxes beside the text by their class: the last name of a compound
+	 * says what the box is ("article-teaser", "photo-credit",
+	 * "entry-author"); a name of content after it keeps it
+	 * ("teaser-text").
+	 */
+	{
+		static const char boxes[] =
+		    "<html><body><article>" PARA("first")
+		    "<div class=\"article-teaser\"><a href=/x>TEASERBOX: "
+		    "another story</a></div><div class=\"photo-credit\">"
+		    "CREDITBOX: Agency</div>" PARA("second")
+		    "<div class=\"entry-author\"><p>AUTHORBOX: Ann writes."
+		    "</p></div><section class=\"user-reviews\"><p>REVIEWBOX:"
+		    " five stars.</p></section>"
+		    "<div class=\"teaser-text\"><p>LEADTEXT: the lead.</p>"
+		    "</div></article></body></html>";
+		struct uk_extract_opts o = UK_EXTRACT_OPTS_INIT;
+
+		ok(run_opts(boxes, NULL) == 0 && has("The second paragraph") &&
+			!has("TEASERBOX") && !has("CREDITBOX") &&
+			!has("AUTHORBOX") && !has("REVIEWBOX") &&
+			has("LEADTEXT"),
+		    "teaser, credit, author and review boxes by class: %s",
+		    x.text ? x.text : "(null)");
+		o.comments = 1;
+		ok(run_opts(boxes, &o) == 0 && x.comments &&
+			strstr(x.comments, "REVIEWBOX"),
+		    "--comments: customer reviews are comments");
+	}
+
 	uk_extract_release(&x);
 	uk_extract_release(NULL);
 	uk_buf_release(&b);
