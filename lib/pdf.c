@@ -868,6 +868,7 @@ uk_extract_pdf(const char *pdf, size_t len, const char *url,
 		if (null >= 0)
 			dup2(null, 2);
 		close(fds[0]);
+		fds[1] = uk_child_keep_fd(fds[1]);
 		limit_memory();
 		read_document(pdf, len, max_pages, start + timeout,
 		    (timeout + 999) / 1000, md, &ans);

@@ -1253,7 +1253,7 @@ fetch_git(const char *url, struct snap *s, struct uk_err *err)
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		clone_child(url, dir.buf, fds[1], s->o);
+		clone_child(url, dir.buf, uk_child_keep_fd(fds[1]), s->o);
 	}
 	close(fds[1]);
 	fds[1] = -1;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util.h"
 #include "banned.h"
@@ -275,6 +276,19 @@ void
 uk_signals_release(const sigset_t *old)
 {
 	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+int
+uk_child_keep_fd(int fd)
+{
+	if (fd > 3) {
+		if (dup2(fd, 3) < 0)
+			return -1;
+		fd = 3;
+	}
+	/* close_range (Linux 5.9, glibc 2.34) closes the rest in one call. */
+	close_range(fd < 3 ? 3 : 4, ~0U, 0);
+	return fd;
 }
 
 char *

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "buf.h"
 #include "json.h"
@@ -237,9 +238,53 @@ test_netguard(void)
 		    allowed_ips[i]);
 }
 
+/*
+ * A forked child keeps 0-2 and the descriptor it writes, and no other
+ * descriptor its parent had (another thread's pipe stays out of it).
+ */
+static void
+test_child_keep_fd(void)
+{
+	int keep[2], other[2], st = 0;
+	pid_t pid;
+
+	if (pipe(keep) < 0 || pipe(other) < 0) {
+		ok(0, "pipes for uk_child_keep_fd");
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		int fd = uk_child_keep_fd(keep[1]);
+
+		/* 1: the kept one answers; 2: the other pipe is closed. */
+		if (fd != 3 || write(fd, "k", 1) != 1)
+			_exit(1);
+		_exit(fcntl(other[1], F_GETFD) < 0 && fcntl(4, F_GETFD) < 0 ?
+		    0 : 2);
+	}
+	close(keep[1]);
+	close(other[1]);
+	waitpid(pid, &st, 0);
+	{
+		char c = 0;
+		ssize_t n = read(keep[0], &c, 1);
+
+		ok(n == 1 && c == 'k', "uk_child_keep_fd: the kept descriptor "
+		    "is 3 and writes");
+		/* The other pipe's write end is shut in the child too: EOF. */
+		n = read(other[0], &c, 1);
+		ok(n == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		    "uk_child_keep_fd: every other descriptor is closed (exit "
+		    "%d)", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	}
+	close(keep[0]);
+	close(other[0]);
+}
+
 int
 main(void)
 {
+	test_child_keep_fd();
 	test_buf();
 	test_util();
 	test_json();
