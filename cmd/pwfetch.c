@@ -1602,6 +1602,7 @@ next_input(struct input *in)
 	struct uk_url u;
 	yajl_val rec;
 	const char *url;
+	size_t len;
 	int r, ok;
 
 	for (;;) {
@@ -1644,7 +1645,15 @@ next_input(struct input *in)
 				continue;
 			}
 		}
-		url = uk_json_get_str(rec, "url");
+		url = uk_json_get_strn(rec, "url", &len);
+		if (len != strlen(url)) {
+			/* As urlfetch: "https://a.example/j\u0000evil" is
+			 * not https://a.example/j, and is not opened. */
+			emit_error(rec, url,
+			    "the URL holds a NUL byte (\\u0000)");
+			uk_json_free(rec);
+			continue;
+		}
 		uk_url_classify(url, &u);
 		ok = u.scheme &&
 		    (!strcmp(u.scheme, "http") || !strcmp(u.scheme, "https"));
