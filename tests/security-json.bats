@@ -111,3 +111,14 @@ valid_utf8() {
 	[ "$(jq -r .id <<<"$output")" = 7 ]
 	[ "$(grep -c '^conn ' "$T/W.log")" = 0 ]
 }
+
+@test "security json: the line limit is one constant, UK_JSONL_MAX_LINE, that no program redefines" {
+	# 16 MiB written out (16UL << 20, 16777216) anywhere but lib/jsonl.h
+	# is a second limit that would drift from the readers'.  llm.c's
+	# MAX_REPLY bounds an HTTP reply, not a line.
+	grep -rnE '16UL? ?<< ?20|16 ?<< ?20|16777216|1 ?<< ?24' "$TOP/cmd" \
+	    "$TOP/lib" --include='*.c' --include='*.h' >"$T/hits" || :
+	run -1 grep -v -e '/lib/jsonl\.h:' -e '/lib/llm\.c:[0-9]*:#define MAX_REPLY ' "$T/hits"
+	[ "$output" = "" ]
+	grep -q '^#define UK_JSONL_MAX_LINE (16UL << 20)' "$TOP/lib/jsonl.h"
+}
