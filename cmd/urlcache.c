@@ -543,7 +543,8 @@ list_one(void *ctx, const struct uk_cache_file *f)
 	uk_cache_time_fmt(f->atime_ns, when, sizeof(when));
 	uk_json_set_str(v, "used_at", when);
 	uk_json_set_int(v, "size", f->size);
-	uk_json_set_bool(v, "expired", f->expired);
+	uk_json_set_bool(v, "expired",
+	    f->expired || (r == 1 && uk_cache_past_lifetime(rec)));
 	if (r == 1 && uk_json_get_str(rec, "summary"))
 		uk_json_set_bool(v, "summary", 1);
 	if (r == 0)
