@@ -96,6 +96,21 @@ sec_url() {
 
 @test "a WebSocket to a refused address never reaches it: the page fails before the handshake leaves" {
 	logging_server BAD 127.0.0.2
+	logging_server GOOD 127.0.0.1
+	# The control: the same page, its sockets to an allowed address,
+	# sends handshakes within the wait (Chromium opens a host's
+	# WebSockets one at a time, so not always all 20); so the refused
+	# run below had them to send, and a zero there means they were
+	# stopped.
+	run -0 --separate-stderr timeout 120 pwfetch fetch -t 60 \
+	    -e 'new Promise(r => setTimeout(() => r(1), 1000))' \
+	    "$B/ws?to=127.0.0.1:$GOOD_PORT&n=20"
+	jq -e '.title == "ws" and (has("error") | not)' <<<"$output"
+	sleep 0.5
+	[ "$(grep -c '^upgrade /' "$T/GOOD.log")" -ge 1 ] || {
+		cat "$T/GOOD.log" >&2
+		return 1
+	}
 	run -1 --separate-stderr timeout 120 pwfetch fetch -t 60 \
 	    -e 'new Promise(r => setTimeout(() => r(1), 1000))' \
 	    "$B/ws?to=127.0.0.2:$BAD_PORT&n=20"
@@ -103,6 +118,13 @@ sec_url() {
 	jq -e '(.error | test("address 127.0.0.2 refused")) and
 	    (has("content") | not)' <<<"${lines[0]}"
 	sleep 0.5
+	# Not one handshake, not even a connection, reached the refused
+	# address (the page-level verdict alone comes after the handshake
+	# has left: only the proxy stops it before).
+	[ "$(grep -c '^upgrade' "$T/BAD.log")" -eq 0 ] || {
+		cat "$T/BAD.log" >&2
+		return 1
+	}
 	[ "$(grep -c '^conn' "$T/BAD.log")" -eq 0 ]
 	no_browser_left
 }

@@ -27,7 +27,8 @@
 #                      WebSocket to H:P; /frame, /worker.js the same
 # With --bind ADDR it listens on ADDR (127.0.0.2 for the refused server),
 # and every connection and request is logged on stderr ("conn", "req
-# PATH"), so a test can count what reached it.
+# PATH", and "upgrade PATH" for a WebSocket handshake), so a test can
+# count what reached it.
 import http.server
 import socketserver
 import sys
@@ -164,6 +165,8 @@ class H(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         if LOG:
             print("req", self.path, file=sys.stderr, flush=True)
+            if self.headers.get("Upgrade", "").lower() == "websocket":
+                print("upgrade", self.path, file=sys.stderr, flush=True)
         u = urllib.parse.urlparse(self.path)
         q = urllib.parse.parse_qs(u.query)
         ms = int(q.get("ms", ["1000"])[0])
