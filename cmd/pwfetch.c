@@ -129,6 +129,18 @@ static char *spare;     /* the blank page a launched browser starts with */
 static struct job warm; /* a page made ahead for the next URL */
 static int trace;       /* $PWFETCH_TRACE: the protocol on stderr */
 static int proxied;     /* the browser's requests go through guardproxy */
+static int guard_targets; /* every target attached, its requests guarded */
+/*
+ * The targets attached under a page (guard_targets): frames and workers,
+ * by session, with the job of the page they belong to, so that what they
+ * do (a WebSocket to a refused address) fails that page.
+ */
+static struct child {
+	char *session;
+	struct job *j;
+	unsigned gen;
+} *children;
+static size_t nchildren, achildren;
 static double t_start;
 /* Progress on a terminal: URLs done and failed, the last host started. */
 static struct uk_progress prog;
@@ -635,6 +647,109 @@ job_replay(struct job *j)
 	}
 }
 
+static struct job *job_by_session(const char *session);
+
+/* The job of a page's session or of a target attached under it. */
+static struct job *
+job_of(const char *session)
+{
+	struct job *j = job_by_session(session);
+	size_t i, k;
+
+	if (j || !session)
+		return j;
+	for (i = k = 0; i < nchildren; i++) {
+		struct child *c = &children[i];
+
+		if (!c->j->used || c->j->gen != c->gen) {
+			free(c->session); /* its page is over */
+			continue;
+		}
+		children[k++] = *c;
+		if (!j && !strcmp(c->session, session))
+			j = c->j;
+	}
+	nchildren = k;
+	return j;
+}
+
+/* Fetch.enable's parameters: every request stops at guard_request. */
+static yajl_val
+fetch_all(void)
+{
+	yajl_val p = uk_json_object();
+
+	uk_json_set(p, "patterns", uk_json_array());
+	uk_json_push(uk_json_get(p, "patterns"),
+	    params1("urlPattern", uk_json_str("*")));
+	return p;
+}
+
+/*
+ * Target.setAutoAttach's parameters: each new target related to the
+ * session's (an out-of-process frame, a worker) is attached, flat, and
+ * paused until guard_target has set it up; for the browser's own session
+ * (root), only service and shared workers, which belong to no page (the
+ * user's pages are left alone).
+ */
+static yajl_val
+auto_attach(int root)
+{
+	yajl_val p = uk_json_object(), f;
+
+	uk_json_set_bool(p, "autoAttach", 1);
+	uk_json_set_bool(p, "waitForDebuggerOnStart", 1);
+	uk_json_set_bool(p, "flatten", 1);
+	if (root) {
+		f = uk_json_array();
+		uk_json_push(f, params1("type", uk_json_str("service_worker")));
+		uk_json_push(f, params1("type", uk_json_str("shared_worker")));
+		uk_json_push(f, params1("exclude", uk_json_bool(1)));
+		uk_json_set(p, "filter", f);
+	}
+	return p;
+}
+
+/*
+ * A target attached automatically (guard_targets): its requests held in
+ * the Fetch domain and judged as the page's are, its own related targets
+ * attached the same way, and only then let run.  Commands on one session
+ * are done in order, so nothing it sends escapes the guard.
+ */
+static void
+guard_target(const char *parent, yajl_val params)
+{
+	const char *session = uk_json_get_str(params, "sessionId");
+	yajl_val info = uk_json_get(params, "targetInfo");
+	const char *type = uk_json_get_str(info, "type");
+	struct job *j;
+
+	if (trace)
+		fprintf(stderr, "%.3f attached %s %s %s waiting=%d\n",
+		    uk_cdp_now() - t_start, session ? session : "-",
+		    type ? type : "-",
+		    uk_json_get_str(info, "url") ? uk_json_get_str(info, "url") :
+						    "-",
+		    uk_json_get_bool(params, "waitingForDebugger"));
+	/* Pages are set up by job_setup (ours) or are the user's. */
+	if (!session || !type || !strcmp(type, "page"))
+		return;
+	if ((j = job_of(parent))) {
+		if (nchildren == achildren) {
+			achildren = achildren ? 2 * achildren : 16;
+			children = uk_xrealloc(children,
+			    achildren * sizeof(*children));
+		}
+		children[nchildren].session = uk_xstrdup(session);
+		children[nchildren].j = j;
+		children[nchildren++].gen = j->gen;
+	}
+	call(NULL, T_IGNORE, session, "Fetch.enable", fetch_all());
+	call(NULL, T_IGNORE, session, "Network.enable", NULL);
+	call(NULL, T_IGNORE, session, "Target.setAutoAttach", auto_attach(0));
+	call(NULL, T_IGNORE, session, "Runtime.runIfWaitingForDebugger", NULL);
+}
+
 /* Attached to the page: set it up, then navigate or reload. */
 static void
 job_setup(struct job *j)
@@ -659,12 +774,11 @@ job_setup(struct job *j)
 		    params1("userAgent", uk_json_str(opt.ua)));
 	if (opt.guard && opt.cmd != CMD_FIND) {
 		/* Every request of the page stops at guard_request first. */
-		p = uk_json_object();
-		uk_json_set(p, "patterns", uk_json_array());
-		uk_json_push(uk_json_get(p, "patterns"),
-		    params1("urlPattern", uk_json_str("*")));
-		call(j, T_SETUP, j->session, "Fetch.enable", p);
+		call(j, T_SETUP, j->session, "Fetch.enable", fetch_all());
 	}
+	if (guard_targets)
+		call(j, T_SETUP, j->session, "Target.setAutoAttach",
+		    auto_attach(0));
 	if ((opt.guard && opt.cmd != CMD_FIND) || opt.wait == WAIT_IDLE)
 		call(j, T_SETUP, j->session, "Network.enable", NULL);
 	j->what = wait_name();
@@ -1453,6 +1567,11 @@ dispatch(yajl_val m)
 		}
 		return;
 	}
+	if (!strcmp(method, "Target.attachedToTarget")) {
+		if (guard_targets)
+			guard_target(uk_json_get_str(m, "sessionId"), params);
+		return;
+	}
 	if (!strcmp(method, "Target.detachedFromTarget")) {
 		j = job_by_session(uk_json_get_str(params, "sessionId"));
 		if (j)
@@ -1460,6 +1579,13 @@ dispatch(yajl_val m)
 		return;
 	}
 	j = job_by_session(uk_json_get_str(m, "sessionId"));
+	if (!j && guard_targets && !strcmp(method, "Network.webSocketCreated")) {
+		/* A frame's or worker's WebSocket fails its page. */
+		if ((j = job_of(uk_json_get_str(m, "sessionId"))) &&
+		    !j->collecting)
+			guard_websocket(j, params);
+		return;
+	}
 	if (!strcmp(method, "Fetch.requestPaused")) {
 		/* Answered even for a page that is over, or it would hang. */
 		guard_request(j, uk_json_get_str(m, "sessionId"), params);
@@ -1552,6 +1678,16 @@ need_browser(void)
 			opt.timeout < 10 ? opt.timeout : 10, &err)) {
 			uk_warn("%s", err.msg);
 			return -1;
+		}
+		if (opt.guard && opt.cmd != CMD_FIND) {
+			/*
+			 * No proxy can be put in front of a browser already
+			 * running: every target is attached instead, and its
+			 * requests guarded (guard_target).
+			 */
+			guard_targets = 1;
+			call(NULL, T_IGNORE, NULL, "Target.setAutoAttach",
+			    auto_attach(1));
 		}
 	} else {
 		char proxy[64];

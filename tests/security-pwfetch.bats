@@ -129,6 +129,56 @@ sec_url() {
 	no_browser_left
 }
 
+# own_browser: a Chromium of this test's own, started as a user would
+# (not by pwfetch, so not behind its proxy); sets A to its DevTools address.
+own_browser() {
+	mkdir -p "$T/prof"
+	HOME=$T XDG_CONFIG_HOME=$T XDG_CACHE_HOME=$T "$CHROMIUM" --headless \
+	    --no-sandbox --disable-gpu --no-first-run \
+	    --disable-background-networking --disable-component-update \
+	    --disable-dev-shm-usage --user-data-dir="$T/prof" \
+	    --remote-debugging-port=0 about:blank >"$T/chromium.log" 2>&1 &
+	echo $! >"$T/chromium.pid"
+	for _ in $(seq 1 600); do
+		[ -s "$T/prof/DevToolsActivePort" ] && break
+		sleep 0.05
+	done
+	A="http://127.0.0.1:$(head -n 1 "$T/prof/DevToolsActivePort")"
+}
+
+@test "attached (-c): workers, a service worker and a cross-site frame make no request to a refused address; a WebSocket there fails the page" {
+	own_browser
+	logging_server BAD 127.0.0.2
+	logging_server GOOD 127.0.0.1
+	# The control: allowed, every context's requests get through.
+	run -0 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	    -w networkidle -e 'new Promise(r => setTimeout(() => r(1), 3000))' \
+	    "$(sec_url "127.0.0.1:$GOOD_PORT")"
+	jq -e '.title == "Workers" and (has("error") | not)' <<<"$output"
+	sleep 1
+	for r in dedicated shared service frame frame.png frame-beacon; do
+		grep -qx "req /$r" "$T/GOOD.log" || {
+			echo "no request /$r" >&2
+			cat "$T/GOOD.log" >&2
+			return 1
+		}
+	done
+	run -1 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	    -w networkidle -e 'new Promise(r => setTimeout(() => r(1), 3000))' \
+	    "$(sec_url "127.0.0.2:$BAD_PORT")"
+	[ "${#lines[@]}" -eq 1 ]
+	jq -e '(.error | test("ws://127.0.0.2:[0-9]+/[a-z]+-ws.: address 127.0.0.2 refused")) and
+	    (has("content") | not)' <<<"${lines[0]}"
+	sleep 1
+	# Not one HTTP request from any context reached the refused
+	# address.  (A WebSocket's handshake can: only the proxy of a
+	# browser pwfetch starts stops it before it leaves; pwfetch(1).)
+	[ "$(grep '^req ' "$T/BAD.log" | grep -vc -- '-ws$')" -eq 0 ] || {
+		cat "$T/BAD.log" >&2
+		return 1
+	}
+}
+
 @test "a page's download is refused: nothing lands in \$HOME/Downloads, nothing is left behind" {
 	mkdir -p "$T/home"
 	HOME="$T/home" run -0 --separate-stderr timeout 120 pwfetch fetch -t 60 \
