@@ -130,6 +130,7 @@ static struct job warm; /* a page made ahead for the next URL */
 static int trace;       /* $PWFETCH_TRACE: the protocol on stderr */
 static int proxied;     /* the browser's requests go through guardproxy */
 static int guard_targets; /* every target attached, its requests guarded */
+static char ctx_proxy[64]; /* the proxy given to the contexts made (open) */
 /*
  * The targets attached under a page (guard_targets): frames and workers,
  * by session, with the job of the page they belong to, so that what they
@@ -750,6 +751,28 @@ guard_target(const char *parent, yajl_val params)
 	call(NULL, T_IGNORE, session, "Runtime.runIfWaitingForDebugger", NULL);
 }
 
+/*
+ * Start guardproxy for the browser's connections; its address in proxy
+ * (size >= 64).  -1 when it cannot start (said on stderr).
+ */
+static int
+proxy_start(char *proxy)
+{
+	struct uk_netguard g;
+	struct uk_err err;
+	int port;
+
+	uk_netguard_init(&g);
+	g.allow_private = 0;
+	if (uk_guardproxy_start(&g, opt.timeout, &port, &err)) {
+		uk_warn("%s", err.msg);
+		return -1;
+	}
+	snprintf(proxy, 64, "http://127.0.0.1:%d", port);
+	proxied = 1;
+	return 0;
+}
+
 /* Attached to the page: set it up, then navigate or reload. */
 static void
 job_setup(struct job *j)
@@ -849,6 +872,23 @@ job_pick(struct job *j, yajl_val res)
 }
 
 /*
+ * Target.createBrowserContext's parameters: gone with our session, and in
+ * an attached browser behind guardproxy (ctx_proxy), as the whole of a
+ * launched one is.
+ */
+static yajl_val
+ctx_params(void)
+{
+	yajl_val p = params1("disposeOnDetach", uk_json_bool(1));
+
+	if (*ctx_proxy) {
+		uk_json_set_str(p, "proxyServer", ctx_proxy);
+		uk_json_set_str(p, "proxyBypassList", "<-loopback>");
+	}
+	return p;
+}
+
+/*
  * Make a page ahead of need (a browser we launched, open and fetch): its
  * context, target and session are ready when the next URL comes, which
  * takes their round trips out of the time a page costs.
@@ -862,7 +902,7 @@ warm_start(void)
 	warm.warm = 1;
 	if (opt.cmd == CMD_OPEN)
 		call(&warm, T_CTX, NULL, "Target.createBrowserContext",
-		    params1("disposeOnDetach", uk_json_bool(1)));
+		    ctx_params());
 	else
 		job_create_target(&warm);
 }
@@ -897,7 +937,7 @@ job_start(struct job *j)
 		break;
 	case CMD_OPEN:
 		call(j, T_CTX, NULL, "Target.createBrowserContext",
-		    params1("disposeOnDetach", uk_json_bool(1)));
+		    ctx_params());
 		break;
 	case CMD_FETCH:
 		if (spare) {
@@ -1679,11 +1719,19 @@ need_browser(void)
 			uk_warn("%s", err.msg);
 			return -1;
 		}
-		if (opt.guard && opt.cmd != CMD_FIND) {
+		if (opt.guard && opt.cmd == CMD_OPEN) {
 			/*
-			 * No proxy can be put in front of a browser already
-			 * running: every target is attached instead, and its
-			 * requests guarded (guard_target).
+			 * open makes a context of its own for each page, and
+			 * a context takes a proxy of its own: guardproxy, as
+			 * a launched browser has it for all of its traffic.
+			 */
+			if (proxy_start(ctx_proxy))
+				return -1;
+		} else if (opt.guard && opt.cmd == CMD_FETCH) {
+			/*
+			 * fetch uses the browser's own context (its cookies),
+			 * whose proxy is the user's: every target is attached
+			 * instead, and its requests guarded (guard_target).
 			 */
 			guard_targets = 1;
 			call(NULL, T_IGNORE, NULL, "Target.setAutoAttach",
@@ -1691,22 +1739,12 @@ need_browser(void)
 		}
 	} else {
 		char proxy[64];
-		int port;
 
+		/* Every target's requests, not only the page's. */
 		if (opt.guard) {
-			struct uk_netguard g;
-
-			/* Every target's requests, not only the page's. */
-			uk_netguard_init(&g);
-			g.allow_private = 0;
-			if (uk_guardproxy_start(&g, opt.timeout, &port, &err)) {
-				uk_warn("%s", err.msg);
+			if (proxy_start(proxy))
 				return -1;
-			}
-			snprintf(proxy, sizeof(proxy), "http://127.0.0.1:%d",
-			    port);
 			bo.proxy = proxy;
-			proxied = 1;
 		}
 		if (uk_browser_launch(&browser, &bo, &err)) {
 			uk_warn("%s", err.msg);

@@ -146,7 +146,7 @@ own_browser() {
 	A="http://127.0.0.1:$(head -n 1 "$T/prof/DevToolsActivePort")"
 }
 
-@test "attached (-c): workers, a service worker and a cross-site frame make no request to a refused address; a WebSocket there fails the page" {
+@test "attached (-c) fetch: workers, a service worker and a cross-site frame make no HTTP request to a refused address" {
 	own_browser
 	logging_server BAD 127.0.0.2
 	logging_server GOOD 127.0.0.1
@@ -163,17 +163,53 @@ own_browser() {
 			return 1
 		}
 	done
-	run -1 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	# A WebSocket created before the page is read fails it (exit 1);
+	# one created while it is being read (the 3 s of -e) is too late
+	# to (exit 0), as for a launched browser's page.
+	run --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
 	    -w networkidle -e 'new Promise(r => setTimeout(() => r(1), 3000))' \
 	    "$(sec_url "127.0.0.2:$BAD_PORT")"
+	[ "$status" -eq 0 ] || [ "$status" -eq 1 ]
 	[ "${#lines[@]}" -eq 1 ]
-	jq -e '(.error | test("ws://127.0.0.2:[0-9]+/[a-z]+-ws.: address 127.0.0.2 refused")) and
-	    (has("content") | not)' <<<"${lines[0]}"
+	jq -e '(has("error") | not) or
+	    ((.error | test("ws://127.0.0.2:[0-9]+/[a-z]+-ws.: address 127.0.0.2 refused")) and
+		(has("content") | not))' <<<"${lines[0]}"
 	sleep 1
 	# Not one HTTP request from any context reached the refused
 	# address.  (A WebSocket's handshake can: only the proxy of a
 	# browser pwfetch starts stops it before it leaves; pwfetch(1).)
 	[ "$(grep '^req ' "$T/BAD.log" | grep -vc -- '-ws$')" -eq 0 ] || {
+		cat "$T/BAD.log" >&2
+		return 1
+	}
+}
+
+@test "attached (-c) open: its own context goes through the guard's proxy; nothing reaches a refused address, WebSockets included" {
+	own_browser
+	logging_server BAD 127.0.0.2
+	logging_server GOOD 127.0.0.1
+	run -0 --separate-stderr timeout 120 pwfetch open -c "$A" -t 60 \
+	    -w networkidle -e 'new Promise(r => setTimeout(() => r(1), 3000))' \
+	    "$(sec_url "127.0.0.1:$GOOD_PORT")"
+	jq -e '.title == "Workers" and (has("error") | not)' <<<"$output"
+	sleep 1
+	# The control: every context's requests and WebSockets get through.
+	for r in dedicated shared service frame; do
+		grep -qx "req /$r" "$T/GOOD.log" &&
+		    grep -qx "upgrade /$r-ws" "$T/GOOD.log" || {
+			echo "nothing from the $r context" >&2
+			cat "$T/GOOD.log" >&2
+			return 1
+		}
+	done
+	grep -qx "req /frame.png" "$T/GOOD.log"
+	grep -qx "req /frame-beacon" "$T/GOOD.log"
+	run -0 --separate-stderr timeout 120 pwfetch open -c "$A" -t 60 \
+	    -w networkidle -e 'new Promise(r => setTimeout(() => r(1), 3000))' \
+	    "$(sec_url "127.0.0.2:$BAD_PORT")"
+	jq -e '.title == "Workers"' <<<"$output"
+	sleep 1
+	[ "$(grep -c '^conn' "$T/BAD.log")" -eq 0 ] || {
 		cat "$T/BAD.log" >&2
 		return 1
 	}
