@@ -32,6 +32,7 @@
 import http.server
 import socketserver
 import sys
+import threading
 import time
 import urllib.parse
 
@@ -134,6 +135,17 @@ PNG = bytes.fromhex(
     "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082")
 
 
+LOG_LOCK = threading.Lock()
+
+
+def log(line):
+    """One line on stderr, whole: print() writes the text and the newline
+    apart, and the server's threads then run lines into each other."""
+    with LOG_LOCK:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+
 class H(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     count = 0
@@ -154,19 +166,19 @@ class H(http.server.BaseHTTPRequestHandler):
 
     def handle(self):
         if LOG:
-            print("conn", file=sys.stderr, flush=True)
+            log("conn")
         super().handle()
 
     def do_POST(self):
         if LOG:
-            print("req", self.path, file=sys.stderr, flush=True)
+            log("req " + self.path)
         self.send_error(404)
 
     def do_GET(self):
         if LOG:
-            print("req", self.path, file=sys.stderr, flush=True)
+            log("req " + self.path)
             if self.headers.get("Upgrade", "").lower() == "websocket":
-                print("upgrade", self.path, file=sys.stderr, flush=True)
+                log("upgrade " + self.path)
         u = urllib.parse.urlparse(self.path)
         q = urllib.parse.parse_qs(u.query)
         ms = int(q.get("ms", ["1000"])[0])
