@@ -58,6 +58,7 @@ static struct {
 /* What a reply is for. */
 enum tag {
 	T_IGNORE,
+	T_HOLD, /* a setup command of a target held at its start */
 	T_TARGETS,
 	T_CTX,
 	T_TARGET,
@@ -88,6 +89,7 @@ struct job {
 	char *ctx, *target, *session, *frame, *loader, *old_loader;
 	int nav_done, ready, collecting, pending, reload_sent;
 	int lifecycle_on; /* the lifecycle events now are the page's own */
+	int go_wait;      /* replies wanted before the page may load */
 	int ws_waiting;   /* WebSockets whose host is being looked up */
 	int load_seen, idle_seen, dom_seen;
 	/*
@@ -112,6 +114,7 @@ struct call {
 	struct job *j;
 	unsigned gen;
 	enum tag tag;
+	char *hold; /* T_HOLD: the held target's session */
 };
 
 static struct uk_out out;
@@ -269,6 +272,7 @@ call(struct job *j, enum tag tag, const char *session, const char *method,
 	calls[ncalls].j = j;
 	calls[ncalls].gen = j ? j->gen : 0;
 	calls[ncalls].tag = tag;
+	calls[ncalls].hold = NULL;
 	ncalls++;
 	if (j && tag != T_IGNORE)
 		j->pending++;
@@ -712,10 +716,60 @@ auto_attach(int root)
 }
 
 /*
+ * Targets held at their start (waitForDebuggerOnStart) until the replies
+ * to their setup commands are in: the Fetch domain's interception is set
+ * up by the browser, the target run by its renderer, and a target let run
+ * on the mere sending of Fetch.enable has been seen to fetch before the
+ * interception was in place.
+ */
+static struct held {
+	char *session;
+	int pending;
+} *held;
+static size_t nheld, aheld;
+
+/* A setup command for the held target session. */
+static void
+hold_call(const char *session, const char *method, yajl_val params)
+{
+	size_t n = ncalls, i;
+
+	call(NULL, T_HOLD, session, method, params);
+	if (ncalls == n)
+		return; /* not sent: the browser is gone */
+	calls[ncalls - 1].hold = uk_xstrdup(session);
+	for (i = 0; i < nheld && strcmp(held[i].session, session); i++)
+		;
+	if (i == nheld) {
+		if (nheld == aheld) {
+			aheld = aheld ? 2 * aheld : 16;
+			held = uk_xrealloc(held, aheld * sizeof(*held));
+		}
+		held[nheld].session = uk_xstrdup(session);
+		held[nheld++].pending = 0;
+	}
+	held[i].pending++;
+}
+
+/* A reply to a hold_call: the last one lets the target run. */
+static void
+hold_done(const char *session)
+{
+	size_t i;
+
+	for (i = 0; i < nheld && strcmp(held[i].session, session); i++)
+		;
+	if (i == nheld || --held[i].pending > 0)
+		return;
+	call(NULL, T_IGNORE, session, "Runtime.runIfWaitingForDebugger", NULL);
+	free(held[i].session);
+	held[i] = held[--nheld];
+}
+
+/*
  * A target attached automatically (guard_targets): its requests held in
  * the Fetch domain and judged as the page's are, its own related targets
- * attached the same way, and only then let run.  Commands on one session
- * are done in order, so nothing it sends escapes the guard.
+ * attached the same way, and only then (hold_done) let run.
  */
 static void
 guard_target(const char *parent, yajl_val params)
@@ -745,10 +799,9 @@ guard_target(const char *parent, yajl_val params)
 		children[nchildren].j = j;
 		children[nchildren++].gen = j->gen;
 	}
-	call(NULL, T_IGNORE, session, "Fetch.enable", fetch_all());
-	call(NULL, T_IGNORE, session, "Network.enable", NULL);
-	call(NULL, T_IGNORE, session, "Target.setAutoAttach", auto_attach(0));
-	call(NULL, T_IGNORE, session, "Runtime.runIfWaitingForDebugger", NULL);
+	hold_call(session, "Fetch.enable", fetch_all());
+	hold_call(session, "Network.enable", NULL);
+	hold_call(session, "Target.setAutoAttach", auto_attach(0));
 }
 
 /*
@@ -780,6 +833,12 @@ job_setup(struct job *j)
 	yajl_val p;
 
 	call(j, T_SETUP, j->session, "Page.enable", NULL);
+	/*
+	 * The page loads (job_go) once lifecycle events are on and, when
+	 * every target is attached (guard_targets), once that is in effect:
+	 * a worker started before would run unattached a moment.
+	 */
+	j->go_wait = guard_targets ? 3 : 1;
 	call(j, T_LIFECYCLE, j->session, "Page.setLifecycleEventsEnabled",
 	    params1("enabled", uk_json_bool(1)));
 	call(j, T_SETUP, j->session, "Inspector.enable", NULL);
@@ -795,13 +854,14 @@ job_setup(struct job *j)
 	if (opt.ua)
 		call(j, T_SETUP, j->session, "Emulation.setUserAgentOverride",
 		    params1("userAgent", uk_json_str(opt.ua)));
-	if (opt.guard && opt.cmd != CMD_FIND) {
+	if (guard_targets) {
+		call(j, T_LIFECYCLE, j->session, "Fetch.enable", fetch_all());
+		call(j, T_LIFECYCLE, j->session, "Target.setAutoAttach",
+		    auto_attach(0));
+	} else if (opt.guard && opt.cmd != CMD_FIND) {
 		/* Every request of the page stops at guard_request first. */
 		call(j, T_SETUP, j->session, "Fetch.enable", fetch_all());
 	}
-	if (guard_targets)
-		call(j, T_SETUP, j->session, "Target.setAutoAttach",
-		    auto_attach(0));
 	if ((opt.guard && opt.cmd != CMD_FIND) || opt.wait == WAIT_IDLE)
 		call(j, T_SETUP, j->session, "Network.enable", NULL);
 	j->what = wait_name();
@@ -1118,7 +1178,8 @@ on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
 			job_setup(j);
 		return;
 	case T_LIFECYCLE:
-		job_go(j);
+		if (--j->go_wait <= 0)
+			job_go(j);
 		return;
 	case T_FRAMETREE:
 		v = uk_json_get(uk_json_get(res, "frameTree"), "frame");
@@ -1594,6 +1655,12 @@ dispatch(yajl_val m)
 			return;
 		c = calls[i];
 		calls[i] = calls[--ncalls];
+		if (c.tag == T_HOLD) {
+			/* An error too: the target must not stay held. */
+			hold_done(c.hold);
+			free(c.hold);
+			return;
+		}
 		if (!c.j || !c.j->used || c.j->gen != c.gen)
 			return; /* for nobody, or for a job that is over */
 		if ((e = uk_json_get(m, "error"))) {

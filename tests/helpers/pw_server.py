@@ -24,7 +24,8 @@
 #                      a page whose dedicated worker, SharedWorker,
 #                      Service Worker and iframe from ORIGIN (another site)
 #                      each fetch, load an image from, beacon to and open a
-#                      WebSocket to H:P; /frame, /worker.js the same
+#                      WebSocket to H:P (not with bad=H:P,nows); /frame,
+#                      /worker.js the same
 # With --bind ADDR it listens on ADDR (127.0.0.2 for the refused server),
 # and every connection and request is logged on stderr ("conn", "req
 # PATH", and "upgrade PATH" for a WebSocket handshake), so a test can
@@ -108,6 +109,7 @@ DOWNLOAD = ("<!DOCTYPE html><html><head><title>Download</title></head><body>"
 # What every context of /sec does to the refused address: a fetch, an
 # image (pages only), a beacon and a WebSocket.
 REACH = ("function reach(bad, who) {"
+         " var ws = bad.indexOf(',nows') < 0; bad = bad.split(',')[0];"
          " try { fetch('http://' + bad + '/' + who, {mode: 'no-cors'})"
          ".catch(function () {}); } catch (e) {}"
          " try { if (typeof Image !== 'undefined') { var i = new Image();"
@@ -115,7 +117,7 @@ REACH = ("function reach(bad, who) {"
          " try { if (typeof navigator.sendBeacon === 'function')"
          " navigator.sendBeacon('http://' + bad + '/' + who + '-beacon', 'x');"
          " } catch (e) {}"
-         " try { new WebSocket('ws://' + bad + '/' + who + '-ws'); }"
+         " try { if (ws) new WebSocket('ws://' + bad + '/' + who + '-ws'); }"
          " catch (e) {} }\n")
 
 
