@@ -58,6 +58,7 @@ static struct {
 /* What a reply is for. */
 enum tag {
 	T_IGNORE,
+	T_HOLD, /* a setup command of a target held at its start */
 	T_TARGETS,
 	T_CTX,
 	T_TARGET,
@@ -88,6 +89,7 @@ struct job {
 	char *ctx, *target, *session, *frame, *loader, *old_loader;
 	int nav_done, ready, collecting, pending, reload_sent;
 	int lifecycle_on; /* the lifecycle events now are the page's own */
+	int go_wait;      /* replies wanted before the page may load */
 	int ws_waiting;   /* WebSockets whose host is being looked up */
 	int load_seen, idle_seen, dom_seen;
 	/*
@@ -112,6 +114,7 @@ struct call {
 	struct job *j;
 	unsigned gen;
 	enum tag tag;
+	char *hold; /* T_HOLD: the held target's session */
 };
 
 static struct uk_out out;
@@ -129,6 +132,19 @@ static char *spare;     /* the blank page a launched browser starts with */
 static struct job warm; /* a page made ahead for the next URL */
 static int trace;       /* $PWFETCH_TRACE: the protocol on stderr */
 static int proxied;     /* the browser's requests go through guardproxy */
+static int guard_targets; /* every target attached, its requests guarded */
+static char ctx_proxy[64]; /* the proxy given to the contexts made (open) */
+/*
+ * The targets attached under a page (guard_targets): frames and workers,
+ * by session, with the job of the page they belong to, so that what they
+ * do (a WebSocket to a refused address) fails that page.
+ */
+static struct child {
+	char *session;
+	struct job *j;
+	unsigned gen;
+} *children;
+static size_t nchildren, achildren;
 static double t_start;
 /* Progress on a terminal: URLs done and failed, the last host started. */
 static struct uk_progress prog;
@@ -256,6 +272,7 @@ call(struct job *j, enum tag tag, const char *session, const char *method,
 	calls[ncalls].j = j;
 	calls[ncalls].gen = j ? j->gen : 0;
 	calls[ncalls].tag = tag;
+	calls[ncalls].hold = NULL;
 	ncalls++;
 	if (j && tag != T_IGNORE)
 		j->pending++;
@@ -635,6 +652,180 @@ job_replay(struct job *j)
 	}
 }
 
+static struct job *job_by_session(const char *session);
+
+/* The job of a page's session or of a target attached under it. */
+static struct job *
+job_of(const char *session)
+{
+	struct job *j = job_by_session(session);
+	size_t i, k;
+
+	if (j || !session)
+		return j;
+	for (i = k = 0; i < nchildren; i++) {
+		struct child *c = &children[i];
+
+		if (!c->j->used || c->j->gen != c->gen) {
+			free(c->session); /* its page is over */
+			continue;
+		}
+		children[k++] = *c;
+		if (!j && !strcmp(c->session, session))
+			j = c->j;
+	}
+	nchildren = k;
+	return j;
+}
+
+/* Fetch.enable's parameters: every request stops at guard_request. */
+static yajl_val
+fetch_all(void)
+{
+	yajl_val p = uk_json_object();
+
+	uk_json_set(p, "patterns", uk_json_array());
+	uk_json_push(uk_json_get(p, "patterns"),
+	    params1("urlPattern", uk_json_str("*")));
+	return p;
+}
+
+/*
+ * Target.setAutoAttach's parameters: each new target related to the
+ * session's (an out-of-process frame, a worker) is attached, flat, and
+ * paused until guard_target has set it up; for the browser's own session
+ * (root), only service and shared workers, which belong to no page (the
+ * user's pages are left alone).
+ */
+static yajl_val
+auto_attach(int root)
+{
+	yajl_val p = uk_json_object(), f;
+
+	uk_json_set_bool(p, "autoAttach", 1);
+	uk_json_set_bool(p, "waitForDebuggerOnStart", 1);
+	uk_json_set_bool(p, "flatten", 1);
+	if (root) {
+		f = uk_json_array();
+		uk_json_push(f, params1("type", uk_json_str("service_worker")));
+		uk_json_push(f, params1("type", uk_json_str("shared_worker")));
+		uk_json_push(f, params1("exclude", uk_json_bool(1)));
+		uk_json_set(p, "filter", f);
+	}
+	return p;
+}
+
+/*
+ * Targets held at their start (waitForDebuggerOnStart) until the replies
+ * to their setup commands are in: the Fetch domain's interception is set
+ * up by the browser, the target run by its renderer, and a target let run
+ * on the mere sending of Fetch.enable has been seen to fetch before the
+ * interception was in place.
+ */
+static struct held {
+	char *session;
+	int pending;
+} *held;
+static size_t nheld, aheld;
+
+/* A setup command for the held target session. */
+static void
+hold_call(const char *session, const char *method, yajl_val params)
+{
+	size_t n = ncalls, i;
+
+	call(NULL, T_HOLD, session, method, params);
+	if (ncalls == n)
+		return; /* not sent: the browser is gone */
+	calls[ncalls - 1].hold = uk_xstrdup(session);
+	for (i = 0; i < nheld && strcmp(held[i].session, session); i++)
+		;
+	if (i == nheld) {
+		if (nheld == aheld) {
+			aheld = aheld ? 2 * aheld : 16;
+			held = uk_xrealloc(held, aheld * sizeof(*held));
+		}
+		held[nheld].session = uk_xstrdup(session);
+		held[nheld++].pending = 0;
+	}
+	held[i].pending++;
+}
+
+/* A reply to a hold_call: the last one lets the target run. */
+static void
+hold_done(const char *session)
+{
+	size_t i;
+
+	for (i = 0; i < nheld && strcmp(held[i].session, session); i++)
+		;
+	if (i == nheld || --held[i].pending > 0)
+		return;
+	call(NULL, T_IGNORE, session, "Runtime.runIfWaitingForDebugger", NULL);
+	free(held[i].session);
+	held[i] = held[--nheld];
+}
+
+/*
+ * A target attached automatically (guard_targets): its requests held in
+ * the Fetch domain and judged as the page's are, its own related targets
+ * attached the same way, and only then (hold_done) let run.
+ */
+static void
+guard_target(const char *parent, yajl_val params)
+{
+	const char *session = uk_json_get_str(params, "sessionId");
+	yajl_val info = uk_json_get(params, "targetInfo");
+	const char *type = uk_json_get_str(info, "type");
+	struct job *j;
+
+	if (trace)
+		fprintf(stderr, "%.3f attached %s %s %s waiting=%d\n",
+		    uk_cdp_now() - t_start, session ? session : "-",
+		    type ? type : "-",
+		    uk_json_get_str(info, "url") ? uk_json_get_str(info, "url") :
+						    "-",
+		    uk_json_get_bool(params, "waitingForDebugger"));
+	/* Pages are set up by job_setup (ours) or are the user's. */
+	if (!session || !type || !strcmp(type, "page"))
+		return;
+	if ((j = job_of(parent))) {
+		if (nchildren == achildren) {
+			achildren = achildren ? 2 * achildren : 16;
+			children = uk_xrealloc(children,
+			    achildren * sizeof(*children));
+		}
+		children[nchildren].session = uk_xstrdup(session);
+		children[nchildren].j = j;
+		children[nchildren++].gen = j->gen;
+	}
+	hold_call(session, "Fetch.enable", fetch_all());
+	hold_call(session, "Network.enable", NULL);
+	hold_call(session, "Target.setAutoAttach", auto_attach(0));
+}
+
+/*
+ * Start guardproxy for the browser's connections; its address in proxy
+ * (size >= 64).  -1 when it cannot start (said on stderr).
+ */
+static int
+proxy_start(char *proxy)
+{
+	struct uk_netguard g;
+	struct uk_err err;
+	int port;
+
+	uk_netguard_init(&g);
+	g.allow_private = 0;
+	if (uk_guardproxy_start(&g, opt.timeout, &port, &err)) {
+		uk_warn("%s", err.msg);
+		return -1;
+	}
+	snprintf(proxy, 64, "http://127.0.0.1:%d", port);
+	proxied = 1;
+	return 0;
+}
+
 /* Attached to the page: set it up, then navigate or reload. */
 static void
 job_setup(struct job *j)
@@ -642,6 +833,12 @@ job_setup(struct job *j)
 	yajl_val p;
 
 	call(j, T_SETUP, j->session, "Page.enable", NULL);
+	/*
+	 * The page loads (job_go) once lifecycle events are on and, when
+	 * every target is attached (guard_targets), once that is in effect:
+	 * a worker started before would run unattached a moment.
+	 */
+	j->go_wait = guard_targets ? 3 : 1;
 	call(j, T_LIFECYCLE, j->session, "Page.setLifecycleEventsEnabled",
 	    params1("enabled", uk_json_bool(1)));
 	call(j, T_SETUP, j->session, "Inspector.enable", NULL);
@@ -657,13 +854,13 @@ job_setup(struct job *j)
 	if (opt.ua)
 		call(j, T_SETUP, j->session, "Emulation.setUserAgentOverride",
 		    params1("userAgent", uk_json_str(opt.ua)));
-	if (opt.guard && opt.cmd != CMD_FIND) {
+	if (guard_targets) {
+		call(j, T_LIFECYCLE, j->session, "Fetch.enable", fetch_all());
+		call(j, T_LIFECYCLE, j->session, "Target.setAutoAttach",
+		    auto_attach(0));
+	} else if (opt.guard && opt.cmd != CMD_FIND) {
 		/* Every request of the page stops at guard_request first. */
-		p = uk_json_object();
-		uk_json_set(p, "patterns", uk_json_array());
-		uk_json_push(uk_json_get(p, "patterns"),
-		    params1("urlPattern", uk_json_str("*")));
-		call(j, T_SETUP, j->session, "Fetch.enable", p);
+		call(j, T_SETUP, j->session, "Fetch.enable", fetch_all());
 	}
 	if ((opt.guard && opt.cmd != CMD_FIND) || opt.wait == WAIT_IDLE)
 		call(j, T_SETUP, j->session, "Network.enable", NULL);
@@ -735,6 +932,23 @@ job_pick(struct job *j, yajl_val res)
 }
 
 /*
+ * Target.createBrowserContext's parameters: gone with our session, and in
+ * an attached browser behind guardproxy (ctx_proxy), as the whole of a
+ * launched one is.
+ */
+static yajl_val
+ctx_params(void)
+{
+	yajl_val p = params1("disposeOnDetach", uk_json_bool(1));
+
+	if (*ctx_proxy) {
+		uk_json_set_str(p, "proxyServer", ctx_proxy);
+		uk_json_set_str(p, "proxyBypassList", "<-loopback>");
+	}
+	return p;
+}
+
+/*
  * Make a page ahead of need (a browser we launched, open and fetch): its
  * context, target and session are ready when the next URL comes, which
  * takes their round trips out of the time a page costs.
@@ -748,7 +962,7 @@ warm_start(void)
 	warm.warm = 1;
 	if (opt.cmd == CMD_OPEN)
 		call(&warm, T_CTX, NULL, "Target.createBrowserContext",
-		    params1("disposeOnDetach", uk_json_bool(1)));
+		    ctx_params());
 	else
 		job_create_target(&warm);
 }
@@ -783,7 +997,7 @@ job_start(struct job *j)
 		break;
 	case CMD_OPEN:
 		call(j, T_CTX, NULL, "Target.createBrowserContext",
-		    params1("disposeOnDetach", uk_json_bool(1)));
+		    ctx_params());
 		break;
 	case CMD_FETCH:
 		if (spare) {
@@ -964,7 +1178,8 @@ on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
 			job_setup(j);
 		return;
 	case T_LIFECYCLE:
-		job_go(j);
+		if (--j->go_wait <= 0)
+			job_go(j);
 		return;
 	case T_FRAMETREE:
 		v = uk_json_get(uk_json_get(res, "frameTree"), "frame");
@@ -1440,6 +1655,12 @@ dispatch(yajl_val m)
 			return;
 		c = calls[i];
 		calls[i] = calls[--ncalls];
+		if (c.tag == T_HOLD) {
+			/* An error too: the target must not stay held. */
+			hold_done(c.hold);
+			free(c.hold);
+			return;
+		}
 		if (!c.j || !c.j->used || c.j->gen != c.gen)
 			return; /* for nobody, or for a job that is over */
 		if ((e = uk_json_get(m, "error"))) {
@@ -1453,6 +1674,11 @@ dispatch(yajl_val m)
 		}
 		return;
 	}
+	if (!strcmp(method, "Target.attachedToTarget")) {
+		if (guard_targets)
+			guard_target(uk_json_get_str(m, "sessionId"), params);
+		return;
+	}
 	if (!strcmp(method, "Target.detachedFromTarget")) {
 		j = job_by_session(uk_json_get_str(params, "sessionId"));
 		if (j)
@@ -1460,6 +1686,13 @@ dispatch(yajl_val m)
 		return;
 	}
 	j = job_by_session(uk_json_get_str(m, "sessionId"));
+	if (!j && guard_targets && !strcmp(method, "Network.webSocketCreated")) {
+		/* A frame's or worker's WebSocket fails its page. */
+		if ((j = job_of(uk_json_get_str(m, "sessionId"))) &&
+		    !j->collecting)
+			guard_websocket(j, params);
+		return;
+	}
 	if (!strcmp(method, "Fetch.requestPaused")) {
 		/* Answered even for a page that is over, or it would hang. */
 		guard_request(j, uk_json_get_str(m, "sessionId"), params);
@@ -1553,24 +1786,32 @@ need_browser(void)
 			uk_warn("%s", err.msg);
 			return -1;
 		}
+		if (opt.guard && opt.cmd == CMD_OPEN) {
+			/*
+			 * open makes a context of its own for each page, and
+			 * a context takes a proxy of its own: guardproxy, as
+			 * a launched browser has it for all of its traffic.
+			 */
+			if (proxy_start(ctx_proxy))
+				return -1;
+		} else if (opt.guard && opt.cmd == CMD_FETCH) {
+			/*
+			 * fetch uses the browser's own context (its cookies),
+			 * whose proxy is the user's: every target is attached
+			 * instead, and its requests guarded (guard_target).
+			 */
+			guard_targets = 1;
+			call(NULL, T_IGNORE, NULL, "Target.setAutoAttach",
+			    auto_attach(1));
+		}
 	} else {
 		char proxy[64];
-		int port;
 
+		/* Every target's requests, not only the page's. */
 		if (opt.guard) {
-			struct uk_netguard g;
-
-			/* Every target's requests, not only the page's. */
-			uk_netguard_init(&g);
-			g.allow_private = 0;
-			if (uk_guardproxy_start(&g, opt.timeout, &port, &err)) {
-				uk_warn("%s", err.msg);
+			if (proxy_start(proxy))
 				return -1;
-			}
-			snprintf(proxy, sizeof(proxy), "http://127.0.0.1:%d",
-			    port);
 			bo.proxy = proxy;
-			proxied = 1;
 		}
 		if (uk_browser_launch(&browser, &bo, &err)) {
 			uk_warn("%s", err.msg);
@@ -1602,6 +1843,7 @@ next_input(struct input *in)
 	struct uk_url u;
 	yajl_val rec;
 	const char *url;
+	size_t len;
 	int r, ok;
 
 	for (;;) {
@@ -1644,7 +1886,15 @@ next_input(struct input *in)
 				continue;
 			}
 		}
-		url = uk_json_get_str(rec, "url");
+		url = uk_json_get_strn(rec, "url", &len);
+		if (len != strlen(url)) {
+			/* As urlfetch: "https://a.example/j\u0000evil" is
+			 * not https://a.example/j, and is not opened. */
+			emit_error(rec, url,
+			    "the URL holds a NUL byte (\\u0000)");
+			uk_json_free(rec);
+			continue;
+		}
 		uk_url_classify(url, &u);
 		ok = u.scheme &&
 		    (!strcmp(u.scheme, "http") || !strcmp(u.scheme, "https"));

@@ -102,7 +102,8 @@ to_buf(char *p, size_t size, size_t n, void *ctx)
 {
 	struct uk_buf *b = ctx;
 
-	if (b->len + size * n > (16UL << 20))
+	/* An answer is a record: the limit every reader of records keeps. */
+	if (b->len + size * n > UK_JSONL_MAX_LINE)
 		return 0;
 	uk_buf_add(b, p, size * n);
 	return size * n;

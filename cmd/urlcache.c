@@ -64,6 +64,9 @@ emit(yajl_val v)
 		uk_out_record(&out, v);
 }
 
+/* What urlfetch says of a URL that holds NUL; it is neither read nor kept. */
+#define NUL_URL "the URL holds a NUL byte (\\u0000)"
+
 /*
  * Run fn for each URL: the operands, else url records or bare URLs on
  * standard input.  fn gets the record read (or NULL for operands).
@@ -73,8 +76,9 @@ each_url(int argc, char **argv, void (*fn)(const char *url, yajl_val in))
 {
 	struct uk_lines in;
 	struct uk_err err;
-	yajl_val rec;
+	yajl_val rec, v;
 	const char *url;
+	size_t len;
 	int i, r;
 
 	if (argc) {
@@ -91,11 +95,24 @@ each_url(int argc, char **argv, void (*fn)(const char *url, yajl_val in))
 			uk_out_error(&out, in.name, in.lineno, err.msg);
 			continue;
 		}
-		if (!(url = uk_json_get_str(rec, "url")))
+		if (!(url = uk_json_get_strn(rec, "url", &len))) {
 			uk_out_error(&out, in.name, in.lineno,
 			    "no string field 'url'");
-		else
+		} else if (len != strlen(url)) {
+			/* As urlfetch: "https://a.example/j\u0000evil" is
+			 * not https://a.example/j, whose entry it would
+			 * name. */
+			v = uk_json_object();
+			uk_json_set(v, "url", uk_json_strn(url, len));
+			uk_json_set_str(v, "error", NUL_URL);
+			emit(v);
+			uk_json_free(v);
+			uk_warn("%s:%lu: %s", uk_lines_display(&in), in.lineno,
+			    NUL_URL);
+			uk_status_set(UK_EXIT_FAIL);
+		} else {
 			fn(url, rec);
+		}
 		uk_json_free(rec);
 	}
 	uk_lines_close(&in);
@@ -231,6 +248,8 @@ cmd_set(int argc, char **argv)
 	struct uk_lines in;
 	struct uk_err err;
 	yajl_val rec, e;
+	const char *url;
+	size_t len;
 	int c, i, r, pass = 0;
 
 	while ((c = getopt_long(argc, argv, "+p", lo, NULL)) != -1) {
@@ -261,6 +280,19 @@ cmd_set(int argc, char **argv)
 			    !YAJL_IS_NULL(e)) {
 				if (pass)
 					emit(rec);
+				uk_json_free(rec);
+				continue;
+			}
+			if ((url = uk_json_get_strn(rec, "url", &len)) &&
+			    len != strlen(url)) {
+				/* Kept, it would be served for the URL cut
+				 * at the NUL.  The record goes on with its
+				 * error, as urlfetch answers it. */
+				uk_json_set_str(rec, "error", NUL_URL);
+				uk_out_record(&out, rec);
+				uk_warn("%s:%lu: %s", uk_lines_display(&in),
+				    in.lineno, NUL_URL);
+				uk_status_set(UK_EXIT_FAIL);
 				uk_json_free(rec);
 				continue;
 			}
@@ -511,7 +543,8 @@ list_one(void *ctx, const struct uk_cache_file *f)
 	uk_cache_time_fmt(f->atime_ns, when, sizeof(when));
 	uk_json_set_str(v, "used_at", when);
 	uk_json_set_int(v, "size", f->size);
-	uk_json_set_bool(v, "expired", f->expired);
+	uk_json_set_bool(v, "expired",
+	    f->expired || (r == 1 && uk_cache_past_lifetime(rec)));
 	if (r == 1 && uk_json_get_str(rec, "summary"))
 		uk_json_set_bool(v, "summary", 1);
 	if (r == 0)

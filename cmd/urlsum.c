@@ -160,10 +160,12 @@ fail(struct item *it, const char *msg)
 	it->done = 1;
 }
 
+/* text[0..len): a summary may hold NUL ("a\u0000b"), written back whole. */
 static void
-set_summary(struct item *it, const char *text, const char *backend)
+set_summary(struct item *it, const char *text, size_t len,
+    const char *backend)
 {
-	uk_json_set_str(it->rec, "summary", text);
+	uk_json_set(it->rec, "summary", uk_json_strn(text, len));
 	uk_json_set_str(it->rec, "summary_type",
 	    uk_summary_type_name(it->type));
 	uk_json_set_str(it->rec, "summary_reason", it->reason);
@@ -178,6 +180,7 @@ from_cache(struct item *it, const char *url)
 	struct uk_err err;
 	yajl_val c = NULL;
 	const char *s, *t;
+	size_t n = 0;
 	int expired = 0, r;
 
 	r = uk_cache_get(&cache, url, UK_CACHE_STALE, &c, &expired, &err);
@@ -188,10 +191,10 @@ from_cache(struct item *it, const char *url)
 	if (r == 0)
 		return 0;
 	r = 0;
-	if (!expired && (s = uk_json_get_str(c, "summary")) && *s &&
+	if (!expired && (s = uk_json_get_strn(c, "summary", &n)) && n &&
 	    (t = uk_json_get_str(c, "summary_type")) &&
 	    !strcmp(t, uk_summary_type_name(it->type))) {
-		set_summary(it, s, "cache");
+		set_summary(it, s, n, "cache");
 		r = 1;
 	}
 	uk_json_free(c);
@@ -205,12 +208,13 @@ has_text(yajl_val rec)
 	static const char *const keys[] = { "title", "description", "readme",
 		"symbol_map", "content", NULL };
 	const char *s;
+	size_t n, k;
 	int i;
 
 	for (i = 0; keys[i]; i++)
-		if ((s = uk_json_get_str(rec, keys[i])))
-			for (; *s; s++)
-				if (!isspace((unsigned char)*s))
+		if ((s = uk_json_get_strn(rec, keys[i], &n)))
+			for (k = 0; k < n; k++)
+				if (!isspace((unsigned char)s[k]))
 					return 1;
 	return 0;
 }
@@ -263,7 +267,7 @@ process(struct item *it)
 		if (uk_summary_offline(rec, it->type, &b) < 0)
 			fail(it, "nothing to summarise");
 		else
-			set_summary(it, b.buf, "offline");
+			set_summary(it, b.buf, b.len, "offline");
 		uk_buf_release(&b);
 		return;
 	}
@@ -303,7 +307,7 @@ answered(struct uk_llm_req *r)
 	const char *url = uk_json_get_str(it->rec, "url");
 
 	if (r->ok) {
-		set_summary(it, r->text,
+		set_summary(it, r->text, strlen(r->text),
 		    backend_name ? backend_name :
 			r->model ? r->model :
 				   "llm");

@@ -94,6 +94,16 @@ uk_cache_lifetime(yajl_val rec, long life)
 	return 0;
 }
 
+int
+uk_cache_past_lifetime(yajl_val rec)
+{
+	const char *x = uk_json_get_str(rec, "expires_at");
+	long long t;
+
+	return x && (t = time_parse(x, strlen(x))) > 0 &&
+	    t <= uk_cache_now_ns();
+}
+
 static long long
 ts_ns(const struct timespec *ts)
 {
@@ -680,12 +690,6 @@ entry_check(const struct uk_buf *b, const char *key, const char *url,
 	return ok && v.url_ok == 1;
 }
 
-static int
-entry_valid(const struct uk_buf *b, const char *key)
-{
-	return entry_check(b, key, NULL, NULL, NULL);
-}
-
 /*
  * For uk_cache_get_raw: check the entry text in b against url and make it
  * one line ending in '}' without "cached" or "expired" (as written, or
@@ -1270,17 +1274,18 @@ writer_gone(long pid, long long mtime_ns)
 
 /*
  * Remove f (unless a dry run) and report it; 1 when it went.  The walk
- * has just looked at f, so an expired entry is unlinked at once (checking
- * it again would narrow no window); a corrupt one, read since, is checked
- * to be the same file first.
+ * has just looked at f, so an entry expired by its age is unlinked at once
+ * (checking it again would narrow no window); one read since (read set:
+ * corrupt, or past its expires_at) is checked to be the same file first.
  */
 static int
-drop(struct cleanup_ctx *x, const struct uk_cache_file *f, const char *why)
+drop(struct cleanup_ctx *x, const struct uk_cache_file *f, const char *why,
+    int read)
 {
 	int r = 0;
 
 	if (!x->o->dry_run) {
-		if (!strcmp(why, "corrupt"))
+		if (read)
 			r = unlink_same(f->dirfd, f->name, f->dev, f->ino);
 		else
 			r = unlinkat(f->dirfd, f->name, 0);
@@ -1299,12 +1304,17 @@ drop(struct cleanup_ctx *x, const struct uk_cache_file *f, const char *why)
 	return 1;
 }
 
-/* Whether the entry file is valid JSON for its key; 1 also when unsure. */
+/*
+ * Whether the entry file is valid JSON for its key; 1 also when unsure.
+ * *expires is set to its expires_at (ns), or 0.
+ */
 static int
-entry_ok(struct cleanup_ctx *x, const struct uk_cache_file *f)
+entry_ok(struct cleanup_ctx *x, const struct uk_cache_file *f,
+    long long *expires)
 {
 	int fd, ok;
 
+	*expires = 0;
 	fd = openat(f->dirfd, f->name,
 	    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
@@ -1319,7 +1329,7 @@ entry_ok(struct cleanup_ctx *x, const struct uk_cache_file *f)
 		return 1;
 	}
 	close(fd);
-	ok = entry_valid(&x->b, f->key);
+	ok = entry_check(&x->b, f->key, NULL, NULL, expires);
 	if (x->b.alloc > (1 << 20))
 		uk_buf_release(&x->b);
 	return ok;
@@ -1330,12 +1340,13 @@ cleanup_one(void *ctx, const struct uk_cache_file *f)
 {
 	struct cleanup_ctx *x = ctx;
 	struct kept *k;
+	long long exp_at = 0;
 
 	switch (f->kind) {
 	case UK_CACHE_TEMP:
 		if (f->mtime_ns + UK_CACHE_TMP_AGE * NS < x->now ||
 		    writer_gone(f->pid, f->mtime_ns))
-			x->o->temp += drop(x, f, "temp");
+			x->o->temp += drop(x, f, "temp", 0);
 		return 0;
 	case UK_CACHE_OTHER:
 		return 0;
@@ -1343,14 +1354,21 @@ cleanup_one(void *ctx, const struct uk_cache_file *f)
 		break;
 	}
 	if (f->expired) {
-		x->o->expired += drop(x, f, "expired");
+		x->o->expired += drop(x, f, "expired", 0);
 		return 0;
 	}
 	/* The smallest entry, {"url":""}, has 10 bytes: an empty file (what
 	 * a power failure can leave without fsync) is corrupt even to
 	 * no_verify. */
-	if (f->size < 10 || (!x->o->no_verify && !entry_ok(x, f))) {
-		x->o->corrupt += drop(x, f, "corrupt");
+	if (f->size < 10 || (!x->o->no_verify && !entry_ok(x, f, &exp_at))) {
+		x->o->corrupt += drop(x, f, "corrupt", 1);
+		return 0;
+	}
+	/* A lifetime the response gave (uk_cache_lifetime) that is over:
+	 * expired as by the TTL, as get_entry judges it.  (--fast reads no
+	 * entry, so only the TTL counts there.) */
+	if (exp_at > 0 && exp_at <= x->now) {
+		x->o->expired += drop(x, f, "expired", 1);
 		return 0;
 	}
 	x->o->entries_left++;

@@ -71,6 +71,8 @@ int uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err);
  * otherwise.
  */
 int uk_cache_lifetime(yajl_val rec, long life);
+/* Whether rec has an expires_at (as uk_cache_lifetime sets it) now past. */
+int uk_cache_past_lifetime(yajl_val rec);
 
 /*
  * Add summary and summary_type to the entry of url in place (read, modify,

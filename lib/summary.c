@@ -150,18 +150,32 @@ uk_summary_select(const char *url_type, int has_symbol_map, const char *hint,
 	return UK_SUMMARY_BRIEF;
 }
 
+/*
+ * The string at key when it holds more than blanks, its length (NUL bytes
+ * included: "a\u0000b" is three bytes, and the summarisers read all three)
+ * in *len when len is not NULL; else NULL.
+ */
 static const char *
-nonempty(yajl_val rec, const char *key)
+nonempty_n(yajl_val rec, const char *key, size_t *len)
 {
-	const char *s = uk_json_get_str(rec, key);
-	const char *p;
+	size_t n, i;
+	const char *s = uk_json_get_strn(rec, key, &n);
 
 	if (!s)
 		return NULL;
-	for (p = s; *p; p++)
-		if (!isspace((unsigned char)*p))
+	for (i = 0; i < n; i++)
+		if (!isspace((unsigned char)s[i])) {
+			if (len)
+				*len = n;
 			return s;
+		}
 	return NULL;
+}
+
+static const char *
+nonempty(yajl_val rec, const char *key)
+{
+	return nonempty_n(rec, key, NULL);
 }
 
 enum uk_summary_type
@@ -210,20 +224,22 @@ uk_summary_assemble(yajl_val rec, size_t max, struct uk_buf *out)
 		{ "symbol_map", "Symbol map:\n" },
 		{ "content", "Content:\n" },
 	};
-	size_t start = out->len, i, cut;
+	size_t start = out->len, i, cut, n;
 	const char *s;
 
 	if (!max)
 		max = UK_SUMMARY_MAX_INPUT;
-	if ((s = nonempty(rec, "url")))
-		uk_buf_addf(out, "URL: %s", s);
+	if ((s = nonempty_n(rec, "url", &n))) {
+		uk_buf_addstr(out, "URL: ");
+		uk_buf_add(out, s, n);
+	}
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		if (!(s = nonempty(rec, parts[i].key)))
+		if (!(s = nonempty_n(rec, parts[i].key, &n)))
 			continue;
 		if (out->len > start)
 			uk_buf_addstr(out, "\n\n");
 		uk_buf_addstr(out, parts[i].label);
-		uk_buf_addstr(out, s);
+		uk_buf_add(out, s, n);
 	}
 	cut = uk_utf8_prefix(out->buf + start, out->len - start, max);
 	if (start + cut < out->len) {
@@ -875,13 +891,25 @@ out_gap(struct out *o)
 		uk_buf_addch(o->b, '\n');
 }
 
-/* Which text a summary reads: the readme, else the content. */
-static const char *
-main_text(yajl_val rec)
+/* strncasecmp over n bytes that does not stop at a NUL byte. */
+static int
+memcasecmp(const char *a, const char *b, size_t n)
 {
-	const char *s = nonempty(rec, "readme");
+	size_t i;
 
-	return s ? s : nonempty(rec, "content");
+	for (i = 0; i < n; i++)
+		if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i]))
+			return 1;
+	return 0;
+}
+
+/* Which text a summary reads: the readme, else the content; *len its length. */
+static const char *
+main_text(yajl_val rec, size_t *len)
+{
+	const char *s = nonempty_n(rec, "readme", len);
+
+	return s ? s : nonempty_n(rec, "content", len);
 }
 
 /* Sections not worth summarising. */
@@ -914,8 +942,8 @@ boring_section(const struct doc *d, int section)
  * them) into o, one paragraph per line group.  Returns sentences taken.
  */
 static int
-lead(const struct doc *d, const char *skip, int max_para, int max_sent,
-    struct out *o)
+lead(const struct doc *d, const char *skip, size_t skiplen, int max_para,
+    int max_sent, struct out *o)
 {
 	struct uk_buf t = UK_BUF_INIT;
 	size_t i;
@@ -934,8 +962,8 @@ lead(const struct doc *d, const char *skip, int max_para, int max_sent,
 		if (t.len < 25 || letters(t.buf, t.len) < t.len / 2 ||
 		    !memchr(t.buf, ' ', t.len))
 			continue;
-		if (skip && t.len <= strlen(skip) + 2 &&
-		    !strncasecmp(t.buf, skip, t.len > 2 ? t.len - 2 : t.len))
+		if (skip && t.len <= skiplen + 2 &&
+		    !memcasecmp(t.buf, skip, t.len > 2 ? t.len - 2 : t.len))
 			continue; /* only repeats the description */
 		out_gap(o);
 		while (pos < t.len && sents < max_sent) {
@@ -959,18 +987,21 @@ lead(const struct doc *d, const char *skip, int max_para, int max_sent,
 	return sents;
 }
 
-/* Whether text holds the start of s (its first 40 bytes, or all of it). */
+/*
+ * Whether text[0..tlen) holds the start of s[0..n) (its first 40 bytes, or
+ * all of it), ignoring case.
+ */
 static int
-contained(const char *text, const char *s)
+contained(const char *text, size_t tlen, const char *s, size_t n)
 {
-	size_t n = strlen(s);
+	size_t i;
 
 	if (!text)
 		return 0;
 	if (n > 40)
 		n = uk_utf8_cut(s, 40);
-	for (; *text; text++)
-		if (!strncasecmp(text, s, n))
+	for (i = 0; i + n <= tlen; i++)
+		if (!memcasecmp(text + i, s, n))
 			return 1;
 	return 0;
 }
@@ -978,19 +1009,24 @@ contained(const char *text, const char *s)
 /*
  * The description, when the text does not already say it.  (The title is
  * not repeated: it is a field of its own, and format_for_prompt shows it.)
+ * Returns the description, its length in *said, when it was written, else
+ * NULL.
  */
 static const char *
-header(yajl_val rec, struct out *o, int with_desc)
+header(yajl_val rec, struct out *o, int with_desc, size_t *said)
 {
-	const char *desc = nonempty(rec, "description");
+	size_t dlen = 0, tlen = 0;
+	const char *desc = nonempty_n(rec, "description", &dlen);
+	const char *text = main_text(rec, &tlen);
 
-	if (desc && with_desc && !contained(main_text(rec), desc)) {
+	if (desc && with_desc && !contained(text, tlen, desc, dlen)) {
 		struct uk_buf t = UK_BUF_INIT;
 
-		plain(desc, strlen(desc), &t);
+		plain(desc, dlen, &t);
 		out_gap(o);
 		out_line(o, "", t.buf, t.len, 500);
 		uk_buf_release(&t);
+		*said = dlen;
 		return desc;
 	}
 	return NULL;
@@ -1187,12 +1223,12 @@ summ_usage(yajl_val rec, const struct doc *d, struct out *o)
 		"synopsis", "configur", "basic usage", "running", NULL };
 	struct uk_strset seen = UK_STRSET_INIT;
 	struct uk_buf t = UK_BUF_INIT, imports = UK_BUF_INIT;
-	size_t i, before, start;
+	size_t i, before, start, said;
 	int last = -1, codes = 0, nimports = 0, found = 0, cmds = 0;
 
-	header(rec, o, 0);
+	header(rec, o, 0, &said);
 	start = o->b->len;
-	lead(d, NULL, 1, 1, o);
+	lead(d, NULL, 0, 1, 1, o);
 	before = o->b->len;
 	for (i = 0; i < d->n && !full(o); i++) {
 		const struct block *b = &d->b[i];
@@ -1278,7 +1314,7 @@ summ_usage(yajl_val rec, const struct doc *d, struct out *o)
 			}
 		if (o->b->len == before) {
 			uk_buf_setlen(o->b, start);
-			lead(d, NULL, 2, 4, o);
+			lead(d, NULL, 0, 2, 4, o);
 		}
 	}
 	uk_strset_release(&seen);
@@ -1383,16 +1419,16 @@ is_signature(const char *s, size_t n)
 static int
 summ_api(yajl_val rec, const struct doc *d, struct out *o)
 {
-	const char *map = nonempty(rec, "symbol_map");
+	size_t i, said, maplen = 0;
+	const char *map = nonempty_n(rec, "symbol_map", &maplen);
 	struct uk_strset seen = UK_STRSET_INIT;
 	struct uk_buf t = UK_BUF_INIT;
 	int nsig = 0, files = 0;
-	size_t i;
 
-	header(rec, o, 0);
-	lead(d, NULL, 1, 1, o);
+	header(rec, o, 0, &said);
+	lead(d, NULL, 0, 1, 1, o);
 	if (map) {
-		const char *p = map, *end = map + strlen(map), *e, *file = NULL;
+		const char *p = map, *end = map + maplen, *e, *file = NULL;
 		size_t filelen = 0;
 
 		out_gap(o);
@@ -1424,12 +1460,13 @@ summ_api(yajl_val rec, const struct doc *d, struct out *o)
 	}
 	/* Signatures in the text: code lines, headings and definitions. */
 	{
-		const char *text = main_text(rec);
+		size_t tlen = 0;
+		const char *text = main_text(rec, &tlen);
 		const char *p, *end, *e;
 		int ntext = 0;
 
 		if (text && nsig < 60) {
-			end = text + strlen(text);
+			end = text + tlen;
 			for (p = text; p < end && ntext < 30 && !full(o);
 			     p = e + 1) {
 				const char *s;
@@ -1480,7 +1517,7 @@ summ_api(yajl_val rec, const struct doc *d, struct out *o)
 			out_line(o, "- ", t.buf, t.len, 120);
 		}
 		if (!n)
-			lead(d, NULL, 2, 4, o);
+			lead(d, NULL, 0, 2, 4, o);
 	}
 	(void)files;
 	uk_strset_release(&seen);
@@ -1505,15 +1542,17 @@ summ_architecture(yajl_val rec, const struct doc *d, struct out *o)
 		"backend", "frontend", "plugin", "core", "engine", "parser",
 		"runtime", "abstraction", "subsystem", "library", "daemon",
 		"server", "client", "interface", NULL };
-	const char *map = nonempty(rec, "symbol_map");
+	size_t i, said = 0, maplen = 0;
+	const char *map = nonempty_n(rec, "symbol_map", &maplen);
+	const char *desc;
 	struct uk_buf t = UK_BUF_INIT;
-	size_t i;
 	int heads = 0, notes = 0;
 
-	lead(d, header(rec, o, 1), 1, 2, o);
+	desc = header(rec, o, 1, &said);
+	lead(d, desc, said, 1, 2, o);
 	if (map) {
 		/* Files grouped by directory, in the map's order of rank. */
-		const char *p = map, *end = map + strlen(map), *e;
+		const char *p = map, *end = map + maplen, *e;
 		struct {
 			const char *dir;
 			size_t dlen;
@@ -1658,13 +1697,14 @@ summ_evaluation(yajl_val rec, const struct doc *d, struct out *o)
 	yajl_val gh = uk_json_get(rec, "github_info");
 	struct uk_strset seen = UK_STRSET_INIT;
 	struct uk_buf t = UK_BUF_INIT;
-	const char *text = main_text(rec);
+	size_t i, said = 0, tlen = 0;
+	const char *text = main_text(rec, &tlen), *desc;
 	struct uk_buf *pl;
 	char *how, *dep;
 	int n, pass;
-	size_t i;
 
-	lead(d, header(rec, o, 1), 1, 1, o);
+	desc = header(rec, o, 1, &said);
+	lead(d, desc, said, 1, 1, o);
 	/* Facts from github_info and from badges' alt text. */
 	n = 0;
 	if (gh && YAJL_IS_OBJECT(gh)) {
@@ -1673,33 +1713,37 @@ summ_evaluation(yajl_val rec, const struct doc *d, struct out *o)
 		for (k = 0; gh_keys[k]; k++) {
 			yajl_val v = uk_json_get(gh, gh_keys[k]);
 			const char *s = NULL;
+			size_t sl = 0;
 
 			if (!v)
 				continue;
-			if (YAJL_IS_STRING(v))
+			if (YAJL_IS_STRING(v)) {
 				s = v->u.string;
-			else if (YAJL_IS_NUMBER(v))
+				sl = uk_json_strlen(v);
+			} else if (YAJL_IS_NUMBER(v)) {
 				s = v->u.number.r;
-			else if (YAJL_IS_TRUE(v))
+			} else if (YAJL_IS_TRUE(v)) {
 				s = "true";
-			else if (YAJL_IS_FALSE(v))
+			} else if (YAJL_IS_FALSE(v)) {
 				s = "false";
-			else if (YAJL_IS_OBJECT(v))
-				s = uk_json_get_str(v, "spdx_id") ?
-				    uk_json_get_str(v, "spdx_id") :
-				    uk_json_get_str(v, "name");
-			if (!s || !*s)
+			} else if (YAJL_IS_OBJECT(v)) {
+				if (!(s = uk_json_get_strn(v, "spdx_id", &sl)))
+					s = uk_json_get_strn(v, "name", &sl);
+			}
+			if (s && !sl)
+				sl = strlen(s);
+			if (!s || !sl)
 				continue;
 			if (!n++) {
 				out_gap(o);
 				uk_buf_addstr(o->b, "Facts:\n");
 			}
 			uk_buf_addf(o->b, "- %s: ", gh_keys[k]);
-			out_line(o, "", s, strlen(s), 120);
+			out_line(o, "", s, sl, 120);
 		}
 	}
 	if (text) {
-		const char *p = text, *end = text + strlen(text);
+		const char *p = text, *end = text + tlen;
 
 		while (n < 12 && (p = memmem(p, (size_t)(end - p), "![", 2))) {
 			const char *cb = memchr(p, ']', (size_t)(end - p));
@@ -1800,17 +1844,20 @@ summ_evaluation(yajl_val rec, const struct doc *d, struct out *o)
 static int
 summ_brief(yajl_val rec, const struct doc *d, struct out *o)
 {
-	if (!lead(d, header(rec, o, 1), 3, 8, o)) {
+	size_t said = 0;
+	const char *desc = header(rec, o, 1, &said);
+
+	if (!lead(d, desc, said, 3, 8, o)) {
 		/* No paragraphs: the first sentences of the raw text. */
-		const char *text = main_text(rec);
+		size_t tlen = 0;
+		const char *text = main_text(rec, &tlen);
 		struct uk_buf t = UK_BUF_INIT;
 
 		if (text) {
 			size_t pos = 0, e;
 			int k;
 
-			plain(text, strlen(text) < 4000 ? strlen(text) : 4000,
-			    &t);
+			plain(text, tlen < 4000 ? tlen : 4000, &t);
 			uk_buf_setlen(&t, uk_utf8_cut(t.buf, t.len));
 			out_gap(o);
 			for (k = 0; k < 4 && pos < t.len; k++) {
@@ -1836,14 +1883,13 @@ is_source(yajl_val rec)
 	static const char *const prose[] = { ".md", ".markdown", ".rst", ".txt",
 		".adoc", ".org", ".html", ".htm", NULL };
 	const char *type = uk_json_get_str(rec, "url_type");
-	const char *url = uk_json_get_str(rec, "url");
-	size_t n, k;
+	size_t n = 0, k;
+	const char *url = uk_json_get_strn(rec, "url", &n);
 	int i;
 
 	if (!type || strcmp(type, "github_file") || !url ||
 	    !nonempty(rec, "content"))
 		return 0;
-	n = strlen(url);
 	for (i = 0; prose[i]; i++) {
 		k = strlen(prose[i]);
 		if (n > k && !strcasecmp(url + n - k, prose[i]))
@@ -1879,13 +1925,14 @@ comment_text(const char *s, const char *e)
 static int
 summ_source(yajl_val rec, enum uk_summary_type t, struct out *o)
 {
-	const char *text = nonempty(rec, "content");
-	const char *p, *e, *end = text + strlen(text), *c, *ce;
+	size_t tlen = 0, said;
+	const char *text = nonempty_n(rec, "content", &tlen);
+	const char *p, *e, *end = text + tlen, *c, *ce;
 	struct uk_strset seen = UK_STRSET_INIT;
 	struct uk_buf doc = UK_BUF_INIT, line = UK_BUF_INIT;
 	int ndef = 0, nimp = 0, pass;
 
-	header(rec, o, 1);
+	header(rec, o, 1, &said);
 	/* The leading comment: what the file says it is. */
 	for (p = text; p < end; p = e + 1) {
 		if (!(e = memchr(p, '\n', (size_t)(end - p))))
@@ -1969,7 +2016,8 @@ uk_summary_offline(yajl_val rec, enum uk_summary_type t, struct uk_buf *out)
 {
 	struct doc d = { NULL, 0, 0 };
 	struct out o;
-	const char *text = main_text(rec);
+	size_t tlen = 0, n;
+	const char *text = main_text(rec, &tlen), *title;
 
 	if (!text && !nonempty(rec, "title") && !nonempty(rec, "description") &&
 	    !nonempty(rec, "symbol_map"))
@@ -1978,7 +2026,7 @@ uk_summary_offline(yajl_val rec, enum uk_summary_type t, struct uk_buf *out)
 	o.start = out->len;
 	o.limit = t == UK_SUMMARY_BRIEF ? 1500 : 3000;
 	if (text)
-		doc_parse(&d, text, strlen(text));
+		doc_parse(&d, text, tlen);
 	if (is_source(rec) && t != UK_SUMMARY_API && !nonempty(rec, "readme"))
 		summ_source(rec, t, &o);
 	else
@@ -2001,8 +2049,8 @@ uk_summary_offline(yajl_val rec, enum uk_summary_type t, struct uk_buf *out)
 		}
 	free(d.b);
 	/* With nothing else to say, the title says what it is. */
-	if (out->len == o.start && nonempty(rec, "title"))
-		uk_buf_addstr(out, nonempty(rec, "title"));
+	if (out->len == o.start && (title = nonempty_n(rec, "title", &n)))
+		uk_buf_add(out, title, n);
 	/* Trim the trailing newlines; a summary is a string, not a file. */
 	while (out->len > o.start &&
 	    isspace((unsigned char)out->buf[out->len - 1]))
@@ -2056,22 +2104,28 @@ open_fence(const char *s, size_t n, char *fch)
 void
 uk_summary_format_prompt(yajl_val rec, size_t max, struct uk_buf *out)
 {
-	const char *url = uk_json_get_str(rec, "url");
-	const char *title = nonempty(rec, "title");
-	const char *body = nonempty(rec, "summary");
-	const char *map = nonempty(rec, "symbol_map");
+	size_t ulen = 0, tlen = 0, len = 0, n = 0;
+	const char *url = uk_json_get_strn(rec, "url", &ulen);
+	const char *title = nonempty_n(rec, "title", &tlen);
+	const char *body = nonempty_n(rec, "summary", &len);
+	const char *map = nonempty_n(rec, "symbol_map", &n);
 
 	if (!max)
 		max = UK_SUMMARY_PROMPT_MAX;
 	if (!body)
-		body = nonempty(rec, "readme");
+		body = nonempty_n(rec, "readme", &len);
 	if (!body)
-		body = nonempty(rec, "content");
-	uk_buf_addf(out, "## %s", url ? url : "");
-	if (title)
-		uk_buf_addf(out, "\n\n**%s**", title);
+		body = nonempty_n(rec, "content", &len);
+	uk_buf_addstr(out, "## ");
+	if (url)
+		uk_buf_add(out, url, ulen);
+	if (title) {
+		uk_buf_addstr(out, "\n\n**");
+		uk_buf_add(out, title, tlen);
+		uk_buf_addstr(out, "**");
+	}
 	if (body) {
-		size_t len = strlen(body), cut = uk_utf8_prefix(body, len, max);
+		size_t cut = uk_utf8_prefix(body, len, max);
 
 		uk_buf_addstr(out, "\n\n");
 		uk_buf_add(out, body, cut);
@@ -2088,8 +2142,6 @@ uk_summary_format_prompt(yajl_val rec, size_t max, struct uk_buf *out)
 		}
 	}
 	if (map) {
-		size_t n = strlen(map);
-
 		uk_buf_addstr(out, "\n\n```\n");
 		uk_buf_add(out, map, n);
 		if (map[n - 1] != '\n')
@@ -2107,16 +2159,18 @@ uk_summary_format_context(const yajl_val *recs, size_t n,
 	int k;
 
 	for (i = 0; i < n; i++) {
-		const char *url = uk_json_get_str(recs[i], "url");
+		size_t ulen = 0;
+		const char *url = uk_json_get_strn(recs[i], "url", &ulen);
 
 		if (uk_json_get(recs[i], "error") || !url)
 			continue;
 		for (k = 0; excluded && excluded[k]; k++)
-			if (!strcmp(excluded[k], url))
+			if (strlen(excluded[k]) == ulen &&
+			    !memcmp(excluded[k], url, ulen))
 				break;
 		if (excluded && excluded[k])
 			continue;
-		if (!uk_strset_add(&seen, url, strlen(url)))
+		if (!uk_strset_add(&seen, url, ulen))
 			continue;
 		if (took++)
 			uk_buf_addstr(out, UK_SUMMARY_SEPARATOR);

@@ -60,3 +60,31 @@ print(json.dumps({\"url\": \"https://c.test/\", \"content\": \"y\"}))" |
 	run -0 urlcache get https://big.test/
 	[ "$(jq -r '.content | length' <<<"$output")" = 200000 ]
 }
+
+@test "an entry past its expires_at (max-age, Expires): get does not serve it, cleanup removes it, list says expired" {
+	# Within the TTL by its age, past the lifetime its response gave.
+	printf '%s\n' \
+	    '{"url":"http://127.0.0.1:9/old","content":"o","expires_at":"2001-01-01T00:00:00.000Z"}' \
+	    '{"url":"http://127.0.0.1:9/new","content":"n","expires_at":"2099-01-01T00:00:00.000Z"}' \
+	    '{"url":"http://127.0.0.1:9/plain","content":"p"}' |
+	    urlcache set
+	run -0 urlcache list
+	[ "$(jq -r 'select(.url | endswith("/old")) | .expired' <<<"$output")" = true ]
+	[ "$(jq -r 'select(.url | endswith("/new")) | .expired' <<<"$output")" = false ]
+	run -0 urlcache get --stale http://127.0.0.1:9/old
+	[ "$(jq -r .expired <<<"$output")" = true ]
+	run -0 urlcache cleanup -n
+	json_eq "$(jq -c '{would_remove, expired, entries}' <<<"${lines[-1]}")" '{"would_remove":1,"expired":1,"entries":2}'
+	run -0 urlcache cleanup -v
+	[ "$(jq -r 'select(.reason) | .reason + " " + .key' <<<"$output")" = "expired 9edebfa10a5cd84e" ]
+	json_eq "$(jq -c 'select(.removed) | {removed, expired, entries}' <<<"$output")" '{"removed":1,"expired":1,"entries":2}'
+	[ ! -e "$URLKIT_CACHE_DIR/9e/9edebfa10a5cd84e.json" ]
+	run -0 urlcache get http://127.0.0.1:9/new http://127.0.0.1:9/plain
+	[ "${#lines[@]}" -eq 2 ]
+	# get without --stale answers a miss, and the entry goes with it.
+	printf '%s\n' '{"url":"http://127.0.0.1:9/old","content":"o","expires_at":"2001-01-01T00:00:00.000Z"}' | urlcache set
+	run -1 --separate-stderr urlcache get http://127.0.0.1:9/old
+	json_eq "$output" '{"url":"http://127.0.0.1:9/old","error":"not in the cache","cached":false}'
+	run -0 urlcache list
+	[ "${#lines[@]}" -eq 2 ]
+}

@@ -96,6 +96,21 @@ sec_url() {
 
 @test "a WebSocket to a refused address never reaches it: the page fails before the handshake leaves" {
 	logging_server BAD 127.0.0.2
+	logging_server GOOD 127.0.0.1
+	# The control: the same page, its sockets to an allowed address,
+	# sends handshakes within the wait (Chromium opens a host's
+	# WebSockets one at a time, so not always all 20); so the refused
+	# run below had them to send, and a zero there means they were
+	# stopped.
+	run -0 --separate-stderr timeout 120 pwfetch fetch -t 60 \
+	    -e 'new Promise(r => setTimeout(() => r(1), 1000))' \
+	    "$B/ws?to=127.0.0.1:$GOOD_PORT&n=20"
+	jq -e '.title == "ws" and (has("error") | not)' <<<"$output"
+	sleep 0.5
+	[ "$(grep -c '^upgrade /' "$T/GOOD.log")" -ge 1 ] || {
+		cat "$T/GOOD.log" >&2
+		return 1
+	}
 	run -1 --separate-stderr timeout 120 pwfetch fetch -t 60 \
 	    -e 'new Promise(r => setTimeout(() => r(1), 1000))' \
 	    "$B/ws?to=127.0.0.2:$BAD_PORT&n=20"
@@ -103,8 +118,105 @@ sec_url() {
 	jq -e '(.error | test("address 127.0.0.2 refused")) and
 	    (has("content") | not)' <<<"${lines[0]}"
 	sleep 0.5
+	# Not one handshake, not even a connection, reached the refused
+	# address (the page-level verdict alone comes after the handshake
+	# has left: only the proxy stops it before).
+	[ "$(grep -c '^upgrade' "$T/BAD.log")" -eq 0 ] || {
+		cat "$T/BAD.log" >&2
+		return 1
+	}
 	[ "$(grep -c '^conn' "$T/BAD.log")" -eq 0 ]
 	no_browser_left
+}
+
+# own_browser: a Chromium of this test's own, started as a user would
+# (not by pwfetch, so not behind its proxy); sets A to its DevTools address.
+own_browser() {
+	mkdir -p "$T/prof"
+	HOME=$T XDG_CONFIG_HOME=$T XDG_CACHE_HOME=$T "$CHROMIUM" --headless \
+	    --no-sandbox --disable-gpu --no-first-run \
+	    --disable-background-networking --disable-component-update \
+	    --disable-dev-shm-usage --user-data-dir="$T/prof" \
+	    --remote-debugging-port=0 about:blank >"$T/chromium.log" 2>&1 &
+	echo $! >"$T/chromium.pid"
+	for _ in $(seq 1 600); do
+		[ -s "$T/prof/DevToolsActivePort" ] && break
+		sleep 0.05
+	done
+	A="http://127.0.0.1:$(head -n 1 "$T/prof/DevToolsActivePort")"
+}
+
+@test "attached (-c) fetch: workers, a service worker and a cross-site frame make no HTTP request to a refused address" {
+	own_browser
+	logging_server BAD 127.0.0.2
+	logging_server GOOD 127.0.0.1
+	# The control: allowed, every context's requests get through.
+	run -0 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	    -w networkidle -e 'new Promise(r => setTimeout(() => r(1), 3000))' \
+	    "$(sec_url "127.0.0.1:$GOOD_PORT")"
+	jq -e '.title == "Workers" and (has("error") | not)' <<<"$output"
+	sleep 1
+	for r in dedicated shared service frame frame.png frame-beacon; do
+		grep -qx "req /$r" "$T/GOOD.log" || {
+			echo "no request /$r" >&2
+			cat "$T/GOOD.log" >&2
+			return 1
+		}
+	done
+	# Without WebSockets the page is not failed, and pwfetch is attached
+	# while every context tries: not one request reaches the refused
+	# address.
+	run -0 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	    -w networkidle -e 'new Promise(r => setTimeout(() => r(1), 3000))' \
+	    "$(sec_url "127.0.0.2:$BAD_PORT,nows")"
+	jq -e '.title == "Workers" and (has("error") | not)' <<<"$output"
+	sleep 1
+	[ "$(grep -c '^conn' "$T/BAD.log")" -eq 0 ] || {
+		cat "$T/BAD.log" >&2
+		return 1
+	}
+	# A WebSocket there fails the page when it comes before the page is
+	# read (exit 1), though its handshake leaves (pwfetch(1)); one that
+	# comes while the page is read is too late to (exit 0).
+	run --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	    -w networkidle -e 'new Promise(r => setTimeout(() => r(1), 3000))' \
+	    "$(sec_url "127.0.0.2:$BAD_PORT")"
+	[ "$status" -eq 0 ] || [ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	jq -e '(has("error") | not) or
+	    ((.error | test("ws://127.0.0.2:[0-9]+/[a-z]+-ws.: address 127.0.0.2 refused")) and
+		(has("content") | not))' <<<"${lines[0]}"
+}
+
+@test "attached (-c) open: its own context goes through the guard's proxy; nothing reaches a refused address, WebSockets included" {
+	own_browser
+	logging_server BAD 127.0.0.2
+	logging_server GOOD 127.0.0.1
+	run -0 --separate-stderr timeout 120 pwfetch open -c "$A" -t 60 \
+	    -w networkidle -e 'new Promise(r => setTimeout(() => r(1), 3000))' \
+	    "$(sec_url "127.0.0.1:$GOOD_PORT")"
+	jq -e '.title == "Workers" and (has("error") | not)' <<<"$output"
+	sleep 1
+	# The control: every context's requests and WebSockets get through.
+	for r in dedicated shared service frame; do
+		grep -qx "req /$r" "$T/GOOD.log" &&
+		    grep -qx "upgrade /$r-ws" "$T/GOOD.log" || {
+			echo "nothing from the $r context" >&2
+			cat "$T/GOOD.log" >&2
+			return 1
+		}
+	done
+	grep -qx "req /frame.png" "$T/GOOD.log"
+	grep -qx "req /frame-beacon" "$T/GOOD.log"
+	run -0 --separate-stderr timeout 120 pwfetch open -c "$A" -t 60 \
+	    -w networkidle -e 'new Promise(r => setTimeout(() => r(1), 3000))' \
+	    "$(sec_url "127.0.0.2:$BAD_PORT")"
+	jq -e '.title == "Workers"' <<<"$output"
+	sleep 1
+	[ "$(grep -c '^conn' "$T/BAD.log")" -eq 0 ] || {
+		cat "$T/BAD.log" >&2
+		return 1
+	}
 }
 
 @test "a page's download is refused: nothing lands in \$HOME/Downloads, nothing is left behind" {

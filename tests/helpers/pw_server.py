@@ -24,13 +24,16 @@
 #                      a page whose dedicated worker, SharedWorker,
 #                      Service Worker and iframe from ORIGIN (another site)
 #                      each fetch, load an image from, beacon to and open a
-#                      WebSocket to H:P; /frame, /worker.js the same
+#                      WebSocket to H:P (not with bad=H:P,nows); /frame,
+#                      /worker.js the same
 # With --bind ADDR it listens on ADDR (127.0.0.2 for the refused server),
 # and every connection and request is logged on stderr ("conn", "req
-# PATH"), so a test can count what reached it.
+# PATH", and "upgrade PATH" for a WebSocket handshake), so a test can
+# count what reached it.
 import http.server
 import socketserver
 import sys
+import threading
 import time
 import urllib.parse
 
@@ -106,6 +109,7 @@ DOWNLOAD = ("<!DOCTYPE html><html><head><title>Download</title></head><body>"
 # What every context of /sec does to the refused address: a fetch, an
 # image (pages only), a beacon and a WebSocket.
 REACH = ("function reach(bad, who) {"
+         " var ws = bad.indexOf(',nows') < 0; bad = bad.split(',')[0];"
          " try { fetch('http://' + bad + '/' + who, {mode: 'no-cors'})"
          ".catch(function () {}); } catch (e) {}"
          " try { if (typeof Image !== 'undefined') { var i = new Image();"
@@ -113,7 +117,7 @@ REACH = ("function reach(bad, who) {"
          " try { if (typeof navigator.sendBeacon === 'function')"
          " navigator.sendBeacon('http://' + bad + '/' + who + '-beacon', 'x');"
          " } catch (e) {}"
-         " try { new WebSocket('ws://' + bad + '/' + who + '-ws'); }"
+         " try { if (ws) new WebSocket('ws://' + bad + '/' + who + '-ws'); }"
          " catch (e) {} }\n")
 
 
@@ -131,6 +135,17 @@ def sec_page(bad, frame):
 PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
     "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082")
+
+
+LOG_LOCK = threading.Lock()
+
+
+def log(line):
+    """One line on stderr, whole: print() writes the text and the newline
+    apart, and the server's threads then run lines into each other."""
+    with LOG_LOCK:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
 
 
 class H(http.server.BaseHTTPRequestHandler):
@@ -153,17 +168,19 @@ class H(http.server.BaseHTTPRequestHandler):
 
     def handle(self):
         if LOG:
-            print("conn", file=sys.stderr, flush=True)
+            log("conn")
         super().handle()
 
     def do_POST(self):
         if LOG:
-            print("req", self.path, file=sys.stderr, flush=True)
+            log("req " + self.path)
         self.send_error(404)
 
     def do_GET(self):
         if LOG:
-            print("req", self.path, file=sys.stderr, flush=True)
+            log("req " + self.path)
+            if self.headers.get("Upgrade", "").lower() == "websocket":
+                log("upgrade " + self.path)
         u = urllib.parse.urlparse(self.path)
         q = urllib.parse.parse_qs(u.query)
         ms = int(q.get("ms", ["1000"])[0])
