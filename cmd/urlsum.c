@@ -283,7 +283,8 @@ process(struct item *it)
 
 		uk_llm_opts_init(&lo);
 		lo.model = opt.model;
-		uk_llm_body(&lo, it->system.buf, it->user.buf, &b);
+		uk_llm_body(&lo, it->system.buf, it->system.len, it->user.buf,
+		    it->user.len, &b);
 		uk_json_free(it->rec);
 		it->rec = uk_json_parse(b.buf, b.len, NULL);
 		uk_buf_release(&b);
@@ -294,6 +295,8 @@ process(struct item *it)
 	}
 	it->req.system = it->system.buf;
 	it->req.user = it->user.buf;
+	it->req.system_len = it->system.len;
+	it->req.user_len = it->user.len;
 	it->req.data = it;
 	uk_llm_submit(&llm, &it->req);
 }
@@ -307,12 +310,12 @@ answered(struct uk_llm_req *r)
 	const char *url = uk_json_get_str(it->rec, "url");
 
 	if (r->ok) {
-		set_summary(it, r->text, strlen(r->text),
+		set_summary(it, r->text, r->text_len,
 		    backend_name ? backend_name :
 			r->model ? r->model :
 				   "llm");
 		if (have_cache &&
-		    uk_cache_update_summary(&cache, url, r->text,
+		    uk_cache_update_summary(&cache, url, r->text, r->text_len,
 			uk_summary_type_name(it->type), &err) < 0) {
 			/* As urlfetch: the record goes out, the run fails. */
 			uk_warn("cache: '%s': %s", url, err.msg);

@@ -972,7 +972,8 @@ out:
 
 int
 uk_cache_update_summary(struct uk_cache *c, const char *url,
-    const char *summary, const char *summary_type, struct uk_err *err)
+    const char *summary, size_t summary_len, const char *summary_type,
+    struct uk_err *err)
 {
 	struct uk_buf b = UK_BUF_INIT, dir = UK_BUF_INIT;
 	char key[17], name[24];
@@ -1016,7 +1017,8 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 		if (!check_entry(&b, url, NULL, &rec))
 			goto out;
 		if (summary)
-			uk_json_set_str(rec, "summary", summary);
+			uk_json_set(rec, "summary",
+			    uk_json_strn(summary, summary_len));
 		if (summary_type)
 			uk_json_set_str(rec, "summary_type", summary_type);
 		uk_buf_reset(&b);

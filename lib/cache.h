@@ -75,12 +75,13 @@ int uk_cache_lifetime(yajl_val rec, long life);
 int uk_cache_past_lifetime(yajl_val rec);
 
 /*
- * Add summary and summary_type to the entry of url in place (read, modify,
- * atomic write), leaving the source content as it is.  1 done, 0 no such
- * entry, -1 with err.
+ * Add summary (summary_len bytes, a NUL in it kept) and summary_type to
+ * the entry of url in place (read, modify, atomic write), leaving the
+ * source content as it is.  1 done, 0 no such entry, -1 with err.
  */
 int uk_cache_update_summary(struct uk_cache *c, const char *url,
-    const char *summary, const char *summary_type, struct uk_err *err);
+    const char *summary, size_t summary_len, const char *summary_type,
+    struct uk_err *err);
 
 /* Delete the entry of url: 1 found and removed, 0 not there, -1 error. */
 int uk_cache_invalidate(struct uk_cache *c, const char *url,

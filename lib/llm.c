@@ -102,8 +102,8 @@ uk_llm_release(struct uk_llm *l)
 }
 
 void
-uk_llm_body(const struct uk_llm_opts *o, const char *system, const char *user,
-    struct uk_buf *out)
+uk_llm_body(const struct uk_llm_opts *o, const char *system,
+    size_t system_len, const char *user, size_t user_len, struct uk_buf *out)
 {
 	yajl_val body = uk_json_object(), msgs = uk_json_array(), m;
 	char num[32];
@@ -112,11 +112,11 @@ uk_llm_body(const struct uk_llm_opts *o, const char *system, const char *user,
 		uk_json_set_str(body, "model", o->model);
 	m = uk_json_object();
 	uk_json_set_str(m, "role", "system");
-	uk_json_set_str(m, "content", system);
+	uk_json_set(m, "content", uk_json_strn(system, system_len));
 	uk_json_push(msgs, m);
 	m = uk_json_object();
 	uk_json_set_str(m, "role", "user");
-	uk_json_set_str(m, "content", user);
+	uk_json_set(m, "content", uk_json_strn(user, user_len));
 	uk_json_push(msgs, m);
 	uk_json_set(body, "messages", msgs);
 	if (o->temperature >= 0) {
@@ -179,6 +179,7 @@ uk_llm_submit(struct uk_llm *l, struct uk_llm_req *r)
 {
 	r->ok = 0;
 	r->text = r->model = NULL;
+	r->text_len = 0;
 	r->status = 0;
 	r->attempts = 0;
 	r->err.code = 0;
@@ -187,7 +188,9 @@ uk_llm_submit(struct uk_llm *l, struct uk_llm_req *r)
 	r->next = NULL;
 	uk_buf_init(&r->body, 0);
 	uk_buf_init(&r->resp, 0);
-	uk_llm_body(&l->o, r->system, r->user, &r->body);
+	uk_llm_body(&l->o, r->system,
+	    r->system_len ? r->system_len : strlen(r->system), r->user,
+	    r->user_len ? r->user_len : strlen(r->user), &r->body);
 	l->active++;
 	start(l, r);
 }
@@ -201,6 +204,7 @@ uk_llm_req_release(struct uk_llm_req *r)
 	free(r->text);
 	free(r->model);
 	r->text = r->model = NULL;
+	r->text_len = 0;
 	uk_buf_release(&r->body);
 	uk_buf_release(&r->resp);
 }
@@ -249,8 +253,8 @@ error_text(const struct uk_buf *resp, char *buf, size_t size)
 }
 
 int
-uk_llm_parse_reply(const char *body, size_t len, char **text, char **model,
-    struct uk_err *err)
+uk_llm_parse_reply(const char *body, size_t len, char **text,
+    size_t *text_len, char **model, struct uk_err *err)
 {
 	struct uk_err jerr;
 	yajl_val v, choices, msg;
@@ -258,24 +262,31 @@ uk_llm_parse_reply(const char *body, size_t len, char **text, char **model,
 	size_t n;
 
 	*text = *model = NULL;
+	*text_len = 0;
 	if (!(v = uk_json_parse(body, len, &jerr)))
 		return uk_err_set(err, UK_EXIT_FAIL, "LLM reply: %s", jerr.msg);
 	choices = uk_json_get(v, "choices");
 	if (!choices || !YAJL_IS_ARRAY(choices) || !choices->u.array.len ||
 	    !(msg = uk_json_get(choices->u.array.values[0], "message")) ||
-	    !(s = uk_json_get_str(msg, "content"))) {
+	    !(s = uk_json_get_strn(msg, "content", &n))) {
 		uk_json_free(v);
 		return uk_err_set(err, UK_EXIT_FAIL,
 		    "LLM reply: no choices[0].message.content");
 	}
-	while (isspace((unsigned char)*s))
+	/* The content is n bytes and may hold a NUL: no str* past here. */
+	while (n && isspace((unsigned char)*s)) {
 		s++;
-	if (!strncmp(s, "<think>", 7) && (e = strstr(s, "</think>"))) {
-		s = e + 8;
-		while (isspace((unsigned char)*s))
-			s++;
+		n--;
 	}
-	n = strlen(s);
+	if (n >= 7 && !memcmp(s, "<think>", 7) &&
+	    (e = memmem(s, n, "</think>", 8))) {
+		n -= (size_t)(e + 8 - s);
+		s = e + 8;
+		while (n && isspace((unsigned char)*s)) {
+			s++;
+			n--;
+		}
+	}
 	while (n && isspace((unsigned char)s[n - 1]))
 		n--;
 	if (!n) {
@@ -284,6 +295,7 @@ uk_llm_parse_reply(const char *body, size_t len, char **text, char **model,
 		    "LLM reply: empty content");
 	}
 	*text = uk_xmemdup(s, n);
+	*text_len = n;
 	if ((m = uk_json_get_str(v, "model")) && *m)
 		*model = uk_xstrdup(m);
 	uk_json_free(v);
@@ -331,7 +343,7 @@ ended(struct uk_llm *l, CURL *e, CURLcode rc)
 	}
 	if (status == 200) {
 		if (uk_llm_parse_reply(r->resp.buf, r->resp.len, &r->text,
-			&r->model, &r->err) == 0)
+			&r->text_len, &r->model, &r->err) == 0)
 			r->ok = 1;
 		finish(l, r);
 		return;

@@ -41,13 +41,19 @@ struct uk_llm_opts {
 void uk_llm_opts_init(struct uk_llm_opts *o);
 
 struct uk_llm_req {
-	/* Set by the caller before uk_llm_submit; not freed by this module. */
+	/*
+	 * Set by the caller before uk_llm_submit; not freed by this module.
+	 * The lengths count every byte (a NUL in the text is sent as \u0000);
+	 * 0 takes the text up to its first NUL.
+	 */
 	const char *system, *user;
+	size_t system_len, user_len;
 	void *data; /* the caller's */
 
 	/* Results, once uk_llm_wait has returned the request. */
 	int ok;       /* 1: text is set; 0: err is set */
 	char *text;   /* the reply, trimmed (freed by uk_llm_req_release) */
+	size_t text_len; /* its bytes, a NUL in it included */
 	char *model;  /* the model named in the reply, or NULL */
 	long status;  /* last HTTP status, 0 when none */
 	int attempts; /* requests made */
@@ -94,18 +100,21 @@ struct uk_llm_req *uk_llm_wait(struct uk_llm *l, int fd, int timeout_ms,
 void uk_llm_req_release(struct uk_llm_req *r);
 
 /*
- * The request body for system and user, as uk_llm_submit sends it,
- * appended to out (for tests and --dry-run style inspection).
+ * The request body for system and user (of system_len and user_len bytes,
+ * NUL included), as uk_llm_submit sends it, appended to out (for tests
+ * and --dry-run style inspection).
  */
 void uk_llm_body(const struct uk_llm_opts *o, const char *system,
-    const char *user, struct uk_buf *out);
+    size_t system_len, const char *user, size_t user_len,
+    struct uk_buf *out);
 
 /*
- * Parse a chat-completions reply: 0 with *text (and *model, or NULL) newly
- * allocated, or -1 with err.  A leading <think>...</think> block is
+ * Parse a chat-completions reply: 0 with *text of *text_len bytes (a NUL
+ * of the reply kept, the text NUL-terminated too) and *model (or NULL)
+ * newly allocated, or -1 with err.  A leading <think>...</think> block is
  * dropped.
  */
-int uk_llm_parse_reply(const char *body, size_t len, char **text, char **model,
-    struct uk_err *err);
+int uk_llm_parse_reply(const char *body, size_t len, char **text,
+    size_t *text_len, char **model, struct uk_err *err);
 
 #endif

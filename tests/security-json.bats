@@ -122,3 +122,15 @@ valid_utf8() {
 	[ "$output" = "" ]
 	grep -q '^#define UK_JSONL_MAX_LINE (16UL << 20)' "$TOP/lib/jsonl.h"
 }
+
+@test "security json: \\u0000 goes to the LLM as \\u0000 and its reply's \\u0000 comes back whole" {
+	. "$TOP/tests/helpers/urlsum.bash"
+	llm nul
+	local rec='{"url":"https://x.example/","title":"T","content":"one\u0000two three four five six seven eight nine ten"}'
+	run -0 --separate-stderr urlsum -C <<<"$rec"
+	# The user message held the NUL (json.loads in the stand-in read it).
+	# (jq's contains stops at a NUL: the JSON text is compared instead.)
+	jq -c '.body.messages[1].content' "$T/req" | grep -F 'one\u0000two'
+	# The reply's NUL is in the summary, not cut at it.
+	[ "$(jq -c .summary <<<"$output")" = '"before\u0000after"' ]
+}

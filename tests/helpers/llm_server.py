@@ -13,6 +13,7 @@
 #       500      answer 500 every time
 #       hang     read the request and never answer
 #       slow     answer after 0.5 s
+#       nul      answer at once, with a NUL inside the content
 # The answer's content names the system prompt's first line and the length
 # of the user message in characters, so tests can see what was sent.
 import json
@@ -88,6 +89,8 @@ class Handler(BaseHTTPRequestHandler):
                          if m.get("role") == "user"), "")
             text = "stand-in summary of %d characters; prompt: %s" % (
                 len(user), system.splitlines()[0] if system else "")
+            if mode == "nul":
+                text = "before\x00after"
             self.reply(200, {
                 "id": "chatcmpl-%d" % count,
                 "object": "chat.completion",

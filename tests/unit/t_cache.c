@@ -270,7 +270,7 @@ main(void)
 	uk_cache_set(&c, r, &err);
 	age(path, 1000);
 	stat(path, &st);
-	ok(uk_cache_update_summary(&c, "https://a.test/", "short", "BRIEF",
+	ok(uk_cache_update_summary(&c, "https://a.test/", "short", 5, "BRIEF",
 	       &err) == 1,
 	    "update_summary");
 	uk_cache_get(&c, "https://a.test/", 0, &got, NULL, &err);
@@ -286,7 +286,7 @@ main(void)
 		ok(st2.st_mtim.tv_sec == st.st_mtim.tv_sec,
 		    "summary keeps the entry's age");
 	}
-	ok(uk_cache_update_summary(&c, "https://none.test/", "x", "BRIEF",
+	ok(uk_cache_update_summary(&c, "https://none.test/", "x", 1, "BRIEF",
 	       &err) == 0,
 	    "update_summary of a missing entry: 0");
 	uk_json_free(r);

@@ -318,28 +318,41 @@ test_reply(void)
 	    "{\"model\":\"m-1\",\"choices\":[{\"message\":{\"role\":"
 	    "\"assistant\",\"content\":\"<think>hmm</think>\\n  Sum.\\n\"}}]}";
 	static const char bad[] = "{\"choices\":[]}";
+	static const char nul[] =
+	    "{\"choices\":[{\"message\":{\"content\":\" a\\u0000b \"}}]}";
 	char *text, *model;
+	size_t tlen;
 	struct uk_err err;
 	struct uk_buf b = UK_BUF_INIT;
 	struct uk_llm_opts o;
 
-	ok(uk_llm_parse_reply(good, strlen(good), &text, &model, &err) == 0 &&
-		!strcmp(text, "Sum.") && !strcmp(model, "m-1"),
+	ok(uk_llm_parse_reply(good, strlen(good), &text, &tlen, &model, &err) ==
+		    0 &&
+		!strcmp(text, "Sum.") && tlen == 4 && !strcmp(model, "m-1"),
 	    "reply: content trimmed, <think> dropped, model read");
 	free(text);
 	free(model);
-	ok(uk_llm_parse_reply(bad, strlen(bad), &text, &model, &err) == -1,
+	ok(uk_llm_parse_reply(nul, strlen(nul), &text, &tlen, &model, &err) ==
+		    0 &&
+		tlen == 3 && !memcmp(text, "a\0b", 3) && !model,
+	    "reply: a \\u0000 in the content is kept, not cut");
+	free(text);
+	ok(uk_llm_parse_reply(bad, strlen(bad), &text, &tlen, &model, &err) == -1,
 	    "reply: no choices is an error");
-	ok(uk_llm_parse_reply("nope", 4, &text, &model, &err) == -1,
+	ok(uk_llm_parse_reply("nope", 4, &text, &tlen, &model, &err) == -1,
 	    "reply: not JSON is an error");
 	uk_llm_opts_init(&o);
 	o.model = "m";
-	uk_llm_body(&o, "S", "U", &b);
+	uk_llm_body(&o, "S", 1, "U", 1, &b);
 	ok(!strcmp(b.buf,
 	       "{\"model\":\"m\",\"messages\":[{\"role\":\"system\","
 	       "\"content\":\"S\"},{\"role\":\"user\",\"content\":"
 	       "\"U\"}],\"stream\":false}"),
 	    "request body: model, system and user messages");
+	uk_buf_reset(&b);
+	uk_llm_body(&o, "S", 1, "x\0y", 3, &b);
+	ok(strstr(b.buf, "\"content\":\"x\\u0000y\"") != NULL,
+	    "request body: a NUL in the text is sent as \\u0000");
 	uk_buf_release(&b);
 }
 
