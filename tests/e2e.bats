@@ -149,7 +149,8 @@ ok_urls() {
 @test "cron-style urlcache cleanup between runs: what it removes is refetched, nothing else" {
 	run -1 e2e_pipeline run1
 	run -0 urlcache stats
-	jq -e '.entries == 4 and .expired == 0' <<<"$output"
+	# Four records and the repository's parsed tags (urlkit-tags:URL).
+	jq -e '.entries == 5 and .expired == 0' <<<"$output"
 	# A day and a bit later for two entries (the TTL is a day).
 	touch -d '25 hours ago' "$(urlcache path "$B/article.html")" \
 	    "$(urlcache path https://github.com/acme/tiny)"
@@ -167,7 +168,8 @@ ok_urls() {
 	[ ! -e "$tmpf" ]
 	run -0 urlcache list
 	[ "$(jq -r .url <<<"$output" | sort)" = \
-	    "$(printf '%s\n' "$B/docs/frob.html" https://github.com/octo/demo/issues/7 | sort)" ]
+	    "$(printf '%s\n' "$B/docs/frob.html" https://github.com/octo/demo/issues/7 \
+	    urlkit-tags:https://github.com/acme/tiny | sort)" ]
 
 	run -1 e2e_pipeline run2
 	[ "$(cat "$T/run2.status")" = "1 0 1 0 0 0 0 0 0" ]
@@ -183,7 +185,7 @@ ok_urls() {
 	[ "${lines[2]}" = '["https://github.com/octo/demo/issues/7",true]' ]
 	[ "${lines[3]}" = '["https://github.com/acme/tiny",false]' ]
 	run -0 urlcache stats
-	jq -e '.entries == 4 and .expired == 0' <<<"$output"
+	jq -e '.entries == 5 and .expired == 0' <<<"$output"
 	diff <(jq -c 'del(.requestedAt, .fetched_at, .toolCallId)' "$T/run1") \
 	    <(jq -c 'del(.requestedAt, .fetched_at, .toolCallId)' "$T/run2")
 }
