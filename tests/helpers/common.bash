@@ -29,12 +29,21 @@ common_teardown() {
 		printf "%s\n" "$stderr" | sed "s/^/# stderr: /" |
 		    head -n 40 >&3
 	fi
+	local pid i
 	for pidf in "$T"/*.pid; do
 		[ -e "$pidf" ] || continue
-		kill "$(cat "$pidf")" 2>/dev/null
-		wait "$(cat "$pidf")" 2>/dev/null
+		pid=$(cat "$pidf")
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		# Not our child (a browser a helper started): wait for it to go,
+		# or it writes into $T while it is removed.
+		for i in $(seq 1 50); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
 	done
-	rm -rf "$T"
+	# A browser's children may still be closing files under $T.
+	rm -rf "$T" 2>/dev/null || { sleep 1; rm -rf "$T"; }
 }
 
 # json_eq ACTUAL EXPECTED: the same JSON once keys are sorted.
