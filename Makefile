@@ -126,8 +126,12 @@ $(BUILD)/unit/t_fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o \
 # The whole run (no TESTS=, no SANITIZE=) also runs every fuzzing harness
 # for FUZZ_SMOKE_SECONDS when clang has libFuzzer (FUZZ_SMOKE_SECONDS=0:
 # never); a crash fails the check after the suites have run.
+# UK_MAKE_FLAGS: for a suite that runs make (man.bats installs), the flags
+# this build was made with, so that it finds the build up to date instead
+# of rebuilding it under the suites running beside it.
 check: all $(UNITS)
 	@UK_BIN=$(abspath $(BUILD)/bin) UK_UNIT=$(abspath $(BUILD)/unit) \
+	  UK_MAKE_FLAGS='DEVELOPER=$(DEVELOPER) SANITIZE=$(SANITIZE)' \
 	  tests/run $(TESTS); s=$$?; \
 	if [ -z "$(TESTS)$(SANITIZE)" ] && [ "$(FUZZ_SMOKE_SECONDS)" != 0 ] && \
 	    scripts/fuzz --available; then \
