@@ -2279,7 +2279,13 @@ cmd_run(enum cmd cmd, int argc, char **argv)
 			job_free(&jobs[k]);
 	job_free(&warm);
 	free(jobs);
+	/* Setup commands of held targets still unanswered when it ended. */
+	for (k = 0; k < (int)ncalls; k++)
+		free(calls[k].hold);
 	free(calls);
+	for (k = 0; k < (int)nheld; k++)
+		free(held[k].session);
+	free(held);
 	free(spare);
 	if (in.use_lines)
 		uk_lines_close(&in.lines);
