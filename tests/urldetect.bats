@@ -252,13 +252,3 @@ for i in range(0, len(data), 997):
 		"$UK_BIN/urldetect -u" "$SHARED/bench/urldetect-dev.jsonl"
 	run -0 jq -e '.files[].all | .precision >= 0.98 and .recall >= 0.98' "$T/score.json"
 }
-
-# --- the man page -----------------------------------------------------------
-
-@test "usage matches the man page SYNOPSIS" {
-	command -v mandoc >/dev/null || skip "mandoc not installed"
-	syn=$(mandoc -Tascii "$TOP/man/urldetect.1" | col -b |
-		sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
-	use=$(urldetect --help | sed 's/^usage: //' | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
-	[ "$syn" = "$use" ]
-}

@@ -20,14 +20,6 @@ rec() {
 	    + (if $h != "" then {hint: $h} else {} end)'
 }
 
-@test "usage prints the man page's SYNOPSIS" {
-	run -0 urlsum --help
-	u=$(printf '%s\n' "$output" | sed 's/^usage: //' | tr -s ' \t\n' ' ')
-	m=$(mandoc -Tascii "$TOP/man/urlsum.1" | col -b |
-	    sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' | tr -s ' \t\n' ' ')
-	[ "$(echo $u)" = "$(echo $m)" ]
-}
-
 @test "bad options and arguments exit 2" {
 	run -2 urlsum --bogus </dev/null
 	run -2 urlsum -t SHORT </dev/null
