@@ -4,6 +4,7 @@
  * (summary_int.h).
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,7 +238,7 @@ uk_sum_api(yajl_val rec, const struct doc *d, struct out *o)
 	const char *map = uk_sum_nonempty(rec, "symbol_map", &maplen);
 	struct uk_strset seen = UK_STRSET_INIT;
 	struct uk_buf t = UK_BUF_INIT;
-	int nsig = 0, files = 0;
+	int nsig = 0;
 
 	uk_sum_header(rec, o, 0, &said);
 	uk_sum_lead(d, NULL, 0, 1, 1, o);
@@ -265,7 +266,6 @@ uk_sum_api(yajl_val rec, const struct doc *d, struct out *o)
 			if (file) {
 				uk_sum_out_line(o, "", file, filelen, 200);
 				file = NULL;
-				files++;
 			}
 			uk_sum_out_line(o, "  ", s, (size_t)(e - s), 160);
 			nsig++;
@@ -335,7 +335,6 @@ uk_sum_api(yajl_val rec, const struct doc *d, struct out *o)
 		if (!n)
 			uk_sum_lead(d, NULL, 0, 2, 4, o);
 	}
-	(void)files;
 	uk_strset_release(&seen);
 	uk_buf_release(&t);
 	return 0;
@@ -350,94 +349,95 @@ dirlen(const char *s, size_t n)
 	return n;
 }
 
-int
-uk_sum_architecture(yajl_val rec, const struct doc *d, struct out *o)
+/* The directories ARCHITECTURE lists at most. */
+#define MAP_DIRS 24
+
+/* A directory of the symbol map, its files in the map's order of rank. */
+struct map_dir {
+	const char *dir; /* into the map: the path up to its last '/' */
+	size_t dlen;
+	struct uk_buf files; /* the first 8 file names, ", " between */
+	int n, syms;         /* files and symbols seen */
+};
+
+/*
+ * Count the file p[0..n) (its heading without the ':') in its directory
+ * of dirs, added when new while there is room.  Returns the directory, or
+ * NULL when it is new and dirs is full.
+ */
+static struct map_dir *
+map_dir_add(struct map_dir *dirs, int *ndirs, const char *p, size_t n)
 {
-	static const char *const design[] = { "architect", "design", "module",
-		"component", "layer", "pipeline", "data flow", "dataflow",
-		"backend", "frontend", "plugin", "core", "engine", "parser",
-		"runtime", "abstraction", "subsystem", "library", "daemon",
-		"server", "client", "interface", NULL };
-	size_t i, said = 0, maplen = 0;
-	const char *map = uk_sum_nonempty(rec, "symbol_map", &maplen);
-	const char *desc;
-	struct uk_buf t = UK_BUF_INIT;
-	int heads = 0, notes = 0;
+	size_t dl = dirlen(p, n);
+	struct map_dir *m = NULL;
+	int k;
 
-	desc = uk_sum_header(rec, o, 1, &said);
-	uk_sum_lead(d, desc, said, 1, 2, o);
-	if (map) {
-		/* Files grouped by directory, in the map's order of rank. */
-		const char *p = map, *end = map + maplen, *e;
-		struct {
-			const char *dir;
-			size_t dlen;
-			struct uk_buf files;
-			int n, syms;
-		} dirs[24];
-		int ndirs = 0, k, cur = -1;
-
-		for (; p < end; p = e + 1) {
-			size_t n;
-
-			if (!(e = memchr(p, '\n', (size_t)(end - p))))
-				e = end;
-			n = (size_t)(e - p);
-			if (!map_file(p, n)) {
-				const char *s = undecorate(p, e);
-
-				if (cur >= 0 && e - s > 2)
-					dirs[cur].syms++;
-				if (e == end)
-					break;
-				continue;
-			}
-			n--; /* the ':' */
-			{
-				size_t dl = dirlen(p, n);
-
-				for (k = 0; k < ndirs; k++)
-					if (dirs[k].dlen == dl &&
-					    !memcmp(dirs[k].dir, p, dl))
-						break;
-				if (k == ndirs && ndirs < 24) {
-					dirs[k].dir = p;
-					dirs[k].dlen = dl;
-					uk_buf_init(&dirs[k].files, 0);
-					dirs[k].n = dirs[k].syms = 0;
-					ndirs++;
-				}
-				cur = k < ndirs ? k : -1;
-				if (cur >= 0) {
-					if (dirs[k].n < 8) {
-						if (dirs[k].n)
-							uk_buf_addstr(
-							    &dirs[k].files,
-							    ", ");
-						uk_buf_add(&dirs[k].files,
-						    p + dl, n - dl);
-					}
-					dirs[k].n++;
-				}
-			}
-			if (e == end)
-				break;
-		}
-		if (ndirs) {
-			uk_sum_out_gap(o);
-			uk_buf_addstr(o->b, "Modules (symbol map):\n");
-		}
-		for (k = 0; k < ndirs; k++) {
-			uk_buf_addf(o->b, "- %.*s: %d file%s, %d symbol%s (",
-			    dirs[k].dlen ? (int)dirs[k].dlen : 2,
-			    dirs[k].dlen ? dirs[k].dir : "./", dirs[k].n,
-			    dirs[k].n == 1 ? "" : "s", dirs[k].syms,
-			    dirs[k].syms == 1 ? "" : "s");
-			uk_buf_add(o->b, dirs[k].files.buf, dirs[k].files.len);
-			uk_buf_addstr(o->b, dirs[k].n > 8 ? ", ...)\n" : ")\n");
-			uk_buf_release(&dirs[k].files);
-		}
+	for (k = 0; k < *ndirs && !m; k++)
+		if (dirs[k].dlen == dl && !memcmp(dirs[k].dir, p, dl))
+			m = &dirs[k];
+	if (!m) {
+		if (*ndirs == MAP_DIRS)
+			return NULL;
+		m = &dirs[(*ndirs)++];
+		m->dir = p;
+		m->dlen = dl;
+		uk_buf_init(&m->files, 0);
+		m->n = m->syms = 0;
 	}
+	if (m->n < 8) {
+		if (m->n)
+			uk_buf_addstr(&m->files, ", ");
+		uk_buf_add(&m->files, p + dl, n - dl);
+	}
+	m->n++;
+	return m;
+}
+
+/* "Modules": the symbol map's files grouped by directory. */
+static void
+arch_modules(const char *map, size_t maplen, struct out *o)
+{
+	struct map_dir dirs[MAP_DIRS], *cur = NULL;
+	const char *p, *e, *end = map + maplen;
+	int ndirs = 0, k;
+
+	for (p = map; p < end; p = e + 1) {
+		size_t n;
+
+		if (!(e = memchr(p, '\n', (size_t)(end - p))))
+			e = end;
+		n = (size_t)(e - p);
+		if (map_file(p, n))
+			cur = map_dir_add(dirs, &ndirs, p, n - 1);
+		else if (cur && e - undecorate(p, e) > 2)
+			cur->syms++;
+		if (e == end)
+			break;
+	}
+	if (ndirs) {
+		uk_sum_out_gap(o);
+		uk_buf_addstr(o->b, "Modules (symbol map):\n");
+	}
+	for (k = 0; k < ndirs; k++) {
+		const struct map_dir *m = &dirs[k];
+
+		uk_buf_addf(o->b, "- %.*s: %d file%s, %d symbol%s (",
+		    m->dlen ? (int)m->dlen : 2, m->dlen ? m->dir : "./", m->n,
+		    m->n == 1 ? "" : "s", m->syms, m->syms == 1 ? "" : "s");
+		uk_buf_add(o->b, m->files.buf, m->files.len);
+		uk_buf_addstr(o->b, m->n > 8 ? ", ...)\n" : ")\n");
+		uk_buf_release(&dirs[k].files);
+	}
+}
+
+/* "Outline": the headings, indented by level. */
+static void
+arch_outline(const struct doc *d, struct out *o)
+{
+	struct uk_buf t = UK_BUF_INIT;
+	size_t i;
+	int heads = 0, lv;
+
 	for (i = 0; i < d->n && heads < 30 && !uk_sum_full(o); i++) {
 		const struct block *b = &d->b[i];
 
@@ -449,28 +449,40 @@ uk_sum_architecture(yajl_val rec, const struct doc *d, struct out *o)
 		}
 		uk_buf_reset(&t);
 		uk_sum_plain(b->s, b->len, &t);
-		{
-			int lv;
-
-			for (lv = 1; lv < b->level && lv < 6; lv++)
-				uk_buf_addstr(o->b, "  ");
-		}
+		for (lv = 1; lv < b->level && lv < 6; lv++)
+			uk_buf_addstr(o->b, "  ");
 		uk_sum_out_line(o, "- ", t.buf, t.len, 120);
 	}
+	uk_buf_release(&t);
+}
+
+/* What a sentence about the design mentions. */
+static const char *const design_stems[] = { "architect", "design", "module",
+	"component", "layer", "pipeline", "data flow", "dataflow", "backend",
+	"frontend", "plugin", "core", "engine", "parser", "runtime",
+	"abstraction", "subsystem", "library", "daemon", "server", "client",
+	"interface", NULL };
+
+/* "Design notes": up to 5 sentences about the design, past the first. */
+static void
+arch_notes(const struct doc *d, struct out *o)
+{
+	struct uk_buf t = UK_BUF_INIT;
+	size_t i, pos, e;
+	int notes = 0;
+
 	for (i = 0; i < d->n && notes < 5 && !uk_sum_full(o); i++) {
 		const struct block *b = &d->b[i];
-		size_t pos = 0;
 
 		if (b->kind != B_PARA && b->kind != B_LIST)
 			continue;
 		uk_buf_reset(&t);
 		uk_sum_plain(b->s, b->len, &t);
+		pos = 0;
 		while (pos < t.len && notes < 5) {
-			size_t e =
-			    uk_sum_sentence_end(t.buf + pos, t.len - pos);
-
-			if (uk_sum_mentions(t.buf + pos, e, design) && e > 30 &&
-			    t.buf[pos + e - 1] != ':' &&
+			e = uk_sum_sentence_end(t.buf + pos, t.len - pos);
+			if (uk_sum_mentions(t.buf + pos, e, design_stems) &&
+			    e > 30 && t.buf[pos + e - 1] != ':' &&
 			    !uk_sum_already(o, t.buf + pos, e) &&
 			    (i > 0 || pos > 0)) {
 				if (!notes++) {
@@ -485,180 +497,221 @@ uk_sum_architecture(yajl_val rec, const struct doc *d, struct out *o)
 		}
 	}
 	uk_buf_release(&t);
+}
+
+int
+uk_sum_architecture(yajl_val rec, const struct doc *d, struct out *o)
+{
+	size_t said = 0, maplen = 0;
+	const char *map = uk_sum_nonempty(rec, "symbol_map", &maplen);
+	const char *desc = uk_sum_header(rec, o, 1, &said);
+
+	uk_sum_lead(d, desc, said, 1, 2, o);
+	if (map)
+		arch_modules(map, maplen, o);
+	arch_outline(d, o);
+	arch_notes(d, o);
 	return 0;
+}
+
+/* The fields of github_info EVALUATION states, in this order. */
+static const char *const gh_keys[] = { "stars", "stargazers_count", "forks",
+	"forks_count", "watchers", "open_issues", "open_issues_count",
+	"license", "language", "archived", "created_at", "pushed_at",
+	"updated_at", "latest_release", "default_branch", NULL };
+
+/* The sections of a readme about using it, not judging it. */
+static const char *const usage_heads[] = { "install", "usage",
+	"getting started", "quick", "example", "tutorial", NULL };
+
+/*
+ * EVALUATION's topics, in the order written.  A sentence belongs to a
+ * topic when it mentions one of stems; in a section whose heading holds
+ * one of take (NULL: none), every sentence belongs, and so does a code
+ * block's first line; sections whose heading holds one of avoid (NULL:
+ * none) are passed over.
+ */
+static const struct eval_topic {
+	const char *title;
+	const char *const *stems;
+	const char *const *take;
+	const char *const *avoid;
+} eval_topics[] = {
+	{ "Maturity:\n",
+	    (const char *const[]){ "licen", "version", "release", "stable",
+		"beta", "alpha", "experimental", "deprecat", "maintain",
+		"unmaintained", "archived", "production", "mature", "changelog",
+		"semver", "test", "coverage", "continuous integration", "ci",
+		"build status", "downloads", "used by", "roadmap", "status",
+		NULL },
+	    NULL, usage_heads },
+	{ "Dependencies:\n",
+	    (const char *const[]){ "requir", "depend", "prerequisit", "needs ",
+		"compatib", "support", NULL },
+	    (const char *const[]){ "requirement", "dependenc", "prerequisit",
+		"compatib", "supported", "platform", NULL },
+	    NULL },
+	{ "Alternatives and comparisons:\n",
+	    (const char *const[]){ "alternative", "compar", "unlike",
+		"similar to", "vs", "versus", "inspired by", "faster than",
+		"slower than", "benchmark", "instead of", "replacement for",
+		"drop-in", "competitor", NULL },
+	    NULL, usage_heads },
+};
+
+/* The text of a github_info value, its length in *len; NULL if none. */
+static const char *
+fact_text(yajl_val v, size_t *len)
+{
+	const char *s = NULL;
+
+	*len = 0;
+	if (YAJL_IS_STRING(v)) {
+		s = v->u.string;
+		*len = uk_json_strlen(v);
+	} else if (YAJL_IS_NUMBER(v)) {
+		s = v->u.number.r;
+	} else if (YAJL_IS_TRUE(v)) {
+		s = "true";
+	} else if (YAJL_IS_FALSE(v)) {
+		s = "false";
+	} else if (YAJL_IS_OBJECT(v)) {
+		if (!(s = uk_json_get_strn(v, "spdx_id", len)))
+			s = uk_json_get_strn(v, "name", len);
+	}
+	if (s && !*len)
+		*len = strlen(s);
+	return s && *len ? s : NULL;
+}
+
+/* Write one fact, under "Facts:" when it is the first; *n counts them. */
+static void
+fact_line(struct out *o, int *n, const char *prefix, const char *s, size_t len)
+{
+	if (!(*n)++) {
+		uk_sum_out_gap(o);
+		uk_buf_addstr(o->b, "Facts:\n");
+	}
+	uk_sum_out_line(o, prefix, s, len, 120);
+}
+
+/*
+ * "Facts": the fields of github_info, then the alt text of the badges in
+ * text[0..tlen) (text may be NULL), 12 at most with the badges.
+ */
+static void
+eval_facts(yajl_val rec, const char *text, size_t tlen, struct uk_strset *seen,
+    struct out *o)
+{
+	yajl_val gh = uk_json_get(rec, "github_info");
+	const char *p, *s, *cb, *end;
+	char prefix[40];
+	size_t sl;
+	int n = 0, k;
+
+	for (k = 0; gh && YAJL_IS_OBJECT(gh) && gh_keys[k]; k++) {
+		yajl_val v = uk_json_get(gh, gh_keys[k]);
+
+		if (!v || !(s = fact_text(v, &sl)))
+			continue;
+		snprintf(prefix, sizeof(prefix), "- %s: ", gh_keys[k]);
+		fact_line(o, &n, prefix, s, sl);
+	}
+	if (!text)
+		return;
+	for (p = text, end = text + tlen; n < 12; p = cb) {
+		if (!(p = memmem(p, (size_t)(end - p), "![", 2)))
+			break;
+		cb = memchr(p, ']', (size_t)(end - p));
+		if (!cb || cb - p > 120)
+			break;
+		sl = (size_t)(cb - p - 2);
+		if (cb > p + 2 && uk_sum_letters(p + 2, sl) > 2 &&
+		    uk_strset_add(seen, p + 2, sl))
+			fact_line(o, &n, "- badge: ", p + 2, sl);
+	}
+}
+
+/*
+ * Write the sentences of topic tp, 6 at most, from the blocks of d whose
+ * texts pl holds; seen holds what was written already.
+ */
+static void
+eval_topic(const struct eval_topic *tp, const struct doc *d,
+    const struct uk_buf *pl, struct uk_strset *seen, struct out *o)
+{
+	size_t i, pos, e;
+	int got = 0, take = 0, avoid = 0, section = -2;
+
+	for (i = 0; i < d->n && got < 6 && !uk_sum_full(o); i++) {
+		const struct block *b = &d->b[i];
+		const struct uk_buf *tb = &pl[i];
+
+		if (b->section != section) {
+			section = b->section;
+			take =
+			    tp->take && uk_sum_heading_is(d, section, tp->take);
+			avoid = tp->avoid &&
+			    uk_sum_heading_is(d, section, tp->avoid);
+		}
+		if (b->kind == B_HEAD || avoid || (b->kind == B_CODE && !take))
+			continue;
+		pos = 0;
+		while (pos < tb->len && got < 6) {
+			const char *s = tb->buf + pos;
+
+			e = uk_sum_sentence_end(s, tb->len - pos);
+			if ((take || uk_sum_mentions(s, e, tp->stems)) &&
+			    e > 12 && s[e - 1] != ':' &&
+			    !uk_sum_already(o, s, e) &&
+			    uk_sum_letters(s, e) > e / 2 &&
+			    uk_strset_add(seen, s, e)) {
+				if (!got++) {
+					uk_sum_out_gap(o);
+					uk_buf_addstr(o->b, tp->title);
+				}
+				uk_sum_out_line(o, "- ", s, e, 300);
+			}
+			pos += e;
+			while (pos < tb->len && tb->buf[pos] == ' ')
+				pos++;
+			if (take && b->kind != B_PARA)
+				break;
+		}
+	}
 }
 
 int
 uk_sum_evaluation(yajl_val rec, const struct doc *d, struct out *o)
 {
-	static const char *const gh_keys[] = { "stars", "stargazers_count",
-		"forks", "forks_count", "watchers", "open_issues",
-		"open_issues_count", "license", "language", "archived",
-		"created_at", "pushed_at", "updated_at", "latest_release",
-		"default_branch", NULL };
-	static const char *const maturity[] = { "licen", "version", "release",
-		"stable", "beta", "alpha", "experimental", "deprecat",
-		"maintain", "unmaintained", "archived", "production", "mature",
-		"changelog", "semver", "test", "coverage",
-		"continuous integration", "ci", "build status", "downloads",
-		"used by", "roadmap", "status", NULL };
-	static const char *const deps[] = { "requir", "depend", "prerequisit",
-		"needs ", "compatib", "support", NULL };
-	static const char *const alt[] = { "alternative", "compar", "unlike",
-		"similar to", "vs", "versus", "inspired by", "faster than",
-		"slower than", "benchmark", "instead of", "replacement for",
-		"drop-in", "competitor", NULL };
-	static const char *const how_heads[] = { "install", "usage",
-		"getting started", "quick", "example", "tutorial", NULL };
-	static const char *const dep_heads[] = { "requirement", "dependenc",
-		"prerequisit", "compatib", "supported", "platform", NULL };
-	yajl_val gh = uk_json_get(rec, "github_info");
 	struct uk_strset seen = UK_STRSET_INIT;
-	struct uk_buf t = UK_BUF_INIT;
 	size_t i, said = 0, tlen = 0;
-	const char *text = uk_sum_main_text(rec, &tlen), *desc;
+	const char *text = uk_sum_main_text(rec, &tlen);
+	const char *desc = uk_sum_header(rec, o, 1, &said);
 	struct uk_buf *pl;
-	char *how, *dep;
-	int n, pass;
 
-	desc = uk_sum_header(rec, o, 1, &said);
 	uk_sum_lead(d, desc, said, 1, 1, o);
-	/* Facts from github_info and from badges' alt text. */
-	n = 0;
-	if (gh && YAJL_IS_OBJECT(gh)) {
-		int k;
-
-		for (k = 0; gh_keys[k]; k++) {
-			yajl_val v = uk_json_get(gh, gh_keys[k]);
-			const char *s = NULL;
-			size_t sl = 0;
-
-			if (!v)
-				continue;
-			if (YAJL_IS_STRING(v)) {
-				s = v->u.string;
-				sl = uk_json_strlen(v);
-			} else if (YAJL_IS_NUMBER(v)) {
-				s = v->u.number.r;
-			} else if (YAJL_IS_TRUE(v)) {
-				s = "true";
-			} else if (YAJL_IS_FALSE(v)) {
-				s = "false";
-			} else if (YAJL_IS_OBJECT(v)) {
-				if (!(s = uk_json_get_strn(v, "spdx_id", &sl)))
-					s = uk_json_get_strn(v, "name", &sl);
-			}
-			if (s && !sl)
-				sl = strlen(s);
-			if (!s || !sl)
-				continue;
-			if (!n++) {
-				uk_sum_out_gap(o);
-				uk_buf_addstr(o->b, "Facts:\n");
-			}
-			uk_buf_addf(o->b, "- %s: ", gh_keys[k]);
-			uk_sum_out_line(o, "", s, sl, 120);
-		}
-	}
-	if (text) {
-		const char *p = text, *end = text + tlen;
-
-		while (n < 12 && (p = memmem(p, (size_t)(end - p), "![", 2))) {
-			const char *cb = memchr(p, ']', (size_t)(end - p));
-
-			if (!cb || cb - p > 120)
-				break;
-			if (cb > p + 2 &&
-			    uk_sum_letters(p + 2, (size_t)(cb - p - 2)) > 2 &&
-			    uk_strset_add(&seen, p + 2, (size_t)(cb - p - 2))) {
-				if (!n++) {
-					uk_sum_out_gap(o);
-					uk_buf_addstr(o->b, "Facts:\n");
-				}
-				uk_sum_out_line(o, "- badge: ", p + 2,
-				    (size_t)(cb - p - 2), 120);
-			}
-			p = cb;
-		}
-	}
+	eval_facts(rec, text, tlen, &seen, o);
 	/*
-	 * Sentences: maturity, dependencies, alternatives.  Each block's
-	 * plain text and its section's kind are worked out once, not per
-	 * pass.
+	 * Each block's plain text (a code block's first line) is worked out
+	 * once, not once per topic.
 	 */
 	pl = uk_xmalloc((d->n ? d->n : 1) * sizeof(*pl));
-	how = uk_xmalloc(d->n ? d->n : 1);
-	dep = uk_xmalloc(d->n ? d->n : 1);
 	for (i = 0; i < d->n; i++) {
 		const struct block *b = &d->b[i];
 
 		uk_buf_init(&pl[i], 0);
-		if (i > 0 && b->section == d->b[i - 1].section) {
-			how[i] = how[i - 1];
-			dep[i] = dep[i - 1];
-		} else {
-			how[i] =
-			    (char)uk_sum_heading_is(d, b->section, how_heads);
-			dep[i] =
-			    (char)uk_sum_heading_is(d, b->section, dep_heads);
-		}
 		if (b->kind == B_CODE)
 			uk_buf_add(&pl[i], b->s,
 			    uk_sum_line_end(b->s, 0, b->len));
 		else if (b->kind != B_HEAD)
 			uk_sum_plain(b->s, b->len, &pl[i]);
 	}
-	for (pass = 0; pass < 3; pass++) {
-		static const char *const titles[] = { "Maturity:\n",
-			"Dependencies:\n", "Alternatives and comparisons:\n" };
-		const char *const *stems = pass == 0 ? maturity :
-		    pass == 1                        ? deps :
-						       alt;
-		int got = 0;
-
-		for (i = 0; i < d->n && got < 6 && !uk_sum_full(o); i++) {
-			const struct block *b = &d->b[i];
-			const struct uk_buf *tb = &pl[i];
-			size_t pos = 0;
-			int dep_section = pass == 1 && dep[i];
-
-			if (b->kind == B_HEAD || (pass != 1 && how[i]))
-				continue;
-			if (b->kind == B_CODE && !dep_section)
-				continue;
-			while (pos < tb->len && got < 6) {
-				size_t e = uk_sum_sentence_end(tb->buf + pos,
-				    tb->len - pos);
-
-				if ((dep_section ||
-					uk_sum_mentions(tb->buf + pos, e,
-					    stems)) &&
-				    e > 12 && tb->buf[pos + e - 1] != ':' &&
-				    !uk_sum_already(o, tb->buf + pos, e) &&
-				    uk_sum_letters(tb->buf + pos, e) > e / 2 &&
-				    uk_strset_add(&seen, tb->buf + pos, e)) {
-					if (!got++) {
-						uk_sum_out_gap(o);
-						uk_buf_addstr(o->b,
-						    titles[pass]);
-					}
-					uk_sum_out_line(o, "- ", tb->buf + pos,
-					    e, 300);
-				}
-				pos += e;
-				while (pos < tb->len && tb->buf[pos] == ' ')
-					pos++;
-				if (dep_section && b->kind != B_PARA)
-					break;
-			}
-		}
-	}
+	for (i = 0; i < sizeof(eval_topics) / sizeof(eval_topics[0]); i++)
+		eval_topic(&eval_topics[i], d, pl, &seen, o);
 	for (i = 0; i < d->n; i++)
 		uk_buf_release(&pl[i]);
 	free(pl);
-	free(how);
-	free(dep);
 	uk_strset_release(&seen);
-	uk_buf_release(&t);
 	return 0;
 }
