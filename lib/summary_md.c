@@ -322,158 +322,191 @@ add_para(struct doc *d, const char *s, size_t n, int *section)
 	doc_add(d, B_PARA, 0, s, n, *section);
 }
 
+/*
+ * The reader's place in the text s[0..len): the line at pos, and the
+ * paragraph being gathered since para.  Each rule below looks at the line
+ * at pos (l[0..n), ind leading spaces, the next line at next); one that
+ * takes it (and maybe lines after it) moves pos on and returns 1.
+ */
+struct reader {
+	struct doc *d;
+	const char *s;
+	size_t len, pos, para;
+	int in_para;    /* a paragraph is open, since para */
+	int section;    /* the heading block lines are under, or -1 */
+	int prev_blank; /* the line before pos ended a block */
+};
+
+/* Close the open paragraph, which ends before pos. */
+static void
+end_para(struct reader *r)
+{
+	if (r->in_para)
+		add_para(r->d, r->s + r->para, r->pos - r->para, &r->section);
+	r->in_para = 0;
+}
+
+/* Fenced code: ``` or ~~~, up to the closing fence or the end. */
+static int
+rule_fence(struct reader *r, size_t n, size_t ind, size_t next)
+{
+	const char *s = r->s, *l = s + r->pos, *info = l + ind;
+	size_t len = r->len, body = next, q = next, qe, k, i;
+	struct block *b;
+	char fc = l[ind];
+
+	if (ind >= 4 || n - ind < 3 ||
+	    (strncmp(l + ind, "```", 3) && strncmp(l + ind, "~~~", 3)))
+		return 0;
+	end_para(r);
+	while (info < l + n && *info == fc)
+		info++;
+	while (info < l + n && *info == ' ')
+		info++;
+	for (; q < len; q = qe < len ? qe + 1 : len) {
+		qe = uk_sum_line_end(s, q, len);
+		for (k = q; k < qe && s[k] == ' '; k++)
+			;
+		if (qe - k >= 3 && s[k] == fc && s[k + 1] == fc &&
+		    s[k + 2] == fc)
+			break;
+	}
+	doc_add(r->d, B_CODE, 0, s + body, q > body ? q - body : 0, r->section);
+	b = r->d->n ? &r->d->b[r->d->n - 1] : NULL;
+	if (b && b->kind == B_CODE && b->s == s + body) {
+		b->lang = info;
+		for (i = 0;
+		     info + i < l + n && !isspace((unsigned char)info[i]); i++)
+			;
+		b->langlen = i;
+	}
+	r->pos = q < len ? uk_sum_line_end(s, q, len) : len;
+	r->pos = r->pos < len ? r->pos + 1 : len;
+	r->prev_blank = 1;
+	return 1;
+}
+
+/* An ATX heading: one to six '#', a space or the end of the line. */
+static int
+rule_atx(struct reader *r, size_t n, size_t ind, size_t next)
+{
+	const char *l = r->s + r->pos;
+	size_t h = ind, t = n;
+	int level;
+
+	if (ind >= 4 || l[ind] != '#')
+		return 0;
+	while (h < n && l[h] == '#')
+		h++;
+	if (h - ind > 6 || (h < n && l[h] != ' '))
+		return 0;
+	level = (int)(h - ind);
+	end_para(r);
+	while (h < n && l[h] == ' ')
+		h++;
+	while (t > h && (l[t - 1] == '#' || isspace((unsigned char)l[t - 1])))
+		t--;
+	doc_add(r->d, B_HEAD, level, l + h, t - h, r->section);
+	r->section = (int)r->d->n - 1;
+	r->prev_blank = 1;
+	r->pos = next;
+	return 1;
+}
+
+/* A Setext or reStructuredText underline of a one-line paragraph. */
+static int
+rule_underline(struct reader *r, size_t n, size_t next)
+{
+	const char *s = r->s, *l = s + r->pos;
+	size_t para = r->para;
+
+	if (!r->in_para || !underline(l, n, "=-~^*") ||
+	    memchr(s + para, '\n', r->pos - para - 1))
+		return 0;
+	r->in_para = 0;
+	doc_add(r->d, B_HEAD, l[0] == '=' ? 1 : 2, s + para, r->pos - para,
+	    r->section);
+	r->section = (int)r->d->n - 1;
+	r->prev_blank = 1;
+	r->pos = next;
+	return 1;
+}
+
+/* Indented code after a blank line: lines of four spaces or a tab. */
+static int
+rule_indented(struct reader *r, size_t ind)
+{
+	const char *s = r->s;
+	size_t q = r->pos, qe;
+
+	if ((ind < 4 && s[r->pos] != '\t') || r->in_para || !r->prev_blank)
+		return 0;
+	for (; q < r->len; q = qe < r->len ? qe + 1 : r->len) {
+		qe = uk_sum_line_end(s, q, r->len);
+		if (!uk_sum_blank(s + q, qe - q) && s[q] != '\t' &&
+		    (qe - q < 4 || strncmp(s + q, "    ", 4)))
+			break;
+	}
+	doc_add(r->d, B_CODE, 0, s + r->pos, q - r->pos, r->section);
+	r->pos = q;
+	r->prev_blank = 1;
+	return 1;
+}
+
+/* A list item, with its continuation lines: indented, not a new item. */
+static int
+rule_list(struct reader *r, size_t n, size_t next)
+{
+	const char *s = r->s, *l = s + r->pos;
+	size_t q = next, qe;
+	int m = list_marker(l, n);
+
+	if (!m)
+		return 0;
+	end_para(r);
+	for (; q < r->len; q = qe < r->len ? qe + 1 : r->len) {
+		qe = uk_sum_line_end(s, q, r->len);
+		if (uk_sum_blank(s + q, qe - q) || s[q] != ' ' ||
+		    list_marker(s + q, qe - q))
+			break;
+	}
+	doc_add(r->d, B_LIST, 0, l + m, q - r->pos - (size_t)m, r->section);
+	r->pos = q;
+	r->prev_blank = 0;
+	return 1;
+}
+
 void
 uk_sum_doc_parse(struct doc *d, const char *s, size_t len)
 {
-	size_t pos = 0, e, para = 0, i;
-	int in_para = 0, section = -1, prev_blank = 1;
+	struct reader r = { d, s, len, 0, 0, 0, -1, 1 };
 
-#define END_PARA()                                                             \
-	do {                                                                   \
-		if (in_para)                                                   \
-			add_para(d, s + para, pos - para, &section);           \
-		in_para = 0;                                                   \
-	} while (0)
+	while (r.pos < len) {
+		const char *l = s + r.pos;
+		size_t e = uk_sum_line_end(s, r.pos, len), n = e - r.pos;
+		size_t next = e < len ? e + 1 : len, ind = 0;
 
-	while (pos < len) {
-		const char *l = s + pos;
-		size_t n, ind = 0, next;
-		int m;
-
-		e = uk_sum_line_end(s, pos, len);
-		n = e - pos;
-		next = e < len ? e + 1 : len;
 		while (ind < n && l[ind] == ' ')
 			ind++;
 		if (uk_sum_blank(l, n)) {
-			END_PARA();
-			prev_blank = 1;
-			pos = next;
+			end_para(&r);
+			r.prev_blank = 1;
+			r.pos = next;
 			continue;
 		}
-		/* Fenced code. */
-		if (ind < 4 && n - ind >= 3 &&
-		    (!strncmp(l + ind, "```", 3) ||
-			!strncmp(l + ind, "~~~", 3))) {
-			char fc = l[ind];
-			size_t body, q;
-			const char *info = l + ind;
-
-			END_PARA();
-			while (info < l + n && *info == fc)
-				info++;
-			while (info < l + n && *info == ' ')
-				info++;
-			body = next;
-			q = body;
-			while (q < len) {
-				size_t qe = uk_sum_line_end(s, q, len), k = q;
-
-				while (k < qe && s[k] == ' ')
-					k++;
-				if (qe - k >= 3 && s[k] == fc &&
-				    s[k + 1] == fc && s[k + 2] == fc)
-					break;
-				q = qe < len ? qe + 1 : len;
-			}
-			doc_add(d, B_CODE, 0, s + body, q > body ? q - body : 0,
-			    section);
-			if (d->n && d->b[d->n - 1].kind == B_CODE &&
-			    d->b[d->n - 1].s == s + body) {
-				d->b[d->n - 1].lang = info;
-				for (i = 0; info + i < l + n &&
-				     !isspace((unsigned char)info[i]);
-				     i++)
-					;
-				d->b[d->n - 1].langlen = i;
-			}
-			pos = q < len ? uk_sum_line_end(s, q, len) : len;
-			pos = pos < len ? pos + 1 : len;
-			prev_blank = 1;
+		if (rule_fence(&r, n, ind, next) ||
+		    rule_atx(&r, n, ind, next) || rule_underline(&r, n, next) ||
+		    rule_indented(&r, ind) || rule_list(&r, n, next))
 			continue;
+		/* A line of the paragraph. */
+		if (!r.in_para) {
+			r.in_para = 1;
+			r.para = r.pos;
 		}
-		/* ATX heading. */
-		if (ind < 4 && l[ind] == '#') {
-			size_t h = ind;
-
-			while (h < n && l[h] == '#')
-				h++;
-			if (h - ind <= 6 && (h == n || l[h] == ' ')) {
-				int level = (int)(h - ind);
-				size_t t = n;
-
-				END_PARA();
-				while (h < n && l[h] == ' ')
-					h++;
-				while (t > h &&
-				    (l[t - 1] == '#' ||
-					isspace((unsigned char)l[t - 1])))
-					t--;
-				doc_add(d, B_HEAD, level, l + h, t - h,
-				    section);
-				section = (int)d->n - 1;
-				prev_blank = 1;
-				pos = next;
-				continue;
-			}
-		}
-		/* Setext or reStructuredText underline of a one-line para. */
-		if (in_para && underline(l, n, "=-~^*") &&
-		    !memchr(s + para, '\n', pos - para - 1)) {
-			in_para = 0;
-			doc_add(d, B_HEAD, l[0] == '=' ? 1 : 2, s + para,
-			    pos - para, section);
-			section = (int)d->n - 1;
-			prev_blank = 1;
-			pos = next;
-			continue;
-		}
-		/* Indented code after a blank line. */
-		if ((ind >= 4 || l[0] == '\t') && !in_para && prev_blank) {
-			size_t q = pos;
-
-			while (q < len) {
-				size_t qe = uk_sum_line_end(s, q, len);
-
-				if (!uk_sum_blank(s + q, qe - q) &&
-				    s[q] != '\t' &&
-				    (qe - q < 4 || strncmp(s + q, "    ", 4)))
-					break;
-				q = qe < len ? qe + 1 : len;
-			}
-			doc_add(d, B_CODE, 0, s + pos, q - pos, section);
-			pos = q;
-			prev_blank = 1;
-			continue;
-		}
-		if ((m = list_marker(l, n))) {
-			size_t q = next;
-
-			END_PARA();
-			/* Continuation lines: indented, not a new item. */
-			while (q < len) {
-				size_t qe = uk_sum_line_end(s, q, len);
-
-				if (uk_sum_blank(s + q, qe - q) ||
-				    s[q] != ' ' || list_marker(s + q, qe - q))
-					break;
-				q = qe < len ? qe + 1 : len;
-			}
-			doc_add(d, B_LIST, 0, l + m, q - pos - (size_t)m,
-			    section);
-			pos = q;
-			prev_blank = 0;
-			continue;
-		}
-		if (!in_para) {
-			in_para = 1;
-			para = pos;
-		}
-		prev_blank = 0;
-		pos = next;
+		r.prev_blank = 0;
+		r.pos = next;
 	}
-	END_PARA();
-#undef END_PARA
+	end_para(&r);
 }
 
 /* The ']' that closes the '[' at s[i], counting nesting, or NULL. */
