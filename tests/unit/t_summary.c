@@ -23,7 +23,7 @@ parse(const char *s)
 	return v;
 }
 
-/* The seed's "Summary Type Selection" list as a table. */
+/* The rules of uk_summary_select as a table. */
 static void
 test_select(void)
 {
@@ -151,7 +151,7 @@ test_assemble(void)
 	uk_buf_release(&big);
 }
 
-/* The seed's URLContent format_for_prompt list. */
+/* What uk_summary_format_prompt writes, part by part. */
 static void
 test_format(void)
 {
