@@ -175,10 +175,10 @@ contained(const char *text, size_t tlen, const char *s, size_t n)
 }
 
 /*
- * The description, when the text does not already say it.  (The title is
- * not repeated: it is a field of its own, and uk_summary_format_prompt shows it.)
- * Returns the description, its length in *said, when it was written, else
- * NULL.
+ * The description, when the text does not already say it.  (The title
+ * is not repeated: it is a field of its own, and uk_summary_format_prompt
+ * shows it.)  Returns the description, its length in *said, when it was
+ * written, else NULL.
  */
 const char *
 uk_sum_header(yajl_val rec, struct out *o, int with_desc, size_t *said)
