@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of lib/summary.c and the reply parser of lib/llm.c (TAP). */
+/* Unit tests of lib/summary*.c and the reply parser of lib/llm.c (TAP). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
