@@ -133,10 +133,9 @@ check: all $(UNITS)
 	@UK_BIN=$(abspath $(BUILD)/bin) UK_UNIT=$(abspath $(BUILD)/unit) \
 	  UK_MAKE_FLAGS='DEVELOPER=$(DEVELOPER) SANITIZE=$(SANITIZE)' \
 	  tests/run $(TESTS); s=$$?; \
-	if [ -z "$(TESTS)$(SANITIZE)" ] && [ "$(FUZZ_SMOKE_SECONDS)" != 0 ] && \
-	    scripts/fuzz --available; then \
-		scripts/fuzz --smoke $(FUZZ_SMOKE_SECONDS) || s=1; \
-	fi; exit $$s
+	[ -n "$(TESTS)$(SANITIZE)" ] || \
+	    scripts/fuzz --check-smoke $(FUZZ_SMOKE_SECONDS) || s=1; \
+	exit $$s
 
 fuzz-smoke:
 	scripts/fuzz --smoke $(FUZZ_SMOKE_SECONDS)

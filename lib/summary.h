@@ -7,10 +7,24 @@
  * assembling the text a model is given, the prompts, an offline extractive
  * summariser, and formatting records as prompt context.
  *
- * Lengths called "characters" here are Unicode code points, as the seed's
- * Python counts them; every cut falls on a UTF-8 boundary.  Records are
- * content records (urlkit(7)); their strings are valid UTF-8 (uk_json
- * guarantees it).
+ * Lengths called "characters" here are Unicode code points, not bytes;
+ * every cut falls on a UTF-8 boundary.  Records are content records
+ * (urlkit(7)); their strings are valid UTF-8 (uk_json guarantees it) and
+ * may hold NUL bytes, which every function here reads as text.  Nothing
+ * keeps a pointer to a record past its return.
+ *
+ * Usage, for each record: uk_summary_select_record picks the type (the
+ * user's -t overrides it); then either uk_summary_assemble builds the
+ * text for the model, sent with the type's prompt from a struct
+ * uk_summary_prompts (uk_summary_prompts_init, _load, _release), or
+ * uk_summary_offline writes a summary without a model.
+ * uk_summary_format_context turns summarised records into context for
+ * another prompt.
+ *
+ * The code: summary.c (selection, prompts, context), summary_md.c (the
+ * offline summariser's Markdown reader), summary_offline.c and
+ * summary_types.c (the offline summaries), with summary_int.h between
+ * them.
  */
 
 #include <stddef.h>
@@ -30,9 +44,9 @@ enum uk_summary_type {
 
 /* The text given to the model is cut at this many characters. */
 #define UK_SUMMARY_MAX_INPUT 100000
-/* format_for_prompt's default cut. */
+/* uk_summary_format_prompt's default cut, in characters. */
 #define UK_SUMMARY_PROMPT_MAX 4000
-/* What format_url_context puts between two records. */
+/* What uk_summary_format_context puts between two records. */
 #define UK_SUMMARY_SEPARATOR "\n\n---\n\n"
 
 /* "BRIEF", "USAGE", "API", "ARCHITECTURE", "EVALUATION". */
@@ -49,7 +63,7 @@ int uk_summary_type_parse(const char *s);
  * (EVALUATION).  Keywords match case-insensitively at the start of a word,
  * and inflected forms count ("APIs", "comparison", "evaluating",
  * "architectural"); "how to" allows any run of blanks between its words.
- * Otherwise the seed's table: github_repo with a symbol map ARCHITECTURE,
+ * Otherwise by URL type: github_repo with a symbol map ARCHITECTURE,
  * without BRIEF; github_file BRIEF; documentation USAGE; anything else
  * BRIEF.
  *
@@ -89,14 +103,16 @@ int uk_summary_assemble(yajl_val rec, size_t max, struct uk_buf *out);
  * missing file in DIR is not an error (that type keeps its prompt).
  */
 struct uk_summary_prompts {
-	char *text[UK_SUMMARY_NTYPES];
+	char *text[UK_SUMMARY_NTYPES]; /* by type; owned, freed by _release */
 };
 
+/* Set every type's prompt to its built-in one (copies). */
 void uk_summary_prompts_init(struct uk_summary_prompts *p);
 int uk_summary_prompts_load(struct uk_summary_prompts *p, const char *dir,
     struct uk_err *err);
 int uk_summary_prompts_load_file(struct uk_summary_prompts *p, int t,
     const char *path, struct uk_err *err);
+/* Free the prompts; p is ready for uk_summary_prompts_init. */
 void uk_summary_prompts_release(struct uk_summary_prompts *p);
 /* The built-in prompt of t (static). */
 const char *uk_summary_prompt_builtin(enum uk_summary_type t);
@@ -114,7 +130,7 @@ int uk_summary_offline(yajl_val rec, enum uk_summary_type t,
     struct uk_buf *out);
 
 /*
- * The seed's URLContent.format_for_prompt: "## URL", the title in bold,
+ * A record as prompt context: "## URL", the title in bold,
  * then the summary, else the readme, else the content, cut at max
  * characters (0: UK_SUMMARY_PROMPT_MAX) with "..." added when cut, then the
  * symbol map in a fenced code block; parts joined by blank lines.
@@ -123,8 +139,8 @@ int uk_summary_offline(yajl_val rec, enum uk_summary_type t,
 void uk_summary_format_prompt(yajl_val rec, size_t max, struct uk_buf *out);
 
 /*
- * The seed's format_url_context over recs[0..n): format_for_prompt of
- * each record, joined by UK_SUMMARY_SEPARATOR, skipping records with
+ * The prompt context of recs[0..n): uk_summary_format_prompt of each
+ * record, joined by UK_SUMMARY_SEPARATOR, skipping records with
  * error set, records whose URL is in excluded (NULL-terminated array, may
  * be NULL) and repeats of a URL already given.  Appended to out; returns
  * how many records it took.

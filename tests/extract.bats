@@ -205,8 +205,7 @@ EOF
 
 @test "extract: the benchmark's invocation works on a dev page" {
 	local page
-	page=$(ls "$SHARED"/bench/extract-dev/*.html 2>/dev/null | head -n 1)
-	[ -n "$page" ] || skip "no extract-dev benchmark pages"
+	page=$(extract_dev_page 0001)
 	run -0 urlfetch --extract "$page" --text
 	[ -n "$output" ]
 }

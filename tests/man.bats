@@ -36,9 +36,12 @@ synopsis() {
 	[ -z "$output" ]
 }
 
-@test "every program's --help is its man page's SYNOPSIS" {
+# The one check that usage() and the SYNOPSIS agree, for every program:
+# -h and --help both print the SYNOPSIS, word for word (lines may wrap
+# differently: words compare), on stdout, and exit 0.
+@test "every program's -h and --help is its man page's SYNOPSIS" {
 	command -v mandoc >/dev/null || skip "mandoc not installed"
-	local p syn use bad=0
+	local p o syn use bad=0
 	for p in $(programs); do
 		[ -f "$TOP/man/$p.1" ] || { echo "$p: no man page" >&2; bad=1; continue; }
 		syn=$(synopsis "$p")
@@ -46,12 +49,16 @@ synopsis() {
 			echo "$p: --help is longer than one screen (24 lines)" >&2
 			bad=1
 		fi
-		use=$("$p" --help | sed 's/^usage: //; s/^       //' | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
-		if [ "$syn" != "$use" ]; then
-			printf '%s:\n  man:   %s\n  usage: %s\n' "$p" "$syn" "$use" >&2
-			bad=1
-		fi
+		for o in -h --help; do
+			run -0 --separate-stderr "$p" "$o"
+			use=$(printf '%s\n' "$output" | sed 's/^usage: //; s/^       //' | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
+			if [ "$syn" != "$use" ]; then
+				printf '%s %s:\n  man:   %s\n  usage: %s\n' "$p" "$o" "$syn" "$use" >&2
+				bad=1
+			fi
+		done
 	done
+	[ "$(programs | wc -l)" -ge 6 ]
 	[ "$bad" -eq 0 ]
 }
 

@@ -13,14 +13,8 @@ teardown() {
 	common_teardown
 }
 
-@test "usage matches the SYNOPSIS of the man page" {
-	run -0 --separate-stderr toolack --help
-	local synopsis
-	synopsis=$(mandoc -Tascii -Owidth=200 "$TOP/man/toolack.1" | col -b |
-	    sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' |
-	    sed 's/^ *//; /^$/d' | tr -s ' \n' '  ')
-	# Lines may wrap differently (--help fits 80 columns): words compare.
-	[ "$(printf '%s\n' "$output" | sed 's/^usage: //; s/^ *//' | tr -s ' \n' '  ')" = "$synopsis" ]
+# man.bats checks that --help prints the man page's SYNOPSIS.
+@test "usage errors exit 2" {
 	run -2 --separate-stderr toolack
 	run -2 --separate-stderr toolack frobnicate
 	run -2 --separate-stderr toolack call -j 0

@@ -441,19 +441,6 @@ put() {
 	[[ $output == "urlcache "[0-9]* ]]
 }
 
-@test "usage() prints the man page's SYNOPSIS" {
-	command -v mandoc >/dev/null || skip "no mandoc"
-	syn=$(mandoc -Tascii "$TOP/man/urlcache.1" | col -b |
-	    awk '/^SYNOPSIS/{on=1;next} /^[A-Z]/{on=0} on' |
-	    tr -s ' \n' ' ' | sed 's/^ //; s/ $//')
-	use=$(urlcache --help | sed 's/^usage: //' | tr -s ' \n' ' ' |
-	    sed 's/^ //; s/ $//')
-	[ "$syn" = "$use" ] || {
-		printf 'man:   %s\nusage: %s\n' "$syn" "$use" >&2
-		false
-	}
-}
-
 @test "cleanup --fast reads no entry but still removes empty ones" {
 	put https://g1.test/
 	put https://g2.test/

@@ -216,6 +216,7 @@ limit_memory() {
 # --- streaming --------------------------------------------------------------
 
 @test "input that arrives in small pieces gives the same URLs" {
+	need_shared tools/gencorpus
 	python3 "$SHARED/tools/gencorpus" 1 7 --truth="$T/truth" >"$T/corpus" 2>/dev/null
 	urldetect -u -a "$T/corpus" >"$T/whole"
 	python3 -c '
@@ -248,17 +249,8 @@ for i in range(0, len(data), 997):
 # --- the dev set --------------------------------------------------------------
 
 @test "dev set: precision and recall >= 0.98 on the non-fuzzy cases" {
+	need_shared tools/score-urldetect bench/urldetect-dev.jsonl
 	run -0 "$SHARED/tools/score-urldetect" -j 2 --json "$T/score.json" \
 		"$UK_BIN/urldetect -u" "$SHARED/bench/urldetect-dev.jsonl"
 	run -0 jq -e '.files[].all | .precision >= 0.98 and .recall >= 0.98' "$T/score.json"
-}
-
-# --- the man page -----------------------------------------------------------
-
-@test "usage matches the man page SYNOPSIS" {
-	command -v mandoc >/dev/null || skip "mandoc not installed"
-	syn=$(mandoc -Tascii "$TOP/man/urldetect.1" | col -b |
-		sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
-	use=$(urldetect --help | sed 's/^usage: //' | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
-	[ "$syn" = "$use" ]
 }

@@ -8,9 +8,28 @@ export TOP
 PATH="$UK_BIN:$PATH"
 export PATH
 FIXTURES="$TOP/tests/fixtures"
-# The project's shared data sits beside the checkout (../shared).
+# The project's shared tools sit beside the checkout (../shared), outside
+# the repository: a test that runs one of them says so with need_shared.
+# The data the suites read is copied into tests/fixtures.
 SHARED="$TOP/../shared"
 [ -d "$SHARED" ] || SHARED=/work/shared
+
+# need_shared PATH...: skip the test, naming what is missing, unless every
+# PATH (relative to ../shared) is there.
+need_shared() {
+	local p
+	for p in "$@"; do
+		[ -e "$SHARED/$p" ] ||
+		    skip "needs ../shared/$p (the project's shared tools beside the checkout), not found"
+	done
+}
+
+# extract_dev_page NAME: the benchmark page NAME (0001, ...) from
+# tests/fixtures/extract-dev, uncompressed into $T; prints its path.
+extract_dev_page() {
+	gunzip -c "$FIXTURES/extract-dev/$1.html.gz" >"$T/$1.html" &&
+	    printf '%s\n' "$T/$1.html"
+}
 
 common_setup() {
 	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/uk.XXXXXX")

@@ -6,21 +6,14 @@
 
 #include "ackreg.h"
 #include "json.h"
+#define TAP_PREFIX "ackreg: "
+#include "tap.h"
 
 #include "banned.h"
 
-static int n, failed;
-
-static void
-ok(int cond, const char *what)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d - ackreg: %s\n", cond ? "" : "not ", n, what);
-}
-
 static int resolved;
+/* Two executors' identities for the claims: only their addresses count. */
+static int executor_a, executor_b;
 static char last[512];
 
 static void
@@ -159,11 +152,11 @@ main(void)
 
 	/* Claims. */
 	c = uk_ackreg_add(r, "o1", "x", NULL, 60, NULL, 0, NULL);
-	c->owner = &n;
+	c->owner = &executor_a;
 	c2 = uk_ackreg_add(r, "o2", "x", NULL, 60, NULL, 0, NULL);
-	c2->owner = &failed;
-	ok(uk_ackreg_release_owner(r, &n) == 1 && !c->owner &&
-		c2->owner == &failed,
+	c2->owner = &executor_b;
+	ok(uk_ackreg_release_owner(r, &executor_a) == 1 && !c->owner &&
+		c2->owner == &executor_b,
 	    "release_owner frees one executor's claims");
 
 	ok(uk_ackreg_status_ok("success") && uk_ackreg_status_ok("failed") &&
@@ -182,6 +175,5 @@ main(void)
 
 	uk_json_free(out);
 	uk_ackreg_free(r);
-	printf("1..%d\n", n);
-	return failed != 0;
+	return tap_done();
 }

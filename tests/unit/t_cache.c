@@ -15,19 +15,9 @@
 #include "json.h"
 #include "session.h"
 #include "util.h"
+#include "tap.h"
 
 #include "banned.h"
-
-static int n, failed;
-
-static void
-ok(int cond, const char *what)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", n, what);
-}
 
 static yajl_val
 record(const char *url, const char *content)
@@ -482,6 +472,5 @@ main(void)
 		if (system(cmd))
 			printf("# could not remove %s\n", tmpl);
 	}
-	printf("1..%d\n", n);
-	return failed != 0;
+	return tap_done();
 }

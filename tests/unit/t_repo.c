@@ -8,7 +8,6 @@
  * prints each progress call on stderr as "progress PHASE received files
  * kept indexed to_index".
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,23 +19,7 @@
 #include "repo.h"
 #include "url.h"
 #include "util.h"
-
-static int ntest, nfail;
-
-static void __attribute__((format(printf, 2, 3)))
-ok(int cond, const char *what, ...)
-{
-	va_list ap;
-
-	ntest++;
-	if (!cond)
-		nfail++;
-	printf("%sok %d - ", cond ? "" : "not ", ntest);
-	va_start(ap, what);
-	vprintf(what, ap);
-	va_end(ap);
-	printf("\n");
-}
+#include "tap.h"
 
 /* -P: every progress call as a line on stderr. */
 static void
@@ -307,6 +290,5 @@ main(int argc, char **argv)
 	    "'.' is a repository path, a bare word is not");
 	describe_cases();
 	readme_cases();
-	printf("1..%d\n", ntest);
-	return nfail != 0;
+	return tap_done();
 }

@@ -6,20 +6,12 @@
 
 #include "buf.h"
 #include "sse.h"
+#define TAP_PREFIX "sse: "
+#include "tap.h"
 
 #include "banned.h"
 
-static int n, failed;
 static struct uk_buf got = UK_BUF_INIT;
-
-static void
-ok(int cond, const char *what)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d - sse: %s\n", cond ? "" : "not ", n, what);
-}
 
 static int
 on_event(void *ctx, const char *event, const char *data, const char *id)
@@ -82,6 +74,5 @@ main(void)
 	    "an event over the limit stops the parser");
 	uk_sse_release(&p);
 	uk_buf_release(&got);
-	printf("1..%d\n", n);
-	return failed != 0;
+	return tap_done();
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of lib/summary.c and the reply parser of lib/llm.c (TAP). */
+/* Unit tests of lib/summary*.c and the reply parser of lib/llm.c (TAP). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,17 +9,7 @@
 #include "json.h"
 #include "llm.h"
 #include "summary.h"
-
-static int n, failed;
-
-static void
-ok(int cond, const char *what)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", n, what);
-}
+#include "tap.h"
 
 static yajl_val
 parse(const char *s)
@@ -33,7 +23,7 @@ parse(const char *s)
 	return v;
 }
 
-/* The seed's "Summary Type Selection" list as a table. */
+/* The rules of uk_summary_select as a table. */
 static void
 test_select(void)
 {
@@ -91,7 +81,7 @@ test_select(void)
 		    cases[i].hint ? cases[i].hint : "", uk_summary_type_name(t),
 		    reason);
 		ok(t == cases[i].want && !strcmp(reason, cases[i].reason),
-		    what);
+		    "%s", what);
 	}
 	ok(uk_summary_type_parse("architecture") == UK_SUMMARY_ARCHITECTURE,
 	    "type names parse in any case");
@@ -161,7 +151,7 @@ test_assemble(void)
 	uk_buf_release(&big);
 }
 
-/* The seed's URLContent format_for_prompt list. */
+/* What uk_summary_format_prompt writes, part by part. */
 static void
 test_format(void)
 {
@@ -206,7 +196,7 @@ test_format(void)
 		r = parse(cases[i].rec);
 		uk_buf_reset(&b);
 		uk_summary_format_prompt(r, cases[i].max, &b);
-		ok(!strcmp(b.buf, cases[i].want), cases[i].what);
+		ok(!strcmp(b.buf, cases[i].want), "%s", cases[i].what);
 		uk_json_free(r);
 	}
 	uk_buf_addstr(&big, "{\"url\":\"u\",\"content\":\"");
@@ -276,7 +266,7 @@ test_offline(void)
 		    uk_summary_type_name(t));
 		ok(uk_summary_offline(r, t, &b) == 0 && b.len &&
 			uk_utf8_valid(b.buf, b.len) && b.buf[b.len - 1] != '\n',
-		    what);
+		    "%s", what);
 	}
 	uk_buf_reset(&b);
 	uk_summary_offline(r, UK_SUMMARY_USAGE, &b);
@@ -368,6 +358,5 @@ main(void)
 	test_offline();
 	test_prompts();
 	test_reply();
-	printf("1..%d\n", n);
-	return failed != 0;
+	return tap_done();
 }

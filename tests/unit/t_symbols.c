@@ -30,17 +30,7 @@
 #include "symbols.h"
 #include "symbols_int.h"
 #include "util.h"
-
-static int ntest, nfail;
-
-static void
-ok(int cond, const char *what)
-{
-	ntest++;
-	if (!cond)
-		nfail++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", ntest, what);
-}
+#include "tap.h"
 
 static void
 add(struct uk_symbols *s, const char *path, const char *text)
@@ -815,6 +805,5 @@ main(int argc, char **argv)
 	test_batch();
 	test_stream();
 	test_file_limit();
-	printf("1..%d\n", ntest);
-	return nfail != 0;
+	return tap_done();
 }
