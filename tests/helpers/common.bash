@@ -12,7 +12,6 @@ FIXTURES="$TOP/tests/fixtures"
 # the repository: a test that runs one of them says so with need_shared.
 # The data the suites read is copied into tests/fixtures.
 SHARED="$TOP/../shared"
-[ -d "$SHARED" ] || SHARED=/work/shared
 
 # need_shared PATH...: skip the test, naming what is missing, unless every
 # PATH (relative to ../shared) is there.
