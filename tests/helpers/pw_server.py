@@ -26,6 +26,10 @@
 #                      each fetch, load an image from, beacon to and open a
 #                      WebSocket to H:P (not with bad=H:P,nows); /frame,
 #                      /worker.js the same
+#   /linger?bad=H:P    a page whose SharedWorker (/linger.js) fetches
+#                      http://H:P/linger every 100 ms for as long as it lives,
+#                      after the page is done too
+#   /storage           sets localStorage pw=1 and says so
 # With --bind ADDR it listens on ADDR (127.0.0.2 for the refused server),
 # and every connection and request is logged on stderr ("conn", "req
 # PATH", and "upgrade PATH" for a WebSocket handshake), so a test can
@@ -261,6 +265,21 @@ class H(http.server.BaseHTTPRequestHandler):
             who = q.get("who", ["worker"])[0]
             self.send("%sreach('%s', '%s');" % (REACH, bad, who),
                       "text/javascript")
+        elif u.path == "/linger":
+            bad = q.get("bad", ["127.0.0.2:9"])[0]
+            self.send("<!DOCTYPE html><html><head><title>Linger</title>"
+                      "</head><body><p>A page whose SharedWorker goes on."
+                      "</p><script>new SharedWorker('/linger.js?bad=%s');"
+                      "</script></body></html>" % bad)
+        elif u.path == "/linger.js":
+            bad = q.get("bad", ["127.0.0.2:9"])[0]
+            self.send("setInterval(function () { fetch('http://%s/linger',"
+                      " {mode: 'no-cors'}).catch(function () {}); }, 100);"
+                      % bad, "text/javascript")
+        elif u.path == "/storage":
+            self.send("<html><head><title>storage</title></head><body>"
+                      "<p>stored</p><script>localStorage.setItem('pw', '1');"
+                      "</script></body></html>")
         elif u.path.startswith("/page/"):
             n = u.path[6:]
             self.send("<!DOCTYPE html><html><head><title>Page %s</title>"
