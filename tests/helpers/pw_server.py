@@ -11,7 +11,8 @@
 #   /slow?ms=N         a page whose image takes N ms (load waits for it)
 #   /img?ms=N          that image
 #   /never             headers and half a page, then nothing
-#   /setcookie         sets pw=1 and says so
+#   /setcookie         sets pw=1 and says so; with ?more=1 also pe=2
+#                      (Max-Age 3600) and ph=3 (HttpOnly, SameSite=Strict)
 #   /cookie            shows the Cookie header it got
 #   /ws?to=H:P&n=N     a page that opens N WebSockets (1) to H:P (127.0.0.2:9)
 #   /oom               a script that eats memory until the renderer dies
@@ -218,9 +219,13 @@ class H(http.server.BaseHTTPRequestHandler):
             self.wfile.flush()
             time.sleep(3600)
         elif u.path == "/setcookie":
+            extra = [("Set-Cookie", "pw=1; Path=/")]
+            if "more" in q:
+                extra += [("Set-Cookie", "pe=2; Path=/; Max-Age=3600"),
+                          ("Set-Cookie", "ph=3; Path=/; HttpOnly; "
+                           "SameSite=Strict")]
             self.send("<html><head><title>set</title></head><body><p>cookie "
-                      "set</p></body></html>",
-                      extra=[("Set-Cookie", "pw=1; Path=/")])
+                      "set</p></body></html>", extra=extra)
         elif u.path == "/cookie":
             c = self.headers.get("Cookie", "none")
             self.send("<html><head><title>cookie</title></head><body>"
