@@ -60,8 +60,9 @@ enum tag {
 	T_IGNORE,
 	T_TARGETS,
 	T_CTX,
-	T_COOKIES,
-	T_SETCOOKIES,
+	T_RUN_CTX, /* fetch_ctx's making, for nobody in particular */
+	T_RUN_COOKIES,
+	T_RUN_SETCOOKIES,
 	T_TARGET,
 	T_ATTACH,
 	T_SETUP,
@@ -89,6 +90,7 @@ struct job {
 	double deadline, poll_at;
 	char *ctx, *target, *session, *frame, *loader, *old_loader;
 	int nav_done, ready, collecting, pending, reload_sent;
+	int ctx_wait; /* for fetch_ctx to be made */
 	int lifecycle_on; /* the lifecycle events now are the page's own */
 	int ws_waiting;   /* WebSockets whose host is being looked up */
 	int load_seen, idle_seen, dom_seen;
@@ -136,6 +138,13 @@ static int proxied;     /* the browser's requests go through guardproxy */
  * fetch with the guard on); empty: none made, or no proxy.
  */
 static char ctx_proxy[64];
+/*
+ * fetch in an attached browser with the guard on: the one context of the
+ * run, behind ctx_proxy, with the user's cookies copied in (fetch_ctx_*);
+ * disposed at the end of the run.  NULL: not made yet.
+ */
+static char *fetch_ctx;
+static int fetch_ctx_making;
 static double t_start;
 /* Progress on a terminal: URLs done and failed, the last host started. */
 static struct uk_progress prog;
@@ -315,7 +324,7 @@ job_cleanup(struct job *j, int failed)
 	if (!browser.cdp.dead) {
 		if (opt.cmd == CMD_FIND ||
 		    (opt.address && opt.cmd == CMD_FETCH && !failed &&
-			!j->ctx)) {
+			!*ctx_proxy)) {
 			/*
 			 * The user's page, or one left for a later find (fetch
 			 * in the browser's own context: the guard is off).
@@ -740,6 +749,8 @@ job_create_target(struct job *j)
 	uk_json_set_str(p, "url", "about:blank");
 	if (j->ctx)
 		uk_json_set_str(p, "browserContextId", j->ctx);
+	else if (fetch_ctx)
+		uk_json_set_str(p, "browserContextId", fetch_ctx);
 	call(j, T_TARGET, NULL, "Target.createTarget", p);
 }
 
@@ -812,6 +823,97 @@ warm_start(void)
 		job_create_target(&warm);
 }
 
+/*
+ * fetch in an attached browser with the guard on makes one context for
+ * the run, as a launched browser has one profile for the run: behind the
+ * guard's proxy (ctx_params), so that everything of its pages is guarded,
+ * WebSockets and workers that outlive their page included; with the
+ * cookies of the browser's own context (the user's, from
+ * Storage.getCookies) copied in before its first page is made, so that
+ * pages are fetched as the user would see them.  Only that way: what the
+ * pages set goes with the context.  One context a run, not one a page
+ * as open makes: a context's first page is the slow one (10 small pages
+ * took 13.1 s against 19.6 s; scripts/bench pwfetch-attached).
+ */
+static void
+fetch_ctx_start(void)
+{
+	if (fetch_ctx_making)
+		return;
+	fetch_ctx_making = 1;
+	call(NULL, T_RUN_CTX, NULL, "Target.createBrowserContext",
+	    ctx_params());
+}
+
+/* The pages waiting for fetch_ctx: made now, or failed with why. */
+static void
+fetch_ctx_done(const char *why)
+{
+	long i;
+
+	fetch_ctx_making = 0;
+	if (why && fetch_ctx) {
+		/* Made, but not with the user's cookies: not to be used. */
+		call(NULL, T_IGNORE, NULL, "Target.disposeBrowserContext",
+		    params1("browserContextId", uk_json_str(fetch_ctx)));
+		free(fetch_ctx);
+		fetch_ctx = NULL;
+	}
+	for (i = 0; i < opt.jobs; i++) {
+		struct job *j = &jobs[i];
+
+		if (!j->used || !j->ctx_wait)
+			continue;
+		j->ctx_wait = 0;
+		if (why)
+			job_fail(j, "cannot make a browser context: %s", why);
+		else
+			job_create_target(j);
+	}
+}
+
+/*
+ * A reply in the making of fetch_ctx.  The Network.Cookie objects of
+ * Storage.getCookies go back to Storage.setCookies as they came, as
+ * Network.CookieParam ones: Chromium ignores the fields CookieParam does
+ * not have ("size", "session") and takes a session cookie's "expires" of
+ * -1 as no expiry (with Chromium 156, a session cookie, one with Max-Age
+ * and one HttpOnly and SameSite=Strict all reached the server;
+ * tests/security-pwfetch.bats).
+ */
+static void
+fetch_ctx_reply(enum tag tag, yajl_val res, const char *error)
+{
+	yajl_val p, cookies;
+	const char *s;
+
+	if (error) {
+		fetch_ctx_done(error);
+		return;
+	}
+	switch (tag) {
+	case T_RUN_CTX:
+		if (!(s = uk_json_get_str(res, "browserContextId"))) {
+			fetch_ctx_done("the browser made none");
+			return;
+		}
+		fetch_ctx = uk_xstrdup(s);
+		call(NULL, T_RUN_COOKIES, NULL, "Storage.getCookies", NULL);
+		return;
+	case T_RUN_COOKIES:
+		cookies = uk_json_get(res, "cookies");
+		if (!YAJL_IS_ARRAY(cookies) || cookies->u.array.len == 0)
+			break;
+		p = params1("cookies", uk_json_copy(cookies));
+		uk_json_set_str(p, "browserContextId", fetch_ctx);
+		call(NULL, T_RUN_SETCOOKIES, NULL, "Storage.setCookies", p);
+		return;
+	default:
+		break;
+	}
+	fetch_ctx_done(NULL);
+}
+
 static void
 job_start(struct job *j)
 {
@@ -845,10 +947,13 @@ job_start(struct job *j)
 		    ctx_params());
 		break;
 	case CMD_FETCH:
-		if (*ctx_proxy) {
-			/* Attached, guarded: a context of its own (T_CTX). */
-			call(j, T_CTX, NULL, "Target.createBrowserContext",
-			    ctx_params());
+		if (*ctx_proxy && (!fetch_ctx || fetch_ctx_making)) {
+			/* Attached, guarded: the run's context first. */
+			j->ctx_wait = 1;
+			j->what = "the browser context";
+			fetch_ctx_start();
+		} else if (*ctx_proxy) {
+			job_create_target(j);
 		} else if (spare) {
 			/* The launched browser's own blank page is new too. */
 			j->target = spare;
@@ -974,31 +1079,6 @@ proxy_fail(struct job *j, const char *error)
 		job_fail(j, "%s", r == 1 ? why : error);
 }
 
-/*
- * fetch, attached and guarded: the cookies of the browser's own context
- * (the user's, from Storage.getCookies) are set in the page's context
- * before the page is made, so that the page is fetched as the user would
- * see it.  Only that way: what the page sets goes with its context.  The
- * Network.Cookie objects go back as they came, as Network.CookieParam:
- * Chromium ignores the fields CookieParam does not have ("size",
- * "session") and takes a session cookie's "expires" of -1 as no expiry
- * (with Chromium 156, a session cookie, one with Max-Age and one HttpOnly
- * and SameSite=Strict all reached the server; tests/security-pwfetch.bats).
- */
-static void
-cookies_copy(struct job *j, yajl_val cookies)
-{
-	yajl_val p;
-
-	if (!YAJL_IS_ARRAY(cookies) || cookies->u.array.len == 0) {
-		job_create_target(j);
-		return;
-	}
-	p = params1("cookies", uk_json_copy(cookies));
-	uk_json_set_str(p, "browserContextId", j->ctx);
-	call(j, T_SETCOOKIES, NULL, "Storage.setCookies", p);
-}
-
 static void
 on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
 {
@@ -1032,17 +1112,6 @@ on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
 			return;
 		}
 		j->ctx = uk_xstrdup(s);
-		if (opt.cmd == CMD_FETCH) {
-			/* The user's cookies first (cookies_copy). */
-			call(j, T_COOKIES, NULL, "Storage.getCookies", NULL);
-			return;
-		}
-		job_create_target(j);
-		return;
-	case T_COOKIES:
-		cookies_copy(j, uk_json_get(res, "cookies"));
-		return;
-	case T_SETCOOKIES:
 		job_create_target(j);
 		return;
 	case T_TARGET:
@@ -1539,6 +1608,18 @@ dispatch(yajl_val m)
 			return;
 		c = calls[i];
 		calls[i] = calls[--ncalls];
+		if (c.tag == T_RUN_CTX || c.tag == T_RUN_COOKIES ||
+		    c.tag == T_RUN_SETCOOKIES) {
+			const char *s = uk_json_get_str(uk_json_get(m, "error"),
+			    "message");
+
+			if (uk_json_get(m, "error"))
+				snprintf(msg, sizeof(msg), "%s",
+				    s ? s : "browser error");
+			fetch_ctx_reply(c.tag, uk_json_get(m, "result"),
+			    uk_json_get(m, "error") ? msg : NULL);
+			return;
+		}
 		if (!c.j || !c.j->used || c.j->gen != c.gen) {
 			/*
 			 * For nobody, or for a job that is over (failed, timed
@@ -2146,6 +2227,9 @@ cmd_run(enum cmd cmd, int argc, char **argv)
 	run(&in);
 	uk_progress_done(&prog);
 	/* Leave the browser as the user had it, or close ours. */
+	if (fetch_ctx && !browser.cdp.dead)
+		call(NULL, T_IGNORE, NULL, "Target.disposeBrowserContext",
+		    params1("browserContextId", uk_json_str(fetch_ctx)));
 	if (have_browser && opt.address)
 		drain(2);
 	close_browser(0);
@@ -2155,6 +2239,7 @@ cmd_run(enum cmd cmd, int argc, char **argv)
 	job_free(&warm);
 	free(jobs);
 	free(calls);
+	free(fetch_ctx);
 	free(spare);
 	if (in.use_lines)
 		uk_lines_close(&in.lines);

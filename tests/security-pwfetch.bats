@@ -242,6 +242,10 @@ user_tab() {
 	    -e 'new Promise(r => setTimeout(() => r(1), 1500))' \
 	    "$B/linger?bad=127.0.0.2:$BAD_PORT"
 	jq -e '.title == "Linger" and (has("error") | not)' <<<"$output"
+	# A page that times out (its selector never comes) goes the same way.
+	run -1 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 3 \
+	    -w selector:#never "$B/linger?bad=127.0.0.2:$BAD_PORT&t=1"
+	jq -e '.error | test("timeout after 3 s")' <<<"$output"
 	# pwfetch has gone: a worker left behind would fetch 20 times here.
 	sleep 2
 	[ "$(grep -c '^conn' "$T/BAD.log")" -eq 0 ] || {
