@@ -90,7 +90,7 @@ struct job {
 	double deadline, poll_at;
 	char *ctx, *target, *session, *frame, *loader, *old_loader;
 	int nav_done, ready, collecting, pending, reload_sent;
-	int ctx_wait; /* for fetch_ctx to be made */
+	int ctx_wait;     /* for fetch_ctx to be made */
 	int lifecycle_on; /* the lifecycle events now are the page's own */
 	int ws_waiting;   /* WebSockets whose host is being looked up */
 	int load_seen, idle_seen, dom_seen;
@@ -1610,8 +1610,8 @@ dispatch(yajl_val m)
 		calls[i] = calls[--ncalls];
 		if (c.tag == T_RUN_CTX || c.tag == T_RUN_COOKIES ||
 		    c.tag == T_RUN_SETCOOKIES) {
-			const char *s = uk_json_get_str(uk_json_get(m, "error"),
-			    "message");
+			const char *s =
+			    uk_json_get_str(uk_json_get(m, "error"), "message");
 
 			if (uk_json_get(m, "error"))
 				snprintf(msg, sizeof(msg), "%s",
@@ -1626,8 +1626,9 @@ dispatch(yajl_val m)
 			 * out): a context made for it goes at once, not when
 			 * the run ends.
 			 */
-			const char *ctx = uk_json_get_str(
-			    uk_json_get(m, "result"), "browserContextId");
+			const char *ctx =
+			    uk_json_get_str(uk_json_get(m, "result"),
+				"browserContextId");
 
 			if (c.tag == T_CTX && ctx)
 				call(NULL, T_IGNORE, NULL,

@@ -966,8 +966,7 @@ gs_write(git_stream *st, const char *data, size_t len, int flags)
 	ssize_t n;
 
 	(void)flags;
-	while ((n = send(s->fd, data, len, MSG_NOSIGNAL)) < 0 &&
-	    errno == EINTR)
+	while ((n = send(s->fd, data, len, MSG_NOSIGNAL)) < 0 && errno == EINTR)
 		;
 	if (n < 0)
 		git_error_set_str(GIT_ERROR_NET, strerror(errno));
