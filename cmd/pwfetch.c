@@ -58,9 +58,11 @@ static struct {
 /* What a reply is for. */
 enum tag {
 	T_IGNORE,
-	T_HOLD, /* a setup command of a target held at its start */
 	T_TARGETS,
 	T_CTX,
+	T_RUN_CTX, /* fetch_ctx's making, for nobody in particular */
+	T_RUN_COOKIES,
+	T_RUN_SETCOOKIES,
 	T_TARGET,
 	T_ATTACH,
 	T_SETUP,
@@ -88,8 +90,8 @@ struct job {
 	double deadline, poll_at;
 	char *ctx, *target, *session, *frame, *loader, *old_loader;
 	int nav_done, ready, collecting, pending, reload_sent;
+	int ctx_wait;     /* for fetch_ctx to be made */
 	int lifecycle_on; /* the lifecycle events now are the page's own */
-	int go_wait;      /* replies wanted before the page may load */
 	int ws_waiting;   /* WebSockets whose host is being looked up */
 	int load_seen, idle_seen, dom_seen;
 	/*
@@ -114,7 +116,6 @@ struct call {
 	struct job *j;
 	unsigned gen;
 	enum tag tag;
-	char *hold; /* T_HOLD: the held target's session */
 };
 
 static struct uk_out out;
@@ -132,19 +133,18 @@ static char *spare;     /* the blank page a launched browser starts with */
 static struct job warm; /* a page made ahead for the next URL */
 static int trace;       /* $PWFETCH_TRACE: the protocol on stderr */
 static int proxied;     /* the browser's requests go through guardproxy */
-static int guard_targets; /* every target attached, its requests guarded */
-static char ctx_proxy[64]; /* the proxy given to the contexts made (open) */
 /*
- * The targets attached under a page (guard_targets): frames and workers,
- * by session, with the job of the page they belong to, so that what they
- * do (a WebSocket to a refused address) fails that page.
+ * The proxy given to the contexts made in an attached browser (open, and
+ * fetch with the guard on); empty: none made, or no proxy.
  */
-static struct child {
-	char *session;
-	struct job *j;
-	unsigned gen;
-} *children;
-static size_t nchildren, achildren;
+static char ctx_proxy[64];
+/*
+ * fetch in an attached browser with the guard on: the one context of the
+ * run, behind ctx_proxy, with the user's cookies copied in (fetch_ctx_*);
+ * disposed at the end of the run.  NULL: not made yet.
+ */
+static char *fetch_ctx;
+static int fetch_ctx_making;
 static double t_start;
 /* Progress on a terminal: URLs done and failed, the last host started. */
 static struct uk_progress prog;
@@ -272,7 +272,6 @@ call(struct job *j, enum tag tag, const char *session, const char *method,
 	calls[ncalls].j = j;
 	calls[ncalls].gen = j ? j->gen : 0;
 	calls[ncalls].tag = tag;
-	calls[ncalls].hold = NULL;
 	ncalls++;
 	if (j && tag != T_IGNORE)
 		j->pending++;
@@ -324,8 +323,12 @@ job_cleanup(struct job *j, int failed)
 {
 	if (!browser.cdp.dead) {
 		if (opt.cmd == CMD_FIND ||
-		    (opt.address && opt.cmd == CMD_FETCH && !failed)) {
-			/* The user's page, or one left for a later find. */
+		    (opt.address && opt.cmd == CMD_FETCH && !failed &&
+			!*ctx_proxy)) {
+			/*
+			 * The user's page, or one left for a later find (fetch
+			 * in the browser's own context: the guard is off).
+			 */
 			if (j->session)
 				call(NULL, T_IGNORE, NULL,
 				    "Target.detachFromTarget",
@@ -652,32 +655,6 @@ job_replay(struct job *j)
 	}
 }
 
-static struct job *job_by_session(const char *session);
-
-/* The job of a page's session or of a target attached under it. */
-static struct job *
-job_of(const char *session)
-{
-	struct job *j = job_by_session(session);
-	size_t i, k;
-
-	if (j || !session)
-		return j;
-	for (i = k = 0; i < nchildren; i++) {
-		struct child *c = &children[i];
-
-		if (!c->j->used || c->j->gen != c->gen) {
-			free(c->session); /* its page is over */
-			continue;
-		}
-		children[k++] = *c;
-		if (!j && !strcmp(c->session, session))
-			j = c->j;
-	}
-	nchildren = k;
-	return j;
-}
-
 /* Fetch.enable's parameters: every request stops at guard_request. */
 static yajl_val
 fetch_all(void)
@@ -688,120 +665,6 @@ fetch_all(void)
 	uk_json_push(uk_json_get(p, "patterns"),
 	    params1("urlPattern", uk_json_str("*")));
 	return p;
-}
-
-/*
- * Target.setAutoAttach's parameters: each new target related to the
- * session's (an out-of-process frame, a worker) is attached, flat, and
- * paused until guard_target has set it up; for the browser's own session
- * (root), only service and shared workers, which belong to no page (the
- * user's pages are left alone).
- */
-static yajl_val
-auto_attach(int root)
-{
-	yajl_val p = uk_json_object(), f;
-
-	uk_json_set_bool(p, "autoAttach", 1);
-	uk_json_set_bool(p, "waitForDebuggerOnStart", 1);
-	uk_json_set_bool(p, "flatten", 1);
-	if (root) {
-		f = uk_json_array();
-		uk_json_push(f, params1("type", uk_json_str("service_worker")));
-		uk_json_push(f, params1("type", uk_json_str("shared_worker")));
-		uk_json_push(f, params1("exclude", uk_json_bool(1)));
-		uk_json_set(p, "filter", f);
-	}
-	return p;
-}
-
-/*
- * Targets held at their start (waitForDebuggerOnStart) until the replies
- * to their setup commands are in: the Fetch domain's interception is set
- * up by the browser, the target run by its renderer, and a target let run
- * on the mere sending of Fetch.enable has been seen to fetch before the
- * interception was in place.
- */
-static struct held {
-	char *session;
-	int pending;
-} *held;
-static size_t nheld, aheld;
-
-/* A setup command for the held target session. */
-static void
-hold_call(const char *session, const char *method, yajl_val params)
-{
-	size_t n = ncalls, i;
-
-	call(NULL, T_HOLD, session, method, params);
-	if (ncalls == n)
-		return; /* not sent: the browser is gone */
-	calls[ncalls - 1].hold = uk_xstrdup(session);
-	for (i = 0; i < nheld && strcmp(held[i].session, session); i++)
-		;
-	if (i == nheld) {
-		if (nheld == aheld) {
-			aheld = aheld ? 2 * aheld : 16;
-			held = uk_xrealloc(held, aheld * sizeof(*held));
-		}
-		held[nheld].session = uk_xstrdup(session);
-		held[nheld++].pending = 0;
-	}
-	held[i].pending++;
-}
-
-/* A reply to a hold_call: the last one lets the target run. */
-static void
-hold_done(const char *session)
-{
-	size_t i;
-
-	for (i = 0; i < nheld && strcmp(held[i].session, session); i++)
-		;
-	if (i == nheld || --held[i].pending > 0)
-		return;
-	call(NULL, T_IGNORE, session, "Runtime.runIfWaitingForDebugger", NULL);
-	free(held[i].session);
-	held[i] = held[--nheld];
-}
-
-/*
- * A target attached automatically (guard_targets): its requests held in
- * the Fetch domain and judged as the page's are, its own related targets
- * attached the same way, and only then (hold_done) let run.
- */
-static void
-guard_target(const char *parent, yajl_val params)
-{
-	const char *session = uk_json_get_str(params, "sessionId");
-	yajl_val info = uk_json_get(params, "targetInfo");
-	const char *type = uk_json_get_str(info, "type");
-	struct job *j;
-
-	if (trace)
-		fprintf(stderr, "%.3f attached %s %s %s waiting=%d\n",
-		    uk_cdp_now() - t_start, session ? session : "-",
-		    type ? type : "-",
-		    uk_json_get_str(info, "url") ? uk_json_get_str(info, "url") :
-						    "-",
-		    uk_json_get_bool(params, "waitingForDebugger"));
-	/* Pages are set up by job_setup (ours) or are the user's. */
-	if (!session || !type || !strcmp(type, "page"))
-		return;
-	if ((j = job_of(parent))) {
-		if (nchildren == achildren) {
-			achildren = achildren ? 2 * achildren : 16;
-			children = uk_xrealloc(children,
-			    achildren * sizeof(*children));
-		}
-		children[nchildren].session = uk_xstrdup(session);
-		children[nchildren].j = j;
-		children[nchildren++].gen = j->gen;
-	}
-	hold_call(session, "Fetch.enable", fetch_all());
-	hold_call(session, "Network.enable", NULL);
-	hold_call(session, "Target.setAutoAttach", auto_attach(0));
 }
 
 /*
@@ -833,12 +696,7 @@ job_setup(struct job *j)
 	yajl_val p;
 
 	call(j, T_SETUP, j->session, "Page.enable", NULL);
-	/*
-	 * The page loads (job_go) once lifecycle events are on and, when
-	 * every target is attached (guard_targets), once that is in effect:
-	 * a worker started before would run unattached a moment.
-	 */
-	j->go_wait = guard_targets ? 3 : 1;
+	/* The page loads (job_go) once lifecycle events are on. */
 	call(j, T_LIFECYCLE, j->session, "Page.setLifecycleEventsEnabled",
 	    params1("enabled", uk_json_bool(1)));
 	call(j, T_SETUP, j->session, "Inspector.enable", NULL);
@@ -854,11 +712,7 @@ job_setup(struct job *j)
 	if (opt.ua)
 		call(j, T_SETUP, j->session, "Emulation.setUserAgentOverride",
 		    params1("userAgent", uk_json_str(opt.ua)));
-	if (guard_targets) {
-		call(j, T_LIFECYCLE, j->session, "Fetch.enable", fetch_all());
-		call(j, T_LIFECYCLE, j->session, "Target.setAutoAttach",
-		    auto_attach(0));
-	} else if (opt.guard && opt.cmd != CMD_FIND) {
+	if (opt.guard && opt.cmd != CMD_FIND) {
 		/* Every request of the page stops at guard_request first. */
 		call(j, T_SETUP, j->session, "Fetch.enable", fetch_all());
 	}
@@ -895,6 +749,8 @@ job_create_target(struct job *j)
 	uk_json_set_str(p, "url", "about:blank");
 	if (j->ctx)
 		uk_json_set_str(p, "browserContextId", j->ctx);
+	else if (fetch_ctx)
+		uk_json_set_str(p, "browserContextId", fetch_ctx);
 	call(j, T_TARGET, NULL, "Target.createTarget", p);
 }
 
@@ -967,6 +823,97 @@ warm_start(void)
 		job_create_target(&warm);
 }
 
+/*
+ * fetch in an attached browser with the guard on makes one context for
+ * the run, as a launched browser has one profile for the run: behind the
+ * guard's proxy (ctx_params), so that everything of its pages is guarded,
+ * WebSockets and workers that outlive their page included; with the
+ * cookies of the browser's own context (the user's, from
+ * Storage.getCookies) copied in before its first page is made, so that
+ * pages are fetched as the user would see them.  Only that way: what the
+ * pages set goes with the context.  One context a run, not one a page
+ * as open makes: a context's first page is the slow one (10 small pages
+ * took 13.1 s against 19.6 s; scripts/bench pwfetch-attached).
+ */
+static void
+fetch_ctx_start(void)
+{
+	if (fetch_ctx_making)
+		return;
+	fetch_ctx_making = 1;
+	call(NULL, T_RUN_CTX, NULL, "Target.createBrowserContext",
+	    ctx_params());
+}
+
+/* The pages waiting for fetch_ctx: made now, or failed with why. */
+static void
+fetch_ctx_done(const char *why)
+{
+	long i;
+
+	fetch_ctx_making = 0;
+	if (why && fetch_ctx) {
+		/* Made, but not with the user's cookies: not to be used. */
+		call(NULL, T_IGNORE, NULL, "Target.disposeBrowserContext",
+		    params1("browserContextId", uk_json_str(fetch_ctx)));
+		free(fetch_ctx);
+		fetch_ctx = NULL;
+	}
+	for (i = 0; i < opt.jobs; i++) {
+		struct job *j = &jobs[i];
+
+		if (!j->used || !j->ctx_wait)
+			continue;
+		j->ctx_wait = 0;
+		if (why)
+			job_fail(j, "cannot make a browser context: %s", why);
+		else
+			job_create_target(j);
+	}
+}
+
+/*
+ * A reply in the making of fetch_ctx.  The Network.Cookie objects of
+ * Storage.getCookies go back to Storage.setCookies as they came, as
+ * Network.CookieParam ones: Chromium ignores the fields CookieParam does
+ * not have ("size", "session") and takes a session cookie's "expires" of
+ * -1 as no expiry (with Chromium 156, a session cookie, one with Max-Age
+ * and one HttpOnly and SameSite=Strict all reached the server;
+ * tests/security-pwfetch.bats).
+ */
+static void
+fetch_ctx_reply(enum tag tag, yajl_val res, const char *error)
+{
+	yajl_val p, cookies;
+	const char *s;
+
+	if (error) {
+		fetch_ctx_done(error);
+		return;
+	}
+	switch (tag) {
+	case T_RUN_CTX:
+		if (!(s = uk_json_get_str(res, "browserContextId"))) {
+			fetch_ctx_done("the browser made none");
+			return;
+		}
+		fetch_ctx = uk_xstrdup(s);
+		call(NULL, T_RUN_COOKIES, NULL, "Storage.getCookies", NULL);
+		return;
+	case T_RUN_COOKIES:
+		cookies = uk_json_get(res, "cookies");
+		if (!YAJL_IS_ARRAY(cookies) || cookies->u.array.len == 0)
+			break;
+		p = params1("cookies", uk_json_copy(cookies));
+		uk_json_set_str(p, "browserContextId", fetch_ctx);
+		call(NULL, T_RUN_SETCOOKIES, NULL, "Storage.setCookies", p);
+		return;
+	default:
+		break;
+	}
+	fetch_ctx_done(NULL);
+}
+
 static void
 job_start(struct job *j)
 {
@@ -1000,7 +947,14 @@ job_start(struct job *j)
 		    ctx_params());
 		break;
 	case CMD_FETCH:
-		if (spare) {
+		if (*ctx_proxy && (!fetch_ctx || fetch_ctx_making)) {
+			/* Attached, guarded: the run's context first. */
+			j->ctx_wait = 1;
+			j->what = "the browser context";
+			fetch_ctx_start();
+		} else if (*ctx_proxy) {
+			job_create_target(j);
+		} else if (spare) {
 			/* The launched browser's own blank page is new too. */
 			j->target = spare;
 			spare = NULL;
@@ -1178,8 +1132,7 @@ on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
 			job_setup(j);
 		return;
 	case T_LIFECYCLE:
-		if (--j->go_wait <= 0)
-			job_go(j);
+		job_go(j);
 		return;
 	case T_FRAMETREE:
 		v = uk_json_get(uk_json_get(res, "frameTree"), "frame");
@@ -1655,14 +1608,35 @@ dispatch(yajl_val m)
 			return;
 		c = calls[i];
 		calls[i] = calls[--ncalls];
-		if (c.tag == T_HOLD) {
-			/* An error too: the target must not stay held. */
-			hold_done(c.hold);
-			free(c.hold);
+		if (c.tag == T_RUN_CTX || c.tag == T_RUN_COOKIES ||
+		    c.tag == T_RUN_SETCOOKIES) {
+			const char *s =
+			    uk_json_get_str(uk_json_get(m, "error"), "message");
+
+			if (uk_json_get(m, "error"))
+				snprintf(msg, sizeof(msg), "%s",
+				    s ? s : "browser error");
+			fetch_ctx_reply(c.tag, uk_json_get(m, "result"),
+			    uk_json_get(m, "error") ? msg : NULL);
 			return;
 		}
-		if (!c.j || !c.j->used || c.j->gen != c.gen)
-			return; /* for nobody, or for a job that is over */
+		if (!c.j || !c.j->used || c.j->gen != c.gen) {
+			/*
+			 * For nobody, or for a job that is over (failed, timed
+			 * out): a context made for it goes at once, not when
+			 * the run ends.
+			 */
+			const char *ctx =
+			    uk_json_get_str(uk_json_get(m, "result"),
+				"browserContextId");
+
+			if (c.tag == T_CTX && ctx)
+				call(NULL, T_IGNORE, NULL,
+				    "Target.disposeBrowserContext",
+				    params1("browserContextId",
+					uk_json_str(ctx)));
+			return;
+		}
 		if ((e = uk_json_get(m, "error"))) {
 			const char *s = uk_json_get_str(e, "message");
 
@@ -1674,11 +1648,6 @@ dispatch(yajl_val m)
 		}
 		return;
 	}
-	if (!strcmp(method, "Target.attachedToTarget")) {
-		if (guard_targets)
-			guard_target(uk_json_get_str(m, "sessionId"), params);
-		return;
-	}
 	if (!strcmp(method, "Target.detachedFromTarget")) {
 		j = job_by_session(uk_json_get_str(params, "sessionId"));
 		if (j)
@@ -1686,13 +1655,6 @@ dispatch(yajl_val m)
 		return;
 	}
 	j = job_by_session(uk_json_get_str(m, "sessionId"));
-	if (!j && guard_targets && !strcmp(method, "Network.webSocketCreated")) {
-		/* A frame's or worker's WebSocket fails its page. */
-		if ((j = job_of(uk_json_get_str(m, "sessionId"))) &&
-		    !j->collecting)
-			guard_websocket(j, params);
-		return;
-	}
 	if (!strcmp(method, "Fetch.requestPaused")) {
 		/* Answered even for a page that is over, or it would hang. */
 		guard_request(j, uk_json_get_str(m, "sessionId"), params);
@@ -1786,23 +1748,18 @@ need_browser(void)
 			uk_warn("%s", err.msg);
 			return -1;
 		}
-		if (opt.guard && opt.cmd == CMD_OPEN) {
+		if (opt.guard && opt.cmd != CMD_FIND) {
 			/*
-			 * open makes a context of its own for each page, and
+			 * open and fetch make a context of their own for each
+			 * page (fetch copies the user's cookies into it), and
 			 * a context takes a proxy of its own: guardproxy, as
 			 * a launched browser has it for all of its traffic.
+			 * The browser's own context has the user's proxy, and
+			 * nothing else puts a WebSocket's handshake, or a
+			 * worker that outlives the page, under the guard.
 			 */
 			if (proxy_start(ctx_proxy))
 				return -1;
-		} else if (opt.guard && opt.cmd == CMD_FETCH) {
-			/*
-			 * fetch uses the browser's own context (its cookies),
-			 * whose proxy is the user's: every target is attached
-			 * instead, and its requests guarded (guard_target).
-			 */
-			guard_targets = 1;
-			call(NULL, T_IGNORE, NULL, "Target.setAutoAttach",
-			    auto_attach(1));
 		}
 	} else {
 		char proxy[64];
@@ -2271,6 +2228,9 @@ cmd_run(enum cmd cmd, int argc, char **argv)
 	run(&in);
 	uk_progress_done(&prog);
 	/* Leave the browser as the user had it, or close ours. */
+	if (fetch_ctx && !browser.cdp.dead)
+		call(NULL, T_IGNORE, NULL, "Target.disposeBrowserContext",
+		    params1("browserContextId", uk_json_str(fetch_ctx)));
 	if (have_browser && opt.address)
 		drain(2);
 	close_browser(0);
@@ -2279,13 +2239,8 @@ cmd_run(enum cmd cmd, int argc, char **argv)
 			job_free(&jobs[k]);
 	job_free(&warm);
 	free(jobs);
-	/* Setup commands of held targets still unanswered when it ended. */
-	for (k = 0; k < (int)ncalls; k++)
-		free(calls[k].hold);
 	free(calls);
-	for (k = 0; k < (int)nheld; k++)
-		free(held[k].session);
-	free(held);
+	free(fetch_ctx);
 	free(spare);
 	if (in.use_lines)
 		uk_lines_close(&in.lines);

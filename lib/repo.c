@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <git2.h>
+#include <git2/sys/stream.h>
 #include <netdb.h>
 #include <pthread.h>
 #include <signal.h>
@@ -879,10 +880,145 @@ accept_cert(git_cert *cert, int valid, const char *host, void *arg)
 	return 0;
 }
 
+/*
+ * The clone's connections, made here rather than by libgit2 (registered
+ * as its GIT_STREAM_STANDARD, through which its TLS stream connects too):
+ * libgit2 resolves the host again itself, and would connect to whatever
+ * the name answers then, which guard_host never judged (DNS rebinding).
+ * Here the answer the connection uses is the one judged: every address of
+ * it, as uk_netguard_host_allowed judges a name.  libgit2's proxy option
+ * would not do it: libgit2 1.5 sends the proxy's request line straight to
+ * the host (seen with strace; libgit2 issue 5650).  The look-up and the
+ * connect have no timeout of their own: the clone child is killed at the
+ * step's deadline (fetch_git).
+ */
+struct guard_stream {
+	git_stream parent;
+	char *host, *port;
+	int fd;
+};
+
+static int
+gs_connect(git_stream *st)
+{
+	struct guard_stream *s = (struct guard_stream *)st;
+	struct addrinfo hints, *res = NULL, *ai;
+	struct uk_netguard g;
+	char addr[64], msg[300];
+	int e = 0;
+
+	uk_netguard_init(&g);
+	g.allow_private = 0;
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	if (getaddrinfo(s->host, s->port, &hints, &res) || !res) {
+		snprintf(msg, sizeof(msg), "'%s': cannot resolve", s->host);
+		git_error_set_str(GIT_ERROR_NET, msg);
+		return -1;
+	}
+	for (ai = res; ai; ai = ai->ai_next)
+		if (!uk_netguard_check(&g, ai->ai_addr, addr, sizeof(addr))) {
+			snprintf(msg, sizeof(msg),
+			    "'%s': address %s refused (private network; "
+			    "URLKIT_ALLOW_PRIVATE=1 allows it)",
+			    s->host, addr);
+			git_error_set_str(GIT_ERROR_NET, msg);
+			freeaddrinfo(res);
+			return -1;
+		}
+	for (ai = res; ai && s->fd < 0; ai = ai->ai_next) {
+		s->fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+		    ai->ai_protocol);
+		if (s->fd >= 0 && connect(s->fd, ai->ai_addr, ai->ai_addrlen)) {
+			e = errno;
+			close(s->fd);
+			s->fd = -1;
+		}
+	}
+	freeaddrinfo(res);
+	if (s->fd < 0) {
+		snprintf(msg, sizeof(msg), "cannot connect to '%s': %s",
+		    s->host, strerror(e));
+		git_error_set_str(GIT_ERROR_NET, msg);
+		return -1;
+	}
+	return 0;
+}
+
+static ssize_t
+gs_read(git_stream *st, void *data, size_t len)
+{
+	struct guard_stream *s = (struct guard_stream *)st;
+	ssize_t n;
+
+	while ((n = recv(s->fd, data, len, 0)) < 0 && errno == EINTR)
+		;
+	if (n < 0)
+		git_error_set_str(GIT_ERROR_NET, strerror(errno));
+	return n;
+}
+
+static ssize_t
+gs_write(git_stream *st, const char *data, size_t len, int flags)
+{
+	struct guard_stream *s = (struct guard_stream *)st;
+	ssize_t n;
+
+	(void)flags;
+	while ((n = send(s->fd, data, len, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+		;
+	if (n < 0)
+		git_error_set_str(GIT_ERROR_NET, strerror(errno));
+	return n;
+}
+
+static int
+gs_close(git_stream *st)
+{
+	struct guard_stream *s = (struct guard_stream *)st;
+
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	return 0;
+}
+
+static void
+gs_free(git_stream *st)
+{
+	struct guard_stream *s = (struct guard_stream *)st;
+
+	gs_close(st);
+	free(s->host);
+	free(s->port);
+	free(s);
+}
+
+static int
+gs_init(git_stream **out, const char *host, const char *port)
+{
+	struct guard_stream *s = uk_xcalloc(1, sizeof(*s));
+
+	s->parent.version = GIT_STREAM_VERSION;
+	s->parent.connect = gs_connect;
+	s->parent.read = gs_read;
+	s->parent.write = gs_write;
+	s->parent.close = gs_close;
+	s->parent.free = gs_free;
+	s->host = uk_xstrdup(host);
+	s->port = uk_xstrdup(port);
+	s->fd = -1;
+	*out = &s->parent;
+	return 0;
+}
+
 static void
 clone_child(const char *url, const char *dir, int fd,
     const struct uk_repo_opts *o)
 {
+	git_stream_registration reg;
+
 	git_clone_options co;
 	git_repository *repo = NULL;
 	const git_error *ge;
@@ -905,6 +1041,13 @@ clone_child(const char *url, const char *dir, int fd,
 	co.fetch_opts.callbacks.transfer_progress = child_progress;
 	if (o->insecure)
 		co.fetch_opts.callbacks.certificate_check = accept_cert;
+	if (!o->allow_private) {
+		memset(&reg, 0, sizeof(reg));
+		reg.version = GIT_STREAM_VERSION;
+		reg.init = gs_init;
+		if (git_stream_register(GIT_STREAM_STANDARD, &reg) < 0)
+			_exit(1);
+	}
 	if (git_clone(&repo, url, dir, &co) == 0)
 		_exit(0);
 	ge = git_error_last();

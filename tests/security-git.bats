@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The git route and redirects (issue 15, item 3): every redirect hop is
 # judged by the guard before it is followed, as on the http route; libgit2
-# clones the last URL and follows no redirect to another host itself.
+# clones the last URL and follows no redirect to another host itself; and
+# the address libgit2 connects to is judged, whatever the name answers it.
 bats_require_minimum_version 1.5.0
 load helpers/common
 load helpers/repo_fixture
@@ -107,4 +108,39 @@ teardown() {
 	[[ $(jq -r .error <<<"$output") == *"too many redirects (more than 10)"* ]]
 	# The first request and ten redirects followed, as curl counts.
 	[ "$(grep -c '^req /loop/' "$T/RD.log")" = 11 ]
+}
+
+@test "git route: a name that answers libgit2 with a refused address (DNS rebinding) is refused where the clone connects" {
+	[ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null ||
+	    skip "needs root and mount namespaces (a resolv.conf of its own)"
+	# The repository's port on the refused address: where a clone that
+	# took the second answer would go.
+	start_server IN2 python3 -c '
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *a): pass
+    def do_GET(self):
+        print("req " + self.path, file=sys.stderr, flush=True)
+        self.send_response(404)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+    do_POST = do_GET
+s = http.server.HTTPServer(("127.0.0.2", int(sys.argv[1])), H)
+print(s.server_address[1], flush=True)
+s.serve_forever()' "$srv_PORT"
+	# rebind.test is 127.0.0.1 to the guard's look-up and the redirect
+	# probe's (two A queries), 127.0.0.2 from then on.
+	start_server D python3 "$TOP/tests/helpers/dns_blackhole.py" \
+	    127.0.0.77 rebind.test=127.0.0.1@0/2=127.0.0.2
+	printf 'nameserver 127.0.0.77\noptions timeout:5 attempts:1\n' \
+	    >"$T/resolv.conf"
+	run -1 --separate-stderr timeout 120 unshare -m bash -c '
+		mount --bind "$1" /etc/resolv.conf || exit 99
+		shift; exec "$@"' bash "$T/resolv.conf" \
+	    "$REPO" "http://rebind.test:$srv_PORT/git/tool.git"
+	[[ $(jq -r .error <<<"$output") == *"address 127.0.0.2 refused"* ]]
+	# The name was asked again after the two allowed answers, and
+	# nothing reached the refused address.
+	[ "$(grep -c '^query rebind.test 1$' "$T/D.log")" -ge 3 ]
+	[ "$(grep -c '^req ' "$T/IN2.log" || :)" = 0 ]
 }

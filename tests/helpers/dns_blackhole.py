@@ -9,7 +9,9 @@ Binds UDP and TCP port 53 on ADDRESS (a loopback address such as
 127.0.0.77; root only) and prints "ready".  A query for a NAME listed is
 answered after SECONDS: its A record is IPV4, any other type has none.
 Every other query is read and never answered.  Each query is logged to
-stderr as "query NAME TYPE".
+stderr as "query NAME TYPE".  NAME=IPV4@SECONDS/N=IPV4B answers IPV4 to
+the first N queries for NAME's A record and IPV4B to the ones after (a
+name that rebinds).
 """
 import socket
 import struct
@@ -19,10 +21,16 @@ import time
 
 addr = sys.argv[1]
 answers = {}
+rebind = {}
 for a in sys.argv[2:]:
     name, rest = a.split("=", 1)
+    name = name.lower().rstrip(".")
+    if "/" in rest:
+        rest, after = rest.split("/", 1)
+        n, ip2 = after.split("=", 1)
+        rebind[name] = [int(n), socket.inet_aton(ip2)]
     ip, secs = rest.split("@", 1)
-    answers[name.lower().rstrip(".")] = (socket.inet_aton(ip), float(secs))
+    answers[name] = (socket.inet_aton(ip), float(secs))
 
 udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 udp.bind((addr, 53))
@@ -70,5 +78,11 @@ while True:
     sys.stderr.write("query %s %d\n" % (name, qtype))
     sys.stderr.flush()
     if name in answers:
-        threading.Thread(target=answer, args=(q, peer) + answers[name],
+        ip, secs = answers[name]
+        if qtype == 1 and name in rebind:
+            if rebind[name][0] > 0:
+                rebind[name][0] -= 1
+            else:
+                ip = rebind[name][1]
+        threading.Thread(target=answer, args=(q, peer, ip, secs),
                          daemon=True).start()

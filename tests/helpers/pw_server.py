@@ -11,7 +11,8 @@
 #   /slow?ms=N         a page whose image takes N ms (load waits for it)
 #   /img?ms=N          that image
 #   /never             headers and half a page, then nothing
-#   /setcookie         sets pw=1 and says so
+#   /setcookie         sets pw=1 and says so; with ?more=1 also pe=2
+#                      (Max-Age 3600) and ph=3 (HttpOnly, SameSite=Strict)
 #   /cookie            shows the Cookie header it got
 #   /ws?to=H:P&n=N     a page that opens N WebSockets (1) to H:P (127.0.0.2:9)
 #   /oom               a script that eats memory until the renderer dies
@@ -26,6 +27,10 @@
 #                      each fetch, load an image from, beacon to and open a
 #                      WebSocket to H:P (not with bad=H:P,nows); /frame,
 #                      /worker.js the same
+#   /linger?bad=H:P    a page whose SharedWorker (/linger.js) fetches
+#                      http://H:P/linger every 100 ms for as long as it lives,
+#                      after the page is done too
+#   /storage           sets localStorage pw=1 and says so
 # With --bind ADDR it listens on ADDR (127.0.0.2 for the refused server),
 # and every connection and request is logged on stderr ("conn", "req
 # PATH", and "upgrade PATH" for a WebSocket handshake), so a test can
@@ -214,9 +219,13 @@ class H(http.server.BaseHTTPRequestHandler):
             self.wfile.flush()
             time.sleep(3600)
         elif u.path == "/setcookie":
+            extra = [("Set-Cookie", "pw=1; Path=/")]
+            if "more" in q:
+                extra += [("Set-Cookie", "pe=2; Path=/; Max-Age=3600"),
+                          ("Set-Cookie", "ph=3; Path=/; HttpOnly; "
+                           "SameSite=Strict")]
             self.send("<html><head><title>set</title></head><body><p>cookie "
-                      "set</p></body></html>",
-                      extra=[("Set-Cookie", "pw=1; Path=/")])
+                      "set</p></body></html>", extra=extra)
         elif u.path == "/cookie":
             c = self.headers.get("Cookie", "none")
             self.send("<html><head><title>cookie</title></head><body>"
@@ -261,6 +270,21 @@ class H(http.server.BaseHTTPRequestHandler):
             who = q.get("who", ["worker"])[0]
             self.send("%sreach('%s', '%s');" % (REACH, bad, who),
                       "text/javascript")
+        elif u.path == "/linger":
+            bad = q.get("bad", ["127.0.0.2:9"])[0]
+            self.send("<!DOCTYPE html><html><head><title>Linger</title>"
+                      "</head><body><p>A page whose SharedWorker goes on."
+                      "</p><script>new SharedWorker('/linger.js?bad=%s');"
+                      "</script></body></html>" % bad)
+        elif u.path == "/linger.js":
+            bad = q.get("bad", ["127.0.0.2:9"])[0]
+            self.send("setInterval(function () { fetch('http://%s/linger',"
+                      " {mode: 'no-cors'}).catch(function () {}); }, 100);"
+                      % bad, "text/javascript")
+        elif u.path == "/storage":
+            self.send("<html><head><title>storage</title></head><body>"
+                      "<p>stored</p><script>localStorage.setItem('pw', '1');"
+                      "</script></body></html>")
         elif u.path.startswith("/page/"):
             n = u.path[6:]
             self.send("<!DOCTYPE html><html><head><title>Page %s</title>"
