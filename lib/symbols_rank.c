@@ -1133,6 +1133,17 @@ rust_path(const struct modres *m, const char *dir, const char *rest,
 		add_target(out, f, whole + pl + 1, strlen(whole + pl + 1));
 	else
 		add_target(out, f, NULL, 0);
+	/*
+	 * use crate::dfa: the name is the module, the file just found; its
+	 * uses (dfa::start) are not references to an item called dfa.
+	 */
+	if (f != SIZE_MAX && !whole[pl]) {
+		const char *last = strrchr(whole, '/');
+
+		last = last ? last + 1 : whole;
+		if (*last)
+			add_external(out, last, strlen(last));
+	}
 	free(whole);
 	free(p);
 }
