@@ -1599,9 +1599,10 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	for (i = 0; i < t->ndefs; i++) {
 		struct sdef *d = &t->defs[i];
 
-		d->rank = best[d->file] > 0 ? t->files[d->file].rank *
-			grank[group[i]] / best[d->file] :
-					      0;
+		d->rank = 0;
+		if (best[d->file] > 0)
+			d->rank = t->files[d->file].rank * grank[group[i]] /
+			    best[d->file];
 		/* Unreferenced: after the referenced, by their file's rank. */
 		if (d->rank == 0)
 			d->rank = t->files[d->file].rank * 1e-6;
