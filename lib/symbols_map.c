@@ -312,16 +312,57 @@ fits(const struct symtab *t, const struct uk_symbols_opts *o,
 }
 
 /*
+ * Fill the budget after the first lo of order: later definitions that
+ * still fit, each tried in turn (a long signature that does not fit need
+ * not leave the rest of the budget empty).  Returns the number chosen,
+ * put first in order; *used, their tokens.
+ */
+static size_t
+fill(const struct symtab *t, const struct uk_symbols_opts *o, uint32_t *order,
+    size_t n, size_t lo, const char *top, struct uk_buf *b, size_t *used)
+{
+	size_t k, tries = 0;
+
+	fits(t, o, order, lo, top, b);
+	*used = count(o, b);
+	for (k = lo + 1; k < n && k <= lo + 20 * FILL_TRIES && tries < FILL_TRIES;
+	     k++) {
+		uint32_t x = order[k];
+		const char *sig = t->defs[x].sig;
+
+		if (*used * 100 >= (size_t)o->budget * 99)
+			break;
+		/* Its signature alone does not fit: no need to render. */
+		if (*used + uk_tokens_count(o->tokenizer, sig, strlen(sig)) >
+		    (size_t)o->budget)
+			continue;
+		tries++;
+		order[k] = order[lo];
+		order[lo] = x;
+		if (fits(t, o, order, lo + 1, top, b)) {
+			lo++;
+			*used = count(o, b);
+		} else {
+			order[lo] = order[k];
+			order[k] = x;
+		}
+	}
+	return lo;
+}
+
+/*
  * The definitions to show: the longest prefix of order that fits, then
- * later ones that still fit (a long signature that does not fit need not
- * leave the rest of the budget empty).  Returns the number chosen, put
- * first in order.
+ * the fill.  When that leaves over a tenth of the budget unused (the
+ * next file's header and definition just too long), the fill after the
+ * prefix less its last definition, if it uses more.  Returns the number
+ * chosen, put first in order.
  */
 static size_t
 choose(const struct symtab *t, const struct uk_symbols_opts *o, uint32_t *order,
     size_t n, const char *top, struct uk_buf *b)
 {
-	size_t lo = 0, hi = n, mid, k, tries = 0, used;
+	size_t lo = 0, hi = n, mid, pre, lo2, used, used2;
+	uint32_t *alt;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo + 1) / 2;
@@ -332,30 +373,18 @@ choose(const struct symtab *t, const struct uk_symbols_opts *o, uint32_t *order,
 	}
 	if (o->budget < 0)
 		return lo;
-	fits(t, o, order, lo, top, b);
-	used = count(o, b);
-	for (k = lo + 1; k < n && k <= lo + 20 * FILL_TRIES && tries < FILL_TRIES;
-	     k++) {
-		uint32_t x = order[k];
-		const char *sig = t->defs[x].sig;
-
-		if (used * 100 >= (size_t)o->budget * 99)
-			break;
-		/* Its signature alone does not fit: no need to render. */
-		if (used + uk_tokens_count(o->tokenizer, sig, strlen(sig)) >
-		    (size_t)o->budget)
-			continue;
-		tries++;
-		order[k] = order[lo];
-		order[lo] = x;
-		if (fits(t, o, order, lo + 1, top, b)) {
-			lo++;
-			used = count(o, b);
-		} else {
-			order[lo] = order[k];
-			order[k] = x;
+	alt = uk_xcalloc(n + 1, sizeof(*alt));
+	memcpy(alt, order, n * sizeof(*alt));
+	pre = lo;
+	lo = fill(t, o, order, n, pre, top, b, &used);
+	if (pre > 1 && used * 10 < (size_t)o->budget * 9) {
+		lo2 = fill(t, o, alt, n, pre - 1, top, b, &used2);
+		if (used2 > used) {
+			memcpy(order, alt, n * sizeof(*alt));
+			lo = lo2;
 		}
 	}
+	free(alt);
 	return lo;
 }
 

@@ -66,7 +66,7 @@ const char uk_symq_python_extra[] =
     "@reference.import\n"
     "(import_from_statement name: (aliased_import name: (dotted_name "
     "(identifier) @name .))) @reference.import\n"
-    "(call function: (identifier) @_f arguments: (argument_list "
+    "(call function: (identifier) @_f arguments: (argument_list . (_) . "
     "[(identifier) @name (attribute attribute: (identifier) @name) "
     "(tuple [(identifier) @name (attribute attribute: (identifier) "
     "@name)])]) (#any-of? @_f \"isinstance\" \"issubclass\")) "
@@ -80,7 +80,8 @@ const char uk_symq_python_extra[] =
     "(import_statement) @name @reference.module\n";
 const char uk_symq_rust_extra[] =
     "(type_identifier) @name @reference.type\n"
-    "(scoped_identifier path: (identifier) @name) @reference.type\n"
+    "(scoped_identifier path: (identifier) @name (#match? @name "
+    "\"^[A-Z]\")) @reference.type\n"
     "(call_expression function: (scoped_identifier name: (identifier) "
     "@name)) @reference.call\n"
     "(use_declaration argument: (scoped_identifier name: (identifier) "

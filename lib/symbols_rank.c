@@ -23,8 +23,8 @@
 #define DAMPING 0.85
 #define OUT_MIN 1.0 /* the weight of one reference to a plain name */
 #define BREADTH_EXP 0.5 /* a file's rank times sqrt(1 + its used names) */
-#define IMPORT_W 1.0
-#define INHERIT_W 4.0 /* a reference that extends or instantiates */ /* one file importing (including) another */
+#define IMPORT_W 1.0 /* one file importing (including) another */
+#define SELF_W 0.1 /* a reference to a name its own file defines too */
 
 static const char *
 base_of(const char *path)
@@ -503,41 +503,42 @@ static const char *const common_names[] = { "Arc", "BTreeMap", "BTreeSet",
 	"Err", "Error", "Errorf", "From", "Hash", "HashMap", "HashSet", "Into",
 	"Iterator", "List", "Map", "Mutex", "None", "Object", "Ok", "Option",
 	"Ord", "OrderedDict", "PartialEq", "PartialOrd", "Rc", "RefCell",
-	"Result", "Self", "Set", "Some", "Sprintf", "String", "ToString",
-	"Vec", "__call__", "__enter__", "__eq__", "__exit__", "__getattr__",
-	"__getitem__", "__hash__", "__init__", "__iter__", "__len__",
-	"__new__", "__repr__", "__str__", "abs", "add", "all", "and_then",
-	"any", "append", "apply", "as_bytes", "as_mut", "as_ref", "as_str",
-	"assert", "bool", "borrow", "borrow_mut", "bytes", "call", "callable",
+	"Result", "Self", "Set", "Some", "Sprintf", "String", "ToString", "Vec",
+	"__call__", "__enter__", "__eq__", "__exit__", "__getattr__",
+	"__getitem__", "__hash__", "__init__", "__iter__", "__len__", "__new__",
+	"__repr__", "__str__", "abs", "add", "all", "and_then", "any", "append",
+	"apply", "as_bytes", "as_mut", "as_ref", "as_str", "assert", "bool",
+	"borrow", "borrow_mut", "bytes", "call", "callable", "callback",
 	"calloc", "cap", "chain", "chr", "classmethod", "clear", "clone",
 	"close", "cmp", "collect", "concat", "contains", "contextmanager",
-	"copy", "count", "create", "decode", "deepcopy", "default",
-	"defaultdict", "delattr", "delete", "dict", "dir", "divmod", "drop",
-	"emit", "encode", "end", "entries", "enumerate", "eq", "equals",
-	"error", "eval", "exec", "exists", "expect", "expect_err", "exports",
-	"extend", "filter", "find", "first", "float", "flush", "fmt",
-	"forEach", "format", "fprintf", "free", "from", "from_str",
-	"frozenset", "get", "getName", "getattr", "globals", "handle", "has",
-	"hasOwnProperty", "hasattr", "hash", "hashCode", "hex", "id", "index",
-	"indexOf", "info", "init", "insert", "int", "into", "into_iter",
+	"copy", "count", "create", "decode", "decorator", "deepcopy", "default",
+	"defaultdict", "delattr", "delete", "dict", "difference", "dir",
+	"discard", "divmod", "drop", "emit", "encode", "end", "entries",
+	"enumerate", "eq", "equals", "error", "eval", "exec", "exists",
+	"expect", "expect_err", "exports", "extend", "filter", "find", "first",
+	"float", "flush", "fmt", "forEach", "format", "fprintf", "free", "from",
+	"from_str", "fromkeys", "frozenset", "func", "get", "getName",
+	"getattr", "globals", "handle", "has", "hasOwnProperty", "hasattr",
+	"hash", "hashCode", "hex", "id", "index", "indexOf", "info", "init",
+	"inner", "insert", "int", "intersection", "into", "into_iter",
 	"isEmpty", "is_empty", "is_err", "is_none", "is_ok", "is_some",
-	"isinstance", "issubclass", "items", "iter", "iter_mut", "join",
-	"keys", "last", "len", "length", "list", "load", "log", "lower",
-	"lru_cache", "main", "make", "malloc", "map", "map_err", "match",
-	"max", "memcmp", "memcpy", "memset", "min", "namedtuple", "new",
-	"next", "object", "oct", "ok", "ok_or", "open", "ord", "panic",
-	"parse", "partial", "pop", "pow", "print", "printf", "property",
-	"push", "put", "range", "read", "realloc", "recover", "reduce",
-	"remove", "replace", "repr", "require", "reset", "resolve", "reversed",
-	"round", "run", "save", "send", "set", "setName", "setattr", "size",
-	"slice", "snprintf", "sort", "sorted", "split", "start",
-	"staticmethod", "stop", "str", "strchr", "strcmp", "strdup", "strip",
-	"strlen", "strncmp", "sum", "super", "test", "then", "toLowerCase",
-	"toString", "toUpperCase", "to_owned", "to_string", "to_vec", "trim",
-	"tuple", "type", "unwrap", "unwrap_or", "unwrap_or_default",
-	"unwrap_or_else", "update", "upper", "validate", "value", "values",
-	"vars", "warn", "with", "wraps", "write", "write_fmt", "write_str",
-	"zip" };
+	"isdisjoint", "isinstance", "issubclass", "issubset", "issuperset",
+	"items", "iter", "iter_mut", "join", "keys", "last", "len", "length",
+	"list", "load", "log", "lower", "lru_cache", "main", "make", "malloc",
+	"map", "map_err", "match", "max", "memcmp", "memcpy", "memset", "min",
+	"namedtuple", "new", "next", "object", "oct", "ok", "ok_or", "open",
+	"ord", "panic", "parse", "partial", "pop", "popitem", "pow", "print",
+	"printf", "property", "push", "put", "range", "read", "realloc",
+	"recover", "reduce", "remove", "replace", "repr", "require", "reset",
+	"resolve", "reverse", "reversed", "round", "run", "save", "send", "set",
+	"setName", "setattr", "setdefault", "size", "slice", "snprintf", "sort",
+	"sorted", "split", "start", "staticmethod", "stop", "str", "strchr",
+	"strcmp", "strdup", "strip", "strlen", "strncmp", "sum", "super",
+	"test", "then", "toLowerCase", "toString", "toUpperCase", "to_owned",
+	"to_string", "to_vec", "trim", "tuple", "type", "union", "unwrap",
+	"unwrap_or", "unwrap_or_default", "unwrap_or_else", "update", "upper",
+	"validate", "value", "values", "vars", "warn", "with", "wrapper",
+	"wraps", "write", "write_fmt", "write_str", "zip" };
 
 static int
 str_cmp(const void *a, const void *b)
@@ -646,7 +647,7 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 {
 	uint32_t name = t->defs[byname[i]].name, last = UINT32_MAX;
 	size_t ndef = 0, k;
-	double mul;
+	double mul, selfw;
 
 	for (k = i; k < e; k++) {
 		const struct sdef *d = &t->defs[byname[k]];
@@ -680,8 +681,18 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 		/*
 		 * Every definer gets an edge, even when the referring file
 		 * defines the name too: api.request() calling
-		 * Session.request() is a reference a reader follows.
+		 * Session.request() is a reference a reader follows.  But
+		 * then the reader looks at the file's own definition first,
+		 * and the others get SELF_W of the weight: else a file that
+		 * calls its own self.func() votes for every other func
+		 * (Django's functional.py and a GEOS factory's property
+		 * ranked each other into the first three).
 		 */
+		selfw = 1;
+		for (k = i; k < e; k++)
+			if (visible(t, &t->defs[byname[k]]) &&
+			    t->files[t->defs[byname[k]].file].unit == fu)
+				selfw = SELF_W;
 		for (k = i; k < e; k++) {
 			const struct sdef *d = &t->defs[byname[k]];
 			uint32_t to = t->files[d->file].unit;
@@ -692,7 +703,7 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 			GROW(*edges, *nedges, *aedges);
 			(*edges)[*nedges].from = fu;
 			(*edges)[*nedges].to = to;
-			(*edges)[*nedges].w = mul * sqrt((double)cnt);
+			(*edges)[*nedges].w = selfw * mul * sqrt((double)cnt);
 			(*edges)[*nedges].group = group[byname[k]];
 			(*edges)[*nedges].name_edge = 1;
 			(*nedges)++;
@@ -1122,6 +1133,17 @@ rust_path(const struct modres *m, const char *dir, const char *rest,
 		add_target(out, f, whole + pl + 1, strlen(whole + pl + 1));
 	else
 		add_target(out, f, NULL, 0);
+	/*
+	 * use crate::dfa: the name is the module, the file just found; its
+	 * uses (dfa::start) are not references to an item called dfa.
+	 */
+	if (f != SIZE_MAX && !whole[pl]) {
+		const char *last = strrchr(whole, '/');
+
+		last = last ? last + 1 : whole;
+		if (*last)
+			add_external(out, last, strlen(last));
+	}
 	free(whole);
 	free(p);
 }
@@ -1496,7 +1518,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	struct edge *edges = NULL;
 	size_t nedges = 0, aedges = 0, i, j, r = 0, e, ngroups = 0;
 	double *out = NULL, *pr = NULL, *p = NULL, *grank = NULL;
-	double *breadth = NULL;
+	double *breadth = NULL, *best = NULL;
 	struct extnames ext = { NULL, 0, 0 };
 	size_t n = t->nfiles;
 
@@ -1557,18 +1579,30 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 		t->files[i].rank = pr[t->files[i].unit] *
 		    pow(1.0 + breadth[t->files[i].unit], BREADTH_EXP);
 
-	/* Each definition gets the rank flowing along its edges. */
+	/*
+	 * Each definition gets the rank flowing along its edges, scaled so
+	 * that a file's best-referenced definition carries the file's rank
+	 * and the others their share of it.  The map takes definitions best
+	 * first: left as the flow alone, a file ranked third whose
+	 * references spread over 262 names (Django's model fields) had no
+	 * definition in the map, behind the ninth file's helpers.
+	 */
 	grank = uk_xcalloc(ngroups, sizeof(double));
+	best = uk_xcalloc(n + 1, sizeof(double));
 	for (j = 0; j < nedges; j++)
 		if (edges[j].group != UINT32_MAX)
 			grank[edges[j].group] += pr[edges[j].from] *
 			    edges[j].w / out[edges[j].from];
+	for (i = 0; i < t->ndefs; i++)
+		if (!t->defs[i].hidden && grank[group[i]] > best[t->defs[i].file])
+			best[t->defs[i].file] = grank[group[i]];
 	for (i = 0; i < t->ndefs; i++) {
 		struct sdef *d = &t->defs[i];
 
-		/* A definition shares its file's breadth (used_defs). */
-		d->rank = grank[group[i]] *
-		    pow(1.0 + breadth[t->files[d->file].unit], BREADTH_EXP);
+		d->rank = 0;
+		if (best[d->file] > 0)
+			d->rank = t->files[d->file].rank * grank[group[i]] /
+			    best[d->file];
 		/* Unreferenced: after the referenced, by their file's rank. */
 		if (d->rank == 0)
 			d->rank = t->files[d->file].rank * 1e-6;
@@ -1580,5 +1614,6 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	free(pr);
 	free(p);
 	free(grank);
+	free(best);
 	free(breadth);
 }

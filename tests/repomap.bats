@@ -409,3 +409,82 @@ first_files() {
 	done
 	[ "$(first_files "$d" 1)" = "pkg/errors.py " ]
 }
+
+@test "repomap: a Rust module path is no item of that name" {
+	d=$BATS_TEST_TMPDIR/rsmod
+	mkdir -p "$d/src"
+	printf 'mod compile;\nmod dfa;\n' >"$d/src/lib.rs"
+	printf 'pub fn start_fsm(x: usize) -> usize {\n    x\n}\n' >"$d/src/dfa.rs"
+	printf 'pub struct Compiler;\n\nimpl Compiler {\n    pub fn dfa(&self) -> bool {\n        true\n    }\n\n    pub fn syntax(&self) -> bool {\n        true\n    }\n}\n' >"$d/src/compile.rs"
+	for i in 1 2 3; do
+		printf 'use crate::dfa;\n\npub fn run%s(x: usize) -> usize {\n    dfa::start_fsm(x) + syntax::parse(x)\n}\n' "$i" >"$d/src/run$i.rs"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	# `use crate::dfa` and dfa::start_fsm() name the module dfa, and
+	# syntax::parse() a crate: Compiler's dfa and syntax are not called.
+	for n in dfa syntax; do
+		jq -e --arg n "$n" '(.symbols[] | select(.name == $n and .file == "src/compile.rs") | .rank) * 1000 <
+		    (.symbols[] | select(.name == "start_fsm") | .rank)' <<<"$output"
+	done
+}
+
+@test "repomap: isinstance's first argument is the object, not a class" {
+	d=$BATS_TEST_TMPDIR/isinst
+	mkdir -p "$d/pkg"
+	printf 'class ParseError(Exception):\n    pass\n' >"$d/pkg/errors.py"
+	printf 'class Mail:\n    def message(self):\n        return 1\n' >"$d/pkg/mail.py"
+	for i in 1 2 3; do
+		printf 'def check%s(message):\n    return isinstance(message, ParseError)\n' "$i" >"$d/pkg/use$i.py"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -e '(.symbols[] | select(.name == "message") | .rank) * 1000 <
+	    (.symbols[] | select(.name == "ParseError") | .rank)' <<<"$output"
+}
+
+@test "repomap: a call of a name the calling file defines too counts little for the others" {
+	d=$BATS_TEST_TMPDIR/self
+	mkdir -p "$d/pkg"
+	# lazy.py calls its own compute nine times and helper once.
+	{
+		printf 'class Lazy:\n    def compute(self, x):\n        return x\n\n    def run(self):\n        helper()\n'
+		for i in 1 2 3 4 5 6 7 8 9; do
+			printf '        self.compute(%s)\n' "$i"
+		done
+	} >"$d/pkg/lazy.py"
+	printf 'class Factory:\n    def compute(self):\n        return 2\n' >"$d/pkg/geo.py"
+	printf 'def helper():\n    return 1\n\n\ndef spare():\n    return 3\n' >"$d/pkg/util.py"
+	run -0 "$SYM" -R -t 4000 "$d"
+	u=$(map_files | grep -n -x pkg/util.py | cut -d: -f1)
+	g=$(map_files | grep -n -x pkg/geo.py | cut -d: -f1)
+	[ "$u" -lt "$g" ]
+}
+
+@test "repomap: a file ranked first shows its best definition though its references are spread" {
+	d=$BATS_TEST_TMPDIR/spread
+	mkdir -p "$d/pkg"
+	: >"$d/pkg/fields.py"
+	for i in 1 2 3 4 5 6 7 8; do
+		printf 'class Field%s:\n    pass\n\n\n' "$i" >>"$d/pkg/fields.py"
+		printf 'from pkg.fields import Field%s\nfrom pkg.util import tidy\n\n\ndef use%s():\n    return tidy(Field%s())\n' "$i" "$i" "$i" >"$d/pkg/use$i.py"
+	done
+	printf 'def tidy(x):\n    return x\n' >"$d/pkg/util.py"
+	run -0 "$SYM" -R -t 4000 "$d"
+	[ "$(jq -r .github_info.top_file <<<"$output")" = pkg/fields.py ]
+	# A budget for one file: the first-ranked one.
+	run -0 "$SYM" -R -t 20 "$d"
+	[ "$(map_files | head -n 1)" = pkg/fields.py ]
+}
+
+@test "repomap: a call of a dict or set method is no reference to the project's" {
+	d=$BATS_TEST_TMPDIR/dictm
+	mkdir -p "$d/pkg"
+	printf 'class Store:\n    def setdefault(self, k, v):\n        return v\n\n    def discard(self, k):\n        return k\n' >"$d/pkg/store.py"
+	printf 'def tidy(x):\n    return x\n\n\ndef spare():\n    return 3\n' >"$d/pkg/util.py"
+	for i in 1 2 3; do
+		printf 'def use%s(d, s):\n    d.setdefault(1, 2)\n    d.setdefault(3, 4)\n    s.discard(5)\n    return tidy(d)\n' "$i" >"$d/pkg/use$i.py"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	u=$(map_files | grep -n -x pkg/util.py | cut -d: -f1)
+	s=$(map_files | grep -n -x pkg/store.py | cut -d: -f1)
+	[ "$u" -lt "$s" ]
+}
