@@ -2079,7 +2079,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	GumboOutput *out = NULL;
 	char cs[64], *nul;
 	size_t bom, k, max;
-	int best, ret = -1;
+	int best, ret = -1, fallback = 0;
 
 	(void)url;
 	(void)o;
@@ -2138,21 +2138,41 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 		uk_ex_dedupe(&text);
 	}
 	if (text.len < 50 || text.len * 10 < all.len / 10) {
-		/* The seed's fallback: everything but scripts and styles. */
+		/*
+		 * No block scored as the main text.  A second, more
+		 * inclusive pass, as trafilatura's baseline is: the whole
+		 * body less what the boilerplate rules set aside (menus,
+		 * footers, cookie notices, related lists); only when that
+		 * leaves less than a fifth of the page's text (the rules
+		 * took the page for boilerplate, and a page is not mostly
+		 * menus), the seed's fallback: everything but scripts and
+		 * styles.
+		 */
 		uk_buf_reset(&text);
-		uk_buf_add(&text, all.buf, all.len);
+		uk_ex_w_init(&w, &text, NULL, url);
+		if (c.body)
+			uk_ex_emit(&c, c.body, &w, 1);
+		uk_buf_trim(&text);
+		uk_ex_dedupe(&text);
+		if (text.len >= 50 && text.len * 5 >= all.len)
+			fallback = 1;
+		else {
+			uk_buf_reset(&text);
+			uk_buf_add(&text, all.buf, all.len);
+			fallback = 2;
+		}
 		x->fallback = 1;
 	}
 	/* Chosen on the plain text; then written in the format asked for. */
 	if (o && o->format == UK_EXTRACT_MARKDOWN && c.body) {
 		uk_buf_reset(&text);
 		uk_ex_w_init(&w, &text, o, url);
-		if (x->fallback)
-			uk_ex_emit(&c, c.body, &w, 0);
+		if (fallback)
+			uk_ex_emit(&c, c.body, &w, fallback == 1);
 		else
 			select_emit(&c, best, &w);
 		uk_buf_trim(&text);
-		if (!x->fallback)
+		if (fallback != 2)
 			uk_ex_dedupe(&text);
 	}
 	if (o && o->comments && c.body) {

@@ -130,3 +130,24 @@ article_kept() {
 	article_kept
 	[[ $output != *LINKLINE* ]]
 }
+
+@test "extract rules: no main block: the body less menus, cookie notice and footer" {
+	run -0 urlfetch --extract "$FIXTURES/extract-fallback/tiles.html"
+	[ "$(jq -r .extraction <<<"$output")" = fallback ]
+	content=$(jq -r .content <<<"$output")
+	[[ $content == *TILEONE*TILEFIVE* ]]
+	[[ $content == *"EUR 9.00"* ]]
+	[[ $content != *COOKIENOTE* ]]
+	[[ $content != *NAVHOME* ]]
+	[[ $content != *FOOTNOTE* ]]
+	run -0 urlfetch --extract "$FIXTURES/extract-fallback/tiles.html" -f markdown
+	content=$(jq -r .content <<<"$output")
+	[[ $content == "# Lanterns"*TILEFIVE* ]]
+	[[ $content != *NAVHOME* ]]
+}
+
+@test "extract rules: no main block, and the rules would leave little: the whole text" {
+	run -0 urlfetch --extract "$FIXTURES/extract-fallback/all-boilerplate.html" --text
+	[[ $output == *WHOLEONE*WHOLETEN* ]]
+	[[ $output == *"Deliveries on Tuesdays" ]]
+}
