@@ -1251,7 +1251,14 @@ static const char *const promo_phrases[] = { "subscribe to our",
 	"abonnieren sie", "abonnez-vous", "suscríbete", "síguenos",
 	"iscriviti", "zapisz się", "please subscribe", "become a member",
 	"support our journalism", "support independent journalism",
-	"unterstützen sie", "hazte miembro", NULL };
+	"unterstützen sie", "hazte miembro", "síguenos en", "siguenos en",
+	"on twitter and", "on facebook and", "on instagram and",
+	"app for ios", "apps for ios", "for ios and android",
+	"canal de telegram", "canal de youtube", "our youtube channel",
+	"already a subscriber", "subscribers also", "support us",
+	"unterstütze uns", "unterstützt uns", "je fais un don",
+	"zapraszamy do subskrypcji", "zapraszamy też do subskrypcji",
+	"letter to the editor", "we want to hear what you think", NULL };
 
 /*
  * The text of the subtree at i as a reader compares it: lower case

@@ -53,6 +53,14 @@ article_kept() {
 	[[ $output != *SUBSCRIPTIONBOX* ]]
 }
 
+@test "extract rules: calls to follow the site, get its app, or log in as a subscriber" {
+	run -0 urlfetch --extract "$X/follow.html" --text
+	article_kept
+	[[ $output != *FOLLOWLINE* ]]
+	[[ $output != *APPLINE* ]]
+	[[ $output != *SUBSCRIBERLINE* ]]
+}
+
 @test "extract rules: an \"About the author\" bio and an author box" {
 	run -0 urlfetch --extract "$X/bio.html" --text
 	article_kept
