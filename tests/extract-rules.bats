@@ -159,3 +159,9 @@ article_kept() {
 	[[ $output == *WHOLEONE*WHOLETEN* ]]
 	[[ $output == *"Deliveries on Tuesdays" ]]
 }
+
+@test "extract rules: a product's description joins the specifications chosen beside it" {
+	run -0 urlfetch --extract "$FIXTURES/extract-fallback/product.html" --text
+	[[ $output == *"Harbour Storm Lantern"*DESCLINE*SPECLINE*BOXLINE* ]]
+	[[ $output != *Contact* ]]
+}
