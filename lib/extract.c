@@ -1221,7 +1221,10 @@ static const char *const ui_lines[] = { "print", "print recipe",
 	"advertisement", "anzeige", "werbung", "publicidad", "publicité",
 	"pubblicità", "reklama", "sponsored", "gesponsert", "externer inhalt",
 	"loading", "wird geladen", "aufrufe", "views", "teilen sie dies mit",
-	"teilen mit", "share this", NULL };
+	"teilen mit", "share this", "pinnen", "pin it", "pin", "seite teilen",
+	"kommentieren", "kommentieren sie", "bisher keine kommentare",
+	"keine kommentare", "no comments yet", "no comments",
+	"be the first to comment", "möchten sie den artikel teilen", NULL };
 
 /* Short lines that introduce a link to another article: "Read more: X". */
 static const char *const see_also[] = { "read more", "read also",
@@ -1647,7 +1650,8 @@ mark_by_text(struct ctx *c)
 			(n->tag == GUMBO_TAG_P || n->tag == GUMBO_TAG_DIV ||
 			    n->tag == GUMBO_TAG_SPAN || n->tag == GUMBO_TAG_B ||
 			    n->tag == GUMBO_TAG_STRONG ||
-			    n->tag == GUMBO_TAG_HEADER))) {
+			    n->tag == GUMBO_TAG_HEADER || n->tag == GUMBO_TAG_A ||
+			    n->tag == GUMBO_TAG_BUTTON))) {
 			if (tail_section(c, i, &b)) {
 				changed = 1;
 				continue;

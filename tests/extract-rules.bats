@@ -165,3 +165,11 @@ article_kept() {
 	[[ $output == *"Harbour Storm Lantern"*DESCLINE*SPECLINE*BOXLINE* ]]
 	[[ $output != *Contact* ]]
 }
+
+@test "extract rules: links and lines that are the page's controls (print, pin, no comments yet)" {
+	run -0 urlfetch --extract "$X/controls.html" --text
+	article_kept
+	[[ $output != *"Print Recipe"* ]]
+	[[ $output != *Pinnen* ]]
+	[[ $output != *"Bisher keine Kommentare"* ]]
+}
