@@ -173,3 +173,12 @@ article_kept() {
 	[[ $output != *Pinnen* ]]
 	[[ $output != *"Bisher keine Kommentare"* ]]
 }
+
+@test "extract rules: \"Empfehlungen aus der Redaktion\" and \"Other articles\" sections" {
+	run -0 urlfetch --extract "$X/other-heads.html" --text
+	article_kept
+	[[ $output != *OTHERONE* ]]
+	[[ $output != *OTHERTWO* ]]
+	[[ $output != *OTHERTHREE* ]]
+	[[ $output != *Empfehlungen* ]]
+}
