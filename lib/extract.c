@@ -1231,7 +1231,12 @@ static const char *const ui_lines[] = { "print", "print recipe",
 	"teilen mit", "share this", "pinnen", "pin it", "pin", "seite teilen",
 	"kommentieren", "kommentieren sie", "bisher keine kommentare",
 	"keine kommentare", "no comments yet", "no comments",
-	"be the first to comment", "möchten sie den artikel teilen", NULL };
+	"be the first to comment", "möchten sie den artikel teilen",
+	"kommentare insgesamt", "permalink", "permalien", "kategorien",
+	"categories", "kontakt", "telefon", "pressekontakt", "release date",
+	"last modified", "last updated", "aktualisiert am", "aktualisiert",
+	"zuletzt aktualisiert", "quellen ausblenden", "quellen anzeigen",
+	"jetzt registrieren", NULL };
 
 /* Short lines that introduce a link to another article: "Read more: X". */
 static const char *const see_also[] = { "read more", "read also",

@@ -182,3 +182,12 @@ article_kept() {
 	[[ $output != *OTHERTHREE* ]]
 	[[ $output != *Empfehlungen* ]]
 }
+
+@test "extract rules: the page's labels standing alone (permalink, contact, last updated, categories)" {
+	run -0 urlfetch --extract "$X/labels.html" --text
+	article_kept
+	[[ $output != *Permalink* ]]
+	[[ $output != *Kontakt* ]]
+	[[ $output != *"Last updated"* ]]
+	[[ $output != *Categories* ]]
+}
