@@ -1139,7 +1139,14 @@ static const char *const tail_heads[] = {
 	"weiterführende links", "more on this topic", "more on this story",
 	"related coverage", "further reading", "keep reading", "up next",
 	"read this next", "what to read next", "more like this",
-	"recommended reading",
+	"recommended reading", "empfehlungen aus der redaktion",
+	"aktuelle berichte aus dieser kategorie", "verwandte themen",
+	"verwandte themenbereiche", "weitere beiträge aus der kolumne",
+	"das thema könnte dich auch interessieren",
+	"das thema könnte sie auch interessieren", "lesen sie auch*",
+	"temas relacionados", "meistdiskutierte artikel",
+	"weiterführender link", "more from this category",
+	"more in this category", "other articles", "andere artikel",
 	/* the article's topics and tags */
 	"themen", "mehr themen", "temas", "topics", "tags", "schlagworte",
 	"schlagwörter", "stichworte",
@@ -1221,7 +1228,15 @@ static const char *const ui_lines[] = { "print", "print recipe",
 	"advertisement", "anzeige", "werbung", "publicidad", "publicité",
 	"pubblicità", "reklama", "sponsored", "gesponsert", "externer inhalt",
 	"loading", "wird geladen", "aufrufe", "views", "teilen sie dies mit",
-	"teilen mit", "share this", NULL };
+	"teilen mit", "share this", "pinnen", "pin it", "pin", "seite teilen",
+	"kommentieren", "kommentieren sie", "bisher keine kommentare",
+	"keine kommentare", "no comments yet", "no comments",
+	"be the first to comment", "möchten sie den artikel teilen",
+	"kommentare insgesamt", "permalink", "permalien", "kategorien",
+	"categories", "kontakt", "telefon", "pressekontakt", "release date",
+	"last modified", "last updated", "aktualisiert am", "aktualisiert",
+	"zuletzt aktualisiert", "quellen ausblenden", "quellen anzeigen",
+	"jetzt registrieren", NULL };
 
 /* Short lines that introduce a link to another article: "Read more: X". */
 static const char *const see_also[] = { "read more", "read also",
@@ -1251,7 +1266,14 @@ static const char *const promo_phrases[] = { "subscribe to our",
 	"abonnieren sie", "abonnez-vous", "suscríbete", "síguenos",
 	"iscriviti", "zapisz się", "please subscribe", "become a member",
 	"support our journalism", "support independent journalism",
-	"unterstützen sie", "hazte miembro", NULL };
+	"unterstützen sie", "hazte miembro", "síguenos en", "siguenos en",
+	"on twitter and", "on facebook and", "on instagram and",
+	"app for ios", "apps for ios", "for ios and android",
+	"canal de telegram", "canal de youtube", "our youtube channel",
+	"already a subscriber", "subscribers also", "support us",
+	"unterstütze uns", "unterstützt uns", "je fais un don",
+	"zapraszamy do subskrypcji", "zapraszamy też do subskrypcji",
+	"letter to the editor", "we want to hear what you think", NULL };
 
 /*
  * The text of the subtree at i as a reader compares it: lower case
@@ -1640,7 +1662,8 @@ mark_by_text(struct ctx *c)
 			(n->tag == GUMBO_TAG_P || n->tag == GUMBO_TAG_DIV ||
 			    n->tag == GUMBO_TAG_SPAN || n->tag == GUMBO_TAG_B ||
 			    n->tag == GUMBO_TAG_STRONG ||
-			    n->tag == GUMBO_TAG_HEADER))) {
+			    n->tag == GUMBO_TAG_HEADER || n->tag == GUMBO_TAG_A ||
+			    n->tag == GUMBO_TAG_BUTTON))) {
 			if (tail_section(c, i, &b)) {
 				changed = 1;
 				continue;
@@ -1860,6 +1883,24 @@ repeated(struct ctx *c, int best)
 	return -1;
 }
 
+/*
+ * Whether sibling s of the part chosen on a page that is no article (a
+ * product, a landing page) belongs with it, as Readability joins
+ * siblings: 200 characters that are not links, under a fifth of its
+ * text in links (a product's description and its specifications sit in
+ * sections beside each other; measured on both sets: 100 to 200
+ * characters and a fifth to a third in links score the same).
+ */
+static int
+sibling_joins(struct ctx *c, int s)
+{
+	struct nd *n = &c->n[s];
+
+	if (n->flags & (F_SKIP | F_TEXT))
+		return 0;
+	return n->text - n->link >= 200 && link_density(n) < 0.2;
+}
+
 /* Choose the main part of the page around the best block and write it. */
 static void
 select_emit(struct ctx *c, int best, struct writer *w)
@@ -1900,7 +1941,15 @@ select_emit(struct ctx *c, int best, struct writer *w)
 		a = best;
 		while (a != c->body && c->n[a].text < frac * total)
 			a = c->n[a].parent;
-		uk_ex_emit(c, a, w, 1);
+		/* With the siblings that join it (sibling_joins). */
+		p = c->n[a].parent;
+		if (a == c->body || p <= 0 || c->n[p].tag == GUMBO_TAG_HTML) {
+			uk_ex_emit(c, a, w, 1);
+			return;
+		}
+		for (s = p + 1; s < c->n[p].end; s = c->n[s].end)
+			if (s == a || sibling_joins(c, s))
+				uk_ex_emit(c, s, w, 1);
 	} else if (p > 0 && c->n[p].tag != GUMBO_TAG_HTML) {
 		for (s = p + 1; s < c->n[p].end; s = c->n[s].end)
 			if (s == best || sibling_ok(c, s, thr))
@@ -2079,7 +2128,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	GumboOutput *out = NULL;
 	char cs[64], *nul;
 	size_t bom, k, max;
-	int best, ret = -1;
+	int best, ret = -1, fallback = 0;
 
 	(void)url;
 	(void)o;
@@ -2138,21 +2187,41 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 		uk_ex_dedupe(&text);
 	}
 	if (text.len < 50 || text.len * 10 < all.len / 10) {
-		/* The seed's fallback: everything but scripts and styles. */
+		/*
+		 * No block scored as the main text.  A second, more
+		 * inclusive pass, as trafilatura's baseline is: the whole
+		 * body less what the boilerplate rules set aside (menus,
+		 * footers, cookie notices, related lists); only when that
+		 * leaves less than a fifth of the page's text (the rules
+		 * took the page for boilerplate, and a page is not mostly
+		 * menus), the seed's fallback: everything but scripts and
+		 * styles.
+		 */
 		uk_buf_reset(&text);
-		uk_buf_add(&text, all.buf, all.len);
+		uk_ex_w_init(&w, &text, NULL, url);
+		if (c.body)
+			uk_ex_emit(&c, c.body, &w, 1);
+		uk_buf_trim(&text);
+		uk_ex_dedupe(&text);
+		if (text.len >= 50 && text.len * 5 >= all.len)
+			fallback = 1;
+		else {
+			uk_buf_reset(&text);
+			uk_buf_add(&text, all.buf, all.len);
+			fallback = 2;
+		}
 		x->fallback = 1;
 	}
 	/* Chosen on the plain text; then written in the format asked for. */
 	if (o && o->format == UK_EXTRACT_MARKDOWN && c.body) {
 		uk_buf_reset(&text);
 		uk_ex_w_init(&w, &text, o, url);
-		if (x->fallback)
-			uk_ex_emit(&c, c.body, &w, 0);
+		if (fallback)
+			uk_ex_emit(&c, c.body, &w, fallback == 1);
 		else
 			select_emit(&c, best, &w);
 		uk_buf_trim(&text);
-		if (!x->fallback)
+		if (fallback != 2)
 			uk_ex_dedupe(&text);
 	}
 	if (o && o->comments && c.body) {

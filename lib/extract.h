@@ -9,8 +9,10 @@
  * header, then a BOM, then <meta charset> or http-equiv in the first 1024
  * bytes, then UTF-8; iso-8859-1, latin1 and ascii read as windows-1252),
  * then parsed with gumbo.  The main block is chosen by scoring; when none
- * scores, the seed's fallback is used (title, meta description, scripts and
- * styles removed, tags stripped, entities decoded) and fallback is set.
+ * scores, fallback is set and the text is the body less what the
+ * boilerplate rules set aside, or, when that keeps under a fifth of the
+ * body's text, the seed's fallback (title, meta description, scripts and
+ * styles removed, tags stripped, entities decoded).
  *
  * (This header is the contract between extraction and its users; the
  * implementation may add fields.)
@@ -52,7 +54,7 @@ struct uk_extract {
 	char *comments;  /* with opts.comments: the comments' text, or NULL */
 	char *charset;   /* the charset the page was read as */
 	const char *format; /* "text" or "markdown", static */
-	int fallback;    /* 1: no main block scored; the plain fallback */
+	int fallback;    /* 1: no main block scored; a fallback's text */
 	int blocked;     /* 1: the page looks like a block or challenge page */
 	int needs_browser; /* 1: an app shell whose text scripts build */
 	int pages;       /* PDF: the document's page count; 0 otherwise */

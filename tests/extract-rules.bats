@@ -53,6 +53,14 @@ article_kept() {
 	[[ $output != *SUBSCRIPTIONBOX* ]]
 }
 
+@test "extract rules: calls to follow the site, get its app, or log in as a subscriber" {
+	run -0 urlfetch --extract "$X/follow.html" --text
+	article_kept
+	[[ $output != *FOLLOWLINE* ]]
+	[[ $output != *APPLINE* ]]
+	[[ $output != *SUBSCRIBERLINE* ]]
+}
+
 @test "extract rules: an \"About the author\" bio and an author box" {
 	run -0 urlfetch --extract "$X/bio.html" --text
 	article_kept
@@ -129,4 +137,57 @@ article_kept() {
 	run -0 urlfetch --extract "$X/link-line.html" --text
 	article_kept
 	[[ $output != *LINKLINE* ]]
+}
+
+@test "extract rules: no main block: the body less menus, cookie notice and footer" {
+	run -0 urlfetch --extract "$FIXTURES/extract-fallback/tiles.html"
+	[ "$(jq -r .extraction <<<"$output")" = fallback ]
+	content=$(jq -r .content <<<"$output")
+	[[ $content == *TILEONE*TILEFIVE* ]]
+	[[ $content == *"EUR 9.00"* ]]
+	[[ $content != *COOKIENOTE* ]]
+	[[ $content != *NAVHOME* ]]
+	[[ $content != *FOOTNOTE* ]]
+	run -0 urlfetch --extract "$FIXTURES/extract-fallback/tiles.html" -f markdown
+	content=$(jq -r .content <<<"$output")
+	[[ $content == "# Lanterns"*TILEFIVE* ]]
+	[[ $content != *NAVHOME* ]]
+}
+
+@test "extract rules: no main block, and the rules would leave little: the whole text" {
+	run -0 urlfetch --extract "$FIXTURES/extract-fallback/all-boilerplate.html" --text
+	[[ $output == *WHOLEONE*WHOLETEN* ]]
+	[[ $output == *"Deliveries on Tuesdays" ]]
+}
+
+@test "extract rules: a product's description joins the specifications chosen beside it" {
+	run -0 urlfetch --extract "$FIXTURES/extract-fallback/product.html" --text
+	[[ $output == *"Harbour Storm Lantern"*DESCLINE*SPECLINE*BOXLINE* ]]
+	[[ $output != *Contact* ]]
+}
+
+@test "extract rules: links and lines that are the page's controls (print, pin, no comments yet)" {
+	run -0 urlfetch --extract "$X/controls.html" --text
+	article_kept
+	[[ $output != *"Print Recipe"* ]]
+	[[ $output != *Pinnen* ]]
+	[[ $output != *"Bisher keine Kommentare"* ]]
+}
+
+@test "extract rules: \"Empfehlungen aus der Redaktion\" and \"Other articles\" sections" {
+	run -0 urlfetch --extract "$X/other-heads.html" --text
+	article_kept
+	[[ $output != *OTHERONE* ]]
+	[[ $output != *OTHERTWO* ]]
+	[[ $output != *OTHERTHREE* ]]
+	[[ $output != *Empfehlungen* ]]
+}
+
+@test "extract rules: the page's labels standing alone (permalink, contact, last updated, categories)" {
+	run -0 urlfetch --extract "$X/labels.html" --text
+	article_kept
+	[[ $output != *Permalink* ]]
+	[[ $output != *Kontakt* ]]
+	[[ $output != *"Last updated"* ]]
+	[[ $output != *Categories* ]]
 }
