@@ -259,7 +259,7 @@ call(struct job *j, enum tag tag, const char *session, const char *method,
 
 	id = uk_cdp_send(&browser.cdp, session, method, params, &err);
 	if (trace)
-		fprintf(stderr, "%.3f > %s %ld\n", uk_cdp_now() - t_start,
+		fprintf(stderr, "%.3f > %s %ld\n", uk_mono_now() - t_start,
 		    method, id);
 	uk_json_free(params);
 	if (id < 0)
@@ -552,7 +552,7 @@ idle_check(struct job *j)
 	if (!j->load_seen || j->nreqs > 0)
 		j->idle_at = 0;
 	else if (j->idle_at <= 0)
-		j->idle_at = uk_cdp_now() + IDLE_SECONDS;
+		j->idle_at = uk_mono_now() + IDLE_SECONDS;
 }
 
 static ssize_t
@@ -917,7 +917,7 @@ fetch_ctx_reply(enum tag tag, yajl_val res, const char *error)
 static void
 job_start(struct job *j)
 {
-	double now = uk_cdp_now();
+	double now = uk_mono_now();
 	struct uk_url u;
 
 	j->deadline = now + opt.timeout;
@@ -1197,7 +1197,7 @@ on_reply(struct job *j, enum tag tag, yajl_val res, const char *error)
 		if (YAJL_IS_TRUE(v))
 			job_collect(j);
 		else if (!j->collecting)
-			j->poll_at = uk_cdp_now() + 0.1;
+			j->poll_at = uk_mono_now() + 0.1;
 		return;
 	case T_EVAL:
 		if (!error && uk_json_get(res, "exceptionDetails")) {
@@ -1588,7 +1588,7 @@ dispatch(yajl_val m)
 			what = uk_json_get_str(params, "requestId");
 		uk_json_get_int(m, "id", &tid);
 		fprintf(stderr, "%.3f < %s %lld %s %s\n",
-		    uk_cdp_now() - t_start, method ? method : "reply", tid,
+		    uk_mono_now() - t_start, method ? method : "reply", tid,
 		    what ? what : "",
 		    uk_json_get_str(params, "loaderId") ?
 			uk_json_get_str(params, "loaderId") :
@@ -1914,7 +1914,7 @@ run(struct input *in)
 	char total[32] = "";
 
 	if (opt.total > 0)
-		run_deadline = uk_cdp_now() + opt.total;
+		run_deadline = uk_mono_now() + opt.total;
 	if (!in->use_lines)
 		snprintf(total, sizeof(total), "/%d", in->argc);
 	for (;;) {
@@ -1947,7 +1947,7 @@ run(struct input *in)
 		if (nactive == 0)
 			continue;
 		/* Wait for the browser, the clock, or more input. */
-		now = uk_cdp_now();
+		now = uk_mono_now();
 		next = run_deadline;
 		for (i = 0; i < opt.jobs; i++) {
 			if (!jobs[i].used)
@@ -1995,7 +1995,7 @@ run(struct input *in)
 			continue;
 		}
 		/* The clock. */
-		now = uk_cdp_now();
+		now = uk_mono_now();
 		if (run_deadline >= 0 && now >= run_deadline) {
 			run_timed_out = 1;
 			for (i = 0; i < opt.jobs; i++)
@@ -2026,12 +2026,12 @@ run(struct input *in)
 static void
 drain(double secs)
 {
-	double end = uk_cdp_now() + secs;
+	double end = uk_mono_now() + secs;
 	struct uk_err err;
 	yajl_val m;
 
 	while (ncalls > 0 && !browser.cdp.dead) {
-		double left = end - uk_cdp_now();
+		double left = end - uk_mono_now();
 
 		if (left <= 0 || uk_cdp_next(&browser.cdp, left, &m, &err) != 1)
 			break;
@@ -2203,7 +2203,7 @@ cmd_run(enum cmd cmd, int argc, char **argv)
 	int k;
 
 	opt.cmd = cmd;
-	t_start = uk_cdp_now();
+	t_start = uk_mono_now();
 	trace = getenv("PWFETCH_TRACE") != NULL;
 	k = parse_opts(argc, argv);
 	memset(&in, 0, sizeof(in));

@@ -309,7 +309,7 @@ struct xfer {
 	size_t slot;
 	char *id;
 	char *tool;
-	double started;           /* uk_progress_now() when dispatched */
+	double started;           /* uk_mono_now() when dispatched */
 	struct xfer *prev, *next; /* in flight, oldest first */
 	const char *file;
 	unsigned long line;
@@ -349,9 +349,9 @@ call_progress(void)
 	double now;
 
 	if (!uk_progress_on(&cl.prog) ||
-	    uk_progress_now() - cl.prog.last < cl.prog.interval)
+	    uk_mono_now() - cl.prog.last < cl.prog.interval)
 		return;
-	now = uk_progress_now();
+	now = uk_mono_now();
 	uk_buf_addf(&b, "toolack: %lu done, %lu failed, %ld pending", cl.ndone,
 	    cl.nfailed, cl.inflight);
 	for (x = cl.first; x && b.len < 512; x = x->next)
@@ -511,7 +511,7 @@ call_start(const char *file, unsigned long line, yajl_val rec)
 	x->line = line;
 	x->id = uk_xstrdup(uk_json_get_str(call, "toolCallId"));
 	x->tool = uk_xstrdup(uk_json_get_str(call, "toolName"));
-	x->started = uk_progress_now();
+	x->started = uk_mono_now();
 	x->prev = cl.last;
 	if (cl.last)
 		cl.last->next = x;
@@ -712,7 +712,7 @@ call_cancel(int sig)
 	struct uk_err err;
 	struct xfer *x;
 	char ts[40], why[80];
-	double end = uk_progress_now() + 3;
+	double end = uk_mono_now() + 3;
 	yajl_val body;
 
 	signal(SIGINT, SIG_DFL);
@@ -721,7 +721,7 @@ call_cancel(int sig)
 	snprintf(why, sizeof(why), "the caller stopped on %s",
 	    sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM");
 	uk_time_rfc3339(ts, sizeof(ts));
-	for (x = cl.first; x && uk_progress_now() < end; x = x->next) {
+	for (x = cl.first; x && uk_mono_now() < end; x = x->next) {
 		body = uk_json_object();
 		uk_json_set_str(body, "toolCallId", x->id);
 		uk_json_set_str(body, "status", "failed");
@@ -736,7 +736,7 @@ call_cancel(int sig)
 	}
 	uk_buf_release(&b);
 	uk_buf_release(&resp);
-	while (cl.inflight && uk_progress_now() < end)
+	while (cl.inflight && uk_mono_now() < end)
 		call_pump(100, NULL, 0);
 }
 
@@ -994,9 +994,9 @@ cmd_wait(int argc, char **argv)
 		usage(UK_EXIT_USAGE);
 	client_setup(url);
 	for (i = optind; i < argc; i++) {
-		until = uk_toolack_now_ms() + timeout * 1000LL;
+		until = uk_mono_ms() + timeout * 1000LL;
 		for (;;) {
-			chunk = (long)((until - uk_toolack_now_ms()) / 1000);
+			chunk = (long)((until - uk_mono_ms()) / 1000);
 			if (chunk > 30)
 				chunk = 30;
 			if (chunk < 0)
@@ -1011,7 +1011,7 @@ cmd_wait(int argc, char **argv)
 			    (chunk + 10) * 1000, &resp, &err);
 			if (code < 0)
 				uk_die(UK_EXIT_FATAL, "%s", err.msg);
-			if (code != 202 || uk_toolack_now_ms() >= until ||
+			if (code != 202 || uk_mono_ms() >= until ||
 			    stopping)
 				break;
 		}
@@ -1134,7 +1134,7 @@ run_handler(struct handler *h, const char *arg, struct job *j,
 	char **argv, envbuf[3][300], **env;
 	size_t i, n;
 	pid_t pid;
-	long long until = uk_toolack_now_ms() + ex.timeout * 1000;
+	long long until = uk_mono_ms() + ex.timeout * 1000;
 	struct pollfd p[2];
 	char buf[4096];
 	ssize_t k;
@@ -1197,7 +1197,7 @@ run_handler(struct handler *h, const char *arg, struct job *j,
 	p[1].fd = pe[0];
 	p[0].events = p[1].events = POLLIN;
 	while (open_fds) {
-		long long left = until - uk_toolack_now_ms();
+		long long left = until - uk_mono_ms();
 
 		if (stopping && !termed) {
 			/* SIGTERM or SIGINT: the handler gets SIGTERM and two

@@ -52,14 +52,14 @@ nap(long ms)
 static int
 reap(pid_t pid, double grace)
 {
-	double end = uk_cdp_now() + grace;
+	double end = uk_mono_now() + grace;
 	pid_t r;
 
 	for (;;) {
 		r = waitpid(pid, NULL, WNOHANG);
 		if (r == pid || (r < 0 && errno == ECHILD))
 			return 1;
-		if (uk_cdp_now() >= end)
+		if (uk_mono_now() >= end)
 			return 0;
 		nap(5);
 	}
@@ -378,7 +378,7 @@ out:
 static void
 reap_orphans(double grace)
 {
-	double end = uk_cdp_now() + grace;
+	double end = uk_mono_now() + grace;
 	int sub = 0, killed = 0;
 	char path[64], buf[4096];
 	pid_t r;
@@ -391,14 +391,14 @@ reap_orphans(double grace)
 			continue;
 		if (r < 0)
 			return; /* no children left */
-		if (uk_cdp_now() < end) {
+		if (uk_mono_now() < end) {
 			nap(5);
 			continue;
 		}
 		if (killed)
 			return;
 		killed = 1;
-		end = uk_cdp_now() + 2;
+		end = uk_mono_now() + 2;
 		snprintf(path, sizeof(path), "/proc/self/task/%ld/children",
 		    (long)getpid());
 		{

@@ -36,15 +36,6 @@ struct uk_cdp_msg {
 	struct uk_cdp_msg *next;
 };
 
-double
-uk_cdp_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Milliseconds until deadline for poll(): -1 for none, 0 when past. */
 static int
 ms_left(double deadline)
@@ -53,7 +44,7 @@ ms_left(double deadline)
 
 	if (deadline < 0)
 		return -1;
-	left = deadline - uk_cdp_now();
+	left = deadline - uk_mono_now();
 	if (left <= 0)
 		return 0;
 	if (left > 86400)
@@ -64,7 +55,7 @@ ms_left(double deadline)
 static double
 deadline_of(double timeout)
 {
-	return timeout < 0 ? -1 : uk_cdp_now() + timeout;
+	return timeout < 0 ? -1 : uk_mono_now() + timeout;
 }
 
 /* Wait until fd is ready for events; 1 ready, 0 timeout, -1 interrupted. */
@@ -127,7 +118,7 @@ write_all(struct uk_cdp *c, const void *p, size_t n)
 		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 			/* The browser is not reading: wait, but not forever. */
 			if (wait_fd(c->wfd, POLLOUT,
-				uk_cdp_now() + UK_CDP_WRITE_TIMEOUT) > 0)
+				uk_mono_now() + UK_CDP_WRITE_TIMEOUT) > 0)
 				continue;
 			mark_dead(c, "the browser stopped reading");
 			break;

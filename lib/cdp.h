@@ -35,9 +35,6 @@
 /* Set (by a signal handler) to make every wait give up at once. */
 extern volatile sig_atomic_t uk_cdp_stop;
 
-/* Seconds on a monotonic clock, for deadlines. */
-double uk_cdp_now(void);
-
 struct uk_cdp_msg; /* a queued message (private) */
 
 struct uk_cdp {

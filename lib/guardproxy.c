@@ -17,6 +17,7 @@
 #include "banned.h"
 #include "buf.h"
 #include "guardproxy.h"
+#include "util.h"
 
 #define HEAD_MAX (32 * 1024) /* a request head; Chromium's are < 8 KiB */
 #define IDLE_MS (120 * 1000) /* a tunnel or response quiet this long ends */
@@ -86,15 +87,6 @@ uk_guardproxy_error(const char *host, char *buf, size_t size)
 	return r;
 }
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Wait for events on fd until the deadline; > 0 when they came. */
 static int
 wait_fd(int fd, short events, double deadline)
@@ -103,7 +95,7 @@ wait_fd(int fd, short events, double deadline)
 	int r;
 
 	for (;;) {
-		double left = deadline - now();
+		double left = deadline - uk_mono_now();
 
 		if (left <= 0)
 			return 0;
@@ -116,7 +108,7 @@ wait_fd(int fd, short events, double deadline)
 static int
 send_all(int fd, const char *p, size_t n, double timeout)
 {
-	double deadline = now() + timeout;
+	double deadline = uk_mono_now() + timeout;
 	ssize_t w;
 
 	while (n > 0) {
@@ -162,7 +154,7 @@ connect_to(const struct addrinfo *ai, double timeout)
 	if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
 		return fd;
 	if (errno == EINPROGRESS) {
-		if (wait_fd(fd, POLLOUT, now() + timeout) <= 0)
+		if (wait_fd(fd, POLLOUT, uk_mono_now() + timeout) <= 0)
 			e = ETIMEDOUT;
 		else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &len))
 			e = errno;
@@ -265,7 +257,7 @@ serve(int c)
 	 * send nothing for a while: the first byte may take IDLE_MS, the rest
 	 * of the head the timeout.
 	 */
-	double deadline = now() + IDLE_MS / 1000;
+	double deadline = uk_mono_now() + IDLE_MS / 1000;
 	size_t n = 0, hlen, hl;
 	int u = -1, tunnel, e = 0;
 	ssize_t r;
@@ -283,7 +275,7 @@ serve(int c)
 		if (r <= 0)
 			return;
 		if (!n)
-			deadline = now() + px.timeout;
+			deadline = uk_mono_now() + px.timeout;
 		n += (size_t)r;
 		head[n] = '\0';
 		end = strstr(head, "\r\n\r\n");

@@ -9,6 +9,7 @@
 
 #include "http.h"
 #include "netguard.h"
+#include "util.h"
 #include "banned.h"
 
 void
@@ -23,15 +24,6 @@ uk_http_opts_init(struct uk_http_opts *o)
 	o->user_agent = UK_HTTP_USER_AGENT;
 	o->retries = UK_HTTP_RETRIES;
 	o->retry_max_wait = UK_HTTP_RETRY_WAIT;
-}
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* The host of url, lower case, for the per-host limit ("" if none). */
@@ -326,7 +318,7 @@ static double
 start_ready(struct uk_http *h)
 {
 	struct uk_http_req *r, *next;
-	double t = now(), wait = 1;
+	double t = uk_mono_now(), wait = 1;
 
 	for (r = h->queue; r && h->nactive < h->o.jobs; r = next) {
 		next = r->next;
@@ -597,7 +589,7 @@ finish(struct uk_http *h, CURL *e, CURLcode rc)
 				wait *= 2;
 		}
 		if (wait <= h->o.retry_max_wait) {
-			r->not_before = now() + wait;
+			r->not_before = uk_mono_now() + wait;
 			list_append(&h->queue, r);
 			return;
 		}

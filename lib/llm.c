@@ -11,6 +11,7 @@
 #include "json.h"
 #include "llm.h"
 #include "netguard.h"
+#include "util.h"
 
 #define MAX_REPLY (16UL << 20)
 
@@ -23,15 +24,6 @@ uk_llm_opts_init(struct uk_llm_opts *o)
 	o->backoff = 1;
 	o->max_wait = 300;
 	o->temperature = -1;
-}
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 int
@@ -368,7 +360,7 @@ ended(struct uk_llm *l, CURL *e, CURLcode rc)
 			for (k = 1; k < r->attempts && delay < 3600; k++)
 				delay *= 2;
 		}
-		r->retry_at = now() + delay;
+		r->retry_at = uk_mono_now() + delay;
 		r->next = l->waiting;
 		l->waiting = r;
 		return;
@@ -391,7 +383,7 @@ static int
 start_due(struct uk_llm *l)
 {
 	struct uk_llm_req **pp = &l->waiting, *r;
-	double t = now(), next = -1;
+	double t = uk_mono_now(), next = -1;
 
 	while ((r = *pp)) {
 		if (r->retry_at <= t) {
@@ -414,7 +406,7 @@ uk_llm_wait(struct uk_llm *l, int fd, int timeout_ms, int *fd_ready)
 	struct curl_waitfd wfd;
 	CURLMsg *msg;
 	int running, left, wait, next, nfd;
-	double deadline = timeout_ms >= 0 ? now() + timeout_ms / 1000.0 : -1;
+	double deadline = timeout_ms >= 0 ? uk_mono_now() + timeout_ms / 1000.0 : -1;
 
 	if (fd_ready)
 		*fd_ready = 0;
@@ -440,7 +432,7 @@ uk_llm_wait(struct uk_llm *l, int fd, int timeout_ms, int *fd_ready)
 		if (next >= 0 && next < wait)
 			wait = next;
 		if (deadline >= 0) {
-			double rest = (deadline - now()) * 1000;
+			double rest = (deadline - uk_mono_now()) * 1000;
 
 			if (rest <= 0)
 				return NULL;

@@ -135,15 +135,6 @@ uk_extract_is_pdf(const char *buf, size_t len)
 	return len >= 5 && !memcmp(buf, "%PDF-", 5);
 }
 
-static long long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* One line of a page's text and the box around its characters. */
 struct line {
 	const char *s; /* into the page's text, not NUL-terminated */
@@ -553,7 +544,7 @@ read_document(const char *pdf, size_t len, int max_pages, long long deadline,
 		size_t nl = 0, before;
 		char *s;
 
-		if (k >= max_pages || now_ms() > deadline ||
+		if (k >= max_pages || uk_mono_ms() > deadline ||
 		    text.len > TEXT_MAX) {
 			cut = k;
 			break;
@@ -843,7 +834,7 @@ uk_extract_pdf(const char *pdf, size_t len, const char *url,
 						DEFAULT_MAX_PAGES;
 	int timeout = o && o->timeout_ms > 0 ? o->timeout_ms :
 					       DEFAULT_TIMEOUT_MS;
-	long long start = now_ms(), kill_at = start + timeout + KILL_GRACE_MS;
+	long long start = uk_mono_ms(), kill_at = start + timeout + KILL_GRACE_MS;
 	int md = o && o->format == UK_EXTRACT_MARKDOWN;
 	int fds[2] = { -1, -1 }, status = 0, ret = -1, done = 0;
 	pid_t pid;
@@ -878,7 +869,7 @@ uk_extract_pdf(const char *pdf, size_t len, const char *url,
 	close(fds[1]);
 	for (;;) {
 		struct pollfd p = { fds[0], POLLIN, 0 };
-		long long left = kill_at - now_ms();
+		long long left = kill_at - uk_mono_ms();
 		ssize_t r;
 
 		if (left <= 0)
@@ -905,7 +896,7 @@ uk_extract_pdf(const char *pdf, size_t len, const char *url,
 		kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (!done && now_ms() >= kill_at) {
+	if (!done && uk_mono_ms() >= kill_at) {
 		uk_err_set(err, UK_EXIT_FAIL,
 		    "PDF not read within the time limit of %d s",
 		    (timeout + 999) / 1000);
@@ -939,7 +930,7 @@ uk_extract_pdf_here(const char *pdf, size_t len,
 
 	if (pdf_begin(pdf, len, x, err) < 0)
 		return -1;
-	read_document(pdf, len, max_pages, now_ms() + timeout,
+	read_document(pdf, len, max_pages, uk_mono_ms() + timeout,
 	    (timeout + 999) / 1000, md, &ans);
 	ret = answer_fill(&ans, md, x, err);
 	uk_buf_release(&ans);

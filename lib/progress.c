@@ -17,15 +17,6 @@
 /* The line uk_warn erases before it writes. */
 static struct uk_progress *active;
 
-double
-uk_progress_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void
 write_all(int fd, const char *s, size_t len)
 {
@@ -106,7 +97,7 @@ uk_progress_show(struct uk_progress *p, int force, const char *fmt, ...)
 
 	if (p->fd < 0)
 		return 0;
-	now = uk_progress_now();
+	now = uk_mono_now();
 	if (!force && p->shown && now - p->last < p->interval)
 		return 0;
 	va_start(ap, fmt);

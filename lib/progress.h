@@ -36,7 +36,7 @@
 struct uk_progress {
 	int fd;          /* where the line goes; -1: progress is off */
 	double interval; /* seconds between redraws; the caller may change it */
-	double last;     /* when the line was last drawn (uk_progress_now) */
+	double last;     /* when the line was last drawn (uk_mono_now) */
 	size_t shown;    /* columns on screen now; 0: nothing shown */
 	int dumb;        /* TERM=dumb: erase with spaces, not ESC [ K */
 };
@@ -64,8 +64,5 @@ void uk_progress_clear(struct uk_progress *p);
 
 /* Erase the line and turn p off; p may be initialised again. */
 void uk_progress_done(struct uk_progress *p);
-
-/* Seconds on a monotonic clock (for "pending for 3 s" and such). */
-double uk_progress_now(void);
 
 #endif

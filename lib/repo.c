@@ -33,6 +33,7 @@
 #include "repo.h"
 #include "symbols.h"
 #include "symcache.h"
+#include "util.h"
 
 void
 uk_repo_opts_init(struct uk_repo_opts *o)
@@ -48,15 +49,6 @@ uk_repo_opts_init(struct uk_repo_opts *o)
 	o->tokenizer = UK_TOKENS_CL100K;
 	uk_netguard_init(&g);
 	o->allow_private = g.allow_private;
-}
-
-static double
-now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* Filters. */
@@ -215,7 +207,7 @@ snap_stream_start(struct snap *s)
 {
 	if (!s->sym || s->stream)
 		return;
-	uk_symbols_set_deadline(s->sym, s->deadline - now_mono());
+	uk_symbols_set_deadline(s->sym, s->deadline - uk_mono_now());
 	s->stream = uk_symbols_stream_start(s->sym, s->o->threads);
 	uk_symbols_stream_progress(s->stream, snap_indexed, s);
 }
@@ -392,7 +384,7 @@ stream_read(struct archive *a, void *arg, const void **out)
 	while (!b->len && !st->done) {
 		CURLMsg *msg;
 		int left;
-		double rem = st->deadline - now_mono();
+		double rem = st->deadline - uk_mono_now();
 
 		if (rem <= 0) {
 			st->timed_out = 1;
@@ -410,7 +402,7 @@ stream_read(struct archive *a, void *arg, const void **out)
 			}
 		if (b->len || st->done)
 			break;
-		rem = st->deadline - now_mono();
+		rem = st->deadline - uk_mono_now();
 		curl_multi_poll(st->multi, NULL, 0,
 		    rem > 1 ? 1000 : (int)(rem * 1000) + 1, NULL);
 	}
@@ -737,7 +729,7 @@ walk_cb(const char *root, const git_tree_entry *te, void *arg)
 	git_object_t type;
 	git_blob *blob;
 
-	if (now_mono() > w->s->deadline) {
+	if (uk_mono_now() > w->s->deadline) {
 		uk_err_set(w->err, UK_EXIT_FAIL,
 		    "time limit of %gs reached reading the repository",
 		    w->s->o->timeout);
@@ -1239,7 +1231,7 @@ git_redirects(const char *url, struct snap *s, char **final,
 		if (strncasecmp(cur, "http://", 7) &&
 		    strncasecmp(cur, "https://", 8))
 			break;
-		ms = (long)((s->deadline - now_mono()) * 1000);
+		ms = (long)((s->deadline - uk_mono_now()) * 1000);
 		if (ms <= 0) {
 			uk_err_set(err, UK_EXIT_FAIL,
 			    "time limit of %gs reached cloning '%s'",
@@ -1414,7 +1406,7 @@ fetch_git(const char *url, struct snap *s, struct uk_err *err)
 			got = 1;
 			break;
 		}
-		if (caught || now_mono() > s->deadline) {
+		if (caught || uk_mono_now() > s->deadline) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			break;
@@ -1558,7 +1550,7 @@ static int
 keep_partial(const struct snap *s, const struct uk_err *err,
     struct uk_buf *why)
 {
-	if (!(s->capped || now_mono() >= s->deadline) || !s->total_files)
+	if (!(s->capped || uk_mono_now() >= s->deadline) || !s->total_files)
 		return 0;
 	uk_buf_addstr(why, err->msg);
 	return 1;
@@ -1629,7 +1621,7 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 	memset(&s, 0, sizeof(s));
 	git_libgit2_init();
 	s.o = o;
-	s.deadline = now_mono() + (o->timeout > 0 ? o->timeout : 120);
+	s.deadline = uk_mono_now() + (o->timeout > 0 ? o->timeout : 120);
 	s.prog.phase = UK_REPO_FETCHING;
 	sym = uk_symbols_new();
 	/* A budget of 0 tokens: no map, so nothing to parse. */
@@ -1707,7 +1699,7 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 		goto out;
 	}
 
-	left = s.deadline - now_mono();
+	left = s.deadline - uk_mono_now();
 	if (left <= 0 && !why.len) {
 		uk_err_set(err, UK_EXIT_FAIL,
 		    "time limit of %gs reached before indexing", o->timeout);
@@ -1722,7 +1714,7 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 		indexed = uk_symbols_stream_end(st, err);
 		if (indexed < 0) {
 			/* The time limit: the map of what was parsed. */
-			if (now_mono() < s.deadline)
+			if (uk_mono_now() < s.deadline)
 				goto out;
 			if (!why.len)
 				uk_buf_addstr(&why, err->msg);

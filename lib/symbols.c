@@ -32,6 +32,7 @@
 #include "symbols.h"
 #include "symbols_int.h"
 #include "symcache.h"
+#include "util.h"
 
 /* Grammars, from .grammars/obj. */
 const TSLanguage *tree_sitter_python(void);
@@ -825,15 +826,6 @@ looks_generated(const char *text, size_t len)
 	return 0;
 }
 
-static double
-now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void
 worker_init(struct worker *w)
 {
@@ -930,7 +922,7 @@ index_tree(const struct uk_symbols *s, struct worker *w, TSParser *parser,
 	}
 	limit = s->file_limit;
 	if (s->deadline > 0) {
-		double left = s->deadline - now_mono();
+		double left = s->deadline - uk_mono_now();
 
 		if (left <= 0) {
 			snprintf(r->err, sizeof(r->err), "time limit reached");
@@ -949,7 +941,7 @@ index_tree(const struct uk_symbols *s, struct worker *w, TSParser *parser,
 		 * own limit (error recovery on a large file of garbage can
 		 * take tree-sitter a minute) only this file is left out.
 		 */
-		if (s->deadline > 0 && now_mono() >= s->deadline)
+		if (s->deadline > 0 && uk_mono_now() >= s->deadline)
 			snprintf(r->err, sizeof(r->err),
 			    "'%s': time limit reached", path);
 		else
@@ -1777,7 +1769,7 @@ uk_symbols_add_files(struct uk_symbols *s, const struct uk_symbols_file *files,
 void
 uk_symbols_set_deadline(struct uk_symbols *s, double seconds)
 {
-	s->deadline = seconds > 0 ? now_mono() + seconds : 0;
+	s->deadline = seconds > 0 ? uk_mono_now() + seconds : 0;
 }
 
 void

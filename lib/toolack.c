@@ -19,15 +19,6 @@
 
 #include "banned.h"
 
-long long
-uk_toolack_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * The timeoutSec of v in *t: 1 when it is an integer (of any sign), 0
  * when absent, -1 when not an integer.  The value is never the flag, so

@@ -87,7 +87,4 @@ int uk_toolack_token_eq(const char *presented, const char *token);
 int uk_toolack_addr_parse(const char *s, char *host, size_t hostsize, int *port,
     struct uk_err *err);
 
-/* Current time on the monotonic clock, in milliseconds. */
-long long uk_toolack_now_ms(void);
-
 #endif

@@ -539,7 +539,7 @@ do_dispatch(struct srv *s, struct req *r)
 	enum MHD_Result ret;
 	long long t;
 	int nowait = w && !strcmp(w, "0");
-	long long now = uk_toolack_now_ms();
+	long long now = uk_mono_ms();
 
 	if (!(rec = body_object(r, &err)) ||
 	    !(call = uk_toolack_call_from_record(rec, NULL, NULL, &err)) ||
@@ -617,7 +617,7 @@ do_ack(struct srv *s, struct req *r)
 	else
 		switch (uk_ackreg_ack(s->reg, id, status, output,
 		    et && YAJL_IS_STRING(et) ? YAJL_GET_STRING(et) : NULL, at,
-		    uk_toolack_now_ms())) {
+		    uk_mono_ms())) {
 		case UK_ACKREG_OK:
 			ret = reply_json(r->conn, MHD_HTTP_OK, "{\"ok\":true}");
 			break;
@@ -730,7 +730,7 @@ do_result(struct srv *s, struct req *r)
 		return reply_fail(r->conn, MHD_HTTP_BAD_REQUEST,
 		    "timeout must be 0 to 600 seconds");
 	waiter_attach(r, c);
-	r->until = uk_toolack_now_ms() + t * 1000;
+	r->until = uk_mono_ms() + t * 1000;
 	LINK(s->rwaits, r, rprev, rnext);
 	sleep_req(r);
 	return MHD_YES;
@@ -1037,9 +1037,9 @@ uk_toolack_serve(const struct uk_toolack_server_opts *o, int stop_fd,
 	if (o->ready)
 		o->ready(o->ctx, s.url);
 
-	next_hb = uk_toolack_now_ms() + s.hb_ms;
+	next_hb = uk_mono_ms() + s.hb_ms;
 	for (;;) {
-		now = uk_toolack_now_ms();
+		now = uk_mono_ms();
 		uk_ackreg_expire(s.reg, now);
 		rw = rwaits_expire(&s, now);
 		if (now >= next_hb) {
@@ -1064,8 +1064,8 @@ uk_toolack_serve(const struct uk_toolack_server_opts *o, int stop_fd,
 		close(lfd);
 	wake_all(&s);
 	/* Until every request is answered (or 2 s), so none stays suspended. */
-	for (t = uk_toolack_now_ms() + 2000;
-	     s.reqs && uk_toolack_now_ms() < t;) {
+	for (t = uk_mono_ms() + 2000;
+	     s.reqs && uk_mono_ms() < t;) {
 		run_once(&s, epfd, -1, 10);
 		wake_all(&s);
 	}

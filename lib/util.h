@@ -87,6 +87,14 @@ int uk_parse_long(const char *s, long min, long max, long *out);
 int uk_parse_seconds(const char *s, double *out);
 int uk_parse_size(const char *s, unsigned long long *out);
 
+/*
+ * The monotonic clock (CLOCK_MONOTONIC), for deadlines and intervals:
+ * uk_mono_now in seconds, uk_mono_ms in milliseconds.  Its zero is
+ * arbitrary; only differences mean anything.
+ */
+double uk_mono_now(void);
+long long uk_mono_ms(void);
+
 /* The current time as RFC 3339 UTC with milliseconds, into buf (>= 32). */
 void uk_time_rfc3339(char *buf, size_t size);
 
