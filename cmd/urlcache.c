@@ -538,9 +538,9 @@ list_one(void *ctx, const struct uk_cache_file *f)
 	if (r == 1)
 		uk_json_set_str(v, "url", uk_json_get_str(rec, "url"));
 	uk_json_set_str(v, "key", f->key);
-	uk_cache_time_fmt(f->mtime_ns, when, sizeof(when));
+	uk_time_fmt(f->mtime_ns, when, sizeof(when));
 	uk_json_set_str(v, "cached_at", when);
-	uk_cache_time_fmt(f->atime_ns, when, sizeof(when));
+	uk_time_fmt(f->atime_ns, when, sizeof(when));
 	uk_json_set_str(v, "used_at", when);
 	uk_json_set_int(v, "size", f->size);
 	uk_json_set_bool(v, "expired",
@@ -623,9 +623,9 @@ cmd_stats(int argc, char **argv)
 	if (s.other)
 		uk_json_set_int(v, "other", s.other);
 	if (s.entries) {
-		uk_cache_time_fmt(s.oldest, when, sizeof(when));
+		uk_time_fmt(s.oldest, when, sizeof(when));
 		uk_json_set_str(v, "oldest", when);
-		uk_cache_time_fmt(s.newest, when, sizeof(when));
+		uk_time_fmt(s.newest, when, sizeof(when));
 		uk_json_set_str(v, "newest", when);
 	} else {
 		uk_json_set(v, "oldest", uk_json_null());

@@ -38,21 +38,9 @@ uk_cache_now_ns(void)
 	return (long long)ts.tv_sec * NS + ts.tv_nsec;
 }
 
-void
-uk_cache_time_fmt(long long ns, char *buf, size_t size)
-{
-	time_t t = (time_t)(ns / NS);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
-	    tm.tm_sec, (int)(ns % NS / 1000000));
-}
-
 /*
  * ns since the epoch of an RFC 3339 UTC time of len bytes as
- * uk_cache_time_fmt writes it (the fraction is dropped), or -1.
+ * uk_time_fmt writes it (the fraction is dropped), or -1.
  */
 static long long
 time_parse(const char *s, size_t len)
@@ -87,7 +75,7 @@ uk_cache_lifetime(yajl_val rec, long life)
 	if (life < 0)
 		return 1;
 	if (life > 0) {
-		uk_cache_time_fmt(uk_cache_now_ns() + (long long)life * NS,
+		uk_time_fmt(uk_cache_now_ns() + (long long)life * NS,
 		    when, sizeof(when));
 		uk_json_set_str(rec, "expires_at", when);
 	}
@@ -936,7 +924,7 @@ uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 		return uk_err_set(err, UK_EXIT_FAIL,
 		    "a record with an error is not cached");
 	now = uk_cache_now_ns();
-	uk_cache_time_fmt(now, when, sizeof(when));
+	uk_time_fmt(now, when, sizeof(when));
 	v = uk_json_copy(rec);
 	uk_json_del(v, "cached");
 	uk_json_del(v, "error"); /* null, if there */

@@ -209,9 +209,6 @@ long uk_cache_cleanup_opt(struct uk_cache *c, struct uk_cache_cleanup *o,
 int uk_cache_write_file(const char *dir, const char *name, const char *data,
     size_t len, long long mtime_ns, struct uk_err *err);
 
-/* Format ns since the epoch as RFC 3339 UTC with milliseconds (>= 32). */
-void uk_cache_time_fmt(long long ns, char *buf, size_t size);
-
 /* Now, in ns since the epoch. */
 long long uk_cache_now_ns(void);
 

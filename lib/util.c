@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -248,16 +247,24 @@ uk_parse_size(const char *s, unsigned long long *out)
 }
 
 void
-uk_time_rfc3339(char *buf, size_t size)
+uk_time_fmt(long long ns, char *buf, size_t size)
 {
-	struct timeval tv;
+	time_t t = (time_t)(ns / 1000000000);
 	struct tm tm;
 
-	gettimeofday(&tv, NULL);
-	gmtime_r(&tv.tv_sec, &tm);
+	gmtime_r(&t, &tm);
 	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
 	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
-	    tm.tm_sec, (int)(tv.tv_usec / 1000));
+	    tm.tm_sec, (int)(ns % 1000000000 / 1000000));
+}
+
+void
+uk_time_rfc3339(char *buf, size_t size)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uk_time_fmt((long long)ts.tv_sec * 1000000000 + ts.tv_nsec, buf, size);
 }
 
 void

@@ -95,7 +95,12 @@ int uk_parse_size(const char *s, unsigned long long *out);
 double uk_mono_now(void);
 long long uk_mono_ms(void);
 
-/* The current time as RFC 3339 UTC with milliseconds, into buf (>= 32). */
+/*
+ * RFC 3339 UTC with milliseconds ("2026-11-24T14:30:00.123Z") into buf
+ * (size >= 32): uk_time_fmt of ns nanoseconds since the epoch,
+ * uk_time_rfc3339 of the current time.
+ */
+void uk_time_fmt(long long ns, char *buf, size_t size);
 void uk_time_rfc3339(char *buf, size_t size);
 
 /*
