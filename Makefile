@@ -25,11 +25,15 @@ pwfetch_PKGS   = yajl libcurl gumbo libcrypto
 # urlfetch-net some fifty libraries; see lib/pdf.c).
 PDF_PKGS       = poppler-glib
 
-# Every cmd/*.c is a program.  Those in LIBEXEC_PROGS are private, run by
-# another program (urlfetch runs urlfetch-net): they go to libexec/urlkit/.
+# The programs, each cmd/PROG.c linked with the library and with PROG_OBJS,
+# its own code that no other program needs (mblaze's way: it lives beside
+# the program in cmd/, not in the library).  Those in LIBEXEC_PROGS are run
+# by another program (urlfetch runs urlfetch-net): they go to
+# libexec/urlkit/.
+PROGS = pwfetch toolack urlcache urldetect urlfetch urlsum
 LIBEXEC_PROGS = urlfetch-net
-PROGS := $(filter-out $(LIBEXEC_PROGS), \
-	$(sort $(basename $(notdir $(wildcard cmd/*.c)))))
+urlfetch_OBJS = cmd/fetchargs.o
+urlfetch-net_OBJS = cmd/fetchargs.o
 ALL_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter \
 	libpcre2-8 libmicrohttpd $(PDF_PKGS)
 # What the unit tests link: everything but the libraries loaded with dlopen.
@@ -100,12 +104,15 @@ $(LIB): $(LIB_OBJ) $(TOKEN_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-LINK_PROG = $(CC) $(LDFLAGS) -o $@ $< $(LIB) \
+LINK_PROG = $(CC) $(LDFLAGS) -o $@ $(filter $(BUILD)/cmd/%.o,$^) $(LIB) \
 	    $(shell $(PKG_CONFIG) --libs $($*_PKGS)) $(LDLIBS)
-$(BUILD)/bin/%: $(BUILD)/cmd/%.o $(LIB) $(FLAGS_STAMP)
+PROG_DEPS = $(BUILD)/cmd/%.o $$(addprefix $(BUILD)/,$$($$*_OBJS)) $(LIB) \
+	$(FLAGS_STAMP)
+.SECONDEXPANSION:
+$(BUILD)/bin/%: $(PROG_DEPS)
 	@mkdir -p $(@D)
 	$(LINK_PROG)
-$(BUILD)/libexec/urlkit/%: $(BUILD)/cmd/%.o $(LIB) $(FLAGS_STAMP)
+$(BUILD)/libexec/urlkit/%: $(PROG_DEPS)
 	@mkdir -p $(@D)
 	$(LINK_PROG)
 # urlfetch looks for urlfetch-net beside itself, then where it is installed.

@@ -118,7 +118,7 @@ struct call {
 	enum tag tag;
 };
 
-static struct uk_out out;
+static struct uk_jsonl_out out;
 static struct uk_browser browser;
 static int have_browser, browser_gone;
 static char gone_why[300];
@@ -158,7 +158,7 @@ put_record(yajl_val r)
 {
 	if (out_tty)
 		uk_progress_clear(&prog);
-	uk_out_record(&out, r);
+	uk_jsonl_out_record(&out, r);
 	ndone++;
 }
 
@@ -1785,7 +1785,7 @@ need_browser(void)
 struct input {
 	char **argv;
 	int argc, i;
-	struct uk_lines lines;
+	struct uk_jsonl_in lines;
 	int use_lines, eof;
 };
 
@@ -1827,17 +1827,17 @@ next_input(struct input *in)
 					in->eof = 1;
 					return NULL;
 				}
-				uk_out_error(&out, in->lines.name,
+				uk_jsonl_out_error(&out, in->lines.name,
 				    in->lines.lineno, err.msg);
 				continue;
 			}
 			if (uk_json_get(rec, "error")) {
-				uk_out_record(&out, rec);
+				uk_jsonl_out_record(&out, rec);
 				uk_json_free(rec);
 				continue;
 			}
 			if (!(url = uk_json_get_str(rec, "url"))) {
-				uk_out_error(&out, in->lines.name,
+				uk_jsonl_out_error(&out, in->lines.name,
 				    in->lines.lineno, "no string field 'url'");
 				uk_json_free(rec);
 				continue;
@@ -2213,11 +2213,11 @@ cmd_run(enum cmd cmd, int argc, char **argv)
 		in.argc = 0;
 	if (in.argc == 0) {
 		in.use_lines = 1;
-		if (uk_lines_open(&in.lines, "-", &err))
+		if (uk_jsonl_open(&in.lines, "-", &err))
 			uk_die(UK_EXIT_FATAL, "%s", err.msg);
 	}
 	jobs = uk_xcalloc((size_t)opt.jobs, sizeof(*jobs));
-	uk_out_init(&out, stdout);
+	uk_jsonl_out_init(&out, stdout);
 	memset(&browser, 0, sizeof(browser));
 	/* What the browser leaves outside its process group comes to us. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -2243,9 +2243,9 @@ cmd_run(enum cmd cmd, int argc, char **argv)
 	free(fetch_ctx);
 	free(spare);
 	if (in.use_lines)
-		uk_lines_close(&in.lines);
-	uk_out_finish(&out);
-	uk_out_release(&out);
+		uk_jsonl_close(&in.lines);
+	uk_jsonl_out_finish(&out);
+	uk_jsonl_out_release(&out);
 	return uk_status;
 }
 

@@ -36,7 +36,7 @@ static struct {
 } opt = { NULL, -1, 0 };
 
 static struct uk_cache cache;
-static struct uk_out out;
+static struct uk_jsonl_out out;
 
 static void
 usage(int code)
@@ -50,7 +50,7 @@ static void
 lib_error(const struct uk_err *err)
 {
 	if (err->code == UK_EXIT_FATAL) {
-		uk_out_flush(&out);
+		uk_jsonl_out_flush(&out);
 		uk_die(UK_EXIT_FATAL, "%s", err->msg);
 	}
 	uk_warn("%s", err->msg);
@@ -61,7 +61,7 @@ static void
 emit(yajl_val v)
 {
 	if (!opt.quiet)
-		uk_out_record(&out, v);
+		uk_jsonl_out_record(&out, v);
 }
 
 /* What urlfetch says of a URL that holds NUL; it is neither read nor kept. */
@@ -74,7 +74,7 @@ emit(yajl_val v)
 static void
 each_url(int argc, char **argv, void (*fn)(const char *url, yajl_val in))
 {
-	struct uk_lines in;
+	struct uk_jsonl_in in;
 	struct uk_err err;
 	yajl_val rec, v;
 	const char *url;
@@ -86,17 +86,18 @@ each_url(int argc, char **argv, void (*fn)(const char *url, yajl_val in))
 			fn(argv[i], NULL);
 		return;
 	}
-	if (uk_lines_open(&in, "-", &err))
+	if (uk_jsonl_open(&in, "-", &err))
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
 	while ((r = uk_jsonl_next(&in, UK_JSONL_BARE_URL, &rec, &err)) != 0) {
 		if (r < 0) {
 			if (err.code == UK_EXIT_FATAL)
 				uk_die(UK_EXIT_FATAL, "%s", err.msg);
-			uk_out_error(&out, in.name, in.lineno, err.msg);
+			uk_jsonl_out_error(&out, in.name, in.lineno,
+			    err.msg);
 			continue;
 		}
 		if (!(url = uk_json_get_strn(rec, "url", &len))) {
-			uk_out_error(&out, in.name, in.lineno,
+			uk_jsonl_out_error(&out, in.name, in.lineno,
 			    "no string field 'url'");
 		} else if (len != strlen(url)) {
 			/* As urlfetch: "https://a.example/j\u0000evil" is
@@ -107,7 +108,7 @@ each_url(int argc, char **argv, void (*fn)(const char *url, yajl_val in))
 			uk_json_set_str(v, "error", NUL_URL);
 			emit(v);
 			uk_json_free(v);
-			uk_warn("%s:%lu: %s", uk_lines_display(&in), in.lineno,
+			uk_warn("%s:%lu: %s", uk_jsonl_name(&in), in.lineno,
 			    NUL_URL);
 			uk_status_set(UK_EXIT_FAIL);
 		} else {
@@ -115,7 +116,7 @@ each_url(int argc, char **argv, void (*fn)(const char *url, yajl_val in))
 		}
 		uk_json_free(rec);
 	}
-	uk_lines_close(&in);
+	uk_jsonl_close(&in);
 }
 
 /* A record for url with error set, as a miss is answered. */
@@ -180,9 +181,9 @@ get_one(const char *url, yajl_val in)
 			if (expired)
 				uk_buf_addstr(&raw, ",\"expired\":true");
 			uk_buf_addstr(&raw, "}\n");
-			uk_out_raw(&out, raw.buf, raw.len);
+			uk_jsonl_out_raw(&out, raw.buf, raw.len);
 			if (!out.batch)
-				uk_out_flush(&out);
+				uk_jsonl_out_flush(&out);
 			return;
 		}
 	}
@@ -245,7 +246,7 @@ cmd_set(int argc, char **argv)
 		{ "pass", no_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct uk_lines in;
+	struct uk_jsonl_in in;
 	struct uk_err err;
 	yajl_val rec, e;
 	const char *url;
@@ -261,7 +262,7 @@ cmd_set(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	for (i = 0; i < (argc ? argc : 1); i++) {
-		if (uk_lines_open(&in, argc ? argv[i] : "-", &err)) {
+		if (uk_jsonl_open(&in, argc ? argv[i] : "-", &err)) {
 			if (err.code == UK_EXIT_FATAL)
 				uk_die(UK_EXIT_FATAL, "%s", err.msg);
 			uk_warn("%s", err.msg);
@@ -272,7 +273,8 @@ cmd_set(int argc, char **argv)
 			if (r < 0) {
 				if (err.code == UK_EXIT_FATAL)
 					uk_die(UK_EXIT_FATAL, "%s", err.msg);
-				uk_out_error(&out, in.name, in.lineno, err.msg);
+				uk_jsonl_out_error(&out, in.name, in.lineno,
+				    err.msg);
 				continue;
 			}
 			/* A failed fetch is never cached; it passes on. */
@@ -289,8 +291,8 @@ cmd_set(int argc, char **argv)
 				 * at the NUL.  The record goes on with its
 				 * error, as urlfetch answers it. */
 				uk_json_set_str(rec, "error", NUL_URL);
-				uk_out_record(&out, rec);
-				uk_warn("%s:%lu: %s", uk_lines_display(&in),
+				uk_jsonl_out_record(&out, rec);
+				uk_warn("%s:%lu: %s", uk_jsonl_name(&in),
 				    in.lineno, NUL_URL);
 				uk_status_set(UK_EXIT_FAIL);
 				uk_json_free(rec);
@@ -300,12 +302,13 @@ cmd_set(int argc, char **argv)
 				char msg[600];
 
 				snprintf(msg, sizeof(msg), "%s", err.msg);
-				uk_out_error(&out, in.name, in.lineno, msg);
+				uk_jsonl_out_error(&out, in.name, in.lineno,
+				    msg);
 				if (err.code == UK_EXIT_FATAL) {
 					/* Disk full, read-only: the record
 					 * that failed is named, then stop. */
 					uk_json_free(rec);
-					uk_out_finish(&out);
+					uk_jsonl_out_finish(&out);
 					exit(UK_EXIT_FATAL);
 				}
 			} else if (pass) {
@@ -313,7 +316,7 @@ cmd_set(int argc, char **argv)
 			}
 			uk_json_free(rec);
 		}
-		uk_lines_close(&in);
+		uk_jsonl_close(&in);
 	}
 	return 0;
 }
@@ -549,7 +552,7 @@ list_one(void *ctx, const struct uk_cache_file *f)
 		uk_json_set_bool(v, "summary", 1);
 	if (r == 0)
 		uk_json_set_bool(v, "corrupt", 1);
-	uk_out_record(&out, v);
+	uk_jsonl_out_record(&out, v);
 	uk_json_free(v);
 	uk_json_free(rec);
 	return 0;
@@ -631,7 +634,7 @@ cmd_stats(int argc, char **argv)
 		uk_json_set(v, "oldest", uk_json_null());
 		uk_json_set(v, "newest", uk_json_null());
 	}
-	uk_out_record(&out, v);
+	uk_jsonl_out_record(&out, v);
 	uk_json_free(v);
 	return 0;
 }
@@ -645,12 +648,12 @@ cmd_path(int argc, char **argv)
 		usage(UK_EXIT_USAGE);
 	if (argc == 2) {
 		p = uk_cache_path(&cache, argv[1]);
-		uk_out_raw(&out, p, strlen(p));
+		uk_jsonl_out_raw(&out, p, strlen(p));
 		free(p);
 	} else {
-		uk_out_raw(&out, cache.dir, strlen(cache.dir));
+		uk_jsonl_out_raw(&out, cache.dir, strlen(cache.dir));
 	}
-	uk_out_raw(&out, "\n", 1);
+	uk_jsonl_out_raw(&out, "\n", 1);
 	return 0;
 }
 
@@ -682,28 +685,30 @@ session_add_url(const char *url, yajl_val in)
 static void
 session_add_stdin(void)
 {
-	struct uk_lines in;
+	struct uk_jsonl_in in;
 	struct uk_err err;
 	yajl_val rec;
 	int r;
 
-	if (uk_lines_open(&in, "-", &err))
+	if (uk_jsonl_open(&in, "-", &err))
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
 	while ((r = uk_jsonl_next(&in, 0, &rec, &err)) != 0) {
 		if (r < 0) {
 			if (err.code == UK_EXIT_FATAL)
 				uk_die(UK_EXIT_FATAL, "%s", err.msg);
-			uk_out_error(&out, in.name, in.lineno, err.msg);
+			uk_jsonl_out_error(&out, in.name, in.lineno,
+			    err.msg);
 			continue;
 		}
 		if (uk_session_add(cur, rec, &err)) {
 			if (err.code == UK_EXIT_FATAL)
 				uk_die(UK_EXIT_FATAL, "%s", err.msg);
-			uk_out_error(&out, in.name, in.lineno, err.msg);
+			uk_jsonl_out_error(&out, in.name, in.lineno,
+			    err.msg);
 		}
 		uk_json_free(rec);
 	}
-	uk_lines_close(&in);
+	uk_jsonl_close(&in);
 }
 
 static void
@@ -864,11 +869,11 @@ main(int argc, char **argv)
 	}
 	if (uk_cache_open(&cache, opt.dir, opt.ttl, &err))
 		uk_die(err.code ? err.code : UK_EXIT_FATAL, "%s", err.msg);
-	uk_out_init(&out, stdout);
+	uk_jsonl_out_init(&out, stdout);
 	optind = 0; /* getopt: start again, for the command's options */
 	cmds[i].fn(argc, argv);
-	uk_out_finish(&out);
-	uk_out_release(&out);
+	uk_jsonl_out_finish(&out);
+	uk_jsonl_out_release(&out);
 	uk_cache_release(&cache);
 	return uk_status;
 }

@@ -27,7 +27,7 @@ static struct {
 	int type; /* -1: any */
 } opt = { .type = -1 };
 
-static struct uk_out out;
+static struct uk_jsonl_out out;
 static int found;
 
 /* One message: its number, where it starts, what it has given so far. */
@@ -66,8 +66,8 @@ emit(struct msg *m, const char *url, size_t n, unsigned long long start,
 	}
 	if (opt.urls && opt.type < 0) {
 		m->count++;
-		uk_out_raw(&out, url, n);
-		uk_out_raw(&out, "\n", 1);
+		uk_jsonl_out_raw(&out, url, n);
+		uk_jsonl_out_raw(&out, "\n", 1);
 		return 0;
 	}
 	s = uk_xmemdup(url, n);
@@ -85,8 +85,8 @@ emit(struct msg *m, const char *url, size_t n, unsigned long long start,
 		return 1;
 	}
 	if (opt.urls) {
-		uk_out_raw(&out, url, n);
-		uk_out_raw(&out, "\n", 1);
+		uk_jsonl_out_raw(&out, url, n);
+		uk_jsonl_out_raw(&out, "\n", 1);
 	} else {
 		rec = uk_json_object();
 		uk_json_set(rec, "url", uk_json_strn(url, n));
@@ -103,7 +103,7 @@ emit(struct msg *m, const char *url, size_t n, unsigned long long start,
 			uk_json_del(rec, "github");
 			uk_json_set(rec, "github", gh);
 		}
-		uk_out_record(&out, rec);
+		uk_jsonl_out_record(&out, rec);
 		uk_json_free(rec);
 	}
 	uk_url_release(&u);
@@ -151,7 +151,7 @@ text_found(void *ctx, const char *s, size_t start, size_t end)
 
 /* Scan one input stream as text; returns -1 on a fatal read error. */
 static int
-scan_text(struct uk_lines *in, struct text *t)
+scan_text(struct uk_jsonl_in *in, struct text *t)
 {
 	struct uk_detect d;
 	struct uk_err err;
@@ -164,7 +164,7 @@ scan_text(struct uk_lines *in, struct text *t)
 	uk_detect_init(&d);
 	t->win = win;
 	while (!final) {
-		n = uk_lines_read(in, win + len, cap - len, &err);
+		n = uk_jsonl_read(in, win + len, cap - len, &err);
 		if (n < 0) {
 			uk_warn("%s", err.msg);
 			free(win);
@@ -175,7 +175,7 @@ scan_text(struct uk_lines *in, struct text *t)
 		done = uk_detect_scan(&d, win, from, len, final, text_found, t);
 		if (done == (size_t)-1)
 			break;
-		uk_out_flush(&out);
+		uk_jsonl_out_flush(&out);
 		if (final)
 			break;
 		/* Keep the unfinished tail and some context before it. */
@@ -188,7 +188,7 @@ scan_text(struct uk_lines *in, struct text *t)
 	}
 	if (d.toolong)
 		uk_warn("%s: skipped %lu URL%s longer than %d bytes",
-		    uk_lines_display(in), d.toolong, d.toolong == 1 ? "" : "s",
+		    uk_jsonl_name(in), d.toolong, d.toolong == 1 ? "" : "s",
 		    UK_DETECT_MAX_URL);
 	free(win);
 	return 0;
@@ -202,7 +202,7 @@ scan_found(void *ctx, const char *s, size_t start, size_t end)
 
 /* -j: the message is a field of each record. */
 static int
-scan_records(struct uk_lines *in)
+scan_records(struct uk_jsonl_in *in)
 {
 	struct uk_detect d;
 	struct uk_err err;
@@ -219,12 +219,12 @@ scan_records(struct uk_lines *in)
 				uk_warn("%s", err.msg);
 				return -1;
 			}
-			uk_out_error(&out, in->name, in->lineno, err.msg);
+			uk_jsonl_out_error(&out, in->name, in->lineno, err.msg);
 			continue;
 		}
 		if (uk_json_get(rec, "error")) {
 			if (!opt.urls && !opt.quiet)
-				uk_out_record(&out, rec);
+				uk_jsonl_out_record(&out, rec);
 			uk_json_free(rec);
 			continue;
 		}
@@ -234,7 +234,7 @@ scan_records(struct uk_lines *in)
 
 			snprintf(msg, sizeof(msg), "no string field '%s'",
 			    opt.field);
-			uk_out_error(&out, in->name, in->lineno, msg);
+			uk_jsonl_out_error(&out, in->name, in->lineno, msg);
 			uk_json_free(rec);
 			continue;
 		}
@@ -251,7 +251,7 @@ scan_records(struct uk_lines *in)
 		if (!uk_json_get(rec, "id"))
 			uk_json_free(m.id);
 		uk_json_free(rec);
-		uk_out_flush(&out);
+		uk_jsonl_out_flush(&out);
 		if (r)
 			break;
 	}
@@ -261,7 +261,7 @@ scan_records(struct uk_lines *in)
 
 /* -c: classify url records or bare URLs again. */
 static int
-classify_records(struct uk_lines *in)
+classify_records(struct uk_jsonl_in *in)
 {
 	struct uk_err err;
 	struct uk_url u;
@@ -276,17 +276,17 @@ classify_records(struct uk_lines *in)
 				uk_warn("%s", err.msg);
 				return -1;
 			}
-			uk_out_error(&out, in->name, in->lineno, err.msg);
+			uk_jsonl_out_error(&out, in->name, in->lineno, err.msg);
 			continue;
 		}
 		if (uk_json_get(rec, "error")) {
 			if (!opt.urls && !opt.quiet)
-				uk_out_record(&out, rec);
+				uk_jsonl_out_record(&out, rec);
 			uk_json_free(rec);
 			continue;
 		}
 		if (!(url = uk_json_get_strn(rec, "url", &len))) {
-			uk_out_error(&out, in->name, in->lineno,
+			uk_jsonl_out_error(&out, in->name, in->lineno,
 			    "no string field 'url'");
 			uk_json_free(rec);
 			continue;
@@ -294,12 +294,12 @@ classify_records(struct uk_lines *in)
 		if (len != strlen(url)) {
 			/* Classified, the URL would be what comes before. */
 			uk_warn("%s:%lu: '%s': the URL holds a NUL byte (\\u0000)",
-			    uk_lines_display(in), in->lineno, url);
+			    uk_jsonl_name(in), in->lineno, url);
 			uk_status_set(UK_EXIT_FAIL);
 			if (!opt.urls && !opt.quiet) {
 				uk_json_set_str(rec, "error",
 				    "the URL holds a NUL byte (\\u0000)");
-				uk_out_record(&out, rec);
+				uk_jsonl_out_record(&out, rec);
 			}
 			uk_json_free(rec);
 			continue;
@@ -313,12 +313,12 @@ classify_records(struct uk_lines *in)
 				return 1;
 			}
 			if (opt.urls) {
-				uk_out_raw(&out, url, strlen(url));
-				uk_out_raw(&out, "\n", 1);
-				uk_out_flush(&out);
+				uk_jsonl_out_raw(&out, url, strlen(url));
+				uk_jsonl_out_raw(&out, "\n", 1);
+				uk_jsonl_out_flush(&out);
 			} else {
 				uk_url_to_record(&u, rec);
-				uk_out_record(&out, rec);
+				uk_jsonl_out_record(&out, rec);
 			}
 		}
 		uk_url_release(&u);
@@ -401,15 +401,15 @@ main(int argc, char **argv)
 	 * a large buffer in between saves a write per URL. */
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-	uk_out_init(&out, stdout);
+	uk_jsonl_out_init(&out, stdout);
 	out.batch = 1;
 	memset(&t, 0, sizeof(t));
 	t.m.no = 1;
 	for (i = 0; i < (argc ? argc : 1); i++) {
-		struct uk_lines in;
+		struct uk_jsonl_in in;
 		struct uk_err err;
 
-		if (uk_lines_open(&in, argc ? argv[i] : "-", &err)) {
+		if (uk_jsonl_open(&in, argc ? argv[i] : "-", &err)) {
 			uk_warn("%s", err.msg);
 			uk_status_set(UK_EXIT_FAIL);
 			continue;
@@ -427,15 +427,15 @@ main(int argc, char **argv)
 			t.m.abs = t.m.base = t.nl_upto = 0;
 			r = scan_text(&in, &t);
 		}
-		uk_lines_close(&in);
+		uk_jsonl_close(&in);
 		if (r < 0)
 			uk_status_set(UK_EXIT_FATAL);
 		if (r || (opt.quiet && found))
 			break;
 	}
 	uk_strset_release(&t.m.seen);
-	uk_out_finish(&out);
-	uk_out_release(&out);
+	uk_jsonl_out_finish(&out);
+	uk_jsonl_out_release(&out);
 	if (opt.quiet && uk_status < UK_EXIT_USAGE)
 		return found ? UK_EXIT_OK : UK_EXIT_FAIL;
 	return uk_status;

@@ -24,7 +24,7 @@
 #include "banned.h"
 
 static struct uk_fetchargs opt;
-static struct uk_out out;
+static struct uk_jsonl_out out;
 
 /*
  * The progress line (lib/progress), on standard error when it is a
@@ -189,7 +189,7 @@ flush_head(struct run *r)
 				uk_warn("'%s': %s", s->job.url,
 				    uk_extract_shell_warning);
 			}
-			uk_out_record(&out, s->job.rec);
+			uk_jsonl_out_record(&out, s->job.rec);
 			if (r->have_sess &&
 			    uk_session_add(&r->sess, s->job.rec, &err)) {
 				progress_clear();
@@ -200,12 +200,12 @@ flush_head(struct run *r)
 			uk_fetch_job_release(&s->job);
 			break;
 		case S_PASS:
-			uk_out_record(&out, s->in);
+			uk_jsonl_out_record(&out, s->in);
 			break;
 		case S_BAD:
 			prog.failed++;
 			progress_clear();
-			uk_out_error(&out, s->file, s->line, s->msg);
+			uk_jsonl_out_error(&out, s->file, s->line, s->msg);
 			break;
 		}
 		uk_json_free(s->in);
@@ -224,7 +224,7 @@ flush_head(struct run *r)
 }
 
 static void
-bad(struct run *r, struct uk_lines *in, const char *msg)
+bad(struct run *r, struct uk_jsonl_in *in, const char *msg)
 {
 	struct slot *s = push_slot(r, S_BAD);
 
@@ -269,7 +269,7 @@ not_fetched(struct slot *s, const char *msg, int skipped)
 
 /* Take one input record; returns 0 at the end of input, -1 on fatal. */
 static int
-take(struct run *r, struct uk_lines *in)
+take(struct run *r, struct uk_jsonl_in *in)
 {
 	struct uk_err err;
 	yajl_val rec;
@@ -328,7 +328,7 @@ int
 main(int argc, char **argv)
 {
 	struct uk_err err;
-	struct uk_lines in;
+	struct uk_jsonl_in in;
 	struct run r;
 	long window;
 	int i, eof, open_in = 0, fd_ready = 0, n;
@@ -364,7 +364,7 @@ main(int argc, char **argv)
 			uk_die(UK_EXIT_FATAL, "%s", err.msg);
 		r.have_sess = 1;
 	}
-	uk_out_init(&out, stdout);
+	uk_jsonl_out_init(&out, stdout);
 	window = 4 * opt.fo.http.jobs < 16 ? 16 : 4 * opt.fo.http.jobs;
 
 	i = 0;
@@ -377,7 +377,7 @@ main(int argc, char **argv)
 		if (!eof && !open_in) {
 			if (i >= (argc ? argc : 1)) {
 				eof = 1;
-			} else if (uk_lines_open(&in, argc ? argv[i] : "-",
+			} else if (uk_jsonl_open(&in, argc ? argv[i] : "-",
 				       &err)) {
 				progress_clear();
 				uk_warn("%s", err.msg);
@@ -396,7 +396,7 @@ main(int argc, char **argv)
 				fd_ready = 0;
 				n = take(&r, &in);
 				if (n <= 0) {
-					uk_lines_close(&in);
+					uk_jsonl_close(&in);
 					open_in = 0;
 					i++;
 					if (n < 0) {
@@ -428,7 +428,7 @@ main(int argc, char **argv)
 		uk_progress_done(&prog.p);
 	}
 	if (open_in)
-		uk_lines_close(&in);
+		uk_jsonl_close(&in);
 	free(r.msgkey);
 	free(r.q);
 	uk_fetch_release(&r.f);
@@ -436,7 +436,7 @@ main(int argc, char **argv)
 		uk_session_release(&r.sess);
 		uk_cache_release(&r.scache);
 	}
-	uk_out_finish(&out);
-	uk_out_release(&out);
+	uk_jsonl_out_finish(&out);
+	uk_jsonl_out_release(&out);
 	return uk_status;
 }

@@ -32,7 +32,7 @@
 
 static struct uk_fetchargs opt;
 static char **net_argv; /* argv as given: getopt_long reorders argv */
-static struct uk_out out;
+static struct uk_jsonl_out out;
 
 static void
 usage(int code)
@@ -173,7 +173,7 @@ extract_file(const char *path, const char *url, int text_only)
 		}
 		goto out;
 	}
-	uk_out_init(&out, stdout);
+	uk_jsonl_out_init(&out, stdout);
 	rec = uk_json_object();
 	uk_json_set_str(rec, "url", url);
 	uk_json_set_str(rec, "url_type", "web");
@@ -203,10 +203,10 @@ extract_file(const char *path, const char *url, int text_only)
 		uk_warn("%s", err.msg);
 		uk_status_set(UK_EXIT_FAIL);
 	}
-	uk_out_record(&out, rec);
+	uk_jsonl_out_record(&out, rec);
 	uk_json_free(rec);
-	uk_out_finish(&out);
-	uk_out_release(&out);
+	uk_jsonl_out_finish(&out);
+	uk_jsonl_out_release(&out);
 out:
 	uk_extract_release(&x);
 	uk_buf_release(&in);

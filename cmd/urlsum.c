@@ -33,7 +33,7 @@ static struct {
 	size_t nexcluded;
 } opt = { .type = -1, .timeout = 120, .retries = 3, .jobs = 4 };
 
-static struct uk_out out;
+static struct uk_jsonl_out out;
 static struct uk_cache cache;
 static int have_cache;
 static struct uk_llm llm;
@@ -95,7 +95,7 @@ emit(yajl_val rec)
 
 	switch (opt.mode) {
 	case MODE_JSON:
-		uk_out_record(&out, rec);
+		uk_jsonl_out_record(&out, rec);
 		uk_json_free(rec);
 		return;
 	case MODE_PROMPT:
@@ -106,8 +106,8 @@ emit(yajl_val rec)
 			uk_summary_format_prompt(rec, (size_t)opt.max_length,
 			    &b);
 			uk_buf_addch(&b, '\n');
-			uk_out_raw(&out, b.buf, b.len);
-			uk_out_flush(&out);
+			uk_jsonl_out_raw(&out, b.buf, b.len);
+			uk_jsonl_out_flush(&out);
 			uk_buf_release(&b);
 		}
 		uk_json_free(rec);
@@ -357,7 +357,7 @@ wait_one(int fd, int *ready)
 }
 
 static int
-run(struct uk_lines *in)
+run(struct uk_jsonl_in *in)
 {
 	struct uk_err err;
 	struct item *it;
@@ -611,11 +611,11 @@ main(int argc, char **argv)
 		have_cache = 1;
 	}
 
-	uk_out_init(&out, stdout);
+	uk_jsonl_out_init(&out, stdout);
 	for (i = 0; i < (argc ? argc : 1); i++) {
-		struct uk_lines in;
+		struct uk_jsonl_in in;
 
-		if (uk_lines_open(&in, argc ? argv[i] : "-", &err)) {
+		if (uk_jsonl_open(&in, argc ? argv[i] : "-", &err)) {
 			uk_warn("%s", err.msg);
 			uk_status_set(err.code);
 			if (err.code == UK_EXIT_FATAL)
@@ -627,7 +627,7 @@ main(int argc, char **argv)
 		while (have_llm && llm.active)
 			wait_one(-1, NULL);
 		drain();
-		uk_lines_close(&in);
+		uk_jsonl_close(&in);
 		if (r < 0) {
 			uk_status_set(UK_EXIT_FATAL);
 			break;
@@ -646,14 +646,14 @@ main(int argc, char **argv)
 		if (uk_summary_format_context(ctx_recs, ctx_n, opt.excluded,
 			(size_t)opt.max_length, &b))
 			uk_buf_addch(&b, '\n');
-		uk_out_raw(&out, b.buf, b.len);
+		uk_jsonl_out_raw(&out, b.buf, b.len);
 		uk_buf_release(&b);
 		for (k = 0; k < ctx_n; k++)
 			uk_json_free(ctx_recs[k]);
 		free(ctx_recs);
 	}
-	uk_out_finish(&out);
-	uk_out_release(&out);
+	uk_jsonl_out_finish(&out);
+	uk_jsonl_out_release(&out);
 	if (have_llm)
 		uk_llm_release(&llm);
 	if (have_cache)

@@ -14,7 +14,7 @@
 #define RBUF_SIZE 65536
 
 int
-uk_lines_open(struct uk_lines *l, const char *path, struct uk_err *err)
+uk_jsonl_open(struct uk_jsonl_in *l, const char *path, struct uk_err *err)
 {
 	memset(l, 0, sizeof(*l));
 	uk_buf_init(&l->line, 0);
@@ -34,7 +34,7 @@ uk_lines_open(struct uk_lines *l, const char *path, struct uk_err *err)
 }
 
 void
-uk_lines_close(struct uk_lines *l)
+uk_jsonl_close(struct uk_jsonl_in *l)
 {
 	if (l->fd > 0)
 		close(l->fd);
@@ -45,13 +45,13 @@ uk_lines_close(struct uk_lines *l)
 }
 
 const char *
-uk_lines_display(const struct uk_lines *l)
+uk_jsonl_name(const struct uk_jsonl_in *l)
 {
 	return strcmp(l->name, "-") ? l->name : "<stdin>";
 }
 
 static int
-fill(struct uk_lines *l, struct uk_err *err)
+fill(struct uk_jsonl_in *l, struct uk_err *err)
 {
 	ssize_t n;
 
@@ -63,7 +63,7 @@ fill(struct uk_lines *l, struct uk_err *err)
 			break;
 		if (errno != EINTR)
 			return uk_err_set(err, UK_EXIT_FATAL, "%s: read error: %s",
-			    uk_lines_display(l), strerror(errno));
+			    uk_jsonl_name(l), strerror(errno));
 	}
 	l->rpos = 0;
 	l->rend = (size_t)n;
@@ -73,7 +73,7 @@ fill(struct uk_lines *l, struct uk_err *err)
 }
 
 int
-uk_lines_next(struct uk_lines *l, struct uk_err *err)
+uk_jsonl_line(struct uk_jsonl_in *l, struct uk_err *err)
 {
 	int toolong = 0, any = 0, r;
 
@@ -87,7 +87,7 @@ uk_lines_next(struct uk_lines *l, struct uk_err *err)
 				return -1;
 			if (!r) {
 				if (!any)
-					return UK_LINES_EOF;
+					return UK_JSONL_EOF;
 				break;
 			}
 		}
@@ -109,14 +109,14 @@ uk_lines_next(struct uk_lines *l, struct uk_err *err)
 	}
 	l->lineno++;
 	if (toolong)
-		return UK_LINES_TOOLONG;
+		return UK_JSONL_TOOLONG;
 	if (l->line.len && l->line.buf[l->line.len - 1] == '\r')
 		uk_buf_setlen(&l->line, l->line.len - 1);
-	return UK_LINES_OK;
+	return UK_JSONL_OK;
 }
 
 long
-uk_lines_read(struct uk_lines *l, char *dst, size_t n, struct uk_err *err)
+uk_jsonl_read(struct uk_jsonl_in *l, char *dst, size_t n, struct uk_err *err)
 {
 	size_t have;
 	ssize_t r;
@@ -137,7 +137,7 @@ uk_lines_read(struct uk_lines *l, char *dst, size_t n, struct uk_err *err)
 			break;
 		if (errno != EINTR)
 			return uk_err_set(err, UK_EXIT_FATAL, "%s: read error: %s",
-			    uk_lines_display(l), strerror(errno));
+			    uk_jsonl_name(l), strerror(errno));
 	}
 	if (!r)
 		l->eof = 1;
@@ -157,7 +157,8 @@ blank(const char *s, size_t n)
 }
 
 int
-uk_jsonl_next(struct uk_lines *l, int flags, yajl_val *rec, struct uk_err *err)
+uk_jsonl_next(struct uk_jsonl_in *l, int flags, yajl_val *rec,
+    struct uk_err *err)
 {
 	struct uk_buf clean = UK_BUF_INIT;
 	const char *s;
@@ -167,12 +168,12 @@ uk_jsonl_next(struct uk_lines *l, int flags, yajl_val *rec, struct uk_err *err)
 
 	*rec = NULL;
 	for (;;) {
-		r = uk_lines_next(l, err);
+		r = uk_jsonl_line(l, err);
 		if (r < 0)
 			return -1;
-		if (r == UK_LINES_EOF)
+		if (r == UK_JSONL_EOF)
 			return 0;
-		if (r == UK_LINES_TOOLONG)
+		if (r == UK_JSONL_TOOLONG)
 			return uk_err_set(err, UK_EXIT_FAIL,
 			    "line longer than %zu bytes", l->max);
 		if (!blank(l->line.buf, l->line.len))
@@ -226,7 +227,7 @@ uk_jsonl_next(struct uk_lines *l, int flags, yajl_val *rec, struct uk_err *err)
 }
 
 void
-uk_out_init(struct uk_out *o, FILE *fp)
+uk_jsonl_out_init(struct uk_jsonl_out *o, FILE *fp)
 {
 	o->fp = fp;
 	o->g = uk_json_gen_new();
@@ -234,7 +235,7 @@ uk_out_init(struct uk_out *o, FILE *fp)
 }
 
 void
-uk_out_release(struct uk_out *o)
+uk_jsonl_out_release(struct uk_jsonl_out *o)
 {
 	if (o->g)
 		yajl_gen_free(o->g);
@@ -242,7 +243,7 @@ uk_out_release(struct uk_out *o)
 }
 
 static void
-write_failed(struct uk_out *o)
+write_failed(struct uk_jsonl_out *o)
 {
 	(void)o;
 	uk_die(UK_EXIT_FATAL, "write error: %s", strerror(errno));
@@ -258,7 +259,7 @@ write_failed(struct uk_out *o)
  * Write s and, when nl, a newline, as one unit.
  */
 static void
-put_unit(struct uk_out *o, const char *s, size_t len, int nl)
+put_unit(struct uk_jsonl_out *o, const char *s, size_t len, int nl)
 {
 	size_t total = len + (nl != 0), size = __fbufsize(o->fp);
 	size_t pending = __fpending(o->fp);
@@ -291,13 +292,13 @@ put_unit(struct uk_out *o, const char *s, size_t len, int nl)
 }
 
 void
-uk_out_raw(struct uk_out *o, const char *s, size_t len)
+uk_jsonl_out_raw(struct uk_jsonl_out *o, const char *s, size_t len)
 {
 	put_unit(o, s, len, 0);
 }
 
 void
-uk_out_flush(struct uk_out *o)
+uk_jsonl_out_flush(struct uk_jsonl_out *o)
 {
 	sigset_t old;
 	int r;
@@ -312,7 +313,7 @@ uk_out_flush(struct uk_out *o)
 }
 
 void
-uk_out_record(struct uk_out *o, yajl_val rec)
+uk_jsonl_out_record(struct uk_jsonl_out *o, yajl_val rec)
 {
 	const unsigned char *p;
 	size_t n;
@@ -326,7 +327,7 @@ uk_out_record(struct uk_out *o, yajl_val rec)
 }
 
 void
-uk_out_error(struct uk_out *o, const char *file, unsigned long line,
+uk_jsonl_out_error(struct uk_jsonl_out *o, const char *file, unsigned long line,
     const char *msg)
 {
 	yajl_val v = uk_json_object();
@@ -335,16 +336,16 @@ uk_out_error(struct uk_out *o, const char *file, unsigned long line,
 	uk_json_set_str(v, "tool", uk_prog);
 	uk_json_set_str(v, "file", file);
 	uk_json_set_int(v, "line", (long long)line);
-	uk_out_record(o, v);
+	uk_jsonl_out_record(o, v);
 	uk_json_free(v);
 	uk_warn("%s:%lu: %s", strcmp(file, "-") ? file : "<stdin>", line, msg);
 	uk_status_set(UK_EXIT_FAIL);
 }
 
 void
-uk_out_finish(struct uk_out *o)
+uk_jsonl_out_finish(struct uk_jsonl_out *o)
 {
-	uk_out_flush(o);
+	uk_jsonl_out_flush(o);
 	if (ferror(o->fp))
 		write_failed(o);
 }

@@ -25,7 +25,7 @@
 #define UK_JSONL_MAX_LINE (16UL << 20) /* 16 MiB */
 
 /*
- * Make rec fit in max bytes as one line (written as uk_out_record writes
+ * Make rec fit in max bytes as one line (written as uk_jsonl_out_record writes
  * it), max at most UK_JSONL_MAX_LINE: while it is longer, its longest
  * top-level string is cut at a UTF-8 boundary, and then "truncated" is set
  * to true and "truncated_reason" says which fields were cut and why.
@@ -34,7 +34,7 @@
  */
 int uk_jsonl_fit(yajl_val rec, size_t max);
 
-struct uk_lines {
+struct uk_jsonl_in {
 	int fd;
 	const char *name;    /* as given: "-" for standard input */
 	unsigned long lineno; /* of the line last returned */
@@ -50,24 +50,24 @@ struct uk_lines {
  * filled (code UK_EXIT_FATAL for standard input, else UK_EXIT_FAIL) when
  * it cannot be opened.
  */
-int uk_lines_open(struct uk_lines *l, const char *path, struct uk_err *err);
-void uk_lines_close(struct uk_lines *l);
+int uk_jsonl_open(struct uk_jsonl_in *l, const char *path, struct uk_err *err);
+void uk_jsonl_close(struct uk_jsonl_in *l);
 
-#define UK_LINES_EOF     0
-#define UK_LINES_OK      1
-#define UK_LINES_TOOLONG 2
+#define UK_JSONL_EOF     0
+#define UK_JSONL_OK      1
+#define UK_JSONL_TOOLONG 2
 /*
- * Read the next line into l->line.  Returns UK_LINES_OK, UK_LINES_TOOLONG
+ * Read the next line into l->line.  Returns UK_JSONL_OK, UK_JSONL_TOOLONG
  * (the line was longer than l->max and has been skipped; l->line is empty),
- * UK_LINES_EOF, or -1 on a read error (err filled, code UK_EXIT_FATAL).  A
+ * UK_JSONL_EOF, or -1 on a read error (err filled, code UK_EXIT_FATAL).  A
  * last line without a newline is still a line.
  */
-int uk_lines_next(struct uk_lines *l, struct uk_err *err);
+int uk_jsonl_line(struct uk_jsonl_in *l, struct uk_err *err);
 /*
  * Read up to n raw bytes, for programs that take their input as a stream
  * rather than as lines.  Returns the count, 0 at end of input, -1 on error.
  */
-long uk_lines_read(struct uk_lines *l, char *dst, size_t n,
+long uk_jsonl_read(struct uk_jsonl_in *l, char *dst, size_t n,
     struct uk_err *err);
 
 /* What uk_jsonl_next accepts besides JSON objects. */
@@ -80,43 +80,43 @@ long uk_lines_read(struct uk_lines *l, char *dst, size_t n,
  * code UK_EXIT_FAIL: write an error record and go on) or -1 with code
  * UK_EXIT_FATAL for a read error (stop).
  */
-int uk_jsonl_next(struct uk_lines *l, int flags, yajl_val *rec,
+int uk_jsonl_next(struct uk_jsonl_in *l, int flags, yajl_val *rec,
     struct uk_err *err);
 
 /*
  * Output of records, one per line.  Records are flushed one at a time
- * unless batch is set (then uk_out_flush flushes).  Any write error is
+ * unless batch is set (then uk_jsonl_out_flush flushes).  Any write error is
  * fatal: the program says so and exits 3, since output already lost
  * cannot be told apart from output never written.  What reaches fp's file
- * is whole records (or whole uk_out_raw units), even when SIGINT, SIGTERM
+ * is whole records (or whole uk_jsonl_out_raw units), even when SIGINT, SIGTERM
  * or SIGHUP ends the program: the buffer is flushed only between records,
  * and a record goes out in one write of at most PIPE_BUF bytes or with
  * those signals blocked (the calling thread's mask).
  */
-struct uk_out {
+struct uk_jsonl_out {
 	FILE *fp;
 	yajl_gen g;
 	int batch;
 };
 
-void uk_out_init(struct uk_out *o, FILE *fp);
-void uk_out_release(struct uk_out *o);
+void uk_jsonl_out_init(struct uk_jsonl_out *o, FILE *fp);
+void uk_jsonl_out_release(struct uk_jsonl_out *o);
 /* Write rec and a newline. */
-void uk_out_record(struct uk_out *o, yajl_val rec);
+void uk_jsonl_out_record(struct uk_jsonl_out *o, yajl_val rec);
 /* Write raw bytes (already a line or lines of output). */
-void uk_out_raw(struct uk_out *o, const char *s, size_t len);
-void uk_out_flush(struct uk_out *o);
+void uk_jsonl_out_raw(struct uk_jsonl_out *o, const char *s, size_t len);
+void uk_jsonl_out_flush(struct uk_jsonl_out *o);
 /*
  * The error record for input that could not be taken as a record:
  * {"error":msg,"tool":prog,"file":file,"line":line} on stdout, and
  * "prog: file:line: msg" on stderr; sets the exit status to 1.
  */
-void uk_out_error(struct uk_out *o, const char *file, unsigned long line,
-    const char *msg);
+void uk_jsonl_out_error(struct uk_jsonl_out *o, const char *file,
+    unsigned long line, const char *msg);
 /* Flush and check for a write error; exits 3 on one. */
-void uk_out_finish(struct uk_out *o);
+void uk_jsonl_out_finish(struct uk_jsonl_out *o);
 
 /* A file name for messages: "<stdin>" for "-". */
-const char *uk_lines_display(const struct uk_lines *l);
+const char *uk_jsonl_name(const struct uk_jsonl_in *l);
 
 #endif

@@ -16,7 +16,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	int fd = memfd_create("fuzz", 0);
-	struct uk_lines l;
+	struct uk_jsonl_in l;
 	struct uk_err err;
 	struct uk_buf out = UK_BUF_INIT;
 	yajl_val rec;
@@ -26,7 +26,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	lseek(fd, 0, SEEK_SET);
 	flags = size && (data[0] & 1) ? UK_JSONL_BARE_URL : 0;
-	uk_lines_open(&l, "-", &err);
+	uk_jsonl_open(&l, "-", &err);
 	l.fd = fd;
 	l.max = 4096;
 	while ((r = uk_jsonl_next(&l, flags, &rec, &err)) != 0) {
@@ -37,7 +37,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uk_buf_reset(&out);
 		uk_json_free(rec);
 	}
-	uk_lines_close(&l);
+	uk_jsonl_close(&l);
 	close(fd);
 	uk_buf_release(&out);
 	return 0;

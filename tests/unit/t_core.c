@@ -114,7 +114,7 @@ test_jsonl(void)
 {
 	char path[] = "/tmp/t_core.XXXXXX";
 	int fd = mkstemp(path), r;
-	struct uk_lines l;
+	struct uk_jsonl_in l;
 	struct uk_err err;
 	yajl_val rec;
 	const char *data = "{\"a\":1}\n\n   \nnot json\n{\"s\":\"\xff\"}\n"
@@ -124,7 +124,7 @@ test_jsonl(void)
 	ok(fd >= 0 && write(fd, data, strlen(data)) == (ssize_t)strlen(data),
 	    "fixture written");
 	close(fd);
-	ok(uk_lines_open(&l, path, &err) == 0, "open");
+	ok(uk_jsonl_open(&l, path, &err) == 0, "open");
 	r = uk_jsonl_next(&l, 0, &rec, &err);
 	ok(r == 1 && l.lineno == 1, "first record, line 1");
 	uk_json_free(rec);
@@ -155,7 +155,7 @@ test_jsonl(void)
 	    "last line without newline read");
 	uk_json_free(rec);
 	ok(uk_jsonl_next(&l, 0, &rec, &err) == 0, "end of input");
-	uk_lines_close(&l);
+	uk_jsonl_close(&l);
 
 	/* A line over the limit is skipped whole, in bounded memory. */
 	fd = open(path, O_WRONLY | O_TRUNC);
@@ -169,7 +169,7 @@ test_jsonl(void)
 		r = (int)write(fd, "\n{\"ok\":1}\n", 10);
 	}
 	close(fd);
-	uk_lines_open(&l, path, &err);
+	uk_jsonl_open(&l, path, &err);
 	l.max = 1000;
 	r = uk_jsonl_next(&l, 0, &rec, &err);
 	ok(r == -1 && strstr(err.msg, "longer than") && l.line.alloc < 4096,
@@ -177,7 +177,7 @@ test_jsonl(void)
 	r = uk_jsonl_next(&l, 0, &rec, &err);
 	ok(r == 1 && l.lineno == 2, "next line read after an over-long one");
 	uk_json_free(rec);
-	uk_lines_close(&l);
+	uk_jsonl_close(&l);
 	unlink(path);
 }
 
