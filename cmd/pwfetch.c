@@ -157,7 +157,7 @@ static void
 put_record(yajl_val r)
 {
 	if (out_tty)
-		uk_progress_clear(&prog);
+		uk_progress_erase(&prog);
 	uk_jsonl_out_record(&out, r);
 	ndone++;
 }

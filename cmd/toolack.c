@@ -411,7 +411,7 @@ slot_flush(void)
 	while (cl.printed < cl.nslots && cl.slots[cl.printed].done) {
 		s = &cl.slots[cl.printed++];
 		if (cl.out_tty)
-			uk_progress_clear(&cl.prog);
+			uk_progress_erase(&cl.prog);
 		if (s->text && fputs(s->text, stdout) == EOF)
 			uk_die(UK_EXIT_FATAL,
 			    "cannot write to standard output");
@@ -429,7 +429,7 @@ slot_done(size_t i, char *text)
 	cl.slots[i].text = text;
 	if (cl.unordered) {
 		if (cl.out_tty)
-			uk_progress_clear(&cl.prog);
+			uk_progress_erase(&cl.prog);
 		if (fputs(text, stdout) == EOF || fflush(stdout))
 			uk_die(UK_EXIT_FATAL,
 			    "cannot write to standard output");
@@ -1431,7 +1431,7 @@ worker(void *arg)
 		/* Ids stay seen (a late replay never runs twice); the set
 		 * is emptied only when it grows large and nothing is left. */
 		if (--ex.busy == 0 && !ex.head && ex.seen.len > 100000)
-			uk_strset_clear(&ex.seen);
+			uk_strset_reset(&ex.seen);
 		pthread_mutex_unlock(&ex.mu);
 		job_free(j);
 	}

@@ -404,10 +404,10 @@ cmd_clear(int argc, char **argv)
 		usage(UK_EXIT_USAGE);
 	if (sname)
 		session_open(&s, sname);
-	if ((n = uk_cache_clear(&cache, &err)) < 0)
+	if ((n = uk_cache_remove_all(&cache, &err)) < 0)
 		lib_error(&err);
 	if (sname) {
-		if ((ns = uk_session_clear(&s, &err)) < 0)
+		if ((ns = uk_session_remove_all(&s, &err)) < 0)
 			lib_error(&err);
 		uk_session_release(&s);
 	}
@@ -766,7 +766,7 @@ cmd_session(int argc, char **argv)
 			lib_error(&err);
 		}
 	} else if (!strcmp(verb, "clear") && !argc) {
-		if ((n = uk_session_clear(&s, &err)) < 0) {
+		if ((n = uk_session_remove_all(&s, &err)) < 0) {
 			lib_error(&err);
 		} else {
 			v = uk_json_object();

@@ -133,7 +133,7 @@ advance(struct text *t, unsigned long long pos)
 		t->m.no++;
 		t->m.base = t->m.abs + (unsigned long long)(p - t->win);
 		t->m.count = 0;
-		uk_strset_clear(&t->m.seen);
+		uk_strset_reset(&t->m.seen);
 	}
 	t->nl_upto = pos;
 }
@@ -243,7 +243,7 @@ scan_records(struct uk_jsonl_in *in)
 		m.id = uk_json_get(rec, "id");
 		if (!m.id)
 			m.id = uk_json_int((long long)in->lineno);
-		uk_strset_clear(&m.seen);
+		uk_strset_reset(&m.seen);
 		uk_detect_init(&d);
 		/* All of it: a NUL ends a URL, not the message. */
 		r = uk_detect_scan(&d, text, 0, len, 1, scan_found,
@@ -423,7 +423,7 @@ main(int argc, char **argv)
 			 * are numbered within the file. */
 			t.m.no = opt.lines ? 1 : (unsigned long)i + 1;
 			t.m.count = 0;
-			uk_strset_clear(&t.m.seen);
+			uk_strset_reset(&t.m.seen);
 			t.m.abs = t.m.base = t.nl_upto = 0;
 			r = scan_text(&in, &t);
 		}

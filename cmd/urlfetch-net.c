@@ -42,7 +42,7 @@ static struct {
 static void
 progress_clear(void)
 {
-	uk_progress_clear(&prog.p);
+	uk_progress_erase(&prog.p);
 }
 
 static void

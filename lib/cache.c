@@ -1509,7 +1509,7 @@ clear_one(void *ctx, const struct uk_cache_file *f)
 }
 
 long
-uk_cache_clear(struct uk_cache *c, struct uk_err *err)
+uk_cache_remove_all(struct uk_cache *c, struct uk_err *err)
 {
 	struct clear_ctx x;
 

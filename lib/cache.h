@@ -88,7 +88,7 @@ int uk_cache_invalidate(struct uk_cache *c, const char *url,
     struct uk_err *err);
 
 /* Delete every entry; returns how many, or -1 with err. */
-long uk_cache_clear(struct uk_cache *c, struct uk_err *err);
+long uk_cache_remove_all(struct uk_cache *c, struct uk_err *err);
 
 /*
  * Delete expired and corrupt entries and stray temporary files; returns

@@ -36,7 +36,7 @@ static void
 warn_hook(void)
 {
 	if (active)
-		uk_progress_clear(active);
+		uk_progress_erase(active);
 }
 
 void
@@ -134,7 +134,7 @@ uk_progress_show(struct uk_progress *p, int force, const char *fmt, ...)
 }
 
 void
-uk_progress_clear(struct uk_progress *p)
+uk_progress_erase(struct uk_progress *p)
 {
 	struct uk_buf out = UK_BUF_INIT;
 	size_t i;
@@ -157,7 +157,7 @@ uk_progress_clear(struct uk_progress *p)
 void
 uk_progress_done(struct uk_progress *p)
 {
-	uk_progress_clear(p);
+	uk_progress_erase(p);
 	if (active == p) {
 		active = NULL;
 		uk_warn_hook = NULL;

@@ -25,7 +25,7 @@
  * While a line is on screen, uk_warn erases it before its message (the
  * next uk_progress_show draws it again), so warnings never land in the
  * middle of the line.  Callers that write to the terminal otherwise call
- * uk_progress_clear first.  One line at a time: the last struct
+ * uk_progress_erase first.  One line at a time: the last struct
  * initialised is the one uk_warn clears.
  */
 
@@ -60,7 +60,7 @@ int uk_progress_show(struct uk_progress *p, int force, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Erase the line shown, if any; the next uk_progress_show draws again. */
-void uk_progress_clear(struct uk_progress *p);
+void uk_progress_erase(struct uk_progress *p);
 
 /* Erase the line and turn p off; p may be initialised again. */
 void uk_progress_done(struct uk_progress *p);

@@ -166,7 +166,7 @@ is_entry(const char *name)
 }
 
 long
-uk_session_clear(struct uk_session *s, struct uk_err *err)
+uk_session_remove_all(struct uk_session *s, struct uk_err *err)
 {
 	struct dirent *d;
 	DIR *dir;

@@ -79,7 +79,7 @@ int uk_session_remove(struct uk_session *s, const char *url,
     struct uk_err *err);
 
 /* Empty the session; returns how many records went, or -1 with err. */
-long uk_session_clear(struct uk_session *s, struct uk_err *err);
+long uk_session_remove_all(struct uk_session *s, struct uk_err *err);
 
 /*
  * Every record in the session, as a new JSON array in the order added

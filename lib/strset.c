@@ -82,7 +82,7 @@ uk_strset_has(const struct uk_strset *set, const char *s, size_t n)
 }
 
 void
-uk_strset_clear(struct uk_strset *set)
+uk_strset_reset(struct uk_strset *set)
 {
 	size_t i;
 
@@ -98,7 +98,7 @@ uk_strset_clear(struct uk_strset *set)
 void
 uk_strset_release(struct uk_strset *set)
 {
-	uk_strset_clear(set);
+	uk_strset_reset(set);
 	free(set->slots);
 	set->slots = NULL;
 	set->cap = 0;

@@ -21,7 +21,7 @@ struct uk_strset {
 int uk_strset_add(struct uk_strset *set, const char *s, size_t n);
 int uk_strset_has(const struct uk_strset *set, const char *s, size_t n);
 /* Empty the set, keeping its table. */
-void uk_strset_clear(struct uk_strset *set);
+void uk_strset_reset(struct uk_strset *set);
 void uk_strset_release(struct uk_strset *set);
 
 #endif

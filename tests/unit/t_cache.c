@@ -395,7 +395,7 @@ main(void)
 	}
 
 	/* Clear. */
-	m = uk_cache_clear(&c, &err);
+	m = uk_cache_remove_all(&c, &err);
 	ok(m == 4, "clear returns how many");
 	ok(uk_cache_get(&c, "https://e4.test/", 0, &got, NULL, &err) == 0,
 	    "clear removes all");
@@ -455,7 +455,8 @@ main(void)
 			1,
 		    "remove keeps the cache entry");
 		uk_json_free(got);
-		ok(uk_session_clear(&ss, &err) == 1, "clear session: count");
+		ok(uk_session_remove_all(&ss, &err) == 1,
+		    "clear session: count");
 		uk_session_list(&ss, &list, &err);
 		ok(list && list->u.array.len == 0, "cleared");
 		uk_json_free(list);

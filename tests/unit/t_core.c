@@ -197,7 +197,7 @@ test_strset(void)
 	ok(all && s.len == 1001, "1000 more keys, table grown");
 	ok(uk_strset_has(&s, "key999", 6) && !uk_strset_has(&s, "key1000", 7),
 	    "has");
-	uk_strset_clear(&s);
+	uk_strset_reset(&s);
 	ok(s.len == 0 && !uk_strset_has(&s, "a", 1), "clear");
 	uk_strset_release(&s);
 }

@@ -92,10 +92,10 @@ main(void)
 	drain(m, s, &b);
 	ok(!strcmp(b.buf, "\r\033[K"), "progress: uk_warn erases the line");
 	uk_progress_show(&p, 1, "z");
-	uk_progress_clear(&p);
+	uk_progress_erase(&p);
 	drain(m, s, &b);
 	ok(!strcmp(b.buf, "\rz\033[K\r\033[K"), "progress: clear erases");
-	uk_progress_clear(&p);
+	uk_progress_erase(&p);
 	drain(m, s, &b);
 	ok(b.len == 0, "progress: clear with nothing shown writes nothing");
 	uk_progress_show(&p, 1, "x");
