@@ -81,8 +81,8 @@ deps:
 	  command -v jq >/dev/null || { \
 	  echo "make: a build dependency is missing: run scripts/bootstrap" >&2; \
 	  exit 2; }
-.PHONY: all deps check demo clean install lint-man bench fuzz-smoke valgrind \
-	FORCE
+.PHONY: all deps check demo clean install uninstall lint-man bench \
+	fuzz-smoke valgrind FORCE
 .SECONDARY:
 
 # The flags stamp (git's GIT-CFLAGS): $(BUILD)/flags holds the compiler and
@@ -178,6 +178,18 @@ install: all
 	  install -m 644 completions/zsh/_$$p $(DESTDIR)$(ZSHCOMPDIR)/_$$p; \
 	  install -m 644 completions/fish/$$p.fish $(DESTDIR)$(FISHCOMPDIR)/$$p.fish; \
 	done
+
+# What install put there, by the same names and variables (DESTDIR too).
+uninstall:
+	rm -f $(PROGS:%=$(DESTDIR)$(BINDIR)/%) \
+	    $(LIBEXEC_PROGS:%=$(DESTDIR)$(LIBEXECDIR)/urlkit/%) \
+	    $(PROGS:%=$(DESTDIR)$(MANDIR)/man1/%.1) \
+	    $(LIBEXEC_PROGS:%=$(DESTDIR)$(MANDIR)/man1/%.1) \
+	    $(DESTDIR)$(MANDIR)/man7/urlkit.7 \
+	    $(PROGS:%=$(DESTDIR)$(BASHCOMPDIR)/%) \
+	    $(PROGS:%=$(DESTDIR)$(ZSHCOMPDIR)/_%) \
+	    $(PROGS:%=$(DESTDIR)$(FISHCOMPDIR)/%.fish)
+	-rmdir $(DESTDIR)$(LIBEXECDIR)/urlkit 2>/dev/null
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -10,18 +10,14 @@ load helpers/common
 setup() { common_setup; }
 teardown() { common_teardown; }
 
-# The programs users run: every cmd/*.c but the private ones the Makefile
+# The programs users run (the Makefile's PROGS) and the private ones it
 # puts in libexec/urlkit/ (LIBEXEC_PROGS).
 libexec_programs() {
 	sed -n 's/^LIBEXEC_PROGS *= *//p' "$TOP/Makefile"
 }
 
 programs() {
-	local f p
-	for f in "$TOP"/cmd/*.c; do
-		p=$(basename "$f" .c)
-		[[ " $(libexec_programs) " == *" $p "* ]] || echo "$p"
-	done
+	sed -n 's/^PROGS *= *//p' "$TOP/Makefile" | tr ' ' '\n'
 }
 
 synopsis() {
@@ -96,7 +92,7 @@ synopsis() {
 	done
 }
 
-@test "make install into DESTDIR puts binaries, private programs, pages and completions" {
+@test "make install into DESTDIR puts binaries, private programs, pages and completions; make uninstall takes them away" {
 	# The build's own flags (make check passes them), or the flags stamp
 	# would have make rebuild it while other suites run its programs; and
 	# -o all: the build is made before the suites start, and this make
@@ -122,5 +118,9 @@ synopsis() {
 	# The installed urlfetch finds its installed fetcher (no network
 	# needed: an empty input is a whole run).
 	run -0 env -u URLKIT_LIBEXEC_DIR "$T/root/usr/local/bin/urlfetch" </dev/null
+	[ -z "$output" ]
+	# make uninstall takes away every file install put there.
+	run -0 make -s -C "$TOP" uninstall DESTDIR="$T/root" PREFIX=/usr/local
+	run -0 find "$T/root" -type f
 	[ -z "$output" ]
 }
