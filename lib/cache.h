@@ -13,9 +13,6 @@
  * or the new one, never half of one.  SIGINT, SIGTERM and SIGHUP are
  * blocked in the calling thread while a temporary file exists, so a
  * signal never leaves one behind.
- *
- * (This header is the contract between the cache and its users; urlcache's
- * implementation may add to it.)
  */
 
 #include "buf.h"
@@ -97,11 +94,11 @@ long uk_cache_remove_all(struct uk_cache *c, struct uk_err *err);
 long uk_cache_cleanup(struct uk_cache *c, struct uk_err *err);
 
 /*
- * Additions by urlcache (beyond the lead's contract).
+ * Expiry, statistics and clean-up, for urlcache(1).
  *
  * Expiry: an entry's clock is its file's mtime, the moment uk_cache_set
- * wrote it (within microseconds of the cached_at it wrote); an entry is expired when mtime + ttl
- * <= now.  (So `touch -d yesterday FILE` expires an entry, and find(1)
+ * wrote it (within microseconds of the cached_at it wrote); an entry is
+ * expired when mtime + ttl <= now.  (So `touch -d yesterday FILE` expires an entry, and find(1)
  * -mmin sees the ages urlcache sees.)  Recency for a size limit is the
  * file's atime, which uk_cache_get sets to now on a hit (at most once a
  * minute per entry), whatever the mount's atime options.

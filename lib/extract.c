@@ -2194,7 +2194,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 		 * footers, cookie notices, related lists); only when that
 		 * leaves less than a fifth of the page's text (the rules
 		 * took the page for boilerplate, and a page is not mostly
-		 * menus), the seed's fallback: everything but scripts and
+		 * menus), the plain fallback: everything but scripts and
 		 * styles.
 		 */
 		uk_buf_reset(&text);

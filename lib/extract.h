@@ -11,11 +11,8 @@
  * then parsed with gumbo.  The main block is chosen by scoring; when none
  * scores, fallback is set and the text is the body less what the
  * boilerplate rules set aside, or, when that keeps under a fifth of the
- * body's text, the seed's fallback (title, meta description, scripts and
+ * body's text, the plain fallback (title, meta description, scripts and
  * styles removed, tags stripped, entities decoded).
- *
- * (This header is the contract between extraction and its users; the
- * implementation may add fields.)
  */
 
 #include <stddef.h>

@@ -6,9 +6,6 @@
  * Fetching a git repository for urlfetch: a snapshot (GitHub archive
  * streamed through libarchive, else a libgit2 clone into a private
  * temporary directory), the README, and the ranked symbol map.
- *
- * (This header is the contract between the repository module and
- * urlfetch; the implementation may add to it.)
  */
 
 #include "buf.h"

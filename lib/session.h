@@ -3,7 +3,8 @@
 #define UK_SESSION_H
 
 /*
- * Named sessions: the seed's in-memory "fetched" dict made durable, for
+ * Named sessions: a conversation's working set of fetched URLs (what an
+ * LLM application keeps in memory as its "fetched" dict) made durable, for
  * scripts and agents that run one command at a time (urlcache(1)).
  *
  * A session NAME is the directory DIR/sessions/NAME under the cache
@@ -66,7 +67,7 @@ int uk_session_get(struct uk_session *s, const char *url, yajl_val *rec,
     struct uk_err *err);
 
 /*
- * The seed's get_url_content: the session's record of url, else the
+ * get_url_content: the session's record of url, else the
  * cache's (fresh) entry.  1 from the session, 2 from the cache (with
  * "cached":true set), 0 in neither (the caller answers an error record),
  * -1 with err.

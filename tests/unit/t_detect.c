@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The URL scanner: the seed's "URL Detection" list and the rules of
- * urldetect(1) beyond it, then streaming in windows of every size. */
+/* The URL scanner: the detection rules of urldetect(1), then streaming in
+ * windows of every size. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Classification and display names: every case of the seed's "URL
- * Classification" and "Display Name" lists, and the decisions urldetect(1)
- * documents where the seed is silent.
+ * Classification and display names: every case urldetect(1) documents
+ * (url_type and display_name).
  */
 #include <string.h>
 
