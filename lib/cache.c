@@ -29,15 +29,6 @@
 #define MAX_ENTRY (1LL << 30)
 #define NS        1000000000LL
 
-long long
-uk_cache_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (long long)ts.tv_sec * NS + ts.tv_nsec;
-}
-
 /*
  * ns since the epoch of an RFC 3339 UTC time of len bytes as
  * uk_time_fmt writes it (the fraction is dropped), or -1.
@@ -75,7 +66,7 @@ uk_cache_lifetime(yajl_val rec, long life)
 	if (life < 0)
 		return 1;
 	if (life > 0) {
-		uk_time_fmt(uk_cache_now_ns() + (long long)life * NS,
+		uk_time_fmt(uk_time_now_ns() + (long long)life * NS,
 		    when, sizeof(when));
 		uk_json_set_str(rec, "expires_at", when);
 	}
@@ -89,7 +80,7 @@ uk_cache_past_lifetime(yajl_val rec)
 	long long t;
 
 	return x && (t = time_parse(x, strlen(x))) > 0 &&
-	    t <= uk_cache_now_ns();
+	    t <= uk_time_now_ns();
 }
 
 static long long
@@ -108,14 +99,6 @@ is_hex(const char *s, size_t n)
 			(s[i] >= 'a' && s[i] <= 'f')))
 			return 0;
 	return 1;
-}
-
-/* errno values that mean the cache cannot be written at all. */
-static int
-fatal_errno(int e)
-{
-	return e == EACCES || e == EPERM || e == EROFS || e == ENOSPC ||
-	    e == EDQUOT;
 }
 
 int
@@ -200,41 +183,6 @@ uk_cache_path(const struct uk_cache *c, const char *url)
 	return uk_buf_detach(&b, NULL);
 }
 
-/* mkdir -p with mode 0700 for what is created. */
-static int
-mkdir_p(const char *dir, struct uk_err *err)
-{
-	char *p = uk_xstrdup(dir), *s;
-	struct stat st;
-	int r = 0;
-
-	for (s = p + 1;; s++) {
-		if (*s != '/' && *s)
-			continue;
-		if (s[-1] != '/') {
-			char ch = *s;
-
-			*s = '\0';
-			if (mkdir(p, 0700) && errno != EEXIST) {
-				r = uk_err_set(err,
-				    fatal_errno(errno) ? UK_EXIT_FATAL :
-							 UK_EXIT_FAIL,
-				    "cannot create '%s': %s", p,
-				    strerror(errno));
-				break;
-			}
-			*s = ch;
-		}
-		if (!*s)
-			break;
-	}
-	if (!r && (stat(dir, &st) || !S_ISDIR(st.st_mode)))
-		r = uk_err_set(err, UK_EXIT_FAIL, "'%s' is not a directory",
-		    dir);
-	free(p);
-	return r;
-}
-
 /*
  * Open the fan-out directory DIR/KK of key without following a symbolic
  * link there: a link (or anything but a directory) at KK is refused with
@@ -243,7 +191,7 @@ mkdir_p(const char *dir, struct uk_err *err)
  * link: whoever set it chose it.)  Every entry operation then works
  * relative to the descriptor (openat, renameat, unlinkat), so a fan-out
  * directory swapped for a link meanwhile is not followed either.  With
- * create, a missing KK is made (mode 0700, and DIR with mkdir_p).
+ * create, a missing KK is made (mode 0700, and DIR with uk_mkdir_p).
  * Returns the descriptor, or -1 with errno set: ELOOP when KK is a link
  * or not a directory, ENOTDIR when DIR is not one.
  */
@@ -255,7 +203,7 @@ fanout_open(const struct uk_cache *c, const char *key, int create)
 
 	top = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (top < 0 && errno == ENOENT && create) {
-		if (mkdir_p(c->dir, NULL))
+		if (uk_mkdir_p(c->dir, NULL))
 			return -1;
 		top = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	}
@@ -286,182 +234,9 @@ fanout_err(const struct uk_cache *c, const char *key, int create,
 		    "'%s/%.2s' is a symbolic link or not a directory: "
 		    "not followed",
 		    c->dir, key);
-	return uk_err_set(err, fatal_errno(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
+	return uk_err_set(err, uk_errno_fatal(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
 	    "cannot %s '%s/%.2s': %s", create ? "create" : "open", c->dir, key,
 	    strerror(e));
-}
-
-/*
- * For the crash tests only: URLKIT_TEST_WRITE_DELAY=N (microseconds) makes
- * writes go in 4 KiB pieces with a pause between, so that a SIGKILL lands
- * inside a write far more often than in real use.
- */
-static size_t
-test_chunk(size_t n)
-{
-	static long delay = -1;
-	const char *e;
-
-	if (delay < 0) {
-		e = getenv("URLKIT_TEST_WRITE_DELAY");
-		delay = e ? atol(e) : 0;
-		if (delay < 0 || delay > 1000000)
-			delay = 0;
-	}
-	if (!delay)
-		return n;
-	usleep((useconds_t)delay);
-	return n < 4096 ? n : 4096;
-}
-
-/*
- * SIGINT, SIGTERM and SIGHUP wait while a temporary file exists: a signal
- * that ends the program lands after the rename or the unlink, never
- * between, so no temporary file is left behind (SIGKILL still can; cleanup
- * removes those): uk_signals_hold.  The programs that write the cache do
- * it from one thread.
- *
- * Write data to a new temporary file for dir/name; *tmp gets its path.
- * Its times are left as the writes made them, so that a temporary file's
- * mtime always tells when its writer last wrote to it (cleanup's age).
- */
-static int
-write_tmp(int dfd, const char *dir, const char *name, const char *data,
-    size_t len, char **tmp, struct uk_err *err)
-{
-	struct uk_buf b = UK_BUF_INIT;
-	unsigned int rnd;
-	size_t off = 0, skip = dfd == AT_FDCWD ? 0 : strlen(dir) + 1;
-	ssize_t n;
-	int fd = -1, tries, e;
-
-	*tmp = NULL;
-	for (tries = 0; tries < 2; tries++) {
-		if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) !=
-		    (ssize_t)sizeof(rnd))
-			rnd = (unsigned int)uk_cache_now_ns() ^
-			    (unsigned int)rand();
-		uk_buf_reset(&b);
-		uk_buf_addf(&b, "%s/.%s.tmp.%ld.%08x", dir, name,
-		    (long)getpid(), rnd);
-		fd = openat(dfd, b.buf + skip,
-		    O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-		if (fd >= 0)
-			break;
-		if (errno == ENOENT && tries == 0 && dfd == AT_FDCWD) {
-			if (mkdir_p(dir, err))
-				goto fail;
-			continue;
-		}
-		if (errno == EEXIST && tries == 0)
-			continue;
-		e = errno;
-		uk_err_set(err, fatal_errno(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
-		    "cannot create '%s': %s", b.buf, strerror(e));
-		goto fail;
-	}
-	if (fd < 0) {
-		uk_err_set(err, UK_EXIT_FAIL, "cannot create '%s': %s", b.buf,
-		    strerror(errno));
-		goto fail;
-	}
-	while (off < len) {
-		n = write(fd, data + off, test_chunk(len - off));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			e = n < 0 ? errno : EIO;
-			uk_err_set(err,
-			    fatal_errno(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
-			    "cannot write '%s': %s", b.buf, strerror(e));
-			goto fail_unlink;
-		}
-		off += (size_t)n;
-	}
-	if (close(fd)) {
-		fd = -1;
-		e = errno;
-		uk_err_set(err, fatal_errno(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
-		    "cannot write '%s': %s", b.buf, strerror(e));
-		goto fail_unlink;
-	}
-	/* What the *at calls of dfd take: relative to it, or the path. */
-	*tmp = uk_xstrdup(b.buf + skip);
-	uk_buf_release(&b);
-	return 0;
-
-fail_unlink:
-	if (fd >= 0)
-		close(fd);
-	unlinkat(dfd, b.buf + skip, 0);
-fail:
-	uk_buf_release(&b);
-	return -1;
-}
-
-/*
- * Rename tmp to dir/name; then, when mtime_ns is not negative, set the
- * entry's mtime to it through a descriptor opened before the rename (so it
- * is this file's, whoever renames next).
- */
-static int
-rename_in(int dfd, char *tmp, const char *dir, const char *name,
-    long long mtime_ns, struct uk_err *err)
-{
-	struct uk_buf b = UK_BUF_INIT;
-	int r = 0, fd = -1;
-
-	uk_buf_addf(&b, "%s/%s", dir, name);
-	if (mtime_ns >= 0)
-		fd = openat(dfd, tmp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (renameat(dfd, tmp, dfd, dfd == AT_FDCWD ? b.buf : name)) {
-		int e = errno;
-
-		unlinkat(dfd, tmp, 0);
-		if (e == EISDIR || e == ENOTEMPTY || e == EEXIST)
-			r = uk_err_set(err, UK_EXIT_FAIL,
-			    "cannot replace '%s': it is a directory", b.buf);
-		else
-			r = uk_err_set(err,
-			    fatal_errno(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
-			    "cannot rename to '%s': %s", b.buf, strerror(e));
-	} else if (fd >= 0) {
-		struct timespec ts[2] = { { 0, UTIME_OMIT },
-			{ (time_t)(mtime_ns / NS), (long)(mtime_ns % NS) } };
-
-		futimens(fd, ts);
-	}
-	if (fd >= 0)
-		close(fd);
-	uk_buf_release(&b);
-	return r;
-}
-
-/* uk_cache_write_file in the directory dfd (AT_FDCWD: dir as a path). */
-static int
-write_file_at(int dfd, const char *dir, const char *name, const char *data,
-    size_t len, long long mtime_ns, struct uk_err *err)
-{
-	char *tmp;
-	sigset_t old;
-	int r;
-
-	uk_signals_hold(&old);
-	if (write_tmp(dfd, dir, name, data, len, &tmp, err)) {
-		uk_signals_release(&old);
-		return -1;
-	}
-	r = rename_in(dfd, tmp, dir, name, mtime_ns, err);
-	uk_signals_release(&old);
-	free(tmp);
-	return r;
-}
-
-int
-uk_cache_write_file(const char *dir, const char *name, const char *data,
-    size_t len, long long mtime_ns, struct uk_err *err)
-{
-	return write_file_at(AT_FDCWD, dir, name, data, len, mtime_ns, err);
 }
 
 /*
@@ -818,7 +593,7 @@ get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	}
 	if (!S_ISREG(st.st_mode))
 		goto out; /* not ours: a miss, left alone */
-	now = uk_cache_now_ns();
+	now = uk_time_now_ns();
 	exp = ts_ns(&st.st_mtim) + (long long)c->ttl * NS <= now;
 	if (exp && !(flags & UK_CACHE_STALE)) {
 		unlink_same(dfd, name, st.st_dev, st.st_ino);
@@ -923,7 +698,7 @@ uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 	if ((v = uk_json_get(rec, "error")) && !YAJL_IS_NULL(v))
 		return uk_err_set(err, UK_EXIT_FAIL,
 		    "a record with an error is not cached");
-	now = uk_cache_now_ns();
+	now = uk_time_now_ns();
 	uk_time_fmt(now, when, sizeof(when));
 	v = uk_json_copy(rec);
 	uk_json_del(v, "cached");
@@ -948,7 +723,7 @@ uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 		goto out;
 	}
 	/* The file's mtime, the moment of writing, is the entry's age. */
-	r = write_file_at(dfd, dir.buf, name, b.buf, b.len, -1, err);
+	r = uk_write_file_at(dfd, dir.buf, name, b.buf, b.len, -1, err);
 	close(dfd);
 	if (r)
 		cache_dir_check(c, err);
@@ -1016,14 +791,14 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 		rec = NULL;
 		/* Keep the entry's age: a summary does not refresh content. */
 		uk_signals_hold(&old);
-		if (write_tmp(dfd, dir.buf, name, b.buf, b.len, &tmp, err)) {
+		if (uk_write_tmp(dfd, dir.buf, name, b.buf, b.len, &tmp, err)) {
 			uk_signals_release(&old);
 			r = -1;
 			goto out;
 		}
 		if (fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    now.st_ino == st.st_ino && now.st_dev == st.st_dev) {
-			r = rename_in(dfd, tmp, dir.buf, name,
+			r = uk_write_rename(dfd, tmp, dir.buf, name,
 				ts_ns(&st.st_mtim), err) ?
 			    -1 :
 			    1;
@@ -1069,7 +844,7 @@ uk_cache_invalidate(struct uk_cache *c, const char *url, struct uk_err *err)
 			r = 0;
 		else
 			r = uk_err_set(err,
-			    fatal_errno(errno) && errno != ENOTDIR ?
+			    uk_errno_fatal(errno) && errno != ENOTDIR ?
 				UK_EXIT_FATAL :
 				UK_EXIT_FAIL,
 			    "cannot remove '%s': %s", path, strerror(errno));
@@ -1118,7 +893,7 @@ uk_cache_walk(struct uk_cache *c,
 	struct dirent *d, *e;
 	struct stat st;
 	DIR *top, *sub;
-	long long now = uk_cache_now_ns();
+	long long now = uk_time_now_ns();
 	size_t base;
 	int r = 0, k;
 
@@ -1451,7 +1226,7 @@ uk_cache_cleanup_opt(struct uk_cache *c, struct uk_cache_cleanup *o,
 	memset(&x, 0, sizeof(x));
 	x.c = c;
 	x.o = o;
-	x.now = uk_cache_now_ns();
+	x.now = uk_time_now_ns();
 	uk_buf_init(&x.b, 0);
 	o->expired = o->corrupt = o->temp = o->evicted = o->failed = 0;
 	o->fail_errno = 0;
@@ -1466,7 +1241,7 @@ uk_cache_cleanup_opt(struct uk_cache *c, struct uk_cache_cleanup *o,
 	uk_buf_release(&x.b);
 	if (r < 0)
 		return -1;
-	if (o->failed && fatal_errno(o->fail_errno))
+	if (o->failed && uk_errno_fatal(o->fail_errno))
 		return uk_err_set(err, UK_EXIT_FATAL,
 		    "cannot remove %ld file%s in '%s': %s", o->failed,
 		    o->failed == 1 ? "" : "s", c->dir, strerror(o->fail_errno));
@@ -1514,12 +1289,12 @@ uk_cache_remove_all(struct uk_cache *c, struct uk_err *err)
 	struct clear_ctx x;
 
 	memset(&x, 0, sizeof(x));
-	x.now = uk_cache_now_ns();
+	x.now = uk_time_now_ns();
 	if (uk_cache_walk(c, clear_one, &x, err) < 0)
 		return -1;
 	if (x.failed)
 		return uk_err_set(err,
-		    fatal_errno(x.fail_errno) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
+		    uk_errno_fatal(x.fail_errno) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
 		    "removed %ld, cannot remove %ld in '%s': %s", x.n, x.failed,
 		    c->dir, strerror(x.fail_errno));
 	return x.n;

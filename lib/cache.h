@@ -98,8 +98,8 @@ long uk_cache_cleanup(struct uk_cache *c, struct uk_err *err);
  *
  * Expiry: an entry's clock is its file's mtime, the moment uk_cache_set
  * wrote it (within microseconds of the cached_at it wrote); an entry is
- * expired when mtime + ttl <= now.  (So `touch -d yesterday FILE` expires an entry, and find(1)
- * -mmin sees the ages urlcache sees.)  Recency for a size limit is the
+ * expired when mtime + ttl <= now.  (So `touch -d yesterday FILE`
+ * expires an entry, and find(1) -mmin sees the ages urlcache sees.)  Recency for a size limit is the
  * file's atime, which uk_cache_get sets to now on a hit (at most once a
  * minute per entry), whatever the mount's atime options.
  *
@@ -195,18 +195,5 @@ struct uk_cache_cleanup {
  */
 long uk_cache_cleanup_opt(struct uk_cache *c, struct uk_cache_cleanup *o,
     struct uk_err *err);
-
-/*
- * Write data[0..len) to dir/name atomically: a temporary file
- * dir/.name.tmp.PID.RAND, then rename.  The file's mtime is then set to
- * mtime_ns when it is not negative (else it is the time of writing).  Creates dir (and its parent, mode
- * 0700) when missing.  0, or -1 with err (code UK_EXIT_FATAL when the
- * directory cannot be created or written).  Sessions use it too.
- */
-int uk_cache_write_file(const char *dir, const char *name, const char *data,
-    size_t len, long long mtime_ns, struct uk_err *err);
-
-/* Now, in ns since the epoch. */
-long long uk_cache_now_ns(void);
 
 #endif

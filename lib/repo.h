@@ -99,8 +99,8 @@ int uk_repo_fetch(const struct uk_url *u, const char *url,
  *   killed at the time limit.  An http or https URL's redirects are
  *   followed first, with libcurl, each hop judged by the guard as on the
  *   http route (UK_HTTP_MAX_REDIRS at most); libgit2 clones the last URL
- *   and follows no redirect to another host.  Files are read from the tree of HEAD, so
- *   symbolic links are never followed.
+ *   and follows no redirect to another host.  Files are read from the
+ *   tree of HEAD, so symbolic links are never followed.
  * - A local repository (a path, or a file:// URL): opened in place, read
  *   only, from the tree of HEAD; nothing is copied.
  *

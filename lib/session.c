@@ -80,7 +80,7 @@ uk_session_add(struct uk_session *s, yajl_val rec, struct uk_err *err)
 	uk_json_to_buf(v, &b);
 	uk_buf_addch(&b, '\n');
 	uk_json_free(v);
-	r = uk_cache_write_file(s->dir, name, b.buf, b.len, mtime, err);
+	r = uk_write_file(s->dir, name, b.buf, b.len, mtime, err);
 	if (r && err && err->code != UK_EXIT_FATAL &&
 	    (stat(s->cache->dir, &st) || !S_ISDIR(st.st_mode)))
 		uk_err_set(err, UK_EXIT_FATAL,
