@@ -136,4 +136,27 @@ void uk_ex_w_break(struct writer *w, int level);
 /* extract_write.c: drop paragraphs repeated word for word. */
 void uk_ex_dedupe(struct uk_buf *t);
 
+/*
+ * Shrink the page s[0..len) in place before gumbo sees it: comments, the
+ * bodies of scripts (but JSON-LD) and styles, and the attributes
+ * extraction does not read are dropped, runs of whitespace outside <pre>
+ * squeezed, and elements nested absurdly deep lose their tags (not their
+ * text).  Returns the new length (extract_shrink.c).
+ */
+size_t uk_ex_shrink(char *s, size_t len);
+
+/*
+ * Sum each node's text, link text and commas bottom-up, over what is not
+ * skipped (extract.c); run again after marks change.
+ */
+void uk_ex_measure(struct ctx *c);
+
+/*
+ * Mark boilerplate by what the page says: sections under a heading such
+ * as "Related articles" or "Comments", and short lines every reader skips
+ * (copyright, "Read more: <link>", subscription boxes, page controls),
+ * then measure again (extract_text.c).
+ */
+void uk_ex_mark_by_text(struct ctx *c);
+
 #endif

@@ -1,0 +1,630 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Boilerplate by what it says (uk_ex_mark_by_text).  Class names are a
+ * site's own words; the text of a heading or a short paragraph is what a
+ * reader sees, and the sections and lines that every reader skips
+ * announce themselves the same way on every site: "Related articles", "Read more: <link>",
+ * "Leave a reply", "© 2021 ... All rights reserved", "Subscribe to our
+ * newsletter".  The phrases are in the languages of the pages urlfetch
+ * meets most (English, German, French, Spanish, Italian, Portuguese,
+ * Polish, Dutch).
+ */
+#include <ctype.h>
+#include <gumbo.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "buf.h"
+#include "extract_int.h"
+#include "util.h"
+
+#include "banned.h"
+
+/*
+ * Headings that open a section which is not the article: related and
+ * recommended reading, comments, sharing, the author's box.  Matched
+ * against the whole heading (lower case, without trailing punctuation
+ * and counts); a phrase ending in '*' matches the start of a heading.
+ */
+static const char *const tail_heads[] = {
+	/* related and recommended reading */
+	"related", "related articles", "related posts", "related stories",
+	"related content", "related topics", "related news", "related links",
+	"related reading", "read more", "read next", "read also", "also read",
+	"see also", "more stories", "more news", "more articles",
+	"more from*", "more on*", "more in*", "you may also like",
+	"you might also like", "you may also be interested in",
+	"you might be interested in", "recommended for you",
+	"recommended articles", "recommended stories", "most popular",
+	"most read", "popular posts", "popular articles", "trending",
+	"trending now", "latest news", "latest posts", "latest articles",
+	"recent posts", "top stories", "editor's picks", "don't miss",
+	"das könnte sie auch interessieren", "das könnte dich auch interessieren",
+	"das könnte sie interessieren", "mehr zum thema*", "mehr zum thema",
+	"weitere artikel", "weitere beiträge", "weitere meldungen",
+	"weitere nachrichten", "ähnliche artikel", "ähnliche beiträge",
+	"verwandte artikel", "verwandte beiträge", "lesen sie auch",
+	"lesen sie mehr", "auch interessant", "ebenfalls interessant",
+	"schon gelesen", "unsere empfehlungen", "auch lesen", "zum weiterlesen",
+	"interessante artikel", "weitere artikel zum thema",
+	"kommentierte artikel", "meist-diskutiert", "meistdiskutiert",
+	"meistkommentiert", "filed under*", "abgelegt unter*", "mehr kolumnen*", "meistgelesen",
+	"meistgelesene artikel", "meist gelesen", "viel gelesen*",
+	"beliebte beiträge", "neueste beiträge", "neueste artikel",
+	"aktuelle beiträge", "top-themen", "mehr aus*", "mehr von*",
+	"à lire aussi", "a lire aussi", "lire aussi", "sur le même sujet",
+	"dans la même rubrique", "articles similaires", "articles liés",
+	"les plus lus", "à lire également", "lea también", "lee también",
+	"te puede interesar", "le puede interesar", "noticias relacionadas",
+	"artículos relacionados", "más noticias", "lo más leído", "lo más visto",
+	"te recomendamos", "vea también", "mira también", "relacionados",
+	"relacionadas", "articoli correlati", "leggi anche", "potrebbe interessarti",
+	"ti potrebbe interessare", "leia também", "notícias relacionadas",
+	"veja também", "zobacz także", "zobacz też", "czytaj także",
+	"czytaj też", "polecane", "podobne artykuły", "lees ook",
+	"gerelateerde artikelen", "weiterlesen", "mehr lesen", "mehr dazu",
+	"articles les plus lus", "weiterführende artikel*",
+	"weiterführende links", "more on this topic", "more on this story",
+	"related coverage", "further reading", "keep reading", "up next",
+	"read this next", "what to read next", "more like this",
+	"recommended reading", "empfehlungen aus der redaktion",
+	"aktuelle berichte aus dieser kategorie", "verwandte themen",
+	"verwandte themenbereiche", "weitere beiträge aus der kolumne",
+	"das thema könnte dich auch interessieren",
+	"das thema könnte sie auch interessieren", "lesen sie auch*",
+	"temas relacionados", "meistdiskutierte artikel",
+	"weiterführender link", "more from this category",
+	"more in this category", "other articles", "andere artikel",
+	/* the article's topics and tags */
+	"themen", "mehr themen", "temas", "topics", "tags", "schlagworte",
+	"schlagwörter", "stichworte",
+	/* sharing and following */
+	"share", "share this", "share this article", "share this post",
+	"share this story", "share on", "follow us", "teilen",
+	"diesen artikel teilen", "beitrag teilen", "artikel teilen",
+	"teile diesen beitrag", "folgen sie uns", "partager", "partager cet article",
+	"compartir", "compartir en", "síguenos", "condividi", "udostępnij",
+	"delen", "jetzt teilen", "teilen mit",
+	/* the author's box */
+	"about the author", "about the authors", "about me", "über den autor",
+	"über die autorin", "über die autoren", "zum autor", "zur autorin",
+	"über mich", "à propos de l'auteur", "sobre el autor", "sobre la autora",
+	"l'autore", "o autorze",
+	/* newsletters */
+	"newsletter", "subscribe", "subscribe to our newsletter",
+	"sign up for our newsletter", "newsletter abonnieren", "jetzt abonnieren",
+	"abonnez-vous", "suscríbete", "iscriviti alla newsletter",
+	NULL };
+
+/*
+ * Headings of a shop's boxes of other products ("Customers also
+ * bought"), matched as tail_heads are.
+ */
+static const char *const shop_heads[] = {
+	"people who viewed this item also viewed", "people also viewed",
+	"customers also viewed", "customers also bought",
+	"customers who viewed this item also viewed",
+	"customers who bought this item also bought",
+	"frequently bought together", "similar items", "similar products",
+	"related products", "related items", "recently viewed",
+	"recently viewed items", "recently viewed products",
+	"sponsored products", "you may also need", "complete the look",
+	"pairs well with", "more items to explore", "seller's other items",
+	"explore more", "shop similar", "others also bought",
+	"ähnliche produkte", "ähnliche artikel", "kunden kauften auch",
+	"zuletzt angesehen", "produits similaires", "productos similares",
+	"prodotti simili", NULL };
+/* Headings of customer reviews: a shop's comment section. */
+static const char *const review_heads[] = { "reviews", "customer reviews",
+	"ratings and reviews", "ratings & reviews", "reviews and ratings",
+	"customer ratings", "top reviews", "user reviews", "product reviews",
+	"bewertungen", "kundenbewertungen", "avis clients", "avis",
+	"opiniones", "reseñas", "recensioni", "opinie", "reviews*",
+	"customer reviews*", NULL };
+
+/* Headings that open the comment section (matched as tail_heads are). */
+static const char *const comment_heads[] = {
+	"comments", "comment", "leave a reply", "leave a comment",
+	"post a comment", "add a comment", "join the discussion",
+	"join the conversation", "reader comments",
+	"kommentare", "kommentar", "kommentar schreiben", "kommentar verfassen",
+	"schreibe einen kommentar", "hinterlasse einen kommentar",
+	"kommentieren", "leserkommentare", "commentaires",
+	"laisser un commentaire", "laissez un commentaire", "réactions",
+	"comentarios", "deja un comentario", "deja tu comentario", "commenti",
+	"lascia un commento", "comentários", "deixe um comentário",
+	"komentarze", "dodaj komentarz", "reacties", "laat een reactie achter",
+	"comments*", "kommentare*", "commentaires*", "comentarios*",
+	"comentários*", "komentarze*", "reacties*", NULL };
+
+/*
+ * Whole lines that are controls of the page, not its text: print, save,
+ * share, rate, back, and the labels of ads.
+ */
+static const char *const ui_lines[] = { "print", "print recipe",
+	"print this page", "print article", "drucken", "rezept drucken",
+	"artikel drucken", "seite drucken", "imprimer", "imprimir", "stampa",
+	"drukuj", "merken", "save", "speichern", "gefällt mir", "like",
+	"tweet", "whatsapp", "facebook", "twitter", "pinterest", "linkedin",
+	"e-mail", "email", "telegram", "xing", "reddit", "flipboard",
+	"bild anzeigen", "show image", "artikel bewerten", "rate this article",
+	"rate this", "beitrag bewerten", "weiterlesen", "read more",
+	"continue reading", "lire la suite", "leer más", "zurück",
+	"zurück zur übersicht", "zurück zur vorherigen seite",
+	"back to overview", "back to top", "back", "nach oben", "top",
+	"reply", "antworten", "répondre", "responder", "rispondi",
+	"advertisement", "anzeige", "werbung", "publicidad", "publicité",
+	"pubblicità", "reklama", "sponsored", "gesponsert", "externer inhalt",
+	"loading", "wird geladen", "aufrufe", "views", "teilen sie dies mit",
+	"teilen mit", "share this", "pinnen", "pin it", "pin", "seite teilen",
+	"kommentieren", "kommentieren sie", "bisher keine kommentare",
+	"keine kommentare", "no comments yet", "no comments",
+	"be the first to comment", "möchten sie den artikel teilen",
+	"kommentare insgesamt", "permalink", "permalien", "kategorien",
+	"categories", "kontakt", "telefon", "pressekontakt", "release date",
+	"last modified", "last updated", "aktualisiert am", "aktualisiert",
+	"zuletzt aktualisiert", "quellen ausblenden", "quellen anzeigen",
+	"jetzt registrieren", NULL };
+
+/* Short lines that introduce a link to another article: "Read more: X". */
+static const char *const see_also[] = { "read more", "read also",
+	"also read", "see also", "related", "more", "lesen sie auch",
+	"lesen sie mehr", "lesen sie hier", "lies auch", "auch interessant",
+	"mehr zum thema", "mehr dazu", "siehe auch", "lea también", "lea más",
+	"lea", "lee también", "lee", "mire", "mira", "vea también", "vea",
+	"le puede interesar", "te puede interesar", "lire aussi",
+	"à lire aussi", "a lire aussi", "voir aussi", "leggi anche", "leggi",
+	"czytaj także", "czytaj też", "czytaj również", "zobacz też",
+	"zobacz także", "zobacz również", "leia também", "leia mais",
+	"veja também", "lees ook", "lees meer", NULL };
+
+/* Phrases of copyright lines and disclaimers, anywhere in a short block. */
+static const char *const legal_phrases[] = { "all rights reserved",
+	"alle rechte vorbehalten", "tous droits réservés",
+	"todos los derechos reservados", "tutti i diritti riservati",
+	"wszelkie prawa zastrzeżone", "todos os direitos reservados",
+	"alle rechten voorbehouden", "copyrighted property",
+	"written permission", "without permission", "ohne genehmigung",
+	"ohne gewähr", NULL };
+
+/* Phrases of subscription and follow-us boxes, in a short block. */
+static const char *const promo_phrases[] = { "subscribe to our",
+	"sign up for our", "sign up to our", "subscribe now", "newsletter",
+	"follow us on", "follow us", "folgen sie uns", "jetzt abonnieren",
+	"abonnieren sie", "abonnez-vous", "suscríbete", "síguenos",
+	"iscriviti", "zapisz się", "please subscribe", "become a member",
+	"support our journalism", "support independent journalism",
+	"unterstützen sie", "hazte miembro", "síguenos en", "siguenos en",
+	"on twitter and", "on facebook and", "on instagram and",
+	"app for ios", "apps for ios", "for ios and android",
+	"canal de telegram", "canal de youtube", "our youtube channel",
+	"already a subscriber", "subscribers also", "support us",
+	"unterstütze uns", "unterstützt uns", "je fais un don",
+	"zapraszamy do subskrypcji", "zapraszamy też do subskrypcji",
+	"letter to the editor", "we want to hear what you think", NULL };
+
+/*
+ * The text of the subtree at i as a reader compares it: lower case
+ * (ASCII and the Latin-1 letters), runs of space made one, at most max
+ * bytes, into b (cleared).  Stops at the first link when before_link is
+ * set.
+ */
+static void
+plain_text(struct ctx *c, int i, struct uk_buf *b, size_t max,
+    int before_link)
+{
+	int j, sp = 1;
+
+	uk_buf_reset(b);
+	for (j = i; j < c->n[i].end && b->len < max; j++) {
+		const unsigned char *p;
+
+		if (c->n[j].flags & F_SKIP && j != i) {
+			j = c->n[j].end - 1;
+			continue;
+		}
+		if (!(c->n[j].flags & F_TEXT))
+			continue;
+		if (before_link && c->n[j].flags & F_INLINK &&
+		    c->n[j].text > 0)
+			break;
+		for (p = (const unsigned char *)c->n[j].g->v.text.text;
+		     *p && b->len < max; p++) {
+			if (isspace(*p)) {
+				sp = 1;
+				continue;
+			}
+			if (sp && b->len)
+				uk_buf_addch(b, ' ');
+			sp = 0;
+			if (p[0] == 0xc3 && p[1] >= 0x80 && p[1] <= 0x9e &&
+			    p[1] != 0x97) {
+				/* À..Þ to à..þ */
+				uk_buf_addch(b, (char)0xc3);
+				uk_buf_addch(b, (char)(p[1] + 0x20));
+				p++;
+				continue;
+			}
+			uk_buf_addch(b, (char)tolower(*p));
+		}
+	}
+}
+
+/* Drop the punctuation, counts and space around a heading's words. */
+static void
+trim_heading(struct uk_buf *b)
+{
+	size_t k;
+
+	while (b->len) {
+		unsigned char ch = (unsigned char)b->buf[b->len - 1];
+
+		if (isspace(ch) || isdigit(ch) || strchr(":?!.()[]|-»>…", ch) ||
+		    ch >= 0x80) {
+			/* Trailing non-ASCII is only stripped as "…" or "»". */
+			if (ch >= 0x80) {
+				if (b->len >= 3 &&
+				    !memcmp(b->buf + b->len - 3, "…", 3))
+					b->len -= 3;
+				else if (b->len >= 2 &&
+				    !memcmp(b->buf + b->len - 2, "»", 2))
+					b->len -= 2;
+				else
+					break;
+				continue;
+			}
+			b->len--;
+			continue;
+		}
+		break;
+	}
+	b->buf[b->len] = '\0';
+	/* And a count in front: "3 Comments". */
+	for (k = 0; k < b->len && (isdigit((unsigned char)b->buf[k]) ||
+	    b->buf[k] == ' ' || b->buf[k] == '('); k++)
+		;
+	if (k && k < b->len && b->buf[k - 1] == ' ') {
+		memmove(b->buf, b->buf + k, b->len - k + 1);
+		b->len -= k;
+	}
+}
+
+static int
+heading_listed(const char *s, const char *const *p)
+{
+	for (; *p; p++) {
+		size_t n = strlen(*p);
+
+		if ((*p)[n - 1] == '*') {
+			if (!strncmp(s, *p, n - 1))
+				return 1;
+		} else if (!strcmp(s, *p))
+			return 1;
+	}
+	return 0;
+}
+
+static int
+is_heading(int tag)
+{
+	return tag == GUMBO_TAG_H1 || tag == GUMBO_TAG_H2 ||
+	    tag == GUMBO_TAG_H3 || tag == GUMBO_TAG_H4 ||
+	    tag == GUMBO_TAG_H5 || tag == GUMBO_TAG_H6;
+}
+
+/* Skip the subtree at i; cmt: as (part of) a comment section. */
+static void
+skip_subtree(struct ctx *c, int i, int cmt)
+{
+	int j;
+
+	if (cmt && !(c->n[i].flags & F_SKIP))
+		c->n[i].flags |= F_CROOT;
+	for (j = i; j < c->n[i].end; j++)
+		if (!(c->n[j].flags & F_SKIP))
+			c->n[j].flags |= F_SKIP | (cmt ? F_CMT : 0);
+}
+
+static int
+heading_level(struct ctx *c, int i)
+{
+	int j;
+
+	/* The heading itself, or the first element with text inside i. */
+	for (j = i; j < c->n[i].end; j++) {
+		if (c->n[j].flags & F_TEXT) {
+			if (c->n[j].text > 0)
+				return 0;
+			continue;
+		}
+		if (is_heading(c->n[j].tag))
+			return c->n[j].tag - GUMBO_TAG_H1 + 1;
+	}
+	return 0;
+}
+
+/* Whether the subtree at i holds a paragraph of prose (150 characters). */
+static int
+has_prose(struct ctx *c, int i)
+{
+	int j;
+
+	for (j = i; j < c->n[i].end; j++)
+		if (!(c->n[j].flags & (F_TEXT | F_SKIP)) && c->n[j].own >= 150)
+			return 1;
+	return 0;
+}
+
+/*
+ * A heading that names a section of boilerplate ("Related articles",
+ * "Comments"): the heading, with the wrappers it alone fills, and what
+ * follows it in its parent go, up to the next heading of its level or
+ * above, or to a paragraph of prose (a teaser box in the middle of an
+ * article ends where the article's paragraphs resume).  Returns whether
+ * it did.
+ */
+static int
+tail_section(struct ctx *c, int i, struct uk_buf *b)
+{
+	int h = i, p, s, lvl, l, cmt;
+
+	if (c->n[i].text == 0 || c->n[i].text > 80)
+		return 0;
+	plain_text(c, i, b, 200, 0);
+	trim_heading(b);
+	if (!b->len)
+		return 0;
+	cmt = heading_listed(b->buf, comment_heads) ||
+	    heading_listed(b->buf, review_heads);
+	if (!cmt && !heading_listed(b->buf, tail_heads) &&
+	    !heading_listed(b->buf, shop_heads))
+		return 0;
+	/* A line standing as a heading ranks as a second-level one. */
+	lvl = is_heading(c->n[i].tag) ? c->n[i].tag - GUMBO_TAG_H1 + 1 : 2;
+	/* Up through wrappers that hold nothing but the heading. */
+	while ((p = c->n[h].parent) > c->body &&
+	    c->n[p].text == c->n[i].text && c->n[p].tag != GUMBO_TAG_ARTICLE &&
+	    c->n[p].tag != GUMBO_TAG_MAIN)
+		h = p;
+	p = c->n[h].parent;
+	if (p < 0)
+		return 0;
+	skip_subtree(c, h, 0);
+	for (s = c->n[h].end; s < c->n[p].end; s = c->n[s].end) {
+		if (c->n[s].flags & F_TEXT)
+			continue;
+		l = heading_level(c, s);
+		if (l && l <= lvl)
+			break;
+		/*
+		 * Prose ends a box of links or a share bar (the article
+		 * resumes); comments are prose and run to the next heading.
+		 */
+		if (!cmt && c->n[s].text - c->n[s].link >= 150 &&
+		    c->n[s].link * 5 < c->n[s].text &&
+		    (c->n[s].tag == GUMBO_TAG_P ||
+			(c->n[s].text - c->n[s].link >= 400 &&
+			    has_prose(c, s))))
+			break;
+		skip_subtree(c, s, cmt);
+	}
+	return 1;
+}
+
+/*
+ * A box of links inside an article: a list, table or division, a small
+ * part of the page, whose words are nearly all links to elsewhere
+ * (teasers, "more stories", tag clouds).  Outside <article>, and on a
+ * page whose links are its content (a listing, a collection: they are
+ * most of its text), links stay.
+ */
+static int
+link_box(struct ctx *c, int i, int body)
+{
+	struct nd *n = &c->n[i];
+	int j, links = 0;
+
+	if (n->tag != GUMBO_TAG_UL && n->tag != GUMBO_TAG_OL &&
+	    n->tag != GUMBO_TAG_DIV && n->tag != GUMBO_TAG_SECTION &&
+	    n->tag != GUMBO_TAG_TABLE && n->tag != GUMBO_TAG_DL)
+		return 0;
+	if (n->text == 0 || n->link * 10 < n->text * 7 ||
+	    n->text * 5 > body)
+		return 0;
+	/* Only within an article: elsewhere links may be the content. */
+	for (j = n->parent; j > 0 && c->n[j].tag != GUMBO_TAG_ARTICLE;
+	     j = c->n[j].parent)
+		;
+	if (j <= 0)
+		return 0;
+	for (j = i + 1; j < n->end && links < 3; j++)
+		if (c->n[j].tag == GUMBO_TAG_A && !(c->n[j].flags & F_TEXT) &&
+		    !(c->n[j].flags & F_SKIP) && c->n[j].text > 0)
+			links++;
+	return links >= 3;
+}
+
+/* Whether the subtree at i holds no block but line breaks. */
+static int
+leaf(struct ctx *c, int i)
+{
+	int j;
+
+	for (j = i + 1; j < c->n[i].end; j++)
+		if (!(c->n[j].flags & F_TEXT) && c->n[j].flags & F_BLOCK &&
+		    c->n[j].tag != GUMBO_TAG_BR)
+			return 0;
+	return 1;
+}
+
+/* Whether the line at i is a control of the page (ui_lines). */
+static int
+ui_line(struct ctx *c, int i, struct uk_buf *b)
+{
+	plain_text(c, i, b, 100, 0);
+	trim_heading(b);
+	return b->len && heading_listed(b->buf, ui_lines);
+}
+
+static int
+has_any(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (strstr(s, *list))
+			return 1;
+	return 0;
+}
+
+/* Labels of an image's credit line: "Photo: Agency". */
+static const char *const credit_labels[] = { "photo:", "photos:", "foto:",
+	"fotos:", "bild:", "bilder:", "image:", "images:", "credit:",
+	"credits:", "photo credit", "image credit", "crédit photo",
+	"crédits photo", "crédits photos", "fotocredit", "bildquelle",
+	"fotoquelle", "photo by ", "photograph:", "titelbild:",
+	"titelfoto:", "foto ©", "bild ©", "photo ©", NULL };
+
+static int
+credit_line(const char *s)
+{
+	const char *const *p;
+
+	for (p = credit_labels; *p; p++)
+		if (!strncmp(s, *p, strlen(*p)))
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether the element at i stands among paragraphs of prose: the element
+ * before it or after it in its parent is a paragraph of 150 characters.
+ */
+static int
+beside_prose(struct ctx *c, int i)
+{
+	int p = c->n[i].parent, s, prev = -1;
+
+	if (p < 0)
+		return 0;
+	for (s = p + 1; s < c->n[p].end; s = c->n[s].end) {
+		if (c->n[s].flags & (F_TEXT | F_SKIP))
+			continue;
+		if (s == i)
+			break;
+		prev = s;
+	}
+	if (prev >= 0 && c->n[prev].tag == GUMBO_TAG_P &&
+	    c->n[prev].own >= 150)
+		return 1;
+	for (s = c->n[i].end; s < c->n[p].end; s = c->n[s].end) {
+		if (c->n[s].flags & (F_TEXT | F_SKIP))
+			continue;
+		return c->n[s].tag == GUMBO_TAG_P && c->n[s].own >= 150;
+	}
+	return 0;
+}
+
+/*
+ * A short block that is a line of boilerplate: "Read more: <a link>", a
+ * copyright line or disclaimer, a call to subscribe or follow.
+ */
+static int
+boiler_line(struct ctx *c, int i, struct uk_buf *b)
+{
+	struct nd *n = &c->n[i];
+	const char *const *p;
+
+	if (n->text == 0 || n->text > 300)
+		return 0;
+	/* A paragraph that is only a link, among prose: another article. */
+	if (n->tag == GUMBO_TAG_P && n->text < 150 &&
+	    n->link * 10 >= n->text * 9 && beside_prose(c, i))
+		return 1;
+	/* "Read more: <link>": a few words and a colon, then a link. */
+	if (n->link * 2 >= n->text) {
+		plain_text(c, i, b, 64, 1);
+		trim_heading(b);
+		for (p = see_also; *p; p++)
+			if (!strcmp(b->buf, *p))
+				return 1;
+	}
+	plain_text(c, i, b, 400, 0);
+	for (p = see_also; *p; p++) {
+		size_t k = strlen(*p);
+
+		if (!strncmp(b->buf, *p, k) && b->buf[k] == ':' &&
+		    n->text < 200)
+			return 1;
+	}
+	if (!strncmp(b->buf, "©", 2) || !strncmp(b->buf, "(c) ", 4) ||
+	    !strncmp(b->buf, "copyright", 9))
+		return 1;
+	if (has_any(b->buf, legal_phrases))
+		return 1;
+	if (n->text < 120 && credit_line(b->buf))
+		return 1;
+	if (n->text < 200 && has_any(b->buf, promo_phrases))
+		return 1;
+	return 0;
+}
+
+/*
+ * Mark boilerplate by text: sections under a boilerplate heading, and
+ * short lines of boilerplate (boiler_line) among the paragraphs.  Then
+ * measure again.
+ */
+void
+uk_ex_mark_by_text(struct ctx *c)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	int i, changed = 0, body;
+
+	if (!c->body)
+		return;
+	body = c->n[c->body].text;
+	for (i = c->body + 1; i < c->nn; i++) {
+		struct nd *n = &c->n[i];
+
+		if (n->flags & (F_TEXT | F_SKIP))
+			continue;
+		if (is_heading(n->tag) || (n->text <= 60 && leaf(c, i) &&
+			(n->tag == GUMBO_TAG_P || n->tag == GUMBO_TAG_DIV ||
+			    n->tag == GUMBO_TAG_SPAN || n->tag == GUMBO_TAG_B ||
+			    n->tag == GUMBO_TAG_STRONG ||
+			    n->tag == GUMBO_TAG_HEADER || n->tag == GUMBO_TAG_A ||
+			    n->tag == GUMBO_TAG_BUTTON))) {
+			if (tail_section(c, i, &b)) {
+				changed = 1;
+				continue;
+			}
+			if (n->text > 0 && n->text <= 40 && ui_line(c, i, &b)) {
+				skip_subtree(c, i, 0);
+				changed = 1;
+				i = n->end - 1;
+				continue;
+			}
+			if (is_heading(n->tag))
+				continue;
+		}
+		if (!(n->flags & F_BLOCK))
+			continue;
+		if (link_box(c, i, body)) {
+			skip_subtree(c, i, 0);
+			changed = 1;
+			i = n->end - 1;
+			continue;
+		}
+		if ((n->tag == GUMBO_TAG_P || n->tag == GUMBO_TAG_DIV ||
+			n->tag == GUMBO_TAG_LI || n->tag == GUMBO_TAG_SPAN ||
+			n->tag == GUMBO_TAG_SMALL || n->tag == GUMBO_TAG_EM) &&
+		    boiler_line(c, i, &b)) {
+			skip_subtree(c, i, 0);
+			changed = 1;
+			i = n->end - 1;
+		}
+	}
+	uk_buf_release(&b);
+	if (changed)
+		uk_ex_measure(c);
+}
