@@ -1142,6 +1142,51 @@ arena_release(struct arena *a)
 	a->left = 0;
 }
 
+/*
+ * The page as gumbo's tree: html[0..len) decoded to UTF-8 into u (by the
+ * charset detected, which x->charset gets), NUL bytes made spaces, shrunk,
+ * its elements counted against the limit, then parsed into the arena.
+ * NULL with err when the page has too many elements or cannot be parsed.
+ */
+static GumboOutput *
+parse(const char *html, size_t len, const char *content_type,
+    struct uk_buf *u, struct arena *arena, struct uk_extract *x,
+    struct uk_err *err)
+{
+	GumboOptions opts = kGumboDefaultOptions;
+	GumboOutput *out;
+	char cs[64], *nul;
+	size_t bom, k, max;
+
+	uk_charset_detect(html, len, content_type, cs, sizeof(cs), &bom);
+	if (uk_charset_to_utf8(html, len, cs, u, NULL) < 0) {
+		memcpy(cs, "utf-8", 6);
+		uk_buf_reset(u);
+		uk_charset_to_utf8(html, len, cs, u, NULL);
+	}
+	x->charset = uk_xstrdup(cs);
+	/* Gumbo stops at a NUL byte; make them spaces. */
+	for (k = 0; (nul = memchr(u->buf + k, '\0', u->len - k)); k++) {
+		*nul = ' ';
+		k = (size_t)(nul - u->buf);
+	}
+	max = u->len / 32 > MAX_ELEMENTS ? u->len / 32 : MAX_ELEMENTS;
+	u->len = uk_ex_shrink(u->buf, u->len);
+	if ((k = count_elements(u->buf, u->len)) > max) {
+		uk_err_set(err, UK_EXIT_FAIL,
+		    "the page has too many elements (%zu, at most %zu for "
+		    "its size)", k, max);
+		return NULL;
+	}
+	opts.max_errors = 0;
+	opts.allocator = arena_alloc;
+	opts.deallocator = arena_free;
+	opts.userdata = arena;
+	if (!(out = gumbo_parse_with_options(&opts, u->buf, u->len)))
+		uk_err_set(err, UK_EXIT_FAIL, "cannot parse the page");
+	return out;
+}
+
 int
 uk_extract_html(const char *html, size_t len, const char *content_type,
     const char *url, const struct uk_extract_opts *o, struct uk_extract *x,
@@ -1150,11 +1195,8 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	struct ctx c;
 	struct uk_buf u = UK_BUF_INIT, all = UK_BUF_INIT, text = UK_BUF_INIT;
 	struct writer w;
-	GumboOptions opts = kGumboDefaultOptions;
 	struct arena arena = { NULL, NULL, 0 };
-	GumboOutput *out = NULL;
-	char cs[64], *nul;
-	size_t bom, k, max;
+	GumboOutput *out;
 	int best, ret = -1, fallback = 0;
 
 	(void)url;
@@ -1165,35 +1207,9 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	c.x = x;
 	c.url = url;
 	c.http_lang = o ? o->content_language : NULL;
-	uk_charset_detect(html, len, content_type, cs, sizeof(cs), &bom);
-	if (uk_charset_to_utf8(html, len, cs, &u, NULL) < 0) {
-		memcpy(cs, "utf-8", 6);
-		uk_buf_reset(&u);
-		uk_charset_to_utf8(html, len, cs, &u, NULL);
-	}
-	x->charset = uk_xstrdup(cs);
-	/* Gumbo stops at a NUL byte; make them spaces. */
-	for (k = 0; (nul = memchr(u.buf + k, '\0', u.len - k)); k++) {
-		*nul = ' ';
-		k = (size_t)(nul - u.buf);
-	}
-	max = u.len / 32 > MAX_ELEMENTS ? u.len / 32 : MAX_ELEMENTS;
-	u.len = uk_ex_shrink(u.buf, u.len);
-	if ((k = count_elements(u.buf, u.len)) > max) {
-		uk_err_set(err, UK_EXIT_FAIL,
-		    "the page has too many elements (%zu, at most %zu for "
-		    "its size)", k, max);
+	out = parse(html, len, content_type, &u, &arena, x, err);
+	if (!out)
 		goto done;
-	}
-	opts.max_errors = 0;
-	opts.allocator = arena_alloc;
-	opts.deallocator = arena_free;
-	opts.userdata = &arena;
-	out = gumbo_parse_with_options(&opts, u.buf, u.len);
-	if (!out) {
-		uk_err_set(err, UK_EXIT_FAIL, "cannot parse the page");
-		goto done;
-	}
 	build(&c, out->document);
 	uk_ex_measure(&c);
 	confirm_boilerplate(&c);
