@@ -23,6 +23,39 @@ const char uk_fetchargs_usage[] =
  * across the programs; until then new options are long only). */
 enum { OPT_COMMENTS = 256, OPT_IMAGES, OPT_LINKS, OPT_MAX_PAGES };
 
+static const struct option longopts[] = {
+	{ "user-agent", required_argument, NULL, 'A' },
+	{ "no-cache", no_argument, NULL, 'c' },
+	{ "extract", required_argument, NULL, 'x' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "insecure", no_argument, NULL, 'k' },
+	{ "max-per-message", required_argument, NULL, 'm' },
+	{ "text", no_argument, NULL, 'T' },
+	{ "allow-private", no_argument, NULL, 'P' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "refresh", no_argument, NULL, 'r' },
+	{ "session", required_argument, NULL, 'S' },
+	{ "max-size", required_argument, NULL, 's' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "ttl", required_argument, NULL, 'l' },
+	{ "url", required_argument, NULL, 'u' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "repo-max-files", required_argument, NULL, 'F' },
+	{ "map-json", no_argument, NULL, 'J' },
+	{ "map-tokens", required_argument, NULL, 'M' },
+	{ "readme-tokens", required_argument, NULL, 'D' },
+	{ "tokenizer", required_argument, NULL, 'K' },
+	{ "repo-timeout", required_argument, NULL, 'R' },
+	{ "repo-max-size", required_argument, NULL, 'Z' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "comments", no_argument, NULL, OPT_COMMENTS },
+	{ "images", no_argument, NULL, OPT_IMAGES },
+	{ "links", no_argument, NULL, OPT_LINKS },
+	{ "max-pages", required_argument, NULL, OPT_MAX_PAGES },
+	{ NULL, 0, NULL, 0 },
+};
+
 void
 uk_fetchargs_init(struct uk_fetchargs *a)
 {
@@ -30,47 +63,109 @@ uk_fetchargs_init(struct uk_fetchargs *a)
 	a->max_per_msg = 3;
 }
 
+/*
+ * The options of one kind (a repository's, or extraction's): 1 when c was
+ * one of them and its value is good, 0 when c is not one of them, -1 with
+ * err (UK_EXIT_USAGE) for a bad value.
+ */
+static int
+repo_opt(int c, struct uk_fetch_opts *fo, struct uk_err *err)
+{
+	unsigned long long size;
+	double secs;
+	long n;
+
+	switch (c) {
+	case 'F':
+		if (uk_parse_long(optarg, 1, 100000000L, &n))
+			return uk_err_set(err, UK_EXIT_USAGE,
+			    "-F: not a count: '%s'", optarg);
+		fo->repo.max_files = (unsigned long)n;
+		return 1;
+	case 'J':
+		fo->repo.map_json = 1;
+		return 1;
+	case 'M':
+		if (uk_parse_long(optarg, 0, 100000000L,
+			&fo->repo.map_tokens))
+			return uk_err_set(err, UK_EXIT_USAGE,
+			    "-M: not a token count: '%s'", optarg);
+		return 1;
+	case 'D':
+		if (uk_parse_long(optarg, 0, 100000000L,
+			&fo->repo.readme_tokens))
+			return uk_err_set(err, UK_EXIT_USAGE,
+			    "-D: not a token count: '%s'", optarg);
+		return 1;
+	case 'K':
+		if (uk_tokens_parse(optarg, &fo->repo.tokenizer))
+			return uk_err_set(err, UK_EXIT_USAGE,
+			    "-K: not a tokenizer (cl100k_base, "
+			    "o200k_base): '%s'", optarg);
+		return 1;
+	case 'R':
+		if (uk_parse_seconds(optarg, &secs) || secs <= 0)
+			return uk_err_set(err, UK_EXIT_USAGE,
+			    "-R: not a duration: '%s'", optarg);
+		fo->repo.timeout = secs;
+		return 1;
+	case 'Z':
+		if (uk_parse_size(optarg, &size) || size == 0)
+			return uk_err_set(err, UK_EXIT_USAGE,
+			    "-Z: not a size: '%s'", optarg);
+		fo->repo.max_bytes = size;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int
+extract_opt(int c, struct uk_fetch_opts *fo, struct uk_err *err)
+{
+	long n;
+
+	switch (c) {
+	case 'f':
+		if (!strcmp(optarg, "text"))
+			fo->extract.format = UK_EXTRACT_TEXT;
+		else if (!strcmp(optarg, "markdown") ||
+		    !strcmp(optarg, "md"))
+			fo->extract.format = UK_EXTRACT_MARKDOWN;
+		else
+			return uk_err_set(err, UK_EXIT_USAGE,
+			    "-f: not text or markdown: '%s'", optarg);
+		return 1;
+	case OPT_COMMENTS:
+		fo->extract.comments = 1;
+		return 1;
+	case OPT_IMAGES:
+		fo->extract.images = 1;
+		return 1;
+	case OPT_LINKS:
+		fo->extract.links = 1;
+		return 1;
+	case OPT_MAX_PAGES:
+		if (uk_parse_long(optarg, 1, 1000000L, &n))
+			return uk_err_set(err, UK_EXIT_USAGE,
+			    "--max-pages: not a count from 1 to "
+			    "1000000: '%s'",
+			    optarg);
+		fo->extract.max_pages = (int)n;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 int
 uk_fetchargs_parse(struct uk_fetchargs *a, int argc, char **argv,
     struct uk_err *err)
 {
-	static const struct option longopts[] = {
-		{ "user-agent", required_argument, NULL, 'A' },
-		{ "no-cache", no_argument, NULL, 'c' },
-		{ "extract", required_argument, NULL, 'x' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "insecure", no_argument, NULL, 'k' },
-		{ "max-per-message", required_argument, NULL, 'm' },
-		{ "text", no_argument, NULL, 'T' },
-		{ "allow-private", no_argument, NULL, 'P' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "refresh", no_argument, NULL, 'r' },
-		{ "session", required_argument, NULL, 'S' },
-		{ "max-size", required_argument, NULL, 's' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "ttl", required_argument, NULL, 'l' },
-		{ "url", required_argument, NULL, 'u' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "repo-max-files", required_argument, NULL, 'F' },
-		{ "map-json", no_argument, NULL, 'J' },
-		{ "map-tokens", required_argument, NULL, 'M' },
-		{ "readme-tokens", required_argument, NULL, 'D' },
-		{ "tokenizer", required_argument, NULL, 'K' },
-		{ "repo-timeout", required_argument, NULL, 'R' },
-		{ "repo-max-size", required_argument, NULL, 'Z' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "comments", no_argument, NULL, OPT_COMMENTS },
-		{ "images", no_argument, NULL, OPT_IMAGES },
-		{ "links", no_argument, NULL, OPT_LINKS },
-		{ "max-pages", required_argument, NULL, OPT_MAX_PAGES },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct uk_fetch_opts *fo = &a->fo;
 	unsigned long long size;
 	double secs;
-	long n;
-	int c;
+	int c, r;
 
 	while (
 	    (c = getopt_long(argc, argv, "A:cD:f:F:j:JK:kM:l:m:PqR:rS:s:t:Tu:x:Z:hV",
@@ -140,72 +235,6 @@ uk_fetchargs_parse(struct uk_fetchargs *a, int argc, char **argv,
 		case 'u':
 			a->url = optarg;
 			break;
-		case 'F':
-			if (uk_parse_long(optarg, 1, 100000000L, &n))
-				return uk_err_set(err, UK_EXIT_USAGE,
-				    "-F: not a count: '%s'", optarg);
-			fo->repo.max_files = (unsigned long)n;
-			break;
-		case 'J':
-			fo->repo.map_json = 1;
-			break;
-		case 'M':
-			if (uk_parse_long(optarg, 0, 100000000L,
-				&fo->repo.map_tokens))
-				return uk_err_set(err, UK_EXIT_USAGE,
-				    "-M: not a token count: '%s'", optarg);
-			break;
-		case 'D':
-			if (uk_parse_long(optarg, 0, 100000000L,
-				&fo->repo.readme_tokens))
-				return uk_err_set(err, UK_EXIT_USAGE,
-				    "-D: not a token count: '%s'", optarg);
-			break;
-		case 'K':
-			if (uk_tokens_parse(optarg, &fo->repo.tokenizer))
-				return uk_err_set(err, UK_EXIT_USAGE,
-				    "-K: not a tokenizer (cl100k_base, "
-				    "o200k_base): '%s'", optarg);
-			break;
-		case 'R':
-			if (uk_parse_seconds(optarg, &secs) || secs <= 0)
-				return uk_err_set(err, UK_EXIT_USAGE,
-				    "-R: not a duration: '%s'", optarg);
-			fo->repo.timeout = secs;
-			break;
-		case 'Z':
-			if (uk_parse_size(optarg, &size) || size == 0)
-				return uk_err_set(err, UK_EXIT_USAGE,
-				    "-Z: not a size: '%s'", optarg);
-			fo->repo.max_bytes = size;
-			break;
-		case 'f':
-			if (!strcmp(optarg, "text"))
-				fo->extract.format = UK_EXTRACT_TEXT;
-			else if (!strcmp(optarg, "markdown") ||
-			    !strcmp(optarg, "md"))
-				fo->extract.format = UK_EXTRACT_MARKDOWN;
-			else
-				return uk_err_set(err, UK_EXIT_USAGE,
-				    "-f: not text or markdown: '%s'", optarg);
-			break;
-		case OPT_COMMENTS:
-			fo->extract.comments = 1;
-			break;
-		case OPT_IMAGES:
-			fo->extract.images = 1;
-			break;
-		case OPT_LINKS:
-			fo->extract.links = 1;
-			break;
-		case OPT_MAX_PAGES:
-			if (uk_parse_long(optarg, 1, 1000000L, &n))
-				return uk_err_set(err, UK_EXIT_USAGE,
-				    "--max-pages: not a count from 1 to "
-				    "1000000: '%s'",
-				    optarg);
-			fo->extract.max_pages = (int)n;
-			break;
 		case 'h':
 			a->help = 1;
 			return 0;
@@ -213,7 +242,13 @@ uk_fetchargs_parse(struct uk_fetchargs *a, int argc, char **argv,
 			a->version = 1;
 			return 0;
 		default:
-			return uk_err_set(err, UK_EXIT_USAGE, "%s", "");
+			r = repo_opt(c, fo, err);
+			if (!r)
+				r = extract_opt(c, fo, err);
+			if (r < 0)
+				return -1;
+			if (!r)
+				return uk_err_set(err, UK_EXIT_USAGE, "%s", "");
 		}
 	}
 	a->argc = argc - optind;
