@@ -199,21 +199,30 @@ def shq(s):
     return "'" + s.replace("'", "'\\''") + "'"
 
 
+def roff(line):
+    line = line.replace("\\", "\\e")
+    return "\\&" + line if line.startswith((".", "'")) else line
+
+
 def bless(doc, exs):
-    """Write each Markdown example's output as the run gave it, for a
-    person to read over before committing (examples.py bless OUTDIR DOC)."""
+    """Write each example's output as the run gave it, for a person to
+    read over before committing (examples.py bless OUTDIR DOC...)."""
+    man = not doc.endswith(".md")
+    end = ".Ed" if man else "```"
     with open(doc, encoding="utf-8") as f:
         lines = f.read().split("\n")
     for ex in reversed(exs):
         start = ex.line - 1
         j = start
-        while lines[j].strip() != "```":
+        while lines[j].strip() != end:
             j += 1
         body = []
         for (cmd, _), got in zip(ex.commands, ex.got):
             body += ["$ " + cmd.split("\n")[0]] + cmd.split("\n")[1:]
             if got:
                 body += got.split("\n")
+        if man:
+            body = [roff(b) for b in body]
         lines[start:j] = body
     with open(doc, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
@@ -255,7 +264,7 @@ def main():
             with open(os.path.join(outdir, name + ".rc"), "w") as f:
                 f.write("%d\n" % (1 if report else 0))
             bad |= bool(report)
-            if sys.argv[1] == "bless" and doc.endswith(".md"):
+            if sys.argv[1] == "bless":
                 bless(doc, exs)
         finally:
             shutil.rmtree(work, ignore_errors=True)
