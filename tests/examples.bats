@@ -97,7 +97,7 @@ check() {
 	run -0 cat "$T/doc.md.log"
 	[[ "$output" == *'--- expected'*'two'*'--- got'*'one'* ]]
 	[[ "$output" == *'the block exited 1'* ]]
-	printf '%s\n' .Sh EXAMPLES .Bd -literal 'urlfetch x' .Ed >"$T/x.1"
+	printf '%s\n' '.Sh EXAMPLES' '.Bd -literal' 'urlfetch x' .Ed >"$T/x.1"
 	run -1 --separate-stderr python3 "$TOP/tests/helpers/examples.py" list "$T/x.1"
 	[[ "$stderr" == *'needs'*'not run'* ]]
 	# Ports and times are all that is normalised.

@@ -11,8 +11,8 @@ What is an example:
     code) are shown, never run: install steps, crontab lines.
   man pages (mdoc): a .Bd -literal block of the EXAMPLES section whose
     first line starts with "$ ".  Every other .Bd block there must follow
-    a comment line '.\\" not run: REASON', or the run fails: no example is
-    left out by accident.  Escapes allowed inside: \\e \\(em \\(aq \\& \\-.
+    a comment line '.\\" not run: REASON' (which keeps any block from
+    running), or the run fails: no example is left out by accident.  Escapes allowed inside: \\e \\(em \\(aq \\& \\-.
 
 In a block, a line starting with "$ " is a command; it goes on over the
 lines that follow while a line ends with '\\', '|', '&&' or '||'.  The
@@ -28,9 +28,11 @@ normalised on both sides; nothing else.
 Run under scripts/demo --serve, which starts the servers the examples
 name through DEMO, DEMO_LLM, TOOLACK_URL and the URLKIT_GITHUB_ variables.
 """
+import concurrent.futures
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -131,9 +133,11 @@ def man_examples(doc):
                 j += 1
             body = [unroff(doc, start + k + 1, t)
                     for k, t in enumerate(lines[start:j])]
-            if body and body[0].startswith("$ "):
+            if not_run:
+                pass
+            elif body and body[0].startswith("$ "):
                 parse_block(doc, start + 1, body, out)
-            elif not not_run:
+            else:
                 raise SystemExit("%s:%d: an example that is not run needs "
                                  "'.\\\" not run: REASON' before it"
                                  % (doc, start))
@@ -168,15 +172,20 @@ def run_example(ex, work, env):
     for k, (cmd, _) in enumerate(ex.commands):
         script.append("printf '%%s%d\\n' %s" % (k, shq(MARK)))
         script.append(cmd)
+    # A session of its own, so that a timeout ends every process the
+    # block started, not only its shell.
+    p = subprocess.Popen(["bash", "-c", "\n".join(script) + "\n"],
+                         cwd=work, env=env, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         start_new_session=True)
     try:
-        p = subprocess.run(["bash", "-c", "\n".join(script) + "\n"],
-                           cwd=work, env=env, stdin=subprocess.DEVNULL,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=BLOCK_TIMEOUT)
-        rc, got = p.returncode, p.stdout.decode("utf-8", "replace")
-    except subprocess.TimeoutExpired as e:
+        out, _ = p.communicate(timeout=BLOCK_TIMEOUT)
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, _ = p.communicate()
         rc = "timeout after %d s" % BLOCK_TIMEOUT
-        got = (e.stdout or b"").decode("utf-8", "replace")
+    got = out.decode("utf-8", "replace")
     parts = got.split(MARK)
     outs = {}
     for part in parts[1:]:
@@ -228,6 +237,37 @@ def bless(doc, exs):
         f.write("\n".join(lines))
 
 
+def run_doc(doc, outdir):
+    """Run DOC's examples; write OUTDIR/NAME.log and .rc; return 1 if
+    any failed."""
+    name = os.path.basename(doc)
+    work = tempfile.mkdtemp(prefix="examples.")
+    try:
+        for d in ("examples", "tests"):
+            os.symlink(os.path.join(TOP, d), os.path.join(work, d))
+        env = dict(os.environ, URLKIT_CACHE_DIR=os.path.join(work, ".cache"),
+                   HOME=work, NO_COLOR="1")
+        report = []
+        exs = examples(doc)
+        ncmd = 0
+        for ex in exs:
+            t0 = time.monotonic()
+            report += run_example(ex, work, env)
+            print("# %s: %.1f s" % (ex.where(), time.monotonic() - t0),
+                  file=sys.stderr)
+            ncmd += len(ex.commands)
+        with open(os.path.join(outdir, name + ".log"), "w") as f:
+            f.write("%s: %d examples, %d commands\n" % (name, len(exs), ncmd))
+            f.write("".join(report))
+        with open(os.path.join(outdir, name + ".rc"), "w") as f:
+            f.write("%d\n" % (1 if report else 0))
+        if sys.argv[1] == "bless":
+            bless(doc, exs)
+        return 1 if report else 0
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "list":
         for doc in sys.argv[2:]:
@@ -240,34 +280,11 @@ def main():
               file=sys.stderr)
         return 2
     outdir = sys.argv[2]
-    bad = 0
-    for doc in sys.argv[3:]:
-        name = os.path.basename(doc)
-        work = tempfile.mkdtemp(prefix="examples.")
-        try:
-            for d in ("examples", "tests"):
-                os.symlink(os.path.join(TOP, d), os.path.join(work, d))
-            env = dict(os.environ, URLKIT_CACHE_DIR=os.path.join(work, ".cache"),
-                       HOME=work, NO_COLOR="1")
-            report = []
-            exs = examples(doc)
-            ncmd = 0
-            for ex in exs:
-                t0 = time.monotonic()
-                report += run_example(ex, work, env)
-                print("# %s: %.1f s" % (ex.where(), time.monotonic() - t0),
-                      file=sys.stderr)
-                ncmd += len(ex.commands)
-            with open(os.path.join(outdir, name + ".log"), "w") as f:
-                f.write("%s: %d examples, %d commands\n" % (name, len(exs), ncmd))
-                f.write("".join(report))
-            with open(os.path.join(outdir, name + ".rc"), "w") as f:
-                f.write("%d\n" % (1 if report else 0))
-            bad |= bool(report)
-            if sys.argv[1] == "bless":
-                bless(doc, exs)
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
+    # Documents run side by side (their blocks in order, each document
+    # with its own scratch directory and cache): most of the time is
+    # spent waiting on Chromium and the servers.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
+        bad = sum(pool.map(lambda d: run_doc(d, outdir), sys.argv[3:]))
     return 1 if bad else 0
 
 
