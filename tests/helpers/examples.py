@@ -5,6 +5,8 @@ rustdoc runs a crate's doc examples.
 
     examples.py list DOC...             print each example: where, commands
     examples.py run OUTDIR DOC...       run them; OUTDIR/NAME.rc and .log
+    examples.py bless OUTDIR DOC...     run them and write what they print
+                                        into DOC, to read over and commit
 
 What is an example:
   README.md (Markdown): a ```console block.  Other blocks (```sh, indented
@@ -276,7 +278,7 @@ def main():
                     print("%s: $ %s" % (ex.where(), cmd))
         return 0
     if len(sys.argv) < 4 or sys.argv[1] not in ("run", "bless"):
-        print("usage: examples.py list DOC... | run OUTDIR DOC...",
+        print("usage: examples.py list DOC... | run|bless OUTDIR DOC...",
               file=sys.stderr)
         return 2
     outdir = sys.argv[2]
