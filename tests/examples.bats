@@ -109,3 +109,24 @@ check() {
 	EOF
 	run -0 python3 "$TOP/tests/helpers/examples.py" run "$T" "$T/n.md"
 }
+
+# Quoting artefacts: mandoc renders `.Pq Dq a , Dq b` as (“a, “b””), a
+# quote opened inside another, and `.Pq with Fl p or Fl c` as "-p -or -c"
+# (a word after Fl is a flag); every program's page documents -h.
+@test "the man pages render no quote opened inside another, no flag made of a word, and document -h" {
+	command -v mandoc >/dev/null || skip "mandoc not installed"
+	local f bad=0
+	for f in "$TOP"/man/*.[17]; do
+		if mandoc -Tutf8 "$f" | col -b | grep -nE '“[^”]*“|”[^“]*”|[[:space:]]-(or|and|with|the)[[:space:],.)]' >&2; then
+			echo "^ in $(basename "$f")" >&2
+			bad=1
+		fi
+	done
+	for f in urldetect urlfetch pwfetch urlsum urlcache toolack; do
+		mandoc -Tutf8 "$TOP/man/$f.1" | col -b | grep -qE '^ +-h, --help' || {
+			echo "$f.1 does not document -h, --help" >&2
+			bad=1
+		}
+	done
+	[ "$bad" -eq 0 ]
+}
