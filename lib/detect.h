@@ -36,6 +36,7 @@ struct uk_detect {
 typedef int (*uk_detect_fn)(void *ctx, const char *s, size_t start,
     size_t end);
 
+/* Set up d for a new stream (no allocation: nothing to release). */
 void uk_detect_init(struct uk_detect *d);
 
 /*

@@ -115,6 +115,7 @@ int uk_extract_is_pdf(const char *buf, size_t len);
  */
 void uk_extract_record(const struct uk_extract *x, void *rec);
 
+/* Free what x holds and zero it; x itself is the caller's (NULL: nothing). */
 void uk_extract_release(struct uk_extract *x);
 
 #endif

@@ -37,6 +37,8 @@
  */
 yajl_val uk_json_parse(const char *s, size_t len, struct uk_err *err);
 
+/* The value of key in obj (borrowed: obj owns it), or NULL when obj is
+ * not an object or has no such key. */
 yajl_val uk_json_get(yajl_val obj, const char *key);
 /* The string value of key, or NULL when absent or not a string. */
 const char *uk_json_get_str(yajl_val obj, const char *key);
@@ -49,6 +51,11 @@ int uk_json_get_int(yajl_val obj, const char *key, long long *out);
 /* 1 when key is true, 0 when false, absent or not a boolean. */
 int uk_json_get_bool(yajl_val obj, const char *key);
 
+/*
+ * New values, owned by the caller (uk_json_free, or give them to an
+ * object or array with uk_json_set or uk_json_push): a string copied from
+ * s (NUL-terminated, or len bytes), an integer.
+ */
 yajl_val uk_json_str(const char *s);
 yajl_val uk_json_strn(const char *s, size_t len);
 yajl_val uk_json_int(long long v);

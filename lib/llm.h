@@ -38,6 +38,7 @@ struct uk_llm_opts {
 	double temperature; /* < 0: not sent (the default) */
 };
 
+/* The defaults given beside each field above. */
 void uk_llm_opts_init(struct uk_llm_opts *o);
 
 struct uk_llm_req {

@@ -32,6 +32,10 @@ struct uk_sse {
 
 #define UK_SSE_MAX (1UL << 20)
 
+/*
+ * Set up p to call fn(ctx, ...) for each event it parses; uk_sse_release
+ * frees the buffers it holds (p is then ready for uk_sse_init again).
+ */
 void uk_sse_init(struct uk_sse *p, uk_sse_event_fn *fn, void *ctx);
 void uk_sse_release(struct uk_sse *p);
 /*
