@@ -54,12 +54,12 @@ teardown() { common_teardown; }
 }
 
 @test "faults extract thread: while four bodies wait for extraction, no new transfer starts" {
-	# One transfer at a time (-j 1) of six heavy pages of 2 MB: each
+	# One transfer at a time (-j 1) of six heavy pages of 1 MB: each
 	# transfer takes milliseconds, each extraction a second or more.
 	# While the first is extracted, the second to fifth arrive and wait:
 	# four bodies, so the sixth must not start until the worker takes
 	# the second, instead of right after the fifth.
-	start_server H python3 "$TOP/tests/helpers/heavy_server.py" heavy 2
+	start_server H python3 "$TOP/tests/helpers/heavy_server.py" heavy 1
 	for i in 1 2 3 4 5 6; do
 		printf 'http://127.0.0.1:%s/heavy%s\n' "$H_PORT" "$i"
 	done >"$T/in"
