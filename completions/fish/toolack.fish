@@ -2,6 +2,7 @@
 # fish completion for toolack(1)
 set -l cmds serve call ack exec wait
 complete -c toolack -f
+complete -c toolack -s h -l help -d 'print the synopsis'
 complete -c toolack -n "not __fish_seen_subcommand_from $cmds" -a serve -d 'run the registry, ack endpoint and web frontend'
 complete -c toolack -n "not __fish_seen_subcommand_from $cmds" -a call -d 'dispatch tool calls and wait for acks'
 complete -c toolack -n "not __fish_seen_subcommand_from $cmds" -a ack -d 'post an ack'
