@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "banned.h"
+#include "base64.h"
 #include "browser.h"
 #include "buf.h"
 #include "cdp.h"
@@ -998,7 +999,7 @@ save_shot(struct job *j, yajl_val res)
 	char *path = shot_path(j);
 	FILE *fp;
 
-	if (!data || uk_cdp_unbase64(data, strlen(data), &png)) {
+	if (!data || uk_base64_decode(data, strlen(data), &png)) {
 		j->shot_err = uk_xstrdup("screenshot: no image came back");
 	} else if (!(fp = fopen(path, "wb"))) {
 		struct uk_buf m = UK_BUF_INIT;

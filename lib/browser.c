@@ -313,8 +313,7 @@ uk_browser_attach(struct uk_browser *b, const char *address, double timeout,
 	if (!strcmp(scheme, "ws")) {
 		ws = address;
 	} else {
-		status = uk_cdp_http_get(host, port, "/json/version", timeout,
-		    &body, &e2);
+		status = uk_cdp_json_version(host, port, timeout, &body, &e2);
 		if (status < 0) {
 			if (e2.code == UK_EXIT_FAIL) /* connected, no answer */
 				uk_err_set(err, UK_EXIT_FATAL, HANG_MSG,
