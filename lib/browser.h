@@ -75,6 +75,16 @@ int uk_browser_attach(struct uk_browser *b, const char *address, double timeout,
  */
 void uk_browser_close(struct uk_browser *b, double grace);
 
+/*
+ * For a signal handler that ends the program: kill the browser launched
+ * with b and its process group, reap it, and remove its profile, with
+ * async-signal-safe calls only (kill, waitpid, fork, execve).
+ * uk_browser_launch sets the pid and the directory as soon as they exist,
+ * so a signal during the launch is covered too.  Nothing for an attached
+ * browser.
+ */
+void uk_browser_kill(const struct uk_browser *b);
+
 /* Remove the directory tree at path; -1 when something stayed. */
 int uk_browser_rmtree(const char *path);
 
