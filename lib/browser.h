@@ -19,6 +19,11 @@
  * and opens a WebSocket to it.  Nothing is attached to until the caller
  * asks, and uk_browser_close only closes the connection: the user's
  * browser and tabs stay as they were.
+ *
+ * Usage: uk_browser_launch or uk_browser_attach, then b->cdp is the
+ * message stream (lib/cdp); uk_browser_close at the end, and
+ * uk_browser_kill from a signal handler.  The struct owns its strings, its
+ * directory and its process.
  */
 
 #include <sys/types.h>

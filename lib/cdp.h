@@ -23,6 +23,13 @@
  * Every wait has a timeout, and every wait returns at once (with -1 and
  * "interrupted") once uk_cdp_stop is set, which a signal handler may do.
  * Library code: nothing here prints or exits.
+ *
+ * Usage: uk_cdp_init_pipe or uk_cdp_init_ws; then uk_cdp_call for a
+ * command whose reply is waited for, or uk_cdp_send and, as uk_cdp_fd
+ * polls readable (or while uk_cdp_ready), uk_cdp_next for replies and
+ * events as they come (lib/page's loop); uk_cdp_release at the end.  The
+ * struct owns its descriptors and messages; every message returned is the
+ * caller's.
  */
 
 #include <signal.h>
