@@ -600,7 +600,7 @@ at_exit(void)
 static int
 cmd_run(enum uk_page_cmd cmd, int argc, char **argv)
 {
-	static struct run r;
+	static struct run r; /* static: at_exit may still reach its browser */
 	struct input in;
 	struct uk_err err;
 	int k;
