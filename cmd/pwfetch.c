@@ -386,8 +386,8 @@ run(struct run *r, struct input *in)
 		snprintf(total, sizeof(total), "/%d", in->argc);
 	for (;;) {
 		uk_progress_show(&r->prog, 0,
-		    "pwfetch: %lu%s done, %lu failed, %d loading  %s",
-		    r->ndone, total, r->nfailed, r->ps.nactive, r->last_host);
+		    "pwfetch: %lu%s done, %lu failed, %d loading  %s", r->ndone,
+		    total, r->nfailed, r->ps.nactive, r->last_host);
 		if (fill(r, in))
 			return;
 		if (r->ps.nactive == 0) {
@@ -546,8 +546,8 @@ check_opts(struct run *r, int attach)
 		uk_warn("-s: an empty path");
 		usage(UK_EXIT_USAGE);
 	}
-	r->o.shot_dir = shot[n - 1] == '/' ||
-	    (!stat(shot, &st) && S_ISDIR(st.st_mode));
+	r->o.shot_dir =
+	    shot[n - 1] == '/' || (!stat(shot, &st) && S_ISDIR(st.st_mode));
 	/* A directory named with its '/' is made when missing. */
 	if (shot[n - 1] == '/' && mkdir(shot, 0777) && errno != EEXIST) {
 		uk_warn("-s: cannot make '%s': %s", shot, strerror(errno));
@@ -584,8 +584,8 @@ parse_opts(struct run *r, int argc, char **argv)
 	uk_netguard_init(&guard);
 	r->o.guard = !guard.allow_private; /* a list of addresses keeps it */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "ac:e:Hj:Pqs:T:t:u:v:w:hV", longopts,
-		    NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "ac:e:Hj:Pqs:T:t:u:v:w:hV",
+		    longopts, NULL)) != -1)
 		attach |= parse_opt(r, c, optarg);
 	check_opts(r, attach);
 	return optind;

@@ -130,15 +130,13 @@ exec_chromium(const char *path, const struct uk_browser_opts *o,
 {
 	const char *argv[] = { path, "--headless", "--no-sandbox",
 		"--disable-gpu", "--disable-quic", "--no-first-run",
-		"--no-default-browser-check",
-		"--disable-background-networking",
+		"--no-default-browser-check", "--disable-background-networking",
 		"--disable-component-update", "--disable-sync",
 		"--disable-dev-shm-usage", "--disable-extensions",
-		"--disable-breakpad", "--mute-audio",
-		"--hide-scrollbars", "--password-store=basic",
-		"--use-mock-keychain", "--remote-debugging-pipe", udd,
-		win, proxy, "--proxy-bypass-list=<-loopback>",
-		"about:blank", NULL };
+		"--disable-breakpad", "--mute-audio", "--hide-scrollbars",
+		"--password-store=basic", "--use-mock-keychain",
+		"--remote-debugging-pipe", udd, win, proxy,
+		"--proxy-bypass-list=<-loopback>", "about:blank", NULL };
 	sigset_t none;
 	size_t k;
 	int a, c, s, nullfd;
@@ -183,9 +181,9 @@ exec_chromium(const char *path, const struct uk_browser_opts *o,
 	nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (nullfd >= 0)
 		nullfd = fcntl(nullfd, F_DUPFD, 10);
-	if (a < 0 || c < 0 || logfd < 0 || nullfd < 0 ||
-	    dup2(a, 3) < 0 || dup2(c, 4) < 0 || dup2(nullfd, 0) < 0 ||
-	    dup2(logfd, 1) < 0 || dup2(logfd, 2) < 0)
+	if (a < 0 || c < 0 || logfd < 0 || nullfd < 0 || dup2(a, 3) < 0 ||
+	    dup2(c, 4) < 0 || dup2(nullfd, 0) < 0 || dup2(logfd, 1) < 0 ||
+	    dup2(logfd, 2) < 0)
 		_exit(127);
 	close(a);
 	close(c);

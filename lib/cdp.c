@@ -654,8 +654,8 @@ http_status(const char *head)
  * event loop for one request.  The HTTP status, or -1 with err.
  */
 static int
-http_get(const char *host, const char *port, const char *path,
-    double timeout, struct uk_buf *body, struct uk_err *err)
+http_get(const char *host, const char *port, const char *path, double timeout,
+    struct uk_buf *body, struct uk_err *err)
 {
 	double deadline = deadline_of(timeout);
 	struct uk_buf b = UK_BUF_INIT;

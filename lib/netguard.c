@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include <arpa/inet.h>
+#include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <curl/curl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -703,7 +703,8 @@ uk_netguard_async_read(struct uk_netguard_async *a,
 	a->running--;
 	v.host[sizeof(v.host) - 1] = '\0';
 	v.addr[sizeof(v.addr) - 1] = '\0';
-	v.ok = v.ok != 0; /* a name that does not resolve: the browser says so */
+	v.ok =
+	    v.ok != 0; /* a name that does not resolve: the browser says so */
 	uk_strset_add(v.ok ? &a->ok : &a->refused, v.host, strlen(v.host));
 	/*
 	 * Take the host's waiters off the list first, then answer them:

@@ -135,8 +135,8 @@ struct uk_netguard_async {
 	struct uk_strset ok, refused; /* the verdicts so far, by host */
 	struct uk_netguard_waiter *w; /* the cookies waiting */
 	size_t nw, aw;
-	int pipe[2];                  /* threads write, the loop reads */
-	int running;                  /* look-up threads running */
+	int pipe[2]; /* threads write, the loop reads */
+	int running; /* look-up threads running */
 };
 
 void uk_netguard_async_init(struct uk_netguard_async *a);

@@ -38,8 +38,8 @@ page_call(struct uk_pages *ps, struct uk_page *p, enum page_ev ev,
 		return; /* the dead stream is noticed by the main loop */
 	if (ps->ncalls == ps->acalls) {
 		ps->acalls = ps->acalls ? 2 * ps->acalls : 32;
-		ps->calls = uk_xrealloc(ps->calls,
-		    ps->acalls * sizeof(*ps->calls));
+		ps->calls =
+		    uk_xrealloc(ps->calls, ps->acalls * sizeof(*ps->calls));
 	}
 	c = &ps->calls[ps->ncalls++];
 	c->id = id;
@@ -378,13 +378,13 @@ page_request(struct uk_page *p, yajl_val params, int started)
 	i = req_find(p, id);
 	if (started) {
 		/* A redirect keeps its id; the old document's are not ours. */
-		if (i >= 0 || (p->old_loader && loader &&
-				  !strcmp(loader, p->old_loader)))
+		if (i >= 0 ||
+		    (p->old_loader && loader && !strcmp(loader, p->old_loader)))
 			return;
 		if (p->nreqs == p->areqs) {
 			p->areqs = p->areqs ? 2 * p->areqs : 16;
-			p->reqs = uk_xrealloc(p->reqs,
-			    p->areqs * sizeof(*p->reqs));
+			p->reqs =
+			    uk_xrealloc(p->reqs, p->areqs * sizeof(*p->reqs));
 		}
 		p->reqs[p->nreqs++] = uk_xstrdup(id);
 	} else if (i >= 0) {

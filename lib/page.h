@@ -66,14 +66,14 @@ enum uk_page_wait {
 /* What the pages are to do: pwfetch's options. */
 struct uk_page_opts {
 	enum uk_page_cmd cmd;
-	int attached;         /* a browser the user runs, not launched */
-	int html;             /* -H: the page's HTML in the record */
-	const char *eval;     /* -e: an expression, or NULL */
-	const char *shot;     /* -s: a screenshot path, or NULL */
-	int shot_dir;         /* shot is a directory */
-	double timeout;       /* -t: seconds a page may take */
-	const char *ua;       /* -u, or NULL */
-	long vw, vh;          /* -v; 0: the browser's */
+	int attached;     /* a browser the user runs, not launched */
+	int html;         /* -H: the page's HTML in the record */
+	const char *eval; /* -e: an expression, or NULL */
+	const char *shot; /* -s: a screenshot path, or NULL */
+	int shot_dir;     /* shot is a directory */
+	double timeout;   /* -t: seconds a page may take */
+	const char *ua;   /* -u, or NULL */
+	long vw, vh;      /* -v; 0: the browser's */
 	enum uk_page_wait wait;
 	const char *selector; /* -w selector:CSS */
 	int guard;            /* refuse private addresses (no -P) */
@@ -101,13 +101,13 @@ struct uk_pages {
 	int nactive;           /* pages in use, warm not counted */
 	struct uk_page_call *calls;
 	size_t ncalls, acalls;
-	char *spare;         /* the blank page a launched browser opens */
-	char ctx_proxy[64];  /* the proxy of contexts made when attached */
-	int proxied;         /* the browser's requests go through guardproxy */
-	char *run_ctx;       /* fetch attached and guarded: the run's context */
+	char *spare;        /* the blank page a launched browser opens */
+	char ctx_proxy[64]; /* the proxy of contexts made when attached */
+	int proxied;        /* the browser's requests go through guardproxy */
+	char *run_ctx;      /* fetch attached and guarded: the run's context */
 	int run_ctx_making;
 	struct uk_netguard_async guard;
-	int trace;     /* $PWFETCH_TRACE: the protocol on stderr */
+	int trace;      /* $PWFETCH_TRACE: the protocol on stderr */
 	double t_start; /* for the trace's times */
 };
 

@@ -56,7 +56,7 @@ page_lifecycle(struct uk_page *p, const char *frame, const char *loader,
 	if (strcmp(loader, p->loader))
 		return;
 	if (!strcmp(name, "load"))
-		ev = w == UK_PAGE_WAIT_IDLE ? EV_LOAD :
+		ev = w == UK_PAGE_WAIT_IDLE    ? EV_LOAD :
 		    w == UK_PAGE_WAIT_SELECTOR ? EV_NONE :
 						 EV_READY;
 	else if (!strcmp(name, "networkIdle") && w == UK_PAGE_WAIT_IDLE)
@@ -201,8 +201,9 @@ guard_answer(struct uk_pages *ps, struct uk_page *p, const struct guard_wait *w,
 	if (ok || !p || (w->id && p->state == S_COLLECT))
 		return;
 	/* A refused document fails the page, as does a WebSocket. */
-	if (!w->id || (w->type && !strcmp(w->type, "Document") &&
-			  (!p->frame || (w->frame && !strcmp(w->frame, p->frame)))))
+	if (!w->id ||
+	    (w->type && !strcmp(w->type, "Document") &&
+		(!p->frame || (w->frame && !strcmp(w->frame, p->frame)))))
 		refuse(p, w->url, addr);
 }
 
@@ -295,8 +296,8 @@ guard_request(struct uk_pages *ps, struct uk_page *p, const char *session,
 	what.p = p;
 	what.session = (char *)session;
 	what.id = (char *)uk_json_get_str(params, "requestId");
-	what.url = (char *)uk_json_get_str(uk_json_get(params, "request"),
-	    "url");
+	what.url =
+	    (char *)uk_json_get_str(uk_json_get(params, "request"), "url");
 	what.type = (char *)uk_json_get_str(params, "resourceType");
 	what.frame = (char *)uk_json_get_str(params, "frameId");
 	if (!what.id)
@@ -713,8 +714,8 @@ uk_pages_warm(struct uk_pages *ps)
 {
 	struct uk_page *w = ps->warm;
 
-	if (ps->o.attached || ps->o.cmd == UK_PAGE_FIND ||
-	    w->state != S_FREE || ps->cdp->dead)
+	if (ps->o.attached || ps->o.cmd == UK_PAGE_FIND || w->state != S_FREE ||
+	    ps->cdp->dead)
 		return;
 	if (ps->o.cmd == UK_PAGE_OPEN) {
 		w->state = S_CONTEXT;

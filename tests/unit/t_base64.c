@@ -48,7 +48,8 @@ test_appends(void)
 	    "encoding appends to what the buffer holds");
 	uk_buf_addstr(&d, "y");
 	ok(!uk_base64_decode(b.buf + 2, b.len - 2, &d) &&
-		d.len == 1 + sizeof(bin) && !memcmp(d.buf + 1, bin, sizeof(bin)),
+		d.len == 1 + sizeof(bin) &&
+		!memcmp(d.buf + 1, bin, sizeof(bin)),
 	    "every byte value round trips, appended");
 	uk_buf_release(&b);
 	uk_buf_release(&d);
@@ -61,7 +62,8 @@ test_refused(void)
 
 	ok(uk_base64_decode("abc", 3, &d) == -1, "a length not of four");
 	uk_buf_reset(&d);
-	ok(uk_base64_decode("ab!d", 4, &d) == -1, "a byte outside the alphabet");
+	ok(uk_base64_decode("ab!d", 4, &d) == -1,
+	    "a byte outside the alphabet");
 	uk_buf_release(&d);
 }
 

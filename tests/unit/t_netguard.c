@@ -92,8 +92,7 @@ main(void)
 	    "a name that does not resolve is let through (the browser says)");
 	ok(uk_netguard_async_verdict(&g, "localhost") == 0,
 	    "the verdict is kept");
-	ok(!uk_netguard_async_read(&g, answer, &a),
-	    "nothing more to read");
+	ok(!uk_netguard_async_read(&g, answer, &a), "nothing more to read");
 	uk_netguard_async_release(&g, free);
 	return tap_done();
 }

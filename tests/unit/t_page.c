@@ -53,8 +53,8 @@ command(long long *id, char *session, size_t size)
 	for (;;) {
 		struct pollfd pf = { from_pages[0], POLLIN, 0 };
 
-		if (poll(&pf, 1, 2000) != 1 || read(from_pages[0], &c, 1) != 1 ||
-		    !c)
+		if (poll(&pf, 1, 2000) != 1 ||
+		    read(from_pages[0], &c, 1) != 1 || !c)
 			break;
 		uk_buf_addch(&b, c);
 	}
@@ -63,8 +63,9 @@ command(long long *id, char *session, size_t size)
 	*id = 0;
 	if (v) {
 		snprintf(method, sizeof(method), "%s",
-		    uk_json_get_str(v, "method") ? uk_json_get_str(v, "method") :
-						   "");
+		    uk_json_get_str(v, "method") ?
+			uk_json_get_str(v, "method") :
+			"");
 		uk_json_get_int(v, "id", id);
 		if (session)
 			snprintf(session, size, "%s",
@@ -176,9 +177,9 @@ url_record(const char *url)
 	return r;
 }
 
-#define HTML                                                               \
-	"{\"result\":{\"value\":{\"url\":\"http://a.test/x\",\"status\":200," \
-	"\"html\":\"<html><head><title>Rendered</title></head><body><p>"      \
+#define HTML                                                                   \
+	"{\"result\":{\"value\":{\"url\":\"http://a.test/x\",\"status\":200,"  \
+	"\"html\":\"<html><head><title>Rendered</title></head><body><p>"       \
 	"The text a script wrote.</p></body></html>\"}}}"
 
 /* Up to the navigation: createTarget, attach, the set-up commands. */
