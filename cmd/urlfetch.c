@@ -104,15 +104,6 @@ map_file(const char *path, size_t *len)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-static void
-set_opt_str(yajl_val rec, const char *key, const char *s)
-{
-	if (s)
-		uk_json_set_str(rec, key, s);
-	else
-		uk_json_set(rec, key, uk_json_null());
-}
-
 /*
  * --extract: a local HTML file, no network (kept as the extraction
  * scaffold wrote it: the benchmarks and evaluators call it).
@@ -182,23 +173,13 @@ extract_file(const char *path, const char *url, int text_only)
 		uk_warn("%s", err.msg);
 		uk_status_set(UK_EXIT_FAIL);
 	} else {
-		/* This route has always written the four as null when absent. */
-		set_opt_str(rec, "title", x.title);
-		set_opt_str(rec, "description", x.description);
-		set_opt_str(rec, "author", x.author);
-		set_opt_str(rec, "date", x.date);
-		uk_extract_record(&x, rec);
-		if (x.blocked)
-			uk_json_del(rec, "content");
+		uk_extract_record(&x, 0, rec);
 	}
 	uk_time_rfc3339(now, sizeof(now));
 	uk_json_set_str(rec, "fetched_at", now);
-	if (!failed && x.fallback)
-		uk_json_set_str(rec, "extraction", "fallback");
 	if (!failed && !x.blocked && x.needs_browser)
 		uk_warn("'%s': %s", url, uk_extract_shell_warning);
 	if (!failed && x.blocked) {
-		uk_json_set_bool(rec, "blocked", 1);
 		uk_json_set_str(rec, "error", err.msg);
 		uk_warn("%s", err.msg);
 		uk_status_set(UK_EXIT_FAIL);

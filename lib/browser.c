@@ -118,6 +118,82 @@ write_prefs(const char *profile)
 	return fclose(fp) || bad ? -1 : 0;
 }
 
+/*
+ * In the child: become the browser, its protocol pipe on 3 and 4 (to[0]
+ * and from[1]), its output into logfd, its files under tmpl.  Never
+ * returns.
+ */
+static void __attribute__((noreturn))
+exec_chromium(const char *path, const struct uk_browser_opts *o,
+    const char *tmpl, const char *udd, const char *win, const char *proxy,
+    pid_t parent, const int to[2], const int from[2], int logfd)
+{
+	const char *argv[] = { path, "--headless", "--no-sandbox",
+		"--disable-gpu", "--disable-quic", "--no-first-run",
+		"--no-default-browser-check", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync",
+		"--disable-dev-shm-usage", "--disable-extensions",
+		"--disable-breakpad", "--mute-audio", "--hide-scrollbars",
+		"--password-store=basic", "--use-mock-keychain",
+		"--remote-debugging-pipe", udd, win, proxy,
+		"--proxy-bypass-list=<-loopback>", "about:blank", NULL };
+	sigset_t none;
+	size_t k;
+	int a, c, s, nullfd;
+
+	if (!o->proxy) {
+		/* No proxy: its two flags out, the rest moved up. */
+		for (k = 0; argv[k] != proxy; k++)
+			;
+		for (; argv[k + 2]; k++)
+			argv[k] = argv[k + 2];
+		argv[k] = NULL;
+	}
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	/* Its temporary files go into our directory too. */
+	setenv("TMPDIR", tmpl, 1);
+	/*
+	 * And so do its crash reports, disk cache and dconf files,
+	 * which would go to ~/.config and ~/.cache otherwise.
+	 */
+	setenv("XDG_CONFIG_HOME", tmpl, 1);
+	setenv("XDG_CACHE_HOME", tmpl, 1);
+	/*
+	 * And whatever it would put in the home directory (a page's
+	 * download, if one got past Browser.setDownloadBehavior).
+	 */
+	setenv("HOME", tmpl, 1);
+	for (s = 1; s < 32; s++)
+		signal(s, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	/*
+	 * Every descriptor that goes onto 0 to 4 is moved above them
+	 * first: with fd 3 open in our caller, the log would be 4, and
+	 * dup2(c, 4) would send Chromium's log into the protocol pipe.
+	 */
+	a = fcntl(to[0], F_DUPFD, 10);
+	c = fcntl(from[1], F_DUPFD, 10);
+	logfd = fcntl(logfd, F_DUPFD, 10);
+	nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (nullfd >= 0)
+		nullfd = fcntl(nullfd, F_DUPFD, 10);
+	if (a < 0 || c < 0 || logfd < 0 || nullfd < 0 || dup2(a, 3) < 0 ||
+	    dup2(c, 4) < 0 || dup2(nullfd, 0) < 0 || dup2(logfd, 1) < 0 ||
+	    dup2(logfd, 2) < 0)
+		_exit(127);
+	close(a);
+	close(c);
+	close(logfd);
+	close(nullfd);
+	execv(path, (char **)argv);
+	dprintf(2, "cannot run %s: %s\n", path, strerror(errno));
+	_exit(127);
+}
+
 int
 uk_browser_launch(struct uk_browser *b, const struct uk_browser_opts *o,
     struct uk_err *err)
@@ -125,7 +201,7 @@ uk_browser_launch(struct uk_browser *b, const struct uk_browser_opts *o,
 	const char *path = o->path, *tmp;
 	char tmpl[4096], profile[4200], logp[4200], udd[4300], win[64];
 	char proxy[300];
-	int to[2] = { -1, -1 }, from[2] = { -1, -1 }, logfd = -1, nullfd;
+	int to[2] = { -1, -1 }, from[2] = { -1, -1 }, logfd = -1;
 	double timeout = o->timeout > 0 ? o->timeout : 30;
 	pid_t parent = getpid(), pid;
 	yajl_val v, p;
@@ -171,74 +247,9 @@ uk_browser_launch(struct uk_browser *b, const struct uk_browser_opts *o,
 		    strerror(errno));
 		goto fail;
 	}
-	if (pid == 0) {
-		const char *argv[] = { path, "--headless", "--no-sandbox",
-			"--disable-gpu", "--disable-quic", "--no-first-run",
-			"--no-default-browser-check",
-			"--disable-background-networking",
-			"--disable-component-update", "--disable-sync",
-			"--disable-dev-shm-usage", "--disable-extensions",
-			"--disable-breakpad", "--mute-audio",
-			"--hide-scrollbars", "--password-store=basic",
-			"--use-mock-keychain", "--remote-debugging-pipe", udd,
-			win, proxy, "--proxy-bypass-list=<-loopback>",
-			"about:blank", NULL };
-		sigset_t none;
-		size_t k;
-		int a, c, s;
-
-		if (!o->proxy) {
-			/* No proxy: its two flags out, the rest moved up. */
-			for (k = 0; argv[k] != proxy; k++)
-				;
-			for (; argv[k + 2]; k++)
-				argv[k] = argv[k + 2];
-			argv[k] = NULL;
-		}
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		/* Its temporary files go into our directory too. */
-		setenv("TMPDIR", tmpl, 1);
-		/*
-		 * And so do its crash reports, disk cache and dconf files,
-		 * which would go to ~/.config and ~/.cache otherwise.
-		 */
-		setenv("XDG_CONFIG_HOME", tmpl, 1);
-		setenv("XDG_CACHE_HOME", tmpl, 1);
-		/*
-		 * And whatever it would put in the home directory (a page's
-		 * download, if one got past Browser.setDownloadBehavior).
-		 */
-		setenv("HOME", tmpl, 1);
-		for (s = 1; s < 32; s++)
-			signal(s, SIG_DFL);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		/*
-		 * Every descriptor that goes onto 0 to 4 is moved above them
-		 * first: with fd 3 open in our caller, the log would be 4, and
-		 * dup2(c, 4) would send Chromium's log into the protocol pipe.
-		 */
-		a = fcntl(to[0], F_DUPFD, 10);
-		c = fcntl(from[1], F_DUPFD, 10);
-		logfd = fcntl(logfd, F_DUPFD, 10);
-		nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (nullfd >= 0)
-			nullfd = fcntl(nullfd, F_DUPFD, 10);
-		if (a < 0 || c < 0 || logfd < 0 || nullfd < 0 ||
-		    dup2(a, 3) < 0 || dup2(c, 4) < 0 || dup2(nullfd, 0) < 0 ||
-		    dup2(logfd, 1) < 0 || dup2(logfd, 2) < 0)
-			_exit(127);
-		close(a);
-		close(c);
-		close(logfd);
-		close(nullfd);
-		execv(path, (char **)argv);
-		dprintf(2, "cannot run %s: %s\n", path, strerror(errno));
-		_exit(127);
-	}
+	if (pid == 0)
+		exec_chromium(path, o, tmpl, udd, win, proxy, parent, to, from,
+		    logfd);
 	b->pid = pid;
 	close(to[0]);
 	close(from[1]);
@@ -313,8 +324,7 @@ uk_browser_attach(struct uk_browser *b, const char *address, double timeout,
 	if (!strcmp(scheme, "ws")) {
 		ws = address;
 	} else {
-		status = uk_cdp_http_get(host, port, "/json/version", timeout,
-		    &body, &e2);
+		status = uk_cdp_json_version(host, port, timeout, &body, &e2);
 		if (status < 0) {
 			if (e2.code == UK_EXIT_FAIL) /* connected, no answer */
 				uk_err_set(err, UK_EXIT_FATAL, HANG_MSG,
@@ -452,4 +462,27 @@ uk_browser_close(struct uk_browser *b, double grace)
 	free(b->address);
 	free(b->product);
 	b->address = b->product = NULL;
+}
+
+void
+uk_browser_kill(const struct uk_browser *b)
+{
+	pid_t p = b->pid, rm = -1;
+	char *dir = b->tmpdir;
+
+	if (p > 0) {
+		kill(-p, SIGKILL);
+		kill(p, SIGKILL);
+		waitpid(p, NULL, 0);
+		kill(-p, SIGKILL);
+	}
+	if (dir && (rm = fork()) == 0) {
+		char *const argv[] = { "rm", "-rf", dir, NULL };
+		char *const envp[] = { NULL };
+
+		execve("/bin/rm", argv, envp);
+		_exit(127);
+	}
+	if (rm > 0)
+		waitpid(rm, NULL, 0);
 }

@@ -19,6 +19,11 @@
  * and opens a WebSocket to it.  Nothing is attached to until the caller
  * asks, and uk_browser_close only closes the connection: the user's
  * browser and tabs stay as they were.
+ *
+ * Usage: uk_browser_launch or uk_browser_attach, then b->cdp is the
+ * message stream (lib/cdp); uk_browser_close at the end, and
+ * uk_browser_kill from a signal handler.  The struct owns its strings, its
+ * directory and its process.
  */
 
 #include <sys/types.h>
@@ -74,6 +79,16 @@ int uk_browser_attach(struct uk_browser *b, const char *address, double timeout,
  * to call twice.
  */
 void uk_browser_close(struct uk_browser *b, double grace);
+
+/*
+ * For a signal handler that ends the program: kill the browser launched
+ * with b and its process group, reap it, and remove its profile, with
+ * async-signal-safe calls only (kill, waitpid, fork, execve).
+ * uk_browser_launch sets the pid and the directory as soon as they exist,
+ * so a signal during the launch is covered too.  Nothing for an attached
+ * browser.
+ */
+void uk_browser_kill(const struct uk_browser *b);
 
 /* Remove the directory tree at path; -1 when something stayed. */
 int uk_browser_rmtree(const char *path);

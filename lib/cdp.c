@@ -15,11 +15,11 @@
 #include <unistd.h>
 
 #include <curl/curl.h>
-#include <openssl/evp.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
 #include "banned.h"
+#include "base64.h"
 #include "cdp.h"
 #include "json.h"
 
@@ -523,8 +523,12 @@ uk_cdp_call(struct uk_cdp *c, const char *session, const char *method,
 	}
 }
 
-int
-uk_cdp_tcp_connect(const char *host, const char *port, double timeout,
+/*
+ * Connect a TCP socket to host:port within timeout seconds.  The socket
+ * is returned blocking with close-on-exec set; -1 with err.
+ */
+static int
+tcp_connect(const char *host, const char *port, double timeout,
     struct uk_err *err)
 {
 	struct addrinfo hints, *res = NULL, *ai;
@@ -644,9 +648,14 @@ http_status(const char *head)
 	return status;
 }
 
-int
-uk_cdp_http_get(const char *host, const char *port, const char *path,
-    double timeout, struct uk_buf *body, struct uk_err *err)
+/*
+ * A plain HTTP/1.1 GET of path from host:port, the body into body: all
+ * DevTools needs (its /json/version), where libcurl would bring a second
+ * event loop for one request.  The HTTP status, or -1 with err.
+ */
+static int
+http_get(const char *host, const char *port, const char *path, double timeout,
+    struct uk_buf *body, struct uk_err *err)
 {
 	double deadline = deadline_of(timeout);
 	struct uk_buf b = UK_BUF_INIT;
@@ -655,7 +664,7 @@ uk_cdp_http_get(const char *host, const char *port, const char *path,
 	int fd, status = -1, r;
 	ssize_t n;
 
-	if ((fd = uk_cdp_tcp_connect(host, port, timeout, err)) < 0)
+	if ((fd = tcp_connect(host, port, timeout, err)) < 0)
 		return -1;
 	uk_buf_addf(&b,
 	    "GET %s HTTP/1.1\r\nHost: %s%s%s:%s\r\n"
@@ -702,6 +711,13 @@ out:
 	uk_buf_release(&b);
 	close(fd);
 	return status;
+}
+
+int
+uk_cdp_json_version(const char *host, const char *port, double timeout,
+    struct uk_buf *body, struct uk_err *err)
+{
+	return http_get(host, port, "/json/version", timeout, body, err);
 }
 
 int
@@ -757,37 +773,6 @@ out:
 	return r;
 }
 
-void
-uk_cdp_base64(const void *data, size_t len, struct uk_buf *out)
-{
-	size_t n = 4 * ((len + 2) / 3);
-
-	uk_buf_grow(out, n + 1);
-	EVP_EncodeBlock((unsigned char *)out->buf + out->len, data, (int)len);
-	uk_buf_setlen(out, out->len + n);
-}
-
-int
-uk_cdp_unbase64(const char *text, size_t len, struct uk_buf *out)
-{
-	size_t pad = 0;
-	int n;
-
-	if (len % 4)
-		return -1;
-	if (len && text[len - 1] == '=')
-		pad++;
-	if (len > 1 && text[len - 2] == '=')
-		pad++;
-	uk_buf_grow(out, len / 4 * 3 + 1);
-	n = EVP_DecodeBlock((unsigned char *)out->buf + out->len,
-	    (const unsigned char *)text, (int)len);
-	if (n < 0)
-		return -1;
-	uk_buf_setlen(out, out->len + (size_t)n - pad);
-	return 0;
-}
-
 int
 uk_cdp_init_ws(struct uk_cdp *c, const char *url, double timeout,
     struct uk_err *err)
@@ -803,13 +788,13 @@ uk_cdp_init_ws(struct uk_cdp *c, const char *url, double timeout,
 	c->ws = 1;
 	if (uk_cdp_split_url(url, &scheme, &host, &port, &path, err))
 		return -1;
-	if ((fd = uk_cdp_tcp_connect(host, port, timeout, err)) < 0)
+	if ((fd = tcp_connect(host, port, timeout, err)) < 0)
 		goto out;
 	if (RAND_bytes(nonce, sizeof(nonce)) != 1) {
 		uk_err_set(err, UK_EXIT_FATAL, "no random bytes");
 		goto out;
 	}
-	uk_cdp_base64(nonce, sizeof(nonce), &key);
+	uk_base64_encode(nonce, sizeof(nonce), &key);
 	/* No Origin header: Chromium refuses a handshake that has one. */
 	uk_buf_addf(&req,
 	    "GET %s HTTP/1.1\r\nHost: %s%s%s:%s\r\n"
@@ -833,7 +818,7 @@ uk_cdp_init_ws(struct uk_cdp *c, const char *url, double timeout,
 	}
 	uk_buf_addstr(&key, WS_GUID);
 	SHA1((const unsigned char *)key.buf, key.len, sha);
-	uk_cdp_base64(sha, sizeof(sha), &exp);
+	uk_base64_encode(sha, sizeof(sha), &exp);
 	accept = header_value(req.buf, hlen, "Sec-WebSocket-Accept");
 	if (!accept || strcmp(accept, exp.buf)) {
 		uk_err_set(err, UK_EXIT_FATAL,

@@ -23,6 +23,13 @@
  * Every wait has a timeout, and every wait returns at once (with -1 and
  * "interrupted") once uk_cdp_stop is set, which a signal handler may do.
  * Library code: nothing here prints or exits.
+ *
+ * Usage: uk_cdp_init_pipe or uk_cdp_init_ws; then uk_cdp_call for a
+ * command whose reply is waited for, or uk_cdp_send and, as uk_cdp_fd
+ * polls readable (or while uk_cdp_ready), uk_cdp_next for replies and
+ * events as they come (lib/page's loop); uk_cdp_release at the end.  The
+ * struct owns its descriptors and messages; every message returned is the
+ * caller's.
  */
 
 #include <signal.h>
@@ -104,20 +111,14 @@ yajl_val uk_cdp_call(struct uk_cdp *c, const char *session, const char *method,
     yajl_val params, double timeout, struct uk_err *err);
 
 /*
- * Connect a TCP socket to host:port within timeout seconds.  The socket
- * is returned blocking with close-on-exec set; -1 with err.
+ * Ask the DevTools HTTP endpoint at host:port for /json/version (plain
+ * HTTP/1.1, Connection: close), the body appended to body (the caller's).
+ * Returns the HTTP status, or -1 with err: a timeout is code UK_EXIT_FAIL
+ * with a message starting "timeout" (the port answered the connection
+ * but not the request), every other failure UK_EXIT_FATAL.
  */
-int uk_cdp_tcp_connect(const char *host, const char *port, double timeout,
-    struct uk_err *err);
-
-/*
- * A plain HTTP/1.1 GET of path from host:port (DevTools' /json/version),
- * the body into body.  Returns the HTTP status, or -1 with err; a timeout
- * is code UK_EXIT_FAIL with a message starting "timeout", every other
- * failure UK_EXIT_FATAL.
- */
-int uk_cdp_http_get(const char *host, const char *port, const char *path,
-    double timeout, struct uk_buf *body, struct uk_err *err);
+int uk_cdp_json_version(const char *host, const char *port, double timeout,
+    struct uk_buf *body, struct uk_err *err);
 
 /*
  * Split an address such as http://127.0.0.1:9222/x or ws://[::1]:9222/x
@@ -127,10 +128,5 @@ int uk_cdp_http_get(const char *host, const char *port, const char *path,
  */
 int uk_cdp_split_url(const char *url, char **scheme, char **host, char **port,
     char **path, struct uk_err *err);
-
-/* base64 of data[0..len) appended to out (libcrypto's encoder). */
-void uk_cdp_base64(const void *data, size_t len, struct uk_buf *out);
-/* Decode base64 text into out; -1 when it is not base64. */
-int uk_cdp_unbase64(const char *text, size_t len, struct uk_buf *out);
 
 #endif

@@ -106,14 +106,30 @@ extern const char uk_extract_shell_warning[];
 int uk_extract_is_pdf(const char *buf, size_t len);
 
 /*
- * Set the fields of a content record from x (lib/extract_record.c):
- * title, description, author, date, lang, sitename, canonical, image,
- * tags (an array), content, comments, pages, needs_browser, and format
- * when it is not text; absent values are left out.  The caller sets
- * what depends on its route (extraction, charset, blocked).
- * rec is a yajl object (void * so that this header needs no yajl).
+ * The content record's fields that come from an extraction, built here
+ * once for urlfetch (its network route and --extract) and pwfetch, so
+ * that their records agree field for field (lib/extract_record.c):
+ *
+ *  - title, description, author, date: always there, null when absent;
+ *  - lang, sitename, canonical, image, tags (an array), comments, pages,
+ *    truncated, needs_browser, and format when it is not text: left out
+ *    when absent;
+ *  - content: the text; a block or challenge page (x->blocked) has no
+ *    content but "blocked": true, and the caller makes the record an
+ *    error (the wall's words are not the page);
+ *  - extraction: "fallback" when no main block was found;
+ *  - with UK_EXTRACT_REC_SERVED (an HTML page the program read from a
+ *    served response's bytes itself: urlfetch's network route), also
+ *    "charset", the charset the page was read as, and "extraction":
+ *    "main" when a main block was found.  A PDF, a local file
+ *    (--extract) or a page a browser has decoded (pwfetch) has neither.
+ *
+ * What depends on the route only (url, final_url, http, charset_ignored,
+ * fetched_at, error) the caller sets.  rec is a yajl object (void * so
+ * that this header needs no yajl); fields already there are replaced.
  */
-void uk_extract_record(const struct uk_extract *x, void *rec);
+#define UK_EXTRACT_REC_SERVED 1
+void uk_extract_record(const struct uk_extract *x, unsigned flags, void *rec);
 
 /* Free what x holds and zero it; x itself is the caller's (NULL: nothing). */
 void uk_extract_release(struct uk_extract *x);

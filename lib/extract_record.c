@@ -18,16 +18,23 @@ set_opt(yajl_val rec, const char *key, const char *s)
 		uk_json_set_str(rec, key, s);
 }
 
+/* The four every content record has: the string, or null when absent. */
+static void
+set_str_or_null(yajl_val rec, const char *key, const char *s)
+{
+	uk_json_set(rec, key, s ? uk_json_str(s) : uk_json_null());
+}
+
 void
-uk_extract_record(const struct uk_extract *x, void *r)
+uk_extract_record(const struct uk_extract *x, unsigned flags, void *r)
 {
 	yajl_val rec = r;
 	size_t k;
 
-	set_opt(rec, "title", x->title);
-	set_opt(rec, "description", x->description);
-	set_opt(rec, "author", x->author);
-	set_opt(rec, "date", x->date);
+	set_str_or_null(rec, "title", x->title);
+	set_str_or_null(rec, "description", x->description);
+	set_str_or_null(rec, "author", x->author);
+	set_str_or_null(rec, "date", x->date);
 	set_opt(rec, "lang", x->lang);
 	set_opt(rec, "sitename", x->sitename);
 	set_opt(rec, "canonical", x->canonical);
@@ -39,7 +46,11 @@ uk_extract_record(const struct uk_extract *x, void *r)
 			uk_json_push(a, uk_json_str(x->tags[k]));
 		uk_json_set(rec, "tags", a);
 	}
-	uk_json_set_str(rec, "content", x->text ? x->text : "");
+	/* A block page's text is the wall's, never the page's content. */
+	if (x->blocked)
+		uk_json_set_bool(rec, "blocked", 1);
+	else
+		uk_json_set_str(rec, "content", x->text ? x->text : "");
 	if (x->comments)
 		uk_json_set_str(rec, "comments", x->comments);
 	if (x->format && strcmp(x->format, "text"))
@@ -50,4 +61,10 @@ uk_extract_record(const struct uk_extract *x, void *r)
 		uk_json_set_bool(rec, "truncated", 1);
 	if (x->needs_browser)
 		uk_json_set_bool(rec, "needs_browser", 1);
+	if (flags & UK_EXTRACT_REC_SERVED)
+		set_opt(rec, "charset", x->charset);
+	if (x->fallback)
+		uk_json_set_str(rec, "extraction", "fallback");
+	else if (flags & UK_EXTRACT_REC_SERVED)
+		uk_json_set_str(rec, "extraction", "main");
 }

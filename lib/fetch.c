@@ -387,7 +387,7 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 			*why = "pdf";
 			return -1;
 		}
-		uk_extract_record(&x, rec);
+		uk_extract_record(&x, 0, rec);
 		uk_extract_release(&x);
 		return 0;
 	}
@@ -429,13 +429,10 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 			*why = "empty";
 			return -1;
 		}
-		uk_extract_record(&x, rec);
-		set_opt_str(rec, "charset", x.charset);
+		uk_extract_record(&x, UK_EXTRACT_REC_SERVED, rec);
 		if (uk_charset_ignored(r->body.buf, r->body.len,
 			r->content_type, cs, sizeof(cs)))
 			uk_json_set_str(rec, "charset_ignored", cs);
-		uk_json_set_str(rec, "extraction",
-		    x.fallback ? "fallback" : "main");
 		uk_extract_release(&x);
 		return 0;
 	}

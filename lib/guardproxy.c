@@ -246,92 +246,104 @@ net_error(int e)
 	}
 }
 
-static void
-serve(int c)
+/*
+ * Read a request head from c into head (HEAD_MAX + 1 bytes), *n the bytes
+ * read (a tunnel's first bytes may follow the head).  Where the head ends,
+ * or NULL when c went quiet or away, or was answered (too long).
+ */
+static char *
+read_head(int c, char *head, size_t *n)
 {
-	char head[HEAD_MAX + 1], host[300], port[8], addr[64], hdr[160];
-	char *sp1, *sp2, *eol, *end = NULL, *target, *hp, *path, *p;
-	struct addrinfo hints, *res = NULL, *ai;
 	/*
 	 * The browser opens connections ahead of need (preconnect) and may
 	 * send nothing for a while: the first byte may take IDLE_MS, the rest
 	 * of the head the timeout.
 	 */
 	double deadline = uk_mono_now() + IDLE_MS / 1000;
-	size_t n = 0, hlen, hl;
-	int u = -1, tunnel, e = 0;
+	char *end = NULL;
 	ssize_t r;
 
+	*n = 0;
 	while (!end) {
-		if (n == HEAD_MAX) {
+		if (*n == HEAD_MAX) {
 			reply(c, "431 Request Header Fields Too Large", NULL);
-			return;
+			return NULL;
 		}
 		if (wait_fd(c, POLLIN, deadline) <= 0)
-			return;
-		r = recv(c, head + n, HEAD_MAX - n, 0);
+			return NULL;
+		r = recv(c, head + *n, HEAD_MAX - *n, 0);
 		if (r < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
 		if (r <= 0)
-			return;
-		if (!n)
+			return NULL;
+		if (!*n)
 			deadline = uk_mono_now() + px.timeout;
-		n += (size_t)r;
-		head[n] = '\0';
+		*n += (size_t)r;
+		head[*n] = '\0';
 		end = strstr(head, "\r\n\r\n");
 	}
-	hlen = (size_t)(end + 4 - head);
-	eol = strstr(head, "\r\n");
-	*eol = '\0';
-	if (!(sp1 = strchr(head, ' ')) || !(sp2 = strchr(sp1 + 1, ' '))) {
-		reply(c, "400 Bad Request", NULL);
-		return;
-	}
-	*sp1 = *sp2 = '\0';
-	target = sp1 + 1;
-	tunnel = !strcmp(head, "CONNECT");
+	return end;
+}
+
+/*
+ * The host and port of a request's target: CONNECT's host:port, or an
+ * absolute http:// URL (then *path is where its path starts).  host[:port]
+ * or [v6][:port]; no user name (Chromium sends none).  -1 when it is not
+ * one of those.
+ */
+static int
+split_target(char *target, int tunnel, char host[300], char port[8],
+    char **path)
+{
+	char *hp, *p;
+	size_t hl;
+
 	if (tunnel) {
 		hp = target;
-		path = NULL;
+		*path = NULL;
 	} else if (!strncasecmp(target, "http://", 7)) {
 		hp = target + 7;
-		path = hp + strcspn(hp, "/?#");
+		*path = hp + strcspn(hp, "/?#");
 	} else {
-		reply(c, "400 Bad Request", NULL);
-		return;
+		return -1;
 	}
-	/* host[:port] or [v6][:port]; no user name (Chromium sends none). */
-	hl = path ? (size_t)(path - hp) : strlen(hp);
-	if (!hl || hl >= sizeof(host) || memchr(hp, '@', hl)) {
-		reply(c, "400 Bad Request", NULL);
-		return;
-	}
+	hl = *path ? (size_t)(*path - hp) : strlen(hp);
+	if (!hl || hl >= 300 || memchr(hp, '@', hl))
+		return -1;
 	memcpy(host, hp, hl);
 	host[hl] = '\0';
-	snprintf(port, sizeof(port), "%s", tunnel ? "443" : "80");
+	snprintf(port, 8, "%s", tunnel ? "443" : "80");
 	if (host[0] == '[') {
-		if (!(p = strchr(host, ']'))) {
-			reply(c, "400 Bad Request", NULL);
-			return;
-		}
+		if (!(p = strchr(host, ']')))
+			return -1;
 		*p++ = '\0';
 		if (*p == ':')
-			snprintf(port, sizeof(port), "%s", p + 1);
+			snprintf(port, 8, "%s", p + 1);
 		memmove(host, host + 1, strlen(host + 1) + 1);
 	} else if ((p = strrchr(host, ':'))) {
 		*p++ = '\0';
-		snprintf(port, sizeof(port), "%s", p);
+		snprintf(port, 8, "%s", p);
 	}
-	if (!*host || !*port || strspn(port, "0123456789") != strlen(port)) {
-		reply(c, "400 Bad Request", NULL);
-		return;
-	}
-	/*
-	 * Every address the name has is judged, as urlfetch's guard judges
-	 * the address it connects to: one refused address refuses the host
-	 * (as uk_netguard_host_allowed does), so a name that answers with an
-	 * internal address now and then is refused every time it does.
-	 */
+	if (!*host || !*port || strspn(port, "0123456789") != strlen(port))
+		return -1;
+	return 0;
+}
+
+/*
+ * Judge host and connect to it: the socket, or -1 when c has been
+ * answered instead (refused, no such name, no connection).  Every address
+ * the name has is judged, as urlfetch's guard judges the address it
+ * connects to: one refused address refuses the host (as
+ * uk_netguard_host_allowed does), so a name that answers with an internal
+ * address now and then is refused every time it does.
+ */
+static int
+dial(int c, const char *host, const char *port)
+{
+	struct addrinfo hints, *res = NULL, *ai;
+	char addr[64], hdr[160];
+	int u = -1, e = 0;
+
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
@@ -340,7 +352,7 @@ serve(int c)
 		note(host, "net::ERR_NAME_NOT_RESOLVED", 0);
 		reply(c, "502 Bad Gateway",
 		    "X-Urlkit-Error: net::ERR_NAME_NOT_RESOLVED");
-		return;
+		return -1;
 	}
 	for (ai = res; ai; ai = ai->ai_next) {
 		if (!uk_netguard_check(&px.g, ai->ai_addr, addr, sizeof(addr))) {
@@ -348,7 +360,7 @@ serve(int c)
 			note(host, addr, 1);
 			snprintf(hdr, sizeof(hdr), "X-Urlkit-Refused: %s", addr);
 			reply(c, "403 Forbidden", hdr);
-			return;
+			return -1;
 		}
 	}
 	for (ai = res; ai && u < 0; ai = ai->ai_next)
@@ -359,8 +371,35 @@ serve(int c)
 		note(host, net_error(e), 0);
 		snprintf(hdr, sizeof(hdr), "X-Urlkit-Error: %s", net_error(e));
 		reply(c, "502 Bad Gateway", hdr);
+	}
+	return u;
+}
+
+static void
+serve(int c)
+{
+	char head[HEAD_MAX + 1], host[300], port[8];
+	char *sp1, *sp2, *eol, *end, *path;
+	size_t n, hlen;
+	int u, tunnel;
+
+	if (!(end = read_head(c, head, &n)))
+		return;
+	hlen = (size_t)(end + 4 - head);
+	eol = strstr(head, "\r\n");
+	*eol = '\0';
+	if (!(sp1 = strchr(head, ' ')) || !(sp2 = strchr(sp1 + 1, ' '))) {
+		reply(c, "400 Bad Request", NULL);
 		return;
 	}
+	*sp1 = *sp2 = '\0';
+	tunnel = !strcmp(head, "CONNECT");
+	if (split_target(sp1 + 1, tunnel, host, port, &path)) {
+		reply(c, "400 Bad Request", NULL);
+		return;
+	}
+	if ((u = dial(c, host, port)) < 0)
+		return;
 	if (tunnel) {
 		static const char ok[] = "HTTP/1.1 200 Connection established"
 					 "\r\n\r\n";

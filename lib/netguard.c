@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include <arpa/inet.h>
 #include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -8,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "netguard.h"
 #include "util.h"
@@ -549,4 +552,186 @@ uk_netguard_host_allowed(const char *host, char *buf, size_t size)
 		ok = env_allows(a->ai_addr, buf, size);
 	freeaddrinfo(res);
 	return ok;
+}
+
+struct uk_netguard_waiter {
+	char *host;
+	void *cookie;
+	int started; /* its host's look-up is running */
+};
+
+/* What a look-up thread writes: one write under PIPE_BUF, whole or not. */
+struct verdict_msg {
+	int ok;
+	char addr[64];
+	char host[256];
+	int fd; /* where to write it */
+};
+
+void
+uk_netguard_async_init(struct uk_netguard_async *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->pipe[0] = a->pipe[1] = -1;
+}
+
+void
+uk_netguard_async_release(struct uk_netguard_async *a,
+    void (*free_cookie)(void *))
+{
+	size_t i;
+
+	for (i = 0; i < a->nw; i++) {
+		free(a->w[i].host);
+		if (free_cookie)
+			free_cookie(a->w[i].cookie);
+	}
+	free(a->w);
+	a->w = NULL;
+	a->nw = a->aw = 0;
+	uk_strset_release(&a->ok);
+	uk_strset_release(&a->refused);
+	if (!a->running && a->pipe[0] >= 0) {
+		close(a->pipe[0]);
+		close(a->pipe[1]);
+		a->pipe[0] = a->pipe[1] = -1;
+	}
+}
+
+int
+uk_netguard_async_verdict(struct uk_netguard_async *a, const char *host)
+{
+	size_t n = strlen(host);
+	int ok;
+
+	if (uk_strset_has(&a->refused, host, n))
+		return 0;
+	if (uk_strset_has(&a->ok, host, n))
+		return 1;
+	/* A numeric address needs no look-up. */
+	if ((ok = uk_netguard_ip_allowed(host)) >= 0)
+		return ok;
+	if (n >= sizeof(((struct verdict_msg *)0)->host))
+		return 0; /* no DNS name is that long */
+	return -1;
+}
+
+static void *
+lookup_thread(void *arg)
+{
+	struct verdict_msg *v = arg;
+	ssize_t w;
+
+	v->ok = uk_netguard_host_allowed(v->host, v->addr, sizeof(v->addr));
+	do
+		w = write(v->fd, v, sizeof(*v));
+	while (w < 0 && errno == EINTR);
+	free(v);
+	return NULL;
+}
+
+/* Start the look-up of host on a thread, if one is free. */
+static int
+lookup_start(struct uk_netguard_async *a, const char *host)
+{
+	struct verdict_msg *v;
+	pthread_attr_t at;
+	pthread_t t;
+
+	if (a->running >= UK_NETGUARD_LOOKUPS)
+		return 0;
+	if (a->pipe[0] < 0) {
+		/* The loop's end does not block; the threads' end does. */
+		if (pipe2(a->pipe, O_CLOEXEC) < 0 ||
+		    fcntl(a->pipe[0], F_SETFL, O_NONBLOCK) < 0)
+			uk_die(UK_EXIT_FATAL, "pipe: %s", strerror(errno));
+	}
+	v = uk_xcalloc(1, sizeof(*v));
+	snprintf(v->host, sizeof(v->host), "%s", host);
+	v->fd = a->pipe[1];
+	pthread_attr_init(&at);
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	a->running++;
+	if (pthread_create(&t, &at, lookup_thread, v))
+		lookup_thread(v); /* no thread to be had: here, then */
+	pthread_attr_destroy(&at);
+	return 1;
+}
+
+void
+uk_netguard_async_wait(struct uk_netguard_async *a, const char *host,
+    void *cookie)
+{
+	struct uk_netguard_waiter *w;
+	size_t i;
+	int running = 0;
+
+	for (i = 0; i < a->nw; i++)
+		if (a->w[i].started && !strcmp(a->w[i].host, host))
+			running = 1;
+	if (a->nw == a->aw) {
+		a->aw = a->aw ? 2 * a->aw : 16;
+		a->w = uk_xrealloc(a->w, a->aw * sizeof(*a->w));
+	}
+	w = &a->w[a->nw++];
+	w->host = uk_xstrdup(host);
+	w->cookie = cookie;
+	w->started = running || lookup_start(a, host);
+}
+
+int
+uk_netguard_async_fd(const struct uk_netguard_async *a)
+{
+	return a->running > 0 ? a->pipe[0] : -1;
+}
+
+int
+uk_netguard_async_read(struct uk_netguard_async *a,
+    uk_netguard_answer_fn *answer, void *ctx)
+{
+	struct uk_netguard_waiter *got;
+	struct verdict_msg v;
+	size_t i, k, n;
+	ssize_t r;
+
+	if (a->running <= 0)
+		return 0;
+	while ((r = read(a->pipe[0], &v, sizeof(v))) < 0 && errno == EINTR)
+		;
+	if (r != (ssize_t)sizeof(v))
+		return 0;
+	a->running--;
+	v.host[sizeof(v.host) - 1] = '\0';
+	v.addr[sizeof(v.addr) - 1] = '\0';
+	v.ok =
+	    v.ok != 0; /* a name that does not resolve: the browser says so */
+	uk_strset_add(v.ok ? &a->ok : &a->refused, v.host, strlen(v.host));
+	/*
+	 * Take the host's waiters off the list first, then answer them:
+	 * answer may queue new ones (they find the verdict kept).
+	 */
+	got = uk_xmalloc((a->nw ? a->nw : 1) * sizeof(*got));
+	for (i = k = n = 0; i < a->nw; i++) {
+		if (strcmp(a->w[i].host, v.host))
+			a->w[k++] = a->w[i];
+		else
+			got[n++] = a->w[i];
+	}
+	a->nw = k;
+	for (i = 0; i < n; i++) {
+		answer(ctx, got[i].cookie, v.ok, *v.addr ? v.addr : v.host);
+		free(got[i].host);
+	}
+	free(got);
+	/* Start the look-ups that had to queue. */
+	for (i = 0; i < a->nw && a->running < UK_NETGUARD_LOOKUPS; i++) {
+		if (a->w[i].started)
+			continue;
+		if (!lookup_start(a, a->w[i].host))
+			break;
+		for (k = i; k < a->nw; k++)
+			if (!strcmp(a->w[k].host, a->w[i].host))
+				a->w[k].started = 1;
+	}
+	return 1;
 }

@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
+#include "strset.h"
 #include "util.h"
 
 struct uk_netguard {
@@ -99,5 +100,74 @@ int uk_netguard_host_allowed(const char *host, char *buf, size_t size);
 
 /* Whether a proxy is set in the environment (then the guard trusts it). */
 int uk_netguard_proxied(void);
+
+/*
+ * Verdicts on host names for an event loop that must not block (pwfetch):
+ * getaddrinfo blocks for as long as the resolver's timeouts when DNS is
+ * slow or gone, so each name is looked up on a thread of its own, at most
+ * UK_NETGUARD_LOOKUPS at once (other names queue), and the thread writes
+ * its verdict to a pipe the loop polls.  Verdicts are kept per host for
+ * the life of the struct.
+ *
+ * Usage:
+ *
+ *	struct uk_netguard_async a;
+ *
+ *	uk_netguard_async_init(&a);
+ *	switch (uk_netguard_async_verdict(&a, host)) {
+ *	case 1: let it through; case 0: refuse it;
+ *	case -1: uk_netguard_async_wait(&a, host, cookie);
+ *	}
+ *	... poll uk_netguard_async_fd(&a) (when >= 0) for reading, then
+ *	while (uk_netguard_async_read(&a, answer, ctx)) ;
+ *	uk_netguard_async_release(&a, free);
+ *
+ * answer(ctx, cookie, ok, addr) is called once per cookie waiting on the
+ * host, with ok 1 (allowed, or the name does not resolve: the browser
+ * says so) or 0 (addr: the address refused, or the host).  Cookies are the
+ * caller's; the struct only hands them back.
+ */
+#define UK_NETGUARD_LOOKUPS 8
+
+struct uk_netguard_waiter; /* a cookie waiting for a host (private) */
+
+struct uk_netguard_async {
+	struct uk_strset ok, refused; /* the verdicts so far, by host */
+	struct uk_netguard_waiter *w; /* the cookies waiting */
+	size_t nw, aw;
+	int pipe[2]; /* threads write, the loop reads */
+	int running; /* look-up threads running */
+};
+
+void uk_netguard_async_init(struct uk_netguard_async *a);
+/*
+ * Free the verdicts and the waiting list, each cookie still waiting given
+ * to free_cookie (when not NULL).  The pipe stays open while a thread may
+ * still write to it.
+ */
+void uk_netguard_async_release(struct uk_netguard_async *a,
+    void (*free_cookie)(void *));
+/*
+ * host's verdict as far as it is known: 1 allowed, 0 refused, -1 not
+ * known yet (then uk_netguard_async_wait).  A numeric address is judged
+ * at once by uk_netguard_ip_allowed; a name longer than any DNS name is
+ * refused.
+ */
+int uk_netguard_async_verdict(struct uk_netguard_async *a, const char *host);
+/* Queue cookie until host's verdict, starting its look-up if need be. */
+void uk_netguard_async_wait(struct uk_netguard_async *a, const char *host,
+    void *cookie);
+/* The descriptor to poll for reading, or -1 when no look-up runs. */
+int uk_netguard_async_fd(const struct uk_netguard_async *a);
+
+typedef void uk_netguard_answer_fn(void *ctx, void *cookie, int ok,
+    const char *addr);
+/*
+ * Take one verdict from the pipe, if one is there, and call answer for
+ * every cookie waiting on its host; then start queued look-ups.  1 when
+ * a verdict was taken, 0 when none was waiting.
+ */
+int uk_netguard_async_read(struct uk_netguard_async *a,
+    uk_netguard_answer_fn *answer, void *ctx);
 
 #endif

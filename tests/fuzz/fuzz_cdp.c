@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base64.h"
 #include "buf.h"
 #include "cdp.h"
 #include "json.h"
@@ -57,7 +58,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(path);
 	}
 	free(line);
-	uk_cdp_unbase64((const char *)data, size, &b);
+	uk_base64_decode((const char *)data, size, &b);
 	uk_buf_release(&b);
 	return 0;
 }

@@ -1,0 +1,828 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Pages in a browser, one state machine each (see page.h): the table of
+ * transitions, the actions it runs, and the records pages end with.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "banned.h"
+#include "base64.h"
+#include "extract.h"
+#include "guardproxy.h"
+#include "json.h"
+#include "page.h"
+#include "page_int.h"
+#include "url.h"
+#include "util.h"
+
+/* Send a command for page p (NULL: nobody waits for its reply). */
+void
+page_call(struct uk_pages *ps, struct uk_page *p, enum page_ev ev,
+    const char *session, const char *method, yajl_val params)
+{
+	struct uk_err err;
+	struct uk_page_call *c;
+	long id;
+
+	id = uk_cdp_send(ps->cdp, session, method, params, &err);
+	if (ps->trace)
+		fprintf(stderr, "%.3f > %s %ld\n", uk_mono_now() - ps->t_start,
+		    method, id);
+	uk_json_free(params);
+	if (id < 0)
+		return; /* the dead stream is noticed by the main loop */
+	if (ps->ncalls == ps->acalls) {
+		ps->acalls = ps->acalls ? 2 * ps->acalls : 32;
+		ps->calls =
+		    uk_xrealloc(ps->calls, ps->acalls * sizeof(*ps->calls));
+	}
+	c = &ps->calls[ps->ncalls++];
+	c->id = id;
+	c->p = p;
+	c->gen = p ? p->gen : 0;
+	c->ev = ev;
+	if (p && ev != EV_NONE)
+		p->pending++;
+}
+
+yajl_val
+page_params1(const char *key, yajl_val v)
+{
+	yajl_val p = uk_json_object();
+
+	uk_json_set(p, key, v);
+	return p;
+}
+
+void
+page_free(struct uk_page *p)
+{
+	unsigned gen = p->gen;
+	struct uk_pages *ps = p->ps;
+	int i;
+
+	uk_json_free(p->rec);
+	uk_json_free(p->evalv);
+	free(p->ctx);
+	free(p->target);
+	free(p->session);
+	free(p->frame);
+	free(p->loader);
+	free(p->old_loader);
+	while (p->nreqs > 0)
+		free(p->reqs[--p->nreqs]);
+	free(p->reqs);
+	for (i = 0; i < p->nev; i++) {
+		free(p->ev[i].frame);
+		free(p->ev[i].loader);
+		free(p->ev[i].name);
+	}
+	free(p->eval_err);
+	free(p->shot_path);
+	free(p->shot_err);
+	free(p->html);
+	free(p->final_url);
+	memset(p, 0, sizeof(*p));
+	p->gen = gen + 1;
+	p->ps = ps;
+	p->state = S_FREE;
+}
+
+/* Let go of the page: close what we made, leave what the user had. */
+static void
+page_cleanup(struct uk_page *p, int failed)
+{
+	struct uk_pages *ps = p->ps;
+
+	if (!ps->cdp->dead) {
+		if (ps->o.cmd == UK_PAGE_FIND ||
+		    (ps->o.attached && ps->o.cmd == UK_PAGE_FETCH && !failed &&
+			!*ps->ctx_proxy)) {
+			/*
+			 * The user's page, or one left for a later find (fetch
+			 * in the browser's own context: the guard is off).
+			 */
+			if (p->session)
+				page_call(ps, NULL, EV_NONE, NULL,
+				    "Target.detachFromTarget",
+				    page_params1("sessionId",
+					uk_json_str(p->session)));
+		} else if (p->ctx) {
+			page_call(ps, NULL, EV_NONE, NULL,
+			    "Target.disposeBrowserContext",
+			    page_params1("browserContextId",
+				uk_json_str(p->ctx)));
+		} else if (p->target) {
+			page_call(ps, NULL, EV_NONE, NULL, "Target.closeTarget",
+			    page_params1("targetId", uk_json_str(p->target)));
+		}
+	}
+	page_free(p);
+	ps->nactive--;
+}
+
+/* The record for rec, url_type and fetched_at set. */
+static yajl_val
+base_record(yajl_val rec, const char *url)
+{
+	struct uk_url u;
+	yajl_val r = uk_json_copy(rec);
+	char now[40];
+
+	uk_url_classify(url, &u);
+	uk_json_set_str(r, "url_type", uk_url_type_name(u.type));
+	uk_url_release(&u);
+	uk_time_rfc3339(now, sizeof(now));
+	uk_json_set_str(r, "fetched_at", now);
+	return r;
+}
+
+void
+uk_pages_error(struct uk_pages *ps, yajl_val rec, const char *url,
+    const char *msg)
+{
+	yajl_val r = base_record(rec, url ? url : "");
+
+	uk_json_set_str(r, "error", msg);
+	ps->emit(ps->ctx, r, url ? url : "-", msg);
+	uk_json_free(r);
+}
+
+void
+page_fail(struct uk_page *p, const char *fmt, ...)
+{
+	struct uk_pages *ps = p->ps;
+	char msg[600];
+	va_list ap;
+
+	if (p->state == S_FREE)
+		return;
+	if (!p->rec) {
+		/* A page made ahead: nobody waits for it, dropped quietly. */
+		if (p->target && !ps->cdp->dead)
+			page_call(ps, NULL, EV_NONE, NULL, "Target.closeTarget",
+			    page_params1("targetId", uk_json_str(p->target)));
+		page_free(p);
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	uk_pages_error(ps, p->rec, p->url, msg);
+	page_cleanup(p, 1);
+}
+
+/*
+ * The error of a rendered page, or "" when it has none: the HTTP status,
+ * a block page, the value's and the screenshot's failures, in that order.
+ */
+static void
+finish_error(const struct uk_page *p, int blocked, char *msg, size_t size)
+{
+	char http[32] = "";
+
+	if (p->status >= 400)
+		snprintf(http, sizeof(http), "HTTP %lld", p->status);
+	else if (blocked)
+		snprintf(http, sizeof(http), "a block or challenge page");
+	snprintf(msg, size, "%s%s%s%s%s", http,
+	    *http && (p->eval_err || p->shot_err) ? "; " : "",
+	    p->eval_err ? p->eval_err : "",
+	    p->eval_err && p->shot_err ? "; " : "",
+	    p->shot_err ? p->shot_err : "");
+}
+
+/* Everything is in: write the content record. */
+static void
+page_finish(struct uk_page *p)
+{
+	struct uk_pages *ps = p->ps;
+	struct uk_extract x;
+	struct uk_err err;
+	yajl_val r;
+	char msg[700];
+
+	memset(&x, 0, sizeof(x));
+	if (!p->html) {
+		page_fail(p, "no HTML came back from the page");
+		return;
+	}
+	if (uk_extract_html(p->html, strlen(p->html),
+		"text/html; charset=utf-8", p->final_url, NULL, &x, &err)) {
+		uk_extract_release(&x);
+		page_fail(p, "%s", err.msg);
+		return;
+	}
+	r = base_record(p->rec, p->url);
+	uk_extract_record(&x, 0, r);
+	/* Rendered: urlfetch's needs_browser no longer applies. */
+	uk_json_del(r, "needs_browser");
+	uk_json_set_str(r, "final_url", p->final_url ? p->final_url : p->url);
+	if (p->status > 0)
+		uk_json_set_int(r, "http_status", p->status);
+	if (ps->o.html)
+		uk_json_set_str(r, "html", p->html);
+	if (ps->o.eval)
+		uk_json_set(r, "eval",
+		    p->evalv ? uk_json_copy(p->evalv) : uk_json_null());
+	if (p->shot_path)
+		uk_json_set_str(r, "screenshot", p->shot_path);
+	finish_error(p, x.blocked, msg, sizeof(msg));
+	if (*msg)
+		uk_json_set_str(r, "error", msg);
+	uk_extract_release(&x);
+	ps->emit(ps->ctx, r, p->url, *msg ? msg : NULL);
+	uk_json_free(r);
+	page_cleanup(p, 0);
+}
+
+/*
+ * Finish once everything asked of the page is in, and no WebSocket it
+ * opened is still waiting for its host's verdict (its data could have come
+ * from an internal address).
+ */
+void
+page_maybe_finish(struct uk_page *p)
+{
+	if (p->state == S_COLLECT && p->pending <= 0 && p->ws_waiting <= 0)
+		page_finish(p);
+}
+
+/* What a page in state st waits for, for its timeout's message. */
+const char *
+page_waits_for(const struct uk_page *p)
+{
+	switch (p->state) {
+	case S_RUN_CONTEXT:
+		return "the browser context";
+	case S_CONTEXT:
+	case S_TARGET:
+	case S_ATTACH:
+	case S_WARM:
+		return "the browser";
+	case S_COLLECT:
+		return p->pending <= 0 && p->ws_waiting > 0 ?
+		    "the look-up of a WebSocket's host" :
+		    "the page's HTML";
+	default:
+		break;
+	}
+	switch (p->ps->o.wait) {
+	case UK_PAGE_WAIT_DOM:
+		return "DOMContentLoaded";
+	case UK_PAGE_WAIT_IDLE:
+		return "network idle";
+	case UK_PAGE_WAIT_SELECTOR:
+		return "the selector";
+	default:
+		return "load";
+	}
+}
+
+/* The page's HTML (doctype included), location and HTTP status. */
+#define HTML_JS                                                                \
+	"(() => { const d = document.doctype, e = document.documentElement,"   \
+	" n = performance.getEntriesByType('navigation')[0];"                  \
+	" return { url: location.href, status: n ? n.responseStatus : 0,"      \
+	" html: (d ? new XMLSerializer().serializeToString(d) + '\\n' : '') +" \
+	" (e ? e.outerHTML : '') }; })()"
+
+static yajl_val
+evaluate(const char *expr)
+{
+	yajl_val p = uk_json_object();
+
+	uk_json_set_str(p, "expression", expr);
+	uk_json_set_bool(p, "returnByValue", 1);
+	uk_json_set_bool(p, "awaitPromise", 1);
+	return p;
+}
+
+/* The message of a Runtime.evaluate exception. */
+static char *
+exception_text(yajl_val res)
+{
+	yajl_val d = uk_json_get(res, "exceptionDetails");
+	yajl_val e = uk_json_get(d, "exception");
+	const char *s = uk_json_get_str(e, "description");
+
+	if (!s)
+		s = uk_json_get_str(d, "text");
+	return uk_xstrdup(s ? s : "exception");
+}
+
+static void
+poll_selector(struct uk_page *p)
+{
+	struct uk_pages *ps = p->ps;
+	struct uk_buf b = UK_BUF_INIT;
+	yajl_val sel = uk_json_str(ps->o.selector);
+
+	p->poll_at = 0;
+	if (ps->o.cmd == UK_PAGE_FIND)
+		uk_buf_addstr(&b, "!window.__pwfetchOld && ");
+	uk_buf_addstr(&b, "!!document.querySelector(");
+	uk_json_to_buf(sel, &b);
+	uk_buf_addstr(&b, ")");
+	uk_json_free(sel);
+	page_call(ps, p, EV_POLLED, p->session, "Runtime.evaluate",
+	    evaluate(b.buf));
+	uk_buf_release(&b);
+}
+
+/*
+ * -w networkidle.  Waiting for Chromium's own networkIdle lifecycle event
+ * alone, a find in CI once failed, most likely at its timeout (the run
+ * took 30 s longer), so the requests are also counted here, as Playwright
+ * does: the page is idle once its load event has fired (state LOADED) and
+ * no request has been in flight for half a second.  Whichever comes first
+ * ends the wait.
+ */
+#define IDLE_SECONDS 0.5
+
+void
+page_idle_check(struct uk_page *p)
+{
+	if (p->state != S_LOADED || p->nreqs > 0)
+		p->idle_at = 0;
+	else if (p->idle_at <= 0)
+		p->idle_at = uk_mono_now() + IDLE_SECONDS;
+}
+
+static ssize_t
+req_find(const struct uk_page *p, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < p->nreqs; i++)
+		if (!strcmp(p->reqs[i], id))
+			return (ssize_t)i;
+	return -1;
+}
+
+/* Network.requestWillBeSent (started), loadingFinished or loadingFailed. */
+void
+page_request(struct uk_page *p, yajl_val params, int started)
+{
+	const char *id = uk_json_get_str(params, "requestId");
+	const char *loader = uk_json_get_str(params, "loaderId");
+	ssize_t i;
+
+	if (p->ps->o.wait != UK_PAGE_WAIT_IDLE || p->state == S_COLLECT || !id)
+		return;
+	i = req_find(p, id);
+	if (started) {
+		/* A redirect keeps its id; the old document's are not ours. */
+		if (i >= 0 ||
+		    (p->old_loader && loader && !strcmp(loader, p->old_loader)))
+			return;
+		if (p->nreqs == p->areqs) {
+			p->areqs = p->areqs ? 2 * p->areqs : 16;
+			p->reqs =
+			    uk_xrealloc(p->reqs, p->areqs * sizeof(*p->reqs));
+		}
+		p->reqs[p->nreqs++] = uk_xstrdup(id);
+	} else if (i >= 0) {
+		free(p->reqs[i]);
+		p->reqs[i] = p->reqs[--p->nreqs];
+	}
+	page_idle_check(p);
+}
+
+/* Fetch.enable's parameters: every request stops at the guard. */
+static yajl_val
+fetch_all(void)
+{
+	yajl_val p = uk_json_object();
+
+	uk_json_set(p, "patterns", uk_json_array());
+	uk_json_push(uk_json_get(p, "patterns"),
+	    page_params1("urlPattern", uk_json_str("*")));
+	return p;
+}
+
+/*
+ * Target.createBrowserContext's parameters: gone with our session, and in
+ * an attached browser behind guardproxy (ctx_proxy), as the whole of a
+ * launched one is.
+ */
+yajl_val
+page_ctx_params(const struct uk_pages *ps)
+{
+	yajl_val p = page_params1("disposeOnDetach", uk_json_bool(1));
+
+	if (*ps->ctx_proxy) {
+		uk_json_set_str(p, "proxyServer", ps->ctx_proxy);
+		uk_json_set_str(p, "proxyBypassList", "<-loopback>");
+	}
+	return p;
+}
+
+void
+page_create_target(struct uk_page *p)
+{
+	struct uk_pages *ps = p->ps;
+	yajl_val q = uk_json_object();
+
+	uk_json_set_str(q, "url", "about:blank");
+	if (p->ctx)
+		uk_json_set_str(q, "browserContextId", p->ctx);
+	else if (ps->run_ctx)
+		uk_json_set_str(q, "browserContextId", ps->run_ctx);
+	page_call(ps, p, EV_TARGET, NULL, "Target.createTarget", q);
+}
+
+void
+page_attach(struct uk_page *p)
+{
+	yajl_val q = uk_json_object();
+
+	uk_json_set_str(q, "targetId", p->target);
+	uk_json_set_bool(q, "flatten", 1);
+	page_call(p->ps, p, EV_ATTACHED, NULL, "Target.attachToTarget", q);
+}
+
+/* Attached to the page: set it up; it loads once lifecycle events are on. */
+int
+act_setup(struct uk_page *p, yajl_val res)
+{
+	struct uk_pages *ps = p->ps;
+	const struct uk_page_opts *o = &ps->o;
+	int fetching = o->guard && o->cmd != UK_PAGE_FIND;
+	yajl_val q;
+
+	(void)res;
+	page_call(ps, p, EV_NONE, p->session, "Page.enable", NULL);
+	page_call(ps, p, EV_LIFECYCLE, p->session,
+	    "Page.setLifecycleEventsEnabled",
+	    page_params1("enabled", uk_json_bool(1)));
+	page_call(ps, p, EV_NONE, p->session, "Inspector.enable", NULL);
+	if (o->vw) {
+		q = uk_json_object();
+		uk_json_set_int(q, "width", o->vw);
+		uk_json_set_int(q, "height", o->vh);
+		uk_json_set_int(q, "deviceScaleFactor", 1);
+		uk_json_set_bool(q, "mobile", 0);
+		page_call(ps, p, EV_NONE, p->session,
+		    "Emulation.setDeviceMetricsOverride", q);
+	}
+	if (o->ua)
+		page_call(ps, p, EV_NONE, p->session,
+		    "Emulation.setUserAgentOverride",
+		    page_params1("userAgent", uk_json_str(o->ua)));
+	/* Every request of the page stops at the guard first. */
+	if (fetching)
+		page_call(ps, p, EV_NONE, p->session, "Fetch.enable",
+		    fetch_all());
+	if (fetching || o->wait == UK_PAGE_WAIT_IDLE)
+		page_call(ps, p, EV_NONE, p->session, "Network.enable", NULL);
+	return 0;
+}
+
+/*
+ * Lifecycle events are on: navigate, or (find) ask for the document now,
+ * to tell the reloaded one from it.  Turning them on replays the events
+ * of the document the page has now (about:blank for a new page), before
+ * the reply, and the replayed events have been seen to carry the loader
+ * id of a navigation already under way: so the navigation starts only
+ * after the reply, and events before it are not looked at.
+ */
+static int
+act_go(struct uk_page *p, yajl_val res)
+{
+	(void)res;
+	if (p->ps->o.cmd == UK_PAGE_FIND) {
+		p->state = S_FRAME;
+		page_call(p->ps, p, EV_FRAMETREE, p->session,
+		    "Page.getFrameTree", NULL);
+	} else {
+		page_call(p->ps, p, EV_NAVIGATED, p->session, "Page.navigate",
+		    page_params1("url", uk_json_str(p->url)));
+	}
+	return 0;
+}
+
+/* find: the first page whose URL starts with ours. */
+static int
+act_pick(struct uk_page *p, yajl_val res)
+{
+	yajl_val infos = uk_json_get(res, "targetInfos");
+	size_t i, n = strlen(p->url);
+
+	for (i = 0; YAJL_IS_ARRAY(infos) && i < infos->u.array.len; i++) {
+		yajl_val t = infos->u.array.values[i];
+		const char *type = uk_json_get_str(t, "type");
+		const char *url = uk_json_get_str(t, "url");
+		const char *id = uk_json_get_str(t, "targetId");
+
+		if (type && !strcmp(type, "page") && url && id &&
+		    !strncmp(url, p->url, n)) {
+			p->target = uk_xstrdup(id);
+			page_attach(p);
+			return 0;
+		}
+	}
+	page_fail(p, "no open page whose URL starts with '%s'", p->url);
+	return -1;
+}
+
+/* Its own context made (open), or the run's is ready (res NULL). */
+static int
+act_context(struct uk_page *p, yajl_val res)
+{
+	const char *s;
+
+	if (res) {
+		if (!(s = uk_json_get_str(res, "browserContextId"))) {
+			page_fail(p, "the browser made no context");
+			return -1;
+		}
+		p->ctx = uk_xstrdup(s);
+	}
+	page_create_target(p);
+	return 0;
+}
+
+static int
+act_target(struct uk_page *p, yajl_val res)
+{
+	const char *s;
+
+	if (!(s = uk_json_get_str(res, "targetId"))) {
+		page_fail(p, "the browser made no page");
+		return -1;
+	}
+	p->target = uk_xstrdup(s);
+	page_attach(p);
+	return 0;
+}
+
+static int
+act_attached(struct uk_page *p, yajl_val res)
+{
+	const char *s;
+
+	if (!(s = uk_json_get_str(res, "sessionId"))) {
+		page_fail(p, "cannot attach to the page");
+		return -1;
+	}
+	p->session = uk_xstrdup(s);
+	if (!p->rec) {
+		p->state = S_WARM; /* made ahead: set up when a URL comes */
+		return 0;
+	}
+	return act_setup(p, res);
+}
+
+/* Go through the lifecycle events kept before the load was known. */
+static int
+replay(struct uk_page *p)
+{
+	int i, n = p->nev;
+
+	p->nev = 0;
+	for (i = 0; i < n; i++) {
+		if (p->state != S_FREE)
+			page_lifecycle(p, p->ev[i].frame, p->ev[i].loader,
+			    p->ev[i].name);
+		free(p->ev[i].frame);
+		free(p->ev[i].loader);
+		free(p->ev[i].name);
+	}
+	return p->state == S_FREE ? -1 : 0;
+}
+
+/*
+ * find: the document now.  Mark it; the reloaded one has no mark.  The
+ * reload waits for the mark's reply: sent together, the reload could
+ * abort the mark ("Inspected target navigated or closed"), as seen in CI.
+ */
+static int
+act_frametree(struct uk_page *p, yajl_val res)
+{
+	yajl_val v = uk_json_get(uk_json_get(res, "frameTree"), "frame");
+	const char *s;
+
+	if (!(s = uk_json_get_str(v, "id"))) {
+		page_fail(p, "the page has no frame");
+		return -1;
+	}
+	p->frame = uk_xstrdup(s);
+	if ((s = uk_json_get_str(v, "loaderId")))
+		p->old_loader = uk_xstrdup(s);
+	if (replay(p))
+		return -1;
+	page_call(p->ps, p, EV_MARKED, p->session, "Runtime.evaluate",
+	    evaluate("window.__pwfetchOld = true"));
+	return 0;
+}
+
+static int
+act_reload(struct uk_page *p, yajl_val res)
+{
+	(void)res;
+	page_call(p->ps, p, EV_RELOADED, p->session, "Page.reload", NULL);
+	return 0;
+}
+
+/* The reload was taken: -w selector: polls from now on. */
+static int
+act_reloaded(struct uk_page *p, yajl_val res)
+{
+	(void)res;
+	if (p->ps->o.wait == UK_PAGE_WAIT_SELECTOR)
+		poll_selector(p);
+	return 0;
+}
+
+static int
+act_navigated(struct uk_page *p, yajl_val res)
+{
+	const char *s = uk_json_get_str(res, "errorText");
+
+	if (s && *s) {
+		page_proxy_fail(p, s);
+		return -1;
+	}
+	if (!(s = uk_json_get_str(res, "frameId"))) {
+		page_fail(p, "the navigation has no frame");
+		return -1;
+	}
+	p->frame = uk_xstrdup(s);
+	if (!(s = uk_json_get_str(res, "loaderId"))) {
+		/* Same document: nothing more to load. */
+		return page_event(p, EV_READY, NULL);
+	}
+	p->loader = uk_xstrdup(s);
+	if (replay(p))
+		return -1;
+	if (p->state == S_LOADING && p->ps->o.wait == UK_PAGE_WAIT_SELECTOR)
+		poll_selector(p);
+	return 0;
+}
+
+static int
+act_polled(struct uk_page *p, yajl_val res)
+{
+	yajl_val v;
+
+	if (uk_json_get(res, "exceptionDetails")) {
+		char *e = exception_text(res);
+
+		page_fail(p, "selector '%s': %s", p->ps->o.selector, e);
+		free(e);
+		return -1;
+	}
+	v = uk_json_get(uk_json_get(res, "result"), "value");
+	if (YAJL_IS_TRUE(v))
+		return page_event(p, EV_READY, NULL);
+	p->poll_at = uk_mono_now() + 0.1;
+	return 0;
+}
+
+static int
+act_poll(struct uk_page *p, yajl_val res)
+{
+	(void)res;
+	poll_selector(p);
+	return 0;
+}
+
+static int
+act_loaded(struct uk_page *p, yajl_val res)
+{
+	(void)res;
+	page_idle_check(p);
+	return 0;
+}
+
+/* The page is ready: ask for the value, screenshot and HTML. */
+static int
+act_collect(struct uk_page *p, yajl_val res)
+{
+	struct uk_pages *ps = p->ps;
+
+	(void)res;
+	p->poll_at = p->idle_at = 0;
+	if (ps->o.eval)
+		page_call(ps, p, EV_EVAL, p->session, "Runtime.evaluate",
+		    evaluate(ps->o.eval));
+	if (ps->o.shot)
+		page_call(ps, p, EV_SHOT, p->session, "Page.captureScreenshot",
+		    page_params1("format", uk_json_str("png")));
+	page_call(ps, p, EV_HTML, p->session, "Runtime.evaluate",
+	    evaluate(HTML_JS));
+	return 0;
+}
+
+/* -e's value (an error reply has been kept in eval_err: res NULL). */
+static int
+act_eval(struct uk_page *p, yajl_val res)
+{
+	yajl_val v;
+
+	if (res && uk_json_get(res, "exceptionDetails")) {
+		char *e = exception_text(res);
+		struct uk_buf m = UK_BUF_INIT;
+
+		uk_buf_addf(&m, "eval: %s", e);
+		free(e);
+		free(p->eval_err);
+		p->eval_err = uk_buf_detach(&m, NULL);
+	} else if (res) {
+		v = uk_json_get(uk_json_get(res, "result"), "value");
+		uk_json_free(p->evalv);
+		p->evalv = v ? uk_json_copy(v) : uk_json_null();
+	}
+	return 0;
+}
+
+static int
+act_shot(struct uk_page *p, yajl_val res)
+{
+	if (res)
+		page_save_shot(p, res);
+	return 0;
+}
+
+static int
+act_html(struct uk_page *p, yajl_val res)
+{
+	yajl_val v;
+	const char *s;
+
+	if (uk_json_get(res, "exceptionDetails")) {
+		char *e = exception_text(res);
+
+		page_fail(p, "cannot read the page: %s", e);
+		free(e);
+		return -1;
+	}
+	v = uk_json_get(uk_json_get(res, "result"), "value");
+	if ((s = uk_json_get_str(v, "html")))
+		p->html = uk_xstrdup(s);
+	if ((s = uk_json_get_str(v, "url")))
+		p->final_url = uk_xstrdup(s);
+	if (uk_json_get_int(v, "status", &p->status))
+		p->status = 0;
+	return 0;
+}
+
+/*
+ * The transitions: in state, event leads to next, and action runs (with
+ * the reply's result, or NULL) after the state is set, so that it may
+ * move the page on itself (a failure frees it: S_FREE).  A pair not in
+ * the table is dropped: a poll's answer after the page was ready, a load
+ * event before the page's own load is known.
+ */
+static const struct transition {
+	enum page_state state;
+	enum page_ev ev;
+	int (*action)(struct uk_page *, yajl_val);
+	enum page_state next;
+} transitions[] = {
+	{ S_CONTEXT, EV_CONTEXT, act_context, S_TARGET },
+	{ S_RUN_CONTEXT, EV_CONTEXT, act_context, S_TARGET },
+	{ S_TARGET, EV_TARGETS, act_pick, S_ATTACH },
+	{ S_TARGET, EV_TARGET, act_target, S_ATTACH },
+	{ S_ATTACH, EV_ATTACHED, act_attached, S_SETUP },
+	{ S_WARM, EV_START, act_setup, S_SETUP },
+	{ S_SETUP, EV_LIFECYCLE, act_go, S_NAVIGATE },
+	{ S_FRAME, EV_FRAMETREE, act_frametree, S_MARK },
+	{ S_MARK, EV_MARKED, act_reload, S_LOADING },
+	{ S_LOADING, EV_RELOADED, act_reloaded, S_LOADING },
+	{ S_NAVIGATE, EV_NAVIGATED, act_navigated, S_LOADING },
+	{ S_LOADING, EV_POLLED, act_polled, S_LOADING },
+	{ S_LOADING, EV_POLL_DUE, act_poll, S_LOADING },
+	{ S_LOADING, EV_LOAD, act_loaded, S_LOADED },
+	{ S_LOADING, EV_READY, act_collect, S_COLLECT },
+	{ S_LOADED, EV_READY, act_collect, S_COLLECT },
+	{ S_LOADED, EV_IDLE_DUE, act_collect, S_COLLECT },
+	{ S_COLLECT, EV_EVAL, act_eval, S_COLLECT },
+	{ S_COLLECT, EV_SHOT, act_shot, S_COLLECT },
+	{ S_COLLECT, EV_HTML, act_html, S_COLLECT },
+};
+
+int
+page_event(struct uk_page *p, enum page_ev ev, yajl_val res)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(transitions) / sizeof(transitions[0]); i++) {
+		const struct transition *t = &transitions[i];
+
+		if (t->state != p->state || t->ev != ev)
+			continue;
+		p->state = t->next;
+		if (t->action(p, res) < 0 || p->state == S_FREE)
+			return -1;
+		page_maybe_finish(p);
+		return p->state == S_FREE ? -1 : 0;
+	}
+	return 0;
+}
