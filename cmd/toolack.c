@@ -18,14 +18,14 @@
 
 #include <curl/curl.h>
 
-#include "ackreg.h"
 #include "buf.h"
 #include "json.h"
 #include "jsonl.h"
 #include "progress.h"
 #include "sse.h"
 #include "strset.h"
-#include "toolack.h"
+#include "toolack_proto.h"
+#include "toolack_registry.h"
 #include "toolack_server.h"
 #include "util.h"
 
@@ -84,14 +84,15 @@ client_setup(const char *given)
 	static char url[128];
 
 	if (!given && !(given = getenv("TOOLACK_URL")))
-		given = UK_TOOLACK_URL;
-	if (uk_toolack_addr_parse(given, host, sizeof(host), &port, &err)) {
+		given = UK_TOOLACK_PROTO_URL;
+	if (uk_toolack_proto_addr_parse(given, host, sizeof(host), &port,
+		&err)) {
 		uk_warn("%s", err.msg);
 		usage(UK_EXIT_USAGE);
 	}
 	snprintf(url, sizeof(url), "http://%s:%d", host, port);
 	base_url = url;
-	if (uk_toolack_token_read(NULL, &token, &err))
+	if (uk_toolack_proto_token_read(NULL, &token, &err))
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
 	if (curl_global_init(CURL_GLOBAL_DEFAULT))
 		uk_die(UK_EXIT_FATAL, "cannot initialise libcurl");
@@ -237,7 +238,7 @@ cmd_serve(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	if (!listen)
-		listen = UK_TOOLACK_URL;
+		listen = UK_TOOLACK_PROTO_URL;
 	while (
 	    (c = getopt_long(argc, argv, "l:f:b:T:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -256,8 +257,8 @@ cmd_serve(int argc, char **argv)
 			o.heartbeat_ms = (long)(d * 1000);
 			break;
 		case 'T':
-			if (uk_parse_long(optarg, 1, UK_TOOLACK_MAX_TIMEOUT,
-				&t)) {
+			if (uk_parse_long(optarg, 1,
+				UK_TOOLACK_PROTO_MAX_TIMEOUT, &t)) {
 				uk_warn("-T: not a timeout: '%s'", optarg);
 				usage(UK_EXIT_USAGE);
 			}
@@ -272,11 +273,12 @@ cmd_serve(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage(UK_EXIT_USAGE);
-	if (uk_toolack_addr_parse(listen, host, sizeof(host), &port, &err)) {
+	if (uk_toolack_proto_addr_parse(listen, host, sizeof(host), &port,
+		&err)) {
 		uk_warn("%s", err.msg);
 		usage(UK_EXIT_USAGE);
 	}
-	if (uk_toolack_token_serve(NULL, file, &token, &err))
+	if (uk_toolack_proto_token_serve(NULL, file, &token, &err))
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
@@ -291,7 +293,7 @@ cmd_serve(int argc, char **argv)
 	o.token = token.buf;
 	o.ready = serve_ready;
 	o.ctx = token.buf;
-	if (uk_toolack_serve(&o, sfd, &err))
+	if (uk_toolack_server_run(&o, sfd, &err))
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
 	close(sfd);
 	uk_buf_release(&token);
@@ -335,7 +337,9 @@ static struct {
 	struct uk_progress prog;
 	struct xfer *first, *last;
 	unsigned long ndone, nfailed;
-} cl = { .timeout = -1, .jobs = 16, .server_timeout = UK_TOOLACK_TIMEOUT };
+} cl = { .timeout = -1,
+	.jobs = 16,
+	.server_timeout = UK_TOOLACK_PROTO_TIMEOUT };
 
 /*
  * "toolack: 2 done, 0 failed, 3 pending: c1 open_url 12s, c2 ..." (the
@@ -385,7 +389,7 @@ call_hello(void)
 	}
 	if ((v = uk_json_parse(resp.buf, resp.len, NULL)) &&
 	    !uk_json_get_int(v, "defaultTimeoutSec", &t) && t > 0 &&
-	    t <= UK_TOOLACK_MAX_TIMEOUT)
+	    t <= UK_TOOLACK_PROTO_MAX_TIMEOUT)
 		cl.server_timeout = (long)t;
 	uk_json_free(v);
 	uk_buf_release(&resp);
@@ -490,13 +494,14 @@ call_start(const char *file, unsigned long line, yajl_val rec)
 		return;
 	}
 	snprintf(gen, sizeof(gen), "%s-%lu", cl.prefix, ++cl.seq);
-	if (!(call = uk_toolack_call_from_record(rec, cl.tool, gen, &err))) {
+	if (!(call = uk_toolack_proto_call_from_record(rec, cl.tool, gen,
+		  &err))) {
 		slot_error(i, file, line, NULL, err.msg);
 		return;
 	}
 	if (cl.timeout > 0 && uk_json_get_int(call, "timeoutSec", &t))
 		uk_json_set_int(call, "timeoutSec", cl.timeout);
-	if (uk_toolack_call_check(call, &err)) {
+	if (uk_toolack_proto_call_check(call, &err)) {
 		slot_error(i, file, line, uk_json_get_str(call, "toolCallId"),
 		    err.msg);
 		uk_json_free(call);
@@ -779,8 +784,8 @@ cmd_call(int argc, char **argv)
 			cl.tool = optarg;
 			break;
 		case 'T':
-			if (uk_parse_long(optarg, 1, UK_TOOLACK_MAX_TIMEOUT,
-				&cl.timeout)) {
+			if (uk_parse_long(optarg, 1,
+				UK_TOOLACK_PROTO_MAX_TIMEOUT, &cl.timeout)) {
 				uk_warn("-T: not a timeout: '%s'", optarg);
 				usage(UK_EXIT_USAGE);
 			}
@@ -912,7 +917,7 @@ cmd_ack(int argc, char **argv)
 		uk_json_free(output);
 		usage(UK_EXIT_USAGE);
 	}
-	if (!uk_ackreg_status_ok(status)) {
+	if (!uk_toolack_registry_status_ok(status)) {
 		uk_warn("-s: status must be success, failed or timeout");
 		uk_json_free(output);
 		usage(UK_EXIT_USAGE);
@@ -964,7 +969,7 @@ cmd_wait(int argc, char **argv)
 	const char *url = NULL;
 	struct uk_buf path = UK_BUF_INIT, resp = UK_BUF_INIT;
 	struct uk_err err;
-	long timeout = UK_TOOLACK_MAX_TIMEOUT, code, chunk;
+	long timeout = UK_TOOLACK_PROTO_MAX_TIMEOUT, code, chunk;
 	long long until;
 	char msg[600], *esc;
 	yajl_val v;
@@ -974,8 +979,8 @@ cmd_wait(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "T:U:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'T':
-			if (uk_parse_long(optarg, 0, UK_TOOLACK_MAX_TIMEOUT,
-				&timeout)) {
+			if (uk_parse_long(optarg, 0,
+				UK_TOOLACK_PROTO_MAX_TIMEOUT, &timeout)) {
 				uk_warn("-T: not a timeout: '%s'", optarg);
 				usage(UK_EXIT_USAGE);
 			}
@@ -1228,7 +1233,7 @@ run_handler(struct handler *h, const char *arg, struct job *j,
 				open_fds--;
 				continue;
 			}
-			if ((i ? errout : out)->len < UK_TOOLACK_MAX_BODY)
+			if ((i ? errout : out)->len < UK_TOOLACK_PROTO_MAX_BODY)
 				uk_buf_add(i ? errout : out, buf, (size_t)k);
 			else if (!i)
 				*out_cut = 1; /* read on, keep none */
@@ -1285,7 +1290,7 @@ post_ack(struct job *j, const char *status, yajl_val output, const char *etext)
 /*
  * The output of a successful call: the JSON object the handler printed,
  * else {"url"?, "stdout"?}.  The ack must fit the server's body limit
- * (UK_TOOLACK_MAX_BODY) or the server refuses it and the caller hears
+ * (UK_TOOLACK_PROTO_MAX_BODY) or the server refuses it and the caller hears
  * nothing but a timeout, so an output too large for it becomes its text,
  * cut at a UTF-8 boundary until it fits, with "truncated":true.
  */
@@ -1295,7 +1300,7 @@ success_output(struct job *j, const char *url, struct uk_buf *out, int cut)
 	struct uk_buf b = UK_BUF_INIT;
 	/* Room for the ack's other fields: the id escaped (at most twice
 	 * its length), requestedAt and the keys. */
-	size_t room = UK_TOOLACK_MAX_BODY - 1024 - 2 * strlen(j->id) -
+	size_t room = UK_TOOLACK_PROTO_MAX_BODY - 1024 - 2 * strlen(j->id) -
 	    2 * strlen(j->requested_at);
 	size_t n = out->len;
 	yajl_val v;
@@ -1482,7 +1487,7 @@ on_event(void *ctx, const char *event, const char *data, const char *id)
 	else
 		uk_buf_addstr(&in, "{}");
 	j->input = uk_buf_detach(&in, NULL);
-	if (at && uk_ackreg_time_ok(at))
+	if (at && uk_toolack_registry_time_ok(at))
 		j->requested_at = uk_xstrdup(at);
 	else {
 		char ts[40];
