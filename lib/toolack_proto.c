@@ -19,6 +19,24 @@
 
 #include "banned.h"
 
+void
+uk_toolack_proto_ack(struct uk_buf *out, const char *id, const char *status,
+    yajl_val output, const char *error_text, const char *requested_at)
+{
+	yajl_val rec = uk_json_object();
+
+	uk_json_set_str(rec, "toolCallId", id);
+	uk_json_set_str(rec, "status", status);
+	uk_json_set(rec, "output",
+	    output ? uk_json_copy(output) : uk_json_null());
+	uk_json_set(rec, "errorText",
+	    error_text ? uk_json_str(error_text) : uk_json_null());
+	uk_json_set(rec, "requestedAt",
+	    requested_at ? uk_json_str(requested_at) : uk_json_null());
+	uk_json_to_buf(rec, out);
+	uk_json_free(rec);
+}
+
 /*
  * The timeoutSec of v in *t: 1 when it is an integer (of any sign), 0
  * when absent, -1 when not an integer.  The value is never the flag, so

@@ -45,6 +45,20 @@ struct yajl_val_s *uk_toolack_proto_call_from_record(struct yajl_val_s *rec,
 int uk_toolack_proto_call_check(struct yajl_val_s *call, struct uk_err *err);
 
 /*
+ * The ack record, the one shape every ack takes (the body of an ack
+ * request, the result a call resolves with, the failed ack of a refused
+ * dispatch):
+ *     {"toolCallId":id,"status":status,"output":output,
+ *      "errorText":error_text,"requestedAt":requested_at}
+ * appended to out as compact JSON.  output (any JSON value) is borrowed:
+ * the caller still owns it.  output, error_text and requested_at may each
+ * be NULL, written as null.
+ */
+void uk_toolack_proto_ack(struct uk_buf *out, const char *id,
+    const char *status, struct yajl_val_s *output, const char *error_text,
+    const char *requested_at);
+
+/*
  * Validate a tool's input as its backend would before any frontend sees
  * it.  open_url: "url" is required, must parse (libcurl's curl_url) and
  * must be http or https.  Other tools are not checked.  -1 with err->msg

@@ -6,6 +6,7 @@
 
 #include "buf.h"
 #include "json.h"
+#include "toolack_proto.h"
 #include "toolack_registry.h"
 #include "util.h"
 
@@ -290,24 +291,14 @@ done_add(struct uk_toolack_registry *r, const char *id,
 	return d;
 }
 
-/* The ack record as compact JSON; output is copied. */
+/* The ack record as compact JSON (uk_toolack_proto_ack); output is copied. */
 static char *
 result_make(const char *id, const char *status, yajl_val output,
     const char *error_text, const char *requested_at)
 {
 	struct uk_buf b = UK_BUF_INIT;
-	yajl_val rec = uk_json_object();
 
-	uk_json_set_str(rec, "toolCallId", id);
-	uk_json_set_str(rec, "status", status);
-	uk_json_set(rec, "output",
-	    output ? uk_json_copy(output) : uk_json_null());
-	uk_json_set(rec, "errorText",
-	    error_text ? uk_json_str(error_text) : uk_json_null());
-	uk_json_set(rec, "requestedAt",
-	    requested_at ? uk_json_str(requested_at) : uk_json_null());
-	uk_json_to_buf(rec, &b);
-	uk_json_free(rec);
+	uk_toolack_proto_ack(&b, id, status, output, error_text, requested_at);
 	return uk_buf_detach(&b, NULL);
 }
 

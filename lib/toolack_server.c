@@ -505,27 +505,20 @@ body_object(struct req *r, struct uk_err *err)
 static enum MHD_Result
 reply_taken(struct MHD_Connection *conn, const char *id, int pending)
 {
-	struct uk_buf b = UK_BUF_INIT;
-	yajl_val o = uk_json_object();
+	struct uk_buf b = UK_BUF_INIT, why = UK_BUF_INIT;
 	enum MHD_Result ret;
 	char ts[40];
 
 	uk_time_rfc3339(ts, sizeof(ts));
-	uk_json_set_str(o, "toolCallId", id);
-	uk_json_set_str(o, "status", "failed");
-	uk_json_set(o, "output", uk_json_null());
-	uk_buf_addf(&b,
+	uk_buf_addf(&why,
 	    pending ? "toolCallId '%s' is already pending: ids are not reused" :
 		      "toolCallId '%s' was used within the last hour: "
 		      "ids are not reused",
 	    id);
-	uk_json_set_str(o, "errorText", b.buf);
-	uk_json_set_str(o, "requestedAt", ts);
-	uk_buf_reset(&b);
-	uk_json_to_buf(o, &b);
-	uk_json_free(o);
+	uk_toolack_proto_ack(&b, id, "failed", NULL, why.buf, ts);
 	ret = reply_json(conn, MHD_HTTP_CONFLICT, b.buf);
 	uk_buf_release(&b);
+	uk_buf_release(&why);
 	return ret;
 }
 
