@@ -34,6 +34,7 @@ PROGS = pwfetch toolack urlcache urldetect urlfetch urlsum
 LIBEXEC_PROGS = urlfetch-net
 urlfetch_OBJS = cmd/fetchargs.o
 urlfetch-net_OBJS = cmd/fetchargs.o
+toolack_OBJS = cmd/toolack_call.o cmd/toolack_client.o cmd/toolack_exec.o
 ALL_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter \
 	libpcre2-8 libmicrohttpd $(PDF_PKGS)
 # What the unit tests link: everything but the libraries loaded with dlopen.
