@@ -5,6 +5,7 @@
 
 #include <curl/curl.h>
 
+#include "http.h"
 #include "json.h"
 #include "jsonl.h"
 #include "toolack.h"
@@ -61,14 +62,14 @@ CURL *
 client_handle(CURL *h, const char *path, const char *body, long timeout_ms,
     struct uk_buf *resp, struct curl_slist **headers, char *errbuf)
 {
+	struct uk_http_easy eo = { 0 };
 	struct uk_buf b = UK_BUF_INIT;
 
-	if (h)
-		curl_easy_reset(h);
-	else
-		h = curl_easy_init();
-	if (!h)
-		uk_die(UK_EXIT_FATAL, "out of memory");
+	eo.protocols = "http";
+	eo.timeout_ms = timeout_ms;
+	eo.connect_ms = 5000;
+	eo.errbuf = errbuf;
+	h = h ? uk_http_easy_setup(h, &eo) : uk_http_easy_new(&eo);
 	uk_buf_addf(&b, "%s%s", client_base, path);
 	curl_easy_setopt(h, CURLOPT_URL, b.buf);
 	uk_buf_reset(&b);
@@ -84,13 +85,6 @@ client_handle(CURL *h, const char *path, const char *body, long timeout_ms,
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, *headers);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, to_buf);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, resp);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
-	if (timeout_ms > 0)
-		curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout_ms);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http");
-	errbuf[0] = '\0';
 	return h;
 }
 

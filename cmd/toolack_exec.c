@@ -19,6 +19,7 @@
 
 #include "buf.h"
 #include "child.h"
+#include "http.h"
 #include "json.h"
 #include "sse.h"
 #include "strset.h"
@@ -430,6 +431,7 @@ static long
 stream_once(char *errbuf)
 {
 	struct uk_buf path = UK_BUF_INIT, b = UK_BUF_INIT;
+	struct uk_http_easy eo = { 0 };
 	struct curl_slist *hd = NULL;
 	char *e1, *e2;
 	CURL *h;
@@ -442,8 +444,10 @@ stream_once(char *errbuf)
 	    client_base, e1, e2);
 	curl_free(e1);
 	curl_free(e2);
-	if (!(h = curl_easy_init()))
-		uk_die(UK_EXIT_FATAL, "out of memory");
+	eo.protocols = "http";
+	eo.connect_ms = 5000;
+	eo.errbuf = errbuf;
+	h = uk_http_easy_new(&eo);
 	curl_easy_setopt(h, CURLOPT_URL, path.buf);
 	uk_buf_addf(&b, "Authorization: Bearer %s", client_token.buf);
 	hd = curl_slist_append(hd, b.buf);
@@ -455,17 +459,12 @@ stream_once(char *errbuf)
 	hd = curl_slist_append(hd, "Accept: text/event-stream");
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hd);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, sse_write);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
 	curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, ex.idle);
 	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
 	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, sse_progress);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h, CURLOPT_FAILONERROR, 1L);
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http");
 	curl_easy_setopt(h, CURLOPT_BUFFERSIZE, 4096L);
-	errbuf[0] = '\0';
 	uk_sse_reset(&ex.sse);
 	ex.connected = 0;
 	rc = curl_easy_perform(h);
