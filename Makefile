@@ -105,6 +105,12 @@ $(LIB): $(LIB_OBJ) $(TOKEN_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
+# toolack's web frontend, compiled in as a C string: lib/toolack_web.c is
+# made from lib/web/toolack.html by scripts/toolack-web.  It is kept in git
+# too, so that a build from a fresh checkout needs no Python.
+lib/toolack_web.c: lib/web/toolack.html scripts/toolack-web
+	scripts/toolack-web
+
 LINK_PROG = $(CC) $(LDFLAGS) -o $@ $(filter $(BUILD)/cmd/%.o,$^) $(LIB) \
 	    $(shell $(PKG_CONFIG) --libs $($*_PKGS)) $(LDLIBS)
 PROG_DEPS = $(BUILD)/cmd/%.o $$(addprefix $(BUILD)/,$$($$*_OBJS)) $(LIB) \
