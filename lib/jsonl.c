@@ -326,9 +326,8 @@ uk_jsonl_out_record(struct uk_jsonl_out *o, yajl_val rec)
 	yajl_gen_clear(o->g);
 }
 
-void
-uk_jsonl_out_error(struct uk_jsonl_out *o, const char *file, unsigned long line,
-    const char *msg)
+yajl_val
+uk_jsonl_error_record(const char *file, unsigned long line, const char *msg)
 {
 	yajl_val v = uk_json_object();
 
@@ -336,8 +335,20 @@ uk_jsonl_out_error(struct uk_jsonl_out *o, const char *file, unsigned long line,
 	uk_json_set_str(v, "tool", uk_prog);
 	uk_json_set_str(v, "file", file);
 	uk_json_set_int(v, "line", (long long)line);
-	uk_jsonl_out_record(o, v);
-	uk_json_free(v);
+	return v;
+}
+
+void
+uk_jsonl_out_error(struct uk_jsonl_out *o, const char *file, unsigned long line,
+    const char *msg)
+{
+	yajl_val v;
+
+	if (o) {
+		v = uk_jsonl_error_record(file, line, msg);
+		uk_jsonl_out_record(o, v);
+		uk_json_free(v);
+	}
 	uk_warn("%s:%lu: %s", strcmp(file, "-") ? file : "<stdin>", line, msg);
 	uk_status_set(UK_EXIT_FAIL);
 }
@@ -436,4 +447,169 @@ uk_jsonl_fit(yajl_val rec, size_t max)
 	}
 	uk_buf_release(&why);
 	return cut;
+}
+
+int
+uk_jsonl_is_error(yajl_val rec)
+{
+	yajl_val e = uk_json_get(rec, "error");
+
+	return e && !YAJL_IS_NULL(e);
+}
+
+int
+uk_jsonl_take(struct uk_jsonl_in *l, const struct uk_jsonl_policy *p,
+    yajl_val *rec, struct uk_err *err)
+{
+	char msg[300];
+	yajl_val v;
+	int r;
+
+	for (;;) {
+		*rec = NULL;
+		r = uk_jsonl_next(l, p->flags & UK_JSONL_BARE_URL, &v, err);
+		if (r == 0)
+			return 0;
+		if (r < 0) {
+			if (err->code == UK_EXIT_FATAL)
+				return -1;
+			if (p->q)
+				uk_jsonl_queue_error(p->q, l->name, l->lineno,
+				    err->msg);
+			else
+				uk_jsonl_out_error(p->out, l->name, l->lineno,
+				    err->msg);
+			continue;
+		}
+		if (uk_jsonl_is_error(v)) {
+			if (p->q)
+				uk_jsonl_queue_pass(p->q, v, l->name,
+				    l->lineno);
+			else {
+				if (p->out && !(p->flags & UK_JSONL_DROP_PASS))
+					uk_jsonl_out_record(p->out, v);
+				uk_json_free(v);
+			}
+			continue;
+		}
+		if (p->require && !uk_json_get_str(v, p->require)) {
+			if (!p->missing)
+				snprintf(msg, sizeof(msg),
+				    "no string field '%s'", p->require);
+			uk_json_free(v);
+			if (p->q)
+				uk_jsonl_queue_error(p->q, l->name, l->lineno,
+				    p->missing ? p->missing : msg);
+			else
+				uk_jsonl_out_error(p->out, l->name, l->lineno,
+				    p->missing ? p->missing : msg);
+			continue;
+		}
+		*rec = v;
+		return 1;
+	}
+}
+
+void
+uk_jsonl_queue_init(struct uk_jsonl_queue *q, struct uk_jsonl_out *out)
+{
+	memset(q, 0, sizeof(*q));
+	q->out = out;
+}
+
+static struct uk_jsonl_item *
+queue_push(struct uk_jsonl_queue *q, enum uk_jsonl_kind kind, yajl_val rec,
+    const char *file, unsigned long line)
+{
+	struct uk_jsonl_item *it = uk_xcalloc(1, sizeof(*it));
+
+	if (q->head + q->n == q->cap) {
+		if (q->head > 0) {
+			memmove(q->v, q->v + q->head, q->n * sizeof(*q->v));
+			q->head = 0;
+		} else {
+			q->cap = q->cap ? 2 * q->cap : 64;
+			q->v = uk_xrealloc(q->v, q->cap * sizeof(*q->v));
+		}
+	}
+	it->kind = kind;
+	it->rec = rec;
+	it->file = uk_xstrdup(file ? file : "-");
+	it->line = line;
+	it->done = kind != UK_JSONL_RECORD;
+	q->v[q->head + q->n++] = it;
+	q->total++;
+	return it;
+}
+
+struct uk_jsonl_item *
+uk_jsonl_queue_add(struct uk_jsonl_queue *q, yajl_val rec, const char *file,
+    unsigned long line)
+{
+	return queue_push(q, UK_JSONL_RECORD, rec, file, line);
+}
+
+void
+uk_jsonl_queue_pass(struct uk_jsonl_queue *q, yajl_val rec, const char *file,
+    unsigned long line)
+{
+	queue_push(q, UK_JSONL_PASS, rec, file, line);
+}
+
+void
+uk_jsonl_queue_error(struct uk_jsonl_queue *q, const char *file,
+    unsigned long line, const char *msg)
+{
+	queue_push(q, UK_JSONL_ERROR, NULL, file, line)->msg = uk_xstrdup(msg);
+}
+
+void
+uk_jsonl_item_write(struct uk_jsonl_out *o, const struct uk_jsonl_item *it)
+{
+	if (it->kind == UK_JSONL_ERROR)
+		uk_jsonl_out_error(o, it->file, it->line, it->msg);
+	else if (o && it->rec)
+		uk_jsonl_out_record(o, it->rec);
+}
+
+static void
+item_free(struct uk_jsonl_item *it)
+{
+	uk_json_free(it->rec);
+	free(it->file);
+	free(it->msg);
+	free(it);
+}
+
+size_t
+uk_jsonl_queue_flush(struct uk_jsonl_queue *q)
+{
+	struct uk_jsonl_item *it;
+	size_t n = 0;
+
+	while (q->n > 0 && (it = q->v[q->head])->done) {
+		/* Off the queue first: the hook may add to it. */
+		q->head++;
+		q->n--;
+		if (!q->n)
+			q->head = 0;
+		if (q->write)
+			q->write(it, q->arg);
+		else
+			uk_jsonl_item_write(q->out, it);
+		item_free(it);
+		n++;
+	}
+	return n;
+}
+
+void
+uk_jsonl_queue_release(struct uk_jsonl_queue *q)
+{
+	size_t i;
+
+	for (i = 0; i < q->n; i++)
+		item_free(q->v[q->head + i]);
+	free(q->v);
+	memset(q, 0, sizeof(*q));
 }

@@ -109,7 +109,9 @@ void uk_jsonl_out_flush(struct uk_jsonl_out *o);
 /*
  * The error record for input that could not be taken as a record:
  * {"error":msg,"tool":prog,"file":file,"line":line} on stdout, and
- * "prog: file:line: msg" on stderr; sets the exit status to 1.
+ * "prog: file:line: msg" on stderr; sets the exit status to 1.  With o
+ * NULL, only the line on stderr and the status (output that is not
+ * records).  The record is uk_jsonl_error_record's.
  */
 void uk_jsonl_out_error(struct uk_jsonl_out *o, const char *file,
     unsigned long line, const char *msg);
@@ -118,5 +120,150 @@ void uk_jsonl_out_finish(struct uk_jsonl_out *o);
 
 /* A file name for messages: "<stdin>" for "-". */
 const char *uk_jsonl_name(const struct uk_jsonl_in *l);
+
+/*
+ * The record policy: STYLE.md's four rules for a JSON Lines input, applied
+ * once here for every program.
+ *
+ * uk_jsonl_take returns the next record the program is to process and
+ * deals with everything else itself:
+ *
+ *   1. A line that is not a JSON object (or over the line limit, or, with
+ *      p->require, an object without that field as a string) becomes the
+ *      error record {"error":msg,"tool":prog,"file":name,"line":n} plus
+ *      one line on standard error, and the exit status becomes 1.
+ *   3. A record that arrives with "error" set (uk_jsonl_is_error) passes
+ *      through untouched and does not change the exit status.
+ *   4. Blank lines are skipped.
+ *
+ * (Rule 2, a record whose processing fails, is the program's: it sets
+ * "error" on the record it writes, and the status with uk_status_set.)
+ *
+ * Where those records go: to p->q when set, so that they keep their place
+ * behind records still in flight (see struct uk_jsonl_queue), else
+ * straight to p->out.  With neither, an error record is only said on
+ * standard error (output that is not records, urlsum -p) and a
+ * pass-through is dropped; UK_JSONL_DROP_PASS drops pass-throughs even
+ * with p->out (urldetect -u writes URLs, not records).
+ *
+ * Usage:
+ *
+ *	struct uk_jsonl_policy p = { .require = "url", .out = &out };
+ *
+ *	while ((r = uk_jsonl_take(&in, &p, &rec, &err)) > 0) {
+ *		... process rec, read at in.name:in.lineno ...
+ *		uk_json_free(rec);
+ *	}
+ *	if (r < 0)
+ *		... err.msg, a read error: stop (exit 3) ...
+ */
+#define UK_JSONL_DROP_PASS 2 /* records with "error" set are not written */
+
+struct uk_jsonl_queue;
+
+struct uk_jsonl_policy {
+	int flags;           /* UK_JSONL_BARE_URL, UK_JSONL_DROP_PASS */
+	const char *require; /* a field every record has as a string, or NULL */
+	const char *missing; /* the message when it has not: NULL for
+				"no string field '<require>'" */
+	struct uk_jsonl_out *out; /* where the records above go ... */
+	struct uk_jsonl_queue *q; /* ... or in order, when set */
+};
+
+/*
+ * Read the next record to process under policy p (not copied: it may be
+ * a constant shared by every file).  Returns 1 with *rec set (the caller
+ * owns it and frees it with uk_json_free; it was read at l->name, line
+ * l->lineno), 0 at the end of input, or -1 on a read error (err filled,
+ * code UK_EXIT_FATAL: the program stops, exit 3).  Nothing else reaches
+ * the caller: see the rules above.
+ */
+int uk_jsonl_take(struct uk_jsonl_in *l, const struct uk_jsonl_policy *p,
+    yajl_val *rec, struct uk_err *err);
+
+/* Whether rec arrived failed: it has "error", and not as null. */
+int uk_jsonl_is_error(yajl_val rec);
+
+/*
+ * The error record for input that could not be taken as a record, built
+ * here only: {"error":msg,"tool":uk_prog,"file":file,"line":line}.  The
+ * caller owns it (uk_json_free).  uk_jsonl_out_error writes it.
+ */
+yajl_val uk_jsonl_error_record(const char *file, unsigned long line,
+    const char *msg);
+
+/*
+ * An ordered output queue: records finish out of order (concurrent
+ * fetches, summaries) and go out in input order, with error records and
+ * pass-throughs in their places among them.
+ *
+ * Usage: uk_jsonl_queue_init; for each record to process,
+ * uk_jsonl_queue_add gives it an item (the caller may keep its own state
+ * in it->data) and the caller sets it->done once it->rec is final;
+ * uk_jsonl_queue_flush writes every finished item at the head of the
+ * queue, in order, stopping at the first unfinished one.  Give the queue
+ * to uk_jsonl_take (p->q) and bad lines and pass-throughs are queued too.
+ * uk_jsonl_queue_release at the end.
+ *
+ * Each item is written by q->write when set (the program's output: it
+ * may take it->rec, setting it to NULL, and it frees it->data), else by
+ * uk_jsonl_item_write on q->out.  After that the queue frees the item,
+ * it->rec with it.
+ */
+enum uk_jsonl_kind {
+	UK_JSONL_RECORD, /* a record the program processes */
+	UK_JSONL_PASS,   /* a record that arrived with "error" set */
+	UK_JSONL_ERROR   /* input that was not a record: msg says why */
+};
+
+struct uk_jsonl_item {
+	enum uk_jsonl_kind kind;
+	int done;     /* set by the caller (UK_JSONL_RECORD) */
+	yajl_val rec; /* owned by the item; NULL for UK_JSONL_ERROR */
+	char *file;   /* where it was read, as given ("-"): owned */
+	unsigned long line;
+	char *msg;  /* UK_JSONL_ERROR: owned */
+	void *data; /* the caller's */
+};
+
+struct uk_jsonl_queue {
+	struct uk_jsonl_out *out; /* NULL: error records only said on stderr */
+	void (*write)(struct uk_jsonl_item *it, void *arg); /* or NULL */
+	void *arg;                                          /* for write */
+	size_t n;            /* items waiting (read-only) */
+	unsigned long total; /* items ever added (read-only) */
+
+	/* Private. */
+	struct uk_jsonl_item **v;
+	size_t head, cap;
+};
+
+/* Set up an empty queue writing to out (NULL: see above); no write hook. */
+void uk_jsonl_queue_init(struct uk_jsonl_queue *q, struct uk_jsonl_out *out);
+/*
+ * Append a UK_JSONL_RECORD item for rec (the item owns it from now on;
+ * NULL if the caller will set it->rec later), read at file:line.  The
+ * item stays valid until flushed: the caller sets it->done then flushes.
+ */
+struct uk_jsonl_item *uk_jsonl_queue_add(struct uk_jsonl_queue *q, yajl_val rec,
+    const char *file, unsigned long line);
+/* Append a pass-through (owns rec) or an error record, done at once. */
+void uk_jsonl_queue_pass(struct uk_jsonl_queue *q, yajl_val rec,
+    const char *file, unsigned long line);
+void uk_jsonl_queue_error(struct uk_jsonl_queue *q, const char *file,
+    unsigned long line, const char *msg);
+/* Write the finished items at the head; returns how many went out. */
+size_t uk_jsonl_queue_flush(struct uk_jsonl_queue *q);
+/* Free every item left, unwritten (data is the caller's), and the queue. */
+void uk_jsonl_queue_release(struct uk_jsonl_queue *q);
+
+/*
+ * Write item it as the queue does by default: a record or pass-through
+ * with uk_jsonl_out_record, an error with uk_jsonl_out_error.  With o
+ * NULL, an error is only said on standard error (with the status set to
+ * 1) and a record is not written.  For a write hook that adds to this.
+ */
+void uk_jsonl_item_write(struct uk_jsonl_out *o,
+    const struct uk_jsonl_item *it);
 
 #endif
