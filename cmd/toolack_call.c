@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* toolack call: send tool calls to the server, print their acks in order. */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -220,7 +222,7 @@ call_start(const char *file, unsigned long line, yajl_val rec)
 	CURL *h;
 	struct uk_buf body = UK_BUF_INIT;
 
-	if (uk_json_get(rec, "error")) {
+	if (uk_jsonl_is_error(rec)) {
 		slot_done(i, record_line(rec));
 		return;
 	}
@@ -332,104 +334,177 @@ call_pump(int timeout_ms, struct curl_waitfd *extra, unsigned nextra)
 		curl_multi_poll(cl.multi, extra, nextra, timeout_ms, NULL);
 }
 
-/* One input line: a record, or with -t a bare URL. */
-static void
-call_line(const char *file, unsigned long lineno, const char *s, size_t n)
-{
-	struct uk_buf b = UK_BUF_INIT;
-	struct uk_err err;
-	yajl_val rec;
-	size_t i = 0;
+/*
+ * The input.  lib/jsonl reads it (the record policy of every program),
+ * with blocking reads; the transfers must go on while a line is awaited
+ * (an agent writes a call and waits for its ack before it writes the
+ * next), so the reader runs in a thread of its own.  It hands the main
+ * thread one line at a time, a record or the message of a line that is
+ * not one, and wakes it with an eventfd among curl's.  The mailbox holds
+ * one line: the reader waits while it is full, so the input is read
+ * only as far as the calls dispatched (-j) allow, as the lines are taken.
+ */
+static struct {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int efd;
+	char **files; /* the operands, or NULL for standard input */
+	int nfiles;
+	int full;         /* a line is in the mailbox */
+	int end;          /* every file read (or a read error) */
+	int status;       /* the reader's exit status, taken at the end */
+	yajl_val rec;     /* the record, or NULL ... */
+	char *msg;        /* ... with why the line is not one */
+	const char *file; /* where it was read: an operand or "-" */
+	unsigned long line;
+} in = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
-	while (n && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
-		n--;
-	while (i < n && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	if (i == n)
-		return;
-	uk_buf_add_utf8(&b, s + i, n - i);
-	if (b.buf[0] != '{' && cl.tool) {
-		rec = uk_json_object();
-		uk_json_set_str(rec, "url", b.buf);
-	} else if (!(rec = uk_json_parse(b.buf, b.len, &err)) ||
-	    !YAJL_IS_OBJECT(rec)) {
-		uk_json_free(rec);
-		slot_error(slot_new(), file, lineno, NULL,
-		    rec ? "not a JSON object" : err.msg);
-		uk_buf_release(&b);
-		return;
+/* Put a line in the mailbox (end: no more lines), when it is empty. */
+static void
+input_put(yajl_val rec, const char *msg, const char *file, unsigned long line,
+    int end)
+{
+	uint64_t one = 1;
+
+	pthread_mutex_lock(&in.mu);
+	while (in.full)
+		pthread_cond_wait(&in.cv, &in.mu);
+	if (end)
+		in.end = 1;
+	else {
+		in.full = 1;
+		in.rec = rec;
+		in.msg = msg ? uk_xstrdup(msg) : NULL;
+		in.file = file;
+		in.line = line;
 	}
-	call_start(file, lineno, rec);
-	uk_json_free(rec);
-	uk_buf_release(&b);
+	pthread_mutex_unlock(&in.mu);
+	/* A failure means the counter is full: the main thread is awake. */
+	(void)!write(in.efd, &one, sizeof(one));
 }
 
-/* Read fd's lines and dispatch them, keeping the transfers moving. */
-static int
-call_file(const char *file, int fd)
+static void *
+input_read(void *arg)
 {
-	struct uk_buf in = UK_BUF_INIT;
-	struct curl_waitfd w;
-	unsigned long lineno = 0;
-	char *nl;
-	size_t off = 0;
-	ssize_t n;
-	int eof = 0;
+	struct uk_jsonl_in l;
+	struct uk_err err;
+	yajl_val rec;
+	int i, r, flags = cl.tool ? UK_JSONL_BARE_URL : 0;
 
-	while ((!eof || off < in.len) && !stopping) {
-		/* Take the complete lines we have, while there is room. */
-		while (cl.inflight < cl.jobs &&
-		    (nl = memchr(in.buf + off, '\n', in.len - off))) {
-			lineno++;
-			call_line(file, lineno, in.buf + off,
-			    (size_t)(nl - (in.buf + off)));
-			off = (size_t)(nl - in.buf) + 1;
-		}
-		if (eof && off < in.len && cl.inflight < cl.jobs) {
-			lineno++;
-			call_line(file, lineno, in.buf + off, in.len - off);
-			off = in.len;
-		}
-		if (off == in.len) {
-			uk_buf_reset(&in);
-			off = 0;
-		}
-		if (eof || cl.inflight >= cl.jobs ||
-		    memchr(in.buf + off, '\n', in.len - off)) {
-			if (eof && off == in.len)
-				break;
-			call_pump(1000, NULL, 0);
+	(void)arg;
+	for (i = 0; i < (in.nfiles ? in.nfiles : 1); i++) {
+		const char *f = in.nfiles ? in.files[i] : "-";
+
+		if (uk_jsonl_open(&l, f, &err)) {
+			uk_warn("%s", err.msg);
+			in.status = UK_EXIT_FAIL;
 			continue;
 		}
-		w.fd = fd;
+		while ((r = uk_jsonl_next(&l, flags, &rec, &err))) {
+			if (r > 0)
+				input_put(rec, NULL, f, l.lineno, 0);
+			else if (err.code != UK_EXIT_FATAL)
+				input_put(NULL, err.msg, f, l.lineno, 0);
+			else
+				break;
+		}
+		uk_jsonl_close(&l);
+		if (r < 0) {
+			uk_warn("%s", err.msg);
+			in.status = UK_EXIT_FATAL;
+			break;
+		}
+	}
+	input_put(NULL, NULL, NULL, 0, 1);
+	return NULL;
+}
+
+/* Dispatch the line in the mailbox, if any; 0 when it is empty. */
+static int
+input_take(void)
+{
+	yajl_val rec;
+	char *msg;
+	const char *file;
+	unsigned long line;
+
+	pthread_mutex_lock(&in.mu);
+	if (!in.full) {
+		pthread_mutex_unlock(&in.mu);
+		return 0;
+	}
+	rec = in.rec;
+	msg = in.msg;
+	file = in.file;
+	line = in.line;
+	in.full = 0;
+	pthread_cond_signal(&in.cv);
+	pthread_mutex_unlock(&in.mu);
+	if (msg)
+		slot_error(slot_new(), file, line, NULL, msg);
+	else
+		call_start(file, line, rec);
+	uk_json_free(rec);
+	free(msg);
+	return 1;
+}
+
+/*
+ * Read the input (the files, or standard input) and dispatch its lines,
+ * keeping the transfers moving, until it ends or a signal stops us.
+ * Returns 0, or -1 when the reader thread cannot start.
+ */
+static int
+call_input(char **files, int nfiles)
+{
+	struct curl_waitfd w;
+	sigset_t block, old;
+	pthread_t th;
+	uint64_t n;
+	int end = 0;
+
+	in.files = files;
+	in.nfiles = nfiles;
+	if ((in.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
+		return -1;
+	/* The signals are the main thread's: they must wake its poll. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	if (pthread_create(&th, NULL, input_read, NULL)) {
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		return -1;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	while (!stopping) {
+		if (cl.inflight < cl.jobs && input_take())
+			continue;
+		pthread_mutex_lock(&in.mu);
+		end = in.end && !in.full;
+		pthread_mutex_unlock(&in.mu);
+		if (end)
+			break;
+		w.fd = in.efd;
 		w.events = CURL_WAIT_POLLIN;
 		w.revents = 0;
 		call_pump(-1, NULL, 0);
-		curl_multi_poll(cl.multi, &w, 1, 1000, NULL);
-		if (!(w.revents & CURL_WAIT_POLLIN))
-			continue;
-		uk_buf_grow(&in, 65536);
-		n = read(fd, in.buf + in.len, 65536);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			uk_warn("%s: %s", file, strerror(errno));
-			uk_buf_release(&in);
-			return -1;
-		}
-		if (n == 0)
-			eof = 1;
-		else
-			uk_buf_setlen(&in, in.len + (size_t)n);
-		if (in.len - off > UK_JSONL_MAX_LINE &&
-		    !memchr(in.buf + off, '\n', in.len - off)) {
-			slot_error(slot_new(), file, lineno + 1, NULL,
-			    "line too long");
-			uk_buf_reset(&in);
-			off = 0;
-		}
+		curl_multi_poll(cl.multi, &w, cl.inflight < cl.jobs ? 1 : 0,
+		    1000, NULL);
+		/* Empty the counter; what it counted is in the mailbox. */
+		if (w.revents & CURL_WAIT_POLLIN)
+			(void)!read(in.efd, &n, sizeof(n));
 	}
-	uk_buf_release(&in);
+	if (!end) {
+		/* Stopped: the reader may be blocked in a read; it goes
+		 * with the process. */
+		pthread_detach(th);
+		return 0;
+	}
+	pthread_join(th, NULL);
+	close(in.efd);
+	uk_status_set(in.status);
 	return 0;
 }
 
@@ -489,7 +564,7 @@ cmd_call(int argc, char **argv)
 	const char *url = NULL;
 	unsigned char rnd[4];
 	struct sigaction sa;
-	int c, i, fd;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "j:nqt:T:uU:hV", longopts, NULL)) !=
 	    -1) {
@@ -550,23 +625,9 @@ cmd_call(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	for (i = 0; i < (argc ? argc : 1) && !stopping; i++) {
-		const char *f = argc ? argv[i] : "-";
-
-		if (!strcmp(f, "-"))
-			fd = 0;
-		else if ((fd = open(f, O_RDONLY | O_CLOEXEC)) < 0) {
-			uk_warn("'%s': %s", f, strerror(errno));
-			uk_status_set(UK_EXIT_FAIL);
-			continue;
-		}
-		if (call_file(f, fd))
-			uk_status_set(UK_EXIT_FATAL);
-		if (fd)
-			close(fd);
-		if (uk_status == UK_EXIT_FATAL)
-			break;
-	}
+	if (call_input(argc ? argv : NULL, argc))
+		uk_die(UK_EXIT_FATAL, "cannot start the input's thread: %s",
+		    strerror(errno));
 	while (cl.inflight && !stopping)
 		call_pump(1000, NULL, 0);
 	if (stopping)
