@@ -3,8 +3,10 @@
 #define UK_TOOLACK_PROTO_H
 
 /*
- * What toolack's server and clients share: the tool call record in both
- * of its shapes, validation of a tool's input, the token and the address.
+ * toolack's protocol: what its server and clients share.  The tool call
+ * record in both of its shapes, the ack record, validation of a tool's
+ * input, the token and the address.  Every function returning a yajl
+ * value returns a new one the caller frees (uk_json_free).
  */
 
 #include <stddef.h>

@@ -144,18 +144,25 @@ size_t uk_toolack_registry_expire(struct uk_toolack_registry *r, long long now);
 long long uk_toolack_registry_next_deadline(
     const struct uk_toolack_registry *r);
 
-/* Pending calls in registration order: first, then next until NULL. */
+/*
+ * Pending calls in registration order: first, then next until NULL (the
+ * registry's: valid until the registry next changes).
+ */
 struct uk_toolack_registry_call *uk_toolack_registry_first(
     struct uk_toolack_registry *r);
 #define uk_toolack_registry_next(c) ((c)->next)
+/* How many calls are pending, and how many done entries are kept. */
 size_t uk_toolack_registry_pending(const struct uk_toolack_registry *r);
 size_t uk_toolack_registry_ndone(const struct uk_toolack_registry *r);
 
-/* Set owner to NULL on every pending call that owner holds. */
+/*
+ * Set owner to NULL on every pending call that owner holds (an executor
+ * gone: its calls go to the next one).  Returns how many it held.
+ */
 size_t uk_toolack_registry_release_owner(struct uk_toolack_registry *r,
     void *owner);
 
-/* Whether s is a valid ack status. */
+/* Whether s is a valid ack status (1) or not (0). */
 int uk_toolack_registry_status_ok(const char *s);
 /*
  * Whether s is an ISO 8601 / RFC 3339 date-time:
