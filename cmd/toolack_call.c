@@ -186,17 +186,13 @@ record_line(yajl_val v)
 	return uk_buf_detach(&b, NULL);
 }
 
-/* An error record for slot i. */
+/* An error record for slot i (with the call's id when it has one). */
 static void
 slot_error(size_t i, const char *file, unsigned long line, const char *id,
     const char *msg)
 {
-	yajl_val e = uk_json_object();
+	yajl_val e = uk_jsonl_error_record(file, line, msg);
 
-	uk_json_set_str(e, "error", msg);
-	uk_json_set_str(e, "tool", "toolack");
-	uk_json_set_str(e, "file", file);
-	uk_json_set_int(e, "line", (long long)line);
 	if (id)
 		uk_json_set_str(e, "toolCallId", id);
 	if (line)
@@ -383,6 +379,28 @@ input_put(yajl_val rec, const char *msg, const char *file, unsigned long line,
 	(void)!write(in.efd, &one, sizeof(one));
 }
 
+/*
+ * With -t, toolack takes more lines as URLs than lib/jsonl does (it
+ * refuses blanks and quotes inside): any line that is not an object is
+ * a URL, and the server's validation says what is wrong with it ("invalid
+ * URL: Bad hostname") in a failed ack.  The record for line, or NULL.
+ */
+static yajl_val
+bare_url(const struct uk_buf *line)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	yajl_val rec = NULL;
+
+	uk_buf_add_utf8(&b, line->buf, line->len);
+	uk_buf_trim(&b);
+	if (b.len && b.buf[0] != '{') {
+		rec = uk_json_object();
+		uk_json_set(rec, "url", uk_json_strn(b.buf, b.len));
+	}
+	uk_buf_release(&b);
+	return rec;
+}
+
 static void *
 input_read(void *arg)
 {
@@ -401,6 +419,9 @@ input_read(void *arg)
 			continue;
 		}
 		while ((r = uk_jsonl_next(&l, flags, &rec, &err))) {
+			if (r < 0 && err.code != UK_EXIT_FATAL && cl.tool &&
+			    (rec = bare_url(&l.line)))
+				r = 1;
 			if (r > 0)
 				input_put(rec, NULL, f, l.lineno, 0);
 			else if (err.code != UK_EXIT_FATAL)
