@@ -34,6 +34,7 @@ PROGS = pwfetch toolack urlcache urldetect urlfetch urlsum
 LIBEXEC_PROGS = urlfetch-net
 urlfetch_OBJS = cmd/fetchargs.o
 urlfetch-net_OBJS = cmd/fetchargs.o
+toolack_OBJS = cmd/toolack_call.o cmd/toolack_client.o cmd/toolack_exec.o
 ALL_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter \
 	libpcre2-8 libmicrohttpd $(PDF_PKGS)
 # What the unit tests link: everything but the libraries loaded with dlopen.
@@ -103,6 +104,12 @@ $(BUILD)/%.o: %.c $(FLAGS_STAMP) | deps
 $(LIB): $(LIB_OBJ) $(TOKEN_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
+
+# toolack's web frontend, compiled in as a C string: lib/toolack_web.c is
+# made from lib/web/toolack.html by scripts/toolack-web.  It is kept in git
+# too, so that a build from a fresh checkout needs no Python.
+lib/toolack_web.c: lib/web/toolack.html scripts/toolack-web
+	scripts/toolack-web
 
 LINK_PROG = $(CC) $(LDFLAGS) -o $@ $(filter $(BUILD)/cmd/%.o,$^) $(LIB) \
 	    $(shell $(PKG_CONFIG) --libs $($*_PKGS)) $(LDLIBS)

@@ -226,26 +226,81 @@ add_line(struct curl_slist *l, const char *fmt, const char *v)
 }
 
 static void
+easy_set(CURL *e, const struct uk_http_easy *o)
+{
+	const char *protocols = o->protocols ? o->protocols : "http,https";
+
+	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, protocols);
+	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, protocols);
+	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, o->follow ? 1L : 0L);
+	if (o->follow)
+		curl_easy_setopt(e, CURLOPT_MAXREDIRS, o->max_redirs);
+	if (o->timeout_ms > 0)
+		curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, o->timeout_ms);
+	if (o->connect_ms > 0)
+		curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, o->connect_ms);
+	if (o->user_agent)
+		curl_easy_setopt(e, CURLOPT_USERAGENT, o->user_agent);
+	if (o->insecure) {
+		curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+		curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+	}
+	if (o->errbuf) {
+		o->errbuf[0] = '\0';
+		curl_easy_setopt(e, CURLOPT_ERRORBUFFER, o->errbuf);
+	}
+	if (o->guard)
+		uk_netguard_install(e, o->guard);
+}
+
+void *
+uk_http_easy_new(const struct uk_http_easy *o)
+{
+	CURL *e = curl_easy_init();
+
+	if (!e)
+		uk_die(UK_EXIT_FATAL, "cannot start libcurl");
+	easy_set(e, o);
+	return e;
+}
+
+void *
+uk_http_easy_setup(void *e, const struct uk_http_easy *o)
+{
+	curl_easy_reset(e);
+	easy_set(e, o);
+	return e;
+}
+
+static void
 start(struct uk_http *h, struct uk_http_req *r)
 {
 	struct uk_netguard *g;
+	struct uk_http_easy eo = { 0 };
 	struct curl_slist *l = NULL, *p;
-	CURL *e = r->easy;
+	CURL *e;
 	double t = h->o.timeout > 0 ? h->o.timeout : UK_HTTP_TIMEOUT;
 	long ms = (long)(t * 1000);
 	long slow = (long)t < 15 ? (long)t : 15;
 
-	if (!e) {
-		if (!(e = curl_easy_init()))
-			uk_die(UK_EXIT_FATAL, "cannot start libcurl");
-		r->easy = e;
-	} else
-		curl_easy_reset(e);
 	if (!r->guard)
 		r->guard = uk_xmalloc(sizeof(struct uk_netguard));
 	g = r->guard;
 	uk_netguard_init(g);
 	g->allow_private = h->allow_private;
+	eo.follow = 1;
+	eo.max_redirs = h->o.max_redirs;
+	eo.timeout_ms = ms;
+	eo.connect_ms = ms < 10000 ? ms : 10000L;
+	eo.user_agent = h->o.user_agent ? h->o.user_agent : UK_HTTP_USER_AGENT;
+	eo.insecure = h->o.insecure;
+	eo.errbuf = r->errbuf;
+	eo.guard = g;
+	if (r->easy)
+		e = uk_http_easy_setup(r->easy, &eo);
+	else
+		e = r->easy = uk_http_easy_new(&eo);
 	clear_results(r);
 	r->cap = h->o.max_size ? h->o.max_size : UK_HTTP_MAX_SIZE;
 	r->attempts++;
@@ -267,32 +322,16 @@ start(struct uk_http *h, struct uk_http_req *r)
 
 	curl_easy_setopt(e, CURLOPT_URL, r->url);
 	curl_easy_setopt(e, CURLOPT_PRIVATE, r);
-	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, r->errbuf);
-	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(e, CURLOPT_MAXREDIRS, h->o.max_redirs);
 	curl_easy_setopt(e, CURLOPT_AUTOREFERER, 1L);
-	curl_easy_setopt(e, CURLOPT_USERAGENT,
-	    h->o.user_agent ? h->o.user_agent : UK_HTTP_USER_AGENT);
 	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, l);
-	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, ms);
-	r->connect_s = (ms < 10000 ? ms : 10000L) / 1000.0;
+	r->connect_s = eo.connect_ms / 1000.0;
 	r->slow = slow > 0 ? slow : 1L;
-	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
-	    ms < 10000 ? ms : 10000L);
 	curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, r->slow);
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)r->cap);
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, r);
-	if (h->o.insecure) {
-		curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
-		curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
-	}
-	uk_netguard_install(e, g);
 	if (curl_multi_add_handle(h->multi, e))
 		uk_die(UK_EXIT_FATAL, "cannot start a transfer");
 	list_append(&h->active, r);

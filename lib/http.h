@@ -34,6 +34,8 @@
 #include "buf.h"
 #include "util.h"
 
+struct uk_netguard;
+
 #define UK_HTTP_JOBS       8
 #define UK_HTTP_PER_HOST   3
 #define UK_HTTP_TIMEOUT    30.0
@@ -102,6 +104,41 @@ struct uk_http_req {
 	double not_before;
 	char errbuf[256];
 };
+
+/*
+ * One libcurl easy handle set up as every urlkit transfer is, for the
+ * callers that drive libcurl themselves (llm, repo, toolack; the engine
+ * below uses it too): no signals (libcurl's timeouts without SIGALRM, so
+ * threads are safe), only the protocols given, for redirects as well,
+ * redirects followed or not, the timeouts, the User-Agent, TLS verified
+ * unless insecure, libcurl's message in errbuf, and the SSRF guard of
+ * netguard.h.  What else a transfer needs (the URL, headers, callbacks,
+ * a low-speed limit) its caller sets on the handle.
+ */
+struct uk_http_easy {
+	const char *protocols;  /* "http" or "http,https" (NULL: the latter) */
+	int follow;             /* 1: follow redirects, up to max_redirs */
+	long max_redirs;        /* with follow */
+	long timeout_ms;        /* the whole transfer; 0: no limit */
+	long connect_ms;        /* connecting; 0: libcurl's default */
+	const char *user_agent; /* not copied; NULL: no User-Agent sent */
+	int insecure;           /* 1: TLS not verified (-k) */
+	char *errbuf;           /* CURL_ERROR_SIZE bytes, emptied, or NULL */
+	struct uk_netguard *guard; /* installed when not NULL: must outlive
+	                            * the handle's transfers */
+};
+
+/*
+ * A new easy handle (a CURL *, freed with curl_easy_cleanup) set up as o
+ * says.  libcurl failing to make one is out of memory: exits 3.
+ */
+void *uk_http_easy_new(const struct uk_http_easy *o);
+
+/*
+ * Reset easy handle e (curl_easy_reset: its options go, its connections
+ * stay for the next transfer) and set it up as o says.  Returns e.
+ */
+void *uk_http_easy_setup(void *e, const struct uk_http_easy *o);
 
 /*
  * The cache lifetime of a response from its Cache-Control, Expires and

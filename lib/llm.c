@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "banned.h"
+#include "http.h"
 #include "json.h"
 #include "llm.h"
 #include "netguard.h"
@@ -139,10 +140,12 @@ start(struct uk_llm *l, struct uk_llm_req *r)
 	CURL *e = r->easy;
 
 	if (!e) {
-		e = curl_easy_init();
-		if (!e)
-			uk_die(UK_EXIT_FATAL, "cannot set up libcurl");
-		r->easy = e;
+		struct uk_http_easy eo = { 0 };
+
+		eo.timeout_ms = (long)(l->o.timeout * 1000);
+		eo.user_agent = "urlkit/" UK_VERSION;
+		eo.guard = l->guard;
+		e = r->easy = uk_http_easy_new(&eo);
 		curl_easy_setopt(e, CURLOPT_URL, l->endpoint);
 		curl_easy_setopt(e, CURLOPT_HTTPHEADER, l->headers);
 		curl_easy_setopt(e, CURLOPT_POSTFIELDS, r->body.buf);
@@ -151,14 +154,7 @@ start(struct uk_llm *l, struct uk_llm_req *r)
 		curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_data);
 		curl_easy_setopt(e, CURLOPT_WRITEDATA, r);
 		curl_easy_setopt(e, CURLOPT_PRIVATE, r);
-		curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-		curl_easy_setopt(e, CURLOPT_USERAGENT, "urlkit/" UK_VERSION);
-		curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
-		curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
 		curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
-		curl_easy_setopt(e, CURLOPT_TIMEOUT_MS,
-		    (long)(l->o.timeout * 1000));
-		uk_netguard_install(e, l->guard);
 	}
 	uk_buf_reset(&r->resp);
 	r->too_big = 0;

@@ -542,6 +542,7 @@ fetch_archive(const struct uk_url *u, struct snap *s, struct uk_err *err)
 	struct archive *a = NULL;
 	struct archive_entry *e;
 	struct uk_netguard guard;
+	struct uk_http_easy eo = { 0 };
 	char *esc = NULL;
 	int ret = -1, r;
 
@@ -558,9 +559,18 @@ fetch_archive(const struct uk_url *u, struct snap *s, struct uk_err *err)
 	uk_buf_init(&st.buf[1], 0);
 	st.deadline = s->deadline;
 	st.max = s->o->max_bytes;
-	st.easy = curl_easy_init();
+	uk_netguard_init(&guard);
+	if (s->o->allow_private)
+		guard.allow_private = 1;
+	eo.follow = 1;
+	eo.max_redirs = 5;
+	eo.user_agent = "urlkit/" UK_VERSION;
+	eo.insecure = s->o->insecure;
+	eo.errbuf = st.curlerr;
+	eo.guard = &guard;
+	st.easy = uk_http_easy_new(&eo);
 	st.multi = curl_multi_init();
-	if (!st.easy || !st.multi) {
+	if (!st.multi) {
 		uk_err_set(err, UK_EXIT_FATAL, "cannot start libcurl");
 		goto out;
 	}
@@ -573,31 +583,16 @@ fetch_archive(const struct uk_url *u, struct snap *s, struct uk_err *err)
 	esc = NULL;
 	uk_buf_addstr(&url, u->branch ? u->branch : "HEAD");
 
-	uk_netguard_init(&guard);
-	if (s->o->allow_private)
-		guard.allow_private = 1;
 	curl_easy_setopt(st.easy, CURLOPT_URL, url.buf);
-	curl_easy_setopt(st.easy, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(st.easy, CURLOPT_MAXREDIRS, 5L);
 	curl_easy_setopt(st.easy, CURLOPT_FAILONERROR, 1L);
-	curl_easy_setopt(st.easy, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(st.easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(st.easy, CURLOPT_USERAGENT, "urlkit/" UK_VERSION);
 	curl_easy_setopt(st.easy, CURLOPT_WRITEFUNCTION, stream_write);
 	curl_easy_setopt(st.easy, CURLOPT_WRITEDATA, &st);
-	curl_easy_setopt(st.easy, CURLOPT_ERRORBUFFER, st.curlerr);
-	curl_easy_setopt(st.easy, CURLOPT_NOSIGNAL, 1L);
-	if (s->o->insecure) {
-		curl_easy_setopt(st.easy, CURLOPT_SSL_VERIFYPEER, 0L);
-		curl_easy_setopt(st.easy, CURLOPT_SSL_VERIFYHOST, 0L);
-	}
 	if (token && *token) {
 		/* curl drops it when a redirect leaves the host. */
 		uk_buf_addf(&hdr, "Authorization: Bearer %s", token);
 		headers = curl_slist_append(NULL, hdr.buf);
 		curl_easy_setopt(st.easy, CURLOPT_HTTPHEADER, headers);
 	}
-	uk_netguard_install(st.easy, &guard);
 	curl_multi_add_handle(st.multi, st.easy);
 
 	a = archive_read_new();
@@ -1210,6 +1205,7 @@ git_redirects(const char *url, struct snap *s, char **final,
 
 	for (hops = 0;; hops++) {
 		struct uk_netguard g;
+		struct uk_http_easy eo = { 0 };
 		CURLU *h = NULL;
 		CURL *e = NULL;
 		char *probe = NULL, *path = NULL, *loc = NULL, *next = NULL;
@@ -1267,32 +1263,19 @@ git_redirects(const char *url, struct snap *s, char **final,
 		uk_netguard_init(&g);
 		if (s->o->allow_private)
 			g.allow_private = 1;
-		e = curl_easy_init();
-		if (!e) {
-			curl_free(probe);
-			uk_err_set(err, UK_EXIT_FATAL, "cannot start libcurl");
-			goto out;
-		}
-		curl_easy_setopt(e, CURLOPT_URL, probe);
-		curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
-		curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
 		/* A git client's agent: the server answers as it would
 		 * answer libgit2. */
-		curl_easy_setopt(e, CURLOPT_USERAGENT,
-		    "git/2.0 (urlkit/" UK_VERSION ")");
+		eo.user_agent = "git/2.0 (urlkit/" UK_VERSION ")";
+		eo.timeout_ms = ms;
+		eo.connect_ms = ms < 10000 ? ms : 10000L;
+		eo.insecure = s->o->insecure;
+		eo.errbuf = errbuf;
+		eo.guard = &g;
+		e = uk_http_easy_new(&eo);
+		curl_easy_setopt(e, CURLOPT_URL, probe);
 		curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, probe_body);
-		curl_easy_setopt(e, CURLOPT_ERRORBUFFER, errbuf);
-		curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 		curl_easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
 		curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, probe_progress);
-		curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, ms);
-		curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
-		    ms < 10000 ? ms : 10000L);
-		if (s->o->insecure) {
-			curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
-			curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
-		}
-		uk_netguard_install(e, &g);
 		rc = curl_easy_perform(e);
 		curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &code);
 		if (caught) {

@@ -13,10 +13,10 @@
 
 #include <microhttpd.h>
 
-#include "ackreg.h"
 #include "buf.h"
 #include "json.h"
-#include "toolack.h"
+#include "toolack_proto.h"
+#include "toolack_registry.h"
 #include "toolack_server.h"
 
 #include "banned.h"
@@ -35,7 +35,8 @@ struct req {
 	struct uk_buf body;
 	/* Waiting for a call's result (dispatch, result). */
 	char *id;
-	struct uk_ackreg_call *call; /* waited on; NULL once detached */
+	struct uk_toolack_registry_call
+	    *call;                   /* waited on; NULL once detached */
 	struct req *wprev, *wnext;   /* the call's waiters */
 	char *result;                /* the answer once there is one */
 	unsigned result_code;
@@ -59,7 +60,7 @@ struct sse {
 struct srv {
 	const struct uk_toolack_server_opts *o;
 	struct MHD_Daemon *d;
-	struct uk_ackreg *reg;
+	struct uk_toolack_registry *reg;
 	const char *token;
 	char hosts[4][80]; /* Host names that are ours, without port */
 	char url[80];
@@ -136,7 +137,7 @@ sse_takes(const struct sse *e, const char *tool)
 
 /* Hand c to e: claim it and send it. */
 static void
-sse_send_call(struct sse *e, struct uk_ackreg_call *c)
+sse_send_call(struct sse *e, struct uk_toolack_registry_call *c)
 {
 	yajl_val o = uk_json_object(), in;
 
@@ -158,7 +159,7 @@ sse_send_call(struct sse *e, struct uk_ackreg_call *c)
  * then goes to the back (round robin).  Stays unclaimed when none does.
  */
 static void
-offer(struct srv *s, struct uk_ackreg_call *c)
+offer(struct srv *s, struct uk_toolack_registry_call *c)
 {
 	struct sse *e;
 
@@ -190,10 +191,11 @@ sse_unlink(struct srv *s, struct sse *e)
 static void
 sse_close(struct srv *s, struct sse *e)
 {
-	struct uk_ackreg_call *c;
+	struct uk_toolack_registry_call *c;
 
 	sse_unlink(s, e);
-	for (c = uk_ackreg_first(s->reg); c; c = uk_ackreg_next(c))
+	for (c = uk_toolack_registry_first(s->reg); c;
+	     c = uk_toolack_registry_next(c))
 		if (c->owner == e) {
 			c->owner = NULL;
 			if (!s->stopping)
@@ -247,7 +249,7 @@ waiter_detach(struct req *r)
 }
 
 static void
-waiter_attach(struct req *r, struct uk_ackreg_call *c)
+waiter_attach(struct req *r, struct uk_toolack_registry_call *c)
 {
 	struct req *head = c->udata;
 
@@ -269,7 +271,7 @@ answer(struct srv *s, struct req *r, unsigned code, const char *text)
 }
 
 static void
-on_resolve(void *ctx, struct uk_ackreg_call *c, const char *result)
+on_resolve(void *ctx, struct uk_toolack_registry_call *c, const char *result)
 {
 	struct srv *s = ctx;
 	struct req *r;
@@ -376,8 +378,8 @@ authorized(struct srv *s, struct MHD_Connection *conn)
 	const char *a = header(conn, "Authorization");
 
 	if (a && !strncmp(a, "Bearer ", 7))
-		return uk_toolack_token_eq(a + 7, s->token);
-	return uk_toolack_token_eq(arg(conn, "token"), s->token);
+		return uk_toolack_proto_token_eq(a + 7, s->token);
+	return uk_toolack_proto_token_eq(arg(conn, "token"), s->token);
 }
 
 /*
@@ -503,27 +505,20 @@ body_object(struct req *r, struct uk_err *err)
 static enum MHD_Result
 reply_taken(struct MHD_Connection *conn, const char *id, int pending)
 {
-	struct uk_buf b = UK_BUF_INIT;
-	yajl_val o = uk_json_object();
+	struct uk_buf b = UK_BUF_INIT, why = UK_BUF_INIT;
 	enum MHD_Result ret;
 	char ts[40];
 
 	uk_time_rfc3339(ts, sizeof(ts));
-	uk_json_set_str(o, "toolCallId", id);
-	uk_json_set_str(o, "status", "failed");
-	uk_json_set(o, "output", uk_json_null());
-	uk_buf_addf(&b,
+	uk_buf_addf(&why,
 	    pending ? "toolCallId '%s' is already pending: ids are not reused" :
 		      "toolCallId '%s' was used within the last hour: "
 		      "ids are not reused",
 	    id);
-	uk_json_set_str(o, "errorText", b.buf);
-	uk_json_set_str(o, "requestedAt", ts);
-	uk_buf_reset(&b);
-	uk_json_to_buf(o, &b);
-	uk_json_free(o);
+	uk_toolack_proto_ack(&b, id, "failed", NULL, why.buf, ts);
 	ret = reply_json(conn, MHD_HTTP_CONFLICT, b.buf);
 	uk_buf_release(&b);
+	uk_buf_release(&why);
 	return ret;
 }
 
@@ -533,7 +528,7 @@ do_dispatch(struct srv *s, struct req *r)
 	struct uk_err err;
 	struct uk_buf in = UK_BUF_INIT;
 	yajl_val rec = NULL, call = NULL, input;
-	struct uk_ackreg_call *c;
+	struct uk_toolack_registry_call *c;
 	const char *id, *tool, *w = arg(r->conn, "wait");
 	const char *res;
 	enum MHD_Result ret;
@@ -542,8 +537,9 @@ do_dispatch(struct srv *s, struct req *r)
 	long long now = uk_mono_ms();
 
 	if (!(rec = body_object(r, &err)) ||
-	    !(call = uk_toolack_call_from_record(rec, NULL, NULL, &err)) ||
-	    uk_toolack_call_check(call, &err)) {
+	    !(call =
+		    uk_toolack_proto_call_from_record(rec, NULL, NULL, &err)) ||
+	    uk_toolack_proto_call_check(call, &err)) {
 		ret = reply_fail(r->conn, MHD_HTTP_BAD_REQUEST, err.msg);
 		goto out;
 	}
@@ -552,17 +548,20 @@ do_dispatch(struct srv *s, struct req *r)
 	input = uk_json_get(call, "input");
 	if (uk_json_get_int(call, "timeoutSec", &t))
 		t = s->def_timeout;
-	if (uk_ackreg_find(s->reg, id) || uk_ackreg_done(s->reg, id)) {
-		ret = reply_taken(r->conn, id, uk_ackreg_find(s->reg, id) != NULL);
+	if (uk_toolack_registry_find(s->reg, id) ||
+	    uk_toolack_registry_done(s->reg, id)) {
+		ret = reply_taken(r->conn, id,
+		    uk_toolack_registry_find(s->reg, id) != NULL);
 		goto out;
 	}
-	if (uk_toolack_validate(tool, input, &err)) {
-		res = uk_ackreg_refuse(s->reg, id, err.msg, now);
+	if (uk_toolack_proto_validate(tool, input, &err)) {
+		res = uk_toolack_registry_refuse(s->reg, id, err.msg, now);
 		ret = reply_json(r->conn, MHD_HTTP_OK, res);
 		goto out;
 	}
 	uk_json_to_buf(input, &in);
-	c = uk_ackreg_add(s->reg, id, tool, in.buf, (long)t, NULL, now, NULL);
+	c = uk_toolack_registry_add(s->reg, id, tool, in.buf, (long)t, NULL,
+	    now, NULL);
 	offer(s, c);
 	if (nowait) {
 		yajl_val o = uk_json_object();
@@ -592,7 +591,7 @@ do_ack(struct srv *s, struct req *r)
 	struct uk_err err;
 	yajl_val rec, output, et;
 	const char *id, *status, *at;
-	const struct uk_ackreg_done *d;
+	const struct uk_toolack_registry_done *d;
 	enum MHD_Result ret;
 
 	if (!(rec = body_object(r, &err)))
@@ -605,30 +604,30 @@ do_ack(struct srv *s, struct req *r)
 	if (!id || !*id)
 		ret = reply_fail(r->conn, MHD_HTTP_BAD_REQUEST,
 		    "toolCallId is required");
-	else if (!uk_ackreg_status_ok(status))
+	else if (!uk_toolack_registry_status_ok(status))
 		ret = reply_fail(r->conn, MHD_HTTP_BAD_REQUEST,
 		    "status must be success, failed or timeout");
-	else if (!uk_ackreg_time_ok(at))
+	else if (!uk_toolack_registry_time_ok(at))
 		ret = reply_fail(r->conn, MHD_HTTP_BAD_REQUEST,
 		    "requestedAt must be an ISO 8601 date-time");
 	else if (et && !YAJL_IS_STRING(et) && !YAJL_IS_NULL(et))
 		ret = reply_fail(r->conn, MHD_HTTP_BAD_REQUEST,
 		    "errorText must be a string or null");
 	else
-		switch (uk_ackreg_ack(s->reg, id, status, output,
+		switch (uk_toolack_registry_ack(s->reg, id, status, output,
 		    et && YAJL_IS_STRING(et) ? YAJL_GET_STRING(et) : NULL, at,
 		    uk_mono_ms())) {
-		case UK_ACKREG_OK:
+		case UK_TOOLACK_REGISTRY_OK:
 			ret = reply_json(r->conn, MHD_HTTP_OK, "{\"ok\":true}");
 			break;
-		case UK_ACKREG_IGNORED:
+		case UK_TOOLACK_REGISTRY_IGNORED:
 			ret = reply_json(r->conn, MHD_HTTP_OK,
 			    "{\"ok\":true,\"ignored\":true}");
 			break;
-		case UK_ACKREG_EXPIRED:
-			d = uk_ackreg_done(s->reg, id);
+		case UK_TOOLACK_REGISTRY_EXPIRED:
+			d = uk_toolack_registry_done(s->reg, id);
 			ret = reply_fail(r->conn, MHD_HTTP_GONE,
-			    d && d->how == UK_ACKREG_REFUSED ?
+			    d && d->how == UK_TOOLACK_REGISTRY_REFUSED ?
 				"expired: the call was refused" :
 				"expired: the call timed out");
 			break;
@@ -646,7 +645,7 @@ do_events(struct srv *s, struct req *r)
 	const char *ex = arg(r->conn, "executor"),
 		   *tools = arg(r->conn, "tools");
 	struct MHD_Response *resp;
-	struct uk_ackreg_call *c;
+	struct uk_toolack_registry_call *c;
 	struct sse *e, *old;
 	enum MHD_Result ret;
 	char name[64];
@@ -678,7 +677,8 @@ do_events(struct srv *s, struct req *r)
 		if (!old->ending && !strcmp(old->executor, ex))
 			break;
 	if (old) {
-		for (c = uk_ackreg_first(s->reg); c; c = uk_ackreg_next(c))
+		for (c = uk_toolack_registry_first(s->reg); c;
+		     c = uk_toolack_registry_next(c))
 			if (c->owner == old)
 				c->owner = e;
 		old->ending = 1;
@@ -698,7 +698,8 @@ do_events(struct srv *s, struct req *r)
 	uk_buf_addstr(&e->out, "\n\n");
 	uk_json_free(o);
 	/* Everything still pending that is ours or nobody's. */
-	for (c = uk_ackreg_first(s->reg); c; c = uk_ackreg_next(c))
+	for (c = uk_toolack_registry_first(s->reg); c;
+	     c = uk_toolack_registry_next(c))
 		if (c->owner == e || (!c->owner && sse_takes(e, c->tool)))
 			sse_send_call(e, c);
 	resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384,
@@ -716,8 +717,10 @@ do_events(struct srv *s, struct req *r)
 static enum MHD_Result
 do_result(struct srv *s, struct req *r)
 {
-	const struct uk_ackreg_done *d = uk_ackreg_done(s->reg, r->id);
-	struct uk_ackreg_call *c = uk_ackreg_find(s->reg, r->id);
+	const struct uk_toolack_registry_done *d =
+	    uk_toolack_registry_done(s->reg, r->id);
+	struct uk_toolack_registry_call *c =
+	    uk_toolack_registry_find(s->reg, r->id);
 	const char *ts = arg(r->conn, "timeout");
 	long t = 30;
 
@@ -740,7 +743,7 @@ static enum MHD_Result
 do_calls(struct srv *s, struct req *r)
 {
 	struct uk_buf b = UK_BUF_INIT;
-	struct uk_ackreg_call *c;
+	struct uk_toolack_registry_call *c;
 	yajl_val o = uk_json_object(), arr = uk_json_array(), x, in;
 	enum MHD_Result ret;
 	const char *ls = arg(r->conn, "limit");
@@ -752,8 +755,8 @@ do_calls(struct srv *s, struct req *r)
 		return reply_fail(r->conn, MHD_HTTP_BAD_REQUEST,
 		    "limit must be a count");
 	}
-	for (c = uk_ackreg_first(s->reg); c && limit != 0;
-	     c = uk_ackreg_next(c), limit--) {
+	for (c = uk_toolack_registry_first(s->reg); c && limit != 0;
+	     c = uk_toolack_registry_next(c), limit--) {
 		x = uk_json_object();
 		uk_json_set_str(x, "toolCallId", c->id);
 		uk_json_set_str(x, "toolName", c->tool);
@@ -766,8 +769,10 @@ do_calls(struct srv *s, struct req *r)
 		uk_json_push(arr, x);
 	}
 	uk_json_set_int(o, "defaultTimeoutSec", s->def_timeout);
-	uk_json_set_int(o, "pending", (long long)uk_ackreg_pending(s->reg));
-	uk_json_set_int(o, "done", (long long)uk_ackreg_ndone(s->reg));
+	uk_json_set_int(o, "pending",
+	    (long long)uk_toolack_registry_pending(s->reg));
+	uk_json_set_int(o, "done",
+	    (long long)uk_toolack_registry_ndone(s->reg));
 	uk_json_set(o, "calls", arr);
 	uk_json_to_buf(o, &b);
 	uk_json_free(o);
@@ -972,10 +977,10 @@ run_once(struct srv *s, int epfd, int stop_fd, long long timeout)
 }
 
 int
-uk_toolack_serve(const struct uk_toolack_server_opts *o, int stop_fd,
+uk_toolack_server_run(const struct uk_toolack_server_opts *o, int stop_fd,
     struct uk_err *err)
 {
-	struct uk_ackreg_opts ro = { 0 };
+	struct uk_toolack_registry_opts ro = { 0 };
 	struct srv s;
 	struct sockaddr_in sa;
 	const union MHD_DaemonInfo *info;
@@ -989,9 +994,9 @@ uk_toolack_serve(const struct uk_toolack_server_opts *o, int stop_fd,
 	s.o = o;
 	s.token = o->token;
 	s.hb_ms = o->heartbeat_ms > 0 ? o->heartbeat_ms : 15000;
-	s.max_body = o->max_body ? o->max_body : UK_TOOLACK_MAX_BODY;
-	s.def_timeout =
-	    o->default_timeout > 0 ? o->default_timeout : UK_TOOLACK_TIMEOUT;
+	s.max_body = o->max_body ? o->max_body : UK_TOOLACK_PROTO_MAX_BODY;
+	s.def_timeout = o->default_timeout > 0 ? o->default_timeout :
+						 UK_TOOLACK_PROTO_TIMEOUT;
 	memset(&sa, 0, sizeof(sa));
 	sa.sin_family = AF_INET;
 	sa.sin_port = htons((uint16_t)o->port);
@@ -1012,7 +1017,7 @@ uk_toolack_serve(const struct uk_toolack_server_opts *o, int stop_fd,
 	}
 	ro.on_resolve = on_resolve;
 	ro.ctx = &s;
-	s.reg = uk_ackreg_new(&ro);
+	s.reg = uk_toolack_registry_new(&ro);
 	s.d = MHD_start_daemon(MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME, 0,
 	    NULL, NULL, handle, &s, MHD_OPTION_SOCK_ADDR, &sa,
 	    MHD_OPTION_NOTIFY_COMPLETED, completed, &s,
@@ -1020,7 +1025,7 @@ uk_toolack_serve(const struct uk_toolack_server_opts *o, int stop_fd,
 	    limit, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
 	    MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END);
 	if (!s.d) {
-		uk_ackreg_free(s.reg);
+		uk_toolack_registry_free(s.reg);
 		return uk_err_set(err, UK_EXIT_FATAL,
 		    "cannot listen on %s:%d: %s", o->host, o->port,
 		    strerror(errno));
@@ -1040,14 +1045,14 @@ uk_toolack_serve(const struct uk_toolack_server_opts *o, int stop_fd,
 	next_hb = uk_mono_ms() + s.hb_ms;
 	for (;;) {
 		now = uk_mono_ms();
-		uk_ackreg_expire(s.reg, now);
+		uk_toolack_registry_expire(s.reg, now);
 		rw = rwaits_expire(&s, now);
 		if (now >= next_hb) {
 			heartbeat(&s);
 			next_hb = now + s.hb_ms;
 		}
 		t = next_hb - now;
-		dl = uk_ackreg_next_deadline(s.reg);
+		dl = uk_toolack_registry_next_deadline(s.reg);
 		if (dl >= 0 && dl - now < t)
 			t = dl - now < 0 ? 0 : dl - now;
 		if (rw >= 0 && rw - now < t)
@@ -1071,11 +1076,11 @@ uk_toolack_serve(const struct uk_toolack_server_opts *o, int stop_fd,
 	}
 	if (any_suspended(&s)) {
 		/* MHD_stop_daemon would abort: leave the rest to exit(). */
-		uk_ackreg_free(s.reg);
+		uk_toolack_registry_free(s.reg);
 		return 0;
 	}
 	MHD_run(s.d);
 	MHD_stop_daemon(s.d);
-	uk_ackreg_free(s.reg);
+	uk_toolack_registry_free(s.reg);
 	return 0;
 }

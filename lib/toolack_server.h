@@ -3,9 +3,9 @@
 #define UK_TOOLACK_SERVER_H
 
 /*
- * toolack's HTTP server on libmicrohttpd: the pending registry (ackreg.h)
- * behind the ack endpoint, a dispatch endpoint, an event stream for
- * frontends and the built-in web frontend.
+ * toolack's HTTP server on libmicrohttpd: the pending registry
+ * (toolack_registry.h) behind the ack endpoint, a dispatch endpoint, an
+ * event stream for frontends and the built-in web frontend.
  *
  * Threading: one thread.  libmicrohttpd runs in external-epoll mode with
  * suspend/resume (MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME) inside our own
@@ -39,8 +39,8 @@ struct uk_toolack_server_opts {
 	int port;             /* 0: any free port */
 	const char *token;    /* required */
 	long heartbeat_ms;    /* event stream heartbeat; 0: 15000 */
-	size_t max_body;      /* 0: UK_TOOLACK_MAX_BODY */
-	long default_timeout; /* seconds; 0: UK_TOOLACK_TIMEOUT */
+	size_t max_body;      /* 0: UK_TOOLACK_PROTO_MAX_BODY */
+	long default_timeout; /* seconds; 0: UK_TOOLACK_PROTO_TIMEOUT */
 	/* Called once listening, with the base URL ("http://127.0.0.1:N"). */
 	void (*ready)(void *ctx, const char *url);
 	void *ctx;
@@ -51,7 +51,7 @@ struct uk_toolack_server_opts {
  * self-pipe), then shut down cleanly.  Returns 0, or -1 with err filled
  * (code UK_EXIT_FATAL) when the server cannot start.
  */
-int uk_toolack_serve(const struct uk_toolack_server_opts *o, int stop_fd,
+int uk_toolack_server_run(const struct uk_toolack_server_opts *o, int stop_fd,
     struct uk_err *err);
 
 /* The web frontend's page; "@TOKEN@" stands for the token. */

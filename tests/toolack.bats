@@ -160,3 +160,20 @@ EOF2
 	json_eq "${lines[3]}" '{"error":"upstream failed","tool":"urlfetch"}'
 	[ "$(jq -r .status <<<"${lines[4]}")" = failed ]
 }
+
+@test "call: each ack is written while the input stays open, the next line awaited" {
+	ta_start
+	ta_exec ex -H open_url=true
+	mkfifo "$T/in"
+	toolack call -t open_url <"$T/in" >"$T/out" 2>"$T/err" 3>&- &
+	cpid=$!
+	exec 5>"$T/in"
+	echo https://example.com/1 >&5
+	wait_for 10 grep -q success "$T/out"
+	echo https://example.com/2 >&5
+	wait_for 10 bash -c "[ \$(grep -c success '$T/out') -eq 2 ]"
+	exec 5>&-
+	st=0
+	wait "$cpid" || st=$?
+	[ "$st" -eq 0 ]
+}

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef UK_TOOLACK_H
-#define UK_TOOLACK_H
+#ifndef UK_TOOLACK_PROTO_H
+#define UK_TOOLACK_PROTO_H
 
 /*
- * What toolack's server and clients share: the tool call record in both
- * of its shapes, validation of a tool's input, the token and the address.
+ * toolack's protocol: what its server and clients share.  The tool call
+ * record in both of its shapes, the ack record, validation of a tool's
+ * input, the token and the address.  Every function returning a yajl
+ * value returns a new one the caller frees (uk_json_free).
  */
 
 #include <stddef.h>
@@ -14,12 +16,12 @@
 
 struct yajl_val_s;
 
-#define UK_TOOLACK_URL         "http://127.0.0.1:7077"
-#define UK_TOOLACK_TIMEOUT     60    /* seconds a call waits by default */
-#define UK_TOOLACK_MAX_TIMEOUT 86400 /* the largest timeoutSec taken */
-#define UK_TOOLACK_MAX_BODY    65536 /* request bodies over this: 413 */
-#define UK_TOOLACK_MAX_ID      256   /* toolCallId length limit */
-#define UK_TOOLACK_TOKEN_LEN   64    /* hex digits of a generated token */
+#define UK_TOOLACK_PROTO_URL         "http://127.0.0.1:7077"
+#define UK_TOOLACK_PROTO_TIMEOUT     60    /* seconds a call waits by default */
+#define UK_TOOLACK_PROTO_MAX_TIMEOUT 86400 /* the largest timeoutSec taken */
+#define UK_TOOLACK_PROTO_MAX_BODY    65536 /* request bodies over this: 413 */
+#define UK_TOOLACK_PROTO_MAX_ID      256   /* toolCallId length limit */
+#define UK_TOOLACK_PROTO_TOKEN_LEN   64    /* hex digits of a generated token */
 
 /*
  * Turn a tool call record into the canonical call
@@ -34,15 +36,29 @@ struct yajl_val_s;
  * gen_id (which may be NULL: then the id is required).  Returns a new
  * object the caller frees, or NULL with err filled.
  */
-struct yajl_val_s *uk_toolack_call_from_record(struct yajl_val_s *rec,
+struct yajl_val_s *uk_toolack_proto_call_from_record(struct yajl_val_s *rec,
     const char *tool, const char *gen_id, struct uk_err *err);
 
 /*
- * Check a canonical call's fields: a toolCallId of 1 to UK_TOOLACK_MAX_ID
+ * Check a canonical call's fields: a toolCallId of 1 to UK_TOOLACK_PROTO_MAX_ID
  * printable characters, a tool name, an object input, a timeoutSec in
- * [1, UK_TOOLACK_MAX_TIMEOUT].  -1 with err filled when not.
+ * [1, UK_TOOLACK_PROTO_MAX_TIMEOUT].  -1 with err filled when not.
  */
-int uk_toolack_call_check(struct yajl_val_s *call, struct uk_err *err);
+int uk_toolack_proto_call_check(struct yajl_val_s *call, struct uk_err *err);
+
+/*
+ * The ack record, the one shape every ack takes (the body of an ack
+ * request, the result a call resolves with, the failed ack of a refused
+ * dispatch):
+ *     {"toolCallId":id,"status":status,"output":output,
+ *      "errorText":error_text,"requestedAt":requested_at}
+ * appended to out as compact JSON.  output (any JSON value) is borrowed:
+ * the caller still owns it.  output, error_text and requested_at may each
+ * be NULL, written as null.
+ */
+void uk_toolack_proto_ack(struct uk_buf *out, const char *id,
+    const char *status, struct yajl_val_s *output, const char *error_text,
+    const char *requested_at);
 
 /*
  * Validate a tool's input as its backend would before any frontend sees
@@ -50,20 +66,20 @@ int uk_toolack_call_check(struct yajl_val_s *call, struct uk_err *err);
  * must be http or https.  Other tools are not checked.  -1 with err->msg
  * set to the errorText of the failed ack.
  */
-int uk_toolack_validate(const char *tool, struct yajl_val_s *input,
+int uk_toolack_proto_validate(const char *tool, struct yajl_val_s *input,
     struct uk_err *err);
 
 /*
  * The token file: TOOLACK_TOKEN_FILE, else $XDG_RUNTIME_DIR/toolack/token,
  * else ~/.cache/urlkit/toolack-token.  Appended to out.
  */
-void uk_toolack_token_path(struct uk_buf *out);
+void uk_toolack_proto_token_path(struct uk_buf *out);
 
 /*
  * The token for a client: TOOLACK_TOKEN, else the first line of the token
  * file (file, or the default path when NULL).  0 and out filled, or -1.
  */
-int uk_toolack_token_read(const char *file, struct uk_buf *out,
+int uk_toolack_proto_token_read(const char *file, struct uk_buf *out,
     struct uk_err *err);
 
 /*
@@ -72,11 +88,11 @@ int uk_toolack_token_read(const char *file, struct uk_buf *out,
  * readable by nobody else), else a new random one written to the file
  * (mode 0600, its directory made 0700).  0 or -1.
  */
-int uk_toolack_token_serve(const char *given, const char *file,
+int uk_toolack_proto_token_serve(const char *given, const char *file,
     struct uk_buf *out, struct uk_err *err);
 
 /* Constant-time comparison of a presented token with the real one. */
-int uk_toolack_token_eq(const char *presented, const char *token);
+int uk_toolack_proto_token_eq(const char *presented, const char *token);
 
 /*
  * The base URL of the server from an address as given to --listen or
@@ -84,7 +100,7 @@ int uk_toolack_token_eq(const char *presented, const char *token);
  * must be an IPv4 address or localhost (taken as 127.0.0.1).  Fills host
  * (>= 64 bytes) and port; 0 or -1.
  */
-int uk_toolack_addr_parse(const char *s, char *host, size_t hostsize, int *port,
-    struct uk_err *err);
+int uk_toolack_proto_addr_parse(const char *s, char *host, size_t hostsize,
+    int *port, struct uk_err *err);
 
 #endif

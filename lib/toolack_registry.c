@@ -4,26 +4,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ackreg.h"
 #include "buf.h"
 #include "json.h"
+#include "toolack_proto.h"
+#include "toolack_registry.h"
 #include "util.h"
 
 #include "banned.h"
 
-struct uk_ackreg {
-	struct uk_ackreg_opts o;
+struct uk_toolack_registry {
+	struct uk_toolack_registry_opts o;
 	/* Pending calls: hash by id, list by seq, heap by deadline. */
-	struct uk_ackreg_call **tab;
+	struct uk_toolack_registry_call **tab;
 	size_t tabsize, npending;
-	struct uk_ackreg_call *head, *tail;
-	struct uk_ackreg_call **heap;
+	struct uk_toolack_registry_call *head, *tail;
+	struct uk_toolack_registry_call **heap;
 	size_t heapalloc;
 	unsigned long long seq;
 	/* Done entries: hash by id, FIFO by age. */
-	struct uk_ackreg_done **dtab;
+	struct uk_toolack_registry_done **dtab;
 	size_t dtabsize, ndone;
-	struct uk_ackreg_done *dhead, *dtail;
+	struct uk_toolack_registry_done *dhead, *dtail;
 };
 
 static size_t
@@ -36,17 +37,17 @@ hash(const char *s)
 	return h;
 }
 
-struct uk_ackreg *
-uk_ackreg_new(const struct uk_ackreg_opts *opts)
+struct uk_toolack_registry *
+uk_toolack_registry_new(const struct uk_toolack_registry_opts *opts)
 {
-	struct uk_ackreg *r = uk_xcalloc(1, sizeof(*r));
+	struct uk_toolack_registry *r = uk_xcalloc(1, sizeof(*r));
 
 	if (opts)
 		r->o = *opts;
 	if (!r->o.max_done)
-		r->o.max_done = UK_ACKREG_MAX_DONE;
+		r->o.max_done = UK_TOOLACK_REGISTRY_MAX_DONE;
 	if (!r->o.done_ms)
-		r->o.done_ms = UK_ACKREG_DONE_MS;
+		r->o.done_ms = UK_TOOLACK_REGISTRY_DONE_MS;
 	r->tabsize = 1024;
 	r->tab = uk_xcalloc(r->tabsize, sizeof(*r->tab));
 	r->dtabsize = 1024;
@@ -55,7 +56,7 @@ uk_ackreg_new(const struct uk_ackreg_opts *opts)
 }
 
 static void
-call_free(struct uk_ackreg_call *c)
+call_free(struct uk_toolack_registry_call *c)
 {
 	free(c->id);
 	free(c->tool);
@@ -65,7 +66,7 @@ call_free(struct uk_ackreg_call *c)
 }
 
 static void
-done_free(struct uk_ackreg_done *d)
+done_free(struct uk_toolack_registry_done *d)
 {
 	free(d->id);
 	free(d->result);
@@ -73,10 +74,10 @@ done_free(struct uk_ackreg_done *d)
 }
 
 void
-uk_ackreg_free(struct uk_ackreg *r)
+uk_toolack_registry_free(struct uk_toolack_registry *r)
 {
-	struct uk_ackreg_call *c, *cn;
-	struct uk_ackreg_done *d, *dn;
+	struct uk_toolack_registry_call *c, *cn;
+	struct uk_toolack_registry_done *d, *dn;
 
 	if (!r)
 		return;
@@ -97,10 +98,11 @@ uk_ackreg_free(struct uk_ackreg *r)
 /* Hash tables of pending calls. */
 
 static void
-tab_grow(struct uk_ackreg *r)
+tab_grow(struct uk_toolack_registry *r)
 {
 	size_t i, n = r->tabsize * 2;
-	struct uk_ackreg_call **t = uk_xcalloc(n, sizeof(*t)), *c, *cn;
+	struct uk_toolack_registry_call **t = uk_xcalloc(n, sizeof(*t)), *c,
+					*cn;
 
 	for (i = 0; i < r->tabsize; i++)
 		for (c = r->tab[i]; c; c = cn) {
@@ -113,10 +115,10 @@ tab_grow(struct uk_ackreg *r)
 	r->tabsize = n;
 }
 
-struct uk_ackreg_call *
-uk_ackreg_find(struct uk_ackreg *r, const char *id)
+struct uk_toolack_registry_call *
+uk_toolack_registry_find(struct uk_toolack_registry *r, const char *id)
 {
-	struct uk_ackreg_call *c;
+	struct uk_toolack_registry_call *c;
 
 	for (c = r->tab[hash(id) & (r->tabsize - 1)]; c; c = c->hnext)
 		if (!strcmp(c->id, id))
@@ -125,9 +127,10 @@ uk_ackreg_find(struct uk_ackreg *r, const char *id)
 }
 
 static void
-tab_del(struct uk_ackreg *r, struct uk_ackreg_call *c)
+tab_del(struct uk_toolack_registry *r, struct uk_toolack_registry_call *c)
 {
-	struct uk_ackreg_call **pp = &r->tab[hash(c->id) & (r->tabsize - 1)];
+	struct uk_toolack_registry_call **pp =
+	    &r->tab[hash(c->id) & (r->tabsize - 1)];
 
 	while (*pp != c)
 		pp = &(*pp)->hnext;
@@ -137,16 +140,17 @@ tab_del(struct uk_ackreg *r, struct uk_ackreg_call *c)
 /* The deadline heap. */
 
 static void
-heap_set(struct uk_ackreg *r, size_t i, struct uk_ackreg_call *c)
+heap_set(struct uk_toolack_registry *r, size_t i,
+    struct uk_toolack_registry_call *c)
 {
 	r->heap[i] = c;
 	c->heap_i = i;
 }
 
 static void
-heap_up(struct uk_ackreg *r, size_t i)
+heap_up(struct uk_toolack_registry *r, size_t i)
 {
-	struct uk_ackreg_call *c = r->heap[i];
+	struct uk_toolack_registry_call *c = r->heap[i];
 
 	while (i > 0 && r->heap[(i - 1) / 2]->deadline > c->deadline) {
 		heap_set(r, i, r->heap[(i - 1) / 2]);
@@ -156,9 +160,9 @@ heap_up(struct uk_ackreg *r, size_t i)
 }
 
 static void
-heap_down(struct uk_ackreg *r, size_t i)
+heap_down(struct uk_toolack_registry *r, size_t i)
 {
-	struct uk_ackreg_call *c = r->heap[i];
+	struct uk_toolack_registry_call *c = r->heap[i];
 	size_t k, n = r->npending;
 
 	for (;;) {
@@ -178,10 +182,10 @@ heap_down(struct uk_ackreg *r, size_t i)
 
 /* Remove c from every index of pending calls (npending included). */
 static void
-unlink_call(struct uk_ackreg *r, struct uk_ackreg_call *c)
+unlink_call(struct uk_toolack_registry *r, struct uk_toolack_registry_call *c)
 {
 	size_t i = c->heap_i;
-	struct uk_ackreg_call *last;
+	struct uk_toolack_registry_call *last;
 
 	tab_del(r, c);
 	if (c->prev)
@@ -202,27 +206,28 @@ unlink_call(struct uk_ackreg *r, struct uk_ackreg_call *c)
 
 /* Done entries. */
 
-static struct uk_ackreg_done **
-done_slot(struct uk_ackreg *r, const char *id)
+static struct uk_toolack_registry_done **
+done_slot(struct uk_toolack_registry *r, const char *id)
 {
-	struct uk_ackreg_done **pp = &r->dtab[hash(id) & (r->dtabsize - 1)];
+	struct uk_toolack_registry_done **pp =
+	    &r->dtab[hash(id) & (r->dtabsize - 1)];
 
 	while (*pp && strcmp((*pp)->id, id))
 		pp = &(*pp)->hnext;
 	return pp;
 }
 
-const struct uk_ackreg_done *
-uk_ackreg_done(struct uk_ackreg *r, const char *id)
+const struct uk_toolack_registry_done *
+uk_toolack_registry_done(struct uk_toolack_registry *r, const char *id)
 {
 	return *done_slot(r, id);
 }
 
 /* Unlink d from the hash and the FIFO and free it. */
 static void
-done_forget(struct uk_ackreg *r, struct uk_ackreg_done *d)
+done_forget(struct uk_toolack_registry *r, struct uk_toolack_registry_done *d)
 {
-	struct uk_ackreg_done **pp = done_slot(r, d->id), *p;
+	struct uk_toolack_registry_done **pp = done_slot(r, d->id), *p;
 
 	*pp = d->hnext;
 	if (r->dhead == d) {
@@ -241,10 +246,11 @@ done_forget(struct uk_ackreg *r, struct uk_ackreg_done *d)
 }
 
 static void
-dtab_grow(struct uk_ackreg *r)
+dtab_grow(struct uk_toolack_registry *r)
 {
 	size_t i, n = r->dtabsize * 2;
-	struct uk_ackreg_done **t = uk_xcalloc(n, sizeof(*t)), *d, *dn;
+	struct uk_toolack_registry_done **t = uk_xcalloc(n, sizeof(*t)), *d,
+					*dn;
 
 	for (i = 0; i < r->dtabsize; i++)
 		for (d = r->dtab[i]; d; d = dn) {
@@ -257,11 +263,11 @@ dtab_grow(struct uk_ackreg *r)
 	r->dtabsize = n;
 }
 
-static struct uk_ackreg_done *
-done_add(struct uk_ackreg *r, const char *id, enum uk_ackreg_how how,
-    char *result, long long now)
+static struct uk_toolack_registry_done *
+done_add(struct uk_toolack_registry *r, const char *id,
+    enum uk_toolack_registry_how how, char *result, long long now)
 {
-	struct uk_ackreg_done *d = *done_slot(r, id);
+	struct uk_toolack_registry_done *d = *done_slot(r, id);
 
 	if (d)
 		done_forget(r, d);
@@ -285,36 +291,27 @@ done_add(struct uk_ackreg *r, const char *id, enum uk_ackreg_how how,
 	return d;
 }
 
-/* The ack record as compact JSON; output is copied. */
+/* The ack record as compact JSON (uk_toolack_proto_ack); output is copied. */
 static char *
 result_make(const char *id, const char *status, yajl_val output,
     const char *error_text, const char *requested_at)
 {
 	struct uk_buf b = UK_BUF_INIT;
-	yajl_val rec = uk_json_object();
 
-	uk_json_set_str(rec, "toolCallId", id);
-	uk_json_set_str(rec, "status", status);
-	uk_json_set(rec, "output",
-	    output ? uk_json_copy(output) : uk_json_null());
-	uk_json_set(rec, "errorText",
-	    error_text ? uk_json_str(error_text) : uk_json_null());
-	uk_json_set(rec, "requestedAt",
-	    requested_at ? uk_json_str(requested_at) : uk_json_null());
-	uk_json_to_buf(rec, &b);
-	uk_json_free(rec);
+	uk_toolack_proto_ack(&b, id, status, output, error_text, requested_at);
 	return uk_buf_detach(&b, NULL);
 }
 
-struct uk_ackreg_call *
-uk_ackreg_add(struct uk_ackreg *r, const char *id, const char *tool,
-    const char *input, long timeout_sec, const char *requested_at,
-    long long now, int *existed)
+struct uk_toolack_registry_call *
+uk_toolack_registry_add(struct uk_toolack_registry *r, const char *id,
+    const char *tool, const char *input, long timeout_sec,
+    const char *requested_at, long long now, int *existed)
 {
-	struct uk_ackreg_call *c;
-	int taken = uk_ackreg_find(r, id) ? UK_ACKREG_ID_PENDING :
-	    *done_slot(r, id)		  ? UK_ACKREG_ID_RECENT :
-					    0;
+	struct uk_toolack_registry_call *c;
+	int taken = uk_toolack_registry_find(r, id) ?
+	    UK_TOOLACK_REGISTRY_ID_PENDING :
+	    *done_slot(r, id) ? UK_TOOLACK_REGISTRY_ID_RECENT :
+				0;
 	char ts[40];
 
 	if (existed)
@@ -354,25 +351,25 @@ uk_ackreg_add(struct uk_ackreg *r, const char *id, const char *tool,
 }
 
 const char *
-uk_ackreg_refuse(struct uk_ackreg *r, const char *id, const char *error_text,
-    long long now)
+uk_toolack_registry_refuse(struct uk_toolack_registry *r, const char *id,
+    const char *error_text, long long now)
 {
 	char ts[40];
 
-	if (uk_ackreg_find(r, id) || *done_slot(r, id))
+	if (uk_toolack_registry_find(r, id) || *done_slot(r, id))
 		return NULL;
 	uk_time_rfc3339(ts, sizeof(ts));
-	return done_add(r, id, UK_ACKREG_REFUSED,
+	return done_add(r, id, UK_TOOLACK_REGISTRY_REFUSED,
 	    result_make(id, "failed", NULL, error_text, ts), now)
 	    ->result;
 }
 
 /* Resolve c with result (owned), then free c. */
 static void
-resolve(struct uk_ackreg *r, struct uk_ackreg_call *c, enum uk_ackreg_how how,
-    char *result, long long now)
+resolve(struct uk_toolack_registry *r, struct uk_toolack_registry_call *c,
+    enum uk_toolack_registry_how how, char *result, long long now)
 {
-	struct uk_ackreg_done *d;
+	struct uk_toolack_registry_done *d;
 
 	unlink_call(r, c);
 	d = done_add(r, c->id, how, result, now);
@@ -382,30 +379,31 @@ resolve(struct uk_ackreg *r, struct uk_ackreg_call *c, enum uk_ackreg_how how,
 }
 
 int
-uk_ackreg_ack(struct uk_ackreg *r, const char *id, const char *status,
-    yajl_val output, const char *error_text, const char *requested_at,
-    long long now)
+uk_toolack_registry_ack(struct uk_toolack_registry *r, const char *id,
+    const char *status, yajl_val output, const char *error_text,
+    const char *requested_at, long long now)
 {
-	struct uk_ackreg_call *c = uk_ackreg_find(r, id);
-	const struct uk_ackreg_done *d;
+	struct uk_toolack_registry_call *c = uk_toolack_registry_find(r, id);
+	const struct uk_toolack_registry_done *d;
 
 	if (!c) {
 		if (!(d = *done_slot(r, id)))
-			return UK_ACKREG_UNKNOWN;
-		return d->how == UK_ACKREG_ACKED ? UK_ACKREG_IGNORED :
-						   UK_ACKREG_EXPIRED;
+			return UK_TOOLACK_REGISTRY_UNKNOWN;
+		return d->how == UK_TOOLACK_REGISTRY_ACKED ?
+		    UK_TOOLACK_REGISTRY_IGNORED :
+		    UK_TOOLACK_REGISTRY_EXPIRED;
 	}
-	resolve(r, c, UK_ACKREG_ACKED,
+	resolve(r, c, UK_TOOLACK_REGISTRY_ACKED,
 	    result_make(id, status, output, error_text,
 		requested_at ? requested_at : c->requested_at),
 	    now);
-	return UK_ACKREG_OK;
+	return UK_TOOLACK_REGISTRY_OK;
 }
 
 size_t
-uk_ackreg_expire(struct uk_ackreg *r, long long now)
+uk_toolack_registry_expire(struct uk_toolack_registry *r, long long now)
 {
-	struct uk_ackreg_call *c;
+	struct uk_toolack_registry_call *c;
 	size_t n = 0;
 	char msg[128];
 
@@ -413,7 +411,7 @@ uk_ackreg_expire(struct uk_ackreg *r, long long now)
 		c = r->heap[0];
 		snprintf(msg, sizeof(msg), "no ack within %ld s",
 		    c->timeout_sec);
-		resolve(r, c, UK_ACKREG_TIMEOUT,
+		resolve(r, c, UK_TOOLACK_REGISTRY_TIMEOUT,
 		    result_make(c->id, "timeout", NULL, msg, c->requested_at),
 		    now);
 		n++;
@@ -424,33 +422,33 @@ uk_ackreg_expire(struct uk_ackreg *r, long long now)
 }
 
 long long
-uk_ackreg_next_deadline(const struct uk_ackreg *r)
+uk_toolack_registry_next_deadline(const struct uk_toolack_registry *r)
 {
 	return r->npending ? r->heap[0]->deadline : -1;
 }
 
-struct uk_ackreg_call *
-uk_ackreg_first(struct uk_ackreg *r)
+struct uk_toolack_registry_call *
+uk_toolack_registry_first(struct uk_toolack_registry *r)
 {
 	return r->head;
 }
 
 size_t
-uk_ackreg_pending(const struct uk_ackreg *r)
+uk_toolack_registry_pending(const struct uk_toolack_registry *r)
 {
 	return r->npending;
 }
 
 size_t
-uk_ackreg_ndone(const struct uk_ackreg *r)
+uk_toolack_registry_ndone(const struct uk_toolack_registry *r)
 {
 	return r->ndone;
 }
 
 size_t
-uk_ackreg_release_owner(struct uk_ackreg *r, void *owner)
+uk_toolack_registry_release_owner(struct uk_toolack_registry *r, void *owner)
 {
-	struct uk_ackreg_call *c;
+	struct uk_toolack_registry_call *c;
 	size_t n = 0;
 
 	for (c = r->head; c; c = c->next)
@@ -462,7 +460,7 @@ uk_ackreg_release_owner(struct uk_ackreg *r, void *owner)
 }
 
 int
-uk_ackreg_status_ok(const char *s)
+uk_toolack_registry_status_ok(const char *s)
 {
 	return s &&
 	    (!strcmp(s, "success") || !strcmp(s, "failed") ||
@@ -484,7 +482,7 @@ digits(const char *s, int n, int *v)
 }
 
 int
-uk_ackreg_time_ok(const char *s)
+uk_toolack_registry_time_ok(const char *s)
 {
 	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30,
 		31 };

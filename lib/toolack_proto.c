@@ -15,9 +15,27 @@
 #include <curl/curl.h>
 
 #include "json.h"
-#include "toolack.h"
+#include "toolack_proto.h"
 
 #include "banned.h"
+
+void
+uk_toolack_proto_ack(struct uk_buf *out, const char *id, const char *status,
+    yajl_val output, const char *error_text, const char *requested_at)
+{
+	yajl_val rec = uk_json_object();
+
+	uk_json_set_str(rec, "toolCallId", id);
+	uk_json_set_str(rec, "status", status);
+	uk_json_set(rec, "output",
+	    output ? uk_json_copy(output) : uk_json_null());
+	uk_json_set(rec, "errorText",
+	    error_text ? uk_json_str(error_text) : uk_json_null());
+	uk_json_set(rec, "requestedAt",
+	    requested_at ? uk_json_str(requested_at) : uk_json_null());
+	uk_json_to_buf(rec, out);
+	uk_json_free(rec);
+}
 
 /*
  * The timeoutSec of v in *t: 1 when it is an integer (of any sign), 0
@@ -38,8 +56,8 @@ timeout_of(yajl_val v, long long *t)
 }
 
 yajl_val
-uk_toolack_call_from_record(yajl_val rec, const char *tool, const char *gen_id,
-    struct uk_err *err)
+uk_toolack_proto_call_from_record(yajl_val rec, const char *tool,
+    const char *gen_id, struct uk_err *err)
 {
 	yajl_val call, input, idv;
 	const char *name, *url;
@@ -106,7 +124,7 @@ fail:
 }
 
 int
-uk_toolack_call_check(yajl_val call, struct uk_err *err)
+uk_toolack_proto_call_check(yajl_val call, struct uk_err *err)
 {
 	const char *id = uk_json_get_str(call, "toolCallId");
 	const char *name = uk_json_get_str(call, "toolName");
@@ -115,10 +133,10 @@ uk_toolack_call_check(yajl_val call, struct uk_err *err)
 	size_t i, n;
 	int has;
 
-	if (!id || !(n = strlen(id)) || n > UK_TOOLACK_MAX_ID)
+	if (!id || !(n = strlen(id)) || n > UK_TOOLACK_PROTO_MAX_ID)
 		return uk_err_set(err, UK_EXIT_FAIL,
 		    "toolCallId must be a string of 1 to %d characters",
-		    UK_TOOLACK_MAX_ID);
+		    UK_TOOLACK_PROTO_MAX_ID);
 	for (i = 0; i < n; i++)
 		if ((unsigned char)id[i] < 0x20 || id[i] == 0x7f)
 			return uk_err_set(err, UK_EXIT_FAIL,
@@ -129,15 +147,15 @@ uk_toolack_call_check(yajl_val call, struct uk_err *err)
 	if (input && !YAJL_IS_OBJECT(input))
 		return uk_err_set(err, UK_EXIT_FAIL, "input must be an object");
 	has = timeout_of(call, &t);
-	if (has < 0 || (has && (t < 1 || t > UK_TOOLACK_MAX_TIMEOUT)))
+	if (has < 0 || (has && (t < 1 || t > UK_TOOLACK_PROTO_MAX_TIMEOUT)))
 		return uk_err_set(err, UK_EXIT_FAIL,
 		    "timeoutSec must be an integer from 1 to %d",
-		    UK_TOOLACK_MAX_TIMEOUT);
+		    UK_TOOLACK_PROTO_MAX_TIMEOUT);
 	return 0;
 }
 
 int
-uk_toolack_validate(const char *tool, yajl_val input, struct uk_err *err)
+uk_toolack_proto_validate(const char *tool, yajl_val input, struct uk_err *err)
 {
 	const char *url;
 	char *scheme = NULL;
@@ -181,7 +199,7 @@ uk_toolack_validate(const char *tool, yajl_val input, struct uk_err *err)
 }
 
 void
-uk_toolack_token_path(struct uk_buf *out)
+uk_toolack_proto_token_path(struct uk_buf *out)
 {
 	const char *s;
 
@@ -232,7 +250,8 @@ token_file_read(const char *path, int strict, struct uk_buf *out,
 }
 
 int
-uk_toolack_token_read(const char *file, struct uk_buf *out, struct uk_err *err)
+uk_toolack_proto_token_read(const char *file, struct uk_buf *out,
+    struct uk_err *err)
 {
 	struct uk_buf path = UK_BUF_INIT;
 	const char *s;
@@ -245,7 +264,7 @@ uk_toolack_token_read(const char *file, struct uk_buf *out, struct uk_err *err)
 	if (file)
 		uk_buf_addstr(&path, file);
 	else
-		uk_toolack_token_path(&path);
+		uk_toolack_proto_token_path(&path);
 	r = token_file_read(path.buf, 0, out, err);
 	if (r == 0)
 		uk_err_set(err, UK_EXIT_FATAL,
@@ -288,11 +307,11 @@ make_dirs(const char *path, struct uk_err *err)
 }
 
 int
-uk_toolack_token_serve(const char *given, const char *file, struct uk_buf *out,
-    struct uk_err *err)
+uk_toolack_proto_token_serve(const char *given, const char *file,
+    struct uk_buf *out, struct uk_err *err)
 {
 	struct uk_buf path = UK_BUF_INIT;
-	unsigned char rnd[UK_TOOLACK_TOKEN_LEN / 2];
+	unsigned char rnd[UK_TOOLACK_PROTO_TOKEN_LEN / 2];
 	const char *s;
 	size_t i;
 	int fd = -1, r = -1;
@@ -304,7 +323,7 @@ uk_toolack_token_serve(const char *given, const char *file, struct uk_buf *out,
 	if (file)
 		uk_buf_addstr(&path, file);
 	else
-		uk_toolack_token_path(&path);
+		uk_toolack_proto_token_path(&path);
 	if ((r = token_file_read(path.buf, 1, out, err)) != 0) {
 		r = r == 1 ? 0 : -1;
 		goto out;
@@ -335,7 +354,7 @@ out:
 }
 
 int
-uk_toolack_token_eq(const char *presented, const char *token)
+uk_toolack_proto_token_eq(const char *presented, const char *token)
 {
 	size_t n = strlen(token), i;
 	unsigned char d = 0;
@@ -348,8 +367,8 @@ uk_toolack_token_eq(const char *presented, const char *token)
 }
 
 int
-uk_toolack_addr_parse(const char *s, char *host, size_t hostsize, int *port,
-    struct uk_err *err)
+uk_toolack_proto_addr_parse(const char *s, char *host, size_t hostsize,
+    int *port, struct uk_err *err)
 {
 	struct in_addr a;
 	const char *p, *colon;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef UK_ACKREG_H
-#define UK_ACKREG_H
+#ifndef UK_TOOLACK_REGISTRY_H
+#define UK_TOOLACK_REGISTRY_H
 
 /*
  * The pending registry of frontend-executed tool calls: toolCallId -> a
@@ -20,25 +20,26 @@
 
 struct yajl_val_s;
 
-/* What uk_ackreg_ack answers. */
-#define UK_ACKREG_OK      0 /* the call was pending and is now resolved */
-#define UK_ACKREG_IGNORED 1 /* already acked: the first ack won */
-#define UK_ACKREG_UNKNOWN 2 /* no such call (HTTP 404) */
-#define UK_ACKREG_EXPIRED 3 /* it timed out, or was refused (HTTP 410) */
+/* What uk_toolack_registry_ack answers. */
+#define UK_TOOLACK_REGISTRY_OK      0 /* the call was pending, now resolved */
+#define UK_TOOLACK_REGISTRY_IGNORED 1 /* already acked: the first ack won */
+#define UK_TOOLACK_REGISTRY_UNKNOWN 2 /* no such call (HTTP 404) */
+#define UK_TOOLACK_REGISTRY_EXPIRED                                            \
+	3 /* it timed out, or was refused (HTTP 410) */
 
 /* How a call was resolved; kept in its done entry. */
-enum uk_ackreg_how {
-	UK_ACKREG_ACKED,   /* by an ack */
-	UK_ACKREG_TIMEOUT, /* by its deadline */
-	UK_ACKREG_REFUSED  /* at once, by uk_ackreg_refuse (invalid input) */
+enum uk_toolack_registry_how {
+	UK_TOOLACK_REGISTRY_ACKED,   /* by an ack */
+	UK_TOOLACK_REGISTRY_TIMEOUT, /* by its deadline */
+	UK_TOOLACK_REGISTRY_REFUSED /* at once, by _refuse (invalid input) */
 };
 
 /*
  * A pending call.  The registry owns the strings; the caller may use owner
  * and udata as it likes (the registry only reads owner in
- * uk_ackreg_release_owner and never touches udata).
+ * uk_toolack_registry_release_owner and never touches udata).
  */
-struct uk_ackreg_call {
+struct uk_toolack_registry_call {
 	char *id;
 	char *tool;
 	char *input;        /* compact JSON text of the tool's input */
@@ -50,17 +51,17 @@ struct uk_ackreg_call {
 	void *udata;            /* the caller's: e.g. who waits for it */
 	/* Private. */
 	size_t heap_i;
-	struct uk_ackreg_call *hnext, *prev, *next;
+	struct uk_toolack_registry_call *hnext, *prev, *next;
 };
 
 /* A resolved call, remembered for a while. */
-struct uk_ackreg_done {
+struct uk_toolack_registry_done {
 	char *id;
-	enum uk_ackreg_how how;
+	enum uk_toolack_registry_how how;
 	char *result; /* the ack record, compact JSON */
 	long long until;
 	/* Private. */
-	struct uk_ackreg_done *hnext, *fnext;
+	struct uk_toolack_registry_done *hnext, *fnext;
 };
 
 /*
@@ -68,28 +69,29 @@ struct uk_ackreg_done {
  * record as compact JSON, before the call is freed.  The callback must not
  * add, ack or expire calls of the same registry.
  */
-typedef void uk_ackreg_resolve_fn(void *ctx, struct uk_ackreg_call *c,
-    const char *result);
+typedef void uk_toolack_registry_resolve_fn(void *ctx,
+    struct uk_toolack_registry_call *c, const char *result);
 
-struct uk_ackreg_opts {
+struct uk_toolack_registry_opts {
 	size_t max_done;   /* done entries kept (oldest forgotten first) */
 	long long done_ms; /* how long a done entry is kept */
-	uk_ackreg_resolve_fn *on_resolve; /* may be NULL */
+	uk_toolack_registry_resolve_fn *on_resolve; /* may be NULL */
 	void *ctx;
 };
-#define UK_ACKREG_MAX_DONE 10000
-#define UK_ACKREG_DONE_MS  (60LL * 60 * 1000) /* an hour */
+#define UK_TOOLACK_REGISTRY_MAX_DONE 10000
+#define UK_TOOLACK_REGISTRY_DONE_MS  (60LL * 60 * 1000) /* an hour */
 
-/* Why uk_ackreg_add refused an id (its *existed). */
-#define UK_ACKREG_ID_PENDING 1 /* a call of that id is pending */
-#define UK_ACKREG_ID_RECENT  2 /* a call of that id resolved lately */
+/* Why uk_toolack_registry_add refused an id (its *existed). */
+#define UK_TOOLACK_REGISTRY_ID_PENDING 1 /* a call of that id is pending */
+#define UK_TOOLACK_REGISTRY_ID_RECENT  2 /* a call of that id resolved lately */
 
-struct uk_ackreg;
+struct uk_toolack_registry;
 
 /* A new registry; opts may be NULL for the defaults above. */
-struct uk_ackreg *uk_ackreg_new(const struct uk_ackreg_opts *opts);
+struct uk_toolack_registry *uk_toolack_registry_new(
+    const struct uk_toolack_registry_opts *opts);
 /* Free the registry and every call and done entry, without callbacks. */
-void uk_ackreg_free(struct uk_ackreg *r);
+void uk_toolack_registry_free(struct uk_toolack_registry *r);
 
 /*
  * Register a call id for tool with input (compact JSON text, NULL for
@@ -98,10 +100,12 @@ void uk_ackreg_free(struct uk_ackreg *r);
  * is pending or its done entry is kept (done_ms, an hour by default): a
  * frontend that already ran the old call would take the new one for a
  * replay.  Then nothing changes, NULL is returned and *existed is
- * UK_ACKREG_ID_PENDING or UK_ACKREG_ID_RECENT.  existed may be NULL.
+ * UK_TOOLACK_REGISTRY_ID_PENDING or UK_TOOLACK_REGISTRY_ID_RECENT.  existed
+ * may be NULL.
  * requested_at may be NULL for the current time.
  */
-struct uk_ackreg_call *uk_ackreg_add(struct uk_ackreg *r, const char *id,
+struct uk_toolack_registry_call *
+uk_toolack_registry_add(struct uk_toolack_registry *r, const char *id,
     const char *tool, const char *input, long timeout_sec,
     const char *requested_at, long long now, int *existed);
 
@@ -111,48 +115,59 @@ struct uk_ackreg_call *uk_ackreg_add(struct uk_ackreg *r, const char *id,
  * result is returned (owned by the registry, valid until the next call
  * that changes it), or NULL when id is pending or done (nothing done).
  */
-const char *uk_ackreg_refuse(struct uk_ackreg *r, const char *id,
-    const char *error_text, long long now);
+const char *uk_toolack_registry_refuse(struct uk_toolack_registry *r,
+    const char *id, const char *error_text, long long now);
 
 /* The pending call id, or NULL. */
-struct uk_ackreg_call *uk_ackreg_find(struct uk_ackreg *r, const char *id);
+struct uk_toolack_registry_call *
+uk_toolack_registry_find(struct uk_toolack_registry *r, const char *id);
 /* The done entry of id, or NULL. */
-const struct uk_ackreg_done *uk_ackreg_done(struct uk_ackreg *r,
-    const char *id);
+const struct uk_toolack_registry_done *
+uk_toolack_registry_done(struct uk_toolack_registry *r, const char *id);
 
 /*
  * Ack id with status ("success", "failed" or "timeout"), output (any JSON
  * value or NULL), error_text (or NULL) and requested_at (or NULL: the
- * call's own).  Returns one of UK_ACKREG_OK, _IGNORED, _UNKNOWN, _EXPIRED;
- * on OK the call is resolved (on_resolve runs) and freed.
+ * call's own).  Returns one of UK_TOOLACK_REGISTRY_OK, _IGNORED, _UNKNOWN,
+ * _EXPIRED; on OK the call is resolved (on_resolve runs) and freed.
  */
-int uk_ackreg_ack(struct uk_ackreg *r, const char *id, const char *status,
-    struct yajl_val_s *output, const char *error_text, const char *requested_at,
-    long long now);
+int uk_toolack_registry_ack(struct uk_toolack_registry *r, const char *id,
+    const char *status, struct yajl_val_s *output, const char *error_text,
+    const char *requested_at, long long now);
 
 /*
  * Resolve every call whose deadline is at or before now as "timeout", and
  * forget done entries past their time.  Returns how many calls timed out.
  */
-size_t uk_ackreg_expire(struct uk_ackreg *r, long long now);
+size_t uk_toolack_registry_expire(struct uk_toolack_registry *r, long long now);
 /* The earliest deadline of a pending call, or -1 when none is pending. */
-long long uk_ackreg_next_deadline(const struct uk_ackreg *r);
+long long uk_toolack_registry_next_deadline(
+    const struct uk_toolack_registry *r);
 
-/* Pending calls in registration order: first, then next until NULL. */
-struct uk_ackreg_call *uk_ackreg_first(struct uk_ackreg *r);
-#define uk_ackreg_next(c) ((c)->next)
-size_t uk_ackreg_pending(const struct uk_ackreg *r);
-size_t uk_ackreg_ndone(const struct uk_ackreg *r);
+/*
+ * Pending calls in registration order: first, then next until NULL (the
+ * registry's: valid until the registry next changes).
+ */
+struct uk_toolack_registry_call *uk_toolack_registry_first(
+    struct uk_toolack_registry *r);
+#define uk_toolack_registry_next(c) ((c)->next)
+/* How many calls are pending, and how many done entries are kept. */
+size_t uk_toolack_registry_pending(const struct uk_toolack_registry *r);
+size_t uk_toolack_registry_ndone(const struct uk_toolack_registry *r);
 
-/* Set owner to NULL on every pending call that owner holds. */
-size_t uk_ackreg_release_owner(struct uk_ackreg *r, void *owner);
+/*
+ * Set owner to NULL on every pending call that owner holds (an executor
+ * gone: its calls go to the next one).  Returns how many it held.
+ */
+size_t uk_toolack_registry_release_owner(struct uk_toolack_registry *r,
+    void *owner);
 
-/* Whether s is a valid ack status. */
-int uk_ackreg_status_ok(const char *s);
+/* Whether s is a valid ack status (1) or not (0). */
+int uk_toolack_registry_status_ok(const char *s);
 /*
  * Whether s is an ISO 8601 / RFC 3339 date-time:
  * YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM), with a valid calendar date.
  */
-int uk_ackreg_time_ok(const char *s);
+int uk_toolack_registry_time_ok(const char *s);
 
 #endif

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef TOOLACK_H
+#define TOOLACK_H
+
+/*
+ * What toolack's own files share (cmd/toolack*.c, private to the program):
+ * the usage text, the stop flag its signal handler sets, the client of
+ * the server's HTTP API (toolack_client.c) and the subcommands that live
+ * in files of their own.
+ */
+
+#include <signal.h>
+
+#include <curl/curl.h>
+
+#include "buf.h"
+#include "util.h"
+
+/* Print the usage text (to stdout when code is 0, else stderr), exit. */
+void usage(int code) __attribute__((noreturn));
+
+/* Set by on_signal to the signal's number: the run is to stop. */
+extern volatile sig_atomic_t stopping;
+void on_signal(int sig);
+
+/*
+ * The client (toolack_client.c).  client_setup takes the server's URL
+ * (-U, else TOOLACK_URL, else the default) and the token, and starts
+ * libcurl; it exits 2 on a bad URL and 3 without a token.  client_base is
+ * then the base URL without a final '/', client_token the token.
+ */
+extern const char *client_base;
+extern struct uk_buf client_token;
+void client_setup(const char *given);
+/* Forget the token and stop libcurl. */
+void client_release(void);
+
+/*
+ * A handle (h reset, or a new one when h is NULL) for a request to path
+ * on the server: a POST of body (JSON) when body is not NULL, else a GET,
+ * with the answer appended to resp (at most a record's length), a total
+ * timeout of timeout_ms (none when <= 0), libcurl's message in errbuf
+ * (CURL_ERROR_SIZE bytes).  *headers must be freed with
+ * curl_slist_free_all once the transfer is over.
+ */
+CURL *client_handle(CURL *h, const char *path, const char *body,
+    long timeout_ms, struct uk_buf *resp, struct curl_slist **headers,
+    char *errbuf);
+
+/*
+ * One blocking request, on *reuse when not NULL (kept for the next
+ * request, so the connection is reused).  Returns the HTTP status with
+ * the body in resp, or -1 with err filled when there was no answer.
+ */
+long client_request(CURL **reuse, const char *path, const char *body,
+    long timeout_ms, struct uk_buf *resp, struct uk_err *err);
+
+/*
+ * "HTTP code: reason" of a {"ok":false,"reason":...} answer, or "HTTP
+ * code", in out (size bytes).
+ */
+void client_reason(const struct uk_buf *resp, long code, char *out,
+    size_t size);
+
+/* The subcommands of toolack_call.c and toolack_exec.c. */
+int cmd_call(int argc, char **argv);
+int cmd_exec(int argc, char **argv);
+
+#endif

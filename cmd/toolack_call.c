@@ -1,0 +1,669 @@
+/* SPDX-License-Identifier: MIT */
+/* toolack call: send tool calls to the server, print their acks in order. */
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+
+#include "buf.h"
+#include "json.h"
+#include "jsonl.h"
+#include "progress.h"
+#include "toolack.h"
+#include "toolack_proto.h"
+#include "util.h"
+
+#include "banned.h"
+
+static void
+raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+struct slot {
+	int done;
+	char *text; /* the line to print, newline included */
+};
+
+struct xfer {
+	size_t slot;
+	char *id;
+	char *tool;
+	double started;           /* uk_mono_now() when dispatched */
+	struct xfer *prev, *next; /* in flight, oldest first */
+	const char *file;
+	unsigned long line;
+	struct uk_buf resp;
+	struct curl_slist *hd;
+	char errbuf[CURL_ERROR_SIZE];
+};
+
+static struct {
+	const char *tool;
+	long timeout; /* -1: the server's default */
+	long jobs;
+	int unordered, nowait;
+	struct slot *slots;
+	size_t nslots, alloc, printed;
+	char prefix[16];
+	unsigned long seq;
+	CURLM *multi;
+	long inflight;
+	long server_timeout; /* the server's default timeoutSec */
+	/* Progress on a terminal: the calls waiting on acks, and for how long. */
+	int quiet, out_tty;
+	struct uk_progress prog;
+	struct xfer *first, *last;
+	unsigned long ndone, nfailed;
+} cl = { .timeout = -1,
+	.jobs = 16,
+	.server_timeout = UK_TOOLACK_PROTO_TIMEOUT };
+
+/*
+ * "toolack: 2 done, 0 failed, 3 pending: c1 open_url 12s, c2 ..." (the
+ * oldest first; the line is cut to the terminal's width), once a second.
+ */
+static void
+call_progress(void)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	struct xfer *x;
+	double now;
+
+	if (!uk_progress_on(&cl.prog) ||
+	    uk_mono_now() - cl.prog.last < cl.prog.interval)
+		return;
+	now = uk_mono_now();
+	uk_buf_addf(&b, "toolack: %lu done, %lu failed, %ld pending", cl.ndone,
+	    cl.nfailed, cl.inflight);
+	for (x = cl.first; x && b.len < 512; x = x->next)
+		uk_buf_addf(&b, "%s %s %s %.0fs", x == cl.first ? ":" : ",",
+		    x->id, x->tool, now - x->started);
+	uk_progress_show(&cl.prog, 1, "%s", b.buf);
+	uk_buf_release(&b);
+}
+
+/*
+ * Ask the server for its default timeout, which also finds out early
+ * whether it is there and takes our token: if not, nothing can work.
+ */
+static void
+call_hello(void)
+{
+	struct uk_buf resp = UK_BUF_INIT;
+	struct uk_err err;
+	char msg[600];
+	long code;
+	long long t;
+	yajl_val v;
+
+	code = client_request(NULL, "/api/tools/calls?limit=0", NULL, 10000,
+	    &resp, &err);
+	if (code < 0)
+		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+	if (code != 200) {
+		client_reason(&resp, code, msg, sizeof(msg));
+		uk_die(UK_EXIT_FATAL, "%s: %s", client_base, msg);
+	}
+	if ((v = uk_json_parse(resp.buf, resp.len, NULL)) &&
+	    !uk_json_get_int(v, "defaultTimeoutSec", &t) && t > 0 &&
+	    t <= UK_TOOLACK_PROTO_MAX_TIMEOUT)
+		cl.server_timeout = (long)t;
+	uk_json_free(v);
+	uk_buf_release(&resp);
+}
+
+static size_t
+slot_new(void)
+{
+	if (cl.nslots == cl.alloc) {
+		cl.alloc = cl.alloc ? 2 * cl.alloc : 64;
+		cl.slots = uk_xrealloc(cl.slots, cl.alloc * sizeof(*cl.slots));
+	}
+	cl.slots[cl.nslots].done = 0;
+	cl.slots[cl.nslots].text = NULL;
+	return cl.nslots++;
+}
+
+static void
+slot_flush(void)
+{
+	struct slot *s;
+
+	while (cl.printed < cl.nslots && cl.slots[cl.printed].done) {
+		s = &cl.slots[cl.printed++];
+		if (cl.out_tty)
+			uk_progress_erase(&cl.prog);
+		if (s->text && fputs(s->text, stdout) == EOF)
+			uk_die(UK_EXIT_FATAL,
+			    "cannot write to standard output");
+		free(s->text);
+		s->text = NULL;
+	}
+	if (fflush(stdout))
+		uk_die(UK_EXIT_FATAL, "cannot write to standard output");
+}
+
+static void
+slot_done(size_t i, char *text)
+{
+	cl.slots[i].done = 1;
+	cl.slots[i].text = text;
+	if (cl.unordered) {
+		if (cl.out_tty)
+			uk_progress_erase(&cl.prog);
+		if (fputs(text, stdout) == EOF || fflush(stdout))
+			uk_die(UK_EXIT_FATAL,
+			    "cannot write to standard output");
+		free(text);
+		cl.slots[i].text = NULL;
+	} else
+		slot_flush();
+}
+
+static char *
+record_line(yajl_val v)
+{
+	struct uk_buf b = UK_BUF_INIT;
+
+	uk_json_to_buf(v, &b);
+	uk_buf_addch(&b, '\n');
+	return uk_buf_detach(&b, NULL);
+}
+
+/* An error record for slot i (with the call's id when it has one). */
+static void
+slot_error(size_t i, const char *file, unsigned long line, const char *id,
+    const char *msg)
+{
+	yajl_val e = uk_jsonl_error_record(file, line, msg);
+
+	if (id)
+		uk_json_set_str(e, "toolCallId", id);
+	if (line)
+		uk_warn("%s:%lu: %s", !strcmp(file, "-") ? "<stdin>" : file,
+		    line, msg);
+	else
+		uk_warn("%s", msg);
+	uk_status_set(UK_EXIT_FAIL);
+	cl.nfailed++;
+	slot_done(i, record_line(e));
+	uk_json_free(e);
+}
+
+static void
+call_start(const char *file, unsigned long line, yajl_val rec)
+{
+	struct uk_err err;
+	struct xfer *x;
+	yajl_val call;
+	char gen[48];
+	long long t;
+	size_t i = slot_new();
+	CURL *h;
+	struct uk_buf body = UK_BUF_INIT;
+
+	if (uk_jsonl_is_error(rec)) {
+		slot_done(i, record_line(rec));
+		return;
+	}
+	snprintf(gen, sizeof(gen), "%s-%lu", cl.prefix, ++cl.seq);
+	if (!(call = uk_toolack_proto_call_from_record(rec, cl.tool, gen,
+		  &err))) {
+		slot_error(i, file, line, NULL, err.msg);
+		return;
+	}
+	if (cl.timeout > 0 && uk_json_get_int(call, "timeoutSec", &t))
+		uk_json_set_int(call, "timeoutSec", cl.timeout);
+	if (uk_toolack_proto_call_check(call, &err)) {
+		slot_error(i, file, line, uk_json_get_str(call, "toolCallId"),
+		    err.msg);
+		uk_json_free(call);
+		return;
+	}
+	if (uk_json_get_int(call, "timeoutSec", &t))
+		t = cl.server_timeout; /* the server's default applies */
+	uk_json_to_buf(call, &body);
+	x = uk_xcalloc(1, sizeof(*x));
+	x->slot = i;
+	x->file = file;
+	x->line = line;
+	x->id = uk_xstrdup(uk_json_get_str(call, "toolCallId"));
+	x->tool = uk_xstrdup(uk_json_get_str(call, "toolName"));
+	x->started = uk_mono_now();
+	x->prev = cl.last;
+	if (cl.last)
+		cl.last->next = x;
+	else
+		cl.first = x;
+	cl.last = x;
+	uk_buf_init(&x->resp, 0);
+	h = client_handle(NULL,
+	    cl.nowait ? "/api/tools/dispatch?wait=0" : "/api/tools/dispatch",
+	    body.buf, cl.nowait ? 30000L : (long)(t + 30) * 1000L, &x->resp,
+	    &x->hd, x->errbuf);
+	curl_easy_setopt(h, CURLOPT_PRIVATE, x);
+	curl_multi_add_handle(cl.multi, h);
+	cl.inflight++;
+	uk_buf_release(&body);
+	uk_json_free(call);
+}
+
+static void
+call_finish(CURL *h, CURLcode rc)
+{
+	struct xfer *x;
+	long code = 0;
+	char msg[600];
+	yajl_val v = NULL;
+	const char *st;
+
+	curl_easy_getinfo(h, CURLINFO_PRIVATE, (char **)&x);
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+	if (x->prev)
+		x->prev->next = x->next;
+	else
+		cl.first = x->next;
+	if (x->next)
+		x->next->prev = x->prev;
+	else
+		cl.last = x->prev;
+	cl.ndone++;
+	if (rc != CURLE_OK) {
+		snprintf(msg, sizeof(msg), "%s: %s", client_base,
+		    x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc));
+		slot_error(x->slot, x->file, x->line, x->id, msg);
+	} else if ((code == 200 || code == 202 || code == 409) &&
+	    (v = uk_json_parse(x->resp.buf, x->resp.len, NULL)) &&
+	    YAJL_IS_OBJECT(v) && uk_json_get_str(v, "status")) {
+		/* 409: the id is taken; the server's failed ack says so. */
+		uk_json_del(v, "ok");
+		st = uk_json_get_str(v, "status");
+		if (!st || (strcmp(st, "success") && strcmp(st, "pending"))) {
+			uk_status_set(UK_EXIT_FAIL);
+			cl.nfailed++;
+		}
+		slot_done(x->slot, record_line(v));
+		uk_json_free(v);
+	} else {
+		uk_json_free(v);
+		client_reason(&x->resp, code, msg, sizeof(msg));
+		slot_error(x->slot, x->file, x->line, x->id, msg);
+	}
+	curl_multi_remove_handle(cl.multi, h);
+	curl_easy_cleanup(h);
+	curl_slist_free_all(x->hd);
+	uk_buf_release(&x->resp);
+	free(x->id);
+	free(x->tool);
+	free(x);
+	cl.inflight--;
+}
+
+static void
+call_pump(int timeout_ms, struct curl_waitfd *extra, unsigned nextra)
+{
+	CURLMsg *m;
+	int running, left;
+
+	curl_multi_perform(cl.multi, &running);
+	while ((m = curl_multi_info_read(cl.multi, &left)))
+		if (m->msg == CURLMSG_DONE)
+			call_finish(m->easy_handle, m->data.result);
+	call_progress();
+	if (timeout_ms >= 0 && cl.inflight)
+		curl_multi_poll(cl.multi, extra, nextra, timeout_ms, NULL);
+}
+
+/*
+ * The input.  lib/jsonl reads it (the record policy of every program),
+ * with blocking reads; the transfers must go on while a line is awaited
+ * (an agent writes a call and waits for its ack before it writes the
+ * next), so the reader runs in a thread of its own.  It hands the main
+ * thread one line at a time, a record or the message of a line that is
+ * not one, and wakes it with an eventfd among curl's.  The mailbox holds
+ * one line: the reader waits while it is full, so the input is read
+ * only as far as the calls dispatched (-j) allow, as the lines are taken.
+ */
+static struct {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int efd;
+	char **files; /* the operands, or NULL for standard input */
+	int nfiles;
+	int full;         /* a line is in the mailbox */
+	int end;          /* every file read (or a read error) */
+	int status;       /* the reader's exit status, taken at the end */
+	yajl_val rec;     /* the record, or NULL ... */
+	char *msg;        /* ... with why the line is not one */
+	const char *file; /* where it was read: an operand or "-" */
+	unsigned long line;
+} in = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+
+/* Put a line in the mailbox (end: no more lines), when it is empty. */
+static void
+input_put(yajl_val rec, const char *msg, const char *file, unsigned long line,
+    int end)
+{
+	uint64_t one = 1;
+
+	pthread_mutex_lock(&in.mu);
+	while (in.full)
+		pthread_cond_wait(&in.cv, &in.mu);
+	if (end)
+		in.end = 1;
+	else {
+		in.full = 1;
+		in.rec = rec;
+		in.msg = msg ? uk_xstrdup(msg) : NULL;
+		in.file = file;
+		in.line = line;
+	}
+	pthread_mutex_unlock(&in.mu);
+	/* A failure means the counter is full: the main thread is awake. */
+	(void)!write(in.efd, &one, sizeof(one));
+}
+
+/*
+ * With -t, toolack takes more lines as URLs than lib/jsonl does (it
+ * refuses blanks and quotes inside): any line that is not an object is
+ * a URL, and the server's validation says what is wrong with it ("invalid
+ * URL: Bad hostname") in a failed ack.  The record for line, or NULL.
+ */
+static yajl_val
+bare_url(const struct uk_buf *line)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	yajl_val rec = NULL;
+
+	uk_buf_add_utf8(&b, line->buf, line->len);
+	uk_buf_trim(&b);
+	if (b.len && b.buf[0] != '{') {
+		rec = uk_json_object();
+		uk_json_set(rec, "url", uk_json_strn(b.buf, b.len));
+	}
+	uk_buf_release(&b);
+	return rec;
+}
+
+static void *
+input_read(void *arg)
+{
+	struct uk_jsonl_in l;
+	struct uk_err err;
+	yajl_val rec;
+	int i, r, flags = cl.tool ? UK_JSONL_BARE_URL : 0;
+
+	(void)arg;
+	for (i = 0; i < (in.nfiles ? in.nfiles : 1); i++) {
+		const char *f = in.nfiles ? in.files[i] : "-";
+
+		if (uk_jsonl_open(&l, f, &err)) {
+			uk_warn("%s", err.msg);
+			in.status = UK_EXIT_FAIL;
+			continue;
+		}
+		while ((r = uk_jsonl_next(&l, flags, &rec, &err))) {
+			if (r < 0 && err.code != UK_EXIT_FATAL && cl.tool &&
+			    (rec = bare_url(&l.line)))
+				r = 1;
+			if (r > 0)
+				input_put(rec, NULL, f, l.lineno, 0);
+			else if (err.code != UK_EXIT_FATAL)
+				input_put(NULL, err.msg, f, l.lineno, 0);
+			else
+				break;
+		}
+		uk_jsonl_close(&l);
+		if (r < 0) {
+			uk_warn("%s", err.msg);
+			in.status = UK_EXIT_FATAL;
+			break;
+		}
+	}
+	input_put(NULL, NULL, NULL, 0, 1);
+	return NULL;
+}
+
+/* Dispatch the line in the mailbox, if any; 0 when it is empty. */
+static int
+input_take(void)
+{
+	yajl_val rec;
+	char *msg;
+	const char *file;
+	unsigned long line;
+
+	pthread_mutex_lock(&in.mu);
+	if (!in.full) {
+		pthread_mutex_unlock(&in.mu);
+		return 0;
+	}
+	rec = in.rec;
+	msg = in.msg;
+	file = in.file;
+	line = in.line;
+	in.full = 0;
+	pthread_cond_signal(&in.cv);
+	pthread_mutex_unlock(&in.mu);
+	if (msg)
+		slot_error(slot_new(), file, line, NULL, msg);
+	else
+		call_start(file, line, rec);
+	uk_json_free(rec);
+	free(msg);
+	return 1;
+}
+
+/*
+ * Read the input (the files, or standard input) and dispatch its lines,
+ * keeping the transfers moving, until it ends or a signal stops us.
+ * Returns 0, or -1 when the reader thread cannot start.
+ */
+static int
+call_input(char **files, int nfiles)
+{
+	struct curl_waitfd w;
+	sigset_t block, old;
+	pthread_t th;
+	uint64_t n;
+	int end = 0;
+
+	in.files = files;
+	in.nfiles = nfiles;
+	if ((in.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
+		return -1;
+	/* The signals are the main thread's: they must wake its poll. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	if (pthread_create(&th, NULL, input_read, NULL)) {
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		return -1;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	while (!stopping) {
+		if (cl.inflight < cl.jobs && input_take())
+			continue;
+		pthread_mutex_lock(&in.mu);
+		end = in.end && !in.full;
+		pthread_mutex_unlock(&in.mu);
+		if (end)
+			break;
+		w.fd = in.efd;
+		w.events = CURL_WAIT_POLLIN;
+		w.revents = 0;
+		call_pump(-1, NULL, 0);
+		curl_multi_poll(cl.multi, &w, cl.inflight < cl.jobs ? 1 : 0,
+		    1000, NULL);
+		/* Empty the counter; what it counted is in the mailbox. */
+		if (w.revents & CURL_WAIT_POLLIN)
+			(void)!read(in.efd, &n, sizeof(n));
+	}
+	if (!end) {
+		/* Stopped: the reader may be blocked in a read; it goes
+		 * with the process. */
+		pthread_detach(th);
+		return 0;
+	}
+	pthread_join(th, NULL);
+	close(in.efd);
+	uk_status_set(in.status);
+	return 0;
+}
+
+/*
+ * Stopped by a signal: the calls still waiting were asked for by a run
+ * that is over, and a frontend should not carry them out now (tabs opening
+ * after ^C).  Each is acked failed, as its caller may; the server resolves
+ * it and tells the frontends, and its dispatch answers with that ack, so
+ * every call read has its record.  A few seconds at most, then whatever
+ * is left is left; a second signal ends it at once.
+ */
+static void
+call_cancel(int sig)
+{
+	struct uk_buf b = UK_BUF_INIT, resp = UK_BUF_INIT;
+	struct uk_err err;
+	struct xfer *x;
+	char ts[40], why[80];
+	double end = uk_mono_now() + 3;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	snprintf(why, sizeof(why), "the caller stopped on %s",
+	    sig == SIGINT     ? "SIGINT" :
+		sig == SIGHUP ? "SIGHUP" :
+				"SIGTERM");
+	uk_time_rfc3339(ts, sizeof(ts));
+	for (x = cl.first; x && uk_mono_now() < end; x = x->next) {
+		uk_buf_reset(&b);
+		uk_toolack_proto_ack(&b, x->id, "failed", NULL, why, ts);
+		uk_buf_reset(&resp);
+		client_request(NULL, "/api/tools/ack", b.buf, 1000, &resp,
+		    &err);
+	}
+	uk_buf_release(&b);
+	uk_buf_release(&resp);
+	while (cl.inflight && uk_mono_now() < end)
+		call_pump(100, NULL, 0);
+}
+
+int
+cmd_call(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "no-wait", no_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "tool", required_argument, NULL, 't' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "unordered", no_argument, NULL, 'u' },
+		{ "url", required_argument, NULL, 'U' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *url = NULL;
+	unsigned char rnd[4];
+	struct sigaction sa;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "j:nqt:T:uU:hV", longopts, NULL)) !=
+	    -1) {
+		switch (c) {
+		case 'j':
+			if (uk_parse_long(optarg, 1, 10000, &cl.jobs)) {
+				uk_warn("-j: not a count: '%s'", optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			break;
+		case 'n':
+			cl.nowait = 1;
+			break;
+		case 'q':
+			cl.quiet = 1;
+			break;
+		case 't':
+			cl.tool = optarg;
+			break;
+		case 'T':
+			if (uk_parse_long(optarg, 1,
+				UK_TOOLACK_PROTO_MAX_TIMEOUT, &cl.timeout)) {
+				uk_warn("-T: not a timeout: '%s'", optarg);
+				usage(UK_EXIT_USAGE);
+			}
+			break;
+		case 'u':
+			cl.unordered = 1;
+			break;
+		case 'U':
+			url = optarg;
+			break;
+		case 'h':
+			usage(UK_EXIT_OK);
+			break;
+		case 'V':
+			printf("toolack %s\n", UK_VERSION);
+			return UK_EXIT_OK;
+		default:
+			usage(UK_EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	client_setup(url);
+	raise_nofile();
+	if (getentropy(rnd, sizeof(rnd)))
+		memset(rnd, 0, sizeof(rnd));
+	snprintf(cl.prefix, sizeof(cl.prefix), "tc%02x%02x%02x%02x", rnd[0],
+	    rnd[1], rnd[2], rnd[3]);
+	call_hello();
+	uk_progress_init(&cl.prog, STDERR_FILENO, cl.quiet);
+	cl.prog.interval = 1;
+	cl.out_tty = isatty(STDOUT_FILENO);
+	cl.multi = curl_multi_init();
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal; /* no SA_RESTART: a read returns */
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	if (call_input(argc ? argv : NULL, argc))
+		uk_die(UK_EXIT_FATAL, "cannot start the input's thread: %s",
+		    strerror(errno));
+	while (cl.inflight && !stopping)
+		call_pump(1000, NULL, 0);
+	if (stopping)
+		call_cancel(stopping);
+	uk_progress_done(&cl.prog);
+	slot_flush();
+	curl_multi_cleanup(cl.multi);
+	free(cl.slots);
+	client_release();
+	if (fflush(stdout) || ferror(stdout))
+		uk_die(UK_EXIT_FATAL, "cannot write to standard output");
+	if (stopping) {
+		/* Die of the signal, as the shell expects (130 for ^C). */
+		signal(stopping, SIG_DFL);
+		raise(stopping);
+	}
+	return uk_status;
+}
