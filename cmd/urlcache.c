@@ -68,12 +68,27 @@ emit(yajl_val v)
 #define NUL_URL "the URL holds a NUL byte (\\u0000)"
 
 /*
+ * How records are read (lib/jsonl): bad lines become error records, and
+ * records that arrive failed pass through (not with -q, which writes
+ * nothing).
+ */
+static void
+policy_init(struct uk_jsonl_policy *p, int flags, const char *require)
+{
+	memset(p, 0, sizeof(*p));
+	p->flags = flags | (opt.quiet ? UK_JSONL_DROP_PASS : 0);
+	p->require = require;
+	p->out = &out;
+}
+
+/*
  * Run fn for each URL: the operands, else url records or bare URLs on
  * standard input.  fn gets the record read (or NULL for operands).
  */
 static void
 each_url(int argc, char **argv, void (*fn)(const char *url, yajl_val in))
 {
+	struct uk_jsonl_policy p;
 	struct uk_jsonl_in in;
 	struct uk_err err;
 	yajl_val rec, v;
@@ -88,18 +103,10 @@ each_url(int argc, char **argv, void (*fn)(const char *url, yajl_val in))
 	}
 	if (uk_jsonl_open(&in, "-", &err))
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
-	while ((r = uk_jsonl_next(&in, UK_JSONL_BARE_URL, &rec, &err)) != 0) {
-		if (r < 0) {
-			if (err.code == UK_EXIT_FATAL)
-				uk_die(UK_EXIT_FATAL, "%s", err.msg);
-			uk_jsonl_out_error(&out, in.name, in.lineno,
-			    err.msg);
-			continue;
-		}
-		if (!(url = uk_json_get_strn(rec, "url", &len))) {
-			uk_jsonl_out_error(&out, in.name, in.lineno,
-			    "no string field 'url'");
-		} else if (len != strlen(url)) {
+	policy_init(&p, UK_JSONL_BARE_URL, "url");
+	while ((r = uk_jsonl_take(&in, &p, &rec, &err)) > 0) {
+		url = uk_json_get_strn(rec, "url", &len);
+		if (len != strlen(url)) {
 			/* As urlfetch: "https://a.example/j\u0000evil" is
 			 * not https://a.example/j, whose entry it would
 			 * name. */
@@ -116,6 +123,8 @@ each_url(int argc, char **argv, void (*fn)(const char *url, yajl_val in))
 		}
 		uk_json_free(rec);
 	}
+	if (r < 0)
+		uk_die(UK_EXIT_FATAL, "%s", err.msg);
 	uk_jsonl_close(&in);
 }
 
@@ -246,9 +255,10 @@ cmd_set(int argc, char **argv)
 		{ "pass", no_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct uk_jsonl_policy p;
 	struct uk_jsonl_in in;
 	struct uk_err err;
-	yajl_val rec, e;
+	yajl_val rec;
 	const char *url;
 	size_t len;
 	int c, i, r, pass = 0;
@@ -261,6 +271,8 @@ cmd_set(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	/* A failed fetch is never cached; with -p it passes on. */
+	policy_init(&p, pass ? 0 : UK_JSONL_DROP_PASS, "url");
 	for (i = 0; i < (argc ? argc : 1); i++) {
 		if (uk_jsonl_open(&in, argc ? argv[i] : "-", &err)) {
 			if (err.code == UK_EXIT_FATAL)
@@ -269,24 +281,9 @@ cmd_set(int argc, char **argv)
 			uk_status_set(UK_EXIT_FAIL);
 			continue;
 		}
-		while ((r = uk_jsonl_next(&in, 0, &rec, &err)) != 0) {
-			if (r < 0) {
-				if (err.code == UK_EXIT_FATAL)
-					uk_die(UK_EXIT_FATAL, "%s", err.msg);
-				uk_jsonl_out_error(&out, in.name, in.lineno,
-				    err.msg);
-				continue;
-			}
-			/* A failed fetch is never cached; it passes on. */
-			if ((e = uk_json_get(rec, "error")) &&
-			    !YAJL_IS_NULL(e)) {
-				if (pass)
-					emit(rec);
-				uk_json_free(rec);
-				continue;
-			}
-			if ((url = uk_json_get_strn(rec, "url", &len)) &&
-			    len != strlen(url)) {
+		while ((r = uk_jsonl_take(&in, &p, &rec, &err)) > 0) {
+			url = uk_json_get_strn(rec, "url", &len);
+			if (len != strlen(url)) {
 				/* Kept, it would be served for the URL cut
 				 * at the NUL.  The record goes on with its
 				 * error, as urlfetch answers it. */
@@ -316,6 +313,8 @@ cmd_set(int argc, char **argv)
 			}
 			uk_json_free(rec);
 		}
+		if (r < 0)
+			uk_die(UK_EXIT_FATAL, "%s", err.msg);
 		uk_jsonl_close(&in);
 	}
 	return 0;
@@ -685,6 +684,7 @@ session_add_url(const char *url, yajl_val in)
 static void
 session_add_stdin(void)
 {
+	struct uk_jsonl_policy p;
 	struct uk_jsonl_in in;
 	struct uk_err err;
 	yajl_val rec;
@@ -692,14 +692,9 @@ session_add_stdin(void)
 
 	if (uk_jsonl_open(&in, "-", &err))
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
-	while ((r = uk_jsonl_next(&in, 0, &rec, &err)) != 0) {
-		if (r < 0) {
-			if (err.code == UK_EXIT_FATAL)
-				uk_die(UK_EXIT_FATAL, "%s", err.msg);
-			uk_jsonl_out_error(&out, in.name, in.lineno,
-			    err.msg);
-			continue;
-		}
+	/* A session keeps failures too: they are its records. */
+	policy_init(&p, UK_JSONL_TAKE_FAILED, NULL);
+	while ((r = uk_jsonl_take(&in, &p, &rec, &err)) > 0) {
 		if (uk_session_add(cur, rec, &err)) {
 			if (err.code == UK_EXIT_FATAL)
 				uk_die(UK_EXIT_FATAL, "%s", err.msg);
@@ -708,6 +703,8 @@ session_add_stdin(void)
 		}
 		uk_json_free(rec);
 	}
+	if (r < 0)
+		uk_die(UK_EXIT_FATAL, "%s", err.msg);
 	uk_jsonl_close(&in);
 }
 

@@ -200,10 +200,25 @@ scan_found(void *ctx, const char *s, size_t start, size_t end)
 	return emit(ctx, s + start, end - start, start, end);
 }
 
+/*
+ * How records are read (lib/jsonl): bad lines become error records; those
+ * that arrive failed pass through, unless the output is URLs (-u) or
+ * nothing (-q).
+ */
+static void
+policy_init(struct uk_jsonl_policy *p, int flags, const char *require)
+{
+	memset(p, 0, sizeof(*p));
+	p->flags = flags | (opt.urls || opt.quiet ? UK_JSONL_DROP_PASS : 0);
+	p->require = require;
+	p->out = &out;
+}
+
 /* -j: the message is a field of each record. */
 static int
 scan_records(struct uk_jsonl_in *in)
 {
+	struct uk_jsonl_policy p;
 	struct uk_detect d;
 	struct uk_err err;
 	struct msg m;
@@ -213,31 +228,9 @@ scan_records(struct uk_jsonl_in *in)
 	int r;
 
 	memset(&m, 0, sizeof(m));
-	while ((r = uk_jsonl_next(in, 0, &rec, &err)) != 0) {
-		if (r < 0) {
-			if (err.code == UK_EXIT_FATAL) {
-				uk_warn("%s", err.msg);
-				return -1;
-			}
-			uk_jsonl_out_error(&out, in->name, in->lineno, err.msg);
-			continue;
-		}
-		if (uk_json_get(rec, "error")) {
-			if (!opt.urls && !opt.quiet)
-				uk_jsonl_out_record(&out, rec);
-			uk_json_free(rec);
-			continue;
-		}
+	policy_init(&p, 0, opt.field);
+	while ((r = uk_jsonl_take(in, &p, &rec, &err)) > 0) {
 		text = uk_json_get_strn(rec, opt.field, &len);
-		if (!text) {
-			char msg[300];
-
-			snprintf(msg, sizeof(msg), "no string field '%s'",
-			    opt.field);
-			uk_jsonl_out_error(&out, in->name, in->lineno, msg);
-			uk_json_free(rec);
-			continue;
-		}
 		m.no = in->lineno;
 		m.count = 0;
 		m.id = uk_json_get(rec, "id");
@@ -256,6 +249,10 @@ scan_records(struct uk_jsonl_in *in)
 			break;
 	}
 	uk_strset_release(&m.seen);
+	if (r < 0) {
+		uk_warn("%s", err.msg);
+		return -1;
+	}
 	return 0;
 }
 
@@ -263,6 +260,7 @@ scan_records(struct uk_jsonl_in *in)
 static int
 classify_records(struct uk_jsonl_in *in)
 {
+	struct uk_jsonl_policy p;
 	struct uk_err err;
 	struct uk_url u;
 	yajl_val rec;
@@ -270,27 +268,9 @@ classify_records(struct uk_jsonl_in *in)
 	size_t len;
 	int r;
 
-	while ((r = uk_jsonl_next(in, UK_JSONL_BARE_URL, &rec, &err)) != 0) {
-		if (r < 0) {
-			if (err.code == UK_EXIT_FATAL) {
-				uk_warn("%s", err.msg);
-				return -1;
-			}
-			uk_jsonl_out_error(&out, in->name, in->lineno, err.msg);
-			continue;
-		}
-		if (uk_json_get(rec, "error")) {
-			if (!opt.urls && !opt.quiet)
-				uk_jsonl_out_record(&out, rec);
-			uk_json_free(rec);
-			continue;
-		}
-		if (!(url = uk_json_get_strn(rec, "url", &len))) {
-			uk_jsonl_out_error(&out, in->name, in->lineno,
-			    "no string field 'url'");
-			uk_json_free(rec);
-			continue;
-		}
+	policy_init(&p, UK_JSONL_BARE_URL, "url");
+	while ((r = uk_jsonl_take(in, &p, &rec, &err)) > 0) {
+		url = uk_json_get_strn(rec, "url", &len);
 		if (len != strlen(url)) {
 			/* Classified, the URL would be what comes before. */
 			uk_warn("%s:%lu: '%s': the URL holds a NUL byte (\\u0000)",
@@ -323,6 +303,10 @@ classify_records(struct uk_jsonl_in *in)
 		}
 		uk_url_release(&u);
 		uk_json_free(rec);
+	}
+	if (r < 0) {
+		uk_warn("%s", err.msg);
+		return -1;
 	}
 	return 0;
 }

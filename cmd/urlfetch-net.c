@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,131 +107,104 @@ progress_repo(const struct uk_repo_progress *p, void *arg)
 	prog.repo = NULL;
 }
 
-/* One input record's place in the output order. */
+/*
+ * A URL being fetched: its item in the output queue (qi->rec is the input
+ * record, qi->data this slot) and the fetch.
+ */
 struct slot {
-	enum { S_JOB, S_PASS, S_BAD } kind;
 	struct uk_fetch_job job;
-	yajl_val in;        /* the input record (S_JOB, S_PASS) */
-	char *file, *msg;   /* S_BAD */
-	unsigned long line; /* S_BAD */
+	struct uk_jsonl_item *qi;
 };
 
 struct run {
 	struct uk_fetch f;
-	struct slot **q; /* the window, in input order */
-	size_t head, n, cap;
-	struct uk_cache scache; /* the session's cache directory */
-	struct uk_session sess; /* -S */
+	struct uk_jsonl_queue q; /* records in input order */
+	struct uk_cache scache;  /* the session's cache directory */
+	struct uk_session sess;  /* -S */
 	int have_sess;
 	char *msgkey; /* the message being counted */
 	long msgcount;
 	long cache_errors;
 };
 
+/* The slot whose job j is. */
 static struct slot *
-push_slot(struct run *r, int kind)
+slot_of(struct uk_fetch_job *j)
 {
-	struct slot *s = uk_xcalloc(1, sizeof(*s));
-
-	if (r->head + r->n == r->cap) {
-		if (r->head > 0) {
-			memmove(r->q, r->q + r->head, r->n * sizeof(*r->q));
-			r->head = 0;
-		} else {
-			r->cap = r->cap ? 2 * r->cap : 64;
-			r->q = uk_xrealloc(r->q, r->cap * sizeof(*r->q));
-		}
-	}
-	s->kind = kind;
-	prog.total++;
-	r->q[r->head + r->n++] = s;
-	return s;
+	return (struct slot *)((char *)j - offsetof(struct slot, job));
 }
 
-/* Write every finished record at the head of the window. */
+/* The content record of a finished fetch, as it goes out. */
+static void
+write_content(struct run *r, struct slot *s)
+{
+	struct uk_err err;
+	const char *e;
+
+	uk_fetch_carry(s->job.rec, s->qi->rec);
+	if (uk_jsonl_fit(s->job.rec, UK_JSONL_MAX_LINE) < 0) {
+		yajl_val u = uk_json_copy(uk_json_get(s->job.rec, "url"));
+
+		uk_json_free(s->job.rec);
+		s->job.rec = uk_json_object();
+		uk_json_set(s->job.rec, "url", u);
+		uk_json_set_str(s->job.rec, "error",
+		    "the record is over the line limit");
+	}
+	if ((e = uk_json_get_str(s->job.rec, "error"))) {
+		prog.failed++;
+		progress_clear();
+		uk_warn("'%s': %s",
+		    s->job.url ? s->job.url :
+				 uk_json_get_str(s->job.rec, "url"),
+		    e);
+		uk_status_set(UK_EXIT_FAIL);
+	} else if (uk_json_get(s->job.rec, "needs_browser")) {
+		progress_clear();
+		uk_warn("'%s': %s", s->job.url, uk_extract_shell_warning);
+	}
+	uk_jsonl_out_record(&out, s->job.rec);
+	if (r->have_sess && uk_session_add(&r->sess, s->job.rec, &err)) {
+		progress_clear();
+		uk_warn("session '%s': %s", opt.session, err.msg);
+		uk_status_set(err.code);
+	}
+	uk_fetch_job_release(&s->job);
+}
+
+/* The queue's writer: each item at its turn, in input order. */
+static void
+write_item(struct uk_jsonl_item *it, void *arg)
+{
+	if (prog.tty_out)
+		progress_clear();
+	prog.done++;
+	switch (it->kind) {
+	case UK_JSONL_RECORD:
+		write_content(arg, it->data);
+		free(it->data);
+		break;
+	case UK_JSONL_ERROR:
+		prog.failed++;
+		progress_clear();
+		/* FALLTHROUGH */
+	case UK_JSONL_PASS:
+		uk_jsonl_item_write(&out, it);
+		break;
+	}
+}
+
+/* Write every finished record at the head of the queue. */
 static void
 flush_head(struct run *r)
 {
-	struct uk_err err;
-	struct slot *s;
-	const char *e;
-
-	while (r->n > 0) {
-		s = r->q[r->head];
-		if (s->kind == S_JOB && !s->job.done)
-			break;
-		if (prog.tty_out)
-			progress_clear();
-		prog.done++;
-		switch (s->kind) {
-		case S_JOB:
-			uk_fetch_carry(s->job.rec, s->in);
-			if (uk_jsonl_fit(s->job.rec, UK_JSONL_MAX_LINE) < 0) {
-				yajl_val u = uk_json_copy(
-				    uk_json_get(s->job.rec, "url"));
-
-				uk_json_free(s->job.rec);
-				s->job.rec = uk_json_object();
-				uk_json_set(s->job.rec, "url", u);
-				uk_json_set_str(s->job.rec, "error",
-				    "the record is over the line limit");
-			}
-			if ((e = uk_json_get_str(s->job.rec, "error"))) {
-				prog.failed++;
-				progress_clear();
-				uk_warn("'%s': %s",
-				    s->job.url ? s->job.url
-					       : uk_json_get_str(s->job.rec,
-						     "url"),
-				    e);
-				uk_status_set(UK_EXIT_FAIL);
-			} else if (uk_json_get(s->job.rec, "needs_browser")) {
-				progress_clear();
-				uk_warn("'%s': %s", s->job.url,
-				    uk_extract_shell_warning);
-			}
-			uk_jsonl_out_record(&out, s->job.rec);
-			if (r->have_sess &&
-			    uk_session_add(&r->sess, s->job.rec, &err)) {
-				progress_clear();
-				uk_warn("session '%s': %s", opt.session,
-				    err.msg);
-				uk_status_set(err.code);
-			}
-			uk_fetch_job_release(&s->job);
-			break;
-		case S_PASS:
-			uk_jsonl_out_record(&out, s->in);
-			break;
-		case S_BAD:
-			prog.failed++;
-			progress_clear();
-			uk_jsonl_out_error(&out, s->file, s->line, s->msg);
-			break;
-		}
-		uk_json_free(s->in);
-		free(s->file);
-		free(s->msg);
-		free(s);
-		r->head++;
-		r->n--;
-	}
+	uk_jsonl_queue_flush(&r->q);
 	if (r->f.cache_errors > r->cache_errors) {
 		progress_clear();
 		uk_warn("cache: %s", r->f.cache_err.msg);
 		uk_status_set(UK_EXIT_FAIL);
 		r->cache_errors = r->f.cache_errors;
 	}
-}
-
-static void
-bad(struct run *r, struct uk_jsonl_in *in, const char *msg)
-{
-	struct slot *s = push_slot(r, S_BAD);
-
-	s->file = uk_xstrdup(in->name);
-	s->line = in->lineno;
-	s->msg = uk_xstrdup(msg);
 }
 
 /* The per-message limit: 1 when rec is one URL too many. */
@@ -260,7 +234,8 @@ static void
 not_fetched(struct slot *s, const char *msg, int skipped)
 {
 	s->job.rec = uk_json_object();
-	uk_json_set(s->job.rec, "url", uk_json_copy(uk_json_get(s->in, "url")));
+	uk_json_set(s->job.rec, "url",
+	    uk_json_copy(uk_json_get(s->qi->rec, "url")));
 	uk_json_set_str(s->job.rec, "error", msg);
 	if (skipped)
 		uk_json_set_bool(s->job.rec, "skipped", 1);
@@ -271,6 +246,9 @@ not_fetched(struct slot *s, const char *msg, int skipped)
 static int
 take(struct run *r, struct uk_jsonl_in *in)
 {
+	struct uk_jsonl_policy p = { .flags = UK_JSONL_BARE_URL,
+		.require = "url",
+		.q = &r->q };
 	struct uk_err err;
 	yajl_val rec;
 	const char *url, *type;
@@ -278,34 +256,26 @@ take(struct run *r, struct uk_jsonl_in *in)
 	size_t len;
 	int n;
 
-	n = uk_jsonl_next(in, UK_JSONL_BARE_URL, &rec, &err);
+	/* Bad lines and records that arrived failed are queued in order. */
+	n = uk_jsonl_take(in, &p, &rec, &err);
+	prog.total = r->q.total;
 	if (n == 0)
 		return 0;
 	if (n < 0) {
-		if (err.code == UK_EXIT_FATAL) {
-			progress_clear();
-			uk_warn("%s", err.msg);
-			return -1;
-		}
-		bad(r, in, err.msg);
-		return 1;
+		progress_clear();
+		uk_warn("%s", err.msg);
+		return -1;
 	}
-	if (uk_json_get(rec, "error")) {
-		s = push_slot(r, S_PASS);
-		s->in = rec;
-		return 1;
-	}
-	if (!(url = uk_json_get_strn(rec, "url", &len))) {
-		bad(r, in, "no string field 'url'");
-		uk_json_free(rec);
-		return 1;
-	}
+	url = uk_json_get_strn(rec, "url", &len);
 	type = uk_json_get_str(rec, "type");
-	s = push_slot(r, S_JOB);
-	s->in = rec;
+	s = uk_xcalloc(1, sizeof(*s));
+	s->qi = uk_jsonl_queue_add(&r->q, rec, in->name, in->lineno);
+	s->qi->data = s;
+	prog.total = r->q.total;
 	if (len != strlen(url)) {
 		/* "https://a.example/j\u0000evil" is not https://a.example/j. */
 		not_fetched(s, "the URL holds a NUL byte (\\u0000)", 0);
+		s->qi->done = 1;
 		return 1;
 	}
 	if (over_limit(r, rec)) {
@@ -317,10 +287,12 @@ take(struct run *r, struct uk_jsonl_in *in)
 		    opt.max_per_msg);
 		not_fetched(s, msg.buf, 1);
 		uk_buf_release(&msg);
+		s->qi->done = 1;
 		return 1;
 	}
 	progress_host(url);
 	uk_fetch_start(&r->f, &s->job, url, type);
+	s->qi->done = s->job.done; /* a cache hit, or refused at once */
 	return 1;
 }
 
@@ -329,6 +301,7 @@ main(int argc, char **argv)
 {
 	struct uk_err err;
 	struct uk_jsonl_in in;
+	struct uk_fetch_job *j;
 	struct run r;
 	long window;
 	int i, eof, open_in = 0, fd_ready = 0, n;
@@ -365,6 +338,9 @@ main(int argc, char **argv)
 		r.have_sess = 1;
 	}
 	uk_jsonl_out_init(&out, stdout);
+	uk_jsonl_queue_init(&r.q, &out);
+	r.q.write = write_item;
+	r.q.arg = &r;
 	window = 4 * opt.fo.http.jobs < 16 ? 16 : 4 * opt.fo.http.jobs;
 
 	i = 0;
@@ -390,7 +366,7 @@ main(int argc, char **argv)
 				r.msgkey = NULL;
 			}
 		}
-		if (open_in && (long)r.n < window) {
+		if (open_in && (long)r.q.n < window) {
 			if (!uk_fetch_busy(&r.f) || fd_ready ||
 			    in.rpos < in.rend) {
 				fd_ready = 0;
@@ -408,13 +384,14 @@ main(int argc, char **argv)
 			}
 			fd = in.fd;
 		}
-		if (eof && r.n == 0)
+		if (eof && r.q.n == 0)
 			break;
-		if (!uk_fetch_wait(&r.f, fd, &fd_ready) && !fd_ready &&
-		    !uk_fetch_busy(&r.f) && eof) {
+		if ((j = uk_fetch_wait(&r.f, fd, &fd_ready))) {
+			slot_of(j)->qi->done = 1;
+		} else if (!fd_ready && !uk_fetch_busy(&r.f) && eof) {
 			/* Nothing left in flight: the window is done. */
 			flush_head(&r);
-			if (r.n) {
+			if (r.q.n) {
 				progress_clear();
 				uk_die(UK_EXIT_FATAL,
 				    "internal error: "
@@ -430,7 +407,7 @@ main(int argc, char **argv)
 	if (open_in)
 		uk_jsonl_close(&in);
 	free(r.msgkey);
-	free(r.q);
+	uk_jsonl_queue_release(&r.q);
 	uk_fetch_release(&r.f);
 	if (r.have_sess) {
 		uk_session_release(&r.sess);

@@ -47,21 +47,20 @@ static yajl_val *ctx_recs;
 static size_t ctx_n, ctx_alloc;
 static int prompt_count;
 
-/* A record on its way through, in input order. */
+/*
+ * A record on its way through: its place in the output queue (qi->rec is
+ * the record, qi->data this item) and its summary request.
+ */
 struct item {
-	yajl_val rec;
-	const char *file;
-	unsigned long line;
-	int done;
+	struct uk_jsonl_item *qi;
 	enum uk_summary_type type;
 	char reason[128];
 	struct uk_buf system, user;
 	struct uk_llm_req req;
-	struct item *next;
 };
 
-static struct item *head, **tail = &head;
-static size_t queued;
+/* Records in input order, however their summaries finish. */
+static struct uk_jsonl_queue queue;
 
 static void
 usage(int code)
@@ -122,42 +121,34 @@ emit(yajl_val rec)
 	}
 }
 
-/* Input that is not a record: an error record in JSON mode, else a warning. */
+/*
+ * The queue's writer: an item at the head, in input order.  Input that
+ * was not a record is an error record in JSON mode, else only a warning
+ * (the queue has no output then).
+ */
 static void
-bad_line(const char *file, unsigned long line, const char *msg)
+write_item(struct uk_jsonl_item *qi, void *arg)
 {
-	struct item *it;
-
-	if (opt.mode != MODE_JSON) {
-		uk_warn("%s:%lu: %s", display(file), line, msg);
-		uk_status_set(UK_EXIT_FAIL);
+	(void)arg;
+	if (qi->kind == UK_JSONL_ERROR) {
+		uk_jsonl_item_write(queue.out, qi);
 		return;
 	}
-	/* Keep it in order behind the records still in flight. */
-	it = uk_xcalloc(1, sizeof(*it));
-	it->rec = uk_json_object();
-	uk_json_set_str(it->rec, "error", msg);
-	uk_json_set_str(it->rec, "tool", uk_prog);
-	uk_json_set_str(it->rec, "file", file);
-	uk_json_set_int(it->rec, "line", (long long)line);
-	uk_warn("%s:%lu: %s", display(file), line, msg);
-	uk_status_set(UK_EXIT_FAIL);
-	it->done = 1;
-	*tail = it;
-	tail = &it->next;
-	queued++;
+	emit(qi->rec);
+	qi->rec = NULL; /* emit's now */
+	free(qi->data);
 }
 
 static void
 fail(struct item *it, const char *msg)
 {
-	const char *url = uk_json_get_str(it->rec, "url");
+	const char *url = uk_json_get_str(it->qi->rec, "url");
 
-	uk_json_set_str(it->rec, "error", msg);
-	uk_warn("%s:%lu: '%s': %s", display(it->file), it->line, url ? url : "",
-	    msg);
+	uk_json_set_str(it->qi->rec, "error", msg);
+	uk_warn("%s:%lu: '%s': %s", display(it->qi->file), it->qi->line,
+	    url ? url : "", msg);
 	uk_status_set(UK_EXIT_FAIL);
-	it->done = 1;
+	it->qi->done = 1;
 }
 
 /* text[0..len): a summary may hold NUL ("a\u0000b"), written back whole. */
@@ -165,12 +156,13 @@ static void
 set_summary(struct item *it, const char *text, size_t len,
     const char *backend)
 {
-	uk_json_set(it->rec, "summary", uk_json_strn(text, len));
-	uk_json_set_str(it->rec, "summary_type",
-	    uk_summary_type_name(it->type));
-	uk_json_set_str(it->rec, "summary_reason", it->reason);
-	uk_json_set_str(it->rec, "summary_backend", backend);
-	it->done = 1;
+	yajl_val rec = it->qi->rec;
+
+	uk_json_set(rec, "summary", uk_json_strn(text, len));
+	uk_json_set_str(rec, "summary_type", uk_summary_type_name(it->type));
+	uk_json_set_str(rec, "summary_reason", it->reason);
+	uk_json_set_str(rec, "summary_backend", backend);
+	it->qi->done = 1;
 }
 
 /* The cache entry's summary of the type wanted, if it has one. */
@@ -223,22 +215,15 @@ has_text(yajl_val rec)
 static void
 process(struct item *it)
 {
-	yajl_val rec = it->rec;
+	yajl_val rec = it->qi->rec;
 	const char *hint, *url, *s, *t;
 	struct uk_buf b = UK_BUF_INIT;
 
-	if (uk_json_get(rec, "error")) {
-		it->done = 1; /* passes through untouched */
-		return;
-	}
 	if (opt.no_summary) {
-		it->done = 1;
+		it->qi->done = 1;
 		return;
 	}
-	if (!(url = uk_json_get_str(rec, "url"))) {
-		fail(it, "no string field 'url'");
-		return;
-	}
+	url = uk_json_get_str(rec, "url"); /* the reader required it */
 	hint = opt.hint ? opt.hint : uk_json_get_str(rec, "hint");
 	if (opt.type >= 0) {
 		it->type = (enum uk_summary_type)opt.type;
@@ -254,7 +239,7 @@ process(struct item *it)
 		uk_json_set_str(rec, "summary_reason", it->reason);
 		if (!uk_json_get(rec, "summary_backend"))
 			uk_json_set_str(rec, "summary_backend", "input");
-		it->done = 1;
+		it->qi->done = 1;
 		return;
 	}
 	if (have_cache && !opt.force && from_cache(it, url))
@@ -285,12 +270,12 @@ process(struct item *it)
 		lo.model = opt.model;
 		uk_llm_body(&lo, it->system.buf, it->system.len, it->user.buf,
 		    it->user.len, &b);
-		uk_json_free(it->rec);
-		it->rec = uk_json_parse(b.buf, b.len, NULL);
+		uk_json_free(it->qi->rec);
+		it->qi->rec = uk_json_parse(b.buf, b.len, NULL);
 		uk_buf_release(&b);
 		uk_buf_release(&it->system);
 		uk_buf_release(&it->user);
-		it->done = 1;
+		it->qi->done = 1;
 		return;
 	}
 	it->req.system = it->system.buf;
@@ -307,7 +292,7 @@ answered(struct uk_llm_req *r)
 {
 	struct item *it = r->data;
 	struct uk_err err;
-	const char *url = uk_json_get_str(it->rec, "url");
+	const char *url = uk_json_get_str(it->qi->rec, "url");
 
 	if (r->ok) {
 		set_summary(it, r->text, r->text_len,
@@ -333,16 +318,7 @@ answered(struct uk_llm_req *r)
 static void
 drain(void)
 {
-	struct item *it;
-
-	while ((it = head) && it->done) {
-		head = it->next;
-		if (!head)
-			tail = &head;
-		queued--;
-		emit(it->rec);
-		free(it);
-	}
+	uk_jsonl_queue_flush(&queue);
 }
 
 static void
@@ -359,6 +335,8 @@ wait_one(int fd, int *ready)
 static int
 run(struct uk_jsonl_in *in)
 {
+	struct uk_jsonl_policy p = { .require = opt.no_summary ? NULL : "url",
+		.q = &queue };
 	struct uk_err err;
 	struct item *it;
 	yajl_val rec;
@@ -367,7 +345,7 @@ run(struct uk_jsonl_in *in)
 
 	for (;;) {
 		drain();
-		if (have_llm && (llm.active >= opt.jobs || queued >= maxq)) {
+		if (have_llm && (llm.active >= opt.jobs || queue.n >= maxq)) {
 			wait_one(-1, NULL);
 			continue;
 		}
@@ -377,26 +355,18 @@ run(struct uk_jsonl_in *in)
 			if (!ready)
 				continue;
 		}
-		r = uk_jsonl_next(in, 0, &rec, &err);
+		r = uk_jsonl_take(in, &p, &rec, &err);
 		if (r == 0)
 			return 0;
 		if (r < 0) {
-			if (err.code == UK_EXIT_FATAL) {
-				uk_warn("%s", err.msg);
-				return -1;
-			}
-			bad_line(in->name, in->lineno, err.msg);
-			continue;
+			uk_warn("%s", err.msg);
+			return -1;
 		}
 		it = uk_xcalloc(1, sizeof(*it));
-		it->rec = rec;
-		it->file = in->name;
-		it->line = in->lineno;
+		it->qi = uk_jsonl_queue_add(&queue, rec, in->name, in->lineno);
+		it->qi->data = it;
 		uk_buf_init(&it->system, 0);
 		uk_buf_init(&it->user, 0);
-		*tail = it;
-		tail = &it->next;
-		queued++;
 		process(it);
 	}
 }
@@ -612,6 +582,8 @@ main(int argc, char **argv)
 	}
 
 	uk_jsonl_out_init(&out, stdout);
+	uk_jsonl_queue_init(&queue, opt.mode == MODE_JSON ? &out : NULL);
+	queue.write = write_item;
 	for (i = 0; i < (argc ? argc : 1); i++) {
 		struct uk_jsonl_in in;
 
@@ -652,6 +624,7 @@ main(int argc, char **argv)
 			uk_json_free(ctx_recs[k]);
 		free(ctx_recs);
 	}
+	uk_jsonl_queue_release(&queue);
 	uk_jsonl_out_finish(&out);
 	uk_jsonl_out_release(&out);
 	if (have_llm)

@@ -274,3 +274,29 @@ uk_buf_add_utf8(struct uk_buf *b, const char *s, size_t len)
 	uk_buf_add(b, s + start, i - start);
 	return bad;
 }
+
+size_t
+uk_utf8_chars(const char *s, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+size_t
+uk_utf8_prefix(const char *s, size_t len, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80) {
+			if (n == max)
+				return i;
+			n++;
+		}
+	}
+	return len;
+}

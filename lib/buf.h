@@ -60,5 +60,15 @@ size_t uk_utf8_seqlen(const unsigned char *s, size_t avail);
 int uk_utf8_valid(const char *s, size_t len);
 /* The largest n <= len that does not cut a UTF-8 sequence of s. */
 size_t uk_utf8_cut(const char *s, size_t len);
+/*
+ * The number of characters (code points) of s[0..len): the bytes that do
+ * not continue a sequence, so an invalid byte counts as one.
+ */
+size_t uk_utf8_chars(const char *s, size_t len);
+/*
+ * The byte length of the longest prefix of s[0..len) that holds at most
+ * max characters (as uk_utf8_chars counts them); it never cuts a sequence.
+ */
+size_t uk_utf8_prefix(const char *s, size_t len, size_t max);
 
 #endif

@@ -481,7 +481,8 @@ uk_jsonl_take(struct uk_jsonl_in *l, const struct uk_jsonl_policy *p,
 				    err->msg);
 			continue;
 		}
-		if (uk_jsonl_is_error(v)) {
+		if (!(p->flags & UK_JSONL_TAKE_FAILED) &&
+		    uk_jsonl_is_error(v)) {
 			if (p->q)
 				uk_jsonl_queue_pass(p->q, v, l->name,
 				    l->lineno);

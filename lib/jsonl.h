@@ -158,11 +158,17 @@ const char *uk_jsonl_name(const struct uk_jsonl_in *l);
  *		... err.msg, a read error: stop (exit 3) ...
  */
 #define UK_JSONL_DROP_PASS 2 /* records with "error" set are not written */
+/*
+ * Records with "error" set come back to the caller like any other, for a
+ * program that keeps them rather than passing them on (urlcache session
+ * add stores failures too).  p->require still applies to them.
+ */
+#define UK_JSONL_TAKE_FAILED 4
 
 struct uk_jsonl_queue;
 
 struct uk_jsonl_policy {
-	int flags;           /* UK_JSONL_BARE_URL, UK_JSONL_DROP_PASS */
+	int flags; /* UK_JSONL_BARE_URL, UK_JSONL_DROP_PASS, _TAKE_FAILED */
 	const char *require; /* a field every record has as a string, or NULL */
 	const char *missing; /* the message when it has not: NULL for
 				"no string field '<require>'" */

@@ -143,32 +143,6 @@ uk_summary_select_record(yajl_val rec, const char *hint, char *reason,
 	    size);
 }
 
-size_t
-uk_utf8_chars(const char *s, size_t len)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < len; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			n++;
-	return n;
-}
-
-size_t
-uk_utf8_prefix(const char *s, size_t len, size_t max)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < len; i++) {
-		if (((unsigned char)s[i] & 0xc0) != 0x80) {
-			if (n == max)
-				return i;
-			n++;
-		}
-	}
-	return len;
-}
-
 int
 uk_summary_assemble(yajl_val rec, size_t max, struct uk_buf *out)
 {

@@ -77,14 +77,6 @@ enum uk_summary_type uk_summary_select(const char *url_type, int has_symbol_map,
 enum uk_summary_type uk_summary_select_record(yajl_val rec, const char *hint,
     char *reason, size_t size);
 
-/* The number of characters (code points) of s[0..len). */
-size_t uk_utf8_chars(const char *s, size_t len);
-/*
- * The byte length of the longest prefix of s[0..len) that holds at most
- * max characters; it never cuts a sequence.
- */
-size_t uk_utf8_prefix(const char *s, size_t len, size_t max);
-
 /*
  * The text for the model: "URL: ", then the record's title, description,
  * readme, symbol map and content that are present and not empty, each

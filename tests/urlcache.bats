@@ -61,6 +61,17 @@ put() {
 	jq -e '.url == "https://hit.test/" and .cached' <<<"${lines[1]}"
 }
 
+@test "get: a url record that arrived failed passes through untouched, exit 0" {
+	put https://hit.test/
+	run -0 --separate-stderr urlcache get < <(printf '%s\n' \
+	    '{"url":"https://hit.test/","error":"HTTP 404","id":3}' \
+	    https://hit.test/)
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[0]}" = '{"url":"https://hit.test/","error":"HTTP 404","id":3}' ]
+	jq -e '.url == "https://hit.test/" and .cached' <<<"${lines[1]}"
+	[ -z "$stderr" ]
+}
+
 @test "get reads url records and bare URLs on stdin" {
 	put https://a.test/
 	put https://b.test/

@@ -191,6 +191,13 @@ TABLE
 	[[ $(jq -r .error <<<"$output") == "nothing to summarise" ]]
 }
 
+@test "a record with no url is answered by the error record, as in every program" {
+	run -1 --separate-stderr urlsum -C <<<'{"title":"x"}'
+	jq -e '.error == "no string field '\''url'\''" and .tool == "urlsum" and
+	    .file == "-" and .line == 1 and (has("title") | not)' <<<"$output"
+	[[ $stderr == *"urlsum: <stdin>:1: no string field 'url'"* ]]
+}
+
 @test "a summary of the wanted type in the record is kept; another type is replaced" {
 	jq -c '. + {summary: "given", summary_type: "BRIEF"}' "$SUM/web.json" >"$T/in"
 	run -0 urlsum -C "$T/in"

@@ -177,6 +177,17 @@ test_take(void)
 	stderr_text(&errs);
 	uk_jsonl_close(&l);
 
+	/* UK_JSONL_TAKE_FAILED: a failure is a record like any other. */
+	p.flags = UK_JSONL_TAKE_FAILED;
+	p.require = "url";
+	open_input(&l, "{\"error\":\"e\"}\n{\"url\":\"u\",\"error\":\"e\"}\n");
+	r = uk_jsonl_take(&l, &p, &rec, &err);
+	ok(r == 1 && l.lineno == 2 && uk_jsonl_is_error(rec),
+	    "take failed: returned, and the required field still applies");
+	uk_json_free(rec);
+	stderr_text(&errs);
+	uk_jsonl_close(&l);
+
 	/* A read error is fatal and comes back to the caller. */
 	open_input(&l, "{}\n");
 	close(l.fd);

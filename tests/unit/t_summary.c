@@ -102,17 +102,6 @@ test_select_record(void)
 }
 
 static void
-test_utf8(void)
-{
-	const char *s = "a\xc3\xa9z\xe2\x82\xac"; /* aéz€ */
-
-	ok(uk_utf8_chars(s, strlen(s)) == 4, "characters are code points");
-	ok(uk_utf8_prefix(s, strlen(s), 2) == 3, "a prefix keeps é whole");
-	ok(uk_utf8_prefix(s, strlen(s), 3) == 4, "prefix of 3 characters");
-	ok(uk_utf8_prefix(s, strlen(s), 10) == strlen(s), "prefix of all");
-}
-
-static void
 test_assemble(void)
 {
 	struct uk_buf b = UK_BUF_INIT, big = UK_BUF_INIT;
@@ -351,7 +340,6 @@ main(void)
 {
 	test_select();
 	test_select_record();
-	test_utf8();
 	test_assemble();
 	test_format();
 	test_context();
