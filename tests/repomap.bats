@@ -488,3 +488,89 @@ first_files() {
 	s=$(map_files | grep -n -x pkg/store.py | cut -d: -f1)
 	[ "$u" -lt "$s" ]
 }
+
+@test "repomap: two .c/.h pairs and a helper: each pair one unit, its header first" {
+	d=$BATS_TEST_TMPDIR/pairs
+	mkdir -p "$d/lib" "$d/src"
+	cat >"$d/lib/store.h" <<'C'
+struct store;
+struct store *store_open(const char *path);
+int store_get(struct store *s, const char *key);
+C
+	cat >"$d/lib/store.c" <<'C'
+#include "store.h"
+#include "log.h"
+
+static unsigned
+store_hash(const char *key)
+{
+	return key[0];
+}
+
+struct store *
+store_open(const char *path)
+{
+	log_line(path);
+	return 0;
+}
+
+int
+store_get(struct store *s, const char *key)
+{
+	return s != 0 && store_hash(key) > 0;
+}
+C
+	cat >"$d/src/net.hpp" <<'C'
+class Conn;
+Conn *net_dial(const char *host, int port);
+int net_send(Conn *c, const char *data);
+C
+	cat >"$d/src/net.cpp" <<'C'
+#include "net.hpp"
+
+Conn *net_dial(const char *host, int port)
+{
+	return nullptr;
+}
+
+int net_send(Conn *c, const char *data)
+{
+	return c != nullptr;
+}
+C
+	# The helper: a .c file without a header of its name.
+	printf 'void log_line(const char *s)\n{\n\t(void)s;\n}\n' >"$d/lib/log.c"
+	for i in 1 2 3; do
+		printf '#include "store.h"\n#include "net.hpp"\nint use%d(void)\n{\n\tlog_line("u");\n\treturn store_get(store_open("p"), "k") + net_send(net_dial("h", %d), "d");\n}\n' \
+		    "$i" "$i" >"$d/src/use$i.cpp"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	# One unit each: the header's path is the map's file, the .c or .cc
+	# file only under it, indented; the helper a file of its own.
+	map_files >"$T/files"
+	grep -qx lib/store.h "$T/files"
+	grep -qx src/net.hpp "$T/files"
+	grep -qx lib/log.c "$T/files"
+	run -1 grep -E '^(lib/store\.c|src/net\.cpp)$' "$T/files"
+	[ "$(sort "$T/files" | uniq -d)" = "" ]
+	# The .c file's own definition (the static helper) follows its header.
+	h=$(grep -n -x 'lib/store.h:' "$T/map" | cut -d: -f1)
+	c=$(grep -n -x '  lib/store.c:' "$T/map" | cut -d: -f1)
+	[ "$c" -gt "$h" ]
+	[ "$(sed -n "$h,${c}p" "$T/map" | grep -c '^$')" = 0 ]
+	sed -n "$c,\$p" "$T/map" | grep -q 'store_hash'
+	# A declared function once, as the header declares it.
+	[ "$(grep -c 'store_open' "$T/map")" = 1 ]
+	grep -qx '│struct store \*store_open(const char \*path);' "$T/map"
+	[ "$(grep -c 'net_dial' "$T/map")" = 1 ]
+	grep -qx '│Conn \*net_dial(const char \*host, int port);' "$T/map"
+	# The best-ranked file leads the map; in the ranked list (-r) each
+	# header is just before its .c file, with the same rank.
+	[ "$(map_files | head -n 1)" = "$(jq -r .github_info.top_file <<<"$output")" ]
+	run -0 --separate-stderr "$SYM" -R -t 4000 -r 10 "$d"
+	awk '{ print $2, $5 }' <<<"$stderr" >"$T/ranks"
+	grep -A1 -x '.* lib/store.h' "$T/ranks" | tail -n 1 | grep -q ' lib/store.c$'
+	grep -A1 -x '.* src/net.hpp' "$T/ranks" | tail -n 1 | grep -q ' src/net.cpp$'
+	[ "$(grep -c "^$(grep ' lib/store.h$' "$T/ranks" | cut -d' ' -f1) lib/store" "$T/ranks")" = 2 ]
+}
