@@ -574,3 +574,29 @@ C
 	grep -A1 -x '.* src/net.hpp' "$T/ranks" | tail -n 1 | grep -q ' src/net.cpp$'
 	[ "$(grep -c "^$(grep ' lib/store.h$' "$T/ranks" | cut -d' ' -f1) lib/store" "$T/ranks")" = 2 ]
 }
+
+@test "repomap: urlsum reads a .c file under its header as a file of the map" {
+	d=$BATS_TEST_TMPDIR/sumpair
+	mkdir -p "$d/lib" "$d/src"
+	printf 'struct store;\nstruct store *store_open(const char *path);\n' >"$d/lib/store.h"
+	printf '#include "store.h"\n\nstatic unsigned\nstore_hash(const char *key)\n{\n\treturn key[0];\n}\n\nstruct store *\nstore_open(const char *path)\n{\n\treturn store_hash(path) ? 0 : 0;\n}\n' >"$d/lib/store.c"
+	for i in 1 2 3; do
+		printf '#include "store.h"\nint use%d(void)\n{\n\treturn store_open("p") != 0;\n}\n' "$i" >"$d/src/use$i.c"
+	done
+	run -0 "$SYM" -R -t 4000 -u https://github.com/acme/pairs "$d"
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	grep -qx '  lib/store.c:' "$T/map"
+	jq -c '{url, url_type: "github_repo", title: "acme/pairs",
+	    content: "Pairs is a store. It keeps keys.", symbol_map}' \
+	    <<<"$output" >"$T/rec"
+	# ARCHITECTURE: the .c file is a file of lib/, not a symbol.
+	run -0 urlsum -C -t ARCHITECTURE "$T/rec"
+	jq -r .summary <<<"$output" >"$T/arch"
+	grep -qx -- '- lib/: 2 files, 3 symbols (store.h, store.c)' "$T/arch"
+	# API: the .c file's path heads its signatures, not one of them.
+	run -0 urlsum -C -t API "$T/rec"
+	jq -r .summary <<<"$output" >"$T/api"
+	grep -qx 'lib/store.c:' "$T/api"
+	run -1 grep -x '  lib/store.c:' "$T/api"
+	[ "$(grep -A1 -x 'lib/store.c:' "$T/api" | tail -n 1)" = "  static unsigned" ]
+}
