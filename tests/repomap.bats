@@ -600,3 +600,66 @@ C
 	run -1 grep -x '  lib/store.c:' "$T/api"
 	[ "$(grep -A1 -x 'lib/store.c:' "$T/api" | tail -n 1)" = "  static unsigned" ]
 }
+
+@test "repomap: a header included for its macros only ranks below the headers whose functions are called" {
+	d=$BATS_TEST_TMPDIR/bare
+	mkdir -p "$d/lib" "$d/src"
+	# guard.h poisons functions: every file includes it, none uses it.
+	printf '#define strcpy(x, y) banned_strcpy\n#define sprintf(...) banned_sprintf\n' >"$d/lib/guard.h"
+	printf 'int store_get(int k);\n' >"$d/lib/store.h"
+	printf '#include "store.h"\n#include "guard.h"\n\nint store_get(int k)\n{\n\treturn k;\n}\n' >"$d/lib/store.c"
+	printf 'void log_line(const char *s);\n' >"$d/lib/log.h"
+	printf '#include "log.h"\n#include "guard.h"\n\nvoid log_line(const char *s)\n{\n\t(void)s;\n}\n' >"$d/lib/log.c"
+	for i in 1 2 3; do
+		printf '#include "guard.h"\n#include "store.h"\n\nint use%d(void)\n{\n\treturn store_get(%d);\n}\n' "$i" "$i" >"$d/src/use$i.c"
+	done
+	printf '#include "guard.h"\n#include "log.h"\n\nvoid note(void)\n{\n\tlog_line("x");\n}\n' >"$d/src/note.c"
+	run -0 --separate-stderr "$SYM" -R -t 4000 -r 10 "$d"
+	[ "$(jq -r .github_info.top_file <<<"$output")" = lib/store.h ]
+	awk '{ print $5 }' <<<"$stderr" >"$T/ranked"
+	g=$(grep -n -x lib/guard.h "$T/ranked" | cut -d: -f1)
+	l=$(grep -n -x lib/log.h "$T/ranked" | cut -d: -f1)
+	[ "$l" -lt "$g" ]
+}
+
+@test "repomap: a private header is one unit with its public header" {
+	d=$BATS_TEST_TMPDIR/priv
+	mkdir -p "$d/lib" "$d/src"
+	printf 'struct store;\nstruct store *store_open(const char *path);\n' >"$d/lib/store.h"
+	printf 'struct page {\n\tint n;\n};\nint store_page_read(struct page *p);\n' >"$d/lib/store_int.h"
+	printf '#include "store.h"\n#include "store_int.h"\n\nstruct store *store_open(const char *path)\n{\n\tstruct page p;\n\n\treturn store_page_read(&p) ? 0 : (struct store *)path;\n}\n' >"$d/lib/store.c"
+	for n in io gc; do
+		printf '#include "store_int.h"\n\nint store_%s(struct page *p)\n{\n\treturn store_page_read(p);\n}\n' "$n" >"$d/lib/store_$n.c"
+	done
+	printf '#include "store_int.h"\n\nint store_page_read(struct page *p)\n{\n\treturn p->n;\n}\n' >"$d/lib/page.c"
+	for i in 1 2; do
+		printf '#include "store.h"\n\nint use%d(void)\n{\n\treturn store_open("p") != 0;\n}\n' "$i" >"$d/src/use$i.c"
+	done
+	run -0 --separate-stderr "$SYM" -R -t 4000 -r 20 "$d"
+	# One rank for the two headers; the private one under the public.
+	awk '{ print $2, $5 }' <<<"$stderr" >"$T/ranks"
+	[ "$(grep ' lib/store_int.h$' "$T/ranks" | cut -d' ' -f1)" = "$(grep ' lib/store.h$' "$T/ranks" | cut -d' ' -f1)" ]
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	map_files >"$T/files"
+	grep -qx lib/store.h "$T/files"
+	run -1 grep -x lib/store_int.h "$T/files"
+	grep -qx '  lib/store_int.h:' "$T/map"
+}
+
+@test "repomap: what a program's main uses ranks before a helper the library calls" {
+	d=$BATS_TEST_TMPDIR/entry
+	mkdir -p "$d/lib" "$d/cmd"
+	printf 'int rec_write(int fd, const char *s);\n' >"$d/lib/rec.h"
+	printf '#include "rec.h"\n\nint rec_write(int fd, const char *s)\n{\n\treturn fd + (s != 0);\n}\n' >"$d/lib/rec.c"
+	printf 'int helper(int x);\n' >"$d/lib/helper.h"
+	printf '#include "helper.h"\n\nint helper(int x)\n{\n\treturn x;\n}\n' >"$d/lib/helper.c"
+	for n in a b; do
+		printf '#include "helper.h"\n\nint %s_one(int x)\n{\n\treturn helper(x);\n}\n\nint %s_two(int x)\n{\n\treturn helper(x + 1);\n}\n' "$n" "$n" >"$d/lib/$n.c"
+	done
+	printf '#include "rec.h"\n\nstatic int\nrun(const char *s)\n{\n\treturn rec_write(1, s);\n}\n\nint\nmain(int argc, char **argv)\n{\n\treturn argc > 1 ? run(argv[1]) : rec_write(1, "-");\n}\n' >"$d/cmd/tool.c"
+	run -0 "$SYM" -R -t 4000 "$d"
+	[ "$(jq -r .github_info.top_file <<<"$output")" = lib/rec.h ]
+	r=$(map_files | grep -n -x lib/rec.h | cut -d: -f1)
+	h=$(map_files | grep -n -x lib/helper.h | cut -d: -f1)
+	[ "$r" -lt "$h" ]
+}
