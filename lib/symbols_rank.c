@@ -20,13 +20,13 @@
 #define P_CORE  1.0
 #define P_NOISE 0.02 /* tests, examples, docs: 1/50 of a project file */
 #define P_AWAY  0.02 /* with a focus: files outside it */
-#define P_ENTRY 10.0 /* a program's main: where a reader starts (aider's 10x) */
+#define P_ENTRY 10.0 /* a program's main: where a reader starts */
 #define DAMPING 0.85
 #define OUT_MIN 1.0 /* the weight of one reference to a plain name */
 #define BREADTH_EXP 0.5 /* a file's rank times sqrt(1 + its used names) */
 #define IMPORT_W 1.0 /* one file importing (including) another */
 #define SELF_W 0.1 /* a reference to a name its own file defines too */
-#define BARE_W 0.1 /* an import none of whose names the importer uses */
+#define BARE_W 0.1 /* an include none of whose names is used */
 
 static const char *
 base_of(const char *path)

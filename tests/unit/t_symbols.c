@@ -673,8 +673,8 @@ file_rank_cmp(const void *a, const void *b, void *ctx)
 	if (x != y)
 		return x > y ? -1 : 1;
 	/* A .c file and its header rank as one: the header first. */
-	if (t->files[i].unit == t->files[j].unit && (i == t->files[i].unit) !=
-	    (j == t->files[j].unit))
+	if (t->files[i].unit == t->files[j].unit &&
+	    (i == t->files[i].unit) != (j == t->files[j].unit))
 		return i == t->files[i].unit ? -1 : 1;
 	return 0;
 }
