@@ -406,6 +406,14 @@ private_header_of(const struct symtab *t, size_t i)
 	return SIZE_MAX;
 }
 
+static int
+same_dir(const char *p, const char *q)
+{
+	size_t n = (size_t)(base_of(p) - p);
+
+	return (size_t)(base_of(q) - q) == n && !strncmp(p, q, n);
+}
+
 /*
  * A .c file and its header are one node of the graph: the header with
  * the same name in the same directory, else the only one in the tree.
@@ -437,7 +445,13 @@ pair_units(struct symtab *t)
 			found = j;
 			nfound++;
 		}
-		if (nfound == 1 && t->files[found].cls == t->files[i].cls)
+		/*
+		 * A program's main file (cmd/toolack.c) implements no
+		 * header of another directory (lib/toolack.h): else the
+		 * program's teleport made the library's unit.
+		 */
+		if (nfound == 1 && t->files[found].cls == t->files[i].cls &&
+		    (!t->files[i].entry || same_dir(p, t->files[found].path)))
 			t->files[i].unit = (uint32_t)found;
 	}
 	for (i = 0; i < t->nfiles; i++) {
@@ -1631,6 +1645,13 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 		    (f->path[fl] == '/' || !f->path[fl]);
 	}
 	classify(t);
+	/* Entry points: the files defining a function main (C, Go, Rust). */
+	for (i = 0; i < n; i++)
+		t->files[i].entry = 0;
+	for (i = 0; i < t->ndefs; i++)
+		if (!strcmp(t->names[t->defs[i].name], "main") &&
+		    !strcmp(t->defs[i].kind, "function"))
+			t->files[t->defs[i].file].entry = 1;
 	pair_units(t);
 	byname = uk_xcalloc(t->ndefs + 1, sizeof(*byname));
 	group = uk_xcalloc(t->ndefs + 1, sizeof(*group));
@@ -1669,13 +1690,6 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	for (i = 0; i < t->ndefs; i++)
 		if (!t->defs[i].hidden)
 			t->files[t->defs[i].file].ndefs++;
-	/* Entry points: the files defining a function main (C, Go, Rust). */
-	for (i = 0; i < n; i++)
-		t->files[i].entry = 0;
-	for (i = 0; i < t->ndefs; i++)
-		if (!strcmp(t->names[t->defs[i].name], "main") &&
-		    !strcmp(t->defs[i].kind, "function"))
-			t->files[t->defs[i].file].entry = 1;
 	p = teleport(t);
 	out = uk_xcalloc(n + 1, sizeof(double));
 	pr = pagerank(n, edges, nedges, p, out);

@@ -663,3 +663,18 @@ C
 	h=$(map_files | grep -n -x lib/helper.h | cut -d: -f1)
 	[ "$r" -lt "$h" ]
 }
+
+@test "repomap: a program's main file is no unit with a header of another directory" {
+	d=$BATS_TEST_TMPDIR/prog
+	mkdir -p "$d/lib" "$d/cmd"
+	printf 'int tool_run(const char *s);\n' >"$d/lib/tool.h"
+	printf '#include "tool.h"\n\nint tool_run(const char *s)\n{\n\treturn s != 0;\n}\n' >"$d/lib/tool.c"
+	printf '#include "tool.h"\n\nint\nmain(int argc, char **argv)\n{\n\treturn argc > 1 ? tool_run(argv[1]) : 0;\n}\n' >"$d/cmd/tool.c"
+	run -0 --separate-stderr "$SYM" -R -t 4000 -r 10 "$d"
+	awk '{ print $2, $5 }' <<<"$stderr" >"$T/ranks"
+	# lib/tool.c shares its header's rank; the program has its own.
+	[ "$(grep ' lib/tool.c$' "$T/ranks" | cut -d' ' -f1)" = "$(grep ' lib/tool.h$' "$T/ranks" | cut -d' ' -f1)" ]
+	[ "$(grep ' cmd/tool.c$' "$T/ranks" | cut -d' ' -f1)" != "$(grep ' lib/tool.h$' "$T/ranks" | cut -d' ' -f1)" ]
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	grep -qx 'cmd/tool.c:' "$T/map"
+}
