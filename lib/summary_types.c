@@ -221,10 +221,19 @@ undecorate(const char *s, const char *end)
 	}
 }
 
-/* A file heading of a symbol map: unindented, ends in ':'. */
+/*
+ * A file heading of a symbol map: unindented, ends in ':'.  The second
+ * file of a C/C++ unit (a .c file under its header, symbols.h) is the
+ * same heading indented by two spaces; *path is set past the indent.
+ */
 static int
-map_file(const char *s, size_t n)
+map_file(const char *s, size_t n, const char **path)
 {
+	if (n > 2 && s[0] == ' ' && s[1] == ' ') {
+		s += 2;
+		n -= 2;
+	}
+	*path = s;
 	return n > 1 && s[0] != ' ' && s[0] != '\t' && s[n - 1] == ':' &&
 	    !memchr(s, '(', n) && !memchr(s, ' ', n) &&
 	    memcmp(s, "\xe2\x94\x82", n < 3 ? n : 3) &&
@@ -253,9 +262,9 @@ uk_sum_api(yajl_val rec, const struct doc *d, struct out *o)
 
 			if (!(e = memchr(p, '\n', (size_t)(end - p))))
 				e = end;
-			if (map_file(p, (size_t)(e - p))) {
-				file = p;
-				filelen = (size_t)(e - p);
+			if (map_file(p, (size_t)(e - p), &s)) {
+				file = s;
+				filelen = (size_t)(e - s);
 				continue;
 			}
 			s = undecorate(p, e);
@@ -402,13 +411,13 @@ arch_modules(const char *map, size_t maplen, struct out *o)
 	int ndirs = 0, k;
 
 	for (p = map; p < end; p = e + 1) {
-		size_t n;
+		const char *path;
 
 		if (!(e = memchr(p, '\n', (size_t)(end - p))))
 			e = end;
-		n = (size_t)(e - p);
-		if (map_file(p, n))
-			cur = map_dir_add(dirs, &ndirs, p, n - 1);
+		if (map_file(p, (size_t)(e - p), &path))
+			cur = map_dir_add(dirs, &ndirs, path,
+			    (size_t)(e - path) - 1);
 		else if (cur && e - undecorate(p, e) > 2)
 			cur->syms++;
 		if (e == end)

@@ -227,7 +227,9 @@ struct uk_symbols_opts {
  * order: its whole signature (up to 10 lines, each line prefixed with
  * U+2502, a line over 100 bytes cut with U+2026) under the header of its
  * enclosing class, impl, interface or module, with a line holding U+22EE
- * where lines of the file are skipped; a blank line between files.
+ * where lines of the file are skipped; a blank line between files.  A
+ * .c file and its header are one part: the header's path leads, and the
+ * .c file's definitions follow under its path indented by two spaces.
  * Control characters of paths and signatures are written as \n, \t,
  * \x1b...  The definitions are taken in order of rank; when the next does
  * not fit, later smaller ones are tried, so that the map fills its budget.

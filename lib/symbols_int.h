@@ -29,6 +29,7 @@ struct sfile {
 	uint32_t unit; /* the graph node: a .c file shares its header's */
 	int focus;     /* under the focus path */
 	int generated; /* its first lines say a tool wrote it */
+	int entry;     /* defines a program's main */
 };
 
 struct sdef {

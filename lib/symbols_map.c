@@ -89,15 +89,10 @@ entry_cmp(const void *a, const void *b)
 	return 0;
 }
 
-static int
-is_header(const char *path)
-{
-	const char *dot = strrchr(path, '.');
-
-	return dot &&
-	    (!strcmp(dot, ".h") || !strcmp(dot, ".hh") || !strcmp(dot, ".hpp"));
-}
-
+/*
+ * A .c file and its header are one unit (symbols_rank.c pairs them): the
+ * unit's lead is the header, whose index is the unit's.
+ */
 static int
 chosen_cmp(const void *a, const void *b, void *ctx)
 {
@@ -105,14 +100,17 @@ chosen_cmp(const void *a, const void *b, void *ctx)
 	const struct sdef *x = &t->defs[*(const uint32_t *)a];
 	const struct sdef *y = &t->defs[*(const uint32_t *)b];
 	const struct sfile *fx = &t->files[x->file], *fy = &t->files[y->file];
+	int c;
 
 	if (x->file != y->file) {
 		if (fx->rank != fy->rank)
 			return fx->rank > fy->rank ? -1 : 1;
-		/* A pair: the header before its .c. */
-		if (fx->unit == fy->unit &&
-		    is_header(fx->path) != is_header(fy->path))
-			return is_header(fx->path) ? -1 : 1;
+		/* A unit's files together, by its lead's path, lead first. */
+		c = strcmp(t->files[fx->unit].path, t->files[fy->unit].path);
+		if (c || fx->unit != fy->unit)
+			return c ? c : fx->unit < fy->unit ? -1 : 1;
+		if ((x->file == fx->unit) != (y->file == fy->unit))
+			return x->file == fx->unit ? -1 : 1;
 		return strcmp(fx->path, fy->path);
 	}
 	if (x->line != y->line)
@@ -120,15 +118,22 @@ chosen_cmp(const void *a, const void *b, void *ctx)
 	return 0;
 }
 
-/* One file's entries, with U+22EE where lines are skipped. */
+/*
+ * One file's entries, with U+22EE where lines are skipped.  The second
+ * file of a unit (a .c file under its header) has its path indented by
+ * two spaces: it is no new file of the map, but where what follows is.
+ */
 static void
 render_file(const struct symtab *t, uint32_t file, struct entry *es, size_t n,
-    struct uk_buf *out)
+    int second, struct uk_buf *out)
 {
 	uint32_t next = 1; /* the first line not yet shown */
 	size_t i;
 
-	qsort(es, n, sizeof(*es), entry_cmp);
+	if (n)
+		qsort(es, n, sizeof(*es), entry_cmp);
+	if (second)
+		uk_buf_addstr(out, "  ");
 	uk_symtab_add_escaped(out, t->files[file].path,
 	    strlen(t->files[file].path));
 	uk_buf_addstr(out, ":\n");
@@ -144,6 +149,11 @@ render_file(const struct symtab *t, uint32_t file, struct entry *es, size_t n,
 		uk_buf_addstr(out, DOTS "\n");
 }
 
+/*
+ * The chosen definitions, file by file in order of rank; a .c file and
+ * its header as one part of the map, the header's path first (with only
+ * its path and U+22EE when none of its own definitions is chosen).
+ */
 static void
 render(const struct symtab *t, const uint32_t *order, size_t nsel,
     const char *top, struct uk_buf *out)
@@ -151,7 +161,7 @@ render(const struct symtab *t, const uint32_t *order, size_t nsel,
 	uint32_t *sel = uk_xcalloc(nsel + 1, sizeof(*sel));
 	struct entry *es = uk_xcalloc(2 * nsel + 2, sizeof(*es));
 	size_t i, n = 0;
-	uint32_t file = UINT32_MAX;
+	uint32_t file = UINT32_MAX, unit = UINT32_MAX;
 
 	if (top && nsel)
 		uk_buf_addstr(out, top);
@@ -161,13 +171,19 @@ render(const struct symtab *t, const uint32_t *order, size_t nsel,
 		const struct sdef *d = i < nsel ? &t->defs[sel[i]] : NULL;
 
 		if (file != UINT32_MAX && (!d || d->file != file)) {
-			render_file(t, file, es, n, out);
-			if (d)
+			render_file(t, file, es, n, file != unit, out);
+			if (d && t->files[d->file].unit != unit)
 				uk_buf_addch(out, '\n');
 			n = 0;
 		}
 		if (!d)
 			break;
+		if (d->file != file && t->files[d->file].unit != unit) {
+			unit = t->files[d->file].unit;
+			/* The header leads its unit even with nothing shown. */
+			if (unit != d->file)
+				render_file(t, unit, NULL, 0, 0, out);
+		}
 		file = d->file;
 		if (d->scope) {
 			es[n].line = d->scope_line;

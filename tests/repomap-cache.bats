@@ -192,3 +192,28 @@ teardown() {
 	jq -e '[.symbols[].name] | index("shared_fixture_helper") != null' \
 	    <<<"$output"
 }
+
+@test "repomap cache: an import over several lines is cached too" {
+	# A parenthesised import and one continued with a backslash: the
+	# reference holds a newline and a backslash.
+	printf 'from core.engine import (\n    Engine,\n    make_engine,\n)\nfrom core.engine import \\\n    make_engine as again\n\n\ndef main_entry():\n    return make_engine().run_query(again)\n' \
+	    >"$T/tree/app/main.py"
+	pack "$T/tree"
+	run -0 --separate-stderr urlfetch -J <<<"$URL"
+	jq -e '.github_info | .files_parsed == 3 and .files_cached == 0' \
+	    <<<"$output"
+	first=$output
+	run -0 --separate-stderr urlfetch -r -J <<<"$URL"
+	jq -e '.github_info | .files_parsed == 0 and .files_cached == 3' \
+	    <<<"$output"
+	[ "$(jq -c '[.symbol_map, .symbols, .github_info.references]' \
+	    <<<"$output")" = "$(jq -c '[.symbol_map, .symbols,
+	    .github_info.references]' <<<"$first")" ]
+	# A line that does not unescape is a corrupt entry: parsed again.
+	f=$(entry)
+	jq -c '.files |= map_values(.s |= sub("\\\\n"; "\\q"))' "$f" >"$T/e" &&
+	    cp "$T/e" "$f"
+	run -0 --separate-stderr urlfetch -r -J <<<"$URL"
+	jq -e '.github_info | .files_parsed == 1 and .files_cached == 2' \
+	    <<<"$output"
+}

@@ -488,3 +488,193 @@ first_files() {
 	s=$(map_files | grep -n -x pkg/store.py | cut -d: -f1)
 	[ "$u" -lt "$s" ]
 }
+
+@test "repomap: two .c/.h pairs and a helper: each pair one unit, its header first" {
+	d=$BATS_TEST_TMPDIR/pairs
+	mkdir -p "$d/lib" "$d/src"
+	cat >"$d/lib/store.h" <<'C'
+struct store;
+struct store *store_open(const char *path);
+int store_get(struct store *s, const char *key);
+C
+	cat >"$d/lib/store.c" <<'C'
+#include "store.h"
+#include "log.h"
+
+static unsigned
+store_hash(const char *key)
+{
+	return key[0];
+}
+
+struct store *
+store_open(const char *path)
+{
+	log_line(path);
+	return 0;
+}
+
+int
+store_get(struct store *s, const char *key)
+{
+	return s != 0 && store_hash(key) > 0;
+}
+C
+	cat >"$d/src/net.hpp" <<'C'
+class Conn;
+Conn *net_dial(const char *host, int port);
+int net_send(Conn *c, const char *data);
+C
+	cat >"$d/src/net.cpp" <<'C'
+#include "net.hpp"
+
+Conn *net_dial(const char *host, int port)
+{
+	return nullptr;
+}
+
+int net_send(Conn *c, const char *data)
+{
+	return c != nullptr;
+}
+C
+	# The helper: a .c file without a header of its name.
+	printf 'void log_line(const char *s)\n{\n\t(void)s;\n}\n' >"$d/lib/log.c"
+	for i in 1 2 3; do
+		printf '#include "store.h"\n#include "net.hpp"\nint use%d(void)\n{\n\tlog_line("u");\n\treturn store_get(store_open("p"), "k") + net_send(net_dial("h", %d), "d");\n}\n' \
+		    "$i" "$i" >"$d/src/use$i.cpp"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	# One unit each: the header's path is the map's file, the .c or .cc
+	# file only under it, indented; the helper a file of its own.
+	map_files >"$T/files"
+	grep -qx lib/store.h "$T/files"
+	grep -qx src/net.hpp "$T/files"
+	grep -qx lib/log.c "$T/files"
+	run -1 grep -E '^(lib/store\.c|src/net\.cpp)$' "$T/files"
+	[ "$(sort "$T/files" | uniq -d)" = "" ]
+	# The .c file's own definition (the static helper) follows its header.
+	h=$(grep -n -x 'lib/store.h:' "$T/map" | cut -d: -f1)
+	c=$(grep -n -x '  lib/store.c:' "$T/map" | cut -d: -f1)
+	[ "$c" -gt "$h" ]
+	[ "$(sed -n "$h,${c}p" "$T/map" | grep -c '^$')" = 0 ]
+	sed -n "$c,\$p" "$T/map" | grep -q 'store_hash'
+	# A declared function once, as the header declares it.
+	[ "$(grep -c 'store_open' "$T/map")" = 1 ]
+	grep -qx '│struct store \*store_open(const char \*path);' "$T/map"
+	[ "$(grep -c 'net_dial' "$T/map")" = 1 ]
+	grep -qx '│Conn \*net_dial(const char \*host, int port);' "$T/map"
+	# The best-ranked file leads the map; in the ranked list (-r) each
+	# header is just before its .c file, with the same rank.
+	[ "$(map_files | head -n 1)" = "$(jq -r .github_info.top_file <<<"$output")" ]
+	run -0 --separate-stderr "$SYM" -R -t 4000 -r 10 "$d"
+	awk '{ print $2, $5 }' <<<"$stderr" >"$T/ranks"
+	grep -A1 -x '.* lib/store.h' "$T/ranks" | tail -n 1 | grep -q ' lib/store.c$'
+	grep -A1 -x '.* src/net.hpp' "$T/ranks" | tail -n 1 | grep -q ' src/net.cpp$'
+	[ "$(grep -c "^$(grep ' lib/store.h$' "$T/ranks" | cut -d' ' -f1) lib/store" "$T/ranks")" = 2 ]
+}
+
+@test "repomap: urlsum reads a .c file under its header as a file of the map" {
+	d=$BATS_TEST_TMPDIR/sumpair
+	mkdir -p "$d/lib" "$d/src"
+	printf 'struct store;\nstruct store *store_open(const char *path);\n' >"$d/lib/store.h"
+	printf '#include "store.h"\n\nstatic unsigned\nstore_hash(const char *key)\n{\n\treturn key[0];\n}\n\nstruct store *\nstore_open(const char *path)\n{\n\treturn store_hash(path) ? 0 : 0;\n}\n' >"$d/lib/store.c"
+	for i in 1 2 3; do
+		printf '#include "store.h"\nint use%d(void)\n{\n\treturn store_open("p") != 0;\n}\n' "$i" >"$d/src/use$i.c"
+	done
+	run -0 "$SYM" -R -t 4000 -u https://github.com/acme/pairs "$d"
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	grep -qx '  lib/store.c:' "$T/map"
+	jq -c '{url, url_type: "github_repo", title: "acme/pairs",
+	    content: "Pairs is a store. It keeps keys.", symbol_map}' \
+	    <<<"$output" >"$T/rec"
+	# ARCHITECTURE: the .c file is a file of lib/, not a symbol.
+	run -0 urlsum -C -t ARCHITECTURE "$T/rec"
+	jq -r .summary <<<"$output" >"$T/arch"
+	grep -qx -- '- lib/: 2 files, 3 symbols (store.h, store.c)' "$T/arch"
+	# API: the .c file's path heads its signatures, not one of them.
+	run -0 urlsum -C -t API "$T/rec"
+	jq -r .summary <<<"$output" >"$T/api"
+	grep -qx 'lib/store.c:' "$T/api"
+	run -1 grep -x '  lib/store.c:' "$T/api"
+	[ "$(grep -A1 -x 'lib/store.c:' "$T/api" | tail -n 1)" = "  static unsigned" ]
+}
+
+@test "repomap: a header included for its macros only ranks below the headers whose functions are called" {
+	d=$BATS_TEST_TMPDIR/bare
+	mkdir -p "$d/lib" "$d/src"
+	# guard.h poisons functions: every file includes it, none uses it.
+	printf '#define strcpy(x, y) banned_strcpy\n#define sprintf(...) banned_sprintf\n' >"$d/lib/guard.h"
+	printf 'int store_get(int k);\n' >"$d/lib/store.h"
+	printf '#include "store.h"\n#include "guard.h"\n\nint store_get(int k)\n{\n\treturn k;\n}\n' >"$d/lib/store.c"
+	printf 'void log_line(const char *s);\n' >"$d/lib/log.h"
+	printf '#include "log.h"\n#include "guard.h"\n\nvoid log_line(const char *s)\n{\n\t(void)s;\n}\n' >"$d/lib/log.c"
+	for i in 1 2 3; do
+		printf '#include "guard.h"\n#include "store.h"\n\nint use%d(void)\n{\n\treturn store_get(%d);\n}\n' "$i" "$i" >"$d/src/use$i.c"
+	done
+	printf '#include "guard.h"\n#include "log.h"\n\nvoid note(void)\n{\n\tlog_line("x");\n}\n' >"$d/src/note.c"
+	run -0 --separate-stderr "$SYM" -R -t 4000 -r 10 "$d"
+	[ "$(jq -r .github_info.top_file <<<"$output")" = lib/store.h ]
+	awk '{ print $5 }' <<<"$stderr" >"$T/ranked"
+	g=$(grep -n -x lib/guard.h "$T/ranked" | cut -d: -f1)
+	l=$(grep -n -x lib/log.h "$T/ranked" | cut -d: -f1)
+	[ "$l" -lt "$g" ]
+}
+
+@test "repomap: a private header is one unit with its public header" {
+	d=$BATS_TEST_TMPDIR/priv
+	mkdir -p "$d/lib" "$d/src"
+	printf 'struct store;\nstruct store *store_open(const char *path);\n' >"$d/lib/store.h"
+	printf 'struct page {\n\tint n;\n};\nint store_page_read(struct page *p);\n' >"$d/lib/store_int.h"
+	printf '#include "store.h"\n#include "store_int.h"\n\nstruct store *store_open(const char *path)\n{\n\tstruct page p;\n\n\treturn store_page_read(&p) ? 0 : (struct store *)path;\n}\n' >"$d/lib/store.c"
+	for n in io gc; do
+		printf '#include "store_int.h"\n\nint store_%s(struct page *p)\n{\n\treturn store_page_read(p);\n}\n' "$n" >"$d/lib/store_$n.c"
+	done
+	printf '#include "store_int.h"\n\nint store_page_read(struct page *p)\n{\n\treturn p->n;\n}\n' >"$d/lib/page.c"
+	for i in 1 2; do
+		printf '#include "store.h"\n\nint use%d(void)\n{\n\treturn store_open("p") != 0;\n}\n' "$i" >"$d/src/use$i.c"
+	done
+	run -0 --separate-stderr "$SYM" -R -t 4000 -r 20 "$d"
+	# One rank for the two headers; the private one under the public.
+	awk '{ print $2, $5 }' <<<"$stderr" >"$T/ranks"
+	[ "$(grep ' lib/store_int.h$' "$T/ranks" | cut -d' ' -f1)" = "$(grep ' lib/store.h$' "$T/ranks" | cut -d' ' -f1)" ]
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	map_files >"$T/files"
+	grep -qx lib/store.h "$T/files"
+	run -1 grep -x lib/store_int.h "$T/files"
+	grep -qx '  lib/store_int.h:' "$T/map"
+}
+
+@test "repomap: what a program's main uses ranks before a helper the library calls" {
+	d=$BATS_TEST_TMPDIR/entry
+	mkdir -p "$d/lib" "$d/cmd"
+	printf 'int rec_write(int fd, const char *s);\n' >"$d/lib/rec.h"
+	printf '#include "rec.h"\n\nint rec_write(int fd, const char *s)\n{\n\treturn fd + (s != 0);\n}\n' >"$d/lib/rec.c"
+	printf 'int helper(int x);\n' >"$d/lib/helper.h"
+	printf '#include "helper.h"\n\nint helper(int x)\n{\n\treturn x;\n}\n' >"$d/lib/helper.c"
+	for n in a b; do
+		printf '#include "helper.h"\n\nint %s_one(int x)\n{\n\treturn helper(x);\n}\n\nint %s_two(int x)\n{\n\treturn helper(x + 1);\n}\n' "$n" "$n" >"$d/lib/$n.c"
+	done
+	printf '#include "rec.h"\n\nstatic int\nrun(const char *s)\n{\n\treturn rec_write(1, s);\n}\n\nint\nmain(int argc, char **argv)\n{\n\treturn argc > 1 ? run(argv[1]) : rec_write(1, "-");\n}\n' >"$d/cmd/tool.c"
+	run -0 "$SYM" -R -t 4000 "$d"
+	[ "$(jq -r .github_info.top_file <<<"$output")" = lib/rec.h ]
+	r=$(map_files | grep -n -x lib/rec.h | cut -d: -f1)
+	h=$(map_files | grep -n -x lib/helper.h | cut -d: -f1)
+	[ "$r" -lt "$h" ]
+}
+
+@test "repomap: a program's main file is no unit with a header of another directory" {
+	d=$BATS_TEST_TMPDIR/prog
+	mkdir -p "$d/lib" "$d/cmd"
+	printf 'int tool_run(const char *s);\n' >"$d/lib/tool.h"
+	printf '#include "tool.h"\n\nint tool_run(const char *s)\n{\n\treturn s != 0;\n}\n' >"$d/lib/tool.c"
+	printf '#include "tool.h"\n\nint\nmain(int argc, char **argv)\n{\n\treturn argc > 1 ? tool_run(argv[1]) : 0;\n}\n' >"$d/cmd/tool.c"
+	run -0 --separate-stderr "$SYM" -R -t 4000 -r 10 "$d"
+	awk '{ print $2, $5 }' <<<"$stderr" >"$T/ranks"
+	# lib/tool.c shares its header's rank; the program has its own.
+	[ "$(grep ' lib/tool.c$' "$T/ranks" | cut -d' ' -f1)" = "$(grep ' lib/tool.h$' "$T/ranks" | cut -d' ' -f1)" ]
+	[ "$(grep ' cmd/tool.c$' "$T/ranks" | cut -d' ' -f1)" != "$(grep ' lib/tool.h$' "$T/ranks" | cut -d' ' -f1)" ]
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	grep -qx 'cmd/tool.c:' "$T/map"
+}

@@ -667,10 +667,16 @@ static int
 file_rank_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct symtab *t = ctx;
-	double x = t->files[*(const uint32_t *)a].rank;
-	double y = t->files[*(const uint32_t *)b].rank;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	double x = t->files[i].rank, y = t->files[j].rank;
 
-	return x > y ? -1 : x < y;
+	if (x != y)
+		return x > y ? -1 : 1;
+	/* A .c file and its header rank as one: the header first. */
+	if (t->files[i].unit == t->files[j].unit &&
+	    (i == t->files[i].unit) != (j == t->files[j].unit))
+		return i == t->files[i].unit ? -1 : 1;
+	return 0;
 }
 
 /* The n best-ranked files of t on stderr. */
