@@ -431,37 +431,38 @@ setup_backend(void)
 	backend_name = opt.model;
 }
 
-int
-main(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "no-cache", no_argument, NULL, 'C' },
-		{ "context", no_argument, NULL, 'c' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "hint", required_argument, NULL, 'H' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "key-file", required_argument, NULL, 'k' },
-		{ "max-length", required_argument, NULL, 'l' },
-		{ "model", required_argument, NULL, 'm' },
-		{ "no-summary", no_argument, NULL, 'N' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "offline", no_argument, NULL, 'o' },
-		{ "prompt", no_argument, NULL, 'p' },
-		{ "prompt-dir", required_argument, NULL, 'P' },
-		{ "retries", required_argument, NULL, 'r' },
-		{ "prompt-file", required_argument, NULL, 's' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "type", required_argument, NULL, 't' },
-		{ "url", required_argument, NULL, 'u' },
-		{ "exclude", required_argument, NULL, 'x' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct uk_err err;
-	int c, i, r = 0;
+static const struct option longopts[] = {
+	{ "no-cache", no_argument, NULL, 'C' },
+	{ "context", no_argument, NULL, 'c' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "hint", required_argument, NULL, 'H' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "key-file", required_argument, NULL, 'k' },
+	{ "max-length", required_argument, NULL, 'l' },
+	{ "model", required_argument, NULL, 'm' },
+	{ "no-summary", no_argument, NULL, 'N' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "offline", no_argument, NULL, 'o' },
+	{ "prompt", no_argument, NULL, 'p' },
+	{ "prompt-dir", required_argument, NULL, 'P' },
+	{ "retries", required_argument, NULL, 'r' },
+	{ "prompt-file", required_argument, NULL, 's' },
+	{ "timeout", required_argument, NULL, 'T' },
+	{ "type", required_argument, NULL, 't' },
+	{ "url", required_argument, NULL, 'u' },
+	{ "exclude", required_argument, NULL, 'x' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
 
-	uk_prog_set(argv[0]);
+/* The command line into opt; exits on -h, -V and a usage error.  Returns
+ * optind. */
+static int
+parse_opts(int argc, char **argv)
+{
+	int c;
+
 	opt.max_length = UK_SUMMARY_PROMPT_MAX;
 	while ((c = getopt_long(argc, argv, "CcfH:j:k:l:m:NnopP:r:s:T:t:u:x:hV",
 		    longopts, NULL)) != -1) {
@@ -559,8 +560,39 @@ main(int argc, char **argv)
 		uk_warn("-n does not go with -c, -p or -N");
 		usage(UK_EXIT_USAGE);
 	}
-	argc -= optind;
-	argv += optind;
+	return optind;
+}
+
+/* -c: the prompt context of every record kept, on stdout. */
+static void
+write_context(void)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	size_t k;
+
+	opt.excluded = uk_xrealloc(opt.excluded,
+	    (opt.nexcluded + 1) * sizeof(*opt.excluded));
+	opt.excluded[opt.nexcluded] = NULL;
+	if (uk_summary_format_context(ctx_recs, ctx_n, opt.excluded,
+		(size_t)opt.max_length, &b))
+		uk_buf_addch(&b, '\n');
+	uk_jsonl_out_raw(&out, b.buf, b.len);
+	uk_buf_release(&b);
+	for (k = 0; k < ctx_n; k++)
+		uk_json_free(ctx_recs[k]);
+	free(ctx_recs);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct uk_err err;
+	int i, r = 0;
+
+	uk_prog_set(argv[0]);
+	i = parse_opts(argc, argv);
+	argc -= i;
+	argv += i;
 
 	uk_summary_prompts_init(&prompts);
 	if (opt.prompt_dir &&
@@ -608,22 +640,8 @@ main(int argc, char **argv)
 	while (have_llm && llm.active)
 		wait_one(-1, NULL);
 	drain();
-	if (opt.mode == MODE_CONTEXT) {
-		struct uk_buf b = UK_BUF_INIT;
-		size_t k;
-
-		opt.excluded = uk_xrealloc(opt.excluded,
-		    (opt.nexcluded + 1) * sizeof(*opt.excluded));
-		opt.excluded[opt.nexcluded] = NULL;
-		if (uk_summary_format_context(ctx_recs, ctx_n, opt.excluded,
-			(size_t)opt.max_length, &b))
-			uk_buf_addch(&b, '\n');
-		uk_jsonl_out_raw(&out, b.buf, b.len);
-		uk_buf_release(&b);
-		for (k = 0; k < ctx_n; k++)
-			uk_json_free(ctx_recs[k]);
-		free(ctx_recs);
-	}
+	if (opt.mode == MODE_CONTEXT)
+		write_context();
 	uk_jsonl_queue_release(&queue);
 	uk_jsonl_out_finish(&out);
 	uk_jsonl_out_release(&out);
