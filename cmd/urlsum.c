@@ -551,7 +551,7 @@ parse_opts(int argc, char **argv)
 			break;
 		case 'V':
 			printf("urlsum %s\n", UK_VERSION);
-			return UK_EXIT_OK;
+			exit(UK_EXIT_OK);
 		default:
 			usage(UK_EXIT_USAGE);
 		}
