@@ -124,3 +124,26 @@ synopsis() {
 	run -0 find "$T/root" -type f
 	[ -z "$output" ]
 }
+
+@test "doc/ARCHITECTURE.md names every library module, and its module map is the linker's" {
+	local m doc="$TOP/doc/ARCHITECTURE.md"
+	# Every module of lib/ is in the table of modules, and every module
+	# the table names exists.
+	for m in "$TOP"/lib/*.c; do
+		m=$(basename "$m" .c)
+		grep -q "\`$m\`" "$doc" || { echo "not in the doc: $m" >&2; return 1; }
+	done
+	for m in $(sed -n '/^## Modules/,/^## Module map/p' "$doc" |
+	    grep '^| ' | awk -F'|' '{ print $3 }' | grep -o '`[a-z0-9_]*`' |
+	    tr -d '`'); do
+		[ -f "$TOP/lib/$m.c" ] || [ -f "$TOP/cmd/$m.c" ] ||
+		    { echo "no such module: $m" >&2; return 1; }
+	done
+	# The module map is what scripts/modules reads from the link.
+	run -0 "$TOP/scripts/modules" BUILD="$(dirname "$UK_BIN")" \
+	    ${UK_MAKE_FLAGS:-}
+	local progs
+	progs=$(printf '%s\n' $(programs) $(libexec_programs) | paste -sd'|')
+	[ "$output" = "$(sed -n '/^## Module map/,/^## How/p' "$doc" |
+	    grep -E "^\| ($progs) \|")" ]
+}
