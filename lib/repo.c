@@ -31,6 +31,7 @@
 #include "http.h"
 #include "netguard.h"
 #include "repo.h"
+#include "repo_int.h"
 #include "symbols.h"
 #include "symcache.h"
 #include "util.h"
@@ -172,28 +173,6 @@ uk_repo_is_git_url(const char *url)
 	return 0;
 }
 
-/* What the snapshot kept. */
-struct snap {
-	const struct uk_repo_opts *o;
-	double deadline;
-	struct uk_symbols_file *files;
-	size_t nfiles, afiles;
-	char *readme, *readme_name;
-	size_t readme_len;
-	int readme_rank;
-	unsigned long total_files;
-	unsigned long long total_bytes;
-	unsigned long skipped; /* source files skipped: size, generated */
-	/* Parsing while the snapshot arrives (with a map), and its error. */
-	struct uk_symbols *sym; /* with a map: where the stream goes */
-	struct uk_symbols_stream *stream;
-	int stream_failed;
-	struct uk_err stream_err;
-	unsigned long handed; /* files handed to the stream */
-	struct uk_repo_progress prog;
-	int capped;       /* a file or size cap stopped the snapshot */
-	long http_status; /* of the archive request (404: no such ref) */
-};
 
 static void snap_indexed(void *arg, size_t indexed, size_t total);
 
@@ -202,8 +181,8 @@ static void snap_indexed(void *arg, size_t indexed, size_t total);
  * The git route calls this only after its clone child has exited: the
  * stream's threads must not exist when the process forks.
  */
-static void
-snap_stream_start(struct snap *s)
+void
+uk_repo_snap_stream_start(struct snap *s)
 {
 	if (!s->sym || s->stream)
 		return;
@@ -244,8 +223,8 @@ snap_release(struct snap *s)
 	free(s->readme_name);
 }
 
-static int
-cap_exceeded(struct snap *s, struct uk_err *err)
+int
+uk_repo_cap_exceeded(struct snap *s, struct uk_err *err)
 {
 	if (s->total_files > s->o->max_files || s->total_bytes > s->o->max_bytes)
 		s->capped = 1;
@@ -265,8 +244,8 @@ cap_exceeded(struct snap *s, struct uk_err *err)
  * it (1: README candidate or source file; read its content and call
  * snap_keep).
  */
-static int
-snap_wants(struct snap *s, const char *path, unsigned long long size)
+int
+uk_repo_snap_wants(struct snap *s, const char *path, unsigned long long size)
 {
 	int r;
 
@@ -292,8 +271,8 @@ snap_wants(struct snap *s, const char *path, unsigned long long size)
 }
 
 /* Keep path's content (taken over); a source file is parsed meanwhile. */
-static void
-snap_keep(struct snap *s, const char *path, char *text, size_t len)
+void
+uk_repo_snap_keep(struct snap *s, const char *path, char *text, size_t len)
 {
 	struct uk_err later;
 	int r;
@@ -469,7 +448,7 @@ entry_count(struct snap *s, unsigned long long declared,
 	*seen += n;
 	if (*seen > declared)
 		s->total_bytes += *seen - (before > declared ? before : declared);
-	return cap_exceeded(s, err) < 0 ? -2 : 0;
+	return uk_repo_cap_exceeded(s, err) < 0 ? -2 : 0;
 }
 
 static int
@@ -527,8 +506,77 @@ entry_read(struct archive *a, struct snap *s, const char *path,
 		return 0;
 	}
 	t = uk_buf_detach(&data, &dl);
-	snap_keep(s, path, t, dl);
+	uk_repo_snap_keep(s, path, t, dl);
 	return 0;
+}
+
+/*
+ * Read the archive's entries into the snapshot: 0 at its end, 1 when the
+ * archive cannot be read on (the caller says why), -1 with err (a limit,
+ * the time, a path refused).
+ */
+static int
+read_entries(struct archive *a, struct snap *s, struct uk_err *err)
+{
+	struct archive_entry *e;
+	int r;
+
+	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK ||
+	    r == ARCHIVE_WARN) {
+		const char *path = NULL;
+		const char *name = archive_entry_pathname_utf8(e);
+		la_int64_t size = archive_entry_size(e);
+
+		/*
+		 * libarchive gives no name it cannot convert to the
+		 * locale's charset (a zip entry flagged UTF-8, in the C
+		 * locale the programs run in): its UTF-8 form first, else
+		 * the bytes as they are.  An entry with neither is not
+		 * read, its bytes still counted.
+		 */
+		if (!name)
+			name = archive_entry_pathname(e);
+		if (!name) {
+			s->total_files++;
+			s->skipped++;
+			if (uk_repo_cap_exceeded(s, err) < 0)
+				return -1;
+			if ((r = entry_drain(a, s, 0, err)) == -2)
+				return -1;
+			if (r < 0)
+				return 1;
+			continue;
+		}
+		if (entry_path(name, &path, err) < 0)
+			return -1;
+		/* Only regular files: links are never read nor followed. */
+		if (archive_entry_filetype(e) != AE_IFREG ||
+		    archive_entry_hardlink(e) || !*path)
+			continue;
+		if (size < 0 || !archive_entry_size_is_set(e))
+			size = 0;
+		if (!uk_repo_snap_wants(s, path, (unsigned long long)size)) {
+			if (uk_repo_cap_exceeded(s, err) < 0)
+				return -1;
+			/* Read through all the same: a size the header does
+			 * not give (a zip entry with a data descriptor) or
+			 * understates counts as it is decompressed. */
+			if ((r = entry_drain(a, s, (unsigned long long)size,
+				 err)) == -2)
+				return -1;
+			if (r < 0)
+				return 1;
+			continue;
+		}
+		if (uk_repo_cap_exceeded(s, err) < 0)
+			return -1;
+		if ((r = entry_read(a, s, path, (unsigned long long)size,
+			 err)) == -2)
+			return -1;
+		if (r < 0)
+			return 1;
+	}
+	return r == ARCHIVE_EOF ? 0 : 1;
 }
 
 static int
@@ -540,7 +588,6 @@ fetch_archive(const struct uk_url *u, struct snap *s, struct uk_err *err)
 	struct curl_slist *headers = NULL;
 	struct stream st;
 	struct archive *a = NULL;
-	struct archive_entry *e;
 	struct uk_netguard guard;
 	struct uk_http_easy eo = { 0 };
 	char *esc = NULL;
@@ -601,62 +648,9 @@ fetch_archive(const struct uk_url *u, struct snap *s, struct uk_err *err)
 	archive_read_support_format_zip_streamable(a);
 	if (archive_read_open(a, &st, NULL, stream_read, NULL) != ARCHIVE_OK)
 		goto fail;
-	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK ||
-	    r == ARCHIVE_WARN) {
-		const char *path = NULL;
-		const char *name = archive_entry_pathname_utf8(e);
-		la_int64_t size = archive_entry_size(e);
-
-		/*
-		 * libarchive gives no name it cannot convert to the
-		 * locale's charset (a zip entry flagged UTF-8, in the C
-		 * locale the programs run in): its UTF-8 form first, else
-		 * the bytes as they are.  An entry with neither is not
-		 * read, its bytes still counted.
-		 */
-		if (!name)
-			name = archive_entry_pathname(e);
-		if (!name) {
-			s->total_files++;
-			s->skipped++;
-			if (cap_exceeded(s, err) < 0)
-				goto out;
-			if ((r = entry_drain(a, s, 0, err)) == -2)
-				goto out;
-			if (r < 0)
-				goto fail;
-			continue;
-		}
-		if (entry_path(name, &path, err) < 0)
-			goto out;
-		/* Only regular files: links are never read nor followed. */
-		if (archive_entry_filetype(e) != AE_IFREG ||
-		    archive_entry_hardlink(e) || !*path)
-			continue;
-		if (size < 0 || !archive_entry_size_is_set(e))
-			size = 0;
-		if (!snap_wants(s, path, (unsigned long long)size)) {
-			if (cap_exceeded(s, err) < 0)
-				goto out;
-			/* Read through all the same: a size the header does
-			 * not give (a zip entry with a data descriptor) or
-			 * understates counts as it is decompressed. */
-			if ((r = entry_drain(a, s, (unsigned long long)size,
-				 err)) == -2)
-				goto out;
-			if (r < 0)
-				goto fail;
-			continue;
-		}
-		if (cap_exceeded(s, err) < 0)
-			goto out;
-		if ((r = entry_read(a, s, path, (unsigned long long)size,
-			 err)) == -2)
-			goto out;
-		if (r < 0)
-			goto fail;
-	}
-	if (r != ARCHIVE_EOF)
+	if ((r = read_entries(a, s, err)) < 0)
+		goto out;
+	if (r > 0)
 		goto fail;
 	ret = 0;
 	goto out;
@@ -700,768 +694,6 @@ out:
 	uk_buf_release(&st.buf[1]);
 	uk_buf_release(&url);
 	uk_buf_release(&hdr);
-	return ret;
-}
-
-/* The libgit2 route. */
-
-struct walk {
-	git_repository *repo;
-	git_odb *odb;
-	struct snap *s;
-	struct uk_err *err;
-	int failed;
-	struct uk_buf path;
-};
-
-static int
-walk_cb(const char *root, const git_tree_entry *te, void *arg)
-{
-	struct walk *w = arg;
-	const char *name = git_tree_entry_name(te);
-	git_filemode_t mode = git_tree_entry_filemode(te);
-	size_t size;
-	git_object_t type;
-	git_blob *blob;
-
-	if (uk_mono_now() > w->s->deadline) {
-		uk_err_set(w->err, UK_EXIT_FAIL,
-		    "time limit of %gs reached reading the repository",
-		    w->s->o->timeout);
-		w->failed = 1;
-		return -1;
-	}
-	/* Regular files only: no links, no submodules. */
-	if (mode != GIT_FILEMODE_BLOB && mode != GIT_FILEMODE_BLOB_EXECUTABLE)
-		return 0;
-	uk_buf_reset(&w->path);
-	uk_buf_addstr(&w->path, root);
-	uk_buf_addstr(&w->path, name);
-	if (git_odb_read_header(&size, &type, w->odb, git_tree_entry_id(te)) <
-	    0)
-		return 0;
-	if (!snap_wants(w->s, w->path.buf, size)) {
-		if (cap_exceeded(w->s, w->err) < 0) {
-			w->failed = 1;
-			return -1;
-		}
-		return 0;
-	}
-	if (cap_exceeded(w->s, w->err) < 0) {
-		w->failed = 1;
-		return -1;
-	}
-	if (git_blob_lookup(&blob, w->repo, git_tree_entry_id(te)) < 0)
-		return 0;
-	snap_keep(w->s, w->path.buf,
-	    uk_xmemdup(git_blob_rawcontent(blob),
-		(size_t)git_blob_rawsize(blob)),
-	    (size_t)git_blob_rawsize(blob));
-	git_blob_free(blob);
-	return 0;
-}
-
-static int
-git_fail(struct uk_err *err, const char *what, const char *where)
-{
-	const git_error *ge = git_error_last();
-
-	return uk_err_set(err, UK_EXIT_FAIL, "%s '%s': %s", what, where,
-	    ge && ge->message ? ge->message : "libgit2 error");
-}
-
-/* Read HEAD's tree of the repository at path. */
-static int
-read_repo(const char *path, int bare, struct snap *s, struct uk_err *err)
-{
-	git_repository *repo = NULL;
-	git_object *obj = NULL;
-	git_tree *tree = NULL;
-	struct walk w;
-	int ret = -1;
-
-	memset(&w, 0, sizeof(w));
-	uk_buf_init(&w.path, 0);
-	if ((bare ? git_repository_open_bare(&repo, path) :
-		    git_repository_open_ext(&repo, path,
-			GIT_REPOSITORY_OPEN_NO_SEARCH, NULL)) < 0) {
-		git_fail(err, "cannot open repository", path);
-		goto out;
-	}
-	if (git_revparse_single(&obj, repo, "HEAD^{tree}") < 0) {
-		git_fail(err, "no HEAD tree in", path);
-		goto out;
-	}
-	tree = (git_tree *)obj;
-	w.repo = repo;
-	w.s = s;
-	w.err = err;
-	if (git_repository_odb(&w.odb, repo) < 0) {
-		git_fail(err, "cannot read objects of", path);
-		goto out;
-	}
-	if (git_tree_walk(tree, GIT_TREEWALK_PRE, walk_cb, &w) < 0) {
-		if (!w.failed)
-			git_fail(err, "cannot read the tree of", path);
-		goto out;
-	}
-	ret = 0;
-out:
-	if (w.odb)
-		git_odb_free(w.odb);
-	uk_buf_release(&w.path);
-	if (obj)
-		git_object_free(obj);
-	if (repo)
-		git_repository_free(repo);
-	return ret;
-}
-
-static int
-rm_cb(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
-}
-
-static void
-rm_tree(const char *dir)
-{
-	nftw(dir, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static volatile sig_atomic_t caught;
-static pthread_mutex_t clone_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void
-on_signal(int sig)
-{
-	caught = sig;
-}
-
-/* The child: clone url bare into dir; exit 0, 1 (message on fd), 4 big. */
-static unsigned long long child_max;
-static int child_too_big;
-
-static int
-child_progress(const git_indexer_progress *p, void *arg)
-{
-	(void)arg;
-	if (p->received_bytes > child_max) {
-		child_too_big = 1;
-		return -1;
-	}
-	return 0;
-}
-
-/* -k: accept any certificate (0 lets the connection go on). */
-static int
-accept_cert(git_cert *cert, int valid, const char *host, void *arg)
-{
-	(void)cert;
-	(void)valid;
-	(void)host;
-	(void)arg;
-	return 0;
-}
-
-/*
- * The clone's connections, made here rather than by libgit2 (registered
- * as its GIT_STREAM_STANDARD, through which its TLS stream connects too):
- * libgit2 resolves the host again itself, and would connect to whatever
- * the name answers then, which guard_host never judged (DNS rebinding).
- * Here the answer the connection uses is the one judged: every address of
- * it, as uk_netguard_host_allowed judges a name.  libgit2's proxy option
- * would not do it: libgit2 1.5 sends the proxy's request line straight to
- * the host (seen with strace; libgit2 issue 5650).  The look-up and the
- * connect have no timeout of their own: the clone child is killed at the
- * step's deadline (fetch_git).
- */
-struct guard_stream {
-	git_stream parent;
-	char *host, *port;
-	int fd;
-};
-
-static int
-gs_connect(git_stream *st)
-{
-	struct guard_stream *s = (struct guard_stream *)st;
-	struct addrinfo hints, *res = NULL, *ai;
-	struct uk_netguard g;
-	char addr[64], msg[300];
-	int e = 0;
-
-	uk_netguard_init(&g);
-	g.allow_private = 0;
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	if (getaddrinfo(s->host, s->port, &hints, &res) || !res) {
-		snprintf(msg, sizeof(msg), "'%s': cannot resolve", s->host);
-		git_error_set_str(GIT_ERROR_NET, msg);
-		return -1;
-	}
-	for (ai = res; ai; ai = ai->ai_next)
-		if (!uk_netguard_check(&g, ai->ai_addr, addr, sizeof(addr))) {
-			snprintf(msg, sizeof(msg),
-			    "'%s': address %s refused (private network; "
-			    "URLKIT_ALLOW_PRIVATE=1 allows it)",
-			    s->host, addr);
-			git_error_set_str(GIT_ERROR_NET, msg);
-			freeaddrinfo(res);
-			return -1;
-		}
-	for (ai = res; ai && s->fd < 0; ai = ai->ai_next) {
-		s->fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
-		    ai->ai_protocol);
-		if (s->fd >= 0 && connect(s->fd, ai->ai_addr, ai->ai_addrlen)) {
-			e = errno;
-			close(s->fd);
-			s->fd = -1;
-		}
-	}
-	freeaddrinfo(res);
-	if (s->fd < 0) {
-		snprintf(msg, sizeof(msg), "cannot connect to '%s': %s",
-		    s->host, strerror(e));
-		git_error_set_str(GIT_ERROR_NET, msg);
-		return -1;
-	}
-	return 0;
-}
-
-static ssize_t
-gs_read(git_stream *st, void *data, size_t len)
-{
-	struct guard_stream *s = (struct guard_stream *)st;
-	ssize_t n;
-
-	while ((n = recv(s->fd, data, len, 0)) < 0 && errno == EINTR)
-		;
-	if (n < 0)
-		git_error_set_str(GIT_ERROR_NET, strerror(errno));
-	return n;
-}
-
-static ssize_t
-gs_write(git_stream *st, const char *data, size_t len, int flags)
-{
-	struct guard_stream *s = (struct guard_stream *)st;
-	ssize_t n;
-
-	(void)flags;
-	while ((n = send(s->fd, data, len, MSG_NOSIGNAL)) < 0 && errno == EINTR)
-		;
-	if (n < 0)
-		git_error_set_str(GIT_ERROR_NET, strerror(errno));
-	return n;
-}
-
-static int
-gs_close(git_stream *st)
-{
-	struct guard_stream *s = (struct guard_stream *)st;
-
-	if (s->fd >= 0)
-		close(s->fd);
-	s->fd = -1;
-	return 0;
-}
-
-static void
-gs_free(git_stream *st)
-{
-	struct guard_stream *s = (struct guard_stream *)st;
-
-	gs_close(st);
-	free(s->host);
-	free(s->port);
-	free(s);
-}
-
-static int
-gs_init(git_stream **out, const char *host, const char *port)
-{
-	struct guard_stream *s = uk_xcalloc(1, sizeof(*s));
-
-	s->parent.version = GIT_STREAM_VERSION;
-	s->parent.connect = gs_connect;
-	s->parent.read = gs_read;
-	s->parent.write = gs_write;
-	s->parent.close = gs_close;
-	s->parent.free = gs_free;
-	s->host = uk_xstrdup(host);
-	s->port = uk_xstrdup(port);
-	s->fd = -1;
-	*out = &s->parent;
-	return 0;
-}
-
-static void
-clone_child(const char *url, const char *dir, int fd,
-    const struct uk_repo_opts *o)
-{
-	git_stream_registration reg;
-
-	git_clone_options co;
-	git_repository *repo = NULL;
-	const git_error *ge;
-	size_t n;
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	git_libgit2_init();
-	git_clone_options_init(&co, GIT_CLONE_OPTIONS_VERSION);
-	child_max = o->max_bytes;
-	co.bare = 1;
-	/* libgit2 would follow a redirect to another host by itself, past
-	 * the guard, which judged this URL's host only (guard_host): the
-	 * redirects were followed before (git_redirects, each hop judged),
-	 * and libgit2 follows none to another host.  (NONE still lets it
-	 * follow one on the same host, whose addresses the guard judged.) */
-	co.fetch_opts.follow_redirects = GIT_REMOTE_REDIRECT_NONE;
-	co.fetch_opts.callbacks.transfer_progress = child_progress;
-	if (o->insecure)
-		co.fetch_opts.callbacks.certificate_check = accept_cert;
-	if (!o->allow_private) {
-		memset(&reg, 0, sizeof(reg));
-		reg.version = GIT_STREAM_VERSION;
-		reg.init = gs_init;
-		if (git_stream_register(GIT_STREAM_STANDARD, &reg) < 0)
-			_exit(1);
-	}
-	if (git_clone(&repo, url, dir, &co) == 0)
-		_exit(0);
-	ge = git_error_last();
-	if (child_too_big)
-		_exit(4);
-	if (ge && ge->message) {
-		n = strlen(ge->message);
-		if (write(fd, ge->message, n) < 0)
-			_exit(1);
-	}
-	_exit(1);
-}
-
-/* Refuse a remote URL whose host resolves to a private address. */
-static int
-guard_host(const char *url, const struct uk_repo_opts *o, struct uk_err *err)
-{
-	CURLU *h;
-	char *host = NULL;
-	struct addrinfo hints, *res = NULL, *ai;
-	struct uk_netguard g;
-	int ret = 0;
-	char addr[64];
-
-	if (o->allow_private)
-		return 0;
-	uk_netguard_init(&g);
-	h = curl_url();
-	if (!h || curl_url_set(h, CURLUPART_URL, url, 0) != CURLUE_OK ||
-	    curl_url_get(h, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
-		curl_url_cleanup(h);
-		return uk_err_set(err, UK_EXIT_FAIL, "'%s': bad URL", url);
-	}
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_socktype = SOCK_STREAM;
-	if (host[0] == '[') {
-		size_t l = strlen(host);
-
-		memmove(host, host + 1, l - 1);
-		host[l - 2] = '\0';
-	}
-	if (getaddrinfo(host, NULL, &hints, &res) != 0) {
-		ret =
-		    uk_err_set(err, UK_EXIT_FAIL, "'%s': cannot resolve", host);
-		goto out;
-	}
-	for (ai = res; ai; ai = ai->ai_next)
-		if (!uk_netguard_check(&g, ai->ai_addr, addr, sizeof(addr))) {
-			ret = uk_err_set(err, UK_EXIT_FAIL,
-			    "'%s': address %s refused (private network; "
-			    "URLKIT_ALLOW_PRIVATE=1 allows it)",
-			    url, addr);
-			break;
-		}
-out:
-	if (res)
-		freeaddrinfo(res);
-	curl_free(host);
-	curl_url_cleanup(h);
-	return ret;
-}
-
-/* A signal caught during the probe (fetch_git's handlers) ends it. */
-static int
-probe_progress(void *arg, curl_off_t dt, curl_off_t dn, curl_off_t ut,
-    curl_off_t un)
-{
-	(void)arg;
-	(void)dt;
-	(void)dn;
-	(void)ut;
-	(void)un;
-	return caught ? 1 : 0;
-}
-
-/* The probe's body is not wanted: stop at its first byte. */
-static size_t
-probe_body(char *p, size_t size, size_t n, void *arg)
-{
-	(void)p;
-	(void)size;
-	(void)n;
-	(void)arg;
-	return 0;
-}
-
-/*
- * The repository URL a redirect names: libgit2 and git take a Location
- * that ends in /info/refs (the query aside) as the new repository's
- * address less that suffix, and refuse any other; so do we, and, as
- * libgit2 does, a redirect from https to http.  0 with *next (freed by
- * the caller), or -1 with err.
- */
-static int
-redirect_target(const char *from, const char *loc, char **next,
-    struct uk_err *err)
-{
-	CURLU *h = curl_url();
-	char *scheme = NULL, *path = NULL, *out = NULL;
-	size_t l;
-	int ret = -1;
-
-	if (!h || curl_url_set(h, CURLUPART_URL, loc, 0) != CURLUE_OK ||
-	    curl_url_get(h, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
-	    curl_url_get(h, CURLUPART_PATH, &path, 0) != CURLUE_OK) {
-		uk_err_set(err, UK_EXIT_FAIL, "'%s': bad redirect to '%s'",
-		    from, loc);
-		goto out;
-	}
-	if (strcasecmp(scheme, "http") && strcasecmp(scheme, "https")) {
-		uk_err_set(err, UK_EXIT_FAIL,
-		    "'%s': redirect to '%s' refused (http and https only)",
-		    from, loc);
-		goto out;
-	}
-	if (!strncasecmp(from, "https:", 6) && strcasecmp(scheme, "https")) {
-		uk_err_set(err, UK_EXIT_FAIL,
-		    "'%s': redirect from https to '%s' refused", from, loc);
-		goto out;
-	}
-	l = strlen(path);
-	if (l < 10 || strcmp(path + l - 10, "/info/refs")) {
-		uk_err_set(err, UK_EXIT_FAIL,
-		    "'%s': redirect to '%s' does not name a git repository "
-		    "(no /info/refs)",
-		    from, loc);
-		goto out;
-	}
-	/* The path starts with '/': "/info/refs" leaves "/". */
-	path[l > 10 ? l - 10 : 1] = '\0';
-	if (curl_url_set(h, CURLUPART_PATH, path, 0) != CURLUE_OK ||
-	    curl_url_set(h, CURLUPART_QUERY, NULL, 0) != CURLUE_OK ||
-	    curl_url_set(h, CURLUPART_FRAGMENT, NULL, 0) != CURLUE_OK ||
-	    curl_url_get(h, CURLUPART_URL, &out, 0) != CURLUE_OK) {
-		uk_err_set(err, UK_EXIT_FAIL, "'%s': bad redirect to '%s'",
-		    from, loc);
-		goto out;
-	}
-	*next = uk_xstrdup(out);
-	ret = 0;
-out:
-	curl_free(out);
-	curl_free(path);
-	curl_free(scheme);
-	curl_url_cleanup(h);
-	return ret;
-}
-
-/*
- * Follow the redirects of a git URL here, each hop judged, as the http
- * route does, and return the URL to clone (*final, freed by the caller).
- * libgit2 would follow a redirect of its first request (the ref
- * advertisement, <url>/info/refs?service=git-upload-pack) by itself and
- * connect past the guard, which only judged the URL it was given; so
- * that request is made first with libcurl, redirects off, the guard on
- * every connection (uk_netguard_install) and on each new host before
- * (guard_host), up to UK_HTTP_MAX_REDIRS hops as the http route.  Its
- * body is not read.  git:// and ssh:// have no redirects.  A probe that
- * fails otherwise (refused, 401, 404) leaves the URL as it is: libgit2
- * meets the same answer and says what it is.  0, or -1 with err.
- */
-static int
-git_redirects(const char *url, struct snap *s, char **final,
-    struct uk_err *err)
-{
-	char *cur = uk_xstrdup(url);
-	int hops, ret = -1;
-
-	for (hops = 0;; hops++) {
-		struct uk_netguard g;
-		struct uk_http_easy eo = { 0 };
-		CURLU *h = NULL;
-		CURL *e = NULL;
-		char *probe = NULL, *path = NULL, *loc = NULL, *next = NULL;
-		struct uk_buf p = UK_BUF_INIT;
-		char errbuf[CURL_ERROR_SIZE] = "";
-		long code = 0, ms;
-		CURLcode rc;
-		int stop = 0;
-
-		if (guard_host(cur, s->o, err) < 0) {
-			if (hops) {
-				struct uk_err why = *err;
-
-				uk_err_set(err, why.code,
-				    "'%s' redirected: %s", url, why.msg);
-			}
-			goto out;
-		}
-		if (strncasecmp(cur, "http://", 7) &&
-		    strncasecmp(cur, "https://", 8))
-			break;
-		ms = (long)((s->deadline - uk_mono_now()) * 1000);
-		if (ms <= 0) {
-			uk_err_set(err, UK_EXIT_FAIL,
-			    "time limit of %gs reached cloning '%s'",
-			    s->o->timeout, url);
-			goto out;
-		}
-		/* <url>/info/refs?service=git-upload-pack, as libgit2 asks. */
-		h = curl_url();
-		if (!h || curl_url_set(h, CURLUPART_URL, cur, 0) != CURLUE_OK ||
-		    curl_url_get(h, CURLUPART_PATH, &path, 0) != CURLUE_OK) {
-			curl_url_cleanup(h);
-			uk_err_set(err, UK_EXIT_FAIL, "'%s': bad URL", cur);
-			goto out;
-		}
-		uk_buf_addstr(&p, path);
-		while (p.len && p.buf[p.len - 1] == '/')
-			uk_buf_setlen(&p, p.len - 1);
-		uk_buf_addstr(&p, "/info/refs");
-		curl_free(path);
-		if (curl_url_set(h, CURLUPART_PATH, p.buf, 0) != CURLUE_OK ||
-		    curl_url_set(h, CURLUPART_QUERY,
-			"service=git-upload-pack", 0) != CURLUE_OK ||
-		    curl_url_set(h, CURLUPART_FRAGMENT, NULL, 0) != CURLUE_OK ||
-		    curl_url_get(h, CURLUPART_URL, &probe, 0) != CURLUE_OK) {
-			curl_url_cleanup(h);
-			uk_buf_release(&p);
-			uk_err_set(err, UK_EXIT_FAIL, "'%s': bad URL", cur);
-			goto out;
-		}
-		curl_url_cleanup(h);
-		uk_buf_release(&p);
-
-		uk_netguard_init(&g);
-		if (s->o->allow_private)
-			g.allow_private = 1;
-		/* A git client's agent: the server answers as it would
-		 * answer libgit2. */
-		eo.user_agent = "git/2.0 (urlkit/" UK_VERSION ")";
-		eo.timeout_ms = ms;
-		eo.connect_ms = ms < 10000 ? ms : 10000L;
-		eo.insecure = s->o->insecure;
-		eo.errbuf = errbuf;
-		eo.guard = &g;
-		e = uk_http_easy_new(&eo);
-		curl_easy_setopt(e, CURLOPT_URL, probe);
-		curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, probe_body);
-		curl_easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
-		curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, probe_progress);
-		rc = curl_easy_perform(e);
-		curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &code);
-		if (caught) {
-			stop = -1;
-		} else if (g.refused) {
-			uk_err_set(err, UK_EXIT_FAIL,
-			    "%s%s%s'%s': address %s refused (private network; "
-			    "URLKIT_ALLOW_PRIVATE=1 allows it)",
-			    hops ? "'" : "", hops ? url : "",
-			    hops ? "' redirected: " : "", cur, g.addr);
-			stop = -1;
-		} else if (rc == CURLE_OPERATION_TIMEDOUT) {
-			uk_err_set(err, UK_EXIT_FAIL,
-			    "time limit of %gs reached cloning '%s'",
-			    s->o->timeout, url);
-			stop = -1;
-		} else if ((rc == CURLE_OK || rc == CURLE_WRITE_ERROR) &&
-		    (code == 301 || code == 302 || code == 303 ||
-			code == 307 || code == 308) &&
-		    curl_easy_getinfo(e, CURLINFO_REDIRECT_URL, &loc) ==
-			CURLE_OK &&
-		    loc) {
-			if (hops >= UK_HTTP_MAX_REDIRS) {
-				uk_err_set(err, UK_EXIT_FAIL,
-				    "'%s': too many redirects (more than %d)",
-				    url, UK_HTTP_MAX_REDIRS);
-				stop = -1;
-			} else if (redirect_target(cur, loc, &next, err) < 0)
-				stop = -1;
-		} else
-			stop = 1; /* not a redirect: clone cur */
-		curl_easy_cleanup(e);
-		curl_free(probe);
-		if (stop < 0)
-			goto out;
-		if (stop > 0)
-			break;
-		free(cur);
-		cur = next;
-	}
-	*final = cur;
-	cur = NULL;
-	ret = 0;
-out:
-	free(cur);
-	return ret;
-}
-
-static int
-fetch_git(const char *url, struct snap *s, struct uk_err *err)
-{
-	const char *tmp = getenv("TMPDIR");
-	struct uk_buf dir = UK_BUF_INIT, msg = UK_BUF_INIT;
-	struct sigaction sa, old[3];
-	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
-	int fds[2] = { -1, -1 }, status = 0, ret = -1, i, got = 0;
-	pid_t pid;
-	char *final = NULL;
-
-	/* The signal handlers are process-wide: one clone at a time. */
-	pthread_mutex_lock(&clone_lock);
-	uk_buf_addf(&dir, "%s/urlkit-repo.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	caught = 0;
-	for (i = 0; i < 3; i++)
-		sigaction(sigs[i], &sa, &old[i]);
-	if (!mkdtemp(dir.buf)) {
-		uk_err_set(err, UK_EXIT_FAIL,
-		    "cannot make a directory in '%s': %s",
-		    tmp && *tmp ? tmp : "/tmp", strerror(errno));
-		uk_buf_release(&dir);
-		goto restore;
-	}
-	/* Within the step: a signal meanwhile ends it as during the clone. */
-	if (git_redirects(url, s, &final, err) < 0) {
-		if (caught)
-			uk_err_set(err, UK_EXIT_FATAL,
-			    "interrupted by signal %d", (int)caught);
-		goto out;
-	}
-	url = final;
-	if (pipe2(fds, O_CLOEXEC) < 0) {
-		uk_err_set(err, UK_EXIT_FAIL, "pipe: %s", strerror(errno));
-		goto out;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		uk_err_set(err, UK_EXIT_FAIL, "fork: %s", strerror(errno));
-		goto out;
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		clone_child(url, dir.buf, uk_child_keep_fd(fds[1]), s->o);
-	}
-	close(fds[1]);
-	fds[1] = -1;
-	fcntl(fds[0], F_SETFL, O_NONBLOCK);
-	for (;;) {
-		struct timespec ts = { 0, 20 * 1000 * 1000 };
-		char chunk[512];
-		ssize_t n;
-		pid_t w = waitpid(pid, &status, WNOHANG);
-
-		while ((n = read(fds[0], chunk, sizeof(chunk))) > 0)
-			if (msg.len < 400)
-				uk_buf_add(&msg, chunk, (size_t)n);
-		if (w == pid) {
-			got = 1;
-			break;
-		}
-		if (caught || uk_mono_now() > s->deadline) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			break;
-		}
-		nanosleep(&ts, NULL);
-	}
-	if (caught) {
-		uk_err_set(err, UK_EXIT_FATAL, "interrupted by signal %d",
-		    (int)caught);
-	} else if (!got) {
-		uk_err_set(err, UK_EXIT_FAIL,
-		    "time limit of %gs reached cloning '%s'", s->o->timeout,
-		    url);
-	} else if (WIFEXITED(status) && WEXITSTATUS(status) == 4) {
-		uk_err_set(err, UK_EXIT_FAIL,
-		    "repository '%s' is larger than %llu bytes "
-		    "(--repo-max-size)",
-		    url, s->o->max_bytes);
-	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		uk_buf_trim(&msg);
-		uk_err_set(err, UK_EXIT_FAIL, "cannot clone '%s': %s", url,
-		    msg.len ? msg.buf : "libgit2 failed");
-	} else {
-		/* The child is gone: threads may start now (see above). */
-		snap_stream_start(s);
-		ret = read_repo(dir.buf, 1, s, err);
-	}
-out:
-	if (fds[0] >= 0)
-		close(fds[0]);
-	if (fds[1] >= 0)
-		close(fds[1]);
-	rm_tree(dir.buf);
-	uk_buf_release(&dir);
-restore:
-	uk_buf_release(&msg);
-	for (i = 0; i < 3; i++)
-		sigaction(sigs[i], &old[i], NULL);
-	pthread_mutex_unlock(&clone_lock);
-	if (caught) {
-		/* Cleaned up: now die of the signal as we would have. */
-		raise(caught);
-	}
-	free(final);
-	return ret;
-}
-
-static int
-fetch_local(const char *url, struct snap *s, struct uk_err *err)
-{
-	struct uk_buf path = UK_BUF_INIT;
-	int ret;
-
-	if (!strncasecmp(url, "file://", 7)) {
-		CURLU *h = curl_url();
-		char *p = NULL;
-
-		if (!h || curl_url_set(h, CURLUPART_URL, url, 0) != CURLUE_OK ||
-		    curl_url_get(h, CURLUPART_PATH, &p, CURLU_URLDECODE) !=
-			CURLUE_OK) {
-			curl_url_cleanup(h);
-			return uk_err_set(err, UK_EXIT_FAIL, "'%s': bad URL",
-			    url);
-		}
-		uk_buf_addstr(&path, p);
-		curl_free(p);
-		curl_url_cleanup(h);
-	} else {
-		uk_buf_addstr(&path, url);
-	}
-	ret = read_repo(path.buf, 0, s, err);
-	uk_buf_release(&path);
 	return ret;
 }
 
@@ -1578,6 +810,164 @@ parse_focus(struct uk_symbols *sym, const struct uk_url *u)
 	uk_buf_release(&full);
 }
 
+/*
+ * The tag cache of the repository, set on sym: one entry per repository,
+ * whatever the branch or path (u: a GitHub repository, else url names it).
+ */
+static struct uk_symcache *
+open_tags(struct uk_symbols *sym, const struct uk_repo_opts *o,
+    const struct uk_url *u, const char *url)
+{
+	struct uk_buf key = UK_BUF_INIT;
+	struct uk_symcache *tags;
+
+	if (u)
+		uk_buf_addf(&key, "https://github.com/%s/%s", u->owner,
+		    u->repo);
+	else
+		uk_buf_addstr(&key, url);
+	tags = uk_symcache_open(o->tag_cache, key.buf,
+	    uk_symbols_tags_version());
+	uk_symbols_set_cache(sym, tags);
+	uk_buf_release(&key);
+	return tags;
+}
+
+/*
+ * A git URL, or a local repository (a path or file://): the snapshot into
+ * s, *route and the title (the last path component less ".git").  0, or
+ * -1 with err; a partial snapshot is kept with the reason in why.
+ */
+static int
+fetch_git_url(const char *url, struct snap *s, const char **route,
+    struct uk_buf *title, struct uk_buf *why, struct uk_err *err)
+{
+	const char *b, *e;
+	char *real = NULL;
+
+	if (url[0] == '/' || url[0] == '.' ||
+	    !strncasecmp(url, "file://", 7)) {
+		*route = "local";
+		/*
+		 * A path or file:// reads this machine's files: like
+		 * loopback addresses, only when the guard is off, so
+		 * an agent's input cannot read a local repository.
+		 */
+		if (!s->o->allow_private) {
+			uk_err_set(err, UK_EXIT_FAIL,
+			    "'%s': a local repository: refused "
+			    "(-P or URLKIT_ALLOW_PRIVATE=1 allows it)",
+			    url);
+			return -1;
+		}
+		uk_repo_snap_stream_start(s);
+		if (uk_repo_fetch_local(url, s, err) < 0 &&
+		    !keep_partial(s, err, why))
+			return -1;
+	} else {
+		*route = "git";
+		if (uk_repo_fetch_git(url, s, err) < 0 &&
+		    !keep_partial(s, err, why))
+			return -1;
+	}
+	/* The title: the last path component, less ".git". */
+	if (!strcmp(*route, "local") && url[0] != 'f' && url[0] != 'F' &&
+	    (real = realpath(url, NULL)))
+		url = real;
+	e = url + strlen(url);
+	while (e > url && e[-1] == '/')
+		e--;
+	b = e;
+	while (b > url && b[-1] != '/')
+		b--;
+	if (e - b > 4 && !strncmp(e - 4, ".git", 4))
+		e -= 4;
+	uk_buf_add(title, b, (size_t)(e - b));
+	free(real);
+	return 0;
+}
+
+/* What the fetch found, for repo_record. */
+struct fetched {
+	const char *route, *branch, *path, *title;
+	long indexed;
+	const char *why; /* why the snapshot is partial, or NULL */
+};
+
+/*
+ * The record's title, description, README (cut to its budget), map,
+ * github_info (u: a GitHub repository, else NULL) and truncation.
+ */
+static void
+repo_record(yajl_val rec, const struct uk_url *u, const struct snap *s,
+    struct uk_symbols *sym, const struct uk_repo_opts *o,
+    const struct uk_buf *map, const struct fetched *f)
+{
+	struct uk_symbols_counts counts = { 0, 0, 0 };
+	struct uk_buf desc = UK_BUF_INIT;
+	size_t readme_tokens = 0;
+	int readme_cut = 0;
+	yajl_val info;
+
+	uk_symbols_get_counts(sym, &counts);
+
+	uk_json_set_str(rec, "title", f->title);
+	if (s->readme) {
+		struct uk_buf rd = UK_BUF_INIT;
+
+		uk_repo_describe(s->readme, &desc);
+		if (desc.len)
+			uk_json_set_str(rec, "description", desc.buf);
+		readme_tokens = uk_repo_readme_fit(o->tokenizer, s->readme,
+		    s->readme_len, o->readme_tokens, &rd, &readme_cut);
+		if (rd.len)
+			uk_json_set(rec, "readme",
+			    uk_json_strn(rd.buf, rd.len));
+		uk_buf_release(&rd);
+	}
+	if (map->len)
+		uk_json_set_str(rec, "symbol_map", map->buf);
+	info = uk_json_object();
+	if (u) {
+		uk_json_set_str(info, "owner", u->owner);
+		uk_json_set_str(info, "repo", u->repo);
+		if (f->branch)
+			uk_json_set_str(info, "branch", f->branch);
+		if (f->path)
+			uk_json_set_str(info, "path", f->path);
+	}
+	uk_json_set_str(info, "route", f->route);
+	if (s->readme_name)
+		uk_json_set_str(info, "readme_file", s->readme_name);
+	uk_json_set_int(info, "files", (long long)s->total_files);
+	uk_json_set_int(info, "bytes", (long long)s->total_bytes);
+	uk_json_set_int(info, "files_indexed", f->indexed);
+	uk_json_set_int(info, "files_skipped", (long long)s->skipped);
+	uk_json_set_int(info, "files_parsed", (long long)counts.parsed);
+	uk_json_set_int(info, "files_lexed", (long long)counts.lexed);
+	uk_json_set_int(info, "files_cached", (long long)counts.cached);
+	uk_json_set_int(info, "definitions", (long long)uk_symbols_ndefs(sym));
+	uk_json_set_int(info, "references", (long long)uk_symbols_nrefs(sym));
+	if (uk_symbols_top_file(sym))
+		uk_json_set_str(info, "top_file", uk_symbols_top_file(sym));
+	uk_json_set_str(info, "tokenizer", uk_tokens_name(o->tokenizer));
+	uk_json_set_int(info, "map_tokens",
+	    (long long)uk_tokens_count(o->tokenizer, map->buf, map->len));
+	uk_json_set_int(info, "map_budget", o->map_tokens);
+	uk_json_set_int(info, "readme_tokens", (long long)readme_tokens);
+	uk_json_set_int(info, "readme_budget", o->readme_tokens);
+	if (readme_cut)
+		uk_json_set_bool(info, "readme_cut", 1);
+	uk_json_set(rec, "github_info", info);
+	if (f->why) {
+		uk_json_set_bool(rec, "truncated", 1);
+		uk_json_set_str(rec, "truncated_reason", f->why);
+	}
+	if (o->map_json)
+		uk_json_set(rec, "symbols", uk_symbols_json(sym));
+	uk_buf_release(&desc);
+}
+
 int
 uk_repo_fetch(const struct uk_url *u, const char *url,
     const struct uk_repo_opts *o, yajl_val rec, struct uk_err *err)
@@ -1585,21 +975,16 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 	struct snap s;
 	struct uk_symbols *sym = NULL;
 	struct uk_symcache *tags = NULL;
-	struct uk_symbols_counts counts = { 0, 0, 0 };
-	struct uk_buf map = UK_BUF_INIT, desc = UK_BUF_INIT,
-		      title = UK_BUF_INIT;
+	struct uk_buf map = UK_BUF_INIT, title = UK_BUF_INIT;
+	struct fetched f;
 	const char *route;
-	yajl_val info;
 	long indexed = 0;
-	size_t readme_tokens = 0;
 	const char *focus = NULL;
 	char *branch = NULL, *path = NULL;
 	struct uk_buf why = UK_BUF_INIT; /* why the snapshot is partial */
-	int readme_cut = 0;
 	int ret = -1,
 	    github = u && u->type == UK_URL_GITHUB_REPO && u->owner && u->repo;
 	double left;
-	char *real = NULL;
 
 	memset(&s, 0, sizeof(s));
 	git_libgit2_init();
@@ -1610,24 +995,12 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 	/* A budget of 0 tokens: no map, so nothing to parse. */
 	if (o->map_tokens > 0)
 		s.sym = sym;
-	if (s.sym && o->tag_cache) {
-		struct uk_buf key = UK_BUF_INIT;
-
-		/* One entry per repository, whatever the branch or path. */
-		if (github)
-			uk_buf_addf(&key, "https://github.com/%s/%s", u->owner,
-			    u->repo);
-		else
-			uk_buf_addstr(&key, url);
-		tags = uk_symcache_open(o->tag_cache, key.buf,
-		    uk_symbols_tags_version());
-		uk_symbols_set_cache(sym, tags);
-		uk_buf_release(&key);
-	}
+	if (s.sym && o->tag_cache)
+		tags = open_tags(sym, o, github ? u : NULL, url);
 	if (github) {
 		route = "archive";
 		parse_focus(sym, u);
-		snap_stream_start(&s);
+		uk_repo_snap_stream_start(&s);
 		if (u->branch ? fetch_tree(u, &s, &branch, &path, err) < 0 :
 		    fetch_archive(u, &s, err) < 0) {
 			if (!keep_partial(&s, err, &why))
@@ -1636,46 +1009,8 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 		focus = path;
 		uk_buf_addf(&title, "%s/%s", u->owner, u->repo);
 	} else if (uk_repo_is_git_url(url)) {
-		const char *b, *e;
-
-		if (url[0] == '/' || url[0] == '.' ||
-		    !strncasecmp(url, "file://", 7)) {
-			route = "local";
-			/*
-			 * A path or file:// reads this machine's files: like
-			 * loopback addresses, only when the guard is off, so
-			 * an agent's input cannot read a local repository.
-			 */
-			if (!o->allow_private) {
-				uk_err_set(err, UK_EXIT_FAIL,
-				    "'%s': a local repository: refused "
-				    "(-P or URLKIT_ALLOW_PRIVATE=1 allows it)",
-				    url);
-				goto out;
-			}
-			snap_stream_start(&s);
-			if (fetch_local(url, &s, err) < 0 &&
-			    !keep_partial(&s, err, &why))
-				goto out;
-		} else {
-			route = "git";
-			if (fetch_git(url, &s, err) < 0 &&
-			    !keep_partial(&s, err, &why))
-				goto out;
-		}
-		/* The title: the last path component, less ".git". */
-		if (!strcmp(route, "local") && url[0] != 'f' && url[0] != 'F' &&
-		    (real = realpath(url, NULL)))
-			url = real;
-		e = url + strlen(url);
-		while (e > url && e[-1] == '/')
-			e--;
-		b = e;
-		while (b > url && b[-1] != '/')
-			b--;
-		if (e - b > 4 && !strncmp(e - 4, ".git", 4))
-			e -= 4;
-		uk_buf_add(&title, b, (size_t)(e - b));
+		if (fetch_git_url(url, &s, &route, &title, &why, err) < 0)
+			goto out;
 	} else {
 		uk_err_set(err, UK_EXIT_FAIL, "'%s': not a git repository URL",
 		    url);
@@ -1715,61 +1050,13 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 		/* A hint: a cache that cannot be written costs the next run. */
 		(void)uk_symcache_save(tags, &terr);
 	}
-	uk_symbols_get_counts(sym, &counts);
-
-	uk_json_set_str(rec, "title", title.buf);
-	if (s.readme) {
-		struct uk_buf rd = UK_BUF_INIT;
-
-		uk_repo_describe(s.readme, &desc);
-		if (desc.len)
-			uk_json_set_str(rec, "description", desc.buf);
-		readme_tokens = uk_repo_readme_fit(o->tokenizer, s.readme,
-		    s.readme_len, o->readme_tokens, &rd, &readme_cut);
-		if (rd.len)
-			uk_json_set(rec, "readme", uk_json_strn(rd.buf, rd.len));
-		uk_buf_release(&rd);
-	}
-	if (map.len)
-		uk_json_set_str(rec, "symbol_map", map.buf);
-	info = uk_json_object();
-	if (github) {
-		uk_json_set_str(info, "owner", u->owner);
-		uk_json_set_str(info, "repo", u->repo);
-		if (branch)
-			uk_json_set_str(info, "branch", branch);
-		if (path)
-			uk_json_set_str(info, "path", path);
-	}
-	uk_json_set_str(info, "route", route);
-	if (s.readme_name)
-		uk_json_set_str(info, "readme_file", s.readme_name);
-	uk_json_set_int(info, "files", (long long)s.total_files);
-	uk_json_set_int(info, "bytes", (long long)s.total_bytes);
-	uk_json_set_int(info, "files_indexed", indexed);
-	uk_json_set_int(info, "files_skipped", (long long)s.skipped);
-	uk_json_set_int(info, "files_parsed", (long long)counts.parsed);
-	uk_json_set_int(info, "files_lexed", (long long)counts.lexed);
-	uk_json_set_int(info, "files_cached", (long long)counts.cached);
-	uk_json_set_int(info, "definitions", (long long)uk_symbols_ndefs(sym));
-	uk_json_set_int(info, "references", (long long)uk_symbols_nrefs(sym));
-	if (uk_symbols_top_file(sym))
-		uk_json_set_str(info, "top_file", uk_symbols_top_file(sym));
-	uk_json_set_str(info, "tokenizer", uk_tokens_name(o->tokenizer));
-	uk_json_set_int(info, "map_tokens",
-	    (long long)uk_tokens_count(o->tokenizer, map.buf, map.len));
-	uk_json_set_int(info, "map_budget", o->map_tokens);
-	uk_json_set_int(info, "readme_tokens", (long long)readme_tokens);
-	uk_json_set_int(info, "readme_budget", o->readme_tokens);
-	if (readme_cut)
-		uk_json_set_bool(info, "readme_cut", 1);
-	uk_json_set(rec, "github_info", info);
-	if (why.len) {
-		uk_json_set_bool(rec, "truncated", 1);
-		uk_json_set_str(rec, "truncated_reason", why.buf);
-	}
-	if (o->map_json)
-		uk_json_set(rec, "symbols", uk_symbols_json(sym));
+	f.route = route;
+	f.branch = branch;
+	f.path = path;
+	f.title = title.buf;
+	f.indexed = indexed;
+	f.why = why.len ? why.buf : NULL;
+	repo_record(rec, github ? u : NULL, &s, sym, o, &map, &f);
 	ret = 0;
 out:
 	/* The parsing threads read the snapshot's texts: stop them first. */
@@ -1777,13 +1064,11 @@ out:
 	uk_symbols_free(sym);
 	uk_symcache_free(tags);
 	snap_release(&s);
-	free(real);
 	git_libgit2_shutdown();
 	uk_buf_release(&map);
 	uk_buf_release(&why);
 	free(branch);
 	free(path);
-	uk_buf_release(&desc);
 	uk_buf_release(&title);
 	return ret;
 }

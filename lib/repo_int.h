@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef UK_REPO_INT_H
+#define UK_REPO_INT_H
+
+/*
+ * Private to lib/repo*.c: the snapshot being taken (repo.c: the archive
+ * route, the record) and the libgit2 route (repo_git.c: a clone or a local
+ * repository read from the tree of HEAD).
+ */
+
+#include "repo.h"
+#include "symbols.h"
+#include "util.h"
+
+/* What the snapshot kept. */
+struct snap {
+	const struct uk_repo_opts *o;
+	double deadline;
+	struct uk_symbols_file *files;
+	size_t nfiles, afiles;
+	char *readme, *readme_name;
+	size_t readme_len;
+	int readme_rank;
+	unsigned long total_files;
+	unsigned long long total_bytes;
+	unsigned long skipped; /* source files skipped: size, generated */
+	/* Parsing while the snapshot arrives (with a map), and its error. */
+	struct uk_symbols *sym; /* with a map: where the stream goes */
+	struct uk_symbols_stream *stream;
+	int stream_failed;
+	struct uk_err stream_err;
+	unsigned long handed; /* files handed to the stream */
+	struct uk_repo_progress prog;
+	int capped;       /* a file or size cap stopped the snapshot */
+	long http_status; /* of the archive request (404: no such ref) */
+};
+
+/*
+ * The snapshot's steps, for both routes (repo.c).  Start parsing while
+ * the snapshot arrives, when there is a map to make (the git route calls
+ * it only once its clone child has exited: no threads across a fork).
+ * A regular file of size bytes at path: count it, and say whether to keep
+ * it (1: a README candidate or a source file; read it and give it to
+ * uk_repo_snap_keep, which takes text over).  uk_repo_cap_exceeded: -1
+ * with err when the file or byte cap is passed, else 0.
+ */
+void uk_repo_snap_stream_start(struct snap *s);
+int uk_repo_snap_wants(struct snap *s, const char *path,
+    unsigned long long size);
+void uk_repo_snap_keep(struct snap *s, const char *path, char *text,
+    size_t len);
+int uk_repo_cap_exceeded(struct snap *s, struct uk_err *err);
+
+/*
+ * The libgit2 route (repo_git.c), each filling s: a git URL (http(s),
+ * ssh, git) cloned by a child process, its redirects judged first; a
+ * local repository (a path or file:// URL) read in place.  0, or -1 with
+ * err.
+ */
+int uk_repo_fetch_git(const char *url, struct snap *s, struct uk_err *err);
+int uk_repo_fetch_local(const char *url, struct snap *s,
+    struct uk_err *err);
+
+#endif
