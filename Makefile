@@ -72,7 +72,7 @@ UNITS := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 # tests/fuzz/regress/NAME/ through it as a plain program.
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 UNITS += $(FUZZ_SRC:tests/fuzz/fuzz_%.c=$(BUILD)/unit/t_fuzz_%)
-FUZZ_SMOKE_SECONDS ?= 4
+FUZZ_SMOKE_SECONDS ?= 2
 
 all: deps $(BINS) $(LIBEXECS)
 

@@ -29,38 +29,49 @@ subcommands() {
 	    grep -E '^[a-z]+$' | sort -u
 }
 
-# What bash's completion of PROG offers after "PROG [SUB] --", one a line.
+# What bash's completion of PROG offers after "PROG --" and after
+# "PROG SUB --" for each SUB given, one a line (one bash for them all).
 bash_offers() {
 	bash -c '
-		prog=$1 sub=$2
+		prog=$1
+		shift
 		. "$TOP/completions/bash/$prog" || exit 3
 		f=$(complete -p "$prog" | sed -n "s/.*-F \([^ ]*\) .*/\1/p")
 		[ -n "$f" ] || exit 3
-		if [ -n "$sub" ]; then
-			COMP_WORDS=("$prog" "$sub" --)
-		else
-			COMP_WORDS=("$prog" --)
-		fi
-		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-		COMP_LINE="${COMP_WORDS[*]}"
-		COMP_POINT=${#COMP_LINE}
-		"$f" "$prog" -- "${COMP_WORDS[COMP_CWORD - 1]}"
-		printf "%s\n" "${COMPREPLY[@]}"' _ "$1" "${2:-}"
+		for sub in "" "$@"; do
+			if [ -n "$sub" ]; then
+				COMP_WORDS=("$prog" "$sub" --)
+			else
+				COMP_WORDS=("$prog" --)
+			fi
+			COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+			COMP_LINE="${COMP_WORDS[*]}"
+			COMP_POINT=${#COMP_LINE}
+			COMPREPLY=()
+			"$f" "$prog" -- "${COMP_WORDS[COMP_CWORD - 1]}"
+			printf "%s\n" "${COMPREPLY[@]}"
+		done' _ "$@"
 }
 
-# What fish's completion of PROG offers after "PROG [SUB] --".
+# What fish's completion of PROG offers after "PROG [SUB] --", for PROG
+# and each SUB given.
 fish_offers() {
-	fish -N -c "source '$TOP/completions/fish/$1.fish'; complete -C '$1 ${2:+$2 }--'" |
-	    cut -f1
+	local prog=$1 sub cmds="complete -C '$1 --';"
+	shift
+	for sub in "$@"; do
+		cmds="$cmds complete -C '$prog $sub --';"
+	done
+	fish -N -c "source '$TOP/completions/fish/$prog.fish'; $cmds" | cut -f1
 }
 
 # The options zsh's completion of PROG declares to _arguments, for PROG
-# and after SUB: the completion function runs with _arguments replaced by
+# and after each SUB given: the completion function runs with _arguments replaced by
 # a function that prints its specifications (zsh cannot complete without
 # a terminal; the specifications are what it would offer).
 zsh_offers() {
 	zsh -f -c '
-		prog=$1 sub=$2
+		prog=$1
+		shift
 		_arguments() {
 			local a
 			for a in "$@"; do
@@ -83,9 +94,11 @@ zsh_offers() {
 		compadd() { return 0 }
 		fpath=($TOP/completions/zsh $fpath)
 		autoload -Uz _$prog || exit 3
-		words=($prog $sub --)
-		CURRENT=${#words}
-		_$prog' _ "$1" "${2:-}" |
+		for sub in "" "$@"; do
+			words=($prog $sub --)
+			CURRENT=${#words}
+			_$prog
+		done' _ "$@" |
 	    grep -oE '^(\([^)]*\))?(\*)?--[a-z][a-z0-9-]*' |
 	    sed -E 's/^\([^)]*\)//; s/^\*//'
 }
@@ -93,14 +106,10 @@ zsh_offers() {
 # check SHELL: every man page option of every program is offered by the
 # shell's completion, for the program or one of its subcommands.
 check() {
-	local p s missing=
+	local p missing=
 	for p in $(programs); do
-		{
-			"$1_offers" "$p"
-			for s in $(subcommands "$p"); do
-				"$1_offers" "$p" "$s"
-			done
-		} | sort -u >"$T/offers"
+		# shellcheck disable=SC2046
+		"$1_offers" "$p" $(subcommands "$p") | sort -u >"$T/offers"
 		[ -s "$T/offers" ] || {
 			echo "$1: nothing offered for $p" >&2
 			return 1
