@@ -194,14 +194,22 @@ def main():
         # been seen to leave a temporary file: proof the kills hit writes.
         # Slow writes down so that kills land inside them.
         env = dict(os.environ, URLKIT_TEST_WRITE_DELAY="100")
+        # The aim adapts: one timed run on a loaded machine can be slow,
+        # and sleeping up to its length lets most writers finish first.
+        # A writer found done brings the latest moment in, a kill lets it
+        # out again (never past the timed run, never before start-up).
+        lo, hi = start * 0.8, full
         while (kills < want or midwrite < 1) and tries < 6 * want:
             tries += 1
             with open(inp, "rb") as f:
                 p = subprocess.Popen(["urlcache", "set"], stdin=f, env=env)
-                time.sleep(rnd.uniform(start * 0.8, full))
+                time.sleep(rnd.uniform(lo, hi))
                 if p.poll() is None:
                     p.kill()
                     kills += 1
+                    hi = min(full, hi * 1.1)
+                else:
+                    hi = max(lo + 0.002, hi * 0.8)
                 p.wait()
             e, b, t = check_all(d)
             bad += b
