@@ -89,6 +89,16 @@ void uk_json_free(yajl_val v);
 
 /* Emit v through g; returns yajl_gen_status_ok or yajl's error. */
 int uk_json_gen(yajl_gen g, yajl_val v);
+
+/*
+ * Append v to b as jq prints it: indented by two spaces, object keys in
+ * their order, with colour escapes (jq's default colours) when colour is
+ * set.  Strings are escaped as JSON, and so are the characters a terminal
+ * would act on (C0 and C1 controls, DEL) and the bidirectional overrides
+ * (U+202A-U+202E, U+2066-U+2069), so a hostile page's text cannot move
+ * the cursor or reorder what is shown.  No newline at the end.
+ */
+void uk_json_pretty(struct uk_buf *b, yajl_val v, int colour);
 /* A new generator set up the urlkit way (UTF-8 validated, compact). */
 yajl_gen uk_json_gen_new(void);
 /* Append v as compact JSON to out. */

@@ -226,12 +226,20 @@ uk_jsonl_next(struct uk_jsonl_in *l, int flags, yajl_val *rec,
 	return 1;
 }
 
+int uk_jsonl_output = UK_JSONL_AUTO;
+
 void
 uk_jsonl_out_init(struct uk_jsonl_out *o, FILE *fp)
 {
+	int tty = isatty(fileno(fp));
+	const char *nc = getenv("NO_COLOR");
+
 	o->fp = fp;
 	o->g = uk_json_gen_new();
 	o->batch = 0;
+	o->pretty = uk_jsonl_output == UK_JSONL_PRETTY ||
+	    (uk_jsonl_output == UK_JSONL_AUTO && tty);
+	o->colour = o->pretty && tty && !(nc && *nc);
 }
 
 void
@@ -318,6 +326,15 @@ uk_jsonl_out_record(struct uk_jsonl_out *o, yajl_val rec)
 	const unsigned char *p;
 	size_t n;
 
+	if (o->pretty) {
+		struct uk_buf b;
+
+		uk_buf_init(&b, 256);
+		uk_json_pretty(&b, rec, o->colour);
+		put_unit(o, b.buf, b.len, 1);
+		uk_buf_release(&b);
+		return;
+	}
 	yajl_gen_reset(o->g, NULL);
 	if (uk_json_gen(o->g, rec) != yajl_gen_status_ok)
 		uk_die(UK_EXIT_FATAL, "cannot serialise a record");

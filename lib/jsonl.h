@@ -97,7 +97,19 @@ struct uk_jsonl_out {
 	FILE *fp;
 	yajl_gen g;
 	int batch;
+	int pretty; /* records indented over several lines (uk_json_pretty) */
+	int colour; /* ... and coloured */
 };
+
+/*
+ * How records are written: UK_JSONL_AUTO (the default) pretty-prints them
+ * when the output is a terminal, coloured unless NO_COLOR is set and not
+ * empty, and writes one compact line per record otherwise;
+ * UK_JSONL_COMPACT and UK_JSONL_PRETTY (--compact, --pretty) force
+ * either (--pretty colours only a terminal).  Read by uk_jsonl_out_init.
+ */
+enum { UK_JSONL_AUTO, UK_JSONL_COMPACT, UK_JSONL_PRETTY };
+extern int uk_jsonl_output;
 
 void uk_jsonl_out_init(struct uk_jsonl_out *o, FILE *fp);
 void uk_jsonl_out_release(struct uk_jsonl_out *o);

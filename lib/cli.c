@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "jsonl.h"
+#include "util.h"
+#include "banned.h"
+
+void
+uk_cli_help(const struct uk_cli *cli, FILE *f, int full)
+{
+	fputs(cli->synopsis, f);
+	if (full && cli->options) {
+		fputc('\n', f);
+		fputs(cli->options, f);
+	}
+}
+
+void
+uk_cli_usage(const struct uk_cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (fmt) {
+		fprintf(stderr, "%s: ", cli->name);
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
+	}
+	fprintf(stderr, "try '%s --help'\n", cli->name);
+	exit(UK_EXIT_USAGE);
+}
+
+/* The long option that argv's word names, without "--" or "=value", for
+ * messages (cut at 64 bytes: it is the user's input). */
+static void
+long_name(const char *word, char *dst, size_t size)
+{
+	size_t n;
+
+	if (!word || strncmp(word, "--", 2)) {
+		snprintf(dst, size, "%s", word ? word : "?");
+		return;
+	}
+	word += 2;
+	n = strcspn(word, "=");
+	if (n > 64)
+		n = 64;
+	snprintf(dst, size, "--%.*s", (int)n, word);
+}
+
+/* The option string with ':' after any leading '+' or '-', so that a
+ * missing value is told from an unknown option. */
+static const char *
+quiet_optstring(const char *optstring)
+{
+	static const char *last_in;
+	static char *last_out;
+	size_t lead = strspn(optstring, "+-");
+
+	if (optstring == last_in)
+		return last_out;
+	free(last_out);
+	last_out = uk_xmalloc(strlen(optstring) + 2);
+	memcpy(last_out, optstring, lead);
+	last_out[lead] = ':';
+	memcpy(last_out + lead + 1, optstring + lead, strlen(optstring + lead) + 1);
+	last_in = optstring;
+	return last_out;
+}
+
+int
+uk_cli_getopt(const struct uk_cli *cli, int argc, char *const argv[],
+    const char *optstring, const struct option *longopts)
+{
+	char name[80];
+	const char *word;
+	int c, prev = optind;
+
+	opterr = 0;
+	for (;;) {
+		prev = optind;
+		c = getopt_long(argc, argv, quiet_optstring(optstring), longopts,
+		    NULL);
+		/* The word the option came from: for a short option in a
+		 * cluster, optind has not moved past it yet. */
+		word = optind > prev ? argv[optind - 1] : argv[prev];
+		if (optind - prev == 2)
+			word = argv[optind - 2];
+		switch (c) {
+		case 'h':
+			if (!strchr(optstring, 'h'))
+				return c;
+			uk_cli_help(cli, stdout, 0);
+			exit(UK_EXIT_OK);
+		case UK_OPT_HELP:
+			uk_cli_help(cli, stdout, 1);
+			exit(UK_EXIT_OK);
+		case 'V':
+			if (!strchr(optstring, 'V'))
+				return c;
+			printf("%s %s\n", uk_prog, UK_VERSION);
+			exit(UK_EXIT_OK);
+		case UK_OPT_COMPACT:
+			uk_jsonl_output = UK_JSONL_COMPACT;
+			continue;
+		case UK_OPT_PRETTY:
+			uk_jsonl_output = UK_JSONL_PRETTY;
+			continue;
+		case ':':
+			if (word && !strncmp(word, "--", 2)) {
+				long_name(word, name, sizeof(name));
+				uk_cli_usage(cli, "option %s needs a value",
+				    name);
+			}
+			uk_cli_usage(cli, "option -%c needs a value", optopt);
+		case '?':
+			if (word && !strncmp(word, "--", 2)) {
+				long_name(word, name, sizeof(name));
+				if (optopt && strchr(word, '='))
+					uk_cli_usage(cli,
+					    "option %s takes no value", name);
+				uk_cli_usage(cli, "unknown option %s", name);
+			}
+			if (optopt > 32 && optopt < 127)
+				uk_cli_usage(cli, "unknown option -%c", optopt);
+			uk_cli_usage(cli, "unknown option");
+		default:
+			return c;
+		}
+	}
+}
+
+void
+uk_cli_subcommand(const char *sub)
+{
+	static char name[64];
+
+	if (!strchr(uk_prog, ' ')) {
+		snprintf(name, sizeof(name), "%s %s", uk_prog, sub);
+		uk_prog = name;
+	}
+}
+
+int
+uk_cli_size(const char *s, unsigned long long *out)
+{
+	static const char units[] = "BKMGT";
+	const char *u;
+	char *end;
+	unsigned long long v, mul = 1;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	if (!*end) {
+		if (v)
+			return -1; /* a number needs its unit */
+		*out = 0;
+		return 0;
+	}
+	if (!(u = strchr(units, *end >= 'a' ? *end - 32 : *end)) || !*u)
+		return -1;
+	mul = 1ULL << (10 * (u - units));
+	end++;
+	if (*u != 'B' && *end && strcmp(end, "B") && strcmp(end, "iB") &&
+	    strcmp(end, "b") && strcmp(end, "ib"))
+		return -1;
+	if (*u == 'B' && *end)
+		return -1;
+	if (v > ~0ULL / mul)
+		return -1;
+	*out = v * mul;
+	return 0;
+}

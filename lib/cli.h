@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef UK_CLI_H
+#define UK_CLI_H
+
+/*
+ * The command line every program shares (urlkit(7), "Command line"):
+ * option errors that name the program and its subcommand and end with
+ * "try 'NAME --help'", -h for the synopsis and --help for the synopsis
+ * with one line per option, -V, and the output options --compact and
+ * --pretty.
+ *
+ * A program lists UK_CLI_LONGOPTS at the end of its option table (before
+ * the terminating zero entry) and calls uk_cli_getopt in place of
+ * getopt_long:
+ *
+ *	static const struct uk_cli cli = { "urlcache get", synopsis, help };
+ *	while ((c = uk_cli_getopt(&cli, argc, argv, "i:qS:", longopts)) != -1)
+ *		switch (c) { ... default: uk_cli_usage(&cli, NULL); }
+ *
+ * Options may follow operands (getopt_long's permutation), unless the
+ * option string starts with '+' (a program whose first operand is a
+ * subcommand); "--" ends the options.
+ */
+
+#include <getopt.h>
+
+/* Values of the long-only options every program has.  A program's own
+ * long-only options take values from UK_OPT_FIRST on. */
+enum {
+	UK_OPT_HELP = 0x1000,
+	UK_OPT_COMPACT,
+	UK_OPT_PRETTY,
+	UK_OPT_FIRST = 0x1100,
+};
+
+#define UK_CLI_LONGOPTS                                   \
+	{ "help", no_argument, NULL, UK_OPT_HELP },       \
+	{ "compact", no_argument, NULL, UK_OPT_COMPACT }, \
+	{ "pretty", no_argument, NULL, UK_OPT_PRETTY }
+
+struct uk_cli {
+	const char *name;     /* "urlfetch", "urlcache get": messages' prefix */
+	const char *synopsis; /* the usage lines, each ending in '\n' */
+	const char *options;  /* --help's option lines after the synopsis */
+};
+
+/*
+ * getopt_long with the toolkit's messages.  It handles -h (the synopsis on
+ * stdout, exit 0), --help (synopsis and options, exit 0), -V when the
+ * option string has it ("NAME VERSION", exit 0), --compact and --pretty
+ * (uk_jsonl_output), and an unknown option or missing value (a usage
+ * error, exit 2).  Returns the next option for the program, or -1 at the
+ * end of the options (optind is the first operand).
+ */
+int uk_cli_getopt(const struct uk_cli *cli, int argc, char *const argv[],
+    const char *optstring, const struct option *longopts);
+
+/*
+ * A usage error: "NAME: MSG" (printf-style; nothing when fmt is NULL, as
+ * after getopt's own message) and "try 'NAME --help'" on stderr, then exit
+ * UK_EXIT_USAGE.
+ */
+void uk_cli_usage(const struct uk_cli *cli, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+
+/* Print the synopsis, and with full the options, to f. */
+void uk_cli_help(const struct uk_cli *cli, FILE *f, int full);
+
+/*
+ * Set the name that uk_warn and uk_die put before messages to
+ * "PROG SUB" (a subcommand's), for the rest of the run.  sub is borrowed
+ * and must outlive the program (a string literal or argv).
+ */
+void uk_cli_subcommand(const char *sub);
+
+/*
+ * The argument parsers of every program, for values the toolkit shares.
+ * Each returns 0 with *out set, or -1 for a value it refuses.
+ *
+ * A size needs a unit: B, K, M, G or T (powers of 1024; "KB", "KiB" and
+ * lower case are read alike), so "500" is refused, as a cache emptied by
+ * "500 bytes" meant as megabytes would be.  0 needs none.
+ */
+int uk_cli_size(const char *s, unsigned long long *out);
+
+#endif
