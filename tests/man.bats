@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# Every program has a man page that lints clean, whose SYNOPSIS is what
-# --help prints, and completions for bash, zsh and fish; make install puts
+# Every program has a man page that lints clean (its SYNOPSIS and --help:
+# tests/cli.bats), and completions for bash, zsh and fish; make install puts
 # all of it where a distribution would.
 
 bats_require_minimum_version 1.5.0
@@ -20,57 +20,13 @@ programs() {
 	sed -n 's/^PROGS *= *//p' "$TOP/Makefile" | tr ' ' '\n'
 }
 
-synopsis() {
-	mandoc -Tascii "$TOP/man/$1.1" | col -bx |
-		sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;$d' |
-		tr -s ' \n' '  ' | sed 's/^ //; s/ $//'
-}
-
 @test "every man page lints clean with mandoc" {
 	command -v mandoc >/dev/null || skip "mandoc not installed"
 	run -0 mandoc -Tlint -Wwarning "$TOP"/man/*.1 "$TOP"/man/urlkit.7
 	[ -z "$output" ]
 }
 
-# The one check that usage() and the SYNOPSIS agree, for every program:
-# -h and --help both print the SYNOPSIS, word for word (lines may wrap
-# differently: words compare), on stdout, and exit 0.
-@test "every program's -h and --help is its man page's SYNOPSIS" {
-	command -v mandoc >/dev/null || skip "mandoc not installed"
-	local p o syn use bad=0
-	for p in $(programs); do
-		[ -f "$TOP/man/$p.1" ] || { echo "$p: no man page" >&2; bad=1; continue; }
-		syn=$(synopsis "$p")
-		if [ "$("$p" --help | wc -l)" -gt 24 ]; then
-			echo "$p: --help is longer than one screen (24 lines)" >&2
-			bad=1
-		fi
-		for o in -h --help; do
-			run -0 --separate-stderr "$p" "$o"
-			use=$(printf '%s\n' "$output" | sed 's/^usage: //; s/^       //' | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
-			if [ "$syn" != "$use" ]; then
-				printf '%s %s:\n  man:   %s\n  usage: %s\n' "$p" "$o" "$syn" "$use" >&2
-				bad=1
-			fi
-		done
-	done
-	[ "$(programs | wc -l)" -ge 6 ]
-	[ "$bad" -eq 0 ]
-}
-
-@test "every program's --help fits one screen: 24 lines of 80 columns" {
-	local p bad=0 lines cols
-	for p in $(programs); do
-		run -0 "$p" --help
-		lines=$(printf '%s\n' "$output" | wc -l)
-		cols=$(printf '%s\n' "$output" | awk '{ if (length > m) m = length } END { print m + 0 }')
-		if [ "$lines" -gt 24 ] || [ "$cols" -gt 80 ]; then
-			echo "$p --help: $lines lines, $cols columns" >&2
-			bad=1
-		fi
-	done
-	[ "$bad" -eq 0 ]
-}
+# -h, --help and the SYNOPSIS: tests/cli.bats.
 
 @test "every program has bash, zsh and fish completions" {
 	local p bad=0
