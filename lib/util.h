@@ -22,7 +22,7 @@
 #define UK_EXIT_USAGE 2 /* bad option, argument or operand */
 #define UK_EXIT_FATAL 3 /* stopped before the end of input */
 
-#define UK_VERSION "0.1.0"
+#define UK_VERSION "0.2.0"
 
 /*
  * An error a library function reports to its caller: a message in lower
