@@ -43,6 +43,24 @@ dir_in(const char *path, const char *const *names)
 	return 0;
 }
 
+/*
+ * Whether a directory of path (not its last component) is one of dirs,
+ * or its last component matches one of globs (fnmatch).
+ */
+static int
+path_in(const char *path, const char *const *dirs, const char *const *globs)
+{
+	const char *base = uk_sympath_base(path);
+	size_t i;
+
+	if (dir_in(path, dirs))
+		return 1;
+	for (i = 0; globs[i]; i++)
+		if (!fnmatch(globs[i], base, 0))
+			return 1;
+	return 0;
+}
+
 static int
 is_vendor_path(const char *path)
 {
@@ -54,15 +72,8 @@ is_vendor_path(const char *path)
 		"*_pb2.py", "*.pb.go", "*.pb.cc", "*.pb.h", "*.generated.*",
 		"*_generated.*", "*.g.dart", "y.tab.[ch]", "lex.yy.c",
 		"bindata.go", NULL };
-	const char *base = uk_sympath_base(path);
-	size_t i;
 
-	if (dir_in(path, dirs))
-		return 1;
-	for (i = 0; globs[i]; i++)
-		if (!fnmatch(globs[i], base, 0))
-			return 1;
-	return 0;
+	return path_in(path, dirs, globs);
 }
 
 int
@@ -79,15 +90,8 @@ uk_symtab_is_noise(const char *path)
 		"*.test.*", "*.spec.*", "*_spec.*", "*Test.java", "*Tests.java",
 		"*Test.kt", "conftest.py", "tests.py", "*_bench.*",
 		"*_benchmark.*", "bench_*", "example_*", "*_example.*", NULL };
-	const char *base = uk_sympath_base(path);
-	size_t i;
 
-	if (dir_in(path, dirs))
-		return 1;
-	for (i = 0; globs[i]; i++)
-		if (!fnmatch(globs[i], base, 0))
-			return 1;
-	return 0;
+	return path_in(path, dirs, globs);
 }
 
 /* A build or manifest file, whose presence makes a directory a project. */

@@ -48,6 +48,25 @@ struct uk_symbols_stream {
 	size_t reported; /* ndone when progress was last called */
 };
 
+/* The processors online: threads when the caller asks for no number. */
+static int
+processors(void)
+{
+	long c = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return c > 0 ? (int)c : 1;
+}
+
+/* No more items: workers end when the queue is empty. */
+static void
+stream_close(struct uk_symbols_stream *st)
+{
+	pthread_mutex_lock(&st->lock);
+	st->closed = 1;
+	pthread_cond_broadcast(&st->more);
+	pthread_mutex_unlock(&st->lock);
+}
+
 /* Take the next item and index it; 0 when there is none (yet). */
 static int
 stream_work(struct uk_symbols_stream *st, struct symworker *w, int wait)
@@ -152,11 +171,8 @@ uk_symbols_stream_start(struct uk_symbols *s, int nthreads)
 	struct uk_symbols_stream *st = uk_xcalloc(1, sizeof(*st));
 	int t;
 
-	if (nthreads <= 0) {
-		long c = sysconf(_SC_NPROCESSORS_ONLN);
-
-		nthreads = c > 0 ? (int)c : 1;
-	}
+	if (nthreads <= 0)
+		nthreads = processors();
 	if (nthreads > UK_SYMBOLS_MAX_THREADS)
 		nthreads = UK_SYMBOLS_MAX_THREADS;
 	st->s = s;
@@ -229,10 +245,7 @@ stream_free(struct uk_symbols_stream *st)
 	size_t k;
 	int t;
 
-	pthread_mutex_lock(&st->lock);
-	st->closed = 1;
-	pthread_cond_broadcast(&st->more);
-	pthread_mutex_unlock(&st->lock);
+	stream_close(st);
 	for (t = 0; t < st->nt; t++)
 		pthread_join(st->tid[t], NULL);
 	for (k = st->merged; k < st->n; k++)
@@ -290,10 +303,7 @@ uk_symbols_stream_end(struct uk_symbols_stream *st, struct uk_err *err)
 	long indexed;
 	int timeout;
 
-	pthread_mutex_lock(&st->lock);
-	st->closed = 1;
-	pthread_cond_broadcast(&st->more);
-	pthread_mutex_unlock(&st->lock);
+	stream_close(st);
 	/* No worker thread could start: index here. */
 	if (!st->nt) {
 		while (stream_work(st, st->s->w, 0))
@@ -336,11 +346,8 @@ uk_symbols_add_files(struct uk_symbols *s, const struct uk_symbols_file *files,
 		if (li >= 0 && uk_symtags_query(s, li, err) < 0)
 			return -1;
 	}
-	if (nthreads <= 0) {
-		long c = sysconf(_SC_NPROCESSORS_ONLN);
-
-		nthreads = c > 0 ? (int)c : 1;
-	}
+	if (nthreads <= 0)
+		nthreads = processors();
 	if ((size_t)nthreads > n)
 		nthreads = n ? (int)n : 1;
 	st = uk_symbols_stream_start(s, nthreads);

@@ -636,6 +636,21 @@ looks_generated(const char *text, size_t len)
 	return 0;
 }
 
+/* The file's lines (the last need not end in a newline), and its mark. */
+static void
+file_facts(const char *text, size_t len, struct fres *r)
+{
+	const char *p;
+	uint32_t nl = 0;
+
+	for (p = text; (p = memchr(p, '\n', len - (size_t)(p - text))); p++)
+		nl++;
+	if (len && text[len - 1] != '\n')
+		nl++;
+	r->nlines = nl;
+	r->generated = looks_generated(text, len);
+}
+
 struct symworker *
 uk_symtags_worker_new(void)
 {
@@ -663,18 +678,10 @@ emit_tags(struct tag *tags, size_t ntags, const char *text, size_t len,
     struct fres *r)
 {
 	size_t k, ar = 0;
-	uint32_t nl = 0;
-	const char *p;
 
 	if (ntags)
 		qsort(tags, ntags, sizeof(*tags), tag_cmp);
-
-	for (p = text; (p = memchr(p, '\n', len - (size_t)(p - text))); p++)
-		nl++;
-	if (len && text[len - 1] != '\n')
-		nl++;
-	r->nlines = nl;
-	r->generated = looks_generated(text, len);
+	file_facts(text, len, r);
 	for (k = 0; k < ntags; k++) {
 		struct tag *t = &tags[k];
 		struct rtag *rt;
@@ -853,15 +860,8 @@ static void
 lex_file(int li, const char *text, size_t len, struct fres *r)
 {
 	struct lexctx lc = { r, 0 };
-	const char *p;
-	uint32_t nl = 0;
 
-	for (p = text; (p = memchr(p, '\n', len - (size_t)(p - text))); p++)
-		nl++;
-	if (len && text[len - 1] != '\n')
-		nl++;
-	r->nlines = nl;
-	r->generated = looks_generated(text, len);
+	file_facts(text, len, r);
 	uk_symlex_refs(uk_symlangs[li].name, text, len, lex_ref, &lc);
 	r->status = 1;
 	r->lexed = 1;
