@@ -146,6 +146,11 @@ int uk_ex_only_notice(const char *text, size_t len);
  * scripts and styles (the fallback), 1 without boilerplate.
  */
 void uk_ex_emit(struct ctx *c, int i, struct writer *w, int skip);
+/*
+ * Ask for a break of level (struct writer) before the next word: the
+ * larger of it and the break pending is kept; a space at most in flat
+ * text, none while a line marker waits.
+ */
 void uk_ex_w_break(struct writer *w, int level);
 /*
  * extract_write.c: the break a block element asks for, as uk_ex_w_break
