@@ -571,4 +571,3 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	free(best);
 	free(breadth);
 }
-
