@@ -166,6 +166,36 @@ uk_ex_has_word(const char *s, const char *w)
 	return 0;
 }
 
+void
+uk_ex_squeeze(struct uk_buf *b, const char *s, int *sp, int flags,
+    size_t max)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p && b->len < max; p++) {
+		if (isspace(*p)) {
+			*sp = 1;
+			continue;
+		}
+		if (*sp && b->len)
+			uk_buf_addch(b, ' ');
+		*sp = 0;
+		if (!(flags & UK_EX_LOWER)) {
+			uk_buf_addch(b, (char)*p);
+			continue;
+		}
+		if (p[0] == 0xc3 && p[1] >= 0x80 && p[1] <= 0x9e &&
+		    p[1] != 0x97) {
+			/* À..Þ to à..þ */
+			uk_buf_addch(b, (char)0xc3);
+			uk_buf_addch(b, (char)(p[1] + 0x20));
+			p++;
+			continue;
+		}
+		uk_buf_addch(b, (char)tolower(*p));
+	}
+}
+
 /* Lower-cased "class id" of an element, into b (cleared first). */
 static void
 class_id(GumboNode *g, struct uk_buf *b)

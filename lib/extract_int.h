@@ -112,6 +112,20 @@ int uk_ex_tag_inline(int tag);
 /* Whether word w occurs in s as a whole word (separators: not alnum). */
 int uk_ex_has_word(const char *s, const char *w);
 
+/*
+ * Append s to b with each run of white space (isspace) as one space and
+ * none at the start of b.  *sp carries a run across calls, so that the
+ * text of several nodes squeezes as one: 1 when s ended in white space;
+ * set it to 0 before the first call (a leading run then makes a space
+ * when b is not empty) or to 1 (a leading run is dropped likewise).  With
+ * UK_EX_LOWER, ASCII and Latin-1 capitals (U+00C0..U+00DE, not U+00D7)
+ * are lowered.  Appends while b holds fewer than max bytes (SIZE_MAX: no
+ * limit), so b may end a character or two past max.
+ */
+#define UK_EX_LOWER 1
+void uk_ex_squeeze(struct uk_buf *b, const char *s, int *sp, int flags,
+    size_t max);
+
 /* extract_meta.c: collect candidates from element g (tag) into c. */
 void uk_ex_metadata(struct ctx *c, GumboNode *g, int tag);
 /* extract_meta.c: choose among the candidates into c->x. */
@@ -132,7 +146,18 @@ int uk_ex_only_notice(const char *text, size_t len);
  * scripts and styles (the fallback), 1 without boilerplate.
  */
 void uk_ex_emit(struct ctx *c, int i, struct writer *w, int skip);
+/*
+ * Ask for a break of level (struct writer) before the next word: the
+ * larger of it and the break pending is kept; a space at most in flat
+ * text, none while a line marker waits.
+ */
 void uk_ex_w_break(struct writer *w, int level);
+/*
+ * extract_write.c: the break a block element asks for, as uk_ex_w_break
+ * takes it (a line for <br>, <li>, <tr>, a space for a cell, else a
+ * blank line).
+ */
+int uk_ex_break_level(int tag);
 /* extract_write.c: drop paragraphs repeated word for word. */
 void uk_ex_dedupe(struct uk_buf *t);
 

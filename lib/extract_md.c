@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <gumbo.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +51,6 @@ static void
 flat_text(struct ctx *c, int i, int j, int skip, struct uk_buf *b)
 {
 	int k, sp = 0;
-	const unsigned char *p;
 
 	for (k = j; k < c->n[j].end; k++) {
 		if (uk_ex_skipped(c, i, k, skip)) {
@@ -59,17 +59,7 @@ flat_text(struct ctx *c, int i, int j, int skip, struct uk_buf *b)
 		}
 		if (!(c->n[k].flags & F_TEXT))
 			continue;
-		for (p = (const unsigned char *)c->n[k].g->v.text.text; *p;
-		     p++) {
-			if (isspace(*p)) {
-				sp = 1;
-				continue;
-			}
-			if (sp && b->len)
-				uk_buf_addch(b, ' ');
-			sp = 0;
-			uk_buf_addch(b, *p);
-		}
+		uk_ex_squeeze(b, c->n[k].g->v.text.text, &sp, 0, SIZE_MAX);
 	}
 }
 
@@ -351,24 +341,6 @@ set_mark(struct writer *w, const char *m, size_t ind, int bol)
 	w->markbol = bol;
 }
 
-static int
-block_break(int tag)
-{
-	switch (tag) {
-	case GUMBO_TAG_BR:
-	case GUMBO_TAG_TR:
-	case GUMBO_TAG_DT:
-	case GUMBO_TAG_DD:
-	case GUMBO_TAG_OPTION:
-		return 2;
-	case GUMBO_TAG_TD:
-	case GUMBO_TAG_TH:
-		return 1;
-	default:
-		return 3;
-	}
-}
-
 /* Open element j; 1 when its whole subtree has been written. */
 static int
 md_open(struct ctx *c, int i, int j, struct writer *w, int skip)
@@ -487,7 +459,7 @@ md_open(struct ctx *c, int i, int j, struct writer *w, int skip)
 		break;
 	}
 	if (n->flags & F_BLOCK)
-		uk_ex_w_break(w, block_break(n->tag));
+		uk_ex_w_break(w, uk_ex_break_level(n->tag));
 	return 0;
 }
 
@@ -554,7 +526,7 @@ md_close(struct ctx *c, int j, struct writer *w)
 		break;
 	}
 	if (n->flags & F_BLOCK)
-		uk_ex_w_break(w, block_break(n->tag));
+		uk_ex_w_break(w, uk_ex_break_level(n->tag));
 }
 
 void

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <gumbo.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -22,21 +23,11 @@ static void
 set_once(char **dst, const char *s)
 {
 	struct uk_buf b = UK_BUF_INIT;
-	const unsigned char *p;
 	int sp = 0;
 
 	if (*dst || !s)
 		return;
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (isspace(*p)) {
-			sp = 1;
-			continue;
-		}
-		if (sp && b.len)
-			uk_buf_addch(&b, ' ');
-		sp = 0;
-		uk_buf_addch(&b, *p);
-	}
+	uk_ex_squeeze(&b, s, &sp, 0, SIZE_MAX);
 	if (!b.len) {
 		uk_buf_release(&b);
 		return;

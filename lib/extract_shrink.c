@@ -219,12 +219,51 @@ squeeze(char *s, size_t w, size_t r, size_t end)
 }
 
 /*
+ * The name of the tag whose name starts at s[t], lower case, into name
+ * (cut to n - 1 bytes): returns the index after it.
+ */
+static size_t
+tag_name(const char *s, size_t len, size_t t, char *name, size_t n)
+{
+	size_t nl = 0;
+
+	for (; t < len && isalnum((unsigned char)s[t]); t++)
+		if (nl < n - 1)
+			name[nl++] = (char)tolower((unsigned char)s[t]);
+	name[nl] = '\0';
+	return t;
+}
+
+/* The '>' that ends the tag, from s[t], honouring quoted attribute values. */
+static size_t
+tag_end(const char *s, size_t len, size_t t)
+{
+	size_t gt;
+
+	for (gt = t; gt < len && s[gt] != '>'; gt++)
+		if (s[gt] == '=') {
+			size_t q = gt + 1;
+
+			while (q < len && isspace((unsigned char)s[q]))
+				q++;
+			if (q < len && (s[q] == '"' || s[q] == '\'')) {
+				const char *e = memchr(s + q + 1, s[q],
+				    len - q - 1);
+
+				gt = e ? (size_t)(e - s) : len - 1;
+			}
+		}
+	return gt < len ? gt : len - 1;
+}
+
+/*
  * Shrink the page before gumbo sees it: comments, the bodies of scripts
  * (but JSON-LD) and styles, and the attributes extraction does not read
  * (attr_kept) are dropped, and runs of whitespace outside <pre>
  * squeezed.  (Not SVG: an unclosed <svg> ends where HTML content resumes,
- * which a scan cannot tell.)  Scripts and styles are four tenths of the bytes of a typical page and cost gumbo a
- * call per character; none of it can be main text.  The scan follows the
+ * which a scan cannot tell.)  Scripts and styles are four tenths of the
+ * bytes of a typical page and cost gumbo a call per character; none of it
+ * can be main text.  The scan follows the
  * tokenizer closely enough: tags are read to their '>' with quoted
  * attribute values, raw text elements to their closing tag.  Elements
  * nested deeper than MAX_DEPTH lose their tags (not their text).  In
@@ -235,7 +274,7 @@ uk_ex_shrink(char *s, size_t len)
 {
 	static const char *const raw[] = { "textarea", "title", "xmp", "iframe",
 		"noembed", "noframes", "plaintext", "script", NULL };
-	size_t r = 0, w = 0, t, tw, gt, k, nl, depth = 0, dropped = 0, pre = 0;
+	size_t r = 0, w = 0, t, tw, gt, k, depth = 0, dropped = 0, pre = 0;
 	char name[16];
 	int drop;
 
@@ -262,12 +301,7 @@ uk_ex_shrink(char *s, size_t len)
 		if (r + 2 < len && s[r + 1] == '/' &&
 		    isalpha((unsigned char)s[r + 2])) {
 			/* An end tag: balance the depth count. */
-			for (t = r + 2, nl = 0;
-			     t < len && isalnum((unsigned char)s[t]); t++)
-				if (nl < sizeof(name) - 1)
-					name[nl++] =
-					    (char)tolower((unsigned char)s[t]);
-			name[nl] = '\0';
+			t = tag_name(s, len, r + 2, name, sizeof(name));
 			lt = memchr(s + t, '>', len - t);
 			gt = lt ? (size_t)(lt - s) : len - 1;
 			if (nests(name)) {
@@ -290,27 +324,8 @@ uk_ex_shrink(char *s, size_t len)
 			s[w++] = s[r++];
 			continue;
 		}
-		for (t = r + 1, nl = 0; t < len && isalnum((unsigned char)s[t]);
-		     t++)
-			if (nl < sizeof(name) - 1)
-				name[nl++] = (char)tolower((unsigned char)s[t]);
-		name[nl] = '\0';
-		/* To the end of the tag, honouring quoted attribute values. */
-		for (gt = t; gt < len && s[gt] != '>'; gt++)
-			if (s[gt] == '=') {
-				size_t q = gt + 1;
-
-				while (q < len && isspace((unsigned char)s[q]))
-					q++;
-				if (q < len && (s[q] == '"' || s[q] == '\'')) {
-					const char *e = memchr(s + q + 1, s[q],
-					    len - q - 1);
-
-					gt = e ? (size_t)(e - s) : len - 1;
-				}
-			}
-		if (gt >= len)
-			gt = len - 1;
+		t = tag_name(s, len, r + 1, name, sizeof(name));
+		gt = tag_end(s, len, t);
 		if (nests(name) && s[gt - 1] != '/' && ++depth > MAX_DEPTH) {
 			/* Too deep: the tag goes, its text stays. */
 			depth--;

@@ -219,8 +219,6 @@ plain_text(struct ctx *c, int i, struct uk_buf *b, size_t max,
 
 	uk_buf_reset(b);
 	for (j = i; j < c->n[i].end && b->len < max; j++) {
-		const unsigned char *p;
-
 		if (c->n[j].flags & F_SKIP && j != i) {
 			j = c->n[j].end - 1;
 			continue;
@@ -230,25 +228,8 @@ plain_text(struct ctx *c, int i, struct uk_buf *b, size_t max,
 		if (before_link && c->n[j].flags & F_INLINK &&
 		    c->n[j].text > 0)
 			break;
-		for (p = (const unsigned char *)c->n[j].g->v.text.text;
-		     *p && b->len < max; p++) {
-			if (isspace(*p)) {
-				sp = 1;
-				continue;
-			}
-			if (sp && b->len)
-				uk_buf_addch(b, ' ');
-			sp = 0;
-			if (p[0] == 0xc3 && p[1] >= 0x80 && p[1] <= 0x9e &&
-			    p[1] != 0x97) {
-				/* À..Þ to à..þ */
-				uk_buf_addch(b, (char)0xc3);
-				uk_buf_addch(b, (char)(p[1] + 0x20));
-				p++;
-				continue;
-			}
-			uk_buf_addch(b, (char)tolower(*p));
-		}
+		uk_ex_squeeze(b, c->n[j].g->v.text.text, &sp, UK_EX_LOWER,
+		    max);
 	}
 }
 

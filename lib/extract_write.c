@@ -216,8 +216,8 @@ uk_ex_w_text(struct writer *w, const char *s, int pre)
 	}
 }
 
-static int
-break_level(int tag)
+int
+uk_ex_break_level(int tag)
 {
 	switch (tag) {
 	case GUMBO_TAG_BR:
@@ -244,7 +244,7 @@ close_level(struct ctx *c, int j)
 	if ((tag == GUMBO_TAG_UL || tag == GUMBO_TAG_OL) && p >= 0 &&
 	    c->n[p].tag == GUMBO_TAG_LI)
 		return 2;
-	return break_level(tag);
+	return uk_ex_break_level(tag);
 }
 
 int

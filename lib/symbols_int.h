@@ -3,8 +3,13 @@
 #define UK_SYMBOLS_INT_H
 
 /*
- * Private to lib/symbols*.c: the table the index fills (symbols.c) and
- * the ranking (symbols_rank.c) and the map (symbols_map.c) read.
+ * Private to lib/symbols*.c.  The index (struct uk_symbols, symbols.c)
+ * takes each file's tags from the tags queries (symbols_tags.c), the
+ * lexer (symbols_lex.c) or the tag cache (symbols_tagcache.c), on the
+ * caller's thread or on a stream's threads (symbols_stream.c), and fills
+ * the table (struct symtab); the ranking reads the table (symbols_class.c
+ * classifies and pairs the files, symbols_imports.c resolves imports,
+ * symbols_rank.c runs PageRank) and the map renders it (symbols_map.c).
  */
 
 #include <stddef.h>
@@ -110,19 +115,209 @@ char *uk_symsig_doc(const char *text, TSNode def);
 		}                                                              \
 	} while (0)
 
-/* Query patterns added to the grammars' tags queries (symbols_queries.c). */
-extern const char uk_symq_c_extra[], uk_symq_cpp_extra[],
-    uk_symq_python_extra[], uk_symq_rust_extra[], uk_symq_java_extra[],
-    uk_symq_js_extra[], uk_symq_ts_extra[];
+/*
+ * The languages (symbols_queries.c), each with the file extensions that
+ * name it, its grammar, its tags query and the patterns added to that.
+ */
+struct symlang {
+	const char *name;
+	const char *exts; /* ".a.b." */
+	const struct TSLanguage *(*fn)(void);
+	const char *tags;
+	const char *extra; /* NULL: nothing added */
+};
+
+#define UK_SYMLANGS 10
+extern const struct symlang uk_symlangs[UK_SYMLANGS];
+#define UK_SYMLANG_PYTHON 0 /* uk_symlangs[0] */
+
+/* The index in uk_symlangs of path's language, or -1 when none. */
+int uk_symlang_index(const char *path);
+
+/*
+ * A language's tags query, compiled on first use (symbols_tags.c): its
+ * captures' roles and kinds, and its patterns' predicates, which
+ * tree-sitter 0.20.7 parses but does not apply.
+ */
+struct qstate {
+	int tried, ok;
+	char errmsg[200];
+	struct TSQuery *q;
+	uint32_t ncaps;
+	unsigned char *role;   /* per capture: what it captures */
+	char **kind;           /* per capture: "function", "call", ... */
+	struct pattern *pats;  /* per pattern: its predicates */
+	uint32_t npats;
+};
+
+/* What one thread needs to parse and query (symbols_tags.c). */
+struct symworker;
+
+/* An interned name (symbols.c). */
+struct name_slot;
+
+/* The index: the table, with what filling it needs. */
+struct uk_symbols {
+	struct symworker *w; /* the caller's thread's */
+	struct qstate qs[UK_SYMLANGS];
+	double deadline;   /* CLOCK_MONOTONIC seconds, 0 for none */
+	double file_limit; /* seconds one file may parse, 0 for no limit */
+
+	struct symtab t;
+
+	/* Interned names (their strings are t.names). */
+	struct name_slot *slots;
+	size_t cap, anames;
+
+	/* Evidence files are lexed, not parsed, unless under one of these. */
+	int lex_evidence;
+	char **parse_under;
+	size_t nparse_under;
+	struct uk_symbols_counts counts;
+	struct uk_symcache *cache; /* not owned; NULL: none */
+};
+
+/* What indexing one file found, before names are interned. */
+struct rtag {
+	int def;
+	const char *kind; /* not owned: a query's, or a string constant */
+	uint32_t line;
+	char *name;
+	struct sdef d; /* sig, nlines, doc and scope of a definition */
+};
+
+struct fres {
+	int status; /* 1 indexed, 0 not a language of ours, -1 failed */
+	int lexed;  /* references only, by symbols_lex.c */
+	int cached; /* from the tag cache */
+	int generated;
+	uint32_t nlines;
+	struct rtag *tags;
+	size_t ntags;
+	char err[256]; /* with status -1 */
+};
+
+/*
+ * symbols_tags.c.  uk_symtags_query compiles the query of language li
+ * once per index: 0, or -1 with err when it cannot be used (every later
+ * call fails alike).  uk_symtags_def_kind is the query's own string for
+ * the definition kind named kind ("function"), or NULL when its query
+ * defines no such kind.
+ */
+int uk_symtags_query(struct uk_symbols *s, int li, struct uk_err *err);
+void uk_symtags_query_release(struct qstate *st);
+const char *uk_symtags_def_kind(const struct qstate *st, const char *kind);
+
+/* A worker, for one thread at a time; free it with uk_symtags_worker_free. */
+struct symworker *uk_symtags_worker_new(void);
+void uk_symtags_worker_free(struct symworker *w);
+
+/*
+ * The tags of the file path (language li, whose query is compiled) into
+ * r, with w: parsed, or lexed with lex (uk_symlex_refs).  r->status is 1,
+ * or -1 with r->err.  Reads s only (its queries and time limits), so that
+ * several workers run at once.  Free r's tags with uk_symtags_release.
+ */
+void uk_symtags_file(const struct uk_symbols *s, struct symworker *w,
+    int li, int lex, const char *path, const char *text, size_t len,
+    struct fres *r);
+void uk_symtags_release(struct fres *r);
+
+/*
+ * The tag cache (symbols_tagcache.c, over symcache.h): put r's tags under
+ * the hash of the file's bytes; get them back into r as uk_symtags_file
+ * made them (0), or -1 with r empty when there are none or they do not
+ * check out (then they are dropped from the cache).
+ */
+void uk_symtagcache_put(struct uk_symbols *s, const char *hash,
+    const struct fres *r);
+int uk_symtagcache_get(struct uk_symbols *s, int li, const char *hash,
+    struct fres *r);
+
+/*
+ * symbols.c: add what uk_symtags_file found as the next file of s (r's
+ * tags move to the table; r is left empty); whether path is to be lexed
+ * (evidence, outside every uk_symbols_parse_under path).
+ */
+void uk_symidx_merge(struct uk_symbols *s, const char *path, struct fres *r);
+int uk_symidx_lex_it(const struct uk_symbols *s, const char *path);
 
 /* The table of index s (symbols.c). */
 struct symtab *uk_symtab_of(struct uk_symbols *s);
 
-/* Classify the files, pair .c with .h, hide duplicates, run PageRank. */
+/*
+ * symbols_rank.c: classify the files, pair .c with .h, hide duplicates,
+ * run PageRank; sets the ranks of the files and definitions of t.
+ */
 void uk_symtab_rank(struct symtab *t, const char *focus);
+
+/*
+ * symbols_class.c, on the paths of a tree: the last component of path;
+ * the length of a file name without its extension; whether path's
+ * extension (with its dot) is one of exts (".h.hh."); path's directory
+ * with its slash ("a/b/", "" at the root; malloc'd); whether path is C or
+ * C++ by its extension.
+ */
+#define UK_SYM_C_HEADERS ".h.hh.hpp.hxx."
+#define UK_SYM_C_SOURCES ".c.cc.cpp.cxx."
+const char *uk_sympath_base(const char *path);
+size_t uk_sympath_stem_len(const char *base);
+int uk_sympath_has_ext(const char *path, const char *exts);
+char *uk_sympath_dir(const char *path);
+int uk_sympath_is_c(const char *path);
 
 /* Whether path (a tree path) is under a directory of tests, docs... */
 int uk_symtab_is_noise(const char *path);
+
+/*
+ * symbols_class.c: each file's cls (enum file_class), from its path, the
+ * licences and build files noted, .gitattributes and its generated mark;
+ * then each file's unit (a .c file shares its header's: one node of the
+ * graph).  classify reads each file's focus, pair_units its entry.
+ */
+void uk_symtab_classify(struct symtab *t);
+void uk_symtab_pair_units(struct symtab *t);
+
+/* An edge of the file graph (symbols_rank.c, symbols_imports.c). */
+struct edge {
+	uint32_t from, to; /* units */
+	double w;
+	uint32_t group; /* the target definition's (name, file) group */
+	int name_edge;  /* to a definition (a name or an imported name) */
+};
+
+/* A name a file imports from outside the tree. */
+struct extname {
+	uint32_t file;
+	char *name; /* malloc'd */
+};
+
+struct extnames {
+	struct extname *v;
+	size_t n, a;
+};
+
+/* Whether d is shown and counts as a definer: not hidden, not vendored. */
+static inline int
+uk_symtab_visible(const struct symtab *t, const struct sdef *d)
+{
+	return !d->hidden && t->files[d->file].cls != FC_VENDOR;
+}
+
+/*
+ * symbols_imports.c: append to edges[0..*nedges) (allocated *aedges) an
+ * edge per importing unit, imported unit and imported definition, with
+ * byname the definitions sorted by (name, file, line) and group[d] the
+ * (name, file) group of definition d; append to ext the names imported
+ * from outside the tree, and sort it for uk_symtab_is_external.
+ */
+void uk_symtab_import_edges(struct symtab *t, const uint32_t *byname,
+    const uint32_t *group, struct extnames *ext, struct edge **edges,
+    size_t *nedges, size_t *aedges);
+
+/* Whether file imports name from outside the tree (ext sorted). */
+int uk_symtab_is_external(const struct extnames *x, uint32_t file,
+    const char *name);
 
 /* The map, as uk_symbols_map_opts describes it. */
 size_t uk_symtab_map(struct symtab *t, const struct uk_symbols_opts *o,

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Tags query patterns added to the upstream ones of some grammars (see
- * symbols_int.h): compiled with them by symbols.c.
+ * The languages of the index (see symbols_int.h): their file extensions,
+ * grammars and tags queries, and the patterns added to the upstream
+ * queries of some grammars (compiled with them by symbols_tags.c).
  */
+#include <ctype.h>
+#include <string.h>
+#include <tree_sitter/api.h>
+
 #include "banned.h"
 #include "symbols_int.h"
 
@@ -27,14 +32,14 @@
  * add the references (calls and type names) that the file graph needs,
  * and function-like macros as definitions.
  */
-const char uk_symq_c_extra[] =
+static const char c_extra[] =
     "(call_expression function: (identifier) @name) @reference.call\n"
     "(call_expression function: (field_expression field: "
     "(field_identifier) @name)) @reference.call\n"
     "(type_identifier) @name @reference.type\n"
     "(preproc_function_def name: (identifier) @name) @definition.macro\n"
     C_INCLUDE;
-const char uk_symq_cpp_extra[] =
+static const char cpp_extra[] =
     "(call_expression function: (identifier) @name) @reference.call\n"
     "(call_expression function: (field_expression field: "
     "(field_identifier) @name)) @reference.call\n"
@@ -50,7 +55,7 @@ const char uk_symq_cpp_extra[] =
  * a reader follows a type or an imported name to its definition as much
  * as a call.
  */
-const char uk_symq_python_extra[] =
+static const char python_extra[] =
     "(type (identifier) @name) @reference.type\n"
     "(type (attribute attribute: (identifier) @name)) @reference.type\n"
     "(generic_type (identifier) @name) @reference.type\n"
@@ -78,7 +83,7 @@ const char uk_symq_python_extra[] =
     "(identifier) @name)]) @reference.type\n"
     "(import_from_statement) @name @reference.module\n"
     "(import_statement) @name @reference.module\n";
-const char uk_symq_rust_extra[] =
+static const char rust_extra[] =
     "(type_identifier) @name @reference.type\n"
     "(scoped_identifier path: (identifier) @name (#match? @name "
     "\"^[A-Z]\")) @reference.type\n"
@@ -92,7 +97,7 @@ const char uk_symq_rust_extra[] =
     "(const_item name: (identifier) @name) @definition.constant\n"
     "(static_item name: (identifier) @name) @definition.constant\n"
     "(use_declaration argument: (_) @name) @reference.module\n";
-const char uk_symq_java_extra[] =
+static const char java_extra[] =
     "(type_identifier) @name @reference.type\n"
     "(annotation name: (identifier) @name) @reference.type\n"
     "(marker_annotation name: (identifier) @name) @reference.type\n"
@@ -102,13 +107,87 @@ const char uk_symq_java_extra[] =
     "(record_declaration name: (identifier) @name) @definition.class\n"
     "(constructor_declaration name: (identifier) @name) "
     "@definition.method\n";
-const char uk_symq_js_extra[] =
+static const char js_extra[] =
     "(import_specifier name: (identifier) @name) @reference.import\n"
     JS_MODULE;
-const char uk_symq_ts_extra[] =
+static const char ts_extra[] =
     "(import_specifier name: (identifier) @name) @reference.import\n"
     JS_MODULE
     "(type_identifier) @name @reference.type\n"
     "(type_alias_declaration name: (type_identifier) @name) "
     "@definition.type\n"
     "(enum_declaration name: (identifier) @name) @definition.class\n";
+
+/* Grammars, from .grammars/obj. */
+const TSLanguage *tree_sitter_python(void);
+const TSLanguage *tree_sitter_javascript(void);
+const TSLanguage *tree_sitter_typescript(void);
+const TSLanguage *tree_sitter_tsx(void);
+const TSLanguage *tree_sitter_c(void);
+const TSLanguage *tree_sitter_cpp(void);
+const TSLanguage *tree_sitter_go(void);
+const TSLanguage *tree_sitter_rust(void);
+const TSLanguage *tree_sitter_java(void);
+const TSLanguage *tree_sitter_ruby(void);
+/* Tags queries, embedded by scripts/grammars --queries. */
+extern const char uk_tags_python[], uk_tags_javascript[], uk_tags_c[],
+    uk_tags_cpp[], uk_tags_go[], uk_tags_rust[], uk_tags_java[], uk_tags_ruby[],
+    uk_tags_typescript[];
+
+const struct symlang uk_symlangs[UK_SYMLANGS] = {
+	{ "python", ".py.pyi.", tree_sitter_python, uk_tags_python,
+	    python_extra },
+	{ "javascript", ".js.jsx.mjs.cjs.", tree_sitter_javascript,
+	    uk_tags_javascript, js_extra },
+	{ "typescript", ".ts.mts.cts.", tree_sitter_typescript,
+	    uk_tags_typescript, ts_extra },
+	{ "tsx", ".tsx.", tree_sitter_tsx, uk_tags_typescript,
+	    ts_extra },
+	{ "c", ".c.h.", tree_sitter_c, uk_tags_c, c_extra },
+	{ "cpp", ".cc.cpp.cxx.c++.hpp.hh.hxx.h++.", tree_sitter_cpp,
+	    uk_tags_cpp, cpp_extra },
+	{ "go", ".go.", tree_sitter_go, uk_tags_go, NULL },
+	{ "rust", ".rs.", tree_sitter_rust, uk_tags_rust, rust_extra },
+	{ "java", ".java.", tree_sitter_java, uk_tags_java,
+	    java_extra },
+	{ "ruby", ".rb.", tree_sitter_ruby, uk_tags_ruby, NULL },
+};
+
+const char *
+uk_symbols_lang(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	const char *dot;
+	char ext[16];
+	size_t i, n;
+
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		return NULL;
+	n = strlen(dot);
+	if (n + 2 > sizeof(ext))
+		return NULL;
+	for (i = 0; i < n; i++)
+		ext[i] = (char)tolower((unsigned char)dot[i]);
+	ext[n] = '.';
+	ext[n + 1] = '\0';
+	for (i = 0; i < UK_SYMLANGS; i++)
+		if (strstr(uk_symlangs[i].exts, ext))
+			return uk_symlangs[i].name;
+	return NULL;
+}
+
+int
+uk_symlang_index(const char *path)
+{
+	const char *name = uk_symbols_lang(path);
+	size_t i;
+
+	if (!name)
+		return -1;
+	for (i = 0; i < UK_SYMLANGS; i++)
+		if (!strcmp(uk_symlangs[i].name, name))
+			return (int)i;
+	return -1;
+}

@@ -1,0 +1,912 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A file's tags: its definitions and references, found by its language's
+ * tags query on tree-sitter's parse (or, for a file that only gives
+ * evidence, by symbols_lex.c).  See symbols_int.h.
+ *
+ * Debian's tree-sitter 0.20.7 parses the predicates of a query but applies
+ * none of them, so they are applied here: #eq?, #not-eq?, #match?,
+ * #not-match?, #any-of? filter matches; #select-adjacent! and
+ * #set-adjacent! keep only the comments that touch the definition;
+ * #strip! removes a regular expression (Rust syntax, hence PCRE2) from
+ * them; #is-not? local drops names assigned or bound as parameters in the
+ * same file (Ruby: a file-wide approximation of scopes).
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+
+#include <pcre2.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tree_sitter/api.h>
+
+#include "banned.h"
+#include "strset.h"
+#include "symbols.h"
+#include "symbols_int.h"
+#include "util.h"
+
+enum role { R_NONE, R_NAME, R_DEF, R_REF, R_DOC };
+
+enum pred_op {
+	P_EQ,
+	P_NOT_EQ,
+	P_MATCH,
+	P_NOT_MATCH,
+	P_ANY_OF,
+	P_STRIP,
+	P_ADJACENT,
+	P_NOT_LOCAL
+};
+
+struct pred {
+	enum pred_op op;
+	uint32_t cap, cap2; /* cap2 for #eq? against a capture, else ~0 */
+	const char *str;    /* for #eq? against a string */
+	pcre2_code *re;
+	const char **strs; /* #any-of? */
+	size_t nstrs;
+};
+
+struct pattern {
+	struct pred *preds;
+	size_t npreds;
+	int never;       /* a predicate we could not compile: no match */
+	uint32_t doccap; /* the comments' capture, or ~0 */
+};
+
+struct symworker {
+	struct symarena arena;
+	pcre2_match_data *md;
+};
+
+/* Queries and their predicates. */
+
+static pcre2_code *
+compile_re(const char *pat)
+{
+	int errcode;
+	PCRE2_SIZE erroff;
+
+	return pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, PCRE2_UTF,
+	    &errcode, &erroff, NULL);
+}
+
+static void
+setup_predicates(struct qstate *st, uint32_t p)
+{
+	uint32_t nsteps, i, start;
+	const TSQueryPredicateStep *steps;
+	struct pattern *pat = &st->pats[p];
+	size_t apreds = 0;
+
+	pat->doccap = ~0u;
+	steps = ts_query_predicates_for_pattern(st->q, p, &nsteps);
+	for (start = 0; start < nsteps; start = i + 1) {
+		const TSQueryPredicateStep *a = &steps[start];
+		const char *fn;
+		uint32_t len, nargs;
+		struct pred pr;
+
+		for (i = start; i < nsteps; i++)
+			if (steps[i].type == TSQueryPredicateStepTypeDone)
+				break;
+		nargs = i - start - 1;
+		if (i == start || a[0].type != TSQueryPredicateStepTypeString)
+			continue;
+		fn = ts_query_string_value_for_id(st->q, a[0].value_id, &len);
+		memset(&pr, 0, sizeof(pr));
+		pr.cap2 = ~0u;
+		if (!strcmp(fn, "eq?") || !strcmp(fn, "not-eq?")) {
+			pr.op = fn[0] == 'e' ? P_EQ : P_NOT_EQ;
+			if (nargs != 2 ||
+			    a[1].type != TSQueryPredicateStepTypeCapture)
+				goto bad;
+			pr.cap = a[1].value_id;
+			if (a[2].type == TSQueryPredicateStepTypeCapture)
+				pr.cap2 = a[2].value_id;
+			else
+				pr.str = ts_query_string_value_for_id(st->q,
+				    a[2].value_id, &len);
+		} else if (!strcmp(fn, "match?") || !strcmp(fn, "not-match?") ||
+		    !strcmp(fn, "strip!")) {
+			pr.op = fn[0] == 'm' ? P_MATCH :
+			    fn[0] == 'n'     ? P_NOT_MATCH :
+					       P_STRIP;
+			if (nargs != 2 ||
+			    a[1].type != TSQueryPredicateStepTypeCapture ||
+			    a[2].type != TSQueryPredicateStepTypeString)
+				goto bad;
+			pr.cap = a[1].value_id;
+			pr.re = compile_re(ts_query_string_value_for_id(st->q,
+			    a[2].value_id, &len));
+			if (!pr.re)
+				goto bad;
+		} else if (!strcmp(fn, "any-of?")) {
+			uint32_t k;
+
+			pr.op = P_ANY_OF;
+			if (nargs < 1 ||
+			    a[1].type != TSQueryPredicateStepTypeCapture)
+				goto bad;
+			pr.cap = a[1].value_id;
+			pr.nstrs = nargs - 1;
+			pr.strs = uk_xcalloc(pr.nstrs + 1, sizeof(char *));
+			for (k = 0; k < pr.nstrs; k++)
+				pr.strs[k] = ts_query_string_value_for_id(st->q,
+				    a[2 + k].value_id, &len);
+		} else if (!strcmp(fn, "select-adjacent!") ||
+		    !strcmp(fn, "set-adjacent!")) {
+			pr.op = P_ADJACENT;
+			if (nargs != 2 ||
+			    a[1].type != TSQueryPredicateStepTypeCapture ||
+			    a[2].type != TSQueryPredicateStepTypeCapture)
+				goto bad;
+			pr.cap = a[1].value_id;
+			pr.cap2 = a[2].value_id;
+		} else if (!strcmp(fn, "is-not?") && nargs == 1 &&
+		    a[1].type == TSQueryPredicateStepTypeString &&
+		    !strcmp(ts_query_string_value_for_id(st->q, a[1].value_id,
+				&len),
+			"local")) {
+			pr.op = P_NOT_LOCAL;
+		} else {
+			/* A property we do not use (#set!, #is?): no effect. */
+			continue;
+		}
+		if ((pr.op == P_STRIP || pr.op == P_ADJACENT) &&
+		    st->role[pr.cap] == R_DOC)
+			pat->doccap = pr.cap;
+		GROW(pat->preds, pat->npreds, apreds);
+		pat->preds[pat->npreds++] = pr;
+		continue;
+	bad:
+		free(pr.strs);
+		pat->never = 1;
+	}
+}
+
+void
+uk_symtags_query_release(struct qstate *st)
+{
+	uint32_t i;
+	size_t j;
+
+	for (i = 0; i < st->npats; i++) {
+		for (j = 0; j < st->pats[i].npreds; j++) {
+			pcre2_code_free(st->pats[i].preds[j].re);
+			free(st->pats[i].preds[j].strs);
+		}
+		free(st->pats[i].preds);
+	}
+	free(st->pats);
+	for (i = 0; i < st->ncaps; i++)
+		free(st->kind[i]);
+	free(st->kind);
+	free(st->role);
+	if (st->q)
+		ts_query_delete(st->q);
+	memset(st, 0, sizeof(*st));
+}
+
+int
+uk_symtags_query(struct uk_symbols *s, int li, struct uk_err *err)
+{
+	struct qstate *st = &s->qs[li];
+	const struct symlang *l = &uk_symlangs[li];
+	struct uk_buf src = UK_BUF_INIT;
+	uint32_t off = 0, i, len;
+	TSQueryError qerr = TSQueryErrorNone;
+
+	if (st->tried)
+		goto out;
+	st->tried = 1;
+	uk_buf_addstr(&src, l->tags);
+	if (l->extra)
+		uk_buf_addstr(&src, l->extra);
+	st->q = ts_query_new(l->fn(), src.buf, (uint32_t)src.len, &off, &qerr);
+	uk_buf_release(&src);
+	if (!st->q) {
+		snprintf(st->errmsg, sizeof(st->errmsg),
+		    "tags query of '%s': error %d at offset %u", l->name,
+		    (int)qerr, off);
+		goto out;
+	}
+	st->ncaps = ts_query_capture_count(st->q);
+	st->role = uk_xcalloc(st->ncaps + 1, 1);
+	st->kind = uk_xcalloc(st->ncaps + 1, sizeof(char *));
+	for (i = 0; i < st->ncaps; i++) {
+		const char *n = ts_query_capture_name_for_id(st->q, i, &len);
+
+		if (!strcmp(n, "name"))
+			st->role[i] = R_NAME;
+		else if (!strcmp(n, "doc"))
+			st->role[i] = R_DOC;
+		else if (!strncmp(n, "definition.", 11)) {
+			st->role[i] = R_DEF;
+			st->kind[i] = uk_xstrdup(n + 11);
+		} else if (!strncmp(n, "reference.", 10)) {
+			st->role[i] = R_REF;
+			st->kind[i] = uk_xstrdup(n + 10);
+		}
+	}
+	st->npats = ts_query_pattern_count(st->q);
+	st->pats = uk_xcalloc(st->npats + 1, sizeof(*st->pats));
+	for (i = 0; i < st->npats; i++)
+		setup_predicates(st, i);
+	st->ok = 1;
+out:
+	if (!st->ok)
+		return uk_err_set(err, UK_EXIT_FAIL, "%s", st->errmsg);
+	return 0;
+}
+
+const char *
+uk_symtags_def_kind(const struct qstate *st, const char *kind)
+{
+	uint32_t i;
+
+	for (i = 0; i < st->ncaps; i++)
+		if (st->role[i] == R_DEF && !strcmp(st->kind[i], kind))
+			return st->kind[i];
+	return NULL;
+}
+
+/* One file. */
+
+struct tag {
+	uint32_t start, end; /* the name's bytes */
+	uint32_t pattern;
+	int def;
+	const char *kind;
+	uint32_t node_start; /* the definition's first byte */
+	uint32_t row;
+	char *doc;
+	TSNode node;
+};
+
+struct filectx {
+	struct symworker *w;
+	const struct qstate *st;
+	const char *text;
+	size_t len;
+	TSNode root;
+	int locals_done;
+	struct uk_strset locals;
+	TSNode *docs;
+	size_t ndocs, adocs;
+};
+
+static void add_comment(struct filectx *fc, struct uk_buf *b,
+    const struct pred *strip, TSNode n);
+
+static int
+node_text_eq(const struct filectx *fc, TSNode n, const char *str, size_t sl)
+{
+	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+
+	return b - a == sl && !memcmp(fc->text + a, str, sl);
+}
+
+static int
+re_match(struct filectx *fc, pcre2_code *re, TSNode n)
+{
+	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+
+	return pcre2_match(re, (PCRE2_SPTR)(fc->text + a), b - a, 0,
+		   PCRE2_NO_UTF_CHECK, fc->w->md, NULL) >= 0;
+}
+
+static int
+is_binding_parent(const char *t)
+{
+	size_t n = strlen(t);
+
+	return (n >= 9 && !strcmp(t + n - 9, "parameter")) ||
+	    (n >= 10 && !strcmp(t + n - 10, "parameters")) ||
+	    !strcmp(t, "left_assignment_list") ||
+	    !strcmp(t, "rest_assignment") ||
+	    !strcmp(t, "destructured_left_assignment");
+}
+
+/*
+ * Collect the names bound in the file: assigned, or parameters.  The
+ * parents of the walk are kept on a stack: ts_node_parent walks down from
+ * the root each time (tree-sitter 0.20.7), which made this walk quadratic
+ * in the depth and a tenth of the time on Django.
+ */
+static void
+collect_locals(struct filectx *fc)
+{
+	TSTreeCursor c = ts_tree_cursor_new(fc->root);
+	TSNode *stack = NULL;
+	size_t depth = 0, astack = 0;
+
+	fc->locals_done = 1;
+	GROW(stack, depth, astack);
+	stack[depth++] = fc->root;
+	for (;;) {
+		TSNode n, p;
+		const char *pt;
+
+		if (ts_tree_cursor_goto_first_child(&c)) {
+			GROW(stack, depth, astack);
+			stack[depth++] = n = ts_tree_cursor_current_node(&c);
+		} else if (ts_tree_cursor_goto_next_sibling(&c)) {
+			stack[depth - 1] = n = ts_tree_cursor_current_node(&c);
+		} else {
+			for (;;) {
+				if (!ts_tree_cursor_goto_parent(&c))
+					goto done;
+				depth--;
+				if (ts_tree_cursor_goto_next_sibling(&c))
+					break;
+			}
+			stack[depth - 1] = n = ts_tree_cursor_current_node(&c);
+		}
+		/* stack[depth - 1] is n, stack[depth - 2] its parent. */
+		if (depth < 2 || strcmp(ts_node_type(n), "identifier"))
+			continue;
+		p = stack[depth - 2];
+		{
+			pt = ts_node_type(p);
+			if (is_binding_parent(pt) ||
+			    ((!strcmp(pt, "assignment") ||
+				 !strcmp(pt, "operator_assignment")) &&
+				ts_node_eq(ts_node_child_by_field_name(p,
+					       "left", 4),
+				    n))) {
+				uint32_t a = ts_node_start_byte(n);
+
+				uk_strset_add(&fc->locals, fc->text + a,
+				    ts_node_end_byte(n) - a);
+			}
+		}
+	}
+done:
+	free(stack);
+	ts_tree_cursor_delete(&c);
+}
+
+/*
+ * Whether name, called bare in Python, is bound in the file (a parameter
+ * or an assigned name): func(x) with a parameter func calls the argument,
+ * not a definition of func elsewhere.  File-wide, as for Ruby's locals.
+ */
+static int
+calls_local(struct filectx *fc, TSNode name, TSNode ref)
+{
+	uint32_t a = ts_node_start_byte(name);
+
+	/*
+	 * The call is the node the query captured (not ts_node_parent, which
+	 * walks down from the root): a bare call when its function is name.
+	 */
+	if (strcmp(ts_node_type(ref), "call") ||
+	    strcmp(ts_node_type(name), "identifier") ||
+	    !ts_node_eq(ts_node_child_by_field_name(ref, "function", 8),
+		name))
+		return 0;
+	if (!fc->locals_done)
+		collect_locals(fc);
+	return uk_strset_has(&fc->locals, fc->text + a,
+	    ts_node_end_byte(name) - a);
+}
+
+/* The nodes captured as cap in m. */
+#define FOR_CAP(m, cap, i)                                                     \
+	for ((i) = 0; (i) < (m)->capture_count; (i)++)                         \
+		if ((m)->captures[(i)].index == (cap))
+
+static int
+preds_pass(struct filectx *fc, const struct pattern *pat, const TSQueryMatch *m,
+    TSNode name)
+{
+	size_t k;
+	uint16_t i, j;
+
+	if (pat->never)
+		return 0;
+	for (k = 0; k < pat->npreds; k++) {
+		const struct pred *p = &pat->preds[k];
+
+		switch (p->op) {
+		case P_EQ:
+		case P_NOT_EQ:
+			FOR_CAP(m, p->cap, i)
+			{
+				TSNode n = m->captures[i].node;
+				int eq;
+
+				if (p->cap2 != ~0u) {
+					eq = 1;
+					FOR_CAP(m, p->cap2, j)
+					{
+						TSNode o = m->captures[j].node;
+						uint32_t a =
+						    ts_node_start_byte(o);
+
+						eq = node_text_eq(fc, n,
+						    fc->text + a,
+						    ts_node_end_byte(o) - a);
+					}
+				} else {
+					eq = node_text_eq(fc, n, p->str,
+					    strlen(p->str));
+				}
+				if (eq != (p->op == P_EQ))
+					return 0;
+			}
+			break;
+		case P_MATCH:
+		case P_NOT_MATCH:
+			FOR_CAP(m, p->cap, i)
+			if (re_match(fc, p->re, m->captures[i].node) !=
+			    (p->op == P_MATCH))
+				return 0;
+			break;
+		case P_ANY_OF:
+			FOR_CAP(m, p->cap, i)
+			{
+				size_t q;
+				int any = 0;
+
+				for (q = 0; q < p->nstrs && !any; q++)
+					any = node_text_eq(fc,
+					    m->captures[i].node, p->strs[q],
+					    strlen(p->strs[q]));
+				if (!any)
+					return 0;
+			}
+			break;
+		case P_NOT_LOCAL:
+			if (ts_node_is_null(name))
+				break;
+			if (!fc->locals_done)
+				collect_locals(fc);
+			{
+				uint32_t a = ts_node_start_byte(name);
+
+				if (!strcmp(ts_node_type(name), "identifier") &&
+				    uk_strset_has(&fc->locals, fc->text + a,
+					ts_node_end_byte(name) - a))
+					return 0;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	return 1;
+}
+
+/*
+ * The doc comment of a definition: the doc nodes, restricted by
+ * #select-adjacent! to the run that ends on the line before the
+ * definition, each with #strip!'s expression removed, joined by newlines.
+ */
+static char *
+make_doc(struct filectx *fc, const struct pattern *pat, const TSQueryMatch *m,
+    uint32_t doccap, TSNode def)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	const struct pred *strip = NULL;
+	int adjacent = 0;
+	size_t k;
+	uint16_t i;
+	uint32_t next_row = ts_node_start_point(def).row;
+	int first = -1;
+
+	for (k = 0; k < pat->npreds; k++) {
+		if (pat->preds[k].op == P_STRIP && pat->preds[k].cap == doccap)
+			strip = &pat->preds[k];
+		if (pat->preds[k].op == P_ADJACENT &&
+		    pat->preds[k].cap == doccap)
+			adjacent = 1;
+	}
+	/* Walk the doc nodes backwards from the definition. */
+	for (i = m->capture_count; i-- > 0;) {
+		TSNode n;
+
+		if (m->captures[i].index != doccap)
+			continue;
+		n = m->captures[i].node;
+		if (adjacent && ts_node_end_point(n).row + 1 < next_row)
+			break;
+		next_row = ts_node_start_point(n).row;
+		first = i;
+	}
+	if (first < 0) {
+		/*
+		 * tree-sitter 0.20.7 reports a leading (comment)* . (def)
+		 * without its comments: collect them from the siblings.
+		 */
+		TSNode n = def, p = ts_node_parent(def);
+		size_t k2;
+
+		next_row = ts_node_start_point(def).row;
+		if (!ts_node_is_null(p) &&
+		    ts_node_start_point(p).row == next_row &&
+		    (ts_node_is_null(ts_node_prev_sibling(def)) ||
+			!strstr(ts_node_type(ts_node_prev_sibling(def)),
+			    "comment")))
+			n = p;
+		for (n = ts_node_prev_sibling(n); !ts_node_is_null(n);
+		     n = ts_node_prev_sibling(n)) {
+			if (!strstr(ts_node_type(n), "comment"))
+				break;
+			if (ts_node_end_point(n).row + 1 < next_row)
+				break;
+			next_row = ts_node_start_point(n).row;
+			GROW(fc->docs, fc->ndocs, fc->adocs);
+			fc->docs[fc->ndocs++] = n;
+		}
+		for (k2 = fc->ndocs; k2-- > 0;)
+			add_comment(fc, &b, strip, fc->docs[k2]);
+		fc->ndocs = 0;
+	} else {
+		for (i = (uint16_t)first; i < m->capture_count; i++)
+			if (m->captures[i].index == doccap)
+				add_comment(fc, &b, strip, m->captures[i].node);
+	}
+	uk_buf_trim(&b);
+	if (b.len > 300)
+		uk_buf_setlen(&b, uk_utf8_cut(b.buf, 300));
+	if (!b.len) {
+		uk_buf_release(&b);
+		return NULL;
+	}
+	return uk_buf_detach(&b, NULL);
+}
+
+/* Append comment n, each line stripped by strip's expression, to b. */
+static void
+add_comment(struct filectx *fc, struct uk_buf *b, const struct pred *strip,
+    TSNode n)
+{
+	{
+		uint32_t a = ts_node_start_byte(n), e = ts_node_end_byte(n);
+		const char *line = fc->text + a;
+
+		/* Strip each line of the comment. */
+		while (a < e) {
+			const char *nl = memchr(fc->text + a, '\n', e - a);
+			uint32_t le = nl ? (uint32_t)(nl - fc->text) : e;
+			size_t off = 0;
+
+			line = fc->text + a;
+			if (strip &&
+			    pcre2_match(strip->re, (PCRE2_SPTR)line, le - a, 0,
+				PCRE2_NO_UTF_CHECK, fc->w->md, NULL) >= 0) {
+				PCRE2_SIZE *ov =
+				    pcre2_get_ovector_pointer(fc->w->md);
+
+				if (ov[0] == 0)
+					off = ov[1];
+			}
+			if (le - a > off) {
+				if (b->len)
+					uk_buf_addch(b, '\n');
+				uk_buf_add(b, line + off, le - a - off);
+			}
+			a = le + 1;
+		}
+	}
+}
+
+static int
+tag_cmp(const void *a, const void *b)
+{
+	const struct tag *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	if (x->pattern != y->pattern)
+		return x->pattern < y->pattern ? -1 : 1;
+	/* The same pattern with and without its comments: the longer. */
+	if (x->node_start != y->node_start)
+		return x->node_start < y->node_start ? -1 : 1;
+	if ((x->doc != NULL) != (y->doc != NULL))
+		return x->doc ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Whether a file says in its first 2 KiB that a tool wrote it: a parser
+ * generator (tree-sitter, bison, flex), a protocol compiler, a bundler.
+ * Such a file is often the largest of a repository and defines many
+ * names that nobody reads.
+ */
+static int
+looks_generated(const char *text, size_t len)
+{
+	static const char *const marks[] = { "@generated", "DO NOT EDIT",
+		"Do not edit", "do not edit", "generated by", "Generated by",
+		"autogenerated", "auto-generated", "Autogenerated",
+		"Auto-generated", "LANGUAGE_VERSION", "A Bison parser",
+		"A lexical scanner generated", NULL };
+	size_t head = len < 2048 ? len : 2048, i;
+
+	for (i = 0; marks[i]; i++)
+		if (memmem(text, head, marks[i], strlen(marks[i])))
+			return 1;
+	return 0;
+}
+
+/* The file's lines (the last need not end in a newline), and its mark. */
+static void
+file_facts(const char *text, size_t len, struct fres *r)
+{
+	const char *p;
+	uint32_t nl = 0;
+
+	for (p = text; (p = memchr(p, '\n', len - (size_t)(p - text))); p++)
+		nl++;
+	if (len && text[len - 1] != '\n')
+		nl++;
+	r->nlines = nl;
+	r->generated = looks_generated(text, len);
+}
+
+struct symworker *
+uk_symtags_worker_new(void)
+{
+	struct symworker *w = uk_xcalloc(1, sizeof(*w));
+
+	w->md = pcre2_match_data_create(4, NULL);
+	if (!w->md)
+		uk_die(UK_EXIT_FATAL, "out of memory");
+	return w;
+}
+
+void
+uk_symtags_worker_free(struct symworker *w)
+{
+	if (!w)
+		return;
+	uk_symarena_release(&w->arena);
+	pcre2_match_data_free(w->md);
+	free(w);
+}
+
+/* The tags of a file, sorted, into r: one per name, first pattern wins. */
+static void
+emit_tags(struct tag *tags, size_t ntags, const char *text, size_t len,
+    struct fres *r)
+{
+	size_t k, ar = 0;
+
+	if (ntags)
+		qsort(tags, ntags, sizeof(*tags), tag_cmp);
+	file_facts(text, len, r);
+	for (k = 0; k < ntags; k++) {
+		struct tag *t = &tags[k];
+		struct rtag *rt;
+
+		if (k && tags[k - 1].start == t->start &&
+		    tags[k - 1].end == t->end) {
+			free(t->doc);
+			continue;
+		}
+		GROW(r->tags, r->ntags, ar);
+		rt = &r->tags[r->ntags++];
+		rt->def = t->def;
+		rt->kind = t->kind;
+		rt->line = t->row + 1;
+		rt->name = uk_xmemdup(text + t->start, t->end - t->start);
+		memset(&rt->d, 0, sizeof(rt->d));
+		if (t->def) {
+			rt->d.sig = uk_symsig_signature(text, t->node,
+			    &rt->d.nlines);
+			if (!rt->d.sig) {
+				rt->d.sig = uk_xstrdup(rt->name);
+				rt->d.nlines = 1;
+			}
+			uk_symsig_scope(text, t->node, &rt->d);
+			rt->d.doc = t->doc ? t->doc :
+					     uk_symsig_doc(text, t->node);
+		} else {
+			free(t->doc);
+		}
+	}
+}
+
+/*
+ * Parse and query one file with w's parser and cursor.  Reads s only (its
+ * compiled queries), so that several workers run at once.
+ */
+static void
+index_tree(const struct uk_symbols *s, struct symworker *w, TSParser *parser,
+    TSQueryCursor *cursor, int li, const char *path, const char *text,
+    size_t len, struct fres *r)
+{
+	struct filectx fc;
+	TSTree *tree = NULL;
+	TSQueryMatch m;
+	struct tag *tags = NULL;
+	size_t ntags = 0, atags = 0;
+	double limit;
+
+	memset(&fc, 0, sizeof(fc));
+	fc.w = w;
+	fc.st = &s->qs[li];
+	fc.text = text;
+	fc.len = len;
+	if (!ts_parser_set_language(parser, uk_symlangs[li].fn())) {
+		snprintf(r->err, sizeof(r->err),
+		    "grammar '%s': ABI %u not loadable", uk_symlangs[li].name,
+		    ts_language_version(uk_symlangs[li].fn()));
+		return;
+	}
+	limit = s->file_limit;
+	if (s->deadline > 0) {
+		double left = s->deadline - uk_mono_now();
+
+		if (left <= 0) {
+			snprintf(r->err, sizeof(r->err), "time limit reached");
+			return;
+		}
+		if (limit <= 0 || left < limit)
+			limit = left;
+	}
+	if (limit > 0)
+		ts_parser_set_timeout_micros(parser,
+		    (uint64_t)(limit * 1e6) + 1);
+	tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+	if (!tree) {
+		/*
+		 * Past the deadline the whole index fails; past the file's
+		 * own limit (error recovery on a large file of garbage can
+		 * take tree-sitter a minute) only this file is left out.
+		 */
+		if (s->deadline > 0 && uk_mono_now() >= s->deadline)
+			snprintf(r->err, sizeof(r->err),
+			    "'%s': time limit reached", path);
+		else
+			snprintf(r->err, sizeof(r->err),
+			    "'%s': parse failed or took over %g s", path,
+			    s->file_limit);
+		return;
+	}
+	fc.root = ts_tree_root_node(tree);
+	ts_query_cursor_exec(cursor, fc.st->q, fc.root);
+	while (ts_query_cursor_next_match(cursor, &m)) {
+		const struct pattern *pat = &fc.st->pats[m.pattern_index];
+		TSNode name = { 0 }, node = { 0 };
+		const char *kind = NULL;
+		int def = 0, have_name = 0, have_node = 0;
+		uint32_t doccap = pat->doccap;
+		uint16_t i;
+		struct tag *t;
+
+		for (i = 0; i < m.capture_count; i++) {
+			uint32_t ci = m.captures[i].index;
+
+			switch (fc.st->role[ci]) {
+			case R_NAME:
+				if (!have_name) {
+					name = m.captures[i].node;
+					have_name = 1;
+				}
+				break;
+			case R_DEF:
+			case R_REF:
+				if (!have_node) {
+					node = m.captures[i].node;
+					kind = fc.st->kind[ci];
+					def = fc.st->role[ci] == R_DEF;
+					have_node = 1;
+				}
+				break;
+			default:
+				break;
+			}
+		}
+		if (!have_name || !have_node)
+			continue;
+		if (!preds_pass(&fc, pat, &m, name))
+			continue;
+		if (ts_node_end_byte(name) <= ts_node_start_byte(name))
+			continue;
+		if (!def && li == UK_SYMLANG_PYTHON &&
+		    calls_local(&fc, name, node))
+			continue;
+		GROW(tags, ntags, atags);
+		t = &tags[ntags++];
+		t->start = ts_node_start_byte(name);
+		t->end = ts_node_end_byte(name);
+		t->pattern = m.pattern_index;
+		t->def = def;
+		t->kind = kind;
+		t->node_start = ts_node_start_byte(node);
+		t->row = ts_node_start_point(node).row;
+		t->node = node;
+		t->doc = def && doccap != ~0u ?
+		    make_doc(&fc, pat, &m, doccap, node) :
+		    NULL;
+	}
+	emit_tags(tags, ntags, text, len, r);
+	r->status = 1;
+	free(tags);
+	free(fc.docs);
+	uk_strset_release(&fc.locals);
+	/* The tree goes with the arena. */
+}
+
+struct lexctx {
+	struct fres *r;
+	size_t ar;
+};
+
+static void
+lex_ref(void *arg, const char *name, size_t n, uint32_t line)
+{
+	struct lexctx *lc = arg;
+	struct rtag *rt;
+
+	GROW(lc->r->tags, lc->r->ntags, lc->ar);
+	rt = &lc->r->tags[lc->r->ntags++];
+	memset(rt, 0, sizeof(*rt));
+	rt->kind = "call";
+	rt->line = line;
+	rt->name = uk_xmemdup(name, n);
+}
+
+/* A file that only gives evidence: its references, lexed (symbols_lex.c). */
+static void
+lex_file(int li, const char *text, size_t len, struct fres *r)
+{
+	struct lexctx lc = { r, 0 };
+
+	file_facts(text, len, r);
+	uk_symlex_refs(uk_symlangs[li].name, text, len, lex_ref, &lc);
+	r->status = 1;
+	r->lexed = 1;
+}
+
+void
+uk_symtags_file(const struct uk_symbols *s, struct symworker *w, int li,
+    int lex, const char *path, const char *text, size_t len, struct fres *r)
+{
+	TSParser *parser;
+	TSQueryCursor *cursor;
+
+	memset(r, 0, sizeof(*r));
+	r->status = -1;
+	if (len > UINT32_MAX / 2) {
+		snprintf(r->err, sizeof(r->err), "'%s': too large", path);
+		return;
+	}
+	if (lex) {
+		lex_file(li, text, len, r);
+		return;
+	}
+	uk_symarena_enter(&w->arena);
+	parser = ts_parser_new();
+	cursor = ts_query_cursor_new();
+	index_tree(s, w, parser, cursor, li, path, text, len, r);
+	ts_query_cursor_delete(cursor);
+	/* Also ends the external scanner, which has its own malloc. */
+	ts_parser_delete(parser);
+	uk_symarena_leave();
+}
+
+void
+uk_symtags_release(struct fres *r)
+{
+	size_t k;
+
+	for (k = 0; k < r->ntags; k++) {
+		free(r->tags[k].name);
+		free(r->tags[k].d.sig);
+		free(r->tags[k].d.doc);
+		free(r->tags[k].d.scope);
+		free(r->tags[k].d.scope_name);
+	}
+	free(r->tags);
+	r->tags = NULL;
+	r->ntags = 0;
+}
