@@ -150,34 +150,10 @@ uk_cli_subcommand(const char *sub)
 int
 uk_cli_size(const char *s, unsigned long long *out)
 {
-	static const char units[] = "BKMGT";
-	const char *u;
-	char *end;
-	unsigned long long v, mul = 1;
+	size_t digits = s ? strspn(s, "0123456789") : 0;
 
-	if (!s || *s < '0' || *s > '9')
+	/* A number needs its unit, unless it is 0. */
+	if (digits && !s[digits] && strspn(s, "0") != digits)
 		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	if (!*end) {
-		if (v)
-			return -1; /* a number needs its unit */
-		*out = 0;
-		return 0;
-	}
-	if (!(u = strchr(units, *end >= 'a' ? *end - 32 : *end)) || !*u)
-		return -1;
-	mul = 1ULL << (10 * (u - units));
-	end++;
-	if (*u != 'B' && *end && strcmp(end, "B") && strcmp(end, "iB") &&
-	    strcmp(end, "b") && strcmp(end, "ib"))
-		return -1;
-	if (*u == 'B' && *end)
-		return -1;
-	if (v > ~0ULL / mul)
-		return -1;
-	*out = v * mul;
-	return 0;
+	return uk_parse_size(s, out);
 }

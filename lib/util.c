@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -217,6 +218,8 @@ uk_parse_seconds(const char *s, double *out)
 int
 uk_parse_size(const char *s, unsigned long long *out)
 {
+	static const char units[] = "BKMGT";
+	const char *u;
 	char *end;
 	unsigned long long v, mul = 1;
 
@@ -226,26 +229,16 @@ uk_parse_size(const char *s, unsigned long long *out)
 	v = strtoull(s, &end, 10);
 	if (errno)
 		return -1;
-	switch (*end) {
-	case '\0':
-		break;
-	case 'k':
-	case 'K':
-		mul = 1ULL << 10;
-		break;
-	case 'm':
-	case 'M':
-		mul = 1ULL << 20;
-		break;
-	case 'g':
-	case 'G':
-		mul = 1ULL << 30;
-		break;
-	default:
-		return -1;
+	if (*end) {
+		if (!(u = strchr(units, *end >= 'a' ? *end - 32 : *end)) || !*u)
+			return -1;
+		mul = 1ULL << (10 * (u - units));
+		end++;
+		/* "K", "KB", "KiB", "kb": B alone takes no suffix. */
+		if (*end && (*u == 'B' || (strcasecmp(end, "B") &&
+		    strcasecmp(end, "iB"))))
+			return -1;
 	}
-	if (*end && end[1] && strcmp(end + 1, "B") && strcmp(end + 1, "iB"))
-		return -1;
 	if (v > ~0ULL / mul)
 		return -1;
 	*out = v * mul;

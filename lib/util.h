@@ -82,7 +82,9 @@ int uk_parse_long(const char *s, long min, long max, long *out);
 
 /*
  * Parse a duration or size with an optional suffix: for durations s, m, h,
- * d (default seconds), for sizes K, M, G (powers of 1024).  -1 on error.
+ * d (default seconds), for sizes B, K, M, G, T (powers of 1024; "KB",
+ * "KiB" and lower case alike; default bytes).  -1 on error.  A size a
+ * user gives on the command line needs its unit: uk_cli_size.
  */
 int uk_parse_seconds(const char *s, double *out);
 int uk_parse_size(const char *s, unsigned long long *out);

@@ -11,6 +11,7 @@
 #include "jsonl.h"
 #include "netguard.h"
 #include "strset.h"
+#include "cli.h"
 #include "util.h"
 #include "tap.h"
 #include <arpa/inet.h>
@@ -77,6 +78,14 @@ test_util(void)
 	ok(uk_parse_seconds("2m", &d) == 0 && d == 120, "parse_seconds 2m");
 	ok(uk_parse_size("500M", &s) == 0 && s == 500ULL << 20, "parse_size");
 	ok(uk_parse_size("5X", &s) < 0, "parse_size rejects unit");
+	ok(uk_parse_size("2T", &s) == 0 && s == 2ULL << 40, "parse_size T");
+	ok(uk_parse_size("3kib", &s) == 0 && s == 3072, "parse_size kib");
+	ok(uk_parse_size("7B", &s) == 0 && s == 7, "parse_size B");
+	ok(uk_parse_size("7BB", &s) < 0, "parse_size rejects BB");
+	ok(uk_cli_size("500", &s) < 0, "cli_size: a bare number needs a unit");
+	ok(uk_cli_size("0", &s) == 0 && s == 0, "cli_size: 0 needs none");
+	ok(uk_cli_size("500M", &s) == 0 && s == 500ULL << 20, "cli_size 500M");
+	ok(uk_cli_size("", &s) < 0 && uk_cli_size("M", &s) < 0, "cli_size: no number");
 }
 
 static void
