@@ -23,6 +23,7 @@
  */
 
 #include <getopt.h>
+#include <stdio.h>
 
 /* Values of the long-only options every program has.  A program's own
  * long-only options take values from UK_OPT_FIRST on. */
