@@ -54,7 +54,7 @@ md() {
 @test "markdown: --links keeps links as [text](absolute URL)" {
 	md links --links -u "$PAGE"
 	# Without --links, the text alone.
-	run -0 urlfetch -x "$M/links.html" -T -f markdown -u "$PAGE"
+	run -0 urlfetch -x "$M/links.html" -T -f markdown -B "$PAGE"
 	[[ $output == "Read the grinding guide, the bean list and another site before"* ]]
 	[[ $output != *"]("* ]]
 	# Without a page URL, links are written as the page has them.
@@ -64,7 +64,7 @@ md() {
 
 @test "markdown: --images keeps images as ![alt](absolute URL)" {
 	md images --images --links -u "$PAGE"
-	run -0 urlfetch -x "$M/images.html" -T -f markdown -u "$PAGE"
+	run -0 urlfetch -x "$M/images.html" -T -f markdown -B "$PAGE"
 	[[ $output != *"!["* ]]
 }
 
