@@ -52,7 +52,7 @@ md() {
 }
 
 @test "markdown: --links keeps links as [text](absolute URL)" {
-	md links --links -u "$PAGE"
+	md links --links -B "$PAGE"
 	# Without --links, the text alone.
 	run -0 urlfetch -x "$M/links.html" -T -f markdown -B "$PAGE"
 	[[ $output == "Read the grinding guide, the bean list and another site before"* ]]
@@ -63,7 +63,7 @@ md() {
 }
 
 @test "markdown: --images keeps images as ![alt](absolute URL)" {
-	md images --images --links -u "$PAGE"
+	md images --images --links -B "$PAGE"
 	run -0 urlfetch -x "$M/images.html" -T -f markdown -B "$PAGE"
 	[[ $output != *"!["* ]]
 }
