@@ -136,7 +136,7 @@ teardown() {
 	jq -e '.github_info.files_cached == 3' <<<"$output"
 }
 
-@test "repomap cache: -c neither reads nor writes tags" {
+@test "repomap cache: -C neither reads nor writes tags" {
 	run -0 --separate-stderr urlfetch -C <<<"$URL"
 	jq -e '.github_info.files_parsed == 3' <<<"$output"
 	[ ! -e "$(entry)" ]
