@@ -7,11 +7,20 @@
  * urlfetch, the small front that links only what extraction needs
  * (--extract, --help, --version and usage errors are answered there), and
  * urlfetch-net, the fetcher it hands every other run to with argv
- * unchanged (see cmd/urlfetch.c).  Parsing links nothing but util.
+ * unchanged (see cmd/urlfetch.c).  Parsing links nothing but util and cli.
  */
 
+#include <stdio.h> /* cli.h uses FILE */
+
+#include "cli.h"
 #include "fetch.h"
 #include "util.h"
+
+/* One input, in command-line order: a URL operand or an -i FILE. */
+struct uk_fetchargs_in {
+	const char *arg; /* borrowed from argv */
+	int file;        /* -i FILE ("-": standard input), else an operand */
+};
 
 struct uk_fetchargs {
 	/*
@@ -22,30 +31,40 @@ struct uk_fetchargs {
 	 */
 	struct uk_fetch_opts fo;
 	long max_per_msg;    /* -m, 3 by default; 0: no limit */
-	const char *extract; /* -x FILE, or NULL */
-	const char *url;     /* -u */
+	int extract;         /* -x seen: every input is a file to extract */
+	const char *base;    /* -B: the page address for -x */
 	const char *session; /* -S */
+	const char *output;  /* -o FILE, or NULL: standard output */
 	int text;            /* -T */
 	int quiet;           /* -q: no progress line */
-	int help;            /* -h seen: print the usage, nothing else parsed */
-	int version;         /* -V seen, likewise */
-	int argc;            /* the operands */
-	char **argv;
+	/*
+	 * The inputs in command-line order: operands (URLs, or with -x
+	 * files), -x's own FILE and -i FILEs.  None: standard input.
+	 */
+	struct uk_fetchargs_in *in;
+	int nin;
 };
 
-/* The usage text: the SYNOPSIS of urlfetch(1), word for word. */
-extern const char uk_fetchargs_usage[];
+/* --help's and usage errors' command line (the SYNOPSIS of urlfetch(1)). */
+extern const struct uk_cli uk_fetchargs_cli;
 
 /* Set a's fields to their defaults (fo to zero). */
 void uk_fetchargs_init(struct uk_fetchargs *a);
+void uk_fetchargs_release(struct uk_fetchargs *a);
 
 /*
- * Parse argc/argv (getopt_long; call it once per process) into a.  Parsing
- * stops at -h or -V, as it sets help or version.  0, or -1 with err (code
- * UK_EXIT_USAGE) for a usage error; err->msg is empty when getopt_long
- * has already said what was wrong on stderr.
+ * Parse argc/argv (uk_cli_getopt; call it once per process) into a.  -h,
+ * --help, -V and every usage error are answered there (exit 0 or 2), so
+ * this returns only with a good command line.
  */
-int uk_fetchargs_parse(struct uk_fetchargs *a, int argc, char **argv,
-    struct uk_err *err);
+void uk_fetchargs_parse(struct uk_fetchargs *a, int argc, char **argv);
+
+/*
+ * Whether the operand s is to be fetched: a URL with a scheme
+ * ("https://...", "file://..."), or a directory (a local repository,
+ * fetched with -P only).  Anything else is a file given where a URL was
+ * meant.
+ */
+int uk_fetchargs_is_url(const char *s);
 
 #endif

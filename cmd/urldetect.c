@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* urldetect: find http(s) URLs in text and classify them. */
-#include <getopt.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "buf.h"
+#include "cli.h"
 #include "detect.h"
 #include "json.h"
 #include "jsonl.h"
@@ -17,15 +18,44 @@
 
 #define WINDOW (1UL << 20)
 
-static const char usage_text[] =
-    "usage: urldetect [-acluqV] [-j field] [-n max] [-t type] [file ...]\n";
+static const char synopsis[] =
+    "usage: urldetect [-aHLquV] [-m max] [-o file] [-y type] [--classify]\n"
+    "                 [--json field] [--no-filename] [file ...]\n";
+
+static const char options[] =
+    "Find the URLs in text; write one url record per URL.\n"
+    "\n"
+    "  -a, --all                 every occurrence, not only a message's first\n"
+    "      --classify            classify url records or bare URLs again\n"
+    "  -H, --with-filename       add each record's file (default: several files)\n"
+    "      --json=FIELD          read JSON Lines, each record's FIELD a message\n"
+    "  -L, --lines               each line is a message\n"
+    "  -m, --max-per-message=N   URLs per message, 0: all (default: 0)\n"
+    "      --no-filename         no file, even with several files\n"
+    "  -o, --output=FILE         write the records to FILE\n"
+    "  -q, --quiet               print nothing; exit 0 when a URL is found\n"
+    "  -u, --urls                print bare URLs, not records\n"
+    "  -y, --type=TYPE           keep only URLs of TYPE (github_repo, web, ...)\n"
+    "      --compact             one JSON line per record, even on a terminal\n"
+    "      --pretty              indented records, even in a pipe\n"
+    "  -h, --help                the synopsis (-h) or this help (--help)\n"
+    "  -V, --version             print the version\n"
+    "\n"
+    "See urldetect(1).\n";
+
+static const struct uk_cli cli = { "urldetect", synopsis, options };
 
 static struct {
 	int all, classify, lines, quiet, urls;
+	int with_filename; /* -H: 1, --no-filename: 0, -1: not said */
 	const char *field;
+	const char *output;
 	long max;
 	int type; /* -1: any */
-} opt = { .type = -1 };
+} opt = { .type = -1, .with_filename = -1 };
+
+/* The file each record comes from, for -H; NULL without -H. */
+static const char *cur_file;
 
 static struct uk_jsonl_out out;
 static int found;
@@ -36,16 +66,9 @@ struct msg {
 	unsigned long long base;
 	unsigned long count;
 	struct uk_strset seen;
-	yajl_val id; /* the input record's id, for -j; not owned */
+	yajl_val id; /* the input record's id, for --json; not owned */
 	unsigned long long abs; /* absolute offset of the window's byte 0 */
 };
-
-static void
-usage(int code)
-{
-	fputs(usage_text, code ? stderr : stdout);
-	exit(code);
-}
 
 /* Emit url[0..n) found at [start, end) of message m; 1 to stop (-q). */
 static int
@@ -96,6 +119,8 @@ emit(struct msg *m, const char *url, size_t n, unsigned long long start,
 		uk_json_set_int(rec, "message", (long long)m->no);
 		if (m->id)
 			uk_json_set(rec, "id", uk_json_copy(m->id));
+		if (cur_file)
+			uk_json_set_str(rec, "file", cur_file);
 		/* Keep github last, after the offsets, as urlkit(7) shows. */
 		if (uk_json_get(rec, "github")) {
 			yajl_val gh = uk_json_copy(uk_json_get(rec, "github"));
@@ -111,14 +136,14 @@ emit(struct msg *m, const char *url, size_t n, unsigned long long start,
 	return 0;
 }
 
-/* Text mode: the window, and newline accounting for -l. */
+/* Text mode: the window, and newline accounting for -L. */
 struct text {
 	struct msg m;
 	const char *win;
 	unsigned long long nl_upto; /* newlines counted up to here */
 };
 
-/* Count messages (lines, for -l) up to the absolute offset pos. */
+/* Count messages (lines, for -L) up to the absolute offset pos. */
 static void
 advance(struct text *t, unsigned long long pos)
 {
@@ -214,7 +239,7 @@ policy_init(struct uk_jsonl_policy *p, int flags, const char *require)
 	p->out = &out;
 }
 
-/* -j: the message is a field of each record. */
+/* --json: the message is a field of each record. */
 static int
 scan_records(struct uk_jsonl_in *in)
 {
@@ -256,7 +281,7 @@ scan_records(struct uk_jsonl_in *in)
 	return 0;
 }
 
-/* -c: classify url records or bare URLs again. */
+/* --classify: url records or bare URLs classified again. */
 static int
 classify_records(struct uk_jsonl_in *in)
 {
@@ -298,6 +323,8 @@ classify_records(struct uk_jsonl_in *in)
 				uk_jsonl_out_flush(&out);
 			} else {
 				uk_url_to_record(&u, rec);
+				if (cur_file)
+					uk_json_set_str(rec, "file", cur_file);
 				uk_jsonl_out_record(&out, rec);
 			}
 		}
@@ -311,75 +338,94 @@ classify_records(struct uk_jsonl_in *in)
 	return 0;
 }
 
+/* The name -H gives a file: as given, "-" as grep(1) names it. */
+static const char *
+file_label(const char *path)
+{
+	return strcmp(path, "-") ? path : "(standard input)";
+}
+
 int
 main(int argc, char **argv)
 {
+	enum { OPT_CLASSIFY = UK_OPT_FIRST, OPT_JSON, OPT_NO_FILENAME };
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, 'a' },
-		{ "classify", no_argument, NULL, 'c' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "lines", no_argument, NULL, 'l' },
-		{ "max", required_argument, NULL, 'n' },
+		{ "classify", no_argument, NULL, OPT_CLASSIFY },
+		{ "with-filename", no_argument, NULL, 'H' },
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "lines", no_argument, NULL, 'L' },
+		{ "max-per-message", required_argument, NULL, 'm' },
+		{ "max", required_argument, NULL, 'm' }, /* its old name */
+		{ "no-filename", no_argument, NULL, OPT_NO_FILENAME },
+		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "type", required_argument, NULL, 't' },
+		{ "type", required_argument, NULL, 'y' },
 		{ "urls", no_argument, NULL, 'u' },
-		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct text t;
 	int c, i, r = 0;
 
 	uk_prog_set(argv[0]);
-	while ((c = getopt_long(argc, argv, "acj:ln:qt:uhV", longopts,
-		    NULL)) != -1) {
+	while ((c = uk_cli_getopt(&cli, argc, argv, "aHhLm:o:quVy:",
+		    longopts)) != -1) {
 		switch (c) {
 		case 'a':
 			opt.all = 1;
 			break;
-		case 'c':
+		case OPT_CLASSIFY:
 			opt.classify = 1;
 			break;
-		case 'j':
+		case 'H':
+			opt.with_filename = 1;
+			break;
+		case OPT_NO_FILENAME:
+			opt.with_filename = 0;
+			break;
+		case OPT_JSON:
 			opt.field = optarg;
 			break;
-		case 'l':
+		case 'L':
 			opt.lines = 1;
 			break;
-		case 'n':
-			if (uk_parse_long(optarg, 0, 1000000000L, &opt.max)) {
-				uk_warn("-n: not a count: '%s'", optarg);
-				usage(UK_EXIT_USAGE);
-			}
+		case 'm':
+			if (uk_parse_long(optarg, 0, 1000000000L, &opt.max))
+				uk_cli_usage(&cli, "-m: not a count: '%s'",
+				    optarg);
+			break;
+		case 'o':
+			if (!*optarg)
+				uk_cli_usage(&cli, "-o: an empty file name");
+			opt.output = optarg;
 			break;
 		case 'q':
 			opt.quiet = 1;
 			break;
-		case 't':
-			if ((opt.type = uk_url_type_parse(optarg)) < 0) {
-				uk_warn("-t: unknown type '%s'", optarg);
-				usage(UK_EXIT_USAGE);
-			}
+		case 'y':
+			if ((opt.type = uk_url_type_parse(optarg)) < 0)
+				uk_cli_usage(&cli, "-y: unknown type '%s'",
+				    optarg);
 			break;
 		case 'u':
 			opt.urls = 1;
 			break;
-		case 'h':
-			usage(UK_EXIT_OK);
-			break;
-		case 'V':
-			printf("urldetect %s\n", UK_VERSION);
-			return UK_EXIT_OK;
 		default:
-			usage(UK_EXIT_USAGE);
+			uk_cli_usage(&cli, NULL);
 		}
 	}
-	if ((opt.field != NULL) + opt.classify + opt.lines > 1) {
-		uk_warn("-c, -j and -l do not go together");
-		usage(UK_EXIT_USAGE);
-	}
+	if ((opt.field != NULL) + opt.classify + opt.lines > 1)
+		uk_cli_usage(&cli, "--classify, --json and -L do not go together");
 	argc -= optind;
 	argv += optind;
+	/* As grep: file names when several files are given, unless told. */
+	if (opt.with_filename < 0)
+		opt.with_filename = argc > 1;
+	if (opt.output && !freopen(opt.output, "w", stdout))
+		uk_cli_usage(&cli, "-o: cannot open '%s': %s", opt.output,
+		    strerror(errno));
 
 	/* Records go out after each chunk of input is scanned, not each URL:
 	 * a large buffer in between saves a write per URL. */
@@ -398,12 +444,13 @@ main(int argc, char **argv)
 			uk_status_set(UK_EXIT_FAIL);
 			continue;
 		}
+		cur_file = opt.with_filename ? file_label(in.name) : NULL;
 		if (opt.field)
 			r = scan_records(&in);
 		else if (opt.classify)
 			r = classify_records(&in);
 		else {
-			/* Each file is a message of its own; with -l, lines
+			/* Each file is a message of its own; with -L, lines
 			 * are numbered within the file. */
 			t.m.no = opt.lines ? 1 : (unsigned long)i + 1;
 			t.m.count = 0;

@@ -114,6 +114,7 @@ progress_repo(const struct uk_repo_progress *p, void *arg)
 struct slot {
 	struct uk_fetch_job job;
 	struct uk_jsonl_item *qi;
+	int said; /* the error names what it is about: say it as it is */
 };
 
 struct run {
@@ -132,6 +133,42 @@ static struct slot *
 slot_of(struct uk_fetch_job *j)
 {
 	return (struct slot *)((char *)j - offsetof(struct slot, job));
+}
+
+/*
+ * --text: the page's text (a repository's README and symbol map) in place
+ * of its record, under a header "==> URL <==" as tail(1) writes one before
+ * each file, with a blank line before all but the first; none when the
+ * only input is one URL operand, as tail writes none for one file.  A page
+ * that failed has no header: its error goes to stderr, as tail's does.
+ */
+static void
+write_text(yajl_val rec)
+{
+	static int headers;
+	struct uk_buf b = UK_BUF_INIT;
+	const char *t, *map;
+	size_t n;
+
+	if (opt.nin != 1 || opt.in[0].file)
+		uk_buf_addf(&b, "%s==> %s <==\n", headers++ ? "\n" : "",
+		    uk_json_get_str(rec, "url"));
+	if ((t = uk_json_get_strn(rec, "content", &n)) ||
+	    (t = uk_json_get_strn(rec, "readme", &n))) {
+		uk_buf_add(&b, t, n);
+		if (n && t[n - 1] != '\n')
+			uk_buf_addch(&b, '\n');
+	}
+	if (!uk_json_get(rec, "content") &&
+	    (map = uk_json_get_strn(rec, "symbol_map", &n)) && n) {
+		uk_buf_addch(&b, '\n');
+		uk_buf_add(&b, map, n);
+		if (map[n - 1] != '\n')
+			uk_buf_addch(&b, '\n');
+	}
+	if (b.len)
+		uk_jsonl_out_raw(&out, b.buf, b.len);
+	uk_buf_release(&b);
 }
 
 /* The content record of a finished fetch, as it goes out. */
@@ -154,16 +191,24 @@ write_content(struct run *r, struct slot *s)
 	if ((e = uk_json_get_str(s->job.rec, "error"))) {
 		prog.failed++;
 		progress_clear();
-		uk_warn("'%s': %s",
-		    s->job.url ? s->job.url :
-				 uk_json_get_str(s->job.rec, "url"),
-		    e);
+		if (s->said)
+			uk_warn("%s", e);
+		else
+			uk_warn("'%s': %s",
+			    s->job.url ? s->job.url :
+					 uk_json_get_str(s->job.rec, "url"),
+			    e);
 		uk_status_set(UK_EXIT_FAIL);
 	} else if (uk_json_get(s->job.rec, "needs_browser")) {
 		progress_clear();
 		uk_warn("'%s': %s", s->job.url, uk_extract_shell_warning);
 	}
-	uk_jsonl_out_record(&out, s->job.rec);
+	if (opt.text) {
+		if (!e)
+			write_text(s->job.rec);
+	} else {
+		uk_jsonl_out_record(&out, s->job.rec);
+	}
 	if (r->have_sess && uk_session_add(&r->sess, s->job.rec, &err)) {
 		progress_clear();
 		uk_warn("session '%s': %s", opt.session, err.msg);
@@ -187,8 +232,18 @@ write_item(struct uk_jsonl_item *it, void *arg)
 	case UK_JSONL_ERROR:
 		prog.failed++;
 		progress_clear();
-		/* FALLTHROUGH */
+		uk_jsonl_item_write(opt.text ? NULL : &out, it);
+		break;
 	case UK_JSONL_PASS:
+		if (opt.text) {
+			/* Failed before it came: no text, but say why. */
+			progress_clear();
+			uk_warn("'%s': %s", uk_json_get_str(it->rec, "url") ?
+				uk_json_get_str(it->rec, "url") : "?",
+			    uk_json_get_str(it->rec, "error") ?
+				uk_json_get_str(it->rec, "error") : "failed");
+			break;
+		}
 		uk_jsonl_item_write(&out, it);
 		break;
 	}
@@ -296,6 +351,38 @@ take(struct run *r, struct uk_jsonl_in *in)
 	return 1;
 }
 
+/*
+ * A URL operand, taken as a bare URL line is.  An operand that is not a
+ * URL (a file meant for -i, most likely) is an error record that says so,
+ * in its place among the others.
+ */
+static void
+take_operand(struct run *r, const char *arg)
+{
+	struct uk_buf msg = UK_BUF_INIT;
+	yajl_val rec = uk_json_object();
+	struct slot *s;
+
+	uk_json_set_str(rec, "url", arg);
+	s = uk_xcalloc(1, sizeof(*s));
+	s->qi = uk_jsonl_queue_add(&r->q, rec, "-", 0);
+	s->qi->data = s;
+	prog.total = r->q.total;
+	if (!uk_fetchargs_is_url(arg)) {
+		uk_buf_addf(&msg,
+		    "not a URL: '%s' (to read records from a file, use -i %s)",
+		    arg, arg);
+		not_fetched(s, msg.buf, 0);
+		uk_buf_release(&msg);
+		s->said = 1;
+		s->qi->done = 1;
+		return;
+	}
+	progress_host(arg);
+	uk_fetch_start(&r->f, &s->job, arg, NULL);
+	s->qi->done = s->job.done;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -309,19 +396,15 @@ main(int argc, char **argv)
 	uk_prog_set(argv[0]);
 	uk_fetchargs_init(&opt);
 	uk_fetch_opts_init(&opt.fo);
-	if (uk_fetchargs_parse(&opt, argc, argv, &err)) {
-		if (err.msg[0])
-			uk_warn("%s", err.msg);
-		fputs(uk_fetchargs_usage, stderr);
-		return UK_EXIT_USAGE;
-	}
-	if (opt.help || opt.version || opt.extract) {
-		/* urlfetch answers these itself and never passes them on. */
+	uk_fetchargs_parse(&opt, argc, argv);
+	if (opt.extract) {
+		/* urlfetch answers this itself and never passes it on. */
 		uk_warn("run urlfetch, not this private program");
 		return UK_EXIT_USAGE;
 	}
-	argc = opt.argc;
-	argv = opt.argv;
+	if (opt.output && !freopen(opt.output, "w", stdout))
+		uk_cli_usage(&uk_fetchargs_cli, "-o: cannot open '%s': %s",
+		    opt.output, strerror(errno));
 	uk_progress_init(&prog.p, STDERR_FILENO, opt.quiet);
 	prog.tty_out = uk_progress_on(&prog.p) && isatty(STDOUT_FILENO);
 	if (uk_progress_on(&prog.p))
@@ -351,10 +434,16 @@ main(int argc, char **argv)
 		flush_head(&r);
 		progress_draw(0);
 		if (!eof && !open_in) {
-			if (i >= (argc ? argc : 1)) {
+			if (i >= (opt.nin ? opt.nin : 1)) {
 				eof = 1;
-			} else if (uk_jsonl_open(&in, argc ? argv[i] : "-",
-				       &err)) {
+			} else if (opt.nin && !opt.in[i].file) {
+				if ((long)r.q.n >= window)
+					goto wait;
+				take_operand(&r, opt.in[i].arg);
+				i++;
+				continue;
+			} else if (uk_jsonl_open(&in,
+				       opt.nin ? opt.in[i].arg : "-", &err)) {
 				progress_clear();
 				uk_warn("%s", err.msg);
 				uk_status_set(err.code);
@@ -386,6 +475,7 @@ main(int argc, char **argv)
 		}
 		if (eof && r.q.n == 0)
 			break;
+	wait:
 		if ((j = uk_fetch_wait(&r.f, fd, &fd_ready))) {
 			slot_of(j)->qi->done = 1;
 		} else if (!fd_ready && !uk_fetch_busy(&r.f) && eof) {
@@ -415,5 +505,6 @@ main(int argc, char **argv)
 	}
 	uk_jsonl_out_finish(&out);
 	uk_jsonl_out_release(&out);
+	uk_fetchargs_release(&opt);
 	return uk_status;
 }

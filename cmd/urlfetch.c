@@ -31,15 +31,8 @@
 #define EXTRACT_MAX (64UL << 20)
 
 static struct uk_fetchargs opt;
-static char **net_argv; /* argv as given: getopt_long reorders argv */
+static char **net_argv; /* argv as given, for the fetcher */
 static struct uk_jsonl_out out;
-
-static void
-usage(int code)
-{
-	fputs(uk_fetchargs_usage, code ? stderr : stdout);
-	exit(code);
-}
 
 /* Read all of path ("-": standard input) into b; -1 with err. */
 static int
@@ -105,10 +98,26 @@ map_file(const char *path, size_t *len)
 }
 
 /*
- * --extract: a local HTML file, no network (kept as the extraction
+ * With --text, the header before a file's text when several are given,
+ * as tail(1) writes it: "==> FILE <==", a blank line before all but the
+ * first.  A file that fails has none (its error goes to stderr), as in
+ * tail.
+ */
+static void
+text_header(const char *path)
+{
+	static int headers;
+
+	if (opt.nin < 2)
+		return;
+	printf("%s==> %s <==\n", headers++ ? "\n" : "", path);
+}
+
+/*
+ * --extract: a local HTML or PDF file, no network (kept as the extraction
  * scaffold wrote it: the benchmarks and evaluators call it).
  */
-static int
+static void
 extract_file(const char *path, const char *url, int text_only)
 {
 	struct uk_buf in = UK_BUF_INIT, u = UK_BUF_INIT;
@@ -153,9 +162,10 @@ extract_file(const char *path, const char *url, int text_only)
 		if (failed || x.blocked) {
 			uk_warn("%s", err.msg);
 			uk_status_set(UK_EXIT_FAIL);
-		} else if (x.text[0]) {
-			if (fputs(x.text, stdout) == EOF ||
-			    putchar('\n') == EOF)
+		} else {
+			text_header(path);
+			if (x.text[0] && (fputs(x.text, stdout) == EOF ||
+					     putchar('\n') == EOF))
 				uk_status_set(UK_EXIT_FATAL);
 		}
 		if (fflush(stdout) == EOF || ferror(stdout)) {
@@ -164,7 +174,6 @@ extract_file(const char *path, const char *url, int text_only)
 		}
 		goto out;
 	}
-	uk_jsonl_out_init(&out, stdout);
 	rec = uk_json_object();
 	uk_json_set_str(rec, "url", url);
 	uk_json_set_str(rec, "url_type", "web");
@@ -186,13 +195,10 @@ extract_file(const char *path, const char *url, int text_only)
 	}
 	uk_jsonl_out_record(&out, rec);
 	uk_json_free(rec);
-	uk_jsonl_out_finish(&out);
-	uk_jsonl_out_release(&out);
 out:
 	uk_extract_release(&x);
 	uk_buf_release(&in);
 	uk_buf_release(&u);
-	return uk_status;
 }
 
 /*
@@ -242,27 +248,27 @@ exec_net(char **argv)
 int
 main(int argc, char **argv)
 {
-	struct uk_err err;
+	int i;
 
 	uk_prog_set(argv[0]);
 	net_argv = uk_xmalloc(((size_t)argc + 1) * sizeof(*net_argv));
 	memcpy(net_argv, argv, ((size_t)argc + 1) * sizeof(*net_argv));
 	uk_fetchargs_init(&opt);
-	if (uk_fetchargs_parse(&opt, argc, argv, &err)) {
-		if (err.msg[0])
-			uk_warn("%s", err.msg);
-		usage(UK_EXIT_USAGE);
+	uk_fetchargs_parse(&opt, argc, argv);
+	if (!opt.extract) {
+		uk_fetchargs_release(&opt);
+		exec_net(net_argv);
+		return UK_EXIT_FATAL;
 	}
-	if (opt.help)
-		usage(UK_EXIT_OK);
-	if (opt.version) {
-		printf("urlfetch %s\n", UK_VERSION);
-		return UK_EXIT_OK;
-	}
-	if (opt.extract) {
-		free(net_argv);
-		return extract_file(opt.extract, opt.url, opt.text);
-	}
-	exec_net(net_argv);
-	return UK_EXIT_FATAL;
+	free(net_argv);
+	if (opt.output && !freopen(opt.output, "w", stdout))
+		uk_cli_usage(&uk_fetchargs_cli, "-o: cannot open '%s': %s",
+		    opt.output, strerror(errno));
+	uk_jsonl_out_init(&out, stdout);
+	for (i = 0; i < opt.nin; i++)
+		extract_file(opt.in[i].arg, opt.base, opt.text);
+	uk_jsonl_out_finish(&out);
+	uk_jsonl_out_release(&out);
+	uk_fetchargs_release(&opt);
+	return uk_status;
 }

@@ -11,13 +11,6 @@
 #include "extract.h"
 #include "json.h"
 
-static void
-set_opt(yajl_val rec, const char *key, const char *s)
-{
-	if (s && *s)
-		uk_json_set_str(rec, key, s);
-}
-
 /* The four every content record has: the string, or null when absent. */
 static void
 set_str_or_null(yajl_val rec, const char *key, const char *s)
@@ -35,10 +28,10 @@ uk_extract_record(const struct uk_extract *x, unsigned flags, void *r)
 	set_str_or_null(rec, "description", x->description);
 	set_str_or_null(rec, "author", x->author);
 	set_str_or_null(rec, "date", x->date);
-	set_opt(rec, "lang", x->lang);
-	set_opt(rec, "sitename", x->sitename);
-	set_opt(rec, "canonical", x->canonical);
-	set_opt(rec, "image", x->image);
+	uk_json_set_str_nonempty(rec, "lang", x->lang);
+	uk_json_set_str_nonempty(rec, "sitename", x->sitename);
+	uk_json_set_str_nonempty(rec, "canonical", x->canonical);
+	uk_json_set_str_nonempty(rec, "image", x->image);
 	if (x->ntags) {
 		yajl_val a = uk_json_array();
 
@@ -62,7 +55,7 @@ uk_extract_record(const struct uk_extract *x, unsigned flags, void *r)
 	if (x->needs_browser)
 		uk_json_set_bool(rec, "needs_browser", 1);
 	if (flags & UK_EXTRACT_REC_SERVED)
-		set_opt(rec, "charset", x->charset);
+		uk_json_set_str_nonempty(rec, "charset", x->charset);
 	if (x->fallback)
 		uk_json_set_str(rec, "extraction", "fallback");
 	else if (flags & UK_EXTRACT_REC_SERVED)

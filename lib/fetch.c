@@ -360,13 +360,6 @@ http_info(const struct uk_http_req *r)
 	return h;
 }
 
-static void
-set_opt_str(yajl_val rec, const char *key, const char *s)
-{
-	if (s && *s)
-		uk_json_set_str(rec, key, s);
-}
-
 /* Turn a 2xx body into rec's title, content and metadata; 0 or -1. */
 static int
 page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
@@ -658,13 +651,13 @@ done_issue(struct uk_fetch_job *j)
 	s = uk_json_get_strn(v, "title", &n);
 	uk_json_set(rec, "title", uk_json_strn(s, n));
 	if ((u = uk_json_get(v, "user")))
-		set_opt_str(rec, "author", uk_json_get_str(u, "login"));
-	set_opt_str(rec, "date", uk_json_get_str(v, "created_at"));
+		uk_json_set_str_nonempty(rec, "author", uk_json_get_str(u, "login"));
+	uk_json_set_str_nonempty(rec, "date", uk_json_get_str(v, "created_at"));
 	if (!(s = uk_json_get_strn(v, "body", &n)))
 		s = "", n = 0;
 	uk_json_set(rec, "content", uk_json_strn(s, n));
 	gi = github_info(&j->u);
-	set_opt_str(gi, "state", uk_json_get_str(v, "state"));
+	uk_json_set_str_nonempty(gi, "state", uk_json_get_str(v, "state"));
 	labels = uk_json_array();
 	if ((l = uk_json_get(v, "labels")) && YAJL_IS_ARRAY(l))
 		for (i = 0; i < l->u.array.len; i++) {

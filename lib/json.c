@@ -513,6 +513,13 @@ uk_json_set_str(yajl_val obj, const char *key, const char *s)
 }
 
 void
+uk_json_set_str_nonempty(yajl_val obj, const char *key, const char *s)
+{
+	if (s && *s)
+		uk_json_set_str(obj, key, s);
+}
+
+void
 uk_json_set_int(yajl_val obj, const char *key, long long v)
 {
 	uk_json_set(obj, key, uk_json_int(v));

@@ -72,6 +72,8 @@ void uk_json_set(yajl_val obj, const char *key, yajl_val v);
 void uk_json_set_str(yajl_val obj, const char *key, const char *s);
 void uk_json_set_int(yajl_val obj, const char *key, long long v);
 void uk_json_set_bool(yajl_val obj, const char *key, int v);
+/* Set key to a new string s only when s is neither NULL nor empty. */
+void uk_json_set_str_nonempty(yajl_val obj, const char *key, const char *s);
 /* Remove key; returns whether it was there. */
 int uk_json_del(yajl_val obj, const char *key);
 /*

@@ -41,7 +41,7 @@ teardown() {
 }
 
 # The stages every run shares: messages in, summarised records out.
-stages='urldetect -n 3 -j text | urlfetch -t 5 | urlsum'
+stages='urldetect -m 3 --json text | urlfetch -t 5 | urlsum'
 
 # Fields that differ between runs by nature: fetched_at (when), message
 # and line (ordinals within each job's part of the input; the id is the
@@ -95,14 +95,14 @@ norm() {
 	# One message of 5 lines with 5 URLs: -n 3 keeps 3 of them.  Cut
 	# into lines, each part is a message of its own and keeps its URL.
 	for i in 1 2 3 4 5; do echo "see https://example.com/$i"; done >"$T/one.txt"
-	run -0 urldetect -n 3 "$T/one.txt"
+	run -0 urldetect -m 3 "$T/one.txt"
 	[ "${#lines[@]}" = 3 ]
-	run -0 parallel --pipe -N 1 -j4 --keep-order urldetect -n 3 <"$T/one.txt"
+	run -0 parallel --pipe -N 1 -j4 --keep-order urldetect -m 3 <"$T/one.txt"
 	[ "${#lines[@]}" = 5 ]
 	# Split on message boundaries instead (here a line "--" ends each
 	# message; -l would do for one message a line): the cap holds.
 	{ cat "$T/one.txt"; echo --; cat "$T/one.txt"; echo --; } >"$T/two.txt"
 	run -0 parallel --pipe --recend '--\n' -N 1 -j4 --keep-order \
-	    urldetect -n 3 <"$T/two.txt"
+	    urldetect -m 3 <"$T/two.txt"
 	[ "${#lines[@]}" = 6 ]
 }

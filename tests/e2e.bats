@@ -40,7 +40,7 @@ e2e_pipeline() {
 	# runs after the first prefix theirs with the run's name.
 	[ "$1" = run1 ] || p="$1 "
 	set -o pipefail
-	urldetect -j text "$T/msgs.jsonl" |
+	urldetect --json text "$T/msgs.jsonl" |
 	    jq -c 'if .error then . else del(.start, .end) end' |
 	    urlfetch -t 5 | tee "$out.fetched" |
 	    jq -c 'if .url_type == "documentation" then .hint = "api reference" else . end' |

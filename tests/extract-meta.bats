@@ -19,7 +19,7 @@ teardown() { common_teardown; }
 
 @test "metadata: lang, sitename, canonical and image made absolute, tags" {
 	run -0 --separate-stderr urlfetch --extract "$X/meta.html" \
-	    --url https://times.example/news/story
+	    --base https://times.example/news/story
 	json_eq "$(jq -c 'del(.content, .fetched_at)' <<<"$output")" \
 	    '{"url":"https://times.example/news/story","url_type":"web",
 	      "title":"Tides and Boats","description":null,
@@ -69,7 +69,7 @@ teardown() { common_teardown; }
 @test "jq select(.needs_browser) picks exactly the app shells" {
 	printf '%s\n' "$B/article.html?sel=1" "$B/meta/app-shell.html" \
 	    "$B/docs/x" >"$T/urls"
-	run -0 --separate-stderr urlfetch "$T/urls"
+	run -0 --separate-stderr urlfetch -i "$T/urls"
 	[ "${#lines[@]}" -eq 3 ]
 	run -0 jq -r 'select(.needs_browser) | .url' <<<"$output"
 	[ "$output" = "$B/meta/app-shell.html" ]
@@ -80,7 +80,7 @@ teardown() { common_teardown; }
 	mkdir -p "$T/tmp"
 	printf '%s\n' "$B/article.html?pw=1" "$B/meta/app-shell.html?pw=1" \
 	    >"$T/urls"
-	urlfetch "$T/urls" 2>/dev/null | jq -c 'select(.needs_browser)' \
+	urlfetch -i "$T/urls" 2>/dev/null | jq -c 'select(.needs_browser)' \
 	    >"$T/shells"
 	[ "$(wc -l <"$T/shells")" -eq 1 ]
 	run -0 --separate-stderr env TMPDIR="$T/tmp" pwfetch fetch <"$T/shells"

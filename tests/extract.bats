@@ -26,7 +26,7 @@ teardown() { common_teardown; }
 }
 
 @test "extract: --url sets the record's url; - reads standard input" {
-	run -0 urlfetch --extract - --url https://example.com/coffee <"$X/article.html"
+	run -0 urlfetch --extract - --base https://example.com/coffee <"$X/article.html"
 	run -0 jq -r '.url, .title' <<<"$output"
 	[ "${lines[0]}" = https://example.com/coffee ]
 	[ "${lines[1]}" = "How to Brew Coffee at Home" ]
@@ -192,11 +192,12 @@ EOF
 }
 
 @test "extract: usage errors exit 2, --help and --version exit 0" {
-	run -2 --separate-stderr urlfetch --text
-	[[ $stderr == *"usage: urlfetch"* ]]
 	run -2 --separate-stderr urlfetch --extract
+	[ "$stderr" = "urlfetch: option --extract needs a value
+try 'urlfetch --help'" ]
 	run -2 --separate-stderr urlfetch --bogus -x "$X/tiny.html"
-	run -2 --separate-stderr urlfetch -x "$X/tiny.html" extra-operand
+	run -2 --separate-stderr urlfetch -x "$X/tiny.html" -i "$X/tiny.html"
+	run -2 --separate-stderr urlfetch -B https://example.com/ "$X/tiny.html"
 	run -0 urlfetch --help
 	[[ $output == usage:* ]]
 	run -0 urlfetch --version

@@ -21,13 +21,13 @@ teardown() {
 }
 
 @test "a 200 KB response header is said to be too large, not out of memory" {
-	run -1 --separate-stderr urlfetch -c <<<"$B/bighdr?kb=200"
+	run -1 --separate-stderr urlfetch -C <<<"$B/bighdr?kb=200"
 	[ "$(jq -r .error <<<"$output")" = "response header too large (over libcurl's limit of 100 KiB)" ]
 	[[ $stderr != *"emory"* ]]
 }
 
 @test "headers dripping a line a second are slow, not silent" {
-	run -1 --separate-stderr urlfetch -c -t 20 <<<"$B/driphdr?n=30"
+	run -1 --separate-stderr urlfetch -C -t 20 <<<"$B/driphdr?n=30"
 	err=$(jq -r .error <<<"$output")
 	[[ $err == "too slow: the response headers had not ended after 15 s ("*" bytes of headers received)" ]]
 	[[ $err != *"nothing received"* ]]
@@ -62,13 +62,13 @@ s.serve_forever()'
 
 @test "charset=utf-32 or IBM037 is not honoured: read as UTF-8, with charset_ignored" {
 	for cs in utf-32 IBM037 UTF-7; do
-		run -0 --separate-stderr urlfetch -c <<<"$B/page?h=Content-Type:%20text/html;%20charset=$cs"
+		run -0 --separate-stderr urlfetch -C <<<"$B/page?h=Content-Type:%20text/html;%20charset=$cs"
 		[ "$(jq -r .charset <<<"$output")" = utf-8 ]
 		[ "$(jq -r .charset_ignored <<<"$output")" = "${cs,,}" ]
 		[[ $(jq -r .content <<<"$output") == "Headers at the café"* ]]
 	done
 	# A charset browsers know is honoured, and nothing is said.
-	run -0 --separate-stderr urlfetch -c <<<"$B/page?h=Content-Type:%20text/html;%20charset=latin2"
+	run -0 --separate-stderr urlfetch -C <<<"$B/page?h=Content-Type:%20text/html;%20charset=latin2"
 	[ "$(jq -r .charset <<<"$output")" = iso-8859-2 ]
 	[ "$(jq -r .charset_ignored <<<"$output")" = null ]
 }

@@ -28,7 +28,7 @@ teardown() { common_teardown; }
 	for i in 1 2 3; do
 		printf 'http://localhost:%s/normal%s\n' "$N_PORT" "$i"
 	done >>"$T/in"
-	run -0 --separate-stderr urlfetch -c -q -t 3 -j 6 "$T/in"
+	run -0 --separate-stderr urlfetch -C -q -t 3 -j 6 -i "$T/in"
 	[ "${#lines[@]}" -eq 6 ]
 	[ "$(printf '%s\n' "${lines[@]}" | jq -s -c 'map([(.url | sub(".*/"; "")), .error, .title])')" = \
 	    '[["heavy1",null,"Heavy"],["heavy2",null,"Heavy"],["heavy3",null,"Heavy"],["normal1",null,"A normal page"],["normal2",null,"A normal page"],["normal3",null,"A normal page"]]' ]
@@ -45,7 +45,7 @@ teardown() { common_teardown; }
 		{ printf "http://localhost:%s/normal1\n" "$1"
 		  sleep 0.5
 		  printf "http://127.0.0.1:%s/repo.git\n" "$2"; } |
-		    urlfetch -c -q -t 3' _ "$N_PORT" "$G_PORT"
+		    urlfetch -C -q -t 3' _ "$N_PORT" "$G_PORT"
 	[ "${#lines[@]}" -eq 2 ]
 	[ "$(jq -c '[.title, .error]' <<<"${lines[0]}")" = '["A normal page",null]' ]
 	[ "$(jq -r .url_type <<<"${lines[1]}")" = github_repo ]
@@ -67,7 +67,7 @@ teardown() { common_teardown; }
 	# out when the worker has extracted the first body, and takes the
 	# second from the queue.
 	run -0 --separate-stderr bash -c 'set -o pipefail
-		urlfetch -c -q -j 1 "$1" | while IFS= read -r l; do
+		urlfetch -C -q -j 1 -i "$1" | while IFS= read -r l; do
 			printf "%s %s\n" "$EPOCHREALTIME" "$l"
 		done' _ "$T/in"
 	[ "${#lines[@]}" -eq 6 ]

@@ -34,7 +34,7 @@ print(s.server_address[1], flush=True)
 s.serve_forever()'
 	export URLKIT_GITHUB_API_URL="http://127.0.0.1:$A_PORT/api"
 	export URLKIT_GITHUB_URL="http://127.0.0.1:$A_PORT/gh"
-	run -0 --separate-stderr urlfetch -c -q <<<https://github.com/octo/demo/issues/7
+	run -0 --separate-stderr urlfetch -C -q <<<https://github.com/octo/demo/issues/7
 	[ "$(jq -c '[.title, .content, .github_info.source]' <<<"$output")" = '["t\u0000x","a\u0000b","api"]' ]
 	# Written as \u0000, never as a raw NUL byte.
 	[[ $output == *'"content":"a\u0000b"'* ]]

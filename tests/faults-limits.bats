@@ -16,7 +16,7 @@ teardown() { common_teardown; }
 	for i in 1 2 3 4; do
 		printf '{"url":"%s/text.txt?lim=%s","message":5,"id":"u%s"}\n' "$B" "$i" "$i"
 	done >"$T/in"
-	run -1 --separate-stderr urlfetch -c "$T/in"
+	run -1 --separate-stderr urlfetch -C -i "$T/in"
 	[ "${#lines[@]}" -eq 4 ]
 	json_eq "${lines[3]}" "{\"url\":\"$B/text.txt?lim=4\",\"error\":\"over the limit of 3 URLs per message\",\"skipped\":true,\"message\":5,\"id\":\"u4\"}"
 	[ "$(printf '%s\n' "${lines[@]:0:3}" | jq -s -c 'map(.error)')" = "[null,null,null]" ]
@@ -34,7 +34,7 @@ d["type"] = "web"
 sys.stdout.write(json.dumps(d) + "\n")' >"$T/wide"
 	# Quadratic, this took minutes (80,000 fields took 16 s); linear, it
 	# takes about a second, so 60 s leaves room for a loaded machine.
-	run -1 --separate-stderr timeout 60 urlfetch -c "$T/wide"
+	run -1 --separate-stderr timeout 60 urlfetch -C -i "$T/wide"
 	[ "$(jq -c '[(keys | map(select(test("^f[0-9]+$"))) | length), .error, .f199999, has("type")]' <<<"$output")" = '[200000,"not an http or https URL",199999,false]' ]
 }
 
@@ -51,7 +51,7 @@ h = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1
 s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), h)
 print(s.server_address[1], flush=True)
 s.serve_forever()' "$T/www"
-	run -0 --separate-stderr urlfetch -c <<<"http://127.0.0.1:$W_PORT/big.txt"
+	run -0 --separate-stderr urlfetch -C <<<"http://127.0.0.1:$W_PORT/big.txt"
 	printf '%s\n' "$output" >"$T/rec"
 	[ "$(head -c -1 "$T/rec" | wc -c)" -le $((16 << 20)) ]
 	[ "$(jq -r .truncated "$T/rec")" = true ]

@@ -22,7 +22,7 @@ teardown() {
 		echo "see https://example.com/some/longer/path/$i?q=$i#frag"
 	done >"$T/msgs"
 	mkfifo "$T/in"
-	urldetect -l <"$T/in" >"$T/out" &
+	urldetect -L <"$T/in" >"$T/out" &
 	pid=$!
 	exec 7>"$T/in"
 	cat "$T/msgs" >&7

@@ -140,8 +140,8 @@ EOF
 	jq -e '.cached == true' <<<"${lines[0]}"
 	jq -e '.error == null and .cached == false and .title == "Fault page"' <<<"${lines[1]}"
 	[[ $stderr == "urlfetch: cache: cannot "*"'$T/cache/"*": "*"ermi"* ]]
-	# urlfetch -c (no cache) is quiet about it.
-	run -0 --separate-stderr urlfetch -c <<<"http://127.0.0.1:$P_PORT/page?kb=3"
+	# urlfetch -C (no cache) is quiet about it.
+	run -0 --separate-stderr urlfetch -C <<<"http://127.0.0.1:$P_PORT/page?kb=3"
 	[ -z "$stderr" ]
 }
 
@@ -186,7 +186,7 @@ EOF
 	mkfifo "$T/in" "$T/pipe"
 	# (A background job of a script starts with SIGINT ignored: give
 	# urlfetch the default back, as an interactive shell would.)
-	env --default-signal=INT urlfetch -c -j 1 <"$T/in" >"$T/pipe" 2>"$T/err" &
+	env --default-signal=INT urlfetch -C -j 1 <"$T/in" >"$T/pipe" 2>"$T/err" &
 	pid=$!
 	exec 7>"$T/in"
 	# A 1.5 MB record fills the pipe; nobody reads it yet.
@@ -209,18 +209,18 @@ EOF
 	fault X page # the proxy: it serves any URL asked of it
 	fault P page # a private host
 	export http_proxy="http://127.0.0.1:$X_PORT"
-	run -0 --separate-stderr urlfetch -c <<<"http://site.invalid/page?kb=2"
+	run -0 --separate-stderr urlfetch -C <<<"http://site.invalid/page?kb=2"
 	jq -e '.title == "Fault page"' <<<"$output"
 	[ "$(conns X)" = 1 ]
 	# no_proxy sends these straight to 127.0.0.1: the guard is on.
 	for np in 127.0.0.1 '*'; do
-		no_proxy=$np run -1 --separate-stderr urlfetch -c <<<"http://127.0.0.1:$P_PORT/page"
+		no_proxy=$np run -1 --separate-stderr urlfetch -C <<<"http://127.0.0.1:$P_PORT/page"
 		[[ $(jq -r .error <<<"$output") == "refused to connect to private address 127.0.0.1"* ]]
 	done
 	[ "$(conns P)" = 0 ]
 	# Allowed, it is fetched directly.
 	URLKIT_ALLOW_PRIVATE=127.0.0.1 no_proxy=127.0.0.1 \
-	    run -0 --separate-stderr urlfetch -c <<<"http://127.0.0.1:$P_PORT/page"
+	    run -0 --separate-stderr urlfetch -C <<<"http://127.0.0.1:$P_PORT/page"
 	[ "$(conns P)" = 1 ]
 }
 
@@ -232,20 +232,20 @@ EOF
 	for u in http://169.254.169.254/latest/meta-data/ http://10.1.2.3/ \
 	    http://2130706433/ http://0x7f.1/ http://localhost/ \
 	    http://a.localhost./ 'http://[::1]/' 'http://[::ffff:10.0.0.1]/'; do
-		run -1 --separate-stderr urlfetch -c <<<"{\"url\":\"$u\"}"
+		run -1 --separate-stderr urlfetch -C <<<"{\"url\":\"$u\"}"
 		[[ $(jq -r .error <<<"$output") == "refused to connect to private address "* ]]
 	done
 	# A public name through the proxy that redirects to the metadata address.
-	run -1 --separate-stderr urlfetch -c \
+	run -1 --separate-stderr urlfetch -C \
 	    <<<"http://site.invalid/page?to=http%3A%2F%2F169.254.169.254%2Fx"
 	[[ $(jq -r .error <<<"$output") == "refused to connect to private address 169.254.169.254"* ]]
 	# The proxy was asked for the first URL only.
 	[ "$(reqs X)" = "http://site.invalid/page?to=http%3A%2F%2F169.254.169.254%2Fx" ]
 	# A public name and a public address go through.
-	run -0 --separate-stderr urlfetch -c <<<"http://192.0.2.1.nip.invalid/page?kb=1"
-	run -0 --separate-stderr urlfetch -c <<<"http://203.0.113.9/page?kb=1"
+	run -0 --separate-stderr urlfetch -C <<<"http://192.0.2.1.nip.invalid/page?kb=1"
+	run -0 --separate-stderr urlfetch -C <<<"http://203.0.113.9/page?kb=1"
 	[ "$(reqs X | wc -l)" = 3 ]
 	# Allowed, the private address goes to the proxy.
-	URLKIT_ALLOW_PRIVATE=1 run -0 --separate-stderr urlfetch -c <<<"http://10.1.2.3/page?kb=1"
+	URLKIT_ALLOW_PRIVATE=1 run -0 --separate-stderr urlfetch -C <<<"http://10.1.2.3/page?kb=1"
 	[ "$(reqs X | tail -n 1)" = "http://10.1.2.3/page?kb=1" ]
 }

@@ -52,9 +52,9 @@ md() {
 }
 
 @test "markdown: --links keeps links as [text](absolute URL)" {
-	md links --links -u "$PAGE"
+	md links --links -B "$PAGE"
 	# Without --links, the text alone.
-	run -0 urlfetch -x "$M/links.html" -T -f markdown -u "$PAGE"
+	run -0 urlfetch -x "$M/links.html" -T -f markdown -B "$PAGE"
 	[[ $output == "Read the grinding guide, the bean list and another site before"* ]]
 	[[ $output != *"]("* ]]
 	# Without a page URL, links are written as the page has them.
@@ -63,8 +63,8 @@ md() {
 }
 
 @test "markdown: --images keeps images as ![alt](absolute URL)" {
-	md images --images --links -u "$PAGE"
-	run -0 urlfetch -x "$M/images.html" -T -f markdown -u "$PAGE"
+	md images --images --links -B "$PAGE"
+	run -0 urlfetch -x "$M/images.html" -T -f markdown -B "$PAGE"
 	[[ $output != *"!["* ]]
 }
 

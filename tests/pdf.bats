@@ -128,7 +128,7 @@ check_doc() {
 @test "a PDF among other URLs: each gets its record, in order" {
 	printf '%s\n' "$B/pdf/image.pdf" "$B/article.html" "$B/pdf/doc.pdf" \
 	    >"$T/urls"
-	run -1 --separate-stderr urlfetch "$T/urls"
+	run -1 --separate-stderr urlfetch -i "$T/urls"
 	[ "${#lines[@]}" -eq 3 ]
 	[[ $(field "${lines[0]}" .error) == "image-only PDF"* ]]
 	[ "$(field "${lines[1]}" .title)" = "The Quiet Harbour" ]

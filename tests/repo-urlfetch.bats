@@ -51,14 +51,14 @@ teardown() {
 @test "urlfetch: a local path and a .git URL go through libgit2, uncached" {
 	printf '{"url":"%s","id":"a"}\nhttp://127.0.0.1:%s/git/tool.git\n' \
 	    "$SRC" "$srv_PORT" >"$T/in"
-	run -0 --separate-stderr urlfetch "$T/in"
+	run -0 --separate-stderr urlfetch -i "$T/in"
 	[ "${#lines[@]}" -eq 2 ]
 	jq -e '.id == "a" and .url_type == "github_repo" and
 	    .github_info.route == "local" and .github_info.files_indexed == 10' \
 	    <<<"${lines[0]}"
 	jq -e '.github_info.route == "git" and .title == "tool" and
 	    .github_info.top_file == "core/util.py"' <<<"${lines[1]}"
-	run -0 --separate-stderr urlfetch "$T/in"
+	run -0 --separate-stderr urlfetch -i "$T/in"
 	jq -e '.cached == false' <<<"${lines[0]}"
 	jq -e '.cached == false' <<<"${lines[1]}"
 	[ -z "$(ls "$T/tmp")" ]
@@ -67,12 +67,12 @@ teardown() {
 @test "urlfetch: a local path or file:// is refused unless -P allows it" {
 	unset URLKIT_ALLOW_PRIVATE
 	printf '%s\nfile://%s\n' "$SRC" "$SRC" >"$T/in"
-	run -1 --separate-stderr urlfetch "$T/in"
+	run -1 --separate-stderr urlfetch -i "$T/in"
 	[ "${#lines[@]}" -eq 2 ]
 	jq -e '(.error | test("a local repository: refused")) and
 	    .url_type == "github_repo" and (has("readme") | not)' <<<"${lines[0]}"
 	jq -e '.error | test("refused")' <<<"${lines[1]}"
-	run -0 --separate-stderr urlfetch -P "$T/in"
+	run -0 --separate-stderr urlfetch -P -i "$T/in"
 	jq -e '.github_info.route == "local" and .github_info.files_indexed == 10' \
 	    <<<"${lines[1]}"
 }
@@ -105,12 +105,12 @@ teardown() {
 @test "urlfetch on a terminal: the repository's progress, then the line is cleared" {
 	command -v script >/dev/null || skip "no script(1)"
 	echo https://github.com/acme/tool >"$T/in"
-	run -0 script -qec "urlfetch -c '$T/in' >'$T/out'; echo rc=\$?" /dev/null
+	run -0 script -qec "urlfetch -C -i '$T/in' >'$T/out'; echo rc=\$?" /dev/null
 	[[ $output == *"urlfetch: 0/1 done, 0 failed, github.com: "*" files, "*"indexed"* ]]
 	[[ $output == *"urlfetch: 1/1 done, 0 failed"* ]]
 	[[ $output == *$'\r\e[K'*"rc=0"* ]]
 	jq -e '.github_info.files_indexed == 10' "$T/out"
-	run -0 script -qec "urlfetch -q -r -c '$T/in' >'$T/out'; echo rc=\$?" /dev/null
+	run -0 script -qec "urlfetch -q -r -C -i '$T/in' >'$T/out'; echo rc=\$?" /dev/null
 	[[ $output != *"indexed"* ]]
 	[[ $output == *"rc=0"* ]]
 }

@@ -136,12 +136,12 @@ teardown() {
 	jq -e '.github_info.files_cached == 3' <<<"$output"
 }
 
-@test "repomap cache: -c neither reads nor writes tags" {
-	run -0 --separate-stderr urlfetch -c <<<"$URL"
+@test "repomap cache: -C neither reads nor writes tags" {
+	run -0 --separate-stderr urlfetch -C <<<"$URL"
 	jq -e '.github_info.files_parsed == 3' <<<"$output"
 	[ ! -e "$(entry)" ]
 	run -0 --separate-stderr urlfetch <<<"$URL"
-	run -0 --separate-stderr urlfetch -c <<<"$URL"
+	run -0 --separate-stderr urlfetch -C <<<"$URL"
 	jq -e '.github_info | .files_parsed == 3 and .files_cached == 0' \
 	    <<<"$output"
 }
@@ -171,7 +171,7 @@ teardown() {
 @test "repomap lexing: a /tree/ focus under tests/ parses the tests" {
 	cp "$T/srv/archives/acme/tree/HEAD.tar.gz" \
 	    "$T/srv/archives/acme/tree/main.tar.gz"
-	run -0 --separate-stderr urlfetch -c -J -M 100000 \
+	run -0 --separate-stderr urlfetch -C -J -M 100000 \
 	    <<<"$URL/tree/main/tests"
 	jq -e '.github_info | .path == "tests" and .files_lexed == 1 and
 	    .files_parsed == 4' <<<"$output"
@@ -186,7 +186,7 @@ teardown() {
 	    >"$T/only/tests/helpers.py"
 	tar -C "$T/only" -czf "$T/srv/archives/acme/only/HEAD.tar.gz" \
 	    --transform 's,^\.,acme-only-0123abc,' .
-	run -0 --separate-stderr urlfetch -c -J <<<"https://github.com/acme/only"
+	run -0 --separate-stderr urlfetch -C -J <<<"https://github.com/acme/only"
 	jq -e '.github_info | .files_parsed == 2 and .files_lexed == 0 and
 	    .definitions >= 2' <<<"$output"
 	jq -e '[.symbols[].name] | index("shared_fixture_helper") != null' \

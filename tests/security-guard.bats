@@ -29,7 +29,7 @@ internal() {
 	for v in false no off true yes localhost 127.0.0.1:8080 \
 	    '127.0.0.1,localhost' '127.0.0.1 nope' 127.0.0.1/33 ' ,'; do
 		URLKIT_ALLOW_PRIVATE=$v run -2 --separate-stderr \
-		    urlfetch -c <<<"http://127.0.0.2:$P_PORT/page"
+		    urlfetch -C <<<"http://127.0.0.2:$P_PORT/page"
 		[ -z "$output" ]
 		[[ $stderr == "urlfetch: URLKIT_ALLOW_PRIVATE='$v': "* ]]
 		[ "$v" != '127.0.0.1 nope' ] ||
@@ -45,24 +45,24 @@ internal() {
 	    run -2 --separate-stderr urlsum <<<'{"url":"https://x.example/","content":"x"}'
 	[[ $stderr == "urlsum: URLKIT_ALLOW_PRIVATE='off': "* ]]
 	# A local repository: refused before anything is read.
-	URLKIT_ALLOW_PRIVATE=no run -2 --separate-stderr urlfetch -c <<<"$T"
+	URLKIT_ALLOW_PRIVATE=no run -2 --separate-stderr urlfetch -C <<<"$T"
 	[[ $stderr == "urlfetch: URLKIT_ALLOW_PRIVATE='no': "* ]]
 }
 
 @test "security guard: 1 turns the guard off, 0 and empty keep it on, blocks allow what they hold" {
 	internal
-	URLKIT_ALLOW_PRIVATE=0 run -1 --separate-stderr urlfetch -c <<<"http://127.0.0.2:$P_PORT/page"
+	URLKIT_ALLOW_PRIVATE=0 run -1 --separate-stderr urlfetch -C <<<"http://127.0.0.2:$P_PORT/page"
 	[[ $(jq -r .error <<<"$output") == "refused to connect to private address 127.0.0.2"* ]]
-	URLKIT_ALLOW_PRIVATE= run -1 --separate-stderr urlfetch -c <<<"http://127.0.0.2:$P_PORT/page"
+	URLKIT_ALLOW_PRIVATE= run -1 --separate-stderr urlfetch -C <<<"http://127.0.0.2:$P_PORT/page"
 	[[ $(jq -r .error <<<"$output") == "refused to connect to private address 127.0.0.2"* ]]
-	URLKIT_ALLOW_PRIVATE=127.0.0.1 run -1 --separate-stderr urlfetch -c <<<"http://127.0.0.2:$P_PORT/page"
+	URLKIT_ALLOW_PRIVATE=127.0.0.1 run -1 --separate-stderr urlfetch -C <<<"http://127.0.0.2:$P_PORT/page"
 	[[ $(jq -r .error <<<"$output") == "refused to connect to private address 127.0.0.2"* ]]
-	URLKIT_ALLOW_PRIVATE=127.0.0.1/32 run -1 --separate-stderr urlfetch -c <<<"http://127.0.0.2:$P_PORT/page"
+	URLKIT_ALLOW_PRIVATE=127.0.0.1/32 run -1 --separate-stderr urlfetch -C <<<"http://127.0.0.2:$P_PORT/page"
 	[[ $(jq -r .error <<<"$output") == "refused to connect to private address 127.0.0.2"* ]]
 	[ "$(conns P)" = 0 ]
-	URLKIT_ALLOW_PRIVATE='::1, 127.0.0.0/30' run -0 --separate-stderr urlfetch -c <<<"http://127.0.0.2:$P_PORT/page"
+	URLKIT_ALLOW_PRIVATE='::1, 127.0.0.0/30' run -0 --separate-stderr urlfetch -C <<<"http://127.0.0.2:$P_PORT/page"
 	[ "$(jq -r .title <<<"$output")" = "Internal page" ]
-	URLKIT_ALLOW_PRIVATE=1 run -0 --separate-stderr urlfetch -c <<<"http://127.0.0.2:$P_PORT/page"
+	URLKIT_ALLOW_PRIVATE=1 run -0 --separate-stderr urlfetch -C <<<"http://127.0.0.2:$P_PORT/page"
 	[ "$(conns P)" = 2 ]
 }
 
@@ -72,7 +72,7 @@ internal() {
 	    '[2002:7f00:2::1]' '[2002:c0a8:101::]' '[::7f00:2]' '[::a00:1]' \
 	    '[::ffff:7f00:2]' '[64:ff9b:1::1]'; do
 		URLKIT_ALLOW_PRIVATE=127.0.0.1 run -1 --separate-stderr \
-		    urlfetch -c -t 2 <<<"{\"url\":\"http://$u:9/\"}"
+		    urlfetch -C -t 2 <<<"{\"url\":\"http://$u:9/\"}"
 		[[ $(jq -r .error <<<"$output") == "refused to connect to private address "* ]]
 	done
 }
@@ -83,11 +83,11 @@ internal() {
 	local u
 	for u in http://127.0.0.2./ http://0x7f000002./ http://2130706434./ \
 	    http://0x7f.2../ http://10.0.0.1./ http://169.254.169.254./x; do
-		run -1 --separate-stderr urlfetch -c <<<"{\"url\":\"$u\"}"
+		run -1 --separate-stderr urlfetch -C <<<"{\"url\":\"$u\"}"
 		[[ $(jq -r .error <<<"$output") == "refused to connect to private address "* ]]
 	done
 	[ -z "$(reqs X)" ]
 	# A name with a trailing dot is the proxy's to resolve.
-	run -0 --separate-stderr urlfetch -c <<<"http://site.invalid./page?kb=1"
+	run -0 --separate-stderr urlfetch -C <<<"http://site.invalid./page?kb=1"
 	[ "$(reqs X)" = "http://site.invalid./page?kb=1" ]
 }

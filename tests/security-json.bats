@@ -28,22 +28,22 @@ valid_utf8() {
 	[ "$(jq -c .note <<<"$output")" = '"k\u0000v"' ]
 	run -0 --separate-stderr urlcache get https://x.example/
 	[ "$(jq -c .note <<<"$output")" = '"k\u0000v"' ]
-	run -0 --separate-stderr urldetect -c <<<'{"url":"https://x.example/","note":"k\u0000v"}'
+	run -0 --separate-stderr urldetect --classify <<<'{"url":"https://x.example/","note":"k\u0000v"}'
 	[ "$(jq -c .note <<<"$output")" = '"k\u0000v"' ]
 }
 
 @test "security json: a URL holding \\u0000 is refused with an error record, not fetched cut short" {
 	start_server W python3 "$TOP/tests/helpers/addr_server.py" 127.0.0.1
-	run -1 --separate-stderr urlfetch -c <<<"{\"url\":\"http://127.0.0.1:$W_PORT/j\\u0000evil\",\"id\":7}"
+	run -1 --separate-stderr urlfetch -C <<<"{\"url\":\"http://127.0.0.1:$W_PORT/j\\u0000evil\",\"id\":7}"
 	json_eq "$output" "{\"url\":\"http://127.0.0.1:$W_PORT/j\\u0000evil\",\"error\":\"the URL holds a NUL byte (\\\\u0000)\",\"id\":7}"
 	[ "$(grep -c '^conn ' "$T/W.log")" = 0 ]
-	run -1 --separate-stderr urldetect -c <<<'{"url":"https://docs.python.org/j\u0000evil"}'
+	run -1 --separate-stderr urldetect --classify <<<'{"url":"https://docs.python.org/j\u0000evil"}'
 	[ "$(jq -r .error <<<"$output")" = 'the URL holds a NUL byte (\u0000)' ]
 	[ "$(jq -r 'has("type")' <<<"$output")" = false ]
 }
 
 @test "security json: urldetect scans a message past a NUL" {
-	run -0 urldetect -j t <<<'{"t":"see https://a.example/x\u0000https://b.example/y"}'
+	run -0 urldetect --json t <<<'{"t":"see https://a.example/x\u0000https://b.example/y"}'
 	[ "$(jq -r .url <<<"$output" | tr '\n' ' ')" = "https://a.example/x https://b.example/y " ]
 }
 

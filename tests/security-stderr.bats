@@ -19,7 +19,7 @@ raw_controls() {
 }
 
 @test "security stderr: urlfetch shows ESC and BEL from a URL as \\x1b and \\x07" {
-	run -1 --separate-stderr urlfetch -c "$T/in"
+	run -1 --separate-stderr urlfetch -C -i "$T/in"
 	printf '%s' "$stderr" >"$T/err"
 	[ "$(raw_controls "$T/err")" = 0 ]
 	[[ $stderr == *'/\x1b]0;owned\x07\x1b[2J\x9b31m'* ]]
@@ -36,7 +36,7 @@ raw_controls() {
 
 @test "security stderr: a newline in input cannot forge a second message line" {
 	printf '%s\n' '{"url":"http://127.0.0.2:9/a\nurlfetch: all fine"}' >"$T/nl"
-	run -1 --separate-stderr urlfetch -c "$T/nl"
+	run -1 --separate-stderr urlfetch -C -i "$T/nl"
 	[ "$(printf '%s\n' "$stderr" | grep -c '^urlfetch: all fine')" = 0 ]
 	[[ $stderr == *'/a\x0aurlfetch: all fine'* ]]
 }

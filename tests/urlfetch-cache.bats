@@ -51,7 +51,7 @@ entries() {
 }
 
 @test "--no-cache neither reads nor writes the cache" {
-	run -0 urlfetch -c <<<"$B/article.html?c=3"
+	run -0 urlfetch -C <<<"$B/article.html?c=3"
 	[ "$(entries)" = 0 ]
 	run -0 urlfetch <<<"$B/article.html?c=3"
 	run -0 urlfetch --no-cache <<<"$B/article.html?c=3"
@@ -120,7 +120,7 @@ entries() {
 
 @test "-S adds every record, errors included, to the named session" {
 	printf '%s\n' "$B/article.html?s=1" "$B/status/404?s=1" >"$T/in"
-	run -1 --separate-stderr urlfetch -S chat1 "$T/in"
+	run -1 --separate-stderr urlfetch -S chat1 -i "$T/in"
 	[ "$(find "$URLKIT_CACHE_DIR/sessions/chat1" -name '*.json' | wc -l)" = 2 ]
 	run -0 jq -r '.url' "$URLKIT_CACHE_DIR"/sessions/chat1/*.json
 	[[ $output == *"article.html?s=1"* && $output == *"status/404?s=1"* ]]

@@ -40,8 +40,8 @@ net_dir() {
 	run -0 urlfetch --version
 	run -2 urlfetch -j 0
 	run -2 urlfetch -S .bad
-	run -2 urlfetch -T
-	run -2 urlfetch -x "$T/p.html" extra-operand
+	run -2 urlfetch -s 20
+	run -2 urlfetch -x "$T/p.html" -i urls.txt
 }
 
 @test "a missing fetcher is a fatal error naming it" {
@@ -64,7 +64,7 @@ net_dir() {
 }
 
 @test "no progress when standard error is not a terminal" {
-	run -1 --separate-stderr urlfetch -c <<<"$B/article.html
+	run -1 --separate-stderr urlfetch -C <<<"$B/article.html
 $B/missing-page-404"
 	[ "${#lines[@]}" -eq 2 ]
 	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
@@ -76,13 +76,13 @@ $B/missing-page-404"
 	command -v script >/dev/null || skip "no script(1)"
 	printf '%s\n' "$B/article.html" "$B/missing-page-404" >"$T/urls"
 	# script(1) gives urlfetch a terminal; the records go to a file.
-	run -0 script -qec "urlfetch -c <'$T/urls' >'$T/out'; echo rc=\$?" /dev/null
+	run -0 script -qec "urlfetch -C <'$T/urls' >'$T/out'; echo rc=\$?" /dev/null
 	[[ $output == *"urlfetch: 2/2 done, 1 failed, 127.0.0.1:$FS_PORT"* ]]
 	[[ $output == *"rc=1"* ]]
 	# The line is cleared at the end.
 	[[ $output == *$'\r\e[K'*"rc=1"* ]]
 	[ "$(wc -l <"$T/out")" -eq 2 ]
-	run -0 script -qec "urlfetch -q -c <'$T/urls' >'$T/out'; echo rc=\$?" /dev/null
+	run -0 script -qec "urlfetch -q -C <'$T/urls' >'$T/out'; echo rc=\$?" /dev/null
 	[[ $output != *" done, "* ]]
 	[[ $output == *"rc=1"* ]]
 	[ "$(wc -l <"$T/out")" -eq 2 ]

@@ -178,7 +178,7 @@ teardown() { common_teardown; }
 
 @test "proxies from the environment are used, and trusted by the guard" {
 	unset URLKIT_ALLOW_PRIVATE
-	http_proxy="$B" run -0 urlfetch -c <<<"http://site.invalid/article.html?px=1"
+	http_proxy="$B" run -0 urlfetch -C <<<"http://site.invalid/article.html?px=1"
 	[ "$(field "$output" .title)" = "The Quiet Harbour" ]
 	[ "$(requests '/article.html?px=1')" = 1 ]
 }

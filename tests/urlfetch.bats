@@ -13,7 +13,7 @@ teardown() { common_teardown; }
 # man.bats checks that -h prints the man page's SYNOPSIS.
 @test "usage: bad options exit 2; -V prints the version" {
 	run -2 urlfetch --no-such-option
-	[[ $output == *"usage: urlfetch"* ]]
+	[[ $output == *"try 'urlfetch --help'"* ]]
 	run -2 urlfetch -j 0
 	run -2 urlfetch -t nope
 	run -2 urlfetch -s 0
@@ -38,10 +38,10 @@ teardown() { common_teardown; }
 }
 
 @test "the browser-like User-Agent is sent, and -A replaces it" {
-	run -0 urlfetch -c <<<"$B/article.html?ua=1"
+	run -0 urlfetch -C <<<"$B/article.html?ua=1"
 	run -0 curl -s "$B/_log"
 	[[ $(grep '^/article.html?ua=1 ' <<<"$output") == *"ua=Mozilla/5.0"* ]]
-	run -0 urlfetch -c -A 'probe/1.0' <<<"$B/article.html?ua=2"
+	run -0 urlfetch -C -A 'probe/1.0' <<<"$B/article.html?ua=2"
 	run -0 curl -s "$B/_log"
 	[[ $(grep '^/article.html?ua=2 ' <<<"$output") == *"ua=probe/1.0" ]]
 }
@@ -63,7 +63,7 @@ teardown() { common_teardown; }
 	printf '%s\n' "$B/ratelimit?o=1" "$B/text.txt?o=2" \
 	    "$B/article.html?o=3" "$B/status/404?o=4" "$B/text.txt?o=5" \
 	    >"$T/in"
-	run -1 --separate-stderr urlfetch -j 4 "$T/in"
+	run -1 --separate-stderr urlfetch -j 4 -i "$T/in"
 	[ "${#lines[@]}" -eq 5 ]
 	got=$(printf '%s\n' "$output" | jq -r '.url | sub(".*o="; "")' | tr '\n' ' ')
 	[ "$got" = "1 2 3 4 5 " ]
@@ -77,7 +77,7 @@ teardown() { common_teardown; }
 	{"nourl":1}
 
 	EOF2
-	run -1 --separate-stderr urlfetch -c "$T/in"
+	run -1 --separate-stderr urlfetch -C -i "$T/in"
 	[ "${#lines[@]}" -eq 4 ]
 	json_eq "$(field "${lines[0]}" '{url, url_type, id, message, hint, display, start}')" \
 	    "{\"url\":\"$B/text.txt\",\"url_type\":\"web\",\"id\":\"m1\",\"message\":1,\"hint\":\"how to\",\"display\":null,\"start\":null}"
@@ -95,7 +95,7 @@ teardown() { common_teardown; }
 
 @test "failure is sticky: a failed record makes the run exit 1" {
 	printf '%s\n' "$B/status/500?s=1" "$B/text.txt" >"$T/in"
-	run -1 --separate-stderr urlfetch -c -t 2 "$T/in"
+	run -1 --separate-stderr urlfetch -C -t 2 -i "$T/in"
 	[ "$(field "${lines[0]}" .error)" = "HTTP 500" ]
 	[ "$(field "${lines[1]}" .error)" = null ]
 	[[ $stderr == *"'$B/status/500?s=1': HTTP 500"* ]]
@@ -111,7 +111,7 @@ teardown() { common_teardown; }
 		printf '{"url":"%s/text.txt?m=%s","message":1}\n' "$B" "$i"
 	done >"$T/in"
 	printf '{"url":"%s/text.txt?m=6","message":2}\n' "$B" >>"$T/in"
-	run -1 --separate-stderr urlfetch -c "$T/in"
+	run -1 --separate-stderr urlfetch -C -i "$T/in"
 	[ "${#lines[@]}" -eq 6 ]
 	got=$(printf '%s\n' "$output" | jq -r 'select(.skipped | not) | .url | sub(".*m="; "")' | tr '\n' ' ')
 	[ "$got" = "1 2 3 6 " ]
@@ -123,15 +123,15 @@ teardown() { common_teardown; }
 	for i in 1 2 3 4 5; do
 		printf '{"url":"%s/text.txt?n=%s","message":7}\n' "$B" "$i"
 	done >"$T/in"
-	run -1 --separate-stderr urlfetch -c -m 2 "$T/in"
+	run -1 --separate-stderr urlfetch -C -m 2 -i "$T/in"
 	[ "$(printf '%s\n' "$output" | jq -s -c 'map(.skipped == true)')" = "[false,false,true,true,true]" ]
-	run -0 urlfetch -c -m 0 "$T/in"
+	run -0 urlfetch -C -m 0 -i "$T/in"
 	[ "${#lines[@]}" -eq 5 ]
 }
 
 @test "bare URLs have no message and no limit" {
 	for i in 1 2 3 4 5; do echo "$B/text.txt?b=$i"; done >"$T/in"
-	run -0 urlfetch -c "$T/in"
+	run -0 urlfetch -C -i "$T/in"
 	[ "${#lines[@]}" -eq 5 ]
 }
 
@@ -147,7 +147,7 @@ teardown() { common_teardown; }
 
 @test "detect_and_fetch: the streaming limit holds through the pipeline" {
 	printf '%s/text.txt?p=%s ' "$B" 1 "$B" 2 "$B" 3 "$B" 4 "$B" 5 >"$T/text"
-	run -1 --separate-stderr bash -c 'urldetect -n 0 "$1" | urlfetch' _ "$T/text"
+	run -1 --separate-stderr bash -c 'urldetect -m 0 "$1" | urlfetch' _ "$T/text"
 	[ "$(printf '%s\n' "$output" | jq -s -c 'map(.skipped == true)')" = "[false,false,false,true,true]" ]
 	[ "$(requests '/text.txt?p=4')" = 0 ]
 }
@@ -160,7 +160,7 @@ teardown() { common_teardown; }
 }
 
 @test "GitHub file: a 404 on main retries master" {
-	run -0 urlfetch -c <<<"https://github.com/octo/demo/blob/main/src/hello.py"
+	run -0 urlfetch -C <<<"https://github.com/octo/demo/blob/main/src/hello.py"
 	[ "$(field "$output" .content)" = "$(printf "def hello():\n    return 'hi'")" ]
 	[ "$(field "$output" .title)" = hello.py ]
 	[ "$(field "$output" .github_info.branch)" = master ]
@@ -169,22 +169,22 @@ teardown() { common_teardown; }
 }
 
 @test "GitHub file: raw.githubusercontent.com URLs take the same path" {
-	run -0 urlfetch -c <<<"https://raw.githubusercontent.com/octo/demo/main/src/hello.py"
+	run -0 urlfetch -C <<<"https://raw.githubusercontent.com/octo/demo/main/src/hello.py"
 	[ "$(field "$output" .url_type)" = github_file ]
 	[ "$(field "$output" .github_info.branch)" = master ]
 }
 
 @test "GitHub file: missing on main and master is an error; a branch other than main gets no fallback" {
-	run -1 --separate-stderr urlfetch -c <<<"https://github.com/octo/demo/blob/main/nope.txt"
+	run -1 --separate-stderr urlfetch -C <<<"https://github.com/octo/demo/blob/main/nope.txt"
 	[ "$(field "$output" .error)" = "HTTP 404" ]
 	[ "$(requests /raw/octo/demo/master/nope.txt)" -ge 1 ]
-	run -1 --separate-stderr urlfetch -c <<<"https://github.com/octo/demo/blob/dev/src/hello.py"
+	run -1 --separate-stderr urlfetch -C <<<"https://github.com/octo/demo/blob/dev/src/hello.py"
 	[ "$(field "$output" .error)" = "HTTP 404" ]
 	[ "$(requests /raw/octo/demo/master/src/hello.py?x)" = 0 ]
 }
 
 @test "GitHub file: a binary file is an error, not mojibake" {
-	run -1 --separate-stderr urlfetch -c <<<"https://github.com/octo/demo/blob/main/bin/blob.bin"
+	run -1 --separate-stderr urlfetch -C <<<"https://github.com/octo/demo/blob/main/bin/blob.bin"
 	[ "$(field "$output" .error)" = "binary file, not text" ]
 }
 
@@ -210,7 +210,7 @@ teardown() { common_teardown; }
 }
 
 @test "GitHub token goes to the API" {
-	URLKIT_GITHUB_TOKEN=sekrit run -0 urlfetch -c <<<"https://github.com/octo/demo/issues/7"
+	URLKIT_GITHUB_TOKEN=sekrit run -0 urlfetch -C <<<"https://github.com/octo/demo/issues/7"
 	[ "$(field "$output" .title)" = "Crash when frobnicating" ]
 }
 
@@ -223,7 +223,7 @@ teardown() { common_teardown; }
 
 @test "more URLs than jobs, one host: all fetched, in order" {
 	for i in $(seq 1 20); do echo "$B/text.txt?many=$i"; done >"$T/in"
-	run -0 urlfetch -c -j 3 "$T/in"
+	run -0 urlfetch -C -j 3 -i "$T/in"
 	[ "${#lines[@]}" -eq 20 ]
 	[ "$(printf '%s\n' "$output" | jq -r '.url | sub(".*many="; "")' | tr '\n' ' ')" = "$(seq 1 20 | tr '\n' ' ')" ]
 }
@@ -231,7 +231,7 @@ teardown() { common_teardown; }
 @test "input arrives slowly: records come out as they are ready" {
 	# The first record must be out before the input ends.
 	mkfifo "$T/fifo"
-	(urlfetch -c <"$T/fifo" >"$T/out") &
+	(urlfetch -C <"$T/fifo" >"$T/out") &
 	pid=$!
 	exec 5>"$T/fifo"
 	echo "$B/text.txt?slow=1" >&5

@@ -277,7 +277,7 @@ TABLE
 
 @test "offline summaries of real pages (urlfetch -x on the extraction corpus)" {
 	for f in 0001 0003 0004 0012 0026; do
-		urlfetch -x "$(extract_dev_page "$f")" -u "https://example.org/$f"
+		urlfetch -x "$(extract_dev_page "$f")" -B "https://example.org/$f"
 	done >"$T/pages"
 	[ "$(wc -l <"$T/pages")" -eq 5 ]
 	run -0 urlsum -C "$T/pages"

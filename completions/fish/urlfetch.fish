@@ -1,19 +1,32 @@
 # fish completion for urlfetch(1)
+function __urlfetch_sessions
+	# The sessions urlcache(1) keeps.
+	set -l dir $URLKIT_CACHE_DIR
+	if test -z "$dir"
+		set -l xdg $XDG_CACHE_HOME
+		test -n "$xdg"; or set xdg $HOME/.cache
+		set dir $xdg/urlkit
+	end
+	test -d $dir/sessions; and command ls -1 $dir/sessions 2>/dev/null
+end
 complete -c urlfetch -s A -l user-agent -x -d 'User-Agent to send'
-complete -c urlfetch -s c -l no-cache -d 'Neither read nor write the cache'
-complete -c urlfetch -s x -l extract -r -F -d 'Extract a local HTML file, no network'
+complete -c urlfetch -s B -l base -x -d 'With -x, the page address'
+complete -c urlfetch -s C -l no-cache -d 'Neither read nor write the cache'
+complete -c urlfetch -s x -l extract -r -F -d 'Extract local HTML or PDF files, no network'
+complete -c urlfetch -s i -l input -r -F -d 'Read records or URLs from FILE'
 complete -c urlfetch -s j -l jobs -x -d 'URLs fetched at once'
 complete -c urlfetch -s k -l insecure -d 'Do not verify TLS certificates'
 complete -c urlfetch -s m -l max-per-message -x -d 'At most MAX URLs per message'
-complete -c urlfetch -s T -l text -d 'With -x, print only the main text'
+complete -c urlfetch -s o -l output -r -F -d 'Write the records to FILE'
+complete -c urlfetch -s T -l text -d 'Print the main text, not records'
 complete -c urlfetch -s P -l allow-private -d 'Allow private and loopback addresses'
+complete -c urlfetch -l per-host -x -d 'URLs of one host fetched at once'
 complete -c urlfetch -s q -l quiet -d 'Show no progress line'
 complete -c urlfetch -s r -l refresh -d 'Do not read the cache'
-complete -c urlfetch -s S -l session -x -d 'Also add the records to this session'
+complete -c urlfetch -s S -l session -x -a '(__urlfetch_sessions)' -d 'Also add the records to this session'
 complete -c urlfetch -s s -l max-size -x -d 'Largest body taken'
 complete -c urlfetch -s t -l timeout -x -d 'Transfer timeout'
-complete -c urlfetch -s l -l ttl -x -d 'Cache time to live'
-complete -c urlfetch -s u -l url -x -d 'With -x, the page address'
+complete -c urlfetch -l ttl -x -d 'Cache time to live'
 complete -c urlfetch -s F -l repo-max-files -x -d 'Most files in a repository'
 complete -c urlfetch -s J -l map-json -d 'Also the symbol map as JSON'
 complete -c urlfetch -s M -l map-tokens -x -d 'Symbol map budget in tokens'
@@ -26,5 +39,7 @@ complete -c urlfetch -l comments -d 'Also the comment section, in the comments f
 complete -c urlfetch -l images -d 'With -f markdown, keep images'
 complete -c urlfetch -l links -d 'With -f markdown, keep links with absolute URLs'
 complete -c urlfetch -l max-pages -x -d 'Most pages read of a PDF'
+complete -c urlfetch -l compact -d 'One JSON line per record'
+complete -c urlfetch -l pretty -d 'Indented records'
 complete -c urlfetch -s V -l version -d 'Print the version'
-complete -c urlfetch -s h -l help -d 'Print the synopsis'
+complete -c urlfetch -s h -l help -d 'Print the synopsis, or the options too'
