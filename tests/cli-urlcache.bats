@@ -144,16 +144,10 @@ try 'urlcache cleanup --help'" ]
 	jq -e '.url == "https://q.test/"' <<<"$output"
 	run -0 --separate-stderr urlcache -q stats
 	jq -e '.entries == 1' <<<"$output"
-	# A cache it cannot walk: a message without -q, none with it.
-	chmod 000 "$C"
-	if [ -r "$C" ]; then chmod 700 "$C"; skip "running as root: modes do not stop reads"; fi
-	run -1 --separate-stderr urlcache list
-	[ -n "$stderr" ]
-	run -1 --separate-stderr urlcache -q list
 	[ -z "$stderr" ]
-	run -1 --separate-stderr urlcache -q stats
-	[ -z "$stderr" ]
-	chmod 700 "$C"
+	# Other commands' output is what -q takes away.
+	run -0 --separate-stderr urlcache -q get https://q.test/
+	[ -z "$output" ]
 }
 
 @test "every subcommand has -h and --help (exit 0) and one-line usage errors naming it" {
