@@ -5,7 +5,6 @@
  * toolack_exec.c, and their HTTP client in toolack_client.c.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include <curl/curl.h>
 
 #include "buf.h"
+#include "cli.h"
 #include "json.h"
 #include "toolack.h"
 #include "toolack_proto.h"
@@ -25,23 +25,31 @@
 
 #include "banned.h"
 
-static const char usage_text[] =
-    "usage: toolack serve [-l address] [-f token-file] [-b heartbeat] "
-    "[-T timeout]\n"
-    "       toolack call [-nquV] [-j jobs] [-t tool] [-T timeout] "
-    "[-U url] [file ...]\n"
-    "       toolack ack [-e text] [-o json] [-r time] [-U url] "
-    "-s status id\n"
-    "       toolack exec [-H tool=command] [-i idle] [-j jobs] "
-    "[-T timeout] [-U url]\n"
-    "                    [-x executor]\n"
-    "       toolack wait [-T timeout] [-U url] id ...\n";
+static const struct uk_cli cli = { "toolack",
+	"usage: " TA_SYN_SERVE "       " TA_SYN_CALL "       " TA_SYN_ACK
+	"       " TA_SYN_EXEC "       " TA_SYN_WAIT,
+	"Frontend-executed tools: a registry of pending calls, its callers and "
+	"executors.\n"
+	"\n"
+	"  -h, --help                the synopsis (-h) or this help (--help)\n"
+	"  -V, --version             print the version\n"
+	"\n"
+	"Commands (each has its own --help):\n"
+	"  serve   run the registry and its web frontend\n"
+	"  call    send tool calls, write their acks in input order\n"
+	"  ack     acknowledge one call\n"
+	"  exec    run a command for each call of its tools, and ack it\n"
+	"  wait    wait for calls' results\n"
+	"\n"
+	"See toolack(1).\n" };
 
 void
-usage(int code)
+output_to(const char *path)
 {
-	fputs(usage_text, code ? stderr : stdout);
-	exit(code);
+	/* Records go to stdout with stdio: reopening it keeps one path. */
+	if (path && strcmp(path, "-") && !freopen(path, "w", stdout))
+		uk_die(UK_EXIT_USAGE, "-o: cannot open '%s': %s", path,
+		    strerror(errno));
 }
 
 volatile sig_atomic_t stopping;
@@ -71,12 +79,29 @@ serve_ready(void *ctx, const char *url)
 static int
 cmd_serve(int argc, char **argv)
 {
+	static const struct uk_cli c = { "toolack serve",
+		"usage: " TA_SYN_SERVE,
+		"Run the registry of pending tool calls and its web frontend.\n"
+		"\n"
+		"  -b, --heartbeat=SECONDS   the event stream's heartbeat "
+		"(default: 15)\n"
+		"  -l, --listen=ADDRESS      where to listen (default: "
+		"$TOOLACK_URL, else\n"
+		"                            http://127.0.0.1:7077)\n"
+		"  -t, --timeout=SECONDS     a call's timeout when it gives none "
+		"(default: 60)\n"
+		"      --token-file=FILE     the token file (default: "
+		"$TOOLACK_TOKEN_FILE)\n"
+		"  -h, --help                the synopsis (-h) or this help "
+		"(--help)\n"
+		"\n"
+		"See toolack(1).\n" };
 	static const struct option longopts[] = {
 		{ "listen", required_argument, NULL, 'l' },
-		{ "token-file", required_argument, NULL, 'f' },
+		{ "token-file", required_argument, NULL, TA_OPT_TOKEN_FILE },
 		{ "heartbeat", required_argument, NULL, 'b' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
+		{ "timeout", required_argument, NULL, 't' },
+		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct uk_toolack_server_opts o;
@@ -86,51 +111,45 @@ cmd_serve(int argc, char **argv)
 	char host[64];
 	double d;
 	long t;
-	int c, port, sfd;
+	int ch, port, sfd;
 	sigset_t set;
 
 	memset(&o, 0, sizeof(o));
 	if (!listen)
 		listen = UK_TOOLACK_PROTO_URL;
-	while (
-	    (c = getopt_long(argc, argv, "l:f:b:T:h", longopts, NULL)) != -1) {
-		switch (c) {
+	uk_cli_subcommand("serve");
+	while ((ch = uk_cli_getopt(&c, argc, argv, "b:hl:t:", longopts)) !=
+	    -1) {
+		switch (ch) {
 		case 'l':
 			listen = optarg;
 			break;
-		case 'f':
+		case TA_OPT_TOKEN_FILE:
 			file = optarg;
 			break;
 		case 'b':
 			if (uk_parse_seconds(optarg, &d) || d < 0.01 ||
-			    d > 3600) {
-				uk_warn("-b: not a duration: '%s'", optarg);
-				usage(UK_EXIT_USAGE);
-			}
+			    d > 3600)
+				uk_cli_usage(&c, "-b: not a duration: '%s'",
+				    optarg);
 			o.heartbeat_ms = (long)(d * 1000);
 			break;
-		case 'T':
+		case 't':
 			if (uk_parse_long(optarg, 1,
-				UK_TOOLACK_PROTO_MAX_TIMEOUT, &t)) {
-				uk_warn("-T: not a timeout: '%s'", optarg);
-				usage(UK_EXIT_USAGE);
-			}
+				UK_TOOLACK_PROTO_MAX_TIMEOUT, &t))
+				uk_cli_usage(&c, "-t: not a timeout: '%s'",
+				    optarg);
 			o.default_timeout = t;
 			break;
-		case 'h':
-			usage(UK_EXIT_OK);
-			break;
 		default:
-			usage(UK_EXIT_USAGE);
+			uk_cli_usage(&c, NULL);
 		}
 	}
 	if (optind != argc)
-		usage(UK_EXIT_USAGE);
+		uk_cli_usage(&c, "unexpected operand '%s'", argv[optind]);
 	if (uk_toolack_proto_addr_parse(listen, host, sizeof(host), &port,
-		&err)) {
-		uk_warn("%s", err.msg);
-		usage(UK_EXIT_USAGE);
-	}
+		&err))
+		uk_cli_usage(&c, "%s", err.msg);
 	if (uk_toolack_proto_token_serve(NULL, file, &token, &err))
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
 	sigemptyset(&set);
@@ -158,13 +177,30 @@ cmd_serve(int argc, char **argv)
 static int
 cmd_ack(int argc, char **argv)
 {
+	static const struct uk_cli c = { "toolack ack", "usage: " TA_SYN_ACK,
+		"Acknowledge call ID with its status; write the server's "
+		"answer.\n"
+		"\n"
+		"  -U, --url=URL             the server (default: $TOOLACK_URL, "
+		"else\n"
+		"                            http://127.0.0.1:7077)\n"
+		"      --error=TEXT          what went wrong (failed, timeout)\n"
+		"      --requested-at=TIME   the call's requestedAt (default: "
+		"now)\n"
+		"      --result=JSON         the output object (success)\n"
+		"      --status=STATUS       success, failed or timeout "
+		"(required)\n"
+		"  -h, --help                the synopsis (-h) or this help "
+		"(--help)\n"
+		"\n"
+		"See toolack(1).\n" };
 	static const struct option longopts[] = {
-		{ "error", required_argument, NULL, 'e' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "requested-at", required_argument, NULL, 'r' },
-		{ "status", required_argument, NULL, 's' },
+		{ "error", required_argument, NULL, TA_OPT_ERROR },
+		{ "result", required_argument, NULL, TA_OPT_RESULT },
+		{ "requested-at", required_argument, NULL, TA_OPT_REQUESTED_AT },
+		{ "status", required_argument, NULL, TA_OPT_STATUS },
 		{ "url", required_argument, NULL, 'U' },
-		{ "help", no_argument, NULL, 'h' },
+		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *url = NULL, *status = NULL, *etext = NULL, *at = NULL;
@@ -173,47 +209,42 @@ cmd_ack(int argc, char **argv)
 	struct uk_err err;
 	char ts[40], msg[600];
 	long code;
-	int c;
+	int ch;
 
-	while ((c = getopt_long(argc, argv, "e:o:r:s:U:h", longopts, NULL)) !=
-	    -1) {
-		switch (c) {
-		case 'e':
+	uk_cli_subcommand("ack");
+	while ((ch = uk_cli_getopt(&c, argc, argv, "hU:", longopts)) != -1) {
+		switch (ch) {
+		case TA_OPT_ERROR:
 			etext = optarg;
 			break;
-		case 'o':
+		case TA_OPT_RESULT:
 			uk_json_free(output);
 			if (!(output = uk_json_parse(optarg, strlen(optarg),
-				  &err))) {
-				uk_warn("-o: %s", err.msg);
-				usage(UK_EXIT_USAGE);
-			}
+				  &err)))
+				uk_cli_usage(&c, "--result: %s", err.msg);
 			break;
-		case 'r':
+		case TA_OPT_REQUESTED_AT:
 			at = optarg;
 			break;
-		case 's':
+		case TA_OPT_STATUS:
 			status = optarg;
 			break;
 		case 'U':
 			url = optarg;
 			break;
-		case 'h':
-			usage(UK_EXIT_OK);
-			break;
 		default:
-			usage(UK_EXIT_USAGE);
+			uk_cli_usage(&c, NULL);
 		}
 	}
-	if (optind != argc - 1 || !status) {
-		uk_json_free(output);
-		usage(UK_EXIT_USAGE);
-	}
-	if (!uk_toolack_registry_status_ok(status)) {
-		uk_warn("-s: status must be success, failed or timeout");
-		uk_json_free(output);
-		usage(UK_EXIT_USAGE);
-	}
+	if (!status)
+		uk_cli_usage(&c, "--status is required");
+	if (optind != argc - 1)
+		uk_cli_usage(&c, optind == argc ? "no call id given" :
+						  "one call id expected");
+	if (!uk_toolack_registry_status_ok(status))
+		uk_cli_usage(&c,
+		    "--status: must be success, failed or timeout: '%s'",
+		    status);
 	client_setup(url);
 	if (!at) {
 		uk_time_rfc3339(ts, sizeof(ts));
@@ -244,13 +275,28 @@ cmd_ack(int argc, char **argv)
 static int
 cmd_wait(int argc, char **argv)
 {
+	static const struct uk_cli c = { "toolack wait", "usage: " TA_SYN_WAIT,
+		"Wait for each call ID's result and write it.\n"
+		"\n"
+		"  -o, --output=FILE         write the results to FILE, not "
+		"stdout\n"
+		"  -t, --timeout=SECONDS     how long to wait for each (default: "
+		"86400)\n"
+		"  -U, --url=URL             the server (default: $TOOLACK_URL, "
+		"else\n"
+		"                            http://127.0.0.1:7077)\n"
+		"  -h, --help                the synopsis (-h) or this help "
+		"(--help)\n"
+		"\n"
+		"See toolack(1).\n" };
 	static const struct option longopts[] = {
-		{ "timeout", required_argument, NULL, 'T' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "timeout", required_argument, NULL, 't' },
 		{ "url", required_argument, NULL, 'U' },
-		{ "help", no_argument, NULL, 'h' },
+		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *url = NULL;
+	const char *url = NULL, *output = NULL;
 	struct uk_buf path = UK_BUF_INIT, resp = UK_BUF_INIT;
 	struct uk_err err;
 	long timeout = UK_TOOLACK_PROTO_MAX_TIMEOUT, code, chunk;
@@ -258,29 +304,31 @@ cmd_wait(int argc, char **argv)
 	char msg[600], *esc;
 	yajl_val v;
 	const char *st;
-	int c, i;
+	int ch, i;
 
-	while ((c = getopt_long(argc, argv, "T:U:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'T':
+	uk_cli_subcommand("wait");
+	while ((ch = uk_cli_getopt(&c, argc, argv, "ho:t:U:", longopts)) !=
+	    -1) {
+		switch (ch) {
+		case 'o':
+			output = optarg;
+			break;
+		case 't':
 			if (uk_parse_long(optarg, 0,
-				UK_TOOLACK_PROTO_MAX_TIMEOUT, &timeout)) {
-				uk_warn("-T: not a timeout: '%s'", optarg);
-				usage(UK_EXIT_USAGE);
-			}
+				UK_TOOLACK_PROTO_MAX_TIMEOUT, &timeout))
+				uk_cli_usage(&c, "-t: not a timeout: '%s'",
+				    optarg);
 			break;
 		case 'U':
 			url = optarg;
 			break;
-		case 'h':
-			usage(UK_EXIT_OK);
-			break;
 		default:
-			usage(UK_EXIT_USAGE);
+			uk_cli_usage(&c, NULL);
 		}
 	}
 	if (optind == argc)
-		usage(UK_EXIT_USAGE);
+		uk_cli_usage(&c, "no call id given");
+	output_to(output);
 	client_setup(url);
 	for (i = optind; i < argc; i++) {
 		until = uk_mono_ms() + timeout * 1000LL;
@@ -344,22 +392,25 @@ static const struct {
 int
 main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "version", no_argument, NULL, 'V' },
+		UK_CLI_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
 	size_t i;
+	int ch;
 
 	uk_prog_set(argv[0]);
-	if (argc < 2)
-		usage(UK_EXIT_USAGE);
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
-		usage(UK_EXIT_OK);
-	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
-		printf("toolack %s\n", UK_VERSION);
-		return UK_EXIT_OK;
-	}
+	while ((ch = uk_cli_getopt(&cli, argc, argv, "+hV", longopts)) != -1)
+		uk_cli_usage(&cli, NULL);
+	if (optind == argc)
+		uk_cli_usage(&cli, "no command given");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name)) {
-			optind = 1;
-			return cmds[i].fn(argc - 1, argv + 1);
+		if (!strcmp(argv[optind], cmds[i].name)) {
+			argc -= optind;
+			argv += optind;
+			optind = 0; /* getopt: start again, for the command */
+			return cmds[i].fn(argc, argv);
 		}
-	uk_warn("unknown command '%s'", argv[1]);
-	usage(UK_EXIT_USAGE);
+	uk_cli_usage(&cli, "unknown command '%s'", argv[optind]);
 }

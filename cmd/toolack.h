@@ -14,10 +14,43 @@
 #include <curl/curl.h>
 
 #include "buf.h"
+#include "cli.h"
 #include "util.h"
 
-/* Print the usage text (to stdout when code is 0, else stderr), exit. */
-void usage(int code) __attribute__((noreturn));
+/*
+ * The synopsis, one line (or two) per subcommand: "toolack -h" prints
+ * them all, "toolack call -h" its own (toolack(1)'s SYNOPSIS).
+ */
+#define TA_SYN_SERVE                                                        \
+	"toolack serve [-b heartbeat] [-l address] [-t timeout]\n"           \
+	"                     [--token-file file]\n"
+#define TA_SYN_CALL                                                         \
+	"toolack call [-q] [-j jobs] [-o file] [-t timeout] [-U url]\n"      \
+	"                    [--no-wait] [--tool tool] [--unordered] [file ...]\n"
+#define TA_SYN_ACK                                                          \
+	"toolack ack [-U url] [--error text] [--requested-at time]\n"        \
+	"                   [--result json] --status status id\n"
+#define TA_SYN_EXEC                                                         \
+	"toolack exec -H tool=command [-q] [-j jobs] [-t timeout] [-U url]\n" \
+	"                    [--executor name] [--idle seconds]\n"
+#define TA_SYN_WAIT "toolack wait [-o file] [-t timeout] [-U url] id ...\n"
+
+/* Long-only options' values. */
+enum {
+	TA_OPT_TOKEN_FILE = UK_OPT_FIRST,
+	TA_OPT_ERROR,
+	TA_OPT_RESULT,
+	TA_OPT_REQUESTED_AT,
+	TA_OPT_STATUS,
+	TA_OPT_NO_WAIT,
+	TA_OPT_TOOL,
+	TA_OPT_UNORDERED,
+	TA_OPT_EXECUTOR,
+	TA_OPT_IDLE,
+};
+
+/* -o FILE: stdout becomes FILE (NULL or "-": stays), or exit 2. */
+void output_to(const char *path);
 
 /* Set by on_signal to the signal's number: the run is to stop. */
 extern volatile sig_atomic_t stopping;

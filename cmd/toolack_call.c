@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* toolack call: send tool calls to the server, print their acks in order. */
 #include <errno.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -15,6 +14,7 @@
 #include <curl/curl.h>
 
 #include "buf.h"
+#include "cli.h"
 #include "json.h"
 #include "jsonl.h"
 #include "progress.h"
@@ -35,13 +35,8 @@ raise_nofile(void)
 	}
 }
 
-struct slot {
-	int done;
-	char *text; /* the line to print, newline included */
-};
-
 struct xfer {
-	size_t slot;
+	struct uk_jsonl_item *slot; /* its place in cl.q */
 	char *id;
 	char *tool;
 	double started;           /* uk_mono_now() when dispatched */
@@ -58,8 +53,10 @@ static struct {
 	long timeout; /* -1: the server's default */
 	long jobs;
 	int unordered, nowait;
-	struct slot *slots;
-	size_t nslots, alloc, printed;
+	/* The records in input order (lib/jsonl's ordered queue), and
+	 * where they go. */
+	struct uk_jsonl_queue q;
+	struct uk_jsonl_out out;
 	char prefix[16];
 	unsigned long seq;
 	CURLM *multi;
@@ -128,67 +125,53 @@ call_hello(void)
 	uk_buf_release(&resp);
 }
 
-static size_t
+/* A place in the output for the next input line. */
+static struct uk_jsonl_item *
 slot_new(void)
 {
-	if (cl.nslots == cl.alloc) {
-		cl.alloc = cl.alloc ? 2 * cl.alloc : 64;
-		cl.slots = uk_xrealloc(cl.slots, cl.alloc * sizeof(*cl.slots));
-	}
-	cl.slots[cl.nslots].done = 0;
-	cl.slots[cl.nslots].text = NULL;
-	return cl.nslots++;
+	return uk_jsonl_queue_add(&cl.q, NULL, "-", 0);
+}
+
+/* The queue's write hook: the progress line out of the way, then the
+ * record (none for a slot already written, with -u). */
+static void
+slot_write(struct uk_jsonl_item *it, void *arg)
+{
+	(void)arg;
+	if (!it->rec)
+		return;
+	if (cl.out_tty)
+		uk_progress_erase(&cl.prog);
+	uk_jsonl_out_record(&cl.out, it->rec);
 }
 
 static void
 slot_flush(void)
 {
-	struct slot *s;
-
-	while (cl.printed < cl.nslots && cl.slots[cl.printed].done) {
-		s = &cl.slots[cl.printed++];
-		if (cl.out_tty)
-			uk_progress_erase(&cl.prog);
-		if (s->text && fputs(s->text, stdout) == EOF)
-			uk_die(UK_EXIT_FATAL,
-			    "cannot write to standard output");
-		free(s->text);
-		s->text = NULL;
-	}
-	if (fflush(stdout))
+	uk_jsonl_queue_flush(&cl.q);
+	uk_jsonl_out_flush(&cl.out);
+	if (ferror(stdout))
 		uk_die(UK_EXIT_FATAL, "cannot write to standard output");
 }
 
+/* Slot it's record is v (copied); with -u it goes out at once. */
 static void
-slot_done(size_t i, char *text)
+slot_done(struct uk_jsonl_item *it, yajl_val v)
 {
-	cl.slots[i].done = 1;
-	cl.slots[i].text = text;
+	it->done = 1;
 	if (cl.unordered) {
 		if (cl.out_tty)
 			uk_progress_erase(&cl.prog);
-		if (fputs(text, stdout) == EOF || fflush(stdout))
-			uk_die(UK_EXIT_FATAL,
-			    "cannot write to standard output");
-		free(text);
-		cl.slots[i].text = NULL;
-	} else
-		slot_flush();
-}
-
-static char *
-record_line(yajl_val v)
-{
-	struct uk_buf b = UK_BUF_INIT;
-
-	uk_json_to_buf(v, &b);
-	uk_buf_addch(&b, '\n');
-	return uk_buf_detach(&b, NULL);
+		uk_jsonl_out_record(&cl.out, v);
+	} else {
+		it->rec = uk_json_copy(v);
+	}
+	slot_flush();
 }
 
 /* An error record for slot i (with the call's id when it has one). */
 static void
-slot_error(size_t i, const char *file, unsigned long line, const char *id,
+slot_error(struct uk_jsonl_item *i, const char *file, unsigned long line, const char *id,
     const char *msg)
 {
 	yajl_val e = uk_jsonl_error_record(file, line, msg);
@@ -202,7 +185,7 @@ slot_error(size_t i, const char *file, unsigned long line, const char *id,
 		uk_warn("%s", msg);
 	uk_status_set(UK_EXIT_FAIL);
 	cl.nfailed++;
-	slot_done(i, record_line(e));
+	slot_done(i, e);
 	uk_json_free(e);
 }
 
@@ -214,12 +197,12 @@ call_start(const char *file, unsigned long line, yajl_val rec)
 	yajl_val call;
 	char gen[48];
 	long long t;
-	size_t i = slot_new();
+	struct uk_jsonl_item *i = slot_new();
 	CURL *h;
 	struct uk_buf body = UK_BUF_INIT;
 
 	if (uk_jsonl_is_error(rec)) {
-		slot_done(i, record_line(rec));
+		slot_done(i, rec);
 		return;
 	}
 	snprintf(gen, sizeof(gen), "%s-%lu", cl.prefix, ++cl.seq);
@@ -298,7 +281,7 @@ call_finish(CURL *h, CURLcode rc)
 			uk_status_set(UK_EXIT_FAIL);
 			cl.nfailed++;
 		}
-		slot_done(x->slot, record_line(v));
+		slot_done(x->slot, v);
 		uk_json_free(v);
 	} else {
 		uk_json_free(v);
@@ -570,64 +553,88 @@ call_cancel(int sig)
 int
 cmd_call(int argc, char **argv)
 {
+	static const struct uk_cli c = { "toolack call", "usage: " TA_SYN_CALL,
+		"Send the tool calls of the files (none or '-': stdin); write "
+		"their acks in\n"
+		"input order.\n"
+		"\n"
+		"  -j, --jobs=N              calls in flight at once (default: "
+		"16)\n"
+		"  -o, --output=FILE         write the acks to FILE, not stdout\n"
+		"  -q, --quiet               no progress line on a terminal\n"
+		"  -t, --timeout=SECONDS     a call's timeout when it gives none "
+		"(default:\n"
+		"                            the server's)\n"
+		"  -U, --url=URL             the server (default: $TOOLACK_URL, "
+		"else\n"
+		"                            http://127.0.0.1:7077)\n"
+		"      --no-wait             dispatch, write \"pending\", do "
+		"not wait\n"
+		"      --tool=TOOL           bare URLs and records without a "
+		"tool call TOOL\n"
+		"      --unordered           write acks as they come\n"
+		"      --compact             one JSON line per record, even on a "
+		"terminal\n"
+		"      --pretty              indented records, even in a pipe\n"
+		"  -h, --help                the synopsis (-h) or this help "
+		"(--help)\n"
+		"\n"
+		"See toolack(1).\n" };
 	static const struct option longopts[] = {
 		{ "jobs", required_argument, NULL, 'j' },
-		{ "no-wait", no_argument, NULL, 'n' },
+		{ "no-wait", no_argument, NULL, TA_OPT_NO_WAIT },
+		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "tool", required_argument, NULL, 't' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "unordered", no_argument, NULL, 'u' },
+		{ "tool", required_argument, NULL, TA_OPT_TOOL },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "unordered", no_argument, NULL, TA_OPT_UNORDERED },
 		{ "url", required_argument, NULL, 'U' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *url = NULL;
+	const char *url = NULL, *output = NULL;
 	unsigned char rnd[4];
 	struct sigaction sa;
-	int c;
+	int ch;
 
-	while ((c = getopt_long(argc, argv, "j:nqt:T:uU:hV", longopts, NULL)) !=
+	uk_cli_subcommand("call");
+	while ((ch = uk_cli_getopt(&c, argc, argv, "hj:o:qt:U:", longopts)) !=
 	    -1) {
-		switch (c) {
+		switch (ch) {
 		case 'j':
-			if (uk_parse_long(optarg, 1, 10000, &cl.jobs)) {
-				uk_warn("-j: not a count: '%s'", optarg);
-				usage(UK_EXIT_USAGE);
-			}
+			if (uk_parse_long(optarg, 1, 10000, &cl.jobs))
+				uk_cli_usage(&c, "-j: not a count: '%s'",
+				    optarg);
 			break;
-		case 'n':
+		case TA_OPT_NO_WAIT:
 			cl.nowait = 1;
+			break;
+		case 'o':
+			output = optarg;
 			break;
 		case 'q':
 			cl.quiet = 1;
 			break;
-		case 't':
+		case TA_OPT_TOOL:
 			cl.tool = optarg;
 			break;
-		case 'T':
+		case 't':
 			if (uk_parse_long(optarg, 1,
-				UK_TOOLACK_PROTO_MAX_TIMEOUT, &cl.timeout)) {
-				uk_warn("-T: not a timeout: '%s'", optarg);
-				usage(UK_EXIT_USAGE);
-			}
+				UK_TOOLACK_PROTO_MAX_TIMEOUT, &cl.timeout))
+				uk_cli_usage(&c, "-t: not a timeout: '%s'",
+				    optarg);
 			break;
-		case 'u':
+		case TA_OPT_UNORDERED:
 			cl.unordered = 1;
 			break;
 		case 'U':
 			url = optarg;
 			break;
-		case 'h':
-			usage(UK_EXIT_OK);
-			break;
-		case 'V':
-			printf("toolack %s\n", UK_VERSION);
-			return UK_EXIT_OK;
 		default:
-			usage(UK_EXIT_USAGE);
+			uk_cli_usage(&c, NULL);
 		}
 	}
+	output_to(output);
 	argc -= optind;
 	argv += optind;
 	client_setup(url);
@@ -640,6 +647,9 @@ cmd_call(int argc, char **argv)
 	uk_progress_init(&cl.prog, STDERR_FILENO, cl.quiet);
 	cl.prog.interval = 1;
 	cl.out_tty = isatty(STDOUT_FILENO);
+	uk_jsonl_out_init(&cl.out, stdout);
+	uk_jsonl_queue_init(&cl.q, &cl.out);
+	cl.q.write = slot_write;
 	cl.multi = curl_multi_init();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal; /* no SA_RESTART: a read returns */
@@ -656,7 +666,9 @@ cmd_call(int argc, char **argv)
 	uk_progress_done(&cl.prog);
 	slot_flush();
 	curl_multi_cleanup(cl.multi);
-	free(cl.slots);
+	uk_jsonl_queue_release(&cl.q);
+	uk_jsonl_out_finish(&cl.out);
+	uk_jsonl_out_release(&cl.out);
 	client_release();
 	if (fflush(stdout) || ferror(stdout))
 		uk_die(UK_EXIT_FATAL, "cannot write to standard output");

@@ -27,10 +27,8 @@ client_setup(const char *given)
 	if (!given && !(given = getenv("TOOLACK_URL")))
 		given = UK_TOOLACK_PROTO_URL;
 	if (uk_toolack_proto_addr_parse(given, host, sizeof(host), &port,
-		&err)) {
-		uk_warn("%s", err.msg);
-		usage(UK_EXIT_USAGE);
-	}
+		&err))
+		uk_die(UK_EXIT_USAGE, "%s", err.msg);
 	snprintf(url, sizeof(url), "http://%s:%d", host, port);
 	client_base = url;
 	if (uk_toolack_proto_token_read(NULL, &client_token, &err))

@@ -5,12 +5,12 @@
  * then acks the call with what the handler printed.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +19,7 @@
 
 #include "buf.h"
 #include "child.h"
+#include "cli.h"
 #include "http.h"
 #include "json.h"
 #include "sse.h"
@@ -38,6 +39,7 @@ struct handler {
 
 struct job {
 	char *id, *tool, *input, *requested_at;
+	const char *said; /* the status it was acked with */
 	struct job *next;
 };
 
@@ -46,6 +48,7 @@ static struct {
 	size_t nh;
 	long jobs, idle, timeout;
 	const char *executor;
+	int log; /* a line per call on stderr: a terminal, and no -q */
 	struct uk_buf tools;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -165,6 +168,7 @@ post_ack(struct job *j, const char *status, yajl_val output, const char *etext)
 	long code = -1;
 	int tries;
 
+	j->said = status;
 	uk_toolack_proto_ack(&b, j->id, status, output, etext, j->requested_at);
 	/* Stopping: one try, so that the caller hears at once. */
 	for (tries = 0; tries < 5 && (!tries || !stopping); tries++) {
@@ -246,7 +250,8 @@ run_job(struct job *j)
 	struct uk_buf out = UK_BUF_INIT, err = UK_BUF_INIT, msg = UK_BUF_INIT;
 	yajl_val input = uk_json_parse(j->input, strlen(j->input), NULL);
 	yajl_val output = NULL;
-	const char *arg = j->input, *u;
+	const char *arg = j->input, *u = NULL;
+	double t0 = uk_mono_now();
 	int status, timed_out, cut;
 
 	if (!h) {
@@ -292,6 +297,9 @@ run_job(struct job *j)
 		post_ack(j, "success", output, NULL);
 	}
 out:
+	if (ex.log)
+		uk_warn("%s %s %s %.2fs", j->tool, u ? u : "-",
+		    j->said ? j->said : "?", uk_mono_now() - t0);
 	uk_json_free(input);
 	uk_json_free(output);
 	uk_buf_release(&out);
@@ -538,17 +546,104 @@ exec_release(void)
 	uk_buf_release(&ex.tools);
 }
 
+/*
+ * Whether a handler's command can be run: a path with the x bit, or a
+ * name found so on PATH (execvp's search, done here beforehand so that
+ * a typo is exit 2 at the start, not a failed ack on every call).
+ */
+static int
+command_ok(const char *cmd)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	const char *path = getenv("PATH"), *p, *e;
+	struct stat st;
+	int ok = 0;
+
+	if (strchr(cmd, '/'))
+		return !stat(cmd, &st) && S_ISREG(st.st_mode) &&
+		    !access(cmd, X_OK);
+	if (!path)
+		path = "/usr/bin:/bin";
+	for (p = path; !ok; p = e + 1) {
+		e = strchr(p, ':');
+		if (!e)
+			e = p + strlen(p);
+		uk_buf_reset(&b);
+		uk_buf_addf(&b, "%.*s/%s", e == p ? 1 : (int)(e - p),
+		    e == p ? "." : p, cmd);
+		ok = !stat(b.buf, &st) && S_ISREG(st.st_mode) &&
+		    !access(b.buf, X_OK);
+		if (!*e)
+			break;
+	}
+	uk_buf_release(&b);
+	return ok;
+}
+
+/* The default handler of open_url, when none is given and it exists. */
+#define DEFAULT_OPEN "xdg-open"
+
+static void
+handlers_check(const struct uk_cli *c)
+{
+	size_t k;
+
+	if (!handler_for("open_url") && command_ok(DEFAULT_OPEN)) {
+		ex.h = uk_xrealloc(ex.h, (ex.nh + 1) * sizeof(*ex.h));
+		ex.h[ex.nh].tool = uk_xstrdup("open_url");
+		if (split_words(DEFAULT_OPEN, &ex.h[ex.nh]))
+			uk_die(UK_EXIT_FATAL, "cannot split '%s'",
+			    DEFAULT_OPEN);
+		ex.nh++;
+	}
+	if (!ex.nh)
+		uk_cli_usage(c,
+		    "no handler: give -H open_url=CMD (" DEFAULT_OPEN
+		    ", the default for open_url, is not on PATH)");
+	for (k = 0; k < ex.nh; k++)
+		if (!command_ok(ex.h[k].argv[0]))
+			uk_die(UK_EXIT_USAGE,
+			    "-H %s: '%s' is not an executable command "
+			    "(not on PATH, or no x bit)",
+			    ex.h[k].tool, ex.h[k].argv[0]);
+}
+
 int
 cmd_exec(int argc, char **argv)
 {
+	static const struct uk_cli c = { "toolack exec", "usage: " TA_SYN_EXEC,
+		"Run a command for each call of its tools, and ack the call "
+		"with its output.\n"
+		"\n"
+		"  -H, --handler=TOOL=CMD    run CMD for calls of TOOL; repeat "
+		"for more tools\n"
+		"                            (default: open_url=" DEFAULT_OPEN
+		", when on PATH)\n"
+		"  -j, --jobs=N              handlers running at once (default: "
+		"4)\n"
+		"  -q, --quiet               no line per call on a terminal\n"
+		"  -t, --timeout=SECONDS     how long a handler may run "
+		"(default: 30)\n"
+		"  -U, --url=URL             the server (default: $TOOLACK_URL, "
+		"else\n"
+		"                            http://127.0.0.1:7077)\n"
+		"      --executor=NAME       the executor's name (default: "
+		"exec-PID-TIME)\n"
+		"      --idle=SECONDS        reconnect after this long silent "
+		"(default: 45)\n"
+		"  -h, --help                the synopsis (-h) or this help "
+		"(--help)\n"
+		"\n"
+		"See toolack(1).\n" };
 	static const struct option longopts[] = {
 		{ "handler", required_argument, NULL, 'H' },
-		{ "idle", required_argument, NULL, 'i' },
+		{ "idle", required_argument, NULL, TA_OPT_IDLE },
 		{ "jobs", required_argument, NULL, 'j' },
-		{ "timeout", required_argument, NULL, 'T' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "timeout", required_argument, NULL, 't' },
 		{ "url", required_argument, NULL, 'U' },
-		{ "executor", required_argument, NULL, 'x' },
-		{ "help", no_argument, NULL, 'h' },
+		{ "executor", required_argument, NULL, TA_OPT_EXECUTOR },
+		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *url = NULL, *eq;
@@ -557,62 +652,56 @@ cmd_exec(int argc, char **argv)
 	pthread_t *th;
 	long i;
 	size_t k;
-	int c;
+	int ch, quiet = 0;
 
-	while ((c = getopt_long(argc, argv, "H:i:j:T:U:x:h", longopts, NULL)) !=
+	uk_cli_subcommand("exec");
+	while ((ch = uk_cli_getopt(&c, argc, argv, "H:hj:qt:U:", longopts)) !=
 	    -1) {
-		switch (c) {
+		switch (ch) {
 		case 'H':
-			if (!(eq = strchr(optarg, '=')) || eq == optarg) {
-				uk_warn("-H: expected tool=command: '%s'",
-				    optarg);
-				usage(UK_EXIT_USAGE);
-			}
+			if (!(eq = strchr(optarg, '=')) || eq == optarg)
+				uk_cli_usage(&c,
+				    "-H: expected tool=command: '%s'", optarg);
 			ex.h = uk_xrealloc(ex.h, (ex.nh + 1) * sizeof(*ex.h));
 			ex.h[ex.nh].tool =
 			    uk_xmemdup(optarg, (size_t)(eq - optarg));
-			if (split_words(eq + 1, &ex.h[ex.nh])) {
-				uk_warn("-H: bad command: '%s'", eq + 1);
-				usage(UK_EXIT_USAGE);
-			}
+			if (split_words(eq + 1, &ex.h[ex.nh]))
+				uk_cli_usage(&c, "-H: bad command: '%s'",
+				    eq + 1);
 			ex.nh++;
 			break;
-		case 'i':
-			if (uk_parse_long(optarg, 1, 3600, &ex.idle)) {
-				uk_warn("-i: not a duration: '%s'", optarg);
-				usage(UK_EXIT_USAGE);
-			}
+		case TA_OPT_IDLE:
+			if (uk_parse_long(optarg, 1, 3600, &ex.idle))
+				uk_cli_usage(&c, "--idle: not a duration: '%s'",
+				    optarg);
 			break;
 		case 'j':
-			if (uk_parse_long(optarg, 1, 256, &ex.jobs)) {
-				uk_warn("-j: not a count: '%s'", optarg);
-				usage(UK_EXIT_USAGE);
-			}
+			if (uk_parse_long(optarg, 1, 256, &ex.jobs))
+				uk_cli_usage(&c, "-j: not a count: '%s'",
+				    optarg);
 			break;
-		case 'T':
-			if (uk_parse_long(optarg, 1, 86400, &ex.timeout)) {
-				uk_warn("-T: not a timeout: '%s'", optarg);
-				usage(UK_EXIT_USAGE);
-			}
+		case 'q':
+			quiet = 1;
+			break;
+		case 't':
+			if (uk_parse_long(optarg, 1, 86400, &ex.timeout))
+				uk_cli_usage(&c, "-t: not a timeout: '%s'",
+				    optarg);
 			break;
 		case 'U':
 			url = optarg;
 			break;
-		case 'x':
+		case TA_OPT_EXECUTOR:
 			ex.executor = optarg;
 			break;
-		case 'h':
-			usage(UK_EXIT_OK);
-			break;
 		default:
-			usage(UK_EXIT_USAGE);
+			uk_cli_usage(&c, NULL);
 		}
 	}
-	if (optind != argc || !ex.nh) {
-		if (!ex.nh)
-			uk_warn("no handler: give -H tool=command");
-		usage(UK_EXIT_USAGE);
-	}
+	if (optind != argc)
+		uk_cli_usage(&c, "unexpected operand '%s'", argv[optind]);
+	handlers_check(&c);
+	ex.log = !quiet && isatty(STDERR_FILENO);
 	client_setup(url);
 	if (!ex.executor) {
 		snprintf(name, sizeof(name), "exec-%ld-%lx", (long)getpid(),

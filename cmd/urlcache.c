@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* urlcache: the cache of content records and named sessions, for cron. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +8,7 @@
 
 #include "buf.h"
 #include "cache.h"
+#include "cli.h"
 #include "json.h"
 #include "jsonl.h"
 #include "session.h"
@@ -17,28 +17,97 @@
 
 #include "banned.h"
 
-static const char usage_text[] =
-    "usage: urlcache [-q] [-d dir] [-t ttl] get [-s] [-S name] [url ...]\n"
-    "       urlcache [-q] [-d dir] set [-p] [file ...]\n"
-    "       urlcache [-q] [-d dir] invalidate [-S name] url ...\n"
-    "       urlcache [-q] [-d dir] clear [-S name]\n"
-    "       urlcache [-q] [-d dir] [-t ttl] cleanup [-fnv] [-m size]\n"
-    "       urlcache [-d dir] [-t ttl] list\n"
-    "       urlcache [-d dir] [-t ttl] stats\n"
-    "       urlcache [-d dir] path [url]\n"
-    "       urlcache [-q] [-d dir] session name list|clear\n"
-    "       urlcache [-q] [-d dir] session name add [url ...]\n"
-    "       urlcache [-q] [-d dir] session name get|remove url ...\n";
+/*
+ * The synopsis, one block per subcommand: "urlcache -h" prints them all,
+ * "urlcache get -h" its own (urlcache(1)'s SYNOPSIS, word for word).
+ */
+#define SYN_GET                                                             \
+	"urlcache [-q] [-d dir] [--ttl ttl] get [-S name] [-i file] [-o file]\n" \
+	"                [--stale] [url ...]\n"
+#define SYN_SET "urlcache [-q] [-d dir] set [-o file] [--pass] [file ...]\n"
+#define SYN_INVALIDATE                                                       \
+	"urlcache [-q] [-d dir] invalidate [-S name] [-i file] [-o file]\n" \
+	"                [url ...]\n"
+#define SYN_CLEAR "urlcache [-q] [-d dir] clear [-S name] [-o file]\n"
+#define SYN_CLEANUP                                                     \
+	"urlcache [-q] [-d dir] [--ttl ttl] cleanup [-nv] [-o file] [-s size]\n" \
+	"                [--fast]\n"
+#define SYN_LIST "urlcache [-q] [-d dir] [--ttl ttl] list [-o file]\n"
+#define SYN_STATS "urlcache [-q] [-d dir] [--ttl ttl] stats [-o file]\n"
+#define SYN_PATH "urlcache [-d dir] path [url]\n"
+#define SYN_SESSION                                                         \
+	"urlcache [-q] [-d dir] [--ttl ttl] session [-o file]\n"           \
+	"       urlcache [-q] [-d dir] session [--keep] [-o file] name\n"  \
+	"                list|clear\n"                                     \
+	"       urlcache [-q] [-d dir] session [--keep] [-o file] name add\n" \
+	"                [url ...]\n"                                      \
+	"       urlcache [-q] [-d dir] session [--keep] [-o file] name\n"  \
+	"                get|remove url ...\n"
+#define U "usage: "
+#define I "       "
 
-struct urlcache_opt opt = { NULL, -1, 0 };
+#define OPT_O \
+	"  -o, --output=FILE         write the records to FILE, not stdout\n"
+#define OPT_TAIL                                                          \
+	"      --compact             one JSON line per record, even on a "  \
+	"terminal\n"                                                       \
+	"      --pretty              indented records, even in a pipe\n"    \
+	"  -h, --help                the synopsis (-h) or this help (--help)\n" \
+	"\n"                                                               \
+	"Global options (-d, -q, --ttl) go before the command: see "       \
+	"'urlcache --help'.\n"                                             \
+	"See urlcache(1).\n"
+
+static const struct uk_cli cli = { "urlcache",
+	U SYN_GET I SYN_SET I SYN_INVALIDATE I SYN_CLEAR I SYN_CLEANUP I SYN_LIST
+	    I SYN_STATS I SYN_PATH I SYN_SESSION,
+	"Manage the cache of content records and the named sessions.\n"
+	"\n"
+	"  -d, --dir=DIR             the cache directory (default: "
+	"$URLKIT_CACHE_DIR,\n"
+	"                            else ~/.cache/urlkit)\n"
+	"  -q, --quiet               no output from get, set, invalidate, "
+	"clear,\n"
+	"                            cleanup, session; no messages from list,"
+	" stats\n"
+	"      --ttl=DURATION        the time to live of entries and sessions\n"
+	"                            (default: $URLKIT_CACHE_TTL, else 24h)\n"
+	"  -h, --help                the synopsis (-h) or this help (--help)\n"
+	"  -V, --version             print the version\n"
+	"\n"
+	"Commands (each has its own --help):\n"
+	"  get         cached records of URLs\n"
+	"  set         store content records\n"
+	"  invalidate  delete the entries of URLs\n"
+	"  clear       delete every entry\n"
+	"  cleanup     delete expired, corrupt and temporary files and "
+	"sessions\n"
+	"  list        one record per entry\n"
+	"  stats       one record about the cache\n"
+	"  path        the cache directory, or a URL's entry file\n"
+	"  session     list sessions, or work on one\n"
+	"\n"
+	"See urlcache(1).\n" };
+
+struct urlcache_opt opt = { NULL, -1, 0, 0, 0 };
 struct uk_cache cache;
 struct uk_jsonl_out out;
 
 void
-usage(int code)
+start(const char *output)
 {
-	fputs(usage_text, code ? stderr : stdout);
-	exit(code);
+	struct uk_err err;
+	FILE *fp = stdout;
+
+	/* The output first: a file that cannot be written is a usage
+	 * error (exit 2) before any work, the cache untouched. */
+	if (output && strcmp(output, "-") && !(fp = fopen(output, "w")))
+		uk_die(UK_EXIT_USAGE, "-o: cannot open '%s': %s", output,
+		    strerror(errno));
+	if (uk_cache_open(&cache, opt.dir, opt.ttl, &err))
+		uk_die(err.code ? err.code : UK_EXIT_FATAL, "%s", err.msg);
+	uk_jsonl_out_init(&out, fp);
+	opt.started = 1;
 }
 
 void
@@ -48,7 +117,8 @@ lib_error(const struct uk_err *err)
 		uk_jsonl_out_flush(&out);
 		uk_die(UK_EXIT_FATAL, "%s", err->msg);
 	}
-	uk_warn("%s", err->msg);
+	if (!opt.quiet_messages)
+		uk_warn("%s", err->msg);
 	uk_status_set(err->code ? err->code : UK_EXIT_FAIL);
 }
 
@@ -77,11 +147,51 @@ policy_init(struct uk_jsonl_policy *p, int flags, const char *require)
 }
 
 /*
- * Run fn for each URL: the operands, else url records or bare URLs on
- * standard input.  fn gets the record read (or NULL for operands).
+ * The URLs of get, invalidate and session: operands and -i files, in
+ * command-line order (the option string starts with '-', so that getopt
+ * hands operands over in their place).
  */
+struct input {
+	int file; /* -i FILE, else a URL operand */
+	const char *s;
+};
+struct inputs {
+	struct input *v;
+	size_t n;
+};
+
 static void
-each_url(int argc, char **argv, void (*fn)(const char *url, yajl_val in))
+inputs_add(struct inputs *in, int file, const char *s)
+{
+	in->v = uk_xrealloc(in->v, (in->n + 1) * sizeof(*in->v));
+	in->v[in->n].file = file;
+	in->v[in->n].s = s;
+	in->n++;
+}
+
+/*
+ * Whether an operand is a URL: a scheme (RFC 3986: a letter, then letters,
+ * digits, '+', '-', '.') and "://" with something after it.  Written here
+ * because the cache keys any absolute URL and needs no parser's opinion
+ * of the rest; the point is to tell a file name from a URL.
+ */
+static int
+is_url(const char *s)
+{
+	size_t n = 0;
+
+	if (!((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
+		return 0;
+	while (s[n] && (strchr("+-.", s[n]) || (s[n] >= '0' && s[n] <= '9') ||
+			   (s[n] >= 'a' && s[n] <= 'z') ||
+			   (s[n] >= 'A' && s[n] <= 'Z')))
+		n++;
+	return !strncmp(s + n, "://", 3) && s[n + 3];
+}
+
+/* Run fn for each url record or bare URL of the file path. */
+static void
+each_record(const char *path, void (*fn)(const char *url, yajl_val in))
 {
 	struct uk_jsonl_policy p;
 	struct uk_jsonl_in in;
@@ -89,15 +199,15 @@ each_url(int argc, char **argv, void (*fn)(const char *url, yajl_val in))
 	yajl_val rec, v;
 	const char *url;
 	size_t len;
-	int i, r;
+	int r;
 
-	if (argc) {
-		for (i = 0; i < argc; i++)
-			fn(argv[i], NULL);
+	if (uk_jsonl_open(&in, path, &err)) {
+		if (err.code == UK_EXIT_FATAL)
+			uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		uk_warn("%s", err.msg);
+		uk_status_set(UK_EXIT_FAIL);
 		return;
 	}
-	if (uk_jsonl_open(&in, "-", &err))
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
 	policy_init(&p, UK_JSONL_BARE_URL, "url");
 	while ((r = uk_jsonl_take(&in, &p, &rec, &err)) > 0) {
 		url = uk_json_get_strn(rec, "url", &len);
@@ -123,6 +233,44 @@ each_url(int argc, char **argv, void (*fn)(const char *url, yajl_val in))
 	uk_jsonl_close(&in);
 }
 
+/*
+ * Run fn for each URL: the operands and the records of -i files in
+ * their order, else url records or bare URLs on standard input.  fn gets
+ * the record read (or NULL for operands).  An operand that is not a URL
+ * is an error record, and the run goes on.
+ */
+static void
+each_url(const struct inputs *in, void (*fn)(const char *url, yajl_val in))
+{
+	char msg[300];
+	yajl_val v;
+	size_t i;
+
+	if (!in->n) {
+		each_record("-", fn);
+		return;
+	}
+	for (i = 0; i < in->n; i++) {
+		if (in->v[i].file) {
+			each_record(in->v[i].s, fn);
+		} else if (is_url(in->v[i].s)) {
+			fn(in->v[i].s, NULL);
+		} else {
+			snprintf(msg, sizeof(msg),
+			    "not a URL: '%.100s' (to read records from a "
+			    "file, use -i %.100s)",
+			    in->v[i].s, in->v[i].s);
+			v = uk_json_object();
+			uk_json_set_str(v, "url", in->v[i].s);
+			uk_json_set_str(v, "error", msg);
+			emit(v);
+			uk_json_free(v);
+			uk_warn("%s", msg);
+			uk_status_set(UK_EXIT_FAIL);
+		}
+	}
+}
+
 /* A record for url with error set, as a miss is answered. */
 static void
 emit_missing(const char *url, const char *msg)
@@ -141,6 +289,22 @@ static struct {
 	int stale;
 	struct uk_session *session;
 } get_opt;
+
+/* Write an entry's raw text (one JSON line): as it is in a pipe, parsed
+ * and written as a record when the output is pretty-printed. */
+static void
+emit_raw(const char *s, size_t len)
+{
+	struct uk_err err;
+	yajl_val v;
+
+	if (out.pretty && (v = uk_json_parse(s, len, &err))) {
+		uk_jsonl_out_record(&out, v);
+		uk_json_free(v);
+		return;
+	}
+	uk_jsonl_out_raw(&out, s, len);
+}
 
 static void
 get_one(const char *url, yajl_val in)
@@ -185,7 +349,7 @@ get_one(const char *url, yajl_val in)
 			if (expired)
 				uk_buf_addstr(&raw, ",\"expired\":true");
 			uk_buf_addstr(&raw, "}\n");
-			uk_jsonl_out_raw(&out, raw.buf, raw.len);
+			emit_raw(raw.buf, raw.len);
 			if (!out.batch)
 				uk_jsonl_out_flush(&out);
 			return;
@@ -195,50 +359,88 @@ get_one(const char *url, yajl_val in)
 	emit_missing(url, err.msg);
 }
 
-/* Parse a session name operand, or exit 2. */
+/* Parse a session name, or exit 2. */
 static void
-session_open(struct uk_session *s, const char *name)
+session_open(const struct uk_cli *c, struct uk_session *s, const char *name)
 {
 	struct uk_err err;
 
-	if (uk_session_open(s, &cache, name, &err)) {
-		uk_warn("%s", err.msg);
-		usage(UK_EXIT_USAGE);
-	}
+	if (uk_session_open(s, &cache, name, &err))
+		uk_cli_usage(c, "%s", err.msg);
+}
+
+/* A session name given with -S: checked before any work. */
+static void
+session_name_check(const struct uk_cli *c, const char *name)
+{
+	if (name && !uk_session_name_ok(name))
+		uk_cli_usage(c,
+		    "bad session name '%.64s': use 1-64 of A-Z a-z 0-9 . _ -, "
+		    "not starting with a dot",
+		    name);
 }
 
 static int
 cmd_get(int argc, char **argv)
 {
+	static const struct uk_cli c = { "urlcache get", U SYN_GET,
+		"Write the cached content record of each URL (a miss: an error "
+		"record, exit 1).\n"
+		"\n"
+		"  -i, --input=FILE          read url records or URLs from FILE "
+		"('-': stdin)\n" OPT_O
+		"  -S, --session=NAME        look in session NAME first, then "
+		"in the cache\n"
+		"      --stale               expired entries too, with "
+		"\"expired\": true\n" OPT_TAIL };
 	static const struct option lo[] = {
-		{ "stale", no_argument, NULL, 's' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "session", required_argument, NULL, 'S' },
+		{ "stale", no_argument, NULL, OPT_STALE },
+		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	struct inputs in = { NULL, 0 };
 	struct uk_session s;
-	const char *sname = NULL;
-	int c;
+	const char *sname = NULL, *output = NULL;
+	int ch;
 
-	while ((c = getopt_long(argc, argv, "+sS:", lo, NULL)) != -1) {
-		switch (c) {
-		case 's':
+	uk_cli_subcommand("get");
+	while ((ch = uk_cli_getopt(&c, argc, argv, "-hi:o:S:", lo)) != -1) {
+		switch (ch) {
+		case 1:
+			inputs_add(&in, 0, optarg);
+			break;
+		case 'i':
+			inputs_add(&in, 1, optarg);
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case OPT_STALE:
 			get_opt.stale = 1;
 			break;
 		case 'S':
 			sname = optarg;
 			break;
 		default:
-			usage(UK_EXIT_USAGE);
+			uk_cli_usage(&c, NULL);
 		}
 	}
+	while (optind < argc) /* after "--" */
+		inputs_add(&in, 0, argv[optind++]);
+	session_name_check(&c, sname);
+	start(output);
 	if (sname) {
-		session_open(&s, sname);
+		session_open(&c, &s, sname);
 		get_opt.session = &s;
 	}
-	each_url(argc - optind, argv + optind, get_one);
+	each_url(&in, get_one);
 	get_one(NULL, NULL);
 	if (sname)
 		uk_session_release(&s);
+	free(in.v);
 	return 0;
 }
 
@@ -246,27 +448,39 @@ cmd_get(int argc, char **argv)
 static int
 cmd_set(int argc, char **argv)
 {
+	static const struct uk_cli c = { "urlcache set", U SYN_SET,
+		"Store the content records of the files (none or '-': stdin) "
+		"in the cache.\n"
+		"\n" OPT_O
+		"      --pass                write each record read after "
+		"storing it\n" OPT_TAIL };
 	static const struct option lo[] = {
-		{ "pass", no_argument, NULL, 'p' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "pass", no_argument, NULL, OPT_PASS },
+		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct uk_jsonl_policy p;
 	struct uk_jsonl_in in;
 	struct uk_err err;
 	yajl_val rec;
-	const char *url;
+	const char *url, *output = NULL;
 	size_t len;
-	int c, i, r, pass = 0;
+	int ch, i, r, pass = 0;
 
-	while ((c = getopt_long(argc, argv, "+p", lo, NULL)) != -1) {
-		if (c == 'p')
+	uk_cli_subcommand("set");
+	while ((ch = uk_cli_getopt(&c, argc, argv, "ho:", lo)) != -1) {
+		if (ch == OPT_PASS)
 			pass = 1;
+		else if (ch == 'o')
+			output = optarg;
 		else
-			usage(UK_EXIT_USAGE);
+			uk_cli_usage(&c, NULL);
 	}
 	argc -= optind;
 	argv += optind;
-	/* A failed fetch is never cached; with -p it passes on. */
+	start(output);
+	/* A failed fetch is never cached; with --pass it passes on. */
 	policy_init(&p, pass ? 0 : UK_JSONL_DROP_PASS, "url");
 	for (i = 0; i < (argc ? argc : 1); i++) {
 		if (uk_jsonl_open(&in, argc ? argv[i] : "-", &err)) {
@@ -346,58 +560,98 @@ invalidate_one(const char *url, yajl_val in)
 static int
 cmd_invalidate(int argc, char **argv)
 {
+	static const struct uk_cli c = { "urlcache invalidate",
+		U SYN_INVALIDATE,
+		"Delete the entry of each URL and write {\"url\",\"found\"}.\n"
+		"\n"
+		"  -i, --input=FILE          read url records or URLs from FILE "
+		"('-': stdin)\n" OPT_O
+		"  -S, --session=NAME        remove the URLs from session NAME "
+		"too\n" OPT_TAIL };
 	static const struct option lo[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "session", required_argument, NULL, 'S' },
+		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	struct inputs in = { NULL, 0 };
 	struct uk_session s;
-	const char *sname = NULL;
-	int c;
+	const char *sname = NULL, *output = NULL;
+	int ch;
 
-	while ((c = getopt_long(argc, argv, "+S:", lo, NULL)) != -1) {
-		if (c == 'S')
+	uk_cli_subcommand("invalidate");
+	while ((ch = uk_cli_getopt(&c, argc, argv, "-hi:o:S:", lo)) != -1) {
+		switch (ch) {
+		case 1:
+			inputs_add(&in, 0, optarg);
+			break;
+		case 'i':
+			inputs_add(&in, 1, optarg);
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'S':
 			sname = optarg;
-		else
-			usage(UK_EXIT_USAGE);
+			break;
+		default:
+			uk_cli_usage(&c, NULL);
+		}
 	}
-	if (optind == argc) {
-		uk_warn("invalidate: no URL given");
-		usage(UK_EXIT_USAGE);
-	}
+	while (optind < argc) /* after "--" */
+		inputs_add(&in, 0, argv[optind++]);
+	/* Not every entry for a forgotten operand: give '-i -' for stdin. */
+	if (!in.n)
+		uk_cli_usage(&c, "no URL given (for standard input, use -i -)");
+	session_name_check(&c, sname);
+	start(output);
 	if (sname) {
-		session_open(&s, sname);
+		session_open(&c, &s, sname);
 		inv_session = &s;
 	}
-	each_url(argc - optind, argv + optind, invalidate_one);
+	each_url(&in, invalidate_one);
 	if (sname)
 		uk_session_release(&s);
+	free(in.v);
 	return 0;
 }
 
 static int
 cmd_clear(int argc, char **argv)
 {
+	static const struct uk_cli c = { "urlcache clear", U SYN_CLEAR,
+		"Delete every entry of the cache and write {\"removed\":N}.\n"
+		"\n" OPT_O
+		"  -S, --session=NAME        empty session NAME too\n" OPT_TAIL };
 	static const struct option lo[] = {
+		{ "output", required_argument, NULL, 'o' },
 		{ "session", required_argument, NULL, 'S' },
+		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct uk_session s;
 	struct uk_err err;
-	const char *sname = NULL;
+	const char *sname = NULL, *output = NULL;
 	long n, ns = 0;
 	yajl_val v;
-	int c;
+	int ch;
 
-	while ((c = getopt_long(argc, argv, "+S:", lo, NULL)) != -1) {
-		if (c == 'S')
+	uk_cli_subcommand("clear");
+	while ((ch = uk_cli_getopt(&c, argc, argv, "ho:S:", lo)) != -1) {
+		if (ch == 'S')
 			sname = optarg;
+		else if (ch == 'o')
+			output = optarg;
 		else
-			usage(UK_EXIT_USAGE);
+			uk_cli_usage(&c, NULL);
 	}
 	if (optind != argc)
-		usage(UK_EXIT_USAGE);
+		uk_cli_usage(&c, "unexpected operand '%s'", argv[optind]);
+	session_name_check(&c, sname);
+	start(output);
 	if (sname)
-		session_open(&s, sname);
+		session_open(&c, &s, sname);
 	if ((n = uk_cache_remove_all(&cache, &err)) < 0)
 		lib_error(&err);
 	if (sname) {
@@ -494,27 +748,111 @@ session_remove_one(const char *url, yajl_val in)
 	uk_json_free(v);
 }
 
+/* urlcache session: one record per session. */
+static int
+session_list_one(void *ctx, const char *name)
+{
+	struct uk_session_stat st;
+	struct uk_session s;
+	struct uk_err err;
+	char when[40];
+	yajl_val v;
+
+	(void)ctx;
+	if (uk_session_open(&s, &cache, name, &err))
+		return 0; /* uk_session_walk gives valid names only */
+	if (uk_session_stat(&s, &st, &err)) {
+		lib_error(&err);
+		uk_session_release(&s);
+		return 0;
+	}
+	v = uk_json_object();
+	uk_json_set_str(v, "session", name);
+	uk_json_set_int(v, "records", st.records);
+	uk_json_set_int(v, "bytes", st.bytes);
+	uk_time_fmt(st.changed, when, sizeof(when));
+	uk_json_set_str(v, "changed_at", when);
+	uk_json_set_bool(v, "keep", st.keep);
+	uk_json_set_bool(v, "expired", st.expired);
+	emit(v);
+	uk_json_free(v);
+	uk_session_release(&s);
+	return 0;
+}
+
 static int
 cmd_session(int argc, char **argv)
 {
+	static const struct uk_cli c = { "urlcache session", U SYN_SESSION,
+		"List the sessions (no name), or list, clear, add to, get "
+		"from a session.\n"
+		"\n"
+		"      --keep                keep the session past the time to "
+		"live\n" OPT_O OPT_TAIL };
+	static const struct option lo[] = {
+		{ "keep", no_argument, NULL, OPT_KEEP },
+		{ "output", required_argument, NULL, 'o' },
+		UK_CLI_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct inputs in = { NULL, 0 };
 	struct uk_session s;
 	struct uk_err err;
-	const char *verb;
+	const char *verb, *output = NULL;
 	yajl_val list, v;
 	size_t i;
 	long n;
+	int ch, keep = 0, r;
 
-	if (argc < 3) {
-		uk_warn("session: name and list, add, get, remove or clear "
-			"expected");
-		usage(UK_EXIT_USAGE);
+	uk_cli_subcommand("session");
+	while ((ch = uk_cli_getopt(&c, argc, argv, "ho:", lo)) != -1) {
+		if (ch == OPT_KEEP)
+			keep = 1;
+		else if (ch == 'o')
+			output = optarg;
+		else
+			uk_cli_usage(&c, NULL);
 	}
-	session_open(&s, argv[1]);
+	argc -= optind;
+	argv += optind;
+	if (argc == 0) {
+		if (keep)
+			uk_cli_usage(&c, "--keep needs a session name");
+		start(output);
+		if (uk_session_walk(&cache, session_list_one, NULL, &err))
+			lib_error(&err);
+		return 0;
+	}
+	if (argc < 2)
+		uk_cli_usage(&c, "'%s': list, add, get, remove or clear "
+				 "expected after the name",
+		    argv[0]);
+	verb = argv[1];
+	if (!((!strcmp(verb, "list") || !strcmp(verb, "clear")) && argc == 2) &&
+	    strcmp(verb, "add") &&
+	    !((!strcmp(verb, "get") || !strcmp(verb, "remove")) && argc > 2))
+		uk_cli_usage(&c, "bad use of '%s'", verb);
+	session_name_check(&c, argv[0]);
+	start(output);
+	session_open(&c, &s, argv[0]);
 	cur = &s;
-	verb = argv[2];
-	argc -= 3;
-	argv += 3;
-	if (!strcmp(verb, "list") && !argc) {
+	for (i = 2; i < (size_t)argc; i++)
+		inputs_add(&in, 0, argv[i]);
+	if (strcmp(verb, "add") && strcmp(verb, "clear")) {
+		/* Reading or removing from a session that is not there is
+		 * a mistake to say (a name mistyped), not an empty answer. */
+		if ((r = uk_session_exists(&s, &err)) <= 0) {
+			if (r < 0)
+				lib_error(&err);
+			else
+				uk_warn("no session '%s'", s.name);
+			uk_status_set(UK_EXIT_FAIL);
+			uk_session_release(&s);
+			free(in.v);
+			return 0;
+		}
+	}
+	if (!strcmp(verb, "list")) {
 		if (uk_session_list(&s, &list, &err) == 0) {
 			for (i = 0; i < list->u.array.len; i++)
 				emit(list->u.array.values[i]);
@@ -522,8 +860,9 @@ cmd_session(int argc, char **argv)
 		} else {
 			lib_error(&err);
 		}
-	} else if (!strcmp(verb, "clear") && !argc) {
-		if ((n = uk_session_remove_all(&s, &err)) < 0) {
+	} else if (!strcmp(verb, "clear")) {
+		/* The session goes, its mark too (unless --keep again). */
+		if ((n = uk_session_delete(&s, &err)) < 0) {
 			lib_error(&err);
 		} else {
 			v = uk_json_object();
@@ -532,20 +871,19 @@ cmd_session(int argc, char **argv)
 			uk_json_free(v);
 		}
 	} else if (!strcmp(verb, "add")) {
-		if (argc)
-			each_url(argc, argv, session_add_url);
+		if (in.n)
+			each_url(&in, session_add_url);
 		else
 			session_add_stdin();
-	} else if (!strcmp(verb, "get") && argc) {
-		each_url(argc, argv, session_get_one);
-	} else if (!strcmp(verb, "remove") && argc) {
-		each_url(argc, argv, session_remove_one);
+	} else if (!strcmp(verb, "get")) {
+		each_url(&in, session_get_one);
 	} else {
-		uk_warn("session: bad use of '%s'", verb);
-		uk_session_release(&s);
-		usage(UK_EXIT_USAGE);
+		each_url(&in, session_remove_one);
 	}
+	if (keep && uk_session_keep(&s, &err))
+		lib_error(&err);
 	uk_session_release(&s);
+	free(in.v);
 	return 0;
 }
 
@@ -570,67 +908,52 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "dir", required_argument, NULL, 'd' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "ttl", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
+		{ "ttl", required_argument, NULL, OPT_TTL },
 		{ "version", no_argument, NULL, 'V' },
+		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct uk_err err;
 	double d;
 	size_t i;
-	int c;
+	int ch;
 
 	uk_prog_set(argv[0]);
-	while (
-	    (c = getopt_long(argc, argv, "+d:qt:hV", longopts, NULL)) != -1) {
-		switch (c) {
+	while ((ch = uk_cli_getopt(&cli, argc, argv, "+d:hqV", longopts)) !=
+	    -1) {
+		switch (ch) {
 		case 'd':
-			if (!*optarg) {
-				uk_warn("-d: empty directory name");
-				usage(UK_EXIT_USAGE);
-			}
+			if (!*optarg)
+				uk_cli_usage(&cli, "-d: empty directory name");
 			opt.dir = optarg;
 			break;
 		case 'q':
 			opt.quiet = 1;
 			break;
-		case 't':
-			if (uk_parse_seconds(optarg, &d) || d > 1e15) {
-				uk_warn("-t: not a duration: '%s'", optarg);
-				usage(UK_EXIT_USAGE);
-			}
+		case OPT_TTL:
+			if (uk_parse_seconds(optarg, &d) || d > 1e15)
+				uk_cli_usage(&cli,
+				    "--ttl: not a duration: '%s'", optarg);
 			opt.ttl = (long)d;
 			break;
-		case 'h':
-			usage(UK_EXIT_OK);
-			break;
-		case 'V':
-			printf("urlcache %s\n", UK_VERSION);
-			return UK_EXIT_OK;
 		default:
-			usage(UK_EXIT_USAGE);
+			uk_cli_usage(&cli, NULL);
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc < 1) {
-		uk_warn("no command given");
-		usage(UK_EXIT_USAGE);
-	}
+	if (argc < 1)
+		uk_cli_usage(&cli, "no command given");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[0], cmds[i].name))
 			break;
-	if (i == sizeof(cmds) / sizeof(cmds[0])) {
-		uk_warn("unknown command '%s'", argv[0]);
-		usage(UK_EXIT_USAGE);
-	}
-	if (uk_cache_open(&cache, opt.dir, opt.ttl, &err))
-		uk_die(err.code ? err.code : UK_EXIT_FATAL, "%s", err.msg);
-	uk_jsonl_out_init(&out, stdout);
+	if (i == sizeof(cmds) / sizeof(cmds[0]))
+		uk_cli_usage(&cli, "unknown command '%s'", argv[0]);
 	optind = 0; /* getopt: start again, for the command's options */
 	cmds[i].fn(argc, argv);
-	uk_jsonl_out_finish(&out);
-	uk_jsonl_out_release(&out);
-	uk_cache_release(&cache);
+	if (opt.started) {
+		uk_jsonl_out_finish(&out);
+		uk_jsonl_out_release(&out);
+		uk_cache_release(&cache);
+	}
 	return uk_status;
 }

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* urlcache's upkeep of the cache: cleanup, list, stats and path. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cache.h"
+#include "cli.h"
+#include "session.h"
 #include "json.h"
 #include "jsonl.h"
 #include "util.h"
@@ -44,51 +45,136 @@ cleanup_report(void *ctx, const struct uk_cache_file *f, const char *reason)
 	uk_json_free(v);
 }
 
+/* cleanup's walk of the sessions: expired ones go (not kept ones). */
+struct expire {
+	int dry_run, verbose;
+	long removed;
+};
+
+static int
+expire_one(void *ctx, const char *name)
+{
+	struct expire *x = ctx;
+	struct uk_session_stat st;
+	struct uk_session s;
+	struct uk_err err;
+	yajl_val v;
+
+	if (uk_session_open(&s, &cache, name, &err))
+		return 0;
+	if (uk_session_stat(&s, &st, &err)) {
+		lib_error(&err);
+	} else if (st.expired) {
+		if (!x->dry_run && uk_session_delete(&s, &err) < 0) {
+			lib_error(&err);
+		} else {
+			x->removed++;
+			if (x->verbose) {
+				v = uk_json_object();
+				uk_json_set_str(v, "path", s.dir);
+				uk_json_set_str(v, "session", name);
+				uk_json_set_str(v, "kind", "session");
+				uk_json_set_str(v, "reason", "expired");
+				uk_json_set_int(v, "size", st.bytes);
+				emit(v);
+				uk_json_free(v);
+			}
+		}
+	}
+	uk_session_release(&s);
+	return 0;
+}
+
 int
 cmd_cleanup(int argc, char **argv)
 {
+	static const struct uk_cli c = { "urlcache cleanup",
+		"usage: urlcache [-q] [-d dir] [--ttl ttl] cleanup [-nv] "
+		"[-o file] [-s size]\n"
+		"                [--fast]\n",
+		"Delete expired, corrupt and temporary files, and expired "
+		"sessions.\n"
+		"\n"
+		"  -n, --dry-run             remove nothing; say what would go\n"
+		"  -o, --output=FILE         write the records to FILE, not "
+		"stdout\n"
+		"  -s, --max-size=SIZE       then evict the least recently used "
+		"entries\n"
+		"                            until the rest fit in SIZE (with a "
+		"unit: 500M)\n"
+		"  -v, --verbose             a record for each file removed\n"
+		"      --fast                do not read fresh entries to find "
+		"corrupt ones\n"
+		"      --compact             one JSON line per record, even on a "
+		"terminal\n"
+		"      --pretty              indented records, even in a pipe\n"
+		"  -h, --help                the synopsis (-h) or this help "
+		"(--help)\n"
+		"\n"
+		"Global options (-d, -q, --ttl) go before the command: see "
+		"'urlcache --help'.\n"
+		"See urlcache(1).\n" };
 	static const struct option lo[] = {
-		{ "fast", no_argument, NULL, 'f' },
-		{ "max-size", required_argument, NULL, 'm' },
+		{ "fast", no_argument, NULL, OPT_FAST },
+		{ "max-size", required_argument, NULL, 's' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
+		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct uk_cache_cleanup o;
+	struct expire x;
 	struct uk_err err;
+	const char *output = NULL;
+	unsigned long long size;
 	yajl_val v;
 	long n;
-	int c, verbose = 0;
+	int ch, verbose = 0;
 
 	memset(&o, 0, sizeof(o));
-	while ((c = getopt_long(argc, argv, "+fm:nv", lo, NULL)) != -1) {
-		switch (c) {
-		case 'f':
+	uk_cli_subcommand("cleanup");
+	while ((ch = uk_cli_getopt(&c, argc, argv, "hno:s:v", lo)) != -1) {
+		switch (ch) {
+		case OPT_FAST:
 			o.no_verify = 1;
 			break;
-		case 'm':
-			if (uk_parse_size(optarg, &o.max_size) || !o.max_size) {
-				uk_warn("-m: not a size: '%s'", optarg);
-				usage(UK_EXIT_USAGE);
-			}
+		case 's':
+			/* A bare number is refused: "500" meant as
+			 * megabytes once emptied a cache (issue 17). */
+			if (uk_cli_size(optarg, &size) || !size)
+				uk_cli_usage(&c,
+				    "-s: not a size with a unit (B, K, M, G, "
+				    "T): '%s'",
+				    optarg);
+			o.max_size = size;
 			break;
 		case 'n':
 			o.dry_run = verbose = 1;
+			break;
+		case 'o':
+			output = optarg;
 			break;
 		case 'v':
 			verbose = 1;
 			break;
 		default:
-			usage(UK_EXIT_USAGE);
+			uk_cli_usage(&c, NULL);
 		}
 	}
 	if (optind != argc)
-		usage(UK_EXIT_USAGE);
+		uk_cli_usage(&c, "unexpected operand '%s'", argv[optind]);
+	start(output);
 	o.fn = cleanup_report;
 	o.ctx = &verbose;
 	n = uk_cache_cleanup_opt(&cache, &o, &err);
 	if (n < 0 && o.failed == 0)
 		lib_error(&err); /* could not even walk */
+	memset(&x, 0, sizeof(x));
+	x.dry_run = o.dry_run;
+	x.verbose = verbose;
+	if (uk_session_walk(&cache, expire_one, &x, &err))
+		lib_error(&err);
 	v = uk_json_object();
 	uk_json_set_int(v, o.dry_run ? "would_remove" : "removed",
 	    o.expired + o.corrupt + o.temp + o.evicted);
@@ -99,6 +185,7 @@ cmd_cleanup(int argc, char **argv)
 	uk_json_set_int(v, "bytes_freed", (long long)o.bytes_freed);
 	uk_json_set_int(v, "entries", o.entries_left);
 	uk_json_set_int(v, "bytes", (long long)o.bytes_left);
+	uk_json_set_int(v, "sessions_expired", x.removed);
 	if (o.failed)
 		uk_json_set_int(v, "failed", o.failed);
 	if (o.dry_run)
@@ -149,14 +236,55 @@ list_one(void *ctx, const struct uk_cache_file *f)
 	return 0;
 }
 
+/* The options of list and stats: -o and the output's. */
+static void
+simple_opts(const struct uk_cli *c, const char *sub, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "output", required_argument, NULL, 'o' },
+		UK_CLI_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *output = NULL;
+	int ch;
+
+	uk_cli_subcommand(sub);
+	while ((ch = uk_cli_getopt(c, argc, argv, "ho:", lo)) != -1) {
+		if (ch == 'o')
+			output = optarg;
+		else
+			uk_cli_usage(c, NULL);
+	}
+	if (optind != argc)
+		uk_cli_usage(c, "unexpected operand '%s'", argv[optind]);
+	/* -q: their output is what was asked for, so it quiets only the
+	 * messages (issue 17). */
+	opt.quiet_messages = opt.quiet;
+	start(output);
+}
+
+#define SIMPLE_HELP                                                        \
+	"\n"                                                               \
+	"  -o, --output=FILE         write the records to FILE, not stdout\n" \
+	"      --compact             one JSON line per record, even on a "  \
+	"terminal\n"                                                       \
+	"      --pretty              indented records, even in a pipe\n"    \
+	"  -h, --help                the synopsis (-h) or this help (--help)\n" \
+	"\n"                                                               \
+	"Global options (-d, -q, --ttl) go before the command: see "       \
+	"'urlcache --help'.\n"                                             \
+	"See urlcache(1).\n"
+
 int
 cmd_list(int argc, char **argv)
 {
+	static const struct uk_cli c = { "urlcache list",
+		"usage: urlcache [-q] [-d dir] [--ttl ttl] list [-o file]\n",
+		"Write one record per cache entry (url, key, times, size, "
+		"expired).\n" SIMPLE_HELP };
 	struct uk_err err;
 
-	(void)argv;
-	if (argc > 1)
-		usage(UK_EXIT_USAGE);
+	simple_opts(&c, "list", argc, argv);
 	if (uk_cache_walk(&cache, list_one, NULL, &err) < 0)
 		lib_error(&err);
 	return 0;
@@ -194,14 +322,16 @@ stats_one(void *ctx, const struct uk_cache_file *f)
 int
 cmd_stats(int argc, char **argv)
 {
+	static const struct uk_cli c = { "urlcache stats",
+		"usage: urlcache [-q] [-d dir] [--ttl ttl] stats [-o file]\n",
+		"Write one record about the cache: entries, bytes, expired, "
+		"oldest, newest.\n" SIMPLE_HELP };
 	struct stats s;
 	struct uk_err err;
 	char when[40];
 	yajl_val v;
 
-	(void)argv;
-	if (argc > 1)
-		usage(UK_EXIT_USAGE);
+	simple_opts(&c, "stats", argc, argv);
 	memset(&s, 0, sizeof(s));
 	if (uk_cache_walk(&cache, stats_one, &s, &err) < 0) {
 		lib_error(&err);
@@ -233,12 +363,31 @@ cmd_stats(int argc, char **argv)
 int
 cmd_path(int argc, char **argv)
 {
+	static const struct uk_cli c = { "urlcache path",
+		"usage: urlcache [-d dir] path [url]\n",
+		"Print the cache directory, or the file of a URL's entry.\n"
+		"\n"
+		"  -h, --help                the synopsis (-h) or this help "
+		"(--help)\n"
+		"\n"
+		"Global options (-d, -q, --ttl) go before the command: see "
+		"'urlcache --help'.\n"
+		"See urlcache(1).\n" };
+	static const struct option lo[] = {
+		UK_CLI_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
 	char *p;
+	int ch;
 
-	if (argc > 2)
-		usage(UK_EXIT_USAGE);
-	if (argc == 2) {
-		p = uk_cache_path(&cache, argv[1]);
+	uk_cli_subcommand("path");
+	while ((ch = uk_cli_getopt(&c, argc, argv, "h", lo)) != -1)
+		uk_cli_usage(&c, NULL);
+	if (argc - optind > 1)
+		uk_cli_usage(&c, "unexpected operand '%s'", argv[optind + 1]);
+	start(NULL);
+	if (argc - optind == 1) {
+		p = uk_cache_path(&cache, argv[optind]);
 		uk_jsonl_out_raw(&out, p, strlen(p));
 		free(p);
 	} else {

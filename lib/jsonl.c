@@ -349,7 +349,9 @@ uk_jsonl_error_record(const char *file, unsigned long line, const char *msg)
 	yajl_val v = uk_json_object();
 
 	uk_json_set_str(v, "error", msg);
-	uk_json_set_str(v, "tool", uk_prog);
+	/* The program, not the subcommand uk_cli_subcommand adds to uk_prog
+	 * for messages: the field names a tool ("urlcache"). */
+	uk_json_set(v, "tool", uk_json_strn(uk_prog, strcspn(uk_prog, " ")));
 	uk_json_set_str(v, "file", file);
 	uk_json_set_int(v, "line", (long long)line);
 	return v;

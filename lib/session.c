@@ -250,3 +250,134 @@ uk_session_list(struct uk_session *s, yajl_val *list, struct uk_err *err)
 	uk_buf_release(&path);
 	return 0;
 }
+
+int
+uk_session_exists(struct uk_session *s, struct uk_err *err)
+{
+	struct stat st;
+
+	if (lstat(s->dir, &st)) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0;
+		return uk_err_set(err, UK_EXIT_FAIL, "cannot read '%s': %s",
+		    s->dir, strerror(errno));
+	}
+	return S_ISDIR(st.st_mode);
+}
+
+int
+uk_session_keep(struct uk_session *s, struct uk_err *err)
+{
+	return uk_write_file(s->dir, ".keep", "", 0, -1, err);
+}
+
+int
+uk_session_stat(struct uk_session *s, struct uk_session_stat *st,
+    struct uk_err *err)
+{
+	struct stat sb;
+	struct dirent *d;
+	DIR *dir;
+
+	memset(st, 0, sizeof(*st));
+	if (!(dir = opendir(s->dir)))
+		return uk_err_set(err, UK_EXIT_FAIL, "cannot open '%s': %s",
+		    s->dir, strerror(errno));
+	if (fstat(dirfd(dir), &sb) == 0)
+		st->changed = (long long)sb.st_mtim.tv_sec * 1000000000LL +
+		    sb.st_mtim.tv_nsec;
+	while ((d = readdir(dir))) {
+		if (!strcmp(d->d_name, ".keep")) {
+			st->keep = 1;
+			continue;
+		}
+		if (!is_entry(d->d_name) ||
+		    fstatat(dirfd(dir), d->d_name, &sb, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(sb.st_mode))
+			continue;
+		st->records++;
+		st->bytes += sb.st_size;
+	}
+	closedir(dir);
+	st->expired = !st->keep &&
+	    st->changed + s->cache->ttl * 1000000000LL <= uk_time_now_ns();
+	return 0;
+}
+
+long
+uk_session_delete(struct uk_session *s, struct uk_err *err)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	long n;
+
+	if ((n = uk_session_remove_all(s, err)) < 0)
+		return -1;
+	uk_buf_addf(&b, "%s/.keep", s->dir);
+	if (unlink(b.buf) && errno != ENOENT && errno != ENOTDIR) {
+		uk_err_set(err, UK_EXIT_FAIL, "cannot remove '%s': %s", b.buf,
+		    strerror(errno));
+		uk_buf_release(&b);
+		return -1;
+	}
+	uk_buf_release(&b);
+	/* Anything else left in it (a file someone put there) keeps the
+	 * directory: rmdir fails with ENOTEMPTY and that is no error. */
+	if (rmdir(s->dir) && errno != ENOENT && errno != ENOTEMPTY &&
+	    errno != EEXIST)
+		return uk_err_set(err, UK_EXIT_FAIL, "cannot remove '%s': %s",
+		    s->dir, strerror(errno));
+	return n;
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int
+uk_session_walk(struct uk_cache *c, int (*fn)(void *ctx, const char *name),
+    void *ctx, struct uk_err *err)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	char **names = NULL;
+	size_t n = 0, alloc = 0, i;
+	struct dirent *d;
+	struct stat st;
+	DIR *dir;
+	int r = 0;
+
+	uk_buf_addf(&b, "%s/sessions", c->dir);
+	dir = opendir(b.buf);
+	if (!dir) {
+		if (errno == ENOENT)
+			r = 0;
+		else
+			r = uk_err_set(err, UK_EXIT_FAIL, "cannot open '%s': %s",
+			    b.buf, strerror(errno));
+		uk_buf_release(&b);
+		return r;
+	}
+	while ((d = readdir(dir))) {
+		if (!uk_session_name_ok(d->d_name) ||
+		    fstatat(dirfd(dir), d->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISDIR(st.st_mode))
+			continue;
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			names = uk_xrealloc(names, alloc * sizeof(*names));
+		}
+		names[n++] = uk_xstrdup(d->d_name);
+	}
+	closedir(dir);
+	uk_buf_release(&b);
+	if (n)
+		qsort(names, n, sizeof(*names), by_name);
+	for (i = 0; i < n; i++) {
+		if (!r)
+			r = fn(ctx, names[i]);
+		free(names[i]);
+	}
+	free(names);
+	return 0;
+}

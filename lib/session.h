@@ -10,8 +10,15 @@
  * A session NAME is the directory DIR/sessions/NAME under the cache
  * directory, holding one file KEY.json per record added (the content
  * record as given, errors included), written atomically as cache entries
- * are.  Sessions do not expire and cache cleanup never touches them.  The
- * order of a listing is the order in which URLs were first added.
+ * are.  The order of a listing is the order in which URLs were first
+ * added.
+ *
+ * A session's last change is its directory's modification time (a record
+ * added, replaced or removed renames or unlinks in it).  A session whose
+ * last change is older than the cache's time to live is expired, and
+ * urlcache cleanup deletes it (uk_session_expire), unless it is kept: an
+ * empty file .keep in its directory (uk_session_keep), so that a listing
+ * of the directory shows which sessions are kept.
  *
  * NAME is 1 to 64 of [A-Za-z0-9._-], not starting with a dot.
  */
@@ -88,5 +95,38 @@ long uk_session_remove_all(struct uk_session *s, struct uk_err *err);
  * 0, or -1 with err.  Unreadable or corrupt files are skipped.
  */
 int uk_session_list(struct uk_session *s, yajl_val *list, struct uk_err *err);
+
+/* Whether the session exists (its directory does): 1, 0, or -1 with err. */
+int uk_session_exists(struct uk_session *s, struct uk_err *err);
+
+/* Mark the session kept (creating it when missing): 0, or -1 with err. */
+int uk_session_keep(struct uk_session *s, struct uk_err *err);
+
+/* What a listing of sessions says of one (uk_session_stat). */
+struct uk_session_stat {
+	long records;      /* KEY.json files */
+	long long bytes;   /* their sizes */
+	long long changed; /* the last change, ns since the epoch */
+	int keep;          /* .keep is there */
+	int expired;       /* !keep and changed + ttl <= now */
+};
+
+/* Fill st for an existing session: 0, or -1 with err (code 1). */
+int uk_session_stat(struct uk_session *s, struct uk_session_stat *st,
+    struct uk_err *err);
+
+/*
+ * Delete the session: its records, its temporary files, .keep and the
+ * directory.  Returns how many records went, or -1 with err.
+ */
+long uk_session_delete(struct uk_session *s, struct uk_err *err);
+
+/*
+ * Call fn for the name of each session of cache c (DIR/sessions/NAME
+ * directories with a valid name), in name order; fn returns nonzero to
+ * stop.  0 (also when there is no session), or -1 with err.
+ */
+int uk_session_walk(struct uk_cache *c, int (*fn)(void *ctx, const char *name),
+    void *ctx, struct uk_err *err);
 
 #endif

@@ -46,7 +46,7 @@ e2e_pipeline() {
 	    jq -c 'if .url_type == "documentation" then .hint = "api reference" else . end' |
 	    urlsum -T 5 | tee "$out.summed" |
 	    jq -c --arg p "$p" 'if .error then . else {type: "open_url", id: ($p + .url), parameters: {url}} end' |
-	    toolack call -T 10 >"$out"
+	    toolack call -t 10 >"$out"
 	st=("${PIPESTATUS[@]}")
 	echo "${st[*]}" >"$out.status"
 	for s in "${st[@]}"; do

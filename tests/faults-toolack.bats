@@ -26,30 +26,30 @@ pending_is() { [ "$(ta_pending)" = "$1" ]; }
 
 @test "call: a server that resets the connection: said so, exit 3" {
 	fault R reset
-	run -3 --separate-stderr toolack call -U "127.0.0.1:$R_PORT" -T 2 <<<"$CALL"
+	run -3 --separate-stderr toolack call -U "127.0.0.1:$R_PORT" -t 2 <<<"$CALL"
 	[ -z "$output" ]
-	[[ $stderr == "toolack: http://127.0.0.1:$R_PORT/"*"reset by peer" ]]
+	[[ $stderr == "toolack call: http://127.0.0.1:$R_PORT/"*"reset by peer" ]]
 }
 
 @test "call: a server that accepts and never answers: exit 3 within its 10 s probe" {
 	fault H hang
-	run -3 --separate-stderr timeout 60 toolack call -U "127.0.0.1:$H_PORT" -T 2 <<<"$CALL"
+	run -3 --separate-stderr timeout 60 toolack call -U "127.0.0.1:$H_PORT" -t 2 <<<"$CALL"
 	[[ $stderr == *"timed out"* ]]
 	[ "$(conns H)" = 1 ]
 }
 
 @test "no name to resolve and no TLS to fail: toolack takes an IPv4 address" {
 	run -2 --separate-stderr toolack call -U http://toolack.invalid:7077 <<<"$CALL"
-	[[ $stderr == "toolack: bad address 'http://toolack.invalid:7077': not an IPv4 address"* ]]
+	[[ $stderr == "toolack call: bad address 'http://toolack.invalid:7077': not an IPv4 address"* ]]
 	run -2 --separate-stderr toolack call -U https://127.0.0.1:7077 <<<"$CALL"
 }
 
 @test "exec: a server that resets or goes silent: it says so and keeps reconnecting" {
 	fault R reset
 	fault H hang
-	toolack exec -i 1 -U "127.0.0.1:$R_PORT" -H open_url=true 2>"$T/r.err" &
+	toolack exec --idle 1 -U "127.0.0.1:$R_PORT" -H open_url=true 2>"$T/r.err" &
 	echo $! >"$T/exr.pid"
-	toolack exec -i 1 -U "127.0.0.1:$H_PORT" -H open_url=true 2>"$T/h.err" &
+	toolack exec --idle 1 -U "127.0.0.1:$H_PORT" -H open_url=true 2>"$T/h.err" &
 	echo $! >"$T/exh.pid"
 	wait_for 20 grep -q 'reset by peer; reconnecting' "$T/r.err"
 	# Silence is noticed by the idle limit (-i), not waited out.
@@ -74,7 +74,7 @@ wait
 EOF
 	chmod +x "$T/h.sh"
 	ta_exec ex -H "open_url=$T/h.sh"
-	toolack call -T 30 <<<"$CALL" >"$T/call.out" &
+	toolack call -t 30 <<<"$CALL" >"$T/call.out" &
 	cpid=$!
 	wait_for 20 test -s "$T/h.pids"
 	read -r hpid kid <"$T/h.pids"
@@ -100,7 +100,7 @@ EOF
 	ta_start
 	ta_exec ex -H "open_url=true"
 	mkfifo "$T/in"
-	env --default-signal=INT toolack call -T 30 <"$T/in" >"$T/out" 2>"$T/err" &
+	env --default-signal=INT toolack call -t 30 <"$T/in" >"$T/out" 2>"$T/err" &
 	cpid=$!
 	exec 7>"$T/in"
 	echo "$CALL" >&7

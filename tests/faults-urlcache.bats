@@ -34,7 +34,7 @@ print(json.dumps({\"url\": \"https://c.test/\", \"content\": \"y\"}))" |
 	jq -e '.line == 1 and .tool == "urlcache" and
 	    (.error | test("No space left on device"))' "$T/out"
 	[ "$(wc -l <"$T/out")" = 1 ]
-	[[ $(cat "$T/err") == "urlcache: <stdin>:1: cannot write '"*"': No space left on device" ]]
+	[[ $(cat "$T/err") == "urlcache set: <stdin>:1: cannot write '"*"': No space left on device" ]]
 	[ "$(cat "$T/cmp")" = same ]
 	jq -e '.content == "kept" and .cached == true' "$T/get"
 	[ ! -s "$T/tmp" ]

@@ -30,7 +30,7 @@ one_pending() {
 # Ack call $1 once it is pending.
 ack_when_pending() {
 	wait_for 20 one_pending
-	run -0 toolack ack -s success "$1"
+	run -0 toolack ack --status success "$1"
 }
 
 @test "toolack call: the pending calls and their age on a terminal, erased at the end" {
@@ -41,7 +41,7 @@ ack_when_pending() {
 	echo $! >"$T/call.pid"
 	# The line names the call while it waits, before it is acked.
 	wait_for 20 grep -q "1 pending: c1 open_url [0-9]*s" "$T/tty"
-	run -0 toolack ack -s success c1
+	run -0 toolack ack --status success c1
 	wait "$(cat "$T/call.pid")"
 	run -0 jq -r '.toolCallId + " " + .status' "$T/out"
 	[ "$output" = "c1 success" ]

@@ -24,7 +24,7 @@ valid_utf8() {
 	run -0 --separate-stderr urlsum <<<"$rec"
 	[ "$(jq -c .note <<<"$output")" = '"k\u0000v"' ]
 	[ "$(jq -c .content <<<"$output")" = '"a\u0000b"' ]
-	run -0 --separate-stderr urlcache set -p <<<"$rec"
+	run -0 --separate-stderr urlcache set --pass <<<"$rec"
 	[ "$(jq -c .note <<<"$output")" = '"k\u0000v"' ]
 	run -0 --separate-stderr urlcache get https://x.example/
 	[ "$(jq -c .note <<<"$output")" = '"k\u0000v"' ]
@@ -47,13 +47,13 @@ valid_utf8() {
 	[ "$(jq -r .url <<<"$output" | tr '\n' ' ')" = "https://a.example/x https://b.example/y " ]
 }
 
-@test "security json: lone surrogates become U+FFFD in urlsum and urlcache set -p" {
+@test "security json: lone surrogates become U+FFFD in urlsum and urlcache set --pass" {
 	local rec='{"url":"https://x.example/","content":"c","s":"\udc00|\ud800|\ud800\u0041|\ud83d\ude00"}'
 	run -0 --separate-stderr urlsum <<<"$rec"
 	printf '%s\n' "$output" >"$T/sum"
 	valid_utf8 "$T/sum"
 	[ "$(jq -r .s "$T/sum")" = "$(printf '\357\277\275|\357\277\275|\357\277\275A|\360\237\230\200')" ]
-	run -0 --separate-stderr urlcache set -p <<<"$rec"
+	run -0 --separate-stderr urlcache set --pass <<<"$rec"
 	printf '%s\n' "$output" >"$T/set"
 	valid_utf8 "$T/set"
 	[ "$(jq -r .s "$T/set")" = "$(jq -r .s "$T/sum")" ]
@@ -87,7 +87,7 @@ valid_utf8() {
 }
 
 @test "security json: urlcache set and get refuse a URL holding \\u0000 with an error record, the run goes on" {
-	run -1 --separate-stderr urlcache set -p <<<"$(printf '%s\n' '{"url":"http://127.0.0.1:9/j\u0000evil","content":"evil","id":7}' '{"url":"http://127.0.0.1:9/ok","content":"ok"}')"
+	run -1 --separate-stderr urlcache set --pass <<<"$(printf '%s\n' '{"url":"http://127.0.0.1:9/j\u0000evil","content":"evil","id":7}' '{"url":"http://127.0.0.1:9/ok","content":"ok"}')"
 	[ "${#lines[@]}" -eq 2 ]
 	json_eq "${lines[0]}" '{"url":"http://127.0.0.1:9/j\u0000evil","content":"evil","id":7,"error":"the URL holds a NUL byte (\\u0000)"}'
 	[ "$(jq -r .content <<<"${lines[1]}")" = ok ]

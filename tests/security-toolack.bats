@@ -22,10 +22,10 @@ teardown() {
 @test "an id whose call resolved is refused (409, said in the record), not run again" {
 	ta_start
 	ta_exec ex -H "open_url=$TOP/tests/helpers/toolack_argv.sh $T/argv"
-	run -0 --separate-stderr toolack call -T 10 <<<"$CALL"
+	run -0 --separate-stderr toolack call -t 10 <<<"$CALL"
 	[ "$(jq -r .status <<<"$output")" = success ]
 	# The same id for another URL: refused, the old output not replayed.
-	run -1 --separate-stderr toolack call -T 10 <<<"$CALL2"
+	run -1 --separate-stderr toolack call -t 10 <<<"$CALL2"
 	[ "$(jq -r .status <<<"$output")" = failed ]
 	[ "$(jq -r .toolCallId <<<"$output")" = r1 ]
 	[ "$(jq -r .output <<<"$output")" = null ]
@@ -63,7 +63,7 @@ teardown() {
 	DT_PORT=$(head -n 1 "$T/CH.port")
 	one="http://127.0.0.1:$PAGE_PORT/one"
 	two="http://127.0.0.1:$PAGE_PORT/two"
-	run -0 --separate-stderr toolack call -T 30 <<<"{\"toolCallId\":\"w1\",\"toolName\":\"open_url\",\"input\":{\"url\":\"$one\"}}"
+	run -0 --separate-stderr toolack call -t 30 <<<"{\"toolCallId\":\"w1\",\"toolName\":\"open_url\",\"input\":{\"url\":\"$one\"}}"
 	[ "$(jq -r .output.url <<<"$output")" = "$one" ]
 	# A new server on the same address: the page reconnects, its memory
 	# of w1 is kept, and w1 is a new call there.
@@ -71,7 +71,7 @@ teardown() {
 	kill "$(cat "$T/TA.pid")"
 	wait_for 10 sh -c "! kill -0 $(cat "$T/TA.pid") 2>/dev/null"
 	start_server TA toolack serve -l "127.0.0.1:$port" -b 0.2
-	run -0 --separate-stderr toolack call -T 30 <<<"{\"toolCallId\":\"w1\",\"toolName\":\"open_url\",\"input\":{\"url\":\"$two\"}}"
+	run -0 --separate-stderr toolack call -t 30 <<<"{\"toolCallId\":\"w1\",\"toolName\":\"open_url\",\"input\":{\"url\":\"$two\"}}"
 	[ "$(jq -r .status <<<"$output")" = success ]
 	[ "$(jq -r .output.url <<<"$output")" = "$two" ]
 	$ch wait-target "$DT_PORT" "$two" 10
@@ -80,7 +80,7 @@ teardown() {
 @test "exec: 200 KB on a handler's stdout is cut to fit the ack, marked truncated" {
 	ta_start
 	ta_exec ex -H 'open_url=sh -c "head -c 200000 /dev/zero | tr \\\\0 a" sh'
-	run -0 --separate-stderr toolack call -T 20 -t open_url <<<'https://example.com/big'
+	run -0 --separate-stderr toolack call -t 20 --tool open_url <<<'https://example.com/big'
 	[ "$(jq -r .status <<<"$output")" = success ]
 	[ "$(jq -r .output.truncated <<<"$output")" = true ]
 	[ "$(jq -r .output.url <<<"$output")" = https://example.com/big ]
@@ -100,8 +100,8 @@ teardown() {
 	printf '"}'
 	EOF
 	chmod +x "$T/obj.sh"
-	ta_exec ex -T 10 -H "open_url=$T/obj.sh"
-	run -0 --separate-stderr toolack call -T 20 -t open_url <<<'https://example.com/obj'
+	ta_exec ex -t 10 -H "open_url=$T/obj.sh"
+	run -0 --separate-stderr toolack call -t 20 --tool open_url <<<'https://example.com/obj'
 	[ "$(jq -r .status <<<"$output")" = success ]
 	[ "$(jq -r .output.truncated <<<"$output")" = true ]
 	[[ $(jq -r .output.stdout <<<"$output") == '{"q":"aaa'* ]]

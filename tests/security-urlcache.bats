@@ -44,7 +44,7 @@ teardown() {
 	[ -f "$f" ]
 	run -0 --separate-stderr urlcache clear
 	[ "$(jq -r .removed <<<"$output")" = 0 ]
-	run -0 --separate-stderr urlcache -t 0 cleanup
+	run -0 --separate-stderr urlcache --ttl 0 cleanup
 	[ -f "$f" ]
 	run -0 --separate-stderr urlcache list
 	[ -z "$output" ]

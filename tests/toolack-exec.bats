@@ -15,8 +15,8 @@ teardown() {
 
 @test "a handler that hangs is killed and acked failed" {
 	ta_start
-	ta_exec ex -T 1 -H 'open_url=sh -c "exec sleep 30" sh'
-	run -1 --separate-stderr toolack call -t open_url <<<'https://example.com/'
+	ta_exec ex -t 1 -H 'open_url=sh -c "exec sleep 30" sh'
+	run -1 --separate-stderr toolack call --tool open_url <<<'https://example.com/'
 	[ "$(jq -r .errorText <<<"$output")" = "handler timed out after 1 s" ]
 }
 
@@ -24,10 +24,10 @@ teardown() {
 	ta_start
 	ta_exec ex -j 4 -H "open_url=$TOP/tests/helpers/toolack_order.sh $T"
 	printf '%s\n' https://example.com/slow https://example.com/fast > "$T/in"
-	run -0 --separate-stderr toolack call -t open_url "$T/in"
+	run -0 --separate-stderr toolack call --tool open_url "$T/in"
 	[ "$(jq -r .output.url <<<"${lines[0]}")" = https://example.com/slow ]
 	[ "$(jq -r .output.url <<<"${lines[1]}")" = https://example.com/fast ]
-	run -0 --separate-stderr toolack call -u -t open_url "$T/in"
+	run -0 --separate-stderr toolack call --unordered --tool open_url "$T/in"
 	[ "$(jq -r .output.url <<<"${lines[0]}")" = https://example.com/fast ]
 	[ "$(jq -r .output.url <<<"${lines[1]}")" = https://example.com/slow ]
 }
@@ -36,15 +36,15 @@ teardown() {
 	ta_start
 	port=${TOOLACK_URL##*:}
 	start_server PX python3 "$TOP/tests/helpers/toolack_proxy.py" "$port"
-	TOOLACK_URL=http://127.0.0.1:$PX_PORT ta_exec ex -x ex1 \
+	TOOLACK_URL=http://127.0.0.1:$PX_PORT ta_exec ex --executor ex1 \
 	    -H "open_url=$TOP/tests/helpers/toolack_argv.sh $T/ran"
-	run -0 --separate-stderr toolack call -t open_url <<<'https://example.com/1'
+	run -0 --separate-stderr toolack call --tool open_url <<<'https://example.com/1'
 	[ "$(jq -r .status <<<"$output")" = success ]
 	kill -USR1 "$(cat "$T/PX.pid")"
 	wait_for 5 grep -q cut "$T/PX.log"
-	run -0 --separate-stderr toolack call -n -t open_url <<<'https://example.com/2'
+	run -0 --separate-stderr toolack call --no-wait --tool open_url <<<'https://example.com/2'
 	id=$(jq -r .toolCallId <<<"$output")
-	run -0 --separate-stderr toolack wait -T 10 "$id"
+	run -0 --separate-stderr toolack wait -t 10 "$id"
 	[ "$(jq -r .status <<<"$output")" = success ]
 	grep -q reconnecting "$T/ex.log"
 	[ "$(grep -c . "$T/ran")" -eq 2 ]
@@ -53,19 +53,19 @@ teardown() {
 @test "a call held by an executor that dies goes to the next one" {
 	ta_start
 	ta_exec ex1 -H 'open_url=sh -c "exec sleep 2" sh'
-	run -0 --separate-stderr toolack call -n -t open_url <<<'https://example.com/held'
+	run -0 --separate-stderr toolack call --no-wait --tool open_url <<<'https://example.com/held'
 	id=$(jq -r .toolCallId <<<"$output")
 	wait_for 5 bash -c "curl -s -H 'Authorization: Bearer $TOKEN' $TOOLACK_URL/api/tools/calls | jq -e '.calls[0].executor != null' >/dev/null"
 	kill -9 "$(cat "$T/ex1.pid")"
 	ta_exec ex2 -H open_url=true
-	run -0 --separate-stderr toolack wait -T 10 "$id"
+	run -0 --separate-stderr toolack wait -t 10 "$id"
 	[ "$(jq -r .status <<<"$output")" = success ]
 }
 
 @test "1,000 calls pending at once, all resolved" {
 	ta_start
 	seq 1 1000 | sed 's|^|https://example.com/p/|' >"$T/urls"
-	toolack call -j 1000 -T 60 -t open_url <"$T/urls" >"$T/out" 2>"$T/err" &
+	toolack call -j 1000 -t 60 --tool open_url <"$T/urls" >"$T/out" 2>"$T/err" &
 	echo $! >"$T/call.pid"
 	wait_for 30 bash -c "[ \"\$(curl -s -H 'Authorization: Bearer $TOKEN' $TOOLACK_URL/api/tools/calls?limit=0 | jq .pending)\" = 1000 ]"
 	ta_exec ex -j 8 -H open_url=true
@@ -78,7 +78,7 @@ teardown() {
 
 @test "SIGTERM shuts serve down cleanly, answering waiting calls" {
 	ta_start
-	toolack call -t open_url <<<'https://example.com/' >"$T/out" 2>"$T/err" &
+	toolack call --tool open_url <<<'https://example.com/' >"$T/out" 2>"$T/err" &
 	cpid=$!
 	wait_for 5 bash -c "[ \"\$(curl -s -H 'Authorization: Bearer $TOKEN' $TOOLACK_URL/api/tools/calls?limit=0 | jq .pending)\" = 1 ]"
 	curl -s -N -H "Authorization: Bearer $TOKEN" "$TOOLACK_URL/api/tools/events" >"$T/events" &

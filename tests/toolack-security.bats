@@ -9,7 +9,7 @@ load helpers/toolack
 setup() {
 	common_setup
 	ta_start
-	run -0 --separate-stderr toolack call -n <<<'{"type":"x","id":"s1","timeoutSec":60}'
+	run -0 --separate-stderr toolack call --no-wait <<<'{"type":"x","id":"s1","timeoutSec":60}'
 	ACK='{"toolCallId":"s1","status":"success","output":null,"errorText":null,"requestedAt":"2026-01-01T00:00:00Z"}'
 }
 
@@ -89,14 +89,14 @@ post_ack() {
 	run -0 curl -s -w '\n%{http_code}\n' "$TOOLACK_URL/api/tools/calls"
 	[ "${lines[-1]}" = 401 ]
 	[ "$(ta_pending)" = 1 ]
-	TOOLACK_TOKEN=wrong run -3 --separate-stderr toolack call -t open_url <<<'https://example.com/'
+	TOOLACK_TOKEN=wrong run -3 --separate-stderr toolack call --tool open_url <<<'https://example.com/'
 	[ -z "$output" ]
 	[[ $stderr == *"HTTP 401: missing or wrong token"* ]]
 }
 
 @test "javascript:, file: and other URLs are failed at once and never reach a frontend" {
 	ta_exec ex -H "open_url=$TOP/tests/helpers/toolack_argv.sh $T/ran"
-	run -1 --separate-stderr toolack call -t open_url <<'EOF2'
+	run -1 --separate-stderr toolack call --tool open_url <<'EOF2'
 javascript:alert(document.cookie)
 file:///etc/passwd
 data:text/html,<script>alert(1)</script>
@@ -113,10 +113,10 @@ EOF2
 	run -1 --separate-stderr toolack call <<<'{"type":"open_url","id":"nourl","parameters":{}}'
 	[ "$(jq -r .errorText <<<"$output")" = "url is required" ]
 	# A real call afterwards goes through: the executor was listening.
-	run -0 --separate-stderr toolack call -t open_url <<<'https://example.com/ok'
+	run -0 --separate-stderr toolack call --tool open_url <<<'https://example.com/ok'
 	[ "$(cat "$T/ran")" = "1:https://example.com/ok" ]
 	[ "$(ta_pending)" = 1 ]
-	run -1 --separate-stderr toolack ack "$refused" -s success
+	run -1 --separate-stderr toolack ack "$refused" --status success
 	json_eq "$output" '{"ok":false,"reason":"expired: the call was refused"}'
 }
 
@@ -136,7 +136,7 @@ EOF2
 	mkdir -p "$T/x"
 	echo shared >"$T/x/token"
 	chmod 644 "$T/x/token"
-	run -3 --separate-stderr toolack serve -l 127.0.0.1:0 -f "$T/x/token"
+	run -3 --separate-stderr toolack serve -l 127.0.0.1:0 --token-file "$T/x/token"
 	[[ $stderr == *"not a private file of ours"* ]]
 	run -0 --separate-stderr env TOOLACK_TOKEN_FILE="$T/new/dir/token" XDG_RUNTIME_DIR= timeout 1 toolack serve -l 127.0.0.1:0 || true
 	[ "$(stat -c %a "$T/new/dir")" = 700 ]

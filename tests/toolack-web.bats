@@ -32,7 +32,7 @@ browser() {
 @test "web frontend: open_url opens a new tab at the URL and acks success" {
 	url="http://127.0.0.1:$PAGE_PORT/opened?n=1"
 	# Dispatched before the page is even loaded: it waits for it.
-	toolack call -T 30 -t open_url <<<"$url" >"$T/out" 2>"$T/err" &
+	toolack call -t 30 --tool open_url <<<"$url" >"$T/out" 2>"$T/err" &
 	cpid=$!
 	browser --allow-popups
 	rc=0
@@ -43,7 +43,7 @@ browser() {
 	[ "$(jq -r .errorText "$T/out")" = null ]
 	python3 "$TOP/tests/helpers/toolack_chromium.py" wait-target "$DT_PORT" "$url" 10
 	# A second call on the live page.
-	run -0 --separate-stderr toolack call -T 30 -t open_url <<<"http://127.0.0.1:$PAGE_PORT/second"
+	run -0 --separate-stderr toolack call -t 30 --tool open_url <<<"http://127.0.0.1:$PAGE_PORT/second"
 	[ "$(jq -r .status <<<"$output")" = success ]
 	python3 "$TOP/tests/helpers/toolack_chromium.py" wait-target "$DT_PORT" "http://127.0.0.1:$PAGE_PORT/second" 10
 	[ "$(ta_pending)" = 0 ]
@@ -52,7 +52,7 @@ browser() {
 @test "web frontend: a blocked popup is acked failed, never success" {
 	browser
 	url="http://127.0.0.1:$PAGE_PORT/blocked"
-	run -1 --separate-stderr toolack call -T 30 -t open_url <<<"$url"
+	run -1 --separate-stderr toolack call -t 30 --tool open_url <<<"$url"
 	[ "$(jq -r .status <<<"$output")" = failed ]
 	[[ $(jq -r .errorText <<<"$output") == "popup blocked"* ]]
 	run -0 python3 "$TOP/tests/helpers/toolack_chromium.py" targets "$DT_PORT"
@@ -64,11 +64,11 @@ browser() {
 	browser --allow-popups
 	ch="python3 $TOP/tests/helpers/toolack_chromium.py"
 	first="http://127.0.0.1:$PAGE_PORT/before"
-	run -0 --separate-stderr toolack call -T 30 -t open_url <<<"$first"
+	run -0 --separate-stderr toolack call -t 30 --tool open_url <<<"$first"
 	[ "$(jq -r .status <<<"$output")" = success ]
 	# Reload the page and dispatch while it is reloading.
 	$ch reload "$DT_PORT" "$TOOLACK_URL/"
-	run -0 --separate-stderr toolack call -T 30 -t open_url <<<"http://127.0.0.1:$PAGE_PORT/during"
+	run -0 --separate-stderr toolack call -t 30 --tool open_url <<<"http://127.0.0.1:$PAGE_PORT/during"
 	[ "$(jq -r .status <<<"$output")" = success ]
 	$ch wait-target "$DT_PORT" "http://127.0.0.1:$PAGE_PORT/during" 10
 	# The call made before the reload was not run again by the new page.

@@ -18,7 +18,7 @@ teardown() {
 	run -2 --separate-stderr toolack
 	run -2 --separate-stderr toolack frobnicate
 	run -2 --separate-stderr toolack call -j 0
-	run -2 --separate-stderr toolack exec
+	run -2 --separate-stderr toolack exec -H open_url=/nonexistent/cmd
 	run -2 --separate-stderr toolack ack ID
 }
 
@@ -69,7 +69,7 @@ EOF2
 	ta_start
 	ta_exec ex -H "open_url=$TOP/tests/helpers/toolack_argv.sh $T/argv"
 	url='https://example.com/a;touch${IFS}'"$T"'/pwned?x=$(id)&y=`id`'
-	run -0 --separate-stderr toolack call -t open_url <<<"$url"
+	run -0 --separate-stderr toolack call --tool open_url <<<"$url"
 	[ "$(jq -r .status <<<"$output")" = success ]
 	[ ! -e "$T/pwned" ]
 	[ "$(cat "$T/argv")" = "1:$url" ]
@@ -78,54 +78,54 @@ EOF2
 @test "handler failure acks failed with exit status and stderr; exit 1" {
 	ta_start
 	ta_exec ex -H 'open_url=sh -c "echo cannot open >&2; exit 4" sh'
-	run -1 --separate-stderr toolack call -t open_url <<<'https://example.com/'
+	run -1 --separate-stderr toolack call --tool open_url <<<'https://example.com/'
 	[ "$(jq -r .status <<<"$output")" = failed ]
 	[ "$(jq -r .errorText <<<"$output")" = "handler exited 4: cannot open" ]
 }
 
 @test "no server: toolack call stops with exit 3" {
 	export TOOLACK_TOKEN=x TOOLACK_URL=http://127.0.0.1:9
-	run -3 --separate-stderr toolack call -t open_url <<<'https://example.com/'
+	run -3 --separate-stderr toolack call --tool open_url <<<'https://example.com/'
 	[ -z "$output" ]
 	[[ $stderr == *"127.0.0.1:9"* ]]
 }
 
 @test "the server's default timeout applies to calls that give none" {
-	ta_start -T 1
-	run -1 --separate-stderr toolack call -t open_url <<<'https://example.com/'
+	ta_start -t 1
+	run -1 --separate-stderr toolack call --tool open_url <<<'https://example.com/'
 	[ "$(jq -r .errorText <<<"$output")" = "no ack within 1 s" ]
 }
 
 @test "no ack before the deadline: status timeout, the entry is gone" {
 	ta_start
-	run -1 --separate-stderr toolack call -T 1 -t open_url <<<'https://example.com/'
+	run -1 --separate-stderr toolack call -t 1 --tool open_url <<<'https://example.com/'
 	json_eq "$(jq -c 'del(.requestedAt)' <<<"$output")" \
 	    "{\"toolCallId\":$(jq .toolCallId <<<"$output"),\"status\":\"timeout\",\"output\":null,\"errorText\":\"no ack within 1 s\"}"
 	[ "$(ta_pending)" = 0 ]
-	run -1 --separate-stderr toolack ack "$(jq -r .toolCallId <<<"$output")" -s success
+	run -1 --separate-stderr toolack ack "$(jq -r .toolCallId <<<"$output")" --status success
 	json_eq "$output" '{"ok":false,"reason":"expired: the call timed out"}'
 }
 
 @test "ack: first wins, repeats ignored, unknown 404, wait returns the winner" {
 	ta_start
-	run -0 --separate-stderr toolack call -n <<<'{"type":"x","id":"a1","timeoutSec":30}'
+	run -0 --separate-stderr toolack call --no-wait <<<'{"type":"x","id":"a1","timeoutSec":30}'
 	json_eq "$output" '{"toolCallId":"a1","status":"pending"}'
 	[ "$(ta_pending)" = 1 ]
-	run -0 --separate-stderr toolack ack a1 -s failed -e boom -o '{"n":1}'
+	run -0 --separate-stderr toolack ack a1 --status failed --error boom --result '{"n":1}'
 	json_eq "$output" '{"ok":true}'
-	run -0 --separate-stderr toolack ack a1 -s success
+	run -0 --separate-stderr toolack ack a1 --status success
 	json_eq "$output" '{"ok":true,"ignored":true}'
 	run -1 --separate-stderr toolack wait a1
 	json_eq "$(jq -c 'del(.requestedAt)' <<<"$output")" \
 	    '{"toolCallId":"a1","status":"failed","output":{"n":1},"errorText":"boom"}'
-	run -1 --separate-stderr toolack ack nosuch -s success
+	run -1 --separate-stderr toolack ack nosuch --status success
 	json_eq "$output" '{"ok":false,"reason":"unknown toolCallId"}'
 	run -1 --separate-stderr toolack wait nosuch
 }
 
 @test "ack payload is validated" {
 	ta_start
-	toolack call -n <<<'{"type":"x","id":"v1","timeoutSec":30}'
+	toolack call --no-wait <<<'{"type":"x","id":"v1","timeoutSec":30}'
 	for body in '{"toolCallId":"v1","status":"done","requestedAt":"2025-02-01T12:34:56.789Z"}' \
 	    '{"toolCallId":"v1","status":"success","requestedAt":"yesterday"}' \
 	    '{"toolCallId":"v1","status":"success"}' \
@@ -165,7 +165,7 @@ EOF2
 	ta_start
 	ta_exec ex -H open_url=true
 	mkfifo "$T/in"
-	toolack call -t open_url <"$T/in" >"$T/out" 2>"$T/err" 3>&- &
+	toolack call --tool open_url <"$T/in" >"$T/out" 2>"$T/err" 3>&- &
 	cpid=$!
 	exec 5>"$T/in"
 	echo https://example.com/1 >&5

@@ -38,7 +38,7 @@ teardown() {
 		# A TTL of 1 s makes cleanup delete entries as writers replace
 		# them, so deletion races with renames and reads.
 		while [ "$(date +%s)" -lt "$end" ]; do
-			urlcache -q -t 1 cleanup ||
+			urlcache -q --ttl 1 cleanup ||
 			    echo "cleanup: exit $?" >>"$T/fail"
 		done
 	) &

@@ -95,11 +95,11 @@ put() {
 	[ ! -e "$f" ]
 }
 
-@test "get -s returns an expired entry, marked, and keeps it" {
+@test "get --stale returns an expired entry, marked, and keeps it" {
 	put https://old.test/
 	f=$(urlcache path https://old.test/)
 	touch -d '25 hours ago' "$f"
-	run -0 urlcache get -s https://old.test/
+	run -0 urlcache get --stale https://old.test/
 	jq -e '.expired == true and .cached == true' <<<"$output"
 	[ -e "$f" ]
 }
@@ -109,16 +109,16 @@ put() {
 	f=$(urlcache path https://ttl.test/)
 	touch -d '2 hours ago' "$f"
 	run -0 urlcache -q get https://ttl.test/
-	run -0 urlcache -q -t 3h get https://ttl.test/
+	run -0 urlcache -q --ttl 3h get https://ttl.test/
 	URLKIT_CACHE_TTL=3600 run -1 urlcache -q get https://ttl.test/
 	[ ! -e "$f" ]
 	URLKIT_CACHE_TTL=soon run -3 urlcache get https://ttl.test/
 	[[ $output == *"URLKIT_CACHE_TTL: not a duration: 'soon'"* ]]
-	run -2 urlcache -t never get https://ttl.test/
+	run -2 urlcache --ttl never get https://ttl.test/
 }
 
-@test "error records are not cached and pass through set -p untouched" {
-	run -0 urlcache set -p < <(printf '%s\n' \
+@test "error records are not cached and pass through set --pass untouched" {
+	run -0 urlcache set --pass < <(printf '%s\n' \
 	    '{"url":"https://e.test/","error":"HTTP 404"}' \
 	    "$(rec https://ok.test/)")
 	[ "${lines[0]}" = '{"url":"https://e.test/","error":"HTTP 404"}' ]
@@ -236,14 +236,14 @@ put() {
 	# l1 is the oldest; a get makes it the most recent.
 	urlcache -q get https://l1.test/
 	size=$(stat -c %s "$(urlcache path https://l1.test/)")
-	run -0 urlcache cleanup -v --max-size $((size * 2 + 10))
+	run -0 urlcache cleanup -v --max-size $((size * 2 + 10))B
 	[ "$(jq -r 'select(.reason == "size") | .key' <<<"$output" | wc -l)" -eq 2 ]
 	jq -e '.evicted == 2 and .entries == 2' <<<"${lines[-1]}"
 	run -0 urlcache -q get https://l1.test/ https://l4.test/
 	run -1 urlcache -q get https://l2.test/
 	run -1 urlcache -q get https://l3.test/
 	run -2 urlcache cleanup --max-size lots
-	run -2 urlcache cleanup -m 0
+	run -2 urlcache cleanup -s 0
 }
 
 @test "cleanup -q from cron prints nothing" {
@@ -321,7 +321,7 @@ put() {
 @test "unwritable cache directory: clear message, exit 3" {
 	echo file >"$T/afile"
 	run --separate-stderr -3 urlcache -d "$T/afile" set < <(rec https://w.test/)
-	[[ $stderr == "urlcache: <stdin>:1: cache directory '$T/afile' is not a directory" ]]
+	[[ $stderr == "urlcache set: <stdin>:1: cache directory '$T/afile' is not a directory" ]]
 	mkdir -p "$T/ro"
 	if [ "$(id -u)" = 0 ]; then
 		chattr +i "$T/ro" 2>/dev/null || skip "no chattr as root"
@@ -329,7 +329,7 @@ put() {
 		chmod 500 "$T/ro"
 	fi
 	run --separate-stderr -3 urlcache -d "$T/ro" set < <(rec https://w.test/)
-	[[ $stderr == *"urlcache: <stdin>:1: cannot create '$T/ro/"*": "*"ermi"* ]]
+	[[ $stderr == *"urlcache set: <stdin>:1: cannot create '$T/ro/"*": "*"ermi"* ]]
 	# The record that failed is named on stdout too.
 	jq -e '.line == 1 and (.error | test("cannot create"))' <<<"$output"
 	run -1 urlcache -d "$T/ro" get https://w.test/
@@ -350,9 +350,19 @@ put() {
 	jq -e '.failed == 1' <<<"$output"
 }
 
-@test "sessions: empty at first; get answers an error for an unfetched URL" {
-	run -0 urlcache session s1 list
+@test "sessions: a session that is not there is an error for list, get and remove (exit 1)" {
+	local verb
+	for verb in list "get https://none.test/" "remove https://none.test/"; do
+		run -1 --separate-stderr urlcache session s1 $verb
+		[ "$stderr" = "urlcache session: no session 's1'" ]
+		[ -z "$output" ]
+	done
+	run -0 urlcache session
 	[ -z "$output" ]
+}
+
+@test "sessions: get answers an error for an unfetched URL" {
+	rec https://one.test/ "one" | urlcache session s1 add
 	run -1 urlcache session s1 get https://none.test/
 	jq -e '.url == "https://none.test/" and (.error | test("not fetched"))' <<<"$output"
 }
@@ -373,6 +383,7 @@ put() {
 
 @test "sessions: get falls back to the cache" {
 	put https://cached.test/ "from cache"
+	rec https://one.test/ "one" | urlcache session s1 add
 	run -0 urlcache session s1 get https://cached.test/
 	jq -e '.content == "from cache" and .cached == true' <<<"$output"
 	run -0 urlcache get -S s1 https://cached.test/
@@ -399,8 +410,8 @@ put() {
 	[ "$(jq -r .url <<<"$output")" = https://r2.test/ ]
 	run -0 urlcache session s1 clear
 	json_eq "$output" '{"removed":1}'
-	run -0 urlcache session s1 list
-	[ -z "$output" ]
+	# Cleared, the session is gone.
+	run -1 urlcache session s1 list
 	run -0 urlcache -q get https://r2.test/
 }
 

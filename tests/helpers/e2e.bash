@@ -62,7 +62,7 @@ e2e_start() {
 	export TOOLACK_TOKEN_FILE="$T/token"
 	start_server ta toolack serve -l 127.0.0.1:0 -b 0.2 || return 1
 	export TOOLACK_URL="$ta_PORT"
-	toolack exec -i 2 \
+	toolack exec --idle 2 \
 	    -H "open_url=$TOP/tests/helpers/toolack_argv.sh $T/opened" \
 	    >"$T/exec.out" 2>"$T/exec.log" &
 	echo $! >"$T/exec.pid"

@@ -30,7 +30,7 @@ ta_pending() {
 ta_exec() {
 	local name=$1
 	shift
-	toolack exec -i 2 "$@" >"$T/$name.out" 2>"$T/$name.log" &
+	toolack exec --idle 2 "$@" >"$T/$name.out" 2>"$T/$name.log" &
 	echo $! >"$T/$name.pid"
 }
 
