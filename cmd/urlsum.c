@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* urlsum: summarise content records, offline or through an LLM. */
 #include <ctype.h>
-#include <getopt.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,17 +9,61 @@
 #include "banned.h"
 #include "buf.h"
 #include "cache.h"
+#include "cli.h"
 #include "json.h"
 #include "jsonl.h"
 #include "llm.h"
 #include "summary.h"
 #include "util.h"
 
-static const char usage_text[] =
-    "usage: urlsum [-CfNnoV] [-c | -p] [-t type] [-H hint] [-u url] [-m model]\n"
-    "              [-k key-file] [-T timeout] [-r retries] [-j jobs]\n"
-    "              [-P prompt-dir] [-s prompt-file] [-x url] [-l max-length]\n"
-    "              [file ...]\n";
+static const char synopsis[] =
+    "usage: urlsum [-CNnqr] [-c | -p] [-j jobs] [-o file] [-t timeout]\n"
+    "              [-U url] [-y type] [--exclude url] [--hint hint]\n"
+    "              [--key-file file] [--max-length chars] [--max-tokens tokens]\n"
+    "              [--model model] [--no-fallback] [--offline]\n"
+    "              [--prompt-dir dir] [--prompt-file file] [--retries n]\n"
+    "              [file ...]\n"
+    "       urlsum -h | -V\n";
+
+static const char options[] =
+    "Summarise content records, offline or through an LLM; or write them as\n"
+    "prompt context for another model (-p, -c).\n"
+    "\n"
+    "  -C, --no-cache            neither read nor write summaries in the cache\n"
+    "  -c, --context             write the prompt context of all records\n"
+    "      --exclude=URL         leave URL out of -p and -c output (repeatable)\n"
+    "      --hint=STRING         the user's words that steer the type\n"
+    "  -j, --jobs=N              requests in flight at once (default: 4)\n"
+    "      --key-file=FILE       read the API key from FILE's first line\n"
+    "      --max-length=CHARS    the whole -p or -c output's budget\n"
+    "      --max-tokens=N        the same in tokens (cl100k_base)\n"
+    "      --model=NAME          the model to ask for (default: URLKIT_LLM_MODEL)\n"
+    "  -N, --no-summary          summarise nothing, only format (-p, -c)\n"
+    "  -n, --dry-run             write each request's body, send nothing\n"
+    "      --no-fallback         an endpoint failure is an error record, with\n"
+    "                            no offline summary in its place\n"
+    "  -o, --output=FILE         write to FILE instead of standard output\n"
+    "      --offline             the offline summariser, even with an endpoint\n"
+    "  -p, --prompt              write each record as prompt context\n"
+    "      --prompt-dir=DIR      the prompts of the types from DIR/TYPE.md\n"
+    "      --prompt-file=FILE    the prompt of -y's type (or of every type)\n"
+    "  -q, --quiet               no count on stderr of what -p or -c left out\n"
+    "  -r, --refresh             summarise again over a kept summary\n"
+    "      --force               the same as --refresh (its old name)\n"
+    "      --retries=N           tries after the first on 429, 5xx (default: 3)\n"
+    "  -t, --timeout=SECONDS     give up on a request after (default: 120)\n"
+    "  -U, --url=URL             the endpoint, ending in /v1\n"
+    "                            (default: URLKIT_LLM_URL; none: offline)\n"
+    "  -y, --type=TYPE           BRIEF, USAGE, API, ARCHITECTURE or EVALUATION\n"
+    "                            for every record (default: by URL type, hint)\n"
+    "      --compact             one JSON line per record, even on a terminal\n"
+    "      --pretty              indented records, even in a pipe\n"
+    "  -h, --help                the synopsis (-h) or this help (--help)\n"
+    "  -V, --version             print the version\n"
+    "\n"
+    "See urlsum(1).\n";
+
+static const struct uk_cli cli = { "urlsum", synopsis, options };
 
 enum { MODE_JSON, MODE_PROMPT, MODE_CONTEXT };
 
@@ -28,7 +72,9 @@ static struct {
 	int type; /* -1: choose */
 	const char *hint, *url, *model, *key_file, *prompt_dir, *prompt_file;
 	double timeout;
-	long retries, jobs, max_length;
+	long retries, jobs, max_length, max_tokens;
+	int no_fallback, quiet;
+	const char *output;
 	const char **excluded;
 	size_t nexcluded;
 } opt = { .type = -1, .timeout = 120, .retries = 3, .jobs = 4 };
@@ -61,13 +107,6 @@ struct item {
 
 /* Records in input order, however their summaries finish. */
 static struct uk_jsonl_queue queue;
-
-static void
-usage(int code)
-{
-	fputs(usage_text, code ? stderr : stdout);
-	exit(code);
-}
 
 static const char *
 display(const char *file)
@@ -380,20 +419,16 @@ read_key(const char *path)
 	FILE *fp = fopen(path, "r");
 	char *nl;
 
-	if (!fp) {
-		uk_warn("cannot read key file '%s'", path);
-		usage(UK_EXIT_USAGE);
-	}
+	if (!fp)
+		uk_cli_usage(&cli, "--key-file: cannot read '%s'", path);
 	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0 && b.len < 65536)
 		uk_buf_add(&b, chunk, n);
 	fclose(fp);
 	if ((nl = memchr(b.buf, '\n', b.len)))
 		uk_buf_setlen(&b, (size_t)(nl - b.buf));
 	uk_buf_trim(&b);
-	if (!b.len) {
-		uk_warn("key file '%s' is empty", path);
-		usage(UK_EXIT_USAGE);
-	}
+	if (!b.len)
+		uk_cli_usage(&cli, "--key-file: '%s' is empty", path);
 	return uk_buf_detach(&b, NULL);
 }
 
@@ -423,36 +458,55 @@ setup_backend(void)
 	lo.timeout = opt.timeout;
 	lo.retries = (int)opt.retries;
 	if (uk_llm_init(&llm, &lo, &err)) {
-		uk_warn("%s", err.msg);
-		usage(
-		    err.code == UK_EXIT_USAGE ? UK_EXIT_USAGE : UK_EXIT_FATAL);
+		if (err.code == UK_EXIT_USAGE)
+			uk_cli_usage(&cli, "%s", err.msg);
+		uk_die(UK_EXIT_FATAL, "%s", err.msg);
 	}
 	have_llm = 1;
 	backend_name = opt.model;
 }
 
+enum {
+	OPT_EXCLUDE = UK_OPT_FIRST,
+	OPT_HINT,
+	OPT_KEY_FILE,
+	OPT_MAX_LENGTH,
+	OPT_MAX_TOKENS,
+	OPT_MODEL,
+	OPT_NO_FALLBACK,
+	OPT_OFFLINE,
+	OPT_PROMPT_DIR,
+	OPT_PROMPT_FILE,
+	OPT_RETRIES,
+};
+
 static const struct option longopts[] = {
 	{ "no-cache", no_argument, NULL, 'C' },
 	{ "context", no_argument, NULL, 'c' },
-	{ "force", no_argument, NULL, 'f' },
-	{ "hint", required_argument, NULL, 'H' },
+	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
+	{ "force", no_argument, NULL, 'r' },
+	{ "hint", required_argument, NULL, OPT_HINT },
 	{ "jobs", required_argument, NULL, 'j' },
-	{ "key-file", required_argument, NULL, 'k' },
-	{ "max-length", required_argument, NULL, 'l' },
-	{ "model", required_argument, NULL, 'm' },
+	{ "key-file", required_argument, NULL, OPT_KEY_FILE },
+	{ "max-length", required_argument, NULL, OPT_MAX_LENGTH },
+	{ "max-tokens", required_argument, NULL, OPT_MAX_TOKENS },
+	{ "model", required_argument, NULL, OPT_MODEL },
 	{ "no-summary", no_argument, NULL, 'N' },
 	{ "dry-run", no_argument, NULL, 'n' },
-	{ "offline", no_argument, NULL, 'o' },
+	{ "no-fallback", no_argument, NULL, OPT_NO_FALLBACK },
+	{ "output", required_argument, NULL, 'o' },
+	{ "offline", no_argument, NULL, OPT_OFFLINE },
 	{ "prompt", no_argument, NULL, 'p' },
-	{ "prompt-dir", required_argument, NULL, 'P' },
-	{ "retries", required_argument, NULL, 'r' },
-	{ "prompt-file", required_argument, NULL, 's' },
-	{ "timeout", required_argument, NULL, 'T' },
-	{ "type", required_argument, NULL, 't' },
-	{ "url", required_argument, NULL, 'u' },
-	{ "exclude", required_argument, NULL, 'x' },
-	{ "help", no_argument, NULL, 'h' },
+	{ "prompt-dir", required_argument, NULL, OPT_PROMPT_DIR },
+	{ "prompt-file", required_argument, NULL, OPT_PROMPT_FILE },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "refresh", no_argument, NULL, 'r' },
+	{ "retries", required_argument, NULL, OPT_RETRIES },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "type", required_argument, NULL, 'y' },
+	{ "url", required_argument, NULL, 'U' },
 	{ "version", no_argument, NULL, 'V' },
+	UK_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -463,9 +517,8 @@ parse_opts(int argc, char **argv)
 {
 	int c;
 
-	opt.max_length = UK_SUMMARY_PROMPT_MAX;
-	while ((c = getopt_long(argc, argv, "CcfH:j:k:l:m:NnopP:r:s:T:t:u:x:hV",
-		    longopts, NULL)) != -1) {
+	while ((c = uk_cli_getopt(&cli, argc, argv, "Ccj:Nno:pqrt:U:y:hV",
+		    longopts)) != -1) {
 		switch (c) {
 		case 'C':
 			opt.no_cache = 1;
@@ -473,30 +526,35 @@ parse_opts(int argc, char **argv)
 		case 'c':
 			opt.mode = MODE_CONTEXT;
 			break;
-		case 'f':
+		case 'r':
 			opt.force = 1;
 			break;
-		case 'H':
+		case OPT_HINT:
 			opt.hint = optarg;
 			break;
 		case 'j':
-			if (uk_parse_long(optarg, 1, 256, &opt.jobs)) {
-				uk_warn("-j: not a count from 1 to 256: '%s'",
+			if (uk_parse_long(optarg, 1, 256, &opt.jobs))
+				uk_cli_usage(&cli,
+				    "-j: not a count from 1 to 256: '%s'",
 				    optarg);
-				usage(UK_EXIT_USAGE);
-			}
 			break;
-		case 'k':
+		case OPT_KEY_FILE:
 			opt.key_file = optarg;
 			break;
-		case 'l':
+		case OPT_MAX_LENGTH:
 			if (uk_parse_long(optarg, 1, 100000000L,
-				&opt.max_length)) {
-				uk_warn("-l: not a length: '%s'", optarg);
-				usage(UK_EXIT_USAGE);
-			}
+				&opt.max_length))
+				uk_cli_usage(&cli,
+				    "--max-length: not a length: '%s'", optarg);
 			break;
-		case 'm':
+		case OPT_MAX_TOKENS:
+			if (uk_parse_long(optarg, 1, 100000000L,
+				&opt.max_tokens))
+				uk_cli_usage(&cli,
+				    "--max-tokens: not a count of tokens: '%s'",
+				    optarg);
+			break;
+		case OPT_MODEL:
 			opt.model = optarg;
 			break;
 		case 'n':
@@ -505,61 +563,63 @@ parse_opts(int argc, char **argv)
 		case 'N':
 			opt.no_summary = 1;
 			break;
+		case OPT_NO_FALLBACK:
+			opt.no_fallback = 1;
+			break;
 		case 'o':
+			opt.output = optarg;
+			break;
+		case OPT_OFFLINE:
 			opt.offline = 1;
 			break;
 		case 'p':
 			opt.mode = MODE_PROMPT;
 			break;
-		case 'P':
+		case OPT_PROMPT_DIR:
 			opt.prompt_dir = optarg;
 			break;
-		case 'r':
-			if (uk_parse_long(optarg, 0, 100, &opt.retries)) {
-				uk_warn("-r: not a count from 0 to 100: '%s'",
-				    optarg);
-				usage(UK_EXIT_USAGE);
-			}
+		case 'q':
+			opt.quiet = 1;
 			break;
-		case 's':
+		case OPT_RETRIES:
+			if (uk_parse_long(optarg, 0, 100, &opt.retries))
+				uk_cli_usage(&cli,
+				    "--retries: not a count from 0 to 100: '%s'",
+				    optarg);
+			break;
+		case OPT_PROMPT_FILE:
 			opt.prompt_file = optarg;
 			break;
-		case 'T':
-			if (uk_parse_seconds(optarg, &opt.timeout) ||
-			    opt.timeout <= 0) {
-				uk_warn("-T: not a duration: '%s'", optarg);
-				usage(UK_EXIT_USAGE);
-			}
-			break;
 		case 't':
-			if ((opt.type = uk_summary_type_parse(optarg)) < 0) {
-				uk_warn("-t: unknown summary type '%s'",
+			if (uk_parse_seconds(optarg, &opt.timeout) ||
+			    opt.timeout <= 0)
+				uk_cli_usage(&cli, "-t: not a duration: '%s'",
 				    optarg);
-				usage(UK_EXIT_USAGE);
-			}
 			break;
-		case 'u':
+		case 'y':
+			if ((opt.type = uk_summary_type_parse(optarg)) < 0)
+				uk_cli_usage(&cli,
+				    "-y: unknown summary type '%s'", optarg);
+			break;
+		case 'U':
 			opt.url = optarg;
 			break;
-		case 'x':
+		case OPT_EXCLUDE:
 			opt.excluded = uk_xrealloc(opt.excluded,
 			    (opt.nexcluded + 1) * sizeof(*opt.excluded));
 			opt.excluded[opt.nexcluded++] = optarg;
 			break;
-		case 'h':
-			usage(UK_EXIT_OK);
-			break;
-		case 'V':
-			printf("urlsum %s\n", UK_VERSION);
-			exit(UK_EXIT_OK);
 		default:
-			usage(UK_EXIT_USAGE);
+			uk_cli_usage(&cli, NULL);
 		}
 	}
-	if (opt.dry_run && (opt.mode != MODE_JSON || opt.no_summary)) {
-		uk_warn("-n does not go with -c, -p or -N");
-		usage(UK_EXIT_USAGE);
-	}
+	if (opt.dry_run && (opt.mode != MODE_JSON || opt.no_summary))
+		uk_cli_usage(&cli, "-n does not go with -c, -p or -N");
+	if (opt.max_length && opt.max_tokens)
+		uk_cli_usage(&cli,
+		    "--max-length and --max-tokens: give one budget");
+	if ((opt.max_length || opt.max_tokens) && opt.mode == MODE_JSON)
+		uk_cli_usage(&cli, "--max-length and --max-tokens need -p or -c");
 	return optind;
 }
 
@@ -587,6 +647,7 @@ int
 main(int argc, char **argv)
 {
 	struct uk_err err;
+	FILE *ofp = stdout;
 	int i, r = 0;
 
 	uk_prog_set(argv[0]);
@@ -597,23 +658,24 @@ main(int argc, char **argv)
 	uk_summary_prompts_init(&prompts);
 	if (opt.prompt_dir &&
 	    uk_summary_prompts_load(&prompts, opt.prompt_dir, &err)) {
-		uk_warn("-P: %s", err.msg);
-		usage(UK_EXIT_USAGE);
+		uk_cli_usage(&cli, "--prompt-dir: %s", err.msg);
 	}
 	if (opt.prompt_file &&
 	    uk_summary_prompts_load_file(&prompts, opt.type, opt.prompt_file,
 		&err)) {
-		uk_warn("-s: %s", err.msg);
-		usage(UK_EXIT_USAGE);
+		uk_cli_usage(&cli, "--prompt-file: %s", err.msg);
 	}
 	setup_backend();
+	if (opt.output && !(ofp = fopen(opt.output, "w")))
+		uk_cli_usage(&cli, "-o: cannot open '%s': %s", opt.output,
+		    strerror(errno));
 	if (!opt.no_cache && !opt.no_summary) {
 		if (uk_cache_open(&cache, NULL, -1, &err))
 			uk_die(UK_EXIT_FATAL, "cache: %s", err.msg);
 		have_cache = 1;
 	}
 
-	uk_jsonl_out_init(&out, stdout);
+	uk_jsonl_out_init(&out, ofp);
 	uk_jsonl_queue_init(&queue, opt.mode == MODE_JSON ? &out : NULL);
 	queue.write = write_item;
 	for (i = 0; i < (argc ? argc : 1); i++) {
@@ -645,6 +707,9 @@ main(int argc, char **argv)
 	uk_jsonl_queue_release(&queue);
 	uk_jsonl_out_finish(&out);
 	uk_jsonl_out_release(&out);
+	if (ofp != stdout && fclose(ofp))
+		uk_die(UK_EXIT_FATAL, "write error: '%s': %s", opt.output,
+		    strerror(errno));
 	if (have_llm)
 		uk_llm_release(&llm);
 	if (have_cache)

@@ -34,9 +34,9 @@ teardown() { common_teardown; }
 @test "markdown-sum: a content cut inside a code block has its fence closed" {
 	jq -nc '{url:"https://example.com/c", url_type:"web", format:"markdown",
 	    content:"Intro.\n\n```python\nline one\nline two\nline three\n```\n\nAfter."}' >"$T/rec"
-	run -0 urlsum -N -p -l 30 "$T/rec"
+	run -0 urlsum -N -p --max-length 30 "$T/rec"
 	[[ $output == *$'```python\nline one\nlin...\n```' ]]
 	# Cut outside a block: nothing added.
-	run -0 urlsum -N -p -l 5 "$T/rec"
+	run -0 urlsum -N -p --max-length 5 "$T/rec"
 	[[ $output == *$'\n\nIntro...' ]]
 }
