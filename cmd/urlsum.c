@@ -201,6 +201,8 @@ set_summary(struct item *it, const char *text, size_t len,
 	uk_json_set_str(rec, "summary_type", uk_summary_type_name(it->type));
 	uk_json_set_str(rec, "summary_reason", it->reason);
 	uk_json_set_str(rec, "summary_backend", backend);
+	/* An earlier run's fallback said why its summary was offline. */
+	uk_json_del(rec, "summary_error");
 	it->qi->done = 1;
 }
 
@@ -325,6 +327,30 @@ process(struct item *it)
 	uk_llm_submit(&llm, &it->req);
 }
 
+/*
+ * The endpoint failed (after its retries): the offline summary in place
+ * of the model's, with the endpoint's error in summary_error, so that a
+ * good content record is not lost to a model that is down.  Returns 0
+ * when there is no offline summary either (the caller fails the record).
+ */
+static int
+fallback(struct item *it, const char *msg)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	const char *url = uk_json_get_str(it->qi->rec, "url");
+	int r = 0;
+
+	if (uk_summary_offline(it->qi->rec, it->type, &b) == 0) {
+		set_summary(it, b.buf, b.len, "offline");
+		uk_json_set_str(it->qi->rec, "summary_error", msg);
+		uk_warn("%s:%lu: '%s': %s; the offline summary instead",
+		    display(it->qi->file), it->qi->line, url ? url : "", msg);
+		r = 1;
+	}
+	uk_buf_release(&b);
+	return r;
+}
+
 /* A request came back. */
 static void
 answered(struct uk_llm_req *r)
@@ -345,7 +371,7 @@ answered(struct uk_llm_req *r)
 			uk_warn("cache: '%s': %s", url, err.msg);
 			uk_status_set(UK_EXIT_FAIL);
 		}
-	} else {
+	} else if (opt.no_fallback || !fallback(it, r->err.msg)) {
 		fail(it, r->err.msg);
 	}
 	uk_llm_req_release(r);

@@ -97,6 +97,10 @@ entry() {
 	entry "$URL" '.'
 	p=$(entry_path "$URL")
 	cp "$p" "$T/before"
-	run -1 --separate-stderr urlsum --model m --retries 0 "$SUM/web.json"
+	run -1 --separate-stderr urlsum --no-fallback --model m --retries 0 "$SUM/web.json"
+	cmp "$p" "$T/before"
+	# Nor does the offline summary in its place go into the entry.
+	run -0 --separate-stderr urlsum --model m --retries 0 "$SUM/web.json"
+	[ "$(jq -r .summary_backend <<<"$output")" = offline ]
 	cmp "$p" "$T/before"
 }

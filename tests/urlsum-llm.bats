@@ -90,29 +90,39 @@ teardown() { common_teardown; }
 	[ "$(jq -r .error <<<"$output")" = null ]
 }
 
-@test "500 every time ends in an error record and exit 1" {
+@test "500 every time: the offline summary, saying why; --no-fallback: an error record and exit 1" {
 	llm 500
-	run -1 --separate-stderr urlsum -C --model m --retries 1 "$SUM/web.json"
+	run -0 --separate-stderr urlsum -C --model m --retries 1 "$SUM/web.json"
+	[ "$(requests)" -eq 2 ]
+	jq -e '.summary_backend == "offline" and .summary_type == "BRIEF" and
+	    (.summary | length) > 0 and (has("error") | not) and
+	    (.summary_error | startswith("LLM endpoint: HTTP 500"))' <<<"$output"
+	[[ $stderr == *"web.json:1: 'https://blog.example.com/2026/build-cache': LLM endpoint: HTTP 500"*"; the offline summary instead" ]]
+	# The same summary as --offline's.
+	[ "$(jq -r .summary <<<"$output")" = "$(urlsum -C --offline "$SUM/web.json" | jq -r .summary)" ]
+	rm "$T/req"
+	run -1 --separate-stderr urlsum -C --no-fallback --model m --retries 1 "$SUM/web.json"
 	[ "$(requests)" -eq 2 ]
 	[[ $(jq -r .error <<<"$output") == "LLM endpoint: HTTP 500"*"internal failure"* ]]
 	[ "$(jq -r .summary <<<"$output")" = null ]
 	[ "$(jq -r .url <<<"$output")" = https://blog.example.com/2026/build-cache ]
 	[[ $stderr == *"urlsum: "*"web.json:1: 'https://blog.example.com/2026/build-cache': LLM endpoint: HTTP 500"* ]]
+	[ "$(jq -r .summary_error <<<"$output")" = null ]
 	# With no retries, one request.
-	run -1 --separate-stderr urlsum -C --model m --retries 0 "$SUM/web.json"
+	run -1 --separate-stderr urlsum -C --no-fallback --model m --retries 0 "$SUM/web.json"
 	[ "$(requests)" -eq 3 ]
 }
 
 @test "a hung endpoint ends at the timeout" {
 	llm hang
-	run -1 --separate-stderr urlsum -C --model m -t 1 --retries 3 "$SUM/web.json"
+	run -1 --separate-stderr urlsum -C --no-fallback --model m -t 1 --retries 3 "$SUM/web.json"
 	[[ $(jq -r .error <<<"$output") == "LLM request timed out after 1 s" ]]
 	# A timeout is not retried.
 	[ "$(requests)" -eq 1 ]
 }
 
 @test "a refused connection is an error record, not a crash" {
-	run -1 --separate-stderr urlsum -C --model m --retries 0 -U http://127.0.0.1:9/v1 "$SUM/web.json"
+	run -1 --separate-stderr urlsum -C --no-fallback --model m --retries 0 -U http://127.0.0.1:9/v1 "$SUM/web.json"
 	[[ $(jq -r .error <<<"$output") == "LLM request: "* ]]
 }
 
@@ -158,6 +168,6 @@ class H(http.server.BaseHTTPRequestHandler):
 s = http.server.HTTPServer(("127.0.0.1", 0), H)
 print(s.server_address[1], flush=True)
 s.serve_forever()'
-	run -1 --separate-stderr urlsum -C -U "http://127.0.0.1:$bad_PORT/v1" "$SUM/web.json"
+	run -1 --separate-stderr urlsum -C --no-fallback -U "http://127.0.0.1:$bad_PORT/v1" "$SUM/web.json"
 	[ "$(jq -r .error <<<"$output")" = "LLM reply: no choices[0].message.content" ]
 }
