@@ -92,6 +92,8 @@ static const char *backend_name;
 static yajl_val *ctx_recs;
 static size_t ctx_n, ctx_alloc;
 static int prompt_count;
+/* What -p left out as it went (without a budget). */
+static struct uk_summary_context prompt_left;
 
 /*
  * A record on its way through: its place in the output queue (qi->rec is
@@ -125,31 +127,47 @@ is_excluded(const char *url)
 	return 0;
 }
 
+/* -p without a budget: one record's context as it comes. */
+static void
+emit_prompt(yajl_val rec)
+{
+	struct uk_buf b = UK_BUF_INIT;
+
+	if (is_excluded(uk_json_get_str(rec, "url"))) {
+		prompt_left.excluded_n++;
+		return;
+	}
+	if (prompt_count++)
+		uk_buf_addch(&b, '\n');
+	if (uk_json_get(rec, "error")) {
+		uk_summary_format_error(rec, &b);
+		prompt_left.errors++;
+	} else {
+		uk_summary_format_prompt(rec, 0, &b);
+	}
+	uk_buf_addch(&b, '\n');
+	uk_jsonl_out_raw(&out, b.buf, b.len);
+	uk_jsonl_out_flush(&out);
+	uk_buf_release(&b);
+}
+
 /* Write one finished record in the chosen output mode. */
 static void
 emit(yajl_val rec)
 {
-	struct uk_buf b = UK_BUF_INIT;
-
 	switch (opt.mode) {
 	case MODE_JSON:
 		uk_jsonl_out_record(&out, rec);
 		uk_json_free(rec);
 		return;
 	case MODE_PROMPT:
-		if (!uk_json_get(rec, "error") &&
-		    !is_excluded(uk_json_get_str(rec, "url"))) {
-			if (prompt_count++)
-				uk_buf_addch(&b, '\n');
-			uk_summary_format_prompt(rec, (size_t)opt.max_length,
-			    &b);
-			uk_buf_addch(&b, '\n');
-			uk_jsonl_out_raw(&out, b.buf, b.len);
-			uk_jsonl_out_flush(&out);
-			uk_buf_release(&b);
+		if (!opt.max_length && !opt.max_tokens) {
+			emit_prompt(rec);
+			uk_json_free(rec);
+			return;
 		}
-		uk_json_free(rec);
-		return;
+		/* With a budget, held for the shares, as -c holds them. */
+		/* fall through */
 	default:
 		if (ctx_n == ctx_alloc) {
 			ctx_alloc = ctx_alloc ? 2 * ctx_alloc : 16;
@@ -234,22 +252,36 @@ from_cache(struct item *it, const char *url)
 	return r;
 }
 
+static const char *const text_keys[] = { "title", "description", "readme",
+	"symbol_map", "content", NULL };
+
 /* Does rec have anything besides its URL to summarise? */
 static int
 has_text(yajl_val rec)
 {
-	static const char *const keys[] = { "title", "description", "readme",
-		"symbol_map", "content", NULL };
 	const char *s;
 	size_t n, k;
 	int i;
 
-	for (i = 0; keys[i]; i++)
-		if ((s = uk_json_get_strn(rec, keys[i], &n)))
+	for (i = 0; text_keys[i]; i++)
+		if ((s = uk_json_get_strn(rec, text_keys[i], &n)))
 			for (k = 0; k < n; k++)
 				if (!isspace((unsigned char)s[k]))
 					return 1;
 	return 0;
+}
+
+/* Why rec has nothing to summarise: a url record (urldetect's, or a bare
+ * URL) has none of a content record's text fields at all. */
+static const char *
+no_text_reason(yajl_val rec)
+{
+	int i;
+
+	for (i = 0; text_keys[i]; i++)
+		if (uk_json_get(rec, text_keys[i]))
+			return "nothing to summarise";
+	return "no content: run urlfetch first";
 }
 
 /* Decide what a new record needs; submit a request when it needs one. */
@@ -286,7 +318,7 @@ process(struct item *it)
 	if (have_cache && !opt.force && from_cache(it, url))
 		return;
 	if (!has_text(rec)) {
-		fail(it, "nothing to summarise");
+		fail(it, no_text_reason(rec));
 		return;
 	}
 	if (!have_llm && !opt.dry_run) {
@@ -649,21 +681,53 @@ parse_opts(int argc, char **argv)
 	return optind;
 }
 
-/* -c: the prompt context of every record kept, on stdout. */
+/* Say what -p or -c left out of the context, and what it cut. */
+static void
+say_left_out(const struct uk_summary_context *c)
+{
+	struct uk_buf b = UK_BUF_INIT;
+
+	if (opt.quiet || !(c->errors || c->excluded_n || c->repeats || c->cut))
+		return;
+	if (c->errors)
+		uk_buf_addf(&b, ", %zu with an error (named in it)", c->errors);
+	if (c->excluded_n)
+		uk_buf_addf(&b, ", %zu excluded", c->excluded_n);
+	if (c->repeats)
+		uk_buf_addf(&b, ", %zu repeated", c->repeats);
+	if (b.len)
+		uk_warn("%s: left out %zu record%s: %s", opt.mode == MODE_CONTEXT ?
+		    "-c" : "-p", c->errors + c->excluded_n + c->repeats,
+		    c->errors + c->excluded_n + c->repeats == 1 ? "" : "s",
+		    b.buf + 2);
+	if (c->cut)
+		uk_warn("%s: cut %zu record%s to fit %s",
+		    opt.mode == MODE_CONTEXT ? "-c" : "-p", c->cut,
+		    c->cut == 1 ? "" : "s",
+		    opt.max_tokens ? "--max-tokens" : "--max-length");
+	uk_buf_release(&b);
+}
+
+/* -c, or -p with a budget: the prompt context of the records held. */
 static void
 write_context(void)
 {
+	struct uk_summary_context c = { 0 };
 	struct uk_buf b = UK_BUF_INIT;
 	size_t k;
 
 	opt.excluded = uk_xrealloc(opt.excluded,
 	    (opt.nexcluded + 1) * sizeof(*opt.excluded));
 	opt.excluded[opt.nexcluded] = NULL;
-	if (uk_summary_format_context(ctx_recs, ctx_n, opt.excluded,
-		(size_t)opt.max_length, &b))
-		uk_buf_addch(&b, '\n');
+	c.excluded = opt.excluded;
+	c.separator = opt.mode == MODE_CONTEXT ? UK_SUMMARY_SEPARATOR : "\n\n";
+	c.dedup = opt.mode == MODE_CONTEXT;
+	c.max_chars = (size_t)opt.max_length;
+	c.max_tokens = (size_t)opt.max_tokens;
+	uk_summary_format_context(ctx_recs, ctx_n, &c, &b);
 	uk_jsonl_out_raw(&out, b.buf, b.len);
 	uk_buf_release(&b);
+	say_left_out(&c);
 	for (k = 0; k < ctx_n; k++)
 		uk_json_free(ctx_recs[k]);
 	free(ctx_recs);
@@ -728,8 +792,11 @@ main(int argc, char **argv)
 	while (have_llm && llm.active)
 		wait_one(-1, NULL);
 	drain();
-	if (opt.mode == MODE_CONTEXT)
+	if (opt.mode == MODE_CONTEXT ||
+	    (opt.mode == MODE_PROMPT && (opt.max_length || opt.max_tokens)))
 		write_context();
+	else if (opt.mode == MODE_PROMPT)
+		say_left_out(&prompt_left);
 	uk_jsonl_queue_release(&queue);
 	uk_jsonl_out_finish(&out);
 	uk_jsonl_out_release(&out);

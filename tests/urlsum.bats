@@ -251,22 +251,76 @@ TABLE
 	run -0 urlsum -N -p "$T/in"
 	body=$(sed -n 3p <<<"$output")
 	[[ $body != *"..." ]]
-	run -0 urlsum -N -p --max-length 10 "$T/in"
-	[ "$(sed -n 3p <<<"$output")" = "éééééééééé..." ]
+	# A budget for the whole output replaces the cut of each record.
+	jq -cn '{url: "https://a.example/", content: ("é" * 5000)}' >"$T/in"
+	run -0 --separate-stderr urlsum -N -p --max-length 4500 "$T/in"
+	[ "$(printf '%s\n' "$output" | wc -m)" -eq 4500 ]
+	[[ $output == *"é..." ]]
+	[ "$stderr" = "urlsum: -p: cut 1 record to fit --max-length" ]
 }
 
-@test "format_url_context: separator, errors skipped, excluded URLs, length" {
+@test "format_url_context: separator, errors named, excluded URLs, repeats, a count on stderr" {
 	cat "$SUM/web.json" "$SUM/error.json" "$SUM/doc.json" "$SUM/file.json" \
 	    "$SUM/web.json" >"$T/in"
-	run -0 urlsum -N -c --exclude https://github.com/acme/ring/blob/main/ring.go "$T/in"
-	[ "$(grep -c '^## ' <<<"$output")" -eq 2 ]
-	[ "$(grep -c '^---$' <<<"$output")" -eq 1 ]
-	[[ $output == *"build-cache"*$'\n\n---\n\n'"## https://docs.python.org/3/library/re.html"* ]]
-	[[ $output != *"example.com/gone"* ]]
-	[[ $output != *"ring.go"* ]]
-	run -0 urlsum -N -c --max-length 20 "$T/in"
+	run -0 --separate-stderr urlsum -N -c --exclude https://github.com/acme/ring/blob/main/ring.go "$T/in"
 	[ "$(grep -c '^## ' <<<"$output")" -eq 3 ]
-	[[ $output == *"Why we moved our bui..."* ]]
+	[ "$(grep -c '^---$' <<<"$output")" -eq 2 ]
+	[[ $output == *"build-cache"*$'\n\n---\n\n## https://example.com/gone\n\n(left out: HTTP 404)\n\n---\n\n'"## https://docs.python.org/3/library/re.html"* ]]
+	[[ $output != *"ring.go"* ]]
+	[ "$stderr" = "urlsum: -c: left out 3 records: 1 with an error (named in it), 1 excluded, 1 repeated" ]
+	run -0 --separate-stderr urlsum -N -c -q --exclude https://github.com/acme/ring/blob/main/ring.go "$T/in"
+	[ -z "$stderr" ]
+	# -p names the error too, and keeps repeats.
+	run -0 --separate-stderr urlsum -N -p "$T/in"
+	[ "$(grep -c '^## ' <<<"$output")" -eq 5 ]
+	[[ $output == *$'## https://example.com/gone\n\n(left out: HTTP 404)\n'* ]]
+	[ "$stderr" = "urlsum: -p: left out 1 record: 1 with an error (named in it)" ]
+}
+
+@test "--max-length and --max-tokens: one budget for the whole context, shared fairly" {
+	cat "$SUM/web.json" "$SUM/error.json" "$SUM/doc.json" "$SUM/repo.json" >"$T/in"
+	run -0 urlsum -N -c -q "$T/in"
+	full=$(printf '%s\n' "$output" | wc -m)
+	run -0 --separate-stderr urlsum -N -c --max-length 1200 "$T/in"
+	[ "$(printf '%s\n' "$output" | wc -m)" -le 1200 ]
+	[ "$(printf '%s\n' "$output" | wc -m)" -ge 1150 ]
+	[ "$full" -gt 1200 ]
+	# Every record is there, the error's line whole.
+	[ "$(grep -c '^## ' <<<"$output")" -eq 4 ]
+	[[ $output == *$'(left out: HTTP 404)\n\n---'* ]]
+	[[ $stderr == *"urlsum: -c: cut "*" to fit --max-length"* ]]
+	# A budget larger than the context changes nothing but the 4000 cut.
+	run -0 urlsum -N -c -q --max-length 1000000 "$T/in"
+	[ "$(printf '%s\n' "$output" | wc -m)" -ge "$full" ]
+	# Tokens, counted as urlfetch counts them (cl100k_base).
+	run -0 --separate-stderr urlsum -N -c --max-tokens 300 "$T/in"
+	[ "$(grep -c '^## ' <<<"$output")" -eq 4 ]
+	[[ $stderr == *"to fit --max-tokens"* ]]
+	printf '%s\n' "$output" >"$T/ctx"
+	[ "$(wc -m <"$T/ctx")" -lt 1600 ]
+	[ "$(wc -m <"$T/ctx")" -gt 600 ]
+}
+
+@test "the title is given once, even when the text starts with it" {
+	run -0 urlsum -N -p "$SUM/web.json"
+	[ "$(grep -c 'Why we moved our build cache' <<<"$output")" -eq 1 ]
+	[ "$(sed -n 5p <<<"$output")" = "Last year our continuous integration bill doubled. Most of the time went into rebuilding artefacts that had not changed, because our cache keyed entries by branch name and timestamp." ]
+	# As a Markdown heading too; another first line stays.
+	jq -cn '{url: "https://a.example/", title: "Brew", content: "# Brew\n\nHot water."}' >"$T/in"
+	run -0 urlsum -N -p "$T/in"
+	[ "$output" = "$(printf '## https://a.example/\n\n**Brew**\n\nHot water.')" ]
+	jq -cn '{url: "https://a.example/", title: "Brew", content: "Brewing.\n\nHot water."}' >"$T/in"
+	run -0 urlsum -N -p "$T/in"
+	[[ $output == *$'**Brew**\n\nBrewing.'* ]]
+}
+
+@test "a url record (no content, from urldetect) says to run urlfetch first" {
+	printf '%s\n' '{"url":"https://a.example/x","type":"web"}' >"$T/in"
+	run -1 --separate-stderr urlsum -C "$T/in"
+	[ "$(jq -r .error <<<"$output")" = "no content: run urlfetch first" ]
+	[[ $stderr == *"'https://a.example/x': no content: run urlfetch first"* ]]
+	run -1 --separate-stderr urlsum -C -c "$T/in"
+	[ "$output" = "$(printf '## https://a.example/x\n\n(left out: no content: run urlfetch first)')" ]
 }
 
 @test "--context summarises first, then formats" {
