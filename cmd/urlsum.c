@@ -26,8 +26,7 @@ static const char synopsis[] =
     "       urlsum -h | -V\n";
 
 static const char options[] =
-    "Summarise content records, offline or through an LLM; or write them as\n"
-    "prompt context for another model (-p, -c).\n"
+    "Summarise content records, offline or through an LLM, or make a prompt of them.\n"
     "\n"
     "  -C, --no-cache            neither read nor write summaries in the cache\n"
     "  -c, --context             write the prompt context of all records\n"
