@@ -431,7 +431,9 @@ wait_one(int fd, int *ready)
 static int
 run(struct uk_jsonl_in *in)
 {
-	struct uk_jsonl_policy p = { .require = opt.no_summary ? NULL : "url",
+	/* A bare URL is a url record, to be told to run urlfetch first. */
+	struct uk_jsonl_policy p = { .flags = UK_JSONL_BARE_URL,
+		.require = opt.no_summary ? NULL : "url",
 		.q = &queue };
 	struct uk_err err;
 	struct item *it;

@@ -321,6 +321,9 @@ TABLE
 	[[ $stderr == *"'https://a.example/x': no content: run urlfetch first"* ]]
 	run -1 --separate-stderr urlsum -C -c "$T/in"
 	[ "$output" = "$(printf '## https://a.example/x\n\n(left out: no content: run urlfetch first)')" ]
+	# A bare URL is a url record, as in every program.
+	run -1 --separate-stderr urlsum -C <<<'https://a.example/y'
+	json_eq "$output" '{"url":"https://a.example/y","error":"no content: run urlfetch first"}'
 }
 
 @test "--context summarises first, then formats" {
