@@ -688,7 +688,9 @@ say_left_out(const struct uk_summary_context *c)
 {
 	struct uk_buf b = UK_BUF_INIT;
 
-	if (opt.quiet || !(c->errors || c->excluded_n || c->repeats || c->cut))
+	size_t left = c->errors + c->excluded_n + c->repeats + c->dropped;
+
+	if (opt.quiet || !(left || c->cut))
 		return;
 	if (c->errors)
 		uk_buf_addf(&b, ", %zu with an error (named in it)", c->errors);
@@ -696,11 +698,13 @@ say_left_out(const struct uk_summary_context *c)
 		uk_buf_addf(&b, ", %zu excluded", c->excluded_n);
 	if (c->repeats)
 		uk_buf_addf(&b, ", %zu repeated", c->repeats);
+	if (c->dropped)
+		uk_buf_addf(&b, ", %zu last with no room in %s", c->dropped,
+		    opt.max_tokens ? "--max-tokens" : "--max-length");
 	if (b.len)
-		uk_warn("%s: left out %zu record%s: %s", opt.mode == MODE_CONTEXT ?
-		    "-c" : "-p", c->errors + c->excluded_n + c->repeats,
-		    c->errors + c->excluded_n + c->repeats == 1 ? "" : "s",
-		    b.buf + 2);
+		uk_warn("%s: left out %zu record%s: %s",
+		    opt.mode == MODE_CONTEXT ? "-c" : "-p", left,
+		    left == 1 ? "" : "s", b.buf + 2);
 	if (c->cut)
 		uk_warn("%s: cut %zu record%s to fit %s",
 		    opt.mode == MODE_CONTEXT ? "-c" : "-p", c->cut,

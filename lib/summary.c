@@ -493,7 +493,9 @@ uk_summary_format_error(yajl_val rec, struct uk_buf *out)
 struct piece {
 	struct uk_buf text; /* the record formatted whole */
 	size_t size;        /* text's length in the budget's unit */
-	size_t give;        /* its share */
+	size_t hlen, hdr;   /* its "## URL" line: bytes, and in the unit */
+	size_t give;        /* its share, at least hdr */
+	int error;          /* a record left out for its error */
 };
 
 static size_t
@@ -508,7 +510,8 @@ units(const struct uk_summary_context *c, const char *s, size_t n)
  * fence of a code block the cut leaves open counted in them.
  */
 static void
-cut_chars(const char *t, size_t len, size_t max, struct uk_buf *out)
+cut_chars(const char *t, size_t len, size_t keep, size_t max,
+    struct uk_buf *out)
 {
 	size_t c, f, need, room;
 	char fch = '`';
@@ -518,7 +521,7 @@ cut_chars(const char *t, size_t len, size_t max, struct uk_buf *out)
 		return;
 	}
 	if (max < 3) {
-		uk_buf_add(out, t, uk_utf8_prefix(t, len, max));
+		uk_buf_add(out, t, keep);
 		return;
 	}
 	room = max - 3;
@@ -529,6 +532,11 @@ cut_chars(const char *t, size_t len, size_t max, struct uk_buf *out)
 		if (need <= max || !room)
 			break;
 		room = need - max >= room ? 0 : room - (need - max);
+	}
+	if (c < keep) {
+		/* No room past the "## URL" line, which is kept whole. */
+		uk_buf_add(out, t, keep);
+		return;
 	}
 	uk_buf_add(out, t, c);
 	uk_buf_addstr(out, "...");
@@ -556,7 +564,7 @@ cut_piece(const struct uk_summary_context *c, const struct piece *p,
 		return;
 	}
 	if (!c->max_tokens) {
-		cut_chars(p->text.buf, p->text.len, p->give, out);
+		cut_chars(p->text.buf, p->text.len, p->hlen, p->give, out);
 		return;
 	}
 	chars = uk_utf8_chars(p->text.buf, p->text.len);
@@ -564,13 +572,13 @@ cut_piece(const struct uk_summary_context *c, const struct piece *p,
 	while (lo < hi) {
 		mid = lo + (hi - lo + 1) / 2;
 		uk_buf_reset(&b);
-		cut_chars(p->text.buf, p->text.len, mid, &b);
+		cut_chars(p->text.buf, p->text.len, p->hlen, mid, &b);
 		if (units(c, b.buf, b.len) <= p->give)
 			lo = mid;
 		else
 			hi = mid - 1;
 	}
-	cut_chars(p->text.buf, p->text.len, lo, out);
+	cut_chars(p->text.buf, p->text.len, p->hlen, lo, out);
 	uk_buf_release(&b);
 }
 
@@ -580,11 +588,13 @@ by_size(const void *a, const void *b)
 	const struct piece *x = *(const struct piece *const *)a;
 	const struct piece *y = *(const struct piece *const *)b;
 
-	return x->size < y->size ? -1 : x->size > y->size;
+	return x->size - x->hdr < y->size - y->hdr ? -1 :
+						     x->size - x->hdr > y->size - y->hdr;
 }
 
-/* Share avail among pieces[0..m): from the shortest up, each an equal
- * share of what is left, the unused part passed on. */
+/* Share avail among pieces[0..m), over their "## URL" lines: from the
+ * shortest up, each an equal share of what is left, the unused part
+ * passed on. */
 static void
 share(struct piece *pieces, size_t m, size_t avail)
 {
@@ -596,9 +606,11 @@ share(struct piece *pieces, size_t m, size_t avail)
 	qsort(order, m, sizeof(*order), by_size);
 	for (k = 0; k < m; k++) {
 		size_t eq = avail / (m - k);
+		size_t want = order[k]->size - order[k]->hdr;
+		size_t g = want < eq ? want : eq;
 
-		order[k]->give = order[k]->size < eq ? order[k]->size : eq;
-		avail -= order[k]->give;
+		order[k]->give = order[k]->hdr + g;
+		avail -= g;
 	}
 	free(order);
 }
@@ -616,6 +628,7 @@ uk_summary_format_context(const yajl_val *recs, size_t n,
 	int k;
 
 	c->took = c->errors = c->excluded_n = c->repeats = c->cut = 0;
+	c->dropped = 0;
 	for (i = 0; i < n; i++) {
 		size_t ulen = 0;
 		const char *url = uk_json_get_strn(recs[i], "url", &ulen);
@@ -638,6 +651,7 @@ uk_summary_format_context(const yajl_val *recs, size_t n,
 		uk_buf_init(&p->text, 0);
 		if (uk_json_get(recs[i], "error")) {
 			uk_summary_format_error(recs[i], &p->text);
+			p->error = 1;
 			c->errors++;
 		} else {
 			uk_summary_format_prompt(recs[i],
@@ -652,13 +666,38 @@ uk_summary_format_context(const yajl_val *recs, size_t n,
 	 * with one, the shares, made smaller by what the whole is over (in
 	 * tokens, the parts' counts need not add up to the whole's). */
 	for (i = 0; i < m; i++) {
-		pieces[i].size = budget ? units(c, pieces[i].text.buf,
-						pieces[i].text.len) :
-					  0;
-		pieces[i].give = pieces[i].size;
+		struct piece *p = &pieces[i];
+		const char *nl = memchr(p->text.buf, '\n', p->text.len);
+
+		p->hlen = nl ? (size_t)(nl - p->text.buf) : p->text.len;
+		p->size = budget ? units(c, p->text.buf, p->text.len) : 0;
+		p->hdr = budget ? units(c, p->text.buf, p->hlen) : 0;
+		if (p->hdr > p->size)
+			p->hdr = p->size;
+		p->give = p->size;
 	}
-	overhead = m ? (m - 1) * units(c, sep, strlen(sep)) + 1 : 0;
-	avail = budget > overhead ? budget - overhead : 0;
+	/* Each record keeps at least its "## URL" line: the last records
+	 * go when the budget cannot hold every such line. */
+	for (;;) {
+		size_t lines = 0;
+
+		overhead = m ? (m - 1) * units(c, sep, strlen(sep)) + 1 : 0;
+		for (i = 0; i < m; i++)
+			lines += pieces[i].hdr;
+		if (!budget || !m || lines + overhead <= budget) {
+			avail = budget > overhead + lines ?
+			    budget - overhead - lines :
+			    0;
+			break;
+		}
+		m--;
+		c->dropped++;
+		if (pieces[m].error)
+			c->errors--;
+		else
+			c->took--;
+		uk_buf_release(&pieces[m].text);
+	}
 	for (tries = 0; m; tries++) {
 		uk_buf_reset(&b);
 		if (budget)

@@ -158,6 +158,8 @@ struct uk_summary_context {
 	size_t errors;   /* records with error, named only */
 	size_t excluded_n, repeats; /* records left out unnamed */
 	size_t cut;      /* records cut to fit the budget */
+	size_t dropped;  /* last records left out: the budget could not
+	                    hold their "## URL" lines */
 };
 
 /*
@@ -175,8 +177,10 @@ struct uk_summary_context {
  * share is written whole and leaves the rest of its share to the records
  * after it; a longer one is cut to its share, with "..." and any open
  * code fence closed within it.  So short records are never cut for long
- * ones, and the output is at most the budget (a budget too small for
- * the records' "## URL" lines cuts into them).
+ * ones.  Every record keeps its "## URL" line (shares are of what is
+ * left after those lines); when the budget cannot hold all of them, the
+ * last records are left out (c->dropped).  The output is at most the
+ * budget, but for a budget too small for one record's line.
  *
  * Appended to out; fills c's counts and returns c->took.
  */

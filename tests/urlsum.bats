@@ -301,6 +301,22 @@ TABLE
 	[ "$(wc -m <"$T/ctx")" -gt 600 ]
 }
 
+@test "a budget too small for every record: each keeps its '## URL' line, the last ones go" {
+	cat "$SUM/web.json" "$SUM/error.json" "$SUM/doc.json" "$SUM/repo.json" >"$T/in"
+	run -0 --separate-stderr urlsum -N -c --max-length 120 "$T/in"
+	[ "$(printf '%s\n' "$output" | wc -m)" -le 120 ]
+	[ "$(grep -c '^## ' <<<"$output")" -eq 2 ]
+	[[ $output == "## https://blog.example.com/2026/build-cache"$'\n\n'*"..."$'\n\n---\n\n## https://example.com/gone\n\n'* ]]
+	[[ $stderr == *"urlsum: -c: left out 3 records: 1 with an error (named in it), 2 last with no room in --max-length"* ]]
+	# Room for the lines and no more: the lines alone.
+	run -0 --separate-stderr urlsum -N -c --max-length 80 "$T/in"
+	[ "$output" = "$(printf '## https://blog.example.com/2026/build-cache\n\n---\n\n## https://example.com/gone')" ]
+	# Not even one line: nothing.
+	run -0 --separate-stderr urlsum -N -c --max-length 40 "$T/in"
+	[ -z "$output" ]
+	[[ $stderr == *"left out 4 records: 4 last with no room in --max-length"* ]]
+}
+
 @test "the title is given once, even when the text starts with it" {
 	run -0 urlsum -N -p "$SUM/web.json"
 	[ "$(grep -c 'Why we moved our build cache' <<<"$output")" -eq 1 ]

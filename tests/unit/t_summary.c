@@ -271,6 +271,20 @@ test_context(void)
 		    "context: what a short record leaves goes to the next");
 	}
 	memset(&c, 0, sizeof(c));
+	c.max_chars = 30;
+	uk_buf_reset(&b);
+	uk_summary_format_context(big, 3, &c, &b);
+	ok(!strcmp(b.buf, "## u0\n\n---\n\n## u1\n\n---\n\n## u2\n") &&
+		!c.dropped && c.cut == 3,
+	    "context: room for the '## URL' lines only: the lines");
+	memset(&c, 0, sizeof(c));
+	c.max_chars = 29;
+	uk_buf_reset(&b);
+	uk_summary_format_context(big, 3, &c, &b);
+	ok(c.dropped == 1 && c.took == 2 && !strstr(b.buf, "## u2") &&
+		uk_utf8_chars(b.buf, b.len) <= 29,
+	    "context: no room for every line: the last record goes");
+	memset(&c, 0, sizeof(c));
 	c.max_tokens = 100;
 	uk_buf_reset(&b);
 	uk_summary_format_context(big, 3, &c, &b);
