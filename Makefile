@@ -17,7 +17,7 @@ urldetect_PKGS = yajl libcurl
 urlcache_PKGS  = yajl libcurl libcrypto
 urlfetch_PKGS  = yajl gumbo
 urlfetch-net_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter libpcre2-8
-urlsum_PKGS    = yajl libcurl libcrypto
+urlsum_PKGS    = yajl libcurl libcrypto libpcre2-8
 toolack_PKGS   = yajl libcurl libmicrohttpd libcrypto
 pwfetch_PKGS   = yajl libcurl gumbo libcrypto
 # Compiled against, linked by none: lib/pdf.c loads poppler-glib with

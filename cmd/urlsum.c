@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* urlsum: summarise content records, offline or through an LLM. */
 #include <ctype.h>
-#include <getopt.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,17 +9,60 @@
 #include "banned.h"
 #include "buf.h"
 #include "cache.h"
+#include "cli.h"
 #include "json.h"
 #include "jsonl.h"
 #include "llm.h"
 #include "summary.h"
 #include "util.h"
 
-static const char usage_text[] =
-    "usage: urlsum [-CfNnoV] [-c | -p] [-t type] [-H hint] [-u url] [-m model]\n"
-    "              [-k key-file] [-T timeout] [-r retries] [-j jobs]\n"
-    "              [-P prompt-dir] [-s prompt-file] [-x url] [-l max-length]\n"
-    "              [file ...]\n";
+static const char synopsis[] =
+    "usage: urlsum [-CNnqr] [-c | -p] [-j jobs] [-o file] [-t timeout]\n"
+    "              [-U url] [-y type] [--exclude url] [--hint hint]\n"
+    "              [--key-file file] [--max-length chars] [--max-tokens tokens]\n"
+    "              [--model model] [--no-fallback] [--offline]\n"
+    "              [--prompt-dir dir] [--prompt-file file] [--retries n]\n"
+    "              [file ...]\n"
+    "       urlsum -h | -V\n";
+
+static const char options[] =
+    "Summarise content records, offline or through an LLM, or make a prompt of them.\n"
+    "\n"
+    "  -C, --no-cache            neither read nor write summaries in the cache\n"
+    "  -c, --context             write the prompt context of all records\n"
+    "      --exclude=URL         leave URL out of -p and -c output (repeatable)\n"
+    "      --hint=STRING         the user's words that steer the type\n"
+    "  -j, --jobs=N              requests in flight at once (default: 4)\n"
+    "      --key-file=FILE       read the API key from FILE's first line\n"
+    "      --max-length=CHARS    the whole -p or -c output's budget\n"
+    "      --max-tokens=N        the same in tokens (cl100k_base)\n"
+    "      --model=NAME          the model to ask for (default: URLKIT_LLM_MODEL)\n"
+    "  -N, --no-summary          summarise nothing, only format (-p, -c)\n"
+    "  -n, --dry-run             write each request's body, send nothing\n"
+    "      --no-fallback         an endpoint failure is an error record, with\n"
+    "                            no offline summary in its place\n"
+    "  -o, --output=FILE         write to FILE instead of standard output\n"
+    "      --offline             the offline summariser, even with an endpoint\n"
+    "  -p, --prompt              write each record as prompt context\n"
+    "      --prompt-dir=DIR      the prompts of the types from DIR/TYPE.md\n"
+    "      --prompt-file=FILE    the prompt of -y's type (or of every type)\n"
+    "  -q, --quiet               no count on stderr of what -p or -c left out\n"
+    "  -r, --refresh             summarise again over a kept summary\n"
+    "      --force               the same as --refresh (its old name)\n"
+    "      --retries=N           tries after the first on 429, 5xx (default: 3)\n"
+    "  -t, --timeout=SECONDS     give up on a request after (default: 120)\n"
+    "  -U, --url=URL             the endpoint, ending in /v1\n"
+    "                            (default: URLKIT_LLM_URL; none: offline)\n"
+    "  -y, --type=TYPE           BRIEF, USAGE, API, ARCHITECTURE or EVALUATION\n"
+    "                            for every record (default: by URL type, hint)\n"
+    "      --compact             one JSON line per record, even on a terminal\n"
+    "      --pretty              indented records, even in a pipe\n"
+    "  -h, --help                the synopsis (-h) or this help (--help)\n"
+    "  -V, --version             print the version\n"
+    "\n"
+    "See urlsum(1).\n";
+
+static const struct uk_cli cli = { "urlsum", synopsis, options };
 
 enum { MODE_JSON, MODE_PROMPT, MODE_CONTEXT };
 
@@ -28,7 +71,9 @@ static struct {
 	int type; /* -1: choose */
 	const char *hint, *url, *model, *key_file, *prompt_dir, *prompt_file;
 	double timeout;
-	long retries, jobs, max_length;
+	long retries, jobs, max_length, max_tokens;
+	int no_fallback, quiet;
+	const char *output;
 	const char **excluded;
 	size_t nexcluded;
 } opt = { .type = -1, .timeout = 120, .retries = 3, .jobs = 4 };
@@ -46,6 +91,8 @@ static const char *backend_name;
 static yajl_val *ctx_recs;
 static size_t ctx_n, ctx_alloc;
 static int prompt_count;
+/* What -p left out as it went (without a budget). */
+static struct uk_summary_context prompt_left;
 
 /*
  * A record on its way through: its place in the output queue (qi->rec is
@@ -61,13 +108,6 @@ struct item {
 
 /* Records in input order, however their summaries finish. */
 static struct uk_jsonl_queue queue;
-
-static void
-usage(int code)
-{
-	fputs(usage_text, code ? stderr : stdout);
-	exit(code);
-}
 
 static const char *
 display(const char *file)
@@ -86,31 +126,47 @@ is_excluded(const char *url)
 	return 0;
 }
 
+/* -p without a budget: one record's context as it comes. */
+static void
+emit_prompt(yajl_val rec)
+{
+	struct uk_buf b = UK_BUF_INIT;
+
+	if (is_excluded(uk_json_get_str(rec, "url"))) {
+		prompt_left.excluded_n++;
+		return;
+	}
+	if (prompt_count++)
+		uk_buf_addch(&b, '\n');
+	if (uk_json_get(rec, "error")) {
+		uk_summary_format_error(rec, &b);
+		prompt_left.errors++;
+	} else {
+		uk_summary_format_prompt(rec, 0, &b);
+	}
+	uk_buf_addch(&b, '\n');
+	uk_jsonl_out_raw(&out, b.buf, b.len);
+	uk_jsonl_out_flush(&out);
+	uk_buf_release(&b);
+}
+
 /* Write one finished record in the chosen output mode. */
 static void
 emit(yajl_val rec)
 {
-	struct uk_buf b = UK_BUF_INIT;
-
 	switch (opt.mode) {
 	case MODE_JSON:
 		uk_jsonl_out_record(&out, rec);
 		uk_json_free(rec);
 		return;
 	case MODE_PROMPT:
-		if (!uk_json_get(rec, "error") &&
-		    !is_excluded(uk_json_get_str(rec, "url"))) {
-			if (prompt_count++)
-				uk_buf_addch(&b, '\n');
-			uk_summary_format_prompt(rec, (size_t)opt.max_length,
-			    &b);
-			uk_buf_addch(&b, '\n');
-			uk_jsonl_out_raw(&out, b.buf, b.len);
-			uk_jsonl_out_flush(&out);
-			uk_buf_release(&b);
+		if (!opt.max_length && !opt.max_tokens) {
+			emit_prompt(rec);
+			uk_json_free(rec);
+			return;
 		}
-		uk_json_free(rec);
-		return;
+		/* With a budget, held for the shares, as -c holds them. */
+		/* fall through */
 	default:
 		if (ctx_n == ctx_alloc) {
 			ctx_alloc = ctx_alloc ? 2 * ctx_alloc : 16;
@@ -162,6 +218,8 @@ set_summary(struct item *it, const char *text, size_t len,
 	uk_json_set_str(rec, "summary_type", uk_summary_type_name(it->type));
 	uk_json_set_str(rec, "summary_reason", it->reason);
 	uk_json_set_str(rec, "summary_backend", backend);
+	/* An earlier run's fallback said why its summary was offline. */
+	uk_json_del(rec, "summary_error");
 	it->qi->done = 1;
 }
 
@@ -193,22 +251,36 @@ from_cache(struct item *it, const char *url)
 	return r;
 }
 
+static const char *const text_keys[] = { "title", "description", "readme",
+	"symbol_map", "content", NULL };
+
 /* Does rec have anything besides its URL to summarise? */
 static int
 has_text(yajl_val rec)
 {
-	static const char *const keys[] = { "title", "description", "readme",
-		"symbol_map", "content", NULL };
 	const char *s;
 	size_t n, k;
 	int i;
 
-	for (i = 0; keys[i]; i++)
-		if ((s = uk_json_get_strn(rec, keys[i], &n)))
+	for (i = 0; text_keys[i]; i++)
+		if ((s = uk_json_get_strn(rec, text_keys[i], &n)))
 			for (k = 0; k < n; k++)
 				if (!isspace((unsigned char)s[k]))
 					return 1;
 	return 0;
+}
+
+/* Why rec has nothing to summarise: a url record (urldetect's, or a bare
+ * URL) has none of a content record's text fields at all. */
+static const char *
+no_text_reason(yajl_val rec)
+{
+	int i;
+
+	for (i = 0; text_keys[i]; i++)
+		if (uk_json_get(rec, text_keys[i]))
+			return "nothing to summarise";
+	return "no content: run urlfetch first";
 }
 
 /* Decide what a new record needs; submit a request when it needs one. */
@@ -245,7 +317,7 @@ process(struct item *it)
 	if (have_cache && !opt.force && from_cache(it, url))
 		return;
 	if (!has_text(rec)) {
-		fail(it, "nothing to summarise");
+		fail(it, no_text_reason(rec));
 		return;
 	}
 	if (!have_llm && !opt.dry_run) {
@@ -286,6 +358,30 @@ process(struct item *it)
 	uk_llm_submit(&llm, &it->req);
 }
 
+/*
+ * The endpoint failed (after its retries): the offline summary in place
+ * of the model's, with the endpoint's error in summary_error, so that a
+ * good content record is not lost to a model that is down.  Returns 0
+ * when there is no offline summary either (the caller fails the record).
+ */
+static int
+fallback(struct item *it, const char *msg)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	const char *url = uk_json_get_str(it->qi->rec, "url");
+	int r = 0;
+
+	if (uk_summary_offline(it->qi->rec, it->type, &b) == 0) {
+		set_summary(it, b.buf, b.len, "offline");
+		uk_json_set_str(it->qi->rec, "summary_error", msg);
+		uk_warn("%s:%lu: '%s': %s; the offline summary instead",
+		    display(it->qi->file), it->qi->line, url ? url : "", msg);
+		r = 1;
+	}
+	uk_buf_release(&b);
+	return r;
+}
+
 /* A request came back. */
 static void
 answered(struct uk_llm_req *r)
@@ -306,7 +402,7 @@ answered(struct uk_llm_req *r)
 			uk_warn("cache: '%s': %s", url, err.msg);
 			uk_status_set(UK_EXIT_FAIL);
 		}
-	} else {
+	} else if (opt.no_fallback || !fallback(it, r->err.msg)) {
 		fail(it, r->err.msg);
 	}
 	uk_llm_req_release(r);
@@ -335,7 +431,9 @@ wait_one(int fd, int *ready)
 static int
 run(struct uk_jsonl_in *in)
 {
-	struct uk_jsonl_policy p = { .require = opt.no_summary ? NULL : "url",
+	/* A bare URL is a url record, to be told to run urlfetch first. */
+	struct uk_jsonl_policy p = { .flags = UK_JSONL_BARE_URL,
+		.require = opt.no_summary ? NULL : "url",
 		.q = &queue };
 	struct uk_err err;
 	struct item *it;
@@ -380,20 +478,16 @@ read_key(const char *path)
 	FILE *fp = fopen(path, "r");
 	char *nl;
 
-	if (!fp) {
-		uk_warn("cannot read key file '%s'", path);
-		usage(UK_EXIT_USAGE);
-	}
+	if (!fp)
+		uk_cli_usage(&cli, "--key-file: cannot read '%s'", path);
 	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0 && b.len < 65536)
 		uk_buf_add(&b, chunk, n);
 	fclose(fp);
 	if ((nl = memchr(b.buf, '\n', b.len)))
 		uk_buf_setlen(&b, (size_t)(nl - b.buf));
 	uk_buf_trim(&b);
-	if (!b.len) {
-		uk_warn("key file '%s' is empty", path);
-		usage(UK_EXIT_USAGE);
-	}
+	if (!b.len)
+		uk_cli_usage(&cli, "--key-file: '%s' is empty", path);
 	return uk_buf_detach(&b, NULL);
 }
 
@@ -423,36 +517,55 @@ setup_backend(void)
 	lo.timeout = opt.timeout;
 	lo.retries = (int)opt.retries;
 	if (uk_llm_init(&llm, &lo, &err)) {
-		uk_warn("%s", err.msg);
-		usage(
-		    err.code == UK_EXIT_USAGE ? UK_EXIT_USAGE : UK_EXIT_FATAL);
+		if (err.code == UK_EXIT_USAGE)
+			uk_cli_usage(&cli, "%s", err.msg);
+		uk_die(UK_EXIT_FATAL, "%s", err.msg);
 	}
 	have_llm = 1;
 	backend_name = opt.model;
 }
 
+enum {
+	OPT_EXCLUDE = UK_OPT_FIRST,
+	OPT_HINT,
+	OPT_KEY_FILE,
+	OPT_MAX_LENGTH,
+	OPT_MAX_TOKENS,
+	OPT_MODEL,
+	OPT_NO_FALLBACK,
+	OPT_OFFLINE,
+	OPT_PROMPT_DIR,
+	OPT_PROMPT_FILE,
+	OPT_RETRIES,
+};
+
 static const struct option longopts[] = {
 	{ "no-cache", no_argument, NULL, 'C' },
 	{ "context", no_argument, NULL, 'c' },
-	{ "force", no_argument, NULL, 'f' },
-	{ "hint", required_argument, NULL, 'H' },
+	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
+	{ "force", no_argument, NULL, 'r' },
+	{ "hint", required_argument, NULL, OPT_HINT },
 	{ "jobs", required_argument, NULL, 'j' },
-	{ "key-file", required_argument, NULL, 'k' },
-	{ "max-length", required_argument, NULL, 'l' },
-	{ "model", required_argument, NULL, 'm' },
+	{ "key-file", required_argument, NULL, OPT_KEY_FILE },
+	{ "max-length", required_argument, NULL, OPT_MAX_LENGTH },
+	{ "max-tokens", required_argument, NULL, OPT_MAX_TOKENS },
+	{ "model", required_argument, NULL, OPT_MODEL },
 	{ "no-summary", no_argument, NULL, 'N' },
 	{ "dry-run", no_argument, NULL, 'n' },
-	{ "offline", no_argument, NULL, 'o' },
+	{ "no-fallback", no_argument, NULL, OPT_NO_FALLBACK },
+	{ "output", required_argument, NULL, 'o' },
+	{ "offline", no_argument, NULL, OPT_OFFLINE },
 	{ "prompt", no_argument, NULL, 'p' },
-	{ "prompt-dir", required_argument, NULL, 'P' },
-	{ "retries", required_argument, NULL, 'r' },
-	{ "prompt-file", required_argument, NULL, 's' },
-	{ "timeout", required_argument, NULL, 'T' },
-	{ "type", required_argument, NULL, 't' },
-	{ "url", required_argument, NULL, 'u' },
-	{ "exclude", required_argument, NULL, 'x' },
-	{ "help", no_argument, NULL, 'h' },
+	{ "prompt-dir", required_argument, NULL, OPT_PROMPT_DIR },
+	{ "prompt-file", required_argument, NULL, OPT_PROMPT_FILE },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "refresh", no_argument, NULL, 'r' },
+	{ "retries", required_argument, NULL, OPT_RETRIES },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "type", required_argument, NULL, 'y' },
+	{ "url", required_argument, NULL, 'U' },
 	{ "version", no_argument, NULL, 'V' },
+	UK_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -463,9 +576,8 @@ parse_opts(int argc, char **argv)
 {
 	int c;
 
-	opt.max_length = UK_SUMMARY_PROMPT_MAX;
-	while ((c = getopt_long(argc, argv, "CcfH:j:k:l:m:NnopP:r:s:T:t:u:x:hV",
-		    longopts, NULL)) != -1) {
+	while ((c = uk_cli_getopt(&cli, argc, argv, "Ccj:Nno:pqrt:U:y:hV",
+		    longopts)) != -1) {
 		switch (c) {
 		case 'C':
 			opt.no_cache = 1;
@@ -473,30 +585,35 @@ parse_opts(int argc, char **argv)
 		case 'c':
 			opt.mode = MODE_CONTEXT;
 			break;
-		case 'f':
+		case 'r':
 			opt.force = 1;
 			break;
-		case 'H':
+		case OPT_HINT:
 			opt.hint = optarg;
 			break;
 		case 'j':
-			if (uk_parse_long(optarg, 1, 256, &opt.jobs)) {
-				uk_warn("-j: not a count from 1 to 256: '%s'",
+			if (uk_parse_long(optarg, 1, 256, &opt.jobs))
+				uk_cli_usage(&cli,
+				    "-j: not a count from 1 to 256: '%s'",
 				    optarg);
-				usage(UK_EXIT_USAGE);
-			}
 			break;
-		case 'k':
+		case OPT_KEY_FILE:
 			opt.key_file = optarg;
 			break;
-		case 'l':
+		case OPT_MAX_LENGTH:
 			if (uk_parse_long(optarg, 1, 100000000L,
-				&opt.max_length)) {
-				uk_warn("-l: not a length: '%s'", optarg);
-				usage(UK_EXIT_USAGE);
-			}
+				&opt.max_length))
+				uk_cli_usage(&cli,
+				    "--max-length: not a length: '%s'", optarg);
 			break;
-		case 'm':
+		case OPT_MAX_TOKENS:
+			if (uk_parse_long(optarg, 1, 100000000L,
+				&opt.max_tokens))
+				uk_cli_usage(&cli,
+				    "--max-tokens: not a count of tokens: '%s'",
+				    optarg);
+			break;
+		case OPT_MODEL:
 			opt.model = optarg;
 			break;
 		case 'n':
@@ -505,79 +622,117 @@ parse_opts(int argc, char **argv)
 		case 'N':
 			opt.no_summary = 1;
 			break;
+		case OPT_NO_FALLBACK:
+			opt.no_fallback = 1;
+			break;
 		case 'o':
+			opt.output = optarg;
+			break;
+		case OPT_OFFLINE:
 			opt.offline = 1;
 			break;
 		case 'p':
 			opt.mode = MODE_PROMPT;
 			break;
-		case 'P':
+		case OPT_PROMPT_DIR:
 			opt.prompt_dir = optarg;
 			break;
-		case 'r':
-			if (uk_parse_long(optarg, 0, 100, &opt.retries)) {
-				uk_warn("-r: not a count from 0 to 100: '%s'",
-				    optarg);
-				usage(UK_EXIT_USAGE);
-			}
+		case 'q':
+			opt.quiet = 1;
 			break;
-		case 's':
+		case OPT_RETRIES:
+			if (uk_parse_long(optarg, 0, 100, &opt.retries))
+				uk_cli_usage(&cli,
+				    "--retries: not a count from 0 to 100: '%s'",
+				    optarg);
+			break;
+		case OPT_PROMPT_FILE:
 			opt.prompt_file = optarg;
 			break;
-		case 'T':
-			if (uk_parse_seconds(optarg, &opt.timeout) ||
-			    opt.timeout <= 0) {
-				uk_warn("-T: not a duration: '%s'", optarg);
-				usage(UK_EXIT_USAGE);
-			}
-			break;
 		case 't':
-			if ((opt.type = uk_summary_type_parse(optarg)) < 0) {
-				uk_warn("-t: unknown summary type '%s'",
+			if (uk_parse_seconds(optarg, &opt.timeout) ||
+			    opt.timeout <= 0)
+				uk_cli_usage(&cli, "-t: not a duration: '%s'",
 				    optarg);
-				usage(UK_EXIT_USAGE);
-			}
 			break;
-		case 'u':
+		case 'y':
+			if ((opt.type = uk_summary_type_parse(optarg)) < 0)
+				uk_cli_usage(&cli,
+				    "-y: unknown summary type '%s'", optarg);
+			break;
+		case 'U':
 			opt.url = optarg;
 			break;
-		case 'x':
+		case OPT_EXCLUDE:
 			opt.excluded = uk_xrealloc(opt.excluded,
 			    (opt.nexcluded + 1) * sizeof(*opt.excluded));
 			opt.excluded[opt.nexcluded++] = optarg;
 			break;
-		case 'h':
-			usage(UK_EXIT_OK);
-			break;
-		case 'V':
-			printf("urlsum %s\n", UK_VERSION);
-			exit(UK_EXIT_OK);
 		default:
-			usage(UK_EXIT_USAGE);
+			uk_cli_usage(&cli, NULL);
 		}
 	}
-	if (opt.dry_run && (opt.mode != MODE_JSON || opt.no_summary)) {
-		uk_warn("-n does not go with -c, -p or -N");
-		usage(UK_EXIT_USAGE);
-	}
+	if (opt.dry_run && (opt.mode != MODE_JSON || opt.no_summary))
+		uk_cli_usage(&cli, "-n does not go with -c, -p or -N");
+	if (opt.max_length && opt.max_tokens)
+		uk_cli_usage(&cli,
+		    "--max-length and --max-tokens: give one budget");
+	if ((opt.max_length || opt.max_tokens) && opt.mode == MODE_JSON)
+		uk_cli_usage(&cli, "--max-length and --max-tokens need -p or -c");
 	return optind;
 }
 
-/* -c: the prompt context of every record kept, on stdout. */
+/* Say what -p or -c left out of the context, and what it cut. */
+static void
+say_left_out(const struct uk_summary_context *c)
+{
+	struct uk_buf b = UK_BUF_INIT;
+
+	size_t left = c->errors + c->excluded_n + c->repeats + c->dropped;
+
+	if (opt.quiet || !(left || c->cut))
+		return;
+	if (c->errors)
+		uk_buf_addf(&b, ", %zu with an error (named in it)", c->errors);
+	if (c->excluded_n)
+		uk_buf_addf(&b, ", %zu excluded", c->excluded_n);
+	if (c->repeats)
+		uk_buf_addf(&b, ", %zu repeated", c->repeats);
+	if (c->dropped)
+		uk_buf_addf(&b, ", %zu last with no room in %s", c->dropped,
+		    opt.max_tokens ? "--max-tokens" : "--max-length");
+	if (b.len)
+		uk_warn("%s: left out %zu record%s: %s",
+		    opt.mode == MODE_CONTEXT ? "-c" : "-p", left,
+		    left == 1 ? "" : "s", b.buf + 2);
+	if (c->cut)
+		uk_warn("%s: cut %zu record%s to fit %s",
+		    opt.mode == MODE_CONTEXT ? "-c" : "-p", c->cut,
+		    c->cut == 1 ? "" : "s",
+		    opt.max_tokens ? "--max-tokens" : "--max-length");
+	uk_buf_release(&b);
+}
+
+/* -c, or -p with a budget: the prompt context of the records held. */
 static void
 write_context(void)
 {
+	struct uk_summary_context c = { 0 };
 	struct uk_buf b = UK_BUF_INIT;
 	size_t k;
 
 	opt.excluded = uk_xrealloc(opt.excluded,
 	    (opt.nexcluded + 1) * sizeof(*opt.excluded));
 	opt.excluded[opt.nexcluded] = NULL;
-	if (uk_summary_format_context(ctx_recs, ctx_n, opt.excluded,
-		(size_t)opt.max_length, &b))
-		uk_buf_addch(&b, '\n');
+	c.excluded = opt.excluded;
+	c.separator = opt.mode == MODE_CONTEXT ? UK_SUMMARY_SEPARATOR : "\n\n";
+	c.dedup = opt.mode == MODE_CONTEXT;
+	c.max_chars = (size_t)opt.max_length;
+	c.max_tokens = (size_t)opt.max_tokens;
+	uk_summary_format_context(ctx_recs, ctx_n, &c, &b);
 	uk_jsonl_out_raw(&out, b.buf, b.len);
 	uk_buf_release(&b);
+	say_left_out(&c);
 	for (k = 0; k < ctx_n; k++)
 		uk_json_free(ctx_recs[k]);
 	free(ctx_recs);
@@ -587,6 +742,7 @@ int
 main(int argc, char **argv)
 {
 	struct uk_err err;
+	FILE *ofp = stdout;
 	int i, r = 0;
 
 	uk_prog_set(argv[0]);
@@ -597,23 +753,24 @@ main(int argc, char **argv)
 	uk_summary_prompts_init(&prompts);
 	if (opt.prompt_dir &&
 	    uk_summary_prompts_load(&prompts, opt.prompt_dir, &err)) {
-		uk_warn("-P: %s", err.msg);
-		usage(UK_EXIT_USAGE);
+		uk_cli_usage(&cli, "--prompt-dir: %s", err.msg);
 	}
 	if (opt.prompt_file &&
 	    uk_summary_prompts_load_file(&prompts, opt.type, opt.prompt_file,
 		&err)) {
-		uk_warn("-s: %s", err.msg);
-		usage(UK_EXIT_USAGE);
+		uk_cli_usage(&cli, "--prompt-file: %s", err.msg);
 	}
 	setup_backend();
+	if (opt.output && !(ofp = fopen(opt.output, "w")))
+		uk_cli_usage(&cli, "-o: cannot open '%s': %s", opt.output,
+		    strerror(errno));
 	if (!opt.no_cache && !opt.no_summary) {
 		if (uk_cache_open(&cache, NULL, -1, &err))
 			uk_die(UK_EXIT_FATAL, "cache: %s", err.msg);
 		have_cache = 1;
 	}
 
-	uk_jsonl_out_init(&out, stdout);
+	uk_jsonl_out_init(&out, ofp);
 	uk_jsonl_queue_init(&queue, opt.mode == MODE_JSON ? &out : NULL);
 	queue.write = write_item;
 	for (i = 0; i < (argc ? argc : 1); i++) {
@@ -640,11 +797,17 @@ main(int argc, char **argv)
 	while (have_llm && llm.active)
 		wait_one(-1, NULL);
 	drain();
-	if (opt.mode == MODE_CONTEXT)
+	if (opt.mode == MODE_CONTEXT ||
+	    (opt.mode == MODE_PROMPT && (opt.max_length || opt.max_tokens)))
 		write_context();
+	else if (opt.mode == MODE_PROMPT)
+		say_left_out(&prompt_left);
 	uk_jsonl_queue_release(&queue);
 	uk_jsonl_out_finish(&out);
 	uk_jsonl_out_release(&out);
+	if (ofp != stdout && fclose(ofp))
+		uk_die(UK_EXIT_FATAL, "write error: '%s': %s", opt.output,
+		    strerror(errno));
 	if (have_llm)
 		uk_llm_release(&llm);
 	if (have_cache)

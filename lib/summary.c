@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "strset.h"
+#include "tokens.h"
 #include "summary.h"
 #include "summary_int.h"
 
@@ -366,6 +367,47 @@ open_fence(const char *s, size_t n, char *fch)
 	return open;
 }
 
+/*
+ * body[0..*len) past a first line that only repeats the title (as a
+ * Markdown heading or not) and the blank lines after it: the title is
+ * given once, in bold, above the body.  NULL when nothing is left.
+ */
+static const char *
+skip_title(const char *body, size_t *len, const char *title, size_t tlen)
+{
+	const char *p = body, *e = body + *len, *q;
+
+	while (p < e && isspace((unsigned char)*p))
+		p++;
+	if (p < e && *p == '#') {
+		while (p < e && *p == '#')
+			p++;
+		if (p == e || (*p != ' ' && *p != '\t'))
+			return body;
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+	}
+	while (tlen && isspace((unsigned char)*title)) {
+		title++;
+		tlen--;
+	}
+	while (tlen && isspace((unsigned char)title[tlen - 1]))
+		tlen--;
+	if (!tlen || (size_t)(e - p) < tlen || memcmp(p, title, tlen))
+		return body;
+	for (q = p + tlen; q < e && (*q == ' ' || *q == '\t' || *q == '#');
+	     q++)
+		;
+	if (q < e && *q != '\n' && *q != '\r')
+		return body;
+	while (q < e && isspace((unsigned char)*q))
+		q++;
+	if (q == e)
+		return NULL;
+	*len = (size_t)(e - q);
+	return q;
+}
+
 void
 uk_summary_format_prompt(yajl_val rec, size_t max, struct uk_buf *out)
 {
@@ -381,6 +423,8 @@ uk_summary_format_prompt(yajl_val rec, size_t max, struct uk_buf *out)
 		body = uk_sum_nonempty(rec, "readme", &len);
 	if (!body)
 		body = uk_sum_nonempty(rec, "content", &len);
+	if (body && title)
+		body = skip_title(body, &len, title, tlen);
 	uk_buf_addstr(out, "## ");
 	if (url)
 		uk_buf_add(out, url, ulen);
@@ -415,32 +459,269 @@ uk_summary_format_prompt(yajl_val rec, size_t max, struct uk_buf *out)
 	}
 }
 
+void
+uk_summary_format_error(yajl_val rec, struct uk_buf *out)
+{
+	size_t ulen = 0, elen = 0, cut, k, start;
+	const char *url = uk_json_get_strn(rec, "url", &ulen);
+	const char *e = uk_json_get_strn(rec, "error", &elen);
+
+	uk_buf_addstr(out, "## ");
+	if (url && ulen)
+		uk_buf_add(out, url, ulen);
+	else
+		uk_buf_addstr(out, "(no URL)");
+	uk_buf_addstr(out, "\n\n(left out: ");
+	if (!e || !elen) {
+		e = "error";
+		elen = 5;
+	}
+	cut = uk_utf8_prefix(e, elen, 300);
+	start = out->len;
+	uk_buf_add(out, e, cut);
+	/* One line, whatever the error held. */
+	for (k = start; k < out->len; k++)
+		if (out->buf[k] == '\n' || out->buf[k] == '\r' ||
+		    out->buf[k] == '\0')
+			out->buf[k] = ' ';
+	if (cut < elen)
+		uk_buf_addstr(out, "...");
+	uk_buf_addch(out, ')');
+}
+
+/* A record's part of the context, and its share of the budget. */
+struct piece {
+	struct uk_buf text; /* the record formatted whole */
+	size_t size;        /* text's length in the budget's unit */
+	size_t hlen, hdr;   /* its "## URL" line: bytes, and in the unit */
+	size_t give;        /* its share, at least hdr */
+	int error;          /* a record left out for its error */
+};
+
+static size_t
+units(const struct uk_summary_context *c, const char *s, size_t n)
+{
+	return c->max_tokens ? uk_tokens_count(UK_TOKENS_CL100K, s, n) :
+			       uk_utf8_chars(s, n);
+}
+
+/*
+ * t[0..len) cut to at most max characters, with "..." and the closing
+ * fence of a code block the cut leaves open counted in them.
+ */
+static void
+cut_chars(const char *t, size_t len, size_t keep, size_t max,
+    struct uk_buf *out)
+{
+	size_t c, f, need, room;
+	char fch = '`';
+
+	if (uk_utf8_chars(t, len) <= max) {
+		uk_buf_add(out, t, len);
+		return;
+	}
+	if (max < 3) {
+		uk_buf_add(out, t, keep);
+		return;
+	}
+	room = max - 3;
+	for (;;) {
+		c = uk_utf8_prefix(t, len, room);
+		f = open_fence(t, c, &fch);
+		need = uk_utf8_chars(t, c) + 3 + (f ? f + 1 : 0);
+		if (need <= max || !room)
+			break;
+		room = need - max >= room ? 0 : room - (need - max);
+	}
+	if (c < keep) {
+		/* No room past the "## URL" line, which is kept whole. */
+		uk_buf_add(out, t, keep);
+		return;
+	}
+	uk_buf_add(out, t, c);
+	uk_buf_addstr(out, "...");
+	if (f) {
+		uk_buf_addch(out, '\n');
+		while (f--)
+			uk_buf_addch(out, fch);
+	}
+}
+
+/*
+ * t[0..len) cut to its share of the budget: in characters directly; in
+ * tokens, the longest cut in characters whose tokens fit, found by
+ * bisection, since a token's length in characters varies.
+ */
+static void
+cut_piece(const struct uk_summary_context *c, const struct piece *p,
+    struct uk_buf *out)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	size_t lo = 0, hi, mid, chars;
+
+	if (p->size <= p->give) {
+		uk_buf_add(out, p->text.buf, p->text.len);
+		return;
+	}
+	if (!c->max_tokens) {
+		cut_chars(p->text.buf, p->text.len, p->hlen, p->give, out);
+		return;
+	}
+	chars = uk_utf8_chars(p->text.buf, p->text.len);
+	hi = chars;
+	while (lo < hi) {
+		mid = lo + (hi - lo + 1) / 2;
+		uk_buf_reset(&b);
+		cut_chars(p->text.buf, p->text.len, p->hlen, mid, &b);
+		if (units(c, b.buf, b.len) <= p->give)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	cut_chars(p->text.buf, p->text.len, p->hlen, lo, out);
+	uk_buf_release(&b);
+}
+
+static int
+by_size(const void *a, const void *b)
+{
+	const struct piece *x = *(const struct piece *const *)a;
+	const struct piece *y = *(const struct piece *const *)b;
+
+	return x->size - x->hdr < y->size - y->hdr ? -1 :
+						     x->size - x->hdr > y->size - y->hdr;
+}
+
+/* Share avail among pieces[0..m), over their "## URL" lines: from the
+ * shortest up, each an equal share of what is left, the unused part
+ * passed on. */
+static void
+share(struct piece *pieces, size_t m, size_t avail)
+{
+	struct piece **order = uk_xcalloc(m ? m : 1, sizeof(*order));
+	size_t k;
+
+	for (k = 0; k < m; k++)
+		order[k] = &pieces[k];
+	qsort(order, m, sizeof(*order), by_size);
+	for (k = 0; k < m; k++) {
+		size_t eq = avail / (m - k);
+		size_t want = order[k]->size - order[k]->hdr;
+		size_t g = want < eq ? want : eq;
+
+		order[k]->give = order[k]->hdr + g;
+		avail -= g;
+	}
+	free(order);
+}
+
 size_t
 uk_summary_format_context(const yajl_val *recs, size_t n,
-    const char *const *excluded, size_t max, struct uk_buf *out)
+    struct uk_summary_context *c, struct uk_buf *out)
 {
 	struct uk_strset seen = UK_STRSET_INIT;
-	size_t i, took = 0;
+	struct piece *pieces = uk_xcalloc(n ? n : 1, sizeof(*pieces));
+	const char *sep = c->separator ? c->separator : UK_SUMMARY_SEPARATOR;
+	size_t budget = c->max_tokens ? c->max_tokens : c->max_chars;
+	size_t i, m = 0, overhead, avail, total, tries;
+	struct uk_buf b = UK_BUF_INIT;
 	int k;
 
+	c->took = c->errors = c->excluded_n = c->repeats = c->cut = 0;
+	c->dropped = 0;
 	for (i = 0; i < n; i++) {
 		size_t ulen = 0;
 		const char *url = uk_json_get_strn(recs[i], "url", &ulen);
+		struct piece *p = &pieces[m];
 
-		if (uk_json_get(recs[i], "error") || !url)
-			continue;
-		for (k = 0; excluded && excluded[k]; k++)
-			if (strlen(excluded[k]) == ulen &&
-			    !memcmp(excluded[k], url, ulen))
+		for (k = 0; url && c->excluded && c->excluded[k]; k++)
+			if (strlen(c->excluded[k]) == ulen &&
+			    !memcmp(c->excluded[k], url, ulen))
 				break;
-		if (excluded && excluded[k])
+		if (url && c->excluded && c->excluded[k]) {
+			c->excluded_n++;
 			continue;
-		if (!uk_strset_add(&seen, url, ulen))
+		}
+		if (url && c->dedup && !uk_strset_add(&seen, url, ulen)) {
+			c->repeats++;
 			continue;
-		if (took++)
-			uk_buf_addstr(out, UK_SUMMARY_SEPARATOR);
-		uk_summary_format_prompt(recs[i], max, out);
+		}
+		if (!url && !uk_json_get(recs[i], "error"))
+			continue;
+		uk_buf_init(&p->text, 0);
+		if (uk_json_get(recs[i], "error")) {
+			uk_summary_format_error(recs[i], &p->text);
+			p->error = 1;
+			c->errors++;
+		} else {
+			uk_summary_format_prompt(recs[i],
+			    budget ? (size_t)-1 : 0, &p->text);
+			c->took++;
+		}
+		m++;
 	}
 	uk_strset_release(&seen);
-	return took;
+
+	/* Without a budget, each record as uk_summary_format_prompt cut it;
+	 * with one, the shares, made smaller by what the whole is over (in
+	 * tokens, the parts' counts need not add up to the whole's). */
+	for (i = 0; i < m; i++) {
+		struct piece *p = &pieces[i];
+		const char *nl = memchr(p->text.buf, '\n', p->text.len);
+
+		p->hlen = nl ? (size_t)(nl - p->text.buf) : p->text.len;
+		p->size = budget ? units(c, p->text.buf, p->text.len) : 0;
+		p->hdr = budget ? units(c, p->text.buf, p->hlen) : 0;
+		if (p->hdr > p->size)
+			p->hdr = p->size;
+		p->give = p->size;
+	}
+	/* Each record keeps at least its "## URL" line: the last records
+	 * go when the budget cannot hold every such line. */
+	for (;;) {
+		size_t lines = 0;
+
+		overhead = m ? (m - 1) * units(c, sep, strlen(sep)) + 1 : 0;
+		for (i = 0; i < m; i++)
+			lines += pieces[i].hdr;
+		if (!budget || !m || lines + overhead <= budget) {
+			avail = budget > overhead + lines ?
+			    budget - overhead - lines :
+			    0;
+			break;
+		}
+		m--;
+		c->dropped++;
+		if (pieces[m].error)
+			c->errors--;
+		else
+			c->took--;
+		uk_buf_release(&pieces[m].text);
+	}
+	for (tries = 0; m; tries++) {
+		uk_buf_reset(&b);
+		if (budget)
+			share(pieces, m, avail);
+		for (i = 0; i < m; i++) {
+			if (i)
+				uk_buf_addstr(&b, sep);
+			cut_piece(c, &pieces[i], &b);
+		}
+		uk_buf_addch(&b, '\n');
+		if (!budget)
+			break;
+		total = units(c, b.buf, b.len);
+		if (total <= budget || !avail || tries >= 16)
+			break;
+		avail = total - budget >= avail ? 0 : avail - (total - budget);
+	}
+	for (i = 0; budget && i < m; i++)
+		if (pieces[i].give < pieces[i].size)
+			c->cut++;
+	uk_buf_add(out, b.buf, b.len);
+	uk_buf_release(&b);
+	for (i = 0; i < m; i++)
+		uk_buf_release(&pieces[i].text);
+	free(pieces);
+	return c->took;
 }

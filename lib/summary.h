@@ -131,13 +131,60 @@ int uk_summary_offline(yajl_val rec, enum uk_summary_type t,
 void uk_summary_format_prompt(yajl_val rec, size_t max, struct uk_buf *out);
 
 /*
+ * A record left out of prompt context for its error, named so that a
+ * reader of the context knows what is missing: "## URL" (or "## (no
+ * URL)") and "(left out: ERROR)", the error on one line, cut at 300
+ * characters.  Appended to out, without a final newline.
+ */
+void uk_summary_format_error(yajl_val rec, struct uk_buf *out);
+
+/*
+ * The prompt context of records (urlsum -p and -c): what to leave out,
+ * the budget, and, after uk_summary_format_context, what it did.
+ */
+struct uk_summary_context {
+	const char *const *excluded; /* URLs to leave out; NULL-terminated,
+	                                may be NULL */
+	const char *separator;       /* between records; NULL:
+	                                UK_SUMMARY_SEPARATOR */
+	int dedup;                   /* leave out repeats of a URL */
+	size_t max_chars;            /* the budget of the whole output in
+	                                characters, its final newline
+	                                included; 0: none */
+	size_t max_tokens;           /* the same in cl100k_base tokens */
+
+	/* Counted by uk_summary_format_context: */
+	size_t took;     /* records written whole or cut */
+	size_t errors;   /* records with error, named only */
+	size_t excluded_n, repeats; /* records left out unnamed */
+	size_t cut;      /* records cut to fit the budget */
+	size_t dropped;  /* last records left out: the budget could not
+	                    hold their "## URL" lines */
+};
+
+/*
  * The prompt context of recs[0..n): uk_summary_format_prompt of each
- * record, joined by UK_SUMMARY_SEPARATOR, skipping records with
- * error set, records whose URL is in excluded (NULL-terminated array, may
- * be NULL) and repeats of a URL already given.  Appended to out; returns
- * how many records it took.
+ * record (uk_summary_format_error of a record with error set), joined by
+ * c->separator, and a final newline when anything was written.  Records
+ * whose URL is in c->excluded, and with c->dedup repeats of a URL
+ * already given, are left out.
+ *
+ * Without a budget, each record is cut as uk_summary_format_prompt cuts
+ * it (UK_SUMMARY_PROMPT_MAX).  With c->max_chars or c->max_tokens, no
+ * record has that cut: the budget, less the separators and the final
+ * newline, is shared fairly.  Taking the records from the shortest up,
+ * each gets an equal share of what is left; a record shorter than its
+ * share is written whole and leaves the rest of its share to the records
+ * after it; a longer one is cut to its share, with "..." and any open
+ * code fence closed within it.  So short records are never cut for long
+ * ones.  Every record keeps its "## URL" line (shares are of what is
+ * left after those lines); when the budget cannot hold all of them, the
+ * last records are left out (c->dropped).  The output is at most the
+ * budget, but for a budget too small for one record's line.
+ *
+ * Appended to out; fills c's counts and returns c->took.
  */
 size_t uk_summary_format_context(const yajl_val *recs, size_t n,
-    const char *const *excluded, size_t max, struct uk_buf *out);
+    struct uk_summary_context *c, struct uk_buf *out);
 
 #endif

@@ -44,7 +44,7 @@ e2e_pipeline() {
 	    jq -c 'if .error then . else del(.start, .end) end' |
 	    urlfetch -t 5 | tee "$out.fetched" |
 	    jq -c 'if .url_type == "documentation" then .hint = "api reference" else . end' |
-	    urlsum -T 5 | tee "$out.summed" |
+	    urlsum -t 5 | tee "$out.summed" |
 	    jq -c --arg p "$p" 'if .error then . else {type: "open_url", id: ($p + .url), parameters: {url}} end' |
 	    toolack call -t 10 >"$out"
 	st=("${PIPESTATUS[@]}")

@@ -55,7 +55,7 @@ s = http.server.HTTPServer(("127.0.0.1", 0), H)
 print(s.server_address[1], flush=True)
 s.serve_forever()'
 	rec='{"url":"https://example.com/","url_type":"web","title":"T","content":"Some text to sum up."}'
-	run -1 --separate-stderr urlsum -C -u "http://127.0.0.1:$L_PORT/v1" <<<"$rec"
+	run -1 --separate-stderr urlsum -C --no-fallback -U "http://127.0.0.1:$L_PORT/v1" <<<"$rec"
 	[ "$(jq -r .error <<<"$output")" = "LLM reply larger than 16 MiB" ]
 	[[ $stderr != *"Failed writing"* ]]
 }

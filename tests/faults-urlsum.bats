@@ -29,7 +29,7 @@ summarise() {
 	shift
 	printf '%s\n' "$REC" \
 	    '{"url":"https://b.test/","content":"x","summary":"kept","summary_type":"BRIEF"}' |
-	    timeout 30 urlsum -u "$url" -T 1 -r 1 "$@"
+	    timeout 30 urlsum --no-fallback -U "$url" -t 1 --retries 1 "$@"
 }
 
 @test "the endpoint resets the connection mid-reply: an error record, the run goes on" {

@@ -34,9 +34,11 @@ teardown() { common_teardown; }
 @test "markdown-sum: a content cut inside a code block has its fence closed" {
 	jq -nc '{url:"https://example.com/c", url_type:"web", format:"markdown",
 	    content:"Intro.\n\n```python\nline one\nline two\nline three\n```\n\nAfter."}' >"$T/rec"
-	run -0 urlsum -N -p -l 30 "$T/rec"
+	# The budget is the whole output's: 26 characters of "## URL" and a
+	# blank line, 30 of text, 3 of "...", 4 of the fence, the newline.
+	run -0 urlsum -N -p -q --max-length 64 "$T/rec"
 	[[ $output == *$'```python\nline one\nlin...\n```' ]]
 	# Cut outside a block: nothing added.
-	run -0 urlsum -N -p -l 5 "$T/rec"
+	run -0 urlsum -N -p -q --max-length 35 "$T/rec"
 	[[ $output == *$'\n\nIntro...' ]]
 }

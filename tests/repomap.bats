@@ -590,11 +590,11 @@ C
 	    content: "Pairs is a store. It keeps keys.", symbol_map}' \
 	    <<<"$output" >"$T/rec"
 	# ARCHITECTURE: the .c file is a file of lib/, not a symbol.
-	run -0 urlsum -C -t ARCHITECTURE "$T/rec"
+	run -0 urlsum -C -y ARCHITECTURE "$T/rec"
 	jq -r .summary <<<"$output" >"$T/arch"
 	grep -qx -- '- lib/: 2 files, 3 symbols (store.h, store.c)' "$T/arch"
 	# API: the .c file's path heads its signatures, not one of them.
-	run -0 urlsum -C -t API "$T/rec"
+	run -0 urlsum -C -y API "$T/rec"
 	jq -r .summary <<<"$output" >"$T/api"
 	grep -qx 'lib/store.c:' "$T/api"
 	run -1 grep -x '  lib/store.c:' "$T/api"

@@ -75,7 +75,7 @@ valid_utf8() {
 	run -0 --separate-stderr urlsum <<<'{"url":"https://x.example/t","title":"a\u0000b"}'
 	[ "$(jq -c .summary <<<"$output")" = '"a\u0000b"' ]
 	# A summary the record already has is kept as it is.
-	run -0 --separate-stderr urlsum -t brief <<<'{"url":"https://x.example/s","content":"c","summary":"s\u0000t","summary_type":"BRIEF"}'
+	run -0 --separate-stderr urlsum -y brief <<<'{"url":"https://x.example/s","content":"c","summary":"s\u0000t","summary_type":"BRIEF"}'
 	[ "$(jq -c .summary <<<"$output")" = '"s\u0000t"' ]
 	# Prompt context (-p and -C): the text as it is, NUL byte and all.
 	urlsum -p <<<'{"url":"https://x.example/p","title":"t\u0000i","summary":"s\u0000t","summary_type":"BRIEF"}' >"$T/p"

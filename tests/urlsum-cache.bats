@@ -32,15 +32,15 @@ entry() {
 @test "a cached summary of the type wanted makes no request" {
 	llm normal
 	entry "$URL" '. + {summary: "CACHED SUMMARY", summary_type: "BRIEF"}'
-	run -0 urlsum -m m "$SUM/web.json"
+	run -0 urlsum --model m "$SUM/web.json"
 	[ "$(requests)" -eq 0 ]
 	[ "$(jq -r .summary <<<"$output")" = "CACHED SUMMARY" ]
 	[ "$(jq -r .summary_type <<<"$output")" = BRIEF ]
 	[ "$(jq -r .summary_backend <<<"$output")" = cache ]
 	# --no-cache and --force ask the model.
-	run -0 urlsum -C -m m "$SUM/web.json"
+	run -0 urlsum -C --model m "$SUM/web.json"
 	[ "$(requests)" -eq 1 ]
-	run -0 urlsum -f -m m "$SUM/web.json"
+	run -0 urlsum -r --model m "$SUM/web.json"
 	[ "$(requests)" -eq 2 ]
 }
 
@@ -49,25 +49,25 @@ entry() {
 	entry "$URL" '.'
 	p=$(entry_path "$URL")
 	before=$(jq -S -c 'del(.summary, .summary_type)' "$p")
-	run -0 urlsum -m m -t USAGE "$SUM/web.json"
+	run -0 urlsum --model m -y USAGE "$SUM/web.json"
 	[ "$(requests)" -eq 1 ]
 	[ "$(jq -r .summary_type "$p")" = USAGE ]
 	[ "$(jq -r .summary "$p")" = "$(jq -r .summary <<<"$output")" ]
 	# The source content is as it was.
 	[ "$(jq -S -c 'del(.summary, .summary_type)' "$p")" = "$before" ]
 	# The next run is answered from the entry.
-	run -0 urlsum -m m -t USAGE "$SUM/web.json"
+	run -0 urlsum --model m -y USAGE "$SUM/web.json"
 	[ "$(requests)" -eq 1 ]
 	[ "$(jq -r .summary_backend <<<"$output")" = cache ]
 	# Another type is asked for and replaces it.
-	run -0 urlsum -m m -t API "$SUM/web.json"
+	run -0 urlsum --model m -y API "$SUM/web.json"
 	[ "$(requests)" -eq 2 ]
 	[ "$(jq -r .summary_type "$p")" = API ]
 }
 
 @test "no entry: the model is asked and no entry is created" {
 	llm normal
-	run -0 urlsum -m m "$SUM/web.json"
+	run -0 urlsum --model m "$SUM/web.json"
 	[ "$(requests)" -eq 1 ]
 	[ ! -e "$(entry_path "$URL")" ]
 }
@@ -77,7 +77,7 @@ entry() {
 	entry "$URL" '. + {summary: "OLD", summary_type: "BRIEF"}'
 	p=$(entry_path "$URL")
 	touch -d '3 days ago' "$p"
-	run -0 urlsum -m m "$SUM/web.json"
+	run -0 urlsum --model m "$SUM/web.json"
 	[ "$(requests)" -eq 1 ]
 	[ "$(jq -r .summary <<<"$output")" != OLD ]
 	[ -e "$p" ]
@@ -87,7 +87,7 @@ entry() {
 	entry "$URL" '. + {summary: "FROM A MODEL", summary_type: "BRIEF"}'
 	run -0 urlsum "$SUM/web.json"
 	[ "$(jq -r .summary <<<"$output")" = "FROM A MODEL" ]
-	run -0 urlsum -t USAGE "$SUM/web.json"
+	run -0 urlsum -y USAGE "$SUM/web.json"
 	[ "$(jq -r .summary_backend <<<"$output")" = offline ]
 	[ "$(jq -r .summary_type "$(entry_path "$URL")")" = BRIEF ]
 }
@@ -97,6 +97,10 @@ entry() {
 	entry "$URL" '.'
 	p=$(entry_path "$URL")
 	cp "$p" "$T/before"
-	run -1 --separate-stderr urlsum -m m -r 0 "$SUM/web.json"
+	run -1 --separate-stderr urlsum --no-fallback --model m --retries 0 "$SUM/web.json"
+	cmp "$p" "$T/before"
+	# Nor does the offline summary in its place go into the entry.
+	run -0 --separate-stderr urlsum --model m --retries 0 "$SUM/web.json"
+	[ "$(jq -r .summary_backend <<<"$output")" = offline ]
 	cmp "$p" "$T/before"
 }

@@ -16,7 +16,7 @@ teardown() { common_teardown; }
 @test "the model, the endpoint path, the key and the prompt type are sent" {
 	llm normal
 	export URLKIT_LLM_KEY=sk-test-123
-	run -0 --separate-stderr urlsum -C -m tiny-model "$SUM/doc.json"
+	run -0 --separate-stderr urlsum -C --model tiny-model "$SUM/doc.json"
 	[ "$(requests)" -eq 1 ]
 	[ "$(jq -r .path "$T/req")" = /v1/chat/completions ]
 	[ "$(jq -r .body.model "$T/req")" = tiny-model ]
@@ -40,7 +40,7 @@ teardown() { common_teardown; }
 	[ "$(jq -r .body.model "$T/req")" = env-model ]
 	[ "$(jq -r .authorization "$T/req")" = "Bearer sk-openai" ]
 	printf 'sk-from-file\nignored\n' >"$T/key"
-	run -0 urlsum -C -k "$T/key" "$SUM/web.json"
+	run -0 urlsum -C --key-file "$T/key" "$SUM/web.json"
 	[ "$(sed -n 2p "$T/req" | jq -r .authorization)" = "Bearer sk-from-file" ]
 	unset OPENAI_API_KEY
 	run -0 urlsum -C "$SUM/web.json"
@@ -49,21 +49,21 @@ teardown() { common_teardown; }
 
 @test "the prompt follows the chosen type, the hint and --prompt-dir" {
 	llm normal
-	run -0 urlsum -C -m m "$SUM/repo.json"
+	run -0 urlsum -C --model m "$SUM/repo.json"
 	[[ $(jq -r '.body.messages[0].content' "$T/req") == *"Write an ARCHITECTURE summary"* ]]
-	run -0 urlsum -C -m m -H 'how to get started' "$SUM/repo.json"
+	run -0 urlsum -C --model m --hint 'how to get started' "$SUM/repo.json"
 	sys=$(sed -n 2p "$T/req" | jq -r '.body.messages[0].content')
 	[[ $sys == *"Write a USAGE summary"* ]]
 	[[ $sys == *"The reader's request: how to get started" ]]
 	mkdir "$T/prompts"
 	echo "PROMPT FOR API" >"$T/prompts/api.md"
-	run -0 urlsum -C -m m -t API -P "$T/prompts" "$SUM/repo.json"
+	run -0 urlsum -C --model m -y API --prompt-dir "$T/prompts" "$SUM/repo.json"
 	[ "$(sed -n 3p "$T/req" | jq -r '.body.messages[0].content')" = "PROMPT FOR API" ]
 	# Types the directory does not name keep the built-in prompt.
-	run -0 urlsum -C -m m -t BRIEF -P "$T/prompts" "$SUM/repo.json"
+	run -0 urlsum -C --model m -y BRIEF --prompt-dir "$T/prompts" "$SUM/repo.json"
 	[[ $(sed -n 4p "$T/req" | jq -r '.body.messages[0].content') == *"Write a BRIEF summary"* ]]
 	echo "ONE PROMPT" >"$T/one.txt"
-	run -0 urlsum -C -m m -s "$T/one.txt" "$SUM/web.json"
+	run -0 urlsum -C --model m --prompt-file "$T/one.txt" "$SUM/web.json"
 	[ "$(sed -n 5p "$T/req" | jq -r '.body.messages[0].content')" = "ONE PROMPT" ]
 }
 
@@ -72,47 +72,57 @@ teardown() { common_teardown; }
 	# 150,000 characters, two-byte ones among them.
 	jq -cn '{url: "https://big.example/", url_type: "web", title: "Big",
 	    content: (("ab" * 30000) + ("é" * 90000))}' >"$T/in"
-	run -0 urlsum -C -m m "$T/in"
+	run -0 urlsum -C --model m "$T/in"
 	[ "$(jq '.body.messages[1].content | length' "$T/req")" -eq 100000 ]
 	[[ $(jq -r '.body.messages[1].content' "$T/req") == *"éé" ]]
 	[[ $(jq -r .summary <<<"$output") == "stand-in summary of 100000 characters"* ]]
 	# A short record is sent whole.
-	run -0 urlsum -C -m m "$SUM/web.json"
+	run -0 urlsum -C --model m "$SUM/web.json"
 	n=$(sed -n 2p "$T/req" | jq '.body.messages[1].content | length')
 	[ "$n" -lt 100000 ]
 }
 
 @test "429 then 200 succeeds after a retry" {
 	llm 429
-	run -0 --separate-stderr urlsum -C -m m -r 2 "$SUM/web.json"
+	run -0 --separate-stderr urlsum -C --model m --retries 2 "$SUM/web.json"
 	[ "$(requests)" -eq 2 ]
 	[ "$(jq -r .summary_backend <<<"$output")" = m ]
 	[ "$(jq -r .error <<<"$output")" = null ]
 }
 
-@test "500 every time ends in an error record and exit 1" {
+@test "500 every time: the offline summary, saying why; --no-fallback: an error record and exit 1" {
 	llm 500
-	run -1 --separate-stderr urlsum -C -m m -r 1 "$SUM/web.json"
+	run -0 --separate-stderr urlsum -C --model m --retries 1 "$SUM/web.json"
+	[ "$(requests)" -eq 2 ]
+	jq -e '.summary_backend == "offline" and .summary_type == "BRIEF" and
+	    (.summary | length) > 0 and (has("error") | not) and
+	    (.summary_error | startswith("LLM endpoint: HTTP 500"))' <<<"$output"
+	[[ $stderr == *"web.json:1: 'https://blog.example.com/2026/build-cache': LLM endpoint: HTTP 500"*"; the offline summary instead" ]]
+	# The same summary as --offline's.
+	[ "$(jq -r .summary <<<"$output")" = "$(urlsum -C --offline "$SUM/web.json" | jq -r .summary)" ]
+	rm "$T/req"
+	run -1 --separate-stderr urlsum -C --no-fallback --model m --retries 1 "$SUM/web.json"
 	[ "$(requests)" -eq 2 ]
 	[[ $(jq -r .error <<<"$output") == "LLM endpoint: HTTP 500"*"internal failure"* ]]
 	[ "$(jq -r .summary <<<"$output")" = null ]
 	[ "$(jq -r .url <<<"$output")" = https://blog.example.com/2026/build-cache ]
 	[[ $stderr == *"urlsum: "*"web.json:1: 'https://blog.example.com/2026/build-cache': LLM endpoint: HTTP 500"* ]]
+	[ "$(jq -r .summary_error <<<"$output")" = null ]
 	# With no retries, one request.
-	run -1 --separate-stderr urlsum -C -m m -r 0 "$SUM/web.json"
+	run -1 --separate-stderr urlsum -C --no-fallback --model m --retries 0 "$SUM/web.json"
 	[ "$(requests)" -eq 3 ]
 }
 
 @test "a hung endpoint ends at the timeout" {
 	llm hang
-	run -1 --separate-stderr urlsum -C -m m -T 1 -r 3 "$SUM/web.json"
+	run -1 --separate-stderr urlsum -C --no-fallback --model m -t 1 --retries 3 "$SUM/web.json"
 	[[ $(jq -r .error <<<"$output") == "LLM request timed out after 1 s" ]]
 	# A timeout is not retried.
 	[ "$(requests)" -eq 1 ]
 }
 
 @test "a refused connection is an error record, not a crash" {
-	run -1 --separate-stderr urlsum -C -m m -r 0 -u http://127.0.0.1:9/v1 "$SUM/web.json"
+	run -1 --separate-stderr urlsum -C --no-fallback --model m --retries 0 -U http://127.0.0.1:9/v1 "$SUM/web.json"
 	[[ $(jq -r .error <<<"$output") == "LLM request: "* ]]
 }
 
@@ -121,24 +131,24 @@ teardown() { common_teardown; }
 	for i in 1 2 3 4 5 6; do
 		jq -c --arg i "$i" '.url += "?n=" + $i' "$SUM/web.json"
 	done >"$T/in"
-	run -0 urlsum -C -m m -j 4 "$T/in"
+	run -0 urlsum -C --model m -j 4 "$T/in"
 	[ "$(requests)" -eq 6 ]
 	[ "$(jq -s 'map(.inflight) | max' "$T/req")" -ge 2 ]
 	[ "$(jq -s 'map(.inflight) | max' "$T/req")" -le 4 ]
 	[ "$(jq -r '.url | sub(".*n="; "")' <<<"$output" | tr -d '\n')" = 123456 ]
 	rm "$T/req"
-	run -0 urlsum -C -m m -j 1 "$T/in"
+	run -0 urlsum -C --model m -j 1 "$T/in"
 	[ "$(jq -s 'map(.inflight) | max' "$T/req")" -eq 1 ]
 }
 
 @test "error records, offline mode and kept summaries make no request" {
 	llm normal
-	run -0 urlsum -C -m m "$SUM/error.json"
+	run -0 urlsum -C --model m "$SUM/error.json"
 	json_eq "$output" "$(cat "$SUM/error.json")"
-	run -0 urlsum -C -m m -o "$SUM/web.json"
+	run -0 urlsum -C --model m --offline "$SUM/web.json"
 	[ "$(jq -r .summary_backend <<<"$output")" = offline ]
 	jq -c '. + {summary: "kept", summary_type: "BRIEF"}' "$SUM/web.json" >"$T/in"
-	run -0 urlsum -C -m m "$T/in"
+	run -0 urlsum -C --model m "$T/in"
 	[ "$(jq -r .summary <<<"$output")" = kept ]
 	[ "$(requests)" -eq 0 ]
 }
@@ -158,6 +168,6 @@ class H(http.server.BaseHTTPRequestHandler):
 s = http.server.HTTPServer(("127.0.0.1", 0), H)
 print(s.server_address[1], flush=True)
 s.serve_forever()'
-	run -1 --separate-stderr urlsum -C -u "http://127.0.0.1:$bad_PORT/v1" "$SUM/web.json"
+	run -1 --separate-stderr urlsum -C --no-fallback -U "http://127.0.0.1:$bad_PORT/v1" "$SUM/web.json"
 	[ "$(jq -r .error <<<"$output")" = "LLM reply: no choices[0].message.content" ]
 }

@@ -22,12 +22,12 @@ rec() {
 
 @test "bad options and arguments exit 2" {
 	run -2 urlsum --bogus </dev/null
-	run -2 urlsum -t SHORT </dev/null
+	run -2 urlsum -y SHORT </dev/null
 	[[ $output == *"unknown summary type 'SHORT'"* ]]
 	run -2 urlsum -j 0 </dev/null
-	run -2 urlsum -T -1 </dev/null
-	run -2 urlsum -k "$T/no-such-key" -u http://127.0.0.1:9/v1 </dev/null
-	run -2 urlsum -P "$T" -s "$T/no-such-prompt" </dev/null
+	run -2 urlsum -t -1 </dev/null
+	run -2 urlsum --key-file "$T/no-such-key" -U http://127.0.0.1:9/v1 </dev/null
+	run -2 urlsum --prompt-dir "$T" --prompt-file "$T/no-such-prompt" </dev/null
 }
 
 @test "--version" {
@@ -70,9 +70,9 @@ TABLE
 }
 
 @test "--hint overrides the record's hint and --type forces the type" {
-	run -0 bash -c "$(declare -f rec); rec web '' 'compare' | urlsum -C -H 'the api'"
+	run -0 bash -c "$(declare -f rec); rec web '' 'compare' | urlsum -C --hint 'the api'"
 	[ "$(jq -r .summary_type <<<"$output")" = API ]
-	run -0 bash -c "$(declare -f rec); rec web '' 'compare' | urlsum -C -t usage"
+	run -0 bash -c "$(declare -f rec); rec web '' 'compare' | urlsum -C -y usage"
 	[ "$(jq -r .summary_type <<<"$output")" = USAGE ]
 	[ "$(jq -r .summary_reason <<<"$output")" = "forced by --type" ]
 }
@@ -98,7 +98,7 @@ TABLE
 }
 
 @test "offline USAGE: install steps, commands, code and imports" {
-	run -0 urlsum -C -t USAGE "$SUM/repo.json"
+	run -0 urlsum -C -y USAGE "$SUM/repo.json"
 	s=$(jq -r .summary <<<"$output")
 	[[ $s == *"cargo install ripjson"* ]]
 	[[ $s == *"brew install ripjson"* ]]
@@ -113,11 +113,11 @@ TABLE
 }
 
 @test "offline API: signatures from the symbol map and the text" {
-	run -0 urlsum -C -t api "$SUM/repo.json"
+	run -0 urlsum -C -y api "$SUM/repo.json"
 	s=$(jq -r .summary <<<"$output")
 	[[ $s == *"src/query.rs:"*"pub fn parse(expr: &str) -> Result<Query, QueryError>"* ]]
 	[[ $s == *"fn main() -> ExitCode"* ]]
-	run -0 urlsum -C -H 'the api please' "$SUM/doc.json"
+	run -0 urlsum -C --hint 'the api please' "$SUM/doc.json"
 	s=$(jq -r .summary <<<"$output")
 	[[ $s == *"re.compile(pattern, flags=0)"* ]]
 	[[ $s == *"re.sub(pattern, repl, string, count=0, flags=0)"* ]]
@@ -125,7 +125,7 @@ TABLE
 }
 
 @test "offline EVALUATION: facts, maturity, dependencies, alternatives" {
-	run -0 urlsum -C -H 'evaluate it' "$SUM/repo.json"
+	run -0 urlsum -C --hint 'evaluate it' "$SUM/repo.json"
 	[ "$(jq -r .summary_type <<<"$output")" = EVALUATION ]
 	s=$(jq -r .summary <<<"$output")
 	[[ $s == *"license: MIT"* ]]
@@ -149,8 +149,8 @@ TABLE
 
 @test "every type gives a different offline summary, deterministically" {
 	for t in BRIEF USAGE API ARCHITECTURE EVALUATION; do
-		urlsum -C -t "$t" "$SUM/repo.json" | jq -r .summary >"$T/$t"
-		urlsum -C -t "$t" "$SUM/repo.json" | jq -r .summary >"$T/$t.2"
+		urlsum -C -y "$t" "$SUM/repo.json" | jq -r .summary >"$T/$t"
+		urlsum -C -y "$t" "$SUM/repo.json" | jq -r .summary >"$T/$t.2"
 		cmp "$T/$t" "$T/$t.2"
 		[ -s "$T/$t" ]
 	done
@@ -203,10 +203,10 @@ TABLE
 	run -0 urlsum -C "$T/in"
 	[ "$(jq -r .summary <<<"$output")" = given ]
 	[ "$(jq -r .summary_backend <<<"$output")" = input ]
-	run -0 urlsum -C -t USAGE "$T/in"
+	run -0 urlsum -C -y USAGE "$T/in"
 	[ "$(jq -r .summary <<<"$output")" != given ]
 	[ "$(jq -r .summary_type <<<"$output")" = USAGE ]
-	run -0 urlsum -C -f "$T/in"
+	run -0 urlsum -C -r "$T/in"
 	[ "$(jq -r .summary_backend <<<"$output")" = offline ]
 }
 
@@ -251,22 +251,95 @@ TABLE
 	run -0 urlsum -N -p "$T/in"
 	body=$(sed -n 3p <<<"$output")
 	[[ $body != *"..." ]]
-	run -0 urlsum -N -p -l 10 "$T/in"
-	[ "$(sed -n 3p <<<"$output")" = "éééééééééé..." ]
+	# A budget for the whole output replaces the cut of each record.
+	jq -cn '{url: "https://a.example/", content: ("é" * 5000)}' >"$T/in"
+	run -0 --separate-stderr urlsum -N -p --max-length 4500 "$T/in"
+	[ "$(printf '%s\n' "$output" | wc -m)" -eq 4500 ]
+	[[ $output == *"é..." ]]
+	[ "$stderr" = "urlsum: -p: cut 1 record to fit --max-length" ]
 }
 
-@test "format_url_context: separator, errors skipped, excluded URLs, length" {
+@test "format_url_context: separator, errors named, excluded URLs, repeats, a count on stderr" {
 	cat "$SUM/web.json" "$SUM/error.json" "$SUM/doc.json" "$SUM/file.json" \
 	    "$SUM/web.json" >"$T/in"
-	run -0 urlsum -N -c -x https://github.com/acme/ring/blob/main/ring.go "$T/in"
-	[ "$(grep -c '^## ' <<<"$output")" -eq 2 ]
-	[ "$(grep -c '^---$' <<<"$output")" -eq 1 ]
-	[[ $output == *"build-cache"*$'\n\n---\n\n'"## https://docs.python.org/3/library/re.html"* ]]
-	[[ $output != *"example.com/gone"* ]]
-	[[ $output != *"ring.go"* ]]
-	run -0 urlsum -N -c -l 20 "$T/in"
+	run -0 --separate-stderr urlsum -N -c --exclude https://github.com/acme/ring/blob/main/ring.go "$T/in"
 	[ "$(grep -c '^## ' <<<"$output")" -eq 3 ]
-	[[ $output == *"Why we moved our bui..."* ]]
+	[ "$(grep -c '^---$' <<<"$output")" -eq 2 ]
+	[[ $output == *"build-cache"*$'\n\n---\n\n## https://example.com/gone\n\n(left out: HTTP 404)\n\n---\n\n'"## https://docs.python.org/3/library/re.html"* ]]
+	[[ $output != *"ring.go"* ]]
+	[ "$stderr" = "urlsum: -c: left out 3 records: 1 with an error (named in it), 1 excluded, 1 repeated" ]
+	run -0 --separate-stderr urlsum -N -c -q --exclude https://github.com/acme/ring/blob/main/ring.go "$T/in"
+	[ -z "$stderr" ]
+	# -p names the error too, and keeps repeats.
+	run -0 --separate-stderr urlsum -N -p "$T/in"
+	[ "$(grep -c '^## ' <<<"$output")" -eq 5 ]
+	[[ $output == *$'## https://example.com/gone\n\n(left out: HTTP 404)\n'* ]]
+	[ "$stderr" = "urlsum: -p: left out 1 record: 1 with an error (named in it)" ]
+}
+
+@test "--max-length and --max-tokens: one budget for the whole context, shared fairly" {
+	cat "$SUM/web.json" "$SUM/error.json" "$SUM/doc.json" "$SUM/repo.json" >"$T/in"
+	run -0 urlsum -N -c -q "$T/in"
+	full=$(printf '%s\n' "$output" | wc -m)
+	run -0 --separate-stderr urlsum -N -c --max-length 1200 "$T/in"
+	[ "$(printf '%s\n' "$output" | wc -m)" -le 1200 ]
+	[ "$(printf '%s\n' "$output" | wc -m)" -ge 1150 ]
+	[ "$full" -gt 1200 ]
+	# Every record is there, the error's line whole.
+	[ "$(grep -c '^## ' <<<"$output")" -eq 4 ]
+	[[ $output == *$'(left out: HTTP 404)\n\n---'* ]]
+	[[ $stderr == *"urlsum: -c: cut "*" to fit --max-length"* ]]
+	# A budget larger than the context changes nothing but the 4000 cut.
+	run -0 urlsum -N -c -q --max-length 1000000 "$T/in"
+	[ "$(printf '%s\n' "$output" | wc -m)" -ge "$full" ]
+	# Tokens, counted as urlfetch counts them (cl100k_base).
+	run -0 --separate-stderr urlsum -N -c --max-tokens 300 "$T/in"
+	[ "$(grep -c '^## ' <<<"$output")" -eq 4 ]
+	[[ $stderr == *"to fit --max-tokens"* ]]
+	printf '%s\n' "$output" >"$T/ctx"
+	[ "$(wc -m <"$T/ctx")" -lt 1600 ]
+	[ "$(wc -m <"$T/ctx")" -gt 600 ]
+}
+
+@test "a budget too small for every record: each keeps its '## URL' line, the last ones go" {
+	cat "$SUM/web.json" "$SUM/error.json" "$SUM/doc.json" "$SUM/repo.json" >"$T/in"
+	run -0 --separate-stderr urlsum -N -c --max-length 120 "$T/in"
+	[ "$(printf '%s\n' "$output" | wc -m)" -le 120 ]
+	[ "$(grep -c '^## ' <<<"$output")" -eq 2 ]
+	[[ $output == "## https://blog.example.com/2026/build-cache"$'\n\n'*"..."$'\n\n---\n\n## https://example.com/gone\n\n'* ]]
+	[[ $stderr == *"urlsum: -c: left out 3 records: 1 with an error (named in it), 2 last with no room in --max-length"* ]]
+	# Room for the lines and no more: the lines alone.
+	run -0 --separate-stderr urlsum -N -c --max-length 80 "$T/in"
+	[ "$output" = "$(printf '## https://blog.example.com/2026/build-cache\n\n---\n\n## https://example.com/gone')" ]
+	# Not even one line: nothing.
+	run -0 --separate-stderr urlsum -N -c --max-length 40 "$T/in"
+	[ -z "$output" ]
+	[[ $stderr == *"left out 4 records: 4 last with no room in --max-length"* ]]
+}
+
+@test "the title is given once, even when the text starts with it" {
+	run -0 urlsum -N -p "$SUM/web.json"
+	[ "$(grep -c 'Why we moved our build cache' <<<"$output")" -eq 1 ]
+	[ "$(sed -n 5p <<<"$output")" = "Last year our continuous integration bill doubled. Most of the time went into rebuilding artefacts that had not changed, because our cache keyed entries by branch name and timestamp." ]
+	# As a Markdown heading too; another first line stays.
+	jq -cn '{url: "https://a.example/", title: "Brew", content: "# Brew\n\nHot water."}' >"$T/in"
+	run -0 urlsum -N -p "$T/in"
+	[ "$output" = "$(printf '## https://a.example/\n\n**Brew**\n\nHot water.')" ]
+	jq -cn '{url: "https://a.example/", title: "Brew", content: "Brewing.\n\nHot water."}' >"$T/in"
+	run -0 urlsum -N -p "$T/in"
+	[[ $output == *$'**Brew**\n\nBrewing.'* ]]
+}
+
+@test "a url record (no content, from urldetect) says to run urlfetch first" {
+	printf '%s\n' '{"url":"https://a.example/x","type":"web"}' >"$T/in"
+	run -1 --separate-stderr urlsum -C "$T/in"
+	[ "$(jq -r .error <<<"$output")" = "no content: run urlfetch first" ]
+	[[ $stderr == *"'https://a.example/x': no content: run urlfetch first"* ]]
+	run -1 --separate-stderr urlsum -C -c "$T/in"
+	[ "$output" = "$(printf '## https://a.example/x\n\n(left out: no content: run urlfetch first)')" ]
+	# A bare URL is a url record, as in every program.
+	run -1 --separate-stderr urlsum -C <<<'https://a.example/y'
+	json_eq "$output" '{"url":"https://a.example/y","error":"no content: run urlfetch first"}'
 }
 
 @test "--context summarises first, then formats" {
@@ -291,7 +364,7 @@ TABLE
 		    <<<"$rec" >/dev/null
 	done <<<"$output"
 	for t in USAGE API ARCHITECTURE EVALUATION; do
-		run -0 urlsum -C -t "$t" "$T/pages"
+		run -0 urlsum -C -y "$t" "$T/pages"
 		[ "$(jq -r 'select(.summary | length > 0) | .summary_type' <<<"$output" |
 		    grep -c "$t")" -eq 5 ]
 	done
@@ -301,7 +374,7 @@ TABLE
 	jq -cn '{url: "https://big.example/", url_type: "documentation",
 	    content: ("é" * 120000)}' >"$T/in"
 	cat "$T/in" "$SUM/error.json" >"$T/in2"
-	run -0 urlsum -C -n -m some-model -u http://127.0.0.1:9/v1 "$T/in2"
+	run -0 urlsum -C -n --model some-model -U http://127.0.0.1:9/v1 "$T/in2"
 	[ "$(sed -n 1p <<<"$output" | jq -r .model)" = some-model ]
 	[[ $(sed -n 1p <<<"$output" | jq -r '.messages[0].content') == *"Write a USAGE summary"* ]]
 	[ "$(sed -n 1p <<<"$output" | jq '.messages[1].content | length')" -eq 100000 ]

@@ -9,6 +9,7 @@
 #include "json.h"
 #include "llm.h"
 #include "summary.h"
+#include "tokens.h"
 #include "tap.h"
 
 static yajl_val
@@ -206,31 +207,94 @@ test_format(void)
 static void
 test_context(void)
 {
-	yajl_val recs[5];
+	yajl_val recs[5], big[3];
 	const char *excluded[] = { "https://c.example/", NULL };
-	struct uk_buf b = UK_BUF_INIT;
+	struct uk_summary_context c = { 0 };
+	struct uk_buf b = UK_BUF_INIT, t = UK_BUF_INIT;
 	size_t i, took;
 
 	recs[0] = parse("{\"url\":\"https://a.example/\",\"content\":\"A\"}");
-	recs[1] = parse("{\"url\":\"https://b.example/\",\"error\":\"x\"}");
+	recs[1] = parse("{\"url\":\"https://b.example/\",\"error\":\"x\\ny\"}");
 	recs[2] = parse("{\"url\":\"https://c.example/\",\"content\":\"C\"}");
 	recs[3] = parse("{\"url\":\"https://d.example/\",\"content\":\"D\"}");
 	recs[4] = parse("{\"url\":\"https://a.example/\",\"content\":\"A2\"}");
-	took = uk_summary_format_context(recs, 5, excluded, 0, &b);
+	c.excluded = excluded;
+	c.dedup = 1;
+	took = uk_summary_format_context(recs, 5, &c, &b);
 	ok(took == 2 &&
 		!strcmp(b.buf,
 		    "## https://a.example/\n\nA\n\n---\n\n"
-		    "## https://d.example/\n\nD"),
-	    "context: separator, errors skipped, excluded, repeats once");
+		    "## https://b.example/\n\n(left out: x y)\n\n---\n\n"
+		    "## https://d.example/\n\nD\n"),
+	    "context: separator, errors named, excluded, repeats once");
+	ok(c.errors == 1 && c.excluded_n == 1 && c.repeats == 1 && !c.cut,
+	    "context: what was left out is counted");
 	uk_buf_reset(&b);
-	took = uk_summary_format_context(recs, 5, NULL, 0, &b);
-	ok(took == 3, "context: nothing excluded");
+	memset(&c, 0, sizeof(c));
+	took = uk_summary_format_context(recs, 5, &c, &b);
+	ok(took == 4 && c.errors == 1, "context: nothing excluded");
 	uk_buf_reset(&b);
-	ok(uk_summary_format_context(recs + 1, 1, NULL, 0, &b) == 0 &&
-		b.len == 0,
-	    "context: only errors gives nothing");
+	ok(uk_summary_format_context(recs + 1, 1, &c, &b) == 0 &&
+		!strcmp(b.buf, "## https://b.example/\n\n(left out: x y)\n"),
+	    "context: only an error gives its line");
 	for (i = 0; i < 5; i++)
 		uk_json_free(recs[i]);
+
+	/* A budget: 10, 300 and 3000 characters of content. */
+	for (i = 0; i < 3; i++) {
+		size_t k, n = i == 0 ? 10 : i == 1 ? 300 : 3000;
+
+		uk_buf_reset(&t);
+		uk_buf_addf(&t, "{\"url\":\"u%zu\",\"content\":\"", i);
+		for (k = 0; k < n; k++)
+			uk_buf_addch(&t, "abcdefgh "[k % 9]);
+		uk_buf_addstr(&t, "\"}");
+		big[i] = parse(t.buf);
+	}
+	memset(&c, 0, sizeof(c));
+	c.max_chars = 1000;
+	uk_buf_reset(&b);
+	uk_summary_format_context(big, 3, &c, &b);
+	ok(uk_utf8_chars(b.buf, b.len) <= 1000 && b.len > 990,
+	    "context: the budget is used, not passed (%zu)", b.len);
+	ok(c.cut == 1 && strstr(b.buf, "## u0\n\nabcdefgh a\n\n---"),
+	    "context: the short records are whole, the long one cut");
+	/* 1000 - 2 separators of 7 - the newline = 985; u0 takes its 17 of
+	 * a third, u1 its 307 of half the rest (484), u2 the 661 left. */
+	{
+		const char *s1 = strstr(b.buf, "## u1"), *s2 = strstr(b.buf,
+							     "## u2");
+
+		ok(s1 && s2 && s2 - s1 == 307 + 7 &&
+			b.buf + b.len - s2 == 661 + 1 &&
+			!strcmp(b.buf + b.len - 4, "...\n"),
+		    "context: what a short record leaves goes to the next");
+	}
+	memset(&c, 0, sizeof(c));
+	c.max_chars = 30;
+	uk_buf_reset(&b);
+	uk_summary_format_context(big, 3, &c, &b);
+	ok(!strcmp(b.buf, "## u0\n\n---\n\n## u1\n\n---\n\n## u2\n") &&
+		!c.dropped && c.cut == 3,
+	    "context: room for the '## URL' lines only: the lines");
+	memset(&c, 0, sizeof(c));
+	c.max_chars = 29;
+	uk_buf_reset(&b);
+	uk_summary_format_context(big, 3, &c, &b);
+	ok(c.dropped == 1 && c.took == 2 && !strstr(b.buf, "## u2") &&
+		uk_utf8_chars(b.buf, b.len) <= 29,
+	    "context: no room for every line: the last record goes");
+	memset(&c, 0, sizeof(c));
+	c.max_tokens = 100;
+	uk_buf_reset(&b);
+	uk_summary_format_context(big, 3, &c, &b);
+	ok(uk_tokens_count(UK_TOKENS_CL100K, b.buf, b.len) <= 100 &&
+		uk_tokens_count(UK_TOKENS_CL100K, b.buf, b.len) > 90,
+	    "context: a budget in tokens (%zu)",
+	    uk_tokens_count(UK_TOKENS_CL100K, b.buf, b.len));
+	for (i = 0; i < 3; i++)
+		uk_json_free(big[i]);
+	uk_buf_release(&t);
 	uk_buf_release(&b);
 }
 
