@@ -156,10 +156,15 @@ C
 	cd - >/dev/null || return 1
 }
 
+# One archive server for the file: no test reads requests.log or changes
+# what is served, and each has its own cache, so each still downloads.
 setup_file() {
 	make_map_repo "$BATS_FILE_TMPDIR/src"
 	serve_repo "$BATS_FILE_TMPDIR/src" "$BATS_FILE_TMPDIR/srv"
+	repo_serve_file
 }
+
+teardown_file() { repo_unserve_file; }
 
 setup() {
 	repo_setup

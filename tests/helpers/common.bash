@@ -39,6 +39,22 @@ common_setup() {
 	mkdir -p "$HOME"
 }
 
+# nap SECONDS: sleep without starting a process: a read that times out on
+# a pipe nobody writes to.  The suites poll thousands of times, and each
+# sleep(1) (or head, cat, seq) started costs some 10 ms of CPU on a
+# loaded 2-core machine.  The pipe is opened at the first nap and closed
+# by nap_done (so that the processes a test starts later do not inherit
+# it).
+nap() {
+	[ -n "${UK_NAP_FD:-}" ] || exec {UK_NAP_FD}<> <(:)
+	read -r -t "$1" -u "$UK_NAP_FD" _ || :
+}
+
+nap_done() {
+	[ -z "${UK_NAP_FD:-}" ] || exec {UK_NAP_FD}<&-
+	UK_NAP_FD=
+}
+
 common_teardown() {
 	local pidf
 	# A failed test shows what the last `run --separate-stderr` printed
@@ -50,16 +66,18 @@ common_teardown() {
 	local pid i
 	for pidf in "$T"/*.pid; do
 		[ -e "$pidf" ] || continue
-		pid=$(cat "$pidf")
+		pid=
+		read -r pid <"$pidf" || [ -n "$pid" ] || continue
 		kill "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
 		# Not our child (a browser a helper started): wait for it to go,
 		# or it writes into $T while it is removed.
-		for i in $(seq 1 50); do
+		for ((i = 0; i < 50; i++)); do
 			kill -0 "$pid" 2>/dev/null || break
-			sleep 0.1
+			nap 0.1
 		done
 	done
+	nap_done
 	# A browser's children may still be closing files under $T.
 	rm -rf "$T" 2>/dev/null || { sleep 1; rm -rf "$T"; }
 }
@@ -80,16 +98,18 @@ json_eq() {
 # It waits up to 30 s for the port: python3 starts slowly on a loaded
 # machine, above all under the sanitizers with other suites running.
 start_server() {
-	local name=$1 port
+	local name=$1 port= i
 	shift
 	"$@" >"$T/$name.port" 2>"$T/$name.log" &
 	echo $! >"$T/$name.pid"
-	for _ in $(seq 1 300); do
-		# (|| : : the server may not have opened the file yet.)
-		port=$(head -n 1 "$T/$name.port" 2>/dev/null || :)
+	# Polled with builtins only (see nap).
+	for ((i = 0; i < 300; i++)); do
+		# (2>/dev/null: the server may not have opened the file yet.)
+		{ read -r port <"$T/$name.port"; } 2>/dev/null || :
 		[ -n "$port" ] && break
-		sleep 0.1
+		nap 0.1
 	done
+	nap_done
 	[ -n "$port" ] || { cat "$T/$name.log" >&2; return 1; }
 	printf -v "${name}_PORT" '%s' "$port"
 	export "${name}_PORT"

@@ -9,11 +9,15 @@ fetch_setup_file() {
 	python3 "$BATS_TEST_DIRNAME/helpers/fetch_server.py" \
 	    >"$FS_DIR/port" 2>"$FS_DIR/log" &
 	echo $! >"$FS_DIR/pid"
-	for _ in $(seq 1 200); do
-		FS_PORT=$(head -n 1 "$FS_DIR/port" 2>/dev/null)
+	# Polled with builtins only (see nap in common.bash).
+	local i
+	FS_PORT=
+	for ((i = 0; i < 200; i++)); do
+		{ read -r FS_PORT <"$FS_DIR/port"; } 2>/dev/null || :
 		[ -n "$FS_PORT" ] && break
-		sleep 0.05
+		nap 0.05
 	done
+	nap_done
 	[ -n "$FS_PORT" ] || { cat "$FS_DIR/log" >&2; return 1; }
 	export FS_PORT
 }

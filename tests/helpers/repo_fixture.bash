@@ -117,10 +117,31 @@ serve_repo() {
 	git clone -q --bare "$src" "$srv/git/tool.git"
 }
 
+# repo_serve_file (in setup_file, after serve_repo into
+# $BATS_FILE_TMPDIR/srv): one server for every test of the file, which
+# repo_setup then uses instead of starting one per test (a python3 start
+# costs 0.1-0.3 s of CPU); repo_unserve_file (teardown_file) stops it.
+# Only for a suite whose tests neither read $T/requests.log (the server
+# logs to $BATS_FILE_TMPDIR/requests.log) nor change $T/srv.
+repo_serve_file() {
+	local T=$BATS_FILE_TMPDIR
+	: >"$T/requests.log"
+	start_server filesrv python3 "$TOP/tests/helpers/repo_server.py" \
+	    "$T/srv" "$T/requests.log"
+}
+
+repo_unserve_file() {
+	local pid=
+	read -r pid <"$BATS_FILE_TMPDIR/filesrv.pid" || [ -n "$pid" ] || return 0
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null || :
+}
+
 # repo_setup: per-test set-up shared by the repository suites: a private
 # $T (common_setup), the file's fixture repository as $T/src and $SRC, its
 # archives and git served by a fresh loopback server (requests logged to
-# $T/requests.log) that URLKIT_GITHUB_ARCHIVE_URL points at, loopback
+# $T/requests.log; the file's one server after repo_serve_file) that
+# URLKIT_GITHUB_ARCHIVE_URL points at, loopback
 # allowed, TMPDIR private, REPO the t_repo driver and TOKENS the t_tokens
 # counter (TOKENS NAME FILE prints FILE's count in tokenizer NAME).
 repo_setup() {
@@ -131,8 +152,12 @@ repo_setup() {
 	ln -s "$BATS_FILE_TMPDIR/srv/archives" "$T/srv/archives"
 	ln -s "$BATS_FILE_TMPDIR/srv/git" "$T/srv/git"
 	: >"$T/requests.log"
-	start_server srv python3 "$TOP/tests/helpers/repo_server.py" \
-	    "$T/srv" "$T/requests.log"
+	if [ -n "${filesrv_PORT:-}" ]; then
+		srv_PORT=$filesrv_PORT
+	else
+		start_server srv python3 "$TOP/tests/helpers/repo_server.py" \
+		    "$T/srv" "$T/requests.log"
+	fi
 	export URLKIT_ALLOW_PRIVATE=1
 	export URLKIT_GITHUB_ARCHIVE_URL="http://127.0.0.1:$srv_PORT"
 	export TMPDIR="$T/tmp"

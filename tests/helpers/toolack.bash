@@ -34,14 +34,16 @@ ta_exec() {
 	echo $! >"$T/$name.pid"
 }
 
-# wait_for SECONDS CMD...: poll CMD until it succeeds.
+# wait_for SECONDS CMD...: poll CMD until it succeeds (the pauses start
+# no process: nap in common.bash).
 wait_for() {
 	local n=$(($1 * 20))
 	shift
 	while [ "$n" -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.05
+		"$@" && { nap_done; return 0; }
+		nap 0.05
 		n=$((n - 1))
 	done
+	nap_done
 	return 1
 }
