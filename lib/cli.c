@@ -84,7 +84,9 @@ uk_cli_getopt(const struct uk_cli *cli, int argc, char *const argv[],
 
 	opterr = 0;
 	for (;;) {
-		prev = optind;
+		/* optind 0 (getopt started again, for a subcommand) is
+		 * argv[1] for the word below. */
+		prev = optind ? optind : 1;
 		c = getopt_long(argc, argv, quiet_optstring(optstring), longopts,
 		    NULL);
 		/* The word the option came from: for a short option in a

@@ -68,9 +68,9 @@ browser_pid() {
 	run -2 pwfetch crawl "$B/static"
 	run -2 pwfetch fetch --bogus
 	run -2 pwfetch fetch -w sometimes "$B/static"
-	run -2 pwfetch fetch -v 12by7 "$B/static"
+	run -2 pwfetch fetch --viewport 12by7 "$B/static"
 	run -2 pwfetch fetch -j 0 "$B/static"
-	run -0 --separate-stderr pwfetch fetch -V
+	run -0 --separate-stderr pwfetch -V
 	[[ $output == "pwfetch "* ]]
 }
 
@@ -95,7 +95,7 @@ browser_pid() {
 }
 
 @test "-H: the HTML has what the page's script wrote" {
-	run -0 --separate-stderr pwfetch fetch -H "$B/script"
+	run -0 --separate-stderr pwfetch fetch --html "$B/script"
 	jq -e '.html | test("<p id=\"built\">Rendered by script")' <<<"$output"
 	jq -e '.html | startswith("<!DOCTYPE html>")' <<<"$output"
 }
@@ -114,8 +114,8 @@ browser_pid() {
 	    <<<"$output"
 	[[ $stderr == *"$B/never: timeout after 3 s"* ]]
 	no_browser_left
-	# -T: the run's own limit; what is left is not started.
-	run -1 --separate-stderr pwfetch fetch -t 30 -T 2 "$B/never" "$B/static"
+	# --total-timeout: the run's own limit; what is left is not started.
+	run -1 --separate-stderr pwfetch fetch -t 30 --total-timeout 2 "$B/never" "$B/static"
 	jq -se '.[0].error | startswith("the run timed out (2 s) waiting for ")' \
 	    <<<"$output"
 	jq -se '.[1].error == "not fetched: the run timed out"' <<<"$output"
@@ -123,18 +123,18 @@ browser_pid() {
 }
 
 @test "open gives each page its own cookies; fetch shares them" {
-	run -0 --separate-stderr pwfetch fetch -H "$B/setcookie" "$B/cookie"
+	run -0 --separate-stderr pwfetch fetch --html "$B/setcookie" "$B/cookie"
 	jq -se '.[1].html | test("cookie: pw=1")' <<<"$output"
-	run -0 --separate-stderr pwfetch open -H "$B/setcookie" "$B/cookie"
+	run -0 --separate-stderr pwfetch open --html "$B/setcookie" "$B/cookie"
 	jq -se '.[1].html | test("cookie: none")' <<<"$output"
 }
 
-@test "-w selector waits for the element; -e, -v, -u and -s" {
+@test "-w selector waits for the element; -e, --viewport, -A and --screenshot" {
 	mkdir "$T/shots"
-	run -0 --separate-stderr pwfetch fetch -w 'selector:#late' -H -v 800x600 \
-	    -u 'urlkit-test/1' -e '[document.querySelectorAll("p").length,
+	run -0 --separate-stderr pwfetch fetch -w 'selector:#late' --html \
+	    --viewport 800x600 -A 'urlkit-test/1' -e '[document.querySelectorAll("p").length,
 	    innerWidth, innerHeight, navigator.userAgent]' \
-	    -s "$T/shots" "$B/late" "$B/late?again"
+	    --screenshot "$T/shots" "$B/late" "$B/late?again"
 	jq -se '.[0].html | test("Arrived late")' <<<"$output"
 	jq -se '.[0].eval == [2, 800, 600, "urlkit-test/1"]' <<<"$output"
 	json_eq "$(jq -sc 'map(.screenshot)' <<<"$output")" \
@@ -156,10 +156,10 @@ browser_pid() {
 }
 
 @test "-w networkidle waits for a request made after the load event" {
-	run -0 --separate-stderr pwfetch fetch -H -w networkidle "$B/idle"
+	run -0 --separate-stderr pwfetch fetch --html -w networkidle "$B/idle"
 	jq -e '.html | test("<p id=\"fetched\">")' <<<"$output"
 	# The load event alone comes well before the request ends.
-	run -0 --separate-stderr pwfetch fetch -H "$B/idle?ms=3000"
+	run -0 --separate-stderr pwfetch fetch --html "$B/idle?ms=3000"
 	jq -e '.html | test("<p id=\"fetched\">") | not' <<<"$output"
 }
 

@@ -165,7 +165,7 @@ user_tab() {
 	logging_server GOOD 127.0.0.1
 	# The control: allowed, every context's requests and WebSockets get
 	# through.
-	run -0 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 \
 	    -w networkidle -e 'new Promise(r => setTimeout(() => r(1), 3000))' \
 	    "$(sec_url "127.0.0.1:$GOOD_PORT")"
 	jq -e '.title == "Workers" and (has("error") | not)' <<<"$output"
@@ -185,7 +185,7 @@ user_tab() {
 	# context goes through the guard's proxy, which refuses them before
 	# their handshake leaves; the page itself opened none, so it is not
 	# failed).
-	run -0 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 \
 	    -w networkidle -e 'new Promise(r => setTimeout(() => r(1), 3000))' \
 	    "$(sec_url "127.0.0.2:$BAD_PORT")"
 	jq -e '.title == "Workers" and (has("error") | not)' <<<"$output"
@@ -202,7 +202,7 @@ user_tab() {
 	logging_server GOOD 127.0.0.1
 	# The control: the same page's sockets to an allowed address leave
 	# within the wait.
-	run -0 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 \
 	    -e 'new Promise(r => setTimeout(() => r(1), 1000))' \
 	    "$B/ws?to=127.0.0.1:$GOOD_PORT&n=20"
 	jq -e '.title == "ws" and (has("error") | not)' <<<"$output"
@@ -211,7 +211,7 @@ user_tab() {
 		cat "$T/GOOD.log" >&2
 		return 1
 	}
-	run -1 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	run -1 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 \
 	    -e 'new Promise(r => setTimeout(() => r(1), 1000))' \
 	    "$B/ws?to=127.0.0.2:$BAD_PORT&n=20"
 	[ "${#lines[@]}" -eq 1 ]
@@ -230,7 +230,7 @@ user_tab() {
 	logging_server BAD 127.0.0.2
 	logging_server GOOD 127.0.0.1
 	# The control: the worker runs and fetches while the page is open.
-	run -0 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 \
 	    -e 'new Promise(r => setTimeout(() => r(1), 1500))' \
 	    "$B/linger?bad=127.0.0.1:$GOOD_PORT"
 	jq -e '.title == "Linger" and (has("error") | not)' <<<"$output"
@@ -238,12 +238,12 @@ user_tab() {
 		cat "$T/GOOD.log" >&2
 		return 1
 	}
-	run -0 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 \
 	    -e 'new Promise(r => setTimeout(() => r(1), 1500))' \
 	    "$B/linger?bad=127.0.0.2:$BAD_PORT"
 	jq -e '.title == "Linger" and (has("error") | not)' <<<"$output"
 	# A page that times out (its selector never comes) goes the same way.
-	run -1 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 3 \
+	run -1 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 3 \
 	    -w selector:#never "$B/linger?bad=127.0.0.2:$BAD_PORT&t=1"
 	jq -e '.error | test("timeout after 3 s")' <<<"$output"
 	# pwfetch has gone: a worker left behind would fetch 20 times here.
@@ -264,9 +264,9 @@ user_tab() {
 	own_browser
 	# A cookie the fetched page sets stays in its own context, disposed
 	# after it: the user's browser never gets it.
-	run -0 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 \
 	    "$B/setcookie"
-	run -0 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 -H \
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 --html \
 	    "$B/cookie?c=before"
 	jq -e '.html | test("cookie: none")' <<<"$output"
 	# The user's own cookie (and localStorage) set in the browser's
@@ -274,7 +274,7 @@ user_tab() {
 	# A session cookie, one with an expiry, one HttpOnly and SameSite.
 	user_tab "$B/setcookie?more=1"
 	user_tab "$B/storage"
-	run -0 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 -H \
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 --html \
 	    -e 'localStorage.getItem("pw")' "$B/cookie?c=user"
 	jq -e '.html | test("cookie: [^<]*pw=1") and test("cookie: [^<]*pe=2") and
 	    test("cookie: [^<]*ph=3")' <<<"$output"
@@ -285,7 +285,7 @@ user_tab() {
 	own_browser
 	logging_server BAD 127.0.0.2
 	logging_server GOOD 127.0.0.1
-	run -0 --separate-stderr timeout 120 pwfetch open -c "$A" -t 60 \
+	run -0 --separate-stderr timeout 120 pwfetch open --connect "$A" -t 60 \
 	    -w networkidle -e 'new Promise(r => setTimeout(() => r(1), 3000))' \
 	    "$(sec_url "127.0.0.1:$GOOD_PORT")"
 	jq -e '.title == "Workers" and (has("error") | not)' <<<"$output"
@@ -301,7 +301,7 @@ user_tab() {
 	done
 	grep -qx "req /frame.png" "$T/GOOD.log"
 	grep -qx "req /frame-beacon" "$T/GOOD.log"
-	run -0 --separate-stderr timeout 120 pwfetch open -c "$A" -t 60 \
+	run -0 --separate-stderr timeout 120 pwfetch open --connect "$A" -t 60 \
 	    -w networkidle -e 'new Promise(r => setTimeout(() => r(1), 3000))' \
 	    "$(sec_url "127.0.0.2:$BAD_PORT")"
 	jq -e '.title == "Workers"' <<<"$output"
