@@ -522,6 +522,8 @@ fill(struct run *r, struct input *in)
 		/* The page's item, for emit to find by its number. */
 		for (i = 0; i < r->o.jobs && r->slots[i]; i++)
 			;
+		if (i == r->o.jobs)
+			abort(); /* cannot be: lib/page keeps nactive < jobs */
 		((struct slot *)r->cur->data)->no = r->seq;
 		r->slots[i] = r->cur;
 		r->cur = NULL;
