@@ -16,7 +16,8 @@ setup_file() {
 	mkdir -p "$d/prof"
 	HOME=$d XDG_CONFIG_HOME=$d XDG_CACHE_HOME=$d "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
 	    --disable-background-networking --disable-component-update \
-	    --disable-dev-shm-usage --user-data-dir="$d/prof" \
+	    --disable-dev-shm-usage --disable-features=WebUIOmniboxPopup \
+	    --user-data-dir="$d/prof" \
 	    --remote-debugging-port=0 about:blank >"$d/chromium.log" 2>&1 &
 	echo $! >"$d/chromium.pid"
 	# Up to 30 s: python3 starts slowly on a loaded machine.  (|| : the
