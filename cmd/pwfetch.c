@@ -190,6 +190,16 @@ catch_signals(void)
 	sigaction(SIGPIPE, &sa, NULL);
 }
 
+static void
+free_slot(struct slot *s)
+{
+	if (s) {
+		free(s->url);
+		free(s->msg);
+		free(s);
+	}
+}
+
 /*
  * The queue's writer: a record goes out at its turn, in input order.  The
  * progress line makes way on a shared terminal; a failed record is said on
@@ -216,11 +226,7 @@ write_item(struct uk_jsonl_item *it, void *arg)
 		uk_buf_release(&b);
 		uk_status_set(UK_EXIT_FAIL);
 	}
-	if (s) {
-		free(s->url);
-		free(s->msg);
-		free(s);
-	}
+	free_slot(s);
 }
 
 /*
@@ -830,6 +836,7 @@ cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
 	struct cmdline cl;
 	struct input in;
 	FILE *fp = stdout;
+	long k;
 
 	memset(&in, 0, sizeof(in));
 	memset(&cl, 0, sizeof(cl));
@@ -867,6 +874,13 @@ cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
 	uk_pages_release(&r.ps);
 	if (in.use_lines)
 		uk_jsonl_close(&in.lines);
+	/* What was never written (a browser that could not be had): the
+	 * queue frees the items, their data is ours. */
+	for (k = 0; k < r.o.jobs; k++)
+		if (r.slots[k])
+			free_slot(r.slots[k]->data);
+	if (r.cur)
+		free_slot(r.cur->data);
 	uk_jsonl_queue_release(&r.q);
 	free(r.slots);
 	free(in.src);
