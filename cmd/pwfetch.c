@@ -20,6 +20,7 @@
 #include "browser.h"
 #include "buf.h"
 #include "cdp.h"
+#include "cli.h"
 #include "guardproxy.h"
 #include "json.h"
 #include "jsonl.h"
@@ -29,18 +30,96 @@
 #include "url.h"
 #include "util.h"
 
-static const char usage_text[] =
-    "usage: pwfetch find | open | fetch [-aHPq] [-c address] [-e expression]\n"
-    "               [-j jobs] [-s path] [-T seconds] [-t seconds]\n"
-    "               [-u user-agent] [-v widthxheight] [-w until] [url ...]\n"
-    "       pwfetch -h | -V\n";
+/* The synopsis: the commands' line, then the program's own. */
+#define SYN_CMD                                                              \
+	"usage: pwfetch find | open | fetch [-Pq] [-A agent] [-e expression]\n" \
+	"               [-i file] [-j jobs] [-o file] [-t seconds] [-w until]\n" \
+	"               [--attach | --connect address] [--html]\n"              \
+	"               [--screenshot path] [--total-timeout seconds]\n"        \
+	"               [--viewport widthxheight] [url ...]\n"
+#define SYN_PROG "       pwfetch -h | -V\n"
 
-/* Input: URL operands, or records and bare URLs on standard input. */
+static const char options_top[] =
+    "Pages rendered by Chromium over the DevTools protocol: a record per URL.\n"
+    "\n"
+    "  find      reload a page open in a running browser, write its record\n"
+    "  open      load each URL in a browser context of its own\n"
+    "  fetch     load each URL in the run's context (its cookies shared)\n"
+    "\n"
+    "  -h, --help                the synopsis (-h) or this help (--help)\n"
+    "  -V, --version             print the version\n"
+    "\n"
+    "Each command's options: pwfetch COMMAND --help.  See pwfetch(1).\n";
+
+/* The options every command has, after its line of what it does. */
+#define OPTIONS_CMD                                                            \
+	"\n"                                                                   \
+	"  -A, --user-agent=STRING   send STRING as the User-Agent\n"           \
+	"                            (default: the browser's)\n"                \
+	"      --attach              attach to the browser at $URLKIT_DEVTOOLS_URL\n" \
+	"                            (default: http://127.0.0.1:9222)\n"        \
+	"      --connect=ADDRESS     attach to the browser at ADDRESS\n"         \
+	"                            (http://host:port or ws://...)\n"           \
+	"  -e, --eval=EXPRESSION     put the JavaScript EXPRESSION's value in\n" \
+	"                            \"eval\"\n"                                  \
+	"      --html                put the rendered HTML in \"html\"\n"        \
+	"  -i, --input=FILE          read url records or URLs from FILE (- for\n" \
+	"                            stdin; stdin when no url and no -i)\n"      \
+	"  -j, --jobs=N              load up to N pages at once, 1 to 64\n"      \
+	"                            (default: 1); records stay in input order\n" \
+	"  -o, --output=FILE         write the records to FILE (default: stdout)\n" \
+	"  -P, --allow-private       load loopback and private addresses too\n"  \
+	"  -q, --quiet               show no progress line on a terminal\n"      \
+	"      --screenshot=PATH     save a PNG of each page's viewport at PATH\n" \
+	"                            (a directory: PATH/N.png)\n"               \
+	"  -t, --timeout=SECONDS     give each page SECONDS (default: 30)\n"     \
+	"      --total-timeout=SECONDS\n"                                        \
+	"                            give the whole run SECONDS (default: none)\n" \
+	"      --viewport=WxH        the viewport in CSS pixels (default: 1280x720)\n" \
+	"  -w, --wait=UNTIL          when a page is ready: load, domcontentloaded,\n" \
+	"                            networkidle or selector:CSS (default: load)\n" \
+	"      --compact             one JSON line per record, even on a terminal\n" \
+	"      --pretty              indented records, even in a pipe\n"         \
+	"  -h, --help                the synopsis (-h) or this help (--help)\n"  \
+	"\n"                                                                   \
+	"See pwfetch(1).\n"
+
+static const struct uk_cli cli_top = { "pwfetch", SYN_CMD SYN_PROG,
+	options_top };
+static const struct uk_cli cli_cmds[] = {
+	{ "pwfetch find", SYN_CMD,
+	    "Reload the page of a running browser whose URL starts with each "
+	    "url;\nwrite its record.\n" OPTIONS_CMD },
+	{ "pwfetch open", SYN_CMD,
+	    "Load each URL in a new browser context of its own; write one "
+	    "content\nrecord per URL.\n" OPTIONS_CMD },
+	{ "pwfetch fetch", SYN_CMD,
+	    "Load each URL in Chromium, its scripts run; write one content "
+	    "record\nper URL.\n" OPTIONS_CMD },
+};
+
+/* Where input comes from, in command-line order: a URL or -i FILE. */
+struct source {
+	const char *arg;
+	int file;
+};
+
+/*
+ * Input: URL operands and the records and bare URLs of -i files (standard
+ * input when there is neither), in command-line order.
+ */
 struct input {
-	char **argv;
-	int argc, i;
-	struct uk_jsonl_in lines;
+	struct source *src;
+	int nsrc, i;
+	int nurls;                /* operands: the total when there is no file */
+	struct uk_jsonl_in lines; /* the -i file being read */
 	int use_lines, eof;
+};
+
+/* A record in the output queue, until it is written. */
+struct slot {
+	unsigned long no; /* the page's number (uk_pages_start); 0: none */
+	char *url, *msg;  /* msg: what to say on stderr, for a failed one */
 };
 
 /* The run: what every function here works on. */
@@ -54,6 +133,10 @@ struct run {
 	char gone_why[300];
 	struct uk_pages ps;
 	struct uk_jsonl_out out;
+	/* Records in input order (-j pages finish in any order). */
+	struct uk_jsonl_queue q;
+	struct uk_jsonl_item **slots; /* the pages' items, o.jobs of them */
+	struct uk_jsonl_item *cur;    /* the item of the record being read */
 	/* Progress on a terminal: URLs done and failed, the last host. */
 	struct uk_progress prog;
 	int out_tty;
@@ -67,13 +150,6 @@ struct run {
  * file's.
  */
 static struct uk_browser *launched;
-
-static void
-usage(int code)
-{
-	fputs(usage_text, code ? stderr : stdout);
-	exit(code);
-}
 
 /* A signal ends the run: no browser of ours is left behind. */
 static void
@@ -114,29 +190,76 @@ catch_signals(void)
 	sigaction(SIGPIPE, &sa, NULL);
 }
 
+static void
+free_slot(struct slot *s)
+{
+	if (s) {
+		free(s->url);
+		free(s->msg);
+		free(s);
+	}
+}
+
 /*
- * A record goes out (lib/page's emit): the progress line makes way on a
- * shared terminal; a failed one is said on stderr as "URL: message", with
- * the terminal's control characters taken out (both can hold what the
- * input or the page said: ESC, BEL).
+ * The queue's writer: a record goes out at its turn, in input order.  The
+ * progress line makes way on a shared terminal; a failed record is said on
+ * stderr as "URL: message", with the terminal's control characters taken
+ * out (both can hold what the input or the page said: ESC, BEL).
  */
 static void
-emit(void *ctx, yajl_val rec, const char *url, const char *msg)
+write_item(struct uk_jsonl_item *it, void *arg)
 {
-	struct run *r = ctx;
+	struct run *r = arg;
+	struct slot *s = it->data;
 	struct uk_buf b = UK_BUF_INIT;
 
 	if (r->out_tty)
 		uk_progress_erase(&r->prog);
-	uk_jsonl_out_record(&r->out, rec);
 	r->ndone++;
-	if (!msg)
-		return;
-	r->nfailed++;
-	uk_buf_addf(&b, "%s: %s", url, msg);
-	uk_warn("%s", uk_str_printable(b.buf));
-	uk_buf_release(&b);
-	uk_status_set(UK_EXIT_FAIL);
+	if (it->kind == UK_JSONL_ERROR)
+		r->nfailed++;
+	uk_jsonl_item_write(&r->out, it);
+	if (s && s->msg) {
+		r->nfailed++;
+		uk_buf_addf(&b, "%s: %s", s->url, s->msg);
+		uk_warn("%s", uk_str_printable(b.buf));
+		uk_buf_release(&b);
+		uk_status_set(UK_EXIT_FAIL);
+	}
+	free_slot(s);
+}
+
+/*
+ * A record is done (lib/page's emit): it waits in the queue for the
+ * records before it.  Page no's item is in the slots; no 0 is the record
+ * being read (refused before any page).
+ */
+static void
+emit(void *ctx, yajl_val rec, const char *url, const char *msg,
+    unsigned long no)
+{
+	struct run *r = ctx;
+	struct uk_jsonl_item *it = r->cur;
+	struct slot *s;
+	long i;
+
+	for (i = 0; no && i < r->o.jobs; i++)
+		if (r->slots[i] && ((struct slot *)r->slots[i]->data)->no == no) {
+			it = r->slots[i];
+			r->slots[i] = NULL;
+			break;
+		}
+	if (!it)
+		return; /* cannot be: every record has its item */
+	s = it->data;
+	uk_json_free(it->rec);
+	it->rec = uk_json_copy(rec);
+	s->url = uk_xstrdup(url);
+	s->msg = msg ? uk_xstrdup(msg) : NULL;
+	it->done = 1;
+	if (it == r->cur)
+		r->cur = NULL;
+	uk_jsonl_queue_flush(&r->q);
 }
 
 /*
@@ -252,27 +375,91 @@ fetchable(struct run *r, yajl_val rec)
 }
 
 /*
- * The next record from standard input with a "url", or NULL at the end;
- * lib/jsonl's policy answers the rest (broken lines, records that arrive
- * failed, blank lines, records without a URL).
+ * The next record of the -i file being read with a "url", or NULL at its
+ * end; lib/jsonl's policy answers the rest (broken lines, records that
+ * arrive failed, blank lines, records without a URL), in the queue.
  */
 static yajl_val
 next_line(struct run *r, struct input *in)
 {
 	struct uk_jsonl_policy pol = { .flags = UK_JSONL_BARE_URL,
 		.require = "url",
-		.out = &r->out };
+		.q = &r->q };
 	struct uk_err err;
 	yajl_val rec;
 	int n;
 
-	if ((n = uk_jsonl_take(&in->lines, &pol, &rec, &err)) > 0)
+	n = uk_jsonl_take(&in->lines, &pol, &rec, &err);
+	uk_jsonl_queue_flush(&r->q);
+	if (n > 0) {
+		r->cur = uk_jsonl_queue_add(&r->q, NULL, in->lines.name,
+		    in->lines.lineno);
 		return rec;
+	}
 	if (n < 0) {
 		uk_warn("%s", err.msg);
 		uk_status_set(UK_EXIT_FATAL);
 	}
+	uk_jsonl_close(&in->lines);
+	in->use_lines = 0;
 	return NULL;
+}
+
+/*
+ * Whether the operand s is a URL: a scheme and a colon (RFC 3986's
+ * scheme), so that a file name given as an operand is told to use -i.
+ */
+static int
+is_url(const char *s)
+{
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVW"
+			     "XYZ0123456789+.-");
+
+	return n > 0 && s[n] == ':' &&
+	    ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'));
+}
+
+/*
+ * The next record to look at from the sources: a URL operand's, or a
+ * record of an -i file (opened when its turn comes).  NULL at the end.
+ */
+static yajl_val
+next_record(struct run *r, struct input *in)
+{
+	struct source *src;
+	struct uk_err err;
+	yajl_val rec;
+
+	for (;;) {
+		if (in->use_lines) {
+			if ((rec = next_line(r, in)))
+				return rec;
+			if (uk_status == UK_EXIT_FATAL)
+				return NULL;
+			continue;
+		}
+		if (in->i >= in->nsrc)
+			return NULL;
+		src = &in->src[in->i++];
+		if (!src->file) {
+			rec = uk_json_object();
+			uk_json_set_str(rec, "url", src->arg);
+			r->cur = uk_jsonl_queue_add(&r->q, NULL, NULL, 0);
+			return rec;
+		}
+		if (uk_jsonl_open(&in->lines, src->arg, &err)) {
+			/* A file that is not there: its error record, and
+			 * the other sources are still read. */
+			uk_jsonl_queue_error(&r->q, src->arg, 0, err.msg);
+			uk_jsonl_queue_flush(&r->q);
+			if (err.code == UK_EXIT_FATAL) {
+				uk_status_set(UK_EXIT_FATAL);
+				return NULL;
+			}
+			continue;
+		}
+		in->use_lines = 1;
+	}
 }
 
 /*
@@ -282,19 +469,24 @@ next_line(struct run *r, struct input *in)
 static yajl_val
 next_input(struct run *r, struct input *in)
 {
+	struct uk_jsonl_item *it;
 	yajl_val rec;
 
-	while (!in->eof) {
-		if (!in->use_lines) {
-			if (in->i >= in->argc)
-				break;
-			rec = uk_json_object();
-			uk_json_set_str(rec, "url", in->argv[in->i++]);
-		} else if (!(rec = next_line(r, in))) {
-			break;
-		}
-		if (fetchable(r, rec))
+	while (!in->eof && (rec = next_record(r, in))) {
+		it = r->cur;
+		it->data = uk_xcalloc(1, sizeof(struct slot));
+		if (!in->use_lines && !is_url(uk_json_get_str(rec, "url"))) {
+			char msg[600];
+			const char *u = uk_json_get_str(rec, "url");
+
+			snprintf(msg, sizeof(msg),
+			    "not a URL: '%.200s' (to read records from a file, "
+			    "use -i %.200s)",
+			    u, u);
+			uk_pages_error(&r->ps, rec, u, msg);
+		} else if (fetchable(r, rec)) {
 			return rec;
+		}
 		uk_json_free(rec);
 	}
 	in->eof = 1;
@@ -322,6 +514,7 @@ fill(struct run *r, struct input *in)
 {
 	struct uk_url u;
 	yajl_val rec;
+	long i;
 
 	while (r->ps.nactive < r->o.jobs && !in->eof &&
 	    (r->ps.nactive == 0 || input_ready(in))) {
@@ -332,6 +525,14 @@ fill(struct run *r, struct input *in)
 			uk_status_set(UK_EXIT_FATAL);
 			return -1;
 		}
+		/* The page's item, for emit to find by its number. */
+		for (i = 0; i < r->o.jobs && r->slots[i]; i++)
+			;
+		if (i == r->o.jobs)
+			abort(); /* cannot be: lib/page keeps nactive < jobs */
+		((struct slot *)r->cur->data)->no = r->seq;
+		r->slots[i] = r->cur;
+		r->cur = NULL;
 		if (uk_progress_on(&r->prog)) {
 			uk_url_classify(uk_json_get_str(rec, "url"), &u);
 			snprintf(r->last_host, sizeof(r->last_host), "%s",
@@ -340,7 +541,7 @@ fill(struct run *r, struct input *in)
 			uk_url_release(&u);
 		}
 		uk_pages_start(&r->ps, rec, r->seq);
-		if (!in->eof && (in->use_lines || in->i < in->argc))
+		if (!in->eof && (in->use_lines || in->i < in->nsrc))
 			uk_pages_warm(&r->ps);
 	}
 	return 0;
@@ -382,8 +583,9 @@ run(struct run *r, struct input *in)
 	yajl_val m;
 	int n;
 
-	if (!in->use_lines)
-		snprintf(total, sizeof(total), "/%d", in->argc);
+	/* A total is known when the URLs are all operands. */
+	if (in->nurls == in->nsrc)
+		snprintf(total, sizeof(total), "/%d", in->nurls);
 	for (;;) {
 		uk_progress_show(&r->prog, 0,
 		    "pwfetch: %lu%s done, %lu failed, %d loading  %s", r->ndone,
@@ -447,27 +649,58 @@ parse_wait(struct run *r, const char *s)
 	return 0;
 }
 
-/* One option; returns 1 for -a. */
-static int
-parse_opt(struct run *r, int c, char *arg)
+/* The long-only options. */
+enum {
+	OPT_ATTACH = UK_OPT_FIRST,
+	OPT_CONNECT,
+	OPT_HTML,
+	OPT_SCREENSHOT,
+	OPT_TOTAL,
+	OPT_VIEWPORT,
+};
+
+/* What the command line gave besides the page options. */
+struct cmdline {
+	int attach;
+	const char *output; /* -o, or NULL: stdout */
+	struct input *in;
+};
+
+/* One option (or, as 1, an operand in its place among them). */
+static void
+parse_opt(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
+    int c, char *arg)
 {
-	const char *bad = NULL;
+	struct input *in = cl->in;
 
 	switch (c) {
-	case 'a':
-		return 1;
-	case 'c':
+	case 1:
+	case 'i':
+		in->src = uk_xrealloc(in->src,
+		    (size_t)(in->nsrc + 1) * sizeof(*in->src));
+		in->src[in->nsrc].arg = arg;
+		in->src[in->nsrc++].file = c == 'i';
+		in->nurls += c == 1;
+		break;
+	case OPT_ATTACH:
+		cl->attach = 1;
+		break;
+	case OPT_CONNECT:
 		r->address = arg;
 		break;
 	case 'e':
 		r->o.eval = arg;
 		break;
-	case 'H':
+	case OPT_HTML:
 		r->o.html = 1;
 		break;
 	case 'j':
 		if (uk_parse_long(arg, 1, 64, &r->o.jobs))
-			bad = "-j: not a count from 1 to 64";
+			uk_cli_usage(cli, "-j: not a count from 1 to 64: '%s'",
+			    arg);
+		break;
+	case 'o':
+		cl->output = arg;
 		break;
 	case 'P':
 		r->o.guard = 0;
@@ -475,48 +708,41 @@ parse_opt(struct run *r, int c, char *arg)
 	case 'q':
 		r->quiet = 1;
 		break;
-	case 's':
+	case OPT_SCREENSHOT:
 		r->o.shot = arg;
 		break;
-	case 'T':
+	case OPT_TOTAL:
 		if (uk_parse_seconds(arg, &r->total) || r->total <= 0)
-			bad = "-T: not a duration";
+			uk_cli_usage(cli, "--total-timeout: not a duration: '%s'",
+			    arg);
 		break;
 	case 't':
 		if (uk_parse_seconds(arg, &r->o.timeout) || r->o.timeout <= 0)
-			bad = "-t: not a duration";
+			uk_cli_usage(cli, "-t: not a duration: '%s'", arg);
 		break;
-	case 'u':
+	case 'A':
 		r->o.ua = arg;
 		break;
-	case 'v':
+	case OPT_VIEWPORT:
 		if (parse_viewport(r, arg))
-			bad = "-v: not WIDTHxHEIGHT";
+			uk_cli_usage(cli, "--viewport: not WIDTHxHEIGHT: '%s'",
+			    arg);
 		break;
 	case 'w':
 		if (parse_wait(r, arg))
-			bad = "-w: not load, domcontentloaded, networkidle or "
-			      "selector:CSS";
+			uk_cli_usage(cli,
+			    "-w: not load, domcontentloaded, networkidle or "
+			    "selector:CSS: '%s'",
+			    arg);
 		break;
-	case 'h':
-		usage(UK_EXIT_OK);
-		break;
-	case 'V':
-		printf("pwfetch %s\n", UK_VERSION);
-		exit(UK_EXIT_OK);
 	default:
-		usage(UK_EXIT_USAGE);
+		uk_cli_usage(cli, NULL);
 	}
-	if (bad) {
-		uk_warn("%s: '%s'", bad, arg);
-		usage(UK_EXIT_USAGE);
-	}
-	return 0;
 }
 
 /* What the options mean together: the address, the screenshot path. */
 static void
-check_opts(struct run *r, int attach)
+check_opts(const struct uk_cli *cli, struct run *r, int attach)
 {
 	const char *env, *shot = r->o.shot;
 	char *sc, *h, *po, *pa;
@@ -530,10 +756,8 @@ check_opts(struct run *r, int attach)
 		r->address = env && *env ? env : UK_BROWSER_ADDRESS;
 	}
 	if (r->address) {
-		if (uk_cdp_split_url(r->address, &sc, &h, &po, &pa, &err)) {
-			uk_warn("%s", err.msg);
-			usage(UK_EXIT_USAGE);
-		}
+		if (uk_cdp_split_url(r->address, &sc, &h, &po, &pa, &err))
+			uk_cli_usage(cli, "%s", err.msg);
 		free(sc);
 		free(h);
 		free(po);
@@ -542,53 +766,59 @@ check_opts(struct run *r, int attach)
 	r->o.attached = r->address != NULL;
 	if (!shot)
 		return;
-	if (!(n = strlen(shot))) {
-		uk_warn("-s: an empty path");
-		usage(UK_EXIT_USAGE);
-	}
+	if (!(n = strlen(shot)))
+		uk_cli_usage(cli, "--screenshot: an empty path");
 	r->o.shot_dir =
 	    shot[n - 1] == '/' || (!stat(shot, &st) && S_ISDIR(st.st_mode));
 	/* A directory named with its '/' is made when missing. */
-	if (shot[n - 1] == '/' && mkdir(shot, 0777) && errno != EEXIST) {
-		uk_warn("-s: cannot make '%s': %s", shot, strerror(errno));
-		exit(UK_EXIT_FATAL);
-	}
+	if (shot[n - 1] == '/' && mkdir(shot, 0777) && errno != EEXIST)
+		uk_die(UK_EXIT_FATAL, "--screenshot: cannot make '%s': %s",
+		    shot, strerror(errno));
 }
 
-static int
-parse_opts(struct run *r, int argc, char **argv)
+/*
+ * The options and operands of a command.  The option string starts with
+ * '-' so that operands come back in their places among -i's: the sources
+ * are read in command-line order.
+ */
+static void
+parse_opts(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
+    int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "attach", no_argument, NULL, 'a' },
-		{ "connect", required_argument, NULL, 'c' },
+		{ "user-agent", required_argument, NULL, 'A' },
+		{ "attach", no_argument, NULL, OPT_ATTACH },
+		{ "connect", required_argument, NULL, OPT_CONNECT },
 		{ "eval", required_argument, NULL, 'e' },
-		{ "html", no_argument, NULL, 'H' },
+		{ "html", no_argument, NULL, OPT_HTML },
+		{ "input", required_argument, NULL, 'i' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "allow-private", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "screenshot", required_argument, NULL, 's' },
-		{ "total-timeout", required_argument, NULL, 'T' },
+		{ "screenshot", required_argument, NULL, OPT_SCREENSHOT },
 		{ "timeout", required_argument, NULL, 't' },
-		{ "user-agent", required_argument, NULL, 'u' },
-		{ "viewport", required_argument, NULL, 'v' },
+		{ "total-timeout", required_argument, NULL, OPT_TOTAL },
+		{ "viewport", required_argument, NULL, OPT_VIEWPORT },
 		{ "wait", required_argument, NULL, 'w' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct uk_netguard guard;
-	int c, attach = 0;
+	int c;
 
 	r->o.jobs = 1;
 	r->o.timeout = 30;
 	uk_netguard_init(&guard);
 	r->o.guard = !guard.allow_private; /* a list of addresses keeps it */
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "ac:e:Hj:Pqs:T:t:u:v:w:hV",
-		    longopts, NULL)) != -1)
-		attach |= parse_opt(r, c, optarg);
-	check_opts(r, attach);
-	return optind;
+	optind = 0; /* getopt: start again, with this option string */
+	while ((c = uk_cli_getopt(cli, argc, argv, "-A:e:hi:j:o:Pqt:w:",
+		    longopts)) != -1)
+		parse_opt(cli, r, cl, c, optarg);
+	/* After "--": operands only. */
+	for (; optind < argc; optind++)
+		parse_opt(cli, r, cl, 1, argv[optind]);
+	check_opts(cli, r, cl->attach);
 }
 
 static void
@@ -598,91 +828,101 @@ at_exit(void)
 }
 
 static int
-cmd_run(enum uk_page_cmd cmd, int argc, char **argv)
+cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
+    char **argv)
 {
 	static struct run r; /* static: at_exit may still reach its browser */
+	static struct source stdin_src = { "-", 1 };
+	struct cmdline cl;
 	struct input in;
-	struct uk_err err;
-	int k;
+	FILE *fp = stdout;
+	long k;
 
-	r.o.cmd = cmd;
-	k = parse_opts(&r, argc, argv);
 	memset(&in, 0, sizeof(in));
-	in.argv = argv + k;
-	in.argc = argc - k;
-	if (in.argc == 1 && !strcmp(in.argv[0], "-"))
-		in.argc = 0;
-	if (in.argc == 0) {
-		in.use_lines = 1;
-		if (uk_jsonl_open(&in.lines, "-", &err))
-			uk_die(UK_EXIT_FATAL, "%s", err.msg);
+	memset(&cl, 0, sizeof(cl));
+	cl.in = &in;
+	r.o.cmd = cmd;
+	parse_opts(cli, &r, &cl, argc, argv);
+	if (in.nsrc == 0) {
+		in.src = uk_xmalloc(sizeof(*in.src));
+		in.src[in.nsrc++] = stdin_src;
 	}
-	uk_jsonl_out_init(&r.out, stdout);
+	/* Before any work, so that a bad -o costs no browser. */
+	if (cl.output && !(fp = fopen(cl.output, "w"))) {
+		uk_warn("-o: cannot open '%s': %s", cl.output, strerror(errno));
+		exit(UK_EXIT_USAGE);
+	}
+	uk_jsonl_out_init(&r.out, fp);
+	uk_jsonl_queue_init(&r.q, &r.out);
+	r.q.write = write_item;
+	r.q.arg = &r;
+	r.slots = uk_xcalloc((size_t)r.o.jobs, sizeof(*r.slots));
 	uk_pages_init(&r.ps, &r.o, &r.browser.cdp, emit, &r);
 	/* What the browser leaves outside its process group comes to us. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	atexit(at_exit);
 	catch_signals();
 	uk_progress_init(&r.prog, STDERR_FILENO, r.quiet);
-	r.out_tty = isatty(STDOUT_FILENO);
+	r.out_tty = isatty(fileno(fp));
 	run(&r, &in);
 	uk_progress_done(&r.prog);
 	/* Leave the browser as the user had it, or close ours. */
 	if (r.have_browser)
 		uk_pages_end(&r.ps, 2);
 	close_browser();
+	uk_jsonl_queue_flush(&r.q);
 	uk_pages_release(&r.ps);
 	if (in.use_lines)
 		uk_jsonl_close(&in.lines);
+	/* What was never written (a browser that could not be had): the
+	 * queue frees the items, their data is ours. */
+	for (k = 0; k < r.o.jobs; k++)
+		if (r.slots[k])
+			free_slot(r.slots[k]->data);
+	if (r.cur)
+		free_slot(r.cur->data);
+	uk_jsonl_queue_release(&r.q);
+	free(r.slots);
+	free(in.src);
 	uk_jsonl_out_finish(&r.out);
 	uk_jsonl_out_release(&r.out);
+	if (fp != stdout && fclose(fp))
+		uk_die(UK_EXIT_FATAL, "%s: %s", cl.output, strerror(errno));
 	return uk_status;
-}
-
-static int
-cmd_find(int argc, char **argv)
-{
-	return cmd_run(UK_PAGE_FIND, argc, argv);
-}
-
-static int
-cmd_open(int argc, char **argv)
-{
-	return cmd_run(UK_PAGE_OPEN, argc, argv);
-}
-
-static int
-cmd_fetch(int argc, char **argv)
-{
-	return cmd_run(UK_PAGE_FETCH, argc, argv);
 }
 
 static const struct {
 	const char *name;
-	int (*fn)(int, char **);
+	enum uk_page_cmd cmd;
 } cmds[] = {
-	{ "find", cmd_find },
-	{ "open", cmd_open },
-	{ "fetch", cmd_fetch },
+	{ "find", UK_PAGE_FIND },
+	{ "open", UK_PAGE_OPEN },
+	{ "fetch", UK_PAGE_FETCH },
 };
 
 int
 main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "version", no_argument, NULL, 'V' },
+		UK_CLI_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
 	size_t i;
+	int c;
 
 	uk_prog_set(argv[0]);
-	if (argc < 2)
-		usage(UK_EXIT_USAGE);
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
-		usage(UK_EXIT_OK);
-	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
-		printf("pwfetch %s\n", UK_VERSION);
-		return UK_EXIT_OK;
-	}
+	/* '+': the options before the command are the program's own. */
+	while ((c = uk_cli_getopt(&cli_top, argc, argv, "+hV", longopts)) != -1)
+		uk_cli_usage(&cli_top, NULL);
+	if (optind >= argc)
+		uk_cli_usage(&cli_top, "a command is needed: find, open or fetch");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
-	uk_warn("unknown command '%s'", argv[1]);
-	usage(UK_EXIT_USAGE);
+		if (!strcmp(argv[optind], cmds[i].name)) {
+			uk_cli_subcommand(cmds[i].name);
+			argc -= optind;
+			argv += optind;
+			return cmd_run(&cli_cmds[i], cmds[i].cmd, argc, argv);
+		}
+	uk_cli_usage(&cli_top, "unknown command '%s'", argv[optind]);
 }

@@ -142,15 +142,23 @@ base_record(yajl_val rec, const char *url)
 	return r;
 }
 
-void
-uk_pages_error(struct uk_pages *ps, yajl_val rec, const char *url,
-    const char *msg)
+/* The error record for rec, to emit as page no's (0: no page). */
+static void
+error_record(struct uk_pages *ps, yajl_val rec, const char *url,
+    const char *msg, unsigned long no)
 {
 	yajl_val r = base_record(rec, url ? url : "");
 
 	uk_json_set_str(r, "error", msg);
-	ps->emit(ps->ctx, r, url ? url : "-", msg);
+	ps->emit(ps->ctx, r, url ? url : "-", msg, no);
 	uk_json_free(r);
+}
+
+void
+uk_pages_error(struct uk_pages *ps, yajl_val rec, const char *url,
+    const char *msg)
+{
+	error_record(ps, rec, url, msg, 0);
 }
 
 void
@@ -173,7 +181,7 @@ page_fail(struct uk_page *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	uk_pages_error(ps, p->rec, p->url, msg);
+	error_record(ps, p->rec, p->url, msg, p->no);
 	page_cleanup(p, 1);
 }
 
@@ -236,7 +244,7 @@ page_finish(struct uk_page *p)
 	if (*msg)
 		uk_json_set_str(r, "error", msg);
 	uk_extract_release(&x);
-	ps->emit(ps->ctx, r, p->url, *msg ? msg : NULL);
+	ps->emit(ps->ctx, r, p->url, *msg ? msg : NULL, p->no);
 	uk_json_free(r);
 	page_cleanup(p, 0);
 }

@@ -83,10 +83,12 @@ struct uk_page_opts {
 /*
  * A record is done: rec (borrowed) is written by the caller.  msg is NULL
  * for a record that succeeded; otherwise the record carries "error" and
- * msg is what to say on stderr (with url).
+ * msg is what to say on stderr (with url).  no is the number the page was
+ * started with (uk_pages_start), 0 for uk_pages_error's records: records
+ * finish out of order, and the caller puts them back in its own.
  */
 typedef void uk_page_emit_fn(void *ctx, yajl_val rec, const char *url,
-    const char *msg);
+    const char *msg, unsigned long no);
 
 struct uk_page;      /* one page (private) */
 struct uk_page_call; /* a command awaiting its reply (private) */
@@ -148,7 +150,7 @@ int uk_pages_guard_read(struct uk_pages *ps);
 
 /*
  * Write an error record for rec (borrowed) without a page: input that
- * cannot be fetched.
+ * cannot be fetched.  emit gets it at once, with no 0.
  */
 void uk_pages_error(struct uk_pages *ps, yajl_val rec, const char *url,
     const char *msg);

@@ -123,13 +123,20 @@ page_save_shot(struct uk_page *p, yajl_val res)
 	uk_buf_release(&m);
 }
 
+/*
+ * A refused address fails the page.  The URL refused is named when it is
+ * not the page's own (a WebSocket, a redirect): the page's URL is said
+ * with the record's message already ("pwfetch fetch: URL: message").
+ */
 static void
 refuse(struct uk_page *p, const char *url, const char *addr)
 {
+	int own = !strcmp(url, p->url);
+
 	page_fail(p,
-	    "'%s': address %s refused (private network; -P or "
+	    "%s%s%saddress %s refused (private network; -P or "
 	    "URLKIT_ALLOW_PRIVATE=1 allows it)",
-	    url, addr);
+	    own ? "" : "'", own ? "" : url, own ? "" : "': ", addr);
 }
 
 /*

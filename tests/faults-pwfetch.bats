@@ -48,7 +48,7 @@ no_browser_left() {
 	[[ $(jq -r .error <<<"${lines[3]}") == net::ERR_CERT_* ]]
 	jq -e '.error == null and .title == "Fault page"' <<<"${lines[4]}"
 	[[ $(jq -r .error <<<"${lines[5]}") == *"10.0.0.1 refused (private network"* ]]
-	[ "$(printf '%s\n' "$stderr" | grep -c '^pwfetch: ')" = 5 ]
+	[ "$(printf '%s\n' "$stderr" | grep -c '^pwfetch fetch: ')" = 5 ]
 	sleep 0.2
 	no_browser_left
 }

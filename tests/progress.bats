@@ -92,7 +92,7 @@ pw_setup() {
 	run -0 cat -v "$T/tty"
 	[[ "$output" == *"^Mpwfetch: 0/3 done, 0 failed, 0 loading"* ]]
 	# The failure's message erased the line before it was written.
-	[[ "$output" == *"^[[Kpwfetch: ftp://not.test/: not an http(s) URL"* ]]
+	[[ "$output" == *"^[[Kpwfetch fetch: ftp://not.test/: not an http(s) URL"* ]]
 	[[ "$(cat "$T/tty")" == *$'\r'"$ESC[K" ]]
 }
 

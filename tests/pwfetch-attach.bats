@@ -16,7 +16,8 @@ setup_file() {
 	mkdir -p "$d/prof"
 	HOME=$d XDG_CONFIG_HOME=$d XDG_CACHE_HOME=$d "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
 	    --disable-background-networking --disable-component-update \
-	    --disable-dev-shm-usage --user-data-dir="$d/prof" \
+	    --disable-dev-shm-usage --disable-features=WebUIOmniboxPopup \
+	    --user-data-dir="$d/prof" \
 	    --remote-debugging-port=0 about:blank >"$d/chromium.log" 2>&1 &
 	echo $! >"$d/chromium.pid"
 	# Up to 30 s: python3 starts slowly on a loaded machine.  (|| : the
@@ -83,12 +84,12 @@ browser_alive() {
 }
 
 @test "fetch leaves its page open; find reloads it and returns its HTML" {
-	run -0 --separate-stderr pwfetch fetch -c "$A" -H "$B/count"
+	run -0 --separate-stderr pwfetch fetch --connect "$A" --html "$B/count"
 	jq -e '.html | test("count [0-9]+")' <<<"$output"
 	local before
 	before=$(jq -r '.html | capture("count (?<n>[0-9]+)").n' <<<"$output")
 	pages | grep -qx "$B/count"
-	run -0 --separate-stderr pwfetch find -c "$A" -H "$B/cou"
+	run -0 --separate-stderr pwfetch find --connect "$A" --html "$B/cou"
 	[ "${#lines[@]}" -eq 1 ]
 	jq -e --arg u "$B/count" '.final_url == $u and .title == "count"' \
 	    <<<"$output"
@@ -101,23 +102,23 @@ browser_alive() {
 }
 
 @test "find -w selector and -w networkidle wait on the reloaded page" {
-	run -0 --separate-stderr pwfetch fetch -c "$A" "$B/late?find=1"
-	run -0 --separate-stderr pwfetch find -c "$A" -w 'selector:#late' -H \
+	run -0 --separate-stderr pwfetch fetch --connect "$A" "$B/late?find=1"
+	run -0 --separate-stderr pwfetch find --connect "$A" -w 'selector:#late' --html \
 	    -e 'window.__pwfetchOld === undefined' "$B/late?find=1"
 	jq -e '.html | test("Arrived late")' <<<"$output"
 	jq -e '.eval == true' <<<"$output"
-	run -0 --separate-stderr pwfetch find -c "$A" -w networkidle \
+	run -0 --separate-stderr pwfetch find --connect "$A" -w networkidle \
 	    "$B/late?find=1"
 	jq -e '.title == "Late page"' <<<"$output"
 	# The reloaded page's request made after its load is waited for.
-	run -0 --separate-stderr pwfetch fetch -c "$A" "$B/idle?find=1"
-	run -0 --separate-stderr pwfetch find -c "$A" -w networkidle -H \
+	run -0 --separate-stderr pwfetch fetch --connect "$A" "$B/idle?find=1"
+	run -0 --separate-stderr pwfetch find --connect "$A" -w networkidle --html \
 	    "$B/idle?find=1"
 	jq -e '.html | test("<p id=\"fetched\">")' <<<"$output"
 }
 
 @test "find that finds nothing: an error record, exit 1" {
-	run -1 --separate-stderr pwfetch find -c "$A" "$B/nothing-like-this"
+	run -1 --separate-stderr pwfetch find --connect "$A" "$B/nothing-like-this"
 	json_eq "$(jq -c '{url, error}' <<<"$output")" \
 	    "{\"url\":\"$B/nothing-like-this\",\"error\":\"no open page whose URL starts with '$B/nothing-like-this'\"}"
 	[[ $stderr == *"no open page whose URL starts with"* ]]
@@ -133,7 +134,7 @@ browser_alive() {
 
 @test "open: its own context, closed after; the user's tabs stay" {
 	user_tab "$B/static?tab=user"
-	run -0 --separate-stderr pwfetch open -c "$A" -H \
+	run -0 --separate-stderr pwfetch open --connect "$A" --html \
 	    "$B/cookie?ctx=open" "$B/static?ctx=open"
 	[ "${#lines[@]}" -eq 2 ]
 	jq -se '.[0].title == "cookie" and .[1].title == "Static page"' \
@@ -144,10 +145,10 @@ browser_alive() {
 }
 
 @test "fetch shares the browser's cookies; open does not" {
-	run -0 --separate-stderr pwfetch fetch -c "$A" "$B/setcookie"
-	run -0 --separate-stderr pwfetch fetch -c "$A" -H "$B/cookie?c=fetch"
+	run -0 --separate-stderr pwfetch fetch --connect "$A" "$B/setcookie"
+	run -0 --separate-stderr pwfetch fetch --connect "$A" --html "$B/cookie?c=fetch"
 	jq -e '.html | test("cookie: pw=1")' <<<"$output"
-	run -0 --separate-stderr pwfetch open -c "$A" -H "$B/cookie?c=open"
+	run -0 --separate-stderr pwfetch open --connect "$A" --html "$B/cookie?c=open"
 	jq -e '.html | test("cookie: none")' <<<"$output"
 }
 
@@ -155,23 +156,23 @@ browser_alive() {
 	local ws
 	ws=$(curl -s "$A/json/version" | jq -r .webSocketDebuggerUrl)
 	[[ $ws == ws://* ]]
-	run -0 --separate-stderr pwfetch open -a -c "$ws" "$B/static?via=ws"
+	run -0 --separate-stderr pwfetch open --attach --connect "$ws" "$B/static?via=ws"
 	jq -e '.title == "Static page"' <<<"$output"
 }
 
 @test "an address that answers but will not talk: said so, exit 3" {
 	start_server silent python3 "$TOP/tests/helpers/pw_silent.py"
 	run -3 --separate-stderr pwfetch fetch -t 1 \
-	    -c "http://127.0.0.1:$silent_PORT" "$B/static"
-	[ "$stderr" = "pwfetch: browser at http://127.0.0.1:$silent_PORT answers but will not talk (Chrome 136+ ignores remote debugging on the default profile?)" ]
+	    --connect "http://127.0.0.1:$silent_PORT" "$B/static"
+	[ "$stderr" = "pwfetch fetch: browser at http://127.0.0.1:$silent_PORT answers but will not talk (Chrome 136+ ignores remote debugging on the default profile?)" ]
 	[ -z "$output" ]
 }
 
 @test "no browser at the address: exit 3" {
 	local port
 	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	run -3 --separate-stderr pwfetch find -c "http://127.0.0.1:$port" \
+	run -3 --separate-stderr pwfetch find --connect "http://127.0.0.1:$port" \
 	    "$B/static"
-	[[ $stderr == "pwfetch: no browser at http://127.0.0.1:$port: "* ]]
-	run -2 --separate-stderr pwfetch find -c "ftp://127.0.0.1:1" "$B/static"
+	[[ $stderr == "pwfetch find: no browser at http://127.0.0.1:$port: "* ]]
+	run -2 --separate-stderr pwfetch find --connect "ftp://127.0.0.1:1" "$B/static"
 }

@@ -1,7 +1,11 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
 # pwfetch with a browser it launches: real headless Chromium against the
-# loopback pages of helpers/pw_server.py.
+# loopback pages of helpers/pw_server.py.  The tests of what a page does
+# (-w, -e, --html, cookies, ...) attach to one Chromium started for the
+# file, $A (a launch costs some 3.5 s of CPU, an attached page under 1 s);
+# the launch path (a browser's start, end, crash, signals, the guard's
+# proxy, timeouts and what they leave behind) keeps launches of its own.
 bats_require_minimum_version 1.5.0
 load helpers/common
 
@@ -12,19 +16,47 @@ setup_file() {
 	python3 "$TOP/tests/helpers/pw_server.py" >"$d/srv.port" \
 	    2>"$d/srv.log" &
 	echo $! >"$d/srv.pid"
+	# The shared browser, as pwfetch-attach.bats starts its own (the
+	# feature pwfetch also turns off: see lib/browser.c).
+	if [ -x "$CHROMIUM" ]; then
+		mkdir -p "$d/prof"
+		HOME=$d XDG_CONFIG_HOME=$d XDG_CACHE_HOME=$d "$CHROMIUM" \
+		    --headless --no-sandbox --disable-gpu --no-first-run \
+		    --disable-background-networking --disable-component-update \
+		    --disable-dev-shm-usage --disable-features=WebUIOmniboxPopup \
+		    --user-data-dir="$d/prof" --remote-debugging-port=0 \
+		    about:blank >"$d/chromium.log" 2>&1 &
+		echo $! >"$d/chromium.pid"
+	fi
 	# Up to 30 s: python3 starts slowly on a loaded machine.  (|| : the
 	# server may not have opened the file yet, and set -e is on here.)
 	for _ in $(seq 1 600); do
 		port=$(head -n 1 "$d/srv.port" 2>/dev/null || :)
-		[ -n "$port" ] && break
+		[ -n "$port" ] && { [ ! -e "$d/chromium.pid" ] ||
+		    [ -s "$d/prof/DevToolsActivePort" ]; } && break
 		sleep 0.05
 	done
 	[ -n "$port" ] || return 1
 	export B="http://127.0.0.1:$port"
+	if [ -e "$d/chromium.pid" ]; then
+		port=$(head -n 1 "$d/prof/DevToolsActivePort")
+		[ -n "$port" ] || return 1
+		export A="http://127.0.0.1:$port"
+	fi
 }
 
 teardown_file() {
-	kill "$(cat "$BATS_FILE_TMPDIR/srv.pid")" 2>/dev/null || true
+	local d=$BATS_FILE_TMPDIR pid
+	for f in chromium srv; do
+		[ -e "$d/$f.pid" ] || continue
+		pid=$(cat "$d/$f.pid")
+		kill "$pid" 2>/dev/null || true
+		for _ in $(seq 1 100); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.05
+		done
+		kill -KILL "$pid" 2>/dev/null || true
+	done
 }
 
 setup() {
@@ -68,9 +100,9 @@ browser_pid() {
 	run -2 pwfetch crawl "$B/static"
 	run -2 pwfetch fetch --bogus
 	run -2 pwfetch fetch -w sometimes "$B/static"
-	run -2 pwfetch fetch -v 12by7 "$B/static"
+	run -2 pwfetch fetch --viewport 12by7 "$B/static"
 	run -2 pwfetch fetch -j 0 "$B/static"
-	run -0 --separate-stderr pwfetch fetch -V
+	run -0 --separate-stderr pwfetch -V
 	[[ $output == "pwfetch "* ]]
 }
 
@@ -94,17 +126,19 @@ browser_pid() {
 	no_browser_left
 }
 
-@test "-H: the HTML has what the page's script wrote" {
-	run -0 --separate-stderr pwfetch fetch -H "$B/script"
+@test "--html: the HTML has what the page's script wrote" {
+	run -0 --separate-stderr pwfetch fetch --connect "$A" --html "$B/script"
 	jq -e '.html | test("<p id=\"built\">Rendered by script")' <<<"$output"
 	jq -e '.html | startswith("<!DOCTYPE html>")' <<<"$output"
 }
 
 @test "a slow page is waited for; past its timeout it is an error record" {
-	run -0 --separate-stderr pwfetch fetch -t 20 "$B/slow?ms=1200"
+	run -0 --separate-stderr pwfetch fetch --connect "$A" -t 20 \
+	    "$B/slow?ms=1200"
 	jq -e '.title == "Slow page" and (has("error") | not)' <<<"$output"
 	# domcontentloaded does not wait for the image; -t 20 still bounds it.
-	run -0 --separate-stderr pwfetch fetch -t 20 -w domcontentloaded \
+	run -0 --separate-stderr pwfetch fetch --connect "$A" -t 20 \
+	    -w domcontentloaded \
 	    -e 'document.readyState' "$B/slow?ms=8000"
 	jq -e '.title == "Slow page" and .eval == "interactive"' <<<"$output"
 	run -1 --separate-stderr pwfetch fetch -t 3 "$B/never" "$B/static"
@@ -114,8 +148,8 @@ browser_pid() {
 	    <<<"$output"
 	[[ $stderr == *"$B/never: timeout after 3 s"* ]]
 	no_browser_left
-	# -T: the run's own limit; what is left is not started.
-	run -1 --separate-stderr pwfetch fetch -t 30 -T 2 "$B/never" "$B/static"
+	# --total-timeout: the run's own limit; what is left is not started.
+	run -1 --separate-stderr pwfetch fetch -t 30 --total-timeout 2 "$B/never" "$B/static"
 	jq -se '.[0].error | startswith("the run timed out (2 s) waiting for ")' \
 	    <<<"$output"
 	jq -se '.[1].error == "not fetched: the run timed out"' <<<"$output"
@@ -123,18 +157,21 @@ browser_pid() {
 }
 
 @test "open gives each page its own cookies; fetch shares them" {
-	run -0 --separate-stderr pwfetch fetch -H "$B/setcookie" "$B/cookie"
+	run -0 --separate-stderr pwfetch fetch --connect "$A" --html \
+	    "$B/setcookie" "$B/cookie"
 	jq -se '.[1].html | test("cookie: pw=1")' <<<"$output"
-	run -0 --separate-stderr pwfetch open -H "$B/setcookie" "$B/cookie"
+	run -0 --separate-stderr pwfetch open --connect "$A" --html \
+	    "$B/setcookie" "$B/cookie"
 	jq -se '.[1].html | test("cookie: none")' <<<"$output"
 }
 
-@test "-w selector waits for the element; -e, -v, -u and -s" {
+@test "-w selector waits for the element; -e, --viewport, -A and --screenshot" {
 	mkdir "$T/shots"
-	run -0 --separate-stderr pwfetch fetch -w 'selector:#late' -H -v 800x600 \
-	    -u 'urlkit-test/1' -e '[document.querySelectorAll("p").length,
+	run -0 --separate-stderr pwfetch fetch --connect "$A" \
+	    -w 'selector:#late' --html \
+	    --viewport 800x600 -A 'urlkit-test/1' -e '[document.querySelectorAll("p").length,
 	    innerWidth, innerHeight, navigator.userAgent]' \
-	    -s "$T/shots" "$B/late" "$B/late?again"
+	    --screenshot "$T/shots" "$B/late" "$B/late?again"
 	jq -se '.[0].html | test("Arrived late")' <<<"$output"
 	jq -se '.[0].eval == [2, 800, 600, "urlkit-test/1"]' <<<"$output"
 	json_eq "$(jq -sc 'map(.screenshot)' <<<"$output")" \
@@ -145,21 +182,24 @@ browser_pid() {
 }
 
 @test "-w networkidle; an exception in -e; a selector that never comes" {
-	run -1 --separate-stderr pwfetch fetch -w networkidle -e 'nope.nope' \
-	    "$B/script"
+	run -1 --separate-stderr pwfetch fetch --connect "$A" -w networkidle \
+	    -e 'nope.nope' "$B/script"
 	jq -e '.title == "Script page"' <<<"$output"
 	jq -e '(.error | test("^eval: ReferenceError")) and (.content | test("Rendered"))' \
 	    <<<"$output"
-	run -1 --separate-stderr pwfetch fetch -t 3 -w 'selector:#absent' "$B/static"
+	run -1 --separate-stderr pwfetch fetch --connect "$A" -t 3 \
+	    -w 'selector:#absent' "$B/static"
 	jq -e '.error == "timeout after 3 s waiting for the selector"' \
 	    <<<"$output"
 }
 
 @test "-w networkidle waits for a request made after the load event" {
-	run -0 --separate-stderr pwfetch fetch -H -w networkidle "$B/idle"
+	run -0 --separate-stderr pwfetch fetch --connect "$A" --html \
+	    -w networkidle "$B/idle"
 	jq -e '.html | test("<p id=\"fetched\">")' <<<"$output"
 	# The load event alone comes well before the request ends.
-	run -0 --separate-stderr pwfetch fetch -H "$B/idle?ms=3000"
+	run -0 --separate-stderr pwfetch fetch --connect "$A" --html \
+	    "$B/idle?ms=3000"
 	jq -e '.html | test("<p id=\"fetched\">") | not' <<<"$output"
 }
 

@@ -131,12 +131,15 @@ sec_url() {
 
 # own_browser: a Chromium of this test's own, started as a user would
 # (not by pwfetch, so not behind its proxy); sets A to its DevTools address.
+# Without the address bar's popup, which costs a third of a start's CPU
+# and nothing here looks at (lib/browser.c).
 own_browser() {
 	mkdir -p "$T/prof"
 	HOME=$T XDG_CONFIG_HOME=$T XDG_CACHE_HOME=$T "$CHROMIUM" --headless \
 	    --no-sandbox --disable-gpu --no-first-run \
 	    --disable-background-networking --disable-component-update \
-	    --disable-dev-shm-usage --user-data-dir="$T/prof" \
+	    --disable-dev-shm-usage --disable-features=WebUIOmniboxPopup \
+	    --user-data-dir="$T/prof" \
 	    --remote-debugging-port=0 about:blank >"$T/chromium.log" 2>&1 &
 	echo $! >"$T/chromium.pid"
 	for _ in $(seq 1 600); do
@@ -159,13 +162,13 @@ user_tab() {
 	return 1
 }
 
-@test "attached (-c) fetch: workers, a service worker and a cross-site frame reach nothing refused, WebSockets included" {
+@test "attached (--connect) fetch: workers, a service worker and a cross-site frame reach nothing refused, WebSockets included" {
 	own_browser
 	logging_server BAD 127.0.0.2
 	logging_server GOOD 127.0.0.1
 	# The control: allowed, every context's requests and WebSockets get
 	# through.
-	run -0 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 \
 	    -w networkidle -e 'new Promise(r => setTimeout(() => r(1), 3000))' \
 	    "$(sec_url "127.0.0.1:$GOOD_PORT")"
 	jq -e '.title == "Workers" and (has("error") | not)' <<<"$output"
@@ -185,7 +188,7 @@ user_tab() {
 	# context goes through the guard's proxy, which refuses them before
 	# their handshake leaves; the page itself opened none, so it is not
 	# failed).
-	run -0 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 \
 	    -w networkidle -e 'new Promise(r => setTimeout(() => r(1), 3000))' \
 	    "$(sec_url "127.0.0.2:$BAD_PORT")"
 	jq -e '.title == "Workers" and (has("error") | not)' <<<"$output"
@@ -196,13 +199,13 @@ user_tab() {
 	}
 }
 
-@test "attached (-c) fetch: a page's WebSocket to a refused address never reaches it; the page fails" {
+@test "attached (--connect) fetch: a page's WebSocket to a refused address never reaches it; the page fails" {
 	own_browser
 	logging_server BAD 127.0.0.2
 	logging_server GOOD 127.0.0.1
 	# The control: the same page's sockets to an allowed address leave
 	# within the wait.
-	run -0 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 \
 	    -e 'new Promise(r => setTimeout(() => r(1), 1000))' \
 	    "$B/ws?to=127.0.0.1:$GOOD_PORT&n=20"
 	jq -e '.title == "ws" and (has("error") | not)' <<<"$output"
@@ -211,7 +214,7 @@ user_tab() {
 		cat "$T/GOOD.log" >&2
 		return 1
 	}
-	run -1 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	run -1 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 \
 	    -e 'new Promise(r => setTimeout(() => r(1), 1000))' \
 	    "$B/ws?to=127.0.0.2:$BAD_PORT&n=20"
 	[ "${#lines[@]}" -eq 1 ]
@@ -225,12 +228,12 @@ user_tab() {
 	[ "$(grep -c '^conn' "$T/BAD.log")" -eq 0 ]
 }
 
-@test "attached (-c) fetch: a SharedWorker that goes on fetching after the page is done reaches nothing refused, and is gone with the page" {
+@test "attached (--connect) fetch: a SharedWorker that goes on fetching after the page is done reaches nothing refused, and is gone with the page" {
 	own_browser
 	logging_server BAD 127.0.0.2
 	logging_server GOOD 127.0.0.1
 	# The control: the worker runs and fetches while the page is open.
-	run -0 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 \
 	    -e 'new Promise(r => setTimeout(() => r(1), 1500))' \
 	    "$B/linger?bad=127.0.0.1:$GOOD_PORT"
 	jq -e '.title == "Linger" and (has("error") | not)' <<<"$output"
@@ -238,12 +241,12 @@ user_tab() {
 		cat "$T/GOOD.log" >&2
 		return 1
 	}
-	run -0 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 \
 	    -e 'new Promise(r => setTimeout(() => r(1), 1500))' \
 	    "$B/linger?bad=127.0.0.2:$BAD_PORT"
 	jq -e '.title == "Linger" and (has("error") | not)' <<<"$output"
 	# A page that times out (its selector never comes) goes the same way.
-	run -1 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 3 \
+	run -1 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 3 \
 	    -w selector:#never "$B/linger?bad=127.0.0.2:$BAD_PORT&t=1"
 	jq -e '.error | test("timeout after 3 s")' <<<"$output"
 	# pwfetch has gone: a worker left behind would fetch 20 times here.
@@ -260,13 +263,13 @@ user_tab() {
 	}
 }
 
-@test "attached (-c) fetch: the user's cookies reach the server; localStorage is not shared, and the page's cookies do not come back" {
+@test "attached (--connect) fetch: the user's cookies reach the server; localStorage is not shared, and the page's cookies do not come back" {
 	own_browser
 	# A cookie the fetched page sets stays in its own context, disposed
 	# after it: the user's browser never gets it.
-	run -0 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 \
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 \
 	    "$B/setcookie"
-	run -0 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 -H \
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 --html \
 	    "$B/cookie?c=before"
 	jq -e '.html | test("cookie: none")' <<<"$output"
 	# The user's own cookie (and localStorage) set in the browser's
@@ -274,18 +277,18 @@ user_tab() {
 	# A session cookie, one with an expiry, one HttpOnly and SameSite.
 	user_tab "$B/setcookie?more=1"
 	user_tab "$B/storage"
-	run -0 --separate-stderr timeout 120 pwfetch fetch -c "$A" -t 60 -H \
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 --html \
 	    -e 'localStorage.getItem("pw")' "$B/cookie?c=user"
 	jq -e '.html | test("cookie: [^<]*pw=1") and test("cookie: [^<]*pe=2") and
 	    test("cookie: [^<]*ph=3")' <<<"$output"
 	jq -e '.eval == null' <<<"$output"
 }
 
-@test "attached (-c) open: its own context goes through the guard's proxy; nothing reaches a refused address, WebSockets included" {
+@test "attached (--connect) open: its own context goes through the guard's proxy; nothing reaches a refused address, WebSockets included" {
 	own_browser
 	logging_server BAD 127.0.0.2
 	logging_server GOOD 127.0.0.1
-	run -0 --separate-stderr timeout 120 pwfetch open -c "$A" -t 60 \
+	run -0 --separate-stderr timeout 120 pwfetch open --connect "$A" -t 60 \
 	    -w networkidle -e 'new Promise(r => setTimeout(() => r(1), 3000))' \
 	    "$(sec_url "127.0.0.1:$GOOD_PORT")"
 	jq -e '.title == "Workers" and (has("error") | not)' <<<"$output"
@@ -301,7 +304,7 @@ user_tab() {
 	done
 	grep -qx "req /frame.png" "$T/GOOD.log"
 	grep -qx "req /frame-beacon" "$T/GOOD.log"
-	run -0 --separate-stderr timeout 120 pwfetch open -c "$A" -t 60 \
+	run -0 --separate-stderr timeout 120 pwfetch open --connect "$A" -t 60 \
 	    -w networkidle -e 'new Promise(r => setTimeout(() => r(1), 3000))' \
 	    "$(sec_url "127.0.0.2:$BAD_PORT")"
 	jq -e '.title == "Workers"' <<<"$output"

@@ -25,16 +25,19 @@ static int to_pages[2], from_pages[2];
 static struct uk_cdp cdp;
 static yajl_val emitted[4];
 static char *emitted_msg[4];
+static unsigned long emitted_no[4];
 static int nemitted;
 
 static void
-emit(void *ctx, yajl_val rec, const char *url, const char *msg)
+emit(void *ctx, yajl_val rec, const char *url, const char *msg,
+    unsigned long no)
 {
 	(void)ctx;
 	(void)url;
 	if (nemitted < 4) {
 		emitted[nemitted] = uk_json_copy(rec);
 		emitted_msg[nemitted] = msg ? uk_xstrdup(msg) : NULL;
+		emitted_no[nemitted] = no;
 	}
 	nemitted++;
 }
@@ -188,7 +191,7 @@ open_page(struct uk_pages *ps)
 {
 	int bad = 0;
 
-	uk_pages_start(ps, url_record("http://a.test/"), 1);
+	uk_pages_start(ps, url_record("http://a.test/"), 7);
 	bad |= answer(ps, "Target.createTarget", "{\"targetId\":\"T1\"}");
 	bad |= answer(ps, "Target.attachToTarget", "{\"sessionId\":\"S1\"}");
 	bad |= answer(ps, "Page.enable", "{}");
@@ -217,6 +220,8 @@ test_fetch(void)
 	ok(!answer(&ps, "Runtime.evaluate", HTML),
 	    "its own load: the HTML is asked for");
 	ok(nemitted == 1 && !emitted_msg[0], "one record, no error");
+	ok(nemitted == 1 && emitted_no[0] == 7,
+	    "the record comes with the page's number, for the caller's order");
 	ok(nemitted == 1 &&
 		!strcmp(uk_json_get_str(emitted[0], "title"), "Rendered") &&
 		!strcmp(uk_json_get_str(emitted[0], "content"),
@@ -255,6 +260,8 @@ test_replay_and_timeout(void)
 		    "timeout after 2 s waiting for the page's HTML"),
 	    "a timeout says what the page waited for (%s)",
 	    nemitted ? emitted_msg[0] : "none");
+	ok(nemitted == 1 && emitted_no[0] == 7,
+	    "a failed page's record comes with its number too");
 	command(&id, NULL, 0); /* Target.closeTarget */
 	reply(&ps, id - 1, "{\"result\":{}}");
 	ok(nemitted == 1 && ps.nactive == 0,
