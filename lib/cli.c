@@ -88,11 +88,16 @@ uk_cli_getopt(const struct uk_cli *cli, int argc, char *const argv[],
 		prev = optind ? optind : 1;
 		c = getopt_long(argc, argv, quiet_optstring(optstring), longopts,
 		    NULL);
-		/* The word the option came from: for a short option in a
-		 * cluster, optind has not moved past it yet. */
+		/* The word the option came from: the last one getopt passed
+		 * that starts with '-' (it may have stepped over operands,
+		 * which it permutes later, or over an option's value); for a
+		 * short option in a cluster, optind has not moved yet. */
 		word = optind > prev ? argv[optind - 1] : argv[prev];
-		if (optind - prev == 2)
-			word = argv[optind - 2];
+		for (int i = optind - 1; i >= prev; i--)
+			if (argv[i] && argv[i][0] == '-') {
+				word = argv[i];
+				break;
+			}
 		switch (c) {
 		case 'h':
 			if (!strchr(optstring, 'h'))

@@ -205,6 +205,10 @@ EOF
 	    "urlcache set" "urlcache invalidate" "toolack call" "toolack wait"; do
 		run -0 $cmd operand --help
 		[[ "$output" == usage:* ]] || { echo "$cmd operand --help: $output" >&2; return 1; }
+		# An unknown option after an operand is named as well.
+		run -2 --separate-stderr $cmd operand --no-such-option
+		[ "${stderr%%$'\n'*}" = "$cmd: unknown option --no-such-option" ] ||
+		    { echo "$cmd operand --no-such-option: $stderr" >&2; return 1; }
 	done
 	# After --, it is an operand: a file urldetect cannot open.
 	run -1 --separate-stderr urldetect -- --help
