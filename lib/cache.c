@@ -153,22 +153,32 @@ sha256_fetch(void)
 }
 
 void
-uk_cache_key(const char *url, char key[17])
+uk_cache_sha256(const void *data, size_t len, char hex[65])
 {
-	static const char hex[] = "0123456789abcdef";
+	static const char digits[] = "0123456789abcdef";
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int n = 0;
 	int i;
 
 	pthread_once(&sha256_once, sha256_fetch);
-	if (!EVP_Digest(url, strlen(url), md, &n,
-		sha256 ? sha256 : EVP_sha256(), NULL) ||
-	    n < 8)
-		memset(md, 0, 8); /* cannot happen with the default provider */
-	for (i = 0; i < 8; i++) {
-		key[2 * i] = hex[md[i] >> 4];
-		key[2 * i + 1] = hex[md[i] & 15];
+	if (!EVP_Digest(data, len, md, &n, sha256 ? sha256 : EVP_sha256(),
+		NULL) ||
+	    n < 32)
+		uk_die(UK_EXIT_FATAL, "SHA-256 failed");
+	for (i = 0; i < 32; i++) {
+		hex[2 * i] = digits[md[i] >> 4];
+		hex[2 * i + 1] = digits[md[i] & 15];
 	}
+	hex[64] = '\0';
+}
+
+void
+uk_cache_key(const char *url, char key[17])
+{
+	char hex[65];
+
+	uk_cache_sha256(url, strlen(url), hex);
+	memcpy(key, hex, 16);
 	key[16] = '\0';
 }
 

@@ -11,23 +11,17 @@
 #include "extract.h"
 #include "json.h"
 
-/* The four every content record has: the string, or null when absent. */
-static void
-set_str_or_null(yajl_val rec, const char *key, const char *s)
-{
-	uk_json_set(rec, key, s ? uk_json_str(s) : uk_json_null());
-}
-
 void
 uk_extract_record(const struct uk_extract *x, unsigned flags, void *r)
 {
 	yajl_val rec = r;
 	size_t k;
 
-	set_str_or_null(rec, "title", x->title);
-	set_str_or_null(rec, "description", x->description);
-	set_str_or_null(rec, "author", x->author);
-	set_str_or_null(rec, "date", x->date);
+	/* The four every content record has: null when absent. */
+	uk_json_set(rec, "title", uk_json_str_or_null(x->title));
+	uk_json_set(rec, "description", uk_json_str_or_null(x->description));
+	uk_json_set(rec, "author", uk_json_str_or_null(x->author));
+	uk_json_set(rec, "date", uk_json_str_or_null(x->date));
 	uk_json_set_str_nonempty(rec, "lang", x->lang);
 	uk_json_set_str_nonempty(rec, "sitename", x->sitename);
 	uk_json_set_str_nonempty(rec, "canonical", x->canonical);

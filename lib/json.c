@@ -430,6 +430,12 @@ uk_json_null(void)
 }
 
 yajl_val
+uk_json_str_or_null(const char *s)
+{
+	return s ? uk_json_str(s) : uk_json_null();
+}
+
+yajl_val
 uk_json_object(void)
 {
 	return node(yajl_t_object);

@@ -63,6 +63,8 @@ yajl_val uk_json_int(long long v);
 yajl_val uk_json_num(const char *text);
 yajl_val uk_json_bool(int v);
 yajl_val uk_json_null(void);
+/* A string copied from s, or null when s is NULL. */
+yajl_val uk_json_str_or_null(const char *s);
 yajl_val uk_json_object(void);
 yajl_val uk_json_array(void);
 

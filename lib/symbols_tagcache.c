@@ -66,12 +66,6 @@ uk_symbols_tags_version(void)
 	return tags_version;
 }
 
-static yajl_val
-str_or_null(const char *str)
-{
-	return str ? uk_json_str(str) : uk_json_null();
-}
-
 /*
  * A reference's name as a line of SEQ: a backslash and a newline written
  * as \\ and \n.  A Python import over several lines is one reference
@@ -139,9 +133,9 @@ uk_symtagcache_put(struct uk_symbols *s, const char *hash, const struct fres *r)
 		uk_json_push(a, uk_json_int(t->line));
 		uk_json_push(a, uk_json_str(t->d.sig));
 		uk_json_push(a, uk_json_int(t->d.nlines));
-		uk_json_push(a, str_or_null(t->d.doc));
-		uk_json_push(a, str_or_null(t->d.scope));
-		uk_json_push(a, str_or_null(t->d.scope_name));
+		uk_json_push(a, uk_json_str_or_null(t->d.doc));
+		uk_json_push(a, uk_json_str_or_null(t->d.scope));
+		uk_json_push(a, uk_json_str_or_null(t->d.scope_name));
 		uk_json_push(a, uk_json_int(t->d.scope_line));
 		uk_json_push(a, uk_json_int(t->d.scope_nlines));
 		uk_json_push(d, a);

@@ -3,8 +3,6 @@
  * The tag cache: one content-cache entry per repository holding the tags
  * of its files by SHA-256.  See symcache.h.
  */
-#include <openssl/evp.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,33 +28,10 @@ struct uk_symcache {
 	size_t cap, n;
 };
 
-/* SHA-256, fetched once rather than looked up on every digest. */
-static EVP_MD *sha256;
-static pthread_once_t sha256_once = PTHREAD_ONCE_INIT;
-
-static void
-sha256_fetch(void)
-{
-	sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
-}
-
 void
 uk_symcache_hash(const char *text, size_t len, char hash[65])
 {
-	static const char hex[] = "0123456789abcdef";
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int n = 0, i;
-
-	pthread_once(&sha256_once, sha256_fetch);
-	if (!EVP_Digest(text, len, md, &n, sha256 ? sha256 : EVP_sha256(),
-		NULL) ||
-	    n < 32)
-		uk_die(UK_EXIT_FATAL, "SHA-256 failed");
-	for (i = 0; i < 32; i++) {
-		hash[2 * i] = hex[md[i] >> 4];
-		hash[2 * i + 1] = hex[md[i] & 15];
-	}
-	hash[64] = '\0';
+	uk_cache_sha256(text, len, hash);
 }
 
 static int
