@@ -352,7 +352,7 @@ fetchable(struct run *r, yajl_val rec)
 		/* As urlfetch: "https://a.example/j\u0000evil" is not
 		 * https://a.example/j, and is not opened. */
 		uk_pages_error(&r->ps, rec, url,
-		    "the URL holds a NUL byte (\\u0000)");
+		    UK_URL_NUL_ERROR);
 		return 0;
 	}
 	uk_url_classify(url, &u);

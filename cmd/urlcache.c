@@ -12,6 +12,7 @@
 #include "json.h"
 #include "jsonl.h"
 #include "session.h"
+#include "url.h"
 #include "util.h"
 #include "urlcache.h"
 
@@ -130,7 +131,6 @@ emit(yajl_val v)
 }
 
 /* What urlfetch says of a URL that holds NUL; it is neither read nor kept. */
-#define NUL_URL "the URL holds a NUL byte (\\u0000)"
 
 /*
  * How records are read (lib/jsonl): bad lines become error records, and
@@ -217,11 +217,11 @@ each_record(const char *path, void (*fn)(const char *url, yajl_val in))
 			 * name. */
 			v = uk_json_object();
 			uk_json_set(v, "url", uk_json_strn(url, len));
-			uk_json_set_str(v, "error", NUL_URL);
+			uk_json_set_str(v, "error", UK_URL_NUL_ERROR);
 			emit(v);
 			uk_json_free(v);
 			uk_warn("%s:%lu: %s", uk_jsonl_name(&in), in.lineno,
-			    NUL_URL);
+			    UK_URL_NUL_ERROR);
 			uk_status_set(UK_EXIT_FAIL);
 		} else {
 			fn(url, rec);
@@ -496,10 +496,10 @@ cmd_set(int argc, char **argv)
 				/* Kept, it would be served for the URL cut
 				 * at the NUL.  The record goes on with its
 				 * error, as urlfetch answers it. */
-				uk_json_set_str(rec, "error", NUL_URL);
+				uk_json_set_str(rec, "error", UK_URL_NUL_ERROR);
 				uk_jsonl_out_record(&out, rec);
 				uk_warn("%s:%lu: %s", uk_jsonl_name(&in),
-				    in.lineno, NUL_URL);
+				    in.lineno, UK_URL_NUL_ERROR);
 				uk_status_set(UK_EXIT_FAIL);
 				uk_json_free(rec);
 				continue;

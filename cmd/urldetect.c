@@ -298,12 +298,12 @@ classify_records(struct uk_jsonl_in *in)
 		url = uk_json_get_strn(rec, "url", &len);
 		if (len != strlen(url)) {
 			/* Classified, the URL would be what comes before. */
-			uk_warn("%s:%lu: '%s': the URL holds a NUL byte (\\u0000)",
-			    uk_jsonl_name(in), in->lineno, url);
+			uk_warn("%s:%lu: '%s': %s", uk_jsonl_name(in),
+			    in->lineno, url, UK_URL_NUL_ERROR);
 			uk_status_set(UK_EXIT_FAIL);
 			if (!opt.urls && !opt.quiet) {
 				uk_json_set_str(rec, "error",
-				    "the URL holds a NUL byte (\\u0000)");
+				    UK_URL_NUL_ERROR);
 				uk_jsonl_out_record(&out, rec);
 			}
 			uk_json_free(rec);

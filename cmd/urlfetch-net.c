@@ -21,6 +21,7 @@
 #include "jsonl.h"
 #include "progress.h"
 #include "session.h"
+#include "url.h"
 #include "util.h"
 #include "banned.h"
 
@@ -329,7 +330,7 @@ take(struct run *r, struct uk_jsonl_in *in)
 	prog.total = r->q.total;
 	if (len != strlen(url)) {
 		/* "https://a.example/j\u0000evil" is not https://a.example/j. */
-		not_fetched(s, "the URL holds a NUL byte (\\u0000)", 0);
+		not_fetched(s, UK_URL_NUL_ERROR, 0);
 		s->qi->done = 1;
 		return 1;
 	}

@@ -58,4 +58,11 @@ void uk_url_to_record(const struct uk_url *u, struct yajl_val_s *rec);
 /* Display names are cut to this many characters, "..." included. */
 #define UK_URL_DISPLAY_MAX 40
 
+/*
+ * The error of a url field that holds NUL ("https://a.example/j\u0000evil"):
+ * as a C string it would be https://a.example/j, so no program opens,
+ * classifies or looks it up; each gives this error instead.
+ */
+#define UK_URL_NUL_ERROR "the URL holds a NUL byte (\\u0000)"
+
 #endif
