@@ -40,7 +40,8 @@ internal() {
 
 @test "security guard: every program reads URLKIT_ALLOW_PRIVATE the same way" {
 	URLKIT_ALLOW_PRIVATE=off run -2 --separate-stderr pwfetch fetch http://127.0.0.1:9/
-	[[ $stderr == "pwfetch: URLKIT_ALLOW_PRIVATE='off': "* ]]
+	# A subcommand's messages name it (urlkit(7), COMMAND LINE).
+	[[ $stderr == "pwfetch fetch: URLKIT_ALLOW_PRIVATE='off': "* ]]
 	URLKIT_ALLOW_PRIVATE=off URLKIT_LLM_URL=http://127.0.0.1:9/v1 \
 	    run -2 --separate-stderr urlsum <<<'{"url":"https://x.example/","content":"x"}'
 	[[ $stderr == "urlsum: URLKIT_ALLOW_PRIVATE='off': "* ]]
