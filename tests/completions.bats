@@ -8,7 +8,10 @@
 bats_require_minimum_version 1.5.0
 load helpers/common
 
-setup() { common_setup; }
+setup() {
+	plain_only "the completions are checked in the plain build only"
+	common_setup
+}
 teardown() { common_teardown; }
 
 programs() {

@@ -30,6 +30,20 @@ extract_dev_page() {
 	    printf '%s\n' "$T/$1.html"
 }
 
+# sanitized: true in make check's run under the sanitizers
+# (SANITIZE=..., passed in UK_MAKE_FLAGS).  plain_only WHY: skip the test
+# there.  For checks of documents against the programs' output (the
+# examples, the man pages, the completions): the text compared is the same
+# in both builds, and the code paths they run are run under the
+# sanitizers by the programs' own suites.
+sanitized() {
+	[[ "${UK_MAKE_FLAGS:-}" == *SANITIZE=[a-z]* ]]
+}
+
+plain_only() {
+	! sanitized || skip "${1:-compared in the plain build only}"
+}
+
 common_setup() {
 	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/uk.XXXXXX")
 	export T
