@@ -5,6 +5,7 @@
  * order, cancellation, progress), over the session API and over the
  * stdio transport on pipes.
  */
+#include <curl/curl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -631,6 +632,215 @@ test_stdio(void)
 	uk_mcp_free(m);
 }
 
+/* The HTTP transport, driven with libcurl. */
+
+struct hserver {
+	struct uk_mcp *m;
+	volatile int stop;
+	int port, rc;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+static void
+listening(void *ctx, const char *host, int port)
+{
+	struct hserver *hs = ctx;
+
+	(void)host;
+	pthread_mutex_lock(&hs->mu);
+	hs->port = port;
+	pthread_cond_broadcast(&hs->cv);
+	pthread_mutex_unlock(&hs->mu);
+}
+
+static void *
+serve_http(void *arg)
+{
+	struct hserver *hs = arg;
+	struct uk_mcp_http_opts h = { "127.0.0.1:0", "sekrit", "/mcp",
+		listening, hs };
+	struct uk_err err;
+
+	hs->rc = uk_mcp_serve_http(hs->m, &h, &hs->stop, &err);
+	if (hs->rc) {
+		printf("# serve_http: %s\n", err.msg);
+		listening(hs, NULL, -1);
+	}
+	return NULL;
+}
+
+static size_t
+gather(char *p, size_t size, size_t n, void *ud)
+{
+	uk_buf_add(ud, p, size * n);
+	return size * n;
+}
+
+/*
+ * One request: its status, its headers and body in hdr and body.  extra:
+ * headers, NULL-terminated; the token's is added unless notoken.
+ */
+static long
+hreq(int port, const char *method, const char *body, size_t len,
+    const char *const *extra, int notoken, struct uk_buf *hdr,
+    struct uk_buf *out)
+{
+	CURL *c = curl_easy_init();
+	struct curl_slist *l = NULL;
+	char url[64];
+	long code = -1;
+
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/mcp", port);
+	uk_buf_reset(hdr);
+	uk_buf_reset(out);
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+	if (body) {
+		curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
+		    (curl_off_t)len);
+	}
+	l = curl_slist_append(l, "Content-Type: application/json");
+	l = curl_slist_append(l, "Accept: application/json, text/event-stream");
+	if (!notoken)
+		l = curl_slist_append(l, "Authorization: Bearer sekrit");
+	while (extra && *extra)
+		l = curl_slist_append(l, *extra++);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, l);
+	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, gather);
+	curl_easy_setopt(c, CURLOPT_HEADERDATA, hdr);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, gather);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, out);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, 10L);
+	if (curl_easy_perform(c) == CURLE_OK)
+		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+	curl_slist_free_all(l);
+	curl_easy_cleanup(c);
+	return code;
+}
+
+static long
+post(int port, const char *body, const char *const *extra,
+    struct uk_buf *hdr, struct uk_buf *out)
+{
+	return hreq(port, "POST", body, strlen(body), extra, 0, hdr, out);
+}
+
+static void
+test_http(void)
+{
+	struct hserver hs = { make(4, 1u << 20), 0, 0, -1,
+		PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
+	struct uk_buf hdr = UK_BUF_INIT, out = UK_BUF_INIT;
+	char sidh[80], *p, *big;
+	const char *with[3] = { sidh, NULL, NULL };
+	pthread_t t;
+	long code;
+	int port;
+
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	pthread_create(&t, NULL, serve_http, &hs);
+	pthread_mutex_lock(&hs.mu);
+	while (!hs.port)
+		pthread_cond_wait(&hs.cv, &hs.mu);
+	pthread_mutex_unlock(&hs.mu);
+	port = hs.port;
+	ok(port > 0, "serve_http listens on a port of its choice (%d)", port);
+
+	code = hreq(port, "POST", INIT, strlen(INIT), NULL, 1, &hdr, &out);
+	ok(code == 401, "no token: 401 (%ld)", code);
+	{
+		const char *bad[] = { "Authorization: Bearer nope", NULL };
+
+		code = hreq(port, "POST", INIT, strlen(INIT), bad, 1, &hdr,
+		    &out);
+		ok(code == 401, "a wrong token: 401 (%ld)", code);
+	}
+	{
+		const char *o[] = { "Origin: http://evil.test", NULL };
+
+		code = post(port, INIT, o, &hdr, &out);
+		ok(code == 403, "a foreign Origin: 403 (%ld)", code);
+		o[0] = "Origin: http://localhost:5173";
+		code = post(port, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+				  "\"ping\"}", o, &hdr, &out);
+		ok(code == 400 && strstr(out.buf, "Mcp-Session-Id header "
+						  "required"),
+		    "a localhost Origin passes; no session id: 400 (%ld)",
+		    code);
+	}
+	code = post(port, "{\"jsonrpc\":", NULL, &hdr, &out);
+	ok(code == 400 && strstr(out.buf, "\"code\":-32700"),
+	    "malformed JSON: 400 with -32700 (%ld)", code);
+	code = post(port, INIT, NULL, &hdr, &out);
+	p = strcasestr(hdr.buf, "mcp-session-id: ");
+	ok(code == 200 && p && strstr(out.buf, "\"protocolVersion\":"
+					       "\"2025-06-18\""),
+	    "initialize: 200 with a session id (%ld)", code);
+	snprintf(sidh, sizeof(sidh), "Mcp-Session-Id: %.32s", p ? p + 16 : "");
+	ok(strlen(sidh) == 16 + 32, "the session id is 128 bits in hex: %s",
+	    sidh);
+	code = post(port, "{\"jsonrpc\":\"2.0\",\"method\":"
+			  "\"notifications/initialized\"}", with, &hdr, &out);
+	ok(code == 202 && out.len == 0, "a notification: 202 (%ld)", code);
+	code = post(port, CALL("2", "echo", "{\"text\":\"hi\"}"), with, &hdr,
+	    &out);
+	ok(code == 200 && strstr(hdr.buf, "application/json") &&
+		strstr(out.buf, "\"id\":2,\"result\":{\"content\":[{\"type\":"
+				"\"text\",\"text\":\"{\\\"echo\\\":\\\"hi\\\"}\"}]"),
+	    "tools/call: 200 application/json with the result (%ld)", code);
+	code = post(port, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":"
+			  "\"tools/call\",\"params\":{\"name\":\"progress\","
+			  "\"_meta\":{\"progressToken\":7}}}",
+	    with, &hdr, &out);
+	ok(code == 200 && strstr(hdr.buf, "text/event-stream") &&
+		strstr(out.buf, "event: message\ndata: {\"jsonrpc\":\"2.0\","
+				"\"method\":\"notifications/progress\","
+				"\"params\":{\"progressToken\":7,"
+				"\"progress\":1,\"total\":3}}\n\n") &&
+		strstr(out.buf, "data: {\"jsonrpc\":\"2.0\",\"id\":3,"
+				"\"result\""),
+	    "a call with a progress token: an event stream (%ld)", code);
+	with[1] = "MCP-Protocol-Version: 1999-01-01";
+	code = post(port, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}",
+	    with, &hdr, &out);
+	ok(code == 400, "an unknown MCP-Protocol-Version: 400 (%ld)", code);
+	with[1] = "MCP-Protocol-Version: 2025-06-18";
+	code = post(port, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}",
+	    with, &hdr, &out);
+	ok(code == 200 && strstr(out.buf, "\"id\":4,\"result\":{}"),
+	    "a known one passes (%ld)", code);
+	with[1] = NULL;
+	code = post(port, "[]", with, &hdr, &out);
+	ok(code == 400 && strstr(out.buf, "batches are not supported"),
+	    "a batch: 400 (%ld)", code);
+	big = uk_xmalloc((2u << 20) + 1);
+	memset(big, ' ', 2u << 20);
+	big[2u << 20] = 0;
+	code = hreq(port, "POST", big, 2u << 20, with, 0, &hdr, &out);
+	free(big);
+	ok(code == 413, "a body over max_message: 413 (%ld)", code);
+	code = hreq(port, "GET", NULL, 0, with, 0, &hdr, &out);
+	ok(code == 405 && strcasestr(hdr.buf, "allow: POST, DELETE"),
+	    "GET: 405 (%ld)", code);
+	code = hreq(port, "DELETE", NULL, 0, with, 0, &hdr, &out);
+	ok(code == 200, "DELETE ends the session (%ld)", code);
+	code = post(port, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}",
+	    with, &hdr, &out);
+	ok(code == 404, "an ended session: 404 (%ld)", code);
+	code = hreq(port, "DELETE", NULL, 0, with, 0, &hdr, &out);
+	ok(code == 404, "DELETE it again: 404 (%ld)", code);
+
+	hs.stop = 1;
+	pthread_join(t, NULL);
+	ok(hs.rc == 0, "serve_http returns 0 once stopped");
+	uk_buf_release(&hdr);
+	uk_buf_release(&out);
+	uk_mcp_free(hs.m);
+	curl_global_cleanup();
+}
+
 static void
 test_bad_tools(void)
 {
@@ -657,6 +867,7 @@ main(void)
 	uk_mcp_free(m);
 	test_jobs();
 	test_stdio();
+	test_http();
 	test_bad_tools();
 	reset();
 	return tap_done();
