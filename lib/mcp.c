@@ -1,0 +1,952 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Model Context Protocol's messages and lifecycle (lib/mcp.h): the
+ * tools table, sessions, JSON-RPC dispatch, tools/call on a pool of
+ * worker threads, cancellation, progress and logging.  The transports are
+ * lib/mcp_stdio.c and lib/mcp_http.c.
+ */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "json.h"
+#include "mcp.h"
+#include "mcp_int.h"
+
+#include "banned.h"
+
+/* JSON-RPC's error codes. */
+#define RPC_PARSE   -32700
+#define RPC_INVALID -32600
+#define RPC_METHOD  -32601
+#define RPC_PARAMS  -32602
+#define RPC_INTERNAL -32603
+
+const char *const uk_mcp_protocols[] = { UK_MCP_PROTOCOL, "2025-06-18",
+	"2025-03-26", "2024-11-05", NULL };
+
+/* RFC 5424's severities, as logging/setLevel names them, lowest first. */
+static const char *const levels[] = { "debug", "info", "notice", "warning",
+	"error", "critical", "alert", "emergency", NULL };
+/* What a client that never called logging/setLevel is sent. */
+#define DEFAULT_LEVEL 3 /* warning */
+
+struct uk_mcp_call {
+	struct uk_mcp_session *s;
+	struct mcp_sink *k;
+	const struct mcp_tool *tool;
+	char *id;            /* the request's id, as JSON text */
+	yajl_val args;       /* the arguments object */
+	yajl_val progress;   /* _meta.progressToken, or NULL */
+	int cancel_fd;       /* an eventfd, written once when cancelled */
+	int cancelled, finished;
+	struct uk_mcp_call *qnext;       /* the pool's queue */
+	struct uk_mcp_call *prev, *next; /* the session's calls */
+};
+
+static int
+level_of(const char *name)
+{
+	int i;
+
+	for (i = 0; name && levels[i]; i++)
+		if (!strcmp(levels[i], name))
+			return i;
+	return -1;
+}
+
+/* Messages. */
+
+static void
+add_json_str(struct uk_buf *b, const char *s)
+{
+	yajl_val v = uk_json_str(s);
+
+	uk_json_to_buf(v, b);
+	uk_json_free(v);
+}
+
+void
+uk_mcp_error_json(struct uk_buf *b, const char *id, int code, const char *msg)
+{
+	uk_buf_addf(b, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":%d,"
+		       "\"message\":",
+	    id ? id : "null", code);
+	add_json_str(b, msg);
+	uk_buf_addstr(b, "}}");
+}
+
+static void
+send_error(struct mcp_sink *k, const char *id, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+send_error(struct mcp_sink *k, const char *id, int code, const char *fmt, ...)
+{
+	struct uk_buf msg = UK_BUF_INIT, b = UK_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	uk_buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	uk_mcp_error_json(&b, id, code, msg.buf);
+	k->emit(k, b.buf, b.len);
+	uk_buf_release(&b);
+	uk_buf_release(&msg);
+}
+
+/* A response whose result is the JSON text result. */
+static void
+send_result(struct mcp_sink *k, const char *id, const char *result)
+{
+	struct uk_buf b = UK_BUF_INIT;
+
+	uk_buf_addf(&b, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}", id,
+	    result);
+	k->emit(k, b.buf, b.len);
+	uk_buf_release(&b);
+}
+
+/* The session's own sink: each message to the write callback, whole. */
+static void
+session_emit(struct mcp_sink *k, const char *msg, size_t len)
+{
+	struct uk_mcp_session *s = (struct uk_mcp_session *)((char *)k -
+	    offsetof(struct uk_mcp_session, sink));
+
+	pthread_mutex_lock(&s->wmu);
+	s->write(s->wctx, msg, len);
+	pthread_mutex_unlock(&s->wmu);
+}
+
+static void
+session_done(struct mcp_sink *k)
+{
+	(void)k;
+}
+
+/* The tools table. */
+
+static yajl_val
+parse_object(const char *text, const char *tool, const char *what,
+    struct uk_err *err)
+{
+	yajl_val v = uk_json_parse(text, strlen(text), err);
+
+	if (v && YAJL_IS_OBJECT(v))
+		return v;
+	uk_json_free(v);
+	uk_err_set(err, UK_EXIT_FATAL, "tool '%s': %s is not a JSON object",
+	    tool, what);
+	return NULL;
+}
+
+/* tools/list's result, made once: the tools as the client sees them. */
+static int
+tools_list(struct uk_mcp *m, struct uk_err *err)
+{
+	yajl_val list = uk_json_array(), res = uk_json_object(), t, v;
+	struct uk_buf b = UK_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < m->o.ntools; i++) {
+		const struct uk_mcp_tool *d = &m->o.tools[i];
+
+		t = uk_json_object();
+		uk_json_push(list, t);
+		uk_json_set_str(t, "name", d->name);
+		if (d->title)
+			uk_json_set_str(t, "title", d->title);
+		uk_json_set_str(t, "description",
+		    d->description ? d->description : "");
+		if (!(v = parse_object(d->input_schema ? d->input_schema : "",
+			  d->name, "inputSchema", err)))
+			goto fail;
+		m->tools[i].t = d;
+		m->tools[i].input = v;
+		uk_json_set(t, "inputSchema", uk_json_copy(v));
+		if (d->output_schema) {
+			if (!(v = parse_object(d->output_schema, d->name,
+				  "outputSchema", err)))
+				goto fail;
+			uk_json_set(t, "outputSchema", v);
+		}
+		if (d->annotations) {
+			if (!(v = parse_object(d->annotations, d->name,
+				  "annotations", err)))
+				goto fail;
+			uk_json_set(t, "annotations", v);
+		}
+	}
+	uk_json_set(res, "tools", list);
+	uk_json_to_buf(res, &b);
+	uk_json_free(res);
+	m->tools_list = uk_buf_detach(&b, NULL);
+	return 0;
+fail:
+	uk_json_free(list);
+	uk_json_free(res);
+	return -1;
+}
+
+int
+uk_mcp_new(struct uk_mcp **mp, const struct uk_mcp_opts *o,
+    struct uk_err *err)
+{
+	struct uk_mcp *m = uk_xcalloc(1, sizeof(*m));
+	size_t i;
+
+	*mp = NULL;
+	m->o = *o;
+	if (m->o.jobs < 1)
+		m->o.jobs = 1;
+	if (!m->o.max_message)
+		m->o.max_message = 4u << 20;
+	m->tools = uk_xcalloc(o->ntools ? o->ntools : 1, sizeof(*m->tools));
+	for (i = 0; i < o->ntools; i++)
+		if (!o->tools[i].name || !o->tools[i].fn) {
+			uk_err_set(err, UK_EXIT_FATAL, "tool %zu has no %s",
+			    i, o->tools[i].name ? "function" : "name");
+			goto fail;
+		}
+	if (tools_list(m, err))
+		goto fail;
+	m->threads = uk_xcalloc((size_t)m->o.jobs, sizeof(*m->threads));
+	pthread_mutex_init(&m->mu, NULL);
+	pthread_cond_init(&m->cv, NULL);
+	*mp = m;
+	return 0;
+fail:
+	for (i = 0; i < o->ntools; i++)
+		uk_json_free(m->tools[i].input);
+	free(m->tools);
+	free(m);
+	return -1;
+}
+
+void
+uk_mcp_free(struct uk_mcp *m)
+{
+	size_t i;
+	int t;
+
+	if (!m)
+		return;
+	pthread_mutex_lock(&m->mu);
+	m->quit = 1;
+	pthread_cond_broadcast(&m->cv);
+	pthread_mutex_unlock(&m->mu);
+	for (t = 0; t < m->nthreads; t++)
+		pthread_join(m->threads[t], NULL);
+	pthread_cond_destroy(&m->cv);
+	pthread_mutex_destroy(&m->mu);
+	for (i = 0; i < m->o.ntools; i++)
+		uk_json_free(m->tools[i].input);
+	free(m->tools);
+	free(m->tools_list);
+	free(m->threads);
+	free(m);
+}
+
+/* Calls. */
+
+static void
+call_cancel_locked(struct uk_mcp_call *c)
+{
+	uint64_t one = 1;
+
+	if (c->cancelled)
+		return;
+	c->cancelled = 1;
+	if (write(c->cancel_fd, &one, sizeof(one)) < 0) {
+		/* An eventfd's counter cannot overflow from one write. */
+	}
+}
+
+/* The end of a call: its sink is done, the session lets it go. */
+static void
+call_release(struct uk_mcp_call *c)
+{
+	struct uk_mcp_session *s = c->s;
+
+	c->k->done(c->k);
+	pthread_mutex_lock(&s->mu);
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		s->calls = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	s->ncalls--;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	close(c->cancel_fd);
+	free(c->id);
+	uk_json_free(c->args);
+	uk_json_free(c->progress);
+	free(c);
+}
+
+static void
+run_call(struct uk_mcp_call *c)
+{
+	if (!uk_mcp_cancelled(c))
+		c->tool->t->fn(c, c->args, c->s->app);
+	if (!c->finished)
+		uk_mcp_error(c, "tool %s ended without a result",
+		    c->tool->t->name);
+	call_release(c);
+}
+
+/*
+ * A worker: calls from the queue, in arrival order.  Every asynchronous
+ * signal is blocked here, so that the program's handlers run on its main
+ * thread, and a write to a closed pipe fails with EPIPE instead of
+ * killing the process.
+ */
+static void *
+worker(void *arg)
+{
+	struct uk_mcp *m = arg;
+	struct uk_mcp_call *c;
+
+	pthread_mutex_lock(&m->mu);
+	for (;;) {
+		while (!m->qhead && !m->quit) {
+			m->idle++;
+			pthread_cond_wait(&m->cv, &m->mu);
+			m->idle--;
+		}
+		if (!m->qhead)
+			break;
+		c = m->qhead;
+		m->qhead = c->qnext;
+		if (!m->qhead)
+			m->qtail = NULL;
+		m->qlen--;
+		pthread_mutex_unlock(&m->mu);
+		run_call(c);
+		pthread_mutex_lock(&m->mu);
+	}
+	pthread_mutex_unlock(&m->mu);
+	return NULL;
+}
+
+static void
+block_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	sigfillset(&set);
+	sigdelset(&set, SIGSEGV);
+	sigdelset(&set, SIGBUS);
+	sigdelset(&set, SIGFPE);
+	sigdelset(&set, SIGILL);
+	sigdelset(&set, SIGABRT);
+	sigdelset(&set, SIGTRAP);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+static void
+enqueue(struct uk_mcp *m, struct uk_mcp_call *c)
+{
+	sigset_t old;
+
+	pthread_mutex_lock(&m->mu);
+	if (m->qtail)
+		m->qtail->qnext = c;
+	else
+		m->qhead = c;
+	m->qtail = c;
+	m->qlen++;
+	if (m->qlen > (size_t)m->idle && m->nthreads < m->o.jobs) {
+		block_signals(&old);
+		if (!pthread_create(&m->threads[m->nthreads], NULL, worker, m))
+			m->nthreads++;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	pthread_cond_signal(&m->cv);
+	pthread_mutex_unlock(&m->mu);
+	if (!m->nthreads) {
+		/* No thread could be made: run it here rather than never. */
+		pthread_mutex_lock(&m->mu);
+		m->qhead = m->qtail = NULL;
+		m->qlen = 0;
+		pthread_mutex_unlock(&m->mu);
+		run_call(c);
+	}
+}
+
+/* The results a tool gives. */
+
+static void
+finish(struct uk_mcp_call *c, yajl_val structured, const char *text,
+    int is_error)
+{
+	yajl_val res, content, block;
+	struct uk_buf b = UK_BUF_INIT, t = UK_BUF_INIT;
+	int cancelled;
+
+	pthread_mutex_lock(&c->s->mu);
+	cancelled = c->cancelled;
+	pthread_mutex_unlock(&c->s->mu);
+	if (c->finished || cancelled) {
+		/* A cancelled call is never answered (the protocol's rule). */
+		c->finished = 1;
+		uk_json_free(structured);
+		return;
+	}
+	c->finished = 1;
+	if (!text && structured)
+		uk_json_to_buf(structured, &t);
+	res = uk_json_object();
+	content = uk_json_array();
+	block = uk_json_object();
+	uk_json_set_str(block, "type", "text");
+	uk_json_set_str(block, "text", text ? text : t.buf);
+	uk_json_push(content, block);
+	uk_json_set(res, "content", content);
+	if (structured)
+		uk_json_set(res, "structuredContent", structured);
+	uk_json_set_bool(res, "isError", is_error);
+	uk_json_to_buf(res, &b);
+	uk_json_free(res);
+	send_result(c->k, c->id, b.buf);
+	uk_buf_release(&b);
+	uk_buf_release(&t);
+}
+
+void
+uk_mcp_result(struct uk_mcp_call *c, yajl_val structured, const char *text,
+    int is_error)
+{
+	if (structured && !YAJL_IS_OBJECT(structured)) {
+		/* structuredContent must be an object: give it as text. */
+		struct uk_buf t = UK_BUF_INIT;
+
+		uk_json_to_buf(structured, &t);
+		uk_json_free(structured);
+		finish(c, NULL, text ? text : t.buf, is_error);
+		uk_buf_release(&t);
+		return;
+	}
+	finish(c, structured, text, is_error);
+}
+
+void
+uk_mcp_error(struct uk_mcp_call *c, const char *fmt, ...)
+{
+	struct uk_buf msg = UK_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	uk_buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	finish(c, NULL, msg.buf, 1);
+	uk_buf_release(&msg);
+}
+
+int
+uk_mcp_cancel_fd(struct uk_mcp_call *c)
+{
+	return c->cancel_fd;
+}
+
+int
+uk_mcp_cancelled(struct uk_mcp_call *c)
+{
+	int r;
+
+	pthread_mutex_lock(&c->s->mu);
+	r = c->cancelled;
+	pthread_mutex_unlock(&c->s->mu);
+	return r;
+}
+
+/* A number as JSON: finite, shortest that reads back the same. */
+static void
+add_number(struct uk_buf *b, double d)
+{
+	char tmp[64];
+
+	snprintf(tmp, sizeof(tmp), "%.17g", isfinite(d) ? d : 0.0);
+	uk_buf_addstr(b, tmp);
+}
+
+void
+uk_mcp_progress(struct uk_mcp_call *c, double progress, double total,
+    const char *message)
+{
+	struct uk_buf b = UK_BUF_INIT;
+
+	if (!c->progress || c->finished || uk_mcp_cancelled(c))
+		return;
+	uk_buf_addstr(&b, "{\"jsonrpc\":\"2.0\",\"method\":"
+			  "\"notifications/progress\",\"params\":"
+			  "{\"progressToken\":");
+	uk_json_to_buf(c->progress, &b);
+	uk_buf_addstr(&b, ",\"progress\":");
+	add_number(&b, progress);
+	if (total >= 0) {
+		uk_buf_addstr(&b, ",\"total\":");
+		add_number(&b, total);
+	}
+	if (message) {
+		uk_buf_addstr(&b, ",\"message\":");
+		add_json_str(&b, message);
+	}
+	uk_buf_addstr(&b, "}}");
+	c->k->emit(c->k, b.buf, b.len);
+	uk_buf_release(&b);
+}
+
+void
+uk_mcp_log(struct uk_mcp_call *c, const char *level, const char *fmt, ...)
+{
+	struct uk_buf msg = UK_BUF_INIT, b = UK_BUF_INIT;
+	int l = level_of(level), min;
+	va_list ap;
+
+	if (l < 0) {
+		level = "info";
+		l = 1;
+	}
+	va_start(ap, fmt);
+	uk_buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	/* The header's promise: every log line reaches stderr too. */
+	flockfile(stderr);
+	fprintf(stderr, "%s: %s: ", uk_prog ? uk_prog : "mcp", level);
+	uk_fputs_clean(msg.buf, stderr);
+	fputc('\n', stderr);
+	funlockfile(stderr);
+	pthread_mutex_lock(&c->s->mu);
+	min = c->s->log_level;
+	pthread_mutex_unlock(&c->s->mu);
+	if (l >= min && !c->finished && !uk_mcp_cancelled(c)) {
+		uk_buf_addstr(&b, "{\"jsonrpc\":\"2.0\",\"method\":"
+				  "\"notifications/message\",\"params\":"
+				  "{\"level\":");
+		add_json_str(&b, level);
+		uk_buf_addstr(&b, ",\"logger\":");
+		add_json_str(&b, c->s->m->o.name ? c->s->m->o.name : "mcp");
+		uk_buf_addstr(&b, ",\"data\":");
+		add_json_str(&b, msg.buf);
+		uk_buf_addstr(&b, "}}");
+		c->k->emit(c->k, b.buf, b.len);
+	}
+	uk_buf_release(&b);
+	uk_buf_release(&msg);
+}
+
+/* Sessions. */
+
+struct uk_mcp_session *
+uk_mcp_session_make(struct uk_mcp *m,
+    void (*write)(void *wctx, const char *msg, size_t len), void *wctx)
+{
+	struct uk_mcp_session *s = uk_xcalloc(1, sizeof(*s));
+
+	s->m = m;
+	s->write = write;
+	s->wctx = wctx;
+	s->sink.emit = session_emit;
+	s->sink.done = session_done;
+	s->log_level = DEFAULT_LEVEL;
+	pthread_mutex_init(&s->wmu, NULL);
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->cv, NULL);
+	return s;
+}
+
+struct uk_mcp_session *
+uk_mcp_session_new(struct uk_mcp *m,
+    void (*write)(void *wctx, const char *msg, size_t len), void *wctx)
+{
+	return uk_mcp_session_make(m, write, wctx);
+}
+
+void
+uk_mcp_session_input(struct uk_mcp_session *s, const char *msg, size_t len)
+{
+	char *copy;
+
+	if (len > s->m->o.max_message) {
+		send_error(&s->sink, NULL, RPC_INVALID,
+		    "message too long: over %zu bytes", s->m->o.max_message);
+		return;
+	}
+	copy = uk_xmemdup(msg, len);
+	uk_mcp_dispatch(s, copy, len, &s->sink);
+	free(copy);
+}
+
+void
+uk_mcp_session_cancel_all(struct uk_mcp_session *s)
+{
+	struct uk_mcp_call *c;
+
+	pthread_mutex_lock(&s->mu);
+	s->ending = 1;
+	for (c = s->calls; c; c = c->next)
+		call_cancel_locked(c);
+	pthread_mutex_unlock(&s->mu);
+}
+
+void
+uk_mcp_session_finish(struct uk_mcp_session *s, int cancel)
+{
+	if (!s)
+		return;
+	if (cancel)
+		uk_mcp_session_cancel_all(s);
+	pthread_mutex_lock(&s->mu);
+	s->ending = 1;
+	while (s->ncalls)
+		pthread_cond_wait(&s->cv, &s->mu);
+	pthread_mutex_unlock(&s->mu);
+	if (s->app && s->m->o.session_free)
+		s->m->o.session_free(s->m->o.ctx, s->app);
+	pthread_cond_destroy(&s->cv);
+	pthread_mutex_destroy(&s->mu);
+	pthread_mutex_destroy(&s->wmu);
+	free(s);
+}
+
+void
+uk_mcp_session_end(struct uk_mcp_session *s)
+{
+	uk_mcp_session_finish(s, 1);
+}
+
+/* Methods. */
+
+static void
+do_initialize(struct uk_mcp_session *s, const char *id, yajl_val params,
+    struct mcp_sink *k)
+{
+	const char *want = uk_json_get_str(params, "protocolVersion");
+	const char *ver = UK_MCP_PROTOCOL;
+	yajl_val res, caps, tools, info;
+	struct uk_buf b = UK_BUF_INIT;
+	struct uk_err err = { 0, "" };
+	int i;
+
+	if (!want) {
+		send_error(k, id, RPC_PARAMS,
+		    "initialize: protocolVersion must be a string");
+		return;
+	}
+	if (s->initialized) {
+		send_error(k, id, RPC_INVALID, "already initialized");
+		return;
+	}
+	for (i = 0; uk_mcp_protocols[i]; i++)
+		if (!strcmp(want, uk_mcp_protocols[i]))
+			ver = uk_mcp_protocols[i];
+	if (s->m->o.session_new &&
+	    !(s->app = s->m->o.session_new(s->m->o.ctx, &err))) {
+		send_error(k, id, RPC_INTERNAL, "cannot start the session: %s",
+		    err.msg[0] ? err.msg : "unknown error");
+		return;
+	}
+	s->initialized = 1;
+	res = uk_json_object();
+	uk_json_set_str(res, "protocolVersion", ver);
+	caps = uk_json_object();
+	tools = uk_json_object();
+	uk_json_set_bool(tools, "listChanged", 0);
+	uk_json_set(caps, "tools", tools);
+	uk_json_set(caps, "logging", uk_json_object());
+	uk_json_set(res, "capabilities", caps);
+	info = uk_json_object();
+	uk_json_set_str(info, "name", s->m->o.name ? s->m->o.name : "mcp");
+	uk_json_set_str(info, "version",
+	    s->m->o.version ? s->m->o.version : UK_VERSION);
+	uk_json_set(res, "serverInfo", info);
+	if (s->m->o.instructions)
+		uk_json_set_str(res, "instructions", s->m->o.instructions);
+	uk_json_to_buf(res, &b);
+	uk_json_free(res);
+	send_result(k, id, b.buf);
+	uk_buf_release(&b);
+}
+
+static void
+do_set_level(struct uk_mcp_session *s, const char *id, yajl_val params,
+    struct mcp_sink *k)
+{
+	int l = level_of(uk_json_get_str(params, "level"));
+
+	if (l < 0) {
+		send_error(k, id, RPC_PARAMS,
+		    "logging/setLevel: level must be one of debug, info, "
+		    "notice, warning, error, critical, alert, emergency");
+		return;
+	}
+	pthread_mutex_lock(&s->mu);
+	s->log_level = l;
+	pthread_mutex_unlock(&s->mu);
+	send_result(k, id, "{}");
+}
+
+static const struct mcp_tool *
+find_tool(struct uk_mcp *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < m->o.ntools; i++)
+		if (!strcmp(m->tools[i].t->name, name))
+			return &m->tools[i];
+	return NULL;
+}
+
+/* Whether a call of s has the id (JSON text) already. */
+static int
+id_taken(struct uk_mcp_session *s, const char *id)
+{
+	struct uk_mcp_call *c;
+
+	for (c = s->calls; c; c = c->next)
+		if (!strcmp(c->id, id))
+			return 1;
+	return 0;
+}
+
+static void
+do_call(struct uk_mcp_session *s, const char *id, yajl_val params,
+    struct mcp_sink *k, int *answered)
+{
+	const char *name = uk_json_get_str(params, "name");
+	yajl_val args = uk_json_get(params, "arguments");
+	yajl_val meta = uk_json_get(params, "_meta");
+	yajl_val tok = uk_json_get(meta, "progressToken");
+	const struct mcp_tool *t;
+	struct uk_mcp_call *c;
+	struct uk_buf why = UK_BUF_INIT;
+
+	*answered = 1;
+	if (!name) {
+		send_error(k, id, RPC_PARAMS,
+		    "tools/call: name must be a string");
+		return;
+	}
+	if (!(t = find_tool(s->m, name))) {
+		char *n = uk_str_printable(uk_xstrdup(name));
+
+		send_error(k, id, RPC_PARAMS, "unknown tool %s", n);
+		free(n);
+		return;
+	}
+	if (args && !YAJL_IS_OBJECT(args) && !YAJL_IS_NULL(args)) {
+		send_error(k, id, RPC_PARAMS,
+		    "tools/call: arguments must be an object");
+		return;
+	}
+	if (tok && !YAJL_IS_STRING(tok) && !YAJL_IS_INTEGER(tok))
+		tok = NULL;
+	c = uk_xcalloc(1, sizeof(*c));
+	c->s = s;
+	c->k = k;
+	c->tool = t;
+	c->id = uk_xstrdup(id);
+	c->args = args && YAJL_IS_OBJECT(args) ? uk_json_copy(args) :
+						 uk_json_object();
+	c->progress = tok ? uk_json_copy(tok) : NULL;
+	c->cancel_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (c->cancel_fd < 0)
+		uk_die(UK_EXIT_FATAL, "eventfd: %s", strerror(errno));
+	pthread_mutex_lock(&s->mu);
+	if (id_taken(s, id) || s->ending) {
+		int ending = s->ending;
+
+		pthread_mutex_unlock(&s->mu);
+		close(c->cancel_fd);
+		free(c->id);
+		uk_json_free(c->args);
+		uk_json_free(c->progress);
+		free(c);
+		send_error(k, id, RPC_INVALID, ending ?
+		    "the session is ending" :
+		    "request id %s is already in use", id);
+		return;
+	}
+	c->next = s->calls;
+	if (s->calls)
+		s->calls->prev = c;
+	s->calls = c;
+	s->ncalls++;
+	pthread_mutex_unlock(&s->mu);
+	if (uk_mcp_check_args(t->input, c->args, &why)) {
+		/* Invalid arguments are a tool's error, not the protocol's. */
+		uk_mcp_error(c, "invalid arguments for %s: %s", name, why.buf);
+		uk_buf_release(&why);
+		call_release(c);
+		*answered = 0;
+		return;
+	}
+	uk_buf_release(&why);
+	*answered = 0;
+	enqueue(s->m, c);
+}
+
+static void
+do_cancelled(struct uk_mcp_session *s, yajl_val params)
+{
+	yajl_val rid = uk_json_get(params, "requestId");
+	struct uk_buf b = UK_BUF_INIT;
+	struct uk_mcp_call *c;
+
+	if (!rid || !(YAJL_IS_STRING(rid) || YAJL_IS_NUMBER(rid)))
+		return;
+	uk_json_to_buf(rid, &b);
+	pthread_mutex_lock(&s->mu);
+	for (c = s->calls; c; c = c->next)
+		if (!strcmp(c->id, b.buf))
+			call_cancel_locked(c);
+	pthread_mutex_unlock(&s->mu);
+	uk_buf_release(&b);
+}
+
+/*
+ * A request: the method's answer to k.  Returns 1 when k is answered
+ * (its done called here), 0 when a call will answer it.
+ */
+static int
+request(struct uk_mcp_session *s, const char *method, const char *id,
+    yajl_val params, struct mcp_sink *k)
+{
+	int answered = 1;
+
+	if (!strcmp(method, "ping")) {
+		send_result(k, id, "{}");
+	} else if (!strcmp(method, "initialize")) {
+		if (!YAJL_IS_OBJECT(params))
+			send_error(k, id, RPC_PARAMS,
+			    "initialize: params must be an object");
+		else
+			do_initialize(s, id, params, k);
+	} else if (!s->initialized) {
+		send_error(k, id, RPC_INVALID,
+		    "not initialized: send initialize first");
+	} else if (!strcmp(method, "tools/list")) {
+		if (params && !YAJL_IS_OBJECT(params))
+			send_error(k, id, RPC_PARAMS,
+			    "tools/list: params must be an object");
+		else
+			send_result(k, id, s->m->tools_list);
+	} else if (!strcmp(method, "tools/call")) {
+		if (!YAJL_IS_OBJECT(params))
+			send_error(k, id, RPC_PARAMS,
+			    "tools/call: params must be an object");
+		else
+			do_call(s, id, params, k, &answered);
+	} else if (!strcmp(method, "logging/setLevel")) {
+		if (!YAJL_IS_OBJECT(params))
+			send_error(k, id, RPC_PARAMS,
+			    "logging/setLevel: params must be an object");
+		else
+			do_set_level(s, id, params, k);
+	} else {
+		char *m = uk_str_printable(uk_xstrdup(method));
+
+		send_error(k, id, RPC_METHOD, "method not found: %s", m);
+		free(m);
+	}
+	if (answered)
+		k->done(k);
+	return answered;
+}
+
+static void
+notice(struct uk_mcp_session *s, const char *method, yajl_val params)
+{
+	/* notifications/initialized, and any other, need nothing. */
+	if (!strcmp(method, "notifications/cancelled"))
+		do_cancelled(s, params);
+}
+
+enum mcp_took
+uk_mcp_dispatch(struct uk_mcp_session *s, const char *msg, size_t len,
+    struct mcp_sink *k)
+{
+	struct uk_err err = { 0, "" };
+	struct uk_buf idb = UK_BUF_INIT;
+	yajl_val v, id, method, params;
+	const char *ver;
+	enum mcp_took took = MCP_INVALID;
+
+	v = uk_json_parse(msg, len, &err);
+	if (!v) {
+		send_error(k, NULL, RPC_PARSE, "parse error: %s", err.msg);
+		goto out;
+	}
+	if (YAJL_IS_ARRAY(v)) {
+		send_error(k, NULL, RPC_INVALID, "batches are not supported");
+		goto out;
+	}
+	if (!YAJL_IS_OBJECT(v)) {
+		send_error(k, NULL, RPC_INVALID,
+		    "invalid request: not a JSON object");
+		goto out;
+	}
+	id = uk_json_get(v, "id");
+	method = uk_json_get(v, "method");
+	params = uk_json_get(v, "params");
+	ver = uk_json_get_str(v, "jsonrpc");
+	if (id && (YAJL_IS_STRING(id) || YAJL_IS_NUMBER(id)))
+		uk_json_to_buf(id, &idb);
+	else if (id) {
+		send_error(k, NULL, RPC_INVALID,
+		    "invalid request: id must be a string or a number");
+		goto out;
+	}
+	if (!ver || strcmp(ver, "2.0")) {
+		send_error(k, id ? idb.buf : NULL, RPC_INVALID,
+		    "invalid request: jsonrpc must be \"2.0\"");
+		took = id ? MCP_REQUEST : MCP_INVALID;
+		if (id)
+			k->done(k);
+		goto out;
+	}
+	if (!method && (uk_json_get(v, "result") || uk_json_get(v, "error"))) {
+		/* A response: this server sends no requests to answer. */
+		took = MCP_NOTICE;
+		goto out;
+	}
+	if (!method || !YAJL_IS_STRING(method)) {
+		send_error(k, id ? idb.buf : NULL, RPC_INVALID,
+		    "invalid request: method must be a string");
+		took = id ? MCP_REQUEST : MCP_INVALID;
+		if (id)
+			k->done(k);
+		goto out;
+	}
+	if (params && !YAJL_IS_OBJECT(params) && !YAJL_IS_ARRAY(params)) {
+		send_error(k, id ? idb.buf : NULL, RPC_INVALID,
+		    "invalid request: params must be an object");
+		took = id ? MCP_REQUEST : MCP_INVALID;
+		if (id)
+			k->done(k);
+		goto out;
+	}
+	if (id) {
+		took = MCP_REQUEST;
+		request(s, YAJL_GET_STRING(method), idb.buf, params, k);
+	} else {
+		took = MCP_NOTICE;
+		notice(s, YAJL_GET_STRING(method), params);
+	}
+out:
+	uk_json_free(v);
+	uk_buf_release(&idb);
+	return took;
+}

@@ -1,0 +1,718 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The streamable HTTP transport (lib/mcp.h) on libmicrohttpd, one thread
+ * per connection: a POST that carries a request blocks its connection's
+ * thread until the call answers, which is what the transport wants (the
+ * response is the POST's answer) and costs no state machine.
+ *
+ *     POST   /mcp  one message.  A request: application/json with its
+ *                  response, or text/event-stream (notifications, then
+ *                  the response) when the client accepts it and the call
+ *                  carries a progressToken.  A notification or a
+ *                  response: 202.  An invalid message: 400 with the
+ *                  JSON-RPC error.
+ *     DELETE /mcp  ends the session named by Mcp-Session-Id.
+ *     GET    /mcp  405: see do_get.
+ *
+ * Mcp-Session-Id is issued with initialize's response (128 random bits in
+ * hex) and needed on every later request: 400 without it, 404 when it
+ * names no session (ended, or never issued).  A request without the
+ * token is 401, one whose Origin or Host is not ours 403 (DNS rebinding:
+ * a page elsewhere must not reach a server on loopback), a body over
+ * max_message 413, an MCP-Protocol-Version we do not speak 400.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+#include "buf.h"
+#include "json.h"
+#include "mcp.h"
+#include "mcp_int.h"
+#include "toolack_proto.h"
+
+#include "banned.h"
+
+/* Sessions at once; past it initialize is 503 until one ends. */
+#define MAX_SESSIONS 256
+#define TICK_MS 200
+
+struct http {
+	struct uk_mcp *m;
+	const struct uk_mcp_http_opts *h;
+	char host[64]; /* the address listened on, without the port */
+	const char *path;
+	pthread_mutex_t mu; /* sessions */
+	struct uk_mcp_session *sessions;
+	size_t nsessions;
+	int stopping;
+};
+
+/*
+ * One request's output: the sink its messages go to.  Held by the
+ * connection (until the response is sent) and by the request (until its
+ * sink is done); freed by whichever lets go last.
+ */
+struct hout {
+	struct mcp_sink sink;
+	struct http *hs;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct uk_buf out; /* JSON: the last message; SSE: events to send */
+	size_t off;
+	int sse, done, refs;
+};
+
+/* A connection's request, from its headers to its completion. */
+struct hreq {
+	struct uk_buf body;
+	int too_large, answered;
+};
+
+static void
+hout_unref(struct hout *o)
+{
+	int n;
+
+	pthread_mutex_lock(&o->mu);
+	n = --o->refs;
+	pthread_mutex_unlock(&o->mu);
+	if (n)
+		return;
+	pthread_cond_destroy(&o->cv);
+	pthread_mutex_destroy(&o->mu);
+	uk_buf_release(&o->out);
+	free(o);
+}
+
+static void
+hout_emit(struct mcp_sink *k, const char *msg, size_t len)
+{
+	struct hout *o = (struct hout *)k;
+
+	pthread_mutex_lock(&o->mu);
+	if (o->sse) {
+		uk_buf_addstr(&o->out, "event: message\ndata: ");
+		uk_buf_add(&o->out, msg, len);
+		uk_buf_addstr(&o->out, "\n\n");
+	} else {
+		/* Only the response is sent: notifications need a stream. */
+		uk_buf_reset(&o->out);
+		uk_buf_add(&o->out, msg, len);
+	}
+	pthread_cond_broadcast(&o->cv);
+	pthread_mutex_unlock(&o->mu);
+}
+
+static void
+hout_done(struct mcp_sink *k)
+{
+	struct hout *o = (struct hout *)k;
+
+	pthread_mutex_lock(&o->mu);
+	o->done = 1;
+	pthread_cond_broadcast(&o->cv);
+	pthread_mutex_unlock(&o->mu);
+	hout_unref(o);
+}
+
+static struct hout *
+hout_new(struct http *hs, int sse)
+{
+	struct hout *o = uk_xcalloc(1, sizeof(*o));
+
+	o->sink.emit = hout_emit;
+	o->sink.done = hout_done;
+	o->hs = hs;
+	o->sse = sse;
+	o->refs = 2;
+	uk_buf_init(&o->out, 0);
+	pthread_mutex_init(&o->mu, NULL);
+	pthread_cond_init(&o->cv, NULL);
+	return o;
+}
+
+static void
+wait_tick(pthread_cond_t *cv, pthread_mutex_t *mu)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_nsec += TICK_MS * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_cond_timedwait(cv, mu, &ts);
+}
+
+/* The event stream: what the call has said so far, then its end. */
+static ssize_t
+sse_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	struct hout *o = cls;
+	size_t n = 0;
+	int end = 0;
+
+	(void)pos;
+	pthread_mutex_lock(&o->mu);
+	while (o->off == o->out.len && !o->done)
+		wait_tick(&o->cv, &o->mu);
+	if (o->off < o->out.len) {
+		n = o->out.len - o->off < max ? o->out.len - o->off : max;
+		memcpy(buf, o->out.buf + o->off, n);
+		o->off += n;
+		if (o->off == o->out.len) {
+			uk_buf_reset(&o->out);
+			o->off = 0;
+		}
+	} else
+		end = 1;
+	pthread_mutex_unlock(&o->mu);
+	return end ? MHD_CONTENT_READER_END_OF_STREAM : (ssize_t)n;
+}
+
+static void
+sse_free(void *cls)
+{
+	hout_unref(cls);
+}
+
+/* Sessions. */
+
+static void
+session_unref(struct http *hs, struct uk_mcp_session *s)
+{
+	int n;
+
+	pthread_mutex_lock(&hs->mu);
+	n = --s->refs;
+	pthread_mutex_unlock(&hs->mu);
+	if (!n)
+		uk_mcp_session_finish(s, 1);
+}
+
+/* The session named sid, with a reference taken; NULL when none. */
+static struct uk_mcp_session *
+session_find(struct http *hs, const char *sid)
+{
+	struct uk_mcp_session *s;
+
+	pthread_mutex_lock(&hs->mu);
+	for (s = hs->sessions; s; s = s->hnext)
+		if (!strcmp(s->sid, sid))
+			break;
+	if (s)
+		s->refs++;
+	pthread_mutex_unlock(&hs->mu);
+	return s;
+}
+
+/* A new session in the table (one reference for the table, one ours). */
+static struct uk_mcp_session *
+session_add(struct http *hs)
+{
+	struct uk_mcp_session *s;
+	unsigned char r[16];
+	size_t i;
+
+	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+		return NULL;
+	pthread_mutex_lock(&hs->mu);
+	if (hs->nsessions >= MAX_SESSIONS || hs->stopping) {
+		pthread_mutex_unlock(&hs->mu);
+		return NULL;
+	}
+	s = uk_mcp_session_make(hs->m, NULL, NULL);
+	for (i = 0; i < sizeof(r); i++)
+		snprintf(s->sid + 2 * i, 3, "%02x", r[i]);
+	s->refs = 2;
+	s->hnext = hs->sessions;
+	hs->sessions = s;
+	hs->nsessions++;
+	pthread_mutex_unlock(&hs->mu);
+	return s;
+}
+
+/* Take s out of the table and drop the table's reference. */
+static void
+session_remove(struct http *hs, struct uk_mcp_session *s)
+{
+	struct uk_mcp_session **p;
+	int found = 0;
+
+	pthread_mutex_lock(&hs->mu);
+	for (p = &hs->sessions; *p; p = &(*p)->hnext)
+		if (*p == s) {
+			*p = s->hnext;
+			hs->nsessions--;
+			found = 1;
+			break;
+		}
+	pthread_mutex_unlock(&hs->mu);
+	if (!found)
+		return;
+	uk_mcp_session_cancel_all(s);
+	session_unref(hs, s);
+}
+
+/* Responses. */
+
+static enum MHD_Result
+reply(struct MHD_Connection *conn, unsigned code, const char *type,
+    const char *body, const char *sid)
+{
+	struct MHD_Response *resp;
+	enum MHD_Result ret;
+
+	resp = MHD_create_response_from_buffer(strlen(body), (void *)body,
+	    MHD_RESPMEM_MUST_COPY);
+	if (!resp)
+		return MHD_NO;
+	if (type)
+		MHD_add_response_header(resp, "Content-Type", type);
+	MHD_add_response_header(resp, "Cache-Control", "no-store");
+	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+	if (sid)
+		MHD_add_response_header(resp, "Mcp-Session-Id", sid);
+	if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(resp, "Allow", "POST, DELETE");
+	if (code == MHD_HTTP_UNAUTHORIZED)
+		MHD_add_response_header(resp, "WWW-Authenticate", "Bearer");
+	ret = MHD_queue_response(conn, code, resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
+
+/* An HTTP error with a JSON-RPC error (id null) as its body. */
+static enum MHD_Result
+reply_error(struct MHD_Connection *conn, unsigned code, int rpc,
+    const char *msg)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	enum MHD_Result ret;
+
+	uk_mcp_error_json(&b, NULL, rpc, msg);
+	ret = reply(conn, code, "application/json", b.buf, NULL);
+	uk_buf_release(&b);
+	return ret;
+}
+
+/* Gatekeeping. */
+
+static const char *
+header(struct MHD_Connection *conn, const char *name)
+{
+	return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
+}
+
+/* Whether host (a name, with or without ":port") is ours or loopback. */
+static int
+host_ours(struct http *hs, const char *host, size_t n)
+{
+	static const char *const loop[] = { "127.0.0.1", "localhost",
+		"[::1]", NULL };
+	const char *colon;
+	size_t i;
+
+	colon = memrchr(host, ':', n);
+	if (colon && !memchr(colon, ']', n - (size_t)(colon - host)))
+		n = (size_t)(colon - host);
+	if (strlen(hs->host) == n && !strncmp(host, hs->host, n))
+		return 1;
+	for (i = 0; loop[i]; i++)
+		if (strlen(loop[i]) == n && !strncmp(host, loop[i], n))
+			return 1;
+	return 0;
+}
+
+static int
+origin_ok(struct http *hs, const char *origin)
+{
+	const char *h;
+
+	if (!strncmp(origin, "http://", 7))
+		h = origin + 7;
+	else if (!strncmp(origin, "https://", 8))
+		h = origin + 8;
+	else
+		return 0;
+	return *h && !strchr(h, '/') && host_ours(hs, h, strlen(h));
+}
+
+static int
+protocol_ok(const char *v)
+{
+	size_t i;
+
+	for (i = 0; uk_mcp_protocols[i]; i++)
+		if (!strcmp(v, uk_mcp_protocols[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Check a request on its first call: 0 to go on, or an HTTP status with
+ * *why set.
+ */
+static unsigned
+gate(struct http *hs, struct MHD_Connection *conn, const char *url,
+    const char *method, const char **why)
+{
+	const char *host = header(conn, "Host");
+	const char *origin = header(conn, "Origin");
+	const char *auth = header(conn, "Authorization");
+	const char *len = header(conn, "Content-Length");
+	const char *ver = header(conn, "MCP-Protocol-Version");
+	unsigned long long n;
+
+	if (host && !host_ours(hs, host, strlen(host))) {
+		*why = "unexpected Host header";
+		return MHD_HTTP_FORBIDDEN;
+	}
+	if (origin && !origin_ok(hs, origin)) {
+		*why = "cross-origin request refused";
+		return MHD_HTTP_FORBIDDEN;
+	}
+	if (strcmp(url, hs->path)) {
+		*why = "no such endpoint";
+		return MHD_HTTP_NOT_FOUND;
+	}
+	if (hs->h->token &&
+	    !(auth && !strncmp(auth, "Bearer ", 7) &&
+		uk_toolack_proto_token_eq(auth + 7, hs->h->token))) {
+		*why = "missing or wrong token";
+		return MHD_HTTP_UNAUTHORIZED;
+	}
+	if (strcmp(method, "POST") && strcmp(method, "DELETE") &&
+	    strcmp(method, "GET")) {
+		*why = "method not allowed";
+		return MHD_HTTP_METHOD_NOT_ALLOWED;
+	}
+	if (ver && !protocol_ok(ver)) {
+		*why = "unsupported MCP-Protocol-Version";
+		return MHD_HTTP_BAD_REQUEST;
+	}
+	if (len && (uk_parse_size(len, &n) || n > hs->m->o.max_message)) {
+		*why = "request body too large";
+		return MHD_HTTP_CONTENT_TOO_LARGE;
+	}
+	return 0;
+}
+
+/* Methods. */
+
+/*
+ * GET opens a stream for messages the server sends on its own.  We send
+ * none (no server requests, no list changes), and the specification
+ * (2025-11-25, Transports, "Listening for Messages from the Server")
+ * lets a server answer 405 Method Not Allowed instead of the stream.
+ */
+static enum MHD_Result
+do_get(struct MHD_Connection *conn)
+{
+	return reply_error(conn, MHD_HTTP_METHOD_NOT_ALLOWED, -32600,
+	    "this server offers no stream: POST messages to it");
+}
+
+static enum MHD_Result
+do_delete(struct http *hs, struct MHD_Connection *conn)
+{
+	const char *sid = header(conn, "Mcp-Session-Id");
+	struct uk_mcp_session *s;
+
+	if (!sid)
+		return reply_error(conn, MHD_HTTP_BAD_REQUEST, -32600,
+		    "Mcp-Session-Id header required");
+	if (!(s = session_find(hs, sid)))
+		return reply_error(conn, MHD_HTTP_NOT_FOUND, -32600,
+		    "no such session");
+	session_remove(hs, s);
+	session_unref(hs, s);
+	return reply(conn, MHD_HTTP_OK, NULL, "", NULL);
+}
+
+/* What the message is, read before dispatch: a method and a token. */
+static int
+peek(const char *body, size_t len, int *initialize, int *progress)
+{
+	struct uk_err err;
+	yajl_val v = uk_json_parse(body, len, &err);
+	int parsed = v != NULL;
+	const char *method = uk_json_get_str(v, "method");
+	yajl_val params = uk_json_get(v, "params");
+
+	*initialize = method && !strcmp(method, "initialize") &&
+	    uk_json_get(v, "id");
+	*progress = uk_json_get(uk_json_get(params, "_meta"),
+			"progressToken") != NULL;
+	uk_json_free(v);
+	return parsed;
+}
+
+/* The session a POST goes to (a reference taken), or a refusal sent. */
+static struct uk_mcp_session *
+post_session(struct http *hs, struct MHD_Connection *conn, int initialize,
+    int *created, enum MHD_Result *ret)
+{
+	const char *sid = header(conn, "Mcp-Session-Id");
+	struct uk_mcp_session *s;
+
+	*created = 0;
+	if (sid) {
+		if (!(s = session_find(hs, sid)))
+			*ret = reply_error(conn, MHD_HTTP_NOT_FOUND, -32600,
+			    "no such session: initialize a new one");
+		return s;
+	}
+	if (!initialize) {
+		*ret = reply_error(conn, MHD_HTTP_BAD_REQUEST, -32600,
+		    "Mcp-Session-Id header required");
+		return NULL;
+	}
+	if (!(s = session_add(hs)))
+		*ret = reply_error(conn, MHD_HTTP_SERVICE_UNAVAILABLE, -32603,
+		    "too many sessions");
+	*created = s != NULL;
+	return s;
+}
+
+/* The POST's answer once uk_mcp_dispatch took the message. */
+static enum MHD_Result
+post_answer(struct http *hs, struct MHD_Connection *conn, struct hout *o,
+    enum mcp_took took, const char *sid)
+{
+	struct MHD_Response *resp;
+	enum MHD_Result ret;
+	char *body;
+
+	(void)hs;
+	if (took != MCP_REQUEST)
+		hout_unref(o); /* the request's share: done is never called */
+	if (took == MCP_NOTICE) {
+		hout_unref(o);
+		return reply(conn, MHD_HTTP_ACCEPTED, NULL, "", NULL);
+	}
+	if (took == MCP_INVALID) {
+		body = uk_xstrdup(o->out.buf);
+		hout_unref(o);
+		ret = reply(conn, MHD_HTTP_BAD_REQUEST, "application/json",
+		    body, NULL);
+		free(body);
+		return ret;
+	}
+	if (o->sse) {
+		resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN,
+		    16384, sse_read, o, sse_free);
+		if (!resp) {
+			hout_unref(o);
+			return MHD_NO;
+		}
+		MHD_add_response_header(resp, "Content-Type",
+		    "text/event-stream");
+		MHD_add_response_header(resp, "Cache-Control", "no-store");
+		if (sid)
+			MHD_add_response_header(resp, "Mcp-Session-Id", sid);
+		ret = MHD_queue_response(conn, MHD_HTTP_OK, resp);
+		MHD_destroy_response(resp);
+		return ret;
+	}
+	pthread_mutex_lock(&o->mu);
+	while (!o->done)
+		wait_tick(&o->cv, &o->mu);
+	body = o->out.len ? uk_xstrdup(o->out.buf) : NULL;
+	pthread_mutex_unlock(&o->mu);
+	hout_unref(o);
+	/* A cancelled call has no response: the POST gets 202. */
+	ret = body ? reply(conn, MHD_HTTP_OK, "application/json", body, sid) :
+		     reply(conn, MHD_HTTP_ACCEPTED, NULL, "", sid);
+	free(body);
+	return ret;
+}
+
+static enum MHD_Result
+do_post(struct http *hs, struct MHD_Connection *conn, struct hreq *r)
+{
+	const char *accept = header(conn, "Accept");
+	struct uk_mcp_session *s;
+	struct hout *o;
+	enum MHD_Result ret = MHD_NO;
+	enum mcp_took took;
+	int initialize, progress, created;
+	char sid[33];
+
+	if (!peek(r->body.buf, r->body.len, &initialize, &progress))
+		return reply_error(conn, MHD_HTTP_BAD_REQUEST, -32700,
+		    "parse error: the body is not JSON");
+	if (!(s = post_session(hs, conn, initialize, &created, &ret)))
+		return ret;
+	o = hout_new(hs, progress && accept &&
+			 strstr(accept, "text/event-stream"));
+	took = uk_mcp_dispatch(s, r->body.buf, r->body.len, &o->sink);
+	snprintf(sid, sizeof(sid), "%s", s->sid);
+	if (created && !s->initialized) {
+		/* initialize failed: the session it was for is not kept. */
+		session_remove(hs, s);
+		created = 0;
+	}
+	ret = post_answer(hs, conn, o, took, created ? sid : NULL);
+	session_unref(hs, s);
+	return ret;
+}
+
+static enum MHD_Result
+handle(void *cls, struct MHD_Connection *conn, const char *url,
+    const char *method, const char *version, const char *upload,
+    size_t *upload_size, void **con_cls)
+{
+	struct http *hs = cls;
+	struct hreq *r = *con_cls;
+	const char *why = NULL;
+	unsigned code;
+
+	(void)version;
+	if (!r) {
+		r = uk_xcalloc(1, sizeof(*r));
+		uk_buf_init(&r->body, 0);
+		*con_cls = r;
+		if ((code = gate(hs, conn, url, method, &why))) {
+			r->answered = 1;
+			return reply_error(conn, code, -32600, why);
+		}
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		if (r->body.len + *upload_size > hs->m->o.max_message)
+			r->too_large = 1;
+		else if (!r->too_large)
+			uk_buf_add(&r->body, upload, *upload_size);
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	if (r->answered)
+		return MHD_YES;
+	r->answered = 1;
+	if (r->too_large)
+		return reply_error(conn, MHD_HTTP_CONTENT_TOO_LARGE, -32600,
+		    "request body too large");
+	if (!strcmp(method, "GET"))
+		return do_get(conn);
+	if (!strcmp(method, "DELETE"))
+		return do_delete(hs, conn);
+	return do_post(hs, conn, r);
+}
+
+static void
+completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+    enum MHD_RequestTerminationCode toe)
+{
+	struct hreq *r = *con_cls;
+
+	(void)cls;
+	(void)conn;
+	(void)toe;
+	if (!r)
+		return;
+	*con_cls = NULL;
+	uk_buf_release(&r->body);
+	free(r);
+}
+
+/* HOST:PORT, HOST, or PORT into sa; -1 when it is none of them. */
+static int
+parse_address(const char *a, struct sockaddr_in *sa, char *host,
+    size_t hostsize)
+{
+	const char *colon = strrchr(a, ':');
+	long port = 0;
+	size_t n;
+
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	if (!a || !*a)
+		a = "127.0.0.1";
+	colon = strrchr(a, ':');
+	if (!colon && !uk_parse_long(a, 0, 65535, &port)) {
+		n = 0; /* a port alone: loopback */
+	} else {
+		if (colon && uk_parse_long(colon + 1, 0, 65535, &port))
+			return -1;
+		n = colon ? (size_t)(colon - a) : strlen(a);
+	}
+	if (n >= hostsize)
+		return -1;
+	memcpy(host, a, n);
+	host[n] = '\0';
+	if (!n || !strcmp(host, "localhost"))
+		snprintf(host, hostsize, "127.0.0.1");
+	if (inet_pton(AF_INET, host, &sa->sin_addr) != 1)
+		return -1;
+	sa->sin_port = htons((uint16_t)port);
+	return 0;
+}
+
+int
+uk_mcp_serve_http(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
+    volatile const int *stop, struct uk_err *err)
+{
+	struct http hs;
+	struct sockaddr_in sa;
+	const union MHD_DaemonInfo *info;
+	struct MHD_Daemon *d;
+	struct uk_mcp_session *s;
+	sigset_t all, old;
+	int port;
+
+	memset(&hs, 0, sizeof(hs));
+	hs.m = m;
+	hs.h = h;
+	hs.path = h->path ? h->path : "/mcp";
+	if (parse_address(h->address, &sa, hs.host, sizeof(hs.host)))
+		return uk_err_set(err, UK_EXIT_USAGE,
+		    "bad address '%s': want HOST:PORT, HOST or PORT with an "
+		    "IPv4 HOST", h->address);
+	pthread_mutex_init(&hs.mu, NULL);
+	/* MHD's threads take our mask: signals stay with the caller. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
+		MHD_USE_THREAD_PER_CONNECTION,
+	    0, NULL, NULL, handle, &hs, MHD_OPTION_SOCK_ADDR, &sa,
+	    MHD_OPTION_NOTIFY_COMPLETED, completed, &hs,
+	    MHD_OPTION_CONNECTION_TIMEOUT, 300u, MHD_OPTION_CONNECTION_LIMIT,
+	    128u, MHD_OPTION_END);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!d) {
+		pthread_mutex_destroy(&hs.mu);
+		return uk_err_set(err, UK_EXIT_FATAL,
+		    "cannot listen on %s:%d: %s", hs.host,
+		    ntohs(sa.sin_port), strerror(errno));
+	}
+	info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+	port = info ? info->port : ntohs(sa.sin_port);
+	if (h->listening)
+		h->listening(h->ctx, hs.host, port);
+	while (!*stop)
+		usleep(TICK_MS * 1000);
+
+	/* Cancel every call, so that each waiting connection is answered. */
+	pthread_mutex_lock(&hs.mu);
+	hs.stopping = 1;
+	for (s = hs.sessions; s; s = s->hnext)
+		uk_mcp_session_cancel_all(s);
+	pthread_mutex_unlock(&hs.mu);
+	MHD_stop_daemon(d);
+	while (hs.sessions)
+		session_remove(&hs, hs.sessions);
+	pthread_mutex_destroy(&hs.mu);
+	return 0;
+}

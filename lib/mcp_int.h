@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef UK_MCP_INT_H
+#define UK_MCP_INT_H
+
+/*
+ * What lib/mcp.c (the protocol: sessions, dispatch, the worker pool),
+ * lib/mcp_stdio.c and lib/mcp_http.c (the transports) share.  Not for
+ * programs: lib/mcp.h is the interface.
+ *
+ * Output goes through a sink: the session's own (stdio and the session
+ * API: every message to the write callback, under the session's write
+ * lock) or one HTTP request's (its response and, for a tools/call on an
+ * event stream, the notifications before it).  A sink's done is called
+ * once when its request is answered or will never be (a cancelled call);
+ * after done the request's code never touches the sink again.
+ */
+
+#include <pthread.h>
+
+#include "mcp.h"
+
+struct mcp_sink {
+	void (*emit)(struct mcp_sink *k, const char *msg, size_t len);
+	void (*done)(struct mcp_sink *k);
+};
+
+struct mcp_tool {
+	const struct uk_mcp_tool *t;
+	yajl_val input; /* the parsed input schema */
+};
+
+struct uk_mcp {
+	struct uk_mcp_opts o;
+	struct mcp_tool *tools;
+	char *tools_list; /* tools/list's result, as JSON text */
+	/* The worker pool: at most o.jobs threads, started when needed. */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct uk_mcp_call *qhead, *qtail;
+	size_t qlen;
+	int nthreads, idle, quit;
+	pthread_t *threads;
+};
+
+struct uk_mcp_session {
+	struct uk_mcp *m;
+	void (*write)(void *wctx, const char *msg, size_t len);
+	void *wctx;
+	struct mcp_sink sink; /* the session's own: to write */
+	pthread_mutex_t wmu;  /* one message written at a time */
+	pthread_mutex_t mu;   /* what follows */
+	pthread_cond_t cv;    /* a call ended */
+	int initialized, ending;
+	int log_level;
+	void *app; /* opts.session_new's */
+	struct uk_mcp_call *calls;
+	size_t ncalls;
+	/* The HTTP transport's: the Mcp-Session-Id, the requests in hand. */
+	char sid[33];
+	int refs;
+	struct uk_mcp_session *hnext;
+};
+
+/* How uk_mcp_dispatch took a message. */
+enum mcp_took {
+	MCP_REQUEST, /* a request: k gets its response (and done) */
+	MCP_NOTICE,  /* a notification or a response: nothing to say */
+	MCP_INVALID  /* not a valid message: k got an error with id null */
+};
+
+/* The protocol revisions answered, newest first (NULL-terminated). */
+extern const char *const uk_mcp_protocols[];
+
+/*
+ * Take one message msg[0..len) (NUL-terminated at len) of session s, its
+ * output to k.
+ */
+enum mcp_took uk_mcp_dispatch(struct uk_mcp_session *s, const char *msg,
+    size_t len, struct mcp_sink *k);
+
+/*
+ * A session without its write callback (the HTTP transport's, whose
+ * output goes to each request's sink).
+ */
+struct uk_mcp_session *uk_mcp_session_make(struct uk_mcp *m,
+    void (*write)(void *wctx, const char *msg, size_t len), void *wctx);
+/*
+ * Wait for s's calls to end (cancel them first when cancel is set), then
+ * drop the program's state and s.
+ */
+void uk_mcp_session_finish(struct uk_mcp_session *s, int cancel);
+/* Cancel every call of s (they end on their own). */
+void uk_mcp_session_cancel_all(struct uk_mcp_session *s);
+
+/*
+ * Check a call's arguments against its tool's input schema, the parts of
+ * JSON Schema a tool's arguments use: required, additionalProperties
+ * false, and for each property its type (one or a list), enum, minimum,
+ * maximum, minLength, maxLength, and an array's items' type.  0, or -1
+ * with the reason in why.
+ */
+int uk_mcp_check_args(yajl_val schema, yajl_val args, struct uk_buf *why);
+
+/* An error response {"jsonrpc":"2.0","id":null,"error":...} into b. */
+void uk_mcp_error_json(struct uk_buf *b, const char *id, int code,
+    const char *msg);
+
+#endif
