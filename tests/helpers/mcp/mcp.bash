@@ -37,32 +37,44 @@ mcp_teardown_file() {
 	[ -z "${MCP_DIR:-}" ] || rm -rf "$MCP_DIR"
 }
 
-# mcp_check [TRANSPORT] NAME: the check NAME (of TRANSPORT) passed.  On
-# failure its line, or the driver's log when there is none, is shown.
+# mcp_check [-t TRANSPORT] NAME...: each check NAME (of TRANSPORT) is in
+# the driver's output and passed.  On failure its line, or the driver's
+# log when there is none, is shown.  Read with builtins only: a suite has
+# dozens of checks, and a jq started for each costs CPU that CI counts.
 mcp_check() {
-	local f
-	if [ $# -eq 2 ]; then
-		f='select(.transport == $t and .check == $c)'
-	else
-		f='select(.check == $c)'
-		set -- "" "$1"
+	local pre= c line found bad=0
+	if [ "$1" = -t ]; then
+		pre="\"transport\":\"$2\","
+		shift 2
 	fi
-	run -0 jq -c --arg t "$1" --arg c "$2" "$f" "$MCP_DIR/out.jsonl"
-	if [ -z "$output" ]; then
-		echo "no check '$2' ${1:+over $1} in the driver's output" >&2
-		tail -n 30 "$MCP_DIR/log" >&2
-		grep '"ok":false' "$MCP_DIR/out.jsonl" | head -n 5 >&2
-		return 1
-	fi
-	printf '%s\n' "$output" | jq -e '.ok == true' >/dev/null || {
-		printf '%s\n' "$output" >&2
-		return 1
-	}
+	[ -n "${MCP_LINES+set}" ] || mapfile -t MCP_LINES <"$MCP_DIR/out.jsonl"
+	for c in "$@"; do
+		found=
+		for line in "${MCP_LINES[@]}"; do
+			case $line in
+			"{$pre\"check\":\"$c\",\"ok\":"*) found=$line; break ;;
+			esac
+		done
+		if [ -z "$found" ]; then
+			echo "no check '$c' ${pre:+($pre)} in the driver's output" >&2
+			tail -n 30 "$MCP_DIR/log" >&2
+			bad=1
+		elif [[ $found != "{$pre\"check\":\"$c\",\"ok\":true"* ]]; then
+			printf '%s\n' "$found" >&2
+			bad=1
+		fi
+	done
+	return "$bad"
 }
 
 # mcp_clean: the driver ran to its end and no check it printed failed.
 mcp_clean() {
-	run -0 cat "$MCP_DIR/rc"
-	[ "$output" = 0 ] || { tail -n 30 "$MCP_DIR/log" >&2; return 1; }
-	run -1 grep '"ok":false' "$MCP_DIR/out.jsonl"
+	local rc line
+	read -r rc <"$MCP_DIR/rc"
+	[ "$rc" = 0 ] || { tail -n 30 "$MCP_DIR/log" >&2; return 1; }
+	while IFS= read -r line; do
+		case $line in
+		*'"ok":false'*) printf '%s\n' "$line" >&2; return 1 ;;
+		esac
+	done <"$MCP_DIR/out.jsonl"
 }
