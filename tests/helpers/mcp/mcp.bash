@@ -28,9 +28,10 @@ mcp_setup_file() {
 	mkdir -p "$HOME"
 	unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy
 	unset TOOLACK_URL TOOLACK_TOKEN TOOLACK_TOKEN_FILE
+	local rc
 	node "$TOP/tests/helpers/mcp/$1.mjs" "$MCP_DIR" \
-	    >"$MCP_DIR/out.jsonl" 2>"$MCP_DIR/log"
-	echo $? >"$MCP_DIR/rc"
+	    >"$MCP_DIR/out.jsonl" 2>"$MCP_DIR/log" && rc=0 || rc=$?
+	echo "$rc" >"$MCP_DIR/rc"
 }
 
 mcp_teardown_file() {
