@@ -185,7 +185,10 @@ ${body}</article></body></html>
 
 // startFixture(): a loopback HTTP server with /article.html (and any
 // /article*.html), /long.html, /stall (answers nothing: its socket's close
-// is recorded), /status/N; every request is counted by path.
+// is recorded), /status/N, GitHub's raw host under /raw (a file on branch
+// master only) and an OpenAI-compatible POST /v1/chat/completions that
+// answers "STAND-IN SUMMARY ..."; every request is counted by path (and
+// query).
 export function startFixture() {
 	const counts = new Map();
 	const stalls = [];
@@ -203,6 +206,22 @@ export function startFixture() {
 			    'The Quiet Harbour ' + p));
 		if (p === '/long.html')
 			return send(200, long);
+		if (p === '/raw/octo/demo/master/src/hello.py')
+			return send(200, "def hello():\n    return 'hi'\n",
+			    'text/plain; charset=utf-8');
+		if (p === '/v1/chat/completions' && rq.method === 'POST') {
+			let body = '';
+			rq.on('data', (d) => { body += d; });
+			rq.on('end', () => send(200, JSON.stringify({
+				id: 'x', object: 'chat.completion', model: 'stand-in',
+				choices: [{ index: 0, finish_reason: 'stop',
+				    message: { role: 'assistant', content:
+				    'STAND-IN SUMMARY of ' + body.length +
+				    ' bytes of request.' } }],
+				usage: { prompt_tokens: 1, completion_tokens: 1,
+				    total_tokens: 2 } }), 'application/json'));
+			return;
+		}
 		if (p === '/stall') {
 			const s = { at: Date.now(), closed: null };
 			stalls.push(s);
