@@ -94,7 +94,8 @@ async function content() {
 	    !r.isError && !(await inFetched(v)) &&
 	    /harbour was quiet/.test(JSON.stringify(r.structuredContent)) &&
 	    n('/article-fs.html') === 1,
-	    { urlfetch: f.status, stderr: f.stderr, isError: r.isError, text: text(r).slice(0, 200) });
+	    { urlfetch: f.status, stderr: f.stderr, isError: r.isError,
+	      text: text(r).slice(0, 200) });
 }
 
 async function removeInvalidate() {
@@ -227,7 +228,8 @@ async function summary() {
 		entry = JSON.parse(c.stdout);
 	} catch { /* checked below */ }
 	const r2 = await call('fetch_url', { url: u, summarize: true });
-	check('summarization via the stand-in model; the summary is written back to the cache',
+	check('summarization via the stand-in model; ' +
+	    'the summary is written back to the cache',
 	    !r.isError && /STAND-IN SUMMARY/.test(sc.summary) && llm === 1 &&
 	    /STAND-IN SUMMARY/.test(entry.summary) &&
 	    /STAND-IN SUMMARY/.test(r2.structuredContent.summary) &&
