@@ -7,12 +7,18 @@
 # refused address.  The checks run once, in setup_file, in one node
 # process (its exit status is read by the first test); each test reads
 # the results of its checks (mcp_check: each must be there with "ok":
-# true).
+# true).  render_url, when Chromium is found, is called over stdio in the
+# plain pass; the driver's exit status and its failed checks (the first
+# test) cover it.
 bats_require_minimum_version 1.5.0
 load helpers/common
 load helpers/mcp/mcp
 
-setup_file() { mcp_setup_file sdk; }
+setup_file() {
+	# render_url in the plain pass only (see sdk.mjs).
+	! sanitized || export MCP_NO_RENDER=1
+	mcp_setup_file sdk
+}
 teardown_file() { mcp_teardown_file; }
 
 @test "sdk: the driver exits 0 and no check it ran failed" {
@@ -43,6 +49,17 @@ teardown_file() { mcp_teardown_file; }
 
 @test "sdk stdio: open_url with no toolack server is a clear error result" {
 	mcp_check -t stdio 'open_url without a toolack server'
+}
+
+@test "sdk stdio: render_url renders the fixture page (Chromium found; plain pass)" {
+	plain_only "render_url is called in the plain pass only (a browser's start)"
+	local line
+	while IFS= read -r line; do
+		case $line in
+		*'"check":"render_url"'*) mcp_check -t stdio render_url; return ;;
+		esac
+	done <"$MCP_DIR/out.jsonl"
+	skip "urlserve does not list render_url: no Chromium found"
 }
 
 @test "sdk stdio: a long page paged by offset and max_tokens to its end, nothing lost" {
