@@ -74,6 +74,10 @@ teardown_file() { mcp_teardown_file; }
 	mcp_check -t stdio 'refused address'
 }
 
+@test "sdk stdio: arguments against the inputSchema are an isError result; an unknown tool is -32602" {
+	mcp_check -t stdio 'bad arguments: isError; unknown tool: -32602'
+}
+
 @test "sdk stdio: detect_and_fetch sends one progress notification per URL" {
 	mcp_check -t stdio progress
 }
@@ -113,6 +117,10 @@ teardown_file() { mcp_teardown_file; }
 
 @test "sdk http: a refused address (127.0.0.2) is an isError result with the error record" {
 	mcp_check -t http 'refused address'
+}
+
+@test "sdk http: arguments against the inputSchema are an isError result; an unknown tool is -32602" {
+	mcp_check -t http 'bad arguments: isError; unknown tool: -32602'
 }
 
 @test "sdk http: detect_and_fetch sends one progress notification per URL" {

@@ -9,7 +9,7 @@
 import {
 	Ajv, addFormats, attempt, check, connectHttp, connectStdio, cpLength,
 	LONG_PARAS, setLabel, sleep, startFixture, startHttp,
-	StdioClientTransport,
+	StdioClientTransport, types,
 } from './lib.mjs';
 
 const dir = process.argv[2];
@@ -254,6 +254,34 @@ async function cancel(s, fx) {
 	      stall.closed - t0 : null, answeredCancelled: answered });
 }
 
+// Arguments that do not match a tool's inputSchema are the tool's error
+// (an isError result naming the argument, as the protocol's 2025-11-25
+// revision has it, so that a model can correct the call); an unknown
+// tool, or a call whose name is not a string, is the protocol error
+// -32602 (the SDK throws it as McpError).
+async function badParams(s) {
+	const outcome = async (name, args) => {
+		try {
+			const r = await s.client.request({ method: 'tools/call',
+			    params: { name, arguments: args } },
+			    types.CallToolResultSchema, T);
+			return { isError: r.isError, text: text(r) };
+		} catch (e) {
+			return { code: e.code, message: e.message };
+		}
+	};
+	const a = await outcome('fetch_url', { url: 5 });
+	const b = await outcome('fetch_url', {});
+	const c = await outcome('no_such_tool', {});
+	const d = await outcome(5, {});
+	check('bad arguments: isError; unknown tool: -32602',
+	    a.isError === true && /url/.test(a.text) &&
+	    b.isError === true && /url/.test(b.text) &&
+	    c.code === -32602 && /no_such_tool/.test(c.message) &&
+	    d.code === -32602,
+	    { wrongType: a, missing: b, unknownTool: c, nameNotString: d });
+}
+
 async function refused(s, fx) {
 	const u = 'http://127.0.0.2:' + fx.port + '/article.html';
 	const r = await call(s, 'fetch_url', { url: u });
@@ -319,6 +347,8 @@ async function run(s, fx) {
 	await attempt('paging', () => paging(s, fx));
 	await attempt('cancel', () => cancel(s, fx));
 	await attempt('refused address', () => refused(s, fx));
+	await attempt('bad arguments: isError; unknown tool: -32602',
+	    () => badParams(s));
 	await attempt('progress', () => progress(s, fx));
 	// Every successful call above with a structuredContent: at least
 	// the ones of eachTool (15) and paging (3).
