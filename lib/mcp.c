@@ -278,7 +278,16 @@ call_release(struct uk_mcp_call *c)
 	struct uk_mcp_session *s = c->s;
 
 	c->k->done(c->k);
+	uk_json_free(c->args);
+	uk_json_free(c->progress);
+	c->args = c->progress = NULL;
 	pthread_mutex_lock(&s->mu);
+	/*
+	 * The descriptor is closed before the session lets the call go: once
+	 * ncalls is 0 the caller may open files, which must not get a number
+	 * this thread is about to close.
+	 */
+	close(c->cancel_fd);
 	if (c->prev)
 		c->prev->next = c->next;
 	else
@@ -288,10 +297,7 @@ call_release(struct uk_mcp_call *c)
 	s->ncalls--;
 	pthread_cond_broadcast(&s->cv);
 	pthread_mutex_unlock(&s->mu);
-	close(c->cancel_fd);
 	free(c->id);
-	uk_json_free(c->args);
-	uk_json_free(c->progress);
 	free(c);
 }
 

@@ -522,6 +522,8 @@ serve(void *arg)
 	struct uk_err err;
 
 	sv->rc = uk_mcp_serve_stdio(sv->m, sv->in, sv->out, &sv->stop, &err);
+	if (sv->rc)
+		printf("# serve_stdio: %s\n", err.msg);
 	close(sv->out);
 	return NULL;
 }
@@ -586,8 +588,7 @@ test_stdio(void)
 	ok(strstr(out.buf, "\"id\":2,\"result\":{\"content\":[{\"type\":"
 			   "\"text\",\"text\":\"slept\"") != NULL,
 	    "a call running at the end of input is answered");
-	close(pin[1]);
-	close(pout[0]);
+	close(pout[0]); /* pin[1]: the feeder closed it */
 	uk_buf_reset(&out);
 
 	/* *stop cancels a running call and returns. */
@@ -610,8 +611,10 @@ test_stdio(void)
 	pthread_join(st, NULL);
 	ok(sv.rc == 0 && uk_mono_ms() - t0 < 1000 &&
 		!strstr(out.buf, "\"id\":1,"),
-	    "stop cancels the running call, unanswered (%lld ms)",
-	    uk_mono_ms() - t0);
+	    "stop cancels the running call, unanswered (%lld ms, rc %d)",
+	    uk_mono_ms() - t0, sv.rc);
+	if (strstr(out.buf, "\"id\":1,"))
+		printf("# %s\n", out.buf);
 	close(pin[0]);
 	close(pin[1]);
 	close(pout[0]);
