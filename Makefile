@@ -20,6 +20,8 @@ urlfetch-net_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter 
 urlsum_PKGS    = yajl libcurl libcrypto libpcre2-8
 toolack_PKGS   = yajl libcurl libmicrohttpd libcrypto
 pwfetch_PKGS   = yajl libcurl gumbo libcrypto
+urlserve_PKGS  = yajl libcurl libmicrohttpd libcrypto gumbo libarchive \
+	libgit2 tree-sitter libpcre2-8
 # Compiled against, linked by none: lib/pdf.c loads poppler-glib with
 # dlopen at the first PDF (linking it costs every start of urlfetch and
 # urlfetch-net some fifty libraries; see lib/pdf.c).
@@ -30,12 +32,14 @@ PDF_PKGS       = poppler-glib
 # the program in cmd/, not in the library).  Those in LIBEXEC_PROGS are run
 # by another program (urlfetch runs urlfetch-net): they go to
 # libexec/urlkit/.
-PROGS = pwfetch toolack urlcache urldetect urlfetch urlsum
+PROGS = pwfetch toolack urlcache urldetect urlfetch urlserve urlsum
 LIBEXEC_PROGS = urlfetch-net
 urlfetch_OBJS = cmd/fetchargs.o
 urlfetch-net_OBJS = cmd/fetchargs.o
 toolack_OBJS = cmd/toolack_call.o cmd/toolack_client.o cmd/toolack_exec.o
 urlcache_OBJS = cmd/urlcache_maint.o
+urlserve_OBJS = cmd/urlserve_child.o cmd/urlserve_fetch.o \
+	cmd/urlserve_store.o cmd/urlserve_table.o cmd/urlserve_tools.o
 ALL_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter \
 	libpcre2-8 libmicrohttpd $(PDF_PKGS)
 # What the unit tests link: everything but the libraries loaded with dlopen.
@@ -228,6 +232,8 @@ $(GRAMMAR_DIR)/.fetched: scripts/grammars
 	scripts/grammars && touch $@
 $(BUILD)/libexec/urlkit/urlfetch-net: $(GRAMMAR_OBJS)
 $(BUILD)/libexec/urlkit/urlfetch-net: LDLIBS += $(GRAMMAR_OBJS) -lm
+$(BUILD)/bin/urlserve: $(GRAMMAR_OBJS)
+$(BUILD)/bin/urlserve: LDLIBS += $(GRAMMAR_OBJS) -lm
 $(UNITS): $(GRAMMAR_OBJS)
 $(UNITS): LDLIBS += $(GRAMMAR_OBJS) -lm
 

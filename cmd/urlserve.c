@@ -1,0 +1,459 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * urlserve: urlkit's URL service for agents, a Model Context Protocol
+ * server over stdio or the streamable HTTP transport (lib/mcp does the
+ * protocol; the tools are in cmd/urlserve_tools.c).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "browser.h"
+#include "buf.h"
+#include "cli.h"
+#include "json.h"
+#include "mcp.h"
+#include "session.h"
+#include "toolack_proto.h"
+#include "urlserve.h"
+#include "util.h"
+#include "banned.h"
+
+static const char synopsis[] =
+    "usage: urlserve [-j jobs] [-l address] [-S name] [-t timeout]\n"
+    "                [--token-file file]\n";
+
+static const char options[] =
+    "Serve urlkit's URL tools to agents over the Model Context Protocol.\n"
+    "\n"
+    "  -j, --jobs=N              tool calls at once (default: 8)\n"
+    "  -l, --listen=ADDRESS      serve HTTP at http://ADDRESS/mcp, not stdio\n"
+    "                            (HOST:PORT, :PORT or PORT; 127.0.0.1)\n"
+    "  -S, --session=NAME        keep the fetched set as urlcache session NAME\n"
+    "  -t, --timeout=SECONDS     a fetch's time limit (default: 30)\n"
+    "      --token-file=FILE     HTTP's token file (default: made in\n"
+    "                            $XDG_RUNTIME_DIR/urlkit/urlserve-token)\n"
+    "  -h, --help                the synopsis (-h) or this help (--help)\n"
+    "  -V, --version             print the version\n"
+    "\n"
+    "See urlserve(1).\n";
+
+static const struct uk_cli cli = { "urlserve", synopsis, options };
+
+enum { OPT_TOKEN_FILE = UK_OPT_FIRST };
+
+struct us_server us_srv;
+
+static volatile int stopping;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
+/* The fetched set: with -S the named session (under us_srv.mu). */
+
+static int
+rec_url_is(yajl_val rec, const char *url)
+{
+	const char *u = uk_json_get_str(rec, "url");
+
+	return u && !strcmp(u, url);
+}
+
+int
+us_fetched_add(struct us_session *s, yajl_val rec, struct uk_err *err)
+{
+	size_t i;
+	int r = 0;
+
+	if (us_srv.session) {
+		pthread_mutex_lock(&us_srv.mu);
+		r = uk_session_add(&us_srv.named, rec, err);
+		pthread_mutex_unlock(&us_srv.mu);
+		return r;
+	}
+	pthread_mutex_lock(&s->mu);
+	for (i = 0; i < s->fetched->u.array.len; i++)
+		if (rec_url_is(s->fetched->u.array.values[i],
+			uk_json_get_str(rec, "url")))
+			break;
+	if (i < s->fetched->u.array.len) {
+		uk_json_free(s->fetched->u.array.values[i]);
+		s->fetched->u.array.values[i] = uk_json_copy(rec);
+	} else {
+		uk_json_push(s->fetched, uk_json_copy(rec));
+	}
+	uk_json_del(s->fetched->u.array.values[i], "cached");
+	pthread_mutex_unlock(&s->mu);
+	return r;
+}
+
+int
+us_fetched_get(struct us_session *s, const char *url, yajl_val *rec,
+    struct uk_err *err)
+{
+	size_t i;
+	int r = 0;
+
+	*rec = NULL;
+	if (us_srv.session) {
+		pthread_mutex_lock(&us_srv.mu);
+		r = uk_session_get(&us_srv.named, url, rec, err);
+		pthread_mutex_unlock(&us_srv.mu);
+		return r;
+	}
+	pthread_mutex_lock(&s->mu);
+	for (i = 0; i < s->fetched->u.array.len; i++)
+		if (rec_url_is(s->fetched->u.array.values[i], url)) {
+			*rec = uk_json_copy(s->fetched->u.array.values[i]);
+			r = 1;
+			break;
+		}
+	pthread_mutex_unlock(&s->mu);
+	return r;
+}
+
+int
+us_fetched_remove(struct us_session *s, const char *url, struct uk_err *err)
+{
+	yajl_val a;
+	size_t i;
+	int r = 0;
+
+	if (us_srv.session) {
+		pthread_mutex_lock(&us_srv.mu);
+		r = uk_session_remove(&us_srv.named, url, err);
+		pthread_mutex_unlock(&us_srv.mu);
+		return r;
+	}
+	pthread_mutex_lock(&s->mu);
+	a = s->fetched;
+	for (i = 0; i < a->u.array.len; i++)
+		if (rec_url_is(a->u.array.values[i], url)) {
+			uk_json_free(a->u.array.values[i]);
+			memmove(a->u.array.values + i, a->u.array.values + i + 1,
+			    (a->u.array.len - i - 1) * sizeof(yajl_val));
+			a->u.array.len--;
+			r = 1;
+			break;
+		}
+	pthread_mutex_unlock(&s->mu);
+	return r;
+}
+
+long
+us_fetched_clear(struct us_session *s, struct uk_err *err)
+{
+	long n;
+
+	if (us_srv.session) {
+		pthread_mutex_lock(&us_srv.mu);
+		n = uk_session_remove_all(&us_srv.named, err);
+		pthread_mutex_unlock(&us_srv.mu);
+		return n;
+	}
+	pthread_mutex_lock(&s->mu);
+	n = (long)s->fetched->u.array.len;
+	uk_json_free(s->fetched);
+	s->fetched = uk_json_array();
+	pthread_mutex_unlock(&s->mu);
+	return n;
+}
+
+int
+us_fetched_list(struct us_session *s, yajl_val *list, struct uk_err *err)
+{
+	int r;
+
+	if (us_srv.session) {
+		pthread_mutex_lock(&us_srv.mu);
+		r = uk_session_list(&us_srv.named, list, err);
+		pthread_mutex_unlock(&us_srv.mu);
+		return r;
+	}
+	pthread_mutex_lock(&s->mu);
+	*list = uk_json_copy(s->fetched);
+	pthread_mutex_unlock(&s->mu);
+	return 0;
+}
+
+static void *
+session_new(void *ctx, struct uk_err *err)
+{
+	struct us_session *s = uk_xcalloc(1, sizeof(*s));
+
+	(void)ctx;
+	(void)err;
+	pthread_mutex_init(&s->mu, NULL);
+	s->fetched = uk_json_array();
+	return s;
+}
+
+static void
+session_free(void *ctx, void *session)
+{
+	struct us_session *s = session;
+
+	(void)ctx;
+	if (!s)
+		return;
+	uk_json_free(s->fetched);
+	pthread_mutex_destroy(&s->mu);
+	free(s);
+}
+
+/* The fetchers: one per call in flight, kept for the next call. */
+
+struct us_fetcher *
+us_fetcher_take(struct uk_err *err)
+{
+	struct uk_fetch_opts o;
+	struct us_fetcher *f;
+
+	pthread_mutex_lock(&us_srv.mu);
+	if ((f = us_srv.idle))
+		us_srv.idle = f->next;
+	pthread_mutex_unlock(&us_srv.mu);
+	if (f)
+		return f;
+	f = uk_xcalloc(1, sizeof(*f));
+	uk_fetch_opts_init(&o);
+	o.http.timeout = us_srv.timeout;
+	o.cache_dir = us_srv.cache.dir;
+	if (uk_fetch_init(&f->f, &o, err)) {
+		free(f);
+		return NULL;
+	}
+	return f;
+}
+
+void
+us_fetcher_put(struct us_fetcher *f, int broken)
+{
+	if (!f)
+		return;
+	if (broken) {
+		/* Its transfers and worker stop with it. */
+		uk_fetch_release(&f->f);
+		free(f);
+		return;
+	}
+	pthread_mutex_lock(&us_srv.mu);
+	f->next = us_srv.idle;
+	us_srv.idle = f;
+	pthread_mutex_unlock(&us_srv.mu);
+}
+
+char *
+us_sibling(const char *prog)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	char self[PATH_MAX], *p;
+	ssize_t n;
+
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0 && n < (ssize_t)sizeof(self) - 1) {
+		self[n] = '\0';
+		if ((p = strrchr(self, '/'))) {
+			*p = '\0';
+			uk_buf_addf(&b, "%s/%s", self, prog);
+			if (!access(b.buf, X_OK))
+				return uk_buf_detach(&b, NULL);
+		}
+	}
+	/* Not beside us: the first on PATH (uk_child looks it up). */
+	uk_buf_setlen(&b, 0);
+	uk_buf_addstr(&b, prog);
+	return uk_buf_detach(&b, NULL);
+}
+
+static void
+listening(void *ctx, const char *host, int port)
+{
+	(void)ctx;
+	fprintf(stderr, "%s: listening on http://%s:%d/mcp\n", uk_prog, host,
+	    port);
+	fflush(stderr);
+}
+
+/*
+ * HTTP's token: read from the token file, or made and written there as
+ * toolack serve does (lib/toolack_proto).  TOOLACK_TOKEN is hidden from
+ * it: that variable is the toolack server's token, which open_url's child
+ * needs, not ours.
+ */
+static char *
+http_token(const char *file)
+{
+	struct uk_buf path = UK_BUF_INIT, tok = UK_BUF_INIT;
+	struct uk_err err;
+	const char *e;
+	char *saved = NULL;
+
+	if (file) {
+		uk_buf_addstr(&path, file);
+	} else if ((e = getenv("XDG_RUNTIME_DIR")) && *e) {
+		uk_buf_addf(&path, "%s/urlkit/urlserve-token", e);
+	} else if ((e = getenv("HOME")) && *e) {
+		uk_buf_addf(&path, "%s/.cache/urlkit/urlserve-token", e);
+	} else {
+		uk_die(UK_EXIT_FATAL, "no token file: give --token-file");
+	}
+	if ((e = getenv("TOOLACK_TOKEN"))) {
+		saved = uk_xstrdup(e);
+		unsetenv("TOOLACK_TOKEN");
+	}
+	if (uk_toolack_proto_token_serve(NULL, path.buf, &tok, &err))
+		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+	if (saved) {
+		setenv("TOOLACK_TOKEN", saved, 1);
+		free(saved);
+	}
+	uk_buf_release(&path);
+	return uk_buf_detach(&tok, NULL);
+}
+
+static int
+chromium_found(void)
+{
+	const char *p = getenv("URLKIT_CHROMIUM");
+
+	return !access(p && *p ? p : UK_BROWSER_PATH, X_OK);
+}
+
+static const char instructions[] =
+    "urlkit's URL tools. fetch_url returns a page in slices: call it again "
+    "with the offset it gives to read on. The fetched set "
+    "(get_fetched_urls, format_url_context) holds every URL fetched in "
+    "this session.";
+
+/* The tools listed: all but render_url when there is no Chromium. */
+static struct uk_mcp_tool *
+tool_table(size_t *n)
+{
+	struct uk_mcp_tool *t = uk_xcalloc(us_ntools, sizeof(*t));
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < us_ntools; i++)
+		if (us_srv.render || strcmp(us_tools[i].name, "render_url"))
+			t[(*n)++] = us_tools[i];
+	return t;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "listen", required_argument, NULL, 'l' },
+		{ "session", required_argument, NULL, 'S' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "token-file", required_argument, NULL, OPT_TOKEN_FILE },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, UK_OPT_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uk_mcp_opts mo;
+	struct uk_mcp_http_opts ho;
+	struct uk_mcp *m = NULL;
+	struct uk_mcp_tool *tools;
+	struct us_fetcher *f;
+	struct uk_err err;
+	const char *listen = NULL, *token_file = NULL;
+	char *token = NULL;
+	long jobs = 8;
+	int c, r;
+
+	uk_prog_set(argv[0]);
+	us_srv.timeout = 30;
+	while ((c = uk_cli_getopt(&cli, argc, argv, "hj:l:S:t:V", longopts)) !=
+	    -1) {
+		switch (c) {
+		case 'j':
+			if (uk_parse_long(optarg, 1, 256, &jobs))
+				uk_cli_usage(&cli,
+				    "-j: not a number of jobs (1-256): '%s'",
+				    optarg);
+			break;
+		case 'l':
+			listen = optarg;
+			break;
+		case 'S':
+			if (!uk_session_name_ok(optarg))
+				uk_cli_usage(&cli,
+				    "-S: not a session name: '%s'", optarg);
+			us_srv.session = optarg;
+			break;
+		case 't':
+			if (uk_parse_seconds(optarg, &us_srv.timeout) ||
+			    us_srv.timeout <= 0 || us_srv.timeout > 3600)
+				uk_cli_usage(&cli, "-t: not a timeout: '%s'",
+				    optarg);
+			break;
+		case OPT_TOKEN_FILE:
+			token_file = optarg;
+			break;
+		default:
+			uk_cli_usage(&cli, NULL);
+		}
+	}
+	if (optind != argc)
+		uk_cli_usage(&cli, "unexpected operand '%s'", argv[optind]);
+
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	pthread_mutex_init(&us_srv.mu, NULL);
+	if (uk_cache_open(&us_srv.cache, NULL, -1, &err))
+		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+	if (us_srv.session &&
+	    uk_session_open(&us_srv.named, &us_srv.cache, us_srv.session, &err))
+		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+	us_srv.render = chromium_found();
+
+	memset(&mo, 0, sizeof(mo));
+	mo.name = "urlserve";
+	mo.version = UK_VERSION;
+	mo.instructions = instructions;
+	mo.tools = tools = tool_table(&mo.ntools);
+	mo.jobs = (int)jobs;
+	mo.max_message = 4UL << 20;
+	mo.session_new = session_new;
+	mo.session_free = session_free;
+	if (uk_mcp_new(&m, &mo, &err))
+		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+	if (listen) {
+		token = http_token(token_file);
+		memset(&ho, 0, sizeof(ho));
+		ho.address = listen;
+		ho.token = token;
+		ho.path = "/mcp";
+		ho.listening = listening;
+		r = uk_mcp_serve_http(m, &ho, &stopping, &err);
+	} else {
+		r = uk_mcp_serve_stdio(m, 0, 1, &stopping, &err);
+	}
+	if (r)
+		uk_warn("%s", err.msg);
+	uk_mcp_free(m);
+	free(tools);
+	free(token);
+	while ((f = us_srv.idle)) {
+		us_srv.idle = f->next;
+		uk_fetch_release(&f->f);
+		free(f);
+	}
+	if (us_srv.session)
+		uk_session_release(&us_srv.named);
+	uk_cache_release(&us_srv.cache);
+	pthread_mutex_destroy(&us_srv.mu);
+	return r ? UK_EXIT_FATAL : UK_EXIT_OK;
+}

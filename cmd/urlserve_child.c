@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * urlserve: the tools that run a sibling program, open_url (toolack call,
+ * answered by a frontend through a running toolack serve) and render_url
+ * (pwfetch fetch, Chromium).  Each runs as a child with a deadline, and a
+ * cancelled call stops it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "child.h"
+#include "json.h"
+#include "mcp.h"
+#include "urlserve.h"
+#include "urlserve_int.h"
+#include "util.h"
+#include "banned.h"
+
+/* Output kept of a child: a content record is at most this. */
+#define CHILD_MAX (32UL << 20)
+
+/*
+ * The watcher of a call's cancel fd while its child runs: uk_child stops
+ * the child when *stop is set (it polls it), so a thread waits on the fd
+ * and sets it.  The pipe wakes the watcher when the child is done first.
+ */
+struct watch {
+	struct uk_mcp_call *c;
+	volatile sig_atomic_t stop;
+	int wake[2];
+	pthread_t th;
+};
+
+static void *
+watcher(void *arg)
+{
+	struct watch *w = arg;
+	struct pollfd p[2] = { { uk_mcp_cancel_fd(w->c), POLLIN, 0 },
+		{ w->wake[0], POLLIN, 0 } };
+
+	while (poll(p, 2, -1) < 0 && errno == EINTR)
+		;
+	if (p[0].revents)
+		w->stop = 1;
+	return NULL;
+}
+
+/*
+ * Run argv to its end or to the deadline (seconds), its standard output
+ * into out: the wait status, or -1 with err (not started).
+ */
+static int
+run_child(struct uk_mcp_call *c, const char *const *argv, double deadline,
+    struct uk_buf *out, struct uk_buf *errout, int *cancelled,
+    struct uk_err *err)
+{
+	struct uk_child ch = UK_CHILD_INIT;
+	struct watch w;
+	int st;
+
+	memset(&w, 0, sizeof(w));
+	w.c = c;
+	if (pipe2(w.wake, O_CLOEXEC))
+		return uk_err_set(err, UK_EXIT_FAIL, "pipe: %s",
+		    strerror(errno));
+	ch.argv = argv;
+	ch.deadline = uk_mono_ms() + (long long)(deadline * 1000);
+	ch.stop = &w.stop;
+	ch.out = out;
+	ch.err = errout;
+	ch.max = CHILD_MAX;
+	st = -1;
+	if (pthread_create(&w.th, NULL, watcher, &w) == 0) {
+		if (uk_child_start(&ch, err) == 0)
+			st = uk_child_finish(&ch);
+		/* A byte in an empty pipe: this write cannot block or fail. */
+		if (write(w.wake[1], "", 1) < 0)
+			uk_warn("wake: %s", strerror(errno));
+		pthread_join(w.th, NULL);
+	} else {
+		uk_err_set(err, UK_EXIT_FAIL, "cannot start a thread");
+	}
+	close(w.wake[0]);
+	close(w.wake[1]);
+	*cancelled = w.stop;
+	return st;
+}
+
+/* The last line of a child's standard error, for a message. */
+static const char *
+last_line(struct uk_buf *b)
+{
+	char *p;
+
+	uk_buf_trim(b);
+	p = strrchr(b->buf, '\n');
+	return p ? p + 1 : b->buf;
+}
+
+/* The first record a child printed, or NULL. */
+static yajl_val
+first_record(const struct uk_buf *out)
+{
+	const char *nl = memchr(out->buf, '\n', out->len);
+	yajl_val v = uk_json_parse(out->buf,
+	    nl ? (size_t)(nl - out->buf) : out->len, NULL);
+
+	if (v && !YAJL_IS_OBJECT(v)) {
+		uk_json_free(v);
+		v = NULL;
+	}
+	return v;
+}
+
+/* The tool call toolack call reads, in a private temporary file. */
+static char *
+call_file(const char *url, long timeout, struct uk_err *err)
+{
+	struct uk_buf path = UK_BUF_INIT, b = UK_BUF_INIT;
+	const char *tmp = getenv("TMPDIR");
+	yajl_val rec = uk_json_object(), in = uk_json_object();
+	int fd, ok;
+
+	uk_json_set_str(in, "url", url);
+	uk_json_set_str(rec, "toolName", "open_url");
+	uk_json_set(rec, "input", in);
+	uk_json_set_int(rec, "timeoutSec", timeout);
+	uk_json_to_buf(rec, &b);
+	uk_json_free(rec);
+	uk_buf_addch(&b, '\n');
+	uk_buf_addf(&path, "%s/urlserve-call.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(path.buf);
+	ok = fd >= 0 && write(fd, b.buf, b.len) == (ssize_t)b.len;
+	if (!ok)
+		uk_err_set(err, UK_EXIT_FAIL, "cannot write '%s': %s", path.buf,
+		    strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	if (!ok && fd >= 0)
+		unlink(path.buf);
+	uk_buf_release(&b);
+	if (!ok) {
+		uk_buf_release(&path);
+		return NULL;
+	}
+	return uk_buf_detach(&path, NULL);
+}
+
+void
+us_tool_open_url(struct uk_mcp_call *c, yajl_val args, void *session)
+{
+	static const struct us_arg spec[] = {
+		{ "url", 's', 1, 0, 0 },
+		{ "timeoutSec", 'i', 0, 1, 3600 },
+		{ NULL, 0, 0, 0, 0 },
+	};
+	struct uk_buf out = UK_BUF_INIT, errout = UK_BUF_INIT;
+	struct uk_err err;
+	const char *url, *status, *et;
+	const char *argv[6];
+	char *prog = NULL, *file = NULL;
+	long timeout;
+	int st, cancelled = 0;
+	yajl_val ack;
+
+	(void)session;
+	if (us_args_check(c, args, spec))
+		return;
+	url = uk_json_get_str(args, "url");
+	if (us_check_url(c, url))
+		return;
+	timeout = (long)us_arg_int(args, "timeoutSec", 60);
+	if (!(file = call_file(url, timeout, &err))) {
+		uk_mcp_error(c, "open_url: %s", err.msg);
+		return;
+	}
+	prog = us_sibling("toolack");
+	argv[0] = prog;
+	argv[1] = "call";
+	argv[2] = "-q";
+	argv[3] = file;
+	argv[4] = NULL;
+	st = run_child(c, argv, (double)timeout + 15, &out, &errout,
+	    &cancelled, &err);
+	unlink(file);
+	if (cancelled) {
+		uk_mcp_error(c, "cancelled");
+	} else if (st < 0) {
+		uk_mcp_error(c, "open_url: %s", err.msg);
+	} else if (!(ack = first_record(&out))) {
+		uk_mcp_error(c,
+		    "open_url: no toolack server answered (%s); start "
+		    "'toolack serve' and set TOOLACK_URL and TOOLACK_TOKEN "
+		    "(or TOOLACK_TOKEN_FILE)",
+		    errout.len ? last_line(&errout) :
+		    WIFEXITED(st) ? "toolack call failed" :
+				     "toolack call was killed");
+	} else {
+		status = uk_json_get_str(ack, "status");
+		et = uk_json_get_str(ack, "errorText");
+		if (status && !strcmp(status, "success"))
+			uk_mcp_result(c, ack, NULL, 0);
+		else
+			uk_mcp_result(c, ack,
+			    et ? et : status ? status : "no status", 1);
+	}
+	free(prog);
+	free(file);
+	uk_buf_release(&out);
+	uk_buf_release(&errout);
+}
+
+void
+us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *session)
+{
+	static const struct us_arg spec[] = {
+		{ "url", 's', 1, 0, 0 },
+		{ "wait", 's', 0, 0, 0 },
+		{ "max_tokens", 'i', 0, 100, US_MAX_TOKENS_MAX },
+		{ "offset", 'i', 0, 0, 1LL << 40 },
+		{ NULL, 0, 0, 0, 0 },
+	};
+	struct uk_buf out = UK_BUF_INIT, errout = UK_BUF_INIT,
+		      tbuf = UK_BUF_INIT;
+	struct uk_err err;
+	const char *url, *wait;
+	const char *argv[10];
+	char *prog;
+	int st, cancelled = 0, i = 0;
+	yajl_val rec;
+
+	if (us_args_check(c, args, spec))
+		return;
+	url = uk_json_get_str(args, "url");
+	if (us_check_url(c, url))
+		return;
+	prog = us_sibling("pwfetch");
+	uk_buf_addf(&tbuf, "%g", us_srv.timeout);
+	argv[i++] = prog;
+	argv[i++] = "fetch";
+	argv[i++] = "-q";
+	argv[i++] = "-t";
+	argv[i++] = tbuf.buf;
+	if ((wait = uk_json_get_str(args, "wait"))) {
+		argv[i++] = "-w";
+		argv[i++] = wait;
+	}
+	argv[i++] = "--";
+	argv[i++] = url;
+	argv[i] = NULL;
+	st = run_child(c, argv, us_srv.timeout * 2 + 30, &out, &errout,
+	    &cancelled, &err);
+	if (cancelled) {
+		uk_mcp_error(c, "cancelled");
+	} else if (st < 0) {
+		uk_mcp_error(c, "render_url: %s", err.msg);
+	} else if (!(rec = first_record(&out))) {
+		uk_mcp_error(c, "render_url: %s",
+		    errout.len ? last_line(&errout) : "pwfetch failed");
+	} else {
+		if (us_fetched_add(session, rec, &err))
+			uk_mcp_log(c, "warning", "session: %s", err.msg);
+		us_answer_page(c, rec, args);
+	}
+	free(prog);
+	uk_buf_release(&tbuf);
+	uk_buf_release(&out);
+	uk_buf_release(&errout);
+}

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: MIT */
+/* urlserve: the fetching, paging and summaries its tools share. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "cache.h"
+#include "fetch.h"
+#include "json.h"
+#include "llm.h"
+#include "mcp.h"
+#include "summary.h"
+#include "tokens.h"
+#include "urlserve.h"
+#include "util.h"
+#include "banned.h"
+
+static yajl_val
+error_record(const char *url, const char *msg)
+{
+	yajl_val rec = uk_json_object();
+
+	uk_json_set_str(rec, "url", url);
+	uk_json_set_str(rec, "error", msg);
+	return rec;
+}
+
+/* Take the finished job's record into recs[i]. */
+static void
+finish(struct uk_mcp_call *c, const struct us_fetch_req *q,
+    struct uk_fetch_job *j, yajl_val *rec, size_t *ndone, size_t n)
+{
+	const char *url;
+
+	*rec = j->rec;
+	j->rec = NULL;
+	uk_fetch_job_release(j);
+	(*ndone)++;
+	url = uk_json_get_str(*rec, "url");
+	if (q->done)
+		q->done(c, *ndone, n, url ? url : "");
+}
+
+int
+us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
+    const char *const *urls, size_t n, yajl_val *recs)
+{
+	struct uk_fetch_job *jobs, *j;
+	struct us_fetcher *fe;
+	struct uk_err err;
+	size_t i, ndone = 0;
+	int ready = 0;
+
+	if (!(fe = us_fetcher_take(&err))) {
+		for (i = 0; i < n; i++)
+			recs[i] = error_record(urls[i], err.msg);
+		return 0;
+	}
+	/* One call at a time has the fetcher: its options are the call's. */
+	fe->f.o.refresh = !q->use_cache;
+	fe->f.o.extract.format =
+	    q->markdown ? UK_EXTRACT_MARKDOWN : UK_EXTRACT_TEXT;
+	jobs = uk_xcalloc(n ? n : 1, sizeof(*jobs));
+	for (i = 0; i < n; i++) {
+		recs[i] = NULL;
+		uk_fetch_start(&fe->f, &jobs[i], urls[i], NULL);
+		if (jobs[i].done)
+			finish(c, q, &jobs[i], &recs[i], &ndone, n);
+	}
+	while (ndone < n) {
+		j = uk_fetch_wait(&fe->f, uk_mcp_cancel_fd(c), &ready);
+		if (j) {
+			finish(c, q, j, &recs[j - jobs], &ndone, n);
+			continue;
+		}
+		if (ready || !uk_fetch_busy(&fe->f))
+			break;
+	}
+	if (ndone < n) {
+		/* Cancelled: the fetcher goes, and its transfers with it. */
+		us_fetcher_put(fe, 1);
+		for (i = 0; i < n; i++) {
+			uk_fetch_job_release(&jobs[i]);
+			uk_json_free(recs[i]);
+			recs[i] = NULL;
+		}
+		free(jobs);
+		return -1;
+	}
+	if (fe->f.cache_errors) {
+		uk_mcp_log(c, "warning", "cache: %s", fe->f.cache_err.msg);
+		fe->f.cache_errors = 0;
+	}
+	us_fetcher_put(fe, 0);
+	free(jobs);
+	return 0;
+}
+
+/*
+ * The text a record's pages are cut from: its content, else its README
+ * and symbol map (a repository's).
+ */
+static void
+page_text(yajl_val rec, struct uk_buf *t)
+{
+	const char *s;
+	size_t n;
+
+	if ((s = uk_json_get_strn(rec, "content", &n))) {
+		uk_buf_add(t, s, n);
+		return;
+	}
+	if ((s = uk_json_get_strn(rec, "readme", &n)))
+		uk_buf_add(t, s, n);
+	if ((s = uk_json_get_strn(rec, "symbol_map", &n)) && n) {
+		if (t->len)
+			uk_buf_addstr(t, "\n\n");
+		uk_buf_addstr(t, "```\n");
+		uk_buf_add(t, s, n);
+		uk_buf_addstr(t, s[n - 1] == '\n' ? "```\n" : "\n```\n");
+	}
+}
+
+/*
+ * The byte length of the longest prefix of s[0..len) within max tokens,
+ * near enough: start from four bytes a token and correct by the count a
+ * few times (a prefix's count grows with its length).
+ */
+static size_t
+fit_tokens(const char *s, size_t len, size_t max)
+{
+	size_t n, tok, i;
+
+	n = max * 4 < len ? uk_utf8_cut(s, max * 4) : len;
+	for (i = 0; i < 8 && n > 0; i++) {
+		tok = uk_tokens_count(UK_TOKENS_CL100K, s, n);
+		if (tok > max) {
+			n = uk_utf8_cut(s, (size_t)((double)n * max / tok * 0.97));
+			continue;
+		}
+		if (n == len || tok >= max - max / 20)
+			break;
+		/* Room left: grow towards the budget. */
+		n = (size_t)((double)n * max / (tok ? tok : 1));
+		n = n < len ? uk_utf8_cut(s, n) : len;
+	}
+	while (n > 0 && uk_tokens_count(UK_TOKENS_CL100K, s, n) > max)
+		n = uk_utf8_cut(s, n - n / 10 - 1);
+	return n;
+}
+
+/* A cut at a paragraph, else a line, break in the last fifth of s[0..n). */
+static size_t
+at_boundary(const char *s, size_t n)
+{
+	size_t lo = n - n / 5, i;
+
+	for (i = n; i > lo + 1; i--)
+		if (s[i - 1] == '\n' && s[i - 2] == '\n')
+			return i;
+	for (i = n; i > lo; i--)
+		if (s[i - 1] == '\n')
+			return i;
+	return n;
+}
+
+size_t
+us_page(yajl_val rec, size_t offset, size_t max_tokens)
+{
+	struct uk_buf t = UK_BUF_INIT;
+	size_t total, start, n, chars;
+
+	page_text(rec, &t);
+	total = uk_utf8_chars(t.buf ? t.buf : "", t.len);
+	if (offset > total)
+		offset = total;
+	start = uk_utf8_prefix(t.buf ? t.buf : "", t.len, offset);
+	n = fit_tokens(t.buf + start, t.len - start, max_tokens);
+	if (start + n < t.len && n > 0)
+		n = at_boundary(t.buf + start, n);
+	if (n == 0 && start < t.len) {
+		/* Always a step forward, however small the budget. */
+		n = uk_utf8_seqlen((unsigned char *)t.buf + start,
+		    t.len - start);
+		if (!n)
+			n = 1;
+	}
+	chars = uk_utf8_chars(t.buf + start, n);
+	uk_json_del(rec, "readme");
+	uk_json_del(rec, "symbol_map");
+	uk_json_set(rec, "content", uk_json_strn(t.buf + start, n));
+	uk_json_set_int(rec, "offset", (long long)offset);
+	uk_json_set(rec, "next_offset",
+	    start + n < t.len ? uk_json_int((long long)(offset + chars)) :
+				uk_json_null());
+	uk_json_set_int(rec, "total_length", (long long)total);
+	uk_buf_release(&t);
+	return total - offset - chars;
+}
+
+static void
+set_summary(yajl_val rec, const char *text, size_t len, int type,
+    const char *reason, const char *backend)
+{
+	uk_json_set(rec, "summary", uk_json_strn(text, len));
+	uk_json_set_str(rec, "summary_type",
+	    uk_summary_type_name((enum uk_summary_type)type));
+	uk_json_set_str(rec, "summary_reason", reason);
+	uk_json_set_str(rec, "summary_backend", backend);
+	uk_json_del(rec, "summary_error");
+}
+
+/*
+ * The model's summary, as urlsum makes it: 1 done (set on rec), 0 failed
+ * (msg says why), -1 cancelled.
+ */
+static int
+ask_model(struct uk_mcp_call *c, yajl_val rec, int type, const char *hint,
+    const char *reason, struct uk_buf *msg)
+{
+	struct uk_llm_opts lo;
+	struct uk_llm l;
+	struct uk_llm_req req, *r;
+	struct uk_buf sys = UK_BUF_INIT, user = UK_BUF_INIT;
+	struct uk_err err;
+	const char *e, *url = uk_json_get_str(rec, "url");
+	int ready = 0, ret = 0;
+
+	uk_llm_opts_init(&lo);
+	lo.url = getenv("URLKIT_LLM_URL");
+	if ((e = getenv("URLKIT_LLM_MODEL")) && *e)
+		lo.model = e;
+	if (((e = getenv("URLKIT_LLM_KEY")) && *e) ||
+	    ((e = getenv("OPENAI_API_KEY")) && *e))
+		lo.key = e;
+	if (uk_llm_init(&l, &lo, &err)) {
+		uk_buf_addstr(msg, err.msg);
+		return 0;
+	}
+	uk_buf_addstr(&sys,
+	    uk_summary_prompt_builtin((enum uk_summary_type)type));
+	if (hint && *hint) {
+		uk_buf_addstr(&sys, "\n\nThe reader's request: ");
+		uk_buf_addstr(&sys, hint);
+	}
+	uk_summary_assemble(rec, 0, &user);
+	memset(&req, 0, sizeof(req));
+	req.system = sys.buf;
+	req.system_len = sys.len;
+	req.user = user.buf;
+	req.user_len = user.len;
+	uk_llm_submit(&l, &req);
+	while (!(r = uk_llm_wait(&l, uk_mcp_cancel_fd(c), -1, &ready)))
+		if (ready) {
+			ret = -1;
+			break;
+		}
+	if (r && r->ok) {
+		set_summary(rec, r->text, r->text_len, type, reason,
+		    lo.model ? lo.model : r->model ? r->model : "llm");
+		if (url && uk_cache_update_summary(&us_srv.cache, url, r->text,
+			       r->text_len,
+			       uk_summary_type_name((enum uk_summary_type)type),
+			       &err) < 0)
+			uk_mcp_log(c, "warning", "cache: '%s': %s", url,
+			    err.msg);
+		ret = 1;
+	} else if (r) {
+		uk_buf_addstr(msg, r->err.msg);
+	}
+	/* Releasing the engine stops a request still in flight. */
+	uk_llm_release(&l);
+	uk_llm_req_release(&req);
+	uk_buf_release(&sys);
+	uk_buf_release(&user);
+	return ret;
+}
+
+int
+us_summarize(struct uk_mcp_call *c, yajl_val rec, int type, const char *hint)
+{
+	struct uk_buf b = UK_BUF_INIT, msg = UK_BUF_INIT;
+	char reason[128];
+	const char *s, *t, *e;
+	size_t n;
+	int r = 0;
+
+	if (uk_json_get(rec, "error"))
+		return 0;
+	if (type < 0) {
+		type = (int)uk_summary_select_record(rec, hint, reason,
+		    sizeof(reason));
+	} else {
+		snprintf(reason, sizeof(reason), "summary_type given");
+	}
+	/* The entry's summary of that type (a cache hit carries it). */
+	if ((s = uk_json_get_strn(rec, "summary", &n)) && n &&
+	    (t = uk_json_get_str(rec, "summary_type")) &&
+	    !strcmp(t, uk_summary_type_name((enum uk_summary_type)type))) {
+		uk_json_set_str(rec, "summary_reason", reason);
+		uk_json_set_str(rec, "summary_backend", "cache");
+		return 0;
+	}
+	if ((e = getenv("URLKIT_LLM_URL")) && *e) {
+		r = ask_model(c, rec, type, hint, reason, &msg);
+		if (r != 0)
+			goto out;
+	}
+	/* No model, or it failed: the offline summary, as urlsum's fallback. */
+	if (uk_summary_offline(rec, (enum uk_summary_type)type, &b) == 0) {
+		set_summary(rec, b.buf, b.len, type, reason, "offline");
+		if (msg.len)
+			uk_json_set_str(rec, "summary_error", msg.buf);
+	} else {
+		uk_json_set_str(rec, "summary_error",
+		    msg.len ? msg.buf : "nothing to summarise");
+	}
+out:
+	uk_buf_release(&b);
+	uk_buf_release(&msg);
+	return r < 0 ? -1 : 0;
+}

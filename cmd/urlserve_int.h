@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef URLSERVE_INT_H
+#define URLSERVE_INT_H
+
+/* What urlserve's tool files share (cmd/urlserve_tools.c). */
+
+#include "buf.h"
+#include "json.h"
+#include "mcp.h"
+
+/* One argument a tool takes: its type 's' string, 'i' integer in
+ * [min, max], 'b' boolean, 'a' array of strings. */
+struct us_arg {
+	const char *name;
+	char type;
+	int required;
+	long long min, max;
+};
+
+/* Check args against spec (NULL-named end): 0, else an error result. */
+int us_args_check(struct uk_mcp_call *c, yajl_val args,
+    const struct us_arg *spec);
+long long us_arg_int(yajl_val args, const char *name, long long def);
+int us_arg_bool(yajl_val args, const char *name, int def);
+/* An http or https URL: 0, else an error result and -1. */
+int us_check_url(struct uk_mcp_call *c, const char *url);
+
+/* The url records of text[0..len): each URL once, at most max (0: all). */
+yajl_val us_detect(const char *text, size_t len, long max);
+
+/* A paged record's text block (left: characters after the slice). */
+void us_page_text(yajl_val rec, size_t left, struct uk_buf *b);
+/* Finish c with rec (owned from here) paged by args' offset and
+ * max_tokens; an error record as an error result. */
+void us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args);
+
+/* The tool functions, by file. */
+void us_tool_detect_urls(struct uk_mcp_call *c, yajl_val args, void *s);
+void us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *s);
+void us_tool_detect_and_fetch(struct uk_mcp_call *c, yajl_val args, void *s);
+/* urlserve_store.c */
+void us_tool_get_url_content(struct uk_mcp_call *c, yajl_val args, void *s);
+void us_tool_get_fetched_urls(struct uk_mcp_call *c, yajl_val args, void *s);
+void us_tool_remove_fetched_url(struct uk_mcp_call *c, yajl_val args,
+    void *s);
+void us_tool_clear_fetched(struct uk_mcp_call *c, yajl_val args, void *s);
+void us_tool_invalidate_url_cache(struct uk_mcp_call *c, yajl_val args,
+    void *s);
+void us_tool_clear_url_cache(struct uk_mcp_call *c, yajl_val args, void *s);
+void us_tool_format_url_context(struct uk_mcp_call *c, yajl_val args,
+    void *s);
+/* urlserve_child.c */
+void us_tool_open_url(struct uk_mcp_call *c, yajl_val args, void *s);
+void us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *s);
+
+#endif

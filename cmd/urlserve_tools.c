@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: MIT */
+/* urlserve: the tools (their table and schemas: urlserve_table.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "cache.h"
+#include "detect.h"
+#include "json.h"
+#include "mcp.h"
+#include "strset.h"
+#include "summary.h"
+#include "url.h"
+#include "urlserve.h"
+#include "urlserve_int.h"
+#include "util.h"
+#include "banned.h"
+
+/*
+ * Arguments.  The client may not have checked them against the input
+ * schema, so each tool checks its own: an unknown name or a value of the
+ * wrong type is an error result that names it, which a model can act on.
+ */
+int
+us_args_check(struct uk_mcp_call *c, yajl_val args, const struct us_arg *spec)
+{
+	const struct us_arg *a;
+	yajl_val v;
+	size_t i, k;
+
+	if (args && !YAJL_IS_OBJECT(args)) {
+		uk_mcp_error(c, "the arguments are not an object");
+		return -1;
+	}
+	for (i = 0; args && i < args->u.object.len; i++) {
+		const char *key = args->u.object.keys[i];
+
+		v = args->u.object.values[i];
+		for (a = spec; a->name && strcmp(a->name, key); a++)
+			;
+		if (!a->name) {
+			uk_mcp_error(c, "unknown argument '%s'", key);
+			return -1;
+		}
+		if ((a->type == 's' && !YAJL_IS_STRING(v)) ||
+		    (a->type == 'i' && !YAJL_IS_INTEGER(v)) ||
+		    (a->type == 'b' && !YAJL_IS_TRUE(v) && !YAJL_IS_FALSE(v)) ||
+		    (a->type == 'a' && !YAJL_IS_ARRAY(v))) {
+			uk_mcp_error(c, "argument '%s' is not %s", key,
+			    a->type == 's' ? "a string" :
+			    a->type == 'i' ? "an integer" :
+			    a->type == 'b' ? "a boolean" :
+					     "an array of strings");
+			return -1;
+		}
+		if (a->type == 's' && uk_json_strlen(v) != strlen(v->u.string)) {
+			uk_mcp_error(c, "argument '%s' holds a NUL", key);
+			return -1;
+		}
+		if (a->type == 'i' &&
+		    (YAJL_GET_INTEGER(v) < a->min ||
+			YAJL_GET_INTEGER(v) > a->max)) {
+			uk_mcp_error(c, "argument '%s' is out of range (%lld-%lld)",
+			    key, a->min, a->max);
+			return -1;
+		}
+		for (k = 0; a->type == 'a' && k < v->u.array.len; k++)
+			if (!YAJL_IS_STRING(v->u.array.values[k])) {
+				uk_mcp_error(c, "argument '%s' is not an array "
+						"of strings",
+				    key);
+				return -1;
+			}
+	}
+	for (a = spec; a->name; a++)
+		if (a->required && !uk_json_get(args, a->name)) {
+			uk_mcp_error(c, "argument '%s' is required", a->name);
+			return -1;
+		}
+	return 0;
+}
+
+long long
+us_arg_int(yajl_val args, const char *name, long long def)
+{
+	long long v;
+
+	return uk_json_get_int(args, name, &v) ? def : v;
+}
+
+int
+us_arg_bool(yajl_val args, const char *name, int def)
+{
+	yajl_val v = uk_json_get(args, name);
+
+	return v ? YAJL_IS_TRUE(v) : def;
+}
+
+/* An http or https URL: 0, else an error result and -1. */
+int
+us_check_url(struct uk_mcp_call *c, const char *url)
+{
+	if (strncasecmp(url, "http://", 7) && strncasecmp(url, "https://", 8)) {
+		uk_mcp_error(c, "'%s' is not an http or https URL", url);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The text block of a page: "# TITLE (URL)", the summary when there is
+ * one, the slice, and when more is left the offset to ask for.
+ */
+void
+us_page_text(yajl_val rec, size_t left, struct uk_buf *b)
+{
+	const char *title = uk_json_get_str(rec, "title");
+	const char *url = uk_json_get_str(rec, "url");
+	const char *s;
+	long long off = 0, next = 0, total = 0;
+	size_t n;
+
+	uk_json_get_int(rec, "offset", &off);
+	uk_json_get_int(rec, "next_offset", &next);
+	uk_json_get_int(rec, "total_length", &total);
+	if (title && *title)
+		uk_buf_addf(b, "# %s (%s)", title, url ? url : "");
+	else
+		uk_buf_addf(b, "# %s", url ? url : "");
+	if (off > 0)
+		uk_buf_addf(b, " [from character %lld of %lld]", off, total);
+	uk_buf_addstr(b, "\n\n");
+	if ((s = uk_json_get_strn(rec, "summary", &n)) && n) {
+		uk_buf_addf(b, "Summary (%s):\n",
+		    uk_json_get_str(rec, "summary_type") ?
+			uk_json_get_str(rec, "summary_type") :
+			"BRIEF");
+		uk_buf_add(b, s, n);
+		uk_buf_addstr(b, "\n\n");
+	}
+	if ((s = uk_json_get_strn(rec, "content", &n)))
+		uk_buf_add(b, s, n);
+	if (left)
+		uk_buf_addf(b,
+		    "\n\n[... %zu more characters: call fetch_url again with "
+		    "offset %lld]",
+		    left, next);
+}
+
+/* Finish c with rec paged (an error record as an error result). */
+void
+us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	const char *e = uk_json_get_str(rec, "error");
+	size_t left;
+
+	if (e) {
+		uk_mcp_result(c, rec, e, 1);
+		return;
+	}
+	left = us_page(rec, (size_t)us_arg_int(args, "offset", 0),
+	    (size_t)us_arg_int(args, "max_tokens", US_MAX_TOKENS_DEFAULT));
+	us_page_text(rec, left, &b);
+	uk_mcp_result(c, rec, b.buf, 0);
+	uk_buf_release(&b);
+}
+
+/* detect_urls and detect_and_fetch: the URLs of one text. */
+
+struct found {
+	const char *text;
+	yajl_val list;
+	struct uk_strset seen;
+	long max;
+};
+
+static int
+on_url(void *ctx, const char *s, size_t start, size_t end)
+{
+	struct found *f = ctx;
+	struct uk_url u;
+	yajl_val rec;
+	char *url;
+
+	(void)s;
+	if (f->max && (long)f->list->u.array.len >= f->max)
+		return 1;
+	if (!uk_strset_add(&f->seen, f->text + start, end - start))
+		return 0;
+	url = uk_xmemdup(f->text + start, end - start);
+	uk_url_classify(url, &u);
+	rec = uk_json_object();
+	uk_json_set_str(rec, "url", url);
+	uk_url_to_record(&u, rec);
+	uk_json_set_int(rec, "start", (long long)start);
+	uk_json_set_int(rec, "end", (long long)end);
+	uk_json_set_int(rec, "message", 1);
+	if (uk_json_get(rec, "github")) {
+		/* github last, after the offsets, as urldetect writes it. */
+		yajl_val gh = uk_json_copy(uk_json_get(rec, "github"));
+
+		uk_json_del(rec, "github");
+		uk_json_set(rec, "github", gh);
+	}
+	uk_json_push(f->list, rec);
+	uk_url_release(&u);
+	free(url);
+	return 0;
+}
+
+/* The url records of text (every URL once, at most max; 0: all). */
+yajl_val
+us_detect(const char *text, size_t len, long max)
+{
+	struct found f = { NULL, NULL, UK_STRSET_INIT, 0 };
+	struct uk_detect d;
+
+	f.text = text;
+	f.list = uk_json_array();
+	f.max = max;
+	uk_detect_init(&d);
+	uk_detect_scan(&d, text, 0, len, 1, on_url, &f);
+	uk_strset_release(&f.seen);
+	return f.list;
+}
+
+void
+us_tool_detect_urls(struct uk_mcp_call *c, yajl_val args, void *session)
+{
+	static const struct us_arg spec[] = {
+		{ "text", 's', 1, 0, 0 },
+		{ "max", 'i', 0, 0, 10000 },
+		{ NULL, 0, 0, 0, 0 },
+	};
+	yajl_val list, res;
+	const char *text;
+	size_t len;
+
+	(void)session;
+	if (us_args_check(c, args, spec))
+		return;
+	text = uk_json_get_strn(args, "text", &len);
+	if (len > US_MAX_TEXT) {
+		uk_mcp_error(c, "the text is over %lu bytes", US_MAX_TEXT);
+		return;
+	}
+	list = us_detect(text, len, (long)us_arg_int(args, "max", 0));
+	res = uk_json_object();
+	uk_json_set_int(res, "count", (long long)list->u.array.len);
+	uk_json_set(res, "urls", list);
+	uk_mcp_result(c, res, NULL, 0);
+}
+
+void
+us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
+{
+	static const struct us_arg spec[] = {
+		{ "url", 's', 1, 0, 0 },
+		{ "use_cache", 'b', 0, 0, 0 },
+		{ "summarize", 'b', 0, 0, 0 },
+		{ "summary_type", 's', 0, 0, 0 },
+		{ "hint", 's', 0, 0, 0 },
+		{ "format", 's', 0, 0, 0 },
+		{ "max_tokens", 'i', 0, 100, US_MAX_TOKENS_MAX },
+		{ "offset", 'i', 0, 0, 1LL << 40 },
+		{ NULL, 0, 0, 0, 0 },
+	};
+	struct us_fetch_req q = { 1, 1, NULL };
+	struct uk_err err;
+	const char *url, *fmt, *st;
+	yajl_val rec = NULL;
+	int type = -1;
+
+	if (us_args_check(c, args, spec))
+		return;
+	url = uk_json_get_str(args, "url");
+	if (us_check_url(c, url))
+		return;
+	if ((fmt = uk_json_get_str(args, "format")) && strcmp(fmt, "text") &&
+	    strcmp(fmt, "markdown")) {
+		uk_mcp_error(c, "format is 'markdown' or 'text', not '%s'", fmt);
+		return;
+	}
+	if ((st = uk_json_get_str(args, "summary_type")) &&
+	    (type = uk_summary_type_parse(st)) < 0) {
+		uk_mcp_error(c, "unknown summary_type '%s'", st);
+		return;
+	}
+	q.use_cache = us_arg_bool(args, "use_cache", 1);
+	q.markdown = !fmt || !strcmp(fmt, "markdown");
+	if (us_fetch_urls(c, &q, &url, 1, &rec) < 0 ||
+	    (us_arg_bool(args, "summarize", 0) &&
+		us_summarize(c, rec, type, uk_json_get_str(args, "hint")) <
+		    0)) {
+		uk_json_free(rec);
+		uk_mcp_error(c, "cancelled");
+		return;
+	}
+	if (us_fetched_add(session, rec, &err))
+		uk_mcp_log(c, "warning", "session: %s", err.msg);
+	us_answer_page(c, rec, args);
+}
+
+/* Progress of detect_and_fetch: one notification per URL done. */
+static void
+each_done(struct uk_mcp_call *c, size_t ndone, size_t n, const char *url)
+{
+	uk_mcp_progress(c, (double)ndone, (double)n, url);
+}
+
+/* The text block of detect_and_fetch: each record's page, or error. */
+static void
+results_text(yajl_val list, const size_t *left, struct uk_buf *b)
+{
+	size_t i;
+
+	for (i = 0; i < list->u.array.len; i++) {
+		yajl_val r = list->u.array.values[i];
+		const char *e = uk_json_get_str(r, "error");
+
+		if (i)
+			uk_buf_addstr(b, UK_SUMMARY_SEPARATOR);
+		if (e)
+			uk_buf_addf(b, "# %s\n\n(error: %s)",
+			    uk_json_get_str(r, "url"), e);
+		else
+			us_page_text(r, left[i], b);
+	}
+	if (!list->u.array.len)
+		uk_buf_addstr(b, "(no URLs in the text)");
+}
+
+void
+us_tool_detect_and_fetch(struct uk_mcp_call *c, yajl_val args, void *session)
+{
+	static const struct us_arg spec[] = {
+		{ "text", 's', 1, 0, 0 },
+		{ "use_cache", 'b', 0, 0, 0 },
+		{ "summarize", 'b', 0, 0, 0 },
+		{ "max_tokens", 'i', 0, 100, US_MAX_TOKENS_MAX },
+		{ NULL, 0, 0, 0, 0 },
+	};
+	struct us_fetch_req q = { 1, 1, each_done };
+	struct uk_buf b = UK_BUF_INIT;
+	struct uk_err err;
+	yajl_val found, list, res, *recs;
+	const char **urls;
+	size_t len, i, n, nf, *left, budget, failed = 0;
+	const char *text;
+
+	if (us_args_check(c, args, spec))
+		return;
+	text = uk_json_get_strn(args, "text", &len);
+	if (len > US_MAX_TEXT) {
+		uk_mcp_error(c, "the text is over %lu bytes", US_MAX_TEXT);
+		return;
+	}
+	q.use_cache = us_arg_bool(args, "use_cache", 1);
+	found = us_detect(text, len, 0);
+	n = found->u.array.len;
+	nf = n < US_PER_MESSAGE ? n : US_PER_MESSAGE;
+	urls = uk_xcalloc(n + 1, sizeof(*urls));
+	recs = uk_xcalloc(n + 1, sizeof(*recs));
+	left = uk_xcalloc(n + 1, sizeof(*left));
+	for (i = 0; i < nf; i++)
+		urls[i] = uk_json_get_str(found->u.array.values[i], "url");
+	if (us_fetch_urls(c, &q, urls, nf, recs) < 0)
+		goto cancelled;
+	budget = (size_t)us_arg_int(args, "max_tokens", US_MAX_TOKENS_DEFAULT);
+	budget = nf ? budget / nf : budget;
+	list = uk_json_array();
+	for (i = 0; i < n; i++) {
+		if (i >= nf) {
+			/* Over the per-message limit: said, not fetched. */
+			recs[i] = uk_json_object();
+			uk_json_set_str(recs[i], "url",
+			    uk_json_get_str(found->u.array.values[i], "url"));
+			uk_buf_addf(&b, "over the limit of %d URLs per message",
+			    US_PER_MESSAGE);
+			uk_json_set_str(recs[i], "error", b.buf);
+			uk_json_set_bool(recs[i], "skipped", 1);
+			uk_buf_setlen(&b, 0);
+		} else {
+			if (us_arg_bool(args, "summarize", 0) &&
+			    us_summarize(c, recs[i], -1, NULL) < 0)
+				goto cancelled;
+			if (us_fetched_add(session, recs[i], &err))
+				uk_mcp_log(c, "warning", "session: %s", err.msg);
+		}
+		if (uk_json_get(recs[i], "error"))
+			failed++;
+		else
+			left[i] = us_page(recs[i], 0, budget < 100 ? 100 : budget);
+		uk_json_push(list, recs[i]);
+		recs[i] = NULL;
+	}
+	results_text(list, left, &b);
+	res = uk_json_object();
+	uk_json_set_int(res, "count", (long long)n);
+	uk_json_set_int(res, "failed", (long long)failed);
+	uk_json_set(res, "results", list);
+	uk_mcp_result(c, res, b.buf, n && failed == n);
+	goto out;
+cancelled:
+	for (i = 0; i < n; i++)
+		uk_json_free(recs[i]);
+	uk_mcp_error(c, "cancelled");
+out:
+	uk_buf_release(&b);
+	uk_json_free(found);
+	free(urls);
+	free(recs);
+	free(left);
+}
