@@ -42,7 +42,11 @@
 
 #include "banned.h"
 
-/* Sessions at once; past it initialize is 503 until one ends. */
+/*
+ * Sessions at once.  Past it, initialize ends the session idle longest
+ * (no request in hand, no call running), as a client that never sends
+ * DELETE would otherwise fill the table; with none idle it is 503.
+ */
 #define MAX_SESSIONS 256
 #define TICK_MS 200
 
@@ -211,28 +215,67 @@ session_find(struct http *hs, const char *sid)
 	for (s = hs->sessions; s; s = s->hnext)
 		if (!strcmp(s->sid, sid))
 			break;
-	if (s)
+	if (s) {
 		s->refs++;
+		s->used = uk_mono_ms();
+	}
 	pthread_mutex_unlock(&hs->mu);
 	return s;
+}
+
+/*
+ * The session idle longest, taken out of the table (hs->mu held), or
+ * NULL when every one is busy.
+ */
+static struct uk_mcp_session *
+session_evict_locked(struct http *hs)
+{
+	struct uk_mcp_session *s, *best = NULL, **p;
+	size_t calls;
+
+	for (s = hs->sessions; s; s = s->hnext) {
+		if (s->refs != 1)
+			continue;
+		pthread_mutex_lock(&s->mu);
+		calls = s->ncalls;
+		pthread_mutex_unlock(&s->mu);
+		if (!calls && (!best || s->used < best->used))
+			best = s;
+	}
+	if (!best)
+		return NULL;
+	for (p = &hs->sessions; *p != best; p = &(*p)->hnext)
+		;
+	*p = best->hnext;
+	hs->nsessions--;
+	return best;
 }
 
 /* A new session in the table (one reference for the table, one ours). */
 static struct uk_mcp_session *
 session_add(struct http *hs)
 {
-	struct uk_mcp_session *s;
+	struct uk_mcp_session *s, *old;
 	unsigned char r[16];
 	size_t i;
 
 	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
 		return NULL;
 	pthread_mutex_lock(&hs->mu);
+	if (hs->nsessions >= MAX_SESSIONS && !hs->stopping &&
+	    (old = session_evict_locked(hs))) {
+		/* Its refs is 1 (the table's): nobody else can reach it now. */
+		pthread_mutex_unlock(&hs->mu);
+		old->refs = 0;
+		uk_mcp_session_finish(old, 1);
+		pthread_mutex_lock(&hs->mu);
+	}
 	if (hs->nsessions >= MAX_SESSIONS || hs->stopping) {
 		pthread_mutex_unlock(&hs->mu);
 		return NULL;
 	}
 	s = uk_mcp_session_make(hs->m, NULL, NULL);
+	s->used = uk_mono_ms();
 	for (i = 0; i < sizeof(r); i++)
 		snprintf(s->sid + 2 * i, 3, "%02x", r[i]);
 	s->refs = 2;

@@ -58,6 +58,7 @@ struct uk_mcp_session {
 	/* The HTTP transport's: the Mcp-Session-Id, the requests in hand. */
 	char sid[33];
 	int refs;
+	long long used; /* uk_mono_ms of its last request */
 	struct uk_mcp_session *hnext;
 };
 

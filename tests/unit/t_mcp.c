@@ -839,6 +839,29 @@ test_http(void)
 	code = hreq(port, "DELETE", NULL, 0, with, 0, &hdr, &out);
 	ok(code == 404, "DELETE it again: 404 (%ld)", code);
 
+	/* Past 256 sessions the one idle longest makes room. */
+	{
+		char first[80] = "";
+		int i, made = 0;
+
+		for (i = 0; i < 257; i++) {
+			code = post(port, INIT, NULL, &hdr, &out);
+			p = strcasestr(hdr.buf, "mcp-session-id: ");
+			if (code == 200 && p)
+				made++;
+			if (!i && p)
+				snprintf(first, sizeof(first),
+				    "Mcp-Session-Id: %.32s", p + 16);
+		}
+		with[0] = first;
+		code = post(port, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":"
+				  "\"ping\"}", with, &hdr, &out);
+		ok(made == 257 && code == 404,
+		    "the 257th session ends the oldest idle one (%d, %ld)",
+		    made, code);
+		with[0] = sidh;
+	}
+
 	hs.stop = 1;
 	pthread_join(t, NULL);
 	ok(hs.rc == 0, "serve_http returns 0 once stopped");
