@@ -48,7 +48,7 @@
  * DELETE would otherwise fill the table; with none idle it is 503.
  */
 #define MAX_SESSIONS 256
-#define TICK_MS 200
+#define TICK_MS      200
 
 struct http {
 	struct uk_mcp *m;
@@ -362,8 +362,8 @@ header(struct MHD_Connection *conn, const char *name)
 static int
 host_ours(struct http *hs, const char *host, size_t n)
 {
-	static const char *const loop[] = { "127.0.0.1", "localhost",
-		"[::1]", NULL };
+	static const char *const loop[] = { "127.0.0.1", "localhost", "[::1]",
+		NULL };
 	const char *colon;
 	size_t i;
 
@@ -494,10 +494,10 @@ peek(const char *body, size_t len, int *initialize, int *progress)
 	const char *method = uk_json_get_str(v, "method");
 	yajl_val params = uk_json_get(v, "params");
 
-	*initialize = method && !strcmp(method, "initialize") &&
-	    uk_json_get(v, "id");
-	*progress = uk_json_get(uk_json_get(params, "_meta"),
-			"progressToken") != NULL;
+	*initialize =
+	    method && !strcmp(method, "initialize") && uk_json_get(v, "id");
+	*progress =
+	    uk_json_get(uk_json_get(params, "_meta"), "progressToken") != NULL;
 	uk_json_free(v);
 	return parsed;
 }
@@ -598,8 +598,8 @@ do_post(struct http *hs, struct MHD_Connection *conn, struct hreq *r)
 		    "parse error: the body is not JSON");
 	if (!(s = post_session(hs, conn, initialize, &created, &ret)))
 		return ret;
-	o = hout_new(hs, progress && accept &&
-			 strstr(accept, "text/event-stream"));
+	o = hout_new(hs,
+	    progress && accept && strstr(accept, "text/event-stream"));
 	took = uk_mcp_dispatch(s, r->body.buf, r->body.len, &o->sink);
 	snprintf(sid, sizeof(sid), "%s", s->sid);
 	if (created && !s->initialized) {
@@ -737,8 +737,8 @@ uk_mcp_serve_http(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
 	if (!d) {
 		pthread_mutex_destroy(&hs.mu);
 		return uk_err_set(err, UK_EXIT_FATAL,
-		    "cannot listen on %s:%d: %s", hs.host,
-		    ntohs(sa.sin_port), strerror(errno));
+		    "cannot listen on %s:%d: %s", hs.host, ntohs(sa.sin_port),
+		    strerror(errno));
 	}
 	info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
 	port = info ? info->port : ntohs(sa.sin_port);

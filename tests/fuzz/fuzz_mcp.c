@@ -99,8 +99,9 @@ check(const char *msg, size_t len)
 		abort();
 	id = uk_json_get(v, "id");
 	method = uk_json_get(v, "method");
-	if (method ? id != NULL || !YAJL_IS_STRING(method) :
-		     !id || (!uk_json_get(v, "result") == !uk_json_get(v, "error")))
+	if (method ?
+		id != NULL || !YAJL_IS_STRING(method) :
+		!id || (!uk_json_get(v, "result") == !uk_json_get(v, "error")))
 		abort();
 	if (id && YAJL_IS_NULL(id) && !uk_json_get(v, "error"))
 		abort();
