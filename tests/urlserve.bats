@@ -9,6 +9,7 @@ bats_require_minimum_version 1.5.0
 load helpers/common
 load helpers/fetch
 load helpers/toolack
+load helpers/urlsum
 
 setup_file() { fetch_setup_file; }
 teardown_file() { fetch_teardown_file; }
@@ -180,6 +181,57 @@ open_url" ]
 	# Past the end: an empty slice, and no next offset.
 	run -0 us_call fetch_url "{\"url\":\"$url\",\"offset\":99999999}"
 	[ "$(jq -c '{content,next_offset}' <<<"$(sc "$output")")" = '{"content":"","next_offset":null}' ]
+}
+
+@test "fetch_url summarize: the model's summary, written back to the cache entry; offline without one" {
+	llm normal
+	us_start
+	run -0 us_call fetch_url "{\"url\":\"$B/docs/frob.html\",\"summarize\":true}"
+	[ "$(jq -c '{summary_type,summary_backend}' <<<"$(sc "$output")")" = '{"summary_type":"USAGE","summary_backend":"stand-in"}' ]
+	[[ $(jq -r .summary <<<"$(sc "$output")") == "stand-in summary of "* ]]
+	[[ $(text "$output") == *$'\n\nSummary (USAGE):\nstand-in summary of '* ]]
+	[ "$(requests)" = 1 ]
+	run -0 --separate-stderr urlcache get "$B/docs/frob.html"
+	[ "$(jq -c '{summary_type}' <<<"$output")" = '{"summary_type":"USAGE"}' ]
+	# Made once: the next call takes the cache entry's.
+	run -0 us_call fetch_url "{\"url\":\"$B/docs/frob.html\",\"summarize\":true,\"hint\":\"how to call it\"}"
+	[ "$(jq -r .summary_backend <<<"$(sc "$output")")" = cache ]
+	[ "$(requests)" = 1 ]
+	# Another type is asked of the model.
+	run -0 us_call fetch_url "{\"url\":\"$B/docs/frob.html\",\"summarize\":true,\"summary_type\":\"API\"}"
+	[ "$(jq -c '{summary_type,summary_backend}' <<<"$(sc "$output")")" = '{"summary_type":"API","summary_backend":"stand-in"}' ]
+	[ "$(requests)" = 2 ]
+	run -0 us_call fetch_url "{\"url\":\"$B/docs/frob.html\",\"summary_type\":\"NONE\",\"summarize\":true}"
+	[ "$(is_error "$output")" = true ]
+	# No endpoint: the offline summary.
+	exec {US_IN}>&-
+	unset URLKIT_LLM_URL
+	us_start
+	run -0 us_call fetch_url "{\"url\":\"$B/article.html\",\"summarize\":true}"
+	[ "$(jq -c '{summary_type,summary_backend}' <<<"$(sc "$output")")" = '{"summary_type":"BRIEF","summary_backend":"offline"}' ]
+}
+
+@test "fetch_url summarize: a failing endpoint gives the offline summary with summary_error" {
+	llm 500
+	us_start -t 5
+	run -0 us_call fetch_url "{\"url\":\"$B/article.html\",\"summarize\":true}"
+	[ "$(is_error "$output")" = false ]
+	[ "$(jq -r .summary_backend <<<"$(sc "$output")")" = offline ]
+	[[ $(jq -r .summary_error <<<"$(sc "$output")") == *500* ]]
+}
+
+@test "render_url: the page as Chromium renders it, paged, into the fetched set" {
+	[ -x /usr/lib/chromium/chromium ] || skip "chromium is not installed"
+	unset URLKIT_CHROMIUM
+	us_start
+	run -0 us_call render_url "{\"url\":\"$B/article.html\",\"max_tokens\":100}"
+	[ "$(is_error "$output")" = false ]
+	[ "$(jq -r .title <<<"$(sc "$output")")" = "The Quiet Harbour" ]
+	[[ $(text "$output") == "# The Quiet Harbour ($B/article.html)"* ]]
+	run -0 us_call get_fetched_urls
+	[ "$(jq -r '.urls[0].url' <<<"$(sc "$output")")" = "$B/article.html" ]
+	run -0 us_call render_url "{\"url\":\"http://127.0.0.1:9/\"}"
+	[ "$(is_error "$output")" = true ]
 }
 
 @test "a refused address (127.0.0.2) is an error result, and the server goes on" {
