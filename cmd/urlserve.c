@@ -25,7 +25,8 @@
 
 static const char synopsis[] =
     "usage: urlserve [-j jobs] [-l address] [-S name] [-t timeout]\n"
-    "                [--token-file file]\n";
+    "                [--token-file file]\n"
+    "       urlserve -h | -V\n";
 
 static const char options[] =
     "Serve urlkit's URL tools to agents over the Model Context Protocol.\n"

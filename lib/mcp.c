@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The Model Context Protocol's messages and lifecycle (lib/mcp.h): the
- * tools table, sessions, JSON-RPC dispatch, tools/call on a pool of
- * worker threads, cancellation, progress and logging.  The transports are
- * lib/mcp_stdio.c and lib/mcp_http.c.
+ * tools table, sessions, JSON-RPC dispatch.  Calls and the pool of worker
+ * threads that runs them are lib/mcp_call.c, the arguments' check
+ * lib/mcp_schema.c, the transports lib/mcp_stdio.c and lib/mcp_http.c.
  */
 #include <errno.h>
-#include <math.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,10 +22,10 @@
 #include "banned.h"
 
 /* JSON-RPC's error codes. */
-#define RPC_PARSE   -32700
-#define RPC_INVALID -32600
-#define RPC_METHOD  -32601
-#define RPC_PARAMS  -32602
+#define RPC_PARSE    -32700
+#define RPC_INVALID  -32600
+#define RPC_METHOD   -32601
+#define RPC_PARAMS   -32602
 #define RPC_INTERNAL -32603
 
 const char *const uk_mcp_protocols[] = { UK_MCP_PROTOCOL, "2025-06-18",
@@ -39,21 +37,8 @@ static const char *const levels[] = { "debug", "info", "notice", "warning",
 /* What a client that never called logging/setLevel is sent. */
 #define DEFAULT_LEVEL 3 /* warning */
 
-struct uk_mcp_call {
-	struct uk_mcp_session *s;
-	struct mcp_sink *k;
-	const struct mcp_tool *tool;
-	char *id;            /* the request's id, as JSON text */
-	yajl_val args;       /* the arguments object */
-	yajl_val progress;   /* _meta.progressToken, or NULL */
-	int cancel_fd;       /* an eventfd, written once when cancelled */
-	int cancelled, finished;
-	struct uk_mcp_call *qnext;       /* the pool's queue */
-	struct uk_mcp_call *prev, *next; /* the session's calls */
-};
-
-static int
-level_of(const char *name)
+int
+uk_mcp_level(const char *name)
 {
 	int i;
 
@@ -65,8 +50,8 @@ level_of(const char *name)
 
 /* Messages. */
 
-static void
-add_json_str(struct uk_buf *b, const char *s)
+void
+uk_mcp_add_str(struct uk_buf *b, const char *s)
 {
 	yajl_val v = uk_json_str(s);
 
@@ -77,16 +62,16 @@ add_json_str(struct uk_buf *b, const char *s)
 void
 uk_mcp_error_json(struct uk_buf *b, const char *id, int code, const char *msg)
 {
-	uk_buf_addf(b, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":%d,"
-		       "\"message\":",
+	uk_buf_addf(b,
+	    "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":%d,"
+	    "\"message\":",
 	    id ? id : "null", code);
-	add_json_str(b, msg);
+	uk_mcp_add_str(b, msg);
 	uk_buf_addstr(b, "}}");
 }
 
-static void
-send_error(struct mcp_sink *k, const char *id, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+static void send_error(struct mcp_sink *k, const char *id, int code,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 static void
 send_error(struct mcp_sink *k, const char *id, int code, const char *fmt, ...)
@@ -103,9 +88,8 @@ send_error(struct mcp_sink *k, const char *id, int code, const char *fmt, ...)
 	uk_buf_release(&msg);
 }
 
-/* A response whose result is the JSON text result. */
-static void
-send_result(struct mcp_sink *k, const char *id, const char *result)
+void
+uk_mcp_send_result(struct mcp_sink *k, const char *id, const char *result)
 {
 	struct uk_buf b = UK_BUF_INIT;
 
@@ -198,8 +182,7 @@ fail:
 }
 
 int
-uk_mcp_new(struct uk_mcp **mp, const struct uk_mcp_opts *o,
-    struct uk_err *err)
+uk_mcp_new(struct uk_mcp **mp, const struct uk_mcp_opts *o, struct uk_err *err)
 {
 	struct uk_mcp *m = uk_xcalloc(1, sizeof(*m));
 	size_t i;
@@ -213,8 +196,8 @@ uk_mcp_new(struct uk_mcp **mp, const struct uk_mcp_opts *o,
 	m->tools = uk_xcalloc(o->ntools ? o->ntools : 1, sizeof(*m->tools));
 	for (i = 0; i < o->ntools; i++)
 		if (!o->tools[i].name || !o->tools[i].fn) {
-			uk_err_set(err, UK_EXIT_FATAL, "tool %zu has no %s",
-			    i, o->tools[i].name ? "function" : "name");
+			uk_err_set(err, UK_EXIT_FATAL, "tool %zu has no %s", i,
+			    o->tools[i].name ? "function" : "name");
 			goto fail;
 		}
 	if (tools_list(m, err))
@@ -254,297 +237,6 @@ uk_mcp_free(struct uk_mcp *m)
 	free(m->tools_list);
 	free(m->threads);
 	free(m);
-}
-
-/* Calls. */
-
-static void
-call_cancel_locked(struct uk_mcp_call *c)
-{
-	uint64_t one = 1;
-
-	if (c->cancelled)
-		return;
-	c->cancelled = 1;
-	if (write(c->cancel_fd, &one, sizeof(one)) < 0) {
-		/* An eventfd's counter cannot overflow from one write. */
-	}
-}
-
-/* The end of a call: its sink is done, the session lets it go. */
-static void
-call_release(struct uk_mcp_call *c)
-{
-	struct uk_mcp_session *s = c->s;
-
-	c->k->done(c->k);
-	pthread_mutex_lock(&s->mu);
-	if (c->prev)
-		c->prev->next = c->next;
-	else
-		s->calls = c->next;
-	if (c->next)
-		c->next->prev = c->prev;
-	s->ncalls--;
-	pthread_cond_broadcast(&s->cv);
-	pthread_mutex_unlock(&s->mu);
-	close(c->cancel_fd);
-	free(c->id);
-	uk_json_free(c->args);
-	uk_json_free(c->progress);
-	free(c);
-}
-
-static void
-run_call(struct uk_mcp_call *c)
-{
-	if (!uk_mcp_cancelled(c))
-		c->tool->t->fn(c, c->args, c->s->app);
-	if (!c->finished)
-		uk_mcp_error(c, "tool %s ended without a result",
-		    c->tool->t->name);
-	call_release(c);
-}
-
-/*
- * A worker: calls from the queue, in arrival order.  Every asynchronous
- * signal is blocked here, so that the program's handlers run on its main
- * thread, and a write to a closed pipe fails with EPIPE instead of
- * killing the process.
- */
-static void *
-worker(void *arg)
-{
-	struct uk_mcp *m = arg;
-	struct uk_mcp_call *c;
-
-	pthread_mutex_lock(&m->mu);
-	for (;;) {
-		while (!m->qhead && !m->quit) {
-			m->idle++;
-			pthread_cond_wait(&m->cv, &m->mu);
-			m->idle--;
-		}
-		if (!m->qhead)
-			break;
-		c = m->qhead;
-		m->qhead = c->qnext;
-		if (!m->qhead)
-			m->qtail = NULL;
-		m->qlen--;
-		pthread_mutex_unlock(&m->mu);
-		run_call(c);
-		pthread_mutex_lock(&m->mu);
-	}
-	pthread_mutex_unlock(&m->mu);
-	return NULL;
-}
-
-static void
-block_signals(sigset_t *old)
-{
-	sigset_t set;
-
-	sigfillset(&set);
-	sigdelset(&set, SIGSEGV);
-	sigdelset(&set, SIGBUS);
-	sigdelset(&set, SIGFPE);
-	sigdelset(&set, SIGILL);
-	sigdelset(&set, SIGABRT);
-	sigdelset(&set, SIGTRAP);
-	pthread_sigmask(SIG_BLOCK, &set, old);
-}
-
-static void
-enqueue(struct uk_mcp *m, struct uk_mcp_call *c)
-{
-	sigset_t old;
-
-	pthread_mutex_lock(&m->mu);
-	if (m->qtail)
-		m->qtail->qnext = c;
-	else
-		m->qhead = c;
-	m->qtail = c;
-	m->qlen++;
-	if (m->qlen > (size_t)m->idle && m->nthreads < m->o.jobs) {
-		block_signals(&old);
-		if (!pthread_create(&m->threads[m->nthreads], NULL, worker, m))
-			m->nthreads++;
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-	}
-	pthread_cond_signal(&m->cv);
-	pthread_mutex_unlock(&m->mu);
-	if (!m->nthreads) {
-		/* No thread could be made: run it here rather than never. */
-		pthread_mutex_lock(&m->mu);
-		m->qhead = m->qtail = NULL;
-		m->qlen = 0;
-		pthread_mutex_unlock(&m->mu);
-		run_call(c);
-	}
-}
-
-/* The results a tool gives. */
-
-static void
-finish(struct uk_mcp_call *c, yajl_val structured, const char *text,
-    int is_error)
-{
-	yajl_val res, content, block;
-	struct uk_buf b = UK_BUF_INIT, t = UK_BUF_INIT;
-	int cancelled;
-
-	pthread_mutex_lock(&c->s->mu);
-	cancelled = c->cancelled;
-	pthread_mutex_unlock(&c->s->mu);
-	if (c->finished || cancelled) {
-		/* A cancelled call is never answered (the protocol's rule). */
-		c->finished = 1;
-		uk_json_free(structured);
-		return;
-	}
-	c->finished = 1;
-	if (!text && structured)
-		uk_json_to_buf(structured, &t);
-	res = uk_json_object();
-	content = uk_json_array();
-	block = uk_json_object();
-	uk_json_set_str(block, "type", "text");
-	uk_json_set_str(block, "text", text ? text : t.buf);
-	uk_json_push(content, block);
-	uk_json_set(res, "content", content);
-	if (structured)
-		uk_json_set(res, "structuredContent", structured);
-	uk_json_set_bool(res, "isError", is_error);
-	uk_json_to_buf(res, &b);
-	uk_json_free(res);
-	send_result(c->k, c->id, b.buf);
-	uk_buf_release(&b);
-	uk_buf_release(&t);
-}
-
-void
-uk_mcp_result(struct uk_mcp_call *c, yajl_val structured, const char *text,
-    int is_error)
-{
-	if (structured && !YAJL_IS_OBJECT(structured)) {
-		/* structuredContent must be an object: give it as text. */
-		struct uk_buf t = UK_BUF_INIT;
-
-		uk_json_to_buf(structured, &t);
-		uk_json_free(structured);
-		finish(c, NULL, text ? text : t.buf, is_error);
-		uk_buf_release(&t);
-		return;
-	}
-	finish(c, structured, text, is_error);
-}
-
-void
-uk_mcp_error(struct uk_mcp_call *c, const char *fmt, ...)
-{
-	struct uk_buf msg = UK_BUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	uk_buf_vaddf(&msg, fmt, ap);
-	va_end(ap);
-	finish(c, NULL, msg.buf, 1);
-	uk_buf_release(&msg);
-}
-
-int
-uk_mcp_cancel_fd(struct uk_mcp_call *c)
-{
-	return c->cancel_fd;
-}
-
-int
-uk_mcp_cancelled(struct uk_mcp_call *c)
-{
-	int r;
-
-	pthread_mutex_lock(&c->s->mu);
-	r = c->cancelled;
-	pthread_mutex_unlock(&c->s->mu);
-	return r;
-}
-
-/* A number as JSON: finite, shortest that reads back the same. */
-static void
-add_number(struct uk_buf *b, double d)
-{
-	char tmp[64];
-
-	snprintf(tmp, sizeof(tmp), "%.17g", isfinite(d) ? d : 0.0);
-	uk_buf_addstr(b, tmp);
-}
-
-void
-uk_mcp_progress(struct uk_mcp_call *c, double progress, double total,
-    const char *message)
-{
-	struct uk_buf b = UK_BUF_INIT;
-
-	if (!c->progress || c->finished || uk_mcp_cancelled(c))
-		return;
-	uk_buf_addstr(&b, "{\"jsonrpc\":\"2.0\",\"method\":"
-			  "\"notifications/progress\",\"params\":"
-			  "{\"progressToken\":");
-	uk_json_to_buf(c->progress, &b);
-	uk_buf_addstr(&b, ",\"progress\":");
-	add_number(&b, progress);
-	if (total >= 0) {
-		uk_buf_addstr(&b, ",\"total\":");
-		add_number(&b, total);
-	}
-	if (message) {
-		uk_buf_addstr(&b, ",\"message\":");
-		add_json_str(&b, message);
-	}
-	uk_buf_addstr(&b, "}}");
-	c->k->emit(c->k, b.buf, b.len);
-	uk_buf_release(&b);
-}
-
-void
-uk_mcp_log(struct uk_mcp_call *c, const char *level, const char *fmt, ...)
-{
-	struct uk_buf msg = UK_BUF_INIT, b = UK_BUF_INIT;
-	int l = level_of(level), min;
-	va_list ap;
-
-	if (l < 0) {
-		level = "info";
-		l = 1;
-	}
-	va_start(ap, fmt);
-	uk_buf_vaddf(&msg, fmt, ap);
-	va_end(ap);
-	/* The header's promise: every log line reaches stderr too. */
-	flockfile(stderr);
-	fprintf(stderr, "%s: %s: ", uk_prog ? uk_prog : "mcp", level);
-	uk_fputs_clean(msg.buf, stderr);
-	fputc('\n', stderr);
-	funlockfile(stderr);
-	pthread_mutex_lock(&c->s->mu);
-	min = c->s->log_level;
-	pthread_mutex_unlock(&c->s->mu);
-	if (l >= min && !c->finished && !uk_mcp_cancelled(c)) {
-		uk_buf_addstr(&b, "{\"jsonrpc\":\"2.0\",\"method\":"
-				  "\"notifications/message\",\"params\":"
-				  "{\"level\":");
-		add_json_str(&b, level);
-		uk_buf_addstr(&b, ",\"logger\":");
-		add_json_str(&b, c->s->m->o.name ? c->s->m->o.name : "mcp");
-		uk_buf_addstr(&b, ",\"data\":");
-		add_json_str(&b, msg.buf);
-		uk_buf_addstr(&b, "}}");
-		c->k->emit(c->k, b.buf, b.len);
-	}
-	uk_buf_release(&b);
-	uk_buf_release(&msg);
 }
 
 /* Sessions. */
@@ -597,7 +289,7 @@ uk_mcp_session_cancel_all(struct uk_mcp_session *s)
 	pthread_mutex_lock(&s->mu);
 	s->ending = 1;
 	for (c = s->calls; c; c = c->next)
-		call_cancel_locked(c);
+		uk_mcp_call_cancel_locked(c);
 	pthread_mutex_unlock(&s->mu);
 }
 
@@ -676,7 +368,7 @@ do_initialize(struct uk_mcp_session *s, const char *id, yajl_val params,
 		uk_json_set_str(res, "instructions", s->m->o.instructions);
 	uk_json_to_buf(res, &b);
 	uk_json_free(res);
-	send_result(k, id, b.buf);
+	uk_mcp_send_result(k, id, b.buf);
 	uk_buf_release(&b);
 }
 
@@ -684,7 +376,7 @@ static void
 do_set_level(struct uk_mcp_session *s, const char *id, yajl_val params,
     struct mcp_sink *k)
 {
-	int l = level_of(uk_json_get_str(params, "level"));
+	int l = uk_mcp_level(uk_json_get_str(params, "level"));
 
 	if (l < 0) {
 		send_error(k, id, RPC_PARAMS,
@@ -695,7 +387,7 @@ do_set_level(struct uk_mcp_session *s, const char *id, yajl_val params,
 	pthread_mutex_lock(&s->mu);
 	s->log_level = l;
 	pthread_mutex_unlock(&s->mu);
-	send_result(k, id, "{}");
+	uk_mcp_send_result(k, id, "{}");
 }
 
 static const struct mcp_tool *
@@ -762,21 +454,25 @@ do_call(struct uk_mcp_session *s, const char *id, yajl_val params,
 						 uk_json_object();
 	c->progress = tok ? uk_json_copy(tok) : NULL;
 	c->cancel_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (c->cancel_fd < 0)
-		uk_die(UK_EXIT_FATAL, "eventfd: %s", strerror(errno));
 	pthread_mutex_lock(&s->mu);
-	if (id_taken(s, id) || s->ending) {
-		int ending = s->ending;
+	if (id_taken(s, id) || s->ending || c->cancel_fd < 0) {
+		int ending = s->ending, e = errno, fd = c->cancel_fd;
 
 		pthread_mutex_unlock(&s->mu);
-		close(c->cancel_fd);
+		if (fd >= 0)
+			close(fd);
 		free(c->id);
 		uk_json_free(c->args);
 		uk_json_free(c->progress);
 		free(c);
-		send_error(k, id, RPC_INVALID, ending ?
-		    "the session is ending" :
-		    "request id %s is already in use", id);
+		if (fd < 0)
+			send_error(k, id, RPC_INTERNAL,
+			    "cannot start the call: %s", strerror(e));
+		else if (ending)
+			send_error(k, id, RPC_INVALID, "the session is ending");
+		else
+			send_error(k, id, RPC_INVALID,
+			    "request id %s is already in use", id);
 		return;
 	}
 	c->next = s->calls;
@@ -789,13 +485,13 @@ do_call(struct uk_mcp_session *s, const char *id, yajl_val params,
 		/* Invalid arguments are a tool's error, not the protocol's. */
 		uk_mcp_error(c, "invalid arguments for %s: %s", name, why.buf);
 		uk_buf_release(&why);
-		call_release(c);
+		uk_mcp_call_release(c);
 		*answered = 0;
 		return;
 	}
 	uk_buf_release(&why);
 	*answered = 0;
-	enqueue(s->m, c);
+	uk_mcp_enqueue(s->m, c);
 }
 
 static void
@@ -811,7 +507,7 @@ do_cancelled(struct uk_mcp_session *s, yajl_val params)
 	pthread_mutex_lock(&s->mu);
 	for (c = s->calls; c; c = c->next)
 		if (!strcmp(c->id, b.buf))
-			call_cancel_locked(c);
+			uk_mcp_call_cancel_locked(c);
 	pthread_mutex_unlock(&s->mu);
 	uk_buf_release(&b);
 }
@@ -827,7 +523,7 @@ request(struct uk_mcp_session *s, const char *method, const char *id,
 	int answered = 1;
 
 	if (!strcmp(method, "ping")) {
-		send_result(k, id, "{}");
+		uk_mcp_send_result(k, id, "{}");
 	} else if (!strcmp(method, "initialize")) {
 		if (!YAJL_IS_OBJECT(params))
 			send_error(k, id, RPC_PARAMS,
@@ -842,7 +538,7 @@ request(struct uk_mcp_session *s, const char *method, const char *id,
 			send_error(k, id, RPC_PARAMS,
 			    "tools/list: params must be an object");
 		else
-			send_result(k, id, s->m->tools_list);
+			uk_mcp_send_result(k, id, s->m->tools_list);
 	} else if (!strcmp(method, "tools/call")) {
 		if (!YAJL_IS_OBJECT(params))
 			send_error(k, id, RPC_PARAMS,

@@ -76,8 +76,12 @@ void uk_mcp_free(struct uk_mcp *m);
 
 /*
  * Serve one session on in and out (newline-delimited messages, nothing
- * else written to out) until in ends or *stop is set, then cancel what
- * runs and wait for it: 0, or -1 with err (out cannot be written).
+ * else written to out) until in ends or *stop is set (looked at every
+ * 200 ms).  At the end of in the calls still running finish and are
+ * answered (a client that wrote its requests and closed the pipe reads
+ * the answers); *stop, or out closed, cancels them instead.  Returns once
+ * every call has ended: 0 (out closed by the client too), or -1 with err
+ * (in cannot be read, out cannot be written).
  */
 int uk_mcp_serve_stdio(struct uk_mcp *m, int in, int out,
     volatile const int *stop, struct uk_err *err);

@@ -58,7 +58,22 @@ struct uk_mcp_session {
 	/* The HTTP transport's: the Mcp-Session-Id, the requests in hand. */
 	char sid[33];
 	int refs;
+	long long used; /* uk_mono_ms of its last request */
 	struct uk_mcp_session *hnext;
+};
+
+/* One tools/call, from its request to its release. */
+struct uk_mcp_call {
+	struct uk_mcp_session *s;
+	struct mcp_sink *k;
+	const struct mcp_tool *tool;
+	char *id;          /* the request's id, as JSON text */
+	yajl_val args;     /* the arguments object */
+	yajl_val progress; /* _meta.progressToken, or NULL */
+	int cancel_fd;     /* an eventfd, written once when cancelled */
+	int cancelled, finished;
+	struct uk_mcp_call *qnext;       /* the pool's queue */
+	struct uk_mcp_call *prev, *next; /* the session's calls */
 };
 
 /* How uk_mcp_dispatch took a message. */
@@ -100,6 +115,23 @@ void uk_mcp_session_cancel_all(struct uk_mcp_session *s);
  * with the reason in why.
  */
 int uk_mcp_check_args(yajl_val schema, yajl_val args, struct uk_buf *why);
+
+/*
+ * Calls (lib/mcp_call.c).  uk_mcp_enqueue: run c on the pool.
+ * uk_mcp_call_cancel_locked: cancel c (its session's lock held).
+ * uk_mcp_call_release: the end of c (its sink done, its session told,
+ * c freed).
+ */
+void uk_mcp_enqueue(struct uk_mcp *m, struct uk_mcp_call *c);
+void uk_mcp_call_cancel_locked(struct uk_mcp_call *c);
+void uk_mcp_call_release(struct uk_mcp_call *c);
+
+/* The rank of a log level (0 debug ... 7 emergency), or -1. */
+int uk_mcp_level(const char *name);
+/* Append s as a JSON string. */
+void uk_mcp_add_str(struct uk_buf *b, const char *s);
+/* A response to the request id (JSON text) whose result is JSON text. */
+void uk_mcp_send_result(struct mcp_sink *k, const char *id, const char *result);
 
 /* An error response {"jsonrpc":"2.0","id":null,"error":...} into b. */
 void uk_mcp_error_json(struct uk_buf *b, const char *id, int code,
