@@ -20,6 +20,16 @@ FIXTURES="$TOP/tests/fixtures"
 # The data the suites read is copied into tests/fixtures.
 SHARED="$TOP/../shared"
 
+# bats (1.8) stamps each test's start, for its -T option, with
+# $(get_mills_since_epoch), a function of its own that runs
+# $(date +%s%N): three processes a test, some 25 ms of CPU.  bats defines
+# it before it loads this file, and calls it after: this one, the same
+# milliseconds from bash's clock, is the one called.
+get_mills_since_epoch() {
+	local t=${EPOCHREALTIME/[.,]/}
+	printf '%d\n' $((t / 1000))
+}
+
 # need_shared PATH...: skip the test, naming what is missing, unless every
 # PATH (relative to ../shared) is there.
 need_shared() {
