@@ -76,7 +76,10 @@ common_setup() {
 		    break
 		T=
 	done
-	[ -n "$T" ] || return 1
+	[ -n "$T" ] || {
+		echo "common_setup: no new directory under ${BATS_TMPDIR:-/tmp}" >&2
+		return 1
+	}
 	export T
 	export URLKIT_CACHE_DIR="$T/cache"
 	export XDG_CACHE_HOME="$T/xdg"
