@@ -14,6 +14,12 @@ setup_file() {
 setup() {
 	common_setup
 	command -v parallel >/dev/null || skip "GNU parallel is not installed (scripts/bootstrap installs it)"
+}
+
+# scaleout_start: the servers and the messages the pipeline tests share
+# (the test of plain text needs neither: five servers and a python3 it
+# started for nothing took 1.5-2 s of CPU).
+scaleout_start() {
 	e2e_start
 	unset URLKIT_LLM_URL # offline summaries: the same text every time
 	# 160 messages, one a line with an id; a few URLs each, some of them
@@ -51,6 +57,7 @@ norm() {
 }
 
 @test "parallel --pipe -j4 --keep-order gives the serial run's records" {
+	scaleout_start
 	run -1 bash -o pipefail -c "<'$T/msgs.jsonl' $stages >'$T/serial'"
 	export URLKIT_CACHE_DIR=$T/cache2
 	# Eight jobs of 20 lines, four at a time; each job's shell needs
@@ -78,6 +85,7 @@ norm() {
 }
 
 @test "xargs -P on one machine: the same records, in any order" {
+	scaleout_start
 	run -1 bash -o pipefail -c "<'$T/msgs.jsonl' $stages >'$T/serial'"
 	export URLKIT_CACHE_DIR=$T/cache2
 	mkdir -p "$T/parts"
