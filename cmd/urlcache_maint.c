@@ -88,32 +88,19 @@ expire_one(void *ctx, const char *name)
 int
 cmd_cleanup(int argc, char **argv)
 {
-	static const struct uk_cli c = { "urlcache cleanup",
-		"usage: urlcache [-q] [-d dir] [--ttl ttl] cleanup [-nv] "
-		"[-o file] [-s size]\n"
-		"                [--fast]\n",
+	static const struct uk_cli c = { "urlcache cleanup", U SYN_CLEANUP,
 		"Delete expired, corrupt and temporary files, and expired "
 		"sessions.\n"
 		"\n"
 		"  -n, --dry-run             remove nothing; say what would go\n"
-		"  -o, --output=FILE         write the records to FILE, not "
-		"stdout\n"
+		OPT_O
 		"  -s, --max-size=SIZE       then evict the least recently used "
 		"entries\n"
 		"                            until the rest fit in SIZE (with a "
 		"unit: 500M)\n"
 		"  -v, --verbose             a record for each file removed\n"
 		"      --fast                do not read fresh entries to find "
-		"corrupt ones\n"
-		"      --compact             one JSON line per record, even on a "
-		"terminal\n"
-		"      --pretty              indented records, even in a pipe\n"
-		"  -h, --help                the synopsis (-h) or this help "
-		"(--help)\n"
-		"\n"
-		"Global options (-d, -q, --ttl) go before the command: see "
-		"'urlcache --help'.\n"
-		"See urlcache(1).\n" };
+		"corrupt ones\n" OPT_TAIL };
 	static const struct option lo[] = {
 		{ "fast", no_argument, NULL, OPT_FAST },
 		{ "max-size", required_argument, NULL, 's' },
@@ -263,23 +250,13 @@ simple_opts(const struct uk_cli *c, const char *sub, int argc, char **argv)
 	start(output);
 }
 
-#define SIMPLE_HELP                                                        \
-	"\n"                                                               \
-	"  -o, --output=FILE         write the records to FILE, not stdout\n" \
-	"      --compact             one JSON line per record, even on a "  \
-	"terminal\n"                                                       \
-	"      --pretty              indented records, even in a pipe\n"    \
-	"  -h, --help                the synopsis (-h) or this help (--help)\n" \
-	"\n"                                                               \
-	"Global options (-d, -q, --ttl) go before the command: see "       \
-	"'urlcache --help'.\n"                                             \
-	"See urlcache(1).\n"
+#define SIMPLE_HELP "\n" OPT_O OPT_TAIL
 
 int
 cmd_list(int argc, char **argv)
 {
 	static const struct uk_cli c = { "urlcache list",
-		"usage: urlcache [-q] [-d dir] [--ttl ttl] list [-o file]\n",
+		U SYN_LIST,
 		"Write one record per cache entry (url, key, times, size, "
 		"expired).\n" SIMPLE_HELP };
 	struct uk_err err;
@@ -323,7 +300,7 @@ int
 cmd_stats(int argc, char **argv)
 {
 	static const struct uk_cli c = { "urlcache stats",
-		"usage: urlcache [-q] [-d dir] [--ttl ttl] stats [-o file]\n",
+		U SYN_STATS,
 		"Write one record about the cache: entries, bytes, expired, "
 		"oldest, newest.\n" SIMPLE_HELP };
 	struct stats s;
@@ -363,16 +340,9 @@ cmd_stats(int argc, char **argv)
 int
 cmd_path(int argc, char **argv)
 {
-	static const struct uk_cli c = { "urlcache path",
-		"usage: urlcache [-d dir] path [url]\n",
+	static const struct uk_cli c = { "urlcache path", U SYN_PATH,
 		"Print the cache directory, or the file of a URL's entry.\n"
-		"\n"
-		"  -h, --help                the synopsis (-h) or this help "
-		"(--help)\n"
-		"\n"
-		"Global options (-d, -q, --ttl) go before the command: see "
-		"'urlcache --help'.\n"
-		"See urlcache(1).\n" };
+		"\n" OPT_END };
 	static const struct option lo[] = {
 		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
