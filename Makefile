@@ -36,6 +36,7 @@ urlfetch_OBJS = cmd/fetchargs.o
 urlfetch-net_OBJS = cmd/fetchargs.o
 toolack_OBJS = cmd/toolack_call.o cmd/toolack_client.o cmd/toolack_exec.o
 pwfetch_OBJS = cmd/pwfetch_input.o cmd/pwfetch_opts.o
+urlsum_OBJS = cmd/urlsum_opts.o
 urlcache_OBJS = cmd/urlcache_maint.o cmd/urlcache_session.o
 ALL_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter \
 	libpcre2-8 libmicrohttpd $(PDF_PKGS)
