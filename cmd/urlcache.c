@@ -89,6 +89,22 @@ emit(yajl_val v)
 }
 
 void
+out_opts(const struct uk_cli *c, int argc, char **argv,
+    const struct option *lo, int flag_ch, int *flag, const char **output)
+{
+	int ch;
+
+	while ((ch = uk_cli_getopt(c, argc, argv, "ho:", lo)) != -1) {
+		if (flag_ch && ch == flag_ch)
+			*flag = 1;
+		else if (ch == 'o')
+			*output = optarg;
+		else
+			uk_cli_usage(c, NULL);
+	}
+}
+
+void
 policy_init(struct uk_jsonl_policy *p, int flags, const char *require)
 {
 	memset(p, 0, sizeof(*p));
@@ -443,17 +459,10 @@ cmd_set(int argc, char **argv)
 	yajl_val rec;
 	const char *url, *output = NULL;
 	size_t len;
-	int ch, i, r, pass = 0;
+	int i, r, pass = 0;
 
 	uk_cli_subcommand("set");
-	while ((ch = uk_cli_getopt(&c, argc, argv, "ho:", lo)) != -1) {
-		if (ch == OPT_PASS)
-			pass = 1;
-		else if (ch == 'o')
-			output = optarg;
-		else
-			uk_cli_usage(&c, NULL);
-	}
+	out_opts(&c, argc, argv, lo, OPT_PASS, &pass, &output);
 	argc -= optind;
 	argv += optind;
 	start(output);

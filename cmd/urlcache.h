@@ -92,6 +92,14 @@ void lib_error(const struct uk_err *err);
 void emit(yajl_val v);
 
 /*
+ * The options of a subcommand that has -o and at most one long-only flag
+ * (flag_ch; 0: none): -o's file into *output, the flag into *flag; exit 2
+ * on any other option, with c's usage line.
+ */
+void out_opts(const struct uk_cli *c, int argc, char **argv,
+    const struct option *lo, int flag_ch, int *flag, const char **output);
+
+/*
  * How records are read (lib/jsonl) with flags and the field required:
  * bad lines become error records, and records that arrive failed pass
  * through (not with -q, which writes nothing).

@@ -233,15 +233,9 @@ simple_opts(const struct uk_cli *c, const char *sub, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *output = NULL;
-	int ch;
 
 	uk_cli_subcommand(sub);
-	while ((ch = uk_cli_getopt(c, argc, argv, "ho:", lo)) != -1) {
-		if (ch == 'o')
-			output = optarg;
-		else
-			uk_cli_usage(c, NULL);
-	}
+	out_opts(c, argc, argv, lo, 0, NULL, &output);
 	if (optind != argc)
 		uk_cli_usage(c, "unexpected operand '%s'", argv[optind]);
 	/* -q: their output is what was asked for, so it quiets only the

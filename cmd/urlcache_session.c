@@ -148,17 +148,10 @@ cmd_session(int argc, char **argv)
 	yajl_val list, v;
 	size_t i;
 	long n;
-	int ch, keep = 0, r;
+	int keep = 0, r;
 
 	uk_cli_subcommand("session");
-	while ((ch = uk_cli_getopt(&c, argc, argv, "ho:", lo)) != -1) {
-		if (ch == OPT_KEEP)
-			keep = 1;
-		else if (ch == 'o')
-			output = optarg;
-		else
-			uk_cli_usage(&c, NULL);
-	}
+	out_opts(&c, argc, argv, lo, OPT_KEEP, &keep, &output);
 	argc -= optind;
 	argv += optind;
 	if (argc == 0) {
