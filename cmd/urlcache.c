@@ -575,59 +575,6 @@ cmd_invalidate(int argc, char **argv)
 	return 0;
 }
 
-static int
-cmd_clear(int argc, char **argv)
-{
-	static const struct uk_cli c = { "urlcache clear", U SYN_CLEAR,
-		"Delete every entry of the cache and write {\"removed\":N}.\n"
-		"\n" OPT_O
-		"  -S, --session=NAME        empty session NAME too\n" OPT_TAIL };
-	static const struct option lo[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "session", required_argument, NULL, 'S' },
-		UK_CLI_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct uk_session s;
-	struct uk_err err;
-	const char *sname = NULL, *output = NULL;
-	long n, ns = 0;
-	yajl_val v;
-	int ch;
-
-	uk_cli_subcommand("clear");
-	while ((ch = uk_cli_getopt(&c, argc, argv, "ho:S:", lo)) != -1) {
-		if (ch == 'S')
-			sname = optarg;
-		else if (ch == 'o')
-			output = optarg;
-		else
-			uk_cli_usage(&c, NULL);
-	}
-	if (optind != argc)
-		uk_cli_usage(&c, "unexpected operand '%s'", argv[optind]);
-	session_name_check(&c, sname);
-	start(output);
-	if (sname)
-		session_open(&c, &s, sname);
-	if ((n = uk_cache_remove_all(&cache, &err)) < 0)
-		lib_error(&err);
-	if (sname) {
-		if ((ns = uk_session_remove_all(&s, &err)) < 0)
-			lib_error(&err);
-		uk_session_release(&s);
-	}
-	if (n < 0 || ns < 0)
-		return 0;
-	v = uk_json_object();
-	uk_json_set_int(v, "removed", n);
-	if (sname)
-		uk_json_set_int(v, "session_removed", ns);
-	emit(v);
-	uk_json_free(v);
-	return 0;
-}
-
 static const struct {
 	const char *name;
 	int (*fn)(int, char **);

@@ -149,6 +149,7 @@ void session_open(const struct uk_cli *c, struct uk_session *s,
 
 /* Subcommands of urlcache_maint.c: argc and argv from the subcommand's
  * name on; each returns the exit status. */
+int cmd_clear(int argc, char **argv);
 int cmd_cleanup(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_stats(int argc, char **argv);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* urlcache's upkeep of the cache: cleanup, list, stats and path. */
+/* urlcache's upkeep of the cache: clear, cleanup, list, stats and path. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -358,5 +358,59 @@ cmd_path(int argc, char **argv)
 		uk_jsonl_out_raw(&out, cache.dir, strlen(cache.dir));
 	}
 	uk_jsonl_out_raw(&out, "\n", 1);
+	return 0;
+}
+
+/* clear: every entry deleted (and -S's session emptied). */
+int
+cmd_clear(int argc, char **argv)
+{
+	static const struct uk_cli c = { "urlcache clear", U SYN_CLEAR,
+		"Delete every entry of the cache and write {\"removed\":N}.\n"
+		"\n" OPT_O
+		"  -S, --session=NAME        empty session NAME too\n" OPT_TAIL };
+	static const struct option lo[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "session", required_argument, NULL, 'S' },
+		UK_CLI_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uk_session s;
+	struct uk_err err;
+	const char *sname = NULL, *output = NULL;
+	long n, ns = 0;
+	yajl_val v;
+	int ch;
+
+	uk_cli_subcommand("clear");
+	while ((ch = uk_cli_getopt(&c, argc, argv, "ho:S:", lo)) != -1) {
+		if (ch == 'S')
+			sname = optarg;
+		else if (ch == 'o')
+			output = optarg;
+		else
+			uk_cli_usage(&c, NULL);
+	}
+	if (optind != argc)
+		uk_cli_usage(&c, "unexpected operand '%s'", argv[optind]);
+	session_name_check(&c, sname);
+	start(output);
+	if (sname)
+		session_open(&c, &s, sname);
+	if ((n = uk_cache_remove_all(&cache, &err)) < 0)
+		lib_error(&err);
+	if (sname) {
+		if ((ns = uk_session_remove_all(&s, &err)) < 0)
+			lib_error(&err);
+		uk_session_release(&s);
+	}
+	if (n < 0 || ns < 0)
+		return 0;
+	v = uk_json_object();
+	uk_json_set_int(v, "removed", n);
+	if (sname)
+		uk_json_set_int(v, "session_removed", ns);
+	emit(v);
+	uk_json_free(v);
 	return 0;
 }
