@@ -36,8 +36,10 @@ PROGS = pwfetch toolack urlcache urldetect urlfetch urlserve urlsum
 LIBEXEC_PROGS = urlfetch-net
 urlfetch_OBJS = cmd/fetchargs.o
 urlfetch-net_OBJS = cmd/fetchargs.o
-toolack_OBJS = cmd/toolack_call.o cmd/toolack_client.o cmd/toolack_exec.o
-urlcache_OBJS = cmd/urlcache_maint.o
+toolack_OBJS = cmd/toolack_call.o cmd/toolack_client.o cmd/toolack_exec.o cmd/toolack_handler.o
+pwfetch_OBJS = cmd/pwfetch_input.o cmd/pwfetch_opts.o
+urlsum_OBJS = cmd/urlsum_opts.o
+urlcache_OBJS = cmd/urlcache_maint.o cmd/urlcache_session.o
 urlserve_OBJS = cmd/urlserve_child.o cmd/urlserve_fetch.o cmd/urlserve_store.o cmd/urlserve_table.o cmd/urlserve_tools.o
 ALL_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter \
 	libpcre2-8 libmicrohttpd $(PDF_PKGS)

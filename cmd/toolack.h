@@ -99,4 +99,30 @@ void client_reason(const struct uk_buf *resp, long code, char *out,
 int cmd_call(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
 
+/*
+ * toolack exec's handlers (toolack_handler.c): a tool's command, split
+ * into words (quotes group, no shell).
+ */
+struct handler {
+	char *tool;
+	char **argv; /* the command split into words, NULL-terminated */
+	int argc;
+};
+/* The default handler of open_url, when none is given and it exists. */
+#define TA_DEFAULT_OPEN "xdg-open"
+/* -H TOOL=CMD: a handler added, or exit 2 with c's usage line. */
+void handler_add(const struct uk_cli *c, const char *arg);
+/* The handler of tool, or NULL. */
+struct handler *handler_for(const char *tool);
+/*
+ * Before the executor starts: the default handler added when none is
+ * given for open_url, and every command checked (exit 2 when one cannot
+ * be run: not on PATH, or no x bit).
+ */
+void handlers_check(const struct uk_cli *c);
+/* The tools handled, comma-separated, appended to b. */
+void handlers_tools(struct uk_buf *b);
+/* Free the handlers (none left). */
+void handlers_release(void);
+
 #endif

@@ -550,6 +550,38 @@ call_cancel(int sig)
 		call_pump(100, NULL, 0);
 }
 
+/*
+ * After the options: the server's client, the calls' id prefix, the
+ * server's hello, the progress line, the output queue, the transfers and
+ * the signals that stop the run.
+ */
+static void
+call_setup(const char *url)
+{
+	unsigned char rnd[4];
+	struct sigaction sa;
+
+	client_setup(url);
+	raise_nofile();
+	if (getentropy(rnd, sizeof(rnd)))
+		memset(rnd, 0, sizeof(rnd));
+	snprintf(cl.prefix, sizeof(cl.prefix), "tc%02x%02x%02x%02x", rnd[0],
+	    rnd[1], rnd[2], rnd[3]);
+	call_hello();
+	uk_progress_init(&cl.prog, STDERR_FILENO, cl.quiet);
+	cl.prog.interval = 1;
+	cl.out_tty = isatty(STDOUT_FILENO);
+	uk_jsonl_out_init(&cl.out, stdout);
+	uk_jsonl_queue_init(&cl.q, &cl.out);
+	cl.q.write = slot_write;
+	cl.multi = curl_multi_init();
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal; /* no SA_RESTART: a read returns */
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 int
 cmd_call(int argc, char **argv)
 {
@@ -593,8 +625,6 @@ cmd_call(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *url = NULL, *output = NULL;
-	unsigned char rnd[4];
-	struct sigaction sa;
 	int ch;
 
 	uk_cli_subcommand("call");
@@ -637,25 +667,7 @@ cmd_call(int argc, char **argv)
 	output_to(output);
 	argc -= optind;
 	argv += optind;
-	client_setup(url);
-	raise_nofile();
-	if (getentropy(rnd, sizeof(rnd)))
-		memset(rnd, 0, sizeof(rnd));
-	snprintf(cl.prefix, sizeof(cl.prefix), "tc%02x%02x%02x%02x", rnd[0],
-	    rnd[1], rnd[2], rnd[3]);
-	call_hello();
-	uk_progress_init(&cl.prog, STDERR_FILENO, cl.quiet);
-	cl.prog.interval = 1;
-	cl.out_tty = isatty(STDOUT_FILENO);
-	uk_jsonl_out_init(&cl.out, stdout);
-	uk_jsonl_queue_init(&cl.q, &cl.out);
-	cl.q.write = slot_write;
-	cl.multi = curl_multi_init();
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal; /* no SA_RESTART: a read returns */
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	call_setup(url);
 	if (call_input(argc ? argv : NULL, argc))
 		uk_die(UK_EXIT_FATAL, "cannot start the input's thread: %s",
 		    strerror(errno));

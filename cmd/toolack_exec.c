@@ -31,12 +31,6 @@
 
 #include "banned.h"
 
-struct handler {
-	char *tool;
-	char **argv; /* the command split into words, NULL-terminated */
-	int argc;
-};
-
 struct job {
 	char *id, *tool, *input, *requested_at;
 	const char *said; /* the status it was acked with */
@@ -44,8 +38,6 @@ struct job {
 };
 
 static struct {
-	struct handler *h;
-	size_t nh;
 	long jobs, idle, timeout;
 	const char *executor;
 	int log; /* a line per call on stderr: a terminal, and no -q */
@@ -62,54 +54,6 @@ static struct {
 	.timeout = 30,
 	.mu = PTHREAD_MUTEX_INITIALIZER,
 	.cv = PTHREAD_COND_INITIALIZER };
-
-/* Split a command into words: blanks separate, quotes group, no shell. */
-static int
-split_words(const char *s, struct handler *h)
-{
-	struct uk_buf w = UK_BUF_INIT;
-	int inword = 0;
-	char q = 0;
-
-	h->argv = NULL;
-	h->argc = 0;
-	for (;; s++) {
-		if (!*s || (!q && (*s == ' ' || *s == '\t'))) {
-			if (inword) {
-				h->argv = uk_xrealloc(h->argv,
-				    (size_t)(h->argc + 2) * sizeof(char *));
-				h->argv[h->argc++] = uk_buf_detach(&w, NULL);
-				h->argv[h->argc] = NULL;
-				inword = 0;
-			}
-			if (!*s)
-				break;
-			continue;
-		}
-		inword = 1;
-		if (q && *s == q)
-			q = 0;
-		else if (!q && (*s == '\'' || *s == '"'))
-			q = *s;
-		else if (*s == '\\' && q != '\'' && s[1])
-			uk_buf_addch(&w, *++s);
-		else
-			uk_buf_addch(&w, *s);
-	}
-	uk_buf_release(&w);
-	return q || !h->argc ? -1 : 0;
-}
-
-static struct handler *
-handler_for(const char *tool)
-{
-	size_t i;
-
-	for (i = 0; i < ex.nh; i++)
-		if (!strcmp(ex.h[i].tool, tool))
-			return &ex.h[i];
-	return NULL;
-}
 
 /*
  * Run h with arg as its last argument and the call in its environment
@@ -527,8 +471,6 @@ static void
 exec_release(void)
 {
 	struct job *j;
-	size_t k;
-	int c;
 
 	while ((j = ex.head)) {
 		ex.head = j->next;
@@ -536,76 +478,32 @@ exec_release(void)
 	}
 	uk_sse_release(&ex.sse);
 	uk_strset_release(&ex.seen);
-	for (k = 0; k < ex.nh; k++) {
-		for (c = 0; c < ex.h[k].argc; c++)
-			free(ex.h[k].argv[c]);
-		free(ex.h[k].argv);
-		free(ex.h[k].tool);
-	}
-	free(ex.h);
+	handlers_release();
 	uk_buf_release(&ex.tools);
 }
 
 /*
- * Whether a handler's command can be run: a path with the x bit, or a
- * name found so on PATH (execvp's search, done here beforehand so that
- * a typo is exit 2 at the start, not a failed ack on every call).
+ * The workers started, the event stream followed until the run is to
+ * stop, then the workers stopped (each ends its job first).
  */
-static int
-command_ok(const char *cmd)
-{
-	struct uk_buf b = UK_BUF_INIT;
-	const char *path = getenv("PATH"), *p, *e;
-	struct stat st;
-	int ok = 0;
-
-	if (strchr(cmd, '/'))
-		return !stat(cmd, &st) && S_ISREG(st.st_mode) &&
-		    !access(cmd, X_OK);
-	if (!path)
-		path = "/usr/bin:/bin";
-	for (p = path; !ok; p = e + 1) {
-		e = strchr(p, ':');
-		if (!e)
-			e = p + strlen(p);
-		uk_buf_reset(&b);
-		uk_buf_addf(&b, "%.*s/%s", e == p ? 1 : (int)(e - p),
-		    e == p ? "." : p, cmd);
-		ok = !stat(b.buf, &st) && S_ISREG(st.st_mode) &&
-		    !access(b.buf, X_OK);
-		if (!*e)
-			break;
-	}
-	uk_buf_release(&b);
-	return ok;
-}
-
-/* The default handler of open_url, when none is given and it exists. */
-#define DEFAULT_OPEN "xdg-open"
-
 static void
-handlers_check(const struct uk_cli *c)
+run_workers(void)
 {
-	size_t k;
+	pthread_t *th;
+	long i;
 
-	if (!handler_for("open_url") && command_ok(DEFAULT_OPEN)) {
-		ex.h = uk_xrealloc(ex.h, (ex.nh + 1) * sizeof(*ex.h));
-		ex.h[ex.nh].tool = uk_xstrdup("open_url");
-		if (split_words(DEFAULT_OPEN, &ex.h[ex.nh]))
-			uk_die(UK_EXIT_FATAL, "cannot split '%s'",
-			    DEFAULT_OPEN);
-		ex.nh++;
-	}
-	if (!ex.nh)
-		uk_cli_usage(c,
-		    "no handler: give -H open_url=CMD (" DEFAULT_OPEN
-		    ", the default for open_url, is not on PATH)");
-	for (k = 0; k < ex.nh; k++)
-		if (!command_ok(ex.h[k].argv[0]))
-			uk_die(UK_EXIT_USAGE,
-			    "-H %s: '%s' is not an executable command "
-			    "(not on PATH, or no x bit)",
-			    ex.h[k].tool, ex.h[k].argv[0]);
+	th = uk_xcalloc((size_t)ex.jobs, sizeof(*th));
+	for (i = 0; i < ex.jobs; i++)
+		if (pthread_create(&th[i], NULL, worker, NULL))
+			uk_die(UK_EXIT_FATAL, "cannot start a thread");
+	follow_stream();
+	pthread_mutex_lock(&ex.mu);
+	stopping = 1;
+	pthread_cond_broadcast(&ex.cv);
+	pthread_mutex_unlock(&ex.mu);
+	for (i = 0; i < ex.jobs; i++)
+		pthread_join(th[i], NULL);
+	free(th);
 }
 
 int
@@ -617,7 +515,7 @@ cmd_exec(int argc, char **argv)
 		"\n"
 		"  -H, --handler=TOOL=CMD    run CMD for calls of TOOL; repeat "
 		"for more tools\n"
-		"                            (default: open_url=" DEFAULT_OPEN
+		"                            (default: open_url=" TA_DEFAULT_OPEN
 		", when on PATH)\n"
 		"  -j, --jobs=N              handlers running at once (default: "
 		"4)\n"
@@ -646,12 +544,9 @@ cmd_exec(int argc, char **argv)
 		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *url = NULL, *eq;
+	const char *url = NULL;
 	char name[64];
 	struct sigaction sa;
-	pthread_t *th;
-	long i;
-	size_t k;
 	int ch, quiet = 0;
 
 	uk_cli_subcommand("exec");
@@ -659,16 +554,7 @@ cmd_exec(int argc, char **argv)
 	    -1) {
 		switch (ch) {
 		case 'H':
-			if (!(eq = strchr(optarg, '=')) || eq == optarg)
-				uk_cli_usage(&c,
-				    "-H: expected tool=command: '%s'", optarg);
-			ex.h = uk_xrealloc(ex.h, (ex.nh + 1) * sizeof(*ex.h));
-			ex.h[ex.nh].tool =
-			    uk_xmemdup(optarg, (size_t)(eq - optarg));
-			if (split_words(eq + 1, &ex.h[ex.nh]))
-				uk_cli_usage(&c, "-H: bad command: '%s'",
-				    eq + 1);
-			ex.nh++;
+			handler_add(&c, optarg);
 			break;
 		case TA_OPT_IDLE:
 			if (uk_parse_long(optarg, 1, 3600, &ex.idle))
@@ -709,26 +595,14 @@ cmd_exec(int argc, char **argv)
 		ex.executor = name;
 	}
 	uk_buf_init(&ex.tools, 0);
-	for (k = 0; k < ex.nh; k++)
-		uk_buf_addf(&ex.tools, "%s%s", k ? "," : "", ex.h[k].tool);
+	handlers_tools(&ex.tools);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	uk_sse_init(&ex.sse, on_event, NULL);
-	th = uk_xcalloc((size_t)ex.jobs, sizeof(*th));
-	for (i = 0; i < ex.jobs; i++)
-		if (pthread_create(&th[i], NULL, worker, NULL))
-			uk_die(UK_EXIT_FATAL, "cannot start a thread");
-	follow_stream();
-	pthread_mutex_lock(&ex.mu);
-	stopping = 1;
-	pthread_cond_broadcast(&ex.cv);
-	pthread_mutex_unlock(&ex.mu);
-	for (i = 0; i < ex.jobs; i++)
-		pthread_join(th[i], NULL);
-	free(th);
+	run_workers();
 	exec_release();
 	client_release();
 	return uk_status;

@@ -11,53 +11,11 @@
 #include "cli.h"
 #include "json.h"
 #include "jsonl.h"
-#include "session.h"
 #include "url.h"
 #include "util.h"
 #include "urlcache.h"
 
 #include "banned.h"
-
-/*
- * The synopsis, one block per subcommand: "urlcache -h" prints them all,
- * "urlcache get -h" its own (urlcache(1)'s SYNOPSIS, word for word).
- */
-#define SYN_GET                                                             \
-	"urlcache [-q] [-d dir] [--ttl ttl] get [-S name] [-i file] [-o file]\n" \
-	"                [--stale] [url ...]\n"
-#define SYN_SET "urlcache [-q] [-d dir] set [-o file] [--pass] [file ...]\n"
-#define SYN_INVALIDATE                                                       \
-	"urlcache [-q] [-d dir] invalidate [-S name] [-i file] [-o file]\n" \
-	"                [url ...]\n"
-#define SYN_CLEAR "urlcache [-q] [-d dir] clear [-S name] [-o file]\n"
-#define SYN_CLEANUP                                                     \
-	"urlcache [-q] [-d dir] [--ttl ttl] cleanup [-nv] [-o file] [-s size]\n" \
-	"                [--fast]\n"
-#define SYN_LIST "urlcache [-q] [-d dir] [--ttl ttl] list [-o file]\n"
-#define SYN_STATS "urlcache [-q] [-d dir] [--ttl ttl] stats [-o file]\n"
-#define SYN_PATH "urlcache [-d dir] path [url]\n"
-#define SYN_SESSION                                                         \
-	"urlcache [-q] [-d dir] [--ttl ttl] session [-o file]\n"           \
-	"       urlcache [-q] [-d dir] session [--keep] [-o file] name\n"  \
-	"                list|clear\n"                                     \
-	"       urlcache [-q] [-d dir] session [--keep] [-o file] name add\n" \
-	"                [url ...]\n"                                      \
-	"       urlcache [-q] [-d dir] session [--keep] [-o file] name\n"  \
-	"                get|remove url ...\n"
-#define U "usage: "
-#define I "       "
-
-#define OPT_O \
-	"  -o, --output=FILE         write the records to FILE, not stdout\n"
-#define OPT_TAIL                                                          \
-	"      --compact             one JSON line per record, even on a "  \
-	"terminal\n"                                                       \
-	"      --pretty              indented records, even in a pipe\n"    \
-	"  -h, --help                the synopsis (-h) or this help (--help)\n" \
-	"\n"                                                               \
-	"Global options (-d, -q, --ttl) go before the command: see "       \
-	"'urlcache --help'.\n"                                             \
-	"See urlcache(1).\n"
 
 static const struct uk_cli cli = { "urlcache",
 	U SYN_GET I SYN_SET I SYN_INVALIDATE I SYN_CLEAR I SYN_CLEANUP I SYN_LIST
@@ -130,14 +88,23 @@ emit(yajl_val v)
 		uk_jsonl_out_record(&out, v);
 }
 
-/* What urlfetch says of a URL that holds NUL; it is neither read nor kept. */
+void
+out_opts(const struct uk_cli *c, int argc, char **argv,
+    const struct option *lo, int flag_ch, int *flag, const char **output)
+{
+	int ch;
 
-/*
- * How records are read (lib/jsonl): bad lines become error records, and
- * records that arrive failed pass through (not with -q, which writes
- * nothing).
- */
-static void
+	while ((ch = uk_cli_getopt(c, argc, argv, "ho:", lo)) != -1) {
+		if (flag_ch && ch == flag_ch)
+			*flag = 1;
+		else if (ch == 'o')
+			*output = optarg;
+		else
+			uk_cli_usage(c, NULL);
+	}
+}
+
+void
 policy_init(struct uk_jsonl_policy *p, int flags, const char *require)
 {
 	memset(p, 0, sizeof(*p));
@@ -146,21 +113,7 @@ policy_init(struct uk_jsonl_policy *p, int flags, const char *require)
 	p->out = &out;
 }
 
-/*
- * The URLs of get, invalidate and session: operands and -i files, in
- * command-line order (the option string starts with '-', so that getopt
- * hands operands over in their place).
- */
-struct input {
-	int file; /* -i FILE, else a URL operand */
-	const char *s;
-};
-struct inputs {
-	struct input *v;
-	size_t n;
-};
-
-static void
+void
 inputs_add(struct inputs *in, int file, const char *s)
 {
 	in->v = uk_xrealloc(in->v, (in->n + 1) * sizeof(*in->v));
@@ -233,13 +186,7 @@ each_record(const char *path, void (*fn)(const char *url, yajl_val in))
 	uk_jsonl_close(&in);
 }
 
-/*
- * Run fn for each URL: the operands and the records of -i files in
- * their order, else url records or bare URLs on standard input.  fn gets
- * the record read (or NULL for operands).  An operand that is not a URL
- * is an error record, and the run goes on.
- */
-static void
+void
 each_url(const struct inputs *in, void (*fn)(const char *url, yajl_val in))
 {
 	char msg[300];
@@ -271,8 +218,7 @@ each_url(const struct inputs *in, void (*fn)(const char *url, yajl_val in))
 	}
 }
 
-/* A record for url with error set, as a miss is answered. */
-static void
+void
 emit_missing(const char *url, const char *msg)
 {
 	yajl_val v = uk_json_object();
@@ -284,11 +230,6 @@ emit_missing(const char *url, const char *msg)
 	uk_json_free(v);
 	uk_status_set(UK_EXIT_FAIL);
 }
-
-static struct {
-	int stale;
-	struct uk_session *session;
-} get_opt;
 
 /* Write an entry's raw text (one JSON line): as it is in a pipe, parsed
  * and written as a record when the output is pretty-printed. */
@@ -306,21 +247,20 @@ emit_raw(const char *s, size_t len)
 	uk_jsonl_out_raw(&out, s, len);
 }
 
-static void
-get_one(const char *url, yajl_val in)
+void
+emit_cached(const char *url, struct uk_session *s, int stale)
 {
 	static struct uk_buf raw = UK_BUF_INIT;
 	struct uk_err err;
 	yajl_val rec;
 	int r, expired = 0;
 
-	(void)in;
 	if (!url) { /* the end: free what is kept between calls */
 		uk_buf_release(&raw);
 		return;
 	}
-	if (get_opt.session) {
-		r = uk_session_content(get_opt.session, url, &rec, &err);
+	if (s) {
+		r = uk_session_content(s, url, &rec, &err);
 		if (r == 0) {
 			emit_missing(url,
 			    "not fetched: in neither the session "
@@ -335,7 +275,7 @@ get_one(const char *url, yajl_val in)
 	} else {
 		/* The entry's text as it is, plus "cached": no tree. */
 		r = uk_cache_get_raw(&cache, url,
-		    get_opt.stale ? UK_CACHE_STALE : 0, &raw, &expired, &err);
+		    stale ? UK_CACHE_STALE : 0, &raw, &expired, &err);
 		if (r == 0) {
 			emit_missing(url, "not in the cache");
 			return;
@@ -359,8 +299,7 @@ get_one(const char *url, yajl_val in)
 	emit_missing(url, err.msg);
 }
 
-/* Parse a session name, or exit 2. */
-static void
+void
 session_open(const struct uk_cli *c, struct uk_session *s, const char *name)
 {
 	struct uk_err err;
@@ -369,8 +308,7 @@ session_open(const struct uk_cli *c, struct uk_session *s, const char *name)
 		uk_cli_usage(c, "%s", err.msg);
 }
 
-/* A session name given with -S: checked before any work. */
-static void
+void
 session_name_check(const struct uk_cli *c, const char *name)
 {
 	if (name && !uk_session_name_ok(name))
@@ -378,6 +316,87 @@ session_name_check(const struct uk_cli *c, const char *name)
 		    "bad session name '%.64s': use 1-64 of A-Z a-z 0-9 . _ -, "
 		    "not starting with a dot",
 		    name);
+}
+
+/*
+ * What get and invalidate share: the URLs (operands and -i files, in
+ * their order: the option string starts with '-', so that getopt hands
+ * operands over in their place), -o and -S.
+ */
+struct url_cmd {
+	struct inputs in;
+	const char *output, *sname;
+	struct uk_session s;
+};
+
+#define URL_CMD_SHORTOPTS "-hi:o:S:"
+#define URL_CMD_LONGOPTS                                \
+	{ "input", required_argument, NULL, 'i' },      \
+	{ "output", required_argument, NULL, 'o' },     \
+	{ "session", required_argument, NULL, 'S' }
+
+/* One of url_cmd's options: 1, or 0 when ch is none of them. */
+static int
+url_cmd_opt(struct url_cmd *u, int ch)
+{
+	switch (ch) {
+	case 1:
+		inputs_add(&u->in, 0, optarg);
+		break;
+	case 'i':
+		inputs_add(&u->in, 1, optarg);
+		break;
+	case 'o':
+		u->output = optarg;
+		break;
+	case 'S':
+		u->sname = optarg;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * After the options: the operands after "--", the checks (need_url: no
+ * URL at all is a usage error), then start() and the -S session opened.
+ * Returns the session, or NULL without -S.
+ */
+static struct uk_session *
+url_cmd_start(const struct uk_cli *c, struct url_cmd *u, int argc,
+    char **argv, int need_url)
+{
+	while (optind < argc) /* after "--" */
+		inputs_add(&u->in, 0, argv[optind++]);
+	if (need_url && !u->in.n)
+		uk_cli_usage(c, "no URL given (for standard input, use -i -)");
+	session_name_check(c, u->sname);
+	start(u->output);
+	if (!u->sname)
+		return NULL;
+	session_open(c, &u->s, u->sname);
+	return &u->s;
+}
+
+static void
+url_cmd_release(struct url_cmd *u)
+{
+	if (u->sname)
+		uk_session_release(&u->s);
+	free(u->in.v);
+}
+
+static struct {
+	int stale;
+	struct uk_session *session;
+} get_opt;
+
+static void
+get_one(const char *url, yajl_val in)
+{
+	(void)in;
+	emit_cached(url, get_opt.session, get_opt.stale);
 }
 
 static int
@@ -394,53 +413,27 @@ cmd_get(int argc, char **argv)
 		"      --stale               expired entries too, with "
 		"\"expired\": true\n" OPT_TAIL };
 	static const struct option lo[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "session", required_argument, NULL, 'S' },
+		URL_CMD_LONGOPTS,
 		{ "stale", no_argument, NULL, OPT_STALE },
 		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct inputs in = { NULL, 0 };
-	struct uk_session s;
-	const char *sname = NULL, *output = NULL;
+	struct url_cmd u;
 	int ch;
 
+	memset(&u, 0, sizeof(u));
 	uk_cli_subcommand("get");
-	while ((ch = uk_cli_getopt(&c, argc, argv, "-hi:o:S:", lo)) != -1) {
-		switch (ch) {
-		case 1:
-			inputs_add(&in, 0, optarg);
-			break;
-		case 'i':
-			inputs_add(&in, 1, optarg);
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case OPT_STALE:
+	while ((ch = uk_cli_getopt(&c, argc, argv, URL_CMD_SHORTOPTS, lo)) !=
+	    -1) {
+		if (ch == OPT_STALE)
 			get_opt.stale = 1;
-			break;
-		case 'S':
-			sname = optarg;
-			break;
-		default:
+		else if (!url_cmd_opt(&u, ch))
 			uk_cli_usage(&c, NULL);
-		}
 	}
-	while (optind < argc) /* after "--" */
-		inputs_add(&in, 0, argv[optind++]);
-	session_name_check(&c, sname);
-	start(output);
-	if (sname) {
-		session_open(&c, &s, sname);
-		get_opt.session = &s;
-	}
-	each_url(&in, get_one);
-	get_one(NULL, NULL);
-	if (sname)
-		uk_session_release(&s);
-	free(in.v);
+	get_opt.session = url_cmd_start(&c, &u, argc, argv, 0);
+	each_url(&u.in, get_one);
+	emit_cached(NULL, NULL, 0);
+	url_cmd_release(&u);
 	return 0;
 }
 
@@ -466,17 +459,10 @@ cmd_set(int argc, char **argv)
 	yajl_val rec;
 	const char *url, *output = NULL;
 	size_t len;
-	int ch, i, r, pass = 0;
+	int i, r, pass = 0;
 
 	uk_cli_subcommand("set");
-	while ((ch = uk_cli_getopt(&c, argc, argv, "ho:", lo)) != -1) {
-		if (ch == OPT_PASS)
-			pass = 1;
-		else if (ch == 'o')
-			output = optarg;
-		else
-			uk_cli_usage(&c, NULL);
-	}
+	out_opts(&c, argc, argv, lo, OPT_PASS, &pass, &output);
 	argc -= optind;
 	argv += optind;
 	start(output);
@@ -569,321 +555,23 @@ cmd_invalidate(int argc, char **argv)
 		"  -S, --session=NAME        remove the URLs from session NAME "
 		"too\n" OPT_TAIL };
 	static const struct option lo[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "session", required_argument, NULL, 'S' },
+		URL_CMD_LONGOPTS,
 		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct inputs in = { NULL, 0 };
-	struct uk_session s;
-	const char *sname = NULL, *output = NULL;
+	struct url_cmd u;
 	int ch;
 
+	memset(&u, 0, sizeof(u));
 	uk_cli_subcommand("invalidate");
-	while ((ch = uk_cli_getopt(&c, argc, argv, "-hi:o:S:", lo)) != -1) {
-		switch (ch) {
-		case 1:
-			inputs_add(&in, 0, optarg);
-			break;
-		case 'i':
-			inputs_add(&in, 1, optarg);
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'S':
-			sname = optarg;
-			break;
-		default:
+	while ((ch = uk_cli_getopt(&c, argc, argv, URL_CMD_SHORTOPTS, lo)) !=
+	    -1)
+		if (!url_cmd_opt(&u, ch))
 			uk_cli_usage(&c, NULL);
-		}
-	}
-	while (optind < argc) /* after "--" */
-		inputs_add(&in, 0, argv[optind++]);
 	/* Not every entry for a forgotten operand: give '-i -' for stdin. */
-	if (!in.n)
-		uk_cli_usage(&c, "no URL given (for standard input, use -i -)");
-	session_name_check(&c, sname);
-	start(output);
-	if (sname) {
-		session_open(&c, &s, sname);
-		inv_session = &s;
-	}
-	each_url(&in, invalidate_one);
-	if (sname)
-		uk_session_release(&s);
-	free(in.v);
-	return 0;
-}
-
-static int
-cmd_clear(int argc, char **argv)
-{
-	static const struct uk_cli c = { "urlcache clear", U SYN_CLEAR,
-		"Delete every entry of the cache and write {\"removed\":N}.\n"
-		"\n" OPT_O
-		"  -S, --session=NAME        empty session NAME too\n" OPT_TAIL };
-	static const struct option lo[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "session", required_argument, NULL, 'S' },
-		UK_CLI_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct uk_session s;
-	struct uk_err err;
-	const char *sname = NULL, *output = NULL;
-	long n, ns = 0;
-	yajl_val v;
-	int ch;
-
-	uk_cli_subcommand("clear");
-	while ((ch = uk_cli_getopt(&c, argc, argv, "ho:S:", lo)) != -1) {
-		if (ch == 'S')
-			sname = optarg;
-		else if (ch == 'o')
-			output = optarg;
-		else
-			uk_cli_usage(&c, NULL);
-	}
-	if (optind != argc)
-		uk_cli_usage(&c, "unexpected operand '%s'", argv[optind]);
-	session_name_check(&c, sname);
-	start(output);
-	if (sname)
-		session_open(&c, &s, sname);
-	if ((n = uk_cache_remove_all(&cache, &err)) < 0)
-		lib_error(&err);
-	if (sname) {
-		if ((ns = uk_session_remove_all(&s, &err)) < 0)
-			lib_error(&err);
-		uk_session_release(&s);
-	}
-	if (n < 0 || ns < 0)
-		return 0;
-	v = uk_json_object();
-	uk_json_set_int(v, "removed", n);
-	if (sname)
-		uk_json_set_int(v, "session_removed", ns);
-	emit(v);
-	uk_json_free(v);
-	return 0;
-}
-
-/* session NAME add: the URLs' cache entries, or records on stdin. */
-static struct uk_session *cur;
-
-static void
-session_add_url(const char *url, yajl_val in)
-{
-	struct uk_err err;
-	yajl_val rec;
-	int r;
-
-	(void)in;
-	r = uk_cache_get(&cache, url, 0, &rec, NULL, &err);
-	if (r < 0) {
-		lib_error(&err);
-		return;
-	}
-	if (r == 0) {
-		emit_missing(url, "not in the cache");
-		return;
-	}
-	if (uk_session_add(cur, rec, &err))
-		lib_error(&err);
-	uk_json_free(rec);
-}
-
-static void
-session_add_stdin(void)
-{
-	struct uk_jsonl_policy p;
-	struct uk_jsonl_in in;
-	struct uk_err err;
-	yajl_val rec;
-	int r;
-
-	if (uk_jsonl_open(&in, "-", &err))
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
-	/* A session keeps failures too: they are its records. */
-	policy_init(&p, UK_JSONL_TAKE_FAILED, NULL);
-	while ((r = uk_jsonl_take(&in, &p, &rec, &err)) > 0) {
-		if (uk_session_add(cur, rec, &err)) {
-			if (err.code == UK_EXIT_FATAL)
-				uk_die(UK_EXIT_FATAL, "%s", err.msg);
-			uk_jsonl_out_error(&out, in.name, in.lineno,
-			    err.msg);
-		}
-		uk_json_free(rec);
-	}
-	if (r < 0)
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
-	uk_jsonl_close(&in);
-}
-
-static void
-session_get_one(const char *url, yajl_val in)
-{
-	get_opt.session = cur;
-	get_one(url, in);
-}
-
-static void
-session_remove_one(const char *url, yajl_val in)
-{
-	struct uk_err err;
-	yajl_val v;
-	int r;
-
-	(void)in;
-	if ((r = uk_session_remove(cur, url, &err)) < 0) {
-		lib_error(&err);
-		return;
-	}
-	v = uk_json_object();
-	uk_json_set_str(v, "url", url);
-	uk_json_set_bool(v, "found", r);
-	emit(v);
-	uk_json_free(v);
-}
-
-/* urlcache session: one record per session. */
-static int
-session_list_one(void *ctx, const char *name)
-{
-	struct uk_session_stat st;
-	struct uk_session s;
-	struct uk_err err;
-	char when[40];
-	yajl_val v;
-
-	(void)ctx;
-	if (uk_session_open(&s, &cache, name, &err))
-		return 0; /* uk_session_walk gives valid names only */
-	if (uk_session_stat(&s, &st, &err)) {
-		lib_error(&err);
-		uk_session_release(&s);
-		return 0;
-	}
-	v = uk_json_object();
-	uk_json_set_str(v, "session", name);
-	uk_json_set_int(v, "records", st.records);
-	uk_json_set_int(v, "bytes", st.bytes);
-	uk_time_fmt(st.changed, when, sizeof(when));
-	uk_json_set_str(v, "changed_at", when);
-	uk_json_set_bool(v, "keep", st.keep);
-	uk_json_set_bool(v, "expired", st.expired);
-	emit(v);
-	uk_json_free(v);
-	uk_session_release(&s);
-	return 0;
-}
-
-static int
-cmd_session(int argc, char **argv)
-{
-	static const struct uk_cli c = { "urlcache session", U SYN_SESSION,
-		"List the sessions (no name), or list, clear, add to, get "
-		"from a session.\n"
-		"\n"
-		"      --keep                keep the session past the time to "
-		"live\n" OPT_O OPT_TAIL };
-	static const struct option lo[] = {
-		{ "keep", no_argument, NULL, OPT_KEEP },
-		{ "output", required_argument, NULL, 'o' },
-		UK_CLI_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct inputs in = { NULL, 0 };
-	struct uk_session s;
-	struct uk_err err;
-	const char *verb, *output = NULL;
-	yajl_val list, v;
-	size_t i;
-	long n;
-	int ch, keep = 0, r;
-
-	uk_cli_subcommand("session");
-	while ((ch = uk_cli_getopt(&c, argc, argv, "ho:", lo)) != -1) {
-		if (ch == OPT_KEEP)
-			keep = 1;
-		else if (ch == 'o')
-			output = optarg;
-		else
-			uk_cli_usage(&c, NULL);
-	}
-	argc -= optind;
-	argv += optind;
-	if (argc == 0) {
-		if (keep)
-			uk_cli_usage(&c, "--keep needs a session name");
-		start(output);
-		if (uk_session_walk(&cache, session_list_one, NULL, &err))
-			lib_error(&err);
-		return 0;
-	}
-	if (argc < 2)
-		uk_cli_usage(&c, "'%s': list, add, get, remove or clear "
-				 "expected after the name",
-		    argv[0]);
-	verb = argv[1];
-	if (!((!strcmp(verb, "list") || !strcmp(verb, "clear")) && argc == 2) &&
-	    strcmp(verb, "add") &&
-	    !((!strcmp(verb, "get") || !strcmp(verb, "remove")) && argc > 2))
-		uk_cli_usage(&c, "bad use of '%s'", verb);
-	session_name_check(&c, argv[0]);
-	start(output);
-	session_open(&c, &s, argv[0]);
-	cur = &s;
-	for (i = 2; i < (size_t)argc; i++)
-		inputs_add(&in, 0, argv[i]);
-	if (strcmp(verb, "add") && strcmp(verb, "clear")) {
-		/* Reading or removing from a session that is not there is
-		 * a mistake to say (a name mistyped), not an empty answer. */
-		if ((r = uk_session_exists(&s, &err)) <= 0) {
-			if (r < 0)
-				lib_error(&err);
-			else
-				uk_warn("no session '%s'", s.name);
-			uk_status_set(UK_EXIT_FAIL);
-			uk_session_release(&s);
-			free(in.v);
-			return 0;
-		}
-	}
-	if (!strcmp(verb, "list")) {
-		if (uk_session_list(&s, &list, &err) == 0) {
-			for (i = 0; i < list->u.array.len; i++)
-				emit(list->u.array.values[i]);
-			uk_json_free(list);
-		} else {
-			lib_error(&err);
-		}
-	} else if (!strcmp(verb, "clear")) {
-		/* The session goes, its mark too (unless --keep again). */
-		if ((n = uk_session_delete(&s, &err)) < 0) {
-			lib_error(&err);
-		} else {
-			v = uk_json_object();
-			uk_json_set_int(v, "removed", n);
-			emit(v);
-			uk_json_free(v);
-		}
-	} else if (!strcmp(verb, "add")) {
-		if (in.n)
-			each_url(&in, session_add_url);
-		else
-			session_add_stdin();
-	} else if (!strcmp(verb, "get")) {
-		each_url(&in, session_get_one);
-	} else {
-		each_url(&in, session_remove_one);
-	}
-	if (keep && uk_session_keep(&s, &err))
-		lib_error(&err);
-	uk_session_release(&s);
-	free(in.v);
+	inv_session = url_cmd_start(&c, &u, argc, argv, 1);
+	each_url(&u.in, invalidate_one);
+	url_cmd_release(&u);
 	return 0;
 }
 

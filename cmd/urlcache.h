@@ -4,14 +4,60 @@
 
 /*
  * What urlcache's own files share (cmd/urlcache*.c, private to the
- * program): its global options, the cache and output it opened, and the
- * subcommands that live in urlcache_maint.c.
+ * program): the usage text, its global options, the cache and output it
+ * opened, how URLs are read, and the subcommands that live in
+ * urlcache_maint.c and urlcache_session.c.
  */
 
 #include "cache.h"
 #include "cli.h"
 #include "jsonl.h"
+#include "session.h"
 #include "util.h"
+
+/*
+ * The synopsis, one block per subcommand: "urlcache -h" prints them all,
+ * "urlcache get -h" its own (urlcache(1)'s SYNOPSIS, word for word).
+ */
+#define SYN_GET                                                             \
+	"urlcache [-q] [-d dir] [--ttl ttl] get [-S name] [-i file] [-o file]\n" \
+	"                [--stale] [url ...]\n"
+#define SYN_SET "urlcache [-q] [-d dir] set [-o file] [--pass] [file ...]\n"
+#define SYN_INVALIDATE                                                       \
+	"urlcache [-q] [-d dir] invalidate [-S name] [-i file] [-o file]\n" \
+	"                [url ...]\n"
+#define SYN_CLEAR "urlcache [-q] [-d dir] clear [-S name] [-o file]\n"
+#define SYN_CLEANUP                                                     \
+	"urlcache [-q] [-d dir] [--ttl ttl] cleanup [-nv] [-o file] [-s size]\n" \
+	"                [--fast]\n"
+#define SYN_LIST "urlcache [-q] [-d dir] [--ttl ttl] list [-o file]\n"
+#define SYN_STATS "urlcache [-q] [-d dir] [--ttl ttl] stats [-o file]\n"
+#define SYN_PATH "urlcache [-d dir] path [url]\n"
+#define SYN_SESSION                                                         \
+	"urlcache [-q] [-d dir] [--ttl ttl] session [-o file]\n"           \
+	"       urlcache [-q] [-d dir] session [--keep] [-o file] name\n"  \
+	"                list|clear\n"                                     \
+	"       urlcache [-q] [-d dir] session [--keep] [-o file] name add\n" \
+	"                [url ...]\n"                                      \
+	"       urlcache [-q] [-d dir] session [--keep] [-o file] name\n"  \
+	"                get|remove url ...\n"
+#define U "usage: "
+#define I "       "
+
+/* The lines of the subcommands' --help that they share. */
+#define OPT_O \
+	"  -o, --output=FILE         write the records to FILE, not stdout\n"
+#define OPT_FORMAT                                                        \
+	"      --compact             one JSON line per record, even on a "  \
+	"terminal\n"                                                       \
+	"      --pretty              indented records, even in a pipe\n"
+#define OPT_END                                                           \
+	"  -h, --help                the synopsis (-h) or this help (--help)\n" \
+	"\n"                                                               \
+	"Global options (-d, -q, --ttl) go before the command: see "       \
+	"'urlcache --help'.\n"                                             \
+	"See urlcache(1).\n"
+#define OPT_TAIL OPT_FORMAT OPT_END
 
 struct urlcache_opt {
 	const char *dir; /* -d, else the default (NULL) */
@@ -45,11 +91,70 @@ void lib_error(const struct uk_err *err);
 /* Write v to stdout unless -q (v stays the caller's). */
 void emit(yajl_val v);
 
+/*
+ * The options of a subcommand that has -o and at most one long-only flag
+ * (flag_ch; 0: none): -o's file into *output, the flag into *flag; exit 2
+ * on any other option, with c's usage line.
+ */
+void out_opts(const struct uk_cli *c, int argc, char **argv,
+    const struct option *lo, int flag_ch, int *flag, const char **output);
+
+/*
+ * How records are read (lib/jsonl) with flags and the field required:
+ * bad lines become error records, and records that arrive failed pass
+ * through (not with -q, which writes nothing).
+ */
+void policy_init(struct uk_jsonl_policy *p, int flags, const char *require);
+
+/*
+ * The URLs of get, invalidate and session: operands and -i files, in
+ * command-line order.  inputs_add appends one (file: an -i FILE, else a
+ * URL operand); v is the caller's to free.
+ */
+struct input {
+	int file; /* -i FILE, else a URL operand */
+	const char *s;
+};
+struct inputs {
+	struct input *v;
+	size_t n;
+};
+void inputs_add(struct inputs *in, int file, const char *s);
+
+/*
+ * Run fn for each URL: the operands and the records of -i files in
+ * their order, else url records or bare URLs on standard input.  fn gets
+ * the record read (or NULL for operands).  An operand that is not a URL
+ * is an error record, and the run goes on.
+ */
+void each_url(const struct inputs *in,
+    void (*fn)(const char *url, yajl_val in));
+
+/* A record for url with error set msg and "cached": false; exit 1. */
+void emit_missing(const char *url, const char *msg);
+
+/*
+ * Write the record of url: from session s when it has one (s may be
+ * NULL), else the cache's entry with "cached": true (expired ones too
+ * with stale); a miss is emit_missing's record.  url NULL frees what
+ * is kept between calls.
+ */
+void emit_cached(const char *url, struct uk_session *s, int stale);
+
+/* A session name given by the user: checked (else exit 2 with c's usage
+ * line), then opened in s. */
+void session_name_check(const struct uk_cli *c, const char *name);
+void session_open(const struct uk_cli *c, struct uk_session *s,
+    const char *name);
+
 /* Subcommands of urlcache_maint.c: argc and argv from the subcommand's
  * name on; each returns the exit status. */
+int cmd_clear(int argc, char **argv);
 int cmd_cleanup(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_path(int argc, char **argv);
+/* The session subcommand (urlcache_session.c), as those above. */
+int cmd_session(int argc, char **argv);
 
 #endif

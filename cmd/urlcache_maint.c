@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* urlcache's upkeep of the cache: cleanup, list, stats and path. */
+/* urlcache's upkeep of the cache: clear, cleanup, list, stats and path. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,32 +88,19 @@ expire_one(void *ctx, const char *name)
 int
 cmd_cleanup(int argc, char **argv)
 {
-	static const struct uk_cli c = { "urlcache cleanup",
-		"usage: urlcache [-q] [-d dir] [--ttl ttl] cleanup [-nv] "
-		"[-o file] [-s size]\n"
-		"                [--fast]\n",
+	static const struct uk_cli c = { "urlcache cleanup", U SYN_CLEANUP,
 		"Delete expired, corrupt and temporary files, and expired "
 		"sessions.\n"
 		"\n"
 		"  -n, --dry-run             remove nothing; say what would go\n"
-		"  -o, --output=FILE         write the records to FILE, not "
-		"stdout\n"
+		OPT_O
 		"  -s, --max-size=SIZE       then evict the least recently used "
 		"entries\n"
 		"                            until the rest fit in SIZE (with a "
 		"unit: 500M)\n"
 		"  -v, --verbose             a record for each file removed\n"
 		"      --fast                do not read fresh entries to find "
-		"corrupt ones\n"
-		"      --compact             one JSON line per record, even on a "
-		"terminal\n"
-		"      --pretty              indented records, even in a pipe\n"
-		"  -h, --help                the synopsis (-h) or this help "
-		"(--help)\n"
-		"\n"
-		"Global options (-d, -q, --ttl) go before the command: see "
-		"'urlcache --help'.\n"
-		"See urlcache(1).\n" };
+		"corrupt ones\n" OPT_TAIL };
 	static const struct option lo[] = {
 		{ "fast", no_argument, NULL, OPT_FAST },
 		{ "max-size", required_argument, NULL, 's' },
@@ -246,15 +233,9 @@ simple_opts(const struct uk_cli *c, const char *sub, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *output = NULL;
-	int ch;
 
 	uk_cli_subcommand(sub);
-	while ((ch = uk_cli_getopt(c, argc, argv, "ho:", lo)) != -1) {
-		if (ch == 'o')
-			output = optarg;
-		else
-			uk_cli_usage(c, NULL);
-	}
+	out_opts(c, argc, argv, lo, 0, NULL, &output);
 	if (optind != argc)
 		uk_cli_usage(c, "unexpected operand '%s'", argv[optind]);
 	/* -q: their output is what was asked for, so it quiets only the
@@ -263,23 +244,13 @@ simple_opts(const struct uk_cli *c, const char *sub, int argc, char **argv)
 	start(output);
 }
 
-#define SIMPLE_HELP                                                        \
-	"\n"                                                               \
-	"  -o, --output=FILE         write the records to FILE, not stdout\n" \
-	"      --compact             one JSON line per record, even on a "  \
-	"terminal\n"                                                       \
-	"      --pretty              indented records, even in a pipe\n"    \
-	"  -h, --help                the synopsis (-h) or this help (--help)\n" \
-	"\n"                                                               \
-	"Global options (-d, -q, --ttl) go before the command: see "       \
-	"'urlcache --help'.\n"                                             \
-	"See urlcache(1).\n"
+#define SIMPLE_HELP "\n" OPT_O OPT_TAIL
 
 int
 cmd_list(int argc, char **argv)
 {
 	static const struct uk_cli c = { "urlcache list",
-		"usage: urlcache [-q] [-d dir] [--ttl ttl] list [-o file]\n",
+		U SYN_LIST,
 		"Write one record per cache entry (url, key, times, size, "
 		"expired).\n" SIMPLE_HELP };
 	struct uk_err err;
@@ -323,7 +294,7 @@ int
 cmd_stats(int argc, char **argv)
 {
 	static const struct uk_cli c = { "urlcache stats",
-		"usage: urlcache [-q] [-d dir] [--ttl ttl] stats [-o file]\n",
+		U SYN_STATS,
 		"Write one record about the cache: entries, bytes, expired, "
 		"oldest, newest.\n" SIMPLE_HELP };
 	struct stats s;
@@ -363,16 +334,9 @@ cmd_stats(int argc, char **argv)
 int
 cmd_path(int argc, char **argv)
 {
-	static const struct uk_cli c = { "urlcache path",
-		"usage: urlcache [-d dir] path [url]\n",
+	static const struct uk_cli c = { "urlcache path", U SYN_PATH,
 		"Print the cache directory, or the file of a URL's entry.\n"
-		"\n"
-		"  -h, --help                the synopsis (-h) or this help "
-		"(--help)\n"
-		"\n"
-		"Global options (-d, -q, --ttl) go before the command: see "
-		"'urlcache --help'.\n"
-		"See urlcache(1).\n" };
+		"\n" OPT_END };
 	static const struct option lo[] = {
 		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -394,5 +358,59 @@ cmd_path(int argc, char **argv)
 		uk_jsonl_out_raw(&out, cache.dir, strlen(cache.dir));
 	}
 	uk_jsonl_out_raw(&out, "\n", 1);
+	return 0;
+}
+
+/* clear: every entry deleted (and -S's session emptied). */
+int
+cmd_clear(int argc, char **argv)
+{
+	static const struct uk_cli c = { "urlcache clear", U SYN_CLEAR,
+		"Delete every entry of the cache and write {\"removed\":N}.\n"
+		"\n" OPT_O
+		"  -S, --session=NAME        empty session NAME too\n" OPT_TAIL };
+	static const struct option lo[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "session", required_argument, NULL, 'S' },
+		UK_CLI_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uk_session s;
+	struct uk_err err;
+	const char *sname = NULL, *output = NULL;
+	long n, ns = 0;
+	yajl_val v;
+	int ch;
+
+	uk_cli_subcommand("clear");
+	while ((ch = uk_cli_getopt(&c, argc, argv, "ho:S:", lo)) != -1) {
+		if (ch == 'S')
+			sname = optarg;
+		else if (ch == 'o')
+			output = optarg;
+		else
+			uk_cli_usage(&c, NULL);
+	}
+	if (optind != argc)
+		uk_cli_usage(&c, "unexpected operand '%s'", argv[optind]);
+	session_name_check(&c, sname);
+	start(output);
+	if (sname)
+		session_open(&c, &s, sname);
+	if ((n = uk_cache_remove_all(&cache, &err)) < 0)
+		lib_error(&err);
+	if (sname) {
+		if ((ns = uk_session_remove_all(&s, &err)) < 0)
+			lib_error(&err);
+		uk_session_release(&s);
+	}
+	if (n < 0 || ns < 0)
+		return 0;
+	v = uk_json_object();
+	uk_json_set_int(v, "removed", n);
+	if (sname)
+		uk_json_set_int(v, "session_removed", ns);
+	emit(v);
+	uk_json_free(v);
 	return 0;
 }

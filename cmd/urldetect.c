@@ -345,6 +345,41 @@ file_label(const char *path)
 	return strcmp(path, "-") ? path : "(standard input)";
 }
 
+/*
+ * Scan the file at path, the i-th operand (0 for standard input), as the
+ * options say.  Returns what the scan returned (-1: fatal), or 0 when the
+ * file cannot be opened (said, and exit status 1).
+ */
+static int
+scan_file(const char *path, int i, struct text *t)
+{
+	struct uk_jsonl_in in;
+	struct uk_err err;
+	int r;
+
+	if (uk_jsonl_open(&in, path, &err)) {
+		uk_warn("%s", err.msg);
+		uk_status_set(UK_EXIT_FAIL);
+		return 0;
+	}
+	cur_file = opt.with_filename ? file_label(in.name) : NULL;
+	if (opt.field) {
+		r = scan_records(&in);
+	} else if (opt.classify) {
+		r = classify_records(&in);
+	} else {
+		/* Each file is a message of its own; with -L, lines are
+		 * numbered within the file. */
+		t->m.no = opt.lines ? 1 : (unsigned long)i + 1;
+		t->m.count = 0;
+		uk_strset_reset(&t->m.seen);
+		t->m.abs = t->m.base = t->nl_upto = 0;
+		r = scan_text(&in, t);
+	}
+	uk_jsonl_close(&in);
+	return r;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -436,29 +471,7 @@ main(int argc, char **argv)
 	memset(&t, 0, sizeof(t));
 	t.m.no = 1;
 	for (i = 0; i < (argc ? argc : 1); i++) {
-		struct uk_jsonl_in in;
-		struct uk_err err;
-
-		if (uk_jsonl_open(&in, argc ? argv[i] : "-", &err)) {
-			uk_warn("%s", err.msg);
-			uk_status_set(UK_EXIT_FAIL);
-			continue;
-		}
-		cur_file = opt.with_filename ? file_label(in.name) : NULL;
-		if (opt.field)
-			r = scan_records(&in);
-		else if (opt.classify)
-			r = classify_records(&in);
-		else {
-			/* Each file is a message of its own; with -L, lines
-			 * are numbered within the file. */
-			t.m.no = opt.lines ? 1 : (unsigned long)i + 1;
-			t.m.count = 0;
-			uk_strset_reset(&t.m.seen);
-			t.m.abs = t.m.base = t.nl_upto = 0;
-			r = scan_text(&in, &t);
-		}
-		uk_jsonl_close(&in);
+		r = scan_file(argc ? argv[i] : "-", i, &t);
 		if (r < 0)
 			uk_status_set(UK_EXIT_FATAL);
 		if (r || (opt.quiet && found))

@@ -384,6 +384,45 @@ take_operand(struct run *r, const char *arg)
 	s->qi->done = s->job.done;
 }
 
+/*
+ * The run's fetcher, -S's session (or exit 3 when either cannot be had),
+ * and the output queue on stdout.
+ */
+static void
+run_init(struct run *r)
+{
+	struct uk_err err;
+
+	memset(r, 0, sizeof(*r));
+	if (uk_fetch_init(&r->f, &opt.fo, &err))
+		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+	if (opt.session) {
+		if (uk_cache_open(&r->scache, opt.fo.cache_dir, opt.fo.ttl,
+			&err) ||
+		    uk_session_open(&r->sess, &r->scache, opt.session, &err))
+			uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		r->have_sess = 1;
+	}
+	uk_jsonl_out_init(&out, stdout);
+	uk_jsonl_queue_init(&r->q, &out);
+	r->q.write = write_item;
+	r->q.arg = r;
+}
+
+static void
+run_release(struct run *r)
+{
+	free(r->msgkey);
+	uk_jsonl_queue_release(&r->q);
+	uk_fetch_release(&r->f);
+	if (r->have_sess) {
+		uk_session_release(&r->sess);
+		uk_cache_release(&r->scache);
+	}
+	uk_jsonl_out_finish(&out);
+	uk_jsonl_out_release(&out);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -411,20 +450,7 @@ main(int argc, char **argv)
 	if (uk_progress_on(&prog.p))
 		opt.fo.repo.progress = progress_repo;
 
-	memset(&r, 0, sizeof(r));
-	if (uk_fetch_init(&r.f, &opt.fo, &err))
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
-	if (opt.session) {
-		if (uk_cache_open(&r.scache, opt.fo.cache_dir, opt.fo.ttl,
-			&err) ||
-		    uk_session_open(&r.sess, &r.scache, opt.session, &err))
-			uk_die(UK_EXIT_FATAL, "%s", err.msg);
-		r.have_sess = 1;
-	}
-	uk_jsonl_out_init(&out, stdout);
-	uk_jsonl_queue_init(&r.q, &out);
-	r.q.write = write_item;
-	r.q.arg = &r;
+	run_init(&r);
 	window = 4 * opt.fo.http.jobs < 16 ? 16 : 4 * opt.fo.http.jobs;
 
 	i = 0;
@@ -497,15 +523,7 @@ main(int argc, char **argv)
 	}
 	if (open_in)
 		uk_jsonl_close(&in);
-	free(r.msgkey);
-	uk_jsonl_queue_release(&r.q);
-	uk_fetch_release(&r.f);
-	if (r.have_sess) {
-		uk_session_release(&r.sess);
-		uk_cache_release(&r.scache);
-	}
-	uk_jsonl_out_finish(&out);
-	uk_jsonl_out_release(&out);
+	run_release(&r);
 	uk_fetchargs_release(&opt);
 	return uk_status;
 }

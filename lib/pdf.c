@@ -26,6 +26,7 @@
 #include <poppler.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@
 
 #include "buf.h"
 #include "extract.h"
+#include "extract_int.h"
 #include "extract_md.h"
 #include "util.h"
 #include "banned.h"
@@ -673,23 +675,15 @@ write_all(int fd, const char *p, size_t n)
 	}
 }
 
-/* Strip and collapse whitespace; NULL for nothing. */
+/* Strip and collapse white space (extract's squeeze); NULL for nothing. */
 static char *
 clean(const char *s)
 {
 	struct uk_buf b = UK_BUF_INIT;
 	int sp = 0;
 
-	for (; s && *s; s++) {
-		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') {
-			sp = 1;
-			continue;
-		}
-		if (sp && b.len)
-			uk_buf_addch(&b, ' ');
-		sp = 0;
-		uk_buf_addch(&b, *s);
-	}
+	if (s)
+		uk_ex_squeeze(&b, s, &sp, 0, SIZE_MAX);
 	if (!b.len) {
 		uk_buf_release(&b);
 		return NULL;
@@ -808,11 +802,24 @@ answer_fill(const struct uk_buf *ans, int md, struct uk_extract *x,
 	return 0;
 }
 
-/* What both ways of reading check first: 0, or -1 with err. */
+/* How a PDF is read: the options' limits, or the defaults. */
+struct limits {
+	int max_pages, timeout_ms, md;
+};
+
+/*
+ * What both ways of reading do first: x emptied, the limits from o (NULL:
+ * the defaults), the PDF's header and the library checked.  0, or -1 with
+ * err.
+ */
 static int
-pdf_begin(const char *pdf, size_t len, struct uk_extract *x,
-    struct uk_err *err)
+pdf_begin(const char *pdf, size_t len, const struct uk_extract_opts *o,
+    struct limits *l, struct uk_extract *x, struct uk_err *err)
 {
+	l->max_pages = o && o->max_pages > 0 ? o->max_pages : DEFAULT_MAX_PAGES;
+	l->timeout_ms = o && o->timeout_ms > 0 ? o->timeout_ms :
+						 DEFAULT_TIMEOUT_MS;
+	l->md = o && o->format == UK_EXTRACT_MARKDOWN;
 	memset(x, 0, sizeof(*x));
 	x->format = "text";
 	if (!uk_extract_is_pdf(pdf, len))
@@ -830,18 +837,16 @@ uk_extract_pdf(const char *pdf, size_t len, const char *url,
     struct uk_err *err)
 {
 	struct uk_buf ans = UK_BUF_INIT;
-	int max_pages = o && o->max_pages > 0 ? o->max_pages :
-						DEFAULT_MAX_PAGES;
-	int timeout = o && o->timeout_ms > 0 ? o->timeout_ms :
-					       DEFAULT_TIMEOUT_MS;
-	long long start = uk_mono_ms(), kill_at = start + timeout + KILL_GRACE_MS;
-	int md = o && o->format == UK_EXTRACT_MARKDOWN;
-	int fds[2] = { -1, -1 }, status = 0, ret = -1, done = 0;
+	struct limits l;
+	long long start = uk_mono_ms(), kill_at;
+	int fds[2] = { -1, -1 }, status = 0, ret = -1, done = 0, timeout;
 	pid_t pid;
 
 	(void)url;
-	if (pdf_begin(pdf, len, x, err) < 0)
+	if (pdf_begin(pdf, len, o, &l, x, err) < 0)
 		return -1;
+	timeout = l.timeout_ms;
+	kill_at = start + timeout + KILL_GRACE_MS;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return uk_err_set(err, UK_EXIT_FAIL, "pipe: %s",
 		    strerror(errno));
@@ -861,8 +866,8 @@ uk_extract_pdf(const char *pdf, size_t len, const char *url,
 		close(fds[0]);
 		fds[1] = uk_child_keep_fd(fds[1]);
 		limit_memory();
-		read_document(pdf, len, max_pages, start + timeout,
-		    (timeout + 999) / 1000, md, &ans);
+		read_document(pdf, len, l.max_pages, start + timeout,
+		    (timeout + 999) / 1000, l.md, &ans);
 		write_all(fds[1], ans.buf, ans.len);
 		_exit(0);
 	}
@@ -909,7 +914,7 @@ uk_extract_pdf(const char *pdf, size_t len, const char *url,
 					  "gave no answer");
 		goto out;
 	}
-	ret = answer_fill(&ans, md, x, err);
+	ret = answer_fill(&ans, l.md, x, err);
 out:
 	uk_buf_release(&ans);
 	return ret;
@@ -921,18 +926,14 @@ uk_extract_pdf_here(const char *pdf, size_t len,
     struct uk_err *err)
 {
 	struct uk_buf ans = UK_BUF_INIT;
-	int max_pages = o && o->max_pages > 0 ? o->max_pages :
-						DEFAULT_MAX_PAGES;
-	int timeout = o && o->timeout_ms > 0 ? o->timeout_ms :
-					       DEFAULT_TIMEOUT_MS;
-	int md = o && o->format == UK_EXTRACT_MARKDOWN;
+	struct limits l;
 	int ret;
 
-	if (pdf_begin(pdf, len, x, err) < 0)
+	if (pdf_begin(pdf, len, o, &l, x, err) < 0)
 		return -1;
-	read_document(pdf, len, max_pages, uk_mono_ms() + timeout,
-	    (timeout + 999) / 1000, md, &ans);
-	ret = answer_fill(&ans, md, x, err);
+	read_document(pdf, len, l.max_pages, uk_mono_ms() + l.timeout_ms,
+	    (l.timeout_ms + 999) / 1000, l.md, &ans);
+	ret = answer_fill(&ans, l.md, x, err);
 	uk_buf_release(&ans);
 	return ret;
 }
