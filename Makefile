@@ -38,8 +38,7 @@ urlfetch_OBJS = cmd/fetchargs.o
 urlfetch-net_OBJS = cmd/fetchargs.o
 toolack_OBJS = cmd/toolack_call.o cmd/toolack_client.o cmd/toolack_exec.o
 urlcache_OBJS = cmd/urlcache_maint.o
-urlserve_OBJS = cmd/urlserve_child.o cmd/urlserve_fetch.o \
-	cmd/urlserve_store.o cmd/urlserve_table.o cmd/urlserve_tools.o
+urlserve_OBJS = cmd/urlserve_child.o cmd/urlserve_fetch.o cmd/urlserve_store.o cmd/urlserve_table.o cmd/urlserve_tools.o
 ALL_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter \
 	libpcre2-8 libmicrohttpd $(PDF_PKGS)
 # What the unit tests link: everything but the libraries loaded with dlopen.

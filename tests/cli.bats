@@ -55,6 +55,7 @@ toolack call
 toolack ack
 toolack exec
 toolack wait
+urlserve
 EOF
 }
 

@@ -12,7 +12,7 @@ bats_require_minimum_version 1.5.0
 load helpers/common
 
 DOCS="README.md man/urldetect.1 man/urlfetch.1 man/pwfetch.1 man/urlsum.1
-man/urlcache.1 man/toolack.1 man/urlkit.7"
+man/urlcache.1 man/toolack.1 man/urlserve.1 man/urlkit.7"
 
 setup_file() {
 	# The examples are documents compared with output: the plain build
@@ -76,6 +76,7 @@ check() {
 @test "urlsum(1): every example gives its output" { check man/urlsum.1; }
 @test "urlcache(1): every example gives its output" { check man/urlcache.1; }
 @test "toolack(1): every example gives its output" { check man/toolack.1; }
+@test "urlserve(1): every example gives its output" { check man/urlserve.1; }
 
 @test "every man page with an EXAMPLES section is run" {
 	local f name

@@ -1,0 +1,19 @@
+# fish completion for urlserve(1)
+function __urlserve_sessions
+	# The sessions urlcache(1) keeps.
+	set -l dir $URLKIT_CACHE_DIR
+	if test -z "$dir"
+		set -l xdg $XDG_CACHE_HOME
+		test -n "$xdg"; or set xdg $HOME/.cache
+		set dir $xdg/urlkit
+	end
+	test -d $dir/sessions; and command ls -1 $dir/sessions 2>/dev/null
+end
+complete -c urlserve -f
+complete -c urlserve -s j -l jobs -x -d 'Tool calls at once'
+complete -c urlserve -s l -l listen -x -d 'Serve HTTP at this address'
+complete -c urlserve -s S -l session -x -a '(__urlserve_sessions)' -d 'Keep the fetched set as this urlcache session'
+complete -c urlserve -s t -l timeout -x -d 'A fetch\'s time limit'
+complete -c urlserve -l token-file -r -F -d 'The HTTP token file'
+complete -c urlserve -s V -l version -d 'Print the version'
+complete -c urlserve -s h -l help -d 'Print the synopsis, or all options'
