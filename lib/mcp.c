@@ -22,10 +22,10 @@
 #include "banned.h"
 
 /* JSON-RPC's error codes. */
-#define RPC_PARSE   -32700
-#define RPC_INVALID -32600
-#define RPC_METHOD  -32601
-#define RPC_PARAMS  -32602
+#define RPC_PARSE    -32700
+#define RPC_INVALID  -32600
+#define RPC_METHOD   -32601
+#define RPC_PARAMS   -32602
 #define RPC_INTERNAL -32603
 
 const char *const uk_mcp_protocols[] = { UK_MCP_PROTOCOL, "2025-06-18",
@@ -62,16 +62,16 @@ uk_mcp_add_str(struct uk_buf *b, const char *s)
 void
 uk_mcp_error_json(struct uk_buf *b, const char *id, int code, const char *msg)
 {
-	uk_buf_addf(b, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":%d,"
-		       "\"message\":",
+	uk_buf_addf(b,
+	    "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":%d,"
+	    "\"message\":",
 	    id ? id : "null", code);
 	uk_mcp_add_str(b, msg);
 	uk_buf_addstr(b, "}}");
 }
 
-static void
-send_error(struct mcp_sink *k, const char *id, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+static void send_error(struct mcp_sink *k, const char *id, int code,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 static void
 send_error(struct mcp_sink *k, const char *id, int code, const char *fmt, ...)
@@ -182,8 +182,7 @@ fail:
 }
 
 int
-uk_mcp_new(struct uk_mcp **mp, const struct uk_mcp_opts *o,
-    struct uk_err *err)
+uk_mcp_new(struct uk_mcp **mp, const struct uk_mcp_opts *o, struct uk_err *err)
 {
 	struct uk_mcp *m = uk_xcalloc(1, sizeof(*m));
 	size_t i;
@@ -197,8 +196,8 @@ uk_mcp_new(struct uk_mcp **mp, const struct uk_mcp_opts *o,
 	m->tools = uk_xcalloc(o->ntools ? o->ntools : 1, sizeof(*m->tools));
 	for (i = 0; i < o->ntools; i++)
 		if (!o->tools[i].name || !o->tools[i].fn) {
-			uk_err_set(err, UK_EXIT_FATAL, "tool %zu has no %s",
-			    i, o->tools[i].name ? "function" : "name");
+			uk_err_set(err, UK_EXIT_FATAL, "tool %zu has no %s", i,
+			    o->tools[i].name ? "function" : "name");
 			goto fail;
 		}
 	if (tools_list(m, err))
@@ -467,8 +466,8 @@ do_call(struct uk_mcp_session *s, const char *id, yajl_val params,
 		uk_json_free(c->progress);
 		free(c);
 		if (fd < 0)
-			send_error(k, id, RPC_INTERNAL, "cannot start the call: "
-			    "%s", strerror(e));
+			send_error(k, id, RPC_INTERNAL,
+			    "cannot start the call: %s", strerror(e));
 		else if (ending)
 			send_error(k, id, RPC_INVALID, "the session is ending");
 		else

@@ -257,9 +257,10 @@ uk_mcp_progress(struct uk_mcp_call *c, double progress, double total,
 
 	if (!c->progress || c->finished || uk_mcp_cancelled(c))
 		return;
-	uk_buf_addstr(&b, "{\"jsonrpc\":\"2.0\",\"method\":"
-			  "\"notifications/progress\",\"params\":"
-			  "{\"progressToken\":");
+	uk_buf_addstr(&b,
+	    "{\"jsonrpc\":\"2.0\",\"method\":"
+	    "\"notifications/progress\",\"params\":"
+	    "{\"progressToken\":");
 	uk_json_to_buf(c->progress, &b);
 	uk_buf_addstr(&b, ",\"progress\":");
 	add_number(&b, progress);
@@ -300,9 +301,10 @@ uk_mcp_log(struct uk_mcp_call *c, const char *level, const char *fmt, ...)
 	min = c->s->log_level;
 	pthread_mutex_unlock(&c->s->mu);
 	if (l >= min && !c->finished && !uk_mcp_cancelled(c)) {
-		uk_buf_addstr(&b, "{\"jsonrpc\":\"2.0\",\"method\":"
-				  "\"notifications/message\",\"params\":"
-				  "{\"level\":");
+		uk_buf_addstr(&b,
+		    "{\"jsonrpc\":\"2.0\",\"method\":"
+		    "\"notifications/message\",\"params\":"
+		    "{\"level\":");
 		uk_mcp_add_str(&b, level);
 		uk_buf_addstr(&b, ",\"logger\":");
 		uk_mcp_add_str(&b, c->s->m->o.name ? c->s->m->o.name : "mcp");

@@ -42,9 +42,13 @@
 
 #include "banned.h"
 
-/* Sessions at once; past it initialize is 503 until one ends. */
+/*
+ * Sessions at once.  Past it, initialize ends the session idle longest
+ * (no request in hand, no call running), as a client that never sends
+ * DELETE would otherwise fill the table; with none idle it is 503.
+ */
 #define MAX_SESSIONS 256
-#define TICK_MS 200
+#define TICK_MS      200
 
 struct http {
 	struct uk_mcp *m;
@@ -211,28 +215,67 @@ session_find(struct http *hs, const char *sid)
 	for (s = hs->sessions; s; s = s->hnext)
 		if (!strcmp(s->sid, sid))
 			break;
-	if (s)
+	if (s) {
 		s->refs++;
+		s->used = uk_mono_ms();
+	}
 	pthread_mutex_unlock(&hs->mu);
 	return s;
+}
+
+/*
+ * The session idle longest, taken out of the table (hs->mu held), or
+ * NULL when every one is busy.
+ */
+static struct uk_mcp_session *
+session_evict_locked(struct http *hs)
+{
+	struct uk_mcp_session *s, *best = NULL, **p;
+	size_t calls;
+
+	for (s = hs->sessions; s; s = s->hnext) {
+		if (s->refs != 1)
+			continue;
+		pthread_mutex_lock(&s->mu);
+		calls = s->ncalls;
+		pthread_mutex_unlock(&s->mu);
+		if (!calls && (!best || s->used < best->used))
+			best = s;
+	}
+	if (!best)
+		return NULL;
+	for (p = &hs->sessions; *p != best; p = &(*p)->hnext)
+		;
+	*p = best->hnext;
+	hs->nsessions--;
+	return best;
 }
 
 /* A new session in the table (one reference for the table, one ours). */
 static struct uk_mcp_session *
 session_add(struct http *hs)
 {
-	struct uk_mcp_session *s;
+	struct uk_mcp_session *s, *old;
 	unsigned char r[16];
 	size_t i;
 
 	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
 		return NULL;
 	pthread_mutex_lock(&hs->mu);
+	if (hs->nsessions >= MAX_SESSIONS && !hs->stopping &&
+	    (old = session_evict_locked(hs))) {
+		/* Its refs is 1 (the table's): nobody else can reach it now. */
+		pthread_mutex_unlock(&hs->mu);
+		old->refs = 0;
+		uk_mcp_session_finish(old, 1);
+		pthread_mutex_lock(&hs->mu);
+	}
 	if (hs->nsessions >= MAX_SESSIONS || hs->stopping) {
 		pthread_mutex_unlock(&hs->mu);
 		return NULL;
 	}
 	s = uk_mcp_session_make(hs->m, NULL, NULL);
+	s->used = uk_mono_ms();
 	for (i = 0; i < sizeof(r); i++)
 		snprintf(s->sid + 2 * i, 3, "%02x", r[i]);
 	s->refs = 2;
@@ -319,8 +362,8 @@ header(struct MHD_Connection *conn, const char *name)
 static int
 host_ours(struct http *hs, const char *host, size_t n)
 {
-	static const char *const loop[] = { "127.0.0.1", "localhost",
-		"[::1]", NULL };
+	static const char *const loop[] = { "127.0.0.1", "localhost", "[::1]",
+		NULL };
 	const char *colon;
 	size_t i;
 
@@ -451,10 +494,10 @@ peek(const char *body, size_t len, int *initialize, int *progress)
 	const char *method = uk_json_get_str(v, "method");
 	yajl_val params = uk_json_get(v, "params");
 
-	*initialize = method && !strcmp(method, "initialize") &&
-	    uk_json_get(v, "id");
-	*progress = uk_json_get(uk_json_get(params, "_meta"),
-			"progressToken") != NULL;
+	*initialize =
+	    method && !strcmp(method, "initialize") && uk_json_get(v, "id");
+	*progress =
+	    uk_json_get(uk_json_get(params, "_meta"), "progressToken") != NULL;
 	uk_json_free(v);
 	return parsed;
 }
@@ -555,8 +598,8 @@ do_post(struct http *hs, struct MHD_Connection *conn, struct hreq *r)
 		    "parse error: the body is not JSON");
 	if (!(s = post_session(hs, conn, initialize, &created, &ret)))
 		return ret;
-	o = hout_new(hs, progress && accept &&
-			 strstr(accept, "text/event-stream"));
+	o = hout_new(hs,
+	    progress && accept && strstr(accept, "text/event-stream"));
 	took = uk_mcp_dispatch(s, r->body.buf, r->body.len, &o->sink);
 	snprintf(sid, sizeof(sid), "%s", s->sid);
 	if (created && !s->initialized) {
@@ -694,8 +737,8 @@ uk_mcp_serve_http(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
 	if (!d) {
 		pthread_mutex_destroy(&hs.mu);
 		return uk_err_set(err, UK_EXIT_FATAL,
-		    "cannot listen on %s:%d: %s", hs.host,
-		    ntohs(sa.sin_port), strerror(errno));
+		    "cannot listen on %s:%d: %s", hs.host, ntohs(sa.sin_port),
+		    strerror(errno));
 	}
 	info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
 	port = info ? info->port : ntohs(sa.sin_port);

@@ -58,6 +58,7 @@ struct uk_mcp_session {
 	/* The HTTP transport's: the Mcp-Session-Id, the requests in hand. */
 	char sid[33];
 	int refs;
+	long long used; /* uk_mono_ms of its last request */
 	struct uk_mcp_session *hnext;
 };
 
@@ -66,10 +67,10 @@ struct uk_mcp_call {
 	struct uk_mcp_session *s;
 	struct mcp_sink *k;
 	const struct mcp_tool *tool;
-	char *id;            /* the request's id, as JSON text */
-	yajl_val args;       /* the arguments object */
-	yajl_val progress;   /* _meta.progressToken, or NULL */
-	int cancel_fd;       /* an eventfd, written once when cancelled */
+	char *id;          /* the request's id, as JSON text */
+	yajl_val args;     /* the arguments object */
+	yajl_val progress; /* _meta.progressToken, or NULL */
+	int cancel_fd;     /* an eventfd, written once when cancelled */
 	int cancelled, finished;
 	struct uk_mcp_call *qnext;       /* the pool's queue */
 	struct uk_mcp_call *prev, *next; /* the session's calls */
@@ -130,8 +131,7 @@ int uk_mcp_level(const char *name);
 /* Append s as a JSON string. */
 void uk_mcp_add_str(struct uk_buf *b, const char *s);
 /* A response to the request id (JSON text) whose result is JSON text. */
-void uk_mcp_send_result(struct mcp_sink *k, const char *id,
-    const char *result);
+void uk_mcp_send_result(struct mcp_sink *k, const char *id, const char *result);
 
 /* An error response {"jsonrpc":"2.0","id":null,"error":...} into b. */
 void uk_mcp_error_json(struct uk_buf *b, const char *id, int code,

@@ -104,12 +104,14 @@ check_value(const char *name, yajl_val v, yajl_val ps, struct uk_buf *why)
 		yajl_val lo = uk_json_get(ps, "minimum");
 		yajl_val hi = uk_json_get(ps, "maximum");
 
-		if (lo && YAJL_IS_NUMBER(lo) && v->u.number.d < lo->u.number.d) {
+		if (lo && YAJL_IS_NUMBER(lo) &&
+		    v->u.number.d < lo->u.number.d) {
 			uk_buf_addf(why, "'%s' must be at least %s", name,
 			    lo->u.number.r);
 			goto out;
 		}
-		if (hi && YAJL_IS_NUMBER(hi) && v->u.number.d > hi->u.number.d) {
+		if (hi && YAJL_IS_NUMBER(hi) &&
+		    v->u.number.d > hi->u.number.d) {
 			uk_buf_addf(why, "'%s' must be at most %s", name,
 			    hi->u.number.r);
 			goto out;
@@ -118,14 +120,17 @@ check_value(const char *name, yajl_val v, yajl_val ps, struct uk_buf *why)
 	if (YAJL_IS_STRING(v)) {
 		size_t len = uk_utf8_chars(v->u.string, uk_json_strlen(v));
 
-		if (!uk_json_get_int(ps, "minLength", &n) && (long long)len < n) {
-			uk_buf_addf(why, "'%s' must hold at least %lld "
-					 "characters", name, n);
+		if (!uk_json_get_int(ps, "minLength", &n) &&
+		    (long long)len < n) {
+			uk_buf_addf(why,
+			    "'%s' must hold at least %lld characters", name,
+			    n);
 			goto out;
 		}
-		if (!uk_json_get_int(ps, "maxLength", &n) && (long long)len > n) {
-			uk_buf_addf(why, "'%s' must hold at most %lld "
-					 "characters", name, n);
+		if (!uk_json_get_int(ps, "maxLength", &n) &&
+		    (long long)len > n) {
+			uk_buf_addf(why,
+			    "'%s' must hold at most %lld characters", name, n);
 			goto out;
 		}
 	}
@@ -135,7 +140,8 @@ check_value(const char *name, yajl_val v, yajl_val ps, struct uk_buf *why)
 			if (!type_ok(v->u.array.values[i],
 				uk_json_get(items, "type"), &want)) {
 				uk_buf_addf(why, "'%s' items must be %s %s",
-				    name, strchr("aeiou", want.buf[0]) ? "an" : "a",
+				    name,
+				    strchr("aeiou", want.buf[0]) ? "an" : "a",
 				    want.buf);
 				goto out;
 			}
@@ -158,8 +164,10 @@ uk_mcp_check_args(yajl_val schema, yajl_val args, struct uk_buf *why)
 		for (i = 0; i < req->u.array.len; i++) {
 			yajl_val r = req->u.array.values[i];
 
-			if (YAJL_IS_STRING(r) && !uk_json_get(args, r->u.string)) {
-				uk_buf_addf(why, "'%s' is required", r->u.string);
+			if (YAJL_IS_STRING(r) &&
+			    !uk_json_get(args, r->u.string)) {
+				uk_buf_addf(why, "'%s' is required",
+				    r->u.string);
 				return -1;
 			}
 		}

@@ -149,8 +149,8 @@ drain(struct uk_mcp_session *s, volatile const int *stop, struct out *o)
 	pthread_mutex_lock(&s->mu);
 	while (s->ncalls) {
 		if (!cancelled &&
-		    ((stop && *stop) || __atomic_load_n(&o->dead,
-						__ATOMIC_SEQ_CST))) {
+		    ((stop && *stop) ||
+			__atomic_load_n(&o->dead, __ATOMIC_SEQ_CST))) {
 			pthread_mutex_unlock(&s->mu);
 			uk_mcp_session_cancel_all(s);
 			pthread_mutex_lock(&s->mu);
@@ -169,8 +169,8 @@ drain(struct uk_mcp_session *s, volatile const int *stop, struct out *o)
 }
 
 int
-uk_mcp_serve_stdio(struct uk_mcp *m, int in, int out,
-    volatile const int *stop, struct uk_err *err)
+uk_mcp_serve_stdio(struct uk_mcp *m, int in, int out, volatile const int *stop,
+    struct uk_err *err)
 {
 	struct out o = { out, 0, 0 };
 	struct reader r;
@@ -191,7 +191,8 @@ uk_mcp_serve_stdio(struct uk_mcp *m, int in, int out,
 		ssize_t got;
 		int n;
 
-		if ((stop && *stop) || __atomic_load_n(&o.dead, __ATOMIC_SEQ_CST))
+		if ((stop && *stop) ||
+		    __atomic_load_n(&o.dead, __ATOMIC_SEQ_CST))
 			break;
 		n = poll(&p, 1, TICK_MS);
 		if (n < 0 && errno != EINTR) {

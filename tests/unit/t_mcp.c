@@ -227,9 +227,9 @@ in(struct uk_mcp_session *s, const char *msg)
 	uk_mcp_session_input(s, msg, strlen(msg));
 }
 
-#define INIT                                                                 \
-	"{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":" \
-	"{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"           \
+#define INIT                                                                   \
+	"{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":"  \
+	"{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"             \
 	"\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}"
 
 static void
@@ -271,16 +271,18 @@ test_lifecycle(struct uk_mcp *m)
 
 	reset();
 	s = uk_mcp_session_new(m, collect, NULL);
-	in(s, "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"initialize\","
-	      "\"params\":{\"protocolVersion\":\"1999-01-01\"}}");
+	in(s,
+	    "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"initialize\","
+	    "\"params\":{\"protocolVersion\":\"1999-01-01\"}}");
 	ok(wait_for("\"id\":\"a\",\"result\":{\"protocolVersion\":"
 		    "\"2025-11-25\""),
 	    "an unknown revision is answered with the newest");
 	uk_mcp_session_end(s);
 	reset();
 	s = uk_mcp_session_new(m, collect, NULL);
-	in(s, "{\"jsonrpc\":\"2.0\",\"id\":\"b\",\"method\":\"initialize\","
-	      "\"params\":{}}");
+	in(s,
+	    "{\"jsonrpc\":\"2.0\",\"id\":\"b\",\"method\":\"initialize\","
+	    "\"params\":{}}");
 	ok(wait_for("\"id\":\"b\",\"error\":{\"code\":-32602"),
 	    "initialize without protocolVersion is -32602");
 	uk_mcp_session_end(s);
@@ -309,8 +311,9 @@ test_framing(struct uk_mcp *m)
 	in(s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"nope/nope\"}");
 	ok(wait_for("\"id\":2,\"error\":{\"code\":-32601"),
 	    "an unknown method is -32601");
-	in(s, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":"
-	      "\"notifications/initialized\"}");
+	in(s,
+	    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":"
+	    "\"notifications/initialized\"}");
 	ok(wait_for("\"id\":3,\"error\":{\"code\":-32601"),
 	    "a notification with an id is a request");
 	in(s, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/whatever\"}");
@@ -324,21 +327,25 @@ test_framing(struct uk_mcp *m)
 	    "no jsonrpc member is -32600");
 	in(s, "\"just a string\"");
 	ok(count_of("not a JSON object") == 1, "a scalar is -32600");
-	in(s, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\","
-	      "\"params\":[1]}");
+	in(s,
+	    "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\","
+	    "\"params\":[1]}");
 	ok(wait_for("\"id\":6,\"error\":{\"code\":-32602"),
 	    "tools/call with params not an object is -32602");
-	in(s, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","
-	      "\"params\":{\"name\":\"zap\\u001b[2J\"}}");
+	in(s,
+	    "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","
+	    "\"params\":{\"name\":\"zap\\u001b[2J\"}}");
 	ok(wait_for("\"id\":7,\"error\":{\"code\":-32602,\"message\":"
 		    "\"unknown tool zap?[2J\"}"),
 	    "an unknown tool is -32602 naming it, made printable");
-	in(s, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"logging/setLevel\","
-	      "\"params\":{\"level\":\"loud\"}}");
+	in(s,
+	    "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"logging/setLevel\","
+	    "\"params\":{\"level\":\"loud\"}}");
 	ok(wait_for("\"id\":8,\"error\":{\"code\":-32602"),
 	    "a bad log level is -32602");
-	in(s, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"logging/setLevel\","
-	      "\"params\":{\"level\":\"debug\"}}");
+	in(s,
+	    "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"logging/setLevel\","
+	    "\"params\":{\"level\":\"debug\"}}");
 	ok(wait_for("\"id\":9,\"result\":{}"), "logging/setLevel");
 	big = uk_xmalloc(70000);
 	memset(big, ' ', 70000);
@@ -350,8 +357,8 @@ test_framing(struct uk_mcp *m)
 	uk_mcp_session_end(s);
 }
 
-#define CALL(id, tool, args)                                                  \
-	"{\"jsonrpc\":\"2.0\",\"id\":" id ",\"method\":\"tools/call\","      \
+#define CALL(id, tool, args)                                                   \
+	"{\"jsonrpc\":\"2.0\",\"id\":" id ",\"method\":\"tools/call\","        \
 	"\"params\":{\"name\":\"" tool "\",\"arguments\":" args "}}"
 
 static void
@@ -363,9 +370,10 @@ test_calls(struct uk_mcp *m)
 	reset();
 	in(s, INIT);
 	in(s, CALL("1", "echo", "{\"text\":\"hi\"}"));
-	ok(wait_for("\"id\":1,\"result\":{\"content\":[{\"type\":\"text\","
-		    "\"text\":\"{\\\"echo\\\":\\\"hi\\\"}\"}],"
-		    "\"structuredContent\":{\"echo\":\"hi\"},\"isError\":false}"),
+	ok(wait_for(
+	       "\"id\":1,\"result\":{\"content\":[{\"type\":\"text\","
+	       "\"text\":\"{\\\"echo\\\":\\\"hi\\\"}\"}],"
+	       "\"structuredContent\":{\"echo\":\"hi\"},\"isError\":false}"),
 	    "a call's structured result and its text");
 	in(s, CALL("2", "echo", "{}"));
 	ok(wait_for("\"id\":2,\"result\":{\"content\":[{\"type\":\"text\","
@@ -380,8 +388,10 @@ test_calls(struct uk_mcp *m)
 	ok(wait_for("'n' must be at least 1"), "minimum");
 	in(s, CALL("6", "echo", "{\"text\":\"x\",\"mode\":\"c\"}"));
 	ok(wait_for("'mode' is not one of"), "enum");
-	in(s, CALL("7", "echo", "{\"text\":\"\\u00e9\\u00e9\\u00e9\\u00e9"
-				 "\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\"}"));
+	in(s,
+	    CALL("7", "echo",
+		"{\"text\":\"\\u00e9\\u00e9\\u00e9\\u00e9"
+		"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\"}"));
 	ok(wait_for("\"id\":7,\"result\":{\"content\":[{\"type\":\"text\","
 		    "\"text\":\"{\\\"echo\\\""),
 	    "maxLength counts characters, not bytes");
@@ -405,38 +415,47 @@ test_calls(struct uk_mcp *m)
 		    "\"request id \\\"slow\\\" is already in use\""),
 	    "an id in use is refused");
 	in(s, CALL("11", "echo", "{\"text\":\"fast\"}"));
-	ok(wait_for("\"id\":11,\"result\""), "a fast call is answered while "
-					     "a slow one runs");
-	in(s, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
-	      "\"params\":{\"requestId\":\"slow\",\"reason\":\"bored\"}}");
+	ok(wait_for("\"id\":11,\"result\""),
+	    "a fast call is answered while "
+	    "a slow one runs");
+	in(s,
+	    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
+	    "\"params\":{\"requestId\":\"slow\",\"reason\":\"bored\"}}");
 	in(s, CALL("12", "slow", "{\"ms\":10}"));
 	ok(wait_for("\"id\":12,\"result\":{\"content\":[{\"type\":\"text\","
 		    "\"text\":\"slept\"}"),
 	    "the call after the cancel runs");
-	ok(uk_mono_ms() - t0 < 2000, "the cancelled call stopped at once "
-				     "(%lld ms)", uk_mono_ms() - t0);
+	ok(uk_mono_ms() - t0 < 2000,
+	    "the cancelled call stopped at once "
+	    "(%lld ms)",
+	    uk_mono_ms() - t0);
 	ok(index_of("\"id\":\"slow\",\"result\"") < 0,
 	    "a cancelled call is not answered");
 
 	/* Progress and logging. */
 	reset();
-	in(s, "{\"jsonrpc\":\"2.0\",\"id\":20,\"method\":\"tools/call\","
-	      "\"params\":{\"name\":\"progress\",\"_meta\":"
-	      "{\"progressToken\":\"tok\"}}}");
+	in(s,
+	    "{\"jsonrpc\":\"2.0\",\"id\":20,\"method\":\"tools/call\","
+	    "\"params\":{\"name\":\"progress\",\"_meta\":"
+	    "{\"progressToken\":\"tok\"}}}");
 	ok(wait_for("\"id\":20,\"result\""), "a call with a progress token");
 	ok(nmsgs == 5 &&
-		!strcmp(msgs[0], "{\"jsonrpc\":\"2.0\",\"method\":"
-				 "\"notifications/progress\",\"params\":"
-				 "{\"progressToken\":\"tok\",\"progress\":1,"
-				 "\"total\":3}}") &&
-		strstr(msgs[2], "\"progress\":3,\"total\":3,\"message\":"
-				"\"last\"") &&
-		strstr(msgs[3], "\"method\":\"notifications/message\","
-				"\"params\":{\"level\":\"warning\",\"logger\":"
-				"\"t\",\"data\":\"a warning for the client\"}"),
+		!strcmp(msgs[0],
+		    "{\"jsonrpc\":\"2.0\",\"method\":"
+		    "\"notifications/progress\",\"params\":"
+		    "{\"progressToken\":\"tok\",\"progress\":1,"
+		    "\"total\":3}}") &&
+		strstr(msgs[2],
+		    "\"progress\":3,\"total\":3,\"message\":"
+		    "\"last\"") &&
+		strstr(msgs[3],
+		    "\"method\":\"notifications/message\","
+		    "\"params\":{\"level\":\"warning\",\"logger\":"
+		    "\"t\",\"data\":\"a warning for the client\"}"),
 	    "three progress notifications and a warning, then the result");
-	in(s, "{\"jsonrpc\":\"2.0\",\"id\":21,\"method\":\"logging/setLevel\","
-	      "\"params\":{\"level\":\"debug\"}}");
+	in(s,
+	    "{\"jsonrpc\":\"2.0\",\"id\":21,\"method\":\"logging/setLevel\","
+	    "\"params\":{\"level\":\"debug\"}}");
 	reset();
 	in(s, CALL("22", "progress", "{}"));
 	ok(wait_for("\"id\":22,\"result\"") && nmsgs == 3 &&
@@ -562,9 +581,11 @@ test_stdio(void)
 	sv.out = pout[1];
 	f.fd = pin[1];
 	f.big = 16u << 20;
-	f.after = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n\n  \n" INIT
-		  "\n" CALL("2", "slow", "{\"ms\":200}") "\n"
-		  "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}";
+	f.after =
+	    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n\n  \n" INIT
+	    "\n" CALL("2", "slow",
+		"{\"ms\":200}") "\n"
+				"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}";
 	f.keep_open = 0;
 	getrusage(RUSAGE_SELF, &ru);
 	before = ru.ru_maxrss;
@@ -575,18 +596,20 @@ test_stdio(void)
 	pthread_join(st, NULL);
 	getrusage(RUSAGE_SELF, &ru);
 	ok(sv.rc == 0, "serve_stdio returns 0 at the end of input");
-	ok(strstr(out.buf, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":"
-			   "-32600,\"message\":\"message too long: over "
-			   "65536 bytes\"}}\n{\"jsonrpc\":\"2.0\",\"id\":1,"
-			   "\"result\":{}}\n") != NULL,
+	ok(strstr(out.buf,
+	       "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":"
+	       "-32600,\"message\":\"message too long: over "
+	       "65536 bytes\"}}\n{\"jsonrpc\":\"2.0\",\"id\":1,"
+	       "\"result\":{}}\n") != NULL,
 	    "a 16 MiB line is refused, the next one answered");
 	ok(ru.ru_maxrss - before < 8 * 1024,
 	    "memory stays bounded (max RSS grew %ld KiB)",
 	    ru.ru_maxrss - before);
 	ok(strstr(out.buf, "\"id\":3,\"result\":{}}\n") != NULL,
 	    "a last line without its newline is taken");
-	ok(strstr(out.buf, "\"id\":2,\"result\":{\"content\":[{\"type\":"
-			   "\"text\",\"text\":\"slept\"") != NULL,
+	ok(strstr(out.buf,
+	       "\"id\":2,\"result\":{\"content\":[{\"type\":"
+	       "\"text\",\"text\":\"slept\"") != NULL,
 	    "a call running at the end of input is answered");
 	close(pout[0]); /* pin[1]: the feeder closed it */
 	uk_buf_reset(&out);
@@ -728,8 +751,8 @@ hreq(int port, const char *method, const char *body, size_t len,
 }
 
 static long
-post(int port, const char *body, const char *const *extra,
-    struct uk_buf *hdr, struct uk_buf *out)
+post(int port, const char *body, const char *const *extra, struct uk_buf *hdr,
+    struct uk_buf *out)
 {
 	return hreq(port, "POST", body, strlen(body), extra, 0, hdr, out);
 }
@@ -760,8 +783,8 @@ test_http(void)
 	{
 		const char *bad[] = { "Authorization: Bearer nope", NULL };
 
-		code = hreq(port, "POST", INIT, strlen(INIT), bad, 1, &hdr,
-		    &out);
+		code =
+		    hreq(port, "POST", INIT, strlen(INIT), bad, 1, &hdr, &out);
 		ok(code == 401, "a wrong token: 401 (%ld)", code);
 	}
 	{
@@ -770,10 +793,14 @@ test_http(void)
 		code = post(port, INIT, o, &hdr, &out);
 		ok(code == 403, "a foreign Origin: 403 (%ld)", code);
 		o[0] = "Origin: http://localhost:5173";
-		code = post(port, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
-				  "\"ping\"}", o, &hdr, &out);
-		ok(code == 400 && strstr(out.buf, "Mcp-Session-Id header "
-						  "required"),
+		code = post(port,
+		    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+		    "\"ping\"}",
+		    o, &hdr, &out);
+		ok(code == 400 &&
+			strstr(out.buf,
+			    "Mcp-Session-Id header "
+			    "required"),
 		    "a localhost Origin passes; no session id: 400 (%ld)",
 		    code);
 	}
@@ -782,32 +809,40 @@ test_http(void)
 	    "malformed JSON: 400 with -32700 (%ld)", code);
 	code = post(port, INIT, NULL, &hdr, &out);
 	p = strcasestr(hdr.buf, "mcp-session-id: ");
-	ok(code == 200 && p && strstr(out.buf, "\"protocolVersion\":"
-					       "\"2025-06-18\""),
+	ok(code == 200 && p &&
+		strstr(out.buf,
+		    "\"protocolVersion\":"
+		    "\"2025-06-18\""),
 	    "initialize: 200 with a session id (%ld)", code);
 	snprintf(sidh, sizeof(sidh), "Mcp-Session-Id: %.32s", p ? p + 16 : "");
 	ok(strlen(sidh) == 16 + 32, "the session id is 128 bits in hex: %s",
 	    sidh);
-	code = post(port, "{\"jsonrpc\":\"2.0\",\"method\":"
-			  "\"notifications/initialized\"}", with, &hdr, &out);
+	code = post(port,
+	    "{\"jsonrpc\":\"2.0\",\"method\":"
+	    "\"notifications/initialized\"}",
+	    with, &hdr, &out);
 	ok(code == 202 && out.len == 0, "a notification: 202 (%ld)", code);
 	code = post(port, CALL("2", "echo", "{\"text\":\"hi\"}"), with, &hdr,
 	    &out);
 	ok(code == 200 && strstr(hdr.buf, "application/json") &&
-		strstr(out.buf, "\"id\":2,\"result\":{\"content\":[{\"type\":"
-				"\"text\",\"text\":\"{\\\"echo\\\":\\\"hi\\\"}\"}]"),
+		strstr(out.buf,
+		    "\"id\":2,\"result\":{\"content\":[{\"type\":"
+		    "\"text\",\"text\":\"{\\\"echo\\\":\\\"hi\\\"}\"}]"),
 	    "tools/call: 200 application/json with the result (%ld)", code);
-	code = post(port, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":"
-			  "\"tools/call\",\"params\":{\"name\":\"progress\","
-			  "\"_meta\":{\"progressToken\":7}}}",
+	code = post(port,
+	    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":"
+	    "\"tools/call\",\"params\":{\"name\":\"progress\","
+	    "\"_meta\":{\"progressToken\":7}}}",
 	    with, &hdr, &out);
 	ok(code == 200 && strstr(hdr.buf, "text/event-stream") &&
-		strstr(out.buf, "event: message\ndata: {\"jsonrpc\":\"2.0\","
-				"\"method\":\"notifications/progress\","
-				"\"params\":{\"progressToken\":7,"
-				"\"progress\":1,\"total\":3}}\n\n") &&
-		strstr(out.buf, "data: {\"jsonrpc\":\"2.0\",\"id\":3,"
-				"\"result\""),
+		strstr(out.buf,
+		    "event: message\ndata: {\"jsonrpc\":\"2.0\","
+		    "\"method\":\"notifications/progress\","
+		    "\"params\":{\"progressToken\":7,"
+		    "\"progress\":1,\"total\":3}}\n\n") &&
+		strstr(out.buf,
+		    "data: {\"jsonrpc\":\"2.0\",\"id\":3,"
+		    "\"result\""),
 	    "a call with a progress token: an event stream (%ld)", code);
 	with[1] = "MCP-Protocol-Version: 1999-01-01";
 	code = post(port, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}",
@@ -839,6 +874,31 @@ test_http(void)
 	code = hreq(port, "DELETE", NULL, 0, with, 0, &hdr, &out);
 	ok(code == 404, "DELETE it again: 404 (%ld)", code);
 
+	/* Past 256 sessions the one idle longest makes room. */
+	{
+		char first[80] = "";
+		int i, made = 0;
+
+		for (i = 0; i < 257; i++) {
+			code = post(port, INIT, NULL, &hdr, &out);
+			p = strcasestr(hdr.buf, "mcp-session-id: ");
+			if (code == 200 && p)
+				made++;
+			if (!i && p)
+				snprintf(first, sizeof(first),
+				    "Mcp-Session-Id: %.32s", p + 16);
+		}
+		with[0] = first;
+		code = post(port,
+		    "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":"
+		    "\"ping\"}",
+		    with, &hdr, &out);
+		ok(made == 257 && code == 404,
+		    "the 257th session ends the oldest idle one (%d, %ld)",
+		    made, code);
+		with[0] = sidh;
+	}
+
 	hs.stop = 1;
 	pthread_join(t, NULL);
 	ok(hs.rc == 0, "serve_http returns 0 once stopped");
@@ -852,7 +912,7 @@ static void
 test_bad_tools(void)
 {
 	struct uk_mcp_tool bad[] = { { "x", NULL, "d", "[1]", NULL, NULL,
-		t_echo } };
+	    t_echo } };
 	struct uk_mcp_opts o = { "t", "1", NULL, bad, 1, 1, 0, NULL, NULL,
 		NULL };
 	struct uk_mcp *m;
