@@ -5,8 +5,10 @@
 /*
  * urlserve's parts (cmd/urlserve*.c): the program and its state
  * (urlserve.c), the fetching, paging and summaries the tools share
- * (urlserve_fetch.c), the tools (urlserve_tools.c) and their table with
- * the schemas (urlserve_table.c).  lib/mcp does the protocol.
+ * (urlserve_fetch.c), the tools (urlserve_tools.c: detection and
+ * fetching; urlserve_store.c: the fetched set and the cache;
+ * urlserve_child.c: those that run a sibling program) and their table
+ * with the schemas (urlserve_table.c).  lib/mcp does the protocol.
  */
 
 #include <pthread.h>
@@ -112,7 +114,10 @@ size_t us_page(yajl_val rec, size_t offset, size_t max_tokens);
 int us_summarize(struct uk_mcp_call *c, yajl_val rec, int type,
     const char *hint);
 
-/* A directory holding a sibling program: the one of this executable. */
+/*
+ * The path of the program prog beside this executable when it is there,
+ * else prog itself (looked up on PATH); newly allocated.
+ */
 char *us_sibling(const char *prog);
 
 /* The tools, the table's order (urlserve_table.c). */

@@ -131,6 +131,9 @@ fit_tokens(const char *s, size_t len, size_t max)
 {
 	size_t n, tok, i;
 
+	/* A token is at least one byte: a text that short fits uncounted. */
+	if (len <= max)
+		return len;
 	n = max * 4 < len ? uk_utf8_cut(s, max * 4) : len;
 	for (i = 0; i < 8 && n > 0; i++) {
 		tok = uk_tokens_count(UK_TOKENS_CL100K, s, n);

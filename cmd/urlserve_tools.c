@@ -345,7 +345,7 @@ us_tool_detect_and_fetch(struct uk_mcp_call *c, yajl_val args, void *session)
 	struct us_fetch_req q = { 1, 1, each_done };
 	struct uk_buf b = UK_BUF_INIT;
 	struct uk_err err;
-	yajl_val found, list, res, *recs;
+	yajl_val found, list = NULL, res, *recs;
 	const char **urls;
 	size_t len, i, n, nf, *left, budget, failed = 0;
 	const char *text;
@@ -406,6 +406,7 @@ us_tool_detect_and_fetch(struct uk_mcp_call *c, yajl_val args, void *session)
 cancelled:
 	for (i = 0; i < n; i++)
 		uk_json_free(recs[i]);
+	uk_json_free(list);
 	uk_mcp_error(c, "cancelled");
 out:
 	uk_buf_release(&b);

@@ -22,10 +22,28 @@ setup() {
 }
 
 teardown() {
-	[ -z "${US_IN:-}" ] || exec {US_IN}>&-
-	[ -z "${US_OUT:-}" ] || exec {US_OUT}<&-
-	US_IN= US_OUT=
+	local ok=0
+	us_stop || ok=1
 	common_teardown
+	return $ok
+}
+
+# us_stop: end urlserve's input, read what it still writes, and check
+# that it exits 0 with no sanitizer's report.
+us_stop() {
+	local pid st=0
+	[ -n "${US_IN:-}" ] || return 0
+	exec {US_IN}>&-
+	cat <&"$US_OUT" >/dev/null
+	exec {US_OUT}<&-
+	US_IN= US_OUT=
+	read -r pid <"$T/us.pid"
+	wait "$pid" || st=$?
+	if [ "$st" -ne 0 ] || grep -q 'Sanitizer' "$T/us.log"; then
+		echo "urlserve exited $st" >&2
+		cat "$T/us.log" >&2
+		return 1
+	fi
 }
 
 # us_start [OPTION...]: urlserve on a pair of FIFOs (its pid in
@@ -104,7 +122,7 @@ open_url" ]
 	[ "$(jq -c '.result.tools[] | select(.name == "fetch_url") | .annotations.openWorldHint' <<<"$output")" = true ]
 	# With a Chromium (any executable stands for one here), render_url.
 	export URLKIT_CHROMIUM=/bin/true
-	exec {US_IN}>&-
+	us_stop
 	us_start
 	us_send_raw '{"jsonrpc":"2.0","id":"l3","method":"tools/list"}'
 	run -0 us_read l3
@@ -204,7 +222,7 @@ open_url" ]
 	run -0 us_call fetch_url "{\"url\":\"$B/docs/frob.html\",\"summary_type\":\"NONE\",\"summarize\":true}"
 	[ "$(is_error "$output")" = true ]
 	# No endpoint: the offline summary.
-	exec {US_IN}>&-
+	us_stop
 	unset URLKIT_LLM_URL
 	us_start
 	run -0 us_call fetch_url "{\"url\":\"$B/article.html\",\"summarize\":true}"
@@ -326,7 +344,7 @@ open_url" ]
 	run -0 us_call fetch_url "{\"url\":\"$B/article.html\"}"
 	run -0 --separate-stderr urlcache session work get "$B/article.html"
 	[ "$(jq -r .title <<<"$output")" = "The Quiet Harbour" ]
-	exec {US_IN}>&-
+	us_stop
 	us_start -S work
 	run -0 us_call get_fetched_urls
 	[ "$(jq -r '.urls[0].url' <<<"$(sc "$output")")" = "$B/article.html" ]
@@ -359,7 +377,7 @@ open_url" ]
 	[ "$(is_error "$output")" = true ]
 	[ "$(text "$output")" = "popup blocked" ]
 	# No server: a clear error, and the server goes on.
-	exec {US_IN}>&-
+	us_stop
 	export TOOLACK_URL=http://127.0.0.1:9 TOOLACK_TOKEN=x
 	us_start
 	run -0 us_call open_url '{"url":"https://example.com/"}'

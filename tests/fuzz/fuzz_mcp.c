@@ -8,6 +8,7 @@
  * back must be one line of a JSON-RPC 2.0 object: a response with an id
  * (null only for an error) or a notification.  Anything else aborts.
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 static struct uk_mcp *m;
+static int devnull;
 
 static void
 echo(struct uk_mcp_call *c, yajl_val args, void *session)
@@ -81,8 +83,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	if (uk_mcp_new(&m, &o, &err))
 		abort();
-	/* Logs go to stderr too: keep the fuzzer's output readable. */
-	if (!freopen("/dev/null", "w", stderr))
+	if ((devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0)
 		abort();
 	return 0;
 }
@@ -118,7 +119,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct uk_err err;
 	struct uk_buf out = UK_BUF_INIT;
 	char tmp[4096], *p, *nl;
-	int in[2], fd;
+	int in[2], fd, saved;
 	ssize_t n;
 
 	/* The pipe holds the whole input: nothing reads while we write. */
@@ -132,8 +133,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size && write(in[1], data, size) != (ssize_t)size)
 		abort();
 	close(in[1]);
+	/*
+	 * uk_mcp_log writes to stderr too: away while the input is served,
+	 * so that libFuzzer's own lines stay readable.  A crash inside loses
+	 * its report but not its input (build-fuzz/crashes/mcp/), which
+	 * build/unit/t_fuzz_mcp replays with stderr in place.
+	 */
+	fflush(stderr);
+	if ((saved = dup(2)) < 0 || dup2(devnull, 2) < 0)
+		abort();
 	if (uk_mcp_serve_stdio(m, in[0], fd, &stop, &err))
 		abort();
+	fflush(stderr);
+	if (dup2(saved, 2) < 0)
+		abort();
+	close(saved);
 	close(in[0]);
 	lseek(fd, 0, SEEK_SET);
 	while ((n = read(fd, tmp, sizeof(tmp))) > 0)
