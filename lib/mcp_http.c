@@ -239,7 +239,8 @@ session_evict_locked(struct http *hs)
 		pthread_mutex_lock(&s->mu);
 		calls = s->ncalls;
 		pthread_mutex_unlock(&s->mu);
-		if (!calls && (!best || s->used < best->used))
+		/* <=: the table is newest first, so of a tie the oldest. */
+		if (!calls && (!best || s->used <= best->used))
 			best = s;
 	}
 	if (!best)

@@ -22,6 +22,13 @@
 
 /* How often the read loop and the wait at the end look at *stop. */
 #define TICK_MS 200
+/*
+ * Calls a session may have (running and waiting their turn) before input
+ * is read no further until some end: each holds its arguments, and a
+ * client that sends calls faster than they finish must not grow memory
+ * without end.
+ */
+#define MAX_PENDING 1024
 
 struct out {
 	int fd;
@@ -73,7 +80,31 @@ struct reader {
 	struct uk_mcp_session *s;
 	struct uk_buf line;
 	int skipping; /* inside a line already refused as too long */
+	volatile const int *stop;
+	struct out *o;
 };
+
+/* Whether s has MAX_PENDING calls; if so, wait a tick for one to end. */
+static int
+backlog(struct uk_mcp_session *s)
+{
+	struct timespec ts;
+	int full;
+
+	pthread_mutex_lock(&s->mu);
+	full = s->ncalls >= MAX_PENDING;
+	if (full) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += TICK_MS * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return full;
+}
 
 static void
 take_line(struct reader *r)
@@ -84,6 +115,10 @@ take_line(struct reader *r)
 	if (l->len && l->buf[l->len - 1] == '\r')
 		uk_buf_setlen(l, l->len - 1);
 	for (i = 0; i < l->len && strchr(" \t\r", l->buf[i]); i++)
+		;
+	/* Held while the session has too many calls (see MAX_PENDING). */
+	while (i < l->len && !(r->stop && *r->stop) &&
+	    !__atomic_load_n(&r->o->dead, __ATOMIC_SEQ_CST) && backlog(r->s))
 		;
 	if (i < l->len)
 		uk_mcp_dispatch(r->s, l->buf, l->len, &r->s->sink);
@@ -185,6 +220,8 @@ uk_mcp_serve_stdio(struct uk_mcp *m, int in, int out, volatile const int *stop,
 	pthread_sigmask(SIG_BLOCK, &pipe, &old);
 	memset(&r, 0, sizeof(r));
 	r.s = uk_mcp_session_make(m, out_write, &o);
+	r.stop = stop;
+	r.o = &o;
 	uk_buf_init(&r.line, 0);
 	for (;;) {
 		struct pollfd p = { in, POLLIN, 0 };

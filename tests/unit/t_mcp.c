@@ -547,6 +547,16 @@ serve(void *arg)
 	return NULL;
 }
 
+static int
+count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
 static void
 slurp(int fd, struct uk_buf *b)
 {
@@ -641,6 +651,58 @@ test_stdio(void)
 	close(pin[0]);
 	close(pin[1]);
 	close(pout[0]);
+
+	/*
+	 * A flood of calls: past 1024 pending, input waits for calls to
+	 * end (one job, each call 1 ms), so the ping after 1500 calls is
+	 * answered only once some 476 of them are.
+	 */
+	{
+		struct uk_buf flood = UK_BUF_INIT;
+		struct uk_mcp *m1 = make(1, 65536);
+		const char *ping;
+		int i, before_ping = 0;
+
+		uk_buf_addstr(&flood, INIT "\n");
+		for (i = 1; i <= 1500; i++)
+			uk_buf_addf(&flood,
+			    "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":"
+			    "\"tools/call\",\"params\":{\"name\":\"slow\","
+			    "\"arguments\":{\"ms\":1}}}\n",
+			    i);
+		uk_buf_addstr(&flood,
+		    "{\"jsonrpc\":\"2.0\",\"id\":\"p\",\"method\":"
+		    "\"ping\"}\n");
+		if (pipe(pin) || pipe(pout))
+			exit(1);
+		sv.m = m1;
+		sv.in = pin[0];
+		sv.out = pout[1];
+		sv.stop = 0;
+		f.fd = pin[1];
+		f.big = 0;
+		f.after = flood.buf;
+		f.keep_open = 0;
+		uk_buf_reset(&out);
+		pthread_create(&ft, NULL, feed, &f);
+		pthread_create(&st, NULL, serve, &sv);
+		slurp(pout[0], &out);
+		pthread_join(ft, NULL);
+		pthread_join(st, NULL);
+		ping = strstr(out.buf, "\"id\":\"p\"");
+		for (i = 0; ping && out.buf + i < ping; i++)
+			before_ping += out.buf[i] == '\n';
+		ok(ping && before_ping >= 1 + 1500 - 1024 - 8 &&
+			count_lines(out.buf) == 1502,
+		    "1500 calls at once: input waits past 1024 pending "
+		    "(%d answers before the ping's)",
+		    before_ping);
+		close(pin[0]);
+		close(pout[0]);
+		sv.m = m;
+		uk_mcp_free(m1);
+		uk_buf_release(&flood);
+	}
 
 	/* A closed output ends the session. */
 	if (pipe(pin) || pipe(pout))
