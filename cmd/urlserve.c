@@ -337,23 +337,6 @@ static const char instructions[] =
     "(get_fetched_urls, format_url_context) holds every URL fetched in "
     "this session.";
 
-/*
- * Tables the library fills at first use without a lock (lib/detect's
- * character classes, lib/summary_md's lower-case table) are filled here,
- * before the worker threads start, so that no two calls fill them at once.
- */
-static void
-warm_up(void)
-{
-	static const char text[] = "see https://example.com/a";
-	char reason[128];
-	yajl_val v;
-
-	v = us_detect(text, sizeof(text) - 1, 0);
-	uk_json_free(v);
-	uk_summary_select("web", 0, "api", reason, sizeof(reason));
-}
-
 /* The tools listed: all but render_url when there is no Chromium. */
 static struct uk_mcp_tool *
 tool_table(size_t *n)
@@ -438,7 +421,6 @@ main(int argc, char **argv)
 	    uk_session_open(&us_srv.named, &us_srv.cache, us_srv.session, &err))
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
 	us_srv.render = chromium_found();
-	warm_up();
 
 	memset(&mo, 0, sizeof(mo));
 	mo.name = "urlserve";

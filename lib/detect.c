@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <pthread.h>
 #include <string.h>
 
 #include "detect.h"
@@ -20,14 +21,14 @@ enum {
 };
 
 static unsigned char cls[256];
+static pthread_once_t cls_once = PTHREAD_ONCE_INIT;
 
+/* Fill cls, once in the process (urlserve scans on several threads). */
 static void
-cls_init(void)
+cls_fill(void)
 {
 	int c;
 
-	if (cls['<'])
-		return;
 	for (c = 0; c <= 0x20; c++)
 		cls[c] = C_TERM;
 	cls[0x7f] = C_TERM;
@@ -44,7 +45,7 @@ uk_detect_init(struct uk_detect *d)
 {
 	d->skipping = 0;
 	d->toolong = 0;
-	cls_init();
+	pthread_once(&cls_once, cls_fill);
 }
 
 static unsigned long

@@ -19,7 +19,12 @@ uk_sum_is_word(int c)
 	return isalnum((unsigned char)c) || c == '_' || (c & 0x80);
 }
 
-static unsigned char lower_tab[256];
+/* ASCII lower case (tolower in the C locale, without a table to fill). */
+static inline unsigned char
+lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + ('a' - 'A')) : c;
+}
 
 /*
  * Find stem in s[0..len) case-insensitively, starting a word.  With whole,
@@ -32,14 +37,11 @@ uk_sum_word_find(const char *s, size_t len, const char *stem, int whole)
 	size_t n = strlen(stem), i, e;
 	unsigned char c0;
 
-	if (!lower_tab['a'])
-		for (i = 0; i < 256; i++)
-			lower_tab[i] = (unsigned char)tolower((int)i);
-	c0 = lower_tab[(unsigned char)stem[0]];
+	c0 = lower((unsigned char)stem[0]);
 	if (n > len)
 		return NULL;
 	for (i = 0; i + n <= len; i++) {
-		if (lower_tab[(unsigned char)s[i]] != c0)
+		if (lower((unsigned char)s[i]) != c0)
 			continue;
 		if (i > 0 && uk_sum_is_word(s[i - 1]))
 			continue;
@@ -64,11 +66,8 @@ uk_sum_mentions(const char *s, size_t n, const char *const *stems)
 	size_t i, k;
 	int j;
 
-	if (!lower_tab['a'])
-		for (i = 0; i < 256; i++)
-			lower_tab[i] = (unsigned char)tolower((int)i);
 	for (i = 0; i < n; i++) {
-		unsigned char c = lower_tab[(unsigned char)s[i]];
+		unsigned char c = lower((unsigned char)s[i]);
 
 		if (!uk_sum_is_word(s[i]) ||
 		    (i > 0 && uk_sum_is_word(s[i - 1])))
