@@ -446,6 +446,8 @@ main(int argc, char **argv)
 	} else {
 		r = uk_mcp_serve_stdio(m, 0, 1, &stopping, &err);
 	}
+	if (r && err.code == UK_EXIT_USAGE) /* a bad -l address */
+		uk_cli_usage(&cli, "%s", err.msg);
 	if (r)
 		uk_warn("%s", err.msg);
 	uk_mcp_free(m);

@@ -408,6 +408,8 @@ open_url" ]
 	run -2 --separate-stderr urlserve -j 0
 	[[ $stderr == "urlserve: -j: "* ]]
 	run -2 --separate-stderr urlserve -t never
+	run -2 --separate-stderr urlserve -l 'bad:host:x'
+	[[ $stderr == "urlserve: bad address 'bad:host:x'"* ]]
 	run -2 --separate-stderr urlserve extra
 	[ "$stderr" = "urlserve: unexpected operand 'extra'
 try 'urlserve --help'" ]
