@@ -37,8 +37,13 @@ uk_httpd_addr_parse(const char *s, int flags, char *host, size_t hostsize,
 		return uk_err_set(err, UK_EXIT_USAGE, "bad address '%s'", s);
 	memcpy(h, p, n);
 	h[n] = '\0';
-	if (ps) {
-		n = flags & UK_HTTPD_ADDR_URL ? strcspn(ps, "/") : strlen(ps);
+	if (ps && !(flags & UK_HTTPD_ADDR_URL)) {
+		if (uk_parse_long(ps, 0, 65535, &v))
+			return uk_err_set(err, UK_EXIT_USAGE,
+			    "bad address '%s': bad port", s);
+	} else if (ps) {
+		/* The port, then nothing or "/": a URL's root. */
+		n = strcspn(ps, "/");
 		if (n == 0 || n >= sizeof(pb))
 			return uk_err_set(err, UK_EXIT_USAGE,
 			    "bad address '%s': no port", s);
