@@ -19,7 +19,10 @@
  * names no session (ended, or never issued).  A request without the
  * token is 401, one whose Origin or Host is not ours 403 (DNS rebinding:
  * a page elsewhere must not reach a server on loopback), a body over
- * max_message 413, an MCP-Protocol-Version we do not speak 400.
+ * max_message 413, a Content-Length that is not digits or an
+ * MCP-Protocol-Version we do not speak 400.  These checks, the listen
+ * address and the common response headers are lib/httpd.h's, shared with
+ * toolack serve.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -35,10 +38,10 @@
 #include <microhttpd.h>
 
 #include "buf.h"
+#include "httpd.h"
 #include "json.h"
 #include "mcp.h"
 #include "mcp_int.h"
-#include "toolack_proto.h"
 
 #include "banned.h"
 
@@ -315,26 +318,17 @@ static enum MHD_Result
 reply(struct MHD_Connection *conn, unsigned code, const char *type,
     const char *body, const char *sid)
 {
-	struct MHD_Response *resp;
-	enum MHD_Result ret;
+	struct MHD_Response *resp = uk_httpd_response(type, body);
 
-	resp = MHD_create_response_from_buffer(strlen(body), (void *)body,
-	    MHD_RESPMEM_MUST_COPY);
 	if (!resp)
 		return MHD_NO;
-	if (type)
-		MHD_add_response_header(resp, "Content-Type", type);
-	MHD_add_response_header(resp, "Cache-Control", "no-store");
-	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
 	if (sid)
 		MHD_add_response_header(resp, "Mcp-Session-Id", sid);
 	if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(resp, "Allow", "POST, DELETE");
 	if (code == MHD_HTTP_UNAUTHORIZED)
 		MHD_add_response_header(resp, "WWW-Authenticate", "Bearer");
-	ret = MHD_queue_response(conn, code, resp);
-	MHD_destroy_response(resp);
-	return ret;
+	return uk_httpd_queue(conn, code, resp);
 }
 
 /* An HTTP error with a JSON-RPC error (id null) as its body. */
@@ -352,46 +346,6 @@ reply_error(struct MHD_Connection *conn, unsigned code, int rpc,
 }
 
 /* Gatekeeping. */
-
-static const char *
-header(struct MHD_Connection *conn, const char *name)
-{
-	return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
-}
-
-/* Whether host (a name, with or without ":port") is ours or loopback. */
-static int
-host_ours(struct http *hs, const char *host, size_t n)
-{
-	static const char *const loop[] = { "127.0.0.1", "localhost", "[::1]",
-		NULL };
-	const char *colon;
-	size_t i;
-
-	colon = memrchr(host, ':', n);
-	if (colon && !memchr(colon, ']', n - (size_t)(colon - host)))
-		n = (size_t)(colon - host);
-	if (strlen(hs->host) == n && !strncmp(host, hs->host, n))
-		return 1;
-	for (i = 0; loop[i]; i++)
-		if (strlen(loop[i]) == n && !strncmp(host, loop[i], n))
-			return 1;
-	return 0;
-}
-
-static int
-origin_ok(struct http *hs, const char *origin)
-{
-	const char *h;
-
-	if (!strncmp(origin, "http://", 7))
-		h = origin + 7;
-	else if (!strncmp(origin, "https://", 8))
-		h = origin + 8;
-	else
-		return 0;
-	return *h && !strchr(h, '/') && host_ours(hs, h, strlen(h));
-}
 
 static int
 protocol_ok(const char *v)
@@ -412,18 +366,15 @@ static unsigned
 gate(struct http *hs, struct MHD_Connection *conn, const char *url,
     const char *method, const char **why)
 {
-	const char *host = header(conn, "Host");
-	const char *origin = header(conn, "Origin");
-	const char *auth = header(conn, "Authorization");
-	const char *len = header(conn, "Content-Length");
-	const char *ver = header(conn, "MCP-Protocol-Version");
-	unsigned long long n;
+	const char *host = uk_httpd_header(conn, "Host");
+	const char *origin = uk_httpd_header(conn, "Origin");
+	const char *ver = uk_httpd_header(conn, "MCP-Protocol-Version");
 
-	if (host && !host_ours(hs, host, strlen(host))) {
+	if (host && !uk_httpd_host_ok(hs->host, host, strlen(host))) {
 		*why = "unexpected Host header";
 		return MHD_HTTP_FORBIDDEN;
 	}
-	if (origin && !origin_ok(hs, origin)) {
+	if (origin && !uk_httpd_origin_ours(hs->host, origin)) {
 		*why = "cross-origin request refused";
 		return MHD_HTTP_FORBIDDEN;
 	}
@@ -431,9 +382,7 @@ gate(struct http *hs, struct MHD_Connection *conn, const char *url,
 		*why = "no such endpoint";
 		return MHD_HTTP_NOT_FOUND;
 	}
-	if (hs->h->token &&
-	    !(auth && !strncmp(auth, "Bearer ", 7) &&
-		uk_toolack_proto_token_eq(auth + 7, hs->h->token))) {
+	if (!uk_httpd_token_ok(conn, hs->h->token, 0)) {
 		*why = "missing or wrong token";
 		return MHD_HTTP_UNAUTHORIZED;
 	}
@@ -446,11 +395,8 @@ gate(struct http *hs, struct MHD_Connection *conn, const char *url,
 		*why = "unsupported MCP-Protocol-Version";
 		return MHD_HTTP_BAD_REQUEST;
 	}
-	if (len && (uk_parse_size(len, &n) || n > hs->m->o.max_message)) {
-		*why = "request body too large";
-		return MHD_HTTP_CONTENT_TOO_LARGE;
-	}
-	return 0;
+	return uk_httpd_length(uk_httpd_header(conn, "Content-Length"),
+	    hs->m->o.max_message, why);
 }
 
 /* Methods. */
@@ -471,7 +417,7 @@ do_get(struct MHD_Connection *conn)
 static enum MHD_Result
 do_delete(struct http *hs, struct MHD_Connection *conn)
 {
-	const char *sid = header(conn, "Mcp-Session-Id");
+	const char *sid = uk_httpd_header(conn, "Mcp-Session-Id");
 	struct uk_mcp_session *s;
 
 	if (!sid)
@@ -508,7 +454,7 @@ static struct uk_mcp_session *
 post_session(struct http *hs, struct MHD_Connection *conn, int initialize,
     int *created, enum MHD_Result *ret)
 {
-	const char *sid = header(conn, "Mcp-Session-Id");
+	const char *sid = uk_httpd_header(conn, "Mcp-Session-Id");
 	struct uk_mcp_session *s;
 
 	*created = 0;
@@ -566,9 +512,7 @@ post_answer(struct http *hs, struct MHD_Connection *conn, struct hout *o,
 		MHD_add_response_header(resp, "Cache-Control", "no-store");
 		if (sid)
 			MHD_add_response_header(resp, "Mcp-Session-Id", sid);
-		ret = MHD_queue_response(conn, MHD_HTTP_OK, resp);
-		MHD_destroy_response(resp);
-		return ret;
+		return uk_httpd_queue(conn, MHD_HTTP_OK, resp);
 	}
 	pthread_mutex_lock(&o->mu);
 	while (!o->done)
@@ -586,7 +530,7 @@ post_answer(struct http *hs, struct MHD_Connection *conn, struct hout *o,
 static enum MHD_Result
 do_post(struct http *hs, struct MHD_Connection *conn, struct hreq *r)
 {
-	const char *accept = header(conn, "Accept");
+	const char *accept = uk_httpd_header(conn, "Accept");
 	struct uk_mcp_session *s;
 	struct hout *o;
 	enum MHD_Result ret = MHD_NO;
@@ -671,39 +615,6 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	free(r);
 }
 
-/* HOST:PORT, HOST, or PORT into sa; -1 when it is none of them. */
-static int
-parse_address(const char *a, struct sockaddr_in *sa, char *host,
-    size_t hostsize)
-{
-	const char *colon = strrchr(a, ':');
-	long port = 0;
-	size_t n;
-
-	memset(sa, 0, sizeof(*sa));
-	sa->sin_family = AF_INET;
-	if (!a || !*a)
-		a = "127.0.0.1";
-	colon = strrchr(a, ':');
-	if (!colon && !uk_parse_long(a, 0, 65535, &port)) {
-		n = 0; /* a port alone: loopback */
-	} else {
-		if (colon && uk_parse_long(colon + 1, 0, 65535, &port))
-			return -1;
-		n = colon ? (size_t)(colon - a) : strlen(a);
-	}
-	if (n >= hostsize)
-		return -1;
-	memcpy(host, a, n);
-	host[n] = '\0';
-	if (!n || !strcmp(host, "localhost"))
-		snprintf(host, hostsize, "127.0.0.1");
-	if (inet_pton(AF_INET, host, &sa->sin_addr) != 1)
-		return -1;
-	sa->sin_port = htons((uint16_t)port);
-	return 0;
-}
-
 int
 uk_mcp_serve_http(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
     volatile const int *stop, struct uk_err *err)
@@ -720,10 +631,12 @@ uk_mcp_serve_http(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
 	hs.m = m;
 	hs.h = h;
 	hs.path = h->path ? h->path : "/mcp";
-	if (parse_address(h->address, &sa, hs.host, sizeof(hs.host)))
+	if (uk_httpd_addr_parse(h->address, UK_HTTPD_ADDR_HOST, hs.host,
+		sizeof(hs.host), &port, NULL))
 		return uk_err_set(err, UK_EXIT_USAGE,
 		    "bad address '%s': want HOST:PORT, HOST or PORT with an "
 		    "IPv4 HOST", h->address);
+	uk_httpd_sockaddr(&sa, hs.host, port); /* parsed: cannot fail */
 	pthread_mutex_init(&hs.mu, NULL);
 	/* MHD's threads take our mask: signals stay with the caller. */
 	sigfillset(&all);

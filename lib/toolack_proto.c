@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +13,7 @@
 
 #include <curl/curl.h>
 
+#include "httpd.h"
 #include "json.h"
 #include "toolack_proto.h"
 
@@ -370,46 +370,6 @@ int
 uk_toolack_proto_addr_parse(const char *s, char *host, size_t hostsize,
     int *port, struct uk_err *err)
 {
-	struct in_addr a;
-	const char *p, *colon;
-	char h[64];
-	long v;
-
-	p = s;
-	if (!strncmp(p, "http://", 7))
-		p += 7;
-	colon = strrchr(p, ':');
-	if (!colon) {
-		snprintf(h, sizeof(h), "127.0.0.1");
-		colon = p - 1;
-	} else if (colon == p)
-		snprintf(h, sizeof(h), "127.0.0.1");
-	else if ((size_t)(colon - p) >= sizeof(h))
-		return uk_err_set(err, UK_EXIT_USAGE, "bad address '%s'", s);
-	else
-		snprintf(h, sizeof(h), "%.*s", (int)(colon - p), p);
-	{
-		char pb[16];
-		size_t n = strcspn(colon + 1, "/");
-
-		if (n == 0 || n >= sizeof(pb))
-			return uk_err_set(err, UK_EXIT_USAGE,
-			    "bad address '%s': no port", s);
-		memcpy(pb, colon + 1, n);
-		pb[n] = '\0';
-		if (uk_parse_long(pb, 0, 65535, &v))
-			return uk_err_set(err, UK_EXIT_USAGE,
-			    "bad address '%s': bad port", s);
-		if (colon[1 + n] && strcmp(colon + 1 + n, "/"))
-			return uk_err_set(err, UK_EXIT_USAGE,
-			    "bad address '%s': a path is not taken", s);
-	}
-	if (!strcmp(h, "localhost"))
-		snprintf(h, sizeof(h), "127.0.0.1");
-	if (inet_pton(AF_INET, h, &a) != 1)
-		return uk_err_set(err, UK_EXIT_USAGE,
-		    "bad address '%s': not an IPv4 address", s);
-	snprintf(host, hostsize, "%s", h);
-	*port = (int)v;
-	return 0;
+	return uk_httpd_addr_parse(s, UK_HTTPD_ADDR_URL, host, hostsize, port,
+	    err);
 }

@@ -98,7 +98,8 @@ int uk_toolack_proto_token_eq(const char *presented, const char *token);
  * The base URL of the server from an address as given to --listen or
  * TOOLACK_URL: "http://HOST:PORT", "HOST:PORT", ":PORT" or "PORT".  HOST
  * must be an IPv4 address or localhost (taken as 127.0.0.1).  Fills host
- * (>= 64 bytes) and port; 0 or -1.
+ * (>= 64 bytes) and port; 0 or -1.  uk_httpd_addr_parse with
+ * UK_HTTPD_ADDR_URL: the parse urlserve -l shares.
  */
 int uk_toolack_proto_addr_parse(const char *s, char *host, size_t hostsize,
     int *port, struct uk_err *err);

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -14,6 +13,7 @@
 #include <microhttpd.h>
 
 #include "buf.h"
+#include "httpd.h"
 #include "json.h"
 #include "toolack_proto.h"
 #include "toolack_registry.h"
@@ -62,7 +62,6 @@ struct srv {
 	struct MHD_Daemon *d;
 	struct uk_toolack_registry *reg;
 	const char *token;
-	char hosts[4][80]; /* Host names that are ours, without port */
 	char url[80];
 	size_t max_body;
 	long hb_ms, def_timeout;
@@ -294,20 +293,12 @@ static enum MHD_Result
 reply(struct MHD_Connection *conn, unsigned code, const char *type,
     const char *body)
 {
-	struct MHD_Response *resp;
-	enum MHD_Result ret;
+	struct MHD_Response *resp = uk_httpd_response(type, body);
 
-	resp = MHD_create_response_from_buffer(strlen(body), (void *)body,
-	    MHD_RESPMEM_MUST_COPY);
 	if (!resp)
 		return MHD_NO;
-	MHD_add_response_header(resp, "Content-Type", type);
-	MHD_add_response_header(resp, "Cache-Control", "no-store");
-	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
 	MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
-	ret = MHD_queue_response(conn, code, resp);
-	MHD_destroy_response(resp);
-	return ret;
+	return uk_httpd_queue(conn, code, resp);
 }
 
 static enum MHD_Result
@@ -342,44 +333,9 @@ reply_fail(struct MHD_Connection *conn, unsigned code, const char *reason)
 /* Gatekeeping. */
 
 static const char *
-header(struct MHD_Connection *conn, const char *name)
-{
-	return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
-}
-
-static const char *
 arg(struct MHD_Connection *conn, const char *name)
 {
 	return MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, name);
-}
-
-/*
- * Whether a Host header names us: a loopback name or our listen address,
- * with any port (a port forward or proxy may stand in between).  A name
- * an attacker's DNS points at 127.0.0.1 (DNS rebinding) is refused.
- */
-static int
-host_ok(struct srv *s, const char *host)
-{
-	const char *colon = strrchr(host, ':');
-	size_t n = colon && !strchr(colon, ']') ? (size_t)(colon - host) :
-						  strlen(host);
-	size_t i;
-
-	for (i = 0; i < 4; i++)
-		if (strlen(s->hosts[i]) == n && !strncmp(host, s->hosts[i], n))
-			return 1;
-	return 0;
-}
-
-static int
-authorized(struct srv *s, struct MHD_Connection *conn)
-{
-	const char *a = header(conn, "Authorization");
-
-	if (a && !strncmp(a, "Bearer ", 7))
-		return uk_toolack_proto_token_eq(a + 7, s->token);
-	return uk_toolack_proto_token_eq(arg(conn, "token"), s->token);
 }
 
 /*
@@ -391,21 +347,18 @@ gate(struct srv *s, struct req *r, const char *url, const char *method,
     const char **why)
 {
 	struct MHD_Connection *conn = r->conn;
-	const char *host = header(conn, "Host");
-	const char *origin = header(conn, "Origin");
-	const char *site = header(conn, "Sec-Fetch-Site");
-	const char *len = header(conn, "Content-Length"), *p;
+	const char *host = uk_httpd_header(conn, "Host");
+	const char *origin = uk_httpd_header(conn, "Origin");
+	const char *site = uk_httpd_header(conn, "Sec-Fetch-Site");
 	int get = !strcmp(method, "GET") || !strcmp(method, "HEAD");
 	int post = !strcmp(method, "POST");
-	unsigned long long n;
+	unsigned code;
 
-	if (host && !host_ok(s, host)) {
+	if (host && !uk_httpd_host_ok(s->o->host, host, strlen(host))) {
 		*why = "unexpected Host header";
 		return MHD_HTTP_FORBIDDEN;
 	}
-	if (origin &&
-	    (!host || strncmp(origin, "http://", 7) ||
-		strcmp(origin + 7, host))) {
+	if (origin && !uk_httpd_origin_same(origin, host)) {
 		*why = "cross-origin request refused";
 		return MHD_HTTP_FORBIDDEN;
 	}
@@ -434,31 +387,13 @@ gate(struct srv *s, struct req *r, const char *url, const char *method,
 		*why = "method not allowed";
 		return MHD_HTTP_METHOD_NOT_ALLOWED;
 	}
-	if (!authorized(s, conn)) {
+	if (!uk_httpd_token_ok(conn, s->token, 1)) {
 		*why = "missing or wrong token";
 		return MHD_HTTP_UNAUTHORIZED;
 	}
-	if (len) {
-		/*
-		 * RFC 9110's 1*DIGIT and nothing else, by hand: uk_parse_size
-		 * takes units ("1K"), which are no HTTP.  libmicrohttpd
-		 * refuses a malformed length itself, but not one beside
-		 * Transfer-Encoding: chunked, which it does not read.  Digits
-		 * past max_body are not added up, so nothing overflows.
-		 */
-		n = 0;
-		for (p = len; *p >= '0' && *p <= '9'; p++)
-			if (n <= s->max_body)
-				n = n * 10 + (unsigned long long)(*p - '0');
-		if (p == len || *p) {
-			*why = "bad Content-Length";
-			return MHD_HTTP_BAD_REQUEST;
-		}
-		if (n > s->max_body) {
-			*why = "request body too large";
-			return MHD_HTTP_CONTENT_TOO_LARGE;
-		}
-	}
+	if ((code = uk_httpd_length(uk_httpd_header(conn, "Content-Length"),
+		 s->max_body, why)))
+		return code;
 	if (r->kind == K_RESULT)
 		r->id = uk_xstrdup(url + 18);
 	return 0;
@@ -472,7 +407,6 @@ do_page(struct srv *s, struct req *r)
 	struct uk_buf b = UK_BUF_INIT;
 	const char *p = uk_toolack_web_html, *q;
 	struct MHD_Response *resp;
-	enum MHD_Result ret;
 
 	while ((q = strstr(p, "@TOKEN@"))) {
 		uk_buf_add(&b, p, (size_t)(q - p));
@@ -480,24 +414,17 @@ do_page(struct srv *s, struct req *r)
 		p = q + 7;
 	}
 	uk_buf_addstr(&b, p);
-	resp = MHD_create_response_from_buffer(b.len, b.buf,
-	    MHD_RESPMEM_MUST_COPY);
+	resp = uk_httpd_response("text/html; charset=utf-8", b.buf);
 	uk_buf_release(&b);
 	if (!resp)
 		return MHD_NO;
-	MHD_add_response_header(resp, "Content-Type",
-	    "text/html; charset=utf-8");
-	MHD_add_response_header(resp, "Cache-Control", "no-store");
 	MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
-	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
 	MHD_add_response_header(resp, "X-Frame-Options", "DENY");
 	MHD_add_response_header(resp, "Content-Security-Policy",
 	    "default-src 'none'; script-src 'unsafe-inline'; "
 	    "style-src 'unsafe-inline'; connect-src 'self'; "
 	    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
-	ret = MHD_queue_response(r->conn, MHD_HTTP_OK, resp);
-	MHD_destroy_response(resp);
-	return ret;
+	return uk_httpd_queue(r->conn, MHD_HTTP_OK, resp);
 }
 
 static yajl_val
@@ -664,7 +591,6 @@ do_events(struct srv *s, struct req *r)
 	struct MHD_Response *resp;
 	struct uk_toolack_registry_call *c;
 	struct sse *e, *old;
-	enum MHD_Result ret;
 	char name[64];
 	yajl_val o;
 
@@ -726,9 +652,7 @@ do_events(struct srv *s, struct req *r)
 	MHD_add_response_header(resp, "Content-Type", "text/event-stream");
 	MHD_add_response_header(resp, "Cache-Control", "no-store");
 	MHD_add_response_header(resp, "X-Accel-Buffering", "no");
-	ret = MHD_queue_response(r->conn, MHD_HTTP_OK, resp);
-	MHD_destroy_response(resp);
-	return ret;
+	return uk_httpd_queue(r->conn, MHD_HTTP_OK, resp);
 }
 
 static enum MHD_Result
@@ -1014,10 +938,7 @@ uk_toolack_server_run(const struct uk_toolack_server_opts *o, int stop_fd,
 	s.max_body = o->max_body ? o->max_body : UK_TOOLACK_PROTO_MAX_BODY;
 	s.def_timeout = o->default_timeout > 0 ? o->default_timeout :
 						 UK_TOOLACK_PROTO_TIMEOUT;
-	memset(&sa, 0, sizeof(sa));
-	sa.sin_family = AF_INET;
-	sa.sin_port = htons((uint16_t)o->port);
-	if (inet_pton(AF_INET, o->host, &sa.sin_addr) != 1)
+	if (uk_httpd_sockaddr(&sa, o->host, o->port))
 		return uk_err_set(err, UK_EXIT_FATAL, "bad address '%s'",
 		    o->host);
 	/* Many waiting clients are many sockets: use what we may. */
@@ -1051,10 +972,6 @@ uk_toolack_server_run(const struct uk_toolack_server_opts *o, int stop_fd,
 	port = info ? info->port : o->port;
 	info = MHD_get_daemon_info(s.d, MHD_DAEMON_INFO_EPOLL_FD);
 	epfd = info->epoll_fd;
-	snprintf(s.hosts[0], sizeof(s.hosts[0]), "%s", o->host);
-	snprintf(s.hosts[1], sizeof(s.hosts[1]), "127.0.0.1");
-	snprintf(s.hosts[2], sizeof(s.hosts[2]), "localhost");
-	snprintf(s.hosts[3], sizeof(s.hosts[3]), "[::1]");
 	snprintf(s.url, sizeof(s.url), "http://%s:%d", o->host, port);
 	if (o->ready)
 		o->ready(o->ctx, s.url);

@@ -301,6 +301,20 @@ session() {
 	[ "${lines[-1]}" = 400 ]
 }
 
+# libmicrohttpd refuses a malformed Content-Length itself, but not one
+# beside Transfer-Encoding: chunked: the server's own check must.
+@test "http: a Content-Length that is not digits is 400, even beside chunked" {
+	http_start
+	session
+	run -0 post '{"jsonrpc":"2.0","id":1,"method":"ping"}' -H "Mcp-Session-Id: $SID" -H 'Transfer-Encoding: chunked' -H 'Content-Length: 1K'
+	[ "${lines[-1]}" = 400 ]
+	[ "$(jq -r .error.message <<<"${lines[0]}")" = "bad Content-Length" ]
+	run -0 post '{"jsonrpc":"2.0","id":2,"method":"ping"}' -H "Mcp-Session-Id: $SID" -H 'Transfer-Encoding: chunked' -H 'Content-Length: 99999999999999999999999'
+	[ "${lines[-1]}" = 413 ]
+	run -0 post '{"jsonrpc":"2.0","id":3,"method":"ping"}' -H "Mcp-Session-Id: $SID" -H 'Transfer-Encoding: chunked'
+	[ "${lines[-1]}" = 200 ]
+}
+
 @test "http: a call with a progress token is an event stream ending with its response" {
 	http_start
 	session
