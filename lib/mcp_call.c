@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -315,4 +316,19 @@ uk_mcp_log(struct uk_mcp_call *c, const char *level, const char *fmt, ...)
 	}
 	uk_buf_release(&b);
 	uk_buf_release(&msg);
+}
+
+void
+uk_mcp_wait_tick(pthread_cond_t *cv, pthread_mutex_t *mu, long ms)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_cond_timedwait(cv, mu, &ts);
 }

@@ -148,20 +148,6 @@ hout_new(struct http *hs, int sse)
 	return o;
 }
 
-static void
-wait_tick(pthread_cond_t *cv, pthread_mutex_t *mu)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_nsec += TICK_MS * 1000000L;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
-	pthread_cond_timedwait(cv, mu, &ts);
-}
-
 /* The event stream: what the call has said so far, then its end. */
 static ssize_t
 sse_read(void *cls, uint64_t pos, char *buf, size_t max)
@@ -173,7 +159,7 @@ sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 	(void)pos;
 	pthread_mutex_lock(&o->mu);
 	while (o->off == o->out.len && !o->done)
-		wait_tick(&o->cv, &o->mu);
+		uk_mcp_wait_tick(&o->cv, &o->mu, TICK_MS);
 	if (o->off < o->out.len) {
 		n = o->out.len - o->off < max ? o->out.len - o->off : max;
 		memcpy(buf, o->out.buf + o->off, n);
@@ -516,7 +502,7 @@ post_answer(struct http *hs, struct MHD_Connection *conn, struct hout *o,
 	}
 	pthread_mutex_lock(&o->mu);
 	while (!o->done)
-		wait_tick(&o->cv, &o->mu);
+		uk_mcp_wait_tick(&o->cv, &o->mu, TICK_MS);
 	body = o->out.len ? uk_xstrdup(o->out.buf) : NULL;
 	pthread_mutex_unlock(&o->mu);
 	hout_unref(o);

@@ -125,6 +125,11 @@ int uk_mcp_check_args(yajl_val schema, yajl_val args, struct uk_buf *why);
 void uk_mcp_enqueue(struct uk_mcp *m, struct uk_mcp_call *c);
 void uk_mcp_call_cancel_locked(struct uk_mcp_call *c);
 void uk_mcp_call_release(struct uk_mcp_call *c);
+/*
+ * Wait on cv (mu held) until signalled or ms milliseconds have passed,
+ * whichever comes first: the loops that also poll a stop flag.
+ */
+void uk_mcp_wait_tick(pthread_cond_t *cv, pthread_mutex_t *mu, long ms);
 
 /* The rank of a log level (0 debug ... 7 emergency), or -1. */
 int uk_mcp_level(const char *name);

@@ -88,19 +88,12 @@ struct reader {
 static int
 backlog(struct uk_mcp_session *s)
 {
-	struct timespec ts;
 	int full;
 
 	pthread_mutex_lock(&s->mu);
 	full = s->ncalls >= MAX_PENDING;
 	if (full) {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += TICK_MS * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
-		pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+		uk_mcp_wait_tick(&s->cv, &s->mu, TICK_MS);
 	}
 	pthread_mutex_unlock(&s->mu);
 	return full;
@@ -178,7 +171,6 @@ feed(struct reader *r, const char *p, size_t n)
 static void
 drain(struct uk_mcp_session *s, volatile const int *stop, struct out *o)
 {
-	struct timespec ts;
 	int cancelled = 0;
 
 	pthread_mutex_lock(&s->mu);
@@ -192,13 +184,7 @@ drain(struct uk_mcp_session *s, volatile const int *stop, struct out *o)
 			cancelled = 1;
 			continue;
 		}
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += TICK_MS * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
-		pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+		uk_mcp_wait_tick(&s->cv, &s->mu, TICK_MS);
 	}
 	pthread_mutex_unlock(&s->mu);
 }
