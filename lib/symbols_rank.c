@@ -373,12 +373,25 @@ weaken_bare_imports(const struct symtab *t, struct edge *edges, size_t nedges)
 	free(named);
 }
 
-/* The teleport vector: the project, the focus, little for the rest. */
+/*
+ * The teleport vector: the project, the focus, little for the rest.  A
+ * program's entry point is where a reader starts: what the programs use
+ * is the project's heart, though they are leaves nobody refers to
+ * (urlkit's programs all write records through jsonl.h, included by
+ * nothing else of rank).  The entry gets P_ENTRY times a file's teleport,
+ * 10x, the factor aider gives what the user mentions; all but its own
+ * share is handed on along its edges, as the reader reads main and goes
+ * where it leads.  Kept whole on the entry's unit, it made each
+ * program's own unit (urlserve.c with the private header of its seven
+ * files) outrank the library every program is written in.
+ */
 static double *
-teleport(struct symtab *t)
+teleport(struct symtab *t, const struct edge *edges, size_t nedges)
 {
 	double *p = uk_xcalloc(t->nfiles + 1, sizeof(double)), sum = 0;
-	size_t i;
+	double *extra = uk_xcalloc(t->nfiles + 1, sizeof(double));
+	double *out = uk_xcalloc(t->nfiles + 1, sizeof(double));
+	size_t i, j;
 	int any = 0;
 
 	for (i = 0; i < t->nfiles; i++)
@@ -391,23 +404,27 @@ teleport(struct symtab *t)
 
 		if (any && !f->focus)
 			w *= P_AWAY;
-		/*
-		 * A program's entry point is where a reader starts: what
-		 * the programs use is the project's heart, though they are
-		 * leaves nobody refers to (urlkit's programs all write
-		 * records through jsonl.h, included by nothing else of
-		 * rank).  10x, the factor aider gives what the user
-		 * mentions.
-		 */
-		if (f->entry && f->cls == FC_CORE)
-			w *= P_ENTRY;
 		w *= sqrt(1.0 + f->ndefs);
 		p[f->unit] += w;
+		if (f->entry && f->cls == FC_CORE)
+			extra[f->unit] += (P_ENTRY - 1) * w;
 	}
+	for (j = 0; j < nedges; j++)
+		out[edges[j].from] += edges[j].w;
+	for (j = 0; j < nedges; j++)
+		if (out[edges[j].from] > 0)
+			p[edges[j].to] += extra[edges[j].from] * edges[j].w /
+			    out[edges[j].from];
+	/* A program that uses nothing of the project keeps its share. */
+	for (i = 0; i < t->nfiles; i++)
+		if (out[i] <= 0)
+			p[i] += extra[i];
 	for (i = 0; i < t->nfiles; i++)
 		sum += p[i];
 	for (i = 0; i < t->nfiles; i++)
 		p[i] = sum > 0 ? p[i] / sum : 1.0 / (double)t->nfiles;
+	free(extra);
+	free(out);
 	return p;
 }
 
@@ -523,7 +540,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	for (i = 0; i < t->ndefs; i++)
 		if (!t->defs[i].hidden)
 			t->files[t->defs[i].file].ndefs++;
-	p = teleport(t);
+	p = teleport(t, edges, nedges);
 	out = uk_xcalloc(n + 1, sizeof(double));
 	pr = pagerank(n, edges, nedges, p, out);
 	breadth = uk_xcalloc(n + 1, sizeof(double));

@@ -683,3 +683,26 @@ C
 	jq -r .symbol_map <<<"$output" >"$T/map"
 	grep -qx 'cmd/tool.c:' "$T/map"
 }
+
+@test "repomap: a program's own header ranks after the library its main uses" {
+	d=$BATS_TEST_TMPDIR/progunit
+	mkdir -p "$d/lib" "$d/cmd"
+	printf 'int rec_write(int fd, const char *s);\n' >"$d/lib/rec.h"
+	printf '#include "rec.h"\n\nint rec_write(int fd, const char *s)\n{\n\treturn fd + (s != 0);\n}\n' >"$d/lib/rec.c"
+	# The program: main in tool.c, its private header, a file a step.
+	printf 'struct tool_opts {\n\tint verbose;\n};\n' >"$d/cmd/tool.h"
+	calls=
+	for i in 1 2 3 4; do
+		printf 'int tool_step%d(struct tool_opts *o);\n' "$i" >>"$d/cmd/tool.h"
+		printf '#include "tool.h"\n\nint tool_step%d(struct tool_opts *o)\n{\n\treturn o->verbose;\n}\n' "$i" >"$d/cmd/tool_step$i.c"
+		calls="$calls + tool_step$i(&o)"
+	done
+	printf '#include "rec.h"\n#include "tool.h"\n\nint\nmain(void)\n{\n\tstruct tool_opts o = { 0 };\n\n\treturn rec_write(1, "-")%s;\n}\n' "$calls" >"$d/cmd/tool.c"
+	run -0 "$SYM" -R -t 4000 "$d"
+	# The program's unit keeps a file's share of the entry's teleport
+	# and hands the rest to what main uses: the library comes first.
+	[ "$(jq -r .github_info.top_file <<<"$output")" = lib/rec.h ]
+	r=$(map_files | grep -n -x lib/rec.h | cut -d: -f1)
+	h=$(map_files | grep -n -x cmd/tool.h | cut -d: -f1)
+	[ "$r" -lt "$h" ]
+}
