@@ -108,6 +108,15 @@ void uk_symarena_resume(struct symarena *a);
 char *uk_symsig_signature(const char *text, TSNode def, uint32_t *nlines);
 int uk_symsig_scope(const char *text, TSNode def, struct sdef *d);
 char *uk_symsig_doc(const char *text, TSNode def);
+/*
+ * ts_node_parent and ts_node_prev_sibling, answered from a map of the
+ * nodes around the definitions that start at starts (sorted) made by
+ * family_begin, for this thread until family_end.
+ */
+void uk_symsig_family_begin(TSNode root, const uint32_t *starts, size_t n);
+void uk_symsig_family_end(void);
+TSNode uk_symsig_parent(TSNode n);
+TSNode uk_symsig_prev_sibling(TSNode n);
 #endif
 
 #define GROW(p, n, a)                                                          \

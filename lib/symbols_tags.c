@@ -757,6 +757,14 @@ emit_tags(struct tag *tags, size_t ntags, const char *text, size_t len,
 	}
 }
 
+static int
+u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
  * Parse and query one file with w's parser and cursor.  Reads s only (its
  * compiled queries), so that several workers run at once.
@@ -880,7 +888,20 @@ index_tree(const struct uk_symbols *s, struct symworker *w, TSParser *parser,
 		    make_doc(&fc, pat, &m, doccap, node) :
 		    NULL;
 	}
+	{
+		/* The definitions' ancestors, for their scopes and docs. */
+		uint32_t *starts = uk_xcalloc(ntags + 1, sizeof(*starts));
+		size_t k, n = 0;
+
+		for (k = 0; k < ntags; k++)
+			if (tags[k].def)
+				starts[n++] = tags[k].node_start;
+		qsort(starts, n, sizeof(*starts), u32_cmp);
+		uk_symsig_family_begin(fc.root, starts, n);
+		free(starts);
+	}
 	emit_tags(tags, ntags, text, len, r);
+	uk_symsig_family_end();
 	r->status = 1;
 	free(tags);
 	free(fc.docs);
