@@ -247,6 +247,21 @@ uk_symarena_leave(void)
 		arena_reset(a);
 }
 
+struct symarena *
+uk_symarena_pause(void)
+{
+	struct symarena *a = ts_arena;
+
+	ts_arena = NULL;
+	return a;
+}
+
+void
+uk_symarena_resume(struct symarena *a)
+{
+	ts_arena = a;
+}
+
 void
 uk_symarena_release(struct symarena *a)
 {

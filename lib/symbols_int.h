@@ -95,6 +95,9 @@ void uk_symarena_install(void);
 void uk_symarena_enter(struct symarena *a);
 void uk_symarena_leave(void);
 void uk_symarena_release(struct symarena *a);
+/* Out of this thread's arena for a while (malloc), and back into it. */
+struct symarena *uk_symarena_pause(void);
+void uk_symarena_resume(struct symarena *a);
 
 #ifdef TREE_SITTER_API_H_
 /*
@@ -105,6 +108,15 @@ void uk_symarena_release(struct symarena *a);
 char *uk_symsig_signature(const char *text, TSNode def, uint32_t *nlines);
 int uk_symsig_scope(const char *text, TSNode def, struct sdef *d);
 char *uk_symsig_doc(const char *text, TSNode def);
+/*
+ * ts_node_parent and ts_node_prev_sibling, answered from a map of the
+ * nodes around the definitions that start at starts (sorted) made by
+ * family_begin, for this thread until family_end.
+ */
+void uk_symsig_family_begin(TSNode root, const uint32_t *starts, size_t n);
+void uk_symsig_family_end(void);
+TSNode uk_symsig_parent(TSNode n);
+TSNode uk_symsig_prev_sibling(TSNode n);
 #endif
 
 #define GROW(p, n, a)                                                          \
@@ -200,11 +212,14 @@ struct fres {
 /*
  * symbols_tags.c.  uk_symtags_query compiles the query of language li
  * once per index: 0, or -1 with err when it cannot be used (every later
- * call fails alike).  uk_symtags_def_kind is the query's own string for
+ * call fails alike); any thread may call it, and uk_symtags_file compiles
+ * the query itself when no one did.  uk_symtags_query_failed is whether
+ * it was compiled and failed (then uk_symtags_query gives the error).  uk_symtags_def_kind is the query's own string for
  * the definition kind named kind ("function"), or NULL when its query
  * defines no such kind.
  */
 int uk_symtags_query(struct uk_symbols *s, int li, struct uk_err *err);
+int uk_symtags_query_failed(const struct uk_symbols *s, int li);
 void uk_symtags_query_release(struct qstate *st);
 const char *uk_symtags_def_kind(const struct qstate *st, const char *kind);
 
@@ -213,10 +228,10 @@ struct symworker *uk_symtags_worker_new(void);
 void uk_symtags_worker_free(struct symworker *w);
 
 /*
- * The tags of the file path (language li, whose query is compiled) into
- * r, with w: parsed, or lexed with lex (uk_symlex_refs).  r->status is 1,
- * or -1 with r->err.  Reads s only (its queries and time limits), so that
- * several workers run at once.  Free r's tags with uk_symtags_release.
+ * The tags of the file path (language li) into r, with w: parsed, or
+ * lexed with lex (uk_symlex_refs).  r->status is 1, or -1 with r->err.
+ * Reads s only (its queries and time limits; a query not yet compiled is
+ * compiled under a lock), so that several workers run at once.  Free r's tags with uk_symtags_release.
  */
 void uk_symtags_file(const struct uk_symbols *s, struct symworker *w,
     int li, int lex, const char *path, const char *text, size_t len,

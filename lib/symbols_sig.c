@@ -19,6 +19,178 @@
 #define SIG_WIDTH 100 /* bytes of a line, then a mark */
 #define DOC_MAX   300 /* bytes of a doc comment */
 
+/*
+ * The family of the nodes around a file's definitions: each node's parent
+ * and previous sibling, found in one walk down the tree.  tree-sitter
+ * 0.20.7's ts_node_parent walks down from the root each time (and its
+ * ts_node_prev_sibling calls it), which the scope, container and doc
+ * comment of every definition did several times: 9% of the instructions
+ * of a fetch of syn (Rust).  The walk descends only into the nodes that
+ * hold a definition's first byte; the children of each node it visits
+ * are recorded (what a definition's ancestors and their previous
+ * siblings need).  A node not recorded is asked of tree-sitter as
+ * before.  One family per thread, for the file being indexed.
+ */
+struct fam {
+	const void *id; /* NULL: a free slot */
+	uint32_t start;
+	TSNode parent, prev;
+};
+
+struct family {
+	struct fam *slots;
+	size_t cap, n; /* cap a power of two */
+};
+
+static _Thread_local struct family *family;
+
+static size_t
+fam_hash(const void *id, uint32_t start, size_t cap)
+{
+	uint64_t x = (uint64_t)(uintptr_t)id ^ ((uint64_t)start << 40);
+
+	x *= 0x9E3779B97F4A7C15ull;
+	return (size_t)(x >> 20) & (cap - 1);
+}
+
+static struct fam *
+fam_slot(struct family *f, const void *id, uint32_t start)
+{
+	size_t i = fam_hash(id, start, f->cap);
+
+	while (f->slots[i].id &&
+	    (f->slots[i].id != id || f->slots[i].start != start))
+		i = (i + 1) & (f->cap - 1);
+	return &f->slots[i];
+}
+
+static void
+fam_add(struct family *f, TSNode n, TSNode parent, TSNode prev)
+{
+	struct fam *e;
+
+	if (2 * (f->n + 1) > f->cap) {
+		struct fam *old = f->slots;
+		size_t oc = f->cap, k;
+
+		f->cap = oc ? 2 * oc : 256;
+		f->slots = uk_xcalloc(f->cap, sizeof(*f->slots));
+		for (k = 0; k < oc; k++)
+			if (old[k].id)
+				*fam_slot(f, old[k].id, old[k].start) = old[k];
+		free(old);
+	}
+	e = fam_slot(f, n.id, ts_node_start_byte(n));
+	if (!e->id)
+		f->n++;
+	e->id = n.id;
+	e->start = ts_node_start_byte(n);
+	e->parent = parent;
+	e->prev = prev;
+}
+
+static const struct fam *
+fam_get(TSNode n)
+{
+	const struct fam *e;
+
+	if (!family || !family->n || ts_node_is_null(n))
+		return NULL;
+	e = fam_slot(family, n.id, ts_node_start_byte(n));
+	return e->id ? e : NULL;
+}
+
+/* Whether a definition starts in [a, b), or at a. */
+static int
+holds_start(const uint32_t *starts, size_t n, uint32_t a, uint32_t b)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (starts[mid] < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && (starts[lo] < b || starts[lo] == a);
+}
+
+void
+uk_symsig_family_begin(TSNode root, const uint32_t *starts, size_t n)
+{
+	struct family *f = uk_xcalloc(1, sizeof(*f));
+	TSTreeCursor c;
+	TSNode *node = NULL, *prev = NULL;
+	size_t depth = 0, anode = 0, aprev = 0;
+
+	uk_symsig_family_end();
+	family = f;
+	if (!n)
+		return;
+	c = ts_tree_cursor_new(root);
+	GROW(node, depth, anode);
+	GROW(prev, depth, aprev);
+	node[0] = root;
+	memset(&prev[0], 0, sizeof(prev[0]));
+	if (!ts_tree_cursor_goto_first_child(&c))
+		goto done;
+	for (;;) {
+		/* The cursor is on a child of node[depth]. */
+		TSNode ch = ts_tree_cursor_current_node(&c);
+
+		fam_add(f, ch, node[depth], prev[depth]);
+		prev[depth] = ch;
+		if (holds_start(starts, n, ts_node_start_byte(ch),
+			ts_node_end_byte(ch)) &&
+		    ts_tree_cursor_goto_first_child(&c)) {
+			depth++;
+			GROW(node, depth, anode);
+			GROW(prev, depth, aprev);
+			node[depth] = ch;
+			memset(&prev[depth], 0, sizeof(prev[depth]));
+			continue;
+		}
+		while (!ts_tree_cursor_goto_next_sibling(&c)) {
+			if (!depth)
+				goto done;
+			ts_tree_cursor_goto_parent(&c);
+			depth--;
+		}
+	}
+done:
+	ts_tree_cursor_delete(&c);
+	free(node);
+	free(prev);
+}
+
+void
+uk_symsig_family_end(void)
+{
+	if (!family)
+		return;
+	free(family->slots);
+	free(family);
+	family = NULL;
+}
+
+TSNode
+uk_symsig_parent(TSNode n)
+{
+	const struct fam *e = fam_get(n);
+
+	return e ? e->parent : ts_node_parent(n);
+}
+
+TSNode
+uk_symsig_prev_sibling(TSNode n)
+{
+	const struct fam *e = fam_get(n);
+
+	return e ? e->prev : ts_node_prev_sibling(n);
+}
+
 static int
 type_is(TSNode n, const char *t)
 {
@@ -43,7 +215,7 @@ container(TSNode def)
 	TSNode n = def, p;
 
 	for (;;) {
-		p = ts_node_parent(n);
+		p = uk_symsig_parent(n);
 		if (ts_node_is_null(p))
 			return n;
 		if (ends_with(ts_node_type(p), "declarator") &&
@@ -199,11 +371,11 @@ add_field(struct uk_buf *b, const char *text, TSNode n, const char *field)
 int
 uk_symsig_scope(const char *text, TSNode def, struct sdef *d)
 {
-	TSNode n = ts_node_parent(container(def));
+	TSNode n = uk_symsig_parent(container(def));
 	struct uk_buf name = UK_BUF_INIT;
 
-	for (; !ts_node_is_null(n); n = ts_node_parent(n)) {
-		if (ts_node_is_null(ts_node_parent(n)))
+	for (; !ts_node_is_null(n); n = uk_symsig_parent(n)) {
+		if (ts_node_is_null(uk_symsig_parent(n)))
 			return 0; /* the file itself */
 		if (is_scope(n))
 			break;
@@ -355,16 +527,16 @@ uk_symsig_doc(const char *text, TSNode def)
 	uint32_t next_row;
 
 	if (!docstring(&b, text, c)) {
-		p = ts_node_parent(c);
+		p = uk_symsig_parent(c);
 		if (!ts_node_is_null(p) &&
 		    (type_is(p, "export_statement") ||
 			type_is(p, "decorated_definition")) &&
 		    ts_node_start_point(p).row + 3 > ts_node_start_point(c).row)
 			c = p;
 		next_row = ts_node_start_point(c).row;
-		for (n = ts_node_prev_sibling(c);
+		for (n = uk_symsig_prev_sibling(c);
 		     !ts_node_is_null(n) && nrun < sizeof(run) / sizeof(run[0]);
-		     n = ts_node_prev_sibling(n)) {
+		     n = uk_symsig_prev_sibling(n)) {
 			if (ts_node_end_point(n).row + 1 < next_row)
 				break;
 			if (is_attribute(n)) {

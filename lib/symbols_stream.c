@@ -7,6 +7,7 @@
  */
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,6 +37,8 @@ struct uk_symbols_stream {
 	size_t ndone;  /* items done */
 	size_t merged; /* items added to s, in order (caller's thread) */
 	int closed, cancel;
+	int qfailed;    /* a worker found a query that cannot be used */
+	char qerr[256]; /* its error */
 	pthread_mutex_t lock;
 	pthread_cond_t more; /* for workers: an item, or the end */
 	pthread_cond_t done; /* for the caller: an item done */
@@ -150,6 +153,12 @@ stream_merge(struct uk_symbols_stream *st, int wait)
 				uk_symidx_merge(st->s, it->path, &it->res);
 				st->indexed++;
 			} else if (it->res.status < 0 &&
+			    uk_symtags_query_failed(st->s, it->li)) {
+				if (!st->qfailed)
+					snprintf(st->qerr, sizeof(st->qerr),
+					    "%s", it->res.err);
+				st->qfailed = 1;
+			} else if (it->res.status < 0 &&
 			    strstr(it->res.err, "time limit")) {
 				st->timeout = 1;
 			}
@@ -206,8 +215,10 @@ uk_symbols_stream_add(struct uk_symbols_stream *st, const char *path,
 
 	if (li < 0)
 		return 0;
-	if (uk_symtags_query(st->s, li, err) < 0)
-		return -1;
+	/* The query is compiled by the first worker that needs it: here
+	 * only a query that could not be is an error. */
+	if (uk_symtags_query_failed(st->s, li))
+		return uk_symtags_query(st->s, li, err);
 	/* Outside the lock: the workers go on meanwhile. */
 	lex = uk_symidx_lex_it(st->s, path);
 	hash[0] = '\0';
@@ -301,7 +312,7 @@ long
 uk_symbols_stream_end(struct uk_symbols_stream *st, struct uk_err *err)
 {
 	long indexed;
-	int timeout;
+	int timeout, qfailed;
 
 	stream_close(st);
 	/* No worker thread could start: index here. */
@@ -314,7 +325,12 @@ uk_symbols_stream_end(struct uk_symbols_stream *st, struct uk_err *err)
 		reparse_evidence(st);
 	indexed = st->indexed;
 	timeout = st->timeout;
+	qfailed = st->qfailed;
+	if (qfailed)
+		uk_err_set(err, UK_EXIT_FAIL, "%s", st->qerr);
 	stream_free(st);
+	if (qfailed)
+		return -1;
 	if (timeout)
 		return uk_err_set(err, UK_EXIT_FAIL,
 		    "time limit reached while indexing symbols");

@@ -224,9 +224,14 @@ uk_symtagcache_get(struct uk_symbols *s, int li, const char *hash,
 	const char *p, *e, *end;
 	long long nl;
 	size_t nd = 0, ar = 0;
+	struct uk_err qerr;
 
 	memset(r, 0, sizeof(*r));
 	if (!o)
+		return -1;
+	/* A hit needs the query's kinds: compiled now, on the caller's
+	 * thread (a miss leaves that to the parsing threads). */
+	if (uk_symtags_query(s, li, &qerr) < 0)
 		return -1;
 	seq = uk_json_get(o, "s");
 	d = uk_json_get(o, "d");

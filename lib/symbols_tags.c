@@ -15,6 +15,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 
 #include <pcre2.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,18 +191,18 @@ uk_symtags_query_release(struct qstate *st)
 	memset(st, 0, sizeof(*st));
 }
 
-int
-uk_symtags_query(struct uk_symbols *s, int li, struct uk_err *err)
+/* Compile language li's query into st (once, under query_lock). */
+static void
+query_compile(struct qstate *st, int li)
 {
-	struct qstate *st = &s->qs[li];
 	const struct symlang *l = &uk_symlangs[li];
 	struct uk_buf src = UK_BUF_INIT;
 	uint32_t off = 0, i, len;
 	TSQueryError qerr = TSQueryErrorNone;
+	/* A worker compiles between its parse and its query: not in its
+	 * arena, which is reset after each file. */
+	struct symarena *arena = uk_symarena_pause();
 
-	if (st->tried)
-		goto out;
-	st->tried = 1;
 	uk_buf_addstr(&src, l->tags);
 	if (l->extra)
 		uk_buf_addstr(&src, l->extra);
@@ -237,9 +238,51 @@ uk_symtags_query(struct uk_symbols *s, int li, struct uk_err *err)
 		setup_predicates(st, i);
 	st->ok = 1;
 out:
-	if (!st->ok)
+	uk_symarena_resume(arena);
+}
+
+/*
+ * Queries are compiled on first use, by whichever thread needs one first:
+ * the parsing threads rather than the one reading the archive, so that
+ * reading goes on meanwhile (ts_query_new takes 15 to 30 ms for Python's
+ * or Rust's, most of a small repository's parse).  tried is set, with
+ * release order, only once the query is complete; the lock makes one
+ * thread compile and the others wait for it.  One lock for the process:
+ * two languages compile one after the other, which costs nothing when a
+ * worker has something else to wait for.
+ */
+static pthread_mutex_t query_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int
+query_ready(struct qstate *st, int li)
+{
+	if (!__atomic_load_n(&st->tried, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&query_lock);
+		if (!st->tried) {
+			query_compile(st, li);
+			__atomic_store_n(&st->tried, 1, __ATOMIC_RELEASE);
+		}
+		pthread_mutex_unlock(&query_lock);
+	}
+	return st->ok;
+}
+
+int
+uk_symtags_query(struct uk_symbols *s, int li, struct uk_err *err)
+{
+	struct qstate *st = &s->qs[li];
+
+	if (!query_ready(st, li))
 		return uk_err_set(err, UK_EXIT_FAIL, "%s", st->errmsg);
 	return 0;
+}
+
+int
+uk_symtags_query_failed(const struct uk_symbols *s, int li)
+{
+	const struct qstate *st = &s->qs[li];
+
+	return __atomic_load_n(&st->tried, __ATOMIC_ACQUIRE) && !st->ok;
 }
 
 const char *
@@ -714,6 +757,14 @@ emit_tags(struct tag *tags, size_t ntags, const char *text, size_t len,
 	}
 }
 
+static int
+u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
  * Parse and query one file with w's parser and cursor.  Reads s only (its
  * compiled queries), so that several workers run at once.
@@ -769,6 +820,15 @@ index_tree(const struct uk_symbols *s, struct symworker *w, TSParser *parser,
 			snprintf(r->err, sizeof(r->err),
 			    "'%s': parse failed or took over %g s", path,
 			    s->file_limit);
+		return;
+	}
+	/*
+	 * The query after the parse: a worker that must wait for another
+	 * to compile it has parsed meanwhile.  s is the caller's, not
+	 * const: its queries are compiled once, under query_ready's lock.
+	 */
+	if (!query_ready((struct qstate *)&s->qs[li], li)) {
+		snprintf(r->err, sizeof(r->err), "%s", s->qs[li].errmsg);
 		return;
 	}
 	fc.root = ts_tree_root_node(tree);
@@ -828,7 +888,20 @@ index_tree(const struct uk_symbols *s, struct symworker *w, TSParser *parser,
 		    make_doc(&fc, pat, &m, doccap, node) :
 		    NULL;
 	}
+	{
+		/* The definitions' ancestors, for their scopes and docs. */
+		uint32_t *starts = uk_xcalloc(ntags + 1, sizeof(*starts));
+		size_t k, n = 0;
+
+		for (k = 0; k < ntags; k++)
+			if (tags[k].def)
+				starts[n++] = tags[k].node_start;
+		qsort(starts, n, sizeof(*starts), u32_cmp);
+		uk_symsig_family_begin(fc.root, starts, n);
+		free(starts);
+	}
 	emit_tags(tags, ntags, text, len, r);
+	uk_symsig_family_end();
 	r->status = 1;
 	free(tags);
 	free(fc.docs);
