@@ -26,6 +26,7 @@
 #define F_STRONG 0x200 /* class boilerplate that stays out however large */
 #define F_CMT    0x400 /* skipped as part of a comment section */
 #define F_CROOT  0x800 /* the root of a comment section (or one of its parts) */
+#define F_LEAD   0x1000 /* skipped while lead_emit writes (a short line) */
 
 struct nd {
 	GumboNode *g;
@@ -45,6 +46,7 @@ struct ctx {
 	struct nd *n;
 	int nn, alloc;
 	int body;
+	int dry, first; /* select_emit's dry run: where the selection starts */
 	struct uk_extract *x;
 	/* Metadata candidates, by preference. */
 	char *og_title, *title, *h1, *tw_title;

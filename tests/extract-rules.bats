@@ -191,3 +191,19 @@ article_kept() {
 	[[ $output != *"Last updated"* ]]
 	[[ $output != *Categories* ]]
 }
+
+@test "extract rules: the headline and lead above the chosen paragraphs are kept, not a byline" {
+	run -0 urlfetch --extract "$X/lead.html" --text
+	article_kept
+	[[ $output == "Spring festival at the harbour"*LEADLINE*"The harbour town woke early"* ]]
+	# A short line among them (a byline) is not.
+	[[ $output != *"By Ann Example"* ]]
+	[[ $output != *Sport* ]]
+}
+
+@test "extract rules: not a lead: links under the site's <h1> above the article" {
+	run -0 urlfetch --extract "$X/lead-menu.html" --text
+	article_kept
+	[[ $output != *MENUONE* ]]
+	[[ $output != *"Example Journal"* ]]
+}
