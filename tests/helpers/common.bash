@@ -30,17 +30,16 @@ get_mills_since_epoch() {
 	printf '%d\n' $((t / 1000))
 }
 
-# mkdir and rm as bash builtins where Debian's bash-builtins is installed
-# (scripts/bootstrap installs it): every test runs three of them
-# (common_setup's mkdir, common_teardown's rm and bats' own rm of the
-# test's output file), and the suites many more, each a process start of
-# some 10 ms of CPU on the loaded machine.  Without the package, the
-# programs in /usr/bin are used as before.
-for _uk_b in mkdir rm; do
-	[ -e "/usr/lib/bash/$_uk_b" ] &&
-	    enable -f "/usr/lib/bash/$_uk_b" "$_uk_b" 2>/dev/null
-done
-unset _uk_b
+# mkdir and rm as builtins (see builtins.bash).  tests/run has bash read
+# that file at every start of bats' processes through BASH_ENV: a test's
+# own processes do not get it (they would read it at every bash script's
+# start), nor do those of setup_file (bats' process that runs it starts
+# the tests' processes, so it keeps BASH_ENV).
+. "$TOP/tests/helpers/builtins.bash"
+if [ -n "${BATS_TEST_NAME:-}" ] &&
+    [ "${BASH_ENV:-}" = "$TOP/tests/helpers/builtins.bash" ]; then
+	export -n BASH_ENV
+fi
 
 # need_shared PATH...: skip the test, naming what is missing, unless every
 # PATH (relative to ../shared) is there.
