@@ -41,8 +41,8 @@ rec() {
 	while IFS='|' read -r type map hint want reason; do
 		[ -n "$type" ] || continue
 		out=$(rec "$type" "$map" "$hint" | urlsum -C)
-		got=$(jq -r .summary_type <<<"$out")
-		why=$(jq -r .summary_reason <<<"$out")
+		IFS=$'\t' read -r got why < <(jq -r \
+		    '[.summary_type, .summary_reason] | map(tostring) | @tsv' <<<"$out")
 		if [ "$got" != "$want" ] || [ "$why" != "$reason" ]; then
 			echo "case '$type' '$map' '$hint': got $got ($why), want $want ($reason)"
 			return 1

@@ -30,6 +30,17 @@ get_mills_since_epoch() {
 	printf '%d\n' $((t / 1000))
 }
 
+# mkdir and rm as builtins (see builtins.bash).  tests/run has bash read
+# that file at every start of bats' processes through BASH_ENV: a test's
+# own processes do not get it (they would read it at every bash script's
+# start), nor do those of setup_file (bats' process that runs it starts
+# the tests' processes, so it keeps BASH_ENV).
+. "$TOP/tests/helpers/builtins.bash"
+if [ -n "${BATS_TEST_NAME:-}" ] &&
+    [ "${BASH_ENV:-}" = "$TOP/tests/helpers/builtins.bash" ]; then
+	export -n BASH_ENV
+fi
+
 # need_shared PATH...: skip the test, naming what is missing, unless every
 # PATH (relative to ../shared) is there.
 need_shared() {
