@@ -22,6 +22,10 @@
 
 #include "banned.h"
 
+#ifndef CAROUSEL_PRICES
+#define CAROUSEL_PRICES 3
+#endif
+
 /*
  * Headings that open a section which is not the article: related and
  * recommended reading, comments, sharing, the author's box.  Matched
@@ -550,6 +554,48 @@ boiler_line(struct ctx *c, int i, struct uk_buf *b)
 	return 0;
 }
 
+/* How many prices ("$19.99", "12,50 €", "£88") s holds. */
+static int
+count_prices(const char *s)
+{
+	static const char *const cur[] = { "$", "€", "£", "¥", NULL };
+	const char *const *p;
+	const char *q;
+	int n = 0;
+
+	for (p = cur; *p; p++) {
+		size_t k = strlen(*p);
+
+		for (q = s; (q = strstr(q, *p)); q += k)
+			if (isdigit((unsigned char)q[k]) ||
+			    (q[k] == ' ' && isdigit((unsigned char)q[k + 1])) ||
+			    (q > s && isdigit((unsigned char)q[-1])) ||
+			    (q > s + 1 && q[-1] == ' ' &&
+				isdigit((unsigned char)q[-2])))
+				n++;
+	}
+	return n;
+}
+
+/*
+ * A carousel of products: an element that says it is a carousel (class
+ * word or aria-roledescription) and holds three prices or more, boxes of
+ * other products to buy.  A carousel without prices (features, quotes of
+ * customers, a product's own panels) stays.
+ */
+static int
+product_carousel(struct ctx *c, int i, struct uk_buf *b)
+{
+	const char *cl = uk_ex_attr(c->n[i].g, "class");
+	const char *rd = uk_ex_attr(c->n[i].g, "aria-roledescription");
+
+	if (!(rd && !strcasecmp(rd, "carousel")) &&
+	    !(cl && strcasestr(cl, "carousel")))
+		return 0;
+	plain_text(c, i, b, 4000, 0);
+	return count_prices(b->buf) >= CAROUSEL_PRICES;
+}
+
 /*
  * Mark boilerplate by text: sections under a boilerplate heading, and
  * short lines of boilerplate (boiler_line) among the paragraphs.  Then
@@ -587,6 +633,12 @@ uk_ex_mark_by_text(struct ctx *c)
 			}
 			if (is_heading(n->tag))
 				continue;
+		}
+		if (n->text >= 20 && product_carousel(c, i, &b)) {
+			skip_subtree(c, i, 0);
+			changed = 1;
+			i = n->end - 1;
+			continue;
 		}
 		if (!(n->flags & F_BLOCK))
 			continue;

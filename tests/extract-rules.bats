@@ -207,3 +207,14 @@ article_kept() {
 	[[ $output != *MENUONE* ]]
 	[[ $output != *"Example Journal"* ]]
 }
+
+@test "extract rules: a carousel of other products with prices goes, a carousel of the product's own panels stays" {
+	run -0 urlfetch --extract "$X/carousel.html" --text
+	[[ $output == *"Harbour lantern, hand painted"* ]]
+	[[ $output == *"Our harbour lantern is hand painted"* ]]
+	[[ $output == *"Height | 32 cm"* ]]
+	[[ $output == *PANELONE*PANELTWO*PANELTHREE* ]]
+	[[ $output != *CARDONE* ]]
+	[[ $output != *CARDFOUR* ]]
+	[[ $output != *'$19.99'* ]]
+}
