@@ -22,9 +22,8 @@
 
 #include "banned.h"
 
-#ifndef CAROUSEL_PRICES
+/* The prices that make a carousel one of products (product_carousel). */
 #define CAROUSEL_PRICES 3
-#endif
 
 /*
  * Headings that open a section which is not the article: related and
