@@ -24,3 +24,11 @@ teardown() { common_teardown; }
 	[[ $output == *"sleeves reaching the wrist."* ]]
 	[[ $output != *ADDTOBASKET* ]]
 }
+
+@test "extract pages: an accordion's titles are Markdown headings" {
+	run -0 urlfetch --extract "$X/accordion.html" -f markdown
+	[ "$status" -eq 0 ]
+	[[ $output == *'\n\n## Material and care\n\nOuter fabric'* ]]
+	[[ $output == *'\n\n## Size and fit\n\nRegular fit'* ]]
+	[[ $output != *ADDTOBASKET* ]]
+}
