@@ -537,6 +537,22 @@ boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 	return class_verdict(ci->buf);
 }
 
+/*
+ * A button that is all a heading holds the section's title: the
+ * accordion of WAI-ARIA's authoring practices writes each panel's title
+ * as <h3><button aria-expanded>Title</button></h3> (a product's
+ * "Details" and "Material & care", a service's features, questions of
+ * a FAQ), and the panel's text stays on the page; any other button is a
+ * control and stays out.
+ */
+static int
+heading_button(const struct ctx *c, int i, int parent)
+{
+	return c->n[i].tag == GUMBO_TAG_BUTTON &&
+	    c->n[parent].tag >= GUMBO_TAG_H1 &&
+	    c->n[parent].tag <= GUMBO_TAG_H6;
+}
+
 /* Mirror the tree; collect metadata; mark skipped subtrees. */
 static void
 build(struct ctx *c, GumboNode *root)
@@ -599,7 +615,8 @@ build(struct ctx *c, GumboNode *root)
 		if (!(pflags & F_SKIP)) {
 			int bp = boilerplate(ch, c->n[i].tag, &ci);
 
-			if (tag_skipped(c->n[i].tag) || 
+			if ((tag_skipped(c->n[i].tag) &&
+				!heading_button(c, i, pi)) ||
 			    ch->type == GUMBO_NODE_TEMPLATE || bp == 1)
 				c->n[i].flags |= F_SKIP;
 			else if (bp == 3)

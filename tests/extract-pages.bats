@@ -1,0 +1,34 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# urlfetch --extract --text: rules for pages that are no article
+# (products, collections, listings), each on a page in
+# tests/fixtures/extract-pages/ that carries it.  Words in capitals are
+# the page's controls, which stay out.
+
+bats_require_minimum_version 1.5.0
+load helpers/common
+
+setup() {
+	common_setup
+	X="$FIXTURES/extract-pages"
+}
+teardown() { common_teardown; }
+
+@test "extract pages: an accordion's titles (a button that is all a heading) are kept" {
+	run -0 urlfetch --extract "$X/accordion.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == *"Trail jacket"* ]]
+	[[ $output == *"Material and care"* ]]
+	[[ $output == *"Size and fit"* ]]
+	[[ $output == *"machine wash at 30 degrees"* ]]
+	[[ $output == *"sleeves reaching the wrist."* ]]
+	[[ $output != *ADDTOBASKET* ]]
+}
+
+@test "extract pages: an accordion's titles are Markdown headings" {
+	run -0 urlfetch --extract "$X/accordion.html" -f markdown
+	[ "$status" -eq 0 ]
+	[[ $output == *'\n\n## Material and care\n\nOuter fabric'* ]]
+	[[ $output == *'\n\n## Size and fit\n\nRegular fit'* ]]
+	[[ $output != *ADDTOBASKET* ]]
+}
