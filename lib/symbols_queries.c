@@ -53,7 +53,10 @@ static const char cpp_extra[] =
  * Type references (annotations, signatures, fields, impl blocks, new T)
  * and imports for the languages whose upstream queries have calls only:
  * a reader follows a type or an imported name to its definition as much
- * as a call.
+ * as a call.  Python's patterns (upstream's, then these, in this order)
+ * are also walked by hand by pywalk in symbols_tags.c, which is what
+ * indexes Python: a change here must be made there too, and
+ * tests/repo-pywalk.bats compares the two.
  */
 static const char python_extra[] =
     "(type (identifier) @name) @reference.type\n"

@@ -191,6 +191,50 @@ uk_symtags_query_release(struct qstate *st)
 	memset(st, 0, sizeof(*st));
 }
 
+/* Python's captures, as pywalk (below) gives them: for the cache's kinds. */
+static const char *const py_captures[] = { "name", "definition.constant",
+	"definition.class", "definition.function", "reference.call",
+	"reference.type", "reference.class", "reference.import",
+	"reference.module", NULL };
+
+/*
+ * Whether every language uses its query: UK_SYMBOLS_QUERY set in the
+ * environment, to check pywalk against the query it replaces.
+ */
+static int
+use_query(void)
+{
+	const char *v = getenv("UK_SYMBOLS_QUERY");
+
+	return v && *v;
+}
+
+/* A language walked without its query: the captures its walk gives. */
+static void
+walk_captures(struct qstate *st, const char *const *caps)
+{
+	uint32_t i;
+
+	while (caps[st->ncaps])
+		st->ncaps++;
+	st->role = uk_xcalloc(st->ncaps + 1, 1);
+	st->kind = uk_xcalloc(st->ncaps + 1, sizeof(char *));
+	for (i = 0; i < st->ncaps; i++) {
+		const char *n = caps[i];
+
+		if (!strcmp(n, "name"))
+			st->role[i] = R_NAME;
+		else if (!strncmp(n, "definition.", 11)) {
+			st->role[i] = R_DEF;
+			st->kind[i] = uk_xstrdup(n + 11);
+		} else if (!strncmp(n, "reference.", 10)) {
+			st->role[i] = R_REF;
+			st->kind[i] = uk_xstrdup(n + 10);
+		}
+	}
+	st->ok = 1;
+}
+
 /* Compile language li's query into st (once, under query_lock). */
 static void
 query_compile(struct qstate *st, int li)
@@ -203,6 +247,10 @@ query_compile(struct qstate *st, int li)
 	 * arena, which is reset after each file. */
 	struct symarena *arena = uk_symarena_pause();
 
+	if (li == UK_SYMLANG_PYTHON && !use_query()) {
+		walk_captures(st, py_captures);
+		goto out;
+	}
 	uk_buf_addstr(&src, l->tags);
 	if (l->extra)
 		uk_buf_addstr(&src, l->extra);
@@ -757,6 +805,405 @@ emit_tags(struct tag *tags, size_t ntags, const char *text, size_t len,
 	}
 }
 
+/*
+ * Python without the query cursor.  ts_query_cursor_next_match walks every
+ * node of the tree and matches every pattern at each (tree-sitter 0.20.7:
+ * a fifth of a Python file's instructions, the parse most of the rest),
+ * and the bound names of collect_locals took a second walk.  pywalk finds
+ * what Python's query (the upstream tags.scm, then python_extra in
+ * symbols_queries.c) finds in one walk that also collects the bound names,
+ * and gives each tag the index of the pattern that would have matched it,
+ * so that emit_tags keeps the same tag of each name.  Python's query is
+ * then never compiled (its ts_query_new was most of the fixed cost of a
+ * small tree).  The query stays the reference: with UK_SYMBOLS_QUERY set
+ * in the environment, every language uses its query, and
+ * tests/repo-pywalk.bats compares the two; a pattern added to Python's
+ * query must be added here too, under its index.
+ */
+enum {
+	PY_ASSIGN_DEF = 0,
+	PY_CLASS_DEF,
+	PY_FUNC_DEF,
+	PY_CALL,
+	PY_TYPE,
+	PY_TYPE_ATTR,
+	PY_GENERIC,
+	PY_TYPE_PARAM,
+	PY_SUPER,
+	PY_SUPER_ATTR,
+	PY_DECO,
+	PY_DECO_ATTR,
+	PY_DECO_CALL,
+	PY_FROM_NAME,
+	PY_FROM_ALIAS,
+	PY_ISINSTANCE,
+	PY_EXCEPT,
+	PY_RAISE,
+	PY_FROM_MODULE,
+	PY_IMPORT_MODULE,
+	PY_NPATTERNS
+};
+
+/* Python's node types and fields, as the query resolves them. */
+struct pysyms {
+	TSSymbol ident, assignment, opassign, exprstmt, module, classdef,
+	    funcdef, call, attribute, type, generic, typeparam, arglist,
+	    decorator, dotted, fromimport, aliased, tuple, except, raise,
+	    import;
+	TSFieldId left, name, function, attribute_f, superclasses, arguments;
+	unsigned char *binding; /* per symbol: is_binding_parent */
+	uint32_t nsyms;
+};
+
+static struct pysyms pys;
+static pthread_once_t pys_once = PTHREAD_ONCE_INIT;
+
+static TSSymbol
+py_sym(const TSLanguage *l, const char *name)
+{
+	return ts_language_symbol_for_name(l, name, (uint32_t)strlen(name),
+	    true);
+}
+
+static TSFieldId
+py_field(const TSLanguage *l, const char *name)
+{
+	return ts_language_field_id_for_name(l, name, (uint32_t)strlen(name));
+}
+
+static void
+pys_init(void)
+{
+	const TSLanguage *l = uk_symlangs[UK_SYMLANG_PYTHON].fn();
+	uint32_t i;
+
+	pys.ident = py_sym(l, "identifier");
+	pys.assignment = py_sym(l, "assignment");
+	pys.opassign = py_sym(l, "augmented_assignment");
+	pys.exprstmt = py_sym(l, "expression_statement");
+	pys.module = py_sym(l, "module");
+	pys.classdef = py_sym(l, "class_definition");
+	pys.funcdef = py_sym(l, "function_definition");
+	pys.call = py_sym(l, "call");
+	pys.attribute = py_sym(l, "attribute");
+	pys.type = py_sym(l, "type");
+	pys.generic = py_sym(l, "generic_type");
+	pys.typeparam = py_sym(l, "type_parameter");
+	pys.arglist = py_sym(l, "argument_list");
+	pys.decorator = py_sym(l, "decorator");
+	pys.dotted = py_sym(l, "dotted_name");
+	pys.fromimport = py_sym(l, "import_from_statement");
+	pys.aliased = py_sym(l, "aliased_import");
+	pys.tuple = py_sym(l, "tuple");
+	pys.except = py_sym(l, "except_clause");
+	pys.raise = py_sym(l, "raise_statement");
+	pys.import = py_sym(l, "import_statement");
+	pys.left = py_field(l, "left");
+	pys.name = py_field(l, "name");
+	pys.function = py_field(l, "function");
+	pys.attribute_f = py_field(l, "attribute");
+	pys.superclasses = py_field(l, "superclasses");
+	pys.arguments = py_field(l, "arguments");
+	pys.nsyms = ts_language_symbol_count(l);
+	pys.binding = uk_xcalloc(pys.nsyms + 1, 1);
+	for (i = 0; i < pys.nsyms; i++)
+		pys.binding[i] = (unsigned char)is_binding_parent(
+		    ts_language_symbol_name(l, (TSSymbol)i));
+}
+
+struct pyframe {
+	TSNode node;
+	TSSymbol sym;
+	TSFieldId field; /* in its parent, for the types the patterns ask */
+};
+
+struct pytags {
+	struct tag *tags;
+	size_t n, a;
+	size_t *bare; /* the tags of bare calls, for calls_local */
+	size_t nbare, abare;
+};
+
+static const char *
+py_kind(const struct qstate *st, int role, const char *kind)
+{
+	uint32_t i;
+
+	for (i = 0; i < st->ncaps; i++)
+		if (st->role[i] == role && !strcmp(st->kind[i], kind))
+			return st->kind[i];
+	return NULL;
+}
+
+static void
+py_tag(struct filectx *fc, struct pytags *pt, TSNode name, TSNode node,
+    uint32_t pattern)
+{
+	static const char *const kinds[PY_NPATTERNS] = { "constant", "class",
+		"function", "call", "type", "type", "type", "type", "class",
+		"class", "call", "call", "call", "import", "import", "type",
+		"type", "type", "module", "module" };
+	struct tag *t;
+
+	if (ts_node_end_byte(name) <= ts_node_start_byte(name))
+		return;
+	GROW(pt->tags, pt->n, pt->a);
+	t = &pt->tags[pt->n++];
+	memset(t, 0, sizeof(*t));
+	t->start = ts_node_start_byte(name);
+	t->end = ts_node_end_byte(name);
+	t->pattern = pattern;
+	t->def = pattern <= PY_FUNC_DEF;
+	/* The qstate's own strings, as the query's tags have them. */
+	t->kind = py_kind(fc->st, t->def ? R_DEF : R_REF, kinds[pattern]);
+	t->node_start = ts_node_start_byte(node);
+	t->row = ts_node_start_point(node).row;
+	t->node = node;
+}
+
+/* An identifier, or an attribute's attribute: the name, or a null node. */
+static TSNode
+py_name_of(TSNode x)
+{
+	TSSymbol s = ts_node_symbol(x);
+	TSNode none = { 0 };
+
+	if (s == pys.ident)
+		return x;
+	if (s == pys.attribute) {
+		TSNode a = ts_node_child_by_field_id(x, pys.attribute_f);
+
+		if (!ts_node_is_null(a) && ts_node_symbol(a) == pys.ident)
+			return a;
+	}
+	return none;
+}
+
+/*
+ * `[(identifier) @name (attribute attribute: (identifier) @name) (tuple
+ * [(identifier) @name (attribute ...)])]` at x: the isinstance and
+ * except patterns.
+ */
+static void
+py_types_in(struct filectx *fc, struct pytags *pt, TSNode x, TSNode node,
+    uint32_t pattern)
+{
+	TSNode n = py_name_of(x);
+	TSTreeCursor c;
+
+	if (!ts_node_is_null(n)) {
+		py_tag(fc, pt, n, node, pattern);
+		return;
+	}
+	if (ts_node_symbol(x) != pys.tuple)
+		return;
+	c = ts_tree_cursor_new(x);
+	if (ts_tree_cursor_goto_first_child(&c))
+		do {
+			n = py_name_of(ts_tree_cursor_current_node(&c));
+			if (!ts_node_is_null(n))
+				py_tag(fc, pt, n, node, pattern);
+		} while (ts_tree_cursor_goto_next_sibling(&c));
+	ts_tree_cursor_delete(&c);
+}
+
+/* A call of isinstance or issubclass: its second argument's types. */
+static void
+py_isinstance(struct filectx *fc, struct pytags *pt, TSNode call)
+{
+	TSNode f = ts_node_child_by_field_id(call, pys.function), args;
+
+	if (ts_node_is_null(f) || ts_node_symbol(f) != pys.ident ||
+	    (!node_text_eq(fc, f, "isinstance", 10) &&
+		!node_text_eq(fc, f, "issubclass", 10)))
+		return;
+	args = ts_node_child_by_field_id(call, pys.arguments);
+	if (ts_node_is_null(args) || ts_node_symbol(args) != pys.arglist ||
+	    ts_node_named_child_count(args) < 2)
+		return;
+	py_types_in(fc, pt, ts_node_named_child(args, 1), call, PY_ISINSTANCE);
+}
+
+/* A dotted_name's last named child, if it is an identifier. */
+static void
+py_dotted_last(struct filectx *fc, struct pytags *pt, TSNode d, TSNode node,
+    uint32_t pattern)
+{
+	uint32_t k = ts_node_named_child_count(d);
+	TSNode last;
+
+	if (!k)
+		return;
+	last = ts_node_named_child(d, k - 1);
+	if (ts_node_symbol(last) == pys.ident)
+		py_tag(fc, pt, last, node, pattern);
+}
+
+/* What the patterns find at f, the top of the stack fr[0..depth). */
+static void
+py_visit(struct filectx *fc, struct pytags *pt, const struct pyframe *fr,
+    size_t depth)
+{
+	const struct pyframe *f = &fr[depth - 1];
+	const struct pyframe *p = depth >= 2 ? &fr[depth - 2] : NULL;
+	const struct pyframe *g = depth >= 3 ? &fr[depth - 3] : NULL;
+	const struct pyframe *gg = depth >= 4 ? &fr[depth - 4] : NULL;
+	TSSymbol s = f->sym;
+
+	if (s == pys.fromimport || s == pys.import) {
+		py_tag(fc, pt, f->node, f->node,
+		    s == pys.fromimport ? PY_FROM_MODULE : PY_IMPORT_MODULE);
+		return;
+	}
+	if (s == pys.call) {
+		py_isinstance(fc, pt, f->node);
+		return;
+	}
+	if (s == pys.dotted) {
+		if (f->field == pys.name && p && p->sym == pys.fromimport)
+			py_dotted_last(fc, pt, f->node, p->node, PY_FROM_NAME);
+		else if (f->field == pys.name && p && p->sym == pys.aliased &&
+		    p->field == pys.name && g && g->sym == pys.fromimport)
+			py_dotted_last(fc, pt, f->node, g->node, PY_FROM_ALIAS);
+		return;
+	}
+	if (s != pys.ident || !p)
+		return;
+	/* The bound names, as collect_locals finds them. */
+	if ((p->sym < pys.nsyms && pys.binding[p->sym]) ||
+	    ((p->sym == pys.assignment || p->sym == pys.opassign) &&
+		f->field == pys.left)) {
+		uint32_t a = ts_node_start_byte(f->node);
+
+		uk_strset_add(&fc->locals, fc->text + a,
+		    ts_node_end_byte(f->node) - a);
+	}
+	if (p->sym == pys.assignment && f->field == pys.left && g &&
+	    g->sym == pys.exprstmt && gg && gg->sym == pys.module)
+		py_tag(fc, pt, f->node, p->node, PY_ASSIGN_DEF);
+	else if (p->sym == pys.classdef && f->field == pys.name)
+		py_tag(fc, pt, f->node, p->node, PY_CLASS_DEF);
+	else if (p->sym == pys.funcdef && f->field == pys.name)
+		py_tag(fc, pt, f->node, p->node, PY_FUNC_DEF);
+	else if (p->sym == pys.call && f->field == pys.function) {
+		GROW(pt->bare, pt->nbare, pt->abare);
+		pt->bare[pt->nbare++] = pt->n;
+		py_tag(fc, pt, f->node, p->node, PY_CALL);
+		if (pt->n == pt->bare[pt->nbare - 1])
+			pt->nbare--; /* not tagged: empty */
+		if (g && g->sym == pys.decorator)
+			py_tag(fc, pt, f->node, g->node, PY_DECO_CALL);
+	} else if (p->sym == pys.attribute && f->field == pys.attribute_f &&
+	    g) {
+		/* An attribute's attribute: its parent decides. */
+		if (g->sym == pys.call && p->field == pys.function)
+			py_tag(fc, pt, f->node, g->node, PY_CALL);
+		else if (g->sym == pys.type)
+			py_tag(fc, pt, f->node, g->node, PY_TYPE_ATTR);
+		else if (g->sym == pys.arglist &&
+		    g->field == pys.superclasses && gg &&
+		    gg->sym == pys.classdef)
+			py_tag(fc, pt, f->node, gg->node, PY_SUPER_ATTR);
+		else if (g->sym == pys.decorator)
+			py_tag(fc, pt, f->node, g->node, PY_DECO_ATTR);
+		else if (g->sym == pys.except)
+			py_tag(fc, pt, f->node, g->node, PY_EXCEPT);
+		else if (g->sym == pys.tuple && gg && gg->sym == pys.except)
+			py_tag(fc, pt, f->node, gg->node, PY_EXCEPT);
+		else if (g->sym == pys.raise)
+			py_tag(fc, pt, f->node, g->node, PY_RAISE);
+	} else if (p->sym == pys.type) {
+		py_tag(fc, pt, f->node, p->node, PY_TYPE);
+		if (g && g->sym == pys.typeparam)
+			py_tag(fc, pt, f->node, g->node, PY_TYPE_PARAM);
+	} else if (p->sym == pys.generic) {
+		py_tag(fc, pt, f->node, p->node, PY_GENERIC);
+	} else if (p->sym == pys.arglist && p->field == pys.superclasses && g &&
+	    g->sym == pys.classdef) {
+		py_tag(fc, pt, f->node, g->node, PY_SUPER);
+	} else if (p->sym == pys.decorator) {
+		py_tag(fc, pt, f->node, p->node, PY_DECO);
+	} else if (p->sym == pys.except) {
+		py_tag(fc, pt, f->node, p->node, PY_EXCEPT);
+	} else if (p->sym == pys.tuple && g && g->sym == pys.except) {
+		py_tag(fc, pt, f->node, g->node, PY_EXCEPT);
+	} else if (p->sym == pys.raise) {
+		py_tag(fc, pt, f->node, p->node, PY_RAISE);
+	}
+}
+
+/* Whether t's type is one whose field in its parent a pattern asks. */
+static int
+py_wants_field(TSSymbol t)
+{
+	return t == pys.ident || t == pys.attribute || t == pys.arglist ||
+	    t == pys.dotted || t == pys.aliased;
+}
+
+/*
+ * One walk down fc's tree: the tags Python's query would give into
+ * tags[0..*ntags), and the bound names into fc->locals.  A bare call of a
+ * bound name is dropped, as calls_local drops it after the query.
+ */
+static void
+pywalk(struct filectx *fc, struct tag **tags, size_t *ntags, size_t *atags)
+{
+	TSTreeCursor c = ts_tree_cursor_new(fc->root);
+	struct pyframe *fr = NULL;
+	struct pytags pt = { *tags, *ntags, *atags, NULL, 0, 0 };
+	size_t depth = 0, afr = 0, k, out, b;
+
+	pthread_once(&pys_once, pys_init);
+	GROW(fr, depth, afr);
+	fr[depth].node = fc->root;
+	fr[depth].sym = ts_node_symbol(fc->root);
+	fr[depth++].field = 0;
+	py_visit(fc, &pt, fr, depth);
+	for (;;) {
+		struct pyframe *f;
+
+		if (ts_tree_cursor_goto_first_child(&c)) {
+			GROW(fr, depth, afr);
+			depth++;
+		} else if (!ts_tree_cursor_goto_next_sibling(&c)) {
+			for (;;) {
+				if (!ts_tree_cursor_goto_parent(&c))
+					goto done;
+				depth--;
+				if (ts_tree_cursor_goto_next_sibling(&c))
+					break;
+			}
+		}
+		f = &fr[depth - 1];
+		f->node = ts_tree_cursor_current_node(&c);
+		f->sym = ts_node_symbol(f->node);
+		f->field = py_wants_field(f->sym) ?
+		    ts_tree_cursor_current_field_id(&c) :
+		    0;
+		py_visit(fc, &pt, fr, depth);
+	}
+done:
+	fc->locals_done = 1;
+	/* calls_local's rule, now that every bound name is known. */
+	for (k = out = b = 0; k < pt.n; k++) {
+		if (b < pt.nbare && pt.bare[b] == k) {
+			struct tag *t = &pt.tags[k];
+
+			b++;
+			if (uk_strset_has(&fc->locals, fc->text + t->start,
+				t->end - t->start))
+				continue;
+		}
+		pt.tags[out++] = pt.tags[k];
+	}
+	*tags = pt.tags;
+	*ntags = out;
+	*atags = pt.a;
+	free(pt.bare);
+	free(fr);
+	ts_tree_cursor_delete(&c);
+}
+
 static int
 u32_cmp(const void *a, const void *b)
 {
@@ -832,8 +1279,11 @@ index_tree(const struct uk_symbols *s, struct symworker *w, TSParser *parser,
 		return;
 	}
 	fc.root = ts_tree_root_node(tree);
-	ts_query_cursor_exec(cursor, fc.st->q, fc.root);
-	while (ts_query_cursor_next_match(cursor, &m)) {
+	if (!fc.st->q)
+		pywalk(&fc, &tags, &ntags, &atags);
+	else
+		ts_query_cursor_exec(cursor, fc.st->q, fc.root);
+	while (fc.st->q && ts_query_cursor_next_match(cursor, &m)) {
 		const struct pattern *pat = &fc.st->pats[m.pattern_index];
 		TSNode name = { 0 }, node = { 0 };
 		const char *kind = NULL;
