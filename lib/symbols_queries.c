@@ -30,7 +30,9 @@
 /*
  * The upstream tags queries of C and C++ find definitions only.  These
  * add the references (calls and type names) that the file graph needs,
- * and function-like macros as definitions.
+ * and function-like macros as definitions.  C's patterns (upstream's, then
+ * c_extra, in this order) are walked by hand by walk_tree in
+ * symbols_tags.c, as Python's are: a change here must be made there too.
  */
 static const char c_extra[] =
     "(call_expression function: (identifier) @name) @reference.call\n"
@@ -56,7 +58,7 @@ static const char cpp_extra[] =
  * as a call.  Python's patterns (upstream's, then these, in this order)
  * are also walked by hand by pywalk in symbols_tags.c, which is what
  * indexes Python: a change here must be made there too, and
- * tests/repo-pywalk.bats compares the two.
+ * tests/repo-tagwalk.bats compares the two.
  */
 static const char python_extra[] =
     "(type (identifier) @name) @reference.type\n"

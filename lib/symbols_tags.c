@@ -209,6 +209,10 @@ use_query(void)
 	return v && *v;
 }
 
+struct walklang;
+static const struct walklang *walker(int li);
+static const char *const *walker_caps(const struct walklang *wl);
+
 /* A language walked without its query: the captures its walk gives. */
 static void
 walk_captures(struct qstate *st, const char *const *caps)
@@ -247,8 +251,8 @@ query_compile(struct qstate *st, int li)
 	 * arena, which is reset after each file. */
 	struct symarena *arena = uk_symarena_pause();
 
-	if (li == UK_SYMLANG_PYTHON && !use_query()) {
-		walk_captures(st, py_captures);
+	if (walker(li) && !use_query()) {
+		walk_captures(st, walker_caps(walker(li)));
 		goto out;
 	}
 	uk_buf_addstr(&src, l->tags);
@@ -817,7 +821,7 @@ emit_tags(struct tag *tags, size_t ntags, const char *text, size_t len,
  * then never compiled (its ts_query_new was most of the fixed cost of a
  * small tree).  The query stays the reference: with UK_SYMBOLS_QUERY set
  * in the environment, every language uses its query, and
- * tests/repo-pywalk.bats compares the two; a pattern added to Python's
+ * tests/repo-tagwalk.bats compares the two; a pattern added to Python's
  * query must be added here too, under its index.
  */
 enum {
@@ -917,12 +921,27 @@ struct pyframe {
 	TSFieldId field; /* in its parent, for the types the patterns ask */
 };
 
+/* A pattern of a walked language: the kind it captures, and whether a
+ * definition. */
+struct wpat {
+	const char *kind;
+	int def;
+};
+
 struct pytags {
+	const struct wpat *pats; /* the language's, by pattern index */
 	struct tag *tags;
 	size_t n, a;
 	size_t *bare; /* the tags of bare calls, for calls_local */
 	size_t nbare, abare;
 };
+
+static const struct wpat py_pats[PY_NPATTERNS] = { { "constant", 1 },
+	{ "class", 1 }, { "function", 1 }, { "call", 0 }, { "type", 0 },
+	{ "type", 0 }, { "type", 0 }, { "type", 0 }, { "class", 0 },
+	{ "class", 0 }, { "call", 0 }, { "call", 0 }, { "call", 0 },
+	{ "import", 0 }, { "import", 0 }, { "type", 0 }, { "type", 0 },
+	{ "type", 0 }, { "module", 0 }, { "module", 0 } };
 
 static const char *
 py_kind(const struct qstate *st, int role, const char *kind)
@@ -939,10 +958,6 @@ static void
 py_tag(struct filectx *fc, struct pytags *pt, TSNode name, TSNode node,
     uint32_t pattern)
 {
-	static const char *const kinds[PY_NPATTERNS] = { "constant", "class",
-		"function", "call", "type", "type", "type", "type", "class",
-		"class", "call", "call", "call", "import", "import", "type",
-		"type", "type", "module", "module" };
 	struct tag *t;
 
 	if (ts_node_end_byte(name) <= ts_node_start_byte(name))
@@ -953,9 +968,10 @@ py_tag(struct filectx *fc, struct pytags *pt, TSNode name, TSNode node,
 	t->start = ts_node_start_byte(name);
 	t->end = ts_node_end_byte(name);
 	t->pattern = pattern;
-	t->def = pattern <= PY_FUNC_DEF;
+	t->def = pt->pats[pattern].def;
 	/* The qstate's own strings, as the query's tags have them. */
-	t->kind = py_kind(fc->st, t->def ? R_DEF : R_REF, kinds[pattern]);
+	t->kind = py_kind(fc->st, t->def ? R_DEF : R_REF,
+	    pt->pats[pattern].kind);
 	t->node_start = ts_node_start_byte(node);
 	t->row = ts_node_start_point(node).row;
 	t->node = node;
@@ -1141,24 +1157,176 @@ py_wants_field(TSSymbol t)
 }
 
 /*
- * One walk down fc's tree: the tags Python's query would give into
- * tags[0..*ntags), and the bound names into fc->locals.  A bare call of a
- * bound name is dropped, as calls_local drops it after the query.
+ * C's tags without the query cursor, as pywalk's for Python: upstream's
+ * tags.scm (definitions), then c_extra's patterns, by index.
+ */
+enum {
+	C_STRUCT_DEF = 0,
+	C_UNION_DEF,
+	C_FUNC_DEF,
+	C_TYPEDEF_DEF,
+	C_ENUM_DEF,
+	C_CALL,
+	C_FIELD_CALL,
+	C_TYPE,
+	C_MACRO_DEF,
+	C_INCLUDE_MODULE,
+	C_NPATTERNS
+};
+
+static const struct wpat c_pats[C_NPATTERNS] = { { "class", 1 },
+	{ "class", 1 }, { "function", 1 }, { "type", 1 }, { "type", 1 },
+	{ "call", 0 }, { "call", 0 }, { "type", 0 }, { "macro", 1 },
+	{ "module", 0 } };
+
+static const char *const c_captures[] = { "name", "definition.class",
+	"definition.function", "definition.type", "definition.macro",
+	"reference.call", "reference.type", "reference.module", NULL };
+
+static struct {
+	TSSymbol tident, ident, fident, strlit, structs, unions, decl, funcdecl,
+	    typedef_, enums, call, fieldexpr, macro, include;
+	TSFieldId name, body, type, declarator, function, field, path;
+} cs;
+static pthread_once_t cs_once = PTHREAD_ONCE_INIT;
+
+static void
+cs_init(void)
+{
+	const TSLanguage *l = NULL;
+	size_t i;
+
+	for (i = 0; i < UK_SYMLANGS && !l; i++)
+		if (!strcmp(uk_symlangs[i].name, "c"))
+			l = uk_symlangs[i].fn();
+
+	cs.tident = py_sym(l, "type_identifier");
+	cs.ident = py_sym(l, "identifier");
+	cs.fident = py_sym(l, "field_identifier");
+	cs.strlit = py_sym(l, "string_literal");
+	cs.structs = py_sym(l, "struct_specifier");
+	cs.unions = py_sym(l, "union_specifier");
+	cs.decl = py_sym(l, "declaration");
+	cs.funcdecl = py_sym(l, "function_declarator");
+	cs.typedef_ = py_sym(l, "type_definition");
+	cs.enums = py_sym(l, "enum_specifier");
+	cs.call = py_sym(l, "call_expression");
+	cs.fieldexpr = py_sym(l, "field_expression");
+	cs.macro = py_sym(l, "preproc_function_def");
+	cs.include = py_sym(l, "preproc_include");
+	cs.name = py_field(l, "name");
+	cs.body = py_field(l, "body");
+	cs.type = py_field(l, "type");
+	cs.declarator = py_field(l, "declarator");
+	cs.function = py_field(l, "function");
+	cs.field = py_field(l, "field");
+	cs.path = py_field(l, "path");
+}
+
+static int
+c_wants_field(TSSymbol t)
+{
+	return t == cs.tident || t == cs.ident || t == cs.fident ||
+	    t == cs.strlit || t == cs.unions || t == cs.fieldexpr;
+}
+
+static void
+c_visit(struct filectx *fc, struct pytags *pt, const struct pyframe *fr,
+    size_t depth)
+{
+	const struct pyframe *f = &fr[depth - 1];
+	const struct pyframe *p = depth >= 2 ? &fr[depth - 2] : NULL;
+	const struct pyframe *g = depth >= 3 ? &fr[depth - 3] : NULL;
+	TSSymbol s = f->sym;
+
+	if (s == cs.tident) {
+		py_tag(fc, pt, f->node, f->node, C_TYPE);
+		if (!p)
+			return;
+		if (p->sym == cs.structs && f->field == cs.name) {
+			TSNode b = ts_node_child_by_field_id(p->node, cs.body);
+
+			if (!ts_node_is_null(b) && ts_node_is_named(b))
+				py_tag(fc, pt, f->node, p->node, C_STRUCT_DEF);
+		} else if (p->sym == cs.unions && f->field == cs.name &&
+		    p->field == cs.type && g && g->sym == cs.decl) {
+			py_tag(fc, pt, f->node, g->node, C_UNION_DEF);
+		} else if (p->sym == cs.typedef_ && f->field == cs.declarator) {
+			py_tag(fc, pt, f->node, p->node, C_TYPEDEF_DEF);
+		} else if (p->sym == cs.enums && f->field == cs.name) {
+			py_tag(fc, pt, f->node, p->node, C_ENUM_DEF);
+		}
+	} else if (s == cs.ident && p) {
+		if (p->sym == cs.funcdecl && f->field == cs.declarator)
+			py_tag(fc, pt, f->node, p->node, C_FUNC_DEF);
+		else if (p->sym == cs.call && f->field == cs.function)
+			py_tag(fc, pt, f->node, p->node, C_CALL);
+		else if (p->sym == cs.macro && f->field == cs.name)
+			py_tag(fc, pt, f->node, p->node, C_MACRO_DEF);
+	} else if (s == cs.fident && p) {
+		if (f->field == cs.field && p->sym == cs.fieldexpr &&
+		    p->field == cs.function && g && g->sym == cs.call)
+			py_tag(fc, pt, f->node, g->node, C_FIELD_CALL);
+	} else if (s == cs.strlit && p) {
+		if (f->field == cs.path && p->sym == cs.include)
+			py_tag(fc, pt, f->node, p->node, C_INCLUDE_MODULE);
+	}
+}
+
+/* A language whose tags are walked, not queried. */
+struct walklang {
+	const struct wpat *pats;
+	const char *const *caps;
+	pthread_once_t *once;
+	void (*init)(void);
+	int (*wants_field)(TSSymbol);
+	void (*visit)(struct filectx *, struct pytags *,
+	    const struct pyframe *, size_t);
+};
+
+static const struct walklang py_walk = { py_pats, py_captures, &pys_once,
+	pys_init, py_wants_field, py_visit };
+static const struct walklang c_walk = { c_pats, c_captures, &cs_once,
+	cs_init, c_wants_field, c_visit };
+
+/* The walked languages, by index in uk_symlangs. */
+static const struct walklang *
+walker(int li)
+{
+	if (li == UK_SYMLANG_PYTHON)
+		return &py_walk;
+	if (!strcmp(uk_symlangs[li].name, "c"))
+		return &c_walk;
+	return NULL;
+}
+
+static const char *const *
+walker_caps(const struct walklang *wl)
+{
+	return wl->caps;
+}
+
+/*
+ * One walk down fc's tree: the tags language wl's query would give into
+ * tags[0..*ntags), and (Python) the bound names into fc->locals.  A bare
+ * call of a bound name is dropped, as calls_local drops it after the
+ * query.
  */
 static void
-pywalk(struct filectx *fc, struct tag **tags, size_t *ntags, size_t *atags)
+walk_tree(struct filectx *fc, const struct walklang *wl, struct tag **tags,
+    size_t *ntags, size_t *atags)
 {
 	TSTreeCursor c = ts_tree_cursor_new(fc->root);
 	struct pyframe *fr = NULL;
-	struct pytags pt = { *tags, *ntags, *atags, NULL, 0, 0 };
+	struct pytags pt = { wl->pats, *tags, *ntags, *atags, NULL, 0, 0 };
 	size_t depth = 0, afr = 0, k, out, b;
 
-	pthread_once(&pys_once, pys_init);
+	pthread_once(wl->once, wl->init);
 	GROW(fr, depth, afr);
 	fr[depth].node = fc->root;
 	fr[depth].sym = ts_node_symbol(fc->root);
 	fr[depth++].field = 0;
-	py_visit(fc, &pt, fr, depth);
+	wl->visit(fc, &pt, fr, depth);
 	for (;;) {
 		struct pyframe *f;
 
@@ -1177,13 +1345,14 @@ pywalk(struct filectx *fc, struct tag **tags, size_t *ntags, size_t *atags)
 		f = &fr[depth - 1];
 		f->node = ts_tree_cursor_current_node(&c);
 		f->sym = ts_node_symbol(f->node);
-		f->field = py_wants_field(f->sym) ?
+		f->field = wl->wants_field(f->sym) ?
 		    ts_tree_cursor_current_field_id(&c) :
 		    0;
-		py_visit(fc, &pt, fr, depth);
+		wl->visit(fc, &pt, fr, depth);
 	}
 done:
-	fc->locals_done = 1;
+	if (wl == &py_walk)
+		fc->locals_done = 1;
 	/* calls_local's rule, now that every bound name is known. */
 	for (k = out = b = 0; k < pt.n; k++) {
 		if (b < pt.nbare && pt.bare[b] == k) {
@@ -1280,7 +1449,7 @@ index_tree(const struct uk_symbols *s, struct symworker *w, TSParser *parser,
 	}
 	fc.root = ts_tree_root_node(tree);
 	if (!fc.st->q)
-		pywalk(&fc, &tags, &ntags, &atags);
+		walk_tree(&fc, walker(li), &tags, &ntags, &atags);
 	else
 		ts_query_cursor_exec(cursor, fc.st->q, fc.root);
 	while (fc.st->q && ts_query_cursor_next_match(cursor, &m)) {

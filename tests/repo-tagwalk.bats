@@ -1,12 +1,13 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# Python's tags without the query cursor (lib/symbols_tags.c, pywalk): the
-# walk must give what Python's tags query gives.  tests/unit/t_symbols -R
+# Python's and C's tags without the query cursor (lib/symbols_tags.c,
+# walk_tree): the walk must give what the language's tags query gives.
+# tests/unit/t_symbols -R
 # indexes a tree with the walk and again with UK_SYMBOLS_QUERY=1 (every
 # language through its query, as before the walk); the map, the JSON and
 # the whole table (definitions, their lines, kinds and scopes, and every
-# reference) must be byte for byte the same.  The tree has every form the
-# patterns name, and the project's own Python helpers.
+# reference) must be byte for byte the same.  The trees have every form
+# the patterns name, and the project's own Python helpers and C library.
 bats_require_minimum_version 1.5.0
 load helpers/common
 
@@ -86,7 +87,7 @@ P
 	printf 'int main(void) { return f(1, (x) y); }\n' >"$d/pkg/notpy.py"
 }
 
-@test "pywalk: Python's tags walked are the tags its query gives" {
+@test "tagwalk: Python's tags walked are the tags its query gives" {
 	make_py_tree "$T/tree"
 	run -0 "$SYM" -R -t 2048 -d "$T/walk.dump" "$T/tree"
 	printf '%s\n' "$output" >"$T/walk.json"
@@ -106,6 +107,61 @@ P
 	for name in Store run helper Handler handle load size LIMIT; do
 		grep -qP "^D\t.*\t$name\t" "$T/walk.dump" ||
 		    grep -q "\"name\":\"$name\"" "$T/walk.json" ||
+		    { echo "no definition of $name"; return 1; }
+	done
+}
+
+# make_c_tree DIR: each form of C's patterns, and the project's library.
+make_c_tree() {
+	local d=$1
+	mkdir -p "$d/src" "$d/lib"
+	cp "$TOP"/lib/*.[ch] "$d/lib/"
+	cat >"$d/src/forms.c" <<'C'
+#include "forms.h"
+#include <stdio.h>
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define LIMIT 10
+
+struct node { struct node *next; size_t len; };
+struct opaque;
+union value { int i; double d; } current;
+typedef struct node node_t, *node_p;
+typedef int (*handler_fn)(struct node *);
+enum color { RED, GREEN };
+
+static int
+walk(struct node *n, handler_fn fn)
+{
+	struct ops *o = n->ops;
+	node_t copy = *n;
+
+	o->visit(n);
+	(*fn)(n);
+	n->ops->leave(&copy);
+	return MAX(fn(n), print_node(n));
+}
+
+int main(int argc, char **argv) { return walk(NULL, 0) + argc; }
+C
+	head -c 300 "$d/src/forms.c" >"$d/src/broken.c"
+	printf 'def f(x):\n    return g(x)\n' >"$d/src/notc.h"
+}
+
+@test "tagwalk: C's tags walked are the tags its query gives" {
+	make_c_tree "$T/tree"
+	run -0 "$SYM" -R -t 2048 -d "$T/walk.dump" "$T/tree"
+	printf '%s\n' "$output" >"$T/walk.json"
+	UK_SYMBOLS_QUERY=1 run -0 "$SYM" -R -t 2048 -d "$T/query.dump" \
+	    "$T/tree"
+	printf '%s\n' "$output" >"$T/query.json"
+	cmp "$T/walk.json" "$T/query.json"
+	cmp "$T/walk.dump" "$T/query.dump"
+	for name in visit leave print_node node_t handler_fn ops; do
+		grep -qP "^R\t[0-9]+\t$name\$" "$T/walk.dump" ||
+		    { echo "no reference to $name"; return 1; }
+	done
+	for name in node value node_t color walk main MAX; do
+		grep -qP "^D\t[0-9]+\t$name\t" "$T/walk.dump" ||
 		    { echo "no definition of $name"; return 1; }
 	done
 }
