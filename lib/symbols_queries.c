@@ -56,7 +56,7 @@ static const char cpp_extra[] =
  * and imports for the languages whose upstream queries have calls only:
  * a reader follows a type or an imported name to its definition as much
  * as a call.  Python's patterns (upstream's, then these, in this order)
- * are also walked by hand by pywalk in symbols_tags.c, which is what
+ * are also walked by hand by walk_tree in symbols_tags.c, which is what
  * indexes Python: a change here must be made there too, and
  * tests/repo-tagwalk.bats compares the two.
  */

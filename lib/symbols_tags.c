@@ -191,7 +191,7 @@ uk_symtags_query_release(struct qstate *st)
 	memset(st, 0, sizeof(*st));
 }
 
-/* Python's captures, as pywalk (below) gives them: for the cache's kinds. */
+/* Python's captures, as walk_tree (below) gives them: for the cache's kinds. */
 static const char *const py_captures[] = { "name", "definition.constant",
 	"definition.class", "definition.function", "reference.call",
 	"reference.type", "reference.class", "reference.import",
@@ -199,7 +199,7 @@ static const char *const py_captures[] = { "name", "definition.constant",
 
 /*
  * Whether every language uses its query: UK_SYMBOLS_QUERY set in the
- * environment, to check pywalk against the query it replaces.
+ * environment, to check walk_tree against the queries it replaces.
  */
 static int
 use_query(void)
@@ -813,7 +813,7 @@ emit_tags(struct tag *tags, size_t ntags, const char *text, size_t len,
  * Python without the query cursor.  ts_query_cursor_next_match walks every
  * node of the tree and matches every pattern at each (tree-sitter 0.20.7:
  * a fifth of a Python file's instructions, the parse most of the rest),
- * and the bound names of collect_locals took a second walk.  pywalk finds
+ * and the bound names of collect_locals took a second walk.  walk_tree finds
  * what Python's query (the upstream tags.scm, then python_extra in
  * symbols_queries.c) finds in one walk that also collects the bound names,
  * and gives each tag the index of the pattern that would have matched it,
@@ -863,14 +863,14 @@ static struct pysyms pys;
 static pthread_once_t pys_once = PTHREAD_ONCE_INIT;
 
 static TSSymbol
-py_sym(const TSLanguage *l, const char *name)
+lang_sym(const TSLanguage *l, const char *name)
 {
 	return ts_language_symbol_for_name(l, name, (uint32_t)strlen(name),
 	    true);
 }
 
 static TSFieldId
-py_field(const TSLanguage *l, const char *name)
+lang_field(const TSLanguage *l, const char *name)
 {
 	return ts_language_field_id_for_name(l, name, (uint32_t)strlen(name));
 }
@@ -881,33 +881,33 @@ pys_init(void)
 	const TSLanguage *l = uk_symlangs[UK_SYMLANG_PYTHON].fn();
 	uint32_t i;
 
-	pys.ident = py_sym(l, "identifier");
-	pys.assignment = py_sym(l, "assignment");
-	pys.opassign = py_sym(l, "augmented_assignment");
-	pys.exprstmt = py_sym(l, "expression_statement");
-	pys.module = py_sym(l, "module");
-	pys.classdef = py_sym(l, "class_definition");
-	pys.funcdef = py_sym(l, "function_definition");
-	pys.call = py_sym(l, "call");
-	pys.attribute = py_sym(l, "attribute");
-	pys.type = py_sym(l, "type");
-	pys.generic = py_sym(l, "generic_type");
-	pys.typeparam = py_sym(l, "type_parameter");
-	pys.arglist = py_sym(l, "argument_list");
-	pys.decorator = py_sym(l, "decorator");
-	pys.dotted = py_sym(l, "dotted_name");
-	pys.fromimport = py_sym(l, "import_from_statement");
-	pys.aliased = py_sym(l, "aliased_import");
-	pys.tuple = py_sym(l, "tuple");
-	pys.except = py_sym(l, "except_clause");
-	pys.raise = py_sym(l, "raise_statement");
-	pys.import = py_sym(l, "import_statement");
-	pys.left = py_field(l, "left");
-	pys.name = py_field(l, "name");
-	pys.function = py_field(l, "function");
-	pys.attribute_f = py_field(l, "attribute");
-	pys.superclasses = py_field(l, "superclasses");
-	pys.arguments = py_field(l, "arguments");
+	pys.ident = lang_sym(l, "identifier");
+	pys.assignment = lang_sym(l, "assignment");
+	pys.opassign = lang_sym(l, "augmented_assignment");
+	pys.exprstmt = lang_sym(l, "expression_statement");
+	pys.module = lang_sym(l, "module");
+	pys.classdef = lang_sym(l, "class_definition");
+	pys.funcdef = lang_sym(l, "function_definition");
+	pys.call = lang_sym(l, "call");
+	pys.attribute = lang_sym(l, "attribute");
+	pys.type = lang_sym(l, "type");
+	pys.generic = lang_sym(l, "generic_type");
+	pys.typeparam = lang_sym(l, "type_parameter");
+	pys.arglist = lang_sym(l, "argument_list");
+	pys.decorator = lang_sym(l, "decorator");
+	pys.dotted = lang_sym(l, "dotted_name");
+	pys.fromimport = lang_sym(l, "import_from_statement");
+	pys.aliased = lang_sym(l, "aliased_import");
+	pys.tuple = lang_sym(l, "tuple");
+	pys.except = lang_sym(l, "except_clause");
+	pys.raise = lang_sym(l, "raise_statement");
+	pys.import = lang_sym(l, "import_statement");
+	pys.left = lang_field(l, "left");
+	pys.name = lang_field(l, "name");
+	pys.function = lang_field(l, "function");
+	pys.attribute_f = lang_field(l, "attribute");
+	pys.superclasses = lang_field(l, "superclasses");
+	pys.arguments = lang_field(l, "arguments");
 	pys.nsyms = ts_language_symbol_count(l);
 	pys.binding = uk_xcalloc(pys.nsyms + 1, 1);
 	for (i = 0; i < pys.nsyms; i++)
@@ -915,7 +915,7 @@ pys_init(void)
 		    ts_language_symbol_name(l, (TSSymbol)i));
 }
 
-struct pyframe {
+struct walkframe {
 	TSNode node;
 	TSSymbol sym;
 	TSFieldId field; /* in its parent, for the types the patterns ask */
@@ -928,7 +928,7 @@ struct wpat {
 	int def;
 };
 
-struct pytags {
+struct walktags {
 	const struct wpat *pats; /* the language's, by pattern index */
 	struct tag *tags;
 	size_t n, a;
@@ -944,7 +944,7 @@ static const struct wpat py_pats[PY_NPATTERNS] = { { "constant", 1 },
 	{ "type", 0 }, { "module", 0 }, { "module", 0 } };
 
 static const char *
-py_kind(const struct qstate *st, int role, const char *kind)
+walk_kind(const struct qstate *st, int role, const char *kind)
 {
 	uint32_t i;
 
@@ -955,7 +955,7 @@ py_kind(const struct qstate *st, int role, const char *kind)
 }
 
 static void
-py_tag(struct filectx *fc, struct pytags *pt, TSNode name, TSNode node,
+walk_tag(struct filectx *fc, struct walktags *pt, TSNode name, TSNode node,
     uint32_t pattern)
 {
 	struct tag *t;
@@ -970,8 +970,8 @@ py_tag(struct filectx *fc, struct pytags *pt, TSNode name, TSNode node,
 	t->pattern = pattern;
 	t->def = pt->pats[pattern].def;
 	/* The qstate's own strings, as the query's tags have them. */
-	t->kind = py_kind(fc->st, t->def ? R_DEF : R_REF,
-	    pt->pats[pattern].kind);
+	t->kind =
+	    walk_kind(fc->st, t->def ? R_DEF : R_REF, pt->pats[pattern].kind);
 	t->node_start = ts_node_start_byte(node);
 	t->row = ts_node_start_point(node).row;
 	t->node = node;
@@ -1001,14 +1001,14 @@ py_name_of(TSNode x)
  * except patterns.
  */
 static void
-py_types_in(struct filectx *fc, struct pytags *pt, TSNode x, TSNode node,
+py_types_in(struct filectx *fc, struct walktags *pt, TSNode x, TSNode node,
     uint32_t pattern)
 {
 	TSNode n = py_name_of(x);
 	TSTreeCursor c;
 
 	if (!ts_node_is_null(n)) {
-		py_tag(fc, pt, n, node, pattern);
+		walk_tag(fc, pt, n, node, pattern);
 		return;
 	}
 	if (ts_node_symbol(x) != pys.tuple)
@@ -1018,14 +1018,14 @@ py_types_in(struct filectx *fc, struct pytags *pt, TSNode x, TSNode node,
 		do {
 			n = py_name_of(ts_tree_cursor_current_node(&c));
 			if (!ts_node_is_null(n))
-				py_tag(fc, pt, n, node, pattern);
+				walk_tag(fc, pt, n, node, pattern);
 		} while (ts_tree_cursor_goto_next_sibling(&c));
 	ts_tree_cursor_delete(&c);
 }
 
 /* A call of isinstance or issubclass: its second argument's types. */
 static void
-py_isinstance(struct filectx *fc, struct pytags *pt, TSNode call)
+py_isinstance(struct filectx *fc, struct walktags *pt, TSNode call)
 {
 	TSNode f = ts_node_child_by_field_id(call, pys.function), args;
 
@@ -1042,7 +1042,7 @@ py_isinstance(struct filectx *fc, struct pytags *pt, TSNode call)
 
 /* A dotted_name's last named child, if it is an identifier. */
 static void
-py_dotted_last(struct filectx *fc, struct pytags *pt, TSNode d, TSNode node,
+py_dotted_last(struct filectx *fc, struct walktags *pt, TSNode d, TSNode node,
     uint32_t pattern)
 {
 	uint32_t k = ts_node_named_child_count(d);
@@ -1052,22 +1052,22 @@ py_dotted_last(struct filectx *fc, struct pytags *pt, TSNode d, TSNode node,
 		return;
 	last = ts_node_named_child(d, k - 1);
 	if (ts_node_symbol(last) == pys.ident)
-		py_tag(fc, pt, last, node, pattern);
+		walk_tag(fc, pt, last, node, pattern);
 }
 
 /* What the patterns find at f, the top of the stack fr[0..depth). */
 static void
-py_visit(struct filectx *fc, struct pytags *pt, const struct pyframe *fr,
+py_visit(struct filectx *fc, struct walktags *pt, const struct walkframe *fr,
     size_t depth)
 {
-	const struct pyframe *f = &fr[depth - 1];
-	const struct pyframe *p = depth >= 2 ? &fr[depth - 2] : NULL;
-	const struct pyframe *g = depth >= 3 ? &fr[depth - 3] : NULL;
-	const struct pyframe *gg = depth >= 4 ? &fr[depth - 4] : NULL;
+	const struct walkframe *f = &fr[depth - 1];
+	const struct walkframe *p = depth >= 2 ? &fr[depth - 2] : NULL;
+	const struct walkframe *g = depth >= 3 ? &fr[depth - 3] : NULL;
+	const struct walkframe *gg = depth >= 4 ? &fr[depth - 4] : NULL;
 	TSSymbol s = f->sym;
 
 	if (s == pys.fromimport || s == pys.import) {
-		py_tag(fc, pt, f->node, f->node,
+		walk_tag(fc, pt, f->node, f->node,
 		    s == pys.fromimport ? PY_FROM_MODULE : PY_IMPORT_MODULE);
 		return;
 	}
@@ -1096,55 +1096,55 @@ py_visit(struct filectx *fc, struct pytags *pt, const struct pyframe *fr,
 	}
 	if (p->sym == pys.assignment && f->field == pys.left && g &&
 	    g->sym == pys.exprstmt && gg && gg->sym == pys.module)
-		py_tag(fc, pt, f->node, p->node, PY_ASSIGN_DEF);
+		walk_tag(fc, pt, f->node, p->node, PY_ASSIGN_DEF);
 	else if (p->sym == pys.classdef && f->field == pys.name)
-		py_tag(fc, pt, f->node, p->node, PY_CLASS_DEF);
+		walk_tag(fc, pt, f->node, p->node, PY_CLASS_DEF);
 	else if (p->sym == pys.funcdef && f->field == pys.name)
-		py_tag(fc, pt, f->node, p->node, PY_FUNC_DEF);
+		walk_tag(fc, pt, f->node, p->node, PY_FUNC_DEF);
 	else if (p->sym == pys.call && f->field == pys.function) {
 		GROW(pt->bare, pt->nbare, pt->abare);
 		pt->bare[pt->nbare++] = pt->n;
-		py_tag(fc, pt, f->node, p->node, PY_CALL);
+		walk_tag(fc, pt, f->node, p->node, PY_CALL);
 		if (pt->n == pt->bare[pt->nbare - 1])
 			pt->nbare--; /* not tagged: empty */
 		if (g && g->sym == pys.decorator)
-			py_tag(fc, pt, f->node, g->node, PY_DECO_CALL);
+			walk_tag(fc, pt, f->node, g->node, PY_DECO_CALL);
 	} else if (p->sym == pys.attribute && f->field == pys.attribute_f &&
 	    g) {
 		/* An attribute's attribute: its parent decides. */
 		if (g->sym == pys.call && p->field == pys.function)
-			py_tag(fc, pt, f->node, g->node, PY_CALL);
+			walk_tag(fc, pt, f->node, g->node, PY_CALL);
 		else if (g->sym == pys.type)
-			py_tag(fc, pt, f->node, g->node, PY_TYPE_ATTR);
+			walk_tag(fc, pt, f->node, g->node, PY_TYPE_ATTR);
 		else if (g->sym == pys.arglist &&
 		    g->field == pys.superclasses && gg &&
 		    gg->sym == pys.classdef)
-			py_tag(fc, pt, f->node, gg->node, PY_SUPER_ATTR);
+			walk_tag(fc, pt, f->node, gg->node, PY_SUPER_ATTR);
 		else if (g->sym == pys.decorator)
-			py_tag(fc, pt, f->node, g->node, PY_DECO_ATTR);
+			walk_tag(fc, pt, f->node, g->node, PY_DECO_ATTR);
 		else if (g->sym == pys.except)
-			py_tag(fc, pt, f->node, g->node, PY_EXCEPT);
+			walk_tag(fc, pt, f->node, g->node, PY_EXCEPT);
 		else if (g->sym == pys.tuple && gg && gg->sym == pys.except)
-			py_tag(fc, pt, f->node, gg->node, PY_EXCEPT);
+			walk_tag(fc, pt, f->node, gg->node, PY_EXCEPT);
 		else if (g->sym == pys.raise)
-			py_tag(fc, pt, f->node, g->node, PY_RAISE);
+			walk_tag(fc, pt, f->node, g->node, PY_RAISE);
 	} else if (p->sym == pys.type) {
-		py_tag(fc, pt, f->node, p->node, PY_TYPE);
+		walk_tag(fc, pt, f->node, p->node, PY_TYPE);
 		if (g && g->sym == pys.typeparam)
-			py_tag(fc, pt, f->node, g->node, PY_TYPE_PARAM);
+			walk_tag(fc, pt, f->node, g->node, PY_TYPE_PARAM);
 	} else if (p->sym == pys.generic) {
-		py_tag(fc, pt, f->node, p->node, PY_GENERIC);
+		walk_tag(fc, pt, f->node, p->node, PY_GENERIC);
 	} else if (p->sym == pys.arglist && p->field == pys.superclasses && g &&
 	    g->sym == pys.classdef) {
-		py_tag(fc, pt, f->node, g->node, PY_SUPER);
+		walk_tag(fc, pt, f->node, g->node, PY_SUPER);
 	} else if (p->sym == pys.decorator) {
-		py_tag(fc, pt, f->node, p->node, PY_DECO);
+		walk_tag(fc, pt, f->node, p->node, PY_DECO);
 	} else if (p->sym == pys.except) {
-		py_tag(fc, pt, f->node, p->node, PY_EXCEPT);
+		walk_tag(fc, pt, f->node, p->node, PY_EXCEPT);
 	} else if (p->sym == pys.tuple && g && g->sym == pys.except) {
-		py_tag(fc, pt, f->node, g->node, PY_EXCEPT);
+		walk_tag(fc, pt, f->node, g->node, PY_EXCEPT);
 	} else if (p->sym == pys.raise) {
-		py_tag(fc, pt, f->node, p->node, PY_RAISE);
+		walk_tag(fc, pt, f->node, p->node, PY_RAISE);
 	}
 }
 
@@ -1157,7 +1157,7 @@ py_wants_field(TSSymbol t)
 }
 
 /*
- * C's tags without the query cursor, as pywalk's for Python: upstream's
+ * C's tags without the query cursor, as Python's: upstream's
  * tags.scm (definitions), then c_extra's patterns, by index.
  */
 enum {
@@ -1174,10 +1174,9 @@ enum {
 	C_NPATTERNS
 };
 
-static const struct wpat c_pats[C_NPATTERNS] = { { "class", 1 },
-	{ "class", 1 }, { "function", 1 }, { "type", 1 }, { "type", 1 },
-	{ "call", 0 }, { "call", 0 }, { "type", 0 }, { "macro", 1 },
-	{ "module", 0 } };
+static const struct wpat c_pats[C_NPATTERNS] = { { "class", 1 }, { "class", 1 },
+	{ "function", 1 }, { "type", 1 }, { "type", 1 }, { "call", 0 },
+	{ "call", 0 }, { "type", 0 }, { "macro", 1 }, { "module", 0 } };
 
 static const char *const c_captures[] = { "name", "definition.class",
 	"definition.function", "definition.type", "definition.macro",
@@ -1200,27 +1199,27 @@ cs_init(void)
 		if (!strcmp(uk_symlangs[i].name, "c"))
 			l = uk_symlangs[i].fn();
 
-	cs.tident = py_sym(l, "type_identifier");
-	cs.ident = py_sym(l, "identifier");
-	cs.fident = py_sym(l, "field_identifier");
-	cs.strlit = py_sym(l, "string_literal");
-	cs.structs = py_sym(l, "struct_specifier");
-	cs.unions = py_sym(l, "union_specifier");
-	cs.decl = py_sym(l, "declaration");
-	cs.funcdecl = py_sym(l, "function_declarator");
-	cs.typedef_ = py_sym(l, "type_definition");
-	cs.enums = py_sym(l, "enum_specifier");
-	cs.call = py_sym(l, "call_expression");
-	cs.fieldexpr = py_sym(l, "field_expression");
-	cs.macro = py_sym(l, "preproc_function_def");
-	cs.include = py_sym(l, "preproc_include");
-	cs.name = py_field(l, "name");
-	cs.body = py_field(l, "body");
-	cs.type = py_field(l, "type");
-	cs.declarator = py_field(l, "declarator");
-	cs.function = py_field(l, "function");
-	cs.field = py_field(l, "field");
-	cs.path = py_field(l, "path");
+	cs.tident = lang_sym(l, "type_identifier");
+	cs.ident = lang_sym(l, "identifier");
+	cs.fident = lang_sym(l, "field_identifier");
+	cs.strlit = lang_sym(l, "string_literal");
+	cs.structs = lang_sym(l, "struct_specifier");
+	cs.unions = lang_sym(l, "union_specifier");
+	cs.decl = lang_sym(l, "declaration");
+	cs.funcdecl = lang_sym(l, "function_declarator");
+	cs.typedef_ = lang_sym(l, "type_definition");
+	cs.enums = lang_sym(l, "enum_specifier");
+	cs.call = lang_sym(l, "call_expression");
+	cs.fieldexpr = lang_sym(l, "field_expression");
+	cs.macro = lang_sym(l, "preproc_function_def");
+	cs.include = lang_sym(l, "preproc_include");
+	cs.name = lang_field(l, "name");
+	cs.body = lang_field(l, "body");
+	cs.type = lang_field(l, "type");
+	cs.declarator = lang_field(l, "declarator");
+	cs.function = lang_field(l, "function");
+	cs.field = lang_field(l, "field");
+	cs.path = lang_field(l, "path");
 }
 
 static int
@@ -1231,45 +1230,46 @@ c_wants_field(TSSymbol t)
 }
 
 static void
-c_visit(struct filectx *fc, struct pytags *pt, const struct pyframe *fr,
+c_visit(struct filectx *fc, struct walktags *pt, const struct walkframe *fr,
     size_t depth)
 {
-	const struct pyframe *f = &fr[depth - 1];
-	const struct pyframe *p = depth >= 2 ? &fr[depth - 2] : NULL;
-	const struct pyframe *g = depth >= 3 ? &fr[depth - 3] : NULL;
+	const struct walkframe *f = &fr[depth - 1];
+	const struct walkframe *p = depth >= 2 ? &fr[depth - 2] : NULL;
+	const struct walkframe *g = depth >= 3 ? &fr[depth - 3] : NULL;
 	TSSymbol s = f->sym;
 
 	if (s == cs.tident) {
-		py_tag(fc, pt, f->node, f->node, C_TYPE);
+		walk_tag(fc, pt, f->node, f->node, C_TYPE);
 		if (!p)
 			return;
 		if (p->sym == cs.structs && f->field == cs.name) {
 			TSNode b = ts_node_child_by_field_id(p->node, cs.body);
 
 			if (!ts_node_is_null(b) && ts_node_is_named(b))
-				py_tag(fc, pt, f->node, p->node, C_STRUCT_DEF);
+				walk_tag(fc, pt, f->node, p->node,
+				    C_STRUCT_DEF);
 		} else if (p->sym == cs.unions && f->field == cs.name &&
 		    p->field == cs.type && g && g->sym == cs.decl) {
-			py_tag(fc, pt, f->node, g->node, C_UNION_DEF);
+			walk_tag(fc, pt, f->node, g->node, C_UNION_DEF);
 		} else if (p->sym == cs.typedef_ && f->field == cs.declarator) {
-			py_tag(fc, pt, f->node, p->node, C_TYPEDEF_DEF);
+			walk_tag(fc, pt, f->node, p->node, C_TYPEDEF_DEF);
 		} else if (p->sym == cs.enums && f->field == cs.name) {
-			py_tag(fc, pt, f->node, p->node, C_ENUM_DEF);
+			walk_tag(fc, pt, f->node, p->node, C_ENUM_DEF);
 		}
 	} else if (s == cs.ident && p) {
 		if (p->sym == cs.funcdecl && f->field == cs.declarator)
-			py_tag(fc, pt, f->node, p->node, C_FUNC_DEF);
+			walk_tag(fc, pt, f->node, p->node, C_FUNC_DEF);
 		else if (p->sym == cs.call && f->field == cs.function)
-			py_tag(fc, pt, f->node, p->node, C_CALL);
+			walk_tag(fc, pt, f->node, p->node, C_CALL);
 		else if (p->sym == cs.macro && f->field == cs.name)
-			py_tag(fc, pt, f->node, p->node, C_MACRO_DEF);
+			walk_tag(fc, pt, f->node, p->node, C_MACRO_DEF);
 	} else if (s == cs.fident && p) {
 		if (f->field == cs.field && p->sym == cs.fieldexpr &&
 		    p->field == cs.function && g && g->sym == cs.call)
-			py_tag(fc, pt, f->node, g->node, C_FIELD_CALL);
+			walk_tag(fc, pt, f->node, g->node, C_FIELD_CALL);
 	} else if (s == cs.strlit && p) {
 		if (f->field == cs.path && p->sym == cs.include)
-			py_tag(fc, pt, f->node, p->node, C_INCLUDE_MODULE);
+			walk_tag(fc, pt, f->node, p->node, C_INCLUDE_MODULE);
 	}
 }
 
@@ -1280,14 +1280,14 @@ struct walklang {
 	pthread_once_t *once;
 	void (*init)(void);
 	int (*wants_field)(TSSymbol);
-	void (*visit)(struct filectx *, struct pytags *,
-	    const struct pyframe *, size_t);
+	void (*visit)(struct filectx *, struct walktags *,
+	    const struct walkframe *, size_t);
 };
 
 static const struct walklang py_walk = { py_pats, py_captures, &pys_once,
 	pys_init, py_wants_field, py_visit };
-static const struct walklang c_walk = { c_pats, c_captures, &cs_once,
-	cs_init, c_wants_field, c_visit };
+static const struct walklang c_walk = { c_pats, c_captures, &cs_once, cs_init,
+	c_wants_field, c_visit };
 
 /* The walked languages, by index in uk_symlangs. */
 static const struct walklang *
@@ -1317,8 +1317,8 @@ walk_tree(struct filectx *fc, const struct walklang *wl, struct tag **tags,
     size_t *ntags, size_t *atags)
 {
 	TSTreeCursor c = ts_tree_cursor_new(fc->root);
-	struct pyframe *fr = NULL;
-	struct pytags pt = { wl->pats, *tags, *ntags, *atags, NULL, 0, 0 };
+	struct walkframe *fr = NULL;
+	struct walktags pt = { wl->pats, *tags, *ntags, *atags, NULL, 0, 0 };
 	size_t depth = 0, afr = 0, k, out, b;
 
 	pthread_once(wl->once, wl->init);
@@ -1328,7 +1328,7 @@ walk_tree(struct filectx *fc, const struct walklang *wl, struct tag **tags,
 	fr[depth++].field = 0;
 	wl->visit(fc, &pt, fr, depth);
 	for (;;) {
-		struct pyframe *f;
+		struct walkframe *f;
 
 		if (ts_tree_cursor_goto_first_child(&c)) {
 			GROW(fr, depth, afr);
