@@ -30,7 +30,9 @@
 /*
  * The upstream tags queries of C and C++ find definitions only.  These
  * add the references (calls and type names) that the file graph needs,
- * and function-like macros as definitions.
+ * and function-like macros as definitions.  C's patterns (upstream's, then
+ * c_extra, in this order) are walked by hand by walk_tree in
+ * symbols_tags.c, as Python's are: a change here must be made there too.
  */
 static const char c_extra[] =
     "(call_expression function: (identifier) @name) @reference.call\n"
@@ -53,7 +55,10 @@ static const char cpp_extra[] =
  * Type references (annotations, signatures, fields, impl blocks, new T)
  * and imports for the languages whose upstream queries have calls only:
  * a reader follows a type or an imported name to its definition as much
- * as a call.
+ * as a call.  Python's patterns (upstream's, then these, in this order)
+ * are also walked by hand by walk_tree in symbols_tags.c, which is what
+ * indexes Python: a change here must be made there too, and
+ * tests/repo-tagwalk.bats compares the two.
  */
 static const char python_extra[] =
     "(type (identifier) @name) @reference.type\n"

@@ -191,6 +191,54 @@ uk_symtags_query_release(struct qstate *st)
 	memset(st, 0, sizeof(*st));
 }
 
+/* Python's captures, as walk_tree (below) gives them: for the cache's kinds. */
+static const char *const py_captures[] = { "name", "definition.constant",
+	"definition.class", "definition.function", "reference.call",
+	"reference.type", "reference.class", "reference.import",
+	"reference.module", NULL };
+
+/*
+ * Whether every language uses its query: UK_SYMBOLS_QUERY set in the
+ * environment, to check walk_tree against the queries it replaces.
+ */
+static int
+use_query(void)
+{
+	const char *v = getenv("UK_SYMBOLS_QUERY");
+
+	return v && *v;
+}
+
+struct walklang;
+static const struct walklang *walker(int li);
+static const char *const *walker_caps(const struct walklang *wl);
+
+/* A language walked without its query: the captures its walk gives. */
+static void
+walk_captures(struct qstate *st, const char *const *caps)
+{
+	uint32_t i;
+
+	while (caps[st->ncaps])
+		st->ncaps++;
+	st->role = uk_xcalloc(st->ncaps + 1, 1);
+	st->kind = uk_xcalloc(st->ncaps + 1, sizeof(char *));
+	for (i = 0; i < st->ncaps; i++) {
+		const char *n = caps[i];
+
+		if (!strcmp(n, "name"))
+			st->role[i] = R_NAME;
+		else if (!strncmp(n, "definition.", 11)) {
+			st->role[i] = R_DEF;
+			st->kind[i] = uk_xstrdup(n + 11);
+		} else if (!strncmp(n, "reference.", 10)) {
+			st->role[i] = R_REF;
+			st->kind[i] = uk_xstrdup(n + 10);
+		}
+	}
+	st->ok = 1;
+}
+
 /* Compile language li's query into st (once, under query_lock). */
 static void
 query_compile(struct qstate *st, int li)
@@ -203,6 +251,10 @@ query_compile(struct qstate *st, int li)
 	 * arena, which is reset after each file. */
 	struct symarena *arena = uk_symarena_pause();
 
+	if (walker(li) && !use_query()) {
+		walk_captures(st, walker_caps(walker(li)));
+		goto out;
+	}
 	uk_buf_addstr(&src, l->tags);
 	if (l->extra)
 		uk_buf_addstr(&src, l->extra);
@@ -757,6 +809,570 @@ emit_tags(struct tag *tags, size_t ntags, const char *text, size_t len,
 	}
 }
 
+/*
+ * Python without the query cursor.  ts_query_cursor_next_match walks every
+ * node of the tree and matches every pattern at each (tree-sitter 0.20.7:
+ * a fifth of a Python file's instructions, the parse most of the rest),
+ * and the bound names of collect_locals took a second walk.  walk_tree finds
+ * what Python's query (the upstream tags.scm, then python_extra in
+ * symbols_queries.c) finds in one walk that also collects the bound names,
+ * and gives each tag the index of the pattern that would have matched it,
+ * so that emit_tags keeps the same tag of each name.  Python's query is
+ * then never compiled (its ts_query_new was most of the fixed cost of a
+ * small tree).  The query stays the reference: with UK_SYMBOLS_QUERY set
+ * in the environment, every language uses its query, and
+ * tests/repo-tagwalk.bats compares the two; a pattern added to Python's
+ * query must be added here too, under its index.
+ */
+enum {
+	PY_ASSIGN_DEF = 0,
+	PY_CLASS_DEF,
+	PY_FUNC_DEF,
+	PY_CALL,
+	PY_TYPE,
+	PY_TYPE_ATTR,
+	PY_GENERIC,
+	PY_TYPE_PARAM,
+	PY_SUPER,
+	PY_SUPER_ATTR,
+	PY_DECO,
+	PY_DECO_ATTR,
+	PY_DECO_CALL,
+	PY_FROM_NAME,
+	PY_FROM_ALIAS,
+	PY_ISINSTANCE,
+	PY_EXCEPT,
+	PY_RAISE,
+	PY_FROM_MODULE,
+	PY_IMPORT_MODULE,
+	PY_NPATTERNS
+};
+
+/* Python's node types and fields, as the query resolves them. */
+struct pysyms {
+	TSSymbol ident, assignment, opassign, exprstmt, module, classdef,
+	    funcdef, call, attribute, type, generic, typeparam, arglist,
+	    decorator, dotted, fromimport, aliased, tuple, except, raise,
+	    import;
+	TSFieldId left, name, function, attribute_f, superclasses, arguments;
+	unsigned char *binding; /* per symbol: is_binding_parent */
+	uint32_t nsyms;
+};
+
+static struct pysyms pys;
+static pthread_once_t pys_once = PTHREAD_ONCE_INIT;
+
+static TSSymbol
+lang_sym(const TSLanguage *l, const char *name)
+{
+	return ts_language_symbol_for_name(l, name, (uint32_t)strlen(name),
+	    true);
+}
+
+static TSFieldId
+lang_field(const TSLanguage *l, const char *name)
+{
+	return ts_language_field_id_for_name(l, name, (uint32_t)strlen(name));
+}
+
+static void
+pys_init(void)
+{
+	const TSLanguage *l = uk_symlangs[UK_SYMLANG_PYTHON].fn();
+	uint32_t i;
+
+	pys.ident = lang_sym(l, "identifier");
+	pys.assignment = lang_sym(l, "assignment");
+	pys.opassign = lang_sym(l, "augmented_assignment");
+	pys.exprstmt = lang_sym(l, "expression_statement");
+	pys.module = lang_sym(l, "module");
+	pys.classdef = lang_sym(l, "class_definition");
+	pys.funcdef = lang_sym(l, "function_definition");
+	pys.call = lang_sym(l, "call");
+	pys.attribute = lang_sym(l, "attribute");
+	pys.type = lang_sym(l, "type");
+	pys.generic = lang_sym(l, "generic_type");
+	pys.typeparam = lang_sym(l, "type_parameter");
+	pys.arglist = lang_sym(l, "argument_list");
+	pys.decorator = lang_sym(l, "decorator");
+	pys.dotted = lang_sym(l, "dotted_name");
+	pys.fromimport = lang_sym(l, "import_from_statement");
+	pys.aliased = lang_sym(l, "aliased_import");
+	pys.tuple = lang_sym(l, "tuple");
+	pys.except = lang_sym(l, "except_clause");
+	pys.raise = lang_sym(l, "raise_statement");
+	pys.import = lang_sym(l, "import_statement");
+	pys.left = lang_field(l, "left");
+	pys.name = lang_field(l, "name");
+	pys.function = lang_field(l, "function");
+	pys.attribute_f = lang_field(l, "attribute");
+	pys.superclasses = lang_field(l, "superclasses");
+	pys.arguments = lang_field(l, "arguments");
+	pys.nsyms = ts_language_symbol_count(l);
+	pys.binding = uk_xcalloc(pys.nsyms + 1, 1);
+	for (i = 0; i < pys.nsyms; i++)
+		pys.binding[i] = (unsigned char)is_binding_parent(
+		    ts_language_symbol_name(l, (TSSymbol)i));
+}
+
+struct walkframe {
+	TSNode node;
+	TSSymbol sym;
+	TSFieldId field; /* in its parent, for the types the patterns ask */
+};
+
+/* A pattern of a walked language: the kind it captures, and whether a
+ * definition. */
+struct wpat {
+	const char *kind;
+	int def;
+};
+
+struct walktags {
+	const struct wpat *pats; /* the language's, by pattern index */
+	struct tag *tags;
+	size_t n, a;
+	size_t *bare; /* the tags of bare calls, for calls_local */
+	size_t nbare, abare;
+};
+
+static const struct wpat py_pats[PY_NPATTERNS] = { { "constant", 1 },
+	{ "class", 1 }, { "function", 1 }, { "call", 0 }, { "type", 0 },
+	{ "type", 0 }, { "type", 0 }, { "type", 0 }, { "class", 0 },
+	{ "class", 0 }, { "call", 0 }, { "call", 0 }, { "call", 0 },
+	{ "import", 0 }, { "import", 0 }, { "type", 0 }, { "type", 0 },
+	{ "type", 0 }, { "module", 0 }, { "module", 0 } };
+
+static const char *
+walk_kind(const struct qstate *st, int role, const char *kind)
+{
+	uint32_t i;
+
+	for (i = 0; i < st->ncaps; i++)
+		if (st->role[i] == role && !strcmp(st->kind[i], kind))
+			return st->kind[i];
+	return NULL;
+}
+
+static void
+walk_tag(struct filectx *fc, struct walktags *pt, TSNode name, TSNode node,
+    uint32_t pattern)
+{
+	struct tag *t;
+
+	if (ts_node_end_byte(name) <= ts_node_start_byte(name))
+		return;
+	GROW(pt->tags, pt->n, pt->a);
+	t = &pt->tags[pt->n++];
+	memset(t, 0, sizeof(*t));
+	t->start = ts_node_start_byte(name);
+	t->end = ts_node_end_byte(name);
+	t->pattern = pattern;
+	t->def = pt->pats[pattern].def;
+	/* The qstate's own strings, as the query's tags have them. */
+	t->kind =
+	    walk_kind(fc->st, t->def ? R_DEF : R_REF, pt->pats[pattern].kind);
+	t->node_start = ts_node_start_byte(node);
+	t->row = ts_node_start_point(node).row;
+	t->node = node;
+}
+
+/* An identifier, or an attribute's attribute: the name, or a null node. */
+static TSNode
+py_name_of(TSNode x)
+{
+	TSSymbol s = ts_node_symbol(x);
+	TSNode none = { 0 };
+
+	if (s == pys.ident)
+		return x;
+	if (s == pys.attribute) {
+		TSNode a = ts_node_child_by_field_id(x, pys.attribute_f);
+
+		if (!ts_node_is_null(a) && ts_node_symbol(a) == pys.ident)
+			return a;
+	}
+	return none;
+}
+
+/*
+ * `[(identifier) @name (attribute attribute: (identifier) @name) (tuple
+ * [(identifier) @name (attribute ...)])]` at x: the isinstance and
+ * except patterns.
+ */
+static void
+py_types_in(struct filectx *fc, struct walktags *pt, TSNode x, TSNode node,
+    uint32_t pattern)
+{
+	TSNode n = py_name_of(x);
+	TSTreeCursor c;
+
+	if (!ts_node_is_null(n)) {
+		walk_tag(fc, pt, n, node, pattern);
+		return;
+	}
+	if (ts_node_symbol(x) != pys.tuple)
+		return;
+	c = ts_tree_cursor_new(x);
+	if (ts_tree_cursor_goto_first_child(&c))
+		do {
+			n = py_name_of(ts_tree_cursor_current_node(&c));
+			if (!ts_node_is_null(n))
+				walk_tag(fc, pt, n, node, pattern);
+		} while (ts_tree_cursor_goto_next_sibling(&c));
+	ts_tree_cursor_delete(&c);
+}
+
+/* A call of isinstance or issubclass: its second argument's types. */
+static void
+py_isinstance(struct filectx *fc, struct walktags *pt, TSNode call)
+{
+	TSNode f = ts_node_child_by_field_id(call, pys.function), args;
+
+	if (ts_node_is_null(f) || ts_node_symbol(f) != pys.ident ||
+	    (!node_text_eq(fc, f, "isinstance", 10) &&
+		!node_text_eq(fc, f, "issubclass", 10)))
+		return;
+	args = ts_node_child_by_field_id(call, pys.arguments);
+	if (ts_node_is_null(args) || ts_node_symbol(args) != pys.arglist ||
+	    ts_node_named_child_count(args) < 2)
+		return;
+	py_types_in(fc, pt, ts_node_named_child(args, 1), call, PY_ISINSTANCE);
+}
+
+/* A dotted_name's last named child, if it is an identifier. */
+static void
+py_dotted_last(struct filectx *fc, struct walktags *pt, TSNode d, TSNode node,
+    uint32_t pattern)
+{
+	uint32_t k = ts_node_named_child_count(d);
+	TSNode last;
+
+	if (!k)
+		return;
+	last = ts_node_named_child(d, k - 1);
+	if (ts_node_symbol(last) == pys.ident)
+		walk_tag(fc, pt, last, node, pattern);
+}
+
+/* What the patterns find at f, the top of the stack fr[0..depth). */
+static void
+py_visit(struct filectx *fc, struct walktags *pt, const struct walkframe *fr,
+    size_t depth)
+{
+	const struct walkframe *f = &fr[depth - 1];
+	const struct walkframe *p = depth >= 2 ? &fr[depth - 2] : NULL;
+	const struct walkframe *g = depth >= 3 ? &fr[depth - 3] : NULL;
+	const struct walkframe *gg = depth >= 4 ? &fr[depth - 4] : NULL;
+	TSSymbol s = f->sym;
+
+	if (s == pys.fromimport || s == pys.import) {
+		walk_tag(fc, pt, f->node, f->node,
+		    s == pys.fromimport ? PY_FROM_MODULE : PY_IMPORT_MODULE);
+		return;
+	}
+	if (s == pys.call) {
+		py_isinstance(fc, pt, f->node);
+		return;
+	}
+	if (s == pys.dotted) {
+		if (f->field == pys.name && p && p->sym == pys.fromimport)
+			py_dotted_last(fc, pt, f->node, p->node, PY_FROM_NAME);
+		else if (f->field == pys.name && p && p->sym == pys.aliased &&
+		    p->field == pys.name && g && g->sym == pys.fromimport)
+			py_dotted_last(fc, pt, f->node, g->node, PY_FROM_ALIAS);
+		return;
+	}
+	if (s != pys.ident || !p)
+		return;
+	/* The bound names, as collect_locals finds them. */
+	if ((p->sym < pys.nsyms && pys.binding[p->sym]) ||
+	    ((p->sym == pys.assignment || p->sym == pys.opassign) &&
+		f->field == pys.left)) {
+		uint32_t a = ts_node_start_byte(f->node);
+
+		uk_strset_add(&fc->locals, fc->text + a,
+		    ts_node_end_byte(f->node) - a);
+	}
+	if (p->sym == pys.assignment && f->field == pys.left && g &&
+	    g->sym == pys.exprstmt && gg && gg->sym == pys.module)
+		walk_tag(fc, pt, f->node, p->node, PY_ASSIGN_DEF);
+	else if (p->sym == pys.classdef && f->field == pys.name)
+		walk_tag(fc, pt, f->node, p->node, PY_CLASS_DEF);
+	else if (p->sym == pys.funcdef && f->field == pys.name)
+		walk_tag(fc, pt, f->node, p->node, PY_FUNC_DEF);
+	else if (p->sym == pys.call && f->field == pys.function) {
+		GROW(pt->bare, pt->nbare, pt->abare);
+		pt->bare[pt->nbare++] = pt->n;
+		walk_tag(fc, pt, f->node, p->node, PY_CALL);
+		if (pt->n == pt->bare[pt->nbare - 1])
+			pt->nbare--; /* not tagged: empty */
+		if (g && g->sym == pys.decorator)
+			walk_tag(fc, pt, f->node, g->node, PY_DECO_CALL);
+	} else if (p->sym == pys.attribute && f->field == pys.attribute_f &&
+	    g) {
+		/* An attribute's attribute: its parent decides. */
+		if (g->sym == pys.call && p->field == pys.function)
+			walk_tag(fc, pt, f->node, g->node, PY_CALL);
+		else if (g->sym == pys.type)
+			walk_tag(fc, pt, f->node, g->node, PY_TYPE_ATTR);
+		else if (g->sym == pys.arglist &&
+		    g->field == pys.superclasses && gg &&
+		    gg->sym == pys.classdef)
+			walk_tag(fc, pt, f->node, gg->node, PY_SUPER_ATTR);
+		else if (g->sym == pys.decorator)
+			walk_tag(fc, pt, f->node, g->node, PY_DECO_ATTR);
+		else if (g->sym == pys.except)
+			walk_tag(fc, pt, f->node, g->node, PY_EXCEPT);
+		else if (g->sym == pys.tuple && gg && gg->sym == pys.except)
+			walk_tag(fc, pt, f->node, gg->node, PY_EXCEPT);
+		else if (g->sym == pys.raise)
+			walk_tag(fc, pt, f->node, g->node, PY_RAISE);
+	} else if (p->sym == pys.type) {
+		walk_tag(fc, pt, f->node, p->node, PY_TYPE);
+		if (g && g->sym == pys.typeparam)
+			walk_tag(fc, pt, f->node, g->node, PY_TYPE_PARAM);
+	} else if (p->sym == pys.generic) {
+		walk_tag(fc, pt, f->node, p->node, PY_GENERIC);
+	} else if (p->sym == pys.arglist && p->field == pys.superclasses && g &&
+	    g->sym == pys.classdef) {
+		walk_tag(fc, pt, f->node, g->node, PY_SUPER);
+	} else if (p->sym == pys.decorator) {
+		walk_tag(fc, pt, f->node, p->node, PY_DECO);
+	} else if (p->sym == pys.except) {
+		walk_tag(fc, pt, f->node, p->node, PY_EXCEPT);
+	} else if (p->sym == pys.tuple && g && g->sym == pys.except) {
+		walk_tag(fc, pt, f->node, g->node, PY_EXCEPT);
+	} else if (p->sym == pys.raise) {
+		walk_tag(fc, pt, f->node, p->node, PY_RAISE);
+	}
+}
+
+/* Whether t's type is one whose field in its parent a pattern asks. */
+static int
+py_wants_field(TSSymbol t)
+{
+	return t == pys.ident || t == pys.attribute || t == pys.arglist ||
+	    t == pys.dotted || t == pys.aliased;
+}
+
+/*
+ * C's tags without the query cursor, as Python's: upstream's
+ * tags.scm (definitions), then c_extra's patterns, by index.
+ */
+enum {
+	C_STRUCT_DEF = 0,
+	C_UNION_DEF,
+	C_FUNC_DEF,
+	C_TYPEDEF_DEF,
+	C_ENUM_DEF,
+	C_CALL,
+	C_FIELD_CALL,
+	C_TYPE,
+	C_MACRO_DEF,
+	C_INCLUDE_MODULE,
+	C_NPATTERNS
+};
+
+static const struct wpat c_pats[C_NPATTERNS] = { { "class", 1 }, { "class", 1 },
+	{ "function", 1 }, { "type", 1 }, { "type", 1 }, { "call", 0 },
+	{ "call", 0 }, { "type", 0 }, { "macro", 1 }, { "module", 0 } };
+
+static const char *const c_captures[] = { "name", "definition.class",
+	"definition.function", "definition.type", "definition.macro",
+	"reference.call", "reference.type", "reference.module", NULL };
+
+static struct {
+	TSSymbol tident, ident, fident, strlit, structs, unions, decl, funcdecl,
+	    typedef_, enums, call, fieldexpr, macro, include;
+	TSFieldId name, body, type, declarator, function, field, path;
+} cs;
+static pthread_once_t cs_once = PTHREAD_ONCE_INIT;
+
+static void
+cs_init(void)
+{
+	const TSLanguage *l = NULL;
+	size_t i;
+
+	for (i = 0; i < UK_SYMLANGS && !l; i++)
+		if (!strcmp(uk_symlangs[i].name, "c"))
+			l = uk_symlangs[i].fn();
+
+	cs.tident = lang_sym(l, "type_identifier");
+	cs.ident = lang_sym(l, "identifier");
+	cs.fident = lang_sym(l, "field_identifier");
+	cs.strlit = lang_sym(l, "string_literal");
+	cs.structs = lang_sym(l, "struct_specifier");
+	cs.unions = lang_sym(l, "union_specifier");
+	cs.decl = lang_sym(l, "declaration");
+	cs.funcdecl = lang_sym(l, "function_declarator");
+	cs.typedef_ = lang_sym(l, "type_definition");
+	cs.enums = lang_sym(l, "enum_specifier");
+	cs.call = lang_sym(l, "call_expression");
+	cs.fieldexpr = lang_sym(l, "field_expression");
+	cs.macro = lang_sym(l, "preproc_function_def");
+	cs.include = lang_sym(l, "preproc_include");
+	cs.name = lang_field(l, "name");
+	cs.body = lang_field(l, "body");
+	cs.type = lang_field(l, "type");
+	cs.declarator = lang_field(l, "declarator");
+	cs.function = lang_field(l, "function");
+	cs.field = lang_field(l, "field");
+	cs.path = lang_field(l, "path");
+}
+
+static int
+c_wants_field(TSSymbol t)
+{
+	return t == cs.tident || t == cs.ident || t == cs.fident ||
+	    t == cs.strlit || t == cs.unions || t == cs.fieldexpr;
+}
+
+static void
+c_visit(struct filectx *fc, struct walktags *pt, const struct walkframe *fr,
+    size_t depth)
+{
+	const struct walkframe *f = &fr[depth - 1];
+	const struct walkframe *p = depth >= 2 ? &fr[depth - 2] : NULL;
+	const struct walkframe *g = depth >= 3 ? &fr[depth - 3] : NULL;
+	TSSymbol s = f->sym;
+
+	if (s == cs.tident) {
+		walk_tag(fc, pt, f->node, f->node, C_TYPE);
+		if (!p)
+			return;
+		if (p->sym == cs.structs && f->field == cs.name) {
+			TSNode b = ts_node_child_by_field_id(p->node, cs.body);
+
+			if (!ts_node_is_null(b) && ts_node_is_named(b))
+				walk_tag(fc, pt, f->node, p->node,
+				    C_STRUCT_DEF);
+		} else if (p->sym == cs.unions && f->field == cs.name &&
+		    p->field == cs.type && g && g->sym == cs.decl) {
+			walk_tag(fc, pt, f->node, g->node, C_UNION_DEF);
+		} else if (p->sym == cs.typedef_ && f->field == cs.declarator) {
+			walk_tag(fc, pt, f->node, p->node, C_TYPEDEF_DEF);
+		} else if (p->sym == cs.enums && f->field == cs.name) {
+			walk_tag(fc, pt, f->node, p->node, C_ENUM_DEF);
+		}
+	} else if (s == cs.ident && p) {
+		if (p->sym == cs.funcdecl && f->field == cs.declarator)
+			walk_tag(fc, pt, f->node, p->node, C_FUNC_DEF);
+		else if (p->sym == cs.call && f->field == cs.function)
+			walk_tag(fc, pt, f->node, p->node, C_CALL);
+		else if (p->sym == cs.macro && f->field == cs.name)
+			walk_tag(fc, pt, f->node, p->node, C_MACRO_DEF);
+	} else if (s == cs.fident && p) {
+		if (f->field == cs.field && p->sym == cs.fieldexpr &&
+		    p->field == cs.function && g && g->sym == cs.call)
+			walk_tag(fc, pt, f->node, g->node, C_FIELD_CALL);
+	} else if (s == cs.strlit && p) {
+		if (f->field == cs.path && p->sym == cs.include)
+			walk_tag(fc, pt, f->node, p->node, C_INCLUDE_MODULE);
+	}
+}
+
+/* A language whose tags are walked, not queried. */
+struct walklang {
+	const struct wpat *pats;
+	const char *const *caps;
+	pthread_once_t *once;
+	void (*init)(void);
+	int (*wants_field)(TSSymbol);
+	void (*visit)(struct filectx *, struct walktags *,
+	    const struct walkframe *, size_t);
+};
+
+static const struct walklang py_walk = { py_pats, py_captures, &pys_once,
+	pys_init, py_wants_field, py_visit };
+static const struct walklang c_walk = { c_pats, c_captures, &cs_once, cs_init,
+	c_wants_field, c_visit };
+
+/* The walked languages, by index in uk_symlangs. */
+static const struct walklang *
+walker(int li)
+{
+	if (li == UK_SYMLANG_PYTHON)
+		return &py_walk;
+	if (!strcmp(uk_symlangs[li].name, "c"))
+		return &c_walk;
+	return NULL;
+}
+
+static const char *const *
+walker_caps(const struct walklang *wl)
+{
+	return wl->caps;
+}
+
+/*
+ * One walk down fc's tree: the tags language wl's query would give into
+ * tags[0..*ntags), and (Python) the bound names into fc->locals.  A bare
+ * call of a bound name is dropped, as calls_local drops it after the
+ * query.
+ */
+static void
+walk_tree(struct filectx *fc, const struct walklang *wl, struct tag **tags,
+    size_t *ntags, size_t *atags)
+{
+	TSTreeCursor c = ts_tree_cursor_new(fc->root);
+	struct walkframe *fr = NULL;
+	struct walktags pt = { wl->pats, *tags, *ntags, *atags, NULL, 0, 0 };
+	size_t depth = 0, afr = 0, k, out, b;
+
+	pthread_once(wl->once, wl->init);
+	GROW(fr, depth, afr);
+	fr[depth].node = fc->root;
+	fr[depth].sym = ts_node_symbol(fc->root);
+	fr[depth++].field = 0;
+	wl->visit(fc, &pt, fr, depth);
+	for (;;) {
+		struct walkframe *f;
+
+		if (ts_tree_cursor_goto_first_child(&c)) {
+			GROW(fr, depth, afr);
+			depth++;
+		} else if (!ts_tree_cursor_goto_next_sibling(&c)) {
+			for (;;) {
+				if (!ts_tree_cursor_goto_parent(&c))
+					goto done;
+				depth--;
+				if (ts_tree_cursor_goto_next_sibling(&c))
+					break;
+			}
+		}
+		f = &fr[depth - 1];
+		f->node = ts_tree_cursor_current_node(&c);
+		f->sym = ts_node_symbol(f->node);
+		f->field = wl->wants_field(f->sym) ?
+		    ts_tree_cursor_current_field_id(&c) :
+		    0;
+		wl->visit(fc, &pt, fr, depth);
+	}
+done:
+	if (wl == &py_walk)
+		fc->locals_done = 1;
+	/* calls_local's rule, now that every bound name is known. */
+	for (k = out = b = 0; k < pt.n; k++) {
+		if (b < pt.nbare && pt.bare[b] == k) {
+			struct tag *t = &pt.tags[k];
+
+			b++;
+			if (uk_strset_has(&fc->locals, fc->text + t->start,
+				t->end - t->start))
+				continue;
+		}
+		pt.tags[out++] = pt.tags[k];
+	}
+	*tags = pt.tags;
+	*ntags = out;
+	*atags = pt.a;
+	free(pt.bare);
+	free(fr);
+	ts_tree_cursor_delete(&c);
+}
+
 static int
 u32_cmp(const void *a, const void *b)
 {
@@ -832,8 +1448,11 @@ index_tree(const struct uk_symbols *s, struct symworker *w, TSParser *parser,
 		return;
 	}
 	fc.root = ts_tree_root_node(tree);
-	ts_query_cursor_exec(cursor, fc.st->q, fc.root);
-	while (ts_query_cursor_next_match(cursor, &m)) {
+	if (!fc.st->q)
+		walk_tree(&fc, walker(li), &tags, &ntags, &atags);
+	else
+		ts_query_cursor_exec(cursor, fc.st->q, fc.root);
+	while (fc.st->q && ts_query_cursor_next_match(cursor, &m)) {
 		const struct pattern *pat = &fc.st->pats[m.pattern_index];
 		TSNode name = { 0 }, node = { 0 };
 		const char *kind = NULL;

@@ -1,0 +1,167 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# Python's and C's tags without the query cursor (lib/symbols_tags.c,
+# walk_tree): the walk must give what the language's tags query gives.
+# tests/unit/t_symbols -R
+# indexes a tree with the walk and again with UK_SYMBOLS_QUERY=1 (every
+# language through its query, as before the walk); the map, the JSON and
+# the whole table (definitions, their lines, kinds and scopes, and every
+# reference) must be byte for byte the same.  The trees have every form
+# the patterns name, and the project's own Python helpers and C library.
+bats_require_minimum_version 1.5.0
+load helpers/common
+
+setup() {
+	common_setup
+	SYM=${UK_UNIT:-$TOP/build/unit}/t_symbols
+	[ -x "$SYM" ] || SYM=$TOP/build/unit/t_symbols
+}
+
+teardown() {
+	common_teardown
+}
+
+# make_py_tree DIR: one file with each form, and a broken one.
+make_py_tree() {
+	local d=$1
+	mkdir -p "$d/pkg/sub" "$d/helpers"
+	cp "$TOP"/tests/helpers/*.py "$d/helpers/"
+	cat >"$d/pkg/forms.py" <<'P'
+from . import models
+from .base import Base, Mixin as M
+from pkg.sub.deep import (Alpha,
+    beta as gamma)
+import os.path, json
+from typing import Generic, TypeVar, Optional
+
+LIMIT = 10
+first, second = 1, 2
+T = TypeVar("T")
+
+
+class Store(models.Manager, Base, Generic[T]):
+    """A store."""
+
+    retries: Optional[int] = None
+
+    @property
+    def size(self) -> int:
+        return len(self.items)
+
+    @functools.lru_cache(maxsize=None)
+    @staticmethod
+    def load(path: os.PathLike, kind: "Kind" = None) -> Alpha:
+        try:
+            return json.load(open(path))
+        except (ValueError, errors.ParseError):
+            raise errors.LoadError(path)
+        except KeyError:
+            raise Missing
+
+
+def run(fn, items: list[Store], *rest: Alpha, **kw: dict[str, Base]):
+    cache = {}
+    fn(items)
+    helper(items)
+    if isinstance(items, (Store, models.Model)) and issubclass(T, Base):
+        pass
+    if isinstance(items, Store):
+        cache.update(Store.build(items))
+    return [models.pick(x) for x in items]
+
+
+def helper(values: "list[int]", fallback=None):
+    fallback(values)
+    return sorted(values, key=lambda v: transform(v))
+
+
+@register
+@app.route("/x")
+@wrap()
+class Handler(Store[int]):
+    def handle(self, request: http.Request) -> http.Response:
+        return self.reply(request)
+P
+	# Error recovery: half a file, and a file of another language.
+	head -c 700 "$d/pkg/forms.py" >"$d/pkg/broken.py"
+	printf 'int main(void) { return f(1, (x) y); }\n' >"$d/pkg/notpy.py"
+}
+
+@test "tagwalk: Python's tags walked are the tags its query gives" {
+	make_py_tree "$T/tree"
+	run -0 "$SYM" -R -t 2048 -d "$T/walk.dump" "$T/tree"
+	printf '%s\n' "$output" >"$T/walk.json"
+	UK_SYMBOLS_QUERY=1 run -0 "$SYM" -R -t 2048 -d "$T/query.dump" \
+	    "$T/tree"
+	printf '%s\n' "$output" >"$T/query.json"
+	cmp "$T/walk.json" "$T/query.json"
+	cmp "$T/walk.dump" "$T/query.dump"
+	# The comparison is not of two empty tables: every pattern's kind of
+	# name is there (a superclass through an attribute, an except tuple,
+	# isinstance's tuple, a from-import alias, a decorator call).
+	for name in Manager ParseError LoadError Missing Model Alpha beta \
+	    lru_cache wrap route PathLike Request Response transform; do
+		grep -qP "^R\t[0-9]+\t$name\$" "$T/walk.dump" ||
+		    { echo "no reference to $name"; return 1; }
+	done
+	for name in Store run helper Handler handle load size LIMIT; do
+		grep -qP "^D\t.*\t$name\t" "$T/walk.dump" ||
+		    grep -q "\"name\":\"$name\"" "$T/walk.json" ||
+		    { echo "no definition of $name"; return 1; }
+	done
+}
+
+# make_c_tree DIR: each form of C's patterns, and the project's library.
+make_c_tree() {
+	local d=$1
+	mkdir -p "$d/src" "$d/lib"
+	cp "$TOP"/lib/*.[ch] "$d/lib/"
+	cat >"$d/src/forms.c" <<'C'
+#include "forms.h"
+#include <stdio.h>
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define LIMIT 10
+
+struct node { struct node *next; size_t len; };
+struct opaque;
+union value { int i; double d; } current;
+typedef struct node node_t, *node_p;
+typedef int (*handler_fn)(struct node *);
+enum color { RED, GREEN };
+
+static int
+walk(struct node *n, handler_fn fn)
+{
+	struct ops *o = n->ops;
+	node_t copy = *n;
+
+	o->visit(n);
+	(*fn)(n);
+	n->ops->leave(&copy);
+	return MAX(fn(n), print_node(n));
+}
+
+int main(int argc, char **argv) { return walk(NULL, 0) + argc; }
+C
+	head -c 300 "$d/src/forms.c" >"$d/src/broken.c"
+	printf 'def f(x):\n    return g(x)\n' >"$d/src/notc.h"
+}
+
+@test "tagwalk: C's tags walked are the tags its query gives" {
+	make_c_tree "$T/tree"
+	run -0 "$SYM" -R -t 2048 -d "$T/walk.dump" "$T/tree"
+	printf '%s\n' "$output" >"$T/walk.json"
+	UK_SYMBOLS_QUERY=1 run -0 "$SYM" -R -t 2048 -d "$T/query.dump" \
+	    "$T/tree"
+	printf '%s\n' "$output" >"$T/query.json"
+	cmp "$T/walk.json" "$T/query.json"
+	cmp "$T/walk.dump" "$T/query.dump"
+	for name in visit leave print_node node_t handler_fn ops; do
+		grep -qP "^R\t[0-9]+\t$name\$" "$T/walk.dump" ||
+		    { echo "no reference to $name"; return 1; }
+	done
+	for name in node value node_t color walk main MAX; do
+		grep -qP "^D\t[0-9]+\t$name\t" "$T/walk.dump" ||
+		    { echo "no definition of $name"; return 1; }
+	done
+}
