@@ -73,13 +73,25 @@ us_send() {
 	us_send_raw "{\"jsonrpc\":\"2.0\",\"id\":$US_ID,\"method\":\"tools/call\",\"params\":{\"name\":\"$1\",\"arguments\":${2:-{\}}${3:+,\"_meta\":$3}}}"
 }
 
+# The id is jq's .id // empty, found without a jq where the line says it
+# plainly (a jq for every message was some 40 ms of CPU): a line that
+# begins {"jsonrpc":"2.0","id": and a plain number or string has that
+# top-level id; one with no "id" anywhere has none; jq reads the rest.
+US_ID_RE='^\{"jsonrpc":"2\.0","id":("([A-Za-z0-9_-]*)"|([0-9]+))[,}]'
 # us_read ID: print the messages read up to the response to ID (the
 # notifications before it in $T/us.notes), then the response.
 us_read() {
-	local line
+	local line id
 	: >"$T/us.notes"
 	while read -r -t 60 line <&"$US_OUT"; do
-		if [ "$(jq -r '.id // empty' <<<"$line")" = "$1" ]; then
+		if [[ $line =~ $US_ID_RE ]]; then
+			id=${BASH_REMATCH[2]}${BASH_REMATCH[3]}
+		elif [[ $line != *'"id"'* ]]; then
+			id=
+		else
+			id=$(jq -r '.id // empty' <<<"$line")
+		fi
+		if [ "$id" = "$1" ]; then
 			printf '%s\n' "$line"
 			return 0
 		fi
@@ -134,10 +146,10 @@ open_url" ]
 	us_start
 	run -0 us_call detect_urls "$(jq -cn --arg t "$msg" '{text:$t}')"
 	[ "$(is_error "$output")" = false ]
-	[ "$(jq -c .urls <<<"$(sc "$output")")" = "$(printf '%s\n' "$msg" | urldetect | jq -sc .)" ]
-	[ "$(jq .count <<<"$(sc "$output")")" = 2 ]
+	[ "$(jq -c '.result.structuredContent | (.urls)' <<<"$output")" = "$(printf '%s\n' "$msg" | urldetect | jq -sc .)" ]
+	[ "$(jq '.result.structuredContent | (.count)' <<<"$output")" = 2 ]
 	run -0 us_call detect_urls "$(jq -cn --arg t "$msg" '{text:$t,max:1}')"
-	[ "$(jq .count <<<"$(sc "$output")")" = 1 ]
+	[ "$(jq '.result.structuredContent | (.count)' <<<"$output")" = 1 ]
 	# A bad argument is an error result that names it.
 	run -0 us_call detect_urls '{"text":"x","colour":1}'
 	[ "$(is_error "$output")" = true ]
@@ -148,18 +160,18 @@ open_url" ]
 	us_start
 	run -0 us_call fetch_url "{\"url\":\"$B/article.html\"}"
 	[ "$(is_error "$output")" = false ]
-	[ "$(jq -c '{title,format,cached,offset,next_offset}' <<<"$(sc "$output")")" = '{"title":"The Quiet Harbour","format":"markdown","cached":false,"offset":0,"next_offset":null}' ]
+	[ "$(jq -c '.result.structuredContent | ({title,format,cached,offset,next_offset})' <<<"$output")" = '{"title":"The Quiet Harbour","format":"markdown","cached":false,"offset":0,"next_offset":null}' ]
 	[ "$(text "$output" | head -1)" = "# The Quiet Harbour ($B/article.html)" ]
 	[[ $(text "$output") == *"Nobody in the village remembered a calmer day."* ]]
 	[[ $(text "$output") != *SCRIPT-NOISE* ]]
 	local total
-	total=$(jq .total_length <<<"$(sc "$output")")
-	[ "$total" -eq "$(jq -j .content <<<"$(sc "$output")" | wc -m)" ]
+	total=$(jq '.result.structuredContent | (.total_length)' <<<"$output")
+	[ "$total" -eq "$(jq -j '.result.structuredContent | (.content)' <<<"$output" | wc -m)" ]
 	run -0 us_call fetch_url "{\"url\":\"$B/article.html\"}"
-	[ "$(jq .cached <<<"$(sc "$output")")" = true ]
+	[ "$(jq '.result.structuredContent | (.cached)' <<<"$output")" = true ]
 	# use_cache false fetches again.
 	run -0 us_call fetch_url "{\"url\":\"$B/article.html\",\"use_cache\":false,\"format\":\"text\"}"
-	[ "$(jq -c '{cached,format}' <<<"$(sc "$output")")" = '{"cached":false,"format":null}' ]
+	[ "$(jq -c '.result.structuredContent | ({cached,format})' <<<"$output")" = '{"cached":false,"format":null}' ]
 	run -0 us_call fetch_url '{"url":"file:///etc/passwd"}'
 	[ "$(is_error "$output")" = true ]
 	[[ $(text "$output") == *"not an http or https URL"* ]]
@@ -175,9 +187,9 @@ open_url" ]
 	local url="http://127.0.0.1:$PS_PORT/long.txt" off=0 n=0 next got ends
 	us_start
 	run -0 us_call fetch_url "{\"url\":\"$url\",\"max_tokens\":100000}"
-	jq -j .content <<<"$(sc "$output")" >"$T/whole"
-	[ "$(jq .next_offset <<<"$(sc "$output")")" = null ]
-	[ "$(wc -m <"$T/whole")" -eq "$(jq .total_length <<<"$(sc "$output")")" ]
+	jq -j '.result.structuredContent | (.content)' <<<"$output" >"$T/whole"
+	[ "$(jq '.result.structuredContent | (.next_offset)' <<<"$output")" = null ]
+	[ "$(wc -m <"$T/whole")" -eq "$(jq '.result.structuredContent | (.total_length)' <<<"$output")" ]
 	cmp "$T/whole" "$T/pages/long.txt"
 	: >"$T/joined"
 	while :; do
@@ -200,26 +212,26 @@ open_url" ]
 	cmp "$T/joined" "$T/whole"
 	# Past the end: an empty slice, and no next offset.
 	run -0 us_call fetch_url "{\"url\":\"$url\",\"offset\":99999999}"
-	[ "$(jq -c '{content,next_offset}' <<<"$(sc "$output")")" = '{"content":"","next_offset":null}' ]
+	[ "$(jq -c '.result.structuredContent | ({content,next_offset})' <<<"$output")" = '{"content":"","next_offset":null}' ]
 }
 
 @test "fetch_url summarize: the model's summary, written back to the cache entry; offline without one" {
 	llm normal
 	us_start
 	run -0 us_call fetch_url "{\"url\":\"$B/docs/frob.html\",\"summarize\":true}"
-	[ "$(jq -c '{summary_type,summary_backend}' <<<"$(sc "$output")")" = '{"summary_type":"USAGE","summary_backend":"stand-in"}' ]
-	[[ $(jq -r .summary <<<"$(sc "$output")") == "stand-in summary of "* ]]
+	[ "$(jq -c '.result.structuredContent | ({summary_type,summary_backend})' <<<"$output")" = '{"summary_type":"USAGE","summary_backend":"stand-in"}' ]
+	[[ $(jq -r '.result.structuredContent | (.summary)' <<<"$output") == "stand-in summary of "* ]]
 	[[ $(text "$output") == *$'\n\nSummary (USAGE):\nstand-in summary of '* ]]
 	[ "$(requests)" = 1 ]
 	run -0 --separate-stderr urlcache get "$B/docs/frob.html"
 	[ "$(jq -c '{summary_type}' <<<"$output")" = '{"summary_type":"USAGE"}' ]
 	# Made once: the next call takes the cache entry's.
 	run -0 us_call fetch_url "{\"url\":\"$B/docs/frob.html\",\"summarize\":true,\"hint\":\"how to call it\"}"
-	[ "$(jq -r .summary_backend <<<"$(sc "$output")")" = cache ]
+	[ "$(jq -r '.result.structuredContent | (.summary_backend)' <<<"$output")" = cache ]
 	[ "$(requests)" = 1 ]
 	# Another type is asked of the model.
 	run -0 us_call fetch_url "{\"url\":\"$B/docs/frob.html\",\"summarize\":true,\"summary_type\":\"API\"}"
-	[ "$(jq -c '{summary_type,summary_backend}' <<<"$(sc "$output")")" = '{"summary_type":"API","summary_backend":"stand-in"}' ]
+	[ "$(jq -c '.result.structuredContent | ({summary_type,summary_backend})' <<<"$output")" = '{"summary_type":"API","summary_backend":"stand-in"}' ]
 	[ "$(requests)" = 2 ]
 	run -0 us_call fetch_url "{\"url\":\"$B/docs/frob.html\",\"summary_type\":\"NONE\",\"summarize\":true}"
 	[ "$(is_error "$output")" = true ]
@@ -228,7 +240,7 @@ open_url" ]
 	unset URLKIT_LLM_URL
 	us_start
 	run -0 us_call fetch_url "{\"url\":\"$B/article.html\",\"summarize\":true}"
-	[ "$(jq -c '{summary_type,summary_backend}' <<<"$(sc "$output")")" = '{"summary_type":"BRIEF","summary_backend":"offline"}' ]
+	[ "$(jq -c '.result.structuredContent | ({summary_type,summary_backend})' <<<"$output")" = '{"summary_type":"BRIEF","summary_backend":"offline"}' ]
 }
 
 @test "fetch_url summarize: a failing endpoint gives the offline summary with summary_error" {
@@ -236,8 +248,8 @@ open_url" ]
 	us_start -t 5
 	run -0 us_call fetch_url "{\"url\":\"$B/article.html\",\"summarize\":true}"
 	[ "$(is_error "$output")" = false ]
-	[ "$(jq -r .summary_backend <<<"$(sc "$output")")" = offline ]
-	[[ $(jq -r .summary_error <<<"$(sc "$output")") == *500* ]]
+	[ "$(jq -r '.result.structuredContent | (.summary_backend)' <<<"$output")" = offline ]
+	[[ $(jq -r '.result.structuredContent | (.summary_error)' <<<"$output") == *500* ]]
 }
 
 @test "render_url: the page as Chromium renders it, paged, into the fetched set" {
@@ -246,10 +258,10 @@ open_url" ]
 	us_start
 	run -0 us_call render_url "{\"url\":\"$B/article.html\",\"max_tokens\":100}"
 	[ "$(is_error "$output")" = false ]
-	[ "$(jq -r .title <<<"$(sc "$output")")" = "The Quiet Harbour" ]
+	[ "$(jq -r '.result.structuredContent | (.title)' <<<"$output")" = "The Quiet Harbour" ]
 	[[ $(text "$output") == "# The Quiet Harbour ($B/article.html)"* ]]
 	run -0 us_call get_fetched_urls
-	[ "$(jq -r '.urls[0].url' <<<"$(sc "$output")")" = "$B/article.html" ]
+	[ "$(jq -r '.result.structuredContent | (.urls[0].url)' <<<"$output")" = "$B/article.html" ]
 	run -0 us_call render_url "{\"url\":\"http://127.0.0.1:9/\"}"
 	[ "$(is_error "$output")" = true ]
 }
@@ -260,12 +272,12 @@ open_url" ]
 	run -0 us_call fetch_url "{\"url\":\"http://127.0.0.2:$FS_PORT/article.html\"}"
 	[ "$(is_error "$output")" = true ]
 	[[ $(text "$output") == *refused* || $(text "$output") == *private* ]]
-	[ "$(jq -r .error <<<"$(sc "$output")")" = "$(text "$output")" ]
+	[ "$(jq -r '.result.structuredContent | (.error)' <<<"$output")" = "$(text "$output")" ]
 	run -0 us_call fetch_url "{\"url\":\"$B/article.html\"}"
 	[ "$(is_error "$output")" = false ]
 	# The refused URL is in the fetched set, as an error.
 	run -0 us_call get_fetched_urls
-	[ "$(jq -c '[.urls[] | .error != null]' <<<"$(sc "$output")")" = '[true,false]' ]
+	[ "$(jq -c '.result.structuredContent | ([.urls[] | .error != null])' <<<"$output")" = '[true,false]' ]
 }
 
 @test "detect_and_fetch: a result for every URL, the fourth skipped, progress per URL" {
@@ -273,12 +285,12 @@ open_url" ]
 	us_start
 	run -0 us_call detect_and_fetch "$(jq -cn --arg t "$msg" '{text:$t}')" '{"progressToken":"p1"}'
 	[ "$(is_error "$output")" = false ]
-	[ "$(jq -c '[.results[] | {u: (.url | sub(".*/"; "")), s: (.skipped // false), e: (.error != null)}]' <<<"$(sc "$output")")" = '[{"u":"article.html","s":false,"e":false},{"u":"frob.html","s":false,"e":false},{"u":"text.txt","s":false,"e":false},{"u":"nosuch.html","s":true,"e":true}]' ]
-	[[ $(jq -r '.results[3].error' <<<"$(sc "$output")") == "over the limit of 3 URLs per message" ]]
+	[ "$(jq -c '.result.structuredContent | ([.results[] | {u: (.url | sub(".*/"; "")), s: (.skipped // false), e: (.error != null)}])' <<<"$output")" = '[{"u":"article.html","s":false,"e":false},{"u":"frob.html","s":false,"e":false},{"u":"text.txt","s":false,"e":false},{"u":"nosuch.html","s":true,"e":true}]' ]
+	[[ $(jq -r '.result.structuredContent | (.results[3].error)' <<<"$output") == "over the limit of 3 URLs per message" ]]
 	[ "$(jq -s '[.[] | select(.method == "notifications/progress" and .params.progressToken == "p1")] | length' "$T/us.notes")" = 3 ]
 	[ "$(jq -s '[.[] | select(.method == "notifications/progress")] | .[-1].params | [.progress, .total]' -c "$T/us.notes")" = '[3,3]' ]
 	run -0 us_call detect_and_fetch '{"text":"no links here"}'
-	[ "$(jq -c . <<<"$(sc "$output")")" = '{"count":0,"failed":0,"results":[]}' ]
+	[ "$(jq -c '.result.structuredContent | (.)' <<<"$output")" = '{"count":0,"failed":0,"results":[]}' ]
 }
 
 @test "get_url_content: an error for a URL never fetched, the fetched set's record, then the cache's" {
@@ -287,21 +299,21 @@ open_url" ]
 	[ "$(is_error "$output")" = true ]
 	[[ $(text "$output") == "not fetched"* ]]
 	run -0 us_call get_fetched_urls
-	[ "$(jq -c . <<<"$(sc "$output")")" = '{"count":0,"urls":[]}' ]
+	[ "$(jq -c '.result.structuredContent | (.)' <<<"$output")" = '{"count":0,"urls":[]}' ]
 	run -0 us_call fetch_url "{\"url\":\"$B/article.html\"}"
 	run -0 us_call get_url_content "{\"url\":\"$B/article.html\"}"
 	[ "$(is_error "$output")" = false ]
-	[ "$(jq .title <<<"$(sc "$output")")" = '"The Quiet Harbour"' ]
-	[ "$(jq .cached <<<"$(sc "$output")")" != true ]
+	[ "$(jq '.result.structuredContent | (.title)' <<<"$output")" = '"The Quiet Harbour"' ]
+	[ "$(jq '.result.structuredContent | (.cached)' <<<"$output")" != true ]
 	# remove_fetched_url keeps the cache: get_url_content falls back to it.
 	run -0 us_call remove_fetched_url "{\"url\":\"$B/article.html\"}"
 	[ "$(sc "$output")" = "{\"url\":\"$B/article.html\",\"removed\":true}" ]
 	run -0 us_call get_fetched_urls
-	[ "$(jq .count <<<"$(sc "$output")")" = 0 ]
+	[ "$(jq '.result.structuredContent | (.count)' <<<"$output")" = 0 ]
 	run -0 us_call get_url_content "{\"url\":\"$B/article.html\"}"
-	[ "$(jq .cached <<<"$(sc "$output")")" = true ]
+	[ "$(jq '.result.structuredContent | (.cached)' <<<"$output")" = true ]
 	run -0 us_call remove_fetched_url "{\"url\":\"$B/article.html\"}"
-	[ "$(jq .removed <<<"$(sc "$output")")" = false ]
+	[ "$(jq '.result.structuredContent | (.removed)' <<<"$output")" = false ]
 }
 
 @test "invalidate_url_cache removes from both; clear_fetched and clear_url_cache empty them" {
@@ -309,7 +321,7 @@ open_url" ]
 	run -0 us_call fetch_url "{\"url\":\"$B/article.html\"}"
 	run -0 us_call fetch_url "{\"url\":\"$B/text.txt\"}"
 	run -0 us_call invalidate_url_cache "{\"url\":\"$B/article.html\"}"
-	[ "$(jq -c '{removed_from_cache,removed_from_fetched}' <<<"$(sc "$output")")" = '{"removed_from_cache":true,"removed_from_fetched":true}' ]
+	[ "$(jq -c '.result.structuredContent | ({removed_from_cache,removed_from_fetched})' <<<"$output")" = '{"removed_from_cache":true,"removed_from_fetched":true}' ]
 	run -1 --separate-stderr urlcache get "$B/article.html"
 	run -0 us_call get_url_content "{\"url\":\"$B/article.html\"}"
 	[ "$(is_error "$output")" = true ]
@@ -331,13 +343,13 @@ open_url" ]
 	local ctx
 	ctx=$(text "$output")
 	[[ $ctx == "## $B/article.html"*"---"*"## $B/docs/frob.html"*"## $B/nosuch.html"*"(left out: "* ]]
-	[ "$(jq -c '{records,errors}' <<<"$(sc "$output")")" = '{"records":2,"errors":1}' ]
-	[ "$(jq -r .context <<<"$(sc "$output")")" = "$ctx" ]
+	[ "$(jq -c '.result.structuredContent | ({records,errors})' <<<"$output")" = '{"records":2,"errors":1}' ]
+	[ "$(jq -r '.result.structuredContent | (.context)' <<<"$output")" = "$ctx" ]
 	run -0 us_call format_url_context "{\"excluded\":[\"$B/article.html\"]}"
 	[[ $(text "$output") != *"article.html"* ]]
 	[[ $(text "$output") == *"frobnicate"* ]]
 	run -0 us_call format_url_context "{\"urls\":[\"$B/docs/frob.html\"],\"max_length\":200}"
-	[ "$(jq '.context | length' <<<"$(sc "$output")")" -le 200 ]
+	[ "$(jq '.result.structuredContent | (.context | length)' <<<"$output")" -le 200 ]
 	[[ $(text "$output") == "## $B/docs/frob.html"* ]]
 }
 
@@ -349,7 +361,7 @@ open_url" ]
 	us_stop
 	us_start -S work
 	run -0 us_call get_fetched_urls
-	[ "$(jq -r '.urls[0].url' <<<"$(sc "$output")")" = "$B/article.html" ]
+	[ "$(jq -r '.result.structuredContent | (.urls[0].url)' <<<"$output")" = "$B/article.html" ]
 	run -0 us_call clear_fetched
 	run -0 --separate-stderr urlcache session work list
 	[ -z "$output" ]
@@ -368,7 +380,7 @@ open_url" ]
 	run -0 --separate-stderr toolack ack "$cid" --status success --result '{"opened":true}'
 	run -0 us_read "$id"
 	[ "$(is_error "$output")" = false ]
-	[ "$(jq -c '{toolCallId,status,output}' <<<"$(sc "$output")")" = "{\"toolCallId\":\"$cid\",\"status\":\"success\",\"output\":{\"opened\":true}}" ]
+	[ "$(jq -c '.result.structuredContent | ({toolCallId,status,output})' <<<"$output")" = "{\"toolCallId\":\"$cid\",\"status\":\"success\",\"output\":{\"opened\":true}}" ]
 	# A failed ack is an error result with the frontend's text.
 	us_send open_url '{"url":"https://example.com/two"}'
 	id=$US_ID
