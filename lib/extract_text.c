@@ -80,6 +80,13 @@ static const char *const tail_heads[] = {
 	"temas relacionados", "meistdiskutierte artikel",
 	"weiterführender link", "more from this category",
 	"more in this category", "other articles", "andere artikel",
+	/* other videos */
+	"weitere videos", "more videos", "mehr videos", "related videos",
+	"videos", "top videos", "neueste videos", "autres vidéos",
+	"más videos", "altri video",
+	/* the press office's contact */
+	"ansprechpartner*", "ansprechpartnerin*", "pressekontakt*",
+	"press contact*", "media contact*", "contact presse", "kontakt für medien",
 	/* the article's topics and tags */
 	"themen", "mehr themen", "temas", "topics", "tags", "schlagworte",
 	"schlagwörter", "stichworte",
@@ -219,10 +226,12 @@ plain_text(struct ctx *c, int i, struct uk_buf *b, size_t max,
     int before_link)
 {
 	int j, sp = 1;
+	/* A subtree skipped already is read whole (skipped_heading). */
+	int all = (c->n[i].flags & F_SKIP) != 0;
 
 	uk_buf_reset(b);
 	for (j = i; j < c->n[i].end && b->len < max; j++) {
-		if (c->n[j].flags & F_SKIP && j != i) {
+		if (c->n[j].flags & F_SKIP && j != i && !all) {
 			j = c->n[j].end - 1;
 			continue;
 		}
@@ -247,11 +256,17 @@ trim_heading(struct uk_buf *b)
 
 		if (isspace(ch) || isdigit(ch) || strchr(":?!.()[]|-»>…", ch) ||
 		    ch >= 0x80) {
-			/* Trailing non-ASCII is only stripped as "…" or "»". */
+			/*
+			 * Trailing non-ASCII is only stripped as "…", "»" or
+			 * a no-break space ("Mehr lesen:&nbsp;").
+			 */
 			if (ch >= 0x80) {
 				if (b->len >= 3 &&
 				    !memcmp(b->buf + b->len - 3, "…", 3))
 					b->len -= 3;
+				else if (b->len >= 2 &&
+				    !memcmp(b->buf + b->len - 2, "\xc2\xa0", 2))
+					b->len -= 2;
 				else if (b->len >= 2 &&
 				    !memcmp(b->buf + b->len - 2, "»", 2))
 					b->len -= 2;
@@ -342,6 +357,35 @@ has_prose(struct ctx *c, int i)
 }
 
 /*
+ * A heading that the class rules or hiding set aside already ("Related
+ * articles" in a <div class="view-header">) still names the section that
+ * follows it: a reader sees the list under it as the related list, and
+ * the heading's wrapper going must not let the list stay.  Returns the
+ * outermost skipped element that holds nothing but the heading (where
+ * tail_section starts), or -1: when that element holds more than the
+ * heading (a whole sidebar set aside), or the heading is long.
+ */
+static int
+skipped_heading(struct ctx *c, int i, struct uk_buf *b)
+{
+	int r = i, p;
+	size_t len;
+
+	plain_text(c, i, b, 200, 0);
+	len = b->len;
+	if (len == 0 || len > 80)
+		return -1;
+	while ((p = c->n[r].parent) > c->body && c->n[p].flags & F_SKIP)
+		r = p;
+	if (r != i) {
+		plain_text(c, r, b, 200, 0);
+		if (b->len != len)
+			return -1;
+	}
+	return r;
+}
+
+/*
  * A heading that names a section of boilerplate ("Related articles",
  * "Comments"): the heading, with the wrappers it alone fills, and what
  * follows it in its parent go, up to the next heading of its level or
@@ -354,7 +398,12 @@ tail_section(struct ctx *c, int i, struct uk_buf *b)
 {
 	int h = i, p, s, lvl, l, cmt;
 
-	if (c->n[i].text == 0 || c->n[i].text > 80)
+	if (c->n[i].flags & F_SKIP) {
+		/* A heading set aside already (skipped_heading). */
+		h = skipped_heading(c, i, b);
+		if (h < 0)
+			return 0;
+	} else if (c->n[i].text == 0 || c->n[i].text > 80)
 		return 0;
 	plain_text(c, i, b, 200, 0);
 	trim_heading(b);
@@ -367,13 +416,17 @@ tail_section(struct ctx *c, int i, struct uk_buf *b)
 		return 0;
 	/* A line standing as a heading ranks as a second-level one. */
 	lvl = is_heading(c->n[i].tag) ? c->n[i].tag - GUMBO_TAG_H1 + 1 : 2;
-	/* Up through wrappers that hold nothing but the heading. */
-	while ((p = c->n[h].parent) > c->body &&
+	/*
+	 * Up through wrappers that hold nothing but the heading (a heading
+	 * set aside starts where skipped_heading found its wrapper: above
+	 * it, a parent without text left is one whose content went too).
+	 */
+	while (!(c->n[i].flags & F_SKIP) && (p = c->n[h].parent) > c->body &&
 	    c->n[p].text == c->n[i].text && c->n[p].tag != GUMBO_TAG_ARTICLE &&
 	    c->n[p].tag != GUMBO_TAG_MAIN)
 		h = p;
 	p = c->n[h].parent;
-	if (p < 0)
+	if (p < 0 || c->n[p].text == 0)
 		return 0;
 	skip_subtree(c, h, 0);
 	for (s = c->n[h].end; s < c->n[p].end; s = c->n[s].end) {
@@ -612,8 +665,15 @@ uk_ex_mark_by_text(struct ctx *c)
 	for (i = c->body + 1; i < c->nn; i++) {
 		struct nd *n = &c->n[i];
 
-		if (n->flags & (F_TEXT | F_SKIP))
+		if (n->flags & F_TEXT)
 			continue;
+		if (n->flags & F_SKIP) {
+			/* An <h1> names the page (a listing's "Latest news"). */
+			if (is_heading(n->tag) && n->tag != GUMBO_TAG_H1 &&
+			    tail_section(c, i, &b))
+				changed = 1;
+			continue;
+		}
 		if (is_heading(n->tag) || (n->text <= 60 && leaf(c, i) &&
 			(n->tag == GUMBO_TAG_P || n->tag == GUMBO_TAG_DIV ||
 			    n->tag == GUMBO_TAG_SPAN || n->tag == GUMBO_TAG_B ||
