@@ -87,9 +87,14 @@ static const char *const tail_heads[] = {
 	/* the press office's contact */
 	"ansprechpartner*", "ansprechpartnerin*", "pressekontakt*",
 	"press contact*", "media contact*", "contact presse", "kontakt für medien",
+	/* more of the same kind: similar recipes, posts, products */
+	"similar *", "ähnliche*", "podobne*", "simili*", "similares",
+	"more recipes", "weitere rezepte", "autres recettes", "más recetas",
 	/* the article's topics and tags */
 	"themen", "mehr themen", "temas", "topics", "tags", "schlagworte",
-	"schlagwörter", "stichworte",
+	"schlagwörter", "stichworte", "etiquetas", "étiquettes", "tagi",
+	"mots-clés", "mots clés", "parole chiave", "trefwoorden", "tag",
+
 	/* sharing and following */
 	"share", "share this", "share this article", "share this post",
 	"share this story", "share on", "follow us", "teilen",
