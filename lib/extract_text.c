@@ -525,7 +525,8 @@ static const char *const credit_labels[] = { "photo:", "photos:", "foto:",
 	"credits:", "photo credit", "image credit", "crédit photo",
 	"crédits photo", "crédits photos", "fotocredit", "bildquelle",
 	"fotoquelle", "photo by ", "photograph:", "titelbild:",
-	"titelfoto:", "foto ©", "bild ©", "photo ©", NULL };
+	"titelfoto:", "foto ©", "bild ©", "photo ©", "quelle:", "source:",
+	"fuente:", "źródło:", "fonte:", NULL };
 
 static int
 credit_line(const char *s)
