@@ -80,6 +80,8 @@ static const char *const tail_heads[] = {
 	"temas relacionados", "meistdiskutierte artikel",
 	"weiterführender link", "more from this category",
 	"more in this category", "other articles", "andere artikel",
+	"weitere informationen", "more information", "further information",
+	"plus d'informations", "más información", "więcej informacji",
 	/* other videos */
 	"weitere videos", "more videos", "mehr videos", "related videos",
 	"videos", "top videos", "neueste videos", "autres vidéos",
@@ -444,6 +446,14 @@ tail_section(struct ctx *c, int i, struct uk_buf *b)
 		 * Prose ends a box of links or a share bar (the article
 		 * resumes); comments are prose and run to the next heading.
 		 */
+		/*
+		 * So does a paragraph without a link: a teaser box that
+		 * swallowed the article's next lines (its markup left open)
+		 * ends where the reader's text is no link to elsewhere.
+		 */
+		if (!cmt && c->n[s].tag == GUMBO_TAG_P && c->n[s].text > 0 &&
+		    c->n[s].link == 0)
+			break;
 		if (!cmt && c->n[s].text - c->n[s].link >= 150 &&
 		    c->n[s].link * 5 < c->n[s].text &&
 		    (c->n[s].tag == GUMBO_TAG_P ||
