@@ -86,9 +86,6 @@ static const char *const tail_heads[] = {
 	"weitere videos", "more videos", "mehr videos", "related videos",
 	"videos", "top videos", "neueste videos", "autres vidéos",
 	"más videos", "altri video",
-	/* the press office's contact */
-	"ansprechpartner*", "ansprechpartnerin*", "pressekontakt*",
-	"press contact*", "media contact*", "contact presse", "kontakt für medien",
 	/* more of the same kind: similar recipes, posts, products */
 	"similar *", "ähnliche*", "podobne*", "simili*", "similares",
 	"more recipes", "weitere rezepte", "autres recettes", "más recetas",
@@ -104,6 +101,15 @@ static const char *const tail_heads[] = {
 	"teile diesen beitrag", "folgen sie uns", "partager", "partager cet article",
 	"compartir", "compartir en", "síguenos", "condividi", "udostępnij",
 	"delen", "jetzt teilen", "teilen mit",
+	NULL };
+
+/*
+ * Headings of boilerplate sections whose content is prose, not links:
+ * the author's box, a newsletter's pitch, the press office's contact
+ * (matched as tail_heads are).  A paragraph without a link does not end
+ * them (tail_section).
+ */
+static const char *const prose_heads[] = {
 	/* the author's box */
 	"about the author", "about the authors", "about me", "über den autor",
 	"über die autorin", "über die autoren", "zum autor", "zur autorin",
@@ -113,6 +119,9 @@ static const char *const tail_heads[] = {
 	"newsletter", "subscribe", "subscribe to our newsletter",
 	"sign up for our newsletter", "newsletter abonnieren", "jetzt abonnieren",
 	"abonnez-vous", "suscríbete", "iscriviti alla newsletter",
+	/* the press office's contact */
+	"ansprechpartner*", "ansprechpartnerin*", "pressekontakt*",
+	"press contact*", "media contact*", "contact presse", "kontakt für medien",
 	NULL };
 
 /*
@@ -403,7 +412,7 @@ skipped_heading(struct ctx *c, int i, struct uk_buf *b)
 static int
 tail_section(struct ctx *c, int i, struct uk_buf *b)
 {
-	int h = i, p, s, lvl, l, cmt;
+	int h = i, p, s, lvl, l, cmt, prose;
 
 	if (c->n[i].flags & F_SKIP) {
 		/* A heading set aside already (skipped_heading). */
@@ -418,7 +427,8 @@ tail_section(struct ctx *c, int i, struct uk_buf *b)
 		return 0;
 	cmt = heading_listed(b->buf, comment_heads) ||
 	    heading_listed(b->buf, review_heads);
-	if (!cmt && !heading_listed(b->buf, tail_heads) &&
+	prose = !cmt && heading_listed(b->buf, prose_heads);
+	if (!cmt && !prose && !heading_listed(b->buf, tail_heads) &&
 	    !heading_listed(b->buf, shop_heads))
 		return 0;
 	/* A line standing as a heading ranks as a second-level one. */
@@ -447,11 +457,12 @@ tail_section(struct ctx *c, int i, struct uk_buf *b)
 		 * resumes); comments are prose and run to the next heading.
 		 */
 		/*
-		 * So does a paragraph without a link: a teaser box that
-		 * swallowed the article's next lines (its markup left open)
-		 * ends where the reader's text is no link to elsewhere.
+		 * So does a paragraph without a link after a heading of
+		 * links: a teaser box that swallowed the article's next
+		 * lines (its markup left open) ends where the reader's text
+		 * is no link to elsewhere.
 		 */
-		if (!cmt && c->n[s].tag == GUMBO_TAG_P && c->n[s].text > 0 &&
+		if (!cmt && !prose && c->n[s].tag == GUMBO_TAG_P && c->n[s].text > 0 &&
 		    c->n[s].link == 0)
 			break;
 		if (!cmt && c->n[s].text - c->n[s].link >= 150 &&
