@@ -80,9 +80,20 @@ static const char *const tail_heads[] = {
 	"temas relacionados", "meistdiskutierte artikel",
 	"weiterführender link", "more from this category",
 	"more in this category", "other articles", "andere artikel",
+	"weitere informationen", "more information", "further information",
+	"plus d'informations", "más información", "więcej informacji",
+	/* other videos */
+	"weitere videos", "more videos", "mehr videos", "related videos",
+	"videos", "top videos", "neueste videos", "autres vidéos",
+	"más videos", "altri video",
+	/* more of the same kind: similar recipes, posts, products */
+	"similar *", "ähnliche*", "podobne*", "simili*", "similares",
+	"more recipes", "weitere rezepte", "autres recettes", "más recetas",
 	/* the article's topics and tags */
 	"themen", "mehr themen", "temas", "topics", "tags", "schlagworte",
-	"schlagwörter", "stichworte",
+	"schlagwörter", "stichworte", "etiquetas", "étiquettes", "tagi",
+	"mots-clés", "mots clés", "parole chiave", "trefwoorden", "tag",
+
 	/* sharing and following */
 	"share", "share this", "share this article", "share this post",
 	"share this story", "share on", "follow us", "teilen",
@@ -90,6 +101,15 @@ static const char *const tail_heads[] = {
 	"teile diesen beitrag", "folgen sie uns", "partager", "partager cet article",
 	"compartir", "compartir en", "síguenos", "condividi", "udostępnij",
 	"delen", "jetzt teilen", "teilen mit",
+	NULL };
+
+/*
+ * Headings of boilerplate sections whose content is prose, not links:
+ * the author's box, a newsletter's pitch, the press office's contact
+ * (matched as tail_heads are).  A paragraph without a link does not end
+ * them (tail_section).
+ */
+static const char *const prose_heads[] = {
 	/* the author's box */
 	"about the author", "about the authors", "about me", "über den autor",
 	"über die autorin", "über die autoren", "zum autor", "zur autorin",
@@ -99,6 +119,9 @@ static const char *const tail_heads[] = {
 	"newsletter", "subscribe", "subscribe to our newsletter",
 	"sign up for our newsletter", "newsletter abonnieren", "jetzt abonnieren",
 	"abonnez-vous", "suscríbete", "iscriviti alla newsletter",
+	/* the press office's contact */
+	"ansprechpartner*", "ansprechpartnerin*", "pressekontakt*",
+	"press contact*", "media contact*", "contact presse", "kontakt für medien",
 	NULL };
 
 /*
@@ -219,10 +242,12 @@ plain_text(struct ctx *c, int i, struct uk_buf *b, size_t max,
     int before_link)
 {
 	int j, sp = 1;
+	/* A subtree skipped already is read whole (skipped_heading). */
+	int all = (c->n[i].flags & F_SKIP) != 0;
 
 	uk_buf_reset(b);
 	for (j = i; j < c->n[i].end && b->len < max; j++) {
-		if (c->n[j].flags & F_SKIP && j != i) {
+		if (c->n[j].flags & F_SKIP && j != i && !all) {
 			j = c->n[j].end - 1;
 			continue;
 		}
@@ -247,11 +272,17 @@ trim_heading(struct uk_buf *b)
 
 		if (isspace(ch) || isdigit(ch) || strchr(":?!.()[]|-»>…", ch) ||
 		    ch >= 0x80) {
-			/* Trailing non-ASCII is only stripped as "…" or "»". */
+			/*
+			 * Trailing non-ASCII is only stripped as "…", "»" or
+			 * a no-break space ("Mehr lesen:&nbsp;").
+			 */
 			if (ch >= 0x80) {
 				if (b->len >= 3 &&
 				    !memcmp(b->buf + b->len - 3, "…", 3))
 					b->len -= 3;
+				else if (b->len >= 2 &&
+				    !memcmp(b->buf + b->len - 2, "\xc2\xa0", 2))
+					b->len -= 2;
 				else if (b->len >= 2 &&
 				    !memcmp(b->buf + b->len - 2, "»", 2))
 					b->len -= 2;
@@ -342,6 +373,35 @@ has_prose(struct ctx *c, int i)
 }
 
 /*
+ * A heading that the class rules or hiding set aside already ("Related
+ * articles" in a <div class="view-header">) still names the section that
+ * follows it: a reader sees the list under it as the related list, and
+ * the heading's wrapper going must not let the list stay.  Returns the
+ * outermost skipped element that holds nothing but the heading (where
+ * tail_section starts), or -1: when that element holds more than the
+ * heading (a whole sidebar set aside), or the heading is long.
+ */
+static int
+skipped_heading(struct ctx *c, int i, struct uk_buf *b)
+{
+	int r = i, p;
+	size_t len;
+
+	plain_text(c, i, b, 200, 0);
+	len = b->len;
+	if (len == 0 || len > 80)
+		return -1;
+	while ((p = c->n[r].parent) > c->body && c->n[p].flags & F_SKIP)
+		r = p;
+	if (r != i) {
+		plain_text(c, r, b, 200, 0);
+		if (b->len != len)
+			return -1;
+	}
+	return r;
+}
+
+/*
  * A heading that names a section of boilerplate ("Related articles",
  * "Comments"): the heading, with the wrappers it alone fills, and what
  * follows it in its parent go, up to the next heading of its level or
@@ -352,9 +412,14 @@ has_prose(struct ctx *c, int i)
 static int
 tail_section(struct ctx *c, int i, struct uk_buf *b)
 {
-	int h = i, p, s, lvl, l, cmt;
+	int h = i, p, s, lvl, l, cmt, prose;
 
-	if (c->n[i].text == 0 || c->n[i].text > 80)
+	if (c->n[i].flags & F_SKIP) {
+		/* A heading set aside already (skipped_heading). */
+		h = skipped_heading(c, i, b);
+		if (h < 0)
+			return 0;
+	} else if (c->n[i].text == 0 || c->n[i].text > 80)
 		return 0;
 	plain_text(c, i, b, 200, 0);
 	trim_heading(b);
@@ -362,18 +427,23 @@ tail_section(struct ctx *c, int i, struct uk_buf *b)
 		return 0;
 	cmt = heading_listed(b->buf, comment_heads) ||
 	    heading_listed(b->buf, review_heads);
-	if (!cmt && !heading_listed(b->buf, tail_heads) &&
+	prose = !cmt && heading_listed(b->buf, prose_heads);
+	if (!cmt && !prose && !heading_listed(b->buf, tail_heads) &&
 	    !heading_listed(b->buf, shop_heads))
 		return 0;
 	/* A line standing as a heading ranks as a second-level one. */
 	lvl = is_heading(c->n[i].tag) ? c->n[i].tag - GUMBO_TAG_H1 + 1 : 2;
-	/* Up through wrappers that hold nothing but the heading. */
-	while ((p = c->n[h].parent) > c->body &&
+	/*
+	 * Up through wrappers that hold nothing but the heading (a heading
+	 * set aside starts where skipped_heading found its wrapper: above
+	 * it, a parent without text left is one whose content went too).
+	 */
+	while (!(c->n[i].flags & F_SKIP) && (p = c->n[h].parent) > c->body &&
 	    c->n[p].text == c->n[i].text && c->n[p].tag != GUMBO_TAG_ARTICLE &&
 	    c->n[p].tag != GUMBO_TAG_MAIN)
 		h = p;
 	p = c->n[h].parent;
-	if (p < 0)
+	if (p < 0 || c->n[p].text == 0)
 		return 0;
 	skip_subtree(c, h, 0);
 	for (s = c->n[h].end; s < c->n[p].end; s = c->n[s].end) {
@@ -386,6 +456,15 @@ tail_section(struct ctx *c, int i, struct uk_buf *b)
 		 * Prose ends a box of links or a share bar (the article
 		 * resumes); comments are prose and run to the next heading.
 		 */
+		/*
+		 * So does a paragraph without a link after a heading of
+		 * links: a teaser box that swallowed the article's next
+		 * lines (its markup left open) ends where the reader's text
+		 * is no link to elsewhere.
+		 */
+		if (!cmt && !prose && c->n[s].tag == GUMBO_TAG_P && c->n[s].text > 0 &&
+		    c->n[s].link == 0)
+			break;
 		if (!cmt && c->n[s].text - c->n[s].link >= 150 &&
 		    c->n[s].link * 5 < c->n[s].text &&
 		    (c->n[s].tag == GUMBO_TAG_P ||
@@ -467,7 +546,8 @@ static const char *const credit_labels[] = { "photo:", "photos:", "foto:",
 	"credits:", "photo credit", "image credit", "crédit photo",
 	"crédits photo", "crédits photos", "fotocredit", "bildquelle",
 	"fotoquelle", "photo by ", "photograph:", "titelbild:",
-	"titelfoto:", "foto ©", "bild ©", "photo ©", NULL };
+	"titelfoto:", "foto ©", "bild ©", "photo ©", "quelle:", "source:",
+	"fuente:", "źródło:", "fonte:", NULL };
 
 static int
 credit_line(const char *s)
@@ -612,8 +692,15 @@ uk_ex_mark_by_text(struct ctx *c)
 	for (i = c->body + 1; i < c->nn; i++) {
 		struct nd *n = &c->n[i];
 
-		if (n->flags & (F_TEXT | F_SKIP))
+		if (n->flags & F_TEXT)
 			continue;
+		if (n->flags & F_SKIP) {
+			/* An <h1> names the page (a listing's "Latest news"). */
+			if (is_heading(n->tag) && n->tag != GUMBO_TAG_H1 &&
+			    tail_section(c, i, &b))
+				changed = 1;
+			continue;
+		}
 		if (is_heading(n->tag) || (n->text <= 60 && leaf(c, i) &&
 			(n->tag == GUMBO_TAG_P || n->tag == GUMBO_TAG_DIV ||
 			    n->tag == GUMBO_TAG_SPAN || n->tag == GUMBO_TAG_B ||

@@ -218,3 +218,43 @@ article_kept() {
 	[[ $output != *CARDFOUR* ]]
 	[[ $output != *'$19.99'* ]]
 }
+
+@test "extract rules: a related heading set aside by its wrapper's class still takes its list with it" {
+	run -0 urlfetch --extract "$X/hidden-heading.html" --text
+	article_kept
+	[[ $output != *HIDDENONE* ]]
+	[[ $output != *HIDDENTWO* ]]
+	[[ $output != *HIDDENTHREE* ]]
+	[[ $output != *"run an hour later"* ]]
+}
+
+@test "extract rules: headings of more videos, similar stories, tags, more information (Weitere Informationen), the press contact; a no-break space after the colon" {
+	run -0 urlfetch --extract "$X/heads-sixth.html" --text
+	article_kept
+	[[ $output != *NBSPONE* ]]
+	[[ $output != *NBSPTWO* ]]
+	[[ $output != *VIDEOONE* ]]
+	[[ $output != *VIDEOTWO* ]]
+	[[ $output != *SIMILARONE* ]]
+	[[ $output != *SIMILARTWO* ]]
+	[[ $output != *TAGONE* ]]
+	[[ $output != *MOREINFOONE* ]]
+	[[ $output != *MOREINFOTWO* ]]
+	[[ $output != *CONTACTONE* ]]
+	[[ $output != *press@example.org* ]]
+}
+
+@test "extract rules: a line that names the source (Quelle:, Source:) goes" {
+	run -0 urlfetch --extract "$X/source-line.html" --text
+	article_kept
+	[[ $output != *SOURCEONE* ]]
+	[[ $output != *SOURCETWO* ]]
+}
+
+@test "extract rules: a box of links ends at a paragraph without a link (the article's next lines stay)" {
+	run -0 urlfetch --extract "$X/section-ends.html" --text
+	[[ $output == *"Spring festival at the harbour"* ]]
+	[[ $output == *"draw the largest crowd of the weekend."* ]]
+	[[ $output != *BOXONE* ]]
+	[[ $output == *"Asked about the weather, the mayor smiled."*"The forecast for Sunday is dry and mild"* ]]
+}
