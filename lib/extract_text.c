@@ -92,7 +92,7 @@ static const char *const tail_heads[] = {
 	/* the article's topics and tags */
 	"themen", "mehr themen", "temas", "topics", "tags", "schlagworte",
 	"schlagwörter", "stichworte", "etiquetas", "étiquettes", "tagi",
-	"mots-clés", "mots clés", "parole chiave", "trefwoorden", "tag",
+	"mots-clés", "mots clés", "parole chiave", "trefwoorden",
 
 	/* sharing and following */
 	"share", "share this", "share this article", "share this post",

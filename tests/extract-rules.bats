@@ -258,3 +258,13 @@ article_kept() {
 	[[ $output != *BOXONE* ]]
 	[[ $output == *"Asked about the weather, the mayor smiled."*"The forecast for Sunday is dry and mild"* ]]
 }
+
+# German "Tag" is a day: "Tag 2" heads the article's own section, not a
+# list of tags (a heading's count is trimmed before it is compared).
+@test "extract rules: a travel diary's \"Tag 1\", \"Tag 2\" headings are the article's days, not its tags" {
+	run -0 urlfetch --extract "$X/day-headings.html" --text
+	[[ $output == *"Tag 1"*"Am ersten Morgen"*"Tag 2"* ]]
+	[[ $output == *"Markt am Hafenplatz"*"Abends Laternenumzug"* ]]
+	[[ $output == *"Tag 3"*"Postkarten an alle"* ]]
+	[[ $output != *Impressum* ]]
+}
