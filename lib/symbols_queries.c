@@ -88,6 +88,11 @@ static const char python_extra[] =
     "(identifier) @name)]) @reference.type\n"
     "(import_from_statement) @name @reference.module\n"
     "(import_statement) @name @reference.module\n";
+/*
+ * Rust's patterns (upstream's, then rust_extra, in this order) are walked
+ * by hand by walk_tree in symbols_tags.c, as Python's are: a change here
+ * must be made there too.
+ */
 static const char rust_extra[] =
     "(type_identifier) @name @reference.type\n"
     "(scoped_identifier path: (identifier) @name (#match? @name "

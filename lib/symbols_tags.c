@@ -1150,8 +1150,9 @@ py_visit(struct filectx *fc, struct walktags *pt, const struct walkframe *fr,
 
 /* Whether t's type is one whose field in its parent a pattern asks. */
 static int
-py_wants_field(TSSymbol t)
+py_wants_field(TSSymbol t, TSSymbol parent)
 {
+	(void)parent;
 	return t == pys.ident || t == pys.attribute || t == pys.arglist ||
 	    t == pys.dotted || t == pys.aliased;
 }
@@ -1223,8 +1224,9 @@ cs_init(void)
 }
 
 static int
-c_wants_field(TSSymbol t)
+c_wants_field(TSSymbol t, TSSymbol parent)
 {
+	(void)parent;
 	return t == cs.tident || t == cs.ident || t == cs.fident ||
 	    t == cs.strlit || t == cs.unions || t == cs.fieldexpr;
 }
@@ -1273,13 +1275,201 @@ c_visit(struct filectx *fc, struct walktags *pt, const struct walkframe *fr,
 	}
 }
 
+/*
+ * Rust's tags without the query cursor, as Python's: upstream's tags.scm,
+ * then rust_extra's patterns, by index.  Rust's tags.scm has no @doc
+ * capture: a definition's doc comment comes from uk_symsig_doc, walked or
+ * not.
+ */
+enum {
+	RS_STRUCT_DEF = 0,
+	RS_ENUM_DEF,
+	RS_UNION_DEF,
+	RS_TYPE_DEF,
+	RS_METHOD_DEF,
+	RS_FUNC_DEF,
+	RS_TRAIT_DEF,
+	RS_MOD_DEF,
+	RS_MACRO_DEF,
+	RS_CALL,
+	RS_FIELD_CALL,
+	RS_MACRO_CALL,
+	RS_IMPL_TRAIT,
+	RS_IMPL_TYPE,
+	RS_TYPE,
+	RS_PATH_TYPE,
+	RS_SCOPED_CALL,
+	RS_USE_SCOPED,
+	RS_USE_LIST,
+	RS_USE_LIST_SCOPED,
+	RS_CONST_DEF,
+	RS_STATIC_DEF,
+	RS_USE_MODULE,
+	RS_NPATTERNS
+};
+
+static const struct wpat rs_pats[RS_NPATTERNS] = { { "class", 1 },
+	{ "class", 1 }, { "class", 1 }, { "class", 1 }, { "method", 1 },
+	{ "function", 1 }, { "interface", 1 }, { "module", 1 }, { "macro", 1 },
+	{ "call", 0 }, { "call", 0 }, { "call", 0 }, { "implementation", 0 },
+	{ "implementation", 0 }, { "type", 0 }, { "type", 0 }, { "call", 0 },
+	{ "import", 0 }, { "import", 0 }, { "import", 0 }, { "constant", 1 },
+	{ "constant", 1 }, { "module", 0 } };
+
+static const char *const rs_captures[] = { "name", "definition.class",
+	"definition.method", "definition.function", "definition.interface",
+	"definition.module", "definition.macro", "definition.constant",
+	"reference.call", "reference.implementation", "reference.type",
+	"reference.import", "reference.module", NULL };
+
+static struct {
+	TSSymbol tident, ident, fident, structs, enums, unions, typeitem,
+	    decllist, func, trait, mod, macrodef, call, fieldexpr, macrocall,
+	    impl, scoped, use, uselist, constitem, staticitem;
+	TSFieldId name, function, field, macro, trait_f, type, path, argument;
+} rss;
+static pthread_once_t rss_once = PTHREAD_ONCE_INIT;
+
+static void
+rss_init(void)
+{
+	const TSLanguage *l = NULL;
+	size_t i;
+
+	for (i = 0; i < UK_SYMLANGS && !l; i++)
+		if (!strcmp(uk_symlangs[i].name, "rust"))
+			l = uk_symlangs[i].fn();
+	rss.tident = lang_sym(l, "type_identifier");
+	rss.ident = lang_sym(l, "identifier");
+	rss.fident = lang_sym(l, "field_identifier");
+	rss.structs = lang_sym(l, "struct_item");
+	rss.enums = lang_sym(l, "enum_item");
+	rss.unions = lang_sym(l, "union_item");
+	rss.typeitem = lang_sym(l, "type_item");
+	rss.decllist = lang_sym(l, "declaration_list");
+	rss.func = lang_sym(l, "function_item");
+	rss.trait = lang_sym(l, "trait_item");
+	rss.mod = lang_sym(l, "mod_item");
+	rss.macrodef = lang_sym(l, "macro_definition");
+	rss.call = lang_sym(l, "call_expression");
+	rss.fieldexpr = lang_sym(l, "field_expression");
+	rss.macrocall = lang_sym(l, "macro_invocation");
+	rss.impl = lang_sym(l, "impl_item");
+	rss.scoped = lang_sym(l, "scoped_identifier");
+	rss.use = lang_sym(l, "use_declaration");
+	rss.uselist = lang_sym(l, "use_list");
+	rss.constitem = lang_sym(l, "const_item");
+	rss.staticitem = lang_sym(l, "static_item");
+	rss.name = lang_field(l, "name");
+	rss.function = lang_field(l, "function");
+	rss.field = lang_field(l, "field");
+	rss.macro = lang_field(l, "macro");
+	rss.trait_f = lang_field(l, "trait");
+	rss.type = lang_field(l, "type");
+	rss.path = lang_field(l, "path");
+	rss.argument = lang_field(l, "argument");
+}
+
+static int
+rs_wants_field(TSSymbol t, TSSymbol parent)
+{
+	return t == rss.tident || t == rss.ident || t == rss.fident ||
+	    t == rss.fieldexpr || t == rss.scoped || parent == rss.use;
+}
+
+static void
+rs_visit(struct filectx *fc, struct walktags *pt, const struct walkframe *fr,
+    size_t depth)
+{
+	const struct walkframe *f = &fr[depth - 1];
+	const struct walkframe *p = depth >= 2 ? &fr[depth - 2] : NULL;
+	const struct walkframe *g = depth >= 3 ? &fr[depth - 3] : NULL;
+	TSSymbol s = f->sym;
+
+	if (!p)
+		return;
+	/* (use_declaration argument: (_) @name): any named node. */
+	if (p->sym == rss.use && f->field == rss.argument &&
+	    ts_node_is_named(f->node))
+		walk_tag(fc, pt, f->node, p->node, RS_USE_MODULE);
+	if (s == rss.tident) {
+		walk_tag(fc, pt, f->node, f->node, RS_TYPE);
+		if (f->field == rss.name) {
+			if (p->sym == rss.structs)
+				walk_tag(fc, pt, f->node, p->node,
+				    RS_STRUCT_DEF);
+			else if (p->sym == rss.enums)
+				walk_tag(fc, pt, f->node, p->node, RS_ENUM_DEF);
+			else if (p->sym == rss.unions)
+				walk_tag(fc, pt, f->node, p->node,
+				    RS_UNION_DEF);
+			else if (p->sym == rss.typeitem)
+				walk_tag(fc, pt, f->node, p->node, RS_TYPE_DEF);
+			else if (p->sym == rss.trait)
+				walk_tag(fc, pt, f->node, p->node,
+				    RS_TRAIT_DEF);
+		} else if (p->sym == rss.impl && f->field == rss.trait_f) {
+			walk_tag(fc, pt, f->node, p->node, RS_IMPL_TRAIT);
+		} else if (p->sym == rss.impl && f->field == rss.type &&
+		    ts_node_is_null(
+			ts_node_child_by_field_id(p->node, rss.trait_f))) {
+			/* The query's !trait, tested as the cursor tests it. */
+			walk_tag(fc, pt, f->node, p->node, RS_IMPL_TYPE);
+		}
+	} else if (s == rss.ident) {
+		if (p->sym == rss.func && f->field == rss.name) {
+			if (g && g->sym == rss.decllist)
+				walk_tag(fc, pt, f->node, p->node,
+				    RS_METHOD_DEF);
+			walk_tag(fc, pt, f->node, p->node, RS_FUNC_DEF);
+		} else if (p->sym == rss.mod && f->field == rss.name) {
+			walk_tag(fc, pt, f->node, p->node, RS_MOD_DEF);
+		} else if (p->sym == rss.macrodef && f->field == rss.name) {
+			walk_tag(fc, pt, f->node, p->node, RS_MACRO_DEF);
+		} else if (p->sym == rss.call && f->field == rss.function) {
+			walk_tag(fc, pt, f->node, p->node, RS_CALL);
+		} else if (p->sym == rss.macrocall && f->field == rss.macro) {
+			walk_tag(fc, pt, f->node, p->node, RS_MACRO_CALL);
+		} else if (p->sym == rss.scoped && f->field == rss.path) {
+			/* #match? @name "^[A-Z]" */
+			uint32_t a = ts_node_start_byte(f->node);
+
+			if (a < fc->len && fc->text[a] >= 'A' &&
+			    fc->text[a] <= 'Z')
+				walk_tag(fc, pt, f->node, p->node,
+				    RS_PATH_TYPE);
+		} else if (p->sym == rss.scoped && f->field == rss.name && g) {
+			if (g->sym == rss.call && p->field == rss.function)
+				walk_tag(fc, pt, f->node, g->node,
+				    RS_SCOPED_CALL);
+			else if (g->sym == rss.use && p->field == rss.argument)
+				walk_tag(fc, pt, f->node, g->node,
+				    RS_USE_SCOPED);
+			else if (g->sym == rss.uselist)
+				walk_tag(fc, pt, f->node, g->node,
+				    RS_USE_LIST_SCOPED);
+		} else if (p->sym == rss.uselist) {
+			walk_tag(fc, pt, f->node, p->node, RS_USE_LIST);
+		} else if (p->sym == rss.constitem && f->field == rss.name) {
+			walk_tag(fc, pt, f->node, p->node, RS_CONST_DEF);
+		} else if (p->sym == rss.staticitem && f->field == rss.name) {
+			walk_tag(fc, pt, f->node, p->node, RS_STATIC_DEF);
+		}
+	} else if (s == rss.fident) {
+		if (f->field == rss.field && p->sym == rss.fieldexpr &&
+		    p->field == rss.function && g && g->sym == rss.call)
+			walk_tag(fc, pt, f->node, g->node, RS_FIELD_CALL);
+	}
+}
+
 /* A language whose tags are walked, not queried. */
 struct walklang {
 	const struct wpat *pats;
 	const char *const *caps;
 	pthread_once_t *once;
 	void (*init)(void);
-	int (*wants_field)(TSSymbol);
+	/* Whether a node's field in its parent (the second) is asked. */
+	int (*wants_field)(TSSymbol, TSSymbol);
 	void (*visit)(struct filectx *, struct walktags *,
 	    const struct walkframe *, size_t);
 };
@@ -1288,6 +1478,8 @@ static const struct walklang py_walk = { py_pats, py_captures, &pys_once,
 	pys_init, py_wants_field, py_visit };
 static const struct walklang c_walk = { c_pats, c_captures, &cs_once, cs_init,
 	c_wants_field, c_visit };
+static const struct walklang rs_walk = { rs_pats, rs_captures, &rss_once,
+	rss_init, rs_wants_field, rs_visit };
 
 /* The walked languages, by index in uk_symlangs. */
 static const struct walklang *
@@ -1297,6 +1489,8 @@ walker(int li)
 		return &py_walk;
 	if (!strcmp(uk_symlangs[li].name, "c"))
 		return &c_walk;
+	if (!strcmp(uk_symlangs[li].name, "rust"))
+		return &rs_walk;
 	return NULL;
 }
 
@@ -1345,7 +1539,7 @@ walk_tree(struct filectx *fc, const struct walklang *wl, struct tag **tags,
 		f = &fr[depth - 1];
 		f->node = ts_tree_cursor_current_node(&c);
 		f->sym = ts_node_symbol(f->node);
-		f->field = wl->wants_field(f->sym) ?
+		f->field = wl->wants_field(f->sym, fr[depth - 2].sym) ?
 		    ts_tree_cursor_current_field_id(&c) :
 		    0;
 		wl->visit(fc, &pt, fr, depth);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# Python's and C's tags without the query cursor (lib/symbols_tags.c,
+# Python's, C's and Rust's tags without the query cursor (lib/symbols_tags.c,
 # walk_tree): the walk must give what the language's tags query gives.
 # tests/unit/t_symbols -R
 # indexes a tree with the walk and again with UK_SYMBOLS_QUERY=1 (every
@@ -163,5 +163,112 @@ C
 	for name in node value node_t color walk main MAX; do
 		grep -qP "^D\t[0-9]+\t$name\t" "$T/walk.dump" ||
 		    { echo "no definition of $name"; return 1; }
+	done
+}
+
+# make_rs_tree DIR: each form of Rust's patterns (upstream's and
+# rust_extra's), half of it, and a file of another language.
+make_rs_tree() {
+	local d=$1
+	mkdir -p "$d/src"
+	cat >"$d/src/forms.rs" <<'RS'
+//! Every form of Rust's tags patterns.
+use std::collections::HashMap;
+use crate::store::{self, Entry, io::Reader as R2};
+use serde;
+pub use self::inner::Visible;
+
+/// A point.
+#[derive(Debug, Clone)]
+pub struct Point<T> {
+    x: T,
+    y: Option<Box<T>>,
+}
+
+enum Shape { Circle(f64), Square { side: f64 } }
+union Bits { i: u32, f: f32 }
+type Table = HashMap<String, Vec<Point<i32>>>;
+pub const LIMIT: usize = 10;
+static mut COUNTER: u64 = 0;
+
+/// Things that draw.
+pub trait Draw: Clone {
+    fn draw(&self) -> String;
+    /// With a default.
+    fn name(&self) -> &str { "draw" }
+}
+
+impl<T: Clone> Draw for Point<T> {
+    fn draw(&self) -> String {
+        format!("{}", self.len())
+    }
+}
+
+impl Shape {
+    // Area of the shape.
+    pub fn area(&self) -> f64 {
+        match self {
+            Shape::Circle(r) => std::f64::consts::PI * r * r,
+            Shape::Square { side } => side * side,
+        }
+    }
+}
+
+impl std::fmt::Display for Bits {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result { Ok(()) }
+}
+
+mod inner {
+    pub struct Visible;
+    pub fn helper() -> super::Table { super::Table::new() }
+}
+
+macro_rules! square {
+    ($x:expr) => { $x * $x };
+}
+
+fn run(items: &[Point<u8>], table: &mut Table) -> Result<(), Box<dyn std::error::Error>> {
+    let p = Point { x: 1u8, y: None };
+    let s = p.draw();
+    inner::helper();
+    store::open("x")?;
+    Entry::default();
+    let n = square!(2);
+    println!("{} {}", s, n);
+    table.insert(s.clone(), Vec::new());
+    unsafe { COUNTER += 1; }
+    compute(items.len());
+    Ok(())
+}
+
+fn compute(n: usize) -> usize { n * LIMIT }
+RS
+	head -c 900 "$d/src/forms.rs" >"$d/src/broken.rs"
+	printf 'def f(x):\n    return g(x)\n' >"$d/src/notrs.rs"
+}
+
+@test "tagwalk: Rust's tags walked are the tags its query gives" {
+	make_rs_tree "$T/tree"
+	run -0 "$SYM" -R -t 2048 -d "$T/walk.dump" "$T/tree"
+	printf '%s\n' "$output" >"$T/walk.json"
+	UK_SYMBOLS_QUERY=1 run -0 "$SYM" -R -t 2048 -d "$T/query.dump" \
+	    "$T/tree"
+	printf '%s\n' "$output" >"$T/query.json"
+	cmp "$T/walk.json" "$T/query.json"
+	cmp "$T/walk.dump" "$T/query.dump"
+	# Each pattern's name: a path's type (Entry::default), a scoped call
+	# (inner::helper), a use list's names, a method call, a macro call,
+	# the trait of an impl, and the use paths whole.
+	for name in Entry helper open Visible draw square Display Formatter \
+	    HashMap clone compute 'std::collections::HashMap' serde; do
+		grep -qP "^R\t0\t\Q$name\E\$" "$T/walk.dump" ||
+		    { echo "no reference to $name"; return 1; }
+	done
+	for def in 'Point\tclass' 'Shape\tclass' 'Bits\tclass' \
+	    'Table\tclass' 'Draw\tinterface' 'area\tmethod' \
+	    'run\tfunction' 'inner\tmodule' 'square\tmacro' \
+	    'LIMIT\tconstant' 'COUNTER\tconstant'; do
+		grep -qP "^D\t0\t$def\t" "$T/walk.dump" ||
+		    { echo "no definition $def"; return 1; }
 	done
 }
