@@ -213,6 +213,27 @@ struct walklang;
 static const struct walklang *walker(int li);
 static const char *const *walker_caps(const struct walklang *wl);
 
+/*
+ * Capture i of st is named n: its role, and the kind of a definition or a
+ * reference ("definition.function" is a definition of kind "function").
+ * st->role and st->kind have room for st->ncaps captures.
+ */
+static void
+capture_role(struct qstate *st, uint32_t i, const char *n)
+{
+	if (!strcmp(n, "name"))
+		st->role[i] = R_NAME;
+	else if (!strcmp(n, "doc"))
+		st->role[i] = R_DOC;
+	else if (!strncmp(n, "definition.", 11)) {
+		st->role[i] = R_DEF;
+		st->kind[i] = uk_xstrdup(n + 11);
+	} else if (!strncmp(n, "reference.", 10)) {
+		st->role[i] = R_REF;
+		st->kind[i] = uk_xstrdup(n + 10);
+	}
+}
+
 /* A language walked without its query: the captures its walk gives. */
 static void
 walk_captures(struct qstate *st, const char *const *caps)
@@ -223,19 +244,8 @@ walk_captures(struct qstate *st, const char *const *caps)
 		st->ncaps++;
 	st->role = uk_xcalloc(st->ncaps + 1, 1);
 	st->kind = uk_xcalloc(st->ncaps + 1, sizeof(char *));
-	for (i = 0; i < st->ncaps; i++) {
-		const char *n = caps[i];
-
-		if (!strcmp(n, "name"))
-			st->role[i] = R_NAME;
-		else if (!strncmp(n, "definition.", 11)) {
-			st->role[i] = R_DEF;
-			st->kind[i] = uk_xstrdup(n + 11);
-		} else if (!strncmp(n, "reference.", 10)) {
-			st->role[i] = R_REF;
-			st->kind[i] = uk_xstrdup(n + 10);
-		}
-	}
+	for (i = 0; i < st->ncaps; i++)
+		capture_role(st, i, caps[i]);
 	st->ok = 1;
 }
 
@@ -269,21 +279,9 @@ query_compile(struct qstate *st, int li)
 	st->ncaps = ts_query_capture_count(st->q);
 	st->role = uk_xcalloc(st->ncaps + 1, 1);
 	st->kind = uk_xcalloc(st->ncaps + 1, sizeof(char *));
-	for (i = 0; i < st->ncaps; i++) {
-		const char *n = ts_query_capture_name_for_id(st->q, i, &len);
-
-		if (!strcmp(n, "name"))
-			st->role[i] = R_NAME;
-		else if (!strcmp(n, "doc"))
-			st->role[i] = R_DOC;
-		else if (!strncmp(n, "definition.", 11)) {
-			st->role[i] = R_DEF;
-			st->kind[i] = uk_xstrdup(n + 11);
-		} else if (!strncmp(n, "reference.", 10)) {
-			st->role[i] = R_REF;
-			st->kind[i] = uk_xstrdup(n + 10);
-		}
-	}
+	for (i = 0; i < st->ncaps; i++)
+		capture_role(st, i,
+		    ts_query_capture_name_for_id(st->q, i, &len));
 	st->npats = ts_query_pattern_count(st->q);
 	st->pats = uk_xcalloc(st->npats + 1, sizeof(*st->pats));
 	for (i = 0; i < st->npats; i++)
