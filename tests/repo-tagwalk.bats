@@ -21,6 +21,19 @@ teardown() {
 	common_teardown
 }
 
+# walk_is_query DIR: index DIR walked and again with UK_SYMBOLS_QUERY=1;
+# the record (map and JSON) and the table must be byte for byte the same.
+# The walk's table is left in $T/walk.dump for the callers' checks that
+# the comparison is not of two empty tables.
+walk_is_query() {
+	run -0 "$SYM" -R -t 2048 -d "$T/walk.dump" "$1"
+	printf '%s\n' "$output" >"$T/walk.json"
+	UK_SYMBOLS_QUERY=1 run -0 "$SYM" -R -t 2048 -d "$T/query.dump" "$1"
+	printf '%s\n' "$output" >"$T/query.json"
+	cmp "$T/walk.json" "$T/query.json"
+	cmp "$T/walk.dump" "$T/query.dump"
+}
+
 # make_py_tree DIR: one file with each form, and a broken one.
 make_py_tree() {
 	local d=$1
@@ -89,13 +102,7 @@ P
 
 @test "tagwalk: Python's tags walked are the tags its query gives" {
 	make_py_tree "$T/tree"
-	run -0 "$SYM" -R -t 2048 -d "$T/walk.dump" "$T/tree"
-	printf '%s\n' "$output" >"$T/walk.json"
-	UK_SYMBOLS_QUERY=1 run -0 "$SYM" -R -t 2048 -d "$T/query.dump" \
-	    "$T/tree"
-	printf '%s\n' "$output" >"$T/query.json"
-	cmp "$T/walk.json" "$T/query.json"
-	cmp "$T/walk.dump" "$T/query.dump"
+	walk_is_query "$T/tree"
 	# The comparison is not of two empty tables: every pattern's kind of
 	# name is there (a superclass through an attribute, an except tuple,
 	# isinstance's tuple, a from-import alias, a decorator call).
@@ -149,13 +156,7 @@ C
 
 @test "tagwalk: C's tags walked are the tags its query gives" {
 	make_c_tree "$T/tree"
-	run -0 "$SYM" -R -t 2048 -d "$T/walk.dump" "$T/tree"
-	printf '%s\n' "$output" >"$T/walk.json"
-	UK_SYMBOLS_QUERY=1 run -0 "$SYM" -R -t 2048 -d "$T/query.dump" \
-	    "$T/tree"
-	printf '%s\n' "$output" >"$T/query.json"
-	cmp "$T/walk.json" "$T/query.json"
-	cmp "$T/walk.dump" "$T/query.dump"
+	walk_is_query "$T/tree"
 	for name in visit leave print_node node_t handler_fn ops; do
 		grep -qP "^R\t[0-9]+\t$name\$" "$T/walk.dump" ||
 		    { echo "no reference to $name"; return 1; }
@@ -249,13 +250,7 @@ RS
 
 @test "tagwalk: Rust's tags walked are the tags its query gives" {
 	make_rs_tree "$T/tree"
-	run -0 "$SYM" -R -t 2048 -d "$T/walk.dump" "$T/tree"
-	printf '%s\n' "$output" >"$T/walk.json"
-	UK_SYMBOLS_QUERY=1 run -0 "$SYM" -R -t 2048 -d "$T/query.dump" \
-	    "$T/tree"
-	printf '%s\n' "$output" >"$T/query.json"
-	cmp "$T/walk.json" "$T/query.json"
-	cmp "$T/walk.dump" "$T/query.dump"
+	walk_is_query "$T/tree"
 	# Each pattern's name: a path's type (Entry::default), a scoped call
 	# (inner::helper), a use list's names, a method call, a macro call,
 	# the trait of an impl, and the use paths whole.
