@@ -678,6 +678,13 @@ block_of(struct ctx *c, int i)
  * "Follow" are shorter; 40 and 80 measured the same).
  */
 #define LEAD_LINE 40
+/*
+ * How far up from the selection's first node lead_start looks for a
+ * lead without an <h1> (measured on both sets: 2, 3 and 4 levels gain
+ * recall in that order at the same precision; 3 kept, see
+ * doc/PERFORMANCE.md).
+ */
+#define LEAD_UP 3
 
 /* The start tags in s[0..len) (after shrink: no comments or scripts). */
 static size_t
@@ -1002,8 +1009,17 @@ sel_emit(struct ctx *c, int i, struct writer *w)
 	uk_ex_emit(c, i, w, 1);
 }
 
-/* Choose the main part of the page around the best block and write it. */
-static void
+/*
+ * What select_body took: a run of posts or answers, the part of a page
+ * that is no article (a product, a landing page), an article.
+ */
+enum { SEL_RUN, SEL_PART, SEL_ARTICLE };
+
+/*
+ * Choose the main part of the page around the best block and write it;
+ * return what it took (SEL_*).
+ */
+static int
 select_body(struct ctx *c, int best, struct writer *w)
 {
 	int p = c->n[best].parent, sel = 0, total = c->n[c->body].text, s;
@@ -1026,7 +1042,7 @@ select_body(struct ctx *c, int best, struct writer *w)
 				    (same_kind(c, r, s) &&
 					!(c->n[s].flags & F_SKIP)))
 					sel_emit(c, s, w);
-			return;
+			return SEL_RUN;
 		}
 		p = c->n[best].parent;
 		sel = 0;
@@ -1046,17 +1062,19 @@ select_body(struct ctx *c, int best, struct writer *w)
 		p = c->n[a].parent;
 		if (a == c->body || p <= 0 || c->n[p].tag == GUMBO_TAG_HTML) {
 			sel_emit(c, a, w);
-			return;
+			return SEL_PART;
 		}
 		for (s = p + 1; s < c->n[p].end; s = c->n[s].end)
 			if (s == a || sibling_joins(c, s))
 				sel_emit(c, s, w);
+		return SEL_PART;
 	} else if (p > 0 && c->n[p].tag != GUMBO_TAG_HTML) {
 		for (s = p + 1; s < c->n[p].end; s = c->n[s].end)
 			if (s == best || sibling_ok(c, s, thr))
 				sel_emit(c, s, w);
 	} else
 		sel_emit(c, best, w);
+	return SEL_ARTICLE;
 }
 
 /*
@@ -1067,8 +1085,49 @@ select_body(struct ctx *c, int best, struct writer *w)
  * lines among them (LEAD_LINE).  Readability-like scoring picks the block
  * of paragraphs and leaves the headline and the lead above it.
  */
+/*
+ * The lead of an article whose headline is no <h1> before it (a
+ * standfirst in a box of its own: "intro", "leadIn", "deck", the
+ * question above its answers): where it starts, or first when there is
+ * none.  The blocks just before the selection, among the preceding
+ * siblings of its first node and of that node's ancestors up to
+ * LEAD_UP levels, nearest first, while they are prose (a block over a
+ * quarter links ends the lead: a menu, a list of teasers), LEAD_MAX
+ * characters and eight blocks at most.  What is set aside (a share bar,
+ * a picture's caption) and short lines (a date, a byline) are passed
+ * over, as readers pass over them.
+ */
+static int
+lead_start(struct ctx *c, int first)
+{
+	int a = first, lvl, i, p, start = first, prose = 0, blocks = 0, t;
+
+	for (lvl = 0; lvl < LEAD_UP && a > c->body; lvl++, a = p) {
+		p = c->n[a].parent;
+		if (p < c->body)
+			break;
+		/* The preceding siblings of a, nearest first. */
+		for (i = a - 1; i > p; i--) {
+			struct nd *n = &c->n[i];
+
+			if (n->parent != p || n->flags & F_SKIP || n->text <= 0)
+				continue;
+			if (n->link * 4 > n->text)
+				return start;
+			t = n->text - n->link;
+			if (t < LEAD_LINE)
+				continue;
+			if (prose + t > LEAD_MAX || ++blocks > 8)
+				return start;
+			prose += t;
+			start = i;
+		}
+	}
+	return start;
+}
+
 static void
-lead_emit(struct ctx *c, int first, struct writer *w)
+lead_emit(struct ctx *c, int first, int kind, struct writer *w)
 {
 	int h = -1, i, prose = 0, link = 0, blocks = 0;
 
@@ -1082,7 +1141,11 @@ lead_emit(struct ctx *c, int first, struct writer *w)
 			break;
 		}
 	}
-	if (h < 0 || c->n[h].text - c->n[h].link <= 0)
+	if (h < 0) {
+		/* A page that is no article has no lead. */
+		if (kind == SEL_PART || (h = lead_start(c, first)) == first)
+			return;
+	} else if (c->n[h].text - c->n[h].link <= 0)
 		return;
 	for (i = h; i < first;) {
 		if (c->n[i].end > first) {
@@ -1134,12 +1197,14 @@ lead_emit(struct ctx *c, int first, struct writer *w)
 static void
 select_emit(struct ctx *c, int best, struct writer *w)
 {
+	int kind;
+
 	c->dry = 1;
 	c->first = -1;
-	select_body(c, best, w);
+	kind = select_body(c, best, w);
 	c->dry = 0;
 	if (c->first > 0)
-		lead_emit(c, c->first, w);
+		lead_emit(c, c->first, kind, w);
 	select_body(c, best, w);
 }
 

@@ -210,3 +210,16 @@ try 'urlfetch --help'" ]
 	run -0 urlfetch --extract "$page" --text
 	[ -n "$output" ]
 }
+
+@test "extract: the standfirst above the text is kept when no <h1> heads it" {
+	# The <h1> is the site's name in its header, set aside: the lead is
+	# found from the text upwards, through short lines (the date), and
+	# ends at the list of links above it.
+	run -0 urlfetch --extract "$FIXTURES/extract-lead/standfirst.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == "After eleven years without them"*"sold out within a day."* ]]
+	[[ $output == *"signed off." ]]
+	[[ $output != *"12 March 2026"* ]]
+	[[ $output != *"Rail travel"* ]]
+	[[ $output != *"Copyright"* ]]
+}
