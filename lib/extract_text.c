@@ -192,7 +192,7 @@ static const char *const ui_lines[] = { "print", "print recipe",
 	"categories", "kontakt", "telefon", "pressekontakt", "release date",
 	"last modified", "last updated", "aktualisiert am", "aktualisiert",
 	"zuletzt aktualisiert", "quellen ausblenden", "quellen anzeigen",
-	"jetzt registrieren", NULL };
+	"jetzt registrieren", "click to expand", "click to shrink", NULL };
 
 /* Short lines that introduce a link to another article: "Read more: X". */
 static const char *const see_also[] = { "read more", "read also",
@@ -590,6 +590,17 @@ beside_prose(struct ctx *c, int i)
 }
 
 /*
+ * Messages of the page's own machinery, which its scripts show when a
+ * step fails or cannot run: never what the page says.
+ */
+static const char *const machine_phrases[] = { "please try again",
+	"something went wrong", "enable javascript", "javascript is disabled",
+	"javascript is required", "javascript must be enabled",
+	"bitte versuchen sie es erneut", "etwas ist schiefgelaufen",
+	"veuillez réessayer", "inténtalo de nuevo", "vuelve a intentarlo",
+	"riprova più tardi", NULL };
+
+/*
  * A short block that is a line of boilerplate: "Read more: <a link>", a
  * copyright line or disclaimer, a call to subscribe or follow.
  */
@@ -629,6 +640,11 @@ boiler_line(struct ctx *c, int i, struct uk_buf *b)
 	if (n->text < 120 && credit_line(b->buf))
 		return 1;
 	if (n->text < 200 && has_any(b->buf, promo_phrases))
+		return 1;
+	if (n->text < 200 && has_any(b->buf, machine_phrases))
+		return 1;
+	/* A template's placeholder, never filled in. */
+	if (!strncmp(b->buf, "lorem ipsum", 11))
 		return 1;
 	return 0;
 }
@@ -676,6 +692,118 @@ product_carousel(struct ctx *c, int i, struct uk_buf *b)
 }
 
 /*
+ * A member's details beside a forum post: the labels of the pairs
+ * (<dt>) that say who wrote it, not what was written.  member_labels say
+ * it alone ("Joined", "Messages"); other_labels ("Location") only among
+ * them.
+ */
+static const char *const member_labels[] = { "joined", "member since",
+	"messages", "posts", "reaction score", "member type", "native language",
+	"home country", "current location", "trophies", "solutions",
+	"registered", "likes received", "registriert", "beiträge", "dabei seit",
+	"mitglied seit", "inscrit", "inscrit le", "inscrito", "mensajes",
+	"iscritto", "messaggi", "dołączył", "posty", "lid sinds", "berichten",
+	NULL };
+static const char *const other_labels[] = { "location", "gender",
+	"occupation", "website", "age", "points", "reputation", "karma",
+	"likes", "ort", "wohnort", "localisation", "ubicación", NULL };
+
+/*
+ * Counts of a member's activity standing as a line: "29,553 posts",
+ * "518 helpful votes", "202 bronze badges", "3+ year member".
+ */
+static const char *const member_counts[] = { "posts", "post", "messages",
+	"helpful votes", "helpful vote", "reputation", "badges", "gold badges",
+	"silver badges", "bronze badges", "gold badge", "silver badge",
+	"bronze badge", "year member", "years member", "reaction score",
+	"beiträge", "mensajes", "messaggi", NULL };
+
+/* The text of g's subtree (an icon's <title> too), lower case, into b. */
+static void
+raw_text(GumboNode *g, struct uk_buf *b, int *sp, size_t max)
+{
+	unsigned k;
+
+	if (b->len >= max)
+		return;
+	if (g->type == GUMBO_NODE_TEXT || g->type == GUMBO_NODE_WHITESPACE ||
+	    g->type == GUMBO_NODE_CDATA) {
+		uk_ex_squeeze(b, g->v.text.text, sp, UK_EX_LOWER, max);
+		return;
+	}
+	if (g->type != GUMBO_NODE_ELEMENT)
+		return;
+	for (k = 0; k < g->v.element.children.length; k++)
+		raw_text(g->v.element.children.data[k], b, sp, max);
+}
+
+/*
+ * Whether the element at i holds a member's details and nothing else:
+ * pairs (<dl>, <dt>, <dd>) whose every label is a member's, one at
+ * least said alone.  A label may be an icon whose <title> names it.
+ */
+static int
+member_pairs(struct ctx *c, int i, struct uk_buf *b)
+{
+	int j, strong = 0, dts = 0, sp;
+
+	if (c->n[i].text == 0 || c->n[i].text > 400 ||
+	    c->n[i].link * 2 > c->n[i].text)
+		return 0;
+	for (j = i + 1; j < c->n[i].end; j++) {
+		struct nd *n = &c->n[j];
+
+		if (n->flags & F_TEXT) {
+			/* Text outside the pairs: more than details. */
+			if (n->text > 0 && c->n[n->parent].tag != GUMBO_TAG_DT &&
+			    c->n[n->parent].tag != GUMBO_TAG_DD &&
+			    !(c->n[n->parent].flags & F_INLINK))
+				return 0;
+			continue;
+		}
+		if (n->tag != GUMBO_TAG_DT)
+			continue;
+		dts++;
+		uk_buf_reset(b);
+		sp = 1;
+		raw_text(n->g, b, &sp, 80);
+		trim_heading(b);
+		if (heading_listed(b->buf, member_labels))
+			strong++;
+		else if (!heading_listed(b->buf, other_labels))
+			return 0;
+		j = n->end - 1;
+	}
+	return dts > 0 && strong > 0;
+}
+
+/* Whether the line at i is a count of a member's activity. */
+static int
+member_count(struct ctx *c, int i, struct uk_buf *b)
+{
+	const char *s, *colon;
+
+	plain_text(c, i, b, 60, 0);
+	s = b->buf;
+	/* "Joined: Dec 2009", "Posts: 710": a label and its value. */
+	if ((colon = strchr(s, ':')) && colon[1] == ' ' && colon - s < 24) {
+		char lab[24];
+
+		memcpy(lab, s, (size_t)(colon - s));
+		lab[colon - s] = '\0';
+		return heading_listed(lab, member_labels);
+	}
+	if (!isdigit((unsigned char)*s))
+		return 0;
+	while (isdigit((unsigned char)*s) || *s == ',' || *s == '.' ||
+	    *s == 'k' || *s == '+')
+		s++;
+	if (*s != ' ')
+		return 0;
+	return heading_listed(s + 1, member_counts);
+}
+
+/*
  * Mark boilerplate by text: sections under a boilerplate heading, and
  * short lines of boilerplate (boiler_line) among the paragraphs.  Then
  * measure again.
@@ -701,6 +829,15 @@ uk_ex_mark_by_text(struct ctx *c)
 				changed = 1;
 			continue;
 		}
+		/* A member's count written as a pair's value or an item. */
+		if ((n->tag == GUMBO_TAG_DD || n->tag == GUMBO_TAG_LI) &&
+		    n->text > 0 && n->text <= 40 && leaf(c, i) &&
+		    member_count(c, i, &b)) {
+			skip_subtree(c, i, 0);
+			changed = 1;
+			i = n->end - 1;
+			continue;
+		}
 		if (is_heading(n->tag) || (n->text <= 60 && leaf(c, i) &&
 			(n->tag == GUMBO_TAG_P || n->tag == GUMBO_TAG_DIV ||
 			    n->tag == GUMBO_TAG_SPAN || n->tag == GUMBO_TAG_B ||
@@ -709,6 +846,13 @@ uk_ex_mark_by_text(struct ctx *c)
 			    n->tag == GUMBO_TAG_BUTTON))) {
 			if (tail_section(c, i, &b)) {
 				changed = 1;
+				continue;
+			}
+			if (n->text > 0 && n->text <= 40 &&
+			    member_count(c, i, &b)) {
+				skip_subtree(c, i, 0);
+				changed = 1;
+				i = n->end - 1;
 				continue;
 			}
 			if (n->text > 0 && n->text <= 40 && ui_line(c, i, &b)) {
@@ -728,6 +872,13 @@ uk_ex_mark_by_text(struct ctx *c)
 		}
 		if (!(n->flags & F_BLOCK))
 			continue;
+		if ((n->tag == GUMBO_TAG_DL || n->tag == GUMBO_TAG_DIV) &&
+		    member_pairs(c, i, &b)) {
+			skip_subtree(c, i, 0);
+			changed = 1;
+			i = n->end - 1;
+			continue;
+		}
 		if (link_box(c, i, body)) {
 			skip_subtree(c, i, 0);
 			changed = 1;

@@ -268,3 +268,44 @@ article_kept() {
 	[[ $output == *"Tag 3"*"Postkarten an alle"* ]]
 	[[ $output != *Impressum* ]]
 }
+
+# A forum post's author box: the member's name stays (it says who
+# speaks), the member's details and counts go, whether written as pairs
+# (<dl>: "Joined", an icon titled "Messages"), as "Posts: 710" or as
+# "2,345 posts"; "Click to expand..." is the quote's control.
+@test "extract rules: a forum member's details and counts go, the member's name and the posts stay" {
+	run -0 urlfetch --extract "$X/ex12-forum-member.html" --text
+	[[ $output == *"Our old storm lantern smokes badly"*"hangs in the cabin all night?"* ]]
+	[[ $output == *"Lamp oil sold as clear paraffin"*"Seconded on the wick"* ]]
+	[[ $output == *netmaker*quaykeeper*saltwick* ]]
+	[[ $output != *JOINEDONE* ]]
+	[[ $output != *LOCATIONONE* ]]
+	[[ $output != *"2,345 posts"* ]]
+	[[ $output != *MESSAGESTWO* ]]
+	[[ $output != *"Reaction score"* ]]
+	[[ $output != *"518 helpful votes"* ]]
+	[[ $output != *"Registered: 2016"* ]]
+	[[ $output != *"Posts: 710"* ]]
+}
+
+@test "extract rules: a quote's \"Click to expand...\" goes" {
+	run -0 urlfetch --extract "$X/ex12-forum-member.html" --text
+	[[ $output == *"Has anyone found an oil that burns clean?"* ]]
+	[[ $output != *"Click to expand"* ]]
+}
+
+# What the page's scripts say when a step fails or cannot run, and a
+# template's placeholder, are not what the page says.
+@test "extract rules: a script's error messages and the JavaScript notice go" {
+	run -0 urlfetch --extract "$X/ex12-shop-messages.html" --text
+	[[ $output == *"Our harbour lantern is hand painted"*"no two of them are quite the same."* ]]
+	[[ $output != *JAVASCRIPTONE* ]]
+	[[ $output != *ERRORONE* ]]
+	[[ $output != *ERRORTWO* ]]
+}
+
+@test "extract rules: a template's \"Lorem ipsum\" placeholder goes, the panels around it stay" {
+	run -0 urlfetch --extract "$X/ex12-shop-messages.html" --text
+	[[ $output == *"Made by hand"*"Painted to last"*"do not fade in the sun"* ]]
+	[[ $output != *PLACEHOLDERONE* ]]
+}
