@@ -117,6 +117,12 @@ static const char java_extra[] =
     "(record_declaration name: (identifier) @name) @definition.class\n"
     "(constructor_declaration name: (identifier) @name) "
     "@definition.method\n";
+/*
+ * JavaScript's patterns (upstream's, then js_extra, in this order) are
+ * walked by hand by walk_tree in symbols_tags.c, as Python's are: a
+ * change here or in JS_MODULE must be made there too.  TypeScript and TSX
+ * keep their queries.
+ */
 static const char js_extra[] =
     "(import_specifier name: (identifier) @name) @reference.import\n"
     JS_MODULE;

@@ -917,6 +917,18 @@ struct walkframe {
 	TSNode node;
 	TSSymbol sym;
 	TSFieldId field; /* in its parent, for the types the patterns ask */
+	/*
+	 * For a pattern of two children (a name, then a value that decides),
+	 * the name among this node's children so far, or a null node.
+	 */
+	TSNode first;
+	/*
+	 * The comments just before this node (walktags.cm[run..run+nrun)),
+	 * and the run among its children so far (crun, ncrun; gap: a node
+	 * without a name came after its last comment): JavaScript's docs.
+	 */
+	uint32_t run, nrun, crun, ncrun;
+	int gap;
 };
 
 /* A pattern of a walked language: the kind it captures, and whether a
@@ -932,6 +944,8 @@ struct walktags {
 	size_t n, a;
 	size_t *bare; /* the tags of bare calls, for calls_local */
 	size_t nbare, abare;
+	TSNode *cm; /* comment runs (walkframe.run, crun) */
+	size_t ncm, acm;
 };
 
 static const struct wpat py_pats[PY_NPATTERNS] = { { "constant", 1 },
@@ -1055,7 +1069,7 @@ py_dotted_last(struct filectx *fc, struct walktags *pt, TSNode d, TSNode node,
 
 /* What the patterns find at f, the top of the stack fr[0..depth). */
 static void
-py_visit(struct filectx *fc, struct walktags *pt, const struct walkframe *fr,
+py_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
     size_t depth)
 {
 	const struct walkframe *f = &fr[depth - 1];
@@ -1230,7 +1244,7 @@ c_wants_field(TSSymbol t, TSSymbol parent)
 }
 
 static void
-c_visit(struct filectx *fc, struct walktags *pt, const struct walkframe *fr,
+c_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
     size_t depth)
 {
 	const struct walkframe *f = &fr[depth - 1];
@@ -1376,7 +1390,7 @@ rs_wants_field(TSSymbol t, TSSymbol parent)
 }
 
 static void
-rs_visit(struct filectx *fc, struct walktags *pt, const struct walkframe *fr,
+rs_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
     size_t depth)
 {
 	const struct walkframe *f = &fr[depth - 1];
@@ -1460,6 +1474,308 @@ rs_visit(struct filectx *fc, struct walktags *pt, const struct walkframe *fr,
 	}
 }
 
+/*
+ * JavaScript's tags without the query cursor, as Python's: upstream's
+ * tags.scm, then js_extra's patterns, by index.  Five of upstream's
+ * patterns take the comments before a definition, `(comment)* @doc .
+ * (definition)`, with #strip! and #select-adjacent!; the doc is made by
+ * make_doc from the comments the query cursor of tree-sitter 0.20.7
+ * captures: the run of comments just before the definition's node, with
+ * nothing between two of them and only nodes without a name (a `;`)
+ * between the last and the node.  In the patterns of classes and
+ * functions, alternations (`[(class ...) (class_declaration ...)]`), it
+ * captures them for the first alternative only; for the others make_doc
+ * looks at the siblings itself, as it does when there is no comment.
+ */
+enum {
+	JS_METHOD_DEF = 0,
+	JS_CLASS_DEF,
+	JS_FUNC_DEF,
+	JS_LEXICAL_DEF,
+	JS_VAR_DEF,
+	JS_ASSIGN_DEF,
+	JS_PAIR_DEF,
+	JS_CALL,
+	JS_MEMBER_CALL,
+	JS_NEW,
+	JS_EXPORT_CONST,
+	JS_IMPORT,
+	JS_IMPORT_MODULE,
+	JS_EXPORT_MODULE,
+	JS_REQUIRE_MODULE,
+	JS_NPATTERNS
+};
+
+static const struct wpat js_pats[JS_NPATTERNS] = { { "method", 1 },
+	{ "class", 1 }, { "function", 1 }, { "function", 1 }, { "function", 1 },
+	{ "function", 1 }, { "function", 1 }, { "call", 0 }, { "call", 0 },
+	{ "class", 0 }, { "constant", 1 }, { "import", 0 }, { "module", 0 },
+	{ "module", 0 }, { "module", 0 } };
+
+static const char *const js_captures[] = { "name", "definition.method",
+	"definition.class", "definition.function", "definition.constant",
+	"reference.call", "reference.class", "reference.import",
+	"reference.module", NULL };
+
+static struct {
+	TSSymbol comment, ident, propident, method, class_, classdecl, funcexpr,
+	    funcdecl, gen, gendecl, lexical, vardecl, declarator, arrow, assign,
+	    member, pair, call, arguments, string, new_, export, import,
+	    importspec, number, undefined, null, binary;
+	TSFieldId name, value, left, right, key, function, property,
+	    arguments_f, constructor, source;
+	unsigned char *named;   /* per symbol: a node with a name */
+	unsigned char *fielded; /* per symbol: its children's fields asked */
+	uint32_t nsyms;
+	/* The doc patterns' #strip! and #select-adjacent! on capture 0. */
+	struct pred docpreds[2];
+	struct pattern docpat;
+} jss;
+static pthread_once_t jss_once = PTHREAD_ONCE_INIT;
+
+static void
+jss_init(void)
+{
+	const TSLanguage *l = NULL;
+	static const char *const fielded[] = { "method_definition",
+		"member_expression", "pair", "function_expression",
+		"function_declaration", "generator_function",
+		"generator_function_declaration", "variable_declarator",
+		"assignment_expression", "call_expression", "import_specifier",
+		"class", "class_declaration", "new_expression",
+		"import_statement", "export_statement", NULL };
+	size_t i;
+
+	for (i = 0; i < UK_SYMLANGS && !l; i++)
+		if (!strcmp(uk_symlangs[i].name, "javascript"))
+			l = uk_symlangs[i].fn();
+	jss.comment = lang_sym(l, "comment");
+	jss.ident = lang_sym(l, "identifier");
+	jss.propident = lang_sym(l, "property_identifier");
+	jss.method = lang_sym(l, "method_definition");
+	jss.class_ = lang_sym(l, "class");
+	jss.classdecl = lang_sym(l, "class_declaration");
+	jss.funcexpr = lang_sym(l, "function_expression");
+	jss.funcdecl = lang_sym(l, "function_declaration");
+	jss.gen = lang_sym(l, "generator_function");
+	jss.gendecl = lang_sym(l, "generator_function_declaration");
+	jss.lexical = lang_sym(l, "lexical_declaration");
+	jss.vardecl = lang_sym(l, "variable_declaration");
+	jss.declarator = lang_sym(l, "variable_declarator");
+	jss.arrow = lang_sym(l, "arrow_function");
+	jss.assign = lang_sym(l, "assignment_expression");
+	jss.member = lang_sym(l, "member_expression");
+	jss.pair = lang_sym(l, "pair");
+	jss.call = lang_sym(l, "call_expression");
+	jss.arguments = lang_sym(l, "arguments");
+	jss.string = lang_sym(l, "string");
+	jss.new_ = lang_sym(l, "new_expression");
+	jss.export = lang_sym(l, "export_statement");
+	jss.import = lang_sym(l, "import_statement");
+	jss.importspec = lang_sym(l, "import_specifier");
+	jss.number = lang_sym(l, "number");
+	jss.undefined = lang_sym(l, "undefined");
+	jss.null = lang_sym(l, "null");
+	jss.binary = lang_sym(l, "binary_expression");
+	jss.name = lang_field(l, "name");
+	jss.value = lang_field(l, "value");
+	jss.left = lang_field(l, "left");
+	jss.right = lang_field(l, "right");
+	jss.key = lang_field(l, "key");
+	jss.function = lang_field(l, "function");
+	jss.property = lang_field(l, "property");
+	jss.arguments_f = lang_field(l, "arguments");
+	jss.constructor = lang_field(l, "constructor");
+	jss.source = lang_field(l, "source");
+	jss.nsyms = ts_language_symbol_count(l);
+	jss.named = uk_xcalloc(jss.nsyms + 1, 1);
+	jss.fielded = uk_xcalloc(jss.nsyms + 1, 1);
+	for (i = 0; i < jss.nsyms; i++)
+		jss.named[i] = ts_language_symbol_type(l, (TSSymbol)i) ==
+		    TSSymbolTypeRegular;
+	for (i = 0; fielded[i]; i++)
+		jss.fielded[lang_sym(l, fielded[i])] = 1;
+	/* tags.scm's expression, once its string is unescaped. */
+	jss.docpreds[0].op = P_STRIP;
+	jss.docpreds[0].cap2 = ~0u;
+	jss.docpreds[0].re = compile_re("^[\\s\\*/]+|^[\\s\\*/]$");
+	if (!jss.docpreds[0].re)
+		uk_die(UK_EXIT_FATAL, "javascript: doc expression");
+	jss.docpreds[1].op = P_ADJACENT;
+	jss.docpreds[1].cap2 = 1;
+	jss.docpat.preds = jss.docpreds;
+	jss.docpat.npreds = 2;
+}
+
+static int
+js_wants_field(TSSymbol t, TSSymbol parent)
+{
+	(void)t;
+	return parent < jss.nsyms && jss.fielded[parent];
+}
+
+/* Whether x is a node with a name, not an error: the query's (_). */
+static int
+js_wildcard(const struct walkframe *x)
+{
+	if (x->sym < jss.nsyms)
+		return jss.named[x->sym];
+	return 0; /* ERROR */
+}
+
+/* A definition of a doc pattern, its comments cm[run..run+nrun). */
+static void
+js_def(struct filectx *fc, struct walktags *pt, TSNode name, TSNode node,
+    uint32_t pattern, uint32_t run, uint32_t nrun)
+{
+	size_t before = pt->n;
+	TSQueryCapture *caps = NULL;
+	TSQueryMatch m;
+	uint32_t k;
+
+	walk_tag(fc, pt, name, node, pattern);
+	if (pt->n == before)
+		return;
+	memset(&m, 0, sizeof(m));
+	if (nrun) {
+		caps = uk_xcalloc(nrun, sizeof(*caps));
+		for (k = 0; k < nrun; k++)
+			caps[k].node = pt->cm[run + k];
+		m.captures = caps;
+		m.capture_count = (uint16_t)nrun;
+	}
+	pt->tags[pt->n - 1].doc = make_doc(fc, &jss.docpat, &m, 0, node);
+	free(caps);
+}
+
+/* The comment run among p's children, with f the node visited. */
+static void
+js_comments(struct walktags *pt, struct walkframe *p, struct walkframe *f)
+{
+	if (f->sym == jss.comment) {
+		if (!p->ncrun || p->gap) {
+			p->crun = (uint32_t)pt->ncm;
+			p->ncrun = 0;
+			p->gap = 0;
+		} else if (p->crun + p->ncrun != pt->ncm) {
+			/* A deeper run came between: move this one last. */
+			uint32_t k, from = p->crun;
+
+			p->crun = (uint32_t)pt->ncm;
+			for (k = 0; k < p->ncrun; k++) {
+				GROW(pt->cm, pt->ncm, pt->acm);
+				pt->cm[pt->ncm++] = pt->cm[from + k];
+			}
+		}
+		GROW(pt->cm, pt->ncm, pt->acm);
+		pt->cm[pt->ncm++] = f->node;
+		p->ncrun++;
+	} else if (f->sym < jss.nsyms && !jss.named[f->sym]) {
+		if (p->ncrun)
+			p->gap = 1;
+	} else {
+		f->run = p->crun;
+		f->nrun = p->ncrun;
+		p->ncrun = 0;
+		p->gap = 0;
+	}
+}
+
+static void
+js_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
+    size_t depth)
+{
+	struct walkframe *f = &fr[depth - 1];
+	struct walkframe *p = depth >= 2 ? &fr[depth - 2] : NULL;
+	struct walkframe *g = depth >= 3 ? &fr[depth - 3] : NULL;
+	TSSymbol s = f->sym;
+
+	if (!p)
+		return;
+	js_comments(pt, p, f);
+	if (s == jss.comment)
+		return;
+	if (s == jss.propident) {
+		if (f->field == jss.name && p->sym == jss.method) {
+			/* #not-eq? @name "constructor" */
+			if (!node_text_eq(fc, f->node, "constructor", 11))
+				js_def(fc, pt, f->node, p->node, JS_METHOD_DEF,
+				    p->run, p->nrun);
+		} else if (f->field == jss.property && p->sym == jss.member &&
+		    g) {
+			if ((p->field == jss.function && g->sym == jss.call) ||
+			    (p->field == jss.left && g->sym == jss.assign))
+				g->first = f->node;
+		} else if (f->field == jss.key && p->sym == jss.pair) {
+			p->first = f->node;
+		}
+	} else if (s == jss.ident) {
+		if (f->field == jss.name &&
+		    (p->sym == jss.funcexpr || p->sym == jss.funcdecl ||
+			p->sym == jss.gen || p->sym == jss.gendecl))
+			js_def(fc, pt, f->node, p->node, JS_FUNC_DEF, p->run,
+			    p->sym == jss.funcexpr ? p->nrun : 0);
+		else if (f->field == jss.name && p->sym == jss.declarator)
+			p->first = f->node;
+		else if (f->field == jss.left && p->sym == jss.assign)
+			p->first = f->node;
+		else if (f->field == jss.function && p->sym == jss.call) {
+			/* #not-match? @name "^(require)$", and require's
+			 * call for the module's pattern. */
+			if (node_text_eq(fc, f->node, "require", 7))
+				p->first = f->node;
+			else
+				walk_tag(fc, pt, f->node, p->node, JS_CALL);
+		} else if (f->field == jss.name && p->sym == jss.importspec)
+			walk_tag(fc, pt, f->node, p->node, JS_IMPORT);
+	} else if (s == jss.string && f->field == jss.source) {
+		if (p->sym == jss.import)
+			walk_tag(fc, pt, f->node, p->node, JS_IMPORT_MODULE);
+		else if (p->sym == jss.export)
+			walk_tag(fc, pt, f->node, p->node, JS_EXPORT_MODULE);
+	}
+	if (f->field == jss.name &&
+	    (p->sym == jss.class_ || p->sym == jss.classdecl) && js_wildcard(f))
+		js_def(fc, pt, f->node, p->node, JS_CLASS_DEF, p->run,
+		    p->sym == jss.class_ ? p->nrun : 0);
+	if (f->field == jss.constructor && p->sym == jss.new_ && js_wildcard(f))
+		walk_tag(fc, pt, f->node, p->node, JS_NEW);
+	/* The second child of the patterns of two. */
+	if (ts_node_is_null(p->first))
+		return;
+	if (f->field == jss.value && (s == jss.arrow || s == jss.funcexpr)) {
+		if (p->sym == jss.declarator && g &&
+		    (g->sym == jss.lexical || g->sym == jss.vardecl))
+			js_def(fc, pt, p->first, p->node,
+			    g->sym == jss.lexical ? JS_LEXICAL_DEF : JS_VAR_DEF,
+			    g->run, g->nrun);
+		else if (p->sym == jss.pair)
+			walk_tag(fc, pt, p->first, p->node, JS_PAIR_DEF);
+	} else if (f->field == jss.right && p->sym == jss.assign) {
+		if (s == jss.arrow || s == jss.funcexpr)
+			walk_tag(fc, pt, p->first, p->node, JS_ASSIGN_DEF);
+		if (p->field == jss.value && g && g->sym == jss.export &&
+		    ts_node_symbol(p->first) == jss.ident &&
+		    (s == jss.number || s == jss.string || s == jss.ident ||
+			s == jss.undefined || s == jss.null || s == jss.new_ ||
+			s == jss.binary || s == jss.call))
+			walk_tag(fc, pt, p->first, g->node, JS_EXPORT_CONST);
+	} else if (f->field == jss.arguments_f && p->sym == jss.call) {
+		if (ts_node_symbol(p->first) == jss.propident) {
+			if (js_wildcard(f))
+				walk_tag(fc, pt, p->first, f->node,
+				    JS_MEMBER_CALL);
+		} else if (s == jss.arguments) {
+			/* (arguments . (string) @name) */
+			TSNode a = ts_node_named_child(f->node, 0);
+
+			if (!ts_node_is_null(a) &&
+			    ts_node_symbol(a) == jss.string)
+				walk_tag(fc, pt, a, p->node, JS_REQUIRE_MODULE);
+		}
+	}
+}
+
 /* A language whose tags are walked, not queried. */
 struct walklang {
 	const struct wpat *pats;
@@ -1468,8 +1784,8 @@ struct walklang {
 	void (*init)(void);
 	/* Whether a node's field in its parent (the second) is asked. */
 	int (*wants_field)(TSSymbol, TSSymbol);
-	void (*visit)(struct filectx *, struct walktags *,
-	    const struct walkframe *, size_t);
+	void (*visit)(struct filectx *, struct walktags *, struct walkframe *,
+	    size_t);
 };
 
 static const struct walklang py_walk = { py_pats, py_captures, &pys_once,
@@ -1478,6 +1794,8 @@ static const struct walklang c_walk = { c_pats, c_captures, &cs_once, cs_init,
 	c_wants_field, c_visit };
 static const struct walklang rs_walk = { rs_pats, rs_captures, &rss_once,
 	rss_init, rs_wants_field, rs_visit };
+static const struct walklang js_walk = { js_pats, js_captures, &jss_once,
+	jss_init, js_wants_field, js_visit };
 
 /* The walked languages, by index in uk_symlangs. */
 static const struct walklang *
@@ -1489,6 +1807,8 @@ walker(int li)
 		return &c_walk;
 	if (!strcmp(uk_symlangs[li].name, "rust"))
 		return &rs_walk;
+	if (!strcmp(uk_symlangs[li].name, "javascript"))
+		return &js_walk;
 	return NULL;
 }
 
@@ -1510,14 +1830,15 @@ walk_tree(struct filectx *fc, const struct walklang *wl, struct tag **tags,
 {
 	TSTreeCursor c = ts_tree_cursor_new(fc->root);
 	struct walkframe *fr = NULL;
-	struct walktags pt = { wl->pats, *tags, *ntags, *atags, NULL, 0, 0 };
+	struct walktags pt = { wl->pats, *tags, *ntags, *atags, NULL, 0, 0,
+		NULL, 0, 0 };
 	size_t depth = 0, afr = 0, k, out, b;
 
 	pthread_once(wl->once, wl->init);
 	GROW(fr, depth, afr);
+	memset(&fr[depth], 0, sizeof(*fr));
 	fr[depth].node = fc->root;
-	fr[depth].sym = ts_node_symbol(fc->root);
-	fr[depth++].field = 0;
+	fr[depth++].sym = ts_node_symbol(fc->root);
 	wl->visit(fc, &pt, fr, depth);
 	for (;;) {
 		struct walkframe *f;
@@ -1535,6 +1856,7 @@ walk_tree(struct filectx *fc, const struct walklang *wl, struct tag **tags,
 			}
 		}
 		f = &fr[depth - 1];
+		memset(f, 0, sizeof(*f));
 		f->node = ts_tree_cursor_current_node(&c);
 		f->sym = ts_node_symbol(f->node);
 		f->field = wl->wants_field(f->sym, fr[depth - 2].sym) ?
@@ -1561,6 +1883,7 @@ done:
 	*ntags = out;
 	*atags = pt.a;
 	free(pt.bare);
+	free(pt.cm);
 	free(fr);
 	ts_tree_cursor_delete(&c);
 }

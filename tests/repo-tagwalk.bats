@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# Python's, C's and Rust's tags without the query cursor (lib/symbols_tags.c,
-# walk_tree): the walk must give what the language's tags query gives.
-# tests/unit/t_symbols -R
+# Python's, C's, Rust's and JavaScript's tags without the query cursor
+# (lib/symbols_tags.c, walk_tree): the walk must give what the language's
+# tags query gives.  tests/unit/t_symbols -R
 # indexes a tree with the walk and again with UK_SYMBOLS_QUERY=1 (every
 # language through its query, as before the walk); the map, the JSON and
 # the whole table (definitions, their lines, kinds and scopes, and every
@@ -228,7 +228,8 @@ macro_rules! square {
     ($x:expr) => { $x * $x };
 }
 
-fn run(items: &[Point<u8>], table: &mut Table) -> Result<(), Box<dyn std::error::Error>> {
+fn run(items: &[Point<u8>], table: &mut Table)
+    -> Result<(), Box<dyn std::error::Error>> {
     let p = Point { x: 1u8, y: None };
     let s = p.draw();
     inner::helper();
@@ -266,4 +267,106 @@ RS
 		grep -qP "^D\t0\t$def\t" "$T/walk.dump" ||
 		    { echo "no definition $def"; return 1; }
 	done
+}
+
+# make_js_tree DIR: each form of JavaScript's patterns (upstream's and
+# js_extra's), with the comments of the doc patterns as tree-sitter
+# 0.20.7's query cursor takes them: a `;` or `,` between two comments or
+# after the last, the first alternative of a pattern and a later one.
+make_js_tree() {
+	local d=$1
+	mkdir -p "$d/lib"
+	cat >"$d/lib/forms.js" <<'JS'
+// Every form of JavaScript's tags patterns.
+import { readFile, writeFile as write } from "./fs.js";
+import Default from "../default.js";
+export { helper } from "./helper.js";
+const path = require("path");
+const skipped = require(/* no */ "skipped");
+
+/**
+ * A store of items.
+ */
+class Store extends Base {
+  // The items.
+  // All of them.
+  items = [];
+
+  /* One */ ; /* Two */ get(key) { return this.items.find(key); }
+
+  // Gap above.
+
+  // Adjacent.
+  put(key, value) {
+    this.items.push(new Entry(key, value));
+    return write(key, value);
+  }
+
+  // Not a tag.
+  constructor() { super(); }
+}
+
+// Declared function.
+function load(name) {
+  return readFile(name).then((text) => JSON.parse(text));
+}
+
+// Generator.
+function* walk(tree) { yield tree; }
+
+/* A lexical arrow. */
+const double = (x) => x * 2, triple = function (x) { return x * 3; };
+
+// A var function.
+var legacy = function named() { return 1; };
+
+module.exports.create = function () { return new Store(); };
+exports.other = () => new models.Model();
+handler = async (req) => req;
+
+const api = {
+  // A pair.
+  fetch: (url) => fetchUrl(url),
+  post: function (url) { return this.fetch(url); },
+};
+
+run(
+  // An argument.
+  function callback() {},
+  /* A class expression. */ class Local {},
+  // Not the first alternative.
+  function* gen() {});
+
+run(first /* After a comma. */, function afterComma() {},
+  second /* After a comma, not the first alternative. */,
+  function* genAfterComma() {});
+
+export default LIMIT = 10;
+tag.format`template ${double(2)}`;
+JS
+	head -c 700 "$d/lib/forms.js" >"$d/lib/broken.js"
+	printf 'def f(x):\n    return g(x)\n' >"$d/lib/notjs.js"
+}
+
+@test "tagwalk: JavaScript's tags walked are the tags its query gives" {
+	make_js_tree "$T/tree"
+	walk_is_query "$T/tree"
+	for name in readFile writeFile write find push Entry fetchUrl \
+	    models.Model Store double format '"path"' '"./fs.js"' \
+	    '"./helper.js"'; do
+		grep -qP "^R\t[0-9]+\t\Q$name\E\$" "$T/walk.dump" ||
+		    { echo "no reference to $name"; return 1; }
+	done
+	for def in 'Store\tclass' 'get\tmethod' 'put\tmethod' \
+	    'load\tfunction' 'walk\tfunction' 'double\tfunction' \
+	    'triple\tfunction' 'legacy\tfunction' 'create\tfunction' \
+	    'handler\tfunction' 'fetch\tfunction' 'callback\tfunction' \
+	    'Local\tclass' 'gen\tfunction' 'LIMIT\tconstant'; do
+		grep -qP "^D\t[0-9]+\t$def\t" "$T/walk.dump" ||
+		    { echo "no definition $def"; return 1; }
+	done
+	# The docs (the table has none; the record's symbols do).
+	grep -q '"name":"get",[^}]*"doc":"Two \*/"' "$T/walk.json"
+	grep -q '"name":"afterComma",[^}]*"doc":"After a comma. \*/"' \
+	    "$T/walk.json"
 }
