@@ -192,7 +192,18 @@ static const char *const ui_lines[] = { "print", "print recipe",
 	"categories", "kontakt", "telefon", "pressekontakt", "release date",
 	"last modified", "last updated", "aktualisiert am", "aktualisiert",
 	"zuletzt aktualisiert", "quellen ausblenden", "quellen anzeigen",
-	"jetzt registrieren", "click to expand", "click to shrink", NULL };
+	"jetzt registrieren", "click to expand", "click to shrink",
+	/* the heading of a table of contents (its links are the page's) */
+	"table of contents", "inhaltsverzeichnis", "sommaire",
+	"table des matières", "tabla de contenidos", "indice dei contenuti",
+	"spis treści", "inhoudsopgave", "on this page", "in this article",
+	/* a forum's controls and the titles under a member's name */
+	"report", "report post", "report this post",
+	"report inappropriate content", "watch this topic", "watch thread",
+	"watch topic", "start thread", "start a new thread", "original poster",
+	"op posts", "reply with quote", "quote", "multi-quote", "multiquote",
+	"bookmark", "share post", "member", "new member", "senior member",
+	"junior member", "active member", "well-known member", NULL };
 
 /* Short lines that introduce a link to another article: "Read more: X". */
 static const char *const see_also[] = { "read more", "read also",

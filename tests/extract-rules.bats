@@ -309,3 +309,19 @@ article_kept() {
 	[[ $output == *"Made by hand"*"Painted to last"*"do not fade in the sun"* ]]
 	[[ $output != *PLACEHOLDERONE* ]]
 }
+
+@test "extract rules: a forum's controls (Report ...) and a member's title (Senior Member) go" {
+	run -0 urlfetch --extract "$X/ex12-forum-member.html" --text
+	[[ $output == *"hangs in the cabin all night?"*quaykeeper*"Lamp oil sold"* ]]
+	[[ $output != *"Senior Member"* ]]
+	[[ $output != *"Report inappropriate content"* ]]
+}
+
+# The heading of a table of contents names no part of the text (the list
+# under it is links to the page's own headings).
+@test "extract rules: a \"Table of Contents\" heading goes, the article's headings stay" {
+	run -0 urlfetch --extract "$X/ex12-toc.html" --text
+	article_kept
+	[[ $output == *"The banners"* ]]
+	[[ $output != *"Table of Contents"* ]]
+}
