@@ -729,6 +729,15 @@ static const char *const member_counts[] = { "posts", "post", "messages",
 	"bronze badge", "year member", "years member", "reaction score",
 	"beiträge", "mensajes", "messaggi", NULL };
 
+/*
+ * Counts of a post's or a teaser's readers standing as a line: "60
+ * replies", "12 reactions", "5 min read" (a listing's teasers keep their
+ * titles and dates).
+ */
+static const char *const post_counts[] = { "replies", "reply",
+	"replies to this topic", "reactions", "reaction", "comments",
+	"comment", "min read", "minute read", "views", "likes", "like", NULL };
+
 /* The text of g's subtree (an icon's <title> too), lower case, into b. */
 static void
 raw_text(GumboNode *g, struct uk_buf *b, int *sp, size_t max)
@@ -788,7 +797,10 @@ member_pairs(struct ctx *c, int i, struct uk_buf *b)
 	return dts > 0 && strong > 0;
 }
 
-/* Whether the line at i is a count of a member's activity. */
+/*
+ * Whether the line at i is a count of a member's activity or of a post's
+ * readers, or a member's detail written "Label: value".
+ */
 static int
 member_count(struct ctx *c, int i, struct uk_buf *b)
 {
@@ -809,9 +821,12 @@ member_count(struct ctx *c, int i, struct uk_buf *b)
 	while (isdigit((unsigned char)*s) || *s == ',' || *s == '.' ||
 	    *s == 'k' || *s == '+')
 		s++;
-	if (*s != ' ')
+	if (!strncmp(s, "\xc2\xa0", 2))
+		s++;
+	else if (*s != ' ')
 		return 0;
-	return heading_listed(s + 1, member_counts);
+	return heading_listed(s + 1, member_counts) ||
+	    heading_listed(s + 1, post_counts);
 }
 
 /*

@@ -325,3 +325,10 @@ article_kept() {
 	[[ $output == *"The banners"* ]]
 	[[ $output != *"Table of Contents"* ]]
 }
+
+@test "extract rules: a post's counts (\"2 replies\", \"12 reactions\" with a no-break space) go" {
+	run -0 urlfetch --extract "$X/ex12-forum-member.html" --text
+	[[ $output == *"hangs in the cabin all night?"*"Lamp oil sold"* ]]
+	[[ $output != *"2 replies"* ]]
+	[[ $output != *reactions* ]]
+}
