@@ -488,6 +488,33 @@ tail_section(struct ctx *c, int i, struct uk_buf *b)
 }
 
 /*
+ * Whether the text just before the element at i ends with a colon: a
+ * list the text introduces ("see the following documentation:") is the
+ * text's own.
+ */
+static int
+after_colon(struct ctx *c, int i)
+{
+	int j, k;
+
+	for (j = i - 1, k = 0; j > c->body && k < 64; j--, k++) {
+		const char *t;
+		size_t len;
+
+		if (!(c->n[j].flags & F_TEXT) || c->n[j].flags & F_SKIP)
+			continue;
+		t = c->n[j].g->v.text.text;
+		len = strlen(t);
+		while (len && isspace((unsigned char)t[len - 1]))
+			len--;
+		if (!len)
+			continue;
+		return t[len - 1] == ':';
+	}
+	return 0;
+}
+
+/*
  * A box of links inside an article: a list, table or division, a small
  * part of the page, whose words are nearly all links to elsewhere
  * (teasers, "more stories", tag clouds).  Outside <article>, and on a
@@ -512,6 +539,8 @@ link_box(struct ctx *c, int i, int body)
 	     j = c->n[j].parent)
 		;
 	if (j <= 0)
+		return 0;
+	if (after_colon(c, i))
 		return 0;
 	for (j = i + 1; j < n->end && links < 3; j++)
 		if (c->n[j].tag == GUMBO_TAG_A && !(c->n[j].flags & F_TEXT) &&
