@@ -488,6 +488,33 @@ tail_section(struct ctx *c, int i, struct uk_buf *b)
 }
 
 /*
+ * Whether the text just before the element at i ends with a colon: a
+ * list the text introduces ("see the following documentation:") is the
+ * text's own.
+ */
+static int
+after_colon(struct ctx *c, int i)
+{
+	int j, k;
+
+	for (j = i - 1, k = 0; j > c->body && k < 64; j--, k++) {
+		const char *t;
+		size_t len;
+
+		if (!(c->n[j].flags & F_TEXT) || c->n[j].flags & F_SKIP)
+			continue;
+		t = c->n[j].g->v.text.text;
+		len = strlen(t);
+		while (len && isspace((unsigned char)t[len - 1]))
+			len--;
+		if (!len)
+			continue;
+		return t[len - 1] == ':';
+	}
+	return 0;
+}
+
+/*
  * A box of links inside an article: a list, table or division, a small
  * part of the page, whose words are nearly all links to elsewhere
  * (teasers, "more stories", tag clouds).  Outside <article>, and on a
@@ -512,6 +539,8 @@ link_box(struct ctx *c, int i, int body)
 	     j = c->n[j].parent)
 		;
 	if (j <= 0)
+		return 0;
+	if (after_colon(c, i))
 		return 0;
 	for (j = i + 1; j < n->end && links < 3; j++)
 		if (c->n[j].tag == GUMBO_TAG_A && !(c->n[j].flags & F_TEXT) &&
@@ -729,6 +758,15 @@ static const char *const member_counts[] = { "posts", "post", "messages",
 	"bronze badge", "year member", "years member", "reaction score",
 	"beiträge", "mensajes", "messaggi", NULL };
 
+/*
+ * Counts of a post's or a teaser's readers standing as a line: "60
+ * replies", "12 reactions", "5 min read" (a listing's teasers keep their
+ * titles and dates).
+ */
+static const char *const post_counts[] = { "replies", "reply",
+	"replies to this topic", "reactions", "reaction", "comments",
+	"comment", "min read", "minute read", "views", "likes", "like", NULL };
+
 /* The text of g's subtree (an icon's <title> too), lower case, into b. */
 static void
 raw_text(GumboNode *g, struct uk_buf *b, int *sp, size_t max)
@@ -788,7 +826,10 @@ member_pairs(struct ctx *c, int i, struct uk_buf *b)
 	return dts > 0 && strong > 0;
 }
 
-/* Whether the line at i is a count of a member's activity. */
+/*
+ * Whether the line at i is a count of a member's activity or of a post's
+ * readers, or a member's detail written "Label: value".
+ */
 static int
 member_count(struct ctx *c, int i, struct uk_buf *b)
 {
@@ -809,9 +850,12 @@ member_count(struct ctx *c, int i, struct uk_buf *b)
 	while (isdigit((unsigned char)*s) || *s == ',' || *s == '.' ||
 	    *s == 'k' || *s == '+')
 		s++;
-	if (*s != ' ')
+	if (!strncmp(s, "\xc2\xa0", 2))
+		s++;
+	else if (*s != ' ')
 		return 0;
-	return heading_listed(s + 1, member_counts);
+	return heading_listed(s + 1, member_counts) ||
+	    heading_listed(s + 1, post_counts);
 }
 
 /*

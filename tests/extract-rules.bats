@@ -325,3 +325,21 @@ article_kept() {
 	[[ $output == *"The banners"* ]]
 	[[ $output != *"Table of Contents"* ]]
 }
+
+@test "extract rules: a post's counts (\"2 replies\", \"12 reactions\" with a no-break space) go" {
+	run -0 urlfetch --extract "$X/ex12-forum-member.html" --text
+	[[ $output == *"hangs in the cabin all night?"*"Lamp oil sold"* ]]
+	[[ $output != *"2 replies"* ]]
+	[[ $output != *reactions* ]]
+}
+
+# A list of links that the text introduces with a colon ("the harbour
+# office publishes them ...:") is the text's own list, not a box of
+# teasers; a list of links without it still goes.
+@test "extract rules: a list of links introduced by a colon stays, a box of teasers goes" {
+	run -0 urlfetch --extract "$X/ex12-link-list.html" --text
+	article_kept
+	[[ $output == *"for each day of the festival:"*GUIDEONE*GUIDEFOUR*"The mayor, speaking"* ]]
+	[[ $output != *TEASERONE* ]]
+	[[ $output != *TEASERTHREE* ]]
+}
