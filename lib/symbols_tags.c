@@ -923,7 +923,7 @@ struct walkframe {
 	 */
 	TSNode first;
 	/*
-	 * The comments just before this node (walktags.cm[run..run+nrun)),
+	 * The comments just before this node (walktags.cm.v[run..+nrun)),
 	 * and the run among its children so far (crun, ncrun; gap: a node
 	 * without a name came after its last comment): JavaScript's docs.
 	 */
@@ -932,11 +932,18 @@ struct walkframe {
 	/*
 	 * The same for make_doc's own look at the siblings: the comments
 	 * (any type named so) just before this node with nothing between
-	 * (sib, nsib), whether it has a sibling before it and whether that
+	 * (walktags.cs.v[sib..+nsib)), whether it has a sibling before it and
+	 * whether that
 	 * is a comment; and the run among its children so far.
 	 */
 	uint32_t sib, nsib, csib, ncsib, nchildren;
 	unsigned char has_prev, prev_comment;
+};
+
+/* Nodes, for runs of comments. */
+struct nodevec {
+	TSNode *v;
+	size_t n, a;
 };
 
 /* A pattern of a walked language: the kind it captures, and whether a
@@ -952,8 +959,9 @@ struct walktags {
 	size_t n, a;
 	size_t *bare; /* the tags of bare calls, for calls_local */
 	size_t nbare, abare;
-	TSNode *cm; /* comment runs (walkframe.run, crun) */
-	size_t ncm, acm;
+	/* The runs of comments (walkframe.run and crun, sib and csib), one
+	 * vector each so that pushing to one never moves the other. */
+	struct nodevec cm, cs;
 };
 
 static const struct wpat py_pats[PY_NPATTERNS] = { { "constant", 1 },
@@ -1637,30 +1645,33 @@ js_wildcard(const struct walkframe *x)
 	return 0; /* ERROR */
 }
 
-/* Add node to the run cm[*start..*start+*n), moved last if need be. */
+/*
+ * Add node to the run v[*start..*start+*n), moved last if need be (a
+ * comment has no children, so a deeper run never comes between two
+ * comments of one run; this is a safety net).
+ */
 static void
-run_push(struct walktags *pt, uint32_t *start, uint32_t *n, TSNode node)
+run_push(struct nodevec *vec, uint32_t *start, uint32_t *n, TSNode node)
 {
 	if (!*n) {
-		*start = (uint32_t)pt->ncm;
-	} else if (*start + *n != pt->ncm) {
-		/* A deeper run came between: move this one last. */
+		*start = (uint32_t)vec->n;
+	} else if (*start + *n != vec->n) {
 		uint32_t k, from = *start;
 
-		*start = (uint32_t)pt->ncm;
+		*start = (uint32_t)vec->n;
 		for (k = 0; k < *n; k++) {
-			GROW(pt->cm, pt->ncm, pt->acm);
-			pt->cm[pt->ncm++] = pt->cm[from + k];
+			GROW(vec->v, vec->n, vec->a);
+			vec->v[vec->n++] = vec->v[from + k];
 		}
 	}
-	GROW(pt->cm, pt->ncm, pt->acm);
-	pt->cm[pt->ncm++] = node;
+	GROW(vec->v, vec->n, vec->a);
+	vec->v[vec->n++] = node;
 	(*n)++;
 }
 
 /*
  * The definition p of a doc pattern (g its parent), its comments as the
- * query captures them cm[run..run+nrun).  With none, make_doc would look
+ * query captures them cm.v[run..+nrun).  With none, make_doc would look
  * at the siblings before p, or before g when g starts on p's line and p
  * follows no comment, with ts_node_parent and ts_node_prev_sibling (each
  * a walk down from the root in tree-sitter 0.20.7): the walk has them.
@@ -1671,6 +1682,7 @@ js_def(struct filectx *fc, struct walktags *pt, TSNode name,
     uint32_t run, uint32_t nrun)
 {
 	size_t before = pt->n;
+	const struct nodevec *vec = &pt->cm;
 	TSQueryCapture *caps = NULL;
 	TSQueryMatch m;
 	uint32_t k;
@@ -1686,15 +1698,21 @@ js_def(struct filectx *fc, struct walktags *pt, TSNode name,
 			ts_node_start_point(p->node).row &&
 		    (!p->has_prev || !p->prev_comment))
 			at = g;
+		vec = &pt->cs;
 		run = at->sib;
 		nrun = at->nsib;
 		if (!nrun)
 			return;
 	}
+	/* A match holds at most 65535 captures; make_doc reads the last. */
+	if (nrun > UINT16_MAX) {
+		run += nrun - UINT16_MAX;
+		nrun = UINT16_MAX;
+	}
 	memset(&m, 0, sizeof(m));
 	caps = uk_xcalloc(nrun, sizeof(*caps));
 	for (k = 0; k < nrun; k++)
-		caps[k].node = pt->cm[run + k];
+		caps[k].node = vec->v[run + k];
 	m.captures = caps;
 	m.capture_count = (uint16_t)nrun;
 	pt->tags[pt->n - 1].doc = make_doc(fc, &jss.docpat, &m, 0, p->node);
@@ -1711,14 +1729,14 @@ js_comments(struct walktags *pt, struct walkframe *p, struct walkframe *f)
 	f->nsib = p->ncsib;
 	p->nchildren++;
 	if (f->sym < jss.nsyms && jss.commentish[f->sym])
-		run_push(pt, &p->csib, &p->ncsib, f->node);
+		run_push(&pt->cs, &p->csib, &p->ncsib, f->node);
 	else
 		p->ncsib = 0;
 	if (f->sym == jss.comment) {
 		if (p->gap)
 			p->ncrun = 0;
 		p->gap = 0;
-		run_push(pt, &p->crun, &p->ncrun, f->node);
+		run_push(&pt->cm, &p->crun, &p->ncrun, f->node);
 	} else if (f->sym < jss.nsyms && !jss.named[f->sym]) {
 		if (p->ncrun)
 			p->gap = 1;
@@ -1880,7 +1898,7 @@ walk_tree(struct filectx *fc, const struct walklang *wl, struct tag **tags,
 	TSTreeCursor c = ts_tree_cursor_new(fc->root);
 	struct walkframe *fr = NULL;
 	struct walktags pt = { wl->pats, *tags, *ntags, *atags, NULL, 0, 0,
-		NULL, 0, 0 };
+		{ NULL, 0, 0 }, { NULL, 0, 0 } };
 	size_t depth = 0, afr = 0, k, out, b;
 
 	pthread_once(wl->once, wl->init);
@@ -1932,7 +1950,8 @@ done:
 	*ntags = out;
 	*atags = pt.a;
 	free(pt.bare);
-	free(pt.cm);
+	free(pt.cm.v);
+	free(pt.cs.v);
 	free(fr);
 	ts_tree_cursor_delete(&c);
 }
