@@ -932,9 +932,9 @@ struct walkframe {
 	/*
 	 * The same for make_doc's own look at the siblings: the comments
 	 * (any type named so) just before this node with nothing between
-	 * (walktags.cs.v[sib..+nsib)), whether it has a sibling before it and
-	 * whether that
-	 * is a comment; and the run among its children so far.
+	 * (walktags.cs.v[sib..+nsib)), whether it has a sibling before it
+	 * and whether that is a comment; and the run among its children so
+	 * far.
 	 */
 	uint32_t sib, nsib, csib, ncsib, nchildren;
 	unsigned char has_prev, prev_comment;
