@@ -923,12 +923,27 @@ struct walkframe {
 	 */
 	TSNode first;
 	/*
-	 * The comments just before this node (walktags.cm[run..run+nrun)),
+	 * The comments just before this node (walktags.cm.v[run..+nrun)),
 	 * and the run among its children so far (crun, ncrun; gap: a node
 	 * without a name came after its last comment): JavaScript's docs.
 	 */
 	uint32_t run, nrun, crun, ncrun;
 	int gap;
+	/*
+	 * The same for make_doc's own look at the siblings: the comments
+	 * (any type named so) just before this node with nothing between
+	 * (walktags.cs.v[sib..+nsib)), whether it has a sibling before it
+	 * and whether that is a comment; and the run among its children so
+	 * far.
+	 */
+	uint32_t sib, nsib, csib, ncsib, nchildren;
+	unsigned char has_prev, prev_comment;
+};
+
+/* Nodes, for runs of comments. */
+struct nodevec {
+	TSNode *v;
+	size_t n, a;
 };
 
 /* A pattern of a walked language: the kind it captures, and whether a
@@ -944,8 +959,9 @@ struct walktags {
 	size_t n, a;
 	size_t *bare; /* the tags of bare calls, for calls_local */
 	size_t nbare, abare;
-	TSNode *cm; /* comment runs (walkframe.run, crun) */
-	size_t ncm, acm;
+	/* The runs of comments (walkframe.run and crun, sib and csib), one
+	 * vector each so that pushing to one never moves the other. */
+	struct nodevec cm, cs;
 };
 
 static const struct wpat py_pats[PY_NPATTERNS] = { { "constant", 1 },
@@ -1524,8 +1540,9 @@ static struct {
 	    importspec, number, undefined, null, binary;
 	TSFieldId name, value, left, right, key, function, property,
 	    arguments_f, constructor, source;
-	unsigned char *named;   /* per symbol: a node with a name */
-	unsigned char *fielded; /* per symbol: its children's fields asked */
+	unsigned char *named;      /* per symbol: a node with a name */
+	unsigned char *commentish; /* per symbol: "comment" in its name */
+	unsigned char *fielded;    /* per symbol: its children's fields asked */
 	uint32_t nsyms;
 	/* The doc patterns' #strip! and #select-adjacent! on capture 0. */
 	struct pred docpreds[2];
@@ -1593,6 +1610,11 @@ jss_init(void)
 	for (i = 0; i < jss.nsyms; i++)
 		jss.named[i] = ts_language_symbol_type(l, (TSSymbol)i) ==
 		    TSSymbolTypeRegular;
+	jss.commentish = uk_xcalloc(jss.nsyms + 1, 1);
+	for (i = 0; i < jss.nsyms; i++)
+		jss.commentish[i] =
+		    strstr(ts_language_symbol_name(l, (TSSymbol)i),
+			"comment") != NULL;
 	for (i = 0; fielded[i]; i++)
 		jss.fielded[lang_sym(l, fielded[i])] = 1;
 	/* tags.scm's expression, once its string is unescaped. */
@@ -1623,53 +1645,98 @@ js_wildcard(const struct walkframe *x)
 	return 0; /* ERROR */
 }
 
-/* A definition of a doc pattern, its comments cm[run..run+nrun). */
+/*
+ * Add node to the run v[*start..*start+*n), moved last if need be (a
+ * comment has no children, so a deeper run never comes between two
+ * comments of one run; this is a safety net).
+ */
 static void
-js_def(struct filectx *fc, struct walktags *pt, TSNode name, TSNode node,
-    uint32_t pattern, uint32_t run, uint32_t nrun)
+run_push(struct nodevec *vec, uint32_t *start, uint32_t *n, TSNode node)
+{
+	if (!*n) {
+		*start = (uint32_t)vec->n;
+	} else if (*start + *n != vec->n) {
+		uint32_t k, from = *start;
+
+		*start = (uint32_t)vec->n;
+		for (k = 0; k < *n; k++) {
+			GROW(vec->v, vec->n, vec->a);
+			vec->v[vec->n++] = vec->v[from + k];
+		}
+	}
+	GROW(vec->v, vec->n, vec->a);
+	vec->v[vec->n++] = node;
+	(*n)++;
+}
+
+/*
+ * The definition p of a doc pattern (g its parent), its comments as the
+ * query captures them cm.v[run..+nrun).  With none, make_doc would look
+ * at the siblings before p, or before g when g starts on p's line and p
+ * follows no comment, with ts_node_parent and ts_node_prev_sibling (each
+ * a walk down from the root in tree-sitter 0.20.7): the walk has them.
+ */
+static void
+js_def(struct filectx *fc, struct walktags *pt, TSNode name,
+    const struct walkframe *p, const struct walkframe *g, uint32_t pattern,
+    uint32_t run, uint32_t nrun)
 {
 	size_t before = pt->n;
+	const struct nodevec *vec = &pt->cm;
 	TSQueryCapture *caps = NULL;
 	TSQueryMatch m;
 	uint32_t k;
 
-	walk_tag(fc, pt, name, node, pattern);
+	walk_tag(fc, pt, name, p->node, pattern);
 	if (pt->n == before)
 		return;
-	memset(&m, 0, sizeof(m));
-	if (nrun) {
-		caps = uk_xcalloc(nrun, sizeof(*caps));
-		for (k = 0; k < nrun; k++)
-			caps[k].node = pt->cm[run + k];
-		m.captures = caps;
-		m.capture_count = (uint16_t)nrun;
+	if (!nrun) {
+		const struct walkframe *at = p;
+
+		if (g &&
+		    ts_node_start_point(g->node).row ==
+			ts_node_start_point(p->node).row &&
+		    (!p->has_prev || !p->prev_comment))
+			at = g;
+		vec = &pt->cs;
+		run = at->sib;
+		nrun = at->nsib;
+		if (!nrun)
+			return;
 	}
-	pt->tags[pt->n - 1].doc = make_doc(fc, &jss.docpat, &m, 0, node);
+	/* A match holds at most 65535 captures; make_doc reads the last. */
+	if (nrun > UINT16_MAX) {
+		run += nrun - UINT16_MAX;
+		nrun = UINT16_MAX;
+	}
+	memset(&m, 0, sizeof(m));
+	caps = uk_xcalloc(nrun, sizeof(*caps));
+	for (k = 0; k < nrun; k++)
+		caps[k].node = vec->v[run + k];
+	m.captures = caps;
+	m.capture_count = (uint16_t)nrun;
+	pt->tags[pt->n - 1].doc = make_doc(fc, &jss.docpat, &m, 0, p->node);
 	free(caps);
 }
 
-/* The comment run among p's children, with f the node visited. */
+/* The comment runs among p's children, with f the node visited. */
 static void
 js_comments(struct walktags *pt, struct walkframe *p, struct walkframe *f)
 {
+	f->has_prev = p->nchildren > 0;
+	f->prev_comment = p->ncsib > 0;
+	f->sib = p->csib;
+	f->nsib = p->ncsib;
+	p->nchildren++;
+	if (f->sym < jss.nsyms && jss.commentish[f->sym])
+		run_push(&pt->cs, &p->csib, &p->ncsib, f->node);
+	else
+		p->ncsib = 0;
 	if (f->sym == jss.comment) {
-		if (!p->ncrun || p->gap) {
-			p->crun = (uint32_t)pt->ncm;
+		if (p->gap)
 			p->ncrun = 0;
-			p->gap = 0;
-		} else if (p->crun + p->ncrun != pt->ncm) {
-			/* A deeper run came between: move this one last. */
-			uint32_t k, from = p->crun;
-
-			p->crun = (uint32_t)pt->ncm;
-			for (k = 0; k < p->ncrun; k++) {
-				GROW(pt->cm, pt->ncm, pt->acm);
-				pt->cm[pt->ncm++] = pt->cm[from + k];
-			}
-		}
-		GROW(pt->cm, pt->ncm, pt->acm);
-		pt->cm[pt->ncm++] = f->node;
-		p->ncrun++;
+		p->gap = 0;
+		run_push(&pt->cm, &p->crun, &p->ncrun, f->node);
 	} else if (f->sym < jss.nsyms && !jss.named[f->sym]) {
 		if (p->ncrun)
 			p->gap = 1;
@@ -1699,7 +1766,7 @@ js_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
 		if (f->field == jss.name && p->sym == jss.method) {
 			/* #not-eq? @name "constructor" */
 			if (!node_text_eq(fc, f->node, "constructor", 11))
-				js_def(fc, pt, f->node, p->node, JS_METHOD_DEF,
+				js_def(fc, pt, f->node, p, g, JS_METHOD_DEF,
 				    p->run, p->nrun);
 		} else if (f->field == jss.property && p->sym == jss.member &&
 		    g) {
@@ -1713,7 +1780,7 @@ js_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
 		if (f->field == jss.name &&
 		    (p->sym == jss.funcexpr || p->sym == jss.funcdecl ||
 			p->sym == jss.gen || p->sym == jss.gendecl))
-			js_def(fc, pt, f->node, p->node, JS_FUNC_DEF, p->run,
+			js_def(fc, pt, f->node, p, g, JS_FUNC_DEF, p->run,
 			    p->sym == jss.funcexpr ? p->nrun : 0);
 		else if (f->field == jss.name && p->sym == jss.declarator)
 			p->first = f->node;
@@ -1736,7 +1803,7 @@ js_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
 	}
 	if (f->field == jss.name &&
 	    (p->sym == jss.class_ || p->sym == jss.classdecl) && js_wildcard(f))
-		js_def(fc, pt, f->node, p->node, JS_CLASS_DEF, p->run,
+		js_def(fc, pt, f->node, p, g, JS_CLASS_DEF, p->run,
 		    p->sym == jss.class_ ? p->nrun : 0);
 	if (f->field == jss.constructor && p->sym == jss.new_ && js_wildcard(f))
 		walk_tag(fc, pt, f->node, p->node, JS_NEW);
@@ -1746,7 +1813,7 @@ js_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
 	if (f->field == jss.value && (s == jss.arrow || s == jss.funcexpr)) {
 		if (p->sym == jss.declarator && g &&
 		    (g->sym == jss.lexical || g->sym == jss.vardecl))
-			js_def(fc, pt, p->first, p->node,
+			js_def(fc, pt, p->first, p, g,
 			    g->sym == jss.lexical ? JS_LEXICAL_DEF : JS_VAR_DEF,
 			    g->run, g->nrun);
 		else if (p->sym == jss.pair)
@@ -1831,7 +1898,7 @@ walk_tree(struct filectx *fc, const struct walklang *wl, struct tag **tags,
 	TSTreeCursor c = ts_tree_cursor_new(fc->root);
 	struct walkframe *fr = NULL;
 	struct walktags pt = { wl->pats, *tags, *ntags, *atags, NULL, 0, 0,
-		NULL, 0, 0 };
+		{ NULL, 0, 0 }, { NULL, 0, 0 } };
 	size_t depth = 0, afr = 0, k, out, b;
 
 	pthread_once(wl->once, wl->init);
@@ -1883,7 +1950,8 @@ done:
 	*ntags = out;
 	*atags = pt.a;
 	free(pt.bare);
-	free(pt.cm);
+	free(pt.cm.v);
+	free(pt.cs.v);
 	free(fr);
 	ts_tree_cursor_delete(&c);
 }

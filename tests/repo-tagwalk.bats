@@ -343,6 +343,10 @@ run(first /* After a comma. */, function afterComma() {},
 
 export default LIMIT = 10;
 tag.format`template ${double(2)}`;
+
+/* Exported's doc: the export statement's sibling. */
+export class Exported {}
+/* Not Later's doc: a statement between. */ init(); class Later {}
 JS
 	head -c 700 "$d/lib/forms.js" >"$d/lib/broken.js"
 	printf 'def f(x):\n    return g(x)\n' >"$d/lib/notjs.js"
@@ -369,4 +373,7 @@ JS
 	grep -q '"name":"get",[^}]*"doc":"Two \*/"' "$T/walk.json"
 	grep -q '"name":"afterComma",[^}]*"doc":"After a comma. \*/"' \
 	    "$T/walk.json"
+	grep -q '"name":"Exported",[^}]*"doc":"Exported[^"]*sibling. \*/"' \
+	    "$T/walk.json"
+	! grep -q '"name":"Later",[^}]*"doc"' "$T/walk.json"
 }
