@@ -223,3 +223,17 @@ try 'urlfetch --help'" ]
 	[[ $output != *"Rail travel"* ]]
 	[[ $output != *"Copyright"* ]]
 }
+
+@test "extract: an article's own <header> (class article-header) with its standfirst is kept" {
+	# "article-header" reads as a header by its last word; the <header>
+	# holds the <h1> and a standfirst, so it is the article's.  Its short
+	# lines (the date) stay out, as the site's header and menu do.
+	run -0 urlfetch --extract "$FIXTURES/extract-lead/article-header.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == "The orchard that came back"* ]]
+	[[ $output == *"two neighbours and a borrowed ladder have them fruiting again."* ]]
+	[[ $output == *"before they fall." ]]
+	[[ $output != *"5 October 2026"* ]]
+	[[ $output != *"Essays"* ]]
+	[[ $output != *"written by hand"* ]]
+}
