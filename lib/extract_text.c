@@ -433,6 +433,14 @@ tail_section(struct ctx *c, int i, struct uk_buf *b)
 	} else if (c->n[i].text == 0 || c->n[i].text > 80)
 		return 0;
 	plain_text(c, i, b, 200, 0);
+	/*
+	 * A line that is not a heading and ends as a sentence ("More on
+	 * that in a follow-up post.") says something; it names no section.
+	 */
+	if (!is_heading(c->n[i].tag) && b->len >= 2 &&
+	    b->buf[b->len - 1] == '.' &&
+	    b->buf[b->len - 2] != '.')
+		return 0;
 	trim_heading(b);
 	if (!b->len)
 		return 0;

@@ -343,3 +343,11 @@ article_kept() {
 	[[ $output != *TEASERONE* ]]
 	[[ $output != *TEASERTHREE* ]]
 }
+
+# "More on*" names a section when it is a heading ("More on this
+# story"); a short paragraph that ends as a sentence says something.
+@test "extract rules: a short sentence that starts like a related heading (\"More on the lanterns ...\") stays" {
+	run -0 urlfetch --extract "$X/ex12-sentence.html" --text
+	article_kept
+	[[ $output == *"More on the lanterns in tomorrow's edition."*SENTENCEONE* ]]
+}
