@@ -433,6 +433,14 @@ tail_section(struct ctx *c, int i, struct uk_buf *b)
 	} else if (c->n[i].text == 0 || c->n[i].text > 80)
 		return 0;
 	plain_text(c, i, b, 200, 0);
+	/*
+	 * A line that is not a heading and ends as a sentence ("More on
+	 * that in a follow-up post.") says something; it names no section.
+	 */
+	if (!is_heading(c->n[i].tag) && b->len >= 2 &&
+	    b->buf[b->len - 1] == '.' &&
+	    b->buf[b->len - 2] != '.')
+		return 0;
 	trim_heading(b);
 	if (!b->len)
 		return 0;
@@ -641,6 +649,42 @@ static const char *const machine_phrases[] = { "please try again",
 	"riprova più tardi", NULL };
 
 /*
+ * The head of a quote in a forum's post: "netmaker said:", "On 4/19/2024
+ * at 3:10 PM, X said:".  The forum writes it inside the quote; a writer's
+ * "the minister said:" stands before a quote, outside it.
+ */
+static const char *const quote_ends[] = { " said:", " wrote:",
+	" schrieb:", " a écrit :", " a écrit:", " escribió:", " ha scritto:",
+	" napisał:", " napisała:", " schreef:", NULL };
+
+static int
+quote_head(const char *s)
+{
+	const char *const *p;
+	size_t n = strlen(s);
+
+	for (p = quote_ends; *p; p++) {
+		size_t k = strlen(*p);
+
+		if (n > k && !strcmp(s + n - k, *p))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether the element at i is inside a <blockquote>. */
+static int
+in_quote(struct ctx *c, int i)
+{
+	int p;
+
+	for (p = c->n[i].parent; p > c->body; p = c->n[p].parent)
+		if (c->n[p].tag == GUMBO_TAG_BLOCKQUOTE)
+			return 1;
+	return 0;
+}
+
+/*
  * A short block that is a line of boilerplate: "Read more: <a link>", a
  * copyright line or disclaimer, a call to subscribe or follow.
  */
@@ -682,6 +726,8 @@ boiler_line(struct ctx *c, int i, struct uk_buf *b)
 	if (n->text < 200 && has_any(b->buf, promo_phrases))
 		return 1;
 	if (n->text < 200 && has_any(b->buf, machine_phrases))
+		return 1;
+	if (n->text < 80 && quote_head(b->buf) && in_quote(c, i))
 		return 1;
 	/* A template's placeholder, never filled in. */
 	if (!strncmp(b->buf, "lorem ipsum", 11))

@@ -343,3 +343,21 @@ article_kept() {
 	[[ $output != *TEASERONE* ]]
 	[[ $output != *TEASERTHREE* ]]
 }
+
+# "More on*" names a section when it is a heading ("More on this
+# story"); a short paragraph that ends as a sentence says something.
+@test "extract rules: a short sentence that starts like a related heading (\"More on the lanterns ...\") stays" {
+	run -0 urlfetch --extract "$X/ex12-sentence.html" --text
+	article_kept
+	[[ $output == *"More on the lanterns in tomorrow's edition."*SENTENCEONE* ]]
+}
+
+# A forum writes the head of a quote ("netmaker said:") inside the
+# quote; a writer's "the mayor said:" stands before it and stays.
+@test "extract rules: a forum quote's head (\"netmaker said:\") goes, an article's \"the mayor said:\" stays" {
+	run -0 urlfetch --extract "$X/ex12-forum-member.html" --text
+	[[ $output == *"Has anyone found an oil that burns clean?"* ]]
+	[[ $output != *"netmaker said:"* ]]
+	run -0 urlfetch --extract "$X/ex12-sentence.html" --text
+	[[ $output == *"Asked about the weather, the mayor said:"*"The forecast for Sunday is dry and mild"* ]]
+}
