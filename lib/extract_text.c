@@ -672,6 +672,23 @@ quote_head(const char *s)
 	return 0;
 }
 
+/*
+ * The line a question-and-answer site writes under each post: "answered
+ * Oct 16, 2010 at 22:13", "edited Mar 11, 2022", "asked 5 years ago".
+ */
+static int
+qa_line(const char *s)
+{
+	static const char *const w[] = { "answered ", "asked ", "edited ",
+	    "modified ", NULL };
+	const char *const *p;
+
+	for (p = w; *p; p++)
+		if (!strncmp(s, *p, strlen(*p)) && strpbrk(s, "0123456789"))
+			return 1;
+	return 0;
+}
+
 /* Whether the element at i is inside a <blockquote>. */
 static int
 in_quote(struct ctx *c, int i)
@@ -728,6 +745,8 @@ boiler_line(struct ctx *c, int i, struct uk_buf *b)
 	if (n->text < 200 && has_any(b->buf, machine_phrases))
 		return 1;
 	if (n->text < 80 && quote_head(b->buf) && in_quote(c, i))
+		return 1;
+	if (n->text < 40 && qa_line(b->buf))
 		return 1;
 	/* A template's placeholder, never filled in. */
 	if (!strncmp(b->buf, "lorem ipsum", 11))

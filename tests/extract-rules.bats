@@ -361,3 +361,9 @@ article_kept() {
 	run -0 urlfetch --extract "$X/ex12-sentence.html" --text
 	[[ $output == *"Asked about the weather, the mayor said:"*"The forecast for Sunday is dry and mild"* ]]
 }
+
+@test "extract rules: a Q&A site's \"answered Oct 16, 2010 at 22:13\" under a post goes" {
+	run -0 urlfetch --extract "$X/ex12-forum-member.html" --text
+	[[ $output == *"Seconded on the wick"*"ready trimmed for a few coins."* ]]
+	[[ $output != *"answered Oct 16"* ]]
+}
