@@ -1562,9 +1562,9 @@ docsyms_init(struct docsyms *d, const TSLanguage *l, const char *strip)
 	for (i = 0; i < d->nsyms; i++) {
 		d->named[i] = ts_language_symbol_type(l, (TSSymbol)i) ==
 		    TSSymbolTypeRegular;
-		d->commentish[i] = strstr(ts_language_symbol_name(l,
-					      (TSSymbol)i),
-				       "comment") != NULL;
+		d->commentish[i] =
+		    strstr(ts_language_symbol_name(l, (TSSymbol)i),
+			"comment") != NULL;
 	}
 	d->preds[0].op = P_STRIP;
 	d->preds[0].cap2 = ~0u;
@@ -1787,8 +1787,8 @@ js_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
 		if (f->field == jss.name && p->sym == jss.method) {
 			/* #not-eq? @name "constructor" */
 			if (!node_text_eq(fc, f->node, "constructor", 11))
-				doc_def(fc, pt, &jss.doc, f->node, p, g, JS_METHOD_DEF,
-				    p->run, p->nrun);
+				doc_def(fc, pt, &jss.doc, f->node, p, g,
+				    JS_METHOD_DEF, p->run, p->nrun);
 		} else if (f->field == jss.property && p->sym == jss.member &&
 		    g) {
 			if ((p->field == jss.function && g->sym == jss.call) ||
@@ -1801,8 +1801,8 @@ js_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
 		if (f->field == jss.name &&
 		    (p->sym == jss.funcexpr || p->sym == jss.funcdecl ||
 			p->sym == jss.gen || p->sym == jss.gendecl))
-			doc_def(fc, pt, &jss.doc, f->node, p, g, JS_FUNC_DEF, p->run,
-			    p->sym == jss.funcexpr ? p->nrun : 0);
+			doc_def(fc, pt, &jss.doc, f->node, p, g, JS_FUNC_DEF,
+			    p->run, p->sym == jss.funcexpr ? p->nrun : 0);
 		else if (f->field == jss.name && p->sym == jss.declarator)
 			p->first = f->node;
 		else if (f->field == jss.left && p->sym == jss.assign)
@@ -1866,7 +1866,7 @@ js_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
 
 /*
  * Go's tags without the query cursor, as JavaScript's: upstream's
- * tags.scm by index (Go has no extra patterns).  Its last seven patterns
+ * tags.scm by index (Go has no extra patterns).  Its last six patterns
  * capture a name with neither a definition nor a reference, so the query
  * never made a tag of them: they are not walked.  The function and method
  * patterns take the comments before the definition, `(comment)* @doc .
@@ -1953,14 +1953,14 @@ go_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
 			    p->run, p->nrun);
 		else if (f->field == gos.function && p->sym == gos.call)
 			walk_tag(fc, pt, f->node, p->node, GO_CALL);
-		else if (p->sym == gos.paren && p->field == gos.function &&
-		    g && g->sym == gos.call)
+		else if (p->sym == gos.paren && p->field == gos.function && g &&
+		    g->sym == gos.call)
 			/* (parenthesized_expression (identifier) @name) */
 			walk_tag(fc, pt, f->node, g->node, GO_CALL);
 	} else if (s == gos.fident) {
 		if (f->field == gos.name && p->sym == gos.methoddecl)
-			doc_def(fc, pt, &gos.doc, f->node, p, g,
-			    GO_METHOD_DEF, p->run, p->nrun);
+			doc_def(fc, pt, &gos.doc, f->node, p, g, GO_METHOD_DEF,
+			    p->run, p->nrun);
 		else if (f->field == gos.field && p->sym == gos.selector && g) {
 			if (p->field == gos.function && g->sym == gos.call)
 				walk_tag(fc, pt, f->node, g->node, GO_CALL);
