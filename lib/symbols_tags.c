@@ -1533,20 +1533,59 @@ static const char *const js_captures[] = { "name", "definition.method",
 	"reference.call", "reference.class", "reference.import",
 	"reference.module", NULL };
 
+/*
+ * What a walk needs for the comments before a definition (JavaScript's
+ * and Go's `(comment)* @doc . (definition)`): the comment's symbol, which
+ * symbols have a name and which have "comment" in it, and the doc
+ * pattern's #strip! and #select-adjacent! (or #set-adjacent!, the same
+ * to make_doc) on capture 0.
+ */
+struct docsyms {
+	TSSymbol comment;
+	unsigned char *named;      /* per symbol: a node with a name */
+	unsigned char *commentish; /* per symbol: "comment" in its name */
+	uint32_t nsyms;
+	struct pred preds[2];
+	struct pattern pat;
+};
+
+/* d for language l, whose doc patterns strip the expression strip. */
+static void
+docsyms_init(struct docsyms *d, const TSLanguage *l, const char *strip)
+{
+	uint32_t i;
+
+	d->comment = lang_sym(l, "comment");
+	d->nsyms = ts_language_symbol_count(l);
+	d->named = uk_xcalloc(d->nsyms + 1, 1);
+	d->commentish = uk_xcalloc(d->nsyms + 1, 1);
+	for (i = 0; i < d->nsyms; i++) {
+		d->named[i] = ts_language_symbol_type(l, (TSSymbol)i) ==
+		    TSSymbolTypeRegular;
+		d->commentish[i] =
+		    strstr(ts_language_symbol_name(l, (TSSymbol)i),
+			"comment") != NULL;
+	}
+	d->preds[0].op = P_STRIP;
+	d->preds[0].cap2 = ~0u;
+	d->preds[0].re = compile_re(strip);
+	if (!d->preds[0].re)
+		uk_die(UK_EXIT_FATAL, "doc expression of a walked language");
+	d->preds[1].op = P_ADJACENT;
+	d->preds[1].cap2 = 1;
+	d->pat.preds = d->preds;
+	d->pat.npreds = 2;
+}
+
 static struct {
-	TSSymbol comment, ident, propident, method, class_, classdecl, funcexpr,
+	TSSymbol ident, propident, method, class_, classdecl, funcexpr,
 	    funcdecl, gen, gendecl, lexical, vardecl, declarator, arrow, assign,
 	    member, pair, call, arguments, string, new_, export, import,
 	    importspec, number, undefined, null, binary;
 	TSFieldId name, value, left, right, key, function, property,
 	    arguments_f, constructor, source;
-	unsigned char *named;      /* per symbol: a node with a name */
-	unsigned char *commentish; /* per symbol: "comment" in its name */
-	unsigned char *fielded;    /* per symbol: its children's fields asked */
-	uint32_t nsyms;
-	/* The doc patterns' #strip! and #select-adjacent! on capture 0. */
-	struct pred docpreds[2];
-	struct pattern docpat;
+	unsigned char *fielded; /* per symbol: its children's fields asked */
+	struct docsyms doc;
 } jss;
 static pthread_once_t jss_once = PTHREAD_ONCE_INIT;
 
@@ -1566,7 +1605,6 @@ jss_init(void)
 	for (i = 0; i < UK_SYMLANGS && !l; i++)
 		if (!strcmp(uk_symlangs[i].name, "javascript"))
 			l = uk_symlangs[i].fn();
-	jss.comment = lang_sym(l, "comment");
 	jss.ident = lang_sym(l, "identifier");
 	jss.propident = lang_sym(l, "property_identifier");
 	jss.method = lang_sym(l, "method_definition");
@@ -1604,44 +1642,26 @@ jss_init(void)
 	jss.arguments_f = lang_field(l, "arguments");
 	jss.constructor = lang_field(l, "constructor");
 	jss.source = lang_field(l, "source");
-	jss.nsyms = ts_language_symbol_count(l);
-	jss.named = uk_xcalloc(jss.nsyms + 1, 1);
-	jss.fielded = uk_xcalloc(jss.nsyms + 1, 1);
-	for (i = 0; i < jss.nsyms; i++)
-		jss.named[i] = ts_language_symbol_type(l, (TSSymbol)i) ==
-		    TSSymbolTypeRegular;
-	jss.commentish = uk_xcalloc(jss.nsyms + 1, 1);
-	for (i = 0; i < jss.nsyms; i++)
-		jss.commentish[i] =
-		    strstr(ts_language_symbol_name(l, (TSSymbol)i),
-			"comment") != NULL;
+	/* tags.scm's expression, once its string is unescaped. */
+	docsyms_init(&jss.doc, l, "^[\\s\\*/]+|^[\\s\\*/]$");
+	jss.fielded = uk_xcalloc(jss.doc.nsyms + 1, 1);
 	for (i = 0; fielded[i]; i++)
 		jss.fielded[lang_sym(l, fielded[i])] = 1;
-	/* tags.scm's expression, once its string is unescaped. */
-	jss.docpreds[0].op = P_STRIP;
-	jss.docpreds[0].cap2 = ~0u;
-	jss.docpreds[0].re = compile_re("^[\\s\\*/]+|^[\\s\\*/]$");
-	if (!jss.docpreds[0].re)
-		uk_die(UK_EXIT_FATAL, "javascript: doc expression");
-	jss.docpreds[1].op = P_ADJACENT;
-	jss.docpreds[1].cap2 = 1;
-	jss.docpat.preds = jss.docpreds;
-	jss.docpat.npreds = 2;
 }
 
 static int
 js_wants_field(TSSymbol t, TSSymbol parent)
 {
 	(void)t;
-	return parent < jss.nsyms && jss.fielded[parent];
+	return parent < jss.doc.nsyms && jss.fielded[parent];
 }
 
 /* Whether x is a node with a name, not an error: the query's (_). */
 static int
 js_wildcard(const struct walkframe *x)
 {
-	if (x->sym < jss.nsyms)
-		return jss.named[x->sym];
+	if (x->sym < jss.doc.nsyms)
+		return jss.doc.named[x->sym];
 	return 0; /* ERROR */
 }
 
@@ -1677,9 +1697,9 @@ run_push(struct nodevec *vec, uint32_t *start, uint32_t *n, TSNode node)
  * a walk down from the root in tree-sitter 0.20.7): the walk has them.
  */
 static void
-js_def(struct filectx *fc, struct walktags *pt, TSNode name,
-    const struct walkframe *p, const struct walkframe *g, uint32_t pattern,
-    uint32_t run, uint32_t nrun)
+doc_def(struct filectx *fc, struct walktags *pt, const struct docsyms *ds,
+    TSNode name, const struct walkframe *p, const struct walkframe *g,
+    uint32_t pattern, uint32_t run, uint32_t nrun)
 {
 	size_t before = pt->n;
 	const struct nodevec *vec = &pt->cm;
@@ -1715,29 +1735,30 @@ js_def(struct filectx *fc, struct walktags *pt, TSNode name,
 		caps[k].node = vec->v[run + k];
 	m.captures = caps;
 	m.capture_count = (uint16_t)nrun;
-	pt->tags[pt->n - 1].doc = make_doc(fc, &jss.docpat, &m, 0, p->node);
+	pt->tags[pt->n - 1].doc = make_doc(fc, &ds->pat, &m, 0, p->node);
 	free(caps);
 }
 
 /* The comment runs among p's children, with f the node visited. */
 static void
-js_comments(struct walktags *pt, struct walkframe *p, struct walkframe *f)
+doc_comments(struct walktags *pt, const struct docsyms *ds,
+    struct walkframe *p, struct walkframe *f)
 {
 	f->has_prev = p->nchildren > 0;
 	f->prev_comment = p->ncsib > 0;
 	f->sib = p->csib;
 	f->nsib = p->ncsib;
 	p->nchildren++;
-	if (f->sym < jss.nsyms && jss.commentish[f->sym])
+	if (f->sym < ds->nsyms && ds->commentish[f->sym])
 		run_push(&pt->cs, &p->csib, &p->ncsib, f->node);
 	else
 		p->ncsib = 0;
-	if (f->sym == jss.comment) {
+	if (f->sym == ds->comment) {
 		if (p->gap)
 			p->ncrun = 0;
 		p->gap = 0;
 		run_push(&pt->cm, &p->crun, &p->ncrun, f->node);
-	} else if (f->sym < jss.nsyms && !jss.named[f->sym]) {
+	} else if (f->sym < ds->nsyms && !ds->named[f->sym]) {
 		if (p->ncrun)
 			p->gap = 1;
 	} else {
@@ -1759,15 +1780,15 @@ js_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
 
 	if (!p)
 		return;
-	js_comments(pt, p, f);
-	if (s == jss.comment)
+	doc_comments(pt, &jss.doc, p, f);
+	if (s == jss.doc.comment)
 		return;
 	if (s == jss.propident) {
 		if (f->field == jss.name && p->sym == jss.method) {
 			/* #not-eq? @name "constructor" */
 			if (!node_text_eq(fc, f->node, "constructor", 11))
-				js_def(fc, pt, f->node, p, g, JS_METHOD_DEF,
-				    p->run, p->nrun);
+				doc_def(fc, pt, &jss.doc, f->node, p, g,
+				    JS_METHOD_DEF, p->run, p->nrun);
 		} else if (f->field == jss.property && p->sym == jss.member &&
 		    g) {
 			if ((p->field == jss.function && g->sym == jss.call) ||
@@ -1780,8 +1801,8 @@ js_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
 		if (f->field == jss.name &&
 		    (p->sym == jss.funcexpr || p->sym == jss.funcdecl ||
 			p->sym == jss.gen || p->sym == jss.gendecl))
-			js_def(fc, pt, f->node, p, g, JS_FUNC_DEF, p->run,
-			    p->sym == jss.funcexpr ? p->nrun : 0);
+			doc_def(fc, pt, &jss.doc, f->node, p, g, JS_FUNC_DEF,
+			    p->run, p->sym == jss.funcexpr ? p->nrun : 0);
 		else if (f->field == jss.name && p->sym == jss.declarator)
 			p->first = f->node;
 		else if (f->field == jss.left && p->sym == jss.assign)
@@ -1803,7 +1824,7 @@ js_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
 	}
 	if (f->field == jss.name &&
 	    (p->sym == jss.class_ || p->sym == jss.classdecl) && js_wildcard(f))
-		js_def(fc, pt, f->node, p, g, JS_CLASS_DEF, p->run,
+		doc_def(fc, pt, &jss.doc, f->node, p, g, JS_CLASS_DEF, p->run,
 		    p->sym == jss.class_ ? p->nrun : 0);
 	if (f->field == jss.constructor && p->sym == jss.new_ && js_wildcard(f))
 		walk_tag(fc, pt, f->node, p->node, JS_NEW);
@@ -1813,7 +1834,7 @@ js_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
 	if (f->field == jss.value && (s == jss.arrow || s == jss.funcexpr)) {
 		if (p->sym == jss.declarator && g &&
 		    (g->sym == jss.lexical || g->sym == jss.vardecl))
-			js_def(fc, pt, p->first, p, g,
+			doc_def(fc, pt, &jss.doc, p->first, p, g,
 			    g->sym == jss.lexical ? JS_LEXICAL_DEF : JS_VAR_DEF,
 			    g->run, g->nrun);
 		else if (p->sym == jss.pair)
@@ -1843,6 +1864,118 @@ js_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
 	}
 }
 
+/*
+ * Go's tags without the query cursor, as JavaScript's: upstream's
+ * tags.scm by index (Go has no extra patterns).  Its last six patterns
+ * capture a name with neither a definition nor a reference, so the query
+ * never made a tag of them: they are not walked.  The function and method
+ * patterns take the comments before the definition, `(comment)* @doc .
+ * (definition)`, with #strip! and #set-adjacent!; the query cursor of
+ * tree-sitter 0.20.7 captures the run JavaScript's does (asked with a
+ * scratch program printing every match): the comments just before the
+ * definition, nothing between two of them (an empty statement, `;` on its
+ * own, ends the run) and only nameless nodes (a line's end) after the
+ * last.
+ */
+enum {
+	GO_FUNC_DEF = 0,
+	GO_METHOD_DEF,
+	GO_CALL,
+	GO_TYPE_DEF,
+	GO_TYPE,
+	GO_NPATTERNS
+};
+
+static const struct wpat go_pats[GO_NPATTERNS] = { { "function", 1 },
+	{ "method", 1 }, { "call", 0 }, { "type", 1 }, { "type", 0 } };
+
+static const char *const go_captures[] = { "name", "definition.function",
+	"definition.method", "reference.call", "definition.type",
+	"reference.type", NULL };
+
+static struct {
+	TSSymbol ident, fident, tident, funcdecl, methoddecl, call, paren,
+	    selector, typespec;
+	TSFieldId name, function, field;
+	struct docsyms doc;
+} gos;
+static pthread_once_t gos_once = PTHREAD_ONCE_INIT;
+
+static void
+gos_init(void)
+{
+	const TSLanguage *l = NULL;
+	size_t i;
+
+	for (i = 0; i < UK_SYMLANGS && !l; i++)
+		if (!strcmp(uk_symlangs[i].name, "go"))
+			l = uk_symlangs[i].fn();
+	gos.ident = lang_sym(l, "identifier");
+	gos.fident = lang_sym(l, "field_identifier");
+	gos.tident = lang_sym(l, "type_identifier");
+	gos.funcdecl = lang_sym(l, "function_declaration");
+	gos.methoddecl = lang_sym(l, "method_declaration");
+	gos.call = lang_sym(l, "call_expression");
+	gos.paren = lang_sym(l, "parenthesized_expression");
+	gos.selector = lang_sym(l, "selector_expression");
+	gos.typespec = lang_sym(l, "type_spec");
+	gos.name = lang_field(l, "name");
+	gos.function = lang_field(l, "function");
+	gos.field = lang_field(l, "field");
+	/* tags.scm's "^//\\s*", once its string is unescaped. */
+	docsyms_init(&gos.doc, l, "^//\\s*");
+}
+
+static int
+go_wants_field(TSSymbol t, TSSymbol parent)
+{
+	(void)parent;
+	return t == gos.ident || t == gos.fident || t == gos.tident ||
+	    t == gos.paren || t == gos.selector;
+}
+
+static void
+go_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
+    size_t depth)
+{
+	struct walkframe *f = &fr[depth - 1];
+	struct walkframe *p = depth >= 2 ? &fr[depth - 2] : NULL;
+	struct walkframe *g = depth >= 3 ? &fr[depth - 3] : NULL;
+	struct walkframe *gg = depth >= 4 ? &fr[depth - 4] : NULL;
+	TSSymbol s = f->sym;
+
+	if (!p)
+		return;
+	doc_comments(pt, &gos.doc, p, f);
+	if (s == gos.ident) {
+		if (f->field == gos.name && p->sym == gos.funcdecl)
+			doc_def(fc, pt, &gos.doc, f->node, p, g, GO_FUNC_DEF,
+			    p->run, p->nrun);
+		else if (f->field == gos.function && p->sym == gos.call)
+			walk_tag(fc, pt, f->node, p->node, GO_CALL);
+		else if (p->sym == gos.paren && p->field == gos.function && g &&
+		    g->sym == gos.call)
+			/* (parenthesized_expression (identifier) @name) */
+			walk_tag(fc, pt, f->node, g->node, GO_CALL);
+	} else if (s == gos.fident) {
+		if (f->field == gos.name && p->sym == gos.methoddecl)
+			doc_def(fc, pt, &gos.doc, f->node, p, g, GO_METHOD_DEF,
+			    p->run, p->nrun);
+		else if (f->field == gos.field && p->sym == gos.selector && g) {
+			if (p->field == gos.function && g->sym == gos.call)
+				walk_tag(fc, pt, f->node, g->node, GO_CALL);
+			else if (g->sym == gos.paren &&
+			    g->field == gos.function && gg &&
+			    gg->sym == gos.call)
+				walk_tag(fc, pt, f->node, gg->node, GO_CALL);
+		}
+	} else if (s == gos.tident) {
+		if (f->field == gos.name && p->sym == gos.typespec)
+			walk_tag(fc, pt, f->node, p->node, GO_TYPE_DEF);
+		walk_tag(fc, pt, f->node, f->node, GO_TYPE);
+	}
+}
+
 /* A language whose tags are walked, not queried. */
 struct walklang {
 	const struct wpat *pats;
@@ -1863,6 +1996,8 @@ static const struct walklang rs_walk = { rs_pats, rs_captures, &rss_once,
 	rss_init, rs_wants_field, rs_visit };
 static const struct walklang js_walk = { js_pats, js_captures, &jss_once,
 	jss_init, js_wants_field, js_visit };
+static const struct walklang go_walk = { go_pats, go_captures, &gos_once,
+	gos_init, go_wants_field, go_visit };
 
 /* The walked languages, by index in uk_symlangs. */
 static const struct walklang *
@@ -1876,6 +2011,8 @@ walker(int li)
 		return &rs_walk;
 	if (!strcmp(uk_symlangs[li].name, "javascript"))
 		return &js_walk;
+	if (!strcmp(uk_symlangs[li].name, "go"))
+		return &go_walk;
 	return NULL;
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# Python's, C's, Rust's and JavaScript's tags without the query cursor
+# Python's, C's, Rust's, JavaScript's and Go's tags without the query cursor
 # (lib/symbols_tags.c, walk_tree): the walk must give what the language's
 # tags query gives.  tests/unit/t_symbols -R
 # indexes a tree with the walk and again with UK_SYMBOLS_QUERY=1 (every
@@ -376,4 +376,98 @@ JS
 	grep -q '"name":"Exported",[^}]*"doc":"Exported[^"]*sibling. \*/"' \
 	    "$T/walk.json"
 	! grep -q '"name":"Later",[^}]*"doc"' "$T/walk.json"
+}
+
+# make_go_tree DIR: each form of Go's patterns, with the comments of the
+# function and method patterns as tree-sitter 0.20.7's query cursor takes
+# them: an empty statement between two comments or after the last, a
+# blank line, a comment that ends the line before.
+make_go_tree() {
+	local d=$1
+	mkdir -p "$d/store"
+	cat >"$d/store/forms.go" <<'GO'
+// Package store keeps items.
+package store
+
+import (
+	"fmt"
+	osx "os"
+)
+
+// Store keeps the items.
+// All of them.
+type Store struct {
+	items map[string]Item
+}
+
+type (
+	// Item is one.
+	Item int
+	Alias = Store
+	Getter interface{ Get(key string) Item }
+)
+
+var limit, count = 10, 0
+
+const name = "store"
+
+/* Open's doc, */
+// on two comments.
+func Open(path string) (*Store, error) {
+	f, err := osx.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open: %w", err)
+	}
+	defer (f.Close)()
+	(load)(f)
+	return &Store{items: map[string]Item{}}, nil
+}
+
+// Not Get's doc: a statement between.
+;
+// Get's doc.
+func (s *Store) Get(key string) Item { return s.items[key] }
+
+// Gap above.
+
+func gapped() {}
+
+var put = 1 // Put's doc: the line before ends in it.
+func (s *Store) Put(key string, v Item) { s.items[key] = v; s.notify.Send(key) }
+
+// Not load's doc.
+/* Its doc. */ ;
+func load(f *osx.File) {}
+GO
+	head -c 600 "$d/store/forms.go" >"$d/store/broken.go"
+	printf 'def f(x):\n    return g(x)\n' >"$d/store/notgo.go"
+}
+
+@test "tagwalk: Go's tags walked are the tags its query gives" {
+	make_go_tree "$T/tree"
+	walk_is_query "$T/tree"
+	for name in Open Errorf Close load Send Item Store File string; do
+		grep -qP "^R\t[0-9]+\t\Q$name\E\$" "$T/walk.dump" ||
+		    { echo "no reference to $name"; return 1; }
+	done
+	for def in 'Store\ttype' 'Item\ttype' 'Getter\ttype' \
+	    'Open\tfunction' 'Get\tmethod' 'Put\tmethod' 'gapped\tfunction' \
+	    'load\tfunction'; do
+		grep -qP "^D\t[0-9]+\t$def\t" "$T/walk.dump" ||
+		    { echo "no definition $def"; return 1; }
+	done
+	# The docs (the table has none; the record's symbols do); `.` for
+	# an apostrophe.
+	grep -q '"name":"Open",[^}]*"doc":"/\* Open.s doc, \*/\\non two' \
+	    "$T/walk.json"
+	grep -q '"name":"Get",[^}]*"doc":"Get.s doc."' "$T/walk.json"
+	grep -q '"name":"Put",[^}]*"doc":"Put.s doc: the line before' \
+	    "$T/walk.json"
+	# No doc for gapped (a blank line) or load (a statement between).
+	for name in gapped load; do
+		if grep -q "\"name\":\"$name\",[^}]*\"doc\"" "$T/walk.json"; then
+			echo "a doc for $name"
+			return 1
+		fi
+	done
 }
