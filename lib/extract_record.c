@@ -50,7 +50,10 @@ uk_extract_record(const struct uk_extract *x, unsigned flags, void *r)
 		uk_json_set_bool(rec, "needs_browser", 1);
 	if (flags & UK_EXTRACT_REC_SERVED)
 		uk_json_set_str_nonempty(rec, "charset", x->charset);
-	if (x->fallback)
+	/* How the content was found: a block page gives none. */
+	if (x->blocked)
+		;
+	else if (x->fallback)
 		uk_json_set_str(rec, "extraction", "fallback");
 	else if (flags & UK_EXTRACT_REC_SERVED)
 		uk_json_set_str(rec, "extraction", "main");
