@@ -450,6 +450,26 @@ box_last(const char *tok)
 	return at;
 }
 
+/*
+ * The next class name of the words at *p (a "class id" string) into tok
+ * (cut to size - 1 bytes, NUL-terminated) and *p past it; 0 at the end.
+ */
+static int
+next_class(const char **p, char *tok, size_t size)
+{
+	const char *q = *p + strspn(*p, " \t\n\r\f");
+	size_t n = strcspn(q, " \t\n\r\f");
+
+	if (!n)
+		return 0;
+	*p = q + n;
+	if (n >= size)
+		n = size - 1;
+	memcpy(tok, q, n);
+	tok[n] = '\0';
+	return 1;
+}
+
 static int
 class_verdict(const char *ci)
 {
@@ -457,20 +477,10 @@ class_verdict(const char *ci)
 	const char *p = ci;
 	int neg = 0, pos = 0, strong = 0, cmt = 0;
 
-	while (*p) {
-		size_t n = strcspn(p, " \t\n\r\f");
+	while (next_class(&p, tok, sizeof(tok))) {
 		uint64_t b;
 		int tn, tp, k;
 
-		if (n == 0) {
-			p++;
-			continue;
-		}
-		if (n >= sizeof(tok))
-			n = sizeof(tok) - 1;
-		memcpy(tok, p, n);
-		tok[n] = '\0';
-		p += strcspn(p, " \t\n\r\f");
 		b = bytes_of(tok);
 		tn = last_sub(tok, b, neg_sub, neg_sub_m);
 		k = last_word(tok, b, neg_word, neg_word_m);
@@ -764,22 +774,12 @@ static int
 article_header(const char *ci)
 {
 	const char *p = ci;
+	char tok[128];
 
-	while (*p) {
-		size_t n = strcspn(p, " \t\n\r\f");
-		char tok[128];
+	while (next_class(&p, tok, sizeof(tok))) {
 		const char *h;
 		int k;
 
-		if (n == 0) {
-			p++;
-			continue;
-		}
-		if (n >= sizeof(tok))
-			n = sizeof(tok) - 1;
-		memcpy(tok, p, n);
-		tok[n] = '\0';
-		p += strcspn(p, " \t\n\r\f");
 		if (!(h = strstr(tok, "header")))
 			continue;
 		k = last_sub(tok, bytes_of(tok), pos_sub, pos_sub_m);
