@@ -16,9 +16,9 @@
  * reviews, teaser, caption, credit, author and the like (class_verdict),
  * unless such an element holds a <main> or <article> or most of the
  * page's plain text (a "has-sidebar" wrapper), or is an article's own
- * <header> ("article-header") holding its <h1> and standfirst.  Then by what the page
- * says (extract_text.c): sections under a heading such as "Related
- * articles", "Comments", "Customer reviews", "Customers also bought",
+ * <header> ("article-header") holding its <h1> and standfirst.  Then by
+ * what the page says (extract_text.c): sections under a heading such as
+ * "Related articles", "Comments", "Customer reviews", "Customers also bought",
  * "Tags" or "About the author", "Read more: <link>" lines, paragraphs
  * that are only a link among prose, copyright, disclaimer, credit and
  * subscription lines, the page's controls ("Print", "Share"), and boxes
@@ -1148,14 +1148,6 @@ select_body(struct ctx *c, int best, struct writer *w)
 }
 
 /*
- * The title and lead before the main text (trafilatura keeps them): the
- * blocks between the nearest <h1> before the selection's first node and
- * that node, when they are few, short and prose (a headline, a
- * standfirst), not a menu (under a quarter of links), less the short
- * lines among them (LEAD_LINE).  Readability-like scoring picks the block
- * of paragraphs and leaves the headline and the lead above it.
- */
-/*
  * The lead of an article whose headline is no <h1> before it (a
  * standfirst in a box of its own: "intro", "leadIn", "deck", the
  * question above its answers): where it starts, or first when there is
@@ -1196,6 +1188,14 @@ lead_start(struct ctx *c, int first)
 	return start;
 }
 
+/*
+ * The title and lead before the main text (trafilatura keeps them): the
+ * blocks between the nearest <h1> before the selection's first node and
+ * that node, when they are few, short and prose (a headline, a
+ * standfirst), not a menu (under a quarter of links), less the short
+ * lines among them (LEAD_LINE).  Readability-like scoring picks the block
+ * of paragraphs and leaves the headline and the lead above it.
+ */
 static void
 lead_emit(struct ctx *c, int first, int kind, struct writer *w)
 {

@@ -3,11 +3,11 @@
  * Boilerplate by what it says (uk_ex_mark_by_text).  Class names are a
  * site's own words; the text of a heading or a short paragraph is what a
  * reader sees, and the sections and lines that every reader skips
- * announce themselves the same way on every site: "Related articles", "Read more: <link>",
- * "Leave a reply", "© 2021 ... All rights reserved", "Subscribe to our
- * newsletter".  The phrases are in the languages of the pages urlfetch
- * meets most (English, German, French, Spanish, Italian, Portuguese,
- * Polish, Dutch).
+ * announce themselves the same way on every site: "Related articles",
+ * "Read more: <link>", "Leave a reply", "© 2021 ... All rights
+ * reserved", "Subscribe to our newsletter".  The phrases are in the
+ * languages of the pages urlfetch meets most (English, German, French,
+ * Spanish, Italian, Portuguese, Polish, Dutch).
  */
 #include <ctype.h>
 #include <gumbo.h>
@@ -53,7 +53,8 @@ static const char *const tail_heads[] = {
 	"schon gelesen", "unsere empfehlungen", "auch lesen", "zum weiterlesen",
 	"interessante artikel", "weitere artikel zum thema",
 	"kommentierte artikel", "meist-diskutiert", "meistdiskutiert",
-	"meistkommentiert", "filed under*", "abgelegt unter*", "mehr kolumnen*", "meistgelesen",
+	"meistkommentiert", "filed under*", "abgelegt unter*", "mehr kolumnen*",
+	"meistgelesen",
 	"meistgelesene artikel", "meist gelesen", "viel gelesen*",
 	"beliebte beiträge", "neueste beiträge", "neueste artikel",
 	"aktuelle beiträge", "top-themen", "mehr aus*", "mehr von*",
