@@ -81,6 +81,40 @@ programs() {
 	[ -z "$output" ]
 }
 
+# The option letters PROG's man page names (`.Fl c`), one "LINE LETTER"
+# a line, outside a paragraph about version 0.2's letters
+# (the letters that changed are named there on purpose).
+man_letters() {
+	awk '/^\.(Pp|Sh|Ss)/ { flush(); next }
+	{ para = para $0 "\n"; lines = lines NR " " $0 "\n" }
+	function flush() {
+		if (para !~ /0\.2/)
+			printf "%s", lines
+		para = lines = ""
+	}
+	END { flush() }' "$TOP/man/$1.1" |
+	    awk '{ s = $0 " "
+		while (match(s, /Fl [a-zA-Z][ ,]/)) {
+			print $1, substr(s, RSTART + 3, 1)
+			s = substr(s, RSTART + RLENGTH)
+		} }'
+}
+
+@test "urlfetch(1), urlsum(1), urldetect(1) name only letters the program takes" {
+	# A letter renamed in 0.2 (urlfetch -c became -C, -u became -B) once
+	# stayed in the text of urlfetch(1) long after.
+	local p n l letters bad=0
+	for p in urlfetch urlsum urldetect; do
+		letters=$("$p" --help | grep -oE '^ +-[a-zA-Z],' | tr -d ' ,-')
+		[ -n "$letters" ]
+		while read -r n l; do
+			[[ $letters == *"$l"* ]] ||
+			    { echo "$p.1:$n: -$l: no such option" >&2; bad=1; }
+		done < <(man_letters "$p")
+	done
+	[ "$bad" -eq 0 ]
+}
+
 @test "doc/ARCHITECTURE.md names every library module, and its module map is the linker's" {
 	local m doc="$TOP/doc/ARCHITECTURE.md"
 	# Every module of lib/ is in the table of modules, and every module
