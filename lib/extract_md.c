@@ -78,6 +78,27 @@ ticks(const char *s, size_t n)
 }
 
 /*
+ * The language name at v, lower-cased into out, up to the first character
+ * no language name holds.  0 when it is empty or says there is none.
+ */
+static int
+lang_name(const char *v, char *out, size_t size)
+{
+	size_t o = 0;
+
+	for (; *v && o + 1 < size && (isalnum((unsigned char)*v) ||
+	    strchr("+#._-", *v)); v++)
+		out[o++] = (char)tolower((unsigned char)*v);
+	out[o] = '\0';
+	if (!o || !strcmp(out, "none") || !strcmp(out, "nohighlight") ||
+	    !strcmp(out, "default")) {
+		out[0] = '\0';
+		return 0;
+	}
+	return 1;
+}
+
+/*
  * The language a class attribute names: "language-x", "lang-x",
  * "highlight-source-x", "highlight-x", "sourceCode x" (pandoc),
  * "brush: x" (SyntaxHighlighter).  0 when it names none.
@@ -88,7 +109,7 @@ class_lang(const char *cls, char *out, size_t size)
 	static const char *const pre[] = { "language-", "lang-",
 		"highlight-source-", "highlight-", NULL };
 	const char *p = cls, *t, *v = NULL;
-	size_t n, k, o = 0;
+	size_t n, k;
 	int next = 0;
 
 	while (*p && !v) {
@@ -115,46 +136,62 @@ class_lang(const char *cls, char *out, size_t size)
 				break;
 			}
 	}
-	if (!v)
-		return 0;
-	for (; *v && o + 1 < size && (isalnum((unsigned char)*v) ||
-	    strchr("+#._-", *v)); v++)
-		out[o++] = (char)tolower((unsigned char)*v);
-	out[o] = '\0';
-	/* Names that say there is no language. */
-	if (!o || !strcmp(out, "none") || !strcmp(out, "nohighlight") ||
-	    !strcmp(out, "default")) {
-		out[0] = '\0';
-		return 0;
-	}
-	return 1;
+	return v ? lang_name(v, out, size) : 0;
 }
 
 /*
- * The language of the <pre> at j: its class, its first <code>'s, or its
+ * The language an attribute of g names outright: data-lang or
+ * data-language (Hugo, Prism's plugins, many themes), or, on a <pre>
+ * only, lang (GitHub's older markup, <pre lang="ruby">; on other
+ * elements lang is the text's human language).
+ */
+static int
+attr_lang(GumboNode *g, int pre, char *out, size_t size)
+{
+	const char *v;
+
+	if (!(v = uk_ex_attr(g, "data-lang")) &&
+	    !(v = uk_ex_attr(g, "data-language")) &&
+	    !(pre && (v = uk_ex_attr(g, "lang"))))
+		return 0;
+	while (isspace((unsigned char)*v))
+		v++;
+	return lang_name(v, out, size);
+}
+
+/* The language element k names by its class or its attributes. */
+static int
+node_lang(struct ctx *c, int k, int pre, char *out, size_t size)
+{
+	const char *cls;
+
+	if ((cls = uk_ex_attr(c->n[k].g, "class")) &&
+	    class_lang(cls, out, size))
+		return 1;
+	return attr_lang(c->n[k].g, pre, out, size);
+}
+
+/*
+ * The language of the <pre> at j: its own, its first <code>'s, or its
  * parent's or grandparent's (GitHub and Sphinx put it on a wrapper).
  */
 static void
 pre_lang(struct ctx *c, int j, char *out, size_t size)
 {
-	const char *cls;
 	int k, up;
 
 	out[0] = '\0';
-	if ((cls = uk_ex_attr(c->n[j].g, "class")) &&
-	    class_lang(cls, out, size))
+	if (node_lang(c, j, 1, out, size))
 		return;
 	for (k = j + 1; k < c->n[j].end; k++)
 		if (c->n[k].tag == GUMBO_TAG_CODE) {
-			if ((cls = uk_ex_attr(c->n[k].g, "class")) &&
-			    class_lang(cls, out, size))
+			if (node_lang(c, k, 0, out, size))
 				return;
 			break;
 		}
 	for (k = c->n[j].parent, up = 0; k > c->body && up < 2;
 	     k = c->n[k].parent, up++)
-		if ((cls = uk_ex_attr(c->n[k].g, "class")) &&
-		    class_lang(cls, out, size))
+		if (node_lang(c, k, 0, out, size))
 			return;
 }
 

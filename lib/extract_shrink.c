@@ -106,8 +106,10 @@ attr_kept(const char *name, size_t n)
 		"rel", "role", "style", "type", "color", "face", "size",
 		"encoding", "action", "prompt", "lang", "xml:lang",
 		"http-equiv", "ng-app",
-		/* The writer's: links, images, list numbers, table spans. */
-		"href", "src", "alt", "start", "colspan", "rowspan", NULL };
+		/* The writer's: links, images, list numbers, table spans,
+		 * code's language. */
+		"href", "src", "alt", "start", "colspan", "rowspan",
+		"data-lang", "data-language", NULL };
 	size_t k;
 
 	for (k = 0; keep[k]; k++)
