@@ -691,6 +691,25 @@ grid_cell(struct ctx *c, int i, int j, const struct writer *w, int skip,
 	return (int)g->ncells++;
 }
 
+/*
+ * A cell's text in text format: a bar it holds is written "\|" as in
+ * Markdown, so that " | " always parts two cells ("Lungo | long" in one
+ * cell would read as two).  Markdown's cells are escaped by the writer.
+ */
+static void
+put_cell_text(struct uk_buf *line, const char *s, size_t n)
+{
+	const char *bar;
+
+	while (n && (bar = memchr(s, '|', n))) {
+		uk_buf_add(line, s, (size_t)(bar - s));
+		uk_buf_addstr(line, "\\|");
+		n -= (size_t)(bar - s) + 1;
+		s = bar + 1;
+	}
+	uk_buf_add(line, s, n);
+}
+
 /* One row: cells of the table's columns, "| a | b |" in Markdown. */
 static void
 put_row(struct writer *w, struct grid *g, size_t r, size_t ncols,
@@ -719,7 +738,12 @@ put_row(struct writer *w, struct grid *g, size_t r, size_t ncols,
 		if (id >= 0 && g->len[id]) {
 			if (!w->md && k)
 				uk_buf_addch(line, ' ');
-			uk_buf_add(line, g->pool.buf + g->off[id], g->len[id]);
+			if (w->md)
+				uk_buf_add(line, g->pool.buf + g->off[id],
+				    g->len[id]);
+			else
+				put_cell_text(line, g->pool.buf + g->off[id],
+				    g->len[id]);
 		}
 		if (w->md)
 			uk_buf_addstr(line, id >= 0 && g->len[id] ? " |" : "|");
