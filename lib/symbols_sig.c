@@ -507,6 +507,33 @@ is_comment(TSNode n)
 	return strstr(ts_node_type(n), "comment") != NULL;
 }
 
+/*
+ * The last row that holds n's text: Rust's line comments end at the start
+ * of the next line (they hold their newline), which made a comment
+ * followed by a blank line look adjacent to the item below it.
+ */
+static uint32_t
+last_row(TSNode n)
+{
+	TSPoint s = ts_node_start_point(n), e = ts_node_end_point(n);
+
+	return e.row > s.row && e.column == 0 ? e.row - 1 : e.row;
+}
+
+/*
+ * Rust's inner doc comments (two slashes or a slash and a star, then
+ * "!") document the module or crate they are in, not the item that
+ * follows them.
+ */
+static int
+inner_doc(const char *text, TSNode n)
+{
+	const char *t = text + ts_node_start_byte(n);
+
+	return ts_node_end_byte(n) - ts_node_start_byte(n) >= 3 &&
+	    t[0] == '/' && (t[1] == '/' || t[1] == '*') && t[2] == '!';
+}
+
 /* Attributes and decorators sit between a doc comment and its item. */
 static int
 is_attribute(TSNode n)
@@ -537,13 +564,13 @@ uk_symsig_doc(const char *text, TSNode def)
 		for (n = uk_symsig_prev_sibling(c);
 		     !ts_node_is_null(n) && nrun < sizeof(run) / sizeof(run[0]);
 		     n = uk_symsig_prev_sibling(n)) {
-			if (ts_node_end_point(n).row + 1 < next_row)
+			if (last_row(n) + 1 < next_row)
 				break;
 			if (is_attribute(n)) {
 				next_row = ts_node_start_point(n).row;
 				continue;
 			}
-			if (!is_comment(n))
+			if (!is_comment(n) || inner_doc(text, n))
 				break;
 			next_row = ts_node_start_point(n).row;
 			run[nrun++] = n;

@@ -662,6 +662,22 @@ add_comment(struct filectx *fc, struct uk_buf *b, const struct pred *strip,
 		uint32_t a = ts_node_start_byte(n), e = ts_node_end_byte(n);
 		const char *line = fc->text + a;
 
+		/*
+		 * A block comment's opening and closing stars and slashes are
+		 * no text: the grammars' #strip! expressions take only what
+		 * starts a line, so a doc comment on one line kept its end
+		 * ("A router. *\/") and Go's kept both.
+		 */
+		if (e - a >= 4 && fc->text[a] == '/' && fc->text[a + 1] == '*' &&
+		    fc->text[e - 2] == '*' && fc->text[e - 1] == '/') {
+			for (a += 2; a < e - 2 && (fc->text[a] == '*' ||
+			    fc->text[a] == ' ' || fc->text[a] == '\t'); a++)
+				;
+			for (e -= 2; e > a && (fc->text[e - 1] == '*' ||
+			    fc->text[e - 1] == ' ' || fc->text[e - 1] == '\t');
+			    e--)
+				;
+		}
 		/* Strip each line of the comment. */
 		while (a < e) {
 			const char *nl = memchr(fc->text + a, '\n', e - a);

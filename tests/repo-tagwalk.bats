@@ -370,10 +370,10 @@ JS
 		    { echo "no definition $def"; return 1; }
 	done
 	# The docs (the table has none; the record's symbols do).
-	grep -q '"name":"get",[^}]*"doc":"Two \*/"' "$T/walk.json"
-	grep -q '"name":"afterComma",[^}]*"doc":"After a comma. \*/"' \
+	grep -q '"name":"get",[^}]*"doc":"Two"' "$T/walk.json"
+	grep -q '"name":"afterComma",[^}]*"doc":"After a comma."' \
 	    "$T/walk.json"
-	grep -q '"name":"Exported",[^}]*"doc":"Exported[^"]*sibling. \*/"' \
+	grep -q '"name":"Exported",[^}]*"doc":"Exported[^"]*sibling."' \
 	    "$T/walk.json"
 	! grep -q '"name":"Later",[^}]*"doc"' "$T/walk.json"
 }
@@ -458,7 +458,7 @@ GO
 	done
 	# The docs (the table has none; the record's symbols do); `.` for
 	# an apostrophe.
-	grep -q '"name":"Open",[^}]*"doc":"/\* Open.s doc, \*/\\non two' \
+	grep -q '"name":"Open",[^}]*"doc":"Open.s doc,\\non two' \
 	    "$T/walk.json"
 	grep -q '"name":"Get",[^}]*"doc":"Get.s doc."' "$T/walk.json"
 	grep -q '"name":"Put",[^}]*"doc":"Put.s doc: the line before' \

@@ -244,6 +244,19 @@ map_files() {
 	    "$(map_files | grep -n '^src/use1.rs$' | cut -d: -f1)" ]
 }
 
+@test "repomap: doc comments: a crate's //! is not its first item's, a one-line /** */ ends before */" {
+	d=$BATS_TEST_TMPDIR/docs
+	mkdir -p "$d/src"
+	printf '//! The searcher crate.\n\n/// A searcher.\npub struct Searcher {\n    x: u32,\n}\n' >"$d/src/lib.rs"
+	printf '/// Runs it.\npub fn run(s: Searcher) -> u32 {\n    s.x\n}\n' >"$d/src/run.rs"
+	printf '/** A router. */\nfunction Router() {}\n/**\n * A route.\n **/\nfunction route() {}\n' >"$d/src/a.js"
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -e '.symbols[] | select(.name == "Searcher") | .doc == "A searcher."' <<<"$output"
+	jq -e '.symbols[] | select(.name == "run") | .doc == "Runs it."' <<<"$output"
+	jq -e '.symbols[] | select(.name == "Router") | .doc == "A router."' <<<"$output"
+	jq -e '.symbols[] | select(.name == "route") | .doc == "A route."' <<<"$output"
+}
+
 @test "repomap: a C header and its .c are one unit, the declaration shown once" {
 	run -0 "$REPO" -t 4000 https://github.com/acme/tool
 	jq -r .symbol_map <<<"$output" >"$T/map"
