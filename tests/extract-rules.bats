@@ -367,3 +367,15 @@ article_kept() {
 	[[ $output == *"Seconded on the wick"*"ready trimmed for a few coins."* ]]
 	[[ $output != *"answered Oct 16"* ]]
 }
+
+# An accordion's answers are hidden until their question is clicked
+# (style="display:none", the hidden attribute); a reader opens them, so
+# they are text.  What is hidden inside an answer, and a form's hidden
+# field note under a lone question, stay out.
+@test "extract rules: a FAQ's hidden answers (display:none, hidden) are kept" {
+	run -0 urlfetch --extract "$FIXTURES/extract-ex14/faq.html" --text
+	[[ $output == *"Can the lantern stand outside in the rain?"*ANSWERONE*"What oil does it burn?"*ANSWERTWO*"Is every lantern signed?"*ANSWERTHREE* ]]
+	[[ $output != *HIDDENINSIDE* ]]
+	[[ $output != *SCRIPTINSIDE* ]]
+	[[ $output != *FIELDNOTE* ]]
+}
