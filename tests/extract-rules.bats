@@ -379,3 +379,12 @@ article_kept() {
 	[[ $output != *SCRIPTINSIDE* ]]
 	[[ $output != *FIELDNOTE* ]]
 }
+
+# The carousel rule reads aria-roledescription as well as the class:
+# the page's shrinking before parsing must keep that attribute.
+@test "extract rules: a carousel named only by aria-roledescription, with prices, goes" {
+	run -0 urlfetch --extract "$FIXTURES/extract-ex14/roledescription.html" --text
+	[[ $output == *"Our harbour lantern is hand painted"*"quite the same."* ]]
+	[[ $output != *CARDONE* ]]
+	[[ $output != *CARDTHREE* ]]
+}
