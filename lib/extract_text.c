@@ -1068,6 +1068,29 @@ show_answers(struct ctx *c, struct uk_buf *b)
 }
 
 /*
+ * Whether s is a UUID and nothing else ("f2f260c3-bf1f-466a-b856-
+ * 6f031758a086"): a script's identifier, never words for a reader.  A
+ * shop writes them in spans hidden by its style sheet between the
+ * letters of "Sponsored", so that the label cannot be read as text.
+ */
+static int
+uuid_only(const char *s)
+{
+	static const int dash[] = { 8, 13, 18, 23 };
+	size_t k, d = 0;
+
+	for (k = 0; k < 36; k++) {
+		if (d < 4 && (int)k == dash[d]) {
+			if (s[k] != '-')
+				return 0;
+			d++;
+		} else if (!isxdigit((unsigned char)s[k]))
+			return 0;
+	}
+	return s[36] == '\0';
+}
+
+/*
  * Mark boilerplate by text: sections under a boilerplate heading, and
  * short lines of boilerplate (boiler_line) among the paragraphs.  Then
  * measure again.
@@ -1126,6 +1149,15 @@ uk_ex_mark_by_text(struct ctx *c)
 				changed = 1;
 				i = n->end - 1;
 				continue;
+			}
+			if (n->text == 36 && !(n->flags & F_PRE)) {
+				plain_text(c, i, &b, 64, 0);
+				if (uuid_only(b.buf)) {
+					skip_subtree(c, i, 0);
+					changed = 1;
+					i = n->end - 1;
+					continue;
+				}
 			}
 			if (is_heading(n->tag))
 				continue;

@@ -388,3 +388,13 @@ article_kept() {
 	[[ $output != *CARDONE* ]]
 	[[ $output != *CARDTHREE* ]]
 }
+
+# A UUID that is all an element's text is a script's identifier (a shop
+# hides them between the letters of "Sponsored"); one in a sentence is
+# the writer's and stays.
+@test "extract rules: an element that is only a UUID goes, a UUID in a sentence stays" {
+	run -0 urlfetch --extract "$FIXTURES/extract-ex14/uuid.html" --text
+	[[ $output == *"(ours was 3f2b1c9e-0d4a-4e8b-9c1f-2a6d7e8f9a0b), which the workshop keeps for repairs."* ]]
+	[[ $output != *f2f260c3* ]]
+	[[ $output != *16207F0D* ]]
+}
