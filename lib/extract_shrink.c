@@ -101,7 +101,8 @@ nests(const char *name)
 static int
 attr_kept(const char *name, size_t n)
 {
-	static const char *const keep[] = { "aria-hidden", "class", "content",
+	static const char *const keep[] = { "aria-hidden",
+		"aria-roledescription", "class", "content",
 		"datetime", "hidden", "id", "itemprop", "name", "property",
 		"rel", "role", "style", "type", "color", "face", "size",
 		"encoding", "action", "prompt", "lang", "xml:lang",

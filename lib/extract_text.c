@@ -24,6 +24,8 @@
 
 /* The prices that make a carousel one of products (product_carousel). */
 #define CAROUSEL_PRICES 3
+/* The longest question whose hidden answer comes back (show_answers). */
+#define ANSWER_ASK 200
 
 /*
  * Headings that open a section which is not the article: related and
@@ -925,6 +927,170 @@ member_count(struct ctx *c, int i, struct uk_buf *b)
 }
 
 /*
+ * Whether element g hides itself by its own attributes (the hidden
+ * attribute, aria-hidden, display:none or visibility:hidden in its
+ * style), as extract.c's boilerplate reads them.
+ */
+static int
+self_hidden(GumboNode *g)
+{
+	const char *s;
+	char b[256];
+	size_t k, n = 0;
+
+	if (uk_ex_attr(g, "hidden"))
+		return 1;
+	s = uk_ex_attr(g, "aria-hidden");
+	if (s && !strcasecmp(s, "true"))
+		return 1;
+	if (!(s = uk_ex_attr(g, "style")))
+		return 0;
+	for (k = 0; s[k] && n + 1 < sizeof(b); k++)
+		if (!isspace((unsigned char)s[k]))
+			b[n++] = (char)tolower((unsigned char)s[k]);
+	b[n] = '\0';
+	return strstr(b, "display:none") || strstr(b, "visibility:hidden");
+}
+
+/* Elements that stay out of an answer brought back (never text). */
+static int
+never_text(int tag)
+{
+	return tag == GUMBO_TAG_SCRIPT || tag == GUMBO_TAG_STYLE ||
+	    tag == GUMBO_TAG_TEMPLATE || tag == GUMBO_TAG_SVG ||
+	    tag == GUMBO_TAG_MATH || tag == GUMBO_TAG_IFRAME ||
+	    tag == GUMBO_TAG_OBJECT || tag == GUMBO_TAG_EMBED ||
+	    tag == GUMBO_TAG_CANVAS || tag == GUMBO_TAG_BUTTON ||
+	    tag == GUMBO_TAG_SELECT || tag == GUMBO_TAG_OPTION ||
+	    tag == GUMBO_TAG_TEXTAREA || tag == GUMBO_TAG_INPUT ||
+	    tag == GUMBO_TAG_NAV || tag == GUMBO_TAG_FORM ||
+	    tag == GUMBO_TAG_AUDIO || tag == GUMBO_TAG_VIDEO ||
+	    tag == GUMBO_TAG_NOSCRIPT;
+}
+
+/*
+ * Whether the element at q asks the question that the panel after it
+ * answers: a short visible line ending in a question mark.
+ */
+static int
+question(struct ctx *c, int q, struct uk_buf *b)
+{
+	if (c->n[q].flags & F_SKIP || c->n[q].text == 0 ||
+	    c->n[q].text > ANSWER_ASK)
+		return 0;
+	plain_text(c, q, b, 2 * ANSWER_ASK, 0);
+	while (b->len && isspace((unsigned char)b->buf[b->len - 1]))
+		b->len--;
+	return b->len && b->buf[b->len - 1] == '?';
+}
+
+/* Whether the answers at a and b sit in one list (show_answers). */
+static int
+same_list(struct ctx *c, int a, int b)
+{
+	int pa = c->n[a].parent, pb = c->n[b].parent;
+
+	return pa == pb || (pa > 0 && pb > 0 &&
+	    c->n[pa].parent == c->n[pb].parent);
+}
+
+/*
+ * An accordion's answers: a panel hidden until its question is clicked
+ * (<div class="faq-question">Q?</div><div class="faq-answer"
+ * style="display:none">A...</div>) is text a reader opens, not a part
+ * of the page kept from view.  The panel hidden by its own attributes
+ * right after a visible question comes back, but what inside it is
+ * never text or hidden by itself.  Returns whether any came back.
+ */
+static int
+show_answers(struct ctx *c, struct uk_buf *b)
+{
+	int i, j, q, p, back = 0, *ans = NULL, na = 0, nalloc = 0, k;
+
+	for (i = c->body + 1; i < c->nn; i++) {
+		struct nd *n = &c->n[i];
+
+		if (n->flags & F_TEXT || !(n->flags & F_SKIP) ||
+		    (p = n->parent) < 0 || c->n[p].flags & F_SKIP ||
+		    never_text(n->tag) || is_heading(n->tag) ||
+		    !self_hidden(n->g)) {
+			if (n->flags & F_SKIP)
+				i = n->end - 1;
+			continue;
+		}
+		/*
+		 * The element before it in its parent: up from the node
+		 * before it (the array is in document order), past text.
+		 */
+		for (q = i - 1; q > p; q--) {
+			while (c->n[q].parent != p)
+				q = c->n[q].parent;
+			if (!(c->n[q].flags & F_TEXT))
+				break;
+		}
+		if (q <= p || !question(c, q, b)) {
+			i = n->end - 1;
+			continue;
+		}
+		if (na == nalloc) {
+			nalloc = nalloc ? nalloc * 2 : 16;
+			ans = uk_xrealloc(ans, (size_t)nalloc * sizeof(*ans));
+		}
+		ans[na++] = i;
+		i = n->end - 1;
+	}
+	for (k = 0; k < na; k++) {
+		struct nd *n = &c->n[ans[k]];
+
+		i = ans[k];
+		/*
+		 * Questions come in a list: one alone (a form's "Where did
+		 * you see a lower price?" over its hidden field note) is no
+		 * FAQ.  Its neighbours in the list share its parent or
+		 * grandparent (each question and answer wrapped as an item).
+		 */
+		if (!(k > 0 && same_list(c, ans[k - 1], i)) &&
+		    !(k + 1 < na && same_list(c, i, ans[k + 1])))
+			continue;
+		n->flags &= ~(unsigned)F_SKIP;
+		for (j = i + 1; j < n->end; j++) {
+			if (!(c->n[j].flags & F_TEXT) &&
+			    (never_text(c->n[j].tag) || self_hidden(c->n[j].g))) {
+				j = c->n[j].end - 1;
+				continue;
+			}
+			c->n[j].flags &= ~(unsigned)F_SKIP;
+		}
+		back = 1;
+	}
+	free(ans);
+	return back;
+}
+
+/*
+ * Whether s is a UUID and nothing else ("f2f260c3-bf1f-466a-b856-
+ * 6f031758a086"): a script's identifier, never words for a reader.  A
+ * shop writes them in spans hidden by its style sheet between the
+ * letters of "Sponsored", so that the label cannot be read as text.
+ */
+static int
+uuid_only(const char *s)
+{
+	static const int dash[] = { 8, 13, 18, 23 };
+	size_t k, d = 0;
+
+	for (k = 0; k < 36; k++) {
+		if (d < 4 && (int)k == dash[d]) {
+			if (s[k] != '-')
+				return 0;
+			d++;
+		} else if (!isxdigit((unsigned char)s[k]))
+			return 0;
+	}
+	return s[36] == '\0';
+}
+
+/*
  * Mark boilerplate by text: sections under a boilerplate heading, and
  * short lines of boilerplate (boiler_line) among the paragraphs.  Then
  * measure again.
@@ -937,6 +1103,8 @@ uk_ex_mark_by_text(struct ctx *c)
 
 	if (!c->body)
 		return;
+	if (show_answers(c, &b))
+		uk_ex_measure(c);
 	body = c->n[c->body].text;
 	for (i = c->body + 1; i < c->nn; i++) {
 		struct nd *n = &c->n[i];
@@ -981,6 +1149,15 @@ uk_ex_mark_by_text(struct ctx *c)
 				changed = 1;
 				i = n->end - 1;
 				continue;
+			}
+			if (n->text == 36 && !(n->flags & F_PRE)) {
+				plain_text(c, i, &b, 64, 0);
+				if (uuid_only(b.buf)) {
+					skip_subtree(c, i, 0);
+					changed = 1;
+					i = n->end - 1;
+					continue;
+				}
 			}
 			if (is_heading(n->tag))
 				continue;

@@ -367,3 +367,34 @@ article_kept() {
 	[[ $output == *"Seconded on the wick"*"ready trimmed for a few coins."* ]]
 	[[ $output != *"answered Oct 16"* ]]
 }
+
+# An accordion's answers are hidden until their question is clicked
+# (style="display:none", the hidden attribute); a reader opens them, so
+# they are text.  What is hidden inside an answer, and a form's hidden
+# field note under a lone question, stay out.
+@test "extract rules: a FAQ's hidden answers (display:none, hidden) are kept" {
+	run -0 urlfetch --extract "$FIXTURES/extract-ex14/faq.html" --text
+	[[ $output == *"Can the lantern stand outside in the rain?"*ANSWERONE*"What oil does it burn?"*ANSWERTWO*"Is every lantern signed?"*ANSWERTHREE* ]]
+	[[ $output != *HIDDENINSIDE* ]]
+	[[ $output != *SCRIPTINSIDE* ]]
+	[[ $output != *FIELDNOTE* ]]
+}
+
+# The carousel rule reads aria-roledescription as well as the class:
+# the page's shrinking before parsing must keep that attribute.
+@test "extract rules: a carousel named only by aria-roledescription, with prices, goes" {
+	run -0 urlfetch --extract "$FIXTURES/extract-ex14/roledescription.html" --text
+	[[ $output == *"Our harbour lantern is hand painted"*"quite the same."* ]]
+	[[ $output != *CARDONE* ]]
+	[[ $output != *CARDTHREE* ]]
+}
+
+# A UUID that is all an element's text is a script's identifier (a shop
+# hides them between the letters of "Sponsored"); one in a sentence is
+# the writer's and stays.
+@test "extract rules: an element that is only a UUID goes, a UUID in a sentence stays" {
+	run -0 urlfetch --extract "$FIXTURES/extract-ex14/uuid.html" --text
+	[[ $output == *"(ours was 3f2b1c9e-0d4a-4e8b-9c1f-2a6d7e8f9a0b), which the workshop keeps for repairs."* ]]
+	[[ $output != *f2f260c3* ]]
+	[[ $output != *16207F0D* ]]
+}
