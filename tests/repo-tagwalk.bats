@@ -168,7 +168,9 @@ C
 }
 
 # make_rs_tree DIR: each form of Rust's patterns (upstream's and
-# rust_extra's), half of it, and a file of another language.
+# rust_extra's), half of it, and a file of another language.  Names in
+# macros' token trees, strings and comments are no tags: the walk does
+# not enter them (rs_opaque).
 make_rs_tree() {
 	local d=$1
 	mkdir -p "$d/src"
@@ -240,6 +242,11 @@ fn run(items: &[Point<u8>], table: &mut Table)
     table.insert(s.clone(), Vec::new());
     unsafe { COUNTER += 1; }
     compute(items.len());
+    let v = vec![Point::new(1), hidden(2), Fake { x: 1 }.draw()];
+    let t = "fn fake() { Fake::new() }";
+    let r = r#"struct Raw; raw()"#;
+    /* struct Hidden; hidden(); */
+    assert!(matches!(s.as_str(), "x"), "{}", Entry::name(v, t, r));
     Ok(())
 }
 
