@@ -851,7 +851,7 @@ struct pysyms {
 	TSSymbol ident, assignment, opassign, exprstmt, module, classdef,
 	    funcdef, call, attribute, type, generic, typeparam, arglist,
 	    decorator, dotted, fromimport, aliased, tuple, except, raise,
-	    import;
+	    import, string;
 	TSFieldId left, name, function, attribute_f, superclasses, arguments;
 	unsigned char *binding; /* per symbol: is_binding_parent */
 	uint32_t nsyms;
@@ -884,6 +884,7 @@ pys_init(void)
 	pys.opassign = lang_sym(l, "augmented_assignment");
 	pys.exprstmt = lang_sym(l, "expression_statement");
 	pys.module = lang_sym(l, "module");
+	pys.string = lang_sym(l, "string");
 	pys.classdef = lang_sym(l, "class_definition");
 	pys.funcdef = lang_sym(l, "function_definition");
 	pys.call = lang_sym(l, "call");
@@ -1213,7 +1214,7 @@ static const char *const c_captures[] = { "name", "definition.class",
 
 static struct {
 	TSSymbol tident, ident, fident, strlit, structs, unions, decl, funcdecl,
-	    typedef_, enums, call, fieldexpr, macro, include;
+	    typedef_, enums, call, fieldexpr, macro, include, charlit;
 	TSFieldId name, body, type, declarator, function, field, path;
 } cs;
 static pthread_once_t cs_once = PTHREAD_ONCE_INIT;
@@ -1232,6 +1233,7 @@ cs_init(void)
 	cs.ident = lang_sym(l, "identifier");
 	cs.fident = lang_sym(l, "field_identifier");
 	cs.strlit = lang_sym(l, "string_literal");
+	cs.charlit = lang_sym(l, "char_literal");
 	cs.structs = lang_sym(l, "struct_specifier");
 	cs.unions = lang_sym(l, "union_specifier");
 	cs.decl = lang_sym(l, "declaration");
@@ -1420,8 +1422,11 @@ rs_wants_field(TSSymbol t, TSSymbol parent)
  * instructions).
  */
 static int
-rs_opaque(TSSymbol t)
+rs_opaque(const struct filectx *fc, const struct walkframe *f)
 {
+	TSSymbol t = f->sym;
+
+	(void)fc;
 	return t == rss.tokentree || t == rss.linecomment ||
 	    t == rss.blockcomment || t == rss.string || t == rss.rawstring;
 }
@@ -1602,7 +1607,7 @@ static struct {
 	TSSymbol ident, propident, method, class_, classdecl, funcexpr,
 	    funcdecl, gen, gendecl, lexical, vardecl, declarator, arrow, assign,
 	    member, pair, call, arguments, string, new_, export, import,
-	    importspec, number, undefined, null, binary;
+	    importspec, number, undefined, null, binary, regex;
 	TSFieldId name, value, left, right, key, function, property,
 	    arguments_f, constructor, source;
 	unsigned char *fielded; /* per symbol: its children's fields asked */
@@ -1645,6 +1650,7 @@ jss_init(void)
 	jss.call = lang_sym(l, "call_expression");
 	jss.arguments = lang_sym(l, "arguments");
 	jss.string = lang_sym(l, "string");
+	jss.regex = lang_sym(l, "regex");
 	jss.new_ = lang_sym(l, "new_expression");
 	jss.export = lang_sym(l, "export_statement");
 	jss.import = lang_sym(l, "import_statement");
@@ -1916,7 +1922,7 @@ static const char *const go_captures[] = { "name", "definition.function",
 
 static struct {
 	TSSymbol ident, fident, tident, funcdecl, methoddecl, call, paren,
-	    selector, typespec;
+	    selector, typespec, str, rawstr;
 	TSFieldId name, function, field;
 	struct docsyms doc;
 } gos;
@@ -1940,6 +1946,8 @@ gos_init(void)
 	gos.paren = lang_sym(l, "parenthesized_expression");
 	gos.selector = lang_sym(l, "selector_expression");
 	gos.typespec = lang_sym(l, "type_spec");
+	gos.str = lang_sym(l, "interpreted_string_literal");
+	gos.rawstr = lang_sym(l, "raw_string_literal");
 	gos.name = lang_field(l, "name");
 	gos.function = lang_field(l, "function");
 	gos.field = lang_field(l, "field");
@@ -1997,6 +2005,48 @@ go_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
 	}
 }
 
+/*
+ * The nodes each walk does not enter (see rs_opaque): strings, whose
+ * pieces no pattern names, and JavaScript's regular expressions.  Not
+ * Python's f-strings, nor JavaScript's template strings: their
+ * interpolations hold expressions.
+ */
+static int
+py_opaque(const struct filectx *fc, const struct walkframe *f)
+{
+	uint32_t a;
+
+	if (f->sym != pys.string)
+		return 0;
+	/* Its prefix: only r, b and u (no f) before the quote. */
+	for (a = ts_node_start_byte(f->node);
+	     a < fc->len && fc->text[a] != '"' && fc->text[a] != '\''; a++)
+		if (!strchr("rRbBuU", fc->text[a]) || !fc->text[a])
+			return 0;
+	return 1;
+}
+
+static int
+c_opaque(const struct filectx *fc, const struct walkframe *f)
+{
+	(void)fc;
+	return f->sym == cs.strlit || f->sym == cs.charlit;
+}
+
+static int
+js_opaque(const struct filectx *fc, const struct walkframe *f)
+{
+	(void)fc;
+	return f->sym == jss.string || f->sym == jss.regex;
+}
+
+static int
+go_opaque(const struct filectx *fc, const struct walkframe *f)
+{
+	(void)fc;
+	return f->sym == gos.str || f->sym == gos.rawstr;
+}
+
 /* A language whose tags are walked, not queried. */
 struct walklang {
 	const struct wpat *pats;
@@ -2012,19 +2062,19 @@ struct walklang {
 	 * none such); a node with an error below it is entered all the
 	 * same, since error recovery may put any node there.
 	 */
-	int (*opaque)(TSSymbol);
+	int (*opaque)(const struct filectx *, const struct walkframe *);
 };
 
 static const struct walklang py_walk = { py_pats, py_captures, &pys_once,
-	pys_init, py_wants_field, py_visit, NULL };
+	pys_init, py_wants_field, py_visit, py_opaque };
 static const struct walklang c_walk = { c_pats, c_captures, &cs_once, cs_init,
-	c_wants_field, c_visit, NULL };
+	c_wants_field, c_visit, c_opaque };
 static const struct walklang rs_walk = { rs_pats, rs_captures, &rss_once,
 	rss_init, rs_wants_field, rs_visit, rs_opaque };
 static const struct walklang js_walk = { js_pats, js_captures, &jss_once,
-	jss_init, js_wants_field, js_visit, NULL };
+	jss_init, js_wants_field, js_visit, js_opaque };
 static const struct walklang go_walk = { go_pats, go_captures, &gos_once,
-	gos_init, go_wants_field, go_visit, NULL };
+	gos_init, go_wants_field, go_visit, go_opaque };
 
 /* The walked languages, by index in uk_symlangs. */
 static const struct walklang *
@@ -2074,7 +2124,7 @@ walk_tree(struct filectx *fc, const struct walklang *wl, struct tag **tags,
 	for (;;) {
 		struct walkframe *f = &fr[depth - 1];
 
-		if (!(wl->opaque && wl->opaque(f->sym) &&
+		if (!(wl->opaque && wl->opaque(fc, f) &&
 			!ts_node_has_error(f->node)) &&
 		    ts_tree_cursor_goto_first_child(&c)) {
 			GROW(fr, depth, afr);
