@@ -22,6 +22,7 @@
 struct sitem {
 	const char *path, *text;
 	size_t len;
+	size_t cost; /* what parsing it may take, in bytes of parsing */
 	int li;
 	int lex; /* only evidence: lexed, not parsed */
 	char hash[65]; /* with a tag cache: the text's SHA-256, else "" */
@@ -33,7 +34,12 @@ struct uk_symbols_stream {
 	struct uk_symbols *s;
 	struct sitem *items; /* grows: read and written under lock */
 	size_t n, a;
-	size_t next;   /* the first item no worker took */
+	/*
+	 * The items no worker took, as a heap: the costliest first, then
+	 * the first handed over (under lock).
+	 */
+	size_t *heap;
+	size_t nheap, aheap;
 	size_t ndone;  /* items done */
 	size_t merged; /* items added to s, in order (caller's thread) */
 	int closed, cancel;
@@ -60,6 +66,64 @@ processors(void)
 	return c > 0 ? (int)c : 1;
 }
 
+/*
+ * Whether item i goes to a worker before item j.  Largest first: a large
+ * file taken last would keep one thread parsing while the other has
+ * nothing left (syn's expr.rs and item.rs, 120 KB each, come late in its
+ * archive).  Lexing costs a small part of what parsing does.
+ */
+static int
+heap_before(const struct uk_symbols_stream *st, size_t i, size_t j)
+{
+	size_t ci = st->items[i].cost, cj = st->items[j].cost;
+
+	return ci != cj ? ci > cj : i < j;
+}
+
+/* Add item i to the heap (lock held). */
+static void
+heap_push(struct uk_symbols_stream *st, size_t i)
+{
+	size_t k;
+
+	if (st->nheap == st->aheap) {
+		st->aheap = st->aheap ? 2 * st->aheap : 256;
+		st->heap = uk_xrealloc(st->heap, st->aheap * sizeof(*st->heap));
+	}
+	for (k = st->nheap++; k > 0; k = (k - 1) / 2) {
+		size_t up = st->heap[(k - 1) / 2];
+
+		if (!heap_before(st, i, up))
+			break;
+		st->heap[k] = up;
+	}
+	st->heap[k] = i;
+}
+
+/* Take the first item off the heap (lock held, the heap not empty). */
+static size_t
+heap_pop(struct uk_symbols_stream *st)
+{
+	size_t top = st->heap[0], last = st->heap[--st->nheap], k = 0;
+
+	for (;;) {
+		size_t c = 2 * k + 1;
+
+		if (c >= st->nheap)
+			break;
+		if (c + 1 < st->nheap &&
+		    heap_before(st, st->heap[c + 1], st->heap[c]))
+			c++;
+		if (!heap_before(st, st->heap[c], last))
+			break;
+		st->heap[k] = st->heap[c];
+		k = c;
+	}
+	if (st->nheap)
+		st->heap[k] = last;
+	return top;
+}
+
 /* No more items: workers end when the queue is empty. */
 static void
 stream_close(struct uk_symbols_stream *st)
@@ -78,19 +142,13 @@ stream_work(struct uk_symbols_stream *st, struct symworker *w, int wait)
 	size_t i;
 
 	pthread_mutex_lock(&st->lock);
-	for (;;) {
-		/* Items from the tag cache are done when they are added. */
-		while (st->next < st->n && st->items[st->next].done)
-			st->next++;
-		if (st->next < st->n || !wait || st->closed || st->cancel)
-			break;
+	while (!st->nheap && wait && !st->closed && !st->cancel)
 		pthread_cond_wait(&st->more, &st->lock);
-	}
-	if (st->next >= st->n || st->cancel) {
+	if (!st->nheap || st->cancel) {
 		pthread_mutex_unlock(&st->lock);
 		return 0;
 	}
-	i = st->next++;
+	i = heap_pop(st);
 	it = st->items[i];
 	pthread_mutex_unlock(&st->lock);
 	uk_symtags_file(st->s, w, it.li, it.lex, it.path, it.text, it.len,
@@ -239,10 +297,14 @@ uk_symbols_stream_add(struct uk_symbols_stream *st, const char *path,
 	it->li = li;
 	it->lex = lex;
 	memcpy(it->hash, hash, sizeof(hash));
+	it->cost = lex ? len / 64 : len;
+	/* An item from the tag cache is done when it is added. */
 	if (hit) {
 		it->res = res;
 		it->done = 1;
 		st->ndone++;
+	} else {
+		heap_push(st, st->n - 1);
 	}
 	pthread_cond_signal(&st->more);
 	pthread_mutex_unlock(&st->lock);
@@ -262,6 +324,7 @@ stream_free(struct uk_symbols_stream *st)
 	for (k = st->merged; k < st->n; k++)
 		uk_symtags_release(&st->items[k].res);
 	free(st->items);
+	free(st->heap);
 	pthread_cond_destroy(&st->more);
 	pthread_cond_destroy(&st->done);
 	pthread_mutex_destroy(&st->lock);
