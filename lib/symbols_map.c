@@ -377,9 +377,26 @@ static size_t
 choose(const struct symtab *t, const struct uk_symbols_opts *o, uint32_t *order,
     size_t n, const char *top, struct uk_buf *b)
 {
-	size_t lo = 0, hi = n, mid, pre, lo2, used, used2;
+	size_t lo = 0, hi = n, mid, step, pre, lo2, used, used2;
 	uint32_t *alt;
 
+	if (o->budget < 0)
+		return n;
+	/*
+	 * Galloping, then bisecting: prefixes of 1, 2, 4... definitions
+	 * until one does not fit, then the longest that fits between.  A
+	 * bisection over all n first rendered and counted half of a big
+	 * tree's definitions (syn's map spent 33 of its 55 million
+	 * instructions here); now no render is much over twice the budget.
+	 */
+	for (step = 1; lo < n; step *= 2) {
+		mid = n - lo > step ? lo + step : n;
+		if (!fits(t, o, order, mid, top, b)) {
+			hi = mid - 1;
+			break;
+		}
+		lo = mid;
+	}
 	while (lo < hi) {
 		mid = lo + (hi - lo + 1) / 2;
 		if (fits(t, o, order, mid, top, b))
@@ -387,8 +404,6 @@ choose(const struct symtab *t, const struct uk_symbols_opts *o, uint32_t *order,
 		else
 			hi = mid - 1;
 	}
-	if (o->budget < 0)
-		return lo;
 	alt = uk_xcalloc(n + 1, sizeof(*alt));
 	memcpy(alt, order, n * sizeof(*alt));
 	pre = lo;
