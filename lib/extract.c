@@ -748,6 +748,13 @@ block_of(struct ctx *c, int i)
  */
 #define HEAD_PROSE 80
 
+/*
+ * The longest line of links at the end of the selection that tail_links
+ * sets aside (a teaser's title; the "paragraph that is only a link" of
+ * extract_text.c is under 150 characters too).
+ */
+#define TAIL_LINK 150
+
 /* The start tags in s[0..len) (after shrink: no comments or scripts). */
 static size_t
 count_elements(const char *s, size_t len)
@@ -1124,6 +1131,8 @@ sel_emit(struct ctx *c, int i, struct writer *w)
 	if (c->dry) {
 		if (c->first < 0 || i < c->first)
 			c->first = i;
+		if (c->n[i].end > c->last)
+			c->last = c->n[i].end;
 		return;
 	}
 	uk_ex_emit(c, i, w, 1);
@@ -1314,6 +1323,53 @@ lead_emit(struct ctx *c, int first, int kind, struct writer *w)
 			c->n[i].flags &= ~(unsigned)(F_SKIP | F_LEAD);
 }
 
+/* Whether the element at i holds no block with text but line breaks. */
+static int
+leaf_block(struct ctx *c, int i)
+{
+	int j;
+
+	for (j = i + 1; j < c->n[i].end; j++)
+		if (!(c->n[j].flags & (F_TEXT | F_SKIP)) &&
+		    c->n[j].flags & F_BLOCK && c->n[j].tag != GUMBO_TAG_BR &&
+		    c->n[j].text > 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * The lines of links that end the selection [first, last): from its
+ * end backwards, each block of text (a paragraph, an item) under
+ * TAIL_LINK characters that is nine tenths links is set aside, up to
+ * the first other block.  After the article's last words, a link
+ * standing alone is another page's title ("Read also", a teaser, a
+ * link to the forum's thread); within the text, extract_text.c's rule
+ * for a link among prose takes them.  A block inside a link (a card
+ * whose link holds a heading and a paragraph) is no line of links and
+ * ends the walk (measured: 2 more boilerplate snippets of the article
+ * set kept than without the exception).  Once done, the selection ends
+ * in a block that is no link, so a second pass (Markdown) changes
+ * nothing.
+ */
+static void
+tail_links(struct ctx *c, int first, int last)
+{
+	int i, j;
+
+	for (i = last - 1; i > first; i--) {
+		struct nd *n = &c->n[i];
+
+		if (n->flags & (F_TEXT | F_SKIP) || !(n->flags & F_BLOCK) ||
+		    n->text <= 0 || !leaf_block(c, i))
+			continue;
+		if (n->text >= TAIL_LINK || n->link * 10 < n->text * 9 ||
+		    n->flags & F_INLINK)
+			break;
+		for (j = i; j < n->end; j++)
+			c->n[j].flags |= F_SKIP;
+	}
+}
+
 static void
 select_emit(struct ctx *c, int best, struct writer *w)
 {
@@ -1321,8 +1377,11 @@ select_emit(struct ctx *c, int best, struct writer *w)
 
 	c->dry = 1;
 	c->first = -1;
+	c->last = -1;
 	kind = select_body(c, best, w);
 	c->dry = 0;
+	if (c->first > 0)
+		tail_links(c, c->first, c->last);
 	if (c->first > 0)
 		lead_emit(c, c->first, kind, w);
 	select_body(c, best, w);

@@ -273,3 +273,17 @@ try 'urlfetch --help'" ]
 	[[ $output != *"walking bus"* ]]
 	[[ $output != *"bakery"* ]]
 }
+
+@test "extract: the lines of links that end the article are set aside" {
+	# After the article's last words, links standing alone are other
+	# pages' titles; the last one is beside no prose.
+	run -0 urlfetch --extract "$FIXTURES/extract-ex13/tail-links.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == "Night trains return to the northern line"* ]]
+	[[ $output == *"a hotel night and a flight together." ]]
+	[[ $output != *"beautiful stations"* ]]
+	run -0 urlfetch --extract "$FIXTURES/extract-ex13/tail-links.html" -f markdown --text
+	[ "$status" -eq 0 ]
+	[[ $output == *"a hotel night and a flight together." ]]
+	[[ $output != *"beautiful stations"* ]]
+}
