@@ -13,9 +13,11 @@
  * (MAX_ELEMENTS).  Boilerplate is marked first: navigation, footers,
  * asides, captions, forms' inputs, hidden elements, and elements whose
  * class or id says menu, sidebar, cookie, share, comments, customer
- * reviews, teaser, caption, credit, author and the like (class_verdict),
- * unless such an element holds a <main> or <article> or most of the
- * page's plain text (a "has-sidebar" wrapper), or is an article's own
+ * reviews, teaser, caption, credit, author and the like (class_verdict)
+ * or that the site does not print ("no-print"), unless such an element
+ * holds a <main> or <article> or most of the page's plain text (a
+ * "has-sidebar" wrapper; not one that says related stories, comments or
+ * cookies), or is an article's own
  * <header> ("article-header") holding its <h1> and standfirst.  Then by
  * what the page says (extract_text.c): sections under a heading such as
  * "Related articles", "Comments", "Customer reviews", "Customers also bought",
@@ -237,9 +239,27 @@ static const char *const neg_word[] = { "nav", "menu", "ad", "ads", "share",
 	"print-only", "rss", "login", "search", "meta", "pager", "byline",
 	"tagline", "most-popular", "more-stories", "read-more", "readmore",
 	"banner", NULL };
-/* Substrings of class or id that name a box beside the text (box_last). */
+/*
+ * Substrings of class or id that name a box beside the text (box_last);
+ * "bildunter" is German's caption ("Bildunterschrift", "Bilduntertitel").
+ */
 static const char *const box_sub[] = { "teaser", "caption", "credit",
-	"author", "reviews", NULL };
+	"author", "reviews", "bildunter", NULL };
+/*
+ * Whole words that name such a box: an image's "legend" (as a word only:
+ * "grundlegende" in an id made of a headline's words is none).
+ */
+static const char *const box_word[] = { "legend", NULL };
+/*
+ * Whole words of class or id by which a site says an element is not
+ * part of its text: not printed (print style sheets keep the article
+ * and drop the rest), or kept from its search index ("nocontent").
+ * Stronger than the content words of its other classes.
+ */
+static const char *const noprint_word[] = { "noprint", "no-print",
+	"hidden-print", "d-print-none", "print-hide", "hide-print",
+	"print-none", "donotprint", "dontprint", "not-print", "nocontent",
+	NULL };
 /* Substrings that keep an element whatever else its class says. */
 static const char *const pos_sub[] = { "article", "content", "main", "post",
 	"entry", "body", "text", "story", "hentry", "blog", "prose", "markdown",
@@ -447,6 +467,14 @@ box_last(const char *tok)
 		for (q = tok; (q = strstr(q, box_sub[k])); q++)
 			if (q - tok > at)
 				at = (int)(q - tok);
+	for (k = 0; box_word[k]; k++) {
+		size_t n = strlen(box_word[k]);
+
+		for (q = tok; (q = strstr(q, box_word[k])); q++)
+			if ((q == tok || !isalnum((unsigned char)q[-1])) &&
+			    !isalnum((unsigned char)q[n]) && q - tok > at)
+				at = (int)(q - tok);
+	}
 	return at;
 }
 
@@ -518,6 +546,7 @@ static int
 boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 {
 	const char *s;
+	int k;
 
 	if (uk_ex_attr(g, "hidden"))
 		return 1;
@@ -536,15 +565,30 @@ boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 		!strcasecmp(s, "dialog") || !strcasecmp(s, "alertdialog") ||
 		!strcasecmp(s, "tablist")))
 		return 1;
+	if (tag == GUMBO_TAG_P) {
+		/*
+		 * A paragraph's classes are mostly its style ("lead",
+		 * "text-center"): only names of a box beside the text
+		 * count (an image's caption or credit, a disclaimer).
+		 */
+		class_id(g, ci);
+		if (ci->len < 2 || (!strstr(ci->buf, "caption") &&
+			!strstr(ci->buf, "credit") &&
+			!strstr(ci->buf, "disclaimer")))
+			return 0;
+		return class_verdict(ci->buf);
+	}
 	if (tag == GUMBO_TAG_BODY || tag == GUMBO_TAG_HTML ||
 	    tag == GUMBO_TAG_ARTICLE || tag == GUMBO_TAG_MAIN ||
 	    tag == GUMBO_TAG_TABLE || tag == GUMBO_TAG_TBODY ||
-	    tag == GUMBO_TAG_TR || tag == GUMBO_TAG_TD || tag == GUMBO_TAG_P ||
-	    tag == GUMBO_TAG_PRE)
+	    tag == GUMBO_TAG_TR || tag == GUMBO_TAG_TD || tag == GUMBO_TAG_PRE)
 		return 0;
 	class_id(g, ci);
 	if (ci->len < 2)
 		return 0;
+	for (k = 0; noprint_word[k]; k++)
+		if (uk_ex_has_word(ci->buf, noprint_word[k]))
+			return 2;
 	return class_verdict(ci->buf);
 }
 
@@ -704,6 +748,13 @@ block_of(struct ctx *c, int i)
  */
 #define HEAD_PROSE 80
 
+/*
+ * The longest line of links at the end of the selection that tail_links
+ * sets aside (a teaser's title; the "paragraph that is only a link" of
+ * extract_text.c is under 150 characters too).
+ */
+#define TAIL_LINK 150
+
 /* The start tags in s[0..len) (after shrink: no comments or scripts). */
 static size_t
 count_elements(const char *s, size_t len)
@@ -831,7 +882,13 @@ confirm_boilerplate(struct ctx *c)
 
 		if (!(n->flags & F_BOIL) || n->flags & F_SKIP)
 			continue;
-		if ((n->text - n->link) * 10 > total * 4)
+		/*
+		 * Class names that say related stories, comments or
+		 * cookies are believed however much the element holds
+		 * (a long list of teasers under a short article).
+		 */
+		if (!(n->flags & F_STRONG) &&
+		    (n->text - n->link) * 10 > total * 4)
 			keep = 1;
 		for (j = i + 1; j < n->end && !keep; j++) {
 			const char *role;
@@ -1074,6 +1131,8 @@ sel_emit(struct ctx *c, int i, struct writer *w)
 	if (c->dry) {
 		if (c->first < 0 || i < c->first)
 			c->first = i;
+		if (c->n[i].end > c->last)
+			c->last = c->n[i].end;
 		return;
 	}
 	uk_ex_emit(c, i, w, 1);
@@ -1264,6 +1323,53 @@ lead_emit(struct ctx *c, int first, int kind, struct writer *w)
 			c->n[i].flags &= ~(unsigned)(F_SKIP | F_LEAD);
 }
 
+/* Whether the element at i holds no block with text but line breaks. */
+static int
+leaf_block(struct ctx *c, int i)
+{
+	int j;
+
+	for (j = i + 1; j < c->n[i].end; j++)
+		if (!(c->n[j].flags & (F_TEXT | F_SKIP)) &&
+		    c->n[j].flags & F_BLOCK && c->n[j].tag != GUMBO_TAG_BR &&
+		    c->n[j].text > 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * The lines of links that end the selection [first, last): from its
+ * end backwards, each block of text (a paragraph, an item) under
+ * TAIL_LINK characters that is nine tenths links is set aside, up to
+ * the first other block.  After the article's last words, a link
+ * standing alone is another page's title ("Read also", a teaser, a
+ * link to the forum's thread); within the text, extract_text.c's rule
+ * for a link among prose takes them.  A block inside a link (a card
+ * whose link holds a heading and a paragraph) is no line of links and
+ * ends the walk (measured: 2 more boilerplate snippets of the article
+ * set kept than without the exception).  Once done, the selection ends
+ * in a block that is no link, so a second pass (Markdown) changes
+ * nothing.
+ */
+static void
+tail_links(struct ctx *c, int first, int last)
+{
+	int i, j;
+
+	for (i = last - 1; i > first; i--) {
+		struct nd *n = &c->n[i];
+
+		if (n->flags & (F_TEXT | F_SKIP) || !(n->flags & F_BLOCK) ||
+		    n->text <= 0 || !leaf_block(c, i))
+			continue;
+		if (n->text >= TAIL_LINK || n->link * 10 < n->text * 9 ||
+		    n->flags & F_INLINK)
+			break;
+		for (j = i; j < n->end; j++)
+			c->n[j].flags |= F_SKIP;
+	}
+}
+
 static void
 select_emit(struct ctx *c, int best, struct writer *w)
 {
@@ -1271,8 +1377,11 @@ select_emit(struct ctx *c, int best, struct writer *w)
 
 	c->dry = 1;
 	c->first = -1;
+	c->last = -1;
 	kind = select_body(c, best, w);
 	c->dry = 0;
+	if (c->first > 0)
+		tail_links(c, c->first, c->last);
 	if (c->first > 0)
 		lead_emit(c, c->first, kind, w);
 	select_body(c, best, w);

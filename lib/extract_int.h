@@ -46,7 +46,8 @@ struct ctx {
 	struct nd *n;
 	int nn, alloc;
 	int body;
-	int dry, first; /* select_emit's dry run: where the selection starts */
+	/* select_emit's dry run: where the selection starts, where it ends */
+	int dry, first, last;
 	struct uk_extract *x;
 	/* Metadata candidates, by preference. */
 	char *og_title, *title, *h1, *tw_title;

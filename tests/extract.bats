@@ -237,3 +237,53 @@ try 'urlfetch --help'" ]
 	[[ $output != *"Essays"* ]]
 	[[ $output != *"written by hand"* ]]
 }
+
+@test "extract: a paragraph whose class says caption is set aside" {
+	# A <p>'s classes are mostly its style and are not read, but for
+	# the names of a box beside the text: an image's caption.
+	run -0 urlfetch --extract "$FIXTURES/extract-ex13/boxes.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == *"leaving the mill standing beside a dry channel."* ]]
+	[[ $output != *"planted with willows"* ]]
+}
+
+@test "extract: an image's legend and Bildunterschrift are captions" {
+	run -0 urlfetch --extract "$FIXTURES/extract-ex13/boxes.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == *"as the mill prospered."* ]]
+	[[ $output != *"The old mill in 1912"* ]]
+	[[ $output != *"seen from the church tower"* ]]
+}
+
+@test "extract: what the site does not print (class no-print) is set aside" {
+	run -0 urlfetch --extract "$FIXTURES/extract-ex13/boxes.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == *"in its new place."* ]]
+	[[ $output == *"was built for water." ]]
+	[[ $output != *"write to the editors"* ]]
+}
+
+@test "extract: recommended stories are set aside however much text they hold" {
+	# The box of teasers holds more than the note: its class, which
+	# says recommendations, is believed all the same.
+	run -0 urlfetch --extract "$FIXTURES/extract-ex13/related-large.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == "A short note on the library's new hours"* ]]
+	[[ $output == *"with the same staff at the desk." ]]
+	[[ $output != *"walking bus"* ]]
+	[[ $output != *"bakery"* ]]
+}
+
+@test "extract: the lines of links that end the article are set aside" {
+	# After the article's last words, links standing alone are other
+	# pages' titles; the last one is beside no prose.
+	run -0 urlfetch --extract "$FIXTURES/extract-ex13/tail-links.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == "Night trains return to the northern line"* ]]
+	[[ $output == *"a hotel night and a flight together." ]]
+	[[ $output != *"beautiful stations"* ]]
+	run -0 urlfetch --extract "$FIXTURES/extract-ex13/tail-links.html" -f markdown --text
+	[ "$status" -eq 0 ]
+	[[ $output == *"a hotel night and a flight together." ]]
+	[[ $output != *"beautiful stations"* ]]
+}
