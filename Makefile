@@ -73,7 +73,12 @@ UBSAN_STATIC := $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null)),,-
 override LDFLAGS += -fsanitize=$(SANITIZE) -Wl,--as-needed $(UBSAN_STATIC)
 BUILD = build-san
 endif
-override CPPFLAGS += -Ilib $(shell $(PKG_CONFIG) --cflags $(ALL_PKGS) 2>/dev/null)
+# Asked of pkg-config once, when the Makefile is read: CPPFLAGS is expanded
+# at every compile, and with the $(shell) in it each expansion ran
+# pkg-config again (70 runs for one `make -n` of a program, which
+# scripts/modules does for each).
+PKG_CPPFLAGS := $(shell $(PKG_CONFIG) --cflags $(ALL_PKGS) 2>/dev/null)
+override CPPFLAGS += -Ilib $(PKG_CPPFLAGS)
 DEPFLAGS = -MMD -MP
 
 LIB_SRC := $(wildcard lib/*.c)

@@ -16,17 +16,53 @@ setup_file() {
 	    2>"$d/srv.log" &
 	echo $! >"$d/srv.pid"
 	for _ in $(seq 1 600); do
-		port=$(head -n 1 "$d/srv.port" 2>/dev/null || :)
+		{ read -r port <"$d/srv.port"; } 2>/dev/null || :
 		[ -n "$port" ] && break
-		sleep 0.05
+		nap 0.05
 	done
+	nap_done
 	[ -n "$port" ] || return 1
 	export PW_PORT=$port
 	export B="http://127.0.0.1:$port"
+	# The attached tests' browser, the user's own: one for the file, as
+	# in pwfetch.bats (a start is some 3.5 s of CPU).  Started as a user
+	# would (not by pwfetch, so not behind its proxy), without the
+	# address bar's popup, which costs a third of a start's CPU and
+	# nothing here looks at (lib/browser.c).  Each test's servers have
+	# ports of their own, so nothing an earlier test left running in it
+	# could reach them.
+	[ -x "$CHROMIUM" ] || return 0
+	mkdir -p "$d/prof"
+	HOME=$d XDG_CONFIG_HOME=$d XDG_CACHE_HOME=$d "$CHROMIUM" --headless \
+	    --no-sandbox --disable-gpu --no-first-run \
+	    --disable-background-networking --disable-component-update \
+	    --disable-dev-shm-usage --disable-features=WebUIOmniboxPopup \
+	    --user-data-dir="$d/prof" \
+	    --remote-debugging-port=0 about:blank >"$d/chromium.log" 2>&1 &
+	echo $! >"$d/chromium.pid"
+	for _ in $(seq 1 600); do
+		[ -s "$d/prof/DevToolsActivePort" ] && break
+		nap 0.05
+	done
+	nap_done
+	port=$(head -n 1 "$d/prof/DevToolsActivePort")
+	[ -n "$port" ] || return 1
+	export A="http://127.0.0.1:$port"
 }
 
 teardown_file() {
-	kill "$(cat "$BATS_FILE_TMPDIR/srv.pid")" 2>/dev/null || true
+	local d=$BATS_FILE_TMPDIR pid
+	for f in chromium srv; do
+		[ -e "$d/$f.pid" ] || continue
+		pid=$(cat "$d/$f.pid")
+		kill "$pid" 2>/dev/null || true
+		for _ in $(seq 1 100); do
+			kill -0 "$pid" 2>/dev/null || break
+			nap 0.05
+		done
+		nap_done
+		kill -KILL "$pid" 2>/dev/null || true
+	done
 }
 
 setup() {
@@ -129,41 +165,24 @@ sec_url() {
 	no_browser_left
 }
 
-# own_browser: a Chromium of this test's own, started as a user would
-# (not by pwfetch, so not behind its proxy); sets A to its DevTools address.
-# Without the address bar's popup, which costs a third of a start's CPU
-# and nothing here looks at (lib/browser.c).
-own_browser() {
-	mkdir -p "$T/prof"
-	HOME=$T XDG_CONFIG_HOME=$T XDG_CACHE_HOME=$T "$CHROMIUM" --headless \
-	    --no-sandbox --disable-gpu --no-first-run \
-	    --disable-background-networking --disable-component-update \
-	    --disable-dev-shm-usage --disable-features=WebUIOmniboxPopup \
-	    --user-data-dir="$T/prof" \
-	    --remote-debugging-port=0 about:blank >"$T/chromium.log" 2>&1 &
-	echo $! >"$T/chromium.pid"
-	for _ in $(seq 1 600); do
-		[ -s "$T/prof/DevToolsActivePort" ] && break
-		sleep 0.05
-	done
-	A="http://127.0.0.1:$(head -n 1 "$T/prof/DevToolsActivePort")"
-}
+# The attached tests use $A, a Chromium of the user's own (setup_file):
+# not started by pwfetch, so not behind its proxy.
 
-# user_tab URL: open a tab at URL in own_browser's default context, as the
+# user_tab URL: open a tab at URL in $A's default context, as the
 # user would, and wait until it has loaded (it has a title of its own).
 user_tab() {
 	curl -s -X PUT "$A/json/new?$1" >/dev/null
 	for _ in $(seq 1 400); do
 		curl -s "$A/json/list" | jq -e --arg u "$1" \
 		    'any(.[]; .type == "page" and .url == $u and .title != "" and .title != $u)' \
-		    >/dev/null && return 0
-		sleep 0.05
+		    >/dev/null && { nap_done; return 0; }
+		nap 0.05
 	done
+	nap_done
 	return 1
 }
 
 @test "attached (--connect) fetch: workers, a service worker and a cross-site frame reach nothing refused, WebSockets included" {
-	own_browser
 	logging_server BAD 127.0.0.2
 	logging_server GOOD 127.0.0.1
 	# The control: allowed, every context's requests and WebSockets get
@@ -200,7 +219,6 @@ user_tab() {
 }
 
 @test "attached (--connect) fetch: a page's WebSocket to a refused address never reaches it; the page fails" {
-	own_browser
 	logging_server BAD 127.0.0.2
 	logging_server GOOD 127.0.0.1
 	# The control: the same page's sockets to an allowed address leave
@@ -229,7 +247,6 @@ user_tab() {
 }
 
 @test "attached (--connect) fetch: a SharedWorker that goes on fetching after the page is done reaches nothing refused, and is gone with the page" {
-	own_browser
 	logging_server BAD 127.0.0.2
 	logging_server GOOD 127.0.0.1
 	# The control: the worker runs and fetches while the page is open.
@@ -263,29 +280,7 @@ user_tab() {
 	}
 }
 
-@test "attached (--connect) fetch: the user's cookies reach the server; localStorage is not shared, and the page's cookies do not come back" {
-	own_browser
-	# A cookie the fetched page sets stays in its own context, disposed
-	# after it: the user's browser never gets it.
-	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 \
-	    "$B/setcookie"
-	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 --html \
-	    "$B/cookie?c=before"
-	jq -e '.html | test("cookie: none")' <<<"$output"
-	# The user's own cookie (and localStorage) set in the browser's
-	# default context, as by logging in.
-	# A session cookie, one with an expiry, one HttpOnly and SameSite.
-	user_tab "$B/setcookie?more=1"
-	user_tab "$B/storage"
-	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 --html \
-	    -e 'localStorage.getItem("pw")' "$B/cookie?c=user"
-	jq -e '.html | test("cookie: [^<]*pw=1") and test("cookie: [^<]*pe=2") and
-	    test("cookie: [^<]*ph=3")' <<<"$output"
-	jq -e '.eval == null' <<<"$output"
-}
-
 @test "attached (--connect) open: its own context goes through the guard's proxy; nothing reaches a refused address, WebSockets included" {
-	own_browser
 	logging_server BAD 127.0.0.2
 	logging_server GOOD 127.0.0.1
 	run -0 --separate-stderr timeout 120 pwfetch open --connect "$A" -t 60 \
@@ -313,6 +308,28 @@ user_tab() {
 		cat "$T/BAD.log" >&2
 		return 1
 	}
+}
+
+# Last of the tests on $A: it leaves the user's cookies and localStorage
+# in the browser's default context.
+@test "attached (--connect) fetch: the user's cookies reach the server; localStorage is not shared, and the page's cookies do not come back" {
+	# A cookie the fetched page sets stays in its own context, disposed
+	# after it: the user's browser never gets it.
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 \
+	    "$B/setcookie"
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 --html \
+	    "$B/cookie?c=before"
+	jq -e '.html | test("cookie: none")' <<<"$output"
+	# The user's own cookie (and localStorage) set in the browser's
+	# default context, as by logging in.
+	# A session cookie, one with an expiry, one HttpOnly and SameSite.
+	user_tab "$B/setcookie?more=1"
+	user_tab "$B/storage"
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" -t 60 --html \
+	    -e 'localStorage.getItem("pw")' "$B/cookie?c=user"
+	jq -e '.html | test("cookie: [^<]*pw=1") and test("cookie: [^<]*pe=2") and
+	    test("cookie: [^<]*ph=3")' <<<"$output"
+	jq -e '.eval == null' <<<"$output"
 }
 
 @test "a page's download is refused: nothing lands in \$HOME/Downloads, nothing is left behind" {
