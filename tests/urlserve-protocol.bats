@@ -211,7 +211,10 @@ answer() {
 # The HTTP transport.
 
 # http_start: urlserve -l on a free port, its URL in URL, the token in TOK.
+# The log file is made first: the background job opens it in its own
+# time, and a sed before that failed the test (status 2, seen under load).
 http_start() {
+	: >"$T/serve.err"
 	urlserve -l 127.0.0.1:0 --token-file "$T/token" 2>"$T/serve.err" &
 	echo $! >"$T/serve.pid"
 	URL=
