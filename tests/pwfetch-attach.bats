@@ -34,19 +34,7 @@ setup_file() {
 	export A="http://127.0.0.1:$port"
 }
 
-teardown_file() {
-	local d=$BATS_FILE_TMPDIR pid
-	for f in chromium srv; do
-		[ -e "$d/$f.pid" ] || continue
-		pid=$(cat "$d/$f.pid")
-		kill "$pid" 2>/dev/null || true
-		for _ in $(seq 1 100); do
-			kill -0 "$pid" 2>/dev/null || break
-			sleep 0.05
-		done
-		kill -KILL "$pid" 2>/dev/null || true
-	done
-}
+teardown_file() { stop_pidfiles "$BATS_FILE_TMPDIR" chromium srv; }
 
 setup() {
 	common_setup

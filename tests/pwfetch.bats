@@ -46,20 +46,7 @@ setup_file() {
 	fi
 }
 
-teardown_file() {
-	local d=$BATS_FILE_TMPDIR pid
-	for f in chromium srv; do
-		[ -e "$d/$f.pid" ] || continue
-		pid=$(cat "$d/$f.pid")
-		kill "$pid" 2>/dev/null || true
-		for _ in $(seq 1 100); do
-			kill -0 "$pid" 2>/dev/null || break
-			nap 0.05
-		done
-		nap_done
-		kill -KILL "$pid" 2>/dev/null || true
-	done
-}
+teardown_file() { stop_pidfiles "$BATS_FILE_TMPDIR" chromium srv; }
 
 setup() {
 	common_setup

@@ -140,6 +140,25 @@ common_teardown() {
 	rm -rf "$T" 2>/dev/null || { sleep 1; rm -rf "$T"; }
 }
 
+# stop_pidfiles DIR NAME...: end the processes whose pids are in
+# DIR/NAME.pid (a suite's browser and servers, started in setup_file):
+# TERM, up to 5 s to go, then KILL.
+stop_pidfiles() {
+	local d=$1 f pid i
+	shift
+	for f in "$@"; do
+		[ -e "$d/$f.pid" ] || continue
+		pid=$(cat "$d/$f.pid")
+		kill "$pid" 2>/dev/null || true
+		for ((i = 0; i < 100; i++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			nap 0.05
+		done
+		nap_done
+		kill -KILL "$pid" 2>/dev/null || true
+	done
+}
+
 # json_eq ACTUAL EXPECTED: the same JSON once keys are sorted.
 json_eq() {
 	local a e
