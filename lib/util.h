@@ -42,6 +42,9 @@ int uk_err_set(struct uk_err *err, int code, const char *fmt, ...)
 extern const char *uk_prog;
 void uk_prog_set(const char *argv0);
 
+/* Huge pages for the heap of a program that builds big trees (see util.c). */
+void uk_heap_init(void);
+
 /*
  * The sticky exit status: uk_status_set keeps the highest code seen, so one
  * failed record makes the run exit 1 however later records go.
