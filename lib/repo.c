@@ -933,6 +933,7 @@ fetch_git_url(const char *url, struct snap *s, const char **route,
 struct fetched {
 	const char *route, *branch, *path, *title;
 	long indexed;
+	long path_files; /* files indexed under path; -1: not counted */
 	const char *why; /* why the snapshot is partial, or NULL */
 };
 
@@ -977,6 +978,8 @@ repo_record(yajl_val rec, const struct uk_url *u, const struct snap *s,
 			uk_json_set_str(info, "branch", f->branch);
 		if (f->path)
 			uk_json_set_str(info, "path", f->path);
+		if (f->path && f->path_files >= 0)
+			uk_json_set_int(info, "path_files", f->path_files);
 	}
 	uk_json_set_str(info, "route", f->route);
 	if (s->readme_name)
@@ -1094,6 +1097,18 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 	f.route = route;
 	f.branch = branch;
 	f.path = path;
+	f.path_files = -1;
+	/*
+	 * A path that names nothing indexed (a typo, a directory of images)
+	 * focuses nothing: say so rather than hand over the whole tree's map
+	 * as if it were the path's.
+	 */
+	if (path && *path && s.sym) {
+		f.path_files = (long)uk_symbols_nfiles_under(sym, path);
+		if (!f.path_files)
+			uk_warn("'%s': no file under '%s' was indexed: the "
+			    "map is of the whole tree", url, path);
+	}
 	f.title = title.buf;
 	f.indexed = indexed;
 	f.why = why.len ? why.buf : NULL;

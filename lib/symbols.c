@@ -264,6 +264,22 @@ uk_symbols_nrefs(const struct uk_symbols *s)
 	return s->t.nrefs;
 }
 
+size_t
+uk_symbols_nfiles_under(const struct uk_symbols *s, const char *path)
+{
+	size_t i, n = 0, l = strlen(path);
+
+	while (l && path[l - 1] == '/')
+		l--;
+	for (i = 0; i < s->t.nfiles; i++) {
+		const char *p = s->t.files[i].path;
+
+		if (!strncmp(p, path, l) && (p[l] == '/' || !p[l]))
+			n++;
+	}
+	return n;
+}
+
 struct symtab *
 uk_symtab_of(struct uk_symbols *s)
 {

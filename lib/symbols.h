@@ -201,6 +201,8 @@ const char *uk_symbols_tags_version(void);
 size_t uk_symbols_nfiles(const struct uk_symbols *s);
 size_t uk_symbols_ndefs(const struct uk_symbols *s);
 size_t uk_symbols_nrefs(const struct uk_symbols *s);
+/* How many of the files added are path or under it (a focus's files). */
+size_t uk_symbols_nfiles_under(const struct uk_symbols *s, const char *path);
 
 /* The token count of s[0..len) in cl100k_base (uk_tokens_count). */
 size_t uk_symbols_tokens(const char *s, size_t len);

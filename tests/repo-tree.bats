@@ -44,6 +44,22 @@ teardown() {
 	! grep -q 'tar.gz/feature/deep/x/core' "$T/requests.log"
 }
 
+@test "/tree/BRANCH/PATH: path_files counts the files indexed under PATH" {
+	run -0 --separate-stderr "$REPO" https://github.com/acme/tool/tree/dev/core
+	jq -e '.github_info | .path == "core" and .path_files >= 1' \
+	    <<<"$output"
+	! grep -q 'no file under' <<<"$stderr"
+}
+
+@test "/tree/BRANCH/PATH that names nothing indexed: a warning, path_files 0" {
+	run -0 --separate-stderr "$REPO" https://github.com/acme/tool/tree/dev/nosuch
+	jq -e '.github_info | .path == "nosuch" and .path_files == 0' \
+	    <<<"$output"
+	jq -e '.symbol_map | length > 0' <<<"$output"
+	grep -q "no file under 'nosuch' was indexed: the map is of the whole tree" \
+	    <<<"$stderr"
+}
+
 @test "/tree/BRANCH/PATH with a plain branch costs one request" {
 	run -0 "$REPO" https://github.com/acme/tool/tree/dev/app/
 	jq -e '.github_info | .branch == "dev" and .path == "app"' <<<"$output"
