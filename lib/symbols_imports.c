@@ -328,8 +328,13 @@ python_module(const struct modres *m, const char *from, const char *mod,
 		}
 		if ((p = join_path(dir, rel))) {
 			f = *p ? modres_find(m, p, 1) : SIZE_MAX;
-			if (!*p || f == SIZE_MAX) {
-				/* "from . import x": the package itself. */
+			/*
+			 * "from . import x": the package itself; not for
+			 * ".registry.apps" unfound (a name in a module, which
+			 * the caller gives to .registry): the package would be
+			 * the importing __init__.py, an edge to itself.
+			 */
+			if (!*p || (f == SIZE_MAX && !*rel)) {
 				free(p);
 				p = join_path(dir, "__init__");
 				f = p ? modres_find(m, p, 1) : SIZE_MAX;

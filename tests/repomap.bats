@@ -719,3 +719,18 @@ C
 	h=$(map_files | grep -n -x cmd/tool.h | cut -d: -f1)
 	[ "$r" -lt "$h" ]
 }
+
+@test "repomap: 'from .registry import apps' in a package's __init__.py is an edge to registry.py" {
+	local d=$T/relimp
+	mkdir -p "$d/pkg"
+	printf 'from .registry import apps\nfrom .registry import Apps\n\n__all__ = ["apps", "Apps"]\n' \
+	    >"$d/pkg/__init__.py"
+	printf 'class Apps:\n    def get_app(self, name):\n        return name\n\n\napps = Apps()\n' >"$d/pkg/registry.py"
+	# The same names in another module: only the import says which.
+	printf 'def helper(x):\n    return x\n\n\napps = []\n\n\nclass Apps:\n    pass\n' >"$d/pkg/other.py"
+	run -0 "$SYM" -R -t 1024 "$d"
+	# Once read as the package itself (pkg/__init__.py, an edge to the
+	# importing file, dropped), the import left other.py's Apps first.
+	[ "$(jq -r .github_info.top_file <<<"$output")" = pkg/registry.py ]
+	[ "$(map_files | head -n 1)" = pkg/registry.py ]
+}
