@@ -44,37 +44,37 @@ fetch_twice() {
 }
 
 @test "max-age shorter than the TTL is the entry's life; a longer one changes nothing" {
-	u="$B/page?h=Cache-Control:%20max-age=4"
+	u="$B/page?h=Cache-Control:%20max-age=10"
 	fetch_twice "$u"
 	[ "$first" = false ]
 	[ "$second" = true ]
 	run -0 --separate-stderr urlcache get "$u"
 	jq -e '.expires_at | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z$")' <<<"$output"
-	sleep 5
+	sleep 11
 	run -0 --separate-stderr urlfetch <<<"$u"
 	[ "$(jq -r .cached <<<"$output")" = false ]
-	[ "$(reqs_of "/page?h=Cache-Control:%20max-age=4")" = 2 ]
+	[ "$(reqs_of "/page?h=Cache-Control:%20max-age=10")" = 2 ]
 	# A day's max-age within a 24-hour TTL: cached as ever.
 	fetch_twice "$B/page?h=Cache-Control:%20max-age=86400"
 	[ "$second" = true ]
 }
 
 @test "s-maxage wins over max-age; Expires counts from Date" {
-	u="$B/page?h=Cache-Control:%20max-age=3600,%20s-maxage=4"
+	u="$B/page?h=Cache-Control:%20max-age=3600,%20s-maxage=10"
 	fetch_twice "$u"
 	[ "$second" = true ]
-	sleep 5
+	sleep 11
 	run -1 --separate-stderr urlcache get "$u"
 	# Expires in the past (or unreadable): not stored.
 	fetch_twice "$B/page?h=Expires:%20Thu,%2001%20Jan%201970%2000:00:00%20GMT"
 	[ "$second" = false ]
 	fetch_twice "$B/page?h=Expires:%200"
 	[ "$second" = false ]
-	# Expires five seconds after now.
-	exp=$(date -u -d '+5 seconds' '+%a,%%20%d%%20%b%%20%Y%%20%H:%M:%S%%20GMT')
+	# Expires ten seconds after now.
+	exp=$(date -u -d '+10 seconds' '+%a,%%20%d%%20%b%%20%Y%%20%H:%M:%S%%20GMT')
 	u="$B/page?h=Expires:%20$exp"
 	fetch_twice "$u"
 	[ "$second" = true ]
-	sleep 6
+	sleep 11
 	run -1 --separate-stderr urlcache get "$u"
 }
