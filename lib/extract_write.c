@@ -288,15 +288,20 @@ same_kind(struct ctx *c, int a, int b)
 	return !strcmp(x, y);
 }
 
-/* The first item of the grid that element a is an item of, or -1. */
+/*
+ * The first item of the grid that element a is an item of, or -1.  The
+ * three items are looked for among the parent's first 256 children: a
+ * grid starts where its parent does, and a page of thousands of
+ * children of other kinds costs no more than that a paragraph.
+ */
 static int
 grid_first(struct ctx *c, int a)
 {
-	int p = c->n[a].parent, s, first = -1, same = 0;
+	int p = c->n[a].parent, s, first = -1, same = 0, k = 0;
 
 	if (p < 0)
 		return -1;
-	for (s = p + 1; s < c->n[p].end; s = c->n[s].end) {
+	for (s = p + 1; s < c->n[p].end && k < 256; s = c->n[s].end, k++) {
 		if ((c->n[s].flags & F_TEXT) || !same_kind(c, s, a))
 			continue;
 		if (first < 0)
