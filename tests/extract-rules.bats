@@ -420,3 +420,15 @@ article_kept() {
 	[ "$(grep -c 'which oil burns cleanly' <<<"$output")" -eq 1 ]
 	[[ $output == *"Paraffin lamp oil works well"*"Same here: lamp oil"* ]]
 }
+
+# Material Icons and Material Symbols draw a glyph for a word written in
+# the element ("lightbulb", "expand_more"): the word names a picture.  A
+# class that only starts like theirs, and the words in a sentence, stay.
+@test "extract rules: an icon font's glyph names go" {
+	run -0 urlfetch --extract "$FIXTURES/extract-ex15/icons.html" --text
+	[[ $output == *"Keep the glass chimney clear"*"Store the lantern dry"* ]]
+	[[ $output == *"the material icons of our catalogue"* ]]
+	[[ $output == *"Brass darkens fastest near the sea."* ]]
+	[[ $output != *lightbulb* ]]
+	[[ $output != *expand_more* ]]
+}
