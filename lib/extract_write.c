@@ -469,8 +469,8 @@ note_len(const char *p, const char *end)
  * text "\0" F.D.P of first copies and text "\0" F.D.P,I of every copy.
  */
 static int
-card_line(struct uk_strset *grids, struct uk_buf *key, const char *s,
-    size_t n, const char *m, size_t mn, int first)
+card_line(struct uk_strset *grids, struct uk_buf *key, const char *s, size_t n,
+    const char *m, size_t mn, int first)
 {
 	const char *e = m, *end = m + mn, *comma, *semi;
 	int line = 0, other;
