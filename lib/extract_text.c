@@ -1068,6 +1068,36 @@ show_answers(struct ctx *c, struct uk_buf *b)
 }
 
 /*
+ * Whether element g is set in an icon font whose glyphs are named by
+ * ligatures (Google's Material Icons and Material Symbols): its text
+ * ("close", "expand_more") names a picture, never words for a reader.
+ */
+static int
+icon_font(GumboNode *g)
+{
+	const char *cls = uk_ex_attr(g, "class"), *p, *e;
+
+	if (!cls)
+		return 0;
+	/* The class word "material-icons" or "material-symbols", or one
+	 * of their styles ("material-symbols-outlined"). */
+	for (p = cls; (p = strstr(p, "material-")); p++) {
+		if (p != cls && !isspace((unsigned char)p[-1]))
+			continue;
+		e = p + 9;
+		if (!strncmp(e, "icons", 5))
+			e += 5;
+		else if (!strncmp(e, "symbols", 7))
+			e += 7;
+		else
+			continue;
+		if (!*e || *e == '-' || isspace((unsigned char)*e))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Whether s is a UUID and nothing else ("f2f260c3-bf1f-466a-b856-
  * 6f031758a086"): a script's identifier, never words for a reader.  A
  * shop writes them in spans hidden by its style sheet between the
@@ -1116,6 +1146,14 @@ uk_ex_mark_by_text(struct ctx *c)
 			if (is_heading(n->tag) && n->tag != GUMBO_TAG_H1 &&
 			    tail_section(c, i, &b))
 				changed = 1;
+			continue;
+		}
+		/* An icon font's glyph names ("close", "search"). */
+		if (n->text > 0 && n->text <= 40 && leaf(c, i) &&
+		    icon_font(n->g)) {
+			skip_subtree(c, i, 0);
+			changed = 1;
+			i = n->end - 1;
 			continue;
 		}
 		/* A member's count written as a pair's value or an item. */

@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <gumbo.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -259,6 +260,113 @@ uk_ex_skipped(struct ctx *c, int i, int j, int skip)
 }
 
 /*
+ * Cards.  A grid sets items of one kind side by side (three siblings or
+ * more with the same tag and class: a shop's product cards, a course
+ * list's boxes), and each item writes lines that the others write too
+ * ("For monitors: 5-22 lbs", a brand, "Duration"): a reader reads them
+ * in each card, where uk_ex_dedupe would keep the first.  So before the
+ * first word of a paragraph the writer notes, for each grid around it,
+ * the grid's first item, the item and where in the item the paragraph
+ * sits (the depth and tags of the way down), as "\x1f" then "F.D.P,I;"
+ * for each grid then "\x1f"; uk_ex_dedupe reads the note and takes it
+ * out.  Only for the text that uk_ex_dedupe reads (skip 1, the plain
+ * text format).
+ */
+
+/* Whether elements a and b are of one kind: the same tag and class. */
+static int
+same_kind(struct ctx *c, int a, int b)
+{
+	const char *x, *y;
+
+	if (c->n[a].tag != c->n[b].tag)
+		return 0;
+	x = uk_ex_attr(c->n[a].g, "class");
+	y = uk_ex_attr(c->n[b].g, "class");
+	if (!x || !y)
+		return x == y;
+	return !strcmp(x, y);
+}
+
+/*
+ * The first item of the grid that element a is an item of, or -1.  The
+ * three items are looked for among the parent's first 256 children: a
+ * grid starts where its parent does, and a page of thousands of
+ * children of other kinds costs no more than that a paragraph.
+ */
+static int
+grid_first(struct ctx *c, int a)
+{
+	int p = c->n[a].parent, s, first = -1, same = 0, k = 0;
+
+	if (p < 0)
+		return -1;
+	for (s = p + 1; s < c->n[p].end && k < 256; s = c->n[s].end, k++) {
+		if ((c->n[s].flags & F_TEXT) || !same_kind(c, s, a))
+			continue;
+		if (first < 0)
+			first = s;
+		if (++same == 3)
+			return first;
+	}
+	return -1;
+}
+
+/*
+ * Whether text node j is in a link that holds no block: a control on a
+ * line of its own ("Learn more", "View details") is read once; a card
+ * that is one link around its blocks keeps its lines.
+ */
+static int
+in_link_line(struct ctx *c, int j)
+{
+	int a, k;
+
+	if (!(c->n[j].flags & F_INLINK))
+		return 0;
+	for (a = c->n[j].parent; a > 0 && c->n[a].tag != GUMBO_TAG_A;
+	    a = c->n[a].parent)
+		;
+	if (a <= 0)
+		return 1;
+	for (k = a + 1; k < c->n[a].end; k++)
+		if (c->n[k].flags & F_BLOCK)
+			return 0;
+	return 1;
+}
+
+/* The note of the grids around text node j, at the paragraph's start. */
+static void
+card_note(struct ctx *c, int j, struct writer *w)
+{
+	char num[64];
+	size_t at;
+	int a, f, depth = 0;
+	unsigned long path = 5381;
+
+	if (in_link_line(c, j))
+		return;
+	uk_ex_w_flush(w);
+	at = w->b->len;
+	/* A third newline (after a <pre>'s own) hides the paragraph's start
+	 * from uk_ex_dedupe. */
+	if (at >= 3 && w->b->buf[at - 3] == '\n')
+		return;
+	for (a = c->n[j].parent; a > 0; a = c->n[a].parent) {
+		depth++;
+		path = (path * 33 + (unsigned long)c->n[a].tag) % 1000003;
+		if ((f = grid_first(c, a)) < 0)
+			continue;
+		if (w->b->len == at)
+			uk_buf_addch(w->b, '\x1f');
+		snprintf(num, sizeof(num), "%d.%d.%lu,%d;", f, depth, path, a);
+		uk_buf_addstr(w->b, num);
+	}
+	if (w->b->len > at)
+		uk_buf_addch(w->b, '\x1f');
+}
+
+/*
  * Write the text of the subtree at i.  skip: 0 all but scripts and styles
  * (the fallback), 1 without boilerplate.
  */
@@ -283,7 +391,17 @@ uk_ex_emit(struct ctx *c, int i, struct writer *w, int skip)
 			continue;
 		}
 		if (n->flags & F_TEXT) {
-			uk_ex_w_text(w, n->g->v.text.text, n->flags & F_PRE);
+			const char *t = n->g->v.text.text;
+
+			/* The first words of a paragraph: its grids' note. */
+			if (skip == 1 && !w->flat && !(n->flags & F_PRE) &&
+			    (w->brk == 3 || !w->b->len)) {
+				while (isspace((unsigned char)*t))
+					t++;
+				if (*t)
+					card_note(c, j, w);
+			}
+			uk_ex_w_text(w, t, n->flags & F_PRE);
 			continue;
 		}
 		if (n->tag == GUMBO_TAG_TABLE && !w->flat &&
@@ -330,20 +448,70 @@ fence_end(const char *p, const char *end)
 	return end;
 }
 
+/* The length of the note of grids at p (card_note), 0 if none. */
+static size_t
+note_len(const char *p, const char *end)
+{
+	const char *q;
+
+	if (p >= end || *p != '\x1f')
+		return 0;
+	for (q = p + 1; q < end && (isdigit((unsigned char)*q) ||
+	    *q == '.' || *q == ',' || *q == ';'); q++)
+		;
+	return q < end && *q == '\x1f' ? (size_t)(q + 1 - p) : 0;
+}
+
+/*
+ * Whether the paragraph s[0..n), noted m[0..mn) (without its "\x1f"s),
+ * is a card's line: its first copy sat at the same place in another item
+ * of one of its grids.  first: this is the first copy.  grids holds
+ * text "\0" F.D.P of first copies and text "\0" F.D.P,I of every copy.
+ */
+static int
+card_line(struct uk_strset *grids, struct uk_buf *key, const char *s, size_t n,
+    const char *m, size_t mn, int first)
+{
+	const char *e = m, *end = m + mn, *comma, *semi;
+	int line = 0, other;
+
+	while (e < end && (semi = memchr(e, ';', (size_t)(end - e))) &&
+	    (comma = memchr(e, ',', (size_t)(semi - e)))) {
+		uk_buf_reset(key);
+		uk_buf_add(key, s, n);
+		uk_buf_addch(key, '\0');
+		uk_buf_add(key, e, (size_t)(comma - e));
+		if (first)
+			uk_strset_add(grids, key->buf, key->len);
+		other = !first && uk_strset_has(grids, key->buf, key->len);
+		uk_buf_add(key, comma, (size_t)(semi - comma));
+		if (uk_strset_add(grids, key->buf, key->len) && other)
+			line = 1;
+		e = semi + 1;
+	}
+	return line;
+}
+
 /*
  * Drop paragraphs that repeat an earlier one word for word: responsive
  * pages carry the same block for each screen size, carousels repeat
- * their slides, and a reader reads a paragraph once.  A fenced code
- * block (Markdown) is one paragraph, blank lines and all.
+ * their slides, and a reader reads a paragraph once.  A card's line stays
+ * (see card_note): a grid's items repeat it, each for its own thing.  A
+ * fenced code block (Markdown) is one paragraph, blank lines and all.
  */
 void
 uk_ex_dedupe(struct uk_buf *t)
 {
-	struct uk_strset seen = UK_STRSET_INIT;
-	struct uk_buf out = UK_BUF_INIT;
-	const char *p = t->buf, *end = t->buf + t->len, *q;
+	struct uk_strset seen = UK_STRSET_INIT, grids = UK_STRSET_INIT;
+	struct uk_buf out = UK_BUF_INIT, key = UK_BUF_INIT;
+	const char *p = t->buf, *end = t->buf + t->len, *q, *m;
+	size_t ml;
+	int keep;
 
 	while (p < end) {
+		ml = note_len(p, end);
+		m = p + 1;
+		p += ml;
 		/* memchr, not strstr: no scan past the match (ASan's strstr
 		 * measures the whole rest of the string each time). */
 		q = p;
@@ -354,7 +522,11 @@ uk_ex_dedupe(struct uk_buf *t)
 				break;
 		if (!q)
 			q = end;
-		if (uk_strset_add(&seen, p, (size_t)(q - p))) {
+		keep = uk_strset_add(&seen, p, (size_t)(q - p));
+		if (ml && card_line(&grids, &key, p, (size_t)(q - p), m,
+		    ml - 2, keep))
+			keep = 1;
+		if (keep) {
 			if (out.len)
 				uk_buf_addstr(&out, "\n\n");
 			uk_buf_add(&out, p, (size_t)(q - p));
@@ -362,6 +534,8 @@ uk_ex_dedupe(struct uk_buf *t)
 		p = q < end ? q + 2 : end;
 	}
 	uk_strset_release(&seen);
+	uk_strset_release(&grids);
+	uk_buf_release(&key);
 	uk_buf_release(t);
 	*t = out;
 }

@@ -398,3 +398,37 @@ article_kept() {
 	[[ $output != *f2f260c3* ]]
 	[[ $output != *16207F0D* ]]
 }
+
+# A grid's cards (three siblings or more of one tag and class) repeat
+# lines, each for its own product: every copy stays.  A repeat that is
+# no card's line still goes: a notice written above and below the grid,
+# and a control link on a line of its own ("View details").
+@test "extract rules: a grid's cards keep their repeated lines, other repeats go" {
+	run -0 urlfetch --extract "$FIXTURES/extract-ex15/cards.html" --text
+	[ "$(grep -c '^Burns lamp oil or a candle$' <<<"$output")" -eq 3 ]
+	[ "$(grep -c '^Painted by hand in the workshop$' <<<"$output")" -eq 4 ]
+	[ "$(grep -c '^Height: 45 cm$' <<<"$output")" -eq 2 ]
+	[[ $output == *"The Puffin lantern"*"Burns lamp oil or a candle"*"Height: 45 cm"*"Starting at 71 pounds"* ]]
+	[ "$(grep -c 'wooden crate from the harbour workshop' <<<"$output")" -eq 1 ]
+	[ "$(grep -c '^View details$' <<<"$output")" -eq 1 ]
+}
+
+# Posts are a grid too, but a quote of an earlier post sits deeper in
+# its post than the post's own text: it is no card's line, and goes.
+@test "extract rules: a forum quote of an earlier post is not kept twice" {
+	run -0 urlfetch --extract "$FIXTURES/extract-ex15/thread.html" --text
+	[ "$(grep -c 'which oil burns cleanly' <<<"$output")" -eq 1 ]
+	[[ $output == *"Paraffin lamp oil works well"*"Same here: lamp oil"* ]]
+}
+
+# Material Icons and Material Symbols draw a glyph for a word written in
+# the element ("lightbulb", "expand_more"): the word names a picture.  A
+# class that only starts like theirs, and the words in a sentence, stay.
+@test "extract rules: an icon font's glyph names go" {
+	run -0 urlfetch --extract "$FIXTURES/extract-ex15/icons.html" --text
+	[[ $output == *"Keep the glass chimney clear"*"Store the lantern dry"* ]]
+	[[ $output == *"the material icons of our catalogue"* ]]
+	[[ $output == *"Brass darkens fastest near the sea."* ]]
+	[[ $output != *lightbulb* ]]
+	[[ $output != *expand_more* ]]
+}
