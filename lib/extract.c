@@ -537,6 +537,44 @@ class_verdict(const char *ci)
 }
 
 /*
+ * Whether an element under g (not g itself) has role r; a walk down
+ * gumbo's tree and back up by the parents, with no stack.  A "tablist"
+ * holds the tabs' names, but some sites put the role on the widget's
+ * wrapper, panels and all (a town's department page whose whole text is
+ * in its tabs): a tablist that holds a "tabpanel" is no list of tabs.
+ */
+static int
+holds_role(GumboNode *g, const char *r)
+{
+	GumboNode *n = g;
+	unsigned k = 0;
+
+	for (;;) {
+		GumboVector *v = &n->v.element.children;
+		const char *s;
+
+		if (k < v->length) {
+			GumboNode *ch = v->data[k];
+
+			if (ch->type != GUMBO_NODE_ELEMENT) {
+				k++;
+				continue;
+			}
+			s = uk_ex_attr(ch, "role");
+			if (s && !strcasecmp(s, r))
+				return 1;
+			n = ch;
+			k = 0;
+			continue;
+		}
+		if (n == g)
+			return 0;
+		k = n->index_within_parent + 1;
+		n = n->parent;
+	}
+}
+
+/*
  * Whether element g (with tag) is boilerplate by its attributes: 1 for
  * certain (hidden, a navigation role), 2 by its class or id (confirmed
  * later by how much of the page's text it holds), 3 by a class that says
@@ -563,7 +601,7 @@ boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 		!strcasecmp(s, "complementary") || !strcasecmp(s, "menu") ||
 		!strcasecmp(s, "menubar") || !strcasecmp(s, "search") ||
 		!strcasecmp(s, "dialog") || !strcasecmp(s, "alertdialog") ||
-		!strcasecmp(s, "tablist")))
+		(!strcasecmp(s, "tablist") && !holds_role(g, "tabpanel"))))
 		return 1;
 	if (tag == GUMBO_TAG_P) {
 		/*

@@ -32,3 +32,14 @@ teardown() { common_teardown; }
 	[[ $output == *'\n\n## Size and fit\n\nRegular fit'* ]]
 	[[ $output != *ADDTOBASKET* ]]
 }
+
+@test "extract pages: a tablist that holds its tab panels is no list of tabs" {
+	# The role is on the widget's wrapper, panels and all: the panel's
+	# text is the page's.  A list of tabs alone (role tablist, no
+	# panel inside) stays out.
+	run -0 urlfetch --extract "$FIXTURES/extract-ex16/tabs.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == *"issues permits for construction and remodeling."* ]]
+	[[ $output == *"where the inspector can see it from the street." ]]
+	[[ $output != *"Page tab one"* ]]
+}
