@@ -1588,6 +1588,25 @@ arena_release(struct arena *a)
  * its elements counted against the limit, then parsed into the arena.
  * NULL with err when the page has too many elements or cannot be parsed.
  */
+/*
+ * Whether html[0..len) is UTF-8 with some character beyond ASCII.  A
+ * page that says it is Latin-1 or windows-1252 (or a server that says
+ * so for it) but whose bytes are all valid UTF-8 sequences was written
+ * in UTF-8: read as windows-1252, each "’" would be "â€™".  Text meant
+ * as windows-1252 is hardly ever valid UTF-8 (an accented letter there
+ * is one byte above 0x7f followed by ASCII, which UTF-8 never is).
+ */
+static int
+utf8_beyond_ascii(const char *html, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < len; k++)
+		if ((unsigned char)html[k] >= 0x80)
+			break;
+	return k < len && uk_utf8_valid(html + k, len - k);
+}
+
 static GumboOutput *
 parse(const char *html, size_t len, const char *content_type,
     struct uk_buf *u, struct arena *arena, struct uk_extract *x,
@@ -1599,6 +1618,8 @@ parse(const char *html, size_t len, const char *content_type,
 	size_t bom, k, max;
 
 	uk_charset_detect(html, len, content_type, cs, sizeof(cs), &bom);
+	if (!strcmp(cs, "windows-1252") && utf8_beyond_ascii(html, len))
+		memcpy(cs, "utf-8", 6);
 	if (uk_charset_to_utf8(html, len, cs, u, NULL) < 0) {
 		memcpy(cs, "utf-8", 6);
 		uk_buf_reset(u);
