@@ -1159,6 +1159,18 @@ sibling_joins(struct ctx *c, int s)
 	return n->text - n->link >= 200 && link_density(n) < 0.2;
 }
 
+/* Whether the subtree at i holds a <form>. */
+static int
+holds_form(struct ctx *c, int i)
+{
+	int j;
+
+	for (j = i + 1; j < c->n[i].end; j++)
+		if (c->n[j].tag == GUMBO_TAG_FORM && !(c->n[j].flags & F_TEXT))
+			return 1;
+	return c->n[i].tag == GUMBO_TAG_FORM;
+}
+
 /*
  * Write the subtree at i as part of the selection, or, in the dry run
  * select_emit makes first, only note where the selection starts.
@@ -1190,7 +1202,7 @@ static int
 select_body(struct ctx *c, int best, struct writer *w)
 {
 	int p = c->n[best].parent, sel = 0, total = c->n[c->body].text, s;
-	int r, a;
+	int r, a, up;
 	double thr = c->n[best].score * 0.2;
 	double frac = 0.5;
 
@@ -1225,14 +1237,27 @@ select_body(struct ctx *c, int best, struct writer *w)
 		a = best;
 		while (a != c->body && c->n[a].text < frac * total)
 			a = c->n[a].parent;
-		/* With the siblings that join it (sibling_joins). */
-		p = c->n[a].parent;
-		if (a == c->body || p <= 0 || c->n[p].tag == GUMBO_TAG_HTML) {
-			sel_emit(c, a, w);
+		/*
+		 * With the siblings that join it (sibling_joins), taken
+		 * beside the outermost of the wrappers that hold nothing
+		 * but it (a page builder's section in its module in its
+		 * column): the sections of a landing page are siblings at
+		 * that level, not at the section's own.  A section so
+		 * reached that holds a <form> is a contact or sign-up box
+		 * (its labels and messages), no section of the text.
+		 */
+		up = a;
+		while (up != c->body && (p = c->n[up].parent) > c->body &&
+		    c->n[p].text == c->n[up].text)
+			up = p;
+		p = c->n[up].parent;
+		if (up == c->body || p <= 0 || c->n[p].tag == GUMBO_TAG_HTML) {
+			sel_emit(c, up, w);
 			return SEL_PART;
 		}
 		for (s = p + 1; s < c->n[p].end; s = c->n[s].end)
-			if (s == a || sibling_joins(c, s))
+			if (s == up || (sibling_joins(c, s) &&
+				(up == a || !holds_form(c, s))))
 				sel_emit(c, s, w);
 		return SEL_PART;
 	} else if (p > 0 && c->n[p].tag != GUMBO_TAG_HTML) {

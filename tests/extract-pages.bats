@@ -43,3 +43,16 @@ teardown() { common_teardown; }
 	[[ $output == *"where the inspector can see it from the street." ]]
 	[[ $output != *"Page tab one"* ]]
 }
+
+@test "extract pages: a landing page's sections beside the wrappers of the largest are kept" {
+	# The questions sit in a section, in a column, in a module that
+	# hold nothing else; the other modules are the page's other
+	# sections.  The one that holds a form (a contact box) stays out.
+	run -0 urlfetch --extract "$FIXTURES/extract-ex16/sections.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == "Capture more leads"* ]]
+	[[ $output == *"before the first call."* ]]
+	[[ $output == *"where the customers come from."* ]]
+	[[ $output == *"returned or reviewed." ]]
+	[[ $output != *"reference number"* ]]
+}
