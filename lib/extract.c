@@ -241,10 +241,12 @@ static const char *const neg_word[] = { "nav", "menu", "ad", "ads", "share",
 	"banner", NULL };
 /*
  * Substrings of class or id that name a box beside the text (box_last);
- * "bildunter" is German's caption ("Bildunterschrift", "Bilduntertitel").
+ * "bildunter" is German's caption ("Bildunterschrift", "Bilduntertitel");
+ * "signature" a forum member's signature under each post, or a Q&A
+ * site's card of the post's author (name, reputation, badge counts).
  */
 static const char *const box_sub[] = { "teaser", "caption", "credit",
-	"author", "reviews", "bildunter", NULL };
+	"author", "reviews", "bildunter", "signature", NULL };
 /*
  * Whole words that name such a box: an image's "legend" (as a word only:
  * "grundlegende" in an id made of a headline's words is none).

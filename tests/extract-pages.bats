@@ -56,3 +56,15 @@ teardown() { common_teardown; }
 	[[ $output == *"returned or reviewed." ]]
 	[[ $output != *"reference number"* ]]
 }
+
+@test "extract pages: a post's signature (a Q&A site's card of its author) is set aside" {
+	# class "post-signature": the author's name, reputation and badge
+	# counts under each answer; the answers stay.
+	run -0 urlfetch --extract "$FIXTURES/extract-ex16/signature.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == *"as they were."* ]]
+	[[ $output == *"minutes, not hours."* ]]
+	[[ $output == *"it was never complete." ]]
+	[[ $output != *"9,895"* ]]
+	[[ $output != *"quillfeather"* ]]
+}
