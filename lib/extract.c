@@ -632,20 +632,83 @@ boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 	return class_verdict(ci->buf);
 }
 
+/* Whether element g holds an <h1>..<h6> (a walk with no stack). */
+static int
+holds_heading(GumboNode *g)
+{
+	GumboNode *n = g;
+	unsigned k = 0;
+
+	for (;;) {
+		GumboVector *v = &n->v.element.children;
+
+		if (k < v->length) {
+			GumboNode *ch = v->data[k];
+
+			if (ch->type != GUMBO_NODE_ELEMENT) {
+				k++;
+				continue;
+			}
+			if (ch->v.element.tag >= GUMBO_TAG_H1 &&
+			    ch->v.element.tag <= GUMBO_TAG_H6)
+				return 1;
+			n = ch;
+			k = 0;
+			continue;
+		}
+		if (n == g)
+			return 0;
+		k = n->index_within_parent + 1;
+		n = n->parent;
+	}
+}
+
 /*
  * A button that is all a heading holds the section's title: the
  * accordion of WAI-ARIA's authoring practices writes each panel's title
  * as <h3><button aria-expanded>Title</button></h3> (a product's
  * "Details" and "Material & care", a service's features, questions of
- * a FAQ), and the panel's text stays on the page; any other button is a
- * control and stays out.
+ * a FAQ), and the panel's text stays on the page; many sites turn it
+ * inside out, <button><h3>Title</h3></button> (a service's "Hire a
+ * designer in four steps").  Any other button is a control and stays
+ * out.
  */
 static int
 heading_button(const struct ctx *c, int i, int parent)
 {
 	return c->n[i].tag == GUMBO_TAG_BUTTON &&
-	    c->n[parent].tag >= GUMBO_TAG_H1 &&
-	    c->n[parent].tag <= GUMBO_TAG_H6;
+	    ((c->n[parent].tag >= GUMBO_TAG_H1 &&
+		c->n[parent].tag <= GUMBO_TAG_H6) ||
+		holds_heading(c->n[i].g));
+}
+
+/*
+ * A button holding a heading whose panel (the element after it) holds
+ * no text is the title of nothing kept: a table of contents' "Contents"
+ * over a <nav>, a panel hidden.  Then measure again.
+ */
+static void
+empty_panels(struct ctx *c)
+{
+	int i, s, j, p, n = 0;
+
+	for (i = 0; i < c->nn; i++) {
+		if (c->n[i].tag != GUMBO_TAG_BUTTON ||
+		    c->n[i].flags & (F_TEXT | F_SKIP) ||
+		    !holds_heading(c->n[i].g))
+			continue;
+		p = c->n[i].parent;
+		for (s = c->n[i].end; s < c->n[p].end; s = c->n[s].end)
+			if (!(c->n[s].flags & F_TEXT))
+				break;
+		if (s < c->n[p].end && c->n[s].text > 0)
+			continue;
+		for (j = i; j < c->n[i].end; j++)
+			c->n[j].flags |= F_SKIP;
+		n++;
+	}
+	if (n)
+		uk_ex_measure(c);
 }
 
 /* Mirror the tree; collect metadata; mark skipped subtrees. */
@@ -1700,6 +1763,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 		goto done;
 	build(&c, out->document);
 	uk_ex_measure(&c);
+	empty_panels(&c);
 	confirm_boilerplate(&c);
 	uk_ex_mark_by_text(&c);
 	uk_ex_finish_metadata(&c);

@@ -68,3 +68,14 @@ teardown() { common_teardown; }
 	[[ $output != *"9,895"* ]]
 	[[ $output != *"quillfeather"* ]]
 }
+
+@test "extract pages: a heading inside a button is a panel's title, kept when its panel holds text" {
+	# <button><h3>Title</h3></button> then the panel: WAI-ARIA's
+	# accordion turned inside out.  A title over a panel that holds
+	# only a menu (a <nav>) is the title of nothing kept.
+	run -0 urlfetch --extract "$FIXTURES/extract-ex16/button-heading.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == *$'Talk to one of our industry experts\n\nAn expert on our team'* ]]
+	[[ $output == *"Work with hand-selected talent"* ]]
+	[[ $output != *"Our offices"* ]]
+}
