@@ -34,7 +34,9 @@
  *  - an article (the best block and the siblings that score with it)
  *    when it holds at least half the page's text;
  *  - otherwise the page is no article (a landing page, a product, a
- *    listing): the nearest ancestor holding half the text is taken.
+ *    listing): the nearest ancestor holding half the text is taken,
+ *    with the sections beside it (beside the wrappers that hold
+ *    nothing else).
  * Paragraphs repeated word for word are written once.
  */
 #include <ctype.h>
