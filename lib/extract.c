@@ -775,6 +775,14 @@ build(struct ctx *c, GumboNode *root)
 		if (!(pflags & F_SKIP)) {
 			int bp = boilerplate(ch, c->n[i].tag, &ci);
 
+			/*
+			 * Inside <pre> a class names a token of the code
+			 * (a highlighter's "hljs-comment", "token comment"),
+			 * not a box of the page: only hiding counts.
+			 */
+			if (pflags & F_PRE && bp != 1)
+				bp = 0;
+
 			if ((tag_skipped(c->n[i].tag) &&
 				!heading_button(c, i, pi)) ||
 			    ch->type == GUMBO_NODE_TEMPLATE || bp == 1)

@@ -297,3 +297,16 @@ try 'urlfetch --help'" ]
 	[[ $output == *"a hotel night and a flight together." ]]
 	[[ $output != *"beautiful stations"* ]]
 }
+
+@test "extract: a code block's comments (a highlighter's class hljs-comment) are kept" {
+	# Inside <pre> a class names a token of the code, not a box of the
+	# page; the page's own comment section still goes.
+	run -0 urlfetch --extract "$FIXTURES/extract-ex16/code-comments.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == *$'# initialize git\ngit init'* ]]
+	[[ $output == *"# view the state of the repo"* ]]
+	[[ $output != *"Great post"* ]]
+	run -0 urlfetch --extract "$FIXTURES/extract-ex16/code-comments.html" -f markdown --text
+	[ "$status" -eq 0 ]
+	[[ $output == *$'```bash\n# initialize git\ngit init'* ]]
+}
