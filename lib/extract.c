@@ -34,7 +34,9 @@
  *  - an article (the best block and the siblings that score with it)
  *    when it holds at least half the page's text;
  *  - otherwise the page is no article (a landing page, a product, a
- *    listing): the nearest ancestor holding half the text is taken.
+ *    listing): the nearest ancestor holding half the text is taken,
+ *    with the sections beside it (beside the wrappers that hold
+ *    nothing else).
  * Paragraphs repeated word for word are written once.
  */
 #include <ctype.h>
@@ -241,10 +243,12 @@ static const char *const neg_word[] = { "nav", "menu", "ad", "ads", "share",
 	"banner", NULL };
 /*
  * Substrings of class or id that name a box beside the text (box_last);
- * "bildunter" is German's caption ("Bildunterschrift", "Bilduntertitel").
+ * "bildunter" is German's caption ("Bildunterschrift", "Bilduntertitel");
+ * "signature" a forum member's signature under each post, or a Q&A
+ * site's card of the post's author (name, reputation, badge counts).
  */
 static const char *const box_sub[] = { "teaser", "caption", "credit",
-	"author", "reviews", "bildunter", NULL };
+	"author", "reviews", "bildunter", "signature", NULL };
 /*
  * Whole words that name such a box: an image's "legend" (as a word only:
  * "grundlegende" in an id made of a headline's words is none).
@@ -537,6 +541,44 @@ class_verdict(const char *ci)
 }
 
 /*
+ * Whether an element under g (not g itself) has role r; a walk down
+ * gumbo's tree and back up by the parents, with no stack.  A "tablist"
+ * holds the tabs' names, but some sites put the role on the widget's
+ * wrapper, panels and all (a town's department page whose whole text is
+ * in its tabs): a tablist that holds a "tabpanel" is no list of tabs.
+ */
+static int
+holds_role(GumboNode *g, const char *r)
+{
+	GumboNode *n = g;
+	unsigned k = 0;
+
+	for (;;) {
+		GumboVector *v = &n->v.element.children;
+		const char *s;
+
+		if (k < v->length) {
+			GumboNode *ch = v->data[k];
+
+			if (ch->type != GUMBO_NODE_ELEMENT) {
+				k++;
+				continue;
+			}
+			s = uk_ex_attr(ch, "role");
+			if (s && !strcasecmp(s, r))
+				return 1;
+			n = ch;
+			k = 0;
+			continue;
+		}
+		if (n == g)
+			return 0;
+		k = n->index_within_parent + 1;
+		n = n->parent;
+	}
+}
+
+/*
  * Whether element g (with tag) is boilerplate by its attributes: 1 for
  * certain (hidden, a navigation role), 2 by its class or id (confirmed
  * later by how much of the page's text it holds), 3 by a class that says
@@ -563,7 +605,7 @@ boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 		!strcasecmp(s, "complementary") || !strcasecmp(s, "menu") ||
 		!strcasecmp(s, "menubar") || !strcasecmp(s, "search") ||
 		!strcasecmp(s, "dialog") || !strcasecmp(s, "alertdialog") ||
-		!strcasecmp(s, "tablist")))
+		(!strcasecmp(s, "tablist") && !holds_role(g, "tabpanel"))))
 		return 1;
 	if (tag == GUMBO_TAG_P) {
 		/*
@@ -592,20 +634,83 @@ boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 	return class_verdict(ci->buf);
 }
 
+/* Whether element g holds an <h1>..<h6> (a walk with no stack). */
+static int
+holds_heading(GumboNode *g)
+{
+	GumboNode *n = g;
+	unsigned k = 0;
+
+	for (;;) {
+		GumboVector *v = &n->v.element.children;
+
+		if (k < v->length) {
+			GumboNode *ch = v->data[k];
+
+			if (ch->type != GUMBO_NODE_ELEMENT) {
+				k++;
+				continue;
+			}
+			if (ch->v.element.tag >= GUMBO_TAG_H1 &&
+			    ch->v.element.tag <= GUMBO_TAG_H6)
+				return 1;
+			n = ch;
+			k = 0;
+			continue;
+		}
+		if (n == g)
+			return 0;
+		k = n->index_within_parent + 1;
+		n = n->parent;
+	}
+}
+
 /*
  * A button that is all a heading holds the section's title: the
  * accordion of WAI-ARIA's authoring practices writes each panel's title
  * as <h3><button aria-expanded>Title</button></h3> (a product's
  * "Details" and "Material & care", a service's features, questions of
- * a FAQ), and the panel's text stays on the page; any other button is a
- * control and stays out.
+ * a FAQ), and the panel's text stays on the page; many sites turn it
+ * inside out, <button><h3>Title</h3></button> (a service's "Hire a
+ * designer in four steps").  Any other button is a control and stays
+ * out.
  */
 static int
 heading_button(const struct ctx *c, int i, int parent)
 {
 	return c->n[i].tag == GUMBO_TAG_BUTTON &&
-	    c->n[parent].tag >= GUMBO_TAG_H1 &&
-	    c->n[parent].tag <= GUMBO_TAG_H6;
+	    ((c->n[parent].tag >= GUMBO_TAG_H1 &&
+		c->n[parent].tag <= GUMBO_TAG_H6) ||
+		holds_heading(c->n[i].g));
+}
+
+/*
+ * A button holding a heading whose panel (the element after it) holds
+ * no text is the title of nothing kept: a table of contents' "Contents"
+ * over a <nav>, a panel hidden.  Then measure again.
+ */
+static void
+empty_panels(struct ctx *c)
+{
+	int i, s, j, p, n = 0;
+
+	for (i = 0; i < c->nn; i++) {
+		if (c->n[i].tag != GUMBO_TAG_BUTTON ||
+		    c->n[i].flags & (F_TEXT | F_SKIP) ||
+		    !holds_heading(c->n[i].g))
+			continue;
+		p = c->n[i].parent;
+		for (s = c->n[i].end; s < c->n[p].end; s = c->n[s].end)
+			if (!(c->n[s].flags & F_TEXT))
+				break;
+		if (s < c->n[p].end && c->n[s].text > 0)
+			continue;
+		for (j = i; j < c->n[i].end; j++)
+			c->n[j].flags |= F_SKIP;
+		n++;
+	}
+	if (n)
+		uk_ex_measure(c);
 }
 
 /* Mirror the tree; collect metadata; mark skipped subtrees. */
@@ -669,6 +774,14 @@ build(struct ctx *c, GumboNode *root)
 			c->n[i].flags |= F_PRE;
 		if (!(pflags & F_SKIP)) {
 			int bp = boilerplate(ch, c->n[i].tag, &ci);
+
+			/*
+			 * Inside <pre> a class names a token of the code
+			 * (a highlighter's "hljs-comment", "token comment"),
+			 * not a box of the page: only hiding counts.
+			 */
+			if (pflags & F_PRE && bp != 1)
+				bp = 0;
 
 			if ((tag_skipped(c->n[i].tag) &&
 				!heading_button(c, i, pi)) ||
@@ -1121,6 +1234,18 @@ sibling_joins(struct ctx *c, int s)
 	return n->text - n->link >= 200 && link_density(n) < 0.2;
 }
 
+/* Whether the subtree at i holds a <form>. */
+static int
+holds_form(struct ctx *c, int i)
+{
+	int j;
+
+	for (j = i + 1; j < c->n[i].end; j++)
+		if (c->n[j].tag == GUMBO_TAG_FORM && !(c->n[j].flags & F_TEXT))
+			return 1;
+	return c->n[i].tag == GUMBO_TAG_FORM;
+}
+
 /*
  * Write the subtree at i as part of the selection, or, in the dry run
  * select_emit makes first, only note where the selection starts.
@@ -1152,7 +1277,7 @@ static int
 select_body(struct ctx *c, int best, struct writer *w)
 {
 	int p = c->n[best].parent, sel = 0, total = c->n[c->body].text, s;
-	int r, a;
+	int r, a, up;
 	double thr = c->n[best].score * 0.2;
 	double frac = 0.5;
 
@@ -1187,14 +1312,27 @@ select_body(struct ctx *c, int best, struct writer *w)
 		a = best;
 		while (a != c->body && c->n[a].text < frac * total)
 			a = c->n[a].parent;
-		/* With the siblings that join it (sibling_joins). */
-		p = c->n[a].parent;
-		if (a == c->body || p <= 0 || c->n[p].tag == GUMBO_TAG_HTML) {
-			sel_emit(c, a, w);
+		/*
+		 * With the siblings that join it (sibling_joins), taken
+		 * beside the outermost of the wrappers that hold nothing
+		 * but it (a page builder's section in its module in its
+		 * column): the sections of a landing page are siblings at
+		 * that level, not at the section's own.  A section so
+		 * reached that holds a <form> is a contact or sign-up box
+		 * (its labels and messages), no section of the text.
+		 */
+		up = a;
+		while (up != c->body && (p = c->n[up].parent) > c->body &&
+		    c->n[p].text == c->n[up].text)
+			up = p;
+		p = c->n[up].parent;
+		if (up == c->body || p <= 0 || c->n[p].tag == GUMBO_TAG_HTML) {
+			sel_emit(c, up, w);
 			return SEL_PART;
 		}
 		for (s = p + 1; s < c->n[p].end; s = c->n[s].end)
-			if (s == a || sibling_joins(c, s))
+			if (s == up || (sibling_joins(c, s) &&
+				(up == a || !holds_form(c, s))))
 				sel_emit(c, s, w);
 		return SEL_PART;
 	} else if (p > 0 && c->n[p].tag != GUMBO_TAG_HTML) {
@@ -1550,6 +1688,25 @@ arena_release(struct arena *a)
  * its elements counted against the limit, then parsed into the arena.
  * NULL with err when the page has too many elements or cannot be parsed.
  */
+/*
+ * Whether html[0..len) is UTF-8 with some character beyond ASCII.  A
+ * page that says it is Latin-1 or windows-1252 (or a server that says
+ * so for it) but whose bytes are all valid UTF-8 sequences was written
+ * in UTF-8: read as windows-1252, each "’" would be "â€™".  Text meant
+ * as windows-1252 is hardly ever valid UTF-8 (an accented letter there
+ * is one byte above 0x7f followed by ASCII, which UTF-8 never is).
+ */
+static int
+utf8_beyond_ascii(const char *html, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < len; k++)
+		if ((unsigned char)html[k] >= 0x80)
+			break;
+	return k < len && uk_utf8_valid(html + k, len - k);
+}
+
 static GumboOutput *
 parse(const char *html, size_t len, const char *content_type,
     struct uk_buf *u, struct arena *arena, struct uk_extract *x,
@@ -1561,6 +1718,8 @@ parse(const char *html, size_t len, const char *content_type,
 	size_t bom, k, max;
 
 	uk_charset_detect(html, len, content_type, cs, sizeof(cs), &bom);
+	if (!strcmp(cs, "windows-1252") && utf8_beyond_ascii(html, len))
+		memcpy(cs, "utf-8", 6);
 	if (uk_charset_to_utf8(html, len, cs, u, NULL) < 0) {
 		memcpy(cs, "utf-8", 6);
 		uk_buf_reset(u);
@@ -1614,6 +1773,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 		goto done;
 	build(&c, out->document);
 	uk_ex_measure(&c);
+	empty_panels(&c);
 	confirm_boilerplate(&c);
 	uk_ex_mark_by_text(&c);
 	uk_ex_finish_metadata(&c);

@@ -32,3 +32,50 @@ teardown() { common_teardown; }
 	[[ $output == *'\n\n## Size and fit\n\nRegular fit'* ]]
 	[[ $output != *ADDTOBASKET* ]]
 }
+
+@test "extract pages: a tablist that holds its tab panels is no list of tabs" {
+	# The role is on the widget's wrapper, panels and all: the panel's
+	# text is the page's.  A list of tabs alone (role tablist, no
+	# panel inside) stays out.
+	run -0 urlfetch --extract "$FIXTURES/extract-ex16/tabs.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == *"issues permits for construction and remodeling."* ]]
+	[[ $output == *"where the inspector can see it from the street." ]]
+	[[ $output != *"Page tab one"* ]]
+}
+
+@test "extract pages: a landing page's sections beside the wrappers of the largest are kept" {
+	# The questions sit in a section, in a column, in a module that
+	# hold nothing else; the other modules are the page's other
+	# sections.  The one that holds a form (a contact box) stays out.
+	run -0 urlfetch --extract "$FIXTURES/extract-ex16/sections.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == "Capture more leads"* ]]
+	[[ $output == *"before the first call."* ]]
+	[[ $output == *"where the customers come from."* ]]
+	[[ $output == *"returned or reviewed." ]]
+	[[ $output != *"reference number"* ]]
+}
+
+@test "extract pages: a post's signature (a Q&A site's card of its author) is set aside" {
+	# class "post-signature": the author's name, reputation and badge
+	# counts under each answer; the answers stay.
+	run -0 urlfetch --extract "$FIXTURES/extract-ex16/signature.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == *"as they were."* ]]
+	[[ $output == *"minutes, not hours."* ]]
+	[[ $output == *"it was never complete." ]]
+	[[ $output != *"9,895"* ]]
+	[[ $output != *"quillfeather"* ]]
+}
+
+@test "extract pages: a heading inside a button is a panel's title, kept when its panel holds text" {
+	# <button><h3>Title</h3></button> then the panel: WAI-ARIA's
+	# accordion turned inside out.  A title over a panel that holds
+	# only a menu (a <nav>) is the title of nothing kept.
+	run -0 urlfetch --extract "$FIXTURES/extract-ex16/button-heading.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == *$'Talk to one of our industry experts\n\nAn expert on our team'* ]]
+	[[ $output == *"Work with hand-selected talent"* ]]
+	[[ $output != *"Our offices"* ]]
+}

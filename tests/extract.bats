@@ -82,6 +82,16 @@ teardown() { common_teardown; }
 	[[ $output == *"“Quotes” and € sign."* ]]
 }
 
+@test "extract: a page declared latin1 whose bytes are all UTF-8 is read as UTF-8" {
+	# Read as windows-1252 each "’" would be "â€™"; windows-1252 text
+	# is hardly ever valid UTF-8 (latin1-meta.html above is not).
+	run -0 urlfetch -x "$FIXTURES/extract-ex16/latin1-utf8.html" -T
+	[ "$status" -eq 0 ]
+	[[ $output == *"Don’t let a vendor ruin your event"* ]]
+	[[ $output == *"Our café tables"* ]]
+	[[ $output != *"â€"* ]]
+}
+
 @test "extract: a BOM wins over <meta charset>; UTF-16 with a BOM" {
 	run -0 urlfetch -x "$X/utf8-bom.html"
 	run -0 jq -r '.title, .content' <<<"$output"
@@ -286,4 +296,17 @@ try 'urlfetch --help'" ]
 	[ "$status" -eq 0 ]
 	[[ $output == *"a hotel night and a flight together." ]]
 	[[ $output != *"beautiful stations"* ]]
+}
+
+@test "extract: a code block's comments (a highlighter's class hljs-comment) are kept" {
+	# Inside <pre> a class names a token of the code, not a box of the
+	# page; the page's own comment section still goes.
+	run -0 urlfetch --extract "$FIXTURES/extract-ex16/code-comments.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == *$'# initialize git\ngit init'* ]]
+	[[ $output == *"# view the state of the repo"* ]]
+	[[ $output != *"Great post"* ]]
+	run -0 urlfetch --extract "$FIXTURES/extract-ex16/code-comments.html" -f markdown --text
+	[ "$status" -eq 0 ]
+	[[ $output == *$'```bash\n# initialize git\ngit init'* ]]
 }
