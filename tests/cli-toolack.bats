@@ -77,15 +77,21 @@ try 'toolack call --help'" ]
 	echo $! >"$T/ex.pid"
 	run -0 --separate-stderr toolack call -t 20 --tool open_url <<<'https://example.com/a'
 	wait_for 10 grep -q "toolack exec: open_url https://example.com/a success [0-9.]*s" "$T/tty"
+	child=$(pgrep -P "$(cat "$T/ex.pid")")
+	[ -n "$child" ]
 	kill "$(cat "$T/ex.pid")"
 	wait "$(cat "$T/ex.pid")" || true
+	# The wrapper passes the signal on: no exec is left reconnecting.
+	wait_for 10 eval '! kill -0 "$child" 2>/dev/null'
 	# -q: nothing.
 	: >"$T/tty2"
 	python3 "$PTY" "$T/tty2" toolack exec -q --idle 2 -H open_url=true >"$T/ex2.out" &
 	echo $! >"$T/ex2.pid"
 	run -0 --separate-stderr toolack call -t 20 --tool open_url <<<'https://example.com/b'
+	child=$(pgrep -P "$(cat "$T/ex2.pid")")
 	kill "$(cat "$T/ex2.pid")"
 	wait "$(cat "$T/ex2.pid")" || true
+	wait_for 10 eval '! kill -0 "$child" 2>/dev/null'
 	! grep -q "open_url https://example.com/b" "$T/tty2"
 	# stderr a file: nothing either.
 	ta_exec ex3 -H open_url=true
