@@ -106,6 +106,10 @@ struct writer {
 		int items;
 	} lists[16];
 	int nlists, listslost;
+	/* Markdown: the note of a card's grids (extract_write.c), written
+	 * at the start of the next paragraph, before its prefix. */
+	char note[256];
+	size_t notelen;
 };
 
 /* The value of attribute name of element g, or NULL. */
@@ -163,6 +167,11 @@ void uk_ex_w_break(struct writer *w, int level);
 int uk_ex_break_level(int tag);
 /* extract_write.c: drop paragraphs repeated word for word. */
 void uk_ex_dedupe(struct uk_buf *t);
+/*
+ * Before the first words of a paragraph, text node j: the note of the
+ * grids of cards around it, which uk_ex_dedupe reads (extract_write.c).
+ */
+void uk_ex_card_note(struct ctx *c, int j, struct writer *w);
 
 /*
  * Shrink the page s[0..len) in place before gumbo sees it: comments, the

@@ -117,13 +117,17 @@ uk_ex_w_flush(struct writer *w)
 				add_pfx_blank(w, w->brkpfx < at ? w->brkpfx : at);
 			}
 			uk_buf_addch(w->b, '\n');
+			if (w->brk == 3)
+				uk_buf_add(w->b, w->note, w->notelen);
 			uk_buf_add(w->b, w->pfx, at);
 			w->bol = 1;
 		}
 	} else if (!w->b->len && w->md) {
+		uk_buf_add(w->b, w->note, w->notelen);
 		uk_buf_add(w->b, w->pfx, at);
 		w->bol = 1;
 	}
+	w->notelen = 0;
 	w->brk = 0;
 	w->brkpfx = w->pfxlen;
 	if (w->mark[0]) {
@@ -335,10 +339,16 @@ in_link_line(struct ctx *c, int j)
 	return 1;
 }
 
-/* The note of the grids around text node j, at the paragraph's start. */
-static void
-card_note(struct ctx *c, int j, struct writer *w)
+/*
+ * The note of the grids around text node j, at the paragraph's start: in
+ * plain text written at once; in Markdown kept in w->note for
+ * uk_ex_w_flush, which writes it before the paragraph's prefix and
+ * marker ("> ", "- ", "## "), where uk_ex_dedupe looks for it.
+ */
+void
+uk_ex_card_note(struct ctx *c, int j, struct writer *w)
 {
+	struct uk_buf note = UK_BUF_INIT;
 	char num[64];
 	size_t at;
 	int a, f, depth = 0;
@@ -346,24 +356,36 @@ card_note(struct ctx *c, int j, struct writer *w)
 
 	if (in_link_line(c, j))
 		return;
-	uk_ex_w_flush(w);
-	at = w->b->len;
-	/* A third newline (after a <pre>'s own) hides the paragraph's start
-	 * from uk_ex_dedupe. */
-	if (at >= 3 && w->b->buf[at - 3] == '\n')
-		return;
+	if (!w->md) {
+		uk_ex_w_flush(w);
+		at = w->b->len;
+		/* A third newline (after a <pre>'s own) hides the
+		 * paragraph's start from uk_ex_dedupe. */
+		if (at >= 3 && w->b->buf[at - 3] == '\n')
+			return;
+	}
 	for (a = c->n[j].parent; a > 0; a = c->n[a].parent) {
 		depth++;
 		path = (path * 33 + (unsigned long)c->n[a].tag) % 1000003;
 		if ((f = grid_first(c, a)) < 0)
 			continue;
-		if (w->b->len == at)
-			uk_buf_addch(w->b, '\x1f');
+		if (!note.len)
+			uk_buf_addch(&note, '\x1f');
 		snprintf(num, sizeof(num), "%d.%d.%lu,%d;", f, depth, path, a);
-		uk_buf_addstr(w->b, num);
+		uk_buf_addstr(&note, num);
 	}
-	if (w->b->len > at)
-		uk_buf_addch(w->b, '\x1f');
+	if (note.len) {
+		uk_buf_addch(&note, '\x1f');
+		if (!w->md)
+			uk_buf_add(w->b, note.buf, note.len);
+		else if (note.len <= sizeof(w->note)) {
+			/* A longer one (grids nested some ten deep) is left
+			 * out: the paragraph is then deduplicated as any. */
+			memcpy(w->note, note.buf, note.len);
+			w->notelen = note.len;
+		}
+	}
+	uk_buf_release(&note);
 }
 
 /*
@@ -399,7 +421,7 @@ uk_ex_emit(struct ctx *c, int i, struct writer *w, int skip)
 				while (isspace((unsigned char)*t))
 					t++;
 				if (*t)
-					card_note(c, j, w);
+					uk_ex_card_note(c, j, w);
 			}
 			uk_ex_w_text(w, t, n->flags & F_PRE);
 			continue;

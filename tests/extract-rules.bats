@@ -413,6 +413,19 @@ article_kept() {
 	[ "$(grep -c '^View details$' <<<"$output")" -eq 1 ]
 }
 
+# Markdown keeps them likewise: the note goes before the "### " of a
+# card's title and the line's own prefix.
+@test "extract rules: a grid's cards keep their repeated lines in Markdown too" {
+	run -0 urlfetch --extract "$FIXTURES/extract-ex15/cards.html" --text -f markdown
+	[ "$(grep -c '^Burns lamp oil or a candle$' <<<"$output")" -eq 3 ]
+	[ "$(grep -c '^Painted by hand in the workshop$' <<<"$output")" -eq 4 ]
+	[ "$(grep -c '^Height: 45 cm$' <<<"$output")" -eq 2 ]
+	[ "$(grep -c '^### The [A-Z][a-z]* lantern$' <<<"$output")" -eq 4 ]
+	[ "$(grep -c 'wooden crate from the harbour workshop' <<<"$output")" -eq 1 ]
+	[ "$(grep -c '^View details$' <<<"$output")" -eq 1 ]
+	! grep -q $'\x1f' <<<"$output"
+}
+
 # Posts are a grid too, but a quote of an earlier post sits deeper in
 # its post than the post's own text: it is no card's line, and goes.
 @test "extract rules: a forum quote of an earlier post is not kept twice" {
