@@ -68,6 +68,7 @@ uk_prog_set(const char *argv0)
  */
 #define UK_HEAP_RESERVE (64u << 20)
 #define UK_HUGE (2u << 20)
+static void *heap_head; /* the heap's head, below its first huge page */
 
 void
 uk_heap_init(void)
@@ -86,8 +87,23 @@ uk_heap_init(void)
 	hi = (uintptr_t)sbrk(0);
 	lo = (lo + UK_HUGE - 1) & ~(uintptr_t)(UK_HUGE - 1);
 	hi &= ~(uintptr_t)(UK_HUGE - 1);
-	if (hi > lo)
-		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+	if (hi <= lo)
+		return;
+	(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+	/*
+	 * The heap's first bytes, up to the first 2 MiB boundary, cannot be
+	 * a huge page, and small blocks are taken from there first: up to
+	 * 2 MiB in small pages, most of what one page's extraction touches
+	 * (330 of 415 page faults on a 150 KB page).  Take them once, as a
+	 * block never used, so that the program's own lie in huge pages.
+	 */
+	if ((p = malloc(1))) {
+		uintptr_t at = (uintptr_t)p;
+
+		free(p);
+		if (lo > at + 4096 && lo - at < UK_HUGE)
+			heap_head = malloc(lo - at - 64);
+	}
 }
 
 void
