@@ -1683,12 +1683,6 @@ arena_release(struct arena *a)
 }
 
 /*
- * The page as gumbo's tree: html[0..len) decoded to UTF-8 into u (by the
- * charset detected, which x->charset gets), NUL bytes made spaces, shrunk,
- * its elements counted against the limit, then parsed into the arena.
- * NULL with err when the page has too many elements or cannot be parsed.
- */
-/*
  * Whether html[0..len) is UTF-8 with some character beyond ASCII.  A
  * page that says it is Latin-1 or windows-1252 (or a server that says
  * so for it) but whose bytes are all valid UTF-8 sequences was written
@@ -1707,6 +1701,12 @@ utf8_beyond_ascii(const char *html, size_t len)
 	return k < len && uk_utf8_valid(html + k, len - k);
 }
 
+/*
+ * The page as gumbo's tree: html[0..len) decoded to UTF-8 into u (by the
+ * charset detected, which x->charset gets), NUL bytes made spaces, shrunk,
+ * its elements counted against the limit, then parsed into the arena.
+ * NULL with err when the page has too many elements or cannot be parsed.
+ */
 static GumboOutput *
 parse(const char *html, size_t len, const char *content_type,
     struct uk_buf *u, struct arena *arena, struct uk_extract *x,
