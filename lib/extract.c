@@ -541,14 +541,15 @@ class_verdict(const char *ci)
 }
 
 /*
- * Whether an element under g (not g itself) has role r; a walk down
- * gumbo's tree and back up by the parents, with no stack.  A "tablist"
- * holds the tabs' names, but some sites put the role on the widget's
- * wrapper, panels and all (a town's department page whose whole text is
- * in its tabs): a tablist that holds a "tabpanel" is no list of tabs.
+ * Whether an element under g (not g itself) has role r, or with r NULL
+ * is an <h1>..<h6>; a walk down gumbo's tree and back up by the parents,
+ * with no stack.  A "tablist" holds the tabs' names, but some sites put
+ * the role on the widget's wrapper, panels and all (a town's department
+ * page whose whole text is in its tabs): a tablist that holds a
+ * "tabpanel" is no list of tabs.
  */
 static int
-holds_role(GumboNode *g, const char *r)
+holds(GumboNode *g, const char *r)
 {
 	GumboNode *n = g;
 	unsigned k = 0;
@@ -564,8 +565,10 @@ holds_role(GumboNode *g, const char *r)
 				k++;
 				continue;
 			}
-			s = uk_ex_attr(ch, "role");
-			if (s && !strcasecmp(s, r))
+			if (r ? (s = uk_ex_attr(ch, "role")) &&
+			    !strcasecmp(s, r) :
+			    ch->v.element.tag >= GUMBO_TAG_H1 &&
+			    ch->v.element.tag <= GUMBO_TAG_H6)
 				return 1;
 			n = ch;
 			k = 0;
@@ -605,7 +608,7 @@ boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 		!strcasecmp(s, "complementary") || !strcasecmp(s, "menu") ||
 		!strcasecmp(s, "menubar") || !strcasecmp(s, "search") ||
 		!strcasecmp(s, "dialog") || !strcasecmp(s, "alertdialog") ||
-		(!strcasecmp(s, "tablist") && !holds_role(g, "tabpanel"))))
+		(!strcasecmp(s, "tablist") && !holds(g, "tabpanel"))))
 		return 1;
 	if (tag == GUMBO_TAG_P) {
 		/*
@@ -634,37 +637,6 @@ boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 	return class_verdict(ci->buf);
 }
 
-/* Whether element g holds an <h1>..<h6> (a walk with no stack). */
-static int
-holds_heading(GumboNode *g)
-{
-	GumboNode *n = g;
-	unsigned k = 0;
-
-	for (;;) {
-		GumboVector *v = &n->v.element.children;
-
-		if (k < v->length) {
-			GumboNode *ch = v->data[k];
-
-			if (ch->type != GUMBO_NODE_ELEMENT) {
-				k++;
-				continue;
-			}
-			if (ch->v.element.tag >= GUMBO_TAG_H1 &&
-			    ch->v.element.tag <= GUMBO_TAG_H6)
-				return 1;
-			n = ch;
-			k = 0;
-			continue;
-		}
-		if (n == g)
-			return 0;
-		k = n->index_within_parent + 1;
-		n = n->parent;
-	}
-}
-
 /*
  * A button that is all a heading holds the section's title: the
  * accordion of WAI-ARIA's authoring practices writes each panel's title
@@ -681,7 +653,7 @@ heading_button(const struct ctx *c, int i, int parent)
 	return c->n[i].tag == GUMBO_TAG_BUTTON &&
 	    ((c->n[parent].tag >= GUMBO_TAG_H1 &&
 		c->n[parent].tag <= GUMBO_TAG_H6) ||
-		holds_heading(c->n[i].g));
+		holds(c->n[i].g, NULL));
 }
 
 /*
@@ -697,7 +669,7 @@ empty_panels(struct ctx *c)
 	for (i = 0; i < c->nn; i++) {
 		if (c->n[i].tag != GUMBO_TAG_BUTTON ||
 		    c->n[i].flags & (F_TEXT | F_SKIP) ||
-		    !holds_heading(c->n[i].g))
+		    !holds(c->n[i].g, NULL))
 			continue;
 		p = c->n[i].parent;
 		for (s = c->n[i].end; s < c->n[p].end; s = c->n[s].end)

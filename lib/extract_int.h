@@ -168,10 +168,13 @@ int uk_ex_break_level(int tag);
 /* extract_write.c: drop paragraphs repeated word for word. */
 void uk_ex_dedupe(struct uk_buf *t);
 /*
- * Before the first words of a paragraph, text node j: the note of the
- * grids of cards around it, which uk_ex_dedupe reads (extract_write.c).
+ * The text of text node j to write: at the first words of a paragraph
+ * (not a cell's, nor a <pre>'s), without its leading white space and
+ * after the note of the grids of cards around it, which uk_ex_dedupe
+ * reads (extract_write.c).
  */
-void uk_ex_card_note(struct ctx *c, int j, struct writer *w);
+const char *uk_ex_para_text(struct ctx *c, int j, struct writer *w,
+    int skip);
 
 /*
  * Shrink the page s[0..len) in place before gumbo sees it: comments, the

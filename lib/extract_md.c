@@ -581,18 +581,8 @@ uk_ex_md_emit(struct ctx *c, int i, struct writer *w, int skip)
 			continue;
 		}
 		if (n->flags & F_TEXT) {
-			const char *t = n->g->v.text.text;
-
-			/* The first words of a paragraph (a heading's too, but
-			 * not a cell's): its grids' note, as in plain text. */
-			if (skip == 1 && !w->cell && !(n->flags & F_PRE) &&
-			    (w->brk == 3 || !w->b->len)) {
-				while (isspace((unsigned char)*t))
-					t++;
-				if (*t)
-					uk_ex_card_note(c, j, w);
-			}
-			uk_ex_w_text(w, t, n->flags & F_PRE);
+			uk_ex_w_text(w, uk_ex_para_text(c, j, w, skip),
+			    n->flags & F_PRE);
 			continue;
 		}
 		/* Deeper than the stack: the element's text runs on. */

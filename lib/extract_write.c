@@ -345,8 +345,8 @@ in_link_line(struct ctx *c, int j)
  * uk_ex_w_flush, which writes it before the paragraph's prefix and
  * marker ("> ", "- ", "## "), where uk_ex_dedupe looks for it.
  */
-void
-uk_ex_card_note(struct ctx *c, int j, struct writer *w)
+static void
+card_note(struct ctx *c, int j, struct writer *w)
 {
 	struct uk_buf note = UK_BUF_INIT;
 	char num[64];
@@ -388,6 +388,22 @@ uk_ex_card_note(struct ctx *c, int j, struct writer *w)
 	uk_buf_release(&note);
 }
 
+const char *
+uk_ex_para_text(struct ctx *c, int j, struct writer *w, int skip)
+{
+	const char *t = c->n[j].g->v.text.text;
+
+	/* Not in a cell; in Markdown a heading's text is flat, and noted. */
+	if (skip == 1 && !(w->md ? w->cell : w->flat) &&
+	    !(c->n[j].flags & F_PRE) && (w->brk == 3 || !w->b->len)) {
+		while (isspace((unsigned char)*t))
+			t++;
+		if (*t)
+			card_note(c, j, w);
+	}
+	return t;
+}
+
 /*
  * Write the text of the subtree at i.  skip: 0 all but scripts and styles
  * (the fallback), 1 without boilerplate.
@@ -413,17 +429,8 @@ uk_ex_emit(struct ctx *c, int i, struct writer *w, int skip)
 			continue;
 		}
 		if (n->flags & F_TEXT) {
-			const char *t = n->g->v.text.text;
-
-			/* The first words of a paragraph: its grids' note. */
-			if (skip == 1 && !w->flat && !(n->flags & F_PRE) &&
-			    (w->brk == 3 || !w->b->len)) {
-				while (isspace((unsigned char)*t))
-					t++;
-				if (*t)
-					uk_ex_card_note(c, j, w);
-			}
-			uk_ex_w_text(w, t, n->flags & F_PRE);
+			uk_ex_w_text(w, uk_ex_para_text(c, j, w, skip),
+			    n->flags & F_PRE);
 			continue;
 		}
 		if (n->tag == GUMBO_TAG_TABLE && !w->flat &&
