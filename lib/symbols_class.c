@@ -94,6 +94,24 @@ uk_symtab_is_noise(const char *path)
 	return path_in(path, dirs, globs);
 }
 
+/*
+ * A module its path calls helpers: the project's toolbox, used by every
+ * part and the subject of none (Django's utils/ and db/utils.py, pip's
+ * utils/misc.py, express's lib/utils.js).  Ranked down, not out: this
+ * project's lib/util.h is still its first file.
+ */
+int
+uk_symtab_is_helper(const char *path)
+{
+	static const char *const dirs[] = { "util", "utils", "utilities",
+		"helper", "helpers", "misc", "compat", NULL };
+	static const char *const globs[] = { "util.*", "utils.*",
+		"utilities.*", "helper.*", "helpers.*", "misc.*", "compat.*",
+		NULL };
+
+	return path_in(path, dirs, globs);
+}
+
 /* A build or manifest file, whose presence makes a directory a project. */
 int
 uk_symtab_is_build_file(const char *path)

@@ -284,6 +284,9 @@ int uk_sympath_is_c(const char *path);
 /* Whether path (a tree path) is under a directory of tests, docs... */
 int uk_symtab_is_noise(const char *path);
 
+/* Whether path names a module of helpers (utils/, util.h, compat.py...). */
+int uk_symtab_is_helper(const char *path);
+
 /*
  * symbols_class.c: each file's cls (enum file_class), from its path, the
  * licences and build files noted, .gitattributes and its generated mark;

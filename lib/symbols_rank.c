@@ -24,6 +24,7 @@
 #define BREADTH_EXP 0.5 /* a file's rank times sqrt(1 + its used names) */
 #define SELF_W 0.1 /* a reference to a name its own file defines too */
 #define BARE_W 0.1 /* an include none of whose names is used */
+#define HELPER_W 0.5  /* a module of helpers (uk_symtab_is_helper) */
 
 /* Definitions by (name, file, line): for hiding duplicates. */
 static int
@@ -545,9 +546,13 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	pr = pagerank(n, edges, nedges, p, out);
 	breadth = uk_xcalloc(n + 1, sizeof(double));
 	used_defs(edges, nedges, breadth);
-	for (i = 0; i < n; i++)
-		t->files[i].rank = pr[t->files[i].unit] *
-		    pow(1.0 + breadth[t->files[i].unit], BREADTH_EXP);
+	for (i = 0; i < n; i++) {
+		uint32_t u = t->files[i].unit;
+
+		t->files[i].rank = pr[u] * pow(1.0 + breadth[u], BREADTH_EXP);
+		if (uk_symtab_is_helper(t->files[i].path))
+			t->files[i].rank *= HELPER_W;
+	}
 
 	/*
 	 * Each definition gets the rank flowing along its edges, scaled so

@@ -470,9 +470,9 @@ first_files() {
 		done
 	} >"$d/pkg/lazy.py"
 	printf 'class Factory:\n    def compute(self):\n        return 2\n' >"$d/pkg/geo.py"
-	printf 'def helper():\n    return 1\n\n\ndef spare():\n    return 3\n' >"$d/pkg/util.py"
+	printf 'def helper():\n    return 1\n\n\ndef spare():\n    return 3\n' >"$d/pkg/shared.py"
 	run -0 "$SYM" -R -t 4000 "$d"
-	u=$(map_files | grep -n -x pkg/util.py | cut -d: -f1)
+	u=$(map_files | grep -n -x pkg/shared.py | cut -d: -f1)
 	g=$(map_files | grep -n -x pkg/geo.py | cut -d: -f1)
 	[ "$u" -lt "$g" ]
 }
@@ -497,12 +497,12 @@ first_files() {
 	d=$BATS_TEST_TMPDIR/dictm
 	mkdir -p "$d/pkg"
 	printf 'class Store:\n    def setdefault(self, k, v):\n        return v\n\n    def discard(self, k):\n        return k\n' >"$d/pkg/store.py"
-	printf 'def tidy(x):\n    return x\n\n\ndef spare():\n    return 3\n' >"$d/pkg/util.py"
+	printf 'def tidy(x):\n    return x\n\n\ndef spare():\n    return 3\n' >"$d/pkg/shared.py"
 	for i in 1 2 3; do
 		printf 'def use%s(d, s):\n    d.setdefault(1, 2)\n    d.setdefault(3, 4)\n    s.discard(5)\n    return tidy(d)\n' "$i" >"$d/pkg/use$i.py"
 	done
 	run -0 "$SYM" -R -t 4000 "$d"
-	u=$(map_files | grep -n -x pkg/util.py | cut -d: -f1)
+	u=$(map_files | grep -n -x pkg/shared.py | cut -d: -f1)
 	s=$(map_files | grep -n -x pkg/store.py | cut -d: -f1)
 	[ "$u" -lt "$s" ]
 }
@@ -733,4 +733,22 @@ C
 	# importing file, dropped), the import left other.py's Apps first.
 	[ "$(jq -r .github_info.top_file <<<"$output")" = pkg/registry.py ]
 	[ "$(map_files | head -n 1)" = pkg/registry.py ]
+}
+
+@test "repomap: a module of helpers ranks after the module of the project's subject" {
+	d=$BATS_TEST_TMPDIR/helpers
+	mkdir -p "$d/pkg"
+	# Six files call utils.tidy(), five Order.place(): the helper's
+	# rank, halved, falls behind the class the project is about.
+	printf 'def tidy(x):\n    return x\n' >"$d/pkg/utils.py"
+	printf 'class Order:\n    def place(self):\n        pass\n\n    def cancel(self):\n        pass\n' >"$d/pkg/order.py"
+	for i in 1 2 3 4 5; do
+		printf 'from pkg.utils import tidy\n\n\ndef use%s(o):\n    o.place()\n    return tidy(o)\n' "$i" >"$d/pkg/use$i.py"
+	done
+	printf 'from pkg.utils import tidy\n\n\ndef run(o):\n    return tidy(o)\n' >"$d/pkg/run.py"
+	[ "$(first_files "$d" 2)" = "pkg/order.py pkg/utils.py " ]
+	# The same two under other names: the one more called comes first.
+	mv "$d/pkg/utils.py" "$d/pkg/tidying.py"
+	sed -i 's/pkg\.utils/pkg.tidying/' "$d"/pkg/use*.py "$d/pkg/run.py"
+	[ "$(first_files "$d" 2)" = "pkg/tidying.py pkg/order.py " ]
 }
