@@ -35,6 +35,30 @@ uk_symtab_is_external(const struct extnames *x, uint32_t file,
 	    bsearch(&key, x->v, x->n, sizeof(*x->v), extname_cmp) != NULL;
 }
 
+static int
+binding_cmp(const void *a, const void *b)
+{
+	const struct binding *x = a, *y = b;
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	return 0;
+}
+
+uint32_t
+uk_symtab_bound_unit(const struct extnames *x, uint32_t file, uint32_t name)
+{
+	struct binding key = { file, name, 0 };
+	const struct binding *b;
+
+	if (!x->nb ||
+	    !(b = bsearch(&key, x->b, x->nb, sizeof(*x->b), binding_cmp)))
+		return UINT32_MAX;
+	return b->unit;
+}
+
 /*
  * Imports and includes as edges: a file that imports a module depends on
  * the module's file whatever names it then uses, and the resolution is
@@ -622,7 +646,7 @@ namedef_cmp(const void *a, const void *b)
 static uint32_t
 import_group(const struct symtab *t, const struct namedef *nd, size_t nnd,
     const uint32_t *byname, const uint32_t *group, const char *name,
-    size_t file)
+    size_t file, uint32_t *nameid)
 {
 	struct namedef key = { name, 0, 0 };
 	const struct namedef *k;
@@ -633,10 +657,65 @@ import_group(const struct symtab *t, const struct namedef *nd, size_t nnd,
 	for (i = k->first; i < k->end; i++) {
 		const struct sdef *d = &t->defs[byname[i]];
 
-		if (d->file == file && uk_symtab_visible(t, d))
+		if (d->file == file && uk_symtab_visible(t, d)) {
+			*nameid = d->name;
 			return group[byname[i]];
+		}
 	}
 	return UINT32_MAX;
+}
+
+/* The id of a name some file defines, or UINT32_MAX. */
+static uint32_t
+name_id(const struct symtab *t, const struct namedef *nd, size_t nnd,
+    const uint32_t *byname, const char *name)
+{
+	struct namedef key = { name, 0, 0 };
+	const struct namedef *k;
+
+	if (!(k = bsearch(&key, nd, nnd, sizeof(*nd), namedef_cmp)))
+		return UINT32_MAX;
+	return t->defs[byname[k->first]].name;
+}
+
+/* An import of a name from a file that does not define it. */
+struct pending {
+	uint32_t file, via, name;
+};
+
+/*
+ * A name imported from a module that imports it in turn (a package's
+ * __init__.py re-exporting `from .request import HttpRequest`, a Rust
+ * `pub use`) is bound where that import binds it, up to four modules
+ * deep: `from django.http import HttpRequest` makes the file's
+ * HttpRequest http/request.py's.
+ */
+static void
+follow_reexports(struct extnames *ext, struct pending *p, size_t n)
+{
+	size_t i, hop, nb;
+	uint32_t u;
+	int more = 1;
+
+	for (hop = 0; hop < 4 && more; hop++) {
+		more = 0;
+		nb = ext->nb;
+		for (i = 0; i < n; i++) {
+			if (p[i].name == UINT32_MAX ||
+			    (u = uk_symtab_bound_unit(ext, p[i].via,
+				 p[i].name)) == UINT32_MAX)
+				continue;
+			GROW(ext->b, ext->nb, ext->ab);
+			ext->b[ext->nb].file = p[i].file;
+			ext->b[ext->nb].name = p[i].name;
+			ext->b[ext->nb++].unit = u;
+			p[i].name = UINT32_MAX;
+		}
+		if (ext->nb > nb) {
+			qsort(ext->b, ext->nb, sizeof(*ext->b), binding_cmp);
+			more = 1;
+		}
+	}
 }
 
 /*
@@ -654,6 +733,8 @@ uk_symtab_import_edges(struct symtab *t, const uint32_t *byname,
 	struct namedef *nd = NULL;
 	struct targets to = { NULL, NULL, 0, 0, 0, NULL, 0, 0 };
 	size_t nimp = 0, aimp = 0, i, j, e, nnd = 0, and_ = 0;
+	struct pending *pend = NULL;
+	size_t npend = 0, apend = 0;
 
 	modres_init(&m, t);
 	for (i = 0; i < t->ndefs; i = e) {
@@ -694,11 +775,25 @@ uk_symtab_import_edges(struct symtab *t, const uint32_t *byname,
 		}
 		for (j = 0; j < to.n; j++) {
 			uint32_t tu = t->files[to.file[j]].unit;
+			uint32_t nameid = 0;
 			uint32_t g = import_group(t, nd, nnd, byname, group,
-			    to.name[j], to.file[j]);
+			    to.name[j], to.file[j], &nameid);
 
 			if (tu == f->unit)
 				continue;
+			if (g == UINT32_MAX && to.name[j]) {
+				GROW(pend, npend, apend);
+				pend[npend].file = t->refs[i].file;
+				pend[npend].via = (uint32_t)to.file[j];
+				pend[npend++].name = name_id(t, nd, nnd, byname,
+				    to.name[j]);
+			}
+			if (g != UINT32_MAX) {
+				GROW(ext->b, ext->nb, ext->ab);
+				ext->b[ext->nb].file = t->refs[i].file;
+				ext->b[ext->nb].name = nameid;
+				ext->b[ext->nb++].unit = tu;
+			}
 			GROW(imp, nimp, aimp);
 			imp[nimp].from = f->unit;
 			imp[nimp].to = tu;
@@ -721,6 +816,12 @@ uk_symtab_import_edges(struct symtab *t, const uint32_t *byname,
 	free(to.ext);
 	if (ext->n)
 		qsort(ext->v, ext->n, sizeof(*ext->v), extname_cmp);
+	/* Two imports of one name in a file (try/except ImportError): the
+	 * first, as for any pair of equal keys bsearch may find. */
+	if (ext->nb)
+		qsort(ext->b, ext->nb, sizeof(*ext->b), binding_cmp);
+	follow_reexports(ext, pend, npend);
+	free(pend);
 	free(imp);
 	free(nd);
 	modres_release(&m);

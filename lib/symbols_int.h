@@ -310,9 +310,21 @@ struct extname {
 	char *name; /* malloc'd */
 };
 
+/*
+ * A name a file imports from a file of the tree that defines it: the
+ * file's references to the name are that definition's.
+ */
+struct binding {
+	uint32_t file, name; /* the importing file, the name's id */
+	uint32_t unit;       /* the defining file's unit */
+};
+
+/* What a file's imports say of the names it uses. */
 struct extnames {
 	struct extname *v;
 	size_t n, a;
+	struct binding *b; /* sorted by (file, name) */
+	size_t nb, ab;
 };
 
 /* Whether d is shown and counts as a definer: not hidden, not vendored. */
@@ -336,6 +348,10 @@ void uk_symtab_import_edges(struct symtab *t, const uint32_t *byname,
 /* Whether file imports name from outside the tree (ext sorted). */
 int uk_symtab_is_external(const struct extnames *x, uint32_t file,
     const char *name);
+
+/* The unit that file's import of name binds it to, or UINT32_MAX. */
+uint32_t uk_symtab_bound_unit(const struct extnames *x, uint32_t file,
+    uint32_t name);
 
 /* The map, as uk_symbols_map_opts describes it. */
 size_t uk_symtab_map(struct symtab *t, const struct uk_symbols_opts *o,

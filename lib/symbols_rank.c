@@ -227,7 +227,7 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 {
 	uint32_t name = t->defs[byname[i]].name, last = UINT32_MAX;
 	size_t ndef = 0, k;
-	double mul, selfw;
+	double mul, one, selfw;
 
 	for (k = i; k < e; k++) {
 		const struct sdef *d = &t->defs[byname[k]];
@@ -242,8 +242,10 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 	if (!ndef)
 		return;
 	mul = name_weight(t->names[name], ndef);
+	one = name_weight(t->names[name], 1);
 	while (*r < t->nrefs && t->refs[*r].name == name) {
 		uint32_t from = t->refs[*r].file, fu = t->files[from].unit;
+		uint32_t bu = uk_symtab_bound_unit(ext, from, name);
 		size_t cnt = 0;
 
 		while (*r < t->nrefs && t->refs[*r].name == name &&
@@ -278,12 +280,14 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 			uint32_t to = t->files[d->file].unit;
 
 			if (!uk_symtab_visible(t, d) || to == fu ||
+			    (bu != UINT32_MAX && to != bu) ||
 			    (k > i && d->file == t->defs[byname[k - 1]].file))
 				continue;
 			GROW(*edges, *nedges, *aedges);
 			(*edges)[*nedges].from = fu;
 			(*edges)[*nedges].to = to;
-			(*edges)[*nedges].w = selfw * mul * sqrt((double)cnt);
+			(*edges)[*nedges].w = selfw *
+			    (bu != UINT32_MAX ? one : mul) * sqrt((double)cnt);
 			(*edges)[*nedges].group = group[byname[k]];
 			(*edges)[*nedges].name_edge = 1;
 			(*nedges)++;
@@ -481,7 +485,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	size_t nedges = 0, aedges = 0, i, j, r = 0, e, ngroups = 0;
 	double *out = NULL, *pr = NULL, *p = NULL, *grank = NULL;
 	double *breadth = NULL, *best = NULL;
-	struct extnames ext = { NULL, 0, 0 };
+	struct extnames ext = { NULL, 0, 0, NULL, 0, 0 };
 	size_t n = t->nfiles;
 
 	t->ranked = 1;
@@ -536,6 +540,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	for (i = 0; i < ext.n; i++)
 		free(ext.v[i].name);
 	free(ext.v);
+	free(ext.b);
 	for (i = 0; i < n; i++)
 		t->files[i].ndefs = 0;
 	for (i = 0; i < t->ndefs; i++)

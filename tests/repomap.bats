@@ -752,3 +752,34 @@ C
 	sed -i 's/pkg\.utils/pkg.tidying/' "$d"/pkg/use*.py "$d/pkg/run.py"
 	[ "$(first_files "$d" 2)" = "pkg/tidying.py pkg/order.py " ]
 }
+
+@test "repomap: a name imported from the file that defines it is that file's, not another definer's" {
+	d=$BATS_TEST_TMPDIR/bind
+	mkdir -p "$d/pkg"
+	# Comment is token.py's, imported by each lexer; plugin.py's class
+	# of the same name is another thing.
+	printf 'class _Tok:\n    pass\n\n\nComment = _Tok()\n' >"$d/pkg/token.py"
+	printf 'class Comment:\n    def tidy(self):\n        pass\n' >"$d/pkg/plugin.py"
+	for i in 1 2 3 4; do
+		printf 'from pkg.token import Comment\n\n\ndef lex%s():\n    return [Comment, Comment]\n' "$i" >"$d/pkg/lex$i.py"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	# plugin.py gets no edge from the lexers: its rank is teleport's.
+	jq -e '[.symbols[] | select(.file == "pkg/plugin.py") | .rank] | max < 1e-5' <<<"$output"
+	jq -e '[.symbols[] | select(.file == "pkg/token.py") | .rank] | max > 0.1' <<<"$output"
+}
+
+@test "repomap: a name a package re-exports is bound to the file that defines it" {
+	d=$BATS_TEST_TMPDIR/reexp
+	mkdir -p "$d/web/http" "$d/web/forms"
+	printf 'class Request:\n    def host(self):\n        pass\n' >"$d/web/http/request.py"
+	printf 'from .request import Request\n' >"$d/web/http/__init__.py"
+	# Another Request, of the forms, that nothing imports.
+	printf 'class Request:\n    def field(self):\n        pass\n' >"$d/web/forms/request.py"
+	for i in 1 2 3 4; do
+		printf 'from web.http import Request\n\n\ndef view%s(r):\n    return Request(r)\n' "$i" >"$d/web/view$i.py"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -e '[.symbols[] | select(.file == "web/forms/request.py") | .rank] | max < 1e-5' <<<"$output"
+	jq -e '[.symbols[] | select(.file == "web/http/request.py") | .rank] | max > 0.1' <<<"$output"
+}
