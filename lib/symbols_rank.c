@@ -499,12 +499,16 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 		    (f->path[fl] == '/' || !f->path[fl]);
 	}
 	uk_symtab_classify(t);
-	/* Entry points: the files defining a function main (C, Go, Rust). */
+	/*
+	 * Entry points: the files defining a function main (C, Go, Rust,
+	 * Python) at their top level.  A method main (pip's Command.main,
+	 * which every command inherits) is no program's start.
+	 */
 	for (i = 0; i < n; i++)
 		t->files[i].entry = 0;
 	for (i = 0; i < t->ndefs; i++)
 		if (!strcmp(t->names[t->defs[i].name], "main") &&
-		    !strcmp(t->defs[i].kind, "function"))
+		    !strcmp(t->defs[i].kind, "function") && !t->defs[i].scope)
 			t->files[t->defs[i].file].entry = 1;
 	uk_symtab_pair_units(t);
 	byname = uk_xcalloc(t->ndefs + 1, sizeof(*byname));

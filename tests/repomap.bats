@@ -783,3 +783,20 @@ C
 	jq -e '[.symbols[] | select(.file == "web/forms/request.py") | .rank] | max < 1e-5' <<<"$output"
 	jq -e '[.symbols[] | select(.file == "web/http/request.py") | .rank] | max > 0.1' <<<"$output"
 }
+
+@test "repomap: a method named main is no program's entry point" {
+	d=$BATS_TEST_TMPDIR/mainmeth
+	mkdir -p "$d/pkg"
+	# Command.main (pip's, which every command inherits) calls tidy;
+	# Order.place is called by two files.
+	printf 'from pkg.shared import tidy\n\n\nclass Command:\n    def main(self):\n        return tidy(self)\n' >"$d/pkg/cmd.py"
+	printf 'def tidy(x):\n    return x\n' >"$d/pkg/shared.py"
+	printf 'class Order:\n    def place(self):\n        pass\n' >"$d/pkg/order.py"
+	for i in 1 2; do
+		printf 'def use%s(o):\n    return o.place()\n' "$i" >"$d/pkg/use$i.py"
+	done
+	[ "$(first_files "$d" 1)" = "pkg/order.py " ]
+	# A function main at the top level is one: what it uses comes first.
+	printf 'from pkg.shared import tidy\n\n\ndef main():\n    return tidy(1)\n' >"$d/pkg/cmd.py"
+	[ "$(first_files "$d" 1)" = "pkg/shared.py " ]
+}
