@@ -800,3 +800,19 @@ C
 	printf 'from pkg.shared import tidy\n\n\ndef main():\n    return tidy(1)\n' >"$d/pkg/cmd.py"
 	[ "$(first_files "$d" 1)" = "pkg/shared.py " ]
 }
+
+@test "repomap: logging.getLogger and a match's group() are the standard library's" {
+	d=$BATS_TEST_TMPDIR/stdlib
+	mkdir -p "$d/pkg"
+	# pip's _log.py wraps getLogger; every module calls logging's.
+	printf 'import logging\n\n\ndef getLogger(name):\n    return logging.getLogger(name)\n' >"$d/pkg/_log.py"
+	printf 'def group(items):\n    return items\n' >"$d/pkg/text.py"
+	printf 'class Link:\n    def fetch(self):\n        pass\n' >"$d/pkg/link.py"
+	for i in 1 2 3 4 5; do
+		printf 'import logging\nimport re\n\nlogger = logging.getLogger(__name__)\n\n\ndef f%s(s):\n    return re.match("a", s).group(0)\n' "$i" >"$d/pkg/mod$i.py"
+	done
+	for i in 1 2; do
+		printf 'def use%s(k):\n    return k.fetch()\n' "$i" >"$d/pkg/use$i.py"
+	done
+	[ "$(first_files "$d" 1)" = "pkg/link.py " ]
+}
