@@ -111,9 +111,13 @@ uk_symidx_merge(struct uk_symbols *s, const char *path, struct fres *r)
 		} else {
 			GROW(s->t.refs, s->t.nrefs, s->t.arefs);
 			s->t.refs[s->t.nrefs].file = fi;
+			s->t.refs[s->t.nrefs].qual = t->qual ?
+			    intern(s, t->qual, strlen(t->qual)) :
+			    UINT32_MAX;
 			s->t.refs[s->t.nrefs++].name = id;
 		}
 		free(t->name);
+		free(t->qual);
 	}
 	free(r->tags);
 	r->tags = NULL;

@@ -385,6 +385,23 @@ py_word(char c)
 	    (unsigned char)c >= 0x80;
 }
 
+/*
+ * The length of the name `import a.b` binds (a) or, for `import a.b as
+ * c`, 0: then the alias is the next word, which the caller meets next.
+ */
+static size_t
+py_bound(const char *w, size_t wl, const char *rest)
+{
+	const char *dot = memchr(w, '.', wl);
+
+	while (*rest == ' ' || *rest == '\t' || *rest == '\\' ||
+	    *rest == '\n')
+		rest++;
+	if (!strncmp(rest, "as", 2) && !py_word(rest[2]))
+		return 0;
+	return dot ? (size_t)(dot - w) : wl;
+}
+
 /* "import a.b, c as d" or "from a import b, (c as d)": the modules. */
 static void
 resolve_python(const struct modres *m, const char *from, const char *text,
@@ -392,7 +409,7 @@ resolve_python(const struct modres *m, const char *from, const char *text,
 {
 	const char *p = text, *mod = NULL;
 	size_t modlen = 0, base = SIZE_MAX;
-	int in_from = !strncmp(p, "from", 4), after_as = 0;
+	int in_from = !strncmp(p, "from", 4), after_as = 0, ext_alias = 0;
 
 	p += in_from ? 4 : 6;
 	while (*p) {
@@ -415,7 +432,10 @@ resolve_python(const struct modres *m, const char *from, const char *text,
 			continue;
 		}
 		if (after_as) {
-			after_as = 0;
+			/* import json as j: j is the outside module. */
+			if (ext_alias)
+				add_external(out, w, wl);
+			after_as = ext_alias = 0;
 			continue;
 		}
 		if (in_from && !mod) {
@@ -439,7 +459,17 @@ resolve_python(const struct modres *m, const char *from, const char *text,
 			else if (mod[0] != '.')
 				add_external(out, w, wl);
 		} else {
-			add_target(out, python_module(m, from, w, wl), NULL, 0);
+			size_t f = python_module(m, from, w, wl), bl;
+
+			add_target(out, f, NULL, 0);
+			if (f != SIZE_MAX || w[0] == '.')
+				continue;
+			/* import logging: the file's logging.x are the
+			 * library's (symbols_rank.c). */
+			if ((bl = py_bound(w, wl, p)))
+				add_external(out, w, bl);
+			else
+				ext_alias = 1;
 		}
 	}
 }

@@ -52,6 +52,8 @@ struct sdef {
 
 struct sref {
 	uint32_t file, name;
+	uint32_t qual; /* `logging` of logging.getLogger(): a name id, or
+			  UINT32_MAX */
 };
 
 /* A file of the tree that is not (only) source: see uk_symbols_note. */
@@ -195,6 +197,7 @@ struct rtag {
 	const char *kind; /* not owned: a query's, or a string constant */
 	uint32_t line;
 	char *name;
+	char *qual; /* a reference's qualifier (sref.qual), or NULL */
 	struct sdef d; /* sig, nlines, doc and scope of a definition */
 };
 

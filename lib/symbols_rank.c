@@ -253,11 +253,21 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 		uint32_t bu = uk_symtab_bound_unit(ext, from, name);
 		size_t cnt = 0;
 
+		/*
+		 * logging.getLogger() after `import logging` is the
+		 * library's, whatever the project defines of that name.
+		 */
 		while (*r < t->nrefs && t->refs[*r].name == name &&
 		    t->refs[*r].file == from) {
-			cnt++;
+			uint32_t q = t->refs[*r].qual;
+
+			if (q == UINT32_MAX ||
+			    !uk_symtab_is_external(ext, from, t->names[q]))
+				cnt++;
 			(*r)++;
 		}
+		if (!cnt)
+			continue;
 		/*
 		 * `from itertools import chain`: the file's chain() calls
 		 * are the library's, not the project's Query.chain.

@@ -21,12 +21,13 @@
 /*
  * The tag cache (symcache.h).  A file's tags are the object
  * {"n": lines, "g": generated, "s": SEQ, "d": [DEF...]}: SEQ holds one
- * line per tag in the order found, a reference's name (seq_add) or an
+ * line per tag in the order found, a reference's name (seq_add; then a
+ * tab and its qualifier, when it has one) or an
  * empty line for the next definition of "d", each an array [name, kind, line,
  * signature, lines of it, doc, scope, scope's name, scope's line, scope's
  * lines] (null for a missing doc or scope).
  */
-#define TAGS_FORMAT 3 /* bump when what a tag holds changes (symbols_sig.c) */
+#define TAGS_FORMAT 4 /* bump when what a tag holds changes (symbols_sig.c) */
 
 static char tags_version[40];
 
@@ -67,10 +68,11 @@ uk_symbols_tags_version(void)
 }
 
 /*
- * A reference's name as a line of SEQ: a backslash and a newline written
- * as \\ and \n.  A Python import over several lines is one reference
+ * A reference's name into SEQ: a backslash, a newline and a tab written
+ * as \\, \n and \t.  A Python import over several lines is one reference
  * (symbols_rank.c reads the statement), and a file holding one was never
- * cached: Django parsed 164 of its 871 files again on every fetch.
+ * cached: Django parsed 164 of its 871 files again on every fetch.  The
+ * caller ends the line, after a tab and the qualifier if there is one.
  */
 static void
 seq_add(struct uk_buf *seq, const char *name)
@@ -82,10 +84,11 @@ seq_add(struct uk_buf *seq, const char *name)
 			uk_buf_addstr(seq, "\\\\");
 		else if (*p == '\n')
 			uk_buf_addstr(seq, "\\n");
+		else if (*p == '\t')
+			uk_buf_addstr(seq, "\\t");
 		else
 			uk_buf_addch(seq, *p);
 	}
-	uk_buf_addch(seq, '\n');
 }
 
 /* A line of SEQ back into the name (seq_add); NULL when it is not one. */
@@ -100,11 +103,11 @@ seq_name(const char *p, size_t n)
 			*o++ = p[i];
 			continue;
 		}
-		if (++i == n || (p[i] != '\\' && p[i] != 'n')) {
+		if (++i == n || (p[i] != '\\' && p[i] != 'n' && p[i] != 't')) {
 			free(out);
 			return NULL;
 		}
-		*o++ = p[i] == 'n' ? '\n' : '\\';
+		*o++ = p[i] == 'n' ? '\n' : p[i] == 't' ? '\t' : '\\';
 	}
 	return out;
 }
@@ -124,6 +127,11 @@ uk_symtagcache_put(struct uk_symbols *s, const char *hash, const struct fres *r)
 			goto fail;
 		if (!t->def) {
 			seq_add(&seq, t->name);
+			if (t->qual) {
+				uk_buf_addch(&seq, '\t');
+				seq_add(&seq, t->qual);
+			}
+			uk_buf_addch(&seq, '\n');
 			continue;
 		}
 		uk_buf_addch(&seq, '\n');
@@ -252,8 +260,13 @@ uk_symtagcache_get(struct uk_symbols *s, int li, const char *hash,
 		t = &r->tags[r->ntags++];
 		memset(t, 0, sizeof(*t));
 		if (e > p) {
+			const char *tab = memchr(p, '\t', (size_t)(e - p));
+
 			t->kind = "call";
-			if (!(t->name = seq_name(p, (size_t)(e - p))))
+			if (!(t->name = seq_name(p, (size_t)((tab ? tab : e) - p))))
+				goto bad;
+			if (tab && !(t->qual = seq_name(tab + 1,
+					 (size_t)(e - tab - 1))))
 				goto bad;
 			continue;
 		}

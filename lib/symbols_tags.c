@@ -357,6 +357,7 @@ struct tag {
 	uint32_t row;
 	char *doc;
 	TSNode node;
+	uint32_t qstart, qend; /* the qualifier's bytes (rtag.qual), if any */
 };
 
 struct filectx {
@@ -806,6 +807,9 @@ emit_tags(struct tag *tags, size_t ntags, const char *text, size_t len,
 		rt->kind = t->kind;
 		rt->line = t->row + 1;
 		rt->name = uk_xmemdup(text + t->start, t->end - t->start);
+		rt->qual = t->qend > t->qstart ?
+		    uk_xmemdup(text + t->qstart, t->qend - t->qstart) :
+		    NULL;
 		memset(&rt->d, 0, sizeof(rt->d));
 		if (t->def) {
 			rt->d.sig = uk_symsig_signature(text, t->node,
@@ -868,7 +872,8 @@ struct pysyms {
 	    funcdef, call, attribute, type, generic, typeparam, arglist,
 	    decorator, dotted, fromimport, aliased, tuple, except, raise,
 	    import, string;
-	TSFieldId left, name, function, attribute_f, superclasses, arguments;
+	TSFieldId left, name, function, attribute_f, object, superclasses,
+	    arguments;
 	unsigned char *binding; /* per symbol: is_binding_parent */
 	uint32_t nsyms;
 };
@@ -921,6 +926,7 @@ pys_init(void)
 	pys.name = lang_field(l, "name");
 	pys.function = lang_field(l, "function");
 	pys.attribute_f = lang_field(l, "attribute");
+	pys.object = lang_field(l, "object");
 	pys.superclasses = lang_field(l, "superclasses");
 	pys.arguments = lang_field(l, "arguments");
 	pys.nsyms = ts_language_symbol_count(l);
@@ -1022,6 +1028,27 @@ walk_tag(struct filectx *fc, struct walktags *pt, TSNode name, TSNode node,
 	t->node = node;
 }
 
+/*
+ * The qualifier of an attribute's reference: the identifier the chain of
+ * objects starts with (`logging` of logging.getLogger, `urllib` of
+ * urllib.parse.urlsplit), for symbols_rank.c to tell a module's name
+ * from the project's.  Calls on anything else (self.x.y, f().z) have none.
+ */
+static void
+py_qualify(struct tag *t, TSNode attr)
+{
+	TSNode o = ts_node_child_by_field_id(attr, pys.object);
+	int depth = 0;
+
+	while (!ts_node_is_null(o) && ts_node_symbol(o) == pys.attribute &&
+	    depth++ < 16)
+		o = ts_node_child_by_field_id(o, pys.object);
+	if (ts_node_is_null(o) || ts_node_symbol(o) != pys.ident)
+		return;
+	t->qstart = ts_node_start_byte(o);
+	t->qend = ts_node_end_byte(o);
+}
+
 /* An identifier, or an attribute's attribute: the name, or a null node. */
 static TSNode
 py_name_of(TSNode x)
@@ -1051,9 +1078,12 @@ py_types_in(struct filectx *fc, struct walktags *pt, TSNode x, TSNode node,
 {
 	TSNode n = py_name_of(x);
 	TSTreeCursor c;
+	size_t before = pt->n;
 
 	if (!ts_node_is_null(n)) {
 		walk_tag(fc, pt, n, node, pattern);
+		if (pt->n > before && ts_node_symbol(x) == pys.attribute)
+			py_qualify(&pt->tags[pt->n - 1], x);
 		return;
 	}
 	if (ts_node_symbol(x) != pys.tuple)
@@ -1061,9 +1091,15 @@ py_types_in(struct filectx *fc, struct walktags *pt, TSNode x, TSNode node,
 	c = ts_tree_cursor_new(x);
 	if (ts_tree_cursor_goto_first_child(&c))
 		do {
-			n = py_name_of(ts_tree_cursor_current_node(&c));
-			if (!ts_node_is_null(n))
-				walk_tag(fc, pt, n, node, pattern);
+			TSNode y = ts_tree_cursor_current_node(&c);
+
+			n = py_name_of(y);
+			if (ts_node_is_null(n))
+				continue;
+			before = pt->n;
+			walk_tag(fc, pt, n, node, pattern);
+			if (pt->n > before && ts_node_symbol(y) == pys.attribute)
+				py_qualify(&pt->tags[pt->n - 1], y);
 		} while (ts_tree_cursor_goto_next_sibling(&c));
 	ts_tree_cursor_delete(&c);
 }
@@ -1156,6 +1192,8 @@ py_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
 			walk_tag(fc, pt, f->node, g->node, PY_DECO_CALL);
 	} else if (p->sym == pys.attribute && f->field == pys.attribute_f &&
 	    g) {
+		size_t before = pt->n;
+
 		/* An attribute's attribute: its parent decides. */
 		if (g->sym == pys.call && p->field == pys.function)
 			walk_tag(fc, pt, f->node, g->node, PY_CALL);
@@ -1173,6 +1211,8 @@ py_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
 			walk_tag(fc, pt, f->node, gg->node, PY_EXCEPT);
 		else if (g->sym == pys.raise)
 			walk_tag(fc, pt, f->node, g->node, PY_RAISE);
+		if (pt->n > before)
+			py_qualify(&pt->tags[pt->n - 1], p->node);
 	} else if (p->sym == pys.type) {
 		walk_tag(fc, pt, f->node, p->node, PY_TYPE);
 		if (g && g->sym == pys.typeparam)
@@ -2310,6 +2350,7 @@ index_tree(const struct uk_symbols *s, struct symworker *w, TSParser *parser,
 			continue;
 		GROW(tags, ntags, atags);
 		t = &tags[ntags++];
+		t->qstart = t->qend = 0;
 		t->start = ts_node_start_byte(name);
 		t->end = ts_node_end_byte(name);
 		t->pattern = m.pattern_index;
@@ -2321,6 +2362,18 @@ index_tree(const struct uk_symbols *s, struct symworker *w, TSParser *parser,
 		t->doc = def && doccap != ~0u ?
 		    make_doc(&fc, pat, &m, doccap, node) :
 		    NULL;
+		/* The walk's qualifier (py_visit), for the same ranks. */
+		if (!def && li == UK_SYMLANG_PYTHON) {
+			TSNode par = ts_node_parent(name);
+
+			pthread_once(&pys_once, pys_init);
+			if (!ts_node_is_null(par) &&
+			    ts_node_symbol(par) == pys.attribute &&
+			    ts_node_eq(ts_node_child_by_field_id(par,
+					   pys.attribute_f),
+				name))
+				py_qualify(t, par);
+		}
 	}
 	{
 		/* The definitions' ancestors, for their scopes and docs. */
@@ -2408,6 +2461,7 @@ uk_symtags_release(struct fres *r)
 
 	for (k = 0; k < r->ntags; k++) {
 		free(r->tags[k].name);
+		free(r->tags[k].qual);
 		free(r->tags[k].d.sig);
 		free(r->tags[k].d.doc);
 		free(r->tags[k].d.scope);

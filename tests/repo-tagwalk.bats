@@ -80,6 +80,8 @@ def run(fn, items: list[Store], *rest: Alpha, **kw: dict[str, Base]):
         pass
     if isinstance(items, Store):
         cache.update(Store.build(items))
+    if isinstance(items, (json.JSONDecoder, os.path.Sep)):
+        return json.loads(items)
     return [models.pick(x) for x in items]
 
 
@@ -117,8 +119,15 @@ P
 	for name in Manager ParseError LoadError Missing Model Alpha beta \
 	    lru_cache wrap route PathLike Request Response transform render \
 	    width fmt shout; do
-		grep -qP "^R\t[0-9]+\t$name\$" "$T/walk.dump" ||
+		grep -qP "^R\t[0-9]+\t$name\t" "$T/walk.dump" ||
 		    { echo "no reference to $name"; return 1; }
+	done
+	# An attribute's reference has the identifier its chain starts with
+	# (json.loads, os.path.Sep in isinstance's tuple); a plain one none.
+	for ref in 'loads\tjson' 'JSONDecoder\tjson' 'Sep\tos' 'Model\tmodels' \
+	    'helper\t'; do
+		grep -qP "^R\t[0-9]+\t$ref\$" "$T/walk.dump" ||
+		    { echo "no reference $ref"; return 1; }
 	done
 	for name in Store run helper Handler handle load size LIMIT; do
 		grep -qP "^D\t.*\t$name\t" "$T/walk.dump" ||
@@ -167,7 +176,7 @@ C
 	make_c_tree "$T/tree"
 	walk_is_query "$T/tree"
 	for name in visit leave print_node node_t handler_fn ops; do
-		grep -qP "^R\t[0-9]+\t$name\$" "$T/walk.dump" ||
+		grep -qP "^R\t[0-9]+\t$name\t" "$T/walk.dump" ||
 		    { echo "no reference to $name"; return 1; }
 	done
 	for name in node value node_t color walk main MAX; do
@@ -273,7 +282,7 @@ RS
 	# the trait of an impl, and the use paths whole.
 	for name in Entry helper open Visible draw square Display Formatter \
 	    HashMap clone compute 'std::collections::HashMap' serde; do
-		grep -qP "^R\t0\t\Q$name\E\$" "$T/walk.dump" ||
+		grep -qP "^R\t0\t\Q$name\E\t" "$T/walk.dump" ||
 		    { echo "no reference to $name"; return 1; }
 	done
 	for def in 'Point\tclass' 'Shape\tclass' 'Bits\tclass' \
@@ -374,7 +383,7 @@ JS
 	for name in readFile writeFile write find push Entry fetchUrl \
 	    models.Model Store double format '"path"' '"./fs.js"' \
 	    '"./helper.js"'; do
-		grep -qP "^R\t[0-9]+\t\Q$name\E\$" "$T/walk.dump" ||
+		grep -qP "^R\t[0-9]+\t\Q$name\E\t" "$T/walk.dump" ||
 		    { echo "no reference to $name"; return 1; }
 	done
 	for def in 'Store\tclass' 'get\tmethod' 'put\tmethod' \
@@ -463,7 +472,7 @@ GO
 	make_go_tree "$T/tree"
 	walk_is_query "$T/tree"
 	for name in Open Errorf Close load Send Item Store File string; do
-		grep -qP "^R\t[0-9]+\t\Q$name\E\$" "$T/walk.dump" ||
+		grep -qP "^R\t[0-9]+\t\Q$name\E\t" "$T/walk.dump" ||
 		    { echo "no reference to $name"; return 1; }
 	done
 	for def in 'Store\ttype' 'Item\ttype' 'Getter\ttype' \

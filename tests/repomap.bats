@@ -816,3 +816,24 @@ C
 	done
 	[ "$(first_files "$d" 1)" = "pkg/link.py " ]
 }
+
+@test "repomap: json.dumps() after 'import json' is the library's, not the project's dumps" {
+	d=$BATS_TEST_TMPDIR/qual
+	mkdir -p "$d/pkg"
+	printf 'def dumps(x):\n    return x\n' >"$d/pkg/serial.py"
+	printf 'class Order:\n    def place(self):\n        pass\n' >"$d/pkg/order.py"
+	for i in 1 2 3 4; do
+		printf 'import json\nimport os.path as osp\n\n\ndef f%s(x):\n    return json.dumps(x) + osp.dumps(x)\n' "$i" >"$d/pkg/mod$i.py"
+	done
+	for i in 1 2; do
+		printf 'def use%s(o):\n    return o.place()\n' "$i" >"$d/pkg/use$i.py"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -e '[.symbols[] | select(.file == "pkg/serial.py") | .rank] | max < 1e-5' <<<"$output"
+	# A module of the tree keeps its references: ser.dumps() is serial's.
+	for i in 1 2 3 4; do
+		printf 'from pkg import serial as ser\n\n\ndef f%s(x):\n    return ser.dumps(x)\n' "$i" >"$d/pkg/mod$i.py"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -e '[.symbols[] | select(.file == "pkg/serial.py") | .rank] | max > 0.1' <<<"$output"
+}

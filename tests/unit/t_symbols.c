@@ -720,8 +720,10 @@ dump_table(const struct symtab *t, const char *file)
 		    t->defs[k].line, t->defs[k].hidden, t->defs[k].rank,
 		    t->defs[k].scope_name ? t->defs[k].scope_name : "");
 	for (k = 0; k < t->nrefs; k++)
-		fprintf(fp, "R\t%u\t%s\n", t->refs[k].file,
-		    t->names[t->refs[k].name]);
+		fprintf(fp, "R\t%u\t%s\t%s\n", t->refs[k].file,
+		    t->names[t->refs[k].name],
+		    t->refs[k].qual == UINT32_MAX ? "" :
+						    t->names[t->refs[k].qual]);
 	fclose(fp);
 }
 
