@@ -36,6 +36,30 @@ uk_symtab_is_external(const struct extnames *x, uint32_t file,
 }
 
 static int
+modname_cmp(const void *a, const void *b)
+{
+	const struct modname *x = a, *y = b;
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+uint32_t
+uk_symtab_module_of(const struct extnames *x, uint32_t file,
+    const char *name)
+{
+	struct modname key = { file, (char *)name, 0 };
+	const struct modname *m;
+
+	if (!x->nmod ||
+	    !(m = bsearch(&key, x->mod, x->nmod, sizeof(*x->mod),
+		  modname_cmp)))
+		return UINT32_MAX;
+	return m->module;
+}
+
+static int
 binding_cmp(const void *a, const void *b)
 {
 	const struct binding *x = a, *y = b;
@@ -233,6 +257,9 @@ struct targets {
 	size_t n, a, aname;
 	char **ext; /* names imported from outside the tree */
 	size_t next, aext;
+	char **as;      /* names bound to a module of the tree... */
+	size_t *asfile; /* ...that file */
+	size_t nas, aas, aasfile;
 };
 
 static void
@@ -240,6 +267,15 @@ add_external(struct targets *o, const char *name, size_t len)
 {
 	GROW(o->ext, o->next, o->aext);
 	o->ext[o->next++] = uk_xmemdup(name, len);
+}
+
+static void
+add_module_name(struct targets *o, size_t f, const char *name, size_t len)
+{
+	GROW(o->as, o->nas, o->aas);
+	GROW(o->asfile, o->nas, o->aasfile);
+	o->asfile[o->nas] = f;
+	o->as[o->nas++] = uk_xmemdup(name, len);
 }
 
 static void
@@ -260,6 +296,9 @@ targets_reset(struct targets *o)
 
 	for (i = 0; i < o->n; i++)
 		free(o->name[i]);
+	for (i = 0; i < o->nas; i++)
+		free(o->as[i]);
+	o->nas = 0;
 	o->n = 0;
 	for (i = 0; i < o->next; i++)
 		free(o->ext[i]);
@@ -410,6 +449,7 @@ resolve_python(const struct modres *m, const char *from, const char *text,
 	const char *p = text, *mod = NULL;
 	size_t modlen = 0, base = SIZE_MAX;
 	int in_from = !strncmp(p, "from", 4), after_as = 0, ext_alias = 0;
+	size_t mod_alias = SIZE_MAX;
 
 	p += in_from ? 4 : 6;
 	while (*p) {
@@ -435,7 +475,10 @@ resolve_python(const struct modres *m, const char *from, const char *text,
 			/* import json as j: j is the outside module. */
 			if (ext_alias)
 				add_external(out, w, wl);
+			else if (mod_alias != SIZE_MAX)
+				add_module_name(out, mod_alias, w, wl);
 			after_as = ext_alias = 0;
+			mod_alias = SIZE_MAX;
 			continue;
 		}
 		if (in_from && !mod) {
@@ -452,8 +495,14 @@ resolve_python(const struct modres *m, const char *from, const char *text,
 			uk_buf_add(&sub, w, wl);
 			f = python_module(m, from, sub.buf, sub.len);
 			uk_buf_release(&sub);
-			if (f != SIZE_MAX)
+			if (f != SIZE_MAX) {
 				add_target(out, f, NULL, 0);
+				/* from django import forms: forms.Form */
+				if (py_bound(w, wl, p))
+					add_module_name(out, f, w, wl);
+				else
+					mod_alias = f;
+			}
 			else if (base != SIZE_MAX)
 				add_target(out, base, w, wl);
 			else if (mod[0] != '.')
@@ -462,7 +511,15 @@ resolve_python(const struct modres *m, const char *from, const char *text,
 			size_t f = python_module(m, from, w, wl), bl;
 
 			add_target(out, f, NULL, 0);
-			if (f != SIZE_MAX || w[0] == '.')
+			if (f != SIZE_MAX) {
+				/* import a.b as c; import a (not a.b: a.b.x) */
+				if (!py_bound(w, wl, p))
+					mod_alias = f;
+				else if (!memchr(w, '.', wl))
+					add_module_name(out, f, w, wl);
+				continue;
+			}
+			if (w[0] == '.')
 				continue;
 			/* import logging: the file's logging.x are the
 			 * library's (symbols_rank.c). */
@@ -761,7 +818,8 @@ uk_symtab_import_edges(struct symtab *t, const uint32_t *byname,
 	struct modres m;
 	struct edge *imp = NULL;
 	struct namedef *nd = NULL;
-	struct targets to = { NULL, NULL, 0, 0, 0, NULL, 0, 0 };
+	struct targets to = { NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0,
+		0 };
 	size_t nimp = 0, aimp = 0, i, j, e, nnd = 0, and_ = 0;
 	struct pending *pend = NULL;
 	size_t npend = 0, apend = 0;
@@ -802,6 +860,13 @@ uk_symtab_import_edges(struct symtab *t, const uint32_t *byname,
 			ext->v[ext->n].file = t->refs[i].file;
 			ext->v[ext->n++].name = to.ext[j];
 			to.ext[j] = NULL;
+		}
+		for (j = 0; j < to.nas; j++) {
+			GROW(ext->mod, ext->nmod, ext->amod);
+			ext->mod[ext->nmod].file = t->refs[i].file;
+			ext->mod[ext->nmod].module = (uint32_t)to.asfile[j];
+			ext->mod[ext->nmod++].name = to.as[j];
+			to.as[j] = NULL;
 		}
 		for (j = 0; j < to.n; j++) {
 			uint32_t tu = t->files[to.file[j]].unit;
@@ -844,8 +909,12 @@ uk_symtab_import_edges(struct symtab *t, const uint32_t *byname,
 	free(to.file);
 	free(to.name);
 	free(to.ext);
+	free(to.as);
+	free(to.asfile);
 	if (ext->n)
 		qsort(ext->v, ext->n, sizeof(*ext->v), extname_cmp);
+	if (ext->nmod)
+		qsort(ext->mod, ext->nmod, sizeof(*ext->mod), modname_cmp);
 	/* Two imports of one name in a file (try/except ImportError): the
 	 * first, as for any pair of equal keys bsearch may find. */
 	if (ext->nb)

@@ -313,6 +313,13 @@ struct extname {
 	char *name; /* malloc'd */
 };
 
+/* A name a Python file binds to a module of the tree. */
+struct modname {
+	uint32_t file;
+	char *name; /* malloc'd */
+	uint32_t module; /* the module's file */
+};
+
 /*
  * A name a file imports from a file of the tree that defines it: the
  * file's references to the name are that definition's.
@@ -328,6 +335,8 @@ struct extnames {
 	size_t n, a;
 	struct binding *b; /* sorted by (file, name) */
 	size_t nb, ab;
+	struct modname *mod; /* sorted by (file, name) */
+	size_t nmod, amod;
 };
 
 /* Whether d is shown and counts as a definer: not hidden, not vendored. */
@@ -350,6 +359,13 @@ void uk_symtab_import_edges(struct symtab *t, const uint32_t *byname,
 
 /* Whether file imports name from outside the tree (ext sorted). */
 int uk_symtab_is_external(const struct extnames *x, uint32_t file,
+    const char *name);
+
+/*
+ * The file of the tree that file binds name to as a module (`from django
+ * import forms`, `import pkg.sub as s`), or UINT32_MAX.
+ */
+uint32_t uk_symtab_module_of(const struct extnames *x, uint32_t file,
     const char *name);
 
 /* The unit that file's import of name binds it to, or UINT32_MAX. */

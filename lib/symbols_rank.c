@@ -224,6 +224,40 @@ ref_cmp(const void *a, const void *b)
 }
 
 
+/*
+ * The unit whose definition of name (byname[i..e)) the module file holds
+ * or re-exports, or UINT32_MAX.
+ */
+static uint32_t
+module_unit(const struct symtab *t, const uint32_t *byname, size_t i,
+    size_t e, const struct extnames *ext, uint32_t module, uint32_t name)
+{
+	size_t k;
+
+	for (k = i; k < e; k++) {
+		const struct sdef *d = &t->defs[byname[k]];
+
+		if (d->file == module && uk_symtab_visible(t, d))
+			return t->files[module].unit;
+	}
+	return uk_symtab_bound_unit(ext, module, name);
+}
+
+#define NQUAL 8 /* modules one file reaches a name through, at most */
+
+static void
+add_name_edge(struct edge **edges, size_t *nedges, size_t *aedges,
+    uint32_t from, uint32_t to, double w, uint32_t group)
+{
+	GROW(*edges, *nedges, *aedges);
+	(*edges)[*nedges].from = from;
+	(*edges)[*nedges].to = to;
+	(*edges)[*nedges].w = w;
+	(*edges)[*nedges].group = group;
+	(*edges)[*nedges].name_edge = 1;
+	(*nedges)++;
+}
+
 /* The edges of the references to one name, defined by byname[i..e). */
 static void
 name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
@@ -251,22 +285,44 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 	while (*r < t->nrefs && t->refs[*r].name == name) {
 		uint32_t from = t->refs[*r].file, fu = t->files[from].unit;
 		uint32_t bu = uk_symtab_bound_unit(ext, from, name);
-		size_t cnt = 0;
+		uint32_t qu[NQUAL];
+		size_t cnt = 0, qcnt[NQUAL], nq = 0, j;
 
 		/*
 		 * logging.getLogger() after `import logging` is the
-		 * library's, whatever the project defines of that name.
+		 * library's, whatever the project defines of that name;
+		 * forms.Form() after `from django import forms` is the
+		 * forms package's Form, wherever that module has it from.
 		 */
 		while (*r < t->nrefs && t->refs[*r].name == name &&
 		    t->refs[*r].file == from) {
-			uint32_t q = t->refs[*r].qual;
+			uint32_t q = t->refs[*r].qual, m, u = UINT32_MAX;
 
-			if (q == UINT32_MAX ||
-			    !uk_symtab_is_external(ext, from, t->names[q]))
-				cnt++;
 			(*r)++;
+			if (q != UINT32_MAX &&
+			    uk_symtab_is_external(ext, from, t->names[q]))
+				continue;
+			if (q != UINT32_MAX &&
+			    (m = uk_symtab_module_of(ext, from,
+				 t->names[q])) != UINT32_MAX)
+				u = module_unit(t, byname, i, e, ext, m, name);
+			if (u == UINT32_MAX) {
+				cnt++;
+				continue;
+			}
+			for (j = 0; j < nq && qu[j] != u; j++)
+				;
+			if (j == nq && nq == NQUAL) {
+				cnt++;
+				continue;
+			}
+			if (j == nq) {
+				qu[nq] = u;
+				qcnt[nq++] = 0;
+			}
+			qcnt[j]++;
 		}
-		if (!cnt)
+		if (!cnt && !nq)
 			continue;
 		/*
 		 * `from itertools import chain`: the file's chain() calls
@@ -290,7 +346,7 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 			if (uk_symtab_visible(t, &t->defs[byname[k]]) &&
 			    t->files[t->defs[byname[k]].file].unit == fu)
 				selfw = SELF_W;
-		for (k = i; k < e; k++) {
+		for (k = i; k < e && cnt; k++) {
 			const struct sdef *d = &t->defs[byname[k]];
 			uint32_t to = t->files[d->file].unit;
 
@@ -298,15 +354,27 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 			    (bu != UINT32_MAX && to != bu) ||
 			    (k > i && d->file == t->defs[byname[k - 1]].file))
 				continue;
-			GROW(*edges, *nedges, *aedges);
-			(*edges)[*nedges].from = fu;
-			(*edges)[*nedges].to = to;
-			(*edges)[*nedges].w = selfw *
-			    (bu != UINT32_MAX ? one : mul) * sqrt((double)cnt);
-			(*edges)[*nedges].group = group[byname[k]];
-			(*edges)[*nedges].name_edge = 1;
-			(*nedges)++;
+			add_name_edge(edges, nedges, aedges, fu, to,
+			    selfw * (bu != UINT32_MAX ? one : mul) *
+				sqrt((double)cnt),
+			    group[byname[k]]);
 		}
+		/* Each module's definition, the first of its unit. */
+		for (j = 0; j < nq; j++)
+			for (k = i; k < e; k++) {
+				const struct sdef *d = &t->defs[byname[k]];
+
+				if (!uk_symtab_visible(t, d) ||
+				    t->files[d->file].unit != qu[j])
+					continue;
+				if (qu[j] != fu)
+					add_name_edge(edges, nedges, aedges,
+					    fu, qu[j],
+					    selfw * one *
+						sqrt((double)qcnt[j]),
+					    group[byname[k]]);
+				break;
+			}
 	}
 }
 
@@ -500,7 +568,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	size_t nedges = 0, aedges = 0, i, j, r = 0, e, ngroups = 0;
 	double *out = NULL, *pr = NULL, *p = NULL, *grank = NULL;
 	double *breadth = NULL, *best = NULL;
-	struct extnames ext = { NULL, 0, 0, NULL, 0, 0 };
+	struct extnames ext = { NULL, 0, 0, NULL, 0, 0, NULL, 0, 0 };
 	size_t n = t->nfiles;
 
 	t->ranked = 1;
@@ -560,6 +628,9 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 		free(ext.v[i].name);
 	free(ext.v);
 	free(ext.b);
+	for (i = 0; i < ext.nmod; i++)
+		free(ext.mod[i].name);
+	free(ext.mod);
 	for (i = 0; i < n; i++)
 		t->files[i].ndefs = 0;
 	for (i = 0; i < t->ndefs; i++)

@@ -837,3 +837,24 @@ C
 	run -0 "$SYM" -R -t 4000 "$d"
 	jq -e '[.symbols[] | select(.file == "pkg/serial.py") | .rank] | max > 0.1' <<<"$output"
 }
+
+@test "repomap: forms.Form after 'from web import forms' is that package's Form" {
+	d=$BATS_TEST_TMPDIR/modqual
+	mkdir -p "$d/web/forms" "$d/web/other"
+	printf 'from .forms import Form\n' >"$d/web/forms/__init__.py"
+	printf 'class Form:\n    def clean(self):\n        pass\n' >"$d/web/forms/forms.py"
+	# Another Form, that nothing names through its module.
+	printf 'class Form:\n    def other(self):\n        pass\n' >"$d/web/other/form.py"
+	for i in 1 2 3; do
+		printf 'from web import forms\n\n\nclass F%s(forms.Form):\n    pass\n' "$i" >"$d/web/v$i.py"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -e '[.symbols[] | select(.file == "web/other/form.py") | .rank] | max < 1e-5' <<<"$output"
+	jq -e '[.symbols[] | select(.file == "web/forms/forms.py") | .rank] | max > 0.1' <<<"$output"
+	# import web.forms as f: the same through the alias.
+	for i in 1 2 3; do
+		printf 'import web.forms as f\n\n\nclass F%s(f.Form):\n    pass\n' "$i" >"$d/web/v$i.py"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -e '[.symbols[] | select(.file == "web/other/form.py") | .rank] | max < 1e-5' <<<"$output"
+}
