@@ -292,7 +292,9 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 		 * logging.getLogger() after `import logging` is the
 		 * library's, whatever the project defines of that name;
 		 * forms.Form() after `from django import forms` is the
-		 * forms package's Form, wherever that module has it from.
+		 * forms package's Form, wherever that module has it from;
+		 * Form() after `from django.forms import Form` too (bu).
+		 * obj.name() goes to every definer, split among them.
 		 */
 		while (*r < t->nrefs && t->refs[*r].name == name &&
 		    t->refs[*r].file == from) {
@@ -302,9 +304,10 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 			if (q != UINT32_MAX &&
 			    uk_symtab_is_external(ext, from, t->names[q]))
 				continue;
-			if (q != UINT32_MAX &&
-			    (m = uk_symtab_module_of(ext, from,
-				 t->names[q])) != UINT32_MAX)
+			if (q == UINT32_MAX)
+				u = bu;
+			else if ((m = uk_symtab_module_of(ext, from,
+				      t->names[q])) != UINT32_MAX)
 				u = module_unit(t, byname, i, e, ext, m, name);
 			if (u == UINT32_MAX) {
 				cnt++;
@@ -351,13 +354,10 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 			uint32_t to = t->files[d->file].unit;
 
 			if (!uk_symtab_visible(t, d) || to == fu ||
-			    (bu != UINT32_MAX && to != bu) ||
 			    (k > i && d->file == t->defs[byname[k - 1]].file))
 				continue;
 			add_name_edge(edges, nedges, aedges, fu, to,
-			    selfw * (bu != UINT32_MAX ? one : mul) *
-				sqrt((double)cnt),
-			    group[byname[k]]);
+			    selfw * mul * sqrt((double)cnt), group[byname[k]]);
 		}
 		/* Each module's definition, the first of its unit. */
 		for (j = 0; j < nq; j++)

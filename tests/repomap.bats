@@ -858,3 +858,17 @@ C
 	run -0 "$SYM" -R -t 4000 "$d"
 	jq -e '[.symbols[] | select(.file == "web/other/form.py") | .rank] | max < 1e-5' <<<"$output"
 }
+
+@test "repomap: obj.name() is no call of the function of that name a file imports" {
+	d=$BATS_TEST_TMPDIR/objcall
+	mkdir -p "$d/pkg"
+	printf 'def compute(x):\n    return x\n' >"$d/pkg/calc.py"
+	printf 'class Engine:\n    def compute(self):\n        return 1\n' >"$d/pkg/engine.py"
+	# The files call calc's compute() once and an engine's compute() on
+	# an object: that one may be Engine's.
+	for i in 1 2 3; do
+		printf 'from pkg.calc import compute\n\n\ndef f%s(e):\n    return compute(1) + e.compute()\n' "$i" >"$d/pkg/use$i.py"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -e '[.symbols[] | select(.file == "pkg/engine.py") | .rank] | max > 0.05' <<<"$output"
+}
