@@ -729,6 +729,7 @@ namedef_cmp(const void *a, const void *b)
  * The group of name's visible definition in file, or UINT32_MAX: an
  * import of a name from a module resolves it there, whichever other
  * files define the name too (`from django.conf import settings`).
+ * *nameid is the name's id when some file defines it, else UINT32_MAX.
  */
 static uint32_t
 import_group(const struct symtab *t, const struct namedef *nd, size_t nnd,
@@ -739,30 +740,17 @@ import_group(const struct symtab *t, const struct namedef *nd, size_t nnd,
 	const struct namedef *k;
 	size_t i;
 
+	*nameid = UINT32_MAX;
 	if (!name || !(k = bsearch(&key, nd, nnd, sizeof(*nd), namedef_cmp)))
 		return UINT32_MAX;
+	*nameid = t->defs[byname[k->first]].name;
 	for (i = k->first; i < k->end; i++) {
 		const struct sdef *d = &t->defs[byname[i]];
 
-		if (d->file == file && uk_symtab_visible(t, d)) {
-			*nameid = d->name;
+		if (d->file == file && uk_symtab_visible(t, d))
 			return group[byname[i]];
-		}
 	}
 	return UINT32_MAX;
-}
-
-/* The id of a name some file defines, or UINT32_MAX. */
-static uint32_t
-name_id(const struct symtab *t, const struct namedef *nd, size_t nnd,
-    const uint32_t *byname, const char *name)
-{
-	struct namedef key = { name, 0, 0 };
-	const struct namedef *k;
-
-	if (!(k = bsearch(&key, nd, nnd, sizeof(*nd), namedef_cmp)))
-		return UINT32_MAX;
-	return t->defs[byname[k->first]].name;
 }
 
 /* An import of a name from a file that does not define it. */
@@ -870,7 +858,7 @@ uk_symtab_import_edges(struct symtab *t, const uint32_t *byname,
 		}
 		for (j = 0; j < to.n; j++) {
 			uint32_t tu = t->files[to.file[j]].unit;
-			uint32_t nameid = 0;
+			uint32_t nameid;
 			uint32_t g = import_group(t, nd, nnd, byname, group,
 			    to.name[j], to.file[j], &nameid);
 
@@ -880,8 +868,7 @@ uk_symtab_import_edges(struct symtab *t, const uint32_t *byname,
 				GROW(pend, npend, apend);
 				pend[npend].file = t->refs[i].file;
 				pend[npend].via = (uint32_t)to.file[j];
-				pend[npend++].name = name_id(t, nd, nnd, byname,
-				    to.name[j]);
+				pend[npend++].name = nameid;
 			}
 			if (g != UINT32_MAX) {
 				GROW(ext->b, ext->nb, ext->ab);
