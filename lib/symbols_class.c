@@ -89,7 +89,9 @@ uk_symtab_is_noise(const char *path)
 	static const char *const globs[] = { "test_*", "*_test.*", "*_tests.*",
 		"*.test.*", "*.spec.*", "*_spec.*", "*Test.java", "*Tests.java",
 		"*Test.kt", "conftest.py", "tests.py", "*_bench.*",
-		"*_benchmark.*", "bench_*", "example_*", "*_example.*", NULL };
+		"*_benchmark.*", "bench_*", "example_*", "*_example.*",
+		"*-test.*", "*-tests.*", "*-spec.*", "example-*", "*-example.*",
+		NULL };
 
 	return path_in(path, dirs, globs);
 }
@@ -107,7 +109,8 @@ uk_symtab_is_helper(const char *path)
 		"helper", "helpers", "misc", "compat", NULL };
 	static const char *const globs[] = { "util.*", "utils.*",
 		"utilities.*", "helper.*", "helpers.*", "misc.*", "compat.*",
-		NULL };
+		"*_util.*", "*_utils.*", "*_helper.*", "*_helpers.*", "*-util.*",
+		"*-utils.*", "*-helper.*", "*-helpers.*", NULL };
 
 	return path_in(path, dirs, globs);
 }

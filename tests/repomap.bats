@@ -751,6 +751,22 @@ C
 	mv "$d/pkg/utils.py" "$d/pkg/tidying.py"
 	sed -i 's/pkg\.utils/pkg.tidying/' "$d"/pkg/use*.py "$d/pkg/run.py"
 	[ "$(first_files "$d" 2)" = "pkg/tidying.py pkg/order.py " ]
+	# A module named for its helpers (requests' _internal_utils.py).
+	mv "$d/pkg/tidying.py" "$d/pkg/_text_utils.py"
+	sed -i 's/pkg\.tidying/pkg._text_utils/' "$d"/pkg/use*.py "$d/pkg/run.py"
+	[ "$(first_files "$d" 2)" = "pkg/order.py pkg/_text_utils.py " ]
+}
+
+@test "repomap: a file named as an example or a test is not the project's" {
+	d=$BATS_TEST_TMPDIR/examplename
+	mkdir -p "$d"
+	# pkg/sftp's request-example.go: an in-memory handler to copy, not
+	# the library; store-test.js and store.spec.js likewise tests.
+	printf 'package store\n\ntype Store struct{}\n\nfunc NewStore() *Store {\n\treturn nil\n}\n' >"$d/store.go"
+	printf 'package store\n\ntype MemHandler struct{}\n\nfunc InMemHandler() *MemHandler {\n\tNewStore()\n\treturn nil\n}\n' >"$d/store-example.go"
+	printf 'function checkStore() {\n  return 1;\n}\n' >"$d/store-test.js"
+	run -0 "$SYM" -R -t 4000 "$d"
+	[ "$(map_files | tr '\n' ' ')" = "store.go " ]
 }
 
 @test "repomap: a name imported from the file that defines it is that file's, not another definer's" {
