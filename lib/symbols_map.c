@@ -4,6 +4,7 @@
  * rendered within a budget of tokens, and their JSON.  See symbols.h.
  */
 #include <fnmatch.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #define DOTS       "\xe2\x8b\xae" /* U+22EE, where lines are skipped */
 #define TOP_MAX    10             /* paths listed at the top */
 #define FILL_TRIES 100 /* maps rendered to fill the budget */
+#define SPREAD_EXP 0.5 /* a unit's k-th definition at rank / k^0.5 */
 
 void
 uk_symtab_add_escaped(struct uk_buf *b, const char *s, size_t n)
@@ -215,6 +217,51 @@ def_rank_cmp(const void *a, const void *b, void *ctx)
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
 	return 0;
+}
+
+/*
+ * The order in which the map takes definitions: by rank, but a unit's
+ * k-th best at its rank divided by the square root of k.  Taken by rank
+ * alone, a 1024-token map of yaml.v3 gave 26 of its 62 lines to the
+ * fifth file's initialisers (apic.go) and showed six files; a map is
+ * the tree's table of contents first.  Spread so, the maps of the 37
+ * trees of repomap-dev show a few more files each, and 127 of their 141
+ * central files in the first ten against 126.
+ */
+struct spread {
+	const struct symtab *t;
+	double *score; /* by definition */
+};
+
+static int
+spread_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct spread *sp = ctx;
+	double x = sp->score[*(const uint32_t *)a];
+	double y = sp->score[*(const uint32_t *)b];
+
+	if (x != y)
+		return x > y ? -1 : 1;
+	return def_rank_cmp(a, b, (void *)sp->t);
+}
+
+/* Sort order[0..n), sorted by rank, into the map's order. */
+static void
+spread_order(const struct symtab *t, uint32_t *order, size_t n)
+{
+	struct spread sp = { t, uk_xcalloc(t->ndefs + 1, sizeof(double)) };
+	uint32_t *taken = uk_xcalloc(t->nfiles + 1, sizeof(*taken));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct sdef *d = &t->defs[order[i]];
+		uint32_t u = t->files[d->file].unit;
+
+		sp.score[order[i]] = d->rank / pow(1.0 + taken[u]++, SPREAD_EXP);
+	}
+	qsort_r(order, n, sizeof(*order), spread_cmp, &sp);
+	free(sp.score);
+	free(taken);
 }
 
 /* An entry point or manifest, by name, and how strongly (lower first). */
@@ -447,6 +494,7 @@ uk_symtab_map(struct symtab *t, const struct uk_symbols_opts *o,
 		if (!t->defs[i].hidden && t->files[t->defs[i].file].cls <= show)
 			order[n++] = (uint32_t)i;
 	qsort_r(order, n, sizeof(*order), def_rank_cmp, t);
+	spread_order(t, order, n);
 	top_block(t, focus, &top);
 	/* The top block only when it leaves most of the budget. */
 	if (top.len && o->budget >= 0) {

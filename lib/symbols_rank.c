@@ -22,6 +22,7 @@
 #define DAMPING 0.85
 #define OUT_MIN 1.0 /* the weight of one reference to a plain name */
 #define BREADTH_EXP 0.5 /* a file's rank times sqrt(1 + its used names) */
+#define HUB_EXP 0.25 /* and times its hub score (hub()) to the 1/4 */
 #define SELF_W 0.1 /* a reference to a name its own file defines too */
 #define BARE_W 0.1 /* an include none of whose names is used */
 #define HELPER_W 0.5  /* a module of helpers (uk_symtab_is_helper) */
@@ -560,6 +561,38 @@ pagerank(size_t n, const struct edge *edges, size_t nedges, const double *p,
 	return pr;
 }
 
+/*
+ * What each unit draws on of the project: PageRank over the reversed
+ * edges, with the same teleport, times the number of units (1 on
+ * average).  The heart of a project is used and uses the rest (Django's
+ * db/models/base.py, pip's operations/prepare.py, urllib3's
+ * connectionpool.py); the leaves every module calls (exceptions,
+ * helpers, version strings) draw on nothing.  Over the 37 trees of
+ * repomap-dev, ranking files by their rank times this to the 1/4 puts
+ * 127 of the 141 central files in the first ten files against 125, and
+ * 100 against 96 in the first five; to the 1/2, 124 in the first ten.
+ */
+static double *
+hub(size_t n, const struct edge *edges, size_t nedges, const double *p)
+{
+	struct edge *rev = uk_xcalloc(nedges + 1, sizeof(*rev));
+	double *out = uk_xcalloc(n + 1, sizeof(double)), *h;
+	size_t i;
+
+	for (i = 0; i < nedges; i++) {
+		rev[i] = edges[i];
+		rev[i].from = edges[i].to;
+		rev[i].to = edges[i].from;
+	}
+	h = pagerank(n, rev, nedges, p, out);
+	/* Vendored code has no teleport: a floor keeps its order by pr. */
+	for (i = 0; i < n; i++)
+		h[i] = h[i] * (double)n > 1e-6 ? h[i] * (double)n : 1e-6;
+	free(rev);
+	free(out);
+	return h;
+}
+
 void
 uk_symtab_rank(struct symtab *t, const char *focus)
 {
@@ -567,7 +600,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	struct edge *edges = NULL;
 	size_t nedges = 0, aedges = 0, i, j, r = 0, e, ngroups = 0;
 	double *out = NULL, *pr = NULL, *p = NULL, *grank = NULL;
-	double *breadth = NULL, *best = NULL;
+	double *breadth = NULL, *best = NULL, *hubs = NULL;
 	struct extnames ext = { NULL, 0, 0, NULL, 0, 0, NULL, 0, 0 };
 	size_t n = t->nfiles;
 
@@ -639,12 +672,14 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	p = teleport(t, edges, nedges);
 	out = uk_xcalloc(n + 1, sizeof(double));
 	pr = pagerank(n, edges, nedges, p, out);
+	hubs = hub(n, edges, nedges, p);
 	breadth = uk_xcalloc(n + 1, sizeof(double));
 	used_defs(edges, nedges, breadth);
 	for (i = 0; i < n; i++) {
 		uint32_t u = t->files[i].unit;
 
-		t->files[i].rank = pr[u] * pow(1.0 + breadth[u], BREADTH_EXP);
+		t->files[i].rank = pr[u] * pow(1.0 + breadth[u], BREADTH_EXP) *
+		    pow(hubs[u], HUB_EXP);
 		if (uk_symtab_is_helper(t->files[i].path))
 			t->files[i].rank *= HELPER_W;
 	}
@@ -687,4 +722,5 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 	free(grank);
 	free(best);
 	free(breadth);
+	free(hubs);
 }

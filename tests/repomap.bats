@@ -888,3 +888,62 @@ C
 	run -0 "$SYM" -R -t 4000 "$d"
 	jq -e '[.symbols[] | select(.file == "pkg/engine.py") | .rank] | max > 0.05' <<<"$output"
 }
+
+@test "repomap: the file that uses the project and is used ranks before the errors every module raises" {
+	d=$BATS_TEST_TMPDIR/hub
+	mkdir -p "$d/pkg"
+	# Four modules raise errors.py's exceptions; engine.py drives the
+	# four and is what the five front ends call.
+	printf 'class AppError(Exception):\n    pass\n\n\nclass NotFound(AppError):\n    pass\n' >"$d/pkg/errors.py"
+	for m in parser store cache net; do
+		printf 'from pkg.errors import AppError, NotFound\n\n\ndef %s_open(x):\n    if not x:\n        raise AppError("no")\n    if x == 1:\n        raise NotFound("no")\n    return x\n' "$m" >"$d/pkg/$m.py"
+	done
+	cat >"$d/pkg/engine.py" <<'P'
+from pkg.errors import AppError
+from pkg.parser import parser_open
+from pkg.store import store_open
+from pkg.cache import cache_open
+from pkg.net import net_open
+
+
+class Engine:
+    def run(self, q):
+        if not q:
+            raise AppError("empty")
+        return parser_open(q) + store_open(q) + cache_open(q) + net_open(q)
+
+    def submit(self):
+        return None
+P
+	for m in cli api server worker web; do
+		printf 'from pkg.engine import Engine\n\n\ndef %s_main(q):\n    e = Engine()\n    r = e.run(q)\n    e.submit()\n    return r\n' "$m" >"$d/pkg/$m.py"
+	done
+	[ "$(first_files "$d" 2)" = "pkg/engine.py pkg/errors.py " ]
+}
+
+@test "repomap: a small map shows the best of several files, not one file's every function" {
+	d=$BATS_TEST_TMPDIR/spread
+	mkdir -p "$d/pkg"
+	# tables.py ranks first by its nine initialisers, which build.py
+	# calls once each; each of four steps is called from three files.
+	for i in 1 2 3 4 5 6 7 8 9; do
+		printf 'def init_table_%s(state):\n    return state\n\n\n' "$i"
+	done >"$d/pkg/tables.py"
+	{
+		printf 'from pkg.tables import *\n\n\ndef build(state):\n'
+		for i in 1 2 3 4 5 6 7 8 9; do
+			printf '    init_table_%s(state)\n' "$i"
+		done
+	} >"$d/pkg/build.py"
+	for m in lexer parser emitter resolver; do
+		printf 'def %s_step(x):\n    return x\n' "$m" >"$d/pkg/$m.py"
+		for k in 1 2 3; do
+			printf 'from pkg.%s import %s_step\n\n\ndef use%s_%s(x):\n    return %s_step(x)\n' "$m" "$m" "$k" "$m" "$m" >"$d/pkg/use${k}_$m.py"
+		done
+	done
+	run -0 "$SYM" -R -t 120 "$d"
+	[ "$(map_files | head -n 1)" = pkg/tables.py ]
+	[ "$(map_files | wc -l)" -ge 4 ]
+	# The initialisers shown are tables.py's first, not all nine.
+	[ "$(jq -r .symbol_map <<<"$output" | grep -c init_table_)" -lt 9 ]
+}
