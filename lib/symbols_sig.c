@@ -307,6 +307,39 @@ sig_end_nobody(const char *text, size_t a, size_t e)
 	return e;
 }
 
+static int is_comment(TSNode n);
+
+/*
+ * Where the header of c ends before its body at e: before a comment on a
+ * line of its own between the two (Django's `class Node:` and the
+ * comment over its first attribute were shown as the class's signature).
+ * A comment on the header's own line stays.
+ */
+static size_t
+header_end(const char *text, TSNode c, size_t e)
+{
+	uint32_t i, n = ts_node_child_count(c);
+	size_t last = ts_node_start_byte(c);
+
+	for (i = 0; i < n; i++) {
+		TSNode k = ts_node_child(c, i);
+		size_t s = ts_node_start_byte(k);
+
+		if (s >= e)
+			break;
+		if (!is_comment(k)) {
+			last = ts_node_end_byte(k);
+			continue;
+		}
+		if (s > last && memchr(text + last, '\n', s - last)) {
+			while (s > last && text[s - 1] != '\n')
+				s--;
+			return s;
+		}
+	}
+	return e;
+}
+
 /* The signature of the node holding a definition, and its line count. */
 static char *
 node_signature(const char *text, TSNode c, uint32_t *nlines)
@@ -318,7 +351,7 @@ node_signature(const char *text, TSNode c, uint32_t *nlines)
 	while (a > 0 && text[a - 1] != '\n')
 		a--;
 	if (!ts_node_is_null(body) && ts_node_start_byte(body) > a)
-		e = ts_node_start_byte(body);
+		e = header_end(text, c, ts_node_start_byte(body));
 	else
 		e = sig_end_nobody(text, a, e);
 	*nlines = add_lines(&b, text, a, e);

@@ -947,3 +947,19 @@ P
 	# The initialisers shown are tables.py's first, not all nine.
 	[ "$(jq -r .symbol_map <<<"$output" | grep -c init_table_)" -lt 9 ]
 }
+
+@test "repomap: a comment between a header and its body is no part of the signature" {
+	d=$BATS_TEST_TMPDIR/sigcomment
+	mkdir -p "$d/pkg"
+	printf 'class Node:\n    # Set this to True for nodes that must come first.\n    must_be_first = False\n\n    def render(self):\n        return ""\n' >"$d/pkg/node.py"
+	printf 'int step(int x) /* one step */\n{\n\treturn x;\n}\n' >"$d/pkg/step.c"
+	for i in 1 2; do
+		printf 'from pkg.node import Node\n\n\ndef use%s():\n    return Node().render()\n' "$i" >"$d/pkg/use$i.py"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -r .symbol_map <<<"$output" >"$BATS_TEST_TMPDIR/map"
+	grep -qx '│class Node:' "$BATS_TEST_TMPDIR/map"
+	run -1 grep -F 'Set this to True' "$BATS_TEST_TMPDIR/map"
+	# A comment on the header's own line stays with it.
+	grep -qxF '│int step(int x) /* one step */' "$BATS_TEST_TMPDIR/map"
+}
