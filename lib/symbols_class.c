@@ -99,7 +99,8 @@ uk_symtab_is_noise(const char *path)
 /*
  * A module its path calls helpers: the project's toolbox, used by every
  * part and the subject of none (Django's utils/ and db/utils.py, pip's
- * utils/misc.py, express's lib/utils.js).  Ranked down, not out: this
+ * utils/misc.py, express's lib/utils.js, Java's StringUtils.java and
+ * the JDK's common/Utils.java).  Ranked down, not out: this
  * project's lib/util.h is still its first file.
  */
 int
@@ -110,7 +111,8 @@ uk_symtab_is_helper(const char *path)
 	static const char *const globs[] = { "util.*", "utils.*",
 		"utilities.*", "helper.*", "helpers.*", "misc.*", "compat.*",
 		"*_util.*", "*_utils.*", "*_helper.*", "*_helpers.*", "*-util.*",
-		"*-utils.*", "*-helper.*", "*-helpers.*", NULL };
+		"*-utils.*", "*-helper.*", "*-helpers.*", "*Util.*",
+		"*Utils.*", "*Helper.*", "*Helpers.*", NULL };
 
 	return path_in(path, dirs, globs);
 }

@@ -963,3 +963,53 @@ P
 	# A comment on the header's own line stays with it.
 	grep -qxF '│int step(int x) /* one step */' "$BATS_TEST_TMPDIR/map"
 }
+
+@test "repomap: lock(), Close() and the standard library's other methods are no calls of the project's" {
+	d=$BATS_TEST_TMPDIR/stdmethods/src/acme
+	mkdir -p "$d"
+	# Pool.java defines lock() and unlock(); five files call them on a
+	# java.util.concurrent lock, not on a Pool.  Engine is what three
+	# files are written in.
+	printf 'package acme;\nclass Pool {\n    void lock() {}\n    void unlock() {}\n}\n' >"$d/Pool.java"
+	printf 'package acme;\npublic class Engine {\n    public void start() {}\n}\n' >"$d/Engine.java"
+	for i in 1 2 3 4 5; do
+		printf 'package acme;\nimport java.util.concurrent.locks.ReentrantLock;\nclass Job%s {\n    private final ReentrantLock mu = new ReentrantLock();\n    void step() {\n        mu.lock();\n        mu.unlock();\n    }\n}\n' "$i" >"$d/Job$i.java"
+	done
+	for i in 1 2 3; do
+		printf 'package acme;\nclass Use%s {\n    Engine e = new Engine();\n}\n' "$i" >"$d/Use$i.java"
+	done
+	[ "$(first_files "$BATS_TEST_TMPDIR/stdmethods" 1)" = "src/acme/Engine.java " ]
+	# Go: every file closes an os.File; conn.go's Close is another.
+	d=$BATS_TEST_TMPDIR/stdgo
+	mkdir -p "$d"
+	printf 'package store\n\ntype Conn struct{}\n\nfunc (c *Conn) Close() error {\n\treturn nil\n}\n' >"$d/conn.go"
+	printf 'package store\n\ntype Store struct{}\n\nfunc Open() *Store {\n\treturn nil\n}\n' >"$d/store.go"
+	for i in 1 2 3 4 5; do
+		printf 'package store\n\nimport "os"\n\nfunc load%s(f *os.File) {\n\tf.Close()\n\tf.Close()\n}\n' "$i" >"$d/load$i.go"
+	done
+	for i in 1 2 3; do
+		printf 'package store\n\nfunc use%s() *Store {\n\treturn Open()\n}\n' "$i" >"$d/use$i.go"
+	done
+	[ "$(first_files "$d" 1)" = "store.go " ]
+}
+
+@test "repomap: StringUtils.java is a module of helpers" {
+	d=$BATS_TEST_TMPDIR/camelhelpers/src/acme
+	mkdir -p "$d"
+	# Eight files call StringUtils.tidy(), three are written in Order:
+	# the helper's rank, halved, falls behind the class the project is
+	# about.
+	printf 'package acme;\npublic class StringUtils {\n    public static String tidy(String s) { return s; }\n}\n' >"$d/StringUtils.java"
+	printf 'package acme;\npublic class Order {\n    public void place() {}\n}\n' >"$d/Order.java"
+	for i in 1 2 3; do
+		printf 'package acme;\nclass Use%s {\n    String f(Order o) {\n        o.place();\n        return StringUtils.tidy("x");\n    }\n}\n' "$i" >"$d/Use$i.java"
+	done
+	for i in 1 2 3 4 5; do
+		printf 'package acme;\nclass Run%s {\n    String f() {\n        return StringUtils.tidy("x");\n    }\n}\n' "$i" >"$d/Run$i.java"
+	done
+	[ "$(first_files "$BATS_TEST_TMPDIR/camelhelpers" 2)" = "src/acme/Order.java src/acme/StringUtils.java " ]
+	# Under a name of its own, the one more called comes first.
+	mv "$d/StringUtils.java" "$d/Tidying.java"
+	sed -i 's/StringUtils/Tidying/g' "$d"/*.java
+	[ "$(first_files "$BATS_TEST_TMPDIR/camelhelpers" 2)" = "src/acme/Tidying.java src/acme/Order.java " ]
+}
