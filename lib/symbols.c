@@ -124,12 +124,24 @@ uk_symidx_merge(struct uk_symbols *s, const char *path, struct fres *r)
 	r->ntags = 0;
 }
 
+/*
+ * Tests, examples and docs are lexed for their references; so is code
+ * vendored by its path (deps/, third_party/, _vendor/...), whose
+ * references the ranking drops and whose definitions a map shows only
+ * when the tree has nothing else (reparse_evidence then parses it after
+ * all): pip's _vendor/ is four fifths of its tree.  Not once a
+ * .gitattributes noted so far unmarks something (`deps -linguist-vendored`):
+ * those files may be the project's.
+ */
 int
 uk_symidx_lex_it(const struct uk_symbols *s, const char *path)
 {
 	size_t i;
 
-	if (!s->lex_evidence || !uk_symtab_is_noise(path))
+	if (!s->lex_evidence)
+		return 0;
+	if (!uk_symtab_is_noise(path) &&
+	    (s->t.unvendors || !uk_symtab_is_vendor_path(path)))
 		return 0;
 	for (i = 0; i < s->nparse_under; i++) {
 		size_t n = strlen(s->parse_under[i]);

@@ -61,8 +61,8 @@ path_in(const char *path, const char *const *dirs, const char *const *globs)
 	return 0;
 }
 
-static int
-is_vendor_path(const char *path)
+int
+uk_symtab_is_vendor_path(const char *path)
 {
 	static const char *const dirs[] = { "deps", "vendor", "vendored",
 		"third_party", "third-party", "thirdparty", "3rdparty",
@@ -343,7 +343,7 @@ uk_symtab_classify(struct symtab *t)
 			gattr_parse(&t->notes[i], &gs, &ngs, &ags);
 	for (i = 0; i < t->nfiles; i++) {
 		struct sfile *f = &t->files[i];
-		int vendor = is_vendor_path(f->path) || f->generated;
+		int vendor = uk_symtab_is_vendor_path(f->path) || f->generated;
 
 		for (j = 0; j < ndirs && !vendor; j++)
 			vendor = !strncmp(f->path, dirs[j], strlen(dirs[j]));

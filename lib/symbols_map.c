@@ -583,6 +583,11 @@ uk_symbols_note(struct uk_symbols *s, const char *path, const char *text,
 		n->text = uk_xmemdup(text, len);
 		n->len = len;
 	}
+	/* The words gattr_parse takes as unmarking: a rough test suffices. */
+	if (n->text && !strcmp(uk_sympath_base(path), ".gitattributes") &&
+	    (memmem(n->text, n->len, "-linguist-", 10) ||
+		memmem(n->text, n->len, "=false", 6)))
+		t->unvendors = 1;
 	t->ranked = 0;
 }
 

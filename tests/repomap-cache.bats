@@ -52,7 +52,7 @@ P
 # pack DIR: DIR as the archive of acme/tree's HEAD.
 pack() {
 	mkdir -p "$T/srv/archives/acme/tree"
-	tar -C "$1" -czf "$T/srv/archives/acme/tree/HEAD.tar.gz" \
+	tar -C "$1" --sort=name -czf "$T/srv/archives/acme/tree/HEAD.tar.gz" \
 	    --transform 's,^\.,acme-tree-0123abc,' .
 }
 
@@ -191,6 +191,41 @@ teardown() {
 	    .definitions >= 2' <<<"$output"
 	jq -e '[.symbols[].name] | index("shared_fixture_helper") != null' \
 	    <<<"$output"
+}
+
+@test "repomap lexing: code vendored by its path is lexed; nothing else, it is parsed" {
+	mkdir -p "$T/tree/deps/lua" "$T/tree/third_party/zlib"
+	printf 'int\nlua_pushstring(const char *s)\n{\n\treturn 0;\n}\n' \
+	    >"$T/tree/deps/lua/lua.c"
+	printf 'def deflate_stream(level):\n    return level\n' \
+	    >"$T/tree/third_party/zlib/deflate.py"
+	pack "$T/tree"
+	run -0 --separate-stderr urlfetch -C -J -M 100000 <<<"$URL"
+	jq -e '.github_info | .files_indexed == 7 and .files_parsed == 3 and
+	    .files_lexed == 4' <<<"$output"
+	run -1 grep -E 'lua_pushstring|deflate_stream' \
+	    <(jq -r .symbol_map <<<"$output")
+	# A tree of nothing but vendored code shows it.
+	mkdir -p "$T/vend/deps" "$T/srv/archives/acme/vend"
+	cp -R "$T/tree/deps/lua" "$T/vend/deps/"
+	tar -C "$T/vend" -czf "$T/srv/archives/acme/vend/HEAD.tar.gz" \
+	    --transform 's,^\.,acme-vend-0123abc,' .
+	run -0 --separate-stderr urlfetch -C -J <<<"https://github.com/acme/vend"
+	jq -e '.github_info | .files_parsed == 1 and .files_lexed == 0' \
+	    <<<"$output"
+	jq -e '[.symbols[].name] | index("lua_pushstring") != null' <<<"$output"
+}
+
+@test "repomap lexing: deps/ unmarked by .gitattributes is parsed as the project's" {
+	mkdir -p "$T/tree/deps/lua"
+	printf 'int\nlua_pushstring(const char *s)\n{\n\treturn 0;\n}\n' \
+	    >"$T/tree/deps/lua/lua.c"
+	printf 'deps/** -linguist-vendored\n' >"$T/tree/.gitattributes"
+	pack "$T/tree"
+	run -0 --separate-stderr urlfetch -C -J -M 100000 <<<"$URL"
+	jq -e '.github_info | .files_parsed == 4 and .files_lexed == 2' \
+	    <<<"$output"
+	grep -q lua_pushstring <(jq -r .symbol_map <<<"$output")
 }
 
 @test "repomap cache: an import over several lines is cached too" {
