@@ -16,12 +16,12 @@ PKG_CONFIG ?= pkg-config
 urldetect_PKGS = yajl libcurl
 urlcache_PKGS  = yajl libcurl libcrypto
 urlfetch_PKGS  = yajl gumbo
-urlfetch-net_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter libpcre2-8
+urlfetch-net_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 libpcre2-8
 urlsum_PKGS    = yajl libcurl libcrypto libpcre2-8
 toolack_PKGS   = yajl libcurl libmicrohttpd libcrypto
 pwfetch_PKGS   = yajl libcurl gumbo libcrypto
 urlserve_PKGS  = yajl libcurl libmicrohttpd libcrypto gumbo libarchive \
-	libgit2 tree-sitter libpcre2-8
+	libgit2 libpcre2-8
 # Compiled against, linked by none: lib/pdf.c loads poppler-glib with
 # dlopen at the first PDF (linking it costs every start of urlfetch and
 # urlfetch-net some fifty libraries; see lib/pdf.c).
@@ -41,7 +41,9 @@ pwfetch_OBJS = cmd/pwfetch_input.o cmd/pwfetch_opts.o
 urlsum_OBJS = cmd/urlsum_opts.o
 urlcache_OBJS = cmd/urlcache_maint.o cmd/urlcache_session.o
 urlserve_OBJS = cmd/urlserve_child.o cmd/urlserve_fetch.o cmd/urlserve_store.o cmd/urlserve_table.o cmd/urlserve_tools.o
-ALL_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 tree-sitter \
+# tree-sitter is no package: its runtime is compiled with the grammars
+# (GRAMMAR_OBJS).
+ALL_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 \
 	libpcre2-8 libmicrohttpd libzstd liblz4 $(PDF_PKGS)
 # What the unit tests link: everything but the libraries loaded with dlopen.
 LINK_PKGS = $(filter-out $(PDF_PKGS), $(ALL_PKGS))
@@ -78,7 +80,9 @@ endif
 # pkg-config again (70 runs for one `make -n` of a program, which
 # scripts/modules does for each).
 PKG_CPPFLAGS := $(shell $(PKG_CONFIG) --cflags $(ALL_PKGS) 2>/dev/null)
-override CPPFLAGS += -Ilib $(PKG_CPPFLAGS)
+# The grammars' and the tree-sitter runtime's sources (scripts/grammars).
+GRAMMAR_DIR = .grammars
+override CPPFLAGS += -Ilib $(PKG_CPPFLAGS) -I$(GRAMMAR_DIR)/runtime/lib/include
 DEPFLAGS = -MMD -MP
 
 LIB_SRC := $(wildcard lib/*.c)
@@ -241,20 +245,31 @@ uninstall:
 clean:
 	rm -rf build build-san build-fuzz
 
-# Tree-sitter grammars: scripts/grammars fetches their sources from npm into
-# .grammars/; their objects go to .grammars/obj, which make clean leaves
-# alone.  Only urlfetch-net and the unit tests link them.
-GRAMMAR_DIR = .grammars
+# Tree-sitter grammars and runtime: scripts/grammars fetches their sources
+# from npm into .grammars/; their objects go to .grammars/obj, which make
+# clean leaves alone.  Only urlfetch-net, urlserve and the unit tests link
+# them; the library's objects include the runtime's tree_sitter/api.h.
 GRAMMAR_SRC = python/src javascript/src typescript/typescript/src \
 	typescript/tsx/src c/src cpp/src go/src rust/src java/src ruby/src
 GRAMMAR_SCANNERS = python/src javascript/src typescript/typescript/src \
 	typescript/tsx/src cpp/src rust/src ruby/src
 GRAMMAR_OBJS = $(GRAMMAR_SRC:%=$(GRAMMAR_DIR)/obj/%/parser.o) \
 	$(GRAMMAR_SCANNERS:%=$(GRAMMAR_DIR)/obj/%/scanner.o) \
-	$(GRAMMAR_DIR)/obj/queries.o
+	$(GRAMMAR_DIR)/obj/queries.o $(TS_RUNTIME_OBJ)
 $(GRAMMAR_DIR)/obj/%.o: | $(GRAMMAR_DIR)/.fetched
 	@mkdir -p $(@D)
 	$(CC) -O2 -fPIC -w -I$(GRAMMAR_DIR)/$(*D) -c -o $@ $(GRAMMAR_DIR)/$*.c
+# The runtime, one translation unit (its lib.c), not position-independent
+# code of a shared library: its functions inline into one another, which
+# Debian's libtree-sitter.so, whose functions can be interposed, does not
+# do (a fifth of the CPU of Django's map; README, Dependencies).
+TS_RUNTIME = $(GRAMMAR_DIR)/runtime/lib
+TS_RUNTIME_OBJ = $(GRAMMAR_DIR)/obj/runtime/lib.o
+$(TS_RUNTIME_OBJ): | $(GRAMMAR_DIR)/.fetched
+	@mkdir -p $(@D)
+	$(CC) -O2 -std=gnu11 -w -I$(TS_RUNTIME)/include -I$(TS_RUNTIME)/src \
+	    -c -o $@ $(TS_RUNTIME)/src/lib.c
+$(LIB_OBJ): | $(GRAMMAR_DIR)/.fetched
 $(GRAMMAR_DIR)/obj/queries.c: scripts/grammars | $(GRAMMAR_DIR)/.fetched
 	@mkdir -p $(@D)
 	scripts/grammars --queries >$@.tmp && mv $@.tmp $@

@@ -152,7 +152,7 @@ int uk_symlang_index(const char *path);
 /*
  * A language's tags query, compiled on first use (symbols_tags.c): its
  * captures' roles and kinds, and its patterns' predicates, which
- * tree-sitter 0.20.7 parses but does not apply.
+ * tree-sitter 0.20 parses but does not apply.
  */
 struct qstate {
 	int tried, ok;

@@ -22,7 +22,7 @@
 /*
  * The family of the nodes around a file's definitions: each node's parent
  * and previous sibling, found in one walk down the tree.  tree-sitter
- * 0.20.7's ts_node_parent walks down from the root each time (and its
+ * 0.20's ts_node_parent walks down from the root each time (and its
  * ts_node_prev_sibling calls it), which the scope, container and doc
  * comment of every definition did several times: 9% of the instructions
  * of a fetch of syn (Rust).  The walk descends only into the nodes that

@@ -4,7 +4,7 @@
  * tags query on tree-sitter's parse (or, for a file that only gives
  * evidence, by symbols_lex.c).  See symbols_int.h.
  *
- * Debian's tree-sitter 0.20.7 parses the predicates of a query but applies
+ * tree-sitter 0.20 parses the predicates of a query but applies
  * none of them, so they are applied here: #eq?, #not-eq?, #match?,
  * #not-match?, #any-of? filter matches; #select-adjacent! and
  * #set-adjacent! keep only the comments that touch the definition;
@@ -407,7 +407,7 @@ is_binding_parent(const char *t)
 /*
  * Collect the names bound in the file: assigned, or parameters.  The
  * parents of the walk are kept on a stack: ts_node_parent walks down from
- * the root each time (tree-sitter 0.20.7), which made this walk quadratic
+ * the root each time (tree-sitter 0.20), which made this walk quadratic
  * in the depth and a tenth of the time on Django.
  */
 static void
@@ -613,7 +613,7 @@ make_doc(struct filectx *fc, const struct pattern *pat, const TSQueryMatch *m,
 	}
 	if (first < 0) {
 		/*
-		 * tree-sitter 0.20.7 reports a leading (comment)* . (def)
+		 * tree-sitter 0.20 reports a leading (comment)* . (def)
 		 * without its comments: collect them from the siblings.
 		 */
 		TSNode n = def, p = ts_node_parent(def);
@@ -829,7 +829,7 @@ emit_tags(struct tag *tags, size_t ntags, const char *text, size_t len,
 
 /*
  * Python without the query cursor.  ts_query_cursor_next_match walks every
- * node of the tree and matches every pattern at each (tree-sitter 0.20.7:
+ * node of the tree and matches every pattern at each (tree-sitter 0.20:
  * a fifth of a Python file's instructions, the parse most of the rest),
  * and the bound names of collect_locals took a second walk.  walk_tree finds
  * what Python's query (the upstream tags.scm, then python_extra in
@@ -1577,7 +1577,7 @@ rs_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
  * tags.scm, then js_extra's patterns, by index.  Five of upstream's
  * patterns take the comments before a definition, `(comment)* @doc .
  * (definition)`, with #strip! and #select-adjacent!; the doc is made by
- * make_doc from the comments the query cursor of tree-sitter 0.20.7
+ * make_doc from the comments the query cursor of tree-sitter 0.20
  * captures: the run of comments just before the definition's node, with
  * nothing between two of them and only nodes without a name (a `;`)
  * between the last and the node.  In the patterns of classes and
@@ -1777,7 +1777,7 @@ run_push(struct nodevec *vec, uint32_t *start, uint32_t *n, TSNode node)
  * query captures them cm.v[run..+nrun).  With none, make_doc would look
  * at the siblings before p, or before g when g starts on p's line and p
  * follows no comment, with ts_node_parent and ts_node_prev_sibling (each
- * a walk down from the root in tree-sitter 0.20.7): the walk has them.
+ * a walk down from the root in tree-sitter 0.20): the walk has them.
  */
 static void
 doc_def(struct filectx *fc, struct walktags *pt, const struct docsyms *ds,
@@ -1954,7 +1954,7 @@ js_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
  * never made a tag of them: they are not walked.  The function and method
  * patterns take the comments before the definition, `(comment)* @doc .
  * (definition)`, with #strip! and #set-adjacent!; the query cursor of
- * tree-sitter 0.20.7 captures the run JavaScript's does (asked with a
+ * tree-sitter 0.20 captures the run JavaScript's does (asked with a
  * scratch program printing every match): the comments just before the
  * definition, nothing between two of them (an empty statement, `;` on its
  * own, ends the run) and only nameless nodes (a line's end) after the

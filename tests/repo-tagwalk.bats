@@ -296,7 +296,7 @@ RS
 
 # make_js_tree DIR: each form of JavaScript's patterns (upstream's and
 # js_extra's), with the comments of the doc patterns as tree-sitter
-# 0.20.7's query cursor takes them: a `;` or `,` between two comments or
+# 0.20's query cursor takes them: a `;` or `,` between two comments or
 # after the last, the first alternative of a pattern and a later one.
 make_js_tree() {
 	local d=$1
@@ -404,7 +404,7 @@ JS
 }
 
 # make_go_tree DIR: each form of Go's patterns, with the comments of the
-# function and method patterns as tree-sitter 0.20.7's query cursor takes
+# function and method patterns as tree-sitter 0.20's query cursor takes
 # them: an empty statement between two comments or after the last, a
 # blank line, a comment that ends the line before.
 make_go_tree() {

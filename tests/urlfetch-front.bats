@@ -24,10 +24,15 @@ net_dir() {
 	for lib in libcurl libgit2 libarchive libtree-sitter libpcre2 libcrypto libxml2; do
 		[[ $output != *"$lib"* ]] || { echo "urlfetch links $lib" >&2; false; }
 	done
-	# The fetcher has them all.
+	# The fetcher has them all; tree-sitter's runtime is compiled in.
 	run -0 ldd "$(net_dir)/urlfetch-net"
 	[[ $output == *libcurl* ]]
 	[[ $output == *libgit2* ]]
+	command -v nm >/dev/null || skip "no nm"
+	run -0 nm "$(net_dir)/urlfetch-net"
+	[[ $output == *" T ts_parser_parse"* ]]
+	run -0 nm "$UK_BIN/urlfetch"
+	[[ $output != *ts_parser_parse* ]]
 }
 
 @test "the front answers extraction and usage by itself, even with no fetcher" {
