@@ -262,7 +262,7 @@ $(GRAMMAR_DIR)/obj/%.o: | $(GRAMMAR_DIR)/.fetched
 # The runtime, one translation unit (its lib.c), not position-independent
 # code of a shared library: its functions inline into one another, which
 # Debian's libtree-sitter.so, whose functions can be interposed, does not
-# do (a fifth of the CPU of Django's map; README, Dependencies).
+# do (12% of the CPU of Django's map; README, Dependencies).
 TS_RUNTIME = $(GRAMMAR_DIR)/runtime/lib
 TS_RUNTIME_OBJ = $(GRAMMAR_DIR)/obj/runtime/lib.o
 $(TS_RUNTIME_OBJ): | $(GRAMMAR_DIR)/.fetched
