@@ -277,7 +277,14 @@ process(struct item *it)
 		uk_buf_addstr(&it->system, "\n\nThe reader's request: ");
 		uk_buf_addstr(&it->system, hint);
 	}
-	uk_summary_assemble(rec, 0, &it->user);
+	/* With -p or -c the budgets are the output's, not the model's. */
+	if (opt.mode == MODE_JSON && opt.max_tokens)
+		uk_summary_assemble_tokens(rec, (size_t)opt.max_tokens,
+		    &it->user);
+	else
+		uk_summary_assemble(rec,
+		    opt.mode == MODE_JSON ? (size_t)opt.max_length : 0,
+		    &it->user);
 	if (opt.dry_run) {
 		/* The request body in place of the record; nothing is sent. */
 		struct uk_llm_opts lo;

@@ -30,7 +30,8 @@ static const char options[] =
     "      --hint=STRING         the user's words that steer the type\n"
     "  -j, --jobs=N              requests in flight at once (default: 4)\n"
     "      --key-file=FILE       read the API key from FILE's first line\n"
-    "      --max-length=CHARS    the whole -p or -c output's budget\n"
+    "      --max-length=CHARS    the whole -p or -c output's budget, else the\n"
+    "                            model's text's cut (default 100000)\n"
     "      --max-tokens=N        the same in tokens (cl100k_base)\n"
     "      --model=NAME          the model to ask for (default: URLKIT_LLM_MODEL)\n"
     "  -N, --no-summary          summarise nothing, only format (-p, -c)\n"
@@ -236,7 +237,10 @@ parse_opts(int argc, char **argv)
 	if (opt.max_length && opt.max_tokens)
 		uk_cli_usage(&urlsum_cli,
 		    "--max-length and --max-tokens: give one budget");
-	if ((opt.max_length || opt.max_tokens) && opt.mode == MODE_JSON)
-		uk_cli_usage(&urlsum_cli, "--max-length and --max-tokens need -p or -c");
+	/* Without -p or -c they cut the text sent to the model. */
+	if ((opt.max_length || opt.max_tokens) && opt.mode == MODE_JSON &&
+	    opt.no_summary)
+		uk_cli_usage(&urlsum_cli,
+		    "--max-length and --max-tokens need -p, -c or a summary");
 	return optind;
 }

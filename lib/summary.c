@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,6 +180,49 @@ uk_summary_assemble(yajl_val rec, size_t max, struct uk_buf *out)
 		return 1;
 	}
 	return 0;
+}
+
+int
+uk_summary_assemble_tokens(yajl_val rec, size_t max_tokens, struct uk_buf *out)
+{
+	struct uk_buf all = UK_BUF_INIT;
+	size_t chars, lo, hi, mid;
+
+	if (!max_tokens)
+		return uk_summary_assemble(rec, 0, out);
+	uk_summary_assemble(rec, SIZE_MAX, &all);
+	if (uk_tokens_count(UK_TOKENS_CL100K, all.buf ? all.buf : "",
+		all.len) <= max_tokens) {
+		uk_buf_add(out, all.buf ? all.buf : "", all.len);
+		uk_buf_release(&all);
+		return 0;
+	}
+	/*
+	 * The longest prefix of lo characters whose tokens fit, found from
+	 * max_tokens characters (most text has fewer tokens than that) up
+	 * by doubling, then by bisection: a page of megabytes is not
+	 * tokenized whole at every step.  The whole text does not fit.
+	 */
+	chars = uk_utf8_chars(all.buf, all.len);
+	lo = 0;
+	hi = max_tokens < chars ? max_tokens : chars;
+	while (uk_tokens_count(UK_TOKENS_CL100K, all.buf,
+		   uk_utf8_prefix(all.buf, all.len, hi)) <= max_tokens) {
+		lo = hi;
+		hi = hi > chars / 2 ? chars : 2 * hi;
+	}
+	/* lo characters fit, hi do not. */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (uk_tokens_count(UK_TOKENS_CL100K, all.buf,
+			uk_utf8_prefix(all.buf, all.len, mid)) <= max_tokens)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	uk_buf_add(out, all.buf, uk_utf8_prefix(all.buf, all.len, lo));
+	uk_buf_release(&all);
+	return 1;
 }
 
 /* Prompts. */

@@ -86,6 +86,14 @@ enum uk_summary_type uk_summary_select_record(yajl_val rec, const char *hint,
 int uk_summary_assemble(yajl_val rec, size_t max, struct uk_buf *out);
 
 /*
+ * The same text cut at max_tokens tokens of cl100k_base instead (0: as
+ * uk_summary_assemble with its default), at the longest prefix of whole
+ * characters whose tokens fit.  Returns 1 when it was cut.
+ */
+int uk_summary_assemble_tokens(yajl_val rec, size_t max_tokens,
+    struct uk_buf *out);
+
+/*
  * The prompts, one per type.  uk_summary_prompts_init sets the built-in
  * ones; uk_summary_prompts_load replaces those that DIR has as files
  * named after the type in lower case, with or without ".md" or ".txt"

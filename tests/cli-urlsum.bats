@@ -46,9 +46,10 @@ try 'urlsum --help'" ]
 	[[ "$stderr" == "urlsum: -o: cannot open '$T/no/such/dir/out': "* ]]
 }
 
-@test "cli-urlsum: --max-length and --max-tokens need -p or -c, and one of them" {
-	run -2 --separate-stderr urlsum --max-length 100 </dev/null
-	[[ "$stderr" == *"need -p or -c"* ]]
+@test "cli-urlsum: --max-length and --max-tokens need -p, -c or a summary, and one of them" {
+	run -2 --separate-stderr urlsum -N --max-length 100 </dev/null
+	[[ "$stderr" == *"need -p, -c or a summary"* ]]
+	run -0 --separate-stderr urlsum --max-tokens 100 </dev/null
 	run -2 --separate-stderr urlsum -c --max-length 100 --max-tokens 10 </dev/null
 	run -2 --separate-stderr urlsum -c --max-tokens 0 </dev/null
 }

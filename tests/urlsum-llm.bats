@@ -82,6 +82,33 @@ teardown() { common_teardown; }
 	[ "$n" -lt 100000 ]
 }
 
+@test "--max-tokens cuts the text sent at that many cl100k_base tokens, --max-length at characters" {
+	llm normal
+	# Two-byte and three-byte characters, words and spaces.
+	jq -cn '{url: "https://big.example/", url_type: "web", title: "Big",
+	    content: ("word é漢字 " * 3000)}' >"$T/in"
+	run -0 urlsum -C --model m --max-tokens 1000 "$T/in"
+	tail -n 1 "$T/req" | jq -j '.body.messages[1].content' >"$T/sent"
+	[[ $(cat "$T/sent") == "URL: https://big.example/"*"Content:"* ]]
+	# Counted by the npm package's own encoder: at most 1000, and the
+	# longest such cut (one character more is over).
+	n=$(node "$TOP/tests/unit/tiktoken_ref.cjs" "$TOP/.tokenizers" \
+	    cl100k_base "$T/sent")
+	[ "$n" -le 1000 ] && [ "$n" -ge 990 ]
+	jq -r .content "$T/in" | head -c 20000 >"$T/more"
+	chars=$(tail -n 1 "$T/req" | jq '.body.messages[1].content | length')
+	jq -n -j --rawfile c "$T/more" --argjson n "$chars" \
+	    '("URL: https://big.example/\n\nTitle: Big\n\nContent:\n" + $c)[0:$n + 1]' \
+	    >"$T/over"
+	[ "$(node "$TOP/tests/unit/tiktoken_ref.cjs" "$TOP/.tokenizers" \
+	    cl100k_base "$T/over")" -gt 1000 ]
+	run -0 urlsum -C --model m --max-length 500 "$T/in"
+	[ "$(tail -n 1 "$T/req" | jq '.body.messages[1].content | length')" -eq 500 ]
+	# With -p the budget is the output's: the model gets its 100,000.
+	run -0 urlsum -C --model m -p --max-length 500 "$T/in"
+	[ "$(tail -n 1 "$T/req" | jq '.body.messages[1].content | length')" -gt 500 ]
+}
+
 @test "429 then 200 succeeds after a retry" {
 	llm 429
 	run -0 --separate-stderr urlsum -C --model m --retries 2 "$SUM/web.json"

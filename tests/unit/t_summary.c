@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of lib/summary*.c and the reply parser of lib/llm.c (TAP). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +106,7 @@ test_select_record(void)
 static void
 test_assemble(void)
 {
-	struct uk_buf b = UK_BUF_INIT, big = UK_BUF_INIT;
+	struct uk_buf b = UK_BUF_INIT, big = UK_BUF_INIT, whole = UK_BUF_INIT;
 	yajl_val r = parse("{\"url\":\"https://x.example/\",\"title\":\"T\","
 			   "\"description\":\"D\",\"readme\":\"R\","
 			   "\"symbol_map\":\"a.c:\\n\\u2502int f(void)\","
@@ -136,9 +137,24 @@ test_assemble(void)
 	ok(uk_summary_assemble(r, 11, &b) == 1 &&
 		!strcmp(b.buf, "URL: u\n\nCon"),
 	    "assembly cut at a given length");
+	uk_buf_reset(&b);
+	uk_summary_assemble(r, SIZE_MAX, &whole);
+	/* The cut is a prefix of the whole; one character more is over. */
+	ok(uk_summary_assemble_tokens(r, 5000, &b) == 1 &&
+		b.len + 2 <= whole.len && !memcmp(b.buf, whole.buf, b.len) &&
+		uk_tokens_count(UK_TOKENS_CL100K, b.buf, b.len) <= 5000 &&
+		uk_tokens_count(UK_TOKENS_CL100K, whole.buf,
+		    b.len + 2) > 5000 &&
+		uk_utf8_valid(b.buf, b.len),
+	    "assembly cut at the longest prefix of 5000 tokens, whole characters");
+	uk_buf_reset(&b);
+	ok(uk_summary_assemble_tokens(r, 1000000, &b) == 0 &&
+		uk_utf8_chars(b.buf, b.len) > UK_SUMMARY_MAX_INPUT,
+	    "a budget in tokens replaces the cut in characters");
 	uk_json_free(r);
 	uk_buf_release(&b);
 	uk_buf_release(&big);
+	uk_buf_release(&whole);
 }
 
 /* What uk_summary_format_prompt writes, part by part. */
