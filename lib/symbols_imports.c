@@ -359,9 +359,36 @@ resolve_js(const struct modres *m, const char *from, const char *text,
 }
 
 /*
+ * Whether the first component of rel (a module path with slashes) is a
+ * package of Python's standard library: `from http.cookies import Morsel`
+ * is http's cookies, not the cookies.py of a tree whose root is the
+ * package requests (which made requests' compat.py hand all its rank to
+ * cookies.py, and the two the first two files).  The packages of
+ * sys.stdlib_module_names, those that have submodules.
+ */
+static int
+python_stdlib_package(const char *rel)
+{
+	static const char *const pkgs[] = { "asyncio", "collections",
+		"concurrent", "ctypes", "curses", "dbm", "distutils", "email",
+		"encodings", "ensurepip", "html", "http", "idlelib",
+		"importlib", "json", "lib2to3", "logging", "multiprocessing",
+		"os", "pydoc_data", "sqlite3", "tkinter", "tomllib",
+		"unittest", "urllib", "venv", "wsgiref", "xml", "xmlrpc",
+		"zoneinfo", NULL };
+	size_t n = strcspn(rel, "/"), i;
+
+	for (i = 0; pkgs[i]; i++)
+		if (strlen(pkgs[i]) == n && !strncmp(rel, pkgs[i], n))
+			return 1;
+	return 0;
+}
+
+/*
  * A Python module path, dotted: relative (leading dots) from the
  * importer's package, else from the root, a directory the root holds
- * (src/), or below the package the root is (its own name left out).
+ * (src/), or below the package the root is (its own name left out,
+ * unless that name is a package of the standard library's).
  */
 static size_t
 python_module(const struct modres *m, const char *from, const char *mod,
@@ -409,7 +436,8 @@ python_module(const struct modres *m, const char *from, const char *mod,
 		f = modres_find(m, rel, 1);
 		if (f == SIZE_MAX && strchr(rel, '/'))
 			f = modres_find(m, rel, 0);
-		if (f == SIZE_MAX && strchr(rel, '/'))
+		if (f == SIZE_MAX && strchr(rel, '/') &&
+		    !python_stdlib_package(rel))
 			f = modres_find(m, strchr(rel, '/') + 1, 1);
 	}
 	free(rel);

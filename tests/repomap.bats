@@ -1013,3 +1013,19 @@ P
 	sed -i 's/StringUtils/Tidying/g' "$d"/*.java
 	[ "$(first_files "$BATS_TEST_TMPDIR/camelhelpers" 2)" = "src/acme/Tidying.java src/acme/Order.java " ]
 }
+
+@test "repomap: 'from http.cookies import Morsel' is the standard library's, not the tree's cookies.py" {
+	d=$BATS_TEST_TMPDIR/stdpkg
+	mkdir -p "$d"
+	# The tree is the package (requests as pip vendors it): its
+	# cookies.py is requests.cookies; compat.py's import is http's.
+	printf 'def jar_of(x):\n    return x\n\n\ndef merge_jars(a, b):\n    return a\n' >"$d/cookies.py"
+	printf 'from http.cookies import Morsel\nfrom collections.abc import Mapping\n\nbasestring = (str, bytes)\n' >"$d/compat.py"
+	printf 'class Engine:\n    def run(self):\n        pass\n' >"$d/engine.py"
+	for i in 1 2 3 4 5; do
+		printf 'from .compat import basestring, Mapping\nfrom .engine import Engine\n\n\ndef use%s(x):\n    if isinstance(x, basestring):\n        return Engine()\n' "$i" >"$d/use$i.py"
+	done
+	# compat.py, imported by every module, handed its rank on to the
+	# cookies.py nothing imports.
+	[ "$(first_files "$d" 2)" = "engine.py compat.py " ]
+}
