@@ -1851,5 +1851,6 @@ uk_extract_release(struct uk_extract *x)
 	free(x->text);
 	free(x->comments);
 	free(x->charset);
+	free(x->explain);
 	memset(x, 0, sizeof(*x));
 }

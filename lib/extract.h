@@ -34,10 +34,26 @@ struct uk_extract_opts {
 	int timeout_ms; /* PDF: time limit (0: the default) */
 	/* HTML: the Content-Language header, or NULL (for lang). */
 	const char *content_language;
+	/*
+	 * HTML overrides (--select, --remove, --whole): the main content is
+	 * what the select selectors match, in document order; what the
+	 * remove selectors match is dropped before extraction; whole: no
+	 * boilerplate removal (scripts, styles, hidden and template
+	 * elements still dropped).  Selectors are CSS as lib/extract_select.c
+	 * reads them.
+	 */
+	const char *const *select;
+	size_t nselect;
+	const char *const *remove;
+	size_t nremove;
+	int whole;
+	/* HTML: fill x->explain with what was dropped and why. */
+	int explain;
 };
 
-/* The defaults: text, no links, images or comments. */
-#define UK_EXTRACT_OPTS_INIT { UK_EXTRACT_TEXT, 0, 0, 0, 0, 0, NULL }
+/* The defaults: text, no links, images, comments or overrides. */
+#define UK_EXTRACT_OPTS_INIT { UK_EXTRACT_TEXT, 0, 0, 0, 0, 0, NULL, \
+	NULL, 0, NULL, 0, 0, 0 }
 
 struct uk_extract {
 	char *title, *description, *author, *date; /* NULL when absent */
@@ -56,6 +72,18 @@ struct uk_extract {
 	int needs_browser; /* 1: an app shell whose text scripts build */
 	int pages;       /* PDF: the document's page count; 0 otherwise */
 	int truncated;   /* PDF: pages left out (page or time limit) */
+	/*
+	 * HTML: the kind of page, static: "article", "forum", "product",
+	 * "collection", "listing", "documentation", "service" or
+	 * "app_shell"; NULL when not classified (a PDF).
+	 */
+	const char *page_type;
+	/*
+	 * With opts.explain: JSON Lines, one object per block the
+	 * extractor dropped, with the rule or score that dropped it;
+	 * NULL otherwise.
+	 */
+	char *explain;
 };
 
 /*
