@@ -219,6 +219,24 @@ us_tool_open_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	uk_buf_release(&errout);
 }
 
+/*
+ * Whether wait is one pwfetch fetch -w takes (load, domcontentloaded,
+ * networkidle, selector:CSS): checked here, so that a bad one is said
+ * as such, not as pwfetch's usage line.
+ */
+static int
+wait_ok(const char *wait)
+{
+	static const char *const names[] = { "load", "domcontentloaded",
+		"networkidle", NULL };
+	size_t i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(wait, names[i]))
+			return 1;
+	return !strncmp(wait, "selector:", 9) && wait[9];
+}
+
 void
 us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *session)
 {
@@ -243,6 +261,15 @@ us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	url = uk_json_get_str(args, "url");
 	if (us_check_url(c, url))
 		return;
+	if ((wait = uk_json_get_str(args, "wait")) && !wait_ok(wait)) {
+		char *w = uk_str_printable(uk_xstrdup(wait));
+
+		uk_mcp_error(c, "render_url: wait must be load, "
+		    "domcontentloaded, networkidle or selector:CSS, not '%s'",
+		    w);
+		free(w);
+		return;
+	}
 	prog = us_sibling("pwfetch");
 	uk_buf_addf(&tbuf, "%g", us_srv.timeout);
 	argv[i++] = prog;
@@ -250,7 +277,7 @@ us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	argv[i++] = "-q";
 	argv[i++] = "-t";
 	argv[i++] = tbuf.buf;
-	if ((wait = uk_json_get_str(args, "wait"))) {
+	if (wait) {
 		argv[i++] = "-w";
 		argv[i++] = wait;
 	}

@@ -135,3 +135,108 @@ token_file() {
 	    --token-file "$T/token"
 	[ "$stderr" = "urlserve: '$T/token': token over 4096 bytes" ]
 }
+
+# sid_of: the Mcp-Session-Id of the headers in $T/h.
+sid_of() {
+	sed -n 's/^Mcp-Session-Id: *\([0-9a-f]*\).*/\1/Ip' "$T/h"
+}
+
+# call SID TOOL ARGS: a tools/call in session SID; body, then status.
+call() {
+	post "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"$2\",\"arguments\":$3}}" \
+	    -H "Mcp-Session-Id: $1"
+}
+
+@test "item 2: 300 stalled connections leave a token holder served within a second" {
+	http_start
+	python3 "$TOP/tests/helpers/mcp_flood.py" stall "$URL" 300 25 \
+	    >"$T/stall.out" 2>"$T/stall.err" &
+	echo $! >"$T/stall.pid"
+	wait_for 30 grep -q '^stalled 300$' "$T/stall.out"
+	run -0 python3 "$TOP/tests/helpers/mcp_flood.py" timed "$URL" "$TOK"
+	[ "$(jq -c '{init, status, urls}' <<<"$output")" = '{"init":true,"status":200,"urls":true}' ]
+	jq -e '.seconds < 1' <<<"$output"
+	# The stalled ones are closed once their headers are 10 s late.
+	wait_for 40 grep -q '^closed' "$T/stall.out"
+	[ "$(sed -n 's/^closed //p' "$T/stall.out")" -eq 300 ]
+}
+
+@test "item 7: a flood of initializes does not end a session that holds fetched pages" {
+	http_start
+	run -0 post "$INIT" -D "$T/h"
+	[ "${lines[-1]}" = 200 ]
+	local sid
+	sid=$(sid_of)
+	[ -n "$sid" ]
+	run -0 call "$sid" fetch_url "{\"url\":\"$B/article.html\"}"
+	[ "${lines[-1]}" = 200 ]
+	[ "$(jq -r .result.isError <<<"${lines[0]}")" = false ]
+	run -0 python3 "$TOP/tests/helpers/mcp_flood.py" inits "$URL" "$TOK" 4 75
+	[ "$(jq -c . <<<"$output")" = '{"200":300}' ]
+	run -0 call "$sid" get_fetched_urls '{}'
+	[ "${lines[-1]}" = 200 ]
+	[ "$(jq -r .result.structuredContent.count <<<"${lines[0]}")" = 1 ]
+}
+
+@test "item 8: concurrent initializes with every session idle never get 503" {
+	http_start
+	run -0 python3 "$TOP/tests/helpers/mcp_flood.py" inits "$URL" "$TOK" 8 1000
+	[ "$(jq -c . <<<"$output")" = '{"200":8000}' ]
+}
+
+@test "item 16: render_url says what is wrong with wait, and its schema lists the values" {
+	export URLKIT_CHROMIUM=${URLKIT_CHROMIUM_REAL:-/usr/lib/chromium/chromium}
+	[ -x "$URLKIT_CHROMIUM" ] || skip "no Chromium"
+	run -0 --separate-stderr urlserve < <(printf '%s\n' "$INIT" \
+	    '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' \
+	    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"render_url","arguments":{"url":"http://127.0.0.1:9/","wait":"bogus"}}}' \
+	    '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"render_url","arguments":{"url":"http://127.0.0.1:9/","wait":"selector:"}}}')
+	local out=$output
+	run -0 jq -c 'select(.id == 1) | .result.tools[] | select(.name == "render_url") | .inputSchema.properties.wait.anyOf' <<<"$out"
+	[ "$output" = '[{"enum":["load","domcontentloaded","networkidle"]},{"pattern":"^selector:."}]' ]
+	run -0 jq -r 'select(.id == 3) | .result | "\(.isError) \(.content[0].text)"' <<<"$out"
+	[ "$output" = "true render_url: wait must be load, domcontentloaded, networkidle or selector:CSS, not 'selector:'" ]
+	run -0 jq -r 'select(.id == 2) | .result | "\(.isError) \(.content[0].text)"' <<<"$out"
+	[ "$output" = "true render_url: wait must be load, domcontentloaded, networkidle or selector:CSS, not 'bogus'" ]
+}
+
+@test "item 5: the fetched set is bounded by -F, oldest out, and its memory given back" {
+	start_server BIG python3 "$TOP/tests/helpers/big_server.py" 1024
+	run -0 python3 "$TOP/tests/helpers/mcp_flood.py" fetches \
+	    "http://127.0.0.1:$BIG_PORT" 80 -F 8M
+	local out=$output
+	[ "$(jq .status <<<"$out")" = 0 ]
+	# About 1 MB a page: the newest 8 at most, the last one kept.
+	jq -e '.urls | length >= 1 and length <= 8' <<<"$out"
+	[ "$(jq -r '.urls[-1]' <<<"$out")" = "http://127.0.0.1:$BIG_PORT/80" ]
+	[ "$(jq -r '.urls[0]' <<<"$out")" != "http://127.0.0.1:$BIG_PORT/1" ]
+	# 80 MB of pages grew the RSS by some 100 MB when nothing was
+	# dropped; bounded, under 45 MB (the sanitizers keep freed memory
+	# in quarantine: not measured there).
+	sanitized || jq -e '.fetched - .start < 45000' <<<"$out"
+	sanitized || jq -e '.cleared - .start < 30000' <<<"$out"
+	run -2 --separate-stderr urlserve -F 0
+	[[ $stderr == "urlserve: -F: not a size"* ]]
+	run -2 --separate-stderr urlserve -F 10
+	[[ $stderr == "urlserve: -F: not a size"* ]]
+}
+
+@test "item 6: over-long arguments are refused when read, and the calls queued are bounded by -Q" {
+	start_server SLOW python3 "$TOP/tests/helpers/heavy_server.py" slow 4
+	# 50 texts of 4,000,000 bytes behind a fetch that holds the worker:
+	# refused as they are read, none queued.
+	run -0 python3 "$TOP/tests/helpers/mcp_flood.py" queued \
+	    "http://127.0.0.1:$SLOW_PORT/a" 50 4000000
+	local out=$output
+	[ "$(jq .status <<<"$out")" = 0 ]
+	[ "$(jq -c .errors <<<"$out")" = "{\"invalid arguments for detect_urls: 'text' must hold at most 1048576 characters\":50}" ]
+	sanitized || jq -e '.peak - .start < 60000' <<<"$out"
+	# 100 texts of 900,000 bytes (each under the limit) with -Q 8M:
+	# urlserve reads no further while 8 MB of calls wait.
+	run -0 python3 "$TOP/tests/helpers/mcp_flood.py" queued \
+	    "http://127.0.0.1:$SLOW_PORT/b" 100 900000 -Q 8M
+	out=$output
+	[ "$(jq .status <<<"$out")" = 0 ]
+	[ "$(jq -c .errors <<<"$out")" = '{}' ]
+	sanitized || jq -e '.peak - .start < 40000' <<<"$out"
+}
