@@ -27,8 +27,8 @@
 #include "banned.h"
 
 static const char synopsis[] =
-    "usage: urlserve [-F size] [-j jobs] [-l address] [-Q size] [-S name]\n"
-    "                [-t timeout] [--token-file file]\n"
+    "usage: urlserve [-O] [-F size] [-j jobs] [-l address] [-Q size]\n"
+    "                [-S name] [-t timeout] [--token-file file]\n"
     "       urlserve -h | -V\n";
 
 static const char options[] =
@@ -39,6 +39,8 @@ static const char options[] =
     "  -j, --jobs=N              tool calls at once (default: 8)\n"
     "  -l, --listen=ADDRESS      serve HTTP at http://ADDRESS/mcp, not stdio\n"
     "                            (HOST:PORT, :PORT or PORT; 127.0.0.1)\n"
+    "  -O, --open-private        open_url opens internal and private\n"
+    "                            addresses too\n"
     "  -Q, --max-queued=SIZE     calls waiting or running, their messages'\n"
     "                            bytes (default: 64M)\n"
     "  -S, --session=NAME        keep the fetched set as urlcache session NAME\n"
@@ -444,6 +446,7 @@ main(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "listen", required_argument, NULL, 'l' },
 		{ "max-queued", required_argument, NULL, 'Q' },
+		{ "open-private", no_argument, NULL, 'O' },
 		{ "session", required_argument, NULL, 'S' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "token-file", required_argument, NULL, OPT_TOKEN_FILE },
@@ -465,7 +468,7 @@ main(int argc, char **argv)
 
 	uk_prog_set(argv[0]);
 	us_srv.timeout = 30;
-	while ((c = uk_cli_getopt(&cli, argc, argv, "F:hj:l:Q:S:t:V",
+	while ((c = uk_cli_getopt(&cli, argc, argv, "F:hj:l:OQ:S:t:V",
 		    longopts)) != -1) {
 		switch (c) {
 		case 'F':
@@ -473,6 +476,9 @@ main(int argc, char **argv)
 				uk_cli_usage(&cli,
 				    "-F: not a size (a number and a unit: "
 				    "64M): '%s'", optarg);
+			break;
+		case 'O':
+			us_srv.open_private = 1;
 			break;
 		case 'Q':
 			if (uk_cli_size(optarg, &queued_max) || !queued_max)

@@ -39,6 +39,7 @@ struct us_server {
 	pthread_mutex_t mu;      /* the named session and the fetcher pool */
 	struct us_fetcher *idle; /* fetchers not in use */
 	int render;              /* render_url is listed (Chromium found) */
+	int open_private;        /* -O: open_url opens internal addresses */
 };
 
 extern struct us_server us_srv;

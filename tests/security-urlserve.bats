@@ -240,3 +240,38 @@ call() {
 	[ "$(jq -c .errors <<<"$out")" = '{}' ]
 	sanitized || jq -e '.peak - .start < 40000' <<<"$out"
 }
+
+# open_calls OPTION... -- URL...: open_url of each URL through urlserve
+# OPTION... on stdio, with no toolack server; each answer's text, a line.
+open_calls() {
+	local opts=() msgs=("$INIT") i=0 u
+	while [ "$1" != -- ]; do
+		opts+=("$1")
+		shift
+	done
+	shift
+	for u in "$@"; do
+		i=$((i + 1))
+		msgs+=("{\"jsonrpc\":\"2.0\",\"id\":$i,\"method\":\"tools/call\",\"params\":{\"name\":\"open_url\",\"arguments\":{\"url\":\"$u\",\"timeoutSec\":1}}}")
+	done
+	TOOLACK_URL=http://127.0.0.1:9 TOOLACK_TOKEN=open-url-test-token \
+	    urlserve "${opts[@]}" < <(printf '%s\n' "${msgs[@]}") |
+	    jq -r 'select(.id != 0) | .result.content[0].text'
+}
+
+@test "item 9: open_url refuses internal addresses unless allowed" {
+	export URLKIT_ALLOW_PRIVATE=127.0.0.1
+	run -0 open_calls -- http://127.0.0.2/x 'http://[::1]:8080/' \
+	    http://169.254.169.254/latest/meta-data/ http://127.0.0.1:9/ok
+	[ "${lines[0]}" = "open_url: 'http://127.0.0.2/x' refused: 127.0.0.2 is an internal or private address (urlserve -O opens those too)" ]
+	[ "${lines[1]}" = "open_url: 'http://[::1]:8080/' refused: ::1 is an internal or private address (urlserve -O opens those too)" ]
+	[[ ${lines[2]} == "open_url: 'http://169.254.169.254/latest/meta-data/' refused: 169.254.169.254 is"* ]]
+	# 127.0.0.1 is let through (URLKIT_ALLOW_PRIVATE): on to toolack.
+	[[ ${lines[3]} == "open_url: no toolack server answered"* ]]
+	[ "${#lines[@]}" -eq 4 ]
+	# -O: every address goes on to toolack.
+	run -0 open_calls -O -- http://127.0.0.2/x 'http://[::1]:8080/'
+	[[ ${lines[0]} == "open_url: no toolack server answered"* ]]
+	[[ ${lines[1]} == "open_url: no toolack server answered"* ]]
+	[ "${#lines[@]}" -eq 2 ]
+}
