@@ -27,14 +27,14 @@
 #include "banned.h"
 
 static const char synopsis[] =
-    "usage: urlserve [-O] [-F size] [-j jobs] [-l address] [-Q size]\n"
+    "usage: urlserve [-O] [-G size] [-j jobs] [-l address] [-Q size]\n"
     "                [-S name] [-t timeout] [--token-file file]\n"
     "       urlserve -h | -V\n";
 
 static const char options[] =
     "Serve urlkit's URL tools to agents over the Model Context Protocol.\n"
     "\n"
-    "  -F, --max-fetched=SIZE    a session's fetched set, oldest out past it\n"
+    "  -G, --max-fetched=SIZE    a session's fetched set, oldest out past it\n"
     "                            (default: 16M)\n"
     "  -j, --jobs=N              tool calls at once (default: 8)\n"
     "  -l, --listen=ADDRESS      serve HTTP at http://ADDRESS/mcp, not stdio\n"
@@ -159,7 +159,7 @@ us_fetched_add(struct us_session *s, yajl_val rec, struct uk_err *err)
 		uk_json_push(s->fetched, copy);
 	}
 	s->bytes += rec_bytes(copy);
-	/* Past -F the oldest go, never the record just added. */
+	/* Past -G the oldest go, never the record just added. */
 	while (s->bytes > us_srv.max_fetched && s->fetched->u.array.len > 1 &&
 	    s->fetched->u.array.values[0] != copy)
 		freed += fetched_drop_locked(s, 0);
@@ -442,7 +442,7 @@ int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "max-fetched", required_argument, NULL, 'F' },
+		{ "max-fetched", required_argument, NULL, 'G' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "listen", required_argument, NULL, 'l' },
 		{ "max-queued", required_argument, NULL, 'Q' },
@@ -468,13 +468,13 @@ main(int argc, char **argv)
 
 	uk_prog_set(argv[0]);
 	us_srv.timeout = 30;
-	while ((c = uk_cli_getopt(&cli, argc, argv, "F:hj:l:OQ:S:t:V",
+	while ((c = uk_cli_getopt(&cli, argc, argv, "G:hj:l:OQ:S:t:V",
 		    longopts)) != -1) {
 		switch (c) {
-		case 'F':
+		case 'G':
 			if (uk_cli_size(optarg, &fetched_max) || !fetched_max)
 				uk_cli_usage(&cli,
-				    "-F: not a size (a number and a unit: "
+				    "-G: not a size (a number and a unit: "
 				    "64M): '%s'", optarg);
 			break;
 		case 'O':

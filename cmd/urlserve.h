@@ -32,7 +32,7 @@
 /* The server's configuration and what every session shares. */
 struct us_server {
 	double timeout;          /* -t: a fetch's timeout, seconds */
-	size_t max_fetched;      /* -F: a session's fetched set, bytes */
+	size_t max_fetched;      /* -G: a session's fetched set, bytes */
 	const char *session;     /* -S NAME, or NULL: in memory */
 	struct uk_cache cache;   /* the cache (and -S's directory) */
 	struct uk_session named; /* -S */
@@ -57,7 +57,7 @@ struct us_session {
 /*
  * The fetched set of s (urlserve.c).  add copies rec (a record with a
  * string url) in, replacing the one of its URL in place, and drops the
- * oldest records while the set holds over -F bytes; get answers a
+ * oldest records while the set holds over -G bytes; get answers a
  * copy (1) or 0; remove answers 1 or 0; clear how many went; list a new
  * array of copies.  Each -1 with err when the named session fails.
  */

@@ -200,10 +200,10 @@ call() {
 	[ "$output" = "true render_url: wait must be load, domcontentloaded, networkidle or selector:CSS, not 'bogus'" ]
 }
 
-@test "item 5: the fetched set is bounded by -F, oldest out, and its memory given back" {
+@test "item 5: the fetched set is bounded by -G, oldest out, and its memory given back" {
 	start_server BIG python3 "$TOP/tests/helpers/big_server.py" 1024
 	run -0 python3 "$TOP/tests/helpers/mcp_flood.py" fetches \
-	    "http://127.0.0.1:$BIG_PORT" 80 -F 8M
+	    "http://127.0.0.1:$BIG_PORT" 80 -G 8M
 	local out=$output
 	[ "$(jq .status <<<"$out")" = 0 ]
 	# About 1 MB a page: the newest 8 at most, the last one kept.
@@ -215,10 +215,10 @@ call() {
 	# in quarantine: not measured there).
 	sanitized || jq -e '.fetched - .start < 45000' <<<"$out"
 	sanitized || jq -e '.cleared - .start < 30000' <<<"$out"
-	run -2 --separate-stderr urlserve -F 0
-	[[ $stderr == "urlserve: -F: not a size"* ]]
-	run -2 --separate-stderr urlserve -F 10
-	[[ $stderr == "urlserve: -F: not a size"* ]]
+	run -2 --separate-stderr urlserve -G 0
+	[[ $stderr == "urlserve: -G: not a size"* ]]
+	run -2 --separate-stderr urlserve -G 10
+	[[ $stderr == "urlserve: -G: not a size"* ]]
 }
 
 @test "item 6: over-long arguments are refused when read, and the calls queued are bounded by -Q" {
