@@ -20,7 +20,8 @@
  * token is 401, one whose Origin or Host is not ours 403 (DNS rebinding:
  * a page elsewhere must not reach a server on loopback), a body over
  * max_message 413, a Content-Length that is not digits or an
- * MCP-Protocol-Version we do not speak 400.  These checks, the listen
+ * MCP-Protocol-Version we do not speak 400, an initialize with no room
+ * for its session (below) or a body past max_queued 503.  These checks, the listen
  * address and the common response headers are lib/httpd.h's, shared with
  * toolack serve.
  */

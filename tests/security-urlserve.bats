@@ -21,8 +21,22 @@ setup() {
 	INIT='{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bats","version":"1"}}}'
 }
 
+# The HTTP server (when one was started) ends on SIGTERM with status 0
+# and no sanitizer's report.
 teardown() {
+	local pid st=0 ok=0
+	if [ -e "$T/serve.pid" ]; then
+		read -r pid <"$T/serve.pid"
+		kill "$pid" 2>/dev/null && { wait "$pid" || st=$?; }
+		rm -f "$T/serve.pid"
+		if [ "$st" -ne 0 ] || grep -q Sanitizer "$T/serve.err"; then
+			echo "urlserve -l exited $st" >&2
+			cat "$T/serve.err" >&2
+			ok=1
+		fi
+	fi
 	common_teardown
+	return $ok
 }
 
 # http_start [OPTION...]: urlserve -l on a free port with a token file
@@ -129,7 +143,8 @@ token_file() {
 	run -0 post "$INIT"
 	[ "${lines[-1]}" = 401 ]
 	kill "$(cat "$T/serve.pid")"
-	wait "$(cat "$T/serve.pid")" || :
+	wait "$(cat "$T/serve.pid")"
+	rm "$T/serve.pid"
 	token_file "$(openssl rand -hex 2049)"
 	run -3 --separate-stderr timeout -k 2 10 urlserve -l 127.0.0.1:0 \
 	    --token-file "$T/token"
