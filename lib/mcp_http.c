@@ -590,6 +590,19 @@ post_answer(struct http *hs, struct MHD_Connection *conn, struct hout *o,
 	return ret;
 }
 
+/* Let go of r's body and its bytes in hs->inbytes. */
+static void
+body_release(struct http *hs, struct hreq *r)
+{
+	if (r->held) {
+		pthread_mutex_lock(&hs->mu);
+		hs->inbytes -= r->held;
+		pthread_mutex_unlock(&hs->mu);
+		r->held = 0;
+	}
+	uk_buf_release(&r->body);
+}
+
 static enum MHD_Result
 do_post(struct http *hs, struct MHD_Connection *conn, struct hreq *r)
 {
@@ -609,6 +622,8 @@ do_post(struct http *hs, struct MHD_Connection *conn, struct hreq *r)
 	o = hout_new(hs,
 	    progress && accept && strstr(accept, "text/event-stream"));
 	took = uk_mcp_dispatch(s, r->body.buf, r->body.len, &o->sink);
+	/* Taken: a call holds its own copy (counted by uk_mcp_hold). */
+	body_release(hs, r);
 	snprintf(sid, sizeof(sid), "%s", s->sid);
 	if (created && !s->initialized) {
 		/* initialize failed: the session it was for is not kept. */
@@ -623,7 +638,8 @@ do_post(struct http *hs, struct MHD_Connection *conn, struct hreq *r)
 /*
  * Count n more bytes of r's body in hs->inbytes: 0 when that would pass
  * opts.max_queued (the bodies of many connections, each up to
- * max_message, must not add up without end), else 1.
+ * max_message, must not add up without end), else 1.  The one body
+ * being read always fits, as one call does (uk_mcp_hold).
  */
 static int
 body_hold(struct http *hs, struct hreq *r, size_t n)
@@ -632,7 +648,7 @@ body_hold(struct http *hs, struct hreq *r, size_t n)
 	int ok;
 
 	pthread_mutex_lock(&hs->mu);
-	ok = !max || hs->inbytes + n <= max;
+	ok = !max || hs->inbytes == r->held || hs->inbytes + n <= max;
 	if (ok) {
 		hs->inbytes += n;
 		r->held += n;
@@ -704,13 +720,8 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	/* The next request on the connection: its headers in time. */
 	MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
 	    HEADER_TIMEOUT);
-	if (r->held) {
-		pthread_mutex_lock(&hs->mu);
-		hs->inbytes -= r->held;
-		pthread_mutex_unlock(&hs->mu);
-	}
+	body_release(hs, r);
 	*con_cls = NULL;
-	uk_buf_release(&r->body);
 	free(r);
 }
 

@@ -290,3 +290,31 @@ open_calls() {
 	[[ ${lines[1]} == "open_url: no toolack server answered"* ]]
 	[ "${#lines[@]}" -eq 2 ]
 }
+
+@test "item 6: over HTTP a call past -Q is a server busy error, and the server goes on" {
+	start_server SLOW python3 "$TOP/tests/helpers/heavy_server.py" slow 8
+	http_start -j 1 -Q 1M
+	run -0 post "$INIT" -D "$T/h"
+	[ "${lines[-1]}" = 200 ]
+	local sid text p1 p2
+	sid=$(sid_of)
+	# The worker is held by a slow fetch, a call of 900,000 bytes waits.
+	call "$sid" fetch_url "{\"url\":\"http://127.0.0.1:$SLOW_PORT/s\"}" \
+	    >"$T/slow.out" &
+	p1=$!
+	wait_for 20 grep -q '^req /s' "$T/SLOW.log"
+	text=$(head -c 900000 /dev/zero | tr '\0' x)
+	printf '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"detect_urls","arguments":{"text":"%s"}}}' "$text" >"$T/big.json"
+	post @"$T/big.json" -H "Mcp-Session-Id: $sid" >"$T/big1.out" &
+	p2=$!
+	nap 2
+	nap_done
+	# A second one would hold 1.8 MB of calls: refused at once.
+	run -0 post @"$T/big.json" -H "Mcp-Session-Id: $sid"
+	[ "${lines[-1]}" = 200 ]
+	[ "$(jq -c .error <<<"${lines[0]}")" = '{"code":-32603,"message":"server busy: the calls queued hold over 1048576 bytes; try again later"}' ]
+	wait "$p1" "$p2"
+	[ "$(jq -r .result.isError <"$T/big1.out" | head -1)" = false ]
+	run -0 call "$sid" detect_urls '{"text":"https://example.com/"}'
+	[ "$(jq -r .result.structuredContent.count <<<"${lines[0]}")" = 1 ]
+}
