@@ -232,6 +232,10 @@ struct uk_symbols_opts {
  * where lines of the file are skipped; a blank line between files.  A
  * .c file and its header are one part: the header's path leads, and the
  * .c file's definitions follow under its path indented by two spaces.
+ * A header's declaration defined in .c files of other units ends with
+ * "  // " and their paths (from the header's directory; at most three);
+ * a file that defines two or more of the declarations shown but is no
+ * heading is listed after the top block's paths with that count.
  * Control characters of paths and signatures are written as \n, \t,
  * \x1b...  The definitions are taken in order of rank; when the next does
  * not fit, later smaller ones are tried, so that the map fills its budget.
@@ -249,7 +253,9 @@ size_t uk_symbols_map(struct uk_symbols *s, long budget, struct uk_buf *out);
  * of {"file","name","kind","line","rank"} objects, one per definition,
  * with "scope" (the enclosing class, impl, interface or module's name)
  * and "doc" (the doc comment before the definition, or a Python
- * docstring) where there is one.  Caller frees it with uk_json_free.
+ * docstring) where there is one, and "defined_in" (the paths of the .c
+ * files that define a function a header declares).  Caller frees it
+ * with uk_json_free.
  */
 struct yajl_val_s *uk_symbols_json(struct uk_symbols *s);
 

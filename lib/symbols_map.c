@@ -52,9 +52,12 @@ uk_symtab_add_escaped(struct uk_buf *b, const char *s, size_t n)
 	uk_buf_release(&t);
 }
 
-/* A signature's lines, each after BAR; tabs stay (they are indentation). */
+/*
+ * A signature's lines, each after BAR; tabs stay (they are indentation).
+ * note (already escaped), when not NULL, ends the last line.
+ */
 static void
-add_sig(struct uk_buf *b, const char *sig)
+add_sig(struct uk_buf *b, const char *sig, const char *note)
 {
 	while (*sig) {
 		size_t n = strcspn(sig, "\n"), i, from = 0;
@@ -68,6 +71,8 @@ add_sig(struct uk_buf *b, const char *sig)
 				uk_buf_addch(b, '\t');
 			from = i + 1;
 		}
+		if (note && !sig[n])
+			uk_buf_addstr(b, note);
 		uk_buf_addch(b, '\n');
 		sig += n;
 		if (*sig)
@@ -79,6 +84,7 @@ add_sig(struct uk_buf *b, const char *sig)
 struct entry {
 	uint32_t line, nlines;
 	const char *text;
+	const char *note; /* after its last line (t->site_note), or NULL */
 };
 
 static int
@@ -144,7 +150,7 @@ render_file(const struct symtab *t, uint32_t file, struct entry *es, size_t n,
 			continue; /* within what is shown (a scope's header) */
 		if (es[i].line > next)
 			uk_buf_addstr(out, DOTS "\n");
-		add_sig(out, es[i].text);
+		add_sig(out, es[i].text, es[i].note);
 		next = es[i].line + es[i].nlines;
 	}
 	if (next <= t->files[file].nlines)
@@ -190,10 +196,12 @@ render(const struct symtab *t, const uint32_t *order, size_t nsel,
 		if (d->scope) {
 			es[n].line = d->scope_line;
 			es[n].nlines = d->scope_nlines;
+			es[n].note = NULL;
 			es[n++].text = d->scope;
 		}
 		es[n].line = d->line;
 		es[n].nlines = d->nlines;
+		es[n].note = t->site_note ? t->site_note[sel[i]] : NULL;
 		es[n++].text = d->sig;
 	}
 	free(es);
@@ -359,6 +367,81 @@ top_block(const struct symtab *t, const char *focus, struct uk_buf *out)
 	free(tops);
 }
 
+#define SITES_MIN   2 /* definitions of a file's shown at headers, to list it */
+#define SITES_LISTED 5 /* such files listed at the top, at most */
+
+struct site_count {
+	uint32_t file, n;
+};
+
+static int
+site_count_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct symtab *t = ctx;
+	const struct site_count *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return strcmp(t->files[x->file].path, t->files[y->file].path);
+}
+
+/*
+ * The top block of a map showing sel[0..n): top (its lines and blank
+ * line, or empty) with, before the blank line, a line per file that
+ * defines at least SITES_MIN of the header declarations shown but is
+ * no heading of the map, with that count ("src/server.c (defines 12
+ * functions declared below)"): a reader of server.h learns that
+ * server.c is where they are, though the map shows it nowhere.
+ */
+static void
+site_block(const struct symtab *t, const uint32_t *sel, size_t n,
+    const struct uk_buf *top, struct uk_buf *out)
+{
+	unsigned char *heading = uk_xcalloc(t->nfiles + 1, 1);
+	uint32_t *cnt = uk_xcalloc(t->nfiles + 1, sizeof(*cnt));
+	struct site_count *v = NULL;
+	size_t i, nv = 0, k;
+
+	uk_buf_reset(out);
+	for (i = 0; t->site_start && i < n; i++) {
+		const struct sdef *d = &t->defs[sel[i]];
+
+		heading[d->file] = 1;
+		heading[t->files[d->file].unit] = 1;
+		for (k = t->site_start[sel[i]]; k < t->site_start[sel[i] + 1];
+		     k++)
+			cnt[t->sites[k]]++;
+	}
+	for (i = 0; i < t->nfiles; i++)
+		if (cnt[i] >= SITES_MIN && !heading[i])
+			nv++;
+	if (nv) {
+		v = uk_xcalloc(nv, sizeof(*v));
+		nv = 0;
+		for (i = 0; i < t->nfiles; i++)
+			if (cnt[i] >= SITES_MIN && !heading[i]) {
+				v[nv].file = (uint32_t)i;
+				v[nv++].n = cnt[i];
+			}
+		qsort_r(v, nv, sizeof(*v), site_count_cmp, (void *)t);
+	}
+	/* The top's lines, without its blank line. */
+	if (top->len)
+		uk_buf_add(out, top->buf, top->len - 1);
+	for (i = 0; i < nv && i < SITES_LISTED; i++) {
+		const char *p = t->files[v[i].file].path;
+
+		uk_symtab_add_escaped(out, p, strlen(p));
+		uk_buf_addf(out, " (defines %u function%s declared below)\n",
+		    v[i].n, v[i].n == 1 ? "" : "s");
+	}
+	if (out->len)
+		uk_buf_addch(out, '\n');
+	free(v);
+	free(cnt);
+	free(heading);
+}
+
 static size_t
 count(const struct uk_symbols_opts *o, const struct uk_buf *b)
 {
@@ -472,7 +555,7 @@ uk_symtab_map(struct symtab *t, const struct uk_symbols_opts *o,
 {
 	uint32_t *order;
 	size_t i, n = 0, lo;
-	struct uk_buf b = UK_BUF_INIT, top = UK_BUF_INIT;
+	struct uk_buf b = UK_BUF_INIT, top = UK_BUF_INIT, sites = UK_BUF_INIT;
 	const char *focus = o->focus && *o->focus ? o->focus : NULL;
 	int show = FC_VENDOR;
 
@@ -504,11 +587,31 @@ uk_symtab_map(struct symtab *t, const struct uk_symbols_opts *o,
 			uk_buf_reset(&top);
 	}
 	lo = choose(t, o, order, n, top.len ? top.buf : NULL, &b);
+	/*
+	 * The files that define what headers declare, listed at the top:
+	 * which they are depends on what is shown, so choose again with
+	 * them, and give up the last definitions until what the final
+	 * list says fits.
+	 */
+	site_block(t, order, lo, &top, &sites);
+	if (sites.len != top.len) {
+		lo = choose(t, o, order, n, sites.buf, &b);
+		for (;;) {
+			site_block(t, order, lo, &top, &sites);
+			if (!lo || fits(t, o, order, lo,
+				       sites.len ? sites.buf : NULL, &b))
+				break;
+			lo--;
+		}
+		uk_buf_reset(&top);
+		uk_buf_add(&top, sites.buf ? sites.buf : "", sites.len);
+	}
 	uk_buf_reset(&b);
 	render(t, order, lo, top.len ? top.buf : NULL, &b);
 	uk_buf_add(out, b.buf ? b.buf : "", b.len);
 	uk_buf_release(&b);
 	uk_buf_release(&top);
+	uk_buf_release(&sites);
 	free(t->chosen);
 	t->chosen = order;
 	t->nchosen = lo;
@@ -538,6 +641,17 @@ uk_symtab_json(const struct symtab *t)
 			uk_json_set_str(o, "scope", d->scope_name);
 		if (d->doc)
 			uk_json_set_str(o, "doc", d->doc);
+		if (t->site_start &&
+		    t->site_start[t->chosen[i]] < t->site_start[t->chosen[i] + 1]) {
+			yajl_val in = uk_json_array();
+			uint32_t k;
+
+			for (k = t->site_start[t->chosen[i]];
+			     k < t->site_start[t->chosen[i] + 1]; k++)
+				uk_json_push(in,
+				    uk_json_str(t->files[t->sites[k]].path));
+			uk_json_set(o, "defined_in", in);
+		}
 		uk_json_push(arr, o);
 	}
 	return arr;

@@ -94,6 +94,136 @@ hide_duplicates(struct symtab *t, const uint32_t *byname)
 	}
 }
 
+static int
+site_path_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct symtab *t = ctx;
+
+	return strcmp(t->files[*(const uint32_t *)a].path,
+	    t->files[*(const uint32_t *)b].path);
+}
+
+#define SITES_NAMED 3 /* files a declaration's note names, at most */
+
+/* t->site_note from t->sites: see symbols_int.h. */
+static void
+site_notes(struct symtab *t)
+{
+	size_t i, k;
+
+	if (t->site_note)
+		for (i = 0; i < t->ndefs; i++)
+			free(t->site_note[i]);
+	free(t->site_note);
+	t->site_note = uk_xcalloc(t->ndefs + 1, sizeof(*t->site_note));
+	for (i = 0; i < t->ndefs; i++) {
+		const struct sfile *h = &t->files[t->defs[i].file];
+		const char *hp = h->path;
+		size_t dl = (size_t)(uk_sympath_base(hp) - hp), named = 0;
+		struct uk_buf b = UK_BUF_INIT;
+
+		for (k = t->site_start[i]; k < t->site_start[i + 1]; k++) {
+			const char *p = t->files[t->sites[k]].path;
+
+			/* The header's own .c file goes without saying. */
+			if (t->files[t->sites[k]].unit == h->unit)
+				continue;
+			if (named == SITES_NAMED) {
+				uk_buf_addstr(&b, ", ...");
+				break;
+			}
+			uk_buf_addstr(&b, named++ ? ", " : "  // ");
+			if (dl && !strncmp(p, hp, dl))
+				p += dl;
+			uk_symtab_add_escaped(&b, p, strlen(p));
+		}
+		if (b.len)
+			t->site_note[i] = uk_xmemdup(b.buf, b.len);
+		uk_buf_release(&b);
+	}
+}
+
+/*
+ * Where each header declaration that hide_duplicates left shown is
+ * defined: the files of the .c definitions of its name it hid, each
+ * once, by path (t->site_start, t->sites).  The map names them after
+ * the declaration; a reader of server.h then knows that addReply is in
+ * networking.c.
+ */
+static void
+definition_sites(struct symtab *t, const uint32_t *byname)
+{
+	size_t i, j, e, k, n = 0, a = 0;
+	uint32_t *files = NULL;
+	size_t nfiles = 0, afiles = 0;
+
+	free(t->site_start);
+	free(t->sites);
+	t->sites = NULL;
+	t->site_start = uk_xcalloc(t->ndefs + 1, sizeof(*t->site_start));
+	/* First each declaration's count, then the sites themselves. */
+	for (i = 0; i < t->ndefs; i = e) {
+		nfiles = 0;
+		for (e = i; e < t->ndefs &&
+		     t->defs[byname[e]].name == t->defs[byname[i]].name;
+		     e++) {
+			const struct sdef *d = &t->defs[byname[e]];
+
+			if (!d->hidden || strcmp(d->kind, "function") ||
+			    !uk_sympath_has_ext(t->files[d->file].path,
+				UK_SYM_C_SOURCES))
+				continue;
+			if (nfiles && files[nfiles - 1] == d->file)
+				continue; /* byname is by file within a name */
+			GROW(files, nfiles, afiles);
+			files[nfiles++] = d->file;
+		}
+		if (!nfiles)
+			continue;
+		qsort_r(files, nfiles, sizeof(*files), site_path_cmp, t);
+		for (j = i; j < e; j++) {
+			const struct sdef *d = &t->defs[byname[j]];
+
+			if (d->hidden || strcmp(d->kind, "function") ||
+			    !uk_sympath_has_ext(t->files[d->file].path,
+				UK_SYM_C_HEADERS))
+				continue;
+			t->site_start[byname[j]] = (uint32_t)nfiles;
+			for (k = 0; k < nfiles; k++) {
+				GROW(t->sites, n, a);
+				t->sites[n++] = files[k];
+			}
+		}
+	}
+	free(files);
+	/*
+	 * site_start[d] held d's count, its sites appended in byname order:
+	 * turn that into offsets in def order.  Rebuilt in def order.
+	 */
+	{
+		uint32_t *sorted = uk_xcalloc(n + 1, sizeof(*sorted));
+		uint32_t *from = uk_xcalloc(t->ndefs + 1, sizeof(*from));
+		uint32_t off = 0, at = 0, c;
+
+		for (i = 0; i < t->ndefs; i++) {
+			from[byname[i]] = off;
+			off += t->site_start[byname[i]];
+		}
+		for (i = 0; i < t->ndefs; i++) {
+			c = t->site_start[i];
+			memcpy(sorted + at, t->sites + from[i],
+			    c * sizeof(*sorted));
+			t->site_start[i] = at;
+			at += c;
+		}
+		t->site_start[t->ndefs] = at;
+		free(t->sites);
+		t->sites = sorted;
+		free(from);
+	}
+	site_notes(t);
+}
+
 /*
  * Definitions a reader never lands on when following a name: a Rust
  * trait impl's associated type (`type Value = Value;` in `impl Visitor
@@ -675,6 +805,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 		qsort(t->refs, t->nrefs, sizeof(*t->refs), ref_cmp);
 	hide_duplicates(t, byname);
 	hide_bindings(t);
+	definition_sites(t, byname);
 	for (i = 0; i < t->ndefs; i++) {
 		const struct sdef *a = &t->defs[byname[i]];
 

@@ -1029,3 +1029,113 @@ P
 	# cookies.py nothing imports.
 	[ "$(first_files "$d" 2)" = "engine.py compat.py " ]
 }
+
+# make_sites_tree DIR: a header declaring functions that three .c files
+# other than its own define, and a program that calls them.
+make_sites_tree() {
+	local d=$1
+	mkdir -p "$d/src/mod" "$d/cmd"
+	cat >"$d/src/server.h" <<'C'
+struct client;
+void addReply(struct client *c, const char *s);
+void addReplyError(struct client *c, const char *s);
+int processCommand(struct client *c);
+void *lookupKey(const char *key);
+void dbAdd(const char *key, void *val);
+int aclCheck(struct client *c);
+int aclAllow(struct client *c);
+int serverMain(int argc, char **argv);
+C
+	cat >"$d/src/networking.c" <<'C'
+#include "server.h"
+void addReply(struct client *c, const char *s)
+{
+	(void)c; (void)s;
+}
+void addReplyError(struct client *c, const char *s)
+{
+	addReply(c, s);
+}
+C
+	cat >"$d/src/db.c" <<'C'
+#include "server.h"
+void *lookupKey(const char *key)
+{
+	return (void *)key;
+}
+void dbAdd(const char *key, void *val)
+{
+	(void)key; (void)val;
+}
+C
+	cat >"$d/src/mod/acl.c" <<'C'
+#include "../server.h"
+int aclCheck(struct client *c)
+{
+	return c != 0;
+}
+int aclAllow(struct client *c)
+{
+	return aclCheck(c);
+}
+C
+	cat >"$d/src/server.c" <<'C'
+#include "server.h"
+int processCommand(struct client *c)
+{
+	if (!aclAllow(c) || lookupKey("k") == 0)
+		addReplyError(c, "no");
+	dbAdd("k", 0);
+	addReply(c, "ok");
+	return aclCheck(c);
+}
+int serverMain(int argc, char **argv)
+{
+	(void)argc; (void)argv;
+	return processCommand(0);
+}
+C
+	printf '#include "../src/server.h"\nint main(int argc, char **argv)\n{\n\treturn serverMain(argc, argv);\n}\n' >"$d/cmd/main.c"
+}
+
+@test "repomap: a header's declaration names the .c files that define it; those files are listed at the top" {
+	d=$BATS_TEST_TMPDIR/sites
+	make_sites_tree "$d"
+	run -0 "$SYM" -R -t 1024 "$d"
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	# Each declaration once, at the header, with where it is defined
+	# (relative to the header's directory); the header's own server.c
+	# goes without saying.
+	grep -qxF '│void addReply(struct client *c, const char *s);  // networking.c' "$T/map"
+	grep -qxF '│void *lookupKey(const char *key);  // db.c' "$T/map"
+	grep -qxF '│int aclCheck(struct client *c);  // mod/acl.c' "$T/map"
+	grep -qxF '│int processCommand(struct client *c);' "$T/map"
+	[ "$(grep -c addReplyError "$T/map")" = 1 ]
+	# The files that define them are no headings: listed before the
+	# first, with their counts.
+	grep -qxF 'src/networking.c (defines 2 functions declared below)' "$T/map"
+	grep -qxF 'src/db.c (defines 2 functions declared below)' "$T/map"
+	grep -qxF 'src/mod/acl.c (defines 2 functions declared below)' "$T/map"
+	grep -qxF 'src/server.c (defines 2 functions declared below)' "$T/map"
+	h=$(grep -n -x 'src/server.h:' "$T/map" | cut -d: -f1)
+	l=$(grep -n -F 'src/db.c (defines' "$T/map" | cut -d: -f1)
+	[ "$l" -lt "$h" ]
+	run -1 grep -E '^ *src/(networking|db|mod/acl)\.c:$' "$T/map"
+	# -J: each symbol's defining files, by path from the top.
+	run -0 "$SYM" -R -t 1024 "$d"
+	jq -e '.symbols[] | select(.name == "addReply") | .defined_in == ["src/networking.c"]' <<<"$output"
+	jq -e '.symbols[] | select(.name == "aclAllow") | .defined_in == ["src/mod/acl.c"]' <<<"$output"
+	jq -e '.symbols[] | select(.name == "processCommand") | .defined_in == ["src/server.c"]' <<<"$output"
+	jq -e '.symbols[] | select(.name == "main") | has("defined_in") | not' <<<"$output"
+}
+
+@test "repomap: a map too small for the definers' lines still keeps its budget" {
+	d=$BATS_TEST_TMPDIR/sitesbudget
+	make_sites_tree "$d"
+	for budget in 30 50 80 120; do
+		run -0 "$SYM" -R -t "$budget" "$d"
+		[ "$(jq -r .github_info.map_tokens <<<"$output")" -le "$budget" ]
+	done
+	# Here the list is there, and still within the budget.
+	jq -r .symbol_map <<<"$output" | grep -q '^src/[a-z]*\.c (defines 2 functions declared below)$'
+}
