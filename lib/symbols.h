@@ -235,7 +235,9 @@ struct uk_symbols_opts {
  * A header's declaration defined in .c files of other units ends with
  * "  // " and their paths (from the header's directory; at most three);
  * a file that defines two or more of the declarations shown but is no
- * heading is listed after the top block's paths with that count.
+ * heading is listed after the top block's paths with that count.  A
+ * file's four or more exception classes are one line ("24 exception
+ * classes (A, B, C, ...)") at the best of them.
  * Control characters of paths and signatures are written as \n, \t,
  * \x1b...  The definitions are taken in order of rank; when the next does
  * not fit, later smaller ones are tried, so that the map fills its budget.
@@ -254,7 +256,8 @@ size_t uk_symbols_map(struct uk_symbols *s, long budget, struct uk_buf *out);
  * with "scope" (the enclosing class, impl, interface or module's name)
  * and "doc" (the doc comment before the definition, or a Python
  * docstring) where there is one, and "defined_in" (the paths of the .c
- * files that define a function a header declares).  Caller frees it
+ * files that define a function a header declares) and "folded" (the
+ * exception classes shown as one line with it).  Caller frees it
  * with uk_json_free.
  */
 struct yajl_val_s *uk_symbols_json(struct uk_symbols *s);

@@ -95,6 +95,14 @@ struct symtab {
 	 * relative to the header's directory when under it; or NULL.
 	 */
 	char **site_note;
+
+	/*
+	 * By def, for the last map (symbols_map.c): a file's many exception
+	 * classes shown as one line, that line on the best of them
+	 * (fold_text), the others left out (folded); NULL when none.
+	 */
+	char **fold_text;
+	unsigned char *folded;
 };
 
 /*

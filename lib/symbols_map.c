@@ -202,10 +202,228 @@ render(const struct symtab *t, const uint32_t *order, size_t nsel,
 		es[n].line = d->line;
 		es[n].nlines = d->nlines;
 		es[n].note = t->site_note ? t->site_note[sel[i]] : NULL;
-		es[n++].text = d->sig;
+		es[n].text = d->sig;
+		if (t->fold_text && t->fold_text[sel[i]]) {
+			es[n].nlines = 1;
+			es[n].text = t->fold_text[sel[i]];
+		}
+		n++;
 	}
 	free(es);
 	free(sel);
+}
+
+#define FOLD_MIN   4 /* exception classes of a file shown as one line */
+#define FOLD_NAMED 3 /* names that line gives */
+
+/* Whether name[0..n) is an exception's by the languages' conventions. */
+static int
+exception_name(const char *name, size_t n)
+{
+	static const char *const sfx[] = { "Error", "Exception", "Warning",
+		NULL };
+	size_t i, l;
+
+	for (i = 0; sfx[i]; i++) {
+		l = strlen(sfx[i]);
+		if (n > l && !memcmp(name + n - l, sfx[i], l))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The first base class a class's signature names: Python's
+ * `class A(B, C):`, `class A extends B` (JavaScript, TypeScript, Java),
+ * Ruby's `class A < B`; its last dotted part.  *n is 0 when none.
+ */
+static const char *
+first_base(const char *sig, size_t *n)
+{
+	const char *p, *e = strchr(sig, '\n');
+	size_t len = e ? (size_t)(e - sig) : strlen(sig);
+
+	*n = 0;
+	if ((p = memmem(sig, len, " extends ", 9)))
+		p += 9;
+	else if ((p = memmem(sig, len, " < ", 3)))
+		p += 3;
+	else if ((p = memchr(sig, '(', len)))
+		p++;
+	else
+		return NULL;
+	for (;;) {
+		size_t k = strcspn(p, ".,()<>{}: \t\n");
+
+		if (p[k] != '.') {
+			*n = k;
+			return p;
+		}
+		p += k + 1;
+	}
+}
+
+/*
+ * An exception class: a top-level class whose name or first base's
+ * name ends as exceptions' do (HTTPError, ConnectTimeout(ConnectionError)).
+ */
+static int
+exception_class(const struct symtab *t, const struct sdef *d)
+{
+	const char *name = t->names[d->name], *b;
+	size_t n;
+
+	if (strcmp(d->kind, "class") || d->scope)
+		return 0;
+	if (exception_name(name, strlen(name)))
+		return 1;
+	b = first_base(d->sig, &n);
+	return b && exception_name(b, n);
+}
+
+/* An exception class by (file, name), for exc_find. */
+struct exc_key {
+	uint32_t file;
+	const char *name;
+	size_t len;
+};
+
+static int
+exc_key_cmp(const void *a, const void *b)
+{
+	const struct exc_key *x = a, *y = b;
+	size_t l = x->len < y->len ? x->len : y->len;
+	int c;
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if ((c = memcmp(x->name, y->name, l)))
+		return c;
+	return x->len < y->len ? -1 : x->len > y->len;
+}
+
+/*
+ * exc[i] for order[0..n): exception_class, then the classes whose first
+ * base is an exception class of their file (ReadTimeout(Timeout) where
+ * Timeout(RequestException)), to a fixed point (at most 8 rounds); cnt,
+ * each file's count.
+ */
+static void
+exception_classes(const struct symtab *t, const uint32_t *order, size_t n,
+    unsigned char *exc, uint32_t *cnt)
+{
+	struct exc_key *v = uk_xcalloc(n + 1, sizeof(*v));
+	size_t i, nv = 0, round, added = 1;
+
+	for (i = 0; i < n; i++)
+		if ((exc[i] = (unsigned char)exception_class(t,
+			 &t->defs[order[i]])))
+			cnt[t->defs[order[i]].file]++;
+	for (round = 0; round < 8 && added; round++) {
+		nv = 0;
+		for (i = 0; i < n; i++)
+			if (exc[i]) {
+				v[nv].file = t->defs[order[i]].file;
+				v[nv].name = t->names[t->defs[order[i]].name];
+				v[nv].len = strlen(v[nv].name);
+				nv++;
+			}
+		if (!nv)
+			break;
+		qsort(v, nv, sizeof(*v), exc_key_cmp);
+		added = 0;
+		for (i = 0; i < n; i++) {
+			const struct sdef *d = &t->defs[order[i]];
+			struct exc_key k;
+
+			if (exc[i] || !cnt[d->file] || strcmp(d->kind, "class") ||
+			    d->scope)
+				continue;
+			k.file = d->file;
+			if (!(k.name = first_base(d->sig, &k.len)) || !k.len ||
+			    !bsearch(&k, v, nv, sizeof(*v), exc_key_cmp))
+				continue;
+			exc[i] = 1;
+			cnt[d->file]++;
+			added = 1;
+		}
+	}
+	free(v);
+}
+
+static void
+fold_release(struct symtab *t)
+{
+	size_t i;
+
+	if (t->fold_text)
+		for (i = 0; i < t->ndefs; i++)
+			free(t->fold_text[i]);
+	free(t->fold_text);
+	free(t->folded);
+	t->fold_text = NULL;
+	t->folded = NULL;
+}
+
+/*
+ * Kinds that crowd out the API: a file's FOLD_MIN or more exception
+ * classes are one line of the map, on the best of them, "24 exception
+ * classes (RequestException, HTTPError, ...)" with the best first; the
+ * others are left out.  Shown one a line, requests' exceptions.py took
+ * 13 of the 1024-token map's 80 lines.  order[0..n) is by rank.
+ */
+static void
+fold_exceptions(struct symtab *t, const uint32_t *order, size_t n)
+{
+	uint32_t *cnt = uk_xcalloc(t->nfiles + 1, sizeof(*cnt));
+	uint32_t *lead = uk_xcalloc(t->nfiles + 1, sizeof(*lead));
+	uint32_t *named = uk_xcalloc(t->nfiles + 1, sizeof(*named));
+	struct uk_buf *text = NULL;
+	unsigned char *exc = uk_xcalloc(n + 1, 1);
+	size_t i;
+
+	fold_release(t);
+	exception_classes(t, order, n, exc, cnt);
+	for (i = 0; i < n; i++)
+		if (exc[i] && cnt[t->defs[order[i]].file] >= FOLD_MIN)
+			break;
+	if (i < n) {
+		t->fold_text = uk_xcalloc(t->ndefs + 1, sizeof(*t->fold_text));
+		t->folded = uk_xcalloc(t->ndefs + 1, 1);
+		text = uk_xcalloc(t->nfiles + 1, sizeof(*text));
+	}
+	for (; i < n; i++) {
+		uint32_t f = t->defs[order[i]].file;
+		const char *name = t->names[t->defs[order[i]].name];
+
+		if (!exc[i] || cnt[f] < FOLD_MIN)
+			continue;
+		if (!named[f]) {
+			lead[f] = order[i];
+			uk_buf_addf(&text[f], "%u exception classes (", cnt[f]);
+		} else
+			t->folded[order[i]] = 1;
+		/* The best FOLD_NAMED names, then "...". */
+		if (named[f] < FOLD_NAMED) {
+			if (named[f])
+				uk_buf_addstr(&text[f], ", ");
+			uk_buf_addstr(&text[f], name); /* add_sig escapes */
+		} else if (named[f] == FOLD_NAMED)
+			uk_buf_addstr(&text[f], ", ...");
+		named[f]++;
+	}
+	for (i = 0; text && i < t->nfiles; i++)
+		if (text[i].len) {
+			uk_buf_addch(&text[i], ')');
+			t->fold_text[lead[i]] =
+			    uk_xmemdup(text[i].buf, text[i].len);
+			uk_buf_release(&text[i]);
+		}
+	free(text);
+	free(exc);
+	free(named);
+	free(lead);
+	free(cnt);
 }
 
 static int
@@ -577,6 +795,15 @@ uk_symtab_map(struct symtab *t, const struct uk_symbols_opts *o,
 		if (!t->defs[i].hidden && t->files[t->defs[i].file].cls <= show)
 			order[n++] = (uint32_t)i;
 	qsort_r(order, n, sizeof(*order), def_rank_cmp, t);
+	fold_exceptions(t, order, n);
+	if (t->folded) {
+		size_t m = 0;
+
+		for (i = 0; i < n; i++)
+			if (!t->folded[order[i]])
+				order[m++] = order[i];
+		n = m;
+	}
 	spread_order(t, order, n);
 	top_block(t, focus, &top);
 	/* The top block only when it leaves most of the budget. */
@@ -651,6 +878,16 @@ uk_symtab_json(const struct symtab *t)
 				uk_json_push(in,
 				    uk_json_str(t->files[t->sites[k]].path));
 			uk_json_set(o, "defined_in", in);
+		}
+		if (t->fold_text && t->fold_text[t->chosen[i]]) {
+			yajl_val in = uk_json_array();
+			size_t k;
+
+			for (k = 0; k < t->ndefs; k++)
+				if (t->folded[k] && t->defs[k].file == d->file)
+					uk_json_push(in,
+					    uk_json_str(t->names[t->defs[k].name]));
+			uk_json_set(o, "folded", in);
 		}
 		uk_json_push(arr, o);
 	}

@@ -1139,3 +1139,51 @@ C
 	# Here the list is there, and still within the budget.
 	jq -r .symbol_map <<<"$output" | grep -q '^src/[a-z]*\.c (defines 2 functions declared below)$'
 }
+
+@test "repomap: a file's exception hierarchy is one line of the map, not one line a class" {
+	d=$BATS_TEST_TMPDIR/excfold
+	mkdir -p "$d/pkg"
+	cat >"$d/pkg/errors.py" <<'P'
+class AppError(Exception):
+    pass
+
+
+class NotFound(AppError):
+    pass
+
+
+class Timeout(AppError):
+    pass
+
+
+class ReadTimeout(Timeout):
+    pass
+
+
+class ConnectTimeout(Timeout):
+    pass
+
+
+class BadInput(AppError, ValueError):
+    pass
+P
+	printf 'class ParseError(Exception):\n    pass\n\n\nclass LexError(ParseError):\n    pass\n' >"$d/pkg/parse.py"
+	printf 'from pkg.errors import AppError, NotFound, Timeout, ReadTimeout, ConnectTimeout, BadInput\nfrom pkg.parse import ParseError, LexError\n\n\nclass Engine:\n    def run(self, q):\n        if not q:\n            raise NotFound(q)\n        raise ReadTimeout(ConnectTimeout(Timeout(BadInput(AppError(LexError(ParseError()))))))\n' >"$d/pkg/engine.py"
+	for i in 1 2 3; do
+		printf 'from pkg.engine import Engine\nfrom pkg.errors import AppError, NotFound\n\n\ndef use%s():\n    try:\n        return Engine().run(1)\n    except NotFound:\n        raise AppError()\n' "$i" >"$d/pkg/use$i.py"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	# Six classes of errors.py, ReadTimeout's base through Timeout: one
+	# line, the best first.
+	grep -qxE '│6 exception classes \((AppError|NotFound), (AppError|NotFound), [A-Za-z]+, \.\.\.\)' "$T/map"
+	run -1 grep -E '^│class (NotFound|Timeout|ReadTimeout|ConnectTimeout|BadInput|AppError)\b' "$T/map"
+	# Two are no hierarchy that crowds anything out: shown as they are.
+	grep -qx '│class ParseError(Exception):' "$T/map"
+	grep -qx '│class LexError(ParseError):' "$T/map"
+	grep -qx '│class Engine:' "$T/map"
+	# -J: the line's definition names the classes folded into it.
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -e '[.symbols[] | select(.file == "pkg/errors.py")] | length == 1' <<<"$output"
+	jq -e '.symbols[] | select(.file == "pkg/errors.py") | .folded | length == 5' <<<"$output"
+}
