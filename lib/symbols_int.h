@@ -35,6 +35,7 @@ struct sfile {
 	int focus;     /* under the focus path */
 	int generated; /* its first lines say a tool wrote it */
 	int entry;     /* defines a program's main */
+	int root;      /* a package's root module (__init__.py, lib.rs) */
 };
 
 struct sdef {

@@ -19,6 +19,7 @@
 #define P_NOISE 0.02 /* tests, examples, docs: 1/50 of a project file */
 #define P_AWAY  0.02 /* with a focus: files outside it */
 #define P_ENTRY 10.0 /* a program's main: where a reader starts */
+#define P_ROOT 10.0 /* a package's root module: its public surface */
 #define DAMPING 0.85
 #define OUT_MIN 1.0 /* the weight of one reference to a plain name */
 #define BREADTH_EXP 0.5 /* a file's rank times sqrt(1 + its used names) */
@@ -654,6 +655,8 @@ teleport(struct symtab *t, const struct edge *edges, size_t nedges)
 		p[f->unit] += w;
 		if (f->entry && f->cls == FC_CORE)
 			extra[f->unit] += (P_ENTRY - 1) * w;
+		else if (f->root && f->cls == FC_CORE)
+			extra[f->unit] += (P_ROOT - 1) * w;
 	}
 	for (j = 0; j < nedges; j++)
 		out[edges[j].from] += edges[j].w;
@@ -762,6 +765,63 @@ hub(size_t n, const struct edge *edges, size_t nedges, const double *p)
 	return h;
 }
 
+/* The kind of package root path's name makes it (0: none). */
+static int
+root_kind(const char *path)
+{
+	static const char *const roots[] = { "__init__.py", "lib.rs",
+		"index.js", "index.ts", "index.mjs", NULL };
+	const char *base = uk_sympath_base(path);
+	size_t i;
+
+	for (i = 0; roots[i]; i++)
+		if (!strcmp(base, roots[i]))
+			return (int)i / 2 + 1;
+	return 0;
+}
+
+static int
+path_depth(const char *p)
+{
+	int d = 0;
+
+	while ((p = strchr(p, '/'))) {
+		d++;
+		p++;
+	}
+	return d;
+}
+
+/*
+ * The public surface: a package's root modules (the shallowest
+ * __init__.py, lib.rs or index.js of the project's own files, at most
+ * two directories down) name what the package exports.  A reader of a
+ * library starts there as a reader of a program starts at main: the
+ * teleport hands P_ROOT times a file's share along their edges.
+ */
+static void
+root_modules(struct symtab *t)
+{
+	int best[4] = { 3, 3, 3, 3 };
+	size_t i;
+
+	for (i = 0; i < t->nfiles; i++) {
+		struct sfile *f = &t->files[i];
+		int k = root_kind(f->path), d = path_depth(f->path);
+
+		f->root = 0;
+		if (k && f->cls == FC_CORE && d < best[k])
+			best[k] = d;
+	}
+	for (i = 0; i < t->nfiles; i++) {
+		struct sfile *f = &t->files[i];
+		int k = root_kind(f->path);
+
+		f->root = k && f->cls == FC_CORE &&
+		    path_depth(f->path) == best[k];
+	}
+}
+
 void
 uk_symtab_rank(struct symtab *t, const char *focus)
 {
@@ -795,6 +855,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 		if (!strcmp(t->names[t->defs[i].name], "main") &&
 		    !strcmp(t->defs[i].kind, "function") && !t->defs[i].scope)
 			t->files[t->defs[i].file].entry = 1;
+	root_modules(t);
 	uk_symtab_pair_units(t);
 	byname = uk_xcalloc(t->ndefs + 1, sizeof(*byname));
 	group = uk_xcalloc(t->ndefs + 1, sizeof(*group));

@@ -1187,3 +1187,17 @@ P
 	jq -e '[.symbols[] | select(.file == "pkg/errors.py")] | length == 1' <<<"$output"
 	jq -e '.symbols[] | select(.file == "pkg/errors.py") | .folded | length == 5' <<<"$output"
 }
+
+@test "repomap: what a package's __init__ exports ranks before what only its modules use" {
+	d=$BATS_TEST_TMPDIR/public
+	mkdir -p "$d/pkg"
+	printf 'from .client import Client\nfrom .api import fetch\n' >"$d/pkg/__init__.py"
+	printf 'class Client:\n    def send(self, data):\n        return data\n' >"$d/pkg/client.py"
+	printf 'from .client import Client\n\n\ndef fetch(url):\n    return Client().send(url)\n' >"$d/pkg/api.py"
+	printf 'class Frame:\n    def __init__(self, data):\n        self.data = data\n\n\nclass Header:\n    pass\n\n\nclass Packet:\n    pass\n' >"$d/pkg/wire.py"
+	for i in 1 2 3; do
+		printf 'from .wire import Frame, Header, Packet\n\n\ndef codec%s(x):\n    return Frame(Header()), Packet()\n' "$i" >"$d/pkg/codec$i.py"
+	done
+	# wire.py, which three modules inside use, came first.
+	[ "$(first_files "$d" 2)" = "pkg/client.py pkg/api.py " ]
+}
