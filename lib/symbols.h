@@ -145,8 +145,9 @@ void uk_symbols_set_file_limit(struct uk_symbols *s, double seconds);
  * Tell the index about a file of the tree that is not source, or that it
  * should know of without parsing: manifests and build files (listed at the
  * top of the map), licence files (a subtree with its own licence, one that
- * differs from the root's, and a build file is vendored) and .gitattributes
- * (linguist-vendored and linguist-generated marks).  text[0..len) is read
+ * differs from the root's, and a build file is vendored), .gitattributes
+ * (linguist-vendored and linguist-generated marks) and package.json (its
+ * "bin" programs are entry points).  text[0..len) is read
  * (and copied) only when uk_symbols_wants_text(path) is 1; else pass NULL.
  * Source files given to uk_symbols_add need not be noted.  Order does not
  * matter: the notes are read when the map is made.

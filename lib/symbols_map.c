@@ -542,8 +542,10 @@ top_cmp(const void *a, const void *b)
 
 /*
  * Files that matter but define little: manifests and build files at the
- * top two levels, entry points with at most two definitions; none from
- * tests, docs or vendored code.
+ * top two levels, files named as entry points with at most two
+ * definitions, and the programs' entry points (a main, a package.json
+ * bin) however much they define, as aider lists a repository's
+ * important files; none from tests, docs or vendored code.
  */
 static void
 top_block(const struct symtab *t, const char *focus, struct uk_buf *out)
@@ -555,8 +557,13 @@ top_block(const struct symtab *t, const char *focus, struct uk_buf *out)
 		const char *p = i < t->nnotes ? t->notes[i].path :
 						t->files[i - t->nnotes].path;
 		const char *rel = p;
-		int k = top_kind(p);
+		int k = top_kind(p), entry = i >= t->nnotes &&
+		    t->files[i - t->nnotes].entry;
 
+		/* A program's start (main, a package.json bin), whatever
+		 * its name and however much it defines. */
+		if (!k && entry)
+			k = 2;
 		if (!k || uk_symtab_is_noise(p))
 			continue;
 		if (fl && !strncmp(p, focus, fl) && p[fl] == '/')
@@ -565,7 +572,7 @@ top_block(const struct symtab *t, const char *focus, struct uk_buf *out)
 			continue;
 		if (i >= t->nnotes &&
 		    (t->files[i - t->nnotes].cls != FC_CORE ||
-			t->files[i - t->nnotes].ndefs > 2))
+			(t->files[i - t->nnotes].ndefs > 2 && !entry)))
 			continue;
 		if (i < t->nnotes && k == 1 && depth(rel) == 1 &&
 		    strncmp(p, "cmd/", 4) && strncmp(p, "src/", 4))
@@ -909,6 +916,7 @@ uk_symbols_wants_text(const char *path)
 
 	base = base ? base + 1 : path;
 	return !strcmp(base, ".gitattributes") ||
+	    !strcmp(base, "package.json") ||
 	    !strncasecmp(base, "LICENSE", 7) ||
 	    !strncasecmp(base, "LICENCE", 7) ||
 	    !strncasecmp(base, "COPYING", 7) ||
@@ -927,6 +935,10 @@ uk_symbols_note(struct uk_symbols *s, const char *path, const char *text,
 	n->path = uk_xstrdup(path);
 	n->text = NULL;
 	n->len = 0;
+	/* A vendored package's package.json names no program of ours. */
+	if (!strcmp(uk_sympath_base(path), "package.json") &&
+	    uk_symtab_is_vendor_path(path))
+		text = NULL;
 	if (text && uk_symbols_wants_text(path)) {
 		/* A licence is told apart by its first 64 KiB. */
 		if (len > 65536)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "banned.h"
+#include "json.h"
 #include "symbols_int.h"
 #include "util.h"
 
@@ -822,6 +823,59 @@ root_modules(struct symtab *t)
 	}
 }
 
+/* The file dir[0..dl) + rel ("./bin/x.js" as "bin/x.js") is an entry. */
+static void
+bin_entry(struct symtab *t, const char *dir, size_t dl, const char *rel)
+{
+	size_t i, rl;
+
+	while (!strncmp(rel, "./", 2))
+		rel += 2;
+	rl = strlen(rel);
+	for (i = 0; i < t->nfiles; i++) {
+		const char *p = t->files[i].path;
+
+		if (!strncmp(p, dir, dl) && !strcmp(p + dl, rel) && rl)
+			t->files[i].entry = 1;
+	}
+}
+
+/*
+ * A package.json's "bin" names the programs a package installs (a path,
+ * or an object of names and paths): their files are entry points as a
+ * file defining main is.  JavaScript has no main to find.
+ */
+static void
+manifest_entries(struct symtab *t)
+{
+	size_t i, k;
+
+	for (i = 0; i < t->nnotes; i++) {
+		const struct snote *no = &t->notes[i];
+		const char *base = uk_sympath_base(no->path);
+		yajl_val v, bin;
+
+		if (!no->text || strcmp(base, "package.json") ||
+		    uk_symtab_is_noise(no->path) ||
+		    uk_symtab_is_vendor_path(no->path))
+			continue;
+		if (!(v = uk_json_parse(no->text, no->len, NULL)))
+			continue;
+		bin = uk_json_get(v, "bin");
+		if (bin && YAJL_IS_STRING(bin))
+			bin_entry(t, no->path, (size_t)(base - no->path),
+			    YAJL_GET_STRING(bin));
+		else if (bin && YAJL_IS_OBJECT(bin))
+			for (k = 0; k < bin->u.object.len; k++)
+				if (YAJL_IS_STRING(bin->u.object.values[k]))
+					bin_entry(t, no->path,
+					    (size_t)(base - no->path),
+					    YAJL_GET_STRING(
+						bin->u.object.values[k]));
+		uk_json_free(v);
+	}
+}
+
 void
 uk_symtab_rank(struct symtab *t, const char *focus)
 {
@@ -855,6 +909,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 		if (!strcmp(t->names[t->defs[i].name], "main") &&
 		    !strcmp(t->defs[i].kind, "function") && !t->defs[i].scope)
 			t->files[t->defs[i].file].entry = 1;
+	manifest_entries(t);
 	root_modules(t);
 	uk_symtab_pair_units(t);
 	byname = uk_xcalloc(t->ndefs + 1, sizeof(*byname));

@@ -1201,3 +1201,26 @@ P
 	# wire.py, which three modules inside use, came first.
 	[ "$(first_files "$d" 2)" = "pkg/client.py pkg/api.py " ]
 }
+
+@test "repomap: a package.json bin is a program's entry: listed at the top, what it runs first" {
+	d=$BATS_TEST_TMPDIR/bin
+	mkdir -p "$d/bin" "$d/lib"
+	printf '{\n  "name": "tool",\n  "bin": {"tool": "./bin/tool.js"}\n}\n' >"$d/package.json"
+	cat >"$d/bin/tool.js" <<'J'
+const { runAll } = require('../lib/run.js')
+function parseArgs(argv) { return argv.slice(2) }
+function usage() { return 'usage: tool' }
+function report(r) { return String(r) }
+report(runAll(parseArgs(process.argv)) || usage())
+J
+	printf 'const { fmt } = require("./fmt.js")\nfunction runAll(args) { return fmt(args) }\nmodule.exports = { runAll }\n' >"$d/lib/run.js"
+	printf 'function fmt(x) { return x }\nfunction pad(x) { return x }\nmodule.exports = { fmt, pad }\n' >"$d/lib/fmt.js"
+	for i in 1 2 3; do
+		printf 'const { fmt, pad } = require("./fmt.js")\nfunction part%s(x) { return pad(fmt(x)) }\nmodule.exports = { part%s }\n' "$i" "$i" >"$d/lib/part$i.js"
+	done
+	# The program defines three functions: listed all the same.
+	run -0 "$SYM" -R -t 4000 "$d"
+	[ "$(jq -r '.symbol_map | split("\n")[:2] | join(" ")' <<<"$output")" = "package.json bin/tool.js" ]
+	# What it runs first; the helper the library's modules call, after.
+	[ "$(first_files "$d" 2)" = "lib/run.js lib/fmt.js " ]
+}
