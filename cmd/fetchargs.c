@@ -18,6 +18,7 @@ static const char synopsis[] =
     "                [--per-host n] [--ttl ttl] [-F count] [-M tokens]\n"
     "                [-D tokens] [-K tokenizer] [-R duration] [-Z size]\n"
     "                [--comments] [--images] [--links] [--max-pages pages]\n"
+    "                [--pack tokens] [--include glob] [--exclude glob]\n"
     "                [url ...]\n"
     "       urlfetch -x file [-T] [-B url] [-f format] [-o file] [--comments]\n"
     "                [--images] [--links] [--max-pages pages] [file ...]\n";
@@ -30,10 +31,12 @@ static const char options[] =
     "  -C, --no-cache            neither read nor write the cache\n"
     "      --comments            also extract the comment section\n"
     "  -D, --readme-tokens=N     a repository's README budget (default: 2048)\n"
+    "      --exclude=GLOB        a repository's files to leave out (repeatable)\n"
     "  -F, --repo-max-files=N    files read from a repository (default: 50000)\n"
     "  -f, --format=FORMAT       content as text or markdown (default: text)\n"
     "  -i, --input=FILE          read records or URLs from FILE ('-': stdin)\n"
     "      --images              keep images in Markdown\n"
+    "      --include=GLOB        a repository's files to read (repeatable)\n"
     "  -J, --map-json            also the repository's symbols as data\n"
     "  -j, --jobs=N              transfers at once (default: 8)\n"
     "  -K, --tokenizer=NAME      cl100k_base or o200k_base (default: cl100k_base)\n"
@@ -43,6 +46,7 @@ static const char options[] =
     "  -m, --max-per-message=N   URLs fetched per message, 0: all (default: 3)\n"
     "      --max-pages=N         PDF pages extracted (default: 200)\n"
     "  -o, --output=FILE         write the records to FILE\n"
+    "      --pack=N              a repository's best files whole, N tokens\n"
     "  -P, --allow-private       allow internal addresses and local repositories\n"
     "      --per-host=N          transfers at once to one host, 1-64 (default: 3)\n"
     "  -q, --quiet               no progress line\n"
@@ -72,6 +76,9 @@ enum {
 	OPT_MAX_PAGES,
 	OPT_TTL,
 	OPT_PER_HOST,
+	OPT_PACK,
+	OPT_INCLUDE,
+	OPT_EXCLUDE,
 };
 
 static const struct option longopts[] = {
@@ -106,6 +113,9 @@ static const struct option longopts[] = {
 	{ "max-pages", required_argument, NULL, OPT_MAX_PAGES },
 	{ "ttl", required_argument, NULL, OPT_TTL },
 	{ "per-host", required_argument, NULL, OPT_PER_HOST },
+	{ "pack", required_argument, NULL, OPT_PACK },
+	{ "include", required_argument, NULL, OPT_INCLUDE },
+	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
 	UK_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -123,6 +133,10 @@ uk_fetchargs_release(struct uk_fetchargs *a)
 	free(a->in);
 	a->in = NULL;
 	a->nin = 0;
+	free((void *)a->fo.repo.include);
+	free((void *)a->fo.repo.exclude);
+	a->fo.repo.include = a->fo.repo.exclude = NULL;
+	a->fo.repo.ninclude = a->fo.repo.nexclude = 0;
 }
 
 static void
@@ -145,6 +159,18 @@ size_arg(const char *opt, const char *s)
 	if (uk_cli_size(s, &size) || size == 0)
 		BAD("%s: not a size with a unit (K, M, G): '%s'", opt, s);
 	return size;
+}
+
+/* --include or --exclude: one more glob (freed by uk_fetchargs_release). */
+static void
+add_glob(const char *const **v, size_t *n, const char *g)
+{
+	const char **nv = uk_xrealloc((void *)*v, (*n + 1) * sizeof(*nv));
+
+	if (!*g)
+		BAD("--include, --exclude: an empty pattern");
+	nv[(*n)++] = g;
+	*v = nv;
 }
 
 /* A repository's options: 1 when c was one of them, else 0. */
@@ -186,6 +212,18 @@ repo_opt(int c, struct uk_fetch_opts *fo)
 		return 1;
 	case 'Z':
 		fo->repo.max_bytes = size_arg("-Z", optarg);
+		return 1;
+	case OPT_PACK:
+		if (uk_parse_long(optarg, 1, 100000000L,
+			&fo->repo.pack_tokens))
+			BAD("--pack: not a token count: '%s'", optarg);
+		return 1;
+	case OPT_INCLUDE:
+	case OPT_EXCLUDE:
+		add_glob(c == OPT_INCLUDE ? &fo->repo.include :
+					    &fo->repo.exclude,
+		    c == OPT_INCLUDE ? &fo->repo.ninclude : &fo->repo.nexclude,
+		    optarg);
 		return 1;
 	default:
 		return 0;

@@ -61,4 +61,17 @@ int uk_repo_fetch_git(const char *url, struct snap *s, struct uk_err *err);
 int uk_repo_fetch_local(const char *url, struct snap *s,
     struct uk_err *err);
 
+/*
+ * The pack (repo_pack.c): the files of sym whose texts s kept, whole, in
+ * rank order within o->pack_tokens, as a Markdown document in rec's
+ * "content" (a heading with title, a fenced block per file under its
+ * path, the files left out); info (github_info) gets pack_budget,
+ * pack_tokens, pack_files and files_ranked (each ranked file's path, rank,
+ * tokens and whether it is packed).
+ */
+struct yajl_val_s;
+void uk_repo_pack(struct uk_symbols *sym, const struct snap *s,
+    const struct uk_repo_opts *o, const char *title, struct yajl_val_s *rec,
+    struct yajl_val_s *info);
+
 #endif

@@ -263,6 +263,20 @@ size_t uk_symbols_map(struct uk_symbols *s, long budget, struct uk_buf *out);
  */
 struct yajl_val_s *uk_symbols_json(struct uk_symbols *s);
 
+/*
+ * The files of the project and its evidence (not vendored or generated),
+ * best first as the map ranks them (a header before its .c file, which
+ * shares its rank), into *out (malloc'd; paths owned by s).  Returns
+ * their number.
+ */
+struct uk_symbols_ranked {
+	const char *path;
+	double rank;
+};
+
+size_t uk_symbols_ranked_files(struct uk_symbols *s,
+    struct uk_symbols_ranked **out);
+
 /* The path of the file with the highest rank, or NULL when none. */
 const char *uk_symbols_top_file(struct uk_symbols *s);
 

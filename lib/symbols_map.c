@@ -970,6 +970,47 @@ uk_symbols_map(struct uk_symbols *s, long budget, struct uk_buf *out)
 	return uk_symtab_map(uk_symtab_of(s), &o, out);
 }
 
+static int
+ranked_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct symtab *t = ctx;
+	const struct sfile *x = &t->files[*(const uint32_t *)a];
+	const struct sfile *y = &t->files[*(const uint32_t *)b];
+	int c;
+
+	if (x->rank != y->rank)
+		return x->rank > y->rank ? -1 : 1;
+	/* A unit's files together, its lead (the header) first. */
+	if ((c = strcmp(t->files[x->unit].path, t->files[y->unit].path)))
+		return c;
+	if ((x->unit == *(const uint32_t *)a) !=
+	    (y->unit == *(const uint32_t *)b))
+		return x->unit == *(const uint32_t *)a ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+size_t
+uk_symbols_ranked_files(struct uk_symbols *s, struct uk_symbols_ranked **out)
+{
+	struct symtab *t = uk_symtab_of(s);
+	uint32_t *idx = uk_xcalloc(t->nfiles + 1, sizeof(*idx));
+	size_t i, n = 0;
+
+	if (!t->ranked)
+		uk_symtab_rank(t, t->focus);
+	for (i = 0; i < t->nfiles; i++)
+		if (t->files[i].cls != FC_VENDOR)
+			idx[n++] = (uint32_t)i;
+	qsort_r(idx, n, sizeof(*idx), ranked_cmp, t);
+	*out = uk_xcalloc(n + 1, sizeof(**out));
+	for (i = 0; i < n; i++) {
+		(*out)[i].path = t->files[idx[i]].path;
+		(*out)[i].rank = t->files[idx[i]].rank;
+	}
+	free(idx);
+	return n;
+}
+
 const char *
 uk_symbols_top_file(struct uk_symbols *s)
 {
