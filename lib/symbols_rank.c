@@ -876,14 +876,80 @@ manifest_entries(struct symtab *t)
 	}
 }
 
+/*
+ * Entry points: the files defining a function main (C, Go, Rust,
+ * Python) at their top level, and those a package.json's bin names.  A
+ * method main (pip's Command.main, which every command inherits) is no
+ * program's start.  Then the packages' root modules.
+ */
+static void
+entry_points(struct symtab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nfiles; i++)
+		t->files[i].entry = 0;
+	for (i = 0; i < t->ndefs; i++)
+		if (!strcmp(t->names[t->defs[i].name], "main") &&
+		    !strcmp(t->defs[i].kind, "function") && !t->defs[i].scope)
+			t->files[t->defs[i].file].entry = 1;
+	manifest_entries(t);
+	root_modules(t);
+}
+
+/*
+ * Each definition's rank from its file's and the PageRank pr flowing
+ * along the edges to its (name, file) group (out: each file's vote).
+ */
+static void
+rank_definitions(struct symtab *t, const uint32_t *group, size_t ngroups,
+    const struct edge *edges, size_t nedges, const double *pr,
+    const double *out)
+{
+	double *grank, *best;
+	size_t i, j, n = t->nfiles;
+
+	/*
+	 * Each definition gets the rank flowing along its edges, scaled so
+	 * that a file's best-referenced definition carries the file's rank
+	 * and the others their share of it.  The map takes definitions best
+	 * first: left as the flow alone, a file ranked third whose
+	 * references spread over 262 names (Django's model fields) had no
+	 * definition in the map, behind the ninth file's helpers.
+	 */
+	grank = uk_xcalloc(ngroups, sizeof(double));
+	best = uk_xcalloc(n + 1, sizeof(double));
+	for (j = 0; j < nedges; j++)
+		if (edges[j].group != UINT32_MAX)
+			grank[edges[j].group] += pr[edges[j].from] *
+			    edges[j].w / out[edges[j].from];
+	for (i = 0; i < t->ndefs; i++)
+		if (!t->defs[i].hidden &&
+		    grank[group[i]] > best[t->defs[i].file])
+			best[t->defs[i].file] = grank[group[i]];
+	for (i = 0; i < t->ndefs; i++) {
+		struct sdef *d = &t->defs[i];
+
+		d->rank = 0;
+		if (best[d->file] > 0)
+			d->rank = t->files[d->file].rank * grank[group[i]] /
+			    best[d->file];
+		/* Unreferenced: after the referenced, by their file's rank. */
+		if (d->rank == 0)
+			d->rank = t->files[d->file].rank * 1e-6;
+	}
+	free(grank);
+	free(best);
+}
+
 void
 uk_symtab_rank(struct symtab *t, const char *focus)
 {
 	uint32_t *byname = NULL, *group = NULL;
 	struct edge *edges = NULL;
-	size_t nedges = 0, aedges = 0, i, j, r = 0, e, ngroups = 0;
-	double *out = NULL, *pr = NULL, *p = NULL, *grank = NULL;
-	double *breadth = NULL, *best = NULL, *hubs = NULL;
+	size_t nedges = 0, aedges = 0, i, r = 0, e, ngroups = 0;
+	double *out = NULL, *pr = NULL, *p = NULL;
+	double *breadth = NULL, *hubs = NULL;
 	struct extnames ext = { NULL, 0, 0, NULL, 0, 0, NULL, 0, 0 };
 	size_t n = t->nfiles;
 
@@ -898,19 +964,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 		    (f->path[fl] == '/' || !f->path[fl]);
 	}
 	uk_symtab_classify(t);
-	/*
-	 * Entry points: the files defining a function main (C, Go, Rust,
-	 * Python) at their top level.  A method main (pip's Command.main,
-	 * which every command inherits) is no program's start.
-	 */
-	for (i = 0; i < n; i++)
-		t->files[i].entry = 0;
-	for (i = 0; i < t->ndefs; i++)
-		if (!strcmp(t->names[t->defs[i].name], "main") &&
-		    !strcmp(t->defs[i].kind, "function") && !t->defs[i].scope)
-			t->files[t->defs[i].file].entry = 1;
-	manifest_entries(t);
-	root_modules(t);
+	entry_points(t);
 	uk_symtab_pair_units(t);
 	byname = uk_xcalloc(t->ndefs + 1, sizeof(*byname));
 	group = uk_xcalloc(t->ndefs + 1, sizeof(*group));
@@ -970,43 +1024,13 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 			t->files[i].rank *= HELPER_W;
 	}
 
-	/*
-	 * Each definition gets the rank flowing along its edges, scaled so
-	 * that a file's best-referenced definition carries the file's rank
-	 * and the others their share of it.  The map takes definitions best
-	 * first: left as the flow alone, a file ranked third whose
-	 * references spread over 262 names (Django's model fields) had no
-	 * definition in the map, behind the ninth file's helpers.
-	 */
-	grank = uk_xcalloc(ngroups, sizeof(double));
-	best = uk_xcalloc(n + 1, sizeof(double));
-	for (j = 0; j < nedges; j++)
-		if (edges[j].group != UINT32_MAX)
-			grank[edges[j].group] += pr[edges[j].from] *
-			    edges[j].w / out[edges[j].from];
-	for (i = 0; i < t->ndefs; i++)
-		if (!t->defs[i].hidden &&
-		    grank[group[i]] > best[t->defs[i].file])
-			best[t->defs[i].file] = grank[group[i]];
-	for (i = 0; i < t->ndefs; i++) {
-		struct sdef *d = &t->defs[i];
-
-		d->rank = 0;
-		if (best[d->file] > 0)
-			d->rank = t->files[d->file].rank * grank[group[i]] /
-			    best[d->file];
-		/* Unreferenced: after the referenced, by their file's rank. */
-		if (d->rank == 0)
-			d->rank = t->files[d->file].rank * 1e-6;
-	}
+	rank_definitions(t, group, ngroups, edges, nedges, pr, out);
 	free(byname);
 	free(group);
 	free(edges);
 	free(out);
 	free(pr);
 	free(p);
-	free(grank);
-	free(best);
 	free(breadth);
 	free(hubs);
 }
