@@ -248,6 +248,7 @@ snap_release(struct snap *s)
 		free((char *)s->files[i].text);
 	}
 	free(s->files);
+	uk_repo_ignore_release(s);
 	free(s->readme);
 	free(s->readme_name);
 }
@@ -284,9 +285,11 @@ uk_repo_snap_wants(struct snap *s, const char *path, unsigned long long size)
 	if (!strchr(path, '/') && (r = uk_repo_readme_rank(path)) &&
 	    (!s->readme_rank || r < s->readme_rank))
 		return 1;
-	/* --include and --exclude: the map's and the pack's files. */
-	if (!uk_repo_selected(s->o, path))
+	/* --include and --exclude, .gitignore: the map's and the pack's. */
+	if (!uk_repo_selected(s->o, path) || uk_repo_ignored(s, path))
 		return 0;
+	if (uk_repo_is_gitignore(path))
+		return size <= UK_REPO_FILE_MAX;
 	/* The index's notes: manifests, licences, .gitattributes. */
 	if (s->sym && !uk_symbols_lang(path)) {
 		if (uk_symbols_wants_text(path) && size <= UK_REPO_FILE_MAX)
@@ -321,6 +324,11 @@ uk_repo_snap_keep(struct snap *s, const char *path, char *text, size_t len)
 		s->readme = uk_buf_detach(&b, &s->readme_len);
 		s->readme_name = uk_xstrdup(path);
 		s->readme_rank = r;
+		free(text);
+		return;
+	}
+	if (uk_repo_is_gitignore(path)) {
+		uk_repo_ignore_add(s, path, text, len);
 		free(text);
 		return;
 	}

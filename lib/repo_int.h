@@ -33,7 +33,29 @@ struct snap {
 	struct uk_repo_progress prog;
 	int capped;       /* a file or size cap stopped the snapshot */
 	long http_status; /* of the archive request (404: no such ref) */
+	struct ignore *ign; /* the .gitignore patterns read so far */
+	size_t nign, aign;
 };
+
+/* A pattern of a .gitignore of directory dir ("" at the root, "a/b/"). */
+struct ignore {
+	char *dir;
+	char *pat;
+	int neg; /* "!pattern": includes again */
+};
+
+/*
+ * The .gitignore files (repo_pack.c): whether path is a .gitignore to
+ * read; add the patterns of the one at path (text[0..len)); whether the
+ * patterns read so far ignore path (the last that matches decides, from
+ * the root's down: a tree gives a directory's .gitignore before its
+ * other files); free them.
+ */
+int uk_repo_is_gitignore(const char *path);
+void uk_repo_ignore_add(struct snap *s, const char *path, const char *text,
+    size_t len);
+int uk_repo_ignored(const struct snap *s, const char *path);
+void uk_repo_ignore_release(struct snap *s);
 
 /*
  * The snapshot's steps, for both routes (repo.c).  Start parsing while

@@ -147,6 +147,87 @@ uk_repo_selected(const struct uk_repo_opts *o, const char *path)
 	return in;
 }
 
+int
+uk_repo_is_gitignore(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return !strcmp(b ? b + 1 : path, ".gitignore");
+}
+
+void
+uk_repo_ignore_add(struct snap *s, const char *path, const char *text,
+    size_t len)
+{
+	const char *b = strrchr(path, '/'), *p = text, *end = text + len;
+	size_t dl = b ? (size_t)(b - path) + 1 : 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end, *q = p;
+		struct ignore *ig;
+		int neg = 0;
+
+		p = nl ? nl + 1 : end;
+		/* Trailing blanks go, unless escaped; '#' starts a comment. */
+		while (e > q && (e[-1] == ' ' || e[-1] == '\t' ||
+				    e[-1] == '\r') &&
+		    !(e - q >= 2 && e[-2] == '\\'))
+			e--;
+		if (e == q || *q == '#')
+			continue;
+		if (*q == '!') {
+			neg = 1;
+			q++;
+		} else if (*q == '\\' && (q[1] == '#' || q[1] == '!'))
+			q++;
+		if (e == q)
+			continue;
+		if (s->nign == s->aign) {
+			s->aign = s->aign ? 2 * s->aign : 16;
+			s->ign = uk_xrealloc(s->ign, s->aign * sizeof(*s->ign));
+		}
+		ig = &s->ign[s->nign++];
+		ig->dir = uk_xmemdup(path, dl);
+		ig->pat = uk_xmemdup(q, (size_t)(e - q));
+		ig->neg = neg;
+	}
+}
+
+int
+uk_repo_ignored(const struct snap *s, const char *path)
+{
+	size_t i, dl;
+	int ignored = 0;
+
+	for (i = 0; i < s->nign; i++) {
+		const struct ignore *ig = &s->ign[i];
+
+		dl = strlen(ig->dir);
+		if (strncmp(path, ig->dir, dl) || !path[dl])
+			continue;
+		if (ignored == !ig->neg)
+			continue; /* cannot change the answer */
+		if (uk_repo_glob_match(ig->pat, path + dl))
+			ignored = !ig->neg;
+	}
+	return ignored;
+}
+
+void
+uk_repo_ignore_release(struct snap *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nign; i++) {
+		free(s->ign[i].dir);
+		free(s->ign[i].pat);
+	}
+	free(s->ign);
+	s->ign = NULL;
+	s->nign = s->aign = 0;
+}
+
 static int
 file_cmp(const void *a, const void *b)
 {

@@ -162,3 +162,29 @@ packed() {
 	run -0 urlfetch -q "$u"
 	jq -e '.cached == false and (has("content") | not)' <<<"$output"
 }
+
+@test "a .gitignore at any level leaves what it ignores out of the map and the pack" {
+	d=$BATS_TEST_TMPDIR/ign
+	mkdir -p "$d/src/gen" "$d/src/sub" && cd "$d"
+	git init -q -b main .
+	git config user.email t@example.org
+	git config user.name test
+	printf '# generated\n*.gen.c\n!keep.gen.c\n' >.gitignore
+	printf 'build/\n' >src/sub/.gitignore
+	mkdir -p src/sub/build
+	for f in src/main.c src/a.gen.c src/keep.gen.c src/sub/b.c src/sub/build/c.c src/gen/d.c; do
+		n=$(basename "$f" .c | tr -c 'a-z\n' _)
+		printf 'int f_%s(void)\n{\n\treturn 0;\n}\n' "$n" >"$f"
+	done
+	# Committed though ignored (git add -f), as generated files often are.
+	git add -A
+	git add -f src/a.gen.c src/sub/build/c.c
+	git commit -q -m init
+	cd - >/dev/null
+	run -0 urlfetch -C -q -P -J --pack 100000 "$d"
+	packed | sort >"$T/got"
+	printf '%s\n' src/gen/d.c src/keep.gen.c src/main.c src/sub/b.c >"$T/want"
+	diff "$T/want" "$T/got"
+	jq -r '[.symbols[].file] | unique | .[]' <<<"$output" >"$T/map"
+	diff "$T/want" "$T/map"
+}
