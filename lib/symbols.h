@@ -238,7 +238,8 @@ struct uk_symbols_opts {
  * a file that defines two or more of the declarations shown but is no
  * heading is listed after the top block's paths with that count.  A
  * file's four or more exception classes are one line ("24 exception
- * classes (A, B, C, ...)") at the best of them.
+ * classes (A, B, C, ...)") at the best of them, as are its four or more
+ * top-level constants ("10 constants (...)").
  * Control characters of paths and signatures are written as \n, \t,
  * \x1b...  The definitions are taken in order of rank; when the next does
  * not fit, later smaller ones are tried, so that the map fills its budget.

@@ -1224,3 +1224,23 @@ J
 	# What it runs first; the helper the library's modules call, after.
 	[ "$(first_files "$d" 2)" = "lib/run.js lib/fmt.js " ]
 }
+
+@test "repomap: a module's constants are one line of the map, not one line each" {
+	d=$BATS_TEST_TMPDIR/constfold
+	mkdir -p "$d/pkg"
+	printf '__title__ = "pkg"\n__version__ = "1.0"\n__author__ = "A"\n__license__ = "MIT"\n__url__ = "https://example.org"\n' >"$d/pkg/__version__.py"
+	printf 'LIMIT = 30\nCODES = (\n    301,\n    302,\n)\n' >"$d/pkg/limits.py"
+	printf 'from pkg.__version__ import __title__, __version__, __author__, __license__, __url__\nfrom pkg.limits import LIMIT, CODES\n\n\nclass Engine:\n    def run(self):\n        return __title__ + __version__ + __author__ + __license__ + __url__ + str(LIMIT + len(CODES))\n' >"$d/pkg/engine.py"
+	for i in 1 2; do
+		printf 'from pkg.engine import Engine\nfrom pkg.__version__ import __version__\n\n\ndef use%s():\n    return Engine().run() + __version__\n' "$i" >"$d/pkg/use$i.py"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	grep -qxE '│5 constants \(__[a-z]+__, __[a-z]+__, __[a-z]+__, \.\.\.\)' "$T/map"
+	run -1 grep -E '^│__(title|version|author|license|url)__ =' "$T/map"
+	# Two are shown as they are, the whole tuple.
+	grep -qx '│LIMIT = 30' "$T/map"
+	grep -qx '│CODES = (' "$T/map"
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -e '.symbols[] | select(.file == "pkg/__version__.py") | .folded | length == 4' <<<"$output"
+}
