@@ -1244,3 +1244,40 @@ J
 	run -0 "$SYM" -R -t 4000 "$d"
 	jq -e '.symbols[] | select(.file == "pkg/__version__.py") | .folded | length == 4' <<<"$output"
 }
+
+@test "repomap: a program's main file ranks before files nobody calls, after the library it uses" {
+	d=$BATS_TEST_TMPDIR/mainkeep
+	mkdir -p "$d/lib" "$d/src"
+	for x in a b c d e f; do
+		printf 'int %s_run(int);\nint %s_step(int);\n' "$x" "$x" >"$d/lib/$x.h"
+		printf '#include "a.h"\n#include "b.h"\n#include "c.h"\n#include "d.h"\n#include "e.h"\n#include "f.h"\nint %s_run(int n)\n{\n\treturn a_step(n) + b_step(n) + c_step(n) + d_step(n) + e_step(n) + f_step(n);\n}\nint %s_step(int n)\n{\n\treturn n;\n}\n' "$x" "$x" >"$d/lib/$x.c"
+	done
+	cat >"$d/src/main.c" <<'C'
+#include "../lib/a.h"
+static int parse(int argc)
+{
+	return argc;
+}
+static int report(int r)
+{
+	return r;
+}
+int main(int argc, char **argv)
+{
+	(void)argv;
+	return report(a_run(parse(argc)));
+}
+C
+	# Files of ten functions each that nothing calls.
+	for i in 1 2 3 4; do
+		for k in 1 2 3 4 5 6 7 8 9 10; do
+			printf 'int extra%s_%s(int n)\n{\n\treturn n;\n}\n' "$i" "$k"
+		done >"$d/src/extra$i.c"
+	done
+	first_files "$d" 7 >"$T/first"
+	# The six library units first, then the program: it keeps three of
+	# its ten shares of teleport (with one, the four files of unused
+	# functions came before it).
+	[[ " $(cat "$T/first")" == *" src/main.c "* ]]
+	run -1 grep -q extra "$T/first"
+}
