@@ -293,11 +293,13 @@ struct pack {
 
 /*
  * The document: a heading, the packed files' blocks in rank order, and
- * the files left out: those ranked above the last one packed, each with
- * its tokens, then how many more rank lower.
+ * the files left out: those ranked above the last one packed (every
+ * file, when none is), at most most of them each with its tokens, then
+ * how many more rank lower.
  */
 static void
-render_pack(const struct pack *p, const char *title, struct uk_buf *doc)
+render_pack(const struct pack *p, const char *title, size_t most,
+    struct uk_buf *doc)
 {
 	size_t i, last = 0, listed = 0, skipped = 0, lower = 0;
 	int any = 0;
@@ -315,7 +317,7 @@ render_pack(const struct pack *p, const char *title, struct uk_buf *doc)
 	for (i = 0; i < p->n; i++) {
 		if (p->in[i] || !p->src[i])
 			continue;
-		if (any && i < last)
+		if (!any || i < last)
 			skipped++;
 		else
 			lower++;
@@ -326,9 +328,12 @@ render_pack(const struct pack *p, const char *title, struct uk_buf *doc)
 	for (i = 0; i < p->n && (!any || i < last); i++) {
 		if (p->in[i] || !p->src[i])
 			continue;
-		if (listed == PACK_LISTED) {
-			uk_buf_addf(doc, "- %zu more over the budget\n",
-			    skipped - listed);
+		if (listed == most) {
+			uk_buf_addf(doc, "- %zu %s over the budget\n",
+			    skipped - listed,
+			    listed                     ? "more" :
+				skipped - listed == 1 ? "file" :
+							"files");
 			break;
 		}
 		uk_buf_addstr(doc, "- ");
@@ -357,7 +362,7 @@ uk_repo_pack(struct uk_symbols *sym, const struct snap *s,
 	struct uk_symbols_ranked *rf = NULL;
 	struct uk_buf doc = UK_BUF_INIT, one = UK_BUF_INIT;
 	struct pack p;
-	size_t i, used, npacked = 0, total;
+	size_t i, used, npacked = 0, total, most = PACK_LISTED;
 	yajl_val files = uk_json_array();
 
 	memset(&p, 0, sizeof(p));
@@ -386,10 +391,11 @@ uk_repo_pack(struct uk_symbols *sym, const struct snap *s,
 	 * Whole files in rank order while they fit: one over what is left
 	 * is skipped for the next that fits (counted alone: a block's
 	 * tokens with its heading and fence).  Then the document is
-	 * counted whole, and the last file packed given up while the list
-	 * of what was left out makes it too long.
+	 * counted whole; while it is too long, fewer of the files left out
+	 * are named (down to none: their number stays), then the last file
+	 * packed is given up.
 	 */
-	render_pack(&p, title, &doc);
+	render_pack(&p, title, 0, &doc);
 	used = count(o, &doc);
 	for (i = 0; i < p.n; i++) {
 		size_t bt;
@@ -405,15 +411,21 @@ uk_repo_pack(struct uk_symbols *sym, const struct snap *s,
 		}
 	}
 	for (;;) {
-		render_pack(&p, title, &doc);
+		render_pack(&p, title, most, &doc);
 		total = count(o, &doc);
 		if (total <= (size_t)o->pack_tokens)
 			break;
+		/* Fewer files named first, then one file fewer packed. */
+		if (most > 0) {
+			most = most > 4 ? most / 2 : most - 1;
+			continue;
+		}
 		for (i = p.n; i-- > 0 && !p.in[i];)
 			;
 		if (i == (size_t)-1 || !p.in[i])
 			break; /* the heading alone is over the budget */
 		p.in[i] = 0;
+		most = PACK_LISTED;
 	}
 	for (i = 0; i < p.n; i++) {
 		yajl_val f = uk_json_object();

@@ -114,11 +114,19 @@ packed() {
 	run -1 grep -x '## Left out' "$T/pack"
 }
 
-@test "--pack too small for any file: the heading and what was left out" {
+@test "--pack in a small budget: files before the names of those left out" {
 	run -0 urlfetch -C -q -P --pack 60 "$PK"
 	jq -r .content <<<"$output" >"$T/pack"
 	[ "$("$TOKENS" cl100k_base "$T/pack")" -le 60 ]
 	[ "$(jq -r .github_info.pack_budget <<<"$output")" = 60 ]
+	# The one small file that fits is packed; the others are counted,
+	# not named, when naming them would not fit.
+	[ "$(packed)" = cmd/main.c ]
+	grep -qx -- '- 2 files over the budget' "$T/pack"
+	grep -qx -- '- 8 files ranked lower' "$T/pack"
+	# Too small for any file: the heading and the count.
+	run -0 urlfetch -C -q -P --pack 20 "$PK"
+	[ "$(jq -r .content <<<"$output")" = "$(printf '# pk: its files by rank\n\n## Left out\n\n- 11 files over the budget')" ]
 	# The map is there as ever.
 	jq -e '.symbol_map | test("src/server.h:")' <<<"$output"
 }
