@@ -17,6 +17,11 @@
 #include "util.h"
 
 #define PACK_LISTED 20 /* files left out named one a line, at most */
+/*
+ * .gitignore patterns kept, at most: each is tried on every path after
+ * it, so a repository's 50,000 patterns would cost more than its map.
+ */
+#define IGNORE_MAX 2000
 
 /*
  * A bracket expression at p ("[a-z]"), matched against c with fnmatch;
@@ -45,14 +50,23 @@ bracket(const char *p, char c, size_t *len)
 	return c != '/' && fnmatch(pat, str, 0) == 0;
 }
 
-/* The whole of s against the whole of p (hand-written: fnmatch has no **). */
+/*
+ * The whole of s against the whole of p (hand-written: fnmatch has no
+ * **).  *steps bounds the work: a pattern of many stars against a long
+ * name backtracks without end (a .gitignore is the repository owner's
+ * input), so past GLOB_STEPS it is taken as no match.
+ */
+#define GLOB_STEPS 100000
+
 static int
-glob(const char *p, const char *s)
+glob(const char *p, const char *s, long *steps)
 {
 	const char *q;
 	size_t bl;
 
 	for (;;) {
+		if (--*steps < 0)
+			return 0;
 		if (p[0] == '*' && p[1] == '*') {
 			p += 2;
 			if (*p == '/')
@@ -61,7 +75,8 @@ glob(const char *p, const char *s)
 				return 1;
 			/* Zero or more whole directories. */
 			for (q = s;; q++) {
-				if ((q == s || q[-1] == '/') && glob(p, q))
+				if ((q == s || q[-1] == '/') &&
+				    glob(p, q, steps))
 					return 1;
 				if (!*q)
 					return 0;
@@ -70,7 +85,7 @@ glob(const char *p, const char *s)
 		if (*p == '*') {
 			p++;
 			for (q = s;; q++) {
-				if (glob(p, q))
+				if (glob(p, q, steps))
 					return 1;
 				if (!*q || *q == '/')
 					return 0;
@@ -108,6 +123,7 @@ uk_repo_glob_match(const char *pat, const char *path)
 	char *pp;
 	size_t n, e, plen = strlen(path);
 	int dir, anchored = *pat == '/', m = 0;
+	long steps = GLOB_STEPS;
 
 	if (*pat == '/')
 		pat++;
@@ -127,7 +143,7 @@ uk_repo_glob_match(const char *pat, const char *path)
 		prefix = uk_xmemdup(path, e);
 		base = strrchr(prefix, '/');
 		base = base ? base + 1 : prefix;
-		m = glob(pp, anchored ? prefix : base);
+		m = glob(pp, anchored ? prefix : base, &steps);
 		free(prefix);
 	}
 	free(pp);
@@ -162,7 +178,7 @@ uk_repo_ignore_add(struct snap *s, const char *path, const char *text,
 	const char *b = strrchr(path, '/'), *p = text, *end = text + len;
 	size_t dl = b ? (size_t)(b - path) + 1 : 0;
 
-	while (p < end) {
+	while (p < end && s->nign < IGNORE_MAX) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *e = nl ? nl : end, *q = p;
 		struct ignore *ig;

@@ -196,3 +196,23 @@ packed() {
 	jq -r '[.symbols[].file] | unique | .[]' <<<"$output" >"$T/map"
 	diff "$T/want" "$T/map"
 }
+
+@test "a .gitignore of patterns that backtrack without end does not hang the step" {
+	d=$BATS_TEST_TMPDIR/bomb
+	mkdir -p "$d/x/y/w/v/u/t/s" && cd "$d"
+	git init -q -b main .
+	git config user.email t@example.org
+	git config user.name test
+	n=$(printf 'a%.0s' $(seq 1 200))
+	printf 'int f(void)\n{\n\treturn 0;\n}\n' >"$n.c"
+	printf 'int g(void)\n{\n\treturn 0;\n}\n' >x/y/w/v/u/t/s/q.c
+	git add -A
+	git commit -q -m files
+	# Added last: git's own matching of them takes minutes on add -A.
+	printf '*a*a*a*a*a*a*a*a*a*a*a*a*a*b\n**/**/**/**/**/**/**/**/**/z\n' >.gitignore
+	git add .gitignore
+	git commit -q -m ignore
+	cd - >/dev/null
+	run -0 timeout 20 urlfetch -C -q -P --pack 1000 "$d"
+	[ "$(jq -r '.github_info.files_ranked | length' <<<"$output")" = 2 ]
+}
