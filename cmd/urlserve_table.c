@@ -44,7 +44,9 @@
 	"\"summary\":{\"type\":\"string\"},"                                \
 	"\"summary_type\":{\"type\":\"string\"},"                           \
 	"\"cached\":{\"type\":\"boolean\"},"                                \
-	"\"error\":{\"type\":\"string\",\"description\":\"why it failed\"}" \
+	"\"error\":{\"type\":\"string\",\"description\":\"why it failed\"}," \
+	"\"explain\":{\"type\":\"array\",\"items\":{\"type\":\"object\"}," \
+	"\"description\":\"with explain: what extraction dropped and why\"}" \
 	"},\"required\":[\"url\"]}"
 #define URL_RECORDS                                                         \
 	"{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{" \
@@ -94,7 +96,19 @@ const struct uk_mcp_tool us_tools[] = {
 		"\"format\":{\"type\":\"string\",\"enum\":[\"markdown\","
 		"\"text\"],\"default\":\"markdown\",\"description\":\"the "
 		"text's format (a cached page keeps the format it was fetched "
-		"in)\"}," PAGE_PROPS,
+		"in)\"},"
+		"\"select\":{\"type\":[\"string\",\"array\"],\"items\":"
+		"{\"type\":\"string\"},\"description\":\"CSS selectors (at "
+		"most 32): the text is what they match, in document order\"},"
+		"\"remove\":{\"type\":[\"string\",\"array\"],\"items\":"
+		"{\"type\":\"string\"},\"description\":\"CSS selectors (at "
+		"most 32): what they match is dropped before extraction\"},"
+		"\"whole\":{\"type\":\"boolean\",\"default\":false,"
+		"\"description\":\"the whole page's text, no boilerplate "
+		"removal\"},"
+		"\"explain\":{\"type\":\"boolean\",\"default\":false,"
+		"\"description\":\"add explain: the blocks extraction "
+		"dropped and why\"}," PAGE_PROPS,
 		"\"url\""),
 	    PAGE_OUT, FETCHING, us_tool_fetch_url },
 	{ "detect_and_fetch", "Detect and fetch URLs",
