@@ -255,13 +255,8 @@ us_tool_detect_urls(struct uk_mcp_call *c, yajl_val args, void *session)
 	uk_mcp_result(c, res, NULL, 0);
 }
 
-/*
- * fetch_url's select or remove (name): a string or an array of strings,
- * each a selector that compiles, at most UK_EXTRACT_SELECT_MAXLIST, into
- * list (*n of them, pointing into args).  0, else an error result and -1.
- */
-static int
-selectors_arg(struct uk_mcp_call *c, yajl_val args, const char *name,
+int
+us_selectors_arg(struct uk_mcp_call *c, yajl_val args, const char *name,
     const char **list, size_t *n)
 {
 	yajl_val v = uk_json_get(args, name);
@@ -313,7 +308,7 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		{ "summary_type", 's', 0, 0, 0 },
 		{ "hint", 's', 0, 0, 0 },
 		{ "format", 's', 0, 0, 0 },
-		{ "select", 'S', 0, 0, 0 }, /* string or array: selectors_arg */
+		{ "select", 'S', 0, 0, 0 }, /* string or array: us_selectors_arg */
 		{ "remove", 'S', 0, 0, 0 },
 		{ "whole", 'b', 0, 0, 0 },
 		{ "explain", 'b', 0, 0, 0 },
@@ -345,8 +340,8 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		uk_mcp_error(c, "unknown summary_type '%s'", st);
 		return;
 	}
-	if (selectors_arg(c, args, "select", sel, &xo.nselect) ||
-	    selectors_arg(c, args, "remove", rem, &xo.nremove))
+	if (us_selectors_arg(c, args, "select", sel, &xo.nselect) ||
+	    us_selectors_arg(c, args, "remove", rem, &xo.nremove))
 		return;
 	xo.select = sel;
 	xo.remove = rem;

@@ -411,7 +411,8 @@ simple_sel(struct parser *ps, int neg)
 		{
 			size_t e = ps->p;
 
-			while (e < ps->len && name_char((unsigned char)ps->s[e]))
+			while (e < ps->len &&
+			    name_char((unsigned char)ps->s[e]))
 				e++;
 			ps->p = at;
 			if (e == at + 1)
@@ -788,10 +789,12 @@ element_state(const struct uk_extract_select *sel, GumboNode *g,
 		uint32_t bits = 0;
 
 		for (i = 0; i < cx->n; i++) {
-			const struct compound *cp = &sel->compound[cx->first + i];
+			const struct compound *cp =
+			    &sel->compound[cx->first + i];
 			uint32_t prev = i ? (uint32_t)1 << (i - 1) : 0;
+			uint32_t up = cp->comb == '>' ? ps[j] : pd[j];
 
-			if (i && !(cp->comb == '>' ? ps[j] & prev : pd[j] & prev))
+			if (i && !(up & prev))
 				continue;
 			if (compound_match(sel, cp, g))
 				bits |= (uint32_t)1 << i;

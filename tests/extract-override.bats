@@ -61,15 +61,16 @@ words() {
 	grep -oE '[A-Z]+(WORD|PARA)|REMOVEME' <<<"${1-$output}" | tr '\n' ' '
 }
 
-# us_call ARGS: urlserve's answer to one fetch_url call with ARGS (a JSON
-# object), its result on one line.
+# us_call ARGS [TOOL]: urlserve's answer to one call of TOOL (fetch_url)
+# with ARGS (a JSON object), its result on one line.  $US_CHROMIUM is
+# the browser render_url's pwfetch launches (none by default).
 us_call() {
 	printf '%s\n' \
 	    '{"jsonrpc":"2.0","id":"i","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bats","version":"1"}}}' \
 	    '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
-	    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"fetch_url\",\"arguments\":$1}}" |
-	    URLKIT_CHROMIUM=/nonexistent timeout 60 urlserve 2>"$T/us.log" |
-	    jq -c 'select(.id == 1) | .result'
+	    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"${2:-fetch_url}\",\"arguments\":$1}}" |
+	    URLKIT_CHROMIUM=${US_CHROMIUM:-/nonexistent} timeout 120 \
+	    urlserve 2>"$T/us.log" | jq -c 'select(.id == 1) | .result'
 }
 
 @test "override: without options the extractor chooses (the reference for the tests below)" {
@@ -245,4 +246,20 @@ SECONDPARA: engineers came from the city with instruments, measured the water, s
 	run -0 us_call "{\"url\":\"$B/other.html\",\"select\":\".first\"}"
 	[ "$(jq -r .isError <<<"$output")" = true ]
 	[ "$(jq -r .structuredContent.error <<<"$output")" = "--select '.first' matched nothing" ]
+}
+
+@test "override: urlserve render_url passes select, remove and explain to pwfetch (real Chromium)" {
+	[ -x "$CHROMIUM" ] || skip "chromium is not installed ($CHROMIUM)"
+	mkdir -p "$T/tmp"
+	US_CHROMIUM=$CHROMIUM TMPDIR="$T/tmp" run -0 us_call \
+	    "{\"url\":\"$B/script.html\",\"select\":\"main\",\"remove\":[\".static\"],\"explain\":true}" \
+	    render_url
+	[ "$(jq -r .isError <<<"$output")" = false ]
+	[ "$(words "$(jq -r .structuredContent.content <<<"$output")")" = "BUILTPARA " ]
+	json_eq "$(jq -c '[.structuredContent.explain[] | {url, reason}]' <<<"$output")" \
+	    "[{\"url\":\"$B/script.html\",\"reason\":\"removed by --remove '.static'\"}]"
+	# A bad selector is refused before any browser starts.
+	US_CHROMIUM=$CHROMIUM run -0 us_call "{\"url\":\"$B/script.html\",\"remove\":\"p::after\"}" \
+	    render_url
+	[ "$(jq -r '.content[0].text' <<<"$output")" = "remove 'p::after': at column 2: pseudo-elements are not supported" ]
 }
