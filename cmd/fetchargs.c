@@ -214,7 +214,9 @@ repo_opt(int c, struct uk_fetch_opts *fo)
 
 /*
  * A --select or --remove selector (opt) checked and added to *list (n
- * of them): a bad one is a usage error that says where it fails.
+ * of them): a bad one is a usage error that says where it fails; so is
+ * one more than UK_EXTRACT_SELECT_MAXLIST of them (each is a walk of
+ * every page).
  */
 static void
 add_selector(const char *opt, const char *css, const char ***list, size_t *n)
@@ -222,6 +224,8 @@ add_selector(const char *opt, const char *css, const char ***list, size_t *n)
 	struct uk_extract_select *sel;
 	struct uk_err err;
 
+	if (*n == UK_EXTRACT_SELECT_MAXLIST)
+		BAD("%s: more than %d of them", opt, UK_EXTRACT_SELECT_MAXLIST);
 	if (uk_extract_select_compile(css, &sel, &err) < 0)
 		BAD("%s '%s': %s", opt, css, err.msg);
 	uk_extract_select_free(sel);

@@ -139,7 +139,8 @@ enum {
 
 /*
  * A --select or --remove selector (opt) checked and added to *list (n
- * of them): a bad one is a usage error that says where it fails.
+ * of them): a bad one is a usage error that says where it fails; so is
+ * one more than UK_EXTRACT_SELECT_MAXLIST of them.
  */
 static void
 add_selector(const struct uk_cli *cli, const char *opt, const char *css,
@@ -148,6 +149,9 @@ add_selector(const struct uk_cli *cli, const char *opt, const char *css,
 	struct uk_extract_select *sel;
 	struct uk_err err;
 
+	if (*n == UK_EXTRACT_SELECT_MAXLIST)
+		uk_cli_usage(cli, "%s: more than %d of them", opt,
+		    UK_EXTRACT_SELECT_MAXLIST);
 	if (uk_extract_select_compile(css, &sel, &err) < 0)
 		uk_cli_usage(cli, "%s '%s': %s", opt, css, err.msg);
 	uk_extract_select_free(sel);

@@ -158,6 +158,12 @@ SECONDPARA: engineers came from the city with instruments, measured the water, s
 	[[ ${stderr%%$'\n'*} == "urlfetch: --remove 'a + b': at column 3: the sibling combinator '+' is not supported"* ]]
 	run -2 --separate-stderr urlfetch "$B/article.html" --select 'p:hover'
 	[[ ${stderr%%$'\n'*} == "urlfetch: --select 'p:hover': at column 2: ':hover' is not supported"* ]]
+	# At most 32 of each option.
+	run -2 --separate-stderr urlfetch --extract "$X/article.html" \
+	    $(printf -- '--remove p%.0s ' $(seq 1 33))
+	[ "${stderr%%$'\n'*}" = "urlfetch: --remove: more than 32 of them" ]
+	run -0 urlfetch --extract "$X/article.html" -T \
+	    $(printf -- '--select p%.0s ' $(seq 1 32))
 	run -2 --separate-stderr pwfetch fetch --select '#1' "$B/article.html"
 	[[ ${stderr%%$'\n'*} == "pwfetch fetch: --select '#1': at column 2: an id after '#' cannot start with a digit"* ]]
 }
