@@ -96,14 +96,22 @@ match(struct ctx *c, const char *what, const char *const *sels, size_t n,
 	return total;
 }
 
-/* Skip the subtree at i. */
+/*
+ * Remove the subtree at i: skipped, and its text made empty in the tree
+ * (the arena's, this extraction's own), so that no pass writes it, not
+ * even one that writes a skipped element whole (the fallbacks, a section
+ * written from a skipped root).
+ */
 static void
-skip_tree(struct ctx *c, int i)
+remove_tree(struct ctx *c, int i)
 {
 	int j;
 
-	for (j = i; j < c->n[i].end; j++)
+	for (j = i; j < c->n[i].end; j++) {
 		c->n[j].flags |= F_SKIP;
+		if (c->n[j].flags & F_TEXT)
+			c->n[j].g->v.text.text = "";
+	}
 }
 
 /* A dropped element's path from the body: "body>div#main>p.note". */
@@ -220,7 +228,13 @@ apply_remove(struct ctx *c, const struct uk_extract_opts *o, int explain,
 			continue;
 		if (explain)
 			explain_add(c, i, o->remove[mark[i] - 1], &ex);
-		skip_tree(c, i);
+		remove_tree(c, i);
+		/*
+		 * And a template to the writers, which leave one out even
+		 * when they write what is skipped (skip 0): its images and
+		 * links do not come back either.
+		 */
+		c->n[i].tag = GUMBO_TAG_TEMPLATE;
 		i = c->n[i].end - 1;
 	}
 	if (ex.len) {

@@ -119,6 +119,16 @@ SECONDPARA: engineers came from the city with instruments, measured the water, s
 	[ "$(words)" = "FIRSTPARA SECONDPARA THIRDPARA " ]
 }
 
+@test "override: what --remove drops does not come back through the extractor's fallbacks" {
+	# Without the article, the rest is too little for a main block:
+	# the fallback writes the page, less what was removed.
+	run -0 urlfetch --extract "$X/article.html" --text --remove '#story'
+	[ "$(words)" = "NAVWORD RELATEDWORD FOOTWORD " ]
+	run -0 urlfetch --extract "$X/article.html" --remove body
+	[ "$(jq -r .content <<<"$output")" = "" ]
+	[ "$(jq -r .title <<<"$output")" = "The river that ran backwards" ]
+}
+
 @test "override: --whole keeps the navigation, related list and footer, not scripts, styles, hidden or templates" {
 	run -0 urlfetch --extract "$X/article.html" --text --whole
 	[ "$(words)" = "NAVWORD FIRSTPARA REMOVEME SECONDPARA THIRDPARA RELATEDWORD FOOTWORD " ]
