@@ -19,6 +19,7 @@
 #include "buf.h"
 #include "cdp.h"
 #include "cli.h"
+#include "extract.h"
 #include "guardproxy.h"
 #include "json.h"
 #include "jsonl.h"
@@ -141,6 +142,13 @@ emit(void *ctx, yajl_val rec, const char *url, const char *msg,
 	s = it->data;
 	uk_json_free(it->rec);
 	it->rec = uk_json_copy(rec);
+	/* --explain's records go to stderr, not in the record. */
+	if (uk_json_get(it->rec, "explain")) {
+		uk_progress_erase(&r->prog);
+		uk_extract_explain_write(stderr, uk_json_get(it->rec,
+		    "explain"));
+		uk_json_del(it->rec, "explain");
+	}
 	s->url = uk_xstrdup(url);
 	s->msg = msg ? uk_xstrdup(msg) : NULL;
 	it->done = 1;

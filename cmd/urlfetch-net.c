@@ -179,6 +179,14 @@ write_content(struct run *r, struct slot *s)
 	struct uk_err err;
 	const char *e;
 
+	/* --explain's records go to stderr, not in the record. */
+	if (uk_json_get(s->job.rec, "explain")) {
+		progress_clear();
+		if (uk_extract_explain_write(stderr,
+			uk_json_get(s->job.rec, "explain")) < 0)
+			uk_status_set(UK_EXIT_FATAL);
+		uk_json_del(s->job.rec, "explain");
+	}
 	uk_fetch_carry(s->job.rec, s->qi->rec);
 	if (uk_jsonl_fit(s->job.rec, UK_JSONL_MAX_LINE) < 0) {
 		yajl_val u = uk_json_copy(uk_json_get(s->job.rec, "url"));

@@ -158,6 +158,13 @@ extract_file(const char *path, const char *url, int text_only)
 	if (!failed && x.blocked)
 		uk_err_set(&err, UK_EXIT_FAIL,
 		    "'%s' is a block or challenge page, not content", url);
+	if (x.explain) {
+		void *ex = uk_extract_explain_array(x.explain, url);
+
+		if (uk_extract_explain_write(stderr, ex) < 0)
+			uk_status_set(UK_EXIT_FATAL);
+		uk_json_free(ex);
+	}
 	if (text_only) {
 		if (failed || x.blocked) {
 			uk_warn("%s", err.msg);

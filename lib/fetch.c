@@ -230,7 +230,9 @@ extract_extras(const struct uk_fetch_job *j)
 
 	if (j->u.type == UK_URL_GITHUB_REPO || j->u.type == UK_URL_GITHUB_FILE)
 		return 0;
-	return o->links || o->images || o->comments;
+	/* The overrides' and --explain's records are not the page's. */
+	return o->links || o->images || o->comments || o->nselect ||
+	    o->nremove || o->whole || o->explain;
 }
 
 /* Whether a cached page record was extracted in the format asked for. */
@@ -423,6 +425,10 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 			return -1;
 		}
 		uk_extract_record(&x, UK_EXTRACT_REC_SERVED, rec);
+		/* --explain: the program takes them out (stderr). */
+		if (x.explain)
+			uk_json_set(rec, "explain",
+			    uk_extract_explain_array(x.explain, j->url));
 		if (uk_charset_ignored(r->body.buf, r->body.len,
 			r->content_type, cs, sizeof(cs)))
 			uk_json_set_str(rec, "charset_ignored", cs);

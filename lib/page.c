@@ -221,13 +221,17 @@ page_finish(struct uk_page *p)
 		return;
 	}
 	if (uk_extract_html(p->html, strlen(p->html),
-		"text/html; charset=utf-8", p->final_url, NULL, &x, &err)) {
+		"text/html; charset=utf-8", p->final_url, ps->o.extract, &x,
+		&err)) {
 		uk_extract_release(&x);
 		page_fail(p, "%s", err.msg);
 		return;
 	}
 	r = base_record(p->rec, p->url);
 	uk_extract_record(&x, 0, r);
+	if (x.explain)
+		uk_json_set(r, "explain",
+		    uk_extract_explain_array(x.explain, p->url));
 	/* Rendered: urlfetch's needs_browser no longer applies. */
 	uk_json_del(r, "needs_browser");
 	uk_json_set_str(r, "final_url", p->final_url ? p->final_url : p->url);
