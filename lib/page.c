@@ -455,6 +455,22 @@ page_attach(struct uk_page *p)
 	page_call(p->ps, p, EV_ATTACHED, NULL, "Target.attachToTarget", q);
 }
 
+/*
+ * WebRTC's UDP goes round every proxy: a page's RTCPeerConnection sends
+ * STUN and TURN requests, and its candidates' packets, straight to the
+ * addresses the page names, where neither the guard's proxy nor
+ * Fetch.requestPaused sees them.  A browser we launch has WebRTC's UDP
+ * off in its profile (lib/browser.c, write_prefs); the user's browser
+ * keeps its own preferences, and the protocol has no command that sets
+ * Chromium's WebRTC IP handling policy for a context.  So a page behind
+ * the guard in an attached browser loses WebRTC's constructors before any
+ * script of its own runs, in every document its process makes for it
+ * (its frames of the same site included).
+ */
+static const char no_webrtc[] =
+    "(function(){for(var n of Object.getOwnPropertyNames(self))"
+    "if(/^(webkit)?RTC/.test(n))try{delete self[n];}catch(e){}})();";
+
 /* Attached to the page: set it up; it loads once lifecycle events are on. */
 int
 act_setup(struct uk_page *p, yajl_val res)
@@ -487,6 +503,10 @@ act_setup(struct uk_page *p, yajl_val res)
 	if (fetching)
 		page_call(ps, p, EV_NONE, p->session, "Fetch.enable",
 		    fetch_all());
+	if (fetching && o->attached)
+		page_call(ps, p, EV_NONE, p->session,
+		    "Page.addScriptToEvaluateOnNewDocument",
+		    page_params1("source", uk_json_str(no_webrtc)));
 	if (fetching || o->wait == UK_PAGE_WAIT_IDLE)
 		page_call(ps, p, EV_NONE, p->session, "Network.enable", NULL);
 	return 0;
