@@ -597,11 +597,17 @@ read_document(const char *pdf, size_t len, int max_pages, long long deadline,
 	if (cut > 0)
 		uk_buf_addf(&text, "\n\n[pages %d to %d left out: the %s]",
 		    cut + 1, n, cut >= max_pages ? "page limit" : "time limit");
+	/*
+	 * Poppler turns any digits into a time: D:99999999999999+99'99'
+	 * is the year 10007.  RFC 3339 has four-digit years, 1 to 9999;
+	 * a date outside them is the file's nonsense, dropped.
+	 */
 	t = pp.poppler_document_get_creation_date(doc);
 	if (t > 0) {
 		struct tm tm;
 
-		if (gmtime_r(&t, &tm))
+		if (gmtime_r(&t, &tm) && tm.tm_year >= 1 - 1900 &&
+		    tm.tm_year <= 9999 - 1900)
 			strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	}
 	put(ans, "");

@@ -191,3 +191,22 @@ check_doc() {
 	    "A third paragraph." >"$T/want"
 	diff -u "$T/want" "$T/content"
 }
+
+@test "a creation date outside years 1-9999 is dropped, never written; the rest of the record stands" {
+	# D:99999999999999+99'99' came out as 10007-06-07T00:01:39Z.
+	for d in "D:99999999999999+99'99'" "D:20240305100000Z"; do
+		python3 -c 'import sys
+sys.path.insert(0, sys.argv[1])
+import mkpdf
+data = mkpdf.build([mkpdf.text_stream([(11, 80, "Dated")])],
+                   [("Title", "Dated"), ("CreationDate", sys.argv[2])])
+open(sys.argv[3], "wb").write(data)' "$TOP/tests/helpers" "$d" "$T/d.pdf"
+		run -0 --separate-stderr urlfetch --extract "$T/d.pdf"
+		[ "$(field "$output" .title)" = Dated ]
+		[ "$(field "$output" .error)" = null ]
+		case $d in
+		D:9*) [ "$(field "$output" .date)" = null ] ;;
+		*) [ "$(field "$output" .date)" = 2024-03-05T10:00:00Z ] ;;
+		esac
+	done
+}
