@@ -291,6 +291,7 @@ md_paragraph(struct uk_buf *b, size_t start, int big)
 {
 	size_t n, w;
 
+	uk_ex_md_html_escape(b, start);
 	if (start > 0 && b->buf[start - 1] != '\n')
 		return;
 	n = b->len - start;
@@ -731,13 +732,19 @@ set_tags(struct uk_extract *x, const char *kw)
  * heading becomes the "# " one rather than being said twice.
  */
 static char *
-md_text(const char *title, const char *text)
+md_text(const char *rawtitle, const char *text)
 {
-	struct uk_buf b = UK_BUF_INIT;
-	size_t n = title ? strlen(title) : 0;
+	struct uk_buf b = UK_BUF_INIT, tb = UK_BUF_INIT;
+	const char *title;
+	size_t n;
 
-	if (!n)
+	if (!rawtitle || !*rawtitle)
 		return uk_xstrdup(text);
+	/* Escaped as the text's paragraphs are (md_paragraph). */
+	uk_buf_addstr(&tb, rawtitle);
+	uk_ex_md_html_escape(&tb, 0);
+	title = tb.buf;
+	n = tb.len;
 	if (!strncmp(text, "## ", 3) && !strncmp(text + 3, title, n) &&
 	    (!text[3 + n] || text[3 + n] == '\n' || text[3 + n] == ' ' ||
 		text[3 + n] == '\\')) {
@@ -759,6 +766,7 @@ md_text(const char *title, const char *text)
 		uk_buf_addstr(&b, "\n\n");
 		uk_buf_addstr(&b, text);
 	}
+	uk_buf_release(&tb);
 	return uk_buf_detach(&b, NULL);
 }
 

@@ -210,3 +210,17 @@ open(sys.argv[3], "wb").write(data)' "$TOP/tests/helpers" "$d" "$T/d.pdf"
 		esac
 	done
 }
+
+@test "-f markdown on a PDF: markup in its title and text is written escaped, never as HTML" {
+	python3 -c 'import sys
+sys.path.insert(0, sys.argv[1])
+import mkpdf
+body = mkpdf.text_stream([(11, 80, "It says <img src=x onerror=alert(1)> and </script>"),
+                          (11, 100, "and &lt; as it is.")])
+data = mkpdf.build([body], [("Title", "A <script> title")])
+open(sys.argv[2], "wb").write(data)' "$TOP/tests/helpers" "$T/h.pdf"
+	run -0 --separate-stderr urlfetch -f markdown -T --extract "$T/h.pdf"
+	[ "${lines[0]}" = '# A \<script> title' ]
+	[[ $output == *'It says \<img src=x onerror=alert(1)> and \</script>'* ]]
+	[[ $output == *'and \&lt; as it is.'* ]]
+}
