@@ -167,6 +167,8 @@ write_text(yajl_val rec)
 		if (map[n - 1] != '\n')
 			uk_buf_addch(&b, '\n');
 	}
+	/* Text for a person: no terminal controls (the page's "&#27;"). */
+	uk_cli_printable(&b);
 	if (b.len)
 		uk_jsonl_out_raw(&out, b.buf, b.len);
 	uk_buf_release(&b);

@@ -163,10 +163,16 @@ extract_file(const char *path, const char *url, int text_only)
 			uk_warn("%s", err.msg);
 			uk_status_set(UK_EXIT_FAIL);
 		} else {
+			struct uk_buf t = UK_BUF_INIT;
+
 			text_header(path);
-			if (x.text[0] && (fputs(x.text, stdout) == EOF ||
-					     putchar('\n') == EOF))
+			/* Text for a person: no terminal controls. */
+			uk_buf_addstr(&t, x.text);
+			uk_cli_printable(&t);
+			if (t.len && (fwrite(t.buf, 1, t.len, stdout) != t.len ||
+					 putchar('\n') == EOF))
 				uk_status_set(UK_EXIT_FATAL);
+			uk_buf_release(&t);
 		}
 		if (fflush(stdout) == EOF || ferror(stdout)) {
 			uk_warn("write error: %s", strerror(errno));

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "cli.h"
 #include "jsonl.h"
 #include "util.h"
@@ -162,4 +163,45 @@ uk_cli_size(const char *s, unsigned long long *out)
 	if (digits && !s[digits] && strspn(s, "0") != digits)
 		return -1;
 	return uk_parse_size(s, out);
+}
+
+/* The length of the control at s (1 or 2 bytes), or 0 for none. */
+static size_t
+control_len(const unsigned char *s, size_t n)
+{
+	if ((*s < 0x20 && *s != '\t' && *s != '\n') || *s == 0x7f)
+		return 1;
+	if (*s == 0xc2 && n >= 2 && s[1] >= 0x80 && s[1] <= 0x9f)
+		return 2;
+	return 0;
+}
+
+size_t
+uk_cli_printable(struct uk_buf *b)
+{
+	const unsigned char *p = (const unsigned char *)b->buf;
+	struct uk_buf out = UK_BUF_INIT;
+	size_t i, k, start = 0, n = 0;
+
+	for (i = 0; i < b->len; i++)
+		if (control_len(p + i, b->len - i))
+			break;
+	if (i == b->len)
+		return 0;
+	uk_buf_grow(&out, b->len + 16);
+	while (i < b->len) {
+		if (!(k = control_len(p + i, b->len - i))) {
+			i++;
+			continue;
+		}
+		uk_buf_add(&out, b->buf + start, i - start);
+		uk_buf_add(&out, "\xef\xbf\xbd", 3);
+		n++;
+		i += k;
+		start = i;
+	}
+	uk_buf_add(&out, b->buf + start, b->len - start);
+	uk_buf_release(b);
+	*b = out;
+	return n;
 }
