@@ -179,7 +179,7 @@ static void
 write_content(struct run *r, struct slot *s)
 {
 	struct uk_err err;
-	const char *e;
+	const char *e, *ct;
 
 	uk_fetch_carry(s->job.rec, s->qi->rec);
 	if (uk_jsonl_fit(s->job.rec, UK_JSONL_MAX_LINE) < 0) {
@@ -205,6 +205,10 @@ write_content(struct run *r, struct slot *s)
 	} else if (uk_json_get(s->job.rec, "needs_browser")) {
 		progress_clear();
 		uk_warn("'%s': %s", s->job.url, uk_extract_shell_warning);
+	} else if ((ct = uk_json_get_str(s->job.rec, "content_type_ignored"))) {
+		progress_clear();
+		uk_warn("'%s': a PDF served as '%s': read as a PDF", s->job.url,
+		    ct);
 	}
 	if (opt.text) {
 		if (!e)
