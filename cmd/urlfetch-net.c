@@ -440,6 +440,7 @@ main(int argc, char **argv)
 	int i, eof, open_in = 0, fd_ready = 0, n;
 
 	uk_prog_set(argv[0]);
+	uk_cli_check_stdio();
 	uk_heap_init();
 	uk_fetchargs_init(&opt);
 	uk_fetch_opts_init(&opt.fo);

@@ -257,6 +257,7 @@ main(int argc, char **argv)
 	int i;
 
 	uk_prog_set(argv[0]);
+	uk_cli_check_stdio();
 	uk_heap_init();
 	net_argv = uk_xmalloc(((size_t)argc + 1) * sizeof(*net_argv));
 	memcpy(net_argv, argv, ((size_t)argc + 1) * sizeof(*net_argv));

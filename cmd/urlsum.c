@@ -521,6 +521,7 @@ main(int argc, char **argv)
 	int i, r = 0;
 
 	uk_prog_set(argv[0]);
+	uk_cli_check_stdio();
 	i = parse_opts(argc, argv);
 	argc -= i;
 	argv += i;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "cli.h"
@@ -204,4 +206,47 @@ uk_cli_printable(struct uk_buf *b)
 	uk_buf_release(b);
 	*b = out;
 	return n;
+}
+
+/* Whether descriptor fd is closed. */
+static int
+fd_closed(int fd)
+{
+	return fcntl(fd, F_GETFD) < 0 && errno == EBADF;
+}
+
+/* Open /dev/null on the closed descriptor fd (0 or 2); 0 or -1. */
+static int
+null_on(int fd)
+{
+	int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+
+	if (n < 0)
+		return -1;
+	if (n != fd) {
+		/* (The lowest free number: 1 when it is closed too.) */
+		if (dup2(n, fd) < 0) {
+			close(n);
+			return -1;
+		}
+		close(n);
+	}
+	return 0;
+}
+
+void
+uk_cli_check_stdio(void)
+{
+	int out_closed = fd_closed(1);
+
+	/* While 1 is closed, a descriptor opened for 0 or 2 could take it:
+	 * 1 is held on /dev/null meanwhile, and closed again. */
+	if (out_closed && null_on(1))
+		exit(UK_EXIT_FATAL);
+	if ((fd_closed(0) && null_on(0)) || (fd_closed(2) && null_on(2)))
+		exit(UK_EXIT_FATAL);
+	if (out_closed) {
+		close(1);
+		uk_die(UK_EXIT_FATAL, "standard output is closed");
+	}
 }

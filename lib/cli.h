@@ -77,6 +77,16 @@ void uk_cli_subcommand(const char *sub);
 struct uk_buf;
 
 /*
+ * Check the standard descriptors, first thing in main() (after
+ * uk_prog_set): a closed 0 or 2 is opened on /dev/null, so that no
+ * descriptor the program opens later (libcurl's wake-up socket, a pipe to
+ * the browser) takes its number and gets records or messages meant for
+ * it; a closed 1 is fatal ("standard output is closed", exit
+ * UK_EXIT_FATAL), since the records would be lost.
+ */
+void uk_cli_check_stdio(void);
+
+/*
  * Make the text in b safe for a terminal, in place: every C0 control but
  * tab and line feed (NUL, BEL, ESC, CR, ...), DEL, and every C1 control
  * (U+0080 to U+009F) becomes U+FFFD, as such bytes in a page's HTML

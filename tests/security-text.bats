@@ -29,8 +29,8 @@ teardown() { common_teardown; }
 # clean FILE: no C0 control but tab and line feed, no DEL, no C1 control
 # in FILE; the ESC of "&#27;]52;" is there as U+FFFD.
 clean() {
-	! LC_ALL=C grep -n $'[\x01-\x08\x0b-\x1f\x7f]' "$1"
-	! LC_ALL=C grep -n $'\xc2[\x80-\x9f]' "$1"
+	[ "$(LC_ALL=C grep -c $'[\x01-\x08\x0b-\x1f\x7f]' "$1")" = 0 ]
+	[ "$(LC_ALL=C grep -c $'\xc2[\x80-\x9f]' "$1")" = 0 ]
 	grep -q $'\xef\xbf\xbd]52;c;b3duZWQ=\xef\xbf\xbd' "$1"
 	grep -q $'\xef\xbf\xbd\\[2J' "$1"
 }
