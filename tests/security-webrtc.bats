@@ -114,3 +114,19 @@ socket.socket(socket.AF_INET6, socket.SOCK_DGRAM).sendto(b"y", ("::1", p))' \
 	    (.content | test("no RTCPeerConnection"))' <<<"$output"
 	no_packets
 }
+
+@test "attached (--connect) fetch with the guard on: a cross-site frame (a process of its own) sends nothing to refused addresses either" {
+	run -0 --separate-stderr timeout 120 pwfetch fetch --connect "$A" \
+	    -t 60 -w 'selector:#done' \
+	    "http://127.0.0.1:$PAGES_PORT/frame.html?port=$CANARY_PORT"
+	jq -e '.title == "WebRTC frame" and (has("error") | not)' <<<"$output"
+	no_packets
+}
+
+@test "pwfetch fetch: a cross-site frame sends nothing to refused addresses" {
+	run -0 --separate-stderr timeout 120 pwfetch fetch -t 60 \
+	    -w 'selector:#done' \
+	    "http://127.0.0.1:$PAGES_PORT/frame.html?port=$CANARY_PORT"
+	jq -e '.title == "WebRTC frame" and (has("error") | not)' <<<"$output"
+	no_packets
+}
