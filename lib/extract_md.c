@@ -388,6 +388,7 @@ md_img(struct ctx *c, int j, struct writer *w)
 {
 	const char *src = uk_ex_attr(c->n[j].g, "src");
 	const char *alt = uk_ex_attr(c->n[j].g, "alt"), *p;
+	size_t altlen;
 	int sp = 0;
 
 	if (!url_ok(w, src))
@@ -395,7 +396,10 @@ md_img(struct ctx *c, int j, struct writer *w)
 	if (w->linkdepth && w->b->len == w->linkstart && w->brk == 1)
 		w->brk = 0;
 	uk_ex_w_raw(w, "![", 2);
-	for (p = alt ? alt : ""; *p; p++) {
+	if (!alt)
+		alt = "";
+	altlen = strlen(alt);
+	for (p = alt; *p; p++) {
 		if (isspace((unsigned char)*p)) {
 			sp = 1;
 			continue;
@@ -403,7 +407,8 @@ md_img(struct ctx *c, int j, struct writer *w)
 		if (sp && w->b->buf[w->b->len - 1] != '[')
 			uk_buf_addch(w->b, ' ');
 		sp = 0;
-		if (*p == '[' || *p == ']' || (*p == '|' && w->cell))
+		if (*p == '[' || *p == ']' || (*p == '|' && w->cell) ||
+		    uk_ex_md_html(alt, altlen, (size_t)(p - alt)))
 			uk_buf_addch(w->b, '\\');
 		uk_buf_addch(w->b, *p);
 	}

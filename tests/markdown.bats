@@ -82,6 +82,9 @@ md() {
 	sed '/^```/,/^```/d; s/`[^`]*`//g' <<<"$output" >"$T/prose"
 	[ "$(grep -c '\(^\|[^\\]\)<' "$T/prose")" = 0 ]
 	[ "$(grep -c '\(^\|[^\\]\)&[#a-zA-Z0-9]*;' "$T/prose")" = 0 ]
+	# An image's alt text too.
+	run -0 urlfetch -x "$M/hostile.html" -T -f markdown --images -B "$PAGE"
+	[[ $output == *'![\<img src=x onerror=alert(4)>](https://example.com/pic.png)'* ]]
 }
 
 @test "markdown: --images keeps images as ![alt](absolute URL)" {
