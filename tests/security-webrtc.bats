@@ -47,7 +47,6 @@ setup() {
 	mkdir -p "$T/tmp"
 	export TMPDIR="$T/tmp"
 	unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy
-	unset URLKIT_CHROMIUM
 	export URLKIT_ALLOW_PRIVATE=127.0.0.1
 	start_server CANARY python3 "$TOP/tests/helpers/udp_canary.py"
 	start_server PAGES python3 "$TOP/tests/helpers/page_server.py" \
