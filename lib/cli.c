@@ -171,7 +171,7 @@ uk_cli_size(const char *s, unsigned long long *out)
 static size_t
 control_len(const unsigned char *s, size_t n)
 {
-	if ((*s < 0x20 && *s != '\t' && *s != '\n') || *s == 0x7f)
+	if ((*s < 0x20 && *s && *s != '\t' && *s != '\n') || *s == 0x7f)
 		return 1;
 	if (*s == 0xc2 && n >= 2 && s[1] >= 0x80 && s[1] <= 0x9f)
 		return 2;

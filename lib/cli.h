@@ -88,9 +88,10 @@ void uk_cli_check_stdio(void);
 
 /*
  * Make the text in b safe for a terminal, in place: every C0 control but
- * tab and line feed (NUL, BEL, ESC, CR, ...), DEL, and every C1 control
+ * NUL, tab and line feed (BEL, ESC, CR, ...), DEL, and every C1 control
  * (U+0080 to U+009F) becomes U+FFFD, as such bytes in a page's HTML
- * already do (the HTML parser replaces them).  Text a page or a record
+ * already do (the HTML parser replaces them).  NUL, which no terminal
+ * acts on, stays: a record's "\u0000" is written whole.  Text a page or a record
  * holds reaches a person's terminal through -T and urlsum -p and -c; a
  * control decoded from a character reference (&#27;]52;...&#7; writes
  * the clipboard, &#27;[2J clears the screen) must not act there.  Bytes

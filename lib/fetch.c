@@ -461,10 +461,11 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 	}
 	if (is_html(r->content_type, &r->body)) {
 		/* (UTF-16 declared by the header may have no BOM.) */
-		if ((kind = binary_kind(r->body.buf, r->body.len)) ||
-		    (!(r->content_type &&
+		kind = NULL;
+		if ((!(r->content_type &&
 			 strcasestr(r->content_type, "utf-16")) &&
-			uk_extract_is_binary(r->body.buf, r->body.len))) {
+			uk_extract_is_binary(r->body.buf, r->body.len)) ||
+		    (kind = binary_kind(r->body.buf, r->body.len))) {
 			uk_buf_addstr(msg, "binary content served as HTML, "
 					   "not text");
 			if (kind)
@@ -513,8 +514,9 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 		*why = "type";
 		return -1;
 	}
-	if ((kind = binary_kind(r->body.buf, r->body.len)) ||
-	    memchr(r->body.buf, '\0', r->body.len)) {
+	kind = NULL;
+	if (memchr(r->body.buf, '\0', r->body.len) ||
+	    (kind = binary_kind(r->body.buf, r->body.len))) {
 		uk_buf_addstr(msg, "binary content, not text");
 		if (kind)
 			uk_buf_addf(msg, " (%s)", kind);
