@@ -75,7 +75,12 @@ catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGPIPE, &sa, NULL);
+	/*
+	 * A reader that has gone is a write error, said as one ("write
+	 * error: Broken pipe", exit 3), with the browser closed on the way
+	 * out, not a death by SIGPIPE that says nothing.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 static void
@@ -433,6 +438,7 @@ main(int argc, char **argv)
 	int c;
 
 	uk_prog_set(argv[0]);
+	uk_cli_check_stdio();
 	/* '+': the options before the command are the program's own. */
 	while ((c = uk_cli_getopt(&pwfetch_cli_top, argc, argv, "+hV", longopts)) != -1)
 		uk_cli_usage(&pwfetch_cli_top, NULL);
