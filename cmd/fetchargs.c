@@ -20,6 +20,7 @@ static const char synopsis[] =
     "                [-D tokens] [-K tokenizer] [-R duration] [-Z size]\n"
     "                [--comments] [--images] [--links] [--max-pages pages]\n"
     "                [--explain] [--whole] [--remove css] [--select css]\n"
+    "                [--pack tokens] [--include glob] [--exclude glob]\n"
     "                [url ...]\n"
     "       urlfetch -x file [-T] [-B url] [-f format] [-o file] [--comments]\n"
     "                [--images] [--links] [--max-pages pages] [--explain]\n"
@@ -34,10 +35,12 @@ static const char options[] =
     "      --comments            also extract the comment section\n"
     "      --explain             what extraction dropped and why, on stderr\n"
     "  -D, --readme-tokens=N     a repository's README budget (default: 2048)\n"
+    "      --exclude=GLOB        a repository's files to leave out (repeatable)\n"
     "  -F, --repo-max-files=N    files read from a repository (default: 50000)\n"
     "  -f, --format=FORMAT       content as text or markdown (default: text)\n"
     "  -i, --input=FILE          read records or URLs from FILE ('-': stdin)\n"
     "      --images              keep images in Markdown\n"
+    "      --include=GLOB        a repository's files to read (repeatable)\n"
     "  -J, --map-json            also the repository's symbols as data\n"
     "  -j, --jobs=N              transfers at once (default: 8)\n"
     "  -K, --tokenizer=NAME      cl100k_base or o200k_base (default: cl100k_base)\n"
@@ -47,6 +50,7 @@ static const char options[] =
     "  -m, --max-per-message=N   URLs fetched per message, 0: all (default: 3)\n"
     "      --max-pages=N         PDF pages extracted (default: 200)\n"
     "  -o, --output=FILE         write the records to FILE\n"
+    "      --pack=N              a repository's best files whole, N tokens\n"
     "  -P, --allow-private       allow internal addresses and local repositories\n"
     "      --per-host=N          transfers at once to one host, 1-64 (default: 3)\n"
     "  -q, --quiet               no progress line\n"
@@ -83,6 +87,9 @@ enum {
 	OPT_REMOVE,
 	OPT_WHOLE,
 	OPT_EXPLAIN,
+	OPT_PACK,
+	OPT_INCLUDE,
+	OPT_EXCLUDE,
 };
 
 static const struct option longopts[] = {
@@ -121,6 +128,9 @@ static const struct option longopts[] = {
 	{ "remove", required_argument, NULL, OPT_REMOVE },
 	{ "whole", no_argument, NULL, OPT_WHOLE },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
+	{ "pack", required_argument, NULL, OPT_PACK },
+	{ "include", required_argument, NULL, OPT_INCLUDE },
+	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
 	UK_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -143,6 +153,10 @@ uk_fetchargs_release(struct uk_fetchargs *a)
 	free(a->in);
 	a->in = NULL;
 	a->nin = 0;
+	free((void *)a->fo.repo.include);
+	free((void *)a->fo.repo.exclude);
+	a->fo.repo.include = a->fo.repo.exclude = NULL;
+	a->fo.repo.ninclude = a->fo.repo.nexclude = 0;
 }
 
 static void
@@ -165,6 +179,18 @@ size_arg(const char *opt, const char *s)
 	if (uk_cli_size(s, &size) || size == 0)
 		BAD("%s: not a size with a unit (K, M, G): '%s'", opt, s);
 	return size;
+}
+
+/* --include or --exclude: one more glob (freed by uk_fetchargs_release). */
+static void
+add_glob(const char *const **v, size_t *n, const char *g)
+{
+	const char **nv = uk_xrealloc((void *)*v, (*n + 1) * sizeof(*nv));
+
+	if (!*g)
+		BAD("--include, --exclude: an empty pattern");
+	nv[(*n)++] = g;
+	*v = nv;
 }
 
 /* A repository's options: 1 when c was one of them, else 0. */
@@ -206,6 +232,18 @@ repo_opt(int c, struct uk_fetch_opts *fo)
 		return 1;
 	case 'Z':
 		fo->repo.max_bytes = size_arg("-Z", optarg);
+		return 1;
+	case OPT_PACK:
+		if (uk_parse_long(optarg, 1, 100000000L,
+			&fo->repo.pack_tokens))
+			BAD("--pack: not a token count: '%s'", optarg);
+		return 1;
+	case OPT_INCLUDE:
+	case OPT_EXCLUDE:
+		add_glob(c == OPT_INCLUDE ? &fo->repo.include :
+					    &fo->repo.exclude,
+		    c == OPT_INCLUDE ? &fo->repo.ninclude : &fo->repo.nexclude,
+		    optarg);
 		return 1;
 	default:
 		return 0;
