@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "extract_select.h"
 #include "fetchargs.h"
 #include "session.h"
 #include "util.h"
@@ -18,9 +19,12 @@ static const char synopsis[] =
     "                [--per-host n] [--ttl ttl] [-F count] [-M tokens]\n"
     "                [-D tokens] [-K tokenizer] [-R duration] [-Z size]\n"
     "                [--comments] [--images] [--links] [--max-pages pages]\n"
+    "                [--explain] [--whole] [--remove css] [--select css]\n"
+    "                [--pack tokens] [--include glob] [--exclude glob]\n"
     "                [url ...]\n"
     "       urlfetch -x file [-T] [-B url] [-f format] [-o file] [--comments]\n"
-    "                [--images] [--links] [--max-pages pages] [file ...]\n";
+    "                [--images] [--links] [--max-pages pages] [--explain]\n"
+    "                [--whole] [--remove css] [--select css] [file ...]\n";
 
 static const char options[] =
     "Fetch URLs, or extract local files; write one content record each.\n"
@@ -29,11 +33,14 @@ static const char options[] =
     "  -B, --base=URL            with -x, the page's address (default: file://PATH)\n"
     "  -C, --no-cache            neither read nor write the cache\n"
     "      --comments            also extract the comment section\n"
+    "      --explain             what extraction dropped and why, on stderr\n"
     "  -D, --readme-tokens=N     a repository's README budget (default: 2048)\n"
+    "      --exclude=GLOB        a repository's files to leave out (repeatable)\n"
     "  -F, --repo-max-files=N    files read from a repository (default: 50000)\n"
     "  -f, --format=FORMAT       content as text or markdown (default: text)\n"
     "  -i, --input=FILE          read records or URLs from FILE ('-': stdin)\n"
     "      --images              keep images in Markdown\n"
+    "      --include=GLOB        a repository's files to read (repeatable)\n"
     "  -J, --map-json            also the repository's symbols as data\n"
     "  -j, --jobs=N              transfers at once (default: 8)\n"
     "  -K, --tokenizer=NAME      cl100k_base or o200k_base (default: cl100k_base)\n"
@@ -43,16 +50,20 @@ static const char options[] =
     "  -m, --max-per-message=N   URLs fetched per message, 0: all (default: 3)\n"
     "      --max-pages=N         PDF pages extracted (default: 200)\n"
     "  -o, --output=FILE         write the records to FILE\n"
+    "      --pack=N              a repository's best files whole, N tokens\n"
     "  -P, --allow-private       allow internal addresses and local repositories\n"
     "      --per-host=N          transfers at once to one host, 1-64 (default: 3)\n"
     "  -q, --quiet               no progress line\n"
     "  -R, --repo-timeout=SECS   a repository's time limit (default: 120)\n"
     "  -r, --refresh             fetch again, even what is cached\n"
+    "      --remove=CSS          drop what CSS matches before extraction\n"
     "  -S, --session=NAME        also add the records to session NAME\n"
+    "      --select=CSS          the content is what CSS matches (repeatable)\n"
     "  -s, --max-size=SIZE       the largest body (default: 20M)\n"
     "  -T, --text                print each page's text, not records\n"
     "  -t, --timeout=SECONDS     one transfer's time limit (default: 30)\n"
     "      --ttl=DURATION        the cache's time to live (default: 1d)\n"
+    "      --whole               the whole page's text, no boilerplate removal\n"
     "  -x, --extract=FILE        extract local files, no network\n"
     "  -Z, --repo-max-size=SIZE  a repository's largest download (default: 256M)\n"
     "      --compact             one JSON line per record, even on a terminal\n"
@@ -72,6 +83,13 @@ enum {
 	OPT_MAX_PAGES,
 	OPT_TTL,
 	OPT_PER_HOST,
+	OPT_SELECT,
+	OPT_REMOVE,
+	OPT_WHOLE,
+	OPT_EXPLAIN,
+	OPT_PACK,
+	OPT_INCLUDE,
+	OPT_EXCLUDE,
 };
 
 static const struct option longopts[] = {
@@ -106,6 +124,13 @@ static const struct option longopts[] = {
 	{ "max-pages", required_argument, NULL, OPT_MAX_PAGES },
 	{ "ttl", required_argument, NULL, OPT_TTL },
 	{ "per-host", required_argument, NULL, OPT_PER_HOST },
+	{ "select", required_argument, NULL, OPT_SELECT },
+	{ "remove", required_argument, NULL, OPT_REMOVE },
+	{ "whole", no_argument, NULL, OPT_WHOLE },
+	{ "explain", no_argument, NULL, OPT_EXPLAIN },
+	{ "pack", required_argument, NULL, OPT_PACK },
+	{ "include", required_argument, NULL, OPT_INCLUDE },
+	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
 	UK_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -120,9 +145,18 @@ uk_fetchargs_init(struct uk_fetchargs *a)
 void
 uk_fetchargs_release(struct uk_fetchargs *a)
 {
+	free(a->select);
+	free(a->remove);
+	a->select = a->remove = NULL;
+	a->fo.extract.select = a->fo.extract.remove = NULL;
+	a->fo.extract.nselect = a->fo.extract.nremove = 0;
 	free(a->in);
 	a->in = NULL;
 	a->nin = 0;
+	free((void *)a->fo.repo.include);
+	free((void *)a->fo.repo.exclude);
+	a->fo.repo.include = a->fo.repo.exclude = NULL;
+	a->fo.repo.ninclude = a->fo.repo.nexclude = 0;
 }
 
 static void
@@ -145,6 +179,18 @@ size_arg(const char *opt, const char *s)
 	if (uk_cli_size(s, &size) || size == 0)
 		BAD("%s: not a size with a unit (K, M, G): '%s'", opt, s);
 	return size;
+}
+
+/* --include or --exclude: one more glob (freed by uk_fetchargs_release). */
+static void
+add_glob(const char *const **v, size_t *n, const char *g)
+{
+	const char **nv = uk_xrealloc((void *)*v, (*n + 1) * sizeof(*nv));
+
+	if (!*g)
+		BAD("--include, --exclude: an empty pattern");
+	nv[(*n)++] = g;
+	*v = nv;
 }
 
 /* A repository's options: 1 when c was one of them, else 0. */
@@ -187,18 +233,68 @@ repo_opt(int c, struct uk_fetch_opts *fo)
 	case 'Z':
 		fo->repo.max_bytes = size_arg("-Z", optarg);
 		return 1;
+	case OPT_PACK:
+		if (uk_parse_long(optarg, 1, 100000000L,
+			&fo->repo.pack_tokens))
+			BAD("--pack: not a token count: '%s'", optarg);
+		return 1;
+	case OPT_INCLUDE:
+	case OPT_EXCLUDE:
+		add_glob(c == OPT_INCLUDE ? &fo->repo.include :
+					    &fo->repo.exclude,
+		    c == OPT_INCLUDE ? &fo->repo.ninclude : &fo->repo.nexclude,
+		    optarg);
+		return 1;
 	default:
 		return 0;
 	}
 }
 
+/*
+ * A --select or --remove selector (opt) checked and added to *list (n
+ * of them): a bad one is a usage error that says where it fails; so is
+ * one more than UK_EXTRACT_SELECT_MAXLIST of them (each is a walk of
+ * every page).
+ */
+static void
+add_selector(const char *opt, const char *css, const char ***list, size_t *n)
+{
+	struct uk_extract_select *sel;
+	struct uk_err err;
+
+	if (*n == UK_EXTRACT_SELECT_MAXLIST)
+		BAD("%s: more than %d of them", opt, UK_EXTRACT_SELECT_MAXLIST);
+	if (uk_extract_select_compile(css, &sel, &err) < 0)
+		BAD("%s '%s': %s", opt, css, err.msg);
+	uk_extract_select_free(sel);
+	*list = uk_xrealloc(*list, (*n + 1) * sizeof(**list));
+	(*list)[(*n)++] = css;
+}
+
 /* Extraction's options: 1 when c was one of them, else 0. */
 static int
-extract_opt(int c, struct uk_fetch_opts *fo)
+extract_opt(int c, struct uk_fetchargs *a)
 {
+	struct uk_fetch_opts *fo = &a->fo;
 	long n;
 
 	switch (c) {
+	case OPT_SELECT:
+		add_selector("--select", optarg, &a->select,
+		    &fo->extract.nselect);
+		fo->extract.select = a->select;
+		return 1;
+	case OPT_REMOVE:
+		add_selector("--remove", optarg, &a->remove,
+		    &fo->extract.nremove);
+		fo->extract.remove = a->remove;
+		return 1;
+	case OPT_WHOLE:
+		fo->extract.whole = 1;
+		return 1;
+	case OPT_EXPLAIN:
+		fo->extract.explain = 1;
+		return 1;
 	case 'f':
 		if (!strcmp(optarg, "text"))
 			fo->extract.format = UK_EXTRACT_TEXT;
@@ -325,7 +421,7 @@ uk_fetchargs_parse(struct uk_fetchargs *a, int argc, char **argv)
 			break;
 		default:
 			if (!net_opt(c, a) && !repo_opt(c, &a->fo) &&
-			    !extract_opt(c, &a->fo))
+			    !extract_opt(c, a))
 				uk_cli_usage(&uk_fetchargs_cli, NULL);
 		}
 	}

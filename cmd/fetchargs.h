@@ -27,9 +27,13 @@ struct uk_fetchargs {
 	 * Fetch options: the caller sets their defaults (uk_fetch_opts_init)
 	 * before parsing when it will use them; the front leaves them zero
 	 * and uses only fo.extract (-f, --links, --images, --comments,
-	 * --max-pages), whose zero is extraction's default.
+	 * --max-pages, --select, --remove, --whole, --explain), whose zero
+	 * is extraction's default.  fo.extract.select and remove point to
+	 * select and remove.
 	 */
 	struct uk_fetch_opts fo;
+	/* --select's and --remove's selectors (checked), borrowed from argv. */
+	const char **select, **remove;
 	long max_per_msg;    /* -m, 3 by default; 0: no limit */
 	int extract;         /* -x seen: every input is a file to extract */
 	const char *base;    /* -B: the page address for -x */

@@ -19,6 +19,7 @@
 #include "buf.h"
 #include "cdp.h"
 #include "cli.h"
+#include "extract.h"
 #include "guardproxy.h"
 #include "json.h"
 #include "jsonl.h"
@@ -74,7 +75,12 @@ catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGPIPE, &sa, NULL);
+	/*
+	 * A reader that has gone is a write error, said as one ("write
+	 * error: Broken pipe", exit 3), with the browser closed on the way
+	 * out, not a death by SIGPIPE that says nothing.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 static void
@@ -141,6 +147,13 @@ emit(void *ctx, yajl_val rec, const char *url, const char *msg,
 	s = it->data;
 	uk_json_free(it->rec);
 	it->rec = uk_json_copy(rec);
+	/* --explain's records go to stderr, not in the record. */
+	if (uk_json_get(it->rec, "explain")) {
+		uk_progress_erase(&r->prog);
+		uk_extract_explain_write(stderr, uk_json_get(it->rec,
+		    "explain"));
+		uk_json_del(it->rec, "explain");
+	}
 	s->url = uk_xstrdup(url);
 	s->msg = msg ? uk_xstrdup(msg) : NULL;
 	it->done = 1;
@@ -425,6 +438,7 @@ main(int argc, char **argv)
 	int c;
 
 	uk_prog_set(argv[0]);
+	uk_cli_check_stdio();
 	/* '+': the options before the command are the program's own. */
 	while ((c = uk_cli_getopt(&pwfetch_cli_top, argc, argv, "+hV", longopts)) != -1)
 		uk_cli_usage(&pwfetch_cli_top, NULL);

@@ -10,6 +10,7 @@
 
 #include "browser.h"
 #include "cli.h"
+#include "extract.h"
 #include "jsonl.h"
 #include "page.h"
 #include "progress.h"
@@ -41,6 +42,9 @@ struct slot {
 /* The run: what every function here works on. */
 struct run {
 	struct uk_page_opts o;
+	/* --select, --remove, --whole, --explain (o.extract points here). */
+	struct uk_extract_opts xo;
+	const char **select, **remove; /* borrowed from argv */
 	const char *address; /* attach here; NULL: launch */
 	double total;        /* -T; 0: none */
 	int quiet;

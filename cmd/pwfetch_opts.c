@@ -10,6 +10,8 @@
 #include "browser.h"
 #include "cdp.h"
 #include "cli.h"
+#include "extract.h"
+#include "extract_select.h"
 #include "netguard.h"
 #include "page.h"
 #include "util.h"
@@ -23,7 +25,8 @@
 	"               [-i file] [-j jobs] [-o file] [-t seconds] [-w until]\n" \
 	"               [--attach | --connect address] [--html]\n"              \
 	"               [--screenshot path] [--total-timeout seconds]\n"        \
-	"               [--viewport widthxheight] [url ...]\n"
+	"               [--viewport widthxheight] [--explain] [--whole]\n"     \
+	"               [--remove css] [--select css] [url ...]\n"
 #define SYN_PROG "       pwfetch -h | -V\n"
 
 static const char options_top[] =
@@ -49,6 +52,7 @@ static const char options_top[] =
 	"                            (http://host:port or ws://...)\n"           \
 	"  -e, --eval=EXPRESSION     put the JavaScript EXPRESSION's value in\n" \
 	"                            \"eval\"\n"                                  \
+	"      --explain             what extraction dropped and why, on stderr\n" \
 	"      --html                put the rendered HTML in \"html\"\n"        \
 	"  -i, --input=FILE          read url records or URLs from FILE (- for\n" \
 	"                            stdin; stdin when no url and no -i)\n"      \
@@ -57,14 +61,17 @@ static const char options_top[] =
 	"  -o, --output=FILE         write the records to FILE (default: stdout)\n" \
 	"  -P, --allow-private       load loopback and private addresses too\n"  \
 	"  -q, --quiet               show no progress line on a terminal\n"      \
+	"      --remove=CSS          drop what CSS matches before extraction\n"  \
 	"      --screenshot=PATH     save a PNG of each page's viewport at PATH\n" \
 	"                            (a directory: PATH/N.png)\n"               \
+	"      --select=CSS          the content is what CSS matches (repeatable)\n" \
 	"  -t, --timeout=SECONDS     give each page SECONDS (default: 30)\n"     \
 	"      --total-timeout=SECONDS\n"                                        \
 	"                            give the whole run SECONDS (default: none)\n" \
 	"      --viewport=WxH        the viewport in CSS pixels (default: 1280x720)\n" \
 	"  -w, --wait=UNTIL          when a page is ready: load, domcontentloaded,\n" \
 	"                            networkidle or selector:CSS (default: load)\n" \
+	"      --whole               the whole page's text, no boilerplate removal\n" \
 	"      --compact             one JSON line per record, even on a terminal\n" \
 	"      --pretty              indented records, even in a pipe\n"         \
 	"  -h, --help                the synopsis (-h) or this help (--help)\n"  \
@@ -124,7 +131,33 @@ enum {
 	OPT_SCREENSHOT,
 	OPT_TOTAL,
 	OPT_VIEWPORT,
+	OPT_SELECT,
+	OPT_REMOVE,
+	OPT_WHOLE,
+	OPT_EXPLAIN,
 };
+
+/*
+ * A --select or --remove selector (opt) checked and added to *list (n
+ * of them): a bad one is a usage error that says where it fails; so is
+ * one more than UK_EXTRACT_SELECT_MAXLIST of them.
+ */
+static void
+add_selector(const struct uk_cli *cli, const char *opt, const char *css,
+    const char ***list, size_t *n)
+{
+	struct uk_extract_select *sel;
+	struct uk_err err;
+
+	if (*n == UK_EXTRACT_SELECT_MAXLIST)
+		uk_cli_usage(cli, "%s: more than %d of them", opt,
+		    UK_EXTRACT_SELECT_MAXLIST);
+	if (uk_extract_select_compile(css, &sel, &err) < 0)
+		uk_cli_usage(cli, "%s '%s': %s", opt, css, err.msg);
+	uk_extract_select_free(sel);
+	*list = uk_xrealloc(*list, (*n + 1) * sizeof(**list));
+	(*list)[(*n)++] = css;
+}
 
 /* One option (or, as 1, an operand in its place among them). */
 static void
@@ -187,6 +220,24 @@ parse_opt(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 		if (parse_viewport(r, arg))
 			uk_cli_usage(cli, "--viewport: not WIDTHxHEIGHT: '%s'",
 			    arg);
+		break;
+	case OPT_SELECT:
+		add_selector(cli, "--select", arg, &r->select, &r->xo.nselect);
+		r->xo.select = r->select;
+		r->o.extract = &r->xo;
+		break;
+	case OPT_REMOVE:
+		add_selector(cli, "--remove", arg, &r->remove, &r->xo.nremove);
+		r->xo.remove = r->remove;
+		r->o.extract = &r->xo;
+		break;
+	case OPT_WHOLE:
+		r->xo.whole = 1;
+		r->o.extract = &r->xo;
+		break;
+	case OPT_EXPLAIN:
+		r->xo.explain = 1;
+		r->o.extract = &r->xo;
 		break;
 	case 'w':
 		if (parse_wait(r, arg))
@@ -261,6 +312,10 @@ parse_opts(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 		{ "total-timeout", required_argument, NULL, OPT_TOTAL },
 		{ "viewport", required_argument, NULL, OPT_VIEWPORT },
 		{ "wait", required_argument, NULL, 'w' },
+		{ "select", required_argument, NULL, OPT_SELECT },
+		{ "remove", required_argument, NULL, OPT_REMOVE },
+		{ "whole", no_argument, NULL, OPT_WHOLE },
+		{ "explain", no_argument, NULL, OPT_EXPLAIN },
 		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};

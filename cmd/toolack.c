@@ -401,6 +401,7 @@ main(int argc, char **argv)
 	int ch;
 
 	uk_prog_set(argv[0]);
+	uk_cli_check_stdio();
 	while ((ch = uk_cli_getopt(&cli, argc, argv, "+hV", longopts)) != -1)
 		uk_cli_usage(&cli, NULL);
 	if (optind == argc)

@@ -606,6 +606,7 @@ main(int argc, char **argv)
 	int ch;
 
 	uk_prog_set(argv[0]);
+	uk_cli_check_stdio();
 	while ((ch = uk_cli_getopt(&cli, argc, argv, "+d:hqV", longopts)) !=
 	    -1) {
 		switch (ch) {

@@ -405,6 +405,7 @@ main(int argc, char **argv)
 	int c, i, r = 0;
 
 	uk_prog_set(argv[0]);
+	uk_cli_check_stdio();
 	while ((c = uk_cli_getopt(&cli, argc, argv, "aHhLm:o:quVy:",
 		    longopts)) != -1) {
 		switch (c) {

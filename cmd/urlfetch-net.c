@@ -167,6 +167,8 @@ write_text(yajl_val rec)
 		if (map[n - 1] != '\n')
 			uk_buf_addch(&b, '\n');
 	}
+	/* Text for a person: no terminal controls (the page's "&#27;"). */
+	uk_cli_printable(&b);
 	if (b.len)
 		uk_jsonl_out_raw(&out, b.buf, b.len);
 	uk_buf_release(&b);
@@ -177,8 +179,16 @@ static void
 write_content(struct run *r, struct slot *s)
 {
 	struct uk_err err;
-	const char *e;
+	const char *e, *ct;
 
+	/* --explain's records go to stderr, not in the record. */
+	if (uk_json_get(s->job.rec, "explain")) {
+		progress_clear();
+		if (uk_extract_explain_write(stderr,
+			uk_json_get(s->job.rec, "explain")) < 0)
+			uk_status_set(UK_EXIT_FATAL);
+		uk_json_del(s->job.rec, "explain");
+	}
 	uk_fetch_carry(s->job.rec, s->qi->rec);
 	if (uk_jsonl_fit(s->job.rec, UK_JSONL_MAX_LINE) < 0) {
 		yajl_val u = uk_json_copy(uk_json_get(s->job.rec, "url"));
@@ -203,6 +213,10 @@ write_content(struct run *r, struct slot *s)
 	} else if (uk_json_get(s->job.rec, "needs_browser")) {
 		progress_clear();
 		uk_warn("'%s': %s", s->job.url, uk_extract_shell_warning);
+	} else if ((ct = uk_json_get_str(s->job.rec, "content_type_ignored"))) {
+		progress_clear();
+		uk_warn("'%s': a PDF served as '%s': read as a PDF", s->job.url,
+		    ct);
 	}
 	if (opt.text) {
 		if (!e)
@@ -434,6 +448,7 @@ main(int argc, char **argv)
 	int i, eof, open_in = 0, fd_ready = 0, n;
 
 	uk_prog_set(argv[0]);
+	uk_cli_check_stdio();
 	uk_heap_init();
 	uk_fetchargs_init(&opt);
 	uk_fetch_opts_init(&opt.fo);

@@ -158,15 +158,28 @@ extract_file(const char *path, const char *url, int text_only)
 	if (!failed && x.blocked)
 		uk_err_set(&err, UK_EXIT_FAIL,
 		    "'%s' is a block or challenge page, not content", url);
+	if (x.explain) {
+		void *ex = uk_extract_explain_array(x.explain, url);
+
+		if (uk_extract_explain_write(stderr, ex) < 0)
+			uk_status_set(UK_EXIT_FATAL);
+		uk_json_free(ex);
+	}
 	if (text_only) {
 		if (failed || x.blocked) {
 			uk_warn("%s", err.msg);
 			uk_status_set(UK_EXIT_FAIL);
 		} else {
+			struct uk_buf t = UK_BUF_INIT;
+
 			text_header(path);
-			if (x.text[0] && (fputs(x.text, stdout) == EOF ||
-					     putchar('\n') == EOF))
+			/* Text for a person: no terminal controls. */
+			uk_buf_addstr(&t, x.text);
+			uk_cli_printable(&t);
+			if (t.len && (fwrite(t.buf, 1, t.len, stdout) != t.len ||
+					 putchar('\n') == EOF))
 				uk_status_set(UK_EXIT_FATAL);
+			uk_buf_release(&t);
 		}
 		if (fflush(stdout) == EOF || ferror(stdout)) {
 			uk_warn("write error: %s", strerror(errno));
@@ -251,6 +264,7 @@ main(int argc, char **argv)
 	int i;
 
 	uk_prog_set(argv[0]);
+	uk_cli_check_stdio();
 	uk_heap_init();
 	net_argv = uk_xmalloc(((size_t)argc + 1) * sizeof(*net_argv));
 	memcpy(net_argv, argv, ((size_t)argc + 1) * sizeof(*net_argv));

@@ -467,6 +467,7 @@ main(int argc, char **argv)
 	int c, r;
 
 	uk_prog_set(argv[0]);
+	uk_cli_check_stdio();
 	us_srv.timeout = 30;
 	while ((c = uk_cli_getopt(&cli, argc, argv, "G:hj:l:OQ:S:t:V",
 		    longopts)) != -1) {

@@ -88,6 +88,8 @@ struct us_fetch_req {
 	/* Called after each URL is done (for progress), or NULL. */
 	void (*done)(struct uk_mcp_call *c, size_t ndone, size_t n,
 	    const char *url);
+	/* fetch_url's select, remove, whole and explain, or NULL. */
+	const struct uk_extract_opts *overrides;
 };
 
 /*

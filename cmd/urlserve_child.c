@@ -20,6 +20,7 @@
 
 #include "buf.h"
 #include "child.h"
+#include "extract_select.h"
 #include "json.h"
 #include "mcp.h"
 #include "netguard.h"
@@ -107,6 +108,27 @@ last_line(struct uk_buf *b)
 	uk_buf_trim(b);
 	p = strrchr(b->buf, '\n');
 	return p ? p + 1 : b->buf;
+}
+
+/* The JSON objects of a child's stderr (pwfetch --explain's), an array. */
+static yajl_val
+explain_records(const struct uk_buf *errout)
+{
+	yajl_val arr = uk_json_array(), v;
+	const char *p = errout->buf, *end = errout->buf + errout->len, *nl;
+
+	for (; p < end; p = nl + 1) {
+		if (!(nl = memchr(p, '\n', (size_t)(end - p))))
+			nl = end;
+		if (*p != '{')
+			continue;
+		v = uk_json_parse(p, (size_t)(nl - p), NULL);
+		if (v && YAJL_IS_OBJECT(v))
+			uk_json_push(arr, v);
+		else
+			uk_json_free(v);
+	}
+	return arr;
 }
 
 /* The first record a child printed, or NULL. */
@@ -291,6 +313,10 @@ us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	static const struct us_arg spec[] = {
 		{ "url", 's', 1, 0, 0 },
 		{ "wait", 's', 0, 0, 0 },
+		{ "select", 'S', 0, 0, 0 }, /* us_selectors_arg */
+		{ "remove", 'S', 0, 0, 0 },
+		{ "whole", 'b', 0, 0, 0 },
+		{ "explain", 'b', 0, 0, 0 },
 		{ "max_tokens", 'i', 0, 100, US_MAX_TOKENS_MAX },
 		{ "offset", 'i', 0, 0, 1LL << 40 },
 		{ NULL, 0, 0, 0, 0 },
@@ -299,15 +325,20 @@ us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		      tbuf = UK_BUF_INIT;
 	struct uk_err err;
 	const char *url, *wait;
-	const char *argv[10];
+	const char *argv[12 + 4 * UK_EXTRACT_SELECT_MAXLIST];
+	const char *sel[UK_EXTRACT_SELECT_MAXLIST];
+	const char *rem[UK_EXTRACT_SELECT_MAXLIST];
 	char *prog;
-	int st, cancelled = 0, i = 0;
+	int st, cancelled = 0, i = 0, explain;
+	size_t nsel, nrem, k;
 	yajl_val rec;
 
 	if (us_args_check(c, args, spec))
 		return;
 	url = uk_json_get_str(args, "url");
-	if (us_check_url(c, url))
+	if (us_check_url(c, url) ||
+	    us_selectors_arg(c, args, "select", sel, &nsel) ||
+	    us_selectors_arg(c, args, "remove", rem, &nrem))
 		return;
 	if ((wait = uk_json_get_str(args, "wait")) && !wait_ok(wait)) {
 		char *w = uk_str_printable(uk_xstrdup(wait));
@@ -318,6 +349,7 @@ us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		free(w);
 		return;
 	}
+	explain = us_arg_bool(args, "explain", 0);
 	prog = us_sibling("pwfetch");
 	uk_buf_addf(&tbuf, "%g", us_srv.timeout);
 	argv[i++] = prog;
@@ -329,6 +361,19 @@ us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		argv[i++] = "-w";
 		argv[i++] = wait;
 	}
+	/* The overrides, as pwfetch's options. */
+	for (k = 0; k < nsel; k++) {
+		argv[i++] = "--select";
+		argv[i++] = sel[k];
+	}
+	for (k = 0; k < nrem; k++) {
+		argv[i++] = "--remove";
+		argv[i++] = rem[k];
+	}
+	if (us_arg_bool(args, "whole", 0))
+		argv[i++] = "--whole";
+	if (explain)
+		argv[i++] = "--explain";
 	argv[i++] = "--";
 	argv[i++] = url;
 	argv[i] = NULL;
@@ -344,6 +389,9 @@ us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	} else {
 		if (us_fetched_add(session, rec, &err))
 			uk_mcp_log(c, "warning", "session: %s", err.msg);
+		/* explain: pwfetch's records on stderr, in the result. */
+		if (explain)
+			uk_json_set(rec, "explain", explain_records(&errout));
 		us_answer_page(c, rec, args);
 	}
 	free(prog);

@@ -60,6 +60,12 @@ us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
 	fe->f.o.refresh = !q->use_cache;
 	fe->f.o.extract.format =
 	    q->markdown ? UK_EXTRACT_MARKDOWN : UK_EXTRACT_TEXT;
+	fe->f.o.extract.select = q->overrides ? q->overrides->select : NULL;
+	fe->f.o.extract.nselect = q->overrides ? q->overrides->nselect : 0;
+	fe->f.o.extract.remove = q->overrides ? q->overrides->remove : NULL;
+	fe->f.o.extract.nremove = q->overrides ? q->overrides->nremove : 0;
+	fe->f.o.extract.whole = q->overrides && q->overrides->whole;
+	fe->f.o.extract.explain = q->overrides && q->overrides->explain;
 	jobs = uk_xcalloc(n ? n : 1, sizeof(*jobs));
 	for (i = 0; i < n; i++) {
 		recs[i] = NULL;

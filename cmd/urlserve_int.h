@@ -22,6 +22,14 @@ int us_args_check(struct uk_mcp_call *c, yajl_val args,
     const struct us_arg *spec);
 long long us_arg_int(yajl_val args, const char *name, long long def);
 int us_arg_bool(yajl_val args, const char *name, int def);
+/*
+ * fetch_url's and render_url's select or remove (name): a string or an
+ * array of strings, each a selector that compiles, at most
+ * UK_EXTRACT_SELECT_MAXLIST, into list (*n of them, pointing into args).
+ * 0, else an error result and -1.
+ */
+int us_selectors_arg(struct uk_mcp_call *c, yajl_val args, const char *name,
+    const char **list, size_t *n);
 /* An http or https URL: 0, else an error result and -1. */
 int us_check_url(struct uk_mcp_call *c, const char *url);
 

@@ -29,6 +29,23 @@
 	"],\"additionalProperties\":false}"
 #define NO_ARGS "{\"type\":\"object\",\"properties\":{}," \
 	"\"additionalProperties\":false}"
+/* fetch_url's and render_url's overrides of the extractor. */
+#define OVERRIDE_PROPS                                                      \
+	"\"select\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":"           \
+	"\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":32}],"      \
+	"\"description\":\"CSS selectors: the text is what they "           \
+	"match, in document order\"},"                                      \
+	"\"remove\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":"           \
+	"\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":32}],"      \
+	"\"description\":\"CSS selectors: what they match is dropped "      \
+	"before extraction\"},"                                             \
+	"\"whole\":{\"type\":\"boolean\",\"default\":false,"                \
+	"\"description\":\"the whole page's text, no boilerplate "          \
+	"removal\"},"                                                       \
+	"\"explain\":{\"type\":\"boolean\",\"default\":false,"              \
+	"\"description\":\"add explain: what extraction dropped and "       \
+	"why\"},"
+
 /* A content record, paged: the fields an agent reads first. */
 #define PAGE_OUT                                                            \
 	"{\"type\":\"object\",\"properties\":{"                             \
@@ -44,7 +61,9 @@
 	"\"summary\":{\"type\":\"string\"},"                                \
 	"\"summary_type\":{\"type\":\"string\"},"                           \
 	"\"cached\":{\"type\":\"boolean\"},"                                \
-	"\"error\":{\"type\":\"string\",\"description\":\"why it failed\"}" \
+	"\"error\":{\"type\":\"string\",\"description\":\"why it failed\"}," \
+	"\"explain\":{\"type\":\"array\",\"items\":{\"type\":\"object\"}," \
+	"\"description\":\"with explain: what extraction dropped and why\"}" \
 	"},\"required\":[\"url\"]}"
 #define URL_RECORDS                                                         \
 	"{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{" \
@@ -94,7 +113,7 @@ const struct uk_mcp_tool us_tools[] = {
 		"\"format\":{\"type\":\"string\",\"enum\":[\"markdown\","
 		"\"text\"],\"default\":\"markdown\",\"description\":\"the "
 		"text's format (a cached page keeps the format it was fetched "
-		"in)\"}," PAGE_PROPS,
+		"in)\"}," OVERRIDE_PROPS PAGE_PROPS,
 		"\"url\""),
 	    PAGE_OUT, FETCHING, us_tool_fetch_url },
 	{ "detect_and_fetch", "Detect and fetch URLs",
@@ -204,7 +223,7 @@ const struct uk_mcp_tool us_tools[] = {
 		"\"domcontentloaded\",\"networkidle\"]},{\"pattern\":"
 		"\"^selector:.\"}],\"default\":\"load\",\"description\":\"when "
 		"the page is ready: load, domcontentloaded, networkidle or "
-		"selector:CSS (default: load)\"}," PAGE_PROPS,
+		"selector:CSS (default: load)\"}," OVERRIDE_PROPS PAGE_PROPS,
 		"\"url\""),
 	    PAGE_OUT, FETCHING, us_tool_render_url },
 };

@@ -7,6 +7,8 @@
 #include "buf.h"
 #include "cache.h"
 #include "detect.h"
+#include "extract.h"
+#include "extract_select.h"
 #include "json.h"
 #include "mcp.h"
 #include "strset.h"
@@ -253,6 +255,49 @@ us_tool_detect_urls(struct uk_mcp_call *c, yajl_val args, void *session)
 	uk_mcp_result(c, res, NULL, 0);
 }
 
+int
+us_selectors_arg(struct uk_mcp_call *c, yajl_val args, const char *name,
+    const char **list, size_t *n)
+{
+	yajl_val v = uk_json_get(args, name);
+	struct uk_extract_select *sel;
+	struct uk_err err;
+	size_t k, count;
+
+	*n = 0;
+	if (!v)
+		return 0;
+	if (!YAJL_IS_STRING(v) && !YAJL_IS_ARRAY(v)) {
+		uk_mcp_error(c, "argument '%s' is not a string or an array of "
+				"strings", name);
+		return -1;
+	}
+	count = YAJL_IS_STRING(v) ? 1 : v->u.array.len;
+	if (count > UK_EXTRACT_SELECT_MAXLIST) {
+		uk_mcp_error(c, "argument '%s' has more than %d selectors",
+		    name, UK_EXTRACT_SELECT_MAXLIST);
+		return -1;
+	}
+	for (k = 0; k < count; k++) {
+		yajl_val e = YAJL_IS_STRING(v) ? v : v->u.array.values[k];
+
+		if (!YAJL_IS_STRING(e) ||
+		    uk_json_strlen(e) != strlen(e->u.string)) {
+			uk_mcp_error(c, "argument '%s' is not a string or an "
+					"array of strings", name);
+			return -1;
+		}
+		if (uk_extract_select_compile(e->u.string, &sel, &err) < 0) {
+			uk_mcp_error(c, "%s '%s': %s", name, e->u.string,
+			    err.msg);
+			return -1;
+		}
+		uk_extract_select_free(sel);
+		list[(*n)++] = e->u.string;
+	}
+	return 0;
+}
+
 void
 us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 {
@@ -263,11 +308,18 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		{ "summary_type", 's', 0, 0, 0 },
 		{ "hint", 's', 0, 0, 0 },
 		{ "format", 's', 0, 0, 0 },
+		{ "select", 'S', 0, 0, 0 }, /* string or array: us_selectors_arg */
+		{ "remove", 'S', 0, 0, 0 },
+		{ "whole", 'b', 0, 0, 0 },
+		{ "explain", 'b', 0, 0, 0 },
 		{ "max_tokens", 'i', 0, 100, US_MAX_TOKENS_MAX },
 		{ "offset", 'i', 0, 0, 1LL << 40 },
 		{ NULL, 0, 0, 0, 0 },
 	};
-	struct us_fetch_req q = { 1, 1, NULL };
+	struct us_fetch_req q = { 1, 1, NULL, NULL };
+	struct uk_extract_opts xo = UK_EXTRACT_OPTS_INIT;
+	const char *sel[UK_EXTRACT_SELECT_MAXLIST];
+	const char *rem[UK_EXTRACT_SELECT_MAXLIST];
 	struct uk_err err;
 	const char *url, *fmt, *st;
 	yajl_val rec = NULL;
@@ -288,6 +340,15 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		uk_mcp_error(c, "unknown summary_type '%s'", st);
 		return;
 	}
+	if (us_selectors_arg(c, args, "select", sel, &xo.nselect) ||
+	    us_selectors_arg(c, args, "remove", rem, &xo.nremove))
+		return;
+	xo.select = sel;
+	xo.remove = rem;
+	xo.whole = us_arg_bool(args, "whole", 0);
+	xo.explain = us_arg_bool(args, "explain", 0);
+	if (xo.nselect || xo.nremove || xo.whole || xo.explain)
+		q.overrides = &xo;
 	q.use_cache = us_arg_bool(args, "use_cache", 1);
 	q.markdown = !fmt || !strcmp(fmt, "markdown");
 	if (us_fetch_urls(c, &q, &url, 1, &rec) < 0 ||
@@ -298,8 +359,18 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		uk_mcp_error(c, "cancelled");
 		return;
 	}
-	if (us_fetched_add(session, rec, &err))
+	/* explain: the records in the result, not in the session. */
+	if (xo.explain) {
+		yajl_val ex = uk_json_get(rec, "explain");
+
+		ex = ex ? uk_json_copy(ex) : uk_json_array();
+		uk_json_del(rec, "explain");
+		if (us_fetched_add(session, rec, &err))
+			uk_mcp_log(c, "warning", "session: %s", err.msg);
+		uk_json_set(rec, "explain", ex);
+	} else if (us_fetched_add(session, rec, &err)) {
 		uk_mcp_log(c, "warning", "session: %s", err.msg);
+	}
 	us_answer_page(c, rec, args);
 }
 
@@ -342,7 +413,7 @@ us_tool_detect_and_fetch(struct uk_mcp_call *c, yajl_val args, void *session)
 		{ "max_tokens", 'i', 0, 100, US_MAX_TOKENS_MAX },
 		{ NULL, 0, 0, 0, 0 },
 	};
-	struct us_fetch_req q = { 1, 1, each_done };
+	struct us_fetch_req q = { 1, 1, each_done, NULL };
 	struct uk_buf b = UK_BUF_INIT;
 	struct uk_err err;
 	yajl_val found, list = NULL, res, *recs;

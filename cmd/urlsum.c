@@ -89,6 +89,8 @@ emit_prompt(yajl_val rec)
 		uk_summary_format_prompt(rec, 0, &b);
 	}
 	uk_buf_addch(&b, '\n');
+	/* Text for a person (or a model): no terminal controls. */
+	uk_cli_printable(&b);
 	uk_jsonl_out_raw(&out, b.buf, b.len);
 	uk_jsonl_out_flush(&out);
 	uk_buf_release(&b);
@@ -502,6 +504,7 @@ write_context(void)
 	c.max_chars = (size_t)opt.max_length;
 	c.max_tokens = (size_t)opt.max_tokens;
 	uk_summary_format_context(ctx_recs, ctx_n, &c, &b);
+	uk_cli_printable(&b);
 	uk_jsonl_out_raw(&out, b.buf, b.len);
 	uk_buf_release(&b);
 	say_left_out(&c);
@@ -518,6 +521,7 @@ main(int argc, char **argv)
 	int i, r = 0;
 
 	uk_prog_set(argv[0]);
+	uk_cli_check_stdio();
 	i = parse_opts(argc, argv);
 	argc -= i;
 	argv += i;

@@ -99,11 +99,23 @@ log_tail(const char *tmpdir, char *out, size_t size)
  * with a UTF-8 ellipsis read as three letters of mojibake).
  * Chromium takes this default from the profile's preferences
  * (intl.charset_default), so it is written into the new profile.
+ *
+ * WebRTC's UDP goes round any proxy: a page's RTCPeerConnection sends its
+ * STUN and TURN requests, and its candidates' packets, straight to the
+ * addresses the page names (127.0.0.2, ::1, a link-local address), where
+ * the guard never sees them.  webrtc.ip_handling_policy
+ * "disable_non_proxied_udp" (Chromium's strictest, the one its
+ * WebRtcIPHandling policy sets) leaves WebRTC only TCP through the proxy,
+ * where the guard judges it.  A pref, not the
+ * --force-webrtc-ip-handling-policy switch: Chromium 156 sent the same
+ * STUN requests with the switch given (a UDP canary on 127.0.0.2 and ::1,
+ * tests/security-webrtc.bats), and none with the pref.
  */
 static int
 write_prefs(const char *profile)
 {
-	static const char prefs[] = "{\"intl\":{\"charset_default\":\"UTF-8\"}}\n";
+	static const char prefs[] = "{\"intl\":{\"charset_default\":\"UTF-8\"},"
+	    "\"webrtc\":{\"ip_handling_policy\":\"disable_non_proxied_udp\"}}\n";
 	char path[4300];
 	FILE *fp;
 	int bad;
@@ -238,6 +250,7 @@ uk_browser_launch(struct uk_browser *b, const struct uk_browser_opts *o,
 	 * Every connection goes through the caller's proxy, loopback ones
 	 * too ("<-loopback>" takes away the rule that sends them direct);
 	 * without a proxy the flag is left out (the array ends there).
+	 * WebRTC's UDP is not the proxy's: see write_prefs.
 	 */
 	if (o->proxy)
 		snprintf(proxy, sizeof(proxy), "--proxy-server=%s", o->proxy);

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "buf.h"
 #include "cli.h"
 #include "jsonl.h"
 #include "util.h"
@@ -162,4 +165,88 @@ uk_cli_size(const char *s, unsigned long long *out)
 	if (digits && !s[digits] && strspn(s, "0") != digits)
 		return -1;
 	return uk_parse_size(s, out);
+}
+
+/* The length of the control at s (1 or 2 bytes), or 0 for none. */
+static size_t
+control_len(const unsigned char *s, size_t n)
+{
+	if ((*s < 0x20 && *s && *s != '\t' && *s != '\n') || *s == 0x7f)
+		return 1;
+	if (*s == 0xc2 && n >= 2 && s[1] >= 0x80 && s[1] <= 0x9f)
+		return 2;
+	return 0;
+}
+
+size_t
+uk_cli_printable(struct uk_buf *b)
+{
+	const unsigned char *p = (const unsigned char *)b->buf;
+	struct uk_buf out = UK_BUF_INIT;
+	size_t i, k, start = 0, n = 0;
+
+	for (i = 0; i < b->len; i++)
+		if (control_len(p + i, b->len - i))
+			break;
+	if (i == b->len)
+		return 0;
+	uk_buf_grow(&out, b->len + 16);
+	while (i < b->len) {
+		if (!(k = control_len(p + i, b->len - i))) {
+			i++;
+			continue;
+		}
+		uk_buf_add(&out, b->buf + start, i - start);
+		uk_buf_add(&out, "\xef\xbf\xbd", 3);
+		n++;
+		i += k;
+		start = i;
+	}
+	uk_buf_add(&out, b->buf + start, b->len - start);
+	uk_buf_release(b);
+	*b = out;
+	return n;
+}
+
+/* Whether descriptor fd is closed. */
+static int
+fd_closed(int fd)
+{
+	return fcntl(fd, F_GETFD) < 0 && errno == EBADF;
+}
+
+/* Open /dev/null on the closed descriptor fd (0 or 2); 0 or -1. */
+static int
+null_on(int fd)
+{
+	int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+
+	if (n < 0)
+		return -1;
+	if (n != fd) {
+		/* (The lowest free number: 1 when it is closed too.) */
+		if (dup2(n, fd) < 0) {
+			close(n);
+			return -1;
+		}
+		close(n);
+	}
+	return 0;
+}
+
+void
+uk_cli_check_stdio(void)
+{
+	int out_closed = fd_closed(1);
+
+	/* While 1 is closed, a descriptor opened for 0 or 2 could take it:
+	 * 1 is held on /dev/null meanwhile, and closed again. */
+	if (out_closed && null_on(1))
+		exit(UK_EXIT_FATAL);
+	if ((fd_closed(0) && null_on(0)) || (fd_closed(2) && null_on(2)))
+		exit(UK_EXIT_FATAL);
+	if (out_closed) {
+		close(1);
+		uk_die(UK_EXIT_FATAL, "standard output is closed");
+	}
 }

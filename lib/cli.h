@@ -74,6 +74,31 @@ void uk_cli_help(const struct uk_cli *cli, FILE *f, int full);
  */
 void uk_cli_subcommand(const char *sub);
 
+struct uk_buf;
+
+/*
+ * Check the standard descriptors, first thing in main() (after
+ * uk_prog_set): a closed 0 or 2 is opened on /dev/null, so that no
+ * descriptor the program opens later (libcurl's wake-up socket, a pipe to
+ * the browser) takes its number and gets records or messages meant for
+ * it; a closed 1 is fatal ("standard output is closed", exit
+ * UK_EXIT_FATAL), since the records would be lost.
+ */
+void uk_cli_check_stdio(void);
+
+/*
+ * Make the text in b safe for a terminal, in place: every C0 control but
+ * NUL, tab and line feed (BEL, ESC, CR, ...), DEL, and every C1 control
+ * (U+0080 to U+009F) becomes U+FFFD, as such bytes in a page's HTML
+ * already do (the HTML parser replaces them).  NUL, which no terminal
+ * acts on, stays: a record's "\u0000" is written whole.  Text a page or a record
+ * holds reaches a person's terminal through -T and urlsum -p and -c; a
+ * control decoded from a character reference (&#27;]52;...&#7; writes
+ * the clipboard, &#27;[2J clears the screen) must not act there.  Bytes
+ * that are not UTF-8 are left as they are.  Returns the number replaced.
+ */
+size_t uk_cli_printable(struct uk_buf *b);
+
 /*
  * The argument parsers of every program, for values the toolkit shares.
  * Each returns 0 with *out set, or -1 for a value it refuses.

@@ -54,6 +54,7 @@
 #include "extract.h"
 #include "extract_int.h"
 #include "extract_md.h"
+#include "extract_override.h"
 #include "json.h"
 #include "strset.h"
 #include "util.h"
@@ -1681,8 +1682,8 @@ utf8_beyond_ascii(const char *html, size_t len)
  */
 static GumboOutput *
 parse(const char *html, size_t len, const char *content_type,
-    struct uk_buf *u, struct arena *arena, struct uk_extract *x,
-    struct uk_err *err)
+    const struct uk_extract_opts *o, struct uk_buf *u, struct arena *arena,
+    struct uk_extract *x, struct uk_err *err)
 {
 	GumboOptions opts = kGumboDefaultOptions;
 	GumboOutput *out;
@@ -1704,7 +1705,9 @@ parse(const char *html, size_t len, const char *content_type,
 		k = (size_t)(nul - u->buf);
 	}
 	max = u->len / 32 > MAX_ELEMENTS ? u->len / 32 : MAX_ELEMENTS;
-	u->len = uk_ex_shrink(u->buf, u->len);
+	/* Selectors may name any attribute: all are kept for them. */
+	u->len = uk_ex_shrink(u->buf, u->len, o && (o->nselect || o->nremove) ?
+	    UK_EX_SHRINK_KEEP_ATTRS : 0);
 	if ((k = count_elements(u->buf, u->len)) > max) {
 		uk_err_set(err, UK_EXIT_FAIL,
 		    "the page has too many elements (%zu, at most %zu for "
@@ -1740,11 +1743,14 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	c.x = x;
 	c.url = url;
 	c.http_lang = o ? o->content_language : NULL;
-	out = parse(html, len, content_type, &u, &arena, x, err);
+	out = parse(html, len, content_type, o, &u, &arena, x, err);
 	if (!out)
 		goto done;
 	build(&c, out->document);
 	uk_ex_measure(&c);
+	/* --remove: dropped before anything is marked or scored. */
+	if (uk_ex_override_mark(&c, o, err) < 0)
+		goto done;
 	empty_panels(&c);
 	confirm_boilerplate(&c);
 	uk_ex_mark_by_text(&c);
@@ -1801,6 +1807,9 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 		if (fallback != 2)
 			uk_ex_dedupe(&text);
 	}
+	/* --select and --whole: their text instead (extract_override.c). */
+	if (uk_ex_override_emit(&c, o, url, &text, err) < 0)
+		goto done;
 	if (o && o->comments && c.body) {
 		struct uk_buf cb = UK_BUF_INIT;
 

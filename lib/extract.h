@@ -16,6 +16,7 @@
  */
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "util.h"
 
@@ -158,6 +159,17 @@ int uk_extract_is_pdf(const char *buf, size_t len);
  */
 #define UK_EXTRACT_REC_SERVED 1
 void uk_extract_record(const struct uk_extract *x, unsigned flags, void *rec);
+
+/*
+ * --explain's records for the programs (lib/extract_override.c):
+ * uk_extract_explain_array makes x->explain's lines an array of objects,
+ * each with "url" (url) first, as a yajl array (void * so that this
+ * header needs no yajl; NULL when there are none; the caller frees it
+ * with uk_json_free); uk_extract_explain_write writes such an array to
+ * fp, one object a line, and flushes it: 0, or -1 on a write error.
+ */
+void *uk_extract_explain_array(const char *explain, const char *url);
+int uk_extract_explain_write(FILE *fp, const void *arr);
 
 /* Free what x holds and zero it; x itself is the caller's (NULL: nothing). */
 void uk_extract_release(struct uk_extract *x);

@@ -181,9 +181,12 @@ const char *uk_ex_para_text(struct ctx *c, int j, struct writer *w,
  * bodies of scripts (but JSON-LD) and styles, and the attributes
  * extraction does not read are dropped, runs of whitespace outside <pre>
  * squeezed, and elements nested absurdly deep lose their tags (not their
- * text).  Returns the new length (extract_shrink.c).
+ * text).  Returns the new length (extract_shrink.c).  flags: with
+ * UK_EX_SHRINK_KEEP_ATTRS every attribute is kept (CSS selectors, which
+ * may name any, are to be matched: extract_override.c).
  */
-size_t uk_ex_shrink(char *s, size_t len);
+#define UK_EX_SHRINK_KEEP_ATTRS 1
+size_t uk_ex_shrink(char *s, size_t len, unsigned flags);
 
 /*
  * Sum each node's text, link text and commas bottom-up, over what is not

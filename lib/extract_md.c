@@ -313,13 +313,73 @@ add_url(struct writer *w, const char *ref)
 	free(u);
 }
 
+/*
+ * Whether a link or image may be written: its URL, resolved on the page's,
+ * is http or https.  Any other scheme is left out with the markup (the
+ * text stays): javascript:, vbscript: and data: run or show what the page
+ * chose, file: names the reader's own files, and a reader that follows
+ * links should meet nothing but the web.  Without a page URL a reference
+ * with no scheme of its own stays as the page has it.
+ */
 static int
-url_ok(const char *u)
+url_ok(const struct writer *w, const char *ref)
 {
-	while (u && isspace((unsigned char)*u))
-		u++;
-	return u && *u && strncasecmp(u, "javascript:", 11) &&
-	    strncasecmp(u, "data:", 5);
+	char *u = uk_urlref_resolve(w->base, ref);
+	const char *p;
+	int ok;
+
+	if (!u)
+		return 0;
+	ok = !strncasecmp(u, "http://", 7) || !strncasecmp(u, "https://", 8);
+	if (!ok && !(w->base && *w->base)) {
+		/* RFC 3986: a scheme is ALPHA *( ALPHA / DIGIT / + - . ) ":". */
+		for (p = u; isalnum((unsigned char)*p) || *p == '+' ||
+		     *p == '-' || *p == '.'; p++)
+			;
+		ok = *p != ':' || p == u || !isalpha((unsigned char)*u);
+	}
+	free(u);
+	return ok;
+}
+
+size_t
+uk_ex_md_html(const char *s, size_t n, size_t k)
+{
+	size_t e;
+
+	if (s[k] == '<')
+		return 1;
+	if (s[k] != '&')
+		return 0;
+	/* "&name;", "&#10;", "&#x1b;": CommonMark would decode them. */
+	e = k + 1;
+	if (e < n && s[e] == '#')
+		e++;
+	while (e < n && isalnum((unsigned char)s[e]))
+		e++;
+	return e < n && s[e] == ';' && e > k + 1 + (s[k + 1] == '#');
+}
+
+void
+uk_ex_md_html_escape(struct uk_buf *b, size_t start)
+{
+	size_t k, n = 0;
+	char *t;
+
+	for (k = start; k < b->len; k++)
+		n += uk_ex_md_html(b->buf + start, b->len - start, k - start);
+	if (!n)
+		return;
+	t = uk_xmalloc(b->len - start);
+	memcpy(t, b->buf + start, b->len - start);
+	n = b->len - start;
+	uk_buf_setlen(b, start);
+	for (k = 0; k < n; k++) {
+		if (uk_ex_md_html(t, n, k))
+			uk_buf_addch(b, '\\');
+		uk_buf_addch(b, t[k]);
+	}
+	free(t);
 }
 
 /* ![alt](URL) for the <img> at j. */
@@ -328,14 +388,18 @@ md_img(struct ctx *c, int j, struct writer *w)
 {
 	const char *src = uk_ex_attr(c->n[j].g, "src");
 	const char *alt = uk_ex_attr(c->n[j].g, "alt"), *p;
+	size_t altlen;
 	int sp = 0;
 
-	if (!url_ok(src))
+	if (!url_ok(w, src))
 		return;
 	if (w->linkdepth && w->b->len == w->linkstart && w->brk == 1)
 		w->brk = 0;
 	uk_ex_w_raw(w, "![", 2);
-	for (p = alt ? alt : ""; *p; p++) {
+	if (!alt)
+		alt = "";
+	altlen = strlen(alt);
+	for (p = alt; *p; p++) {
 		if (isspace((unsigned char)*p)) {
 			sp = 1;
 			continue;
@@ -343,7 +407,8 @@ md_img(struct ctx *c, int j, struct writer *w)
 		if (sp && w->b->buf[w->b->len - 1] != '[')
 			uk_buf_addch(w->b, ' ');
 		sp = 0;
-		if (*p == '[' || *p == ']' || (*p == '|' && w->cell))
+		if (*p == '[' || *p == ']' || (*p == '|' && w->cell) ||
+		    uk_ex_md_html(alt, altlen, (size_t)(p - alt)))
 			uk_buf_addch(w->b, '\\');
 		uk_buf_addch(w->b, *p);
 	}
@@ -483,7 +548,7 @@ md_open(struct ctx *c, int i, int j, struct writer *w, int skip)
 		return 1;
 	case GUMBO_TAG_A:
 		if (!w->links || w->linkdepth ||
-		    !url_ok(uk_ex_attr(n->g, "href")) || has_block(c, j))
+		    !url_ok(w, uk_ex_attr(n->g, "href")) || has_block(c, j))
 			return 0;
 		w->linksave = w->b->len;
 		w->linkbrk = w->brk;

@@ -39,6 +39,22 @@ int uk_ex_skipped(struct ctx *c, int i, int j, int skip);
  */
 size_t uk_ex_md_syntax(const char *s, size_t n);
 
+/*
+ * extract_md.c: whether byte k of the text s[0..n) (shown text, outside
+ * code) takes a backslash so that Markdown shows it rather than reading
+ * it as HTML: every '<', which is where a tag, a comment or an autolink
+ * would begin (a page that shows "&lt;img onerror=...&gt;" must not have
+ * it written as a live tag, in one word or pieced together from several
+ * elements), and a '&' that would read as a character reference ("&lt;"
+ * shown literally).  A '>' begins no HTML: it is escaped only where it
+ * would begin a quote (uk_ex_md_syntax).  1 or 0.
+ */
+size_t uk_ex_md_html(const char *s, size_t n, size_t k);
+
+/* extract_md.c: b->buf[start..] with uk_ex_md_html's escapes, in place
+ * (lib/pdf.c's Markdown). */
+void uk_ex_md_html_escape(struct uk_buf *b, size_t start);
+
 /* extract_md.c: uk_ex_emit for Markdown. */
 void uk_ex_md_emit(struct ctx *c, int i, struct writer *w, int skip);
 

@@ -134,7 +134,7 @@ html_space(char ch)
  * '>' outside quotes, an unclosed quote) the rest is copied as it is.
  */
 static size_t
-strip_attrs(char *s, size_t w, size_t t, size_t gt, int link)
+strip_attrs(char *s, size_t w, size_t t, size_t gt, int link, int all)
 {
 	size_t i = t, lead, name, name_end, j, end;
 	const char *q;
@@ -173,7 +173,7 @@ strip_attrs(char *s, size_t w, size_t t, size_t gt, int link)
 			}
 		}
 		/* A <link>'s href: the canonical address (extract_meta.c). */
-		if (attr_kept(s + name, name_end - name) ||
+		if (all || attr_kept(s + name, name_end - name) ||
 		    (link && name_end - name == 4 &&
 			!strncasecmp(s + name, "href", 4))) {
 			memmove(s + w, s + lead, end - lead);
@@ -273,7 +273,7 @@ tag_end(const char *s, size_t len, size_t t)
  * place; returns the new length.
  */
 size_t
-uk_ex_shrink(char *s, size_t len)
+uk_ex_shrink(char *s, size_t len, unsigned flags)
 {
 	static const char *const raw[] = { "textarea", "title", "xmp", "iframe",
 		"noembed", "noframes", "plaintext", "script", NULL };
@@ -344,7 +344,8 @@ uk_ex_shrink(char *s, size_t len)
 				;
 			memmove(s + w, s + r, k - r);
 			w = strip_attrs(s, w + k - r, k, gt,
-			    !strcmp(name, "link"));
+			    !strcmp(name, "link"),
+			    !!(flags & UK_EX_SHRINK_KEEP_ATTRS));
 			s[w++] = '>';
 		} else {
 			memmove(s + w, s + r, gt + 1 - r);

@@ -184,7 +184,8 @@ md_add(struct writer *w, const char *s, size_t n)
 		esc = uk_ex_md_syntax(s, n);
 	for (k = 0; k < n; k++) {
 		if ((esc && k == esc - 1) || (w->cell && s[k] == '|') ||
-		    (w->linkdepth && (s[k] == '[' || s[k] == ']')))
+		    (w->linkdepth && (s[k] == '[' || s[k] == ']')) ||
+		    uk_ex_md_html(s, n, k))
 			uk_buf_addch(w->b, '\\');
 		uk_buf_addch(w->b, s[k]);
 	}

@@ -230,7 +230,9 @@ extract_extras(const struct uk_fetch_job *j)
 
 	if (j->u.type == UK_URL_GITHUB_REPO || j->u.type == UK_URL_GITHUB_FILE)
 		return 0;
-	return o->links || o->images || o->comments;
+	/* The overrides' and --explain's records are not the page's. */
+	return o->links || o->images || o->comments || o->nselect ||
+	    o->nremove || o->whole || o->explain;
 }
 
 /* Whether a cached page record was extracted in the format asked for. */
@@ -313,16 +315,77 @@ is_html(const char *ct, const struct uk_buf *body)
 
 /*
  * Whether a body is a PDF document: by its type, or by its first bytes
- * when the server says nothing or octet-stream.
+ * when the server says nothing or octet-stream, or says text (HTML or
+ * plain) of a body that starts "%PDF-": a misconfigured server's PDF,
+ * whose syntax would otherwise be taken for a page's text.  *wrong is
+ * then 1: the record says which type was ignored.
  */
 static int
-is_pdf(const char *ct, const struct uk_buf *body)
+is_pdf(const char *ct, const struct uk_buf *body, int *wrong)
 {
+	*wrong = 0;
 	if (ct && ct_is(ct, "application/pdf"))
 		return 1;
-	if (ct && *ct && !ct_is(ct, "application/octet-stream"))
-		return 0;
+	if (ct && *ct && !ct_is(ct, "application/octet-stream")) {
+		if (!ct_is(ct, "text/html") && !ct_is(ct, "text/plain") &&
+		    !ct_is(ct, "application/xhtml+xml"))
+			return 0;
+		*wrong = uk_extract_is_pdf(body->buf, body->len);
+		return *wrong;
+	}
 	return uk_extract_is_pdf(body->buf, body->len);
+}
+
+/*
+ * What kind of binary file buf[0..len) is, by the signatures of the
+ * WHATWG MIME Sniffing Standard's tables (images, audio and video, fonts,
+ * archives), or NULL.  A body served as HTML or text that starts with one
+ * is no page, however few control bytes its first kilobyte has (a small
+ * ZIP archive has fewer than uk_extract_is_binary counts on).
+ */
+static const char *
+binary_kind(const char *buf, size_t len)
+{
+	static const struct {
+		size_t off;
+		const char *magic;
+		size_t n;
+		const char *kind;
+	} sig[] = {
+		{ 0, "GIF87a", 6, "a GIF image" },
+		{ 0, "GIF89a", 6, "a GIF image" },
+		{ 0, "\x89PNG\r\n\x1a\n", 8, "a PNG image" },
+		{ 0, "\xff\xd8\xff", 3, "a JPEG image" },
+		{ 0, "\0\0\1\0", 4, "an icon" },
+		{ 0, "\0\0\2\0", 4, "a cursor" },
+		{ 8, "WEBPVP", 6, "a WebP image" },
+		{ 8, "WAVE", 4, "a WAVE sound" },
+		{ 8, "AVI ", 4, "an AVI video" },
+		{ 4, "ftyp", 4, "an MP4 video" },
+		{ 0, "\x1a\x45\xdf\xa3", 4, "a WebM video" },
+		{ 0, "OggS\0", 5, "an Ogg stream" },
+		{ 0, "ID3", 3, "an MP3 sound" },
+		{ 0, "fLaC", 4, "a FLAC sound" },
+		{ 0, "wOFF", 4, "a font" },
+		{ 0, "wOF2", 4, "a font" },
+		{ 0, "OTTO", 4, "a font" },
+		{ 0, "\0\1\0\0", 4, "a font" },
+		{ 0, "\x1f\x8b\x08", 3, "a gzip archive" },
+		{ 0, "PK\x03\x04", 4, "a ZIP archive" },
+		{ 0, "Rar!\x1a\x07", 6, "a RAR archive" },
+		{ 0, "7z\xbc\xaf\x27\x1c", 6, "a 7-Zip archive" },
+		{ 0, "\xfd" "7zXZ\0", 6, "an xz archive" },
+		{ 0, "\x28\xb5\x2f\xfd", 4, "a zstd archive" },
+		{ 0, "BZh", 3, "a bzip2 archive" },
+		{ 0, "\x7f" "ELF", 4, "a program" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(sig) / sizeof(sig[0]); i++)
+		if (len >= sig[i].off + sig[i].n &&
+		    !memcmp(buf + sig[i].off, sig[i].magic, sig[i].n))
+			return sig[i].kind;
+	return NULL;
 }
 
 static int
@@ -370,9 +433,11 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 	struct uk_extract_opts eo = UK_EXTRACT_OPTS_INIT;
 	struct uk_err err;
 	struct uk_buf text = UK_BUF_INIT;
-	char cs[64];
+	char cs[64], ctype[64];
+	const char *kind;
+	int wrong;
 
-	if (is_pdf(r->content_type, &r->body)) {
+	if (is_pdf(r->content_type, &r->body, &wrong)) {
 		if (uk_extract_pdf(r->body.buf, r->body.len, r->final_url,
 			&j->f->o.extract, &x, &err)) {
 			uk_buf_addstr(msg, err.msg);
@@ -382,15 +447,31 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 		}
 		uk_extract_record(&x, 0, rec);
 		uk_extract_release(&x);
+		if (wrong) {
+			/* The media type alone (its token's characters), as
+			 * charset_ignored names one charset; the server's
+			 * whole header is in http. */
+			snprintf(ctype, sizeof(ctype), "%.*s",
+			    (int)strspn(r->content_type,
+				"abcdefghijklmnopqrstuvwxyz"
+				"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				"!#$&^_.+-/"),
+			    r->content_type);
+			uk_json_set_str(rec, "content_type_ignored", ctype);
+		}
 		return 0;
 	}
 	if (is_html(r->content_type, &r->body)) {
 		/* (UTF-16 declared by the header may have no BOM.) */
-		if (!(r->content_type &&
-			strcasestr(r->content_type, "utf-16")) &&
-		    uk_extract_is_binary(r->body.buf, r->body.len)) {
+		kind = NULL;
+		if ((!(r->content_type &&
+			 strcasestr(r->content_type, "utf-16")) &&
+			uk_extract_is_binary(r->body.buf, r->body.len)) ||
+		    (kind = binary_kind(r->body.buf, r->body.len))) {
 			uk_buf_addstr(msg, "binary content served as HTML, "
 					   "not text");
+			if (kind)
+				uk_buf_addf(msg, " (%s)", kind);
 			*why = "binary";
 			return -1;
 		}
@@ -423,6 +504,10 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 			return -1;
 		}
 		uk_extract_record(&x, UK_EXTRACT_REC_SERVED, rec);
+		/* --explain: the program takes them out (stderr). */
+		if (x.explain)
+			uk_json_set(rec, "explain",
+			    uk_extract_explain_array(x.explain, j->url));
 		if (uk_charset_ignored(r->body.buf, r->body.len,
 			r->content_type, cs, sizeof(cs)))
 			uk_json_set_str(rec, "charset_ignored", cs);
@@ -435,8 +520,12 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 		*why = "type";
 		return -1;
 	}
-	if (memchr(r->body.buf, '\0', r->body.len)) {
+	kind = NULL;
+	if (memchr(r->body.buf, '\0', r->body.len) ||
+	    (kind = binary_kind(r->body.buf, r->body.len))) {
 		uk_buf_addstr(msg, "binary content, not text");
+		if (kind)
+			uk_buf_addf(msg, " (%s)", kind);
 		*why = "binary";
 		return -1;
 	}

@@ -221,13 +221,17 @@ page_finish(struct uk_page *p)
 		return;
 	}
 	if (uk_extract_html(p->html, strlen(p->html),
-		"text/html; charset=utf-8", p->final_url, NULL, &x, &err)) {
+		"text/html; charset=utf-8", p->final_url, ps->o.extract, &x,
+		&err)) {
 		uk_extract_release(&x);
 		page_fail(p, "%s", err.msg);
 		return;
 	}
 	r = base_record(p->rec, p->url);
 	uk_extract_record(&x, 0, r);
+	if (x.explain)
+		uk_json_set(r, "explain",
+		    uk_extract_explain_array(x.explain, p->url));
 	/* Rendered: urlfetch's needs_browser no longer applies. */
 	uk_json_del(r, "needs_browser");
 	uk_json_set_str(r, "final_url", p->final_url ? p->final_url : p->url);
@@ -455,6 +459,69 @@ page_attach(struct uk_page *p)
 	page_call(p->ps, p, EV_ATTACHED, NULL, "Target.attachToTarget", q);
 }
 
+/*
+ * WebRTC's UDP goes round every proxy: a page's RTCPeerConnection sends
+ * STUN and TURN requests, and its candidates' packets, straight to the
+ * addresses the page names, where neither the guard's proxy nor
+ * Fetch.requestPaused sees them.  A browser we launch has WebRTC's UDP
+ * off in its profile (lib/browser.c, write_prefs); the user's browser
+ * keeps its own preferences, and the protocol has no command that sets
+ * Chromium's WebRTC IP handling policy for a context.  So a page behind
+ * the guard in an attached browser loses WebRTC's constructors before any
+ * script of its own runs, in every document its process makes for it
+ * (its frames of the same site included), and so does every frame in a
+ * process of its own (another site's): the page's session attaches to
+ * each such frame before it starts (Target.setAutoAttach, waiting for
+ * the debugger), gives it the same script and the same auto-attach for
+ * its own frames, and lets it run (page_child_attached).
+ */
+static const char no_webrtc[] =
+    "(function(){for(var n of Object.getOwnPropertyNames(self))"
+    "if(/^(webkit)?RTC/.test(n))try{delete self[n];}catch(e){}})();";
+
+/* Target.setAutoAttach's parameters: frames and workers wait for us. */
+static yajl_val
+auto_attach(void)
+{
+	yajl_val q = uk_json_object();
+
+	uk_json_set_bool(q, "autoAttach", 1);
+	uk_json_set_bool(q, "waitForDebuggerOnStart", 1);
+	uk_json_set_bool(q, "flatten", 1);
+	return q;
+}
+
+/* No WebRTC in the documents of session (a page's or a frame's). */
+static void
+no_webrtc_in(struct uk_pages *ps, const char *session)
+{
+	page_call(ps, NULL, EV_NONE, session,
+	    "Page.addScriptToEvaluateOnNewDocument",
+	    page_params1("source", uk_json_str(no_webrtc)));
+	page_call(ps, NULL, EV_NONE, session, "Target.setAutoAttach",
+	    auto_attach());
+}
+
+void
+page_child_attached(struct uk_pages *ps, yajl_val params)
+{
+	const char *child = uk_json_get_str(params, "sessionId");
+	const char *type = uk_json_get_str(uk_json_get(params, "targetInfo"),
+	    "type");
+
+	if (!child)
+		return;
+	/* Its commands go in order: the script is there before it runs
+	 * (the Page domain on, as the page's own is: it runs no script
+	 * for a new document otherwise). */
+	if (type && !strcmp(type, "iframe")) {
+		page_call(ps, NULL, EV_NONE, child, "Page.enable", NULL);
+		no_webrtc_in(ps, child);
+	}
+	page_call(ps, NULL, EV_NONE, child, "Runtime.runIfWaitingForDebugger",
+	    NULL);
+}
+
 /* Attached to the page: set it up; it loads once lifecycle events are on. */
 int
 act_setup(struct uk_page *p, yajl_val res)
@@ -487,6 +554,8 @@ act_setup(struct uk_page *p, yajl_val res)
 	if (fetching)
 		page_call(ps, p, EV_NONE, p->session, "Fetch.enable",
 		    fetch_all());
+	if (fetching && o->attached)
+		no_webrtc_in(ps, p->session);
 	if (fetching || o->wait == UK_PAGE_WAIT_IDLE)
 		page_call(ps, p, EV_NONE, p->session, "Network.enable", NULL);
 	return 0;

@@ -55,6 +55,8 @@
 #include "cdp.h"
 #include "netguard.h"
 
+struct uk_extract_opts; /* extract.h */
+
 enum uk_page_cmd { UK_PAGE_FIND, UK_PAGE_OPEN, UK_PAGE_FETCH };
 enum uk_page_wait {
 	UK_PAGE_WAIT_LOAD,
@@ -78,6 +80,10 @@ struct uk_page_opts {
 	const char *selector; /* -w selector:CSS */
 	int guard;            /* refuse private addresses (no -P) */
 	long jobs;            /* -j: pages at once */
+	/* The overrides (--select, --remove, --whole, --explain); NULL:
+	 * extraction's defaults.  Borrowed.  x->explain's records go in
+	 * the record as "explain" (an array) for the program to take out. */
+	const struct uk_extract_opts *extract;
 };
 
 /*

@@ -556,6 +556,12 @@ dispatch_event(struct uk_pages *ps, const char *method, yajl_val m)
 			page_fail(p, "the page was closed");
 		return;
 	}
+	/* (Only a session's own auto-attach names a parent session.) */
+	if (!strcmp(method, "Target.attachedToTarget")) {
+		if (session)
+			page_child_attached(ps, params);
+		return;
+	}
 	p = page_by_session(ps, session);
 	if (!strcmp(method, "Fetch.requestPaused")) {
 		/* Answered even for a page that is over, or it would hang. */

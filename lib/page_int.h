@@ -106,6 +106,13 @@ void page_maybe_finish(struct uk_page *p);
 const char *page_waits_for(const struct uk_page *p);
 void page_create_target(struct uk_page *p);
 void page_attach(struct uk_page *p);
+/*
+ * A frame or worker attached to a session of ours that auto-attaches
+ * (an attached browser's page behind the guard, lib/page.c): a frame gets
+ * the page's script against WebRTC and the same auto-attach; each is let
+ * run.  params are Target.attachedToTarget's.
+ */
+void page_child_attached(struct uk_pages *ps, yajl_val params);
 void page_idle_check(struct uk_page *p);
 void page_request(struct uk_page *p, yajl_val params, int started);
 /* Run the table for ev; -1 when the page is over (S_FREE). */

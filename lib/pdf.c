@@ -291,6 +291,7 @@ md_paragraph(struct uk_buf *b, size_t start, int big)
 {
 	size_t n, w;
 
+	uk_ex_md_html_escape(b, start);
 	if (start > 0 && b->buf[start - 1] != '\n')
 		return;
 	n = b->len - start;
@@ -597,11 +598,17 @@ read_document(const char *pdf, size_t len, int max_pages, long long deadline,
 	if (cut > 0)
 		uk_buf_addf(&text, "\n\n[pages %d to %d left out: the %s]",
 		    cut + 1, n, cut >= max_pages ? "page limit" : "time limit");
+	/*
+	 * Poppler turns any digits into a time: D:99999999999999+99'99'
+	 * is the year 10007.  RFC 3339 has four-digit years, 1 to 9999;
+	 * a date outside them is the file's nonsense, dropped.
+	 */
 	t = pp.poppler_document_get_creation_date(doc);
 	if (t > 0) {
 		struct tm tm;
 
-		if (gmtime_r(&t, &tm))
+		if (gmtime_r(&t, &tm) && tm.tm_year >= 1 - 1900 &&
+		    tm.tm_year <= 9999 - 1900)
 			strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	}
 	put(ans, "");
@@ -725,13 +732,19 @@ set_tags(struct uk_extract *x, const char *kw)
  * heading becomes the "# " one rather than being said twice.
  */
 static char *
-md_text(const char *title, const char *text)
+md_text(const char *rawtitle, const char *text)
 {
-	struct uk_buf b = UK_BUF_INIT;
-	size_t n = title ? strlen(title) : 0;
+	struct uk_buf b = UK_BUF_INIT, tb = UK_BUF_INIT;
+	const char *title;
+	size_t n;
 
-	if (!n)
+	if (!rawtitle || !*rawtitle)
 		return uk_xstrdup(text);
+	/* Escaped as the text's paragraphs are (md_paragraph). */
+	uk_buf_addstr(&tb, rawtitle);
+	uk_ex_md_html_escape(&tb, 0);
+	title = tb.buf;
+	n = tb.len;
 	if (!strncmp(text, "## ", 3) && !strncmp(text + 3, title, n) &&
 	    (!text[3 + n] || text[3 + n] == '\n' || text[3 + n] == ' ' ||
 		text[3 + n] == '\\')) {
@@ -753,6 +766,7 @@ md_text(const char *title, const char *text)
 		uk_buf_addstr(&b, "\n\n");
 		uk_buf_addstr(&b, text);
 	}
+	uk_buf_release(&tb);
 	return uk_buf_detach(&b, NULL);
 }
 

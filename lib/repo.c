@@ -140,13 +140,42 @@ uk_repo_skip_file(const char *path, const char *text, size_t len)
 	return longest > 1000 && scan / lines > 300;
 }
 
+/* Whether the array a (or NULL) holds the n globs of g, in order. */
+static int
+same_globs(yajl_val a, const char *const *g, size_t n)
+{
+	size_t i;
+
+	if (!a || !YAJL_IS_ARRAY(a))
+		return n == 0;
+	if (a->u.array.len != n)
+		return 0;
+	for (i = 0; i < n; i++) {
+		const char *v = YAJL_IS_STRING(a->u.array.values[i]) ?
+		    YAJL_GET_STRING(a->u.array.values[i]) :
+		    NULL;
+
+		if (!v || strcmp(v, g[i]))
+			return 0;
+	}
+	return 1;
+}
+
 int
 uk_repo_cached_ok(yajl_val rec, const struct uk_repo_opts *o)
 {
 	yajl_val info = uk_json_get(rec, "github_info");
 	const char *tok = uk_json_get_str(info, "tokenizer");
-	long long budget, readme;
+	long long budget, readme, pack;
 
+	if (uk_json_get_int(info, "pack_budget", &pack) < 0)
+		pack = 0;
+	if (pack != o->pack_tokens ||
+	    !same_globs(uk_json_get(info, "include"), o->include,
+		o->ninclude) ||
+	    !same_globs(uk_json_get(info, "exclude"), o->exclude,
+		o->nexclude))
+		return 0;
 	if (uk_json_get_int(info, "map_budget", &budget) < 0 ||
 	    budget != o->map_tokens ||
 	    uk_json_get_int(info, "readme_budget", &readme) < 0 ||
@@ -219,6 +248,7 @@ snap_release(struct snap *s)
 		free((char *)s->files[i].text);
 	}
 	free(s->files);
+	uk_repo_ignore_release(s);
 	free(s->readme);
 	free(s->readme_name);
 }
@@ -255,6 +285,11 @@ uk_repo_snap_wants(struct snap *s, const char *path, unsigned long long size)
 	if (!strchr(path, '/') && (r = uk_repo_readme_rank(path)) &&
 	    (!s->readme_rank || r < s->readme_rank))
 		return 1;
+	/* --include and --exclude, .gitignore: the map's and the pack's. */
+	if (!uk_repo_selected(s->o, path) || uk_repo_ignored(s, path))
+		return 0;
+	if (uk_repo_is_gitignore(path))
+		return size <= UK_REPO_FILE_MAX;
 	/* The index's notes: manifests, licences, .gitattributes. */
 	if (s->sym && !uk_symbols_lang(path)) {
 		if (uk_symbols_wants_text(path) && size <= UK_REPO_FILE_MAX)
@@ -289,6 +324,11 @@ uk_repo_snap_keep(struct snap *s, const char *path, char *text, size_t len)
 		s->readme = uk_buf_detach(&b, &s->readme_len);
 		s->readme_name = uk_xstrdup(path);
 		s->readme_rank = r;
+		free(text);
+		return;
+	}
+	if (uk_repo_is_gitignore(path)) {
+		uk_repo_ignore_add(s, path, text, len);
 		free(text);
 		return;
 	}
@@ -937,6 +977,21 @@ struct fetched {
 	const char *why; /* why the snapshot is partial, or NULL */
 };
 
+/* The globs of --include or --exclude as an array of github_info. */
+static void
+set_globs(yajl_val info, const char *key, const char *const *g, size_t n)
+{
+	yajl_val a;
+	size_t i;
+
+	if (!n)
+		return;
+	a = uk_json_array();
+	for (i = 0; i < n; i++)
+		uk_json_push(a, uk_json_str(g[i]));
+	uk_json_set(info, key, a);
+}
+
 /*
  * The record's title, description, README (cut to its budget), map,
  * github_info (u: a GitHub repository, else NULL) and truncation.
@@ -1003,6 +1058,10 @@ repo_record(yajl_val rec, const struct uk_url *u, const struct snap *s,
 	uk_json_set_int(info, "readme_budget", o->readme_tokens);
 	if (readme_cut)
 		uk_json_set_bool(info, "readme_cut", 1);
+	set_globs(info, "include", o->include, o->ninclude);
+	set_globs(info, "exclude", o->exclude, o->nexclude);
+	if (o->pack_tokens > 0)
+		uk_repo_pack(sym, s, o, f->title, rec, info);
 	uk_json_set(rec, "github_info", info);
 	if (f->why) {
 		uk_json_set_bool(rec, "truncated", 1);
@@ -1037,7 +1096,7 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 	s.prog.phase = UK_REPO_FETCHING;
 	sym = uk_symbols_new();
 	/* A budget of 0 tokens: no map, so nothing to parse. */
-	if (o->map_tokens > 0)
+	if (o->map_tokens > 0 || o->pack_tokens > 0)
 		s.sym = sym;
 	if (s.sym && o->tag_cache)
 		tags = open_tags(sym, o, github ? u : NULL, url);

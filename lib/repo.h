@@ -62,6 +62,21 @@ struct uk_repo_opts {
 	 * so that a fetch again parses only what changed; NULL: nowhere.
 	 */
 	struct uk_cache *tag_cache;
+	/*
+	 * The pack (uk_repo_pack): its budget in tokens of tokenizer; 0:
+	 * none.  The files' texts are those the map was made of: no parse
+	 * more.
+	 */
+	long pack_tokens;
+	/*
+	 * Paths of the tree to read (gitignore syntax, uk_repo_glob_match):
+	 * with any include, only files one of them matches; never a file an
+	 * exclude matches.  For the map and the pack alike; not owned.
+	 */
+	const char *const *include;
+	size_t ninclude;
+	const char *const *exclude;
+	size_t nexclude;
 };
 
 /*
@@ -159,6 +174,18 @@ void uk_repo_describe(const char *readme, struct uk_buf *out);
  * "symbols" when o asks for them.
  */
 int uk_repo_cached_ok(yajl_val rec, const struct uk_repo_opts *o);
+
+/*
+ * Whether the gitignore-style pattern pat matches path (a file's path in
+ * the tree) or one of its directories: `*` and `?` within a component,
+ * `**` across components, `[...]` classes, a leading `/` or a `/` inside
+ * anchoring pat at the root (else it matches at any depth), a trailing
+ * `/` matching directories only.
+ */
+int uk_repo_glob_match(const char *pat, const char *path);
+
+/* Whether o's --include and --exclude select path. */
+int uk_repo_selected(const struct uk_repo_opts *o, const char *path);
 
 /* Whether url names a git repository for the libgit2 route. */
 int uk_repo_is_git_url(const char *url);

@@ -33,7 +33,29 @@ struct snap {
 	struct uk_repo_progress prog;
 	int capped;       /* a file or size cap stopped the snapshot */
 	long http_status; /* of the archive request (404: no such ref) */
+	struct ignore *ign; /* the .gitignore patterns read so far */
+	size_t nign, aign;
 };
+
+/* A pattern of a .gitignore of directory dir ("" at the root, "a/b/"). */
+struct ignore {
+	char *dir;
+	char *pat;
+	int neg; /* "!pattern": includes again */
+};
+
+/*
+ * The .gitignore files (repo_pack.c): whether path is a .gitignore to
+ * read; add the patterns of the one at path (text[0..len)); whether the
+ * patterns read so far ignore path (the last that matches decides, from
+ * the root's down: a tree gives a directory's .gitignore before its
+ * other files); free them.
+ */
+int uk_repo_is_gitignore(const char *path);
+void uk_repo_ignore_add(struct snap *s, const char *path, const char *text,
+    size_t len);
+int uk_repo_ignored(const struct snap *s, const char *path);
+void uk_repo_ignore_release(struct snap *s);
 
 /*
  * The snapshot's steps, for both routes (repo.c).  Start parsing while
@@ -60,5 +82,18 @@ int uk_repo_cap_exceeded(struct snap *s, struct uk_err *err);
 int uk_repo_fetch_git(const char *url, struct snap *s, struct uk_err *err);
 int uk_repo_fetch_local(const char *url, struct snap *s,
     struct uk_err *err);
+
+/*
+ * The pack (repo_pack.c): the files of sym whose texts s kept, whole, in
+ * rank order within o->pack_tokens, as a Markdown document in rec's
+ * "content" (a heading with title, a fenced block per file under its
+ * path, the files left out); info (github_info) gets pack_budget,
+ * pack_tokens, pack_files and files_ranked (each ranked file's path, rank,
+ * tokens and whether it is packed).
+ */
+struct yajl_val_s;
+void uk_repo_pack(struct uk_symbols *sym, const struct snap *s,
+    const struct uk_repo_opts *o, const char *title, struct yajl_val_s *rec,
+    struct yajl_val_s *info);
 
 #endif

@@ -255,6 +255,17 @@ uk_symbols_free(struct uk_symbols *s)
 	free(t->names);
 	free(t->chosen);
 	free(t->focus);
+	free(t->site_start);
+	free(t->sites);
+	if (t->site_note)
+		for (i = 0; i < t->ndefs; i++)
+			free(t->site_note[i]);
+	free(t->site_note);
+	if (t->fold_text)
+		for (i = 0; i < t->ndefs; i++)
+			free(t->fold_text[i]);
+	free(t->fold_text);
+	free(t->folded);
 	for (i = 0; i < s->nparse_under; i++)
 		free(s->parse_under[i]);
 	free(s->parse_under);

@@ -145,8 +145,9 @@ void uk_symbols_set_file_limit(struct uk_symbols *s, double seconds);
  * Tell the index about a file of the tree that is not source, or that it
  * should know of without parsing: manifests and build files (listed at the
  * top of the map), licence files (a subtree with its own licence, one that
- * differs from the root's, and a build file is vendored) and .gitattributes
- * (linguist-vendored and linguist-generated marks).  text[0..len) is read
+ * differs from the root's, and a build file is vendored), .gitattributes
+ * (linguist-vendored and linguist-generated marks) and package.json (its
+ * "bin" programs are entry points).  text[0..len) is read
  * (and copied) only when uk_symbols_wants_text(path) is 1; else pass NULL.
  * Source files given to uk_symbols_add need not be noted.  Order does not
  * matter: the notes are read when the map is made.
@@ -232,6 +233,13 @@ struct uk_symbols_opts {
  * where lines of the file are skipped; a blank line between files.  A
  * .c file and its header are one part: the header's path leads, and the
  * .c file's definitions follow under its path indented by two spaces.
+ * A header's declaration defined in .c files of other units ends with
+ * "  // " and their paths (from the header's directory; at most three);
+ * a file that defines two or more of the declarations shown but is no
+ * heading is listed after the top block's paths with that count.  A
+ * file's four or more exception classes are one line ("24 exception
+ * classes (A, B, C, ...)") at the best of them, as are its four or more
+ * top-level constants ("10 constants (...)").
  * Control characters of paths and signatures are written as \n, \t,
  * \x1b...  The definitions are taken in order of rank; when the next does
  * not fit, later smaller ones are tried, so that the map fills its budget.
@@ -249,9 +257,26 @@ size_t uk_symbols_map(struct uk_symbols *s, long budget, struct uk_buf *out);
  * of {"file","name","kind","line","rank"} objects, one per definition,
  * with "scope" (the enclosing class, impl, interface or module's name)
  * and "doc" (the doc comment before the definition, or a Python
- * docstring) where there is one.  Caller frees it with uk_json_free.
+ * docstring) where there is one, and "defined_in" (the paths of the .c
+ * files that define a function a header declares) and "folded" (the
+ * exception classes shown as one line with it).  Caller frees it
+ * with uk_json_free.
  */
 struct yajl_val_s *uk_symbols_json(struct uk_symbols *s);
+
+/*
+ * The files of the project and its evidence (not vendored or generated),
+ * best first as the map ranks them (a header before its .c file, which
+ * shares its rank), into *out (malloc'd; paths owned by s).  Returns
+ * their number.
+ */
+struct uk_symbols_ranked {
+	const char *path;
+	double rank;
+};
+
+size_t uk_symbols_ranked_files(struct uk_symbols *s,
+    struct uk_symbols_ranked **out);
 
 /* The path of the file with the highest rank, or NULL when none. */
 const char *uk_symbols_top_file(struct uk_symbols *s);

@@ -35,6 +35,7 @@ struct sfile {
 	int focus;     /* under the focus path */
 	int generated; /* its first lines say a tool wrote it */
 	int entry;     /* defines a program's main */
+	int root;      /* a package's root module (__init__.py, lib.rs) */
 };
 
 struct sdef {
@@ -80,6 +81,29 @@ struct symtab {
 	char *focus;      /* the focus of the last ranking, or NULL */
 	uint32_t *chosen; /* def indexes of the last map, best first */
 	size_t nchosen;
+
+	/*
+	 * Where a header's function declarations are defined: the files of
+	 * def i are sites[site_start[i]..site_start[i + 1]) (by path), the
+	 * .c files whose definitions of the name hide_duplicates hid.  Set
+	 * by the ranking; NULL before.
+	 */
+	uint32_t *site_start;
+	uint32_t *sites;
+	/*
+	 * By def: what the map writes after the declaration ("  //
+	 * networking.c"), the sites outside the header's own unit, each
+	 * relative to the header's directory when under it; or NULL.
+	 */
+	char **site_note;
+
+	/*
+	 * By def, for the last map (symbols_map.c): a file's many exception
+	 * classes shown as one line, that line on the best of them
+	 * (fold_text), the others left out (folded); NULL when none.
+	 */
+	char **fold_text;
+	unsigned char *folded;
 };
 
 /*

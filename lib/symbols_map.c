@@ -52,9 +52,12 @@ uk_symtab_add_escaped(struct uk_buf *b, const char *s, size_t n)
 	uk_buf_release(&t);
 }
 
-/* A signature's lines, each after BAR; tabs stay (they are indentation). */
+/*
+ * A signature's lines, each after BAR; tabs stay (they are indentation).
+ * note (already escaped), when not NULL, ends the last line.
+ */
 static void
-add_sig(struct uk_buf *b, const char *sig)
+add_sig(struct uk_buf *b, const char *sig, const char *note)
 {
 	while (*sig) {
 		size_t n = strcspn(sig, "\n"), i, from = 0;
@@ -68,6 +71,8 @@ add_sig(struct uk_buf *b, const char *sig)
 				uk_buf_addch(b, '\t');
 			from = i + 1;
 		}
+		if (note && !sig[n])
+			uk_buf_addstr(b, note);
 		uk_buf_addch(b, '\n');
 		sig += n;
 		if (*sig)
@@ -79,6 +84,7 @@ add_sig(struct uk_buf *b, const char *sig)
 struct entry {
 	uint32_t line, nlines;
 	const char *text;
+	const char *note; /* after its last line (t->site_note), or NULL */
 };
 
 static int
@@ -144,7 +150,7 @@ render_file(const struct symtab *t, uint32_t file, struct entry *es, size_t n,
 			continue; /* within what is shown (a scope's header) */
 		if (es[i].line > next)
 			uk_buf_addstr(out, DOTS "\n");
-		add_sig(out, es[i].text);
+		add_sig(out, es[i].text, es[i].note);
 		next = es[i].line + es[i].nlines;
 	}
 	if (next <= t->files[file].nlines)
@@ -190,14 +196,255 @@ render(const struct symtab *t, const uint32_t *order, size_t nsel,
 		if (d->scope) {
 			es[n].line = d->scope_line;
 			es[n].nlines = d->scope_nlines;
+			es[n].note = NULL;
 			es[n++].text = d->scope;
 		}
 		es[n].line = d->line;
 		es[n].nlines = d->nlines;
-		es[n++].text = d->sig;
+		es[n].note = t->site_note ? t->site_note[sel[i]] : NULL;
+		es[n].text = d->sig;
+		if (t->fold_text && t->fold_text[sel[i]]) {
+			es[n].nlines = 1;
+			es[n].text = t->fold_text[sel[i]];
+		}
+		n++;
 	}
 	free(es);
 	free(sel);
+}
+
+#define FOLD_MIN   4 /* exception classes of a file shown as one line */
+#define FOLD_NAMED 3 /* names that line gives */
+
+/* Whether name[0..n) is an exception's by the languages' conventions. */
+static int
+exception_name(const char *name, size_t n)
+{
+	static const char *const sfx[] = { "Error", "Exception", "Warning",
+		NULL };
+	size_t i, l;
+
+	for (i = 0; sfx[i]; i++) {
+		l = strlen(sfx[i]);
+		if (n > l && !memcmp(name + n - l, sfx[i], l))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The first base class a class's signature names: Python's
+ * `class A(B, C):`, `class A extends B` (JavaScript, TypeScript, Java),
+ * Ruby's `class A < B`; its last dotted part.  *n is 0 when none.
+ */
+static const char *
+first_base(const char *sig, size_t *n)
+{
+	const char *p, *e = strchr(sig, '\n');
+	size_t len = e ? (size_t)(e - sig) : strlen(sig);
+
+	*n = 0;
+	if ((p = memmem(sig, len, " extends ", 9)))
+		p += 9;
+	else if ((p = memmem(sig, len, " < ", 3)))
+		p += 3;
+	else if ((p = memchr(sig, '(', len)))
+		p++;
+	else
+		return NULL;
+	for (;;) {
+		size_t k = strcspn(p, ".,()<>{}: \t\n");
+
+		if (p[k] != '.') {
+			*n = k;
+			return p;
+		}
+		p += k + 1;
+	}
+}
+
+/*
+ * An exception class: a top-level class whose name or first base's
+ * name ends as exceptions' do (HTTPError, ConnectTimeout(ConnectionError)).
+ */
+static int
+exception_class(const struct symtab *t, const struct sdef *d)
+{
+	const char *name = t->names[d->name], *b;
+	size_t n;
+
+	if (strcmp(d->kind, "class") || d->scope)
+		return 0;
+	if (exception_name(name, strlen(name)))
+		return 1;
+	b = first_base(d->sig, &n);
+	return b && exception_name(b, n);
+}
+
+/* An exception class by (file, name), for exc_find. */
+struct exc_key {
+	uint32_t file;
+	const char *name;
+	size_t len;
+};
+
+static int
+exc_key_cmp(const void *a, const void *b)
+{
+	const struct exc_key *x = a, *y = b;
+	size_t l = x->len < y->len ? x->len : y->len;
+	int c;
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if ((c = memcmp(x->name, y->name, l)))
+		return c;
+	return x->len < y->len ? -1 : x->len > y->len;
+}
+
+/*
+ * exc[i] for order[0..n): exception_class, then the classes whose first
+ * base is an exception class of their file (ReadTimeout(Timeout) where
+ * Timeout(RequestException)), to a fixed point (at most 8 rounds); cnt,
+ * each file's count.
+ */
+static void
+exception_classes(const struct symtab *t, const uint32_t *order, size_t n,
+    unsigned char *exc, uint32_t *cnt)
+{
+	struct exc_key *v = uk_xcalloc(n + 1, sizeof(*v));
+	size_t i, nv = 0, round, added = 1;
+
+	for (i = 0; i < n; i++)
+		if ((exc[i] = (unsigned char)exception_class(t,
+			 &t->defs[order[i]])))
+			cnt[t->defs[order[i]].file]++;
+	for (round = 0; round < 8 && added; round++) {
+		nv = 0;
+		for (i = 0; i < n; i++)
+			if (exc[i]) {
+				v[nv].file = t->defs[order[i]].file;
+				v[nv].name = t->names[t->defs[order[i]].name];
+				v[nv].len = strlen(v[nv].name);
+				nv++;
+			}
+		if (!nv)
+			break;
+		qsort(v, nv, sizeof(*v), exc_key_cmp);
+		added = 0;
+		for (i = 0; i < n; i++) {
+			const struct sdef *d = &t->defs[order[i]];
+			struct exc_key k;
+
+			if (exc[i] || !cnt[d->file] || strcmp(d->kind, "class") ||
+			    d->scope)
+				continue;
+			k.file = d->file;
+			if (!(k.name = first_base(d->sig, &k.len)) || !k.len ||
+			    !bsearch(&k, v, nv, sizeof(*v), exc_key_cmp))
+				continue;
+			exc[i] = 1;
+			cnt[d->file]++;
+			added = 1;
+		}
+	}
+	free(v);
+}
+
+static void
+fold_release(struct symtab *t)
+{
+	size_t i;
+
+	if (t->fold_text)
+		for (i = 0; i < t->ndefs; i++)
+			free(t->fold_text[i]);
+	free(t->fold_text);
+	free(t->folded);
+	t->fold_text = NULL;
+	t->folded = NULL;
+}
+
+/*
+ * Kinds that crowd out the API: a file's FOLD_MIN or more exception
+ * classes are one line of the map, on the best of them, "24 exception
+ * classes (RequestException, HTTPError, ...)" with the best first; the
+ * others are left out.  Shown one a line, requests' exceptions.py took
+ * 13 of the 1024-token map's 80 lines.  So are a file's FOLD_MIN or more
+ * top-level constants (__version__.py's ten dunders): the 39 maps of
+ * repomap-dev show 556 files instead of 545.  order[0..n) is by rank.
+ */
+static void
+fold_exceptions(struct symtab *t, const uint32_t *order, size_t n)
+{
+	static const char *const what[2] = { "exception classes",
+		"constants" };
+	/* By file and kind (2 * file + kind). */
+	uint32_t *cnt = uk_xcalloc(2 * t->nfiles + 2, sizeof(*cnt));
+	uint32_t *lead = uk_xcalloc(2 * t->nfiles + 2, sizeof(*lead));
+	uint32_t *named = uk_xcalloc(2 * t->nfiles + 2, sizeof(*named));
+	uint32_t *exc_cnt = uk_xcalloc(t->nfiles + 1, sizeof(*exc_cnt));
+	struct uk_buf *text = NULL;
+	unsigned char *kind = uk_xcalloc(n + 1, 1);
+	size_t i;
+
+	fold_release(t);
+	/* kind[i]: 1 an exception class, 2 a top-level constant, 0 none. */
+	exception_classes(t, order, n, kind, exc_cnt);
+	for (i = 0; i < n; i++) {
+		const struct sdef *d = &t->defs[order[i]];
+
+		if (!kind[i] && !d->scope && !strcmp(d->kind, "constant"))
+			kind[i] = 2;
+		if (kind[i])
+			cnt[2 * d->file + kind[i] - 1]++;
+	}
+	for (i = 0; i < n; i++)
+		if (kind[i] && cnt[2 * t->defs[order[i]].file + kind[i] - 1] >=
+			FOLD_MIN)
+			break;
+	if (i < n) {
+		t->fold_text = uk_xcalloc(t->ndefs + 1, sizeof(*t->fold_text));
+		t->folded = uk_xcalloc(t->ndefs + 1, 1);
+		text = uk_xcalloc(2 * t->nfiles + 2, sizeof(*text));
+	}
+	for (; i < n; i++) {
+		uint32_t f;
+		const char *name = t->names[t->defs[order[i]].name];
+
+		if (!kind[i])
+			continue;
+		f = 2 * t->defs[order[i]].file + kind[i] - 1;
+		if (cnt[f] < FOLD_MIN)
+			continue;
+		if (!named[f]) {
+			lead[f] = order[i];
+			uk_buf_addf(&text[f], "%u %s (", cnt[f],
+			    what[kind[i] - 1]);
+		} else
+			t->folded[order[i]] = 1;
+		/* The best FOLD_NAMED names, then "...". */
+		if (named[f] < FOLD_NAMED) {
+			if (named[f])
+				uk_buf_addstr(&text[f], ", ");
+			uk_buf_addstr(&text[f], name); /* add_sig escapes */
+		} else if (named[f] == FOLD_NAMED)
+			uk_buf_addstr(&text[f], ", ...");
+		named[f]++;
+	}
+	for (i = 0; text && i < 2 * t->nfiles; i++)
+		if (text[i].len) {
+			uk_buf_addch(&text[i], ')');
+			t->fold_text[lead[i]] =
+			    uk_xmemdup(text[i].buf, text[i].len);
+			uk_buf_release(&text[i]);
+		}
+	free(text);
+	free(kind);
+	free(exc_cnt);
+	free(named);
+	free(lead);
+	free(cnt);
 }
 
 static int
@@ -316,8 +563,10 @@ top_cmp(const void *a, const void *b)
 
 /*
  * Files that matter but define little: manifests and build files at the
- * top two levels, entry points with at most two definitions; none from
- * tests, docs or vendored code.
+ * top two levels, files named as entry points with at most two
+ * definitions, and the programs' entry points (a main, a package.json
+ * bin) however much they define, as aider lists a repository's
+ * important files; none from tests, docs or vendored code.
  */
 static void
 top_block(const struct symtab *t, const char *focus, struct uk_buf *out)
@@ -329,8 +578,13 @@ top_block(const struct symtab *t, const char *focus, struct uk_buf *out)
 		const char *p = i < t->nnotes ? t->notes[i].path :
 						t->files[i - t->nnotes].path;
 		const char *rel = p;
-		int k = top_kind(p);
+		int k = top_kind(p), entry = i >= t->nnotes &&
+		    t->files[i - t->nnotes].entry;
 
+		/* A program's start (main, a package.json bin), whatever
+		 * its name and however much it defines. */
+		if (!k && entry)
+			k = 2;
 		if (!k || uk_symtab_is_noise(p))
 			continue;
 		if (fl && !strncmp(p, focus, fl) && p[fl] == '/')
@@ -339,7 +593,7 @@ top_block(const struct symtab *t, const char *focus, struct uk_buf *out)
 			continue;
 		if (i >= t->nnotes &&
 		    (t->files[i - t->nnotes].cls != FC_CORE ||
-			t->files[i - t->nnotes].ndefs > 2))
+			(t->files[i - t->nnotes].ndefs > 2 && !entry)))
 			continue;
 		if (i < t->nnotes && k == 1 && depth(rel) == 1 &&
 		    strncmp(p, "cmd/", 4) && strncmp(p, "src/", 4))
@@ -357,6 +611,81 @@ top_block(const struct symtab *t, const char *focus, struct uk_buf *out)
 	if (out->len)
 		uk_buf_addch(out, '\n');
 	free(tops);
+}
+
+#define SITES_MIN   2 /* definitions of a file's shown at headers, to list it */
+#define SITES_LISTED 5 /* such files listed at the top, at most */
+
+struct site_count {
+	uint32_t file, n;
+};
+
+static int
+site_count_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct symtab *t = ctx;
+	const struct site_count *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return strcmp(t->files[x->file].path, t->files[y->file].path);
+}
+
+/*
+ * The top block of a map showing sel[0..n): top (its lines and blank
+ * line, or empty) with, before the blank line, a line per file that
+ * defines at least SITES_MIN of the header declarations shown but is
+ * no heading of the map, with that count ("src/server.c (defines 12
+ * functions declared below)"): a reader of server.h learns that
+ * server.c is where they are, though the map shows it nowhere.
+ */
+static void
+site_block(const struct symtab *t, const uint32_t *sel, size_t n,
+    const struct uk_buf *top, struct uk_buf *out)
+{
+	unsigned char *heading = uk_xcalloc(t->nfiles + 1, 1);
+	uint32_t *cnt = uk_xcalloc(t->nfiles + 1, sizeof(*cnt));
+	struct site_count *v = NULL;
+	size_t i, nv = 0, k;
+
+	uk_buf_reset(out);
+	for (i = 0; t->site_start && i < n; i++) {
+		const struct sdef *d = &t->defs[sel[i]];
+
+		heading[d->file] = 1;
+		heading[t->files[d->file].unit] = 1;
+		for (k = t->site_start[sel[i]]; k < t->site_start[sel[i] + 1];
+		     k++)
+			cnt[t->sites[k]]++;
+	}
+	for (i = 0; i < t->nfiles; i++)
+		if (cnt[i] >= SITES_MIN && !heading[i])
+			nv++;
+	if (nv) {
+		v = uk_xcalloc(nv, sizeof(*v));
+		nv = 0;
+		for (i = 0; i < t->nfiles; i++)
+			if (cnt[i] >= SITES_MIN && !heading[i]) {
+				v[nv].file = (uint32_t)i;
+				v[nv++].n = cnt[i];
+			}
+		qsort_r(v, nv, sizeof(*v), site_count_cmp, (void *)t);
+	}
+	/* The top's lines, without its blank line. */
+	if (top->len)
+		uk_buf_add(out, top->buf, top->len - 1);
+	for (i = 0; i < nv && i < SITES_LISTED; i++) {
+		const char *p = t->files[v[i].file].path;
+
+		uk_symtab_add_escaped(out, p, strlen(p));
+		uk_buf_addf(out, " (defines %u function%s declared below)\n",
+		    v[i].n, v[i].n == 1 ? "" : "s");
+	}
+	if (out->len)
+		uk_buf_addch(out, '\n');
+	free(v);
+	free(cnt);
+	free(heading);
 }
 
 static size_t
@@ -472,7 +801,7 @@ uk_symtab_map(struct symtab *t, const struct uk_symbols_opts *o,
 {
 	uint32_t *order;
 	size_t i, n = 0, lo;
-	struct uk_buf b = UK_BUF_INIT, top = UK_BUF_INIT;
+	struct uk_buf b = UK_BUF_INIT, top = UK_BUF_INIT, sites = UK_BUF_INIT;
 	const char *focus = o->focus && *o->focus ? o->focus : NULL;
 	int show = FC_VENDOR;
 
@@ -494,6 +823,15 @@ uk_symtab_map(struct symtab *t, const struct uk_symbols_opts *o,
 		if (!t->defs[i].hidden && t->files[t->defs[i].file].cls <= show)
 			order[n++] = (uint32_t)i;
 	qsort_r(order, n, sizeof(*order), def_rank_cmp, t);
+	fold_exceptions(t, order, n);
+	if (t->folded) {
+		size_t m = 0;
+
+		for (i = 0; i < n; i++)
+			if (!t->folded[order[i]])
+				order[m++] = order[i];
+		n = m;
+	}
 	spread_order(t, order, n);
 	top_block(t, focus, &top);
 	/* The top block only when it leaves most of the budget. */
@@ -504,11 +842,31 @@ uk_symtab_map(struct symtab *t, const struct uk_symbols_opts *o,
 			uk_buf_reset(&top);
 	}
 	lo = choose(t, o, order, n, top.len ? top.buf : NULL, &b);
+	/*
+	 * The files that define what headers declare, listed at the top:
+	 * which they are depends on what is shown, so choose again with
+	 * them, and give up the last definitions until what the final
+	 * list says fits.
+	 */
+	site_block(t, order, lo, &top, &sites);
+	if (sites.len != top.len) {
+		lo = choose(t, o, order, n, sites.buf, &b);
+		for (;;) {
+			site_block(t, order, lo, &top, &sites);
+			if (!lo || fits(t, o, order, lo,
+				       sites.len ? sites.buf : NULL, &b))
+				break;
+			lo--;
+		}
+		uk_buf_reset(&top);
+		uk_buf_add(&top, sites.buf ? sites.buf : "", sites.len);
+	}
 	uk_buf_reset(&b);
 	render(t, order, lo, top.len ? top.buf : NULL, &b);
 	uk_buf_add(out, b.buf ? b.buf : "", b.len);
 	uk_buf_release(&b);
 	uk_buf_release(&top);
+	uk_buf_release(&sites);
 	free(t->chosen);
 	t->chosen = order;
 	t->nchosen = lo;
@@ -538,6 +896,27 @@ uk_symtab_json(const struct symtab *t)
 			uk_json_set_str(o, "scope", d->scope_name);
 		if (d->doc)
 			uk_json_set_str(o, "doc", d->doc);
+		if (t->site_start &&
+		    t->site_start[t->chosen[i]] < t->site_start[t->chosen[i] + 1]) {
+			yajl_val in = uk_json_array();
+			uint32_t k;
+
+			for (k = t->site_start[t->chosen[i]];
+			     k < t->site_start[t->chosen[i] + 1]; k++)
+				uk_json_push(in,
+				    uk_json_str(t->files[t->sites[k]].path));
+			uk_json_set(o, "defined_in", in);
+		}
+		if (t->fold_text && t->fold_text[t->chosen[i]]) {
+			yajl_val in = uk_json_array();
+			size_t k;
+
+			for (k = 0; k < t->ndefs; k++)
+				if (t->folded[k] && t->defs[k].file == d->file)
+					uk_json_push(in,
+					    uk_json_str(t->names[t->defs[k].name]));
+			uk_json_set(o, "folded", in);
+		}
 		uk_json_push(arr, o);
 	}
 	return arr;
@@ -558,6 +937,7 @@ uk_symbols_wants_text(const char *path)
 
 	base = base ? base + 1 : path;
 	return !strcmp(base, ".gitattributes") ||
+	    !strcmp(base, "package.json") ||
 	    !strncasecmp(base, "LICENSE", 7) ||
 	    !strncasecmp(base, "LICENCE", 7) ||
 	    !strncasecmp(base, "COPYING", 7) ||
@@ -576,6 +956,10 @@ uk_symbols_note(struct uk_symbols *s, const char *path, const char *text,
 	n->path = uk_xstrdup(path);
 	n->text = NULL;
 	n->len = 0;
+	/* A vendored package's package.json names no program of ours. */
+	if (!strcmp(uk_sympath_base(path), "package.json") &&
+	    uk_symtab_is_vendor_path(path))
+		text = NULL;
 	if (text && uk_symbols_wants_text(path)) {
 		/* A licence is told apart by its first 64 KiB. */
 		if (len > 65536)
@@ -605,6 +989,47 @@ uk_symbols_map(struct uk_symbols *s, long budget, struct uk_buf *out)
 
 	o.budget = budget;
 	return uk_symtab_map(uk_symtab_of(s), &o, out);
+}
+
+static int
+ranked_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct symtab *t = ctx;
+	const struct sfile *x = &t->files[*(const uint32_t *)a];
+	const struct sfile *y = &t->files[*(const uint32_t *)b];
+	int c;
+
+	if (x->rank != y->rank)
+		return x->rank > y->rank ? -1 : 1;
+	/* A unit's files together, its lead (the header) first. */
+	if ((c = strcmp(t->files[x->unit].path, t->files[y->unit].path)))
+		return c;
+	if ((x->unit == *(const uint32_t *)a) !=
+	    (y->unit == *(const uint32_t *)b))
+		return x->unit == *(const uint32_t *)a ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+size_t
+uk_symbols_ranked_files(struct uk_symbols *s, struct uk_symbols_ranked **out)
+{
+	struct symtab *t = uk_symtab_of(s);
+	uint32_t *idx = uk_xcalloc(t->nfiles + 1, sizeof(*idx));
+	size_t i, n = 0;
+
+	if (!t->ranked)
+		uk_symtab_rank(t, t->focus);
+	for (i = 0; i < t->nfiles; i++)
+		if (t->files[i].cls != FC_VENDOR)
+			idx[n++] = (uint32_t)i;
+	qsort_r(idx, n, sizeof(*idx), ranked_cmp, t);
+	*out = uk_xcalloc(n + 1, sizeof(**out));
+	for (i = 0; i < n; i++) {
+		(*out)[i].path = t->files[idx[i]].path;
+		(*out)[i].rank = t->files[idx[i]].rank;
+	}
+	free(idx);
+	return n;
 }
 
 const char *

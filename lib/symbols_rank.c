@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "banned.h"
+#include "json.h"
 #include "symbols_int.h"
 #include "util.h"
 
@@ -19,6 +20,8 @@
 #define P_NOISE 0.02 /* tests, examples, docs: 1/50 of a project file */
 #define P_AWAY  0.02 /* with a focus: files outside it */
 #define P_ENTRY 10.0 /* a program's main: where a reader starts */
+#define P_ENTRY_KEPT 3.0 /* of which the main's own unit keeps this */
+#define P_ROOT 10.0 /* a package's root module: its public surface */
 #define DAMPING 0.85
 #define OUT_MIN 1.0 /* the weight of one reference to a plain name */
 #define BREADTH_EXP 0.5 /* a file's rank times sqrt(1 + its used names) */
@@ -92,6 +95,136 @@ hide_duplicates(struct symtab *t, const uint32_t *byname)
 			}
 		}
 	}
+}
+
+static int
+site_path_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct symtab *t = ctx;
+
+	return strcmp(t->files[*(const uint32_t *)a].path,
+	    t->files[*(const uint32_t *)b].path);
+}
+
+#define SITES_NAMED 3 /* files a declaration's note names, at most */
+
+/* t->site_note from t->sites: see symbols_int.h. */
+static void
+site_notes(struct symtab *t)
+{
+	size_t i, k;
+
+	if (t->site_note)
+		for (i = 0; i < t->ndefs; i++)
+			free(t->site_note[i]);
+	free(t->site_note);
+	t->site_note = uk_xcalloc(t->ndefs + 1, sizeof(*t->site_note));
+	for (i = 0; i < t->ndefs; i++) {
+		const struct sfile *h = &t->files[t->defs[i].file];
+		const char *hp = h->path;
+		size_t dl = (size_t)(uk_sympath_base(hp) - hp), named = 0;
+		struct uk_buf b = UK_BUF_INIT;
+
+		for (k = t->site_start[i]; k < t->site_start[i + 1]; k++) {
+			const char *p = t->files[t->sites[k]].path;
+
+			/* The header's own .c file goes without saying. */
+			if (t->files[t->sites[k]].unit == h->unit)
+				continue;
+			if (named == SITES_NAMED) {
+				uk_buf_addstr(&b, ", ...");
+				break;
+			}
+			uk_buf_addstr(&b, named++ ? ", " : "  // ");
+			if (dl && !strncmp(p, hp, dl))
+				p += dl;
+			uk_symtab_add_escaped(&b, p, strlen(p));
+		}
+		if (b.len)
+			t->site_note[i] = uk_xmemdup(b.buf, b.len);
+		uk_buf_release(&b);
+	}
+}
+
+/*
+ * Where each header declaration that hide_duplicates left shown is
+ * defined: the files of the .c definitions of its name it hid, each
+ * once, by path (t->site_start, t->sites).  The map names them after
+ * the declaration; a reader of server.h then knows that addReply is in
+ * networking.c.
+ */
+static void
+definition_sites(struct symtab *t, const uint32_t *byname)
+{
+	size_t i, j, e, k, n = 0, a = 0;
+	uint32_t *files = NULL;
+	size_t nfiles = 0, afiles = 0;
+
+	free(t->site_start);
+	free(t->sites);
+	t->sites = NULL;
+	t->site_start = uk_xcalloc(t->ndefs + 1, sizeof(*t->site_start));
+	/* First each declaration's count, then the sites themselves. */
+	for (i = 0; i < t->ndefs; i = e) {
+		nfiles = 0;
+		for (e = i; e < t->ndefs &&
+		     t->defs[byname[e]].name == t->defs[byname[i]].name;
+		     e++) {
+			const struct sdef *d = &t->defs[byname[e]];
+
+			if (!d->hidden || strcmp(d->kind, "function") ||
+			    !uk_sympath_has_ext(t->files[d->file].path,
+				UK_SYM_C_SOURCES))
+				continue;
+			if (nfiles && files[nfiles - 1] == d->file)
+				continue; /* byname is by file within a name */
+			GROW(files, nfiles, afiles);
+			files[nfiles++] = d->file;
+		}
+		if (!nfiles)
+			continue;
+		qsort_r(files, nfiles, sizeof(*files), site_path_cmp, t);
+		for (j = i; j < e; j++) {
+			const struct sdef *d = &t->defs[byname[j]];
+
+			if (d->hidden || strcmp(d->kind, "function") ||
+			    !uk_sympath_has_ext(t->files[d->file].path,
+				UK_SYM_C_HEADERS))
+				continue;
+			t->site_start[byname[j]] = (uint32_t)nfiles;
+			for (k = 0; k < nfiles; k++) {
+				GROW(t->sites, n, a);
+				t->sites[n++] = files[k];
+			}
+		}
+	}
+	free(files);
+	/*
+	 * site_start[d] held d's count, its sites appended in byname order:
+	 * turn that into offsets in def order.  Rebuilt in def order.
+	 */
+	{
+		uint32_t *sorted = uk_xcalloc(n + 1, sizeof(*sorted));
+		uint32_t *from = uk_xcalloc(t->ndefs + 1, sizeof(*from));
+		uint32_t off = 0, at = 0, c;
+
+		for (i = 0; i < t->ndefs; i++) {
+			from[byname[i]] = off;
+			off += t->site_start[byname[i]];
+		}
+		for (i = 0; i < t->ndefs; i++) {
+			c = t->site_start[i];
+			memcpy(sorted + at, t->sites + from[i],
+			    c * sizeof(*sorted));
+			t->site_start[i] = at;
+			at += c;
+		}
+		t->site_start[t->ndefs] = at;
+		free(t->sites);
+		t->sites = sorted;
+		free(from);
+	}
+	site_notes(t);
 }
 
 /*
@@ -495,11 +628,13 @@ weaken_bare_imports(const struct symtab *t, struct edge *edges, size_t nedges)
  * is the project's heart, though they are leaves nobody refers to
  * (urlkit's programs all write records through jsonl.h, included by
  * nothing else of rank).  The entry gets P_ENTRY times a file's teleport,
- * 10x, the factor aider gives what the user mentions; all but its own
- * share is handed on along its edges, as the reader reads main and goes
- * where it leads.  Kept whole on the entry's unit, it made each
- * program's own unit (urlserve.c with the private header of its seven
- * files) outrank the library every program is written in.
+ * 10x, the factor aider gives what the user mentions; all but
+ * P_ENTRY_KEPT shares are handed on along its edges, as the reader reads
+ * main and goes where it leads.  Kept whole on the entry's unit, it made
+ * each program's own unit (urlserve.c with the private header of its
+ * seven files) outrank the library every program is written in; with
+ * one share kept, lg2.c (libgit2's examples) was not among the first ten
+ * files of its own program (2, 4 or 8 kept: the same 136/152).
  */
 static double *
 teleport(struct symtab *t, const struct edge *edges, size_t nedges)
@@ -522,8 +657,12 @@ teleport(struct symtab *t, const struct edge *edges, size_t nedges)
 			w *= P_AWAY;
 		w *= sqrt(1.0 + f->ndefs);
 		p[f->unit] += w;
-		if (f->entry && f->cls == FC_CORE)
-			extra[f->unit] += (P_ENTRY - 1) * w;
+		if (f->entry && f->cls == FC_CORE) {
+			extra[f->unit] += (P_ENTRY - P_ENTRY_KEPT) * w;
+			p[f->unit] += (P_ENTRY_KEPT - 1) * w;
+		}
+		else if (f->root && f->cls == FC_CORE)
+			extra[f->unit] += (P_ROOT - 1) * w;
 	}
 	for (j = 0; j < nedges; j++)
 		out[edges[j].from] += edges[j].w;
@@ -632,14 +771,190 @@ hub(size_t n, const struct edge *edges, size_t nedges, const double *p)
 	return h;
 }
 
+/* The kind of package root path's name makes it (0: none). */
+static int
+root_kind(const char *path)
+{
+	static const char *const roots[] = { "__init__.py", "lib.rs",
+		"index.js", "index.ts", "index.mjs", NULL };
+	const char *base = uk_sympath_base(path);
+	size_t i;
+
+	for (i = 0; roots[i]; i++)
+		if (!strcmp(base, roots[i]))
+			return (int)i / 2 + 1;
+	return 0;
+}
+
+static int
+path_depth(const char *p)
+{
+	int d = 0;
+
+	while ((p = strchr(p, '/'))) {
+		d++;
+		p++;
+	}
+	return d;
+}
+
+/*
+ * The public surface: a package's root modules (the shallowest
+ * __init__.py, lib.rs or index.js of the project's own files, at most
+ * two directories down) name what the package exports.  A reader of a
+ * library starts there as a reader of a program starts at main: the
+ * teleport hands P_ROOT times a file's share along their edges.
+ */
+static void
+root_modules(struct symtab *t)
+{
+	int best[4] = { 3, 3, 3, 3 };
+	size_t i;
+
+	for (i = 0; i < t->nfiles; i++) {
+		struct sfile *f = &t->files[i];
+		int k = root_kind(f->path), d = path_depth(f->path);
+
+		f->root = 0;
+		if (k && f->cls == FC_CORE && d < best[k])
+			best[k] = d;
+	}
+	for (i = 0; i < t->nfiles; i++) {
+		struct sfile *f = &t->files[i];
+		int k = root_kind(f->path);
+
+		f->root = k && f->cls == FC_CORE &&
+		    path_depth(f->path) == best[k];
+	}
+}
+
+/* The file dir[0..dl) + rel ("./bin/x.js" as "bin/x.js") is an entry. */
+static void
+bin_entry(struct symtab *t, const char *dir, size_t dl, const char *rel)
+{
+	size_t i, rl;
+
+	while (!strncmp(rel, "./", 2))
+		rel += 2;
+	rl = strlen(rel);
+	for (i = 0; i < t->nfiles; i++) {
+		const char *p = t->files[i].path;
+
+		if (!strncmp(p, dir, dl) && !strcmp(p + dl, rel) && rl)
+			t->files[i].entry = 1;
+	}
+}
+
+/*
+ * A package.json's "bin" names the programs a package installs (a path,
+ * or an object of names and paths): their files are entry points as a
+ * file defining main is.  JavaScript has no main to find.
+ */
+static void
+manifest_entries(struct symtab *t)
+{
+	size_t i, k;
+
+	for (i = 0; i < t->nnotes; i++) {
+		const struct snote *no = &t->notes[i];
+		const char *base = uk_sympath_base(no->path);
+		yajl_val v, bin;
+
+		if (!no->text || strcmp(base, "package.json") ||
+		    uk_symtab_is_noise(no->path) ||
+		    uk_symtab_is_vendor_path(no->path))
+			continue;
+		if (!(v = uk_json_parse(no->text, no->len, NULL)))
+			continue;
+		bin = uk_json_get(v, "bin");
+		if (bin && YAJL_IS_STRING(bin))
+			bin_entry(t, no->path, (size_t)(base - no->path),
+			    YAJL_GET_STRING(bin));
+		else if (bin && YAJL_IS_OBJECT(bin))
+			for (k = 0; k < bin->u.object.len; k++)
+				if (YAJL_IS_STRING(bin->u.object.values[k]))
+					bin_entry(t, no->path,
+					    (size_t)(base - no->path),
+					    YAJL_GET_STRING(
+						bin->u.object.values[k]));
+		uk_json_free(v);
+	}
+}
+
+/*
+ * Entry points: the files defining a function main (C, Go, Rust,
+ * Python) at their top level, and those a package.json's bin names.  A
+ * method main (pip's Command.main, which every command inherits) is no
+ * program's start.  Then the packages' root modules.
+ */
+static void
+entry_points(struct symtab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nfiles; i++)
+		t->files[i].entry = 0;
+	for (i = 0; i < t->ndefs; i++)
+		if (!strcmp(t->names[t->defs[i].name], "main") &&
+		    !strcmp(t->defs[i].kind, "function") && !t->defs[i].scope)
+			t->files[t->defs[i].file].entry = 1;
+	manifest_entries(t);
+	root_modules(t);
+}
+
+/*
+ * Each definition's rank from its file's and the PageRank pr flowing
+ * along the edges to its (name, file) group (out: each file's vote).
+ */
+static void
+rank_definitions(struct symtab *t, const uint32_t *group, size_t ngroups,
+    const struct edge *edges, size_t nedges, const double *pr,
+    const double *out)
+{
+	double *grank, *best;
+	size_t i, j, n = t->nfiles;
+
+	/*
+	 * Each definition gets the rank flowing along its edges, scaled so
+	 * that a file's best-referenced definition carries the file's rank
+	 * and the others their share of it.  The map takes definitions best
+	 * first: left as the flow alone, a file ranked third whose
+	 * references spread over 262 names (Django's model fields) had no
+	 * definition in the map, behind the ninth file's helpers.
+	 */
+	grank = uk_xcalloc(ngroups, sizeof(double));
+	best = uk_xcalloc(n + 1, sizeof(double));
+	for (j = 0; j < nedges; j++)
+		if (edges[j].group != UINT32_MAX)
+			grank[edges[j].group] += pr[edges[j].from] *
+			    edges[j].w / out[edges[j].from];
+	for (i = 0; i < t->ndefs; i++)
+		if (!t->defs[i].hidden &&
+		    grank[group[i]] > best[t->defs[i].file])
+			best[t->defs[i].file] = grank[group[i]];
+	for (i = 0; i < t->ndefs; i++) {
+		struct sdef *d = &t->defs[i];
+
+		d->rank = 0;
+		if (best[d->file] > 0)
+			d->rank = t->files[d->file].rank * grank[group[i]] /
+			    best[d->file];
+		/* Unreferenced: after the referenced, by their file's rank. */
+		if (d->rank == 0)
+			d->rank = t->files[d->file].rank * 1e-6;
+	}
+	free(grank);
+	free(best);
+}
+
 void
 uk_symtab_rank(struct symtab *t, const char *focus)
 {
 	uint32_t *byname = NULL, *group = NULL;
 	struct edge *edges = NULL;
-	size_t nedges = 0, aedges = 0, i, j, r = 0, e, ngroups = 0;
-	double *out = NULL, *pr = NULL, *p = NULL, *grank = NULL;
-	double *breadth = NULL, *best = NULL, *hubs = NULL;
+	size_t nedges = 0, aedges = 0, i, r = 0, e, ngroups = 0;
+	double *out = NULL, *pr = NULL, *p = NULL;
+	double *breadth = NULL, *hubs = NULL;
 	struct extnames ext = { NULL, 0, 0, NULL, 0, 0, NULL, 0, 0 };
 	size_t n = t->nfiles;
 
@@ -654,17 +969,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 		    (f->path[fl] == '/' || !f->path[fl]);
 	}
 	uk_symtab_classify(t);
-	/*
-	 * Entry points: the files defining a function main (C, Go, Rust,
-	 * Python) at their top level.  A method main (pip's Command.main,
-	 * which every command inherits) is no program's start.
-	 */
-	for (i = 0; i < n; i++)
-		t->files[i].entry = 0;
-	for (i = 0; i < t->ndefs; i++)
-		if (!strcmp(t->names[t->defs[i].name], "main") &&
-		    !strcmp(t->defs[i].kind, "function") && !t->defs[i].scope)
-			t->files[t->defs[i].file].entry = 1;
+	entry_points(t);
 	uk_symtab_pair_units(t);
 	byname = uk_xcalloc(t->ndefs + 1, sizeof(*byname));
 	group = uk_xcalloc(t->ndefs + 1, sizeof(*group));
@@ -675,6 +980,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 		qsort(t->refs, t->nrefs, sizeof(*t->refs), ref_cmp);
 	hide_duplicates(t, byname);
 	hide_bindings(t);
+	definition_sites(t, byname);
 	for (i = 0; i < t->ndefs; i++) {
 		const struct sdef *a = &t->defs[byname[i]];
 
@@ -723,43 +1029,13 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 			t->files[i].rank *= HELPER_W;
 	}
 
-	/*
-	 * Each definition gets the rank flowing along its edges, scaled so
-	 * that a file's best-referenced definition carries the file's rank
-	 * and the others their share of it.  The map takes definitions best
-	 * first: left as the flow alone, a file ranked third whose
-	 * references spread over 262 names (Django's model fields) had no
-	 * definition in the map, behind the ninth file's helpers.
-	 */
-	grank = uk_xcalloc(ngroups, sizeof(double));
-	best = uk_xcalloc(n + 1, sizeof(double));
-	for (j = 0; j < nedges; j++)
-		if (edges[j].group != UINT32_MAX)
-			grank[edges[j].group] += pr[edges[j].from] *
-			    edges[j].w / out[edges[j].from];
-	for (i = 0; i < t->ndefs; i++)
-		if (!t->defs[i].hidden &&
-		    grank[group[i]] > best[t->defs[i].file])
-			best[t->defs[i].file] = grank[group[i]];
-	for (i = 0; i < t->ndefs; i++) {
-		struct sdef *d = &t->defs[i];
-
-		d->rank = 0;
-		if (best[d->file] > 0)
-			d->rank = t->files[d->file].rank * grank[group[i]] /
-			    best[d->file];
-		/* Unreferenced: after the referenced, by their file's rank. */
-		if (d->rank == 0)
-			d->rank = t->files[d->file].rank * 1e-6;
-	}
+	rank_definitions(t, group, ngroups, edges, nedges, pr, out);
 	free(byname);
 	free(group);
 	free(edges);
 	free(out);
 	free(pr);
 	free(p);
-	free(grank);
-	free(best);
 	free(breadth);
 	free(hubs);
 }

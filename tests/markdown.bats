@@ -62,6 +62,31 @@ md() {
 	[[ $output == *"[grinding guide](../guides/grind.html)"* ]]
 }
 
+@test "markdown: --links and --images keep http and https only, relative ones made absolute" {
+	md schemes --links --images -B "$PAGE"
+	# Without a page URL, a reference with no scheme stays as it is;
+	# the rest are judged alike.
+	run -0 urlfetch -x "$M/schemes.html" -T -f markdown --links --images
+	[[ $output == *"[a relative one](../guides/grind.html)"* ]]
+	[[ $output == *"![a relative image](/pic.png)"* ]]
+	[[ $output != *vbscript:* && $output != *file:* &&
+	    $output != *avaScript:* && $output != *data:* &&
+	    $output != *ftp:* && $output != *mailto:* ]]
+}
+
+@test "markdown: text the page shows literally never becomes HTML: < and references escaped outside code" {
+	md hostile
+	# No tag, comment or autolink that a Markdown reader would take as
+	# HTML outside the code block: every '<' has its backslash.
+	run -0 urlfetch -x "$M/hostile.html" -T -f markdown
+	sed '/^```/,/^```/d; s/`[^`]*`//g' <<<"$output" >"$T/prose"
+	[ "$(grep -c '\(^\|[^\\]\)<' "$T/prose")" = 0 ]
+	[ "$(grep -c '\(^\|[^\\]\)&[#a-zA-Z0-9]*;' "$T/prose")" = 0 ]
+	# An image's alt text too.
+	run -0 urlfetch -x "$M/hostile.html" -T -f markdown --images -B "$PAGE"
+	[[ $output == *'![\<img src=x onerror=alert(4)>](https://example.com/pic.png)'* ]]
+}
+
 @test "markdown: --images keeps images as ![alt](absolute URL)" {
 	md images --images --links -B "$PAGE"
 	run -0 urlfetch -x "$M/images.html" -T -f markdown -B "$PAGE"

@@ -191,3 +191,70 @@ check_doc() {
 	    "A third paragraph." >"$T/want"
 	diff -u "$T/want" "$T/content"
 }
+
+@test "a creation date outside years 1-9999 is dropped, never written; the rest of the record stands" {
+	# D:99999999999999+99'99' came out as 10007-06-07T00:01:39Z.
+	for d in "D:99999999999999+99'99'" "D:20240305100000Z"; do
+		python3 -c 'import sys
+sys.path.insert(0, sys.argv[1])
+import mkpdf
+data = mkpdf.build([mkpdf.text_stream([(11, 80, "Dated")])],
+                   [("Title", "Dated"), ("CreationDate", sys.argv[2])])
+open(sys.argv[3], "wb").write(data)' "$TOP/tests/helpers" "$d" "$T/d.pdf"
+		run -0 --separate-stderr urlfetch --extract "$T/d.pdf"
+		[ "$(field "$output" .title)" = Dated ]
+		[ "$(field "$output" .error)" = null ]
+		case $d in
+		D:9*) [ "$(field "$output" .date)" = null ] ;;
+		*) [ "$(field "$output" .date)" = 2024-03-05T10:00:00Z ] ;;
+		esac
+	done
+}
+
+@test "-f markdown on a PDF: markup in its title and text is written escaped, never as HTML" {
+	python3 -c 'import sys
+sys.path.insert(0, sys.argv[1])
+import mkpdf
+body = mkpdf.text_stream([(11, 80, "It says <img src=x onerror=alert(1)> and </script>"),
+                          (11, 100, "and &lt; as it is.")])
+data = mkpdf.build([body], [("Title", "A <script> title")])
+open(sys.argv[2], "wb").write(data)' "$TOP/tests/helpers" "$T/h.pdf"
+	run -0 --separate-stderr urlfetch -f markdown -T --extract "$T/h.pdf"
+	[ "${lines[0]}" = '# A \<script> title' ]
+	[[ $output == *'It says \<img src=x onerror=alert(1)> and \</script>'* ]]
+	[[ $output == *'and \&lt; as it is.'* ]]
+}
+
+@test "a PDF served as text/html or text/plain is read as a PDF, with a warning naming the type; other binary bodies served as HTML are errors" {
+	mkdir -p "$T/www"
+	python3 "$MKPDF" doc "$T/www/doc.html"
+	cp "$T/www/doc.html" "$T/www/doc.txt"
+	# Bodies whose first kilobyte has few control bytes: a small ZIP
+	# archive, a PNG and a GIF signature before text-like bytes.
+	python3 -c 'import io, sys, zipfile
+b = io.BytesIO()
+z = zipfile.ZipFile(b, "w", zipfile.ZIP_STORED)
+z.writestr("a.txt", "text " * 1000)
+z.close()
+d = sys.argv[1]
+open(d + "/zip.html", "wb").write(b.getvalue())
+open(d + "/png.html", "wb").write(b"\x89PNG\r\n\x1a\n" + b"A" * 2000)
+open(d + "/gif.txt", "wb").write(b"GIF89a" + b"B" * 2000)' "$T/www"
+	start_server WWW python3 "$TOP/tests/helpers/page_server.py" "$T/www"
+	W="http://127.0.0.1:$WWW_PORT"
+	run -0 --separate-stderr urlfetch -C "$W/doc.html" "$W/doc.txt"
+	[ "${#lines[@]}" -eq 2 ]
+	check_doc "${lines[0]}"
+	check_doc "${lines[1]}"
+	[ "$(field "${lines[0]}" .content_type_ignored)" = text/html ]
+	[ "$(field "${lines[1]}" .content_type_ignored)" = text/plain ]
+	[ "$(field "${lines[0]}" .http.content_type)" = "text/html; charset=utf-8" ]
+	[[ $stderr == *"'$W/doc.html': a PDF served as 'text/html': read as a PDF"* ]]
+	[[ $stderr == *"'$W/doc.txt': a PDF served as 'text/plain': read as a PDF"* ]]
+	run -1 --separate-stderr urlfetch -C "$W/zip.html" "$W/png.html" "$W/gif.txt"
+	[ "${#lines[@]}" -eq 3 ]
+	[ "$(field "${lines[0]}" .error)" = "binary content served as HTML, not text (a ZIP archive)" ]
+	[ "$(field "${lines[1]}" .error)" = "binary content served as HTML, not text (a PNG image)" ]
+	[ "$(field "${lines[2]}" .error)" = "binary content, not text (a GIF image)" ]
+	[ "$(field "${lines[0]}" .content)" = null ]
+}

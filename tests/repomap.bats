@@ -1029,3 +1029,255 @@ P
 	# cookies.py nothing imports.
 	[ "$(first_files "$d" 2)" = "engine.py compat.py " ]
 }
+
+# make_sites_tree DIR: a header declaring functions that three .c files
+# other than its own define, and a program that calls them.
+make_sites_tree() {
+	local d=$1
+	mkdir -p "$d/src/mod" "$d/cmd"
+	cat >"$d/src/server.h" <<'C'
+struct client;
+void addReply(struct client *c, const char *s);
+void addReplyError(struct client *c, const char *s);
+int processCommand(struct client *c);
+void *lookupKey(const char *key);
+void dbAdd(const char *key, void *val);
+int aclCheck(struct client *c);
+int aclAllow(struct client *c);
+int serverMain(int argc, char **argv);
+C
+	cat >"$d/src/networking.c" <<'C'
+#include "server.h"
+void addReply(struct client *c, const char *s)
+{
+	(void)c; (void)s;
+}
+void addReplyError(struct client *c, const char *s)
+{
+	addReply(c, s);
+}
+C
+	cat >"$d/src/db.c" <<'C'
+#include "server.h"
+void *lookupKey(const char *key)
+{
+	return (void *)key;
+}
+void dbAdd(const char *key, void *val)
+{
+	(void)key; (void)val;
+}
+C
+	cat >"$d/src/mod/acl.c" <<'C'
+#include "../server.h"
+int aclCheck(struct client *c)
+{
+	return c != 0;
+}
+int aclAllow(struct client *c)
+{
+	return aclCheck(c);
+}
+C
+	cat >"$d/src/server.c" <<'C'
+#include "server.h"
+int processCommand(struct client *c)
+{
+	if (!aclAllow(c) || lookupKey("k") == 0)
+		addReplyError(c, "no");
+	dbAdd("k", 0);
+	addReply(c, "ok");
+	return aclCheck(c);
+}
+int serverMain(int argc, char **argv)
+{
+	(void)argc; (void)argv;
+	return processCommand(0);
+}
+C
+	printf '#include "../src/server.h"\nint main(int argc, char **argv)\n{\n\treturn serverMain(argc, argv);\n}\n' >"$d/cmd/main.c"
+}
+
+@test "repomap: a header's declaration names the .c files that define it; those files are listed at the top" {
+	d=$BATS_TEST_TMPDIR/sites
+	make_sites_tree "$d"
+	run -0 "$SYM" -R -t 1024 "$d"
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	# Each declaration once, at the header, with where it is defined
+	# (relative to the header's directory); the header's own server.c
+	# goes without saying.
+	grep -qxF '│void addReply(struct client *c, const char *s);  // networking.c' "$T/map"
+	grep -qxF '│void *lookupKey(const char *key);  // db.c' "$T/map"
+	grep -qxF '│int aclCheck(struct client *c);  // mod/acl.c' "$T/map"
+	grep -qxF '│int processCommand(struct client *c);' "$T/map"
+	[ "$(grep -c addReplyError "$T/map")" = 1 ]
+	# The files that define them are no headings: listed before the
+	# first, with their counts.
+	grep -qxF 'src/networking.c (defines 2 functions declared below)' "$T/map"
+	grep -qxF 'src/db.c (defines 2 functions declared below)' "$T/map"
+	grep -qxF 'src/mod/acl.c (defines 2 functions declared below)' "$T/map"
+	grep -qxF 'src/server.c (defines 2 functions declared below)' "$T/map"
+	h=$(grep -n -x 'src/server.h:' "$T/map" | cut -d: -f1)
+	l=$(grep -n -F 'src/db.c (defines' "$T/map" | cut -d: -f1)
+	[ "$l" -lt "$h" ]
+	run -1 grep -E '^ *src/(networking|db|mod/acl)\.c:$' "$T/map"
+	# -J: each symbol's defining files, by path from the top.
+	run -0 "$SYM" -R -t 1024 "$d"
+	jq -e '.symbols[] | select(.name == "addReply") | .defined_in == ["src/networking.c"]' <<<"$output"
+	jq -e '.symbols[] | select(.name == "aclAllow") | .defined_in == ["src/mod/acl.c"]' <<<"$output"
+	jq -e '.symbols[] | select(.name == "processCommand") | .defined_in == ["src/server.c"]' <<<"$output"
+	jq -e '.symbols[] | select(.name == "main") | has("defined_in") | not' <<<"$output"
+}
+
+@test "repomap: a map too small for the definers' lines still keeps its budget" {
+	d=$BATS_TEST_TMPDIR/sitesbudget
+	make_sites_tree "$d"
+	for budget in 30 50 80 120; do
+		run -0 "$SYM" -R -t "$budget" "$d"
+		[ "$(jq -r .github_info.map_tokens <<<"$output")" -le "$budget" ]
+	done
+	# Here the list is there, and still within the budget.
+	jq -r .symbol_map <<<"$output" | grep -q '^src/[a-z]*\.c (defines 2 functions declared below)$'
+}
+
+@test "repomap: a file's exception hierarchy is one line of the map, not one line a class" {
+	d=$BATS_TEST_TMPDIR/excfold
+	mkdir -p "$d/pkg"
+	cat >"$d/pkg/errors.py" <<'P'
+class AppError(Exception):
+    pass
+
+
+class NotFound(AppError):
+    pass
+
+
+class Timeout(AppError):
+    pass
+
+
+class ReadTimeout(Timeout):
+    pass
+
+
+class ConnectTimeout(Timeout):
+    pass
+
+
+class BadInput(AppError, ValueError):
+    pass
+P
+	printf 'class ParseError(Exception):\n    pass\n\n\nclass LexError(ParseError):\n    pass\n' >"$d/pkg/parse.py"
+	printf 'from pkg.errors import AppError, NotFound, Timeout, ReadTimeout, ConnectTimeout, BadInput\nfrom pkg.parse import ParseError, LexError\n\n\nclass Engine:\n    def run(self, q):\n        if not q:\n            raise NotFound(q)\n        raise ReadTimeout(ConnectTimeout(Timeout(BadInput(AppError(LexError(ParseError()))))))\n' >"$d/pkg/engine.py"
+	for i in 1 2 3; do
+		printf 'from pkg.engine import Engine\nfrom pkg.errors import AppError, NotFound\n\n\ndef use%s():\n    try:\n        return Engine().run(1)\n    except NotFound:\n        raise AppError()\n' "$i" >"$d/pkg/use$i.py"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	# Six classes of errors.py, ReadTimeout's base through Timeout: one
+	# line, the best first.
+	grep -qxE '│6 exception classes \((AppError|NotFound), (AppError|NotFound), [A-Za-z]+, \.\.\.\)' "$T/map"
+	run -1 grep -E '^│class (NotFound|Timeout|ReadTimeout|ConnectTimeout|BadInput|AppError)\b' "$T/map"
+	# Two are no hierarchy that crowds anything out: shown as they are.
+	grep -qx '│class ParseError(Exception):' "$T/map"
+	grep -qx '│class LexError(ParseError):' "$T/map"
+	grep -qx '│class Engine:' "$T/map"
+	# -J: the line's definition names the classes folded into it.
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -e '[.symbols[] | select(.file == "pkg/errors.py")] | length == 1' <<<"$output"
+	jq -e '.symbols[] | select(.file == "pkg/errors.py") | .folded | length == 5' <<<"$output"
+}
+
+@test "repomap: what a package's __init__ exports ranks before what only its modules use" {
+	d=$BATS_TEST_TMPDIR/public
+	mkdir -p "$d/pkg"
+	printf 'from .client import Client\nfrom .api import fetch\n' >"$d/pkg/__init__.py"
+	printf 'class Client:\n    def send(self, data):\n        return data\n' >"$d/pkg/client.py"
+	printf 'from .client import Client\n\n\ndef fetch(url):\n    return Client().send(url)\n' >"$d/pkg/api.py"
+	printf 'class Frame:\n    def __init__(self, data):\n        self.data = data\n\n\nclass Header:\n    pass\n\n\nclass Packet:\n    pass\n' >"$d/pkg/wire.py"
+	for i in 1 2 3; do
+		printf 'from .wire import Frame, Header, Packet\n\n\ndef codec%s(x):\n    return Frame(Header()), Packet()\n' "$i" >"$d/pkg/codec$i.py"
+	done
+	# wire.py, which three modules inside use, came first.
+	[ "$(first_files "$d" 2)" = "pkg/client.py pkg/api.py " ]
+}
+
+@test "repomap: a package.json bin is a program's entry: listed at the top, what it runs first" {
+	d=$BATS_TEST_TMPDIR/bin
+	mkdir -p "$d/bin" "$d/lib"
+	printf '{\n  "name": "tool",\n  "bin": {"tool": "./bin/tool.js"}\n}\n' >"$d/package.json"
+	cat >"$d/bin/tool.js" <<'J'
+const { runAll } = require('../lib/run.js')
+function parseArgs(argv) { return argv.slice(2) }
+function usage() { return 'usage: tool' }
+function report(r) { return String(r) }
+report(runAll(parseArgs(process.argv)) || usage())
+J
+	printf 'const { fmt } = require("./fmt.js")\nfunction runAll(args) { return fmt(args) }\nmodule.exports = { runAll }\n' >"$d/lib/run.js"
+	printf 'function fmt(x) { return x }\nfunction pad(x) { return x }\nmodule.exports = { fmt, pad }\n' >"$d/lib/fmt.js"
+	for i in 1 2 3; do
+		printf 'const { fmt, pad } = require("./fmt.js")\nfunction part%s(x) { return pad(fmt(x)) }\nmodule.exports = { part%s }\n' "$i" "$i" >"$d/lib/part$i.js"
+	done
+	# The program defines three functions: listed all the same.
+	run -0 "$SYM" -R -t 4000 "$d"
+	[ "$(jq -r '.symbol_map | split("\n")[:2] | join(" ")' <<<"$output")" = "package.json bin/tool.js" ]
+	# What it runs first; the helper the library's modules call, after.
+	[ "$(first_files "$d" 2)" = "lib/run.js lib/fmt.js " ]
+}
+
+@test "repomap: a module's constants are one line of the map, not one line each" {
+	d=$BATS_TEST_TMPDIR/constfold
+	mkdir -p "$d/pkg"
+	printf '__title__ = "pkg"\n__version__ = "1.0"\n__author__ = "A"\n__license__ = "MIT"\n__url__ = "https://example.org"\n' >"$d/pkg/__version__.py"
+	printf 'LIMIT = 30\nCODES = (\n    301,\n    302,\n)\n' >"$d/pkg/limits.py"
+	printf 'from pkg.__version__ import __title__, __version__, __author__, __license__, __url__\nfrom pkg.limits import LIMIT, CODES\n\n\nclass Engine:\n    def run(self):\n        return __title__ + __version__ + __author__ + __license__ + __url__ + str(LIMIT + len(CODES))\n' >"$d/pkg/engine.py"
+	for i in 1 2; do
+		printf 'from pkg.engine import Engine\nfrom pkg.__version__ import __version__\n\n\ndef use%s():\n    return Engine().run() + __version__\n' "$i" >"$d/pkg/use$i.py"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -r .symbol_map <<<"$output" >"$T/map"
+	grep -qxE '│5 constants \(__[a-z]+__, __[a-z]+__, __[a-z]+__, \.\.\.\)' "$T/map"
+	run -1 grep -E '^│__(title|version|author|license|url)__ =' "$T/map"
+	# Two are shown as they are, the whole tuple.
+	grep -qx '│LIMIT = 30' "$T/map"
+	grep -qx '│CODES = (' "$T/map"
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -e '.symbols[] | select(.file == "pkg/__version__.py") | .folded | length == 4' <<<"$output"
+}
+
+@test "repomap: a program's main file ranks before files nobody calls, after the library it uses" {
+	d=$BATS_TEST_TMPDIR/mainkeep
+	mkdir -p "$d/lib" "$d/src"
+	for x in a b c d e f; do
+		printf 'int %s_run(int);\nint %s_step(int);\n' "$x" "$x" >"$d/lib/$x.h"
+		printf '#include "a.h"\n#include "b.h"\n#include "c.h"\n#include "d.h"\n#include "e.h"\n#include "f.h"\nint %s_run(int n)\n{\n\treturn a_step(n) + b_step(n) + c_step(n) + d_step(n) + e_step(n) + f_step(n);\n}\nint %s_step(int n)\n{\n\treturn n;\n}\n' "$x" "$x" >"$d/lib/$x.c"
+	done
+	cat >"$d/src/main.c" <<'C'
+#include "../lib/a.h"
+static int parse(int argc)
+{
+	return argc;
+}
+static int report(int r)
+{
+	return r;
+}
+int main(int argc, char **argv)
+{
+	(void)argv;
+	return report(a_run(parse(argc)));
+}
+C
+	# Files of ten functions each that nothing calls.
+	for i in 1 2 3 4; do
+		for k in 1 2 3 4 5 6 7 8 9 10; do
+			printf 'int extra%s_%s(int n)\n{\n\treturn n;\n}\n' "$i" "$k"
+		done >"$d/src/extra$i.c"
+	done
+	first_files "$d" 7 >"$T/first"
+	# The six library units first, then the program: it keeps three of
+	# its ten shares of teleport (with one, the four files of unused
+	# functions came before it).
+	[[ " $(cat "$T/first")" == *" src/main.c "* ]]
+	run -1 grep -q extra "$T/first"
+}
