@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,16 +27,22 @@
 #include "banned.h"
 
 static const char synopsis[] =
-    "usage: urlserve [-j jobs] [-l address] [-S name] [-t timeout]\n"
-    "                [--token-file file]\n"
+    "usage: urlserve [-O] [-G size] [-j jobs] [-l address] [-Q size]\n"
+    "                [-S name] [-t timeout] [--token-file file]\n"
     "       urlserve -h | -V\n";
 
 static const char options[] =
     "Serve urlkit's URL tools to agents over the Model Context Protocol.\n"
     "\n"
+    "  -G, --max-fetched=SIZE    a session's fetched set, oldest out past it\n"
+    "                            (default: 16M)\n"
     "  -j, --jobs=N              tool calls at once (default: 8)\n"
     "  -l, --listen=ADDRESS      serve HTTP at http://ADDRESS/mcp, not stdio\n"
     "                            (HOST:PORT, :PORT or PORT; 127.0.0.1)\n"
+    "  -O, --open-private        open_url opens internal and private\n"
+    "                            addresses too\n"
+    "  -Q, --max-queued=SIZE     calls waiting or running, their messages'\n"
+    "                            bytes (default: 64M)\n"
     "  -S, --session=NAME        keep the fetched set as urlcache session NAME\n"
     "  -t, --timeout=SECONDS     a fetch's time limit (default: 30)\n"
     "      --token-file=FILE     HTTP's token file (default: made in\n"
@@ -70,10 +77,64 @@ rec_url_is(yajl_val rec, const char *url)
 	return u && !strcmp(u, url);
 }
 
+/*
+ * The bytes a record holds in memory: its strings and keys, and a node's
+ * worth (yajl's struct and the pointers to it) for each value.
+ */
+static size_t
+rec_bytes(yajl_val v)
+{
+	size_t n = 32, i;
+
+	if (!v)
+		return 0;
+	if (YAJL_IS_STRING(v))
+		return n + uk_json_strlen(v);
+	if (YAJL_IS_NUMBER(v))
+		return n + (v->u.number.r ? strlen(v->u.number.r) : 0);
+	if (YAJL_IS_OBJECT(v))
+		for (i = 0; i < v->u.object.len; i++)
+			n += strlen(v->u.object.keys[i]) + 1 +
+			    rec_bytes(v->u.object.values[i]);
+	else if (YAJL_IS_ARRAY(v))
+		for (i = 0; i < v->u.array.len; i++)
+			n += rec_bytes(v->u.array.values[i]);
+	return n;
+}
+
+/*
+ * Give freed memory back to the system: glibc keeps what free(3) took
+ * in its arenas (a session's megabytes of pages stayed in its RSS after
+ * clear_fetched), and malloc_trim(3) returns the free pages of every
+ * arena.  Only after a megabyte or more: it walks the heaps.
+ */
+static void
+give_back(size_t freed)
+{
+	if (freed >= (1UL << 20))
+		malloc_trim(0);
+}
+
+/* Drop the record at i of s's fetched set (s->mu held): its bytes. */
+static size_t
+fetched_drop_locked(struct us_session *s, size_t i)
+{
+	yajl_val a = s->fetched;
+	size_t n = rec_bytes(a->u.array.values[i]);
+
+	uk_json_free(a->u.array.values[i]);
+	memmove(a->u.array.values + i, a->u.array.values + i + 1,
+	    (a->u.array.len - i - 1) * sizeof(yajl_val));
+	a->u.array.len--;
+	s->bytes -= n;
+	return n;
+}
+
 int
 us_fetched_add(struct us_session *s, yajl_val rec, struct uk_err *err)
 {
-	size_t i;
+	yajl_val copy;
+	size_t i, freed = 0;
 	int r = 0;
 
 	if (us_srv.session) {
@@ -82,19 +143,28 @@ us_fetched_add(struct us_session *s, yajl_val rec, struct uk_err *err)
 		pthread_mutex_unlock(&us_srv.mu);
 		return r;
 	}
+	copy = uk_json_copy(rec);
+	uk_json_del(copy, "cached");
 	pthread_mutex_lock(&s->mu);
 	for (i = 0; i < s->fetched->u.array.len; i++)
 		if (rec_url_is(s->fetched->u.array.values[i],
 			uk_json_get_str(rec, "url")))
 			break;
 	if (i < s->fetched->u.array.len) {
+		freed += rec_bytes(s->fetched->u.array.values[i]);
+		s->bytes -= rec_bytes(s->fetched->u.array.values[i]);
 		uk_json_free(s->fetched->u.array.values[i]);
-		s->fetched->u.array.values[i] = uk_json_copy(rec);
+		s->fetched->u.array.values[i] = copy;
 	} else {
-		uk_json_push(s->fetched, uk_json_copy(rec));
+		uk_json_push(s->fetched, copy);
 	}
-	uk_json_del(s->fetched->u.array.values[i], "cached");
+	s->bytes += rec_bytes(copy);
+	/* Past -G the oldest go, never the record just added. */
+	while (s->bytes > us_srv.max_fetched && s->fetched->u.array.len > 1 &&
+	    s->fetched->u.array.values[0] != copy)
+		freed += fetched_drop_locked(s, 0);
 	pthread_mutex_unlock(&s->mu);
+	give_back(freed);
 	return r;
 }
 
@@ -127,7 +197,7 @@ int
 us_fetched_remove(struct us_session *s, const char *url, struct uk_err *err)
 {
 	yajl_val a;
-	size_t i;
+	size_t i, freed = 0;
 	int r = 0;
 
 	if (us_srv.session) {
@@ -140,20 +210,19 @@ us_fetched_remove(struct us_session *s, const char *url, struct uk_err *err)
 	a = s->fetched;
 	for (i = 0; i < a->u.array.len; i++)
 		if (rec_url_is(a->u.array.values[i], url)) {
-			uk_json_free(a->u.array.values[i]);
-			memmove(a->u.array.values + i, a->u.array.values + i + 1,
-			    (a->u.array.len - i - 1) * sizeof(yajl_val));
-			a->u.array.len--;
+			freed = fetched_drop_locked(s, i);
 			r = 1;
 			break;
 		}
 	pthread_mutex_unlock(&s->mu);
+	give_back(freed);
 	return r;
 }
 
 long
 us_fetched_clear(struct us_session *s, struct uk_err *err)
 {
+	size_t freed;
 	long n;
 
 	if (us_srv.session) {
@@ -164,9 +233,12 @@ us_fetched_clear(struct us_session *s, struct uk_err *err)
 	}
 	pthread_mutex_lock(&s->mu);
 	n = (long)s->fetched->u.array.len;
+	freed = s->bytes;
 	uk_json_free(s->fetched);
 	s->fetched = uk_json_array();
+	s->bytes = 0;
 	pthread_mutex_unlock(&s->mu);
+	give_back(freed);
 	return n;
 }
 
@@ -209,7 +281,22 @@ session_free(void *ctx, void *session)
 		return;
 	uk_json_free(s->fetched);
 	pthread_mutex_destroy(&s->mu);
+	give_back(s->bytes);
 	free(s);
+}
+
+/* What a session holds in memory (the HTTP transport's eviction). */
+static size_t
+session_size(void *ctx, void *session)
+{
+	struct us_session *s = session;
+	size_t n;
+
+	(void)ctx;
+	pthread_mutex_lock(&s->mu);
+	n = s->bytes;
+	pthread_mutex_unlock(&s->mu);
+	return n;
 }
 
 /* The fetchers: one per call in flight, kept for the next call. */
@@ -355,8 +442,11 @@ int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "max-fetched", required_argument, NULL, 'G' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "listen", required_argument, NULL, 'l' },
+		{ "max-queued", required_argument, NULL, 'Q' },
+		{ "open-private", no_argument, NULL, 'O' },
 		{ "session", required_argument, NULL, 'S' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "token-file", required_argument, NULL, OPT_TOKEN_FILE },
@@ -372,15 +462,31 @@ main(int argc, char **argv)
 	struct uk_err err;
 	const char *listen = NULL, *token_file = NULL;
 	char *token = NULL;
+	unsigned long long fetched_max = 16ULL << 20, queued_max = 64ULL << 20;
 	long jobs = 8;
 	int c, r;
 
 	uk_prog_set(argv[0]);
 	uk_cli_check_stdio();
 	us_srv.timeout = 30;
-	while ((c = uk_cli_getopt(&cli, argc, argv, "hj:l:S:t:V", longopts)) !=
-	    -1) {
+	while ((c = uk_cli_getopt(&cli, argc, argv, "G:hj:l:OQ:S:t:V",
+		    longopts)) != -1) {
 		switch (c) {
+		case 'G':
+			if (uk_cli_size(optarg, &fetched_max) || !fetched_max)
+				uk_cli_usage(&cli,
+				    "-G: not a size (a number and a unit: "
+				    "64M): '%s'", optarg);
+			break;
+		case 'O':
+			us_srv.open_private = 1;
+			break;
+		case 'Q':
+			if (uk_cli_size(optarg, &queued_max) || !queued_max)
+				uk_cli_usage(&cli,
+				    "-Q: not a size (a number and a unit: "
+				    "64M): '%s'", optarg);
+			break;
 		case 'j':
 			if (uk_parse_long(optarg, 1, 256, &jobs))
 				uk_cli_usage(&cli,
@@ -412,6 +518,7 @@ main(int argc, char **argv)
 	if (optind != argc)
 		uk_cli_usage(&cli, "unexpected operand '%s'", argv[optind]);
 
+	us_srv.max_fetched = (size_t)fetched_max;
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -432,6 +539,8 @@ main(int argc, char **argv)
 	mo.max_message = 4UL << 20;
 	mo.session_new = session_new;
 	mo.session_free = session_free;
+	mo.session_size = session_size;
+	mo.max_queued = (size_t)queued_max;
 	/* Before any thread: http_token changes the environment. */
 	if (listen)
 		token = http_token(token_file);

@@ -32,12 +32,14 @@
 /* The server's configuration and what every session shares. */
 struct us_server {
 	double timeout;          /* -t: a fetch's timeout, seconds */
+	size_t max_fetched;      /* -G: a session's fetched set, bytes */
 	const char *session;     /* -S NAME, or NULL: in memory */
 	struct uk_cache cache;   /* the cache (and -S's directory) */
 	struct uk_session named; /* -S */
 	pthread_mutex_t mu;      /* the named session and the fetcher pool */
 	struct us_fetcher *idle; /* fetchers not in use */
 	int render;              /* render_url is listed (Chromium found) */
+	int open_private;        /* -O: open_url opens internal addresses */
 };
 
 extern struct us_server us_srv;
@@ -49,11 +51,13 @@ extern struct us_server us_srv;
 struct us_session {
 	pthread_mutex_t mu;
 	yajl_val fetched;
+	size_t bytes; /* what its records hold, at most us_srv.max_fetched */
 };
 
 /*
  * The fetched set of s (urlserve.c).  add copies rec (a record with a
- * string url) in, replacing the one of its URL in place; get answers a
+ * string url) in, replacing the one of its URL in place, and drops the
+ * oldest records while the set holds over -G bytes; get answers a
  * copy (1) or 0; remove answers 1 or 0; clear how many went; list a new
  * array of copies.  Each -1 with err when the named session fails.
  */

@@ -16,11 +16,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <curl/curl.h>
+
 #include "buf.h"
 #include "child.h"
 #include "extract_select.h"
 #include "json.h"
 #include "mcp.h"
+#include "netguard.h"
 #include "urlserve.h"
 #include "urlserve_int.h"
 #include "util.h"
@@ -177,6 +180,42 @@ call_file(const char *url, long timeout, struct uk_err *err)
 	return uk_buf_detach(&path, NULL);
 }
 
+/*
+ * Whether the user's browser must not be sent to url: its host is, or
+ * resolves to, an address lib/netguard refuses (loopback, private,
+ * link-local such as 169.254.169.254), as fetch_url would refuse it.  A
+ * prompt-injected agent must not make the browser request the LAN.  A
+ * name that does not resolve here is let through (the browser's DNS is
+ * the same).  URLKIT_ALLOW_PRIVATE lets through what it lets fetch_url
+ * reach; -O lets everything through.  1 and the address in addr when
+ * refused.
+ */
+static int
+open_refused(const char *url, char *addr, size_t size)
+{
+	struct uk_netguard g;
+	CURLU *u;
+	char *host = NULL;
+	int r = 0;
+
+	uk_netguard_init(&g);
+	if (us_srv.open_private || g.allow_private)
+		return 0;
+	if (!(u = curl_url()))
+		uk_die(UK_EXIT_FATAL, "out of memory");
+	if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK)
+		r = uk_netguard_host_allowed(host, addr, size) == 0;
+	else {
+		/* No host curl can read: not a URL a browser should get. */
+		snprintf(addr, size, "no host");
+		r = 1;
+	}
+	curl_free(host);
+	curl_url_cleanup(u);
+	return r;
+}
+
 void
 us_tool_open_url(struct uk_mcp_call *c, yajl_val args, void *session)
 {
@@ -189,6 +228,7 @@ us_tool_open_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	struct uk_err err;
 	const char *url, *status, *et;
 	const char *argv[6];
+	char addr[64];
 	char *prog = NULL, *file = NULL;
 	long timeout;
 	int st, cancelled = 0;
@@ -200,6 +240,14 @@ us_tool_open_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	url = uk_json_get_str(args, "url");
 	if (us_check_url(c, url))
 		return;
+	if (open_refused(url, addr, sizeof(addr))) {
+		char *u = uk_str_printable(uk_xstrdup(url));
+
+		uk_mcp_error(c, "open_url: '%s' refused: %s is an internal or "
+		    "private address (urlserve -O opens those too)", u, addr);
+		free(u);
+		return;
+	}
 	timeout = (long)us_arg_int(args, "timeoutSec", 60);
 	if (!(file = call_file(url, timeout, &err))) {
 		uk_mcp_error(c, "open_url: %s", err.msg);
@@ -241,6 +289,24 @@ us_tool_open_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	uk_buf_release(&errout);
 }
 
+/*
+ * Whether wait is one pwfetch fetch -w takes (load, domcontentloaded,
+ * networkidle, selector:CSS): checked here, so that a bad one is said
+ * as such, not as pwfetch's usage line.
+ */
+static int
+wait_ok(const char *wait)
+{
+	static const char *const names[] = { "load", "domcontentloaded",
+		"networkidle", NULL };
+	size_t i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(wait, names[i]))
+			return 1;
+	return !strncmp(wait, "selector:", 9) && wait[9];
+}
+
 void
 us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *session)
 {
@@ -274,6 +340,15 @@ us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	    us_selectors_arg(c, args, "select", sel, &nsel) ||
 	    us_selectors_arg(c, args, "remove", rem, &nrem))
 		return;
+	if ((wait = uk_json_get_str(args, "wait")) && !wait_ok(wait)) {
+		char *w = uk_str_printable(uk_xstrdup(wait));
+
+		uk_mcp_error(c, "render_url: wait must be load, "
+		    "domcontentloaded, networkidle or selector:CSS, not '%s'",
+		    w);
+		free(w);
+		return;
+	}
 	explain = us_arg_bool(args, "explain", 0);
 	prog = us_sibling("pwfetch");
 	uk_buf_addf(&tbuf, "%g", us_srv.timeout);
@@ -282,7 +357,7 @@ us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	argv[i++] = "-q";
 	argv[i++] = "-t";
 	argv[i++] = tbuf.buf;
-	if ((wait = uk_json_get_str(args, "wait"))) {
+	if (wait) {
 		argv[i++] = "-w";
 		argv[i++] = wait;
 	}

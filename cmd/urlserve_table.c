@@ -83,8 +83,8 @@ const struct uk_mcp_tool us_tools[] = {
 	    "Find the http and https URLs in a text and classify each "
 	    "(github_repo, github_file, github_issue, github_pr, documentation, "
 	    "web), as urldetect does. Nothing is fetched.",
-	    OBJ("\"text\":{\"type\":\"string\",\"description\":\"the text to "
-		"search\"},\"max\":{\"type\":\"integer\",\"minimum\":0,"
+	    OBJ("\"text\":{\"type\":\"string\",\"maxLength\":1048576,"
+		"\"description\":\"the text to search\"},\"max\":{\"type\":\"integer\",\"minimum\":0,"
 		"\"maximum\":10000,\"description\":\"at most this many URLs "
 		"(0: all)\"}",
 		"\"text\""),
@@ -120,8 +120,8 @@ const struct uk_mcp_tool us_tools[] = {
 	    "Find the URLs in a text and fetch the first three (the "
 	    "per-message limit; the others are listed as skipped), at once. "
 	    "Every URL gets a result; each page's slice shares max_tokens.",
-	    OBJ("\"text\":{\"type\":\"string\",\"description\":\"the text, "
-		"a user's message\"},"
+	    OBJ("\"text\":{\"type\":\"string\",\"maxLength\":1048576,"
+		"\"description\":\"the text, a user's message\"},"
 		"\"use_cache\":{\"type\":\"boolean\",\"default\":true},"
 		"\"summarize\":{\"type\":\"boolean\",\"default\":false},"
 		"\"max_tokens\":{\"type\":\"integer\",\"minimum\":100,"
@@ -219,8 +219,10 @@ const struct uk_mcp_tool us_tools[] = {
 	    "Load a page in headless Chromium (for pages that need "
 	    "JavaScript) and return its main text, paged as fetch_url does.",
 	    OBJ(URL_PROP("the http or https URL") ","
-		"\"wait\":{\"type\":\"string\",\"description\":\"when the page "
-		"is ready: load, domcontentloaded, networkidle or "
+		"\"wait\":{\"type\":\"string\",\"anyOf\":[{\"enum\":[\"load\","
+		"\"domcontentloaded\",\"networkidle\"]},{\"pattern\":"
+		"\"^selector:.\"}],\"default\":\"load\",\"description\":\"when "
+		"the page is ready: load, domcontentloaded, networkidle or "
 		"selector:CSS (default: load)\"}," OVERRIDE_PROPS PAGE_PROPS,
 		"\"url\""),
 	    PAGE_OUT, FETCHING, us_tool_render_url },

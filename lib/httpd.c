@@ -101,10 +101,42 @@ uk_httpd_host_ok(const char *listen, const char *host, size_t n)
 	return 0;
 }
 
+/*
+ * The length of an Origin's host[:port] at h when that is all there is
+ * (RFC 6454's serialization: a bracketed IPv6 address or a name of
+ * letters, digits, '.' and '-', then ":" and 1 to 5 digits or nothing),
+ * else 0.  Anything else (userinfo's "@", a path, a query) is no origin:
+ * "http://localhost:1@evil.test" names evil.test, not localhost.
+ */
+static size_t
+origin_host_len(const char *h)
+{
+	size_t n = 0, d;
+
+	if (h[0] == '[') {
+		n = 1 + strspn(h + 1, "0123456789abcdefABCDEF:.");
+		if (h[n] != ']')
+			return 0;
+		n++;
+	} else
+		n = strspn(h, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-");
+	if (n == 0)
+		return 0;
+	if (h[n] == ':') {
+		d = strspn(h + n + 1, "0123456789");
+		if (d == 0 || d > 5)
+			return 0;
+		n += 1 + d;
+	}
+	return h[n] ? 0 : n;
+}
+
 int
 uk_httpd_origin_ours(const char *listen, const char *origin)
 {
 	const char *h;
+	size_t n;
 
 	if (!strncmp(origin, "http://", 7))
 		h = origin + 7;
@@ -112,7 +144,7 @@ uk_httpd_origin_ours(const char *listen, const char *origin)
 		h = origin + 8;
 	else
 		return 0;
-	return *h && !strchr(h, '/') && uk_httpd_host_ok(listen, h, strlen(h));
+	return (n = origin_host_len(h)) && uk_httpd_host_ok(listen, h, n);
 }
 
 int

@@ -56,8 +56,9 @@ int uk_httpd_host_ok(const char *listen, const char *host, size_t n);
 /*
  * Origin checks: whether a request's Origin header may reach us.  A page
  * elsewhere must not, whatever its browser lets it send.
- *   uk_httpd_origin_ours: "http://" or "https://" and a host that
- *   uk_httpd_host_ok takes, with no path (urlserve -l).
+ *   uk_httpd_origin_ours: "http://" or "https://", a host that
+ *   uk_httpd_host_ok takes, an optional ":PORT", and nothing else (no
+ *   userinfo, no path: urlserve -l).
  *   uk_httpd_origin_same: exactly "http://" then the request's Host
  *   header, which must be there (toolack serve: its own page only).
  */

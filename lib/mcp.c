@@ -415,7 +415,7 @@ id_taken(struct uk_mcp_session *s, const char *id)
 
 static void
 do_call(struct uk_mcp_session *s, const char *id, yajl_val params,
-    struct mcp_sink *k, int *answered)
+    size_t len, struct mcp_sink *k, int *answered)
 {
 	const char *name = uk_json_get_str(params, "name");
 	yajl_val args = uk_json_get(params, "arguments");
@@ -445,7 +445,14 @@ do_call(struct uk_mcp_session *s, const char *id, yajl_val params,
 	}
 	if (tok && !YAJL_IS_STRING(tok) && !YAJL_IS_INTEGER(tok))
 		tok = NULL;
+	if (!uk_mcp_hold(s->m, len)) {
+		send_error(k, id, RPC_INTERNAL,
+		    "server busy: the calls queued hold over %zu bytes; try "
+		    "again later", s->m->o.max_queued);
+		return;
+	}
 	c = uk_xcalloc(1, sizeof(*c));
+	c->bytes = len;
 	c->s = s;
 	c->k = k;
 	c->tool = t;
@@ -461,6 +468,9 @@ do_call(struct uk_mcp_session *s, const char *id, yajl_val params,
 		pthread_mutex_unlock(&s->mu);
 		if (fd >= 0)
 			close(fd);
+		pthread_mutex_lock(&s->m->mu);
+		s->m->held -= c->bytes;
+		pthread_mutex_unlock(&s->m->mu);
 		free(c->id);
 		uk_json_free(c->args);
 		uk_json_free(c->progress);
@@ -518,7 +528,7 @@ do_cancelled(struct uk_mcp_session *s, yajl_val params)
  */
 static int
 request(struct uk_mcp_session *s, const char *method, const char *id,
-    yajl_val params, struct mcp_sink *k)
+    yajl_val params, size_t len, struct mcp_sink *k)
 {
 	int answered = 1;
 
@@ -544,7 +554,7 @@ request(struct uk_mcp_session *s, const char *method, const char *id,
 			send_error(k, id, RPC_PARAMS,
 			    "tools/call: params must be an object");
 		else
-			do_call(s, id, params, k, &answered);
+			do_call(s, id, params, len, k, &answered);
 	} else if (!strcmp(method, "logging/setLevel")) {
 		if (!YAJL_IS_OBJECT(params))
 			send_error(k, id, RPC_PARAMS,
@@ -636,7 +646,7 @@ uk_mcp_dispatch(struct uk_mcp_session *s, const char *msg, size_t len,
 	}
 	if (id) {
 		took = MCP_REQUEST;
-		request(s, YAJL_GET_STRING(method), idb.buf, params, k);
+		request(s, YAJL_GET_STRING(method), idb.buf, params, len, k);
 	} else {
 		took = MCP_NOTICE;
 		notice(s, YAJL_GET_STRING(method), params);

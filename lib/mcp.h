@@ -64,6 +64,18 @@ struct uk_mcp_opts {
 	void *ctx;          /* given to session_new and session_free */
 	void *(*session_new)(void *ctx, struct uk_err *err);
 	void (*session_free)(void *ctx, void *session);
+	/*
+	 * The bytes the program holds for session (its fetched pages), or
+	 * NULL: the HTTP transport never ends an idle session that holds
+	 * any to make room for a new one.
+	 */
+	size_t (*session_size)(void *ctx, void *session);
+	/*
+	 * The bytes of the messages of the calls waiting or running, at
+	 * most (0: no bound): stdio reads no further until some end, HTTP
+	 * answers -32603 "server busy".
+	 */
+	size_t max_queued;
 };
 
 /*

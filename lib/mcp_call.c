@@ -44,6 +44,11 @@ uk_mcp_call_release(struct uk_mcp_call *c)
 	uk_json_free(c->args);
 	uk_json_free(c->progress);
 	c->args = c->progress = NULL;
+	if (c->bytes) {
+		pthread_mutex_lock(&s->m->mu);
+		s->m->held -= c->bytes;
+		pthread_mutex_unlock(&s->m->mu);
+	}
 	pthread_mutex_lock(&s->mu);
 	/*
 	 * The descriptor is closed before the session lets the call go: once
@@ -62,6 +67,32 @@ uk_mcp_call_release(struct uk_mcp_call *c)
 	pthread_mutex_unlock(&s->mu);
 	free(c->id);
 	free(c);
+}
+
+int
+uk_mcp_room(struct uk_mcp *m, size_t len)
+{
+	int ok;
+
+	pthread_mutex_lock(&m->mu);
+	ok = !m->o.max_queued || !m->held ||
+	    m->held + len <= m->o.max_queued;
+	pthread_mutex_unlock(&m->mu);
+	return ok;
+}
+
+int
+uk_mcp_hold(struct uk_mcp *m, size_t len)
+{
+	int ok;
+
+	pthread_mutex_lock(&m->mu);
+	ok = !m->o.max_queued || !m->held ||
+	    m->held + len <= m->o.max_queued;
+	if (ok)
+		m->held += len;
+	pthread_mutex_unlock(&m->mu);
+	return ok;
 }
 
 static void

@@ -20,7 +20,8 @@
  * token is 401, one whose Origin or Host is not ours 403 (DNS rebinding:
  * a page elsewhere must not reach a server on loopback), a body over
  * max_message 413, a Content-Length that is not digits or an
- * MCP-Protocol-Version we do not speak 400.  These checks, the listen
+ * MCP-Protocol-Version we do not speak 400, an initialize with no room
+ * for its session (below) or a body past max_queued 503.  These checks, the listen
  * address and the common response headers are lib/httpd.h's, shared with
  * toolack serve.
  */
@@ -32,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,12 +48,34 @@
 #include "banned.h"
 
 /*
- * Sessions at once.  Past it, initialize ends the session idle longest
- * (no request in hand, no call running), as a client that never sends
- * DELETE would otherwise fill the table; with none idle it is 503.
+ * Sessions at once, and of one client (its address: every client holds
+ * the one token).  Past either, initialize ends the client's (or, past
+ * MAX_SESSIONS, anyone's) session idle longest (no request in hand, no
+ * call running) that holds nothing (opts.session_size 0), as a client
+ * that never sends DELETE would otherwise fill the table; one that
+ * holds fetched pages is never ended for a new, empty one.  With none
+ * to end it is 503.
  */
-#define MAX_SESSIONS 256
+#define MAX_SESSIONS        256
+#define MAX_CLIENT_SESSIONS 64
 #define TICK_MS      200
+
+/*
+ * Slow clients (issue 33, item 2), as nginx (client_header_timeout,
+ * limit_conn) and libmicrohttpd's own options have it: a connection
+ * must send its request's headers with no pause of HEADER_TIMEOUT
+ * seconds (MHD_OPTION_CONNECTION_TIMEOUT, then IDLE_TIMEOUT from the
+ * headers to the end of the request); MAX_CONNECTIONS at once, so that
+ * a thousand stalled ones leave room (each a thread blocked in poll and
+ * a descriptor: RLIMIT_NOFILE is raised for them, and the connections
+ * are fewer where it cannot be), half of them at most from one address
+ * (MHD_OPTION_PER_IP_CONNECTION_LIMIT).  poll, not select: a descriptor
+ * over FD_SETSIZE (1024) cannot be selected.
+ */
+#define HEADER_TIMEOUT  10u
+#define IDLE_TIMEOUT    300u
+#define MAX_CONNECTIONS 4096u
+#define STACK_SIZE      (2UL << 20)
 
 struct http {
 	struct uk_mcp *m;
@@ -61,6 +85,7 @@ struct http {
 	pthread_mutex_t mu; /* sessions */
 	struct uk_mcp_session *sessions;
 	size_t nsessions;
+	size_t inbytes; /* request bodies being read (under mu) */
 	int stopping;
 };
 
@@ -82,7 +107,8 @@ struct hout {
 /* A connection's request, from its headers to its completion. */
 struct hreq {
 	struct uk_buf body;
-	int too_large, answered;
+	size_t held; /* of hs->inbytes */
+	int too_large, busy, answered;
 };
 
 static void
@@ -212,24 +238,34 @@ session_find(struct http *hs, const char *sid)
 	return s;
 }
 
+/* The bytes the program holds for s (0: nothing, or not told). */
+static size_t
+session_size(struct http *hs, struct uk_mcp_session *s)
+{
+	return s->app && hs->m->o.session_size ?
+	    hs->m->o.session_size(hs->m->o.ctx, s->app) : 0;
+}
+
 /*
- * The session idle longest, taken out of the table (hs->mu held), or
- * NULL when every one is busy.
+ * The idle session holding nothing that was used longest ago (of client,
+ * or of anyone when client is NULL), taken out of the table (hs->mu
+ * held), or NULL when there is none.
  */
 static struct uk_mcp_session *
-session_evict_locked(struct http *hs)
+session_evict_locked(struct http *hs, const char *client)
 {
 	struct uk_mcp_session *s, *best = NULL, **p;
 	size_t calls;
 
 	for (s = hs->sessions; s; s = s->hnext) {
-		if (s->refs != 1)
+		if (s->refs != 1 || (client && strcmp(s->client, client)))
 			continue;
 		pthread_mutex_lock(&s->mu);
 		calls = s->ncalls;
 		pthread_mutex_unlock(&s->mu);
 		/* <=: the table is newest first, so of a tie the oldest. */
-		if (!calls && (!best || s->used <= best->used))
+		if (!calls && (!best || s->used <= best->used) &&
+		    !session_size(hs, s))
 			best = s;
 	}
 	if (!best)
@@ -241,26 +277,37 @@ session_evict_locked(struct http *hs)
 	return best;
 }
 
-/* A new session in the table (one reference for the table, one ours). */
+/*
+ * A new session of client in the table (one reference for the table,
+ * one ours), or NULL with *why.  The room is made and the session added
+ * under one hold of the lock: a session made between the two took the
+ * room, and initialize failed with sessions idle (issue 33, item 8).
+ */
 static struct uk_mcp_session *
-session_add(struct http *hs)
+session_add(struct http *hs, const char *client, const char **why)
 {
-	struct uk_mcp_session *s, *old;
+	struct uk_mcp_session *s, *old = NULL;
 	unsigned char r[16];
-	size_t i;
+	size_t i, mine = 0;
 
+	*why = "too many sessions";
 	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
 		return NULL;
 	pthread_mutex_lock(&hs->mu);
-	if (hs->nsessions >= MAX_SESSIONS && !hs->stopping &&
-	    (old = session_evict_locked(hs))) {
-		/* Its refs is 1 (the table's): nobody else can reach it now. */
+	if (hs->stopping) {
 		pthread_mutex_unlock(&hs->mu);
-		old->refs = 0;
-		uk_mcp_session_finish(old, 1);
-		pthread_mutex_lock(&hs->mu);
+		return NULL;
 	}
-	if (hs->nsessions >= MAX_SESSIONS || hs->stopping) {
+	for (s = hs->sessions; s; s = s->hnext)
+		mine += !strcmp(s->client, client);
+	if (mine >= MAX_CLIENT_SESSIONS &&
+	    !(old = session_evict_locked(hs, client))) {
+		pthread_mutex_unlock(&hs->mu);
+		*why = "too many sessions for this client: end some (DELETE)";
+		return NULL;
+	}
+	if (!old && hs->nsessions >= MAX_SESSIONS &&
+	    !(old = session_evict_locked(hs, NULL))) {
 		pthread_mutex_unlock(&hs->mu);
 		return NULL;
 	}
@@ -268,11 +315,17 @@ session_add(struct http *hs)
 	s->used = uk_mono_ms();
 	for (i = 0; i < sizeof(r); i++)
 		snprintf(s->sid + 2 * i, 3, "%02x", r[i]);
+	snprintf(s->client, sizeof(s->client), "%s", client);
 	s->refs = 2;
 	s->hnext = hs->sessions;
 	hs->sessions = s;
 	hs->nsessions++;
 	pthread_mutex_unlock(&hs->mu);
+	if (old) {
+		/* Its refs is 1 (the table's): nobody else can reach it now. */
+		old->refs = 0;
+		uk_mcp_session_finish(old, 1);
+	}
 	return s;
 }
 
@@ -435,6 +488,27 @@ peek(const char *body, size_t len, int *initialize, int *progress)
 	return parsed;
 }
 
+/* The client's address, as text ("" when MHD cannot tell). */
+static void
+client_of(struct MHD_Connection *conn, char *buf, size_t size)
+{
+	const union MHD_ConnectionInfo *ci;
+	const struct sockaddr *sa;
+
+	*buf = '\0';
+	ci = MHD_get_connection_info(conn,
+	    MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	if (!ci || !(sa = ci->client_addr))
+		return;
+	if (sa->sa_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
+		    buf, (socklen_t)size);
+	else if (sa->sa_family == AF_INET6)
+		inet_ntop(AF_INET6,
+		    &((const struct sockaddr_in6 *)sa)->sin6_addr, buf,
+		    (socklen_t)size);
+}
+
 /* The session a POST goes to (a reference taken), or a refusal sent. */
 static struct uk_mcp_session *
 post_session(struct http *hs, struct MHD_Connection *conn, int initialize,
@@ -442,6 +516,8 @@ post_session(struct http *hs, struct MHD_Connection *conn, int initialize,
 {
 	const char *sid = uk_httpd_header(conn, "Mcp-Session-Id");
 	struct uk_mcp_session *s;
+	const char *why;
+	char client[INET6_ADDRSTRLEN];
 
 	*created = 0;
 	if (sid) {
@@ -455,9 +531,10 @@ post_session(struct http *hs, struct MHD_Connection *conn, int initialize,
 		    "Mcp-Session-Id header required");
 		return NULL;
 	}
-	if (!(s = session_add(hs)))
+	client_of(conn, client, sizeof(client));
+	if (!(s = session_add(hs, client, &why)))
 		*ret = reply_error(conn, MHD_HTTP_SERVICE_UNAVAILABLE, -32603,
-		    "too many sessions");
+		    why);
 	*created = s != NULL;
 	return s;
 }
@@ -513,6 +590,19 @@ post_answer(struct http *hs, struct MHD_Connection *conn, struct hout *o,
 	return ret;
 }
 
+/* Let go of r's body and its bytes in hs->inbytes. */
+static void
+body_release(struct http *hs, struct hreq *r)
+{
+	if (r->held) {
+		pthread_mutex_lock(&hs->mu);
+		hs->inbytes -= r->held;
+		pthread_mutex_unlock(&hs->mu);
+		r->held = 0;
+	}
+	uk_buf_release(&r->body);
+}
+
 static enum MHD_Result
 do_post(struct http *hs, struct MHD_Connection *conn, struct hreq *r)
 {
@@ -532,6 +622,8 @@ do_post(struct http *hs, struct MHD_Connection *conn, struct hreq *r)
 	o = hout_new(hs,
 	    progress && accept && strstr(accept, "text/event-stream"));
 	took = uk_mcp_dispatch(s, r->body.buf, r->body.len, &o->sink);
+	/* Taken: a call holds its own copy (counted by uk_mcp_hold). */
+	body_release(hs, r);
 	snprintf(sid, sizeof(sid), "%s", s->sid);
 	if (created && !s->initialized) {
 		/* initialize failed: the session it was for is not kept. */
@@ -541,6 +633,28 @@ do_post(struct http *hs, struct MHD_Connection *conn, struct hreq *r)
 	ret = post_answer(hs, conn, o, took, created ? sid : NULL);
 	session_unref(hs, s);
 	return ret;
+}
+
+/*
+ * Count n more bytes of r's body in hs->inbytes: 0 when that would pass
+ * opts.max_queued (the bodies of many connections, each up to
+ * max_message, must not add up without end), else 1.  The one body
+ * being read always fits, as one call does (uk_mcp_hold).
+ */
+static int
+body_hold(struct http *hs, struct hreq *r, size_t n)
+{
+	size_t max = hs->m->o.max_queued;
+	int ok;
+
+	pthread_mutex_lock(&hs->mu);
+	ok = !max || hs->inbytes == r->held || hs->inbytes + n <= max;
+	if (ok) {
+		hs->inbytes += n;
+		r->held += n;
+	}
+	pthread_mutex_unlock(&hs->mu);
+	return ok;
 }
 
 static enum MHD_Result
@@ -558,6 +672,9 @@ handle(void *cls, struct MHD_Connection *conn, const char *url,
 		r = uk_xcalloc(1, sizeof(*r));
 		uk_buf_init(&r->body, 0);
 		*con_cls = r;
+		/* The headers are in: the rest of the request has longer. */
+		MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
+		    IDLE_TIMEOUT);
 		if ((code = gate(hs, conn, url, method, &why))) {
 			r->answered = 1;
 			return reply_error(conn, code, -32600, why);
@@ -567,7 +684,8 @@ handle(void *cls, struct MHD_Connection *conn, const char *url,
 	if (*upload_size) {
 		if (r->body.len + *upload_size > hs->m->o.max_message)
 			r->too_large = 1;
-		else if (!r->too_large)
+		else if (!r->too_large && !r->busy &&
+		    !(r->busy = !body_hold(hs, r, *upload_size)))
 			uk_buf_add(&r->body, upload, *upload_size);
 		*upload_size = 0;
 		return MHD_YES;
@@ -578,6 +696,10 @@ handle(void *cls, struct MHD_Connection *conn, const char *url,
 	if (r->too_large)
 		return reply_error(conn, MHD_HTTP_CONTENT_TOO_LARGE, -32600,
 		    "request body too large");
+	if (r->busy)
+		return reply_error(conn, MHD_HTTP_SERVICE_UNAVAILABLE, -32603,
+		    "server busy: the requests being read hold too many bytes; "
+		    "try again later");
 	if (!strcmp(method, "GET"))
 		return do_get(conn);
 	if (!strcmp(method, "DELETE"))
@@ -589,15 +711,17 @@ static void
 completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     enum MHD_RequestTerminationCode toe)
 {
+	struct http *hs = cls;
 	struct hreq *r = *con_cls;
 
-	(void)cls;
-	(void)conn;
 	(void)toe;
 	if (!r)
 		return;
+	/* The next request on the connection: its headers in time. */
+	MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
+	    HEADER_TIMEOUT);
+	body_release(hs, r);
 	*con_cls = NULL;
-	uk_buf_release(&r->body);
 	free(r);
 }
 
@@ -610,7 +734,9 @@ uk_mcp_serve_http(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
 	const union MHD_DaemonInfo *info;
 	struct MHD_Daemon *d;
 	struct uk_mcp_session *s;
+	struct rlimit rl;
 	sigset_t all, old;
+	unsigned conns = MAX_CONNECTIONS;
 	int port;
 
 	memset(&hs, 0, sizeof(hs));
@@ -624,15 +750,36 @@ uk_mcp_serve_http(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
 		    "IPv4 HOST", h->address);
 	uk_httpd_sockaddr(&sa, hs.host, port); /* parsed: cannot fail */
 	pthread_mutex_init(&hs.mu, NULL);
+	/*
+	 * A descriptor for each connection, and some for the fetches: the
+	 * soft limit raised to what the hard one allows, the connections
+	 * fewer when that is not enough.
+	 */
+	if (!getrlimit(RLIMIT_NOFILE, &rl)) {
+		if (rl.rlim_cur != RLIM_INFINITY &&
+		    rl.rlim_cur < MAX_CONNECTIONS + 1024) {
+			rl.rlim_cur = rl.rlim_max == RLIM_INFINITY ||
+				rl.rlim_max > MAX_CONNECTIONS + 1024 ?
+			    MAX_CONNECTIONS + 1024 : rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+			getrlimit(RLIMIT_NOFILE, &rl);
+		}
+		if (rl.rlim_cur != RLIM_INFINITY &&
+		    rl.rlim_cur < MAX_CONNECTIONS + 1024)
+			conns = rl.rlim_cur > 2048 ?
+			    (unsigned)rl.rlim_cur - 1024 : (unsigned)rl.rlim_cur / 2;
+	}
 	/* MHD's threads take our mask: signals stay with the caller. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
-		MHD_USE_THREAD_PER_CONNECTION,
+		MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL,
 	    0, NULL, NULL, handle, &hs, MHD_OPTION_SOCK_ADDR, &sa,
 	    MHD_OPTION_NOTIFY_COMPLETED, completed, &hs,
-	    MHD_OPTION_CONNECTION_TIMEOUT, 300u, MHD_OPTION_CONNECTION_LIMIT,
-	    128u, MHD_OPTION_END);
+	    MHD_OPTION_CONNECTION_TIMEOUT, HEADER_TIMEOUT,
+	    MHD_OPTION_CONNECTION_LIMIT, conns,
+	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, conns / 2,
+	    MHD_OPTION_THREAD_STACK_SIZE, (size_t)STACK_SIZE, MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!d) {
 		pthread_mutex_destroy(&hs.mu);

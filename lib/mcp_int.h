@@ -38,6 +38,7 @@ struct uk_mcp {
 	pthread_cond_t cv;
 	struct uk_mcp_call *qhead, *qtail;
 	size_t qlen;
+	size_t held; /* the messages' bytes of the calls not yet released */
 	int nthreads, idle, quit;
 	pthread_t *threads;
 };
@@ -57,6 +58,7 @@ struct uk_mcp_session {
 	size_t ncalls;
 	/* The HTTP transport's: the Mcp-Session-Id, the requests in hand. */
 	char sid[33];
+	char client[46]; /* its client's address (INET6_ADDRSTRLEN) */
 	int refs;
 	long long used; /* uk_mono_ms of its last request */
 	struct uk_mcp_session *hnext;
@@ -71,6 +73,7 @@ struct uk_mcp_call {
 	yajl_val args;     /* the arguments object */
 	yajl_val progress; /* _meta.progressToken, or NULL */
 	int cancel_fd;     /* an eventfd, written once when cancelled */
+	size_t bytes;      /* its message's length, counted in m->held */
 	int cancelled, finished;
 	struct uk_mcp_call *qnext;       /* the pool's queue */
 	struct uk_mcp_call *prev, *next; /* the session's calls */
@@ -123,6 +126,14 @@ int uk_mcp_check_args(yajl_val schema, yajl_val args, struct uk_buf *why);
  * c freed).
  */
 void uk_mcp_enqueue(struct uk_mcp *m, struct uk_mcp_call *c);
+/*
+ * Calls' memory (opts.max_queued): uk_mcp_room, whether a message of len
+ * bytes would fit beside the calls held now; uk_mcp_hold, the same, and
+ * when it fits counted as held (until the call's release).  One call
+ * always fits when none is held.
+ */
+int uk_mcp_room(struct uk_mcp *m, size_t len);
+int uk_mcp_hold(struct uk_mcp *m, size_t len);
 void uk_mcp_call_cancel_locked(struct uk_mcp_call *c);
 void uk_mcp_call_release(struct uk_mcp_call *c);
 /*

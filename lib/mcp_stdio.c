@@ -26,7 +26,7 @@
  * Calls a session may have (running and waiting their turn) before input
  * is read no further until some end: each holds its arguments, and a
  * client that sends calls faster than they finish must not grow memory
- * without end.
+ * without end.  opts.max_queued bounds their bytes the same way.
  */
 #define MAX_PENDING 1024
 
@@ -84,14 +84,19 @@ struct reader {
 	struct out *o;
 };
 
-/* Whether s has MAX_PENDING calls; if so, wait a tick for one to end. */
+/*
+ * Whether s has MAX_PENDING calls, or a message of len bytes would not
+ * fit beside the calls held (opts.max_queued); if so, wait a tick for
+ * one to end.
+ */
 static int
-backlog(struct uk_mcp_session *s)
+backlog(struct uk_mcp_session *s, size_t len)
 {
 	int full;
 
+	full = !uk_mcp_room(s->m, len);
 	pthread_mutex_lock(&s->mu);
-	full = s->ncalls >= MAX_PENDING;
+	full = full || s->ncalls >= MAX_PENDING;
 	if (full) {
 		uk_mcp_wait_tick(&s->cv, &s->mu, TICK_MS);
 	}
@@ -111,7 +116,8 @@ take_line(struct reader *r)
 		;
 	/* Held while the session has too many calls (see MAX_PENDING). */
 	while (i < l->len && !(r->stop && *r->stop) &&
-	    !__atomic_load_n(&r->o->dead, __ATOMIC_SEQ_CST) && backlog(r->s))
+	    !__atomic_load_n(&r->o->dead, __ATOMIC_SEQ_CST) &&
+	    backlog(r->s, l->len))
 		;
 	if (i < l->len)
 		uk_mcp_dispatch(r->s, l->buf, l->len, &r->s->sink);

@@ -212,39 +212,95 @@ uk_toolack_proto_token_path(struct uk_buf *out)
 		    (s = getenv("HOME")) && *s ? s : ".");
 }
 
-/* Read the first line of path into out; 1 read, 0 absent, -1 error. */
+/*
+ * Whether tok is too weak to guard a server: under
+ * UK_TOOLACK_PROTO_TOKEN_MIN bytes, or fewer than
+ * UK_TOOLACK_PROTO_TOKEN_DISTINCT distinct bytes ("aaaa...", spaces).
+ * As OpenSSH refuses a key file others can read, a guess-in-seconds
+ * token is refused at start rather than served with.
+ */
+static int
+token_weak(const char *tok)
+{
+	unsigned char seen[256];
+	size_t n = strlen(tok), i;
+	int distinct = 0;
+
+	if (n < UK_TOOLACK_PROTO_TOKEN_MIN)
+		return 1;
+	memset(seen, 0, sizeof(seen));
+	for (i = 0; i < n; i++)
+		if (!seen[(unsigned char)tok[i]]++)
+			distinct++;
+	return distinct < UK_TOOLACK_PROTO_TOKEN_DISTINCT;
+}
+
+/*
+ * Read the first line of path into out; 1 read, 0 absent, -1 error.
+ * strict (a server's file): ours, private and a strong token.
+ */
 static int
 token_file_read(const char *path, int strict, struct uk_buf *out,
     struct uk_err *err)
 {
 	struct stat st;
-	char buf[256];
+	char buf[UK_TOOLACK_PROTO_TOKEN_MAX + 2];
+	size_t len = 0;
 	ssize_t n;
 	int fd;
 
-	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+	/*
+	 * O_NONBLOCK: a FIFO's open would wait for a writer (and SIGTERM
+	 * would not end the wait); it is opened at once, and refused below
+	 * as anything but a regular file is.
+	 */
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)) <
+	    0) {
 		if (errno == ENOENT)
 			return 0;
 		return uk_err_set(err, UK_EXIT_FATAL, "'%s': %s", path,
 		    strerror(errno));
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    (strict && (st.st_uid != geteuid() || (st.st_mode & 077)))) {
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return uk_err_set(err, UK_EXIT_FATAL,
+		    "'%s': not a regular file", path);
+	}
+	if (strict && (st.st_uid != geteuid() || (st.st_mode & 077))) {
 		close(fd);
 		return uk_err_set(err, UK_EXIT_FATAL,
 		    "'%s': not a private file of ours (mode 0600 expected)",
 		    path);
 	}
-	n = read(fd, buf, sizeof(buf) - 1);
+	while (len < sizeof(buf) - 1 &&
+	    (n = read(fd, buf + len, sizeof(buf) - 1 - len)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			close(fd);
+			return uk_err_set(err, UK_EXIT_FATAL, "'%s': %s", path,
+			    strerror(errno));
+		}
+		len += (size_t)n;
+	}
 	close(fd);
-	if (n < 0)
-		return uk_err_set(err, UK_EXIT_FATAL, "'%s': %s", path,
-		    strerror(errno));
-	buf[n] = '\0';
+	buf[len] = '\0';
 	buf[strcspn(buf, "\r\n")] = '\0';
 	if (!*buf)
 		return uk_err_set(err, UK_EXIT_FATAL, "'%s': empty token",
 		    path);
+	/* Never cut: a token cut short is another token. */
+	if (strlen(buf) > UK_TOOLACK_PROTO_TOKEN_MAX)
+		return uk_err_set(err, UK_EXIT_FATAL,
+		    "'%s': token over %d bytes", path,
+		    UK_TOOLACK_PROTO_TOKEN_MAX);
+	if (strict && token_weak(buf))
+		return uk_err_set(err, UK_EXIT_FATAL,
+		    "'%s': weak token (at least %d bytes and %d distinct "
+		    "characters wanted): make one with 'openssl rand -hex 32', "
+		    "or remove the file for a new one",
+		    path, UK_TOOLACK_PROTO_TOKEN_MIN,
+		    UK_TOOLACK_PROTO_TOKEN_DISTINCT);
 	uk_buf_addstr(out, buf);
 	return 1;
 }

@@ -21,7 +21,7 @@ setup_file() {
 	export MCP_DIR URLKIT_CACHE_DIR="$MCP_DIR/cache" HOME="$MCP_DIR/home"
 	mkdir -p "$HOME"
 	unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy
-	(umask 077 && echo "conformance-$$" >"$MCP_DIR/token")
+	(umask 077 && echo "conformance-token-$$" >"$MCP_DIR/token")
 	: >"$MCP_DIR/serve.log"
 	urlserve -l 127.0.0.1:0 --token-file "$MCP_DIR/token" \
 	    2>"$MCP_DIR/serve.log" &
@@ -39,7 +39,7 @@ setup_file() {
 	nap_done
 	echo "$url" >"$MCP_DIR/url"
 	conf=$URLKIT_MCP_DIR/node_modules/@modelcontextprotocol/conformance/dist/index.js
-	URLSERVE_URL=$url URLSERVE_TOKEN=conformance-$$ \
+	URLSERVE_URL=$url URLSERVE_TOKEN=conformance-token-$$ \
 	    URLSERVE_CONFORMANCE=$conf \
 	    node --import "$TOP/tests/helpers/mcp/bearer.mjs" "$conf" server \
 	    --url "$url" -o "$MCP_DIR/res" \

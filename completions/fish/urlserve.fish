@@ -10,8 +10,11 @@ function __urlserve_sessions
 	test -d $dir/sessions; and command ls -1 $dir/sessions 2>/dev/null
 end
 complete -c urlserve -f
+complete -c urlserve -s G -l max-fetched -x -d 'A client\'s fetched set, in bytes with a unit'
 complete -c urlserve -s j -l jobs -x -d 'Tool calls at once'
 complete -c urlserve -s l -l listen -x -d 'Serve HTTP at this address'
+complete -c urlserve -s O -l open-private -d 'open_url opens internal addresses too'
+complete -c urlserve -s Q -l max-queued -x -d 'The calls held, in bytes with a unit'
 complete -c urlserve -s S -l session -x -a '(__urlserve_sessions)' -d 'Keep the fetched set as this urlcache session'
 complete -c urlserve -s t -l timeout -x -d 'A fetch\'s time limit'
 complete -c urlserve -l token-file -r -F -d 'The HTTP token file'

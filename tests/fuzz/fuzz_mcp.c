@@ -76,7 +76,7 @@ int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	struct uk_mcp_opts o = { "fuzz", "1", NULL, tools,
-		sizeof(tools) / sizeof(tools[0]), 2, 512, NULL, NULL, NULL };
+		sizeof(tools) / sizeof(tools[0]), 2, 512, NULL, NULL, NULL, NULL, 0 };
 	struct uk_err err;
 
 	(void)argc;

@@ -210,7 +210,7 @@ make(int jobs, size_t max)
 {
 	struct uk_mcp_opts o = { "t", "1.2.3", "Use it.", tools,
 		sizeof(tools) / sizeof(tools[0]), jobs, max, NULL, app_new,
-		app_free };
+		app_free, NULL, 0 };
 	struct uk_mcp *m;
 	struct uk_err err;
 
@@ -976,7 +976,7 @@ test_bad_tools(void)
 	struct uk_mcp_tool bad[] = { { "x", NULL, "d", "[1]", NULL, NULL,
 	    t_echo } };
 	struct uk_mcp_opts o = { "t", "1", NULL, bad, 1, 1, 0, NULL, NULL,
-		NULL };
+		NULL, NULL, 0 };
 	struct uk_mcp *m;
 	struct uk_err err;
 

@@ -5,6 +5,7 @@
 // server, and one JSON line per check on stdout.
 import { createRequire } from 'node:module';
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -115,7 +116,8 @@ export async function connectStdio(args = [], opts = {}) {
 // ARGS`, resolved with {url, token, proc} once it says where it listens.
 export function startHttp(args, dir, env = {}) {
 	const tokenFile = path.join(dir, 'token');
-	const token = 'test-token-' + process.pid;
+	// urlserve refuses a weak token file: 32 random hex digits.
+	const token = randomBytes(16).toString('hex');
 	fs.writeFileSync(tokenFile, token + '\n', { mode: 0o600 });
 	const proc = spawn(path.join(UK_BIN, 'urlserve'),
 	    ['-l', '127.0.0.1:0', '--token-file', tokenFile, ...args],
