@@ -126,9 +126,14 @@ us_page_text(yajl_val rec, size_t left, struct uk_buf *b)
 	uk_json_get_int(rec, "offset", &off);
 	uk_json_get_int(rec, "next_offset", &next);
 	uk_json_get_int(rec, "total_length", &total);
-	if (title && *title)
-		uk_buf_addf(b, "# %s (%s)", title, url ? url : "");
-	else
+	if (title && *title) {
+		size_t at = b->len;
+
+		/* The page's title is shown text: no live HTML. */
+		uk_buf_addf(b, "# %s", title);
+		uk_extract_md_escape(b, at + 2);
+		uk_buf_addf(b, " (%s)", url ? url : "");
+	} else
 		uk_buf_addf(b, "# %s", url ? url : "");
 	if (off > 0)
 		uk_buf_addf(b, " [from character %lld of %lld]", off, total);

@@ -171,6 +171,15 @@ void uk_extract_record(const struct uk_extract *x, unsigned flags, void *rec);
 void *uk_extract_explain_array(const char *explain, const char *url);
 int uk_extract_explain_write(FILE *fp, const void *arr);
 
+/*
+ * Shown text (a title, a PDF's paragraph) made safe for Markdown in
+ * place: b->buf[start..] gets a backslash before what Markdown would
+ * read as HTML, every '<' and a '&' that would read as a character
+ * reference (lib/extract_md.c).
+ */
+struct uk_buf;
+void uk_extract_md_escape(struct uk_buf *b, size_t start);
+
 /* Free what x holds and zero it; x itself is the caller's (NULL: nothing). */
 void uk_extract_release(struct uk_extract *x);
 

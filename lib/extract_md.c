@@ -361,7 +361,7 @@ uk_ex_md_html(const char *s, size_t n, size_t k)
 }
 
 void
-uk_ex_md_html_escape(struct uk_buf *b, size_t start)
+uk_extract_md_escape(struct uk_buf *b, size_t start)
 {
 	size_t k, n = 0;
 	char *t;

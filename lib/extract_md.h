@@ -51,9 +51,6 @@ size_t uk_ex_md_syntax(const char *s, size_t n);
  */
 size_t uk_ex_md_html(const char *s, size_t n, size_t k);
 
-/* extract_md.c: b->buf[start..] with uk_ex_md_html's escapes, in place
- * (lib/pdf.c's Markdown). */
-void uk_ex_md_html_escape(struct uk_buf *b, size_t start);
 
 /* extract_md.c: uk_ex_emit for Markdown. */
 void uk_ex_md_emit(struct ctx *c, int i, struct writer *w, int skip);

@@ -291,7 +291,7 @@ md_paragraph(struct uk_buf *b, size_t start, int big)
 {
 	size_t n, w;
 
-	uk_ex_md_html_escape(b, start);
+	uk_extract_md_escape(b, start);
 	if (start > 0 && b->buf[start - 1] != '\n')
 		return;
 	n = b->len - start;
@@ -742,7 +742,7 @@ md_text(const char *rawtitle, const char *text)
 		return uk_xstrdup(text);
 	/* Escaped as the text's paragraphs are (md_paragraph). */
 	uk_buf_addstr(&tb, rawtitle);
-	uk_ex_md_html_escape(&tb, 0);
+	uk_extract_md_escape(&tb, 0);
 	title = tb.buf;
 	n = tb.len;
 	if (!strncmp(text, "## ", 3) && !strncmp(text + 3, title, n) &&

@@ -447,3 +447,14 @@ try 'urlserve --help'" ]
 	run -0 curl -s -H "Authorization: Bearer $tok" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}' "$url"
 	[[ $output == *'"name":"urlserve"'* ]]
 }
+
+@test "fetch_url: a title that shows markup is escaped in the text block's header" {
+	mkdir "$T/pages"
+	printf '<html><head><title>&lt;img src=x onerror=alert(1)&gt; &amp;amp; notes</title></head><body><article><p>%s</p></article></body></html>\n' \
+	    "Enough words of a plain paragraph to count as the main text of this page, and then some more." >"$T/pages/t.html"
+	start_server PS python3 "$TOP/tests/helpers/page_server.py" "$T/pages"
+	us_start
+	run -0 us_call fetch_url "{\"url\":\"http://127.0.0.1:$PS_PORT/t.html\"}"
+	[ "$(is_error "$output")" = false ]
+	[ "$(text "$output" | head -1)" = "# \\<img src=x onerror=alert(1)> \\&amp; notes (http://127.0.0.1:$PS_PORT/t.html)" ]
+}
