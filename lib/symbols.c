@@ -258,11 +258,11 @@ uk_symbols_free(struct uk_symbols *s)
 	free(t->site_start);
 	free(t->sites);
 	if (t->site_note)
-		for (i = 0; i < t->ndefs; i++)
+		for (i = 0; i < t->nsite_note; i++)
 			free(t->site_note[i]);
 	free(t->site_note);
 	if (t->fold_text)
-		for (i = 0; i < t->ndefs; i++)
+		for (i = 0; i < t->nfold; i++)
 			free(t->fold_text[i]);
 	free(t->fold_text);
 	free(t->folded);

@@ -96,6 +96,7 @@ struct symtab {
 	 * relative to the header's directory when under it; or NULL.
 	 */
 	char **site_note;
+	size_t nsite_note; /* its length: t->ndefs when it was made */
 
 	/*
 	 * By def, for the last map (symbols_map.c): a file's many exception
@@ -104,6 +105,7 @@ struct symtab {
 	 */
 	char **fold_text;
 	unsigned char *folded;
+	size_t nfold; /* their length: t->ndefs when they were made */
 };
 
 /*

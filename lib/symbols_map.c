@@ -356,13 +356,15 @@ fold_release(struct symtab *t)
 {
 	size_t i;
 
+	/* Made by an earlier map, before more files came in. */
 	if (t->fold_text)
-		for (i = 0; i < t->ndefs; i++)
+		for (i = 0; i < t->nfold; i++)
 			free(t->fold_text[i]);
 	free(t->fold_text);
 	free(t->folded);
 	t->fold_text = NULL;
 	t->folded = NULL;
+	t->nfold = 0;
 }
 
 /*
@@ -406,6 +408,7 @@ fold_exceptions(struct symtab *t, const uint32_t *order, size_t n)
 	if (i < n) {
 		t->fold_text = uk_xcalloc(t->ndefs + 1, sizeof(*t->fold_text));
 		t->folded = uk_xcalloc(t->ndefs + 1, 1);
+		t->nfold = t->ndefs;
 		text = uk_xcalloc(2 * t->nfiles + 2, sizeof(*text));
 	}
 	for (; i < n; i++) {

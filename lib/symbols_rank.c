@@ -114,11 +114,13 @@ site_notes(struct symtab *t)
 {
 	size_t i, k;
 
+	/* Made by an earlier ranking, before more files came in. */
 	if (t->site_note)
-		for (i = 0; i < t->ndefs; i++)
+		for (i = 0; i < t->nsite_note; i++)
 			free(t->site_note[i]);
 	free(t->site_note);
 	t->site_note = uk_xcalloc(t->ndefs + 1, sizeof(*t->site_note));
+	t->nsite_note = t->ndefs;
 	for (i = 0; i < t->ndefs; i++) {
 		const struct sfile *h = &t->files[t->defs[i].file];
 		const char *hp = h->path;
@@ -214,8 +216,9 @@ definition_sites(struct symtab *t, const uint32_t *byname)
 		}
 		for (i = 0; i < t->ndefs; i++) {
 			c = t->site_start[i];
-			memcpy(sorted + at, t->sites + from[i],
-			    c * sizeof(*sorted));
+			if (c) /* t->sites is NULL when no def has sites */
+				memcpy(sorted + at, t->sites + from[i],
+				    c * sizeof(*sorted));
 			t->site_start[i] = at;
 			at += c;
 		}
