@@ -890,9 +890,14 @@ classify(const char *name, char key[17], long *pid)
 	return 0;
 }
 
-int
-uk_cache_walk(struct uk_cache *c,
-    int (*fn)(void *ctx, const struct uk_cache_file *f), void *ctx,
+/*
+ * uk_cache_walk, with dirfn (when not NULL) called for each fan-out
+ * directory before its files (end 0) and after them (end 1, only when
+ * the walk goes on).
+ */
+static int
+walk(struct uk_cache *c, int (*fn)(void *ctx, const struct uk_cache_file *f),
+    void (*dirfn)(void *ctx, int dfd, const char *dir, int end), void *ctx,
     struct uk_err *err)
 {
 	struct uk_buf path = UK_BUF_INIT;
@@ -924,7 +929,10 @@ uk_cache_walk(struct uk_cache *c,
 			continue;
 		}
 		uk_buf_reset(&path);
-		uk_buf_addf(&path, "%s/%s/", c->dir, d->d_name);
+		uk_buf_addf(&path, "%s/%s", c->dir, d->d_name);
+		if (dirfn)
+			dirfn(ctx, dfd, path.buf, 0);
+		uk_buf_addch(&path, '/');
 		base = path.len;
 		while (!r && (e = readdir(sub))) {
 			memset(&f, 0, sizeof(f));
@@ -943,6 +951,7 @@ uk_cache_walk(struct uk_cache *c,
 			f.name = e->d_name;
 			f.mtime_ns = ts_ns(&st.st_mtim);
 			f.atime_ns = ts_ns(&st.st_atim);
+			f.ctime_ns = ts_ns(&st.st_ctim);
 			f.size = (long long)st.st_size;
 			f.expired = f.kind == UK_CACHE_ENTRY &&
 			    f.mtime_ns + (long long)c->ttl * NS <= now;
@@ -951,11 +960,23 @@ uk_cache_walk(struct uk_cache *c,
 			f.ino = (unsigned long long)st.st_ino;
 			r = fn(ctx, &f);
 		}
+		if (dirfn && !r) {
+			uk_buf_setlen(&path, base - 1);
+			dirfn(ctx, dfd, path.buf, 1);
+		}
 		closedir(sub);
 	}
 	closedir(top);
 	uk_buf_release(&path);
 	return r;
+}
+
+int
+uk_cache_walk(struct uk_cache *c,
+    int (*fn)(void *ctx, const struct uk_cache_file *f), void *ctx,
+    struct uk_err *err)
+{
+	return walk(c, fn, NULL, ctx, err);
 }
 
 /* What cleanup keeps of an entry, for the size limit. */
@@ -965,6 +986,12 @@ struct kept {
 	unsigned long long dev, ino;
 };
 
+/* An entry's expires_at, as a fan-out directory's VERIFIED file keeps it. */
+struct vexp {
+	char key[17];
+	long long expires;
+};
+
 struct cleanup_ctx {
 	struct uk_cache *c;
 	struct uk_cache_cleanup *o;
@@ -972,6 +999,13 @@ struct cleanup_ctx {
 	long long now;
 	struct kept *kept;
 	size_t nkept, akept;
+	/* The fan-out directory being walked: its VERIFIED file (stamp 0:
+	 * none), and what the next one will say. */
+	long long stamp, t0;
+	struct vexp *old, *nw;
+	size_t nold, aold, nnew, anew;
+	int fresh;  /* an entry was read and found sound */
+	int unsure; /* an entry could not be read */
 };
 
 /* The boot time in ns since the epoch (from /proc/stat), or 0. */
@@ -1087,10 +1121,13 @@ entry_ok(struct cleanup_ctx *x, const struct uk_cache_file *f,
 	int fd, ok;
 
 	*expires = 0;
+	x->fresh = 1;
 	fd = openat(f->dirfd, f->name,
 	    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd < 0)
+	if (fd < 0) {
+		x->unsure = 1;
 		return 1;
+	}
 	uk_buf_reset(&x->b);
 	if (f->size > MAX_ENTRY) {
 		close(fd);
@@ -1098,6 +1135,7 @@ entry_ok(struct cleanup_ctx *x, const struct uk_cache_file *f,
 	}
 	if (read_fd(fd, f->size, &x->b)) {
 		close(fd);
+		x->unsure = 1;
 		return 1;
 	}
 	close(fd);
@@ -1105,6 +1143,164 @@ entry_ok(struct cleanup_ctx *x, const struct uk_cache_file *f,
 	if (x->b.alloc > (1 << 20))
 		uk_buf_release(&x->b);
 	return ok;
+}
+
+/*
+ * The VERIFIED file of a fan-out directory: what cleanup need not read
+ * again (urlcache(1), FILES).  Its first line is VERIFIED_MAGIC, its
+ * second "T ns": every entry whose ctime is before that time was read and
+ * found sound by a cleanup, and has not changed since (writing, renaming
+ * or touching a file sets its ctime to now, and nothing can set it back).
+ * Then one line "KEY ns" for each such entry with an expires_at, sorted
+ * by key.  Cleanup writes it when it has read entries of the directory
+ * and could read all it tried; a file it cannot parse is no file.  The
+ * idea is ccache's: a small file per fan-out directory that a walk reads
+ * instead of every entry.
+ */
+#define VERIFIED       ".verified"
+#define VERIFIED_MAGIC "urlkit-cache-verified 1"
+#define VERIFIED_MAX   (64L << 20)
+/* Clocks: a file's ctime comes from the kernel's coarse clock, which may
+ * lag the one uk_time_now_ns reads; the stamp is taken this much early. */
+#define VERIFIED_SLACK (NS)
+
+static int
+vexp_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct vexp *)a)->key,
+	    ((const struct vexp *)b)->key);
+}
+
+static void
+vexp_add(struct cleanup_ctx *x, const char *key, long long expires)
+{
+	if (x->nnew == x->anew) {
+		x->anew = x->anew ? 2 * x->anew : 64;
+		x->nw = uk_xrealloc(x->nw, x->anew * sizeof(*x->nw));
+	}
+	memcpy(x->nw[x->nnew].key, key, 17);
+	x->nw[x->nnew++].expires = expires;
+}
+
+/* A decimal number of exactly the bytes s[0..n), or -1. */
+static long long
+vnum(const char *s, size_t n)
+{
+	long long v = 0;
+	size_t i;
+
+	if (!n || n > 19)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9' || v > (LLONG_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/* Read dfd's VERIFIED file into x->stamp and x->old (stamp 0: none). */
+static void
+verified_read(struct cleanup_ctx *x, int dfd)
+{
+	struct stat st;
+	const char *p, *end, *nl;
+	long long t;
+	int fd;
+
+	x->stamp = 0;
+	x->nold = 0;
+	fd = openat(dfd, VERIFIED, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
+	    O_NONBLOCK);
+	if (fd < 0)
+		return;
+	uk_buf_reset(&x->b);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_size > VERIFIED_MAX || read_fd(fd, st.st_size, &x->b)) {
+		close(fd);
+		return;
+	}
+	close(fd);
+	p = x->b.buf;
+	end = p + x->b.len;
+	if (!(nl = memchr(p, '\n', (size_t)(end - p))) ||
+	    (size_t)(nl - p) != strlen(VERIFIED_MAGIC) ||
+	    memcmp(p, VERIFIED_MAGIC, (size_t)(nl - p)))
+		return;
+	p = nl + 1;
+	if (!(nl = memchr(p, '\n', (size_t)(end - p))) || nl - p < 3 ||
+	    memcmp(p, "T ", 2) || (t = vnum(p + 2, (size_t)(nl - p - 2))) <= 0)
+		return;
+	for (p = nl + 1; p < end; p = nl + 1) {
+		struct vexp *v;
+		long long e;
+
+		if (!(nl = memchr(p, '\n', (size_t)(end - p))) ||
+		    nl - p < 18 || !is_hex(p, 16) || p[16] != ' ' ||
+		    (e = vnum(p + 17, (size_t)(nl - p - 17))) <= 0)
+			return;
+		if (x->nold && memcmp(p, x->old[x->nold - 1].key, 16) <= 0)
+			return; /* not sorted */
+		if (x->nold == x->aold) {
+			x->aold = x->aold ? 2 * x->aold : 64;
+			x->old = uk_xrealloc(x->old, x->aold * sizeof(*x->old));
+		}
+		v = &x->old[x->nold++];
+		memcpy(v->key, p, 16);
+		v->key[16] = '\0';
+		v->expires = e;
+	}
+	x->stamp = t;
+}
+
+/*
+ * Whether the VERIFIED file vouches for the entry f (read and found
+ * sound, unchanged since): 1 with *expires its expires_at (0: none).
+ */
+static int
+verified(struct cleanup_ctx *x, const struct uk_cache_file *f,
+    long long *expires)
+{
+	struct vexp k, *v;
+
+	*expires = 0;
+	if (!x->stamp || f->ctime_ns >= x->stamp)
+		return 0;
+	memcpy(k.key, f->key, 17);
+	if (x->nold && (v = bsearch(&k, x->old, x->nold, sizeof(k),
+	    vexp_cmp)))
+		*expires = v->expires;
+	return 1;
+}
+
+/* Before and after the files of a fan-out directory. */
+static void
+cleanup_dir(void *ctx, int dfd, const char *dir, int end)
+{
+	struct cleanup_ctx *x = ctx;
+	struct uk_buf out = UK_BUF_INIT;
+	struct uk_err err;
+	size_t i;
+
+	if (x->o->no_verify)
+		return;
+	if (!end) {
+		x->t0 = uk_time_now_ns() - VERIFIED_SLACK;
+		x->nnew = 0;
+		x->fresh = x->unsure = 0;
+		verified_read(x, dfd);
+		return;
+	}
+	/* Nothing new read: the old file still says all there is to say. */
+	if (x->o->dry_run || !x->fresh || x->unsure)
+		return;
+	qsort(x->nw, x->nnew, sizeof(*x->nw), vexp_cmp);
+	uk_buf_addf(&out, "%s\nT %lld\n", VERIFIED_MAGIC, x->t0);
+	for (i = 0; i < x->nnew; i++)
+		uk_buf_addf(&out, "%s %lld\n", x->nw[i].key, x->nw[i].expires);
+	/* A failure costs only a read of every entry next time. */
+	(void)uk_write_file_at(dfd, dir, VERIFIED, out.buf, out.len, -1, &err);
+	uk_buf_release(&out);
 }
 
 static int
@@ -1132,7 +1328,8 @@ cleanup_one(void *ctx, const struct uk_cache_file *f)
 	/* The smallest entry, {"url":""}, has 10 bytes: an empty file (what
 	 * a power failure can leave without fsync) is corrupt even to
 	 * no_verify. */
-	if (f->size < 10 || (!x->o->no_verify && !entry_ok(x, f, &exp_at))) {
+	if (f->size < 10 || (!x->o->no_verify && !verified(x, f, &exp_at) &&
+	    !entry_ok(x, f, &exp_at))) {
 		x->o->corrupt += drop(x, f, "corrupt", 1);
 		return 0;
 	}
@@ -1143,6 +1340,8 @@ cleanup_one(void *ctx, const struct uk_cache_file *f)
 		x->o->expired += drop(x, f, "expired", 1);
 		return 0;
 	}
+	if (exp_at > 0)
+		vexp_add(x, f->key, exp_at);
 	x->o->entries_left++;
 	x->o->bytes_left += (unsigned long long)f->size;
 	if (!x->o->max_size)
@@ -1239,12 +1438,14 @@ uk_cache_cleanup_opt(struct uk_cache *c, struct uk_cache_cleanup *o,
 	o->fail_errno = 0;
 	o->bytes_freed = o->bytes_left = 0;
 	o->entries_left = 0;
-	r = uk_cache_walk(c, cleanup_one, &x, err);
+	r = walk(c, cleanup_one, cleanup_dir, &x, err);
 	if (r >= 0 && o->max_size && o->bytes_left > o->max_size)
 		evict(&x);
 	for (i = 0; i < x.nkept; i++)
 		free(x.kept[i].path);
 	free(x.kept);
+	free(x.old);
+	free(x.nw);
 	uk_buf_release(&x.b);
 	if (r < 0)
 		return -1;

@@ -106,6 +106,10 @@ long uk_cache_cleanup(struct uk_cache *c, struct uk_err *err);
  * file's atime, which uk_cache_get sets to now on a hit (at most once a
  * minute per entry), whatever the mount's atime options.
  *
+ * Cleanup reads a fresh entry once: a fan-out directory's DIR/KK/.verified
+ * (urlcache(1), FILES) vouches for the entries whose ctime is before its
+ * time, with their expires_at, and the walk reads only the others.
+ *
  * Temporary files are DIR/KK/.KEY.json.tmp.PID.RAND; cleanup removes one
  * whose writer is gone (no process PID, or one that started after the file
  * was last written: the PID was reused) or that has not been written for
@@ -140,6 +144,7 @@ struct uk_cache_file {
 	const char *name;             /* NAME */
 	char key[17];                 /* KEY */
 	long long mtime_ns, atime_ns; /* since the epoch */
+	long long ctime_ns;           /* the inode's last change */
 	long long size;
 	int expired; /* entries: mtime + ttl <= now */
 	long pid;    /* temporary files: the writer's PID */
