@@ -39,7 +39,8 @@ void uk_cache_release(struct uk_cache *c);
 /* The key of url: 16 lower-case hex digits and a NUL. */
 void uk_cache_key(const char *url, char key[17]);
 /* The SHA-256 of data[0..len) in lower-case hex, NUL-terminated (the
- * cache key is its first 16 digits). */
+ * cache key is its first 16 digits).  Takes libcrypto in (cache_digest.c):
+ * for large data; uk_cache_key has its own, for a URL. */
 void uk_cache_sha256(const void *data, size_t len, char hex[65]);
 
 /* Flags for uk_cache_get. */
