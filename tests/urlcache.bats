@@ -557,9 +557,18 @@ complete_words() {
 @test "cleanup: a .verified it cannot parse is no .verified" {
 	put https://w1.test/
 	p=$(urlcache path https://w1.test/)
-	printf 'urlkit-cache-verified 1\nT 9999999999999999999\nnot a line\n' >"$(dirname "$p")/.verified"
-	echo 'garbage' >"$p"
+	echo 'garbage, not JSON at all' >"$p"
 	touch -d '-1 minute' "$p"
+	sleep 0.1
+	printf 'urlkit-cache-verified 1\nT %s\nnot a line\n' "$(date +%s%N)" >"$(dirname "$p")/.verified"
+	run urlcache cleanup
+	[ "$status" -eq 0 ]
+	jq -e '.corrupt == 1 and .entries == 0' <<<"$output"
+	# Nor is one whose time is to come (a clock set back since).
+	put https://w2.test/
+	p=$(urlcache path https://w2.test/)
+	printf 'urlkit-cache-verified 1\nT 9000000000000000000\n' >"$(dirname "$p")/.verified"
+	echo 'garbage, not JSON at all' >"$p"
 	run urlcache cleanup
 	[ "$status" -eq 0 ]
 	jq -e '.corrupt == 1 and .entries == 0' <<<"$output"
