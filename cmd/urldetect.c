@@ -70,6 +70,144 @@ struct msg {
 	unsigned long long abs; /* absolute offset of the window's byte 0 */
 };
 
+/*
+ * The url record written straight into a buffer, for compact output: the
+ * bytes uk_jsonl_out_record writes for the tree emit() builds, without
+ * the tree (building it, generating it with yajl and freeing it cost
+ * five times the detection).  A string that the tree would change
+ * (invalid UTF-8, replaced by U+FFFD) or that yajl escapes with more
+ * than a backslash (a control character) is not written here: json_str
+ * says so and the record is built the slow way.  The id and the file are
+ * JSON already, made by yajl once per message and per file.
+ */
+static struct uk_buf rbuf = UK_BUF_INIT;
+
+/* Append s[0..n) as a JSON string; -1 when it needs the slow path. */
+static int
+json_str(struct uk_buf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, start = 0, k;
+
+	uk_buf_addch(b, '"');
+	while (i < n) {
+		if (p[i] >= 0x80) {
+			if (!(k = uk_utf8_seqlen(p + i, n - i)))
+				return -1;
+			i += k;
+			continue;
+		}
+		if (p[i] < 0x20)
+			return -1;
+		if (p[i] == '"' || p[i] == '\\') {
+			uk_buf_add(b, s + start, i - start);
+			uk_buf_addch(b, '\\');
+			start = i;
+		}
+		i++;
+	}
+	uk_buf_add(b, s + start, n - start);
+	uk_buf_addch(b, '"');
+	return 0;
+}
+
+static void
+json_num(struct uk_buf *b, unsigned long long v)
+{
+	char tmp[24], *q = tmp + sizeof(tmp);
+
+	do
+		*--q = (char)('0' + v % 10);
+	while (v /= 10);
+	uk_buf_add(b, q, (size_t)(tmp + sizeof(tmp) - q));
+}
+
+/* The JSON of v as yajl writes it, into b (for the id and the file). */
+static void
+json_val(struct uk_buf *b, yajl_val v)
+{
+	b->len = 0;
+	uk_json_to_buf(v, b);
+}
+
+/* m->id and cur_file as JSON, and what they were made from. */
+static struct uk_buf id_json = UK_BUF_INIT, file_json = UK_BUF_INIT;
+static yajl_val id_of;
+static const char *file_of;
+
+/* Write the record of url[0..n) classified as u; -1: take the slow path. */
+static int
+emit_fast(struct msg *m, const struct uk_url *u, const char *url, size_t n,
+    unsigned long long start, unsigned long long end)
+{
+	struct uk_buf *b = &rbuf;
+
+	b->len = 0;
+	uk_buf_add(b, "{\"url\":", 7);
+	if (json_str(b, url, n))
+		return -1;
+	uk_buf_add(b, ",\"type\":\"", 9);
+	uk_buf_addstr(b, uk_url_type_name(u->type));
+	uk_buf_add(b, "\",\"display\":", 12);
+	if (json_str(b, u->display, strlen(u->display)))
+		return -1;
+	uk_buf_add(b, ",\"start\":", 9);
+	json_num(b, start);
+	uk_buf_add(b, ",\"end\":", 7);
+	json_num(b, end);
+	uk_buf_add(b, ",\"message\":", 11);
+	json_num(b, m->no);
+	if (m->id) {
+		if (m->id != id_of) {
+			json_val(&id_json, m->id);
+			id_of = m->id;
+		}
+		uk_buf_add(b, ",\"id\":", 6);
+		uk_buf_add(b, id_json.buf, id_json.len);
+	}
+	if (cur_file) {
+		if (cur_file != file_of) {
+			yajl_val f = uk_json_str(cur_file);
+
+			json_val(&file_json, f);
+			uk_json_free(f);
+			file_of = cur_file;
+		}
+		uk_buf_add(b, ",\"file\":", 8);
+		uk_buf_add(b, file_json.buf, file_json.len);
+	}
+	if (u->owner) {
+		uk_buf_add(b, ",\"github\":{\"owner\":", 19);
+		if (json_str(b, u->owner, strlen(u->owner)))
+			return -1;
+		uk_buf_add(b, ",\"repo\":", 8);
+		if (json_str(b, u->repo, strlen(u->repo)))
+			return -1;
+		if (u->branch) {
+			uk_buf_add(b, ",\"branch\":", 10);
+			if (json_str(b, u->branch, strlen(u->branch)))
+				return -1;
+		}
+		if (u->file) {
+			uk_buf_add(b, ",\"path\":", 8);
+			if (json_str(b, u->file, strlen(u->file)))
+				return -1;
+		}
+		if (u->issue_number) {
+			uk_buf_add(b, ",\"issue_number\":", 16);
+			json_num(b, (unsigned long long)u->issue_number);
+		}
+		if (u->pr_number) {
+			uk_buf_add(b, ",\"pr_number\":", 13);
+			json_num(b, (unsigned long long)u->pr_number);
+		}
+		uk_buf_addch(b, '}');
+	}
+	uk_buf_add(b, "}\n", 2);
+	uk_jsonl_out_raw(&out, b->buf, b->len);
+	return 0;
+}
+
 /* Emit url[0..n) found at [start, end) of message m; 1 to stop (-q). */
 static int
 emit(struct msg *m, const char *url, size_t n, unsigned long long start,
@@ -110,7 +248,7 @@ emit(struct msg *m, const char *url, size_t n, unsigned long long start,
 	if (opt.urls) {
 		uk_jsonl_out_raw(&out, url, n);
 		uk_jsonl_out_raw(&out, "\n", 1);
-	} else {
+	} else if (out.pretty || emit_fast(m, &u, url, n, start, end)) {
 		rec = uk_json_object();
 		uk_json_set(rec, "url", uk_json_strn(url, n));
 		uk_url_to_record(&u, rec);
@@ -261,6 +399,7 @@ scan_records(struct uk_jsonl_in *in)
 		m.id = uk_json_get(rec, "id");
 		if (!m.id)
 			m.id = uk_json_int((long long)in->lineno);
+		id_of = NULL; /* a new id, perhaps at the last one's address */
 		uk_strset_reset(&m.seen);
 		uk_detect_init(&d);
 		/* All of it: a NUL ends a URL, not the message. */
@@ -363,6 +502,7 @@ scan_file(const char *path, int i, struct text *t)
 		return 0;
 	}
 	cur_file = opt.with_filename ? file_label(in.name) : NULL;
+	file_of = NULL;
 	if (opt.field) {
 		r = scan_records(&in);
 	} else if (opt.classify) {
@@ -479,6 +619,9 @@ main(int argc, char **argv)
 			break;
 	}
 	uk_strset_release(&t.m.seen);
+	uk_buf_release(&rbuf);
+	uk_buf_release(&id_json);
+	uk_buf_release(&file_json);
 	uk_jsonl_out_finish(&out);
 	uk_jsonl_out_release(&out);
 	if (opt.quiet && uk_status < UK_EXIT_USAGE)

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <openssl/evp.h>
-#include <pthread.h>
 #include <yajl/yajl_parse.h>
 
 #include "buf.h"
@@ -142,43 +141,116 @@ uk_cache_release(struct uk_cache *c)
 	c->dir = NULL;
 }
 
-/* SHA-256, fetched once rather than looked up on every digest. */
-static EVP_MD *sha256;
-static pthread_once_t sha256_once = PTHREAD_ONCE_INIT;
+/*
+ * SHA-256 written here rather than taken from libcrypto, for the cache
+ * key alone: a URL is a block or two, and linking libcrypto only for it
+ * made every `urlcache get` load it (its relocations: 2.3M of the 2.8M
+ * instructions of a whole hit, callgrind, and about a millisecond).
+ * uk_cache_sha256 (cache_digest.c) keeps libcrypto's, whose SHA-NI code
+ * is several times faster on the large inputs it is given.  FIPS 180-4,
+ * section 6.2; tests/unit/t_cache checks the two agree.
+ */
+static const uint32_t sha_k[64] = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
+	0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+	0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+	0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
+	0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+	0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+	0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+#define ROR(x, n) ((x) >> (n) | (x) << (32 - (n)))
 
 static void
-sha256_fetch(void)
+sha_block(uint32_t h[8], const unsigned char *p)
 {
-	sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
-}
-
-void
-uk_cache_sha256(const void *data, size_t len, char hex[65])
-{
-	static const char digits[] = "0123456789abcdef";
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int n = 0;
+	uint32_t w[64], a, b, c, d, e, f, g, hh, t1, t2;
 	int i;
 
-	pthread_once(&sha256_once, sha256_fetch);
-	if (!EVP_Digest(data, len, md, &n, sha256 ? sha256 : EVP_sha256(),
-		NULL) ||
-	    n < 32)
-		uk_die(UK_EXIT_FATAL, "SHA-256 failed");
-	for (i = 0; i < 32; i++) {
-		hex[2 * i] = digits[md[i] >> 4];
-		hex[2 * i + 1] = digits[md[i] & 15];
+	for (i = 0; i < 16; i++)
+		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+		    (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+	for (i = 16; i < 64; i++)
+		w[i] = w[i - 16] + w[i - 7] +
+		    (ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^ w[i - 15] >> 3) +
+		    (ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ w[i - 2] >> 10);
+	a = h[0];
+	b = h[1];
+	c = h[2];
+	d = h[3];
+	e = h[4];
+	f = h[5];
+	g = h[6];
+	hh = h[7];
+	for (i = 0; i < 64; i++) {
+		t1 = hh + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) +
+		    ((e & f) ^ (~e & g)) + sha_k[i] + w[i];
+		t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) +
+		    ((a & b) ^ (a & c) ^ (b & c));
+		hh = g;
+		g = f;
+		f = e;
+		e = d + t1;
+		d = c;
+		c = b;
+		b = a;
+		a = t1 + t2;
 	}
-	hex[64] = '\0';
+	h[0] += a;
+	h[1] += b;
+	h[2] += c;
+	h[3] += d;
+	h[4] += e;
+	h[5] += f;
+	h[6] += g;
+	h[7] += hh;
+}
+
+/* The first 8 bytes of SHA-256 of data[0..len). */
+static void
+sha256_head(const void *data, size_t len, unsigned char out[8])
+{
+	uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+		0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+	const unsigned char *p = data;
+	unsigned char last[128];
+	unsigned long long bits = (unsigned long long)len * 8;
+	size_t n = len, tail;
+	int i;
+
+	for (; n >= 64; n -= 64, p += 64)
+		sha_block(h, p);
+	/* The rest, 0x80, zeros, and the length in bits: one or two blocks. */
+	memset(last, 0, sizeof(last));
+	memcpy(last, p, n);
+	last[n] = 0x80;
+	tail = n < 56 ? 64 : 128;
+	for (i = 0; i < 8; i++)
+		last[tail - 1 - i] = (unsigned char)(bits >> (8 * i));
+	sha_block(h, last);
+	if (tail == 128)
+		sha_block(h, last + 64);
+	for (i = 0; i < 8; i++)
+		out[i] = (unsigned char)(h[i / 4] >> (24 - 8 * (i % 4)));
 }
 
 void
 uk_cache_key(const char *url, char key[17])
 {
-	char hex[65];
+	static const char digits[] = "0123456789abcdef";
+	unsigned char md[8];
+	int i;
 
-	uk_cache_sha256(url, strlen(url), hex);
-	memcpy(key, hex, 16);
+	sha256_head(url, strlen(url), md);
+	for (i = 0; i < 8; i++) {
+		key[2 * i] = digits[md[i] >> 4];
+		key[2 * i + 1] = digits[md[i] & 15];
+	}
 	key[16] = '\0';
 }
 
@@ -893,9 +965,14 @@ classify(const char *name, char key[17], long *pid)
 	return 0;
 }
 
-int
-uk_cache_walk(struct uk_cache *c,
-    int (*fn)(void *ctx, const struct uk_cache_file *f), void *ctx,
+/*
+ * uk_cache_walk, with dirfn (when not NULL) called for each fan-out
+ * directory before its files (end 0) and after them (end 1, only when
+ * the walk goes on).
+ */
+static int
+walk(struct uk_cache *c, int (*fn)(void *ctx, const struct uk_cache_file *f),
+    void (*dirfn)(void *ctx, int dfd, const char *dir, int end), void *ctx,
     struct uk_err *err)
 {
 	struct uk_buf path = UK_BUF_INIT;
@@ -927,7 +1004,10 @@ uk_cache_walk(struct uk_cache *c,
 			continue;
 		}
 		uk_buf_reset(&path);
-		uk_buf_addf(&path, "%s/%s/", c->dir, d->d_name);
+		uk_buf_addf(&path, "%s/%s", c->dir, d->d_name);
+		if (dirfn)
+			dirfn(ctx, dfd, path.buf, 0);
+		uk_buf_addch(&path, '/');
 		base = path.len;
 		while (!r && (e = readdir(sub))) {
 			memset(&f, 0, sizeof(f));
@@ -946,6 +1026,7 @@ uk_cache_walk(struct uk_cache *c,
 			f.name = e->d_name;
 			f.mtime_ns = ts_ns(&st.st_mtim);
 			f.atime_ns = ts_ns(&st.st_atim);
+			f.ctime_ns = ts_ns(&st.st_ctim);
 			f.size = (long long)st.st_size;
 			f.expired = f.kind == UK_CACHE_ENTRY &&
 			    f.mtime_ns + (long long)c->ttl * NS <= now;
@@ -954,11 +1035,23 @@ uk_cache_walk(struct uk_cache *c,
 			f.ino = (unsigned long long)st.st_ino;
 			r = fn(ctx, &f);
 		}
+		if (dirfn && !r) {
+			uk_buf_setlen(&path, base - 1);
+			dirfn(ctx, dfd, path.buf, 1);
+		}
 		closedir(sub);
 	}
 	closedir(top);
 	uk_buf_release(&path);
 	return r;
+}
+
+int
+uk_cache_walk(struct uk_cache *c,
+    int (*fn)(void *ctx, const struct uk_cache_file *f), void *ctx,
+    struct uk_err *err)
+{
+	return walk(c, fn, NULL, ctx, err);
 }
 
 /* What cleanup keeps of an entry, for the size limit. */
@@ -968,6 +1061,12 @@ struct kept {
 	unsigned long long dev, ino;
 };
 
+/* An entry's expires_at, as a fan-out directory's VERIFIED file keeps it. */
+struct vexp {
+	char key[17];
+	long long expires;
+};
+
 struct cleanup_ctx {
 	struct uk_cache *c;
 	struct uk_cache_cleanup *o;
@@ -975,6 +1074,13 @@ struct cleanup_ctx {
 	long long now;
 	struct kept *kept;
 	size_t nkept, akept;
+	/* The fan-out directory being walked: its VERIFIED file (stamp 0:
+	 * none), and what the next one will say. */
+	long long stamp, t0;
+	struct vexp *old, *nw;
+	size_t nold, aold, nnew, anew;
+	int fresh;  /* an entry was read and found sound */
+	int unsure; /* an entry could not be read */
 };
 
 /* The boot time in ns since the epoch (from /proc/stat), or 0. */
@@ -1090,10 +1196,13 @@ entry_ok(struct cleanup_ctx *x, const struct uk_cache_file *f,
 	int fd, ok;
 
 	*expires = 0;
+	x->fresh = 1;
 	fd = openat(f->dirfd, f->name,
 	    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd < 0)
+	if (fd < 0) {
+		x->unsure = 1;
 		return 1;
+	}
 	uk_buf_reset(&x->b);
 	if (f->size > MAX_ENTRY) {
 		close(fd);
@@ -1101,6 +1210,7 @@ entry_ok(struct cleanup_ctx *x, const struct uk_cache_file *f,
 	}
 	if (read_fd(fd, f->size, &x->b)) {
 		close(fd);
+		x->unsure = 1;
 		return 1;
 	}
 	close(fd);
@@ -1108,6 +1218,168 @@ entry_ok(struct cleanup_ctx *x, const struct uk_cache_file *f,
 	if (x->b.alloc > (1 << 20))
 		uk_buf_release(&x->b);
 	return ok;
+}
+
+/*
+ * The VERIFIED file of a fan-out directory: what cleanup need not read
+ * again (urlcache(1), FILES).  Its first line is VERIFIED_MAGIC, its
+ * second "T ns": every entry whose ctime is before that time was read and
+ * found sound by a cleanup, and has not changed since (writing, renaming
+ * or touching a file sets its ctime to now, and nothing can set it back).
+ * Then one line "KEY ns" for each such entry with an expires_at, sorted
+ * by key.  Cleanup writes it when it has read entries of the directory
+ * and could read all it tried; a file it cannot parse is no file.  The
+ * idea is ccache's: a small file per fan-out directory that a walk reads
+ * instead of every entry.
+ */
+#define VERIFIED       ".verified"
+#define VERIFIED_MAGIC "urlkit-cache-verified 1"
+#define VERIFIED_MAX   (64L << 20)
+/* Clocks: a file's ctime comes from the kernel's coarse clock, which may
+ * lag the one uk_time_now_ns reads; the stamp is taken this much early. */
+#define VERIFIED_SLACK (NS)
+
+static int
+vexp_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct vexp *)a)->key,
+	    ((const struct vexp *)b)->key);
+}
+
+static void
+vexp_add(struct cleanup_ctx *x, const char *key, long long expires)
+{
+	if (x->nnew == x->anew) {
+		x->anew = x->anew ? 2 * x->anew : 64;
+		x->nw = uk_xrealloc(x->nw, x->anew * sizeof(*x->nw));
+	}
+	memcpy(x->nw[x->nnew].key, key, 17);
+	x->nw[x->nnew++].expires = expires;
+}
+
+/* A decimal number of exactly the bytes s[0..n), or -1. */
+static long long
+vnum(const char *s, size_t n)
+{
+	long long v = 0;
+	size_t i;
+
+	if (!n || n > 19)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9' || v > (LLONG_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/* Read dfd's VERIFIED file into x->stamp and x->old (stamp 0: none). */
+static void
+verified_read(struct cleanup_ctx *x, int dfd)
+{
+	struct stat st;
+	const char *p, *end, *nl;
+	long long t;
+	int fd;
+
+	x->stamp = 0;
+	x->nold = 0;
+	fd = openat(dfd, VERIFIED, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
+	    O_NONBLOCK);
+	if (fd < 0)
+		return;
+	uk_buf_reset(&x->b);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_size > VERIFIED_MAX || read_fd(fd, st.st_size, &x->b)) {
+		close(fd);
+		return;
+	}
+	close(fd);
+	p = x->b.buf;
+	end = p + x->b.len;
+	if (!(nl = memchr(p, '\n', (size_t)(end - p))) ||
+	    (size_t)(nl - p) != strlen(VERIFIED_MAGIC) ||
+	    memcmp(p, VERIFIED_MAGIC, (size_t)(nl - p)))
+		return;
+	p = nl + 1;
+	if (!(nl = memchr(p, '\n', (size_t)(end - p))) || nl - p < 3 ||
+	    memcmp(p, "T ", 2) || (t = vnum(p + 2, (size_t)(nl - p - 2))) <= 0)
+		return;
+	/* A time to come: written by a clock since set back, whose entries
+	 * to come would pass for read.  No file. */
+	if (t > x->now)
+		return;
+	for (p = nl + 1; p < end; p = nl + 1) {
+		struct vexp *v;
+		long long e;
+
+		if (!(nl = memchr(p, '\n', (size_t)(end - p))) ||
+		    nl - p < 18 || !is_hex(p, 16) || p[16] != ' ' ||
+		    (e = vnum(p + 17, (size_t)(nl - p - 17))) <= 0)
+			return;
+		if (x->nold && memcmp(p, x->old[x->nold - 1].key, 16) <= 0)
+			return; /* not sorted */
+		if (x->nold == x->aold) {
+			x->aold = x->aold ? 2 * x->aold : 64;
+			x->old = uk_xrealloc(x->old, x->aold * sizeof(*x->old));
+		}
+		v = &x->old[x->nold++];
+		memcpy(v->key, p, 16);
+		v->key[16] = '\0';
+		v->expires = e;
+	}
+	x->stamp = t;
+}
+
+/*
+ * Whether the VERIFIED file vouches for the entry f (read and found
+ * sound, unchanged since): 1 with *expires its expires_at (0: none).
+ */
+static int
+verified(struct cleanup_ctx *x, const struct uk_cache_file *f,
+    long long *expires)
+{
+	struct vexp k, *v;
+
+	*expires = 0;
+	if (!x->stamp || f->ctime_ns >= x->stamp)
+		return 0;
+	memcpy(k.key, f->key, 17);
+	if (x->nold && (v = bsearch(&k, x->old, x->nold, sizeof(k),
+	    vexp_cmp)))
+		*expires = v->expires;
+	return 1;
+}
+
+/* Before and after the files of a fan-out directory. */
+static void
+cleanup_dir(void *ctx, int dfd, const char *dir, int end)
+{
+	struct cleanup_ctx *x = ctx;
+	struct uk_buf out = UK_BUF_INIT;
+	struct uk_err err;
+	size_t i;
+
+	if (x->o->no_verify)
+		return;
+	if (!end) {
+		x->t0 = uk_time_now_ns() - VERIFIED_SLACK;
+		x->nnew = 0;
+		x->fresh = x->unsure = 0;
+		verified_read(x, dfd);
+		return;
+	}
+	/* Nothing new read: the old file still says all there is to say. */
+	if (x->o->dry_run || !x->fresh || x->unsure)
+		return;
+	qsort(x->nw, x->nnew, sizeof(*x->nw), vexp_cmp);
+	uk_buf_addf(&out, "%s\nT %lld\n", VERIFIED_MAGIC, x->t0);
+	for (i = 0; i < x->nnew; i++)
+		uk_buf_addf(&out, "%s %lld\n", x->nw[i].key, x->nw[i].expires);
+	/* A failure costs only a read of every entry next time. */
+	(void)uk_write_file_at(dfd, dir, VERIFIED, out.buf, out.len, -1, &err);
+	uk_buf_release(&out);
 }
 
 static int
@@ -1135,7 +1407,8 @@ cleanup_one(void *ctx, const struct uk_cache_file *f)
 	/* The smallest entry, {"url":""}, has 10 bytes: an empty file (what
 	 * a power failure can leave without fsync) is corrupt even to
 	 * no_verify. */
-	if (f->size < 10 || (!x->o->no_verify && !entry_ok(x, f, &exp_at))) {
+	if (f->size < 10 || (!x->o->no_verify && !verified(x, f, &exp_at) &&
+	    !entry_ok(x, f, &exp_at))) {
 		x->o->corrupt += drop(x, f, "corrupt", 1);
 		return 0;
 	}
@@ -1146,6 +1419,8 @@ cleanup_one(void *ctx, const struct uk_cache_file *f)
 		x->o->expired += drop(x, f, "expired", 1);
 		return 0;
 	}
+	if (exp_at > 0)
+		vexp_add(x, f->key, exp_at);
 	x->o->entries_left++;
 	x->o->bytes_left += (unsigned long long)f->size;
 	if (!x->o->max_size)
@@ -1242,12 +1517,14 @@ uk_cache_cleanup_opt(struct uk_cache *c, struct uk_cache_cleanup *o,
 	o->fail_errno = 0;
 	o->bytes_freed = o->bytes_left = 0;
 	o->entries_left = 0;
-	r = uk_cache_walk(c, cleanup_one, &x, err);
+	r = walk(c, cleanup_one, cleanup_dir, &x, err);
 	if (r >= 0 && o->max_size && o->bytes_left > o->max_size)
 		evict(&x);
 	for (i = 0; i < x.nkept; i++)
 		free(x.kept[i].path);
 	free(x.kept);
+	free(x.old);
+	free(x.nw);
 	uk_buf_release(&x.b);
 	if (r < 0)
 		return -1;

@@ -39,7 +39,8 @@ void uk_cache_release(struct uk_cache *c);
 /* The key of url: 16 lower-case hex digits and a NUL. */
 void uk_cache_key(const char *url, char key[17]);
 /* The SHA-256 of data[0..len) in lower-case hex, NUL-terminated (the
- * cache key is its first 16 digits). */
+ * cache key is its first 16 digits).  Takes libcrypto in (cache_digest.c):
+ * for large data; uk_cache_key has its own, for a URL. */
 void uk_cache_sha256(const void *data, size_t len, char hex[65]);
 
 /* Flags for uk_cache_get. */
@@ -106,6 +107,10 @@ long uk_cache_cleanup(struct uk_cache *c, struct uk_err *err);
  * file's atime, which uk_cache_get sets to now on a hit (at most once a
  * minute per entry), whatever the mount's atime options.
  *
+ * Cleanup reads a fresh entry once: a fan-out directory's DIR/KK/.verified
+ * (urlcache(1), FILES) vouches for the entries whose ctime is before its
+ * time, with their expires_at, and the walk reads only the others.
+ *
  * Temporary files are DIR/KK/.KEY.json.tmp.PID.RAND; cleanup removes one
  * whose writer is gone (no process PID, or one that started after the file
  * was last written: the PID was reused) or that has not been written for
@@ -140,6 +145,7 @@ struct uk_cache_file {
 	const char *name;             /* NAME */
 	char key[17];                 /* KEY */
 	long long mtime_ns, atime_ns; /* since the epoch */
+	long long ctime_ns;           /* the inode's last change */
 	long long size;
 	int expired; /* entries: mtime + ttl <= now */
 	long pid;    /* temporary files: the writer's PID */

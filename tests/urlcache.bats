@@ -520,3 +520,56 @@ complete_words() {
 	run -1 urlcache get https://hand.test/
 	[ ! -e "$f" ]
 }
+
+# Cleanup reads a fresh entry once (issue 40): a fan-out directory's
+# .verified file vouches for the entries unchanged since, with their
+# expires_at; what changed since (its ctime) is read again.
+@test "cleanup: .verified vouches for entries read, a changed one is read again" {
+	put https://v1.test/
+	put https://v2.test/
+	exp=$(date -u -d '+3 seconds' +%Y-%m-%dT%H:%M:%S.000Z)
+	printf '{"url":"https://v3.test/","content":"c","expires_at":"%s"}\n' "$exp" | urlcache set
+	# A second's slack between the kernel's clock and ours: an entry is
+	# vouched for once it is older than that.
+	sleep 1.2
+	run urlcache cleanup
+	[ "$status" -eq 0 ]
+	jq -e '.removed == 0 and .entries == 3' <<<"$output"
+	p3=$(urlcache path https://v3.test/)
+	v3=$(dirname "$p3")/.verified
+	[ "$(head -n 1 "$v3")" = "urlkit-cache-verified 1" ]
+	key=$(basename "$p3" .json)
+	grep -Eq "^$key [0-9]{19}\$" "$v3"
+	# Changed since (content and ctime; its mtime kept young): read, corrupt.
+	p1=$(urlcache path https://v1.test/)
+	echo '{"url":"https://v1.te' >"$p1"
+	touch -d '-1 second' "$p1"
+	sleep 2
+	# v3's expires_at has passed: it goes without its file being read.
+	run urlcache cleanup -v
+	[ "$status" -eq 0 ]
+	jq -se '.[-1] | .corrupt == 1 and .expired == 1 and .entries == 1' <<<"$output"
+	[ ! -e "$p1" ] && [ ! -e "$p3" ]
+	run urlcache -q get https://v2.test/
+	[ "$status" -eq 0 ]
+}
+
+@test "cleanup: a .verified it cannot parse is no .verified" {
+	put https://w1.test/
+	p=$(urlcache path https://w1.test/)
+	echo 'garbage, not JSON at all' >"$p"
+	touch -d '-1 minute' "$p"
+	sleep 0.1
+	printf 'urlkit-cache-verified 1\nT %s\nnot a line\n' "$(date +%s%N)" >"$(dirname "$p")/.verified"
+	run urlcache cleanup
+	[ "$status" -eq 0 ]
+	jq -e '.corrupt == 1 and .entries == 0' <<<"$output"
+	# Nor is one whose time is to come (a clock set back since).
+	put https://w2.test/
+	p=$(urlcache path https://w2.test/)
+	printf 'urlkit-cache-verified 1\nT 9000000000000000000\n' >"$(dirname "$p")/.verified"
+	echo 'garbage, not JSON at all' >"$p"
+	run urlcache cleanup
+	[ "$status" -eq 0 ]
+	jq -e '.corrupt == 1 and .entries == 0' <<<"$output"
+}

@@ -263,3 +263,22 @@ for i in range(0, len(data), 997):
 		"$UK_BIN/urldetect -u" "$SHARED/bench/urldetect-dev.jsonl"
 	run -0 jq -e '.files[].all | .precision >= 0.98 and .recall >= 0.98' "$T/score.json"
 }
+
+# urldetect writes compact records itself rather than through a JSON tree
+# (issue 40): every field, escapes and all, byte for byte as the tree
+# wrote them.
+@test "records: every field byte for byte, escapes in file and id" {
+	f='we"ird\x01.txt'
+	printf 'x https://github.com/o/r/blob/main/a%%22b y https://www.example.com/docs/\316\261?q=1 z http://[::1]:8080/p\n' >"$BATS_TEST_TMPDIR/$f"
+	cd "$BATS_TEST_TMPDIR"
+	run urldetect -H -a "$f"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = '{"url":"https://github.com/o/r/blob/main/a%22b","type":"github_file","display":"o/r/a%22b","start":2,"end":40,"message":1,"file":"we\"ird\\x01.txt","github":{"owner":"o","repo":"r","branch":"main","path":"a%22b"}}' ]
+	[ "${lines[1]}" = '{"url":"https://www.example.com/docs/α?q=1","type":"documentation","display":"www.example.com/docs/α","start":43,"end":78,"message":1,"file":"we\"ird\\x01.txt"}' ]
+	[ "${lines[2]}" = '{"url":"http://[::1]:8080/p","type":"web","display":"[::1]/p","start":81,"end":100,"message":1,"file":"we\"ird\\x01.txt"}' ]
+	[ "${#lines[@]}" -eq 3 ]
+	run urldetect --json t <<<'{"id":"\u0001\"\u00e9","t":"https://github.com/o/r/issues/3 https://github.com/o/r/pull/4"}'
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = '{"url":"https://github.com/o/r/issues/3","type":"github_issue","display":"o/r#3","start":0,"end":31,"message":1,"id":"\u0001\"é","github":{"owner":"o","repo":"r","issue_number":3}}' ]
+	[ "${lines[1]}" = '{"url":"https://github.com/o/r/pull/4","type":"github_pr","display":"o/r!4","start":32,"end":61,"message":1,"id":"\u0001\"é","github":{"owner":"o","repo":"r","pr_number":4}}' ]
+}

@@ -101,6 +101,28 @@ main(void)
 	ok(strcmp(key, key2) != 0, "different URLs, different keys");
 	uk_cache_key("abc", key);
 	ok(!strcmp(key, "ba7816bf8f01cfea"), "key is SHA-256 prefix");
+	/* The key's own SHA-256 against libcrypto's (uk_cache_sha256), at
+	 * every length around the padding's one and two blocks. */
+	{
+		char text[300], hex[65];
+		int bad = -1;
+
+		for (i = 0; i < (int)sizeof(text) - 1; i++)
+			text[i] = (char)('!' + (i * 7) % 90);
+		for (i = 0; i < (int)sizeof(text) && bad < 0; i++) {
+			char c0 = text[i];
+
+			text[i] = '\0';
+			uk_cache_key(text, key);
+			uk_cache_sha256(text, (size_t)i, hex);
+			if (strncmp(key, hex, 16) || key[16])
+				bad = i;
+			text[i] = c0;
+		}
+		ok(bad < 0, "key = libcrypto's SHA-256 prefix, 0 to 299 bytes");
+		if (bad >= 0)
+			printf("# first differs at %d bytes\n", bad);
+	}
 
 	/* Open: defaults. */
 	setenv("URLKIT_CACHE_DIR", "", 1);
