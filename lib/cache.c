@@ -1373,7 +1373,8 @@ cleanup_dir(void *ctx, int dfd, const char *dir, int end)
 	/* Nothing new read: the old file still says all there is to say. */
 	if (x->o->dry_run || !x->fresh || x->unsure)
 		return;
-	qsort(x->nw, x->nnew, sizeof(*x->nw), vexp_cmp);
+	if (x->nnew) /* x->nw is NULL then */
+		qsort(x->nw, x->nnew, sizeof(*x->nw), vexp_cmp);
 	uk_buf_addf(&out, "%s\nT %lld\n", VERIFIED_MAGIC, x->t0);
 	for (i = 0; i < x->nnew; i++)
 		uk_buf_addf(&out, "%s %lld\n", x->nw[i].key, x->nw[i].expires);

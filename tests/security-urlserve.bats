@@ -257,7 +257,8 @@ call() {
 }
 
 # open_calls OPTION... -- URL...: open_url of each URL through urlserve
-# OPTION... on stdio, with no toolack server; each answer's text, a line.
+# OPTION... on stdio, with no toolack server; each answer's text, a line,
+# in the order of the calls (urlserve answers them as they finish).
 open_calls() {
 	local opts=() msgs=("$INIT") i=0 u
 	while [ "$1" != -- ]; do
@@ -271,7 +272,8 @@ open_calls() {
 	done
 	TOOLACK_URL=http://127.0.0.1:9 TOOLACK_TOKEN=open-url-test-token \
 	    urlserve "${opts[@]}" < <(printf '%s\n' "${msgs[@]}") |
-	    jq -r 'select(.id != 0) | .result.content[0].text'
+	    jq -sr 'map(select(.id != 0)) | sort_by(.id)[] |
+	    .result.content[0].text'
 }
 
 @test "item 9: open_url refuses internal addresses unless allowed" {
