@@ -683,19 +683,26 @@ teleport(struct symtab *t, const struct edge *edges, size_t nedges)
 	return p;
 }
 
-/* PageRank with teleport p; dangling mass goes where p sends it. */
+/*
+ * PageRank with teleport p; dangling mass goes where p sends it.  With
+ * rev, over the edges reversed (to -> from), without a reversed copy.
+ */
 static double *
 pagerank(size_t n, const struct edge *edges, size_t nedges, const double *p,
-    double *out)
+    double *out, int rev)
 {
 	double *pr = uk_xcalloc(n + 1, sizeof(double));
 	double *next = uk_xcalloc(n + 1, sizeof(double));
 	double *kept = uk_xcalloc(n + 1, sizeof(double));
+	size_t *start = uk_xcalloc(n + 2, sizeof(size_t));
+	uint32_t *src = uk_xcalloc(nedges + 1, sizeof(uint32_t));
 	double *c = uk_xcalloc(nedges + 1, sizeof(double));
 	size_t i, j, it;
 
+#define E_FROM(j) (rev ? edges[j].to : edges[j].from)
+#define E_TO(j)   (rev ? edges[j].from : edges[j].to)
 	for (j = 0; j < nedges; j++)
-		out[edges[j].from] += edges[j].w;
+		out[E_FROM(j)] += edges[j].w;
 	/*
 	 * A file's vote is at least OUT_MIN: what its references do not
 	 * use goes where teleport goes.  Else a file whose only references
@@ -706,26 +713,48 @@ pagerank(size_t n, const struct edge *edges, size_t nedges, const double *p,
 			out[i] = OUT_MIN;
 	/*
 	 * Each edge's share of its file's vote, and the share each file's
-	 * edges do not hand on (dangling, to teleport), once: the loop
-	 * below then makes one pass over the edges an iteration, with no
-	 * division (two PageRanks over Django's 70,000 edges took 19 ms).
+	 * edges do not hand on (dangling, to teleport), once; the edges by
+	 * target (a counting sort, in their order within a target), as the
+	 * source and its share: an iteration is then one pass over 12
+	 * bytes an edge, each target's sum made in a register, in the
+	 * order of the edges as before (the same sums, bit for bit).  On
+	 * /usr/include/boost's 14,000 units the pass over the edges as
+	 * they are was most of the ranking's time.
 	 */
 	for (i = 0; i < n; i++)
 		kept[i] = 1;
+	for (j = 0; j < nedges; j++)
+		start[E_TO(j) + 1]++;
+	for (i = 0; i < n; i++)
+		start[i + 1] += start[i];
 	for (j = 0; j < nedges; j++) {
-		c[j] = edges[j].w / out[edges[j].from];
-		kept[edges[j].from] -= c[j];
+		uint32_t f = E_FROM(j);
+		size_t at = start[E_TO(j)]++;
+		double cj = edges[j].w / out[f];
+
+		src[at] = f;
+		c[at] = cj;
+		kept[f] -= cj;
 	}
+	/* start[i] is now where target i + 1 starts: shift back. */
+	for (i = n; i > 0; i--)
+		start[i] = start[i - 1];
+	start[0] = 0;
+#undef E_FROM
+#undef E_TO
 	memcpy(pr, p, n * sizeof(double));
 	for (it = 0; it < 100; it++) {
 		double dangling = 0, diff = 0;
 
 		for (i = 0; i < n; i++)
 			dangling += pr[i] * kept[i];
-		for (i = 0; i < n; i++)
-			next[i] = ((1 - DAMPING) + DAMPING * dangling) * p[i];
-		for (j = 0; j < nedges; j++)
-			next[edges[j].to] += DAMPING * pr[edges[j].from] * c[j];
+		for (i = 0; i < n; i++) {
+			double acc = ((1 - DAMPING) + DAMPING * dangling) * p[i];
+
+			for (j = start[i]; j < start[i + 1]; j++)
+				acc += DAMPING * pr[src[j]] * c[j];
+			next[i] = acc;
+		}
 		for (i = 0; i < n; i++) {
 			diff += fabs(next[i] - pr[i]);
 			pr[i] = next[i];
@@ -735,6 +764,8 @@ pagerank(size_t n, const struct edge *edges, size_t nedges, const double *p,
 	}
 	free(next);
 	free(kept);
+	free(start);
+	free(src);
 	free(c);
 	return pr;
 }
@@ -753,20 +784,13 @@ pagerank(size_t n, const struct edge *edges, size_t nedges, const double *p,
 static double *
 hub(size_t n, const struct edge *edges, size_t nedges, const double *p)
 {
-	struct edge *rev = uk_xcalloc(nedges + 1, sizeof(*rev));
 	double *out = uk_xcalloc(n + 1, sizeof(double)), *h;
 	size_t i;
 
-	for (i = 0; i < nedges; i++) {
-		rev[i] = edges[i];
-		rev[i].from = edges[i].to;
-		rev[i].to = edges[i].from;
-	}
-	h = pagerank(n, rev, nedges, p, out);
+	h = pagerank(n, edges, nedges, p, out, 1);
 	/* Vendored code has no teleport: a floor keeps its order by pr. */
 	for (i = 0; i < n; i++)
 		h[i] = h[i] * (double)n > 1e-6 ? h[i] * (double)n : 1e-6;
-	free(rev);
 	free(out);
 	return h;
 }
@@ -1016,7 +1040,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 			t->files[t->defs[i].file].ndefs++;
 	p = teleport(t, edges, nedges);
 	out = uk_xcalloc(n + 1, sizeof(double));
-	pr = pagerank(n, edges, nedges, p, out);
+	pr = pagerank(n, edges, nedges, p, out, 0);
 	hubs = hub(n, edges, nedges, p);
 	breadth = uk_xcalloc(n + 1, sizeof(double));
 	used_defs(edges, nedges, breadth);
