@@ -546,8 +546,7 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
  * makes a value hashable, called by the exceptions module everything
  * raises); a reader calls central the file that defines the many names
  * the rest is written in (Model, QuerySet and their methods).
- */
-/*
+ *
  * Each (definition, unit) once: the name edges' targets by group (a
  * counting sort, 4 bytes an edge), a unit counted once a group by the
  * last group that counted it.  A copy of every name edge sorted took 24
@@ -563,7 +562,7 @@ used_defs(const struct edge *edges, size_t nedges, size_t ngroups, size_t n,
 	size_t i, j, m = 0;
 
 	for (i = 0; i < nedges; i++)
-		if (edges[i].name_edge) {
+		if (edges[i].name_edge && edges[i].group < ngroups) {
 			start[edges[i].group + 1]++;
 			m++;
 		}
@@ -571,7 +570,7 @@ used_defs(const struct edge *edges, size_t nedges, size_t ngroups, size_t n,
 	for (i = 0; i < ngroups; i++)
 		start[i + 1] += start[i];
 	for (i = 0; i < nedges; i++)
-		if (edges[i].name_edge)
+		if (edges[i].name_edge && edges[i].group < ngroups)
 			to[start[edges[i].group]++] = edges[i].to;
 	/* start[g] is now where group g + 1 starts. */
 	for (i = 0; i <= n; i++)
