@@ -1512,6 +1512,37 @@ leaf_block(struct ctx *c, int i)
  * in a block that is no link, so a second pass (Markdown) changes
  * nothing.
  */
+/*
+ * Whether the text of block i outside its links is a byline and a
+ * timestamp at most ("By COAST WIRE", "11/20/2019 10:08 AM", "3 hours
+ * ago"): with a headline's link beside it, another story's teaser.
+ * Under TEASER_META characters; "by " starting it, or a date or time
+ * (digits joined by '/', '.', '-' or ':') in it.
+ */
+#define TEASER_META 60
+static int
+teaser_meta(struct ctx *c, int i)
+{
+	struct uk_buf t = UK_BUF_INIT;
+	const char *p;
+	int j, sp = 1, r = 0;
+
+	for (j = i + 1; j < c->n[i].end; j++)
+		if ((c->n[j].flags & (F_TEXT | F_SKIP | F_INLINK)) == F_TEXT)
+			uk_ex_squeeze(&t, c->n[j].g->v.text.text, &sp,
+			    UK_EX_LOWER, TEASER_META + 1);
+	if (t.len && t.len <= TEASER_META) {
+		r = !strncmp(t.buf, "by ", 3) || strstr(t.buf, " ago");
+		for (p = t.buf; !r && *p; p++)
+			if (isdigit((unsigned char)p[0]) &&
+			    strchr("/.-:", p[1]) && p[1] &&
+			    isdigit((unsigned char)p[2]))
+				r = 1;
+	}
+	uk_buf_release(&t);
+	return r;
+}
+
 static void
 tail_links(struct ctx *c, int first, int last)
 {
@@ -1523,8 +1554,16 @@ tail_links(struct ctx *c, int first, int last)
 		if (n->flags & (F_TEXT | F_SKIP) || !(n->flags & F_BLOCK) ||
 		    n->text <= 0 || !leaf_block(c, i))
 			continue;
-		if (n->text >= TAIL_LINK || n->link * 10 < n->text * 9 ||
-		    n->flags & F_INLINK)
+		if (n->flags & F_INLINK)
+			break;
+		/*
+		 * A line of links, or a teaser: a headline's link with a
+		 * byline and a timestamp (over half links, the rest
+		 * teaser_meta).
+		 */
+		if ((n->text >= TAIL_LINK || n->link * 10 < n->text * 9) &&
+		    (n->text >= TAIL_LINK + TEASER_META ||
+			n->link * 2 < n->text || !teaser_meta(c, i)))
 			break;
 		for (j = i; j < n->end; j++)
 			c->n[j].flags |= F_SKIP;
