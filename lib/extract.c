@@ -1866,6 +1866,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	c.x = x;
 	c.url = url;
 	c.http_lang = o ? o->content_language : NULL;
+	c.explain = o && o->explain;
 	out = parse(html, len, content_type, &u, &arena, x, err);
 	if (!out)
 		goto done;
@@ -1948,6 +1949,14 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	/* An app shell's notice is not the page's text. */
 	if (x->needs_browser && uk_ex_only_notice(text.buf, text.len))
 		uk_buf_reset(&text);
+	if (c.explain && c.body && fallback != 2) {
+		struct uk_buf eb = UK_BUF_INIT;
+
+		uk_ex_explain(&c, &eb);
+		if (eb.len)
+			x->explain = uk_buf_detach(&eb, NULL);
+		uk_buf_release(&eb);
+	}
 	x->text = uk_buf_detach(&text, NULL);
 	x->format = w.md ? "markdown" : "text";
 	ret = 0;
@@ -1955,6 +1964,7 @@ done:
 	/* The whole tree is in the arena: no gumbo_destroy_output. */
 	arena_release(&arena);
 	free(c.n);
+	free(c.mscore);
 	uk_ex_metadata_release(&c);
 	uk_buf_release(&u);
 	uk_buf_release(&all);

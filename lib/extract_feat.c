@@ -705,6 +705,8 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 		return -1;
 	}
 	keep = uk_xmalloc((size_t)nb);
+	if (c->explain && uk_ex_block_model.ntrees)
+		c->mscore = uk_xcalloc((size_t)c->nn, sizeof(*c->mscore));
 	if (dump) {
 		uk_buf_addstr(&out, "{\"pf\":[");
 		for (i = 0; i < UK_EX_NPF; i++)
@@ -716,6 +718,8 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 		uk_ex_trees_eval(&uk_ex_block_model, f, &prob);
 		keep[k] = !uk_ex_block_model.ntrees ||
 		    prob >= uk_ex_block_threshold;
+		if (c->mscore)
+			c->mscore[bl[k].b] = prob;
 		if (!dump)
 			continue;
 		uk_buf_addstr(&out, k ? ",[" : "[");
@@ -777,11 +781,168 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 			if (keep[k] && bl[k].chars >= MODEL_ADD_MIN)
 				changed++;
 			else
-				n->flags |= F_SKIP | F_MDROP;
+				n->flags |= F_SKIP |
+				    (keep[k] ? F_MSHORT : F_MDROP);
 		}
 	}
 	free(keep);
 	free(bl);
 	free(of);
 	return changed;
+}
+/*
+ * --explain: why text is not in the main text, one table of the rules'
+ * names (enum uk_ex_why in extract_int.h).
+ */
+static const char *const why_name[] = {
+	[UK_EX_WHY_TAG] = "tag",           /* nav, footer, aside, controls */
+	[UK_EX_WHY_HIDDEN] = "hidden",     /* hidden, aria-hidden, display:none */
+	[UK_EX_WHY_ROLE] = "role",         /* navigation, banner, dialog... */
+	[UK_EX_WHY_CLASS] = "class",       /* class or id names boilerplate */
+	[UK_EX_WHY_COMMENTS] = "comments", /* a comment section */
+	[UK_EX_WHY_TEXT] = "text",         /* what it says (extract_text.c),
+					    * a line of links or a teaser */
+	[UK_EX_WHY_OUTSIDE] = "outside",   /* outside the part chosen */
+	[UK_EX_WHY_MODEL] = "model",       /* outside, and the block model
+					    * scores it under its threshold */
+};
+
+/* Why node i (skipped, or a block not written) is out. */
+static enum uk_ex_why
+why_of(struct ctx *c, int i)
+{
+	struct nd *n = &c->n[i];
+	const char *s;
+
+	if (!(n->flags & F_SKIP) || n->flags & F_MSHORT)
+		return UK_EX_WHY_OUTSIDE;
+	if (n->flags & F_MDROP)
+		return UK_EX_WHY_MODEL;
+	if (n->flags & F_CMT)
+		return UK_EX_WHY_COMMENTS;
+	if (n->flags & F_CSKIP)
+		return UK_EX_WHY_CLASS;
+	if (n->flags & F_TEXT)
+		return UK_EX_WHY_TEXT;
+	if (uk_ex_attr(n->g, "hidden") ||
+	    ((s = uk_ex_attr(n->g, "aria-hidden")) && !strcasecmp(s, "true")) ||
+	    ((s = uk_ex_attr(n->g, "style")) && (strcasestr(s, "none") ||
+		strcasestr(s, "hidden"))))
+		return UK_EX_WHY_HIDDEN;
+	if (uk_ex_attr(n->g, "role"))
+		return UK_EX_WHY_ROLE;
+	switch (n->tag) {
+	case GUMBO_TAG_NAV: case GUMBO_TAG_FOOTER: case GUMBO_TAG_ASIDE:
+	case GUMBO_TAG_MENU: case GUMBO_TAG_FIGCAPTION: case GUMBO_TAG_FORM:
+	case GUMBO_TAG_BUTTON: case GUMBO_TAG_SELECT: case GUMBO_TAG_TEXTAREA:
+	case GUMBO_TAG_INPUT: case GUMBO_TAG_IFRAME: case GUMBO_TAG_TEMPLATE:
+		return UK_EX_WHY_TAG;
+	default:
+		return UK_EX_WHY_TEXT;
+	}
+}
+
+/* The text of the subtree at i, squeezed, at most max bytes, into t. */
+static void
+subtree_text(struct ctx *c, int i, struct uk_buf *t, size_t max)
+{
+	int j, sp = 1;
+
+	uk_buf_reset(t);
+	/* (At most 2000 nodes: an excerpt, in time linear in the page.) */
+	for (j = i; j < c->n[i].end && j < i + 2000 && t->len < max; j++)
+		if (c->n[j].flags & F_TEXT)
+			uk_ex_squeeze(t, c->n[j].g->v.text.text, &sp, 0, max);
+	if (t->len > max)
+		t->len = uk_utf8_cut(t->buf, max);
+	if (t->buf)
+		t->buf[t->len] = '\0';
+}
+
+/* Element i's path from the body, "div.main>section>p", into b. */
+static void
+tag_path(struct ctx *c, int i, struct uk_buf *b)
+{
+	int up[8], k = 0, p;
+
+	uk_buf_reset(b);
+	for (p = i; p > c->body && k < 8; p = c->n[p].parent)
+		if (!(c->n[p].flags & F_TEXT))
+			up[k++] = p;
+	if (p > c->body)
+		uk_buf_addstr(b, "...>");
+	while (k--) {
+		const char *cl = uk_ex_attr(c->n[up[k]].g, "class");
+		const char *id = uk_ex_attr(c->n[up[k]].g, "id");
+
+		uk_buf_addstr(b, gumbo_normalized_tagname(c->n[up[k]].tag));
+		if (id && *id && strcspn(id, " \t\n") < 40) {
+			uk_buf_addch(b, '#');
+			uk_buf_add(b, id, strcspn(id, " \t\n"));
+		}
+		if (cl && (cl += strspn(cl, " \t\n"))[0]) {
+			uk_buf_addch(b, '.');
+			uk_buf_add(b, cl, strcspn(cl, " \t\n"));
+		}
+		if (k)
+			uk_buf_addch(b, '>');
+	}
+}
+
+void
+uk_ex_explain(struct ctx *c, struct uk_buf *out)
+{
+	struct uk_buf t = UK_BUF_INIT, path = UK_BUF_INIT;
+	int i, last = -1;
+
+	if (!c->body)
+		return;
+	for (i = c->body + 1; i < c->nn; i++) {
+		struct nd *n = &c->n[i];
+		int at = i;
+		enum uk_ex_why why;
+
+		if (n->flags & F_SKIP) {
+			/* One record for the whole subtree set aside. */
+			if (n->flags & F_TEXT) {
+				at = uk_ex_block_of(c, i);
+				if (at == last)
+					continue;
+				last = at;
+			}
+			why = why_of(c, i);
+			subtree_text(c, n->flags & F_TEXT ? at : i, &t, 80);
+			if (!t.len) {
+				i = n->end - 1;
+				continue;
+			}
+			tag_path(c, at, &path);
+			goto write;
+		}
+		if (!(n->flags & F_TEXT) || n->flags & F_SEL || n->text <= 0)
+			continue;
+		/* Text the rules left outside their choice, by block. */
+		at = uk_ex_block_of(c, i);
+		if (at == last)
+			continue;
+		last = at;
+		why = why_of(c, i);
+		subtree_text(c, at, &t, 80);
+		tag_path(c, at, &path);
+write:
+		uk_buf_addstr(out, "{\"rule\":\"");
+		uk_buf_addstr(out, why_name[why]);
+		uk_buf_addstr(out, "\",\"path\":");
+		json_str(out, path.buf ? path.buf : "", path.len);
+		uk_buf_addstr(out, ",\"text\":");
+		json_str(out, t.buf ? t.buf : "", t.len);
+		if ((why == UK_EX_WHY_MODEL || why == UK_EX_WHY_OUTSIDE) &&
+		    c->mscore && n->flags & F_TEXT)
+			uk_buf_addf(out, ",\"score\":%.3f", c->mscore[at]);
+		uk_buf_addstr(out, "}\n");
+		if (n->flags & F_SKIP && !(n->flags & F_TEXT))
+			i = n->end - 1;
+	}
+	uk_buf_release(&t);
+	uk_buf_release(&path);
 }

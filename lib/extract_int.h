@@ -29,6 +29,7 @@
 #define F_LEAD   0x1000 /* skipped while lead_emit writes (a short line) */
 #define F_SEL    0x2000 /* a text node today's rules chose (model's input) */
 #define F_MDROP  0x4000 /* a text node the block model dropped */
+#define F_MSHORT 0x8000 /* a text node of a block too short to add */
 
 struct nd {
 	GumboNode *g;
@@ -72,6 +73,9 @@ struct ctx {
 	int js_notice;       /* a noscript or text asking for JavaScript */
 	/* select_emit marks its choice with F_SEL instead of writing it. */
 	int mark;
+	/* --explain: each block's raw score by the block model, or NULL. */
+	int explain;
+	double *mscore;
 };
 
 /* Text writer with pending breaks: 0 none, 1 space, 2 newline, 3 blank. */
@@ -278,5 +282,31 @@ void uk_ex_page_features(struct ctx *c, int best, const char *html,
  * With UK_EXTRACT_FEATURES set, also appends the features to that file.
  */
 int uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply);
+
+/*
+ * Why text is not in the main text (--explain): the rules' names, in one
+ * table (why_name in extract_feat.c).
+ */
+enum uk_ex_why {
+	UK_EX_WHY_TAG,      /* nav, footer, aside, forms' controls */
+	UK_EX_WHY_HIDDEN,   /* hidden, aria-hidden, display:none */
+	UK_EX_WHY_ROLE,     /* a role: navigation, banner, dialog... */
+	UK_EX_WHY_CLASS,    /* class or id names boilerplate */
+	UK_EX_WHY_COMMENTS, /* a comment section */
+	UK_EX_WHY_TEXT,     /* what it says (extract_text.c), a line of
+			     * links or a teaser at the end */
+	UK_EX_WHY_OUTSIDE,  /* outside the part the rules chose */
+	UK_EX_WHY_MODEL     /* outside, and the block model scores it under
+			     * its threshold */
+};
+
+/*
+ * extract_feat.c: append to out, as JSON Lines, one object for each
+ * block or subtree set aside ("rule", "path" from the body, an excerpt
+ * "text", and "score" for the model's), in document order.  Called
+ * after the text is written; written_all: the text is the whole body
+ * less what is skipped (the first fallback).
+ */
+void uk_ex_explain(struct ctx *c, struct uk_buf *out);
 
 #endif
