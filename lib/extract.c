@@ -394,6 +394,32 @@ class_weight(const char *ci)
 	return w;
 }
 
+static int box_last(const char *);
+
+unsigned
+uk_ex_class_signs(GumboNode *g)
+{
+	struct uk_buf ci = UK_BUF_INIT;
+	unsigned r = 0;
+	uint64_t b;
+
+	class_id(g, &ci);
+	if (ci.len >= 2) {
+		b = bytes_of(ci.buf);
+		if (match_any_sub(ci.buf, b, neg_sub, neg_sub_m) ||
+		    match_any_word(ci.buf, b, neg_word, neg_word_m))
+			r |= UK_EX_CNEG;
+		if (match_any_sub(ci.buf, b, pos_sub, pos_sub_m))
+			r |= UK_EX_CPOS;
+		if (match_any_sub(ci.buf, b, repeat_hints, repeat_hints_m))
+			r |= UK_EX_CREP;
+		if (box_last(ci.buf) >= 0)
+			r |= UK_EX_CBOX;
+	}
+	uk_buf_release(&ci);
+	return r;
+}
+
 static int
 style_hidden(const char *s)
 {
@@ -787,8 +813,8 @@ build(struct ctx *c, GumboNode *root)
 }
 
 /* The nearest block ancestor of node i (or the root). */
-static int
-block_of(struct ctx *c, int i)
+int
+uk_ex_block_of(struct ctx *c, int i)
 {
 	int p = c->n[i].parent;
 
@@ -876,7 +902,7 @@ uk_ex_measure(struct ctx *c)
 			n->text = text_len(n->g->v.text.text, &n->commas);
 			if (n->flags & F_INLINK)
 				n->link = n->text;
-			p = block_of(c, i);
+			p = uk_ex_block_of(c, i);
 			if (!(n->flags & F_INLINK)) {
 				c->n[p].own += n->text;
 				c->n[p].owncommas += n->commas;
@@ -1223,9 +1249,29 @@ holds_form(struct ctx *c, int i)
  * Write the subtree at i as part of the selection, or, in the dry run
  * select_emit makes first, only note where the selection starts.
  */
+/* Mark the text nodes the subtree at i writes with F_SEL (c->mark). */
+static void
+sel_mark(struct ctx *c, int i)
+{
+	int j;
+
+	for (j = i; j < c->n[i].end; j++) {
+		if (j > i && c->n[j].flags & F_SKIP) {
+			j = c->n[j].end - 1;
+			continue;
+		}
+		if (c->n[j].flags & F_TEXT)
+			c->n[j].flags |= F_SEL;
+	}
+}
+
 static void
 sel_emit(struct ctx *c, int i, struct writer *w)
 {
+	if (c->mark && !c->dry) {
+		sel_mark(c, i);
+		return;
+	}
 	if (c->dry) {
 		if (c->first < 0 || i < c->first)
 			c->first = i;
@@ -1425,8 +1471,12 @@ lead_emit(struct ctx *c, int first, int kind, struct writer *w)
 			i++;
 			continue;
 		}
-		if (!(c->n[i].flags & F_SKIP) && c->n[i].text)
-			uk_ex_emit(c, i, w, 1);
+		if (!(c->n[i].flags & F_SKIP) && c->n[i].text) {
+			if (c->mark)
+				sel_mark(c, i);
+			else
+				uk_ex_emit(c, i, w, 1);
+		}
 		i = c->n[i].end;
 	}
 	for (i = h; i < first; i++)
@@ -1451,8 +1501,9 @@ leaf_block(struct ctx *c, int i)
 /*
  * The lines of links that end the selection [first, last): from its
  * end backwards, each block of text (a paragraph, an item) under
- * TAIL_LINK characters that is nine tenths links is set aside, up to
- * the first other block.  After the article's last words, a link
+ * TAIL_LINK characters that is nine tenths links, or that is another
+ * story's teaser (a headline's link with a byline and a timestamp,
+ * teaser_meta), is set aside, up to the first other block.  After the article's last words, a link
  * standing alone is another page's title ("Read also", a teaser, a
  * link to the forum's thread); within the text, extract_text.c's rule
  * for a link among prose takes them.  A block inside a link (a card
@@ -1462,6 +1513,37 @@ leaf_block(struct ctx *c, int i)
  * in a block that is no link, so a second pass (Markdown) changes
  * nothing.
  */
+/*
+ * Whether the text of block i outside its links is a byline and a
+ * timestamp at most ("By COAST WIRE", "11/20/2019 10:08 AM", "3 hours
+ * ago"): with a headline's link beside it, another story's teaser.
+ * Under TEASER_META characters; "by " starting it, or a date or time
+ * (digits joined by '/', '.', '-' or ':') in it.
+ */
+#define TEASER_META 60
+static int
+teaser_meta(struct ctx *c, int i)
+{
+	struct uk_buf t = UK_BUF_INIT;
+	const char *p;
+	int j, sp = 1, r = 0;
+
+	for (j = i + 1; j < c->n[i].end; j++)
+		if ((c->n[j].flags & (F_TEXT | F_SKIP | F_INLINK)) == F_TEXT)
+			uk_ex_squeeze(&t, c->n[j].g->v.text.text, &sp,
+			    UK_EX_LOWER, TEASER_META + 1);
+	if (t.len && t.len <= TEASER_META) {
+		r = !strncmp(t.buf, "by ", 3) || strstr(t.buf, " ago");
+		for (p = t.buf; !r && *p; p++)
+			if (isdigit((unsigned char)p[0]) &&
+			    strchr("/.-:", p[1]) && p[1] &&
+			    isdigit((unsigned char)p[2]))
+				r = 1;
+	}
+	uk_buf_release(&t);
+	return r;
+}
+
 static void
 tail_links(struct ctx *c, int first, int last)
 {
@@ -1473,8 +1555,16 @@ tail_links(struct ctx *c, int first, int last)
 		if (n->flags & (F_TEXT | F_SKIP) || !(n->flags & F_BLOCK) ||
 		    n->text <= 0 || !leaf_block(c, i))
 			continue;
-		if (n->text >= TAIL_LINK || n->link * 10 < n->text * 9 ||
-		    n->flags & F_INLINK)
+		if (n->flags & F_INLINK)
+			break;
+		/*
+		 * A line of links, or a teaser: a headline's link with a
+		 * byline and a timestamp (over half links, the rest
+		 * teaser_meta).
+		 */
+		if ((n->text >= TAIL_LINK || n->link * 10 < n->text * 9) &&
+		    (n->text >= TAIL_LINK + TEASER_META ||
+			n->link * 2 < n->text || !teaser_meta(c, i)))
 			break;
 		for (j = i; j < n->end; j++)
 			c->n[j].flags |= F_SKIP;
@@ -1723,6 +1813,42 @@ parse(const char *html, size_t len, const char *content_type,
 	return out;
 }
 
+/*
+ * The learned step (extract_feat.c): the page type, then the block
+ * model's verdict on each block, given the rules' choice (the text
+ * nodes select_emit marks, or all that the boilerplate rules left for
+ * the first fallback).  When the model changes the choice, the text is
+ * the body less what the rules and the model set aside, written again
+ * into text; returns whether it did.
+ */
+static int
+learned(struct ctx *c, int best, int fallback, struct uk_buf *u,
+    struct uk_buf *all, struct uk_buf *text, const char *url)
+{
+	double pf[UK_EX_NPF];
+	struct writer w;
+	int changed;
+
+	uk_ex_page_features(c, best, u->buf, u->len, all->buf, all->len, pf);
+	if (fallback == 1)
+		sel_mark(c, c->body);
+	else if (!fallback) {
+		uk_ex_w_init(&w, text, NULL, url);
+		c->mark = 1;
+		select_emit(c, best, &w);
+		c->mark = 0;
+	}
+	changed = uk_ex_model_apply(c, best, pf, fallback != 2);
+	if (changed <= 0)
+		return 0;
+	uk_buf_reset(text);
+	uk_ex_w_init(&w, text, NULL, url);
+	uk_ex_emit(c, c->body, &w, 1);
+	uk_buf_trim(text);
+	uk_ex_dedupe(text);
+	return 1;
+}
+
 int
 uk_extract_html(const char *html, size_t len, const char *content_type,
     const char *url, const struct uk_extract_opts *o, struct uk_extract *x,
@@ -1733,7 +1859,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	struct writer w;
 	struct arena arena = { NULL, NULL, 0 };
 	GumboOutput *out;
-	int best, ret = -1, fallback = 0;
+	int best, ret = -1, fallback = 0, modelled = 0;
 
 	(void)url;
 	(void)o;
@@ -1743,6 +1869,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	c.x = x;
 	c.url = url;
 	c.http_lang = o ? o->content_language : NULL;
+	c.explain = o && o->explain;
 	out = parse(html, len, content_type, o, &u, &arena, x, err);
 	if (!out)
 		goto done;
@@ -1795,12 +1922,16 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 		}
 		x->fallback = 1;
 	}
+	if (c.body)
+		modelled = learned(&c, best, fallback, &u, &all, &text, url);
 	/* Chosen on the plain text; then written in the format asked for. */
 	if (o && o->format == UK_EXTRACT_MARKDOWN && c.body) {
 		uk_buf_reset(&text);
 		uk_ex_w_init(&w, &text, o, url);
 		if (fallback)
 			uk_ex_emit(&c, c.body, &w, fallback == 1);
+		else if (modelled)
+			uk_ex_emit(&c, c.body, &w, 1);
 		else
 			select_emit(&c, best, &w);
 		uk_buf_trim(&text);
@@ -1822,9 +1953,25 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	}
 	x->blocked = is_blocked(&c, all.buf, all.len);
 	x->needs_browser = uk_ex_needs_browser(&c, all.buf, all.len);
+	if (x->needs_browser)
+		x->page_type = "app_shell";
 	/* An app shell's notice is not the page's text. */
 	if (x->needs_browser && uk_ex_only_notice(text.buf, text.len))
 		uk_buf_reset(&text);
+	if (c.explain && c.body && fallback != 2) {
+		struct uk_buf eb = UK_BUF_INIT;
+
+		/* After --remove's records (lib/extract_override.c). */
+		if (x->explain) {
+			uk_buf_addstr(&eb, x->explain);
+			free(x->explain);
+			x->explain = NULL;
+		}
+		uk_ex_explain(&c, &eb);
+		if (eb.len)
+			x->explain = uk_buf_detach(&eb, NULL);
+		uk_buf_release(&eb);
+	}
 	x->text = uk_buf_detach(&text, NULL);
 	x->format = w.md ? "markdown" : "text";
 	ret = 0;
@@ -1832,6 +1979,7 @@ done:
 	/* The whole tree is in the arena: no gumbo_destroy_output. */
 	arena_release(&arena);
 	free(c.n);
+	free(c.mscore);
 	uk_ex_metadata_release(&c);
 	uk_buf_release(&u);
 	uk_buf_release(&all);

@@ -103,7 +103,8 @@ attr_kept(const char *name, size_t n)
 {
 	static const char *const keep[] = { "aria-hidden",
 		"aria-roledescription", "class", "content",
-		"datetime", "hidden", "id", "itemprop", "name", "property",
+		"datetime", "hidden", "id", "itemprop", "itemtype", "name",
+		"property",
 		"rel", "role", "style", "type", "color", "face", "size",
 		"encoding", "action", "prompt", "lang", "xml:lang",
 		"http-equiv", "ng-app",

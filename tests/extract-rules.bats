@@ -445,3 +445,11 @@ article_kept() {
 	[[ $output != *lightbulb* ]]
 	[[ $output != *expand_more* ]]
 }
+
+@test "extract rules: other stories' teasers after the article (headline link, byline, timestamp) go" {
+	run -0 urlfetch --extract "$X/teasers.html" --text
+	[[ $output == "Council approves the new harbour wall"*"paragraph 1 of the story"*"paragraph 6 of the story"* ]]
+	[[ $output != *"COAST WIRE"* ]]
+	[[ $output != *"Fishermen count the cost"* ]]
+	[[ $output != *"11/20/2019"* ]]
+}

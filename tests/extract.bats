@@ -15,7 +15,9 @@ teardown() { common_teardown; }
 @test "extract: a content record with metadata" {
 	run -0 --separate-stderr urlfetch --extract "$X/article.html"
 	[ "${#lines[@]}" -eq 1 ]
-	json_eq "$(jq -c 'del(.content, .fetched_at)' <<<"$output")" \
+	# (page_type: the classifier's, tests/extract-model.bats.)
+	[ "$(jq -r '.page_type | type' <<<"$output")" = string ]
+	json_eq "$(jq -c 'del(.content, .fetched_at, .page_type)' <<<"$output")" \
 	    '{"url":"file://'"$X"'/article.html","url_type":"web",
 	      "title":"How to Brew Coffee at Home",
 	      "description":"A guide to brewing coffee.",
@@ -128,7 +130,7 @@ teardown() { common_teardown; }
 
 @test "extract: a page with no main block uses the fallback, and says so" {
 	run -0 urlfetch -x "$X/tiny.html"
-	json_eq "$(jq -c 'del(.fetched_at, .url)' <<<"$output")" \
+	json_eq "$(jq -c 'del(.fetched_at, .url, .page_type)' <<<"$output")" \
 	    '{"url_type":"web","title":"Tiny page","description":"Only a line.",
 	      "author":null,"date":null,"content":"Just a line of text.",
 	      "extraction":"fallback"}'

@@ -1,0 +1,63 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# The learned part of extraction (lib/extract_feat.c, lib/extract_model.c):
+# the committed C table against the committed model, the page type of a
+# fixture page of each kind, the features dump training reads.
+bats_require_minimum_version 1.5.0
+load helpers/common
+
+setup() {
+	common_setup
+	X="$FIXTURES/extract-type"
+}
+teardown() { common_teardown; }
+
+@test "extract model: lib/extract_model.c is the export of the committed model" {
+	# Pure Python (no sklearn): the exporter scripts/train-extract runs.
+	run -0 python3 "$TOP/scripts/train-extract.d/export.py" \
+	    "$TOP/scripts/train-extract.d/model.json" "$T/model.c"
+	run diff -q "$T/model.c" "$TOP/lib/extract_model.c"
+	[ "$status" -eq 0 ]
+}
+
+@test "extract model: a changed model is a changed table" {
+	jq -c '.block.threshold += 1' \
+	    "$TOP/scripts/train-extract.d/model.json" >"$T/model.json"
+	run -0 python3 "$TOP/scripts/train-extract.d/export.py" \
+	    "$T/model.json" "$T/model.c"
+	run diff -q "$T/model.c" "$TOP/lib/extract_model.c"
+	[ "$status" -eq 1 ]
+}
+
+@test "extract model: page_type of a news article, a product, a forum thread, a reference page" {
+	for t in article product forum documentation; do
+		run -0 urlfetch --extract "$X/$t.html"
+		[ "$(jq -r .page_type <<<"$output")" = "$t" ]
+	done
+}
+
+@test "extract model: an app shell's page_type is app_shell" {
+	run -0 --separate-stderr urlfetch --extract \
+	    "$FIXTURES/extract-rules/app-shell.html"
+	[ "$(jq -r .needs_browser <<<"$output")" = true ]
+	[ "$(jq -r .page_type <<<"$output")" = app_shell ]
+}
+
+@test "extract model: UK_EXTRACT_FEATURES appends one line a page, 64 page and 64 block features, the blocks' text" {
+	UK_EXTRACT_FEATURES="$T/f.jsonl" run -0 urlfetch --extract \
+	    "$X/forum.html" --text
+	UK_EXTRACT_FEATURES="$T/f.jsonl" run -0 urlfetch --extract \
+	    "$X/article.html" --text
+	run -0 jq -s -c 'map([(.pf | length), (.b | map(length) | unique),
+	    (.b | length) == (.t | length)])' "$T/f.jsonl"
+	[ "$output" = '[[64,[64],true],[64,[64],true]]' ]
+	run -0 jq -r '.t[]' "$T/f.jsonl"
+	[[ $output == *"Reply number 3."* ]]
+	[[ $output == *"The harbour story paragraph 8"* ]]
+}
+
+@test "extract model: without UK_EXTRACT_FEATURES nothing is written" {
+	cd "$T"
+	run -0 urlfetch --extract "$X/forum.html" --text
+	[ -z "$(ls "$T" | grep -v -x -e home -e cache -e xdg)" ]
+}
