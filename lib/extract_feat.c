@@ -859,36 +859,6 @@ subtree_text(struct ctx *c, int i, struct uk_buf *t, size_t max)
 		t->buf[t->len] = '\0';
 }
 
-/* Element i's path from the body, "div.main>section>p", into b. */
-static void
-tag_path(struct ctx *c, int i, struct uk_buf *b)
-{
-	int up[8], k = 0, p;
-
-	uk_buf_reset(b);
-	for (p = i; p > c->body && k < 8; p = c->n[p].parent)
-		if (!(c->n[p].flags & F_TEXT))
-			up[k++] = p;
-	if (p > c->body)
-		uk_buf_addstr(b, "...>");
-	while (k--) {
-		const char *cl = uk_ex_attr(c->n[up[k]].g, "class");
-		const char *id = uk_ex_attr(c->n[up[k]].g, "id");
-
-		uk_buf_addstr(b, gumbo_normalized_tagname(c->n[up[k]].tag));
-		if (id && *id && strcspn(id, " \t\n") < 40) {
-			uk_buf_addch(b, '#');
-			uk_buf_add(b, id, strcspn(id, " \t\n"));
-		}
-		if (cl && (cl += strspn(cl, " \t\n"))[0]) {
-			uk_buf_addch(b, '.');
-			uk_buf_add(b, cl, strcspn(cl, " \t\n"));
-		}
-		if (k)
-			uk_buf_addch(b, '>');
-	}
-}
-
 void
 uk_ex_explain(struct ctx *c, struct uk_buf *out)
 {
@@ -916,7 +886,8 @@ uk_ex_explain(struct ctx *c, struct uk_buf *out)
 				i = n->end - 1;
 				continue;
 			}
-			tag_path(c, at, &path);
+			uk_buf_reset(&path);
+			uk_ex_node_path(c, at, &path);
 			goto write;
 		}
 		if (!(n->flags & F_TEXT) || n->flags & F_SEL || n->text <= 0)
@@ -928,7 +899,8 @@ uk_ex_explain(struct ctx *c, struct uk_buf *out)
 		last = at;
 		why = why_of(c, i);
 		subtree_text(c, at, &t, 80);
-		tag_path(c, at, &path);
+		uk_buf_reset(&path);
+		uk_ex_node_path(c, at, &path);
 write:
 		uk_buf_addstr(out, "{\"rule\":\"");
 		uk_buf_addstr(out, why_name[why]);

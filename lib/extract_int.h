@@ -312,4 +312,11 @@ enum uk_ex_why {
  */
 void uk_ex_explain(struct ctx *c, struct uk_buf *out);
 
+/*
+ * extract_override.c: element i's path from the root, at most its eight
+ * nearest elements ("body>div#main>p.note", "...>" before when cut),
+ * appended to b: the "path" of --explain's records.
+ */
+void uk_ex_node_path(struct ctx *c, int i, struct uk_buf *b);
+
 #endif

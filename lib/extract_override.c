@@ -114,9 +114,8 @@ remove_tree(struct ctx *c, int i)
 	}
 }
 
-/* A dropped element's path from the body: "body>div#main>p.note". */
-static void
-explain_path(struct ctx *c, int i, struct uk_buf *b)
+void
+uk_ex_node_path(struct ctx *c, int i, struct uk_buf *b)
 {
 	int up[PATH_LEVELS], n = 0, k, more = 0;
 
@@ -191,7 +190,7 @@ explain_add(struct ctx *c, int i, const char *sel, struct uk_buf *out)
 	uk_json_set_str(rec, "reason", b.buf);
 	uk_json_set_str(rec, "rule", "remove");
 	uk_buf_reset(&b);
-	explain_path(c, i, &b);
+	uk_ex_node_path(c, i, &b);
 	uk_json_set_str(rec, "path", b.buf);
 	uk_json_set_int(rec, "chars", c->n[i].text);
 	uk_buf_reset(&b);

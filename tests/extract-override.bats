@@ -182,13 +182,16 @@ SECONDPARA: engineers came from the city with instruments, measured the water, s
 	run -0 --separate-stderr urlfetch --extract "$X/article.html" --text \
 	    --remove '[data-note]' --remove nav --explain
 	[ "$(words)" = "FIRSTPARA SECONDPARA THIRDPARA " ]
-	[ "$(wc -l <<<"$stderr")" -eq 2 ]
-	# Each line is one JSON object.
-	jq -e -s 'length == 2' <<<"$stderr"
+	# Each line is one JSON object with the url: --remove's records
+	# first, then the extractor's own (the paragraph the page hides).
+	jq -e -s 'length >= 3 and all(.[]; .url != null)' <<<"$stderr"
+	[ "$(jq -r -s 'map(.rule) | .[:3] | join(" ")' <<<"$stderr")" = "remove remove hidden" ]
+	[ "$(jq -r -s 'map(select(.rule == "hidden")) | .[0].path' <<<"$stderr")" = "body>div.layout>article#story>p" ]
 	json_eq "$(sed -n 1p <<<"$stderr" | jq -c '{reason, rule, path, url: (.url | test("^file://.*/article.html$"))}')" \
 	    '{"reason":"removed by --remove '"'"'nav'"'"'","rule":"remove","path":"body>nav","url":true}'
 	json_eq "$(sed -n 2p <<<"$stderr" | jq -c '{reason, path, text: (.text | .[:9]), chars: (.chars > 100)}')" \
 	    '{"reason":"removed by --remove '"'"'[data-note]'"'"'","path":"body>div.layout>article#story>div","text":"REMOVEME:","chars":true}'
+	[[ $(sed -n 3p <<<"$stderr" | jq -r .text) == HIDDENWORD* ]]
 	# Without --explain, nothing on stderr.
 	run -0 --separate-stderr urlfetch --extract "$X/article.html" --text \
 	    --remove '[data-note]'
@@ -205,7 +208,7 @@ SECONDPARA: engineers came from the city with instruments, measured the water, s
 	[ "$(words "$(jq -r .content <<<"${lines[1]}")")" = "FIRSTPARA THIRDPARA " ]
 	# The records on stdout carry no explain; stderr has it, with the url.
 	[ "$(jq -r '.explain // "none"' <<<"${lines[1]}")" = none ]
-	grep '^{' <<<"$stderr" >"$T/explain"
+	grep '^{' <<<"$stderr" | jq -c 'select(.rule == "remove")' >"$T/explain"
 	[ "$(wc -l <"$T/explain")" -eq 1 ]
 	json_eq "$(jq -c '{url, reason}' "$T/explain")" \
 	    "{\"url\":\"$B/article.html\",\"reason\":\"removed by --remove '.second'\"}"
@@ -229,7 +232,7 @@ SECONDPARA: engineers came from the city with instruments, measured the water, s
 	    "$B/script.html"
 	[ "$(words "$(jq -r .content <<<"$output")")" = "BUILTPARA " ]
 	[ "$(jq -r '.explain // "none"' <<<"$output")" = none ]
-	grep '^{' <<<"$stderr" >"$T/explain"
+	grep '^{' <<<"$stderr" | jq -c 'select(.rule == "remove")' >"$T/explain"
 	[ "$(wc -l <"$T/explain")" -eq 1 ]
 	json_eq "$(jq -c '{url, reason, path}' "$T/explain")" \
 	    "{\"url\":\"$B/script.html\",\"reason\":\"removed by --remove '.static'\",\"path\":\"body>main#app>p.static\"}"
@@ -246,7 +249,7 @@ SECONDPARA: engineers came from the city with instruments, measured the water, s
 	[ "$(jq -r .isError <<<"$output")" = false ]
 	[ "$(words "$(jq -r .structuredContent.content <<<"$output")")" = "THIRDPARA " ]
 	[[ $(jq -r .structuredContent.content <<<"$output") == "The river that ran backwards"* ]]
-	json_eq "$(jq -c '[.structuredContent.explain[] | {url, reason}]' <<<"$output")" \
+	json_eq "$(jq -c '[.structuredContent.explain[] | select(.rule == "remove") | {url, reason}]' <<<"$output")" \
 	    "[{\"url\":\"$B/article.html\",\"reason\":\"removed by --remove '.first'\"}]"
 	run -0 us_call "{\"url\":\"$B/article.html\",\"format\":\"text\",\"whole\":true}"
 	[ "$(words "$(jq -r .structuredContent.content <<<"$output")")" = "NAVWORD FIRSTPARA REMOVEME SECONDPARA THIRDPARA RELATEDWORD FOOTWORD " ]
@@ -272,7 +275,7 @@ SECONDPARA: engineers came from the city with instruments, measured the water, s
 	    render_url
 	[ "$(jq -r .isError <<<"$output")" = false ]
 	[ "$(words "$(jq -r .structuredContent.content <<<"$output")")" = "BUILTPARA " ]
-	json_eq "$(jq -c '[.structuredContent.explain[] | {url, reason}]' <<<"$output")" \
+	json_eq "$(jq -c '[.structuredContent.explain[] | select(.rule == "remove") | {url, reason}]' <<<"$output")" \
 	    "[{\"url\":\"$B/script.html\",\"reason\":\"removed by --remove '.static'\"}]"
 	# A bad selector is refused before any browser starts.
 	US_CHROMIUM=$CHROMIUM run -0 us_call "{\"url\":\"$B/script.html\",\"remove\":\"p::after\"}" \
