@@ -48,7 +48,9 @@ uk_extract_record(const struct uk_extract *x, unsigned flags, void *r)
 		uk_json_set_bool(rec, "truncated", 1);
 	if (x->needs_browser)
 		uk_json_set_bool(rec, "needs_browser", 1);
-	uk_json_set_str_nonempty(rec, "page_type", x->page_type);
+	/* A block page's kind is the wall's, never the page's. */
+	if (!x->blocked)
+		uk_json_set_str_nonempty(rec, "page_type", x->page_type);
 	if (flags & UK_EXTRACT_REC_SERVED)
 		uk_json_set_str_nonempty(rec, "charset", x->charset);
 	/* How the content was found: a block page gives none. */

@@ -71,10 +71,17 @@ uk_session_add(struct uk_session *s, yajl_val rec, struct uk_err *err)
 		return uk_err_set(err, UK_EXIT_FAIL,
 		    "not a content record: no string 'url'");
 	path = entry_path(s, url, name);
-	/* Replacing keeps the place in the order: the old mtime. */
+	/*
+	 * Replacing keeps the place in the order: the old mtime.  A new
+	 * record gets the clock's time to the nanosecond: the time the
+	 * kernel stamps on a write is coarse (a tick, some milliseconds),
+	 * and two adds within a tick listed in the order of their names.
+	 */
 	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
 		mtime = (long long)st.st_mtim.tv_sec * 1000000000LL +
 		    st.st_mtim.tv_nsec;
+	else
+		mtime = uk_time_now_ns();
 	v = uk_json_copy(rec);
 	uk_json_del(v, "cached");
 	uk_json_to_buf(v, &b);
