@@ -60,9 +60,8 @@
 #include "util.h"
 
 
-/* Elements whose text is never main text, with their whole subtree. */
-static int
-tag_skipped(int tag)
+int
+uk_ex_tag_never_text(int tag)
 {
 	switch (tag) {
 	case GUMBO_TAG_SCRIPT:
@@ -83,19 +82,27 @@ tag_skipped(int tag)
 	case GUMBO_TAG_OPTION:
 	case GUMBO_TAG_TEXTAREA:
 	case GUMBO_TAG_INPUT:
-	case GUMBO_TAG_NAV:
-	case GUMBO_TAG_FOOTER:
-	case GUMBO_TAG_ASIDE:
-	case GUMBO_TAG_MENU:
 	case GUMBO_TAG_AUDIO:
 	case GUMBO_TAG_VIDEO:
 	case GUMBO_TAG_MAP:
 	case GUMBO_TAG_AREA:
-	case GUMBO_TAG_FIGCAPTION:
 		return 1;
 	default:
 		return 0;
 	}
+}
+
+/*
+ * Elements whose text is never main text, with their whole subtree:
+ * what is never text, and the page's furniture (menus, footers, asides,
+ * captions).
+ */
+static int
+tag_skipped(int tag)
+{
+	return uk_ex_tag_never_text(tag) || tag == GUMBO_TAG_NAV ||
+	    tag == GUMBO_TAG_FOOTER || tag == GUMBO_TAG_ASIDE ||
+	    tag == GUMBO_TAG_MENU || tag == GUMBO_TAG_FIGCAPTION;
 }
 
 /* Elements that do not break the flow of text. */
@@ -420,8 +427,8 @@ uk_ex_class_signs(GumboNode *g)
 	return r;
 }
 
-static int
-style_hidden(const char *s)
+int
+uk_ex_style_hidden(const char *s)
 {
 	char b[256];
 	size_t i, n = 0;
@@ -626,7 +633,7 @@ boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 	if (s && !strcasecmp(s, "true"))
 		return 1;
 	s = uk_ex_attr(g, "style");
-	if (s && style_hidden(s))
+	if (s && uk_ex_style_hidden(s))
 		return 1;
 	s = uk_ex_attr(g, "role");
 	if (s &&

@@ -122,6 +122,14 @@ struct writer {
 
 /* The value of attribute name of element g, or NULL. */
 const char *uk_ex_attr(GumboNode *g, const char *name);
+/*
+ * Whether tag's element is never text, with its subtree, whatever the
+ * options (scripts, styles, templates, the head, embedded media, form
+ * controls); --whole keeps all else (extract.c).
+ */
+int uk_ex_tag_never_text(int tag);
+/* Whether a style attribute hides its element (display:none...). */
+int uk_ex_style_hidden(const char *s);
 /* Whether tag is an inline element (its text runs on with its parent). */
 int uk_ex_tag_inline(int tag);
 /* Whether word w occurs in s as a whole word (separators: not alnum). */

@@ -257,22 +257,6 @@ uk_ex_override_mark(struct ctx *c, const struct uk_extract_opts *o,
 	return 0;
 }
 
-/* Whether a style attribute hides its element. */
-static int
-style_hides(const char *s)
-{
-	char b[256];
-	size_t i, n = 0;
-
-	for (i = 0; s[i] && n + 1 < sizeof(b); i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' &&
-		    s[i] != '\r' && s[i] != '\f')
-			b[n++] = s[i];
-	b[n] = '\0';
-	return strcasestr(b, "display:none") ||
-	    strcasestr(b, "visibility:hidden");
-}
-
 /* Whether element i is never text, with its subtree (see the top). */
 static int
 never_text(struct ctx *c, int i)
@@ -282,40 +266,15 @@ never_text(struct ctx *c, int i)
 
 	if (g->type == GUMBO_NODE_TEMPLATE)
 		return 1;
-	switch (c->n[i].tag) {
-	case GUMBO_TAG_SCRIPT:
-	case GUMBO_TAG_STYLE:
-	case GUMBO_TAG_TEMPLATE:
-	case GUMBO_TAG_HEAD:
-	case GUMBO_TAG_TITLE:
-	case GUMBO_TAG_META:
-	case GUMBO_TAG_LINK:
-	case GUMBO_TAG_SVG:
-	case GUMBO_TAG_MATH:
-	case GUMBO_TAG_IFRAME:
-	case GUMBO_TAG_OBJECT:
-	case GUMBO_TAG_EMBED:
-	case GUMBO_TAG_CANVAS:
-	case GUMBO_TAG_AUDIO:
-	case GUMBO_TAG_VIDEO:
-	case GUMBO_TAG_MAP:
-	case GUMBO_TAG_AREA:
-	case GUMBO_TAG_BUTTON:
-	case GUMBO_TAG_SELECT:
-	case GUMBO_TAG_OPTION:
-	case GUMBO_TAG_TEXTAREA:
-	case GUMBO_TAG_INPUT:
+	if (uk_ex_tag_never_text(c->n[i].tag))
 		return 1;
-	default:
-		break;
-	}
 	if (uk_ex_attr(g, "hidden"))
 		return 1;
 	s = uk_ex_attr(g, "aria-hidden");
 	if (s && !strcasecmp(s, "true"))
 		return 1;
 	s = uk_ex_attr(g, "style");
-	return s && style_hides(s);
+	return s && uk_ex_style_hidden(s);
 }
 
 /*
