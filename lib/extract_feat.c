@@ -807,6 +807,20 @@ static const char *const why_name[] = {
 					    * scores it under its threshold */
 };
 
+/* The same, said for a person reading --explain's records. */
+static const char *const why_reason[] = {
+	[UK_EX_WHY_TAG] = "a menu, footer, aside or form control",
+	[UK_EX_WHY_HIDDEN] = "hidden on the page",
+	[UK_EX_WHY_ROLE] = "its role is the page's furniture",
+	[UK_EX_WHY_CLASS] = "its class or id names boilerplate",
+	[UK_EX_WHY_COMMENTS] = "a comment section",
+	[UK_EX_WHY_TEXT] = "what it says: a line of links, a teaser, "
+	    "a notice",
+	[UK_EX_WHY_OUTSIDE] = "outside the part chosen as the main text",
+	[UK_EX_WHY_MODEL] = "outside the part chosen, and the block "
+	    "model scores it too low to add",
+};
+
 /* Why node i (skipped, or a block not written) is out. */
 static enum uk_ex_why
 why_of(struct ctx *c, int i)
@@ -904,6 +918,8 @@ uk_ex_explain(struct ctx *c, struct uk_buf *out)
 write:
 		uk_buf_addstr(out, "{\"rule\":\"");
 		uk_buf_addstr(out, why_name[why]);
+		uk_buf_addstr(out, "\",\"reason\":\"");
+		uk_buf_addstr(out, why_reason[why]);
 		uk_buf_addstr(out, "\",\"path\":");
 		json_str(out, path.buf ? path.buf : "", path.len);
 		uk_buf_addstr(out, ",\"text\":");

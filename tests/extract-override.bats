@@ -192,6 +192,9 @@ SECONDPARA: engineers came from the city with instruments, measured the water, s
 	json_eq "$(sed -n 2p <<<"$stderr" | jq -c '{reason, path, text: (.text | .[:9]), chars: (.chars > 100)}')" \
 	    '{"reason":"removed by --remove '"'"'[data-note]'"'"'","path":"body>div.layout>article#story>div","text":"REMOVEME:","chars":true}'
 	[[ $(sed -n 3p <<<"$stderr" | jq -r .text) == HIDDENWORD* ]]
+	# Every record says why in words, the extractor's as --remove's.
+	[ "$(sed -n 3p <<<"$stderr" | jq -r .reason)" = "hidden on the page" ]
+	jq -e -s 'all(.[]; .reason | type == "string")' <<<"$stderr"
 	# Without --explain, nothing on stderr.
 	run -0 --separate-stderr urlfetch --extract "$X/article.html" --text \
 	    --remove '[data-note]'
