@@ -9,6 +9,7 @@
 
 #include "buf.h"
 #include "cache.h"
+#include "cache_clean.h"
 #include "json.h"
 #include "mcp.h"
 #include "summary.h"
@@ -214,7 +215,7 @@ us_tool_clear_url_cache(struct uk_mcp_call *c, yajl_val args, void *session)
 		uk_mcp_error(c, "session: %s", err.msg);
 		return;
 	}
-	if ((cn = uk_cache_remove_all(&us_srv.cache, &err)) < 0) {
+	if ((cn = uk_cache_clean_remove_all(&us_srv.cache, &err)) < 0) {
 		uk_mcp_error(c, "cache: %s", err.msg);
 		return;
 	}

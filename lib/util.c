@@ -316,6 +316,30 @@ uk_time_fmt(long long ns, char *buf, size_t size)
 	    tm.tm_sec, (int)(ns % 1000000000 / 1000000));
 }
 
+long long
+uk_time_parse(const char *s, size_t len)
+{
+	char buf[40], z = 0;
+	struct tm tm;
+	time_t t;
+
+	if (len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	memset(&tm, 0, sizeof(tm));
+	if (sscanf(buf, "%4d-%2d-%2dT%2d:%2d:%2d%*[.0-9]%c", &tm.tm_year,
+		&tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec,
+		&z) != 7 ||
+	    z != 'Z')
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	if ((t = timegm(&tm)) == (time_t)-1)
+		return -1;
+	return (long long)t * 1000000000;
+}
+
 void
 uk_time_rfc3339(char *buf, size_t size)
 {

@@ -107,6 +107,12 @@ long long uk_mono_ms(void);
  */
 void uk_time_fmt(long long ns, char *buf, size_t size);
 void uk_time_rfc3339(char *buf, size_t size);
+/*
+ * The inverse of uk_time_fmt: ns since the epoch of the RFC 3339 UTC time
+ * in s[0..len) ("2026-11-24T14:30:00Z", a fraction allowed and dropped),
+ * or -1 when it is not one.
+ */
+long long uk_time_parse(const char *s, size_t len);
 
 /* Now, wall-clock time, in ns since the epoch. */
 long long uk_time_now_ns(void);
