@@ -127,8 +127,8 @@ int uk_repo_fetch(const struct uk_url *u, const char *url,
  * README, any case, in that order) and the source files of the
  * languages of symbols.h, skipping hidden directories, node_modules,
  * vendor, dist and build trees, files over UK_REPO_FILE_MAX bytes and
- * generated or minified files (uk_repo_skip_file).  The caps count every
- * regular file of the snapshot: more than max_files files or max_bytes
+ * generated or minified files (uk_repo_snap_skip_file).  The caps count
+ * every regular file of the snapshot: more than max_files files or max_bytes
  * bytes fails with an error naming the cap.
  */
 
@@ -194,13 +194,13 @@ int uk_repo_is_git_url(const char *url);
  * The README priority of a root file name: 1 README.md, 2 README.rst,
  * 3 README.txt, 4 README (any case), 0 not a README.
  */
-int uk_repo_readme_rank(const char *name);
+int uk_repo_snap_readme_rank(const char *name);
 
 /*
  * Whether the repository path (relative, '/'-separated) lies in a tree
  * that is skipped: a hidden directory, node_modules, vendor, dist, build.
  */
-int uk_repo_skip_dir(const char *path);
+int uk_repo_snap_skip_dir(const char *path);
 
 /*
  * Whether a source file looks generated or minified: by name (*.min.js,
@@ -210,6 +210,7 @@ int uk_repo_skip_dir(const char *path);
  * 1 KiB, or lines averaging over 300 bytes in the first 64 KiB with one
  * over 1000 (minified).
  */
-int uk_repo_skip_file(const char *path, const char *text, size_t len);
+int uk_repo_snap_skip_file(const char *path, const char *text,
+    size_t len);
 
 #endif
