@@ -203,12 +203,12 @@ fetch_git_url(const char *url, struct snap *s, const char **route,
 			return -1;
 		}
 		uk_repo_snap_stream_start(s);
-		if (uk_repo_git_fetch_local(url, s, err) < 0 &&
+		if (uk_repo_git_fetch(url, 1, s, err) < 0 &&
 		    !keep_partial(s, err, why))
 			return -1;
 	} else {
 		*route = "git";
-		if (uk_repo_git_fetch(url, s, err) < 0 &&
+		if (uk_repo_git_fetch(url, 0, s, err) < 0 &&
 		    !keep_partial(s, err, why))
 			return -1;
 	}

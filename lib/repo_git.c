@@ -817,23 +817,13 @@ local_read(const char *url, struct snap *s, struct uk_err *err)
  * not need.
  */
 int
-uk_repo_git_fetch(const char *url, struct snap *s, struct uk_err *err)
+uk_repo_git_fetch(const char *url, int local, struct snap *s,
+    struct uk_err *err)
 {
 	int r;
 
 	git_libgit2_init();
-	r = clone_read(url, s, err);
-	git_libgit2_shutdown();
-	return r;
-}
-
-int
-uk_repo_git_fetch_local(const char *url, struct snap *s, struct uk_err *err)
-{
-	int r;
-
-	git_libgit2_init();
-	r = local_read(url, s, err);
+	r = local ? local_read(url, s, err) : clone_read(url, s, err);
 	git_libgit2_shutdown();
 	return r;
 }

@@ -90,13 +90,12 @@ int uk_repo_archive_fetch(const struct uk_url *u, struct snap *s,
     char **branch, char **path, struct uk_err *err);
 
 /*
- * The libgit2 route (repo_git.c), each filling s: a git URL (http(s),
- * ssh, git) cloned by a child process, its redirects judged first; a
- * local repository (a path or file:// URL) read in place.  0, or -1 with
- * err.
+ * The libgit2 route (repo_git.c), filling s: a git URL (http(s), ssh,
+ * git) cloned by a child process, its redirects judged first; with local,
+ * a local repository (a path or file:// URL) read in place.  0, or -1
+ * with err.
  */
-int uk_repo_git_fetch(const char *url, struct snap *s, struct uk_err *err);
-int uk_repo_git_fetch_local(const char *url, struct snap *s,
+int uk_repo_git_fetch(const char *url, int local, struct snap *s,
     struct uk_err *err);
 
 /*
