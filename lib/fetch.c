@@ -2,19 +2,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/epoll.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "charset.h"
 #include "extract.h"
 #include "fetch.h"
+#include "fetch_pool.h"
 #include "jsonl.h"
 #include "banned.h"
 
@@ -29,40 +28,6 @@ enum {
 enum {
 	X_PAGE,    /* a 2xx page: its record (page_record) */
 	X_BLOCKED, /* an error answer: is it a block page (status_blocked) */
-};
-
-/*
- * Extraction threads.  One: measured on this project's 2-core machine
- * (shared, load average 15 to 20), six heavy pages of 5 MB took 20 to 24 s
- * with one worker and 29 to 31 s with two, in 148 MB of memory against
- * 230 MB, two workers and the loop competing for the cores; the test of
- * tests/faults-extract-thread.bats took 14 s against 17 s.  One worker
- * also leaves the loop a core of its own, and a PDF's reader child
- * (lib/pdf.c, forked) never inherits another reader's pipe.  The pool
- * takes more (POOL_MAX) should a machine with more cores want them.
- */
-#define POOL_MAX 1
-
-/*
- * The extraction worker: one thread, started at the first page.  Jobs go
- * to it through todo and come back through done, both under mu; a byte on
- * wake[1] tells the loop.  The loop waits on libcurl's sockets and, through
- * the epoll set ep, on wake[0] and the caller's input together, since
- * uk_http_wait watches one descriptor besides its own (an epoll set is one
- * descriptor that is readable when any of its members is).
- */
-struct uk_fetch_pool {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	pthread_t th[POOL_MAX];
-	int nth; /* threads running */
-	int stop;
-	struct uk_fetch_job *todo, *todo_last, *done, *done_last;
-	long waiting; /* in todo */
-	long busy;    /* in todo, being extracted or in done */
-	int wake[2];
-	int ep;
-	int ep_fd; /* the caller's descriptor in ep, or -1 */
 };
 
 static void extract_job(struct uk_fetch_job *j);
@@ -126,12 +91,10 @@ uk_fetch_init(struct uk_fetch *f, const struct uk_fetch_opts *o,
 	return 0;
 }
 
-static void pool_free(struct uk_fetch_pool *p);
-
 void
 uk_fetch_release(struct uk_fetch *f)
 {
-	pool_free(f->pool);
+	uk_fetch_pool_free(f->pool);
 	uk_http_release(&f->http);
 	if (f->have_cache)
 		uk_cache_release(&f->cache);
@@ -144,8 +107,8 @@ uk_fetch_release(struct uk_fetch *f)
 int
 uk_fetch_busy(const struct uk_fetch *f)
 {
-	/* busy is the loop's own count (submit, pool_take): no lock. */
-	return uk_http_busy(&f->http) || (f->pool && f->pool->busy) || f->repos;
+	return uk_http_busy(&f->http) || uk_fetch_pool_busy(f->pool) ||
+	    f->repos;
 }
 
 void
@@ -851,14 +814,8 @@ is_other_repo(const struct uk_fetch_job *j, const char *url, int type)
 static void
 hold(struct uk_fetch *f)
 {
-	struct uk_fetch_pool *p = f->pool;
-	long waiting = 0;
+	long waiting = uk_fetch_pool_waiting(f->pool);
 
-	if (p) {
-		pthread_mutex_lock(&p->mu);
-		waiting = p->waiting;
-		pthread_mutex_unlock(&p->mu);
-	}
 	f->http.o.jobs = f->repos || waiting >= UK_FETCH_BACKLOG ? 0 : f->jobs;
 }
 
@@ -994,200 +951,21 @@ out:
 }
 
 /*
- * Signals are for the loop's thread: the worker blocks those a process is
- * sent (uk_signals_hold on the loop's thread defers SIGTERM during a cache
- * write; the kernel would give it to the worker instead, and the process
- * would die with the write half done).  A child the worker forks (a PDF's
- * reader, lib/pdf.c) gets the loop's mask back, so that ^C still ends it.
+ * Hand j's body to the worker, which comes back to extracted(); on the
+ * loop's thread when the worker cannot start (uk_fetch_pool_new).
  */
-static pthread_once_t signals_once = PTHREAD_ONCE_INIT;
-static sigset_t worker_blocks, child_mask;
-static _Thread_local int in_worker;
-
-static void
-after_fork_child(void)
-{
-	if (in_worker)
-		pthread_sigmask(SIG_SETMASK, &child_mask, NULL);
-}
-
-static void
-signals_init(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM,
-		SIGUSR1, SIGUSR2, SIGCHLD, SIGWINCH, SIGTSTP, SIGCONT };
-	size_t i;
-
-	sigemptyset(&worker_blocks);
-	for (i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
-		sigaddset(&worker_blocks, sigs[i]);
-	pthread_atfork(NULL, NULL, after_fork_child);
-}
-
-static void *
-worker(void *arg)
-{
-	struct uk_fetch_pool *p = arg;
-	struct uk_fetch_job *j;
-	char c = 1;
-
-	in_worker = 1;
-	pthread_mutex_lock(&p->mu);
-	for (;;) {
-		while (!p->todo && !p->stop)
-			pthread_cond_wait(&p->cv, &p->mu);
-		if (p->stop)
-			break;
-		j = p->todo;
-		if (!(p->todo = j->next))
-			p->todo_last = NULL;
-		j->next = NULL;
-		p->waiting--;
-		pthread_mutex_unlock(&p->mu);
-		extract_job(j);
-		pthread_mutex_lock(&p->mu);
-		if (p->done_last)
-			p->done_last->next = j;
-		else
-			p->done = j;
-		p->done_last = j;
-		/* A full pipe (EAGAIN) already holds a byte for the loop. */
-		if (write(p->wake[1], &c, 1) < 0)
-			continue;
-	}
-	pthread_mutex_unlock(&p->mu);
-	return NULL;
-}
-
-static void
-pool_free(struct uk_fetch_pool *p)
-{
-	int i;
-
-	if (!p)
-		return;
-	pthread_mutex_lock(&p->mu);
-	p->stop = 1;
-	pthread_cond_broadcast(&p->cv);
-	pthread_mutex_unlock(&p->mu);
-	for (i = 0; i < p->nth; i++)
-		pthread_join(p->th[i], NULL);
-	if (p->ep >= 0)
-		close(p->ep);
-	if (p->wake[0] >= 0)
-		close(p->wake[0]);
-	if (p->wake[1] >= 0)
-		close(p->wake[1]);
-	pthread_cond_destroy(&p->cv);
-	pthread_mutex_destroy(&p->mu);
-	free(p);
-}
-
-/*
- * Start the worker at the first page; NULL when it cannot start (no
- * thread, pipe or epoll set): then pages are extracted on the loop's
- * thread, as a slower loop is better than no page.
- */
-static struct uk_fetch_pool *
-pool_get(struct uk_fetch *f)
-{
-	struct uk_fetch_pool *p = f->pool;
-	struct epoll_event ev = { .events = EPOLLIN };
-	int i;
-
-	if (p)
-		return p->nth ? p : NULL;
-	p = f->pool = uk_xcalloc(1, sizeof(*p));
-	p->wake[0] = p->wake[1] = p->ep = p->ep_fd = -1;
-	pthread_mutex_init(&p->mu, NULL);
-	pthread_cond_init(&p->cv, NULL);
-	if (pipe2(p->wake, O_CLOEXEC | O_NONBLOCK) < 0 ||
-	    (p->ep = epoll_create1(EPOLL_CLOEXEC)) < 0)
-		return NULL;
-	ev.data.fd = p->wake[0];
-	if (epoll_ctl(p->ep, EPOLL_CTL_ADD, p->wake[0], &ev) < 0)
-		return NULL;
-	/* The worker starts with the signals blocked (signals_init). */
-	pthread_once(&signals_once, signals_init);
-	pthread_sigmask(SIG_BLOCK, &worker_blocks, &child_mask);
-	for (i = 0; i < POOL_MAX; i++)
-		if (!pthread_create(&p->th[p->nth], NULL, worker, p))
-			p->nth++;
-	pthread_sigmask(SIG_SETMASK, &child_mask, NULL);
-	return p->nth ? p : NULL;
-}
-
-/* Hand j's body to the worker, which comes back to extracted(). */
 static void
 submit(struct uk_fetch_job *j, int kind)
 {
-	struct uk_fetch_pool *p = pool_get(j->f);
+	struct uk_fetch *f = j->f;
 
 	j->xkind = kind;
-	if (!p) {
+	if (!f->pool)
+		f->pool = uk_fetch_pool_new(extract_job);
+	if (uk_fetch_pool_submit(f->pool, j) < 0) {
 		extract_job(j);
 		extracted(j);
-		return;
 	}
-	pthread_mutex_lock(&p->mu);
-	if (p->todo_last)
-		p->todo_last->next = j;
-	else
-		p->todo = j;
-	p->todo_last = j;
-	p->waiting++;
-	p->busy++;
-	pthread_cond_signal(&p->cv);
-	pthread_mutex_unlock(&p->mu);
-}
-
-/* A job the worker is done with, or NULL. */
-static struct uk_fetch_job *
-pool_take(struct uk_fetch *f)
-{
-	struct uk_fetch_pool *p = f->pool;
-	struct uk_fetch_job *j;
-	char c[64];
-
-	if (!p || !p->nth)
-		return NULL;
-	while (read(p->wake[0], c, sizeof(c)) > 0)
-		;
-	pthread_mutex_lock(&p->mu);
-	if ((j = p->done)) {
-		if (!(p->done = j->next))
-			p->done_last = NULL;
-		j->next = NULL;
-		p->busy--;
-	}
-	pthread_mutex_unlock(&p->mu);
-	return j;
-}
-
-/*
- * The descriptor uk_http_wait is to watch: the wake pipe, or the epoll
- * set of the pipe and fd.  fd itself when it cannot join an epoll set (a
- * regular file or /dev/null, which are always readable anyway).
- */
-static int
-wait_fd(struct uk_fetch_pool *p, int fd)
-{
-	struct epoll_event ev = { .events = EPOLLIN };
-
-	if (p->ep_fd >= 0 && p->ep_fd != fd) {
-		/* Gone already when closed: ENOENT and EBADF are fine. */
-		epoll_ctl(p->ep, EPOLL_CTL_DEL, p->ep_fd, NULL);
-		p->ep_fd = -1;
-	}
-	if (fd < 0)
-		return p->wake[0];
-	ev.data.fd = fd;
-	/* EEXIST: still in the set.  A descriptor closed and opened again
-	 * under the same number left the set when it was closed. */
-	if (epoll_ctl(p->ep, EPOLL_CTL_ADD, fd, &ev) < 0 && errno != EEXIST)
-		return fd;
-	p->ep_fd = fd;
-	return p->ep;
 }
 
 /* Whether fd has input or reached its end, without waiting. */
@@ -1209,7 +987,7 @@ uk_fetch_wait(struct uk_fetch *f, int fd, int *fd_ready)
 	int ready;
 
 	for (;;) {
-		if ((j = pool_take(f))) {
+		if ((j = uk_fetch_pool_take(f->pool))) {
 			extracted(j);
 			return j;
 		}
@@ -1221,10 +999,11 @@ uk_fetch_wait(struct uk_fetch *f, int fd, int *fd_ready)
 			return j;
 		}
 		hold(f);
-		p = f->pool && f->pool->nth ? f->pool : NULL;
-		if (p && p->busy && !uk_http_busy(&f->http)) {
+		p = uk_fetch_pool_running(f->pool) ? f->pool : NULL;
+		if (p && uk_fetch_pool_busy(p) && !uk_http_busy(&f->http)) {
 			/* Only the worker is at work: wait for it or fd. */
-			struct pollfd pf[2] = { { p->wake[0], POLLIN, 0 },
+			struct pollfd pf[2] = {
+				{ uk_fetch_pool_wake_fd(p), POLLIN, 0 },
 				{ fd, POLLIN, 0 } };
 
 			if (poll(pf, fd >= 0 ? 2 : 1, -1) > 0 &&
@@ -1235,7 +1014,8 @@ uk_fetch_wait(struct uk_fetch *f, int fd, int *fd_ready)
 			continue;
 		}
 		ready = 0;
-		r = uk_http_wait(&f->http, p ? wait_fd(p, fd) : fd, &ready);
+		r = uk_http_wait(&f->http, p ? uk_fetch_pool_wait_fd(p, fd) : fd,
+		    &ready);
 		if (r) {
 			j = r->data;
 			step(j);
@@ -1247,7 +1027,7 @@ uk_fetch_wait(struct uk_fetch *f, int fd, int *fd_ready)
 			*fd_ready = 1;
 			return NULL;
 		}
-		if (!ready && !(p && p->busy) && !f->repos)
+		if (!ready && !uk_fetch_pool_busy(p) && !f->repos)
 			return NULL; /* nothing in flight */
 	}
 }
