@@ -16,11 +16,11 @@
 #include "browser.h"
 #include "buf.h"
 #include "cli.h"
+#include "httpd.h"
 #include "json.h"
 #include "mcp.h"
 #include "session.h"
 #include "summary.h"
-#include "toolack_proto.h"
 #include "urlserve.h"
 #include "urlserve_int.h"
 #include "util.h"
@@ -373,19 +373,13 @@ listening(void *ctx, const char *host, int port)
 	fflush(stderr);
 }
 
-/*
- * HTTP's token: read from the token file, or made and written there as
- * toolack serve does (lib/toolack_proto).  TOOLACK_TOKEN is hidden from
- * it: that variable is the toolack server's token, which open_url's child
- * needs, not ours.
- */
+/* HTTP's token: read from the token file, or made and written there. */
 static char *
 http_token(const char *file)
 {
 	struct uk_buf path = UK_BUF_INIT, tok = UK_BUF_INIT;
 	struct uk_err err;
 	const char *e;
-	char *saved = NULL;
 
 	if (file) {
 		uk_buf_addstr(&path, file);
@@ -396,16 +390,8 @@ http_token(const char *file)
 	} else {
 		uk_die(UK_EXIT_FATAL, "no token file: give --token-file");
 	}
-	if ((e = getenv("TOOLACK_TOKEN"))) {
-		saved = uk_xstrdup(e);
-		unsetenv("TOOLACK_TOKEN");
-	}
-	if (uk_toolack_proto_token_serve(NULL, path.buf, &tok, &err))
+	if (uk_httpd_token_serve(path.buf, &tok, &err))
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
-	if (saved) {
-		setenv("TOOLACK_TOKEN", saved, 1);
-		free(saved);
-	}
 	uk_buf_release(&path);
 	return uk_buf_detach(&tok, NULL);
 }
@@ -541,7 +527,6 @@ main(int argc, char **argv)
 	mo.session_free = session_free;
 	mo.session_size = session_size;
 	mo.max_queued = (size_t)queued_max;
-	/* Before any thread: http_token changes the environment. */
 	if (listen)
 		token = http_token(token_file);
 	if (uk_mcp_new(&m, &mo, &err))
