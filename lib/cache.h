@@ -65,7 +65,7 @@ int uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err);
 
 /*
  * Give rec, before uk_cache_set, the lifetime its response allows (life
- * as uk_http_cache_life answers): with life > 0, "expires_at" (RFC 3339)
+ * as a request's cache_life says, http.h): with life > 0, "expires_at" (RFC 3339)
  * life seconds from now, after which a get takes the entry as expired
  * even within the TTL; with 0 none (the TTL alone).  Returns 1 when the
  * response must not be stored at all (life < 0: no-store, private), 0

@@ -69,7 +69,7 @@ struct uk_repo_opts {
 	 */
 	long pack_tokens;
 	/*
-	 * Paths of the tree to read (gitignore syntax, uk_repo_glob_match):
+	 * Paths of the tree to read (gitignore syntax, as repo_pack.c says):
 	 * with any include, only files one of them matches; never a file an
 	 * exclude matches.  For the map and the pack alike; not owned.
 	 */
@@ -174,15 +174,6 @@ void uk_repo_describe(const char *readme, struct uk_buf *out);
  * "symbols" when o asks for them.
  */
 int uk_repo_cached_ok(yajl_val rec, const struct uk_repo_opts *o);
-
-/*
- * Whether the gitignore-style pattern pat matches path (a file's path in
- * the tree) or one of its directories: `*` and `?` within a component,
- * `**` across components, `[...]` classes, a leading `/` or a `/` inside
- * anchoring pat at the root (else it matches at any depth), a trailing
- * `/` matching directories only.
- */
-int uk_repo_glob_match(const char *pat, const char *path);
 
 /* Whether o's --include and --exclude select path. */
 int uk_repo_selected(const struct uk_repo_opts *o, const char *path);

@@ -117,8 +117,15 @@ glob(const char *p, const char *s, long *steps)
 	}
 }
 
-int
-uk_repo_glob_match(const char *pat, const char *path)
+/*
+ * Whether the gitignore-style pattern pat matches path (a file's path in
+ * the tree) or one of its directories: `*` and `?` within a component,
+ * `**` across components, `[...]` classes, a leading `/` or a `/` inside
+ * anchoring pat at the root (else it matches at any depth), a trailing
+ * `/` matching directories only.
+ */
+static int
+glob_match(const char *pat, const char *path)
 {
 	char *pp;
 	size_t n, e, plen = strlen(path);
@@ -157,9 +164,9 @@ uk_repo_selected(const struct uk_repo_opts *o, const char *path)
 	int in = !o->ninclude;
 
 	for (i = 0; !in && i < o->ninclude; i++)
-		in = uk_repo_glob_match(o->include[i], path);
+		in = glob_match(o->include[i], path);
 	for (i = 0; in && i < o->nexclude; i++)
-		in = !uk_repo_glob_match(o->exclude[i], path);
+		in = !glob_match(o->exclude[i], path);
 	return in;
 }
 
@@ -224,7 +231,7 @@ uk_repo_ignored(const struct snap *s, const char *path)
 			continue;
 		if (ignored == !ig->neg)
 			continue; /* cannot change the answer */
-		if (uk_repo_glob_match(ig->pat, path + dl))
+		if (glob_match(ig->pat, path + dl))
 			ignored = !ig->neg;
 	}
 	return ignored;

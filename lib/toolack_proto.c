@@ -190,8 +190,12 @@ uk_toolack_proto_validate(const char *tool, yajl_val input, struct uk_err *err)
 	return r;
 }
 
-void
-uk_toolack_proto_token_path(struct uk_buf *out)
+/*
+ * The token file: TOOLACK_TOKEN_FILE, else $XDG_RUNTIME_DIR/toolack/token,
+ * else ~/.cache/urlkit/toolack-token.  Appended to out.
+ */
+static void
+token_path(struct uk_buf *out)
 {
 	const char *s;
 
@@ -219,7 +223,7 @@ uk_toolack_proto_token_read(const char *file, struct uk_buf *out,
 	if (file)
 		uk_buf_addstr(&path, file);
 	else
-		uk_toolack_proto_token_path(&path);
+		token_path(&path);
 	r = uk_httpd_token_file_read(path.buf, 0, out, err);
 	if (r == 0)
 		uk_err_set(err, UK_EXIT_FATAL,
@@ -245,7 +249,7 @@ uk_toolack_proto_token_serve(const char *given, const char *file,
 	if (file)
 		uk_buf_addstr(&path, file);
 	else
-		uk_toolack_proto_token_path(&path);
+		token_path(&path);
 	r = uk_httpd_token_serve(path.buf, out, err);
 	uk_buf_release(&path);
 	return r;

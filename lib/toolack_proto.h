@@ -69,12 +69,6 @@ int uk_toolack_proto_validate(const char *tool, struct yajl_val_s *input,
     struct uk_err *err);
 
 /*
- * The token file: TOOLACK_TOKEN_FILE, else $XDG_RUNTIME_DIR/toolack/token,
- * else ~/.cache/urlkit/toolack-token.  Appended to out.
- */
-void uk_toolack_proto_token_path(struct uk_buf *out);
-
-/*
  * The token for a client: TOOLACK_TOKEN, else the first line of the token
  * file (file, or the default path when NULL).  0 and out filled, or -1.
  */
