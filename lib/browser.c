@@ -110,7 +110,7 @@ log_tail(const char *tmpdir, char *out, size_t size)
  * where the guard judges it.  A pref, not the
  * --force-webrtc-ip-handling-policy switch: Chromium 156 sent the same
  * STUN requests with the switch given (a UDP canary on 127.0.0.2 and ::1,
- * tests/security-webrtc.bats), and none with the pref.
+ * tests/pwfetch-webrtc.bats), and none with the pref.
  */
 static int
 write_prefs(const char *profile)

@@ -19,7 +19,7 @@
  * (shared, load average 15 to 20), six heavy pages of 5 MB took 20 to 24 s
  * with one worker and 29 to 31 s with two, in 148 MB of memory against
  * 230 MB, two workers and the loop competing for the cores; the test of
- * tests/faults-extract-thread.bats took 14 s against 17 s.  One worker
+ * tests/urlfetch-extract-thread.bats took 14 s against 17 s.  One worker
  * also leaves the loop a core of its own, and a PDF's reader child
  * (lib/pdf.c, forked) never inherits another reader's pipe.  The pool
  * takes more (POOL_MAX) should a machine with more cores want them.
