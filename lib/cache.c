@@ -21,6 +21,7 @@
 #include "cache_int.h"
 #include "json.h"
 #include "util.h"
+#include "write.h"
 
 #include "banned.h"
 

@@ -18,6 +18,7 @@
 #include "cache_clean.h"
 #include "cache_int.h"
 #include "util.h"
+#include "write.h"
 
 #include "banned.h"
 
