@@ -275,9 +275,10 @@ fanout_err(const struct uk_cache *c, const char *key, int create,
 }
 
 /*
- * Read all of fd (at most UK_CACHE_MAX_ENTRY bytes) into b.  Entry files are never
- * written in place (they are replaced by rename), so once size bytes (the
- * size fstat gave) are in, that is all of it: no read just to see EOF.
+ * Read all of fd (at most UK_CACHE_MAX_ENTRY bytes) into b.  Entry files
+ * are never written in place (they are replaced by rename), so once size
+ * bytes (the size fstat gave) are in, that is all of it: no read just to
+ * see EOF.
  */
 int
 uk_cache_read_fd(int fd, long long size, struct uk_buf *b)
@@ -394,7 +395,8 @@ v_string(void *ctx, const unsigned char *s, size_t len)
 		free(u);
 		v->url_ok = strcmp(k, v->key) ? -1 : 1;
 	}
-	if (v->want_exp && (v->expires = uk_time_parse((const char *)s, len)) < 0)
+	if (v->want_exp &&
+	    (v->expires = uk_time_parse((const char *)s, len)) < 0)
 		v->expires = 0;
 	return v_scalar(ctx);
 }
@@ -561,7 +563,8 @@ uk_cache_load_at(int dirfd, const char *name, const char *path,
 		 O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)) < 0)
 		return uk_err_set(err, errno == ENOENT ? 0 : UK_EXIT_FAIL,
 		    "cannot open '%s': %s", path, strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > UK_CACHE_MAX_ENTRY) {
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_size > UK_CACHE_MAX_ENTRY) {
 		close(fd);
 		return 0;
 	}
@@ -635,7 +638,8 @@ get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 		goto out;
 	}
 	uk_buf_reset(b);
-	if (st.st_size > UK_CACHE_MAX_ENTRY || uk_cache_read_fd(fd, st.st_size, b)) {
+	if (st.st_size > UK_CACHE_MAX_ENTRY ||
+	    uk_cache_read_fd(fd, st.st_size, b)) {
 		if (errno == EFBIG || st.st_size > UK_CACHE_MAX_ENTRY)
 			uk_cache_unlink_same(dfd, name, st.st_dev, st.st_ino);
 		else

@@ -65,11 +65,11 @@ int uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err);
 
 /*
  * Give rec, before uk_cache_set, the lifetime its response allows (life
- * as a request's cache_life says, http.h): with life > 0, "expires_at" (RFC 3339)
- * life seconds from now, after which a get takes the entry as expired
- * even within the TTL; with 0 none (the TTL alone).  Returns 1 when the
- * response must not be stored at all (life < 0: no-store, private), 0
- * otherwise.
+ * as a request's cache_life says, http.h): with life > 0, "expires_at"
+ * (RFC 3339) life seconds from now, after which a get takes the entry as
+ * expired even within the TTL; with 0 none (the TTL alone).  Returns 1
+ * when the response must not be stored at all (life < 0: no-store,
+ * private), 0 otherwise.
  */
 int uk_cache_lifetime(yajl_val rec, long life);
 /* Whether rec has an expires_at (as uk_cache_lifetime sets it) now past. */

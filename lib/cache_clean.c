@@ -266,7 +266,8 @@ drop(struct cleanup_ctx *x, const struct uk_cache_file *f, const char *why,
 
 	if (!x->o->dry_run) {
 		if (read)
-			r = uk_cache_unlink_same(f->dirfd, f->name, f->dev, f->ino);
+			r = uk_cache_unlink_same(f->dirfd, f->name, f->dev,
+			    f->ino);
 		else
 			r = unlinkat(f->dirfd, f->name, 0);
 	}

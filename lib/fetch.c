@@ -1014,8 +1014,8 @@ uk_fetch_wait(struct uk_fetch *f, int fd, int *fd_ready)
 			continue;
 		}
 		ready = 0;
-		r = uk_http_wait(&f->http, p ? uk_fetch_pool_wait_fd(p, fd) : fd,
-		    &ready);
+		r = uk_http_wait(&f->http,
+		    p ? uk_fetch_pool_wait_fd(p, fd) : fd, &ready);
 		if (r) {
 			j = r->data;
 			step(j);

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "child.h"
 #include "extract.h"
 #include "extract_int.h"
 #include "extract_md.h"

@@ -273,7 +273,7 @@ repo_record(yajl_val rec, const struct uk_url *u, const struct snap *s,
 	if (s->readme) {
 		struct uk_buf rd = UK_BUF_INIT;
 
-		uk_repo_describe(s->readme, &desc);
+		uk_repo_readme_describe(s->readme, &desc);
 		if (desc.len)
 			uk_json_set_str(rec, "description", desc.buf);
 		readme_tokens = uk_repo_readme_fit(o->tokenizer, s->readme,
@@ -321,7 +321,7 @@ repo_record(yajl_val rec, const struct uk_url *u, const struct snap *s,
 	set_globs(info, "include", o->include, o->ninclude);
 	set_globs(info, "exclude", o->exclude, o->nexclude);
 	if (o->pack_tokens > 0)
-		uk_repo_pack(sym, s, o, f->title, rec, info);
+		uk_repo_pack_make(sym, s, o, f->title, rec, info);
 	uk_json_set(rec, "github_info", info);
 	if (f->why) {
 		uk_json_set_bool(rec, "truncated", 1);

@@ -63,7 +63,7 @@ struct uk_repo_opts {
 	 */
 	struct uk_cache *tag_cache;
 	/*
-	 * The pack (uk_repo_pack): its budget in tokens of tokenizer; 0:
+	 * The pack (uk_repo_pack_make): its budget in tokens of tokenizer; 0:
 	 * none.  The files' texts are those the map was made of: no parse
 	 * more.
 	 */
@@ -165,7 +165,7 @@ size_t uk_repo_readme_fit(enum uk_tokenizer t, const char *text, size_t len,
  * images, HTML tags and emphasis marks go.  Cut at 300 characters with
  * "...".  Appended to out (nothing when there is no such paragraph).
  */
-void uk_repo_describe(const char *readme, struct uk_buf *out);
+void uk_repo_readme_describe(const char *readme, struct uk_buf *out);
 
 /*
  * Whether a cached content record rec answers a fetch with o: its map and
@@ -176,7 +176,7 @@ void uk_repo_describe(const char *readme, struct uk_buf *out);
 int uk_repo_cached_ok(yajl_val rec, const struct uk_repo_opts *o);
 
 /* Whether o's --include and --exclude select path. */
-int uk_repo_selected(const struct uk_repo_opts *o, const char *path);
+int uk_repo_pack_selected(const struct uk_repo_opts *o, const char *path);
 
 /* Whether url names a git repository for the libgit2 route. */
 int uk_repo_is_git_url(const char *url);

@@ -28,6 +28,7 @@
 
 #include "banned.h"
 #include "buf.h"
+#include "child.h"
 #include "http.h"
 #include "netguard.h"
 #include "repo.h"

@@ -53,11 +53,11 @@ struct ignore {
  * the root's down: a tree gives a directory's .gitignore before its
  * other files); free them.
  */
-int uk_repo_is_gitignore(const char *path);
-void uk_repo_ignore_add(struct snap *s, const char *path, const char *text,
+int uk_repo_pack_is_gitignore(const char *path);
+void uk_repo_pack_ignore_add(struct snap *s, const char *path, const char *text,
     size_t len);
-int uk_repo_ignored(const struct snap *s, const char *path);
-void uk_repo_ignore_release(struct snap *s);
+int uk_repo_pack_ignored(const struct snap *s, const char *path);
+void uk_repo_pack_ignore_release(struct snap *s);
 
 /*
  * The snapshot's steps, for both routes (repo_snap.c).  Start parsing
@@ -107,7 +107,7 @@ int uk_repo_git_fetch(const char *url, int local, struct snap *s,
  * tokens and whether it is packed).
  */
 struct yajl_val_s;
-void uk_repo_pack(struct uk_symbols *sym, const struct snap *s,
+void uk_repo_pack_make(struct uk_symbols *sym, const struct snap *s,
     const struct uk_repo_opts *o, const char *title, struct yajl_val_s *rec,
     struct yajl_val_s *info);
 

@@ -158,7 +158,7 @@ glob_match(const char *pat, const char *path)
 }
 
 int
-uk_repo_selected(const struct uk_repo_opts *o, const char *path)
+uk_repo_pack_selected(const struct uk_repo_opts *o, const char *path)
 {
 	size_t i;
 	int in = !o->ninclude;
@@ -171,7 +171,7 @@ uk_repo_selected(const struct uk_repo_opts *o, const char *path)
 }
 
 int
-uk_repo_is_gitignore(const char *path)
+uk_repo_pack_is_gitignore(const char *path)
 {
 	const char *b = strrchr(path, '/');
 
@@ -179,7 +179,7 @@ uk_repo_is_gitignore(const char *path)
 }
 
 void
-uk_repo_ignore_add(struct snap *s, const char *path, const char *text,
+uk_repo_pack_ignore_add(struct snap *s, const char *path, const char *text,
     size_t len)
 {
 	const char *b = strrchr(path, '/'), *p = text, *end = text + len;
@@ -218,7 +218,7 @@ uk_repo_ignore_add(struct snap *s, const char *path, const char *text,
 }
 
 int
-uk_repo_ignored(const struct snap *s, const char *path)
+uk_repo_pack_ignored(const struct snap *s, const char *path)
 {
 	size_t i, dl;
 	int ignored = 0;
@@ -238,7 +238,7 @@ uk_repo_ignored(const struct snap *s, const char *path)
 }
 
 void
-uk_repo_ignore_release(struct snap *s)
+uk_repo_pack_ignore_release(struct snap *s)
 {
 	size_t i;
 
@@ -376,7 +376,7 @@ count(const struct uk_repo_opts *o, const struct uk_buf *b)
 }
 
 void
-uk_repo_pack(struct uk_symbols *sym, const struct snap *s,
+uk_repo_pack_make(struct uk_symbols *sym, const struct snap *s,
     const struct uk_repo_opts *o, const char *title, yajl_val rec,
     yajl_val info)
 {

@@ -148,7 +148,7 @@ uk_repo_snap_release(struct snap *s)
 		free((char *)s->files[i].text);
 	}
 	free(s->files);
-	uk_repo_ignore_release(s);
+	uk_repo_pack_ignore_release(s);
 	free(s->readme);
 	free(s->readme_name);
 }
@@ -186,9 +186,9 @@ uk_repo_snap_wants(struct snap *s, const char *path, unsigned long long size)
 	    (!s->readme_rank || r < s->readme_rank))
 		return 1;
 	/* --include and --exclude, .gitignore: the map's and the pack's. */
-	if (!uk_repo_selected(s->o, path) || uk_repo_ignored(s, path))
+	if (!uk_repo_pack_selected(s->o, path) || uk_repo_pack_ignored(s, path))
 		return 0;
-	if (uk_repo_is_gitignore(path))
+	if (uk_repo_pack_is_gitignore(path))
 		return size <= UK_REPO_FILE_MAX;
 	/* The index's notes: manifests, licences, .gitattributes. */
 	if (s->sym && !uk_symbols_lang(path)) {
@@ -227,8 +227,8 @@ uk_repo_snap_keep(struct snap *s, const char *path, char *text, size_t len)
 		free(text);
 		return;
 	}
-	if (uk_repo_is_gitignore(path)) {
-		uk_repo_ignore_add(s, path, text, len);
+	if (uk_repo_pack_is_gitignore(path)) {
+		uk_repo_pack_ignore_add(s, path, text, len);
 		free(text);
 		return;
 	}

@@ -367,19 +367,6 @@ uk_signals_release(const sigset_t *old)
 	pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
-int
-uk_child_keep_fd(int fd)
-{
-	if (fd > 3) {
-		if (dup2(fd, 3) < 0)
-			return -1;
-		fd = 3;
-	}
-	/* close_range (Linux 5.9, glibc 2.34) closes the rest in one call. */
-	close_range(fd < 3 ? 3 : 4, ~0U, 0);
-	return fd;
-}
-
 char *
 uk_str_printable(char *s)
 {

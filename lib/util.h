@@ -140,15 +140,6 @@ void uk_signals_hold(sigset_t *old);
 void uk_signals_release(const sigset_t *old);
 
 /*
- * In a child just forked (no exec to follow), keep standard input, output
- * and error and fd, and close every other descriptor the parent had open:
- * another thread's pipes must not stay open in the child, or their reader
- * waits for its end.  Returns the descriptor fd now has (3 unless fd was
- * below 3), or -1 if it could not be moved.
- */
-int uk_child_keep_fd(int fd);
-
-/*
  * Make s safe to print on a terminal, in place: every C0 control (line
  * feeds and tabs too), DEL, and C1 control (U+0080 to U+009F, two bytes in
  * UTF-8, one '?' each) becomes '?', so that text from input (a record's

@@ -128,7 +128,7 @@ describe_cases(void)
 	for (size_t i = 0; i < sizeof(descs) / sizeof(*descs); i++) {
 		struct uk_buf b = UK_BUF_INIT;
 
-		uk_repo_describe(descs[i].readme, &b);
+		uk_repo_readme_describe(descs[i].readme, &b);
 		ok(!strcmp(b.buf, descs[i].want), "%s", descs[i].what);
 		if (strcmp(b.buf, descs[i].want))
 			printf("# got '%s'\n", b.buf);
