@@ -158,6 +158,43 @@ blank(const char *s, size_t n)
 	return 1;
 }
 
+/* The length of the URI scheme (RFC 3986) s starts with, or 0. */
+static size_t
+scheme_len(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	if (!n || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
+		return 0;
+	while (i < n && ((s[i] >= 'a' && s[i] <= 'z') ||
+			    (s[i] >= 'A' && s[i] <= 'Z') ||
+			    (s[i] >= '0' && s[i] <= '9') || s[i] == '+' ||
+			    s[i] == '-' || s[i] == '.'))
+		i++;
+	return i;
+}
+
+/*
+ * Whether the line s (n bytes, trimmed, not an object) is a bare URL: not
+ * an array (brackets inside are an IPv6 host), and either a scheme and a
+ * colon, whatever follows (its taker says what is wrong with it), or with
+ * no blank, quote or NUL in it (a host, a local path): prose is neither.
+ */
+static int
+bare_url(const char *s, size_t n)
+{
+	size_t i = scheme_len(s, n);
+
+	if (*s == '[')
+		return 0;
+	if (i && i < n && s[i] == ':')
+		return 1;
+	for (i = 0; i < n; i++)
+		if (s[i] == ' ' || s[i] == '\t' || s[i] == '"' || !s[i])
+			return 0;
+	return 1;
+}
+
 int
 uk_jsonl_next(struct uk_jsonl_in *l, int flags, yajl_val *rec,
     struct uk_err *err)
@@ -193,14 +230,13 @@ uk_jsonl_next(struct uk_jsonl_in *l, int flags, yajl_val *rec,
 		n--;
 	}
 	if (*s != '{') {
-		/* Not an array; brackets inside are an IPv6 host.  What is
-		 * left is the taker's to judge, NUL bytes included (see
-		 * uk_jsonl_src_next). */
-		if ((flags & UK_JSONL_BARE_URL) && n && *s != '[') {
-			struct uk_buf u = UK_BUF_INIT;
+		struct uk_buf u = UK_BUF_INIT;
 
+		if (flags & UK_JSONL_BARE_URL) {
 			uk_buf_add(&u, s, n);
 			uk_buf_trim(&u);
+		}
+		if (u.len && bare_url(u.buf, u.len)) {
 			v = uk_json_object();
 			uk_json_set(v, "url", uk_json_strn(u.buf, u.len));
 			uk_buf_release(&u);
@@ -208,6 +244,7 @@ uk_jsonl_next(struct uk_jsonl_in *l, int flags, yajl_val *rec,
 			*rec = v;
 			return 1;
 		}
+		uk_buf_release(&u);
 		uk_buf_release(&clean);
 		return uk_err_set(err, UK_EXIT_FAIL, "%s",
 		    flags & UK_JSONL_BARE_URL ?
@@ -564,11 +601,9 @@ int
 uk_jsonl_is_url_operand(const char *s)
 {
 	struct stat st;
-	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz"
-			     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
+	size_t n = scheme_len(s, strlen(s));
 
-	if (n && ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')) &&
-	    !strncmp(s + n, "://", 3))
+	if (n && !strncmp(s + n, "://", 3))
 		return 1;
 	return !stat(s, &st) && S_ISDIR(st.st_mode);
 }
@@ -688,6 +723,12 @@ uk_jsonl_src_fd(struct uk_jsonl_src *s)
 	if (!s->open)
 		return -1;
 	return uk_jsonl_pending(&s->in) ? -1 : s->in.fd;
+}
+
+int
+uk_jsonl_src_more(const struct uk_jsonl_src *s)
+{
+	return !s->n || s->open || s->failed || s->next < s->n;
 }
 
 void

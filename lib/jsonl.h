@@ -78,10 +78,13 @@ long uk_jsonl_read(struct uk_jsonl_in *l, char *dst, size_t n,
 int uk_jsonl_pending(const struct uk_jsonl_in *l);
 
 /*
- * What uk_jsonl_next accepts besides JSON objects.  A bare URL line is
- * one whose first byte that is not a blank is neither '{' nor '[' (an
- * object or an array): {"url": the line, blanks trimmed}.  Whether it is
- * a URL is for whoever takes it to say, as for a record's "url".
+ * What uk_jsonl_next accepts besides JSON objects: a bare URL line,
+ * {"url": the line, blanks trimmed}.  That is a line that is not an array
+ * (it does not start with '['; brackets inside are an IPv6 host) and
+ * either starts with a scheme and a colon ("https:", "javascript:"),
+ * whatever follows, or has no blank, quote or NUL byte in it (a host, a
+ * local repository's path).  Whether it is a good URL is for whoever
+ * takes it to say, as for a record's "url"; prose is not a URL.
  */
 #define UK_JSONL_BARE_URL 1
 
@@ -346,6 +349,11 @@ int uk_jsonl_src_next(struct uk_jsonl_src *s, yajl_val *rec,
  * uk_jsonl_src_next.
  */
 int uk_jsonl_src_fd(struct uk_jsonl_src *s);
+/*
+ * Whether input may remain: 1 until every input has been read to its end
+ * (the end of the last file may not have been seen yet).
+ */
+int uk_jsonl_src_more(const struct uk_jsonl_src *s);
 /* Close what is open and free s's contents; ready for uk_jsonl_src_init. */
 void uk_jsonl_src_release(struct uk_jsonl_src *s);
 

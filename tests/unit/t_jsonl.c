@@ -496,7 +496,7 @@ test_src(void)
 	uk_jsonl_src_release(&s);
 
 	/* Bad lines go where the policy says, or come back (GIVE_BAD). */
-	write_str(in_path, "[1]\n{\"x\":1}\nhttp://exa mple.com/\n");
+	write_str(in_path, "[1]\n{\"x\":1}\nnot a url {\nhttp://exa mple.com/\n");
 	uk_jsonl_src_init(&s, &p);
 	uk_jsonl_src_add(&s, in_path, UK_JSONL_SRC_FILE);
 	stderr_text(&errs);
@@ -504,9 +504,10 @@ test_src(void)
 	slurp(fp, &got);
 	ok(r == UK_JSONL_SRC_REC && !strcmp(url, "http://exa mple.com/") &&
 		strstr(got.buf, "\"error\":\"not a JSON object or a URL\"") &&
-		strstr(got.buf, "\"error\":\"no string field 'url'\""),
-	    "src: bad lines written under the policy; a bare line with a "
-	    "blank is a URL, for its taker to judge");
+		strstr(got.buf, "\"error\":\"no string field 'url'\"") &&
+		strstr(got.buf, "\"line\":3"),
+	    "src: bad lines written under the policy (prose is not a URL); "
+	    "a scheme and a blank is a URL, for its taker to judge");
 	stderr_text(&errs);
 	uk_jsonl_src_release(&s);
 	p.flags |= UK_JSONL_GIVE_BAD;
@@ -548,8 +549,10 @@ test_src(void)
 	src_next(&s, &err, &url, NULL);
 	ok(!strcmp(url, "https://h.example/") && uk_jsonl_src_fd(&s) == fd,
 	    "src fd: the file's again once what was read is used up");
+	ok(uk_jsonl_src_more(&s), "src more: the file's end not yet seen");
 	ok(src_next(&s, &err, &url, NULL) == 0 && uk_jsonl_src_fd(&s) == -1,
 	    "src fd: none at the end");
+	ok(!uk_jsonl_src_more(&s), "src more: none at the end");
 	uk_jsonl_src_release(&s);
 
 	/* No input given, or "-": standard input. */
@@ -558,6 +561,7 @@ test_src(void)
 		abort();
 	close(fd);
 	uk_jsonl_src_init(&s, &p);
+	ok(uk_jsonl_src_more(&s), "src more: standard input to read");
 	r = src_next(&s, &err, &url, NULL);
 	ok(r == UK_JSONL_SRC_REC && !strcmp(url, "https://s.example/") &&
 		!strcmp(s.name, "-"),
