@@ -124,11 +124,14 @@ next_input(struct run *r, struct input *in)
 	    (rec = next_record(r, in, &refused, why, sizeof(why)))) {
 		it = r->cur;
 		it->data = uk_xcalloc(1, sizeof(struct slot));
-		if (refused)
+		if (refused) {
+			/* Set again by the error record, after its fields. */
+			uk_json_del(rec, "error");
 			uk_pages_error(&r->ps, rec, uk_json_get_str(rec, "url"),
 			    why);
-		else if (fetchable(r, rec))
+		} else if (fetchable(r, rec)) {
 			return rec;
+		}
 		uk_json_free(rec);
 	}
 	in->eof = 1;
