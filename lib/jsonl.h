@@ -234,8 +234,8 @@ yajl_val uk_jsonl_error_record(const char *file, unsigned long line,
     const char *msg);
 
 /*
- * A source of URLs: the one way every program reads what it is to work
- * on, as mblaze's tools read messages with blaze822_loop.  The inputs are
+ * A source of URLs: the one way every program that takes URLs reads
+ * them, as mblaze's tools read messages with blaze822_loop.  The inputs are
  * URL operands and files (-i FILE, repeated, or a filter's FILE
  * operands; "-" is standard input) in command-line order, and standard
  * input when there are none.  A file's lines are taken under the policy
@@ -294,7 +294,7 @@ struct uk_jsonl_src {
 	} *v;
 	size_t n, next;
 	struct uk_jsonl_in in;
-	int open;   /* in is open: v[next - 1]'s file */
+	int open;   /* in is open: v[index]'s file */
 	int failed; /* ... or could not be opened: err below says why */
 	struct uk_err err;
 };
@@ -344,9 +344,9 @@ int uk_jsonl_src_next(struct uk_jsonl_src *s, yajl_val *rec,
     struct uk_err *err);
 /*
  * The descriptor uk_jsonl_src_next will wait on, or -1 when it will not
- * wait (input is pending, an operand or the end comes next).  Opens the
- * next file when its turn has come; a failure to is reported by the next
- * uk_jsonl_src_next.
+ * wait (input is pending; an operand, a file that cannot be opened or the
+ * end comes next).  Opens the next file when its turn has come; a
+ * failure to is reported by the next uk_jsonl_src_next.
  */
 int uk_jsonl_src_fd(struct uk_jsonl_src *s);
 /*
