@@ -320,6 +320,13 @@ int uk_symtab_is_vendor_path(const char *path);
 
 /* Whether path names a module of helpers (utils/, util.h, compat.py...). */
 int uk_symtab_is_helper(const char *path);
+/*
+ * exc[i]: whether the definition order[i] (of n) is an exception class
+ * (a top-level class named or derived as exceptions are, or derived
+ * from one of its file's); cnt[file] counts them (symbols_map.c).
+ */
+void uk_symtab_exception_classes(const struct symtab *t,
+    const uint32_t *order, size_t n, unsigned char *exc, uint32_t *cnt);
 
 /*
  * symbols_class.c: each file's cls (enum file_class), from its path, the

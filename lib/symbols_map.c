@@ -20,7 +20,7 @@
 #define DOTS       "\xe2\x8b\xae" /* U+22EE, where lines are skipped */
 #define TOP_MAX    10             /* paths listed at the top */
 #define FILL_TRIES 100 /* maps rendered to fill the budget */
-#define SPREAD_EXP 0.5 /* a unit's k-th definition at rank / k^0.5 */
+#define SPREAD_EXP 1.0 /* a unit's k-th definition at rank / k */
 
 void
 uk_symtab_add_escaped(struct uk_buf *b, const char *s, size_t n)
@@ -308,8 +308,8 @@ exc_key_cmp(const void *a, const void *b)
  * Timeout(RequestException)), to a fixed point (at most 8 rounds); cnt,
  * each file's count.
  */
-static void
-exception_classes(const struct symtab *t, const uint32_t *order, size_t n,
+void
+uk_symtab_exception_classes(const struct symtab *t, const uint32_t *order, size_t n,
     unsigned char *exc, uint32_t *cnt)
 {
 	struct exc_key *v = uk_xcalloc(n + 1, sizeof(*v));
@@ -392,7 +392,7 @@ fold_exceptions(struct symtab *t, const uint32_t *order, size_t n)
 
 	fold_release(t);
 	/* kind[i]: 1 an exception class, 2 a top-level constant, 0 none. */
-	exception_classes(t, order, n, kind, exc_cnt);
+	uk_symtab_exception_classes(t, order, n, kind, exc_cnt);
 	for (i = 0; i < n; i++) {
 		const struct sdef *d = &t->defs[order[i]];
 
@@ -471,12 +471,15 @@ def_rank_cmp(const void *a, const void *b, void *ctx)
 
 /*
  * The order in which the map takes definitions: by rank, but a unit's
- * k-th best at its rank divided by the square root of k.  Taken by rank
- * alone, a 1024-token map of yaml.v3 gave 26 of its 62 lines to the
- * fifth file's initialisers (apic.go) and showed six files; a map is
- * the tree's table of contents first.  Spread so, the maps of the 37
- * trees of repomap-dev show a few more files each, and 127 of their 141
- * central files in the first ten against 126.
+ * k-th best at its rank divided by k.  Taken by rank alone, a 1024-token
+ * map of yaml.v3 gave 26 of its 62 lines to the fifth file's
+ * initialisers (apic.go) and showed six files; a map is the tree's
+ * table of contents first.  Spread by the square root of k, the maps of
+ * the 37 trees of repomap-dev showed a few more files each, and 127 of
+ * their 141 central files in the first ten against 126; by k since the
+ * hub score (symbols_rank.c) made the first files' ranks steeper, which
+ * left a 120-token map of nine initialisers and four steps to the
+ * initialisers' file alone (the same 139/152 central files either way).
  */
 struct spread {
 	const struct symtab *t;

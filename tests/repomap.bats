@@ -381,6 +381,25 @@ first_files() {
 	[ "$(first_files "$d" 1)" = "pkg/model.py " ]
 }
 
+@test "repomap: the file that is used and draws on the rest outranks the leaf every module calls" {
+	d=$BATS_TEST_TMPDIR/hub
+	mkdir -p "$d/pkg"
+	# logs.py is called from six modules and calls nothing; engine.py,
+	# used by two, runs the three steps (a hub as well as an authority).
+	printf 'def log_line(msg):\n    return msg\n' >"$d/pkg/logs.py"
+	for m in parse plan execute; do
+		printf 'from pkg.logs import log_line\n\n\ndef %s_step(q):\n    return log_line(q)\n' "$m" >"$d/pkg/$m.py"
+	done
+	printf 'from pkg.parse import parse_step\nfrom pkg.plan import plan_step\nfrom pkg.execute import execute_step\n\n\nclass Engine:\n    def run_query(self, q):\n        return execute_step(plan_step(parse_step(q)))\n' >"$d/pkg/engine.py"
+	for i in 1 2; do
+		printf 'from pkg.engine import Engine\n\n\ndef front%s(q):\n    return Engine().run_query(q)\n' "$i" >"$d/pkg/front$i.py"
+	done
+	for i in 1 2 3; do
+		printf 'from pkg.logs import log_line\n\n\ndef tool%s(q):\n    return log_line(q)\n' "$i" >"$d/pkg/tool$i.py"
+	done
+	[ "$(first_files "$d" 2)" = "pkg/engine.py pkg/logs.py " ]
+}
+
 @test "repomap: an import is an edge to the module's file" {
 	d=$BATS_TEST_TMPDIR/imp
 	mkdir -p "$d/pkg" "$d/lib"
