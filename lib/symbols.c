@@ -188,6 +188,9 @@ uk_symbols_add(struct uk_symbols *s, const char *path, const char *text,
 
 	if (li < 0)
 		return 0;
+	/* setup.py is parsed and read for its console scripts. */
+	if (uk_symtab_is_script_manifest(uk_sympath_base(path)))
+		uk_symbols_note(s, path, text, len);
 	if (uk_symtags_query(s, li, err) < 0)
 		return -1;
 	uk_symtags_file(s, s->w, li, uk_symidx_lex_it(s, path), path, text,

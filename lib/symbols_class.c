@@ -117,6 +117,18 @@ uk_symtab_is_helper(const char *path)
 	return path_in(path, dirs, globs);
 }
 
+/*
+ * A file that may declare a Python package's console scripts: its
+ * pyproject.toml ([project.scripts]), setup.cfg or setup.py
+ * (console_scripts), or the entry_points.txt a wheel installs.
+ */
+int
+uk_symtab_is_script_manifest(const char *base)
+{
+	return !strcmp(base, "pyproject.toml") || !strcmp(base, "setup.cfg") ||
+	    !strcmp(base, "setup.py") || !strcmp(base, "entry_points.txt");
+}
+
 /* A build or manifest file, whose presence makes a directory a project. */
 int
 uk_symtab_is_build_file(const char *path)

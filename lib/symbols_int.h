@@ -320,6 +320,8 @@ int uk_symtab_is_vendor_path(const char *path);
 
 /* Whether path names a module of helpers (utils/, util.h, compat.py...). */
 int uk_symtab_is_helper(const char *path);
+/* Whether a file of name base may declare Python console scripts. */
+int uk_symtab_is_script_manifest(const char *base);
 /*
  * exc[i]: whether the definition order[i] (of n) is an exception class
  * (a top-level class named or derived as exceptions are, or derived

@@ -943,7 +943,7 @@ uk_symbols_wants_text(const char *path)
 
 	base = base ? base + 1 : path;
 	return !strcmp(base, ".gitattributes") ||
-	    !strcmp(base, "package.json") ||
+	    !strcmp(base, "package.json") || uk_symtab_is_script_manifest(base) ||
 	    !strncasecmp(base, "LICENSE", 7) ||
 	    !strncasecmp(base, "LICENCE", 7) ||
 	    !strncasecmp(base, "COPYING", 7) ||

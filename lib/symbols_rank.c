@@ -5,6 +5,7 @@
  * make, PageRank over it, and each definition's share of its file's rank.
  * See symbols_int.h and urlfetch(1), "Repository map".
  */
+#include <ctype.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -1009,6 +1010,102 @@ manifest_entries(struct symtab *t)
 }
 
 /*
+ * The file of Python module mod[0..len) ("pkg.cli"): pkg/cli.py or
+ * pkg/cli/__init__.py, under any directory (src/), the shallowest; it
+ * becomes an entry point.
+ */
+static void
+module_entry(struct symtab *t, const char *mod, size_t len)
+{
+	char want[2][512];
+	size_t i, k, best = SIZE_MAX;
+	int d, pass;
+
+	if (len + sizeof("/__init__.py") > sizeof(want[0]))
+		return;
+	for (k = 0; k < len; k++)
+		want[0][k] = mod[k] == '.' ? '/' : mod[k];
+	memcpy(want[1], want[0], len);
+	memcpy(want[0] + len, ".py", sizeof(".py"));
+	memcpy(want[1] + len, "/__init__.py", sizeof("/__init__.py"));
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < t->nfiles; i++) {
+			struct sfile *f = &t->files[i];
+			size_t pl = strlen(f->path), wl;
+
+			if (f->cls != FC_CORE)
+				continue;
+			for (k = 0; k < 2; k++) {
+				wl = strlen(want[k]);
+				if (pl < wl || strcmp(f->path + pl - wl, want[k]) ||
+				    (pl > wl && f->path[pl - wl - 1] != '/'))
+					continue;
+				d = path_depth(f->path);
+				if (pass == 0 && (size_t)d < best)
+					best = (size_t)d;
+				else if (pass == 1 && (size_t)d == best)
+					f->entry = 1;
+			}
+		}
+}
+
+/*
+ * The console scripts a Python package declares: in a section named
+ * [project.scripts], [project.gui-scripts], [tool.poetry.scripts],
+ * [console_scripts] or [gui_scripts] (pyproject.toml, entry_points.txt),
+ * or after a console_scripts or gui_scripts key (setup.cfg's
+ * [options.entry_points], setup.py's entry_points) up to the next
+ * section or `]`, each "name = package.module:function" names the
+ * module that runs the program.  Read line by line, as the three
+ * formats share that much; a full TOML or INI parser would read no more.
+ */
+static void
+script_entries(struct symtab *t, const char *text, size_t len)
+{
+	static const char *const heads[] = { "[project.scripts]",
+		"[project.gui-scripts]", "[tool.poetry.scripts]",
+		"[console_scripts]", "[gui_scripts]", NULL };
+	const char *p = text, *end = text + len;
+	int in = 0; /* 1: in a section of scripts; 2: after a key */
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end, *c;
+		size_t k, n = (size_t)(e - p);
+
+		if (n && *p == '[') {
+			in = 0;
+			for (k = 0; heads[k]; k++)
+				if (n >= strlen(heads[k]) &&
+				    !memcmp(p, heads[k], strlen(heads[k])))
+					in = 1;
+		} else if (memmem(p, n, "console_scripts", 15) ||
+		    memmem(p, n, "gui_scripts", 11))
+			in = 2;
+		else if (in == 2 && n && *p != ' ' && *p != '\t' && *p != '#')
+			in = 0; /* setup.cfg's next key */
+		/* Each "= module:function" of the line, quoted or not. */
+		for (c = p; in && (c = memchr(c, '=', (size_t)(e - c))); c++) {
+			const char *m = c + 1, *me;
+
+			while (m < e && (*m == ' ' || *m == '\t' || *m == '"' ||
+			    *m == '\''))
+				m++;
+			for (me = m; me < e && (isalnum((unsigned char)*me) ||
+			    *me == '_' || *me == '.'); me++)
+				;
+			if (me > m && me < e && *me == ':' &&
+			    !isdigit((unsigned char)*m))
+				module_entry(t, m, (size_t)(me - m));
+		}
+		/* setup.py's list of scripts ends. */
+		if (in == 2 && memchr(p, ']', n))
+			in = 0;
+		p = nl ? nl + 1 : end;
+	}
+}
+
+/*
  * Entry points: the files defining a function main (C, Go, Rust,
  * Python) at their top level, and those a package.json's bin names.  A
  * method main (pip's Command.main, which every command inherits) is no
@@ -1026,6 +1123,13 @@ entry_points(struct symtab *t)
 		    !strcmp(t->defs[i].kind, "function") && !t->defs[i].scope)
 			t->files[t->defs[i].file].entry = 1;
 	manifest_entries(t);
+	for (i = 0; i < t->nnotes; i++)
+		if (t->notes[i].text &&
+		    uk_symtab_is_script_manifest(
+			uk_sympath_base(t->notes[i].path)) &&
+		    !uk_symtab_is_noise(t->notes[i].path) &&
+		    !uk_symtab_is_vendor_path(t->notes[i].path))
+			script_entries(t, t->notes[i].text, t->notes[i].len);
 	root_modules(t);
 }
 

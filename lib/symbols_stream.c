@@ -326,6 +326,9 @@ uk_symbols_stream_add(struct uk_symbols_stream *st, const char *path,
 
 	if (li < 0)
 		return 0;
+	/* setup.py is parsed and read for its console scripts. */
+	if (uk_symtab_is_script_manifest(uk_sympath_base(path)))
+		uk_symbols_note(st->s, path, text, len);
 	/* The query is compiled by the first worker that needs it: here
 	 * only a query that could not be is an error. */
 	if (uk_symtags_query_failed(st->s, li))
