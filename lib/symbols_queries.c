@@ -31,8 +31,8 @@
  * The upstream tags queries of C and C++ find definitions only.  These
  * add the references (calls and type names) that the file graph needs,
  * and function-like macros as definitions.  C's patterns (upstream's, then
- * c_extra, in this order) are walked by hand by walk_tree in
- * symbols_tags.c, as Python's are: a change here must be made there too.
+ * c_extra, in this order) are walked by hand in symbols_c.c, as Python's
+ * are: a change here must be made there too.
  */
 static const char c_extra[] =
     "(call_expression function: (identifier) @name) @reference.call\n"
@@ -56,8 +56,8 @@ static const char cpp_extra[] =
  * and imports for the languages whose upstream queries have calls only:
  * a reader follows a type or an imported name to its definition as much
  * as a call.  Python's patterns (upstream's, then these, in this order)
- * are also walked by hand by walk_tree in symbols_tags.c, which is what
- * indexes Python: a change here must be made there too, and
+ * are also walked by hand in symbols_py.c, which is what indexes
+ * Python: a change here must be made there too, and
  * tests/repo-tagwalk.bats compares the two.
  */
 static const char python_extra[] =
@@ -90,8 +90,8 @@ static const char python_extra[] =
     "(import_statement) @name @reference.module\n";
 /*
  * Rust's patterns (upstream's, then rust_extra, in this order) are walked
- * by hand by walk_tree in symbols_tags.c, as Python's are: a change here
- * must be made there too.
+ * by hand in symbols_rust.c, as Python's are: a change here must be made
+ * there too.
  */
 static const char rust_extra[] =
     "(type_identifier) @name @reference.type\n"
@@ -119,8 +119,8 @@ static const char java_extra[] =
     "@definition.method\n";
 /*
  * JavaScript's patterns (upstream's, then js_extra, in this order) are
- * walked by hand by walk_tree in symbols_tags.c, as Python's are: a
- * change here or in JS_MODULE must be made there too.  TypeScript and TSX
+ * walked by hand in symbols_js.c, as Python's are: a change here or in
+ * JS_MODULE must be made there too.  TypeScript and TSX
  * keep their queries.
  */
 static const char js_extra[] =
