@@ -74,7 +74,7 @@ intern(struct uk_symbols *s, const char *name, size_t n)
 }
 
 void
-uk_symidx_merge(struct uk_symbols *s, const char *path, struct fres *r)
+uk_symbols_merge(struct uk_symbols *s, const char *path, struct fres *r)
 {
 	uint32_t fi;
 	size_t k;
@@ -134,14 +134,14 @@ uk_symidx_merge(struct uk_symbols *s, const char *path, struct fres *r)
  * those files may be the project's.
  */
 int
-uk_symidx_lex_it(const struct uk_symbols *s, const char *path)
+uk_symbols_lex_it(const struct uk_symbols *s, const char *path)
 {
 	size_t i;
 
 	if (!s->lex_evidence)
 		return 0;
-	if (!uk_symtab_is_noise(path) &&
-	    (s->t.unvendors || !uk_symtab_is_vendor_path(path)))
+	if (!uk_symclass_is_noise(path) &&
+	    (s->t.unvendors || !uk_symclass_is_vendor_path(path)))
 		return 0;
 	for (i = 0; i < s->nparse_under; i++) {
 		size_t n = strlen(s->parse_under[i]);
@@ -183,21 +183,21 @@ int
 uk_symbols_add(struct uk_symbols *s, const char *path, const char *text,
     size_t len, struct uk_err *err)
 {
-	int li = uk_symlang_index(path);
+	int li = uk_symqueries_lang_index(path);
 	struct fres r;
 
 	if (li < 0)
 		return 0;
 	/* setup.py is parsed and read for its console scripts. */
-	if (uk_symtab_is_script_manifest(uk_sympath_base(path)))
+	if (uk_symclass_is_script_manifest(uk_sympath_base(path)))
 		uk_symbols_note(s, path, text, len);
 	if (uk_symtags_query(s, li, err) < 0)
 		return -1;
-	uk_symtags_file(s, s->w, li, uk_symidx_lex_it(s, path), path, text,
+	uk_symtags_file(s, s->w, li, uk_symbols_lex_it(s, path), path, text,
 	    len, &r);
 	if (r.status < 0)
 		return uk_err_set(err, UK_EXIT_FAIL, "%s", r.err);
-	uk_symidx_merge(s, path, &r);
+	uk_symbols_merge(s, path, &r);
 	return 1;
 }
 
@@ -311,7 +311,7 @@ uk_symbols_nfiles_under(const struct uk_symbols *s, const char *path)
 }
 
 struct symtab *
-uk_symtab_of(struct uk_symbols *s)
+uk_symbols_table(struct uk_symbols *s)
 {
 	return &s->t;
 }

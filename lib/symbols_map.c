@@ -23,7 +23,7 @@
 #define SPREAD_EXP 1.0 /* a unit's k-th definition at rank / k */
 
 void
-uk_symtab_add_escaped(struct uk_buf *b, const char *s, size_t n)
+uk_symmap_add_escaped(struct uk_buf *b, const char *s, size_t n)
 {
 	struct uk_buf t = UK_BUF_INIT;
 	size_t i, from = 0;
@@ -66,7 +66,7 @@ add_sig(struct uk_buf *b, const char *sig, const char *note)
 		for (i = 0; i <= n; i++) {
 			if (i < n && sig[i] != '\t')
 				continue;
-			uk_symtab_add_escaped(b, sig + from, i - from);
+			uk_symmap_add_escaped(b, sig + from, i - from);
 			if (i < n)
 				uk_buf_addch(b, '\t');
 			from = i + 1;
@@ -142,7 +142,7 @@ render_file(const struct symtab *t, uint32_t file, struct entry *es, size_t n,
 		qsort(es, n, sizeof(*es), entry_cmp);
 	if (second)
 		uk_buf_addstr(out, "  ");
-	uk_symtab_add_escaped(out, t->files[file].path,
+	uk_symmap_add_escaped(out, t->files[file].path,
 	    strlen(t->files[file].path));
 	uk_buf_addstr(out, ":\n");
 	for (i = 0; i < n; i++) {
@@ -309,8 +309,8 @@ exc_key_cmp(const void *a, const void *b)
  * each file's count.
  */
 void
-uk_symtab_exception_classes(const struct symtab *t, const uint32_t *order, size_t n,
-    unsigned char *exc, uint32_t *cnt)
+uk_symmap_exception_classes(const struct symtab *t, const uint32_t *order,
+    size_t n, unsigned char *exc, uint32_t *cnt)
 {
 	struct exc_key *v = uk_xcalloc(n + 1, sizeof(*v));
 	size_t i, nv = 0, round, added = 1;
@@ -392,7 +392,7 @@ fold_exceptions(struct symtab *t, const uint32_t *order, size_t n)
 
 	fold_release(t);
 	/* kind[i]: 1 an exception class, 2 a top-level constant, 0 none. */
-	uk_symtab_exception_classes(t, order, n, kind, exc_cnt);
+	uk_symmap_exception_classes(t, order, n, kind, exc_cnt);
 	for (i = 0; i < n; i++) {
 		const struct sdef *d = &t->defs[order[i]];
 
@@ -529,7 +529,7 @@ top_kind(const char *path)
 	size_t i;
 
 	base = base ? base + 1 : path;
-	if (uk_symtab_is_build_file(path))
+	if (uk_symclass_is_build_file(path))
 		return 1;
 	for (i = 0; entries[i]; i++)
 		if (!strcmp(base, entries[i]))
@@ -591,7 +591,7 @@ top_block(const struct symtab *t, const char *focus, struct uk_buf *out)
 		 * its name and however much it defines. */
 		if (!k && entry)
 			k = 2;
-		if (!k || uk_symtab_is_noise(p))
+		if (!k || uk_symclass_is_noise(p))
 			continue;
 		if (fl && !strncmp(p, focus, fl) && p[fl] == '/')
 			rel = p + fl + 1;
@@ -611,7 +611,7 @@ top_block(const struct symtab *t, const char *focus, struct uk_buf *out)
 	for (i = 0; i < n && i < TOP_MAX; i++) {
 		if (i && !strcmp(tops[i].path, tops[i - 1].path))
 			continue;
-		uk_symtab_add_escaped(out, tops[i].path, strlen(tops[i].path));
+		uk_symmap_add_escaped(out, tops[i].path, strlen(tops[i].path));
 		uk_buf_addch(out, '\n');
 	}
 	if (out->len)
@@ -683,7 +683,7 @@ site_block(const struct symtab *t, const uint32_t *sel, size_t n,
 	for (i = 0; i < nv && i < SITES_LISTED; i++) {
 		const char *p = t->files[v[i].file].path;
 
-		uk_symtab_add_escaped(out, p, strlen(p));
+		uk_symmap_add_escaped(out, p, strlen(p));
 		uk_buf_addf(out, " (defines %u function%s declared below)\n",
 		    v[i].n, v[i].n == 1 ? "" : "s");
 	}
@@ -802,7 +802,7 @@ choose(const struct symtab *t, const struct uk_symbols_opts *o, uint32_t *order,
 }
 
 size_t
-uk_symtab_map(struct symtab *t, const struct uk_symbols_opts *o,
+uk_symmap_render(struct symtab *t, const struct uk_symbols_opts *o,
     struct uk_buf *out)
 {
 	uint32_t *order;
@@ -815,7 +815,7 @@ uk_symtab_map(struct symtab *t, const struct uk_symbols_opts *o,
 	    (focus && strcmp(focus, t->focus))) {
 		free(t->focus);
 		t->focus = focus ? uk_xstrdup(focus) : NULL;
-		uk_symtab_rank(t, t->focus);
+		uk_symrank_table(t, t->focus);
 	}
 	/*
 	 * The project's own definitions; tests, examples and docs only when
@@ -882,7 +882,7 @@ uk_symtab_map(struct symtab *t, const struct uk_symbols_opts *o,
 }
 
 struct yajl_val_s *
-uk_symtab_json(const struct symtab *t)
+uk_symmap_json(const struct symtab *t)
 {
 	yajl_val arr = uk_json_array();
 	size_t i;
@@ -943,7 +943,8 @@ uk_symbols_wants_text(const char *path)
 
 	base = base ? base + 1 : path;
 	return !strcmp(base, ".gitattributes") ||
-	    !strcmp(base, "package.json") || uk_symtab_is_script_manifest(base) ||
+	    !strcmp(base, "package.json") ||
+	    uk_symclass_is_script_manifest(base) ||
 	    !strncasecmp(base, "LICENSE", 7) ||
 	    !strncasecmp(base, "LICENCE", 7) ||
 	    !strncasecmp(base, "COPYING", 7) ||
@@ -954,7 +955,7 @@ void
 uk_symbols_note(struct uk_symbols *s, const char *path, const char *text,
     size_t len)
 {
-	struct symtab *t = uk_symtab_of(s);
+	struct symtab *t = uk_symbols_table(s);
 	struct snote *n;
 
 	GROW(t->notes, t->nnotes, t->anotes);
@@ -964,7 +965,7 @@ uk_symbols_note(struct uk_symbols *s, const char *path, const char *text,
 	n->len = 0;
 	/* A vendored package's package.json names no program of ours. */
 	if (!strcmp(uk_sympath_base(path), "package.json") &&
-	    uk_symtab_is_vendor_path(path))
+	    uk_symclass_is_vendor_path(path))
 		text = NULL;
 	if (text && uk_symbols_wants_text(path)) {
 		/* A licence is told apart by its first 64 KiB. */
@@ -985,7 +986,7 @@ size_t
 uk_symbols_map_opts(struct uk_symbols *s, const struct uk_symbols_opts *o,
     struct uk_buf *out)
 {
-	return uk_symtab_map(uk_symtab_of(s), o, out);
+	return uk_symmap_render(uk_symbols_table(s), o, out);
 }
 
 size_t
@@ -994,7 +995,7 @@ uk_symbols_map(struct uk_symbols *s, long budget, struct uk_buf *out)
 	struct uk_symbols_opts o = UK_SYMBOLS_OPTS_INIT;
 
 	o.budget = budget;
-	return uk_symtab_map(uk_symtab_of(s), &o, out);
+	return uk_symmap_render(uk_symbols_table(s), &o, out);
 }
 
 static int
@@ -1019,12 +1020,12 @@ ranked_cmp(const void *a, const void *b, void *ctx)
 size_t
 uk_symbols_ranked_files(struct uk_symbols *s, struct uk_symbols_ranked **out)
 {
-	struct symtab *t = uk_symtab_of(s);
+	struct symtab *t = uk_symbols_table(s);
 	uint32_t *idx = uk_xcalloc(t->nfiles + 1, sizeof(*idx));
 	size_t i, n = 0;
 
 	if (!t->ranked)
-		uk_symtab_rank(t, t->focus);
+		uk_symrank_table(t, t->focus);
 	for (i = 0; i < t->nfiles; i++)
 		if (t->files[i].cls != FC_VENDOR)
 			idx[n++] = (uint32_t)i;
@@ -1041,11 +1042,11 @@ uk_symbols_ranked_files(struct uk_symbols *s, struct uk_symbols_ranked **out)
 const char *
 uk_symbols_top_file(struct uk_symbols *s)
 {
-	struct symtab *t = uk_symtab_of(s);
+	struct symtab *t = uk_symbols_table(s);
 	size_t i, best = SIZE_MAX;
 
 	if (!t->ranked)
-		uk_symtab_rank(t, t->focus);
+		uk_symrank_table(t, t->focus);
 	/* Of a .c file and its header, the header (it shows the names). */
 	for (i = 0; i < t->nfiles; i++)
 		if (t->files[i].cls != FC_VENDOR &&
@@ -1060,5 +1061,5 @@ uk_symbols_top_file(struct uk_symbols *s)
 yajl_val
 uk_symbols_json(struct uk_symbols *s)
 {
-	return uk_symtab_json(uk_symtab_of(s));
+	return uk_symmap_json(uk_symbols_table(s));
 }

@@ -150,7 +150,7 @@ extern const char uk_tags_python[], uk_tags_javascript[], uk_tags_c[],
     uk_tags_cpp[], uk_tags_go[], uk_tags_rust[], uk_tags_java[], uk_tags_ruby[],
     uk_tags_typescript[];
 
-const struct symlang uk_symlangs[UK_SYMLANGS] = {
+const struct symlang uk_symqueries_langs[UK_SYMLANGS] = {
 	{ "python", ".py.pyi.", tree_sitter_python, uk_tags_python,
 	    python_extra },
 	{ "javascript", ".js.jsx.mjs.cjs.", tree_sitter_javascript,
@@ -189,13 +189,13 @@ uk_symbols_lang(const char *path)
 	ext[n] = '.';
 	ext[n + 1] = '\0';
 	for (i = 0; i < UK_SYMLANGS; i++)
-		if (strstr(uk_symlangs[i].exts, ext))
-			return uk_symlangs[i].name;
+		if (strstr(uk_symqueries_langs[i].exts, ext))
+			return uk_symqueries_langs[i].name;
 	return NULL;
 }
 
 int
-uk_symlang_index(const char *path)
+uk_symqueries_lang_index(const char *path)
 {
 	const char *name = uk_symbols_lang(path);
 	size_t i;
@@ -203,7 +203,7 @@ uk_symlang_index(const char *path)
 	if (!name)
 		return -1;
 	for (i = 0; i < UK_SYMLANGS; i++)
-		if (!strcmp(uk_symlangs[i].name, name))
+		if (!strcmp(uk_symqueries_langs[i].name, name))
 			return (int)i;
 	return -1;
 }

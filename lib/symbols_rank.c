@@ -32,7 +32,7 @@
 #define HUB_FLOOR 0.5 /* a hub score of at least half the average */
 #define SELF_W 0.1 /* a reference to a name its own file defines too */
 #define BARE_W 0.1 /* an include none of whose names is used */
-#define HELPER_W 0.5  /* a module of helpers (uk_symtab_is_helper) */
+#define HELPER_W 0.5  /* a module of helpers (uk_symclass_is_helper) */
 #define ERRORS_W 0.5  /* a module of exception classes (errors_only) */
 
 /* Definitions by (name, file, line): for hiding duplicates. */
@@ -145,7 +145,7 @@ site_notes(struct symtab *t)
 			uk_buf_addstr(&b, named++ ? ", " : "  // ");
 			if (dl && !strncmp(p, hp, dl))
 				p += dl;
-			uk_symtab_add_escaped(&b, p, strlen(p));
+			uk_symmap_add_escaped(&b, p, strlen(p));
 		}
 		if (b.len)
 			t->site_note[i] = uk_xmemdup(b.buf, b.len);
@@ -406,10 +406,10 @@ module_unit(const struct symtab *t, const uint32_t *byname, size_t i,
 	for (k = i; k < e; k++) {
 		const struct sdef *d = &t->defs[byname[k]];
 
-		if (d->file == module && uk_symtab_visible(t, d))
+		if (d->file == module && symtab_visible(t, d))
 			return t->files[module].unit;
 	}
-	return uk_symtab_bound_unit(ext, module, name);
+	return uk_symimports_bound_unit(ext, module, name);
 }
 
 #define NQUAL 8 /* modules one file reaches a name through, at most */
@@ -440,7 +440,7 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 	for (k = i; k < e; k++) {
 		const struct sdef *d = &t->defs[byname[k]];
 
-		if (uk_symtab_visible(t, d) && t->files[d->file].unit != last) {
+		if (symtab_visible(t, d) && t->files[d->file].unit != last) {
 			ndef++;
 			last = t->files[d->file].unit;
 		}
@@ -453,7 +453,7 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 	one = name_weight(t->names[name], 1);
 	while (*r < t->nrefs && t->refs[*r].name == name) {
 		uint32_t from = t->refs[*r].file, fu = t->files[from].unit;
-		uint32_t bu = uk_symtab_bound_unit(ext, from, name);
+		uint32_t bu = uk_symimports_bound_unit(ext, from, name);
 		uint32_t qu[NQUAL];
 		size_t cnt = 0, qcnt[NQUAL], nq = 0, j;
 
@@ -471,11 +471,11 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 
 			(*r)++;
 			if (q != UINT32_MAX &&
-			    uk_symtab_is_external(ext, from, t->names[q]))
+			    uk_symimports_is_external(ext, from, t->names[q]))
 				continue;
 			if (q == UINT32_MAX)
 				u = bu;
-			else if ((m = uk_symtab_module_of(ext, from,
+			else if ((m = uk_symimports_module_of(ext, from,
 				      t->names[q])) != UINT32_MAX)
 				u = module_unit(t, byname, i, e, ext, m, name);
 			if (u == UINT32_MAX) {
@@ -501,7 +501,7 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 		 * are the library's, not the project's Query.chain.
 		 */
 		if (t->files[from].cls == FC_VENDOR ||
-		    uk_symtab_is_external(ext, from, t->names[name]))
+		    uk_symimports_is_external(ext, from, t->names[name]))
 			continue;
 		/*
 		 * Every definer gets an edge, even when the referring file
@@ -515,14 +515,14 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 		 */
 		selfw = 1;
 		for (k = i; k < e; k++)
-			if (uk_symtab_visible(t, &t->defs[byname[k]]) &&
+			if (symtab_visible(t, &t->defs[byname[k]]) &&
 			    t->files[t->defs[byname[k]].file].unit == fu)
 				selfw = SELF_W;
 		for (k = i; k < e && cnt; k++) {
 			const struct sdef *d = &t->defs[byname[k]];
 			uint32_t to = t->files[d->file].unit;
 
-			if (!uk_symtab_visible(t, d) || to == fu ||
+			if (!symtab_visible(t, d) || to == fu ||
 			    (k > i && d->file == t->defs[byname[k - 1]].file))
 				continue;
 			add_name_edge(edges, nedges, aedges, fu, to,
@@ -533,7 +533,7 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 			for (k = i; k < e; k++) {
 				const struct sdef *d = &t->defs[byname[k]];
 
-				if (!uk_symtab_visible(t, d) ||
+				if (!symtab_visible(t, d) ||
 				    t->files[d->file].unit != qu[j])
 					continue;
 				if (qu[j] != fu)
@@ -989,8 +989,8 @@ manifest_entries(struct symtab *t)
 		yajl_val v, bin;
 
 		if (!no->text || strcmp(base, "package.json") ||
-		    uk_symtab_is_noise(no->path) ||
-		    uk_symtab_is_vendor_path(no->path))
+		    uk_symclass_is_noise(no->path) ||
+		    uk_symclass_is_vendor_path(no->path))
 			continue;
 		if (!(v = uk_json_parse(no->text, no->len, NULL)))
 			continue;
@@ -1037,7 +1037,8 @@ module_entry(struct symtab *t, const char *mod, size_t len)
 				continue;
 			for (k = 0; k < 2; k++) {
 				wl = strlen(want[k]);
-				if (pl < wl || strcmp(f->path + pl - wl, want[k]) ||
+				if (pl < wl ||
+				    strcmp(f->path + pl - wl, want[k]) ||
 				    (pl > wl && f->path[pl - wl - 1] != '/'))
 					continue;
 				d = path_depth(f->path);
@@ -1125,17 +1126,17 @@ entry_points(struct symtab *t)
 	manifest_entries(t);
 	for (i = 0; i < t->nnotes; i++)
 		if (t->notes[i].text &&
-		    uk_symtab_is_script_manifest(
+		    uk_symclass_is_script_manifest(
 			uk_sympath_base(t->notes[i].path)) &&
-		    !uk_symtab_is_noise(t->notes[i].path) &&
-		    !uk_symtab_is_vendor_path(t->notes[i].path))
+		    !uk_symclass_is_noise(t->notes[i].path) &&
+		    !uk_symclass_is_vendor_path(t->notes[i].path))
 			script_entries(t, t->notes[i].text, t->notes[i].len);
 	root_modules(t);
 }
 
 /*
  * A module of exception classes (four fifths or more of its top-level
- * definitions, as uk_symtab_exception_classes finds them) is a kind that
+ * definitions, as uk_symmap_exception_classes finds them) is a kind that
  * crowds out the API, as helpers are: every module raises its errors,
  * and one that also calls a helper (an error's __hash__) was a hub above
  * the model the project is about.  Its rank times ERRORS_W.  On
@@ -1153,7 +1154,7 @@ errors_only(struct symtab *t)
 	for (i = 0; i < t->ndefs; i++)
 		if (!t->defs[i].hidden)
 			order[n++] = (uint32_t)i;
-	uk_symtab_exception_classes(t, order, n, exc, nexc);
+	uk_symmap_exception_classes(t, order, n, exc, nexc);
 	for (i = 0; i < n; i++)
 		if (!t->defs[order[i]].scope)
 			ntop[t->defs[order[i]].file]++;
@@ -1212,7 +1213,7 @@ rank_definitions(struct symtab *t, const uint32_t *group, size_t ngroups,
 }
 
 void
-uk_symtab_rank(struct symtab *t, const char *focus)
+uk_symrank_table(struct symtab *t, const char *focus)
 {
 	uint32_t *byname = NULL, *group = NULL;
 	struct edge *edges = NULL;
@@ -1232,9 +1233,9 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 		f->focus = fl && !strncmp(f->path, focus, fl) &&
 		    (f->path[fl] == '/' || !f->path[fl]);
 	}
-	uk_symtab_classify(t);
+	uk_symclass_classify(t);
 	entry_points(t);
-	uk_symtab_pair_units(t);
+	uk_symclass_pair_units(t);
 	byname = uk_xcalloc(t->ndefs + 1, sizeof(*byname));
 	group = uk_xcalloc(t->ndefs + 1, sizeof(*group));
 	for (i = 0; i < t->ndefs; i++)
@@ -1255,7 +1256,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 		group[byname[i]] = (uint32_t)ngroups;
 	}
 	ngroups++;
-	uk_symtab_import_edges(t, byname, group, &ext, &edges, &nedges,
+	uk_symimports_edges(t, byname, group, &ext, &edges, &nedges,
 	    &aedges);
 	for (i = 0; i < t->ndefs; i = e) {
 		for (e = i; e < t->ndefs &&
@@ -1289,7 +1290,7 @@ uk_symtab_rank(struct symtab *t, const char *focus)
 
 		t->files[i].rank = pr[u] * pow(1.0 + breadth[u], BREADTH_EXP) *
 		    pow(hubs[u], HUB_EXP);
-		if (uk_symtab_is_helper(t->files[i].path))
+		if (uk_symclass_is_helper(t->files[i].path))
 			t->files[i].rank *= HELPER_W;
 	}
 	errors_only(t);

@@ -39,10 +39,12 @@ make_version(void)
 	size_t i;
 
 	for (i = 0; i < UK_SYMLANGS; i++) {
-		const char *parts[3] = { uk_symlangs[i].name,
-			uk_symlangs[i].tags,
-			uk_symlangs[i].extra ? uk_symlangs[i].extra : "" };
-		uint32_t abi = ts_language_version(uk_symlangs[i].fn());
+		const char *parts[3] = { uk_symqueries_langs[i].name,
+			uk_symqueries_langs[i].tags,
+			uk_symqueries_langs[i].extra ?
+			    uk_symqueries_langs[i].extra :
+			    "" };
+		uint32_t abi = ts_language_version(uk_symqueries_langs[i].fn());
 		size_t k;
 		const char *p;
 

@@ -101,7 +101,7 @@ walk_captures(struct qstate *st, const char *const *caps)
 static void
 query_compile(struct qstate *st, int li)
 {
-	const struct symlang *l = &uk_symlangs[li];
+	const struct symlang *l = &uk_symqueries_langs[li];
 	struct uk_buf src = UK_BUF_INIT;
 	uint32_t off = 0, i, len;
 	TSQueryError qerr = TSQueryErrorNone;
@@ -335,10 +335,11 @@ parse_file(const struct uk_symbols *s, TSParser *parser, int li,
 	TSTree *tree;
 	double limit;
 
-	if (!ts_parser_set_language(parser, uk_symlangs[li].fn())) {
+	if (!ts_parser_set_language(parser, uk_symqueries_langs[li].fn())) {
 		snprintf(r->err, sizeof(r->err),
-		    "grammar '%s': ABI %u not loadable", uk_symlangs[li].name,
-		    ts_language_version(uk_symlangs[li].fn()));
+		    "grammar '%s': ABI %u not loadable",
+		    uk_symqueries_langs[li].name,
+		    ts_language_version(uk_symqueries_langs[li].fn()));
 		return NULL;
 	}
 	limit = s->file_limit;
@@ -533,7 +534,7 @@ lex_file(int li, const char *text, size_t len, struct fres *r)
 	struct lexctx lc = { r, 0 };
 
 	file_facts(text, len, r);
-	uk_symlex_refs(uk_symlangs[li].name, text, len, lex_ref, &lc);
+	uk_symlex_refs(uk_symqueries_langs[li].name, text, len, lex_ref, &lc);
 	r->status = 1;
 	r->lexed = 1;
 }

@@ -218,8 +218,8 @@ uk_symwalk_grammar(const char *lang, const struct grammar_name *names,
 	_Static_assert(sizeof(TSSymbol) == sizeof(TSFieldId),
 	    "a grammar's ids are of one size");
 	for (i = 0; i < UK_SYMLANGS && !l; i++)
-		if (!strcmp(uk_symlangs[i].name, lang))
-			l = uk_symlangs[i].fn();
+		if (!strcmp(uk_symqueries_langs[i].name, lang))
+			l = uk_symqueries_langs[i].fn();
 	for (i = 0; names[i].name; i++) {
 		TSSymbol id = names[i].field ?
 		    lang_field(l, names[i].name) :
@@ -230,7 +230,7 @@ uk_symwalk_grammar(const char *lang, const struct grammar_name *names,
 	return l;
 }
 
-/* The walked languages, by index in uk_symlangs. */
+/* The walked languages, by index in uk_symqueries_langs. */
 const struct walklang *
 uk_symwalk_lang(int li)
 {
@@ -244,7 +244,7 @@ uk_symwalk_lang(int li)
 	size_t i;
 
 	for (i = 0; walkers[i].name; i++)
-		if (!strcmp(uk_symlangs[li].name, walkers[i].name))
+		if (!strcmp(uk_symqueries_langs[li].name, walkers[i].name))
 			return walkers[i].wl;
 	return NULL;
 }
