@@ -177,6 +177,8 @@ extern const struct symlang uk_symqueries_langs[UK_SYMLANGS];
 
 /* The index in uk_symqueries_langs of path's language, or -1 when none. */
 int uk_symqueries_lang_index(const char *path);
+/* The name of path's language, or NULL (uk_symbols_lang). */
+const char *uk_symqueries_lang(const char *path);
 
 /*
  * A language's tags query, compiled on first use (symbols_tags.c): its
@@ -277,6 +279,8 @@ void uk_symtags_release(struct fres *r);
  * made them (0), or -1 with r empty when there are none or they do not
  * check out (then they are dropped from the cache).
  */
+/* The tags' format and grammars, for the cache (uk_symbols_tags_version). */
+const char *uk_symtagcache_version(void);
 void uk_symtagcache_put(struct uk_symbols *s, const char *hash,
     const struct fres *r);
 int uk_symtagcache_get(struct uk_symbols *s, int li, const char *hash,

@@ -170,7 +170,7 @@ const struct symlang uk_symqueries_langs[UK_SYMLANGS] = {
 };
 
 const char *
-uk_symbols_lang(const char *path)
+uk_symqueries_lang(const char *path)
 {
 	const char *base = strrchr(path, '/');
 	const char *dot;
@@ -197,7 +197,7 @@ uk_symbols_lang(const char *path)
 int
 uk_symqueries_lang_index(const char *path)
 {
-	const char *name = uk_symbols_lang(path);
+	const char *name = uk_symqueries_lang(path);
 	size_t i;
 
 	if (!name)

@@ -61,7 +61,7 @@ make_version(void)
 }
 
 const char *
-uk_symbols_tags_version(void)
+uk_symtagcache_version(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -286,10 +286,4 @@ bad:
 	memset(r, 0, sizeof(*r));
 	uk_symcache_drop(s->cache, hash);
 	return -1;
-}
-
-void
-uk_symbols_set_cache(struct uk_symbols *s, struct uk_symcache *sc)
-{
-	s->cache = sc;
 }
