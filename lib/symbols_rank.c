@@ -1060,6 +1060,9 @@ module_entry(struct symtab *t, const char *mod, size_t len)
  * module that runs the program.  Read line by line, as the three
  * formats share that much; a full TOML or INI parser would read no more.
  */
+/* Scripts read from a manifest, at most: each is a pass over the files. */
+#define SCRIPTS_MAX 64
+
 static void
 script_entries(struct symtab *t, const char *text, size_t len)
 {
@@ -1068,6 +1071,7 @@ script_entries(struct symtab *t, const char *text, size_t len)
 		"[console_scripts]", "[gui_scripts]", NULL };
 	const char *p = text, *end = text + len;
 	int in = 0; /* 1: in a section of scripts; 2: after a key */
+	int left = SCRIPTS_MAX;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -1096,7 +1100,7 @@ script_entries(struct symtab *t, const char *text, size_t len)
 			    *me == '_' || *me == '.'); me++)
 				;
 			if (me > m && me < e && *me == ':' &&
-			    !isdigit((unsigned char)*m))
+			    !isdigit((unsigned char)*m) && left-- > 0)
 				module_entry(t, m, (size_t)(me - m));
 		}
 		/* setup.py's list of scripts ends. */
