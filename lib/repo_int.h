@@ -99,6 +99,16 @@ int uk_repo_git_fetch(const char *url, int local, struct snap *s,
     struct uk_err *err);
 
 /*
+ * What ref (of a /tree/ or /commit/ URL) is to the GitHub repository
+ * owner/repo: "branch", "tag" or "commit", as GitHub resolves it (a
+ * branch first, then a tag, then a commit id), from the refs its git
+ * server advertises (URLKIT_GITHUB_GIT_URL, else https://github.com), or
+ * NULL when that cannot be read and ref is no commit id (repo_git.c).
+ */
+const char *uk_repo_git_ref_kind(const char *owner, const char *repo,
+    const char *ref, const struct snap *s);
+
+/*
  * The pack (repo_pack.c): the files of sym whose texts s kept, whole, in
  * rank order within o->pack_tokens, as a Markdown document in rec's
  * "content" (a heading with title, a fenced block per file under its

@@ -98,6 +98,15 @@ segments(const char *path, char **seg, size_t max, const char **rest)
 	return n;
 }
 
+/* A commit id as GitHub takes one: 7 to 40 hexadecimal digits. */
+static int
+is_commit_id(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdefABCDEF");
+
+	return n >= 7 && n <= 40 && !s[n];
+}
+
 static int
 is_number(const char *s, long *out)
 {
@@ -190,6 +199,14 @@ github(struct uk_url *u, int raw)
 		seg[3] = NULL;
 		if (rest)
 			u->file = uk_xstrdup(rest);
+		goto out;
+	}
+	if (!strcmp(seg[2], "commit") && n == 4 && !rest &&
+	    is_commit_id(seg[3])) {
+		/* /commit/SHA: the repository at that commit, as /tree/SHA. */
+		u->type = UK_URL_GITHUB_REPO;
+		u->branch = seg[3];
+		seg[3] = NULL;
 		goto out;
 	}
 	if (n == 4 && is_number(seg[3], &num)) {
