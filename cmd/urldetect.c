@@ -12,7 +12,6 @@
 #include "detect.h"
 #include "json.h"
 #include "jsonl.h"
-#include "strset.h"
 #include "url.h"
 #include "util.h"
 #include "banned.h"
@@ -61,12 +60,127 @@ static const char *cur_file;
 static struct uk_jsonl_out out;
 static int found;
 
+/*
+ * The URLs a message has given (the default output writes one record per
+ * URL and message): open addressing over a hash that takes eight bytes
+ * at a time, the strings kept in one arena.  Not uk_strset, which copies
+ * each string with malloc and hashes a byte at a time: with the frees
+ * that was a tenth of a records run.
+ */
+struct seen_slot {
+	uint64_t h;
+	size_t off; /* the string: arena.buf + off */
+	size_t n1;  /* its length + 1; 0: the slot is empty */
+};
+
+struct seen {
+	struct seen_slot *slots;
+	size_t cap, len;
+	struct uk_buf arena;
+};
+
+static uint64_t
+seen_hash(const char *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+		h ^= h >> 31;
+	}
+	if (i < n) {
+		w = 0;
+		memcpy(&w, s + i, n - i);
+		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+		h ^= h >> 31;
+	}
+	return h ^ (h >> 29);
+}
+
+static struct seen_slot *
+seen_find(const struct seen *st, const char *s, size_t n, uint64_t h)
+{
+	size_t i = (size_t)h & (st->cap - 1);
+	struct seen_slot *sl;
+
+	for (;; i = (i + 1) & (st->cap - 1)) {
+		sl = &st->slots[i];
+		if (!sl->n1 || (sl->h == h && sl->n1 == n + 1 &&
+		    !memcmp(st->arena.buf + sl->off, s, n)))
+			return sl;
+	}
+}
+
+static void
+seen_grow(struct seen *st)
+{
+	struct seen_slot *old = st->slots;
+	size_t i, oldcap = st->cap;
+
+	st->cap = oldcap ? oldcap * 2 : 64;
+	st->slots = uk_xcalloc(st->cap, sizeof(*st->slots));
+	for (i = 0; i < oldcap; i++)
+		if (old[i].n1)
+			*seen_find(st, st->arena.buf + old[i].off,
+			    old[i].n1 - 1, old[i].h) = old[i];
+	free(old);
+}
+
+/* Add s[0..n); 1 when it is new. */
+static int
+seen_add(struct seen *st, const char *s, size_t n)
+{
+	uint64_t h = seen_hash(s, n);
+	struct seen_slot *sl;
+
+	if ((st->len + 1) * 4 > st->cap * 3)
+		seen_grow(st);
+	sl = seen_find(st, s, n, h);
+	if (sl->n1)
+		return 0;
+	sl->h = h;
+	sl->off = st->arena.len;
+	sl->n1 = n + 1;
+	uk_buf_add(&st->arena, s, n);
+	st->len++;
+	return 1;
+}
+
+/* Empty the set; a large table goes (a message of many URLs is rare). */
+static void
+seen_reset(struct seen *st)
+{
+	if (!st->len)
+		return;
+	if (st->cap > 4096) {
+		free(st->slots);
+		st->slots = NULL;
+		st->cap = 0;
+		uk_buf_release(&st->arena);
+	} else {
+		memset(st->slots, 0, st->cap * sizeof(*st->slots));
+		st->arena.len = 0;
+	}
+	st->len = 0;
+}
+
+static void
+seen_release(struct seen *st)
+{
+	free(st->slots);
+	st->slots = NULL;
+	st->cap = st->len = 0;
+	uk_buf_release(&st->arena);
+}
+
 /* One message: its number, where it starts, what it has given so far. */
 struct msg {
 	unsigned long no;
 	unsigned long long base;
 	unsigned long count;
-	struct uk_strset seen;
+	struct seen seen;
 	yajl_val id; /* the input record's id, for --json; not owned */
 	unsigned long long abs; /* absolute offset of the window's byte 0 */
 };
@@ -169,7 +283,35 @@ put_num(char *q, unsigned long long v)
 	return q + n;
 }
 
+/* Append s[0..n) quoted, as it is: a string put_str would not change. */
+static char *
+put_plain(char *q, const char *s, size_t n)
+{
+	*q = '"';
+	memcpy(q + 1, s, n);
+	q[n + 1] = '"';
+	return q + n + 2;
+}
+
 #define PUT(q, lit) (memcpy((q), (lit), sizeof(lit) - 1), (q) + sizeof(lit) - 1)
+
+static char *
+put_type(char *q, enum uk_url_type t)
+{
+	switch (t) {
+	case UK_URL_WEB:
+		return PUT(q, "web");
+	case UK_URL_DOCUMENTATION:
+		return PUT(q, "documentation");
+	default: {
+		const char *name = uk_url_type_name(t);
+		size_t n = strlen(name);
+
+		memcpy(q, name, n);
+		return q + n;
+	}
+	}
+}
 
 /* The JSON of v as yajl writes it, into b (for the id and the file). */
 static void
@@ -184,13 +326,18 @@ static struct uk_buf id_json = UK_BUF_INIT, file_json = UK_BUF_INIT;
 static yajl_val id_of;
 static const char *file_of;
 
+/* A piece of the view, checked or not as plain says. */
+#define PUT_STR(q, sp) (plain ? put_plain((q), (sp).s, (sp).n) : \
+    put_str((q), (sp).s, (sp).n))
+
 /* Write the record of url[0..n) classified as v; -1: take the slow path. */
 static int
 emit_fast(struct msg *m, const struct uk_url_view *v, const char *url,
     size_t n, unsigned long long start, unsigned long long end)
 {
 	struct uk_buf *b = &rbuf;
-	char *q;
+	char *q, *e;
+	int plain;
 
 	if (m->id && m->id != id_of) {
 		json_val(&id_json, m->id);
@@ -208,18 +355,18 @@ emit_fast(struct msg *m, const struct uk_url_view *v, const char *url,
 	    v->branch.n + v->file.n) + id_json.len + file_json.len);
 	q = b->buf + b->len;
 	q = PUT(q, "{\"url\":");
-	if (!(q = put_str(q, url, n)))
+	if (!(e = put_str(q, url, n)))
 		return -1;
+	/*
+	 * A URL with nothing to escape or replace, split by hand: its pieces
+	 * have nothing either, and go as they are.
+	 */
+	plain = v->plain && (size_t)(e - q) == n + 2;
+	q = e;
 	q = PUT(q, ",\"type\":\"");
-	{
-		const char *t = uk_url_type_name(v->type);
-		size_t tn = strlen(t);
-
-		memcpy(q, t, tn);
-		q += tn;
-	}
+	q = put_type(q, v->type);
 	q = PUT(q, "\",\"display\":");
-	if (!(q = put_str(q, v->display.s, v->display.n)))
+	if (!(q = PUT_STR(q, v->display)))
 		return -1;
 	q = PUT(q, ",\"start\":");
 	q = put_num(q, start);
@@ -239,19 +386,19 @@ emit_fast(struct msg *m, const struct uk_url_view *v, const char *url,
 	}
 	if (v->owner.s) {
 		q = PUT(q, ",\"github\":{\"owner\":");
-		if (!(q = put_str(q, v->owner.s, v->owner.n)))
+		if (!(q = PUT_STR(q, v->owner)))
 			return -1;
 		q = PUT(q, ",\"repo\":");
-		if (!(q = put_str(q, v->repo.s, v->repo.n)))
+		if (!(q = PUT_STR(q, v->repo)))
 			return -1;
 		if (v->branch.s) {
 			q = PUT(q, ",\"branch\":");
-			if (!(q = put_str(q, v->branch.s, v->branch.n)))
+			if (!(q = PUT_STR(q, v->branch)))
 				return -1;
 		}
 		if (v->file.s) {
 			q = PUT(q, ",\"path\":");
-			if (!(q = put_str(q, v->file.s, v->file.n)))
+			if (!(q = PUT_STR(q, v->file)))
 				return -1;
 		}
 		if (v->issue_number) {
@@ -323,7 +470,7 @@ emit(struct msg *m, const char *url, size_t n, unsigned long long start,
 
 	if (opt.max && m->count >= (unsigned long)opt.max)
 		return 0;
-	if (!opt.all && !uk_strset_add(&m->seen, url, n))
+	if (!opt.all && !seen_add(&m->seen, url, n))
 		return 0;
 	if (opt.quiet && opt.type < 0) {
 		found = 1;
@@ -379,7 +526,7 @@ advance(struct text *t, unsigned long long pos)
 		t->m.no++;
 		t->m.base = t->m.abs + (unsigned long long)(p - t->win);
 		t->m.count = 0;
-		uk_strset_reset(&t->m.seen);
+		seen_reset(&t->m.seen);
 	}
 	t->nl_upto = pos;
 }
@@ -483,7 +630,7 @@ scan_records(struct uk_jsonl_in *in)
 		if (!m.id)
 			m.id = uk_json_int((long long)in->lineno);
 		id_of = NULL; /* a new id, perhaps at the last one's address */
-		uk_strset_reset(&m.seen);
+		seen_reset(&m.seen);
 		uk_detect_init(&d);
 		/* All of it: a NUL ends a URL, not the message. */
 		r = uk_detect_scan(&d, text, 0, len, 1, scan_found,
@@ -495,7 +642,7 @@ scan_records(struct uk_jsonl_in *in)
 		if (r)
 			break;
 	}
-	uk_strset_release(&m.seen);
+	seen_release(&m.seen);
 	if (r < 0) {
 		uk_warn("%s", err.msg);
 		return -1;
@@ -595,7 +742,7 @@ scan_file(const char *path, int i, struct text *t)
 		 * numbered within the file. */
 		t->m.no = opt.lines ? 1 : (unsigned long)i + 1;
 		t->m.count = 0;
-		uk_strset_reset(&t->m.seen);
+		seen_reset(&t->m.seen);
 		t->m.abs = t->m.base = t->nl_upto = 0;
 		r = scan_text(&in, t);
 	}
@@ -704,7 +851,7 @@ main(int argc, char **argv)
 			break;
 	}
 	out_flush();
-	uk_strset_release(&t.m.seen);
+	seen_release(&t.m.seen);
 	uk_buf_release(&rbuf);
 	uk_buf_release(&id_json);
 	uk_buf_release(&file_json);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <curl/curl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,10 +138,15 @@ reserved_owner(struct uk_url_span sp)
 		"settings", "site", "sponsors", "topics", "trending", "users",
 		NULL };
 	size_t i;
+	int c;
 
+	/* Most owners are none of them: their first letter says so. */
+	c = sp.s[0] | 0x20;
+	if (!strchr("abcejlmnopstu", c))
+		return 0;
 	for (i = 0; names[i]; i++)
-		if (strlen(names[i]) == sp.n &&
-		    !strncasecmp(sp.s, names[i], sp.n))
+		if (names[i][0] == c && !strncasecmp(sp.s, names[i], sp.n) &&
+		    !names[i][sp.n])
 			return 1;
 	return 0;
 }
@@ -241,6 +247,7 @@ static const struct name site_hosts[] = { SITE("github.com"),
 #define NAME_MAX_LEN 25
 #define NAMES_A_LEN 8
 static const struct name *by_len[NAME_MAX_LEN + 1][NAMES_A_LEN + 1];
+static uint32_t len_mask; /* bit n: a name n bytes long */
 static pthread_once_t by_len_once = PTHREAD_ONCE_INIT;
 
 static void
@@ -252,21 +259,24 @@ by_len_fill(void)
 
 	for (i = 0; i < 2; i++)
 		for (nm = lists[i]; nm->s; nm++) {
+			if (nm->n > NAME_MAX_LEN)
+				uk_die(UK_EXIT_FATAL, "url: a name too long");
 			for (k = 0; by_len[nm->n][k]; k++)
 				;
-			if (nm->n > NAME_MAX_LEN || k == NAMES_A_LEN)
+			if (k == NAMES_A_LEN)
 				uk_die(UK_EXIT_FATAL, "url: name table full");
 			by_len[nm->n][k] = nm;
+			len_mask |= (uint32_t)1 << nm->n;
 		}
 }
 
 /* The known name s[0..n) (doc_hosts's or site_hosts's), or NULL. */
-static const struct name *
+static inline const struct name *
 known(const char *s, size_t n)
 {
 	const struct name *const *nm;
 
-	if (n > NAME_MAX_LEN)
+	if (n > NAME_MAX_LEN || !(len_mask >> n & 1))
 		return NULL;
 	for (nm = by_len[n]; *nm; nm++)
 		if ((*nm)->s[0] == s[0] && (*nm)->s[n - 1] == s[n - 1] &&
@@ -291,16 +301,36 @@ host_kind(const char *host, size_t n)
 {
 	const struct name *nm;
 	int r = n >= 5 && !memcmp(host, "docs.", 5) ? HOST_DOC : 0;
-	size_t i, j;
+	size_t dot[64], nd = 0, i, j, k, start;
 
 	pthread_once(&by_len_once, by_len_fill);
-	for (i = 0; i < n; i++) {
-		if (i && host[i - 1] != '.')
-			continue;
-		for (j = i + 1; j < n && j - i <= NAME_MAX_LEN; j++)
-			if (host[j] == '.' && known(host + i, j - i))
+	for (i = 0; i < n; i++)
+		if (host[i] == '.') {
+			if (nd == sizeof(dot) / sizeof(*dot))
+				break;
+			dot[nd++] = i;
+		}
+	if (i < n) {
+		/* More labels than dot holds: every start, every dot. */
+		for (i = 0; i < n; i++) {
+			if (i && host[i - 1] != '.')
+				continue;
+			for (j = i + 1; j < n && j - i <= NAME_MAX_LEN; j++)
+				if (host[j] == '.' && known(host + i, j - i))
+					return HOST_LOOKALIKE;
+			if ((nm = known(host + i, n - i)) && nm->doc)
+				r = HOST_DOC;
+		}
+		return r;
+	}
+	/* Label k starts at 0 or after dot k - 1; names end before a dot
+	 * (lookalike) or at the end (a documentation host or under one). */
+	for (k = 0; k <= nd; k++) {
+		start = k ? dot[k - 1] + 1 : 0;
+		for (j = k; j < nd && dot[j] - start <= NAME_MAX_LEN; j++)
+			if (known(host + start, dot[j] - start))
 				return HOST_LOOKALIKE;
-		if ((nm = known(host + i, n - i)) && nm->doc)
+		if ((nm = known(host + start, n - start)) && nm->doc)
 			r = HOST_DOC;
 	}
 	return r;
@@ -413,7 +443,16 @@ disp_add(struct disp *d, const char *s, size_t n)
 		}
 		/* A run of ASCII, one byte a character. */
 		room = UK_URL_DISPLAY_MAX - d->chars;
-		for (k = 0; k < room && i + k < n && p[i + k] < 0x80; k++)
+		if (room > n - i)
+			room = n - i;
+		for (k = 0; k + 8 <= room; k += 8) {
+			uint64_t w;
+
+			memcpy(&w, p + i + k, 8);
+			if (w & 0x8080808080808080ULL)
+				break;
+		}
+		for (; k < room && p[i + k] < 0x80; k++)
 			;
 		if (k) {
 			memcpy(d->out + d->len, s + i, k);
@@ -617,14 +656,52 @@ bcls_fill(void)
 }
 
 /*
+ * Whether h[0..n) is an IPv4 address as curl writes it (four numbers of
+ * 0-255 without leading zeros): curl rewrites other numeric hosts
+ * (0x7f.1 is 127.0.0.1).
+ */
+static int
+dotted_quad(const char *h, size_t n)
+{
+	size_t i = 0, parts = 0, digits;
+	unsigned v;
+
+	for (;;) {
+		for (v = 0, digits = 0; i < n && h[i] >= '0' && h[i] <= '9';
+		    i++, digits++)
+			v = v * 10 + (unsigned)(h[i] - '0');
+		if (!digits || digits > 3 || v > 255 ||
+		    (digits > 1 && h[i - digits] == '0'))
+			return 0;
+		if (++parts == 4)
+			return i == n;
+		if (i == n || h[i++] != '.')
+			return 0;
+	}
+}
+
+/*
+ * Whether the "." at p[0], after a '/', makes a segment "." or ".." (which
+ * curl removes): what follows it ends the path or starts a segment.
+ */
+static int
+dot_segment(const unsigned char *p, size_t n)
+{
+	size_t k = n > 1 && p[1] == '.' ? 2 : 1;
+
+	return k == n || p[k] == '/' || p[k] == '?' || p[k] == '#';
+}
+
+/*
  * The host (lower case, into host[256]) and path of url[0..n) when curl
  * would give them as written: "http://" or "https://" in any case; a host
  * of ASCII letters, digits, '-', '.' and non-ASCII bytes, not starting
- * with a digit (curl rewrites IPv4 numbers: 0x7f.1 is 127.0.0.1), a dot
- * or holding "..", of at most 255 bytes; perhaps a port of digits under
- * 65536 without leading zeros; no byte curl refuses (controls, space) and
- * no backslash; a path without dot segments (which curl removes) or
- * "%2e".  Otherwise -1: uk_url_classify decides.
+ * with a dot or holding "..", of at most 255 bytes, starting with a digit
+ * only as an IPv4 address curl would write the same; perhaps a port of
+ * digits under 65536 without leading zeros; no byte curl refuses
+ * (controls, space) and no backslash; a path without the segments "."
+ * and ".." (which curl removes) or "%2e".  Otherwise -1: uk_url_classify
+ * decides.
  */
 static int
 split_fast(const char *url, size_t n, char *host, size_t *hn,
@@ -637,21 +714,26 @@ split_fast(const char *url, size_t n, char *host, size_t *hn,
 
 	if (n > UK_URL_FAST_MAX)
 		return -1;
-	if (n >= 7 && !strncasecmp(url, "http://", 7))
+	if (n < 8 || (p[0] | 0x20) != 'h' || (p[1] | 0x20) != 't' ||
+	    (p[2] | 0x20) != 't' || (p[3] | 0x20) != 'p')
+		return -1;
+	if (p[4] == ':')
 		a = 7;
-	else if (n >= 8 && !strncasecmp(url, "https://", 8))
+	else if ((p[4] | 0x20) == 's' && p[5] == ':')
 		a = 8;
 	else
 		return -1;
+	if (p[a - 3] != ':' || p[a - 2] != '/' || p[a - 1] != '/')
+		return -1;
 	pthread_once(&bcls_once, bcls_fill);
 	for (i = a; i < n && (bcls[c = p[i]] & B_HOST); i++) {
-		if (i - a == 255)
+		if (i - a == 255 || (c == '.' && p[i - 1] == '.'))
 			return -1;
 		host[i - a] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
 	}
 	h = i - a;
-	if (!h || (p[a] >= '0' && p[a] <= '9') || p[a] == '.' ||
-	    memmem(host, h, "..", 2))
+	if (!h || p[a] == '.' ||
+	    (p[a] >= '0' && p[a] <= '9' && !dotted_quad(host, h)))
 		return -1;
 	*hn = h;
 	if (i < n && p[i] == ':') {
@@ -670,7 +752,8 @@ split_fast(const char *url, size_t n, char *host, size_t *hn,
 			i++;
 		if (i == n || p[i] == '?' || p[i] == '#')
 			break;
-		if ((bcls[p[i]] & B_BAD) || (p[i] == '.' && p[i - 1] == '/') ||
+		if ((bcls[p[i]] & B_BAD) || (p[i] == '.' && p[i - 1] == '/' &&
+		    dot_segment(p + i, n - i)) ||
 		    (p[i] == '%' && i + 2 < n && p[i + 1] == '2' &&
 		    (p[i + 2] | 0x20) == 'e'))
 			return -1;
@@ -698,6 +781,7 @@ uk_url_view(const char *url, size_t n, int flags, struct uk_url_view *v)
 
 	v->slow = 0;
 	v->heap = NULL;
+	v->plain = 0;
 	if (!(flags & UK_URL_VIEW_CURL) &&
 	    !split_fast(url, n, host, &hn, &path)) {
 		classify(host, &hn, path.s, path.n, &f);
@@ -710,6 +794,7 @@ uk_url_view(const char *url, size_t n, int flags, struct uk_url_view *v)
 		v->pr_number = f.pr_number;
 		v->display = display(&f, host, hn, path.s, path.n, v->dbuf,
 		    &v->heap);
+		v->plain = 1;
 		return;
 	}
 	s = uk_xmemdup(url, n);

@@ -68,6 +68,12 @@ struct uk_url_view {
 	struct uk_url_span owner, repo, branch, file;
 	long issue_number, pr_number;
 	struct uk_url_span display;
+	/*
+	 * 1 when the URL was split by hand: the strings above are then
+	 * pieces of the URL cut between characters (the host in lower case)
+	 * and ASCII ('/', '#', '!', digits, "...").
+	 */
+	int plain;
 
 	/* Private: what the spans may point into. */
 	char dbuf[4 * UK_URL_DISPLAY_MAX + 1]; /* 4 bytes a character */
