@@ -138,12 +138,8 @@ reserved_owner(struct uk_url_span sp)
 		"settings", "site", "sponsors", "topics", "trending", "users",
 		NULL };
 	size_t i;
-	int c;
+	int c = sp.s[0] >= 'A' && sp.s[0] <= 'Z' ? sp.s[0] + 32 : sp.s[0];
 
-	/* Most owners are none of them: their first letter says so. */
-	c = sp.s[0] | 0x20;
-	if (!strchr("abcejlmnopstu", c))
-		return 0;
 	for (i = 0; names[i]; i++)
 		if (names[i][0] == c && !strncasecmp(sp.s, names[i], sp.n) &&
 		    !names[i][sp.n])
