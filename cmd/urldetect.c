@@ -269,17 +269,38 @@ put_str(char *q, const char *s, size_t n)
 	return q;
 }
 
+/* Append v in decimal, two digits a step, straight into place. */
 static char *
 put_num(char *q, unsigned long long v)
 {
-	char tmp[24], *t = tmp + sizeof(tmp);
+	static const char dd[] =
+	    "00010203040506070809101112131415161718192021222324"
+	    "25262728293031323334353637383940414243444546474849"
+	    "50515253545556575859606162636465666768697071727374"
+	    "75767778798081828384858687888990919293949596979899";
+	static const unsigned long long p10[] = { 1ULL, 10ULL, 100ULL,
+		1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
+		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+		1000000000000000ULL, 10000000000000000ULL,
+		100000000000000000ULL, 1000000000000000000ULL,
+		10000000000000000000ULL };
 	size_t n;
+	char *e;
 
-	do
-		*--t = (char)('0' + v % 10);
-	while (v /= 10);
-	n = (size_t)(tmp + sizeof(tmp) - t);
-	memcpy(q, t, n);
+	/* The digits from the bits: log10(2) is about 1233 / 4096. */
+	n = (size_t)(((64 - __builtin_clzll(v | 1)) * 1233) >> 12);
+	n += n < 20 && v >= p10[n];
+	n += !n;
+	e = q + n;
+	while (v >= 100) {
+		memcpy(e -= 2, dd + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(e - 2, dd + 2 * v, 2);
+	else
+		e[-1] = (char)('0' + v);
 	return q + n;
 }
 

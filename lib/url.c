@@ -419,6 +419,7 @@ struct disp {
 	char *out;
 	size_t len, chars, keep;
 	int more, bad;
+	int ascii;          /* every piece is ASCII: a byte a character */
 	struct uk_buf *all; /* when set, every piece goes there whole */
 };
 
@@ -432,7 +433,19 @@ disp_add(struct disp *d, const char *s, size_t n)
 		uk_buf_add(d->all, s, n);
 		return;
 	}
-	while (i < n && !d->bad) {
+	if (d->ascii && !d->more) {
+		room = UK_URL_DISPLAY_MAX - d->chars;
+		k = n < room ? n : room;
+		memcpy(d->out + d->len, s, k);
+		if (d->chars < UK_URL_DISPLAY_MAX - 3 &&
+		    d->chars + k >= UK_URL_DISPLAY_MAX - 3)
+			d->keep = d->len + (UK_URL_DISPLAY_MAX - 3 - d->chars);
+		d->len += k;
+		d->chars += k;
+		d->more = k < n;
+		return;
+	}
+	while (i < n && !d->bad && !d->more) {
 		if (d->chars == UK_URL_DISPLAY_MAX) {
 			d->more = 1;
 			return;
@@ -530,9 +543,9 @@ disp_pieces(struct disp *d, const struct found *f, const char *host,
  */
 static struct uk_url_span
 display(const struct found *f, const char *host, size_t hn,
-    const char *path, size_t pn, char *buf, char **heap)
+    const char *path, size_t pn, int ascii, char *buf, char **heap)
 {
-	struct disp d = { buf, 0, 0, 0, 0, 0, NULL };
+	struct disp d = { buf, 0, 0, 0, 0, 0, ascii, NULL };
 	struct uk_url_span r;
 
 	*heap = NULL;
@@ -542,6 +555,7 @@ display(const struct found *f, const char *host, size_t hn,
 		struct uk_buf b = UK_BUF_INIT;
 
 		d.all = &b;
+		d.ascii = 0;
 		disp_pieces(&d, f, host, hn, path, pn);
 		*heap = cut_display(b.buf);
 		uk_buf_release(&b);
@@ -611,7 +625,7 @@ uk_url_classify(const char *url, struct uk_url *u)
 	u->file = span_dup(f.file);
 	u->issue_number = f.issue_number;
 	u->pr_number = f.pr_number;
-	d = display(&f, u->host, n, u->path, strlen(u->path), buf, &heap);
+	d = display(&f, u->host, n, u->path, strlen(u->path), 0, buf, &heap);
 	u->display = heap ? heap : uk_xmemdup(d.s, d.n);
 	goto out;
 unknown:
@@ -626,8 +640,8 @@ out:
 /*
  * The bytes split_fast looks at: those of a host (B_HOST); those that stop
  * the plain run of a path (B_PATH: the end of the path, a dot, a percent
- * sign, and what curl refuses); those curl refuses or that are left to it
- * anywhere (B_BAD: controls, space, DEL, backslash).
+ * sign, a non-ASCII byte, and what curl refuses); those curl refuses or
+ * that are left to it anywhere (B_BAD: controls, space, DEL, backslash).
  */
 enum { B_HOST = 1, B_PATH = 2, B_BAD = 4 };
 static unsigned char bcls[256];
@@ -645,6 +659,8 @@ bcls_fill(void)
 		if (c <= 0x20 || c == 0x7f || c == '\\')
 			bcls[c] |= B_BAD | B_PATH;
 	}
+	for (c = 0x80; c < 256; c++)
+		bcls[c] |= B_PATH; /* for the display: all ASCII or not */
 	bcls['?'] |= B_PATH;
 	bcls['#'] |= B_PATH;
 	bcls['.'] |= B_PATH;
@@ -701,7 +717,7 @@ dot_segment(const unsigned char *p, size_t n)
  */
 static int
 split_fast(const char *url, size_t n, char *host, size_t *hn,
-    struct uk_url_span *path)
+    struct uk_url_span *path, int *ascii)
 {
 	const unsigned char *p = (const unsigned char *)url;
 	size_t i, a, h;
@@ -722,10 +738,13 @@ split_fast(const char *url, size_t n, char *host, size_t *hn,
 	if (p[a - 3] != ':' || p[a - 2] != '/' || p[a - 1] != '/')
 		return -1;
 	pthread_once(&bcls_once, bcls_fill);
+	*ascii = 1;
 	for (i = a; i < n && (bcls[c = p[i]] & B_HOST); i++) {
 		if (i - a == 255 || (c == '.' && p[i - 1] == '.'))
 			return -1;
 		host[i - a] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+		if (c >= 0x80)
+			*ascii = 0;
 	}
 	h = i - a;
 	if (!h || p[a] == '.' ||
@@ -748,6 +767,10 @@ split_fast(const char *url, size_t n, char *host, size_t *hn,
 			i++;
 		if (i == n || p[i] == '?' || p[i] == '#')
 			break;
+		if (p[i] >= 0x80) {
+			*ascii = 0;
+			continue;
+		}
 		if ((bcls[p[i]] & B_BAD) || (p[i] == '.' && p[i - 1] == '/' &&
 		    dot_segment(p + i, n - i)) ||
 		    (p[i] == '%' && i + 2 < n && p[i + 1] == '2' &&
@@ -774,12 +797,13 @@ uk_url_view(const char *url, size_t n, int flags, struct uk_url_view *v)
 	struct found f;
 	size_t hn;
 	char *s;
+	int ascii;
 
 	v->slow = 0;
 	v->heap = NULL;
 	v->plain = 0;
 	if (!(flags & UK_URL_VIEW_CURL) &&
-	    !split_fast(url, n, host, &hn, &path)) {
+	    !split_fast(url, n, host, &hn, &path, &ascii)) {
 		classify(host, &hn, path.s, path.n, &f);
 		v->type = f.type;
 		v->owner = f.owner;
@@ -788,8 +812,8 @@ uk_url_view(const char *url, size_t n, int flags, struct uk_url_view *v)
 		v->file = f.file;
 		v->issue_number = f.issue_number;
 		v->pr_number = f.pr_number;
-		v->display = display(&f, host, hn, path.s, path.n, v->dbuf,
-		    &v->heap);
+		v->display = display(&f, host, hn, path.s, path.n, ascii,
+		    v->dbuf, &v->heap);
 		v->plain = 1;
 		return;
 	}
