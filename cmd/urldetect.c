@@ -68,9 +68,9 @@ static int found;
  * that was a tenth of a records run.
  */
 struct seen_slot {
-	uint64_t h;
-	size_t off; /* the string: arena.buf + off */
-	size_t n1;  /* its length + 1; 0: the slot is empty */
+	uint32_t tag; /* the hash's low bits, which also give the slot */
+	uint32_t n1;  /* the string's length + 1; 0: the slot is empty */
+	size_t off;   /* the string: arena.buf + off */
 };
 
 struct seen {
@@ -107,8 +107,8 @@ seen_find(const struct seen *st, const char *s, size_t n, uint64_t h)
 
 	for (;; i = (i + 1) & (st->cap - 1)) {
 		sl = &st->slots[i];
-		if (!sl->n1 || (sl->h == h && sl->n1 == n + 1 &&
-		    !memcmp(st->arena.buf + sl->off, s, n)))
+		if (!sl->n1 || (sl->tag == (uint32_t)h &&
+		    sl->n1 == n + 1 && !memcmp(st->arena.buf + sl->off, s, n)))
 			return sl;
 	}
 }
@@ -124,7 +124,7 @@ seen_grow(struct seen *st)
 	for (i = 0; i < oldcap; i++)
 		if (old[i].n1)
 			*seen_find(st, st->arena.buf + old[i].off,
-			    old[i].n1 - 1, old[i].h) = old[i];
+			    old[i].n1 - 1, old[i].tag) = old[i];
 	free(old);
 }
 
@@ -135,14 +135,16 @@ seen_add(struct seen *st, const char *s, size_t n)
 	uint64_t h = seen_hash(s, n);
 	struct seen_slot *sl;
 
+	if (n >= UINT32_MAX)
+		return 1; /* never: a URL is at most UK_DETECT_MAX_URL */
 	if ((st->len + 1) * 4 > st->cap * 3)
 		seen_grow(st);
 	sl = seen_find(st, s, n, h);
 	if (sl->n1)
 		return 0;
-	sl->h = h;
+	sl->tag = (uint32_t)h;
 	sl->off = st->arena.len;
-	sl->n1 = n + 1;
+	sl->n1 = (uint32_t)n + 1;
 	uk_buf_add(&st->arena, s, n);
 	st->len++;
 	return 1;
@@ -849,6 +851,14 @@ main(int argc, char **argv)
 		uk_cli_usage(&cli, "--classify, --json and -L do not go together");
 	argc -= optind;
 	argv += optind;
+	/*
+	 * Huge pages for the heap when the URLs given are kept (the seen set
+	 * of a whole file) or records are written: 5,159 page faults to 999
+	 * for the 64 MB corpus's records, 88 to 81 ms of CPU.  Bare URLs
+	 * with -a keep nothing but the window.
+	 */
+	if (!(opt.urls && opt.all))
+		uk_heap_init();
 	/* As grep: file names when several files are given, unless told. */
 	if (opt.with_filename < 0)
 		opt.with_filename = argc > 1;

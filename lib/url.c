@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <arpa/inet.h>
 #include <curl/curl.h>
 #include <limits.h>
 #include <stdint.h>
@@ -693,6 +694,36 @@ dotted_quad(const char *h, size_t n)
 }
 
 /*
+ * The length of the IPv6 address in brackets at s[0..n) ("[::1]"),
+ * copied to host, when curl would write it the same: lower-case hex and
+ * colons only (no zone, no IPv4 part), as inet_ntop writes it back (curl
+ * rewrites an address into that form with the same algorithm, BIND's);
+ * otherwise 0.
+ */
+static size_t
+ipv6(const char *s, size_t n, char *host)
+{
+	unsigned char bin[16];
+	char text[INET6_ADDRSTRLEN];
+	size_t i;
+
+	for (i = 1; i < n && i < sizeof(text) && s[i] != ']'; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		    (s[i] >= 'a' && s[i] <= 'f') || s[i] == ':'))
+			return 0;
+	if (i == n || s[i] != ']' || i == 1)
+		return 0;
+	memcpy(text, s + 1, i - 1);
+	text[i - 1] = '\0';
+	if (inet_pton(AF_INET6, text, bin) != 1 ||
+	    !inet_ntop(AF_INET6, bin, host, INET6_ADDRSTRLEN) ||
+	    strcmp(host, text))
+		return 0;
+	memcpy(host, s, i + 1);
+	return i + 1;
+}
+
+/*
  * Whether the "." at p[0], after a '/', makes a segment "." or ".." (which
  * curl removes): what follows it ends the path or starts a segment.
  */
@@ -709,7 +740,8 @@ dot_segment(const unsigned char *p, size_t n)
  * would give them as written: "http://" or "https://" in any case; a host
  * of ASCII letters, digits, '-', '.' and non-ASCII bytes, not starting
  * with a dot or holding "..", of at most 255 bytes, starting with a digit
- * only as an IPv4 address curl would write the same; perhaps a port of
+ * only as an IPv4 address curl would write the same, or an IPv6 address
+ * in brackets that curl would write the same; perhaps a port of
  * digits under 65536 without leading zeros; no byte curl refuses
  * (controls, space) and no backslash; a path without the segments "."
  * and ".." (which curl removes) or "%2e".  Otherwise -1: uk_url_classify
@@ -739,6 +771,13 @@ split_fast(const char *url, size_t n, char *host, size_t *hn,
 		return -1;
 	pthread_once(&bcls_once, bcls_fill);
 	*ascii = 1;
+	if (p[a] == '[') {
+		if ((h = ipv6(url + a, n - a, host)) == 0)
+			return -1;
+		*hn = h;
+		i = a + h;
+		goto port;
+	}
 	for (i = a; i < n && (bcls[c = p[i]] & B_HOST); i++) {
 		if (i - a == 255 || (c == '.' && p[i - 1] == '.'))
 			return -1;
@@ -751,6 +790,7 @@ split_fast(const char *url, size_t n, char *host, size_t *hn,
 	    (p[a] >= '0' && p[a] <= '9' && !dotted_quad(host, h)))
 		return -1;
 	*hn = h;
+port:
 	if (i < n && p[i] == ':') {
 		i++;
 		if (i == n || p[i] < '1' || p[i] > '9')

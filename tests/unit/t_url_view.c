@@ -7,6 +7,7 @@
  * URLs put together at random from such pieces (each list begins with
  * its commoner ones), with a fixed seed.
  */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,19 @@ static const char *const cases[] = {
 	"http://1.2.3.4.5/x",
 	"http://1password.com/x",
 	"http://[::1]/x",
+	"http://[::]/x",
+	"http://[::ffff:1.2.3.4]/x",
+	"http://[::1.2.3.4]/x",
+	"http://[1:0:0:1:0:0:0:1]/x",
+	"http://[1:0:2:3:4:5:6:7]/x",
+	"http://[1::2:3:4:5:6:7]/x",
+	"http://[0:0:0:0:0:0:0:1]/x",
+	"http://[2001:db8::1]:8080/docs/",
+	"http://[2001:DB8::1]/x",
+	"http://[2001:db8::1%25eth0]/x",
+	"http://[2001:db8::1]x/x",
+	"http://[]/x",
+	"http://[:]/x",
 	"http://[0:0::1]:8080/x",
 	"http://user:pw@github.com/a/b",
 	"http://github.com:443/a/b",
@@ -190,6 +204,49 @@ main(void)
 	}
 	ok(!bad, "%zu random URLs: %zu differ", total, bad);
 	ok(fast > total / 4, "%zu of the %zu random URLs split by hand", fast,
+	    total);
+
+	/* IPv6 hosts, as inet_ntop writes them and otherwise. */
+	bad = fast = total = 0;
+	for (i = 0; i < 20000; i++) {
+		unsigned char bin[16];
+		char text[INET6_ADDRSTRLEN], *t;
+		unsigned g[8];
+
+		for (k = 0; k < 8; k++) {
+			g[k] = pick(2) ? 0 : (unsigned)pick(3) ?
+			    (unsigned)pick(0x10000) : (unsigned)pick(16);
+			bin[2 * k] = (unsigned char)(g[k] >> 8);
+			bin[2 * k + 1] = (unsigned char)g[k];
+		}
+		switch (pick(5)) {
+		case 0:
+			snprintf(text, sizeof(text), "%x:%x:%x:%x:%x:%x:%x:%x",
+			    g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]);
+			break;
+		case 1:
+			snprintf(text, sizeof(text),
+			    "%04x:%04x:%04x:%04x:%04x:%04x:%04x:%04x", g[0],
+			    g[1], g[2], g[3], g[4], g[5], g[6], g[7]);
+			break;
+		case 2:
+			inet_ntop(AF_INET6, bin, text, sizeof(text));
+			for (t = text; *t; t++)
+				if (*t >= 'a' && *t <= 'f')
+					*t = (char)(*t - 32);
+			break;
+		default:
+			inet_ntop(AF_INET6, bin, text, sizeof(text));
+		}
+		snprintf(url, sizeof(url), "http://[%s]%s/%s", text,
+		    pick(4) ? "" : ":8080", pick(2) ? "docs/x" : "p");
+		total++;
+		if (!agree(url, &plain))
+			bad++;
+		fast += plain;
+	}
+	ok(!bad, "%zu IPv6 URLs: %zu differ", total, bad);
+	ok(fast > total / 4, "%zu of the %zu IPv6 URLs split by hand", fast,
 	    total);
 	return tap_done();
 }
