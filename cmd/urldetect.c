@@ -378,14 +378,20 @@ emit_fast(struct msg *m, const struct uk_url_view *v, const char *url,
 	    v->branch.n + v->file.n) + id_json.len + file_json.len);
 	q = b->buf + b->len;
 	q = PUT(q, "{\"url\":");
-	if (!(e = put_str(q, url, n)))
-		return -1;
 	/*
 	 * A URL with nothing to escape or replace, split by hand: its pieces
-	 * have nothing either, and go as they are.
+	 * have nothing either, and go as they are.  uk_url_view says so of
+	 * most; the others are looked at here.
 	 */
-	plain = v->plain && (size_t)(e - q) == n + 2;
-	q = e;
+	if (v->plain == 2) {
+		plain = 1;
+		q = put_plain(q, url, n);
+	} else {
+		if (!(e = put_str(q, url, n)))
+			return -1;
+		plain = v->plain && (size_t)(e - q) == n + 2;
+		q = e;
+	}
 	q = PUT(q, ",\"type\":\"");
 	q = put_type(q, v->type);
 	q = PUT(q, "\",\"display\":");

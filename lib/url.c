@@ -128,22 +128,37 @@ is_number(struct uk_url_span sp, long *out)
  * Not exhaustive: a user page and unknown site pages are web anyway,
  * this list only stops /features/x from being taken for a repository.
  */
+static const char *const reserved_names[] = { "about", "apps", "blog",
+	"collections", "contact", "customer-stories", "enterprise", "events",
+	"explore", "features", "issues", "join", "login", "logout",
+	"marketplace", "new", "notifications", "orgs", "organizations",
+	"pricing", "pulls", "search", "security", "settings", "site",
+	"sponsors", "topics", "trending", "users", NULL };
+static uint32_t reserved_firsts; /* bit c - 'a': a name begins with c */
+static pthread_once_t reserved_once = PTHREAD_ONCE_INIT;
+
+static void
+reserved_fill(void)
+{
+	size_t i;
+
+	for (i = 0; reserved_names[i]; i++)
+		reserved_firsts |= (uint32_t)1 << (reserved_names[i][0] - 'a');
+}
+
 static int
 reserved_owner(struct uk_url_span sp)
 {
-	static const char *const names[] = { "about", "apps", "blog",
-		"collections", "contact", "customer-stories", "enterprise",
-		"events", "explore", "features", "issues", "join", "login",
-		"logout", "marketplace", "new", "notifications", "orgs",
-		"organizations", "pricing", "pulls", "search", "security",
-		"settings", "site", "sponsors", "topics", "trending", "users",
-		NULL };
 	size_t i;
 	int c = sp.s[0] >= 'A' && sp.s[0] <= 'Z' ? sp.s[0] + 32 : sp.s[0];
 
-	for (i = 0; names[i]; i++)
-		if (names[i][0] == c && !strncasecmp(sp.s, names[i], sp.n) &&
-		    !names[i][sp.n])
+	pthread_once(&reserved_once, reserved_fill);
+	if (c < 'a' || c > 'z' || !(reserved_firsts >> (c - 'a') & 1))
+		return 0;
+	for (i = 0; reserved_names[i]; i++)
+		if (reserved_names[i][0] == c &&
+		    !strncasecmp(sp.s, reserved_names[i], sp.n) &&
+		    !reserved_names[i][sp.n])
 			return 1;
 	return 0;
 }
@@ -548,8 +563,30 @@ display(const struct found *f, const char *host, size_t hn,
 {
 	struct disp d = { buf, 0, 0, 0, 0, 0, ascii, NULL };
 	struct uk_url_span r;
+	size_t k;
 
 	*heap = NULL;
+	r.s = buf;
+	if (ascii && (f->type == UK_URL_WEB ||
+	    f->type == UK_URL_DOCUMENTATION)) {
+		/* Most names: ASCII host and path, a byte a character. */
+		while (pn && path[pn - 1] == '/')
+			pn--;
+		if (hn + pn <= UK_URL_DISPLAY_MAX) {
+			memcpy(buf, host, hn);
+			memcpy(buf + hn, path, pn);
+			r.n = hn + pn;
+		} else {
+			k = hn < UK_URL_DISPLAY_MAX - 3 ? hn :
+			    UK_URL_DISPLAY_MAX - 3;
+			memcpy(buf, host, k);
+			memcpy(buf + k, path, UK_URL_DISPLAY_MAX - 3 - k);
+			memcpy(buf + UK_URL_DISPLAY_MAX - 3, "...", 3);
+			r.n = UK_URL_DISPLAY_MAX;
+		}
+		buf[r.n] = '\0';
+		return r;
+	}
 	disp_pieces(&d, f, host, hn, path, pn);
 	if (d.bad) {
 		/* Rare: the whole name, cut by cut_display. */
@@ -641,10 +678,15 @@ out:
 /*
  * The bytes split_fast looks at: those of a host (B_HOST); those that stop
  * the plain run of a path (B_PATH: the end of the path, a dot, a percent
- * sign, a non-ASCII byte, and what curl refuses); those curl refuses or
- * that are left to it anywhere (B_BAD: controls, space, DEL, backslash).
+ * sign, a non-ASCII byte, a quote, and what curl refuses); those curl
+ * refuses or that are left to it anywhere (B_BAD: controls, space, DEL,
+ * backslash).
  */
 enum { B_HOST = 1, B_PATH = 2, B_BAD = 4 };
+
+/* Whether the 8 bytes of w hold one that is 0. */
+#define HAS_ZERO(w) (((w) - 0x0101010101010101ULL) & ~(w) & \
+    0x8080808080808080ULL)
 static unsigned char bcls[256];
 static pthread_once_t bcls_once = PTHREAD_ONCE_INIT;
 
@@ -663,6 +705,7 @@ bcls_fill(void)
 	for (c = 0x80; c < 256; c++)
 		bcls[c] |= B_PATH; /* for the display: all ASCII or not */
 	bcls['?'] |= B_PATH;
+	bcls['"'] |= B_PATH;
 	bcls['#'] |= B_PATH;
 	bcls['.'] |= B_PATH;
 	bcls['%'] |= B_PATH;
@@ -749,7 +792,7 @@ dot_segment(const unsigned char *p, size_t n)
  */
 static int
 split_fast(const char *url, size_t n, char *host, size_t *hn,
-    struct uk_url_span *path, int *ascii)
+    struct uk_url_span *path, int *ascii, int *plain)
 {
 	const unsigned char *p = (const unsigned char *)url;
 	size_t i, a, h;
@@ -770,7 +813,7 @@ split_fast(const char *url, size_t n, char *host, size_t *hn,
 	if (p[a - 3] != ':' || p[a - 2] != '/' || p[a - 1] != '/')
 		return -1;
 	pthread_once(&bcls_once, bcls_fill);
-	*ascii = 1;
+	*ascii = *plain = 1;
 	if (p[a] == '[') {
 		if ((h = ipv6(url + a, n - a, host)) == 0)
 			return -1;
@@ -783,7 +826,7 @@ split_fast(const char *url, size_t n, char *host, size_t *hn,
 			return -1;
 		host[i - a] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
 		if (c >= 0x80)
-			*ascii = 0;
+			*ascii = *plain = 0;
 	}
 	h = i - a;
 	if (!h || p[a] == '.' ||
@@ -808,7 +851,11 @@ port:
 		if (i == n || p[i] == '?' || p[i] == '#')
 			break;
 		if (p[i] >= 0x80) {
-			*ascii = 0;
+			*ascii = *plain = 0;
+			continue;
+		}
+		if (p[i] == '"') {
+			*plain = 0;
 			continue;
 		}
 		if ((bcls[p[i]] & B_BAD) || (p[i] == '.' && p[i - 1] == '/' &&
@@ -818,10 +865,30 @@ port:
 			return -1;
 	}
 	path->n = i - a;
-	while (i < n && !(bcls[p[i]] & B_BAD))
-		i++;
-	if (i < n)
-		return -1;
+	/*
+	 * The query and fragment: what curl refuses, and whether the URL is
+	 * plain, 8 bytes a step past those under 0x23 ('"' and '!' too),
+	 * DEL, backslashes and non-ASCII bytes.
+	 */
+	for (; i < n; i++) {
+		for (; i + 8 <= n; i += 8) {
+			uint64_t w;
+
+			memcpy(&w, p + i, 8);
+			if (((w - 0x2323232323232323ULL) & ~w &
+			    0x8080808080808080ULL) ||
+			    HAS_ZERO(w ^ 0x7f7f7f7f7f7f7f7fULL) ||
+			    HAS_ZERO(w ^ 0x5c5c5c5c5c5c5c5cULL) ||
+			    (w & 0x8080808080808080ULL))
+				break;
+		}
+		if (i == n)
+			break;
+		if (bcls[p[i]] & B_BAD)
+			return -1;
+		if (p[i] == '"' || p[i] >= 0x80)
+			*plain = 0;
+	}
 	if (!path->n) {
 		path->s = "/";
 		path->n = 1;
@@ -837,13 +904,13 @@ uk_url_view(const char *url, size_t n, int flags, struct uk_url_view *v)
 	struct found f;
 	size_t hn;
 	char *s;
-	int ascii;
+	int ascii, plain;
 
 	v->slow = 0;
 	v->heap = NULL;
 	v->plain = 0;
 	if (!(flags & UK_URL_VIEW_CURL) &&
-	    !split_fast(url, n, host, &hn, &path, &ascii)) {
+	    !split_fast(url, n, host, &hn, &path, &ascii, &plain)) {
 		classify(host, &hn, path.s, path.n, &f);
 		v->type = f.type;
 		v->owner = f.owner;
@@ -854,7 +921,7 @@ uk_url_view(const char *url, size_t n, int flags, struct uk_url_view *v)
 		v->pr_number = f.pr_number;
 		v->display = display(&f, host, hn, path.s, path.n, ascii,
 		    v->dbuf, &v->heap);
-		v->plain = 1;
+		v->plain = 1 + plain;
 		return;
 	}
 	s = uk_xmemdup(url, n);

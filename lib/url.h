@@ -69,9 +69,12 @@ struct uk_url_view {
 	long issue_number, pr_number;
 	struct uk_url_span display;
 	/*
-	 * 1 when the URL was split by hand: the strings above are then
-	 * pieces of the URL cut between characters (the host in lower case)
-	 * and ASCII ('/', '#', '!', digits, "...").
+	 * 0: uk_url_classify decided.  1: the URL was split by hand, and
+	 * the strings above are pieces of it cut between characters (the
+	 * host in lower case) and ASCII ('/', '#', '!', digits, "...").  2:
+	 * besides, the URL is ASCII without a quote (nor a control byte or a
+	 * backslash): as a JSON string, it and its pieces are themselves in
+	 * quotes.
 	 */
 	int plain;
 

@@ -309,6 +309,7 @@ urldetect_both() {
 		printf 'f https://\344\276\213\343\201\210.\343\203\206\343\202\271\343\203\210/\343\203\221\343\202\271 https://example.com/a/very/long/path/that/goes/on/and/on/for/ever/and/ever\n'
 		printf 'g https://github.com/features/actions https://github.com/o/r/issues/new https://github.com/o/r/blob/main/ https://github.com/o/r/blob/main/src/x.c#L3\n'
 		printf 'h https://a.example/x https://a.example/x https://a.example/x?y\n'
+		printf 'i https://a.example/x?q="y https://a.example/x?q=\303\251 https://a.example/x#"f\n'
 	} >"$T/in.txt"
 	cp "$T/in.txt" "$T/in2.txt"
 	urldetect_both plain "$T/in.txt"
@@ -317,7 +318,7 @@ urldetect_both() {
 	urldetect_both files -a -H "$T/in.txt" "$T/in2.txt"
 	urldetect_both type -y github_repo "$T/in.txt"
 	urldetect_both max -L -m 2 "$T/in.txt"
-	[ "$(wc -l <"$T/all.fast")" -eq 27 ]
+	[ "$(wc -l <"$T/all.fast")" -eq 30 ]
 	# Around error records: each record's URLs before the next error.
 	{
 		printf '{"id":1,"t":"https://github.com/o/r https://example.com/docs/x"}\n'
