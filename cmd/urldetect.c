@@ -857,14 +857,6 @@ main(int argc, char **argv)
 		uk_cli_usage(&cli, "--classify, --json and -L do not go together");
 	argc -= optind;
 	argv += optind;
-	/*
-	 * Huge pages for the heap when the URLs given are kept (the seen set
-	 * of a whole file) or records are written: 5,159 page faults to 999
-	 * for the 64 MB corpus's records, 88 to 81 ms of CPU.  Bare URLs
-	 * with -a keep nothing but the window.
-	 */
-	if (!(opt.urls && opt.all))
-		uk_heap_init();
 	/* As grep: file names when several files are given, unless told. */
 	if (opt.with_filename < 0)
 		opt.with_filename = argc > 1;
