@@ -676,18 +676,19 @@ out:
 }
 
 /*
- * The bytes split_fast looks at: those of a host (B_HOST); those that stop
- * the plain run of a path (B_PATH: the end of the path, a dot, a percent
- * sign, a non-ASCII byte, a quote, and what curl refuses); those curl
- * refuses or that are left to it anywhere (B_BAD: controls, space, DEL,
- * backslash).
+ * The bytes split_fast looks at: those of a host (lowhost gives each in
+ * lower case, and 0 for the others); those that stop the plain run of a
+ * path (B_PATH: the end of the path, a dot, a percent sign, a non-ASCII
+ * byte, a quote, and what curl refuses); those curl refuses or that are
+ * left to it anywhere (B_BAD: controls, space, DEL, backslash).
  */
-enum { B_HOST = 1, B_PATH = 2, B_BAD = 4 };
+enum { B_PATH = 2, B_BAD = 4 };
 
 /* Whether the 8 bytes of w hold one that is 0. */
 #define HAS_ZERO(w) (((w) - 0x0101010101010101ULL) & ~(w) & \
     0x8080808080808080ULL)
 static unsigned char bcls[256];
+static unsigned char lowhost[256]; /* a host's byte in lower case, or 0 */
 static pthread_once_t bcls_once = PTHREAD_ONCE_INIT;
 
 static void
@@ -698,7 +699,8 @@ bcls_fill(void)
 	for (c = 0; c < 256; c++) {
 		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 		    (c >= '0' && c <= '9') || c == '-' || c == '.' || c >= 0x80)
-			bcls[c] |= B_HOST;
+			lowhost[c] = (unsigned char)(c >= 'A' && c <= 'Z' ?
+			    c + 32 : c);
 		if (c <= 0x20 || c == 0x7f || c == '\\')
 			bcls[c] |= B_BAD | B_PATH;
 	}
@@ -795,9 +797,9 @@ split_fast(const char *url, size_t n, char *host, size_t *hn,
     struct uk_url_span *path, int *ascii, int *plain)
 {
 	const unsigned char *p = (const unsigned char *)url;
-	size_t i, a, h;
+	size_t i, a, h, e;
 	unsigned long port;
-	unsigned char c;
+	unsigned char c, seen, twodots;
 
 	if (n > UK_URL_FAST_MAX)
 		return -1;
@@ -821,17 +823,18 @@ split_fast(const char *url, size_t n, char *host, size_t *hn,
 		i = a + h;
 		goto port;
 	}
-	for (i = a; i < n && (bcls[c = p[i]] & B_HOST); i++) {
-		if (i - a == 255 || (c == '.' && p[i - 1] == '.'))
-			return -1;
-		host[i - a] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-		if (c >= 0x80)
-			*ascii = *plain = 0;
+	e = n - a > 255 ? a + 255 : n;
+	for (i = a, seen = 0, twodots = 0; i < e && (c = lowhost[p[i]]); i++) {
+		host[i - a] = (char)c;
+		twodots |= c == '.' && p[i - 1] == '.';
+		seen |= c;
 	}
 	h = i - a;
-	if (!h || p[a] == '.' ||
+	if (!h || twodots || i == a + 255 || p[a] == '.' ||
 	    (p[a] >= '0' && p[a] <= '9' && !dotted_quad(host, h)))
 		return -1;
+	if (seen & 0x80)
+		*ascii = *plain = 0;
 	*hn = h;
 port:
 	if (i < n && p[i] == ':') {
