@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -79,10 +80,13 @@ struct seen {
 	struct uk_buf arena;
 };
 
+/* The hash's seed, random in each process: input cannot aim at a slot. */
+static uint64_t seen_seed = 0x9e3779b97f4a7c15ULL;
+
 static uint64_t
 seen_hash(const char *s, size_t n)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
+	uint64_t h = seen_seed ^ n, w;
 	size_t i;
 
 	for (i = 0; i + 8 <= n; i += 8) {
@@ -807,6 +811,7 @@ main(int argc, char **argv)
 	uk_prog_set(argv[0]);
 	uk_cli_check_stdio();
 	reference = (e = getenv("UK_URLDETECT_REFERENCE")) && *e;
+	(void)getrandom(&seen_seed, sizeof(seen_seed), GRND_NONBLOCK);
 	while ((c = uk_cli_getopt(&cli, argc, argv, "aHhLm:o:quVy:",
 		    longopts)) != -1) {
 		switch (c) {

@@ -6,10 +6,11 @@
  * Classifying a URL (the types of urlkit(7)) and naming it for display.
  * uk_url_classify parses with libcurl's curl_url.  uk_url_view, for
  * urldetect's stream of URLs, splits by hand only the URLs whose host and
- * path curl would return as written (letters, digits, '-' and '.' in the
- * host, no user, no dot segments, no byte curl refuses) and passes every
- * other URL to uk_url_classify; both classify the host and path they get
- * with the same code, so both give the same answer.
+ * path curl would return as written (a host name, or an IPv4 or IPv6
+ * address in curl's own form; no user, no dot segment, no byte curl
+ * refuses) and passes every other URL to uk_url_classify; both classify
+ * the host and path they get with the same code, so both give the same
+ * answer (tests/unit/t_url_view compares them).
  */
 
 #include <stddef.h>
