@@ -972,10 +972,23 @@ fetch_git_url(const char *url, struct snap *s, const char **route,
 /* What the fetch found, for repo_record. */
 struct fetched {
 	const char *route, *branch, *path, *title;
+	const char *ref_kind; /* of branch: "tag", ... (uk_repo_ref_kind) */
 	long indexed;
 	long path_files; /* files indexed under path; -1: not counted */
 	const char *why; /* why the snapshot is partial, or NULL */
 };
+
+/* github_info.ref: the URL's ref and what it is, or the default branch. */
+static void
+set_ref(yajl_val info, const char *name, const char *kind)
+{
+	yajl_val r = uk_json_object();
+
+	if (name)
+		uk_json_set_str(r, "name", name);
+	uk_json_set_str(r, "type", !name ? "default" : kind ? kind : "unknown");
+	uk_json_set(info, "ref", r);
+}
 
 /* The globs of --include or --exclude as an array of github_info. */
 static void
@@ -1031,6 +1044,7 @@ repo_record(yajl_val rec, const struct uk_url *u, const struct snap *s,
 		uk_json_set_str(info, "repo", u->repo);
 		if (f->branch)
 			uk_json_set_str(info, "branch", f->branch);
+		set_ref(info, f->branch, f->ref_kind);
 		if (f->path)
 			uk_json_set_str(info, "path", f->path);
 		if (f->path && f->path_files >= 0)
@@ -1155,6 +1169,8 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 	}
 	f.route = route;
 	f.branch = branch;
+	f.ref_kind = github && branch ?
+	    uk_repo_ref_kind(u->owner, u->repo, branch, &s) : NULL;
 	f.path = path;
 	f.path_files = -1;
 	/*

@@ -80,6 +80,15 @@ int uk_repo_cap_exceeded(struct snap *s, struct uk_err *err);
  * err.
  */
 int uk_repo_fetch_git(const char *url, struct snap *s, struct uk_err *err);
+/*
+ * What ref (of a /tree/ or /commit/ URL) is to the GitHub repository
+ * owner/repo: "branch", "tag" or "commit", as GitHub resolves it (a
+ * branch first, then a tag, then a commit id), from the refs its git
+ * server advertises (URLKIT_GITHUB_GIT_URL, else https://github.com), or
+ * NULL when that cannot be read and ref is no commit id (repo_git.c).
+ */
+const char *uk_repo_ref_kind(const char *owner, const char *repo,
+    const char *ref, const struct snap *s);
 int uk_repo_fetch_local(const char *url, struct snap *s,
     struct uk_err *err);
 

@@ -103,6 +103,22 @@ segments(const char *path, size_t n, struct uk_url_span *seg, size_t max,
 	return k;
 }
 
+/* A commit id as GitHub takes one: 7 to 40 hexadecimal digits. */
+static int
+is_commit_id(struct uk_url_span sp)
+{
+	size_t i;
+
+	if (sp.n < 7 || sp.n > 40)
+		return 0;
+	for (i = 0; i < sp.n; i++)
+		if (!((sp.s[i] >= '0' && sp.s[i] <= '9') ||
+		    (sp.s[i] >= 'a' && sp.s[i] <= 'f') ||
+		    (sp.s[i] >= 'A' && sp.s[i] <= 'F')))
+			return 0;
+	return 1;
+}
+
 /* A positive decimal number (strtol's, LONG_MAX when it overflows). */
 static int
 is_number(struct uk_url_span sp, long *out)
@@ -207,6 +223,11 @@ github(const char *path, size_t pn, int raw, struct found *f)
 		f->type = UK_URL_GITHUB_REPO;
 		f->branch = seg[3];
 		f->file = rest;
+	} else if (n == 4 && SPAN_IS(seg[2], "commit") && !rest.s &&
+	    is_commit_id(seg[3])) {
+		/* /commit/SHA: the repository at that commit, as /tree/SHA. */
+		f->type = UK_URL_GITHUB_REPO;
+		f->branch = seg[3];
 	} else if (n == 4 && is_number(seg[3], &num)) {
 		/* /issues/N and /pull/N, also with a tab: /pull/N/files. */
 		if (SPAN_IS(seg[2], "issues")) {

@@ -768,9 +768,9 @@ tree_driver(int argc, char **argv)
 		fprintf(stderr, "%s\n", err.msg);
 	uk_symbols_map_opts(tr.s, &o, &map);
 	if (nrank > 0)
-		print_ranks(uk_symtab_of(tr.s), (size_t)nrank);
+		print_ranks(uk_symbols_table(tr.s), (size_t)nrank);
 	if (dump)
-		dump_table(uk_symtab_of(tr.s), dump);
+		dump_table(uk_symbols_table(tr.s), dump);
 	uk_json_set_str(rec, "url", url ? url : argv[i]);
 	uk_json_set_str(rec, "symbol_map", map.buf ? map.buf : "");
 	uk_json_set(rec, "symbols", uk_symbols_json(tr.s));
