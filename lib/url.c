@@ -2,8 +2,8 @@
 #include <arpa/inet.h>
 #include <curl/curl.h>
 #include <limits.h>
-#include <stdint.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
