@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * urlfetch-net: urlfetch's fetcher, run by urlfetch (cmd/urlfetch.c) with
- * its argv unchanged for every run that may touch the network, so that
- * extraction alone loads none of libcurl, libgit2, libarchive and the rest.
- * Installed as $(PREFIX)/libexec/urlkit/urlfetch-net; not for users.
+ * urlfetch: fetch what URLs point to, many at once, through the cache, and
+ * write one content record each, in input order.  Local files are
+ * urlextract's (cmd/urlextract.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,16 +15,16 @@
 #include "buf.h"
 #include "extract.h"
 #include "fetch.h"
-#include "fetchargs.h"
 #include "json.h"
 #include "jsonl.h"
 #include "progress.h"
 #include "session.h"
 #include "url.h"
+#include "urlfetch.h"
 #include "util.h"
 #include "banned.h"
 
-static struct uk_fetchargs opt;
+static struct urlfetch_args opt;
 static struct uk_jsonl_out out;
 
 /*
@@ -232,6 +231,34 @@ write_content(struct run *r, struct slot *s)
 	uk_fetch_job_release(&s->job);
 }
 
+/*
+ * Once a run: an input whose first line is neither a URL nor a url record
+ * (a line that is no record, or markup or a PDF's signature taken as a
+ * bare URL) is most likely a document given to the wrong program: say
+ * which one reads it.
+ */
+static void
+hint_document(const struct uk_jsonl_item *it)
+{
+	static int said;
+	const char *url;
+
+	if (said || it->line != 1)
+		return;
+	if (it->kind == UK_JSONL_RECORD) {
+		url = uk_json_get_str(it->rec, "url");
+		if (!url || (*url != '<' && strncmp(url, "%PDF-", 5)))
+			return;
+	} else if (it->kind != UK_JSONL_ERROR) {
+		return;
+	}
+	said = 1;
+	progress_clear();
+	uk_warn("%s: not URLs or url records: to extract a local HTML or "
+		"PDF file, run urlextract",
+	    strcmp(it->file, "-") ? it->file : "<stdin>");
+}
+
 /* The queue's writer: each item at its turn, in input order. */
 static void
 write_item(struct uk_jsonl_item *it, void *arg)
@@ -262,6 +289,7 @@ write_item(struct uk_jsonl_item *it, void *arg)
 		uk_jsonl_item_write(&out, it);
 		break;
 	}
+	hint_document(it);
 }
 
 /* Write every finished record at the head of the queue. */
@@ -383,7 +411,7 @@ take_operand(struct run *r, const char *arg)
 	s->qi = uk_jsonl_queue_add(&r->q, rec, "-", 0);
 	s->qi->data = s;
 	prog.total = r->q.total;
-	if (!uk_fetchargs_is_url(arg)) {
+	if (!urlfetch_is_url(arg)) {
 		uk_buf_addf(&msg,
 		    "not a URL: '%s' (to read records from a file, use -i %s)",
 		    arg, arg);
@@ -450,16 +478,11 @@ main(int argc, char **argv)
 	uk_prog_set(argv[0]);
 	uk_cli_check_stdio();
 	uk_heap_init();
-	uk_fetchargs_init(&opt);
+	urlfetch_args_init(&opt);
 	uk_fetch_opts_init(&opt.fo);
-	uk_fetchargs_parse(&opt, argc, argv);
-	if (opt.extract) {
-		/* urlfetch answers this itself and never passes it on. */
-		uk_warn("run urlfetch, not this private program");
-		return UK_EXIT_USAGE;
-	}
+	urlfetch_args_parse(&opt, argc, argv);
 	if (opt.output && !freopen(opt.output, "w", stdout))
-		uk_cli_usage(&uk_fetchargs_cli, "-o: cannot open '%s': %s",
+		uk_cli_usage(&urlfetch_cli, "-o: cannot open '%s': %s",
 		    opt.output, strerror(errno));
 	uk_progress_init(&prog.p, STDERR_FILENO, opt.quiet);
 	prog.tty_out = uk_progress_on(&prog.p) && isatty(STDOUT_FILENO);
@@ -540,6 +563,6 @@ main(int argc, char **argv)
 	if (open_in)
 		uk_jsonl_close(&in);
 	run_release(&r);
-	uk_fetchargs_release(&opt);
+	urlfetch_args_release(&opt);
 	return uk_status;
 }
