@@ -270,7 +270,7 @@ fill(struct run *r, struct input *in)
 			uk_url_release(&u);
 		}
 		uk_pages_start(&r->ps, rec, r->seq);
-		if (!in->eof && (in->use_lines || in->i < in->nsrc))
+		if (input_more(in))
 			uk_pages_warm(&r->ps);
 	}
 	return 0;
@@ -288,10 +288,8 @@ wait_any(struct run *r, struct input *in, double deadline)
 		next = deadline;
 	p[n].fd = uk_cdp_fd(&r->browser.cdp);
 	p[n++].events = POLLIN;
-	if (r->ps.nactive < r->o.jobs && in->use_lines && !in->eof) {
-		p[n].fd = in->lines.fd;
+	if (r->ps.nactive < r->o.jobs && (p[n].fd = input_fd(in)) >= 0)
 		p[n++].events = POLLIN;
-	}
 	if ((p[n].fd = uk_pages_guard_fd(&r->ps)) >= 0)
 		p[n++].events = POLLIN;
 	if (uk_cdp_ready(&r->browser.cdp))
@@ -398,8 +396,7 @@ cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
 	close_browser();
 	uk_jsonl_queue_flush(&r.q);
 	uk_pages_release(&r.ps);
-	if (in.use_lines)
-		uk_jsonl_close(&in.lines);
+	input_release(&in);
 	/* What was never written (a browser that could not be had): the
 	 * queue frees the items, their data is ours. */
 	for (k = 0; k < r.o.jobs; k++)

@@ -23,14 +23,17 @@ struct source {
 
 /*
  * Input: URL operands and the records and bare URLs of -i files (standard
- * input when there is neither), in command-line order.
+ * input when there is neither), in command-line order: src as the
+ * command line gives it, read through lib/jsonl's source.
  */
 struct input {
 	struct source *src;
-	int nsrc, i;
-	int nurls;                /* operands: the total when there is no file */
-	struct uk_jsonl_in lines; /* the -i file being read */
-	int use_lines, eof;
+	int nsrc;
+	int nurls; /* operands: the total when there is no file */
+	/* Private to pwfetch_input.c. */
+	struct uk_jsonl_policy pol;
+	struct uk_jsonl_src lines;
+	int started, eof;
 };
 
 /* A record in the output queue, until it is written. */
@@ -90,5 +93,11 @@ void parse_opts(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 yajl_val next_input(struct run *r, struct input *in);
 /* Whether reading input now would not block (or it is over). */
 int input_ready(struct input *in);
+/* The descriptor reading input would wait on, or -1: none. */
+int input_fd(struct input *in);
+/* Whether input may remain to be read. */
+int input_more(const struct input *in);
+/* Close what is open (after the last next_input). */
+void input_release(struct input *in);
 
 #endif

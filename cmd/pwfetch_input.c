@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pwfetch's input: URL operands and the records of -i files in
- * command-line order, each checked before a page is started for it.
+ * command-line order (lib/jsonl's source), each checked before a page is
+ * started for it.
  */
 #include <poll.h>
 #include <stdio.h>
@@ -17,24 +18,45 @@
 
 #include "banned.h"
 
+/*
+ * Set the source up from the command line's inputs, once.  lib/jsonl's
+ * policy answers broken lines, records that arrive failed, blank lines
+ * and records without a URL, in the queue.
+ */
+static void
+input_start(struct run *r, struct input *in)
+{
+	int i;
+
+	if (in->started)
+		return;
+	in->started = 1;
+	in->pol.flags = UK_JSONL_BARE_URL;
+	in->pol.require = "url";
+	in->pol.q = &r->q;
+	uk_jsonl_src_init(&in->lines, &in->pol);
+	for (i = 0; i < in->nsrc; i++)
+		uk_jsonl_src_add(&in->lines, in->src[i].arg,
+		    in->src[i].file ? UK_JSONL_SRC_FILE : UK_JSONL_SRC_URL);
+}
+
+void
+input_release(struct input *in)
+{
+	if (in->started)
+		uk_jsonl_src_release(&in->lines);
+	in->started = 0;
+}
+
 /* Whether rec's URL can be fetched; if not, its error record is written. */
 static int
 fetchable(struct run *r, yajl_val rec)
 {
 	struct uk_url u;
-	const char *url;
+	const char *url = uk_json_get_str(rec, "url");
 	char msg[300];
-	size_t len;
 	int ok;
 
-	url = uk_json_get_strn(rec, "url", &len);
-	if (len != strlen(url)) {
-		/* As urlfetch: "https://a.example/j\u0000evil" is not
-		 * https://a.example/j, and is not opened. */
-		uk_pages_error(&r->ps, rec, url,
-		    UK_URL_NUL_ERROR);
-		return 0;
-	}
 	uk_url_classify(url, &u);
 	ok = u.scheme &&
 	    (!strcmp(u.scheme, "http") || !strcmp(u.scheme, "https"));
@@ -55,115 +77,58 @@ fetchable(struct run *r, yajl_val rec)
 }
 
 /*
- * The next record of the -i file being read with a "url", or NULL at its
- * end; lib/jsonl's policy answers the rest (broken lines, records that
- * arrive failed, blank lines, records without a URL), in the queue.
+ * The next record to look at, its item r->cur in the queue, or NULL at
+ * the end.  A file that cannot be opened is its error record, and the
+ * other inputs are still read.
  */
 static yajl_val
-next_line(struct run *r, struct input *in)
+next_record(struct run *r, struct input *in, int *refused, char *why,
+    size_t whylen)
 {
-	struct uk_jsonl_policy pol = { .flags = UK_JSONL_BARE_URL,
-		.require = "url",
-		.q = &r->q };
 	struct uk_err err;
 	yajl_val rec;
 	int n;
 
-	n = uk_jsonl_take(&in->lines, &pol, &rec, &err);
-	uk_jsonl_queue_flush(&r->q);
-	if (n > 0) {
-		r->cur = uk_jsonl_queue_add(&r->q, NULL, in->lines.name,
-		    in->lines.lineno);
-		return rec;
-	}
-	if (n < 0) {
-		uk_warn("%s", err.msg);
-		uk_status_set(UK_EXIT_FATAL);
-	}
-	uk_jsonl_close(&in->lines);
-	in->use_lines = 0;
-	return NULL;
-}
-
-/*
- * Whether the operand s is a URL: a scheme and a colon (RFC 3986's
- * scheme), so that a file name given as an operand is told to use -i.
- */
-static int
-is_url(const char *s)
-{
-	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVW"
-			     "XYZ0123456789+.-");
-
-	return n > 0 && s[n] == ':' &&
-	    ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'));
-}
-
-/*
- * The next record to look at from the sources: a URL operand's, or a
- * record of an -i file (opened when its turn comes).  NULL at the end.
- */
-static yajl_val
-next_record(struct run *r, struct input *in)
-{
-	struct source *src;
-	struct uk_err err;
-	yajl_val rec;
-
 	for (;;) {
-		if (in->use_lines) {
-			if ((rec = next_line(r, in)))
-				return rec;
-			if (uk_status == UK_EXIT_FATAL)
-				return NULL;
-			continue;
-		}
-		if (in->i >= in->nsrc)
-			return NULL;
-		src = &in->src[in->i++];
-		if (!src->file) {
-			rec = uk_json_object();
-			uk_json_set_str(rec, "url", src->arg);
-			r->cur = uk_jsonl_queue_add(&r->q, NULL, NULL, 0);
+		n = uk_jsonl_src_next(&in->lines, &rec, &err);
+		uk_jsonl_queue_flush(&r->q);
+		if (n > 0) {
+			*refused = n == UK_JSONL_SRC_REFUSED;
+			snprintf(why, whylen, "%s", *refused ? err.msg : "");
+			r->cur = uk_jsonl_queue_add(&r->q, NULL, in->lines.name,
+			    in->lines.lineno);
 			return rec;
 		}
-		if (uk_jsonl_open(&in->lines, src->arg, &err)) {
-			/* A file that is not there: its error record, and
-			 * the other sources are still read. */
-			uk_jsonl_queue_error(&r->q, src->arg, 0, err.msg);
-			uk_jsonl_queue_flush(&r->q);
-			if (err.code == UK_EXIT_FATAL) {
-				uk_status_set(UK_EXIT_FATAL);
-				return NULL;
-			}
-			continue;
+		if (n == 0)
+			return NULL;
+		if (err.code == UK_EXIT_FATAL) {
+			uk_warn("%s", err.msg);
+			uk_status_set(UK_EXIT_FATAL);
+			return NULL;
 		}
-		in->use_lines = 1;
+		uk_jsonl_queue_error(&r->q, in->lines.name, 0, err.msg);
+		uk_jsonl_queue_flush(&r->q);
 	}
 }
 
-/*
- * The next URL record to fetch, or NULL at the end.  Input that cannot be
- * fetched is answered here and skipped.
- */
 yajl_val
 next_input(struct run *r, struct input *in)
 {
 	struct uk_jsonl_item *it;
 	yajl_val rec;
+	char why[600];
+	int refused;
 
-	while (!in->eof && (rec = next_record(r, in))) {
+	input_start(r, in);
+	while (!in->eof &&
+	    (rec = next_record(r, in, &refused, why, sizeof(why)))) {
 		it = r->cur;
 		it->data = uk_xcalloc(1, sizeof(struct slot));
-		if (!in->use_lines && !is_url(uk_json_get_str(rec, "url"))) {
-			char msg[600];
-			const char *u = uk_json_get_str(rec, "url");
-
-			snprintf(msg, sizeof(msg),
-			    "not a URL: '%.200s' (to read records from a file, "
-			    "use -i %.200s)",
-			    u, u);
-			uk_pages_error(&r->ps, rec, u, msg);
+		if (refused) {
+			/* Set again by the error record, after its fields. */
+			uk_json_del(rec, "error");
+			uk_pages_error(&r->ps, rec, uk_json_get_str(rec, "url"),
+			    why);
 		} else if (fetchable(r, rec)) {
 			return rec;
 		}
@@ -178,11 +143,20 @@ input_ready(struct input *in)
 {
 	struct pollfd p;
 
-	if (in->eof || !in->use_lines)
+	if ((p.fd = input_fd(in)) < 0)
 		return 1;
-	if (in->lines.rpos < in->lines.rend || in->lines.eof)
-		return 1;
-	p.fd = in->lines.fd;
 	p.events = POLLIN;
 	return poll(&p, 1, 0) > 0;
+}
+
+int
+input_fd(struct input *in)
+{
+	return in->eof || !in->started ? -1 : uk_jsonl_src_fd(&in->lines);
+}
+
+int
+input_more(const struct input *in)
+{
+	return !in->eof && (!in->started || uk_jsonl_src_more(&in->lines));
 }

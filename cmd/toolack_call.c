@@ -363,62 +363,42 @@ input_put(yajl_val rec, const char *msg, const char *file, unsigned long line,
 }
 
 /*
- * With -t, toolack takes more lines as URLs than lib/jsonl does (it
- * refuses blanks and quotes inside): any line that is not an object is
- * a URL, and the server's validation says what is wrong with it ("invalid
- * URL: Bad hostname") in a failed ack.  The record for line, or NULL.
+ * The reader: every record comes to call_start, those that arrived failed
+ * too (they pass through in their places), and a line that is not one
+ * comes back as its message; with -t, bare URLs are records.
  */
-static yajl_val
-bare_url(const struct uk_buf *line)
-{
-	struct uk_buf b = UK_BUF_INIT;
-	yajl_val rec = NULL;
-
-	uk_buf_add_utf8(&b, line->buf, line->len);
-	uk_buf_trim(&b);
-	if (b.len && b.buf[0] != '{') {
-		rec = uk_json_object();
-		uk_json_set(rec, "url", uk_json_strn(b.buf, b.len));
-	}
-	uk_buf_release(&b);
-	return rec;
-}
-
 static void *
 input_read(void *arg)
 {
-	struct uk_jsonl_in l;
+	struct uk_jsonl_policy p = { .flags = UK_JSONL_TAKE_FAILED |
+		    UK_JSONL_GIVE_BAD | (cl.tool ? UK_JSONL_BARE_URL : 0) };
+	struct uk_jsonl_src src;
 	struct uk_err err;
 	yajl_val rec;
-	int i, r, flags = cl.tool ? UK_JSONL_BARE_URL : 0;
+	int i, r;
 
 	(void)arg;
-	for (i = 0; i < (in.nfiles ? in.nfiles : 1); i++) {
-		const char *f = in.nfiles ? in.files[i] : "-";
-
-		if (uk_jsonl_open(&l, f, &err)) {
-			uk_warn("%s", err.msg);
-			in.status = UK_EXIT_FAIL;
+	uk_jsonl_src_init(&src, &p);
+	for (i = 0; i < in.nfiles; i++)
+		uk_jsonl_src_add(&src, in.files[i], UK_JSONL_SRC_FILE);
+	while ((r = uk_jsonl_src_next(&src, &rec, &err)) != 0) {
+		if (r == UK_JSONL_SRC_REC) {
+			input_put(rec, NULL, src.name, src.lineno, 0);
 			continue;
 		}
-		while ((r = uk_jsonl_next(&l, flags, &rec, &err))) {
-			if (r < 0 && err.code != UK_EXIT_FATAL && cl.tool &&
-			    (rec = bare_url(&l.line)))
-				r = 1;
-			if (r > 0)
-				input_put(rec, NULL, f, l.lineno, 0);
-			else if (err.code != UK_EXIT_FATAL)
-				input_put(NULL, err.msg, f, l.lineno, 0);
-			else
-				break;
+		if (r == UK_JSONL_SRC_REFUSED) {
+			uk_json_free(rec);
+			input_put(NULL, err.msg, src.name, src.lineno, 0);
+			continue;
 		}
-		uk_jsonl_close(&l);
-		if (r < 0) {
-			uk_warn("%s", err.msg);
+		uk_warn("%s", err.msg);
+		if (err.code == UK_EXIT_FATAL) {
 			in.status = UK_EXIT_FATAL;
 			break;
 		}
+		in.status = UK_EXIT_FAIL;
 	}
+	uk_jsonl_src_release(&src);
 	input_put(NULL, NULL, NULL, 0, 1);
 	return NULL;
 }

@@ -11,7 +11,6 @@
 #include "cli.h"
 #include "json.h"
 #include "jsonl.h"
-#include "url.h"
 #include "util.h"
 #include "urlcache.h"
 
@@ -113,109 +112,67 @@ policy_init(struct uk_jsonl_policy *p, int flags, const char *require)
 	p->out = &out;
 }
 
-void
-inputs_add(struct inputs *in, int file, const char *s)
+/* Refused input (see uk_jsonl_src_next): its record, said, exit 1. */
+static void
+refused(const struct uk_jsonl_src *src, yajl_val rec, const char *msg)
 {
-	in->v = uk_xrealloc(in->v, (in->n + 1) * sizeof(*in->v));
-	in->v[in->n].file = file;
-	in->v[in->n].s = s;
-	in->n++;
+	emit(rec);
+	if (src->name)
+		uk_warn("%s:%lu: %s", strcmp(src->name, "-") ? src->name :
+		    "<stdin>", src->lineno, msg);
+	else
+		uk_warn("%s", msg);
+	uk_status_set(UK_EXIT_FAIL);
 }
 
 /*
- * Whether an operand is a URL: a scheme (RFC 3986: a letter, then letters,
- * digits, '+', '-', '.') and "://" with something after it.  Written here
- * because the cache keys any absolute URL and needs no parser's opinion
- * of the rest; the point is to tell a file name from a URL.
+ * The next record of src to work on, or NULL at the end.  Refused input
+ * and files that cannot be opened are answered here; a read error is
+ * fatal.
  */
-static int
-is_url(const char *s)
+static yajl_val
+next_record(struct uk_jsonl_src *src)
 {
-	size_t n = 0;
-
-	if (!((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
-		return 0;
-	while (s[n] && (strchr("+-.", s[n]) || (s[n] >= '0' && s[n] <= '9') ||
-			   (s[n] >= 'a' && s[n] <= 'z') ||
-			   (s[n] >= 'A' && s[n] <= 'Z')))
-		n++;
-	return !strncmp(s + n, "://", 3) && s[n + 3];
-}
-
-/* Run fn for each url record or bare URL of the file path. */
-static void
-each_record(const char *path, void (*fn)(const char *url, yajl_val in))
-{
-	struct uk_jsonl_policy p;
-	struct uk_jsonl_in in;
 	struct uk_err err;
-	yajl_val rec, v;
-	const char *url;
-	size_t len;
+	yajl_val rec;
 	int r;
 
-	if (uk_jsonl_open(&in, path, &err)) {
-		if (err.code == UK_EXIT_FATAL)
+	while ((r = uk_jsonl_src_next(src, &rec, &err)) != 0) {
+		if (r == UK_JSONL_SRC_REC)
+			return rec;
+		if (r == UK_JSONL_SRC_REFUSED) {
+			refused(src, rec, err.msg);
+			uk_json_free(rec);
+		} else if (err.code == UK_EXIT_FATAL) {
+			uk_jsonl_out_flush(&out);
 			uk_die(UK_EXIT_FATAL, "%s", err.msg);
-		uk_warn("%s", err.msg);
-		uk_status_set(UK_EXIT_FAIL);
-		return;
-	}
-	policy_init(&p, UK_JSONL_BARE_URL, "url");
-	while ((r = uk_jsonl_take(&in, &p, &rec, &err)) > 0) {
-		url = uk_json_get_strn(rec, "url", &len);
-		if (len != strlen(url)) {
-			/* As urlfetch: "https://a.example/j\u0000evil" is
-			 * not https://a.example/j, whose entry it would
-			 * name. */
-			v = uk_json_object();
-			uk_json_set(v, "url", uk_json_strn(url, len));
-			uk_json_set_str(v, "error", UK_URL_NUL_ERROR);
-			emit(v);
-			uk_json_free(v);
-			uk_warn("%s:%lu: %s", uk_jsonl_name(&in), in.lineno,
-			    UK_URL_NUL_ERROR);
-			uk_status_set(UK_EXIT_FAIL);
 		} else {
-			fn(url, rec);
+			uk_warn("%s", err.msg);
+			uk_status_set(UK_EXIT_FAIL);
 		}
-		uk_json_free(rec);
 	}
-	if (r < 0)
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
-	uk_jsonl_close(&in);
+	return NULL;
+}
+
+static struct uk_jsonl_policy url_policy;
+
+void
+urls_init(struct uk_jsonl_src *src)
+{
+	policy_init(&url_policy, UK_JSONL_BARE_URL, "url");
+	uk_jsonl_src_init(src, &url_policy);
 }
 
 void
-each_url(const struct inputs *in, void (*fn)(const char *url, yajl_val in))
+urls_run(struct uk_jsonl_src *src, void (*fn)(const char *url))
 {
-	char msg[300];
-	yajl_val v;
-	size_t i;
+	yajl_val rec;
 
-	if (!in->n) {
-		each_record("-", fn);
-		return;
+	while ((rec = next_record(src))) {
+		fn(uk_json_get_str(rec, "url"));
+		uk_json_free(rec);
 	}
-	for (i = 0; i < in->n; i++) {
-		if (in->v[i].file) {
-			each_record(in->v[i].s, fn);
-		} else if (is_url(in->v[i].s)) {
-			fn(in->v[i].s, NULL);
-		} else {
-			snprintf(msg, sizeof(msg),
-			    "not a URL: '%.100s' (to read records from a "
-			    "file, use -i %.100s)",
-			    in->v[i].s, in->v[i].s);
-			v = uk_json_object();
-			uk_json_set_str(v, "url", in->v[i].s);
-			uk_json_set_str(v, "error", msg);
-			emit(v);
-			uk_json_free(v);
-			uk_warn("%s", msg);
-			uk_status_set(UK_EXIT_FAIL);
-		}
-	}
+	uk_jsonl_src_release(src);
 }
 
 void
@@ -324,7 +281,8 @@ session_name_check(const struct uk_cli *c, const char *name)
  * operands over in their place), -o and -S.
  */
 struct url_cmd {
-	struct inputs in;
+	struct uk_jsonl_src in;
+	int nin; /* inputs given */
 	const char *output, *sname;
 	struct uk_session s;
 };
@@ -341,10 +299,10 @@ url_cmd_opt(struct url_cmd *u, int ch)
 {
 	switch (ch) {
 	case 1:
-		inputs_add(&u->in, 0, optarg);
-		break;
 	case 'i':
-		inputs_add(&u->in, 1, optarg);
+		uk_jsonl_src_add(&u->in, optarg,
+		    ch == 'i' ? UK_JSONL_SRC_FILE : UK_JSONL_SRC_URL);
+		u->nin++;
 		break;
 	case 'o':
 		u->output = optarg;
@@ -367,9 +325,11 @@ static struct uk_session *
 url_cmd_start(const struct uk_cli *c, struct url_cmd *u, int argc,
     char **argv, int need_url)
 {
-	while (optind < argc) /* after "--" */
-		inputs_add(&u->in, 0, argv[optind++]);
-	if (need_url && !u->in.n)
+	while (optind < argc) { /* after "--" */
+		uk_jsonl_src_add(&u->in, argv[optind++], UK_JSONL_SRC_URL);
+		u->nin++;
+	}
+	if (need_url && !u->nin)
 		uk_cli_usage(c, "no URL given (for standard input, use -i -)");
 	session_name_check(c, u->sname);
 	start(u->output);
@@ -384,7 +344,6 @@ url_cmd_release(struct url_cmd *u)
 {
 	if (u->sname)
 		uk_session_release(&u->s);
-	free(u->in.v);
 }
 
 static struct {
@@ -393,9 +352,8 @@ static struct {
 } get_opt;
 
 static void
-get_one(const char *url, yajl_val in)
+get_one(const char *url)
 {
-	(void)in;
 	emit_cached(url, get_opt.session, get_opt.stale);
 }
 
@@ -422,6 +380,7 @@ cmd_get(int argc, char **argv)
 	int ch;
 
 	memset(&u, 0, sizeof(u));
+	urls_init(&u.in);
 	uk_cli_subcommand("get");
 	while ((ch = uk_cli_getopt(&c, argc, argv, URL_CMD_SHORTOPTS, lo)) !=
 	    -1) {
@@ -431,7 +390,7 @@ cmd_get(int argc, char **argv)
 			uk_cli_usage(&c, NULL);
 	}
 	get_opt.session = url_cmd_start(&c, &u, argc, argv, 0);
-	each_url(&u.in, get_one);
+	urls_run(&u.in, get_one);
 	emit_cached(NULL, NULL, 0);
 	url_cmd_release(&u);
 	return 0;
@@ -454,77 +413,55 @@ cmd_set(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct uk_jsonl_policy p;
-	struct uk_jsonl_in in;
+	struct uk_jsonl_src src;
 	struct uk_err err;
 	yajl_val rec;
-	const char *url, *output = NULL;
-	size_t len;
-	int i, r, pass = 0;
+	const char *output = NULL;
+	int i, pass = 0;
 
 	uk_cli_subcommand("set");
 	out_opts(&c, argc, argv, lo, OPT_PASS, &pass, &output);
 	argc -= optind;
 	argv += optind;
 	start(output);
-	/* A failed fetch is never cached; with --pass it passes on. */
+	/* A failed fetch is never cached; with --pass it passes on.  A
+	 * record whose URL holds NUL is refused: kept, it would be served
+	 * for the URL cut at the NUL. */
 	policy_init(&p, pass ? 0 : UK_JSONL_DROP_PASS, "url");
-	for (i = 0; i < (argc ? argc : 1); i++) {
-		if (uk_jsonl_open(&in, argc ? argv[i] : "-", &err)) {
-			if (err.code == UK_EXIT_FATAL)
-				uk_die(UK_EXIT_FATAL, "%s", err.msg);
-			uk_warn("%s", err.msg);
-			uk_status_set(UK_EXIT_FAIL);
-			continue;
-		}
-		while ((r = uk_jsonl_take(&in, &p, &rec, &err)) > 0) {
-			url = uk_json_get_strn(rec, "url", &len);
-			if (len != strlen(url)) {
-				/* Kept, it would be served for the URL cut
-				 * at the NUL.  The record goes on with its
-				 * error, as urlfetch answers it. */
-				uk_json_set_str(rec, "error", UK_URL_NUL_ERROR);
-				uk_jsonl_out_record(&out, rec);
-				uk_warn("%s:%lu: %s", uk_jsonl_name(&in),
-				    in.lineno, UK_URL_NUL_ERROR);
-				uk_status_set(UK_EXIT_FAIL);
-				uk_json_free(rec);
-				continue;
-			}
-			if (uk_cache_set(&cache, rec, &err)) {
-				char msg[600];
+	uk_jsonl_src_init(&src, &p);
+	for (i = 0; i < argc; i++)
+		uk_jsonl_src_add(&src, argv[i], UK_JSONL_SRC_FILE);
+	while ((rec = next_record(&src))) {
+		if (uk_cache_set(&cache, rec, &err)) {
+			char msg[600];
 
-				snprintf(msg, sizeof(msg), "%s", err.msg);
-				uk_jsonl_out_error(&out, in.name, in.lineno,
-				    msg);
-				if (err.code == UK_EXIT_FATAL) {
-					/* Disk full, read-only: the record
-					 * that failed is named, then stop. */
-					uk_json_free(rec);
-					uk_jsonl_out_finish(&out);
-					exit(UK_EXIT_FATAL);
-				}
-			} else if (pass) {
-				emit(rec);
+			snprintf(msg, sizeof(msg), "%s", err.msg);
+			uk_jsonl_out_error(&out, src.name, src.lineno, msg);
+			if (err.code == UK_EXIT_FATAL) {
+				/* Disk full, read-only: the record that
+				 * failed is named, then stop. */
+				uk_json_free(rec);
+				uk_jsonl_out_finish(&out);
+				exit(UK_EXIT_FATAL);
 			}
-			uk_json_free(rec);
+		} else if (pass) {
+			emit(rec);
 		}
-		if (r < 0)
-			uk_die(UK_EXIT_FATAL, "%s", err.msg);
-		uk_jsonl_close(&in);
+		uk_json_free(rec);
 	}
+	uk_jsonl_src_release(&src);
 	return 0;
 }
 
 static struct uk_session *inv_session;
 
 static void
-invalidate_one(const char *url, yajl_val in)
+invalidate_one(const char *url)
 {
 	struct uk_err err;
 	yajl_val v;
 	int r, rs = 0;
 
-	(void)in;
 	if ((r = uk_cache_invalidate(&cache, url, &err)) < 0) {
 		lib_error(&err);
 		return;
@@ -563,6 +500,7 @@ cmd_invalidate(int argc, char **argv)
 	int ch;
 
 	memset(&u, 0, sizeof(u));
+	urls_init(&u.in);
 	uk_cli_subcommand("invalidate");
 	while ((ch = uk_cli_getopt(&c, argc, argv, URL_CMD_SHORTOPTS, lo)) !=
 	    -1)
@@ -570,7 +508,7 @@ cmd_invalidate(int argc, char **argv)
 			uk_cli_usage(&c, NULL);
 	/* Not every entry for a forgotten operand: give '-i -' for stdin. */
 	inv_session = url_cmd_start(&c, &u, argc, argv, 1);
-	each_url(&u.in, invalidate_one);
+	urls_run(&u.in, invalidate_one);
 	url_cmd_release(&u);
 	return 0;
 }

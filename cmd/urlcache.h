@@ -107,28 +107,15 @@ void out_opts(const struct uk_cli *c, int argc, char **argv,
 void policy_init(struct uk_jsonl_policy *p, int flags, const char *require);
 
 /*
- * The URLs of get, invalidate and session: operands and -i files, in
- * command-line order.  inputs_add appends one (file: an -i FILE, else a
- * URL operand); v is the caller's to free.
+ * The URLs of get, invalidate and session: a source (lib/jsonl) of URL
+ * operands and -i files in command-line order, else standard input, read
+ * as url records or bare URLs.  urls_init sets src up; urls_run runs fn
+ * for each URL and releases src.  Input refused (an operand that is not
+ * a URL, a URL holding NUL) is written as its failed record, exit 1, and
+ * the run goes on.
  */
-struct input {
-	int file; /* -i FILE, else a URL operand */
-	const char *s;
-};
-struct inputs {
-	struct input *v;
-	size_t n;
-};
-void inputs_add(struct inputs *in, int file, const char *s);
-
-/*
- * Run fn for each URL: the operands and the records of -i files in
- * their order, else url records or bare URLs on standard input.  fn gets
- * the record read (or NULL for operands).  An operand that is not a URL
- * is an error record, and the run goes on.
- */
-void each_url(const struct inputs *in,
-    void (*fn)(const char *url, yajl_val in));
+void urls_init(struct uk_jsonl_src *src);
+void urls_run(struct uk_jsonl_src *src, void (*fn)(const char *url));
 
 /* A record for url with error set msg and "cached": false; exit 1. */
 void emit_missing(const char *url, const char *msg);

@@ -20,13 +20,12 @@
 static struct uk_session *cur;
 
 static void
-session_add_url(const char *url, yajl_val in)
+session_add_url(const char *url)
 {
 	struct uk_err err;
 	yajl_val rec;
 	int r;
 
-	(void)in;
 	r = uk_cache_get(&cache, url, 0, &rec, NULL, &err);
 	if (r < 0) {
 		lib_error(&err);
@@ -69,20 +68,18 @@ session_add_stdin(void)
 }
 
 static void
-session_get_one(const char *url, yajl_val in)
+session_get_one(const char *url)
 {
-	(void)in;
 	emit_cached(url, cur, 0);
 }
 
 static void
-session_remove_one(const char *url, yajl_val in)
+session_remove_one(const char *url)
 {
 	struct uk_err err;
 	yajl_val v;
 	int r;
 
-	(void)in;
 	if ((r = uk_session_remove(cur, url, &err)) < 0) {
 		lib_error(&err);
 		return;
@@ -141,7 +138,7 @@ cmd_session(int argc, char **argv)
 		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct inputs in = { NULL, 0 };
+	struct uk_jsonl_src in;
 	struct uk_session s;
 	struct uk_err err;
 	const char *verb, *output = NULL;
@@ -175,8 +172,9 @@ cmd_session(int argc, char **argv)
 	start(output);
 	session_open(&c, &s, argv[0]);
 	cur = &s;
+	urls_init(&in);
 	for (i = 2; i < (size_t)argc; i++)
-		inputs_add(&in, 0, argv[i]);
+		uk_jsonl_src_add(&in, argv[i], UK_JSONL_SRC_URL);
 	if (strcmp(verb, "add") && strcmp(verb, "clear")) {
 		/* Reading or removing from a session that is not there is
 		 * a mistake to say (a name mistyped), not an empty answer. */
@@ -187,7 +185,7 @@ cmd_session(int argc, char **argv)
 				uk_warn("no session '%s'", s.name);
 			uk_status_set(UK_EXIT_FAIL);
 			uk_session_release(&s);
-			free(in.v);
+			uk_jsonl_src_release(&in);
 			return 0;
 		}
 	}
@@ -209,19 +207,18 @@ cmd_session(int argc, char **argv)
 			emit(v);
 			uk_json_free(v);
 		}
+	} else if (!strcmp(verb, "add") && argc == 2) {
+		session_add_stdin();
 	} else if (!strcmp(verb, "add")) {
-		if (in.n)
-			each_url(&in, session_add_url);
-		else
-			session_add_stdin();
+		urls_run(&in, session_add_url);
 	} else if (!strcmp(verb, "get")) {
-		each_url(&in, session_get_one);
+		urls_run(&in, session_get_one);
 	} else {
-		each_url(&in, session_remove_one);
+		urls_run(&in, session_remove_one);
 	}
 	if (keep && uk_session_keep(&s, &err))
 		lib_error(&err);
 	uk_session_release(&s);
-	free(in.v);
+	uk_jsonl_src_release(&in);
 	return 0;
 }

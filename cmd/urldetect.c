@@ -420,41 +420,62 @@ scan_records(struct uk_jsonl_in *in)
 	return 0;
 }
 
-/* --classify: url records or bare URLs classified again. */
+/*
+ * A record refused by lib/jsonl's source (its URL holds NUL: classified,
+ * the URL would be what comes before): said, and written with its error.
+ */
+static void
+classify_refused(const struct uk_jsonl_src *src, yajl_val rec,
+    const char *msg)
+{
+	uk_warn("%s:%lu: '%s': %s",
+	    strcmp(src->name, "-") ? src->name : "<stdin>", src->lineno,
+	    uk_json_get_str(rec, "url"), msg);
+	uk_status_set(UK_EXIT_FAIL);
+	if (!opt.urls && !opt.quiet)
+		uk_jsonl_out_record(&out, rec);
+}
+
+/*
+ * --classify: the url records or bare URLs of the file at path classified
+ * again.  Returns 1 when -q found one, -1 on a read error, else 0.
+ */
 static int
-classify_records(struct uk_jsonl_in *in)
+classify_file(const char *path)
 {
 	struct uk_jsonl_policy p;
+	struct uk_jsonl_src src;
 	struct uk_err err;
 	struct uk_url u;
 	yajl_val rec;
 	const char *url;
-	size_t len;
 	int r;
 
 	policy_init(&p, UK_JSONL_BARE_URL, "url");
-	while ((r = uk_jsonl_take(in, &p, &rec, &err)) > 0) {
-		url = uk_json_get_strn(rec, "url", &len);
-		if (len != strlen(url)) {
-			/* Classified, the URL would be what comes before. */
-			uk_warn("%s:%lu: '%s': %s", uk_jsonl_name(in),
-			    in->lineno, url, UK_URL_NUL_ERROR);
+	uk_jsonl_src_init(&src, &p);
+	uk_jsonl_src_add(&src, path, UK_JSONL_SRC_FILE);
+	while ((r = uk_jsonl_src_next(&src, &rec, &err)) != 0) {
+		if (r < 0) {
+			uk_warn("%s", err.msg);
+			if (err.code == UK_EXIT_FATAL)
+				break;
 			uk_status_set(UK_EXIT_FAIL);
-			if (!opt.urls && !opt.quiet) {
-				uk_json_set_str(rec, "error",
-				    UK_URL_NUL_ERROR);
-				uk_jsonl_out_record(&out, rec);
-			}
+			continue;
+		}
+		if (r == UK_JSONL_SRC_REFUSED) {
+			classify_refused(&src, rec, err.msg);
 			uk_json_free(rec);
 			continue;
 		}
+		url = uk_json_get_str(rec, "url");
 		uk_url_classify(url, &u);
 		if (opt.type < 0 || (int)u.type == opt.type) {
 			found = 1;
 			if (opt.quiet) {
 				uk_url_release(&u);
 				uk_json_free(rec);
-				return 1;
+				r = 1;
+				break;
 			}
 			if (opt.urls) {
 				uk_jsonl_out_raw(&out, url, strlen(url));
@@ -470,11 +491,8 @@ classify_records(struct uk_jsonl_in *in)
 		uk_url_release(&u);
 		uk_json_free(rec);
 	}
-	if (r < 0) {
-		uk_warn("%s", err.msg);
-		return -1;
-	}
-	return 0;
+	uk_jsonl_src_release(&src);
+	return r;
 }
 
 /* The name -H gives a file: as given, "-" as grep(1) names it. */
@@ -496,6 +514,11 @@ scan_file(const char *path, int i, struct text *t)
 	struct uk_err err;
 	int r;
 
+	if (opt.classify) {
+		cur_file = opt.with_filename ? file_label(path) : NULL;
+		file_of = NULL;
+		return classify_file(path);
+	}
 	if (uk_jsonl_open(&in, path, &err)) {
 		uk_warn("%s", err.msg);
 		uk_status_set(UK_EXIT_FAIL);
@@ -505,8 +528,6 @@ scan_file(const char *path, int i, struct text *t)
 	file_of = NULL;
 	if (opt.field) {
 		r = scan_records(&in);
-	} else if (opt.classify) {
-		r = classify_records(&in);
 	} else {
 		/* Each file is a message of its own; with -L, lines are
 		 * numbered within the file. */

@@ -400,8 +400,7 @@ run(struct uk_jsonl_in *in)
 			wait_one(-1, NULL);
 			continue;
 		}
-		if (have_llm && llm.active > 0 && in->rpos >= in->rend &&
-		    !in->eof) {
+		if (have_llm && llm.active > 0 && !uk_jsonl_pending(in)) {
 			wait_one(in->fd, &ready);
 			if (!ready)
 				continue;

@@ -6,9 +6,11 @@
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "jsonl.h"
+#include "url.h"
 #include "banned.h"
 
 #define RBUF_SIZE 65536
@@ -156,6 +158,43 @@ blank(const char *s, size_t n)
 	return 1;
 }
 
+/* The length of the URI scheme (RFC 3986) s starts with, or 0. */
+static size_t
+scheme_len(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	if (!n || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
+		return 0;
+	while (i < n && ((s[i] >= 'a' && s[i] <= 'z') ||
+			    (s[i] >= 'A' && s[i] <= 'Z') ||
+			    (s[i] >= '0' && s[i] <= '9') || s[i] == '+' ||
+			    s[i] == '-' || s[i] == '.'))
+		i++;
+	return i;
+}
+
+/*
+ * Whether the line s (n bytes, trimmed, not an object) is a bare URL: not
+ * an array (brackets inside are an IPv6 host), and either a scheme and a
+ * colon, whatever follows (its taker says what is wrong with it), or with
+ * no blank, quote or NUL in it (a host, a local path): prose is neither.
+ */
+static int
+bare_url(const char *s, size_t n)
+{
+	size_t i = scheme_len(s, n);
+
+	if (*s == '[')
+		return 0;
+	if (i && i < n && s[i] == ':')
+		return 1;
+	for (i = 0; i < n; i++)
+		if (s[i] == ' ' || s[i] == '\t' || s[i] == '"' || !s[i])
+			return 0;
+	return 1;
+}
+
 int
 uk_jsonl_next(struct uk_jsonl_in *l, int flags, yajl_val *rec,
     struct uk_err *err)
@@ -191,23 +230,21 @@ uk_jsonl_next(struct uk_jsonl_in *l, int flags, yajl_val *rec,
 		n--;
 	}
 	if (*s != '{') {
-		if ((flags & UK_JSONL_BARE_URL) && n && !memchr(s, '\0', n)) {
-			struct uk_buf u = UK_BUF_INIT;
+		struct uk_buf u = UK_BUF_INIT;
 
+		if (flags & UK_JSONL_BARE_URL) {
 			uk_buf_add(&u, s, n);
 			uk_buf_trim(&u);
-			/* Not an array; brackets inside are an IPv6 host. */
-			if (u.len && u.buf[0] != '[' &&
-			    !strpbrk(u.buf, " \t\"")) {
-				v = uk_json_object();
-				uk_json_set(v, "url", uk_json_strn(u.buf, u.len));
-				uk_buf_release(&u);
-				uk_buf_release(&clean);
-				*rec = v;
-				return 1;
-			}
-			uk_buf_release(&u);
 		}
+		if (u.len && bare_url(u.buf, u.len)) {
+			v = uk_json_object();
+			uk_json_set(v, "url", uk_json_strn(u.buf, u.len));
+			uk_buf_release(&u);
+			uk_buf_release(&clean);
+			*rec = v;
+			return 1;
+		}
+		uk_buf_release(&u);
 		uk_buf_release(&clean);
 		return uk_err_set(err, UK_EXIT_FAIL, "%s",
 		    flags & UK_JSONL_BARE_URL ?
@@ -476,8 +513,32 @@ uk_jsonl_is_error(yajl_val rec)
 	return e && !YAJL_IS_NULL(e);
 }
 
-int
-uk_jsonl_take(struct uk_jsonl_in *l, const struct uk_jsonl_policy *p,
+/*
+ * Input that is not a record to process (rule 1): its error record goes
+ * where p says, or with give back to the caller in *rec (returns
+ * UK_JSONL_SRC_REFUSED, err->msg the message); else returns 0.
+ */
+static int
+refuse(struct uk_jsonl_in *l, const struct uk_jsonl_policy *p, int give,
+    const char *msg, yajl_val *rec, struct uk_err *err)
+{
+	if (give) {
+		*rec = uk_jsonl_error_record(l->name, l->lineno, msg);
+		if (msg != err->msg)
+			uk_err_set(err, UK_EXIT_FAIL, "%s", msg);
+		err->code = UK_EXIT_FAIL;
+		return UK_JSONL_SRC_REFUSED;
+	}
+	if (p->q)
+		uk_jsonl_queue_error(p->q, l->name, l->lineno, msg);
+	else
+		uk_jsonl_out_error(p->out, l->name, l->lineno, msg);
+	return 0;
+}
+
+/* uk_jsonl_take, and with give bad lines given back (UK_JSONL_GIVE_BAD). */
+static int
+take(struct uk_jsonl_in *l, const struct uk_jsonl_policy *p, int give,
     yajl_val *rec, struct uk_err *err)
 {
 	char msg[300];
@@ -492,12 +553,8 @@ uk_jsonl_take(struct uk_jsonl_in *l, const struct uk_jsonl_policy *p,
 		if (r < 0) {
 			if (err->code == UK_EXIT_FATAL)
 				return -1;
-			if (p->q)
-				uk_jsonl_queue_error(p->q, l->name, l->lineno,
-				    err->msg);
-			else
-				uk_jsonl_out_error(p->out, l->name, l->lineno,
-				    err->msg);
+			if ((r = refuse(l, p, give, err->msg, rec, err)))
+				return r;
 			continue;
 		}
 		if (!(p->flags & UK_JSONL_TAKE_FAILED) &&
@@ -517,17 +574,170 @@ uk_jsonl_take(struct uk_jsonl_in *l, const struct uk_jsonl_policy *p,
 				snprintf(msg, sizeof(msg),
 				    "no string field '%s'", p->require);
 			uk_json_free(v);
-			if (p->q)
-				uk_jsonl_queue_error(p->q, l->name, l->lineno,
-				    p->missing ? p->missing : msg);
-			else
-				uk_jsonl_out_error(p->out, l->name, l->lineno,
-				    p->missing ? p->missing : msg);
+			if ((r = refuse(l, p, give,
+				 p->missing ? p->missing : msg, rec, err)))
+				return r;
 			continue;
 		}
 		*rec = v;
 		return 1;
 	}
+}
+
+int
+uk_jsonl_take(struct uk_jsonl_in *l, const struct uk_jsonl_policy *p,
+    yajl_val *rec, struct uk_err *err)
+{
+	return take(l, p, 0, rec, err);
+}
+
+int
+uk_jsonl_pending(const struct uk_jsonl_in *l)
+{
+	return l->rpos < l->rend || l->eof;
+}
+
+int
+uk_jsonl_is_url_operand(const char *s)
+{
+	struct stat st;
+	size_t n = scheme_len(s, strlen(s));
+
+	if (n && !strncmp(s + n, "://", 3))
+		return 1;
+	return !stat(s, &st) && S_ISDIR(st.st_mode);
+}
+
+void
+uk_jsonl_src_init(struct uk_jsonl_src *s, const struct uk_jsonl_policy *p)
+{
+	memset(s, 0, sizeof(*s));
+	s->p = p;
+}
+
+void
+uk_jsonl_src_add(struct uk_jsonl_src *s, const char *arg, int what)
+{
+	s->v = uk_xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
+	s->v[s->n].arg = arg;
+	s->v[s->n].what = what;
+	s->n++;
+}
+
+/*
+ * Open the next input when it is a file and nothing is open: s->open,
+ * or s->failed with s->err saying why.
+ */
+static void
+src_open(struct uk_jsonl_src *s)
+{
+	if (!s->n)
+		uk_jsonl_src_add(s, "-", UK_JSONL_SRC_FILE);
+	if (s->open || s->failed || s->next >= s->n ||
+	    s->v[s->next].what != UK_JSONL_SRC_FILE)
+		return;
+	s->index = s->next++;
+	if (uk_jsonl_open(&s->in, s->v[s->index].arg, &s->err))
+		s->failed = 1;
+	else
+		s->open = 1;
+}
+
+/* Refuse rec, setting its "error" to msg (err->msg too). */
+static int
+src_refuse(yajl_val rec, const char *msg, struct uk_err *err)
+{
+	uk_json_set_str(rec, "error", msg);
+	uk_err_set(err, UK_EXIT_FAIL, "%s", msg);
+	return UK_JSONL_SRC_REFUSED;
+}
+
+/* The next operand's record, refused when it is not a URL. */
+static int
+src_operand(struct uk_jsonl_src *s, yajl_val *rec, struct uk_err *err)
+{
+	const char *a;
+	struct uk_buf msg = UK_BUF_INIT;
+	int r = UK_JSONL_SRC_REC;
+
+	s->index = s->next++;
+	s->name = NULL;
+	s->lineno = 0;
+	a = s->v[s->index].arg;
+	*rec = uk_json_object();
+	uk_json_set_str(*rec, "url", a);
+	if (!uk_jsonl_is_url_operand(a)) {
+		uk_buf_addf(&msg,
+		    "not a URL: '%s' (to read records from a file, use -i %s)",
+		    a, a);
+		r = src_refuse(*rec, msg.buf, err);
+		uk_buf_release(&msg);
+	}
+	return r;
+}
+
+int
+uk_jsonl_src_next(struct uk_jsonl_src *s, yajl_val *rec, struct uk_err *err)
+{
+	const char *url;
+	size_t len;
+	int r;
+
+	*rec = NULL;
+	for (;;) {
+		src_open(s);
+		if (s->failed) {
+			s->failed = 0;
+			*err = s->err;
+			s->name = s->v[s->index].arg;
+			s->lineno = 0;
+			return -1;
+		}
+		if (!s->open) {
+			if (s->next >= s->n)
+				return 0;
+			return src_operand(s, rec, err);
+		}
+		r = take(&s->in, s->p, s->p->flags & UK_JSONL_GIVE_BAD, rec,
+		    err);
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			uk_jsonl_close(&s->in);
+			s->open = 0;
+			continue;
+		}
+		s->name = s->in.name;
+		s->lineno = s->in.lineno;
+		url = uk_json_get_strn(*rec, "url", &len);
+		if (r == 1 && url && len != strlen(url))
+			return src_refuse(*rec, UK_URL_NUL_ERROR, err);
+		return r == 1 ? UK_JSONL_SRC_REC : r;
+	}
+}
+
+int
+uk_jsonl_src_fd(struct uk_jsonl_src *s)
+{
+	src_open(s);
+	if (!s->open)
+		return -1;
+	return uk_jsonl_pending(&s->in) ? -1 : s->in.fd;
+}
+
+int
+uk_jsonl_src_more(const struct uk_jsonl_src *s)
+{
+	return !s->n || s->open || s->failed || s->next < s->n;
+}
+
+void
+uk_jsonl_src_release(struct uk_jsonl_src *s)
+{
+	if (s->open)
+		uk_jsonl_close(&s->in);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
 }
 
 void

@@ -70,8 +70,23 @@ int uk_jsonl_line(struct uk_jsonl_in *l, struct uk_err *err);
 long uk_jsonl_read(struct uk_jsonl_in *l, char *dst, size_t n,
     struct uk_err *err);
 
-/* What uk_jsonl_next accepts besides JSON objects. */
-#define UK_JSONL_BARE_URL 1 /* a line without '{' is {"url": line} */
+/*
+ * Whether reading l now would not wait on l->fd: bytes read and not yet
+ * returned are buffered, or the end of input has been seen.  For a
+ * program that polls l->fd while other work is in flight.
+ */
+int uk_jsonl_pending(const struct uk_jsonl_in *l);
+
+/*
+ * What uk_jsonl_next accepts besides JSON objects: a bare URL line,
+ * {"url": the line, blanks trimmed}.  That is a line that is not an array
+ * (it does not start with '['; brackets inside are an IPv6 host) and
+ * either starts with a scheme and a colon ("https:", "javascript:"),
+ * whatever follows, or has no blank, quote or NUL byte in it (a host, a
+ * local repository's path).  Whether it is a good URL is for whoever
+ * takes it to say, as for a record's "url"; prose is not a URL.
+ */
+#define UK_JSONL_BARE_URL 1
 
 /*
  * Read the next record.  Blank lines are skipped; invalid UTF-8 is replaced
@@ -177,10 +192,18 @@ const char *uk_jsonl_name(const struct uk_jsonl_in *l);
  */
 #define UK_JSONL_TAKE_FAILED 4
 
+/*
+ * For uk_jsonl_src only: bad lines (and records without p->require) come
+ * back to the caller as UK_JSONL_SRC_REFUSED, with the error record that
+ * uk_jsonl_take would write, for a program that keeps its output in an
+ * order of its own (toolack call).
+ */
+#define UK_JSONL_GIVE_BAD 8
+
 struct uk_jsonl_queue;
 
 struct uk_jsonl_policy {
-	int flags; /* UK_JSONL_BARE_URL, UK_JSONL_DROP_PASS, _TAKE_FAILED */
+	int flags; /* UK_JSONL_BARE_URL, _DROP_PASS, _TAKE_FAILED, _GIVE_BAD */
 	const char *require; /* a field every record has as a string, or NULL */
 	const char *missing; /* the message when it has not: NULL for
 				"no string field '<require>'" */
@@ -209,6 +232,130 @@ int uk_jsonl_is_error(yajl_val rec);
  */
 yajl_val uk_jsonl_error_record(const char *file, unsigned long line,
     const char *msg);
+
+/*
+ * A source of URLs: the one way every program that takes URLs reads
+ * them, as mblaze's tools read messages with blaze822_loop.  The inputs are
+ * URL operands and files (-i FILE, repeated, or a filter's FILE
+ * operands; "-" is standard input) in command-line order, and standard
+ * input when there are none.  A file's lines are taken under the policy
+ * given (uk_jsonl_take's rules: error records, pass-throughs, blank
+ * lines, bare URLs with UK_JSONL_BARE_URL).  Every URL is checked the
+ * same way, here only:
+ *
+ *   - An operand is a URL when uk_jsonl_is_url_operand says so; any
+ *     other operand (a file name, most likely) is refused: "not a URL:
+ *     'x' (to read records from a file, use -i x)".
+ *   - A "url" that holds a NUL byte ("\u0000" in JSON) is refused with
+ *     UK_URL_NUL_ERROR: "https://a.example/j\u0000evil" must never be
+ *     taken for https://a.example/j.
+ *
+ * Usage:
+ *
+ *	struct uk_jsonl_policy p = { .flags = UK_JSONL_BARE_URL,
+ *		.require = "url", .out = &out };
+ *	struct uk_jsonl_src src;
+ *
+ *	uk_jsonl_src_init(&src, &p);
+ *	... for each operand and -i FILE, in command-line order:
+ *	uk_jsonl_src_add(&src, arg, is_file ? UK_JSONL_SRC_FILE :
+ *	    UK_JSONL_SRC_URL);
+ *	while ((r = uk_jsonl_src_next(&src, &rec, &err)) != 0) {
+ *		if (r == UK_JSONL_SRC_REC)
+ *			... fetch uk_json_get_str(rec, "url") ...
+ *		else if (r == UK_JSONL_SRC_REFUSED)
+ *			... write rec (it has "error"), say err.msg, status 1 ...
+ *		else if (err.code == UK_EXIT_FAIL)
+ *			... src.name cannot be opened: say err.msg, status 1 ...
+ *		else
+ *			... err.msg, a read error: stop (exit 3) ...
+ *		uk_json_free(rec);
+ *	}
+ *	uk_jsonl_src_release(&src);
+ *
+ * A program that waits on other work between records polls
+ * uk_jsonl_src_fd, and calls uk_jsonl_src_next without waiting when it
+ * is -1.
+ */
+#define UK_JSONL_SRC_URL  0 /* a URL operand */
+#define UK_JSONL_SRC_FILE 1 /* a file of records ("-": standard input) */
+
+struct uk_jsonl_src {
+	/* Where the last record came from (read-only). */
+	const char *name;     /* the file as given ("-"), NULL: an operand */
+	unsigned long lineno; /* its line; 0 for an operand */
+	size_t index;         /* its input: 0 for the first added */
+
+	/* Private. */
+	const struct uk_jsonl_policy *p;
+	struct uk_jsonl_src_arg {
+		const char *arg;
+		int what;
+	} *v;
+	size_t n, next;
+	struct uk_jsonl_in in;
+	int open;   /* in is open: v[index]'s file */
+	int failed; /* ... or could not be opened: err below says why */
+	struct uk_err err;
+};
+
+/*
+ * Whether the operand s is a URL: a scheme (RFC 3986: a letter, then
+ * letters, digits, '+', '-' and '.') followed by "://", or the name of a
+ * directory (a local repository).  "mailto:x", "-" and a file's name are
+ * not.
+ */
+int uk_jsonl_is_url_operand(const char *s);
+
+/*
+ * Set up s to read under policy p (not copied: it must outlive s), with
+ * no input yet: standard input unless uk_jsonl_src_add adds one.
+ */
+void uk_jsonl_src_init(struct uk_jsonl_src *s,
+    const struct uk_jsonl_policy *p);
+/*
+ * Append an input, UK_JSONL_SRC_URL or UK_JSONL_SRC_FILE (arg is
+ * borrowed: it must outlive s).  Before the first uk_jsonl_src_next.
+ */
+void uk_jsonl_src_add(struct uk_jsonl_src *s, const char *arg, int what);
+
+#define UK_JSONL_SRC_REC     1 /* a record to work on */
+#define UK_JSONL_SRC_REFUSED 2 /* input refused: the record says why */
+/*
+ * The next record of the inputs, in order.  Returns
+ *
+ *   UK_JSONL_SRC_REC with *rec set: an operand's {"url": operand}, or a
+ *     record read, as uk_jsonl_take returns it;
+ *   UK_JSONL_SRC_REFUSED with *rec set: an operand that is not a URL
+ *     ({"url": operand, "error": why}), a record whose "url" holds a NUL
+ *     byte (as read, with "error" set), or with UK_JSONL_GIVE_BAD a bad
+ *     line (uk_jsonl_error_record's record); err.msg is the "error".
+ *     The program writes it as a record whose processing failed and sets
+ *     the exit status to 1;
+ *   0 at the end of the inputs;
+ *   -1 with err filled: code UK_EXIT_FAIL when the file s->name cannot
+ *     be opened (say so, status 1; the next call goes on with the next
+ *     input), UK_EXIT_FATAL on a read error (stop, exit 3).
+ *
+ * The caller owns *rec (uk_json_free); it is NULL unless a record is
+ * returned.  s->name, s->lineno and s->index say where it came from.
+ */
+int uk_jsonl_src_next(struct uk_jsonl_src *s, yajl_val *rec,
+    struct uk_err *err);
+/*
+ * The descriptor uk_jsonl_src_next will wait on, or -1 when it will not
+ * wait (input is pending; an operand, a file that cannot be opened or the
+ * end comes next).  Opens the next file when its turn has come; a
+ * failure to is reported by the next uk_jsonl_src_next.
+ */
+int uk_jsonl_src_fd(struct uk_jsonl_src *s);
+/*
+ * Whether input may remain: 1 until every input has been read to its end
+ * (the end of the last file may not have been seen yet).
+ */
+int uk_jsonl_src_more(const struct uk_jsonl_src *s);
+/* Close what is open and free s's contents; ready for uk_jsonl_src_init. */
+void uk_jsonl_src_release(struct uk_jsonl_src *s);
 
 /*
  * An ordered output queue: records finish out of order (concurrent

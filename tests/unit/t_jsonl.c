@@ -8,6 +8,7 @@
 
 #define TAP_PREFIX "jsonl: "
 #include "jsonl.h"
+#include "url.h"
 #include "tap.h"
 
 static char in_path[] = "/tmp/t_jsonl.in.XXXXXX";
@@ -321,6 +322,273 @@ test_error_record(void)
 	uk_buf_release(&b);
 }
 
+/* Write data to path. */
+static void
+write_file(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0 || write(fd, data, len) != (ssize_t)len)
+		abort();
+	close(fd);
+}
+
+static void
+write_str(const char *path, const char *data)
+{
+	write_file(path, data, strlen(data));
+}
+
+static void
+test_operand_rule(void)
+{
+	char dir[] = "/tmp/t_jsonl.dir.XXXXXX";
+
+	ok(uk_jsonl_is_url_operand("https://a.example/x"), "operand: https");
+	ok(uk_jsonl_is_url_operand("HTTP://A.EXAMPLE"), "operand: upper case");
+	ok(uk_jsonl_is_url_operand("git+ssh://h.example/r.git"),
+	    "operand: a scheme with '+'");
+	ok(uk_jsonl_is_url_operand("file:///etc"), "operand: file://");
+	ok(!uk_jsonl_is_url_operand("mailto:a@b.example"),
+	    "operand: ':' without '//' is not a URL");
+	ok(!uk_jsonl_is_url_operand("a.example:80/x"),
+	    "operand: host:port is not a URL");
+	ok(!uk_jsonl_is_url_operand("-"), "operand: '-' is not a URL");
+	ok(!uk_jsonl_is_url_operand(""), "operand: empty");
+	ok(!uk_jsonl_is_url_operand("1http://x"),
+	    "operand: a scheme starts with a letter");
+	ok(!uk_jsonl_is_url_operand("://x"), "operand: no scheme");
+	ok(!uk_jsonl_is_url_operand(in_path), "operand: a file is not a URL");
+	if (!mkdtemp(dir))
+		abort();
+	ok(uk_jsonl_is_url_operand(dir),
+	    "operand: a directory is (a local repository)");
+	rmdir(dir);
+	ok(!uk_jsonl_is_url_operand(dir), "operand: ... once it exists");
+}
+
+/* The next record of s, its "url" in *url (a static copy; "" if none). */
+static int
+src_next(struct uk_jsonl_src *s, struct uk_err *err, const char **url,
+    yajl_val *keep)
+{
+	static char u[256];
+	yajl_val rec;
+	const char *v;
+	int r = uk_jsonl_src_next(s, &rec, err);
+
+	v = rec ? uk_json_get_str(rec, "url") : NULL;
+	snprintf(u, sizeof(u), "%s", v ? v : "");
+	*url = u;
+	if (keep)
+		*keep = rec;
+	else
+		uk_json_free(rec);
+	return r;
+}
+
+static void
+test_src(void)
+{
+	static const char nul_rec[] =
+	    "{\"url\":\"https://a.example/j\\u0000evil\",\"id\":7}\n";
+	static const char raw_nul[] = "https://a.example/k\0evil\n";
+	char b_path[] = "/tmp/t_jsonl.b.XXXXXX";
+	struct uk_jsonl_policy p = { .flags = UK_JSONL_BARE_URL,
+		.require = "url" };
+	struct uk_buf got = UK_BUF_INIT, errs = UK_BUF_INIT;
+	struct uk_jsonl_src s;
+	struct uk_jsonl_out o;
+	struct uk_err err;
+	const char *url;
+	FILE *fp = tmpfile();
+	long long line;
+	yajl_val rec;
+	int r, fd;
+
+	if ((fd = mkstemp(b_path)) < 0)
+		abort();
+	close(fd);
+	uk_jsonl_out_init(&o, fp);
+	p.out = &o;
+
+	/* Operands and -i files, in the order given. */
+	write_str(in_path, "https://b.example/\n\n{\"url\":\"https://c."
+			    "example/\",\"id\":\"c\"}\n");
+	write_str(b_path, "  https://e.example/  \n");
+	uk_jsonl_src_init(&s, &p);
+	uk_jsonl_src_add(&s, "https://a.example/", UK_JSONL_SRC_URL);
+	uk_jsonl_src_add(&s, in_path, UK_JSONL_SRC_FILE);
+	uk_jsonl_src_add(&s, "https://d.example/", UK_JSONL_SRC_URL);
+	uk_jsonl_src_add(&s, b_path, UK_JSONL_SRC_FILE);
+	r = src_next(&s, &err, &url, NULL);
+	ok(r == UK_JSONL_SRC_REC && !strcmp(url, "https://a.example/") &&
+		!s.name && s.lineno == 0 && s.index == 0,
+	    "src: an operand first, no file, no line");
+	r = src_next(&s, &err, &url, NULL);
+	ok(r == UK_JSONL_SRC_REC && !strcmp(url, "https://b.example/") &&
+		!strcmp(s.name, in_path) && s.lineno == 1 && s.index == 1,
+	    "src: then the -i file's bare URL, line 1");
+	r = src_next(&s, &err, &url, &rec);
+	ok(r == UK_JSONL_SRC_REC && !strcmp(url, "https://c.example/") &&
+		!strcmp(uk_json_get_str(rec, "id"), "c") && s.lineno == 3,
+	    "src: its record, fields kept, line 3");
+	uk_json_free(rec);
+	r = src_next(&s, &err, &url, NULL);
+	ok(r == UK_JSONL_SRC_REC && !strcmp(url, "https://d.example/") &&
+		s.index == 2,
+	    "src: the operand after the file");
+	r = src_next(&s, &err, &url, NULL);
+	ok(r == UK_JSONL_SRC_REC && !strcmp(url, "https://e.example/") &&
+		s.index == 3 && !strcmp(s.name, b_path),
+	    "src: the second -i file, blanks trimmed");
+	ok(src_next(&s, &err, &url, NULL) == 0 &&
+		src_next(&s, &err, &url, NULL) == 0,
+	    "src: 0 at the end, and again");
+	uk_jsonl_src_release(&s);
+
+	/* Refused input: an operand that is not a URL, a URL with NUL. */
+	write_file(in_path, nul_rec, sizeof(nul_rec) - 1);
+	write_file(b_path, raw_nul, sizeof(raw_nul) - 1);
+	uk_status = 0;
+	uk_jsonl_src_init(&s, &p);
+	uk_jsonl_src_add(&s, "mailto:a@b.example", UK_JSONL_SRC_URL);
+	uk_jsonl_src_add(&s, in_path, UK_JSONL_SRC_FILE);
+	uk_jsonl_src_add(&s, b_path, UK_JSONL_SRC_FILE);
+	r = src_next(&s, &err, &url, &rec);
+	ok(r == UK_JSONL_SRC_REFUSED && !strcmp(url, "mailto:a@b.example") &&
+		!strcmp(err.msg,
+		    "not a URL: 'mailto:a@b.example' (to read records from a "
+		    "file, use -i mailto:a@b.example)") &&
+		!strcmp(uk_json_get_str(rec, "error"), err.msg),
+	    "src: an operand that is not a URL is refused, saying -i");
+	uk_json_free(rec);
+	r = src_next(&s, &err, &url, &rec);
+	ok(r == UK_JSONL_SRC_REFUSED && !strcmp(err.msg, UK_URL_NUL_ERROR) &&
+		!strcmp(uk_json_get_str(rec, "error"), UK_URL_NUL_ERROR) &&
+		uk_json_get(rec, "id") && s.lineno == 1,
+	    "src: a url record holding \\u0000 is refused, fields kept");
+	uk_json_free(rec);
+	r = src_next(&s, &err, &url, &rec);
+	ok(r == UK_JSONL_SRC_REFUSED && !strcmp(err.msg, UK_URL_NUL_ERROR) &&
+		uk_json_strlen(uk_json_get(rec, "url")) == 24,
+	    "src: a bare URL line holding a NUL byte is refused too");
+	uk_json_free(rec);
+	ok(src_next(&s, &err, &url, NULL) == 0, "src: refused, then the end");
+	slurp(fp, &got);
+	ok(got.len == 0 && uk_status == 0,
+	    "src: refused input is the caller's to write");
+	uk_jsonl_src_release(&s);
+
+	/* A file that cannot be opened: said, and the rest still read. */
+	unlink(b_path);
+	write_str(in_path, "https://f.example/\n");
+	uk_jsonl_src_init(&s, &p);
+	uk_jsonl_src_add(&s, b_path, UK_JSONL_SRC_FILE);
+	uk_jsonl_src_add(&s, in_path, UK_JSONL_SRC_FILE);
+	r = src_next(&s, &err, &url, NULL);
+	ok(r == -1 && err.code == UK_EXIT_FAIL && !strcmp(s.name, b_path) &&
+		strstr(err.msg, "No such file"),
+	    "src: a missing -i file is -1, UK_EXIT_FAIL, named");
+	r = src_next(&s, &err, &url, NULL);
+	ok(r == UK_JSONL_SRC_REC && !strcmp(url, "https://f.example/"),
+	    "src: the next file is read after it");
+	uk_jsonl_src_release(&s);
+
+	/* Bad lines go where the policy says, or come back (GIVE_BAD). */
+	write_str(in_path, "[1]\n{\"x\":1}\nnot a url {\nhttp://exa mple.com/\n");
+	uk_jsonl_src_init(&s, &p);
+	uk_jsonl_src_add(&s, in_path, UK_JSONL_SRC_FILE);
+	stderr_text(&errs);
+	r = src_next(&s, &err, &url, NULL);
+	slurp(fp, &got);
+	ok(r == UK_JSONL_SRC_REC && !strcmp(url, "http://exa mple.com/") &&
+		strstr(got.buf, "\"error\":\"not a JSON object or a URL\"") &&
+		strstr(got.buf, "\"error\":\"no string field 'url'\"") &&
+		strstr(got.buf, "\"line\":3"),
+	    "src: bad lines written under the policy (prose is not a URL); "
+	    "a scheme and a blank is a URL, for its taker to judge");
+	stderr_text(&errs);
+	uk_jsonl_src_release(&s);
+	p.flags |= UK_JSONL_GIVE_BAD;
+	uk_jsonl_src_init(&s, &p);
+	uk_jsonl_src_add(&s, in_path, UK_JSONL_SRC_FILE);
+	rewind(fp);
+	if (ftruncate(fileno(fp), 0))
+		abort();
+	r = src_next(&s, &err, &url, &rec);
+	ok(r == UK_JSONL_SRC_REFUSED && err.code == UK_EXIT_FAIL &&
+		!strcmp(err.msg, "not a JSON object or a URL") &&
+		uk_json_get_int(rec, "line", &line) == 0 && line == 1 &&
+		!strcmp(uk_json_get_str(rec, "file"), in_path) &&
+		!strcmp(uk_json_get_str(rec, "error"), err.msg),
+	    "src give bad: the error record comes back");
+	uk_json_free(rec);
+	r = src_next(&s, &err, &url, NULL);
+	ok(r == UK_JSONL_SRC_REFUSED && s.lineno == 2 &&
+		!strcmp(err.msg, "no string field 'url'"),
+	    "src give bad: and a record without the field");
+	slurp(fp, &got);
+	stderr_text(&errs);
+	ok(got.len == 0 && errs.len == 0, "src give bad: nothing written");
+	uk_jsonl_src_release(&s);
+	p.flags &= ~UK_JSONL_GIVE_BAD;
+
+	/* The descriptor to wait on, and no wait when input is pending. */
+	write_str(in_path, "https://g.example/\nhttps://h.example/\n");
+	uk_jsonl_src_init(&s, &p);
+	uk_jsonl_src_add(&s, "https://a.example/", UK_JSONL_SRC_URL);
+	uk_jsonl_src_add(&s, in_path, UK_JSONL_SRC_FILE);
+	ok(uk_jsonl_src_fd(&s) == -1, "src fd: none before an operand");
+	src_next(&s, &err, &url, NULL);
+	fd = uk_jsonl_src_fd(&s);
+	ok(fd > 2 && !uk_jsonl_pending(&s.in), "src fd: the file, opened");
+	src_next(&s, &err, &url, NULL);
+	ok(uk_jsonl_src_fd(&s) == -1 && uk_jsonl_pending(&s.in),
+	    "src fd: none while a line is buffered");
+	src_next(&s, &err, &url, NULL);
+	ok(!strcmp(url, "https://h.example/") && uk_jsonl_src_fd(&s) == fd,
+	    "src fd: the file's again once what was read is used up");
+	ok(uk_jsonl_src_more(&s), "src more: the file's end not yet seen");
+	ok(src_next(&s, &err, &url, NULL) == 0 && uk_jsonl_src_fd(&s) == -1,
+	    "src fd: none at the end");
+	ok(!uk_jsonl_src_more(&s), "src more: none at the end");
+	uk_jsonl_src_release(&s);
+
+	/* No input given, or "-": standard input. */
+	write_str(b_path, "https://s.example/\n");
+	if ((fd = open(b_path, O_RDONLY)) < 0 || dup2(fd, 0) < 0)
+		abort();
+	close(fd);
+	uk_jsonl_src_init(&s, &p);
+	ok(uk_jsonl_src_more(&s), "src more: standard input to read");
+	r = src_next(&s, &err, &url, NULL);
+	ok(r == UK_JSONL_SRC_REC && !strcmp(url, "https://s.example/") &&
+		!strcmp(s.name, "-"),
+	    "src: no input given: standard input, named '-'");
+	ok(src_next(&s, &err, &url, NULL) == 0, "src: stdin's end");
+	uk_jsonl_src_release(&s);
+	if ((fd = open(b_path, O_RDONLY)) < 0 || dup2(fd, 0) < 0)
+		abort();
+	close(fd);
+	uk_jsonl_src_init(&s, &p);
+	uk_jsonl_src_add(&s, "https://a.example/", UK_JSONL_SRC_URL);
+	uk_jsonl_src_add(&s, "-", UK_JSONL_SRC_FILE);
+	src_next(&s, &err, &url, NULL);
+	r = src_next(&s, &err, &url, NULL);
+	ok(r == UK_JSONL_SRC_REC && !strcmp(url, "https://s.example/") &&
+		!strcmp(s.name, "-"),
+	    "src: -i - is standard input, in its place");
+	ok(src_next(&s, &err, &url, NULL) == 0, "src: -i -'s end");
+	uk_jsonl_src_release(&s);
+
+	unlink(b_path);
+	uk_jsonl_out_release(&o);
+	fclose(fp);
+	uk_buf_release(&got);
+	uk_buf_release(&errs);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -341,6 +609,8 @@ main(int argc, char **argv)
 	test_error_record();
 	test_take();
 	test_queue();
+	test_operand_rule();
+	test_src();
 	unlink(in_path);
 	unlink(err_path);
 	return tap_done();
