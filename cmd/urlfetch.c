@@ -124,6 +124,7 @@ struct run {
 	struct uk_session sess;  /* -S */
 	int have_sess;
 	char *msgkey; /* the message being counted */
+	size_t input; /* ... in this input (the source's index) */
 	long msgcount;
 	long cache_errors;
 };
@@ -340,39 +341,47 @@ not_fetched(struct slot *s, const char *msg, int skipped)
 	s->job.done = 1;
 }
 
-/* Take one input record; returns 0 at the end of input, -1 on fatal. */
+/*
+ * Take the next input (lib/jsonl's source: operands and -i files in
+ * order) and start its fetch.  Returns 1, 0 at the end of the inputs, or
+ * -1 on a read error (fatal).
+ */
 static int
-take(struct run *r, struct uk_jsonl_in *in)
+take(struct run *r, struct uk_jsonl_src *src)
 {
-	struct uk_jsonl_policy p = { .flags = UK_JSONL_BARE_URL,
-		.require = "url",
-		.q = &r->q };
 	struct uk_err err;
 	yajl_val rec;
-	const char *url, *type;
+	const char *url;
 	struct slot *s;
-	size_t len;
 	int n;
 
 	/* Bad lines and records that arrived failed are queued in order. */
-	n = uk_jsonl_take(in, &p, &rec, &err);
+	n = uk_jsonl_src_next(src, &rec, &err);
 	prog.total = r->q.total;
 	if (n == 0)
 		return 0;
 	if (n < 0) {
+		/* A file that cannot be opened, or a read error. */
 		progress_clear();
 		uk_warn("%s", err.msg);
-		return -1;
+		uk_status_set(err.code);
+		return err.code == UK_EXIT_FATAL ? -1 : 1;
 	}
-	url = uk_json_get_strn(rec, "url", &len);
-	type = uk_json_get_str(rec, "type");
+	if (src->index != r->input) {
+		/* Messages are counted within one input. */
+		r->input = src->index;
+		free(r->msgkey);
+		r->msgkey = NULL;
+	}
 	s = uk_xcalloc(1, sizeof(*s));
-	s->qi = uk_jsonl_queue_add(&r->q, rec, in->name, in->lineno);
+	s->qi = uk_jsonl_queue_add(&r->q, rec, src->name ? src->name : "-",
+	    src->lineno);
 	s->qi->data = s;
 	prog.total = r->q.total;
-	if (len != strlen(url)) {
-		/* "https://a.example/j\u0000evil" is not https://a.example/j. */
-		not_fetched(s, UK_URL_NUL_ERROR, 0);
+	if (n == UK_JSONL_SRC_REFUSED) {
+		/* An operand's message names it; a record's is about its url. */
+		not_fetched(s, err.msg, 0);
+		s->said = !src->name;
 		s->qi->done = 1;
 		return 1;
 	}
@@ -388,42 +397,11 @@ take(struct run *r, struct uk_jsonl_in *in)
 		s->qi->done = 1;
 		return 1;
 	}
+	url = uk_json_get_str(rec, "url");
 	progress_host(url);
-	uk_fetch_start(&r->f, &s->job, url, type);
+	uk_fetch_start(&r->f, &s->job, url, uk_json_get_str(rec, "type"));
 	s->qi->done = s->job.done; /* a cache hit, or refused at once */
 	return 1;
-}
-
-/*
- * A URL operand, taken as a bare URL line is.  An operand that is not a
- * URL (a file meant for -i, most likely) is an error record that says so,
- * in its place among the others.
- */
-static void
-take_operand(struct run *r, const char *arg)
-{
-	struct uk_buf msg = UK_BUF_INIT;
-	yajl_val rec = uk_json_object();
-	struct slot *s;
-
-	uk_json_set_str(rec, "url", arg);
-	s = uk_xcalloc(1, sizeof(*s));
-	s->qi = uk_jsonl_queue_add(&r->q, rec, "-", 0);
-	s->qi->data = s;
-	prog.total = r->q.total;
-	if (!urlfetch_is_url(arg)) {
-		uk_buf_addf(&msg,
-		    "not a URL: '%s' (to read records from a file, use -i %s)",
-		    arg, arg);
-		not_fetched(s, msg.buf, 0);
-		uk_buf_release(&msg);
-		s->said = 1;
-		s->qi->done = 1;
-		return;
-	}
-	progress_host(arg);
-	uk_fetch_start(&r->f, &s->job, arg, NULL);
-	s->qi->done = s->job.done;
 }
 
 /*
@@ -468,12 +446,13 @@ run_release(struct run *r)
 int
 main(int argc, char **argv)
 {
-	struct uk_err err;
-	struct uk_jsonl_in in;
+	struct uk_jsonl_policy p = { .flags = UK_JSONL_BARE_URL,
+		.require = "url" };
+	struct uk_jsonl_src src;
 	struct uk_fetch_job *j;
 	struct run r;
 	long window;
-	int i, eof, open_in = 0, fd_ready = 0, n;
+	int i, eof = 0, fd_ready = 0;
 
 	uk_prog_set(argv[0]);
 	uk_cli_check_stdio();
@@ -490,58 +469,30 @@ main(int argc, char **argv)
 		opt.fo.repo.progress = progress_repo;
 
 	run_init(&r);
+	p.q = &r.q;
+	uk_jsonl_src_init(&src, &p);
+	for (i = 0; i < opt.nin; i++)
+		uk_jsonl_src_add(&src, opt.in[i].arg,
+		    opt.in[i].file ? UK_JSONL_SRC_FILE : UK_JSONL_SRC_URL);
 	window = 4 * opt.fo.http.jobs < 16 ? 16 : 4 * opt.fo.http.jobs;
-
-	i = 0;
-	eof = 0;
 	for (;;) {
 		int fd = -1;
 
 		flush_head(&r);
 		progress_draw(0);
-		if (!eof && !open_in) {
-			if (i >= (opt.nin ? opt.nin : 1)) {
-				eof = 1;
-			} else if (opt.nin && !opt.in[i].file) {
-				if ((long)r.q.n >= window)
-					goto wait;
-				take_operand(&r, opt.in[i].arg);
-				i++;
-				continue;
-			} else if (uk_jsonl_open(&in,
-				       opt.nin ? opt.in[i].arg : "-", &err)) {
-				progress_clear();
-				uk_warn("%s", err.msg);
-				uk_status_set(err.code);
-				i++;
-				continue;
-			} else {
-				open_in = 1;
-				free(r.msgkey);
-				r.msgkey = NULL;
-			}
-		}
-		if (open_in && (long)r.q.n < window) {
-			if (!uk_fetch_busy(&r.f) || fd_ready ||
-			    in.rpos < in.rend) {
+		if (!eof && (long)r.q.n < window) {
+			/* Read on when nothing else is to be done, when the
+			 * input is ready, or when it need not be waited on. */
+			fd = uk_jsonl_src_fd(&src);
+			if (fd < 0 || !uk_fetch_busy(&r.f) || fd_ready) {
 				fd_ready = 0;
-				n = take(&r, &in);
-				if (n <= 0) {
-					uk_jsonl_close(&in);
-					open_in = 0;
-					i++;
-					if (n < 0) {
-						uk_status_set(UK_EXIT_FATAL);
-						eof = 1;
-					}
-				}
+				if (take(&r, &src) <= 0)
+					eof = 1;
 				continue;
 			}
-			fd = in.fd;
 		}
 		if (eof && r.q.n == 0)
 			break;
-	wait:
 		if ((j = uk_fetch_wait(&r.f, fd, &fd_ready))) {
 			slot_of(j)->qi->done = 1;
 		} else if (!fd_ready && !uk_fetch_busy(&r.f) && eof) {
@@ -560,8 +511,7 @@ main(int argc, char **argv)
 		progress_draw(1);
 		uk_progress_done(&prog.p);
 	}
-	if (open_in)
-		uk_jsonl_close(&in);
+	uk_jsonl_src_release(&src);
 	run_release(&r);
 	urlfetch_args_release(&opt);
 	return uk_status;

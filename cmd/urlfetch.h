@@ -56,12 +56,4 @@ void urlfetch_args_release(struct urlfetch_args *a);
  */
 void urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv);
 
-/*
- * Whether the operand s is to be fetched: a URL with a scheme
- * ("https://...", "file://..."), or a directory (a local repository,
- * fetched with -P only).  Anything else is a file given where a URL was
- * meant.
- */
-int urlfetch_is_url(const char *s);
-
 #endif

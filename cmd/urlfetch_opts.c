@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "session.h"
@@ -333,17 +332,4 @@ urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv)
 	/* After "--": operands only. */
 	for (i = optind; i < argc; i++)
 		add_input(a, argv[i], 0);
-}
-
-int
-urlfetch_is_url(const char *s)
-{
-	struct stat st;
-	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz"
-			     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
-
-	if (n && ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')) &&
-	    !strncmp(s + n, "://", 3))
-		return 1;
-	return !stat(s, &st) && S_ISDIR(st.st_mode);
 }
