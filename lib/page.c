@@ -232,7 +232,7 @@ page_finish(struct uk_page *p)
 	if (x.explain)
 		uk_json_set(r, "explain",
 		    uk_extract_explain_array(x.explain, p->url));
-	/* Rendered: urlfetch's needs_browser no longer applies. */
+	/* Rendered: urlfetch's needs_browser does not apply. */
 	uk_json_del(r, "needs_browser");
 	uk_json_set_str(r, "final_url", p->final_url ? p->final_url : p->url);
 	if (p->status > 0)
