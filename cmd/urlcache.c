@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "json.h"
 #include "jsonl.h"
+#include "record.h"
 #include "url.h"
 #include "util.h"
 #include "urlcache.h"
@@ -170,7 +171,7 @@ each_record(const char *path, void (*fn)(const char *url, yajl_val in))
 			 * name. */
 			v = uk_json_object();
 			uk_json_set(v, "url", uk_json_strn(url, len));
-			uk_json_set_str(v, "error", UK_URL_NUL_ERROR);
+			uk_record_error(v, UK_URL_NUL_ERROR);
 			emit(v);
 			uk_json_free(v);
 			uk_warn("%s:%lu: %s", uk_jsonl_name(&in), in.lineno,
@@ -209,7 +210,7 @@ each_url(const struct inputs *in, void (*fn)(const char *url, yajl_val in))
 			    in->v[i].s, in->v[i].s);
 			v = uk_json_object();
 			uk_json_set_str(v, "url", in->v[i].s);
-			uk_json_set_str(v, "error", msg);
+			uk_record_error(v, msg);
 			emit(v);
 			uk_json_free(v);
 			uk_warn("%s", msg);
@@ -224,7 +225,7 @@ emit_missing(const char *url, const char *msg)
 	yajl_val v = uk_json_object();
 
 	uk_json_set_str(v, "url", url);
-	uk_json_set_str(v, "error", msg);
+	uk_record_error(v, msg);
 	uk_json_set_bool(v, "cached", 0);
 	emit(v);
 	uk_json_free(v);
@@ -482,7 +483,7 @@ cmd_set(int argc, char **argv)
 				/* Kept, it would be served for the URL cut
 				 * at the NUL.  The record goes on with its
 				 * error, as urlfetch answers it. */
-				uk_json_set_str(rec, "error", UK_URL_NUL_ERROR);
+				uk_record_error(rec, UK_URL_NUL_ERROR);
 				uk_jsonl_out_record(&out, rec);
 				uk_warn("%s:%lu: %s", uk_jsonl_name(&in),
 				    in.lineno, UK_URL_NUL_ERROR);

@@ -11,6 +11,7 @@
 #include "detect.h"
 #include "json.h"
 #include "jsonl.h"
+#include "record.h"
 #include "strset.h"
 #include "url.h"
 #include "util.h"
@@ -441,8 +442,7 @@ classify_records(struct uk_jsonl_in *in)
 			    in->lineno, url, UK_URL_NUL_ERROR);
 			uk_status_set(UK_EXIT_FAIL);
 			if (!opt.urls && !opt.quiet) {
-				uk_json_set_str(rec, "error",
-				    UK_URL_NUL_ERROR);
+				uk_record_error(rec, UK_URL_NUL_ERROR);
 				uk_jsonl_out_record(&out, rec);
 			}
 			uk_json_free(rec);

@@ -48,6 +48,19 @@ is(yajl_val rec, const char *want)
 	return good;
 }
 
+/* Fields "f0": 0 ... "fN-1": N-1 in rec: a size no string holds. */
+static void
+add_fields(yajl_val rec, size_t n)
+{
+	char k[24];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(k, sizeof(k), "f%zu", i);
+		uk_json_set_int(rec, k, (long long)i);
+	}
+}
+
 static void
 test_new(void)
 {
@@ -187,12 +200,7 @@ test_fit(void)
 
 	/* The size in many small fields: no string to cut. */
 	rec = uk_json_object();
-	for (i = 0; i < 400; i++) {
-		char k[16];
-
-		snprintf(k, sizeof(k), "f%zu", i);
-		uk_json_set_int(rec, k, (long long)i);
-	}
+	add_fields(rec, 400);
 	ok(uk_record_fit(rec, 1024) == -1, "fit: -1 when no string can fit it");
 	v = uk_record_finish(rec, NULL, 1024);
 	ok(!strcmp(text(v),
@@ -242,12 +250,7 @@ test_finish(void)
 	uk_json_free(rec);
 
 	/* Too many fields carried: the url and the error. */
-	for (i = 0; i < 400; i++) {
-		char k[16];
-
-		snprintf(k, sizeof(k), "f%zu", i);
-		uk_json_set_int(big, k, (long long)i);
-	}
+	add_fields(big, 400);
 	uk_json_del(big, "note");
 	rec = uk_record_new(NULL, big, "web");
 	rec = uk_record_finish(rec, big, 1024);
