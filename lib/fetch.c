@@ -259,6 +259,25 @@ finish(struct uk_fetch_job *j, yajl_val rec, int cached)
 	uk_buf_release(&j->req.body);
 }
 
+/*
+ * rec's final_url and http part (lib/record.h) from the answer j's last
+ * request had, when it had one: a record made after an answer, content or
+ * error, says what came back.
+ */
+static void
+set_answer(struct uk_fetch_job *j, yajl_val rec)
+{
+	struct uk_http_req *r = &j->req;
+	struct uk_record_http h = { .final_url = r->final_url,
+		.status = r->status,
+		.content_type = r->content_type,
+		.etag = r->etag_out,
+		.last_modified = r->last_modified_out };
+
+	if (r->status > 0)
+		uk_record_set_http(rec, &h);
+}
+
 static void
 fail(struct uk_fetch_job *j, const char *fmt, const char *arg)
 {
@@ -267,6 +286,7 @@ fail(struct uk_fetch_job *j, const char *fmt, const char *arg)
 
 	if (is_github(j->u.type))
 		uk_json_set(rec, "github_info", github_info(&j->u));
+	set_answer(j, rec);
 	uk_buf_addf(&b, fmt, arg);
 	uk_record_error(rec, b.buf);
 	uk_buf_release(&b);
@@ -566,11 +586,6 @@ static void
 page_done(struct uk_fetch_job *j, yajl_val rec)
 {
 	struct uk_http_req *r = &j->req;
-	struct uk_record_http h = { .final_url = r->final_url,
-		.status = r->status,
-		.content_type = r->content_type,
-		.etag = r->etag_out,
-		.last_modified = r->last_modified_out };
 	yajl_val gi;
 
 	if (is_github(j->u.type)) {
@@ -579,7 +594,7 @@ page_done(struct uk_fetch_job *j, yajl_val rec)
 			uk_json_set_str(gi, "branch", "master");
 		uk_json_set(rec, "github_info", gi);
 	}
-	uk_record_set_http(rec, &h);
+	set_answer(j, rec);
 	j->nocache |= uk_cache_lifetime(rec, r->cache_life);
 	finish(j, rec, 0);
 }

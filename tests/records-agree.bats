@@ -83,17 +83,22 @@ agree() {
 	jq -e '.title == "Café crème"' <<<"${w[2]}"
 }
 
-@test "records agree: a URL operand, and a server that refuses, but for the error's words" {
+@test "records agree: a URL operand, a refused connection but for the error's words, an error status" {
 	run -1 --separate-stderr urlfetch -C "$B/article.html" \
-	    "http://127.0.0.1:1/"
+	    "http://127.0.0.1:1/" "$B/no-such-page"
 	local -a u=("${lines[@]}")
-	[ "${#u[@]}" -eq 2 ]
+	[ "${#u[@]}" -eq 3 ]
 	run -1 --separate-stderr pwfetch fetch -t 60 "$B/article.html" \
-	    "http://127.0.0.1:1/"
+	    "http://127.0.0.1:1/" "$B/no-such-page"
 	local -a w=("${lines[@]}")
-	[ "${#w[@]}" -eq 2 ]
+	[ "${#w[@]}" -eq 3 ]
 	agree "${u[0]}" "${w[0]}"
 	agree "${u[1]}" "${w[1]}"
 	jq -e '(.error | length) > 0 and .url_type == "web" and
 	    .cached == false and (has("content") | not)' <<<"${w[1]}"
+	# An error status: the same error and status (pwfetch keeps the
+	# page it rendered; urlfetch does not extract an error answer).
+	local f='{url, url_type, error, http: {status: .http.status}, cached}'
+	json_eq "$(jq -c "$f" <<<"${u[2]}")" "$(jq -c "$f" <<<"${w[2]}")"
+	jq -e '.error == "HTTP 404" and .http.status == 404' <<<"${u[2]}"
 }
