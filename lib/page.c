@@ -244,6 +244,8 @@ page_finish(struct uk_page *p)
 	if (*msg)
 		uk_record_error(r, msg);
 	r = uk_record_finish(r, p->rec, UK_JSONL_MAX_LINE);
+	if (!*msg && uk_json_get_str(r, "error")) /* over the line limit */
+		snprintf(msg, sizeof(msg), "%s", uk_json_get_str(r, "error"));
 	/* Rendered: urlfetch's needs_browser (the extraction's or the
 	 * input's) no longer applies. */
 	uk_json_del(r, "needs_browser");

@@ -102,3 +102,30 @@ agree() {
 	json_eq "$(jq -c "$f" <<<"${u[2]}")" "$(jq -c "$f" <<<"${w[2]}")"
 	jq -e '.error == "HTTP 404" and .http.status == 404' <<<"${u[2]}"
 }
+
+@test "records agree: a record over the line limit is the url and the error" {
+	# A url record 200 bytes under the 16 MiB line limit, its size in
+	# numbers, which no cut of a string can take off: the content record
+	# made of it is over the limit.
+	python3 -c '
+import sys
+head = "{\"url\":\"%s\"" % sys.argv[1]
+parts, n, i = [head], len(head) + 1, 0
+while n < (16 << 20) - 200 - 20:
+	f = ",\"f%d\":%d" % (i, i)
+	parts.append(f)
+	n += len(f)
+	i += 1
+sys.stdout.write("".join(parts) + "}\n")' "$B/article.html" >"$T/wide"
+	[ "$(wc -c <"$T/wide")" -lt $((16 << 20)) ]
+	# (To files, not through run's $output: see faults-limits.bats.)
+	run -1 --separate-stderr bash -c 'urlfetch -C -i "$1" >"$2"' \
+	    _ "$T/wide" "$T/u"
+	run -1 --separate-stderr bash -c 'pwfetch fetch -t 60 -i "$1" >"$2"' \
+	    _ "$T/wide" "$T/w"
+	[[ $stderr == *"the record is over the line limit"* ]]
+	[ "$(wc -l <"$T/w")" -eq 1 ]
+	json_eq "$(cat "$T/w")" "$(cat "$T/u")"
+	json_eq "$(cat "$T/w")" \
+	    "{\"url\":\"$B/article.html\",\"error\":\"the record is over the line limit\"}"
+}
