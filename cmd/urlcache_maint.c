@@ -128,7 +128,7 @@ cmd_cleanup(int argc, char **argv)
 			break;
 		case 's':
 			/* A bare number is refused: "500" meant as
-			 * megabytes once emptied a cache (issue 17). */
+			 * megabytes would empty a cache. */
 			if (uk_cli_size(optarg, &size) || !size)
 				uk_cli_usage(&c,
 				    "-s: not a size with a unit (B, K, M, G, "
@@ -239,7 +239,7 @@ simple_opts(const struct uk_cli *c, const char *sub, int argc, char **argv)
 	if (optind != argc)
 		uk_cli_usage(c, "unexpected operand '%s'", argv[optind]);
 	/* -q: their output is what was asked for, so it quiets only the
-	 * messages (issue 17). */
+	 * messages. */
 	opt.quiet_messages = opt.quiet;
 	start(output);
 }

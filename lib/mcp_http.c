@@ -61,7 +61,7 @@
 #define TICK_MS      200
 
 /*
- * Slow clients (issue 33, item 2), as nginx (client_header_timeout,
+ * Slow clients, as nginx (client_header_timeout,
  * limit_conn) and libmicrohttpd's own options have it: a connection
  * must send its request's headers with no pause of HEADER_TIMEOUT
  * seconds (MHD_OPTION_CONNECTION_TIMEOUT, then IDLE_TIMEOUT from the
@@ -280,8 +280,8 @@ session_evict_locked(struct http *hs, const char *client)
 /*
  * A new session of client in the table (one reference for the table,
  * one ours), or NULL with *why.  The room is made and the session added
- * under one hold of the lock: a session made between the two took the
- * room, and initialize failed with sessions idle (issue 33, item 8).
+ * under one hold of the lock, so that no session made between the two
+ * takes the room and fails an initialize while sessions sit idle.
  */
 static struct uk_mcp_session *
 session_add(struct http *hs, const char *client, const char **why)

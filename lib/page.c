@@ -247,7 +247,7 @@ page_finish(struct uk_page *p)
 	if (!*msg && uk_json_get_str(r, "error")) /* over the line limit */
 		snprintf(msg, sizeof(msg), "%s", uk_json_get_str(r, "error"));
 	/* Rendered: urlfetch's needs_browser (the extraction's or the
-	 * input's) no longer applies. */
+	 * input's) does not apply. */
 	uk_json_del(r, "needs_browser");
 	/* --explain's records ride along for the program to take out
 	 * (stderr): they are not the record's, and not fitted with it. */

@@ -763,10 +763,11 @@ choose(const struct symtab *t, const struct uk_symbols_opts *o, uint32_t *order,
 		return n;
 	/*
 	 * Galloping, then bisecting: prefixes of 1, 2, 4... definitions
-	 * until one does not fit, then the longest that fits between.  A
-	 * bisection over all n first rendered and counted half of a big
-	 * tree's definitions (syn's map spent 33 of its 55 million
-	 * instructions here); now no render is much over twice the budget.
+	 * until one does not fit, then the longest that fits between, so
+	 * that no render is much over twice the budget.  A bisection over
+	 * all n would first render and count half of a big tree's
+	 * definitions (on syn, 33 of the map's 55 million instructions;
+	 * scripts/bench repo times the step).
 	 */
 	for (step = 1; lo < n; step *= 2) {
 		mid = n - lo > step ? lo + step : n;

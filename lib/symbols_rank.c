@@ -799,9 +799,9 @@ pagerank(size_t n, const struct edge *edges, size_t nedges, const double *p,
 	 * target (a counting sort, in their order within a target), as the
 	 * source and its share: an iteration is then one pass over 12
 	 * bytes an edge, each target's sum made in a register, in the
-	 * order of the edges as before (the same sums, bit for bit).  On
-	 * /usr/include/boost's 14,000 units the pass over the edges as
-	 * they are was most of the ranking's time.
+	 * order of the edges (the sums of a pass over the edges as they
+	 * come, bit for bit), which on /usr/include/boost's 14,000 units
+	 * was most of the ranking's time (scripts/bench repo).
 	 */
 	for (i = 0; i < n; i++)
 		kept[i] = 1;
