@@ -22,6 +22,7 @@
 #include "extract.h"
 #include "json.h"
 #include "jsonl.h"
+#include "record.h"
 #include "urlextract.h"
 #include "util.h"
 #include "banned.h"
@@ -189,25 +190,22 @@ static void
 write_record(const char *url, const struct uk_extract *x, int failed,
     const struct uk_err *err)
 {
-	yajl_val rec = uk_json_object();
-	char now[64];
+	yajl_val rec = uk_record_new(url, NULL, "web");
 
-	uk_json_set_str(rec, "url", url);
-	uk_json_set_str(rec, "url_type", "web");
-	if (failed) {
-		uk_json_set_str(rec, "error", err->msg);
+	if (!failed)
+		uk_extract_record(x, 0, rec);
+	if (failed || x->blocked) {
+		uk_record_error(rec, err->msg);
 		uk_warn("%s", err->msg);
 		uk_status_set(UK_EXIT_FAIL);
-	} else {
-		uk_extract_record(x, 0, rec);
-	}
-	uk_time_rfc3339(now, sizeof(now));
-	uk_json_set_str(rec, "fetched_at", now);
-	if (!failed && !x->blocked && x->needs_browser)
+	} else if (x->needs_browser) {
 		uk_warn("'%s': %s", url, uk_extract_shell_warning);
-	if (!failed && x->blocked) {
-		uk_json_set_str(rec, "error", err->msg);
-		uk_warn("%s", err->msg);
+	}
+	if (uk_record_fit(rec, UK_JSONL_MAX_LINE) < 0) {
+		uk_json_free(rec);
+		rec = uk_record_new(url, NULL, "web");
+		uk_record_error(rec, "the record is over the line limit");
+		uk_warn("'%s': the record is over the line limit", url);
 		uk_status_set(UK_EXIT_FAIL);
 	}
 	uk_jsonl_out_record(&out, rec);

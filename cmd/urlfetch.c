@@ -18,6 +18,7 @@
 #include "json.h"
 #include "jsonl.h"
 #include "progress.h"
+#include "record.h"
 #include "session.h"
 #include "url.h"
 #include "urlfetch.h"
@@ -189,16 +190,9 @@ write_content(struct run *r, struct slot *s)
 			uk_status_set(UK_EXIT_FATAL);
 		uk_json_del(s->job.rec, "explain");
 	}
-	uk_fetch_carry(s->job.rec, s->qi->rec);
-	if (uk_jsonl_fit(s->job.rec, UK_JSONL_MAX_LINE) < 0) {
-		yajl_val u = uk_json_copy(uk_json_get(s->job.rec, "url"));
-
-		uk_json_free(s->job.rec);
-		s->job.rec = uk_json_object();
-		uk_json_set(s->job.rec, "url", u);
-		uk_json_set_str(s->job.rec, "error",
-		    "the record is over the line limit");
-	}
+	/* The input's fields, and the fit to the line limit: once, here. */
+	s->job.rec = uk_record_finish(s->job.rec, s->qi->rec,
+	    UK_JSONL_MAX_LINE);
 	if ((e = uk_json_get_str(s->job.rec, "error"))) {
 		prog.failed++;
 		progress_clear();
@@ -335,7 +329,7 @@ not_fetched(struct slot *s, const char *msg, int skipped)
 	s->job.rec = uk_json_object();
 	uk_json_set(s->job.rec, "url",
 	    uk_json_copy(uk_json_get(s->qi->rec, "url")));
-	uk_json_set_str(s->job.rec, "error", msg);
+	uk_record_error(s->job.rec, msg);
 	if (skipped)
 		uk_json_set_bool(s->job.rec, "skipped", 1);
 	s->job.done = 1;

@@ -162,12 +162,6 @@ uk_fetch_job_release(struct uk_fetch_job *j)
 	memset(j, 0, sizeof(*j));
 }
 
-void
-uk_fetch_carry(yajl_val rec, yajl_val in)
-{
-	uk_record_carry(rec, in);
-}
-
 /* The content record's start (lib/record.h). */
 static yajl_val
 new_record(struct uk_fetch_job *j)

@@ -144,7 +144,4 @@ int uk_fetch_busy(const struct uk_fetch *f);
 /* Free what j holds (j must be done or never started). */
 void uk_fetch_job_release(struct uk_fetch_job *j);
 
-/* uk_record_carry (record.h), under the name urlfetch-net calls. */
-void uk_fetch_carry(yajl_val rec, yajl_val in);
-
 #endif
