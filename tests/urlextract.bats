@@ -183,3 +183,24 @@ teardown() { common_teardown; }
 	run -0 nm "$UK_BIN/urlextract"
 	[[ $output != *ts_parser_parse* ]]
 }
+
+@test "a record over the line limit is cut to fit, and says so" {
+	python3 - "$T/big.html" <<'PY'
+import sys
+words = "harbour boat rope knot storm pier gull morning tide anchor".split()
+with open(sys.argv[1], "w") as f:
+    f.write("<html><head><title>Big</title></head><body><article>")
+    i = 0
+    while f.tell() < 18 * 1024 * 1024:
+        f.write("<p>%d %s.</p>\n" % (i, " ".join(words[(i + k) % 10] for k in range(60))))
+        i += 1
+    f.write("</article></body></html>")
+PY
+	urlextract "$T/big.html" >"$T/out"
+	# One line, under 16 MiB with its newline, as every urlkit reader
+	# takes it.
+	[ "$(wc -l <"$T/out")" -eq 1 ]
+	[ "$(wc -c <"$T/out")" -le $((16 * 1024 * 1024)) ]
+	run -0 jq -r '[.truncated, .title, (.truncated_reason | test("content"))] | @tsv' "$T/out"
+	[ "$output" = $'true\tBig\ttrue' ]
+}
