@@ -119,8 +119,9 @@ refused(const struct uk_jsonl_src *src, yajl_val rec, const char *msg)
 {
 	emit(rec);
 	if (src->name)
-		uk_warn("%s:%lu: %s", strcmp(src->name, "-") ? src->name :
-		    "<stdin>", src->lineno, msg);
+		uk_warn("%s:%lu: %s",
+		    strcmp(src->name, "-") ? src->name : "<stdin>", src->lineno,
+		    msg);
 	else
 		uk_warn("%s", msg);
 	uk_status_set(UK_EXIT_FAIL);

@@ -425,8 +425,7 @@ scan_records(struct uk_jsonl_in *in)
  * the URL would be what comes before): said, and written with its error.
  */
 static void
-classify_refused(const struct uk_jsonl_src *src, yajl_val rec,
-    const char *msg)
+classify_refused(const struct uk_jsonl_src *src, yajl_val rec, const char *msg)
 {
 	uk_warn("%s:%lu: '%s': %s",
 	    strcmp(src->name, "-") ? src->name : "<stdin>", src->lineno,

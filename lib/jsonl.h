@@ -304,8 +304,7 @@ int uk_jsonl_is_url_operand(const char *s);
  * Set up s to read under policy p (not copied: it must outlive s), with
  * no input yet: standard input unless uk_jsonl_src_add adds one.
  */
-void uk_jsonl_src_init(struct uk_jsonl_src *s,
-    const struct uk_jsonl_policy *p);
+void uk_jsonl_src_init(struct uk_jsonl_src *s, const struct uk_jsonl_policy *p);
 /*
  * Append an input, UK_JSONL_SRC_URL or UK_JSONL_SRC_FILE (arg is
  * borrowed: it must outlive s).  Before the first uk_jsonl_src_next.

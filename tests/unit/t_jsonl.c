@@ -413,8 +413,9 @@ test_src(void)
 	p.out = &o;
 
 	/* Operands and -i files, in the order given. */
-	write_str(in_path, "https://b.example/\n\n{\"url\":\"https://c."
-			    "example/\",\"id\":\"c\"}\n");
+	write_str(in_path,
+	    "https://b.example/\n\n{\"url\":\"https://c."
+	    "example/\",\"id\":\"c\"}\n");
 	write_str(b_path, "  https://e.example/  \n");
 	uk_jsonl_src_init(&s, &p);
 	uk_jsonl_src_add(&s, "https://a.example/", UK_JSONL_SRC_URL);
@@ -496,7 +497,8 @@ test_src(void)
 	uk_jsonl_src_release(&s);
 
 	/* Bad lines go where the policy says, or come back (GIVE_BAD). */
-	write_str(in_path, "[1]\n{\"x\":1}\nnot a url {\nhttp://exa mple.com/\n");
+	write_str(in_path,
+	    "[1]\n{\"x\":1}\nnot a url {\nhttp://exa mple.com/\n");
 	uk_jsonl_src_init(&s, &p);
 	uk_jsonl_src_add(&s, in_path, UK_JSONL_SRC_FILE);
 	stderr_text(&errs);
