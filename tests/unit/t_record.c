@@ -61,6 +61,19 @@ add_fields(yajl_val rec, size_t n)
 	}
 }
 
+/* A record of in too big to fit 1024 bytes is finished as want. */
+static void
+over_limit(yajl_val in, const char *want, const char *what)
+{
+	yajl_val rec = uk_record_new(NULL, in, "web");
+
+	add_fields(rec, 400);
+	rec = uk_record_finish(rec, in, 1024);
+	ok(!strcmp(text(rec), want), "finish: over the limit: %s (%s)", what,
+	    text(rec));
+	uk_json_free(rec);
+}
+
 static void
 test_new(void)
 {
@@ -175,7 +188,7 @@ static void
 test_fit(void)
 {
 	struct uk_buf big = UK_BUF_INIT;
-	yajl_val rec, v;
+	yajl_val rec;
 	size_t i, n;
 	const char *s;
 
@@ -202,12 +215,9 @@ test_fit(void)
 	rec = uk_json_object();
 	add_fields(rec, 400);
 	ok(uk_record_fit(rec, 1024) == -1, "fit: -1 when no string can fit it");
-	v = uk_record_finish(rec, NULL, 1024);
-	ok(!strcmp(text(v),
-	       "{\"error\":\"the record is over the line "
-	       "limit\"}"),
-	    "finish: over the limit and no url: the error alone (%s)", text(v));
-	uk_json_free(v);
+	uk_json_free(rec);
+	over_limit(NULL, "{\"error\":\"the record is over the line limit\"}",
+	    "no url: the error alone");
 	uk_buf_release(&big);
 }
 
@@ -249,16 +259,10 @@ test_finish(void)
 	    uk_json_get_str(rec, "truncated_reason"));
 	uk_json_free(rec);
 
-	/* Too many fields carried: the url and the error. */
-	add_fields(big, 400);
 	uk_json_del(big, "note");
-	rec = uk_record_new(NULL, big, "web");
-	rec = uk_record_finish(rec, big, 1024);
-	ok(!strcmp(text(rec),
-	       "{\"url\":\"u\",\"error\":\"the record is over "
-	       "the line limit\"}"),
-	    "finish: over the limit: the url and the error (%s)", text(rec));
-	uk_json_free(rec);
+	over_limit(big,
+	    "{\"url\":\"u\",\"error\":\"the record is over the line limit\"}",
+	    "the url and the error");
 	uk_json_free(big);
 	uk_json_free(in);
 	uk_buf_release(&b);
