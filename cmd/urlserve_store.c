@@ -12,6 +12,7 @@
 #include "cache_clean.h"
 #include "json.h"
 #include "mcp.h"
+#include "record.h"
 #include "summary.h"
 #include "urlserve.h"
 #include "urlserve_int.h"
@@ -55,7 +56,7 @@ lookup(struct uk_mcp_call *c, struct us_session *s, const char *url)
 	}
 	rec = uk_json_object();
 	uk_json_set_str(rec, "url", url);
-	uk_json_set_str(rec, "error",
+	uk_record_error(rec,
 	    "not fetched: neither in the fetched set nor in the cache");
 	return rec;
 }
