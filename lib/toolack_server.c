@@ -136,11 +136,25 @@ sse_takes(const struct sse *e, const char *tool)
 	return strstr(e->tools, pat) != NULL;
 }
 
+/* How many executors are connected: live event streams. */
+static long long
+executors(const struct srv *s)
+{
+	const struct sse *e;
+	long long n = 0;
+
+	for (e = s->ssehead; e; e = e->next)
+		if (!e->ending)
+			n++;
+	return n;
+}
+
 /* Hand c to e: claim it and send it. */
 static void
 sse_send_call(struct sse *e, struct uk_toolack_registry_call *c)
 {
 	yajl_val o = uk_json_object(), in;
+	long long left;
 
 	c->owner = e;
 	in = uk_json_parse(c->input, strlen(c->input), NULL);
@@ -148,6 +162,10 @@ sse_send_call(struct sse *e, struct uk_toolack_registry_call *c)
 	uk_json_set_str(o, "toolName", c->tool);
 	uk_json_set(o, "input", in ? in : uk_json_object());
 	uk_json_set_int(o, "timeoutSec", c->timeout_sec);
+	/* What is left of it on the server's clock: the web page acks a
+	 * blocked pop-up before the server would time the call out. */
+	left = c->deadline - uk_mono_ms();
+	uk_json_set_int(o, "remainingMs", left > 0 ? left : 0);
 	uk_json_set_str(o, "requestedAt", c->requested_at);
 	uk_buf_addf(&e->out, "id: %llu\nevent: call\ndata: ", c->seq);
 	uk_json_to_buf(o, &e->out);
@@ -638,6 +656,7 @@ do_events(struct srv *s, struct req *r)
 	o = uk_json_object();
 	uk_json_set_str(o, "executor", ex);
 	uk_json_set_int(o, "heartbeatMs", s->hb_ms);
+	uk_json_set_int(o, "executors", executors(s));
 	uk_buf_addstr(&e->out, "retry: 1000\n\nevent: hello\ndata: ");
 	uk_json_to_buf(o, &e->out);
 	uk_buf_addstr(&e->out, "\n\n");
@@ -716,6 +735,7 @@ do_calls(struct srv *s, struct req *r)
 	    (long long)uk_toolack_registry_pending(s->reg));
 	uk_json_set_int(o, "done",
 	    (long long)uk_toolack_registry_ndone(s->reg));
+	uk_json_set_int(o, "executors", executors(s));
 	uk_json_set(o, "calls", arr);
 	uk_json_to_buf(o, &b);
 	uk_json_free(o);

@@ -54,3 +54,20 @@ teardown() {
 	[ "${lines[0]}" = "toolack: this page needs the token: open $TOOLACK_URL/?token= followed by the first line of $T/token, the token file this server reads" ]
 	[[ $output != *"$TOKEN"* ]]
 }
+
+@test "the server counts its executors: in /api/tools/calls and the hello event" {
+	ta_start
+	run -0 ta_curl "$TOOLACK_URL/api/tools/calls?limit=0"
+	[ "${lines[-1]}" = 200 ]
+	[ "$(jq .executors <<<"${lines[0]}")" = 0 ]
+	ta_exec ex -H 'open_url=true'
+	wait_for 10 sh -c '[ "$(curl -s -H "Authorization: Bearer $TOKEN" "$TOOLACK_URL/api/tools/calls?limit=0" | jq .executors)" = 1 ]'
+	# A second executor is told it is the second.
+	run -28 curl -s -N --max-time 1 -H "Authorization: Bearer $TOKEN" \
+	    "$TOOLACK_URL/api/tools/events?executor=probe"
+	hello=$(sed -n '/^event: hello/{n;s/^data: //p;}' <<<"$output")
+	[ "$(jq .executors <<<"$hello")" = 2 ]
+	# Gone when its stream ends.
+	kill "$(cat "$T/ex.pid")"
+	wait_for 10 sh -c '[ "$(curl -s -H "Authorization: Bearer $TOKEN" "$TOOLACK_URL/api/tools/calls?limit=0" | jq .executors)" = 0 ]'
+}

@@ -29,6 +29,27 @@ browser() {
 	DT_PORT=$(head -n 1 "$T/CH.port")
 }
 
+# ch ARGS...: the Chromium helper.
+ch() {
+	python3 "$TOP/tests/helpers/toolack_chromium.py" "$@"
+}
+
+@test "web frontend: with no calls it says what it waits for and counts executors" {
+	browser
+	ch wait-eval "$DT_PORT" "$TOOLACK_URL/" "document.body.dataset.connected === '1'" 10
+	# The waiting line is shown (laid out, not hidden), and names the tool.
+	run -0 ch eval "$DT_PORT" "$TOOLACK_URL/" "(() => { const e = document.getElementById('idle'); return !e.hidden && e.getBoundingClientRect().height > 0 ? e.textContent.replace(/\\s+/g, ' ').trim() : ''; })()"
+	[[ $output == '"Waiting for open_url calls.'* ]]
+	[[ $output == *"Allow pop-ups for this page"* ]]
+	ch wait-eval "$DT_PORT" "$TOOLACK_URL/" "document.getElementById('executors').textContent === '1 executor connected (this page)'" 10
+	ch screenshot "$DT_PORT" "$TOOLACK_URL/" "$T/idle.png"
+	run -0 python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); print(d[:8] == b"\x89PNG\r\n\x1a\n" and len(d) > 2000)' "$T/idle.png"
+	[ "$output" = True ]
+	# Another executor: the page counts it within its poll.
+	ta_exec ex -H 'open_url=true'
+	ch wait-eval "$DT_PORT" "$TOOLACK_URL/" "document.getElementById('executors').textContent === '2 executors connected (this page and 1 other)'" 10
+}
+
 @test "web frontend: open_url opens a new tab at the URL and acks success" {
 	url="http://127.0.0.1:$PAGE_PORT/opened?n=1"
 	# Dispatched before the page is even loaded: it waits for it.
