@@ -19,7 +19,8 @@
 #       evaluate EXPR in that page and print its value as JSON; with
 #       --gesture as a user gesture (a click's activation: pop-ups open)
 #   toolack_chromium.py wait-eval PORT PREFIX EXPR SECONDS
-#       wait until EXPR is true in that page; exit 1 if it never is
+#       wait until EXPR is true in that page (an exception, or no page
+#       yet, counts as not yet); exit 1 if it never is
 #   toolack_chromium.py screenshot PORT PREFIX FILE
 #       write a PNG of that page's viewport to FILE
 import base64
@@ -190,8 +191,13 @@ def main():
     elif cmd == "wait-eval":
         end = time.time() + float(sys.argv[5])
         while time.time() < end:
-            if evaluate(sys.argv[2], sys.argv[3], sys.argv[4]) is True:
-                sys.exit(0)
+            try:
+                if evaluate(sys.argv[2], sys.argv[3], sys.argv[4]) is True:
+                    sys.exit(0)
+            except SystemExit as e:
+                # No page yet, or it is still loading: wait on.
+                if e.code == 0:
+                    raise
             time.sleep(0.1)
         sys.exit(1)
     elif cmd == "screenshot":
