@@ -286,9 +286,12 @@ cmd_ack(int argc, char **argv)
 		client_reason(&resp, code, msg, sizeof(msg));
 		uk_warn("'%s': %s", argv[optind], msg);
 		/* A refused token is fatal, as toolack(1) says. */
-		uk_status_set(code == 400 ? UK_EXIT_USAGE :
-		    code == 401		  ? UK_EXIT_FATAL :
-					    UK_EXIT_FAIL);
+		if (code == 400)
+			uk_status_set(UK_EXIT_USAGE);
+		else if (code == 401)
+			uk_status_set(UK_EXIT_FATAL);
+		else
+			uk_status_set(UK_EXIT_FAIL);
 	}
 	uk_buf_release(&resp);
 	client_release();
