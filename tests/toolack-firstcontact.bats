@@ -71,3 +71,15 @@ teardown() {
 	kill "$(cat "$T/ex.pid")"
 	wait_for 10 sh -c '[ "$(curl -s -H "Authorization: Bearer $TOKEN" "$TOOLACK_URL/api/tools/calls?limit=0" | jq .executors)" = 0 ]'
 }
+
+@test "serve on a terminal: the token file, then the page's address with the token" {
+	export TOOLACK_TOKEN_FILE="$T/token"
+	unset TOOLACK_TOKEN
+	start_server TA python3 "$TOP/tests/helpers/pty_run.py" "$T/tty" \
+	    toolack serve -l 127.0.0.1:0
+	wait_for 10 grep -q 'frontend at' "$T/tty"
+	run -0 tr -d '\r' <"$T/tty"
+	read -r tok <"$T/token"
+	[ "${lines[0]}" = "toolack serve: token file: $T/token" ]
+	[ "${lines[1]}" = "toolack serve: frontend at $TA_PORT/?token=$tok" ]
+}
