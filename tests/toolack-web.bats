@@ -82,7 +82,7 @@ blocked_card() {
 	url="http://127.0.0.1:$PAGE_PORT/blocked"
 	ch wait-eval "$DT_PORT" "$TOOLACK_URL/" "document.body.dataset.connected === '1'" 10
 	start=$SECONDS
-	echo "{\"type\":\"open_url\",\"id\":\"b1\",\"parameters\":{\"url\":\"$url\"},\"timeoutSec\":4}" |
+	echo "{\"type\":\"open_url\",\"id\":\"b1\",\"parameters\":{\"url\":\"$url\"},\"timeoutSec\":8}" |
 	    toolack call >"$T/out" 2>"$T/err" &
 	cpid=$!
 	blocked_card b1
@@ -97,7 +97,7 @@ blocked_card() {
 	[ "$(jq -r .status "$T/out")" = failed ]
 	[ "$(jq -r .errorText "$T/out")" = "pop-up blocked and not opened" ]
 	# Acked by the page before the server's own timeout.
-	[ $((SECONDS - start)) -ge 2 ]
+	[ $((SECONDS - start)) -ge 5 ]
 	run -0 ch targets "$DT_PORT"
 	[[ $output != *"/blocked"* ]]
 	[ "$(ta_pending)" = 0 ]
