@@ -88,6 +88,9 @@ blocked_card() {
 	blocked_card b1
 	# Not acked at once: the user may still click Open.
 	[ "$(ta_pending)" = 1 ]
+	# The waiting line is gone once a call is on the page.
+	run -0 ch eval "$DT_PORT" "$TOOLACK_URL/" "document.getElementById('idle').getBoundingClientRect().height"
+	[ "$output" = 0 ]
 	ch screenshot "$DT_PORT" "$TOOLACK_URL/" "$T/blocked.png"
 	run -0 python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); print(d[:8] == b"\x89PNG\r\n\x1a\n" and len(d) > 2000)' "$T/blocked.png"
 	[ "$output" = True ]
