@@ -364,12 +364,18 @@ us_sibling(const char *prog)
 	return uk_buf_detach(&b, NULL);
 }
 
+/* Where -l's token is: the file's path, never the token. */
+static char *token_path;
+
 static void
 listening(void *ctx, const char *host, int port)
 {
 	(void)ctx;
 	fprintf(stderr, "%s: listening on http://%s:%d/mcp\n", uk_prog, host,
 	    port);
+	if (token_path)
+		fprintf(stderr, "%s: token file: %s (send its first line as "
+		    "'Authorization: Bearer TOKEN')\n", uk_prog, token_path);
 	fflush(stderr);
 }
 
@@ -392,7 +398,7 @@ http_token(const char *file)
 	}
 	if (uk_httpd_token_serve(path.buf, &tok, &err))
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
-	uk_buf_release(&path);
+	token_path = uk_buf_detach(&path, NULL);
 	return uk_buf_detach(&tok, NULL);
 }
 
@@ -545,6 +551,8 @@ serve(const struct opts *o)
 	uk_mcp_free(m);
 	free(tools);
 	free(token);
+	free(token_path);
+	token_path = NULL;
 	return r;
 }
 

@@ -1,0 +1,31 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# urlserve -l at first contact: it says where its token file is, never
+# the token.
+bats_require_minimum_version 1.5.0
+load helpers/common
+
+setup() {
+	common_setup
+	unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy
+}
+
+teardown() {
+	common_teardown
+}
+
+@test "urlserve -l names its token file at start, never the token" {
+	urlserve -l 127.0.0.1:0 --token-file "$T/tok/en" 2>"$T/serve.err" &
+	echo $! >"$T/serve.pid"
+	for ((i = 0; i < 100; i++)); do
+		grep -q 'token file' "$T/serve.err" && break
+		nap 0.1
+	done
+	nap_done
+	run -0 cat "$T/serve.err"
+	[[ ${lines[0]} == "urlserve: listening on http://127.0.0.1:"*/mcp ]]
+	[ "${lines[1]}" = "urlserve: token file: $T/tok/en (send its first line as 'Authorization: Bearer TOKEN')" ]
+	read -r tok <"$T/tok/en"
+	[ -n "$tok" ]
+	[[ $output != *"$tok"* ]]
+}
