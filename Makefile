@@ -20,6 +20,7 @@ urlfetch-net_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 libpcre2-8
 urlsum_PKGS    = yajl libcurl libcrypto libpcre2-8
 toolack_PKGS   = yajl libcurl libmicrohttpd libcrypto
 pwfetch_PKGS   = yajl libcurl gumbo libcrypto
+urlmap_PKGS    = yajl libcurl gumbo expat zlib
 urlserve_PKGS  = yajl libcurl libmicrohttpd libcrypto gumbo libarchive \
 	libgit2 libpcre2-8
 # Compiled against, linked by none: lib/pdf.c loads poppler-glib with
@@ -32,7 +33,7 @@ PDF_PKGS       = poppler-glib
 # the program in cmd/, not in the library).  Those in LIBEXEC_PROGS are run
 # by another program (urlfetch runs urlfetch-net): they go to
 # libexec/urlkit/.
-PROGS = pwfetch toolack urlcache urldetect urlfetch urlserve urlsum
+PROGS = pwfetch toolack urlcache urldetect urlfetch urlmap urlserve urlsum
 LIBEXEC_PROGS = urlfetch-net
 urlfetch_OBJS = cmd/fetchargs.o
 urlfetch-net_OBJS = cmd/fetchargs.o
@@ -44,7 +45,7 @@ urlserve_OBJS = cmd/urlserve_child.o cmd/urlserve_fetch.o cmd/urlserve_store.o c
 # tree-sitter is no package: its runtime is compiled with the grammars
 # (GRAMMAR_OBJS).
 ALL_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 \
-	libpcre2-8 libmicrohttpd libzstd liblz4 $(PDF_PKGS)
+	libpcre2-8 libmicrohttpd libzstd liblz4 expat zlib $(PDF_PKGS)
 # What the unit tests link: everything but the libraries loaded with dlopen.
 LINK_PKGS = $(filter-out $(PDF_PKGS), $(ALL_PKGS))
 
