@@ -370,6 +370,20 @@ in_scope(const char *h)
 	return 0;
 }
 
+/* Whether url's host is in the current scope. */
+static int
+url_in_scope(const char *url)
+{
+	char *host;
+	int ok;
+
+	if (parts(url, NULL, &host, NULL))
+		return 0;
+	ok = in_scope(host);
+	free(host);
+	return ok;
+}
+
 /* Whether the path (and query) p passes --include and --exclude. */
 static int
 path_ok(const char *p)
@@ -774,6 +788,7 @@ crawl(const char *seed, struct uk_http_req *start, struct uk_links *sl)
 	struct uk_http_req r;
 	struct uk_links l;
 	struct page p;
+	const char *base;
 	size_t i;
 	char *n;
 	int rc;
@@ -788,13 +803,16 @@ crawl(const char *seed, struct uk_http_req *start, struct uk_links *sl)
 	while (front.head < front.n && !stopped()) {
 		p = front.v[front.head++];
 		rc = fetch(p.url, &r);
+		base = r.final_url ? r.final_url : p.url;
+		/* A redirect out of scope is not followed further. */
 		if (rc == 0 && r.status == 200 &&
 		    (is_html(r.content_type) || !r.content_type) &&
+		    (base == p.url || url_in_scope(base)) &&
 		    uk_links_scan(&l, r.body.buf, r.body.len, r.content_type,
-		    r.final_url ? r.final_url : p.url, MAX_PAGE_LINKS) == 0) {
+		    base, MAX_PAGE_LINKS) == 0) {
 			st.pages++;
 			for (i = 0; i < l.nlinks && !stopped(); i++)
-				if ((n = filter(p.url, l.links[i]))) {
+				if ((n = filter(base, l.links[i]))) {
 					crawl_link(n, p.url, p.depth + 1);
 					free(n);
 				}
@@ -861,6 +879,7 @@ map_url(const char *url)
 	struct site *s;
 	char *seed, *origin = NULL, *final_host = NULL;
 	const char *base;
+	unsigned long before;
 	size_t i;
 	int rc, page = 0;
 
@@ -883,11 +902,15 @@ map_url(const char *url)
 		page = uk_links_scan(&sl, r.body.buf, r.body.len,
 		    r.content_type, base, MAX_PAGE_LINKS) == 0;
 		st.pages += page;
-	} else {
-		fetch_error(seed, NULL, rc, &r);
 	}
-	if (opt.crawl && page)
-		emit(seed, "link", 0, NULL, NULL, sl.title);
+	before = st.records;
+	if (opt.crawl && page) {
+		char *n = filter(seed, seed);
+
+		if (n)
+			emit(n, "link", 0, NULL, NULL, sl.title);
+		free(n);
+	}
 	if (!opt.no_sitemaps && s) {
 		struct uk_buf b = UK_BUF_INIT;
 
@@ -913,6 +936,18 @@ map_url(const char *url)
 		llms(origin);
 	if (opt.crawl && page && !stopped())
 		crawl(seed, &r, &sl);
+	/*
+	 * A start page that cannot be read is an error when the crawl
+	 * needed it or nothing was found without it; else a warning.
+	 */
+	if (rc || r.status != 200) {
+		if (opt.crawl || st.records == before)
+			fetch_error(seed, NULL, rc, &r);
+		else
+			uk_warn("'%s': %s", seed, rc == 1 ?
+			    "disallowed by robots.txt" : rc < 0 ? r.err.msg :
+			    "no page (not HTTP 200)");
+	}
 out:
 	uk_links_release(&sl);
 	uk_http_req_release(&r);
