@@ -43,8 +43,8 @@
 #define MAX_SITEMAP_LEVEL 5
 /* Links taken from one page. */
 #define MAX_PAGE_LINKS 50000
-/* A sitemap's size once inflated (the protocol's own limit, 50 MB). */
-#define SITEMAP_MAX (50ULL * 1000 * 1000)
+/* The largest document (-s), compressed or inflated. */
+static unsigned long long max_doc;
 
 static const char synopsis[] =
     "usage: urlmap [-PkquV] [-I glob] [-i file] [-o file] [-s size]\n"
@@ -629,7 +629,7 @@ sitemaps(struct smq *q)
 		c.url = r.final_url ? r.final_url : url;
 		c.level = q->level[q->head];
 		rc = uk_sitemap_parse(r.body.buf, r.body.len,
-		    UK_SITEMAP_TEXT, SITEMAP_MAX, sitemap_entry, &c, &err);
+		    UK_SITEMAP_TEXT, max_doc, sitemap_entry, &c, &err);
 		if (rc < 0)
 			fail(url, "sitemap", "%s", err.msg);
 		else if (rc == 1 && !probe)
@@ -681,7 +681,8 @@ feed(const char *url)
 	}
 	c.url = r.final_url ? r.final_url : url;
 	c.via = "feed";
-	rc = uk_feed_parse(r.body.buf, r.body.len, 0, feed_entry, &c, &err);
+	rc = uk_feed_parse(r.body.buf, r.body.len, max_doc, feed_entry, &c,
+	    &err);
 	if (rc < 0)
 		fail(url, "feed", "%s", err.msg);
 	else if (rc == 1)
@@ -844,7 +845,7 @@ start_direct(const char *url, struct uk_http_req *r)
 	memset(&q, 0, sizeof(q));
 	/* A sitemap given directly: its entries, and its children's. */
 	smq_add(&q, url, 1, 0);
-	if (uk_sitemap_parse(r->body.buf, r->body.len, 0, SITEMAP_MAX,
+	if (uk_sitemap_parse(r->body.buf, r->body.len, 0, max_doc,
 	    sitemap_entry, &(struct smctx){ &q, url, 1 }, &err) == 0) {
 		q.head = 1;
 		sitemaps(&q);
@@ -854,7 +855,8 @@ start_direct(const char *url, struct uk_http_req *r)
 	smq_release(&q);
 	c.url = url;
 	c.via = "feed";
-	rc = uk_feed_parse(r->body.buf, r->body.len, 0, feed_entry, &c, &err);
+	rc = uk_feed_parse(r->body.buf, r->body.len, max_doc, feed_entry, &c,
+	    &err);
 	if (rc == 0)
 		return 1;
 	if (rc < 0) {
@@ -1116,6 +1118,7 @@ main(int argc, char **argv)
 		    strerror(errno));
 	uk_jsonl_out_init(&out, stdout);
 	uk_progress_init(&prog, STDERR_FILENO, opt.quiet);
+	max_doc = ho.max_size;
 	if (uk_http_init(&http, &ho, &err) < 0)
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
 	uk_jsonl_src_init(&src, &pol);
