@@ -5,7 +5,7 @@
 line.  DIR/_routes.json, when present, maps a path to what to answer
 instead: {"status": N, "location": URL, "type": CONTENT_TYPE, "body": TEXT,
 "delay": SECONDS}.  Every request is logged to DIR/_requests.log as
-"<unix time> <path>" (flushed at once), so a test can count requests and
+"<unix time> <path>" (" HEAD" after it for a HEAD request), so a test can count requests and
 check the spacing of their times."""
 import http.server
 import json
@@ -52,11 +52,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header(k, v)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(body)
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def do_HEAD(self):
+        self.do_GET()
 
     def do_GET(self):
         with LOCK, open(os.path.join(ROOT, "_requests.log"), "a") as f:
-            f.write("%.6f %s\n" % (time.time(), self.path))
+            f.write("%.6f %s%s\n" % (time.time(), self.path,
+                                     " HEAD" if self.command == "HEAD" else ""))
         r = routes().get(self.path)
         if r is not None:
             time.sleep(r.get("delay", 0))
