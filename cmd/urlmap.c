@@ -124,8 +124,10 @@ struct site {
 static struct site *sites;
 static size_t nsites;
 
-/* URLs written (normal form), and pages queued for the crawl. */
-static struct uk_strset seen = UK_STRSET_INIT, queued = UK_STRSET_INIT;
+/* URLs written (normal form), pages queued for the crawl, and URLs
+ * robots.txt refused (each counted once). */
+static struct uk_strset seen = UK_STRSET_INIT, queued = UK_STRSET_INIT,
+			refused = UK_STRSET_INIT;
 
 /* The hosts in scope for the current start URL. */
 static char *scope[2];
@@ -399,35 +401,6 @@ path_ok(const char *p)
 	return in;
 }
 
-/*
- * The normal form of ref (resolved against base) when it passes the
- * filters: in scope, the paths, robots.txt; else NULL.
- */
-static char *
-filter(const char *base, const char *ref)
-{
-	char *abs = uk_urlref_resolve(base, ref), *n = NULL, *host = NULL;
-	char *pathq = NULL;
-
-	if (!abs || !(n = uk_urlnorm(abs)) || parts(n, NULL, &host, &pathq) ||
-	    !in_scope(host) || !path_ok(pathq))
-		goto drop;
-	if (!allowed(n)) {
-		st.refused++;
-		goto drop;
-	}
-	free(abs);
-	free(host);
-	free(pathq);
-	return n;
-drop:
-	free(abs);
-	free(n);
-	free(host);
-	free(pathq);
-	return NULL;
-}
-
 /* Count n bytes against --max-memory: -1 when over (said once). */
 static int
 hold(size_t n)
@@ -448,6 +421,36 @@ static int
 stopped(void)
 {
 	return st.full || st.memory;
+}
+
+/*
+ * The normal form of ref (resolved against base) when it passes the
+ * filters: in scope, the paths, robots.txt; else NULL.
+ */
+static char *
+filter(const char *base, const char *ref)
+{
+	char *abs = uk_urlref_resolve(base, ref), *n = NULL, *host = NULL;
+	char *pathq = NULL;
+
+	if (!abs || !(n = uk_urlnorm(abs)) || parts(n, NULL, &host, &pathq) ||
+	    !in_scope(host) || !path_ok(pathq))
+		goto drop;
+	if (!allowed(n)) {
+		if (uk_strset_add(&refused, n, strlen(n)) && !hold(strlen(n)))
+			st.refused++;
+		goto drop;
+	}
+	free(abs);
+	free(host);
+	free(pathq);
+	return n;
+drop:
+	free(abs);
+	free(n);
+	free(host);
+	free(pathq);
+	return NULL;
 }
 
 /* Collapse runs of white space in s to one space, in place. */
@@ -539,7 +542,7 @@ emit(const char *n, const char *via, long depth, const char *from,
 struct smq {
 	char **url;
 	long *level;
-	int *probe; /* 1: /sitemap.xml guessed, not named: its absence is fine */
+	int *probe; /* 1: /sitemap.xml, guessed: its absence is fine */
 	size_t n, head;
 	struct uk_strset names;
 };
@@ -863,8 +866,9 @@ start_direct(const char *url, struct uk_http_req *r)
 		fail(url, NULL, "%s", err.msg);
 		return 1;
 	}
-	if (r->content_type && (strncasecmp(r->content_type, "text/plain",
-	    10) == 0 || strncasecmp(r->content_type, "text/markdown", 13) == 0)) {
+	if (r->content_type &&
+	    (strncasecmp(r->content_type, "text/plain", 10) == 0 ||
+	    strncasecmp(r->content_type, "text/markdown", 13) == 0)) {
 		c.via = "llms.txt";
 		uk_llmstxt_links(r->body.buf, r->body.len, llms_entry, &c);
 		return 1;
@@ -1164,6 +1168,7 @@ main(int argc, char **argv)
 	free(opt.exclude);
 	uk_strset_release(&seen);
 	uk_strset_release(&queued);
+	uk_strset_release(&refused);
 	uk_jsonl_out_finish(&out);
 	uk_jsonl_out_release(&out);
 	return uk_status;

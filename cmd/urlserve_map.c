@@ -210,8 +210,8 @@ us_tool_map_site(struct uk_mcp_call *c, yajl_val args, void *session)
 				    known[k]))
 					break;
 			if (!known[k]) {
-				uk_mcp_error(c, "map_site: sources are sitemap, "
-				    "feed, llms and crawl");
+				uk_mcp_error(c, "map_site: sources are "
+				    "sitemap, feed, llms and crawl");
 				return;
 			}
 		}

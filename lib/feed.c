@@ -113,7 +113,8 @@ f_end(void *arg, const XML_Char *name)
 		uk_buf_trim(&f->updated);
 		date = f->updated.len ? &f->updated : &f->date;
 		if (f->link.len && !f->toolong &&
-		    f->fn(f->ctx, f->link.buf, f->title.len ? f->title.buf : NULL,
+		    f->fn(f->ctx, f->link.buf,
+		    f->title.len ? f->title.buf : NULL,
 		    date->len ? date->buf : NULL))
 			XML_StopParser(f->p, XML_FALSE);
 		f->item_depth = 0;
@@ -129,11 +130,20 @@ f_text(void *arg, const XML_Char *t, int n)
 	size_t room;
 
 	switch (f->field) {
-	case F_LINK: b = &f->link; break;
-	case F_TITLE: b = &f->title; break;
-	case F_DATE: b = &f->date; break;
-	case F_UPDATED: b = &f->updated; break;
-	default: return;
+	case F_LINK:
+		b = &f->link;
+		break;
+	case F_TITLE:
+		b = &f->title;
+		break;
+	case F_DATE:
+		b = &f->date;
+		break;
+	case F_UPDATED:
+		b = &f->updated;
+		break;
+	default:
+		return;
 	}
 	room = UK_FEED_FIELD_MAX - (b->len < UK_FEED_FIELD_MAX ? b->len :
 	    UK_FEED_FIELD_MAX);
