@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* urldetect: find http(s) URLs in text and classify them. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -11,7 +13,6 @@
 #include "detect.h"
 #include "json.h"
 #include "jsonl.h"
-#include "strset.h"
 #include "url.h"
 #include "util.h"
 #include "banned.h"
@@ -60,66 +61,283 @@ static const char *cur_file;
 static struct uk_jsonl_out out;
 static int found;
 
+/*
+ * The URLs a message has given (the default output writes one record per
+ * URL and message): open addressing over a hash that takes eight bytes
+ * at a time, the strings kept in one arena.  Not uk_strset, which copies
+ * each string with malloc and hashes a byte at a time: with the frees
+ * that was a tenth of a records run.
+ */
+struct seen_slot {
+	uint32_t tag; /* the hash's low bits, which also give the slot */
+	uint32_t n1;  /* the string's length + 1; 0: the slot is empty */
+	size_t off;   /* the string: arena.buf + off */
+};
+
+struct seen {
+	struct seen_slot *slots;
+	size_t cap, len;
+	struct uk_buf arena;
+};
+
+/* The hash's seed, random in each process: input cannot aim at a slot. */
+static uint64_t seen_seed = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t
+seen_hash(const char *s, size_t n)
+{
+	uint64_t h = seen_seed ^ n, w;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+		h ^= h >> 31;
+	}
+	if (i < n) {
+		w = 0;
+		memcpy(&w, s + i, n - i);
+		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+		h ^= h >> 31;
+	}
+	return h ^ (h >> 29);
+}
+
+static struct seen_slot *
+seen_find(const struct seen *st, const char *s, size_t n, uint64_t h)
+{
+	size_t i = (size_t)h & (st->cap - 1);
+	struct seen_slot *sl;
+
+	for (;; i = (i + 1) & (st->cap - 1)) {
+		sl = &st->slots[i];
+		if (!sl->n1 || (sl->tag == (uint32_t)h &&
+		    sl->n1 == n + 1 && !memcmp(st->arena.buf + sl->off, s, n)))
+			return sl;
+	}
+}
+
+static void
+seen_grow(struct seen *st)
+{
+	struct seen_slot *old = st->slots;
+	size_t i, oldcap = st->cap;
+
+	st->cap = oldcap ? oldcap * 2 : 64;
+	st->slots = uk_xcalloc(st->cap, sizeof(*st->slots));
+	for (i = 0; i < oldcap; i++)
+		if (old[i].n1)
+			*seen_find(st, st->arena.buf + old[i].off,
+			    old[i].n1 - 1, old[i].tag) = old[i];
+	free(old);
+}
+
+/* Add s[0..n); 1 when it is new. */
+static int
+seen_add(struct seen *st, const char *s, size_t n)
+{
+	uint64_t h = seen_hash(s, n);
+	struct seen_slot *sl;
+
+	if (n >= UINT32_MAX)
+		return 1; /* never: a URL is at most UK_DETECT_MAX_URL */
+	if ((st->len + 1) * 4 > st->cap * 3)
+		seen_grow(st);
+	sl = seen_find(st, s, n, h);
+	if (sl->n1)
+		return 0;
+	sl->tag = (uint32_t)h;
+	sl->off = st->arena.len;
+	sl->n1 = (uint32_t)n + 1;
+	uk_buf_add(&st->arena, s, n);
+	st->len++;
+	return 1;
+}
+
+/* Empty the set; a large table goes (a message of many URLs is rare). */
+static void
+seen_reset(struct seen *st)
+{
+	if (!st->len)
+		return;
+	if (st->cap > 4096) {
+		free(st->slots);
+		st->slots = NULL;
+		st->cap = 0;
+		uk_buf_release(&st->arena);
+	} else {
+		memset(st->slots, 0, st->cap * sizeof(*st->slots));
+		st->arena.len = 0;
+	}
+	st->len = 0;
+}
+
+static void
+seen_release(struct seen *st)
+{
+	free(st->slots);
+	st->slots = NULL;
+	st->cap = st->len = 0;
+	uk_buf_release(&st->arena);
+}
+
 /* One message: its number, where it starts, what it has given so far. */
 struct msg {
 	unsigned long no;
 	unsigned long long base;
 	unsigned long count;
-	struct uk_strset seen;
+	struct seen seen;
 	yajl_val id; /* the input record's id, for --json; not owned */
 	unsigned long long abs; /* absolute offset of the window's byte 0 */
 };
 
 /*
- * The url record written straight into a buffer, for compact output: the
- * bytes uk_jsonl_out_record writes for the tree emit() builds, without
- * the tree (building it, generating it with yajl and freeing it cost
- * five times the detection).  A string that the tree would change
- * (invalid UTF-8, replaced by U+FFFD) or that yajl escapes with more
- * than a backslash (a control character) is not written here: json_str
- * says so and the record is built the slow way.  The id and the file are
- * JSON already, made by yajl once per message and per file.
+ * The url records written straight into one buffer, for compact output:
+ * the bytes uk_jsonl_out_record writes for the tree emit_tree builds,
+ * without the tree (building it, generating it with yajl and freeing it
+ * cost five times the detection), and without a write per record: rbuf
+ * collects whole records and goes out when it passes RBUF_FLUSH bytes
+ * and before anything else is written (out_flush).  A string that the
+ * tree would change (invalid UTF-8, replaced by U+FFFD) or that yajl
+ * escapes with more than a backslash (a control character) is not
+ * written here: put_str says so and the record is built the slow way.
+ * The id and the file are JSON already, made by yajl once per message and
+ * per file.  UK_URLDETECT_REFERENCE set in the environment writes every
+ * record the slow way from libcurl's parse (uk_url_classify): the
+ * reference `scripts/bench detect` and tests/urldetect.bats compare with.
  */
+#define RBUF_FLUSH (1 << 16)
 static struct uk_buf rbuf = UK_BUF_INIT;
+static int reference;
 
-/* Append s[0..n) as a JSON string; -1 when it needs the slow path. */
-static int
-json_str(struct uk_buf *b, const char *s, size_t n)
+/* Write the records collected in rbuf, then what stdio holds. */
+static void
+out_flush(void)
+{
+	if (rbuf.len) {
+		uk_jsonl_out_raw(&out, rbuf.buf, rbuf.len);
+		rbuf.len = 0;
+	}
+	uk_jsonl_out_flush(&out);
+}
+
+/* Whether the 8 bytes of w hold one that is 0. */
+#define HAS_ZERO(w) (((w) - 0x0101010101010101ULL) & ~(w) & 0x8080808080808080ULL)
+
+/*
+ * Append s[0..n) as a JSON string at q, which has room for 2 * n + 2
+ * bytes; returns the end, or NULL when it needs the slow path.  The bytes
+ * are copied first and looked at eight at a time: most strings have
+ * nothing to escape and nothing beyond ASCII.
+ */
+static char *
+put_str(char *q, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, start = 0, k;
+	size_t i = 0, k;
+	uint64_t w;
 
-	uk_buf_addch(b, '"');
+	*q = '"';
+	memcpy(q + 1, s, n);
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		if ((w & 0x8080808080808080ULL) ||
+		    HAS_ZERO(w & 0xe0e0e0e0e0e0e0e0ULL) ||
+		    HAS_ZERO(w ^ 0x2222222222222222ULL) ||
+		    HAS_ZERO(w ^ 0x5c5c5c5c5c5c5c5cULL))
+			break;
+	}
+	for (; i < n; i++)
+		if (p[i] < 0x20 || p[i] >= 0x80 || p[i] == '"' || p[i] == '\\')
+			break;
+	if (i == n) {
+		q[n + 1] = '"';
+		return q + n + 2;
+	}
+	/* Something to look at from i: byte by byte from there. */
+	q += 1 + i;
 	while (i < n) {
 		if (p[i] >= 0x80) {
 			if (!(k = uk_utf8_seqlen(p + i, n - i)))
-				return -1;
+				return NULL;
+			memcpy(q, p + i, k);
+			q += k;
 			i += k;
 			continue;
 		}
 		if (p[i] < 0x20)
-			return -1;
-		if (p[i] == '"' || p[i] == '\\') {
-			uk_buf_add(b, s + start, i - start);
-			uk_buf_addch(b, '\\');
-			start = i;
-		}
-		i++;
+			return NULL;
+		if (p[i] == '"' || p[i] == '\\')
+			*q++ = '\\';
+		*q++ = (char)p[i++];
 	}
-	uk_buf_add(b, s + start, n - start);
-	uk_buf_addch(b, '"');
-	return 0;
+	*q++ = '"';
+	return q;
 }
 
-static void
-json_num(struct uk_buf *b, unsigned long long v)
+/* Append v in decimal, two digits a step, straight into place. */
+static char *
+put_num(char *q, unsigned long long v)
 {
-	char tmp[24], *q = tmp + sizeof(tmp);
+	static const char dd[] =
+	    "00010203040506070809101112131415161718192021222324"
+	    "25262728293031323334353637383940414243444546474849"
+	    "50515253545556575859606162636465666768697071727374"
+	    "75767778798081828384858687888990919293949596979899";
+	static const unsigned long long p10[] = { 1ULL, 10ULL, 100ULL,
+		1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
+		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+		1000000000000000ULL, 10000000000000000ULL,
+		100000000000000000ULL, 1000000000000000000ULL,
+		10000000000000000000ULL };
+	size_t n;
+	char *e;
 
-	do
-		*--q = (char)('0' + v % 10);
-	while (v /= 10);
-	uk_buf_add(b, q, (size_t)(tmp + sizeof(tmp) - q));
+	/* The digits from the bits: log10(2) is about 1233 / 4096. */
+	n = (size_t)(((64 - __builtin_clzll(v | 1)) * 1233) >> 12);
+	n += n < 20 && v >= p10[n];
+	n += !n;
+	e = q + n;
+	while (v >= 100) {
+		memcpy(e -= 2, dd + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(e - 2, dd + 2 * v, 2);
+	else
+		e[-1] = (char)('0' + v);
+	return q + n;
+}
+
+/* Append s[0..n) quoted, as it is: a string put_str would not change. */
+static char *
+put_plain(char *q, const char *s, size_t n)
+{
+	*q = '"';
+	memcpy(q + 1, s, n);
+	q[n + 1] = '"';
+	return q + n + 2;
+}
+
+#define PUT(q, lit) (memcpy((q), (lit), sizeof(lit) - 1), (q) + sizeof(lit) - 1)
+
+static char *
+put_type(char *q, enum uk_url_type t)
+{
+	switch (t) {
+	case UK_URL_WEB:
+		return PUT(q, "web");
+	case UK_URL_DOCUMENTATION:
+		return PUT(q, "documentation");
+	default: {
+		const char *name = uk_url_type_name(t);
+		size_t n = strlen(name);
+
+		memcpy(q, name, n);
+		return q + n;
+	}
+	}
 }
 
 /* The JSON of v as yajl writes it, into b (for the id and the file). */
@@ -135,77 +353,145 @@ static struct uk_buf id_json = UK_BUF_INIT, file_json = UK_BUF_INIT;
 static yajl_val id_of;
 static const char *file_of;
 
-/* Write the record of url[0..n) classified as u; -1: take the slow path. */
+/* A piece of the view, checked or not as plain says. */
+#define PUT_STR(q, sp) (plain ? put_plain((q), (sp).s, (sp).n) : \
+    put_str((q), (sp).s, (sp).n))
+
+/* Write the record of url[0..n) classified as v; -1: take the slow path. */
 static int
-emit_fast(struct msg *m, const struct uk_url *u, const char *url, size_t n,
-    unsigned long long start, unsigned long long end)
+emit_fast(struct msg *m, const struct uk_url_view *v, const char *url,
+    size_t n, unsigned long long start, unsigned long long end)
 {
 	struct uk_buf *b = &rbuf;
+	char *q, *e;
+	int plain;
 
-	b->len = 0;
-	uk_buf_add(b, "{\"url\":", 7);
-	if (json_str(b, url, n))
+	if (m->id && m->id != id_of) {
+		json_val(&id_json, m->id);
+		id_of = m->id;
+	}
+	if (cur_file && cur_file != file_of) {
+		yajl_val f = uk_json_str(cur_file);
+
+		json_val(&file_json, f);
+		uk_json_free(f);
+		file_of = cur_file;
+	}
+	/* Room for the longest record these strings make. */
+	uk_buf_grow(b, 256 + 2 * (n + v->display.n + v->owner.n + v->repo.n +
+	    v->branch.n + v->file.n) + id_json.len + file_json.len);
+	q = b->buf + b->len;
+	q = PUT(q, "{\"url\":");
+	/*
+	 * A URL with nothing to escape or replace, split by hand: its pieces
+	 * have nothing either, and go as they are.  uk_url_view says so of
+	 * most; the others are looked at here.
+	 */
+	if (v->plain == 2) {
+		plain = 1;
+		q = put_plain(q, url, n);
+	} else {
+		if (!(e = put_str(q, url, n)))
+			return -1;
+		plain = v->plain && (size_t)(e - q) == n + 2;
+		q = e;
+	}
+	q = PUT(q, ",\"type\":\"");
+	q = put_type(q, v->type);
+	q = PUT(q, "\",\"display\":");
+	if (!(q = PUT_STR(q, v->display)))
 		return -1;
-	uk_buf_add(b, ",\"type\":\"", 9);
-	uk_buf_addstr(b, uk_url_type_name(u->type));
-	uk_buf_add(b, "\",\"display\":", 12);
-	if (json_str(b, u->display, strlen(u->display)))
-		return -1;
-	uk_buf_add(b, ",\"start\":", 9);
-	json_num(b, start);
-	uk_buf_add(b, ",\"end\":", 7);
-	json_num(b, end);
-	uk_buf_add(b, ",\"message\":", 11);
-	json_num(b, m->no);
+	q = PUT(q, ",\"start\":");
+	q = put_num(q, start);
+	q = PUT(q, ",\"end\":");
+	q = put_num(q, end);
+	q = PUT(q, ",\"message\":");
+	q = put_num(q, m->no);
 	if (m->id) {
-		if (m->id != id_of) {
-			json_val(&id_json, m->id);
-			id_of = m->id;
-		}
-		uk_buf_add(b, ",\"id\":", 6);
-		uk_buf_add(b, id_json.buf, id_json.len);
+		q = PUT(q, ",\"id\":");
+		memcpy(q, id_json.buf, id_json.len);
+		q += id_json.len;
 	}
 	if (cur_file) {
-		if (cur_file != file_of) {
-			yajl_val f = uk_json_str(cur_file);
-
-			json_val(&file_json, f);
-			uk_json_free(f);
-			file_of = cur_file;
-		}
-		uk_buf_add(b, ",\"file\":", 8);
-		uk_buf_add(b, file_json.buf, file_json.len);
+		q = PUT(q, ",\"file\":");
+		memcpy(q, file_json.buf, file_json.len);
+		q += file_json.len;
 	}
-	if (u->owner) {
-		uk_buf_add(b, ",\"github\":{\"owner\":", 19);
-		if (json_str(b, u->owner, strlen(u->owner)))
+	if (v->owner.s) {
+		q = PUT(q, ",\"github\":{\"owner\":");
+		if (!(q = PUT_STR(q, v->owner)))
 			return -1;
-		uk_buf_add(b, ",\"repo\":", 8);
-		if (json_str(b, u->repo, strlen(u->repo)))
+		q = PUT(q, ",\"repo\":");
+		if (!(q = PUT_STR(q, v->repo)))
 			return -1;
-		if (u->branch) {
-			uk_buf_add(b, ",\"branch\":", 10);
-			if (json_str(b, u->branch, strlen(u->branch)))
+		if (v->branch.s) {
+			q = PUT(q, ",\"branch\":");
+			if (!(q = PUT_STR(q, v->branch)))
 				return -1;
 		}
-		if (u->file) {
-			uk_buf_add(b, ",\"path\":", 8);
-			if (json_str(b, u->file, strlen(u->file)))
+		if (v->file.s) {
+			q = PUT(q, ",\"path\":");
+			if (!(q = PUT_STR(q, v->file)))
 				return -1;
 		}
-		if (u->issue_number) {
-			uk_buf_add(b, ",\"issue_number\":", 16);
-			json_num(b, (unsigned long long)u->issue_number);
+		if (v->issue_number) {
+			q = PUT(q, ",\"issue_number\":");
+			q = put_num(q, (unsigned long long)v->issue_number);
 		}
-		if (u->pr_number) {
-			uk_buf_add(b, ",\"pr_number\":", 13);
-			json_num(b, (unsigned long long)u->pr_number);
+		if (v->pr_number) {
+			q = PUT(q, ",\"pr_number\":");
+			q = put_num(q, (unsigned long long)v->pr_number);
 		}
-		uk_buf_addch(b, '}');
+		*q++ = '}';
 	}
-	uk_buf_add(b, "}\n", 2);
-	uk_jsonl_out_raw(&out, b->buf, b->len);
+	q = PUT(q, "}\n");
+	b->len = (size_t)(q - b->buf);
+	if (b->len >= RBUF_FLUSH)
+		out_flush();
 	return 0;
+}
+
+static yajl_val
+span_json(struct uk_url_span sp)
+{
+	return uk_json_strn(sp.s, sp.n);
+}
+
+/* Write the record of url[0..n) classified as v with yajl. */
+static void
+emit_tree(struct msg *m, const struct uk_url_view *v, const char *url,
+    size_t n, unsigned long long start, unsigned long long end)
+{
+	yajl_val rec = uk_json_object(), gh;
+
+	uk_json_set(rec, "url", uk_json_strn(url, n));
+	uk_json_set_str(rec, "type", uk_url_type_name(v->type));
+	uk_json_set(rec, "display", span_json(v->display));
+	uk_json_set_int(rec, "start", (long long)start);
+	uk_json_set_int(rec, "end", (long long)end);
+	uk_json_set_int(rec, "message", (long long)m->no);
+	if (m->id)
+		uk_json_set(rec, "id", uk_json_copy(m->id));
+	if (cur_file)
+		uk_json_set_str(rec, "file", cur_file);
+	/* github last, after the offsets, as urlkit(7) shows. */
+	if (v->owner.s) {
+		gh = uk_json_object();
+		uk_json_set(gh, "owner", span_json(v->owner));
+		uk_json_set(gh, "repo", span_json(v->repo));
+		if (v->branch.s)
+			uk_json_set(gh, "branch", span_json(v->branch));
+		if (v->file.s)
+			uk_json_set(gh, "path", span_json(v->file));
+		if (v->issue_number)
+			uk_json_set_int(gh, "issue_number", v->issue_number);
+		if (v->pr_number)
+			uk_json_set_int(gh, "pr_number", v->pr_number);
+		uk_json_set(rec, "github", gh);
+	}
+	out_flush();
+	uk_jsonl_out_record(&out, rec);
+	uk_json_free(rec);
 }
 
 /* Emit url[0..n) found at [start, end) of message m; 1 to stop (-q). */
@@ -213,13 +499,11 @@ static int
 emit(struct msg *m, const char *url, size_t n, unsigned long long start,
     unsigned long long end)
 {
-	struct uk_url u;
-	yajl_val rec;
-	char *s;
+	struct uk_url_view v;
 
 	if (opt.max && m->count >= (unsigned long)opt.max)
 		return 0;
-	if (!opt.all && !uk_strset_add(&m->seen, url, n))
+	if (!opt.all && !seen_add(&m->seen, url, n))
 		return 0;
 	if (opt.quiet && opt.type < 0) {
 		found = 1;
@@ -231,46 +515,25 @@ emit(struct msg *m, const char *url, size_t n, unsigned long long start,
 		uk_jsonl_out_raw(&out, "\n", 1);
 		return 0;
 	}
-	s = uk_xmemdup(url, n);
-	uk_url_classify(s, &u);
-	if (opt.type >= 0 && (int)u.type != opt.type) {
-		uk_url_release(&u);
-		free(s);
+	uk_url_view(url, n, reference ? UK_URL_VIEW_CURL : 0, &v);
+	if (opt.type >= 0 && (int)v.type != opt.type) {
+		uk_url_view_release(&v);
 		return 0;
 	}
 	m->count++;
 	found = 1;
 	if (opt.quiet) {
-		uk_url_release(&u);
-		free(s);
+		uk_url_view_release(&v);
 		return 1;
 	}
 	if (opt.urls) {
 		uk_jsonl_out_raw(&out, url, n);
 		uk_jsonl_out_raw(&out, "\n", 1);
-	} else if (out.pretty || emit_fast(m, &u, url, n, start, end)) {
-		rec = uk_json_object();
-		uk_json_set(rec, "url", uk_json_strn(url, n));
-		uk_url_to_record(&u, rec);
-		uk_json_set_int(rec, "start", (long long)start);
-		uk_json_set_int(rec, "end", (long long)end);
-		uk_json_set_int(rec, "message", (long long)m->no);
-		if (m->id)
-			uk_json_set(rec, "id", uk_json_copy(m->id));
-		if (cur_file)
-			uk_json_set_str(rec, "file", cur_file);
-		/* Keep github last, after the offsets, as urlkit(7) shows. */
-		if (uk_json_get(rec, "github")) {
-			yajl_val gh = uk_json_copy(uk_json_get(rec, "github"));
-
-			uk_json_del(rec, "github");
-			uk_json_set(rec, "github", gh);
-		}
-		uk_jsonl_out_record(&out, rec);
-		uk_json_free(rec);
+	} else if (out.pretty || reference ||
+	    emit_fast(m, &v, url, n, start, end)) {
+		emit_tree(m, &v, url, n, start, end);
 	}
-	uk_url_release(&u);
-	free(s);
+	uk_url_view_release(&v);
 	return 0;
 }
 
@@ -296,7 +559,7 @@ advance(struct text *t, unsigned long long pos)
 		t->m.no++;
 		t->m.base = t->m.abs + (unsigned long long)(p - t->win);
 		t->m.count = 0;
-		uk_strset_reset(&t->m.seen);
+		seen_reset(&t->m.seen);
 	}
 	t->nl_upto = pos;
 }
@@ -338,7 +601,7 @@ scan_text(struct uk_jsonl_in *in, struct text *t)
 		done = uk_detect_scan(&d, win, from, len, final, text_found, t);
 		if (done == (size_t)-1)
 			break;
-		uk_jsonl_out_flush(&out);
+		out_flush();
 		if (final)
 			break;
 		/* Keep the unfinished tail and some context before it. */
@@ -400,7 +663,7 @@ scan_records(struct uk_jsonl_in *in)
 		if (!m.id)
 			m.id = uk_json_int((long long)in->lineno);
 		id_of = NULL; /* a new id, perhaps at the last one's address */
-		uk_strset_reset(&m.seen);
+		seen_reset(&m.seen);
 		uk_detect_init(&d);
 		/* All of it: a NUL ends a URL, not the message. */
 		r = uk_detect_scan(&d, text, 0, len, 1, scan_found,
@@ -408,11 +671,11 @@ scan_records(struct uk_jsonl_in *in)
 		if (!uk_json_get(rec, "id"))
 			uk_json_free(m.id);
 		uk_json_free(rec);
-		uk_jsonl_out_flush(&out);
+		out_flush();
 		if (r)
 			break;
 	}
-	uk_strset_release(&m.seen);
+	seen_release(&m.seen);
 	if (r < 0) {
 		uk_warn("%s", err.msg);
 		return -1;
@@ -479,7 +742,7 @@ classify_file(const char *path)
 			if (opt.urls) {
 				uk_jsonl_out_raw(&out, url, strlen(url));
 				uk_jsonl_out_raw(&out, "\n", 1);
-				uk_jsonl_out_flush(&out);
+				out_flush();
 			} else {
 				uk_url_to_record(&u, rec);
 				if (cur_file)
@@ -532,7 +795,7 @@ scan_file(const char *path, int i, struct text *t)
 		 * numbered within the file. */
 		t->m.no = opt.lines ? 1 : (unsigned long)i + 1;
 		t->m.count = 0;
-		uk_strset_reset(&t->m.seen);
+		seen_reset(&t->m.seen);
 		t->m.abs = t->m.base = t->nl_upto = 0;
 		r = scan_text(&in, t);
 	}
@@ -562,10 +825,13 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct text t;
+	const char *e;
 	int c, i, r = 0;
 
 	uk_prog_set(argv[0]);
 	uk_cli_check_stdio();
+	reference = (e = getenv("UK_URLDETECT_REFERENCE")) && *e;
+	(void)getrandom(&seen_seed, sizeof(seen_seed), GRND_NONBLOCK);
 	while ((c = uk_cli_getopt(&cli, argc, argv, "aHhLm:o:quVy:",
 		    longopts)) != -1) {
 		switch (c) {
@@ -638,7 +904,8 @@ main(int argc, char **argv)
 		if (r || (opt.quiet && found))
 			break;
 	}
-	uk_strset_release(&t.m.seen);
+	out_flush();
+	seen_release(&t.m.seen);
 	uk_buf_release(&rbuf);
 	uk_buf_release(&id_json);
 	uk_buf_release(&file_json);

@@ -25,6 +25,7 @@
 #include "links.h"
 #include "llmstxt.h"
 #include "progress.h"
+#include "record.h"
 #include "robots.h"
 #include "sitemap.h"
 #include "strset.h"
@@ -308,7 +309,7 @@ fail(const char *url, const char *via, const char *fmt, ...)
 	uk_json_set_str(rec, "url", url);
 	if (via)
 		uk_json_set_str(rec, "via", via);
-	uk_json_set_str(rec, "error", b.buf);
+	uk_record_error(rec, b.buf);
 	if (opt.urls)
 		uk_warn("'%s': %s", url, b.buf);
 	else

@@ -52,10 +52,4 @@ void uk_detect_init(struct uk_detect *d);
 size_t uk_detect_scan(struct uk_detect *d, const char *s, size_t from,
     size_t len, int final, uk_detect_fn fn, void *ctx);
 
-/*
- * Whether the authority of url[0..len) (after "scheme://") has a
- * plausible host and port.
- */
-int uk_detect_host_ok(const char *url, size_t len);
-
 #endif

@@ -3,16 +3,20 @@
  * The symbol index: the table of files, definitions and references, and
  * the names interned for it.  A file's tags come from symbols_tags.c (or
  * the tag cache, symbols_tagcache.c), many files at once through
- * symbols_stream.c; the ranking and the map read the table.  See
- * symbols.h and symbols_int.h.
+ * symbols_stream.c; the ranking and the map read the table.  The API of
+ * symbols.h is here, but for uk_symbols_stream_* (symbols_stream.c).
+ * See symbols.h and symbols_int.h.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "banned.h"
+#include "json.h"
 #include "symbols.h"
 #include "symbols_int.h"
+#include "tokens.h"
 #include "util.h"
 
 struct name_slot {
@@ -74,7 +78,7 @@ intern(struct uk_symbols *s, const char *name, size_t n)
 }
 
 void
-uk_symidx_merge(struct uk_symbols *s, const char *path, struct fres *r)
+uk_symbols_merge(struct uk_symbols *s, const char *path, struct fres *r)
 {
 	uint32_t fi;
 	size_t k;
@@ -134,14 +138,14 @@ uk_symidx_merge(struct uk_symbols *s, const char *path, struct fres *r)
  * those files may be the project's.
  */
 int
-uk_symidx_lex_it(const struct uk_symbols *s, const char *path)
+uk_symbols_lex_it(const struct uk_symbols *s, const char *path)
 {
 	size_t i;
 
 	if (!s->lex_evidence)
 		return 0;
-	if (!uk_symtab_is_noise(path) &&
-	    (s->t.unvendors || !uk_symtab_is_vendor_path(path)))
+	if (!uk_symclass_is_noise(path) &&
+	    (s->t.unvendors || !uk_symclass_is_vendor_path(path)))
 		return 0;
 	for (i = 0; i < s->nparse_under; i++) {
 		size_t n = strlen(s->parse_under[i]);
@@ -151,12 +155,6 @@ uk_symidx_lex_it(const struct uk_symbols *s, const char *path)
 			return 0;
 	}
 	return 1;
-}
-
-void
-uk_symbols_set_lex(struct uk_symbols *s, int on)
-{
-	s->lex_evidence = on;
 }
 
 void
@@ -183,18 +181,21 @@ int
 uk_symbols_add(struct uk_symbols *s, const char *path, const char *text,
     size_t len, struct uk_err *err)
 {
-	int li = uk_symlang_index(path);
+	int li = uk_symqueries_lang_index(path);
 	struct fres r;
 
 	if (li < 0)
 		return 0;
+	/* setup.py is parsed and read for its console scripts. */
+	if (uk_symclass_is_script_manifest(uk_sympath_base(path)))
+		uk_symbols_note(s, path, text, len);
 	if (uk_symtags_query(s, li, err) < 0)
 		return -1;
-	uk_symtags_file(s, s->w, li, uk_symidx_lex_it(s, path), path, text,
+	uk_symtags_file(s, s->w, li, uk_symbols_lex_it(s, path), path, text,
 	    len, &r);
 	if (r.status < 0)
 		return uk_err_set(err, UK_EXIT_FAIL, "%s", r.err);
-	uk_symidx_merge(s, path, &r);
+	uk_symbols_merge(s, path, &r);
 	return 1;
 }
 
@@ -308,7 +309,161 @@ uk_symbols_nfiles_under(const struct uk_symbols *s, const char *path)
 }
 
 struct symtab *
-uk_symtab_of(struct uk_symbols *s)
+uk_symbols_table(struct uk_symbols *s)
 {
 	return &s->t;
+}
+
+/* The API of symbols.h that reads the table or the other files. */
+
+size_t
+uk_symbols_tokens(const char *str, size_t len)
+{
+	return uk_tokens_count(UK_TOKENS_CL100K, str, len);
+}
+
+int
+uk_symbols_wants_text(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strcmp(base, ".gitattributes") ||
+	    !strcmp(base, "package.json") ||
+	    uk_symclass_is_script_manifest(base) ||
+	    !strncasecmp(base, "LICENSE", 7) ||
+	    !strncasecmp(base, "LICENCE", 7) ||
+	    !strncasecmp(base, "COPYING", 7) ||
+	    !strncasecmp(base, "COPYRIGHT", 9);
+}
+
+void
+uk_symbols_note(struct uk_symbols *s, const char *path, const char *text,
+    size_t len)
+{
+	struct symtab *t = uk_symbols_table(s);
+	struct snote *n;
+
+	GROW(t->notes, t->nnotes, t->anotes);
+	n = &t->notes[t->nnotes++];
+	n->path = uk_xstrdup(path);
+	n->text = NULL;
+	n->len = 0;
+	/* A vendored package's package.json names no program of ours. */
+	if (!strcmp(uk_sympath_base(path), "package.json") &&
+	    uk_symclass_is_vendor_path(path))
+		text = NULL;
+	if (text && uk_symbols_wants_text(path)) {
+		/* A licence is told apart by its first 64 KiB. */
+		if (len > 65536)
+			len = 65536;
+		n->text = uk_xmemdup(text, len);
+		n->len = len;
+	}
+	/* The words gattr_parse takes as unmarking: a rough test suffices. */
+	if (n->text && !strcmp(uk_sympath_base(path), ".gitattributes") &&
+	    (memmem(n->text, n->len, "-linguist-", 10) ||
+		memmem(n->text, n->len, "=false", 6)))
+		t->unvendors = 1;
+	t->ranked = 0;
+}
+
+size_t
+uk_symbols_map_opts(struct uk_symbols *s, const struct uk_symbols_opts *o,
+    struct uk_buf *out)
+{
+	return uk_symmap_render(uk_symbols_table(s), o, out);
+}
+
+size_t
+uk_symbols_map(struct uk_symbols *s, long budget, struct uk_buf *out)
+{
+	struct uk_symbols_opts o = UK_SYMBOLS_OPTS_INIT;
+
+	o.budget = budget;
+	return uk_symmap_render(uk_symbols_table(s), &o, out);
+}
+
+static int
+ranked_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct symtab *t = ctx;
+	const struct sfile *x = &t->files[*(const uint32_t *)a];
+	const struct sfile *y = &t->files[*(const uint32_t *)b];
+	int c;
+
+	if (x->rank != y->rank)
+		return x->rank > y->rank ? -1 : 1;
+	/* A unit's files together, its lead (the header) first. */
+	if ((c = strcmp(t->files[x->unit].path, t->files[y->unit].path)))
+		return c;
+	if ((x->unit == *(const uint32_t *)a) !=
+	    (y->unit == *(const uint32_t *)b))
+		return x->unit == *(const uint32_t *)a ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+size_t
+uk_symbols_ranked_files(struct uk_symbols *s, struct uk_symbols_ranked **out)
+{
+	struct symtab *t = uk_symbols_table(s);
+	uint32_t *idx = uk_xcalloc(t->nfiles + 1, sizeof(*idx));
+	size_t i, n = 0;
+
+	if (!t->ranked)
+		uk_symrank_table(t, t->focus);
+	for (i = 0; i < t->nfiles; i++)
+		if (t->files[i].cls != FC_VENDOR)
+			idx[n++] = (uint32_t)i;
+	qsort_r(idx, n, sizeof(*idx), ranked_cmp, t);
+	*out = uk_xcalloc(n + 1, sizeof(**out));
+	for (i = 0; i < n; i++) {
+		(*out)[i].path = t->files[idx[i]].path;
+		(*out)[i].rank = t->files[idx[i]].rank;
+	}
+	free(idx);
+	return n;
+}
+
+const char *
+uk_symbols_top_file(struct uk_symbols *s)
+{
+	struct symtab *t = uk_symbols_table(s);
+	size_t i, best = SIZE_MAX;
+
+	if (!t->ranked)
+		uk_symrank_table(t, t->focus);
+	/* Of a .c file and its header, the header (it shows the names). */
+	for (i = 0; i < t->nfiles; i++)
+		if (t->files[i].cls != FC_VENDOR &&
+		    (best == SIZE_MAX ||
+			t->files[i].rank > t->files[best].rank ||
+			(t->files[i].rank == t->files[best].rank &&
+			    t->files[best].unit == i)))
+			best = i;
+	return best == SIZE_MAX ? NULL : t->files[best].path;
+}
+
+yajl_val
+uk_symbols_json(struct uk_symbols *s)
+{
+	return uk_symmap_json(uk_symbols_table(s));
+}
+
+const char *
+uk_symbols_lang(const char *path)
+{
+	return uk_symqueries_lang(path);
+}
+
+const char *
+uk_symbols_tags_version(void)
+{
+	return uk_symtagcache_version();
+}
+
+void
+uk_symbols_set_cache(struct uk_symbols *s, struct uk_symcache *sc)
+{
+	s->cache = sc;
 }

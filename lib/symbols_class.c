@@ -17,14 +17,6 @@
 #include "symbols_int.h"
 #include "util.h"
 
-const char *
-uk_sympath_base(const char *path)
-{
-	const char *b = strrchr(path, '/');
-
-	return b ? b + 1 : path;
-}
-
 /* Whether a directory component of path (not its last) is in names. */
 static int
 dir_in(const char *path, const char *const *names)
@@ -62,7 +54,7 @@ path_in(const char *path, const char *const *dirs, const char *const *globs)
 }
 
 int
-uk_symtab_is_vendor_path(const char *path)
+uk_symclass_is_vendor_path(const char *path)
 {
 	static const char *const dirs[] = { "deps", "vendor", "vendored",
 		"third_party", "third-party", "thirdparty", "3rdparty",
@@ -77,7 +69,7 @@ uk_symtab_is_vendor_path(const char *path)
 }
 
 int
-uk_symtab_is_noise(const char *path)
+uk_symclass_is_noise(const char *path)
 {
 	static const char *const dirs[] = { "test", "tests", "testing",
 		"__tests__", "__mocks__", "spec", "specs", "testdata",
@@ -104,7 +96,7 @@ uk_symtab_is_noise(const char *path)
  * project's lib/util.h is still its first file.
  */
 int
-uk_symtab_is_helper(const char *path)
+uk_symclass_is_helper(const char *path)
 {
 	static const char *const dirs[] = { "util", "utils", "utilities",
 		"helper", "helpers", "misc", "compat", NULL };
@@ -117,9 +109,21 @@ uk_symtab_is_helper(const char *path)
 	return path_in(path, dirs, globs);
 }
 
+/*
+ * A file that may declare a Python package's console scripts: its
+ * pyproject.toml ([project.scripts]), setup.cfg or setup.py
+ * (console_scripts), or the entry_points.txt a wheel installs.
+ */
+int
+uk_symclass_is_script_manifest(const char *base)
+{
+	return !strcmp(base, "pyproject.toml") || !strcmp(base, "setup.cfg") ||
+	    !strcmp(base, "setup.py") || !strcmp(base, "entry_points.txt");
+}
+
 /* A build or manifest file, whose presence makes a directory a project. */
 int
-uk_symtab_is_build_file(const char *path)
+uk_symclass_is_build_file(const char *path)
 {
 	static const char *const names[] = { "Makefile", "makefile",
 		"GNUmakefile", "CMakeLists.txt", "configure", "configure.ac",
@@ -158,15 +162,6 @@ licence_key(const char *text, size_t len)
 	return uk_buf_detach(&b, NULL);
 }
 
-/* The directory of path with its slash ("a/b/"), or "" at the root. */
-char *
-uk_sympath_dir(const char *path)
-{
-	const char *b = uk_sympath_base(path);
-
-	return uk_xmemdup(path, (size_t)(b - path));
-}
-
 /*
  * Subtrees with their own licence and a build file beside it, whose
  * licence is not one of the root's: a vendored project (a workspace's
@@ -200,7 +195,7 @@ licence_subtrees(const struct symtab *t, char ***dirs, size_t *ndirs)
 		for (j = 0; j < t->nnotes && !build; j++)
 			build = !strncmp(t->notes[j].path, dir, dl) &&
 			    !strchr(t->notes[j].path + dl, '/') &&
-			    uk_symtab_is_build_file(t->notes[j].path);
+			    uk_symclass_is_build_file(t->notes[j].path);
 		key = licence_key(n->text, n->len);
 		for (k = 0; k < nroot && !same; k++)
 			same = !strcmp(root[k], key);
@@ -329,7 +324,7 @@ gattr_parse(const struct snote *n, struct gattr **gs, size_t *ngs, size_t *ags)
 
 /* Each file's class: vendored (by four rules), noise or the project. */
 void
-uk_symtab_classify(struct symtab *t)
+uk_symclass_classify(struct symtab *t)
 {
 	char **dirs = NULL;
 	struct gattr *gs = NULL;
@@ -343,7 +338,8 @@ uk_symtab_classify(struct symtab *t)
 			gattr_parse(&t->notes[i], &gs, &ngs, &ags);
 	for (i = 0; i < t->nfiles; i++) {
 		struct sfile *f = &t->files[i];
-		int vendor = uk_symtab_is_vendor_path(f->path) || f->generated;
+		int vendor =
+		    uk_symclass_is_vendor_path(f->path) || f->generated;
 
 		for (j = 0; j < ndirs && !vendor; j++)
 			vendor = !strncmp(f->path, dirs[j], strlen(dirs[j]));
@@ -351,7 +347,7 @@ uk_symtab_classify(struct symtab *t)
 			if (gattr_match(&gs[j], f->path))
 				vendor = gs[j].set;
 		f->cls = vendor                              ? FC_VENDOR :
-		    f->focus || !uk_symtab_is_noise(f->path) ? FC_CORE :
+		    f->focus || !uk_symclass_is_noise(f->path) ? FC_CORE :
 							       FC_NOISE;
 	}
 	for (j = 0; j < ndirs; j++)
@@ -362,29 +358,6 @@ uk_symtab_classify(struct symtab *t)
 		free(gs[j].pat);
 	}
 	free(gs);
-}
-
-int
-uk_sympath_has_ext(const char *path, const char *exts)
-{
-	const char *dot = strrchr(uk_sympath_base(path), '.');
-	char buf[16];
-	size_t n;
-
-	if (!dot || (n = strlen(dot)) + 2 > sizeof(buf))
-		return 0;
-	memcpy(buf, dot, n);
-	buf[n] = '.';
-	buf[n + 1] = '\0';
-	return strstr(exts, buf) != NULL;
-}
-
-size_t
-uk_sympath_stem_len(const char *base)
-{
-	const char *dot = strrchr(base, '.');
-
-	return dot ? (size_t)(dot - base) : strlen(base);
 }
 
 /*
@@ -436,7 +409,7 @@ same_dir(const char *p, const char *q)
  * the same name in the same directory, else the only one in the tree.
  */
 void
-uk_symtab_pair_units(struct symtab *t)
+uk_symclass_pair_units(struct symtab *t)
 {
 	size_t i, j;
 
@@ -480,10 +453,4 @@ uk_symtab_pair_units(struct symtab *t)
 		    t->files[i].unit == i)
 			t->files[i].unit = (uint32_t)pub;
 	}
-}
-
-int
-uk_sympath_is_c(const char *path)
-{
-	return uk_sympath_has_ext(path, UK_SYM_C_HEADERS UK_SYM_C_SOURCES);
 }

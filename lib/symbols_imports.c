@@ -26,7 +26,7 @@ extname_cmp(const void *a, const void *b)
 }
 
 int
-uk_symtab_is_external(const struct extnames *x, uint32_t file,
+uk_symimports_is_external(const struct extnames *x, uint32_t file,
     const char *name)
 {
 	struct extname key = { file, (char *)name };
@@ -46,7 +46,7 @@ modname_cmp(const void *a, const void *b)
 }
 
 uint32_t
-uk_symtab_module_of(const struct extnames *x, uint32_t file,
+uk_symimports_module_of(const struct extnames *x, uint32_t file,
     const char *name)
 {
 	struct modname key = { file, (char *)name, 0 };
@@ -72,7 +72,7 @@ binding_cmp(const void *a, const void *b)
 }
 
 uint32_t
-uk_symtab_bound_unit(const struct extnames *x, uint32_t file, uint32_t name)
+uk_symimports_bound_unit(const struct extnames *x, uint32_t file, uint32_t name)
 {
 	struct binding key = { file, name, 0 };
 	const struct binding *b;
@@ -775,7 +775,7 @@ import_group(const struct symtab *t, const struct namedef *nd, size_t nnd,
 	for (i = k->first; i < k->end; i++) {
 		const struct sdef *d = &t->defs[byname[i]];
 
-		if (d->file == file && uk_symtab_visible(t, d))
+		if (d->file == file && symtab_visible(t, d))
 			return group[byname[i]];
 	}
 	return UINT32_MAX;
@@ -805,7 +805,7 @@ follow_reexports(struct extnames *ext, struct pending *p, size_t n)
 		nb = ext->nb;
 		for (i = 0; i < n; i++) {
 			if (p[i].name == UINT32_MAX ||
-			    (u = uk_symtab_bound_unit(ext, p[i].via,
+			    (u = uk_symimports_bound_unit(ext, p[i].via,
 				 p[i].name)) == UINT32_MAX)
 				continue;
 			GROW(ext->b, ext->nb, ext->ab);
@@ -827,7 +827,7 @@ follow_reexports(struct extnames *ext, struct pending *p, size_t n)
  * counts as a reference to that definition).
  */
 void
-uk_symtab_import_edges(struct symtab *t, const uint32_t *byname,
+uk_symimports_edges(struct symtab *t, const uint32_t *byname,
     const uint32_t *group, struct extnames *ext, struct edge **edges,
     size_t *nedges, size_t *aedges)
 {

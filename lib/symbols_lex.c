@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The references of a file that only gives evidence (tests, examples,
- * docs, benchmarks, fixtures: see uk_symtab_is_noise) without a parse: a
+ * docs, benchmarks, fixtures: see uk_symclass_is_noise) without a parse: a
  * lexer per family of languages skips comments and strings and reports
  * the identifiers that tags queries would take as references.  Such a
  * file's definitions are not wanted (the ranking sends them little of

@@ -20,10 +20,10 @@
 #define DOTS       "\xe2\x8b\xae" /* U+22EE, where lines are skipped */
 #define TOP_MAX    10             /* paths listed at the top */
 #define FILL_TRIES 100 /* maps rendered to fill the budget */
-#define SPREAD_EXP 0.5 /* a unit's k-th definition at rank / k^0.5 */
+#define SPREAD_EXP 1.0 /* a unit's k-th definition at rank / k */
 
 void
-uk_symtab_add_escaped(struct uk_buf *b, const char *s, size_t n)
+uk_symmap_add_escaped(struct uk_buf *b, const char *s, size_t n)
 {
 	struct uk_buf t = UK_BUF_INIT;
 	size_t i, from = 0;
@@ -66,7 +66,7 @@ add_sig(struct uk_buf *b, const char *sig, const char *note)
 		for (i = 0; i <= n; i++) {
 			if (i < n && sig[i] != '\t')
 				continue;
-			uk_symtab_add_escaped(b, sig + from, i - from);
+			uk_symmap_add_escaped(b, sig + from, i - from);
 			if (i < n)
 				uk_buf_addch(b, '\t');
 			from = i + 1;
@@ -142,7 +142,7 @@ render_file(const struct symtab *t, uint32_t file, struct entry *es, size_t n,
 		qsort(es, n, sizeof(*es), entry_cmp);
 	if (second)
 		uk_buf_addstr(out, "  ");
-	uk_symtab_add_escaped(out, t->files[file].path,
+	uk_symmap_add_escaped(out, t->files[file].path,
 	    strlen(t->files[file].path));
 	uk_buf_addstr(out, ":\n");
 	for (i = 0; i < n; i++) {
@@ -308,9 +308,9 @@ exc_key_cmp(const void *a, const void *b)
  * Timeout(RequestException)), to a fixed point (at most 8 rounds); cnt,
  * each file's count.
  */
-static void
-exception_classes(const struct symtab *t, const uint32_t *order, size_t n,
-    unsigned char *exc, uint32_t *cnt)
+void
+uk_symmap_exception_classes(const struct symtab *t, const uint32_t *order,
+    size_t n, unsigned char *exc, uint32_t *cnt)
 {
 	struct exc_key *v = uk_xcalloc(n + 1, sizeof(*v));
 	size_t i, nv = 0, round, added = 1;
@@ -392,7 +392,7 @@ fold_exceptions(struct symtab *t, const uint32_t *order, size_t n)
 
 	fold_release(t);
 	/* kind[i]: 1 an exception class, 2 a top-level constant, 0 none. */
-	exception_classes(t, order, n, kind, exc_cnt);
+	uk_symmap_exception_classes(t, order, n, kind, exc_cnt);
 	for (i = 0; i < n; i++) {
 		const struct sdef *d = &t->defs[order[i]];
 
@@ -471,12 +471,15 @@ def_rank_cmp(const void *a, const void *b, void *ctx)
 
 /*
  * The order in which the map takes definitions: by rank, but a unit's
- * k-th best at its rank divided by the square root of k.  Taken by rank
- * alone, a 1024-token map of yaml.v3 gave 26 of its 62 lines to the
- * fifth file's initialisers (apic.go) and showed six files; a map is
- * the tree's table of contents first.  Spread so, the maps of the 37
- * trees of repomap-dev show a few more files each, and 127 of their 141
- * central files in the first ten against 126.
+ * k-th best at its rank divided by k.  Taken by rank alone, a 1024-token
+ * map of yaml.v3 gave 26 of its 62 lines to the fifth file's
+ * initialisers (apic.go) and showed six files; a map is the tree's
+ * table of contents first.  Spread by the square root of k, the maps of
+ * the 37 trees of repomap-dev showed a few more files each, and 127 of
+ * their 141 central files in the first ten against 126; by k since the
+ * hub score (symbols_rank.c) made the first files' ranks steeper, which
+ * left a 120-token map of nine initialisers and four steps to the
+ * initialisers' file alone (the same 139/152 central files either way).
  */
 struct spread {
 	const struct symtab *t;
@@ -526,7 +529,7 @@ top_kind(const char *path)
 	size_t i;
 
 	base = base ? base + 1 : path;
-	if (uk_symtab_is_build_file(path))
+	if (uk_symclass_is_build_file(path))
 		return 1;
 	for (i = 0; entries[i]; i++)
 		if (!strcmp(base, entries[i]))
@@ -588,7 +591,7 @@ top_block(const struct symtab *t, const char *focus, struct uk_buf *out)
 		 * its name and however much it defines. */
 		if (!k && entry)
 			k = 2;
-		if (!k || uk_symtab_is_noise(p))
+		if (!k || uk_symclass_is_noise(p))
 			continue;
 		if (fl && !strncmp(p, focus, fl) && p[fl] == '/')
 			rel = p + fl + 1;
@@ -608,7 +611,7 @@ top_block(const struct symtab *t, const char *focus, struct uk_buf *out)
 	for (i = 0; i < n && i < TOP_MAX; i++) {
 		if (i && !strcmp(tops[i].path, tops[i - 1].path))
 			continue;
-		uk_symtab_add_escaped(out, tops[i].path, strlen(tops[i].path));
+		uk_symmap_add_escaped(out, tops[i].path, strlen(tops[i].path));
 		uk_buf_addch(out, '\n');
 	}
 	if (out->len)
@@ -680,7 +683,7 @@ site_block(const struct symtab *t, const uint32_t *sel, size_t n,
 	for (i = 0; i < nv && i < SITES_LISTED; i++) {
 		const char *p = t->files[v[i].file].path;
 
-		uk_symtab_add_escaped(out, p, strlen(p));
+		uk_symmap_add_escaped(out, p, strlen(p));
 		uk_buf_addf(out, " (defines %u function%s declared below)\n",
 		    v[i].n, v[i].n == 1 ? "" : "s");
 	}
@@ -800,7 +803,7 @@ choose(const struct symtab *t, const struct uk_symbols_opts *o, uint32_t *order,
 }
 
 size_t
-uk_symtab_map(struct symtab *t, const struct uk_symbols_opts *o,
+uk_symmap_render(struct symtab *t, const struct uk_symbols_opts *o,
     struct uk_buf *out)
 {
 	uint32_t *order;
@@ -813,7 +816,7 @@ uk_symtab_map(struct symtab *t, const struct uk_symbols_opts *o,
 	    (focus && strcmp(focus, t->focus))) {
 		free(t->focus);
 		t->focus = focus ? uk_xstrdup(focus) : NULL;
-		uk_symtab_rank(t, t->focus);
+		uk_symrank_table(t, t->focus);
 	}
 	/*
 	 * The project's own definitions; tests, examples and docs only when
@@ -880,7 +883,7 @@ uk_symtab_map(struct symtab *t, const struct uk_symbols_opts *o,
 }
 
 struct yajl_val_s *
-uk_symtab_json(const struct symtab *t)
+uk_symmap_json(const struct symtab *t)
 {
 	yajl_val arr = uk_json_array();
 	size_t i;
@@ -927,136 +930,3 @@ uk_symtab_json(const struct symtab *t)
 }
 
 /* The public functions of the map. */
-
-size_t
-uk_symbols_tokens(const char *str, size_t len)
-{
-	return uk_tokens_count(UK_TOKENS_CL100K, str, len);
-}
-
-int
-uk_symbols_wants_text(const char *path)
-{
-	const char *base = strrchr(path, '/');
-
-	base = base ? base + 1 : path;
-	return !strcmp(base, ".gitattributes") ||
-	    !strcmp(base, "package.json") ||
-	    !strncasecmp(base, "LICENSE", 7) ||
-	    !strncasecmp(base, "LICENCE", 7) ||
-	    !strncasecmp(base, "COPYING", 7) ||
-	    !strncasecmp(base, "COPYRIGHT", 9);
-}
-
-void
-uk_symbols_note(struct uk_symbols *s, const char *path, const char *text,
-    size_t len)
-{
-	struct symtab *t = uk_symtab_of(s);
-	struct snote *n;
-
-	GROW(t->notes, t->nnotes, t->anotes);
-	n = &t->notes[t->nnotes++];
-	n->path = uk_xstrdup(path);
-	n->text = NULL;
-	n->len = 0;
-	/* A vendored package's package.json names no program of ours. */
-	if (!strcmp(uk_sympath_base(path), "package.json") &&
-	    uk_symtab_is_vendor_path(path))
-		text = NULL;
-	if (text && uk_symbols_wants_text(path)) {
-		/* A licence is told apart by its first 64 KiB. */
-		if (len > 65536)
-			len = 65536;
-		n->text = uk_xmemdup(text, len);
-		n->len = len;
-	}
-	/* The words gattr_parse takes as unmarking: a rough test suffices. */
-	if (n->text && !strcmp(uk_sympath_base(path), ".gitattributes") &&
-	    (memmem(n->text, n->len, "-linguist-", 10) ||
-		memmem(n->text, n->len, "=false", 6)))
-		t->unvendors = 1;
-	t->ranked = 0;
-}
-
-size_t
-uk_symbols_map_opts(struct uk_symbols *s, const struct uk_symbols_opts *o,
-    struct uk_buf *out)
-{
-	return uk_symtab_map(uk_symtab_of(s), o, out);
-}
-
-size_t
-uk_symbols_map(struct uk_symbols *s, long budget, struct uk_buf *out)
-{
-	struct uk_symbols_opts o = UK_SYMBOLS_OPTS_INIT;
-
-	o.budget = budget;
-	return uk_symtab_map(uk_symtab_of(s), &o, out);
-}
-
-static int
-ranked_cmp(const void *a, const void *b, void *ctx)
-{
-	const struct symtab *t = ctx;
-	const struct sfile *x = &t->files[*(const uint32_t *)a];
-	const struct sfile *y = &t->files[*(const uint32_t *)b];
-	int c;
-
-	if (x->rank != y->rank)
-		return x->rank > y->rank ? -1 : 1;
-	/* A unit's files together, its lead (the header) first. */
-	if ((c = strcmp(t->files[x->unit].path, t->files[y->unit].path)))
-		return c;
-	if ((x->unit == *(const uint32_t *)a) !=
-	    (y->unit == *(const uint32_t *)b))
-		return x->unit == *(const uint32_t *)a ? -1 : 1;
-	return strcmp(x->path, y->path);
-}
-
-size_t
-uk_symbols_ranked_files(struct uk_symbols *s, struct uk_symbols_ranked **out)
-{
-	struct symtab *t = uk_symtab_of(s);
-	uint32_t *idx = uk_xcalloc(t->nfiles + 1, sizeof(*idx));
-	size_t i, n = 0;
-
-	if (!t->ranked)
-		uk_symtab_rank(t, t->focus);
-	for (i = 0; i < t->nfiles; i++)
-		if (t->files[i].cls != FC_VENDOR)
-			idx[n++] = (uint32_t)i;
-	qsort_r(idx, n, sizeof(*idx), ranked_cmp, t);
-	*out = uk_xcalloc(n + 1, sizeof(**out));
-	for (i = 0; i < n; i++) {
-		(*out)[i].path = t->files[idx[i]].path;
-		(*out)[i].rank = t->files[idx[i]].rank;
-	}
-	free(idx);
-	return n;
-}
-
-const char *
-uk_symbols_top_file(struct uk_symbols *s)
-{
-	struct symtab *t = uk_symtab_of(s);
-	size_t i, best = SIZE_MAX;
-
-	if (!t->ranked)
-		uk_symtab_rank(t, t->focus);
-	/* Of a .c file and its header, the header (it shows the names). */
-	for (i = 0; i < t->nfiles; i++)
-		if (t->files[i].cls != FC_VENDOR &&
-		    (best == SIZE_MAX ||
-			t->files[i].rank > t->files[best].rank ||
-			(t->files[i].rank == t->files[best].rank &&
-			    t->files[best].unit == i)))
-			best = i;
-	return best == SIZE_MAX ? NULL : t->files[best].path;
-}
-
-yajl_val
-uk_symbols_json(struct uk_symbols *s)
-{
-	return uk_symtab_json(uk_symtab_of(s));
-}

@@ -31,8 +31,8 @@
  * The upstream tags queries of C and C++ find definitions only.  These
  * add the references (calls and type names) that the file graph needs,
  * and function-like macros as definitions.  C's patterns (upstream's, then
- * c_extra, in this order) are walked by hand by walk_tree in
- * symbols_tags.c, as Python's are: a change here must be made there too.
+ * c_extra, in this order) are walked by hand in symbols_c.c, as Python's
+ * are: a change here must be made there too.
  */
 static const char c_extra[] =
     "(call_expression function: (identifier) @name) @reference.call\n"
@@ -56,8 +56,8 @@ static const char cpp_extra[] =
  * and imports for the languages whose upstream queries have calls only:
  * a reader follows a type or an imported name to its definition as much
  * as a call.  Python's patterns (upstream's, then these, in this order)
- * are also walked by hand by walk_tree in symbols_tags.c, which is what
- * indexes Python: a change here must be made there too, and
+ * are also walked by hand in symbols_py.c, which is what indexes
+ * Python: a change here must be made there too, and
  * tests/repo-tagwalk.bats compares the two.
  */
 static const char python_extra[] =
@@ -90,8 +90,8 @@ static const char python_extra[] =
     "(import_statement) @name @reference.module\n";
 /*
  * Rust's patterns (upstream's, then rust_extra, in this order) are walked
- * by hand by walk_tree in symbols_tags.c, as Python's are: a change here
- * must be made there too.
+ * by hand in symbols_rust.c, as Python's are: a change here must be made
+ * there too.
  */
 static const char rust_extra[] =
     "(type_identifier) @name @reference.type\n"
@@ -119,8 +119,8 @@ static const char java_extra[] =
     "@definition.method\n";
 /*
  * JavaScript's patterns (upstream's, then js_extra, in this order) are
- * walked by hand by walk_tree in symbols_tags.c, as Python's are: a
- * change here or in JS_MODULE must be made there too.  TypeScript and TSX
+ * walked by hand in symbols_js.c, as Python's are: a change here or in
+ * JS_MODULE must be made there too.  TypeScript and TSX
  * keep their queries.
  */
 static const char js_extra[] =
@@ -150,7 +150,7 @@ extern const char uk_tags_python[], uk_tags_javascript[], uk_tags_c[],
     uk_tags_cpp[], uk_tags_go[], uk_tags_rust[], uk_tags_java[], uk_tags_ruby[],
     uk_tags_typescript[];
 
-const struct symlang uk_symlangs[UK_SYMLANGS] = {
+const struct symlang uk_symqueries_langs[UK_SYMLANGS] = {
 	{ "python", ".py.pyi.", tree_sitter_python, uk_tags_python,
 	    python_extra },
 	{ "javascript", ".js.jsx.mjs.cjs.", tree_sitter_javascript,
@@ -170,7 +170,7 @@ const struct symlang uk_symlangs[UK_SYMLANGS] = {
 };
 
 const char *
-uk_symbols_lang(const char *path)
+uk_symqueries_lang(const char *path)
 {
 	const char *base = strrchr(path, '/');
 	const char *dot;
@@ -189,21 +189,21 @@ uk_symbols_lang(const char *path)
 	ext[n] = '.';
 	ext[n + 1] = '\0';
 	for (i = 0; i < UK_SYMLANGS; i++)
-		if (strstr(uk_symlangs[i].exts, ext))
-			return uk_symlangs[i].name;
+		if (strstr(uk_symqueries_langs[i].exts, ext))
+			return uk_symqueries_langs[i].name;
 	return NULL;
 }
 
 int
-uk_symlang_index(const char *path)
+uk_symqueries_lang_index(const char *path)
 {
-	const char *name = uk_symbols_lang(path);
+	const char *name = uk_symqueries_lang(path);
 	size_t i;
 
 	if (!name)
 		return -1;
 	for (i = 0; i < UK_SYMLANGS; i++)
-		if (!strcmp(uk_symlangs[i].name, name))
+		if (!strcmp(uk_symqueries_langs[i].name, name))
 			return (int)i;
 	return -1;
 }

@@ -253,7 +253,7 @@ stream_merge(struct uk_symbols_stream *st, int wait)
 				    !it->res.cached && !it->res.lexed)
 					uk_symtagcache_put(st->s, it->hash,
 					    &it->res);
-				uk_symidx_merge(st->s, it->path, &it->res);
+				uk_symbols_merge(st->s, it->path, &it->res);
 				st->indexed++;
 			} else if (it->res.status < 0 &&
 			    uk_symtags_query_failed(st->s, it->li)) {
@@ -318,7 +318,7 @@ int
 uk_symbols_stream_add(struct uk_symbols_stream *st, const char *path,
     const char *text, size_t len, struct uk_err *err)
 {
-	int li = uk_symlang_index(path);
+	int li = uk_symqueries_lang_index(path);
 	struct sitem *it;
 	struct fres res;
 	char hash[65];
@@ -326,12 +326,15 @@ uk_symbols_stream_add(struct uk_symbols_stream *st, const char *path,
 
 	if (li < 0)
 		return 0;
+	/* setup.py is parsed and read for its console scripts. */
+	if (uk_symclass_is_script_manifest(uk_sympath_base(path)))
+		uk_symbols_note(st->s, path, text, len);
 	/* The query is compiled by the first worker that needs it: here
 	 * only a query that could not be is an error. */
 	if (uk_symtags_query_failed(st->s, li))
 		return uk_symtags_query(st->s, li, err);
 	/* Outside the lock: the workers go on meanwhile. */
-	lex = uk_symidx_lex_it(st->s, path);
+	lex = uk_symbols_lex_it(st->s, path);
 	hash[0] = '\0';
 	if (st->s->cache && !lex && len <= UINT32_MAX / 2) {
 		uk_symcache_hash(text, len, hash);
@@ -411,7 +414,7 @@ reparse_evidence(struct uk_symbols_stream *st)
 		uk_symtags_file(s, s->w, it->li, 0, it->path, it->text, it->len,
 		    &it->res);
 		if (it->res.status == 1) {
-			uk_symidx_merge(s, it->path, &it->res);
+			uk_symbols_merge(s, it->path, &it->res);
 			st->indexed++;
 		} else if (it->res.status < 0 &&
 		    strstr(it->res.err, "time limit")) {
@@ -472,7 +475,7 @@ uk_symbols_add_files(struct uk_symbols *s, const struct uk_symbols_file *files,
 
 	/* Every query first: a query that cannot be used indexes nothing. */
 	for (i = 0; i < n; i++) {
-		int li = uk_symlang_index(files[i].path);
+		int li = uk_symqueries_lang_index(files[i].path);
 
 		if (li >= 0 && uk_symtags_query(s, li, err) < 0)
 			return -1;

@@ -39,10 +39,12 @@ make_version(void)
 	size_t i;
 
 	for (i = 0; i < UK_SYMLANGS; i++) {
-		const char *parts[3] = { uk_symlangs[i].name,
-			uk_symlangs[i].tags,
-			uk_symlangs[i].extra ? uk_symlangs[i].extra : "" };
-		uint32_t abi = ts_language_version(uk_symlangs[i].fn());
+		const char *parts[3] = { uk_symqueries_langs[i].name,
+			uk_symqueries_langs[i].tags,
+			uk_symqueries_langs[i].extra ?
+			    uk_symqueries_langs[i].extra :
+			    "" };
+		uint32_t abi = ts_language_version(uk_symqueries_langs[i].fn());
 		size_t k;
 		const char *p;
 
@@ -59,7 +61,7 @@ make_version(void)
 }
 
 const char *
-uk_symbols_tags_version(void)
+uk_symtagcache_version(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -284,10 +286,4 @@ bad:
 	memset(r, 0, sizeof(*r));
 	uk_symcache_drop(s->cache, hash);
 	return -1;
-}
-
-void
-uk_symbols_set_cache(struct uk_symbols *s, struct uk_symcache *sc)
-{
-	s->cache = sc;
 }

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
+#include <arpa/inet.h>
 #include <curl/curl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -8,6 +12,9 @@
 #include "buf.h"
 #include "json.h"
 #include "banned.h"
+
+/* uk_url_view splits URLs up to this long by hand (urldetect's longest). */
+#define UK_URL_FAST_MAX 65536
 
 static const char *const type_names[] = {
 	"github_repo", "github_file", "github_issue", "github_pr",
@@ -46,7 +53,372 @@ uk_url_release(struct uk_url *u)
 	u->type = UK_URL_UNKNOWN;
 }
 
-/* Copy s into out cut to UK_URL_DISPLAY_MAX characters, "..." included. */
+/*
+ * What classification finds from a host (lower case, without trailing
+ * dots) and a path: the type and the GitHub fields as spans of the path.
+ */
+struct found {
+	enum uk_url_type type;
+	struct uk_url_span owner, repo, branch, file;
+	long issue_number, pr_number;
+};
+
+static int
+span_is(struct uk_url_span sp, const char *s, size_t n)
+{
+	return sp.n == n && !memcmp(sp.s, s, n);
+}
+
+#define SPAN_IS(sp, lit) span_is((sp), (lit), sizeof(lit) - 1)
+
+/*
+ * Split path[0..n) into at most max segments (empty ones dropped); *rest
+ * is what follows them past any slashes (s NULL when nothing does).
+ */
+static size_t
+segments(const char *path, size_t n, struct uk_url_span *seg, size_t max,
+    struct uk_url_span *rest)
+{
+	size_t i = 0, j, k = 0;
+
+	rest->s = NULL;
+	rest->n = 0;
+	while (i < n && k < max) {
+		while (i < n && path[i] == '/')
+			i++;
+		if (i == n)
+			break;
+		for (j = i; j < n && path[j] != '/'; j++)
+			;
+		seg[k].s = path + i;
+		seg[k++].n = j - i;
+		i = j;
+	}
+	while (i < n && path[i] == '/')
+		i++;
+	if (i < n) {
+		rest->s = path + i;
+		rest->n = n - i;
+	}
+	return k;
+}
+
+/* A commit id as GitHub takes one: 7 to 40 hexadecimal digits. */
+static int
+is_commit_id(struct uk_url_span sp)
+{
+	size_t i;
+
+	if (sp.n < 7 || sp.n > 40)
+		return 0;
+	for (i = 0; i < sp.n; i++)
+		if (!((sp.s[i] >= '0' && sp.s[i] <= '9') ||
+		    (sp.s[i] >= 'a' && sp.s[i] <= 'f') ||
+		    (sp.s[i] >= 'A' && sp.s[i] <= 'F')))
+			return 0;
+	return 1;
+}
+
+/* A positive decimal number (strtol's, LONG_MAX when it overflows). */
+static int
+is_number(struct uk_url_span sp, long *out)
+{
+	size_t i;
+	long v = 0;
+
+	if (!sp.n)
+		return 0;
+	for (i = 0; i < sp.n; i++) {
+		int d = sp.s[i] - '0';
+
+		if (d < 0 || d > 9)
+			return 0;
+		v = v > (LONG_MAX - d) / 10 ? LONG_MAX : v * 10 + d;
+	}
+	*out = v;
+	return v > 0;
+}
+
+/*
+ * First path segments on github.com that are site pages, not owners.
+ * Not exhaustive: a user page and unknown site pages are web anyway,
+ * this list only stops /features/x from being taken for a repository.
+ */
+static const char *const reserved_names[] = { "about", "apps", "blog",
+	"collections", "contact", "customer-stories", "enterprise", "events",
+	"explore", "features", "issues", "join", "login", "logout",
+	"marketplace", "new", "notifications", "orgs", "organizations",
+	"pricing", "pulls", "search", "security", "settings", "site",
+	"sponsors", "topics", "trending", "users", NULL };
+static uint32_t reserved_firsts; /* bit c - 'a': a name begins with c */
+static pthread_once_t reserved_once = PTHREAD_ONCE_INIT;
+
+static void
+reserved_fill(void)
+{
+	size_t i;
+
+	for (i = 0; reserved_names[i]; i++)
+		reserved_firsts |= (uint32_t)1 << (reserved_names[i][0] - 'a');
+}
+
+static int
+reserved_owner(struct uk_url_span sp)
+{
+	size_t i;
+	int c = sp.s[0] >= 'A' && sp.s[0] <= 'Z' ? sp.s[0] + 32 : sp.s[0];
+
+	pthread_once(&reserved_once, reserved_fill);
+	if (c < 'a' || c > 'z' || !(reserved_firsts >> (c - 'a') & 1))
+		return 0;
+	for (i = 0; reserved_names[i]; i++)
+		if (reserved_names[i][0] == c &&
+		    !strncasecmp(sp.s, reserved_names[i], sp.n) &&
+		    !reserved_names[i][sp.n])
+			return 1;
+	return 0;
+}
+
+static void
+github(const char *path, size_t pn, int raw, struct found *f)
+{
+	struct uk_url_span seg[4], rest;
+	size_t n;
+	long num;
+
+	n = segments(path, pn, seg, raw ? 3 : 4, &rest);
+	if (raw) {
+		/* raw.githubusercontent.com/OWNER/REPO/BRANCH/PATH, where
+		 * BRANCH may be written refs/heads/NAME. */
+		const char *b, *sl;
+
+		if (n == 3 && rest.s && SPAN_IS(seg[2], "refs") &&
+		    rest.n >= 6 && !memcmp(rest.s, "heads/", 6) &&
+		    (sl = memchr(rest.s + 6, '/', rest.n - 6))) {
+			b = rest.s + 6;
+			seg[2].s = b;
+			seg[2].n = (size_t)(sl - b);
+			rest.n -= (size_t)(sl + 1 - rest.s);
+			rest.s = sl + 1;
+		}
+		if (n == 3 && rest.s) {
+			f->type = UK_URL_GITHUB_FILE;
+			f->owner = seg[0];
+			f->repo = seg[1];
+			f->branch = seg[2];
+			f->file = rest;
+		}
+		return;
+	}
+	if (n < 2 || reserved_owner(seg[0]))
+		return;
+	if (n == 2) {
+		f->type = UK_URL_GITHUB_REPO;
+	} else if (n == 4 && SPAN_IS(seg[2], "blob") && rest.s) {
+		f->type = UK_URL_GITHUB_FILE;
+		f->branch = seg[3];
+		f->file = rest;
+	} else if (n == 4 && SPAN_IS(seg[2], "tree")) {
+		/* /tree/BRANCH[/PATH]: the repository at that branch. */
+		f->type = UK_URL_GITHUB_REPO;
+		f->branch = seg[3];
+		f->file = rest;
+	} else if (n == 4 && SPAN_IS(seg[2], "commit") && !rest.s &&
+	    is_commit_id(seg[3])) {
+		/* /commit/SHA: the repository at that commit, as /tree/SHA. */
+		f->type = UK_URL_GITHUB_REPO;
+		f->branch = seg[3];
+	} else if (n == 4 && is_number(seg[3], &num)) {
+		/* /issues/N and /pull/N, also with a tab: /pull/N/files. */
+		if (SPAN_IS(seg[2], "issues")) {
+			f->type = UK_URL_GITHUB_ISSUE;
+			f->issue_number = num;
+		} else if (SPAN_IS(seg[2], "pull")) {
+			f->type = UK_URL_GITHUB_PR;
+			f->pr_number = num;
+		}
+	}
+	if (f->type == UK_URL_WEB)
+		return;
+	f->owner = seg[0];
+	f->repo = seg[1];
+	if (f->repo.n > 4 && !memcmp(f->repo.s + f->repo.n - 4, ".git", 4))
+		f->repo.n -= 4;
+}
+
+struct name {
+	const char *s;
+	size_t n;
+	int doc; /* a documentation host */
+};
+
+#define DOC(s) { s, sizeof(s) - 1, 1 }
+#define SITE(s) { s, sizeof(s) - 1, 0 }
+
+/* Documentation hosts: the host itself or any name under it. */
+static const struct name doc_hosts[] = { DOC("docs.python.org"),
+	DOC("developer.mozilla.org"), DOC("docs.rs"),
+	DOC("doc.rust-lang.org"), DOC("pkg.go.dev"), DOC("man7.org"),
+	DOC("cppreference.com"), DOC("learn.microsoft.com"),
+	DOC("docs.oracle.com"), DOC("docs.github.com"), DOC("devdocs.io"),
+	DOC("man.openbsd.org"), DOC("manpages.debian.org"),
+	DOC("docs.djangoproject.com"), DOC("docs.docker.com"),
+	DOC("kubernetes.io"), DOC("nodejs.org"), DOC("typescriptlang.org"),
+	DOC("ruby-doc.org"), DOC("docs.ruby-lang.org"), DOC("hexdocs.pm"),
+	DOC("javadoc.io"), DOC("readthedocs.io"), DOC("readthedocs.org"),
+	DOC("readthedocs-hosted.com"), { NULL, 0, 0 } };
+
+/* The other names a host may not dress up as (see host_kind). */
+static const struct name site_hosts[] = { SITE("github.com"),
+	SITE("raw.githubusercontent.com"), { NULL, 0, 0 } };
+
+/*
+ * The known names by length, built once (urlserve classifies on several
+ * threads): a host's labels are looked up here, a few names at most for
+ * each length instead of every name.
+ */
+#define NAME_MAX_LEN 25
+#define NAMES_A_LEN 8
+static const struct name *by_len[NAME_MAX_LEN + 1][NAMES_A_LEN + 1];
+static uint32_t len_mask; /* bit n: a name n bytes long */
+static pthread_once_t by_len_once = PTHREAD_ONCE_INIT;
+
+static void
+by_len_fill(void)
+{
+	const struct name *const lists[] = { doc_hosts, site_hosts };
+	const struct name *nm;
+	size_t i, k;
+
+	for (i = 0; i < 2; i++)
+		for (nm = lists[i]; nm->s; nm++) {
+			if (nm->n > NAME_MAX_LEN)
+				uk_die(UK_EXIT_FATAL, "url: a name too long");
+			for (k = 0; by_len[nm->n][k]; k++)
+				;
+			if (k == NAMES_A_LEN)
+				uk_die(UK_EXIT_FATAL, "url: name table full");
+			by_len[nm->n][k] = nm;
+			len_mask |= (uint32_t)1 << nm->n;
+		}
+}
+
+/* The known name s[0..n) (doc_hosts's or site_hosts's), or NULL. */
+static inline const struct name *
+known(const char *s, size_t n)
+{
+	const struct name *const *nm;
+
+	if (n > NAME_MAX_LEN || !(len_mask >> n & 1))
+		return NULL;
+	for (nm = by_len[n]; *nm; nm++)
+		if ((*nm)->s[0] == s[0] && (*nm)->s[n - 1] == s[n - 1] &&
+		    !memcmp((*nm)->s, s, n))
+			return *nm;
+	return NULL;
+}
+
+/*
+ * Look at the labels of host[0..n) once.  A lookalike dresses up as a
+ * known name: the name followed by more labels
+ * ("docs.python.org.example.net", "github.com.evil.example",
+ * "x.readthedocs.io.evil.example"); such a host belongs to whoever owns
+ * its last labels, so it is plain web, whatever its path says
+ * (HOST_LOOKALIKE).  A documentation host is a known documentation host
+ * or a name under it, or a first label "docs" (docs.example.com): HOST_DOC.
+ */
+enum { HOST_LOOKALIKE = 1, HOST_DOC = 2 };
+
+static int
+host_kind(const char *host, size_t n)
+{
+	const struct name *nm;
+	int r = n >= 5 && !memcmp(host, "docs.", 5) ? HOST_DOC : 0;
+	size_t dot[64], nd = 0, i, j, k, start;
+
+	pthread_once(&by_len_once, by_len_fill);
+	for (i = 0; i < n; i++)
+		if (host[i] == '.') {
+			if (nd == sizeof(dot) / sizeof(*dot))
+				break;
+			dot[nd++] = i;
+		}
+	if (i < n) {
+		/* More labels than dot holds: every start, every dot. */
+		for (i = 0; i < n; i++) {
+			if (i && host[i - 1] != '.')
+				continue;
+			for (j = i + 1; j < n && j - i <= NAME_MAX_LEN; j++)
+				if (host[j] == '.' && known(host + i, j - i))
+					return HOST_LOOKALIKE;
+			if ((nm = known(host + i, n - i)) && nm->doc)
+				r = HOST_DOC;
+		}
+		return r;
+	}
+	/* Label k starts at 0 or after dot k - 1; names end before a dot
+	 * (lookalike) or at the end (a documentation host or under one). */
+	for (k = 0; k <= nd; k++) {
+		start = k ? dot[k - 1] + 1 : 0;
+		for (j = k; j < nd && dot[j] - start <= NAME_MAX_LEN; j++)
+			if (known(host + start, dot[j] - start))
+				return HOST_LOOKALIKE;
+		if ((nm = known(host + start, n - start)) && nm->doc)
+			r = HOST_DOC;
+	}
+	return r;
+}
+
+/* Documentation by path: a segment docs, documentation, api, reference. */
+static int
+doc_path(const char *path, size_t n)
+{
+	size_t i = 0, j, k;
+
+	while (i < n) {
+		while (i < n && path[i] == '/')
+			i++;
+		for (j = i; j < n && path[j] != '/'; j++)
+			;
+		k = j - i;
+		if ((k == 3 && !strncasecmp(path + i, "api", 3)) ||
+		    (k == 4 && !strncasecmp(path + i, "docs", 4)) ||
+		    (k == 9 && !strncasecmp(path + i, "reference", 9)) ||
+		    (k == 13 && !strncasecmp(path + i, "documentation", 13)))
+			return 1;
+		i = j;
+	}
+	return 0;
+}
+
+/*
+ * Classify an http(s) URL by its host[0..hn) (lower case) and its path;
+ * the trailing dots of the host are left out ("github.com." is
+ * github.com), and *hn says how many bytes are left.
+ */
+static void
+classify(const char *host, size_t *hn, const char *path, size_t pn,
+    struct found *f)
+{
+	int kind;
+
+	memset(f, 0, sizeof(*f));
+	f->type = UK_URL_WEB;
+	while (*hn > 1 && host[*hn - 1] == '.')
+		(*hn)--;
+	kind = host_kind(host, *hn);
+	if (kind & HOST_LOOKALIKE)
+		return;
+	if ((*hn == 10 && !memcmp(host, "github.com", 10)) ||
+	    (*hn == 14 && !memcmp(host, "www.github.com", 14)))
+		github(path, pn, 0, f);
+	else if (*hn == 25 && !memcmp(host, "raw.githubusercontent.com", 25))
+		github(path, pn, 1, f);
+	else if ((kind & HOST_DOC) || doc_path(path, pn))
+		f->type = UK_URL_DOCUMENTATION;
+}
+
+/* Copy s into a string cut to UK_URL_DISPLAY_MAX characters, "..." included. */
 static char *
 cut_display(const char *s)
 {
@@ -72,239 +444,193 @@ cut_display(const char *s)
 	return uk_buf_detach(&b, NULL);
 }
 
-/* Split path into at most max segments (empty ones dropped). */
-static size_t
-segments(const char *path, char **seg, size_t max, const char **rest)
-{
-	size_t n = 0;
-	const char *p = path, *q;
-
-	*rest = NULL;
-	while (*p && n < max) {
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		q = strchr(p, '/');
-		if (!q)
-			q = p + strlen(p);
-		seg[n++] = uk_xmemdup(p, (size_t)(q - p));
-		p = q;
-	}
-	while (*p == '/')
-		p++;
-	if (*p)
-		*rest = p;
-	return n;
-}
-
-static int
-is_number(const char *s, long *out)
-{
-	char *end;
-
-	if (!*s || *s < '0' || *s > '9')
-		return 0;
-	*out = strtol(s, &end, 10);
-	return !*end && *out > 0;
-}
-
 /*
- * First path segments on github.com that are site pages, not owners.
- * Not exhaustive: a user page and unknown site pages are web anyway,
- * this list only stops /features/x from being taken for a repository.
+ * A display name written piece by piece into a buffer of
+ * 4 * UK_URL_DISPLAY_MAX + 1 bytes, as cut_display cuts the pieces'
+ * concatenation: only the characters that can be kept are looked at.
+ * Each piece after the first starts with an ASCII byte, so a sequence
+ * never runs across two.  An invalid sequence (which cut_display would
+ * replace in a cut name) sets bad: the caller then uses cut_display.
  */
-static int
-reserved_owner(const char *s)
-{
-	static const char *const names[] = { "about", "apps", "blog",
-		"collections", "contact", "customer-stories", "enterprise",
-		"events", "explore", "features", "issues", "join", "login",
-		"logout", "marketplace", "new", "notifications", "orgs",
-		"organizations", "pricing", "pulls", "search", "security",
-		"settings", "site", "sponsors", "topics", "trending", "users",
-		NULL };
-	size_t i;
-
-	for (i = 0; names[i]; i++)
-		if (!strcasecmp(s, names[i]))
-			return 1;
-	return 0;
-}
+struct disp {
+	char *out;
+	size_t len, chars, keep;
+	int more, bad;
+	int ascii;          /* every piece is ASCII: a byte a character */
+	struct uk_buf *all; /* when set, every piece goes there whole */
+};
 
 static void
-github(struct uk_url *u, int raw)
+disp_add(struct disp *d, const char *s, size_t n)
 {
-	char *seg[5] = { 0 };
-	const char *rest;
-	size_t n, i, len;
-	long num;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, k, room;
 
-	n = segments(u->path, seg, raw ? 3 : 4, &rest);
-	if (raw) {
-		/* raw.githubusercontent.com/OWNER/REPO/BRANCH/PATH, where
-		 * BRANCH may be written refs/heads/NAME. */
-		if (n == 3 && rest && !strcmp(seg[2], "refs") &&
-		    !strncmp(rest, "heads/", 6) && strchr(rest + 6, '/')) {
-			const char *b = rest + 6, *sl = strchr(b, '/');
-
-			free(seg[2]);
-			seg[2] = uk_xmemdup(b, (size_t)(sl - b));
-			rest = sl + 1;
-		}
-		if (n == 3 && rest) {
-			u->type = UK_URL_GITHUB_FILE;
-			u->owner = seg[0];
-			u->repo = seg[1];
-			u->branch = seg[2];
-			u->file = uk_xstrdup(rest);
+	if (d->all) {
+		uk_buf_add(d->all, s, n);
+		return;
+	}
+	if (d->ascii && !d->more) {
+		room = UK_URL_DISPLAY_MAX - d->chars;
+		k = n < room ? n : room;
+		memcpy(d->out + d->len, s, k);
+		if (d->chars < UK_URL_DISPLAY_MAX - 3 &&
+		    d->chars + k >= UK_URL_DISPLAY_MAX - 3)
+			d->keep = d->len + (UK_URL_DISPLAY_MAX - 3 - d->chars);
+		d->len += k;
+		d->chars += k;
+		d->more = k < n;
+		return;
+	}
+	while (i < n && !d->bad && !d->more) {
+		if (d->chars == UK_URL_DISPLAY_MAX) {
+			d->more = 1;
 			return;
 		}
-		goto web;
-	}
-	if (n < 2 || reserved_owner(seg[0]))
-		goto web;
-	u->owner = seg[0];
-	u->repo = seg[1];
-	seg[0] = seg[1] = NULL;
-	len = strlen(u->repo);
-	if (len > 4 && !strcmp(u->repo + len - 4, ".git"))
-		u->repo[len - 4] = '\0';
-	if (n == 2) {
-		u->type = UK_URL_GITHUB_REPO;
-		goto out;
-	}
-	if (n < 4)
-		goto unrecognised;
-	if (!strcmp(seg[2], "blob") && n == 4 && rest) {
-		u->type = UK_URL_GITHUB_FILE;
-		u->branch = seg[3];
-		seg[3] = NULL;
-		u->file = uk_xstrdup(rest);
-		goto out;
-	}
-	if (!strcmp(seg[2], "tree") && n == 4) {
-		/* /tree/BRANCH[/PATH]: the repository at that branch. */
-		u->type = UK_URL_GITHUB_REPO;
-		u->branch = seg[3];
-		seg[3] = NULL;
-		if (rest)
-			u->file = uk_xstrdup(rest);
-		goto out;
-	}
-	if (n == 4 && is_number(seg[3], &num)) {
-		/* /issues/N and /pull/N, also with a tab: /pull/N/files. */
-		if (!strcmp(seg[2], "issues")) {
-			u->type = UK_URL_GITHUB_ISSUE;
-			u->issue_number = num;
-			goto out;
+		/* A run of ASCII, one byte a character. */
+		room = UK_URL_DISPLAY_MAX - d->chars;
+		if (room > n - i)
+			room = n - i;
+		for (k = 0; k + 8 <= room; k += 8) {
+			uint64_t w;
+
+			memcpy(&w, p + i + k, 8);
+			if (w & 0x8080808080808080ULL)
+				break;
 		}
-		if (!strcmp(seg[2], "pull")) {
-			u->type = UK_URL_GITHUB_PR;
-			u->pr_number = num;
-			goto out;
+		for (; k < room && p[i + k] < 0x80; k++)
+			;
+		if (k) {
+			memcpy(d->out + d->len, s + i, k);
+			if (d->chars < UK_URL_DISPLAY_MAX - 3 &&
+			    d->chars + k >= UK_URL_DISPLAY_MAX - 3)
+				d->keep = d->len + (UK_URL_DISPLAY_MAX - 3 -
+				    d->chars);
+			d->len += k;
+			d->chars += k;
+			i += k;
+			continue;
 		}
-	}
-unrecognised:
-	free(u->owner);
-	free(u->repo);
-	u->owner = u->repo = NULL;
-web:
-	u->type = UK_URL_WEB;
-out:
-	for (i = 0; i < 5; i++)
-		free(seg[i]);
-	if (u->type == UK_URL_WEB) {
-		free(u->branch);
-		free(u->file);
-		u->branch = u->file = NULL;
+		if (!(k = uk_utf8_seqlen(p + i, n - i))) {
+			d->bad = 1;
+			return;
+		}
+		memcpy(d->out + d->len, s + i, k);
+		d->len += k;
+		i += k;
+		if (++d->chars == UK_URL_DISPLAY_MAX - 3)
+			d->keep = d->len;
 	}
 }
 
-static int
-host_is(const char *host, const char *name)
+/* The pieces of the display name of an http(s) URL classified as f. */
+static void
+disp_pieces(struct disp *d, const struct found *f, const char *host,
+    size_t hn, const char *path, size_t pn)
 {
-	return !strcmp(host, name);
-}
+	char num[24], *q = num + sizeof(num);
+	unsigned long v;
+	const char *slash;
 
-static int
-host_under(const char *host, const char *domain)
-{
-	size_t h = strlen(host), d = strlen(domain);
-
-	return h > d && host[h - d - 1] == '.' && !strcmp(host + h - d, domain);
-}
-
-/* Documentation hosts: the host itself or any name under it. */
-static const char *const doc_hosts[] = { "docs.python.org",
-	"developer.mozilla.org", "docs.rs", "doc.rust-lang.org", "pkg.go.dev",
-	"man7.org", "cppreference.com", "learn.microsoft.com",
-	"docs.oracle.com", "docs.github.com", "devdocs.io", "man.openbsd.org",
-	"manpages.debian.org", "docs.djangoproject.com", "docs.docker.com",
-	"kubernetes.io", "nodejs.org", "typescriptlang.org", "ruby-doc.org",
-	"docs.ruby-lang.org", "hexdocs.pm", "javadoc.io", "readthedocs.io",
-	"readthedocs.org", "readthedocs-hosted.com", NULL };
-
-/*
- * Whether host dresses up as a known name: the name followed by more labels
- * ("docs.python.org.example.net", "github.com.evil.example",
- * "x.readthedocs.io.evil.example").  Such a host belongs to whoever owns
- * its last labels, so it is plain web, whatever its path says.
- */
-static int
-lookalike(const char *host)
-{
-	static const char *const others[] = { "github.com",
-		"raw.githubusercontent.com", NULL };
-	const char *const *lists[] = { doc_hosts, others };
-	const char *p;
-	size_t i, j, n;
-
-	for (i = 0; i < 2; i++)
-		for (j = 0; lists[i][j]; j++) {
-			n = strlen(lists[i][j]);
-			for (p = host; (p = strstr(p, lists[i][j])); p++)
-				if ((p == host || p[-1] == '.') && p[n] == '.')
-					return 1;
-		}
-	return 0;
+	switch (f->type) {
+	case UK_URL_GITHUB_REPO:
+	case UK_URL_GITHUB_FILE:
+	case UK_URL_GITHUB_ISSUE:
+	case UK_URL_GITHUB_PR:
+		disp_add(d, f->owner.s, f->owner.n);
+		disp_add(d, "/", 1);
+		disp_add(d, f->repo.s, f->repo.n);
+		break;
+	default:
+		while (pn && path[pn - 1] == '/')
+			pn--;
+		disp_add(d, host, hn);
+		disp_add(d, path, pn);
+		return;
+	}
+	switch (f->type) {
+	case UK_URL_GITHUB_FILE:
+		slash = f->file.n ? memrchr(f->file.s, '/', f->file.n) : NULL;
+		disp_add(d, "/", 1);
+		if (slash)
+			disp_add(d, slash + 1,
+			    f->file.n - (size_t)(slash + 1 - f->file.s));
+		else
+			disp_add(d, f->file.s, f->file.n);
+		return;
+	case UK_URL_GITHUB_ISSUE:
+	case UK_URL_GITHUB_PR:
+		v = (unsigned long)(f->type == UK_URL_GITHUB_ISSUE ?
+		    f->issue_number : f->pr_number);
+		do
+			*--q = (char)('0' + v % 10);
+		while (v /= 10);
+		disp_add(d, f->type == UK_URL_GITHUB_ISSUE ? "#" : "!", 1);
+		disp_add(d, q, (size_t)(num + sizeof(num) - q));
+		return;
+	default:
+		return;
+	}
 }
 
 /*
- * Documentation by host: a known documentation host or a name under it,
- * or a first label "docs" (docs.example.com).
+ * The display name of an http(s) URL classified as f, into buf (4 *
+ * UK_URL_DISPLAY_MAX + 1 bytes) or, for a name with invalid UTF-8, onto
+ * the heap (*heap, the caller frees it).
  */
-static int
-doc_host(const char *host)
+static struct uk_url_span
+display(const struct found *f, const char *host, size_t hn,
+    const char *path, size_t pn, int ascii, char *buf, char **heap)
 {
-	size_t i;
+	struct disp d = { buf, 0, 0, 0, 0, 0, ascii, NULL };
+	struct uk_url_span r;
+	size_t k;
 
-	for (i = 0; doc_hosts[i]; i++)
-		if (host_is(host, doc_hosts[i]) ||
-		    host_under(host, doc_hosts[i]))
-			return 1;
-	return !strncmp(host, "docs.", 5);
-}
-
-/* Documentation by path: a segment docs, documentation, api, reference. */
-static int
-doc_path(const char *path)
-{
-	static const char *const names[] = { "docs", "documentation", "api",
-		"reference", NULL };
-	const char *p = path;
-	size_t i, n;
-
-	while (*p) {
-		while (*p == '/')
-			p++;
-		n = strcspn(p, "/");
-		for (i = 0; names[i]; i++)
-			if (n == strlen(names[i]) && !strncasecmp(p, names[i], n))
-				return 1;
-		p += n;
+	*heap = NULL;
+	r.s = buf;
+	if (ascii && (f->type == UK_URL_WEB ||
+	    f->type == UK_URL_DOCUMENTATION)) {
+		/* Most names: ASCII host and path, a byte a character. */
+		while (pn && path[pn - 1] == '/')
+			pn--;
+		if (hn + pn <= UK_URL_DISPLAY_MAX) {
+			memcpy(buf, host, hn);
+			memcpy(buf + hn, path, pn);
+			r.n = hn + pn;
+		} else {
+			k = hn < UK_URL_DISPLAY_MAX - 3 ? hn :
+			    UK_URL_DISPLAY_MAX - 3;
+			memcpy(buf, host, k);
+			memcpy(buf + k, path, UK_URL_DISPLAY_MAX - 3 - k);
+			memcpy(buf + UK_URL_DISPLAY_MAX - 3, "...", 3);
+			r.n = UK_URL_DISPLAY_MAX;
+		}
+		buf[r.n] = '\0';
+		return r;
 	}
-	return 0;
+	disp_pieces(&d, f, host, hn, path, pn);
+	if (d.bad) {
+		/* Rare: the whole name, cut by cut_display. */
+		struct uk_buf b = UK_BUF_INIT;
+
+		d.all = &b;
+		d.ascii = 0;
+		disp_pieces(&d, f, host, hn, path, pn);
+		*heap = cut_display(b.buf);
+		uk_buf_release(&b);
+		r.s = *heap;
+		r.n = strlen(*heap);
+		return r;
+	}
+	if (d.more) {
+		d.len = d.keep;
+		memcpy(buf + d.len, "...", 3);
+		d.len += 3;
+	}
+	buf[d.len] = '\0';
+	r.s = buf;
+	r.n = d.len;
+	return r;
 }
 
 static char *
@@ -318,45 +644,20 @@ lower_dup(const char *s)
 	return d;
 }
 
-static void
-make_display(struct uk_url *u, const char *url)
+static char *
+span_dup(struct uk_url_span sp)
 {
-	struct uk_buf b = UK_BUF_INIT;
-	const char *slash;
-
-	switch (u->type) {
-	case UK_URL_GITHUB_REPO:
-		uk_buf_addf(&b, "%s/%s", u->owner, u->repo);
-		break;
-	case UK_URL_GITHUB_FILE:
-		slash = strrchr(u->file, '/');
-		uk_buf_addf(&b, "%s/%s/%s", u->owner, u->repo,
-		    slash ? slash + 1 : u->file);
-		break;
-	case UK_URL_GITHUB_ISSUE:
-		uk_buf_addf(&b, "%s/%s#%ld", u->owner, u->repo, u->issue_number);
-		break;
-	case UK_URL_GITHUB_PR:
-		uk_buf_addf(&b, "%s/%s!%ld", u->owner, u->repo, u->pr_number);
-		break;
-	case UK_URL_UNKNOWN:
-		uk_buf_addstr(&b, url);
-		break;
-	default:
-		uk_buf_addstr(&b, u->host);
-		uk_buf_addstr(&b, u->path);
-		while (b.len > strlen(u->host) && b.buf[b.len - 1] == '/')
-			uk_buf_setlen(&b, b.len - 1);
-	}
-	u->display = cut_display(b.buf);
-	uk_buf_release(&b);
+	return sp.s ? uk_xmemdup(sp.s, sp.n) : NULL;
 }
 
 void
 uk_url_classify(const char *url, struct uk_url *u)
 {
 	CURLU *h = curl_url();
-	char *scheme = NULL, *host = NULL, *path = NULL;
+	char *scheme = NULL, *host = NULL, *path = NULL, *heap;
+	char buf[4 * UK_URL_DISPLAY_MAX + 1];
+	struct uk_url_span d;
+	struct found f;
 	size_t n;
 
 	memset(u, 0, sizeof(*u));
@@ -367,30 +668,313 @@ uk_url_classify(const char *url, struct uk_url *u)
 	    curl_url_get(h, CURLUPART_SCHEME, &scheme, 0) ||
 	    curl_url_get(h, CURLUPART_HOST, &host, 0) ||
 	    curl_url_get(h, CURLUPART_PATH, &path, 0))
-		goto out;
+		goto unknown;
 	u->scheme = lower_dup(scheme);
 	u->host = lower_dup(host);
 	u->path = uk_xstrdup(path);
 	if (strcmp(u->scheme, "http") && strcmp(u->scheme, "https"))
-		goto out;
-	u->type = UK_URL_WEB;
+		goto unknown;
 	n = strlen(u->host);
-	while (n > 1 && u->host[n - 1] == '.')
-		u->host[--n] = '\0'; /* "github.com." is github.com */
-	if (lookalike(u->host))
-		goto out; /* web */
-	if (host_is(u->host, "github.com") || host_is(u->host, "www.github.com"))
-		github(u, 0);
-	else if (host_is(u->host, "raw.githubusercontent.com"))
-		github(u, 1);
-	else if (doc_host(u->host) || doc_path(u->path))
-		u->type = UK_URL_DOCUMENTATION;
+	classify(u->host, &n, u->path, strlen(u->path), &f);
+	u->host[n] = '\0';
+	u->type = f.type;
+	u->owner = span_dup(f.owner);
+	u->repo = span_dup(f.repo);
+	u->branch = span_dup(f.branch);
+	u->file = span_dup(f.file);
+	u->issue_number = f.issue_number;
+	u->pr_number = f.pr_number;
+	d = display(&f, u->host, n, u->path, strlen(u->path), 0, buf, &heap);
+	u->display = heap ? heap : uk_xmemdup(d.s, d.n);
+	goto out;
+unknown:
+	u->display = cut_display(url);
 out:
-	make_display(u, url);
 	curl_free(scheme);
 	curl_free(host);
 	curl_free(path);
 	curl_url_cleanup(h);
+}
+
+/*
+ * The bytes split_fast looks at: those of a host (lowhost gives each in
+ * lower case, and 0 for the others); those that stop the plain run of a
+ * path (B_PATH: the end of the path, a dot, a percent sign, a non-ASCII
+ * byte, a quote, and what curl refuses); those curl refuses or that are
+ * left to it anywhere (B_BAD: controls, space, DEL, backslash).
+ */
+enum { B_PATH = 2, B_BAD = 4 };
+
+/* Whether the 8 bytes of w hold one that is 0. */
+#define HAS_ZERO(w) (((w) - 0x0101010101010101ULL) & ~(w) & \
+    0x8080808080808080ULL)
+static unsigned char bcls[256];
+static unsigned char lowhost[256]; /* a host's byte in lower case, or 0 */
+static pthread_once_t bcls_once = PTHREAD_ONCE_INIT;
+
+static void
+bcls_fill(void)
+{
+	int c;
+
+	for (c = 0; c < 256; c++) {
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '-' || c == '.' || c >= 0x80)
+			lowhost[c] = (unsigned char)(c >= 'A' && c <= 'Z' ?
+			    c + 32 : c);
+		if (c <= 0x20 || c == 0x7f || c == '\\')
+			bcls[c] |= B_BAD | B_PATH;
+	}
+	for (c = 0x80; c < 256; c++)
+		bcls[c] |= B_PATH; /* for the display: all ASCII or not */
+	bcls['?'] |= B_PATH;
+	bcls['"'] |= B_PATH;
+	bcls['#'] |= B_PATH;
+	bcls['.'] |= B_PATH;
+	bcls['%'] |= B_PATH;
+}
+
+/*
+ * Whether h[0..n) is an IPv4 address as curl writes it (four numbers of
+ * 0-255 without leading zeros): curl rewrites other numeric hosts
+ * (0x7f.1 is 127.0.0.1).
+ */
+static int
+dotted_quad(const char *h, size_t n)
+{
+	size_t i = 0, parts = 0, digits;
+	unsigned v;
+
+	for (;;) {
+		for (v = 0, digits = 0; i < n && h[i] >= '0' && h[i] <= '9';
+		    i++, digits++)
+			v = v * 10 + (unsigned)(h[i] - '0');
+		if (!digits || digits > 3 || v > 255 ||
+		    (digits > 1 && h[i - digits] == '0'))
+			return 0;
+		if (++parts == 4)
+			return i == n;
+		if (i == n || h[i++] != '.')
+			return 0;
+	}
+}
+
+/*
+ * The length of the IPv6 address in brackets at s[0..n) ("[::1]"),
+ * copied to host, when curl would write it the same: lower-case hex and
+ * colons only (no zone, no IPv4 part), as inet_ntop writes it back (curl
+ * rewrites an address into that form with the same algorithm, BIND's);
+ * otherwise 0.
+ */
+static size_t
+ipv6(const char *s, size_t n, char *host)
+{
+	unsigned char bin[16];
+	char text[INET6_ADDRSTRLEN];
+	size_t i;
+
+	for (i = 1; i < n && i < sizeof(text) && s[i] != ']'; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		    (s[i] >= 'a' && s[i] <= 'f') || s[i] == ':'))
+			return 0;
+	if (i == n || s[i] != ']' || i == 1)
+		return 0;
+	memcpy(text, s + 1, i - 1);
+	text[i - 1] = '\0';
+	if (inet_pton(AF_INET6, text, bin) != 1 ||
+	    !inet_ntop(AF_INET6, bin, host, INET6_ADDRSTRLEN) ||
+	    strcmp(host, text))
+		return 0;
+	memcpy(host, s, i + 1);
+	return i + 1;
+}
+
+/*
+ * Whether the "." at p[0], after a '/', makes a segment "." or ".." (which
+ * curl removes): what follows it ends the path or starts a segment.
+ */
+static int
+dot_segment(const unsigned char *p, size_t n)
+{
+	size_t k = n > 1 && p[1] == '.' ? 2 : 1;
+
+	return k == n || p[k] == '/' || p[k] == '?' || p[k] == '#';
+}
+
+/*
+ * The host (lower case, into host[256]) and path of url[0..n) when curl
+ * would give them as written: "http://" or "https://" in any case; a host
+ * of ASCII letters, digits, '-', '.' and non-ASCII bytes, not starting
+ * with a dot or holding "..", of at most 255 bytes, starting with a digit
+ * only as an IPv4 address curl would write the same, or an IPv6 address
+ * in brackets that curl would write the same; perhaps a port of
+ * digits under 65536 without leading zeros; no byte curl refuses
+ * (controls, space) and no backslash; a path without the segments "."
+ * and ".." (which curl removes) or "%2e".  Otherwise -1: uk_url_classify
+ * decides.
+ */
+static int
+split_fast(const char *url, size_t n, char *host, size_t *hn,
+    struct uk_url_span *path, int *ascii, int *plain)
+{
+	const unsigned char *p = (const unsigned char *)url;
+	size_t i, a, h, e;
+	unsigned long port;
+	unsigned char c, seen, twodots;
+
+	if (n > UK_URL_FAST_MAX)
+		return -1;
+	if (n < 8 || (p[0] | 0x20) != 'h' || (p[1] | 0x20) != 't' ||
+	    (p[2] | 0x20) != 't' || (p[3] | 0x20) != 'p')
+		return -1;
+	if (p[4] == ':')
+		a = 7;
+	else if ((p[4] | 0x20) == 's' && p[5] == ':')
+		a = 8;
+	else
+		return -1;
+	if (p[a - 3] != ':' || p[a - 2] != '/' || p[a - 1] != '/')
+		return -1;
+	pthread_once(&bcls_once, bcls_fill);
+	*ascii = *plain = 1;
+	if (p[a] == '[') {
+		if ((h = ipv6(url + a, n - a, host)) == 0)
+			return -1;
+		*hn = h;
+		i = a + h;
+		goto port;
+	}
+	e = n - a > 255 ? a + 255 : n;
+	for (i = a, seen = 0, twodots = 0; i < e && (c = lowhost[p[i]]); i++) {
+		host[i - a] = (char)c;
+		twodots |= c == '.' && p[i - 1] == '.';
+		seen |= c;
+	}
+	h = i - a;
+	if (!h || twodots || i == a + 255 || p[a] == '.' ||
+	    (p[a] >= '0' && p[a] <= '9' && !dotted_quad(host, h)))
+		return -1;
+	if (seen & 0x80)
+		*ascii = *plain = 0;
+	*hn = h;
+port:
+	if (i < n && p[i] == ':') {
+		i++;
+		if (i == n || p[i] < '1' || p[i] > '9')
+			return -1;
+		for (port = 0; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+			if ((port = port * 10 + (p[i] - '0')) > 65535)
+				return -1;
+	}
+	if (i < n && p[i] != '/' && p[i] != '?' && p[i] != '#')
+		return -1;
+	path->s = url + i;
+	for (a = i;; i++) {
+		while (i < n && !(bcls[p[i]] & B_PATH))
+			i++;
+		if (i == n || p[i] == '?' || p[i] == '#')
+			break;
+		if (p[i] >= 0x80) {
+			*ascii = *plain = 0;
+			continue;
+		}
+		if (p[i] == '"') {
+			*plain = 0;
+			continue;
+		}
+		if ((bcls[p[i]] & B_BAD) || (p[i] == '.' && p[i - 1] == '/' &&
+		    dot_segment(p + i, n - i)) ||
+		    (p[i] == '%' && i + 2 < n && p[i + 1] == '2' &&
+		    (p[i + 2] | 0x20) == 'e'))
+			return -1;
+	}
+	path->n = i - a;
+	/*
+	 * The query and fragment: what curl refuses, and whether the URL is
+	 * plain, 8 bytes a step past those under 0x23 ('"' and '!' too),
+	 * DEL, backslashes and non-ASCII bytes.
+	 */
+	for (; i < n; i++) {
+		for (; i + 8 <= n; i += 8) {
+			uint64_t w;
+
+			memcpy(&w, p + i, 8);
+			if (((w - 0x2323232323232323ULL) & ~w &
+			    0x8080808080808080ULL) ||
+			    HAS_ZERO(w ^ 0x7f7f7f7f7f7f7f7fULL) ||
+			    HAS_ZERO(w ^ 0x5c5c5c5c5c5c5c5cULL) ||
+			    (w & 0x8080808080808080ULL))
+				break;
+		}
+		if (i == n)
+			break;
+		if (bcls[p[i]] & B_BAD)
+			return -1;
+		if (p[i] == '"' || p[i] >= 0x80)
+			*plain = 0;
+	}
+	if (!path->n) {
+		path->s = "/";
+		path->n = 1;
+	}
+	return 0;
+}
+
+void
+uk_url_view(const char *url, size_t n, int flags, struct uk_url_view *v)
+{
+	char host[256];
+	struct uk_url_span path;
+	struct found f;
+	size_t hn;
+	char *s;
+	int ascii, plain;
+
+	v->slow = 0;
+	v->heap = NULL;
+	v->plain = 0;
+	if (!(flags & UK_URL_VIEW_CURL) &&
+	    !split_fast(url, n, host, &hn, &path, &ascii, &plain)) {
+		classify(host, &hn, path.s, path.n, &f);
+		v->type = f.type;
+		v->owner = f.owner;
+		v->repo = f.repo;
+		v->branch = f.branch;
+		v->file = f.file;
+		v->issue_number = f.issue_number;
+		v->pr_number = f.pr_number;
+		v->display = display(&f, host, hn, path.s, path.n, ascii,
+		    v->dbuf, &v->heap);
+		v->plain = 1 + plain;
+		return;
+	}
+	s = uk_xmemdup(url, n);
+	uk_url_classify(s, &v->slowu);
+	free(s);
+	v->slow = 1;
+	v->type = v->slowu.type;
+	v->owner.s = v->slowu.owner;
+	v->repo.s = v->slowu.repo;
+	v->branch.s = v->slowu.branch;
+	v->file.s = v->slowu.file;
+	v->owner.n = v->owner.s ? strlen(v->owner.s) : 0;
+	v->repo.n = v->repo.s ? strlen(v->repo.s) : 0;
+	v->branch.n = v->branch.s ? strlen(v->branch.s) : 0;
+	v->file.n = v->file.s ? strlen(v->file.s) : 0;
+	v->issue_number = v->slowu.issue_number;
+	v->pr_number = v->slowu.pr_number;
+	v->display.s = v->slowu.display;
+	v->display.n = strlen(v->slowu.display);
+}
+
+void
+uk_url_view_release(struct uk_url_view *v)
+{
+	if (v->slow)
+		uk_url_release(&v->slowu);
+	free(v->heap);
+	v->slow = 0;
+	v->heap = NULL;
 }
 
 void

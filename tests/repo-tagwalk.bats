@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
 # Python's, C's, Rust's, JavaScript's and Go's tags without the query cursor
-# (lib/symbols_tags.c, walk_tree): the walk must give what the language's
-# tags query gives.  tests/unit/t_symbols -R
+# (lib/symbols_walk.c's uk_symwalk_tree and a walker a language,
+# lib/symbols_py.c ...): the walk must give what the language's tags query
+# gives.  tests/unit/t_symbols -R
 # indexes a tree with the walk and again with UK_SYMBOLS_QUERY=1 (every
 # language through its query, as before the walk); the map, the JSON and
 # the whole table (definitions, their lines, kinds and scopes, and every

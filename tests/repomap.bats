@@ -381,6 +381,25 @@ first_files() {
 	[ "$(first_files "$d" 1)" = "pkg/model.py " ]
 }
 
+@test "repomap: the file that is used and draws on the rest outranks the leaf every module calls" {
+	d=$BATS_TEST_TMPDIR/hub
+	mkdir -p "$d/pkg"
+	# logs.py is called from six modules and calls nothing; engine.py,
+	# used by two, runs the three steps (a hub as well as an authority).
+	printf 'def log_line(msg):\n    return msg\n' >"$d/pkg/logs.py"
+	for m in parse plan execute; do
+		printf 'from pkg.logs import log_line\n\n\ndef %s_step(q):\n    return log_line(q)\n' "$m" >"$d/pkg/$m.py"
+	done
+	printf 'from pkg.parse import parse_step\nfrom pkg.plan import plan_step\nfrom pkg.execute import execute_step\n\n\nclass Engine:\n    def run_query(self, q):\n        return execute_step(plan_step(parse_step(q)))\n' >"$d/pkg/engine.py"
+	for i in 1 2; do
+		printf 'from pkg.engine import Engine\n\n\ndef front%s(q):\n    return Engine().run_query(q)\n' "$i" >"$d/pkg/front$i.py"
+	done
+	for i in 1 2 3; do
+		printf 'from pkg.logs import log_line\n\n\ndef tool%s(q):\n    return log_line(q)\n' "$i" >"$d/pkg/tool$i.py"
+	done
+	[ "$(first_files "$d" 2)" = "pkg/engine.py pkg/logs.py " ]
+}
+
 @test "repomap: an import is an edge to the module's file" {
 	d=$BATS_TEST_TMPDIR/imp
 	mkdir -p "$d/pkg" "$d/lib"
@@ -1223,6 +1242,33 @@ J
 	[ "$(jq -r '.symbol_map | split("\n")[:2] | join(" ")' <<<"$output")" = "package.json bin/tool.js" ]
 	# What it runs first; the helper the library's modules call, after.
 	[ "$(first_files "$d" 2)" = "lib/run.js lib/fmt.js " ]
+}
+
+@test "repomap: a Python console script is a program's entry, from pyproject.toml, setup.cfg or setup.py" {
+	local f
+	d=$BATS_TEST_TMPDIR/scripts
+	mkdir -p "$d/src/tool"
+	# shell.py defines no main and is not named as entry points are: only
+	# the manifest says it runs the program.
+	printf 'from tool.engine import run_all\n\n\ndef parse_args(argv):\n    return argv[1:]\n\n\ndef run():\n    return run_all(parse_args([]))\n' >"$d/src/tool/shell.py"
+	printf 'from tool.fmt import fmt\n\n\ndef run_all(args):\n    return fmt(args)\n' >"$d/src/tool/engine.py"
+	printf 'def fmt(x):\n    return x\n\n\ndef pad(x):\n    return x\n' >"$d/src/tool/fmt.py"
+	for i in 1 2 3; do
+		printf 'from tool.fmt import fmt, pad\n\n\ndef part%s(x):\n    return pad(fmt(x))\n' "$i" >"$d/src/tool/part$i.py"
+	done
+	# Each names fmt.py too, as something that is not a script.
+	for f in pyproject.toml setup.cfg setup.py; do
+		rm -f "$d/pyproject.toml" "$d/setup.cfg" "$d/setup.py"
+		case $f in
+		pyproject.toml) printf '[project]\nname = "tool"\n\n[project.scripts]\ntool = "tool.shell:run"\n\n[tool.other]\nx = "tool.fmt:pad"\n' ;;
+		setup.cfg) printf '[metadata]\nname = tool\n\n[options.entry_points]\nconsole_scripts =\n    tool = tool.shell:run\npytest11 =\n    plug = tool.fmt:pad\n' ;;
+		setup.py) printf 'from setuptools import setup\n\nsetup(\n    name="tool",\n    entry_points={\n        "console_scripts": [\n            "tool = tool.shell:run",\n        ],\n        "pytest11": ["plug = tool.fmt:pad"],\n    },\n)\n' ;;
+		esac >"$d/$f"
+		run -0 "$SYM" -R -t 4000 "$d"
+		# Listed at the top; what it runs first, before the helper.
+		[ "$(jq -r '.symbol_map | split("\n")[:3] | join(" ")' <<<"$output")" = "$f src/tool/shell.py " ]
+		[ "$(map_files | head -n 1)" = src/tool/engine.py ]
+	done
 }
 
 @test "repomap: a module's constants are one line of the map, not one line each" {

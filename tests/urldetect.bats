@@ -282,3 +282,57 @@ for i in range(0, len(data), 997):
 	[ "${lines[0]}" = '{"url":"https://github.com/o/r/issues/3","type":"github_issue","display":"o/r#3","start":0,"end":31,"message":1,"id":"\u0001\"é","github":{"owner":"o","repo":"r","issue_number":3}}' ]
 	[ "${lines[1]}" = '{"url":"https://github.com/o/r/pull/4","type":"github_pr","display":"o/r!4","start":32,"end":61,"message":1,"id":"\u0001\"é","github":{"owner":"o","repo":"r","pr_number":4}}' ]
 }
+
+# The records are written from uk_url_view (the host and path split by
+# hand for most URLs) into one buffer; UK_URLDETECT_REFERENCE=1 writes
+# them from libcurl's parse through a yajl tree each, as before (issue
+# 40).  Both must give the same bytes, in the same order around error
+# records, and past the buffer's 64 KiB.
+urldetect_both() {
+	local name=$1
+	shift
+	urldetect "$@" >"$T/$name.fast" 2>"$T/$name.fast.err" </dev/null ||
+		echo "fast exit $?" >>"$T/$name.fast"
+	UK_URLDETECT_REFERENCE=1 urldetect "$@" >"$T/$name.ref" \
+		2>"$T/$name.ref.err" </dev/null ||
+		echo "fast exit $?" >>"$T/$name.ref"
+	cmp "$T/$name.fast" "$T/$name.ref" && cmp "$T/$name.fast.err" "$T/$name.ref.err"
+}
+
+@test "records: the same bytes as libcurl's parse and yajl's writer" {
+	{
+		printf 'a https://github.com/o/r and https://GitHub.com/o/r.git/ and https://github.com./o/r/tree/v1/.github/x\n'
+		printf 'b https://raw.githubusercontent.com/o/r/refs/heads/dev/a/b.c https://github.com/o/r/pull/99999999999999999999/files\n'
+		printf 'c https://docs.python.org.evil.example/3/ https://x.readthedocs.io/en/ https://example.com/API/v2 https://docs.example.com\n'
+		printf 'd http://127.0.0.1:8080/x http://127.1/x http://0x7f.0.0.1/ http://[::1]/p http://[2001:db8::1]:443/q http://u:pw@example.com/\n'
+		printf 'e https://example.com/a/./b/../c https://example.com/%%2e%%2e/x https://example.com/a"b https://www.example.com/docs/\316\261\316\262?q=1\n'
+		printf 'f https://\344\276\213\343\201\210.\343\203\206\343\202\271\343\203\210/\343\203\221\343\202\271 https://example.com/a/very/long/path/that/goes/on/and/on/for/ever/and/ever\n'
+		printf 'g https://github.com/features/actions https://github.com/o/r/issues/new https://github.com/o/r/blob/main/ https://github.com/o/r/blob/main/src/x.c#L3\n'
+		printf 'h https://a.example/x https://a.example/x https://a.example/x?y\n'
+		printf 'i https://a.example/x?q="y https://a.example/x?q=\303\251 https://a.example/x#"f\n'
+	} >"$T/in.txt"
+	cp "$T/in.txt" "$T/in2.txt"
+	urldetect_both plain "$T/in.txt"
+	urldetect_both all -a "$T/in.txt"
+	urldetect_both lines -L "$T/in.txt"
+	urldetect_both files -a -H "$T/in.txt" "$T/in2.txt"
+	urldetect_both type -y github_repo "$T/in.txt"
+	urldetect_both max -L -m 2 "$T/in.txt"
+	[ "$(wc -l <"$T/all.fast")" -eq 30 ]
+	# Around error records: each record's URLs before the next error.
+	{
+		printf '{"id":1,"t":"https://github.com/o/r https://example.com/docs/x"}\n'
+		printf 'not json\n'
+		printf '{"id":"\\u0001","t":"https://a.example/\\u00e9 https://b.example/\\"q"}\n'
+		printf '{"error":"came failed"}\n'
+		printf '{"t":"https://github.com/o/r/issues/3"}\n'
+	} >"$T/in.jsonl"
+	urldetect_both json --json t "$T/in.jsonl"
+	[ "$(sed -n 3p "$T/json.fast" | jq -r .error)" != null ]
+	# Past the 64 KiB the records are gathered in before they go out.
+	for i in $(seq 1 1500); do
+		printf 'x https://github.com/o%d/r/blob/main/f%d.c y\n' "$i" "$i"
+	done >"$T/big.txt"
+	urldetect_both big "$T/big.txt"
+	[ "$(wc -c <"$T/big.fast")" -gt 200000 ]
+}

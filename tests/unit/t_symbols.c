@@ -611,9 +611,9 @@ tree_file(struct tree *tr, const char *full, const char *rel, off_t size)
 		free(text);
 		return;
 	}
-	if (uk_repo_skip_file(rel, NULL, 0) || !(text = slurp(full, &len)))
+	if (uk_repo_snap_skip_file(rel, NULL, 0) || !(text = slurp(full, &len)))
 		return;
-	if (uk_repo_skip_file(rel, text, len)) {
+	if (uk_repo_snap_skip_file(rel, text, len)) {
 		free(text);
 		return;
 	}
@@ -651,7 +651,7 @@ tree_walk(struct tree *tr, struct uk_buf *path, size_t root)
 			continue;
 		if (S_ISDIR(st.st_mode)) {
 			uk_buf_addch(path, '/');
-			if (!uk_repo_skip_dir(path->buf + root + 1)) {
+			if (!uk_repo_snap_skip_dir(path->buf + root + 1)) {
 				uk_buf_setlen(path, path->len - 1);
 				tree_walk(tr, path, root);
 			}
@@ -768,9 +768,9 @@ tree_driver(int argc, char **argv)
 		fprintf(stderr, "%s\n", err.msg);
 	uk_symbols_map_opts(tr.s, &o, &map);
 	if (nrank > 0)
-		print_ranks(uk_symtab_of(tr.s), (size_t)nrank);
+		print_ranks(uk_symbols_table(tr.s), (size_t)nrank);
 	if (dump)
-		dump_table(uk_symtab_of(tr.s), dump);
+		dump_table(uk_symbols_table(tr.s), dump);
 	uk_json_set_str(rec, "url", url ? url : argv[i]);
 	uk_json_set_str(rec, "symbol_map", map.buf ? map.buf : "");
 	uk_json_set(rec, "symbols", uk_symbols_json(tr.s));

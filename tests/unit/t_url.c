@@ -23,6 +23,15 @@ static const struct {
 	    NULL, 0, 0 },
 	{ "https://github.com/a/b/tree/dev/src", "github_repo", "a/b", "a", "b",
 	    "dev", "src", 0, 0 },
+	/* /commit/SHA (7 to 40 hexadecimal digits): the repository there */
+	{ "https://github.com/o/r/commit/0123abc", "github_repo", "o/r", "o",
+	    "r", "0123abc", NULL, 0, 0 },
+	{ "https://github.com/o/r/commit/0123ab", "web",
+	    "github.com/o/r/commit/0123ab", NULL, NULL, NULL, NULL, 0, 0 },
+	{ "https://github.com/o/r/commit/0123abg", "web",
+	    "github.com/o/r/commit/0123abg", NULL, NULL, NULL, NULL, 0, 0 },
+	{ "https://github.com/o/r/commit/0123abc/x", "web",
+	    "github.com/o/r/commit/0123abc/x", NULL, NULL, NULL, NULL, 0, 0 },
 	/* GitHub file: owner/repo/branch/path */
 	{ "https://github.com/owner/repo/blob/main/src/lib/x.py",
 	    "github_file", "owner/repo/x.py", "owner", "repo", "main",
