@@ -904,6 +904,8 @@ map_url(const char *url)
 		if (r.final_url && parts(r.final_url, NULL, &final_host,
 		    NULL) == 0 && strcmp(final_host, scope[0]) != 0)
 			scope[1] = final_host;
+		else
+			free(final_host);
 		if (start_direct(base, &r))
 			goto out;
 		page = uk_links_scan(&sl, r.body.buf, r.body.len,

@@ -91,6 +91,7 @@ out:
 	curl_free(scheme);
 	curl_free(path);
 	curl_free(query);
+	curl_url_cleanup(h);
 	if (out) {
 		char *r = uk_xstrdup(out);
 
