@@ -427,3 +427,11 @@ EOF
 	[ "${#lines[@]}" -eq 2 ]
 	[ "$(printf '%s\n' "${lines[1]}" | jq -r '.url + " " + .title')" = "$B/a.html a.html" ]
 }
+
+@test "urlmap: the progress line (forced on with URLKIT_PROGRESS=1), off with -q" {
+	page index.html '<a href="/a">a</a>'
+	URLKIT_PROGRESS=1 run -0 --separate-stderr urlmap -u --crawl -W 0 --no-sitemaps --no-llms "$B/"
+	[[ $stderr == *"urlmap: "*" URLs, "*" requests, "*" pages"* ]]
+	URLKIT_PROGRESS=1 run -0 --separate-stderr urlmap -q -u --crawl -W 0 --no-sitemaps --no-llms "$B/"
+	[ -z "$stderr" ]
+}
