@@ -19,7 +19,7 @@ urlextract_PKGS = yajl gumbo
 urlsum_PKGS    = yajl libcurl libcrypto libpcre2-8
 toolack_PKGS   = yajl libcurl libmicrohttpd libcrypto
 pwfetch_PKGS   = yajl libcurl gumbo libcrypto
-urlmap_PKGS    = yajl libcurl gumbo expat zlib
+urlmap_PKGS    = yajl libcurl libcrypto gumbo expat zlib
 urlserve_PKGS  = yajl libcurl libmicrohttpd libcrypto gumbo libarchive \
 	libgit2 libpcre2-8
 # Compiled against, linked by none: lib/pdf.c loads poppler-glib with

@@ -15,7 +15,9 @@
 
 #include <curl/curl.h>
 
+#include "base64.h"
 #include "buf.h"
+#include "cache.h"
 #include "cli.h"
 #include "date.h"
 #include "feed.h"
@@ -48,7 +50,7 @@
 static unsigned long long max_doc;
 
 static const char synopsis[] =
-    "usage: urlmap [-PkquV] [-I glob] [-i file] [-o file] [-s size]\n"
+    "usage: urlmap [-CPkquV] [-I glob] [-i file] [-o file] [-s size]\n"
     "              [-t seconds] [-W seconds] [-X glob] [--any-host] [--crawl]\n"
     "              [--depth n] [--ignore-robots] [--limit n] [--max-memory size]\n"
     "              [--no-feeds] [--no-llms] [--no-sitemaps] [--since date]\n"
@@ -59,6 +61,7 @@ static const char options[] =
     "feeds and llms.txt, and with --crawl from the links of its pages.\n"
     "\n"
     "      --any-host            keep URLs of any host (default: the start URL's)\n"
+    "  -C, --no-cache            neither read nor write the cache\n"
     "      --crawl               follow the links of pages, breadth first\n"
     "      --depth=N             crawl N links deep (default: 3)\n"
     "  -I, --include=GLOB        keep only paths matching GLOB (repeatable)\n"
@@ -91,7 +94,7 @@ static const struct uk_cli cli = { "urlmap", synopsis, options };
 
 static struct {
 	int crawl, any_host, subdomains, ignore_robots, quiet, urls;
-	int no_sitemaps, no_feeds, no_llms;
+	int no_sitemaps, no_feeds, no_llms, no_cache;
 	long depth, limit;
 	double delay; /* < 0: not given */
 	long long since;
@@ -105,10 +108,12 @@ static struct {
 static struct uk_http http;
 static struct uk_jsonl_out out;
 static struct uk_progress prog;
+static struct uk_cache cache;
+static int have_cache;
 
 /* What the run has done, for the progress line and the last message. */
 static struct {
-	unsigned long records, requests, refused, pages;
+	unsigned long records, requests, refused, pages, cached;
 	unsigned long long bytes; /* held by the sets and the frontier */
 	int full;                 /* the limit was reached */
 	int memory;               /* --max-memory was reached */
@@ -136,8 +141,9 @@ static char *scope[2];
 static void
 progress(int force)
 {
-	uk_progress_show(&prog, force, "%s: %lu URLs, %lu requests, %lu pages",
-	    uk_prog, st.records, st.requests, st.pages);
+	uk_progress_show(&prog, force,
+	    "%s: %lu URLs, %lu requests, %lu cached, %lu pages", uk_prog,
+	    st.records, st.requests, st.cached, st.pages);
 }
 
 /* The parts of url curl gives (NULL when it cannot parse it). */
@@ -211,14 +217,115 @@ site_wait(struct site *s)
 }
 
 /*
- * GET url into r (set up by the caller), waiting for it; the delay of
- * site s (may be NULL) is kept before and set after.
+ * The cache: each document urlmap reads (robots.txt, a sitemap, a feed,
+ * llms.txt, a page) is kept as it was answered, under its URL with
+ * "#urlmap" added, a key no fetched page has (a fragment is never sent),
+ * so that urlfetch's entry for the same URL, its extracted text, stays
+ * apart.  A fresh entry is the answer and costs no request; answers
+ * that the server says not to store, 5xx answers and bodies over
+ * CACHE_BODY_MAX are not kept.
+ */
+#define CACHE_BODY_MAX (8UL << 20)
+
+static char *
+cache_key(const char *url)
+{
+	struct uk_buf b = UK_BUF_INIT;
+
+	uk_buf_addf(&b, "%.*s#urlmap", (int)strcspn(url, "#"), url);
+	return uk_buf_detach(&b, NULL);
+}
+
+/* 1 with r filled from the cache, 0 on a miss. */
+static int
+cache_get(struct uk_http_req *r)
+{
+	yajl_val rec = NULL, h;
+	const char *body, *ct, *fu, *enc;
+	char *key = cache_key(r->url);
+	struct uk_err err;
+	long long status = 0;
+	size_t len;
+	int hit = 0;
+
+	if (uk_cache_get(&cache, key, 0, &rec, NULL, &err) != 1)
+		goto out;
+	h = uk_json_get(rec, "http");
+	body = uk_json_get_strn(rec, "content", &len);
+	if (!body || uk_json_get_int(h, "status", &status))
+		goto out;
+	enc = uk_json_get_str(rec, "content_encoding");
+	uk_buf_reset(&r->body);
+	if (enc && !strcmp(enc, "base64")) {
+		if (uk_base64_decode(body, len, &r->body))
+			goto out;
+	} else {
+		uk_buf_add(&r->body, body, len);
+	}
+	r->status = (long)status;
+	if ((ct = uk_json_get_str(h, "content_type")))
+		r->content_type = uk_xstrdup(ct);
+	if ((fu = uk_json_get_str(rec, "final_url")))
+		r->final_url = uk_xstrdup(fu);
+	r->failed = 0;
+	hit = 1;
+	st.cached++;
+out:
+	uk_json_free(rec);
+	free(key);
+	return hit;
+}
+
+static void
+cache_put(const struct uk_http_req *r)
+{
+	yajl_val rec, h;
+	struct uk_buf b64 = UK_BUF_INIT;
+	struct uk_err err;
+	char *key;
+
+	if (r->failed || r->status >= 500 || r->body.len > CACHE_BODY_MAX)
+		return;
+	key = cache_key(r->url);
+	rec = uk_json_object();
+	uk_json_set_str(rec, "url", key);
+	if (r->final_url && strcmp(r->final_url, r->url))
+		uk_json_set_str(rec, "final_url", r->final_url);
+	h = uk_json_object();
+	uk_json_set_int(h, "status", r->status);
+	if (r->content_type)
+		uk_json_set_str(h, "content_type", r->content_type);
+	uk_json_set(rec, "http", h);
+	/* A gzip sitemap, or text that is not UTF-8, goes as base64. */
+	if (memchr(r->body.buf, '\0', r->body.len) ||
+	    !uk_utf8_valid(r->body.buf, r->body.len)) {
+		uk_base64_encode(r->body.buf, r->body.len, &b64);
+		uk_json_set(rec, "content", uk_json_strn(b64.buf, b64.len));
+		uk_json_set_str(rec, "content_encoding", "base64");
+	} else {
+		uk_json_set(rec, "content", uk_json_strn(r->body.buf,
+		    r->body.len));
+	}
+	if (!uk_cache_lifetime(rec, r->cache_life) &&
+	    uk_cache_set(&cache, rec, &err) < 0)
+		uk_warn("cache: %s", err.msg);
+	uk_json_free(rec);
+	uk_buf_release(&b64);
+	free(key);
+}
+
+/*
+ * GET url into r (set up by the caller), waiting for it, unless the cache
+ * has it; the delay of site s (may be NULL) is kept before and set after
+ * a request.
  */
 static void
 get(struct site *s, struct uk_http_req *r)
 {
 	struct uk_http_req *d;
 
+	if (have_cache && cache_get(r))
+		return;
 	if (s)
 		site_wait(s);
 	uk_http_add(&http, r);
@@ -227,6 +334,8 @@ get(struct site *s, struct uk_http_req *r)
 	st.requests++;
 	if (s)
 		s->next = uk_mono_now() + site_delay(s);
+	if (have_cache)
+		cache_put(r);
 	progress(0);
 }
 
@@ -996,6 +1105,7 @@ main(int argc, char **argv)
 		{ "limit", required_argument, NULL, OPT_LIMIT },
 		{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 		{ "max-size", required_argument, NULL, 's' },
+		{ "no-cache", no_argument, NULL, 'C' },
 		{ "no-feeds", no_argument, NULL, OPT_NO_FEEDS },
 		{ "no-llms", no_argument, NULL, OPT_NO_LLMS },
 		{ "no-sitemaps", no_argument, NULL, OPT_NO_SITEMAPS },
@@ -1025,7 +1135,7 @@ main(int argc, char **argv)
 	ho.max_size = 50ULL << 20;
 	ho.jobs = 1;
 	ho.per_host = 1;
-	while ((c = uk_cli_getopt(&cli, argc, argv, "hI:i:ko:Pqs:t:uVW:X:",
+	while ((c = uk_cli_getopt(&cli, argc, argv, "ChI:i:ko:Pqs:t:uVW:X:",
 		    longopts)) != -1) {
 		switch (c) {
 		case OPT_ANY_HOST:
@@ -1071,6 +1181,9 @@ main(int argc, char **argv)
 			break;
 		case OPT_SUBDOMAINS:
 			opt.subdomains = 1;
+			break;
+		case 'C':
+			opt.no_cache = 1;
 			break;
 		case 'I':
 			add_glob(&opt.include, &opt.ninclude, optarg);
@@ -1126,6 +1239,11 @@ main(int argc, char **argv)
 	uk_jsonl_out_init(&out, stdout);
 	uk_progress_init(&prog, STDERR_FILENO, opt.quiet);
 	max_doc = ho.max_size;
+	if (!opt.no_cache) {
+		if (uk_cache_open(&cache, NULL, -1, &err) < 0)
+			uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		have_cache = 1;
+	}
 	if (uk_http_init(&http, &ho, &err) < 0)
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
 	uk_jsonl_src_init(&src, &pol);
@@ -1160,6 +1278,8 @@ main(int argc, char **argv)
 		    st.refused == 1 ? "" : "s");
 	uk_jsonl_src_release(&src);
 	uk_http_release(&http);
+	if (have_cache)
+		uk_cache_release(&cache);
 	for (i = 0; i < nsites; i++) {
 		uk_robots_release(&sites[i].robots);
 		free(sites[i].origin);

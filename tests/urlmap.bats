@@ -283,7 +283,7 @@ EOF
 	[ "$output" = "$B/a" ]
 	routes '{"/robots.txt": {"status": 500, "body": "broken"}}'
 	: >"$T/site/_requests.log"
-	run -1 --separate-stderr urlmap --compact "$B/"
+	run -1 --separate-stderr urlmap -C --compact "$B/"
 	[ "$(printf '%s\n' "$output" | jq -r '.url + " " + .error')" = "$B/ disallowed by robots.txt" ]
 	# Nothing but robots.txt was asked for.
 	[ "$(cat "$T/site/_requests.log" | wc -l)" -eq 1 ]
@@ -360,7 +360,8 @@ print("<html><body>" + "".join("<a href=\"/p/%d\">%d</a>" % (i, i) for i in rang
 	[ "$(wc -l <"$T/site/_requests.log")" -eq 5 ]
 	printf 'User-agent: *\nCrawl-delay: 0.4\n' >"$T/site/robots.txt"
 	: >"$T/site/_requests.log"
-	run -0 --separate-stderr urlmap -u --crawl -W 0 --no-sitemaps --no-llms "$B/"
+	run -0 --separate-stderr urlmap -C -u --crawl -W 0 --no-sitemaps --no-llms "$B/"
+	[ "$(wc -l <"$T/site/_requests.log")" -eq 5 ]
 	awk 'NR > 1 { if ($1 - t < 0.39) { print "gap " $1 - t; exit 1 } } { t = $1 }' \
 	    "$T/site/_requests.log"
 }
@@ -369,7 +370,7 @@ print("<html><body>" + "".join("<a href=\"/p/%d\">%d</a>" % (i, i) for i in rang
 	routes '{"/": {"body": "<html><a href=\"/x\">x</a></html>", "delay": 0.5}}'
 	run -0 --separate-stderr urlmap -u --crawl -W 0 --no-sitemaps --no-llms -t 5 "$B/"
 	[ "$output" = "$(printf '%s\n' "$B/" "$B/x")" ]
-	run -1 --separate-stderr urlmap --compact --crawl -W 0 --no-sitemaps --no-llms -t 0.2 "$B/"
+	run -1 --separate-stderr urlmap -C --compact --crawl -W 0 --no-sitemaps --no-llms -t 0.2 "$B/"
 	[[ "$(printf '%s\n' "$output" | jq -r .error)" == *"imed out"* ]]
 }
 
@@ -434,4 +435,26 @@ EOF
 	[[ $stderr == *"urlmap: "*" URLs, "*" requests, "*" pages"* ]]
 	URLKIT_PROGRESS=1 run -0 --separate-stderr urlmap -q -u --crawl -W 0 --no-sitemaps --no-llms "$B/"
 	[ -z "$stderr" ]
+}
+
+@test "urlmap: a re-run with the cache warm makes no request; -C makes them all" {
+	printf 'User-agent: *\nSitemap: %s/s.xml.gz\n' "$B" >"$T/site/robots.txt"
+	printf '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%s/a</loc></url></urlset>' "$B" |
+	    gzip >"$T/site/s.xml.gz"
+	page index.html '<a href="/b.html">b</a>'
+	page b.html '<a href="/c">c</a>'
+	printf -- '- [L](/l)\n' >"$T/site/llms.txt"
+	run -0 --separate-stderr urlmap -u --crawl -W 0 "$B/"
+	first=$output
+	[ "${#lines[@]}" -eq 5 ]
+	n=$(wc -l <"$T/site/_requests.log")
+	[ "$n" -eq 7 ]
+	run -0 --separate-stderr urlmap -u --crawl -W 0 "$B/"
+	[ "$output" = "$first" ]
+	[ "$(wc -l <"$T/site/_requests.log")" -eq "$n" ]
+	# The entries are urlmap's own: urlfetch's key for the page is free.
+	[ "$(urlcache list | jq -r .url | grep -c '#urlmap$')" -ge 5 ]
+	run -0 --separate-stderr urlmap -C -u --crawl -W 0 "$B/"
+	[ "$output" = "$first" ]
+	[ "$(wc -l <"$T/site/_requests.log")" -eq $((2 * n)) ]
 }

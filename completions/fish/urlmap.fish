@@ -1,5 +1,6 @@
 # fish completion for urlmap(1)
 complete -c urlmap -l any-host -d 'Keep URLs of any host'
+complete -c urlmap -s C -l no-cache -d 'Neither read nor write the cache'
 complete -c urlmap -l crawl -d 'Follow the links of pages'
 complete -c urlmap -l depth -x -d 'Crawl N links deep'
 complete -c urlmap -s I -l include -x -d 'Keep only paths matching GLOB'
