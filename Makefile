@@ -19,6 +19,7 @@ urlextract_PKGS = yajl gumbo
 urlsum_PKGS    = yajl libcurl libcrypto libpcre2-8
 toolack_PKGS   = yajl libcurl libmicrohttpd libcrypto
 pwfetch_PKGS   = yajl libcurl gumbo libcrypto
+urlmap_PKGS    = yajl libcurl libcrypto gumbo expat zlib
 urlserve_PKGS  = yajl libcurl libmicrohttpd libcrypto gumbo libarchive \
 	libgit2 libpcre2-8
 # Compiled against, linked by none: lib/pdf.c loads poppler-glib with
@@ -29,18 +30,18 @@ PDF_PKGS       = poppler-glib
 # The programs, each cmd/PROG.c linked with the library and with PROG_OBJS,
 # its own code that no other program needs (mblaze's way: it lives beside
 # the program in cmd/, not in the library).
-PROGS = pwfetch toolack urlcache urldetect urlextract urlfetch urlserve urlsum
+PROGS = pwfetch toolack urlcache urldetect urlextract urlfetch urlmap urlserve urlsum
 urlextract_OBJS = cmd/urlextract_opts.o
 urlfetch_OBJS = cmd/urlfetch_opts.o cmd/urlextract_opts.o
 toolack_OBJS = cmd/toolack_call.o cmd/toolack_client.o cmd/toolack_exec.o cmd/toolack_handler.o
 pwfetch_OBJS = cmd/pwfetch_input.o cmd/pwfetch_opts.o cmd/urlextract_opts.o
 urlsum_OBJS = cmd/urlsum_opts.o
 urlcache_OBJS = cmd/urlcache_maint.o cmd/urlcache_session.o
-urlserve_OBJS = cmd/urlserve_child.o cmd/urlserve_fetch.o cmd/urlserve_store.o cmd/urlserve_table.o cmd/urlserve_tools.o
+urlserve_OBJS = cmd/urlserve_child.o cmd/urlserve_fetch.o cmd/urlserve_map.o cmd/urlserve_store.o cmd/urlserve_table.o cmd/urlserve_tools.o
 # tree-sitter is no package: its runtime is compiled with the grammars
 # (GRAMMAR_OBJS).
 ALL_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 \
-	libpcre2-8 libmicrohttpd libzstd liblz4 $(PDF_PKGS)
+	libpcre2-8 libmicrohttpd libzstd liblz4 expat zlib $(PDF_PKGS)
 # What the unit tests link: everything but the libraries loaded with dlopen.
 LINK_PKGS = $(filter-out $(PDF_PKGS), $(ALL_PKGS))
 
