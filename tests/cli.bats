@@ -71,6 +71,7 @@ toolack ack
 toolack exec
 toolack wait
 urlserve
+urlmap
 EOF
 }
 
@@ -175,7 +176,7 @@ man_options() {
 @test "the long options of --help (all subcommands) are the man page's, no more, no fewer" {
 	plain_only
 	local prog cmd bad=0 help man
-	for prog in urldetect urlextract urlfetch pwfetch urlsum urlcache toolack; do
+	for prog in urldetect urlextract urlfetch pwfetch urlsum urlcache toolack urlmap; do
 		help=$(commands | while read -r cmd; do
 			[ "${cmd%% *}" != "$prog" ] || help_of "$cmd" -help
 		done | long_options)

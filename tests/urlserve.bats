@@ -126,7 +126,8 @@ clear_fetched
 invalidate_url_cache
 clear_url_cache
 format_url_context
-open_url" ]
+open_url
+map_site" ]
 	us_send_raw '{"jsonrpc":"2.0","id":"l2","method":"tools/list"}'
 	run -0 us_read l2
 	[ "$(jq '[.result.tools[] | select(.inputSchema.additionalProperties != false or .outputSchema.type != "object" or (.description | length) < 40)] | length' <<<"$output")" = 0 ]
