@@ -27,7 +27,7 @@
 #include "util.h"
 #include "banned.h"
 
-#define MAP_OUT_MAX (16UL << 20) /* urlmap's output kept */
+#define MAP_OUT_MAX (8UL << 20) /* urlmap's output kept (5000 URLs) */
 #define MAP_ERRORS_MAX 10        /* error records named in the result */
 
 /* The cancel fd's watcher (as urlserve_child.c's): sets stop. */
