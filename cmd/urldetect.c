@@ -525,6 +525,7 @@ emit(struct msg *m, const char *url, size_t n, unsigned long long start,
 	}
 	if (opt.urls && opt.type < 0) {
 		m->count++;
+		found = 1;
 		uk_jsonl_out_raw(&out, url, n);
 		uk_jsonl_out_raw(&out, "\n", 1);
 		return 0;
@@ -986,5 +987,8 @@ main(int argc, char **argv)
 	uk_jsonl_out_release(&out);
 	if (opt.quiet && uk_status < UK_EXIT_USAGE)
 		return found ? UK_EXIT_OK : UK_EXIT_FAIL;
+	/* As grep: 1 when no URL was found (or none of -y's type). */
+	if (!found && uk_status < UK_EXIT_FAIL)
+		return UK_EXIT_FAIL;
 	return uk_status;
 }

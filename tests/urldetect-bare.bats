@@ -23,7 +23,7 @@ teardown() { common_teardown; }
 
 @test "bare: off by default" {
 	printf 'see github.com/user/repo and docs.python.org/3/\n' >"$T/in"
-	run -0 urldetect -u "$T/in"
+	run -1 urldetect -u "$T/in"
 	[ -z "$output" ]
 }
 
@@ -39,7 +39,7 @@ teardown() { common_teardown; }
 	    'Main.java user.name logger.info archive.zip' 'v1.2.3 3.11.4 10.0.19041.1' \
 	    'e.g. i.e. U.S. a.b' 'name@example.com foo.bar@example.org' \
 	    'client 10.1.2.3 connected' 'node.js and io.js' >"$T/in"
-	run -0 urldetect --bare -u "$T/in"
+	run -1 urldetect --bare -u "$T/in"
 	[ -z "$output" ]
 }
 
