@@ -532,6 +532,8 @@ tld_add(char ***v, size_t *n, size_t *cap, const char *t, size_t len)
 	(*v)[(*n)++] = c;
 }
 
+static void bcls_fill(void);
+
 static void
 tlds_load(void)
 {
@@ -540,6 +542,7 @@ tlds_load(void)
 	size_t n = 0, cap = 0, i, j;
 	FILE *f;
 
+	bcls_fill();
 	if (!path || !*path)
 		path = UK_DETECT_PSL;
 	if ((f = fopen(path, "r")) != NULL) {
@@ -602,6 +605,33 @@ uk_detect_tld_count(const char **from)
 	return ntlds;
 }
 
+/*
+ * Byte classes of the bare scan: what may start a bare URL (a letter or
+ * digit, '/' of "//", the first byte of a multibyte character) and what
+ * may come before one (a space, a control, ( [ { < > " ' * , ; | `, or a
+ * byte of a multibyte character, which must be a space or punctuation).
+ */
+enum { B_FIRST = 1, B_PREV = 2, B_HOST = 4 /* letter, digit, '-' */ };
+static unsigned char bcls[256];
+
+static void
+bcls_fill(void)
+{
+	const char *pv = "([{<>\"'*,;|`";
+	int c;
+
+	for (c = 0; c < 256; c++) {
+		if (is_alnum(c) || c == '/' || c >= 0xc2)
+			bcls[c] |= B_FIRST;
+		if (is_alnum(c) || c == '-')
+			bcls[c] |= B_HOST;
+		if (c <= 0x20 || c >= 0x7f)
+			bcls[c] |= B_PREV;
+	}
+	for (; *pv; pv++)
+		bcls[(unsigned char)*pv] |= B_PREV;
+}
+
 /* The scan of one window in bare mode: what the gaps between URLs hold. */
 struct bare {
 	struct uk_detect *d;
@@ -630,25 +660,19 @@ cp_before(const unsigned char *p, size_t i)
 }
 
 /* Whether a bare URL may start at p[i] after what comes before it. */
-static int
+static UK_INLINE int
 bare_start(const unsigned char *p, size_t i, size_t len)
 {
 	unsigned char c = p[i];
 
-	if (c == '/') {
-		if (i + 2 >= len || p[i + 1] != '/' ||
-		    !(is_alnum(p[i + 2]) || p[i + 2] >= 0xc2))
-			return 0;
-	} else if (!is_alnum(c) && c < 0xc2)
+	if (!(bcls[c] & B_FIRST) || (i && !(bcls[p[i - 1]] & B_PREV)))
 		return 0;
-	if (!i)
-		return 1;
-	c = p[i - 1];
-	if (c <= 0x20 || c == 0x7f)
-		return 1;
-	if (c >= 0x80)
+	if (c == '/' && (i + 2 >= len || p[i + 1] != '/' ||
+	    !(bcls[p[i + 2]] & B_FIRST) || p[i + 2] == '/'))
+		return 0;
+	if (i && p[i - 1] >= 0x80)
 		return uni_term(cp_before(p, i));
-	return strchr("([{<>\"'*,;|`", c) != NULL && c != '\0';
+	return 1;
 }
 
 /*
@@ -756,7 +780,7 @@ bare_try(struct bare *bt, size_t i, size_t b, int soft)
 	const char *s = bt->s;
 	const unsigned char *p = (const unsigned char *)s;
 	size_t hs = i, h, he, end, n;
-	int loose = 0, open, labels, opener, cls_c, clean, strong;
+	int loose = 0, open, labels, opener, cls_c, clean, strong, dot = 0;
 	unsigned char c;
 
 	if (p[i] == '/') {
@@ -765,7 +789,12 @@ bare_try(struct bare *bt, size_t i, size_t b, int soft)
 	}
 	for (h = hs; h < b;) {
 		c = p[h];
-		if (is_alnum(c) || c == '-' || c == '.') {
+		if (bcls[c] & B_HOST) {
+			h++;
+			continue;
+		}
+		if (c == '.') {
+			dot = 1;
 			h++;
 			continue;
 		}
@@ -781,6 +810,8 @@ bare_try(struct bare *bt, size_t i, size_t b, int soft)
 			bt->hold = i;
 		return b;
 	}
+	if (!dot)
+		return h > i ? h : i + 1; /* one label: not a host */
 	for (he = h; he > hs && p[he - 1] == '.'; he--)
 		;
 	if (he == hs || !bare_host(s + hs, he - hs, loose, &labels))
