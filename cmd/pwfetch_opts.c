@@ -16,6 +16,7 @@
 #include "page.h"
 #include "util.h"
 #include "pwfetch.h"
+#include "urlextract.h"
 
 #include "banned.h"
 
@@ -137,28 +138,6 @@ enum {
 	OPT_EXPLAIN,
 };
 
-/*
- * A --select or --remove selector (opt) checked and added to *list (n
- * of them): a bad one is a usage error that says where it fails; so is
- * one more than UK_EXTRACT_SELECT_MAXLIST of them.
- */
-static void
-add_selector(const struct uk_cli *cli, const char *opt, const char *css,
-    const char ***list, size_t *n)
-{
-	struct uk_extract_select *sel;
-	struct uk_err err;
-
-	if (*n == UK_EXTRACT_SELECT_MAXLIST)
-		uk_cli_usage(cli, "%s: more than %d of them", opt,
-		    UK_EXTRACT_SELECT_MAXLIST);
-	if (uk_extract_select_compile(css, &sel, &err) < 0)
-		uk_cli_usage(cli, "%s '%s': %s", opt, css, err.msg);
-	uk_extract_select_free(sel);
-	*list = uk_xrealloc(*list, (*n + 1) * sizeof(**list));
-	(*list)[(*n)++] = css;
-}
-
 /* One option (or, as 1, an operand in its place among them). */
 static void
 parse_opt(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
@@ -222,12 +201,14 @@ parse_opt(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 			    arg);
 		break;
 	case OPT_SELECT:
-		add_selector(cli, "--select", arg, &r->select, &r->xo.nselect);
+		extract_add_selector(cli, "--select", arg, &r->select,
+		    &r->xo.nselect);
 		r->xo.select = r->select;
 		r->o.extract = &r->xo;
 		break;
 	case OPT_REMOVE:
-		add_selector(cli, "--remove", arg, &r->remove, &r->xo.nremove);
+		extract_add_selector(cli, "--remove", arg, &r->remove,
+		    &r->xo.nremove);
 		r->xo.remove = r->remove;
 		r->o.extract = &r->xo;
 		break;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cache.h"
+#include "cache_clean.h"
 #include "cli.h"
 #include "session.h"
 #include "json.h"
@@ -110,7 +111,7 @@ cmd_cleanup(int argc, char **argv)
 		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct uk_cache_cleanup o;
+	struct uk_cache_clean o;
 	struct expire x;
 	struct uk_err err;
 	const char *output = NULL;
@@ -154,7 +155,7 @@ cmd_cleanup(int argc, char **argv)
 	start(output);
 	o.fn = cleanup_report;
 	o.ctx = &verbose;
-	n = uk_cache_cleanup_opt(&cache, &o, &err);
+	n = uk_cache_clean_run(&cache, &o, &err);
 	if (n < 0 && o.failed == 0)
 		lib_error(&err); /* could not even walk */
 	memset(&x, 0, sizeof(x));
@@ -256,7 +257,7 @@ cmd_list(int argc, char **argv)
 	struct uk_err err;
 
 	simple_opts(&c, "list", argc, argv);
-	if (uk_cache_walk(&cache, list_one, NULL, &err) < 0)
+	if (uk_cache_clean_walk(&cache, list_one, NULL, &err) < 0)
 		lib_error(&err);
 	return 0;
 }
@@ -304,7 +305,7 @@ cmd_stats(int argc, char **argv)
 
 	simple_opts(&c, "stats", argc, argv);
 	memset(&s, 0, sizeof(s));
-	if (uk_cache_walk(&cache, stats_one, &s, &err) < 0) {
+	if (uk_cache_clean_walk(&cache, stats_one, &s, &err) < 0) {
 		lib_error(&err);
 		return 0;
 	}
@@ -397,7 +398,7 @@ cmd_clear(int argc, char **argv)
 	start(output);
 	if (sname)
 		session_open(&c, &s, sname);
-	if ((n = uk_cache_remove_all(&cache, &err)) < 0)
+	if ((n = uk_cache_clean_remove_all(&cache, &err)) < 0)
 		lib_error(&err);
 	if (sname) {
 		if ((ns = uk_session_remove_all(&s, &err)) < 0)

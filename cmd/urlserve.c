@@ -16,11 +16,11 @@
 #include "browser.h"
 #include "buf.h"
 #include "cli.h"
+#include "httpd.h"
 #include "json.h"
 #include "mcp.h"
 #include "session.h"
 #include "summary.h"
-#include "toolack_proto.h"
 #include "urlserve.h"
 #include "urlserve_int.h"
 #include "util.h"
@@ -373,19 +373,13 @@ listening(void *ctx, const char *host, int port)
 	fflush(stderr);
 }
 
-/*
- * HTTP's token: read from the token file, or made and written there as
- * toolack serve does (lib/toolack_proto).  TOOLACK_TOKEN is hidden from
- * it: that variable is the toolack server's token, which open_url's child
- * needs, not ours.
- */
+/* HTTP's token: read from the token file, or made and written there. */
 static char *
 http_token(const char *file)
 {
 	struct uk_buf path = UK_BUF_INIT, tok = UK_BUF_INIT;
 	struct uk_err err;
 	const char *e;
-	char *saved = NULL;
 
 	if (file) {
 		uk_buf_addstr(&path, file);
@@ -396,16 +390,8 @@ http_token(const char *file)
 	} else {
 		uk_die(UK_EXIT_FATAL, "no token file: give --token-file");
 	}
-	if ((e = getenv("TOOLACK_TOKEN"))) {
-		saved = uk_xstrdup(e);
-		unsetenv("TOOLACK_TOKEN");
-	}
-	if (uk_toolack_proto_token_serve(NULL, path.buf, &tok, &err))
+	if (uk_httpd_token_serve(path.buf, &tok, &err))
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
-	if (saved) {
-		setenv("TOOLACK_TOKEN", saved, 1);
-		free(saved);
-	}
 	uk_buf_release(&path);
 	return uk_buf_detach(&tok, NULL);
 }
@@ -438,8 +424,15 @@ tool_table(size_t *n)
 	return t;
 }
 
-int
-main(int argc, char **argv)
+/* The command line. */
+struct opts {
+	const char *listen, *token_file;
+	unsigned long long fetched_max, queued_max;
+	long jobs;
+};
+
+static void
+parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
 		{ "max-fetched", required_argument, NULL, 'G' },
@@ -454,26 +447,14 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, UK_OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct uk_mcp_opts mo;
-	struct uk_mcp_http_opts ho;
-	struct uk_mcp *m = NULL;
-	struct uk_mcp_tool *tools;
-	struct us_fetcher *f;
-	struct uk_err err;
-	const char *listen = NULL, *token_file = NULL;
-	char *token = NULL;
-	unsigned long long fetched_max = 16ULL << 20, queued_max = 64ULL << 20;
-	long jobs = 8;
-	int c, r;
+	int c;
 
-	uk_prog_set(argv[0]);
-	uk_cli_check_stdio();
-	us_srv.timeout = 30;
 	while ((c = uk_cli_getopt(&cli, argc, argv, "G:hj:l:OQ:S:t:V",
 		    longopts)) != -1) {
 		switch (c) {
 		case 'G':
-			if (uk_cli_size(optarg, &fetched_max) || !fetched_max)
+			if (uk_cli_size(optarg, &o->fetched_max) ||
+			    !o->fetched_max)
 				uk_cli_usage(&cli,
 				    "-G: not a size (a number and a unit: "
 				    "64M): '%s'", optarg);
@@ -482,19 +463,20 @@ main(int argc, char **argv)
 			us_srv.open_private = 1;
 			break;
 		case 'Q':
-			if (uk_cli_size(optarg, &queued_max) || !queued_max)
+			if (uk_cli_size(optarg, &o->queued_max) ||
+			    !o->queued_max)
 				uk_cli_usage(&cli,
 				    "-Q: not a size (a number and a unit: "
 				    "64M): '%s'", optarg);
 			break;
 		case 'j':
-			if (uk_parse_long(optarg, 1, 256, &jobs))
+			if (uk_parse_long(optarg, 1, 256, &o->jobs))
 				uk_cli_usage(&cli,
 				    "-j: not a number of jobs (1-256): '%s'",
 				    optarg);
 			break;
 		case 'l':
-			listen = optarg;
+			o->listen = optarg;
 			break;
 		case 'S':
 			if (!uk_session_name_ok(optarg))
@@ -509,7 +491,7 @@ main(int argc, char **argv)
 				    optarg);
 			break;
 		case OPT_TOKEN_FILE:
-			token_file = optarg;
+			o->token_file = optarg;
 			break;
 		default:
 			uk_cli_usage(&cli, NULL);
@@ -517,38 +499,38 @@ main(int argc, char **argv)
 	}
 	if (optind != argc)
 		uk_cli_usage(&cli, "unexpected operand '%s'", argv[optind]);
+}
 
-	us_srv.max_fetched = (size_t)fetched_max;
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	pthread_mutex_init(&us_srv.mu, NULL);
-	if (uk_cache_open(&us_srv.cache, NULL, -1, &err))
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
-	if (us_srv.session &&
-	    uk_session_open(&us_srv.named, &us_srv.cache, us_srv.session, &err))
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
-	us_srv.render = chromium_found();
+/* The MCP server on stdio, or on HTTP with -l, until stopped: 0 or -1. */
+static int
+serve(const struct opts *o)
+{
+	struct uk_mcp_opts mo;
+	struct uk_mcp_http_opts ho;
+	struct uk_mcp *m = NULL;
+	struct uk_mcp_tool *tools;
+	struct uk_err err;
+	char *token = NULL;
+	int r;
 
 	memset(&mo, 0, sizeof(mo));
 	mo.name = "urlserve";
 	mo.version = UK_VERSION;
 	mo.instructions = instructions;
 	mo.tools = tools = tool_table(&mo.ntools);
-	mo.jobs = (int)jobs;
+	mo.jobs = (int)o->jobs;
 	mo.max_message = 4UL << 20;
 	mo.session_new = session_new;
 	mo.session_free = session_free;
 	mo.session_size = session_size;
-	mo.max_queued = (size_t)queued_max;
-	/* Before any thread: http_token changes the environment. */
-	if (listen)
-		token = http_token(token_file);
+	mo.max_queued = (size_t)o->queued_max;
+	if (o->listen)
+		token = http_token(o->token_file);
 	if (uk_mcp_new(&m, &mo, &err))
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
-	if (listen) {
+	if (o->listen) {
 		memset(&ho, 0, sizeof(ho));
-		ho.address = listen;
+		ho.address = o->listen;
 		ho.token = token;
 		ho.path = "/mcp";
 		ho.listening = listening;
@@ -563,6 +545,34 @@ main(int argc, char **argv)
 	uk_mcp_free(m);
 	free(tools);
 	free(token);
+	return r;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o = { NULL, NULL, 16ULL << 20, 64ULL << 20, 8 };
+	struct us_fetcher *f;
+	struct uk_err err;
+	int r;
+
+	uk_prog_set(argv[0]);
+	uk_cli_check_stdio();
+	us_srv.timeout = 30;
+	parse_opts(argc, argv, &o);
+
+	us_srv.max_fetched = (size_t)o.fetched_max;
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	pthread_mutex_init(&us_srv.mu, NULL);
+	if (uk_cache_open(&us_srv.cache, NULL, -1, &err))
+		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+	if (us_srv.session &&
+	    uk_session_open(&us_srv.named, &us_srv.cache, us_srv.session, &err))
+		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+	us_srv.render = chromium_found();
+	r = serve(&o);
 	while ((f = us_srv.idle)) {
 		us_srv.idle = f->next;
 		uk_fetch_release(&f->f);

@@ -9,6 +9,7 @@
 #include "json.h"
 #include "llm.h"
 #include "mcp.h"
+#include "record.h"
 #include "summary.h"
 #include "tokens.h"
 #include "urlserve.h"
@@ -21,7 +22,7 @@ error_record(const char *url, const char *msg)
 	yajl_val rec = uk_json_object();
 
 	uk_json_set_str(rec, "url", url);
-	uk_json_set_str(rec, "error", msg);
+	uk_record_error(rec, msg);
 	return rec;
 }
 

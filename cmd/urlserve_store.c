@@ -9,8 +9,10 @@
 
 #include "buf.h"
 #include "cache.h"
+#include "cache_clean.h"
 #include "json.h"
 #include "mcp.h"
+#include "record.h"
 #include "summary.h"
 #include "urlserve.h"
 #include "urlserve_int.h"
@@ -54,7 +56,7 @@ lookup(struct uk_mcp_call *c, struct us_session *s, const char *url)
 	}
 	rec = uk_json_object();
 	uk_json_set_str(rec, "url", url);
-	uk_json_set_str(rec, "error",
+	uk_record_error(rec,
 	    "not fetched: neither in the fetched set nor in the cache");
 	return rec;
 }
@@ -214,7 +216,7 @@ us_tool_clear_url_cache(struct uk_mcp_call *c, yajl_val args, void *session)
 		uk_mcp_error(c, "session: %s", err.msg);
 		return;
 	}
-	if ((cn = uk_cache_remove_all(&us_srv.cache, &err)) < 0) {
+	if ((cn = uk_cache_clean_remove_all(&us_srv.cache, &err)) < 0) {
 		uk_mcp_error(c, "cache: %s", err.msg);
 		return;
 	}

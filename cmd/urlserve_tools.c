@@ -11,6 +11,7 @@
 #include "extract_select.h"
 #include "json.h"
 #include "mcp.h"
+#include "record.h"
 #include "strset.h"
 #include "summary.h"
 #include "url.h"
@@ -455,7 +456,7 @@ us_tool_detect_and_fetch(struct uk_mcp_call *c, yajl_val args, void *session)
 			    uk_json_get_str(found->u.array.values[i], "url"));
 			uk_buf_addf(&b, "over the limit of %d URLs per message",
 			    US_PER_MESSAGE);
-			uk_json_set_str(recs[i], "error", b.buf);
+			uk_record_error(recs[i], b.buf);
 			uk_json_set_bool(recs[i], "skipped", 1);
 			uk_buf_setlen(&b, 0);
 		} else {

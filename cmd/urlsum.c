@@ -16,6 +16,7 @@
 #include "json.h"
 #include "jsonl.h"
 #include "llm.h"
+#include "record.h"
 #include "summary.h"
 #include "util.h"
 #include "urlsum.h"
@@ -146,7 +147,7 @@ fail(struct item *it, const char *msg)
 {
 	const char *url = uk_json_get_str(it->qi->rec, "url");
 
-	uk_json_set_str(it->qi->rec, "error", msg);
+	uk_record_error(it->qi->rec, msg);
 	uk_warn("%s:%lu: '%s': %s", display(it->qi->file), it->qi->line,
 	    url ? url : "", msg);
 	uk_status_set(UK_EXIT_FAIL);

@@ -30,8 +30,9 @@ rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 	return unlink(path) && errno != ENOENT ? -1 : 0;
 }
 
-int
-uk_browser_rmtree(const char *path)
+/* Remove the directory tree at path; -1 when something stayed. */
+static int
+rmtree(const char *path)
 {
 	struct stat st;
 
@@ -109,7 +110,7 @@ log_tail(const char *tmpdir, char *out, size_t size)
  * where the guard judges it.  A pref, not the
  * --force-webrtc-ip-handling-policy switch: Chromium 156 sent the same
  * STUN requests with the switch given (a UDP canary on 127.0.0.2 and ::1,
- * tests/security-webrtc.bats), and none with the pref.
+ * tests/pwfetch-webrtc.bats), and none with the pref.
  */
 static int
 write_prefs(const char *profile)
@@ -473,9 +474,9 @@ uk_browser_close(struct uk_browser *b, double grace)
 		uk_cdp_release(&b->cdp);
 	}
 	if (b->tmpdir) {
-		if (uk_browser_rmtree(b->tmpdir)) {
+		if (rmtree(b->tmpdir)) {
 			nap(50); /* a straggler may still have been writing */
-			uk_browser_rmtree(b->tmpdir);
+			rmtree(b->tmpdir);
 		}
 		free(b->tmpdir);
 		b->tmpdir = NULL;

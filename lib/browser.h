@@ -90,7 +90,4 @@ void uk_browser_close(struct uk_browser *b, double grace);
  */
 void uk_browser_kill(const struct uk_browser *b);
 
-/* Remove the directory tree at path; -1 when something stayed. */
-int uk_browser_rmtree(const char *path);
-
 #endif

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* The filesystem cache of content records: see cache.h. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -19,42 +18,14 @@
 
 #include "buf.h"
 #include "cache.h"
+#include "cache_int.h"
 #include "json.h"
 #include "util.h"
+#include "write.h"
 
 #include "banned.h"
 
-/* An entry larger than this is taken as corrupt rather than read. */
-#define MAX_ENTRY (1LL << 30)
 #define NS        1000000000LL
-
-/*
- * ns since the epoch of an RFC 3339 UTC time of len bytes as
- * uk_time_fmt writes it (the fraction is dropped), or -1.
- */
-static long long
-time_parse(const char *s, size_t len)
-{
-	char buf[40], z = 0;
-	struct tm tm;
-	time_t t;
-
-	if (len >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	memset(&tm, 0, sizeof(tm));
-	if (sscanf(buf, "%4d-%2d-%2dT%2d:%2d:%2d%*[.0-9]%c", &tm.tm_year,
-		&tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec,
-		&z) != 7 ||
-	    z != 'Z')
-		return -1;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	if ((t = timegm(&tm)) == (time_t)-1)
-		return -1;
-	return (long long)t * NS;
-}
 
 int
 uk_cache_lifetime(yajl_val rec, long life)
@@ -78,26 +49,8 @@ uk_cache_past_lifetime(yajl_val rec)
 	const char *x = uk_json_get_str(rec, "expires_at");
 	long long t;
 
-	return x && (t = time_parse(x, strlen(x))) > 0 &&
+	return x && (t = uk_time_parse(x, strlen(x))) > 0 &&
 	    t <= uk_time_now_ns();
-}
-
-static long long
-ts_ns(const struct timespec *ts)
-{
-	return (long long)ts->tv_sec * NS + ts->tv_nsec;
-}
-
-static int
-is_hex(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') ||
-			(s[i] >= 'a' && s[i] <= 'f')))
-			return 0;
-	return 1;
 }
 
 int
@@ -277,8 +230,8 @@ uk_cache_path(const struct uk_cache *c, const char *url)
  * Returns the descriptor, or -1 with errno set: ELOOP when KK is a link
  * or not a directory, ENOTDIR when DIR is not one.
  */
-static int
-fanout_open(const struct uk_cache *c, const char *key, int create)
+int
+uk_cache_fanout_open(const struct uk_cache *c, const char *key, int create)
 {
 	char kk[3] = { key[0], key[1], '\0' };
 	int top, fd, e;
@@ -322,12 +275,13 @@ fanout_err(const struct uk_cache *c, const char *key, int create,
 }
 
 /*
- * Read all of fd (at most MAX_ENTRY bytes) into b.  Entry files are never
- * written in place (they are replaced by rename), so once size bytes (the
- * size fstat gave) are in, that is all of it: no read just to see EOF.
+ * Read all of fd (at most UK_CACHE_MAX_ENTRY bytes) into b.  Entry files
+ * are never written in place (they are replaced by rename), so once size
+ * bytes (the size fstat gave) are in, that is all of it: no read just to
+ * see EOF.
  */
-static int
-read_fd(int fd, long long size, struct uk_buf *b)
+int
+uk_cache_read_fd(int fd, long long size, struct uk_buf *b)
 {
 	ssize_t n;
 
@@ -345,7 +299,7 @@ read_fd(int fd, long long size, struct uk_buf *b)
 		if (n == 0)
 			break;
 		uk_buf_setlen(b, b->len + (size_t)n);
-		if ((long long)b->len > MAX_ENTRY) {
+		if ((long long)b->len > UK_CACHE_MAX_ENTRY) {
 			errno = EFBIG;
 			return -1;
 		}
@@ -441,7 +395,8 @@ v_string(void *ctx, const unsigned char *s, size_t len)
 		free(u);
 		v->url_ok = strcmp(k, v->key) ? -1 : 1;
 	}
-	if (v->want_exp && (v->expires = time_parse((const char *)s, len)) < 0)
+	if (v->want_exp &&
+	    (v->expires = uk_time_parse((const char *)s, len)) < 0)
 		v->expires = 0;
 	return v_scalar(ctx);
 }
@@ -510,8 +465,8 @@ static const yajl_callbacks vcheck_cb = {
  * with url, is url); *marked (may be NULL) tells a top-level "cached" or
  * "expired".
  */
-static int
-entry_check(const struct uk_buf *b, const char *key, const char *url,
+int
+uk_cache_entry_check(const struct uk_buf *b, const char *key, const char *url,
     int *marked, long long *expires)
 {
 	struct vcheck v;
@@ -546,7 +501,7 @@ raw_entry(struct uk_buf *b, const char *url, long long *expires)
 	yajl_val v;
 	int marked = 0;
 
-	if (!entry_check(b, NULL, url, &marked, expires))
+	if (!uk_cache_entry_check(b, NULL, url, &marked, expires))
 		return 0;
 	while (b->len &&
 	    (b->buf[b->len - 1] == '\n' || b->buf[b->len - 1] == ' ' ||
@@ -573,8 +528,8 @@ raw_entry(struct uk_buf *b, const char *url, long long *expires)
  * its place.  (A rename between the check and the unlink can still lose
  * that new entry: a cache miss later, never a wrong answer.)
  */
-static int
-unlink_same(int dirfd, const char *name, unsigned long long dev,
+int
+uk_cache_unlink_same(int dirfd, const char *name, unsigned long long dev,
     unsigned long long ino)
 {
 	struct stat now;
@@ -608,11 +563,12 @@ uk_cache_load_at(int dirfd, const char *name, const char *path,
 		 O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)) < 0)
 		return uk_err_set(err, errno == ENOENT ? 0 : UK_EXIT_FAIL,
 		    "cannot open '%s': %s", path, strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > MAX_ENTRY) {
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_size > UK_CACHE_MAX_ENTRY) {
 		close(fd);
 		return 0;
 	}
-	if (read_fd(fd, st.st_size, &b)) {
+	if (uk_cache_read_fd(fd, st.st_size, &b)) {
 		r = uk_err_set(err, UK_EXIT_FAIL, "cannot read '%s': %s", path,
 		    strerror(errno));
 		close(fd);
@@ -648,7 +604,7 @@ get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 		*expired = 0;
 	uk_cache_key(url, key);
 	uk_buf_addf(&path, "%s/%.2s/%s.json", c->dir, key, key);
-	if ((dfd = fanout_open(c, key, 0)) < 0) {
+	if ((dfd = uk_cache_fanout_open(c, key, 0)) < 0) {
 		/* Absent, or a link not followed: a miss, left alone. */
 		if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR)
 			goto out;
@@ -676,15 +632,16 @@ get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	if (!S_ISREG(st.st_mode))
 		goto out; /* not ours: a miss, left alone */
 	now = uk_time_now_ns();
-	exp = ts_ns(&st.st_mtim) + (long long)c->ttl * NS <= now;
+	exp = uk_cache_ts_ns(&st.st_mtim) + (long long)c->ttl * NS <= now;
 	if (exp && !(flags & UK_CACHE_STALE)) {
-		unlink_same(dfd, name, st.st_dev, st.st_ino);
+		uk_cache_unlink_same(dfd, name, st.st_dev, st.st_ino);
 		goto out;
 	}
 	uk_buf_reset(b);
-	if (st.st_size > MAX_ENTRY || read_fd(fd, st.st_size, b)) {
-		if (errno == EFBIG || st.st_size > MAX_ENTRY)
-			unlink_same(dfd, name, st.st_dev, st.st_ino);
+	if (st.st_size > UK_CACHE_MAX_ENTRY ||
+	    uk_cache_read_fd(fd, st.st_size, b)) {
+		if (errno == EFBIG || st.st_size > UK_CACHE_MAX_ENTRY)
+			uk_cache_unlink_same(dfd, name, st.st_dev, st.st_ino);
 		else
 			r = uk_err_set(err, UK_EXIT_FAIL,
 			    "cannot read '%s': %s", path.buf, strerror(errno));
@@ -692,14 +649,14 @@ get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	}
 	ok = rec ? check_entry(b, url, NULL, rec) : raw_entry(b, url, &exp_at);
 	if (ok && rec && (x = uk_json_get_str(*rec, "expires_at")) &&
-	    (exp_at = time_parse(x, strlen(x))) < 0)
+	    (exp_at = uk_time_parse(x, strlen(x))) < 0)
 		exp_at = 0;
 	/* A lifetime the response gave (uk_cache_lifetime) that is over:
 	 * expired as by the TTL. */
 	if (ok && !exp && exp_at > 0 && exp_at <= now) {
 		exp = 1;
 		if (!(flags & UK_CACHE_STALE)) {
-			unlink_same(dfd, name, st.st_dev, st.st_ino);
+			uk_cache_unlink_same(dfd, name, st.st_dev, st.st_ino);
 			if (rec) {
 				uk_json_free(*rec);
 				*rec = NULL;
@@ -710,13 +667,13 @@ get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 		}
 	}
 	if (!ok) {
-		unlink_same(dfd, name, st.st_dev, st.st_ino);
+		uk_cache_unlink_same(dfd, name, st.st_dev, st.st_ino);
 		if (raw)
 			uk_buf_reset(raw);
 		goto out;
 	}
 	/* Recency for the size limit: touch atime, at most once a minute. */
-	if (ts_ns(&st.st_atim) + 60 * NS < now) {
+	if (uk_cache_ts_ns(&st.st_atim) + 60 * NS < now) {
 		struct timespec ts[2] = { { 0, UTIME_NOW }, { 0, UTIME_OMIT } };
 
 		futimens(fd, ts);
@@ -796,7 +753,7 @@ uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 	uk_cache_key(url, key);
 	snprintf(name, sizeof(name), "%s.json", key);
 	uk_buf_addf(&dir, "%s/%.2s", c->dir, key);
-	if ((dfd = fanout_open(c, key, 1)) < 0) {
+	if ((dfd = uk_cache_fanout_open(c, key, 1)) < 0) {
 		int e = errno;
 
 		r = fanout_err(c, key, 1, err);
@@ -832,7 +789,7 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 	snprintf(name, sizeof(name), "%s.json", key);
 	uk_buf_addf(&dir, "%s/%.2s", c->dir, key);
 	path = uk_cache_path(c, url);
-	if ((dfd = fanout_open(c, key, 0)) < 0) {
+	if ((dfd = uk_cache_fanout_open(c, key, 0)) < 0) {
 		if (errno != ENOENT && errno != ENOTDIR && errno != ELOOP)
 			r = fanout_err(c, key, 0, err);
 		goto out;
@@ -852,7 +809,7 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 		if (fstat(fd, &st) || !S_ISREG(st.st_mode))
 			goto out;
 		uk_buf_reset(&b);
-		if (read_fd(fd, st.st_size, &b)) {
+		if (uk_cache_read_fd(fd, st.st_size, &b)) {
 			r = uk_err_set(err, UK_EXIT_FAIL,
 			    "cannot read '%s': %s", path, strerror(errno));
 			goto out;
@@ -881,7 +838,7 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 		if (fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    now.st_ino == st.st_ino && now.st_dev == st.st_dev) {
 			r = uk_write_rename(dfd, tmp, dir.buf, name,
-				ts_ns(&st.st_mtim), err) ?
+				uk_cache_ts_ns(&st.st_mtim), err) ?
 			    -1 :
 			    1;
 			uk_signals_release(&old);
@@ -915,7 +872,7 @@ uk_cache_invalidate(struct uk_cache *c, const char *url, struct uk_err *err)
 	char key[17];
 
 	uk_cache_key(url, key);
-	if ((dfd = fanout_open(c, key, 0)) < 0) {
+	if ((dfd = uk_cache_fanout_open(c, key, 0)) < 0) {
 		/* Nothing of ours there: a link is not followed. */
 		if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
 			r = 0;
@@ -935,655 +892,4 @@ uk_cache_invalidate(struct uk_cache *c, const char *url, struct uk_err *err)
 		close(dfd);
 	free(path);
 	return r;
-}
-
-/* Classify name: 0 ignore, else the kind + 1, with key and pid filled. */
-static int
-classify(const char *name, char key[17], long *pid)
-{
-	size_t n = strlen(name);
-	const char *p;
-	char *end;
-
-	*pid = 0;
-	if (n == 21 && is_hex(name, 16) && !strcmp(name + 16, ".json")) {
-		memcpy(key, name, 16);
-		key[16] = '\0';
-		return UK_CACHE_ENTRY + 1;
-	}
-	if (n > 27 && name[0] == '.' && is_hex(name + 1, 16) &&
-	    !strncmp(name + 17, ".json.tmp.", 10)) {
-		memcpy(key, name + 1, 16);
-		key[16] = '\0';
-		p = name + 27;
-		errno = 0;
-		*pid = strtol(p, &end, 10);
-		if (errno || end == p || *end != '.' || *pid <= 0)
-			*pid = 0;
-		return UK_CACHE_TEMP + 1;
-	}
-	return 0;
-}
-
-/*
- * uk_cache_walk, with dirfn (when not NULL) called for each fan-out
- * directory before its files (end 0) and after them (end 1, only when
- * the walk goes on).
- */
-static int
-walk(struct uk_cache *c, int (*fn)(void *ctx, const struct uk_cache_file *f),
-    void (*dirfn)(void *ctx, int dfd, const char *dir, int end), void *ctx,
-    struct uk_err *err)
-{
-	struct uk_buf path = UK_BUF_INIT;
-	struct uk_cache_file f;
-	struct dirent *d, *e;
-	struct stat st;
-	DIR *top, *sub;
-	long long now = uk_time_now_ns();
-	size_t base;
-	int r = 0, k;
-
-	if (!(top = opendir(c->dir))) {
-		if (errno == ENOENT)
-			return 0;
-		return uk_err_set(err, UK_EXIT_FATAL, "cannot open '%s': %s",
-		    c->dir, strerror(errno));
-	}
-	while (!r && (d = readdir(top))) {
-		int dfd;
-
-		if (strlen(d->d_name) != 2 || !is_hex(d->d_name, 2))
-			continue;
-		dfd = openat(dirfd(top), d->d_name,
-		    O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-		if (dfd < 0)
-			continue;
-		if (!(sub = fdopendir(dfd))) {
-			close(dfd);
-			continue;
-		}
-		uk_buf_reset(&path);
-		uk_buf_addf(&path, "%s/%s", c->dir, d->d_name);
-		if (dirfn)
-			dirfn(ctx, dfd, path.buf, 0);
-		uk_buf_addch(&path, '/');
-		base = path.len;
-		while (!r && (e = readdir(sub))) {
-			memset(&f, 0, sizeof(f));
-			if (!(k = classify(e->d_name, f.key, &f.pid)))
-				continue;
-			if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW))
-				continue;
-			f.kind = (enum uk_cache_kind)(k - 1);
-			if (f.kind == UK_CACHE_ENTRY && !S_ISREG(st.st_mode))
-				f.kind = UK_CACHE_OTHER;
-			if (f.kind == UK_CACHE_TEMP && !S_ISREG(st.st_mode))
-				continue;
-			uk_buf_setlen(&path, base);
-			uk_buf_addstr(&path, e->d_name);
-			f.path = path.buf;
-			f.name = e->d_name;
-			f.mtime_ns = ts_ns(&st.st_mtim);
-			f.atime_ns = ts_ns(&st.st_atim);
-			f.ctime_ns = ts_ns(&st.st_ctim);
-			f.size = (long long)st.st_size;
-			f.expired = f.kind == UK_CACHE_ENTRY &&
-			    f.mtime_ns + (long long)c->ttl * NS <= now;
-			f.dirfd = dfd;
-			f.dev = (unsigned long long)st.st_dev;
-			f.ino = (unsigned long long)st.st_ino;
-			r = fn(ctx, &f);
-		}
-		if (dirfn && !r) {
-			uk_buf_setlen(&path, base - 1);
-			dirfn(ctx, dfd, path.buf, 1);
-		}
-		closedir(sub);
-	}
-	closedir(top);
-	uk_buf_release(&path);
-	return r;
-}
-
-int
-uk_cache_walk(struct uk_cache *c,
-    int (*fn)(void *ctx, const struct uk_cache_file *f), void *ctx,
-    struct uk_err *err)
-{
-	return walk(c, fn, NULL, ctx, err);
-}
-
-/* What cleanup keeps of an entry, for the size limit. */
-struct kept {
-	char *path;
-	long long atime_ns, size;
-	unsigned long long dev, ino;
-};
-
-/* An entry's expires_at, as a fan-out directory's VERIFIED file keeps it. */
-struct vexp {
-	char key[17];
-	long long expires;
-};
-
-struct cleanup_ctx {
-	struct uk_cache *c;
-	struct uk_cache_cleanup *o;
-	struct uk_buf b;
-	long long now;
-	struct kept *kept;
-	size_t nkept, akept;
-	/* The fan-out directory being walked: its VERIFIED file (stamp 0:
-	 * none), and what the next one will say. */
-	long long stamp, t0;
-	struct vexp *old, *nw;
-	size_t nold, aold, nnew, anew;
-	int fresh;  /* an entry was read and found sound */
-	int unsure; /* an entry could not be read */
-};
-
-/* The boot time in ns since the epoch (from /proc/stat), or 0. */
-static long long
-boot_ns(void)
-{
-	static long long boot = -1;
-	char line[256];
-	FILE *fp;
-
-	if (boot >= 0)
-		return boot;
-	boot = 0;
-	if (!(fp = fopen("/proc/stat", "re")))
-		return 0;
-	while (fgets(line, sizeof(line), fp))
-		if (!strncmp(line, "btime ", 6)) {
-			boot = atoll(line + 6) * NS;
-			break;
-		}
-	fclose(fp);
-	return boot;
-}
-
-/* When process pid started, in ns since the epoch; -1 when unknown. */
-static long long
-start_ns(long pid)
-{
-	char path[64], buf[1024], *p;
-	long long ticks, boot = boot_ns();
-	long hz = sysconf(_SC_CLK_TCK);
-	ssize_t n;
-	int fd, field;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	if (!boot || hz <= 0 || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	/* After the command's closing parenthesis: state is field 3,
-	 * starttime field 22. */
-	if (!(p = strrchr(buf, ')')))
-		return -1;
-	for (field = 2; field < 22 && p; field++)
-		p = strchr(p + 1, ' ');
-	if (!p)
-		return -1;
-	ticks = atoll(p + 1);
-	return boot + ticks / hz * NS + ticks % hz * (NS / hz);
-}
-
-/*
- * Whether the writer of a temporary file last written at mtime_ns is
- * gone: no process pid, or one that started after that change (a reused
- * PID; with a second's margin, boot time having one-second precision).
- */
-static int
-writer_gone(long pid, long long mtime_ns)
-{
-	long long st;
-
-	if (pid <= 0)
-		return 0;
-	if (kill((pid_t)pid, 0) && errno == ESRCH)
-		return 1;
-	st = start_ns(pid);
-	return st > 0 && st > mtime_ns + NS;
-}
-
-/*
- * Remove f (unless a dry run) and report it; 1 when it went.  The walk
- * has just looked at f, so an entry expired by its age is unlinked at once
- * (checking it again would narrow no window); one read since (read set:
- * corrupt, or past its expires_at) is checked to be the same file first.
- */
-static int
-drop(struct cleanup_ctx *x, const struct uk_cache_file *f, const char *why,
-    int read)
-{
-	int r = 0;
-
-	if (!x->o->dry_run) {
-		if (read)
-			r = unlink_same(f->dirfd, f->name, f->dev, f->ino);
-		else
-			r = unlinkat(f->dirfd, f->name, 0);
-	}
-	if (r) {
-		if (errno != ENOENT && errno != ESTALE) {
-			x->o->failed++;
-			x->o->fail_errno = errno;
-		}
-		return 0;
-	}
-	if (x->o->fn)
-		x->o->fn(x->o->ctx, f, why);
-	if (f->kind == UK_CACHE_ENTRY)
-		x->o->bytes_freed += (unsigned long long)f->size;
-	return 1;
-}
-
-/*
- * Whether the entry file is valid JSON for its key; 1 also when unsure.
- * *expires is set to its expires_at (ns), or 0.
- */
-static int
-entry_ok(struct cleanup_ctx *x, const struct uk_cache_file *f,
-    long long *expires)
-{
-	int fd, ok;
-
-	*expires = 0;
-	x->fresh = 1;
-	fd = openat(f->dirfd, f->name,
-	    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd < 0) {
-		x->unsure = 1;
-		return 1;
-	}
-	uk_buf_reset(&x->b);
-	if (f->size > MAX_ENTRY) {
-		close(fd);
-		return 0;
-	}
-	if (read_fd(fd, f->size, &x->b)) {
-		close(fd);
-		x->unsure = 1;
-		return 1;
-	}
-	close(fd);
-	ok = entry_check(&x->b, f->key, NULL, NULL, expires);
-	if (x->b.alloc > (1 << 20))
-		uk_buf_release(&x->b);
-	return ok;
-}
-
-/*
- * The VERIFIED file of a fan-out directory: what cleanup need not read
- * again (urlcache(1), FILES).  Its first line is VERIFIED_MAGIC, its
- * second "T ns": every entry whose ctime is before that time was read and
- * found sound by a cleanup, and has not changed since (writing, renaming
- * or touching a file sets its ctime to now, and nothing can set it back).
- * Then one line "KEY ns" for each such entry with an expires_at, sorted
- * by key.  Cleanup writes it when it has read entries of the directory
- * and could read all it tried; a file it cannot parse is no file.  The
- * idea is ccache's: a small file per fan-out directory that a walk reads
- * instead of every entry.
- */
-#define VERIFIED       ".verified"
-#define VERIFIED_MAGIC "urlkit-cache-verified 1"
-#define VERIFIED_MAX   (64L << 20)
-/* Clocks: a file's ctime comes from the kernel's coarse clock, which may
- * lag the one uk_time_now_ns reads; the stamp is taken this much early. */
-#define VERIFIED_SLACK (NS)
-
-static int
-vexp_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct vexp *)a)->key,
-	    ((const struct vexp *)b)->key);
-}
-
-static void
-vexp_add(struct cleanup_ctx *x, const char *key, long long expires)
-{
-	if (x->nnew == x->anew) {
-		x->anew = x->anew ? 2 * x->anew : 64;
-		x->nw = uk_xrealloc(x->nw, x->anew * sizeof(*x->nw));
-	}
-	memcpy(x->nw[x->nnew].key, key, 17);
-	x->nw[x->nnew++].expires = expires;
-}
-
-/* A decimal number of exactly the bytes s[0..n), or -1. */
-static long long
-vnum(const char *s, size_t n)
-{
-	long long v = 0;
-	size_t i;
-
-	if (!n || n > 19)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9' || v > (LLONG_MAX - 9) / 10)
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v;
-}
-
-/* Read dfd's VERIFIED file into x->stamp and x->old (stamp 0: none). */
-static void
-verified_read(struct cleanup_ctx *x, int dfd)
-{
-	struct stat st;
-	const char *p, *end, *nl;
-	long long t;
-	int fd;
-
-	x->stamp = 0;
-	x->nold = 0;
-	fd = openat(dfd, VERIFIED, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
-	    O_NONBLOCK);
-	if (fd < 0)
-		return;
-	uk_buf_reset(&x->b);
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    st.st_size > VERIFIED_MAX || read_fd(fd, st.st_size, &x->b)) {
-		close(fd);
-		return;
-	}
-	close(fd);
-	p = x->b.buf;
-	end = p + x->b.len;
-	if (!(nl = memchr(p, '\n', (size_t)(end - p))) ||
-	    (size_t)(nl - p) != strlen(VERIFIED_MAGIC) ||
-	    memcmp(p, VERIFIED_MAGIC, (size_t)(nl - p)))
-		return;
-	p = nl + 1;
-	if (!(nl = memchr(p, '\n', (size_t)(end - p))) || nl - p < 3 ||
-	    memcmp(p, "T ", 2) || (t = vnum(p + 2, (size_t)(nl - p - 2))) <= 0)
-		return;
-	/* A time to come: written by a clock since set back, whose entries
-	 * to come would pass for read.  No file. */
-	if (t > x->now)
-		return;
-	for (p = nl + 1; p < end; p = nl + 1) {
-		struct vexp *v;
-		long long e;
-
-		if (!(nl = memchr(p, '\n', (size_t)(end - p))) ||
-		    nl - p < 18 || !is_hex(p, 16) || p[16] != ' ' ||
-		    (e = vnum(p + 17, (size_t)(nl - p - 17))) <= 0)
-			return;
-		if (x->nold && memcmp(p, x->old[x->nold - 1].key, 16) <= 0)
-			return; /* not sorted */
-		if (x->nold == x->aold) {
-			x->aold = x->aold ? 2 * x->aold : 64;
-			x->old = uk_xrealloc(x->old, x->aold * sizeof(*x->old));
-		}
-		v = &x->old[x->nold++];
-		memcpy(v->key, p, 16);
-		v->key[16] = '\0';
-		v->expires = e;
-	}
-	x->stamp = t;
-}
-
-/*
- * Whether the VERIFIED file vouches for the entry f (read and found
- * sound, unchanged since): 1 with *expires its expires_at (0: none).
- */
-static int
-verified(struct cleanup_ctx *x, const struct uk_cache_file *f,
-    long long *expires)
-{
-	struct vexp k, *v;
-
-	*expires = 0;
-	if (!x->stamp || f->ctime_ns >= x->stamp)
-		return 0;
-	memcpy(k.key, f->key, 17);
-	if (x->nold && (v = bsearch(&k, x->old, x->nold, sizeof(k),
-	    vexp_cmp)))
-		*expires = v->expires;
-	return 1;
-}
-
-/* Before and after the files of a fan-out directory. */
-static void
-cleanup_dir(void *ctx, int dfd, const char *dir, int end)
-{
-	struct cleanup_ctx *x = ctx;
-	struct uk_buf out = UK_BUF_INIT;
-	struct uk_err err;
-	size_t i;
-
-	if (x->o->no_verify)
-		return;
-	if (!end) {
-		x->t0 = uk_time_now_ns() - VERIFIED_SLACK;
-		x->nnew = 0;
-		x->fresh = x->unsure = 0;
-		verified_read(x, dfd);
-		return;
-	}
-	/* Nothing new read: the old file still says all there is to say. */
-	if (x->o->dry_run || !x->fresh || x->unsure)
-		return;
-	if (x->nnew) /* x->nw is NULL then */
-		qsort(x->nw, x->nnew, sizeof(*x->nw), vexp_cmp);
-	uk_buf_addf(&out, "%s\nT %lld\n", VERIFIED_MAGIC, x->t0);
-	for (i = 0; i < x->nnew; i++)
-		uk_buf_addf(&out, "%s %lld\n", x->nw[i].key, x->nw[i].expires);
-	/* A failure costs only a read of every entry next time. */
-	(void)uk_write_file_at(dfd, dir, VERIFIED, out.buf, out.len, -1, &err);
-	uk_buf_release(&out);
-}
-
-static int
-cleanup_one(void *ctx, const struct uk_cache_file *f)
-{
-	struct cleanup_ctx *x = ctx;
-	struct kept *k;
-	long long exp_at = 0;
-
-	switch (f->kind) {
-	case UK_CACHE_TEMP:
-		if (f->mtime_ns + UK_CACHE_TMP_AGE * NS < x->now ||
-		    writer_gone(f->pid, f->mtime_ns))
-			x->o->temp += drop(x, f, "temp", 0);
-		return 0;
-	case UK_CACHE_OTHER:
-		return 0;
-	case UK_CACHE_ENTRY:
-		break;
-	}
-	if (f->expired) {
-		x->o->expired += drop(x, f, "expired", 0);
-		return 0;
-	}
-	/* The smallest entry, {"url":""}, has 10 bytes: an empty file (what
-	 * a power failure can leave without fsync) is corrupt even to
-	 * no_verify. */
-	if (f->size < 10 || (!x->o->no_verify && !verified(x, f, &exp_at) &&
-	    !entry_ok(x, f, &exp_at))) {
-		x->o->corrupt += drop(x, f, "corrupt", 1);
-		return 0;
-	}
-	/* A lifetime the response gave (uk_cache_lifetime) that is over:
-	 * expired as by the TTL, as get_entry judges it.  (--fast reads no
-	 * entry, so only the TTL counts there.) */
-	if (exp_at > 0 && exp_at <= x->now) {
-		x->o->expired += drop(x, f, "expired", 1);
-		return 0;
-	}
-	if (exp_at > 0)
-		vexp_add(x, f->key, exp_at);
-	x->o->entries_left++;
-	x->o->bytes_left += (unsigned long long)f->size;
-	if (!x->o->max_size)
-		return 0;
-	if (x->nkept == x->akept) {
-		x->akept = x->akept ? 2 * x->akept : 1024;
-		x->kept = uk_xrealloc(x->kept, x->akept * sizeof(*x->kept));
-	}
-	k = &x->kept[x->nkept++];
-	k->path = uk_xstrdup(f->path);
-	k->atime_ns = f->atime_ns;
-	k->size = f->size;
-	k->dev = f->dev;
-	k->ino = f->ino;
-	return 0;
-}
-
-static int
-by_atime(const void *a, const void *b)
-{
-	const struct kept *x = a, *y = b;
-
-	if (x->atime_ns != y->atime_ns)
-		return x->atime_ns < y->atime_ns ? -1 : 1;
-	return strcmp(x->path, y->path);
-}
-
-/* Evict the least recently used entries until the rest fit. */
-static void
-evict(struct cleanup_ctx *x)
-{
-	struct uk_cache_cleanup *o = x->o;
-	struct uk_cache_file f;
-	size_t i;
-
-	qsort(x->kept, x->nkept, sizeof(*x->kept), by_atime);
-	for (i = 0; i < x->nkept && o->bytes_left > o->max_size; i++) {
-		struct kept *k = &x->kept[i];
-		const char *slash = strrchr(k->path, '/');
-		struct stat st;
-
-		if (!o->dry_run) {
-			int dfd = fanout_open(x->c, slash + 1, 0), e;
-
-			if (dfd < 0)
-				continue;
-			if (fstatat(dfd, slash + 1, &st, AT_SYMLINK_NOFOLLOW) ||
-			    (unsigned long long)st.st_ino != k->ino ||
-			    (unsigned long long)st.st_dev != k->dev) {
-				close(dfd);
-				continue;
-			}
-			e = unlinkat(dfd, slash + 1, 0) ? errno : 0;
-			close(dfd);
-			if (e) {
-				if (e != ENOENT) {
-					o->failed++;
-					o->fail_errno = e;
-				}
-				continue;
-			}
-		}
-		memset(&f, 0, sizeof(f));
-		f.kind = UK_CACHE_ENTRY;
-		f.path = k->path;
-		f.name = slash ? slash + 1 : k->path;
-		memcpy(f.key, f.name, 16);
-		f.atime_ns = k->atime_ns;
-		f.size = k->size;
-		f.dirfd = AT_FDCWD;
-		if (o->fn)
-			o->fn(o->ctx, &f, "size");
-		o->evicted++;
-		o->bytes_freed += (unsigned long long)k->size;
-		o->bytes_left -= (unsigned long long)k->size;
-		o->entries_left--;
-	}
-}
-
-long
-uk_cache_cleanup_opt(struct uk_cache *c, struct uk_cache_cleanup *o,
-    struct uk_err *err)
-{
-	struct cleanup_ctx x;
-	size_t i;
-	int r;
-
-	memset(&x, 0, sizeof(x));
-	x.c = c;
-	x.o = o;
-	x.now = uk_time_now_ns();
-	uk_buf_init(&x.b, 0);
-	o->expired = o->corrupt = o->temp = o->evicted = o->failed = 0;
-	o->fail_errno = 0;
-	o->bytes_freed = o->bytes_left = 0;
-	o->entries_left = 0;
-	r = walk(c, cleanup_one, cleanup_dir, &x, err);
-	if (r >= 0 && o->max_size && o->bytes_left > o->max_size)
-		evict(&x);
-	for (i = 0; i < x.nkept; i++)
-		free(x.kept[i].path);
-	free(x.kept);
-	free(x.old);
-	free(x.nw);
-	uk_buf_release(&x.b);
-	if (r < 0)
-		return -1;
-	if (o->failed && uk_errno_fatal(o->fail_errno))
-		return uk_err_set(err, UK_EXIT_FATAL,
-		    "cannot remove %ld file%s in '%s': %s", o->failed,
-		    o->failed == 1 ? "" : "s", c->dir, strerror(o->fail_errno));
-	return o->expired + o->corrupt + o->temp + o->evicted;
-}
-
-long
-uk_cache_cleanup(struct uk_cache *c, struct uk_err *err)
-{
-	struct uk_cache_cleanup o;
-
-	memset(&o, 0, sizeof(o));
-	return uk_cache_cleanup_opt(c, &o, err);
-}
-
-struct clear_ctx {
-	long n, failed;
-	long long now;
-	int fail_errno;
-};
-
-static int
-clear_one(void *ctx, const struct uk_cache_file *f)
-{
-	struct clear_ctx *x = ctx;
-
-	if (f->kind == UK_CACHE_ENTRY) {
-		if (!unlinkat(f->dirfd, f->name, 0))
-			x->n++;
-		else if (errno != ENOENT) {
-			x->failed++;
-			x->fail_errno = errno;
-		}
-	} else if (f->kind == UK_CACHE_TEMP &&
-	    (f->mtime_ns + UK_CACHE_TMP_AGE * NS < x->now ||
-		writer_gone(f->pid, f->mtime_ns))) {
-		unlinkat(f->dirfd, f->name, 0);
-	}
-	return 0;
-}
-
-long
-uk_cache_remove_all(struct uk_cache *c, struct uk_err *err)
-{
-	struct clear_ctx x;
-
-	memset(&x, 0, sizeof(x));
-	x.now = uk_time_now_ns();
-	if (uk_cache_walk(c, clear_one, &x, err) < 0)
-		return -1;
-	if (x.failed)
-		return uk_err_set(err,
-		    uk_errno_fatal(x.fail_errno) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
-		    "removed %ld, cannot remove %ld in '%s': %s", x.n, x.failed,
-		    c->dir, strerror(x.fail_errno));
-	return x.n;
 }

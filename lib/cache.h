@@ -65,11 +65,11 @@ int uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err);
 
 /*
  * Give rec, before uk_cache_set, the lifetime its response allows (life
- * as uk_http_cache_life answers): with life > 0, "expires_at" (RFC 3339)
- * life seconds from now, after which a get takes the entry as expired
- * even within the TTL; with 0 none (the TTL alone).  Returns 1 when the
- * response must not be stored at all (life < 0: no-store, private), 0
- * otherwise.
+ * as a request's cache_life says, http.h): with life > 0, "expires_at"
+ * (RFC 3339) life seconds from now, after which a get takes the entry as
+ * expired even within the TTL; with 0 none (the TTL alone).  Returns 1
+ * when the response must not be stored at all (life < 0: no-store,
+ * private), 0 otherwise.
  */
 int uk_cache_lifetime(yajl_val rec, long life);
 /* Whether rec has an expires_at (as uk_cache_lifetime sets it) now past. */
@@ -88,37 +88,15 @@ int uk_cache_update_summary(struct uk_cache *c, const char *url,
 int uk_cache_invalidate(struct uk_cache *c, const char *url,
     struct uk_err *err);
 
-/* Delete every entry; returns how many, or -1 with err. */
-long uk_cache_remove_all(struct uk_cache *c, struct uk_err *err);
-
 /*
- * Delete expired and corrupt entries and stray temporary files; returns
- * how many, or -1 with err.
- */
-long uk_cache_cleanup(struct uk_cache *c, struct uk_err *err);
-
-/*
- * Expiry, statistics and clean-up, for urlcache(1).
- *
  * Expiry: an entry's clock is its file's mtime, the moment uk_cache_set
  * wrote it (within microseconds of the cached_at it wrote); an entry is
  * expired when mtime + ttl <= now.  (So `touch -d yesterday FILE`
- * expires an entry, and find(1) -mmin sees the ages urlcache sees.)  Recency for a size limit is the
- * file's atime, which uk_cache_get sets to now on a hit (at most once a
- * minute per entry), whatever the mount's atime options.
- *
- * Cleanup reads a fresh entry once: a fan-out directory's DIR/KK/.verified
- * (urlcache(1), FILES) vouches for the entries whose ctime is before its
- * time, with their expires_at, and the walk reads only the others.
- *
- * Temporary files are DIR/KK/.KEY.json.tmp.PID.RAND; cleanup removes one
- * whose writer is gone (no process PID, or one that started after the file
- * was last written: the PID was reused) or that has not been written for
- * UK_CACHE_TMP_AGE seconds.  (A temporary file keeps the times its writes
- * gave it; an entry whose age must be kept gets its mtime after the
- * rename.)
+ * expires an entry, and find(1) -mmin sees the ages urlcache sees.)
+ * Recency for a size limit (cache_clean.h) is the file's atime, which
+ * uk_cache_get sets to now on a hit (at most once a minute per entry),
+ * whatever the mount's atime options.
  */
-#define UK_CACHE_TMP_AGE 60 /* seconds */
 
 /*
  * uk_cache_get without the tree, for programs that only pass the record
@@ -131,36 +109,6 @@ int uk_cache_get_raw(struct uk_cache *c, const char *url, int flags,
 
 /* Path of the entry file of url (the caller frees it). */
 char *uk_cache_path(const struct uk_cache *c, const char *url);
-
-/* What the walk hands its callback for each file it meets. */
-enum uk_cache_kind {
-	UK_CACHE_ENTRY, /* KK/KEY.json, a regular file */
-	UK_CACHE_TEMP,  /* KK/.KEY.json.tmp.PID.RAND */
-	UK_CACHE_OTHER  /* KK/KEY.json that is not a regular file */
-};
-
-struct uk_cache_file {
-	enum uk_cache_kind kind;
-	const char *path;             /* DIR/KK/NAME */
-	const char *name;             /* NAME */
-	char key[17];                 /* KEY */
-	long long mtime_ns, atime_ns; /* since the epoch */
-	long long ctime_ns;           /* the inode's last change */
-	long long size;
-	int expired; /* entries: mtime + ttl <= now */
-	long pid;    /* temporary files: the writer's PID */
-	int dirfd;   /* DIR/KK, for the *at calls, during the callback */
-	unsigned long long dev, ino;
-};
-
-/*
- * Call fn for every file under the fan-out directories DIR/KK, in no
- * particular order; fn returns non-zero to stop the walk (that value is
- * returned).  0 when done (also when DIR does not exist), -1 with err.
- */
-int uk_cache_walk(struct uk_cache *c,
-    int (*fn)(void *ctx, const struct uk_cache_file *f), void *ctx,
-    struct uk_err *err);
 
 /*
  * Read and check the entry file at path (not its age): 1 with *rec set
@@ -176,33 +124,5 @@ int uk_cache_load(const char *path, const char *key, yajl_val *rec,
  */
 int uk_cache_load_at(int dirfd, const char *name, const char *path,
     const char *key, yajl_val *rec, struct uk_err *err);
-
-/* Options and results of uk_cache_cleanup_opt. */
-struct uk_cache_cleanup {
-	int dry_run;                 /* report, remove nothing */
-	int no_verify; /* do not read fresh entries; empty ones still go */
-	unsigned long long max_size; /* 0: none; else evict oldest atime */
-	/* Called for each file removed (or that would be); may be NULL. */
-	void (
-	    *fn)(void *ctx, const struct uk_cache_file *f, const char *reason);
-	void *ctx;
-	/* Filled in: what went, by reason, and what is left. */
-	long expired, corrupt, temp, evicted;
-	unsigned long long bytes_freed, bytes_left;
-	long entries_left;
-	long failed;    /* files that could not be removed */
-	int fail_errno; /* why, for the last of them */
-};
-
-/*
- * uk_cache_cleanup with options: expired entries, corrupt ones (unless
- * no_verify), stray temporary files, then with max_size the least
- * recently used entries until the rest fit.  Returns how many files went
- * (or would go), or -1 with err: also when files could not be removed for
- * lack of permission or a read-only file system (code UK_EXIT_FATAL; the
- * counts are filled all the same).
- */
-long uk_cache_cleanup_opt(struct uk_cache *c, struct uk_cache_cleanup *o,
-    struct uk_err *err);
 
 #endif

@@ -170,3 +170,16 @@ uk_child_finish(struct uk_child *c)
 			return -1;
 	return status;
 }
+
+int
+uk_child_keep_fd(int fd)
+{
+	if (fd > 3) {
+		if (dup2(fd, 3) < 0)
+			return -1;
+		fd = 3;
+	}
+	/* close_range (Linux 5.9, glibc 2.34) closes the rest in one call. */
+	close_range(fd < 3 ? 3 : 4, ~0U, 0);
+	return fd;
+}

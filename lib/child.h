@@ -84,4 +84,13 @@ int uk_child_start(struct uk_child *c, struct uk_err *err);
  */
 int uk_child_finish(struct uk_child *c);
 
+/*
+ * In a child just forked (no exec to follow), keep standard input, output
+ * and error and fd, and close every other descriptor the parent had open:
+ * another thread's pipes must not stay open in the child, or their reader
+ * waits for its end.  Returns the descriptor fd now has (3 unless fd was
+ * below 3), or -1 if it could not be moved.
+ */
+int uk_child_keep_fd(int fd);
+
 #endif

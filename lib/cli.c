@@ -13,8 +13,9 @@
 #include "util.h"
 #include "banned.h"
 
-void
-uk_cli_help(const struct uk_cli *cli, FILE *f, int full)
+/* Print the synopsis, and with full the options, to f. */
+static void
+help(const struct uk_cli *cli, FILE *f, int full)
 {
 	fputs(cli->synopsis, f);
 	if (full && cli->options) {
@@ -105,10 +106,10 @@ uk_cli_getopt(const struct uk_cli *cli, int argc, char *const argv[],
 		case 'h':
 			if (!strchr(optstring, 'h'))
 				return c;
-			uk_cli_help(cli, stdout, 0);
+			help(cli, stdout, 0);
 			exit(UK_EXIT_OK);
 		case UK_OPT_HELP:
-			uk_cli_help(cli, stdout, 1);
+			help(cli, stdout, 1);
 			exit(UK_EXIT_OK);
 		case 'V':
 			if (!strchr(optstring, 'V'))

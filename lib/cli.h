@@ -64,9 +64,6 @@ int uk_cli_getopt(const struct uk_cli *cli, int argc, char *const argv[],
 void uk_cli_usage(const struct uk_cli *cli, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
 
-/* Print the synopsis, and with full the options, to f. */
-void uk_cli_help(const struct uk_cli *cli, FILE *f, int full);
-
 /*
  * Set the name that uk_warn and uk_die put before messages to
  * "PROG SUB" (a subcommand's), for the rest of the run.  sub is borrowed

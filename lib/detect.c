@@ -345,8 +345,12 @@ host_ok(const char *h, size_t n)
 	return 1;
 }
 
-int
-uk_detect_host_ok(const char *a, size_t len)
+/*
+ * Whether the authority a[0..len) (after "scheme://") has a plausible
+ * host and port.
+ */
+static int
+authority_ok(const char *a, size_t len)
 {
 	size_t i, end = len, host = 0, port;
 
@@ -477,7 +481,7 @@ uk_detect_scan(struct uk_detect *d, const char *s, size_t from, size_t len,
 		if (open && !final)
 			return start;
 		end = trim(s, body, end, opener);
-		if (end == body || !uk_detect_host_ok(s + body, end - body))
+		if (end == body || !authority_ok(s + body, end - body))
 			continue;
 		if (fn(ctx, s, start, end))
 			return (size_t)-1;

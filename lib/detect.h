@@ -86,10 +86,4 @@ int uk_detect_tld_ok(const char *s, size_t n);
 /* How many top-level domains were read, and from where ("built-in"). */
 size_t uk_detect_tld_count(const char **from);
 
-/*
- * Whether the authority of url[0..len) (after "scheme://") has a
- * plausible host and port.
- */
-int uk_detect_host_ok(const char *url, size_t len);
-
 #endif

@@ -2,20 +2,20 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/epoll.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "charset.h"
 #include "extract.h"
 #include "fetch.h"
+#include "fetch_pool.h"
 #include "jsonl.h"
+#include "record.h"
 #include "banned.h"
 
 enum {
@@ -29,40 +29,6 @@ enum {
 enum {
 	X_PAGE,    /* a 2xx page: its record (page_record) */
 	X_BLOCKED, /* an error answer: is it a block page (status_blocked) */
-};
-
-/*
- * Extraction threads.  One: measured on this project's 2-core machine
- * (shared, load average 15 to 20), six heavy pages of 5 MB took 20 to 24 s
- * with one worker and 29 to 31 s with two, in 148 MB of memory against
- * 230 MB, two workers and the loop competing for the cores; the test of
- * tests/faults-extract-thread.bats took 14 s against 17 s.  One worker
- * also leaves the loop a core of its own, and a PDF's reader child
- * (lib/pdf.c, forked) never inherits another reader's pipe.  The pool
- * takes more (POOL_MAX) should a machine with more cores want them.
- */
-#define POOL_MAX 1
-
-/*
- * The extraction worker: one thread, started at the first page.  Jobs go
- * to it through todo and come back through done, both under mu; a byte on
- * wake[1] tells the loop.  The loop waits on libcurl's sockets and, through
- * the epoll set ep, on wake[0] and the caller's input together, since
- * uk_http_wait watches one descriptor besides its own (an epoll set is one
- * descriptor that is readable when any of its members is).
- */
-struct uk_fetch_pool {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	pthread_t th[POOL_MAX];
-	int nth; /* threads running */
-	int stop;
-	struct uk_fetch_job *todo, *todo_last, *done, *done_last;
-	long waiting; /* in todo */
-	long busy;    /* in todo, being extracted or in done */
-	int wake[2];
-	int ep;
-	int ep_fd; /* the caller's descriptor in ep, or -1 */
 };
 
 static void extract_job(struct uk_fetch_job *j);
@@ -126,12 +92,10 @@ uk_fetch_init(struct uk_fetch *f, const struct uk_fetch_opts *o,
 	return 0;
 }
 
-static void pool_free(struct uk_fetch_pool *p);
-
 void
 uk_fetch_release(struct uk_fetch *f)
 {
-	pool_free(f->pool);
+	uk_fetch_pool_free(f->pool);
 	uk_http_release(&f->http);
 	if (f->have_cache)
 		uk_cache_release(&f->cache);
@@ -144,8 +108,8 @@ uk_fetch_release(struct uk_fetch *f)
 int
 uk_fetch_busy(const struct uk_fetch *f)
 {
-	/* busy is the loop's own count (submit, pool_take): no lock. */
-	return uk_http_busy(&f->http) || (f->pool && f->pool->busy) || f->repos;
+	return uk_http_busy(&f->http) || uk_fetch_pool_busy(f->pool) ||
+	    f->repos;
 }
 
 void
@@ -161,33 +125,11 @@ uk_fetch_job_release(struct uk_fetch_job *j)
 	memset(j, 0, sizeof(*j));
 }
 
-static const char *const url_fields[] = { "type", "display", "start", "end",
-	"github", NULL };
-
-void
-uk_fetch_carry(yajl_val rec, yajl_val in)
-{
-	uk_json_add_missing(rec, in, url_fields);
-}
-
-/* The content record's start: url, url_type. */
+/* The content record's start (lib/record.h). */
 static yajl_val
 new_record(struct uk_fetch_job *j)
 {
-	yajl_val rec = uk_json_object();
-
-	uk_json_set_str(rec, "url", j->url);
-	uk_json_set_str(rec, "url_type", uk_url_type_name(j->u.type));
-	return rec;
-}
-
-static void
-set_time(yajl_val rec)
-{
-	char ts[40];
-
-	uk_time_rfc3339(ts, sizeof(ts));
-	uk_json_set_str(rec, "fetched_at", ts);
+	return uk_record_new(j->url, NULL, uk_url_type_name(j->u.type));
 }
 
 static yajl_val
@@ -255,10 +197,9 @@ finish(struct uk_fetch_job *j, yajl_val rec, int cached)
 	struct uk_fetch *f = j->f;
 	struct uk_err err;
 
-	if (!uk_json_get(rec, "fetched_at"))
-		set_time(rec);
 	uk_json_del(rec, "cached");
-	uk_jsonl_fit(rec, UK_JSONL_MAX_LINE); /* so that readers take it */
+	/* What the cache keeps is what its readers take. */
+	uk_record_fit(rec, UK_JSONL_MAX_LINE);
 	/* Nothing fetched with -k is cached: an unverified page must not
 	 * come back to a run that verifies. */
 	if (!cached && f->have_cache && !f->o.http.insecure && !j->nocache &&
@@ -275,6 +216,25 @@ finish(struct uk_fetch_job *j, yajl_val rec, int cached)
 	uk_buf_release(&j->req.body);
 }
 
+/*
+ * rec's final_url and http part (lib/record.h) from the answer j's last
+ * request had, when it had one: a record made after an answer, content or
+ * error, says what came back.
+ */
+static void
+set_answer(struct uk_fetch_job *j, yajl_val rec)
+{
+	struct uk_http_req *r = &j->req;
+	struct uk_record_http h = { .final_url = r->final_url,
+		.status = r->status,
+		.content_type = r->content_type,
+		.etag = r->etag_out,
+		.last_modified = r->last_modified_out };
+
+	if (r->status > 0)
+		uk_record_set_http(rec, &h);
+}
+
 static void
 fail(struct uk_fetch_job *j, const char *fmt, const char *arg)
 {
@@ -283,8 +243,9 @@ fail(struct uk_fetch_job *j, const char *fmt, const char *arg)
 
 	if (is_github(j->u.type))
 		uk_json_set(rec, "github_info", github_info(&j->u));
+	set_answer(j, rec);
 	uk_buf_addf(&b, fmt, arg);
-	uk_json_set_str(rec, "error", b.buf);
+	uk_record_error(rec, b.buf);
 	uk_buf_release(&b);
 	finish(j, rec, 0);
 }
@@ -405,22 +366,6 @@ is_text(const char *ct)
 		if (ct_is(ct, types[i]))
 			return 1;
 	return strcasestr(ct, "+json") || strcasestr(ct, "+xml");
-}
-
-/* The "http" object: status, content type and the validators. */
-static yajl_val
-http_info(const struct uk_http_req *r)
-{
-	yajl_val h = uk_json_object();
-
-	uk_json_set_int(h, "status", r->status);
-	if (r->content_type)
-		uk_json_set_str(h, "content_type", r->content_type);
-	if (r->etag_out)
-		uk_json_set_str(h, "etag", r->etag_out);
-	if (r->last_modified_out)
-		uk_json_set_str(h, "last_modified", r->last_modified_out);
-	return h;
 }
 
 /* Turn a 2xx body into rec's title, content and metadata; 0 or -1. */
@@ -606,9 +551,7 @@ page_done(struct uk_fetch_job *j, yajl_val rec)
 			uk_json_set_str(gi, "branch", "master");
 		uk_json_set(rec, "github_info", gi);
 	}
-	if (r->final_url && strcmp(r->final_url, j->url))
-		uk_json_set_str(rec, "final_url", r->final_url);
-	uk_json_set(rec, "http", http_info(r));
+	set_answer(j, rec);
 	j->nocache |= uk_cache_lifetime(rec, r->cache_life);
 	finish(j, rec, 0);
 }
@@ -851,14 +794,8 @@ is_other_repo(const struct uk_fetch_job *j, const char *url, int type)
 static void
 hold(struct uk_fetch *f)
 {
-	struct uk_fetch_pool *p = f->pool;
-	long waiting = 0;
+	long waiting = uk_fetch_pool_waiting(f->pool);
 
-	if (p) {
-		pthread_mutex_lock(&p->mu);
-		waiting = p->waiting;
-		pthread_mutex_unlock(&p->mu);
-	}
 	f->http.o.jobs = f->repos || waiting >= UK_FETCH_BACKLOG ? 0 : f->jobs;
 }
 
@@ -994,200 +931,21 @@ out:
 }
 
 /*
- * Signals are for the loop's thread: the worker blocks those a process is
- * sent (uk_signals_hold on the loop's thread defers SIGTERM during a cache
- * write; the kernel would give it to the worker instead, and the process
- * would die with the write half done).  A child the worker forks (a PDF's
- * reader, lib/pdf.c) gets the loop's mask back, so that ^C still ends it.
+ * Hand j's body to the worker, which comes back to extracted(); on the
+ * loop's thread when the worker cannot start (uk_fetch_pool_new).
  */
-static pthread_once_t signals_once = PTHREAD_ONCE_INIT;
-static sigset_t worker_blocks, child_mask;
-static _Thread_local int in_worker;
-
-static void
-after_fork_child(void)
-{
-	if (in_worker)
-		pthread_sigmask(SIG_SETMASK, &child_mask, NULL);
-}
-
-static void
-signals_init(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM,
-		SIGUSR1, SIGUSR2, SIGCHLD, SIGWINCH, SIGTSTP, SIGCONT };
-	size_t i;
-
-	sigemptyset(&worker_blocks);
-	for (i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
-		sigaddset(&worker_blocks, sigs[i]);
-	pthread_atfork(NULL, NULL, after_fork_child);
-}
-
-static void *
-worker(void *arg)
-{
-	struct uk_fetch_pool *p = arg;
-	struct uk_fetch_job *j;
-	char c = 1;
-
-	in_worker = 1;
-	pthread_mutex_lock(&p->mu);
-	for (;;) {
-		while (!p->todo && !p->stop)
-			pthread_cond_wait(&p->cv, &p->mu);
-		if (p->stop)
-			break;
-		j = p->todo;
-		if (!(p->todo = j->next))
-			p->todo_last = NULL;
-		j->next = NULL;
-		p->waiting--;
-		pthread_mutex_unlock(&p->mu);
-		extract_job(j);
-		pthread_mutex_lock(&p->mu);
-		if (p->done_last)
-			p->done_last->next = j;
-		else
-			p->done = j;
-		p->done_last = j;
-		/* A full pipe (EAGAIN) already holds a byte for the loop. */
-		if (write(p->wake[1], &c, 1) < 0)
-			continue;
-	}
-	pthread_mutex_unlock(&p->mu);
-	return NULL;
-}
-
-static void
-pool_free(struct uk_fetch_pool *p)
-{
-	int i;
-
-	if (!p)
-		return;
-	pthread_mutex_lock(&p->mu);
-	p->stop = 1;
-	pthread_cond_broadcast(&p->cv);
-	pthread_mutex_unlock(&p->mu);
-	for (i = 0; i < p->nth; i++)
-		pthread_join(p->th[i], NULL);
-	if (p->ep >= 0)
-		close(p->ep);
-	if (p->wake[0] >= 0)
-		close(p->wake[0]);
-	if (p->wake[1] >= 0)
-		close(p->wake[1]);
-	pthread_cond_destroy(&p->cv);
-	pthread_mutex_destroy(&p->mu);
-	free(p);
-}
-
-/*
- * Start the worker at the first page; NULL when it cannot start (no
- * thread, pipe or epoll set): then pages are extracted on the loop's
- * thread, as a slower loop is better than no page.
- */
-static struct uk_fetch_pool *
-pool_get(struct uk_fetch *f)
-{
-	struct uk_fetch_pool *p = f->pool;
-	struct epoll_event ev = { .events = EPOLLIN };
-	int i;
-
-	if (p)
-		return p->nth ? p : NULL;
-	p = f->pool = uk_xcalloc(1, sizeof(*p));
-	p->wake[0] = p->wake[1] = p->ep = p->ep_fd = -1;
-	pthread_mutex_init(&p->mu, NULL);
-	pthread_cond_init(&p->cv, NULL);
-	if (pipe2(p->wake, O_CLOEXEC | O_NONBLOCK) < 0 ||
-	    (p->ep = epoll_create1(EPOLL_CLOEXEC)) < 0)
-		return NULL;
-	ev.data.fd = p->wake[0];
-	if (epoll_ctl(p->ep, EPOLL_CTL_ADD, p->wake[0], &ev) < 0)
-		return NULL;
-	/* The worker starts with the signals blocked (signals_init). */
-	pthread_once(&signals_once, signals_init);
-	pthread_sigmask(SIG_BLOCK, &worker_blocks, &child_mask);
-	for (i = 0; i < POOL_MAX; i++)
-		if (!pthread_create(&p->th[p->nth], NULL, worker, p))
-			p->nth++;
-	pthread_sigmask(SIG_SETMASK, &child_mask, NULL);
-	return p->nth ? p : NULL;
-}
-
-/* Hand j's body to the worker, which comes back to extracted(). */
 static void
 submit(struct uk_fetch_job *j, int kind)
 {
-	struct uk_fetch_pool *p = pool_get(j->f);
+	struct uk_fetch *f = j->f;
 
 	j->xkind = kind;
-	if (!p) {
+	if (!f->pool)
+		f->pool = uk_fetch_pool_new(extract_job);
+	if (uk_fetch_pool_submit(f->pool, j) < 0) {
 		extract_job(j);
 		extracted(j);
-		return;
 	}
-	pthread_mutex_lock(&p->mu);
-	if (p->todo_last)
-		p->todo_last->next = j;
-	else
-		p->todo = j;
-	p->todo_last = j;
-	p->waiting++;
-	p->busy++;
-	pthread_cond_signal(&p->cv);
-	pthread_mutex_unlock(&p->mu);
-}
-
-/* A job the worker is done with, or NULL. */
-static struct uk_fetch_job *
-pool_take(struct uk_fetch *f)
-{
-	struct uk_fetch_pool *p = f->pool;
-	struct uk_fetch_job *j;
-	char c[64];
-
-	if (!p || !p->nth)
-		return NULL;
-	while (read(p->wake[0], c, sizeof(c)) > 0)
-		;
-	pthread_mutex_lock(&p->mu);
-	if ((j = p->done)) {
-		if (!(p->done = j->next))
-			p->done_last = NULL;
-		j->next = NULL;
-		p->busy--;
-	}
-	pthread_mutex_unlock(&p->mu);
-	return j;
-}
-
-/*
- * The descriptor uk_http_wait is to watch: the wake pipe, or the epoll
- * set of the pipe and fd.  fd itself when it cannot join an epoll set (a
- * regular file or /dev/null, which are always readable anyway).
- */
-static int
-wait_fd(struct uk_fetch_pool *p, int fd)
-{
-	struct epoll_event ev = { .events = EPOLLIN };
-
-	if (p->ep_fd >= 0 && p->ep_fd != fd) {
-		/* Gone already when closed: ENOENT and EBADF are fine. */
-		epoll_ctl(p->ep, EPOLL_CTL_DEL, p->ep_fd, NULL);
-		p->ep_fd = -1;
-	}
-	if (fd < 0)
-		return p->wake[0];
-	ev.data.fd = fd;
-	/* EEXIST: still in the set.  A descriptor closed and opened again
-	 * under the same number left the set when it was closed. */
-	if (epoll_ctl(p->ep, EPOLL_CTL_ADD, fd, &ev) < 0 && errno != EEXIST)
-		return fd;
-	p->ep_fd = fd;
-	return p->ep;
 }
 
 /* Whether fd has input or reached its end, without waiting. */
@@ -1209,7 +967,7 @@ uk_fetch_wait(struct uk_fetch *f, int fd, int *fd_ready)
 	int ready;
 
 	for (;;) {
-		if ((j = pool_take(f))) {
+		if ((j = uk_fetch_pool_take(f->pool))) {
 			extracted(j);
 			return j;
 		}
@@ -1221,10 +979,11 @@ uk_fetch_wait(struct uk_fetch *f, int fd, int *fd_ready)
 			return j;
 		}
 		hold(f);
-		p = f->pool && f->pool->nth ? f->pool : NULL;
-		if (p && p->busy && !uk_http_busy(&f->http)) {
+		p = uk_fetch_pool_running(f->pool) ? f->pool : NULL;
+		if (p && uk_fetch_pool_busy(p) && !uk_http_busy(&f->http)) {
 			/* Only the worker is at work: wait for it or fd. */
-			struct pollfd pf[2] = { { p->wake[0], POLLIN, 0 },
+			struct pollfd pf[2] = {
+				{ uk_fetch_pool_wake_fd(p), POLLIN, 0 },
 				{ fd, POLLIN, 0 } };
 
 			if (poll(pf, fd >= 0 ? 2 : 1, -1) > 0 &&
@@ -1235,7 +994,8 @@ uk_fetch_wait(struct uk_fetch *f, int fd, int *fd_ready)
 			continue;
 		}
 		ready = 0;
-		r = uk_http_wait(&f->http, p ? wait_fd(p, fd) : fd, &ready);
+		r = uk_http_wait(&f->http,
+		    p ? uk_fetch_pool_wait_fd(p, fd) : fd, &ready);
 		if (r) {
 			j = r->data;
 			step(j);
@@ -1247,7 +1007,7 @@ uk_fetch_wait(struct uk_fetch *f, int fd, int *fd_ready)
 			*fd_ready = 1;
 			return NULL;
 		}
-		if (!ready && !(p && p->busy) && !f->repos)
+		if (!ready && !uk_fetch_pool_busy(p) && !f->repos)
 			return NULL; /* nothing in flight */
 	}
 }

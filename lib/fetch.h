@@ -144,11 +144,4 @@ int uk_fetch_busy(const struct uk_fetch *f);
 /* Free what j holds (j must be done or never started). */
 void uk_fetch_job_release(struct uk_fetch_job *j);
 
-/*
- * Copy onto rec the fields of the url record in that a content record does
- * not have (an "id", "message", "hint", anything unknown), leaving out the
- * url record's own fields (type, display, start, end, github).
- */
-void uk_fetch_carry(yajl_val rec, yajl_val in);
-
 #endif

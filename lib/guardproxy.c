@@ -28,9 +28,8 @@ static struct {
 	int started, port, nconn, lfd;
 	struct uk_netguard g;
 	double timeout;
-	unsigned long refused;
 } px = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, -1,
-	{ 0 }, 0, 0 };
+	{ 0 }, 0 };
 
 /*
  * What went wrong for the last hosts, for pwfetch's error records: the
@@ -58,8 +57,6 @@ note(const char *host, const char *what, int refused)
 	snprintf(errs[i].host, sizeof(errs[i].host), "%s", host);
 	snprintf(errs[i].what, sizeof(errs[i].what), "%s", what);
 	errs[i].refused = refused;
-	if (refused)
-		px.refused++;
 	pthread_mutex_unlock(&px.mu);
 }
 
@@ -533,15 +530,4 @@ uk_guardproxy_start(const struct uk_netguard *g, double timeout, int *port,
 	px.port = ntohs(sin.sin_port);
 	*port = px.port;
 	return 0;
-}
-
-unsigned long
-uk_guardproxy_refused(void)
-{
-	unsigned long n;
-
-	pthread_mutex_lock(&px.mu);
-	n = px.refused;
-	pthread_mutex_unlock(&px.mu);
-	return n;
 }

@@ -50,7 +50,4 @@ int uk_guardproxy_start(const struct uk_netguard *g, double timeout, int *port,
  */
 int uk_guardproxy_error(const char *host, char *buf, size_t size);
 
-/* How many requests the proxy has refused so far. */
-unsigned long uk_guardproxy_refused(void);
-
 #endif

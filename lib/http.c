@@ -423,8 +423,16 @@ directive_secs(const char *s)
 	return any ? (long)v : -1;
 }
 
-long
-uk_http_cache_life(const char *cache_control, const char *expires,
+/*
+ * The cache lifetime of a response from its Cache-Control, Expires and
+ * Date header values (each may be NULL), as a private cache that may be
+ * shared between users would take it: -1 when it must not be stored
+ * (no-store, private, no-cache, a max-age of 0, an Expires not after
+ * Date), else the seconds of s-maxage, then max-age, then Expires minus
+ * Date; 0 when none is given.
+ */
+static long
+cache_life(const char *cache_control, const char *expires,
     const char *date)
 {
 	const char *p = cache_control, *t;
@@ -550,7 +558,7 @@ finish(struct uk_http *h, CURL *e, CURLcode rc)
 		     *ex = header_value(e, "Expires"),
 		     *dt = header_value(e, "Date");
 
-		r->cache_life = uk_http_cache_life(cc, ex, dt);
+		r->cache_life = cache_life(cc, ex, dt);
 		free(cc);
 		free(ex);
 		free(dt);

@@ -83,8 +83,10 @@ struct uk_http_req {
 	int attempts;            /* how many times it was sent */
 	long retry_after;        /* Retry-After seconds of the last response */
 	/*
-	 * How long the response may be cached (uk_http_cache_life): -1 not
-	 * at all, 0 no limit given (the cache's TTL), else seconds.
+	 * How long the response may be cached, by its Cache-Control,
+	 * Expires and Date as a private cache takes them: -1 not at all
+	 * (no-store, private, no-cache, a max-age of 0, an Expires not
+	 * after Date), 0 no limit given (the cache's TTL), else seconds.
 	 */
 	long cache_life;
 	int too_big;             /* failed because of max_size */
@@ -139,17 +141,6 @@ void *uk_http_easy_new(const struct uk_http_easy *o);
  * stay for the next transfer) and set it up as o says.  Returns e.
  */
 void *uk_http_easy_setup(void *e, const struct uk_http_easy *o);
-
-/*
- * The cache lifetime of a response from its Cache-Control, Expires and
- * Date header values (each may be NULL), as a private cache that may be
- * shared between users would take it: -1 when it must not be stored
- * (no-store, private, no-cache, a max-age of 0, an Expires not after
- * Date), else the seconds of s-maxage, then max-age, then Expires minus
- * Date; 0 when none is given.
- */
-long uk_http_cache_life(const char *cache_control, const char *expires,
-    const char *date);
 
 /* Set up r to GET url (copied). */
 void uk_http_req_init(struct uk_http_req *r, const char *url);

@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 #include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <microhttpd.h>
 
+#include "buf.h"
 #include "httpd.h"
-#include "toolack_proto.h"
 
 #include "banned.h"
 
@@ -154,6 +160,24 @@ uk_httpd_origin_same(const char *origin, const char *host)
 	    !strcmp(origin + 7, host);
 }
 
+/*
+ * Whether the presented token is the real one, in a time that depends on
+ * the real one's length only: a byte-by-byte compare that stops at the
+ * first difference would tell an attacker how much of a guess is right.
+ */
+static int
+token_eq(const char *presented, const char *token)
+{
+	size_t n = strlen(token), i;
+	unsigned char d = 0;
+
+	if (!presented || strlen(presented) != n)
+		return 0;
+	for (i = 0; i < n; i++)
+		d |= (unsigned char)presented[i] ^ (unsigned char)token[i];
+	return d == 0;
+}
+
 int
 uk_httpd_token_ok(struct MHD_Connection *conn, const char *token, int query)
 {
@@ -162,11 +186,11 @@ uk_httpd_token_ok(struct MHD_Connection *conn, const char *token, int query)
 	if (!token)
 		return 1;
 	if (a && !strncmp(a, "Bearer ", 7))
-		return uk_toolack_proto_token_eq(a + 7, token);
+		return token_eq(a + 7, token);
 	if (!query)
 		return 0;
 	a = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "token");
-	return uk_toolack_proto_token_eq(a, token);
+	return token_eq(a, token);
 }
 
 unsigned
@@ -225,4 +249,158 @@ uk_httpd_queue(struct MHD_Connection *conn, unsigned code,
 	ret = MHD_queue_response(conn, code, resp);
 	MHD_destroy_response(resp);
 	return ret;
+}
+
+/*
+ * Whether tok is too weak to guard a server: under
+ * UK_HTTPD_TOKEN_MIN bytes, or fewer than
+ * UK_HTTPD_TOKEN_DISTINCT distinct bytes ("aaaa...", spaces).
+ * As OpenSSH refuses a key file others can read, a guess-in-seconds
+ * token is refused at start rather than served with.
+ */
+static int
+token_weak(const char *tok)
+{
+	unsigned char seen[256];
+	size_t n = strlen(tok), i;
+	int distinct = 0;
+
+	if (n < UK_HTTPD_TOKEN_MIN)
+		return 1;
+	memset(seen, 0, sizeof(seen));
+	for (i = 0; i < n; i++)
+		if (!seen[(unsigned char)tok[i]]++)
+			distinct++;
+	return distinct < UK_HTTPD_TOKEN_DISTINCT;
+}
+
+int
+uk_httpd_token_file_read(const char *path, int strict, struct uk_buf *out,
+    struct uk_err *err)
+{
+	struct stat st;
+	char buf[UK_HTTPD_TOKEN_MAX + 2];
+	size_t len = 0;
+	ssize_t n;
+	int fd;
+
+	/*
+	 * O_NONBLOCK: a FIFO's open would wait for a writer (and SIGTERM
+	 * would not end the wait); it is opened at once, and refused below
+	 * as anything but a regular file is.
+	 */
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)) <
+	    0) {
+		if (errno == ENOENT)
+			return 0;
+		return uk_err_set(err, UK_EXIT_FATAL, "'%s': %s", path,
+		    strerror(errno));
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return uk_err_set(err, UK_EXIT_FATAL,
+		    "'%s': not a regular file", path);
+	}
+	if (strict && (st.st_uid != geteuid() || (st.st_mode & 077))) {
+		close(fd);
+		return uk_err_set(err, UK_EXIT_FATAL,
+		    "'%s': not a private file of ours (mode 0600 expected)",
+		    path);
+	}
+	while (len < sizeof(buf) - 1 &&
+	    (n = read(fd, buf + len, sizeof(buf) - 1 - len)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			close(fd);
+			return uk_err_set(err, UK_EXIT_FATAL, "'%s': %s", path,
+			    strerror(errno));
+		}
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	buf[strcspn(buf, "\r\n")] = '\0';
+	if (!*buf)
+		return uk_err_set(err, UK_EXIT_FATAL, "'%s': empty token",
+		    path);
+	/* Never cut: a token cut short is another token. */
+	if (strlen(buf) > UK_HTTPD_TOKEN_MAX)
+		return uk_err_set(err, UK_EXIT_FATAL,
+		    "'%s': token over %d bytes", path,
+		    UK_HTTPD_TOKEN_MAX);
+	if (strict && token_weak(buf))
+		return uk_err_set(err, UK_EXIT_FATAL,
+		    "'%s': weak token (at least %d bytes and %d distinct "
+		    "characters wanted): make one with 'openssl rand -hex 32', "
+		    "or remove the file for a new one",
+		    path, UK_HTTPD_TOKEN_MIN,
+		    UK_HTTPD_TOKEN_DISTINCT);
+	uk_buf_addstr(out, buf);
+	return 1;
+}
+
+/* mkdir -p the directory of path, the last level 0700. */
+static int
+make_dirs(const char *path, struct uk_err *err)
+{
+	char *d = uk_xstrdup(path), *p;
+	int r = 0;
+
+	if (!(p = strrchr(d, '/')) || p == d) {
+		free(d);
+		return 0;
+	}
+	*p = '\0';
+	for (p = d + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(d, 0755) && errno != EEXIST)
+			r = -1;
+		*p = '/';
+	}
+	if (mkdir(d, 0700) && errno != EEXIST)
+		r = -1;
+	else
+		r = 0;
+	if (r)
+		uk_err_set(err, UK_EXIT_FATAL, "cannot make '%s': %s", d,
+		    strerror(errno));
+	free(d);
+	return r;
+}
+
+int
+uk_httpd_token_serve(const char *path, struct uk_buf *out,
+    struct uk_err *err)
+{
+	unsigned char rnd[UK_HTTPD_TOKEN_LEN / 2];
+	size_t i;
+	int fd = -1, r;
+
+	if ((r = uk_httpd_token_file_read(path, 1, out, err)) != 0)
+		return r == 1 ? 0 : -1;
+	r = -1;
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+		uk_err_set(err, UK_EXIT_FATAL, "getrandom: %s",
+		    strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < sizeof(rnd); i++)
+		uk_buf_addf(out, "%02x", rnd[i]);
+	if (make_dirs(path, err))
+		goto out;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, out->buf, out->len) != (ssize_t)out->len ||
+	    write(fd, "\n", 1) != 1) {
+		uk_err_set(err, UK_EXIT_FATAL, "cannot write '%s': %s",
+		    path, strerror(errno));
+		goto out;
+	}
+	r = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	return r;
 }

@@ -20,6 +20,13 @@
 
 #include "util.h"
 
+struct uk_buf;
+
+#define UK_HTTPD_TOKEN_LEN      64   /* hex digits of a generated token */
+#define UK_HTTPD_TOKEN_MAX      4096 /* longest token file line taken */
+#define UK_HTTPD_TOKEN_MIN      16   /* a server's token: bytes, */
+#define UK_HTTPD_TOKEN_DISTINCT 8    /* and distinct bytes at least */
+
 /* uk_httpd_addr_parse's flags. */
 #define UK_HTTPD_ADDR_URL  1 /* "http://" before and "/" after are taken */
 #define UK_HTTPD_ADDR_HOST 2 /* a HOST alone or "" too, with port 0 */
@@ -93,5 +100,25 @@ struct MHD_Response *uk_httpd_response(const char *type, const char *body);
 /* Queue resp (NULL: MHD_NO) with code on conn and let go of it. */
 enum MHD_Result uk_httpd_queue(struct MHD_Connection *conn, unsigned code,
     struct MHD_Response *resp);
+
+/*
+ * The first line of the token file path, appended to out: 1 read, 0 no
+ * such file, -1 with err (code UK_EXIT_FATAL).  Anything but a regular
+ * file is refused (a FIFO without waiting on it), as is an empty line or
+ * one over UK_HTTPD_TOKEN_MAX bytes.  strict (a server's file): it must
+ * also be ours and readable by nobody else, and its token have
+ * UK_HTTPD_TOKEN_MIN bytes of which UK_HTTPD_TOKEN_DISTINCT distinct.
+ */
+int uk_httpd_token_file_read(const char *path, int strict, struct uk_buf *out,
+    struct uk_err *err);
+
+/*
+ * A server's token: the token file's (uk_httpd_token_file_read, strict)
+ * if it exists, else a new random one of UK_HTTPD_TOKEN_LEN hex digits
+ * written to it (mode 0600, its directory made 0700).  Appended to out;
+ * 0, or -1 with err.
+ */
+int uk_httpd_token_serve(const char *path, struct uk_buf *out,
+    struct uk_err *err);
 
 #endif

@@ -136,8 +136,14 @@ list_has(const char *list, const struct sockaddr *sa)
 	return 0;
 }
 
-int
-uk_netguard_parse(struct uk_netguard *g, const char *value,
+/*
+ * The one parser of URLKIT_ALLOW_PRIVATE: fill g from value (NULL for
+ * unset): allow_private for "1", allow for a list of addresses and CIDR
+ * blocks (it points into value), neither for NULL, "" or "0".  Any other
+ * value: -1 with err (code UK_EXIT_USAGE, the value named).
+ */
+static int
+parse_env(struct uk_netguard *g, const char *value,
     struct uk_err *err)
 {
 	const char *bad;
@@ -173,7 +179,7 @@ uk_netguard_init(struct uk_netguard *g)
 	 * nobody asked for: it stops the program, as a bad option does.
 	 * Every program sets its guard up before it reads input.
 	 */
-	if (uk_netguard_parse(g, getenv(ENV), &err))
+	if (parse_env(g, getenv(ENV), &err))
 		uk_die(UK_EXIT_USAGE, "%s", err.msg);
 }
 

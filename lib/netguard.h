@@ -46,18 +46,11 @@ struct uk_netguard {
 };
 
 /*
- * The one parser of URLKIT_ALLOW_PRIVATE: fill g from value (NULL for
- * unset): allow_private for "1", allow for a list of addresses and CIDR
- * blocks (it points into value), neither for NULL, "" or "0".  Any other
- * value: -1 with err (code UK_EXIT_USAGE, the value named).
- */
-int uk_netguard_parse(struct uk_netguard *g, const char *value,
-    struct uk_err *err);
-
-/*
- * Fill g from the environment with uk_netguard_parse; a value it refuses
- * is a usage error that ends the program (exit UK_EXIT_USAGE, the message
- * on stderr), so every program refuses it the same way.
+ * Fill g from URLKIT_ALLOW_PRIVATE, the one parser of it: allow_private
+ * for "1", allow for a list of addresses and CIDR blocks, neither when it
+ * is unset, "" or "0".  Any other value is a usage error that ends the
+ * program (exit UK_EXIT_USAGE, the message on stderr), so every program
+ * refuses it the same way.
  */
 void uk_netguard_init(struct uk_netguard *g);
 

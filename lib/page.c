@@ -15,8 +15,10 @@
 #include "extract.h"
 #include "guardproxy.h"
 #include "json.h"
+#include "jsonl.h"
 #include "page.h"
 #include "page_int.h"
+#include "record.h"
 #include "url.h"
 #include "util.h"
 
@@ -126,19 +128,16 @@ page_cleanup(struct uk_page *p, int failed)
 	ps->nactive--;
 }
 
-/* The record for rec, url_type and fetched_at set. */
+/* The content record's start for rec (lib/record.h), typed by url. */
 static yajl_val
 base_record(yajl_val rec, const char *url)
 {
 	struct uk_url u;
-	yajl_val r = uk_json_copy(rec);
-	char now[40];
+	yajl_val r;
 
 	uk_url_classify(url, &u);
-	uk_json_set_str(r, "url_type", uk_url_type_name(u.type));
+	r = uk_record_new(NULL, rec, uk_url_type_name(u.type));
 	uk_url_release(&u);
-	uk_time_rfc3339(now, sizeof(now));
-	uk_json_set_str(r, "fetched_at", now);
 	return r;
 }
 
@@ -149,7 +148,8 @@ error_record(struct uk_pages *ps, yajl_val rec, const char *url,
 {
 	yajl_val r = base_record(rec, url ? url : "");
 
-	uk_json_set_str(r, "error", msg);
+	uk_record_error(r, msg);
+	r = uk_record_finish(r, rec, UK_JSONL_MAX_LINE);
 	ps->emit(ps->ctx, r, url ? url : "-", msg, no);
 	uk_json_free(r);
 }
@@ -212,6 +212,7 @@ page_finish(struct uk_page *p)
 	struct uk_pages *ps = p->ps;
 	struct uk_extract x;
 	struct uk_err err;
+	struct uk_record_http h = { 0 };
 	yajl_val r;
 	char msg[700];
 
@@ -229,14 +230,9 @@ page_finish(struct uk_page *p)
 	}
 	r = base_record(p->rec, p->url);
 	uk_extract_record(&x, 0, r);
-	if (x.explain)
-		uk_json_set(r, "explain",
-		    uk_extract_explain_array(x.explain, p->url));
-	/* Rendered: urlfetch's needs_browser does not apply. */
-	uk_json_del(r, "needs_browser");
-	uk_json_set_str(r, "final_url", p->final_url ? p->final_url : p->url);
-	if (p->status > 0)
-		uk_json_set_int(r, "http_status", p->status);
+	h.final_url = p->final_url;
+	h.status = p->status > 0 ? (long)p->status : 0;
+	uk_record_set_http(r, &h);
 	if (ps->o.html)
 		uk_json_set_str(r, "html", p->html);
 	if (ps->o.eval)
@@ -246,7 +242,18 @@ page_finish(struct uk_page *p)
 		uk_json_set_str(r, "screenshot", p->shot_path);
 	finish_error(p, x.blocked, msg, sizeof(msg));
 	if (*msg)
-		uk_json_set_str(r, "error", msg);
+		uk_record_error(r, msg);
+	r = uk_record_finish(r, p->rec, UK_JSONL_MAX_LINE);
+	if (!*msg && uk_json_get_str(r, "error")) /* over the line limit */
+		snprintf(msg, sizeof(msg), "%s", uk_json_get_str(r, "error"));
+	/* Rendered: urlfetch's needs_browser (the extraction's or the
+	 * input's) does not apply. */
+	uk_json_del(r, "needs_browser");
+	/* --explain's records ride along for the program to take out
+	 * (stderr): they are not the record's, and not fitted with it. */
+	if (x.explain)
+		uk_json_set(r, "explain",
+		    uk_extract_explain_array(x.explain, p->url));
 	uk_extract_release(&x);
 	ps->emit(ps->ctx, r, p->url, *msg ? msg : NULL, p->no);
 	uk_json_free(r);

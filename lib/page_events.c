@@ -434,7 +434,7 @@ run_ctx_done(struct uk_pages *ps, const char *why)
  * not have ("size", "session") and takes a session cookie's "expires" of
  * -1 as no expiry (with Chromium 156, a session cookie, one with Max-Age
  * and one HttpOnly and SameSite=Strict all reached the server;
- * tests/security-pwfetch.bats).
+ * tests/pwfetch-security.bats).
  */
 static void
 run_ctx_reply(struct uk_pages *ps, enum page_ev ev, yajl_val res,

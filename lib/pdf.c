@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "child.h"
 #include "extract.h"
 #include "extract_int.h"
 #include "extract_md.h"
@@ -498,6 +499,94 @@ put_g(struct uk_buf *b, char *s)
 enum { A_ERROR, A_TITLE, A_AUTHOR, A_DATE, A_SUBJECT, A_KEYWORDS,
 	A_HEADING, A_PAGES, A_READ, A_TRUNCATED, A_TEXT, A_N };
 
+/* The answer's error for a document poppler cannot open. */
+static void
+put_open_error(struct uk_buf *ans, const GError *gerr)
+{
+	struct uk_buf m = UK_BUF_INIT;
+
+	if (gerr && gerr->domain == pp.poppler_error_quark() &&
+	    gerr->code == POPPLER_ERROR_ENCRYPTED)
+		uk_buf_addstr(&m, "encrypted PDF: it needs a password");
+	else if (gerr && gerr->message && !strcasestr(gerr->message, "damaged"))
+		uk_buf_addf(&m, "damaged PDF: %s", gerr->message);
+	else
+		uk_buf_addstr(&m, "damaged PDF: it cannot be read");
+	put(ans, m.buf);
+	uk_buf_release(&m);
+}
+
+/*
+ * The text of doc's n pages into text, until max_pages, the deadline or
+ * TEXT_MAX: the index of the first page left out, or -1 when none was.
+ * *head gets the first page's heading (allocated, or NULL), *images the
+ * pages without text that hold an image.
+ */
+static int
+read_pages(PopplerDocument *doc, int n, int max_pages, long long deadline,
+    int md, struct uk_buf *text, char **head, int *images)
+{
+	int k;
+
+	for (k = 0; k < n; k++) {
+		PopplerPage *page;
+		PopplerRectangle *r = NULL;
+		guint nr = 0;
+		struct line *l;
+		size_t nl = 0, before;
+		char *s;
+
+		if (k >= max_pages || uk_mono_ms() > deadline ||
+		    text->len > TEXT_MAX)
+			return k;
+		page = pp.poppler_document_get_page(doc, k);
+		if (!page)
+			continue;
+		s = pp.poppler_page_get_text(page);
+		if (!s || !pp.poppler_page_get_text_layout(page, &r, &nr))
+			nr = 0;
+		l = s ? page_lines(s, r, nr, &nl) : NULL;
+		drop_page_numbers(l, &nl);
+		before = text->len;
+		if (nl && text->len)
+			page_break(text, &l[0]);
+		add_paragraphs(text, l, nl, md);
+		if (k == 0)
+			*head = heading(l, nl);
+		if (text->len == before) {
+			GList *im = pp.poppler_page_get_image_mapping(page);
+
+			if (im) {
+				(*images)++;
+				pp.poppler_page_free_image_mapping(im);
+			}
+		}
+		free(l);
+		pp.g_free(r);
+		pp.g_free(s);
+		pp.g_object_unref(page);
+	}
+	return -1;
+}
+
+/*
+ * doc's creation date in RFC 3339 into date, or "".  Poppler turns any
+ * digits into a time: D:99999999999999+99'99' is the year 10007.  RFC
+ * 3339 has four-digit years, 1 to 9999; a date outside them is the
+ * file's nonsense, dropped.
+ */
+static void
+creation_date(PopplerDocument *doc, char *date, size_t size)
+{
+	time_t t = pp.poppler_document_get_creation_date(doc);
+	struct tm tm;
+
+	date[0] = '\0';
+	if (t > 0 && gmtime_r(&t, &tm) && tm.tm_year >= 1 - 1900 &&
+	    tm.tm_year <= 9999 - 1900)
+		strftime(date, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
 /*
  * The child's work: read the document and write A_N NUL-terminated
  * fields to fd (A_ERROR empty on success).
@@ -510,25 +599,13 @@ read_document(const char *pdf, size_t len, int max_pages, long long deadline,
 	PopplerDocument *doc;
 	GError *gerr = NULL;
 	GBytes *bytes;
-	char date[64] = "", num[32], *head = NULL, *why = NULL;
-	time_t t;
-	int n, k, images = 0, cut = -1;
+	char date[64], num[32], *head = NULL, *why = NULL;
+	int n, images = 0, cut;
 
 	bytes = pp.g_bytes_new_static(pdf, len);
 	doc = pp.poppler_document_new_from_bytes(bytes, NULL, &gerr);
 	if (!doc) {
-		struct uk_buf m = UK_BUF_INIT;
-
-		if (gerr && gerr->domain == pp.poppler_error_quark() &&
-		    gerr->code == POPPLER_ERROR_ENCRYPTED)
-			uk_buf_addstr(&m, "encrypted PDF: it needs a password");
-		else if (gerr && gerr->message &&
-		    !strcasestr(gerr->message, "damaged"))
-			uk_buf_addf(&m, "damaged PDF: %s", gerr->message);
-		else
-			uk_buf_addstr(&m, "damaged PDF: it cannot be read");
-		put(ans, m.buf);
-		uk_buf_release(&m);
+		put_open_error(ans, gerr);
 		if (gerr)
 			pp.g_error_free(gerr);
 		pp.g_bytes_unref(bytes);
@@ -539,46 +616,8 @@ read_document(const char *pdf, size_t len, int max_pages, long long deadline,
 		put(ans, "damaged PDF: no pages");
 		goto out;
 	}
-	for (k = 0; k < n; k++) {
-		PopplerPage *page;
-		PopplerRectangle *r = NULL;
-		guint nr = 0;
-		struct line *l;
-		size_t nl = 0, before;
-		char *s;
-
-		if (k >= max_pages || uk_mono_ms() > deadline ||
-		    text.len > TEXT_MAX) {
-			cut = k;
-			break;
-		}
-		page = pp.poppler_document_get_page(doc, k);
-		if (!page)
-			continue;
-		s = pp.poppler_page_get_text(page);
-		if (!s || !pp.poppler_page_get_text_layout(page, &r, &nr))
-			nr = 0;
-		l = s ? page_lines(s, r, nr, &nl) : NULL;
-		drop_page_numbers(l, &nl);
-		before = text.len;
-		if (nl && text.len)
-			page_break(&text, &l[0]);
-		add_paragraphs(&text, l, nl, md);
-		if (k == 0)
-			head = heading(l, nl);
-		if (text.len == before) {
-			GList *im = pp.poppler_page_get_image_mapping(page);
-
-			if (im) {
-				images++;
-				pp.poppler_page_free_image_mapping(im);
-			}
-		}
-		free(l);
-		pp.g_free(r);
-		pp.g_free(s);
-		pp.g_object_unref(page);
-	}
+	cut = read_pages(doc, n, max_pages, deadline, md, &text, &head,
+	    &images);
 	uk_buf_trim(&text);
 	if (cut == 0) {
 		struct uk_buf m = UK_BUF_INIT;
@@ -598,19 +637,7 @@ read_document(const char *pdf, size_t len, int max_pages, long long deadline,
 	if (cut > 0)
 		uk_buf_addf(&text, "\n\n[pages %d to %d left out: the %s]",
 		    cut + 1, n, cut >= max_pages ? "page limit" : "time limit");
-	/*
-	 * Poppler turns any digits into a time: D:99999999999999+99'99'
-	 * is the year 10007.  RFC 3339 has four-digit years, 1 to 9999;
-	 * a date outside them is the file's nonsense, dropped.
-	 */
-	t = pp.poppler_document_get_creation_date(doc);
-	if (t > 0) {
-		struct tm tm;
-
-		if (gmtime_r(&t, &tm) && tm.tm_year >= 1 - 1900 &&
-		    tm.tm_year <= 9999 - 1900)
-			strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	}
+	creation_date(doc, date, sizeof(date));
 	put(ans, "");
 	put_g(ans, pp.poppler_document_get_title(doc));
 	put_g(ans, pp.poppler_document_get_author(doc));

@@ -63,13 +63,13 @@ struct uk_repo_opts {
 	 */
 	struct uk_cache *tag_cache;
 	/*
-	 * The pack (uk_repo_pack): its budget in tokens of tokenizer; 0:
+	 * The pack (uk_repo_pack_make): its budget in tokens of tokenizer; 0:
 	 * none.  The files' texts are those the map was made of: no parse
 	 * more.
 	 */
 	long pack_tokens;
 	/*
-	 * Paths of the tree to read (gitignore syntax, uk_repo_glob_match):
+	 * Paths of the tree to read (gitignore syntax, as repo_pack.c says):
 	 * with any include, only files one of them matches; never a file an
 	 * exclude matches.  For the map and the pack alike; not owned.
 	 */
@@ -127,8 +127,8 @@ int uk_repo_fetch(const struct uk_url *u, const char *url,
  * README, any case, in that order) and the source files of the
  * languages of symbols.h, skipping hidden directories, node_modules,
  * vendor, dist and build trees, files over UK_REPO_FILE_MAX bytes and
- * generated or minified files (uk_repo_skip_file).  The caps count every
- * regular file of the snapshot: more than max_files files or max_bytes
+ * generated or minified files (uk_repo_snap_skip_file).  The caps count
+ * every regular file of the snapshot: more than max_files files or max_bytes
  * bytes fails with an error naming the cap.
  */
 
@@ -165,7 +165,7 @@ size_t uk_repo_readme_fit(enum uk_tokenizer t, const char *text, size_t len,
  * images, HTML tags and emphasis marks go.  Cut at 300 characters with
  * "...".  Appended to out (nothing when there is no such paragraph).
  */
-void uk_repo_describe(const char *readme, struct uk_buf *out);
+void uk_repo_readme_describe(const char *readme, struct uk_buf *out);
 
 /*
  * Whether a cached content record rec answers a fetch with o: its map and
@@ -175,17 +175,8 @@ void uk_repo_describe(const char *readme, struct uk_buf *out);
  */
 int uk_repo_cached_ok(yajl_val rec, const struct uk_repo_opts *o);
 
-/*
- * Whether the gitignore-style pattern pat matches path (a file's path in
- * the tree) or one of its directories: `*` and `?` within a component,
- * `**` across components, `[...]` classes, a leading `/` or a `/` inside
- * anchoring pat at the root (else it matches at any depth), a trailing
- * `/` matching directories only.
- */
-int uk_repo_glob_match(const char *pat, const char *path);
-
 /* Whether o's --include and --exclude select path. */
-int uk_repo_selected(const struct uk_repo_opts *o, const char *path);
+int uk_repo_pack_selected(const struct uk_repo_opts *o, const char *path);
 
 /* Whether url names a git repository for the libgit2 route. */
 int uk_repo_is_git_url(const char *url);
@@ -194,13 +185,13 @@ int uk_repo_is_git_url(const char *url);
  * The README priority of a root file name: 1 README.md, 2 README.rst,
  * 3 README.txt, 4 README (any case), 0 not a README.
  */
-int uk_repo_readme_rank(const char *name);
+int uk_repo_snap_readme_rank(const char *name);
 
 /*
  * Whether the repository path (relative, '/'-separated) lies in a tree
  * that is skipped: a hidden directory, node_modules, vendor, dist, build.
  */
-int uk_repo_skip_dir(const char *path);
+int uk_repo_snap_skip_dir(const char *path);
 
 /*
  * Whether a source file looks generated or minified: by name (*.min.js,
@@ -210,6 +201,7 @@ int uk_repo_skip_dir(const char *path);
  * 1 KiB, or lines averaging over 300 bytes in the first 64 KiB with one
  * over 1000 (minified).
  */
-int uk_repo_skip_file(const char *path, const char *text, size_t len);
+int uk_repo_snap_skip_file(const char *path, const char *text,
+    size_t len);
 
 #endif

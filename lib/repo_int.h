@@ -3,9 +3,11 @@
 #define UK_REPO_INT_H
 
 /*
- * Private to lib/repo*.c: the snapshot being taken (repo.c: the archive
- * route, the record) and the libgit2 route (repo_git.c: a clone or a local
- * repository read from the tree of HEAD).
+ * Private to lib/repo*.c: the snapshot being taken (repo_snap.c), filled
+ * by the archive route (repo_archive.c) or the libgit2 route (repo_git.c:
+ * a clone or a local repository read from the tree of HEAD), and made a
+ * record by repo.c.  Calls go one way: repo.c calls the routes, the
+ * routes call the snapshot, the snapshot calls repo_pack.c.
  */
 
 #include "repo.h"
@@ -51,35 +53,51 @@ struct ignore {
  * the root's down: a tree gives a directory's .gitignore before its
  * other files); free them.
  */
-int uk_repo_is_gitignore(const char *path);
-void uk_repo_ignore_add(struct snap *s, const char *path, const char *text,
+int uk_repo_pack_is_gitignore(const char *path);
+void uk_repo_pack_ignore_add(struct snap *s, const char *path, const char *text,
     size_t len);
-int uk_repo_ignored(const struct snap *s, const char *path);
-void uk_repo_ignore_release(struct snap *s);
+int uk_repo_pack_ignored(const struct snap *s, const char *path);
+void uk_repo_pack_ignore_release(struct snap *s);
 
 /*
- * The snapshot's steps, for both routes (repo.c).  Start parsing while
- * the snapshot arrives, when there is a map to make (the git route calls
- * it only once its clone child has exited: no threads across a fork).
- * A regular file of size bytes at path: count it, and say whether to keep
- * it (1: a README candidate or a source file; read it and give it to
- * uk_repo_snap_keep, which takes text over).  uk_repo_cap_exceeded: -1
- * with err when the file or byte cap is passed, else 0.
+ * The snapshot's steps, for both routes (repo_snap.c).  Start parsing
+ * while the snapshot arrives, when there is a map to make (the git route
+ * calls it only once its clone child has exited: no threads across a
+ * fork).  A regular file of size bytes at path: count it, and say whether
+ * to keep it (1: a README candidate or a source file; read it and give it
+ * to uk_repo_snap_keep, which takes text over).
+ * uk_repo_snap_cap_exceeded: -1 with err when the file or byte cap is
+ * passed, else 0.  uk_repo_snap_report: hand the progress to o->progress.
+ * uk_repo_snap_release: free what s kept (not the stream).
  */
 void uk_repo_snap_stream_start(struct snap *s);
 int uk_repo_snap_wants(struct snap *s, const char *path,
     unsigned long long size);
 void uk_repo_snap_keep(struct snap *s, const char *path, char *text,
     size_t len);
-int uk_repo_cap_exceeded(struct snap *s, struct uk_err *err);
+int uk_repo_snap_cap_exceeded(struct snap *s, struct uk_err *err);
+void uk_repo_snap_report(struct snap *s);
+void uk_repo_snap_release(struct snap *s);
 
 /*
- * The libgit2 route (repo_git.c), each filling s: a git URL (http(s),
- * ssh, git) cloned by a child process, its redirects judged first; a
- * local repository (a path or file:// URL) read in place.  0, or -1 with
- * err.
+ * The archive route (repo_archive.c): the GitHub repository u's archive
+ * into s.  With u->branch, a /tree/ URL, BRANCH/PATH is split where the
+ * host knows the branch, and *branch and *path (NULL: none) are set,
+ * allocated.  0, or -1 with err.
  */
-int uk_repo_fetch_git(const char *url, struct snap *s, struct uk_err *err);
+struct uk_url;
+int uk_repo_archive_fetch(const struct uk_url *u, struct snap *s,
+    char **branch, char **path, struct uk_err *err);
+
+/*
+ * The libgit2 route (repo_git.c), filling s: a git URL (http(s), ssh,
+ * git) cloned by a child process, its redirects judged first; with local,
+ * a local repository (a path or file:// URL) read in place.  0, or -1
+ * with err.
+ */
+int uk_repo_git_fetch(const char *url, int local, struct snap *s,
+    struct uk_err *err);
+
 /*
  * What ref (of a /tree/ or /commit/ URL) is to the GitHub repository
  * owner/repo: "branch", "tag" or "commit", as GitHub resolves it (a
@@ -87,10 +105,8 @@ int uk_repo_fetch_git(const char *url, struct snap *s, struct uk_err *err);
  * server advertises (URLKIT_GITHUB_GIT_URL, else https://github.com), or
  * NULL when that cannot be read and ref is no commit id (repo_git.c).
  */
-const char *uk_repo_ref_kind(const char *owner, const char *repo,
+const char *uk_repo_git_ref_kind(const char *owner, const char *repo,
     const char *ref, const struct snap *s);
-int uk_repo_fetch_local(const char *url, struct snap *s,
-    struct uk_err *err);
 
 /*
  * The pack (repo_pack.c): the files of sym whose texts s kept, whole, in
@@ -101,7 +117,7 @@ int uk_repo_fetch_local(const char *url, struct snap *s,
  * tokens and whether it is packed).
  */
 struct yajl_val_s;
-void uk_repo_pack(struct uk_symbols *sym, const struct snap *s,
+void uk_repo_pack_make(struct uk_symbols *sym, const struct snap *s,
     const struct uk_repo_opts *o, const char *title, struct yajl_val_s *rec,
     struct yajl_val_s *info);
 

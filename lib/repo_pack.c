@@ -117,8 +117,15 @@ glob(const char *p, const char *s, long *steps)
 	}
 }
 
-int
-uk_repo_glob_match(const char *pat, const char *path)
+/*
+ * Whether the gitignore-style pattern pat matches path (a file's path in
+ * the tree) or one of its directories: `*` and `?` within a component,
+ * `**` across components, `[...]` classes, a leading `/` or a `/` inside
+ * anchoring pat at the root (else it matches at any depth), a trailing
+ * `/` matching directories only.
+ */
+static int
+glob_match(const char *pat, const char *path)
 {
 	char *pp;
 	size_t n, e, plen = strlen(path);
@@ -151,20 +158,20 @@ uk_repo_glob_match(const char *pat, const char *path)
 }
 
 int
-uk_repo_selected(const struct uk_repo_opts *o, const char *path)
+uk_repo_pack_selected(const struct uk_repo_opts *o, const char *path)
 {
 	size_t i;
 	int in = !o->ninclude;
 
 	for (i = 0; !in && i < o->ninclude; i++)
-		in = uk_repo_glob_match(o->include[i], path);
+		in = glob_match(o->include[i], path);
 	for (i = 0; in && i < o->nexclude; i++)
-		in = !uk_repo_glob_match(o->exclude[i], path);
+		in = !glob_match(o->exclude[i], path);
 	return in;
 }
 
 int
-uk_repo_is_gitignore(const char *path)
+uk_repo_pack_is_gitignore(const char *path)
 {
 	const char *b = strrchr(path, '/');
 
@@ -172,7 +179,7 @@ uk_repo_is_gitignore(const char *path)
 }
 
 void
-uk_repo_ignore_add(struct snap *s, const char *path, const char *text,
+uk_repo_pack_ignore_add(struct snap *s, const char *path, const char *text,
     size_t len)
 {
 	const char *b = strrchr(path, '/'), *p = text, *end = text + len;
@@ -211,7 +218,7 @@ uk_repo_ignore_add(struct snap *s, const char *path, const char *text,
 }
 
 int
-uk_repo_ignored(const struct snap *s, const char *path)
+uk_repo_pack_ignored(const struct snap *s, const char *path)
 {
 	size_t i, dl;
 	int ignored = 0;
@@ -224,14 +231,14 @@ uk_repo_ignored(const struct snap *s, const char *path)
 			continue;
 		if (ignored == !ig->neg)
 			continue; /* cannot change the answer */
-		if (uk_repo_glob_match(ig->pat, path + dl))
+		if (glob_match(ig->pat, path + dl))
 			ignored = !ig->neg;
 	}
 	return ignored;
 }
 
 void
-uk_repo_ignore_release(struct snap *s)
+uk_repo_pack_ignore_release(struct snap *s)
 {
 	size_t i;
 
@@ -369,7 +376,7 @@ count(const struct uk_repo_opts *o, const struct uk_buf *b)
 }
 
 void
-uk_repo_pack(struct uk_symbols *sym, const struct snap *s,
+uk_repo_pack_make(struct uk_symbols *sym, const struct snap *s,
     const struct uk_repo_opts *o, const char *title, yajl_val rec,
     yajl_val info)
 {

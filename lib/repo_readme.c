@@ -359,7 +359,7 @@ has_words(const char *s)
 }
 
 void
-uk_repo_describe(const char *readme, struct uk_buf *out)
+uk_repo_readme_describe(const char *readme, struct uk_buf *out)
 {
 	const char *p = readme, *end = readme + strlen(readme);
 	int in_fence = 0;

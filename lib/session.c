@@ -14,6 +14,7 @@
 #include "json.h"
 #include "session.h"
 #include "util.h"
+#include "write.h"
 
 #include "banned.h"
 

@@ -158,12 +158,6 @@ uk_symbols_lex_it(const struct uk_symbols *s, const char *path)
 }
 
 void
-uk_symbols_set_lex(struct uk_symbols *s, int on)
-{
-	s->lex_evidence = on;
-}
-
-void
 uk_symbols_parse_under(struct uk_symbols *s, const char *path)
 {
 	size_t n = path ? strlen(path) : 0;

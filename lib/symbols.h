@@ -165,13 +165,11 @@ int uk_symbols_wants_text(const char *path);
  * that look like types, outside comments and strings, and they define
  * nothing (neither in the map nor in uk_symbols_json).  Tree-sitter's
  * parse is most of the index's time, and a tree has often as many tests
- * as sources.  uk_symbols_set_lex(s, 0) parses every file (the default is
- * 1); uk_symbols_parse_under(s, path) parses the files under path (a
- * directory or a file of the tree, as a focus is) whatever they are: call
- * it before adding files, once per path, for a focus that may be under
- * tests/ or docs/.
+ * as sources.  uk_symbols_parse_under(s, path) parses the files under
+ * path (a directory or a file of the tree, as a focus is) whatever they
+ * are: call it before adding files, once per path, for a focus that may
+ * be under tests/ or docs/.
  */
-void uk_symbols_set_lex(struct uk_symbols *s, int on);
 void uk_symbols_parse_under(struct uk_symbols *s, const char *path);
 
 /* How the files indexed so far were read. */

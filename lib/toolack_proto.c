@@ -1,15 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/random.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <curl/curl.h>
 
@@ -198,8 +190,12 @@ uk_toolack_proto_validate(const char *tool, yajl_val input, struct uk_err *err)
 	return r;
 }
 
-void
-uk_toolack_proto_token_path(struct uk_buf *out)
+/*
+ * The token file: TOOLACK_TOKEN_FILE, else $XDG_RUNTIME_DIR/toolack/token,
+ * else ~/.cache/urlkit/toolack-token.  Appended to out.
+ */
+static void
+token_path(struct uk_buf *out)
 {
 	const char *s;
 
@@ -210,99 +206,6 @@ uk_toolack_proto_token_path(struct uk_buf *out)
 	else
 		uk_buf_addf(out, "%s/.cache/urlkit/toolack-token",
 		    (s = getenv("HOME")) && *s ? s : ".");
-}
-
-/*
- * Whether tok is too weak to guard a server: under
- * UK_TOOLACK_PROTO_TOKEN_MIN bytes, or fewer than
- * UK_TOOLACK_PROTO_TOKEN_DISTINCT distinct bytes ("aaaa...", spaces).
- * As OpenSSH refuses a key file others can read, a guess-in-seconds
- * token is refused at start rather than served with.
- */
-static int
-token_weak(const char *tok)
-{
-	unsigned char seen[256];
-	size_t n = strlen(tok), i;
-	int distinct = 0;
-
-	if (n < UK_TOOLACK_PROTO_TOKEN_MIN)
-		return 1;
-	memset(seen, 0, sizeof(seen));
-	for (i = 0; i < n; i++)
-		if (!seen[(unsigned char)tok[i]]++)
-			distinct++;
-	return distinct < UK_TOOLACK_PROTO_TOKEN_DISTINCT;
-}
-
-/*
- * Read the first line of path into out; 1 read, 0 absent, -1 error.
- * strict (a server's file): ours, private and a strong token.
- */
-static int
-token_file_read(const char *path, int strict, struct uk_buf *out,
-    struct uk_err *err)
-{
-	struct stat st;
-	char buf[UK_TOOLACK_PROTO_TOKEN_MAX + 2];
-	size_t len = 0;
-	ssize_t n;
-	int fd;
-
-	/*
-	 * O_NONBLOCK: a FIFO's open would wait for a writer (and SIGTERM
-	 * would not end the wait); it is opened at once, and refused below
-	 * as anything but a regular file is.
-	 */
-	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)) <
-	    0) {
-		if (errno == ENOENT)
-			return 0;
-		return uk_err_set(err, UK_EXIT_FATAL, "'%s': %s", path,
-		    strerror(errno));
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return uk_err_set(err, UK_EXIT_FATAL,
-		    "'%s': not a regular file", path);
-	}
-	if (strict && (st.st_uid != geteuid() || (st.st_mode & 077))) {
-		close(fd);
-		return uk_err_set(err, UK_EXIT_FATAL,
-		    "'%s': not a private file of ours (mode 0600 expected)",
-		    path);
-	}
-	while (len < sizeof(buf) - 1 &&
-	    (n = read(fd, buf + len, sizeof(buf) - 1 - len)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			close(fd);
-			return uk_err_set(err, UK_EXIT_FATAL, "'%s': %s", path,
-			    strerror(errno));
-		}
-		len += (size_t)n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	buf[strcspn(buf, "\r\n")] = '\0';
-	if (!*buf)
-		return uk_err_set(err, UK_EXIT_FATAL, "'%s': empty token",
-		    path);
-	/* Never cut: a token cut short is another token. */
-	if (strlen(buf) > UK_TOOLACK_PROTO_TOKEN_MAX)
-		return uk_err_set(err, UK_EXIT_FATAL,
-		    "'%s': token over %d bytes", path,
-		    UK_TOOLACK_PROTO_TOKEN_MAX);
-	if (strict && token_weak(buf))
-		return uk_err_set(err, UK_EXIT_FATAL,
-		    "'%s': weak token (at least %d bytes and %d distinct "
-		    "characters wanted): make one with 'openssl rand -hex 32', "
-		    "or remove the file for a new one",
-		    path, UK_TOOLACK_PROTO_TOKEN_MIN,
-		    UK_TOOLACK_PROTO_TOKEN_DISTINCT);
-	uk_buf_addstr(out, buf);
-	return 1;
 }
 
 int
@@ -320,8 +223,8 @@ uk_toolack_proto_token_read(const char *file, struct uk_buf *out,
 	if (file)
 		uk_buf_addstr(&path, file);
 	else
-		uk_toolack_proto_token_path(&path);
-	r = token_file_read(path.buf, 0, out, err);
+		token_path(&path);
+	r = uk_httpd_token_file_read(path.buf, 0, out, err);
 	if (r == 0)
 		uk_err_set(err, UK_EXIT_FATAL,
 		    "no token: '%s' does not exist (is toolack serve running? "
@@ -331,46 +234,13 @@ uk_toolack_proto_token_read(const char *file, struct uk_buf *out,
 	return r == 1 ? 0 : -1;
 }
 
-/* mkdir -p the directory of path, the last level 0700. */
-static int
-make_dirs(const char *path, struct uk_err *err)
-{
-	char *d = uk_xstrdup(path), *p;
-	int r = 0;
-
-	if (!(p = strrchr(d, '/')) || p == d) {
-		free(d);
-		return 0;
-	}
-	*p = '\0';
-	for (p = d + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(d, 0755) && errno != EEXIST)
-			r = -1;
-		*p = '/';
-	}
-	if (mkdir(d, 0700) && errno != EEXIST)
-		r = -1;
-	else
-		r = 0;
-	if (r)
-		uk_err_set(err, UK_EXIT_FATAL, "cannot make '%s': %s", d,
-		    strerror(errno));
-	free(d);
-	return r;
-}
-
 int
 uk_toolack_proto_token_serve(const char *given, const char *file,
     struct uk_buf *out, struct uk_err *err)
 {
 	struct uk_buf path = UK_BUF_INIT;
-	unsigned char rnd[UK_TOOLACK_PROTO_TOKEN_LEN / 2];
 	const char *s;
-	size_t i;
-	int fd = -1, r = -1;
+	int r;
 
 	if ((s = given) || ((s = getenv("TOOLACK_TOKEN")) && *s)) {
 		uk_buf_addstr(out, s);
@@ -379,47 +249,10 @@ uk_toolack_proto_token_serve(const char *given, const char *file,
 	if (file)
 		uk_buf_addstr(&path, file);
 	else
-		uk_toolack_proto_token_path(&path);
-	if ((r = token_file_read(path.buf, 1, out, err)) != 0) {
-		r = r == 1 ? 0 : -1;
-		goto out;
-	}
-	r = -1;
-	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
-		uk_err_set(err, UK_EXIT_FATAL, "getrandom: %s",
-		    strerror(errno));
-		goto out;
-	}
-	for (i = 0; i < sizeof(rnd); i++)
-		uk_buf_addf(out, "%02x", rnd[i]);
-	if (make_dirs(path.buf, err))
-		goto out;
-	fd = open(path.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, out->buf, out->len) != (ssize_t)out->len ||
-	    write(fd, "\n", 1) != 1) {
-		uk_err_set(err, UK_EXIT_FATAL, "cannot write '%s': %s",
-		    path.buf, strerror(errno));
-		goto out;
-	}
-	r = 0;
-out:
-	if (fd >= 0)
-		close(fd);
+		token_path(&path);
+	r = uk_httpd_token_serve(path.buf, out, err);
 	uk_buf_release(&path);
 	return r;
-}
-
-int
-uk_toolack_proto_token_eq(const char *presented, const char *token)
-{
-	size_t n = strlen(token), i;
-	unsigned char d = 0;
-
-	if (!presented || strlen(presented) != n)
-		return 0;
-	for (i = 0; i < n; i++)
-		d |= (unsigned char)presented[i] ^ (unsigned char)token[i];
-	return d == 0;
 }
 
 int

@@ -21,10 +21,6 @@ struct yajl_val_s;
 #define UK_TOOLACK_PROTO_MAX_TIMEOUT 86400 /* the largest timeoutSec taken */
 #define UK_TOOLACK_PROTO_MAX_BODY    65536 /* request bodies over this: 413 */
 #define UK_TOOLACK_PROTO_MAX_ID      256   /* toolCallId length limit */
-#define UK_TOOLACK_PROTO_TOKEN_LEN   64    /* hex digits of a generated token */
-#define UK_TOOLACK_PROTO_TOKEN_MAX   4096  /* longest token file line taken */
-#define UK_TOOLACK_PROTO_TOKEN_MIN   16    /* a server's token: bytes, */
-#define UK_TOOLACK_PROTO_TOKEN_DISTINCT 8  /* and distinct bytes at least */
 
 /*
  * Turn a tool call record into the canonical call
@@ -73,12 +69,6 @@ int uk_toolack_proto_validate(const char *tool, struct yajl_val_s *input,
     struct uk_err *err);
 
 /*
- * The token file: TOOLACK_TOKEN_FILE, else $XDG_RUNTIME_DIR/toolack/token,
- * else ~/.cache/urlkit/toolack-token.  Appended to out.
- */
-void uk_toolack_proto_token_path(struct uk_buf *out);
-
-/*
  * The token for a client: TOOLACK_TOKEN, else the first line of the token
  * file (file, or the default path when NULL).  0 and out filled, or -1.
  */
@@ -87,18 +77,11 @@ int uk_toolack_proto_token_read(const char *file, struct uk_buf *out,
 
 /*
  * The token for the server: TOOLACK_TOKEN (or given, when not NULL), else
- * the token file's if it exists (it must be a regular file of ours,
- * readable by nobody else, a FIFO is refused without waiting on it, and
- * its token must have UK_TOOLACK_PROTO_TOKEN_MIN bytes of which
- * UK_TOOLACK_PROTO_TOKEN_DISTINCT distinct, at most
- * UK_TOOLACK_PROTO_TOKEN_MAX), else a new random one written to the file
- * (mode 0600, its directory made 0700).  0 or -1.
+ * uk_httpd_token_serve of the token file (file, or the default path when
+ * NULL).  0 or -1.
  */
 int uk_toolack_proto_token_serve(const char *given, const char *file,
     struct uk_buf *out, struct uk_err *err);
-
-/* Constant-time comparison of a presented token with the real one. */
-int uk_toolack_proto_token_eq(const char *presented, const char *token);
 
 /*
  * The base URL of the server from an address as given to --listen or

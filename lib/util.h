@@ -107,6 +107,12 @@ long long uk_mono_ms(void);
  */
 void uk_time_fmt(long long ns, char *buf, size_t size);
 void uk_time_rfc3339(char *buf, size_t size);
+/*
+ * The inverse of uk_time_fmt: ns since the epoch of the RFC 3339 UTC time
+ * in s[0..len) ("2026-11-24T14:30:00Z", a fraction allowed and dropped),
+ * or -1 when it is not one.
+ */
+long long uk_time_parse(const char *s, size_t len);
 
 /* Now, wall-clock time, in ns since the epoch. */
 long long uk_time_now_ns(void);
@@ -126,51 +132,12 @@ int uk_errno_fatal(int e);
 int uk_mkdir_p(const char *dir, struct uk_err *err);
 
 /*
- * Write data[0..len) to dir/name atomically: a temporary file
- * dir/.name.tmp.PID.RAND (mode 0600, O_EXCL, no symbolic link followed),
- * then rename over dir/name, with SIGINT, SIGTERM and SIGHUP held meanwhile
- * (uk_signals_hold) so that no signal leaves the temporary file behind.
- * The file's mtime is then set to mtime_ns when it is not negative (else
- * it is the time of writing).  uk_write_file creates dir (mode 0700) when
- * missing; uk_write_file_at works relative to the directory descriptor
- * dfd (dir is then only for messages), or like uk_write_file with
- * AT_FDCWD.  0, or -1 with err (code UK_EXIT_FATAL when the directory
- * cannot be created or written).  URLKIT_TEST_WRITE_DELAY=N, for crash
- * tests only, writes in 4 KiB pieces N microseconds apart.
- */
-int uk_write_file(const char *dir, const char *name, const char *data,
-    size_t len, long long mtime_ns, struct uk_err *err);
-int uk_write_file_at(int dfd, const char *dir, const char *name,
-    const char *data, size_t len, long long mtime_ns, struct uk_err *err);
-/*
- * The two steps of uk_write_file_at, for a caller that checks something
- * between them (the signals must be held around both, and a temporary
- * file not renamed is the caller's to unlink).  uk_write_tmp: the
- * temporary file, its path (relative to dfd) in *tmp, which the caller
- * frees.  uk_write_rename: rename it to name (unlinked on failure).  0, or
- * -1 with err.
- */
-int uk_write_tmp(int dfd, const char *dir, const char *name,
-    const char *data, size_t len, char **tmp, struct uk_err *err);
-int uk_write_rename(int dfd, char *tmp, const char *dir, const char *name,
-    long long mtime_ns, struct uk_err *err);
-
-/*
  * Hold SIGINT, SIGTERM and SIGHUP in the calling thread (the old mask in
  * *old) for a step that must not be cut in half, such as writing a record
  * or a cache entry; uk_signals_release lets them land.
  */
 void uk_signals_hold(sigset_t *old);
 void uk_signals_release(const sigset_t *old);
-
-/*
- * In a child just forked (no exec to follow), keep standard input, output
- * and error and fd, and close every other descriptor the parent had open:
- * another thread's pipes must not stay open in the child, or their reader
- * waits for its end.  Returns the descriptor fd now has (3 unless fd was
- * below 3), or -1 if it could not be moved.
- */
-int uk_child_keep_fd(int fd);
 
 /*
  * Make s safe to print on a terminal, in place: every C0 control (line

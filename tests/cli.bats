@@ -47,6 +47,7 @@ teardown() { common_teardown; }
 commands() {
 	cat <<'EOF'
 urldetect
+urlextract
 urlfetch
 pwfetch
 pwfetch find
@@ -174,7 +175,7 @@ man_options() {
 @test "the long options of --help (all subcommands) are the man page's, no more, no fewer" {
 	plain_only
 	local prog cmd bad=0 help man
-	for prog in urldetect urlfetch pwfetch urlsum urlcache toolack; do
+	for prog in urldetect urlextract urlfetch pwfetch urlsum urlcache toolack; do
 		help=$(commands | while read -r cmd; do
 			[ "${cmd%% *}" != "$prog" ] || help_of "$cmd" -help
 		done | long_options)

@@ -11,8 +11,8 @@
 bats_require_minimum_version 1.5.0
 load helpers/common
 
-DOCS="README.md man/urldetect.1 man/urlfetch.1 man/pwfetch.1 man/urlsum.1
-man/urlcache.1 man/toolack.1 man/urlserve.1 man/urlkit.7"
+DOCS="README.md man/urldetect.1 man/urlfetch.1 man/urlextract.1 man/pwfetch.1
+man/urlsum.1 man/urlcache.1 man/toolack.1 man/urlserve.1 man/urlkit.7"
 
 setup_file() {
 	# The examples are documents compared with output: the plain build
@@ -69,6 +69,10 @@ check() {
 
 @test "urldetect(1): every example gives its output" { check man/urldetect.1; }
 @test "urlfetch(1): every example gives its output" { check man/urlfetch.1; }
+@test "urlextract(1): every example gives its output" {
+	[ -x "${URLKIT_CHROMIUM:-/usr/lib/chromium/chromium}" ] || skip "chromium is not installed"
+	check man/urlextract.1
+}
 @test "pwfetch(1): every example gives its output" {
 	[ -x "${URLKIT_CHROMIUM:-/usr/lib/chromium/chromium}" ] || skip "chromium is not installed"
 	check man/pwfetch.1
@@ -132,7 +136,7 @@ check() {
 			bad=1
 		fi
 	done
-	for f in urldetect urlfetch pwfetch urlsum urlcache toolack; do
+	for f in urldetect urlextract urlfetch pwfetch urlsum urlcache toolack; do
 		mandoc -Tutf8 "$TOP/man/$f.1" | col -b | grep -qE '^ +-h, --help' || {
 			echo "$f.1 does not document -h, --help" >&2
 			bad=1

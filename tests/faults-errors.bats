@@ -3,7 +3,7 @@
 # Errors that say what happened (issue 15, item 19): a huge response
 # header, headers that drip, an LLM reply over its limit, charsets no
 # browser reads HTML in.  (toolack's negative timeoutSec is in
-# security-toolack.bats.)
+# toolack-security.bats.)
 bats_require_minimum_version 1.5.0
 load helpers/common
 

@@ -69,7 +69,7 @@ teardown() { common_teardown; }
 	[ "$got" = "1 2 3 4 5 " ]
 }
 
-@test "url records: unknown fields carried, error records passed through, bad lines reported" {
+@test "url records: their fields carried, error records passed through, bad lines reported" {
 	cat >"$T/in" <<-EOF2
 	{"url":"$B/text.txt","type":"web","display":"x","start":0,"end":9,"message":1,"id":"m1","hint":"how to"}
 	{"error":"upstream failed","tool":"urldetect"}
@@ -80,7 +80,7 @@ teardown() { common_teardown; }
 	run -1 --separate-stderr urlfetch -C -i "$T/in"
 	[ "${#lines[@]}" -eq 4 ]
 	json_eq "$(field "${lines[0]}" '{url, url_type, id, message, hint, display, start}')" \
-	    "{\"url\":\"$B/text.txt\",\"url_type\":\"web\",\"id\":\"m1\",\"message\":1,\"hint\":\"how to\",\"display\":null,\"start\":null}"
+	    "{\"url\":\"$B/text.txt\",\"url_type\":\"web\",\"id\":\"m1\",\"message\":1,\"hint\":\"how to\",\"display\":\"x\",\"start\":0}"
 	json_eq "${lines[1]}" '{"error":"upstream failed","tool":"urldetect"}'
 	[ "$(field "${lines[2]}" .line)" = 3 ]
 	[ "$(field "${lines[2]}" .tool)" = urlfetch ]

@@ -10,9 +10,7 @@ function __urlfetch_sessions
 	test -d $dir/sessions; and command ls -1 $dir/sessions 2>/dev/null
 end
 complete -c urlfetch -s A -l user-agent -x -d 'User-Agent to send'
-complete -c urlfetch -s B -l base -x -d 'With -x, the page address'
 complete -c urlfetch -s C -l no-cache -d 'Neither read nor write the cache'
-complete -c urlfetch -s x -l extract -r -F -d 'Extract local HTML or PDF files, no network'
 complete -c urlfetch -s i -l input -r -F -d 'Read records or URLs from FILE'
 complete -c urlfetch -s j -l jobs -x -d 'URLs fetched at once'
 complete -c urlfetch -s k -l insecure -d 'Do not verify TLS certificates'

@@ -180,7 +180,7 @@ start_server() {
 	# Emptied here, before the server starts: the background job's own
 	# redirection may come after the first read below, which would then
 	# take the port of a server started earlier under the same name (a
-	# restart on the same address: security-toolack's test 3 called the
+	# restart on the same address: toolack-security's test 3 called the
 	# new server before it listened).
 	: >"$T/$name.port"
 	"$@" >"$T/$name.port" 2>"$T/$name.log" &

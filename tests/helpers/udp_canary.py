@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""A UDP canary on the refused addresses (security-webrtc.bats).
+"""A UDP canary on the refused addresses (pwfetch-webrtc.bats).
 
     udp_canary.py [PORT]
 

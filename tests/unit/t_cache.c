@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "cache.h"
+#include "cache_clean.h"
 #include "json.h"
 #include "session.h"
 #include "util.h"
@@ -332,17 +333,17 @@ main(void)
 	snprintf(sub, sizeof(sub), "%s/%.2s/.%s.json.tmp.%ld.00000001", dir,
 	    key, key, (long)getpid());
 	write_raw(sub, "{");
-	m = uk_cache_cleanup(&c, &err);
+	m = uk_cache_clean_run(&c, NULL, &err);
 	ok(m == 4, "cleanup removes 2 expired, 1 corrupt, 1 stray temp");
 	ok(exists(sub), "a live writer's temp file stays");
 	/* Written 30 s ago by "this PID": this process started since, so
 	 * the PID was reused and the writer is gone. */
 	age(sub, 30);
-	ok(uk_cache_cleanup(&c, &err) == 1 && !exists(sub),
+	ok(uk_cache_clean_run(&c, NULL, &err) == 1 && !exists(sub),
 	    "a temp file of a reused PID goes");
 	write_raw(sub, "{");
 	age(sub, 120);
-	ok(uk_cache_cleanup(&c, &err) == 1 && !exists(sub),
+	ok(uk_cache_clean_run(&c, NULL, &err) == 1 && !exists(sub),
 	    "an old temp file goes");
 	ok(uk_cache_get(&c, "https://e4.test/", 0, &got, NULL, &err) == 1,
 	    "fresh entries survive cleanup");
@@ -350,7 +351,7 @@ main(void)
 
 	/* Size limit: least recently used go first. */
 	{
-		struct uk_cache_cleanup o;
+		struct uk_cache_clean o;
 		struct timespec ts[2];
 		long long sz;
 
@@ -371,7 +372,7 @@ main(void)
 		uk_json_free(got);
 		memset(&o, 0, sizeof(o));
 		o.max_size = (unsigned long long)(3 * sz); /* 4 entries */
-		m = uk_cache_cleanup_opt(&c, &o, &err);
+		m = uk_cache_clean_run(&c, &o, &err);
 		ok(m == 1 && o.evicted == 1, "max_size evicts one");
 		ok(uk_cache_get(&c, "https://e3.test/", 0, &got, NULL, &err) ==
 			0,
@@ -410,14 +411,14 @@ main(void)
 		}
 		ok(bad == 0, "SIGKILL mid-write never leaves a bad entry");
 		uk_json_free(big);
-		uk_cache_cleanup(&c, &err);
+		uk_cache_clean_run(&c, NULL, &err);
 		tmps = 0;
-		uk_cache_walk(&c, count_tmp, &tmps, &err);
+		uk_cache_clean_walk(&c, count_tmp, &tmps, &err);
 		ok(tmps == 0, "cleanup removes the killed writers' temp files");
 	}
 
 	/* Clear. */
-	m = uk_cache_remove_all(&c, &err);
+	m = uk_cache_clean_remove_all(&c, &err);
 	ok(m == 4, "clear returns how many");
 	ok(uk_cache_get(&c, "https://e4.test/", 0, &got, NULL, &err) == 0,
 	    "clear removes all");

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include "buf.h"
+#include "child.h"
 #include "json.h"
 #include "jsonl.h"
 #include "netguard.h"

@@ -128,7 +128,7 @@ describe_cases(void)
 	for (size_t i = 0; i < sizeof(descs) / sizeof(*descs); i++) {
 		struct uk_buf b = UK_BUF_INIT;
 
-		uk_repo_describe(descs[i].readme, &b);
+		uk_repo_readme_describe(descs[i].readme, &b);
 		ok(!strcmp(b.buf, descs[i].want), "%s", descs[i].what);
 		if (strcmp(b.buf, descs[i].want))
 			printf("# got '%s'\n", b.buf);
@@ -203,29 +203,29 @@ main(int argc, char **argv)
 	uk_prog_set(argv[0]);
 	if (argc > 1)
 		return driver(argc, argv);
-	ok(uk_repo_readme_rank("README.md") == 1 &&
-		uk_repo_readme_rank("readme.RST") == 2 &&
-		uk_repo_readme_rank("ReadMe.txt") == 3 &&
-		uk_repo_readme_rank("README") == 4,
+	ok(uk_repo_snap_readme_rank("README.md") == 1 &&
+		uk_repo_snap_readme_rank("readme.RST") == 2 &&
+		uk_repo_snap_readme_rank("ReadMe.txt") == 3 &&
+		uk_repo_snap_readme_rank("README") == 4,
 	    "README priority md, rst, txt, plain, any case");
-	ok(uk_repo_readme_rank("README.html") == 0 &&
-		uk_repo_readme_rank("READMEmd") == 0,
+	ok(uk_repo_snap_readme_rank("README.html") == 0 &&
+		uk_repo_snap_readme_rank("READMEmd") == 0,
 	    "other names are not READMEs");
-	ok(uk_repo_skip_dir(".github/x.py") &&
-		uk_repo_skip_dir("a/.hidden/x.py") &&
-		uk_repo_skip_dir("web/node_modules/m/index.js") &&
-		uk_repo_skip_dir("vendor/lib.go") &&
-		uk_repo_skip_dir("dist/app.js") &&
-		uk_repo_skip_dir("build/x.c"),
+	ok(uk_repo_snap_skip_dir(".github/x.py") &&
+		uk_repo_snap_skip_dir("a/.hidden/x.py") &&
+		uk_repo_snap_skip_dir("web/node_modules/m/index.js") &&
+		uk_repo_snap_skip_dir("vendor/lib.go") &&
+		uk_repo_snap_skip_dir("dist/app.js") &&
+		uk_repo_snap_skip_dir("build/x.c"),
 	    "hidden, node_modules, vendor, dist and build trees skipped");
-	ok(!uk_repo_skip_dir("src/app.py") &&
-		!uk_repo_skip_dir(".eslintrc.js") &&
-		!uk_repo_skip_dir("src/builder/x.c"),
+	ok(!uk_repo_snap_skip_dir("src/app.py") &&
+		!uk_repo_snap_skip_dir(".eslintrc.js") &&
+		!uk_repo_snap_skip_dir("src/builder/x.c"),
 	    "other trees and hidden files at the root kept");
-	ok(uk_repo_skip_file("a/jquery.min.js", NULL, 0) &&
-		uk_repo_skip_file("api.pb.go", NULL, 0) &&
-		uk_repo_skip_file("m_pb2.py", NULL, 0) &&
-		uk_repo_skip_file("x.generated.ts", NULL, 0),
+	ok(uk_repo_snap_skip_file("a/jquery.min.js", NULL, 0) &&
+		uk_repo_snap_skip_file("api.pb.go", NULL, 0) &&
+		uk_repo_snap_skip_file("m_pb2.py", NULL, 0) &&
+		uk_repo_snap_skip_file("x.generated.ts", NULL, 0),
 	    "generated and minified names skipped");
 	{
 		const char *gen =
@@ -237,10 +237,10 @@ main(int argc, char **argv)
 
 		for (i = 0; i < 2000; i++)
 			uk_buf_addstr(&min, "var a=1;");
-		ok(uk_repo_skip_file("x.go", gen, strlen(gen)) &&
-			!uk_repo_skip_file("x.go", plain, strlen(plain)),
+		ok(uk_repo_snap_skip_file("x.go", gen, strlen(gen)) &&
+			!uk_repo_snap_skip_file("x.go", plain, strlen(plain)),
 		    "a generated marker skips, plain code is kept");
-		ok(uk_repo_skip_file("app.js", min.buf, min.len),
+		ok(uk_repo_snap_skip_file("app.js", min.buf, min.len),
 		    "one very long line is minified");
 		uk_buf_release(&min);
 	}

@@ -611,9 +611,9 @@ tree_file(struct tree *tr, const char *full, const char *rel, off_t size)
 		free(text);
 		return;
 	}
-	if (uk_repo_skip_file(rel, NULL, 0) || !(text = slurp(full, &len)))
+	if (uk_repo_snap_skip_file(rel, NULL, 0) || !(text = slurp(full, &len)))
 		return;
-	if (uk_repo_skip_file(rel, text, len)) {
+	if (uk_repo_snap_skip_file(rel, text, len)) {
 		free(text);
 		return;
 	}
@@ -651,7 +651,7 @@ tree_walk(struct tree *tr, struct uk_buf *path, size_t root)
 			continue;
 		if (S_ISDIR(st.st_mode)) {
 			uk_buf_addch(path, '/');
-			if (!uk_repo_skip_dir(path->buf + root + 1)) {
+			if (!uk_repo_snap_skip_dir(path->buf + root + 1)) {
 				uk_buf_setlen(path, path->len - 1);
 				tree_walk(tr, path, root);
 			}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# urlfetch is a small front that extracts by itself and runs the fetcher,
-# urlfetch-net, for everything else; and the progress line on a terminal.
+# urlfetch as one program: its command line read once, nothing else run;
+# and the progress line on a terminal.
 bats_require_minimum_version 1.5.0
 load helpers/common
 load helpers/fetch
@@ -11,35 +11,11 @@ teardown_file() { fetch_teardown_file; }
 setup() { fetch_setup; }
 teardown() { common_teardown; }
 
-# The fetcher the build made, beside bin/ as make install puts it.
-net_dir() {
-	echo "$(dirname "$UK_BIN")/libexec/urlkit"
-}
-
-@test "extraction, --help and --version load no network or repository library" {
-	command -v ldd >/dev/null || skip "no ldd"
-	run -0 ldd "$UK_BIN/urlfetch"
-	[[ $output == *libgumbo* ]]
-	[[ $output == *libyajl* ]]
-	for lib in libcurl libgit2 libarchive libtree-sitter libpcre2 libcrypto libxml2; do
-		[[ $output != *"$lib"* ]] || { echo "urlfetch links $lib" >&2; false; }
-	done
-	# The fetcher has them all; tree-sitter's runtime is compiled in.
-	run -0 ldd "$(net_dir)/urlfetch-net"
-	[[ $output == *libcurl* ]]
-	[[ $output == *libgit2* ]]
-	command -v nm >/dev/null || skip "no nm"
-	run -0 nm "$(net_dir)/urlfetch-net"
-	[[ $output == *" T ts_parser_parse"* ]]
-	run -0 nm "$UK_BIN/urlfetch"
-	[[ $output != *ts_parser_parse* ]]
-}
-
-@test "the front answers extraction and usage by itself, even with no fetcher" {
+@test "urlextract extracts, and urlfetch answers usage, by themselves" {
 	export URLKIT_LIBEXEC_DIR="$T/nowhere"
 	printf '<html><head><title>T</title></head><body><article><p>%s</p></article></body></html>\n' \
 	    "A paragraph long enough to be the main text of this little page here." >"$T/p.html"
-	run -0 urlfetch -x "$T/p.html" -T
+	run -0 urlextract "$T/p.html" -T
 	[[ $output == "A paragraph long enough"* ]]
 	run -0 urlfetch --help
 	run -0 urlfetch --version
@@ -49,22 +25,22 @@ net_dir() {
 	run -2 urlfetch -x "$T/p.html" -i urls.txt
 }
 
-@test "a missing fetcher is a fatal error naming it" {
+@test "urlfetch is one program: it fetches whatever URLKIT_LIBEXEC_DIR says" {
 	export URLKIT_LIBEXEC_DIR="$T/nowhere"
-	run -3 --separate-stderr urlfetch <<<"$B/article.html"
-	[ -z "$output" ]
-	[[ $stderr == *"cannot run '$T/nowhere/urlfetch-net'"* ]]
+	run -0 --separate-stderr urlfetch <<<"$B/article.html"
+	[ -z "$stderr" ]
+	[ "$(field "$output" .title)" = "The Quiet Harbour" ]
 }
 
-@test "URLKIT_LIBEXEC_DIR names the fetcher's directory; argv reaches it unchanged" {
-	mkdir "$T/lx"
-	# A stand-in fetcher that shows what it was given.
-	printf '#!/bin/sh\nprintf "%%s|" "$0" "$@"\n' >"$T/lx/urlfetch-net"
-	chmod +x "$T/lx/urlfetch-net"
-	URLKIT_LIBEXEC_DIR="$T/lx" run -0 urlfetch -j 2 f1 --no-cache -- "a b" c
-	[ "$output" = "$T/lx/urlfetch-net|-j|2|f1|--no-cache|--|a b|c|" ]
-	# The real one, found by that name too.
-	URLKIT_LIBEXEC_DIR="$(net_dir)" run -0 urlfetch <<<"$B/article.html"
+@test "urlfetch reads its command line once: options among operands, operands after --" {
+	run -1 --separate-stderr urlfetch -j 2 f1 --no-cache -- "a b" c
+	[ "${#lines[@]}" -eq 3 ]
+	[ "$(field "${lines[0]}" .url)" = f1 ]
+	[ "$(field "${lines[1]}" .url)" = "a b" ]
+	[ "$(field "${lines[2]}" .url)" = c ]
+	[[ "$(field "${lines[1]}" .error)" == "not a URL: 'a b'"* ]]
+	# The real fetch, from standard input, the same way.
+	run -0 urlfetch <<<"$B/article.html"
 	[ "$(field "$output" .title)" = "The Quiet Harbour" ]
 }
 

@@ -19,7 +19,7 @@ setup_file() {
 	local d=$BATS_FILE_TMPDIR port=
 	[ -x "$CHROMIUM" ] || return 0
 	# The user's browser of the attached test, started as in
-	# security-pwfetch.bats (not by pwfetch, so not behind its proxy,
+	# pwfetch-security.bats (not by pwfetch, so not behind its proxy,
 	# and with Chromium's own WebRTC settings).
 	mkdir -p "$d/prof"
 	HOME=$d XDG_CONFIG_HOME=$d XDG_CACHE_HOME=$d "$CHROMIUM" --headless \

@@ -12,7 +12,7 @@ setup() {
 }
 teardown() { common_teardown; }
 
-@test "cli-urlsum: the old letters are gone, the new ones work" {
+@test "urlsum-cli: the old letters are gone, the new ones work" {
 	local l
 	for l in -T -u -f -k -m -P -s -x -H -l; do
 		run -2 --separate-stderr urlsum "$l" x </dev/null
@@ -35,7 +35,7 @@ try 'urlsum --help'" ]
 	[ "$(jq -r .summary <<<"$output")" = old ]
 }
 
-@test "cli-urlsum: -o FILE takes the output; a FILE that cannot be opened is exit 2 first" {
+@test "urlsum-cli: -o FILE takes the output; a FILE that cannot be opened is exit 2 first" {
 	run -0 --separate-stderr urlsum -C -o "$T/out" "$SUM/web.json"
 	[ -z "$output" ]
 	[ "$(jq -r .summary_backend "$T/out")" = offline ]
@@ -46,7 +46,7 @@ try 'urlsum --help'" ]
 	[[ "$stderr" == "urlsum: -o: cannot open '$T/no/such/dir/out': "* ]]
 }
 
-@test "cli-urlsum: --max-length and --max-tokens need -p, -c or a summary, and one of them" {
+@test "urlsum-cli: --max-length and --max-tokens need -p, -c or a summary, and one of them" {
 	run -2 --separate-stderr urlsum -N --max-length 100 </dev/null
 	[[ "$stderr" == *"need -p, -c or a summary"* ]]
 	run -0 --separate-stderr urlsum --max-tokens 100 </dev/null

@@ -12,18 +12,18 @@ setup() {
 }
 teardown() { common_teardown; }
 
-@test "markdown-sum: the prompt context keeps the Markdown as it is" {
-	run -0 urlfetch -x "$M/code.html" -B https://example.com/code -f markdown
+@test "urlsum-markdown: the prompt context keeps the Markdown as it is" {
+	run -0 urlextract "$M/code.html" -B https://example.com/code -f markdown
 	printf '%s\n' "$output" >"$T/rec"
 	run -0 urlsum -N -p "$T/rec"
 	diff -u <(printf '## https://example.com/code\n\n**Code**\n\n'; cat "$M/code.md") \
 	    <(printf '%s\n' "$output")
 }
 
-@test "markdown-sum: urlsum --context keeps # headings and lists" {
-	run -0 urlfetch -x "$M/lists.html" -B https://example.com/a -f markdown
+@test "urlsum-markdown: urlsum --context keeps # headings and lists" {
+	run -0 urlextract "$M/lists.html" -B https://example.com/a -f markdown
 	printf '%s\n' "$output" >"$T/recs"
-	run -0 urlfetch -x "$M/headings.html" -B https://example.com/b -f markdown
+	run -0 urlextract "$M/headings.html" -B https://example.com/b -f markdown
 	printf '%s\n' "$output" >>"$T/recs"
 	run -0 urlsum -N -c "$T/recs"
 	[[ $output == *$'\n\n1. Heat the water to about 94 degrees.\n2. Rinse the filter\n   - with hot water\n'* ]]
@@ -31,7 +31,7 @@ teardown() { common_teardown; }
 	[[ $output == *$'\n\n---\n\n## https://example.com/b\n'* ]]
 }
 
-@test "markdown-sum: a content cut inside a code block has its fence closed" {
+@test "urlsum-markdown: a content cut inside a code block has its fence closed" {
 	jq -nc '{url:"https://example.com/c", url_type:"web", format:"markdown",
 	    content:"Intro.\n\n```python\nline one\nline two\nline three\n```\n\nAfter."}' >"$T/rec"
 	# The budget is the whole output's: 26 characters of "## URL" and a
