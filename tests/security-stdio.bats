@@ -52,7 +52,7 @@ closed_out() {
 }
 
 @test "standard input closed: urldetect reads nothing, and urlfetch -o's file holds records only" {
-	run -0 --separate-stderr bash -c 'exec urldetect <&-'
+	run -1 --separate-stderr bash -c 'exec urldetect <&-'
 	[ -z "$output" ]
 	run -0 --separate-stderr bash -c \
 	    'exec urlextract "$1" -o "$2" <&-' _ \

@@ -34,8 +34,8 @@ urls() { printf '%s' "$1" | urldetect -u; }
 	[ "$output" = "$(printf 'https://example.com/a\nhttps://example.com/b\nhttps://example.com/c')" ]
 }
 
-@test "detection: no URLs gives nothing" {
-	run -0 urls 'plain text with example.com and no scheme'
+@test "detection: no URLs gives nothing, and exit 1 as grep" {
+	run -1 urls 'plain text with example.com and no scheme'
 	[ -z "$output" ]
 }
 
