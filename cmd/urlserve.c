@@ -538,6 +538,7 @@ serve(const struct opts *o)
 		memset(&ho, 0, sizeof(ho));
 		ho.address = o->listen;
 		ho.token = token;
+		ho.token_file = token_path;
 		ho.path = "/mcp";
 		ho.listening = listening;
 		r = uk_mcp_serve_http(m, &ho, &stopping, &err);

@@ -105,6 +105,7 @@ struct uk_mcp_http_opts {
 	/* Called once listening, with the port (to print it), or NULL. */
 	void (*listening)(void *ctx, const char *host, int port);
 	void *ctx;
+	const char *token_file; /* where token was read: a 401 names it */
 };
 
 /*

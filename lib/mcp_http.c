@@ -87,6 +87,7 @@ struct http {
 	size_t nsessions;
 	size_t inbytes; /* request bodies being read (under mu) */
 	int stopping;
+	char *why401; /* a 401's reason: names the token file */
 };
 
 /*
@@ -422,7 +423,7 @@ gate(struct http *hs, struct MHD_Connection *conn, const char *url,
 		return MHD_HTTP_NOT_FOUND;
 	}
 	if (!uk_httpd_token_ok(conn, hs->h->token, 0)) {
-		*why = "missing or wrong token";
+		*why = hs->why401;
 		return MHD_HTTP_UNAUTHORIZED;
 	}
 	if (strcmp(method, "POST") && strcmp(method, "DELETE") &&
@@ -737,6 +738,7 @@ uk_mcp_serve_http(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
 	struct rlimit rl;
 	sigset_t all, old;
 	unsigned conns = MAX_CONNECTIONS;
+	struct uk_buf why401 = UK_BUF_INIT;
 	int port;
 
 	memset(&hs, 0, sizeof(hs));
@@ -749,6 +751,8 @@ uk_mcp_serve_http(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
 		    "bad address '%s': want HOST:PORT, HOST or PORT with an "
 		    "IPv4 HOST", h->address);
 	uk_httpd_sockaddr(&sa, hs.host, port); /* parsed: cannot fail */
+	uk_httpd_token_why(&why401, h->token_file, "the token file");
+	hs.why401 = why401.buf;
 	pthread_mutex_init(&hs.mu, NULL);
 	/*
 	 * A descriptor for each connection, and some for the fetches: the
@@ -783,6 +787,7 @@ uk_mcp_serve_http(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!d) {
 		pthread_mutex_destroy(&hs.mu);
+		uk_buf_release(&why401);
 		return uk_err_set(err, UK_EXIT_FATAL,
 		    "cannot listen on %s:%d: %s", hs.host, ntohs(sa.sin_port),
 		    strerror(errno));
@@ -804,5 +809,6 @@ uk_mcp_serve_http(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
 	while (hs.sessions)
 		session_remove(&hs, hs.sessions);
 	pthread_mutex_destroy(&hs.mu);
+	uk_buf_release(&why401);
 	return 0;
 }

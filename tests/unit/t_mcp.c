@@ -751,7 +751,7 @@ serve_http(void *arg)
 {
 	struct hserver *hs = arg;
 	struct uk_mcp_http_opts h = { "127.0.0.1:0", "sekrit", "/mcp",
-		listening, hs };
+		listening, hs, NULL };
 	struct uk_err err;
 
 	hs->rc = uk_mcp_serve_http(hs->m, &h, &hs->stop, &err);
