@@ -445,7 +445,7 @@ do_call(struct uk_mcp_session *s, const char *id, yajl_val params,
 	}
 	if (tok && !YAJL_IS_STRING(tok) && !YAJL_IS_INTEGER(tok))
 		tok = NULL;
-	if (!uk_mcp_hold(s->m, len)) {
+	if (!uk_mcp_call_hold(s->m, len)) {
 		send_error(k, id, RPC_INTERNAL,
 		    "server busy: the calls queued hold over %zu bytes; try "
 		    "again later", s->m->o.max_queued);
@@ -491,9 +491,10 @@ do_call(struct uk_mcp_session *s, const char *id, yajl_val params,
 	s->calls = c;
 	s->ncalls++;
 	pthread_mutex_unlock(&s->mu);
-	if (uk_mcp_check_args(t->input, c->args, &why)) {
+	if (uk_mcp_schema_check_args(t->input, c->args, &why)) {
 		/* Invalid arguments are a tool's error, not the protocol's. */
-		uk_mcp_error(c, "invalid arguments for %s: %s", name, why.buf);
+		uk_mcp_call_error(c, "invalid arguments for %s: %s", name,
+		    why.buf);
 		uk_buf_release(&why);
 		uk_mcp_call_release(c);
 		*answered = 0;
@@ -501,7 +502,7 @@ do_call(struct uk_mcp_session *s, const char *id, yajl_val params,
 	}
 	uk_buf_release(&why);
 	*answered = 0;
-	uk_mcp_enqueue(s->m, c);
+	uk_mcp_call_enqueue(s->m, c);
 }
 
 static void

@@ -70,7 +70,7 @@ uk_mcp_call_release(struct uk_mcp_call *c)
 }
 
 int
-uk_mcp_room(struct uk_mcp *m, size_t len)
+uk_mcp_call_room(struct uk_mcp *m, size_t len)
 {
 	int ok;
 
@@ -82,7 +82,7 @@ uk_mcp_room(struct uk_mcp *m, size_t len)
 }
 
 int
-uk_mcp_hold(struct uk_mcp *m, size_t len)
+uk_mcp_call_hold(struct uk_mcp *m, size_t len)
 {
 	int ok;
 
@@ -98,10 +98,10 @@ uk_mcp_hold(struct uk_mcp *m, size_t len)
 static void
 run_call(struct uk_mcp_call *c)
 {
-	if (!uk_mcp_cancelled(c))
+	if (!uk_mcp_call_cancelled(c))
 		c->tool->t->fn(c, c->args, c->s->app);
 	if (!c->finished)
-		uk_mcp_error(c, "tool %s ended without a result",
+		uk_mcp_call_error(c, "tool %s ended without a result",
 		    c->tool->t->name);
 	uk_mcp_call_release(c);
 }
@@ -156,7 +156,7 @@ block_signals(sigset_t *old)
 }
 
 void
-uk_mcp_enqueue(struct uk_mcp *m, struct uk_mcp_call *c)
+uk_mcp_call_enqueue(struct uk_mcp *m, struct uk_mcp_call *c)
 {
 	sigset_t old;
 
@@ -225,7 +225,7 @@ finish(struct uk_mcp_call *c, yajl_val structured, const char *text,
 }
 
 void
-uk_mcp_result(struct uk_mcp_call *c, yajl_val structured, const char *text,
+uk_mcp_call_result(struct uk_mcp_call *c, yajl_val structured, const char *text,
     int is_error)
 {
 	if (structured && !YAJL_IS_OBJECT(structured)) {
@@ -242,7 +242,7 @@ uk_mcp_result(struct uk_mcp_call *c, yajl_val structured, const char *text,
 }
 
 void
-uk_mcp_error(struct uk_mcp_call *c, const char *fmt, ...)
+uk_mcp_call_error(struct uk_mcp_call *c, const char *fmt, ...)
 {
 	struct uk_buf msg = UK_BUF_INIT;
 	va_list ap;
@@ -255,13 +255,13 @@ uk_mcp_error(struct uk_mcp_call *c, const char *fmt, ...)
 }
 
 int
-uk_mcp_cancel_fd(struct uk_mcp_call *c)
+uk_mcp_call_cancel_fd(struct uk_mcp_call *c)
 {
 	return c->cancel_fd;
 }
 
 int
-uk_mcp_cancelled(struct uk_mcp_call *c)
+uk_mcp_call_cancelled(struct uk_mcp_call *c)
 {
 	int r;
 
@@ -282,12 +282,12 @@ add_number(struct uk_buf *b, double d)
 }
 
 void
-uk_mcp_progress(struct uk_mcp_call *c, double progress, double total,
+uk_mcp_call_progress(struct uk_mcp_call *c, double progress, double total,
     const char *message)
 {
 	struct uk_buf b = UK_BUF_INIT;
 
-	if (!c->progress || c->finished || uk_mcp_cancelled(c))
+	if (!c->progress || c->finished || uk_mcp_call_cancelled(c))
 		return;
 	uk_buf_addstr(&b,
 	    "{\"jsonrpc\":\"2.0\",\"method\":"
@@ -310,7 +310,7 @@ uk_mcp_progress(struct uk_mcp_call *c, double progress, double total,
 }
 
 void
-uk_mcp_log(struct uk_mcp_call *c, const char *level, const char *fmt, ...)
+uk_mcp_call_log(struct uk_mcp_call *c, const char *level, const char *fmt, ...)
 {
 	struct uk_buf msg = UK_BUF_INIT, b = UK_BUF_INIT;
 	int l = uk_mcp_level(level), min;
@@ -332,7 +332,7 @@ uk_mcp_log(struct uk_mcp_call *c, const char *level, const char *fmt, ...)
 	pthread_mutex_lock(&c->s->mu);
 	min = c->s->log_level;
 	pthread_mutex_unlock(&c->s->mu);
-	if (l >= min && !c->finished && !uk_mcp_cancelled(c)) {
+	if (l >= min && !c->finished && !uk_mcp_call_cancelled(c)) {
 		uk_buf_addstr(&b,
 		    "{\"jsonrpc\":\"2.0\",\"method\":"
 		    "\"notifications/message\",\"params\":"
@@ -350,7 +350,7 @@ uk_mcp_log(struct uk_mcp_call *c, const char *level, const char *fmt, ...)
 }
 
 void
-uk_mcp_wait_tick(pthread_cond_t *cv, pthread_mutex_t *mu, long ms)
+uk_mcp_call_wait_tick(pthread_cond_t *cv, pthread_mutex_t *mu, long ms)
 {
 	struct timespec ts;
 

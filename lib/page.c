@@ -155,7 +155,7 @@ error_record(struct uk_pages *ps, yajl_val rec, const char *url,
 }
 
 void
-uk_pages_error(struct uk_pages *ps, yajl_val rec, const char *url,
+uk_page_error(struct uk_pages *ps, yajl_val rec, const char *url,
     const char *msg)
 {
 	error_record(ps, rec, url, msg, 0);

@@ -367,13 +367,13 @@ guard_response(struct uk_page *p, yajl_val params)
 }
 
 int
-uk_pages_guard_fd(const struct uk_pages *ps)
+uk_page_events_guard_fd(const struct uk_pages *ps)
 {
 	return uk_netguard_async_fd(&ps->guard);
 }
 
 int
-uk_pages_guard_read(struct uk_pages *ps)
+uk_page_events_guard_read(struct uk_pages *ps)
 {
 	return uk_netguard_async_read(&ps->guard, guard_answered, ps);
 }
@@ -611,7 +611,7 @@ dispatch_event(struct uk_pages *ps, const char *method, yajl_val m)
 }
 
 void
-uk_pages_dispatch(struct uk_pages *ps, yajl_val m)
+uk_page_events_dispatch(struct uk_pages *ps, yajl_val m)
 {
 	const char *method = uk_json_get_str(m, "method");
 	yajl_val params = uk_json_get(m, "params");
@@ -635,7 +635,7 @@ uk_pages_dispatch(struct uk_pages *ps, yajl_val m)
 }
 
 void
-uk_pages_init(struct uk_pages *ps, const struct uk_page_opts *opts,
+uk_page_events_init(struct uk_pages *ps, const struct uk_page_opts *opts,
     struct uk_cdp *cdp, uk_page_emit_fn *emit, void *ctx)
 {
 	long i;
@@ -656,7 +656,7 @@ uk_pages_init(struct uk_pages *ps, const struct uk_page_opts *opts,
 }
 
 void
-uk_pages_release(struct uk_pages *ps)
+uk_page_events_release(struct uk_pages *ps)
 {
 	long i;
 
@@ -673,7 +673,7 @@ uk_pages_release(struct uk_pages *ps)
 }
 
 void
-uk_pages_start(struct uk_pages *ps, yajl_val rec, unsigned long no)
+uk_page_events_start(struct uk_pages *ps, yajl_val rec, unsigned long no)
 {
 	struct uk_page *p = ps->pages, *w = ps->warm;
 
@@ -723,7 +723,7 @@ uk_pages_start(struct uk_pages *ps, yajl_val rec, unsigned long no)
  * takes their round trips out of the time a page costs.
  */
 void
-uk_pages_warm(struct uk_pages *ps)
+uk_page_events_warm(struct uk_pages *ps)
 {
 	struct uk_page *w = ps->warm;
 
@@ -741,7 +741,7 @@ uk_pages_warm(struct uk_pages *ps)
 }
 
 void
-uk_pages_find_spare(struct uk_pages *ps)
+uk_page_events_find_spare(struct uk_pages *ps)
 {
 	struct uk_err err;
 	yajl_val res, infos;
@@ -766,7 +766,7 @@ uk_pages_find_spare(struct uk_pages *ps)
 }
 
 double
-uk_pages_next_wake(const struct uk_pages *ps)
+uk_page_events_next_wake(const struct uk_pages *ps)
 {
 	double next = -1;
 	long i;
@@ -787,7 +787,7 @@ uk_pages_next_wake(const struct uk_pages *ps)
 }
 
 void
-uk_pages_tick(struct uk_pages *ps, double now)
+uk_page_events_tick(struct uk_pages *ps, double now)
 {
 	long i;
 
@@ -810,7 +810,7 @@ uk_pages_tick(struct uk_pages *ps, double now)
 }
 
 void
-uk_pages_fail_all(struct uk_pages *ps, const char *msg)
+uk_page_events_fail_all(struct uk_pages *ps, const char *msg)
 {
 	long i;
 
@@ -820,7 +820,7 @@ uk_pages_fail_all(struct uk_pages *ps, const char *msg)
 }
 
 void
-uk_pages_time_out(struct uk_pages *ps, double total)
+uk_page_events_time_out(struct uk_pages *ps, double total)
 {
 	long i;
 
@@ -832,7 +832,7 @@ uk_pages_time_out(struct uk_pages *ps, double total)
 }
 
 void
-uk_pages_end(struct uk_pages *ps, double secs)
+uk_page_events_end(struct uk_pages *ps, double secs)
 {
 	double end = uk_mono_now() + secs;
 	struct uk_err err;
@@ -848,7 +848,7 @@ uk_pages_end(struct uk_pages *ps, double secs)
 
 		if (left <= 0 || uk_cdp_next(ps->cdp, left, &m, &err) != 1)
 			break;
-		uk_pages_dispatch(ps, m);
+		uk_page_events_dispatch(ps, m);
 		uk_json_free(m);
 	}
 }
