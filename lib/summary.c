@@ -116,35 +116,13 @@ uk_summary_select(const char *url_type, int has_symbol_map, const char *hint,
 	return UK_SUMMARY_BRIEF;
 }
 
-/*
- * The string at key when it holds more than blanks, its length (NUL bytes
- * included: "a\u0000b" is three bytes, and the summarisers read all three)
- * in *len when len is not NULL; else NULL.
- */
-const char *
-uk_summary_nonempty(yajl_val rec, const char *key, size_t *len)
-{
-	size_t n, i;
-	const char *s = uk_json_get_strn(rec, key, &n);
-
-	if (!s)
-		return NULL;
-	for (i = 0; i < n; i++)
-		if (!isspace((unsigned char)s[i])) {
-			if (len)
-				*len = n;
-			return s;
-		}
-	return NULL;
-}
-
 enum uk_summary_type
 uk_summary_select_record(yajl_val rec, const char *hint, char *reason,
     size_t size)
 {
 	return uk_summary_select(uk_json_get_str(rec, "url_type"),
-	    uk_summary_nonempty(rec, "symbol_map", NULL) != NULL, hint, reason,
-	    size);
+	    uk_summary_offline_nonempty(rec, "symbol_map", NULL) != NULL, hint,
+	    reason, size);
 }
 
 int
@@ -164,12 +142,12 @@ uk_summary_assemble(yajl_val rec, size_t max, struct uk_buf *out)
 
 	if (!max)
 		max = UK_SUMMARY_MAX_INPUT;
-	if ((s = uk_summary_nonempty(rec, "url", &n))) {
+	if ((s = uk_summary_offline_nonempty(rec, "url", &n))) {
 		uk_buf_addstr(out, "URL: ");
 		uk_buf_add(out, s, n);
 	}
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		if (!(s = uk_summary_nonempty(rec, parts[i].key, &n)))
+		if (!(s = uk_summary_offline_nonempty(rec, parts[i].key, &n)))
 			continue;
 		if (out->len > start)
 			uk_buf_addstr(out, "\n\n");
@@ -460,16 +438,16 @@ uk_summary_format_prompt(yajl_val rec, size_t max, struct uk_buf *out)
 {
 	size_t ulen = 0, tlen = 0, len = 0, n = 0;
 	const char *url = uk_json_get_strn(rec, "url", &ulen);
-	const char *title = uk_summary_nonempty(rec, "title", &tlen);
-	const char *body = uk_summary_nonempty(rec, "summary", &len);
-	const char *map = uk_summary_nonempty(rec, "symbol_map", &n);
+	const char *title = uk_summary_offline_nonempty(rec, "title", &tlen);
+	const char *body = uk_summary_offline_nonempty(rec, "summary", &len);
+	const char *map = uk_summary_offline_nonempty(rec, "symbol_map", &n);
 
 	if (!max)
 		max = UK_SUMMARY_PROMPT_MAX;
 	if (!body)
-		body = uk_summary_nonempty(rec, "readme", &len);
+		body = uk_summary_offline_nonempty(rec, "readme", &len);
 	if (!body)
-		body = uk_summary_nonempty(rec, "content", &len);
+		body = uk_summary_offline_nonempty(rec, "content", &len);
 	if (body && title)
 		body = skip_title(body, &len, title, tlen);
 	uk_buf_addstr(out, "## ");
@@ -771,4 +749,57 @@ uk_summary_format_context(const yajl_val *recs, size_t n,
 		uk_buf_release(&pieces[i].text);
 	free(pieces);
 	return c->took;
+}
+
+int
+uk_summary_offline(yajl_val rec, enum uk_summary_type t,
+    struct uk_buf *out)
+{
+	struct doc d = { NULL, 0, 0 };
+	struct out o;
+	size_t tlen = 0, n;
+	const char *text = uk_summary_offline_main_text(rec, &tlen), *title;
+
+	if (!text && !uk_summary_offline_nonempty(rec, "title", NULL) &&
+	    !uk_summary_offline_nonempty(rec, "description", NULL) &&
+	    !uk_summary_offline_nonempty(rec, "symbol_map", NULL))
+		return -1;
+	o.b = out;
+	o.start = out->len;
+	o.limit = t == UK_SUMMARY_BRIEF ? 1500 : 3000;
+	if (text)
+		uk_summary_md_doc_parse(&d, text, tlen);
+	if (uk_summary_offline_is_source(rec) && t != UK_SUMMARY_API &&
+	    !uk_summary_offline_nonempty(rec, "readme", NULL))
+		uk_summary_offline_source(rec, t, &o);
+	else
+		switch (t) {
+		case UK_SUMMARY_USAGE:
+			uk_summary_types_usage(rec, &d, &o);
+			break;
+		case UK_SUMMARY_API:
+			uk_summary_types_api(rec, &d, &o);
+			break;
+		case UK_SUMMARY_ARCHITECTURE:
+			uk_summary_types_architecture(rec, &d, &o);
+			break;
+		case UK_SUMMARY_EVALUATION:
+			uk_summary_types_evaluation(rec, &d, &o);
+			break;
+		default:
+			uk_summary_offline_brief(rec, &d, &o);
+			break;
+		}
+	uk_summary_md_doc_release(&d);
+	/* With nothing else to say, the title says what it is. */
+	if (out->len == o.start &&
+	    (title = uk_summary_offline_nonempty(rec, "title", &n)))
+		uk_buf_add(out, title, n);
+	/* Trim the trailing newlines; a summary is a string, not a file. */
+	while (out->len > o.start &&
+	    isspace((unsigned char)out->buf[out->len - 1]))
+		uk_buf_setlen(out, out->len - 1);
+	if (out->len == o.start)
+		return -1;
+	return 0;
 }

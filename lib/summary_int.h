@@ -5,15 +5,17 @@
 /*
  * Private to lib/summary*.c: what the offline summariser's files share.
  *
- *	summary.c          type selection, prompts, prompt context; the
- *	                   record's fields (uk_summary_nonempty)
- *	summary_md.c       the Markdown reader: a text as blocks, inline
- *	                   Markdown to plain text, words and sentences
- *	summary_offline.c  the output, the helpers every summary uses, the
- *	                   BRIEF summary and source files, and
- *	                   uk_summary_offline_write, which picks the summary
+ *	summary.c          type selection, prompts, prompt context, and
+ *	                   uk_summary_offline, which picks the summary
  *	summary_types.c    the USAGE, API, ARCHITECTURE and EVALUATION
  *	                   summaries
+ *	summary_offline.c  the output, the helpers every summary uses (the
+ *	                   record's fields among them), the BRIEF summary
+ *	                   and source files
+ *	summary_md.c       the Markdown reader: a text as blocks, inline
+ *	                   Markdown to plain text, words and sentences
+ *
+ * Each file calls only the files below it in this list.
  *
  * Texts are (pointer, length) pairs and may hold NUL bytes; nothing here
  * stops at one.  No function keeps a pointer it was given past its
@@ -25,16 +27,7 @@
 
 #include "buf.h"
 #include "json.h"
-
-/* summary.c: the record's fields. */
-
-/*
- * The string at key in rec when it holds more than blanks, else NULL.  Its
- * length goes to *len when len is not NULL (NUL bytes included: "a\u0000b"
- * is three bytes, and the summarisers read all three).  The string belongs
- * to rec.
- */
-const char *uk_summary_nonempty(yajl_val rec, const char *key, size_t *len);
+#include "summary.h"
 
 /* summary_md.c: words and sentences. */
 
@@ -144,6 +137,15 @@ void uk_summary_offline_out_gap(struct out *o);
 /* summary_offline.c: what every summary uses. */
 
 /*
+ * The string at key in rec when it holds more than blanks, else NULL.  Its
+ * length goes to *len when len is not NULL (NUL bytes included: "a\u0000b"
+ * is three bytes, and the summarisers read all three).  The string belongs
+ * to rec.
+ */
+const char *uk_summary_offline_nonempty(yajl_val rec, const char *key,
+    size_t *len);
+
+/*
  * The text a summary reads: the record's readme, else its content, else
  * NULL; its length in *len.  It belongs to rec.
  */
@@ -178,6 +180,20 @@ const char *uk_summary_offline_skip_blanks(const char *s, const char *end);
  * a call or a sentence: 1 or 0.
  */
 int uk_summary_offline_is_signature(const char *s, size_t n);
+
+/* summary_offline.c: the summaries of a page and of a source file. */
+
+/* Write the BRIEF summary of rec, whose text d holds, to o; returns 0. */
+int uk_summary_offline_brief(yajl_val rec, const struct doc *d,
+    struct out *o);
+/* Whether rec is a source file (a GitHub file that is not prose): 1 or 0. */
+int uk_summary_offline_is_source(yajl_val rec);
+/*
+ * Write the summary of type t of the source file rec: its header comment,
+ * then its imports and definitions; returns 0.
+ */
+int uk_summary_offline_source(yajl_val rec, enum uk_summary_type t,
+    struct out *o);
 
 /* summary_types.c: the summaries. */
 

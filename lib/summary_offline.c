@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The offline summariser (summary.h's uk_summary_offline_write): the output,
- * what every summary uses, the BRIEF summary and source files.  The other
- * types are in summary_types.c.
+ * The offline summaries' output, what every summary uses, the BRIEF
+ * summary and source files; summary.c's uk_summary_offline picks among
+ * them and summary_types.c's.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -13,6 +13,28 @@
 #include "summary_int.h"
 
 #include "banned.h"
+
+/*
+ * The string at key when it holds more than blanks, its length (NUL bytes
+ * included: "a\u0000b" is three bytes, and the summarisers read all three)
+ * in *len when len is not NULL; else NULL.
+ */
+const char *
+uk_summary_offline_nonempty(yajl_val rec, const char *key, size_t *len)
+{
+	size_t n, i;
+	const char *s = uk_json_get_strn(rec, key, &n);
+
+	if (!s)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (!isspace((unsigned char)s[i])) {
+			if (len)
+				*len = n;
+			return s;
+		}
+	return NULL;
+}
 
 int
 uk_summary_offline_full(const struct out *o)
@@ -74,9 +96,9 @@ memcasecmp(const char *a, const char *b, size_t n)
 const char *
 uk_summary_offline_main_text(yajl_val rec, size_t *len)
 {
-	const char *s = uk_summary_nonempty(rec, "readme", len);
+	const char *s = uk_summary_offline_nonempty(rec, "readme", len);
 
-	return s ? s : uk_summary_nonempty(rec, "content", len);
+	return s ? s : uk_summary_offline_nonempty(rec, "content", len);
 }
 
 /* Sections not worth summarising. */
@@ -187,7 +209,8 @@ uk_summary_offline_header(yajl_val rec, struct out *o, int with_desc,
     size_t *said)
 {
 	size_t dlen = 0, tlen = 0;
-	const char *desc = uk_summary_nonempty(rec, "description", &dlen);
+	const char *desc =
+	    uk_summary_offline_nonempty(rec, "description", &dlen);
 	const char *text = uk_summary_offline_main_text(rec, &tlen);
 
 	if (desc && with_desc && !contained(text, tlen, desc, dlen)) {
@@ -287,8 +310,8 @@ uk_summary_offline_is_signature(const char *s, size_t n)
 	return 1;
 }
 
-static int
-summ_brief(yajl_val rec, const struct doc *d, struct out *o)
+int
+uk_summary_offline_brief(yajl_val rec, const struct doc *d, struct out *o)
 {
 	size_t said = 0;
 	const char *desc = uk_summary_offline_header(rec, o, 1, &said);
@@ -325,8 +348,8 @@ summ_brief(yajl_val rec, const struct doc *d, struct out *o)
 }
 
 /* Is the record a source file (a GitHub file that is not prose)? */
-static int
-is_source(yajl_val rec)
+int
+uk_summary_offline_is_source(yajl_val rec)
 {
 	static const char *const prose[] = { ".md", ".markdown", ".rst", ".txt",
 		".adoc", ".org", ".html", ".htm", NULL };
@@ -336,7 +359,7 @@ is_source(yajl_val rec)
 	int i;
 
 	if (!type || strcmp(type, "github_file") || !url ||
-	    !uk_summary_nonempty(rec, "content", NULL))
+	    !uk_summary_offline_nonempty(rec, "content", NULL))
 		return 0;
 	for (i = 0; prose[i]; i++) {
 		k = strlen(prose[i]);
@@ -370,11 +393,11 @@ comment_text(const char *s, const char *e)
 	return NULL;
 }
 
-static int
-summ_source(yajl_val rec, enum uk_summary_type t, struct out *o)
+int
+uk_summary_offline_source(yajl_val rec, enum uk_summary_type t, struct out *o)
 {
 	size_t tlen = 0, said;
-	const char *text = uk_summary_nonempty(rec, "content", &tlen);
+	const char *text = uk_summary_offline_nonempty(rec, "content", &tlen);
 	const char *p, *e, *end = text + tlen, *c, *ce;
 	struct uk_strset seen = UK_STRSET_INIT;
 	struct uk_buf doc = UK_BUF_INIT, line = UK_BUF_INIT;
@@ -465,58 +488,5 @@ summ_source(yajl_val rec, enum uk_summary_type t, struct out *o)
 	uk_strset_release(&seen);
 	uk_buf_release(&doc);
 	uk_buf_release(&line);
-	return 0;
-}
-
-int
-uk_summary_offline_write(yajl_val rec, enum uk_summary_type t,
-    struct uk_buf *out)
-{
-	struct doc d = { NULL, 0, 0 };
-	struct out o;
-	size_t tlen = 0, n;
-	const char *text = uk_summary_offline_main_text(rec, &tlen), *title;
-
-	if (!text && !uk_summary_nonempty(rec, "title", NULL) &&
-	    !uk_summary_nonempty(rec, "description", NULL) &&
-	    !uk_summary_nonempty(rec, "symbol_map", NULL))
-		return -1;
-	o.b = out;
-	o.start = out->len;
-	o.limit = t == UK_SUMMARY_BRIEF ? 1500 : 3000;
-	if (text)
-		uk_summary_md_doc_parse(&d, text, tlen);
-	if (is_source(rec) && t != UK_SUMMARY_API &&
-	    !uk_summary_nonempty(rec, "readme", NULL))
-		summ_source(rec, t, &o);
-	else
-		switch (t) {
-		case UK_SUMMARY_USAGE:
-			uk_summary_types_usage(rec, &d, &o);
-			break;
-		case UK_SUMMARY_API:
-			uk_summary_types_api(rec, &d, &o);
-			break;
-		case UK_SUMMARY_ARCHITECTURE:
-			uk_summary_types_architecture(rec, &d, &o);
-			break;
-		case UK_SUMMARY_EVALUATION:
-			uk_summary_types_evaluation(rec, &d, &o);
-			break;
-		default:
-			summ_brief(rec, &d, &o);
-			break;
-		}
-	uk_summary_md_doc_release(&d);
-	/* With nothing else to say, the title says what it is. */
-	if (out->len == o.start &&
-	    (title = uk_summary_nonempty(rec, "title", &n)))
-		uk_buf_add(out, title, n);
-	/* Trim the trailing newlines; a summary is a string, not a file. */
-	while (out->len > o.start &&
-	    isspace((unsigned char)out->buf[out->len - 1]))
-		uk_buf_setlen(out, out->len - 1);
-	if (out->len == o.start)
-		return -1;
 	return 0;
 }

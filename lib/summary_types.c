@@ -248,7 +248,8 @@ int
 uk_summary_types_api(yajl_val rec, const struct doc *d, struct out *o)
 {
 	size_t i, said, maplen = 0;
-	const char *map = uk_summary_nonempty(rec, "symbol_map", &maplen);
+	const char *map =
+	    uk_summary_offline_nonempty(rec, "symbol_map", &maplen);
 	struct uk_strset seen = UK_STRSET_INIT;
 	struct uk_buf t = UK_BUF_INIT;
 	int nsig = 0;
@@ -526,7 +527,8 @@ int
 uk_summary_types_architecture(yajl_val rec, const struct doc *d, struct out *o)
 {
 	size_t said = 0, maplen = 0;
-	const char *map = uk_summary_nonempty(rec, "symbol_map", &maplen);
+	const char *map =
+	    uk_summary_offline_nonempty(rec, "symbol_map", &maplen);
 	const char *desc = uk_summary_offline_header(rec, o, 1, &said);
 
 	uk_summary_offline_lead(d, desc, said, 1, 2, o);
