@@ -22,6 +22,42 @@
 
 #include "banned.h"
 
+/* RFC 5424's severities, as logging/setLevel names them, lowest first. */
+static const char *const levels[] = { "debug", "info", "notice", "warning",
+	"error", "critical", "alert", "emergency", NULL };
+
+int
+uk_mcp_call_level(const char *name)
+{
+	int i;
+
+	for (i = 0; name && levels[i]; i++)
+		if (!strcmp(levels[i], name))
+			return i;
+	return -1;
+}
+
+void
+uk_mcp_call_add_str(struct uk_buf *b, const char *s)
+{
+	yajl_val v = uk_json_str(s);
+
+	uk_json_to_buf(v, b);
+	uk_json_free(v);
+}
+
+void
+uk_mcp_call_send_result(struct mcp_sink *k, const char *id,
+    const char *result)
+{
+	struct uk_buf b = UK_BUF_INIT;
+
+	uk_buf_addf(&b, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}", id,
+	    result);
+	k->emit(k, b.buf, b.len);
+	uk_buf_release(&b);
+}
+
 void
 uk_mcp_call_cancel_locked(struct uk_mcp_call *c)
 {
@@ -219,7 +255,7 @@ finish(struct uk_mcp_call *c, yajl_val structured, const char *text,
 	uk_json_set_bool(res, "isError", is_error);
 	uk_json_to_buf(res, &b);
 	uk_json_free(res);
-	uk_mcp_send_result(c->k, c->id, b.buf);
+	uk_mcp_call_send_result(c->k, c->id, b.buf);
 	uk_buf_release(&b);
 	uk_buf_release(&t);
 }
@@ -302,7 +338,7 @@ uk_mcp_call_progress(struct uk_mcp_call *c, double progress, double total,
 	}
 	if (message) {
 		uk_buf_addstr(&b, ",\"message\":");
-		uk_mcp_add_str(&b, message);
+		uk_mcp_call_add_str(&b, message);
 	}
 	uk_buf_addstr(&b, "}}");
 	c->k->emit(c->k, b.buf, b.len);
@@ -313,7 +349,7 @@ void
 uk_mcp_call_log(struct uk_mcp_call *c, const char *level, const char *fmt, ...)
 {
 	struct uk_buf msg = UK_BUF_INIT, b = UK_BUF_INIT;
-	int l = uk_mcp_level(level), min;
+	int l = uk_mcp_call_level(level), min;
 	va_list ap;
 
 	if (l < 0) {
@@ -337,11 +373,12 @@ uk_mcp_call_log(struct uk_mcp_call *c, const char *level, const char *fmt, ...)
 		    "{\"jsonrpc\":\"2.0\",\"method\":"
 		    "\"notifications/message\",\"params\":"
 		    "{\"level\":");
-		uk_mcp_add_str(&b, level);
+		uk_mcp_call_add_str(&b, level);
 		uk_buf_addstr(&b, ",\"logger\":");
-		uk_mcp_add_str(&b, c->s->m->o.name ? c->s->m->o.name : "mcp");
+		uk_mcp_call_add_str(&b,
+		    c->s->m->o.name ? c->s->m->o.name : "mcp");
 		uk_buf_addstr(&b, ",\"data\":");
-		uk_mcp_add_str(&b, msg.buf);
+		uk_mcp_call_add_str(&b, msg.buf);
 		uk_buf_addstr(&b, "}}");
 		c->k->emit(c->k, b.buf, b.len);
 	}

@@ -144,11 +144,12 @@ void uk_mcp_call_release(struct uk_mcp_call *c);
 void uk_mcp_call_wait_tick(pthread_cond_t *cv, pthread_mutex_t *mu, long ms);
 
 /* The rank of a log level (0 debug ... 7 emergency), or -1. */
-int uk_mcp_level(const char *name);
+int uk_mcp_call_level(const char *name);
 /* Append s as a JSON string. */
-void uk_mcp_add_str(struct uk_buf *b, const char *s);
+void uk_mcp_call_add_str(struct uk_buf *b, const char *s);
 /* A response to the request id (JSON text) whose result is JSON text. */
-void uk_mcp_send_result(struct mcp_sink *k, const char *id, const char *result);
+void uk_mcp_call_send_result(struct mcp_sink *k, const char *id,
+    const char *result);
 
 /* An error response {"jsonrpc":"2.0","id":null,"error":...} into b. */
 void uk_mcp_error_json(struct uk_buf *b, const char *id, int code,
