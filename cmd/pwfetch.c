@@ -233,7 +233,7 @@ need_browser(struct run *r)
 	launched = &r->browser;
 	r->have_browser = 1;
 	if (!r->address && r->o.cmd == UK_PAGE_FETCH)
-		uk_pages_find_spare(&r->ps);
+		uk_page_events_find_spare(&r->ps);
 	return 0;
 }
 
@@ -269,9 +269,9 @@ fill(struct run *r, struct input *in)
 			uk_str_printable(r->last_host); /* for the terminal */
 			uk_url_release(&u);
 		}
-		uk_pages_start(&r->ps, rec, r->seq);
+		uk_page_events_start(&r->ps, rec, r->seq);
 		if (input_more(in))
-			uk_pages_warm(&r->ps);
+			uk_page_events_warm(&r->ps);
 	}
 	return 0;
 }
@@ -281,7 +281,7 @@ static void
 wait_any(struct run *r, struct input *in, double deadline)
 {
 	struct pollfd p[3];
-	double next = uk_pages_next_wake(&r->ps);
+	double next = uk_page_events_next_wake(&r->ps);
 	int n = 0, ms;
 
 	if (deadline >= 0 && (next < 0 || deadline < next))
@@ -290,7 +290,7 @@ wait_any(struct run *r, struct input *in, double deadline)
 	p[n++].events = POLLIN;
 	if (r->ps.nactive < r->o.jobs && (p[n].fd = input_fd(in)) >= 0)
 		p[n++].events = POLLIN;
-	if ((p[n].fd = uk_pages_guard_fd(&r->ps)) >= 0)
+	if ((p[n].fd = uk_page_events_guard_fd(&r->ps)) >= 0)
 		p[n++].events = POLLIN;
 	if (uk_cdp_ready(&r->browser.cdp))
 		return;
@@ -325,22 +325,22 @@ run(struct run *r, struct input *in)
 			continue;
 		}
 		wait_any(r, in, deadline);
-		while (uk_pages_guard_read(&r->ps))
+		while (uk_page_events_guard_read(&r->ps))
 			;
 		while ((n = uk_cdp_next(&r->browser.cdp, 0, &m, &err)) == 1) {
-			uk_pages_dispatch(&r->ps, m);
+			uk_page_events_dispatch(&r->ps, m);
 			uk_json_free(m);
 		}
 		if (n < 0 && r->browser.cdp.dead) {
 			r->browser_gone = 1;
 			snprintf(r->gone_why, sizeof(r->gone_why), "%s",
 			    r->browser.cdp.why);
-			uk_pages_fail_all(&r->ps, r->gone_why);
+			uk_page_events_fail_all(&r->ps, r->gone_why);
 		} else if (deadline >= 0 && uk_mono_now() >= deadline) {
 			r->timed_out = 1;
-			uk_pages_time_out(&r->ps, r->total);
+			uk_page_events_time_out(&r->ps, r->total);
 		} else {
-			uk_pages_tick(&r->ps, uk_mono_now());
+			uk_page_events_tick(&r->ps, uk_mono_now());
 		}
 	}
 }
@@ -381,7 +381,7 @@ cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
 	r.q.write = write_item;
 	r.q.arg = &r;
 	r.slots = uk_xcalloc((size_t)r.o.jobs, sizeof(*r.slots));
-	uk_pages_init(&r.ps, &r.o, &r.browser.cdp, emit, &r);
+	uk_page_events_init(&r.ps, &r.o, &r.browser.cdp, emit, &r);
 	/* What the browser leaves outside its process group comes to us. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	atexit(at_exit);
@@ -392,10 +392,10 @@ cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
 	uk_progress_done(&r.prog);
 	/* Leave the browser as the user had it, or close ours. */
 	if (r.have_browser)
-		uk_pages_end(&r.ps, 2);
+		uk_page_events_end(&r.ps, 2);
 	close_browser();
 	uk_jsonl_queue_flush(&r.q);
-	uk_pages_release(&r.ps);
+	uk_page_events_release(&r.ps);
 	input_release(&in);
 	/* What was never written (a browser that could not be had): the
 	 * queue frees the items, their data is ours. */

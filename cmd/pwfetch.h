@@ -38,7 +38,7 @@ struct input {
 
 /* A record in the output queue, until it is written. */
 struct slot {
-	unsigned long no; /* the page's number (uk_pages_start); 0: none */
+	unsigned long no; /* the number uk_page_events_start gave; 0: none */
 	char *url, *msg;  /* msg: what to say on stderr, for a failed one */
 };
 

@@ -268,7 +268,7 @@ put_str(char *q, const char *s, size_t n)
 	q += 1 + i;
 	while (i < n) {
 		if (p[i] >= 0x80) {
-			if (!(k = uk_utf8_seqlen(p + i, n - i)))
+			if (!(k = uk_buf_utf8_seqlen(p + i, n - i)))
 				return NULL;
 			memcpy(q, p + i, k);
 			q += k;

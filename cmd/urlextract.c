@@ -231,8 +231,8 @@ extract_file(const char *path)
 		len = in.len;
 	}
 	if (!failed)
-		failed = (uk_extract_is_pdf(html, len) ?
-			uk_extract_pdf(html, len, url, &opt.eo, &x, &err) :
+		failed = (uk_pdf_sniff(html, len) ?
+			uk_pdf_extract(html, len, url, &opt.eo, &x, &err) :
 			uk_extract_html(html, len, NULL, url, &opt.eo, &x,
 			    &err)) < 0;
 	if (mapped)

@@ -199,7 +199,7 @@ repo_opt(int c, struct uk_fetch_opts *fo)
 			BAD("-D: not a token count: '%s'", optarg);
 		return 1;
 	case 'K':
-		if (uk_tokens_parse(optarg, &fo->repo.tokenizer))
+		if (uk_tokens_name_parse(optarg, &fo->repo.tokenizer))
 			BAD("-K: not a tokenizer (cl100k_base, o200k_base): "
 			    "'%s'",
 			    optarg);

@@ -541,9 +541,9 @@ serve(const struct opts *o)
 		ho.token_file = token_path;
 		ho.path = "/mcp";
 		ho.listening = listening;
-		r = uk_mcp_serve_http(m, &ho, &stopping, &err);
+		r = uk_mcp_http_serve(m, &ho, &stopping, &err);
 	} else {
-		r = uk_mcp_serve_stdio(m, 0, 1, &stopping, &err);
+		r = uk_mcp_stdio_serve(m, 0, 1, &stopping, &err);
 	}
 	if (r && err.code == UK_EXIT_USAGE) /* a bad -l address */
 		uk_cli_usage(&cli, "%s", err.msg);

@@ -75,7 +75,7 @@ us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
 			finish(c, q, &jobs[i], &recs[i], &ndone, n);
 	}
 	while (ndone < n) {
-		j = uk_fetch_wait(&fe->f, uk_mcp_cancel_fd(c), &ready);
+		j = uk_fetch_wait(&fe->f, uk_mcp_call_cancel_fd(c), &ready);
 		if (j) {
 			finish(c, q, j, &recs[j - jobs], &ndone, n);
 			continue;
@@ -95,7 +95,7 @@ us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
 		return -1;
 	}
 	if (fe->f.cache_errors) {
-		uk_mcp_log(c, "warning", "cache: %s", fe->f.cache_err.msg);
+		uk_mcp_call_log(c, "warning", "cache: %s", fe->f.cache_err.msg);
 		fe->f.cache_errors = 0;
 	}
 	us_fetcher_put(fe, 0);
@@ -141,21 +141,22 @@ fit_tokens(const char *s, size_t len, size_t max)
 	/* A token is at least one byte: a text that short fits uncounted. */
 	if (len <= max)
 		return len;
-	n = max * 4 < len ? uk_utf8_cut(s, max * 4) : len;
+	n = max * 4 < len ? uk_buf_utf8_cut(s, max * 4) : len;
 	for (i = 0; i < 8 && n > 0; i++) {
 		tok = uk_tokens_count(UK_TOKENS_CL100K, s, n);
 		if (tok > max) {
-			n = uk_utf8_cut(s, (size_t)((double)n * max / tok * 0.97));
+			n = uk_buf_utf8_cut(s,
+			    (size_t)((double)n * max / tok * 0.97));
 			continue;
 		}
 		if (n == len || tok >= max - max / 20)
 			break;
 		/* Room left: grow towards the budget. */
 		n = (size_t)((double)n * max / (tok ? tok : 1));
-		n = n < len ? uk_utf8_cut(s, n) : len;
+		n = n < len ? uk_buf_utf8_cut(s, n) : len;
 	}
 	while (n > 0 && uk_tokens_count(UK_TOKENS_CL100K, s, n) > max)
-		n = uk_utf8_cut(s, n - n / 10 - 1);
+		n = uk_buf_utf8_cut(s, n - n / 10 - 1);
 	return n;
 }
 
@@ -181,21 +182,21 @@ us_page(yajl_val rec, size_t offset, size_t max_tokens)
 	size_t total, start, n, chars;
 
 	page_text(rec, &t);
-	total = uk_utf8_chars(t.buf ? t.buf : "", t.len);
+	total = uk_buf_utf8_chars(t.buf ? t.buf : "", t.len);
 	if (offset > total)
 		offset = total;
-	start = uk_utf8_prefix(t.buf ? t.buf : "", t.len, offset);
+	start = uk_buf_utf8_prefix(t.buf ? t.buf : "", t.len, offset);
 	n = fit_tokens(t.buf + start, t.len - start, max_tokens);
 	if (start + n < t.len && n > 0)
 		n = at_boundary(t.buf + start, n);
 	if (n == 0 && start < t.len) {
 		/* Always a step forward, however small the budget. */
-		n = uk_utf8_seqlen((unsigned char *)t.buf + start,
+		n = uk_buf_utf8_seqlen((unsigned char *)t.buf + start,
 		    t.len - start);
 		if (!n)
 			n = 1;
 	}
-	chars = uk_utf8_chars(t.buf + start, n);
+	chars = uk_buf_utf8_chars(t.buf + start, n);
 	uk_json_del(rec, "readme");
 	uk_json_del(rec, "symbol_map");
 	uk_json_set(rec, "content", uk_json_strn(t.buf + start, n));
@@ -260,7 +261,7 @@ ask_model(struct uk_mcp_call *c, yajl_val rec, int type, const char *hint,
 	req.user = user.buf;
 	req.user_len = user.len;
 	uk_llm_submit(&l, &req);
-	while (!(r = uk_llm_wait(&l, uk_mcp_cancel_fd(c), -1, &ready)))
+	while (!(r = uk_llm_wait(&l, uk_mcp_call_cancel_fd(c), -1, &ready)))
 		if (ready) {
 			ret = -1;
 			break;
@@ -272,7 +273,7 @@ ask_model(struct uk_mcp_call *c, yajl_val rec, int type, const char *hint,
 			       r->text_len,
 			       uk_summary_type_name((enum uk_summary_type)type),
 			       &err) < 0)
-			uk_mcp_log(c, "warning", "cache: '%s': %s", url,
+			uk_mcp_call_log(c, "warning", "cache: '%s': %s", url,
 			    err.msg);
 		ret = 1;
 	} else if (r) {

@@ -181,7 +181,7 @@ scan_end(const char *s, size_t body, size_t len, int final, int opener,
 			i++;
 			continue;
 		default:
-			n = uk_utf8_seqlen(p + i, len - i);
+			n = uk_buf_utf8_seqlen(p + i, len - i);
 			if (!n) {
 				/* A sequence cut by the window is not invalid. */
 				if (!final && prefix(p + i, len - i)) {

@@ -1768,7 +1768,7 @@ utf8_beyond_ascii(const char *html, size_t len)
 	for (k = 0; k < len; k++)
 		if ((unsigned char)html[k] >= 0x80)
 			break;
-	return k < len && uk_utf8_valid(html + k, len - k);
+	return k < len && uk_buf_utf8_valid(html + k, len - k);
 }
 
 /*

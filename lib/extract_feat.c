@@ -868,7 +868,7 @@ subtree_text(struct ctx *c, int i, struct uk_buf *t, size_t max)
 		if (c->n[j].flags & F_TEXT)
 			uk_ex_squeeze(t, c->n[j].g->v.text.text, &sp, 0, max);
 	if (t->len > max)
-		t->len = uk_utf8_cut(t->buf, max);
+		t->len = uk_buf_utf8_cut(t->buf, max);
 	if (t->buf)
 		t->buf[t->len] = '\0';
 }

@@ -291,10 +291,10 @@ is_pdf(const char *ct, const struct uk_buf *body, int *wrong)
 		if (!ct_is(ct, "text/html") && !ct_is(ct, "text/plain") &&
 		    !ct_is(ct, "application/xhtml+xml"))
 			return 0;
-		*wrong = uk_extract_is_pdf(body->buf, body->len);
+		*wrong = uk_pdf_sniff(body->buf, body->len);
 		return *wrong;
 	}
-	return uk_extract_is_pdf(body->buf, body->len);
+	return uk_pdf_sniff(body->buf, body->len);
 }
 
 /*
@@ -383,7 +383,7 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 	int wrong;
 
 	if (is_pdf(r->content_type, &r->body, &wrong)) {
-		if (uk_extract_pdf(r->body.buf, r->body.len, r->final_url,
+		if (uk_pdf_extract(r->body.buf, r->body.len, r->final_url,
 			&j->f->o.extract, &x, &err)) {
 			uk_buf_addstr(msg, err.msg);
 			uk_extract_release(&x);

@@ -41,7 +41,7 @@
  * Summaries are not made here: a cached entry without one is returned as
  * it is, and urlsum adds it.
  *
- * Extraction (uk_extract_html, uk_extract_pdf, and the block-page check of
+ * Extraction (uk_extract_html, uk_pdf_extract, and the block-page check of
  * an error answer) runs on a worker thread, started at the first page, so
  * that a heavy page never holds up the transfers: the loop hands the body
  * over and goes on driving libcurl, and the job is finished on the loop's

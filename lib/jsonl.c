@@ -221,7 +221,7 @@ uk_jsonl_next(struct uk_jsonl_in *l, int flags, yajl_val *rec,
 	}
 	s = l->line.buf;
 	n = l->line.len;
-	if (!uk_utf8_valid(s, n)) {
+	if (!uk_buf_utf8_valid(s, n)) {
 		uk_buf_add_utf8(&clean, s, n);
 		s = clean.buf;
 		n = clean.len;
@@ -368,7 +368,7 @@ uk_jsonl_out_record(struct uk_jsonl_out *o, yajl_val rec)
 		struct uk_buf b;
 
 		uk_buf_init(&b, 256);
-		uk_json_pretty(&b, rec, o->colour);
+		uk_json_pretty_add(&b, rec, o->colour);
 		put_unit(o, b.buf, b.len, 1);
 		uk_buf_release(&b);
 		return;

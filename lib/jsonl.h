@@ -105,7 +105,7 @@ struct uk_jsonl_out {
 	FILE *fp;
 	yajl_gen g;
 	int batch;
-	int pretty; /* records indented over several lines (uk_json_pretty) */
+	int pretty; /* records indented over lines (uk_json_pretty_add) */
 	int colour; /* ... and coloured */
 };
 

@@ -186,7 +186,7 @@ sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 	(void)pos;
 	pthread_mutex_lock(&o->mu);
 	while (o->off == o->out.len && !o->done)
-		uk_mcp_wait_tick(&o->cv, &o->mu, TICK_MS);
+		uk_mcp_call_wait_tick(&o->cv, &o->mu, TICK_MS);
 	if (o->off < o->out.len) {
 		n = o->out.len - o->off < max ? o->out.len - o->off : max;
 		memcpy(buf, o->out.buf + o->off, n);
@@ -580,7 +580,7 @@ post_answer(struct http *hs, struct MHD_Connection *conn, struct hout *o,
 	}
 	pthread_mutex_lock(&o->mu);
 	while (!o->done)
-		uk_mcp_wait_tick(&o->cv, &o->mu, TICK_MS);
+		uk_mcp_call_wait_tick(&o->cv, &o->mu, TICK_MS);
 	body = o->out.len ? uk_xstrdup(o->out.buf) : NULL;
 	pthread_mutex_unlock(&o->mu);
 	hout_unref(o);
@@ -623,7 +623,7 @@ do_post(struct http *hs, struct MHD_Connection *conn, struct hreq *r)
 	o = hout_new(hs,
 	    progress && accept && strstr(accept, "text/event-stream"));
 	took = uk_mcp_dispatch(s, r->body.buf, r->body.len, &o->sink);
-	/* Taken: a call holds its own copy (counted by uk_mcp_hold). */
+	/* Taken: a call holds its own copy (counted by uk_mcp_call_hold). */
 	body_release(hs, r);
 	snprintf(sid, sizeof(sid), "%s", s->sid);
 	if (created && !s->initialized) {
@@ -640,7 +640,7 @@ do_post(struct http *hs, struct MHD_Connection *conn, struct hreq *r)
  * Count n more bytes of r's body in hs->inbytes: 0 when that would pass
  * opts.max_queued (the bodies of many connections, each up to
  * max_message, must not add up without end), else 1.  The one body
- * being read always fits, as one call does (uk_mcp_hold).
+ * being read always fits, as one call does (uk_mcp_call_hold).
  */
 static int
 body_hold(struct http *hs, struct hreq *r, size_t n)
@@ -727,7 +727,7 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 }
 
 int
-uk_mcp_serve_http(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
+uk_mcp_http_serve(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
     volatile const int *stop, struct uk_err *err)
 {
 	struct http hs;

@@ -127,7 +127,7 @@ uk_record_fit(yajl_val rec, size_t max)
 			uk_buf_release(&why);
 			return -1;
 		}
-		keep = uk_utf8_cut(v->u.string, uk_json_strlen(v) - over);
+		keep = uk_buf_utf8_cut(v->u.string, uk_json_strlen(v) - over);
 		if (why.len)
 			uk_buf_addstr(&why, ", ");
 		uk_buf_addf(&why, "'%s' cut from %zu to %zu bytes",
