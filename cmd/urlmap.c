@@ -298,7 +298,7 @@ cache_put(const struct uk_http_req *r)
 	uk_json_set(rec, "http", h);
 	/* A gzip sitemap, or text that is not UTF-8, goes as base64. */
 	if (memchr(r->body.buf, '\0', r->body.len) ||
-	    !uk_utf8_valid(r->body.buf, r->body.len)) {
+	    !uk_buf_utf8_valid(r->body.buf, r->body.len)) {
 		uk_base64_encode(r->body.buf, r->body.len, &b64);
 		uk_json_set(rec, "content", uk_json_strn(b64.buf, b64.len));
 		uk_json_set_str(rec, "content_encoding", "base64");

@@ -41,7 +41,7 @@ static void *
 watcher(void *arg)
 {
 	struct watch *w = arg;
-	struct pollfd p[2] = { { uk_mcp_cancel_fd(w->c), POLLIN, 0 },
+	struct pollfd p[2] = { { uk_mcp_call_cancel_fd(w->c), POLLIN, 0 },
 		{ w->wake[0], POLLIN, 0 } };
 
 	while (poll(p, 2, -1) < 0 && errno == EINTR)
@@ -164,7 +164,7 @@ answer(struct uk_mcp_call *c, const struct uk_buf *out, long limit)
 	uk_json_set(res, "urls", urls);
 	uk_json_set(res, "errors", errs);
 	uk_json_set_bool(res, "limited", n == limit);
-	uk_mcp_result(c, res, text.buf, !n && nerr);
+	uk_mcp_call_result(c, res, text.buf, !n && nerr);
 	uk_buf_release(&text);
 }
 
@@ -210,7 +210,7 @@ us_tool_map_site(struct uk_mcp_call *c, yajl_val args, void *session)
 				    known[k]))
 					break;
 			if (!known[k]) {
-				uk_mcp_error(c, "map_site: sources are "
+				uk_mcp_call_error(c, "map_site: sources are "
 				    "sitemap, feed, llms and crawl");
 				return;
 			}
@@ -257,7 +257,7 @@ us_tool_map_site(struct uk_mcp_call *c, yajl_val args, void *session)
 	memset(&w, 0, sizeof(w));
 	w.c = c;
 	if (pipe2(w.wake, O_CLOEXEC)) {
-		uk_mcp_error(c, "map_site: pipe: %s", strerror(errno));
+		uk_mcp_call_error(c, "map_site: pipe: %s", strerror(errno));
 		goto out;
 	}
 	ch.argv = argv;
@@ -280,11 +280,11 @@ us_tool_map_site(struct uk_mcp_call *c, yajl_val args, void *session)
 	close(w.wake[0]);
 	close(w.wake[1]);
 	if (w.stop)
-		uk_mcp_error(c, "cancelled");
+		uk_mcp_call_error(c, "cancelled");
 	else if (st < 0)
-		uk_mcp_error(c, "map_site: %s", err.msg);
+		uk_mcp_call_error(c, "map_site: %s", err.msg);
 	else if (!WIFEXITED(st) || WEXITSTATUS(st) > 1)
-		uk_mcp_error(c, "map_site: urlmap %s%s%.*s",
+		uk_mcp_call_error(c, "map_site: urlmap %s%s%.*s",
 		    ch.timed_out ? "timed out" : "failed",
 		    errout.len ? ": " : "", (int)strcspn(errout.buf, "\n"),
 		    errout.buf);

@@ -659,7 +659,7 @@ cp_before(const unsigned char *p, size_t i)
 	if (!j)
 		return 0;
 	j--;
-	n = uk_utf8_seqlen(p + j, i - j);
+	n = uk_buf_utf8_seqlen(p + j, i - j);
 	return n == i - j && n > 1 ? decode(p + j, n) : 0;
 }
 
@@ -804,7 +804,7 @@ bare_try(struct bare *bt, size_t i, size_t b, int soft)
 		}
 		if (c < 0x80)
 			break;
-		n = uk_utf8_seqlen(p + h, b - h);
+		n = uk_buf_utf8_seqlen(p + h, b - h);
 		if (!n || uni_term(decode(p + h, n)))
 			break;
 		h += n;

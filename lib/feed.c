@@ -150,7 +150,7 @@ f_text(void *arg, const XML_Char *t, int n)
 	if ((size_t)n > room) {
 		if (f->field == F_LINK)
 			f->toolong = 1;
-		n = (int)uk_utf8_cut(t, room);
+		n = (int)uk_buf_utf8_cut(t, room);
 	}
 	uk_buf_add(b, t, (size_t)n);
 }
