@@ -50,9 +50,9 @@ uk_ex_trees_eval(const struct uk_ex_trees *m, const double *x, double *raw)
 		i = m->root[t];
 		/* x <= thr goes left; features are finite (no NaN). */
 		while (m->nodes[i].feat >= 0)
-			i = x[m->nodes[i].feat] <= m->nodes[i].thr ?
-			    m->nodes[i].left : m->nodes[i].right;
-		raw[m->cls[t]] += m->nodes[i].val;
+			i = x[m->nodes[i].feat] <= m->nodes[i].v ?
+			    i + 1 : m->nodes[i].right;
+		raw[m->cls[t]] += m->nodes[i].v;
 	}
 }
 
