@@ -267,6 +267,16 @@ struct uk_ex_trees {
 };
 extern const struct uk_ex_trees uk_ex_type_model, uk_ex_block_model;
 /*
+ * The region model (the second opinion): its raw score over a page's
+ * UK_EX_NRF region features says whether the body less its boilerplate
+ * is a better main text than the rules' choice; it is taken above
+ * uk_ex_region_threshold, on a page not typed an article.  No trees: it
+ * never is.
+ */
+#define UK_EX_NRF (UK_EX_NPF + 12 + UK_EX_NTYPES)
+extern const struct uk_ex_trees uk_ex_region_model;
+extern const double uk_ex_region_threshold;
+/*
  * The block model's threshold, as a raw score (the logit of the
  * probability): blocks scored under it are dropped.
  */

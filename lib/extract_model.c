@@ -1160,3 +1160,20 @@ const struct uk_ex_trees uk_ex_block_model = { 1, 200, block_root, block_cls,
     block_nodes, block_base };
 
 const double uk_ex_block_threshold = -1.0;
+
+static const int region_root[1] = {
+	0,
+};
+static const int region_cls[1] = {
+	0,
+};
+static const struct uk_ex_tnode region_nodes[1] = {
+	{-1,0,0.0},
+};
+static const double region_base[1] = {
+	0.0,
+};
+const struct uk_ex_trees uk_ex_region_model = { 1, 0, region_root, region_cls,
+    region_nodes, region_base };
+
+const double uk_ex_region_threshold = 0.0;

@@ -91,6 +91,12 @@ def export(model):
              'const double uk_ex_block_threshold = %s;'
              % c_double(model['block']['threshold']),
              '']
+    # A model with no region model (an empty ensemble) never chooses.
+    region = model.get('region', {'nclass': 1, 'base': [0.0], 'trees': [],
+                                  'threshold': 0.0})
+    parts[-1:] = ['', trees_c('region', region), '',
+                  'const double uk_ex_region_threshold = %s;'
+                  % c_double(region['threshold']), '']
     return '\n'.join(parts)
 
 
