@@ -272,11 +272,95 @@ alike(struct ctx *c, int a, int b)
 	return la == lb && (!la || !memcmp(ca, cb, la));
 }
 
+/*
+ * Block n's text into the shares of the page's text by tag (share[0]
+ * paragraphs, 1 items, 2 headings, 3 <pre>, 4 cells); returns 1 for a
+ * paragraph (they are counted).
+ */
+static int
+add_share(const struct nd *n, double *share)
+{
+	switch (n->tag) {
+	case GUMBO_TAG_P:
+		share[0] += n->own;
+		return 1;
+	case GUMBO_TAG_LI:
+		share[1] += n->own;
+		break;
+	case GUMBO_TAG_H1: case GUMBO_TAG_H2: case GUMBO_TAG_H3:
+	case GUMBO_TAG_H4: case GUMBO_TAG_H5: case GUMBO_TAG_H6:
+		share[2] += n->own;
+		break;
+	case GUMBO_TAG_PRE:
+		share[3] += n->text;
+		break;
+	case GUMBO_TAG_TD: case GUMBO_TAG_TH:
+		share[4] += n->own;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/*
+ * The longest run of children of a kind (the tag and first class of the
+ * first child element: posts, cards, items) under element i, into *run
+ * and its text into *runtext when it is longer than *run.
+ */
+static void
+longest_run(struct ctx *c, int i, int *run, int *runtext)
+{
+	int r = 0, rt = 0, fc = -1, j;
+
+	for (j = i + 1; j < c->n[i].end; j = c->n[j].end) {
+		if (c->n[j].flags & (F_TEXT | F_SKIP))
+			continue;
+		if (fc < 0)
+			fc = j;
+		if (alike(c, fc, j)) {
+			r++;
+			rt += c->n[j].text;
+		}
+	}
+	if (r > *run) {
+		*run = r;
+		*runtext = rt;
+	}
+}
+
+/*
+ * The head's types: <meta property="og:type"> into pf[27..29], and
+ * itemtype attributes there counted into v.
+ */
+static void
+head_types(struct ctx *c, double *pf, int *v)
+{
+	const char *p, *t;
+	int i, k;
+
+	for (i = 0; i < c->nn && i < c->body; i++) {
+		if (c->n[i].tag != GUMBO_TAG_META || c->n[i].flags & F_TEXT)
+			continue;
+		p = uk_ex_attr(c->n[i].g, "property");
+		t = uk_ex_attr(c->n[i].g, "content");
+		if (p && t && !strcasecmp(p, "og:type")) {
+			pf[27] = !strncasecmp(t, "article", 7);
+			pf[28] = !strncasecmp(t, "product", 7) ||
+			    !strncasecmp(t, "og:product", 10);
+			pf[29] = !strncasecmp(t, "website", 7);
+		}
+		if ((t = uk_ex_attr(c->n[i].g, "itemtype")) &&
+		    (k = vocab_of(t, strlen(t))) >= 0 && v[k] < 100)
+			v[k]++;
+	}
+}
+
 void
 uk_ex_page_features(struct ctx *c, int best, const char *html, size_t len,
     const char *alltext, size_t alllen, double *pf)
 {
-	int cnt[GUMBO_TAG_UNKNOWN + 1], v[V_NV], i, j, run = 0, runtext = 0;
+	int cnt[GUMBO_TAG_UNKNOWN + 1], v[V_NV], i, run = 0, runtext = 0;
 	int total = c->body ? c->n[c->body].text : 0, words = 0, cmt = 0;
 	double share[8] = { 0 };
 	int k = 0;
@@ -293,51 +377,10 @@ uk_ex_page_features(struct ctx *c, int best, const char *html, size_t len,
 			cnt[n->tag]++;
 		if (n->flags & F_CROOT)
 			cmt++;
-		if (!(n->flags & F_SKIP) && n->flags & F_BLOCK) {
-			switch (n->tag) {
-			case GUMBO_TAG_P:
-				share[0] += n->own;
-				words++;
-				break;
-			case GUMBO_TAG_LI:
-				share[1] += n->own;
-				break;
-			case GUMBO_TAG_H1: case GUMBO_TAG_H2: case GUMBO_TAG_H3:
-			case GUMBO_TAG_H4: case GUMBO_TAG_H5: case GUMBO_TAG_H6:
-				share[2] += n->own;
-				break;
-			case GUMBO_TAG_PRE:
-				share[3] += n->text;
-				break;
-			case GUMBO_TAG_TD: case GUMBO_TAG_TH:
-				share[4] += n->own;
-				break;
-			default:
-				break;
-			}
-		}
-		/*
-		 * The longest run of children of a kind (the tag and first
-		 * class of the first child element): posts, cards, items.
-		 */
-		if (!(n->flags & F_SKIP) && n->text > 0 && n->flags & F_BLOCK) {
-			int r = 0, rt = 0, fc = -1;
-
-			for (j = i + 1; j < n->end; j = c->n[j].end) {
-				if (c->n[j].flags & (F_TEXT | F_SKIP))
-					continue;
-				if (fc < 0)
-					fc = j;
-				if (alike(c, fc, j)) {
-					r++;
-					rt += c->n[j].text;
-				}
-			}
-			if (r > run) {
-				run = r;
-				runtext = rt;
-			}
-		}
+		if (!(n->flags & F_SKIP) && n->flags & F_BLOCK)
+			words += add_share(n, share);
+		if (!(n->flags & F_SKIP) && n->text > 0 && n->flags & F_BLOCK)
+			longest_run(c, i, &run, &runtext);
 		if (n->tag == GUMBO_TAG_META || n->tag == GUMBO_TAG_DIV ||
 		    n->tag == GUMBO_TAG_BODY || n->tag == GUMBO_TAG_ARTICLE ||
 		    n->tag == GUMBO_TAG_MAIN || n->tag == GUMBO_TAG_SECTION ||
@@ -348,24 +391,7 @@ uk_ex_page_features(struct ctx *c, int best, const char *html, size_t len,
 				v[k]++;
 		}
 	}
-	/* <meta property="og:type"> lives in the head. */
-	for (i = 0; i < c->nn && i < c->body; i++) {
-		const char *p, *t;
-
-		if (c->n[i].tag != GUMBO_TAG_META || c->n[i].flags & F_TEXT)
-			continue;
-		p = uk_ex_attr(c->n[i].g, "property");
-		t = uk_ex_attr(c->n[i].g, "content");
-		if (p && t && !strcasecmp(p, "og:type")) {
-			pf[27] = !strncasecmp(t, "article", 7);
-			pf[28] = !strncasecmp(t, "product", 7) ||
-			    !strncasecmp(t, "og:product", 10);
-			pf[29] = !strncasecmp(t, "website", 7);
-		}
-		if ((t = uk_ex_attr(c->n[i].g, "itemtype")) &&
-		    (k = vocab_of(t, strlen(t))) >= 0 && v[k] < 100)
-			v[k]++;
-	}
+	head_types(c, pf, v);
 	ld_types(html, len, v);
 	pf[0] = lg(total);
 	pf[1] = total ? (double)c->n[c->body].link / total : 0;
