@@ -271,7 +271,8 @@ extern const struct uk_ex_trees uk_ex_type_model, uk_ex_block_model;
  * UK_EX_NRF region features says whether the body less its boilerplate
  * is a better main text than the rules' choice; it is taken above
  * uk_ex_region_threshold, on a page not typed an article.  No trees: it
- * never is.
+ * never is (the committed model has none: measured and not kept,
+ * doc/EXTRACTION.md).
  */
 #define UK_EX_NRF (UK_EX_NPF + 12 + UK_EX_NTYPES)
 extern const struct uk_ex_trees uk_ex_region_model;

@@ -3,7 +3,11 @@
 """Train the extractor's models (see scripts/train-extract, doc/EXTRACTION.md).
 
     train.py dump URLFETCH DIR           features of every dev page into DIR
-    train.py fit DIR OUT.json [--fold K] models on all pages (or on half K)
+    train.py fit DIR OUT.json [--fold K] [--region]
+                                         models on all pages (or on half K);
+                                         --region: with the region model
+                                         (measured and not kept:
+                                         doc/EXTRACTION.md)
     train.py report DIR                  page type accuracy across halves
 
 Debian's python3-sklearn (HistGradientBoostingClassifier), fixed seeds.
@@ -360,7 +364,7 @@ def fit_region(data, bm, thr):
     return m
 
 
-def fit(d, out, fold=None):
+def fit(d, out, fold=None, region=False):
     data = load(d)
     if fold is not None:
         data = [p for p in data if in_fold(p['url'], fold)]
@@ -370,7 +374,8 @@ def fit(d, out, fold=None):
                            '' if fold is None else ', half %d/2' % fold),
              'type': fit_type(data)}
     model['block'], bm = fit_block(data)
-    model['region'] = fit_region(data, bm, model['block']['threshold'])
+    if region:
+        model['region'] = fit_region(data, bm, model['block']['threshold'])
     with open(out, 'w') as f:
         json.dump(model, f, separators=(',', ':'))
         f.write('\n')
@@ -402,7 +407,7 @@ def main():
         fold = None
         if '--fold' in sys.argv:
             fold = int(sys.argv[sys.argv.index('--fold') + 1])
-        fit(sys.argv[2], sys.argv[3], fold)
+        fit(sys.argv[2], sys.argv[3], fold, '--region' in sys.argv)
     elif cmd == 'report':
         report(sys.argv[2])
     elif cmd == 'export':
