@@ -384,7 +384,9 @@ take(struct run *r, struct uk_jsonl_src *src)
 		 * every URL read has its record. */
 		struct uk_buf msg = UK_BUF_INIT;
 
-		uk_buf_addf(&msg, "over the limit of %ld URLs per message",
+		uk_buf_addf(&msg,
+		    "over the limit of %ld URLs per message: fetch it with "
+		    "urlfetch -m 0, or with urlserve's fetch_url",
 		    opt.max_per_msg);
 		not_fetched(s, msg.buf, 1);
 		uk_buf_release(&msg);
