@@ -254,6 +254,36 @@ hint_document(const struct uk_jsonl_item *it)
 	    strcmp(it->file, "-") ? it->file : "<stdin>");
 }
 
+/*
+ * A document given where URLs or records are expected (`urlfetch
+ * page.html`, a PDF on standard input) is a usage error that names the
+ * program that reads it, before anything is fetched: read line by line,
+ * it would give an error record per line of markup.
+ */
+static void
+refuse_documents(void)
+{
+	const char *arg, *what;
+	int i;
+
+	for (i = 0; i < (opt.nin ? opt.nin : 1); i++) {
+		arg = opt.nin ? opt.in[i].arg : "-";
+		if (opt.nin && !opt.in[i].file && uk_jsonl_is_url_operand(arg))
+			continue;
+		if (!(what = uk_cli_document(arg)))
+			continue;
+		if (!strcmp(arg, "-"))
+			uk_cli_usage(&urlfetch_cli,
+			    "standard input is %s, not URLs or url records: "
+			    "to extract it, run urlextract",
+			    what);
+		uk_cli_usage(&urlfetch_cli,
+		    "'%s' is %s, not URLs or url records: to extract it, run "
+		    "urlextract '%s'",
+		    arg, what, arg);
+	}
+}
+
 /* The queue's writer: each item at its turn, in input order. */
 static void
 write_item(struct uk_jsonl_item *it, void *arg)
@@ -459,6 +489,7 @@ main(int argc, char **argv)
 	if (opt.output && !freopen(opt.output, "w", stdout))
 		uk_cli_usage(&urlfetch_cli, "-o: cannot open '%s': %s",
 		    opt.output, strerror(errno));
+	refuse_documents();
 	uk_progress_init(&prog.p, STDERR_FILENO, opt.quiet);
 	prog.tty_out = uk_progress_on(&prog.p) && isatty(STDOUT_FILENO);
 	if (uk_progress_on(&prog.p))

@@ -106,4 +106,16 @@ size_t uk_cli_printable(struct uk_buf *b);
  */
 int uk_cli_size(const char *s, unsigned long long *out);
 
+/*
+ * What the input path ("-": standard input) holds when it is a document
+ * given where URLs or records are expected: "an HTML document" when its
+ * first bytes (after a byte order mark and white space) are markup, "a
+ * PDF document" when they are "%PDF-", else NULL.  Nothing is consumed:
+ * a regular file is read with pread, standard input as a pipe is looked
+ * at with tee(2), which copies what the pipe holds without taking it
+ * (it waits for the first bytes, as reading the input would); a
+ * terminal, a socket or a path that cannot be read gives NULL.
+ */
+const char *uk_cli_document(const char *path);
+
 #endif
