@@ -377,6 +377,8 @@ cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
 		exit(UK_EXIT_USAGE);
 	}
 	uk_jsonl_out_init(&r.out, fp);
+	if (!uk_cli_colour(fileno(fp)))
+		r.out.colour = 0; /* TERM=dumb or none, as NO_COLOR */
 	uk_jsonl_queue_init(&r.q, &r.out);
 	r.q.write = write_item;
 	r.q.arg = &r;

@@ -10,6 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -33,9 +39,16 @@ static struct uk_jsonl_out out;
  * terminal and -q is not given: records done of those read so far,
  * failures, and the host of the latest fetch started.
  */
+#define PROGRESS_AFTER 1.0 /* seconds of the run before the line shows */
+
 static struct {
 	struct uk_progress p;
-	int tty_out; /* standard output is the terminal too */
+	double start; /* when the run began (uk_mono_now) */
+	double hold;  /* no line before this time: a record just went out */
+	int shared;   /* standard output may reach the terminal: a terminal
+			 or a pipe, not a file */
+	int tfd, ep;  /* the line's clock (a timerfd) and, with the input,
+			 the epoll set the fetches wait on; -1: none */
 	unsigned long done, total, failed;
 	char host[48];
 	const char *repo; /* a repository's progress, instead of host */
@@ -50,12 +63,97 @@ progress_clear(void)
 static void
 progress_draw(int force)
 {
-	if (!prog.total)
+	/* A run that is done within a second needs no progress line. */
+	double now = uk_mono_now();
+
+	if (!prog.total || !uk_progress_on(&prog.p) ||
+	    now - prog.start < PROGRESS_AFTER || now < prog.hold)
 		return;
 	uk_progress_show(&prog.p, force, "%s: %lu/%lu done, %lu failed%s%s",
 	    uk_prog, prog.done, prog.total, prog.failed,
 	    prog.repo || prog.host[0] ? ", " : "",
 	    prog.repo ? prog.repo : prog.host);
+}
+
+/*
+ * The line is drawn while fetches go on, not only when one ends: a
+ * timer from PROGRESS_AFTER on, every interval, wakes the wait.
+ * uk_fetch_wait waits on one descriptor besides its transfers, so the
+ * timer and the input's descriptor are put in one epoll set.
+ */
+static void
+progress_clock_init(void)
+{
+	struct itimerspec its = { { 0, (long)(UK_PROGRESS_INTERVAL * 1e9) },
+		{ (time_t)PROGRESS_AFTER, 0 } };
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	prog.tfd = prog.ep = -1;
+	if (!uk_progress_on(&prog.p))
+		return;
+	if ((prog.tfd = timerfd_create(CLOCK_MONOTONIC,
+		 TFD_NONBLOCK | TFD_CLOEXEC)) < 0 ||
+	    timerfd_settime(prog.tfd, 0, &its, NULL) ||
+	    (prog.ep = epoll_create1(EPOLL_CLOEXEC)) < 0 ||
+	    epoll_ctl(prog.ep, EPOLL_CTL_ADD, prog.tfd, &ev)) {
+		/* No clock: the line is drawn as fetches end. */
+		if (prog.tfd >= 0)
+			close(prog.tfd);
+		if (prog.ep >= 0)
+			close(prog.ep);
+		prog.tfd = prog.ep = -1;
+	}
+}
+
+/*
+ * The descriptor to wait on for input fd (-1: none): the epoll set with
+ * fd in it, or fd itself when there is no clock or epoll refuses fd (a
+ * regular file, which is always ready).
+ */
+static int
+progress_wait_fd(int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	if (prog.ep < 0)
+		return fd;
+	if (fd >= 0) {
+		ev.data.fd = fd;
+		if (epoll_ctl(prog.ep, EPOLL_CTL_ADD, fd, &ev) &&
+		    errno != EEXIST)
+			return fd;
+	}
+	return prog.ep;
+}
+
+/*
+ * After a wait on wfd (progress_wait_fd's) for input fd: take fd out of
+ * the set again (the next input may reuse its number), let the clock's
+ * ticks go, and say whether fd itself is readable.
+ */
+static int
+progress_waited(int wfd, int fd, int ready)
+{
+	struct pollfd pf = { fd, POLLIN, 0 };
+	uint64_t ticks;
+
+	if (wfd != prog.ep || prog.ep < 0)
+		return ready;
+	if (fd >= 0)
+		epoll_ctl(prog.ep, EPOLL_CTL_DEL, fd, NULL);
+	while (read(prog.tfd, &ticks, sizeof(ticks)) > 0)
+		;
+	return ready && fd >= 0 && poll(&pf, 1, 0) > 0;
+}
+
+static void
+progress_clock_release(void)
+{
+	if (prog.tfd >= 0)
+		close(prog.tfd);
+	if (prog.ep >= 0)
+		close(prog.ep);
+	prog.tfd = prog.ep = -1;
 }
 
 /* Note the host of url as the current one (control bytes shown as '?'). */
@@ -284,12 +382,26 @@ refuse_documents(void)
 	}
 }
 
+/*
+ * Before a record goes out, the progress line goes: standard output may
+ * be the terminal, or a pipe to a program that prints on it (`urlfetch |
+ * jq`), whose line would be glued to ours.  It is drawn again after the
+ * interval, not at once, so the reader has printed its line by then.
+ */
+static void
+progress_make_way(void)
+{
+	if (!uk_progress_on(&prog.p) || !prog.shared)
+		return;
+	progress_clear();
+	prog.hold = uk_mono_now() + prog.p.interval;
+}
+
 /* The queue's writer: each item at its turn, in input order. */
 static void
 write_item(struct uk_jsonl_item *it, void *arg)
 {
-	if (prog.tty_out)
-		progress_clear();
+	progress_make_way();
 	prog.done++;
 	switch (it->kind) {
 	case UK_JSONL_RECORD:
@@ -450,6 +562,8 @@ run_init(struct run *r)
 		r->have_sess = 1;
 	}
 	uk_jsonl_out_init(&out, stdout);
+	if (!uk_cli_colour(STDOUT_FILENO))
+		out.colour = 0; /* TERM=dumb or none, as NO_COLOR */
 	uk_jsonl_queue_init(&r->q, &out);
 	r->q.write = write_item;
 	r->q.arg = r;
@@ -476,9 +590,10 @@ main(int argc, char **argv)
 		.require = "url" };
 	struct uk_jsonl_src src;
 	struct uk_fetch_job *j;
+	struct stat st;
 	struct run r;
 	long window;
-	int i, eof = 0, fd_ready = 0;
+	int i, eof = 0, fd_ready = 0, wfd;
 
 	uk_prog_set(argv[0]);
 	uk_cli_check_stdio();
@@ -491,7 +606,10 @@ main(int argc, char **argv)
 		    opt.output, strerror(errno));
 	refuse_documents();
 	uk_progress_init(&prog.p, STDERR_FILENO, opt.quiet);
-	prog.tty_out = uk_progress_on(&prog.p) && isatty(STDOUT_FILENO);
+	prog.start = uk_mono_now();
+	progress_clock_init();
+	prog.shared = isatty(STDOUT_FILENO) ||
+	    (!fstat(STDOUT_FILENO, &st) && !S_ISREG(st.st_mode));
 	if (uk_progress_on(&prog.p))
 		opt.fo.repo.progress = progress_repo;
 
@@ -520,7 +638,10 @@ main(int argc, char **argv)
 		}
 		if (eof && r.q.n == 0)
 			break;
-		if ((j = uk_fetch_wait(&r.f, fd, &fd_ready))) {
+		wfd = progress_wait_fd(fd);
+		j = uk_fetch_wait(&r.f, wfd, &fd_ready);
+		fd_ready = progress_waited(wfd, fd, fd_ready);
+		if (j) {
 			slot_of(j)->qi->done = 1;
 		} else if (!fd_ready && !uk_fetch_busy(&r.f) && eof) {
 			/* Nothing left in flight: the window is done. */
@@ -538,6 +659,7 @@ main(int argc, char **argv)
 		progress_draw(1);
 		uk_progress_done(&prog.p);
 	}
+	progress_clock_release();
 	uk_jsonl_src_release(&src);
 	run_release(&r);
 	urlfetch_args_release(&opt);

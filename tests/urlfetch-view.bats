@@ -1,0 +1,80 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# urlfetch, urlextract and pwfetch on a terminal (issue 36): colour only
+# where a terminal can show it, a progress line that never mixes with
+# records.  Terminals are script(1)'s pseudo-terminals.
+bats_require_minimum_version 1.5.0
+load helpers/common
+load helpers/fetch
+
+setup_file() { fetch_setup_file; }
+teardown_file() { fetch_teardown_file; }
+setup() {
+	fetch_setup
+	unset URLKIT_PROGRESS NO_COLOR
+	command -v script >/dev/null || skip "no script(1)"
+}
+teardown() { common_teardown; }
+
+ESC=$(printf '\033')
+
+# on_tty CMD: run the shell command CMD with a terminal as its standard
+# output and error; $output is what the terminal got.
+on_tty() {
+	script -qec "$1" /dev/null </dev/null
+}
+
+@test "colour: TERM=dumb, no TERM and NO_COLOR give plain records on a terminal" {
+	printf '<html><head><title>T</title></head><body><p>%s</p></body></html>\n' \
+	    "A paragraph long enough to be the main text of this small page." >"$T/p.html"
+	run -0 on_tty "TERM=xterm urlextract '$T/p.html'"
+	[[ $output == *"$ESC["* ]]
+	run -0 on_tty "TERM=dumb urlextract '$T/p.html'"
+	[[ $output != *"$ESC"* ]]
+	[[ $output == *'  "title": "T"'* ]] # still indented for a person
+	run -0 on_tty "unset TERM; urlextract '$T/p.html'"
+	[[ $output != *"$ESC"* ]]
+	run -0 on_tty "TERM=xterm NO_COLOR=1 urlextract '$T/p.html'"
+	[[ $output != *"$ESC"* ]]
+	run -0 on_tty "TERM=dumb urlfetch --pretty '$B/text.txt?c=1'"
+	[[ $output != *"$ESC"* ]]
+	[[ $output == *'"content": "plain text line one\nline two\n"'* ]]
+}
+
+@test "progress: a run done within a second draws no line" {
+	printf '%s\n' "$B/text.txt?q=1" "$B/text.txt?q=2" >"$T/urls"
+	run -0 on_tty "TERM=xterm urlfetch -C <'$T/urls' >'$T/out'; echo rc=\$?"
+	[[ $output != *" done, "* ]]
+	[[ $output == *"rc=0"* ]]
+	[ "$(wc -l <"$T/out")" -eq 2 ]
+}
+
+# glued TYPESCRIPT: the lines of a terminal's output where a record does
+# not begin its line once the progress line's erase (CR, ESC [ K) is done.
+glued() {
+	python3 - "$1" <<'PY'
+import sys
+bad = 0
+for line in open(sys.argv[1], encoding="utf-8", errors="replace").read().split("\n"):
+    line = line.rstrip("\r")
+    if '{"url"' not in line:
+        continue
+    seen = line.rsplit("\r", 1)[-1]
+    if seen.startswith("\x1b[K"):
+        seen = seen[3:]
+    if not seen.startswith('{"url"'):
+        print(repr(line[:120]))
+        bad += 1
+sys.exit(1 if bad else 0)
+PY
+}
+
+@test "progress: urlfetch | cat on one terminal: the line shows, and never glued to a record" {
+	printf '%s\n' "$B/slow?ms=1300&g=1" "$B/text.txt?g=2" "$B/slow?ms=1700&g=3" \
+	    "$B/slow?ms=2100&g=4" "$B/text.txt?g=5" >"$T/urls"
+	on_tty "TERM=xterm urlfetch -C <'$T/urls' | cat; echo rc=\$?" >"$T/tty"
+	grep -q 'rc=0' "$T/tty"
+	grep -q 'urlfetch: [0-9]/5 done, 0 failed' "$T/tty"
+	[ "$(grep -c '{"url"' "$T/tty")" -eq 5 ]
+	run -0 glued "$T/tty"
+}
