@@ -26,6 +26,7 @@
 #include "progress.h"
 #include "record.h"
 #include "session.h"
+#include "slice.h"
 #include "url.h"
 #include "urlfetch.h"
 #include "util.h"
@@ -239,8 +240,10 @@ slot_of(struct uk_fetch_job *j)
  * --text: the page's text (a repository's README and symbol map) in place
  * of its record, under a header "==> URL <==" as tail(1) writes one before
  * each file, with a blank line before all but the first; none when the
- * only input is one URL operand, as tail writes none for one file.  A page
- * that failed has no header: its error goes to stderr, as tail's does.
+ * only input is one URL operand, as tail writes none for one file, unless
+ * --header asks.  A page that failed has no header: its error goes to
+ * stderr, as tail's does.  A slice (--max-tokens) with more after it ends
+ * with the offset to read on from.
  */
 static void
 write_text(yajl_val rec)
@@ -248,9 +251,10 @@ write_text(yajl_val rec)
 	static int headers;
 	struct uk_buf b = UK_BUF_INIT;
 	const char *t, *map;
+	long long next;
 	size_t n;
 
-	if (opt.nin != 1 || opt.in[0].file)
+	if (opt.header || opt.nin != 1 || opt.in[0].file)
 		uk_buf_addf(&b, "%s==> %s <==\n", headers++ ? "\n" : "",
 		    uk_json_get_str(rec, "url"));
 	if ((t = uk_json_get_strn(rec, "content", &n)) ||
@@ -266,6 +270,9 @@ write_text(yajl_val rec)
 		if (map[n - 1] != '\n')
 			uk_buf_addch(&b, '\n');
 	}
+	if (!uk_json_get_int(rec, "next_offset", &next))
+		uk_buf_addf(&b, "\n[... more: read on with --offset %lld]\n",
+		    next);
 	/* Text for a person: no terminal controls (the page's "&#27;"). */
 	uk_cli_printable(&b);
 	if (b.len)
@@ -291,7 +298,11 @@ write_content(struct run *r, struct slot *s)
 	/* The input's fields, and the fit to the line limit: once, here. */
 	s->job.rec = uk_record_finish(s->job.rec, s->qi->rec,
 	    UK_JSONL_MAX_LINE);
-	if ((e = uk_json_get_str(s->job.rec, "error"))) {
+	e = uk_json_get_str(s->job.rec, "error");
+	if (!e && opt.max_tokens)
+		uk_slice_page(s->job.rec, (size_t)opt.offset,
+		    (size_t)opt.max_tokens);
+	if (e) {
 		prog.failed++;
 		progress_clear();
 		if (s->said)

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "session.h"
+#include "slice.h"
 #include "urlextract.h"
 #include "urlfetch.h"
 #include "util.h"
@@ -20,6 +21,7 @@ static const char synopsis[] =
     "                [--comments] [--images] [--links] [--max-pages pages]\n"
     "                [--explain] [--whole] [--remove css] [--select css]\n"
     "                [--pack tokens] [--include glob] [--exclude glob]\n"
+    "                [--header] [--max-tokens tokens] [--offset offset]\n"
     "                [url ...]\n";
 
 static const char options[] =
@@ -31,6 +33,7 @@ static const char options[] =
     "      --explain             what extraction dropped and why, on stderr\n"
     "  -D, --readme-tokens=N     a repository's README budget (default: 2048)\n"
     "      --exclude=GLOB        a repository's files to leave out (repeatable)\n"
+    "      --header              -T: the header ==> URL <== even for one URL\n"
     "  -F, --repo-max-files=N    files read from a repository (default: 50000)\n"
     "  -f, --format=FORMAT       content as text or markdown (default: text)\n"
     "  -i, --input=FILE          read records or URLs from FILE ('-': stdin)\n"
@@ -44,6 +47,8 @@ static const char options[] =
     "  -M, --map-tokens=N        a repository's symbol map budget (default: 1024)\n"
     "  -m, --max-per-message=N   URLs fetched per message, 0: all (default: 3)\n"
     "      --max-pages=N         PDF pages extracted (default: 200)\n"
+    "      --max-tokens=N        each page's slice of N tokens, 100-100000\n"
+    "      --offset=N            the slice from character N (default: 0)\n"
     "  -o, --output=FILE         write the records to FILE\n"
     "      --pack=N              a repository's best files whole, N tokens\n"
     "  -P, --allow-private       allow internal addresses and local repositories\n"
@@ -79,6 +84,9 @@ enum {
 	OPT_PACK,
 	OPT_INCLUDE,
 	OPT_EXCLUDE,
+	OPT_HEADER,
+	OPT_MAX_TOKENS,
+	OPT_OFFSET,
 };
 
 static const struct option longopts[] = {
@@ -113,6 +121,9 @@ static const struct option longopts[] = {
 	{ "pack", required_argument, NULL, OPT_PACK },
 	{ "include", required_argument, NULL, OPT_INCLUDE },
 	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
+	{ "header", no_argument, NULL, OPT_HEADER },
+	{ "max-tokens", required_argument, NULL, OPT_MAX_TOKENS },
+	{ "offset", required_argument, NULL, OPT_OFFSET },
 	EXTRACT_LONGOPTS,
 	UK_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -323,6 +334,22 @@ urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv)
 		case 'T':
 			a->text = 1;
 			break;
+		case OPT_HEADER:
+			a->header = 1;
+			break;
+		case OPT_MAX_TOKENS:
+			if (uk_parse_long(optarg, UK_SLICE_TOKENS_MIN,
+				UK_SLICE_TOKENS_MAX, &a->max_tokens))
+				BAD("--max-tokens: not a count from %d to %d: "
+				    "'%s'",
+				    UK_SLICE_TOKENS_MIN, UK_SLICE_TOKENS_MAX,
+				    optarg);
+			break;
+		case OPT_OFFSET:
+			if (uk_parse_long(optarg, 0, 1L << 40, &a->offset))
+				BAD("--offset: not a character offset: '%s'",
+				    optarg);
+			break;
 		default:
 			if (!net_opt(c, a) && !repo_opt(c, &a->fo) &&
 			    !extract_opt(&urlfetch_cli, c, &a->ea))
@@ -332,4 +359,9 @@ urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv)
 	/* After "--": operands only. */
 	for (i = optind; i < argc; i++)
 		add_input(a, argv[i], 0);
+	if (a->header && !a->text)
+		BAD("--header: the header of -T's text; use it with -T");
+	/* An offset alone: the slice of fetch_url's default size. */
+	if (a->offset && !a->max_tokens)
+		a->max_tokens = UK_SLICE_TOKENS_DEFAULT;
 }

@@ -78,3 +78,53 @@ PY
 	[ "$(grep -c '{"url"' "$T/tty")" -eq 5 ]
 	run -0 glued "$T/tty"
 }
+
+# long_page: a page of 400 paragraphs on a page server, its URL in $url.
+long_page() {
+	local i
+	mkdir -p "$T/pages"
+	for ((i = 1; i <= 400; i++)); do
+		printf 'Paragraph %d: café, naïve, 日本語, and enough plain words to make a line of some length.\n\n' "$i"
+	done >"$T/pages/long.txt"
+	start_server PS python3 "$TOP/tests/helpers/page_server.py" "$T/pages"
+	url="http://127.0.0.1:$PS_PORT/long.txt"
+}
+
+@test "-T --header: the header ==> URL <== for one URL too" {
+	run -0 urlfetch -C -T "$B/text.txt?h=1"
+	[ "$output" = "$(printf 'plain text line one\nline two')" ]
+	run -0 urlfetch -C -T --header "$B/text.txt?h=1"
+	[ "$output" = "$(printf '==> %s <==\nplain text line one\nline two' "$B/text.txt?h=1")" ]
+	run -2 --separate-stderr urlfetch --header "$B/text.txt?h=1"
+	[[ $stderr == "urlfetch: --header: "*"-T"* ]]
+}
+
+@test "--max-tokens and --offset: fetch_url's slices, joined the whole text; -T ends with the offset" {
+	long_page
+	local off=0 n=0 got next
+	: >"$T/joined"
+	while :; do
+		run -0 urlfetch -C --compact --max-tokens 1500 --offset "$off" "$url"
+		jq -j .content <<<"$output" >>"$T/joined"
+		read -r got next < <(jq -r '"\(.offset) \(.next_offset)"' <<<"$output")
+		[ "$got" = "$off" ]
+		n=$((n + 1))
+		[ "$next" != null ] || break
+		[ "$(jq -r '.content | endswith("\n\n")' <<<"$output")" = true ]
+		# -T: the same slice, then the offset to read on from.
+		run -0 urlfetch -C -T --max-tokens 1500 --offset "$off" "$url"
+		[ "${lines[-1]}" = "[... more: read on with --offset $next]" ]
+		[ "$next" -gt "$off" ]
+		off=$next
+		[ "$n" -lt 100 ]
+	done
+	[ "$n" -gt 5 ]
+	cmp "$T/joined" "$T/pages/long.txt"
+	# The last slice has no such line; past the end, an empty slice.
+	run -0 urlfetch -C -T --max-tokens 1500 --offset "$off" "$url"
+	[[ $output != *"read on with --offset"* ]]
+	run -0 urlfetch -C --compact --offset 99999999 "$url"
+	[ "$(jq -c '{content,next_offset}' <<<"$output")" = '{"content":"","next_offset":null}' ]
+	run -2 urlfetch --max-tokens 99 "$url"
+	run -2 urlfetch --offset -1 "$url"
+}
