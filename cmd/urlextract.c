@@ -33,7 +33,8 @@
 static const char synopsis[] =
     "usage: urlextract [-TV] [-B url] [-f format] [-o file] [--comments]\n"
     "                  [--images] [--links] [--max-pages pages] [--explain]\n"
-    "                  [--whole] [--remove css] [--select css] [file ...]\n";
+    "                  [--whole] [--remove css] [--select css] [--json]\n"
+    "                  [--markdown] [file ...]\n";
 
 static const char options[] =
     "Extract local HTML or PDF files (or stdin); write one content record each.\n"
@@ -43,7 +44,9 @@ static const char options[] =
     "      --explain             what extraction dropped and why, on stderr\n"
     "  -f, --format=FORMAT       content as text or markdown (default: text)\n"
     "      --images              keep images in Markdown\n"
+    "      --json                records, not -T's text (the default)\n"
     "      --links               keep links in Markdown\n"
+    "      --markdown            the same as -f markdown\n"
     "      --max-pages=N         PDF pages extracted (default: 200)\n"
     "  -o, --output=FILE         write the records to FILE\n"
     "      --remove=CSS          drop what CSS matches before extraction\n"
@@ -59,12 +62,16 @@ static const char options[] =
 
 static const struct uk_cli cli = { "urlextract", synopsis, options };
 
+/* The program's own long options without a letter. */
+enum { OPT_JSON = OPT_X_END };
+
 static const struct option longopts[] = {
 	{ "base", required_argument, NULL, 'B' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "text", no_argument, NULL, 'T' },
 	{ "version", no_argument, NULL, 'V' },
+	{ "json", no_argument, NULL, OPT_JSON },
 	EXTRACT_LONGOPTS,
 	UK_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -290,6 +297,9 @@ main(int argc, char **argv)
 			break;
 		case 'T':
 			opt.text = 1;
+			break;
+		case OPT_JSON:
+			opt.text = 0; /* the last of -T and --json counts */
 			break;
 		default:
 			if (!extract_opt(&cli, c, &ea))

@@ -22,6 +22,7 @@ static const char synopsis[] =
     "                [--explain] [--whole] [--remove css] [--select css]\n"
     "                [--pack tokens] [--include glob] [--exclude glob]\n"
     "                [--header] [--max-tokens tokens] [--offset offset]\n"
+    "                [--json] [--markdown]\n"
     "                [url ...]\n";
 
 static const char options[] =
@@ -43,9 +44,11 @@ static const char options[] =
     "  -j, --jobs=N              transfers at once (default: 8)\n"
     "  -K, --tokenizer=NAME      cl100k_base or o200k_base (default: cl100k_base)\n"
     "  -k, --insecure            do not verify TLS certificates\n"
+    "      --json                records, not -T's text (the default)\n"
     "      --links               keep links in Markdown\n"
     "  -M, --map-tokens=N        a repository's symbol map budget (default: 1024)\n"
     "  -m, --max-per-message=N   URLs fetched per message, 0: all (default: 3)\n"
+    "      --markdown            the same as -f markdown\n"
     "      --max-pages=N         PDF pages extracted (default: 200)\n"
     "      --max-tokens=N        each page's slice of N tokens, 100-100000\n"
     "      --offset=N            the slice from character N (default: 0)\n"
@@ -85,6 +88,7 @@ enum {
 	OPT_INCLUDE,
 	OPT_EXCLUDE,
 	OPT_HEADER,
+	OPT_JSON,
 	OPT_MAX_TOKENS,
 	OPT_OFFSET,
 };
@@ -122,6 +126,7 @@ static const struct option longopts[] = {
 	{ "include", required_argument, NULL, OPT_INCLUDE },
 	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
 	{ "header", no_argument, NULL, OPT_HEADER },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ "max-tokens", required_argument, NULL, OPT_MAX_TOKENS },
 	{ "offset", required_argument, NULL, OPT_OFFSET },
 	EXTRACT_LONGOPTS,
@@ -333,6 +338,9 @@ urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv)
 			break;
 		case 'T':
 			a->text = 1;
+			break;
+		case OPT_JSON:
+			a->text = 0; /* the last of -T and --json counts */
 			break;
 		case OPT_HEADER:
 			a->header = 1;

@@ -128,3 +128,21 @@ long_page() {
 	run -2 urlfetch --max-tokens 99 "$url"
 	run -2 urlfetch --offset -1 "$url"
 }
+
+@test "--markdown is -f markdown; --json names the records, the last of -T and --json counts" {
+	printf '<html><head><title>T</title></head><body><article><h2>Head</h2><p>%s</p></article></body></html>\n' \
+	    "A paragraph long enough to be the main text of this small page here." >"$T/p.html"
+	run -0 urlextract -f markdown --compact "$T/p.html"
+	md=$output
+	[[ $(jq -r .content <<<"$md") == *"## Head"* ]]
+	run -0 urlextract --markdown --compact "$T/p.html"
+	[ "$(jq -S -c 'del(.fetched_at)' <<<"$output")" = "$(jq -S -c 'del(.fetched_at)' <<<"$md")" ]
+	run -0 urlextract -T --json --compact "$T/p.html"
+	[ "$(jq -r .title <<<"$output")" = T ]
+	run -0 urlextract --json -T --markdown "$T/p.html"
+	[[ $output == *"## Head"* ]]
+	run -0 urlfetch -C --compact --markdown "$B/article.html"
+	[ "$(jq -r .format <<<"$output")" = markdown ]
+	run -0 urlfetch -C -T --json --compact "$B/text.txt?j=1"
+	[ "$(jq -r .content <<<"$output")" = "$(printf 'plain text line one\nline two')" ]
+}
