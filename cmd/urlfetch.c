@@ -30,10 +30,20 @@
 #include "url.h"
 #include "urlfetch.h"
 #include "util.h"
+#include "view.h"
 #include "banned.h"
 
 static struct urlfetch_args opt;
 static struct uk_jsonl_out out;
+
+/*
+ * The view for a person (lib/view) in place of records: standard output
+ * is a terminal, and neither -T, --json, --compact nor --pretty said
+ * otherwise.
+ */
+static struct {
+	int on, width, colour;
+} view;
 
 /*
  * The progress line (lib/progress), on standard error when it is a
@@ -280,6 +290,20 @@ write_text(yajl_val rec)
 	uk_buf_release(&b);
 }
 
+/* A page's view, with a blank line before all but the first. */
+static void
+write_view(yajl_val rec)
+{
+	static int pages;
+	struct uk_buf b = UK_BUF_INIT;
+
+	if (pages++)
+		uk_buf_addch(&b, '\n');
+	uk_view_page(&b, rec, view.width, view.colour);
+	uk_jsonl_out_raw(&out, b.buf, b.len);
+	uk_buf_release(&b);
+}
+
 /* The content record of a finished fetch, as it goes out. */
 static void
 write_content(struct run *r, struct slot *s)
@@ -324,6 +348,9 @@ write_content(struct run *r, struct slot *s)
 	if (opt.text) {
 		if (!e)
 			write_text(s->job.rec);
+	} else if (view.on) {
+		if (!e)
+			write_view(s->job.rec);
 	} else {
 		uk_jsonl_out_record(&out, s->job.rec);
 	}
@@ -422,10 +449,10 @@ write_item(struct uk_jsonl_item *it, void *arg)
 	case UK_JSONL_ERROR:
 		prog.failed++;
 		progress_clear();
-		uk_jsonl_item_write(opt.text ? NULL : &out, it);
+		uk_jsonl_item_write(opt.text || view.on ? NULL : &out, it);
 		break;
 	case UK_JSONL_PASS:
-		if (opt.text) {
+		if (opt.text || view.on) {
 			/* Failed before it came: no text, but say why. */
 			progress_clear();
 			uk_warn("'%s': %s", uk_json_get_str(it->rec, "url") ?
@@ -616,6 +643,15 @@ main(int argc, char **argv)
 		uk_cli_usage(&urlfetch_cli, "-o: cannot open '%s': %s",
 		    opt.output, strerror(errno));
 	refuse_documents();
+	if (!opt.text && !opt.json && uk_jsonl_output == UK_JSONL_AUTO &&
+	    uk_view_want(STDOUT_FILENO)) {
+		view.on = 1;
+		view.width = uk_view_width(STDOUT_FILENO);
+		view.colour = uk_cli_colour(STDOUT_FILENO);
+		/* The pager has the screen: no progress line over it. */
+		if (uk_view_pager_start())
+			opt.quiet = 1;
+	}
 	uk_progress_init(&prog.p, STDERR_FILENO, opt.quiet);
 	prog.start = uk_mono_now();
 	progress_clock_init();

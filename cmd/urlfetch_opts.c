@@ -338,9 +338,11 @@ urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv)
 			break;
 		case 'T':
 			a->text = 1;
+			a->json = 0;
 			break;
 		case OPT_JSON:
 			a->text = 0; /* the last of -T and --json counts */
+			a->json = 1;
 			break;
 		case OPT_HEADER:
 			a->header = 1;

@@ -146,3 +146,38 @@ long_page() {
 	run -0 urlfetch -C -T --json --compact "$B/text.txt?j=1"
 	[ "$(jq -r .content <<<"$output")" = "$(printf 'plain text line one\nline two')" ]
 }
+
+# A pager that says what LESS it was given, then shows its input marked.
+mk_pager() {
+	printf '#!/bin/sh\necho "LESS=$LESS"\nexec sed "s/^/P:/"\n' >"$T/pager"
+	chmod +x "$T/pager"
+}
+
+@test "view: on a terminal a page is a header and its text wrapped, through \$PAGER with LESS=FRX" {
+	mk_pager
+	run -0 on_tty "stty cols 50 rows 10; unset LESS; PAGER='$T/pager' TERM=dumb urlfetch -C '$B/article.html' '$B/text.txt?v=1'"
+	out=${output//$'\r'/}
+	[[ $out == "LESS=FRX"$'\n'* ]]
+	[[ $out == *$'\nP:The Quiet Harbour\nP:'"$B/article.html"$'\nP:web, text, '[0-9]*$' tokens\nP:\n'* ]]
+	[[ $out == *$'\nP:\nP:'"$B/text.txt?v=1"$'\nP:web, text, 8 tokens\nP:\nP:plain text line one\nP:line two'* ]]
+	# Wrapped to the 50 columns: no line of the page is longer.
+	[ "$(printf '%s\n' "$out" | grep '^P:' | sed 's/^P://' | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 50 ]
+	[[ $out == *"P:fishing boats"* ]]
+	[[ $out != *"{"* ]]
+	# A LESS of the user's own is kept; PAGER=cat shows the view itself.
+	run -0 on_tty "LESS=S PAGER='$T/pager' urlfetch -C '$B/text.txt?v=2'"
+	[[ $output == "LESS=S"* ]]
+	run -0 on_tty "PAGER=cat TERM=dumb urlfetch -C '$B/text.txt?v=3'"
+	[[ ${output//$'\r'/} == "$B/text.txt?v=3"$'\nweb, text, 8 tokens\n\nplain text line one\nline two'* ]]
+}
+
+@test "view: --json, --compact and a pipe keep the records, byte for byte" {
+	run -0 on_tty "PAGER=cat TERM=dumb urlfetch -C --json '$B/text.txt?k=1'"
+	[[ $output == "{"* ]]
+	run -0 on_tty "PAGER=cat urlfetch -C --compact '$B/text.txt?k=2'"
+	[[ $output == '{"url":'* ]]
+	run -0 on_tty "PAGER=cat urlfetch -C '$B/text.txt?k=3' | cat"
+	[[ $output == '{"url":'* ]]
+	[ "$(printf '%s\n' "${output//$'\r'/}" | jq -c 'del(.fetched_at)')" = \
+	    "$(urlfetch -C "$B/text.txt?k=3" | jq -c 'del(.fetched_at)')" ]
+}
