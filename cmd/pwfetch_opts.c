@@ -27,7 +27,7 @@
 	"               [--attach | --connect address] [--html]\n"              \
 	"               [--screenshot path] [--total-timeout seconds]\n"        \
 	"               [--viewport widthxheight] [--explain] [--whole]\n"     \
-	"               [--remove css] [--select css] [url ...]\n"
+	"               [--remove css] [--select css] [--json] [url ...]\n"
 #define SYN_PROG "       pwfetch -h | -V\n"
 
 static const char options_top[] =
@@ -55,6 +55,7 @@ static const char options_top[] =
 	"                            \"eval\"\n"                                  \
 	"      --explain             what extraction dropped and why, on stderr\n" \
 	"      --html                put the rendered HTML in \"html\"\n"        \
+	"      --json                records, even on a terminal (there: pages)\n" \
 	"  -i, --input=FILE          read url records or URLs from FILE (- for\n" \
 	"                            stdin; stdin when no url and no -i)\n"      \
 	"  -j, --jobs=N              load up to N pages at once, 1 to 64\n"      \
@@ -136,6 +137,7 @@ enum {
 	OPT_REMOVE,
 	OPT_WHOLE,
 	OPT_EXPLAIN,
+	OPT_JSON,
 };
 
 /* One option (or, as 1, an operand in its place among them). */
@@ -165,6 +167,9 @@ parse_opt(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 		break;
 	case OPT_HTML:
 		r->o.html = 1;
+		break;
+	case OPT_JSON:
+		r->json = 1;
 		break;
 	case 'j':
 		if (uk_parse_long(arg, 1, 64, &r->o.jobs))
@@ -297,6 +302,7 @@ parse_opts(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 		{ "remove", required_argument, NULL, OPT_REMOVE },
 		{ "whole", no_argument, NULL, OPT_WHOLE },
 		{ "explain", no_argument, NULL, OPT_EXPLAIN },
+		{ "json", no_argument, NULL, OPT_JSON },
 		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};

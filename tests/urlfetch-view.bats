@@ -181,3 +181,16 @@ mk_pager() {
 	[ "$(printf '%s\n' "${output//$'\r'/}" | jq -c 'del(.fetched_at)')" = \
 	    "$(urlfetch -C "$B/text.txt?k=3" | jq -c 'del(.fetched_at)')" ]
 }
+
+@test "view: pwfetch shows a page on a terminal as urlfetch does; --json keeps the record" {
+	[ -x "${URLKIT_CHROMIUM:-/usr/lib/chromium/chromium}" ] || skip "no Chromium"
+	mkdir -p "$T/tmp"
+	export TMPDIR="$T/tmp" URLKIT_ALLOW_PRIVATE=127.0.0.1
+	start_server PW python3 "$TOP/tests/helpers/pw_server.py"
+	run -0 on_tty "stty cols 60; PAGER=cat TERM=dumb pwfetch fetch -t 30 'http://127.0.0.1:$PW_PORT/static'"
+	out=${output//$'\r'/}
+	[[ $out == *$'\n'"http://127.0.0.1:$PW_PORT/static"$'\nweb, text, '[0-9]*$' tokens\n\n'* ]]
+	[[ $out != *'"url"'* ]]
+	run -0 on_tty "PAGER=cat TERM=dumb pwfetch fetch --json -t 30 'http://127.0.0.1:$PW_PORT/static'"
+	[[ $output == *'"url"'* ]]
+}
