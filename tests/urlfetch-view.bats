@@ -194,3 +194,21 @@ mk_pager() {
 	run -0 on_tty "PAGER=cat TERM=dumb pwfetch fetch --json -t 30 'http://127.0.0.1:$PW_PORT/static'"
 	[[ $output == *'"url"'* ]]
 }
+
+@test "--help: options in groups, then examples; -h is still the synopsis alone" {
+	local cmd
+	for cmd in urlfetch urlextract "pwfetch fetch"; do
+		run -0 $cmd --help
+		[[ $output == *$'\nOutput:\n'* ]]
+		[[ $output == *$'\nExtraction:\n'* ]]
+		[[ $output == *$'\nExamples:\n  '* ]]
+		run -0 $cmd -h
+		[[ $output == "usage: "* ]]
+		[[ $output != *"Examples:"* ]]
+	done
+	run -0 urlfetch --help
+	[[ $output == *$'\nInput:\n  -i, --input=FILE'* ]]
+	[[ $output == *$'\nNetwork:\n'*$'\nCache:\n'*$'\nRepositories:\n'* ]]
+	# An example of the pipeline, as urlfetch(1) shows it.
+	[[ $output == *"urldetect notes.txt | urlfetch | jq -r .title"* ]]
+}
