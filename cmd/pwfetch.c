@@ -385,6 +385,24 @@ cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
 		in.src = uk_xmalloc(sizeof(*in.src));
 		in.src[in.nsrc++] = stdin_src;
 	}
+	/* A document where URLs are expected (lib/cli): one usage error
+	 * that names the program that reads it, before any browser. */
+	for (k = 0; k < in.nsrc; k++) {
+		const char *what, *a = in.src[k].arg;
+
+		if ((!in.src[k].file && uk_jsonl_is_url_operand(a)) ||
+		    !(what = uk_cli_document(a)))
+			continue;
+		if (!strcmp(a, "-"))
+			uk_cli_usage(cli,
+			    "standard input is %s, not URLs or url records: "
+			    "to extract it, run urlextract",
+			    what);
+		uk_cli_usage(cli,
+		    "'%s' is %s, not URLs or url records: to extract it, run "
+		    "urlextract '%s'",
+		    a, what, a);
+	}
 	/* Before any work, so that a bad -o costs no browser. */
 	if (cl.output && !(fp = fopen(cl.output, "w"))) {
 		uk_warn("-o: cannot open '%s': %s", cl.output, strerror(errno));

@@ -36,3 +36,20 @@ teardown() { common_teardown; }
 	[[ $stderr == *"fetch it with urlfetch -m 0"* ]]
 	[ "$(requests '/text.txt?l=4')" = 0 ]
 }
+
+@test "pwfetch: HTML or a PDF where URLs are expected is one usage error naming urlextract, before any browser" {
+	mkdir -p "$T/tmp"
+	export TMPDIR="$T/tmp"
+	printf '<!DOCTYPE html>\n<html><body><p>x</p></body></html>\n' >"$T/page.html"
+	run -2 --separate-stderr pwfetch fetch "$T/page.html"
+	[ -z "$output" ]
+	[ "$stderr" = "pwfetch fetch: '$T/page.html' is an HTML document, not URLs or url records: to extract it, run urlextract '$T/page.html'
+try 'pwfetch fetch --help'" ]
+	run -2 --separate-stderr bash -c 'cat "$1" | pwfetch open' _ "$T/page.html"
+	[[ ${stderr%%$'\n'*} == "pwfetch open: standard input is an HTML document"*urlextract ]]
+	printf '%%PDF-1.7\n' >"$T/doc.pdf"
+	run -2 --separate-stderr pwfetch fetch -i "$T/doc.pdf"
+	[[ ${stderr%%$'\n'*} == "pwfetch fetch: '$T/doc.pdf' is a PDF document"* ]]
+	# No browser was started: its profile would be under TMPDIR.
+	[ -z "$(ls -A "$T/tmp")" ]
+}
