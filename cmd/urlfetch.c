@@ -6,12 +6,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
-#include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/stat.h>
 #include <sys/timerfd.h>
