@@ -414,7 +414,12 @@ cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
 	    uk_view_want(STDOUT_FILENO)) {
 		r.view = 1;
 		r.view_width = uk_view_width(STDOUT_FILENO);
-		if (uk_view_pager_start())
+		/* No pager while URLs are typed on the terminal. */
+		for (k = 0; k < in.nsrc; k++)
+			if (in.src[k].file && !strcmp(in.src[k].arg, "-") &&
+			    isatty(STDIN_FILENO))
+				break;
+		if (k == in.nsrc && uk_view_pager_start())
 			r.quiet = 1;
 	}
 	uk_jsonl_out_init(&r.out, fp);

@@ -435,6 +435,18 @@ progress_make_way(void)
 	prog.hold = uk_mono_now() + prog.p.interval;
 }
 
+/* Whether standard input is one of the inputs. */
+static int
+reads_stdin(void)
+{
+	int i;
+
+	for (i = 0; i < opt.nin; i++)
+		if (opt.in[i].file && !strcmp(opt.in[i].arg, "-"))
+			return 1;
+	return opt.nin == 0;
+}
+
 /* The queue's writer: each item at its turn, in input order. */
 static void
 write_item(struct uk_jsonl_item *it, void *arg)
@@ -648,8 +660,10 @@ main(int argc, char **argv)
 		view.on = 1;
 		view.width = uk_view_width(STDOUT_FILENO);
 		view.colour = uk_cli_colour(STDOUT_FILENO);
-		/* The pager has the screen: no progress line over it. */
-		if (uk_view_pager_start())
+		/* The pager has the screen: no progress line over it.  None
+		 * while URLs are typed on the terminal: both would read it. */
+		if (!(reads_stdin() && isatty(STDIN_FILENO)) &&
+		    uk_view_pager_start())
 			opt.quiet = 1;
 	}
 	uk_progress_init(&prog.p, STDERR_FILENO, opt.quiet);

@@ -212,3 +212,15 @@ mk_pager() {
 	# An example of the pipeline, as urlfetch(1) shows it.
 	[[ $output == *"urldetect notes.txt | urlfetch | jq -r .title"* ]]
 }
+
+@test "view: no pager while URLs are typed on the terminal" {
+	mk_pager
+	# script(1) types into the terminal what it reads: a URL, then ^D.
+	run -0 bash -c '(sleep 1; printf "%s\n" "$1"; sleep 2; printf "\004") |
+	    script -qec "PAGER=$2 TERM=dumb urlfetch -C; echo rc=\$?" /dev/null' \
+	    _ "$B/text.txt?y=1" "$T/pager"
+	[[ $output == *"plain text line one"* ]]
+	[[ $output == *"rc=0"* ]]
+	[[ $output != *"LESS="* ]]
+	[[ $output != *"P:"* ]]
+}
