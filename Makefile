@@ -18,7 +18,7 @@ urlfetch_PKGS  = yajl libcurl libcrypto gumbo libarchive libgit2 libpcre2-8
 urlextract_PKGS = yajl gumbo
 urlsum_PKGS    = yajl libcurl libcrypto libpcre2-8
 toolack_PKGS   = yajl libcurl libmicrohttpd libcrypto
-pwfetch_PKGS   = yajl libcurl gumbo libcrypto
+pwfetch_PKGS   = yajl libcurl gumbo libcrypto libpcre2-8
 urlmap_PKGS    = yajl libcurl libcrypto gumbo expat zlib
 urlserve_PKGS  = yajl libcurl libmicrohttpd libcrypto gumbo libarchive \
 	libgit2 libpcre2-8

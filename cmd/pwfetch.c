@@ -28,6 +28,7 @@
 #include "progress.h"
 #include "url.h"
 #include "util.h"
+#include "view.h"
 #include "pwfetch.h"
 
 #include "banned.h"
@@ -111,7 +112,20 @@ write_item(struct uk_jsonl_item *it, void *arg)
 	r->ndone++;
 	if (it->kind == UK_JSONL_ERROR)
 		r->nfailed++;
-	uk_jsonl_item_write(&r->out, it);
+	if (!r->view) {
+		uk_jsonl_item_write(&r->out, it);
+	} else if (it->kind == UK_JSONL_RECORD && !(s && s->msg) &&
+	    !uk_json_get(it->rec, "error")) {
+		/* A page for a person (lib/view), a blank line between. */
+		if (r->ndone > 1)
+			uk_buf_addch(&b, '\n');
+		uk_view_page(&b, it->rec, r->view_width,
+		    uk_cli_colour(STDOUT_FILENO));
+		uk_jsonl_out_raw(&r->out, b.buf, b.len);
+		uk_buf_reset(&b);
+	} else {
+		uk_jsonl_item_write(NULL, it); /* said on stderr only */
+	}
 	if (s && s->msg) {
 		r->nfailed++;
 		uk_buf_addf(&b, "%s: %s", s->url, s->msg);
@@ -371,12 +385,46 @@ cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
 		in.src = uk_xmalloc(sizeof(*in.src));
 		in.src[in.nsrc++] = stdin_src;
 	}
+	/* A document where URLs are expected (lib/cli): one usage error
+	 * that names the program that reads it, before any browser. */
+	for (k = 0; k < in.nsrc; k++) {
+		const char *what, *a = in.src[k].arg;
+
+		if ((!in.src[k].file && uk_jsonl_is_url_operand(a)) ||
+		    !(what = uk_cli_document(a)))
+			continue;
+		if (!strcmp(a, "-"))
+			uk_cli_usage(cli,
+			    "standard input is %s, not URLs or url records: "
+			    "to extract it, run urlextract",
+			    what);
+		uk_cli_usage(cli,
+		    "'%s' is %s, not URLs or url records: to extract it, run "
+		    "urlextract '%s'",
+		    a, what, a);
+	}
 	/* Before any work, so that a bad -o costs no browser. */
 	if (cl.output && !(fp = fopen(cl.output, "w"))) {
 		uk_warn("-o: cannot open '%s': %s", cl.output, strerror(errno));
 		exit(UK_EXIT_USAGE);
 	}
+	/* A terminal gets pages through the pager (lib/view), as urlfetch
+	 * shows them; --json, --compact and --pretty keep the records. */
+	if (fp == stdout && !r.json && uk_jsonl_output == UK_JSONL_AUTO &&
+	    uk_view_want(STDOUT_FILENO)) {
+		r.view = 1;
+		r.view_width = uk_view_width(STDOUT_FILENO);
+		/* No pager while URLs are typed on the terminal. */
+		for (k = 0; k < in.nsrc; k++)
+			if (in.src[k].file && !strcmp(in.src[k].arg, "-") &&
+			    isatty(STDIN_FILENO))
+				break;
+		if (k == in.nsrc && uk_view_pager_start())
+			r.quiet = 1;
+	}
 	uk_jsonl_out_init(&r.out, fp);
+	if (!uk_cli_colour(fileno(fp)))
+		r.out.colour = 0; /* TERM=dumb or none, as NO_COLOR */
 	uk_jsonl_queue_init(&r.q, &r.out);
 	r.q.write = write_item;
 	r.q.arg = &r;

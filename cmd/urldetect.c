@@ -415,8 +415,12 @@ emit_fast(struct msg *m, const struct uk_url_view *v, const char *url,
 	q = put_num(q, start);
 	q = PUT(q, ",\"end\":");
 	q = put_num(q, end);
-	q = PUT(q, ",\"message\":");
-	q = put_num(q, m->no);
+	/* A message only where the input has messages (-L, --json): a file
+	 * read whole is none, and urlfetch's per-message limit counts by it. */
+	if (opt.lines || opt.field) {
+		q = PUT(q, ",\"message\":");
+		q = put_num(q, m->no);
+	}
 	if (m->id) {
 		q = PUT(q, ",\"id\":");
 		memcpy(q, id_json.buf, id_json.len);
@@ -481,7 +485,8 @@ emit_tree(struct msg *m, const struct uk_url_view *v, const char *url,
 	uk_json_set(rec, "display", span_json(v->display));
 	uk_json_set_int(rec, "start", (long long)start);
 	uk_json_set_int(rec, "end", (long long)end);
-	uk_json_set_int(rec, "message", (long long)m->no);
+	if (opt.lines || opt.field) /* where the input has messages */
+		uk_json_set_int(rec, "message", (long long)m->no);
 	if (m->id)
 		uk_json_set(rec, "id", uk_json_copy(m->id));
 	if (cur_file)

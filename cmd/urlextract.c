@@ -33,31 +33,48 @@
 static const char synopsis[] =
     "usage: urlextract [-TV] [-B url] [-f format] [-o file] [--comments]\n"
     "                  [--images] [--links] [--max-pages pages] [--explain]\n"
-    "                  [--whole] [--remove css] [--select css] [file ...]\n";
+    "                  [--whole] [--remove css] [--select css] [--json]\n"
+    "                  [--markdown] [file ...]\n";
 
 static const char options[] =
     "Extract local HTML or PDF files (or stdin); write one content record each.\n"
     "\n"
+    "Input:\n"
     "  -B, --base=URL            the page's address (default: file://PATH)\n"
+    "\n"
+    "Output:\n"
+    "  -f, --format=FORMAT       content as text or markdown (default: text)\n"
+    "      --markdown            the same as -f markdown\n"
+    "  -T, --text                print each file's text, not records\n"
+    "      --json                records, not -T's text (the default)\n"
+    "  -o, --output=FILE         write the records to FILE\n"
+    "      --compact             one JSON line per record, even on a terminal\n"
+    "      --pretty              indented records, even in a pipe\n"
+    "\n"
+    "Extraction:\n"
     "      --comments            also extract the comment section\n"
     "      --explain             what extraction dropped and why, on stderr\n"
-    "  -f, --format=FORMAT       content as text or markdown (default: text)\n"
     "      --images              keep images in Markdown\n"
     "      --links               keep links in Markdown\n"
     "      --max-pages=N         PDF pages extracted (default: 200)\n"
-    "  -o, --output=FILE         write the records to FILE\n"
     "      --remove=CSS          drop what CSS matches before extraction\n"
     "      --select=CSS          the content is what CSS matches (repeatable)\n"
-    "  -T, --text                print each file's text, not records\n"
     "      --whole               the whole page's text, no boilerplate removal\n"
-    "      --compact             one JSON line per record, even on a terminal\n"
-    "      --pretty              indented records, even in a pipe\n"
+    "\n"
     "  -h, --help                the synopsis (-h) or this help (--help)\n"
     "  -V, --version             print the version\n"
+    "\n"
+    "Examples:\n"
+    "  urlextract page.html                      the page's record\n"
+    "  urlextract -T --markdown page.html        its text, in Markdown\n"
+    "  curl -s URL | urlextract -B URL           a page another program fetched\n"
     "\n"
     "See urlextract(1).\n";
 
 static const struct uk_cli cli = { "urlextract", synopsis, options };
+
+/* The program's own long options without a letter. */
+enum { OPT_JSON = OPT_X_END };
 
 static const struct option longopts[] = {
 	{ "base", required_argument, NULL, 'B' },
@@ -65,6 +82,7 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "text", no_argument, NULL, 'T' },
 	{ "version", no_argument, NULL, 'V' },
+	{ "json", no_argument, NULL, OPT_JSON },
 	EXTRACT_LONGOPTS,
 	UK_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -291,6 +309,9 @@ main(int argc, char **argv)
 		case 'T':
 			opt.text = 1;
 			break;
+		case OPT_JSON:
+			opt.text = 0; /* the last of -T and --json counts */
+			break;
 		default:
 			if (!extract_opt(&cli, c, &ea))
 				uk_cli_usage(&cli, NULL);
@@ -303,6 +324,8 @@ main(int argc, char **argv)
 		uk_cli_usage(&cli, "-o: cannot open '%s': %s", opt.output,
 		    strerror(errno));
 	uk_jsonl_out_init(&out, stdout);
+	if (!uk_cli_colour(STDOUT_FILENO))
+		out.colour = 0; /* TERM=dumb or none, as NO_COLOR */
 	if (!argc)
 		extract_file("-");
 	for (i = 0; i < argc; i++)

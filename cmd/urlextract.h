@@ -47,6 +47,7 @@ enum {
 	OPT_X_REMOVE,
 	OPT_X_WHOLE,
 	OPT_X_EXPLAIN,
+	OPT_X_MARKDOWN,
 	OPT_X_END
 };
 
@@ -59,7 +60,8 @@ enum {
 	{ "select", required_argument, NULL, OPT_X_SELECT },       \
 	{ "remove", required_argument, NULL, OPT_X_REMOVE },       \
 	{ "whole", no_argument, NULL, OPT_X_WHOLE },               \
-	{ "explain", no_argument, NULL, OPT_X_EXPLAIN }
+	{ "explain", no_argument, NULL, OPT_X_EXPLAIN },           \
+	{ "markdown", no_argument, NULL, OPT_X_MARKDOWN }
 
 struct extract_args {
 	/*

@@ -76,6 +76,9 @@ extract_opt(const struct uk_cli *cli, int c, struct extract_args *a)
 			uk_cli_usage(cli, "-f: not text or markdown: '%s'",
 			    optarg);
 		return 1;
+	case OPT_X_MARKDOWN: /* trafilatura's name for -f markdown */
+		eo->format = UK_EXTRACT_MARKDOWN;
+		return 1;
 	case OPT_X_COMMENTS:
 		eo->comments = 1;
 		return 1;

@@ -6,10 +6,16 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -20,22 +26,40 @@
 #include "progress.h"
 #include "record.h"
 #include "session.h"
+#include "slice.h"
 #include "url.h"
 #include "urlfetch.h"
 #include "util.h"
+#include "view.h"
 #include "banned.h"
 
 static struct urlfetch_args opt;
 static struct uk_jsonl_out out;
 
 /*
+ * The view for a person (lib/view) in place of records: standard output
+ * is a terminal, and neither -T, --json, --compact nor --pretty said
+ * otherwise.
+ */
+static struct {
+	int on, width, colour;
+} view;
+
+/*
  * The progress line (lib/progress), on standard error when it is a
  * terminal and -q is not given: records done of those read so far,
  * failures, and the host of the latest fetch started.
  */
+#define PROGRESS_AFTER 1.0 /* seconds of the run before the line shows */
+
 static struct {
 	struct uk_progress p;
-	int tty_out; /* standard output is the terminal too */
+	double start; /* when the run began (uk_mono_now) */
+	double hold;  /* no line before this time: a record just went out */
+	int shared;   /* standard output may reach the terminal: a terminal
+			 or a pipe, not a file */
+	int tfd, ep;  /* the line's clock (a timerfd) and, with the input,
+			 the epoll set the fetches wait on; -1: none */
 	unsigned long done, total, failed;
 	char host[48];
 	const char *repo; /* a repository's progress, instead of host */
@@ -50,12 +74,97 @@ progress_clear(void)
 static void
 progress_draw(int force)
 {
-	if (!prog.total)
+	/* A run that is done within a second needs no progress line. */
+	double now = uk_mono_now();
+
+	if (!prog.total || !uk_progress_on(&prog.p) ||
+	    now - prog.start < PROGRESS_AFTER || now < prog.hold)
 		return;
 	uk_progress_show(&prog.p, force, "%s: %lu/%lu done, %lu failed%s%s",
 	    uk_prog, prog.done, prog.total, prog.failed,
 	    prog.repo || prog.host[0] ? ", " : "",
 	    prog.repo ? prog.repo : prog.host);
+}
+
+/*
+ * The line is drawn while fetches go on, not only when one ends: a
+ * timer from PROGRESS_AFTER on, every interval, wakes the wait.
+ * uk_fetch_wait waits on one descriptor besides its transfers, so the
+ * timer and the input's descriptor are put in one epoll set.
+ */
+static void
+progress_clock_init(void)
+{
+	struct itimerspec its = { { 0, (long)(UK_PROGRESS_INTERVAL * 1e9) },
+		{ (time_t)PROGRESS_AFTER, 0 } };
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	prog.tfd = prog.ep = -1;
+	if (!uk_progress_on(&prog.p))
+		return;
+	if ((prog.tfd = timerfd_create(CLOCK_MONOTONIC,
+		 TFD_NONBLOCK | TFD_CLOEXEC)) < 0 ||
+	    timerfd_settime(prog.tfd, 0, &its, NULL) ||
+	    (prog.ep = epoll_create1(EPOLL_CLOEXEC)) < 0 ||
+	    epoll_ctl(prog.ep, EPOLL_CTL_ADD, prog.tfd, &ev)) {
+		/* No clock: the line is drawn as fetches end. */
+		if (prog.tfd >= 0)
+			close(prog.tfd);
+		if (prog.ep >= 0)
+			close(prog.ep);
+		prog.tfd = prog.ep = -1;
+	}
+}
+
+/*
+ * The descriptor to wait on for input fd (-1: none): the epoll set with
+ * fd in it, or fd itself when there is no clock or epoll refuses fd (a
+ * regular file, which is always ready).
+ */
+static int
+progress_wait_fd(int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	if (prog.ep < 0)
+		return fd;
+	if (fd >= 0) {
+		ev.data.fd = fd;
+		if (epoll_ctl(prog.ep, EPOLL_CTL_ADD, fd, &ev) &&
+		    errno != EEXIST)
+			return fd;
+	}
+	return prog.ep;
+}
+
+/*
+ * After a wait on wfd (progress_wait_fd's) for input fd: take fd out of
+ * the set again (the next input may reuse its number), let the clock's
+ * ticks go, and say whether fd itself is readable.
+ */
+static int
+progress_waited(int wfd, int fd, int ready)
+{
+	struct pollfd pf = { fd, POLLIN, 0 };
+	uint64_t ticks;
+
+	if (wfd != prog.ep || prog.ep < 0)
+		return ready;
+	if (fd >= 0)
+		epoll_ctl(prog.ep, EPOLL_CTL_DEL, fd, NULL);
+	while (read(prog.tfd, &ticks, sizeof(ticks)) > 0)
+		;
+	return ready && fd >= 0 && poll(&pf, 1, 0) > 0;
+}
+
+static void
+progress_clock_release(void)
+{
+	if (prog.tfd >= 0)
+		close(prog.tfd);
+	if (prog.ep >= 0)
+		close(prog.ep);
+	prog.tfd = prog.ep = -1;
 }
 
 /* Note the host of url as the current one (control bytes shown as '?'). */
@@ -141,8 +250,10 @@ slot_of(struct uk_fetch_job *j)
  * --text: the page's text (a repository's README and symbol map) in place
  * of its record, under a header "==> URL <==" as tail(1) writes one before
  * each file, with a blank line before all but the first; none when the
- * only input is one URL operand, as tail writes none for one file.  A page
- * that failed has no header: its error goes to stderr, as tail's does.
+ * only input is one URL operand, as tail writes none for one file, unless
+ * --header asks.  A page that failed has no header: its error goes to
+ * stderr, as tail's does.  A slice (--max-tokens) with more after it ends
+ * with the offset to read on from.
  */
 static void
 write_text(yajl_val rec)
@@ -150,9 +261,10 @@ write_text(yajl_val rec)
 	static int headers;
 	struct uk_buf b = UK_BUF_INIT;
 	const char *t, *map;
+	long long next;
 	size_t n;
 
-	if (opt.nin != 1 || opt.in[0].file)
+	if (opt.header || opt.nin != 1 || opt.in[0].file)
 		uk_buf_addf(&b, "%s==> %s <==\n", headers++ ? "\n" : "",
 		    uk_json_get_str(rec, "url"));
 	if ((t = uk_json_get_strn(rec, "content", &n)) ||
@@ -168,10 +280,27 @@ write_text(yajl_val rec)
 		if (map[n - 1] != '\n')
 			uk_buf_addch(&b, '\n');
 	}
+	if (!uk_json_get_int(rec, "next_offset", &next))
+		uk_buf_addf(&b, "\n[... more: read on with --offset %lld]\n",
+		    next);
 	/* Text for a person: no terminal controls (the page's "&#27;"). */
 	uk_cli_printable(&b);
 	if (b.len)
 		uk_jsonl_out_raw(&out, b.buf, b.len);
+	uk_buf_release(&b);
+}
+
+/* A page's view, with a blank line before all but the first. */
+static void
+write_view(yajl_val rec)
+{
+	static int pages;
+	struct uk_buf b = UK_BUF_INIT;
+
+	if (pages++)
+		uk_buf_addch(&b, '\n');
+	uk_view_page(&b, rec, view.width, view.colour);
+	uk_jsonl_out_raw(&out, b.buf, b.len);
 	uk_buf_release(&b);
 }
 
@@ -193,7 +322,11 @@ write_content(struct run *r, struct slot *s)
 	/* The input's fields, and the fit to the line limit: once, here. */
 	s->job.rec = uk_record_finish(s->job.rec, s->qi->rec,
 	    UK_JSONL_MAX_LINE);
-	if ((e = uk_json_get_str(s->job.rec, "error"))) {
+	e = uk_json_get_str(s->job.rec, "error");
+	if (!e && opt.max_tokens)
+		uk_slice_page(s->job.rec, (size_t)opt.offset,
+		    (size_t)opt.max_tokens);
+	if (e) {
 		prog.failed++;
 		progress_clear();
 		if (s->said)
@@ -215,6 +348,9 @@ write_content(struct run *r, struct slot *s)
 	if (opt.text) {
 		if (!e)
 			write_text(s->job.rec);
+	} else if (view.on) {
+		if (!e)
+			write_view(s->job.rec);
 	} else {
 		uk_jsonl_out_record(&out, s->job.rec);
 	}
@@ -254,12 +390,68 @@ hint_document(const struct uk_jsonl_item *it)
 	    strcmp(it->file, "-") ? it->file : "<stdin>");
 }
 
+/*
+ * A document given where URLs or records are expected (`urlfetch
+ * page.html`, a PDF on standard input) is a usage error that names the
+ * program that reads it, before anything is fetched: read line by line,
+ * it would give an error record per line of markup.
+ */
+static void
+refuse_documents(void)
+{
+	const char *arg, *what;
+	int i;
+
+	for (i = 0; i < (opt.nin ? opt.nin : 1); i++) {
+		arg = opt.nin ? opt.in[i].arg : "-";
+		if (opt.nin && !opt.in[i].file && uk_jsonl_is_url_operand(arg))
+			continue;
+		if (!(what = uk_cli_document(arg)))
+			continue;
+		if (!strcmp(arg, "-"))
+			uk_cli_usage(&urlfetch_cli,
+			    "standard input is %s, not URLs or url records: "
+			    "to extract it, run urlextract",
+			    what);
+		uk_cli_usage(&urlfetch_cli,
+		    "'%s' is %s, not URLs or url records: to extract it, run "
+		    "urlextract '%s'",
+		    arg, what, arg);
+	}
+}
+
+/*
+ * Before a record goes out, the progress line goes: standard output may
+ * be the terminal, or a pipe to a program that prints on it (`urlfetch |
+ * jq`), whose line would be glued to ours.  It is drawn again after the
+ * interval, not at once, so the reader has printed its line by then.
+ */
+static void
+progress_make_way(void)
+{
+	if (!uk_progress_on(&prog.p) || !prog.shared)
+		return;
+	progress_clear();
+	prog.hold = uk_mono_now() + prog.p.interval;
+}
+
+/* Whether standard input is one of the inputs. */
+static int
+reads_stdin(void)
+{
+	int i;
+
+	for (i = 0; i < opt.nin; i++)
+		if (opt.in[i].file && !strcmp(opt.in[i].arg, "-"))
+			return 1;
+	return opt.nin == 0;
+}
+
 /* The queue's writer: each item at its turn, in input order. */
 static void
 write_item(struct uk_jsonl_item *it, void *arg)
 {
-	if (prog.tty_out)
-		progress_clear();
+	progress_make_way();
 	prog.done++;
 	switch (it->kind) {
 	case UK_JSONL_RECORD:
@@ -269,10 +461,10 @@ write_item(struct uk_jsonl_item *it, void *arg)
 	case UK_JSONL_ERROR:
 		prog.failed++;
 		progress_clear();
-		uk_jsonl_item_write(opt.text ? NULL : &out, it);
+		uk_jsonl_item_write(opt.text || view.on ? NULL : &out, it);
 		break;
 	case UK_JSONL_PASS:
-		if (opt.text) {
+		if (opt.text || view.on) {
 			/* Failed before it came: no text, but say why. */
 			progress_clear();
 			uk_warn("'%s': %s", uk_json_get_str(it->rec, "url") ?
@@ -384,7 +576,9 @@ take(struct run *r, struct uk_jsonl_src *src)
 		 * every URL read has its record. */
 		struct uk_buf msg = UK_BUF_INIT;
 
-		uk_buf_addf(&msg, "over the limit of %ld URLs per message",
+		uk_buf_addf(&msg,
+		    "over the limit of %ld URLs per message: fetch it with "
+		    "urlfetch -m 0, or with urlserve's fetch_url",
 		    opt.max_per_msg);
 		not_fetched(s, msg.buf, 1);
 		uk_buf_release(&msg);
@@ -418,6 +612,8 @@ run_init(struct run *r)
 		r->have_sess = 1;
 	}
 	uk_jsonl_out_init(&out, stdout);
+	if (!uk_cli_colour(STDOUT_FILENO))
+		out.colour = 0; /* TERM=dumb or none, as NO_COLOR */
 	uk_jsonl_queue_init(&r->q, &out);
 	r->q.write = write_item;
 	r->q.arg = r;
@@ -444,9 +640,10 @@ main(int argc, char **argv)
 		.require = "url" };
 	struct uk_jsonl_src src;
 	struct uk_fetch_job *j;
+	struct stat st;
 	struct run r;
 	long window;
-	int i, eof = 0, fd_ready = 0;
+	int i, eof = 0, fd_ready = 0, wfd;
 
 	uk_prog_set(argv[0]);
 	uk_cli_check_stdio();
@@ -457,8 +654,23 @@ main(int argc, char **argv)
 	if (opt.output && !freopen(opt.output, "w", stdout))
 		uk_cli_usage(&urlfetch_cli, "-o: cannot open '%s': %s",
 		    opt.output, strerror(errno));
+	refuse_documents();
+	if (!opt.text && !opt.json && uk_jsonl_output == UK_JSONL_AUTO &&
+	    uk_view_want(STDOUT_FILENO)) {
+		view.on = 1;
+		view.width = uk_view_width(STDOUT_FILENO);
+		view.colour = uk_cli_colour(STDOUT_FILENO);
+		/* The pager has the screen: no progress line over it.  None
+		 * while URLs are typed on the terminal: both would read it. */
+		if (!(reads_stdin() && isatty(STDIN_FILENO)) &&
+		    uk_view_pager_start())
+			opt.quiet = 1;
+	}
 	uk_progress_init(&prog.p, STDERR_FILENO, opt.quiet);
-	prog.tty_out = uk_progress_on(&prog.p) && isatty(STDOUT_FILENO);
+	prog.start = uk_mono_now();
+	progress_clock_init();
+	prog.shared = isatty(STDOUT_FILENO) ||
+	    (!fstat(STDOUT_FILENO, &st) && !S_ISREG(st.st_mode));
 	if (uk_progress_on(&prog.p))
 		opt.fo.repo.progress = progress_repo;
 
@@ -487,7 +699,10 @@ main(int argc, char **argv)
 		}
 		if (eof && r.q.n == 0)
 			break;
-		if ((j = uk_fetch_wait(&r.f, fd, &fd_ready))) {
+		wfd = progress_wait_fd(fd);
+		j = uk_fetch_wait(&r.f, wfd, &fd_ready);
+		fd_ready = progress_waited(wfd, fd, fd_ready);
+		if (j) {
 			slot_of(j)->qi->done = 1;
 		} else if (!fd_ready && !uk_fetch_busy(&r.f) && eof) {
 			/* Nothing left in flight: the window is done. */
@@ -505,6 +720,7 @@ main(int argc, char **argv)
 		progress_draw(1);
 		uk_progress_done(&prog.p);
 	}
+	progress_clock_release();
 	uk_jsonl_src_release(&src);
 	run_release(&r);
 	urlfetch_args_release(&opt);

@@ -32,6 +32,10 @@ struct urlfetch_args {
 	const char *session; /* -S */
 	const char *output;  /* -o FILE, or NULL: standard output */
 	int text;            /* -T */
+	int header;          /* --header: -T's header even for one URL */
+	int json;            /* --json: records, even on a terminal */
+	long max_tokens;     /* --max-tokens: the slice's size; 0: whole */
+	long offset;         /* --offset: the slice's first character */
 	int quiet;           /* -q: no progress line */
 	/*
 	 * The inputs in command-line order: URL operands and -i FILEs.

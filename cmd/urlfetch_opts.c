@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "session.h"
+#include "slice.h"
 #include "urlextract.h"
 #include "urlfetch.h"
 #include "util.h"
@@ -20,50 +21,74 @@ static const char synopsis[] =
     "                [--comments] [--images] [--links] [--max-pages pages]\n"
     "                [--explain] [--whole] [--remove css] [--select css]\n"
     "                [--pack tokens] [--include glob] [--exclude glob]\n"
+    "                [--header] [--max-tokens tokens] [--offset offset]\n"
+    "                [--json] [--markdown]\n"
     "                [url ...]\n";
 
 static const char options[] =
-    "Fetch URLs; write one content record each.\n"
+    "Fetch URLs; write one content record each (on a terminal: pages to read).\n"
     "\n"
+    "Input:\n"
+    "  -i, --input=FILE          read records or URLs from FILE ('-': stdin)\n"
+    "  -m, --max-per-message=N   URLs fetched per message, 0: all (default: 3)\n"
+    "\n"
+    "Output:\n"
+    "  -f, --format=FORMAT       content as text or markdown (default: text)\n"
+    "      --markdown            the same as -f markdown\n"
+    "  -T, --text                print each page's text, not records\n"
+    "      --header              -T: the header ==> URL <== even for one URL\n"
+    "      --json                records, even on a terminal; not -T's text\n"
+    "      --max-tokens=N        each page's slice of N tokens, 100-100000\n"
+    "      --offset=N            the slice from character N (default: 0)\n"
+    "  -o, --output=FILE         write the records to FILE\n"
+    "  -q, --quiet               no progress line\n"
+    "      --compact             one JSON line per record, even on a terminal\n"
+    "      --pretty              indented records, even in a pipe\n"
+    "\n"
+    "Network:\n"
     "  -A, --user-agent=STRING   send STRING as the User-Agent (default: a browser's)\n"
+    "  -j, --jobs=N              transfers at once (default: 8)\n"
+    "  -k, --insecure            do not verify TLS certificates\n"
+    "  -P, --allow-private       allow internal addresses and local repositories\n"
+    "      --per-host=N          transfers at once to one host, 1-64 (default: 3)\n"
+    "  -s, --max-size=SIZE       the largest body (default: 20M)\n"
+    "  -t, --timeout=SECONDS     one transfer's time limit (default: 30)\n"
+    "\n"
+    "Cache:\n"
     "  -C, --no-cache            neither read nor write the cache\n"
+    "  -r, --refresh             fetch again, even what is cached\n"
+    "  -S, --session=NAME        also add the records to session NAME\n"
+    "      --ttl=DURATION        the cache's time to live (default: 1d)\n"
+    "\n"
+    "Extraction:\n"
     "      --comments            also extract the comment section\n"
     "      --explain             what extraction dropped and why, on stderr\n"
+    "      --images              keep images in Markdown\n"
+    "      --links               keep links in Markdown\n"
+    "      --max-pages=N         PDF pages extracted (default: 200)\n"
+    "      --remove=CSS          drop what CSS matches before extraction\n"
+    "      --select=CSS          the content is what CSS matches (repeatable)\n"
+    "      --whole               the whole page's text, no boilerplate removal\n"
+    "\n"
+    "Repositories:\n"
     "  -D, --readme-tokens=N     a repository's README budget (default: 2048)\n"
     "      --exclude=GLOB        a repository's files to leave out (repeatable)\n"
     "  -F, --repo-max-files=N    files read from a repository (default: 50000)\n"
-    "  -f, --format=FORMAT       content as text or markdown (default: text)\n"
-    "  -i, --input=FILE          read records or URLs from FILE ('-': stdin)\n"
-    "      --images              keep images in Markdown\n"
     "      --include=GLOB        a repository's files to read (repeatable)\n"
     "  -J, --map-json            also the repository's symbols as data\n"
-    "  -j, --jobs=N              transfers at once (default: 8)\n"
     "  -K, --tokenizer=NAME      cl100k_base or o200k_base (default: cl100k_base)\n"
-    "  -k, --insecure            do not verify TLS certificates\n"
-    "      --links               keep links in Markdown\n"
     "  -M, --map-tokens=N        a repository's symbol map budget (default: 1024)\n"
-    "  -m, --max-per-message=N   URLs fetched per message, 0: all (default: 3)\n"
-    "      --max-pages=N         PDF pages extracted (default: 200)\n"
-    "  -o, --output=FILE         write the records to FILE\n"
     "      --pack=N              a repository's best files whole, N tokens\n"
-    "  -P, --allow-private       allow internal addresses and local repositories\n"
-    "      --per-host=N          transfers at once to one host, 1-64 (default: 3)\n"
-    "  -q, --quiet               no progress line\n"
     "  -R, --repo-timeout=SECS   a repository's time limit (default: 120)\n"
-    "  -r, --refresh             fetch again, even what is cached\n"
-    "      --remove=CSS          drop what CSS matches before extraction\n"
-    "  -S, --session=NAME        also add the records to session NAME\n"
-    "      --select=CSS          the content is what CSS matches (repeatable)\n"
-    "  -s, --max-size=SIZE       the largest body (default: 20M)\n"
-    "  -T, --text                print each page's text, not records\n"
-    "  -t, --timeout=SECONDS     one transfer's time limit (default: 30)\n"
-    "      --ttl=DURATION        the cache's time to live (default: 1d)\n"
-    "      --whole               the whole page's text, no boilerplate removal\n"
     "  -Z, --repo-max-size=SIZE  a repository's largest download (default: 256M)\n"
-    "      --compact             one JSON line per record, even on a terminal\n"
-    "      --pretty              indented records, even in a pipe\n"
+    "\n"
     "  -h, --help                the synopsis (-h) or this help (--help)\n"
     "  -V, --version             print the version\n"
+    "\n"
+    "Examples:\n"
+    "  urlfetch https://jqlang.github.io/jq/manual/    the page, to read\n"
+    "  urldetect notes.txt | urlfetch | jq -r .title   every URL of a text\n"
+    "  urlfetch -T --max-tokens 2000 --offset N URL    a long page, by slices\n"
     "\n"
     "See urlfetch(1); local files: urlextract(1).\n";
 
@@ -79,6 +104,10 @@ enum {
 	OPT_PACK,
 	OPT_INCLUDE,
 	OPT_EXCLUDE,
+	OPT_HEADER,
+	OPT_JSON,
+	OPT_MAX_TOKENS,
+	OPT_OFFSET,
 };
 
 static const struct option longopts[] = {
@@ -113,6 +142,10 @@ static const struct option longopts[] = {
 	{ "pack", required_argument, NULL, OPT_PACK },
 	{ "include", required_argument, NULL, OPT_INCLUDE },
 	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
+	{ "header", no_argument, NULL, OPT_HEADER },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "max-tokens", required_argument, NULL, OPT_MAX_TOKENS },
+	{ "offset", required_argument, NULL, OPT_OFFSET },
 	EXTRACT_LONGOPTS,
 	UK_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -322,6 +355,27 @@ urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv)
 			break;
 		case 'T':
 			a->text = 1;
+			a->json = 0;
+			break;
+		case OPT_JSON:
+			a->text = 0; /* the last of -T and --json counts */
+			a->json = 1;
+			break;
+		case OPT_HEADER:
+			a->header = 1;
+			break;
+		case OPT_MAX_TOKENS:
+			if (uk_parse_long(optarg, UK_SLICE_TOKENS_MIN,
+				UK_SLICE_TOKENS_MAX, &a->max_tokens))
+				BAD("--max-tokens: not a count from %d to %d: "
+				    "'%s'",
+				    UK_SLICE_TOKENS_MIN, UK_SLICE_TOKENS_MAX,
+				    optarg);
+			break;
+		case OPT_OFFSET:
+			if (uk_parse_long(optarg, 0, 1L << 40, &a->offset))
+				BAD("--offset: not a character offset: '%s'",
+				    optarg);
 			break;
 		default:
 			if (!net_opt(c, a) && !repo_opt(c, &a->fo) &&
@@ -332,4 +386,9 @@ urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv)
 	/* After "--": operands only. */
 	for (i = optind; i < argc; i++)
 		add_input(a, argv[i], 0);
+	if (a->header && !a->text)
+		BAD("--header: the header of -T's text; use it with -T");
+	/* An offset alone: the slice of fetch_url's default size. */
+	if (a->offset && !a->max_tokens)
+		a->max_tokens = UK_SLICE_TOKENS_DEFAULT;
 }

@@ -133,17 +133,25 @@ try 'urlfetch --help'" ]
 	[[ $output == *urlextract* ]]
 }
 
-@test "HTML or a PDF on standard input: the error records, and one line naming urlextract" {
-	run -1 --separate-stderr urlfetch -C <"$FIXTURES/extract/article.html"
-	[ "$(field "${lines[0]}" .error)" = "not a JSON object or a URL" ]
-	[ "$(grep -c urlextract <<<"$stderr")" -eq 1 ]
-	[[ $stderr == *"urlfetch: <stdin>: not URLs or url records: to extract a local HTML or PDF file, run urlextract"* ]]
-	# Through a pipe, and from -i FILE, named so.
-	run -1 --separate-stderr bash -c 'cat "$1" | urlfetch -C' _ "$FIXTURES/extract/tiny.html"
-	[[ $stderr == *"urlfetch: <stdin>: not URLs or url records"*urlextract* ]]
+@test "HTML or a PDF where URLs are expected: one usage error naming urlextract, no records" {
+	run -2 --separate-stderr urlfetch -C <"$FIXTURES/extract/article.html"
+	[ -z "$output" ]
+	[ "$stderr" = "urlfetch: standard input is an HTML document, not URLs or url records: to extract it, run urlextract
+try 'urlfetch --help'" ]
+	# Through a pipe, as an operand, and from -i FILE, named so.
+	run -2 --separate-stderr bash -c 'cat "$1" | urlfetch -C' _ "$FIXTURES/extract/tiny.html"
+	[ -z "$output" ]
+	[[ ${stderr%%$'\n'*} == "urlfetch: standard input is an HTML document"*urlextract ]]
+	run -2 --separate-stderr urlfetch -C "$FIXTURES/extract/tiny.html"
+	[ -z "$output" ]
+	[ "${stderr%%$'\n'*}" = "urlfetch: '$FIXTURES/extract/tiny.html' is an HTML document, not URLs or url records: to extract it, run urlextract '$FIXTURES/extract/tiny.html'" ]
 	printf '%%PDF-1.4\n%%\xe2\xe3\n1 0 obj\n' >"$T/doc.pdf"
-	run -1 --separate-stderr urlfetch -C -i "$T/doc.pdf"
-	[[ $stderr == *"urlfetch: $T/doc.pdf: not URLs or url records"*urlextract* ]]
+	run -2 --separate-stderr urlfetch -C -i "$T/doc.pdf"
+	[ -z "$output" ]
+	[[ ${stderr%%$'\n'*} == "urlfetch: '$T/doc.pdf' is a PDF document"*"run urlextract '$T/doc.pdf'" ]]
+	run -2 --separate-stderr bash -c 'cat "$1" | urlfetch -C' _ "$T/doc.pdf"
+	[[ ${stderr%%$'\n'*} == "urlfetch: standard input is a PDF document"* ]]
+	[ "$(requests "/article.html?h=1")" = 0 ]
 	# URLs and records get no such line, even with a bad line later.
 	printf '%s\n' "$B/article.html?h=1" "not a url line" >"$T/urls"
 	run -1 --separate-stderr urlfetch -C -i "$T/urls"

@@ -55,10 +55,12 @@ $B/missing-page-404"
 
 @test "on a terminal, a progress line shows done/total, failures and the host; -q silences it" {
 	command -v script >/dev/null || skip "no script(1)"
-	printf '%s\n' "$B/article.html" "$B/missing-page-404" >"$T/urls"
+	# The line shows once the run has taken a second: the page that
+	# takes 1.5 s keeps it going.
+	printf '%s\n' "$B/missing-page-404" "$B/slow?ms=1500&p=1" >"$T/urls"
 	# script(1) gives urlfetch a terminal; the records go to a file.
 	run -0 script -qec "urlfetch -C <'$T/urls' >'$T/out'; echo rc=\$?" /dev/null
-	[[ $output == *"urlfetch: 2/2 done, 1 failed, 127.0.0.1:$FS_PORT"* ]]
+	[[ $output == *"urlfetch: 1/2 done, 1 failed, 127.0.0.1:$FS_PORT"* ]]
 	[[ $output == *"rc=1"* ]]
 	# The line is cleared at the end.
 	[[ $output == *$'\r\e[K'*"rc=1"* ]]

@@ -142,12 +142,12 @@ teardown() { common_teardown; }
 	[ "${#lines[@]}" -eq 3 ]
 	got=$(printf '%s\n' "$output" | jq -r '[.url_type, (.title // "-" | split(" ")[0])] | join(":")' | tr '\n' '|')
 	[ "$got" = "web:The|documentation:frobnicate|web:-|" ]
-	[ "$(printf '%s\n' "$output" | jq -r .message | sort -u)" = 1 ]
+	[ "$(printf '%s\n' "$output" | jq -r .message | sort -u)" = null ]
 }
 
 @test "detect_and_fetch: the streaming limit holds through the pipeline" {
 	printf '%s/text.txt?p=%s ' "$B" 1 "$B" 2 "$B" 3 "$B" 4 "$B" 5 >"$T/text"
-	run -1 --separate-stderr bash -c 'urldetect -m 0 "$1" | urlfetch' _ "$T/text"
+	run -1 --separate-stderr bash -c 'urldetect -L -m 0 "$1" | urlfetch' _ "$T/text"
 	[ "$(printf '%s\n' "$output" | jq -s -c 'map(.skipped == true)')" = "[false,false,false,true,true]" ]
 	[ "$(requests '/text.txt?p=4')" = 0 ]
 }

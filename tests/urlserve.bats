@@ -147,7 +147,8 @@ map_site" ]
 	us_start
 	run -0 us_call detect_urls "$(jq -cn --arg t "$msg" '{text:$t}')"
 	[ "$(is_error "$output")" = false ]
-	[ "$(jq -c '.result.structuredContent | (.urls)' <<<"$output")" = "$(printf '%s\n' "$msg" | urldetect | jq -sc .)" ]
+	# The text is one message, as a line is to urldetect -L.
+	[ "$(jq -c '.result.structuredContent | (.urls)' <<<"$output")" = "$(printf '%s\n' "$msg" | urldetect -L | jq -sc .)" ]
 	[ "$(jq '.result.structuredContent | (.count)' <<<"$output")" = 2 ]
 	run -0 us_call detect_urls "$(jq -cn --arg t "$msg" '{text:$t,max:1}')"
 	[ "$(jq '.result.structuredContent | (.count)' <<<"$output")" = 1 ]

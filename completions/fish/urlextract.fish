@@ -11,6 +11,8 @@ complete -c urlextract -l select -x -d 'The main text is what a CSS selector mat
 complete -c urlextract -l remove -x -d 'Drop what a CSS selector matches before extraction'
 complete -c urlextract -l whole -d 'The whole page, no boilerplate removal'
 complete -c urlextract -l explain -d 'What extraction dropped and why, on stderr'
+complete -c urlextract -l json -d 'Records, not -T'"'"'s text'
+complete -c urlextract -l markdown -d 'The same as -f markdown'
 complete -c urlextract -l compact -d 'One JSON line per record'
 complete -c urlextract -l pretty -d 'Indented records'
 complete -c urlextract -s V -l version -d 'Print the version'
