@@ -12,7 +12,8 @@ bats_require_minimum_version 1.5.0
 load helpers/common
 
 DOCS="README.md man/urldetect.1 man/urlfetch.1 man/urlextract.1 man/pwfetch.1
-man/urlsum.1 man/urlcache.1 man/toolack.1 man/urlserve.1 man/urlkit.7"
+man/urlsum.1 man/urlcache.1 man/toolack.1 man/urlserve.1 man/urlmap.1
+man/urlkit.7"
 
 setup_file() {
 	# The examples are documents compared with output: the plain build
@@ -81,6 +82,7 @@ check() {
 @test "urlcache(1): every example gives its output" { check man/urlcache.1; }
 @test "toolack(1): every example gives its output" { check man/toolack.1; }
 @test "urlserve(1): every example gives its output" { check man/urlserve.1; }
+@test "urlmap(1): every example gives its output" { check man/urlmap.1; }
 
 @test "every man page with an EXAMPLES section is run" {
 	local f name
