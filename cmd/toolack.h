@@ -15,6 +15,7 @@
 
 #include "buf.h"
 #include "cli.h"
+#include "http.h"
 #include "util.h"
 
 /*
@@ -71,13 +72,14 @@ void client_release(void);
 /*
  * A handle (h reset, or a new one when h is NULL) for a request to path
  * on the server: a POST of body (JSON) when body is not NULL, else a GET,
- * with the answer appended to resp (at most a record's length), a total
+ * with the answer appended to resp->buf (at most resp->max bytes; a
+ * record's length for an answer that is a record), a total
  * timeout of timeout_ms (none when <= 0), libcurl's message in errbuf
  * (CURL_ERROR_SIZE bytes).  *headers must be freed with
  * curl_slist_free_all once the transfer is over.
  */
 CURL *client_handle(CURL *h, const char *path, const char *body,
-    long timeout_ms, struct uk_buf *resp, struct curl_slist **headers,
+    long timeout_ms, struct uk_http_sink *resp, struct curl_slist **headers,
     char *errbuf);
 
 /*

@@ -44,6 +44,7 @@ struct xfer {
 	const char *file;
 	unsigned long line;
 	struct uk_buf resp;
+	struct uk_http_sink sink; /* resp, a record's length at most */
 	struct curl_slist *hd;
 	char errbuf[CURL_ERROR_SIZE];
 };
@@ -236,9 +237,11 @@ call_start(const char *file, unsigned long line, yajl_val rec)
 		cl.first = x;
 	cl.last = x;
 	uk_buf_init(&x->resp, 0);
+	x->sink.buf = &x->resp;
+	x->sink.max = UK_JSONL_MAX_LINE;
 	h = client_handle(NULL,
 	    cl.nowait ? "/api/tools/dispatch?wait=0" : "/api/tools/dispatch",
-	    body.buf, cl.nowait ? 30000L : (long)(t + 30) * 1000L, &x->resp,
+	    body.buf, cl.nowait ? 30000L : (long)(t + 30) * 1000L, &x->sink,
 	    &x->hd, x->errbuf);
 	curl_easy_setopt(h, CURLOPT_PRIVATE, x);
 	curl_multi_add_handle(cl.multi, h);

@@ -44,21 +44,9 @@ client_release(void)
 	curl_global_cleanup();
 }
 
-static size_t
-to_buf(char *p, size_t size, size_t n, void *ctx)
-{
-	struct uk_buf *b = ctx;
-
-	/* An answer is a record: the limit every reader of records keeps. */
-	if (b->len + size * n > UK_JSONL_MAX_LINE)
-		return 0;
-	uk_buf_add(b, p, size * n);
-	return size * n;
-}
-
 CURL *
 client_handle(CURL *h, const char *path, const char *body, long timeout_ms,
-    struct uk_buf *resp, struct curl_slist **headers, char *errbuf)
+    struct uk_http_sink *resp, struct curl_slist **headers, char *errbuf)
 {
 	struct uk_http_easy eo = { 0 };
 	struct uk_buf b = UK_BUF_INIT;
@@ -81,7 +69,7 @@ client_handle(CURL *h, const char *path, const char *body, long timeout_ms,
 	}
 	*headers = curl_slist_append(*headers, "Expect:");
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, *headers);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, to_buf);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, uk_http_sink_write);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, resp);
 	return h;
 }
@@ -90,10 +78,12 @@ long
 client_request(CURL **reuse, const char *path, const char *body,
     long timeout_ms, struct uk_buf *resp, struct uk_err *err)
 {
+	/* An answer is a record: the limit every reader of records keeps. */
+	struct uk_http_sink sink = { resp, UK_JSONL_MAX_LINE };
 	struct curl_slist *hd = NULL;
 	char errbuf[CURL_ERROR_SIZE];
 	CURL *h = client_handle(reuse ? *reuse : NULL, path, body, timeout_ms,
-	    resp, &hd, errbuf);
+	    &sink, &hd, errbuf);
 	CURLcode rc;
 	long code = -1;
 

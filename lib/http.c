@@ -185,6 +185,17 @@ uk_http_busy(const struct uk_http *h)
 	return h->queue || h->active || h->done;
 }
 
+size_t
+uk_http_sink_write(char *p, size_t size, size_t n, void *sink)
+{
+	struct uk_http_sink *s = sink;
+
+	if (s->buf->len + size * n > s->max)
+		return 0;
+	uk_buf_add(s->buf, p, size * n);
+	return size * n;
+}
+
 static size_t
 on_body(char *p, size_t size, size_t n, void *ctx)
 {

@@ -131,6 +131,18 @@ struct uk_http_easy {
 };
 
 /*
+ * A body kept whole in buf, up to max bytes: a longer one fails the
+ * transfer.  uk_http_sink_write is the libcurl write callback, with a
+ * struct uk_http_sink (which must outlive the transfer) as its data.
+ */
+struct uk_http_sink {
+	struct uk_buf *buf;
+	size_t max;
+};
+
+size_t uk_http_sink_write(char *p, size_t size, size_t n, void *sink);
+
+/*
  * A new easy handle (a CURL *, freed with curl_easy_cleanup) set up as o
  * says.  libcurl failing to make one is out of memory: exits 3.
  */

@@ -832,17 +832,6 @@ uk_repo_git_fetch(const char *url, int local, struct snap *s,
 /* The body of the ref advertisement, up to REFS_MAX bytes. */
 #define REFS_MAX (8u << 20)
 
-static size_t
-refs_body(char *p, size_t size, size_t n, void *arg)
-{
-	struct uk_buf *b = arg;
-
-	if (b->len + size * n > REFS_MAX)
-		return 0;
-	uk_buf_add(b, p, size * n);
-	return size * n;
-}
-
 /* Whether the advertisement adv names ref whole, after " " (pkt-lines). */
 static int
 advertises(const struct uk_buf *adv, const char *prefix, const char *ref)
@@ -880,6 +869,7 @@ uk_repo_git_ref_kind(const char *owner, const char *repo, const char *ref,
 	const char *base = getenv("URLKIT_GITHUB_GIT_URL");
 	const char *archives = getenv("URLKIT_GITHUB_ARCHIVE_URL");
 	struct uk_buf url = UK_BUF_INIT, adv = UK_BUF_INIT;
+	struct uk_http_sink sink = { &adv, REFS_MAX };
 	struct uk_netguard guard;
 	struct uk_http_easy eo = { 0 };
 	const char *kind = NULL;
@@ -922,8 +912,8 @@ uk_repo_git_ref_kind(const char *owner, const char *repo, const char *ref,
 	    esc ? esc : "");
 	curl_free(esc);
 	curl_easy_setopt(e, CURLOPT_URL, url.buf);
-	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, refs_body);
-	curl_easy_setopt(e, CURLOPT_WRITEDATA, &adv);
+	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, uk_http_sink_write);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, &sink);
 	if (curl_easy_perform(e) == CURLE_OK &&
 	    curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status) ==
 		CURLE_OK &&
