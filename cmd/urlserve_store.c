@@ -57,7 +57,8 @@ lookup(struct uk_mcp_call *c, struct us_session *s, const char *url)
 	rec = uk_json_object();
 	uk_json_set_str(rec, "url", url);
 	uk_record_error(rec,
-	    "not fetched: neither in the fetched set nor in the cache");
+	    "not fetched: neither in the fetched set nor in the cache; "
+	    "call fetch_url with this URL");
 	return rec;
 }
 
@@ -286,7 +287,7 @@ us_tool_format_url_context(struct uk_mcp_call *c, yajl_val args,
 	uk_json_set_int(res, "excluded", (long long)ctx.excluded_n);
 	uk_json_set_int(res, "cut", (long long)ctx.cut);
 	uk_json_set_int(res, "dropped", (long long)ctx.dropped);
-	uk_mcp_result(c, res, b.len ? b.buf : "(no context: nothing fetched)",
+	uk_mcp_result(c, res, b.len ? b.buf : "(no context: nothing fetched; call fetch_url first)",
 	    0);
 	uk_json_free(list);
 	free(excl);

@@ -156,20 +156,84 @@ us_page_text(yajl_val rec, size_t left, struct uk_buf *b)
 		    left, next);
 }
 
+/*
+ * What the model can do next after an error record's message e, in
+ * urlserve's own terms: lib/fetch.c's messages are urlfetch's and name
+ * its options and pwfetch, which a model calling urlserve does not have.
+ * The message is matched here, not changed in lib/, so urlfetch's stay.
+ */
+void
+us_error_hint(const char *e, struct uk_buf *b)
+{
+	const char *p;
+
+	if ((p = strstr(e, " (pwfetch")) || (p = strstr(e, " (--allow")) ||
+	    (p = strstr(e, " (it may need")))
+		uk_buf_add(b, e, (size_t)(p - e));
+	else
+		uk_buf_addstr(b, e);
+	if (strstr(e, "block or challenge")) {
+		uk_buf_addstr(b, ": call render_url with this URL, which loads "
+				 "it in a browser");
+	} else if (strstr(e, "no text in the page")) {
+		uk_buf_addstr(b, ": call render_url with this URL, which runs "
+				 "its scripts");
+	} else if (strstr(e, "private address")) {
+		uk_buf_addstr(b, ": urlserve does not fetch internal or "
+				 "private addresses; use a public URL");
+	} else if (strstr(e, "timed out") || strstr(e, "Timeout") ||
+	    strstr(e, "timeout")) {
+		uk_buf_addf(b, ": call fetch_url again, with a timeout of up "
+			       "to %ld seconds",
+		    (long)us_srv.timeout);
+	} else if (!strncmp(e, "HTTP 4", 6)) {
+		uk_buf_addstr(b, ": check the URL; map_site lists a site's "
+				 "URLs");
+	} else if (!strncmp(e, "HTTP 5", 6) || !strncmp(e, "HTTP 429", 8)) {
+		uk_buf_addstr(b, ": the server failed; call fetch_url again "
+				 "later");
+	}
+}
+
 /* Finish c with rec paged (an error record as an error result). */
 void
 us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args)
 {
 	struct uk_buf b = UK_BUF_INIT;
 	const char *e = uk_json_get_str(rec, "error");
-	size_t left;
+	size_t left, off;
+	long long total = 0;
 
 	if (e) {
-		uk_mcp_result(c, rec, e, 1);
+		us_error_hint(e, &b);
+		uk_json_set_str(rec, "error", b.buf);
+		uk_mcp_result(c, rec, b.buf, 1);
+		uk_buf_release(&b);
 		return;
 	}
-	left = us_page(rec, (size_t)us_arg_int(args, "offset", 0),
+	off = (size_t)us_arg_int(args, "offset", 0);
+	left = us_page(rec, off,
 	    (size_t)us_arg_int(args, "max_tokens", US_MAX_TOKENS_DEFAULT));
+	uk_json_get_int(rec, "total_length", &total);
+	if (uk_json_get(rec, "needs_browser") && total == 0) {
+		/* An app shell: no text until its scripts run. */
+		uk_buf_addstr(&b, "the page's text is built by scripts: call "
+				  "render_url with this URL");
+		uk_record_error(rec, b.buf);
+		uk_mcp_result(c, rec, b.buf, 1);
+		uk_buf_release(&b);
+		return;
+	}
+	if (total > 0 && off >= (size_t)total) {
+		uk_buf_addf(&b, "offset %zu is past the end of the text "
+				"(%lld characters): call again with a smaller "
+				"offset, or 0",
+		    off, total);
+		uk_record_error(rec, b.buf);
+		uk_mcp_result(c, rec, b.buf, 1);
+		uk_buf_release(&b);
+		return;
+	}
 	us_page_text(rec, left, &b);
 	uk_mcp_result(c, rec, b.buf, 0);
 	uk_buf_release(&b);
@@ -399,14 +463,17 @@ results_text(yajl_val list, const size_t *left, struct uk_buf *b)
 
 		if (i)
 			uk_buf_addstr(b, UK_SUMMARY_SEPARATOR);
-		if (e)
-			uk_buf_addf(b, "# %s\n\n(error: %s)",
-			    uk_json_get_str(r, "url"), e);
-		else
+		if (e) {
+			uk_buf_addf(b, "# %s\n\n(error: ",
+			    uk_json_get_str(r, "url"));
+			us_error_hint(e, b);
+			uk_buf_addstr(b, ")");
+		} else
 			us_page_text(r, left[i], b);
 	}
 	if (!list->u.array.len)
-		uk_buf_addstr(b, "(no URLs in the text)");
+		uk_buf_addstr(b, "(no http or https URLs in the text: pass a "
+		    "URL to fetch_url)");
 }
 
 void

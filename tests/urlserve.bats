@@ -281,6 +281,44 @@ map_site" ]
 	[ "$(jq -c '.result.structuredContent | ([.urls[] | .error != null])' <<<"$output")" = '[true,false]' ]
 }
 
+@test "errors and empty results say what to call next, in urlserve's own terms" {
+	export URLKIT_ALLOW_PRIVATE=127.0.0.1
+	us_start
+	# A challenge page: render_url, not pwfetch.
+	run -0 us_call fetch_url "{\"url\":\"$B/blocked.html\"}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"call render_url"* ]]
+	[[ $(text "$output") != *pwfetch* ]]
+	[ "$(jq -r '.result.structuredContent | (.error)' <<<"$output")" = "$(text "$output")" ]
+	run -0 us_call fetch_url "{\"url\":\"$B/forbidden\"}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == "HTTP 403"*"call render_url"* ]]
+	[[ $(text "$output") != *pwfetch* ]]
+	# A private address: no option urlserve does not have.
+	run -0 us_call fetch_url "{\"url\":\"http://127.0.0.2:$FS_PORT/article.html\"}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"private address"* ]]
+	[[ $(text "$output") != *--* ]]
+	[[ $(text "$output") != *URLKIT_* ]]
+	# An app shell: an error result that says render_url.
+	run -0 us_call fetch_url "{\"url\":\"$B/meta/app-shell.html\"}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"call render_url"* ]]
+	# An offset past the end.
+	run -0 us_call fetch_url "{\"url\":\"$B/article.html\",\"offset\":100000000}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"smaller offset"* ]]
+	# Nothing fetched yet for get_url_content: fetch_url.
+	run -0 us_call get_url_content "{\"url\":\"$B/text.txt\"}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"call fetch_url"* ]]
+	run -0 us_call detect_and_fetch '{"text":"no links here"}'
+	[[ $(text "$output") == *"fetch_url"* ]]
+	run -0 us_call detect_and_fetch "{\"text\":\"see $B/blocked.html\"}"
+	[[ $(text "$output") == *"call render_url"* ]]
+	[[ $(text "$output") != *pwfetch* ]]
+}
+
 @test "detect_and_fetch: a result for every URL, the fourth skipped, progress per URL" {
 	local msg="read $B/article.html and $B/docs/frob.html, $B/text.txt and $B/nosuch.html"
 	us_start
