@@ -36,6 +36,8 @@ int us_check_url(struct uk_mcp_call *c, const char *url);
 /* The url records of text[0..len): each URL once, at most max (0: all). */
 yajl_val us_detect(const char *text, size_t len, long max);
 
+/* Whether the tool name is listed (-T, and Chromium for render_url). */
+int us_tool_on(const char *name);
 /* Add to b error message e with what the model can do next, in
  * urlserve's tools and arguments (never another program's options). */
 void us_error_hint(const char *e, struct uk_buf *b);

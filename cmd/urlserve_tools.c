@@ -172,23 +172,24 @@ us_error_hint(const char *e, struct uk_buf *b)
 		uk_buf_add(b, e, (size_t)(p - e));
 	else
 		uk_buf_addstr(b, e);
-	if (strstr(e, "block or challenge")) {
-		uk_buf_addstr(b, ": call render_url with this URL, which loads "
-				 "it in a browser");
-	} else if (strstr(e, "no text in the page")) {
-		uk_buf_addstr(b, ": call render_url with this URL, which runs "
-				 "its scripts");
+	if (strstr(e, "block or challenge") || strstr(e, "no text in the page")) {
+		if (us_tool_on("render_url"))
+			uk_buf_addstr(b, ": call render_url with this URL, "
+					 "which loads it in a browser");
+		else
+			uk_buf_addstr(b, ": it needs a browser, and render_url "
+					 "is not available here");
 	} else if (strstr(e, "private address")) {
 		uk_buf_addstr(b, ": urlserve does not fetch internal or "
 				 "private addresses; use a public URL");
-	} else if (strstr(e, "timed out") || strstr(e, "Timeout") ||
-	    strstr(e, "timeout")) {
+	} else if (strstr(e, "timed out")) {
 		uk_buf_addf(b, ": call fetch_url again, with a timeout of up "
-			       "to %ld seconds",
-		    (long)us_srv.timeout);
-	} else if (!strncmp(e, "HTTP 4", 6)) {
-		uk_buf_addstr(b, ": check the URL; map_site lists a site's "
-				 "URLs");
+			       "to %g seconds",
+		    us_srv.timeout);
+	} else if (!strncmp(e, "HTTP 4", 6) && strncmp(e, "HTTP 429", 8)) {
+		uk_buf_addstr(b, ": check the URL");
+		if (us_tool_on("map_site"))
+			uk_buf_addstr(b, "; map_site lists a site's URLs");
 	} else if (!strncmp(e, "HTTP 5", 6) || !strncmp(e, "HTTP 429", 8)) {
 		uk_buf_addstr(b, ": the server failed; call fetch_url again "
 				 "later");
@@ -217,8 +218,11 @@ us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args)
 	uk_json_get_int(rec, "total_length", &total);
 	if (uk_json_get(rec, "needs_browser") && total == 0) {
 		/* An app shell: no text until its scripts run. */
-		uk_buf_addstr(&b, "the page's text is built by scripts: call "
-				  "render_url with this URL");
+		uk_buf_addstr(&b, us_tool_on("render_url") ?
+			"the page's text is built by scripts: call render_url "
+			"with this URL" :
+			"the page's text is built by scripts, and render_url is "
+			"not available here");
 		uk_record_error(rec, b.buf);
 		uk_mcp_result(c, rec, b.buf, 1);
 		uk_buf_release(&b);

@@ -142,6 +142,58 @@ map_site" ]
 	[ "$(jq -r '.result.tools[-1].name' <<<"$output")" = render_url ]
 }
 
+# tools_tokens [OPTION...]: the cl100k_base tokens of urlserve's
+# tools/list (its tools array as compact JSON), counted by the npm
+# package tiktoken's own encoder.
+tools_tokens() {
+	us_start "$@"
+	us_send_raw '{"jsonrpc":"2.0","id":"l","method":"tools/list"}'
+	us_read l | jq -c .result.tools >"$T/tools.json"
+	us_stop
+	node "$TOP/tests/unit/tiktoken_ref.cjs" "$TOP/.tokenizers" \
+	    cl100k_base "$T/tools.json"
+}
+
+@test "-T: only the tools chosen are listed and callable; a bad name is a usage error" {
+	export URLKIT_CHROMIUM=/bin/true
+	us_start -T lean
+	us_send_raw '{"jsonrpc":"2.0","id":"l","method":"tools/list"}'
+	run -0 us_read l
+	[ "$(jq -r '[.result.tools[].name] | join(",")' <<<"$output")" = fetch_url,get_url_content,render_url ]
+	run -0 us_call clear_url_cache
+	[ "$(jq -r .error.code <<<"$output")" = -32602 ]
+	us_stop
+	us_start --tools detect_urls,fetch_url
+	us_send_raw '{"jsonrpc":"2.0","id":"l","method":"tools/list"}'
+	run -0 us_read l
+	[ "$(jq -r '[.result.tools[].name] | join(",")' <<<"$output")" = detect_urls,fetch_url ]
+	# The hints name only the tools listed: no map_site after a 404.
+	run -0 us_call fetch_url "{\"url\":\"$B/status/404\"}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == "HTTP 404"*"check the URL"* ]]
+	[[ $(text "$output") != *map_site* ]]
+	us_stop
+	run -2 urlserve -T fetch_url,nope </dev/null
+	[ "$status" -eq 2 ]
+	[[ $output == *"not a tool or a profile: 'nope'"* ]]
+	run -2 urlserve --tools= </dev/null
+	[ "$status" -eq 2 ]
+}
+
+@test "tools/list costs the cl100k tokens urlserve(1) says, full and lean" {
+	command -v node >/dev/null || skip "node is not installed"
+	local full lean
+	export URLKIT_CHROMIUM=/bin/true
+	full=$(sed -n 's/.* are \([0-9]*\) cl100k_base tokens with every tool and \([0-9]*\)$/\1/p' "$TOP/man/urlserve.1")
+	lean=$(sed -n 's/.* are \([0-9]*\) cl100k_base tokens with every tool and \([0-9]*\)$/\2/p' "$TOP/man/urlserve.1")
+	[ -n "$full" ] && [ -n "$lean" ]
+	run -0 tools_tokens
+	[ "$status" -eq 0 ]
+	[ "$output" -eq "$full" ]
+	run -0 tools_tokens -T lean
+	[ "$output" -eq "$lean" ]
+}
+
 @test "detect_urls: the records urldetect writes" {
 	local msg='see https://github.com/octo/demo and https://example.com/a, https://example.com/a again'
 	us_start
@@ -283,6 +335,7 @@ map_site" ]
 
 @test "errors and empty results say what to call next, in urlserve's own terms" {
 	export URLKIT_ALLOW_PRIVATE=127.0.0.1
+	export URLKIT_CHROMIUM=/bin/true
 	us_start
 	# A challenge page: render_url, not pwfetch.
 	run -0 us_call fetch_url "{\"url\":\"$B/blocked.html\"}"
@@ -317,6 +370,13 @@ map_site" ]
 	run -0 us_call detect_and_fetch "{\"text\":\"see $B/blocked.html\"}"
 	[[ $(text "$output") == *"call render_url"* ]]
 	[[ $(text "$output") != *pwfetch* ]]
+	# Without a Chromium, render_url is not offered.
+	us_stop
+	export URLKIT_CHROMIUM=/nonexistent
+	us_start
+	run -0 us_call fetch_url "{\"url\":\"$B/meta/app-shell.html\"}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"render_url is not available"* ]]
 }
 
 @test "detect_and_fetch: a result for every URL, the fourth skipped, progress per URL" {
