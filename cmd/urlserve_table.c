@@ -104,7 +104,10 @@ const struct uk_mcp_tool us_tools[] = {
 		"\"description\":\"what the summary is for\"},"
 		"\"format\":{\"type\":\"string\",\"enum\":[\"markdown\","
 		"\"text\"],\"default\":\"markdown\",\"description\":\"a "
-		"cached page keeps its format\"}," OVERRIDE_PROPS PAGE_PROPS,
+		"cached page keeps its format\"},"
+		"\"timeout\":{\"type\":\"integer\",\"minimum\":1,"
+		"\"maximum\":3600,\"description\":\"seconds, at most the "
+		"server's\"}," OVERRIDE_PROPS PAGE_PROPS,
 		"\"url\""),
 	    PAGE_OUT, FETCHING, us_tool_fetch_url },
 	{ "detect_and_fetch", "Detect and fetch URLs",

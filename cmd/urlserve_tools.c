@@ -183,8 +183,8 @@ us_error_hint(const char *e, struct uk_buf *b)
 		uk_buf_addstr(b, ": urlserve does not fetch internal or "
 				 "private addresses; use a public URL");
 	} else if (strstr(e, "timed out")) {
-		uk_buf_addf(b, ": call fetch_url again, with a timeout of up "
-			       "to %g seconds",
+		uk_buf_addf(b, ": call fetch_url again later (its timeout is "
+			       "at most %g seconds)",
 		    us_srv.timeout);
 	} else if (!strncmp(e, "HTTP 4", 6) && strncmp(e, "HTTP 429", 8)) {
 		uk_buf_addstr(b, ": check the URL");
@@ -388,9 +388,10 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		{ "explain", 'b', 0, 0, 0 },
 		{ "max_tokens", 'i', 0, 100, US_MAX_TOKENS_MAX },
 		{ "offset", 'i', 0, 0, 1LL << 40 },
+		{ "timeout", 'i', 0, 1, 3600 },
 		{ NULL, 0, 0, 0, 0 },
 	};
-	struct us_fetch_req q = { 1, 1, NULL, NULL };
+	struct us_fetch_req q = { 1, 1, NULL, NULL, 0 };
 	struct uk_extract_opts xo = UK_EXTRACT_OPTS_INIT;
 	const char *sel[UK_EXTRACT_SELECT_MAXLIST];
 	const char *rem[UK_EXTRACT_SELECT_MAXLIST];
@@ -424,6 +425,7 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	if (xo.nselect || xo.nremove || xo.whole || xo.explain)
 		q.overrides = &xo;
 	q.use_cache = us_arg_bool(args, "use_cache", 1);
+	q.timeout = (double)us_arg_int(args, "timeout", 0);
 	q.markdown = !fmt || !strcmp(fmt, "markdown");
 	if (us_fetch_urls(c, &q, &url, 1, &rec) < 0 ||
 	    (us_arg_bool(args, "summarize", 0) &&
@@ -490,7 +492,7 @@ us_tool_detect_and_fetch(struct uk_mcp_call *c, yajl_val args, void *session)
 		{ "max_tokens", 'i', 0, 100, US_MAX_TOKENS_MAX },
 		{ NULL, 0, 0, 0, 0 },
 	};
-	struct us_fetch_req q = { 1, 1, each_done, NULL };
+	struct us_fetch_req q = { 1, 1, each_done, NULL, 0 };
 	struct uk_buf b = UK_BUF_INIT;
 	struct uk_err err;
 	yajl_val found, list = NULL, res, *recs;

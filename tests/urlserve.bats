@@ -194,6 +194,25 @@ tools_tokens() {
 	[ "$output" -eq "$lean" ]
 }
 
+@test "fetch_url's timeout: seconds, bounded by -t; a timeout says what to do" {
+	us_start -t 3
+	local t0=$SECONDS
+	run -0 us_call fetch_url "{\"url\":\"$B/slow?ms=2500&to=1\",\"timeout\":1}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"timed out after 1 s"*"call fetch_url again later"* ]]
+	[ $((SECONDS - t0)) -lt 3 ]
+	# Over -t: -t's.
+	run -0 us_call fetch_url "{\"url\":\"$B/slow?ms=4500&to=2\",\"timeout\":60}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"timed out after 3 s"* ]]
+	# Within it: the page.
+	run -0 us_call fetch_url "{\"url\":\"$B/slow?ms=500&to=3\",\"timeout\":2}"
+	[ "$(is_error "$output")" = false ]
+	run -0 us_call fetch_url "{\"url\":\"$B/article.html\",\"timeout\":0}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"'timeout'"* ]]
+}
+
 @test "detect_urls: the records urldetect writes" {
 	local msg='see https://github.com/octo/demo and https://example.com/a, https://example.com/a again'
 	us_start
