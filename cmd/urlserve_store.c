@@ -76,7 +76,7 @@ us_tool_get_url_content(struct uk_mcp_call *c, yajl_val args, void *session)
 	if (us_args_check(c, args, spec))
 		return;
 	if ((rec = lookup(c, session, uk_json_get_str(args, "url"))))
-		us_answer_page(c, rec, args);
+		us_answer_page(c, rec, args, 0);
 }
 
 /* A record as get_fetched_urls lists it: its texts' lengths, not them. */

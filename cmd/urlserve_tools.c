@@ -163,23 +163,29 @@ us_page_text(yajl_val rec, size_t left, struct uk_buf *b)
  * The message is matched here, not changed in lib/, so urlfetch's stay.
  */
 void
-us_error_hint(const char *e, struct uk_buf *b)
+us_error_hint(const char *e, int rendered, struct uk_buf *b)
 {
 	const char *p;
 
+	/* urlfetch's and pwfetch's advice, in parentheses, goes. */
 	if ((p = strstr(e, " (pwfetch")) || (p = strstr(e, " (--allow")) ||
-	    (p = strstr(e, " (it may need")))
+	    (p = strstr(e, " (it may need")) ||
+	    (p = strstr(e, " (private network")))
 		uk_buf_add(b, e, (size_t)(p - e));
 	else
 		uk_buf_addstr(b, e);
 	if (strstr(e, "block or challenge") || strstr(e, "no text in the page")) {
-		if (us_tool_on("render_url"))
+		if (rendered)
+			uk_buf_addstr(b, ": the browser got no further; try "
+					 "another URL for the same content");
+		else if (us_tool_on("render_url"))
 			uk_buf_addstr(b, ": call render_url with this URL, "
 					 "which loads it in a browser");
 		else
 			uk_buf_addstr(b, ": it needs a browser, and render_url "
 					 "is not available here");
-	} else if (strstr(e, "private address")) {
+	} else if (strstr(e, "private address") ||
+	    strstr(e, "private network")) {
 		uk_buf_addstr(b, ": urlserve does not fetch internal or "
 				 "private addresses; use a public URL");
 	} else if (strstr(e, "timed out")) {
@@ -198,7 +204,8 @@ us_error_hint(const char *e, struct uk_buf *b)
 
 /* Finish c with rec paged (an error record as an error result). */
 void
-us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args)
+us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args,
+    int rendered)
 {
 	struct uk_buf b = UK_BUF_INIT;
 	const char *e = uk_json_get_str(rec, "error");
@@ -206,7 +213,7 @@ us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args)
 	long long total = 0;
 
 	if (e) {
-		us_error_hint(e, &b);
+		us_error_hint(e, rendered, &b);
 		uk_json_set_str(rec, "error", b.buf);
 		uk_mcp_result(c, rec, b.buf, 1);
 		uk_buf_release(&b);
@@ -447,7 +454,7 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	} else if (us_fetched_add(session, rec, &err)) {
 		uk_mcp_log(c, "warning", "session: %s", err.msg);
 	}
-	us_answer_page(c, rec, args);
+	us_answer_page(c, rec, args, 0);
 }
 
 /* Progress of detect_and_fetch: one notification per URL done. */
@@ -472,7 +479,7 @@ results_text(yajl_val list, const size_t *left, struct uk_buf *b)
 		if (e) {
 			uk_buf_addf(b, "# %s\n\n(error: ",
 			    uk_json_get_str(r, "url"));
-			us_error_hint(e, b);
+			us_error_hint(e, 0, b);
 			uk_buf_addstr(b, ")");
 		} else
 			us_page_text(r, left[i], b);

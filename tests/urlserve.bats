@@ -154,6 +154,23 @@ tools_tokens() {
 	    cl100k_base "$T/tools.json"
 }
 
+@test "render_url's errors name no pwfetch option and do not offer render_url again" {
+	export URLKIT_CHROMIUM=${URLKIT_CHROMIUM_REAL:-/usr/lib/chromium/chromium}
+	[ -x "$URLKIT_CHROMIUM" ] || skip "no Chromium"
+	export URLKIT_ALLOW_PRIVATE=127.0.0.1
+	us_start
+	run -0 us_call render_url "{\"url\":\"http://127.0.0.2:$FS_PORT/article.html\"}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"private"* ]]
+	[[ $(text "$output") == *"urlserve does not fetch"* ]]
+	[[ $(text "$output") != *-P* ]]
+	[[ $(text "$output") != *URLKIT_* ]]
+	run -0 us_call render_url "{\"url\":\"$B/blocked.html\"}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"block or challenge"* ]]
+	[[ $(text "$output") != *"call render_url"* ]]
+}
+
 @test "-T: only the tools chosen are listed and callable; a bad name is a usage error" {
 	export URLKIT_CHROMIUM=/bin/true
 	us_start -T lean
