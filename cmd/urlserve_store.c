@@ -124,12 +124,15 @@ us_tool_get_fetched_urls(struct uk_mcp_call *c, yajl_val args, void *session)
 		uk_buf_addstr(&b, uk_json_get_str(r, "url"));
 		if (t && *t)
 			uk_buf_addf(&b, " %s", t);
-		if (e)
-			uk_buf_addf(&b, " (error: %s)", e);
+		if (e) {
+			uk_buf_addstr(&b, " (error: ");
+			us_error_hint(e, 0, &b);
+			uk_buf_addch(&b, ')');
+		}
 		uk_buf_addch(&b, '\n');
 	}
 	if (!list->u.array.len)
-		uk_buf_addstr(&b, "(no URL fetched yet)");
+		uk_buf_addstr(&b, "(no URL fetched yet: call fetch_url)");
 	res = uk_json_object();
 	uk_json_set_int(res, "count", (long long)list->u.array.len);
 	uk_json_set(res, "urls", list);

@@ -333,7 +333,12 @@ us_tool_detect_urls(struct uk_mcp_call *c, yajl_val args, void *session)
 	res = uk_json_object();
 	uk_json_set_int(res, "count", (long long)list->u.array.len);
 	uk_json_set(res, "urls", list);
-	uk_mcp_result(c, res, NULL, 0);
+	/* Empty: what to do next, not an empty list. */
+	uk_mcp_result(c, res,
+	    list->u.array.len ? NULL :
+				"(no http or https URLs in the text: "
+				"fetch_url takes a URL as it is)",
+	    0);
 }
 
 int

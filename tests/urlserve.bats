@@ -403,6 +403,14 @@ tools_tokens() {
 	[[ $(text "$output") == *"call fetch_url"* ]]
 	run -0 us_call detect_and_fetch '{"text":"no links here"}'
 	[[ $(text "$output") == *"fetch_url"* ]]
+	run -0 us_call detect_urls '{"text":"no links here"}'
+	[ "$(is_error "$output")" = false ]
+	[[ $(text "$output") == *"fetch_url"* ]]
+	# The fetched set's errors, in the same terms.
+	run -0 us_call get_fetched_urls
+	[[ $(text "$output") == *"blocked.html (error: "*"call render_url"* ]]
+	[[ $(text "$output") != *pwfetch* ]]
+	[[ $(text "$output") != *--allow* ]]
 	run -0 us_call detect_and_fetch "{\"text\":\"see $B/blocked.html\"}"
 	[[ $(text "$output") == *"call render_url"* ]]
 	[[ $(text "$output") != *pwfetch* ]]
