@@ -28,7 +28,7 @@
 
 static const char synopsis[] =
     "usage: urlserve [-O] [-G size] [-j jobs] [-l address] [-Q size]\n"
-    "                [-S name] [-t timeout] [--token-file file]\n"
+    "                [-S name] [-T list] [-t timeout] [--token-file file]\n"
     "       urlserve -h | -V\n";
 
 static const char options[] =
@@ -44,6 +44,9 @@ static const char options[] =
     "  -Q, --max-queued=SIZE     calls waiting or running, their messages'\n"
     "                            bytes (default: 64M)\n"
     "  -S, --session=NAME        keep the fetched set as urlcache session NAME\n"
+    "  -T, --tools=LIST          only these tools (names, comma-separated),\n"
+    "                            or lean: fetch_url, get_url_content,\n"
+    "                            render_url\n"
     "  -t, --timeout=SECONDS     a fetch's time limit (default: 30)\n"
     "      --token-file=FILE     HTTP's token file (default: made in\n"
     "                            $XDG_RUNTIME_DIR/urlkit/urlserve-token)\n"
@@ -416,7 +419,69 @@ static const char instructions[] =
     "(get_fetched_urls, format_url_context) holds every URL fetched in "
     "this session.";
 
-/* The tools listed: all but render_url when there is no Chromium. */
+/* -T's profiles: a name for a list of tools. */
+static const struct {
+	const char *name, *list;
+} profiles[] = {
+	{ "lean", "fetch_url,get_url_content,render_url" },
+};
+
+/* -T's choice: chosen[i] for us_tools[i]; none chosen is all. */
+static char *chosen;
+
+/* Choose the tools of list (names and profiles, comma-separated): 0, or
+ * -1 with the bad name in bad. */
+static int
+tools_choose(const char *list, char *bad, size_t badsz)
+{
+	const char *p = list, *e;
+	size_t i, k, n;
+	int found;
+
+	if (!chosen)
+		chosen = uk_xcalloc(us_ntools, 1);
+	for (; ; p = e + 1) {
+		e = strchr(p, ',');
+		n = e ? (size_t)(e - p) : strlen(p);
+		found = 0;
+		for (k = 0; k < sizeof(profiles) / sizeof(profiles[0]); k++)
+			if (strlen(profiles[k].name) == n &&
+			    !strncmp(profiles[k].name, p, n)) {
+				tools_choose(profiles[k].list, bad, badsz);
+				found = 1;
+			}
+		for (i = 0; i < us_ntools && !found; i++)
+			if (strlen(us_tools[i].name) == n &&
+			    !strncmp(us_tools[i].name, p, n)) {
+				chosen[i] = 1;
+				found = 1;
+			}
+		if (!found) {
+			snprintf(bad, badsz, "%.*s", (int)n, p);
+			return -1;
+		}
+		if (!e)
+			return 0;
+	}
+}
+
+int
+us_tool_on(const char *name)
+{
+	size_t i;
+
+	if (!strcmp(name, "render_url") && !us_srv.render)
+		return 0;
+	for (i = 0; i < us_ntools; i++)
+		if (!strcmp(us_tools[i].name, name))
+			return !chosen || chosen[i];
+	return 0;
+}
+
+/*
+ * The tools listed, and the only ones callable: -T's, else all; never
+ * render_url when there is no Chromium.
+ */
 static struct uk_mcp_tool *
 tool_table(size_t *n)
 {
@@ -425,7 +490,8 @@ tool_table(size_t *n)
 
 	*n = 0;
 	for (i = 0; i < us_ntools; i++)
-		if (us_srv.render || strcmp(us_tools[i].name, "render_url"))
+		if ((!chosen || chosen[i]) &&
+		    (us_srv.render || strcmp(us_tools[i].name, "render_url")))
 			t[(*n)++] = us_tools[i];
 	return t;
 }
@@ -448,14 +514,16 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "open-private", no_argument, NULL, 'O' },
 		{ "session", required_argument, NULL, 'S' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "tools", required_argument, NULL, 'T' },
 		{ "token-file", required_argument, NULL, OPT_TOKEN_FILE },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, UK_OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
+	char bad[64];
 	int c;
 
-	while ((c = uk_cli_getopt(&cli, argc, argv, "G:hj:l:OQ:S:t:V",
+	while ((c = uk_cli_getopt(&cli, argc, argv, "G:hj:l:OQ:S:T:t:V",
 		    longopts)) != -1) {
 		switch (c) {
 		case 'G':
@@ -495,6 +563,11 @@ parse_opts(int argc, char **argv, struct opts *o)
 			    us_srv.timeout <= 0 || us_srv.timeout > 3600)
 				uk_cli_usage(&cli, "-t: not a timeout: '%s'",
 				    optarg);
+			break;
+		case 'T':
+			if (tools_choose(optarg, bad, sizeof(bad)))
+				uk_cli_usage(&cli, "-T: not a tool or a profile: "
+				    "'%s'", bad);
 			break;
 		case OPT_TOKEN_FILE:
 			o->token_file = optarg;
@@ -591,5 +664,6 @@ main(int argc, char **argv)
 		uk_session_release(&us_srv.named);
 	uk_cache_release(&us_srv.cache);
 	pthread_mutex_destroy(&us_srv.mu);
+	free(chosen);
 	return r ? UK_EXIT_FATAL : UK_EXIT_OK;
 }

@@ -90,6 +90,8 @@ struct us_fetch_req {
 	    const char *url);
 	/* fetch_url's select, remove, whole and explain, or NULL. */
 	const struct uk_extract_opts *overrides;
+	/* A fetch's time limit in seconds, at most -t's; 0: -t's. */
+	double timeout;
 };
 
 /*

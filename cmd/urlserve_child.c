@@ -324,7 +324,7 @@ us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		{ NULL, 0, 0, 0, 0 },
 	};
 	struct uk_buf out = UK_BUF_INIT, errout = UK_BUF_INIT,
-		      tbuf = UK_BUF_INIT;
+		      tbuf = UK_BUF_INIT, hint = UK_BUF_INIT;
 	struct uk_err err;
 	const char *url, *wait;
 	const char *argv[12 + 4 * UK_EXTRACT_SELECT_MAXLIST];
@@ -386,18 +386,21 @@ us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	} else if (st < 0) {
 		uk_mcp_call_error(c, "render_url: %s", err.msg);
 	} else if (!(rec = first_record(&out))) {
-		uk_mcp_call_error(c, "render_url: %s",
-		    errout.len ? last_line(&errout) : "pwfetch failed");
+		uk_buf_addstr(&hint, "render_url: ");
+		us_error_hint(errout.len ? last_line(&errout) : "pwfetch failed",
+		    1, &hint);
+		uk_mcp_call_error(c, "%s", hint.buf);
 	} else {
 		if (us_fetched_add(session, rec, &err))
 			uk_mcp_call_log(c, "warning", "session: %s", err.msg);
 		/* explain: pwfetch's records on stderr, in the result. */
 		if (explain)
 			uk_json_set(rec, "explain", explain_records(&errout));
-		us_answer_page(c, rec, args);
+		us_answer_page(c, rec, args, 1);
 	}
 	free(prog);
 	uk_buf_release(&tbuf);
 	uk_buf_release(&out);
 	uk_buf_release(&errout);
+	uk_buf_release(&hint);
 }

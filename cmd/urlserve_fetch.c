@@ -68,6 +68,8 @@ us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
 	fe->f.o.extract.nremove = q->overrides ? q->overrides->nremove : 0;
 	fe->f.o.extract.whole = q->overrides && q->overrides->whole;
 	fe->f.o.extract.explain = q->overrides && q->overrides->explain;
+	fe->f.http.o.timeout = q->timeout > 0 && q->timeout < us_srv.timeout ?
+	    q->timeout : us_srv.timeout;
 	jobs = uk_xcalloc(n ? n : 1, sizeof(*jobs));
 	for (i = 0; i < n; i++) {
 		recs[i] = NULL;

@@ -36,11 +36,19 @@ int us_check_url(struct uk_mcp_call *c, const char *url);
 /* The url records of text[0..len): each URL once, at most max (0: all). */
 yajl_val us_detect(const char *text, size_t len, long max);
 
+/* Whether the tool name is listed (-T, and Chromium for render_url). */
+int us_tool_on(const char *name);
+/* Add to b error message e with what the model can do next, in
+ * urlserve's tools and arguments (never another program's options);
+ * rendered: e is render_url's, which is not offered again. */
+void us_error_hint(const char *e, int rendered, struct uk_buf *b);
 /* A paged record's text block (left: characters after the slice). */
 void us_page_text(yajl_val rec, size_t left, struct uk_buf *b);
 /* Finish c with rec (owned from here) paged by args' offset and
- * max_tokens; an error record as an error result. */
-void us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args);
+ * max_tokens; an error record as an error result (rendered: render_url's
+ * record, as in us_error_hint). */
+void us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args,
+    int rendered);
 
 /* The tool functions, by file. */
 void us_tool_detect_urls(struct uk_mcp_call *c, yajl_val args, void *s);

@@ -57,7 +57,8 @@ lookup(struct uk_mcp_call *c, struct us_session *s, const char *url)
 	rec = uk_json_object();
 	uk_json_set_str(rec, "url", url);
 	uk_record_error(rec,
-	    "not fetched: neither in the fetched set nor in the cache");
+	    "not fetched: neither in the fetched set nor in the cache; "
+	    "call fetch_url with this URL");
 	return rec;
 }
 
@@ -75,7 +76,7 @@ us_tool_get_url_content(struct uk_mcp_call *c, yajl_val args, void *session)
 	if (us_args_check(c, args, spec))
 		return;
 	if ((rec = lookup(c, session, uk_json_get_str(args, "url"))))
-		us_answer_page(c, rec, args);
+		us_answer_page(c, rec, args, 0);
 }
 
 /* A record as get_fetched_urls lists it: its texts' lengths, not them. */
@@ -124,12 +125,15 @@ us_tool_get_fetched_urls(struct uk_mcp_call *c, yajl_val args, void *session)
 		uk_buf_addstr(&b, uk_json_get_str(r, "url"));
 		if (t && *t)
 			uk_buf_addf(&b, " %s", t);
-		if (e)
-			uk_buf_addf(&b, " (error: %s)", e);
+		if (e) {
+			uk_buf_addstr(&b, " (error: ");
+			us_error_hint(e, 0, &b);
+			uk_buf_addch(&b, ')');
+		}
 		uk_buf_addch(&b, '\n');
 	}
 	if (!list->u.array.len)
-		uk_buf_addstr(&b, "(no URL fetched yet)");
+		uk_buf_addstr(&b, "(no URL fetched yet: call fetch_url)");
 	res = uk_json_object();
 	uk_json_set_int(res, "count", (long long)list->u.array.len);
 	uk_json_set(res, "urls", list);
@@ -287,8 +291,8 @@ us_tool_format_url_context(struct uk_mcp_call *c, yajl_val args,
 	uk_json_set_int(res, "excluded", (long long)ctx.excluded_n);
 	uk_json_set_int(res, "cut", (long long)ctx.cut);
 	uk_json_set_int(res, "dropped", (long long)ctx.dropped);
-	uk_mcp_call_result(c, res,
-	    b.len ? b.buf : "(no context: nothing fetched)", 0);
+	uk_mcp_call_result(c, res, b.len ? b.buf : "(no context: nothing fetched; call fetch_url first)",
+	    0);
 	uk_json_free(list);
 	free(excl);
 	uk_buf_release(&b);

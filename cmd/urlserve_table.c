@@ -19,12 +19,10 @@
 	"\"description\":\"" what "\"}"
 #define PAGE_PROPS                                                          \
 	"\"max_tokens\":{\"type\":\"integer\",\"minimum\":100,"             \
-	"\"maximum\":100000,\"default\":8000,\"description\":\"the largest " \
-	"slice of content returned, in tokens (cl100k_base); the rest is "  \
-	"read with offset\"},"                                              \
+	"\"maximum\":100000,\"default\":8000,\"description\":\"the slice's " \
+	"size in cl100k tokens\"},"                                        \
 	"\"offset\":{\"type\":\"integer\",\"minimum\":0,\"default\":0,"      \
-	"\"description\":\"where the slice starts, in characters: the "     \
-	"next_offset of the previous call\"}"
+	"\"description\":\"characters to skip: the last next_offset\"}"
 #define OBJ(props, req)                                                     \
 	"{\"type\":\"object\",\"properties\":{" props "},\"required\":[" req \
 	"],\"additionalProperties\":false}"
@@ -34,18 +32,14 @@
 #define OVERRIDE_PROPS                                                      \
 	"\"select\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":"           \
 	"\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":32}],"      \
-	"\"description\":\"CSS selectors: the text is what they "           \
-	"match, in document order\"},"                                      \
+	"\"description\":\"CSS selectors: only what they match\"},"                                      \
 	"\"remove\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":"           \
 	"\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":32}],"      \
-	"\"description\":\"CSS selectors: what they match is dropped "      \
-	"before extraction\"},"                                             \
+	"\"description\":\"CSS selectors to drop\"},"                                             \
 	"\"whole\":{\"type\":\"boolean\",\"default\":false,"                \
-	"\"description\":\"the whole page's text, no boilerplate "          \
-	"removal\"},"                                                       \
+	"\"description\":\"keep the boilerplate\"},"                                                       \
 	"\"explain\":{\"type\":\"boolean\",\"default\":false,"              \
-	"\"description\":\"add explain: what extraction dropped and "       \
-	"why\"},"
+	"\"description\":\"say what extraction dropped\"},"
 
 /* A content record, paged: the fields an agent reads first. */
 #define PAGE_OUT                                                            \
@@ -94,40 +88,38 @@ const struct uk_mcp_tool us_tools[] = {
 	    "\"urls\"]}",
 	    READ_ONLY_LOCAL, us_tool_detect_urls },
 	{ "fetch_url", "Fetch a URL",
-	    "Fetch a web page, document, PDF or GitHub repository, file, issue "
-	    "or pull request (the cache first), and return its main text as "
-	    "Markdown, one slice at a time: a long page ends with the offset to "
-	    "call again with. Internal and private addresses are refused. With "
-	    "summarize, a summary is added (made once, kept in the cache).",
+	    "Fetch a URL (web page, PDF, GitHub repository, file, issue or "
+	    "PR; cached) as Markdown, max_tokens at a time: call again with "
+	    "the offset a long page ends with. For pages built by scripts use "
+	    "render_url.",
 	    OBJ(URL_PROP("the http or https URL") ","
 		"\"use_cache\":{\"type\":\"boolean\",\"default\":true,"
-		"\"description\":\"false: fetch again even when cached\"},"
+		"\"description\":\"false: fetch again\"},"
 		"\"summarize\":{\"type\":\"boolean\",\"default\":false,"
 		"\"description\":\"add a summary\"},"
 		"\"summary_type\":{\"type\":\"string\",\"enum\":[\"BRIEF\","
 		"\"USAGE\",\"API\",\"ARCHITECTURE\",\"EVALUATION\"],"
-		"\"description\":\"the kind of summary (default: chosen from "
-		"the URL's type and the hint)\"},"
+		"\"description\":\"default: from the URL and hint\"},"
 		"\"hint\":{\"type\":\"string\",\"maxLength\":2000,"
-		"\"description\":\"what the reader wants, to steer the "
-		"summary\"},"
+		"\"description\":\"what the summary is for\"},"
 		"\"format\":{\"type\":\"string\",\"enum\":[\"markdown\","
-		"\"text\"],\"default\":\"markdown\",\"description\":\"the "
-		"text's format (a cached page keeps the format it was fetched "
-		"in)\"}," OVERRIDE_PROPS PAGE_PROPS,
+		"\"text\"],\"default\":\"markdown\",\"description\":\"a "
+		"cached page keeps its format\"},"
+		"\"timeout\":{\"type\":\"integer\",\"minimum\":1,"
+		"\"maximum\":3600,\"description\":\"seconds, at most the "
+		"server's\"}," OVERRIDE_PROPS PAGE_PROPS,
 		"\"url\""),
 	    PAGE_OUT, FETCHING, us_tool_fetch_url },
 	{ "detect_and_fetch", "Detect and fetch URLs",
-	    "Find the URLs in a text and fetch the first three (the "
-	    "per-message limit; the others are listed as skipped), at once. "
-	    "Every URL gets a result; each page's slice shares max_tokens.",
+	    "Find the URLs in a text and fetch the first three at once (the "
+	    "others are skipped); the slices share max_tokens.",
 	    OBJ("\"text\":{\"type\":\"string\",\"maxLength\":1048576,"
 		"\"description\":\"the text, a user's message\"},"
 		"\"use_cache\":{\"type\":\"boolean\",\"default\":true},"
 		"\"summarize\":{\"type\":\"boolean\",\"default\":false},"
 		"\"max_tokens\":{\"type\":\"integer\",\"minimum\":100,"
-		"\"maximum\":100000,\"default\":8000,\"description\":\"the "
-		"budget of all the slices together, in tokens\"}",
+		"\"maximum\":100000,\"default\":8000,\"description\":\"all "
+		"slices' cl100k tokens\"}",
 		"\"text\""),
 	    "{\"type\":\"object\",\"properties\":{\"count\":{\"type\":"
 	    "\"integer\"},\"failed\":{\"type\":\"integer\"},\"results\":{"
@@ -135,9 +127,8 @@ const struct uk_mcp_tool us_tools[] = {
 	    "\"count\",\"results\"]}",
 	    FETCHING, us_tool_detect_and_fetch },
 	{ "get_url_content", "Get a fetched URL's content",
-	    "The content of a URL fetched earlier: the fetched set's record, "
-	    "else the cache's; an error when it is in neither. Paged as "
-	    "fetch_url is. Nothing is fetched.",
+	    "A URL fetched before, from this session or the cache, paged as "
+	    "fetch_url; nothing is fetched.",
 	    OBJ(URL_PROP("the URL") "," PAGE_PROPS, "\"url\""), PAGE_OUT,
 	    READ_ONLY_LOCAL, us_tool_get_url_content },
 	{ "get_fetched_urls", "List the fetched URLs",
@@ -247,14 +238,13 @@ const struct uk_mcp_tool us_tools[] = {
 	    "\"type\":\"boolean\"}},\"required\":[\"count\",\"urls\"]}",
 	    FETCHING, us_tool_map_site },
 	{ "render_url", "Render a URL in Chromium",
-	    "Load a page in headless Chromium (for pages that need "
-	    "JavaScript) and return its main text, paged as fetch_url does.",
+	    "Load a URL in headless Chromium, for pages built by scripts or "
+	    "blocked, paged as fetch_url.",
 	    OBJ(URL_PROP("the http or https URL") ","
 		"\"wait\":{\"type\":\"string\",\"anyOf\":[{\"enum\":[\"load\","
 		"\"domcontentloaded\",\"networkidle\"]},{\"pattern\":"
 		"\"^selector:.\"}],\"default\":\"load\",\"description\":\"when "
-		"the page is ready: load, domcontentloaded, networkidle or "
-		"selector:CSS (default: load)\"}," OVERRIDE_PROPS PAGE_PROPS,
+		"the page is ready\"}," OVERRIDE_PROPS PAGE_PROPS,
 		"\"url\""),
 	    PAGE_OUT, FETCHING, us_tool_render_url },
 };

@@ -159,20 +159,95 @@ us_page_text(yajl_val rec, size_t left, struct uk_buf *b)
 		    left, next);
 }
 
+/*
+ * What the model can do next after an error record's message e, in
+ * urlserve's own terms: lib/fetch.c's messages are urlfetch's and name
+ * its options and pwfetch, which a model calling urlserve does not have.
+ * The message is matched here, not changed in lib/, so urlfetch's stay.
+ */
+void
+us_error_hint(const char *e, int rendered, struct uk_buf *b)
+{
+	const char *p;
+
+	/* urlfetch's and pwfetch's advice, in parentheses, goes. */
+	if ((p = strstr(e, " (pwfetch")) || (p = strstr(e, " (--allow")) ||
+	    (p = strstr(e, " (it may need")) ||
+	    (p = strstr(e, " (private network")))
+		uk_buf_add(b, e, (size_t)(p - e));
+	else
+		uk_buf_addstr(b, e);
+	if (strstr(e, "block or challenge") || strstr(e, "no text in the page")) {
+		if (rendered)
+			uk_buf_addstr(b, ": the browser got no further; try "
+					 "another URL for the same content");
+		else if (us_tool_on("render_url"))
+			uk_buf_addstr(b, ": call render_url with this URL, "
+					 "which loads it in a browser");
+		else
+			uk_buf_addstr(b, ": it needs a browser, and render_url "
+					 "is not available here");
+	} else if (strstr(e, "private address") ||
+	    strstr(e, "private network")) {
+		uk_buf_addstr(b, ": urlserve does not fetch internal or "
+				 "private addresses; use a public URL");
+	} else if (strstr(e, "timed out")) {
+		uk_buf_addf(b, ": call fetch_url again later (its timeout is "
+			       "at most %g seconds)",
+		    us_srv.timeout);
+	} else if (!strncmp(e, "HTTP 4", 6) && strncmp(e, "HTTP 429", 8)) {
+		uk_buf_addstr(b, ": check the URL");
+		if (us_tool_on("map_site"))
+			uk_buf_addstr(b, "; map_site lists a site's URLs");
+	} else if (!strncmp(e, "HTTP 5", 6) || !strncmp(e, "HTTP 429", 8)) {
+		uk_buf_addstr(b, ": the server failed; call fetch_url again "
+				 "later");
+	}
+}
+
 /* Finish c with rec paged (an error record as an error result). */
 void
-us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args)
+us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args,
+    int rendered)
 {
 	struct uk_buf b = UK_BUF_INIT;
 	const char *e = uk_json_get_str(rec, "error");
-	size_t left;
+	size_t left, off;
+	long long total = 0;
 
 	if (e) {
-		uk_mcp_call_result(c, rec, e, 1);
+		us_error_hint(e, rendered, &b);
+		uk_json_set_str(rec, "error", b.buf);
+		uk_mcp_call_result(c, rec, b.buf, 1);
+		uk_buf_release(&b);
 		return;
 	}
-	left = us_page(rec, (size_t)us_arg_int(args, "offset", 0),
+	off = (size_t)us_arg_int(args, "offset", 0);
+	left = us_page(rec, off,
 	    (size_t)us_arg_int(args, "max_tokens", US_MAX_TOKENS_DEFAULT));
+	uk_json_get_int(rec, "total_length", &total);
+	if (uk_json_get(rec, "needs_browser") && total == 0) {
+		/* An app shell: no text until its scripts run. */
+		uk_buf_addstr(&b, us_tool_on("render_url") ?
+			"the page's text is built by scripts: call render_url "
+			"with this URL" :
+			"the page's text is built by scripts, and render_url is "
+			"not available here");
+		uk_record_error(rec, b.buf);
+		uk_mcp_call_result(c, rec, b.buf, 1);
+		uk_buf_release(&b);
+		return;
+	}
+	if (total > 0 && off >= (size_t)total) {
+		uk_buf_addf(&b, "offset %zu is past the end of the text "
+				"(%lld characters): call again with a smaller "
+				"offset, or 0",
+		    off, total);
+		uk_record_error(rec, b.buf);
+		uk_mcp_call_result(c, rec, b.buf, 1);
+		uk_buf_release(&b);
+		return;
+	}
 	us_page_text(rec, left, &b);
 	uk_mcp_call_result(c, rec, b.buf, 0);
 	uk_buf_release(&b);
@@ -261,7 +336,12 @@ us_tool_detect_urls(struct uk_mcp_call *c, yajl_val args, void *session)
 	res = uk_json_object();
 	uk_json_set_int(res, "count", (long long)list->u.array.len);
 	uk_json_set(res, "urls", list);
-	uk_mcp_call_result(c, res, NULL, 0);
+	/* Empty: what to do next, not an empty list. */
+	uk_mcp_call_result(c, res,
+	    list->u.array.len ? NULL :
+				"(no http or https URLs in the text: "
+				"fetch_url takes a URL as it is)",
+	    0);
 }
 
 int
@@ -327,9 +407,10 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		{ "explain", 'b', 0, 0, 0 },
 		{ "max_tokens", 'i', 0, 100, US_MAX_TOKENS_MAX },
 		{ "offset", 'i', 0, 0, 1LL << 40 },
+		{ "timeout", 'i', 0, 1, 3600 },
 		{ NULL, 0, 0, 0, 0 },
 	};
-	struct us_fetch_req q = { 1, 1, NULL, NULL };
+	struct us_fetch_req q = { 1, 1, NULL, NULL, 0 };
 	struct uk_extract_opts xo = UK_EXTRACT_OPTS_INIT;
 	const char *sel[UK_EXTRACT_SELECT_MAXLIST];
 	const char *rem[UK_EXTRACT_SELECT_MAXLIST];
@@ -364,6 +445,7 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	if (xo.nselect || xo.nremove || xo.whole || xo.explain)
 		q.overrides = &xo;
 	q.use_cache = us_arg_bool(args, "use_cache", 1);
+	q.timeout = (double)us_arg_int(args, "timeout", 0);
 	q.markdown = !fmt || !strcmp(fmt, "markdown");
 	if (us_fetch_urls(c, &q, &url, 1, &rec) < 0 ||
 	    (us_arg_bool(args, "summarize", 0) &&
@@ -385,7 +467,7 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	} else if (us_fetched_add(session, rec, &err)) {
 		uk_mcp_call_log(c, "warning", "session: %s", err.msg);
 	}
-	us_answer_page(c, rec, args);
+	us_answer_page(c, rec, args, 0);
 }
 
 /* Progress of detect_and_fetch: one notification per URL done. */
@@ -407,14 +489,17 @@ results_text(yajl_val list, const size_t *left, struct uk_buf *b)
 
 		if (i)
 			uk_buf_addstr(b, UK_SUMMARY_SEPARATOR);
-		if (e)
-			uk_buf_addf(b, "# %s\n\n(error: %s)",
-			    uk_json_get_str(r, "url"), e);
-		else
+		if (e) {
+			uk_buf_addf(b, "# %s\n\n(error: ",
+			    uk_json_get_str(r, "url"));
+			us_error_hint(e, 0, b);
+			uk_buf_addstr(b, ")");
+		} else
 			us_page_text(r, left[i], b);
 	}
 	if (!list->u.array.len)
-		uk_buf_addstr(b, "(no URLs in the text)");
+		uk_buf_addstr(b, "(no http or https URLs in the text: pass a "
+		    "URL to fetch_url)");
 }
 
 void
@@ -427,7 +512,7 @@ us_tool_detect_and_fetch(struct uk_mcp_call *c, yajl_val args, void *session)
 		{ "max_tokens", 'i', 0, 100, US_MAX_TOKENS_MAX },
 		{ NULL, 0, 0, 0, 0 },
 	};
-	struct us_fetch_req q = { 1, 1, each_done, NULL };
+	struct us_fetch_req q = { 1, 1, each_done, NULL, 0 };
 	struct uk_buf b = UK_BUF_INIT;
 	struct uk_err err;
 	yajl_val found, list = NULL, res, *recs;

@@ -142,6 +142,94 @@ map_site" ]
 	[ "$(jq -r '.result.tools[-1].name' <<<"$output")" = render_url ]
 }
 
+# tools_tokens [OPTION...]: the cl100k_base tokens of urlserve's
+# tools/list (its tools array as compact JSON), counted by the npm
+# package tiktoken's own encoder.
+tools_tokens() {
+	us_start "$@"
+	us_send_raw '{"jsonrpc":"2.0","id":"l","method":"tools/list"}'
+	us_read l | jq -c .result.tools >"$T/tools.json"
+	us_stop
+	node "$TOP/tests/unit/tiktoken_ref.cjs" "$TOP/.tokenizers" \
+	    cl100k_base "$T/tools.json"
+}
+
+@test "render_url's errors name no pwfetch option and do not offer render_url again" {
+	export URLKIT_CHROMIUM=${URLKIT_CHROMIUM_REAL:-/usr/lib/chromium/chromium}
+	[ -x "$URLKIT_CHROMIUM" ] || skip "no Chromium"
+	export URLKIT_ALLOW_PRIVATE=127.0.0.1
+	us_start
+	run -0 us_call render_url "{\"url\":\"http://127.0.0.2:$FS_PORT/article.html\"}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"private"* ]]
+	[[ $(text "$output") == *"urlserve does not fetch"* ]]
+	[[ $(text "$output") != *-P* ]]
+	[[ $(text "$output") != *URLKIT_* ]]
+	run -0 us_call render_url "{\"url\":\"$B/blocked.html\"}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"block or challenge"* ]]
+	[[ $(text "$output") != *"call render_url"* ]]
+}
+
+@test "-T: only the tools chosen are listed and callable; a bad name is a usage error" {
+	export URLKIT_CHROMIUM=/bin/true
+	us_start -T lean
+	us_send_raw '{"jsonrpc":"2.0","id":"l","method":"tools/list"}'
+	run -0 us_read l
+	[ "$(jq -r '[.result.tools[].name] | join(",")' <<<"$output")" = fetch_url,get_url_content,render_url ]
+	run -0 us_call clear_url_cache
+	[ "$(jq -r .error.code <<<"$output")" = -32602 ]
+	us_stop
+	us_start --tools detect_urls,fetch_url
+	us_send_raw '{"jsonrpc":"2.0","id":"l","method":"tools/list"}'
+	run -0 us_read l
+	[ "$(jq -r '[.result.tools[].name] | join(",")' <<<"$output")" = detect_urls,fetch_url ]
+	# The hints name only the tools listed: no map_site after a 404.
+	run -0 us_call fetch_url "{\"url\":\"$B/status/404\"}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == "HTTP 404"*"check the URL"* ]]
+	[[ $(text "$output") != *map_site* ]]
+	us_stop
+	run -2 urlserve -T fetch_url,nope </dev/null
+	[ "$status" -eq 2 ]
+	[[ $output == *"not a tool or a profile: 'nope'"* ]]
+	run -2 urlserve --tools= </dev/null
+	[ "$status" -eq 2 ]
+}
+
+@test "tools/list costs the cl100k tokens urlserve(1) says, full and lean" {
+	command -v node >/dev/null || skip "node is not installed"
+	local full lean
+	export URLKIT_CHROMIUM=/bin/true
+	full=$(sed -n 's/.* are \([0-9]*\) cl100k_base tokens with every tool and \([0-9]*\)$/\1/p' "$TOP/man/urlserve.1")
+	lean=$(sed -n 's/.* are \([0-9]*\) cl100k_base tokens with every tool and \([0-9]*\)$/\2/p' "$TOP/man/urlserve.1")
+	[ -n "$full" ] && [ -n "$lean" ]
+	run -0 tools_tokens
+	[ "$status" -eq 0 ]
+	[ "$output" -eq "$full" ]
+	run -0 tools_tokens -T lean
+	[ "$output" -eq "$lean" ]
+}
+
+@test "fetch_url's timeout: seconds, bounded by -t; a timeout says what to do" {
+	us_start -t 3
+	local t0=$SECONDS
+	run -0 us_call fetch_url "{\"url\":\"$B/slow?ms=2500&to=1\",\"timeout\":1}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"timed out after 1 s"*"call fetch_url again later"* ]]
+	[ $((SECONDS - t0)) -lt 3 ]
+	# Over -t: -t's.
+	run -0 us_call fetch_url "{\"url\":\"$B/slow?ms=4500&to=2\",\"timeout\":60}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"timed out after 3 s"* ]]
+	# Within it: the page.
+	run -0 us_call fetch_url "{\"url\":\"$B/slow?ms=500&to=3\",\"timeout\":2}"
+	[ "$(is_error "$output")" = false ]
+	run -0 us_call fetch_url "{\"url\":\"$B/article.html\",\"timeout\":0}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"'timeout'"* ]]
+}
+
 @test "detect_urls: the records urldetect writes" {
 	local msg='see https://github.com/octo/demo and https://example.com/a, https://example.com/a again'
 	us_start
@@ -280,6 +368,60 @@ map_site" ]
 	# The refused URL is in the fetched set, as an error.
 	run -0 us_call get_fetched_urls
 	[ "$(jq -c '.result.structuredContent | ([.urls[] | .error != null])' <<<"$output")" = '[true,false]' ]
+}
+
+@test "errors and empty results say what to call next, in urlserve's own terms" {
+	export URLKIT_ALLOW_PRIVATE=127.0.0.1
+	export URLKIT_CHROMIUM=/bin/true
+	us_start
+	# A challenge page: render_url, not pwfetch.
+	run -0 us_call fetch_url "{\"url\":\"$B/blocked.html\"}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"call render_url"* ]]
+	[[ $(text "$output") != *pwfetch* ]]
+	[ "$(jq -r '.result.structuredContent | (.error)' <<<"$output")" = "$(text "$output")" ]
+	run -0 us_call fetch_url "{\"url\":\"$B/forbidden\"}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == "HTTP 403"*"call render_url"* ]]
+	[[ $(text "$output") != *pwfetch* ]]
+	# A private address: no option urlserve does not have.
+	run -0 us_call fetch_url "{\"url\":\"http://127.0.0.2:$FS_PORT/article.html\"}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"private address"* ]]
+	[[ $(text "$output") != *--* ]]
+	[[ $(text "$output") != *URLKIT_* ]]
+	# An app shell: an error result that says render_url.
+	run -0 us_call fetch_url "{\"url\":\"$B/meta/app-shell.html\"}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"call render_url"* ]]
+	# An offset past the end.
+	run -0 us_call fetch_url "{\"url\":\"$B/article.html\",\"offset\":100000000}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"smaller offset"* ]]
+	# Nothing fetched yet for get_url_content: fetch_url.
+	run -0 us_call get_url_content "{\"url\":\"$B/text.txt\"}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"call fetch_url"* ]]
+	run -0 us_call detect_and_fetch '{"text":"no links here"}'
+	[[ $(text "$output") == *"fetch_url"* ]]
+	run -0 us_call detect_urls '{"text":"no links here"}'
+	[ "$(is_error "$output")" = false ]
+	[[ $(text "$output") == *"fetch_url"* ]]
+	# The fetched set's errors, in the same terms.
+	run -0 us_call get_fetched_urls
+	[[ $(text "$output") == *"blocked.html (error: "*"call render_url"* ]]
+	[[ $(text "$output") != *pwfetch* ]]
+	[[ $(text "$output") != *--allow* ]]
+	run -0 us_call detect_and_fetch "{\"text\":\"see $B/blocked.html\"}"
+	[[ $(text "$output") == *"call render_url"* ]]
+	[[ $(text "$output") != *pwfetch* ]]
+	# Without a Chromium, render_url is not offered.
+	us_stop
+	export URLKIT_CHROMIUM=/nonexistent
+	us_start
+	run -0 us_call fetch_url "{\"url\":\"$B/meta/app-shell.html\"}"
+	[ "$(is_error "$output")" = true ]
+	[[ $(text "$output") == *"render_url is not available"* ]]
 }
 
 @test "detect_and_fetch: a result for every URL, the fourth skipped, progress per URL" {
