@@ -21,7 +21,7 @@ static const char synopsis[] =
     "                [--comments] [--images] [--links] [--max-pages pages]\n"
     "                [--explain] [--whole] [--remove css] [--select css]\n"
     "                [--pack tokens] [--include glob] [--exclude glob]\n"
-    "                [url ...]\n"
+    "                [--cache-remote stores] [url ...]\n"
     "       urlfetch -x file [-T] [-B url] [-f format] [-o file] [--comments]\n"
     "                [--images] [--links] [--max-pages pages] [--explain]\n"
     "                [--whole] [--remove css] [--select css] [file ...]\n";
@@ -31,6 +31,7 @@ static const char options[] =
     "\n"
     "  -A, --user-agent=STRING   send STRING as the User-Agent (default: a browser's)\n"
     "  -B, --base=URL            with -x, the page's address (default: file://PATH)\n"
+    "      --cache-remote=STORES remote stores behind the cache (redis://)\n"
     "  -C, --no-cache            neither read nor write the cache\n"
     "      --comments            also extract the comment section\n"
     "      --explain             what extraction dropped and why, on stderr\n"
@@ -90,6 +91,7 @@ enum {
 	OPT_PACK,
 	OPT_INCLUDE,
 	OPT_EXCLUDE,
+	OPT_CACHE_REMOTE,
 };
 
 static const struct option longopts[] = {
@@ -131,6 +133,7 @@ static const struct option longopts[] = {
 	{ "pack", required_argument, NULL, OPT_PACK },
 	{ "include", required_argument, NULL, OPT_INCLUDE },
 	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
+	{ "cache-remote", required_argument, NULL, OPT_CACHE_REMOTE },
 	UK_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -337,6 +340,12 @@ net_opt(int c, struct uk_fetchargs *a)
 		return 1;
 	case 'C':
 		fo->use_cache = 0;
+		return 1;
+	case OPT_CACHE_REMOTE:
+		/* As URLKIT_CACHE_REMOTE, which uk_cache_open reads (and
+		 * urlfetch-net inherits). */
+		if (setenv("URLKIT_CACHE_REMOTE", optarg, 1))
+			BAD("--cache-remote: out of memory");
 		return 1;
 	case 'j':
 		if (uk_parse_long(optarg, 1, 1000, &fo->http.jobs))

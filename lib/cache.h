@@ -21,16 +21,23 @@
 
 #define UK_CACHE_TTL_DEFAULT 86400L
 
+struct uk_cache_remote;
+
 struct uk_cache {
 	char *dir; /* the cache directory, absolute or as given */
 	long ttl;  /* seconds */
+	/* The remote stores behind dir (cache_remote.h), or NULL. */
+	struct uk_cache_remote *remote;
 };
 
 /*
  * Set up c: dir, else URLKIT_CACHE_DIR, else $XDG_CACHE_HOME/urlkit, else
- * ~/.cache/urlkit; ttl >= 0, else URLKIT_CACHE_TTL, else 24 hours.  Does
+ * ~/.cache/urlkit; ttl >= 0, else URLKIT_CACHE_TTL, else 24 hours; the
+ * remote stores URLKIT_CACHE_REMOTE names (cache_remote.h: get, set and
+ * invalidate then go through them too; no connection is made yet).  Does
  * not create the directory (the first write does, mode 0700).  -1 with err
- * (code UK_EXIT_FATAL) when no directory can be found or the TTL is bad.
+ * (code UK_EXIT_FATAL) when no directory can be found or the TTL is bad,
+ * UK_EXIT_USAGE when URLKIT_CACHE_REMOTE is.
  */
 int uk_cache_open(struct uk_cache *c, const char *dir, long ttl,
     struct uk_err *err);

@@ -22,6 +22,7 @@ complete -c urlcache -f
 complete -c urlcache -n "not __fish_seen_subcommand_from $cmds" -s d -l dir -r -F -d 'cache directory'
 complete -c urlcache -n "not __fish_seen_subcommand_from $cmds" -s q -l quiet -d 'print nothing unless something failed'
 complete -c urlcache -n "not __fish_seen_subcommand_from $cmds" -l ttl -x -d 'time to live (s, m, h, d)'
+complete -c urlcache -n "not __fish_seen_subcommand_from $cmds" -l cache-remote -x -d 'remote stores behind the cache'
 complete -c urlcache -s h -l help -d 'the synopsis (-h) or the options (--help)'
 complete -c urlcache -n "not __fish_seen_subcommand_from $cmds" -s V -l version -d 'print the version'
 
