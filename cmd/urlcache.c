@@ -574,7 +574,7 @@ main(int argc, char **argv)
 		case OPT_CACHE_REMOTE:
 			/* Checked here, a usage error; then as
 			 * URLKIT_CACHE_REMOTE, which uk_cache_open reads. */
-			if (uk_cache_remote_open(&remote, optarg, &err))
+			if (uk_cache_remote_open(&remote, optarg, NULL, &err))
 				uk_cli_usage(&cli, "--cache-remote: %s",
 				    err.msg);
 			uk_cache_remote_free(remote);

@@ -28,6 +28,8 @@
 
 #define NS        1000000000LL
 
+static void entry_sum(const void *data, size_t len, char sum[17]);
+
 int
 uk_cache_lifetime(yajl_val rec, long life)
 {
@@ -87,7 +89,7 @@ uk_cache_open(struct uk_cache *c, const char *dir, long ttl, struct uk_err *err)
 		uk_buf_setlen(&b, b.len - 1);
 	c->dir = uk_buf_detach(&b, NULL);
 	if (uk_cache_remote_open(&c->remote, getenv("URLKIT_CACHE_REMOTE"),
-		err)) {
+		entry_sum, err)) {
 		uk_cache_release(c);
 		return -1;
 	}
@@ -216,8 +218,10 @@ uk_cache_key(const char *url, char key[17])
 	key[16] = '\0';
 }
 
-void
-uk_cache_sum(const void *data, size_t len, char sum[17])
+/* The checksum of an entry in a remote store (cache_remote.h): the first
+ * 16 hex digits of its SHA-256. */
+static void
+entry_sum(const void *data, size_t len, char sum[17])
 {
 	static const char digits[] = "0123456789abcdef";
 	unsigned char md[8];

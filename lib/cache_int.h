@@ -3,8 +3,8 @@
 #define UK_CACHE_INT_H
 
 /*
- * What cache.c lends cache_clean.c and cache_remote.c: private to them
- * (cache.h, cache_clean.h and cache_remote.h are the API).
+ * What cache.c lends cache_clean.c: private to the two (cache.h and
+ * cache_clean.h are the API).
  */
 
 #include <sys/stat.h>
@@ -14,12 +14,6 @@
 
 /* An entry larger than this is taken as corrupt rather than read. */
 #define UK_CACHE_MAX_ENTRY (1LL << 30)
-
-/*
- * The first 16 hex digits of SHA-256 of data[0..len), NUL-terminated: the
- * checksum of an entry in a remote store (cache_remote.c).
- */
-void uk_cache_sum(const void *data, size_t len, char sum[17]);
 
 /* A file time in ns since the epoch. */
 static inline long long

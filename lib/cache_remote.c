@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "buf.h"
-#include "cache_int.h"
 #include "cache_remote.h"
 #include "cache_remote_int.h"
 #include "util.h"
@@ -23,6 +22,7 @@
  */
 struct uk_cache_remote {
 	pthread_mutex_t mu;
+	uk_cache_remote_sum_fn *sum;
 	struct uk_cache_store *s;
 	size_t n;
 };
@@ -148,7 +148,7 @@ store_parse(struct uk_cache_store *s, char *text, struct uk_err *err)
 
 int
 uk_cache_remote_open(struct uk_cache_remote **rp, const char *spec,
-    struct uk_err *err)
+    uk_cache_remote_sum_fn *sum, struct uk_err *err)
 {
 	struct uk_cache_remote *r;
 	char *copy, *tok, *save = NULL;
@@ -158,6 +158,7 @@ uk_cache_remote_open(struct uk_cache_remote **rp, const char *spec,
 		return 0;
 	r = uk_xcalloc(1, sizeof(*r));
 	pthread_mutex_init(&r->mu, NULL);
+	r->sum = sum;
 	copy = uk_xstrdup(spec);
 	for (tok = strtok_r(copy, " \t\n", &save); tok;
 	     tok = strtok_r(NULL, " \t\n", &save)) {
@@ -216,7 +217,7 @@ store_key(const char *key, char name[32])
  * header, length or sum is wrong.
  */
 static int
-unwrap(struct uk_buf *b)
+unwrap(const struct uk_cache_remote *r, struct uk_buf *b)
 {
 	const char *p = b->buf, *nl, *end;
 	char sum[17], got[17];
@@ -236,7 +237,7 @@ unwrap(struct uk_buf *b)
 	if (errno || end != nl || !isdigit((unsigned char)p[17]) ||
 	    len != b->len - (size_t)(nl + 1 - b->buf))
 		return 0;
-	uk_cache_sum(nl + 1, (size_t)len, got);
+	r->sum(nl + 1, (size_t)len, got);
 	if (strcmp(sum, got))
 		return 0;
 	uk_buf_remove(b, 0, (size_t)(nl + 1 - b->buf));
@@ -268,7 +269,7 @@ uk_cache_remote_get(struct uk_cache_remote *r, const char *key,
 			continue;
 		}
 		s->failures = 0;
-		if (got && !unwrap(out)) {
+		if (got && !unwrap(r, out)) {
 			s->count.corrupt++;
 			got = 0;
 		}
@@ -298,7 +299,7 @@ uk_cache_remote_put(struct uk_cache_remote *r, const char *key,
 	if (!r || ttl <= 0)
 		return;
 	store_key(key, name);
-	uk_cache_sum(data, len, sum);
+	r->sum(data, len, sum);
 	uk_buf_addf(&b, HEADER "%s %zu\n", sum, len);
 	uk_buf_add(&b, data, len);
 	pthread_mutex_lock(&r->mu);

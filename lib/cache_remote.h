@@ -47,13 +47,19 @@ struct uk_cache_remote_count {
 /* The stores of one cache (opaque). */
 struct uk_cache_remote;
 
+/* The checksum of an entry: 16 hex digits and a NUL (uk_cache_sum). */
+typedef void uk_cache_remote_sum_fn(const void *data, size_t len,
+    char sum[17]);
+
 /*
- * Parse spec into *rp (NULL when spec is NULL or only white space): 0, or
- * -1 with err (code UK_EXIT_USAGE) naming the bad store or attribute.
- * Nothing is connected yet.  uk_cache_remote_free is NULL-safe.
+ * Parse spec into *rp (NULL when spec is NULL or only white space), its
+ * entries to be checked with sum (cache.c's, given here so that this
+ * module calls none of cache.c's): 0, or -1 with err (code UK_EXIT_USAGE)
+ * naming the bad store or attribute.  Nothing is connected yet.
+ * uk_cache_remote_free is NULL-safe.
  */
 int uk_cache_remote_open(struct uk_cache_remote **rp, const char *spec,
-    struct uk_err *err);
+    uk_cache_remote_sum_fn *sum, struct uk_err *err);
 void uk_cache_remote_free(struct uk_cache_remote *r);
 
 /*
