@@ -33,7 +33,7 @@
 	"urlcache [-q] [-d dir] [--ttl ttl] cleanup [-nv] [-o file] [-s size]\n" \
 	"                [--fast]\n"
 #define SYN_LIST "urlcache [-q] [-d dir] [--ttl ttl] list [-o file]\n"
-#define SYN_STATS "urlcache [-q] [-d dir] [--ttl ttl] stats [-o file]\n"
+#define SYN_STATS "urlcache [-q] [-d dir] [--ttl ttl] stats [-o file] [--zero]\n"
 #define SYN_PATH "urlcache [-d dir] path [url]\n"
 #define SYN_SESSION                                                         \
 	"urlcache [-q] [-d dir] [--ttl ttl] session [-o file]\n"           \
@@ -73,6 +73,7 @@ struct urlcache_opt {
 enum {
 	OPT_TTL = UK_OPT_FIRST,
 	OPT_CACHE_REMOTE,
+	OPT_ZERO,
 	OPT_STALE,
 	OPT_PASS,
 	OPT_FAST,

@@ -20,6 +20,7 @@
 #include "cache.h"
 #include "cache_int.h"
 #include "cache_remote.h"
+#include "cache_stats.h"
 #include "json.h"
 #include "util.h"
 #include "write.h"
@@ -27,6 +28,7 @@
 #include "banned.h"
 
 #define NS        1000000000LL
+#define COUNT(c, what) __atomic_add_fetch(&(c)->count.what, 1, __ATOMIC_RELAXED)
 
 static void entry_sum(const void *data, size_t len, char sum[17]);
 
@@ -65,6 +67,7 @@ uk_cache_open(struct uk_cache *c, const char *dir, long ttl, struct uk_err *err)
 
 	c->dir = NULL;
 	c->remote = NULL;
+	memset(&c->count, 0, sizeof(c->count));
 	c->ttl = UK_CACHE_TTL_DEFAULT;
 	if (ttl >= 0) {
 		c->ttl = ttl;
@@ -99,6 +102,23 @@ uk_cache_open(struct uk_cache *c, const char *dir, long ttl, struct uk_err *err)
 void
 uk_cache_release(struct uk_cache *c)
 {
+	struct uk_cache_counts none;
+	size_t i;
+	int any;
+
+	memset(&none, 0, sizeof(none));
+	any = c->dir && memcmp(&none, &c->count, sizeof(none));
+	for (i = 0; c->dir && i < uk_cache_remote_count(c->remote); i++) {
+		struct uk_cache_remote_count rc;
+
+		uk_cache_remote_store(c->remote, i, &rc);
+		any |= rc.hits || rc.misses || rc.stores || rc.errors ||
+		    rc.corrupt;
+	}
+	/* Once per run; a failure to count fails nothing. */
+	if (any)
+		uk_cache_stats_add(c->dir, &c->count, c->remote, NULL);
+	memset(&c->count, 0, sizeof(c->count));
 	free(c->dir);
 	c->dir = NULL;
 	uk_cache_remote_free(c->remote);
@@ -662,7 +682,8 @@ get_local(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	now = uk_time_now_ns();
 	exp = uk_cache_ts_ns(&st.st_mtim) + (long long)c->ttl * NS <= now;
 	if (exp && !(flags & UK_CACHE_STALE)) {
-		uk_cache_unlink_same(dfd, name, st.st_dev, st.st_ino);
+		if (!uk_cache_unlink_same(dfd, name, st.st_dev, st.st_ino))
+			COUNT(c, evictions);
 		goto out;
 	}
 	uk_buf_reset(b);
@@ -684,7 +705,9 @@ get_local(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	if (ok && !exp && exp_at > 0 && exp_at <= now) {
 		exp = 1;
 		if (!(flags & UK_CACHE_STALE)) {
-			uk_cache_unlink_same(dfd, name, st.st_dev, st.st_ino);
+			if (!uk_cache_unlink_same(dfd, name, st.st_dev,
+				st.st_ino))
+				COUNT(c, evictions);
 			if (rec) {
 				uk_json_free(*rec);
 				*rec = NULL;
@@ -695,7 +718,8 @@ get_local(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 		}
 	}
 	if (!ok) {
-		uk_cache_unlink_same(dfd, name, st.st_dev, st.st_ino);
+		if (!uk_cache_unlink_same(dfd, name, st.st_dev, st.st_ino))
+			COUNT(c, evictions);
 		if (raw)
 			uk_buf_reset(raw);
 		goto out;
@@ -778,6 +802,12 @@ get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 {
 	int r = get_local(c, url, flags, rec, raw, expired, err);
 
+	if (r > 0)
+		COUNT(c, hits);
+	else if (r == 0)
+		COUNT(c, misses);
+	else
+		COUNT(c, errors);
 	if (r == 0 && c->remote)
 		r = get_remote(c, url, flags, rec, raw, expired);
 	return r;
@@ -882,6 +912,10 @@ uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 	if (r)
 		cache_dir_check(c, err);
 remote:
+	if (r)
+		COUNT(c, errors);
+	else
+		COUNT(c, stores);
 	if (!r && c->remote)
 		uk_cache_remote_put(c->remote, key, b.buf, b.len,
 		    remote_ttl(c, rec));

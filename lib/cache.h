@@ -23,11 +23,23 @@
 
 struct uk_cache_remote;
 
+/*
+ * What a run did with the cache directory (cache_stats.h): gets that hit
+ * and missed, entries stored, entries removed as expired or corrupt (by
+ * a get, or by cleanup), and I/O errors.  Updated atomically, so threads
+ * may share a cache.
+ */
+struct uk_cache_counts {
+	unsigned long hits, misses, stores, evictions, errors;
+};
+
 struct uk_cache {
 	char *dir; /* the cache directory, absolute or as given */
 	long ttl;  /* seconds */
 	/* The remote stores behind dir (cache_remote.h), or NULL. */
 	struct uk_cache_remote *remote;
+	/* This run's counts, added to DIR/stats by uk_cache_release. */
+	struct uk_cache_counts count;
 };
 
 /*
@@ -41,6 +53,8 @@ struct uk_cache {
  */
 int uk_cache_open(struct uk_cache *c, const char *dir, long ttl,
     struct uk_err *err);
+/* Add this run's counts to the cache's (cache_stats.h) when there are any,
+ * and free c's contents. */
 void uk_cache_release(struct uk_cache *c);
 
 /* The key of url: 16 lower-case hex digits and a NUL. */
