@@ -31,7 +31,7 @@ static const char options[] =
     "\n"
     "  -A, --user-agent=STRING   send STRING as the User-Agent (default: a browser's)\n"
     "  -B, --base=URL            with -x, the page's address (default: file://PATH)\n"
-    "      --cache-remote=STORES remote stores behind the cache (redis://)\n"
+    "      --cache-remote=STORES remote stores behind the cache (redis://, http://)\n"
     "  -C, --no-cache            neither read nor write the cache\n"
     "      --comments            also extract the comment section\n"
     "      --explain             what extraction dropped and why, on stderr\n"

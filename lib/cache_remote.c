@@ -29,6 +29,8 @@ struct uk_cache_remote {
 
 static const struct uk_cache_backend *const backends[] = {
 	&uk_cache_backend_redis,
+	&uk_cache_backend_http,
+	&uk_cache_backend_https,
 };
 
 static void
@@ -110,7 +112,9 @@ store_parse(struct uk_cache_store *s, char *text, struct uk_err *err)
 	}
 	if (!s->be)
 		return uk_err_set(err, UK_EXIT_USAGE,
-		    "cache remote '%s': not a store URL (redis://)", s->name);
+		    "cache remote '%s': not a store URL (redis://, http://, "
+		    "https://)",
+		    s->name);
 	while ((attr = next)) {
 		if ((next = strchr(attr, '|')))
 			*next++ = '\0';
@@ -213,15 +217,17 @@ store_key(const char *key, char name[32])
 }
 
 /*
- * Check the value in b and leave the entry alone in it: 1, or 0 when the
- * header, length or sum is wrong.
+ * Check the value in b and leave the entry alone in it: 1 with *left the
+ * milliseconds until its expiry (-1: none), 0 when the header, length or
+ * sum is wrong, 2 when it has expired.
  */
 static int
-unwrap(const struct uk_cache_remote *r, struct uk_buf *b)
+unwrap(const struct uk_cache_remote *r, struct uk_buf *b, long long *left)
 {
 	const char *p = b->buf, *nl, *end;
 	char sum[17], got[17];
-	unsigned long long len;
+	unsigned long long len, exp;
+	long long now;
 
 	if (b->len < sizeof(HEADER) - 1 ||
 	    memcmp(p, HEADER, sizeof(HEADER) - 1) ||
@@ -234,12 +240,23 @@ unwrap(const struct uk_cache_remote *r, struct uk_buf *b)
 	sum[16] = '\0';
 	errno = 0;
 	len = strtoull(p + 17, (char **)&end, 10);
-	if (errno || end != nl || !isdigit((unsigned char)p[17]) ||
+	if (errno || *end != ' ' || !isdigit((unsigned char)p[17]) ||
 	    len != b->len - (size_t)(nl + 1 - b->buf))
+		return 0;
+	p = end + 1;
+	exp = strtoull(p, (char **)&end, 10);
+	if (errno || end != nl || !isdigit((unsigned char)*p))
 		return 0;
 	r->sum(nl + 1, (size_t)len, got);
 	if (strcmp(sum, got))
 		return 0;
+	/* The expiry in the value: what an http store, which has none of
+	 * its own, goes by. */
+	now = uk_time_now_ns() / 1000000;
+	if (exp && (long long)exp * 1000 <= now)
+		return 2;
+	if (exp && (*left < 0 || (long long)exp * 1000 - now < *left))
+		*left = (long long)exp * 1000 - now;
 	uk_buf_remove(b, 0, (size_t)(nl + 1 - b->buf));
 	return 1;
 }
@@ -269,10 +286,10 @@ uk_cache_remote_get(struct uk_cache_remote *r, const char *key,
 			continue;
 		}
 		s->failures = 0;
-		if (got && !unwrap(r, out)) {
+		if (got && !(got = unwrap(r, out, left)))
 			s->count.corrupt++;
-			got = 0;
-		}
+		if (got == 2)
+			got = 0; /* expired */
 		if (!got) {
 			s->count.misses++;
 			continue;
@@ -300,7 +317,8 @@ uk_cache_remote_put(struct uk_cache_remote *r, const char *key,
 		return;
 	store_key(key, name);
 	r->sum(data, len, sum);
-	uk_buf_addf(&b, HEADER "%s %zu\n", sum, len);
+	uk_buf_addf(&b, HEADER "%s %zu %lld\n", sum, len,
+	    uk_time_now_ns() / 1000000000LL + ttl);
 	uk_buf_add(&b, data, len);
 	pthread_mutex_lock(&r->mu);
 	for (i = 0; i < r->n; i++) {

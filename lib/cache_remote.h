@@ -11,6 +11,7 @@
  * A store is named by a URL and attributes after '|' (ccache's syntax):
  *
  *	redis://[[USER:]PASSWORD@]HOST[:PORT][/DB][|ATTR[=VALUE]]...
+ *	http[s]://[USER[:PASSWORD]@]HOST[:PORT]/PATH/[|ATTR[=VALUE]]...
  *
  * with the attributes read-only, remote-only (entries from and for this
  * store are not kept in the local directory), connect-timeout=MS and
@@ -19,10 +20,13 @@
  * line).  A spec holds several stores separated by white space; they are
  * tried in that order.
  *
- * A value in a store is a header line, "urlkit-entry 1 SUM LEN\n" (SUM:
- * uk_cache_sum of the entry, LEN its length in bytes), then the entry's
- * bytes as the local file holds them.  A value whose header, length or
- * sum does not match is corrupt: ignored, counted, never served.
+ * A value in a store is a header line, "urlkit-entry 1 SUM LEN EXPIRES\n"
+ * (SUM: the checksum given to uk_cache_remote_open, LEN the entry's length
+ * in bytes, EXPIRES its expiry in seconds since the epoch), then the
+ * entry's bytes as the local file holds them.  A value whose header,
+ * length or sum does not match is corrupt: ignored, counted, never
+ * served; one past EXPIRES is a miss (an http store has no expiry of its
+ * own).
  *
  * Errors never fail a record: a store that cannot be reached or does not
  * answer within its timeouts is a miss, the error is counted, and after

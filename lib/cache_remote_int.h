@@ -4,7 +4,7 @@
 
 /*
  * The backend interface of cache_remote.c, private to it and its
- * backends (cache_remote_redis.c).  A backend speaks to one store: it
+ * backends (cache_remote_redis.c, cache_remote_http.c).  A backend speaks to one store: it
  * connects on first use, and on any error returns -1 with a message in
  * s->msg and drops its connection (the next call connects again).
  */
@@ -15,7 +15,7 @@
 struct uk_cache_store;
 
 struct uk_cache_backend {
-	const char *scheme; /* "redis" */
+	const char *scheme; /* "redis", "http", "https" */
 	/* Parse s->url into s->conn (backend state): 0, or -1 with s->msg. */
 	int (*parse)(struct uk_cache_store *s);
 	/* The value of name into out: 1 found, 0 absent, -1 error; *left the
@@ -46,5 +46,8 @@ struct uk_cache_store {
 };
 
 extern const struct uk_cache_backend uk_cache_backend_redis;
+/* http:// and https://, one object per key (cache_remote_http.c). */
+extern const struct uk_cache_backend uk_cache_backend_http;
+extern const struct uk_cache_backend uk_cache_backend_https;
 
 #endif
