@@ -226,3 +226,36 @@ files() {
 	URLKIT_CACHE_REMOTE='redis://127.0.0.1:1|connect-timeout=x' \
 	    run -2 --separate-stderr urlcache get https://r.test/
 }
+
+@test "8 writers and 8 readers on one key through Redis: every read whole" {
+	redis_start
+	# remote-only: no reader keeps a local copy, so every read is the
+	# store's.
+	export URLKIT_CACHE_REMOTE="redis://127.0.0.1:$REDIS_PORT|remote-only"
+	local big i j pids=() bad=0
+	big=$(printf '%020000d' 0)
+	rec https://r.test/one "w0-$big" | URLKIT_CACHE_DIR=$T/w0 urlcache set
+	for i in 1 2 3 4 5 6 7 8; do
+		(for j in 1 2 3 4 5 6 7 8 9 10; do
+			rec https://r.test/one "w$i-$j-$big" |
+			    URLKIT_CACHE_DIR=$T/w$i urlcache set
+		done) &
+		pids+=($!)
+		(for j in 1 2 3 4 5 6 7 8 9 10; do
+			URLKIT_CACHE_DIR=$T/r$i urlcache get https://r.test/one ||
+			    echo "{\"miss\":$i}"
+		done >"$T/read.$i") &
+		pids+=($!)
+	done
+	for i in "${pids[@]}"; do wait "$i" || bad=1; done
+	[ "$bad" -eq 0 ]
+	run -0 jq -s 'length' "$T"/read.*
+	[ "$output" -eq 80 ]
+	# Each read is one writer's whole record: its prefix, then all
+	# 20000 digits.
+	run -0 jq -s '[.[] | select(.cached != true or
+	    (.content | test("^w[0-9]+(-[0-9]+)?-0{20000}$") | not))] | length' \
+	    "$T"/read.*
+	[ "$output" -eq 0 ]
+	run -0 urlcache stats --compact
+}
