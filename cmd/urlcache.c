@@ -69,6 +69,9 @@ start(const char *output)
 		    strerror(errno));
 	if (uk_cache_open(&cache, opt.dir, opt.ttl, &err))
 		uk_die(err.code ? err.code : UK_EXIT_FATAL, "%s", err.msg);
+	/* The counters are the fetching programs' (cleanup adds its
+	 * evictions itself). */
+	cache.count_off = 1;
 	uk_jsonl_out_init(&out, fp);
 	opt.started = 1;
 }

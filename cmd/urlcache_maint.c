@@ -272,9 +272,14 @@ cmd_cleanup(int argc, char **argv)
 		free(urls.a[i].url);
 	free(urls.a);
 	/* Entries removed count as evictions (cache_stats.h). */
-	if (!o.dry_run)
-		cache.count.evictions +=
-		    (unsigned long)(o.expired + o.corrupt + o.evicted);
+	if (!o.dry_run && o.expired + o.corrupt + o.evicted > 0) {
+		struct uk_cache_counts ev;
+
+		memset(&ev, 0, sizeof(ev));
+		ev.evictions = (unsigned long)(o.expired + o.corrupt + o.evicted);
+		if (uk_cache_stats_add(cache.dir, &ev, NULL, &err))
+			lib_error(&err);
+	}
 	if (n < 0 && o.failed == 0)
 		lib_error(&err); /* could not even walk */
 	memset(&x, 0, sizeof(x));

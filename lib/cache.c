@@ -67,6 +67,7 @@ uk_cache_open(struct uk_cache *c, const char *dir, long ttl, struct uk_err *err)
 
 	c->dir = NULL;
 	c->remote = NULL;
+	c->count_off = 0;
 	memset(&c->count, 0, sizeof(c->count));
 	c->ttl = UK_CACHE_TTL_DEFAULT;
 	if (ttl >= 0) {
@@ -116,7 +117,7 @@ uk_cache_release(struct uk_cache *c)
 		    rc.corrupt;
 	}
 	/* Once per run; a failure to count fails nothing. */
-	if (any)
+	if (any && !c->count_off)
 		uk_cache_stats_add(c->dir, &c->count, c->remote, NULL);
 	memset(&c->count, 0, sizeof(c->count));
 	free(c->dir);

@@ -38,8 +38,11 @@ struct uk_cache {
 	long ttl;  /* seconds */
 	/* The remote stores behind dir (cache_remote.h), or NULL. */
 	struct uk_cache_remote *remote;
-	/* This run's counts, added to DIR/stats by uk_cache_release. */
+	/* This run's counts, added to DIR/stats by uk_cache_release unless
+	 * count_off (urlcache sets it: a query is not the cache's use, and
+	 * the file's update would triple the time of its one hit). */
 	struct uk_cache_counts count;
+	int count_off;
 };
 
 /*

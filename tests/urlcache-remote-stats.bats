@@ -27,26 +27,28 @@ counts() {
 	    jq -c '{hits, misses, stores, evictions, errors}'
 }
 
-@test "stats counts the hits, misses and stores of every run" {
+@test "stats counts the hits, misses and stores of every urlfetch run" {
 	run -0 counts
 	json_eq "$output" '{"hits":0,"misses":0,"stores":0,"evictions":0,"errors":0}'
+	# A miss and a store, a hit, another miss and store.
+	run -0 urlfetch <<<"$B/article.html?st=1"
+	run -0 urlfetch <<<"$B/article.html?st=1"
+	run -0 urlfetch <<<"$B/article.html?st=2"
+	run -0 counts
+	json_eq "$output" '{"hits":1,"misses":2,"stores":2,"evictions":0,"errors":0}'
+	# urlcache's own queries are not counted, nor is a run that does
+	# not touch the entries.
 	rec https://s.test/a | urlcache set
 	run -0 urlcache get https://s.test/a
-	run -1 urlcache get https://s.test/b https://s.test/c
-	# urlfetch: a miss and a store, then a hit.
-	run -0 urlfetch <<<"$B/article.html?st=1"
-	run -0 urlfetch <<<"$B/article.html?st=1"
-	run -0 counts
-	json_eq "$output" '{"hits":2,"misses":3,"stores":2,"evictions":0,"errors":0}'
-	# A run that does not touch the entries leaves the file alone.
+	run -1 urlcache get https://s.test/b
 	run -0 urlcache list
 	run -0 counts
-	json_eq "$output" '{"hits":2,"misses":3,"stores":2,"evictions":0,"errors":0}'
+	json_eq "$output" '{"hits":1,"misses":2,"stores":2,"evictions":0,"errors":0}'
 }
 
 @test "stats --zero shows the counters, then starts them again" {
-	rec https://s.test/z | urlcache set
-	run -0 urlcache get https://s.test/z
+	run -0 urlfetch <<<"$B/article.html?z=1"
+	run -0 urlfetch <<<"$B/article.html?z=1"
 	run -0 urlcache stats --zero --compact
 	[ "$(field "$output" .hits)" = 1 ]
 	[ "$(field "$output" .stores)" = 1 ]
@@ -61,53 +63,55 @@ counts() {
 }
 
 @test "8 processes at once lose no count" {
-	rec https://s.test/p | urlcache set
+	printf '%s\n' "$B/article.html?p=1" "$B/article.html?p=2" | urlfetch >/dev/null
 	local i pids=()
 	for i in 1 2 3 4 5 6 7 8; do
-		urlcache get https://s.test/p https://s.test/p https://s.test/q \
-		    >/dev/null &
+		printf '%s\n' "$B/article.html?p=1" "$B/article.html?p=2" |
+		    urlfetch >/dev/null &
 		pids+=($!)
 	done
-	for i in "${pids[@]}"; do wait "$i" || :; done
+	for i in "${pids[@]}"; do wait "$i"; done
 	run -0 counts
-	json_eq "$output" '{"hits":16,"misses":8,"stores":1,"evictions":0,"errors":0}'
+	json_eq "$output" '{"hits":16,"misses":2,"stores":2,"evictions":0,"errors":0}'
 }
 
 @test "stats counts each remote store: hits, misses, stores, errors, corrupt" {
 	redis_start
-	local store="redis://127.0.0.1:$REDIS_PORT"
+	local store="redis://127.0.0.1:$REDIS_PORT" u=$B/article.html?rs=1
 	export URLKIT_CACHE_REMOTE=$store
-	rec https://s.test/r hello | URLKIT_CACHE_DIR=$T/c1 urlcache set
-	URLKIT_CACHE_DIR=$T/c2 run -0 urlcache get https://s.test/r
-	URLKIT_CACHE_DIR=$T/c2 run -1 urlcache get https://s.test/none
-	# A corrupt value: a miss, counted as corrupt.
+	# c1: a miss everywhere, stored in both.
+	URLKIT_CACHE_DIR=$T/c1 run -0 urlfetch <<<"$u"
+	# c2: a remote hit, then a miss everywhere and a store.
+	URLKIT_CACHE_DIR=$T/c2 run -0 urlfetch <<<"$u"
+	[ "$(field "$output" .cached)" = true ]
+	URLKIT_CACHE_DIR=$T/c2 run -0 urlfetch <<<"$B/article.html?rs=2"
+	# c3: the value made corrupt: counted, then fetched and stored.
 	local k
-	k=$(rcli --raw keys 'urlkit:*')
-	rcli --raw get "$k" | sed 's/hello/jello/' | head -c -1 >"$T/v"
+	k=urlkit:$(urlcache path "$u" | sed 's|.*/||; s|\.json$||')
+	rcli --raw get "$k" | sed 's/Harbour/Harbouz/' | head -c -1 >"$T/v"
 	rcli -x set "$k" <"$T/v"
-	URLKIT_CACHE_DIR=$T/c3 run -1 urlcache get https://s.test/r
-	# The store gone: errors.
+	URLKIT_CACHE_DIR=$T/c3 run -0 urlfetch <<<"$u"
+	[ "$(field "$output" .cached)" = false ]
+	# c2 again, the store gone: a get and a put that fail.
 	redis_stop
-	URLKIT_CACHE_DIR=$T/c2 run -1 --separate-stderr urlcache get \
-	    https://s.test/x https://s.test/y
+	URLKIT_CACHE_DIR=$T/c2 run -0 --separate-stderr urlfetch <<<"$B/article.html?rs=3"
 	URLKIT_CACHE_DIR=$T/c1 run -0 urlcache stats --compact
 	json_eq "$(jq -c ".remote[\"$store\"]" <<<"$output")" \
-	    '{"hits":0,"misses":0,"stores":1,"errors":0,"corrupt":0}'
+	    '{"hits":0,"misses":1,"stores":1,"errors":0,"corrupt":0}'
 	URLKIT_CACHE_DIR=$T/c2 run -0 urlcache stats --compact
 	json_eq "$(jq -c ".remote[\"$store\"]" <<<"$output")" \
-	    '{"hits":1,"misses":1,"stores":0,"errors":2,"corrupt":0}'
+	    '{"hits":1,"misses":1,"stores":1,"errors":2,"corrupt":0}'
 	[ "$(field "$output" .hits)" = 0 ]
-	[ "$(field "$output" .misses)" = 4 ]
+	[ "$(field "$output" .misses)" = 3 ]
 	URLKIT_CACHE_DIR=$T/c3 run -0 urlcache stats --compact
 	json_eq "$(jq -c ".remote[\"$store\"]" <<<"$output")" \
-	    '{"hits":0,"misses":1,"stores":0,"errors":0,"corrupt":1}'
+	    '{"hits":0,"misses":1,"stores":1,"errors":0,"corrupt":1}'
 }
 
 @test "stats on a terminal is a table, as ccache -s" {
 	command -v script >/dev/null || skip "script(1) not installed"
-	rec https://s.test/t | urlcache set
-	urlcache get https://s.test/t >/dev/null
-	run -1 urlcache get https://s.test/u
+	run -0 urlfetch <<<"$B/article.html?tt=1"
+	run -0 urlfetch <<<"$B/article.html?tt=1"
 	run -0 script -qec "urlcache stats" /dev/null
 	[[ $output == *"Cache directory:"*"$URLKIT_CACHE_DIR"* ]]
 	[[ $output == *"Hits:"*"1 / 2 (50.00 %)"* ]]
