@@ -103,15 +103,20 @@ load(const char *dir)
 	return o;
 }
 
-/* Hold dir's lock: its descriptor, or -1 with err. */
+/*
+ * Hold dir's lock: its descriptor, -2 when dir does not exist (nothing
+ * was ever stored: a run that only missed leaves no trace, as a cache
+ * directory is made by its first write), or -1 with err.
+ */
 static int
 lock(const char *dir, struct uk_err *err)
 {
 	struct uk_buf path = UK_BUF_INIT;
+	struct stat st;
 	int fd;
 
-	if (uk_mkdir_p(dir, err))
-		return -1;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return -2;
 	uk_buf_addf(&path, "%s/stats.lock", dir);
 	fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0 || flock(fd, LOCK_EX)) {
@@ -156,7 +161,7 @@ uk_cache_stats_add(const char *dir, const struct uk_cache_counts *local,
 	int fd, ret;
 
 	if ((fd = lock(dir, err)) < 0)
-		return -1;
+		return fd == -2 ? 0 : -1;
 	o = load(dir);
 	bump(o, "hits", local->hits);
 	bump(o, "misses", local->misses);
@@ -197,8 +202,11 @@ uk_cache_stats_zero(const char *dir, yajl_val *old, struct uk_err *err)
 
 	if (old)
 		*old = NULL;
-	if ((fd = lock(dir, err)) < 0)
-		return -1;
+	if ((fd = lock(dir, err)) < 0) {
+		if (fd == -2 && old)
+			*old = load(dir);
+		return fd == -2 ? 0 : -1;
+	}
 	if (old)
 		*old = load(dir);
 	uk_buf_addf(&path, "%s/stats", dir);

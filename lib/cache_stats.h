@@ -30,7 +30,9 @@ struct uk_cache_remote;
 
 /*
  * Add local and the counts of each store of remote (may be NULL) to dir's
- * file, creating dir (mode 0700) when needed: 0, or -1 with err.
+ * file: 0, or -1 with err.  Nothing when dir does not exist: a cache
+ * directory is made by its first write, and a run that only missed leaves
+ * no trace.
  */
 int uk_cache_stats_add(const char *dir, const struct uk_cache_counts *local,
     struct uk_cache_remote *remote, struct uk_err *err);
