@@ -3,7 +3,6 @@
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
-LIBEXECDIR ?= $(PREFIX)/libexec
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
@@ -15,36 +14,34 @@ PKG_CONFIG ?= pkg-config
 # Each program and the pkg-config modules it links (the dependency graph).
 urldetect_PKGS = yajl libcurl
 urlcache_PKGS  = yajl libcurl libcrypto hiredis
-urlfetch_PKGS  = yajl gumbo
-urlfetch-net_PKGS = yajl libcurl libcrypto hiredis gumbo libarchive libgit2 libpcre2-8
+urlfetch_PKGS  = yajl libcurl libcrypto hiredis gumbo libarchive libgit2 libpcre2-8
+urlextract_PKGS = yajl gumbo
 urlsum_PKGS    = yajl libcurl libcrypto hiredis libpcre2-8
 toolack_PKGS   = yajl libcurl libmicrohttpd libcrypto
-pwfetch_PKGS   = yajl libcurl gumbo libcrypto
+pwfetch_PKGS   = yajl libcurl gumbo libcrypto libpcre2-8
+urlmap_PKGS    = yajl libcurl libcrypto hiredis gumbo expat zlib
 urlserve_PKGS  = yajl libcurl libmicrohttpd libcrypto hiredis gumbo libarchive \
 	libgit2 libpcre2-8
 # Compiled against, linked by none: lib/pdf.c loads poppler-glib with
 # dlopen at the first PDF (linking it costs every start of urlfetch and
-# urlfetch-net some fifty libraries; see lib/pdf.c).
+# urlextract some fifty libraries; see lib/pdf.c).
 PDF_PKGS       = poppler-glib
 
 # The programs, each cmd/PROG.c linked with the library and with PROG_OBJS,
 # its own code that no other program needs (mblaze's way: it lives beside
-# the program in cmd/, not in the library).  Those in LIBEXEC_PROGS are run
-# by another program (urlfetch runs urlfetch-net): they go to
-# libexec/urlkit/.
-PROGS = pwfetch toolack urlcache urldetect urlfetch urlserve urlsum
-LIBEXEC_PROGS = urlfetch-net
-urlfetch_OBJS = cmd/fetchargs.o
-urlfetch-net_OBJS = cmd/fetchargs.o
+# the program in cmd/, not in the library).
+PROGS = pwfetch toolack urlcache urldetect urlextract urlfetch urlmap urlserve urlsum
+urlextract_OBJS = cmd/urlextract_opts.o
+urlfetch_OBJS = cmd/urlfetch_opts.o cmd/urlextract_opts.o
 toolack_OBJS = cmd/toolack_call.o cmd/toolack_client.o cmd/toolack_exec.o cmd/toolack_handler.o
-pwfetch_OBJS = cmd/pwfetch_input.o cmd/pwfetch_opts.o
+pwfetch_OBJS = cmd/pwfetch_input.o cmd/pwfetch_opts.o cmd/urlextract_opts.o
 urlsum_OBJS = cmd/urlsum_opts.o
 urlcache_OBJS = cmd/urlcache_maint.o cmd/urlcache_session.o
-urlserve_OBJS = cmd/urlserve_child.o cmd/urlserve_fetch.o cmd/urlserve_store.o cmd/urlserve_table.o cmd/urlserve_tools.o
+urlserve_OBJS = cmd/urlserve_child.o cmd/urlserve_fetch.o cmd/urlserve_map.o cmd/urlserve_store.o cmd/urlserve_table.o cmd/urlserve_tools.o
 # tree-sitter is no package: its runtime is compiled with the grammars
 # (GRAMMAR_OBJS).
 ALL_PKGS = yajl libcurl libcrypto hiredis gumbo libarchive libgit2 \
-	libpcre2-8 libmicrohttpd libzstd liblz4 $(PDF_PKGS)
+	libpcre2-8 libmicrohttpd libzstd liblz4 expat zlib $(PDF_PKGS)
 # What the unit tests link: everything but the libraries loaded with dlopen.
 LINK_PKGS = $(filter-out $(PDF_PKGS), $(ALL_PKGS))
 
@@ -93,7 +90,6 @@ TOKEN_DIR = .tokenizers
 TOKENIZERS = cl100k_base o200k_base
 TOKEN_OBJS = $(TOKENIZERS:%=$(TOKEN_DIR)/obj/%.o)
 BINS := $(PROGS:%=$(BUILD)/bin/%)
-LIBEXECS := $(LIBEXEC_PROGS:%=$(BUILD)/libexec/urlkit/%)
 UNIT_SRC := $(wildcard tests/unit/t_*.c)
 UNITS := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 # Each libFuzzer harness is also a unit test (t_fuzz_NAME) that replays
@@ -102,7 +98,7 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 UNITS += $(FUZZ_SRC:tests/fuzz/fuzz_%.c=$(BUILD)/unit/t_fuzz_%)
 FUZZ_SMOKE_SECONDS ?= 2
 
-all: deps $(BINS) $(LIBEXECS)
+all: deps $(BINS)
 
 # A missing package stops the build and names scripts/bootstrap, which
 # installs them (make never runs apt-get itself).
@@ -144,7 +140,7 @@ lib/toolack_web.c: lib/web/toolack.html scripts/toolack-web
 # archive route uses are linked (tar and zip read as a stream, their
 # filters): the shared library brings libxml2 for formats urlkit never
 # reads, and with it ICU and libstdc++, seven libraries that cost some
-# 6 ms at every start of urlfetch-net (scripts/bench repo's floor tree
+# 6 ms at every start of urlfetch (scripts/bench repo's floor tree
 # 0.044 to 0.039 s).  Its own libraries (zlib, liblzma, libzstd, liblz4,
 # libbz2, nettle) stay shared, less libxml2 and libacl, which none of
 # those objects calls.
@@ -160,12 +156,6 @@ PROG_DEPS = $(BUILD)/cmd/%.o $$(addprefix $(BUILD)/,$$($$*_OBJS)) $(LIB) \
 $(BUILD)/bin/%: $(PROG_DEPS)
 	@mkdir -p $(@D)
 	$(LINK_PROG)
-$(BUILD)/libexec/urlkit/%: $(PROG_DEPS)
-	@mkdir -p $(@D)
-	$(LINK_PROG)
-# urlfetch looks for urlfetch-net beside itself, then where it is installed.
-$(BUILD)/cmd/urlfetch.o: override CPPFLAGS += \
-	-DUK_LIBEXECDIR='"$(LIBEXECDIR)/urlkit"'
 
 $(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(@D)
@@ -215,14 +205,11 @@ lint-man:
 	mandoc -Tlint -Wwarning man/*.[17]
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)/urlkit \
-	    $(DESTDIR)$(MANDIR)/man1 \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(BASHCOMPDIR) \
 	    $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
-	install -m 755 $(LIBEXECS) $(DESTDIR)$(LIBEXECDIR)/urlkit
-	install -m 644 $(PROGS:%=man/%.1) $(LIBEXEC_PROGS:%=man/%.1) \
-	    $(DESTDIR)$(MANDIR)/man1
+	install -m 644 $(PROGS:%=man/%.1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 man/urlkit.7 $(DESTDIR)$(MANDIR)/man7
 	for p in $(PROGS); do \
 	  install -m 644 completions/bash/$$p $(DESTDIR)$(BASHCOMPDIR)/$$p; \
@@ -233,21 +220,18 @@ install: all
 # What install put there, by the same names and variables (DESTDIR too).
 uninstall:
 	rm -f $(PROGS:%=$(DESTDIR)$(BINDIR)/%) \
-	    $(LIBEXEC_PROGS:%=$(DESTDIR)$(LIBEXECDIR)/urlkit/%) \
 	    $(PROGS:%=$(DESTDIR)$(MANDIR)/man1/%.1) \
-	    $(LIBEXEC_PROGS:%=$(DESTDIR)$(MANDIR)/man1/%.1) \
 	    $(DESTDIR)$(MANDIR)/man7/urlkit.7 \
 	    $(PROGS:%=$(DESTDIR)$(BASHCOMPDIR)/%) \
 	    $(PROGS:%=$(DESTDIR)$(ZSHCOMPDIR)/_%) \
 	    $(PROGS:%=$(DESTDIR)$(FISHCOMPDIR)/%.fish)
-	-rmdir $(DESTDIR)$(LIBEXECDIR)/urlkit 2>/dev/null
 
 clean:
 	rm -rf build build-san build-fuzz
 
 # Tree-sitter grammars and runtime: scripts/grammars fetches their sources
 # from npm into .grammars/; their objects go to .grammars/obj, which make
-# clean leaves alone.  Only urlfetch-net, urlserve and the unit tests link
+# clean leaves alone.  Only urlfetch, urlserve and the unit tests link
 # them; the library's objects include the runtime's tree_sitter/api.h.
 GRAMMAR_SRC = python/src javascript/src typescript/typescript/src \
 	typescript/tsx/src c/src cpp/src go/src rust/src java/src ruby/src
@@ -277,8 +261,8 @@ $(GRAMMAR_DIR)/obj/queries.o: $(GRAMMAR_DIR)/obj/queries.c
 	$(CC) -w -c -o $@ $<
 $(GRAMMAR_DIR)/.fetched: scripts/grammars
 	scripts/grammars && touch $@
-$(BUILD)/libexec/urlkit/urlfetch-net: $(GRAMMAR_OBJS)
-$(BUILD)/libexec/urlkit/urlfetch-net: LDLIBS += $(GRAMMAR_OBJS) -lm
+$(BUILD)/bin/urlfetch: $(GRAMMAR_OBJS)
+$(BUILD)/bin/urlfetch: LDLIBS += $(GRAMMAR_OBJS) -lm
 $(BUILD)/bin/urlserve: $(GRAMMAR_OBJS)
 $(BUILD)/bin/urlserve: LDLIBS += $(GRAMMAR_OBJS) -lm
 $(UNITS): $(GRAMMAR_OBJS)

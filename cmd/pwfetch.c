@@ -28,6 +28,7 @@
 #include "progress.h"
 #include "url.h"
 #include "util.h"
+#include "view.h"
 #include "pwfetch.h"
 
 #include "banned.h"
@@ -111,7 +112,20 @@ write_item(struct uk_jsonl_item *it, void *arg)
 	r->ndone++;
 	if (it->kind == UK_JSONL_ERROR)
 		r->nfailed++;
-	uk_jsonl_item_write(&r->out, it);
+	if (!r->view) {
+		uk_jsonl_item_write(&r->out, it);
+	} else if (it->kind == UK_JSONL_RECORD && !(s && s->msg) &&
+	    !uk_json_get(it->rec, "error")) {
+		/* A page for a person (lib/view), a blank line between. */
+		if (r->ndone > 1)
+			uk_buf_addch(&b, '\n');
+		uk_view_page(&b, it->rec, r->view_width,
+		    uk_cli_colour(STDOUT_FILENO));
+		uk_jsonl_out_raw(&r->out, b.buf, b.len);
+		uk_buf_reset(&b);
+	} else {
+		uk_jsonl_item_write(NULL, it); /* said on stderr only */
+	}
 	if (s && s->msg) {
 		r->nfailed++;
 		uk_buf_addf(&b, "%s: %s", s->url, s->msg);
@@ -233,7 +247,7 @@ need_browser(struct run *r)
 	launched = &r->browser;
 	r->have_browser = 1;
 	if (!r->address && r->o.cmd == UK_PAGE_FETCH)
-		uk_pages_find_spare(&r->ps);
+		uk_page_events_find_spare(&r->ps);
 	return 0;
 }
 
@@ -269,9 +283,9 @@ fill(struct run *r, struct input *in)
 			uk_str_printable(r->last_host); /* for the terminal */
 			uk_url_release(&u);
 		}
-		uk_pages_start(&r->ps, rec, r->seq);
+		uk_page_events_start(&r->ps, rec, r->seq);
 		if (input_more(in))
-			uk_pages_warm(&r->ps);
+			uk_page_events_warm(&r->ps);
 	}
 	return 0;
 }
@@ -281,7 +295,7 @@ static void
 wait_any(struct run *r, struct input *in, double deadline)
 {
 	struct pollfd p[3];
-	double next = uk_pages_next_wake(&r->ps);
+	double next = uk_page_events_next_wake(&r->ps);
 	int n = 0, ms;
 
 	if (deadline >= 0 && (next < 0 || deadline < next))
@@ -290,7 +304,7 @@ wait_any(struct run *r, struct input *in, double deadline)
 	p[n++].events = POLLIN;
 	if (r->ps.nactive < r->o.jobs && (p[n].fd = input_fd(in)) >= 0)
 		p[n++].events = POLLIN;
-	if ((p[n].fd = uk_pages_guard_fd(&r->ps)) >= 0)
+	if ((p[n].fd = uk_page_events_guard_fd(&r->ps)) >= 0)
 		p[n++].events = POLLIN;
 	if (uk_cdp_ready(&r->browser.cdp))
 		return;
@@ -325,22 +339,22 @@ run(struct run *r, struct input *in)
 			continue;
 		}
 		wait_any(r, in, deadline);
-		while (uk_pages_guard_read(&r->ps))
+		while (uk_page_events_guard_read(&r->ps))
 			;
 		while ((n = uk_cdp_next(&r->browser.cdp, 0, &m, &err)) == 1) {
-			uk_pages_dispatch(&r->ps, m);
+			uk_page_events_dispatch(&r->ps, m);
 			uk_json_free(m);
 		}
 		if (n < 0 && r->browser.cdp.dead) {
 			r->browser_gone = 1;
 			snprintf(r->gone_why, sizeof(r->gone_why), "%s",
 			    r->browser.cdp.why);
-			uk_pages_fail_all(&r->ps, r->gone_why);
+			uk_page_events_fail_all(&r->ps, r->gone_why);
 		} else if (deadline >= 0 && uk_mono_now() >= deadline) {
 			r->timed_out = 1;
-			uk_pages_time_out(&r->ps, r->total);
+			uk_page_events_time_out(&r->ps, r->total);
 		} else {
-			uk_pages_tick(&r->ps, uk_mono_now());
+			uk_page_events_tick(&r->ps, uk_mono_now());
 		}
 	}
 }
@@ -371,17 +385,51 @@ cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
 		in.src = uk_xmalloc(sizeof(*in.src));
 		in.src[in.nsrc++] = stdin_src;
 	}
+	/* A document where URLs are expected (lib/cli): one usage error
+	 * that names the program that reads it, before any browser. */
+	for (k = 0; k < in.nsrc; k++) {
+		const char *what, *a = in.src[k].arg;
+
+		if ((!in.src[k].file && uk_jsonl_is_url_operand(a)) ||
+		    !(what = uk_cli_document(a)))
+			continue;
+		if (!strcmp(a, "-"))
+			uk_cli_usage(cli,
+			    "standard input is %s, not URLs or url records: "
+			    "to extract it, run urlextract",
+			    what);
+		uk_cli_usage(cli,
+		    "'%s' is %s, not URLs or url records: to extract it, run "
+		    "urlextract '%s'",
+		    a, what, a);
+	}
 	/* Before any work, so that a bad -o costs no browser. */
 	if (cl.output && !(fp = fopen(cl.output, "w"))) {
 		uk_warn("-o: cannot open '%s': %s", cl.output, strerror(errno));
 		exit(UK_EXIT_USAGE);
 	}
+	/* A terminal gets pages through the pager (lib/view), as urlfetch
+	 * shows them; --json, --compact and --pretty keep the records. */
+	if (fp == stdout && !r.json && uk_jsonl_output == UK_JSONL_AUTO &&
+	    uk_view_want(STDOUT_FILENO)) {
+		r.view = 1;
+		r.view_width = uk_view_width(STDOUT_FILENO);
+		/* No pager while URLs are typed on the terminal. */
+		for (k = 0; k < in.nsrc; k++)
+			if (in.src[k].file && !strcmp(in.src[k].arg, "-") &&
+			    isatty(STDIN_FILENO))
+				break;
+		if (k == in.nsrc && uk_view_pager_start())
+			r.quiet = 1;
+	}
 	uk_jsonl_out_init(&r.out, fp);
+	if (!uk_cli_colour(fileno(fp)))
+		r.out.colour = 0; /* TERM=dumb or none, as NO_COLOR */
 	uk_jsonl_queue_init(&r.q, &r.out);
 	r.q.write = write_item;
 	r.q.arg = &r;
 	r.slots = uk_xcalloc((size_t)r.o.jobs, sizeof(*r.slots));
-	uk_pages_init(&r.ps, &r.o, &r.browser.cdp, emit, &r);
+	uk_page_events_init(&r.ps, &r.o, &r.browser.cdp, emit, &r);
 	/* What the browser leaves outside its process group comes to us. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	atexit(at_exit);
@@ -392,10 +440,10 @@ cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
 	uk_progress_done(&r.prog);
 	/* Leave the browser as the user had it, or close ours. */
 	if (r.have_browser)
-		uk_pages_end(&r.ps, 2);
+		uk_page_events_end(&r.ps, 2);
 	close_browser();
 	uk_jsonl_queue_flush(&r.q);
-	uk_pages_release(&r.ps);
+	uk_page_events_release(&r.ps);
 	input_release(&in);
 	/* What was never written (a browser that could not be had): the
 	 * queue frees the items, their data is ours. */

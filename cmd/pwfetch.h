@@ -38,7 +38,7 @@ struct input {
 
 /* A record in the output queue, until it is written. */
 struct slot {
-	unsigned long no; /* the page's number (uk_pages_start); 0: none */
+	unsigned long no; /* the number uk_page_events_start gave; 0: none */
 	char *url, *msg;  /* msg: what to say on stderr, for a failed one */
 };
 
@@ -63,6 +63,8 @@ struct run {
 	/* Progress on a terminal: URLs done and failed, the last host. */
 	struct uk_progress prog;
 	int out_tty;
+	int json;             /* --json: records, even on a terminal */
+	int view, view_width; /* lib/view's pages in place of records */
 	unsigned long ndone, nfailed, seq;
 	char last_host[128];
 };

@@ -63,12 +63,12 @@ fetchable(struct run *r, yajl_val rec)
 	uk_url_release(&u);
 	if (!ok) {
 		snprintf(msg, sizeof(msg), "not an http(s) URL: '%.200s'", url);
-		uk_pages_error(&r->ps, rec, url, msg);
+		uk_page_error(&r->ps, rec, url, msg);
 		return 0;
 	}
 	r->seq++;
 	if (r->browser_gone || r->timed_out) {
-		uk_pages_error(&r->ps, rec, url,
+		uk_page_error(&r->ps, rec, url,
 		    r->timed_out ? "not fetched: the run timed out" :
 				   r->gone_why);
 		return 0;
@@ -127,7 +127,7 @@ next_input(struct run *r, struct input *in)
 		if (refused) {
 			/* Set again by the error record, after its fields. */
 			uk_json_del(rec, "error");
-			uk_pages_error(&r->ps, rec, uk_json_get_str(rec, "url"),
+			uk_page_error(&r->ps, rec, uk_json_get_str(rec, "url"),
 			    why);
 		} else if (fetchable(r, rec)) {
 			return rec;

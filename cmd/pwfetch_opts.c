@@ -16,6 +16,7 @@
 #include "page.h"
 #include "util.h"
 #include "pwfetch.h"
+#include "urlextract.h"
 
 #include "banned.h"
 
@@ -26,7 +27,7 @@
 	"               [--attach | --connect address] [--html]\n"              \
 	"               [--screenshot path] [--total-timeout seconds]\n"        \
 	"               [--viewport widthxheight] [--explain] [--whole]\n"     \
-	"               [--remove css] [--select css] [url ...]\n"
+	"               [--remove css] [--select css] [--json] [url ...]\n"
 #define SYN_PROG "       pwfetch -h | -V\n"
 
 static const char options_top[] =
@@ -42,40 +43,54 @@ static const char options_top[] =
     "Each command's options: pwfetch COMMAND --help.  See pwfetch(1).\n";
 
 /* The options every command has, after its line of what it does. */
-#define OPTIONS_CMD                                                            \
-	"\n"                                                                   \
-	"  -A, --user-agent=STRING   send STRING as the User-Agent\n"           \
-	"                            (default: the browser's)\n"                \
-	"      --attach              attach to the browser at $URLKIT_DEVTOOLS_URL\n" \
-	"                            (default: http://127.0.0.1:9222)\n"        \
-	"      --connect=ADDRESS     attach to the browser at ADDRESS\n"         \
-	"                            (http://host:port or ws://...)\n"           \
-	"  -e, --eval=EXPRESSION     put the JavaScript EXPRESSION's value in\n" \
-	"                            \"eval\"\n"                                  \
-	"      --explain             what extraction dropped and why, on stderr\n" \
-	"      --html                put the rendered HTML in \"html\"\n"        \
+#define OPTIONS_CMD \
+	"\n" \
+	"Input:\n" \
 	"  -i, --input=FILE          read url records or URLs from FILE (- for\n" \
-	"                            stdin; stdin when no url and no -i)\n"      \
-	"  -j, --jobs=N              load up to N pages at once, 1 to 64\n"      \
-	"                            (default: 1); records stay in input order\n" \
+	"                            stdin; stdin when no url and no -i)\n" \
+	"\n" \
+	"Output:\n" \
+	"      --json                records, even on a terminal (there: pages)\n" \
 	"  -o, --output=FILE         write the records to FILE (default: stdout)\n" \
-	"  -P, --allow-private       load loopback and private addresses too\n"  \
-	"  -q, --quiet               show no progress line on a terminal\n"      \
-	"      --remove=CSS          drop what CSS matches before extraction\n"  \
+	"      --html                put the rendered HTML in \"html\"\n" \
+	"  -e, --eval=EXPRESSION     put the JavaScript EXPRESSION's value in\n" \
+	"                            \"eval\"\n" \
 	"      --screenshot=PATH     save a PNG of each page's viewport at PATH\n" \
-	"                            (a directory: PATH/N.png)\n"               \
-	"      --select=CSS          the content is what CSS matches (repeatable)\n" \
-	"  -t, --timeout=SECONDS     give each page SECONDS (default: 30)\n"     \
-	"      --total-timeout=SECONDS\n"                                        \
+	"                            (a directory: PATH/N.png)\n" \
+	"  -q, --quiet               show no progress line on a terminal\n" \
+	"      --compact             one JSON line per record, even on a terminal\n" \
+	"      --pretty              indented records, even in a pipe\n" \
+	"\n" \
+	"Browser:\n" \
+	"      --attach              attach to the browser at $URLKIT_DEVTOOLS_URL\n" \
+	"                            (default: http://127.0.0.1:9222)\n" \
+	"      --connect=ADDRESS     attach to the browser at ADDRESS\n" \
+	"                            (http://host:port or ws://...)\n" \
+	"  -A, --user-agent=STRING   send STRING as the User-Agent\n" \
+	"                            (default: the browser's)\n" \
+	"  -j, --jobs=N              load up to N pages at once, 1 to 64\n" \
+	"                            (default: 1); records stay in input order\n" \
+	"  -P, --allow-private       load loopback and private addresses too\n" \
+	"  -t, --timeout=SECONDS     give each page SECONDS (default: 30)\n" \
+	"      --total-timeout=SECONDS\n" \
 	"                            give the whole run SECONDS (default: none)\n" \
 	"      --viewport=WxH        the viewport in CSS pixels (default: 1280x720)\n" \
 	"  -w, --wait=UNTIL          when a page is ready: load, domcontentloaded,\n" \
 	"                            networkidle or selector:CSS (default: load)\n" \
+	"\n" \
+	"Extraction:\n" \
+	"      --explain             what extraction dropped and why, on stderr\n" \
+	"      --remove=CSS          drop what CSS matches before extraction\n" \
+	"      --select=CSS          the content is what CSS matches (repeatable)\n" \
 	"      --whole               the whole page's text, no boilerplate removal\n" \
-	"      --compact             one JSON line per record, even on a terminal\n" \
-	"      --pretty              indented records, even in a pipe\n"         \
-	"  -h, --help                the synopsis (-h) or this help (--help)\n"  \
-	"\n"                                                                   \
+	"\n" \
+	"  -h, --help                the synopsis (-h) or this help (--help)\n" \
+	"\n" \
+	"Examples:\n" \
+	"  pwfetch fetch https://example.org/app/    a page its scripts build, to read\n" \
+	"  urlfetch -q URL | jq -r 'select(.needs_browser) | .url' | pwfetch fetch\n" \
+	"                                           what urlfetch could not read\n" \
+	"\n" \
 	"See pwfetch(1).\n"
 
 const struct uk_cli pwfetch_cli_top = { "pwfetch", SYN_CMD SYN_PROG,
@@ -135,29 +150,8 @@ enum {
 	OPT_REMOVE,
 	OPT_WHOLE,
 	OPT_EXPLAIN,
+	OPT_JSON,
 };
-
-/*
- * A --select or --remove selector (opt) checked and added to *list (n
- * of them): a bad one is a usage error that says where it fails; so is
- * one more than UK_EXTRACT_SELECT_MAXLIST of them.
- */
-static void
-add_selector(const struct uk_cli *cli, const char *opt, const char *css,
-    const char ***list, size_t *n)
-{
-	struct uk_extract_select *sel;
-	struct uk_err err;
-
-	if (*n == UK_EXTRACT_SELECT_MAXLIST)
-		uk_cli_usage(cli, "%s: more than %d of them", opt,
-		    UK_EXTRACT_SELECT_MAXLIST);
-	if (uk_extract_select_compile(css, &sel, &err) < 0)
-		uk_cli_usage(cli, "%s '%s': %s", opt, css, err.msg);
-	uk_extract_select_free(sel);
-	*list = uk_xrealloc(*list, (*n + 1) * sizeof(**list));
-	(*list)[(*n)++] = css;
-}
 
 /* One option (or, as 1, an operand in its place among them). */
 static void
@@ -186,6 +180,9 @@ parse_opt(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 		break;
 	case OPT_HTML:
 		r->o.html = 1;
+		break;
+	case OPT_JSON:
+		r->json = 1;
 		break;
 	case 'j':
 		if (uk_parse_long(arg, 1, 64, &r->o.jobs))
@@ -222,12 +219,14 @@ parse_opt(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 			    arg);
 		break;
 	case OPT_SELECT:
-		add_selector(cli, "--select", arg, &r->select, &r->xo.nselect);
+		extract_add_selector(cli, "--select", arg, &r->select,
+		    &r->xo.nselect);
 		r->xo.select = r->select;
 		r->o.extract = &r->xo;
 		break;
 	case OPT_REMOVE:
-		add_selector(cli, "--remove", arg, &r->remove, &r->xo.nremove);
+		extract_add_selector(cli, "--remove", arg, &r->remove,
+		    &r->xo.nremove);
 		r->xo.remove = r->remove;
 		r->o.extract = &r->xo;
 		break;
@@ -316,6 +315,7 @@ parse_opts(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 		{ "remove", required_argument, NULL, OPT_REMOVE },
 		{ "whole", no_argument, NULL, OPT_WHOLE },
 		{ "explain", no_argument, NULL, OPT_EXPLAIN },
+		{ "json", no_argument, NULL, OPT_JSON },
 		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};

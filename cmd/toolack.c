@@ -62,18 +62,36 @@ on_signal(int sig)
 
 /* serve */
 
+struct serve_ctx {
+	const char *token;
+	const char *file; /* the token file, or "" for TOOLACK_TOKEN */
+};
+
+/*
+ * The address on stdout; on stderr where the token is, and the frontend's
+ * address with the token only when stderr is a terminal: a pipe or a log
+ * never holds the token.
+ */
 static void
 serve_ready(void *ctx, const char *url)
 {
-	const char *tok = ctx;
+	const struct serve_ctx *sc = ctx;
 
 	printf("%s\n", url);
 	if (fflush(stdout))
 		uk_die(UK_EXIT_FATAL, "cannot write to standard output");
-	if (isatty(2))
-		uk_warn("frontend at %s/?token=%s", url, tok);
+	if (*sc->file)
+		uk_warn("token file: %s", sc->file);
 	else
-		uk_warn("listening on %s", url);
+		uk_warn("token: from TOOLACK_TOKEN");
+	if (isatty(2))
+		uk_warn("frontend at %s/?token=%s", url, sc->token);
+	else if (*sc->file)
+		uk_warn("frontend at %s/?token= followed by the first line "
+		    "of %s", url, sc->file);
+	else
+		uk_warn("frontend at %s/?token= followed by TOOLACK_TOKEN",
+		    url);
 }
 
 static int
@@ -105,7 +123,8 @@ cmd_serve(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct uk_toolack_server_opts o;
-	struct uk_buf token = UK_BUF_INIT;
+	struct uk_buf token = UK_BUF_INIT, path = UK_BUF_INIT;
+	struct serve_ctx sc;
 	struct uk_err err;
 	const char *listen = getenv("TOOLACK_URL"), *file = NULL;
 	char host[64];
@@ -152,6 +171,7 @@ cmd_serve(int argc, char **argv)
 		uk_cli_usage(&c, "%s", err.msg);
 	if (uk_toolack_proto_token_serve(NULL, file, &token, &err))
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+	uk_toolack_proto_token_path(NULL, file, &path);
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
@@ -163,12 +183,16 @@ cmd_serve(int argc, char **argv)
 	o.host = host;
 	o.port = port;
 	o.token = token.buf;
+	o.token_file = path.len ? path.buf : NULL;
+	sc.token = token.buf;
+	sc.file = path.buf;
 	o.ready = serve_ready;
-	o.ctx = token.buf;
+	o.ctx = &sc;
 	if (uk_toolack_server_run(&o, sfd, &err))
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
 	close(sfd);
 	uk_buf_release(&token);
+	uk_buf_release(&path);
 	return UK_EXIT_OK;
 }
 
@@ -261,7 +285,13 @@ cmd_ack(int argc, char **argv)
 	if (code != 200) {
 		client_reason(&resp, code, msg, sizeof(msg));
 		uk_warn("'%s': %s", argv[optind], msg);
-		uk_status_set(code == 400 ? UK_EXIT_USAGE : UK_EXIT_FAIL);
+		/* A refused token is fatal, as toolack(1) says. */
+		if (code == 400)
+			uk_status_set(UK_EXIT_USAGE);
+		else if (code == 401)
+			uk_status_set(UK_EXIT_FATAL);
+		else
+			uk_status_set(UK_EXIT_FAIL);
 	}
 	uk_buf_release(&resp);
 	client_release();

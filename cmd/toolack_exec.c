@@ -180,7 +180,7 @@ success_output(struct job *j, const char *url, struct uk_buf *out, int cut)
 		/* Escapes make the text longer than its bytes: cut by the
 		 * excess and measure again. */
 		n -= b.len - room < n ? b.len - room : n;
-		n = uk_utf8_cut(out->buf, n);
+		n = uk_buf_utf8_cut(out->buf, n);
 		cut = 1;
 	}
 	uk_buf_release(&b);
@@ -229,7 +229,7 @@ run_job(struct job *j)
 			    WTERMSIG(status));
 		if (err.len)
 			uk_buf_addf(&msg, ": %.*s",
-			    (int)uk_utf8_cut(err.buf,
+			    (int)uk_buf_utf8_cut(err.buf,
 				err.len > 2000 ? 2000 : err.len),
 			    err.buf);
 		post_ack(j, "failed", NULL, msg.buf);

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "json.h"
 #include "jsonl.h"
+#include "record.h"
 #include "util.h"
 #include "urlcache.h"
 
@@ -190,7 +191,7 @@ emit_missing(const char *url, const char *msg)
 	yajl_val v = uk_json_object();
 
 	uk_json_set_str(v, "url", url);
-	uk_json_set_str(v, "error", msg);
+	uk_record_error(v, msg);
 	uk_json_set_bool(v, "cached", 0);
 	emit(v);
 	uk_json_free(v);

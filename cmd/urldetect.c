@@ -20,13 +20,14 @@
 #define WINDOW (1UL << 20)
 
 static const char synopsis[] =
-    "usage: urldetect [-aHLquV] [-m max] [-o file] [-y type] [--classify]\n"
-    "                 [--json field] [--no-filename] [file ...]\n";
+    "usage: urldetect [-aHLquV] [-m max] [-o file] [-y type] [--bare]\n"
+    "                 [--classify] [--json field] [--no-filename] [file ...]\n";
 
 static const char options[] =
     "Find the URLs in text; write one url record per URL.\n"
     "\n"
     "  -a, --all                 every occurrence, not only a message's first\n"
+    "      --bare                also URLs without a scheme (github.com/o/r)\n"
     "      --classify            classify url records or bare URLs again\n"
     "  -H, --with-filename       add each record's file (default: several files)\n"
     "      --json=FIELD          read JSON Lines, each record's FIELD a message\n"
@@ -47,7 +48,7 @@ static const char options[] =
 static const struct uk_cli cli = { "urldetect", synopsis, options };
 
 static struct {
-	int all, classify, lines, quiet, urls;
+	int all, bare, classify, lines, quiet, urls;
 	int with_filename; /* -H: 1, --no-filename: 0, -1: not said */
 	const char *field;
 	const char *output;
@@ -60,6 +61,15 @@ static const char *cur_file;
 
 static struct uk_jsonl_out out;
 static int found;
+
+/*
+ * --bare: the detector of the scan under way (its bare_hit says the URL
+ * it gives has no scheme), and the URL written for one: https:// and the
+ * text without its "//".
+ */
+static struct uk_detect *detector;
+static struct uk_buf bare_url = UK_BUF_INIT;
+static int cur_bare;
 
 /*
  * The URLs a message has given (the default output writes one record per
@@ -258,7 +268,7 @@ put_str(char *q, const char *s, size_t n)
 	q += 1 + i;
 	while (i < n) {
 		if (p[i] >= 0x80) {
-			if (!(k = uk_utf8_seqlen(p + i, n - i)))
+			if (!(k = uk_buf_utf8_seqlen(p + i, n - i)))
 				return NULL;
 			memcpy(q, p + i, k);
 			q += k;
@@ -405,8 +415,12 @@ emit_fast(struct msg *m, const struct uk_url_view *v, const char *url,
 	q = put_num(q, start);
 	q = PUT(q, ",\"end\":");
 	q = put_num(q, end);
-	q = PUT(q, ",\"message\":");
-	q = put_num(q, m->no);
+	/* A message only where the input has messages (-L, --json): a file
+	 * read whole is none, and urlfetch's per-message limit counts by it. */
+	if (opt.lines || opt.field) {
+		q = PUT(q, ",\"message\":");
+		q = put_num(q, m->no);
+	}
 	if (m->id) {
 		q = PUT(q, ",\"id\":");
 		memcpy(q, id_json.buf, id_json.len);
@@ -417,6 +431,8 @@ emit_fast(struct msg *m, const struct uk_url_view *v, const char *url,
 		memcpy(q, file_json.buf, file_json.len);
 		q += file_json.len;
 	}
+	if (cur_bare)
+		q = PUT(q, ",\"bare\":true");
 	if (v->owner.s) {
 		q = PUT(q, ",\"github\":{\"owner\":");
 		if (!(q = PUT_STR(q, v->owner)))
@@ -469,11 +485,14 @@ emit_tree(struct msg *m, const struct uk_url_view *v, const char *url,
 	uk_json_set(rec, "display", span_json(v->display));
 	uk_json_set_int(rec, "start", (long long)start);
 	uk_json_set_int(rec, "end", (long long)end);
-	uk_json_set_int(rec, "message", (long long)m->no);
+	if (opt.lines || opt.field) /* where the input has messages */
+		uk_json_set_int(rec, "message", (long long)m->no);
 	if (m->id)
 		uk_json_set(rec, "id", uk_json_copy(m->id));
 	if (cur_file)
 		uk_json_set_str(rec, "file", cur_file);
+	if (cur_bare)
+		uk_json_set_bool(rec, "bare", 1);
 	/* github last, after the offsets, as urlkit(7) shows. */
 	if (v->owner.s) {
 		gh = uk_json_object();
@@ -511,6 +530,7 @@ emit(struct msg *m, const char *url, size_t n, unsigned long long start,
 	}
 	if (opt.urls && opt.type < 0) {
 		m->count++;
+		found = 1;
 		uk_jsonl_out_raw(&out, url, n);
 		uk_jsonl_out_raw(&out, "\n", 1);
 		return 0;
@@ -535,6 +555,33 @@ emit(struct msg *m, const char *url, size_t n, unsigned long long start,
 	}
 	uk_url_view_release(&v);
 	return 0;
+}
+
+/*
+ * --bare: emit the URL s[start..end) the detector gives; one without a
+ * scheme goes out as https:// and its text without "//", marked bare.
+ * The default mode calls emit itself: not a test per URL more.
+ */
+static int
+emit_bare(struct msg *m, const char *s, size_t start, size_t end,
+    unsigned long long rs, unsigned long long re)
+{
+	const char *url = s + start;
+	size_t n = end - start;
+	int r;
+
+	if (!detector->bare_hit)
+		return emit(m, url, n, rs, re);
+	bare_url.len = 0;
+	uk_buf_add(&bare_url, "https://", 8);
+	if (n > 2 && url[0] == '/')
+		uk_buf_add(&bare_url, url + 2, n - 2);
+	else
+		uk_buf_add(&bare_url, url, n);
+	cur_bare = 1;
+	r = emit(m, bare_url.buf, bare_url.len, rs, re);
+	cur_bare = 0;
+	return r;
 }
 
 /* Text mode: the window, and newline accounting for -L. */
@@ -575,6 +622,17 @@ text_found(void *ctx, const char *s, size_t start, size_t end)
 	    t->m.abs + end - t->m.base);
 }
 
+static int
+text_found_bare(void *ctx, const char *s, size_t start, size_t end)
+{
+	struct text *t = ctx;
+	unsigned long long a = t->m.abs + start;
+
+	advance(t, a);
+	return emit_bare(&t->m, s, start, end, a - t->m.base,
+	    t->m.abs + end - t->m.base);
+}
+
 /* Scan one input stream as text; returns -1 on a fatal read error. */
 static int
 scan_text(struct uk_jsonl_in *in, struct text *t)
@@ -588,6 +646,9 @@ scan_text(struct uk_jsonl_in *in, struct text *t)
 	int final = 0;
 
 	uk_detect_init(&d);
+	if (opt.bare)
+		uk_detect_bare(&d);
+	detector = &d;
 	t->win = win;
 	while (!final) {
 		n = uk_jsonl_read(in, win + len, cap - len, &err);
@@ -598,7 +659,8 @@ scan_text(struct uk_jsonl_in *in, struct text *t)
 		}
 		final = n == 0;
 		len += (size_t)n;
-		done = uk_detect_scan(&d, win, from, len, final, text_found, t);
+		done = uk_detect_scan(&d, win, from, len, final,
+		    opt.bare ? text_found_bare : text_found, t);
 		if (done == (size_t)-1)
 			break;
 		out_flush();
@@ -616,6 +678,7 @@ scan_text(struct uk_jsonl_in *in, struct text *t)
 		uk_warn("%s: skipped %lu URL%s longer than %d bytes",
 		    uk_jsonl_name(in), d.toolong, d.toolong == 1 ? "" : "s",
 		    UK_DETECT_MAX_URL);
+	detector = NULL;
 	free(win);
 	return 0;
 }
@@ -624,6 +687,12 @@ static int
 scan_found(void *ctx, const char *s, size_t start, size_t end)
 {
 	return emit(ctx, s + start, end - start, start, end);
+}
+
+static int
+scan_found_bare(void *ctx, const char *s, size_t start, size_t end)
+{
+	return emit_bare(ctx, s, start, end, start, end);
 }
 
 /*
@@ -665,9 +734,13 @@ scan_records(struct uk_jsonl_in *in)
 		id_of = NULL; /* a new id, perhaps at the last one's address */
 		seen_reset(&m.seen);
 		uk_detect_init(&d);
+		if (opt.bare)
+			uk_detect_bare(&d);
+		detector = &d;
 		/* All of it: a NUL ends a URL, not the message. */
-		r = uk_detect_scan(&d, text, 0, len, 1, scan_found,
-		    &m) == (size_t)-1;
+		r = uk_detect_scan(&d, text, 0, len, 1,
+		    opt.bare ? scan_found_bare : scan_found, &m) == (size_t)-1;
+		detector = NULL;
 		if (!uk_json_get(rec, "id"))
 			uk_json_free(m.id);
 		uk_json_free(rec);
@@ -806,9 +879,11 @@ scan_file(const char *path, int i, struct text *t)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_CLASSIFY = UK_OPT_FIRST, OPT_JSON, OPT_NO_FILENAME };
+	enum { OPT_BARE = UK_OPT_FIRST, OPT_CLASSIFY, OPT_JSON,
+		OPT_NO_FILENAME };
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, 'a' },
+		{ "bare", no_argument, NULL, OPT_BARE },
 		{ "classify", no_argument, NULL, OPT_CLASSIFY },
 		{ "with-filename", no_argument, NULL, 'H' },
 		{ "json", required_argument, NULL, OPT_JSON },
@@ -837,6 +912,9 @@ main(int argc, char **argv)
 		switch (c) {
 		case 'a':
 			opt.all = 1;
+			break;
+		case OPT_BARE:
+			opt.bare = 1;
 			break;
 		case OPT_CLASSIFY:
 			opt.classify = 1;
@@ -907,11 +985,15 @@ main(int argc, char **argv)
 	out_flush();
 	seen_release(&t.m.seen);
 	uk_buf_release(&rbuf);
+	uk_buf_release(&bare_url);
 	uk_buf_release(&id_json);
 	uk_buf_release(&file_json);
 	uk_jsonl_out_finish(&out);
 	uk_jsonl_out_release(&out);
 	if (opt.quiet && uk_status < UK_EXIT_USAGE)
 		return found ? UK_EXIT_OK : UK_EXIT_FAIL;
+	/* As grep: 1 when no URL was found (or none of -y's type). */
+	if (!found && uk_status < UK_EXIT_FAIL)
+		return UK_EXIT_FAIL;
 	return uk_status;
 }

@@ -1,289 +1,728 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * urlfetch: fetch what URLs point to, many at once, through the cache.
- *
- * This program is the front: it parses the command line, answers --help,
- * --version, usage errors and --extract (extraction of a local file) by
- * itself, linking only libc, yajl and gumbo, and hands every other run to
- * the fetcher, urlfetch-net (cmd/urlfetch-net.c), with execv.  Start-up of
- * an extraction thus costs no dynamic loading of libcurl, libgit2,
- * libarchive, tree-sitter and their dozens of libraries.
+ * urlfetch: fetch what URLs point to, many at once, through the cache, and
+ * write one content record each, in input order.  Local files are
+ * urlextract's (cmd/urlextract.c).
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
+#include <poll.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "extract.h"
-#include "fetchargs.h"
+#include "fetch.h"
 #include "json.h"
 #include "jsonl.h"
+#include "progress.h"
+#include "record.h"
+#include "session.h"
+#include "slice.h"
+#include "url.h"
+#include "urlfetch.h"
 #include "util.h"
+#include "view.h"
 #include "banned.h"
 
-/* Extraction input larger than this is refused rather than truncated. */
-#define EXTRACT_MAX (64UL << 20)
-
-static struct uk_fetchargs opt;
-static char **net_argv; /* argv as given, for the fetcher */
+static struct urlfetch_args opt;
 static struct uk_jsonl_out out;
 
-/* Read all of path ("-": standard input) into b; -1 with err. */
-static int
-read_all(const char *path, struct uk_buf *b, struct uk_err *err)
-{
-	int fd = 0;
-	ssize_t r;
-
-	if (strcmp(path, "-")) {
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
-			return uk_err_set(err, UK_EXIT_FAIL, "%s: %s", path,
-			    strerror(errno));
-	}
-	for (;;) {
-		uk_buf_grow(b, 65536);
-		r = read(fd, b->buf + b->len, b->alloc - b->len - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			uk_err_set(err, UK_EXIT_FAIL, "%s: %s", path,
-			    strerror(errno));
-			break;
-		}
-		if (!r)
-			break;
-		uk_buf_setlen(b, b->len + (size_t)r);
-		if (b->len > EXTRACT_MAX) {
-			uk_err_set(err, UK_EXIT_FAIL, "%s: larger than %lu MiB",
-			    path, EXTRACT_MAX >> 20);
-			r = -1;
-			break;
-		}
-	}
-	if (fd)
-		close(fd);
-	return r < 0 ? -1 : 0;
-}
-
 /*
- * Map a regular file of 1 byte to EXTRACT_MAX read-only: cheaper than
- * reading it into fresh memory (no copy, and the page cache's pages are
- * mapped many at a time rather than faulted in one by one).  NULL when
- * path is not such a file: read_all then reads it, and says what is wrong.
+ * The view for a person (lib/view) in place of records: standard output
+ * is a terminal, and neither -T, --json, --compact nor --pretty said
+ * otherwise.
  */
-static const char *
-map_file(const char *path, size_t *len)
-{
-	struct stat st;
-	void *p;
-	int fd;
+static struct {
+	int on, width, colour;
+} view;
 
-	if (!strcmp(path, "-") || (fd = open(path, O_RDONLY)) < 0)
-		return NULL;
-	p = MAP_FAILED;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (unsigned long)st.st_size <= EXTRACT_MAX) {
-		*len = (size_t)st.st_size;
-		p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
-	}
-	close(fd);
-	return p == MAP_FAILED ? NULL : p;
+/*
+ * The progress line (lib/progress), on standard error when it is a
+ * terminal and -q is not given: records done of those read so far,
+ * failures, and the host of the latest fetch started.
+ */
+#define PROGRESS_AFTER 1.0 /* seconds of the run before the line shows */
+
+static struct {
+	struct uk_progress p;
+	double start; /* when the run began (uk_mono_now) */
+	double hold;  /* no line before this time: a record just went out */
+	int shared;   /* standard output may reach the terminal: a terminal
+			 or a pipe, not a file */
+	int tfd, ep;  /* the line's clock (a timerfd) and, with the input,
+			 the epoll set the fetches wait on; -1: none */
+	unsigned long done, total, failed;
+	char host[48];
+	const char *repo; /* a repository's progress, instead of host */
+} prog;
+
+static void
+progress_clear(void)
+{
+	uk_progress_erase(&prog.p);
+}
+
+static void
+progress_draw(int force)
+{
+	/* A run that is done within a second needs no progress line. */
+	double now = uk_mono_now();
+
+	if (!prog.total || !uk_progress_on(&prog.p) ||
+	    now - prog.start < PROGRESS_AFTER || now < prog.hold)
+		return;
+	uk_progress_show(&prog.p, force, "%s: %lu/%lu done, %lu failed%s%s",
+	    uk_prog, prog.done, prog.total, prog.failed,
+	    prog.repo || prog.host[0] ? ", " : "",
+	    prog.repo ? prog.repo : prog.host);
 }
 
 /*
- * With --text, the header before a file's text when several are given,
- * as tail(1) writes it: "==> FILE <==", a blank line before all but the
- * first.  A file that fails has none (its error goes to stderr), as in
- * tail.
+ * The line is drawn while fetches go on, not only when one ends: a
+ * timer from PROGRESS_AFTER on, every interval, wakes the wait.
+ * uk_fetch_wait waits on one descriptor besides its transfers, so the
+ * timer and the input's descriptor are put in one epoll set.
  */
 static void
-text_header(const char *path)
+progress_clock_init(void)
+{
+	struct itimerspec its = { { 0, (long)(UK_PROGRESS_INTERVAL * 1e9) },
+		{ (time_t)PROGRESS_AFTER, 0 } };
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	prog.tfd = prog.ep = -1;
+	if (!uk_progress_on(&prog.p))
+		return;
+	if ((prog.tfd = timerfd_create(CLOCK_MONOTONIC,
+		 TFD_NONBLOCK | TFD_CLOEXEC)) < 0 ||
+	    timerfd_settime(prog.tfd, 0, &its, NULL) ||
+	    (prog.ep = epoll_create1(EPOLL_CLOEXEC)) < 0 ||
+	    epoll_ctl(prog.ep, EPOLL_CTL_ADD, prog.tfd, &ev)) {
+		/* No clock: the line is drawn as fetches end. */
+		if (prog.tfd >= 0)
+			close(prog.tfd);
+		if (prog.ep >= 0)
+			close(prog.ep);
+		prog.tfd = prog.ep = -1;
+	}
+}
+
+/*
+ * The descriptor to wait on for input fd (-1: none): the epoll set with
+ * fd in it, or fd itself when there is no clock or epoll refuses fd (a
+ * regular file, which is always ready).
+ */
+static int
+progress_wait_fd(int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	if (prog.ep < 0)
+		return fd;
+	if (fd >= 0) {
+		ev.data.fd = fd;
+		if (epoll_ctl(prog.ep, EPOLL_CTL_ADD, fd, &ev) &&
+		    errno != EEXIST)
+			return fd;
+	}
+	return prog.ep;
+}
+
+/*
+ * After a wait on wfd (progress_wait_fd's) for input fd: take fd out of
+ * the set again (the next input may reuse its number), let the clock's
+ * ticks go, and say whether fd itself is readable.
+ */
+static int
+progress_waited(int wfd, int fd, int ready)
+{
+	struct pollfd pf = { fd, POLLIN, 0 };
+	uint64_t ticks;
+
+	if (wfd != prog.ep || prog.ep < 0)
+		return ready;
+	if (fd >= 0)
+		epoll_ctl(prog.ep, EPOLL_CTL_DEL, fd, NULL);
+	while (read(prog.tfd, &ticks, sizeof(ticks)) > 0)
+		;
+	return ready && fd >= 0 && poll(&pf, 1, 0) > 0;
+}
+
+static void
+progress_clock_release(void)
+{
+	if (prog.tfd >= 0)
+		close(prog.tfd);
+	if (prog.ep >= 0)
+		close(prog.ep);
+	prog.tfd = prog.ep = -1;
+}
+
+/* Note the host of url as the current one (control bytes shown as '?'). */
+static void
+progress_host(const char *url)
+{
+	const char *p = strstr(url, "://"), *at;
+	size_t i, n;
+
+	if (!uk_progress_on(&prog.p))
+		return;
+	p = p ? p + 3 : url;
+	n = strcspn(p, "/?#");
+	if ((at = memchr(p, '@', n))) {
+		n -= (size_t)(at + 1 - p);
+		p = at + 1;
+	}
+	if (n >= sizeof(prog.host))
+		n = sizeof(prog.host) - 1;
+	for (i = 0; i < n; i++)
+		prog.host[i] =
+		    (unsigned char)p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i];
+	prog.host[n] = '\0';
+}
+
+/*
+ * The repository step runs to its end before other transfers go on: its
+ * progress (lib/repo.h) takes the line's place after the counts.
+ */
+static void
+progress_repo(const struct uk_repo_progress *p, void *arg)
+{
+	static int last_phase = -1;
+	char line[100];
+	int force = (int)p->phase != last_phase; /* each phase shows once */
+
+	(void)arg;
+	last_phase = (int)p->phase;
+	if (p->phase == UK_REPO_FETCHING && p->received)
+		snprintf(line, sizeof(line),
+		    "%s: %.1f MB received, %lu files, %lu/%lu indexed",
+		    prog.host, p->received / 1e6, p->files, p->indexed,
+		    p->kept);
+	else
+		snprintf(line, sizeof(line), "%s: %lu files, %lu/%lu indexed",
+		    prog.host, p->files, p->indexed,
+		    p->phase == UK_REPO_INDEXING ? p->to_index : p->kept);
+	prog.repo = line;
+	progress_draw(force);
+	prog.repo = NULL;
+}
+
+/*
+ * A URL being fetched: its item in the output queue (qi->rec is the input
+ * record, qi->data this slot) and the fetch.
+ */
+struct slot {
+	struct uk_fetch_job job;
+	struct uk_jsonl_item *qi;
+	int said; /* the error names what it is about: say it as it is */
+};
+
+struct run {
+	struct uk_fetch f;
+	struct uk_jsonl_queue q; /* records in input order */
+	struct uk_cache scache;  /* the session's cache directory */
+	struct uk_session sess;  /* -S */
+	int have_sess;
+	char *msgkey; /* the message being counted */
+	size_t input; /* ... in this input (the source's index) */
+	long msgcount;
+	long cache_errors;
+};
+
+/* The slot whose job j is. */
+static struct slot *
+slot_of(struct uk_fetch_job *j)
+{
+	return (struct slot *)((char *)j - offsetof(struct slot, job));
+}
+
+/*
+ * --text: the page's text (a repository's README and symbol map) in place
+ * of its record, under a header "==> URL <==" as tail(1) writes one before
+ * each file, with a blank line before all but the first; none when the
+ * only input is one URL operand, as tail writes none for one file, unless
+ * --header asks.  A page that failed has no header: its error goes to
+ * stderr, as tail's does.  A slice (--max-tokens) with more after it ends
+ * with the offset to read on from.
+ */
+static void
+write_text(yajl_val rec)
 {
 	static int headers;
+	struct uk_buf b = UK_BUF_INIT;
+	const char *t, *map;
+	long long next;
+	size_t n;
 
-	if (opt.nin < 2)
-		return;
-	printf("%s==> %s <==\n", headers++ ? "\n" : "", path);
+	if (opt.header || opt.nin != 1 || opt.in[0].file)
+		uk_buf_addf(&b, "%s==> %s <==\n", headers++ ? "\n" : "",
+		    uk_json_get_str(rec, "url"));
+	if ((t = uk_json_get_strn(rec, "content", &n)) ||
+	    (t = uk_json_get_strn(rec, "readme", &n))) {
+		uk_buf_add(&b, t, n);
+		if (n && t[n - 1] != '\n')
+			uk_buf_addch(&b, '\n');
+	}
+	if (!uk_json_get(rec, "content") &&
+	    (map = uk_json_get_strn(rec, "symbol_map", &n)) && n) {
+		uk_buf_addch(&b, '\n');
+		uk_buf_add(&b, map, n);
+		if (map[n - 1] != '\n')
+			uk_buf_addch(&b, '\n');
+	}
+	if (!uk_json_get_int(rec, "next_offset", &next))
+		uk_buf_addf(&b, "\n[... more: read on with --offset %lld]\n",
+		    next);
+	/* Text for a person: no terminal controls (the page's "&#27;"). */
+	uk_cli_printable(&b);
+	if (b.len)
+		uk_jsonl_out_raw(&out, b.buf, b.len);
+	uk_buf_release(&b);
 }
 
-/*
- * --extract: a local HTML or PDF file, no network (kept as the extraction
- * scaffold wrote it: the benchmarks and evaluators call it).
- */
+/* A page's view, with a blank line before all but the first. */
 static void
-extract_file(const char *path, const char *url, int text_only)
+write_view(yajl_val rec)
 {
-	struct uk_buf in = UK_BUF_INIT, u = UK_BUF_INIT;
-	struct uk_extract x;
-	struct uk_err err = { 0 };
-	yajl_val rec;
-	char now[64];
-	const char *html, *mapped;
-	size_t len = 0;
-	int failed = 0;
+	static int pages;
+	struct uk_buf b = UK_BUF_INIT;
 
-	memset(&x, 0, sizeof(x));
-	html = mapped = map_file(path, &len);
-	if (!html) {
-		failed = read_all(path, &in, &err) < 0;
-		html = in.buf ? in.buf : "";
-		len = in.len;
-	}
-	if (!failed)
-		failed = (uk_extract_is_pdf(html, len) ?
-			uk_extract_pdf(html, len, url, &opt.fo.extract, &x,
-			    &err) :
-			uk_extract_html(html, len, NULL, url, &opt.fo.extract,
-			    &x, &err)) < 0;
-	if (mapped)
-		munmap((void *)mapped, len);
-	if (!url) {
-		char *abs = strcmp(path, "-") ? realpath(path, NULL) : NULL;
+	if (pages++)
+		uk_buf_addch(&b, '\n');
+	uk_view_page(&b, rec, view.width, view.colour);
+	uk_jsonl_out_raw(&out, b.buf, b.len);
+	uk_buf_release(&b);
+}
 
-		uk_buf_addstr(&u, "file://");
-		uk_buf_addstr(&u,
-		    abs                   ? abs :
-			strcmp(path, "-") ? path :
-					    "/dev/stdin");
-		free(abs);
-		url = u.buf;
-	}
-	if (!failed && x.blocked)
-		uk_err_set(&err, UK_EXIT_FAIL,
-		    "'%s' is a block or challenge page, not content", url);
-	if (x.explain) {
-		void *ex = uk_extract_explain_array(x.explain, url);
+/* The content record of a finished fetch, as it goes out. */
+static void
+write_content(struct run *r, struct slot *s)
+{
+	struct uk_err err;
+	const char *e, *ct;
 
-		if (uk_extract_explain_write(stderr, ex) < 0)
+	/* --explain's records go to stderr, not in the record. */
+	if (uk_json_get(s->job.rec, "explain")) {
+		progress_clear();
+		if (uk_extract_explain_write(stderr,
+			uk_json_get(s->job.rec, "explain")) < 0)
 			uk_status_set(UK_EXIT_FATAL);
-		uk_json_free(ex);
+		uk_json_del(s->job.rec, "explain");
 	}
-	if (text_only) {
-		if (failed || x.blocked) {
-			uk_warn("%s", err.msg);
-			uk_status_set(UK_EXIT_FAIL);
-		} else {
-			struct uk_buf t = UK_BUF_INIT;
-
-			text_header(path);
-			/* Text for a person: no terminal controls. */
-			uk_buf_addstr(&t, x.text);
-			uk_cli_printable(&t);
-			if (t.len && (fwrite(t.buf, 1, t.len, stdout) != t.len ||
-					 putchar('\n') == EOF))
-				uk_status_set(UK_EXIT_FATAL);
-			uk_buf_release(&t);
-		}
-		if (fflush(stdout) == EOF || ferror(stdout)) {
-			uk_warn("write error: %s", strerror(errno));
-			uk_status_set(UK_EXIT_FATAL);
-		}
-		goto out;
-	}
-	rec = uk_json_object();
-	uk_json_set_str(rec, "url", url);
-	uk_json_set_str(rec, "url_type", "web");
-	if (failed) {
-		uk_json_set_str(rec, "error", err.msg);
-		uk_warn("%s", err.msg);
+	/* The input's fields, and the fit to the line limit: once, here. */
+	s->job.rec = uk_record_finish(s->job.rec, s->qi->rec,
+	    UK_JSONL_MAX_LINE);
+	e = uk_json_get_str(s->job.rec, "error");
+	if (!e && opt.max_tokens)
+		uk_slice_page(s->job.rec, (size_t)opt.offset,
+		    (size_t)opt.max_tokens);
+	if (e) {
+		prog.failed++;
+		progress_clear();
+		if (s->said)
+			uk_warn("%s", e);
+		else
+			uk_warn("'%s': %s",
+			    s->job.url ? s->job.url :
+					 uk_json_get_str(s->job.rec, "url"),
+			    e);
 		uk_status_set(UK_EXIT_FAIL);
+	} else if (uk_json_get(s->job.rec, "needs_browser")) {
+		progress_clear();
+		uk_warn("'%s': %s", s->job.url, uk_extract_shell_warning);
+	} else if ((ct = uk_json_get_str(s->job.rec, "content_type_ignored"))) {
+		progress_clear();
+		uk_warn("'%s': a PDF served as '%s': read as a PDF", s->job.url,
+		    ct);
+	}
+	if (opt.text) {
+		if (!e)
+			write_text(s->job.rec);
+	} else if (view.on) {
+		if (!e)
+			write_view(s->job.rec);
 	} else {
-		uk_extract_record(&x, 0, rec);
+		uk_jsonl_out_record(&out, s->job.rec);
 	}
-	uk_time_rfc3339(now, sizeof(now));
-	uk_json_set_str(rec, "fetched_at", now);
-	if (!failed && !x.blocked && x.needs_browser)
-		uk_warn("'%s': %s", url, uk_extract_shell_warning);
-	if (!failed && x.blocked) {
-		uk_json_set_str(rec, "error", err.msg);
-		uk_warn("%s", err.msg);
-		uk_status_set(UK_EXIT_FAIL);
+	if (r->have_sess && uk_session_add(&r->sess, s->job.rec, &err)) {
+		progress_clear();
+		uk_warn("session '%s': %s", opt.session, err.msg);
+		uk_status_set(err.code);
 	}
-	uk_jsonl_out_record(&out, rec);
-	uk_json_free(rec);
-out:
-	uk_extract_release(&x);
-	uk_buf_release(&in);
-	uk_buf_release(&u);
+	uk_fetch_job_release(&s->job);
 }
 
 /*
- * Every run that may touch the network: replace this process with the
- * fetcher, urlfetch-net, argv unchanged.  It is looked for in
- * $URLKIT_LIBEXEC_DIR when set; otherwise in ../libexec/urlkit/ beside the
- * directory of this executable (bin/ when installed, build/bin in the
- * build tree), then in the LIBEXECDIR the build was configured with.
+ * Once a run: an input whose first line is neither a URL nor a url record
+ * (a line that is no record, or markup or a PDF's signature taken as a
+ * bare URL) is most likely a document given to the wrong program: say
+ * which one reads it.
  */
-#ifndef UK_LIBEXECDIR
-#define UK_LIBEXECDIR "/usr/local/libexec/urlkit"
-#endif
+static void
+hint_document(const struct uk_jsonl_item *it)
+{
+	static int said;
+	const char *url;
+
+	if (said || it->line != 1)
+		return;
+	if (it->kind == UK_JSONL_RECORD) {
+		url = uk_json_get_str(it->rec, "url");
+		if (!url || (*url != '<' && strncmp(url, "%PDF-", 5)))
+			return;
+	} else if (it->kind != UK_JSONL_ERROR) {
+		return;
+	}
+	said = 1;
+	progress_clear();
+	uk_warn("%s: not URLs or url records: to extract a local HTML or "
+		"PDF file, run urlextract",
+	    strcmp(it->file, "-") ? it->file : "<stdin>");
+}
+
+/*
+ * A document given where URLs or records are expected (`urlfetch
+ * page.html`, a PDF on standard input) is a usage error that names the
+ * program that reads it, before anything is fetched: read line by line,
+ * it would give an error record per line of markup.
+ */
+static void
+refuse_documents(void)
+{
+	const char *arg, *what;
+	int i;
+
+	for (i = 0; i < (opt.nin ? opt.nin : 1); i++) {
+		arg = opt.nin ? opt.in[i].arg : "-";
+		if (opt.nin && !opt.in[i].file && uk_jsonl_is_url_operand(arg))
+			continue;
+		if (!(what = uk_cli_document(arg)))
+			continue;
+		if (!strcmp(arg, "-"))
+			uk_cli_usage(&urlfetch_cli,
+			    "standard input is %s, not URLs or url records: "
+			    "to extract it, run urlextract",
+			    what);
+		uk_cli_usage(&urlfetch_cli,
+		    "'%s' is %s, not URLs or url records: to extract it, run "
+		    "urlextract '%s'",
+		    arg, what, arg);
+	}
+}
+
+/*
+ * Before a record goes out, the progress line goes: standard output may
+ * be the terminal, or a pipe to a program that prints on it (`urlfetch |
+ * jq`), whose line would be glued to ours.  It is drawn again after the
+ * interval, not at once, so the reader has printed its line by then.
+ */
+static void
+progress_make_way(void)
+{
+	if (!uk_progress_on(&prog.p) || !prog.shared)
+		return;
+	progress_clear();
+	prog.hold = uk_mono_now() + prog.p.interval;
+}
+
+/* Whether standard input is one of the inputs. */
+static int
+reads_stdin(void)
+{
+	int i;
+
+	for (i = 0; i < opt.nin; i++)
+		if (opt.in[i].file && !strcmp(opt.in[i].arg, "-"))
+			return 1;
+	return opt.nin == 0;
+}
+
+/* The queue's writer: each item at its turn, in input order. */
+static void
+write_item(struct uk_jsonl_item *it, void *arg)
+{
+	progress_make_way();
+	prog.done++;
+	switch (it->kind) {
+	case UK_JSONL_RECORD:
+		write_content(arg, it->data);
+		free(it->data);
+		break;
+	case UK_JSONL_ERROR:
+		prog.failed++;
+		progress_clear();
+		uk_jsonl_item_write(opt.text || view.on ? NULL : &out, it);
+		break;
+	case UK_JSONL_PASS:
+		if (opt.text || view.on) {
+			/* Failed before it came: no text, but say why. */
+			progress_clear();
+			uk_warn("'%s': %s", uk_json_get_str(it->rec, "url") ?
+				uk_json_get_str(it->rec, "url") : "?",
+			    uk_json_get_str(it->rec, "error") ?
+				uk_json_get_str(it->rec, "error") : "failed");
+			break;
+		}
+		uk_jsonl_item_write(&out, it);
+		break;
+	}
+	hint_document(it);
+}
+
+/* Write every finished record at the head of the queue. */
+static void
+flush_head(struct run *r)
+{
+	uk_jsonl_queue_flush(&r->q);
+	if (r->f.cache_errors > r->cache_errors) {
+		progress_clear();
+		uk_warn("cache: %s", r->f.cache_err.msg);
+		uk_status_set(UK_EXIT_FAIL);
+		r->cache_errors = r->f.cache_errors;
+	}
+}
+
+/* The per-message limit: 1 when rec is one URL too many. */
+static int
+over_limit(struct run *r, yajl_val rec)
+{
+	yajl_val m = uk_json_get(rec, "message");
+	struct uk_buf key = UK_BUF_INIT;
+
+	if (!opt.max_per_msg || !m)
+		return 0;
+	uk_json_to_buf(m, &key);
+	if (!r->msgkey || strcmp(r->msgkey, key.buf)) {
+		free(r->msgkey);
+		r->msgkey = uk_buf_detach(&key, NULL);
+		r->msgcount = 0;
+	}
+	uk_buf_release(&key);
+	return ++r->msgcount > opt.max_per_msg;
+}
+
+/*
+ * Finish the job of slot s without fetching: an error record with the
+ * input's url (whole) and msg, and "skipped" when skipped is set.
+ */
+static void
+not_fetched(struct slot *s, const char *msg, int skipped)
+{
+	s->job.rec = uk_json_object();
+	uk_json_set(s->job.rec, "url",
+	    uk_json_copy(uk_json_get(s->qi->rec, "url")));
+	uk_record_error(s->job.rec, msg);
+	if (skipped)
+		uk_json_set_bool(s->job.rec, "skipped", 1);
+	s->job.done = 1;
+}
+
+/*
+ * Take the next input (lib/jsonl's source: operands and -i files in
+ * order) and start its fetch.  Returns 1, 0 at the end of the inputs, or
+ * -1 on a read error (fatal).
+ */
+static int
+take(struct run *r, struct uk_jsonl_src *src)
+{
+	struct uk_err err;
+	yajl_val rec;
+	const char *url;
+	struct slot *s;
+	int n;
+
+	/* Bad lines and records that arrived failed are queued in order. */
+	n = uk_jsonl_src_next(src, &rec, &err);
+	prog.total = r->q.total;
+	if (n == 0)
+		return 0;
+	if (n < 0) {
+		/* A file that cannot be opened, or a read error. */
+		progress_clear();
+		uk_warn("%s", err.msg);
+		uk_status_set(err.code);
+		return err.code == UK_EXIT_FATAL ? -1 : 1;
+	}
+	if (src->index != r->input) {
+		/* Messages are counted within one input. */
+		r->input = src->index;
+		free(r->msgkey);
+		r->msgkey = NULL;
+	}
+	s = uk_xcalloc(1, sizeof(*s));
+	s->qi = uk_jsonl_queue_add(&r->q, rec, src->name ? src->name : "-",
+	    src->lineno);
+	s->qi->data = s;
+	prog.total = r->q.total;
+	if (n == UK_JSONL_SRC_REFUSED) {
+		/* An operand's message names it; a record's is about its url. */
+		not_fetched(s, err.msg, 0);
+		s->said = !src->name;
+		s->qi->done = 1;
+		return 1;
+	}
+	if (over_limit(r, rec)) {
+		/* Not fetched, and said so in a record of its own, so that
+		 * every URL read has its record. */
+		struct uk_buf msg = UK_BUF_INIT;
+
+		uk_buf_addf(&msg,
+		    "over the limit of %ld URLs per message: fetch it with "
+		    "urlfetch -m 0, or with urlserve's fetch_url",
+		    opt.max_per_msg);
+		not_fetched(s, msg.buf, 1);
+		uk_buf_release(&msg);
+		s->qi->done = 1;
+		return 1;
+	}
+	url = uk_json_get_str(rec, "url");
+	progress_host(url);
+	uk_fetch_start(&r->f, &s->job, url, uk_json_get_str(rec, "type"));
+	s->qi->done = s->job.done; /* a cache hit, or refused at once */
+	return 1;
+}
+
+/*
+ * The run's fetcher, -S's session (or exit 3 when either cannot be had),
+ * and the output queue on stdout.
+ */
+static void
+run_init(struct run *r)
+{
+	struct uk_err err;
+
+	memset(r, 0, sizeof(*r));
+	if (uk_fetch_init(&r->f, &opt.fo, &err))
+		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+	if (opt.session) {
+		if (uk_cache_open(&r->scache, opt.fo.cache_dir, opt.fo.ttl,
+			&err) ||
+		    uk_session_open(&r->sess, &r->scache, opt.session, &err))
+			uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		r->have_sess = 1;
+	}
+	uk_jsonl_out_init(&out, stdout);
+	if (!uk_cli_colour(STDOUT_FILENO))
+		out.colour = 0; /* TERM=dumb or none, as NO_COLOR */
+	uk_jsonl_queue_init(&r->q, &out);
+	r->q.write = write_item;
+	r->q.arg = r;
+}
 
 static void
-exec_net(char **argv)
+run_release(struct run *r)
 {
-	struct uk_buf path = UK_BUF_INIT;
-	const char *dir = getenv("URLKIT_LIBEXEC_DIR");
-	char self[PATH_MAX], *p;
-	ssize_t n;
-	int i, e;
-
-	if (dir && *dir) {
-		uk_buf_addf(&path, "%s/urlfetch-net", dir);
-		execv(path.buf, argv);
-		uk_die(UK_EXIT_FATAL, "cannot run '%s': %s", path.buf,
-		    strerror(errno));
+	free(r->msgkey);
+	uk_jsonl_queue_release(&r->q);
+	uk_fetch_release(&r->f);
+	if (r->have_sess) {
+		uk_session_release(&r->sess);
+		uk_cache_release(&r->scache);
 	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0 && n < (ssize_t)sizeof(self) - 1) {
-		self[n] = '\0';
-		/* PREFIX/bin/urlfetch -> PREFIX */
-		for (i = 0; i < 2 && (p = strrchr(self, '/')); i++)
-			*p = '\0';
-		uk_buf_addf(&path, "%s/libexec/urlkit/urlfetch-net", self);
-		execv(path.buf, argv);
-	}
-	e = errno;
-	execv(UK_LIBEXECDIR "/urlfetch-net", argv);
-	uk_die(UK_EXIT_FATAL,
-	    "cannot run urlfetch-net: '%s': %s; '%s': %s "
-	    "(URLKIT_LIBEXEC_DIR names its directory)",
-	    path.len ? path.buf : "/proc/self/exe", strerror(e),
-	    UK_LIBEXECDIR "/urlfetch-net", strerror(errno));
+	uk_jsonl_out_finish(&out);
+	uk_jsonl_out_release(&out);
 }
 
 int
 main(int argc, char **argv)
 {
-	int i;
+	struct uk_jsonl_policy p = { .flags = UK_JSONL_BARE_URL,
+		.require = "url" };
+	struct uk_jsonl_src src;
+	struct uk_fetch_job *j;
+	struct stat st;
+	struct run r;
+	long window;
+	int i, eof = 0, fd_ready = 0, wfd;
 
 	uk_prog_set(argv[0]);
 	uk_cli_check_stdio();
 	uk_heap_init();
-	net_argv = uk_xmalloc(((size_t)argc + 1) * sizeof(*net_argv));
-	memcpy(net_argv, argv, ((size_t)argc + 1) * sizeof(*net_argv));
-	uk_fetchargs_init(&opt);
-	uk_fetchargs_parse(&opt, argc, argv);
-	if (!opt.extract) {
-		uk_fetchargs_release(&opt);
-		exec_net(net_argv);
-		return UK_EXIT_FATAL;
-	}
-	free(net_argv);
+	urlfetch_args_init(&opt);
+	uk_fetch_opts_init(&opt.fo);
+	urlfetch_args_parse(&opt, argc, argv);
 	if (opt.output && !freopen(opt.output, "w", stdout))
-		uk_cli_usage(&uk_fetchargs_cli, "-o: cannot open '%s': %s",
+		uk_cli_usage(&urlfetch_cli, "-o: cannot open '%s': %s",
 		    opt.output, strerror(errno));
-	uk_jsonl_out_init(&out, stdout);
+	refuse_documents();
+	if (!opt.text && !opt.json && uk_jsonl_output == UK_JSONL_AUTO &&
+	    uk_view_want(STDOUT_FILENO)) {
+		view.on = 1;
+		view.width = uk_view_width(STDOUT_FILENO);
+		view.colour = uk_cli_colour(STDOUT_FILENO);
+		/* The pager has the screen: no progress line over it.  None
+		 * while URLs are typed on the terminal: both would read it. */
+		if (!(reads_stdin() && isatty(STDIN_FILENO)) &&
+		    uk_view_pager_start())
+			opt.quiet = 1;
+	}
+	uk_progress_init(&prog.p, STDERR_FILENO, opt.quiet);
+	prog.start = uk_mono_now();
+	progress_clock_init();
+	prog.shared = isatty(STDOUT_FILENO) ||
+	    (!fstat(STDOUT_FILENO, &st) && !S_ISREG(st.st_mode));
+	if (uk_progress_on(&prog.p))
+		opt.fo.repo.progress = progress_repo;
+
+	run_init(&r);
+	p.q = &r.q;
+	uk_jsonl_src_init(&src, &p);
 	for (i = 0; i < opt.nin; i++)
-		extract_file(opt.in[i].arg, opt.base, opt.text);
-	uk_jsonl_out_finish(&out);
-	uk_jsonl_out_release(&out);
-	uk_fetchargs_release(&opt);
+		uk_jsonl_src_add(&src, opt.in[i].arg,
+		    opt.in[i].file ? UK_JSONL_SRC_FILE : UK_JSONL_SRC_URL);
+	window = 4 * opt.fo.http.jobs < 16 ? 16 : 4 * opt.fo.http.jobs;
+	for (;;) {
+		int fd = -1;
+
+		flush_head(&r);
+		progress_draw(0);
+		if (!eof && (long)r.q.n < window) {
+			/* Read on when nothing else is to be done, when the
+			 * input is ready, or when it need not be waited on. */
+			fd = uk_jsonl_src_fd(&src);
+			if (fd < 0 || !uk_fetch_busy(&r.f) || fd_ready) {
+				fd_ready = 0;
+				if (take(&r, &src) <= 0)
+					eof = 1;
+				continue;
+			}
+		}
+		if (eof && r.q.n == 0)
+			break;
+		wfd = progress_wait_fd(fd);
+		j = uk_fetch_wait(&r.f, wfd, &fd_ready);
+		fd_ready = progress_waited(wfd, fd, fd_ready);
+		if (j) {
+			slot_of(j)->qi->done = 1;
+		} else if (!fd_ready && !uk_fetch_busy(&r.f) && eof) {
+			/* Nothing left in flight: the window is done. */
+			flush_head(&r);
+			if (r.q.n) {
+				progress_clear();
+				uk_die(UK_EXIT_FATAL,
+				    "internal error: "
+				    "a fetch went missing");
+			}
+		}
+	}
+	if (prog.total) {
+		/* The final count, then a clean line for what comes next. */
+		progress_draw(1);
+		uk_progress_done(&prog.p);
+	}
+	progress_clock_release();
+	uk_jsonl_src_release(&src);
+	run_release(&r);
+	urlfetch_args_release(&opt);
 	return uk_status;
 }

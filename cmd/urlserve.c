@@ -364,12 +364,18 @@ us_sibling(const char *prog)
 	return uk_buf_detach(&b, NULL);
 }
 
+/* Where -l's token is: the file's path, never the token. */
+static char *token_path;
+
 static void
 listening(void *ctx, const char *host, int port)
 {
 	(void)ctx;
 	fprintf(stderr, "%s: listening on http://%s:%d/mcp\n", uk_prog, host,
 	    port);
+	if (token_path)
+		fprintf(stderr, "%s: token file: %s (send its first line as "
+		    "'Authorization: Bearer TOKEN')\n", uk_prog, token_path);
 	fflush(stderr);
 }
 
@@ -392,7 +398,7 @@ http_token(const char *file)
 	}
 	if (uk_httpd_token_serve(path.buf, &tok, &err))
 		uk_die(UK_EXIT_FATAL, "%s", err.msg);
-	uk_buf_release(&path);
+	token_path = uk_buf_detach(&path, NULL);
 	return uk_buf_detach(&tok, NULL);
 }
 
@@ -532,11 +538,12 @@ serve(const struct opts *o)
 		memset(&ho, 0, sizeof(ho));
 		ho.address = o->listen;
 		ho.token = token;
+		ho.token_file = token_path;
 		ho.path = "/mcp";
 		ho.listening = listening;
-		r = uk_mcp_serve_http(m, &ho, &stopping, &err);
+		r = uk_mcp_http_serve(m, &ho, &stopping, &err);
 	} else {
-		r = uk_mcp_serve_stdio(m, 0, 1, &stopping, &err);
+		r = uk_mcp_stdio_serve(m, 0, 1, &stopping, &err);
 	}
 	if (r && err.code == UK_EXIT_USAGE) /* a bad -l address */
 		uk_cli_usage(&cli, "%s", err.msg);
@@ -545,6 +552,8 @@ serve(const struct opts *o)
 	uk_mcp_free(m);
 	free(tools);
 	free(token);
+	free(token_path);
+	token_path = NULL;
 	return r;
 }
 

@@ -48,7 +48,7 @@ static void *
 watcher(void *arg)
 {
 	struct watch *w = arg;
-	struct pollfd p[2] = { { uk_mcp_cancel_fd(w->c), POLLIN, 0 },
+	struct pollfd p[2] = { { uk_mcp_call_cancel_fd(w->c), POLLIN, 0 },
 		{ w->wake[0], POLLIN, 0 } };
 
 	while (poll(p, 2, -1) < 0 && errno == EINTR)
@@ -243,14 +243,16 @@ us_tool_open_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	if (open_refused(url, addr, sizeof(addr))) {
 		char *u = uk_str_printable(uk_xstrdup(url));
 
-		uk_mcp_error(c, "open_url: '%s' refused: %s is an internal or "
-		    "private address (urlserve -O opens those too)", u, addr);
+		uk_mcp_call_error(c,
+		    "open_url: '%s' refused: %s is an internal or "
+		    "private address (urlserve -O opens those too)",
+		    u, addr);
 		free(u);
 		return;
 	}
 	timeout = (long)us_arg_int(args, "timeoutSec", 60);
 	if (!(file = call_file(url, timeout, &err))) {
-		uk_mcp_error(c, "open_url: %s", err.msg);
+		uk_mcp_call_error(c, "open_url: %s", err.msg);
 		return;
 	}
 	prog = us_sibling("toolack");
@@ -263,11 +265,11 @@ us_tool_open_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	    &cancelled, &err);
 	unlink(file);
 	if (cancelled) {
-		uk_mcp_error(c, "cancelled");
+		uk_mcp_call_error(c, "cancelled");
 	} else if (st < 0) {
-		uk_mcp_error(c, "open_url: %s", err.msg);
+		uk_mcp_call_error(c, "open_url: %s", err.msg);
 	} else if (!(ack = first_record(&out))) {
-		uk_mcp_error(c,
+		uk_mcp_call_error(c,
 		    "open_url: no toolack server answered (%s); start "
 		    "'toolack serve' and set TOOLACK_URL and TOOLACK_TOKEN "
 		    "(or TOOLACK_TOKEN_FILE)",
@@ -278,9 +280,9 @@ us_tool_open_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		status = uk_json_get_str(ack, "status");
 		et = uk_json_get_str(ack, "errorText");
 		if (status && !strcmp(status, "success"))
-			uk_mcp_result(c, ack, NULL, 0);
+			uk_mcp_call_result(c, ack, NULL, 0);
 		else
-			uk_mcp_result(c, ack,
+			uk_mcp_call_result(c, ack,
 			    et ? et : status ? status : "no status", 1);
 	}
 	free(prog);
@@ -343,7 +345,7 @@ us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	if ((wait = uk_json_get_str(args, "wait")) && !wait_ok(wait)) {
 		char *w = uk_str_printable(uk_xstrdup(wait));
 
-		uk_mcp_error(c, "render_url: wait must be load, "
+		uk_mcp_call_error(c, "render_url: wait must be load, "
 		    "domcontentloaded, networkidle or selector:CSS, not '%s'",
 		    w);
 		free(w);
@@ -380,15 +382,15 @@ us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	st = run_child(c, argv, us_srv.timeout * 2 + 30, &out, &errout,
 	    &cancelled, &err);
 	if (cancelled) {
-		uk_mcp_error(c, "cancelled");
+		uk_mcp_call_error(c, "cancelled");
 	} else if (st < 0) {
-		uk_mcp_error(c, "render_url: %s", err.msg);
+		uk_mcp_call_error(c, "render_url: %s", err.msg);
 	} else if (!(rec = first_record(&out))) {
-		uk_mcp_error(c, "render_url: %s",
+		uk_mcp_call_error(c, "render_url: %s",
 		    errout.len ? last_line(&errout) : "pwfetch failed");
 	} else {
 		if (us_fetched_add(session, rec, &err))
-			uk_mcp_log(c, "warning", "session: %s", err.msg);
+			uk_mcp_call_log(c, "warning", "session: %s", err.msg);
 		/* explain: pwfetch's records on stderr, in the result. */
 		if (explain)
 			uk_json_set(rec, "explain", explain_records(&errout));

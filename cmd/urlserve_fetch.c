@@ -9,6 +9,8 @@
 #include "json.h"
 #include "llm.h"
 #include "mcp.h"
+#include "record.h"
+#include "slice.h"
 #include "summary.h"
 #include "tokens.h"
 #include "urlserve.h"
@@ -21,7 +23,7 @@ error_record(const char *url, const char *msg)
 	yajl_val rec = uk_json_object();
 
 	uk_json_set_str(rec, "url", url);
-	uk_json_set_str(rec, "error", msg);
+	uk_record_error(rec, msg);
 	return rec;
 }
 
@@ -74,7 +76,7 @@ us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
 			finish(c, q, &jobs[i], &recs[i], &ndone, n);
 	}
 	while (ndone < n) {
-		j = uk_fetch_wait(&fe->f, uk_mcp_cancel_fd(c), &ready);
+		j = uk_fetch_wait(&fe->f, uk_mcp_call_cancel_fd(c), &ready);
 		if (j) {
 			finish(c, q, j, &recs[j - jobs], &ndone, n);
 			continue;
@@ -94,7 +96,7 @@ us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
 		return -1;
 	}
 	if (fe->f.cache_errors) {
-		uk_mcp_log(c, "warning", "cache: %s", fe->f.cache_err.msg);
+		uk_mcp_call_log(c, "warning", "cache: %s", fe->f.cache_err.msg);
 		fe->f.cache_errors = 0;
 	}
 	us_fetcher_put(fe, 0);
@@ -102,109 +104,11 @@ us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
 	return 0;
 }
 
-/*
- * The text a record's pages are cut from: its content, else its README
- * and symbol map (a repository's).
- */
-static void
-page_text(yajl_val rec, struct uk_buf *t)
-{
-	const char *s;
-	size_t n;
-
-	if ((s = uk_json_get_strn(rec, "content", &n))) {
-		uk_buf_add(t, s, n);
-		return;
-	}
-	if ((s = uk_json_get_strn(rec, "readme", &n)))
-		uk_buf_add(t, s, n);
-	if ((s = uk_json_get_strn(rec, "symbol_map", &n)) && n) {
-		if (t->len)
-			uk_buf_addstr(t, "\n\n");
-		uk_buf_addstr(t, "```\n");
-		uk_buf_add(t, s, n);
-		uk_buf_addstr(t, s[n - 1] == '\n' ? "```\n" : "\n```\n");
-	}
-}
-
-/*
- * The byte length of the longest prefix of s[0..len) within max tokens,
- * near enough: start from four bytes a token and correct by the count a
- * few times (a prefix's count grows with its length).
- */
-static size_t
-fit_tokens(const char *s, size_t len, size_t max)
-{
-	size_t n, tok, i;
-
-	/* A token is at least one byte: a text that short fits uncounted. */
-	if (len <= max)
-		return len;
-	n = max * 4 < len ? uk_utf8_cut(s, max * 4) : len;
-	for (i = 0; i < 8 && n > 0; i++) {
-		tok = uk_tokens_count(UK_TOKENS_CL100K, s, n);
-		if (tok > max) {
-			n = uk_utf8_cut(s, (size_t)((double)n * max / tok * 0.97));
-			continue;
-		}
-		if (n == len || tok >= max - max / 20)
-			break;
-		/* Room left: grow towards the budget. */
-		n = (size_t)((double)n * max / (tok ? tok : 1));
-		n = n < len ? uk_utf8_cut(s, n) : len;
-	}
-	while (n > 0 && uk_tokens_count(UK_TOKENS_CL100K, s, n) > max)
-		n = uk_utf8_cut(s, n - n / 10 - 1);
-	return n;
-}
-
-/* A cut at a paragraph, else a line, break in the last fifth of s[0..n). */
-static size_t
-at_boundary(const char *s, size_t n)
-{
-	size_t lo = n - n / 5, i;
-
-	for (i = n; i > lo + 1; i--)
-		if (s[i - 1] == '\n' && s[i - 2] == '\n')
-			return i;
-	for (i = n; i > lo; i--)
-		if (s[i - 1] == '\n')
-			return i;
-	return n;
-}
-
+/* The slice of rec: lib/slice, the same code as urlfetch -T's. */
 size_t
 us_page(yajl_val rec, size_t offset, size_t max_tokens)
 {
-	struct uk_buf t = UK_BUF_INIT;
-	size_t total, start, n, chars;
-
-	page_text(rec, &t);
-	total = uk_utf8_chars(t.buf ? t.buf : "", t.len);
-	if (offset > total)
-		offset = total;
-	start = uk_utf8_prefix(t.buf ? t.buf : "", t.len, offset);
-	n = fit_tokens(t.buf + start, t.len - start, max_tokens);
-	if (start + n < t.len && n > 0)
-		n = at_boundary(t.buf + start, n);
-	if (n == 0 && start < t.len) {
-		/* Always a step forward, however small the budget. */
-		n = uk_utf8_seqlen((unsigned char *)t.buf + start,
-		    t.len - start);
-		if (!n)
-			n = 1;
-	}
-	chars = uk_utf8_chars(t.buf + start, n);
-	uk_json_del(rec, "readme");
-	uk_json_del(rec, "symbol_map");
-	uk_json_set(rec, "content", uk_json_strn(t.buf + start, n));
-	uk_json_set_int(rec, "offset", (long long)offset);
-	uk_json_set(rec, "next_offset",
-	    start + n < t.len ? uk_json_int((long long)(offset + chars)) :
-				uk_json_null());
-	uk_json_set_int(rec, "total_length", (long long)total);
-	uk_buf_release(&t);
-	return total - offset - chars;
+	return uk_slice_page(rec, offset, max_tokens);
 }
 
 static void
@@ -259,7 +163,7 @@ ask_model(struct uk_mcp_call *c, yajl_val rec, int type, const char *hint,
 	req.user = user.buf;
 	req.user_len = user.len;
 	uk_llm_submit(&l, &req);
-	while (!(r = uk_llm_wait(&l, uk_mcp_cancel_fd(c), -1, &ready)))
+	while (!(r = uk_llm_wait(&l, uk_mcp_call_cancel_fd(c), -1, &ready)))
 		if (ready) {
 			ret = -1;
 			break;
@@ -271,7 +175,7 @@ ask_model(struct uk_mcp_call *c, yajl_val rec, int type, const char *hint,
 			       r->text_len,
 			       uk_summary_type_name((enum uk_summary_type)type),
 			       &err) < 0)
-			uk_mcp_log(c, "warning", "cache: '%s': %s", url,
+			uk_mcp_call_log(c, "warning", "cache: '%s': %s", url,
 			    err.msg);
 		ret = 1;
 	} else if (r) {
@@ -316,7 +220,7 @@ us_summarize(struct uk_mcp_call *c, yajl_val rec, int type, const char *hint)
 			goto out;
 	}
 	/* No model, or it failed: the offline summary, as urlsum's fallback. */
-	if (uk_summary_offline(rec, (enum uk_summary_type)type, &b) == 0) {
+	if (uk_summary_offline_write(rec, (enum uk_summary_type)type, &b) == 0) {
 		set_summary(rec, b.buf, b.len, type, reason, "offline");
 		if (msg.len)
 			uk_json_set_str(rec, "summary_error", msg.buf);

@@ -12,6 +12,7 @@
 #include "cache_clean.h"
 #include "json.h"
 #include "mcp.h"
+#include "record.h"
 #include "summary.h"
 #include "urlserve.h"
 #include "urlserve_int.h"
@@ -39,14 +40,14 @@ lookup(struct uk_mcp_call *c, struct us_session *s, const char *url)
 	int r;
 
 	if ((r = us_fetched_get(s, url, &rec, &err)) < 0) {
-		uk_mcp_error(c, "session: %s", err.msg);
+		uk_mcp_call_error(c, "session: %s", err.msg);
 		return NULL;
 	}
 	if (r)
 		return rec;
 	r = uk_cache_get(&us_srv.cache, url, 0, &rec, NULL, &err);
 	if (r < 0) {
-		uk_mcp_error(c, "cache: %s", err.msg);
+		uk_mcp_call_error(c, "cache: %s", err.msg);
 		return NULL;
 	}
 	if (r) {
@@ -55,7 +56,7 @@ lookup(struct uk_mcp_call *c, struct us_session *s, const char *url)
 	}
 	rec = uk_json_object();
 	uk_json_set_str(rec, "url", url);
-	uk_json_set_str(rec, "error",
+	uk_record_error(rec,
 	    "not fetched: neither in the fetched set nor in the cache");
 	return rec;
 }
@@ -92,7 +93,8 @@ outline(yajl_val rec)
 			continue;
 		uk_buf_addf(&key, "%s_length", texts[i]);
 		uk_json_set_int(rec, key.buf,
-		    (long long)uk_utf8_chars(v->u.string, uk_json_strlen(v)));
+		    (long long)uk_buf_utf8_chars(v->u.string,
+			uk_json_strlen(v)));
 		uk_json_del(rec, texts[i]);
 		uk_buf_setlen(&key, 0);
 	}
@@ -110,7 +112,7 @@ us_tool_get_fetched_urls(struct uk_mcp_call *c, yajl_val args, void *session)
 	if (us_args_check(c, args, no_args))
 		return;
 	if (us_fetched_list(session, &list, &err)) {
-		uk_mcp_error(c, "session: %s", err.msg);
+		uk_mcp_call_error(c, "session: %s", err.msg);
 		return;
 	}
 	for (i = 0; i < list->u.array.len; i++) {
@@ -131,7 +133,7 @@ us_tool_get_fetched_urls(struct uk_mcp_call *c, yajl_val args, void *session)
 	res = uk_json_object();
 	uk_json_set_int(res, "count", (long long)list->u.array.len);
 	uk_json_set(res, "urls", list);
-	uk_mcp_result(c, res, b.buf, 0);
+	uk_mcp_call_result(c, res, b.buf, 0);
 	uk_buf_release(&b);
 }
 
@@ -148,13 +150,13 @@ us_tool_remove_fetched_url(struct uk_mcp_call *c, yajl_val args,
 		return;
 	url = uk_json_get_str(args, "url");
 	if ((r = us_fetched_remove(session, url, &err)) < 0) {
-		uk_mcp_error(c, "session: %s", err.msg);
+		uk_mcp_call_error(c, "session: %s", err.msg);
 		return;
 	}
 	res = uk_json_object();
 	uk_json_set_str(res, "url", url);
 	uk_json_set_bool(res, "removed", r);
-	uk_mcp_result(c, res, NULL, 0);
+	uk_mcp_call_result(c, res, NULL, 0);
 }
 
 void
@@ -167,12 +169,12 @@ us_tool_clear_fetched(struct uk_mcp_call *c, yajl_val args, void *session)
 	if (us_args_check(c, args, no_args))
 		return;
 	if ((n = us_fetched_clear(session, &err)) < 0) {
-		uk_mcp_error(c, "session: %s", err.msg);
+		uk_mcp_call_error(c, "session: %s", err.msg);
 		return;
 	}
 	res = uk_json_object();
 	uk_json_set_int(res, "removed", n);
-	uk_mcp_result(c, res, NULL, 0);
+	uk_mcp_call_result(c, res, NULL, 0);
 }
 
 void
@@ -188,18 +190,18 @@ us_tool_invalidate_url_cache(struct uk_mcp_call *c, yajl_val args,
 		return;
 	url = uk_json_get_str(args, "url");
 	if ((fr = us_fetched_remove(session, url, &err)) < 0) {
-		uk_mcp_error(c, "session: %s", err.msg);
+		uk_mcp_call_error(c, "session: %s", err.msg);
 		return;
 	}
 	if ((cr = uk_cache_invalidate(&us_srv.cache, url, &err)) < 0) {
-		uk_mcp_error(c, "cache: %s", err.msg);
+		uk_mcp_call_error(c, "cache: %s", err.msg);
 		return;
 	}
 	res = uk_json_object();
 	uk_json_set_str(res, "url", url);
 	uk_json_set_bool(res, "removed_from_cache", cr);
 	uk_json_set_bool(res, "removed_from_fetched", fr);
-	uk_mcp_result(c, res, NULL, 0);
+	uk_mcp_call_result(c, res, NULL, 0);
 }
 
 void
@@ -212,17 +214,17 @@ us_tool_clear_url_cache(struct uk_mcp_call *c, yajl_val args, void *session)
 	if (us_args_check(c, args, no_args))
 		return;
 	if ((fn = us_fetched_clear(session, &err)) < 0) {
-		uk_mcp_error(c, "session: %s", err.msg);
+		uk_mcp_call_error(c, "session: %s", err.msg);
 		return;
 	}
 	if ((cn = uk_cache_clean_remove_all(&us_srv.cache, &err)) < 0) {
-		uk_mcp_error(c, "cache: %s", err.msg);
+		uk_mcp_call_error(c, "cache: %s", err.msg);
 		return;
 	}
 	res = uk_json_object();
 	uk_json_set_int(res, "cache_removed", cn);
 	uk_json_set_int(res, "fetched_removed", fn);
-	uk_mcp_result(c, res, NULL, 0);
+	uk_mcp_call_result(c, res, NULL, 0);
 }
 
 /* The strings of an array argument, NULL-terminated (borrowed). */
@@ -269,7 +271,7 @@ us_tool_format_url_context(struct uk_mcp_call *c, yajl_val args,
 			uk_json_push(list, r);
 		}
 	} else if (us_fetched_list(session, &list, &err)) {
-		uk_mcp_error(c, "session: %s", err.msg);
+		uk_mcp_call_error(c, "session: %s", err.msg);
 		return;
 	}
 	memset(&ctx, 0, sizeof(ctx));
@@ -285,8 +287,8 @@ us_tool_format_url_context(struct uk_mcp_call *c, yajl_val args,
 	uk_json_set_int(res, "excluded", (long long)ctx.excluded_n);
 	uk_json_set_int(res, "cut", (long long)ctx.cut);
 	uk_json_set_int(res, "dropped", (long long)ctx.dropped);
-	uk_mcp_result(c, res, b.len ? b.buf : "(no context: nothing fetched)",
-	    0);
+	uk_mcp_call_result(c, res,
+	    b.len ? b.buf : "(no context: nothing fetched)", 0);
 	uk_json_free(list);
 	free(excl);
 	uk_buf_release(&b);

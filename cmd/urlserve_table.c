@@ -12,6 +12,7 @@
 #include "mcp.h"
 #include "urlserve.h"
 #include "urlserve_int.h"
+#include "urlserve_map.h"
 
 #define URL_PROP(what)                                                     \
 	"\"url\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":65536," \
@@ -215,6 +216,36 @@ const struct uk_mcp_tool us_tools[] = {
 	    "{\"readOnlyHint\":false,\"destructiveHint\":false,"
 	    "\"openWorldHint\":true}",
 	    us_tool_open_url },
+	{ "map_site", "List the URLs of a site",
+	    "The URLs of a site, with their titles where known: from its "
+	    "sitemaps, feeds and llms.txt, and with \"crawl\" in sources from "
+	    "the links of its pages (breadth first, depth links deep). "
+	    "robots.txt is always honoured. Nothing is fetched for reading: "
+	    "pass the URLs to fetch_url.",
+	    OBJ(URL_PROP("the site's start URL (http or https)") ","
+		"\"sources\":{\"type\":\"array\",\"items\":{\"type\":"
+		"\"string\",\"enum\":[\"sitemap\",\"feed\",\"llms\","
+		"\"crawl\"]},\"description\":\"where to look (default: "
+		"sitemap, feed, llms)\"},"
+		"\"limit\":{\"type\":\"integer\",\"minimum\":1,"
+		"\"maximum\":5000,\"default\":100,\"description\":\"at most "
+		"this many URLs, after include and exclude\"},"
+		"\"include\":{\"type\":\"array\",\"items\":{\"type\":"
+		"\"string\"},\"description\":\"path globs to keep "
+		"(/docs/*)\"},"
+		"\"exclude\":{\"type\":\"array\",\"items\":{\"type\":"
+		"\"string\"},\"description\":\"path globs to drop\"},"
+		"\"depth\":{\"type\":\"integer\",\"minimum\":0,"
+		"\"maximum\":10,\"default\":2,\"description\":\"the "
+		"crawl's depth in links\"}",
+		"\"url\""),
+	    "{\"type\":\"object\",\"properties\":{\"count\":{\"type\":"
+	    "\"integer\"},\"urls\":{\"type\":\"array\",\"items\":{"
+	    "\"type\":\"object\",\"properties\":{\"url\":{\"type\":"
+	    "\"string\"},\"title\":{\"type\":\"string\"}},\"required\":"
+	    "[\"url\"]}},\"errors\":{\"type\":\"array\"},\"limited\":{"
+	    "\"type\":\"boolean\"}},\"required\":[\"count\",\"urls\"]}",
+	    FETCHING, us_tool_map_site },
 	{ "render_url", "Render a URL in Chromium",
 	    "Load a page in headless Chromium (for pages that need "
 	    "JavaScript) and return its main text, paged as fetch_url does.",

@@ -11,6 +11,7 @@
 #include "extract_select.h"
 #include "json.h"
 #include "mcp.h"
+#include "record.h"
 #include "strset.h"
 #include "summary.h"
 #include "url.h"
@@ -32,7 +33,7 @@ us_args_check(struct uk_mcp_call *c, yajl_val args, const struct us_arg *spec)
 	size_t i, k;
 
 	if (args && !YAJL_IS_OBJECT(args)) {
-		uk_mcp_error(c, "the arguments are not an object");
+		uk_mcp_call_error(c, "the arguments are not an object");
 		return -1;
 	}
 	for (i = 0; args && i < args->u.object.len; i++) {
@@ -42,14 +43,14 @@ us_args_check(struct uk_mcp_call *c, yajl_val args, const struct us_arg *spec)
 		for (a = spec; a->name && strcmp(a->name, key); a++)
 			;
 		if (!a->name) {
-			uk_mcp_error(c, "unknown argument '%s'", key);
+			uk_mcp_call_error(c, "unknown argument '%s'", key);
 			return -1;
 		}
 		if ((a->type == 's' && !YAJL_IS_STRING(v)) ||
 		    (a->type == 'i' && !YAJL_IS_INTEGER(v)) ||
 		    (a->type == 'b' && !YAJL_IS_TRUE(v) && !YAJL_IS_FALSE(v)) ||
 		    (a->type == 'a' && !YAJL_IS_ARRAY(v))) {
-			uk_mcp_error(c, "argument '%s' is not %s", key,
+			uk_mcp_call_error(c, "argument '%s' is not %s", key,
 			    a->type == 's' ? "a string" :
 			    a->type == 'i' ? "an integer" :
 			    a->type == 'b' ? "a boolean" :
@@ -57,27 +58,30 @@ us_args_check(struct uk_mcp_call *c, yajl_val args, const struct us_arg *spec)
 			return -1;
 		}
 		if (a->type == 's' && uk_json_strlen(v) != strlen(v->u.string)) {
-			uk_mcp_error(c, "argument '%s' holds a NUL", key);
+			uk_mcp_call_error(c, "argument '%s' holds a NUL", key);
 			return -1;
 		}
 		if (a->type == 'i' &&
 		    (YAJL_GET_INTEGER(v) < a->min ||
 			YAJL_GET_INTEGER(v) > a->max)) {
-			uk_mcp_error(c, "argument '%s' is out of range (%lld-%lld)",
-			    key, a->min, a->max);
+			uk_mcp_call_error(c,
+			    "argument '%s' is out of range (%lld-%lld)", key,
+			    a->min, a->max);
 			return -1;
 		}
 		for (k = 0; a->type == 'a' && k < v->u.array.len; k++)
 			if (!YAJL_IS_STRING(v->u.array.values[k])) {
-				uk_mcp_error(c, "argument '%s' is not an array "
-						"of strings",
+				uk_mcp_call_error(c,
+				    "argument '%s' is not an array "
+				    "of strings",
 				    key);
 				return -1;
 			}
 	}
 	for (a = spec; a->name; a++)
 		if (a->required && !uk_json_get(args, a->name)) {
-			uk_mcp_error(c, "argument '%s' is required", a->name);
+			uk_mcp_call_error(c, "argument '%s' is required",
+			    a->name);
 			return -1;
 		}
 	return 0;
@@ -104,7 +108,7 @@ int
 us_check_url(struct uk_mcp_call *c, const char *url)
 {
 	if (strncasecmp(url, "http://", 7) && strncasecmp(url, "https://", 8)) {
-		uk_mcp_error(c, "'%s' is not an http or https URL", url);
+		uk_mcp_call_error(c, "'%s' is not an http or https URL", url);
 		return -1;
 	}
 	return 0;
@@ -164,13 +168,13 @@ us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args)
 	size_t left;
 
 	if (e) {
-		uk_mcp_result(c, rec, e, 1);
+		uk_mcp_call_result(c, rec, e, 1);
 		return;
 	}
 	left = us_page(rec, (size_t)us_arg_int(args, "offset", 0),
 	    (size_t)us_arg_int(args, "max_tokens", US_MAX_TOKENS_DEFAULT));
 	us_page_text(rec, left, &b);
-	uk_mcp_result(c, rec, b.buf, 0);
+	uk_mcp_call_result(c, rec, b.buf, 0);
 	uk_buf_release(&b);
 }
 
@@ -250,14 +254,14 @@ us_tool_detect_urls(struct uk_mcp_call *c, yajl_val args, void *session)
 		return;
 	text = uk_json_get_strn(args, "text", &len);
 	if (len > US_MAX_TEXT) {
-		uk_mcp_error(c, "the text is over %lu bytes", US_MAX_TEXT);
+		uk_mcp_call_error(c, "the text is over %lu bytes", US_MAX_TEXT);
 		return;
 	}
 	list = us_detect(text, len, (long)us_arg_int(args, "max", 0));
 	res = uk_json_object();
 	uk_json_set_int(res, "count", (long long)list->u.array.len);
 	uk_json_set(res, "urls", list);
-	uk_mcp_result(c, res, NULL, 0);
+	uk_mcp_call_result(c, res, NULL, 0);
 }
 
 int
@@ -273,13 +277,15 @@ us_selectors_arg(struct uk_mcp_call *c, yajl_val args, const char *name,
 	if (!v)
 		return 0;
 	if (!YAJL_IS_STRING(v) && !YAJL_IS_ARRAY(v)) {
-		uk_mcp_error(c, "argument '%s' is not a string or an array of "
-				"strings", name);
+		uk_mcp_call_error(c,
+		    "argument '%s' is not a string or an array of "
+		    "strings",
+		    name);
 		return -1;
 	}
 	count = YAJL_IS_STRING(v) ? 1 : v->u.array.len;
 	if (count > UK_EXTRACT_SELECT_MAXLIST) {
-		uk_mcp_error(c, "argument '%s' has more than %d selectors",
+		uk_mcp_call_error(c, "argument '%s' has more than %d selectors",
 		    name, UK_EXTRACT_SELECT_MAXLIST);
 		return -1;
 	}
@@ -288,12 +294,14 @@ us_selectors_arg(struct uk_mcp_call *c, yajl_val args, const char *name,
 
 		if (!YAJL_IS_STRING(e) ||
 		    uk_json_strlen(e) != strlen(e->u.string)) {
-			uk_mcp_error(c, "argument '%s' is not a string or an "
-					"array of strings", name);
+			uk_mcp_call_error(c,
+			    "argument '%s' is not a string or an "
+			    "array of strings",
+			    name);
 			return -1;
 		}
 		if (uk_extract_select_compile(e->u.string, &sel, &err) < 0) {
-			uk_mcp_error(c, "%s '%s': %s", name, e->u.string,
+			uk_mcp_call_error(c, "%s '%s': %s", name, e->u.string,
 			    err.msg);
 			return -1;
 		}
@@ -337,12 +345,13 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		return;
 	if ((fmt = uk_json_get_str(args, "format")) && strcmp(fmt, "text") &&
 	    strcmp(fmt, "markdown")) {
-		uk_mcp_error(c, "format is 'markdown' or 'text', not '%s'", fmt);
+		uk_mcp_call_error(c, "format is 'markdown' or 'text', not '%s'",
+		    fmt);
 		return;
 	}
 	if ((st = uk_json_get_str(args, "summary_type")) &&
 	    (type = uk_summary_type_parse(st)) < 0) {
-		uk_mcp_error(c, "unknown summary_type '%s'", st);
+		uk_mcp_call_error(c, "unknown summary_type '%s'", st);
 		return;
 	}
 	if (us_selectors_arg(c, args, "select", sel, &xo.nselect) ||
@@ -361,7 +370,7 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		us_summarize(c, rec, type, uk_json_get_str(args, "hint")) <
 		    0)) {
 		uk_json_free(rec);
-		uk_mcp_error(c, "cancelled");
+		uk_mcp_call_error(c, "cancelled");
 		return;
 	}
 	/* explain: the records in the result, not in the session. */
@@ -371,10 +380,10 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		ex = ex ? uk_json_copy(ex) : uk_json_array();
 		uk_json_del(rec, "explain");
 		if (us_fetched_add(session, rec, &err))
-			uk_mcp_log(c, "warning", "session: %s", err.msg);
+			uk_mcp_call_log(c, "warning", "session: %s", err.msg);
 		uk_json_set(rec, "explain", ex);
 	} else if (us_fetched_add(session, rec, &err)) {
-		uk_mcp_log(c, "warning", "session: %s", err.msg);
+		uk_mcp_call_log(c, "warning", "session: %s", err.msg);
 	}
 	us_answer_page(c, rec, args);
 }
@@ -383,7 +392,7 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 static void
 each_done(struct uk_mcp_call *c, size_t ndone, size_t n, const char *url)
 {
-	uk_mcp_progress(c, (double)ndone, (double)n, url);
+	uk_mcp_call_progress(c, (double)ndone, (double)n, url);
 }
 
 /* The text block of detect_and_fetch: each record's page, or error. */
@@ -430,7 +439,7 @@ us_tool_detect_and_fetch(struct uk_mcp_call *c, yajl_val args, void *session)
 		return;
 	text = uk_json_get_strn(args, "text", &len);
 	if (len > US_MAX_TEXT) {
-		uk_mcp_error(c, "the text is over %lu bytes", US_MAX_TEXT);
+		uk_mcp_call_error(c, "the text is over %lu bytes", US_MAX_TEXT);
 		return;
 	}
 	q.use_cache = us_arg_bool(args, "use_cache", 1);
@@ -455,7 +464,7 @@ us_tool_detect_and_fetch(struct uk_mcp_call *c, yajl_val args, void *session)
 			    uk_json_get_str(found->u.array.values[i], "url"));
 			uk_buf_addf(&b, "over the limit of %d URLs per message",
 			    US_PER_MESSAGE);
-			uk_json_set_str(recs[i], "error", b.buf);
+			uk_record_error(recs[i], b.buf);
 			uk_json_set_bool(recs[i], "skipped", 1);
 			uk_buf_setlen(&b, 0);
 		} else {
@@ -463,7 +472,8 @@ us_tool_detect_and_fetch(struct uk_mcp_call *c, yajl_val args, void *session)
 			    us_summarize(c, recs[i], -1, NULL) < 0)
 				goto cancelled;
 			if (us_fetched_add(session, recs[i], &err))
-				uk_mcp_log(c, "warning", "session: %s", err.msg);
+				uk_mcp_call_log(c, "warning", "session: %s",
+				    err.msg);
 		}
 		if (uk_json_get(recs[i], "error"))
 			failed++;
@@ -477,13 +487,13 @@ us_tool_detect_and_fetch(struct uk_mcp_call *c, yajl_val args, void *session)
 	uk_json_set_int(res, "count", (long long)n);
 	uk_json_set_int(res, "failed", (long long)failed);
 	uk_json_set(res, "results", list);
-	uk_mcp_result(c, res, b.buf, n && failed == n);
+	uk_mcp_call_result(c, res, b.buf, n && failed == n);
 	goto out;
 cancelled:
 	for (i = 0; i < n; i++)
 		uk_json_free(recs[i]);
 	uk_json_free(list);
-	uk_mcp_error(c, "cancelled");
+	uk_mcp_call_error(c, "cancelled");
 out:
 	uk_buf_release(&b);
 	uk_json_free(found);

@@ -16,6 +16,7 @@
 #include "json.h"
 #include "jsonl.h"
 #include "llm.h"
+#include "record.h"
 #include "summary.h"
 #include "util.h"
 #include "urlsum.h"
@@ -146,7 +147,7 @@ fail(struct item *it, const char *msg)
 {
 	const char *url = uk_json_get_str(it->qi->rec, "url");
 
-	uk_json_set_str(it->qi->rec, "error", msg);
+	uk_record_error(it->qi->rec, msg);
 	uk_warn("%s:%lu: '%s': %s", display(it->qi->file), it->qi->line,
 	    url ? url : "", msg);
 	uk_status_set(UK_EXIT_FAIL);
@@ -267,7 +268,7 @@ process(struct item *it)
 		return;
 	}
 	if (!have_llm && !opt.dry_run) {
-		if (uk_summary_offline(rec, it->type, &b) < 0)
+		if (uk_summary_offline_write(rec, it->type, &b) < 0)
 			fail(it, "nothing to summarise");
 		else
 			set_summary(it, b.buf, b.len, "offline");
@@ -324,7 +325,7 @@ fallback(struct item *it, const char *msg)
 	const char *url = uk_json_get_str(it->qi->rec, "url");
 	int r = 0;
 
-	if (uk_summary_offline(it->qi->rec, it->type, &b) == 0) {
+	if (uk_summary_offline_write(it->qi->rec, it->type, &b) == 0) {
 		set_summary(it, b.buf, b.len, "offline");
 		uk_json_set_str(it->qi->rec, "summary_error", msg);
 		uk_warn("%s:%lu: '%s': %s; the offline summary instead",

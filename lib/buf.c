@@ -159,7 +159,7 @@ uk_buf_trim(struct uk_buf *b)
 }
 
 size_t
-uk_utf8_seqlen(const unsigned char *s, size_t avail)
+uk_buf_utf8_seqlen(const unsigned char *s, size_t avail)
 {
 	unsigned char c = s[0];
 
@@ -196,7 +196,7 @@ uk_utf8_seqlen(const unsigned char *s, size_t avail)
 }
 
 int
-uk_utf8_valid(const char *s, size_t len)
+uk_buf_utf8_valid(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, n;
@@ -206,7 +206,7 @@ uk_utf8_valid(const char *s, size_t len)
 			i++;
 			continue;
 		}
-		if (!(n = uk_utf8_seqlen(p + i, len - i)))
+		if (!(n = uk_buf_utf8_seqlen(p + i, len - i)))
 			return 0;
 		i += n;
 	}
@@ -214,7 +214,7 @@ uk_utf8_valid(const char *s, size_t len)
 }
 
 size_t
-uk_utf8_cut(const char *s, size_t len)
+uk_buf_utf8_cut(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = len, back = 0;
@@ -227,7 +227,7 @@ uk_utf8_cut(const char *s, size_t len)
 	if (i == 0)
 		return len;
 	if (p[i - 1] >= 0xc0) {
-		size_t n = uk_utf8_seqlen(p + i - 1, len - (i - 1));
+		size_t n = uk_buf_utf8_seqlen(p + i - 1, len - (i - 1));
 		return n ? len : i - 1;
 	}
 	return len;
@@ -254,7 +254,7 @@ uk_buf_add_utf8(struct uk_buf *b, const char *s, size_t len)
 			}
 			continue;
 		}
-		if ((n = uk_utf8_seqlen(p + i, len - i))) {
+		if ((n = uk_buf_utf8_seqlen(p + i, len - i))) {
 			i += n;
 			continue;
 		}
@@ -276,7 +276,7 @@ uk_buf_add_utf8(struct uk_buf *b, const char *s, size_t len)
 }
 
 size_t
-uk_utf8_chars(const char *s, size_t len)
+uk_buf_utf8_chars(const char *s, size_t len)
 {
 	size_t i, n = 0;
 
@@ -287,7 +287,7 @@ uk_utf8_chars(const char *s, size_t len)
 }
 
 size_t
-uk_utf8_prefix(const char *s, size_t len, size_t max)
+uk_buf_utf8_prefix(const char *s, size_t len, size_t max)
 {
 	size_t i, n = 0;
 

@@ -55,20 +55,20 @@ size_t uk_buf_add_utf8(struct uk_buf *b, const char *s, size_t len);
  * Length of the valid UTF-8 sequence at s (1-4), or 0 when the bytes at s
  * do not start one.
  */
-size_t uk_utf8_seqlen(const unsigned char *s, size_t avail);
+size_t uk_buf_utf8_seqlen(const unsigned char *s, size_t avail);
 /* Whether s[0..len) is entirely valid UTF-8. */
-int uk_utf8_valid(const char *s, size_t len);
+int uk_buf_utf8_valid(const char *s, size_t len);
 /* The largest n <= len that does not cut a UTF-8 sequence of s. */
-size_t uk_utf8_cut(const char *s, size_t len);
+size_t uk_buf_utf8_cut(const char *s, size_t len);
 /*
  * The number of characters (code points) of s[0..len): the bytes that do
  * not continue a sequence, so an invalid byte counts as one.
  */
-size_t uk_utf8_chars(const char *s, size_t len);
+size_t uk_buf_utf8_chars(const char *s, size_t len);
 /*
  * The byte length of the longest prefix of s[0..len) that holds at most
- * max characters (as uk_utf8_chars counts them); it never cuts a sequence.
+ * max characters (as uk_buf_utf8_chars counts them); it never cuts a sequence.
  */
-size_t uk_utf8_prefix(const char *s, size_t len, size_t max);
+size_t uk_buf_utf8_prefix(const char *s, size_t len, size_t max);
 
 #endif

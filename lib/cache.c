@@ -131,7 +131,7 @@ uk_cache_release(struct uk_cache *c)
  * key alone: a URL is a block or two, and linking libcrypto only for it
  * made every `urlcache get` load it (its relocations: 2.3M of the 2.8M
  * instructions of a whole hit, callgrind, and about a millisecond).
- * uk_cache_sha256 (cache_digest.c) keeps libcrypto's, whose SHA-NI code
+ * uk_cache_digest_sha256 (cache_digest.c) keeps libcrypto's, whose SHA-NI code
  * is several times faster on the large inputs it is given.  FIPS 180-4,
  * section 6.2; tests/unit/t_cache checks the two agree.
  */

@@ -65,7 +65,7 @@ void uk_cache_key(const char *url, char key[17]);
 /* The SHA-256 of data[0..len) in lower-case hex, NUL-terminated (the
  * cache key is its first 16 digits).  Takes libcrypto in (cache_digest.c):
  * for large data; uk_cache_key has its own, for a URL. */
-void uk_cache_sha256(const void *data, size_t len, char hex[65]);
+void uk_cache_digest_sha256(const void *data, size_t len, char hex[65]);
 
 /* Flags for uk_cache_get. */
 #define UK_CACHE_STALE 1 /* return an expired entry too, and keep it */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * uk_cache_sha256 (cache.h): a file of its own, so that a program that
+ * uk_cache_digest_sha256 (cache.h): a file of its own, so that a program that
  * only looks entries up (urlcache) does not link libcrypto for it.
  */
 #include <stddef.h>
 
-/* SHA256_Init and its kin: see uk_cache_sha256. */
+/* SHA256_Init and its kin: see uk_cache_digest_sha256. */
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <openssl/sha.h>
 
@@ -23,7 +23,7 @@
  * (hence the define above the include).
  */
 void
-uk_cache_sha256(const void *data, size_t len, char hex[65])
+uk_cache_digest_sha256(const void *data, size_t len, char hex[65])
 {
 	static const char digits[] = "0123456789abcdef";
 	unsigned char md[SHA256_DIGEST_LENGTH];

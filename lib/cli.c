@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -250,4 +251,68 @@ uk_cli_check_stdio(void)
 		close(1);
 		uk_die(UK_EXIT_FATAL, "standard output is closed");
 	}
+}
+
+int
+uk_cli_colour(int fd)
+{
+	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	return isatty(fd) && !(nc && *nc) && term && *term &&
+	    strcmp(term, "dumb");
+}
+
+/* What buf[0..n) starts as: see uk_cli_document. */
+static const char *
+document_kind(const char *buf, size_t n)
+{
+	const char *p = buf, *end = buf + n;
+
+	if (n >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
+		p += 3;
+	while (p < end && strchr(" \t\r\n", *p))
+		p++;
+	if (end - p >= 5 && !memcmp(p, "%PDF-", 5))
+		return "a PDF document";
+	/* A tag, a comment, a doctype or an XML declaration: no record and
+	 * no URL starts with '<'. */
+	if (end - p >= 2 && *p == '<' &&
+	    (p[1] == '!' || p[1] == '?' ||
+		((p[1] | 0x20) >= 'a' && (p[1] | 0x20) <= 'z')))
+		return "an HTML document";
+	return NULL;
+}
+
+const char *
+uk_cli_document(const char *path)
+{
+	char buf[512];
+	struct stat st;
+	ssize_t n = -1;
+	off_t at;
+	int fd, p[2];
+
+	if (strcmp(path, "-")) {
+		if (stat(path, &st) || !S_ISREG(st.st_mode) ||
+		    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			return NULL;
+		n = pread(fd, buf, sizeof(buf), 0);
+		close(fd);
+	} else if (fstat(STDIN_FILENO, &st)) {
+		return NULL;
+	} else if (S_ISREG(st.st_mode)) {
+		if ((at = lseek(STDIN_FILENO, 0, SEEK_CUR)) >= 0)
+			n = pread(STDIN_FILENO, buf, sizeof(buf), at);
+	} else if (S_ISFIFO(st.st_mode) && !pipe2(p, O_CLOEXEC)) {
+		/* tee(2) duplicates what the pipe holds into p without
+		 * consuming it; reading p then is a peek at the input. */
+		do
+			n = tee(STDIN_FILENO, p[1], sizeof(buf), 0);
+		while (n < 0 && errno == EINTR);
+		if (n > 0)
+			n = read(p[0], buf, (size_t)n);
+		close(p[0]);
+		close(p[1]);
+	}
+	return n > 0 ? document_kind(buf, (size_t)n) : NULL;
 }

@@ -106,4 +106,24 @@ size_t uk_cli_printable(struct uk_buf *b);
  */
 int uk_cli_size(const char *s, unsigned long long *out);
 
+/*
+ * Whether output on fd may be coloured: fd is a terminal, NO_COLOR is
+ * unset or empty (no-color.org), and TERM names a terminal that is not
+ * "dumb" (unset: none).  An agent in a pseudo-terminal sets TERM=dumb and
+ * pays for every escape sequence in tokens.
+ */
+int uk_cli_colour(int fd);
+
+/*
+ * What the input path ("-": standard input) holds when it is a document
+ * given where URLs or records are expected: "an HTML document" when its
+ * first bytes (after a byte order mark and white space) are markup, "a
+ * PDF document" when they are "%PDF-", else NULL.  Nothing is consumed:
+ * a regular file is read with pread, standard input as a pipe is looked
+ * at with tee(2), which copies what the pipe holds without taking it
+ * (it waits for the first bytes, as reading the input would); a
+ * terminal, a socket or a path that cannot be read gives NULL.
+ */
+const char *uk_cli_document(const char *path);
+
 #endif

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "detect.h"
 #include "buf.h"
+#include "util.h"
 #include "banned.h"
 
 /*
@@ -45,6 +49,8 @@ uk_detect_init(struct uk_detect *d)
 {
 	d->skipping = 0;
 	d->toolong = 0;
+	d->bare = 0;
+	d->bare_hit = 0;
 	pthread_once(&cls_once, cls_fill);
 }
 
@@ -175,7 +181,7 @@ scan_end(const char *s, size_t body, size_t len, int final, int opener,
 			i++;
 			continue;
 		default:
-			n = uk_utf8_seqlen(p + i, len - i);
+			n = uk_buf_utf8_seqlen(p + i, len - i);
 			if (!n) {
 				/* A sequence cut by the window is not invalid. */
 				if (!final && prefix(p + i, len - i)) {
@@ -208,7 +214,11 @@ count(const char *s, size_t a, size_t b, char c)
  * trailing '_' goes only when '_' also opened the URL (markdown emphasis):
  * tokens in paths and queries end in '_' often enough.
  */
-static size_t
+/* Inlined by force, as host_ok: the bare scan calls them too, and the
+ * default scan's cost must not change (1% more instructions without). */
+#define UK_INLINE inline __attribute__((always_inline))
+
+static UK_INLINE size_t
 trim(const char *s, size_t start, size_t end, int opener)
 {
 	while (end > start) {
@@ -276,7 +286,7 @@ is_hex(int c)
 	    (c >= 'A' && c <= 'F');
 }
 
-static int
+static UK_INLINE int
 host_ok(const char *h, size_t n)
 {
 	size_t i, label = 0;
@@ -404,12 +414,18 @@ opener_of(const char *s, size_t start)
 	return 0;
 }
 
+static size_t scan_bare(struct uk_detect *, const char *, size_t, size_t,
+    int, uk_detect_fn, void *);
+
 size_t
 uk_detect_scan(struct uk_detect *d, const char *s, size_t from, size_t len,
     int final, uk_detect_fn fn, void *ctx)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t pos = from;
+
+	if (d->bare)
+		return scan_bare(d, s, from, len, final, fn, ctx);
 
 	if (d->skipping) {
 		int open;
@@ -472,4 +488,456 @@ uk_detect_scan(struct uk_detect *d, const char *s, size_t from, size_t len,
 		pos = end;
 	}
 	return len;
+}
+
+/*
+ * Top-level domains for bare URLs: the last label of every rule of the
+ * Public Suffix List, sorted for bsearch.  Read by hand: libpsl would
+ * answer "is this a public suffix", not "is this label a TLD", and the
+ * file is a plain list of one rule a line.
+ */
+static char **tlds;
+static size_t ntlds;
+static const char *tlds_from = "built-in";
+static pthread_once_t tlds_once = PTHREAD_ONCE_INIT;
+
+/* Used when the list cannot be read: the common generic and country TLDs. */
+static const char *const tld_fallback[] = {
+	"ai", "app", "at", "au", "be", "biz", "blog", "br", "ca", "cc", "ch",
+	"cloud", "cn", "co", "com", "cz", "de", "dev", "dk", "edu", "es", "eu",
+	"fi", "fr", "gov", "gr", "hk", "ie", "in", "info", "int", "io", "it",
+	"jp", "kr", "ly", "me", "mil", "mx", "net", "nl", "no", "nz", "org",
+	"pl", "pt", "ru", "se", "sg", "site", "tech", "tv", "tw", "uk", "us",
+	"ws", "xyz", "za", "\xd1\x80\xd1\x84"
+};
+
+static int
+tld_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+tld_add(char ***v, size_t *n, size_t *cap, const char *t, size_t len)
+{
+	char *c;
+	size_t i;
+
+	if (!len || len > 63)
+		return;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 2048;
+		*v = uk_xrealloc(*v, *cap * sizeof(**v));
+	}
+	c = uk_xmalloc(len + 1);
+	for (i = 0; i < len; i++)
+		c[i] = (char)lower((unsigned char)t[i]);
+	c[len] = '\0';
+	(*v)[(*n)++] = c;
+}
+
+static void bcls_fill(void);
+
+static void
+tlds_load(void)
+{
+	const char *path = getenv("URLKIT_PSL");
+	char line[512], **v = NULL;
+	size_t n = 0, cap = 0, i, j;
+	FILE *f;
+
+	bcls_fill();
+	if (!path || !*path)
+		path = UK_DETECT_PSL;
+	if ((f = fopen(path, "r")) != NULL) {
+		while (fgets(line, sizeof(line), f)) {
+			size_t e = strcspn(line, " \t\r\n"), b;
+
+			if (!e || (line[0] == '/' && line[1] == '/'))
+				continue;
+			for (b = e; b > 0 && line[b - 1] != '.'; b--)
+				;
+			tld_add(&v, &n, &cap, line + b, e - b);
+		}
+		fclose(f);
+		if (n)
+			tlds_from = path;
+	}
+	if (!n) {
+		for (i = 0; i < sizeof(tld_fallback) / sizeof(*tld_fallback);
+		    i++)
+			tld_add(&v, &n, &cap, tld_fallback[i],
+			    strlen(tld_fallback[i]));
+	}
+	qsort(v, n, sizeof(*v), tld_cmp);
+	for (i = j = 0; i < n; i++) {
+		if (j && !strcmp(v[j - 1], v[i]))
+			free(v[i]);
+		else
+			v[j++] = v[i];
+	}
+	tlds = v;
+	ntlds = j;
+}
+
+void
+uk_detect_bare(struct uk_detect *d)
+{
+	pthread_once(&tlds_once, tlds_load);
+	d->bare = 1;
+}
+
+int
+uk_detect_tld_ok(const char *s, size_t n)
+{
+	char key[64], *k = key;
+	size_t i;
+
+	if (!n || n >= sizeof(key) || !tlds)
+		return 0;
+	for (i = 0; i < n; i++)
+		key[i] = (char)lower((unsigned char)s[i]);
+	key[n] = '\0';
+	return bsearch(&k, tlds, ntlds, sizeof(*tlds), tld_cmp) != NULL;
+}
+
+size_t
+uk_detect_tld_count(const char **from)
+{
+	if (from)
+		*from = tlds_from;
+	return ntlds;
+}
+
+/*
+ * Byte classes of the bare scan: what may start a bare URL (a letter or
+ * digit, '/' of "//", the first byte of a multibyte character) and what
+ * may come before one (a space, a control, ( [ { < > " ' * , ; | `, or a
+ * byte of a multibyte character, which must be a space or punctuation).
+ */
+enum { B_FIRST = 1, B_PREV = 2, B_HOST = 4 /* letter, digit, '-' */ };
+static unsigned char bcls[256];
+
+static void
+bcls_fill(void)
+{
+	const char *pv = "([{<>\"'*,;|`";
+	int c;
+
+	for (c = 0; c < 256; c++) {
+		if (is_alnum(c) || c == '/' || c >= 0xc2)
+			bcls[c] |= B_FIRST;
+		if (is_alnum(c) || c == '-')
+			bcls[c] |= B_HOST;
+		if (c <= 0x20 || c >= 0x7f)
+			bcls[c] |= B_PREV;
+	}
+	for (; *pv; pv++)
+		bcls[(unsigned char)*pv] |= B_PREV;
+}
+
+/* The scan of one window in bare mode: what the gaps between URLs hold. */
+struct bare {
+	struct uk_detect *d;
+	const char *s;
+	size_t len;
+	int final;
+	size_t gap;  /* text from here not yet looked at for bare URLs */
+	size_t hold; /* where an unfinished bare URL starts, or len */
+	uk_detect_fn fn;
+	void *ctx;
+};
+
+/* The code point whose encoding ends just before s[i], or 0. */
+static unsigned long
+cp_before(const unsigned char *p, size_t i)
+{
+	size_t j = i, n;
+
+	while (j > 0 && i - j < 4 && (p[j - 1] & 0xc0) == 0x80)
+		j--;
+	if (!j)
+		return 0;
+	j--;
+	n = uk_buf_utf8_seqlen(p + j, i - j);
+	return n == i - j && n > 1 ? decode(p + j, n) : 0;
+}
+
+/* Whether a bare URL may start at p[i] after what comes before it. */
+static UK_INLINE int
+bare_start(const unsigned char *p, size_t i, size_t len)
+{
+	unsigned char c = p[i];
+
+	if (!(bcls[c] & B_FIRST) || (i && !(bcls[p[i - 1]] & B_PREV)))
+		return 0;
+	if (c == '/' && (i + 2 >= len || p[i + 1] != '/' ||
+	    !(bcls[p[i + 2]] & B_FIRST) || p[i + 2] == '/'))
+		return 0;
+	if (i && p[i - 1] >= 0x80)
+		return uni_term(cp_before(p, i));
+	return 1;
+}
+
+/*
+ * Whether h[0..n) is a host a bare URL may have: labels of 1-63 bytes
+ * that neither start nor end with '-', at least two; an IPv4 address or a
+ * known top-level domain unless loose (after "//").
+ */
+static int
+bare_host(const char *h, size_t n, int loose, int *labels)
+{
+	size_t i, lab = 0, last = 0;
+	int digits = 1;
+
+	*labels = 1;
+	if (!n || n > 253)
+		return 0;
+	for (i = 0; i <= n; i++) {
+		if (i == n || h[i] == '.') {
+			if (!lab || lab > 63 || h[i - lab] == '-' ||
+			    h[i - 1] == '-')
+				return 0;
+			if (i < n) {
+				++*labels;
+				last = i + 1;
+			}
+			lab = 0;
+			continue;
+		}
+		if (h[i] < '0' || h[i] > '9')
+			digits = 0;
+		lab++;
+	}
+	if (*labels < 2)
+		return 0;
+	if (digits)
+		return *labels == 4 && host_ok(h, n);
+	if (loose)
+		return host_ok(h, n);
+	return uk_detect_tld_ok(h + last, n - last);
+}
+
+/*
+ * Top-level domains a host alone (no path, port or "//") may end in: the
+ * generic ones that are not also words of code (user.name, logger.info,
+ * Main.java and df.style end in TLDs of the list).  As linkify-it's
+ * default list, with io and dev.
+ */
+static const char *const tld_alone[] = {
+	"aero", "asia", "biz", "com", "coop", "dev", "edu", "gov", "int", "io",
+	"mil", "museum", "net", "org", "pro", "shop", "xxx"
+};
+
+/*
+ * Whether h[0..n), a host of labels labels already checked, may be a URL
+ * with nothing after it: a TLD of tld_alone; a non-ASCII TLD; a country
+ * code (two ASCII letters) after two labels or more, the one before it
+ * of two bytes or more and not all digits (setup.py, README.md and
+ * main.rs are file names); anything after "www.".  Not an IPv4 address
+ * (logs are full of them), nor letters of both cases after the first.
+ */
+static int
+alone_ok(const char *h, size_t n, int labels)
+{
+	size_t b = n, i, k;
+	int up = -1;
+
+	while (b > 0 && h[b - 1] != '.')
+		b--;
+	if (n >= 4 && lower((unsigned char)h[0]) == 'w' &&
+	    lower((unsigned char)h[1]) == 'w' &&
+	    lower((unsigned char)h[2]) == 'w' && h[3] == '.')
+		return 1;
+	if ((unsigned char)h[b] >= 0x80)
+		return 1;
+	if (h[b] >= '0' && h[b] <= '9')
+		return 0; /* an IPv4 address: in logs, not a link */
+	/* One case after the first letter: Google.com, GOOGLE.COM, not
+	 * z.U.il or sBt.qVF.SR (base64 and other noise). */
+	for (i = 1; i < n; i++)
+		if (((h[i] >= 'a' && h[i] <= 'z') && up > 0) ||
+		    ((h[i] >= 'A' && h[i] <= 'Z') && up == 0))
+			return 0;
+		else if (up < 0 && h[i] >= 'A' && h[i] <= 'z')
+			up = h[i] <= 'Z';
+	for (i = 0; i < sizeof(tld_alone) / sizeof(*tld_alone); i++)
+		if (strlen(tld_alone[i]) == n - b &&
+		    !strncasecmp(tld_alone[i], h + b, n - b))
+			return 1;
+	if (n - b != 2)
+		return 0;
+	/* A country code after a name of two bytes or more. */
+	for (i = b - 1, k = 0; i > 0 && h[i - 1] != '.'; i--)
+		k += h[i - 1] < '0' || h[i - 1] > '9';
+	return labels > 2 && b - 1 - i >= 2 && k > 0;
+}
+
+/*
+ * Look for a bare URL at s[i], the gap ending at b (soft: the text may go
+ * on past b).  Returns where to go on from, (size_t)-1 when fn said stop;
+ * sets bt->hold when the URL may run past the window.
+ */
+static size_t
+bare_try(struct bare *bt, size_t i, size_t b, int soft)
+{
+	const char *s = bt->s;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t hs = i, h, he, end, n;
+	int loose = 0, open, labels, opener, cls_c, clean, strong, dot = 0;
+	unsigned char c;
+
+	if (p[i] == '/') {
+		hs = i + 2;
+		loose = 1;
+	}
+	for (h = hs; h < b;) {
+		c = p[h];
+		if (bcls[c] & B_HOST) {
+			h++;
+			continue;
+		}
+		if (c == '.') {
+			dot = 1;
+			h++;
+			continue;
+		}
+		if (c < 0x80)
+			break;
+		n = uk_buf_utf8_seqlen(p + h, b - h);
+		if (!n || uni_term(decode(p + h, n)))
+			break;
+		h += n;
+	}
+	if (h == b && soft) {
+		if (b - i <= UK_DETECT_MAX_URL)
+			bt->hold = i;
+		return b;
+	}
+	if (!dot)
+		return h > i ? h : i + 1; /* one label: not a host */
+	for (he = h; he > hs && p[he - 1] == '.'; he--)
+		;
+	if (he == hs || !bare_host(s + hs, he - hs, loose, &labels))
+		return h > i ? h : i + 1;
+	end = he;
+	clean = he == h; /* no dot trimmed: a port or path may follow */
+	c = h < b ? p[h] : ' ';
+	if (clean && c == ':' && h + 1 < b && p[h + 1] >= '0' &&
+	    p[h + 1] <= '9') {
+		long v = 0;
+
+		for (end = h + 1; end < b && p[end] >= '0' && p[end] <= '9';
+		    end++)
+			if ((v = v * 10 + (p[end] - '0')) > 65535)
+				return end;
+		if (end == b && soft) {
+			bt->hold = i;
+			return b;
+		}
+		c = end < b ? p[end] : ' ';
+		h = end;
+	}
+	cls_c = c < 0x80 ? cls[c] : C_HIGH;
+	opener = opener_of(s, i);
+	strong = end > he; /* a port */
+	if (clean && (c == '/' || c == '?' || c == '#')) {
+		size_t e = scan_end(s, h, b, !soft, opener, &open);
+
+		strong |= c == '/';
+		if (open && soft) {
+			if (b - i <= UK_DETECT_MAX_URL)
+				bt->hold = i;
+			return b;
+		}
+		end = trim(s, end, e, opener);
+		if (e - i > UK_DETECT_MAX_URL) {
+			bt->d->toolong++;
+			return e;
+		}
+		h = e;
+	} else if (c == '@' || c == '_' || c == '(' || c == '[' ||
+	    c == '{' || (cls_c == C_URL && !strchr(".,;:!?*~", c)))
+		return h;
+	/* Only a path that starts with '/' or a port makes a host a URL. */
+	if (!loose && !strong && !alone_ok(s + hs, he - hs, labels))
+		return h;
+	bt->d->bare_hit = 1;
+	n = bt->fn(bt->ctx, s, i, end);
+	bt->d->bare_hit = 0;
+	return n ? (size_t)-1 : end;
+}
+
+/* Report the bare URLs of s[a..b); 1 when fn said stop. */
+static int
+bare_gap(struct bare *bt, size_t a, size_t b, int soft)
+{
+	const unsigned char *p = (const unsigned char *)bt->s;
+	size_t i = a;
+
+	while (i < b && bt->hold == bt->len) {
+		if (!bare_start(p, i, b)) {
+			i++;
+			continue;
+		}
+		if ((i = bare_try(bt, i, b, soft)) == (size_t)-1)
+			return 1;
+	}
+	return 0;
+}
+
+/* A URL with a scheme: the bare ones before it go first. */
+static int
+bare_scheme_found(void *ctx, const char *s, size_t start, size_t end)
+{
+	struct bare *bt = ctx;
+
+	(void)s;
+	if (start > bt->gap && bare_gap(bt, bt->gap, start, 0))
+		return 1;
+	bt->gap = end;
+	return bt->fn(bt->ctx, bt->s, start, end);
+}
+
+static size_t
+scan_bare(struct uk_detect *d, const char *s, size_t from, size_t len,
+    int final, uk_detect_fn fn, void *ctx)
+{
+	struct bare bt;
+	size_t done;
+
+	bt.d = d;
+	bt.s = s;
+	bt.len = bt.hold = len;
+	bt.final = final;
+	bt.gap = from;
+	bt.fn = fn;
+	bt.ctx = ctx;
+	/* The URLs with a scheme, as the default scan finds them. */
+	d->bare = 0;
+	done = uk_detect_scan(d, s, from, len, final, bare_scheme_found, &bt);
+	d->bare = 1;
+	if (done == (size_t)-1)
+		return done;
+	if (d->skipping)
+		return done; /* inside an over-long URL: nothing to hold */
+	if (!final) {
+		/*
+		 * What follows the last space may go on in the next window:
+		 * it is looked at then (a bare URL never holds a space).
+		 */
+		size_t tail = done;
+
+		while (tail > bt.gap && (unsigned char)s[tail - 1] > 0x20 &&
+		    s[tail - 1] != 0x7f)
+			tail--;
+		if (done - tail <= UK_DETECT_MAX_URL) {
+			if (tail > bt.gap && bare_gap(&bt, bt.gap, tail, 0))
+				return (size_t)-1;
+			return tail;
+		}
+	}
+	if (done > bt.gap && bare_gap(&bt, bt.gap, done, !final))
+		return (size_t)-1;
+	return bt.hold < done ? bt.hold : done;
 }

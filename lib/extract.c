@@ -1768,7 +1768,7 @@ utf8_beyond_ascii(const char *html, size_t len)
 	for (k = 0; k < len; k++)
 		if ((unsigned char)html[k] >= 0x80)
 			break;
-	return k < len && uk_utf8_valid(html + k, len - k);
+	return k < len && uk_buf_utf8_valid(html + k, len - k);
 }
 
 /*
@@ -1856,6 +1856,52 @@ learned(struct ctx *c, int best, int fallback, struct uk_buf *u,
 	return 1;
 }
 
+/*
+ * No block scored as the main text.  A second, more inclusive pass, as
+ * trafilatura's baseline is: the whole body less what the boilerplate
+ * rules set aside (menus, footers, cookie notices, related lists); only
+ * when that leaves less than a fifth of the page's text all (the rules
+ * took the page for boilerplate, and a page is not mostly menus), the
+ * plain fallback: everything but scripts and styles.  The text into
+ * text; returns which fallback it is (1 or 2).
+ */
+static int
+fallback_text(struct ctx *c, const struct uk_buf *all, struct uk_buf *text,
+    const char *url)
+{
+	struct writer w;
+
+	uk_buf_reset(text);
+	uk_ex_w_init(&w, text, NULL, url);
+	if (c->body)
+		uk_ex_emit(c, c->body, &w, 1);
+	uk_buf_trim(text);
+	uk_ex_dedupe(text);
+	if (text->len >= 50 && text->len * 5 >= all->len)
+		return 1;
+	uk_buf_reset(text);
+	uk_buf_add(text, all->buf, all->len);
+	return 2;
+}
+
+/* --explain's records into x->explain, after --remove's. */
+static void
+explain_records(struct ctx *c, struct uk_extract *x)
+{
+	struct uk_buf eb = UK_BUF_INIT;
+
+	/* After --remove's records (lib/extract_override.c). */
+	if (x->explain) {
+		uk_buf_addstr(&eb, x->explain);
+		free(x->explain);
+		x->explain = NULL;
+	}
+	uk_ex_explain(c, &eb);
+	if (eb.len)
+		x->explain = uk_buf_detach(&eb, NULL);
+	uk_buf_release(&eb);
+}
+
 int
 uk_extract_html(const char *html, size_t len, const char *content_type,
     const char *url, const struct uk_extract_opts *o, struct uk_extract *x,
@@ -1904,29 +1950,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 		uk_ex_dedupe(&text);
 	}
 	if (text.len < 50 || text.len * 10 < all.len / 10) {
-		/*
-		 * No block scored as the main text.  A second, more
-		 * inclusive pass, as trafilatura's baseline is: the whole
-		 * body less what the boilerplate rules set aside (menus,
-		 * footers, cookie notices, related lists); only when that
-		 * leaves less than a fifth of the page's text (the rules
-		 * took the page for boilerplate, and a page is not mostly
-		 * menus), the plain fallback: everything but scripts and
-		 * styles.
-		 */
-		uk_buf_reset(&text);
-		uk_ex_w_init(&w, &text, NULL, url);
-		if (c.body)
-			uk_ex_emit(&c, c.body, &w, 1);
-		uk_buf_trim(&text);
-		uk_ex_dedupe(&text);
-		if (text.len >= 50 && text.len * 5 >= all.len)
-			fallback = 1;
-		else {
-			uk_buf_reset(&text);
-			uk_buf_add(&text, all.buf, all.len);
-			fallback = 2;
-		}
+		fallback = fallback_text(&c, &all, &text, url);
 		x->fallback = 1;
 	}
 	if (c.body)
@@ -1965,20 +1989,8 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	/* An app shell's notice is not the page's text. */
 	if (x->needs_browser && uk_ex_only_notice(text.buf, text.len))
 		uk_buf_reset(&text);
-	if (c.explain && c.body && fallback != 2) {
-		struct uk_buf eb = UK_BUF_INIT;
-
-		/* After --remove's records (lib/extract_override.c). */
-		if (x->explain) {
-			uk_buf_addstr(&eb, x->explain);
-			free(x->explain);
-			x->explain = NULL;
-		}
-		uk_ex_explain(&c, &eb);
-		if (eb.len)
-			x->explain = uk_buf_detach(&eb, NULL);
-		uk_buf_release(&eb);
-	}
+	if (c.explain && c.body && fallback != 2)
+		explain_records(&c, x);
 	x->text = uk_buf_detach(&text, NULL);
 	x->format = w.md ? "markdown" : "text";
 	ret = 0;

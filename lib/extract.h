@@ -104,7 +104,7 @@ int uk_extract_html(const char *html, size_t len, const char *content_type,
  * whether the document is encrypted, damaged or holds no text (images
  * only).  Release x with uk_extract_release whatever the result.
  */
-int uk_extract_pdf(const char *pdf, size_t len, const char *url,
+int uk_pdf_extract(const char *pdf, size_t len, const char *url,
     const struct uk_extract_opts *o, struct uk_extract *x,
     struct uk_err *err);
 
@@ -112,9 +112,9 @@ int uk_extract_pdf(const char *pdf, size_t len, const char *url,
  * The same reading in this process, without the child: no memory bound,
  * no kill (the time limit is checked between pages only).  For the
  * fuzzing harness (tests/fuzz/fuzz_pdf.c), which sees neither the
- * coverage nor the crashes of a child; programs use uk_extract_pdf.
+ * coverage nor the crashes of a child; programs use uk_pdf_extract.
  */
-int uk_extract_pdf_here(const char *pdf, size_t len,
+int uk_pdf_extract_here(const char *pdf, size_t len,
     const struct uk_extract_opts *o, struct uk_extract *x,
     struct uk_err *err);
 
@@ -132,7 +132,7 @@ int uk_extract_is_binary(const char *buf, size_t len);
 extern const char uk_extract_shell_warning[];
 
 /* Whether buf[0..len) starts as a PDF document does ("%PDF-"). */
-int uk_extract_is_pdf(const char *buf, size_t len);
+int uk_pdf_sniff(const char *buf, size_t len);
 
 /*
  * The content record's fields that come from an extraction, built here

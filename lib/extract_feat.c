@@ -50,9 +50,9 @@ uk_ex_trees_eval(const struct uk_ex_trees *m, const double *x, double *raw)
 		i = m->root[t];
 		/* x <= thr goes left; features are finite (no NaN). */
 		while (m->nodes[i].feat >= 0)
-			i = x[m->nodes[i].feat] <= m->nodes[i].thr ?
-			    m->nodes[i].left : m->nodes[i].right;
-		raw[m->cls[t]] += m->nodes[i].val;
+			i = x[m->nodes[i].feat] <= m->nodes[i].v ?
+			    i + 1 : m->nodes[i].right;
+		raw[m->cls[t]] += m->nodes[i].v;
 	}
 }
 
@@ -272,11 +272,95 @@ alike(struct ctx *c, int a, int b)
 	return la == lb && (!la || !memcmp(ca, cb, la));
 }
 
+/*
+ * Block n's text into the shares of the page's text by tag (share[0]
+ * paragraphs, 1 items, 2 headings, 3 <pre>, 4 cells); returns 1 for a
+ * paragraph (they are counted).
+ */
+static int
+add_share(const struct nd *n, double *share)
+{
+	switch (n->tag) {
+	case GUMBO_TAG_P:
+		share[0] += n->own;
+		return 1;
+	case GUMBO_TAG_LI:
+		share[1] += n->own;
+		break;
+	case GUMBO_TAG_H1: case GUMBO_TAG_H2: case GUMBO_TAG_H3:
+	case GUMBO_TAG_H4: case GUMBO_TAG_H5: case GUMBO_TAG_H6:
+		share[2] += n->own;
+		break;
+	case GUMBO_TAG_PRE:
+		share[3] += n->text;
+		break;
+	case GUMBO_TAG_TD: case GUMBO_TAG_TH:
+		share[4] += n->own;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/*
+ * The longest run of children of a kind (the tag and first class of the
+ * first child element: posts, cards, items) under element i, into *run
+ * and its text into *runtext when it is longer than *run.
+ */
+static void
+longest_run(struct ctx *c, int i, int *run, int *runtext)
+{
+	int r = 0, rt = 0, fc = -1, j;
+
+	for (j = i + 1; j < c->n[i].end; j = c->n[j].end) {
+		if (c->n[j].flags & (F_TEXT | F_SKIP))
+			continue;
+		if (fc < 0)
+			fc = j;
+		if (alike(c, fc, j)) {
+			r++;
+			rt += c->n[j].text;
+		}
+	}
+	if (r > *run) {
+		*run = r;
+		*runtext = rt;
+	}
+}
+
+/*
+ * The head's types: <meta property="og:type"> into pf[27..29], and
+ * itemtype attributes there counted into v.
+ */
+static void
+head_types(struct ctx *c, double *pf, int *v)
+{
+	const char *p, *t;
+	int i, k;
+
+	for (i = 0; i < c->nn && i < c->body; i++) {
+		if (c->n[i].tag != GUMBO_TAG_META || c->n[i].flags & F_TEXT)
+			continue;
+		p = uk_ex_attr(c->n[i].g, "property");
+		t = uk_ex_attr(c->n[i].g, "content");
+		if (p && t && !strcasecmp(p, "og:type")) {
+			pf[27] = !strncasecmp(t, "article", 7);
+			pf[28] = !strncasecmp(t, "product", 7) ||
+			    !strncasecmp(t, "og:product", 10);
+			pf[29] = !strncasecmp(t, "website", 7);
+		}
+		if ((t = uk_ex_attr(c->n[i].g, "itemtype")) &&
+		    (k = vocab_of(t, strlen(t))) >= 0 && v[k] < 100)
+			v[k]++;
+	}
+}
+
 void
 uk_ex_page_features(struct ctx *c, int best, const char *html, size_t len,
     const char *alltext, size_t alllen, double *pf)
 {
-	int cnt[GUMBO_TAG_UNKNOWN + 1], v[V_NV], i, j, run = 0, runtext = 0;
+	int cnt[GUMBO_TAG_UNKNOWN + 1], v[V_NV], i, run = 0, runtext = 0;
 	int total = c->body ? c->n[c->body].text : 0, words = 0, cmt = 0;
 	double share[8] = { 0 };
 	int k = 0;
@@ -293,51 +377,10 @@ uk_ex_page_features(struct ctx *c, int best, const char *html, size_t len,
 			cnt[n->tag]++;
 		if (n->flags & F_CROOT)
 			cmt++;
-		if (!(n->flags & F_SKIP) && n->flags & F_BLOCK) {
-			switch (n->tag) {
-			case GUMBO_TAG_P:
-				share[0] += n->own;
-				words++;
-				break;
-			case GUMBO_TAG_LI:
-				share[1] += n->own;
-				break;
-			case GUMBO_TAG_H1: case GUMBO_TAG_H2: case GUMBO_TAG_H3:
-			case GUMBO_TAG_H4: case GUMBO_TAG_H5: case GUMBO_TAG_H6:
-				share[2] += n->own;
-				break;
-			case GUMBO_TAG_PRE:
-				share[3] += n->text;
-				break;
-			case GUMBO_TAG_TD: case GUMBO_TAG_TH:
-				share[4] += n->own;
-				break;
-			default:
-				break;
-			}
-		}
-		/*
-		 * The longest run of children of a kind (the tag and first
-		 * class of the first child element): posts, cards, items.
-		 */
-		if (!(n->flags & F_SKIP) && n->text > 0 && n->flags & F_BLOCK) {
-			int r = 0, rt = 0, fc = -1;
-
-			for (j = i + 1; j < n->end; j = c->n[j].end) {
-				if (c->n[j].flags & (F_TEXT | F_SKIP))
-					continue;
-				if (fc < 0)
-					fc = j;
-				if (alike(c, fc, j)) {
-					r++;
-					rt += c->n[j].text;
-				}
-			}
-			if (r > run) {
-				run = r;
-				runtext = rt;
-			}
-		}
+		if (!(n->flags & F_SKIP) && n->flags & F_BLOCK)
+			words += add_share(n, share);
+		if (!(n->flags & F_SKIP) && n->text > 0 && n->flags & F_BLOCK)
+			longest_run(c, i, &run, &runtext);
 		if (n->tag == GUMBO_TAG_META || n->tag == GUMBO_TAG_DIV ||
 		    n->tag == GUMBO_TAG_BODY || n->tag == GUMBO_TAG_ARTICLE ||
 		    n->tag == GUMBO_TAG_MAIN || n->tag == GUMBO_TAG_SECTION ||
@@ -348,24 +391,7 @@ uk_ex_page_features(struct ctx *c, int best, const char *html, size_t len,
 				v[k]++;
 		}
 	}
-	/* <meta property="og:type"> lives in the head. */
-	for (i = 0; i < c->nn && i < c->body; i++) {
-		const char *p, *t;
-
-		if (c->n[i].tag != GUMBO_TAG_META || c->n[i].flags & F_TEXT)
-			continue;
-		p = uk_ex_attr(c->n[i].g, "property");
-		t = uk_ex_attr(c->n[i].g, "content");
-		if (p && t && !strcasecmp(p, "og:type")) {
-			pf[27] = !strncasecmp(t, "article", 7);
-			pf[28] = !strncasecmp(t, "product", 7) ||
-			    !strncasecmp(t, "og:product", 10);
-			pf[29] = !strncasecmp(t, "website", 7);
-		}
-		if ((t = uk_ex_attr(c->n[i].g, "itemtype")) &&
-		    (k = vocab_of(t, strlen(t))) >= 0 && v[k] < 100)
-			v[k]++;
-	}
+	head_types(c, pf, v);
 	ld_types(html, len, v);
 	pf[0] = lg(total);
 	pf[1] = total ? (double)c->n[c->body].link / total : 0;
@@ -640,33 +666,102 @@ text_counts(struct blk *u, const char *s)
  */
 #define MODEL_ADD_MIN 80
 
-int
-uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
+/*
+ * The region features of a page (scripts/train-extract.d/train.py's
+ * region_features computes the same from the dump): the page's
+ * features; then, of the rules' choice with the block model's
+ * additions (cur, each block's chosen share) against the rest of the
+ * body less its boilerplate: its share of the text, the link density
+ * of each, the characters left out, the blocks, the share of the rest
+ * the block model would add and its mean score there, where the choice
+ * starts and ends in the text, its share of blocks after the <h1>, its
+ * first block's distance to a heading, its share in the Readability
+ * best block; then the page type's scores.  F: the blocks' features
+ * (nb rows of UK_EX_NBF), sc their block scores.
+ */
+static void
+region_features(const double *pf, const double *F, const double *sc,
+    int nb, double *g)
 {
-	const char *dump = getenv("UK_EXTRACT_FEATURES");
-	struct blk *bl = NULL;
-	int *of = NULL, nb = 0, i, k, h1 = -1, before = 0, changed = 0;
-	double ptype[UK_EX_NTYPES], f[UK_EX_NBF], prob;
-	struct uk_buf out = UK_BUF_INIT;
-	char *keep = NULL;
+	double tot = 0, sel = 0, ksum = 0, lsel = 0, lrest = 0, up = 0;
+	double scr = 0, h1s = 0, bests = 0, rest, k, ch;
+	int i, first = -1, last = -1;
 
-	if (!c->body)
-		return -1;
-	/*
-	 * The page type: the class of the highest raw score (softmax's
-	 * order).  The blocks see each class's score less the best one's.
-	 */
+	for (i = 0; i < nb; i++) {
+		const double *b = F + (size_t)i * UK_EX_NBF;
+
+		ch = b[0];
+		k = b[20];
+		if (sc[i] >= uk_ex_block_threshold && ch >= MODEL_ADD_MIN)
+			k = 1;
+		tot += ch;
+		sel += k * ch;
+		ksum += k;
+		lsel += k * ch * b[1];
+		lrest += (1 - k) * ch * b[1];
+		if (sc[i] >= uk_ex_block_threshold)
+			up += (1 - k) * ch;
+		scr += (1 - k) * ch * sc[i];
+		h1s += k * b[33];
+		bests += k * b[36] * ch;
+		if (k > 0) {
+			if (first < 0)
+				first = i;
+			last = i;
+		}
+	}
+	rest = tot - sel;
+	memcpy(g, pf, UK_EX_NPF * sizeof(*g));
+	g += UK_EX_NPF;
+	g[0] = sel / (tot > 1 ? tot : 1);
+	g[1] = lsel / (sel > 1 ? sel : 1);
+	g[2] = lrest / (rest > 1 ? rest : 1);
+	g[3] = rest;
+	g[4] = nb;
+	g[5] = up / (rest > 1 ? rest : 1);
+	g[6] = scr / (rest > 1 ? rest : 1);
+	g[7] = first >= 0 ? F[(size_t)first * UK_EX_NBF + 19] : 1;
+	g[8] = last >= 0 ? F[(size_t)last * UK_EX_NBF + 19] : 1;
+	g[9] = h1s / (ksum > 1 ? ksum : 1);
+	g[10] = first >= 0 ? F[(size_t)first * UK_EX_NBF + 35] : 0;
+	g[11] = bests / (sel > 1 ? sel : 1);
+	memcpy(g + 12, F + 43, UK_EX_NTYPES * sizeof(*g));
+}
+
+
+/*
+ * The page type of features pf into c->x->page_type (the class of the
+ * highest raw score: softmax's order), and into ptype each class's raw
+ * score less the best one's, as the blocks see it; returns its index.
+ */
+static int
+page_type(struct ctx *c, const double *pf, double *ptype)
+{
+	double top;
+	int i, k;
+
 	uk_ex_trees_eval(&uk_ex_type_model, pf, ptype);
 	for (k = 1, i = 0; k < UK_EX_NTYPES; k++)
 		if (ptype[k] > ptype[i])
 			i = k;
 	c->x->page_type = uk_ex_types[i];
-	for (k = 0, prob = ptype[i]; k < UK_EX_NTYPES; k++)
-		ptype[k] -= prob;
-	if (!dump && (!apply || !uk_ex_block_model.ntrees))
-		return 0;
-	/* The blocks, in document order, by their first text node. */
-	of = uk_xmalloc((size_t)c->nn * sizeof(*of));
+	for (k = 0, top = ptype[i]; k < UK_EX_NTYPES; k++)
+		ptype[k] -= top;
+	return i;
+}
+
+/*
+ * The blocks of c in document order, by their first text node, into
+ * *blp (returns how many); of[b]: block element b's index among them or
+ * -1; *h1: the first <h1> with text, or -1.
+ */
+static int
+collect_blocks(struct ctx *c, int *of, struct blk **blp, int *h1)
+{
+	struct blk *bl = NULL;
+	int nb = 0, i, k, before = 0;
+
+	*h1 = -1;
 	for (i = 0; i < c->nn; i++)
 		of[i] = -1;
 	for (i = c->body; i < c->nn; i++) {
@@ -676,8 +771,8 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 		if (!(n->flags & F_TEXT)) {
 			if (n->flags & F_SKIP)
 				i = n->end - 1;
-			else if (n->tag == GUMBO_TAG_H1 && h1 < 0 && n->text)
-				h1 = i;
+			else if (n->tag == GUMBO_TAG_H1 && *h1 < 0 && n->text)
+				*h1 = i;
 			continue;
 		}
 		if (n->flags & F_SKIP || n->text <= 0)
@@ -700,96 +795,147 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 		before += n->text;
 		text_counts(&bl[k], n->g->v.text.text);
 	}
+	*blp = bl;
+	return nb;
+}
+
+/*
+ * UK_EXTRACT_FEATURES: append the page's features pf, its blocks'
+ * features F and their text to the file named dump, as one JSON line.
+ */
+static void
+dump_features(struct ctx *c, const char *dump, const double *pf,
+    const double *F, const struct blk *bl, int nb)
+{
+	struct uk_buf out = UK_BUF_INIT, t = UK_BUF_INIT;
+	int i, k, fd;
+
+	uk_buf_addstr(&out, "{\"pf\":[");
+	for (i = 0; i < UK_EX_NPF; i++)
+		uk_buf_addf(&out, "%s%.17g", i ? "," : "", pf[i]);
+	uk_buf_addstr(&out, "],\"b\":[");
+	for (k = 0; k < nb; k++) {
+		uk_buf_addstr(&out, k ? ",[" : "[");
+		for (i = 0; i < UK_EX_NBF; i++)
+			uk_buf_addf(&out, "%s%.17g", i ? "," : "",
+			    F[(size_t)k * UK_EX_NBF + i]);
+		uk_buf_addstr(&out, "]");
+	}
+	/* The blocks' text, for the labels. */
+	uk_buf_addstr(&out, "],\"t\":[");
+	for (k = 0; k < nb; k++) {
+		int sp = 1;
+
+		uk_buf_reset(&t);
+		for (i = bl[k].b; i < c->n[bl[k].b].end; i++)
+			if (c->n[i].flags & F_TEXT &&
+			    !(c->n[i].flags & F_SKIP) &&
+			    uk_ex_block_of(c, i) == bl[k].b)
+				uk_ex_squeeze(&t, c->n[i].g->v.text.text,
+				    &sp, 0, SIZE_MAX);
+		if (k)
+			uk_buf_addch(&out, ',');
+		json_str(&out, t.buf ? t.buf : "", t.len);
+	}
+	uk_buf_release(&t);
+	uk_buf_addstr(&out, "]}\n");
+	fd = open(dump, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (fd >= 0) {
+		/* A training aid: a short write loses a page. */
+		ssize_t wr = write(fd, out.buf, out.len);
+
+		(void)wr;
+		close(fd);
+	}
+	uk_buf_release(&out);
+}
+
+/*
+ * The block model's verdict on the text nodes: the rules' choice
+ * (F_SEL) stands, and a block outside it is added when the model scores
+ * it at its threshold and it has MODEL_ADD_MIN characters (measured
+ * across halves, the model's drops cost more recall than they gained
+ * precision: doc/EXTRACTION.md); the rest gets F_SKIP.  With whole
+ * (the region model's choice), every block of the body less its
+ * boilerplate stays.  Returns how many text nodes were added.
+ */
+static int
+apply_blocks(struct ctx *c, const int *of, const struct blk *bl,
+    const double *sc, int whole)
+{
+	int i, k, keep, changed = 0;
+
+	for (i = c->body; i < c->nn; i++) {
+		struct nd *n = &c->n[i];
+
+		if (!(n->flags & F_TEXT) || n->flags & F_SKIP ||
+		    n->text <= 0 || n->flags & F_SEL)
+			continue;
+		k = of[uk_ex_block_of(c, i)];
+		keep = sc[k] >= uk_ex_block_threshold;
+		if (whole || (keep && bl[k].chars >= MODEL_ADD_MIN))
+			changed++;
+		else
+			n->flags |= F_SKIP | (keep ? F_MSHORT : F_MDROP);
+	}
+	return changed;
+}
+
+int
+uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
+{
+	const char *dump = getenv("UK_EXTRACT_FEATURES");
+	struct blk *bl = NULL;
+	int *of = NULL, nb, k, h1, type, whole = 0, changed = 0;
+	double ptype[UK_EX_NTYPES], g[UK_EX_NRF], *F = NULL, *sc = NULL;
+	double raw;
+
+	if (!c->body)
+		return -1;
+	type = page_type(c, pf, ptype);
+	if (!dump && (!apply || !uk_ex_block_model.ntrees))
+		return 0;
+	of = uk_xmalloc((size_t)c->nn * sizeof(*of));
+	nb = collect_blocks(c, of, &bl, &h1);
 	if (!nb) {
 		free(of);
 		return -1;
 	}
-	keep = uk_xmalloc((size_t)nb);
+	F = uk_xmalloc((size_t)nb * UK_EX_NBF * sizeof(*F));
+	sc = uk_xmalloc((size_t)nb * sizeof(*sc));
 	if (c->explain && uk_ex_block_model.ntrees)
 		c->mscore = uk_xcalloc((size_t)c->nn, sizeof(*c->mscore));
-	if (dump) {
-		uk_buf_addstr(&out, "{\"pf\":[");
-		for (i = 0; i < UK_EX_NPF; i++)
-			uk_buf_addf(&out, "%s%.17g", i ? "," : "", pf[i]);
-		uk_buf_addstr(&out, "],\"b\":[");
-	}
 	for (k = 0; k < nb; k++) {
-		block_features(c, bl, nb, k, best, h1, pf, ptype, f);
-		uk_ex_trees_eval(&uk_ex_block_model, f, &prob);
-		keep[k] = !uk_ex_block_model.ntrees ||
-		    prob >= uk_ex_block_threshold;
+		block_features(c, bl, nb, k, best, h1, pf, ptype,
+		    F + (size_t)k * UK_EX_NBF);
+		uk_ex_trees_eval(&uk_ex_block_model, F + (size_t)k * UK_EX_NBF,
+		    &sc[k]);
 		if (c->mscore)
-			c->mscore[bl[k].b] = prob;
-		if (!dump)
-			continue;
-		uk_buf_addstr(&out, k ? ",[" : "[");
-		for (i = 0; i < UK_EX_NBF; i++)
-			uk_buf_addf(&out, "%s%.17g", i ? "," : "", f[i]);
-		uk_buf_addstr(&out, "]");
+			c->mscore[bl[k].b] = sc[k];
 	}
-	if (dump) {
-		/* The blocks' text, for the labels. */
-		struct uk_buf t = UK_BUF_INIT;
-
-		uk_buf_addstr(&out, "],\"t\":[");
-		for (k = 0; k < nb; k++) {
-			int sp = 1;
-
-			uk_buf_reset(&t);
-			for (i = bl[k].b; i < c->n[bl[k].b].end; i++)
-				if (c->n[i].flags & F_TEXT &&
-				    !(c->n[i].flags & F_SKIP) &&
-				    uk_ex_block_of(c, i) == bl[k].b)
-					uk_ex_squeeze(&t, c->n[i].g->v.text.text,
-					    &sp, 0, SIZE_MAX);
-			if (k)
-				uk_buf_addch(&out, ',');
-			json_str(&out, t.buf ? t.buf : "", t.len);
-		}
-		uk_buf_release(&t);
-		uk_buf_addstr(&out, "]}\n");
-		{
-			int fd = open(dump, O_WRONLY | O_CREAT | O_APPEND, 0644);
-
-			if (fd >= 0) {
-				/* A training aid: a short write loses a page. */
-				ssize_t wr = write(fd, out.buf, out.len);
-
-				(void)wr;
-				close(fd);
-			}
-		}
-		uk_buf_release(&out);
-	}
+	if (dump)
+		dump_features(c, dump, pf, F, bl, nb);
 	if (apply && uk_ex_block_model.ntrees) {
-		for (i = c->body; i < c->nn; i++) {
-			struct nd *n = &c->n[i];
-
-			if (!(n->flags & F_TEXT) || n->flags & F_SKIP ||
-			    n->text <= 0)
-				continue;
-			/*
-			 * The model adds to the rules' choice and takes
-			 * nothing from it: measured across halves, its drops
-			 * cost more recall than they gained precision
-			 * (doc/EXTRACTION.md).  A block it adds has
-			 * MODEL_ADD_MIN characters at least.
-			 */
-			if (n->flags & F_SEL)
-				continue;
-			k = of[uk_ex_block_of(c, i)];
-			if (keep[k] && bl[k].chars >= MODEL_ADD_MIN)
-				changed++;
-			else
-				n->flags |= F_SKIP |
-				    (keep[k] ? F_MSHORT : F_MDROP);
+		/*
+		 * The second opinion (doc/EXTRACTION.md): on a page not
+		 * typed an article, the region model may take the body less
+		 * its boilerplate instead of the rules' choice.
+		 */
+		if (uk_ex_region_model.ntrees &&
+		    strcmp(uk_ex_types[type], "article") != 0) {
+			region_features(pf, F, sc, nb, g);
+			uk_ex_trees_eval(&uk_ex_region_model, g, &raw);
+			whole = raw > uk_ex_region_threshold;
 		}
+		changed = apply_blocks(c, of, bl, sc, whole);
 	}
-	free(keep);
+	free(F);
+	free(sc);
 	free(bl);
 	free(of);
 	return changed;
 }
+
 /*
  * --explain: why text is not in the main text, one table of the rules'
  * names (enum uk_ex_why in extract_int.h).
@@ -868,7 +1014,7 @@ subtree_text(struct ctx *c, int i, struct uk_buf *t, size_t max)
 		if (c->n[j].flags & F_TEXT)
 			uk_ex_squeeze(t, c->n[j].g->v.text.text, &sp, 0, max);
 	if (t->len > max)
-		t->len = uk_utf8_cut(t->buf, max);
+		t->len = uk_buf_utf8_cut(t->buf, max);
 	if (t->buf)
 		t->buf[t->len] = '\0';
 }

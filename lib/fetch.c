@@ -15,6 +15,7 @@
 #include "fetch.h"
 #include "fetch_pool.h"
 #include "jsonl.h"
+#include "record.h"
 #include "banned.h"
 
 enum {
@@ -124,33 +125,11 @@ uk_fetch_job_release(struct uk_fetch_job *j)
 	memset(j, 0, sizeof(*j));
 }
 
-static const char *const url_fields[] = { "type", "display", "start", "end",
-	"github", NULL };
-
-void
-uk_fetch_carry(yajl_val rec, yajl_val in)
-{
-	uk_json_add_missing(rec, in, url_fields);
-}
-
-/* The content record's start: url, url_type. */
+/* The content record's start (lib/record.h). */
 static yajl_val
 new_record(struct uk_fetch_job *j)
 {
-	yajl_val rec = uk_json_object();
-
-	uk_json_set_str(rec, "url", j->url);
-	uk_json_set_str(rec, "url_type", uk_url_type_name(j->u.type));
-	return rec;
-}
-
-static void
-set_time(yajl_val rec)
-{
-	char ts[40];
-
-	uk_time_rfc3339(ts, sizeof(ts));
-	uk_json_set_str(rec, "fetched_at", ts);
+	return uk_record_new(j->url, NULL, uk_url_type_name(j->u.type));
 }
 
 static yajl_val
@@ -218,10 +197,9 @@ finish(struct uk_fetch_job *j, yajl_val rec, int cached)
 	struct uk_fetch *f = j->f;
 	struct uk_err err;
 
-	if (!uk_json_get(rec, "fetched_at"))
-		set_time(rec);
 	uk_json_del(rec, "cached");
-	uk_jsonl_fit(rec, UK_JSONL_MAX_LINE); /* so that readers take it */
+	/* What the cache keeps is what its readers take. */
+	uk_record_fit(rec, UK_JSONL_MAX_LINE);
 	/* Nothing fetched with -k is cached: an unverified page must not
 	 * come back to a run that verifies. */
 	if (!cached && f->have_cache && !f->o.http.insecure && !j->nocache &&
@@ -238,6 +216,25 @@ finish(struct uk_fetch_job *j, yajl_val rec, int cached)
 	uk_buf_release(&j->req.body);
 }
 
+/*
+ * rec's final_url and http part (lib/record.h) from the answer j's last
+ * request had, when it had one: a record made after an answer, content or
+ * error, says what came back.
+ */
+static void
+set_answer(struct uk_fetch_job *j, yajl_val rec)
+{
+	struct uk_http_req *r = &j->req;
+	struct uk_record_http h = { .final_url = r->final_url,
+		.status = r->status,
+		.content_type = r->content_type,
+		.etag = r->etag_out,
+		.last_modified = r->last_modified_out };
+
+	if (r->status > 0)
+		uk_record_set_http(rec, &h);
+}
+
 static void
 fail(struct uk_fetch_job *j, const char *fmt, const char *arg)
 {
@@ -246,8 +243,9 @@ fail(struct uk_fetch_job *j, const char *fmt, const char *arg)
 
 	if (is_github(j->u.type))
 		uk_json_set(rec, "github_info", github_info(&j->u));
+	set_answer(j, rec);
 	uk_buf_addf(&b, fmt, arg);
-	uk_json_set_str(rec, "error", b.buf);
+	uk_record_error(rec, b.buf);
 	uk_buf_release(&b);
 	finish(j, rec, 0);
 }
@@ -293,10 +291,10 @@ is_pdf(const char *ct, const struct uk_buf *body, int *wrong)
 		if (!ct_is(ct, "text/html") && !ct_is(ct, "text/plain") &&
 		    !ct_is(ct, "application/xhtml+xml"))
 			return 0;
-		*wrong = uk_extract_is_pdf(body->buf, body->len);
+		*wrong = uk_pdf_sniff(body->buf, body->len);
 		return *wrong;
 	}
-	return uk_extract_is_pdf(body->buf, body->len);
+	return uk_pdf_sniff(body->buf, body->len);
 }
 
 /*
@@ -370,22 +368,6 @@ is_text(const char *ct)
 	return strcasestr(ct, "+json") || strcasestr(ct, "+xml");
 }
 
-/* The "http" object: status, content type and the validators. */
-static yajl_val
-http_info(const struct uk_http_req *r)
-{
-	yajl_val h = uk_json_object();
-
-	uk_json_set_int(h, "status", r->status);
-	if (r->content_type)
-		uk_json_set_str(h, "content_type", r->content_type);
-	if (r->etag_out)
-		uk_json_set_str(h, "etag", r->etag_out);
-	if (r->last_modified_out)
-		uk_json_set_str(h, "last_modified", r->last_modified_out);
-	return h;
-}
-
 /* Turn a 2xx body into rec's title, content and metadata; 0 or -1. */
 static int
 page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
@@ -401,7 +383,7 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 	int wrong;
 
 	if (is_pdf(r->content_type, &r->body, &wrong)) {
-		if (uk_extract_pdf(r->body.buf, r->body.len, r->final_url,
+		if (uk_pdf_extract(r->body.buf, r->body.len, r->final_url,
 			&j->f->o.extract, &x, &err)) {
 			uk_buf_addstr(msg, err.msg);
 			uk_extract_release(&x);
@@ -569,9 +551,7 @@ page_done(struct uk_fetch_job *j, yajl_val rec)
 			uk_json_set_str(gi, "branch", "master");
 		uk_json_set(rec, "github_info", gi);
 	}
-	if (r->final_url && strcmp(r->final_url, j->url))
-		uk_json_set_str(rec, "final_url", r->final_url);
-	uk_json_set(rec, "http", http_info(r));
+	set_answer(j, rec);
 	j->nocache |= uk_cache_lifetime(rec, r->cache_life);
 	finish(j, rec, 0);
 }

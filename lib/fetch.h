@@ -41,7 +41,7 @@
  * Summaries are not made here: a cached entry without one is returned as
  * it is, and urlsum adds it.
  *
- * Extraction (uk_extract_html, uk_extract_pdf, and the block-page check of
+ * Extraction (uk_extract_html, uk_pdf_extract, and the block-page check of
  * an error answer) runs on a worker thread, started at the first page, so
  * that a heavy page never holds up the transfers: the loop hands the body
  * over and goes on driving libcurl, and the job is finished on the loop's
@@ -143,12 +143,5 @@ int uk_fetch_busy(const struct uk_fetch *f);
 
 /* Free what j holds (j must be done or never started). */
 void uk_fetch_job_release(struct uk_fetch_job *j);
-
-/*
- * Copy onto rec the fields of the url record in that a content record does
- * not have (an "id", "message", "hint", anything unknown), leaving out the
- * url record's own fields (type, display, start, end, github).
- */
-void uk_fetch_carry(yajl_val rec, yajl_val in);
 
 #endif

@@ -193,6 +193,18 @@ uk_httpd_token_ok(struct MHD_Connection *conn, const char *token, int query)
 	return token_eq(a, token);
 }
 
+void
+uk_httpd_token_why(struct uk_buf *out, const char *path, const char *env)
+{
+	uk_buf_addstr(out, "missing or wrong token: ");
+	if (path && *path)
+		uk_buf_addf(out, "send the first line of the token file '%s'",
+		    path);
+	else
+		uk_buf_addf(out, "send the token in %s", env);
+	uk_buf_addstr(out, " as 'Authorization: Bearer TOKEN'");
+}
+
 unsigned
 uk_httpd_length(const char *len, unsigned long long max, const char **why)
 {

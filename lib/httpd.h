@@ -121,4 +121,12 @@ int uk_httpd_token_file_read(const char *path, int strict, struct uk_buf *out,
 int uk_httpd_token_serve(const char *path, struct uk_buf *out,
     struct uk_err *err);
 
+/*
+ * The reason of a 401, appended to out: the token is missing or wrong, and
+ * where the right one is: the first line of the token file path, or
+ * (path NULL or empty) the environment variable env.  Never the token.
+ */
+void uk_httpd_token_why(struct uk_buf *out, const char *path,
+    const char *env);
+
 #endif

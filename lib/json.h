@@ -102,7 +102,7 @@ int uk_json_gen(yajl_gen g, yajl_val v);
  * (U+202A-U+202E, U+2066-U+2069), so a hostile page's text cannot move
  * the cursor or reorder what is shown.  No newline at the end.
  */
-void uk_json_pretty(struct uk_buf *b, yajl_val v, int colour);
+void uk_json_pretty_add(struct uk_buf *b, yajl_val v, int colour);
 /* A new generator set up the urlkit way (UTF-8 validated, compact). */
 yajl_gen uk_json_gen_new(void);
 /* Append v as compact JSON to out. */

@@ -88,7 +88,7 @@ add_string(struct uk_buf *b, const char *s, size_t len)
 				uk_buf_addch(b, c);
 				break;
 			}
-			n = uk_utf8_seqlen(p + i, len - i);
+			n = uk_buf_utf8_seqlen(p + i, len - i);
 			if (!n) { /* not UTF-8: records are, but be safe */
 				uk_buf_addstr(b, "\\ufffd");
 				i++;
@@ -176,7 +176,7 @@ pretty(struct uk_buf *b, yajl_val v, int colour, int depth)
 }
 
 void
-uk_json_pretty(struct uk_buf *b, yajl_val v, int colour)
+uk_json_pretty_add(struct uk_buf *b, yajl_val v, int colour)
 {
 	pretty(b, v, colour, 0);
 }

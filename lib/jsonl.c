@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "jsonl.h"
+#include "record.h"
 #include "url.h"
 #include "banned.h"
 
@@ -220,7 +221,7 @@ uk_jsonl_next(struct uk_jsonl_in *l, int flags, yajl_val *rec,
 	}
 	s = l->line.buf;
 	n = l->line.len;
-	if (!uk_utf8_valid(s, n)) {
+	if (!uk_buf_utf8_valid(s, n)) {
 		uk_buf_add_utf8(&clean, s, n);
 		s = clean.buf;
 		n = clean.len;
@@ -367,7 +368,7 @@ uk_jsonl_out_record(struct uk_jsonl_out *o, yajl_val rec)
 		struct uk_buf b;
 
 		uk_buf_init(&b, 256);
-		uk_json_pretty(&b, rec, o->colour);
+		uk_json_pretty_add(&b, rec, o->colour);
 		put_unit(o, b.buf, b.len, 1);
 		uk_buf_release(&b);
 		return;
@@ -385,7 +386,7 @@ uk_jsonl_error_record(const char *file, unsigned long line, const char *msg)
 {
 	yajl_val v = uk_json_object();
 
-	uk_json_set_str(v, "error", msg);
+	uk_record_error(v, msg);
 	/* The program, not the subcommand uk_cli_subcommand adds to uk_prog
 	 * for messages: the field names a tool ("urlcache"). */
 	uk_json_set(v, "tool", uk_json_strn(uk_prog, strcspn(uk_prog, " ")));
@@ -417,92 +418,10 @@ uk_jsonl_out_finish(struct uk_jsonl_out *o)
 		write_failed(o);
 }
 
-/* An upper bound on v's length as JSON: 6 bytes a string byte (\\u00XX). */
-static size_t
-json_bound(yajl_val v)
-{
-	size_t i, n = 2;
-
-	if (!v)
-		return 4;
-	switch (v->type) {
-	case yajl_t_string:
-		return 6 * uk_json_strlen(v) + 2;
-	case yajl_t_number:
-		return strlen(v->u.number.r);
-	case yajl_t_object:
-		for (i = 0; i < v->u.object.len; i++)
-			n += 6 * strlen(v->u.object.keys[i]) + 4 +
-			    json_bound(v->u.object.values[i]);
-		return n;
-	case yajl_t_array:
-		for (i = 0; i < v->u.array.len; i++)
-			n += json_bound(v->u.array.values[i]) + 1;
-		return n;
-	default:
-		return 5;
-	}
-}
-
-static size_t
-json_len(yajl_val v)
-{
-	struct uk_buf b = UK_BUF_INIT;
-	size_t n;
-
-	uk_json_to_buf(v, &b);
-	n = b.len;
-	uk_buf_release(&b);
-	return n;
-}
-
 int
 uk_jsonl_fit(yajl_val rec, size_t max)
 {
-	/* Room for "truncated" and "truncated_reason" added at the end. */
-	const size_t room = 512;
-	struct uk_buf why = UK_BUF_INIT;
-	size_t len, i, best, over, keep;
-	yajl_val v;
-	int cut = 0;
-
-	if (max > UK_JSONL_MAX_LINE)
-		max = UK_JSONL_MAX_LINE;
-	if (!rec || rec->type != yajl_t_object || max <= room ||
-	    json_bound(rec) <= max)
-		return 0;
-	while ((len = json_len(rec)) > max - room) {
-		/* The longest string: each byte cut takes one or more
-		 * bytes off the line, so cutting the excess is enough. */
-		for (best = i = 0; i < rec->u.object.len; i++)
-			if (uk_json_strlen(rec->u.object.values[i]) >
-			    uk_json_strlen(rec->u.object.values[best]))
-				best = i;
-		v = rec->u.object.len ? rec->u.object.values[best] : NULL;
-		over = len - (max - room);
-		if (!v || v->type != yajl_t_string ||
-		    uk_json_strlen(v) < over) {
-			uk_buf_release(&why);
-			return -1;
-		}
-		keep = uk_utf8_cut(v->u.string, uk_json_strlen(v) - over);
-		if (why.len)
-			uk_buf_addstr(&why, ", ");
-		uk_buf_addf(&why, "'%s' cut from %zu to %zu bytes",
-		    rec->u.object.keys[best], uk_json_strlen(v), keep);
-		uk_json_set(rec, rec->u.object.keys[best],
-		    uk_json_strn(v->u.string, keep));
-		cut = 1;
-	}
-	if (cut) {
-		uk_buf_addf(&why, " to keep the record under the line limit of "
-				  "%lu MiB",
-		    (unsigned long)(max >> 20));
-		uk_json_set_bool(rec, "truncated", 1);
-		uk_json_set_str(rec, "truncated_reason", why.buf);
-	}
-	uk_buf_release(&why);
-	return cut;
+	return uk_record_fit(rec, max);
 }
 
 int
@@ -647,7 +566,7 @@ src_open(struct uk_jsonl_src *s)
 static int
 src_refuse(yajl_val rec, const char *msg, struct uk_err *err)
 {
-	uk_json_set_str(rec, "error", msg);
+	uk_record_error(rec, msg);
 	uk_err_set(err, UK_EXIT_FAIL, "%s", msg);
 	return UK_JSONL_SRC_REFUSED;
 }

@@ -24,14 +24,7 @@
  */
 #define UK_JSONL_MAX_LINE (16UL << 20) /* 16 MiB */
 
-/*
- * Make rec fit in max bytes as one line (written as uk_jsonl_out_record writes
- * it), max at most UK_JSONL_MAX_LINE: while it is longer, its longest
- * top-level string is cut at a UTF-8 boundary, and then "truncated" is set
- * to true and "truncated_reason" says which fields were cut and why.
- * Returns 0 when rec fitted as it was, 1 when it was cut, -1 when cutting
- * strings cannot make it fit (its size is elsewhere).
- */
+/* uk_record_fit (record.h), under the name urlfetch-net calls. */
 int uk_jsonl_fit(yajl_val rec, size_t max);
 
 struct uk_jsonl_in {
@@ -112,7 +105,7 @@ struct uk_jsonl_out {
 	FILE *fp;
 	yajl_gen g;
 	int batch;
-	int pretty; /* records indented over several lines (uk_json_pretty) */
+	int pretty; /* records indented over lines (uk_json_pretty_add) */
 	int colour; /* ... and coloured */
 };
 

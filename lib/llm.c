@@ -221,7 +221,7 @@ error_text(const struct uk_buf *resp, char *buf, size_t size)
 	} else if (resp->len) {
 		/* The start of a non-JSON body, printable bytes only. */
 		n = resp->len < 120 ? resp->len : 120;
-		n = uk_utf8_cut(resp->buf, n);
+		n = uk_buf_utf8_cut(resp->buf, n);
 		snprintf(buf, size, ": ");
 		for (i = 0; i < n && strlen(buf) + 2 < size; i++) {
 			size_t k = strlen(buf);

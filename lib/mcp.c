@@ -31,33 +31,10 @@
 const char *const uk_mcp_protocols[] = { UK_MCP_PROTOCOL, "2025-06-18",
 	"2025-03-26", "2024-11-05", NULL };
 
-/* RFC 5424's severities, as logging/setLevel names them, lowest first. */
-static const char *const levels[] = { "debug", "info", "notice", "warning",
-	"error", "critical", "alert", "emergency", NULL };
 /* What a client that never called logging/setLevel is sent. */
 #define DEFAULT_LEVEL 3 /* warning */
 
-int
-uk_mcp_level(const char *name)
-{
-	int i;
-
-	for (i = 0; name && levels[i]; i++)
-		if (!strcmp(levels[i], name))
-			return i;
-	return -1;
-}
-
 /* Messages. */
-
-void
-uk_mcp_add_str(struct uk_buf *b, const char *s)
-{
-	yajl_val v = uk_json_str(s);
-
-	uk_json_to_buf(v, b);
-	uk_json_free(v);
-}
 
 void
 uk_mcp_error_json(struct uk_buf *b, const char *id, int code, const char *msg)
@@ -66,7 +43,7 @@ uk_mcp_error_json(struct uk_buf *b, const char *id, int code, const char *msg)
 	    "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":%d,"
 	    "\"message\":",
 	    id ? id : "null", code);
-	uk_mcp_add_str(b, msg);
+	uk_mcp_call_add_str(b, msg);
 	uk_buf_addstr(b, "}}");
 }
 
@@ -86,17 +63,6 @@ send_error(struct mcp_sink *k, const char *id, int code, const char *fmt, ...)
 	k->emit(k, b.buf, b.len);
 	uk_buf_release(&b);
 	uk_buf_release(&msg);
-}
-
-void
-uk_mcp_send_result(struct mcp_sink *k, const char *id, const char *result)
-{
-	struct uk_buf b = UK_BUF_INIT;
-
-	uk_buf_addf(&b, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}", id,
-	    result);
-	k->emit(k, b.buf, b.len);
-	uk_buf_release(&b);
 }
 
 /* The session's own sink: each message to the write callback, whole. */
@@ -368,7 +334,7 @@ do_initialize(struct uk_mcp_session *s, const char *id, yajl_val params,
 		uk_json_set_str(res, "instructions", s->m->o.instructions);
 	uk_json_to_buf(res, &b);
 	uk_json_free(res);
-	uk_mcp_send_result(k, id, b.buf);
+	uk_mcp_call_send_result(k, id, b.buf);
 	uk_buf_release(&b);
 }
 
@@ -376,7 +342,7 @@ static void
 do_set_level(struct uk_mcp_session *s, const char *id, yajl_val params,
     struct mcp_sink *k)
 {
-	int l = uk_mcp_level(uk_json_get_str(params, "level"));
+	int l = uk_mcp_call_level(uk_json_get_str(params, "level"));
 
 	if (l < 0) {
 		send_error(k, id, RPC_PARAMS,
@@ -387,7 +353,7 @@ do_set_level(struct uk_mcp_session *s, const char *id, yajl_val params,
 	pthread_mutex_lock(&s->mu);
 	s->log_level = l;
 	pthread_mutex_unlock(&s->mu);
-	uk_mcp_send_result(k, id, "{}");
+	uk_mcp_call_send_result(k, id, "{}");
 }
 
 static const struct mcp_tool *
@@ -445,7 +411,7 @@ do_call(struct uk_mcp_session *s, const char *id, yajl_val params,
 	}
 	if (tok && !YAJL_IS_STRING(tok) && !YAJL_IS_INTEGER(tok))
 		tok = NULL;
-	if (!uk_mcp_hold(s->m, len)) {
+	if (!uk_mcp_call_hold(s->m, len)) {
 		send_error(k, id, RPC_INTERNAL,
 		    "server busy: the calls queued hold over %zu bytes; try "
 		    "again later", s->m->o.max_queued);
@@ -491,9 +457,10 @@ do_call(struct uk_mcp_session *s, const char *id, yajl_val params,
 	s->calls = c;
 	s->ncalls++;
 	pthread_mutex_unlock(&s->mu);
-	if (uk_mcp_check_args(t->input, c->args, &why)) {
+	if (uk_mcp_schema_check_args(t->input, c->args, &why)) {
 		/* Invalid arguments are a tool's error, not the protocol's. */
-		uk_mcp_error(c, "invalid arguments for %s: %s", name, why.buf);
+		uk_mcp_call_error(c, "invalid arguments for %s: %s", name,
+		    why.buf);
 		uk_buf_release(&why);
 		uk_mcp_call_release(c);
 		*answered = 0;
@@ -501,7 +468,7 @@ do_call(struct uk_mcp_session *s, const char *id, yajl_val params,
 	}
 	uk_buf_release(&why);
 	*answered = 0;
-	uk_mcp_enqueue(s->m, c);
+	uk_mcp_call_enqueue(s->m, c);
 }
 
 static void
@@ -533,7 +500,7 @@ request(struct uk_mcp_session *s, const char *method, const char *id,
 	int answered = 1;
 
 	if (!strcmp(method, "ping")) {
-		uk_mcp_send_result(k, id, "{}");
+		uk_mcp_call_send_result(k, id, "{}");
 	} else if (!strcmp(method, "initialize")) {
 		if (!YAJL_IS_OBJECT(params))
 			send_error(k, id, RPC_PARAMS,
@@ -548,7 +515,7 @@ request(struct uk_mcp_session *s, const char *method, const char *id,
 			send_error(k, id, RPC_PARAMS,
 			    "tools/list: params must be an object");
 		else
-			uk_mcp_send_result(k, id, s->m->tools_list);
+			uk_mcp_call_send_result(k, id, s->m->tools_list);
 	} else if (!strcmp(method, "tools/call")) {
 		if (!YAJL_IS_OBJECT(params))
 			send_error(k, id, RPC_PARAMS,

@@ -15,8 +15,8 @@
  * answered in any order and a slow fetch holds up nothing else.  Every
  * other method is answered on the thread that read it.
  *
- * A tool function finishes its call exactly once, with uk_mcp_result or
- * uk_mcp_error, before it returns.  Failures of the work a tool does (a
+ * A tool function finishes its call exactly once, with uk_mcp_call_result or
+ * uk_mcp_call_error, before it returns.  Failures of the work a tool does (a
  * refused address, a timeout, a 404) are results with isError set, never
  * protocol errors: protocol errors are for bad messages (-32700, -32600),
  * unknown methods (-32601), bad params or an unknown tool (-32602), and a
@@ -39,7 +39,7 @@
 struct uk_mcp;
 struct uk_mcp_call;
 
-/* A tool's function: finish c with uk_mcp_result or uk_mcp_error. */
+/* A tool's function: finish c with uk_mcp_call_result or uk_mcp_call_error. */
 typedef void uk_mcp_tool_fn(struct uk_mcp_call *c, yajl_val args,
     void *session);
 
@@ -95,7 +95,7 @@ void uk_mcp_free(struct uk_mcp *m);
  * every call has ended: 0 (out closed by the client too), or -1 with err
  * (in cannot be read, out cannot be written).
  */
-int uk_mcp_serve_stdio(struct uk_mcp *m, int in, int out,
+int uk_mcp_stdio_serve(struct uk_mcp *m, int in, int out,
     volatile const int *stop, struct uk_err *err);
 
 struct uk_mcp_http_opts {
@@ -105,6 +105,7 @@ struct uk_mcp_http_opts {
 	/* Called once listening, with the port (to print it), or NULL. */
 	void (*listening)(void *ctx, const char *host, int port);
 	void *ctx;
+	const char *token_file; /* where token was read: a 401 names it */
 };
 
 /*
@@ -112,7 +113,7 @@ struct uk_mcp_http_opts {
  * err (the address cannot be bound).  Requests must carry the token, and
  * an Origin header, when present, must name the host listened on.
  */
-int uk_mcp_serve_http(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
+int uk_mcp_http_serve(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
     volatile const int *stop, struct uk_err *err);
 
 /*
@@ -120,26 +121,26 @@ int uk_mcp_serve_http(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
  * the result's structuredContent; text (copied; NULL: the JSON text of
  * structured) its one text content block.  is_error sets isError.
  */
-void uk_mcp_result(struct uk_mcp_call *c, yajl_val structured,
+void uk_mcp_call_result(struct uk_mcp_call *c, yajl_val structured,
     const char *text, int is_error);
 
 /* Finish c as an error result whose text is the message. */
-void uk_mcp_error(struct uk_mcp_call *c, const char *fmt, ...)
+void uk_mcp_call_error(struct uk_mcp_call *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /*
  * A descriptor that becomes readable when c is cancelled (by
  * notifications/cancelled, or the session ending): give it to poll, or
- * to uk_fetch_wait as its fd.  uk_mcp_cancelled says whether it is.
+ * to uk_fetch_wait as its fd.  uk_mcp_call_cancelled says whether it is.
  */
-int uk_mcp_cancel_fd(struct uk_mcp_call *c);
-int uk_mcp_cancelled(struct uk_mcp_call *c);
+int uk_mcp_call_cancel_fd(struct uk_mcp_call *c);
+int uk_mcp_call_cancelled(struct uk_mcp_call *c);
 
 /*
  * notifications/progress for c, when the client gave a progressToken
  * (else nothing); total < 0: unknown; message may be NULL.
  */
-void uk_mcp_progress(struct uk_mcp_call *c, double progress, double total,
+void uk_mcp_call_progress(struct uk_mcp_call *c, double progress, double total,
     const char *message);
 
 /*
@@ -147,8 +148,8 @@ void uk_mcp_progress(struct uk_mcp_call *c, double progress, double total,
  * "warning", "error", ...), when it is at or above the level the client
  * set with logging/setLevel; always to stderr as well.
  */
-void uk_mcp_log(struct uk_mcp_call *c, const char *level, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+void uk_mcp_call_log(struct uk_mcp_call *c, const char *level, const char *fmt,
+    ...) __attribute__((format(printf, 3, 4)));
 
 /*
  * For the fuzz harness and the unit test: one session fed messages by

@@ -22,6 +22,42 @@
 
 #include "banned.h"
 
+/* RFC 5424's severities, as logging/setLevel names them, lowest first. */
+static const char *const levels[] = { "debug", "info", "notice", "warning",
+	"error", "critical", "alert", "emergency", NULL };
+
+int
+uk_mcp_call_level(const char *name)
+{
+	int i;
+
+	for (i = 0; name && levels[i]; i++)
+		if (!strcmp(levels[i], name))
+			return i;
+	return -1;
+}
+
+void
+uk_mcp_call_add_str(struct uk_buf *b, const char *s)
+{
+	yajl_val v = uk_json_str(s);
+
+	uk_json_to_buf(v, b);
+	uk_json_free(v);
+}
+
+void
+uk_mcp_call_send_result(struct mcp_sink *k, const char *id,
+    const char *result)
+{
+	struct uk_buf b = UK_BUF_INIT;
+
+	uk_buf_addf(&b, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}", id,
+	    result);
+	k->emit(k, b.buf, b.len);
+	uk_buf_release(&b);
+}
+
 void
 uk_mcp_call_cancel_locked(struct uk_mcp_call *c)
 {
@@ -70,7 +106,7 @@ uk_mcp_call_release(struct uk_mcp_call *c)
 }
 
 int
-uk_mcp_room(struct uk_mcp *m, size_t len)
+uk_mcp_call_room(struct uk_mcp *m, size_t len)
 {
 	int ok;
 
@@ -82,7 +118,7 @@ uk_mcp_room(struct uk_mcp *m, size_t len)
 }
 
 int
-uk_mcp_hold(struct uk_mcp *m, size_t len)
+uk_mcp_call_hold(struct uk_mcp *m, size_t len)
 {
 	int ok;
 
@@ -98,10 +134,10 @@ uk_mcp_hold(struct uk_mcp *m, size_t len)
 static void
 run_call(struct uk_mcp_call *c)
 {
-	if (!uk_mcp_cancelled(c))
+	if (!uk_mcp_call_cancelled(c))
 		c->tool->t->fn(c, c->args, c->s->app);
 	if (!c->finished)
-		uk_mcp_error(c, "tool %s ended without a result",
+		uk_mcp_call_error(c, "tool %s ended without a result",
 		    c->tool->t->name);
 	uk_mcp_call_release(c);
 }
@@ -156,7 +192,7 @@ block_signals(sigset_t *old)
 }
 
 void
-uk_mcp_enqueue(struct uk_mcp *m, struct uk_mcp_call *c)
+uk_mcp_call_enqueue(struct uk_mcp *m, struct uk_mcp_call *c)
 {
 	sigset_t old;
 
@@ -219,13 +255,13 @@ finish(struct uk_mcp_call *c, yajl_val structured, const char *text,
 	uk_json_set_bool(res, "isError", is_error);
 	uk_json_to_buf(res, &b);
 	uk_json_free(res);
-	uk_mcp_send_result(c->k, c->id, b.buf);
+	uk_mcp_call_send_result(c->k, c->id, b.buf);
 	uk_buf_release(&b);
 	uk_buf_release(&t);
 }
 
 void
-uk_mcp_result(struct uk_mcp_call *c, yajl_val structured, const char *text,
+uk_mcp_call_result(struct uk_mcp_call *c, yajl_val structured, const char *text,
     int is_error)
 {
 	if (structured && !YAJL_IS_OBJECT(structured)) {
@@ -242,7 +278,7 @@ uk_mcp_result(struct uk_mcp_call *c, yajl_val structured, const char *text,
 }
 
 void
-uk_mcp_error(struct uk_mcp_call *c, const char *fmt, ...)
+uk_mcp_call_error(struct uk_mcp_call *c, const char *fmt, ...)
 {
 	struct uk_buf msg = UK_BUF_INIT;
 	va_list ap;
@@ -255,13 +291,13 @@ uk_mcp_error(struct uk_mcp_call *c, const char *fmt, ...)
 }
 
 int
-uk_mcp_cancel_fd(struct uk_mcp_call *c)
+uk_mcp_call_cancel_fd(struct uk_mcp_call *c)
 {
 	return c->cancel_fd;
 }
 
 int
-uk_mcp_cancelled(struct uk_mcp_call *c)
+uk_mcp_call_cancelled(struct uk_mcp_call *c)
 {
 	int r;
 
@@ -282,12 +318,12 @@ add_number(struct uk_buf *b, double d)
 }
 
 void
-uk_mcp_progress(struct uk_mcp_call *c, double progress, double total,
+uk_mcp_call_progress(struct uk_mcp_call *c, double progress, double total,
     const char *message)
 {
 	struct uk_buf b = UK_BUF_INIT;
 
-	if (!c->progress || c->finished || uk_mcp_cancelled(c))
+	if (!c->progress || c->finished || uk_mcp_call_cancelled(c))
 		return;
 	uk_buf_addstr(&b,
 	    "{\"jsonrpc\":\"2.0\",\"method\":"
@@ -302,7 +338,7 @@ uk_mcp_progress(struct uk_mcp_call *c, double progress, double total,
 	}
 	if (message) {
 		uk_buf_addstr(&b, ",\"message\":");
-		uk_mcp_add_str(&b, message);
+		uk_mcp_call_add_str(&b, message);
 	}
 	uk_buf_addstr(&b, "}}");
 	c->k->emit(c->k, b.buf, b.len);
@@ -310,10 +346,10 @@ uk_mcp_progress(struct uk_mcp_call *c, double progress, double total,
 }
 
 void
-uk_mcp_log(struct uk_mcp_call *c, const char *level, const char *fmt, ...)
+uk_mcp_call_log(struct uk_mcp_call *c, const char *level, const char *fmt, ...)
 {
 	struct uk_buf msg = UK_BUF_INIT, b = UK_BUF_INIT;
-	int l = uk_mcp_level(level), min;
+	int l = uk_mcp_call_level(level), min;
 	va_list ap;
 
 	if (l < 0) {
@@ -332,16 +368,17 @@ uk_mcp_log(struct uk_mcp_call *c, const char *level, const char *fmt, ...)
 	pthread_mutex_lock(&c->s->mu);
 	min = c->s->log_level;
 	pthread_mutex_unlock(&c->s->mu);
-	if (l >= min && !c->finished && !uk_mcp_cancelled(c)) {
+	if (l >= min && !c->finished && !uk_mcp_call_cancelled(c)) {
 		uk_buf_addstr(&b,
 		    "{\"jsonrpc\":\"2.0\",\"method\":"
 		    "\"notifications/message\",\"params\":"
 		    "{\"level\":");
-		uk_mcp_add_str(&b, level);
+		uk_mcp_call_add_str(&b, level);
 		uk_buf_addstr(&b, ",\"logger\":");
-		uk_mcp_add_str(&b, c->s->m->o.name ? c->s->m->o.name : "mcp");
+		uk_mcp_call_add_str(&b,
+		    c->s->m->o.name ? c->s->m->o.name : "mcp");
 		uk_buf_addstr(&b, ",\"data\":");
-		uk_mcp_add_str(&b, msg.buf);
+		uk_mcp_call_add_str(&b, msg.buf);
 		uk_buf_addstr(&b, "}}");
 		c->k->emit(c->k, b.buf, b.len);
 	}
@@ -350,7 +387,7 @@ uk_mcp_log(struct uk_mcp_call *c, const char *level, const char *fmt, ...)
 }
 
 void
-uk_mcp_wait_tick(pthread_cond_t *cv, pthread_mutex_t *mu, long ms)
+uk_mcp_call_wait_tick(pthread_cond_t *cv, pthread_mutex_t *mu, long ms)
 {
 	struct timespec ts;
 

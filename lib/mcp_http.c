@@ -87,6 +87,7 @@ struct http {
 	size_t nsessions;
 	size_t inbytes; /* request bodies being read (under mu) */
 	int stopping;
+	char *why401; /* a 401's reason: names the token file */
 };
 
 /*
@@ -185,7 +186,7 @@ sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 	(void)pos;
 	pthread_mutex_lock(&o->mu);
 	while (o->off == o->out.len && !o->done)
-		uk_mcp_wait_tick(&o->cv, &o->mu, TICK_MS);
+		uk_mcp_call_wait_tick(&o->cv, &o->mu, TICK_MS);
 	if (o->off < o->out.len) {
 		n = o->out.len - o->off < max ? o->out.len - o->off : max;
 		memcpy(buf, o->out.buf + o->off, n);
@@ -422,7 +423,7 @@ gate(struct http *hs, struct MHD_Connection *conn, const char *url,
 		return MHD_HTTP_NOT_FOUND;
 	}
 	if (!uk_httpd_token_ok(conn, hs->h->token, 0)) {
-		*why = "missing or wrong token";
+		*why = hs->why401;
 		return MHD_HTTP_UNAUTHORIZED;
 	}
 	if (strcmp(method, "POST") && strcmp(method, "DELETE") &&
@@ -579,7 +580,7 @@ post_answer(struct http *hs, struct MHD_Connection *conn, struct hout *o,
 	}
 	pthread_mutex_lock(&o->mu);
 	while (!o->done)
-		uk_mcp_wait_tick(&o->cv, &o->mu, TICK_MS);
+		uk_mcp_call_wait_tick(&o->cv, &o->mu, TICK_MS);
 	body = o->out.len ? uk_xstrdup(o->out.buf) : NULL;
 	pthread_mutex_unlock(&o->mu);
 	hout_unref(o);
@@ -622,7 +623,7 @@ do_post(struct http *hs, struct MHD_Connection *conn, struct hreq *r)
 	o = hout_new(hs,
 	    progress && accept && strstr(accept, "text/event-stream"));
 	took = uk_mcp_dispatch(s, r->body.buf, r->body.len, &o->sink);
-	/* Taken: a call holds its own copy (counted by uk_mcp_hold). */
+	/* Taken: a call holds its own copy (counted by uk_mcp_call_hold). */
 	body_release(hs, r);
 	snprintf(sid, sizeof(sid), "%s", s->sid);
 	if (created && !s->initialized) {
@@ -639,7 +640,7 @@ do_post(struct http *hs, struct MHD_Connection *conn, struct hreq *r)
  * Count n more bytes of r's body in hs->inbytes: 0 when that would pass
  * opts.max_queued (the bodies of many connections, each up to
  * max_message, must not add up without end), else 1.  The one body
- * being read always fits, as one call does (uk_mcp_hold).
+ * being read always fits, as one call does (uk_mcp_call_hold).
  */
 static int
 body_hold(struct http *hs, struct hreq *r, size_t n)
@@ -726,7 +727,7 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 }
 
 int
-uk_mcp_serve_http(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
+uk_mcp_http_serve(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
     volatile const int *stop, struct uk_err *err)
 {
 	struct http hs;
@@ -737,6 +738,7 @@ uk_mcp_serve_http(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
 	struct rlimit rl;
 	sigset_t all, old;
 	unsigned conns = MAX_CONNECTIONS;
+	struct uk_buf why401 = UK_BUF_INIT;
 	int port;
 
 	memset(&hs, 0, sizeof(hs));
@@ -749,6 +751,8 @@ uk_mcp_serve_http(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
 		    "bad address '%s': want HOST:PORT, HOST or PORT with an "
 		    "IPv4 HOST", h->address);
 	uk_httpd_sockaddr(&sa, hs.host, port); /* parsed: cannot fail */
+	uk_httpd_token_why(&why401, h->token_file, "the token file");
+	hs.why401 = why401.buf;
 	pthread_mutex_init(&hs.mu, NULL);
 	/*
 	 * A descriptor for each connection, and some for the fetches: the
@@ -783,6 +787,7 @@ uk_mcp_serve_http(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!d) {
 		pthread_mutex_destroy(&hs.mu);
+		uk_buf_release(&why401);
 		return uk_err_set(err, UK_EXIT_FATAL,
 		    "cannot listen on %s:%d: %s", hs.host, ntohs(sa.sin_port),
 		    strerror(errno));
@@ -804,5 +809,6 @@ uk_mcp_serve_http(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
 	while (hs.sessions)
 		session_remove(&hs, hs.sessions);
 	pthread_mutex_destroy(&hs.mu);
+	uk_buf_release(&why401);
 	return 0;
 }

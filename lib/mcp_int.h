@@ -117,37 +117,39 @@ void uk_mcp_session_cancel_all(struct uk_mcp_session *s);
  * maximum, minLength, maxLength, and an array's items' type.  0, or -1
  * with the reason in why.
  */
-int uk_mcp_check_args(yajl_val schema, yajl_val args, struct uk_buf *why);
+int uk_mcp_schema_check_args(yajl_val schema, yajl_val args,
+    struct uk_buf *why);
 
 /*
- * Calls (lib/mcp_call.c).  uk_mcp_enqueue: run c on the pool.
+ * Calls (lib/mcp_call.c).  uk_mcp_call_enqueue: run c on the pool.
  * uk_mcp_call_cancel_locked: cancel c (its session's lock held).
  * uk_mcp_call_release: the end of c (its sink done, its session told,
  * c freed).
  */
-void uk_mcp_enqueue(struct uk_mcp *m, struct uk_mcp_call *c);
+void uk_mcp_call_enqueue(struct uk_mcp *m, struct uk_mcp_call *c);
 /*
- * Calls' memory (opts.max_queued): uk_mcp_room, whether a message of len
- * bytes would fit beside the calls held now; uk_mcp_hold, the same, and
+ * Calls' memory (opts.max_queued): uk_mcp_call_room, whether a message of len
+ * bytes would fit beside the calls held now; uk_mcp_call_hold, the same, and
  * when it fits counted as held (until the call's release).  One call
  * always fits when none is held.
  */
-int uk_mcp_room(struct uk_mcp *m, size_t len);
-int uk_mcp_hold(struct uk_mcp *m, size_t len);
+int uk_mcp_call_room(struct uk_mcp *m, size_t len);
+int uk_mcp_call_hold(struct uk_mcp *m, size_t len);
 void uk_mcp_call_cancel_locked(struct uk_mcp_call *c);
 void uk_mcp_call_release(struct uk_mcp_call *c);
 /*
  * Wait on cv (mu held) until signalled or ms milliseconds have passed,
  * whichever comes first: the loops that also poll a stop flag.
  */
-void uk_mcp_wait_tick(pthread_cond_t *cv, pthread_mutex_t *mu, long ms);
+void uk_mcp_call_wait_tick(pthread_cond_t *cv, pthread_mutex_t *mu, long ms);
 
 /* The rank of a log level (0 debug ... 7 emergency), or -1. */
-int uk_mcp_level(const char *name);
+int uk_mcp_call_level(const char *name);
 /* Append s as a JSON string. */
-void uk_mcp_add_str(struct uk_buf *b, const char *s);
+void uk_mcp_call_add_str(struct uk_buf *b, const char *s);
 /* A response to the request id (JSON text) whose result is JSON text. */
-void uk_mcp_send_result(struct mcp_sink *k, const char *id, const char *result);
+void uk_mcp_call_send_result(struct mcp_sink *k, const char *id,
+    const char *result);
 
 /* An error response {"jsonrpc":"2.0","id":null,"error":...} into b. */
 void uk_mcp_error_json(struct uk_buf *b, const char *id, int code,

@@ -118,7 +118,7 @@ check_value(const char *name, yajl_val v, yajl_val ps, struct uk_buf *why)
 		}
 	}
 	if (YAJL_IS_STRING(v)) {
-		size_t len = uk_utf8_chars(v->u.string, uk_json_strlen(v));
+		size_t len = uk_buf_utf8_chars(v->u.string, uk_json_strlen(v));
 
 		if (!uk_json_get_int(ps, "minLength", &n) &&
 		    (long long)len < n) {
@@ -153,7 +153,7 @@ out:
 }
 
 int
-uk_mcp_check_args(yajl_val schema, yajl_val args, struct uk_buf *why)
+uk_mcp_schema_check_args(yajl_val schema, yajl_val args, struct uk_buf *why)
 {
 	yajl_val props = uk_json_get(schema, "properties");
 	yajl_val req = uk_json_get(schema, "required");

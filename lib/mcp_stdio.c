@@ -94,11 +94,11 @@ backlog(struct uk_mcp_session *s, size_t len)
 {
 	int full;
 
-	full = !uk_mcp_room(s->m, len);
+	full = !uk_mcp_call_room(s->m, len);
 	pthread_mutex_lock(&s->mu);
 	full = full || s->ncalls >= MAX_PENDING;
 	if (full) {
-		uk_mcp_wait_tick(&s->cv, &s->mu, TICK_MS);
+		uk_mcp_call_wait_tick(&s->cv, &s->mu, TICK_MS);
 	}
 	pthread_mutex_unlock(&s->mu);
 	return full;
@@ -190,13 +190,13 @@ drain(struct uk_mcp_session *s, volatile const int *stop, struct out *o)
 			cancelled = 1;
 			continue;
 		}
-		uk_mcp_wait_tick(&s->cv, &s->mu, TICK_MS);
+		uk_mcp_call_wait_tick(&s->cv, &s->mu, TICK_MS);
 	}
 	pthread_mutex_unlock(&s->mu);
 }
 
 int
-uk_mcp_serve_stdio(struct uk_mcp *m, int in, int out, volatile const int *stop,
+uk_mcp_stdio_serve(struct uk_mcp *m, int in, int out, volatile const int *stop,
     struct uk_err *err)
 {
 	struct out o = { out, 0, 0 };

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Pages in a browser, one state machine each (see page.h): the table of
- * transitions, the actions it runs, and the records pages end with.
+ * transitions, the actions it runs (a lifecycle event, a screenshot, a
+ * refused address among them), and the records pages end with.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -15,8 +16,10 @@
 #include "extract.h"
 #include "guardproxy.h"
 #include "json.h"
+#include "jsonl.h"
 #include "page.h"
 #include "page_int.h"
+#include "record.h"
 #include "url.h"
 #include "util.h"
 
@@ -126,19 +129,16 @@ page_cleanup(struct uk_page *p, int failed)
 	ps->nactive--;
 }
 
-/* The record for rec, url_type and fetched_at set. */
+/* The content record's start for rec (lib/record.h), typed by url. */
 static yajl_val
 base_record(yajl_val rec, const char *url)
 {
 	struct uk_url u;
-	yajl_val r = uk_json_copy(rec);
-	char now[40];
+	yajl_val r;
 
 	uk_url_classify(url, &u);
-	uk_json_set_str(r, "url_type", uk_url_type_name(u.type));
+	r = uk_record_new(NULL, rec, uk_url_type_name(u.type));
 	uk_url_release(&u);
-	uk_time_rfc3339(now, sizeof(now));
-	uk_json_set_str(r, "fetched_at", now);
 	return r;
 }
 
@@ -149,13 +149,14 @@ error_record(struct uk_pages *ps, yajl_val rec, const char *url,
 {
 	yajl_val r = base_record(rec, url ? url : "");
 
-	uk_json_set_str(r, "error", msg);
+	uk_record_error(r, msg);
+	r = uk_record_finish(r, rec, UK_JSONL_MAX_LINE);
 	ps->emit(ps->ctx, r, url ? url : "-", msg, no);
 	uk_json_free(r);
 }
 
 void
-uk_pages_error(struct uk_pages *ps, yajl_val rec, const char *url,
+uk_page_error(struct uk_pages *ps, yajl_val rec, const char *url,
     const char *msg)
 {
 	error_record(ps, rec, url, msg, 0);
@@ -212,6 +213,7 @@ page_finish(struct uk_page *p)
 	struct uk_pages *ps = p->ps;
 	struct uk_extract x;
 	struct uk_err err;
+	struct uk_record_http h = { 0 };
 	yajl_val r;
 	char msg[700];
 
@@ -229,14 +231,9 @@ page_finish(struct uk_page *p)
 	}
 	r = base_record(p->rec, p->url);
 	uk_extract_record(&x, 0, r);
-	if (x.explain)
-		uk_json_set(r, "explain",
-		    uk_extract_explain_array(x.explain, p->url));
-	/* Rendered: urlfetch's needs_browser does not apply. */
-	uk_json_del(r, "needs_browser");
-	uk_json_set_str(r, "final_url", p->final_url ? p->final_url : p->url);
-	if (p->status > 0)
-		uk_json_set_int(r, "http_status", p->status);
+	h.final_url = p->final_url;
+	h.status = p->status > 0 ? (long)p->status : 0;
+	uk_record_set_http(r, &h);
 	if (ps->o.html)
 		uk_json_set_str(r, "html", p->html);
 	if (ps->o.eval)
@@ -246,7 +243,18 @@ page_finish(struct uk_page *p)
 		uk_json_set_str(r, "screenshot", p->shot_path);
 	finish_error(p, x.blocked, msg, sizeof(msg));
 	if (*msg)
-		uk_json_set_str(r, "error", msg);
+		uk_record_error(r, msg);
+	r = uk_record_finish(r, p->rec, UK_JSONL_MAX_LINE);
+	if (!*msg && uk_json_get_str(r, "error")) /* over the line limit */
+		snprintf(msg, sizeof(msg), "%s", uk_json_get_str(r, "error"));
+	/* Rendered: urlfetch's needs_browser (the extraction's or the
+	 * input's) does not apply. */
+	uk_json_del(r, "needs_browser");
+	/* --explain's records ride along for the program to take out
+	 * (stderr): they are not the record's, and not fitted with it. */
+	if (x.explain)
+		uk_json_set(r, "explain",
+		    uk_extract_explain_array(x.explain, p->url));
 	uk_extract_release(&x);
 	ps->emit(ps->ctx, r, p->url, *msg ? msg : NULL, p->no);
 	uk_json_free(r);
@@ -902,4 +910,148 @@ page_event(struct uk_page *p, enum page_ev ev, yajl_val res)
 		return p->state == S_FREE ? -1 : 0;
 	}
 	return 0;
+}
+
+/* A lifecycle event of the page's main frame. */
+void
+page_lifecycle(struct uk_page *p, const char *frame, const char *loader,
+    const char *name)
+{
+	int find = p->ps->o.cmd == UK_PAGE_FIND;
+	enum uk_page_wait w = p->ps->o.wait;
+	enum page_ev ev = EV_NONE;
+
+	/* Before lifecycle events are on they are the old document's. */
+	if (p->state < S_FRAME || p->state == S_COLLECT || !frame || !loader ||
+	    !name)
+		return;
+	if (!p->frame || (!find && !p->loader)) {
+		/* Not yet known which load is ours: keep it for later. */
+		if (p->nev < PAGE_MAX_EVENTS &&
+		    (!strcmp(name, "load") || !strcmp(name, "networkIdle") ||
+			!strcmp(name, "DOMContentLoaded"))) {
+			p->ev[p->nev].frame = uk_xstrdup(frame);
+			p->ev[p->nev].loader = uk_xstrdup(loader);
+			p->ev[p->nev].name = uk_xstrdup(name);
+			p->nev++;
+		}
+		return;
+	}
+	if (strcmp(frame, p->frame))
+		return;
+	if (find) {
+		/* The reload is the first load after the one we saw. */
+		if (p->old_loader && !strcmp(loader, p->old_loader))
+			return;
+		if (!p->loader)
+			p->loader = uk_xstrdup(loader);
+	}
+	if (strcmp(loader, p->loader))
+		return;
+	if (!strcmp(name, "load"))
+		ev = w == UK_PAGE_WAIT_IDLE    ? EV_LOAD :
+		    w == UK_PAGE_WAIT_SELECTOR ? EV_NONE :
+						 EV_READY;
+	else if (!strcmp(name, "networkIdle") && w == UK_PAGE_WAIT_IDLE)
+		ev = EV_READY;
+	else if (!strcmp(name, "DOMContentLoaded") && w == UK_PAGE_WAIT_DOM)
+		ev = EV_READY;
+	if (ev != EV_NONE)
+		page_event(p, ev, NULL);
+}
+
+/* Where the screenshot of page p goes. */
+static char *
+shot_path(const struct uk_page *p)
+{
+	const char *shot = p->ps->o.shot, *dot;
+	struct uk_buf b = UK_BUF_INIT;
+
+	if (p->ps->o.shot_dir) {
+		uk_buf_addf(&b, "%s%s%lu.png", shot,
+		    shot[strlen(shot) - 1] == '/' ? "" : "/", p->no);
+	} else if (p->no == 1) {
+		uk_buf_addstr(&b, shot);
+	} else {
+		dot = strrchr(shot, '.');
+		if (dot && strchr(dot, '/'))
+			dot = NULL;
+		if (!dot)
+			dot = shot + strlen(shot);
+		uk_buf_add(&b, shot, (size_t)(dot - shot));
+		uk_buf_addf(&b, "-%lu%s", p->no, dot);
+	}
+	return uk_buf_detach(&b, NULL);
+}
+
+void
+page_save_shot(struct uk_page *p, yajl_val res)
+{
+	const char *data = uk_json_get_str(res, "data");
+	struct uk_buf png = UK_BUF_INIT, m = UK_BUF_INIT;
+	char *path = shot_path(p);
+	FILE *fp;
+	size_t w;
+
+	if (!data || uk_base64_decode(data, strlen(data), &png)) {
+		uk_buf_addstr(&m, "screenshot: no image came back");
+	} else if (!(fp = fopen(path, "wb"))) {
+		uk_buf_addf(&m, "screenshot: cannot write '%s': %s", path,
+		    strerror(errno));
+	} else {
+		w = fwrite(png.buf, 1, png.len, fp);
+		if (fclose(fp) || w != png.len) {
+			uk_buf_addf(&m, "screenshot: cannot write '%s'", path);
+		} else {
+			p->shot_path = path;
+			path = NULL;
+		}
+	}
+	if (m.len) {
+		free(p->shot_err);
+		p->shot_err = uk_buf_detach(&m, NULL);
+	}
+	free(path);
+	uk_buf_release(&png);
+	uk_buf_release(&m);
+}
+
+/*
+ * A refused address fails the page.  The URL refused is named when it is
+ * not the page's own (a WebSocket, a redirect): the page's URL is said
+ * with the record's message already ("pwfetch fetch: URL: message").
+ */
+void
+page_refuse(struct uk_page *p, const char *url, const char *addr)
+{
+	int own = !strcmp(url, p->url);
+
+	page_fail(p,
+	    "%s%s%saddress %s refused (private network; -P or "
+	    "URLKIT_ALLOW_PRIVATE=1 allows it)",
+	    own ? "" : "'", own ? "" : url, own ? "" : "': ", addr);
+}
+
+/*
+ * The navigation failed with error.  Through the guard's proxy, a failed
+ * CONNECT is only "ERR_TUNNEL_CONNECTION_FAILED" to the browser: the proxy
+ * knows what it was (a refused address, a name that does not resolve).
+ */
+void
+page_proxy_fail(struct uk_page *p, const char *error)
+{
+	char why[100];
+	struct uk_url u;
+	int r = 0;
+
+	if (p->ps->proxied && strstr(error, "ERR_TUNNEL_CONNECTION_FAILED")) {
+		uk_url_classify(p->url, &u);
+		if (u.host)
+			r = uk_guardproxy_error(u.host, why, sizeof(why));
+		uk_url_release(&u);
+	}
+	if (r == 2)
+		page_refuse(p, p->url, why);
+	else
+		page_fail(p, "%s", r == 1 ? why : error);
 }

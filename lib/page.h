@@ -35,15 +35,17 @@
  *
  * Usage (see cmd/pwfetch.c):
  *
- *	uk_pages_init(&ps, &opts, &browser.cdp, emit, ctx);
+ *	uk_page_events_init(&ps, &opts, &browser.cdp, emit, ctx);
  *	while (...) {
- *		if (ps.nactive < opts.jobs) uk_pages_start(&ps, rec, no);
- *		poll the CDP stream, uk_pages_guard_fd(&ps), until
- *		    uk_pages_next_wake(&ps);
- *		uk_pages_guard_read(&ps); uk_pages_dispatch(&ps, msg) for
- *		    each message; uk_pages_tick(&ps, uk_mono_now());
+ *		if (ps.nactive < opts.jobs)
+ *			uk_page_events_start(&ps, rec, no);
+ *		poll the CDP stream, uk_page_events_guard_fd(&ps), until
+ *		    uk_page_events_next_wake(&ps);
+ *		uk_page_events_guard_read(&ps);
+ *		uk_page_events_dispatch(&ps, msg) for each message;
+ *		uk_page_events_tick(&ps, uk_mono_now());
  *	}
- *	uk_pages_end(&ps); uk_pages_release(&ps);
+ *	uk_page_events_end(&ps); uk_page_events_release(&ps);
  *
  * Library code: nothing here prints or exits; failures are error records
  * given to emit.
@@ -90,7 +92,7 @@ struct uk_page_opts {
  * A record is done: rec (borrowed) is written by the caller.  msg is NULL
  * for a record that succeeded; otherwise the record carries "error" and
  * msg is what to say on stderr (with url).  no is the number the page was
- * started with (uk_pages_start), 0 for uk_pages_error's records: records
+ * started with (uk_page_events_start), 0 for uk_page_error's records: records
  * finish out of order, and the caller puts them back in its own.
  */
 typedef void uk_page_emit_fn(void *ctx, yajl_val rec, const char *url,
@@ -120,51 +122,51 @@ struct uk_pages {
 };
 
 /* Set up ps for opts (copied) on cdp; emit gets every record. */
-void uk_pages_init(struct uk_pages *ps, const struct uk_page_opts *opts,
+void uk_page_events_init(struct uk_pages *ps, const struct uk_page_opts *opts,
     struct uk_cdp *cdp, uk_page_emit_fn *emit, void *ctx);
 /* Free every page and what ps holds; cdp is left alone. */
-void uk_pages_release(struct uk_pages *ps);
+void uk_page_events_release(struct uk_pages *ps);
 
 /*
  * Start a page for rec (taken; its "url" an http(s) URL) in a free slot;
  * no is its number in the run (1 for the first), for screenshot names.
  * The caller keeps ps->nactive under o.jobs.
  */
-void uk_pages_start(struct uk_pages *ps, yajl_val rec, unsigned long no);
+void uk_page_events_start(struct uk_pages *ps, yajl_val rec, unsigned long no);
 /* Make a page ahead of need (a launched browser, open and fetch). */
-void uk_pages_warm(struct uk_pages *ps);
+void uk_page_events_warm(struct uk_pages *ps);
 /* A launched browser's own blank page, for the first fetch to use. */
-void uk_pages_find_spare(struct uk_pages *ps);
+void uk_page_events_find_spare(struct uk_pages *ps);
 
 /* Take one CDP message (borrowed): a reply or an event. */
-void uk_pages_dispatch(struct uk_pages *ps, yajl_val msg);
-/* The next time (uk_mono_now) a page needs uk_pages_tick; -1: none. */
-double uk_pages_next_wake(const struct uk_pages *ps);
+void uk_page_events_dispatch(struct uk_pages *ps, yajl_val msg);
+/* The next time (uk_mono_now) a page needs uk_page_events_tick; -1: none. */
+double uk_page_events_next_wake(const struct uk_pages *ps);
 /* Timeouts, selector polls and network-idle waits due at now. */
-void uk_pages_tick(struct uk_pages *ps, double now);
+void uk_page_events_tick(struct uk_pages *ps, double now);
 /* Fail every page in use with msg (the browser has gone, the run's time). */
-void uk_pages_fail_all(struct uk_pages *ps, const char *msg);
+void uk_page_events_fail_all(struct uk_pages *ps, const char *msg);
 /*
  * -T ran out: fail every page in use with "the run timed out (total s)
  * waiting for ..." saying what each one waited for.
  */
-void uk_pages_time_out(struct uk_pages *ps, double total);
+void uk_page_events_time_out(struct uk_pages *ps, double total);
 
 /* The guard's look-ups: the descriptor to poll (-1: none), and a read. */
-int uk_pages_guard_fd(const struct uk_pages *ps);
-int uk_pages_guard_read(struct uk_pages *ps);
+int uk_page_events_guard_fd(const struct uk_pages *ps);
+int uk_page_events_guard_read(struct uk_pages *ps);
 
 /*
  * Write an error record for rec (borrowed) without a page: input that
  * cannot be fetched.  emit gets it at once, with no 0.
  */
-void uk_pages_error(struct uk_pages *ps, yajl_val rec, const char *url,
+void uk_page_error(struct uk_pages *ps, yajl_val rec, const char *url,
     const char *msg);
 
 /*
  * The end of the run: dispose of the run's context, and when attached
  * wait up to secs for the cleanup commands to be carried out.
  */
-void uk_pages_end(struct uk_pages *ps, double secs);
+void uk_page_events_end(struct uk_pages *ps, double secs);
 
 #endif

@@ -4,164 +4,18 @@
  * into the state machine's events, the run's context, the private-address
  * guard of each page's requests, and the run's set of pages.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "banned.h"
-#include "base64.h"
 #include "guardproxy.h"
 #include "json.h"
 #include "page.h"
 #include "page_int.h"
 #include "url.h"
 #include "util.h"
-
-/* A lifecycle event of the page's main frame. */
-void
-page_lifecycle(struct uk_page *p, const char *frame, const char *loader,
-    const char *name)
-{
-	int find = p->ps->o.cmd == UK_PAGE_FIND;
-	enum uk_page_wait w = p->ps->o.wait;
-	enum page_ev ev = EV_NONE;
-
-	/* Before lifecycle events are on they are the old document's. */
-	if (p->state < S_FRAME || p->state == S_COLLECT || !frame || !loader ||
-	    !name)
-		return;
-	if (!p->frame || (!find && !p->loader)) {
-		/* Not yet known which load is ours: keep it for later. */
-		if (p->nev < PAGE_MAX_EVENTS &&
-		    (!strcmp(name, "load") || !strcmp(name, "networkIdle") ||
-			!strcmp(name, "DOMContentLoaded"))) {
-			p->ev[p->nev].frame = uk_xstrdup(frame);
-			p->ev[p->nev].loader = uk_xstrdup(loader);
-			p->ev[p->nev].name = uk_xstrdup(name);
-			p->nev++;
-		}
-		return;
-	}
-	if (strcmp(frame, p->frame))
-		return;
-	if (find) {
-		/* The reload is the first load after the one we saw. */
-		if (p->old_loader && !strcmp(loader, p->old_loader))
-			return;
-		if (!p->loader)
-			p->loader = uk_xstrdup(loader);
-	}
-	if (strcmp(loader, p->loader))
-		return;
-	if (!strcmp(name, "load"))
-		ev = w == UK_PAGE_WAIT_IDLE    ? EV_LOAD :
-		    w == UK_PAGE_WAIT_SELECTOR ? EV_NONE :
-						 EV_READY;
-	else if (!strcmp(name, "networkIdle") && w == UK_PAGE_WAIT_IDLE)
-		ev = EV_READY;
-	else if (!strcmp(name, "DOMContentLoaded") && w == UK_PAGE_WAIT_DOM)
-		ev = EV_READY;
-	if (ev != EV_NONE)
-		page_event(p, ev, NULL);
-}
-
-/* Where the screenshot of page p goes. */
-static char *
-shot_path(const struct uk_page *p)
-{
-	const char *shot = p->ps->o.shot, *dot;
-	struct uk_buf b = UK_BUF_INIT;
-
-	if (p->ps->o.shot_dir) {
-		uk_buf_addf(&b, "%s%s%lu.png", shot,
-		    shot[strlen(shot) - 1] == '/' ? "" : "/", p->no);
-	} else if (p->no == 1) {
-		uk_buf_addstr(&b, shot);
-	} else {
-		dot = strrchr(shot, '.');
-		if (dot && strchr(dot, '/'))
-			dot = NULL;
-		if (!dot)
-			dot = shot + strlen(shot);
-		uk_buf_add(&b, shot, (size_t)(dot - shot));
-		uk_buf_addf(&b, "-%lu%s", p->no, dot);
-	}
-	return uk_buf_detach(&b, NULL);
-}
-
-void
-page_save_shot(struct uk_page *p, yajl_val res)
-{
-	const char *data = uk_json_get_str(res, "data");
-	struct uk_buf png = UK_BUF_INIT, m = UK_BUF_INIT;
-	char *path = shot_path(p);
-	FILE *fp;
-	size_t w;
-
-	if (!data || uk_base64_decode(data, strlen(data), &png)) {
-		uk_buf_addstr(&m, "screenshot: no image came back");
-	} else if (!(fp = fopen(path, "wb"))) {
-		uk_buf_addf(&m, "screenshot: cannot write '%s': %s", path,
-		    strerror(errno));
-	} else {
-		w = fwrite(png.buf, 1, png.len, fp);
-		if (fclose(fp) || w != png.len) {
-			uk_buf_addf(&m, "screenshot: cannot write '%s'", path);
-		} else {
-			p->shot_path = path;
-			path = NULL;
-		}
-	}
-	if (m.len) {
-		free(p->shot_err);
-		p->shot_err = uk_buf_detach(&m, NULL);
-	}
-	free(path);
-	uk_buf_release(&png);
-	uk_buf_release(&m);
-}
-
-/*
- * A refused address fails the page.  The URL refused is named when it is
- * not the page's own (a WebSocket, a redirect): the page's URL is said
- * with the record's message already ("pwfetch fetch: URL: message").
- */
-static void
-refuse(struct uk_page *p, const char *url, const char *addr)
-{
-	int own = !strcmp(url, p->url);
-
-	page_fail(p,
-	    "%s%s%saddress %s refused (private network; -P or "
-	    "URLKIT_ALLOW_PRIVATE=1 allows it)",
-	    own ? "" : "'", own ? "" : url, own ? "" : "': ", addr);
-}
-
-/*
- * The navigation failed with error.  Through the guard's proxy, a failed
- * CONNECT is only "ERR_TUNNEL_CONNECTION_FAILED" to the browser: the proxy
- * knows what it was (a refused address, a name that does not resolve).
- */
-void
-page_proxy_fail(struct uk_page *p, const char *error)
-{
-	char why[100];
-	struct uk_url u;
-	int r = 0;
-
-	if (p->ps->proxied && strstr(error, "ERR_TUNNEL_CONNECTION_FAILED")) {
-		uk_url_classify(p->url, &u);
-		if (u.host)
-			r = uk_guardproxy_error(u.host, why, sizeof(why));
-		uk_url_release(&u);
-	}
-	if (r == 2)
-		refuse(p, p->url, why);
-	else
-		page_fail(p, "%s", r == 1 ? why : error);
-}
 
 /*
  * The private-address guard, as urlfetch's: a request to a host that
@@ -211,7 +65,7 @@ guard_answer(struct uk_pages *ps, struct uk_page *p, const struct guard_wait *w,
 	if (!w->id ||
 	    (w->type && !strcmp(w->type, "Document") &&
 		(!p->frame || (w->frame && !strcmp(w->frame, p->frame)))))
-		refuse(p, w->url, addr);
+		page_refuse(p, w->url, addr);
 }
 
 static void
@@ -287,7 +141,7 @@ guard_websocket(struct uk_page *p, yajl_val params)
 	if ((ok = guard_host(p->ps, &u)) < 0)
 		guard_wait(p->ps, p, u.host, &what);
 	else if (!ok)
-		refuse(p, what.url, u.host);
+		page_refuse(p, what.url, u.host);
 	uk_url_release(&u);
 }
 
@@ -343,7 +197,7 @@ guard_proxied_response(struct uk_page *p, yajl_val params)
 		if (!YAJL_IS_STRING(v))
 			continue;
 		if (!strcasecmp(k, "x-urlkit-refused")) {
-			refuse(p, p->url, YAJL_GET_STRING(v));
+			page_refuse(p, p->url, YAJL_GET_STRING(v));
 			return;
 		}
 		if (!strcasecmp(k, "x-urlkit-error")) {
@@ -363,17 +217,17 @@ guard_response(struct uk_page *p, yajl_val params)
 		guard_proxied_response(p, params);
 	else if (ip && *ip && !uk_netguard_proxied() &&
 	    uk_netguard_ip_allowed(ip) == 0)
-		refuse(p, p->url, ip);
+		page_refuse(p, p->url, ip);
 }
 
 int
-uk_pages_guard_fd(const struct uk_pages *ps)
+uk_page_events_guard_fd(const struct uk_pages *ps)
 {
 	return uk_netguard_async_fd(&ps->guard);
 }
 
 int
-uk_pages_guard_read(struct uk_pages *ps)
+uk_page_events_guard_read(struct uk_pages *ps)
 {
 	return uk_netguard_async_read(&ps->guard, guard_answered, ps);
 }
@@ -611,7 +465,7 @@ dispatch_event(struct uk_pages *ps, const char *method, yajl_val m)
 }
 
 void
-uk_pages_dispatch(struct uk_pages *ps, yajl_val m)
+uk_page_events_dispatch(struct uk_pages *ps, yajl_val m)
 {
 	const char *method = uk_json_get_str(m, "method");
 	yajl_val params = uk_json_get(m, "params");
@@ -635,7 +489,7 @@ uk_pages_dispatch(struct uk_pages *ps, yajl_val m)
 }
 
 void
-uk_pages_init(struct uk_pages *ps, const struct uk_page_opts *opts,
+uk_page_events_init(struct uk_pages *ps, const struct uk_page_opts *opts,
     struct uk_cdp *cdp, uk_page_emit_fn *emit, void *ctx)
 {
 	long i;
@@ -656,7 +510,7 @@ uk_pages_init(struct uk_pages *ps, const struct uk_page_opts *opts,
 }
 
 void
-uk_pages_release(struct uk_pages *ps)
+uk_page_events_release(struct uk_pages *ps)
 {
 	long i;
 
@@ -673,7 +527,7 @@ uk_pages_release(struct uk_pages *ps)
 }
 
 void
-uk_pages_start(struct uk_pages *ps, yajl_val rec, unsigned long no)
+uk_page_events_start(struct uk_pages *ps, yajl_val rec, unsigned long no)
 {
 	struct uk_page *p = ps->pages, *w = ps->warm;
 
@@ -723,7 +577,7 @@ uk_pages_start(struct uk_pages *ps, yajl_val rec, unsigned long no)
  * takes their round trips out of the time a page costs.
  */
 void
-uk_pages_warm(struct uk_pages *ps)
+uk_page_events_warm(struct uk_pages *ps)
 {
 	struct uk_page *w = ps->warm;
 
@@ -741,7 +595,7 @@ uk_pages_warm(struct uk_pages *ps)
 }
 
 void
-uk_pages_find_spare(struct uk_pages *ps)
+uk_page_events_find_spare(struct uk_pages *ps)
 {
 	struct uk_err err;
 	yajl_val res, infos;
@@ -766,7 +620,7 @@ uk_pages_find_spare(struct uk_pages *ps)
 }
 
 double
-uk_pages_next_wake(const struct uk_pages *ps)
+uk_page_events_next_wake(const struct uk_pages *ps)
 {
 	double next = -1;
 	long i;
@@ -787,7 +641,7 @@ uk_pages_next_wake(const struct uk_pages *ps)
 }
 
 void
-uk_pages_tick(struct uk_pages *ps, double now)
+uk_page_events_tick(struct uk_pages *ps, double now)
 {
 	long i;
 
@@ -810,7 +664,7 @@ uk_pages_tick(struct uk_pages *ps, double now)
 }
 
 void
-uk_pages_fail_all(struct uk_pages *ps, const char *msg)
+uk_page_events_fail_all(struct uk_pages *ps, const char *msg)
 {
 	long i;
 
@@ -820,7 +674,7 @@ uk_pages_fail_all(struct uk_pages *ps, const char *msg)
 }
 
 void
-uk_pages_time_out(struct uk_pages *ps, double total)
+uk_page_events_time_out(struct uk_pages *ps, double total)
 {
 	long i;
 
@@ -832,7 +686,7 @@ uk_pages_time_out(struct uk_pages *ps, double total)
 }
 
 void
-uk_pages_end(struct uk_pages *ps, double secs)
+uk_page_events_end(struct uk_pages *ps, double secs)
 {
 	double end = uk_mono_now() + secs;
 	struct uk_err err;
@@ -848,7 +702,7 @@ uk_pages_end(struct uk_pages *ps, double secs)
 
 		if (left <= 0 || uk_cdp_next(ps->cdp, left, &m, &err) != 1)
 			break;
-		uk_pages_dispatch(ps, m);
+		uk_page_events_dispatch(ps, m);
 		uk_json_free(m);
 	}
 }

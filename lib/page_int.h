@@ -119,10 +119,14 @@ void page_request(struct uk_page *p, yajl_val params, int started);
 int page_event(struct uk_page *p, enum page_ev ev, yajl_val res);
 int act_setup(struct uk_page *p, yajl_val res);
 
-/* lib/page_events.c */
 void page_lifecycle(struct uk_page *p, const char *frame, const char *loader,
     const char *name);
 void page_proxy_fail(struct uk_page *p, const char *error);
 void page_save_shot(struct uk_page *p, yajl_val res);
+/*
+ * Fail p for a refused address addr; url is named when it is not the
+ * page's own.
+ */
+void page_refuse(struct uk_page *p, const char *url, const char *addr);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * PDF documents (see uk_extract_pdf in extract.h), read with poppler's
+ * PDF documents (see uk_pdf_extract in extract.h), read with poppler's
  * GLib library.
  *
  * The library is loaded with dlopen at the first PDF, not linked: it
@@ -133,7 +133,7 @@ load(void)
 }
 
 int
-uk_extract_is_pdf(const char *buf, size_t len)
+uk_pdf_sniff(const char *buf, size_t len)
 {
 	return len >= 5 && !memcmp(buf, "%PDF-", 5);
 }
@@ -863,7 +863,7 @@ pdf_begin(const char *pdf, size_t len, const struct uk_extract_opts *o,
 	l->md = o && o->format == UK_EXTRACT_MARKDOWN;
 	memset(x, 0, sizeof(*x));
 	x->format = "text";
-	if (!uk_extract_is_pdf(pdf, len))
+	if (!uk_pdf_sniff(pdf, len))
 		return uk_err_set(err, UK_EXIT_FAIL,
 		    "damaged PDF: it does not start with %%PDF-");
 	pthread_once(&load_once, load);
@@ -873,7 +873,7 @@ pdf_begin(const char *pdf, size_t len, const struct uk_extract_opts *o,
 }
 
 int
-uk_extract_pdf(const char *pdf, size_t len, const char *url,
+uk_pdf_extract(const char *pdf, size_t len, const char *url,
     const struct uk_extract_opts *o, struct uk_extract *x,
     struct uk_err *err)
 {
@@ -962,7 +962,7 @@ out:
 }
 
 int
-uk_extract_pdf_here(const char *pdf, size_t len,
+uk_pdf_extract_here(const char *pdf, size_t len,
     const struct uk_extract_opts *o, struct uk_extract *x,
     struct uk_err *err)
 {

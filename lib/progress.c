@@ -109,9 +109,9 @@ uk_progress_show(struct uk_progress *p, int force, const char *fmt, ...)
 			line.buf[i] = ' ';
 	cols = columns(p->fd);
 	if (line.len > cols * 4)
-		uk_buf_setlen(&line, uk_utf8_cut(line.buf, cols * 4));
+		uk_buf_setlen(&line, uk_buf_utf8_cut(line.buf, cols * 4));
 	while (width(line.buf, line.len) > cols)
-		uk_buf_setlen(&line, uk_utf8_cut(line.buf, line.len - 1));
+		uk_buf_setlen(&line, uk_buf_utf8_cut(line.buf, line.len - 1));
 	w = width(line.buf, line.len);
 	uk_buf_addch(&out, '\r');
 	uk_buf_add(&out, line.buf, line.len);

@@ -74,7 +74,7 @@ uk_repo_cached_ok(yajl_val rec, const struct uk_repo_opts *o)
 	    budget != o->map_tokens ||
 	    uk_json_get_int(info, "readme_budget", &readme) < 0 ||
 	    readme != o->readme_tokens || !tok ||
-	    strcmp(tok, uk_tokens_name(o->tokenizer)) ||
+	    strcmp(tok, uk_tokens_name_of(o->tokenizer)) ||
 	    uk_json_get(rec, "truncated"))
 		return 0;
 	return !o->map_json || uk_json_get(rec, "symbols") != NULL;
@@ -324,7 +324,7 @@ repo_record(yajl_val rec, const struct uk_url *u, const struct snap *s,
 	uk_json_set_int(info, "references", (long long)uk_symbols_nrefs(sym));
 	if (uk_symbols_top_file(sym))
 		uk_json_set_str(info, "top_file", uk_symbols_top_file(sym));
-	uk_json_set_str(info, "tokenizer", uk_tokens_name(o->tokenizer));
+	uk_json_set_str(info, "tokenizer", uk_tokens_name_of(o->tokenizer));
 	uk_json_set_int(info, "map_tokens",
 	    (long long)uk_tokens_count(o->tokenizer, map->buf, map->len));
 	uk_json_set_int(info, "map_budget", o->map_tokens);

@@ -152,11 +152,12 @@ uk_repo_readme_fit(enum uk_tokenizer t, const char *text, size_t len,
 		lo = 0;
 		hi = n ? ends[0] : first;
 		while (lo < hi) {
-			size_t mid = uk_utf8_cut(text, lo + (hi - lo + 1) / 2);
+			size_t mid =
+			    uk_buf_utf8_cut(text, lo + (hi - lo + 1) / 2);
 
 			if (mid <= lo)
-				mid = lo + uk_utf8_seqlen((const unsigned char *)
-				    text + lo, len - lo);
+				mid = lo + uk_buf_utf8_seqlen(
+				    (const unsigned char *)text + lo, len - lo);
 			if (mid <= lo)
 				break;
 			cut_at(text, mid, len, budget, &b);
@@ -165,7 +166,7 @@ uk_repo_readme_fit(enum uk_tokenizer t, const char *text, size_t len,
 			else
 				hi = mid - 1;
 		}
-		got = uk_utf8_cut(text, lo);
+		got = uk_buf_utf8_cut(text, lo);
 	}
 	free(ends);
 	cut_at(text, got, len, budget, &b);
@@ -413,7 +414,8 @@ uk_repo_readme_describe(const char *readme, struct uk_buf *out)
 			continue;
 		}
 		if (out->len - mark > 300) {
-			uk_buf_setlen(out, mark + uk_utf8_cut(out->buf + mark, 297));
+			uk_buf_setlen(out,
+			    mark + uk_buf_utf8_cut(out->buf + mark, 297));
 			uk_buf_addstr(out, "...");
 		}
 		return;

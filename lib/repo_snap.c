@@ -217,7 +217,7 @@ uk_repo_snap_keep(struct snap *s, const char *path, char *text, size_t len)
 		struct uk_buf b = UK_BUF_INIT;
 
 		if (len > UK_REPO_README_MAX)
-			len = uk_utf8_cut(text, UK_REPO_README_MAX);
+			len = uk_buf_utf8_cut(text, UK_REPO_README_MAX);
 		uk_buf_add_utf8(&b, text, len);
 		free(s->readme);
 		free(s->readme_name);

@@ -51,12 +51,14 @@ has_how_to(const char *s)
 	size_t len = strlen(s);
 	const char *p = s, *q;
 
-	while ((p = uk_sum_word_find(p, len - (size_t)(p - s), "how", 1))) {
+	while ((p = uk_summary_md_word_find(p, len - (size_t)(p - s), "how",
+	    1))) {
 		q = p + 3;
 		if (isspace((unsigned char)*q)) {
 			while (isspace((unsigned char)*q))
 				q++;
-			if (!strncasecmp(q, "to", 2) && !uk_sum_is_word(q[2]))
+			if (!strncasecmp(q, "to", 2) &&
+			    !uk_summary_md_is_word(q[2]))
 				return 1;
 		}
 		p += 3;
@@ -67,7 +69,7 @@ has_how_to(const char *s)
 static int
 has_word(const char *s, const char *stem, int whole)
 {
-	return uk_sum_word_find(s, strlen(s), stem, whole) != NULL;
+	return uk_summary_md_word_find(s, strlen(s), stem, whole) != NULL;
 }
 
 enum uk_summary_type
@@ -114,35 +116,13 @@ uk_summary_select(const char *url_type, int has_symbol_map, const char *hint,
 	return UK_SUMMARY_BRIEF;
 }
 
-/*
- * The string at key when it holds more than blanks, its length (NUL bytes
- * included: "a\u0000b" is three bytes, and the summarisers read all three)
- * in *len when len is not NULL; else NULL.
- */
-const char *
-uk_sum_nonempty(yajl_val rec, const char *key, size_t *len)
-{
-	size_t n, i;
-	const char *s = uk_json_get_strn(rec, key, &n);
-
-	if (!s)
-		return NULL;
-	for (i = 0; i < n; i++)
-		if (!isspace((unsigned char)s[i])) {
-			if (len)
-				*len = n;
-			return s;
-		}
-	return NULL;
-}
-
 enum uk_summary_type
 uk_summary_select_record(yajl_val rec, const char *hint, char *reason,
     size_t size)
 {
 	return uk_summary_select(uk_json_get_str(rec, "url_type"),
-	    uk_sum_nonempty(rec, "symbol_map", NULL) != NULL, hint, reason,
-	    size);
+	    uk_summary_offline_nonempty(rec, "symbol_map", NULL) != NULL, hint,
+	    reason, size);
 }
 
 int
@@ -162,19 +142,19 @@ uk_summary_assemble(yajl_val rec, size_t max, struct uk_buf *out)
 
 	if (!max)
 		max = UK_SUMMARY_MAX_INPUT;
-	if ((s = uk_sum_nonempty(rec, "url", &n))) {
+	if ((s = uk_summary_offline_nonempty(rec, "url", &n))) {
 		uk_buf_addstr(out, "URL: ");
 		uk_buf_add(out, s, n);
 	}
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		if (!(s = uk_sum_nonempty(rec, parts[i].key, &n)))
+		if (!(s = uk_summary_offline_nonempty(rec, parts[i].key, &n)))
 			continue;
 		if (out->len > start)
 			uk_buf_addstr(out, "\n\n");
 		uk_buf_addstr(out, parts[i].label);
 		uk_buf_add(out, s, n);
 	}
-	cut = uk_utf8_prefix(out->buf + start, out->len - start, max);
+	cut = uk_buf_utf8_prefix(out->buf + start, out->len - start, max);
 	if (start + cut < out->len) {
 		uk_buf_setlen(out, start + cut);
 		return 1;
@@ -203,11 +183,11 @@ uk_summary_assemble_tokens(yajl_val rec, size_t max_tokens, struct uk_buf *out)
 	 * by doubling, then by bisection: a page of megabytes is not
 	 * tokenized whole at every step.  The whole text does not fit.
 	 */
-	chars = uk_utf8_chars(all.buf, all.len);
+	chars = uk_buf_utf8_chars(all.buf, all.len);
 	lo = 0;
 	hi = max_tokens < chars ? max_tokens : chars;
 	while (uk_tokens_count(UK_TOKENS_CL100K, all.buf,
-		   uk_utf8_prefix(all.buf, all.len, hi)) <= max_tokens) {
+		   uk_buf_utf8_prefix(all.buf, all.len, hi)) <= max_tokens) {
 		lo = hi;
 		hi = hi > chars / 2 ? chars : 2 * hi;
 	}
@@ -215,12 +195,13 @@ uk_summary_assemble_tokens(yajl_val rec, size_t max_tokens, struct uk_buf *out)
 	while (hi - lo > 1) {
 		mid = lo + (hi - lo) / 2;
 		if (uk_tokens_count(UK_TOKENS_CL100K, all.buf,
-			uk_utf8_prefix(all.buf, all.len, mid)) <= max_tokens)
+			uk_buf_utf8_prefix(all.buf, all.len, mid)) <=
+		    max_tokens)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	uk_buf_add(out, all.buf, uk_utf8_prefix(all.buf, all.len, lo));
+	uk_buf_add(out, all.buf, uk_buf_utf8_prefix(all.buf, all.len, lo));
 	uk_buf_release(&all);
 	return 1;
 }
@@ -457,16 +438,16 @@ uk_summary_format_prompt(yajl_val rec, size_t max, struct uk_buf *out)
 {
 	size_t ulen = 0, tlen = 0, len = 0, n = 0;
 	const char *url = uk_json_get_strn(rec, "url", &ulen);
-	const char *title = uk_sum_nonempty(rec, "title", &tlen);
-	const char *body = uk_sum_nonempty(rec, "summary", &len);
-	const char *map = uk_sum_nonempty(rec, "symbol_map", &n);
+	const char *title = uk_summary_offline_nonempty(rec, "title", &tlen);
+	const char *body = uk_summary_offline_nonempty(rec, "summary", &len);
+	const char *map = uk_summary_offline_nonempty(rec, "symbol_map", &n);
 
 	if (!max)
 		max = UK_SUMMARY_PROMPT_MAX;
 	if (!body)
-		body = uk_sum_nonempty(rec, "readme", &len);
+		body = uk_summary_offline_nonempty(rec, "readme", &len);
 	if (!body)
-		body = uk_sum_nonempty(rec, "content", &len);
+		body = uk_summary_offline_nonempty(rec, "content", &len);
 	if (body && title)
 		body = skip_title(body, &len, title, tlen);
 	uk_buf_addstr(out, "## ");
@@ -478,7 +459,7 @@ uk_summary_format_prompt(yajl_val rec, size_t max, struct uk_buf *out)
 		uk_buf_addstr(out, "**");
 	}
 	if (body) {
-		size_t cut = uk_utf8_prefix(body, len, max);
+		size_t cut = uk_buf_utf8_prefix(body, len, max);
 
 		uk_buf_addstr(out, "\n\n");
 		uk_buf_add(out, body, cut);
@@ -520,7 +501,7 @@ uk_summary_format_error(yajl_val rec, struct uk_buf *out)
 		e = "error";
 		elen = 5;
 	}
-	cut = uk_utf8_prefix(e, elen, 300);
+	cut = uk_buf_utf8_prefix(e, elen, 300);
 	start = out->len;
 	uk_buf_add(out, e, cut);
 	/* One line, whatever the error held. */
@@ -546,7 +527,7 @@ static size_t
 units(const struct uk_summary_context *c, const char *s, size_t n)
 {
 	return c->max_tokens ? uk_tokens_count(UK_TOKENS_CL100K, s, n) :
-			       uk_utf8_chars(s, n);
+			       uk_buf_utf8_chars(s, n);
 }
 
 /*
@@ -560,7 +541,7 @@ cut_chars(const char *t, size_t len, size_t keep, size_t max,
 	size_t c, f, need, room;
 	char fch = '`';
 
-	if (uk_utf8_chars(t, len) <= max) {
+	if (uk_buf_utf8_chars(t, len) <= max) {
 		uk_buf_add(out, t, len);
 		return;
 	}
@@ -570,9 +551,9 @@ cut_chars(const char *t, size_t len, size_t keep, size_t max,
 	}
 	room = max - 3;
 	for (;;) {
-		c = uk_utf8_prefix(t, len, room);
+		c = uk_buf_utf8_prefix(t, len, room);
 		f = open_fence(t, c, &fch);
-		need = uk_utf8_chars(t, c) + 3 + (f ? f + 1 : 0);
+		need = uk_buf_utf8_chars(t, c) + 3 + (f ? f + 1 : 0);
 		if (need <= max || !room)
 			break;
 		room = need - max >= room ? 0 : room - (need - max);
@@ -611,7 +592,7 @@ cut_piece(const struct uk_summary_context *c, const struct piece *p,
 		cut_chars(p->text.buf, p->text.len, p->hlen, p->give, out);
 		return;
 	}
-	chars = uk_utf8_chars(p->text.buf, p->text.len);
+	chars = uk_buf_utf8_chars(p->text.buf, p->text.len);
 	hi = chars;
 	while (lo < hi) {
 		mid = lo + (hi - lo + 1) / 2;
@@ -768,4 +749,57 @@ uk_summary_format_context(const yajl_val *recs, size_t n,
 		uk_buf_release(&pieces[i].text);
 	free(pieces);
 	return c->took;
+}
+
+int
+uk_summary_offline_write(yajl_val rec, enum uk_summary_type t,
+    struct uk_buf *out)
+{
+	struct doc d = { NULL, 0, 0 };
+	struct out o;
+	size_t tlen = 0, n;
+	const char *text = uk_summary_offline_main_text(rec, &tlen), *title;
+
+	if (!text && !uk_summary_offline_nonempty(rec, "title", NULL) &&
+	    !uk_summary_offline_nonempty(rec, "description", NULL) &&
+	    !uk_summary_offline_nonempty(rec, "symbol_map", NULL))
+		return -1;
+	o.b = out;
+	o.start = out->len;
+	o.limit = t == UK_SUMMARY_BRIEF ? 1500 : 3000;
+	if (text)
+		uk_summary_md_doc_parse(&d, text, tlen);
+	if (uk_summary_offline_is_source(rec) && t != UK_SUMMARY_API &&
+	    !uk_summary_offline_nonempty(rec, "readme", NULL))
+		uk_summary_offline_source(rec, t, &o);
+	else
+		switch (t) {
+		case UK_SUMMARY_USAGE:
+			uk_summary_types_usage(rec, &d, &o);
+			break;
+		case UK_SUMMARY_API:
+			uk_summary_types_api(rec, &d, &o);
+			break;
+		case UK_SUMMARY_ARCHITECTURE:
+			uk_summary_types_architecture(rec, &d, &o);
+			break;
+		case UK_SUMMARY_EVALUATION:
+			uk_summary_types_evaluation(rec, &d, &o);
+			break;
+		default:
+			uk_summary_offline_brief(rec, &d, &o);
+			break;
+		}
+	uk_summary_md_doc_release(&d);
+	/* With nothing else to say, the title says what it is. */
+	if (out->len == o.start &&
+	    (title = uk_summary_offline_nonempty(rec, "title", &n)))
+		uk_buf_add(out, title, n);
+	/* Trim the trailing newlines; a summary is a string, not a file. */
+	while (out->len > o.start &&
+	    isspace((unsigned char)out->buf[out->len - 1]))
+		uk_buf_setlen(out, out->len - 1);
+	if (out->len == o.start)
+		return -1;
+	return 0;
 }

@@ -14,7 +14,7 @@
 #include "banned.h"
 
 int
-uk_sum_is_word(int c)
+uk_summary_md_is_word(int c)
 {
 	return isalnum((unsigned char)c) || c == '_' || (c & 0x80);
 }
@@ -32,7 +32,7 @@ lower(unsigned char c)
  * match or NULL.
  */
 const char *
-uk_sum_word_find(const char *s, size_t len, const char *stem, int whole)
+uk_summary_md_word_find(const char *s, size_t len, const char *stem, int whole)
 {
 	size_t n = strlen(stem), i, e;
 	unsigned char c0;
@@ -43,7 +43,7 @@ uk_sum_word_find(const char *s, size_t len, const char *stem, int whole)
 	for (i = 0; i + n <= len; i++) {
 		if (lower((unsigned char)s[i]) != c0)
 			continue;
-		if (i > 0 && uk_sum_is_word(s[i - 1]))
+		if (i > 0 && uk_summary_md_is_word(s[i - 1]))
 			continue;
 		if (strncasecmp(s + i, stem, n))
 			continue;
@@ -51,7 +51,7 @@ uk_sum_word_find(const char *s, size_t len, const char *stem, int whole)
 		if (whole) {
 			if (e < len && (s[e] == 's' || s[e] == 'S'))
 				e++;
-			if (e < len && uk_sum_is_word(s[e]))
+			if (e < len && uk_summary_md_is_word(s[e]))
 				continue;
 		}
 		return s + i;
@@ -61,7 +61,7 @@ uk_sum_word_find(const char *s, size_t len, const char *stem, int whole)
 
 /* Any of the stems in s[0..n), at word starts: one pass over s. */
 int
-uk_sum_mentions(const char *s, size_t n, const char *const *stems)
+uk_summary_md_mentions(const char *s, size_t n, const char *const *stems)
 {
 	size_t i, k;
 	int j;
@@ -69,8 +69,8 @@ uk_sum_mentions(const char *s, size_t n, const char *const *stems)
 	for (i = 0; i < n; i++) {
 		unsigned char c = lower((unsigned char)s[i]);
 
-		if (!uk_sum_is_word(s[i]) ||
-		    (i > 0 && uk_sum_is_word(s[i - 1])))
+		if (!uk_summary_md_is_word(s[i]) ||
+		    (i > 0 && uk_summary_md_is_word(s[i - 1])))
 			continue;
 		for (j = 0; stems[j]; j++) {
 			if ((unsigned char)stems[j][0] != c)
@@ -85,7 +85,7 @@ uk_sum_mentions(const char *s, size_t n, const char *const *stems)
 
 /* Letters in s[0..n). */
 size_t
-uk_sum_letters(const char *s, size_t n)
+uk_summary_md_letters(const char *s, size_t n)
 {
 	size_t i, k = 0;
 
@@ -97,7 +97,7 @@ uk_sum_letters(const char *s, size_t n)
 
 /* The end of the sentence starting at s[0], within n. */
 size_t
-uk_sum_sentence_end(const char *s, size_t n)
+uk_summary_md_sentence_end(const char *s, size_t n)
 {
 	size_t i;
 
@@ -126,7 +126,7 @@ uk_sum_sentence_end(const char *s, size_t n)
 }
 
 size_t
-uk_sum_line_end(const char *s, size_t pos, size_t len)
+uk_summary_md_line_end(const char *s, size_t pos, size_t len)
 {
 	const char *nl = memchr(s + pos, '\n', len - pos);
 
@@ -134,7 +134,7 @@ uk_sum_line_end(const char *s, size_t pos, size_t len)
 }
 
 int
-uk_sum_blank(const char *s, size_t n)
+uk_summary_md_blank(const char *s, size_t n)
 {
 	size_t i;
 
@@ -211,7 +211,7 @@ static const char *const install_cmds[] = { "pip install", "pip3 install",
 	"git clone", "docker run", "docker pull", "curl ", "wget ", NULL };
 
 int
-uk_sum_is_command(const char *s, size_t n)
+uk_summary_md_is_command(const char *s, size_t n)
 {
 	int i;
 
@@ -235,7 +235,7 @@ uk_sum_is_command(const char *s, size_t n)
 }
 
 int
-uk_sum_is_import(const char *s, size_t n)
+uk_summary_md_is_import(const char *s, size_t n)
 {
 	static const char *const starts[] = { "import ", "from ", "#include ",
 		"#include<", "require ", "use ", "using ", "extern crate ",
@@ -251,7 +251,7 @@ uk_sum_is_import(const char *s, size_t n)
 
 		if (n > k && !strncmp(s, starts[i], k)) {
 			if (!strcmp(starts[i], "from ") &&
-			    !uk_sum_word_find(s, n, "import", 1))
+			    !uk_summary_md_word_find(s, n, "import", 1))
 				return 0;
 			return 1;
 		}
@@ -274,7 +274,7 @@ codey(const char *s, size_t n)
 	}
 	if (!n)
 		return 0;
-	if (uk_sum_is_import(s, n) || uk_sum_is_command(s, n))
+	if (uk_summary_md_is_import(s, n) || uk_summary_md_is_command(s, n))
 		return 1;
 	last = s[n - 1];
 	if (last == '.' || last == ',' || last == '!' || last == '?')
@@ -299,7 +299,7 @@ add_para(struct doc *d, const char *s, size_t n, int *section)
 	if (!n)
 		return;
 	while (pos < n) {
-		e = uk_sum_line_end(s, pos, n);
+		e = uk_summary_md_line_end(s, pos, n);
 		lines++;
 		code += codey(s + pos, e - pos) != 0;
 		pos = e < n ? e + 1 : n;
@@ -310,7 +310,7 @@ add_para(struct doc *d, const char *s, size_t n, int *section)
 		return;
 	}
 	if (lines == 1 && n <= 80 && !strchr(".:!?;,)", last) &&
-	    uk_sum_letters(s, n) * 2 > n &&
+	    uk_summary_md_letters(s, n) * 2 > n &&
 	    (isupper((unsigned char)s[0]) || (s[0] & 0x80) ||
 		islower((unsigned char)s[0])) &&
 	    !memchr(s, '(', n) && !memchr(s, '=', n) && !memchr(s, '[', n)) {
@@ -363,7 +363,7 @@ rule_fence(struct reader *r, size_t n, size_t ind, size_t next)
 	while (info < l + n && *info == ' ')
 		info++;
 	for (; q < len; q = qe < len ? qe + 1 : len) {
-		qe = uk_sum_line_end(s, q, len);
+		qe = uk_summary_md_line_end(s, q, len);
 		for (k = q; k < qe && s[k] == ' '; k++)
 			;
 		if (qe - k >= 3 && s[k] == fc && s[k + 1] == fc &&
@@ -379,7 +379,7 @@ rule_fence(struct reader *r, size_t n, size_t ind, size_t next)
 			;
 		b->langlen = i;
 	}
-	r->pos = q < len ? uk_sum_line_end(s, q, len) : len;
+	r->pos = q < len ? uk_summary_md_line_end(s, q, len) : len;
 	r->pos = r->pos < len ? r->pos + 1 : len;
 	r->prev_blank = 1;
 	return 1;
@@ -441,8 +441,8 @@ rule_indented(struct reader *r, size_t ind)
 	if ((ind < 4 && s[r->pos] != '\t') || r->in_para || !r->prev_blank)
 		return 0;
 	for (; q < r->len; q = qe < r->len ? qe + 1 : r->len) {
-		qe = uk_sum_line_end(s, q, r->len);
-		if (!uk_sum_blank(s + q, qe - q) && s[q] != '\t' &&
+		qe = uk_summary_md_line_end(s, q, r->len);
+		if (!uk_summary_md_blank(s + q, qe - q) && s[q] != '\t' &&
 		    (qe - q < 4 || strncmp(s + q, "    ", 4)))
 			break;
 	}
@@ -464,8 +464,8 @@ rule_list(struct reader *r, size_t n, size_t next)
 		return 0;
 	end_para(r);
 	for (; q < r->len; q = qe < r->len ? qe + 1 : r->len) {
-		qe = uk_sum_line_end(s, q, r->len);
-		if (uk_sum_blank(s + q, qe - q) || s[q] != ' ' ||
+		qe = uk_summary_md_line_end(s, q, r->len);
+		if (uk_summary_md_blank(s + q, qe - q) || s[q] != ' ' ||
 		    list_marker(s + q, qe - q))
 			break;
 	}
@@ -476,18 +476,18 @@ rule_list(struct reader *r, size_t n, size_t next)
 }
 
 void
-uk_sum_doc_parse(struct doc *d, const char *s, size_t len)
+uk_summary_md_doc_parse(struct doc *d, const char *s, size_t len)
 {
 	struct reader r = { d, s, len, 0, 0, 0, -1, 1 };
 
 	while (r.pos < len) {
 		const char *l = s + r.pos;
-		size_t e = uk_sum_line_end(s, r.pos, len), n = e - r.pos;
+		size_t e = uk_summary_md_line_end(s, r.pos, len), n = e - r.pos;
 		size_t next = e < len ? e + 1 : len, ind = 0;
 
 		while (ind < n && l[ind] == ' ')
 			ind++;
-		if (uk_sum_blank(l, n)) {
+		if (uk_summary_md_blank(l, n)) {
 			end_para(&r);
 			r.prev_blank = 1;
 			r.pos = next;
@@ -530,7 +530,7 @@ close_bracket(const char *s, size_t i, size_t n)
  * text, tags and emphasis removed, whitespace collapsed.
  */
 void
-uk_sum_plain(const char *s, size_t n, struct uk_buf *out)
+uk_summary_md_plain(const char *s, size_t n, struct uk_buf *out)
 {
 	size_t i = 0, start = out->len;
 	int space = 0;
@@ -562,7 +562,7 @@ uk_sum_plain(const char *s, size_t n, struct uk_buf *out)
 				    memchr(cb, ')', n - (size_t)(cb - s));
 				if (space && out->len > start)
 					uk_buf_addch(out, ' ');
-				uk_sum_plain(s + i + 1,
+				uk_summary_md_plain(s + i + 1,
 				    (size_t)(cb - s) - i - 1, out);
 				space = 0;
 				i = (size_t)(cp - s) + 1;
@@ -582,8 +582,8 @@ uk_sum_plain(const char *s, size_t n, struct uk_buf *out)
 		}
 		if (c == '*' ||
 		    (c == '_' &&
-			(i == 0 || !uk_sum_is_word(s[i - 1]) || i + 1 >= n ||
-			    !uk_sum_is_word(s[i + 1])))) {
+			(i == 0 || !uk_summary_md_is_word(s[i - 1]) ||
+			    i + 1 >= n || !uk_summary_md_is_word(s[i + 1])))) {
 			i++;
 			continue;
 		}
@@ -601,7 +601,7 @@ uk_sum_plain(const char *s, size_t n, struct uk_buf *out)
 }
 
 void
-uk_sum_doc_release(struct doc *d)
+uk_summary_md_doc_release(struct doc *d)
 {
 	free(d->b);
 	d->b = NULL;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The offline summariser (summary.h's uk_summary_offline): the output,
- * what every summary uses, the BRIEF summary and source files.  The other
- * types are in summary_types.c.
+ * The offline summaries' output, what every summary uses, the BRIEF
+ * summary and source files; summary.c's uk_summary_offline_write picks among
+ * them and summary_types.c's.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -14,23 +14,45 @@
 
 #include "banned.h"
 
+/*
+ * The string at key when it holds more than blanks, its length (NUL bytes
+ * included: "a\u0000b" is three bytes, and the summarisers read all three)
+ * in *len when len is not NULL; else NULL.
+ */
+const char *
+uk_summary_offline_nonempty(yajl_val rec, const char *key, size_t *len)
+{
+	size_t n, i;
+	const char *s = uk_json_get_strn(rec, key, &n);
+
+	if (!s)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (!isspace((unsigned char)s[i])) {
+			if (len)
+				*len = n;
+			return s;
+		}
+	return NULL;
+}
+
 int
-uk_sum_full(const struct out *o)
+uk_summary_offline_full(const struct out *o)
 {
 	return o->b->len - o->start >= o->limit;
 }
 
 /* Append a line (with newline), cut to max bytes on a UTF-8 boundary. */
 void
-uk_sum_out_line(struct out *o, const char *prefix, const char *s, size_t n,
-    size_t max)
+uk_summary_offline_out_line(struct out *o, const char *prefix, const char *s,
+    size_t n, size_t max)
 {
 	if (n > max) {
-		n = uk_utf8_cut(s, max);
+		n = uk_buf_utf8_cut(s, max);
 		while (n && s[n - 1] != ' ')
 			n--;
 		if (!n)
-			n = uk_utf8_cut(s, max);
+			n = uk_buf_utf8_cut(s, max);
 		uk_buf_addstr(o->b, prefix);
 		uk_buf_add(o->b, s, n);
 		uk_buf_addstr(o->b, "...\n");
@@ -43,13 +65,13 @@ uk_sum_out_line(struct out *o, const char *prefix, const char *s, size_t n,
 
 /* Whether o already holds s[0..n). */
 int
-uk_sum_already(const struct out *o, const char *s, size_t n)
+uk_summary_offline_already(const struct out *o, const char *s, size_t n)
 {
 	return memmem(o->b->buf + o->start, o->b->len - o->start, s, n) != NULL;
 }
 
 void
-uk_sum_out_gap(struct out *o)
+uk_summary_offline_out_gap(struct out *o)
 {
 	if (o->b->len > o->start &&
 	    !(o->b->len >= 2 && o->b->buf[o->b->len - 1] == '\n' &&
@@ -72,11 +94,11 @@ memcasecmp(const char *a, const char *b, size_t n)
 
 /* Which text a summary reads: the readme, else the content; *len its length. */
 const char *
-uk_sum_main_text(yajl_val rec, size_t *len)
+uk_summary_offline_main_text(yajl_val rec, size_t *len)
 {
-	const char *s = uk_sum_nonempty(rec, "readme", len);
+	const char *s = uk_summary_offline_nonempty(rec, "readme", len);
 
-	return s ? s : uk_sum_nonempty(rec, "content", len);
+	return s ? s : uk_summary_offline_nonempty(rec, "content", len);
 }
 
 /* Sections not worth summarising. */
@@ -94,9 +116,10 @@ boring_section(const struct doc *d, int section)
 	if (section < 0)
 		return 0;
 	h = &d->b[section];
-	uk_sum_plain(h->s, h->len, &t);
+	uk_summary_md_plain(h->s, h->len, &t);
 	for (i = 0; stems[i]; i++)
-		if (uk_sum_word_find(t.buf, t.len, stems[i], 0) == t.buf) {
+		if (uk_summary_md_word_find(t.buf, t.len, stems[i], 0) ==
+		    t.buf) {
 			r = 1;
 			break;
 		}
@@ -109,15 +132,15 @@ boring_section(const struct doc *d, int section)
  * them) into o, one paragraph per line group.  Returns sentences taken.
  */
 int
-uk_sum_lead(const struct doc *d, const char *skip, size_t skiplen, int max_para,
-    int max_sent, struct out *o)
+uk_summary_offline_lead(const struct doc *d, const char *skip, size_t skiplen,
+    int max_para, int max_sent, struct out *o)
 {
 	struct uk_buf t = UK_BUF_INIT;
 	size_t i;
 	int paras = 0, sents = 0;
 
 	for (i = 0; i < d->n && paras < max_para && sents < max_sent &&
-	     !uk_sum_full(o);
+	     !uk_summary_offline_full(o);
 	     i++) {
 		const struct block *b = &d->b[i];
 		size_t pos = 0, took = 0;
@@ -125,17 +148,18 @@ uk_sum_lead(const struct doc *d, const char *skip, size_t skiplen, int max_para,
 		if (b->kind != B_PARA || boring_section(d, b->section))
 			continue;
 		uk_buf_reset(&t);
-		uk_sum_plain(b->s, b->len, &t);
-		if (t.len < 25 || uk_sum_letters(t.buf, t.len) < t.len / 2 ||
+		uk_summary_md_plain(b->s, b->len, &t);
+		if (t.len < 25 ||
+		    uk_summary_md_letters(t.buf, t.len) < t.len / 2 ||
 		    !memchr(t.buf, ' ', t.len))
 			continue;
 		if (skip && t.len <= skiplen + 2 &&
 		    !memcasecmp(t.buf, skip, t.len > 2 ? t.len - 2 : t.len))
 			continue; /* only repeats the description */
-		uk_sum_out_gap(o);
+		uk_summary_offline_out_gap(o);
 		while (pos < t.len && sents < max_sent) {
-			size_t e =
-			    uk_sum_sentence_end(t.buf + pos, t.len - pos);
+			size_t e = uk_summary_md_sentence_end(t.buf + pos,
+			    t.len - pos);
 
 			if (took)
 				uk_buf_addch(o->b, ' ');
@@ -167,7 +191,7 @@ contained(const char *text, size_t tlen, const char *s, size_t n)
 	if (!text)
 		return 0;
 	if (n > 40)
-		n = uk_utf8_cut(s, 40);
+		n = uk_buf_utf8_cut(s, 40);
 	for (i = 0; i + n <= tlen; i++)
 		if (!memcasecmp(text + i, s, n))
 			return 1;
@@ -181,18 +205,20 @@ contained(const char *text, size_t tlen, const char *s, size_t n)
  * written, else NULL.
  */
 const char *
-uk_sum_header(yajl_val rec, struct out *o, int with_desc, size_t *said)
+uk_summary_offline_header(yajl_val rec, struct out *o, int with_desc,
+    size_t *said)
 {
 	size_t dlen = 0, tlen = 0;
-	const char *desc = uk_sum_nonempty(rec, "description", &dlen);
-	const char *text = uk_sum_main_text(rec, &tlen);
+	const char *desc =
+	    uk_summary_offline_nonempty(rec, "description", &dlen);
+	const char *text = uk_summary_offline_main_text(rec, &tlen);
 
 	if (desc && with_desc && !contained(text, tlen, desc, dlen)) {
 		struct uk_buf t = UK_BUF_INIT;
 
-		uk_sum_plain(desc, dlen, &t);
-		uk_sum_out_gap(o);
-		uk_sum_out_line(o, "", t.buf, t.len, 500);
+		uk_summary_md_plain(desc, dlen, &t);
+		uk_summary_offline_out_gap(o);
+		uk_summary_offline_out_line(o, "", t.buf, t.len, 500);
 		uk_buf_release(&t);
 		*said = dlen;
 		return desc;
@@ -202,22 +228,23 @@ uk_sum_header(yajl_val rec, struct out *o, int with_desc, size_t *said)
 
 /* Does the plain text of a heading match one of the stems? */
 int
-uk_sum_heading_is(const struct doc *d, int section, const char *const *stems)
+uk_summary_offline_heading_is(const struct doc *d, int section,
+    const char *const *stems)
 {
 	struct uk_buf t = UK_BUF_INIT;
 	int i, r = 0;
 
 	if (section < 0)
 		return 0;
-	uk_sum_plain(d->b[section].s, d->b[section].len, &t);
+	uk_summary_md_plain(d->b[section].s, d->b[section].len, &t);
 	for (i = 0; stems[i] && !r; i++)
-		r = uk_sum_word_find(t.buf, t.len, stems[i], 0) != NULL;
+		r = uk_summary_md_word_find(t.buf, t.len, stems[i], 0) != NULL;
 	uk_buf_release(&t);
 	return r;
 }
 
 const char *
-uk_sum_skip_blanks(const char *s, const char *end)
+uk_summary_offline_skip_blanks(const char *s, const char *end)
 {
 	while (s < end && (*s == ' ' || *s == '\t'))
 		s++;
@@ -238,7 +265,7 @@ static const char *const not_sig[] = { "for", "if", "while", "return", "print",
 
 /* Does a line of text look like a signature? */
 int
-uk_sum_is_signature(const char *s, size_t n)
+uk_summary_offline_is_signature(const char *s, size_t n)
 {
 	size_t i = 0;
 	const char *open, *close;
@@ -256,7 +283,7 @@ uk_sum_is_signature(const char *s, size_t n)
 	}
 	/* name(args) or mod.name(args) at the start, little after. */
 	while (i < n &&
-	    (uk_sum_is_word(s[i]) || s[i] == '.' || s[i] == ':' ||
+	    (uk_summary_md_is_word(s[i]) || s[i] == '.' || s[i] == ':' ||
 		s[i] == '*' || s[i] == ' ' || s[i] == '<' || s[i] == '>' ||
 		s[i] == ','))
 		i++;
@@ -277,33 +304,34 @@ uk_sum_is_signature(const char *s, size_t n)
 	for (k = 0; not_sig[k]; k++) {
 		size_t w = strlen(not_sig[k]);
 
-		if (!strncmp(s, not_sig[k], w) && !uk_sum_is_word(s[w]))
+		if (!strncmp(s, not_sig[k], w) && !uk_summary_md_is_word(s[w]))
 			return 0;
 	}
 	return 1;
 }
 
-static int
-summ_brief(yajl_val rec, const struct doc *d, struct out *o)
+int
+uk_summary_offline_brief(yajl_val rec, const struct doc *d, struct out *o)
 {
 	size_t said = 0;
-	const char *desc = uk_sum_header(rec, o, 1, &said);
+	const char *desc = uk_summary_offline_header(rec, o, 1, &said);
 
-	if (!uk_sum_lead(d, desc, said, 3, 8, o)) {
+	if (!uk_summary_offline_lead(d, desc, said, 3, 8, o)) {
 		/* No paragraphs: the first sentences of the raw text. */
 		size_t tlen = 0;
-		const char *text = uk_sum_main_text(rec, &tlen);
+		const char *text = uk_summary_offline_main_text(rec, &tlen);
 		struct uk_buf t = UK_BUF_INIT;
 
 		if (text) {
 			size_t pos = 0, e;
 			int k;
 
-			uk_sum_plain(text, tlen < 4000 ? tlen : 4000, &t);
-			uk_buf_setlen(&t, uk_utf8_cut(t.buf, t.len));
-			uk_sum_out_gap(o);
+			uk_summary_md_plain(text, tlen < 4000 ? tlen : 4000,
+			    &t);
+			uk_buf_setlen(&t, uk_buf_utf8_cut(t.buf, t.len));
+			uk_summary_offline_out_gap(o);
 			for (k = 0; k < 4 && pos < t.len; k++) {
-				e = uk_sum_sentence_end(t.buf + pos,
+				e = uk_summary_md_sentence_end(t.buf + pos,
 				    t.len - pos);
 				if (k)
 					uk_buf_addch(o->b, ' ');
@@ -320,8 +348,8 @@ summ_brief(yajl_val rec, const struct doc *d, struct out *o)
 }
 
 /* Is the record a source file (a GitHub file that is not prose)? */
-static int
-is_source(yajl_val rec)
+int
+uk_summary_offline_is_source(yajl_val rec)
 {
 	static const char *const prose[] = { ".md", ".markdown", ".rst", ".txt",
 		".adoc", ".org", ".html", ".htm", NULL };
@@ -331,7 +359,7 @@ is_source(yajl_val rec)
 	int i;
 
 	if (!type || strcmp(type, "github_file") || !url ||
-	    !uk_sum_nonempty(rec, "content", NULL))
+	    !uk_summary_offline_nonempty(rec, "content", NULL))
 		return 0;
 	for (i = 0; prose[i]; i++) {
 		k = strlen(prose[i]);
@@ -349,9 +377,9 @@ comment_text(const char *s, const char *e)
 		"#", "--", ";;", "\"\"\"", "'''", NULL };
 	int i;
 
-	s = uk_sum_skip_blanks(s, e);
+	s = uk_summary_offline_skip_blanks(s, e);
 	if (s < e && *s == '*' && (s + 1 == e || s[1] != '/'))
-		return uk_sum_skip_blanks(s + 1, e);
+		return uk_summary_offline_skip_blanks(s + 1, e);
 	for (i = 0; marks[i]; i++) {
 		size_t k = strlen(marks[i]);
 
@@ -360,37 +388,40 @@ comment_text(const char *s, const char *e)
 		if (marks[i][0] == '#' && e - s > 1 &&
 		    (s[1] == '!' || isalpha((unsigned char)s[1])))
 			return NULL; /* #!, #include, #define */
-		return uk_sum_skip_blanks(s + k, e);
+		return uk_summary_offline_skip_blanks(s + k, e);
 	}
 	return NULL;
 }
 
-static int
-summ_source(yajl_val rec, enum uk_summary_type t, struct out *o)
+int
+uk_summary_offline_source(yajl_val rec, enum uk_summary_type t, struct out *o)
 {
 	size_t tlen = 0, said;
-	const char *text = uk_sum_nonempty(rec, "content", &tlen);
+	const char *text = uk_summary_offline_nonempty(rec, "content", &tlen);
 	const char *p, *e, *end = text + tlen, *c, *ce;
 	struct uk_strset seen = UK_STRSET_INIT;
 	struct uk_buf doc = UK_BUF_INIT, line = UK_BUF_INIT;
 	int ndef = 0, nimp = 0, pass;
 
-	uk_sum_header(rec, o, 1, &said);
+	uk_summary_offline_header(rec, o, 1, &said);
 	/* The leading comment: what the file says it is. */
 	for (p = text; p < end; p = e + 1) {
 		if (!(e = memchr(p, '\n', (size_t)(end - p))))
 			e = end;
 		c = comment_text(p, e);
 		if (!c) {
-			if (doc.len && !uk_sum_blank(p, (size_t)(e - p)) &&
-			    !uk_sum_is_import(p, (size_t)(e - p)) &&
-			    strncmp(uk_sum_skip_blanks(p, e), "package ", 8))
+			if (doc.len &&
+			    !uk_summary_md_blank(p, (size_t)(e - p)) &&
+			    !uk_summary_md_is_import(p, (size_t)(e - p)) &&
+			    strncmp(uk_summary_offline_skip_blanks(p, e),
+				"package ", 8))
 				break;
 			continue;
 		}
-		if (uk_sum_word_find(c, (size_t)(e - c), "spdx", 0) ||
-		    uk_sum_word_find(c, (size_t)(e - c), "copyright", 0) ||
-		    uk_sum_letters(c, (size_t)(e - c)) == 0)
+		if (uk_summary_md_word_find(c, (size_t)(e - c), "spdx", 0) ||
+		    uk_summary_md_word_find(c, (size_t)(e - c), "copyright",
+			0) ||
+		    uk_summary_md_letters(c, (size_t)(e - c)) == 0)
 			continue;
 		ce = e;
 		while (ce > c &&
@@ -404,14 +435,15 @@ summ_source(yajl_val rec, enum uk_summary_type t, struct out *o)
 			break;
 	}
 	if (doc.len) {
-		uk_sum_out_gap(o);
-		uk_sum_out_line(o, "", doc.buf, doc.len, 700);
+		uk_summary_offline_out_gap(o);
+		uk_summary_offline_out_line(o, "", doc.buf, doc.len, 700);
 	}
 	/* Imports (the dependencies), then top-level definitions. */
 	for (pass = 0; pass < 2; pass++) {
 		if (pass == 0 && t == UK_SUMMARY_BRIEF)
 			continue;
-		for (p = text; p < end && !uk_sum_full(o); p = e + 1) {
+		for (p = text; p < end && !uk_summary_offline_full(o);
+		     p = e + 1) {
 			size_t n;
 			const char *ls;
 
@@ -424,85 +456,37 @@ summ_source(yajl_val rec, enum uk_summary_type t, struct out *o)
 			    (line.buf[line.len - 1] == '{' ||
 				isspace((unsigned char)line.buf[line.len - 1])))
 				uk_buf_setlen(&line, line.len - 1);
-			ls = uk_sum_skip_blanks(line.buf, line.buf + line.len);
-			if (pass == 0 && nimp < 12 && uk_sum_is_import(p, n) &&
+			ls = uk_summary_offline_skip_blanks(line.buf,
+			    line.buf + line.len);
+			if (pass == 0 && nimp < 12 &&
+			    uk_summary_md_is_import(p, n) &&
 			    uk_strset_add(&seen, line.buf, line.len)) {
 				if (!nimp++) {
-					uk_sum_out_gap(o);
+					uk_summary_offline_out_gap(o);
 					uk_buf_addstr(o->b,
 					    t == UK_SUMMARY_USAGE ?
 						"Imports:\n" :
 						"Dependencies (imports):\n");
 				}
-				uk_sum_out_line(o, "- ", ls,
+				uk_summary_offline_out_line(o, "- ", ls,
 				    (size_t)(line.buf + line.len - ls), 160);
 			}
 			if (pass == 1 && ndef < 25 && p[0] != ' ' &&
 			    p[0] != '\t' &&
-			    uk_sum_is_signature(line.buf, line.len) &&
+			    uk_summary_offline_is_signature(line.buf,
+				line.len) &&
 			    uk_strset_add(&seen, line.buf, line.len)) {
 				if (!ndef++) {
-					uk_sum_out_gap(o);
+					uk_summary_offline_out_gap(o);
 					uk_buf_addstr(o->b, "Definitions:\n");
 				}
-				uk_sum_out_line(o, "- ", line.buf, line.len,
-				    160);
+				uk_summary_offline_out_line(o, "- ", line.buf,
+				    line.len, 160);
 			}
 		}
 	}
 	uk_strset_release(&seen);
 	uk_buf_release(&doc);
 	uk_buf_release(&line);
-	return 0;
-}
-
-int
-uk_summary_offline(yajl_val rec, enum uk_summary_type t, struct uk_buf *out)
-{
-	struct doc d = { NULL, 0, 0 };
-	struct out o;
-	size_t tlen = 0, n;
-	const char *text = uk_sum_main_text(rec, &tlen), *title;
-
-	if (!text && !uk_sum_nonempty(rec, "title", NULL) &&
-	    !uk_sum_nonempty(rec, "description", NULL) &&
-	    !uk_sum_nonempty(rec, "symbol_map", NULL))
-		return -1;
-	o.b = out;
-	o.start = out->len;
-	o.limit = t == UK_SUMMARY_BRIEF ? 1500 : 3000;
-	if (text)
-		uk_sum_doc_parse(&d, text, tlen);
-	if (is_source(rec) && t != UK_SUMMARY_API &&
-	    !uk_sum_nonempty(rec, "readme", NULL))
-		summ_source(rec, t, &o);
-	else
-		switch (t) {
-		case UK_SUMMARY_USAGE:
-			uk_sum_usage(rec, &d, &o);
-			break;
-		case UK_SUMMARY_API:
-			uk_sum_api(rec, &d, &o);
-			break;
-		case UK_SUMMARY_ARCHITECTURE:
-			uk_sum_architecture(rec, &d, &o);
-			break;
-		case UK_SUMMARY_EVALUATION:
-			uk_sum_evaluation(rec, &d, &o);
-			break;
-		default:
-			summ_brief(rec, &d, &o);
-			break;
-		}
-	uk_sum_doc_release(&d);
-	/* With nothing else to say, the title says what it is. */
-	if (out->len == o.start && (title = uk_sum_nonempty(rec, "title", &n)))
-		uk_buf_add(out, title, n);
-	/* Trim the trailing newlines; a summary is a string, not a file. */
-	while (out->len > o.start &&
-	    isspace((unsigned char)out->buf[out->len - 1]))
-		uk_buf_setlen(out, out->len - 1);
-	if (out->len == o.start)
-		return -1;
 	return 0;
 }

@@ -37,7 +37,7 @@ out_code(struct out *o, const struct block *b, int max_lines)
 
 	/* Remove the common indentation of an indented block. */
 	while (pos < b->len) {
-		size_t e = uk_sum_line_end(b->s, pos, b->len), k = pos;
+		size_t e = uk_summary_md_line_end(b->s, pos, b->len), k = pos;
 
 		while (k < e && b->s[k] == ' ')
 			k++;
@@ -47,13 +47,14 @@ out_code(struct out *o, const struct block *b, int max_lines)
 	}
 	if (ind == (size_t)-1)
 		ind = 0;
-	uk_sum_out_gap(o);
+	uk_summary_offline_out_gap(o);
 	uk_buf_addstr(o->b, "```");
 	uk_buf_add(o->b, b->lang, b->langlen);
 	uk_buf_addch(o->b, '\n');
 	pos = 0;
 	while (pos < b->len) {
-		size_t e = uk_sum_line_end(b->s, pos, b->len), k = pos + ind;
+		size_t e = uk_summary_md_line_end(b->s, pos, b->len),
+		       k = pos + ind;
 
 		if (lines++ == max_lines) {
 			uk_buf_addstr(o->b, "...\n");
@@ -61,7 +62,7 @@ out_code(struct out *o, const struct block *b, int max_lines)
 		}
 		if (k > e)
 			k = e;
-		uk_sum_out_line(o, "", b->s + k, e - k, 160);
+		uk_summary_offline_out_line(o, "", b->s + k, e - k, 160);
 		pos = e < b->len ? e + 1 : b->len;
 	}
 	uk_buf_addstr(o->b, "```\n\n");
@@ -77,9 +78,9 @@ section_title(const struct doc *d, const struct block *b, int *last,
 	if (b->section == *last || b->section < 0)
 		return;
 	*last = b->section;
-	uk_sum_plain(d->b[b->section].s, d->b[b->section].len, &t);
-	uk_sum_out_gap(o);
-	uk_sum_out_line(o, "## ", t.buf, t.len, 120);
+	uk_summary_md_plain(d->b[b->section].s, d->b[b->section].len, &t);
+	uk_summary_offline_out_gap(o);
+	uk_summary_offline_out_line(o, "## ", t.buf, t.len, 120);
 	uk_buf_release(&t);
 }
 
@@ -89,13 +90,13 @@ first_sentence(const char *s, size_t n, struct uk_buf *t)
 	size_t e;
 
 	uk_buf_reset(t);
-	uk_sum_plain(s, n, t);
-	e = uk_sum_sentence_end(t->buf, t->len);
+	uk_summary_md_plain(s, n, t);
+	e = uk_summary_md_sentence_end(t->buf, t->len);
 	uk_buf_setlen(t, e);
 }
 
 int
-uk_sum_usage(yajl_val rec, const struct doc *d, struct out *o)
+uk_summary_types_usage(yajl_val rec, const struct doc *d, struct out *o)
 {
 	static const char *const stems[] = { "install", "usage",
 		"getting started", "get started", "quick", "example",
@@ -107,22 +108,24 @@ uk_sum_usage(yajl_val rec, const struct doc *d, struct out *o)
 	size_t i, before, start, said;
 	int last = -1, codes = 0, nimports = 0, found = 0, cmds = 0;
 
-	uk_sum_header(rec, o, 0, &said);
+	uk_summary_offline_header(rec, o, 0, &said);
 	start = o->b->len;
-	uk_sum_lead(d, NULL, 0, 1, 1, o);
+	uk_summary_offline_lead(d, NULL, 0, 1, 1, o);
 	before = o->b->len;
-	for (i = 0; i < d->n && !uk_sum_full(o); i++) {
+	for (i = 0; i < d->n && !uk_summary_offline_full(o); i++) {
 		const struct block *b = &d->b[i];
-		int in = uk_sum_heading_is(d, b->section, stems);
+		int in = uk_summary_offline_heading_is(d, b->section, stems);
 		size_t pos;
 
 		if (b->kind == B_CODE) {
 			/* Imports from any code block. */
 			for (pos = 0; pos < b->len;) {
-				size_t e = uk_sum_line_end(b->s, pos, b->len);
+				size_t e =
+				    uk_summary_md_line_end(b->s, pos, b->len);
 
 				if (nimports < 8 &&
-				    uk_sum_is_import(b->s + pos, e - pos) &&
+				    uk_summary_md_is_import(b->s + pos,
+					e - pos) &&
 				    uk_strset_add(&seen, b->s + pos, e - pos)) {
 					size_t k = pos;
 
@@ -139,7 +142,7 @@ uk_sum_usage(yajl_val rec, const struct doc *d, struct out *o)
 			if (codes >= 6)
 				continue;
 			if (in || code_is_shell(b) ||
-			    uk_sum_is_command(b->s, b->len)) {
+			    uk_summary_md_is_command(b->s, b->len)) {
 				section_title(d, b, &last, o);
 				out_code(o, b, 15);
 				codes++;
@@ -152,12 +155,12 @@ uk_sum_usage(yajl_val rec, const struct doc *d, struct out *o)
 		section_title(d, b, &last, o);
 		first_sentence(b->s, b->len, &t);
 		if (t.len)
-			uk_sum_out_line(o, b->kind == B_LIST ? "- " : "", t.buf,
-			    t.len, 300);
+			uk_summary_offline_out_line(o,
+			    b->kind == B_LIST ? "- " : "", t.buf, t.len, 300);
 		found = 1;
 	}
 	/* Commands written in running text, outside code blocks. */
-	for (i = 0; i < d->n && !uk_sum_full(o) && codes < 6; i++) {
+	for (i = 0; i < d->n && !uk_summary_offline_full(o) && codes < 6; i++) {
 		const struct block *b = &d->b[i];
 		const char *p, *q, *end = b->s + b->len;
 
@@ -168,21 +171,22 @@ uk_sum_usage(yajl_val rec, const struct doc *d, struct out *o)
 			if (!(q = memchr(p + 1, '`', (size_t)(end - p - 1))))
 				break;
 			if (q > p + 1 &&
-			    uk_sum_is_command(p + 1, (size_t)(q - p - 1)) &&
+			    uk_summary_md_is_command(p + 1,
+				(size_t)(q - p - 1)) &&
 			    uk_strset_add(&seen, p + 1, (size_t)(q - p - 1))) {
 				if (!cmds++) {
-					uk_sum_out_gap(o);
+					uk_summary_offline_out_gap(o);
 					uk_buf_addstr(o->b, "Commands:\n");
 				}
 				found = 1;
-				uk_sum_out_line(o, "$ ", p + 1,
+				uk_summary_offline_out_line(o, "$ ", p + 1,
 				    (size_t)(q - p - 1), 200);
 				codes++;
 			}
 		}
 	}
 	if (nimports) {
-		uk_sum_out_gap(o);
+		uk_summary_offline_out_gap(o);
 		uk_buf_addstr(o->b, "Key imports:\n");
 		uk_buf_add(o->b, imports.buf, imports.len);
 	}
@@ -195,7 +199,7 @@ uk_sum_usage(yajl_val rec, const struct doc *d, struct out *o)
 			}
 		if (o->b->len == before) {
 			uk_buf_setlen(o->b, start);
-			uk_sum_lead(d, NULL, 0, 2, 4, o);
+			uk_summary_offline_lead(d, NULL, 0, 2, 4, o);
 		}
 	}
 	uk_strset_release(&seen);
@@ -209,7 +213,7 @@ static const char *
 undecorate(const char *s, const char *end)
 {
 	for (;;) {
-		s = uk_sum_skip_blanks(s, end);
+		s = uk_summary_offline_skip_blanks(s, end);
 		if (end - s >= 3 && !memcmp(s, "\xe2\x94\x82", 3))
 			s += 3; /* │ */
 		else if (end - s >= 3 && !memcmp(s, "\xe2\x8b\xae", 3))
@@ -241,23 +245,25 @@ map_file(const char *s, size_t n, const char **path)
 }
 
 int
-uk_sum_api(yajl_val rec, const struct doc *d, struct out *o)
+uk_summary_types_api(yajl_val rec, const struct doc *d, struct out *o)
 {
 	size_t i, said, maplen = 0;
-	const char *map = uk_sum_nonempty(rec, "symbol_map", &maplen);
+	const char *map =
+	    uk_summary_offline_nonempty(rec, "symbol_map", &maplen);
 	struct uk_strset seen = UK_STRSET_INIT;
 	struct uk_buf t = UK_BUF_INIT;
 	int nsig = 0;
 
-	uk_sum_header(rec, o, 0, &said);
-	uk_sum_lead(d, NULL, 0, 1, 1, o);
+	uk_summary_offline_header(rec, o, 0, &said);
+	uk_summary_offline_lead(d, NULL, 0, 1, 1, o);
 	if (map) {
 		const char *p = map, *end = map + maplen, *e, *file = NULL;
 		size_t filelen = 0;
 
-		uk_sum_out_gap(o);
+		uk_summary_offline_out_gap(o);
 		uk_buf_addstr(o->b, "Signatures (symbol map):\n");
-		for (; p < end && nsig < 60 && !uk_sum_full(o); p = e + 1) {
+		for (; p < end && nsig < 60 && !uk_summary_offline_full(o);
+		     p = e + 1) {
 			const char *s;
 
 			if (!(e = memchr(p, '\n', (size_t)(end - p))))
@@ -269,14 +275,16 @@ uk_sum_api(yajl_val rec, const struct doc *d, struct out *o)
 			}
 			s = undecorate(p, e);
 			if (e - s < 3 ||
-			    uk_sum_letters(s, (size_t)(e - s)) < 2 ||
+			    uk_summary_md_letters(s, (size_t)(e - s)) < 2 ||
 			    !uk_strset_add(&seen, s, (size_t)(e - s)))
 				continue;
 			if (file) {
-				uk_sum_out_line(o, "", file, filelen, 200);
+				uk_summary_offline_out_line(o, "", file,
+				    filelen, 200);
 				file = NULL;
 			}
-			uk_sum_out_line(o, "  ", s, (size_t)(e - s), 160);
+			uk_summary_offline_out_line(o, "  ", s, (size_t)(e - s),
+			    160);
 			nsig++;
 			if (e == end)
 				break;
@@ -285,19 +293,20 @@ uk_sum_api(yajl_val rec, const struct doc *d, struct out *o)
 	/* Signatures in the text: code lines, headings and definitions. */
 	{
 		size_t tlen = 0;
-		const char *text = uk_sum_main_text(rec, &tlen);
+		const char *text = uk_summary_offline_main_text(rec, &tlen);
 		const char *p, *end, *e;
 		int ntext = 0;
 
 		if (text && nsig < 60) {
 			end = text + tlen;
-			for (p = text; p < end && ntext < 30 && !uk_sum_full(o);
+			for (p = text; p < end && ntext < 30 &&
+			     !uk_summary_offline_full(o);
 			     p = e + 1) {
 				const char *s;
 
 				if (!(e = memchr(p, '\n', (size_t)(end - p))))
 					e = end;
-				s = uk_sum_skip_blanks(p, e);
+				s = uk_summary_offline_skip_blanks(p, e);
 				while (s < e &&
 				    (*s == '#' || *s == '>' || *s == '`' ||
 					*s == '*' || *s == ' '))
@@ -310,15 +319,16 @@ uk_sum_api(yajl_val rec, const struct doc *d, struct out *o)
 					isspace(
 					    (unsigned char)t.buf[t.len - 1])))
 					uk_buf_setlen(&t, t.len - 1);
-				if (uk_sum_is_signature(t.buf, t.len) &&
+				if (uk_summary_offline_is_signature(t.buf,
+					t.len) &&
 				    uk_strset_add(&seen, t.buf, t.len)) {
 					if (!ntext++) {
-						uk_sum_out_gap(o);
+						uk_summary_offline_out_gap(o);
 						uk_buf_addstr(o->b,
 						    "Signatures (text):\n");
 					}
-					uk_sum_out_line(o, "  ", t.buf, t.len,
-					    160);
+					uk_summary_offline_out_line(o, "  ",
+					    t.buf, t.len, 160);
 				}
 				if (e == end)
 					break;
@@ -330,19 +340,20 @@ uk_sum_api(yajl_val rec, const struct doc *d, struct out *o)
 		/* No signatures: the document's outline names its API. */
 		int n = 0;
 
-		for (i = 0; i < d->n && n < 30 && !uk_sum_full(o); i++) {
+		for (i = 0; i < d->n && n < 30 && !uk_summary_offline_full(o);
+		     i++) {
 			if (d->b[i].kind != B_HEAD)
 				continue;
 			if (!n++) {
-				uk_sum_out_gap(o);
+				uk_summary_offline_out_gap(o);
 				uk_buf_addstr(o->b, "Sections:\n");
 			}
 			uk_buf_reset(&t);
-			uk_sum_plain(d->b[i].s, d->b[i].len, &t);
-			uk_sum_out_line(o, "- ", t.buf, t.len, 120);
+			uk_summary_md_plain(d->b[i].s, d->b[i].len, &t);
+			uk_summary_offline_out_line(o, "- ", t.buf, t.len, 120);
 		}
 		if (!n)
-			uk_sum_lead(d, NULL, 0, 2, 4, o);
+			uk_summary_offline_lead(d, NULL, 0, 2, 4, o);
 	}
 	uk_strset_release(&seen);
 	uk_buf_release(&t);
@@ -424,7 +435,7 @@ arch_modules(const char *map, size_t maplen, struct out *o)
 			break;
 	}
 	if (ndirs) {
-		uk_sum_out_gap(o);
+		uk_summary_offline_out_gap(o);
 		uk_buf_addstr(o->b, "Modules (symbol map):\n");
 	}
 	for (k = 0; k < ndirs; k++) {
@@ -447,20 +458,21 @@ arch_outline(const struct doc *d, struct out *o)
 	size_t i;
 	int heads = 0, lv;
 
-	for (i = 0; i < d->n && heads < 30 && !uk_sum_full(o); i++) {
+	for (i = 0; i < d->n && heads < 30 && !uk_summary_offline_full(o);
+	     i++) {
 		const struct block *b = &d->b[i];
 
 		if (b->kind != B_HEAD)
 			continue;
 		if (!heads++) {
-			uk_sum_out_gap(o);
+			uk_summary_offline_out_gap(o);
 			uk_buf_addstr(o->b, "Outline:\n");
 		}
 		uk_buf_reset(&t);
-		uk_sum_plain(b->s, b->len, &t);
+		uk_summary_md_plain(b->s, b->len, &t);
 		for (lv = 1; lv < b->level && lv < 6; lv++)
 			uk_buf_addstr(o->b, "  ");
-		uk_sum_out_line(o, "- ", t.buf, t.len, 120);
+		uk_summary_offline_out_line(o, "- ", t.buf, t.len, 120);
 	}
 	uk_buf_release(&t);
 }
@@ -480,25 +492,28 @@ arch_notes(const struct doc *d, struct out *o)
 	size_t i, pos, e;
 	int notes = 0;
 
-	for (i = 0; i < d->n && notes < 5 && !uk_sum_full(o); i++) {
+	for (i = 0; i < d->n && notes < 5 && !uk_summary_offline_full(o); i++) {
 		const struct block *b = &d->b[i];
 
 		if (b->kind != B_PARA && b->kind != B_LIST)
 			continue;
 		uk_buf_reset(&t);
-		uk_sum_plain(b->s, b->len, &t);
+		uk_summary_md_plain(b->s, b->len, &t);
 		pos = 0;
 		while (pos < t.len && notes < 5) {
-			e = uk_sum_sentence_end(t.buf + pos, t.len - pos);
-			if (uk_sum_mentions(t.buf + pos, e, design_stems) &&
+			e = uk_summary_md_sentence_end(t.buf + pos,
+			    t.len - pos);
+			if (uk_summary_md_mentions(t.buf + pos, e,
+				design_stems) &&
 			    e > 30 && t.buf[pos + e - 1] != ':' &&
-			    !uk_sum_already(o, t.buf + pos, e) &&
+			    !uk_summary_offline_already(o, t.buf + pos, e) &&
 			    (i > 0 || pos > 0)) {
 				if (!notes++) {
-					uk_sum_out_gap(o);
+					uk_summary_offline_out_gap(o);
 					uk_buf_addstr(o->b, "Design notes:\n");
 				}
-				uk_sum_out_line(o, "- ", t.buf + pos, e, 300);
+				uk_summary_offline_out_line(o, "- ",
+				    t.buf + pos, e, 300);
 			}
 			pos += e;
 			while (pos < t.len && t.buf[pos] == ' ')
@@ -509,13 +524,14 @@ arch_notes(const struct doc *d, struct out *o)
 }
 
 int
-uk_sum_architecture(yajl_val rec, const struct doc *d, struct out *o)
+uk_summary_types_architecture(yajl_val rec, const struct doc *d, struct out *o)
 {
 	size_t said = 0, maplen = 0;
-	const char *map = uk_sum_nonempty(rec, "symbol_map", &maplen);
-	const char *desc = uk_sum_header(rec, o, 1, &said);
+	const char *map =
+	    uk_summary_offline_nonempty(rec, "symbol_map", &maplen);
+	const char *desc = uk_summary_offline_header(rec, o, 1, &said);
 
-	uk_sum_lead(d, desc, said, 1, 2, o);
+	uk_summary_offline_lead(d, desc, said, 1, 2, o);
 	if (map)
 		arch_modules(map, maplen, o);
 	arch_outline(d, o);
@@ -598,10 +614,10 @@ static void
 fact_line(struct out *o, int *n, const char *prefix, const char *s, size_t len)
 {
 	if (!(*n)++) {
-		uk_sum_out_gap(o);
+		uk_summary_offline_out_gap(o);
 		uk_buf_addstr(o->b, "Facts:\n");
 	}
-	uk_sum_out_line(o, prefix, s, len, 120);
+	uk_summary_offline_out_line(o, prefix, s, len, 120);
 }
 
 /*
@@ -635,7 +651,7 @@ eval_facts(yajl_val rec, const char *text, size_t tlen, struct uk_strset *seen,
 		if (!cb || cb - p > 120)
 			break;
 		sl = (size_t)(cb - p - 2);
-		if (cb > p + 2 && uk_sum_letters(p + 2, sl) > 2 &&
+		if (cb > p + 2 && uk_summary_md_letters(p + 2, sl) > 2 &&
 		    uk_strset_add(seen, p + 2, sl))
 			fact_line(o, &n, "- badge: ", p + 2, sl);
 	}
@@ -652,16 +668,17 @@ eval_topic(const struct eval_topic *tp, const struct doc *d,
 	size_t i, pos, e;
 	int got = 0, take = 0, avoid = 0, section = -2;
 
-	for (i = 0; i < d->n && got < 6 && !uk_sum_full(o); i++) {
+	for (i = 0; i < d->n && got < 6 && !uk_summary_offline_full(o); i++) {
 		const struct block *b = &d->b[i];
 		const struct uk_buf *tb = &pl[i];
 
 		if (b->section != section) {
 			section = b->section;
-			take =
-			    tp->take && uk_sum_heading_is(d, section, tp->take);
+			take = tp->take &&
+			    uk_summary_offline_heading_is(d, section, tp->take);
 			avoid = tp->avoid &&
-			    uk_sum_heading_is(d, section, tp->avoid);
+			    uk_summary_offline_heading_is(d, section,
+				tp->avoid);
 		}
 		if (b->kind == B_HEAD || avoid || (b->kind == B_CODE && !take))
 			continue;
@@ -669,17 +686,17 @@ eval_topic(const struct eval_topic *tp, const struct doc *d,
 		while (pos < tb->len && got < 6) {
 			const char *s = tb->buf + pos;
 
-			e = uk_sum_sentence_end(s, tb->len - pos);
-			if ((take || uk_sum_mentions(s, e, tp->stems)) &&
+			e = uk_summary_md_sentence_end(s, tb->len - pos);
+			if ((take || uk_summary_md_mentions(s, e, tp->stems)) &&
 			    e > 12 && s[e - 1] != ':' &&
-			    !uk_sum_already(o, s, e) &&
-			    uk_sum_letters(s, e) > e / 2 &&
+			    !uk_summary_offline_already(o, s, e) &&
+			    uk_summary_md_letters(s, e) > e / 2 &&
 			    uk_strset_add(seen, s, e)) {
 				if (!got++) {
-					uk_sum_out_gap(o);
+					uk_summary_offline_out_gap(o);
 					uk_buf_addstr(o->b, tp->title);
 				}
-				uk_sum_out_line(o, "- ", s, e, 300);
+				uk_summary_offline_out_line(o, "- ", s, e, 300);
 			}
 			pos += e;
 			while (pos < tb->len && tb->buf[pos] == ' ')
@@ -691,15 +708,15 @@ eval_topic(const struct eval_topic *tp, const struct doc *d,
 }
 
 int
-uk_sum_evaluation(yajl_val rec, const struct doc *d, struct out *o)
+uk_summary_types_evaluation(yajl_val rec, const struct doc *d, struct out *o)
 {
 	struct uk_strset seen = UK_STRSET_INIT;
 	size_t i, said = 0, tlen = 0;
-	const char *text = uk_sum_main_text(rec, &tlen);
-	const char *desc = uk_sum_header(rec, o, 1, &said);
+	const char *text = uk_summary_offline_main_text(rec, &tlen);
+	const char *desc = uk_summary_offline_header(rec, o, 1, &said);
 	struct uk_buf *pl;
 
-	uk_sum_lead(d, desc, said, 1, 1, o);
+	uk_summary_offline_lead(d, desc, said, 1, 1, o);
 	eval_facts(rec, text, tlen, &seen, o);
 	/*
 	 * Each block's plain text (a code block's first line) is worked out
@@ -712,9 +729,9 @@ uk_sum_evaluation(yajl_val rec, const struct doc *d, struct out *o)
 		uk_buf_init(&pl[i], 0);
 		if (b->kind == B_CODE)
 			uk_buf_add(&pl[i], b->s,
-			    uk_sum_line_end(b->s, 0, b->len));
+			    uk_summary_md_line_end(b->s, 0, b->len));
 		else if (b->kind != B_HEAD)
-			uk_sum_plain(b->s, b->len, &pl[i]);
+			uk_summary_md_plain(b->s, b->len, &pl[i]);
 	}
 	for (i = 0; i < sizeof(eval_topics) / sizeof(eval_topics[0]); i++)
 		eval_topic(&eval_topics[i], d, pl, &seen, o);

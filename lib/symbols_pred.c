@@ -407,7 +407,7 @@ uk_sympred_doc(struct filectx *fc, const struct pattern *pat,
 	}
 	uk_buf_trim(&b);
 	if (b.len > 300)
-		uk_buf_setlen(&b, uk_utf8_cut(b.buf, 300));
+		uk_buf_setlen(&b, uk_buf_utf8_cut(b.buf, 300));
 	if (!b.len) {
 		uk_buf_release(&b);
 		return NULL;

@@ -269,7 +269,7 @@ add_lines(struct uk_buf *b, const char *text, size_t a, size_t e)
 			uk_buf_addch(b, '\n');
 		if (w - a > SIG_WIDTH) {
 			uk_buf_add_utf8(b, text + a,
-			    uk_utf8_cut(text + a, SIG_WIDTH));
+			    uk_buf_utf8_cut(text + a, SIG_WIDTH));
 			uk_buf_addstr(b, "\xe2\x80\xa6");
 		} else {
 			uk_buf_add_utf8(b, text + a, w - a);
@@ -397,7 +397,7 @@ add_field(struct uk_buf *b, const char *text, TSNode n, const char *field)
 	a = ts_node_start_byte(f);
 	e = ts_node_end_byte(f);
 	if (e - a > SIG_WIDTH)
-		e = a + (uint32_t)uk_utf8_cut(text + a, SIG_WIDTH);
+		e = a + (uint32_t)uk_buf_utf8_cut(text + a, SIG_WIDTH);
 	uk_buf_add_utf8(b, text + a, e - a);
 }
 
@@ -614,7 +614,7 @@ uk_symsig_doc(const char *text, TSNode def)
 	}
 	uk_buf_trim(&b);
 	if (b.len > DOC_MAX)
-		uk_buf_setlen(&b, uk_utf8_cut(b.buf, DOC_MAX));
+		uk_buf_setlen(&b, uk_buf_utf8_cut(b.buf, DOC_MAX));
 	if (!b.len) {
 		uk_buf_release(&b);
 		return NULL;

@@ -31,7 +31,7 @@ struct uk_symcache {
 void
 uk_symcache_hash(const char *text, size_t len, char hash[65])
 {
-	uk_cache_sha256(text, len, hash);
+	uk_cache_digest_sha256(text, len, hash);
 }
 
 static int

@@ -21,10 +21,10 @@ enum uk_tokenizer {
  * The tokenizer called name ("cl100k_base", "o200k_base"; also "cl100k"
  * and "o200k") into *t.  0, or -1 when the name is unknown.
  */
-int uk_tokens_parse(const char *name, enum uk_tokenizer *t);
+int uk_tokens_name_parse(const char *name, enum uk_tokenizer *t);
 
 /* The name of t ("cl100k_base"), a static string. */
-const char *uk_tokens_name(enum uk_tokenizer t);
+const char *uk_tokens_name_of(enum uk_tokenizer t);
 
 /* The number of tokens of s[0..n) in t. */
 size_t uk_tokens_count(enum uk_tokenizer t, const char *s, size_t n);

@@ -11,7 +11,7 @@
 #include "banned.h"
 
 int
-uk_tokens_parse(const char *name, enum uk_tokenizer *t)
+uk_tokens_name_parse(const char *name, enum uk_tokenizer *t)
 {
 	if (!strcmp(name, "cl100k_base") || !strcmp(name, "cl100k")) {
 		*t = UK_TOKENS_CL100K;
@@ -25,7 +25,7 @@ uk_tokens_parse(const char *name, enum uk_tokenizer *t)
 }
 
 const char *
-uk_tokens_name(enum uk_tokenizer t)
+uk_tokens_name_of(enum uk_tokenizer t)
 {
 	return t == UK_TOKENS_O200K ? "o200k_base" : "cl100k_base";
 }

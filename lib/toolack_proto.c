@@ -255,6 +255,20 @@ uk_toolack_proto_token_serve(const char *given, const char *file,
 	return r;
 }
 
+void
+uk_toolack_proto_token_path(const char *given, const char *file,
+    struct uk_buf *out)
+{
+	const char *s;
+
+	if (given || ((s = getenv("TOOLACK_TOKEN")) && *s))
+		return;
+	if (file)
+		uk_buf_addstr(out, file);
+	else
+		token_path(out);
+}
+
 int
 uk_toolack_proto_addr_parse(const char *s, char *host, size_t hostsize,
     int *port, struct uk_err *err)

@@ -84,6 +84,14 @@ int uk_toolack_proto_token_serve(const char *given, const char *file,
     struct uk_buf *out, struct uk_err *err);
 
 /*
+ * Where the server's token comes from, appended to out: the token file's
+ * path (file, or the default path when NULL), or nothing when the token is
+ * TOOLACK_TOKEN's (or given).  Never the token itself.
+ */
+void uk_toolack_proto_token_path(const char *given, const char *file,
+    struct uk_buf *out);
+
+/*
  * The base URL of the server from an address as given to --listen or
  * TOOLACK_URL: "http://HOST:PORT", "HOST:PORT", ":PORT" or "PORT".  HOST
  * must be an IPv4 address or localhost (taken as 127.0.0.1).  Fills host

@@ -62,6 +62,8 @@ struct srv {
 	struct MHD_Daemon *d;
 	struct uk_toolack_registry *reg;
 	const char *token;
+	char *why401;  /* a 401's reason: where the token is */
+	char *page401; /* the page's refusal */
 	char url[80];
 	size_t max_body;
 	long hb_ms, def_timeout;
@@ -134,11 +136,25 @@ sse_takes(const struct sse *e, const char *tool)
 	return strstr(e->tools, pat) != NULL;
 }
 
+/* How many executors are connected: live event streams. */
+static long long
+executors(const struct srv *s)
+{
+	const struct sse *e;
+	long long n = 0;
+
+	for (e = s->ssehead; e; e = e->next)
+		if (!e->ending)
+			n++;
+	return n;
+}
+
 /* Hand c to e: claim it and send it. */
 static void
 sse_send_call(struct sse *e, struct uk_toolack_registry_call *c)
 {
 	yajl_val o = uk_json_object(), in;
+	long long left;
 
 	c->owner = e;
 	in = uk_json_parse(c->input, strlen(c->input), NULL);
@@ -146,6 +162,10 @@ sse_send_call(struct sse *e, struct uk_toolack_registry_call *c)
 	uk_json_set_str(o, "toolName", c->tool);
 	uk_json_set(o, "input", in ? in : uk_json_object());
 	uk_json_set_int(o, "timeoutSec", c->timeout_sec);
+	/* What is left of it on the server's clock: the web page acks a
+	 * blocked pop-up before the server would time the call out. */
+	left = c->deadline - uk_mono_ms();
+	uk_json_set_int(o, "remainingMs", left > 0 ? left : 0);
 	uk_json_set_str(o, "requestedAt", c->requested_at);
 	uk_buf_addf(&e->out, "id: %llu\nevent: call\ndata: ", c->seq);
 	uk_json_to_buf(o, &e->out);
@@ -388,7 +408,7 @@ gate(struct srv *s, struct req *r, const char *url, const char *method,
 		return MHD_HTTP_METHOD_NOT_ALLOWED;
 	}
 	if (!uk_httpd_token_ok(conn, s->token, 1)) {
-		*why = "missing or wrong token";
+		*why = s->why401;
 		return MHD_HTTP_UNAUTHORIZED;
 	}
 	if ((code = uk_httpd_length(uk_httpd_header(conn, "Content-Length"),
@@ -636,6 +656,7 @@ do_events(struct srv *s, struct req *r)
 	o = uk_json_object();
 	uk_json_set_str(o, "executor", ex);
 	uk_json_set_int(o, "heartbeatMs", s->hb_ms);
+	uk_json_set_int(o, "executors", executors(s));
 	uk_buf_addstr(&e->out, "retry: 1000\n\nevent: hello\ndata: ");
 	uk_json_to_buf(o, &e->out);
 	uk_buf_addstr(&e->out, "\n\n");
@@ -714,6 +735,7 @@ do_calls(struct srv *s, struct req *r)
 	    (long long)uk_toolack_registry_pending(s->reg));
 	uk_json_set_int(o, "done",
 	    (long long)uk_toolack_registry_ndone(s->reg));
+	uk_json_set_int(o, "executors", executors(s));
 	uk_json_set(o, "calls", arr);
 	uk_json_to_buf(o, &b);
 	uk_json_free(o);
@@ -749,8 +771,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url,
 			if (k != K_PAGE || code != MHD_HTTP_UNAUTHORIZED)
 				return reply_fail(conn, code, why);
 			return reply(conn, code, "text/plain; charset=utf-8",
-			    "toolack: open the address with ?token= that "
-			    "toolack serve printed\n");
+			    s->page401);
 		}
 		return MHD_YES;
 	}
@@ -917,6 +938,26 @@ run_once(struct srv *s, int epfd, int stop_fd, long long timeout)
 	return n > 0 && stop_fd >= 0 && (p[1].revents & POLLIN);
 }
 
+/* What a request without the token is told: where the token is. */
+static void
+refusals(struct srv *s)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	const char *f = s->o->token_file;
+
+	uk_httpd_token_why(&b, f, "TOOLACK_TOKEN");
+	s->why401 = uk_buf_detach(&b, NULL);
+	uk_buf_addf(&b, "toolack: this page needs the token: open %s/?token= "
+	    "followed by ", s->url);
+	if (f && *f)
+		uk_buf_addf(&b, "the first line of %s, the token file this "
+		    "server reads\n", f);
+	else
+		uk_buf_addstr(&b, "the token this server was given in "
+		    "TOOLACK_TOKEN\n");
+	s->page401 = uk_buf_detach(&b, NULL);
+}
+
 int
 uk_toolack_server_run(const struct uk_toolack_server_opts *o, int stop_fd,
     struct uk_err *err)
@@ -973,6 +1014,7 @@ uk_toolack_server_run(const struct uk_toolack_server_opts *o, int stop_fd,
 	info = MHD_get_daemon_info(s.d, MHD_DAEMON_INFO_EPOLL_FD);
 	epfd = info->epoll_fd;
 	snprintf(s.url, sizeof(s.url), "http://%s:%d", o->host, port);
+	refusals(&s);
 	if (o->ready)
 		o->ready(o->ctx, s.url);
 
@@ -1011,10 +1053,14 @@ uk_toolack_server_run(const struct uk_toolack_server_opts *o, int stop_fd,
 	if (any_suspended(&s)) {
 		/* MHD_stop_daemon would abort: leave the rest to exit(). */
 		uk_toolack_registry_free(s.reg);
+		free(s.why401);
+		free(s.page401);
 		return 0;
 	}
 	MHD_run(s.d);
 	MHD_stop_daemon(s.d);
 	uk_toolack_registry_free(s.reg);
+	free(s.why401);
+	free(s.page401);
 	return 0;
 }

@@ -38,6 +38,10 @@ struct uk_toolack_server_opts {
 	const char *host;     /* IPv4 address to bind */
 	int port;             /* 0: any free port */
 	const char *token;    /* required */
+	/* Where the token is read from, named by a 401 and the page's
+	 * refusal (never the token): the token file, or NULL for
+	 * $TOOLACK_TOKEN. */
+	const char *token_file;
 	long heartbeat_ms;    /* event stream heartbeat; 0: 15000 */
 	size_t max_body;      /* 0: UK_TOOLACK_PROTO_MAX_BODY */
 	long default_timeout; /* seconds; 0: UK_TOOLACK_PROTO_TIMEOUT */

@@ -426,7 +426,8 @@ cut_display(const char *s)
 	size_t i = 0, chars = 0, keep = 0, n = strlen(s);
 
 	while (i < n) {
-		size_t k = uk_utf8_seqlen((const unsigned char *)s + i, n - i);
+		size_t k =
+		    uk_buf_utf8_seqlen((const unsigned char *)s + i, n - i);
 
 		if (!k)
 			k = 1;
@@ -511,7 +512,7 @@ disp_add(struct disp *d, const char *s, size_t n)
 			i += k;
 			continue;
 		}
-		if (!(k = uk_utf8_seqlen(p + i, n - i))) {
+		if (!(k = uk_buf_utf8_seqlen(p + i, n - i))) {
 			d->bad = 1;
 			return;
 		}

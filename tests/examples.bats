@@ -11,8 +11,9 @@
 bats_require_minimum_version 1.5.0
 load helpers/common
 
-DOCS="README.md man/urldetect.1 man/urlfetch.1 man/pwfetch.1 man/urlsum.1
-man/urlcache.1 man/toolack.1 man/urlserve.1 man/urlkit.7"
+DOCS="README.md man/urldetect.1 man/urlfetch.1 man/urlextract.1 man/pwfetch.1
+man/urlsum.1 man/urlcache.1 man/toolack.1 man/urlserve.1 man/urlmap.1
+man/urlkit.7"
 
 setup_file() {
 	# The examples are documents compared with output: the plain build
@@ -69,6 +70,10 @@ check() {
 
 @test "urldetect(1): every example gives its output" { check man/urldetect.1; }
 @test "urlfetch(1): every example gives its output" { check man/urlfetch.1; }
+@test "urlextract(1): every example gives its output" {
+	[ -x "${URLKIT_CHROMIUM:-/usr/lib/chromium/chromium}" ] || skip "chromium is not installed"
+	check man/urlextract.1
+}
 @test "pwfetch(1): every example gives its output" {
 	[ -x "${URLKIT_CHROMIUM:-/usr/lib/chromium/chromium}" ] || skip "chromium is not installed"
 	check man/pwfetch.1
@@ -77,6 +82,7 @@ check() {
 @test "urlcache(1): every example gives its output" { check man/urlcache.1; }
 @test "toolack(1): every example gives its output" { check man/toolack.1; }
 @test "urlserve(1): every example gives its output" { check man/urlserve.1; }
+@test "urlmap(1): every example gives its output" { check man/urlmap.1; }
 
 @test "every man page with an EXAMPLES section is run" {
 	local f name
@@ -132,7 +138,7 @@ check() {
 			bad=1
 		fi
 	done
-	for f in urldetect urlfetch pwfetch urlsum urlcache toolack; do
+	for f in urldetect urlextract urlfetch pwfetch urlsum urlcache toolack; do
 		mandoc -Tutf8 "$TOP/man/$f.1" | col -b | grep -qE '^ +-h, --help' || {
 			echo "$f.1 does not document -h, --help" >&2
 			bad=1

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# urlfetch --extract: a page made of elements and little else is refused
+# urlextract: a page made of elements and little else is refused
 # with a clear error, in bounded memory and time (issue 15 item 9).
 
 bats_require_minimum_version 1.5.0
@@ -17,7 +17,7 @@ teardown() { common_teardown; }
 	*build-san* | *valgrind*) lim=: ;;
 	*) lim='ulimit -v 1000000' ;;
 	esac
-	run -1 --separate-stderr bash -c "$lim"'; exec urlfetch --extract "$1"' _ "$T/bomb.html"
+	run -1 --separate-stderr bash -c "$lim"'; exec urlextract "$1"' _ "$T/bomb.html"
 	run -0 jq -r .error <<<"$output"
 	[[ $output == "the page has too many elements ("*", at most "*" for its size)" ]]
 }

@@ -18,7 +18,7 @@ setup() {
 teardown() { common_teardown; }
 
 @test "metadata: lang, sitename, canonical and image made absolute, tags" {
-	run -0 --separate-stderr urlfetch --extract "$X/meta.html" \
+	run -0 --separate-stderr urlextract "$X/meta.html" \
 	    --base https://times.example/news/story
 	json_eq "$(jq -c 'del(.content, .fetched_at, .page_type)' <<<"$output")" \
 	    '{"url":"https://times.example/news/story","url_type":"web",
@@ -32,7 +32,7 @@ teardown() { common_teardown; }
 }
 
 @test "metadata: without a page URL, relative addresses are left out" {
-	run -0 --separate-stderr urlfetch --extract "$X/meta.html"
+	run -0 --separate-stderr urlextract "$X/meta.html"
 	[ "$(field "$output" .canonical)" = null ]
 	[ "$(field "$output" .image)" = null ]
 	[ "$(field "$output" .lang)" = en-GB ]
@@ -53,7 +53,7 @@ teardown() { common_teardown; }
 	[[ $stderr == *"/meta/app-shell.html': the page's text is built by scripts"*pwfetch* ]]
 	# --extract says the same.
 	curl -s "$B/meta/app-shell.html" >"$T/shell.html"
-	run -0 --separate-stderr urlfetch --extract "$T/shell.html"
+	run -0 --separate-stderr urlextract "$T/shell.html"
 	[ "$(field "$output" .needs_browser)" = true ]
 	[[ $stderr == *"needs_browser"*pwfetch* ]]
 }
@@ -62,7 +62,7 @@ teardown() { common_teardown; }
 	run -0 --separate-stderr urlfetch <<<"$B/article.html?nb=1"
 	[ "$(field "$output" .needs_browser)" = null ]
 	[ -z "$stderr" ]
-	run -0 --separate-stderr urlfetch --extract "$X/meta.html"
+	run -0 --separate-stderr urlextract "$X/meta.html"
 	[ "$(field "$output" .needs_browser)" = null ]
 }
 

@@ -31,22 +31,22 @@ teardown() { common_teardown; }
 
 @test "extract model: page_type of a news article, a product, a forum thread, a reference page" {
 	for t in article product forum documentation; do
-		run -0 urlfetch --extract "$X/$t.html"
+		run -0 urlextract "$X/$t.html"
 		[ "$(jq -r .page_type <<<"$output")" = "$t" ]
 	done
 }
 
 @test "extract model: an app shell's page_type is app_shell" {
-	run -0 --separate-stderr urlfetch --extract \
+	run -0 --separate-stderr urlextract \
 	    "$FIXTURES/extract-rules/app-shell.html"
 	[ "$(jq -r .needs_browser <<<"$output")" = true ]
 	[ "$(jq -r .page_type <<<"$output")" = app_shell ]
 }
 
 @test "extract model: UK_EXTRACT_FEATURES appends one line a page, 64 page and 64 block features, the blocks' text" {
-	UK_EXTRACT_FEATURES="$T/f.jsonl" run -0 urlfetch --extract \
+	UK_EXTRACT_FEATURES="$T/f.jsonl" run -0 urlextract \
 	    "$X/forum.html" --text
-	UK_EXTRACT_FEATURES="$T/f.jsonl" run -0 urlfetch --extract \
+	UK_EXTRACT_FEATURES="$T/f.jsonl" run -0 urlextract \
 	    "$X/article.html" --text
 	run -0 jq -s -c 'map([(.pf | length), (.b | map(length) | unique),
 	    (.b | length) == (.t | length)])' "$T/f.jsonl"
@@ -58,6 +58,6 @@ teardown() { common_teardown; }
 
 @test "extract model: without UK_EXTRACT_FEATURES nothing is written" {
 	cd "$T"
-	run -0 urlfetch --extract "$X/forum.html" --text
+	run -0 urlextract "$X/forum.html" --text
 	[ -z "$(ls "$T" | grep -v -x -e home -e cache -e xdg)" ]
 }

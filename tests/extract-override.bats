@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
 # The extractor's overrides: --select, --remove, --whole and --explain, in
-# urlfetch --extract on fixture pages (tests/fixtures/extract-override/),
+# urlextract on fixture pages (tests/fixtures/extract-override/),
 # urlfetch over a loopback server, pwfetch with real Chromium, and
 # urlserve's fetch_url.  Words in capitals mark what each part of a page
 # is (FIRSTPARA, NAVWORD, SCRIPTWORD...).
@@ -74,28 +74,28 @@ us_call() {
 }
 
 @test "override: without options the extractor chooses (the reference for the tests below)" {
-	run -0 urlfetch --extract "$X/article.html" --text
+	run -0 urlextract "$X/article.html" --text
 	[ "$(words)" = "FIRSTPARA REMOVEME SECONDPARA THIRDPARA " ]
 }
 
 @test "override: --select writes exactly what matches, in document order, each element once" {
 	# Options in another order than the page's; 'article p' holds .first
 	# and .third, which are written once.
-	run -0 urlfetch --extract "$X/article.html" --text --select .third \
+	run -0 urlextract "$X/article.html" --text --select .third \
 	    --select 'article p' --select 'h1'
 	[ "$(words)" = "FIRSTPARA SECONDPARA THIRDPARA " ]
 	[[ $output == "The river that ran backwards"$'\n\nFIRSTPARA'* ]]
 	# The hidden paragraph matches 'article p' but is never text.
 	[[ $output != *HIDDENWORD* ]]
-	run -0 urlfetch --extract "$X/article.html" --text --select '.second'
+	run -0 urlextract "$X/article.html" --text --select '.second'
 	[ "$output" = "SECONDPARA: engineers came from the city with instruments, measured the water, shook their heads, and wrote long reports that nobody in the village read." ]
 	# What the extractor drops as boilerplate can be selected.
-	run -0 urlfetch --extract "$X/article.html" --text --select 'nav, footer'
+	run -0 urlextract "$X/article.html" --text --select 'nav, footer'
 	[ "$(words)" = "NAVWORD FOOTWORD " ]
 }
 
 @test "override: --select in Markdown, and in the record (no fallback)" {
-	run -0 urlfetch --extract "$X/article.html" -f markdown \
+	run -0 urlextract "$X/article.html" -f markdown \
 	    --select 'h1, .second'
 	[ "$(jq -r .content <<<"$output")" = "# The river that ran backwards
 
@@ -108,13 +108,13 @@ SECONDPARA: engineers came from the city with instruments, measured the water, s
 @test "override: --remove drops what matches before extraction, on any attribute" {
 	# data-note is an attribute extraction does not read: shrink keeps
 	# it for the selector.
-	run -0 urlfetch --extract "$X/article.html" --text --remove '[data-note=aside]'
+	run -0 urlextract "$X/article.html" --text --remove '[data-note=aside]'
 	[ "$(words)" = "FIRSTPARA SECONDPARA THIRDPARA " ]
-	run -0 urlfetch --extract "$X/article.html" --text --remove 'p.first' \
+	run -0 urlextract "$X/article.html" --text --remove 'p.first' \
 	    --remove '#story > .third'
 	[ "$(words)" = "REMOVEME SECONDPARA " ]
 	# With --select: removed inside the selection.
-	run -0 urlfetch --extract "$X/article.html" --text --select article \
+	run -0 urlextract "$X/article.html" --text --select article \
 	    --remove '[data-note]'
 	[ "$(words)" = "FIRSTPARA SECONDPARA THIRDPARA " ]
 }
@@ -122,30 +122,30 @@ SECONDPARA: engineers came from the city with instruments, measured the water, s
 @test "override: what --remove drops does not come back through the extractor's fallbacks" {
 	# Without the article, the rest is too little for a main block:
 	# the fallback writes the page, less what was removed.
-	run -0 urlfetch --extract "$X/article.html" --text --remove '#story'
+	run -0 urlextract "$X/article.html" --text --remove '#story'
 	[ "$(words)" = "NAVWORD RELATEDWORD FOOTWORD " ]
-	run -0 urlfetch --extract "$X/article.html" --remove body
+	run -0 urlextract "$X/article.html" --remove body
 	[ "$(jq -r .content <<<"$output")" = "" ]
 	[ "$(jq -r .title <<<"$output")" = "The river that ran backwards" ]
 }
 
 @test "override: --whole keeps the navigation, related list and footer, not scripts, styles, hidden or templates" {
-	run -0 urlfetch --extract "$X/article.html" --text --whole
+	run -0 urlextract "$X/article.html" --text --whole
 	[ "$(words)" = "NAVWORD FIRSTPARA REMOVEME SECONDPARA THIRDPARA RELATEDWORD FOOTWORD " ]
 	[[ $output != *STYLEWORD* && $output != *SCRIPTWORD* ]]
 	[[ $output != *HIDDENWORD* && $output != *TEMPLATEWORD* ]]
-	run -0 urlfetch --extract "$X/article.html" -f markdown --whole \
+	run -0 urlextract "$X/article.html" -f markdown --whole \
 	    --remove nav
 	[ "$(words "$(jq -r .content <<<"$output")")" = "FIRSTPARA REMOVEME SECONDPARA THIRDPARA RELATEDWORD FOOTWORD " ]
 }
 
 @test "override: a --select that matches nothing is an error record, and the next file still comes out" {
-	run -0 --separate-stderr urlfetch --extract "$X/other.html" \
+	run -0 --separate-stderr urlextract "$X/other.html" \
 	    "$X/article.html" --select '.first, .only'
 	[ "${#lines[@]}" -eq 2 ]
 	[ "$(jq -r '.content | .[:10]' <<<"${lines[0]}")" = "ONLYPARA: " ]
 	[ "$(jq -r '.content | .[:10]' <<<"${lines[1]}")" = "FIRSTPARA:" ]
-	run -1 --separate-stderr urlfetch --extract "$X/other.html" \
+	run -1 --separate-stderr urlextract "$X/other.html" \
 	    "$X/article.html" --select '.first'
 	[ "${#lines[@]}" -eq 2 ]
 	[ "$(jq -r .error <<<"${lines[0]}")" = "--select '.first' matched nothing" ]
@@ -153,33 +153,33 @@ SECONDPARA: engineers came from the city with instruments, measured the water, s
 	[ "$(jq -r '.content | .[:10]' <<<"${lines[1]}")" = "FIRSTPARA:" ]
 	[[ $stderr == *"--select '.first' matched nothing"* ]]
 	# Matched, but only what is never text.
-	run -1 --separate-stderr urlfetch --extract "$X/article.html" \
+	run -1 --separate-stderr urlextract "$X/article.html" \
 	    --select 'p[hidden]'
 	[ "$(jq -r .error <<<"$output")" = "--select 'p[hidden]' matched only elements that are never text (hidden, removed, scripts)" ]
 }
 
 @test "override: a bad selector exits 2 with the column where it fails" {
-	run -2 --separate-stderr urlfetch --extract "$X/article.html" \
+	run -2 --separate-stderr urlextract "$X/article.html" \
 	    --select 'div['
 	[ "$output" = "" ]
-	[ "${stderr%%$'\n'*}" = "urlfetch: --select 'div[': at column 5: expected an attribute name" ]
-	run -2 --separate-stderr urlfetch --extract "$X/article.html" \
+	[ "${stderr%%$'\n'*}" = "urlextract: --select 'div[': at column 5: expected an attribute name" ]
+	run -2 --separate-stderr urlextract "$X/article.html" \
 	    --remove 'a + b'
-	[[ ${stderr%%$'\n'*} == "urlfetch: --remove 'a + b': at column 3: the sibling combinator '+' is not supported"* ]]
+	[[ ${stderr%%$'\n'*} == "urlextract: --remove 'a + b': at column 3: the sibling combinator '+' is not supported"* ]]
 	run -2 --separate-stderr urlfetch "$B/article.html" --select 'p:hover'
 	[[ ${stderr%%$'\n'*} == "urlfetch: --select 'p:hover': at column 2: ':hover' is not supported"* ]]
 	# At most 32 of each option.
-	run -2 --separate-stderr urlfetch --extract "$X/article.html" \
+	run -2 --separate-stderr urlextract "$X/article.html" \
 	    $(printf -- '--remove p%.0s ' $(seq 1 33))
-	[ "${stderr%%$'\n'*}" = "urlfetch: --remove: more than 32 of them" ]
-	run -0 urlfetch --extract "$X/article.html" -T \
+	[ "${stderr%%$'\n'*}" = "urlextract: --remove: more than 32 of them" ]
+	run -0 urlextract "$X/article.html" -T \
 	    $(printf -- '--select p%.0s ' $(seq 1 32))
 	run -2 --separate-stderr pwfetch fetch --select '#1' "$B/article.html"
 	[[ ${stderr%%$'\n'*} == "pwfetch fetch: --select '#1': at column 2: an id after '#' cannot start with a digit"* ]]
 }
 
 @test "override: --explain prints what --remove dropped on stderr, one record a line with the url" {
-	run -0 --separate-stderr urlfetch --extract "$X/article.html" --text \
+	run -0 --separate-stderr urlextract "$X/article.html" --text \
 	    --remove '[data-note]' --remove nav --explain
 	[ "$(words)" = "FIRSTPARA SECONDPARA THIRDPARA " ]
 	# Each line is one JSON object with the url: --remove's records
@@ -196,7 +196,7 @@ SECONDPARA: engineers came from the city with instruments, measured the water, s
 	[ "$(sed -n 3p <<<"$stderr" | jq -r .reason)" = "hidden on the page" ]
 	jq -e -s 'all(.[]; .reason | type == "string")' <<<"$stderr"
 	# Without --explain, nothing on stderr.
-	run -0 --separate-stderr urlfetch --extract "$X/article.html" --text \
+	run -0 --separate-stderr urlextract "$X/article.html" --text \
 	    --remove '[data-note]'
 	[ -z "$stderr" ]
 }

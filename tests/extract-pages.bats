@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# urlfetch --extract --text: rules for pages that are no article
+# urlextract --text: rules for pages that are no article
 # (products, collections, listings), each on a page in
 # tests/fixtures/extract-pages/ that carries it.  Words in capitals are
 # the page's controls, which stay out.
@@ -15,7 +15,7 @@ setup() {
 teardown() { common_teardown; }
 
 @test "extract pages: an accordion's titles (a button that is all a heading) are kept" {
-	run -0 urlfetch --extract "$X/accordion.html" --text
+	run -0 urlextract "$X/accordion.html" --text
 	[ "$status" -eq 0 ]
 	[[ $output == *"Trail jacket"* ]]
 	[[ $output == *"Material and care"* ]]
@@ -26,7 +26,7 @@ teardown() { common_teardown; }
 }
 
 @test "extract pages: an accordion's titles are Markdown headings" {
-	run -0 urlfetch --extract "$X/accordion.html" -f markdown
+	run -0 urlextract "$X/accordion.html" -f markdown
 	[ "$status" -eq 0 ]
 	[[ $output == *'\n\n## Material and care\n\nOuter fabric'* ]]
 	[[ $output == *'\n\n## Size and fit\n\nRegular fit'* ]]
@@ -37,7 +37,7 @@ teardown() { common_teardown; }
 	# The role is on the widget's wrapper, panels and all: the panel's
 	# text is the page's.  A list of tabs alone (role tablist, no
 	# panel inside) stays out.
-	run -0 urlfetch --extract "$FIXTURES/extract-ex16/tabs.html" --text
+	run -0 urlextract "$FIXTURES/extract-ex16/tabs.html" --text
 	[ "$status" -eq 0 ]
 	[[ $output == *"issues permits for construction and remodeling."* ]]
 	[[ $output == *"where the inspector can see it from the street." ]]
@@ -48,7 +48,7 @@ teardown() { common_teardown; }
 	# The questions sit in a section, in a column, in a module that
 	# hold nothing else; the other modules are the page's other
 	# sections.  The one that holds a form (a contact box) stays out.
-	run -0 urlfetch --extract "$FIXTURES/extract-ex16/sections.html" --text
+	run -0 urlextract "$FIXTURES/extract-ex16/sections.html" --text
 	[ "$status" -eq 0 ]
 	[[ $output == "Capture more leads"* ]]
 	[[ $output == *"before the first call."* ]]
@@ -60,7 +60,7 @@ teardown() { common_teardown; }
 @test "extract pages: a post's signature (a Q&A site's card of its author) is set aside" {
 	# class "post-signature": the author's name, reputation and badge
 	# counts under each answer; the answers stay.
-	run -0 urlfetch --extract "$FIXTURES/extract-ex16/signature.html" --text
+	run -0 urlextract "$FIXTURES/extract-ex16/signature.html" --text
 	[ "$status" -eq 0 ]
 	[[ $output == *"as they were."* ]]
 	[[ $output == *"minutes, not hours."* ]]
@@ -73,7 +73,7 @@ teardown() { common_teardown; }
 	# <button><h3>Title</h3></button> then the panel: WAI-ARIA's
 	# accordion turned inside out.  A title over a panel that holds
 	# only a menu (a <nav>) is the title of nothing kept.
-	run -0 urlfetch --extract "$FIXTURES/extract-ex16/button-heading.html" --text
+	run -0 urlextract "$FIXTURES/extract-ex16/button-heading.html" --text
 	[ "$status" -eq 0 ]
 	[[ $output == *$'Talk to one of our industry experts\n\nAn expert on our team'* ]]
 	[[ $output == *"Work with hand-selected talent"* ]]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# urlfetch --extract --text: the boilerplate rules by family (comments,
+# urlextract --text: the boilerplate rules by family (comments,
 # related lists, newsletter boxes, bylines and bios, disclaimers), each on
 # an article page in tests/fixtures/extract-rules/ that carries it.  Every
 # page's article is kept whole; the marked boilerplate (words in capitals)
@@ -24,7 +24,7 @@ article_kept() {
 }
 
 @test "extract rules: comments under a \"3 Comments\" heading, and the reply form" {
-	run -0 urlfetch --extract "$X/comments-heading.html" --text
+	run -0 urlextract "$X/comments-heading.html" --text
 	article_kept
 	[[ $output != *COMMENTONE* ]]
 	[[ $output != *COMMENTTWO* ]]
@@ -32,13 +32,13 @@ article_kept() {
 }
 
 @test "extract rules: a comment section by its class (post-comments)" {
-	run -0 urlfetch --extract "$X/comments-class.html" --text
+	run -0 urlextract "$X/comments-class.html" --text
 	article_kept
 	[[ $output != *CLASSCOMMENT* ]]
 }
 
 @test "extract rules: a \"Related articles\" list and a \"Read more:\" line" {
-	run -0 urlfetch --extract "$X/related.html" --text
+	run -0 urlextract "$X/related.html" --text
 	article_kept
 	[[ $output != *RELATEDLINE* ]]
 	[[ $output != *RELATEDONE* ]]
@@ -47,14 +47,14 @@ article_kept() {
 }
 
 @test "extract rules: a newsletter line and a subscription box" {
-	run -0 urlfetch --extract "$X/newsletter.html" --text
+	run -0 urlextract "$X/newsletter.html" --text
 	article_kept
 	[[ $output != *NEWSLETTERLINE* ]]
 	[[ $output != *SUBSCRIPTIONBOX* ]]
 }
 
 @test "extract rules: calls to follow the site, get its app, or log in as a subscriber" {
-	run -0 urlfetch --extract "$X/follow.html" --text
+	run -0 urlextract "$X/follow.html" --text
 	article_kept
 	[[ $output != *FOLLOWLINE* ]]
 	[[ $output != *APPLINE* ]]
@@ -62,7 +62,7 @@ article_kept() {
 }
 
 @test "extract rules: an \"About the author\" bio and an author box" {
-	run -0 urlfetch --extract "$X/bio.html" --text
+	run -0 urlextract "$X/bio.html" --text
 	article_kept
 	[[ $output != *AUTHORBIO* ]]
 	[[ $output != *AUTHORBOX* ]]
@@ -70,7 +70,7 @@ article_kept() {
 }
 
 @test "extract rules: copyright lines and a disclaimer" {
-	run -0 urlfetch --extract "$X/disclaimer.html" --text
+	run -0 urlextract "$X/disclaimer.html" --text
 	article_kept
 	[[ $output != *COPYRIGHTLINE* ]]
 	[[ $output != *"All rights reserved"* ]]
@@ -78,7 +78,7 @@ article_kept() {
 }
 
 @test "extract rules: image captions and credit lines" {
-	run -0 urlfetch --extract "$X/caption.html" --text
+	run -0 urlextract "$X/caption.html" --text
 	article_kept
 	[[ $output != *CAPTIONTEXT* ]]
 	[[ $output != *CREDITLINE* ]]
@@ -86,33 +86,33 @@ article_kept() {
 }
 
 @test "extract rules: a teaser of another article inside the article" {
-	run -0 urlfetch --extract "$X/teaser.html" --text
+	run -0 urlextract "$X/teaser.html" --text
 	article_kept
 	[[ $output != *TEASERTITLE* ]]
 	[[ $output != *TEASERTEXT* ]]
 }
 
 @test "extract rules: the author's card by its class (entry-author)" {
-	run -0 urlfetch --extract "$X/author-class.html" --text
+	run -0 urlextract "$X/author-class.html" --text
 	article_kept
 	[[ $output != *AUTHORCARD* ]]
 }
 
 @test "extract rules: customer reviews, by heading and by class, are comments" {
-	run -0 urlfetch --extract "$X/reviews.html" --text
+	run -0 urlextract "$X/reviews.html" --text
 	article_kept
 	[[ $output != *REVIEWHEAD* ]]
 	[[ $output != *REVIEWCLASS* ]]
 	[[ $output != *"Customer reviews"* ]]
 	# With --comments they go to the comments field.
-	run -0 --separate-stderr urlfetch --extract "$X/reviews.html" --comments
+	run -0 --separate-stderr urlextract "$X/reviews.html" --comments
 	comments=$(jq -r .comments <<<"$output")
 	[[ $comments == *REVIEWHEAD* ]]
 	[[ $comments == *REVIEWCLASS* ]]
 }
 
 @test "extract rules: \"Further reading\" links and the article's tags" {
-	run -0 urlfetch --extract "$X/more-heads.html" --text
+	run -0 urlextract "$X/more-heads.html" --text
 	article_kept
 	[[ $output != *MORELINK* ]]
 	[[ $output != *TAGONE* ]]
@@ -120,27 +120,27 @@ article_kept() {
 }
 
 @test "extract rules: a shop's \"Customers also bought\" box, items without prose" {
-	run -0 urlfetch --extract "$X/shop.html" --text
+	run -0 urlextract "$X/shop.html" --text
 	article_kept
 	[[ $output != *SHOPITEM* ]]
 	[[ $output != *"Customers also bought"* ]]
 }
 
 @test "extract rules: an app shell's text is empty, not its JavaScript notice" {
-	run -0 --separate-stderr urlfetch --extract "$X/app-shell.html"
+	run -0 --separate-stderr urlextract "$X/app-shell.html"
 	[ "$(jq -r .needs_browser <<<"$output")" = true ]
 	[ "$(jq -r .content <<<"$output")" = "" ]
 	[[ $stderr == *needs_browser*pwfetch* ]]
 }
 
 @test "extract rules: a paragraph that is only a link, among the article's prose" {
-	run -0 urlfetch --extract "$X/link-line.html" --text
+	run -0 urlextract "$X/link-line.html" --text
 	article_kept
 	[[ $output != *LINKLINE* ]]
 }
 
 @test "extract rules: no main block: the body less menus, cookie notice and footer" {
-	run -0 urlfetch --extract "$FIXTURES/extract-fallback/tiles.html"
+	run -0 urlextract "$FIXTURES/extract-fallback/tiles.html"
 	[ "$(jq -r .extraction <<<"$output")" = fallback ]
 	content=$(jq -r .content <<<"$output")
 	[[ $content == *TILEONE*TILEFIVE* ]]
@@ -148,26 +148,26 @@ article_kept() {
 	[[ $content != *COOKIENOTE* ]]
 	[[ $content != *NAVHOME* ]]
 	[[ $content != *FOOTNOTE* ]]
-	run -0 urlfetch --extract "$FIXTURES/extract-fallback/tiles.html" -f markdown
+	run -0 urlextract "$FIXTURES/extract-fallback/tiles.html" -f markdown
 	content=$(jq -r .content <<<"$output")
 	[[ $content == "# Lanterns"*TILEFIVE* ]]
 	[[ $content != *NAVHOME* ]]
 }
 
 @test "extract rules: no main block, and the rules would leave little: the whole text" {
-	run -0 urlfetch --extract "$FIXTURES/extract-fallback/all-boilerplate.html" --text
+	run -0 urlextract "$FIXTURES/extract-fallback/all-boilerplate.html" --text
 	[[ $output == *WHOLEONE*WHOLETEN* ]]
 	[[ $output == *"Deliveries on Tuesdays" ]]
 }
 
 @test "extract rules: a product's description joins the specifications chosen beside it" {
-	run -0 urlfetch --extract "$FIXTURES/extract-fallback/product.html" --text
+	run -0 urlextract "$FIXTURES/extract-fallback/product.html" --text
 	[[ $output == *"Harbour Storm Lantern"*DESCLINE*SPECLINE*BOXLINE* ]]
 	[[ $output != *Contact* ]]
 }
 
 @test "extract rules: links and lines that are the page's controls (print, pin, no comments yet)" {
-	run -0 urlfetch --extract "$X/controls.html" --text
+	run -0 urlextract "$X/controls.html" --text
 	article_kept
 	[[ $output != *"Print Recipe"* ]]
 	[[ $output != *Pinnen* ]]
@@ -175,7 +175,7 @@ article_kept() {
 }
 
 @test "extract rules: \"Empfehlungen aus der Redaktion\" and \"Other articles\" sections" {
-	run -0 urlfetch --extract "$X/other-heads.html" --text
+	run -0 urlextract "$X/other-heads.html" --text
 	article_kept
 	[[ $output != *OTHERONE* ]]
 	[[ $output != *OTHERTWO* ]]
@@ -184,7 +184,7 @@ article_kept() {
 }
 
 @test "extract rules: the page's labels standing alone (permalink, contact, last updated, categories)" {
-	run -0 urlfetch --extract "$X/labels.html" --text
+	run -0 urlextract "$X/labels.html" --text
 	article_kept
 	[[ $output != *Permalink* ]]
 	[[ $output != *Kontakt* ]]
@@ -193,7 +193,7 @@ article_kept() {
 }
 
 @test "extract rules: the headline and lead above the chosen paragraphs are kept, not a byline" {
-	run -0 urlfetch --extract "$X/lead.html" --text
+	run -0 urlextract "$X/lead.html" --text
 	article_kept
 	[[ $output == "Spring festival at the harbour"*LEADLINE*"The harbour town woke early"* ]]
 	# A short line among them (a byline) is not.
@@ -202,14 +202,14 @@ article_kept() {
 }
 
 @test "extract rules: not a lead: links under the site's <h1> above the article" {
-	run -0 urlfetch --extract "$X/lead-menu.html" --text
+	run -0 urlextract "$X/lead-menu.html" --text
 	article_kept
 	[[ $output != *MENUONE* ]]
 	[[ $output != *"Example Journal"* ]]
 }
 
 @test "extract rules: a carousel of other products with prices goes, a carousel of the product's own panels stays" {
-	run -0 urlfetch --extract "$X/carousel.html" --text
+	run -0 urlextract "$X/carousel.html" --text
 	[[ $output == *"Harbour lantern, hand painted"* ]]
 	[[ $output == *"Our harbour lantern is hand painted"* ]]
 	[[ $output == *"Height | 32 cm"* ]]
@@ -220,7 +220,7 @@ article_kept() {
 }
 
 @test "extract rules: a related heading set aside by its wrapper's class still takes its list with it" {
-	run -0 urlfetch --extract "$X/hidden-heading.html" --text
+	run -0 urlextract "$X/hidden-heading.html" --text
 	article_kept
 	[[ $output != *HIDDENONE* ]]
 	[[ $output != *HIDDENTWO* ]]
@@ -229,7 +229,7 @@ article_kept() {
 }
 
 @test "extract rules: headings of more videos, similar stories, tags, more information (Weitere Informationen), the press contact; a no-break space after the colon" {
-	run -0 urlfetch --extract "$X/heads-sixth.html" --text
+	run -0 urlextract "$X/heads-sixth.html" --text
 	article_kept
 	[[ $output != *NBSPONE* ]]
 	[[ $output != *NBSPTWO* ]]
@@ -245,14 +245,14 @@ article_kept() {
 }
 
 @test "extract rules: a line that names the source (Quelle:, Source:) goes" {
-	run -0 urlfetch --extract "$X/source-line.html" --text
+	run -0 urlextract "$X/source-line.html" --text
 	article_kept
 	[[ $output != *SOURCEONE* ]]
 	[[ $output != *SOURCETWO* ]]
 }
 
 @test "extract rules: a box of links ends at a paragraph without a link (the article's next lines stay)" {
-	run -0 urlfetch --extract "$X/section-ends.html" --text
+	run -0 urlextract "$X/section-ends.html" --text
 	[[ $output == *"Spring festival at the harbour"* ]]
 	[[ $output == *"draw the largest crowd of the weekend."* ]]
 	[[ $output != *BOXONE* ]]
@@ -262,7 +262,7 @@ article_kept() {
 # German "Tag" is a day: "Tag 2" heads the article's own section, not a
 # list of tags (a heading's count is trimmed before it is compared).
 @test "extract rules: a travel diary's \"Tag 1\", \"Tag 2\" headings are the article's days, not its tags" {
-	run -0 urlfetch --extract "$X/day-headings.html" --text
+	run -0 urlextract "$X/day-headings.html" --text
 	[[ $output == *"Tag 1"*"Am ersten Morgen"*"Tag 2"* ]]
 	[[ $output == *"Markt am Hafenplatz"*"Abends Laternenumzug"* ]]
 	[[ $output == *"Tag 3"*"Postkarten an alle"* ]]
@@ -274,7 +274,7 @@ article_kept() {
 # (<dl>: "Joined", an icon titled "Messages"), as "Posts: 710" or as
 # "2,345 posts"; "Click to expand..." is the quote's control.
 @test "extract rules: a forum member's details and counts go, the member's name and the posts stay" {
-	run -0 urlfetch --extract "$X/ex12-forum-member.html" --text
+	run -0 urlextract "$X/ex12-forum-member.html" --text
 	[[ $output == *"Our old storm lantern smokes badly"*"hangs in the cabin all night?"* ]]
 	[[ $output == *"Lamp oil sold as clear paraffin"*"Seconded on the wick"* ]]
 	[[ $output == *netmaker*quaykeeper*saltwick* ]]
@@ -289,7 +289,7 @@ article_kept() {
 }
 
 @test "extract rules: a quote's \"Click to expand...\" goes" {
-	run -0 urlfetch --extract "$X/ex12-forum-member.html" --text
+	run -0 urlextract "$X/ex12-forum-member.html" --text
 	[[ $output == *"Has anyone found an oil that burns clean?"* ]]
 	[[ $output != *"Click to expand"* ]]
 }
@@ -297,7 +297,7 @@ article_kept() {
 # What the page's scripts say when a step fails or cannot run, and a
 # template's placeholder, are not what the page says.
 @test "extract rules: a script's error messages and the JavaScript notice go" {
-	run -0 urlfetch --extract "$X/ex12-shop-messages.html" --text
+	run -0 urlextract "$X/ex12-shop-messages.html" --text
 	[[ $output == *"Our harbour lantern is hand painted"*"no two of them are quite the same."* ]]
 	[[ $output != *JAVASCRIPTONE* ]]
 	[[ $output != *ERRORONE* ]]
@@ -305,13 +305,13 @@ article_kept() {
 }
 
 @test "extract rules: a template's \"Lorem ipsum\" placeholder goes, the panels around it stay" {
-	run -0 urlfetch --extract "$X/ex12-shop-messages.html" --text
+	run -0 urlextract "$X/ex12-shop-messages.html" --text
 	[[ $output == *"Made by hand"*"Painted to last"*"do not fade in the sun"* ]]
 	[[ $output != *PLACEHOLDERONE* ]]
 }
 
 @test "extract rules: a forum's controls (Report ...) and a member's title (Senior Member) go" {
-	run -0 urlfetch --extract "$X/ex12-forum-member.html" --text
+	run -0 urlextract "$X/ex12-forum-member.html" --text
 	[[ $output == *"hangs in the cabin all night?"*quaykeeper*"Lamp oil sold"* ]]
 	[[ $output != *"Senior Member"* ]]
 	[[ $output != *"Report inappropriate content"* ]]
@@ -320,14 +320,14 @@ article_kept() {
 # The heading of a table of contents names no part of the text (the list
 # under it is links to the page's own headings).
 @test "extract rules: a \"Table of Contents\" heading goes, the article's headings stay" {
-	run -0 urlfetch --extract "$X/ex12-toc.html" --text
+	run -0 urlextract "$X/ex12-toc.html" --text
 	article_kept
 	[[ $output == *"The banners"* ]]
 	[[ $output != *"Table of Contents"* ]]
 }
 
 @test "extract rules: a post's counts (\"2 replies\", \"12 reactions\" with a no-break space) go" {
-	run -0 urlfetch --extract "$X/ex12-forum-member.html" --text
+	run -0 urlextract "$X/ex12-forum-member.html" --text
 	[[ $output == *"hangs in the cabin all night?"*"Lamp oil sold"* ]]
 	[[ $output != *"2 replies"* ]]
 	[[ $output != *reactions* ]]
@@ -337,7 +337,7 @@ article_kept() {
 # office publishes them ...:") is the text's own list, not a box of
 # teasers; a list of links without it still goes.
 @test "extract rules: a list of links introduced by a colon stays, a box of teasers goes" {
-	run -0 urlfetch --extract "$X/ex12-link-list.html" --text
+	run -0 urlextract "$X/ex12-link-list.html" --text
 	article_kept
 	[[ $output == *"for each day of the festival:"*GUIDEONE*GUIDEFOUR*"The mayor, speaking"* ]]
 	[[ $output != *TEASERONE* ]]
@@ -347,7 +347,7 @@ article_kept() {
 # "More on*" names a section when it is a heading ("More on this
 # story"); a short paragraph that ends as a sentence says something.
 @test "extract rules: a short sentence that starts like a related heading (\"More on the lanterns ...\") stays" {
-	run -0 urlfetch --extract "$X/ex12-sentence.html" --text
+	run -0 urlextract "$X/ex12-sentence.html" --text
 	article_kept
 	[[ $output == *"More on the lanterns in tomorrow's edition."*SENTENCEONE* ]]
 }
@@ -355,15 +355,15 @@ article_kept() {
 # A forum writes the head of a quote ("netmaker said:") inside the
 # quote; a writer's "the mayor said:" stands before it and stays.
 @test "extract rules: a forum quote's head (\"netmaker said:\") goes, an article's \"the mayor said:\" stays" {
-	run -0 urlfetch --extract "$X/ex12-forum-member.html" --text
+	run -0 urlextract "$X/ex12-forum-member.html" --text
 	[[ $output == *"Has anyone found an oil that burns clean?"* ]]
 	[[ $output != *"netmaker said:"* ]]
-	run -0 urlfetch --extract "$X/ex12-sentence.html" --text
+	run -0 urlextract "$X/ex12-sentence.html" --text
 	[[ $output == *"Asked about the weather, the mayor said:"*"The forecast for Sunday is dry and mild"* ]]
 }
 
 @test "extract rules: a Q&A site's \"answered Oct 16, 2010 at 22:13\" under a post goes" {
-	run -0 urlfetch --extract "$X/ex12-forum-member.html" --text
+	run -0 urlextract "$X/ex12-forum-member.html" --text
 	[[ $output == *"Seconded on the wick"*"ready trimmed for a few coins."* ]]
 	[[ $output != *"answered Oct 16"* ]]
 }
@@ -373,7 +373,7 @@ article_kept() {
 # they are text.  What is hidden inside an answer, and a form's hidden
 # field note under a lone question, stay out.
 @test "extract rules: a FAQ's hidden answers (display:none, hidden) are kept" {
-	run -0 urlfetch --extract "$FIXTURES/extract-ex14/faq.html" --text
+	run -0 urlextract "$FIXTURES/extract-ex14/faq.html" --text
 	[[ $output == *"Can the lantern stand outside in the rain?"*ANSWERONE*"What oil does it burn?"*ANSWERTWO*"Is every lantern signed?"*ANSWERTHREE* ]]
 	[[ $output != *HIDDENINSIDE* ]]
 	[[ $output != *SCRIPTINSIDE* ]]
@@ -383,7 +383,7 @@ article_kept() {
 # The carousel rule reads aria-roledescription as well as the class:
 # the page's shrinking before parsing must keep that attribute.
 @test "extract rules: a carousel named only by aria-roledescription, with prices, goes" {
-	run -0 urlfetch --extract "$FIXTURES/extract-ex14/roledescription.html" --text
+	run -0 urlextract "$FIXTURES/extract-ex14/roledescription.html" --text
 	[[ $output == *"Our harbour lantern is hand painted"*"quite the same."* ]]
 	[[ $output != *CARDONE* ]]
 	[[ $output != *CARDTHREE* ]]
@@ -393,7 +393,7 @@ article_kept() {
 # hides them between the letters of "Sponsored"); one in a sentence is
 # the writer's and stays.
 @test "extract rules: an element that is only a UUID goes, a UUID in a sentence stays" {
-	run -0 urlfetch --extract "$FIXTURES/extract-ex14/uuid.html" --text
+	run -0 urlextract "$FIXTURES/extract-ex14/uuid.html" --text
 	[[ $output == *"(ours was 3f2b1c9e-0d4a-4e8b-9c1f-2a6d7e8f9a0b), which the workshop keeps for repairs."* ]]
 	[[ $output != *f2f260c3* ]]
 	[[ $output != *16207F0D* ]]
@@ -404,7 +404,7 @@ article_kept() {
 # no card's line still goes: a notice written above and below the grid,
 # and a control link on a line of its own ("View details").
 @test "extract rules: a grid's cards keep their repeated lines, other repeats go" {
-	run -0 urlfetch --extract "$FIXTURES/extract-ex15/cards.html" --text
+	run -0 urlextract "$FIXTURES/extract-ex15/cards.html" --text
 	[ "$(grep -c '^Burns lamp oil or a candle$' <<<"$output")" -eq 3 ]
 	[ "$(grep -c '^Painted by hand in the workshop$' <<<"$output")" -eq 4 ]
 	[ "$(grep -c '^Height: 45 cm$' <<<"$output")" -eq 2 ]
@@ -416,7 +416,7 @@ article_kept() {
 # Markdown keeps them likewise: the note goes before the "### " of a
 # card's title and the line's own prefix.
 @test "extract rules: a grid's cards keep their repeated lines in Markdown too" {
-	run -0 urlfetch --extract "$FIXTURES/extract-ex15/cards.html" --text -f markdown
+	run -0 urlextract "$FIXTURES/extract-ex15/cards.html" --text -f markdown
 	[ "$(grep -c '^Burns lamp oil or a candle$' <<<"$output")" -eq 3 ]
 	[ "$(grep -c '^Painted by hand in the workshop$' <<<"$output")" -eq 4 ]
 	[ "$(grep -c '^Height: 45 cm$' <<<"$output")" -eq 2 ]
@@ -429,7 +429,7 @@ article_kept() {
 # Posts are a grid too, but a quote of an earlier post sits deeper in
 # its post than the post's own text: it is no card's line, and goes.
 @test "extract rules: a forum quote of an earlier post is not kept twice" {
-	run -0 urlfetch --extract "$FIXTURES/extract-ex15/thread.html" --text
+	run -0 urlextract "$FIXTURES/extract-ex15/thread.html" --text
 	[ "$(grep -c 'which oil burns cleanly' <<<"$output")" -eq 1 ]
 	[[ $output == *"Paraffin lamp oil works well"*"Same here: lamp oil"* ]]
 }
@@ -438,7 +438,7 @@ article_kept() {
 # the element ("lightbulb", "expand_more"): the word names a picture.  A
 # class that only starts like theirs, and the words in a sentence, stay.
 @test "extract rules: an icon font's glyph names go" {
-	run -0 urlfetch --extract "$FIXTURES/extract-ex15/icons.html" --text
+	run -0 urlextract "$FIXTURES/extract-ex15/icons.html" --text
 	[[ $output == *"Keep the glass chimney clear"*"Store the lantern dry"* ]]
 	[[ $output == *"the material icons of our catalogue"* ]]
 	[[ $output == *"Brass darkens fastest near the sea."* ]]
@@ -447,7 +447,7 @@ article_kept() {
 }
 
 @test "extract rules: other stories' teasers after the article (headline link, byline, timestamp) go" {
-	run -0 urlfetch --extract "$X/teasers.html" --text
+	run -0 urlextract "$X/teasers.html" --text
 	[[ $output == "Council approves the new harbour wall"*"paragraph 1 of the story"*"paragraph 6 of the story"* ]]
 	[[ $output != *"COAST WIRE"* ]]
 	[[ $output != *"Fishermen count the cost"* ]]

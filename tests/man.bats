@@ -10,12 +10,7 @@ load helpers/common
 setup() { common_setup; }
 teardown() { common_teardown; }
 
-# The programs users run (the Makefile's PROGS) and the private ones it
-# puts in libexec/urlkit/ (LIBEXEC_PROGS).
-libexec_programs() {
-	sed -n 's/^LIBEXEC_PROGS *= *//p' "$TOP/Makefile"
-}
-
+# The programs users run (the Makefile's PROGS).
 programs() {
 	sed -n 's/^PROGS *= *//p' "$TOP/Makefile" | tr ' ' '\n'
 }
@@ -48,7 +43,7 @@ programs() {
 	done
 }
 
-@test "make install into DESTDIR puts binaries, private programs, pages and completions; make uninstall takes them away" {
+@test "make install into DESTDIR puts binaries, pages and completions, no private program; make uninstall takes them away" {
 	# The build's own flags (make check passes them), or the flags stamp
 	# would have make rebuild it while other suites run its programs; and
 	# -o all: the build is made before the suites start, and this make
@@ -65,15 +60,14 @@ programs() {
 		[ -f "$T/root/usr/local/share/fish/vendor_completions.d/$p.fish" ]
 	done
 	[ -f "$T/root/usr/local/share/man/man7/urlkit.7" ]
-	[ -n "$(libexec_programs)" ]
-	for p in $(libexec_programs); do
-		[ -x "$T/root/usr/local/libexec/urlkit/$p" ]
-		[ -f "$T/root/usr/local/share/man/man1/$p.1" ]
-		[ ! -e "$T/root/usr/local/bin/$p" ]
-	done
-	# The installed urlfetch finds its installed fetcher (no network
-	# needed: an empty input is a whole run).
+	# Every program is a user's: nothing in libexec.
+	[ ! -e "$T/root/usr/local/libexec" ]
+	[ ! -e "$T/root/usr/local/share/man/man1/urlfetch-net.1" ]
+	# The installed programs run on their own (no network needed: an
+	# empty input is a whole run).
 	run -0 env -u URLKIT_LIBEXEC_DIR "$T/root/usr/local/bin/urlfetch" </dev/null
+	[ -z "$output" ]
+	run -0 "$T/root/usr/local/bin/urlextract" -T - </dev/null
 	[ -z "$output" ]
 	# make uninstall takes away every file install put there.
 	run -0 make -s -C "$TOP" uninstall DESTDIR="$T/root" PREFIX=/usr/local
@@ -100,11 +94,11 @@ man_letters() {
 		} }'
 }
 
-@test "urlfetch(1), urlsum(1), urldetect(1) name only letters the program takes" {
+@test "urlfetch(1), urlextract(1), urlsum(1), urldetect(1) name only letters the program takes" {
 	# A letter renamed in 0.2 (urlfetch -c became -C, -u became -B) once
 	# stayed in the text of urlfetch(1) long after.
 	local p n l letters bad=0
-	for p in urlfetch urlsum urldetect; do
+	for p in urlfetch urlextract urlsum urldetect; do
 		letters=$("$p" --help | grep -oE '^ +-[a-zA-Z],' | tr -d ' ,-')
 		[ -n "$letters" ]
 		while read -r n l; do
@@ -137,7 +131,7 @@ man_letters() {
 	run -0 "$TOP/scripts/modules" BUILD="$(dirname "$UK_BIN")" \
 	    ${UK_MAKE_FLAGS:-}
 	local progs
-	progs=$(printf '%s\n' $(programs) $(libexec_programs) | paste -sd'|')
+	progs=$(programs | paste -sd'|')
 	[ "$output" = "$(sed -n '/^## Module map/,/^## How/p' "$doc" |
 	    grep -E "^\| ($progs) \|")" ]
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# PDF documents: fetched from the loopback server and given to --extract,
+# PDF documents: fetched from the loopback server and given to urlextract,
 # made by tests/helpers/mkpdf.py (and qpdf for an encrypted one).
 bats_require_minimum_version 1.5.0
 load helpers/common
@@ -48,13 +48,13 @@ check_doc() {
 	[ "$(field "$output" .http.content_type)" = application/pdf ]
 }
 
-@test "a PDF given to --extract: the same fields as over HTTP" {
+@test "a PDF given to urlextract: the same fields as over HTTP" {
 	python3 "$MKPDF" doc "$T/doc.pdf"
-	run -0 --separate-stderr urlfetch --extract "$T/doc.pdf"
+	run -0 --separate-stderr urlextract "$T/doc.pdf"
 	check_doc "$output"
 	[ "$(field "$output" .url)" = "file://$T/doc.pdf" ]
 	# -T: the text alone.
-	run -0 --separate-stderr urlfetch -T --extract "$T/doc.pdf"
+	run -0 --separate-stderr urlextract -T "$T/doc.pdf"
 	[[ $output == "Harbour Report"* ]]
 	[[ $output == *"says goodbye." ]]
 }
@@ -76,7 +76,7 @@ check_doc() {
 
 @test "page numbers are dropped; a paragraph runs on across pages" {
 	python3 "$MKPDF" flow "$T/flow.pdf"
-	run -0 --separate-stderr urlfetch --extract "$T/flow.pdf"
+	run -0 --separate-stderr urlextract "$T/flow.pdf"
 	field "$output" .content >"$T/content"
 	printf '%s\n\n%s\n\n%s\n' "The first paragraph ends here." \
 	    "The second paragraph starts on the first page and runs on to the second page." \
@@ -89,17 +89,17 @@ check_doc() {
 	run -1 --separate-stderr urlfetch <<<"$B/pdf/damaged.pdf"
 	[[ $(field "$output" .error) == "damaged PDF"* ]]
 	python3 "$MKPDF" damaged "$T/d.pdf"
-	run -1 --separate-stderr urlfetch --extract "$T/d.pdf"
+	run -1 --separate-stderr urlextract "$T/d.pdf"
 	[[ $(field "$output" .error) == "damaged PDF"* ]]
 	# Poppler's own complaints stay off standard error.
-	[ "$stderr" = "urlfetch: $(field "$output" .error)" ]
+	[ "$stderr" = "urlextract: $(field "$output" .error)" ]
 }
 
 @test "an image-only PDF is an error record saying so" {
 	run -1 --separate-stderr urlfetch <<<"$B/pdf/image.pdf"
 	[ "$(field "$output" .error)" = "image-only PDF: no text layer (a scan?)" ]
 	python3 "$MKPDF" blank "$T/blank.pdf"
-	run -1 --separate-stderr urlfetch --extract "$T/blank.pdf"
+	run -1 --separate-stderr urlextract "$T/blank.pdf"
 	[ "$(field "$output" .error)" = "PDF holds no text" ]
 }
 
@@ -107,17 +107,17 @@ check_doc() {
 	command -v qpdf >/dev/null || skip "no qpdf (scripts/bootstrap installs it)"
 	python3 "$MKPDF" doc "$T/doc.pdf"
 	qpdf --encrypt secret owner 256 -- "$T/doc.pdf" "$T/locked.pdf"
-	run -1 --separate-stderr urlfetch --extract "$T/locked.pdf"
+	run -1 --separate-stderr urlextract "$T/locked.pdf"
 	[ "$(field "$output" .error)" = "encrypted PDF: it needs a password" ]
 	# Only an owner password (no password to open it): readable.
 	qpdf --encrypt "" owner 256 -- "$T/doc.pdf" "$T/open.pdf"
-	run -0 --separate-stderr urlfetch --extract "$T/open.pdf"
+	run -0 --separate-stderr urlextract "$T/open.pdf"
 	[ "$(field "$output" .title)" = "The Harbour Report" ]
 }
 
 @test "pages past the limit of 200 are left out, with a note and truncated" {
 	python3 "$MKPDF" pages:203 "$T/long.pdf"
-	run -0 --separate-stderr urlfetch --extract "$T/long.pdf"
+	run -0 --separate-stderr urlextract "$T/long.pdf"
 	[ "$(field "$output" .pages)" = 203 ]
 	[ "$(field "$output" .truncated)" = true ]
 	[[ $(field "$output" .content) == *"Page 200 of 203"* ]]
@@ -136,14 +136,14 @@ check_doc() {
 }
 
 @test "reading HTML does not load the PDF library" {
-	run -0 --separate-stderr env LD_DEBUG=files urlfetch --extract \
+	run -0 --separate-stderr env LD_DEBUG=files urlextract \
 	    "$FIXTURES/extract/article.html"
 	[[ $stderr != *poppler* ]]
 }
 
 @test "-f markdown on a PDF: the title as '# title', headings, paragraphs" {
 	python3 "$MKPDF" doc "$T/doc.pdf"
-	run -0 --separate-stderr urlfetch -f markdown --extract "$T/doc.pdf"
+	run -0 --separate-stderr urlextract -f markdown "$T/doc.pdf"
 	[ "$(field "$output" .format)" = markdown ]
 	[ "$(field "$output" .title)" = "The Harbour Report" ]
 	[ "$(field "$output" .pages)" = 3 ]
@@ -167,7 +167,7 @@ check_doc() {
 	EOF
 	diff -u "$T/want" "$T/content"
 	# Without -f markdown: text, and no "format" in the record.
-	run -0 --separate-stderr urlfetch --extract "$T/doc.pdf"
+	run -0 --separate-stderr urlextract "$T/doc.pdf"
 	[ "$(field "$output" .format)" = null ]
 	[[ $(field "$output" .content) != *"#"* ]]
 }
@@ -183,7 +183,7 @@ check_doc() {
 	diff -u "$T/want" "$T/content"
 	# A paragraph that runs on across pages stays one; no title, no '#'.
 	python3 "$MKPDF" flow "$T/flow.pdf"
-	run -0 --separate-stderr urlfetch -f markdown --extract "$T/flow.pdf"
+	run -0 --separate-stderr urlextract -f markdown "$T/flow.pdf"
 	[ "$(field "$output" .format)" = markdown ]
 	field "$output" .content >"$T/content"
 	printf '%s\n\n%s\n\n%s\n' "The first paragraph ends here." \
@@ -201,7 +201,7 @@ import mkpdf
 data = mkpdf.build([mkpdf.text_stream([(11, 80, "Dated")])],
                    [("Title", "Dated"), ("CreationDate", sys.argv[2])])
 open(sys.argv[3], "wb").write(data)' "$TOP/tests/helpers" "$d" "$T/d.pdf"
-		run -0 --separate-stderr urlfetch --extract "$T/d.pdf"
+		run -0 --separate-stderr urlextract "$T/d.pdf"
 		[ "$(field "$output" .title)" = Dated ]
 		[ "$(field "$output" .error)" = null ]
 		case $d in
@@ -219,7 +219,7 @@ body = mkpdf.text_stream([(11, 80, "It says <img src=x onerror=alert(1)> and </s
                           (11, 100, "and &lt; as it is.")])
 data = mkpdf.build([body], [("Title", "A <script> title")])
 open(sys.argv[2], "wb").write(data)' "$TOP/tests/helpers" "$T/h.pdf"
-	run -0 --separate-stderr urlfetch -f markdown -T --extract "$T/h.pdf"
+	run -0 --separate-stderr urlextract -f markdown -T "$T/h.pdf"
 	[ "${lines[0]}" = '# A \<script> title' ]
 	[[ $output == *'It says \<img src=x onerror=alert(1)> and \</script>'* ]]
 	[[ $output == *'and \&lt; as it is.'* ]]

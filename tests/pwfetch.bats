@@ -101,8 +101,9 @@ browser_pid() {
 	    "http://127.0.0.1:1/" "$B/nope"
 	[ "${#lines[@]}" -eq 4 ]
 	local static=${lines[0]} script=${lines[1]}
-	json_eq "$(jq -c '{url, url_type, title, final_url, http_status}' <<<"$static")" \
-	    "{\"url\":\"$B/static\",\"url_type\":\"web\",\"title\":\"Static page\",\"final_url\":\"$B/static\",\"http_status\":200}"
+	# final_url only where it is not the url, as urlfetch writes it.
+	json_eq "$(jq -c '{url, url_type, title, final_url, http}' <<<"$static")" \
+	    "{\"url\":\"$B/static\",\"url_type\":\"web\",\"title\":\"Static page\",\"final_url\":null,\"http\":{\"status\":200}}"
 	jq -e '.description == "A static test page" and .author == "Ada Lovelace"' \
 	    <<<"$static"
 	jq -e '.content | test("analytical engine")' <<<"$static"
@@ -111,7 +112,7 @@ browser_pid() {
 	# The text a script wrote is in the content record.
 	jq -e '.content | test("Rendered by script")' <<<"$script"
 	jq -e '.error | test("^net::ERR_")' <<<"${lines[2]}"
-	jq -e '.error == "HTTP 404" and .http_status == 404' <<<"${lines[3]}"
+	jq -e '.error == "HTTP 404" and .http.status == 404' <<<"${lines[3]}"
 	[[ $stderr == *"$B/nope: HTTP 404"* ]]
 	no_browser_left
 }

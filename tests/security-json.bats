@@ -35,7 +35,7 @@ valid_utf8() {
 @test "security json: a URL holding \\u0000 is refused with an error record, not fetched cut short" {
 	start_server W python3 "$TOP/tests/helpers/addr_server.py" 127.0.0.1
 	run -1 --separate-stderr urlfetch -C <<<"{\"url\":\"http://127.0.0.1:$W_PORT/j\\u0000evil\",\"id\":7}"
-	json_eq "$output" "{\"url\":\"http://127.0.0.1:$W_PORT/j\\u0000evil\",\"error\":\"the URL holds a NUL byte (\\\\u0000)\",\"id\":7}"
+	json_eq "$output" "{\"url\":\"http://127.0.0.1:$W_PORT/j\\u0000evil\",\"cached\":false,\"error\":\"the URL holds a NUL byte (\\\\u0000)\",\"id\":7}"
 	[ "$(grep -c '^conn ' "$T/W.log")" = 0 ]
 	run -1 --separate-stderr urldetect --classify <<<'{"url":"https://docs.python.org/j\u0000evil"}'
 	[ "$(jq -r .error <<<"$output")" = 'the URL holds a NUL byte (\u0000)' ]

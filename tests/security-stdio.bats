@@ -29,9 +29,9 @@ closed_out() {
 	}
 }
 
-@test "urlfetch with standard output closed: exit 3 and a message, over the network and with -x" {
+@test "urlfetch and urlextract with standard output closed: exit 3 and a message" {
 	closed_out urlfetch -C "$B/article.html"
-	closed_out urlfetch -x "$FIXTURES/extract/article.html"
+	closed_out urlextract "$FIXTURES/extract/article.html"
 }
 
 @test "every other program with standard output closed: exit 3 and a message" {
@@ -52,10 +52,10 @@ closed_out() {
 }
 
 @test "standard input closed: urldetect reads nothing, and urlfetch -o's file holds records only" {
-	run -0 --separate-stderr bash -c 'exec urldetect <&-'
+	run -1 --separate-stderr bash -c 'exec urldetect <&-'
 	[ -z "$output" ]
 	run -0 --separate-stderr bash -c \
-	    'exec urlfetch -x "$1" -o "$2" <&-' _ \
+	    'exec urlextract "$1" -o "$2" <&-' _ \
 	    "$FIXTURES/extract/article.html" "$T/out"
 	jq -e -s 'length == 1 and (.[0].title | length > 0)' "$T/out"
 }

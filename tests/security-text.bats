@@ -35,13 +35,13 @@ clean() {
 	grep -q $'\xef\xbf\xbd\\[2J' "$1"
 }
 
-@test "urlfetch -T -x: controls from references come out as U+FFFD, as raw ones do" {
-	run -0 --separate-stderr urlfetch -T -x "$T/www/esc.html"
+@test "urlextract -T: controls from references come out as U+FFFD, as raw ones do" {
+	run -0 --separate-stderr urlextract -T "$T/www/esc.html"
 	printf '%s\n' "$output" >"$T/out"
 	clean "$T/out"
 	grep -q $'raw: \xef\xbf\xbd\\[1mbold' "$T/out"
 	# The record keeps the characters, JSON-escaped.
-	run -0 --separate-stderr urlfetch -x "$T/www/esc.html"
+	run -0 --separate-stderr urlextract "$T/www/esc.html"
 	jq -e '(.content | test("\u001b]52;c;b3duZWQ=\u0007")) and
 	    (.title | test("\u001b]0;owned\u0007"))' <<<"$output"
 }
@@ -53,7 +53,7 @@ clean() {
 }
 
 @test "urlsum -p and -c: controls in the records' text and title come out as U+FFFD" {
-	run -0 --separate-stderr urlfetch -x "$T/www/esc.html"
+	run -0 --separate-stderr urlextract "$T/www/esc.html"
 	printf '%s\n' "$output" >"$T/rec"
 	for m in -p -c; do
 		run -0 --separate-stderr urlsum "$m" "$T/rec"

@@ -37,7 +37,7 @@ post_ack() {
 	s1_pending
 	run -0 post_ack
 	[ "${lines[1]}" = 401 ]
-	json_eq "${lines[0]}" '{"ok":false,"reason":"missing or wrong token"}'
+	json_eq "${lines[0]}" "{\"ok\":false,\"reason\":\"missing or wrong token: send the first line of the token file '$T/token' as 'Authorization: Bearer TOKEN'\"}"
 	[ "$(ta_pending)" = 1 ]
 }
 

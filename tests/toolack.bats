@@ -29,7 +29,7 @@ teardown() {
 	[ "${#TOKEN}" -eq 64 ]
 	run -0 ta_curl "$TOOLACK_URL/api/tools/calls"
 	[ "${lines[1]}" = 200 ]
-	json_eq "${lines[0]}" '{"defaultTimeoutSec":60,"pending":0,"done":0,"calls":[]}'
+	json_eq "${lines[0]}" '{"defaultTimeoutSec":60,"pending":0,"done":0,"executors":0,"calls":[]}'
 }
 
 @test "a given TOOLACK_TOKEN is used and no file is written" {

@@ -18,8 +18,9 @@ teardown() { common_teardown; }
 	[ "$(jq -r .file <<<"${lines[0]}")" = "$T/a.txt" ]
 	[ "$(jq -r .file <<<"${lines[1]}")" = "(standard input)" ]
 	[ "$(jq -r .file <<<"${lines[2]}")" = "$T/b.txt" ]
-	# After message, before github (github stays last).
-	[ "$(jq -c 'keys_unsorted' <<<"${lines[0]}")" = '["url","type","display","start","end","message","file"]' ]
+	# After the offsets, before github (github stays last); no message:
+	# a file read whole is none.
+	[ "$(jq -c 'keys_unsorted' <<<"${lines[0]}")" = '["url","type","display","start","end","file"]' ]
 }
 
 @test "one file: no file field unless -H; --no-filename drops it for several" {

@@ -34,8 +34,8 @@ urls() { printf '%s' "$1" | urldetect -u; }
 	[ "$output" = "$(printf 'https://example.com/a\nhttps://example.com/b\nhttps://example.com/c')" ]
 }
 
-@test "detection: no URLs gives nothing" {
-	run -0 urls 'plain text with example.com and no scheme'
+@test "detection: no URLs gives nothing, and exit 1 as grep" {
+	run -1 urls 'plain text with example.com and no scheme'
 	[ -z "$output" ]
 }
 
@@ -46,7 +46,7 @@ urls() { printf '%s' "$1" | urldetect -u; }
 
 @test "detection: raw.githubusercontent.com is a github_file" {
 	run -0 sh -c 'echo "get https://raw.githubusercontent.com/o/r/main/a/b.py now" | urldetect'
-	json_eq "$output" '{"url":"https://raw.githubusercontent.com/o/r/main/a/b.py","type":"github_file","display":"o/r/b.py","start":4,"end":53,"message":1,"github":{"owner":"o","repo":"r","branch":"main","path":"a/b.py"}}'
+	json_eq "$output" '{"url":"https://raw.githubusercontent.com/o/r/main/a/b.py","type":"github_file","display":"o/r/b.py","start":4,"end":53,"github":{"owner":"o","repo":"r","branch":"main","path":"a/b.py"}}'
 }
 
 @test "detection: brackets, quotes and markdown" {
@@ -101,9 +101,9 @@ urls() { printf '%s' "$1" | urldetect -u; }
 	[ "$output" = "$(printf '[1,2]\n[2,2]')" ]
 }
 
-@test "whole input is one message by default" {
+@test "whole input is read as one by default, and carries no message" {
 	run -0 sh -c 'printf "a https://x.example\nb https://x.example\n" | urldetect | jq -c "[.message,.start]"'
-	[ "$output" = "[1,2]" ]
+	[ "$output" = "[null,2]" ]
 }
 
 @test "-j FIELD: ids carried, line numbers when absent, errors passed" {
@@ -148,11 +148,12 @@ urls() { printf '%s' "$1" | urldetect -u; }
 	[ "$output" -eq 2 ]
 }
 
-@test "each file operand is a message; a missing file is an error" {
+@test "each file operand is read whole on its own; a missing file is an error" {
 	echo "https://a.example" >"$T/f1"
 	echo "https://a.example" >"$T/f2"
 	run -1 --separate-stderr urldetect "$T/f1" "$T/nope" "$T/f2"
-	[ "$(printf '%s\n' "$output" | jq -c .message | tr '\n' ' ')" = "1 3 " ]
+	[ "$(printf '%s\n' "$output" | jq -c .file | tr '\n' ' ')" = "\"$T/f1\" \"$T/f2\" " ]
+	[ "$(printf '%s\n' "$output" | jq -c 'has("message")' | sort -u)" = false ]
 	[[ "$stderr" == *"cannot open '$T/nope'"* ]]
 }
 
@@ -273,9 +274,9 @@ for i in range(0, len(data), 997):
 	cd "$BATS_TEST_TMPDIR"
 	run urldetect -H -a "$f"
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = '{"url":"https://github.com/o/r/blob/main/a%22b","type":"github_file","display":"o/r/a%22b","start":2,"end":40,"message":1,"file":"we\"ird\\x01.txt","github":{"owner":"o","repo":"r","branch":"main","path":"a%22b"}}' ]
-	[ "${lines[1]}" = '{"url":"https://www.example.com/docs/α?q=1","type":"documentation","display":"www.example.com/docs/α","start":43,"end":78,"message":1,"file":"we\"ird\\x01.txt"}' ]
-	[ "${lines[2]}" = '{"url":"http://[::1]:8080/p","type":"web","display":"[::1]/p","start":81,"end":100,"message":1,"file":"we\"ird\\x01.txt"}' ]
+	[ "${lines[0]}" = '{"url":"https://github.com/o/r/blob/main/a%22b","type":"github_file","display":"o/r/a%22b","start":2,"end":40,"file":"we\"ird\\x01.txt","github":{"owner":"o","repo":"r","branch":"main","path":"a%22b"}}' ]
+	[ "${lines[1]}" = '{"url":"https://www.example.com/docs/α?q=1","type":"documentation","display":"www.example.com/docs/α","start":43,"end":78,"file":"we\"ird\\x01.txt"}' ]
+	[ "${lines[2]}" = '{"url":"http://[::1]:8080/p","type":"web","display":"[::1]/p","start":81,"end":100,"file":"we\"ird\\x01.txt"}' ]
 	[ "${#lines[@]}" -eq 3 ]
 	run urldetect --json t <<<'{"id":"\u0001\"\u00e9","t":"https://github.com/o/r/issues/3 https://github.com/o/r/pull/4"}'
 	[ "$status" -eq 0 ]

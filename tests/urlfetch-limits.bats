@@ -18,7 +18,7 @@ teardown() { common_teardown; }
 	done >"$T/in"
 	run -1 --separate-stderr urlfetch -C -i "$T/in"
 	[ "${#lines[@]}" -eq 4 ]
-	json_eq "${lines[3]}" "{\"url\":\"$B/text.txt?lim=4\",\"error\":\"over the limit of 3 URLs per message\",\"skipped\":true,\"message\":5,\"id\":\"u4\"}"
+	json_eq "${lines[3]}" "{\"url\":\"$B/text.txt?lim=4\",\"error\":\"over the limit of 3 URLs per message: fetch it with urlfetch -m 0, or with urlserve's fetch_url\",\"skipped\":true,\"message\":5,\"id\":\"u4\",\"cached\":false}"
 	[ "$(printf '%s\n' "${lines[@]:0:3}" | jq -s -c 'map(.error)')" = "[null,null,null]" ]
 	[ "$(requests '/text.txt?lim=4')" = 0 ]
 	[[ $stderr == *"over the limit of 3 URLs per message"* ]]

@@ -22,7 +22,7 @@ teardown() { common_teardown; }
 md() {
 	local n=$1
 	shift
-	run -0 --separate-stderr urlfetch -x "$M/$n.html" -T -f markdown "$@"
+	run -0 --separate-stderr urlextract "$M/$n.html" -T -f markdown "$@"
 	diff -u "$M/$n.md" <(printf '%s\n' "$output")
 	[ -z "$stderr" ]
 }
@@ -54,11 +54,11 @@ md() {
 @test "markdown: --links keeps links as [text](absolute URL)" {
 	md links --links -B "$PAGE"
 	# Without --links, the text alone.
-	run -0 urlfetch -x "$M/links.html" -T -f markdown -B "$PAGE"
+	run -0 urlextract "$M/links.html" -T -f markdown -B "$PAGE"
 	[[ $output == "Read the grinding guide, the bean list and another site before"* ]]
 	[[ $output != *"]("* ]]
 	# Without a page URL, links are written as the page has them.
-	run -0 urlfetch -x "$M/links.html" -T -f markdown --links
+	run -0 urlextract "$M/links.html" -T -f markdown --links
 	[[ $output == *"[grinding guide](../guides/grind.html)"* ]]
 }
 
@@ -66,7 +66,7 @@ md() {
 	md schemes --links --images -B "$PAGE"
 	# Without a page URL, a reference with no scheme stays as it is;
 	# the rest are judged alike.
-	run -0 urlfetch -x "$M/schemes.html" -T -f markdown --links --images
+	run -0 urlextract "$M/schemes.html" -T -f markdown --links --images
 	[[ $output == *"[a relative one](../guides/grind.html)"* ]]
 	[[ $output == *"![a relative image](/pic.png)"* ]]
 	[[ $output != *vbscript:* && $output != *file:* &&
@@ -78,52 +78,52 @@ md() {
 	md hostile
 	# No tag, comment or autolink that a Markdown reader would take as
 	# HTML outside the code block: every '<' has its backslash.
-	run -0 urlfetch -x "$M/hostile.html" -T -f markdown
+	run -0 urlextract "$M/hostile.html" -T -f markdown
 	sed '/^```/,/^```/d; s/`[^`]*`//g' <<<"$output" >"$T/prose"
 	[ "$(grep -c '\(^\|[^\\]\)<' "$T/prose")" = 0 ]
 	[ "$(grep -c '\(^\|[^\\]\)&[#a-zA-Z0-9]*;' "$T/prose")" = 0 ]
 	# An image's alt text too.
-	run -0 urlfetch -x "$M/hostile.html" -T -f markdown --images -B "$PAGE"
+	run -0 urlextract "$M/hostile.html" -T -f markdown --images -B "$PAGE"
 	[[ $output == *'![\<img src=x onerror=alert(4)>](https://example.com/pic.png)'* ]]
 }
 
 @test "markdown: --images keeps images as ![alt](absolute URL)" {
 	md images --images --links -B "$PAGE"
-	run -0 urlfetch -x "$M/images.html" -T -f markdown -B "$PAGE"
+	run -0 urlextract "$M/images.html" -T -f markdown -B "$PAGE"
 	[[ $output != *"!["* ]]
 }
 
 @test "text: a data table keeps its rows on lines and its cells apart" {
-	run -0 urlfetch -x "$M/tables.html" -T
+	run -0 urlextract "$M/tables.html" -T
 	diff -u "$M/tables.txt" <(printf '%s\n' "$output")
 	[[ $output == *$'Ristretto | 18 g | 18 g\n'* ]]
 }
 
 @test "text: list items start on their own lines, nested ones too" {
-	run -0 urlfetch -x "$M/lists.html" -T
+	run -0 urlextract "$M/lists.html" -T
 	diff -u "$M/lists.txt" <(printf '%s\n' "$output")
 }
 
 @test "markdown: the record says format markdown; text says nothing" {
-	run -0 urlfetch -x "$M/headings.html" --format markdown
+	run -0 urlextract "$M/headings.html" --format markdown
 	run -0 jq -r '.format, .content' <<<"$output"
 	[ "${lines[0]}" = markdown ]
 	[ "${lines[1]}" = "# Brewing coffee at home" ]
-	run -0 urlfetch -x "$M/headings.html" -f text
+	run -0 urlextract "$M/headings.html" -f text
 	run -0 jq -r '.format, .content' <<<"$output"
 	[ "${lines[0]}" = null ]
 	[ "${lines[1]}" = "Brewing coffee" ]
-	run -0 urlfetch -x "$M/headings.html"
+	run -0 urlextract "$M/headings.html"
 	run -0 jq -e 'has("format") | not' <<<"$output"
 }
 
 @test "markdown: options are checked; --comments and --max-pages parse" {
-	run -2 urlfetch -x "$M/headings.html" -f html
+	run -2 urlextract "$M/headings.html" -f html
 	[[ $output == *"-f: not text or markdown: 'html'"* ]]
-	run -2 urlfetch -x "$M/headings.html" --max-pages 0
+	run -2 urlextract "$M/headings.html" --max-pages 0
 	[[ $output == *"--max-pages"* ]]
-	run -2 urlfetch -x "$M/headings.html" --max-pages lots
-	run -0 urlfetch -x "$M/headings.html" -T -f md --comments --max-pages 5
+	run -2 urlextract "$M/headings.html" --max-pages lots
+	run -0 urlextract "$M/headings.html" -T -f md --comments --max-pages 5
 	[ "${lines[0]}" = "# Brewing coffee at home" ]
 }
 

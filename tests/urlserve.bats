@@ -126,7 +126,8 @@ clear_fetched
 invalidate_url_cache
 clear_url_cache
 format_url_context
-open_url" ]
+open_url
+map_site" ]
 	us_send_raw '{"jsonrpc":"2.0","id":"l2","method":"tools/list"}'
 	run -0 us_read l2
 	[ "$(jq '[.result.tools[] | select(.inputSchema.additionalProperties != false or .outputSchema.type != "object" or (.description | length) < 40)] | length' <<<"$output")" = 0 ]
@@ -146,7 +147,8 @@ open_url" ]
 	us_start
 	run -0 us_call detect_urls "$(jq -cn --arg t "$msg" '{text:$t}')"
 	[ "$(is_error "$output")" = false ]
-	[ "$(jq -c '.result.structuredContent | (.urls)' <<<"$output")" = "$(printf '%s\n' "$msg" | urldetect | jq -sc .)" ]
+	# The text is one message, as a line is to urldetect -L.
+	[ "$(jq -c '.result.structuredContent | (.urls)' <<<"$output")" = "$(printf '%s\n' "$msg" | urldetect -L | jq -sc .)" ]
 	[ "$(jq '.result.structuredContent | (.count)' <<<"$output")" = 2 ]
 	run -0 us_call detect_urls "$(jq -cn --arg t "$msg" '{text:$t,max:1}')"
 	[ "$(jq '.result.structuredContent | (.count)' <<<"$output")" = 1 ]

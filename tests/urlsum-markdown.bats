@@ -13,7 +13,7 @@ setup() {
 teardown() { common_teardown; }
 
 @test "urlsum-markdown: the prompt context keeps the Markdown as it is" {
-	run -0 urlfetch -x "$M/code.html" -B https://example.com/code -f markdown
+	run -0 urlextract "$M/code.html" -B https://example.com/code -f markdown
 	printf '%s\n' "$output" >"$T/rec"
 	run -0 urlsum -N -p "$T/rec"
 	diff -u <(printf '## https://example.com/code\n\n**Code**\n\n'; cat "$M/code.md") \
@@ -21,9 +21,9 @@ teardown() { common_teardown; }
 }
 
 @test "urlsum-markdown: urlsum --context keeps # headings and lists" {
-	run -0 urlfetch -x "$M/lists.html" -B https://example.com/a -f markdown
+	run -0 urlextract "$M/lists.html" -B https://example.com/a -f markdown
 	printf '%s\n' "$output" >"$T/recs"
-	run -0 urlfetch -x "$M/headings.html" -B https://example.com/b -f markdown
+	run -0 urlextract "$M/headings.html" -B https://example.com/b -f markdown
 	printf '%s\n' "$output" >>"$T/recs"
 	run -0 urlsum -N -c "$T/recs"
 	[[ $output == *$'\n\n1. Heat the water to about 94 degrees.\n2. Rinse the filter\n   - with hot water\n'* ]]

@@ -348,9 +348,9 @@ TABLE
 	[[ $output == *"Last year our continuous integration bill doubled."* ]]
 }
 
-@test "offline summaries of real pages (urlfetch -x on the extraction corpus)" {
+@test "offline summaries of real pages (urlextract on the extraction corpus)" {
 	for f in 0001 0003 0004 0012 0026; do
-		urlfetch -x "$(extract_dev_page "$f")" -B "https://example.org/$f"
+		urlextract "$(extract_dev_page "$f")" -B "https://example.org/$f"
 	done >"$T/pages"
 	[ "$(wc -l <"$T/pages")" -eq 5 ]
 	run -0 urlsum -C "$T/pages"

@@ -11,6 +11,7 @@ complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l attach -d 'attach 
 complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l connect -x -a 'http://127.0.0.1:9222' -d 'attach to the browser at a DevTools address'
 complete -c pwfetch -s e -l eval -x -d 'evaluate a JavaScript expression in each page'
 complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l html -d 'put the rendered HTML in the record'
+complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l json -d 'records, even on a terminal'
 complete -c pwfetch -s i -l input -r -F -d 'read url records or URLs from a file'
 complete -c pwfetch -s j -l jobs -x -d 'pages at once (records stay in input order)'
 complete -c pwfetch -s o -l output -r -F -d 'write the records to a file'

@@ -1,5 +1,6 @@
 # fish completion for urldetect(1)
 complete -c urldetect -s a -l all -d 'Report every occurrence'
+complete -c urldetect -l bare -d 'Also URLs without a scheme'
 complete -c urldetect -l classify -d 'Classify url records again'
 complete -c urldetect -l json -x -d 'JSON Lines, message in FIELD'
 complete -c urldetect -s L -l lines -d 'One message per line'

@@ -17,18 +17,25 @@ def c_double(v):
 
 def trees_c(name, m):
     """C arrays for one tree ensemble m: {nclass, base, trees: [[cls,
-    nodes]]}, each node [feat, thr, left, right, value] (feat -1: leaf)."""
+    nodes]]}, each node [feat, thr, left, right, value] (feat -1: leaf).
+
+    The nodes are written in preorder, so that a split's left child is
+    the node after it and only the right one is written; a split holds
+    its threshold and a leaf its value in the same field.  Several nodes
+    go on a line (the table stays under 1,500 lines)."""
     out = []
     roots, cls, nodes = [], [], []
     for k, tree in m['trees']:
         roots.append(len(nodes))
         cls.append(k)
         off = len(nodes)
-        for f, thr, l, r, v in tree:
+        for i, (f, thr, l, r, v) in enumerate(tree):
             if f < 0:
-                nodes.append((-1, 0, 0, 0.0, v))
+                nodes.append('{-1,0,%s}' % c_double(v))
             else:
-                nodes.append((f, l + off, r + off, thr, 0.0))
+                if l != i + 1:
+                    raise ValueError('%s: a tree not in preorder' % name)
+                nodes.append('{%d,%d,%s}' % (f, r + off, c_double(thr)))
     n = max(len(roots), 1)
     out.append('static const int %s_root[%d] = {' % (name, n))
     out.append(wrap(['%d' % r for r in roots] or ['0']))
@@ -38,9 +45,7 @@ def trees_c(name, m):
     out.append('};')
     out.append('static const struct uk_ex_tnode %s_nodes[%d] = {'
                % (name, max(len(nodes), 1)))
-    for f, l, r, thr, v in nodes or [(-1, 0, 0, 0.0, 0.0)]:
-        out.append('\t{ %d, %d, %d, %s, %s },' % (f, l, r, c_double(thr),
-                                                 c_double(v)))
+    out.append(wrap(nodes or ['{-1,0,0.0}'], width=NODE_WIDTH, sep=','))
     out.append('};')
     out.append('static const double %s_base[%d] = {' % (name, m['nclass']))
     out.append(wrap([c_double(b) for b in m['base']]))
@@ -52,13 +57,17 @@ def trees_c(name, m):
     return '\n'.join(out)
 
 
-def wrap(items):
+# The width of a line of nodes: a generated table, read by the compiler.
+NODE_WIDTH = 1000
+
+
+def wrap(items, width=72, sep=', '):
     lines, cur = [], '\t'
     for it in items:
-        if len(cur) + len(it) + 2 > 72:
+        if len(cur) + len(it) + len(sep) > width and cur != '\t':
             lines.append(cur.rstrip())
             cur = '\t'
-        cur += it + ', '
+        cur += it + sep
     lines.append(cur.rstrip())
     return '\n'.join(lines)
 
@@ -82,6 +91,12 @@ def export(model):
              'const double uk_ex_block_threshold = %s;'
              % c_double(model['block']['threshold']),
              '']
+    # A model with no region model (an empty ensemble) never chooses.
+    region = model.get('region', {'nclass': 1, 'base': [0.0], 'trees': [],
+                                  'threshold': 0.0})
+    parts[-1:] = ['', trees_c('region', region), '',
+                  'const double uk_ex_region_threshold = %s;'
+                  % c_double(region['threshold']), '']
     return '\n'.join(parts)
 
 

@@ -3,7 +3,11 @@
 """Train the extractor's models (see scripts/train-extract, doc/EXTRACTION.md).
 
     train.py dump URLFETCH DIR           features of every dev page into DIR
-    train.py fit DIR OUT.json [--fold K] models on all pages (or on half K)
+    train.py fit DIR OUT.json [--fold K] [--region]
+                                         models on all pages (or on half K);
+                                         --region: with the region model
+                                         (measured and not kept:
+                                         doc/EXTRACTION.md)
     train.py report DIR                  page type accuracy across halves
 
 Debian's python3-sklearn (HistGradientBoostingClassifier), fixed seeds.
@@ -269,10 +273,98 @@ def fit_block(data):
     assert np.allclose(chk, est.decision_function(X[:50]), atol=1e-9), \
         'block model export differs'
     m['threshold'] = best[0]
+    return m, (X, oof, page, lab, ntok)
+
+
+def region_features(pf, B, sc, thr):
+    """The region model's features of a page (region_features in
+    lib/extract_feat.c computes the same): the page's, then what the
+    rules' choice with the block model's additions (cur) holds against
+    the rest of the body less its boilerplate, then the page type's
+    scores.  B: the page's block features, sc: their block scores."""
+    ch, ld = B[:, 0], B[:, 1]
+    k = np.maximum(B[:, 20], ((sc >= thr) & (ch >= ADD_MIN)).astype(float))
+    tot = ch.sum()
+    sel = (k * ch).sum()
+    rest = tot - sel
+    up = (sc >= thr).astype(float)
+    idx = np.nonzero(k)[0]
+
+    def dens(m):
+        return (m * ch * ld).sum() / max(1.0, (m * ch).sum())
+    g = [sel / max(1.0, tot), dens(k), dens(1 - k), rest, float(len(B)),
+         (up * (1 - k) * ch).sum() / max(1.0, rest),
+         ((1 - k) * ch * sc).sum() / max(1.0, rest),
+         B[idx[0], 19] if len(idx) else 1.0,
+         B[idx[-1], 19] if len(idx) else 1.0,
+         (k * B[:, 33]).sum() / max(1.0, k.sum()),
+         B[idx[0], 35] if len(idx) else 0.0,
+         (k * B[:, 36] * ch).sum() / max(1.0, sel)]
+    return list(pf) + g + list(B[0, 43:50]), k
+
+
+REGION_KW = dict(max_iter=100, learning_rate=0.05, max_depth=3,
+                 min_samples_leaf=20, l2_regularization=1.0)
+ARTICLE = TYPES.index('article')
+
+
+def fit_region(data, bm, thr):
+    """The second opinion: whether the body less its boilerplate beats
+    the rules' choice (with the block model's additions) on a page the
+    type model does not call an article.  Trained on each page's gain in
+    estimated word F1 (the sign, weighted by its size), from out-of-fold
+    block scores; the margin over 0 chosen on out-of-fold region scores
+    (three groups by domain) for the best estimated wF1."""
+    X, oof, page, lab, ntok = bm
+    R, gain, cur, art = [], [], [], []
+    for pi, p in enumerate(data):
+        m = page == pi
+        B = X[m]
+        f, k = region_features(p['pf'], B, oof[m], thr)
+        gt = max(1, p['ngt'])
+
+        def pf1(keep):
+            tp = (keep * lab[m] * ntok[m]).sum()
+            pr = (keep * ntok[m]).sum()
+            if not tp or not pr:
+                return 0.0
+            P, Rc = tp / pr, tp / gt
+            return 2 * P * Rc / (P + Rc)
+        c = pf1(k)
+        R.append(f)
+        gain.append(pf1(np.ones(len(B))) - c)
+        cur.append(c)
+        art.append(np.argmax(B[0, 43:50]) == ARTICLE)
+    R, gain, cur, art = (np.array(R), np.array(gain), np.array(cur),
+                         np.array(art))
+    y = (gain > 0).astype(int)
+    w = np.abs(gain) + 1e-4
+    doms = sorted({domain(p['url']) for p in data})
+    grp = {d: int(hashlib.sha256(('r' + d).encode()).hexdigest(), 16) % 3
+           for d in doms}
+    pg = np.array([grp[domain(p['url'])] for p in data])
+    rs = np.zeros(len(y))
+    for g in range(3):
+        est = hgb(**REGION_KW).fit(R[pg != g], y[pg != g],
+                                   sample_weight=w[pg != g])
+        rs[pg == g] = est.decision_function(R[pg == g])
+    best = None
+    for mg in (0.0, 0.25, 0.5, 1.0, 1e9):
+        s = (cur + np.where((rs > mg) & ~art, gain, 0)).mean()
+        if best is None or s > best[1]:
+            best = (mg, s)
+    print('region model: estimated wF1 %.4f without, %.4f at margin %g '
+          '(out of fold)' % (cur.mean(), best[1], best[0]), file=sys.stderr)
+    est = hgb(**REGION_KW).fit(R, y, sample_weight=w)
+    m = trees_of(est, 1)
+    chk = raw_scores(m, R[:50])[:, 0]
+    assert np.allclose(chk, est.decision_function(R[:50]), atol=1e-9), \
+        'region model export differs'
+    m['threshold'] = best[0]
     return m
 
 
-def fit(d, out, fold=None):
+def fit(d, out, fold=None, region=False):
     data = load(d)
     if fold is not None:
         data = [p for p in data if in_fold(p['url'], fold)]
@@ -280,7 +372,10 @@ def fit(d, out, fold=None):
                        'extract-wcxb-dev%s' % (
                            SEED, len(data),
                            '' if fold is None else ', half %d/2' % fold),
-             'type': fit_type(data), 'block': fit_block(data)}
+             'type': fit_type(data)}
+    model['block'], bm = fit_block(data)
+    if region:
+        model['region'] = fit_region(data, bm, model['block']['threshold'])
     with open(out, 'w') as f:
         json.dump(model, f, separators=(',', ':'))
         f.write('\n')
@@ -312,7 +407,7 @@ def main():
         fold = None
         if '--fold' in sys.argv:
             fold = int(sys.argv[sys.argv.index('--fold') + 1])
-        fit(sys.argv[2], sys.argv[3], fold)
+        fit(sys.argv[2], sys.argv[3], fold, '--region' in sys.argv)
     elif cmd == 'report':
         report(sys.argv[2])
     elif cmd == 'export':

@@ -88,7 +88,7 @@ check(yajl_val rec, const char *key)
 	size_t n;
 	const char *s = uk_json_get_strn(rec, key, &n);
 
-	if (s && !uk_utf8_valid(s, n))
+	if (s && !uk_buf_utf8_valid(s, n))
 		abort();
 }
 

@@ -39,12 +39,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!cs || bom > size - hl)
 		abort();
 	if (uk_charset_to_utf8(s + hl, size - hl, cs, &u, &err) == 0 &&
-	    !uk_utf8_valid(u.buf, u.len))
+	    !uk_buf_utf8_valid(u.buf, u.len))
 		abort();
 	uk_buf_reset(&u);
 	cs = forced[size % (sizeof(forced) / sizeof(*forced))];
 	if (uk_charset_to_utf8(s + hl, size - hl, cs, &u, &err) == 0 &&
-	    !uk_utf8_valid(u.buf, u.len))
+	    !uk_buf_utf8_valid(u.buf, u.len))
 		abort();
 	uk_buf_release(&u);
 	free(ct);

@@ -21,7 +21,7 @@ static const char *const types[] = { NULL, "text/html",
 static void
 check(const char *s)
 {
-	if (s && !uk_utf8_valid(s, strlen(s)))
+	if (s && !uk_buf_utf8_valid(s, strlen(s)))
 		abort();
 }
 

@@ -2,7 +2,7 @@
 /*
  * libFuzzer harness: the MCP server's framing and dispatch (lib/mcp).
  * The input is what a client writes on urlserve's standard input: it is
- * served by uk_mcp_serve_stdio (lines, a message limit of 512 bytes so
+ * served by uk_mcp_stdio_serve (lines, a message limit of 512 bytes so
  * that the too-long path is taken, CRLF, a last line without newline)
  * with a table of tools that answer at once, and every message written
  * back must be one line of a JSON-RPC 2.0 object: a response with an id
@@ -31,7 +31,7 @@ static void
 echo(struct uk_mcp_call *c, yajl_val args, void *session)
 {
 	(void)session;
-	uk_mcp_result(c, uk_json_copy(args), NULL, 0);
+	uk_mcp_call_result(c, uk_json_copy(args), NULL, 0);
 }
 
 static void
@@ -40,13 +40,13 @@ chatty(struct uk_mcp_call *c, yajl_val args, void *session)
 	const char *s = uk_json_get_str(args, "say");
 
 	(void)session;
-	uk_mcp_progress(c, 1, 2, s);
-	uk_mcp_log(c, s && *s ? s : "info", "said %s", s ? s : "nothing");
-	uk_mcp_progress(c, 2, -1, NULL);
+	uk_mcp_call_progress(c, 1, 2, s);
+	uk_mcp_call_log(c, s && *s ? s : "info", "said %s", s ? s : "nothing");
+	uk_mcp_call_progress(c, 2, -1, NULL);
 	if (uk_json_get_bool(args, "fail"))
-		uk_mcp_error(c, "failed as asked: %s", s ? s : "");
+		uk_mcp_call_error(c, "failed as asked: %s", s ? s : "");
 	else if (!uk_json_get_bool(args, "forget"))
-		uk_mcp_result(c, NULL, s, 0);
+		uk_mcp_call_result(c, NULL, s, 0);
 }
 
 static void
@@ -54,8 +54,9 @@ cancellable(struct uk_mcp_call *c, yajl_val args, void *session)
 {
 	(void)args;
 	(void)session;
-	uk_mcp_result(c, uk_json_array(), uk_mcp_cancelled(c) ? "gone" : "here",
-	    uk_mcp_cancel_fd(c) < 0);
+	uk_mcp_call_result(c, uk_json_array(),
+	    uk_mcp_call_cancelled(c) ? "gone" : "here",
+	    uk_mcp_call_cancel_fd(c) < 0);
 }
 
 static const struct uk_mcp_tool tools[] = {
@@ -134,7 +135,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	close(in[1]);
 	/*
-	 * uk_mcp_log writes to stderr too: away while the input is served,
+	 * uk_mcp_call_log writes to stderr too: away while the input is served,
 	 * so that libFuzzer's own lines stay readable.  A crash inside loses
 	 * its report but not its input (build-fuzz/crashes/mcp/), which
 	 * build/unit/t_fuzz_mcp replays with stderr in place.
@@ -142,7 +143,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fflush(stderr);
 	if ((saved = dup(2)) < 0 || dup2(devnull, 2) < 0)
 		abort();
-	if (uk_mcp_serve_stdio(m, in[0], fd, &stop, &err))
+	if (uk_mcp_stdio_serve(m, in[0], fd, &stop, &err))
 		abort();
 	fflush(stderr);
 	if (dup2(saved, 2) < 0)

@@ -15,6 +15,14 @@
 #   toolack_chromium.py reload PORT PREFIX
 #       reload the page whose URL starts with PREFIX (Page.reload over the
 #       DevTools WebSocket: a minimal RFC 6455 client, no Origin header)
+#   toolack_chromium.py eval PORT PREFIX EXPR [--gesture]
+#       evaluate EXPR in that page and print its value as JSON; with
+#       --gesture as a user gesture (a click's activation: pop-ups open)
+#   toolack_chromium.py wait-eval PORT PREFIX EXPR SECONDS
+#       wait until EXPR is true in that page (an exception, or no page
+#       yet, counts as not yet); exit 1 if it never is
+#   toolack_chromium.py screenshot PORT PREFIX FILE
+#       write a PNG of that page's viewport to FILE
 import base64
 import json
 import socket
@@ -149,6 +157,18 @@ def cdp(port, prefix, method, params=None):
             return m
 
 
+def evaluate(port, prefix, expr, gesture=False):
+    m = cdp(port, prefix, "Runtime.evaluate",
+            {"expression": expr, "returnByValue": True,
+             "awaitPromise": True, "userGesture": gesture})
+    if "error" in m:
+        sys.exit(json.dumps(m["error"]))
+    r = m["result"]
+    if "exceptionDetails" in r:
+        sys.exit("exception: " + json.dumps(r["exceptionDetails"]))
+    return r["result"].get("value")
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == "launch":
@@ -165,6 +185,27 @@ def main():
         sys.exit(1)
     elif cmd == "count":
         print(sum(1 for u in targets(sys.argv[2]) if u == sys.argv[3]))
+    elif cmd == "eval":
+        print(json.dumps(evaluate(sys.argv[2], sys.argv[3], sys.argv[4],
+                                  "--gesture" in sys.argv[5:])))
+    elif cmd == "wait-eval":
+        end = time.time() + float(sys.argv[5])
+        while time.time() < end:
+            try:
+                if evaluate(sys.argv[2], sys.argv[3], sys.argv[4]) is True:
+                    sys.exit(0)
+            except SystemExit as e:
+                # No page yet, or it is still loading: wait on.
+                if e.code == 0:
+                    raise
+            time.sleep(0.1)
+        sys.exit(1)
+    elif cmd == "screenshot":
+        m = cdp(sys.argv[2], sys.argv[3], "Page.captureScreenshot",
+                {"format": "png"})
+        if "error" in m:
+            sys.exit(json.dumps(m["error"]))
+        open(sys.argv[4], "wb").write(base64.b64decode(m["result"]["data"]))
     elif cmd == "reload":
         m = cdp(sys.argv[2], sys.argv[3], "Page.reload")
         if "error" in m:

@@ -102,8 +102,8 @@ main(void)
 	ok(strcmp(key, key2) != 0, "different URLs, different keys");
 	uk_cache_key("abc", key);
 	ok(!strcmp(key, "ba7816bf8f01cfea"), "key is SHA-256 prefix");
-	/* The key's own SHA-256 against libcrypto's (uk_cache_sha256), at
-	 * every length around the padding's one and two blocks. */
+	/* The key's own SHA-256 (uk_cache_digest_sha256) against libcrypto's,
+	 * at every length around the padding's one and two blocks. */
 	{
 		char text[300], hex[65];
 		int bad = -1;
@@ -115,7 +115,7 @@ main(void)
 
 			text[i] = '\0';
 			uk_cache_key(text, key);
-			uk_cache_sha256(text, (size_t)i, hex);
+			uk_cache_digest_sha256(text, (size_t)i, hex);
 			if (strncmp(key, hex, 16) || key[16])
 				bad = i;
 			text[i] = c0;

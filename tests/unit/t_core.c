@@ -50,18 +50,19 @@ test_buf(void)
 			       "0123456789abcdef\xc3\xa9"
 			       "01234567\xef\xbf\xbd"),
 	    "ASCII runs around invalid UTF-8");
-	ok(uk_utf8_valid("\xf0\x9f\x98\x80", 4), "4-byte sequence valid");
-	ok(!uk_utf8_valid("\xed\xa0\x80", 3), "surrogate invalid");
-	ok(!uk_utf8_valid("\xc0\xaf", 2), "overlong invalid");
-	ok(uk_utf8_cut("ab\xc3\xa9", 3) == 2, "cut does not split a sequence");
-	ok(uk_utf8_cut("ab\xc3\xa9", 4) == 4, "cut keeps a whole sequence");
-	ok(uk_utf8_chars("a\xc3\xa9z\xe2\x82\xac", 7) == 4,
+	ok(uk_buf_utf8_valid("\xf0\x9f\x98\x80", 4), "4-byte sequence valid");
+	ok(!uk_buf_utf8_valid("\xed\xa0\x80", 3), "surrogate invalid");
+	ok(!uk_buf_utf8_valid("\xc0\xaf", 2), "overlong invalid");
+	ok(uk_buf_utf8_cut("ab\xc3\xa9", 3) == 2,
+	    "cut does not split a sequence");
+	ok(uk_buf_utf8_cut("ab\xc3\xa9", 4) == 4, "cut keeps a whole sequence");
+	ok(uk_buf_utf8_chars("a\xc3\xa9z\xe2\x82\xac", 7) == 4,
 	    "characters are code points");
-	ok(uk_utf8_prefix("a\xc3\xa9z\xe2\x82\xac", 7, 2) == 3,
+	ok(uk_buf_utf8_prefix("a\xc3\xa9z\xe2\x82\xac", 7, 2) == 3,
 	    "a prefix keeps a sequence whole");
-	ok(uk_utf8_prefix("a\xc3\xa9z\xe2\x82\xac", 7, 3) == 4,
+	ok(uk_buf_utf8_prefix("a\xc3\xa9z\xe2\x82\xac", 7, 3) == 4,
 	    "prefix of 3 characters");
-	ok(uk_utf8_prefix("a\xc3\xa9z\xe2\x82\xac", 7, 10) == 7,
+	ok(uk_buf_utf8_prefix("a\xc3\xa9z\xe2\x82\xac", 7, 10) == 7,
 	    "prefix of all");
 	uk_buf_release(&b);
 }

@@ -26,31 +26,13 @@ main(void)
 	struct uk_fetch f;
 	struct uk_fetch_job j;
 	struct uk_err err;
-	struct uk_buf b = UK_BUF_INIT;
-	yajl_val rec, in, got;
+	yajl_val rec, got;
 	int ready = 0, expired = 0;
 
 	uk_prog_set("t_fetch");
 	unsetenv("URLKIT_ALLOW_PRIVATE");
 	if (!mkdtemp(dir))
 		return 1;
-
-	/* uk_fetch_carry */
-	rec = parse("{\"url\":\"u\",\"url_type\":\"web\",\"title\":\"T\"}");
-	in = parse("{\"url\":\"x\",\"type\":\"web\",\"display\":\"d\","
-		   "\"start\":1,\"end\":2,\"github\":{},\"message\":3,"
-		   "\"id\":\"m1\",\"title\":\"other\",\"hint\":\"api\"}");
-	uk_fetch_carry(rec, in);
-	uk_json_to_buf(rec, &b);
-	ok(!strcmp(b.buf,
-	       "{\"url\":\"u\",\"url_type\":\"web\",\"title\":\"T\","
-	       "\"message\":3,\"id\":\"m1\",\"hint\":\"api\"}"),
-	    "carry: unknown fields in, url record fields out, nothing "
-	    "overwritten: %s",
-	    b.buf);
-	uk_buf_release(&b);
-	uk_json_free(rec);
-	uk_json_free(in);
 
 	uk_fetch_opts_init(&o);
 	ok(o.use_cache && !o.refresh && o.ttl == -1, "opts defaults");

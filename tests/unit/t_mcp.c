@@ -117,20 +117,21 @@ t_echo(struct uk_mcp_call *c, yajl_val args, void *session)
 
 	(void)session;
 	uk_json_set_str(o, "echo", uk_json_get_str(args, "text"));
-	uk_mcp_result(c, o, NULL, 0);
+	uk_mcp_call_result(c, o, NULL, 0);
 }
 
 /* Waits for its cancellation, 5 s at most. */
 static void
 t_slow(struct uk_mcp_call *c, yajl_val args, void *session)
 {
-	struct pollfd p = { uk_mcp_cancel_fd(c), POLLIN, 0 };
+	struct pollfd p = { uk_mcp_call_cancel_fd(c), POLLIN, 0 };
 	long long ms = 5000;
 
 	(void)session;
 	uk_json_get_int(args, "ms", &ms);
 	poll(&p, 1, (int)ms);
-	uk_mcp_result(c, NULL, uk_mcp_cancelled(c) ? "cancelled" : "slept", 0);
+	uk_mcp_call_result(c, NULL,
+	    uk_mcp_call_cancelled(c) ? "cancelled" : "slept", 0);
 }
 
 static void
@@ -141,10 +142,10 @@ t_progress(struct uk_mcp_call *c, yajl_val args, void *session)
 	(void)args;
 	(void)session;
 	for (i = 1; i <= 3; i++)
-		uk_mcp_progress(c, i, 3, i == 3 ? "last" : NULL);
-	uk_mcp_log(c, "debug", "not sent at the default level");
-	uk_mcp_log(c, "warning", "a warning for the client");
-	uk_mcp_result(c, NULL, "progressed", 0);
+		uk_mcp_call_progress(c, i, 3, i == 3 ? "last" : NULL);
+	uk_mcp_call_log(c, "debug", "not sent at the default level");
+	uk_mcp_call_log(c, "warning", "a warning for the client");
+	uk_mcp_call_result(c, NULL, "progressed", 0);
 }
 
 static void
@@ -160,8 +161,8 @@ t_fail(struct uk_mcp_call *c, yajl_val args, void *session)
 {
 	(void)args;
 	(void)session;
-	uk_mcp_error(c, "it failed: %d", 42);
-	uk_mcp_error(c, "a second finish is ignored");
+	uk_mcp_call_error(c, "it failed: %d", 42);
+	uk_mcp_call_error(c, "a second finish is ignored");
 }
 
 static const struct uk_mcp_tool tools[] = {
@@ -403,7 +404,7 @@ test_calls(struct uk_mcp *m)
 	in(s, CALL("9", "fail", "{}"));
 	ok(wait_for("\"id\":9,\"result\":{\"content\":[{\"type\":\"text\","
 		    "\"text\":\"it failed: 42\"}],\"isError\":true}"),
-	    "uk_mcp_error");
+	    "uk_mcp_call_error");
 	ok(count_of("\"id\":9,") == 1, "a second finish is ignored");
 
 	/* Any order, and cancellation. */
@@ -540,7 +541,7 @@ serve(void *arg)
 	struct server *sv = arg;
 	struct uk_err err;
 
-	sv->rc = uk_mcp_serve_stdio(sv->m, sv->in, sv->out, &sv->stop, &err);
+	sv->rc = uk_mcp_stdio_serve(sv->m, sv->in, sv->out, &sv->stop, &err);
 	if (sv->rc)
 		printf("# serve_stdio: %s\n", err.msg);
 	close(sv->out);
@@ -751,10 +752,10 @@ serve_http(void *arg)
 {
 	struct hserver *hs = arg;
 	struct uk_mcp_http_opts h = { "127.0.0.1:0", "sekrit", "/mcp",
-		listening, hs };
+		listening, hs, NULL };
 	struct uk_err err;
 
-	hs->rc = uk_mcp_serve_http(hs->m, &h, &hs->stop, &err);
+	hs->rc = uk_mcp_http_serve(hs->m, &h, &hs->stop, &err);
 	if (hs->rc) {
 		printf("# serve_http: %s\n", err.msg);
 		listening(hs, NULL, -1);

@@ -95,7 +95,7 @@ say(struct uk_pages *ps, const char *json)
 		exit(2);
 	uk_buf_release(&b);
 	while (uk_cdp_next(&cdp, 1, &m, &err) == 1) {
-		uk_pages_dispatch(ps, m);
+		uk_page_events_dispatch(ps, m);
 		uk_json_free(m);
 		if (!uk_cdp_ready(&cdp))
 			break;
@@ -152,7 +152,7 @@ setup(struct uk_pages *ps, double timeout)
 	if (pipe(to_pages) || pipe(from_pages))
 		exit(2);
 	uk_cdp_init_pipe(&cdp, to_pages[0], from_pages[1]);
-	uk_pages_init(ps, &o, &cdp, emit, NULL);
+	uk_page_events_init(ps, &o, &cdp, emit, NULL);
 }
 
 static void
@@ -160,7 +160,7 @@ teardown(struct uk_pages *ps)
 {
 	int i;
 
-	uk_pages_release(ps);
+	uk_page_events_release(ps);
 	uk_cdp_release(&cdp);
 	close(to_pages[1]);
 	close(from_pages[0]);
@@ -191,7 +191,7 @@ open_page(struct uk_pages *ps)
 {
 	int bad = 0;
 
-	uk_pages_start(ps, url_record("http://a.test/"), 7);
+	uk_page_events_start(ps, url_record("http://a.test/"), 7);
 	bad |= answer(ps, "Target.createTarget", "{\"targetId\":\"T1\"}");
 	bad |= answer(ps, "Target.attachToTarget", "{\"sessionId\":\"S1\"}");
 	bad |= answer(ps, "Page.enable", "{}");
@@ -254,7 +254,7 @@ test_replay_and_timeout(void)
 	ok(!strcmp(m, "Runtime.evaluate"),
 	    "an early load event is kept and replayed (%s)", m);
 	/* The HTML never comes: the page times out. */
-	uk_pages_tick(&ps, uk_mono_now() + 3);
+	uk_page_events_tick(&ps, uk_mono_now() + 3);
 	ok(nemitted == 1 && emitted_msg[0] &&
 		!strcmp(emitted_msg[0],
 		    "timeout after 2 s waiting for the page's HTML"),

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests for lib/pdf.c: the page and time limits of uk_extract_pdf,
+ * Unit tests for lib/pdf.c: the page and time limits of uk_pdf_extract,
  * on documents made by tests/helpers/mkpdf.py (run from the top of the
  * tree, as tests/run does).
  */
@@ -51,7 +51,7 @@ main(void)
 	}
 
 	o.max_pages = 2;
-	r = uk_extract_pdf(pdf.buf, pdf.len, NULL, &o, &x, &err);
+	r = uk_pdf_extract(pdf.buf, pdf.len, NULL, &o, &x, &err);
 	ok(r == 0, "max_pages 2: read");
 	ok(x.pages == 300, "the page count is the document's (%d)", x.pages);
 	ok(x.truncated == 1, "truncated");
@@ -64,7 +64,7 @@ main(void)
 	uk_extract_release(&x);
 
 	o.max_pages = 0;
-	r = uk_extract_pdf(pdf.buf, pdf.len, NULL, &o, &x, &err);
+	r = uk_pdf_extract(pdf.buf, pdf.len, NULL, &o, &x, &err);
 	ok(r == 0 && x.truncated && strstr(x.text, "Page 200 of 300") &&
 		!strstr(x.text, "Page 201 of 300"),
 	    "max_pages 0: the default, 200");
@@ -72,18 +72,18 @@ main(void)
 
 	o.max_pages = 1000;
 	o.timeout_ms = 1;
-	r = uk_extract_pdf(pdf.buf, pdf.len, NULL, &o, &x, &err);
+	r = uk_pdf_extract(pdf.buf, pdf.len, NULL, &o, &x, &err);
 	ok((r == 0 && x.truncated && strstr(x.text, "time limit]")) ||
 		(r < 0 && strstr(err.msg, "time limit")),
 	    "a time limit of 1 ms stops reading: %s",
 	    r < 0 ? err.msg : "truncated");
 	uk_extract_release(&x);
 
-	r = uk_extract_pdf("%PDF-1.7\n", 9, NULL, NULL, &x, &err);
+	r = uk_pdf_extract("%PDF-1.7\n", 9, NULL, NULL, &x, &err);
 	ok(r < 0 && !strncmp(err.msg, "damaged PDF", 11), "a bare header: %s",
 	    err.msg);
 	uk_extract_release(&x);
-	r = uk_extract_pdf("<html>", 6, NULL, NULL, &x, &err);
+	r = uk_pdf_extract("<html>", 6, NULL, NULL, &x, &err);
 	ok(r < 0 && !strncmp(err.msg, "damaged PDF", 11), "not a PDF: %s",
 	    err.msg);
 	uk_extract_release(&x);

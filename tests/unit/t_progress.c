@@ -77,7 +77,7 @@ main(void)
 		uk_buf_addstr(&b, "\xc3\xa9");
 	uk_progress_show(&p, 1, "%s", b.buf);
 	drain(m, s, &b);
-	ok(uk_utf8_valid(b.buf, b.len) && b.len == 1 + 3 + 16 * 2 + 3,
+	ok(uk_buf_utf8_valid(b.buf, b.len) && b.len == 1 + 3 + 16 * 2 + 3,
 	    "progress: cut on a character boundary (%zu)", b.len);
 	uk_progress_show(&p, 1, "a\nb\tc");
 	drain(m, s, &b);

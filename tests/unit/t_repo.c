@@ -51,7 +51,7 @@ driver(int argc, char **argv)
 			o.readme_tokens = atol(optarg);
 			break;
 		case 'k':
-			if (uk_tokens_parse(optarg, &o.tokenizer))
+			if (uk_tokens_name_parse(optarg, &o.tokenizer))
 				return 2;
 			break;
 		case 'T':

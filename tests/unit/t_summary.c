@@ -130,8 +130,8 @@ test_assemble(void)
 	uk_buf_addstr(&big, "\"}");
 	r = parse(big.buf);
 	ok(uk_summary_assemble(r, 0, &b) == 1 &&
-		uk_utf8_chars(b.buf, b.len) == UK_SUMMARY_MAX_INPUT &&
-		uk_utf8_valid(b.buf, b.len),
+		uk_buf_utf8_chars(b.buf, b.len) == UK_SUMMARY_MAX_INPUT &&
+		uk_buf_utf8_valid(b.buf, b.len),
 	    "assembly is cut at 100,000 characters, valid UTF-8");
 	uk_buf_reset(&b);
 	ok(uk_summary_assemble(r, 11, &b) == 1 &&
@@ -145,11 +145,11 @@ test_assemble(void)
 		uk_tokens_count(UK_TOKENS_CL100K, b.buf, b.len) <= 5000 &&
 		uk_tokens_count(UK_TOKENS_CL100K, whole.buf,
 		    b.len + 2) > 5000 &&
-		uk_utf8_valid(b.buf, b.len),
+		uk_buf_utf8_valid(b.buf, b.len),
 	    "assembly cut at the longest prefix of 5000 tokens, whole characters");
 	uk_buf_reset(&b);
 	ok(uk_summary_assemble_tokens(r, 1000000, &b) == 0 &&
-		uk_utf8_chars(b.buf, b.len) > UK_SUMMARY_MAX_INPUT,
+		uk_buf_utf8_chars(b.buf, b.len) > UK_SUMMARY_MAX_INPUT,
 	    "a budget in tokens replaces the cut in characters");
 	uk_json_free(r);
 	uk_buf_release(&b);
@@ -271,7 +271,7 @@ test_context(void)
 	c.max_chars = 1000;
 	uk_buf_reset(&b);
 	uk_summary_format_context(big, 3, &c, &b);
-	ok(uk_utf8_chars(b.buf, b.len) <= 1000 && b.len > 990,
+	ok(uk_buf_utf8_chars(b.buf, b.len) <= 1000 && b.len > 990,
 	    "context: the budget is used, not passed (%zu)", b.len);
 	ok(c.cut == 1 && strstr(b.buf, "## u0\n\nabcdefgh a\n\n---"),
 	    "context: the short records are whole, the long one cut");
@@ -298,7 +298,7 @@ test_context(void)
 	uk_buf_reset(&b);
 	uk_summary_format_context(big, 3, &c, &b);
 	ok(c.dropped == 1 && c.took == 2 && !strstr(b.buf, "## u2") &&
-		uk_utf8_chars(b.buf, b.len) <= 29,
+		uk_buf_utf8_chars(b.buf, b.len) <= 29,
 	    "context: no room for every line: the last record goes");
 	memset(&c, 0, sizeof(c));
 	c.max_tokens = 100;
@@ -321,7 +321,8 @@ test_offline(void)
 	yajl_val r = parse("{\"url\":\"u\"}");
 	int t;
 
-	ok(uk_summary_offline(r, UK_SUMMARY_BRIEF, &b) == -1 && b.len == 0,
+	ok(uk_summary_offline_write(r, UK_SUMMARY_BRIEF, &b) == -1 &&
+		b.len == 0,
 	    "offline: nothing to summarise");
 	uk_json_free(r);
 	r = parse("{\"url\":\"u\",\"readme\":\"# P\\n\\nP parses things "
@@ -333,15 +334,16 @@ test_offline(void)
 		uk_buf_reset(&b);
 		snprintf(what, sizeof(what), "offline %s gives text",
 		    uk_summary_type_name(t));
-		ok(uk_summary_offline(r, t, &b) == 0 && b.len &&
-			uk_utf8_valid(b.buf, b.len) && b.buf[b.len - 1] != '\n',
+		ok(uk_summary_offline_write(r, t, &b) == 0 && b.len &&
+			uk_buf_utf8_valid(b.buf, b.len) &&
+			b.buf[b.len - 1] != '\n',
 		    "%s", what);
 	}
 	uk_buf_reset(&b);
-	uk_summary_offline(r, UK_SUMMARY_USAGE, &b);
+	uk_summary_offline_write(r, UK_SUMMARY_USAGE, &b);
 	ok(strstr(b.buf, "pip install p") != NULL, "offline USAGE: install");
 	uk_buf_reset(&b);
-	uk_summary_offline(r, UK_SUMMARY_BRIEF, &b);
+	uk_summary_offline_write(r, UK_SUMMARY_BRIEF, &b);
 	ok(strstr(b.buf, "P parses things quickly and well.") != NULL &&
 		!strstr(b.buf, "pip"),
 	    "offline BRIEF: lead sentence, no code");

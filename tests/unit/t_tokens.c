@@ -153,8 +153,9 @@ against_reference(void)
 		enum uk_tokenizer tk = t ? UK_TOKENS_O200K : UK_TOKENS_CL100K;
 		size_t bad = 0, total = 0;
 
-		if (reference(dir, uk_tokens_name(tk), files, n, want)) {
-			ok(0, "%s: the reference encoder ran", uk_tokens_name(tk));
+		if (reference(dir, uk_tokens_name_of(tk), files, n, want)) {
+			ok(0, "%s: the reference encoder ran",
+			    uk_tokens_name_of(tk));
 			continue;
 		}
 		for (size_t i = 0; i < n; i++) {
@@ -166,12 +167,13 @@ against_reference(void)
 			if (got != want[i]) {
 				bad++;
 				printf("# %s: %s: %zu, reference %zu\n",
-				    uk_tokens_name(tk), files[i], got, want[i]);
+				    uk_tokens_name_of(tk), files[i], got,
+				    want[i]);
 			}
 			free(s);
 		}
 		ok(bad == 0, "%s: %zu files (%zu tokens) as the reference",
-		    uk_tokens_name(tk), n, total);
+		    uk_tokens_name_of(tk), n, total);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (!strncmp(files[i], tmpl, strlen(tmpl)))
@@ -191,7 +193,8 @@ main(int argc, char **argv)
 		size_t len;
 		char *s;
 
-		if (uk_tokens_parse(argv[1], &t) || !(s = slurp(argv[2], &len)))
+		if (uk_tokens_name_parse(argv[1], &t) ||
+		    !(s = slurp(argv[2], &len)))
 			return 2;
 		printf("%zu\n", uk_tokens_count(t, s, len));
 		free(s);
@@ -215,12 +218,12 @@ main(int argc, char **argv)
 
 		ok(c >= 3 && c <= sizeof bad - 1, "invalid UTF-8: %zu", c);
 	}
-	ok(!uk_tokens_parse("cl100k_base", &t) && t == UK_TOKENS_CL100K,
+	ok(!uk_tokens_name_parse("cl100k_base", &t) && t == UK_TOKENS_CL100K,
 	    "parse cl100k_base");
-	ok(!uk_tokens_parse("o200k", &t) && t == UK_TOKENS_O200K,
+	ok(!uk_tokens_name_parse("o200k", &t) && t == UK_TOKENS_O200K,
 	    "parse o200k");
-	ok(uk_tokens_parse("p50k_base", &t) == -1, "p50k_base is unknown");
-	ok(!strcmp(uk_tokens_name(UK_TOKENS_O200K), "o200k_base"), "name");
+	ok(uk_tokens_name_parse("p50k_base", &t) == -1, "p50k_base is unknown");
+	ok(!strcmp(uk_tokens_name_of(UK_TOKENS_O200K), "o200k_base"), "name");
 	against_reference();
 	return tap_done();
 }

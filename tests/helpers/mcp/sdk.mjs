@@ -16,7 +16,7 @@ const dir = process.argv[2];
 const TOOLS = ['detect_urls', 'fetch_url', 'detect_and_fetch',
 	'get_url_content', 'get_fetched_urls', 'remove_fetched_url',
 	'clear_fetched', 'invalidate_url_cache', 'clear_url_cache',
-	'format_url_context', 'open_url'];
+	'format_url_context', 'open_url', 'map_site'];
 // A call's timeout: nothing here should take long, and a hang must fail
 // the check, not the suite.
 const T = { timeout: 15000 };

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
 # urlfetch's command line (issue 17): URLs as operands, -i FILE, -o FILE,
-# --text with URLs under tail's headers, -x FILE..., --per-host, and the
-# letters that changed.
+# --text with URLs under tail's headers, --per-host, the letters that
+# changed, and local files sent to urlextract.
 bats_require_minimum_version 1.5.0
 load helpers/common
 load helpers/fetch
@@ -67,7 +67,7 @@ teardown() { common_teardown; }
 	[[ $stderr == *"try 'urlfetch --help'" ]]
 	[ "$(requests "/article.html?o=2")" = 0 ]
 	# -x writes there too.
-	run -0 urlfetch -x "$FIXTURES/extract/article.html" --output "$T/x.jsonl"
+	run -0 urlextract "$FIXTURES/extract/article.html" --output "$T/x.jsonl"
 	[ -z "$output" ]
 	[ "$(jq -r .url_type "$T/x.jsonl")" = web ]
 }
@@ -99,35 +99,64 @@ teardown() { common_teardown; }
 	[[ "$output" == *"# The Quiet Harbour"* ]]
 }
 
-@test "-x FILE...: a record for each file; with --text a '==> FILE <==' header each" {
-	local a="$FIXTURES/extract/article.html" b="$FIXTURES/extract/tiny.html"
-	run -0 urlfetch -x "$a" "$b"
-	[ "${#lines[@]}" -eq 2 ]
-	[ "$(field "${lines[0]}" .url)" = "file://$a" ]
-	[ "$(field "${lines[1]}" .url)" = "file://$b" ]
-	run -0 urlfetch --text -x "$a" "$b"
-	[ "${lines[0]}" = "==> $a <==" ]
-	[ "$(grep -c '^==> ' <<<"$output")" -eq 2 ]
-	[[ "$output" == *$'\n\n'"==> $b <=="$'\n'* ]]
-	# One file: no header, as before.
-	run -0 urlfetch -T -x "$a"
-	[[ "$output" != *"==>"* ]]
-	# A missing one: its error on stderr, the others still done, exit 1.
-	run -1 --separate-stderr urlfetch -T -x "$T/nope.html" "$a"
-	[ "${lines[0]}" = "==> $a <==" ]
-	[[ "$stderr" == *"nope.html"* ]]
-}
-
 @test "the old letters are gone: -c, -l and -u are unknown options" {
 	run -2 --separate-stderr urlfetch -c
 	[ "$stderr" = "urlfetch: unknown option -c
 try 'urlfetch --help'" ]
 	run -2 --separate-stderr urlfetch -l 60
-	run -2 --separate-stderr urlfetch -x "$FIXTURES/extract/tiny.html" -u https://example.com/
+	run -2 --separate-stderr urlextract "$FIXTURES/extract/tiny.html" -u https://example.com/
 	# Their new names work.
-	run -0 urlfetch -x "$FIXTURES/extract/tiny.html" -B https://example.com/t
+	run -0 urlextract "$FIXTURES/extract/tiny.html" -B https://example.com/t
 	[ "$(field "$output" .url)" = https://example.com/t ]
 	run -0 --separate-stderr urlfetch --ttl 1h -C "$B/article.html?l=1"
+}
+
+@test "-x and -B are usage errors that name urlextract; nothing is read or fetched" {
+	local f="$FIXTURES/extract/tiny.html"
+	run -2 --separate-stderr urlfetch -x "$f"
+	[ -z "$output" ]
+	[ "$stderr" = "urlfetch: -x: local files are urlextract's: urlextract [-B url] file ...
+try 'urlfetch --help'" ]
+	run -2 --separate-stderr urlfetch --extract "$f" -T
+	[[ ${stderr%%$'\n'*} == "urlfetch: -x: "*urlextract* ]]
+	run -2 --separate-stderr urlfetch --extract="$f"
+	[[ ${stderr%%$'\n'*} == "urlfetch: -x: "*urlextract* ]]
+	run -2 --separate-stderr urlfetch -C "$B/article.html?x=1" -x
+	[[ ${stderr%%$'\n'*} == "urlfetch: -x: "*urlextract* ]]
+	run -2 --separate-stderr urlfetch -B https://example.com/ "$B/article.html?x=1"
+	[[ ${stderr%%$'\n'*} == "urlfetch: -B: "*"urlextract -B url file" ]]
+	[ "$(requests "/article.html?x=1")" = 0 ]
+	# Neither is in the help.
+	run -0 urlfetch --help
+	[[ $output != *"--extract"* ]]
+	[[ $output != *"--base"* ]]
+	[[ $output == *urlextract* ]]
+}
+
+@test "HTML or a PDF where URLs are expected: one usage error naming urlextract, no records" {
+	run -2 --separate-stderr urlfetch -C <"$FIXTURES/extract/article.html"
+	[ -z "$output" ]
+	[ "$stderr" = "urlfetch: standard input is an HTML document, not URLs or url records: to extract it, run urlextract
+try 'urlfetch --help'" ]
+	# Through a pipe, as an operand, and from -i FILE, named so.
+	run -2 --separate-stderr bash -c 'cat "$1" | urlfetch -C' _ "$FIXTURES/extract/tiny.html"
+	[ -z "$output" ]
+	[[ ${stderr%%$'\n'*} == "urlfetch: standard input is an HTML document"*urlextract ]]
+	run -2 --separate-stderr urlfetch -C "$FIXTURES/extract/tiny.html"
+	[ -z "$output" ]
+	[ "${stderr%%$'\n'*}" = "urlfetch: '$FIXTURES/extract/tiny.html' is an HTML document, not URLs or url records: to extract it, run urlextract '$FIXTURES/extract/tiny.html'" ]
+	printf '%%PDF-1.4\n%%\xe2\xe3\n1 0 obj\n' >"$T/doc.pdf"
+	run -2 --separate-stderr urlfetch -C -i "$T/doc.pdf"
+	[ -z "$output" ]
+	[[ ${stderr%%$'\n'*} == "urlfetch: '$T/doc.pdf' is a PDF document"*"run urlextract '$T/doc.pdf'" ]]
+	run -2 --separate-stderr bash -c 'cat "$1" | urlfetch -C' _ "$T/doc.pdf"
+	[[ ${stderr%%$'\n'*} == "urlfetch: standard input is a PDF document"* ]]
+	[ "$(requests "/article.html?h=1")" = 0 ]
+	# URLs and records get no such line, even with a bad line later.
+	printf '%s\n' "$B/article.html?h=1" "not a url line" >"$T/urls"
+	run -1 --separate-stderr urlfetch -C -i "$T/urls"
+	[ "${#lines[@]}" -eq 2 ]
+	[[ $stderr != *urlextract* ]]
 }
 
 # max_at_once N ARGS...: fetch 20 pages of the perhost server with ARGS,

@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * urlextract: the main text and metadata of local HTML and PDF input,
+ * files or standard input, as content records, with no network.
+ *
+ * A filter as grep is: operands are files, none or "-" standard input.
+ * It links only libc, yajl and gumbo (poppler is loaded at the first PDF,
+ * lib/pdf.c), so that a start costs no dynamic loading of libcurl,
+ * libgit2 and the rest (scripts/bench extract measures it).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "cli.h"
+#include "extract.h"
+#include "json.h"
+#include "jsonl.h"
+#include "record.h"
+#include "urlextract.h"
+#include "util.h"
+#include "banned.h"
+
+/* Input larger than this is refused rather than truncated. */
+#define EXTRACT_MAX (64UL << 20)
+
+static const char synopsis[] =
+    "usage: urlextract [-TV] [-B url] [-f format] [-o file] [--comments]\n"
+    "                  [--images] [--links] [--max-pages pages] [--explain]\n"
+    "                  [--whole] [--remove css] [--select css] [--json]\n"
+    "                  [--markdown] [file ...]\n";
+
+static const char options[] =
+    "Extract local HTML or PDF files (or stdin); write one content record each.\n"
+    "\n"
+    "Input:\n"
+    "  -B, --base=URL            the page's address (default: file://PATH)\n"
+    "\n"
+    "Output:\n"
+    "  -f, --format=FORMAT       content as text or markdown (default: text)\n"
+    "      --markdown            the same as -f markdown\n"
+    "  -T, --text                print each file's text, not records\n"
+    "      --json                records, not -T's text (the default)\n"
+    "  -o, --output=FILE         write the records to FILE\n"
+    "      --compact             one JSON line per record, even on a terminal\n"
+    "      --pretty              indented records, even in a pipe\n"
+    "\n"
+    "Extraction:\n"
+    "      --comments            also extract the comment section\n"
+    "      --explain             what extraction dropped and why, on stderr\n"
+    "      --images              keep images in Markdown\n"
+    "      --links               keep links in Markdown\n"
+    "      --max-pages=N         PDF pages extracted (default: 200)\n"
+    "      --remove=CSS          drop what CSS matches before extraction\n"
+    "      --select=CSS          the content is what CSS matches (repeatable)\n"
+    "      --whole               the whole page's text, no boilerplate removal\n"
+    "\n"
+    "  -h, --help                the synopsis (-h) or this help (--help)\n"
+    "  -V, --version             print the version\n"
+    "\n"
+    "Examples:\n"
+    "  urlextract page.html                      the page's record\n"
+    "  urlextract -T --markdown page.html        its text, in Markdown\n"
+    "  curl -s URL | urlextract -B URL           a page another program fetched\n"
+    "\n"
+    "See urlextract(1).\n";
+
+static const struct uk_cli cli = { "urlextract", synopsis, options };
+
+/* The program's own long options without a letter. */
+enum { OPT_JSON = OPT_X_END };
+
+static const struct option longopts[] = {
+	{ "base", required_argument, NULL, 'B' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "text", no_argument, NULL, 'T' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	EXTRACT_LONGOPTS,
+	UK_CLI_LONGOPTS,
+	{ NULL, 0, NULL, 0 },
+};
+
+static struct {
+	struct uk_extract_opts eo;
+	const char *base;   /* -B */
+	const char *output; /* -o */
+	int text;           /* -T */
+	int nfiles;         /* operands */
+} opt;
+
+static struct uk_jsonl_out out;
+
+/* Read all of path ("-": standard input) into b; -1 with err. */
+static int
+read_all(const char *path, struct uk_buf *b, struct uk_err *err)
+{
+	int fd = 0;
+	ssize_t r;
+
+	if (strcmp(path, "-")) {
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return uk_err_set(err, UK_EXIT_FAIL, "%s: %s", path,
+			    strerror(errno));
+	}
+	for (;;) {
+		uk_buf_grow(b, 65536);
+		r = read(fd, b->buf + b->len, b->alloc - b->len - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			uk_err_set(err, UK_EXIT_FAIL, "%s: %s", path,
+			    strerror(errno));
+			break;
+		}
+		if (!r)
+			break;
+		uk_buf_setlen(b, b->len + (size_t)r);
+		if (b->len > EXTRACT_MAX) {
+			uk_err_set(err, UK_EXIT_FAIL, "%s: larger than %lu MiB",
+			    path, EXTRACT_MAX >> 20);
+			r = -1;
+			break;
+		}
+	}
+	if (fd)
+		close(fd);
+	return r < 0 ? -1 : 0;
+}
+
+/*
+ * Map a regular file of 1 byte to EXTRACT_MAX read-only: cheaper than
+ * reading it into fresh memory (no copy, and the page cache's pages are
+ * mapped many at a time rather than faulted in one by one).  NULL when
+ * path is not such a file: read_all then reads it, and says what is wrong.
+ */
+static const char *
+map_file(const char *path, size_t *len)
+{
+	struct stat st;
+	void *p;
+	int fd;
+
+	if (!strcmp(path, "-") || (fd = open(path, O_RDONLY)) < 0)
+		return NULL;
+	p = MAP_FAILED;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (unsigned long)st.st_size <= EXTRACT_MAX) {
+		*len = (size_t)st.st_size;
+		p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+	}
+	close(fd);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/*
+ * With --text, the header before a file's text when several are given,
+ * as tail(1) writes it: "==> FILE <==", a blank line before all but the
+ * first.  A file that fails has none (its error goes to stderr), as in
+ * tail.
+ */
+static void
+text_header(const char *path)
+{
+	static int headers;
+
+	if (opt.nfiles < 2)
+		return;
+	printf("%s==> %s <==\n", headers++ ? "\n" : "", path);
+}
+
+/* -T: x's text for a person, or the error on stderr. */
+static void
+write_text(const char *path, const struct uk_extract *x, int failed,
+    const struct uk_err *err)
+{
+	struct uk_buf t = UK_BUF_INIT;
+
+	if (failed || x->blocked) {
+		uk_warn("%s", err->msg);
+		uk_status_set(UK_EXIT_FAIL);
+	} else {
+		text_header(path);
+		/* No terminal controls. */
+		uk_buf_addstr(&t, x->text);
+		uk_cli_printable(&t);
+		if (t.len && (fwrite(t.buf, 1, t.len, stdout) != t.len ||
+				 putchar('\n') == EOF))
+			uk_status_set(UK_EXIT_FATAL);
+		uk_buf_release(&t);
+	}
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		uk_warn("write error: %s", strerror(errno));
+		uk_status_set(UK_EXIT_FATAL);
+	}
+}
+
+/* x's content record, or the error's, for the page at url. */
+static void
+write_record(const char *url, const struct uk_extract *x, int failed,
+    const struct uk_err *err)
+{
+	yajl_val rec = uk_record_new(url, NULL, "web");
+
+	if (!failed)
+		uk_extract_record(x, 0, rec);
+	if (failed || x->blocked) {
+		uk_record_error(rec, err->msg);
+		uk_warn("%s", err->msg);
+		uk_status_set(UK_EXIT_FAIL);
+	} else if (x->needs_browser) {
+		uk_warn("'%s': %s", url, uk_extract_shell_warning);
+	}
+	if (uk_record_fit(rec, UK_JSONL_MAX_LINE) < 0) {
+		uk_json_free(rec);
+		rec = uk_record_new(url, NULL, "web");
+		uk_record_error(rec, "the record is over the line limit");
+		uk_warn("'%s': the record is over the line limit", url);
+		uk_status_set(UK_EXIT_FAIL);
+	}
+	uk_jsonl_out_record(&out, rec);
+	uk_json_free(rec);
+}
+
+/* One input: a local HTML or PDF file, told by its bytes. */
+static void
+extract_file(const char *path)
+{
+	struct uk_buf in = UK_BUF_INIT, u = UK_BUF_INIT;
+	struct uk_extract x;
+	struct uk_err err = { 0 };
+	const char *html, *mapped, *url = opt.base;
+	size_t len = 0;
+	int failed = 0;
+
+	memset(&x, 0, sizeof(x));
+	html = mapped = map_file(path, &len);
+	if (!html) {
+		failed = read_all(path, &in, &err) < 0;
+		html = in.buf ? in.buf : "";
+		len = in.len;
+	}
+	if (!failed)
+		failed = (uk_pdf_sniff(html, len) ?
+			uk_pdf_extract(html, len, url, &opt.eo, &x, &err) :
+			uk_extract_html(html, len, NULL, url, &opt.eo, &x,
+			    &err)) < 0;
+	if (mapped)
+		munmap((void *)mapped, len);
+	if (!url) {
+		char *abs = strcmp(path, "-") ? realpath(path, NULL) : NULL;
+
+		uk_buf_addstr(&u, "file://");
+		uk_buf_addstr(&u,
+		    abs                   ? abs :
+			strcmp(path, "-") ? path :
+					    "/dev/stdin");
+		free(abs);
+		url = u.buf;
+	}
+	if (!failed && x.blocked)
+		uk_err_set(&err, UK_EXIT_FAIL,
+		    "'%s' is a block or challenge page, not content", url);
+	if (x.explain) {
+		void *ex = uk_extract_explain_array(x.explain, url);
+
+		if (uk_extract_explain_write(stderr, ex) < 0)
+			uk_status_set(UK_EXIT_FATAL);
+		uk_json_free(ex);
+	}
+	if (opt.text)
+		write_text(path, &x, failed, &err);
+	else
+		write_record(url, &x, failed, &err);
+	uk_extract_release(&x);
+	uk_buf_release(&in);
+	uk_buf_release(&u);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct extract_args ea;
+	int c, i;
+
+	uk_prog_set(argv[0]);
+	uk_cli_check_stdio();
+	uk_heap_init();
+	extract_args_init(&ea, &opt.eo);
+	while ((c = uk_cli_getopt(&cli, argc, argv, "B:f:ho:TV", longopts)) !=
+	    -1) {
+		switch (c) {
+		case 'B':
+			opt.base = optarg;
+			break;
+		case 'o':
+			if (!*optarg)
+				uk_cli_usage(&cli, "-o: an empty file name");
+			opt.output = optarg;
+			break;
+		case 'T':
+			opt.text = 1;
+			break;
+		case OPT_JSON:
+			opt.text = 0; /* the last of -T and --json counts */
+			break;
+		default:
+			if (!extract_opt(&cli, c, &ea))
+				uk_cli_usage(&cli, NULL);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	opt.nfiles = argc;
+	if (opt.output && !freopen(opt.output, "w", stdout))
+		uk_cli_usage(&cli, "-o: cannot open '%s': %s", opt.output,
+		    strerror(errno));
+	uk_jsonl_out_init(&out, stdout);
+	if (!uk_cli_colour(STDOUT_FILENO))
+		out.colour = 0; /* TERM=dumb or none, as NO_COLOR */
+	if (!argc)
+		extract_file("-");
+	for (i = 0; i < argc; i++)
+		extract_file(argv[i]);
+	uk_jsonl_out_finish(&out);
+	uk_jsonl_out_release(&out);
+	extract_args_release(&ea);
+	return uk_status;
+}

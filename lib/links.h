@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef UK_LINKS_H
+#define UK_LINKS_H
+
+/*
+ * The links of an HTML page, for a crawler: <a href> and <link rel=next>
+ * to follow, <link rel=alternate> of a feed's type to read, and the
+ * page's <title>.  Parsed with gumbo (after the charset is decided, as
+ * lib/extract does), never with regular expressions.
+ *
+ * Resolved against the page's <base href>, else its URL, with
+ * lib/urlref.  What a crawler must not follow is left out: an <a> whose
+ * rel has "nofollow", and every link of a page whose <meta name=robots>
+ * (or name=urlmap, the agent's own) says "nofollow" or "none".
+ */
+
+#include <stddef.h>
+
+struct uk_links {
+	char **links;  /* to follow, resolved, in document order (owned) */
+	size_t nlinks;
+	char **feeds;  /* rel=alternate of an RSS, Atom or JSON Feed type */
+	size_t nfeeds;
+	char *title;   /* the <title>'s text, trimmed, or NULL */
+	int nofollow;  /* the page said nofollow: links is empty */
+};
+
+/*
+ * Scan html[0..len) (content_type, which may be NULL, for the charset) of
+ * the page at url; at most max links are kept (0: no limit).  Fills l,
+ * which the caller releases with uk_links_release.  0, or -1 when gumbo
+ * cannot parse it.
+ */
+int uk_links_scan(struct uk_links *l, const char *html, size_t len,
+    const char *content_type, const char *url, size_t max);
+void uk_links_release(struct uk_links *l);
+
+#endif
