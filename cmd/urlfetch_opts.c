@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache_remote.h"
 #include "cli.h"
 #include "session.h"
 #include "slice.h"
@@ -279,11 +280,19 @@ net_opt(int c, struct urlfetch_args *a)
 	case 'C':
 		fo->use_cache = 0;
 		return 1;
-	case OPT_CACHE_REMOTE:
-		/* As URLKIT_CACHE_REMOTE, which uk_cache_open reads. */
+	case OPT_CACHE_REMOTE: {
+		struct uk_cache_remote *r;
+		struct uk_err e;
+
+		/* Checked here, a usage error; then as URLKIT_CACHE_REMOTE,
+		 * which uk_cache_open reads. */
+		if (uk_cache_remote_open(&r, optarg, NULL, &e))
+			BAD("--cache-remote: %s", e.msg);
+		uk_cache_remote_free(r);
 		if (setenv("URLKIT_CACHE_REMOTE", optarg, 1))
 			BAD("--cache-remote: out of memory");
 		return 1;
+	}
 	case 'j':
 		if (uk_parse_long(optarg, 1, 1000, &fo->http.jobs))
 			BAD("-j: not a count from 1 to 1000: '%s'", optarg);

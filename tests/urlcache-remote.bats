@@ -225,6 +225,8 @@ files() {
 	run -2 --separate-stderr urlcache --cache-remote 'redis://127.0.0.1:99999' get https://r.test/
 	URLKIT_CACHE_REMOTE='redis://127.0.0.1:1|connect-timeout=x' \
 	    run -2 --separate-stderr urlcache get https://r.test/
+	run -2 --separate-stderr urlfetch --cache-remote 'redis://127.0.0.1:1|bogus' https://r.test/
+	[[ $stderr == *"--cache-remote: cache remote"*"unknown attribute 'bogus'"* ]]
 }
 
 @test "8 writers and 8 readers on one key through Redis: every read whole" {
