@@ -13,14 +13,14 @@ PKG_CONFIG ?= pkg-config
 
 # Each program and the pkg-config modules it links (the dependency graph).
 urldetect_PKGS = yajl libcurl
-urlcache_PKGS  = yajl libcurl libcrypto
-urlfetch_PKGS  = yajl libcurl libcrypto gumbo libarchive libgit2 libpcre2-8
+urlcache_PKGS  = yajl libcurl libcrypto hiredis
+urlfetch_PKGS  = yajl libcurl libcrypto hiredis gumbo libarchive libgit2 libpcre2-8
 urlextract_PKGS = yajl gumbo
-urlsum_PKGS    = yajl libcurl libcrypto libpcre2-8
+urlsum_PKGS    = yajl libcurl libcrypto hiredis libpcre2-8
 toolack_PKGS   = yajl libcurl libmicrohttpd libcrypto
 pwfetch_PKGS   = yajl libcurl gumbo libcrypto libpcre2-8
-urlmap_PKGS    = yajl libcurl libcrypto gumbo expat zlib
-urlserve_PKGS  = yajl libcurl libmicrohttpd libcrypto gumbo libarchive \
+urlmap_PKGS    = yajl libcurl libcrypto hiredis gumbo expat zlib
+urlserve_PKGS  = yajl libcurl libmicrohttpd libcrypto hiredis gumbo libarchive \
 	libgit2 libpcre2-8
 # Compiled against, linked by none: lib/pdf.c loads poppler-glib with
 # dlopen at the first PDF (linking it costs every start of urlfetch and
@@ -40,7 +40,7 @@ urlcache_OBJS = cmd/urlcache_maint.o cmd/urlcache_session.o
 urlserve_OBJS = cmd/urlserve_child.o cmd/urlserve_fetch.o cmd/urlserve_map.o cmd/urlserve_store.o cmd/urlserve_table.o cmd/urlserve_tools.o
 # tree-sitter is no package: its runtime is compiled with the grammars
 # (GRAMMAR_OBJS).
-ALL_PKGS = yajl libcurl libcrypto gumbo libarchive libgit2 \
+ALL_PKGS = yajl libcurl libcrypto hiredis gumbo libarchive libgit2 \
 	libpcre2-8 libmicrohttpd libzstd liblz4 expat zlib $(PDF_PKGS)
 # What the unit tests link: everything but the libraries loaded with dlopen.
 LINK_PKGS = $(filter-out $(PDF_PKGS), $(ALL_PKGS))

@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "cache.h"
+#include "cache_remote.h"
 #include "cli.h"
 #include "json.h"
 #include "jsonl.h"
@@ -22,6 +23,10 @@ static const struct uk_cli cli = { "urlcache",
 	    I SYN_STATS I SYN_PATH I SYN_SESSION,
 	"Manage the cache of content records and the named sessions.\n"
 	"\n"
+	"      --cache-remote=STORES remote stores behind the cache, for get,"
+	" set\n"
+	"                            and invalidate (default: "
+	"$URLKIT_CACHE_REMOTE)\n"
 	"  -d, --dir=DIR             the cache directory (default: "
 	"$URLKIT_CACHE_DIR,\n"
 	"                            else ~/.cache/urlkit)\n"
@@ -65,6 +70,9 @@ start(const char *output)
 		    strerror(errno));
 	if (uk_cache_open(&cache, opt.dir, opt.ttl, &err))
 		uk_die(err.code ? err.code : UK_EXIT_FATAL, "%s", err.msg);
+	/* The counters are the fetching programs' (cleanup adds its
+	 * evictions itself). */
+	cache.count_off = 1;
 	uk_jsonl_out_init(&out, fp);
 	opt.started = 1;
 }
@@ -537,10 +545,13 @@ main(int argc, char **argv)
 		{ "dir", required_argument, NULL, 'd' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "ttl", required_argument, NULL, OPT_TTL },
+		{ "cache-remote", required_argument, NULL, OPT_CACHE_REMOTE },
 		{ "version", no_argument, NULL, 'V' },
 		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	struct uk_cache_remote *remote;
+	struct uk_err err;
 	double d;
 	size_t i;
 	int ch;
@@ -563,6 +574,16 @@ main(int argc, char **argv)
 				uk_cli_usage(&cli,
 				    "--ttl: not a duration: '%s'", optarg);
 			opt.ttl = (long)d;
+			break;
+		case OPT_CACHE_REMOTE:
+			/* Checked here, a usage error; then as
+			 * URLKIT_CACHE_REMOTE, which uk_cache_open reads. */
+			if (uk_cache_remote_open(&remote, optarg, NULL, &err))
+				uk_cli_usage(&cli, "--cache-remote: %s",
+				    err.msg);
+			uk_cache_remote_free(remote);
+			if (setenv("URLKIT_CACHE_REMOTE", optarg, 1))
+				uk_die(UK_EXIT_FATAL, "out of memory");
 			break;
 		default:
 			uk_cli_usage(&cli, NULL);

@@ -20,18 +20,20 @@
  * "urlcache get -h" its own (urlcache(1)'s SYNOPSIS, word for word).
  */
 #define SYN_GET                                                             \
-	"urlcache [-q] [-d dir] [--ttl ttl] get [-S name] [-i file] [-o file]\n" \
-	"                [--stale] [url ...]\n"
-#define SYN_SET "urlcache [-q] [-d dir] set [-o file] [--pass] [file ...]\n"
+	"urlcache [-q] [-d dir] [--cache-remote stores] [--ttl ttl] get\n"   \
+	"                [-S name] [-i file] [-o file] [--stale] [url ...]\n"
+#define SYN_SET                                                             \
+	"urlcache [-q] [-d dir] [--cache-remote stores] set [-o file] [--pass]\n" \
+	"                [file ...]\n"
 #define SYN_INVALIDATE                                                       \
-	"urlcache [-q] [-d dir] invalidate [-S name] [-i file] [-o file]\n" \
-	"                [url ...]\n"
+	"urlcache [-q] [-d dir] [--cache-remote stores] invalidate [-S name]\n" \
+	"                [-i file] [-o file] [url ...]\n"
 #define SYN_CLEAR "urlcache [-q] [-d dir] clear [-S name] [-o file]\n"
 #define SYN_CLEANUP                                                     \
 	"urlcache [-q] [-d dir] [--ttl ttl] cleanup [-nv] [-o file] [-s size]\n" \
 	"                [--fast]\n"
 #define SYN_LIST "urlcache [-q] [-d dir] [--ttl ttl] list [-o file]\n"
-#define SYN_STATS "urlcache [-q] [-d dir] [--ttl ttl] stats [-o file]\n"
+#define SYN_STATS "urlcache [-q] [-d dir] [--ttl ttl] stats [-o file] [--zero]\n"
 #define SYN_PATH "urlcache [-d dir] path [url]\n"
 #define SYN_SESSION                                                         \
 	"urlcache [-q] [-d dir] [--ttl ttl] session [-o file]\n"           \
@@ -70,6 +72,8 @@ struct urlcache_opt {
 /* Long-only options' values. */
 enum {
 	OPT_TTL = UK_OPT_FIRST,
+	OPT_CACHE_REMOTE,
+	OPT_ZERO,
 	OPT_STALE,
 	OPT_PASS,
 	OPT_FAST,

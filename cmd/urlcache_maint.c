@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* urlcache's upkeep of the cache: clear, cleanup, list, stats and path. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "buf.h"
 #include "cache.h"
 #include "cache_clean.h"
+#include "cache_stats.h"
 #include "cli.h"
 #include "session.h"
 #include "json.h"
@@ -28,17 +34,116 @@ kind_name(const struct uk_cache_file *f)
 	}
 }
 
+/*
+ * The URLs of the entries, by key, for cleanup -v: read before cleanup
+ * runs, since it reports a file once it is gone.
+ */
+struct keyurl {
+	char key[17];
+	char *url;
+};
+
+struct urls {
+	int verbose;
+	struct keyurl *a;
+	size_t n, alloc;
+};
+
+/*
+ * Read an entry without touching its atime, which is its recency for
+ * --max-size: O_NOATIME where the kernel allows it (our own files), else
+ * the atime put back.  Its url, or NULL (the caller frees it).
+ */
+static char *
+entry_url(const struct uk_cache_file *f)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	yajl_val rec = NULL;
+	const char *url;
+	char *r = NULL, k[17];
+	ssize_t n;
+	int fd, noatime = 1;
+
+	fd = openat(f->dirfd, f->name,
+	    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOATIME);
+	if (fd < 0 && errno == EPERM) {
+		noatime = 0;
+		fd = openat(f->dirfd, f->name,
+		    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	}
+	if (fd < 0)
+		return NULL;
+	uk_buf_grow(&b, (size_t)f->size + 1);
+	while ((n = read(fd, b.buf + b.len, b.alloc - b.len - 1)) > 0 ||
+	    (n < 0 && errno == EINTR)) {
+		if (n > 0)
+			uk_buf_setlen(&b, b.len + (size_t)n);
+		if (b.alloc - b.len < 2)
+			uk_buf_grow(&b, 65536);
+	}
+	if (!noatime) {
+		struct timespec ts[2] = {
+			{ f->atime_ns / 1000000000LL, f->atime_ns % 1000000000LL },
+			{ 0, UTIME_OMIT },
+		};
+
+		futimens(fd, ts);
+	}
+	close(fd);
+	if ((rec = uk_json_parse(b.buf, b.len, NULL)) &&
+	    (url = uk_json_get_str(rec, "url"))) {
+		uk_cache_key(url, k);
+		if (!strcmp(k, f->key))
+			r = uk_xstrdup(url);
+	}
+	uk_json_free(rec);
+	uk_buf_release(&b);
+	return r;
+}
+
+static int
+url_one(void *ctx, const struct uk_cache_file *f)
+{
+	struct urls *u = ctx;
+	char *url;
+
+	if (f->kind != UK_CACHE_ENTRY || !(url = entry_url(f)))
+		return 0;
+	if (u->n == u->alloc) {
+		u->alloc = u->alloc ? 2 * u->alloc : 256;
+		u->a = uk_xrealloc(u->a, u->alloc * sizeof(*u->a));
+	}
+	memcpy(u->a[u->n].key, f->key, sizeof(f->key));
+	u->a[u->n++].url = url;
+	return 0;
+}
+
+static int
+keyurl_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct keyurl *)a)->key,
+	    ((const struct keyurl *)b)->key);
+}
+
 static void
 cleanup_report(void *ctx, const struct uk_cache_file *f, const char *reason)
 {
-	int *verbose = ctx;
+	struct urls *u = ctx;
+	struct keyurl k, *hit;
 	yajl_val v;
 
-	if (!*verbose)
+	if (!u->verbose)
 		return;
 	v = uk_json_object();
 	uk_json_set_str(v, "path", f->path);
 	uk_json_set_str(v, "key", f->key);
+	/* Two URLs may share a key; the entry held one of them. */
+	memcpy(k.key, f->key, sizeof(k.key));
+	hit = f->kind == UK_CACHE_ENTRY && u->n ?
+	    bsearch(&k, u->a, u->n, sizeof(*u->a), keyurl_cmp) :
+	    NULL;
+	if (hit)
+		uk_json_set_str(v, "url", hit->url);
 	uk_json_set_str(v, "kind", kind_name(f));
 	uk_json_set_str(v, "reason", reason);
 	uk_json_set_int(v, "size", f->size);
@@ -99,7 +204,8 @@ cmd_cleanup(int argc, char **argv)
 		"entries\n"
 		"                            until the rest fit in SIZE (with a "
 		"unit: 500M)\n"
-		"  -v, --verbose             a record for each file removed\n"
+		"  -v, --verbose             a record for each file removed, "
+		"with its URL\n"
 		"      --fast                do not read fresh entries to find "
 		"corrupt ones\n" OPT_TAIL };
 	static const struct option lo[] = {
@@ -112,15 +218,18 @@ cmd_cleanup(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct uk_cache_clean o;
+	struct urls urls;
 	struct expire x;
 	struct uk_err err;
 	const char *output = NULL;
 	unsigned long long size;
 	yajl_val v;
 	long n;
+	size_t i;
 	int ch, verbose = 0;
 
 	memset(&o, 0, sizeof(o));
+	memset(&urls, 0, sizeof(urls));
 	uk_cli_subcommand("cleanup");
 	while ((ch = uk_cli_getopt(&c, argc, argv, "hno:s:v", lo)) != -1) {
 		switch (ch) {
@@ -153,9 +262,24 @@ cmd_cleanup(int argc, char **argv)
 	if (optind != argc)
 		uk_cli_usage(&c, "unexpected operand '%s'", argv[optind]);
 	start(output);
+	urls.verbose = verbose;
+	if (verbose && uk_cache_clean_walk(&cache, url_one, &urls, &err) >= 0)
+		qsort(urls.a, urls.n, sizeof(*urls.a), keyurl_cmp);
 	o.fn = cleanup_report;
-	o.ctx = &verbose;
+	o.ctx = &urls;
 	n = uk_cache_clean_run(&cache, &o, &err);
+	for (i = 0; i < urls.n; i++)
+		free(urls.a[i].url);
+	free(urls.a);
+	/* Entries removed count as evictions (cache_stats.h). */
+	if (!o.dry_run && o.expired + o.corrupt + o.evicted > 0) {
+		struct uk_cache_counts ev;
+
+		memset(&ev, 0, sizeof(ev));
+		ev.evictions = (unsigned long)(o.expired + o.corrupt + o.evicted);
+		if (uk_cache_stats_add(cache.dir, &ev, NULL, &err))
+			lib_error(&err);
+	}
 	if (n < 0 && o.failed == 0)
 		lib_error(&err); /* could not even walk */
 	memset(&x, 0, sizeof(x));
@@ -291,21 +415,108 @@ stats_one(void *ctx, const struct uk_cache_file *f)
 	return 0;
 }
 
+/* A count of the stats record, for the table. */
+static long long
+num(yajl_val v, const char *key)
+{
+	long long n;
+
+	return uk_json_get_int(v, key, &n) ? 0 : n;
+}
+
+/* "3 / 4 (75.00 %)": n of all, as ccache -s shows a hit rate. */
+static void
+rate(FILE *fp, const char *label, long long n, long long all)
+{
+	fprintf(fp, "%-22s%lld / %lld", label, n, all);
+	if (all)
+		fprintf(fp, " (%.2f %%)", 100.0 * (double)n / (double)all);
+	fputc('\n', fp);
+}
+
+/*
+ * The stats record as a table, for a terminal (as ccache -s prints):
+ * the directory's entries, then the counters since zeroed_at, then each
+ * remote store's.
+ */
+static void
+stats_table(FILE *fp, yajl_val v)
+{
+	yajl_val rem = uk_json_get(v, "remote"), s;
+	long long h = num(v, "hits"), m = num(v, "misses");
+	size_t i;
+
+	fprintf(fp, "%-22s%s\n", "Cache directory:", uk_json_get_str(v, "dir"));
+	fprintf(fp, "%-22s%lld (%lld bytes), %lld expired\n", "Entries:",
+	    num(v, "entries"), num(v, "bytes"), num(v, "expired"));
+	fprintf(fp, "%-22s%s\n", "Counted since:",
+	    uk_json_get_str(v, "zeroed_at") ? uk_json_get_str(v, "zeroed_at") :
+					     "-");
+	rate(fp, "Hits:", h, h + m);
+	rate(fp, "Misses:", m, h + m);
+	fprintf(fp, "%-22s%lld\n", "Stores:", num(v, "stores"));
+	fprintf(fp, "%-22s%lld\n", "Evictions:", num(v, "evictions"));
+	fprintf(fp, "%-22s%lld\n", "Errors:", num(v, "errors"));
+	for (i = 0; rem && YAJL_IS_OBJECT(rem) && i < rem->u.object.len; i++) {
+		s = rem->u.object.values[i];
+		h = num(s, "hits");
+		m = num(s, "misses");
+		fprintf(fp, "Remote %s:\n", rem->u.object.keys[i]);
+		rate(fp, "  Hits:", h, h + m);
+		rate(fp, "  Misses:", m, h + m);
+		fprintf(fp, "%-22s%lld\n", "  Stores:", num(s, "stores"));
+		fprintf(fp, "%-22s%lld\n", "  Errors:", num(s, "errors"));
+		fprintf(fp, "%-22s%lld\n", "  Corrupt:", num(s, "corrupt"));
+	}
+	fflush(fp);
+}
+
 int
 cmd_stats(int argc, char **argv)
 {
 	static const struct uk_cli c = { "urlcache stats",
 		U SYN_STATS,
 		"Write one record about the cache: entries, bytes, expired, "
-		"oldest, newest.\n" SIMPLE_HELP };
+		"oldest, newest,\n"
+		"and the counters since they were zeroed (a table on a "
+		"terminal).\n"
+		"\n" OPT_O
+		"      --zero                zero the counters (after "
+		"showing them)\n" OPT_TAIL };
+	static const struct option lo[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "zero", no_argument, NULL, OPT_ZERO },
+		UK_CLI_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *output = NULL;
 	struct stats s;
 	struct uk_err err;
 	char when[40];
-	yajl_val v;
+	yajl_val v, counts = NULL, x;
+	size_t i;
+	int ch, zero = 0;
 
-	simple_opts(&c, "stats", argc, argv);
+	uk_cli_subcommand("stats");
+	while ((ch = uk_cli_getopt(&c, argc, argv, "ho:", lo)) != -1) {
+		if (ch == 'o')
+			output = optarg;
+		else if (ch == OPT_ZERO)
+			zero = 1;
+		else
+			uk_cli_usage(&c, NULL);
+	}
+	if (optind != argc)
+		uk_cli_usage(&c, "unexpected operand '%s'", argv[optind]);
+	opt.quiet_messages = opt.quiet;
+	start(output);
 	memset(&s, 0, sizeof(s));
 	if (uk_cache_clean_walk(&cache, stats_one, &s, &err) < 0) {
+		lib_error(&err);
+		return 0;
+	}
+	if (zero ? uk_cache_stats_zero(cache.dir, &counts, &err) :
+		   uk_cache_stats_read(cache.dir, &counts, &err)) {
 		lib_error(&err);
 		return 0;
 	}
@@ -327,7 +538,19 @@ cmd_stats(int argc, char **argv)
 		uk_json_set(v, "oldest", uk_json_null());
 		uk_json_set(v, "newest", uk_json_null());
 	}
-	uk_jsonl_out_record(&out, v);
+	/* The counters, as cache_stats.h keeps them. */
+	for (i = 0; i < counts->u.object.len; i++) {
+		x = counts->u.object.values[i];
+		counts->u.object.values[i] = uk_json_null();
+		uk_json_set(v, counts->u.object.keys[i], x);
+	}
+	uk_json_free(counts);
+	if (uk_jsonl_output == UK_JSONL_AUTO && isatty(fileno(out.fp))) {
+		uk_jsonl_out_flush(&out);
+		stats_table(out.fp, v);
+	} else {
+		uk_jsonl_out_record(&out, v);
+	}
 	uk_json_free(v);
 	return 0;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache_remote.h"
 #include "cli.h"
 #include "session.h"
 #include "slice.h"
@@ -22,7 +23,7 @@ static const char synopsis[] =
     "                [--explain] [--whole] [--remove css] [--select css]\n"
     "                [--pack tokens] [--include glob] [--exclude glob]\n"
     "                [--header] [--max-tokens tokens] [--offset offset]\n"
-    "                [--json] [--markdown]\n"
+    "                [--json] [--markdown] [--cache-remote stores]\n"
     "                [url ...]\n";
 
 static const char options[] =
@@ -55,6 +56,7 @@ static const char options[] =
     "  -t, --timeout=SECONDS     one transfer's time limit (default: 30)\n"
     "\n"
     "Cache:\n"
+    "      --cache-remote=STORES remote stores behind the cache (redis://, http://)\n"
     "  -C, --no-cache            neither read nor write the cache\n"
     "  -r, --refresh             fetch again, even what is cached\n"
     "  -S, --session=NAME        also add the records to session NAME\n"
@@ -108,6 +110,7 @@ enum {
 	OPT_JSON,
 	OPT_MAX_TOKENS,
 	OPT_OFFSET,
+	OPT_CACHE_REMOTE,
 };
 
 static const struct option longopts[] = {
@@ -146,6 +149,7 @@ static const struct option longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "max-tokens", required_argument, NULL, OPT_MAX_TOKENS },
 	{ "offset", required_argument, NULL, OPT_OFFSET },
+	{ "cache-remote", required_argument, NULL, OPT_CACHE_REMOTE },
 	EXTRACT_LONGOPTS,
 	UK_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -276,6 +280,19 @@ net_opt(int c, struct urlfetch_args *a)
 	case 'C':
 		fo->use_cache = 0;
 		return 1;
+	case OPT_CACHE_REMOTE: {
+		struct uk_cache_remote *r;
+		struct uk_err e;
+
+		/* Checked here, a usage error; then as URLKIT_CACHE_REMOTE,
+		 * which uk_cache_open reads. */
+		if (uk_cache_remote_open(&r, optarg, NULL, &e))
+			BAD("--cache-remote: %s", e.msg);
+		uk_cache_remote_free(r);
+		if (setenv("URLKIT_CACHE_REMOTE", optarg, 1))
+			BAD("--cache-remote: out of memory");
+		return 1;
+	}
 	case 'j':
 		if (uk_parse_long(optarg, 1, 1000, &fo->http.jobs))
 			BAD("-j: not a count from 1 to 1000: '%s'", optarg);

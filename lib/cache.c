@@ -19,6 +19,8 @@
 #include "buf.h"
 #include "cache.h"
 #include "cache_int.h"
+#include "cache_remote.h"
+#include "cache_stats.h"
 #include "json.h"
 #include "util.h"
 #include "write.h"
@@ -26,6 +28,9 @@
 #include "banned.h"
 
 #define NS        1000000000LL
+#define COUNT(c, what) __atomic_add_fetch(&(c)->count.what, 1, __ATOMIC_RELAXED)
+
+static void entry_sum(const void *data, size_t len, char sum[17]);
 
 int
 uk_cache_lifetime(yajl_val rec, long life)
@@ -61,6 +66,9 @@ uk_cache_open(struct uk_cache *c, const char *dir, long ttl, struct uk_err *err)
 	double d;
 
 	c->dir = NULL;
+	c->remote = NULL;
+	c->count_off = 0;
+	memset(&c->count, 0, sizeof(c->count));
 	c->ttl = UK_CACHE_TTL_DEFAULT;
 	if (ttl >= 0) {
 		c->ttl = ttl;
@@ -84,14 +92,38 @@ uk_cache_open(struct uk_cache *c, const char *dir, long ttl, struct uk_err *err)
 	while (b.len > 1 && b.buf[b.len - 1] == '/')
 		uk_buf_setlen(&b, b.len - 1);
 	c->dir = uk_buf_detach(&b, NULL);
+	if (uk_cache_remote_open(&c->remote, getenv("URLKIT_CACHE_REMOTE"),
+		entry_sum, err)) {
+		uk_cache_release(c);
+		return -1;
+	}
 	return 0;
 }
 
 void
 uk_cache_release(struct uk_cache *c)
 {
+	struct uk_cache_counts none;
+	size_t i;
+	int any;
+
+	memset(&none, 0, sizeof(none));
+	any = c->dir && memcmp(&none, &c->count, sizeof(none));
+	for (i = 0; c->dir && i < uk_cache_remote_count(c->remote); i++) {
+		struct uk_cache_remote_count rc;
+
+		uk_cache_remote_store(c->remote, i, &rc);
+		any |= rc.hits || rc.misses || rc.stores || rc.errors ||
+		    rc.corrupt;
+	}
+	/* Once per run; a failure to count fails nothing. */
+	if (any && !c->count_off)
+		uk_cache_stats_add(c->dir, &c->count, c->remote, NULL);
+	memset(&c->count, 0, sizeof(c->count));
 	free(c->dir);
 	c->dir = NULL;
+	uk_cache_remote_free(c->remote);
+	c->remote = NULL;
 }
 
 /*
@@ -205,6 +237,23 @@ uk_cache_key(const char *url, char key[17])
 		key[2 * i + 1] = digits[md[i] & 15];
 	}
 	key[16] = '\0';
+}
+
+/* The checksum of an entry in a remote store (cache_remote.h): the first
+ * 16 hex digits of its SHA-256. */
+static void
+entry_sum(const void *data, size_t len, char sum[17])
+{
+	static const char digits[] = "0123456789abcdef";
+	unsigned char md[8];
+	int i;
+
+	sha256_head(data, len, md);
+	for (i = 0; i < 8; i++) {
+		sum[2 * i] = digits[md[i] >> 4];
+		sum[2 * i + 1] = digits[md[i] & 15];
+	}
+	sum[16] = '\0';
 }
 
 char *
@@ -587,7 +636,7 @@ uk_cache_load_at(int dirfd, const char *name, const char *path,
  * its text, one line ending in '}', in raw.
  */
 static int
-get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
+get_local(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
     struct uk_buf *raw, int *expired, struct uk_err *err)
 {
 	struct uk_buf path = UK_BUF_INIT, own = UK_BUF_INIT;
@@ -634,7 +683,8 @@ get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	now = uk_time_now_ns();
 	exp = uk_cache_ts_ns(&st.st_mtim) + (long long)c->ttl * NS <= now;
 	if (exp && !(flags & UK_CACHE_STALE)) {
-		uk_cache_unlink_same(dfd, name, st.st_dev, st.st_ino);
+		if (!uk_cache_unlink_same(dfd, name, st.st_dev, st.st_ino))
+			COUNT(c, evictions);
 		goto out;
 	}
 	uk_buf_reset(b);
@@ -656,7 +706,9 @@ get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	if (ok && !exp && exp_at > 0 && exp_at <= now) {
 		exp = 1;
 		if (!(flags & UK_CACHE_STALE)) {
-			uk_cache_unlink_same(dfd, name, st.st_dev, st.st_ino);
+			if (!uk_cache_unlink_same(dfd, name, st.st_dev,
+				st.st_ino))
+				COUNT(c, evictions);
 			if (rec) {
 				uk_json_free(*rec);
 				*rec = NULL;
@@ -667,7 +719,8 @@ get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 		}
 	}
 	if (!ok) {
-		uk_cache_unlink_same(dfd, name, st.st_dev, st.st_ino);
+		if (!uk_cache_unlink_same(dfd, name, st.st_dev, st.st_ino))
+			COUNT(c, evictions);
 		if (raw)
 			uk_buf_reset(raw);
 		goto out;
@@ -689,6 +742,95 @@ out:
 	uk_buf_release(&path);
 	uk_buf_release(&own);
 	return r;
+}
+
+/*
+ * After a local miss, the remote stores (cache_remote.h): an entry found
+ * whole there, for url and within its lifetime, is written to the local
+ * directory (unless its store is remote-only) and returned as get_local
+ * would.  Never an error: the stores count their own.
+ */
+static int
+get_remote(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
+    struct uk_buf *raw, int *expired)
+{
+	struct uk_buf b = UK_BUF_INIT, dir = UK_BUF_INIT;
+	char key[17], name[24];
+	long long left, exp_at = 0, now, mtime = -1;
+	int keep = 1, r = 0, dfd, past;
+
+	uk_cache_key(url, key);
+	if (!uk_cache_remote_get(c->remote, key, &b, &left, &keep))
+		goto out;
+	/* Another URL with the same key, or no entry: a miss. */
+	if (!uk_cache_entry_check(&b, NULL, url, NULL, &exp_at))
+		goto out;
+	now = uk_time_now_ns();
+	past = exp_at > 0 && exp_at <= now;
+	if (past && !(flags & UK_CACHE_STALE))
+		goto out;
+	if (keep && !past && (dfd = uk_cache_fanout_open(c, key, 1)) >= 0) {
+		/* The local copy is as old as the remote one (the store
+		 * keeps it ttl seconds from its writing), so that the two
+		 * expire together. */
+		if (left > 0 && left < (long long)c->ttl * 1000)
+			mtime = now - ((long long)c->ttl * 1000 - left) *
+			    1000000LL;
+		snprintf(name, sizeof(name), "%s.json", key);
+		uk_buf_addf(&dir, "%s/%.2s", c->dir, key);
+		uk_write_file_at(dfd, dir.buf, name, b.buf, b.len, mtime,
+		    NULL);
+		close(dfd);
+	}
+	if (rec) {
+		r = check_entry(&b, url, NULL, rec);
+	} else {
+		uk_buf_reset(raw);
+		uk_buf_add(raw, b.buf, b.len);
+		r = raw_entry(raw, url, &exp_at);
+	}
+	if (r && expired)
+		*expired = past;
+out:
+	uk_buf_release(&b);
+	uk_buf_release(&dir);
+	return r;
+}
+
+static int
+get_entry(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
+    struct uk_buf *raw, int *expired, struct uk_err *err)
+{
+	int r = get_local(c, url, flags, rec, raw, expired, err);
+
+	if (r > 0)
+		COUNT(c, hits);
+	else if (r == 0)
+		COUNT(c, misses);
+	else
+		COUNT(c, errors);
+	if (r == 0 && c->remote)
+		r = get_remote(c, url, flags, rec, raw, expired);
+	return r;
+}
+
+/*
+ * The seconds a remote store keeps the entry rec: the TTL, or less when
+ * its expires_at comes sooner (0: already past, not stored).
+ */
+static long
+remote_ttl(const struct uk_cache *c, yajl_val rec)
+{
+	const char *x = uk_json_get_str(rec, "expires_at");
+	long long t, now;
+
+	if (!x || (t = uk_time_parse(x, strlen(x))) <= 0)
+		return c->ttl;
+	now = uk_time_now_ns();
+	if (t <= now)
+		return 0;
+	t = (t - now + NS - 1) / NS;
+	return t < c->ttl ? (long)t : c->ttl;
 }
 
 int
@@ -753,6 +895,10 @@ uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 	uk_cache_key(url, key);
 	snprintf(name, sizeof(name), "%s.json", key);
 	uk_buf_addf(&dir, "%s/%.2s", c->dir, key);
+	if (!uk_cache_remote_local(c->remote)) {
+		r = 0; /* a remote-only store holds it */
+		goto remote;
+	}
 	if ((dfd = uk_cache_fanout_open(c, key, 1)) < 0) {
 		int e = errno;
 
@@ -766,6 +912,14 @@ uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 	close(dfd);
 	if (r)
 		cache_dir_check(c, err);
+remote:
+	if (r)
+		COUNT(c, errors);
+	else
+		COUNT(c, stores);
+	if (!r && c->remote)
+		uk_cache_remote_put(c->remote, key, b.buf, b.len,
+		    remote_ttl(c, rec));
 out:
 	uk_buf_release(&b);
 	uk_buf_release(&dir);
@@ -842,6 +996,18 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 			    -1 :
 			    1;
 			uk_signals_release(&old);
+			/* The stores get the summary too, for the time
+			 * the entry has left. */
+			if (r == 1 && c->remote &&
+			    uk_cache_ts_ns(&st.st_mtim) +
+				    (long long)c->ttl * NS >
+				uk_time_now_ns())
+				uk_cache_remote_put(c->remote, key, b.buf,
+				    b.len,
+				    (long)((uk_cache_ts_ns(&st.st_mtim) +
+					       (long long)c->ttl * NS -
+					       uk_time_now_ns() + NS - 1) /
+					NS));
 			goto out;
 		}
 		unlinkat(dfd, tmp, 0);
@@ -891,5 +1057,7 @@ uk_cache_invalidate(struct uk_cache *c, const char *url, struct uk_err *err)
 	if (dfd >= 0)
 		close(dfd);
 	free(path);
+	if (r >= 0 && c->remote && uk_cache_remote_del(c->remote, key))
+		r = 1;
 	return r;
 }

@@ -21,19 +21,43 @@
 
 #define UK_CACHE_TTL_DEFAULT 86400L
 
+struct uk_cache_remote;
+
+/*
+ * What a run did with the cache directory (cache_stats.h): gets that hit
+ * and missed, entries stored, entries removed as expired or corrupt (by
+ * a get, or by cleanup), and I/O errors.  Updated atomically, so threads
+ * may share a cache.
+ */
+struct uk_cache_counts {
+	unsigned long hits, misses, stores, evictions, errors;
+};
+
 struct uk_cache {
 	char *dir; /* the cache directory, absolute or as given */
 	long ttl;  /* seconds */
+	/* The remote stores behind dir (cache_remote.h), or NULL. */
+	struct uk_cache_remote *remote;
+	/* This run's counts, added to DIR/stats by uk_cache_release unless
+	 * count_off (urlcache sets it: a query is not the cache's use, and
+	 * the file's update would triple the time of its one hit). */
+	struct uk_cache_counts count;
+	int count_off;
 };
 
 /*
  * Set up c: dir, else URLKIT_CACHE_DIR, else $XDG_CACHE_HOME/urlkit, else
- * ~/.cache/urlkit; ttl >= 0, else URLKIT_CACHE_TTL, else 24 hours.  Does
+ * ~/.cache/urlkit; ttl >= 0, else URLKIT_CACHE_TTL, else 24 hours; the
+ * remote stores URLKIT_CACHE_REMOTE names (cache_remote.h: get, set and
+ * invalidate then go through them too; no connection is made yet).  Does
  * not create the directory (the first write does, mode 0700).  -1 with err
- * (code UK_EXIT_FATAL) when no directory can be found or the TTL is bad.
+ * (code UK_EXIT_FATAL) when no directory can be found or the TTL is bad,
+ * UK_EXIT_USAGE when URLKIT_CACHE_REMOTE is.
  */
 int uk_cache_open(struct uk_cache *c, const char *dir, long ttl,
     struct uk_err *err);
+/* Add this run's counts to the cache's (cache_stats.h) when there are any,
+ * and free c's contents. */
 void uk_cache_release(struct uk_cache *c);
 
 /* The key of url: 16 lower-case hex digits and a NUL. */

@@ -22,6 +22,7 @@ complete -c urlcache -f
 complete -c urlcache -n "not __fish_seen_subcommand_from $cmds" -s d -l dir -r -F -d 'cache directory'
 complete -c urlcache -n "not __fish_seen_subcommand_from $cmds" -s q -l quiet -d 'print nothing unless something failed'
 complete -c urlcache -n "not __fish_seen_subcommand_from $cmds" -l ttl -x -d 'time to live (s, m, h, d)'
+complete -c urlcache -n "not __fish_seen_subcommand_from $cmds" -l cache-remote -x -d 'remote stores behind the cache'
 complete -c urlcache -s h -l help -d 'the synopsis (-h) or the options (--help)'
 complete -c urlcache -n "not __fish_seen_subcommand_from $cmds" -s V -l version -d 'print the version'
 
@@ -43,6 +44,7 @@ complete -c urlcache -n "__fish_seen_subcommand_from get set invalidate clear cl
 complete -c urlcache -n "__fish_seen_subcommand_from get set invalidate clear cleanup list stats session" -l pretty -d 'indented records'
 complete -c urlcache -n "__fish_seen_subcommand_from set" -l pass -d 'write each record read'
 complete -c urlcache -n "__fish_seen_subcommand_from set" -F
+complete -c urlcache -n "__fish_seen_subcommand_from stats" -l zero -d 'zero the counters after showing them'
 complete -c urlcache -n "__fish_seen_subcommand_from cleanup" -l fast -d 'do not read fresh entries'
 complete -c urlcache -n "__fish_seen_subcommand_from cleanup" -s s -l max-size -x -d 'keep the cache under this size (500M)'
 complete -c urlcache -n "__fish_seen_subcommand_from cleanup" -s n -l dry-run -d 'remove nothing, list what would go'

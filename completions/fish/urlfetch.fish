@@ -25,6 +25,7 @@ complete -c urlfetch -s S -l session -x -a '(__urlfetch_sessions)' -d 'Also add 
 complete -c urlfetch -s s -l max-size -x -d 'Largest body taken'
 complete -c urlfetch -s t -l timeout -x -d 'Transfer timeout'
 complete -c urlfetch -l ttl -x -d 'Cache time to live'
+complete -c urlfetch -l cache-remote -x -d 'Remote stores behind the cache'
 complete -c urlfetch -s F -l repo-max-files -x -d 'Most files in a repository'
 complete -c urlfetch -s J -l map-json -d 'Also the symbol map as JSON'
 complete -c urlfetch -s M -l map-tokens -x -d 'Symbol map budget in tokens'

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Redis backend of cache_remote.c, through hiredis: GET with PTTL for
+ * a read, SET with EX for a write (the TTL as the key's expiry), DEL.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include <hiredis/hiredis.h>
+
+#include "buf.h"
+#include "cache_remote_int.h"
+#include "util.h"
+
+#include "banned.h"
+
+struct rconn {
+	char *host;
+	int port;
+	long db;
+	char *user, *pass; /* NULL when not given */
+	redisContext *ctx;
+};
+
+/* The URL's text between from and to, percent-decoding left out: a
+ * password with reserved characters belongs in password-file. */
+static char *
+dup_span(const char *from, const char *to)
+{
+	return uk_xmemdup(from, (size_t)(to - from));
+}
+
+static int
+r_parse(struct uk_cache_store *s)
+{
+	struct rconn *c = uk_xcalloc(1, sizeof(*c));
+	const char *p = s->url + strlen("redis://"), *at, *hend, *slash, *colon;
+	long v;
+
+	s->conn = c;
+	c->port = 6379;
+	slash = strchr(p, '/');
+	at = memchr(p, '@', slash ? (size_t)(slash - p) : strlen(p));
+	if (at) {
+		colon = memchr(p, ':', (size_t)(at - p));
+		if (colon) {
+			if (colon > p)
+				c->user = dup_span(p, colon);
+			c->pass = dup_span(colon + 1, at);
+		} else {
+			c->pass = dup_span(p, at);
+		}
+		p = at + 1;
+	}
+	if (s->password) {
+		free(c->pass);
+		c->pass = uk_xstrdup(s->password);
+	}
+	hend = slash ? slash : p + strlen(p);
+	if (*p == '[') {
+		const char *rb = memchr(p, ']', (size_t)(hend - p));
+
+		if (!rb)
+			goto bad;
+		c->host = dup_span(p + 1, rb);
+		p = rb + 1;
+	} else {
+		colon = memchr(p, ':', (size_t)(hend - p));
+		c->host = dup_span(p, colon ? colon : hend);
+		p = colon ? colon : hend;
+	}
+	if (!*c->host)
+		goto bad;
+	if (*p == ':') {
+		char *port = dup_span(p + 1, hend);
+		int bad = uk_parse_long(port, 1, 65535, &v);
+
+		free(port);
+		if (bad)
+			goto bad;
+		c->port = (int)v;
+	} else if (p != hend) {
+		goto bad;
+	}
+	if (slash && slash[1]) {
+		if (uk_parse_long(slash + 1, 0, 1000000, &v))
+			goto bad;
+		c->db = v;
+	}
+	return 0;
+bad:
+	snprintf(s->msg, sizeof(s->msg),
+	    "not redis://[[USER:]PASSWORD@]HOST[:PORT][/DB]");
+	return -1;
+}
+
+static void
+r_drop(struct rconn *c)
+{
+	if (c->ctx)
+		redisFree(c->ctx);
+	c->ctx = NULL;
+}
+
+/* The error of a failed command: message, connection dropped, -1. */
+static int
+r_fail(struct uk_cache_store *s, const char *what, redisReply *rep)
+{
+	struct rconn *c = s->conn;
+
+	if (rep && rep->type == REDIS_REPLY_ERROR)
+		snprintf(s->msg, sizeof(s->msg), "%s: %s", what, rep->str);
+	else if (c->ctx && c->ctx->err)
+		snprintf(s->msg, sizeof(s->msg), "%s: %s", what,
+		    c->ctx->errstr);
+	else
+		snprintf(s->msg, sizeof(s->msg), "%s: unexpected reply", what);
+	if (rep)
+		freeReplyObject(rep);
+	r_drop(c);
+	return -1;
+}
+
+/* Connected, authenticated and on the right database: 0, or -1. */
+static int
+r_connect(struct uk_cache_store *s)
+{
+	struct rconn *c = s->conn;
+	struct timeval ct = { s->connect_ms / 1000,
+		(s->connect_ms % 1000) * 1000 };
+	struct timeval ot = { s->op_ms / 1000, (s->op_ms % 1000) * 1000 };
+	redisReply *rep;
+
+	if (c->ctx)
+		return 0;
+	c->ctx = redisConnectWithTimeout(c->host, c->port, ct);
+	if (!c->ctx || c->ctx->err) {
+		snprintf(s->msg, sizeof(s->msg), "connect: %s",
+		    c->ctx ? c->ctx->errstr : "out of memory");
+		r_drop(c);
+		return -1;
+	}
+	if (redisSetTimeout(c->ctx, ot) != REDIS_OK)
+		return r_fail(s, "timeout", NULL);
+	if (c->pass) {
+		rep = c->user ? redisCommand(c->ctx, "AUTH %s %s", c->user,
+				    c->pass) :
+				redisCommand(c->ctx, "AUTH %s", c->pass);
+		if (!rep || rep->type == REDIS_REPLY_ERROR)
+			return r_fail(s, "AUTH", rep);
+		freeReplyObject(rep);
+	}
+	if (c->db) {
+		rep = redisCommand(c->ctx, "SELECT %ld", c->db);
+		if (!rep || rep->type == REDIS_REPLY_ERROR)
+			return r_fail(s, "SELECT", rep);
+		freeReplyObject(rep);
+	}
+	return 0;
+}
+
+static int
+r_get(struct uk_cache_store *s, const char *name, struct uk_buf *out,
+    long long *left)
+{
+	struct rconn *c = s->conn;
+	redisReply *rep = NULL, *ttl = NULL;
+	void *v;
+
+	if (r_connect(s))
+		return -1;
+	/* Both in one round trip: the value and how long it has left. */
+	redisAppendCommand(c->ctx, "GET %s", name);
+	redisAppendCommand(c->ctx, "PTTL %s", name);
+	if (redisGetReply(c->ctx, &v) != REDIS_OK)
+		return r_fail(s, "GET", NULL);
+	rep = v;
+	if (redisGetReply(c->ctx, &v) != REDIS_OK)
+		return r_fail(s, "PTTL", rep);
+	ttl = v;
+	if (rep->type == REDIS_REPLY_NIL) {
+		freeReplyObject(rep);
+		freeReplyObject(ttl);
+		return 0;
+	}
+	if (rep->type != REDIS_REPLY_STRING) {
+		freeReplyObject(ttl);
+		return r_fail(s, "GET", rep);
+	}
+	uk_buf_add(out, rep->str, rep->len);
+	*left = ttl->type == REDIS_REPLY_INTEGER && ttl->integer > 0 ?
+	    ttl->integer :
+	    -1;
+	freeReplyObject(rep);
+	freeReplyObject(ttl);
+	return 1;
+}
+
+static int
+r_put(struct uk_cache_store *s, const char *name, const char *data,
+    size_t len, long ttl)
+{
+	struct rconn *c = s->conn;
+	redisReply *rep;
+
+	if (r_connect(s))
+		return -1;
+	rep = redisCommand(c->ctx, "SET %s %b EX %ld", name, data, len, ttl);
+	if (!rep || rep->type != REDIS_REPLY_STATUS)
+		return r_fail(s, "SET", rep);
+	freeReplyObject(rep);
+	return 0;
+}
+
+static int
+r_del(struct uk_cache_store *s, const char *name)
+{
+	struct rconn *c = s->conn;
+	redisReply *rep;
+	int n;
+
+	if (r_connect(s))
+		return -1;
+	rep = redisCommand(c->ctx, "DEL %s", name);
+	if (!rep || rep->type != REDIS_REPLY_INTEGER)
+		return r_fail(s, "DEL", rep);
+	n = rep->integer > 0;
+	freeReplyObject(rep);
+	return n;
+}
+
+static void
+r_close(struct uk_cache_store *s)
+{
+	struct rconn *c = s->conn;
+
+	r_drop(c);
+	free(c->host);
+	free(c->user);
+	if (c->pass) {
+		memset(c->pass, 0, strlen(c->pass));
+		free(c->pass);
+	}
+	free(c);
+	s->conn = NULL;
+}
+
+const struct uk_cache_backend uk_cache_backend_redis = {
+	"redis", r_parse, r_get, r_put, r_del, r_close,
+};
