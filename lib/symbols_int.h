@@ -332,10 +332,10 @@ int uk_symclass_is_script_manifest(const char *base);
 /*
  * exc[i]: whether the definition order[i] (of n) is an exception class
  * (a top-level class named or derived as exceptions are, or derived
- * from one of its file's); cnt[file] counts them (symbols_map.c).
+ * from one of its file's); cnt[file] counts them (symbols_exc.c).
  */
-void uk_symmap_exception_classes(const struct symtab *t,
-    const uint32_t *order, size_t n, unsigned char *exc, uint32_t *cnt);
+void uk_symexc_classes(const struct symtab *t, const uint32_t *order,
+    size_t n, unsigned char *exc, uint32_t *cnt);
 
 /*
  * symbols_class.c: each file's cls (enum file_class), from its path, the
@@ -429,8 +429,11 @@ int uk_symclass_is_build_file(const char *path);
 /* The JSON of uk_symbols_json. */
 struct yajl_val_s *uk_symmap_json(const struct symtab *t);
 
-/* path with control characters as \n, \t, \x1b: never a line of its own. */
-void uk_symmap_add_escaped(struct uk_buf *b, const char *s, size_t n);
+/*
+ * s[0..n) with control characters as \n, \t, \x1b: never a line of its
+ * own (symbols_escape.c).
+ */
+void uk_symescape_add(struct uk_buf *b, const char *s, size_t n);
 
 /*
  * symbols_lex.c: the references of a file of language lang ("python"...)

@@ -22,36 +22,6 @@
 #define FILL_TRIES 100 /* maps rendered to fill the budget */
 #define SPREAD_EXP 1.0 /* a unit's k-th definition at rank / k */
 
-void
-uk_symmap_add_escaped(struct uk_buf *b, const char *s, size_t n)
-{
-	struct uk_buf t = UK_BUF_INIT;
-	size_t i, from = 0;
-
-	/* Valid UTF-8 first, then no control character on the line. */
-	uk_buf_add_utf8(&t, s, n);
-	for (i = 0; i < t.len; i++) {
-		unsigned char c = (unsigned char)t.buf[i];
-
-		if (c >= 0x20 && c != 0x7f && c != '\\')
-			continue;
-		uk_buf_add(b, t.buf + from, i - from);
-		if (c == '\n')
-			uk_buf_addstr(b, "\\n");
-		else if (c == '\t')
-			uk_buf_addstr(b, "\\t");
-		else if (c == '\r')
-			uk_buf_addstr(b, "\\r");
-		else if (c == '\\')
-			uk_buf_addstr(b, "\\\\");
-		else
-			uk_buf_addf(b, "\\x%02x", c);
-		from = i + 1;
-	}
-	uk_buf_add(b, t.buf + from, t.len - from);
-	uk_buf_release(&t);
-}
-
 /*
  * A signature's lines, each after BAR; tabs stay (they are indentation).
  * note (already escaped), when not NULL, ends the last line.
@@ -66,7 +36,7 @@ add_sig(struct uk_buf *b, const char *sig, const char *note)
 		for (i = 0; i <= n; i++) {
 			if (i < n && sig[i] != '\t')
 				continue;
-			uk_symmap_add_escaped(b, sig + from, i - from);
+			uk_symescape_add(b, sig + from, i - from);
 			if (i < n)
 				uk_buf_addch(b, '\t');
 			from = i + 1;
@@ -142,7 +112,7 @@ render_file(const struct symtab *t, uint32_t file, struct entry *es, size_t n,
 		qsort(es, n, sizeof(*es), entry_cmp);
 	if (second)
 		uk_buf_addstr(out, "  ");
-	uk_symmap_add_escaped(out, t->files[file].path,
+	uk_symescape_add(out, t->files[file].path,
 	    strlen(t->files[file].path));
 	uk_buf_addstr(out, ":\n");
 	for (i = 0; i < n; i++) {
@@ -216,141 +186,6 @@ render(const struct symtab *t, const uint32_t *order, size_t nsel,
 #define FOLD_MIN   4 /* exception classes of a file shown as one line */
 #define FOLD_NAMED 3 /* names that line gives */
 
-/* Whether name[0..n) is an exception's by the languages' conventions. */
-static int
-exception_name(const char *name, size_t n)
-{
-	static const char *const sfx[] = { "Error", "Exception", "Warning",
-		NULL };
-	size_t i, l;
-
-	for (i = 0; sfx[i]; i++) {
-		l = strlen(sfx[i]);
-		if (n > l && !memcmp(name + n - l, sfx[i], l))
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * The first base class a class's signature names: Python's
- * `class A(B, C):`, `class A extends B` (JavaScript, TypeScript, Java),
- * Ruby's `class A < B`; its last dotted part.  *n is 0 when none.
- */
-static const char *
-first_base(const char *sig, size_t *n)
-{
-	const char *p, *e = strchr(sig, '\n');
-	size_t len = e ? (size_t)(e - sig) : strlen(sig);
-
-	*n = 0;
-	if ((p = memmem(sig, len, " extends ", 9)))
-		p += 9;
-	else if ((p = memmem(sig, len, " < ", 3)))
-		p += 3;
-	else if ((p = memchr(sig, '(', len)))
-		p++;
-	else
-		return NULL;
-	for (;;) {
-		size_t k = strcspn(p, ".,()<>{}: \t\n");
-
-		if (p[k] != '.') {
-			*n = k;
-			return p;
-		}
-		p += k + 1;
-	}
-}
-
-/*
- * An exception class: a top-level class whose name or first base's
- * name ends as exceptions' do (HTTPError, ConnectTimeout(ConnectionError)).
- */
-static int
-exception_class(const struct symtab *t, const struct sdef *d)
-{
-	const char *name = t->names[d->name], *b;
-	size_t n;
-
-	if (strcmp(d->kind, "class") || d->scope)
-		return 0;
-	if (exception_name(name, strlen(name)))
-		return 1;
-	b = first_base(d->sig, &n);
-	return b && exception_name(b, n);
-}
-
-/* An exception class by (file, name), for exc_find. */
-struct exc_key {
-	uint32_t file;
-	const char *name;
-	size_t len;
-};
-
-static int
-exc_key_cmp(const void *a, const void *b)
-{
-	const struct exc_key *x = a, *y = b;
-	size_t l = x->len < y->len ? x->len : y->len;
-	int c;
-
-	if (x->file != y->file)
-		return x->file < y->file ? -1 : 1;
-	if ((c = memcmp(x->name, y->name, l)))
-		return c;
-	return x->len < y->len ? -1 : x->len > y->len;
-}
-
-/*
- * exc[i] for order[0..n): exception_class, then the classes whose first
- * base is an exception class of their file (ReadTimeout(Timeout) where
- * Timeout(RequestException)), to a fixed point (at most 8 rounds); cnt,
- * each file's count.
- */
-void
-uk_symmap_exception_classes(const struct symtab *t, const uint32_t *order,
-    size_t n, unsigned char *exc, uint32_t *cnt)
-{
-	struct exc_key *v = uk_xcalloc(n + 1, sizeof(*v));
-	size_t i, nv = 0, round, added = 1;
-
-	for (i = 0; i < n; i++)
-		if ((exc[i] = (unsigned char)exception_class(t,
-			 &t->defs[order[i]])))
-			cnt[t->defs[order[i]].file]++;
-	for (round = 0; round < 8 && added; round++) {
-		nv = 0;
-		for (i = 0; i < n; i++)
-			if (exc[i]) {
-				v[nv].file = t->defs[order[i]].file;
-				v[nv].name = t->names[t->defs[order[i]].name];
-				v[nv].len = strlen(v[nv].name);
-				nv++;
-			}
-		if (!nv)
-			break;
-		qsort(v, nv, sizeof(*v), exc_key_cmp);
-		added = 0;
-		for (i = 0; i < n; i++) {
-			const struct sdef *d = &t->defs[order[i]];
-			struct exc_key k;
-
-			if (exc[i] || !cnt[d->file] || strcmp(d->kind, "class") ||
-			    d->scope)
-				continue;
-			k.file = d->file;
-			if (!(k.name = first_base(d->sig, &k.len)) || !k.len ||
-			    !bsearch(&k, v, nv, sizeof(*v), exc_key_cmp))
-				continue;
-			exc[i] = 1;
-			cnt[d->file]++;
-			added = 1;
-		}
-	}
-	free(v);
-}
-
 static void
 fold_release(struct symtab *t)
 {
@@ -392,7 +227,7 @@ fold_exceptions(struct symtab *t, const uint32_t *order, size_t n)
 
 	fold_release(t);
 	/* kind[i]: 1 an exception class, 2 a top-level constant, 0 none. */
-	uk_symmap_exception_classes(t, order, n, kind, exc_cnt);
+	uk_symexc_classes(t, order, n, kind, exc_cnt);
 	for (i = 0; i < n; i++) {
 		const struct sdef *d = &t->defs[order[i]];
 
@@ -611,7 +446,7 @@ top_block(const struct symtab *t, const char *focus, struct uk_buf *out)
 	for (i = 0; i < n && i < TOP_MAX; i++) {
 		if (i && !strcmp(tops[i].path, tops[i - 1].path))
 			continue;
-		uk_symmap_add_escaped(out, tops[i].path, strlen(tops[i].path));
+		uk_symescape_add(out, tops[i].path, strlen(tops[i].path));
 		uk_buf_addch(out, '\n');
 	}
 	if (out->len)
@@ -683,7 +518,7 @@ site_block(const struct symtab *t, const uint32_t *sel, size_t n,
 	for (i = 0; i < nv && i < SITES_LISTED; i++) {
 		const char *p = t->files[v[i].file].path;
 
-		uk_symmap_add_escaped(out, p, strlen(p));
+		uk_symescape_add(out, p, strlen(p));
 		uk_buf_addf(out, " (defines %u function%s declared below)\n",
 		    v[i].n, v[i].n == 1 ? "" : "s");
 	}

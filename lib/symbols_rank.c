@@ -145,7 +145,7 @@ site_notes(struct symtab *t)
 			uk_buf_addstr(&b, named++ ? ", " : "  // ");
 			if (dl && !strncmp(p, hp, dl))
 				p += dl;
-			uk_symmap_add_escaped(&b, p, strlen(p));
+			uk_symescape_add(&b, p, strlen(p));
 		}
 		if (b.len)
 			t->site_note[i] = uk_xmemdup(b.buf, b.len);
@@ -1140,7 +1140,7 @@ entry_points(struct symtab *t)
 
 /*
  * A module of exception classes (four fifths or more of its top-level
- * definitions, as uk_symmap_exception_classes finds them) is a kind that
+ * definitions, as uk_symexc_classes finds them) is a kind that
  * crowds out the API, as helpers are: every module raises its errors,
  * and one that also calls a helper (an error's __hash__) was a hub above
  * the model the project is about.  Its rank times ERRORS_W.  On
@@ -1158,7 +1158,7 @@ errors_only(struct symtab *t)
 	for (i = 0; i < t->ndefs; i++)
 		if (!t->defs[i].hidden)
 			order[n++] = (uint32_t)i;
-	uk_symmap_exception_classes(t, order, n, exc, nexc);
+	uk_symexc_classes(t, order, n, exc, nexc);
 	for (i = 0; i < n; i++)
 		if (!t->defs[order[i]].scope)
 			ntop[t->defs[order[i]].file]++;

@@ -97,6 +97,29 @@ walk_captures(struct qstate *st, const char *const *caps)
 	st->ok = 1;
 }
 
+/*
+ * The walked languages, by index in uk_symqueries_langs: the walker of
+ * language li, or NULL.  The driver owns the table, so that the walk
+ * (symbols_walk.c) the walkers use does not call them back.
+ */
+static const struct walklang *
+walk_lang(int li)
+{
+	static const struct {
+		const char *name;
+		const struct walklang *wl;
+	} walkers[] = { { "python", &uk_sympy_walker },
+		{ "c", &uk_symc_walker }, { "rust", &uk_symrust_walker },
+		{ "javascript", &uk_symjs_walker }, { "go", &uk_symgo_walker },
+		{ NULL, NULL } };
+	size_t i;
+
+	for (i = 0; walkers[i].name; i++)
+		if (!strcmp(uk_symqueries_langs[li].name, walkers[i].name))
+			return walkers[i].wl;
+	return NULL;
+}
+
 /* Compile language li's query into st (once, under query_lock). */
 static void
 query_compile(struct qstate *st, int li)
@@ -109,8 +132,8 @@ query_compile(struct qstate *st, int li)
 	 * arena, which is reset after each file. */
 	struct symarena *arena = uk_symarena_pause();
 
-	if (uk_symwalk_lang(li) && !use_query()) {
-		walk_captures(st, uk_symwalk_lang(li)->caps);
+	if (walk_lang(li) && !use_query()) {
+		walk_captures(st, walk_lang(li)->caps);
 		goto out;
 	}
 	uk_buf_addstr(&src, l->tags);
@@ -494,8 +517,7 @@ index_tree(const struct uk_symbols *s, struct symworker *w, TSParser *parser,
 	}
 	fc.root = ts_tree_root_node(tree);
 	if (!fc.st->q)
-		uk_symwalk_tree(&fc, uk_symwalk_lang(li), &tags, &ntags,
-		    &atags);
+		uk_symwalk_tree(&fc, walk_lang(li), &tags, &ntags, &atags);
 	else
 		query_tags(&fc, cursor, li, &tags, &ntags, &atags);
 	definitions_family(fc.root, tags, ntags);

@@ -230,25 +230,6 @@ uk_symwalk_grammar(const char *lang, const struct grammar_name *names,
 	return l;
 }
 
-/* The walked languages, by index in uk_symqueries_langs. */
-const struct walklang *
-uk_symwalk_lang(int li)
-{
-	static const struct {
-		const char *name;
-		const struct walklang *wl;
-	} walkers[] = { { "python", &uk_sympy_walker },
-		{ "c", &uk_symc_walker }, { "rust", &uk_symrust_walker },
-		{ "javascript", &uk_symjs_walker }, { "go", &uk_symgo_walker },
-		{ NULL, NULL } };
-	size_t i;
-
-	for (i = 0; walkers[i].name; i++)
-		if (!strcmp(uk_symqueries_langs[li].name, walkers[i].name))
-			return walkers[i].wl;
-	return NULL;
-}
-
 /*
  * One walk down fc's tree: the tags language wl's query would give into
  * tags[0..*ntags), and (Python) the bound names into fc->locals.  A bare

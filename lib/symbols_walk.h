@@ -218,8 +218,6 @@ void uk_symwalk_doc_def(struct filectx *fc, struct walktags *pt,
     uint32_t nrun);
 void uk_symwalk_doc_comments(struct walktags *pt, const struct docsyms *ds,
     struct walkframe *p, struct walkframe *f);
-/* The walker of language li of uk_symqueries_langs, or NULL. */
-const struct walklang *uk_symwalk_lang(int li);
 void uk_symwalk_tree(struct filectx *fc, const struct walklang *wl,
     struct tag **tags, size_t *ntags, size_t *atags);
 
