@@ -36,6 +36,7 @@ urlfetch_OBJS = cmd/urlfetch_opts.o cmd/urlextract_opts.o
 toolack_OBJS = cmd/toolack_call.o cmd/toolack_client.o cmd/toolack_exec.o cmd/toolack_handler.o
 pwfetch_OBJS = cmd/pwfetch_input.o cmd/pwfetch_opts.o cmd/urlextract_opts.o
 urlsum_OBJS = cmd/urlsum_opts.o
+urlmap_OBJS = cmd/urlmap_fetch.o cmd/urlmap_opts.o cmd/urlmap_sources.o
 urlcache_OBJS = cmd/urlcache_maint.o cmd/urlcache_session.o
 urlserve_OBJS = cmd/urlserve_child.o cmd/urlserve_fetch.o cmd/urlserve_map.o cmd/urlserve_store.o cmd/urlserve_table.o cmd/urlserve_tools.o
 # tree-sitter is no package: its runtime is compiled with the grammars

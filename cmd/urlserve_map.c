@@ -168,6 +168,58 @@ answer(struct uk_mcp_call *c, const struct uk_buf *out, long limit)
 	uk_buf_release(&text);
 }
 
+/*
+ * urlmap's command line for a map_site call (args checked): argv[0] is
+ * prog, the numbers are written into tbuf, lbuf and dbuf, which must
+ * outlive it.  The caller frees the array, not its strings.
+ */
+static const char **
+map_argv(yajl_val args, const char *url, char *prog, long limit,
+    struct uk_buf *tbuf, struct uk_buf *lbuf, struct uk_buf *dbuf)
+{
+	yajl_val inc, exc;
+	const char **argv;
+	size_t i, n = 0;
+
+	inc = uk_json_get(args, "include");
+	exc = uk_json_get(args, "exclude");
+	argv = uk_xcalloc(24 + 2 * ((inc ? inc->u.array.len : 0) +
+	    (exc ? exc->u.array.len : 0)), sizeof(*argv));
+	uk_buf_addf(tbuf, "%g", us_srv.timeout);
+	uk_buf_addf(lbuf, "%ld", limit);
+	uk_buf_addf(dbuf, "%lld", us_arg_int(args, "depth", 2));
+	argv[n++] = prog;
+	argv[n++] = "--compact";
+	argv[n++] = "-q";
+	argv[n++] = "-t";
+	argv[n++] = tbuf->buf;
+	argv[n++] = "--limit";
+	argv[n++] = lbuf->buf;
+	if (!source(args, "sitemap", 1))
+		argv[n++] = "--no-sitemaps";
+	if (!source(args, "feed", 1))
+		argv[n++] = "--no-feeds";
+	if (!source(args, "llms", 1))
+		argv[n++] = "--no-llms";
+	if (source(args, "crawl", 0)) {
+		argv[n++] = "--crawl";
+		argv[n++] = "--depth";
+		argv[n++] = dbuf->buf;
+	}
+	for (i = 0; inc && i < inc->u.array.len; i++) {
+		argv[n++] = "-I";
+		argv[n++] = inc->u.array.values[i]->u.string;
+	}
+	for (i = 0; exc && i < exc->u.array.len; i++) {
+		argv[n++] = "-X";
+		argv[n++] = exc->u.array.values[i]->u.string;
+	}
+	argv[n++] = "--";
+	argv[n++] = url;
+	argv[n] = NULL;
+	return argv;
+}
+
 void
 us_tool_map_site(struct uk_mcp_call *c, yajl_val args, void *session)
 {
@@ -187,13 +239,13 @@ us_tool_map_site(struct uk_mcp_call *c, yajl_val args, void *session)
 		      dbuf = UK_BUF_INIT;
 	struct uk_child ch = UK_CHILD_INIT;
 	const char **argv = NULL;
-	yajl_val inc, exc, src;
+	yajl_val src;
 	struct watch w;
 	struct uk_err err;
 	pthread_t th;
 	const char *url;
 	char *prog = NULL;
-	size_t i, k, n = 0;
+	size_t i, k;
 	long limit;
 	int st = -1;
 
@@ -216,43 +268,8 @@ us_tool_map_site(struct uk_mcp_call *c, yajl_val args, void *session)
 			}
 		}
 	limit = (long)us_arg_int(args, "limit", 100);
-	inc = uk_json_get(args, "include");
-	exc = uk_json_get(args, "exclude");
-	argv = uk_xcalloc(24 + 2 * ((inc ? inc->u.array.len : 0) +
-	    (exc ? exc->u.array.len : 0)), sizeof(*argv));
 	prog = us_sibling("urlmap");
-	uk_buf_addf(&tbuf, "%g", us_srv.timeout);
-	uk_buf_addf(&lbuf, "%ld", limit);
-	uk_buf_addf(&dbuf, "%lld", us_arg_int(args, "depth", 2));
-	argv[n++] = prog;
-	argv[n++] = "--compact";
-	argv[n++] = "-q";
-	argv[n++] = "-t";
-	argv[n++] = tbuf.buf;
-	argv[n++] = "--limit";
-	argv[n++] = lbuf.buf;
-	if (!source(args, "sitemap", 1))
-		argv[n++] = "--no-sitemaps";
-	if (!source(args, "feed", 1))
-		argv[n++] = "--no-feeds";
-	if (!source(args, "llms", 1))
-		argv[n++] = "--no-llms";
-	if (source(args, "crawl", 0)) {
-		argv[n++] = "--crawl";
-		argv[n++] = "--depth";
-		argv[n++] = dbuf.buf;
-	}
-	for (i = 0; inc && i < inc->u.array.len; i++) {
-		argv[n++] = "-I";
-		argv[n++] = inc->u.array.values[i]->u.string;
-	}
-	for (i = 0; exc && i < exc->u.array.len; i++) {
-		argv[n++] = "-X";
-		argv[n++] = exc->u.array.values[i]->u.string;
-	}
-	argv[n++] = "--";
-	argv[n++] = url;
-	argv[n] = NULL;
+	argv = map_argv(args, url, prog, limit, &tbuf, &lbuf, &dbuf);
 
 	memset(&w, 0, sizeof(w));
 	w.c = c;
