@@ -28,7 +28,7 @@
 
 static const char synopsis[] =
     "usage: urlserve [-O] [-G size] [-j jobs] [-l address] [-Q size]\n"
-    "                [-S name] [-T list] [-t timeout] [--token-file file]\n"
+    "                [-S name] [--tools list] [-t timeout] [--token-file file]\n"
     "       urlserve -h | -V\n";
 
 static const char options[] =
@@ -44,7 +44,7 @@ static const char options[] =
     "  -Q, --max-queued=SIZE     calls waiting or running, their messages'\n"
     "                            bytes (default: 64M)\n"
     "  -S, --session=NAME        keep the fetched set as urlcache session NAME\n"
-    "  -T, --tools=LIST          only these tools (names, comma-separated),\n"
+    "      --tools=LIST          only these tools (names, comma-separated),\n"
     "                            or lean: fetch_url, get_url_content,\n"
     "                            render_url\n"
     "  -t, --timeout=SECONDS     a fetch's time limit (default: 30)\n"
@@ -57,7 +57,7 @@ static const char options[] =
 
 static const struct uk_cli cli = { "urlserve", synopsis, options };
 
-enum { OPT_TOKEN_FILE = UK_OPT_FIRST };
+enum { OPT_TOKEN_FILE = UK_OPT_FIRST, OPT_TOOLS };
 
 struct us_server us_srv;
 
@@ -419,14 +419,14 @@ static const char instructions[] =
     "(get_fetched_urls, format_url_context) holds every URL fetched in "
     "this session.";
 
-/* -T's profiles: a name for a list of tools. */
+/* --tools' profiles: a name for a list of tools. */
 static const struct {
 	const char *name, *list;
 } profiles[] = {
 	{ "lean", "fetch_url,get_url_content,render_url" },
 };
 
-/* -T's choice: chosen[i] for us_tools[i]; none chosen is all. */
+/* --tools' choice: chosen[i] for us_tools[i]; none chosen is all. */
 static char *chosen;
 
 /* Choose the tools of list (names and profiles, comma-separated): 0, or
@@ -479,7 +479,7 @@ us_tool_on(const char *name)
 }
 
 /*
- * The tools listed, and the only ones callable: -T's, else all; never
+ * The tools listed, and the only ones callable: --tools', else all; never
  * render_url when there is no Chromium.
  */
 static struct uk_mcp_tool *
@@ -514,7 +514,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "open-private", no_argument, NULL, 'O' },
 		{ "session", required_argument, NULL, 'S' },
 		{ "timeout", required_argument, NULL, 't' },
-		{ "tools", required_argument, NULL, 'T' },
+		{ "tools", required_argument, NULL, OPT_TOOLS },
 		{ "token-file", required_argument, NULL, OPT_TOKEN_FILE },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, UK_OPT_HELP },
@@ -523,7 +523,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 	char bad[64];
 	int c;
 
-	while ((c = uk_cli_getopt(&cli, argc, argv, "G:hj:l:OQ:S:T:t:V",
+	while ((c = uk_cli_getopt(&cli, argc, argv, "G:hj:l:OQ:S:t:V",
 		    longopts)) != -1) {
 		switch (c) {
 		case 'G':
@@ -564,9 +564,9 @@ parse_opts(int argc, char **argv, struct opts *o)
 				uk_cli_usage(&cli, "-t: not a timeout: '%s'",
 				    optarg);
 			break;
-		case 'T':
+		case OPT_TOOLS:
 			if (tools_choose(optarg, bad, sizeof(bad)))
-				uk_cli_usage(&cli, "-T: not a tool or a profile: "
+				uk_cli_usage(&cli, "--tools: not a tool or a profile: "
 				    "'%s'", bad);
 			break;
 		case OPT_TOKEN_FILE:

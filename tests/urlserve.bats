@@ -171,9 +171,9 @@ tools_tokens() {
 	[[ $(text "$output") != *"call render_url"* ]]
 }
 
-@test "-T: only the tools chosen are listed and callable; a bad name is a usage error" {
+@test "--tools: only the tools chosen are listed and callable; a bad name is a usage error" {
 	export URLKIT_CHROMIUM=/bin/true
-	us_start -T lean
+	us_start --tools=lean
 	us_send_raw '{"jsonrpc":"2.0","id":"l","method":"tools/list"}'
 	run -0 us_read l
 	[ "$(jq -r '[.result.tools[].name] | join(",")' <<<"$output")" = fetch_url,get_url_content,render_url ]
@@ -190,7 +190,7 @@ tools_tokens() {
 	[[ $(text "$output") == "HTTP 404"*"check the URL"* ]]
 	[[ $(text "$output") != *map_site* ]]
 	us_stop
-	run -2 urlserve -T fetch_url,nope </dev/null
+	run -2 urlserve --tools=fetch_url,nope </dev/null
 	[ "$status" -eq 2 ]
 	[[ $output == *"not a tool or a profile: 'nope'"* ]]
 	run -2 urlserve --tools= </dev/null
@@ -207,7 +207,7 @@ tools_tokens() {
 	run -0 tools_tokens
 	[ "$status" -eq 0 ]
 	[ "$output" -eq "$full" ]
-	run -0 tools_tokens -T lean
+	run -0 tools_tokens --tools=lean
 	[ "$output" -eq "$lean" ]
 }
 
