@@ -35,6 +35,11 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         self.log_request_path()
         path = self.path.split("?", 1)[0]
+        # /slow/...: the archive in two halves, 1.5 s apart, so that a run
+        # lasts long enough for urlfetch's progress line to show.
+        slow = path.startswith("/slow/")
+        if slow:
+            path = path[len("/slow"):]
         if path.startswith("/hang/"):
             time.sleep(3600)
             return
@@ -57,6 +62,11 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_header("Content-Type", "application/x-gzip")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
+                if slow:
+                    self.wfile.write(data[:len(data) // 2])
+                    self.wfile.flush()
+                    time.sleep(1.5)
+                    data = data[len(data) // 2:]
                 self.wfile.write(data)
                 return
         self.send_response(404)
