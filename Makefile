@@ -32,7 +32,7 @@ PDF_PKGS       = poppler-glib
 # the program in cmd/, not in the library).
 PROGS = pwfetch toolack urlcache urldetect urlextract urlfetch urlmap urlserve urlsum
 urlextract_OBJS = cmd/urlextract_opts.o
-urlfetch_OBJS = cmd/urlfetch_opts.o cmd/urlextract_opts.o
+urlfetch_OBJS = cmd/urlfetch_opts.o cmd/urlfetch_progress.o cmd/urlextract_opts.o
 toolack_OBJS = cmd/toolack_call.o cmd/toolack_client.o cmd/toolack_exec.o cmd/toolack_handler.o
 pwfetch_OBJS = cmd/pwfetch_input.o cmd/pwfetch_opts.o cmd/urlextract_opts.o
 urlsum_OBJS = cmd/urlsum_opts.o
