@@ -6,15 +6,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/stat.h>
-#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,178 +41,6 @@ static struct uk_jsonl_out out;
 static struct {
 	int on, width, colour;
 } view;
-
-/*
- * The progress line (lib/progress), on standard error when it is a
- * terminal and -q is not given: records done of those read so far,
- * failures, and the host of the latest fetch started.
- */
-#define PROGRESS_AFTER 1.0 /* seconds of the run before the line shows */
-
-static struct {
-	struct uk_progress p;
-	double start; /* when the run began (uk_mono_now) */
-	double hold;  /* no line before this time: a record just went out */
-	int shared;   /* standard output may reach the terminal: a terminal
-			 or a pipe, not a file */
-	int tfd, ep;  /* the line's clock (a timerfd) and, with the input,
-			 the epoll set the fetches wait on; -1: none */
-	unsigned long done, total, failed;
-	char host[48];
-	const char *repo; /* a repository's progress, instead of host */
-} prog;
-
-static void
-progress_clear(void)
-{
-	uk_progress_erase(&prog.p);
-}
-
-static void
-progress_draw(int force)
-{
-	/* A run that is done within a second needs no progress line. */
-	double now = uk_mono_now();
-
-	if (!prog.total || !uk_progress_on(&prog.p) ||
-	    now - prog.start < PROGRESS_AFTER || now < prog.hold)
-		return;
-	uk_progress_show(&prog.p, force, "%s: %lu/%lu done, %lu failed%s%s",
-	    uk_prog, prog.done, prog.total, prog.failed,
-	    prog.repo || prog.host[0] ? ", " : "",
-	    prog.repo ? prog.repo : prog.host);
-}
-
-/*
- * The line is drawn while fetches go on, not only when one ends: a
- * timer from PROGRESS_AFTER on, every interval, wakes the wait.
- * uk_fetch_wait waits on one descriptor besides its transfers, so the
- * timer and the input's descriptor are put in one epoll set.
- */
-static void
-progress_clock_init(void)
-{
-	struct itimerspec its = { { 0, (long)(UK_PROGRESS_INTERVAL * 1e9) },
-		{ (time_t)PROGRESS_AFTER, 0 } };
-	struct epoll_event ev = { .events = EPOLLIN };
-
-	prog.tfd = prog.ep = -1;
-	if (!uk_progress_on(&prog.p))
-		return;
-	if ((prog.tfd = timerfd_create(CLOCK_MONOTONIC,
-		 TFD_NONBLOCK | TFD_CLOEXEC)) < 0 ||
-	    timerfd_settime(prog.tfd, 0, &its, NULL) ||
-	    (prog.ep = epoll_create1(EPOLL_CLOEXEC)) < 0 ||
-	    epoll_ctl(prog.ep, EPOLL_CTL_ADD, prog.tfd, &ev)) {
-		/* No clock: the line is drawn as fetches end. */
-		if (prog.tfd >= 0)
-			close(prog.tfd);
-		if (prog.ep >= 0)
-			close(prog.ep);
-		prog.tfd = prog.ep = -1;
-	}
-}
-
-/*
- * The descriptor to wait on for input fd (-1: none): the epoll set with
- * fd in it, or fd itself when there is no clock or epoll refuses fd (a
- * regular file, which is always ready).
- */
-static int
-progress_wait_fd(int fd)
-{
-	struct epoll_event ev = { .events = EPOLLIN };
-
-	if (prog.ep < 0)
-		return fd;
-	if (fd >= 0) {
-		ev.data.fd = fd;
-		if (epoll_ctl(prog.ep, EPOLL_CTL_ADD, fd, &ev) &&
-		    errno != EEXIST)
-			return fd;
-	}
-	return prog.ep;
-}
-
-/*
- * After a wait on wfd (progress_wait_fd's) for input fd: take fd out of
- * the set again (the next input may reuse its number), let the clock's
- * ticks go, and say whether fd itself is readable.
- */
-static int
-progress_waited(int wfd, int fd, int ready)
-{
-	struct pollfd pf = { fd, POLLIN, 0 };
-	uint64_t ticks;
-
-	if (wfd != prog.ep || prog.ep < 0)
-		return ready;
-	if (fd >= 0)
-		epoll_ctl(prog.ep, EPOLL_CTL_DEL, fd, NULL);
-	while (read(prog.tfd, &ticks, sizeof(ticks)) > 0)
-		;
-	return ready && fd >= 0 && poll(&pf, 1, 0) > 0;
-}
-
-static void
-progress_clock_release(void)
-{
-	if (prog.tfd >= 0)
-		close(prog.tfd);
-	if (prog.ep >= 0)
-		close(prog.ep);
-	prog.tfd = prog.ep = -1;
-}
-
-/* Note the host of url as the current one (control bytes shown as '?'). */
-static void
-progress_host(const char *url)
-{
-	const char *p = strstr(url, "://"), *at;
-	size_t i, n;
-
-	if (!uk_progress_on(&prog.p))
-		return;
-	p = p ? p + 3 : url;
-	n = strcspn(p, "/?#");
-	if ((at = memchr(p, '@', n))) {
-		n -= (size_t)(at + 1 - p);
-		p = at + 1;
-	}
-	if (n >= sizeof(prog.host))
-		n = sizeof(prog.host) - 1;
-	for (i = 0; i < n; i++)
-		prog.host[i] =
-		    (unsigned char)p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i];
-	prog.host[n] = '\0';
-}
-
-/*
- * The repository step runs to its end before other transfers go on: its
- * progress (lib/repo.h) takes the line's place after the counts.
- */
-static void
-progress_repo(const struct uk_repo_progress *p, void *arg)
-{
-	static int last_phase = -1;
-	char line[100];
-	int force = (int)p->phase != last_phase; /* each phase shows once */
-
-	(void)arg;
-	last_phase = (int)p->phase;
-	if (p->phase == UK_REPO_FETCHING && p->received)
-		snprintf(line, sizeof(line),
-		    "%s: %.1f MB received, %lu files, %lu/%lu indexed",
-		    prog.host, p->received / 1e6, p->files, p->indexed,
-		    p->kept);
-	else
-		snprintf(line, sizeof(line), "%s: %lu files, %lu/%lu indexed",
-		    prog.host, p->files, p->indexed,
-		    p->phase == UK_REPO_INDEXING ? p->to_index : p->kept);
-	prog.repo = line;
-	progress_draw(force);
-	prog.repo = NULL;
-}
 
 /*
  * A URL being fetched: its item in the output queue (qi->rec is the input
@@ -420,20 +245,6 @@ refuse_documents(void)
 	}
 }
 
-/*
- * Before a record goes out, the progress line goes: standard output may
- * be the terminal, or a pipe to a program that prints on it (`urlfetch |
- * jq`), whose line would be glued to ours.  It is drawn again after the
- * interval, not at once, so the reader has printed its line by then.
- */
-static void
-progress_make_way(void)
-{
-	if (!uk_progress_on(&prog.p) || !prog.shared)
-		return;
-	progress_clear();
-	prog.hold = uk_mono_now() + prog.p.interval;
-}
 
 /* Whether standard input is one of the inputs. */
 static int

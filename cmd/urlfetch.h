@@ -5,13 +5,15 @@
 /*
  * urlfetch's command line (urlfetch_opts.c): the network's options, a
  * repository's, and extraction's (urlextract.h), which it shares with
- * urlextract.
+ * urlextract; and its progress line (urlfetch_progress.c).
  */
 
 #include <stdio.h> /* cli.h uses FILE */
 
 #include "cli.h"
 #include "fetch.h"
+#include "progress.h"
+#include "repo.h"
 #include "urlextract.h"
 #include "util.h"
 
@@ -59,5 +61,56 @@ void urlfetch_args_release(struct urlfetch_args *a);
  * urlextract's, are usage errors that name it.
  */
 void urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv);
+
+/*
+ * The progress line (urlfetch_progress.c), on standard error when it is a
+ * terminal and -q is not given: records done of those read so far,
+ * failures, and the host of the latest fetch started.
+ */
+struct urlfetch_progress {
+	struct uk_progress p;
+	double start; /* when the run began (uk_mono_now) */
+	double hold;  /* no line before this time: a record just went out */
+	int shared;   /* standard output may reach the terminal: a terminal
+			 or a pipe, not a file */
+	int tfd, ep;  /* the line's clock (a timerfd) and, with the input,
+			 the epoll set the fetches wait on; -1: none */
+	unsigned long done, total, failed;
+	char host[48];
+	const char *repo; /* a repository's progress, instead of host */
+};
+
+extern struct urlfetch_progress prog;
+
+/* Erase the line. */
+void progress_clear(void);
+/*
+ * Draw the line (force: even before its interval), once the run has
+ * gone on for a second and unless a record has just gone out.
+ */
+void progress_draw(int force);
+/*
+ * The line's clock: a timerfd, in an epoll set with the input, that wakes
+ * uk_fetch_wait to draw the line while fetches go on.  Without it the
+ * line is drawn as fetches end.
+ */
+void progress_clock_init(void);
+/*
+ * The descriptor to wait on for input fd (-1: none): the epoll set with
+ * fd in it, or fd itself when there is no clock or epoll refuses fd.
+ */
+int progress_wait_fd(int fd);
+/*
+ * After a wait on wfd (progress_wait_fd's) for input fd: take fd out of
+ * the set, let the clock's ticks go; whether fd itself is readable.
+ */
+int progress_waited(int wfd, int fd, int ready);
+void progress_clock_release(void);
+/* Note the host of url as the current one (control bytes shown as '?'). */
+void progress_host(const char *url);
+/* A repository's progress (uk_repo_progress_fn) in the line's place. */
+void progress_repo(const struct uk_repo_progress *p, void *arg);
+/* Erase the line before a record goes out; drawn again after an interval. */
+void progress_make_way(void);
 
 #endif
