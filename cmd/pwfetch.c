@@ -120,7 +120,7 @@ write_item(struct uk_jsonl_item *it, void *arg)
 		if (r->ndone > 1)
 			uk_buf_addch(&b, '\n');
 		uk_view_page(&b, it->rec, r->view_width,
-		    uk_cli_colour(STDOUT_FILENO));
+		    uk_jsonl_colour(STDOUT_FILENO));
 		uk_jsonl_out_raw(&r->out, b.buf, b.len);
 		uk_buf_reset(&b);
 	} else {
@@ -423,8 +423,6 @@ cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
 			r.quiet = 1;
 	}
 	uk_jsonl_out_init(&r.out, fp);
-	if (!uk_cli_colour(fileno(fp)))
-		r.out.colour = 0; /* TERM=dumb or none, as NO_COLOR */
 	uk_jsonl_queue_init(&r.q, &r.out);
 	r.q.write = write_item;
 	r.q.arg = &r;

@@ -324,8 +324,6 @@ main(int argc, char **argv)
 		uk_cli_usage(&cli, "-o: cannot open '%s': %s", opt.output,
 		    strerror(errno));
 	uk_jsonl_out_init(&out, stdout);
-	if (!uk_cli_colour(STDOUT_FILENO))
-		out.colour = 0; /* TERM=dumb or none, as NO_COLOR */
 	if (!argc)
 		extract_file("-");
 	for (i = 0; i < argc; i++)

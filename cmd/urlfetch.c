@@ -423,8 +423,6 @@ run_init(struct run *r)
 		r->have_sess = 1;
 	}
 	uk_jsonl_out_init(&out, stdout);
-	if (!uk_cli_colour(STDOUT_FILENO))
-		out.colour = 0; /* TERM=dumb or none, as NO_COLOR */
 	uk_jsonl_queue_init(&r->q, &out);
 	r->q.write = write_item;
 	r->q.arg = r;
@@ -470,7 +468,7 @@ main(int argc, char **argv)
 	    uk_view_want(STDOUT_FILENO)) {
 		view.on = 1;
 		view.width = uk_view_width(STDOUT_FILENO);
-		view.colour = uk_cli_colour(STDOUT_FILENO);
+		view.colour = uk_jsonl_colour(STDOUT_FILENO);
 		/* The pager has the screen: no progress line over it.  None
 		 * while URLs are typed on the terminal: both would read it. */
 		if (!(reads_stdin() && isatty(STDIN_FILENO)) &&

@@ -253,15 +253,6 @@ uk_cli_check_stdio(void)
 	}
 }
 
-int
-uk_cli_colour(int fd)
-{
-	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
-
-	return isatty(fd) && !(nc && *nc) && term && *term &&
-	    strcmp(term, "dumb");
-}
-
 /* What buf[0..n) starts as: see uk_cli_document. */
 static const char *
 document_kind(const char *buf, size_t n)

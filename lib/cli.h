@@ -106,13 +106,6 @@ size_t uk_cli_printable(struct uk_buf *b);
  */
 int uk_cli_size(const char *s, unsigned long long *out);
 
-/*
- * Whether output on fd may be coloured: fd is a terminal, NO_COLOR is
- * unset or empty (no-color.org), and TERM names a terminal that is not
- * "dumb" (unset: none).  An agent in a pseudo-terminal sets TERM=dumb and
- * pays for every escape sequence in tokens.
- */
-int uk_cli_colour(int fd);
 
 /*
  * What the input path ("-": standard input) holds when it is a document

@@ -270,14 +270,22 @@ void
 uk_jsonl_out_init(struct uk_jsonl_out *o, FILE *fp)
 {
 	int tty = isatty(fileno(fp));
-	const char *nc = getenv("NO_COLOR");
 
 	o->fp = fp;
 	o->g = uk_json_gen_new();
 	o->batch = 0;
 	o->pretty = uk_jsonl_output == UK_JSONL_PRETTY ||
 	    (uk_jsonl_output == UK_JSONL_AUTO && tty);
-	o->colour = o->pretty && tty && !(nc && *nc);
+	o->colour = o->pretty && uk_jsonl_colour(fileno(fp));
+}
+
+int
+uk_jsonl_colour(int fd)
+{
+	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	return isatty(fd) && !(nc && *nc) && term && *term &&
+	    strcmp(term, "dumb");
 }
 
 void

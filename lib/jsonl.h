@@ -120,6 +120,15 @@ enum { UK_JSONL_AUTO, UK_JSONL_COMPACT, UK_JSONL_PRETTY };
 extern int uk_jsonl_output;
 
 void uk_jsonl_out_init(struct uk_jsonl_out *o, FILE *fp);
+
+/*
+ * Whether output on fd may be coloured: fd is a terminal, NO_COLOR is
+ * unset or empty (no-color.org), and TERM names a terminal that is not
+ * "dumb" (unset: none).  An agent in a pseudo-terminal sets TERM=dumb and
+ * pays for every escape sequence in tokens.  Every program's records
+ * follow it (uk_jsonl_out_init), and so does urlfetch's page view.
+ */
+int uk_jsonl_colour(int fd);
 void uk_jsonl_out_release(struct uk_jsonl_out *o);
 /* Write rec and a newline. */
 void uk_jsonl_out_record(struct uk_jsonl_out *o, yajl_val rec);

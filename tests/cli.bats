@@ -302,9 +302,15 @@ on_tty() {
 	[ "${#lines[@]}" -eq 2 ]
 	[[ "${lines[0]}" == '{"url":"https://github.com/a/b",'* ]]
 	# A terminal: indented as jq indents, with jq's colours.
-	on_tty env -u NO_COLOR urldetect "$T/in.txt"
+	on_tty env -u NO_COLOR TERM=xterm urldetect "$T/in.txt"
 	[[ "$output" == *$'\e[34;1m"url"\e[0m'* ]]
 	[[ "$output" == *$'\n    \e'*'"owner"'* ]]
+	# TERM=dumb (an agent's pseudo-terminal) or no TERM: no escapes.
+	on_tty env -u NO_COLOR TERM=dumb urldetect "$T/in.txt"
+	[[ "$output" != *$'\e'* ]]
+	[[ "$output" == *'"url": "https://github.com/a/b"'* ]]
+	on_tty env -u NO_COLOR -u TERM urldetect "$T/in.txt"
+	[[ "$output" != *$'\e'* ]]
 	# NO_COLOR: indented, no escapes.
 	on_tty env NO_COLOR=1 urldetect "$T/in.txt"
 	[[ "$output" != *$'\e'* ]]

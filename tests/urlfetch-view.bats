@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# urlfetch, urlextract and pwfetch on a terminal (issue 36): colour only
+# urlfetch, urlextract and pwfetch on a terminal: colour only
 # where a terminal can show it, a progress line that never mixes with
 # records.  Terminals are script(1)'s pseudo-terminals.
 bats_require_minimum_version 1.5.0
