@@ -103,7 +103,20 @@ FUZZ_SMOKE_SECONDS ?= 2
 all: deps $(BINS)
 
 # A missing package stops the build and names scripts/bootstrap, which
-# installs them (make never runs apt-get itself).
+# installs them.  make check and make demo run scripts/bootstrap first,
+# once: it leaves a stamp, which a change of scripts/bootstrap renews
+# (plain make only names it, and never runs apt-get itself).
+BOOTSTRAP_STAMP = .bootstrap-stamp
+ifneq ($(filter check demo,$(MAKECMDGOALS)),)
+deps: $(BOOTSTRAP_STAMP)
+endif
+$(BOOTSTRAP_STAMP): scripts/bootstrap
+	@echo "make: installing what is missing first: scripts/bootstrap" >&2
+	@BOOTSTRAP_STAMP='$@' scripts/bootstrap || { \
+	  echo "make: scripts/bootstrap could not install what urlkit needs;" \
+	    "run it by hand to see why" >&2; exit 2; }
+	@touch '$@'
+
 deps:
 	@$(PKG_CONFIG) --exists $(ALL_PKGS) && command -v bats >/dev/null && \
 	  command -v jq >/dev/null || { \

@@ -49,3 +49,24 @@ teardown() { common_teardown; }
 	run -0 cat "$DEMO_OUT"
 	[[ "$output" == *'"content": "Release notes\n\npwfetch drives Chromium'* ]]
 }
+
+@test "make check and make demo run scripts/bootstrap first, once; make alone never" {
+	local stamp="$T/stamp"
+	# No stamp: check and demo install what is missing first.
+	run -0 make -n -C "$TOP" check BOOTSTRAP_STAMP="$stamp"
+	[[ $output == *"BOOTSTRAP_STAMP='$stamp' scripts/bootstrap"* ]]
+	run -0 make -n -C "$TOP" demo BOOTSTRAP_STAMP="$stamp"
+	[[ $output == *"BOOTSTRAP_STAMP='$stamp' scripts/bootstrap"* ]]
+	# make alone only names it when something is missing.
+	run -0 make -n -C "$TOP" all BOOTSTRAP_STAMP="$stamp"
+	[[ $output != *"BOOTSTRAP_STAMP="* ]]
+	# A stamp newer than scripts/bootstrap: nothing to install.
+	touch -r "$TOP/scripts/bootstrap" "$stamp"
+	touch -d '+1 minute' "$stamp"
+	run -0 make -n -C "$TOP" check BOOTSTRAP_STAMP="$stamp"
+	[[ $output != *"BOOTSTRAP_STAMP="* ]]
+	# scripts/bootstrap changed since: it runs again.
+	touch -d '-1 minute' "$stamp"
+	run -0 make -n -C "$TOP" check BOOTSTRAP_STAMP="$stamp"
+	[[ $output == *"BOOTSTRAP_STAMP="* ]]
+}
