@@ -3,7 +3,8 @@
  * Private to the extraction modules: the flat node array that
  * extract.c builds from gumbo's tree, its metadata candidates, and the
  * text writer.  extract.c scores and selects; extract_meta.c gathers
- * metadata; extract_write.c writes the text of chosen nodes.
+ * metadata; extract_write.c writes the text of chosen nodes;
+ * extract_node.c holds the node helpers they all use.
  */
 #ifndef UK_EXTRACT_INT_H
 #define UK_EXTRACT_INT_H
@@ -120,12 +121,12 @@ struct writer {
 	size_t notelen;
 };
 
-/* The value of attribute name of element g, or NULL. */
+/* extract_node.c: the value of attribute name of element g, or NULL. */
 const char *uk_ex_attr(GumboNode *g, const char *name);
 /*
  * Whether tag's element is never text, with its subtree, whatever the
  * options (scripts, styles, templates, the head, embedded media, form
- * controls); --whole keeps all else (extract.c).
+ * controls); --whole keeps all else (extract_node.c).
  */
 int uk_ex_tag_never_text(int tag);
 /* Whether a style attribute hides its element (display:none...). */
@@ -206,7 +207,7 @@ size_t uk_ex_shrink(char *s, size_t len, unsigned flags);
 
 /*
  * Sum each node's text, link text and commas bottom-up, over what is not
- * skipped (extract.c); run again after marks change.
+ * skipped (extract_node.c); run again after marks change.
  */
 void uk_ex_measure(struct ctx *c);
 
@@ -218,7 +219,7 @@ void uk_ex_measure(struct ctx *c);
  */
 void uk_ex_mark_by_text(struct ctx *c);
 
-/* The nearest block ancestor of node i (or the root; extract.c). */
+/* The nearest block ancestor of node i (or the root; extract_node.c). */
 int uk_ex_block_of(struct ctx *c, int i);
 
 /*
