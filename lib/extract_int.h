@@ -223,9 +223,30 @@ void uk_ex_mark_by_text(struct ctx *c);
 int uk_ex_block_of(struct ctx *c, int i);
 
 /*
- * extract.c: what an element's class and id say, by the word lists of
- * class_verdict: boilerplate, content, one of many, a box beside the
- * text.
+ * What class names say (extract_class.c).  uk_ex_class_init makes the
+ * word lists' byte sets once; call it before the others.
+ */
+void uk_ex_class_init(void);
+/* The lower-cased "class id" of element g, into b (cleared first). */
+void uk_ex_class_id(GumboNode *g, struct uk_buf *b);
+/*
+ * The verdict of a "class id" string, token by token: 0 not
+ * boilerplate, 2 boilerplate, 3 strong boilerplate (kept out however
+ * large), 4 a comment section.
+ */
+int uk_ex_class_verdict(const char *ci);
+/* Readability's class weight of a "class id" string: -25, 0 or +25. */
+int uk_ex_class_weight(const char *ci);
+/* Whether a "class id" string says its element is not printed. */
+int uk_ex_class_noprint(const char *ci);
+/* Whether a "class id" string names an article's own header. */
+int uk_ex_article_header(const char *ci);
+/* Whether class names s[0..n) say the element is one of many. */
+int uk_ex_repeat_class(const char *s, size_t n);
+/*
+ * What an element's class and id say, by the word lists of
+ * uk_ex_class_verdict: boilerplate, content, one of many, a box beside
+ * the text.
  */
 #define UK_EX_CNEG 1
 #define UK_EX_CPOS 2
