@@ -166,7 +166,7 @@ int uk_ex_needs_browser(const struct ctx *c, const char *alltext,
 int uk_ex_only_notice(const char *text, size_t len);
 
 /*
- * extract_write.c: write the text of the subtree at i.  skip: 0 all but
+ * extract_md.c: write the text of the subtree at i.  skip: 0 all but
  * scripts and styles (the fallback), 1 without boilerplate.
  */
 void uk_ex_emit(struct ctx *c, int i, struct writer *w, int skip);
