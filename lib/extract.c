@@ -41,9 +41,7 @@
  */
 #include <ctype.h>
 #include <gumbo.h>
-#include <pthread.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
