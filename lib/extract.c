@@ -13,7 +13,7 @@
  * (MAX_ELEMENTS).  Boilerplate is marked first: navigation, footers,
  * asides, captions, forms' inputs, hidden elements, and elements whose
  * class or id says menu, sidebar, cookie, share, comments, customer
- * reviews, teaser, caption, credit, author and the like (class_verdict)
+ * reviews, teaser, caption, credit, author and the like (uk_ex_class_verdict)
  * or that the site does not print ("no-print"), unless such an element
  * holds a <main> or <article> or most of the page's plain text (a
  * "has-sidebar" wrapper; not one that says related stories, comments or
@@ -41,9 +41,7 @@
  */
 #include <ctype.h>
 #include <gumbo.h>
-#include <pthread.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -60,38 +58,6 @@
 #include "util.h"
 
 
-int
-uk_ex_tag_never_text(int tag)
-{
-	switch (tag) {
-	case GUMBO_TAG_SCRIPT:
-	case GUMBO_TAG_STYLE:
-	case GUMBO_TAG_TEMPLATE:
-	case GUMBO_TAG_HEAD:
-	case GUMBO_TAG_TITLE:
-	case GUMBO_TAG_META:
-	case GUMBO_TAG_LINK:
-	case GUMBO_TAG_SVG:
-	case GUMBO_TAG_MATH:
-	case GUMBO_TAG_IFRAME:
-	case GUMBO_TAG_OBJECT:
-	case GUMBO_TAG_EMBED:
-	case GUMBO_TAG_CANVAS:
-	case GUMBO_TAG_BUTTON:
-	case GUMBO_TAG_SELECT:
-	case GUMBO_TAG_OPTION:
-	case GUMBO_TAG_TEXTAREA:
-	case GUMBO_TAG_INPUT:
-	case GUMBO_TAG_AUDIO:
-	case GUMBO_TAG_VIDEO:
-	case GUMBO_TAG_MAP:
-	case GUMBO_TAG_AREA:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 /*
  * Elements whose text is never main text, with their whole subtree:
  * what is never text, and the page's furniture (menus, footers, asides,
@@ -103,364 +69,6 @@ tag_skipped(int tag)
 	return uk_ex_tag_never_text(tag) || tag == GUMBO_TAG_NAV ||
 	    tag == GUMBO_TAG_FOOTER || tag == GUMBO_TAG_ASIDE ||
 	    tag == GUMBO_TAG_MENU || tag == GUMBO_TAG_FIGCAPTION;
-}
-
-/* Elements that do not break the flow of text. */
-int
-uk_ex_tag_inline(int tag)
-{
-	switch (tag) {
-	case GUMBO_TAG_A:
-	case GUMBO_TAG_ABBR:
-	case GUMBO_TAG_B:
-	case GUMBO_TAG_BDI:
-	case GUMBO_TAG_BDO:
-	case GUMBO_TAG_CITE:
-	case GUMBO_TAG_CODE:
-	case GUMBO_TAG_DATA:
-	case GUMBO_TAG_DFN:
-	case GUMBO_TAG_EM:
-	case GUMBO_TAG_FONT:
-	case GUMBO_TAG_I:
-	case GUMBO_TAG_KBD:
-	case GUMBO_TAG_MARK:
-	case GUMBO_TAG_Q:
-	case GUMBO_TAG_S:
-	case GUMBO_TAG_SAMP:
-	case GUMBO_TAG_SMALL:
-	case GUMBO_TAG_SPAN:
-	case GUMBO_TAG_STRONG:
-	case GUMBO_TAG_SUB:
-	case GUMBO_TAG_SUP:
-	case GUMBO_TAG_TIME:
-	case GUMBO_TAG_U:
-	case GUMBO_TAG_VAR:
-	case GUMBO_TAG_WBR:
-	case GUMBO_TAG_IMG:
-	case GUMBO_TAG_LABEL:
-	case GUMBO_TAG_BIG:
-	case GUMBO_TAG_TT:
-	case GUMBO_TAG_STRIKE:
-	case GUMBO_TAG_DEL:
-	case GUMBO_TAG_INS:
-	case GUMBO_TAG_NOBR:
-	case GUMBO_TAG_RUBY:
-	case GUMBO_TAG_RT:
-	case GUMBO_TAG_RP:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-const char *
-uk_ex_attr(GumboNode *g, const char *name)
-{
-	GumboAttribute *a;
-
-	if (g->type != GUMBO_NODE_ELEMENT && g->type != GUMBO_NODE_TEMPLATE)
-		return NULL;
-	a = gumbo_get_attribute(&g->v.element.attributes, name);
-	return a ? a->value : NULL;
-}
-
-int
-uk_ex_has_word(const char *s, const char *w)
-{
-	size_t n = strlen(w);
-	const char *p = s;
-
-	while ((p = strstr(p, w))) {
-		if ((p == s || !isalnum((unsigned char)p[-1])) &&
-		    !isalnum((unsigned char)p[n]))
-			return 1;
-		p++;
-	}
-	return 0;
-}
-
-void
-uk_ex_squeeze(struct uk_buf *b, const char *s, int *sp, int flags,
-    size_t max)
-{
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)s; *p && b->len < max; p++) {
-		if (isspace(*p)) {
-			*sp = 1;
-			continue;
-		}
-		if (*sp && b->len)
-			uk_buf_addch(b, ' ');
-		*sp = 0;
-		if (!(flags & UK_EX_LOWER)) {
-			uk_buf_addch(b, (char)*p);
-			continue;
-		}
-		if (p[0] == 0xc3 && p[1] >= 0x80 && p[1] <= 0x9e &&
-		    p[1] != 0x97) {
-			/* À..Þ to à..þ */
-			uk_buf_addch(b, (char)0xc3);
-			uk_buf_addch(b, (char)(p[1] + 0x20));
-			p++;
-			continue;
-		}
-		uk_buf_addch(b, (char)tolower(*p));
-	}
-}
-
-/* Lower-cased "class id" of an element, into b (cleared first). */
-static void
-class_id(GumboNode *g, struct uk_buf *b)
-{
-	const char *c = uk_ex_attr(g, "class"), *i = uk_ex_attr(g, "id");
-	size_t k;
-
-	uk_buf_reset(b);
-	if (!c && !i)
-		return;
-	if (c)
-		uk_buf_addstr(b, c);
-	uk_buf_addch(b, ' ');
-	if (i)
-		uk_buf_addstr(b, i);
-	for (k = 0; k < b->len; k++)
-		b->buf[k] = (char)tolower((unsigned char)b->buf[k]);
-}
-
-/* Substrings of class or id that mark boilerplate. */
-static const char *const neg_sub[] = { "sidebar", "footer", "cookie", "consent",
-	"gdpr", "breadcrumb", "advert", "newsletter", "comment", "related",
-	"social", "sponsor", "popup", "navbar", "navigation", "masthead",
-	"disqus", "outbrain", "taboola", "pagination", "subscribe", "signup",
-	"sharing", "share-", "-share", "_share", "share_", "skip-link",
-	"skiplink", "promo", "recommend", "trending", "toolbar", "modal",
-	"overlay", "dropdown", "offcanvas", "off-canvas", "topbar", "top-bar",
-	"utility", "jump-link", "toc-", "author-bio", "authorbio", "bottom-bar",
-	"disclosure", "disclaimer", "rating", "subscription",
-	"author-box", "authorbox", "about-author", "author-info", "upsell",
-	"crosssell", "cross-sell", "paywall", NULL };
-/* Of those, what is boilerplate however much text it holds. */
-static const char *const strong_sub[] = { "comment", "disqus", "cookie",
-	"consent", "gdpr", "related", "recommend", NULL };
-/* Whole words of class or id that mark boilerplate. */
-static const char *const neg_word[] = { "nav", "menu", "ad", "ads", "share",
-	"tags", "header", "sr-only", "visually-hidden", "screen-reader-text",
-	"print-only", "rss", "login", "search", "meta", "pager", "byline",
-	"tagline", "most-popular", "more-stories", "read-more", "readmore",
-	"banner", NULL };
-/*
- * Substrings of class or id that name a box beside the text (box_last);
- * "bildunter" is German's caption ("Bildunterschrift", "Bilduntertitel");
- * "signature" a forum member's signature under each post, or a Q&A
- * site's card of the post's author (name, reputation, badge counts).
- */
-static const char *const box_sub[] = { "teaser", "caption", "credit",
-	"author", "reviews", "bildunter", "signature", NULL };
-/*
- * Whole words that name such a box: an image's "legend" (as a word only:
- * "grundlegende" in an id made of a headline's words is none).
- */
-static const char *const box_word[] = { "legend", NULL };
-/*
- * Whole words of class or id by which a site says an element is not
- * part of its text: not printed (print style sheets keep the article
- * and drop the rest), or kept from its search index ("nocontent").
- * Stronger than the content words of its other classes.
- */
-static const char *const noprint_word[] = { "noprint", "no-print",
-	"hidden-print", "d-print-none", "print-hide", "hide-print",
-	"print-none", "donotprint", "dontprint", "not-print", "nocontent",
-	NULL };
-/* Substrings that keep an element whatever else its class says. */
-static const char *const pos_sub[] = { "article", "content", "main", "post",
-	"entry", "body", "text", "story", "hentry", "blog", "prose", "markdown",
-	"thread", "message", "topic", "product", "description", "answer",
-	"question", NULL };
-
-/* Substrings of class names that say an element is one of many. */
-static const char *const repeat_hints[] = { "post", "message", "comment",
-	"reply", "answer", "entry", "item", "card", "result", "product",
-	"story", "teaser", "thread", "topic", "tile", "review", NULL };
-
-/*
- * The bytes of a string as a 64-bit set (byte & 63): a pattern with a
- * byte the string lacks cannot be in it, which spares nearly all the
- * strstr calls (class names are matched against some 140 patterns per
- * element).  The patterns' sets are made once.
- */
-static uint64_t
-bytes_of(const char *s)
-{
-	uint64_t m = 0;
-
-	for (; *s; s++)
-		m |= 1ULL << (*s & 63);
-	return m;
-}
-
-#define NMASK(list) (sizeof(list) / sizeof(list[0]))
-static uint64_t neg_sub_m[NMASK(neg_sub)], strong_sub_m[NMASK(strong_sub)],
-    neg_word_m[NMASK(neg_word)], pos_sub_m[NMASK(pos_sub)],
-    repeat_hints_m[NMASK(repeat_hints)];
-static pthread_once_t masks_once = PTHREAD_ONCE_INIT;
-
-static void
-masks_fill(const char *const *list, uint64_t *m)
-{
-	for (; *list; list++)
-		*m++ = bytes_of(*list);
-}
-
-static void
-masks_init(void)
-{
-	masks_fill(neg_sub, neg_sub_m);
-	masks_fill(strong_sub, strong_sub_m);
-	masks_fill(neg_word, neg_word_m);
-	masks_fill(pos_sub, pos_sub_m);
-	masks_fill(repeat_hints, repeat_hints_m);
-}
-
-/* Whether s, whose bytes are b, holds any string of list (bytes m). */
-static int
-match_any_sub(const char *s, uint64_t b, const char *const *list,
-    const uint64_t *m)
-{
-	for (; *list; list++, m++)
-		if (!(*m & ~b) && strstr(s, *list))
-			return 1;
-	return 0;
-}
-
-/* Whether s, whose bytes are b, holds any word of list (bytes m). */
-static int
-match_any_word(const char *s, uint64_t b, const char *const *list,
-    const uint64_t *m)
-{
-	for (; *list; list++, m++)
-		if (!(*m & ~b) && uk_ex_has_word(s, *list))
-			return 1;
-	return 0;
-}
-
-/* Where the last string of list (bytes m) starts in s (bytes b), or -1. */
-static int
-last_sub(const char *s, uint64_t b, const char *const *list,
-    const uint64_t *m)
-{
-	const char *q;
-	int at = -1;
-
-	for (; *list; list++, m++) {
-		if (*m & ~b)
-			continue;
-		for (q = s; (q = strstr(q, *list)); q++)
-			if (q - s > at)
-				at = (int)(q - s);
-	}
-	return at;
-}
-
-/* Where the last whole word of list (bytes m) starts in s, or -1. */
-static int
-last_word(const char *s, uint64_t b, const char *const *list,
-    const uint64_t *m)
-{
-	const char *q;
-	int at = -1;
-
-	for (; *list; list++, m++) {
-		size_t n = strlen(*list);
-
-		if (*m & ~b)
-			continue;
-		for (q = s; (q = strstr(q, *list)); q++)
-			if ((q == s || !isalnum((unsigned char)q[-1])) &&
-			    !isalnum((unsigned char)q[n]) && q - s > at)
-				at = (int)(q - s);
-	}
-	return at;
-}
-
-/* Class weight in the manner of Readability: -25, 0 or +25. */
-static int
-class_weight(const char *ci)
-{
-	uint64_t b;
-	int w = 0;
-
-	if (!ci[0])
-		return 0; /* no class, no id */
-	b = bytes_of(ci);
-	if (match_any_sub(ci, b, neg_sub, neg_sub_m) ||
-	    match_any_word(ci, b, neg_word, neg_word_m))
-		w -= 25;
-	if (match_any_sub(ci, b, pos_sub, pos_sub_m))
-		w += 25;
-	return w;
-}
-
-static int box_last(const char *);
-
-unsigned
-uk_ex_class_signs(GumboNode *g)
-{
-	struct uk_buf ci = UK_BUF_INIT;
-	unsigned r = 0;
-	uint64_t b;
-
-	class_id(g, &ci);
-	if (ci.len >= 2) {
-		b = bytes_of(ci.buf);
-		if (match_any_sub(ci.buf, b, neg_sub, neg_sub_m) ||
-		    match_any_word(ci.buf, b, neg_word, neg_word_m))
-			r |= UK_EX_CNEG;
-		if (match_any_sub(ci.buf, b, pos_sub, pos_sub_m))
-			r |= UK_EX_CPOS;
-		if (match_any_sub(ci.buf, b, repeat_hints, repeat_hints_m))
-			r |= UK_EX_CREP;
-		if (box_last(ci.buf) >= 0)
-			r |= UK_EX_CBOX;
-	}
-	uk_buf_release(&ci);
-	return r;
-}
-
-int
-uk_ex_style_hidden(const char *s)
-{
-	char b[256];
-	size_t i, n = 0;
-
-	for (i = 0; s[i] && n + 1 < sizeof(b); i++)
-		if (!isspace((unsigned char)s[i]))
-			b[n++] = (char)tolower((unsigned char)s[i]);
-	b[n] = '\0';
-	return strstr(b, "display:none") || strstr(b, "visibility:hidden");
-}
-
-/* Characters of s after collapsing whitespace (code points). */
-static int
-text_len(const char *s, int *commas)
-{
-	int n = 0, sp = 1;
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (isspace(*p)) {
-			if (!sp)
-				n++;
-			sp = 1;
-			continue;
-		}
-		sp = 0;
-		if ((*p & 0xc0) != 0x80)
-			n++;
-		if (*p == ',')
-			(*commas)++;
-	}
-	return n;
 }
 
 static int
@@ -478,100 +86,6 @@ push(struct ctx *c, GumboNode *g, int parent)
 	n->parent = parent;
 	n->tag = GUMBO_TAG_UNKNOWN;
 	return c->nn++;
-}
-
-/*
- * The verdict of a lower-cased "class id" string, token by token: 0 not
- * boilerplate, 2 boilerplate, 3 strong boilerplate.  In a token that
- * names both boilerplate and content, the last name says what the
- * element is, as in English compounds: "post-footer" and "entry-utility"
- * are boilerplate, "comment-content" (a forum post) and "footer-text"
- * are content.  A token that says content keeps an element whose other
- * tokens say boilerplate ("post hentry comments-open").
- */
-/*
- * Where the last string of box_sub starts in tok, or -1.  These say what
- * a box is (a teaser of another page, an image's caption or credit, the
- * author's card, customer reviews) but not that its text is poor, so
- * they decide the verdict and leave Readability's class weight alone.
- */
-static int
-box_last(const char *tok)
-{
-	const char *q;
-	int at = -1, k;
-
-	for (k = 0; box_sub[k]; k++)
-		for (q = tok; (q = strstr(q, box_sub[k])); q++)
-			if (q - tok > at)
-				at = (int)(q - tok);
-	for (k = 0; box_word[k]; k++) {
-		size_t n = strlen(box_word[k]);
-
-		for (q = tok; (q = strstr(q, box_word[k])); q++)
-			if ((q == tok || !isalnum((unsigned char)q[-1])) &&
-			    !isalnum((unsigned char)q[n]) && q - tok > at)
-				at = (int)(q - tok);
-	}
-	return at;
-}
-
-/*
- * The next class name of the words at *p (a "class id" string) into tok
- * (cut to size - 1 bytes, NUL-terminated) and *p past it; 0 at the end.
- */
-static int
-next_class(const char **p, char *tok, size_t size)
-{
-	const char *q = *p + strspn(*p, " \t\n\r\f");
-	size_t n = strcspn(q, " \t\n\r\f");
-
-	if (!n)
-		return 0;
-	*p = q + n;
-	if (n >= size)
-		n = size - 1;
-	memcpy(tok, q, n);
-	tok[n] = '\0';
-	return 1;
-}
-
-static int
-class_verdict(const char *ci)
-{
-	char tok[128];
-	const char *p = ci;
-	int neg = 0, pos = 0, strong = 0, cmt = 0;
-
-	while (next_class(&p, tok, sizeof(tok))) {
-		uint64_t b;
-		int tn, tp, k;
-
-		b = bytes_of(tok);
-		tn = last_sub(tok, b, neg_sub, neg_sub_m);
-		k = last_word(tok, b, neg_word, neg_word_m);
-		if (k > tn)
-			tn = k;
-		k = box_last(tok);
-		if (k > tn)
-			tn = k;
-
-		tp = last_sub(tok, b, pos_sub, pos_sub_m);
-		if (tn >= 0 && tn >= tp) {
-			neg = 1;
-			if (match_any_sub(tok, b, strong_sub, strong_sub_m))
-				strong = 1;
-			if (strstr(tok, "comment") || strstr(tok, "disqus"))
-				cmt = 1;
-			/* Customer reviews are a shop's comments. */
-			if (strstr(tok, "reviews"))
-				cmt = 1;
-		} else if (tp >= 0)
-			pos = 1;
-	}
-	if (!neg || pos)
-		return 0;
-	return cmt ? 4 : strong ? 3 : 2;
 }
 
 /*
@@ -625,7 +139,6 @@ static int
 boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 {
 	const char *s;
-	int k;
 
 	if (uk_ex_attr(g, "hidden"))
 		return 1;
@@ -650,25 +163,24 @@ boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 		 * "text-center"): only names of a box beside the text
 		 * count (an image's caption or credit, a disclaimer).
 		 */
-		class_id(g, ci);
+		uk_ex_class_id(g, ci);
 		if (ci->len < 2 || (!strstr(ci->buf, "caption") &&
 			!strstr(ci->buf, "credit") &&
 			!strstr(ci->buf, "disclaimer")))
 			return 0;
-		return class_verdict(ci->buf);
+		return uk_ex_class_verdict(ci->buf);
 	}
 	if (tag == GUMBO_TAG_BODY || tag == GUMBO_TAG_HTML ||
 	    tag == GUMBO_TAG_ARTICLE || tag == GUMBO_TAG_MAIN ||
 	    tag == GUMBO_TAG_TABLE || tag == GUMBO_TAG_TBODY ||
 	    tag == GUMBO_TAG_TR || tag == GUMBO_TAG_TD || tag == GUMBO_TAG_PRE)
 		return 0;
-	class_id(g, ci);
+	uk_ex_class_id(g, ci);
 	if (ci->len < 2)
 		return 0;
-	for (k = 0; noprint_word[k]; k++)
-		if (uk_ex_has_word(ci->buf, noprint_word[k]))
-			return 2;
-	return class_verdict(ci->buf);
+	if (uk_ex_class_noprint(ci->buf))
+		return 2;
+	return uk_ex_class_verdict(ci->buf);
 }
 
 /*
@@ -819,17 +331,6 @@ build(struct ctx *c, GumboNode *root)
 	uk_buf_release(&ci);
 }
 
-/* The nearest block ancestor of node i (or the root). */
-int
-uk_ex_block_of(struct ctx *c, int i)
-{
-	int p = c->n[i].parent;
-
-	while (p > 0 && !(c->n[p].flags & F_BLOCK))
-		p = c->n[p].parent;
-	return p < 0 ? 0 : p;
-}
-
 /*
  * Elements a page may have: MAX_ELEMENTS, or one per 32 bytes of a larger
  * page.  Gumbo's tree takes some 300 bytes an element and the node array
@@ -889,43 +390,6 @@ count_elements(const char *s, size_t len)
 	return n;
 }
 
-/* Sum text, link text and commas bottom-up. */
-void
-uk_ex_measure(struct ctx *c)
-{
-	int i;
-
-	for (i = 0; i < c->nn; i++) {
-		c->n[i].text = c->n[i].link = c->n[i].commas = 0;
-		c->n[i].own = c->n[i].owncommas = 0;
-	}
-	for (i = c->nn - 1; i >= 0; i--) {
-		struct nd *n = &c->n[i];
-		int p;
-
-		if (n->flags & F_TEXT) {
-			if (n->flags & F_SKIP)
-				continue;
-			n->text = text_len(n->g->v.text.text, &n->commas);
-			if (n->flags & F_INLINK)
-				n->link = n->text;
-			p = uk_ex_block_of(c, i);
-			if (!(n->flags & F_INLINK)) {
-				c->n[p].own += n->text;
-				c->n[p].owncommas += n->commas;
-			}
-		}
-		if (n->flags & F_SKIP)
-			continue;
-		p = n->parent;
-		if (p >= 0) {
-			c->n[p].text += n->text;
-			c->n[p].link += n->link;
-			c->n[p].commas += n->commas;
-		}
-	}
-}
-
 static double
 link_density(const struct nd *n)
 {
@@ -933,36 +397,9 @@ link_density(const struct nd *n)
 }
 
 /*
- * Whether class names (a lower-cased "class id") say an article's own
- * header: a word of content before "header" in one name
- * ("article-header", "entry-header", "post__header"), where the site's
- * is "site-header" or "masthead".  class_verdict reads such a name by
- * its last word, as for "post-footer", but the article's header holds
- * its headline and standfirst.
- */
-static int
-article_header(const char *ci)
-{
-	const char *p = ci;
-	char tok[128];
-
-	while (next_class(&p, tok, sizeof(tok))) {
-		const char *h;
-		int k;
-
-		if (!(h = strstr(tok, "header")))
-			continue;
-		k = last_sub(tok, bytes_of(tok), pos_sub, pos_sub_m);
-		if (k >= 0 && k < h - tok)
-			return 1;
-	}
-	return 0;
-}
-
-/*
  * Whether <header> i, set aside by its class names (not only by being
  * a <header> outside <article>), is the article's header and stays:
- * its class says so (article_header), and it holds the <h1> h and
+ * its class says so (uk_ex_article_header), and it holds the <h1> h and
  * HEAD_PROSE characters of text besides it (a standfirst; a header of
  * only a headline, a date and a byline stays out).
  */
@@ -976,8 +413,8 @@ article_head(struct ctx *c, int i, int h)
 	if (n->tag != GUMBO_TAG_HEADER || n->flags & F_STRONG ||
 	    (n->text - n->link) - (c->n[h].text - c->n[h].link) < HEAD_PROSE)
 		return 0;
-	class_id(n->g, &ci);
-	r = class_verdict(ci.buf) == 2 && article_header(ci.buf);
+	uk_ex_class_id(n->g, &ci);
+	r = uk_ex_class_verdict(ci.buf) == 2 && uk_ex_article_header(ci.buf);
 	uk_buf_release(&ci);
 	return r;
 }
@@ -1085,8 +522,8 @@ init_score(struct ctx *c, int i)
 	}
 	if (n->tag == GUMBO_TAG_ARTICLE || n->tag == GUMBO_TAG_MAIN)
 		n->score += 10;
-	class_id(n->g, &ci);
-	n->score += class_weight(ci.buf);
+	uk_ex_class_id(n->g, &ci);
+	n->score += uk_ex_class_weight(ci.buf);
 	uk_buf_release(&ci);
 }
 
@@ -1151,21 +588,6 @@ sibling_ok(struct ctx *c, int s, double threshold)
 	return 0;
 }
 
-/* Whether a class name says its element is one of many (posts, items). */
-static int
-repeat_class(const char *s, size_t n)
-{
-	char b[64];
-	size_t i;
-
-	if (n >= sizeof(b))
-		n = sizeof(b) - 1;
-	for (i = 0; i < n; i++)
-		b[i] = (char)tolower((unsigned char)s[i]);
-	b[n] = '\0';
-	return match_any_sub(b, bytes_of(b), repeat_hints, repeat_hints_m);
-}
-
 /* Whether elements a and b are of a kind: tag and first class name. */
 static int
 same_kind(struct ctx *c, int a, int b)
@@ -1193,7 +615,7 @@ same_kind(struct ctx *c, int a, int b)
 		return 0;
 	return c->n[a].tag == GUMBO_TAG_ARTICLE ||
 	    c->n[a].tag == GUMBO_TAG_LI || c->n[a].tag == GUMBO_TAG_TR ||
-	    repeat_class(ca, la);
+	    uk_ex_repeat_class(ca, la);
 }
 
 /*
@@ -1916,7 +1338,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 
 	(void)url;
 	(void)o;
-	pthread_once(&masks_once, masks_init);
+	uk_ex_class_init();
 	memset(x, 0, sizeof(*x));
 	memset(&c, 0, sizeof(c));
 	c.x = x;

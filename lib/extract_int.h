@@ -3,7 +3,8 @@
  * Private to the extraction modules: the flat node array that
  * extract.c builds from gumbo's tree, its metadata candidates, and the
  * text writer.  extract.c scores and selects; extract_meta.c gathers
- * metadata; extract_write.c writes the text of chosen nodes.
+ * metadata; extract_write.c writes the text of chosen nodes;
+ * extract_node.c holds the node helpers they all use.
  */
 #ifndef UK_EXTRACT_INT_H
 #define UK_EXTRACT_INT_H
@@ -120,12 +121,12 @@ struct writer {
 	size_t notelen;
 };
 
-/* The value of attribute name of element g, or NULL. */
+/* extract_node.c: the value of attribute name of element g, or NULL. */
 const char *uk_ex_attr(GumboNode *g, const char *name);
 /*
  * Whether tag's element is never text, with its subtree, whatever the
  * options (scripts, styles, templates, the head, embedded media, form
- * controls); --whole keeps all else (extract.c).
+ * controls); --whole keeps all else (extract_node.c).
  */
 int uk_ex_tag_never_text(int tag);
 /* Whether a style attribute hides its element (display:none...). */
@@ -165,7 +166,7 @@ int uk_ex_needs_browser(const struct ctx *c, const char *alltext,
 int uk_ex_only_notice(const char *text, size_t len);
 
 /*
- * extract_write.c: write the text of the subtree at i.  skip: 0 all but
+ * extract_md.c: write the text of the subtree at i.  skip: 0 all but
  * scripts and styles (the fallback), 1 without boilerplate.
  */
 void uk_ex_emit(struct ctx *c, int i, struct writer *w, int skip);
@@ -206,7 +207,7 @@ size_t uk_ex_shrink(char *s, size_t len, unsigned flags);
 
 /*
  * Sum each node's text, link text and commas bottom-up, over what is not
- * skipped (extract.c); run again after marks change.
+ * skipped (extract_node.c); run again after marks change.
  */
 void uk_ex_measure(struct ctx *c);
 
@@ -218,13 +219,34 @@ void uk_ex_measure(struct ctx *c);
  */
 void uk_ex_mark_by_text(struct ctx *c);
 
-/* The nearest block ancestor of node i (or the root; extract.c). */
+/* The nearest block ancestor of node i (or the root; extract_node.c). */
 int uk_ex_block_of(struct ctx *c, int i);
 
 /*
- * extract.c: what an element's class and id say, by the word lists of
- * class_verdict: boilerplate, content, one of many, a box beside the
- * text.
+ * What class names say (extract_class.c).  uk_ex_class_init makes the
+ * word lists' byte sets once; call it before the others.
+ */
+void uk_ex_class_init(void);
+/* The lower-cased "class id" of element g, into b (cleared first). */
+void uk_ex_class_id(GumboNode *g, struct uk_buf *b);
+/*
+ * The verdict of a "class id" string, token by token: 0 not
+ * boilerplate, 2 boilerplate, 3 strong boilerplate (kept out however
+ * large), 4 a comment section.
+ */
+int uk_ex_class_verdict(const char *ci);
+/* Readability's class weight of a "class id" string: -25, 0 or +25. */
+int uk_ex_class_weight(const char *ci);
+/* Whether a "class id" string says its element is not printed. */
+int uk_ex_class_noprint(const char *ci);
+/* Whether a "class id" string names an article's own header. */
+int uk_ex_article_header(const char *ci);
+/* Whether class names s[0..n) say the element is one of many. */
+int uk_ex_repeat_class(const char *s, size_t n);
+/*
+ * What an element's class and id say, by the word lists of
+ * uk_ex_class_verdict: boilerplate, content, one of many, a box beside
+ * the text.
  */
 #define UK_EX_CNEG 1
 #define UK_EX_CPOS 2

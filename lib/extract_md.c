@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Markdown of chosen nodes, and tables in both formats (see
- * extract_md.h).  CommonMark with GFM tables, written for a reader that
- * is a language model: headings as '#', tight lists with their numbers,
+ * The walks that write chosen nodes (see extract_md.h): plain text
+ * (uk_ex_emit, which hands Markdown to uk_ex_md_emit), Markdown, and
+ * tables in both formats; they call down to the writer of
+ * extract_write.c.  The Markdown is CommonMark with GFM tables, written
+ * for a reader that is a language model: headings as '#', tight lists with their numbers,
  * "> " quotes, fenced code with the language the page names, inline
  * code, and with the options links and images with absolute URLs.  What
  * would read as syntax at the start of a line is escaped (md_syntax in
@@ -340,24 +342,6 @@ url_ok(const struct writer *w, const char *ref)
 	}
 	free(u);
 	return ok;
-}
-
-size_t
-uk_ex_md_html(const char *s, size_t n, size_t k)
-{
-	size_t e;
-
-	if (s[k] == '<')
-		return 1;
-	if (s[k] != '&')
-		return 0;
-	/* "&name;", "&#10;", "&#x1b;": CommonMark would decode them. */
-	e = k + 1;
-	if (e < n && s[e] == '#')
-		e++;
-	while (e < n && isalnum((unsigned char)s[e]))
-		e++;
-	return e < n && s[e] == ';' && e > k + 1 + (s[k + 1] == '#');
 }
 
 void
@@ -907,4 +891,66 @@ uk_ex_table_emit(struct ctx *c, int t, struct writer *w, int skip)
 	free(g.len);
 	free(g.v);
 	free(g.row);
+}
+
+/* The break after element j: a list in a list item ends its line. */
+static int
+close_level(struct ctx *c, int j)
+{
+	int tag = c->n[j].tag, p = c->n[j].parent;
+
+	if ((tag == GUMBO_TAG_UL || tag == GUMBO_TAG_OL) && p >= 0 &&
+	    c->n[p].tag == GUMBO_TAG_LI)
+		return 2;
+	return uk_ex_break_level(tag);
+}
+
+/*
+ * Write the text of the subtree at i.  skip: 0 all but scripts and styles
+ * (the fallback), 1 without boilerplate.
+ */
+void
+uk_ex_emit(struct ctx *c, int i, struct writer *w, int skip)
+{
+	int stack[256], sn = 0, j, end = c->n[i].end;
+
+	if (w->md) {
+		uk_ex_md_emit(c, i, w, skip);
+		return;
+	}
+	for (j = i; j < end; j++) {
+		struct nd *n = &c->n[j];
+
+		while (sn && c->n[stack[sn - 1]].end <= j) {
+			sn--;
+			uk_ex_w_break(w, close_level(c, stack[sn]));
+		}
+		if (uk_ex_skipped(c, i, j, skip)) {
+			j = n->end - 1;
+			continue;
+		}
+		if (n->flags & F_TEXT) {
+			uk_ex_w_text(w, uk_ex_para_text(c, j, w, skip),
+			    n->flags & F_PRE);
+			continue;
+		}
+		if (n->tag == GUMBO_TAG_TABLE && !w->flat &&
+		    uk_ex_table_is_data(c, j)) {
+			uk_ex_w_break(w, 3);
+			uk_ex_table_emit(c, j, w, skip);
+			uk_ex_w_break(w, 3);
+			j = n->end - 1;
+			continue;
+		}
+		if (n->flags & F_BLOCK) {
+			uk_ex_w_break(w, close_level(c, j));
+			if (sn < (int)(sizeof(stack) / sizeof(stack[0])))
+				stack[sn++] = j;
+		}
+	}
+	while (sn) {
+		sn--;
+		uk_ex_w_break(w, close_level(c, stack[sn]));
+	}
+	uk_ex_w_break(w, 3);
 }

@@ -2,7 +2,9 @@
 /*
  * Private to the extraction modules: the writer's formats (plain text and
  * Markdown) and tables, beside extract_int.h.  extract_write.c holds the
- * writer and the plain text; extract_md.c the Markdown and the tables.
+ * writer, its escapes and what the plain text of a node is; extract_md.c
+ * the walks over the nodes that call it: plain text (uk_ex_emit),
+ * Markdown and the tables.
  */
 #ifndef UK_EXTRACT_MD_H
 #define UK_EXTRACT_MD_H
@@ -40,7 +42,7 @@ int uk_ex_skipped(struct ctx *c, int i, int j, int skip);
 size_t uk_ex_md_syntax(const char *s, size_t n);
 
 /*
- * extract_md.c: whether byte k of the text s[0..n) (shown text, outside
+ * extract_write.c: whether byte k of the text s[0..n) (shown text, outside
  * code) takes a backslash so that Markdown shows it rather than reading
  * it as HTML: every '<', which is where a tag, a comment or an autolink
  * would begin (a page that shows "&lt;img onerror=...&gt;" must not have

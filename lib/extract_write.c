@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The text of chosen nodes (see extract_int.h): a writer that collapses
- * white space and keeps pending breaks, so that blocks are separated by
+ * The writer of chosen nodes' text (see extract_int.h; the walks that
+ * call it are in extract_md.c): it collapses white space and keeps
+ * pending breaks, so that blocks are separated by
  * blank lines, list items and rows by newlines.  A table that holds data
  * is written one row a line with its cells joined by " | " (extract_md.c;
  * " | " rather than a tab, which reads as one space on most screens);
@@ -174,6 +175,24 @@ uk_ex_md_syntax(const char *s, size_t n)
 	return 0;
 }
 
+size_t
+uk_ex_md_html(const char *s, size_t n, size_t k)
+{
+	size_t e;
+
+	if (s[k] == '<')
+		return 1;
+	if (s[k] != '&')
+		return 0;
+	/* "&name;", "&#10;", "&#x1b;": CommonMark would decode them. */
+	e = k + 1;
+	if (e < n && s[e] == '#')
+		e++;
+	while (e < n && isalnum((unsigned char)s[e]))
+		e++;
+	return e < n && s[e] == ';' && e > k + 1 + (s[k + 1] == '#');
+}
+
 /* Write the run s[0..n) with Markdown's escapes. */
 static void
 md_add(struct writer *w, const char *s, size_t n)
@@ -239,18 +258,6 @@ uk_ex_break_level(int tag)
 	default:
 		return 3;
 	}
-}
-
-/* The break after element j: a list in a list item ends its line. */
-static int
-close_level(struct ctx *c, int j)
-{
-	int tag = c->n[j].tag, p = c->n[j].parent;
-
-	if ((tag == GUMBO_TAG_UL || tag == GUMBO_TAG_OL) && p >= 0 &&
-	    c->n[p].tag == GUMBO_TAG_LI)
-		return 2;
-	return uk_ex_break_level(tag);
 }
 
 int
@@ -403,56 +410,6 @@ uk_ex_para_text(struct ctx *c, int j, struct writer *w, int skip)
 			card_note(c, j, w);
 	}
 	return t;
-}
-
-/*
- * Write the text of the subtree at i.  skip: 0 all but scripts and styles
- * (the fallback), 1 without boilerplate.
- */
-void
-uk_ex_emit(struct ctx *c, int i, struct writer *w, int skip)
-{
-	int stack[256], sn = 0, j, end = c->n[i].end;
-
-	if (w->md) {
-		uk_ex_md_emit(c, i, w, skip);
-		return;
-	}
-	for (j = i; j < end; j++) {
-		struct nd *n = &c->n[j];
-
-		while (sn && c->n[stack[sn - 1]].end <= j) {
-			sn--;
-			uk_ex_w_break(w, close_level(c, stack[sn]));
-		}
-		if (uk_ex_skipped(c, i, j, skip)) {
-			j = n->end - 1;
-			continue;
-		}
-		if (n->flags & F_TEXT) {
-			uk_ex_w_text(w, uk_ex_para_text(c, j, w, skip),
-			    n->flags & F_PRE);
-			continue;
-		}
-		if (n->tag == GUMBO_TAG_TABLE && !w->flat &&
-		    uk_ex_table_is_data(c, j)) {
-			uk_ex_w_break(w, 3);
-			uk_ex_table_emit(c, j, w, skip);
-			uk_ex_w_break(w, 3);
-			j = n->end - 1;
-			continue;
-		}
-		if (n->flags & F_BLOCK) {
-			uk_ex_w_break(w, close_level(c, j));
-			if (sn < (int)(sizeof(stack) / sizeof(stack[0])))
-				stack[sn++] = j;
-		}
-	}
-	while (sn) {
-		sn--;
-		uk_ex_w_break(w, close_level(c, stack[sn]));
-	}
-	uk_ex_w_break(w, 3);
 }
 
 
