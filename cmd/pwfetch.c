@@ -164,7 +164,7 @@ emit(void *ctx, yajl_val rec, const char *url, const char *msg,
 	/* --explain's records go to stderr, not in the record. */
 	if (uk_json_get(it->rec, "explain")) {
 		uk_progress_erase(&r->prog);
-		uk_extract_explain_write(stderr, uk_json_get(it->rec,
+		uk_extract_override_explain_write(stderr, uk_json_get(it->rec,
 		    "explain"));
 		uk_json_del(it->rec, "explain");
 	}

@@ -270,9 +270,9 @@ extract_file(const char *path)
 		uk_err_set(&err, UK_EXIT_FAIL,
 		    "'%s' is a block or challenge page, not content", url);
 	if (x.explain) {
-		void *ex = uk_extract_explain_array(x.explain, url);
+		void *ex = uk_extract_override_explain_array(x.explain, url);
 
-		if (uk_extract_explain_write(stderr, ex) < 0)
+		if (uk_extract_override_explain_write(stderr, ex) < 0)
 			uk_status_set(UK_EXIT_FATAL);
 		uk_json_free(ex);
 	}

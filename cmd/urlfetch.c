@@ -139,7 +139,7 @@ write_content(struct run *r, struct slot *s)
 	/* --explain's records go to stderr, not in the record. */
 	if (uk_json_get(s->job.rec, "explain")) {
 		progress_clear();
-		if (uk_extract_explain_write(stderr,
+		if (uk_extract_override_explain_write(stderr,
 			uk_json_get(s->job.rec, "explain")) < 0)
 			uk_status_set(UK_EXIT_FATAL);
 		uk_json_del(s->job.rec, "explain");

@@ -222,7 +222,7 @@ us_summarize(struct uk_mcp_call *c, yajl_val rec, int type, const char *hint)
 			goto out;
 	}
 	/* No model, or it failed: the offline summary, as urlsum's fallback. */
-	if (uk_summary_offline_write(rec, (enum uk_summary_type)type, &b) == 0) {
+	if (uk_summary_write_offline(rec, (enum uk_summary_type)type, &b) == 0) {
 		set_summary(rec, b.buf, b.len, type, reason, "offline");
 		if (msg.len)
 			uk_json_set_str(rec, "summary_error", msg.buf);

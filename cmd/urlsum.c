@@ -268,7 +268,7 @@ process(struct item *it)
 		return;
 	}
 	if (!have_llm && !opt.dry_run) {
-		if (uk_summary_offline_write(rec, it->type, &b) < 0)
+		if (uk_summary_write_offline(rec, it->type, &b) < 0)
 			fail(it, "nothing to summarise");
 		else
 			set_summary(it, b.buf, b.len, "offline");
@@ -325,7 +325,7 @@ fallback(struct item *it, const char *msg)
 	const char *url = uk_json_get_str(it->qi->rec, "url");
 	int r = 0;
 
-	if (uk_summary_offline_write(it->qi->rec, it->type, &b) == 0) {
+	if (uk_summary_write_offline(it->qi->rec, it->type, &b) == 0) {
 		set_summary(it, b.buf, b.len, "offline");
 		uk_json_set_str(it->qi->rec, "summary_error", msg);
 		uk_warn("%s:%lu: '%s': %s; the offline summary instead",

@@ -123,7 +123,7 @@ int uk_pdf_extract_here(const char *pdf, size_t len,
  * archive, random bytes): NUL and control bytes in its first kilobyte
  * (lib/extract_meta.c).  A UTF-16 page with its byte order mark is text.
  */
-int uk_extract_is_binary(const char *buf, size_t len);
+int uk_extract_meta_is_binary(const char *buf, size_t len);
 
 /*
  * The warning a program prints for a record with needs_browser: it
@@ -162,14 +162,14 @@ void uk_extract_record(const struct uk_extract *x, unsigned flags, void *rec);
 
 /*
  * --explain's records for the programs (lib/extract_override.c):
- * uk_extract_explain_array makes x->explain's lines an array of objects,
- * each with "url" (url) first, as a yajl array (void * so that this
+ * uk_extract_override_explain_array makes x->explain's lines an array of
+ * objects, each with "url" (url) first, as a yajl array (void * so that this
  * header needs no yajl; NULL when there are none; the caller frees it
- * with uk_json_free); uk_extract_explain_write writes such an array to
+ * with uk_json_free); uk_extract_override_explain_write writes such an array to
  * fp, one object a line, and flushes it: 0, or -1 on a write error.
  */
-void *uk_extract_explain_array(const char *explain, const char *url);
-int uk_extract_explain_write(FILE *fp, const void *arr);
+void *uk_extract_override_explain_array(const char *explain, const char *url);
+int uk_extract_override_explain_write(FILE *fp, const void *arr);
 
 /*
  * Shown text (a title, a PDF's paragraph) made safe for Markdown in

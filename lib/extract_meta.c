@@ -688,7 +688,7 @@ uk_ex_only_notice(const char *text, size_t len)
 }
 
 int
-uk_extract_is_binary(const char *buf, size_t len)
+uk_extract_meta_is_binary(const char *buf, size_t len)
 {
 	size_t n = len < 1024 ? len : 1024, i, bad = 0;
 	const unsigned char *p = (const unsigned char *)buf;

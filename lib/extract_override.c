@@ -382,7 +382,7 @@ uk_ex_override_emit(struct ctx *c, const struct uk_extract_opts *o,
 }
 
 void *
-uk_extract_explain_array(const char *explain, const char *url)
+uk_extract_override_explain_array(const char *explain, const char *url)
 {
 	yajl_val arr = NULL, v, rec;
 	const char *p = explain, *e;
@@ -408,7 +408,7 @@ uk_extract_explain_array(const char *explain, const char *url)
 }
 
 int
-uk_extract_explain_write(FILE *fp, const void *arr)
+uk_extract_override_explain_write(FILE *fp, const void *arr)
 {
 	const struct yajl_val_s *a = arr;
 	struct uk_buf b = UK_BUF_INIT;

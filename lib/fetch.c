@@ -302,7 +302,7 @@ is_pdf(const char *ct, const struct uk_buf *body, int *wrong)
  * WHATWG MIME Sniffing Standard's tables (images, audio and video, fonts,
  * archives), or NULL.  A body served as HTML or text that starts with one
  * is no page, however few control bytes its first kilobyte has (a small
- * ZIP archive has fewer than uk_extract_is_binary counts on).
+ * ZIP archive has fewer than uk_extract_meta_is_binary counts on).
  */
 static const char *
 binary_kind(const char *buf, size_t len)
@@ -411,7 +411,7 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 		kind = NULL;
 		if ((!(r->content_type &&
 			 strcasestr(r->content_type, "utf-16")) &&
-			uk_extract_is_binary(r->body.buf, r->body.len)) ||
+			uk_extract_meta_is_binary(r->body.buf, r->body.len)) ||
 		    (kind = binary_kind(r->body.buf, r->body.len))) {
 			uk_buf_addstr(msg, "binary content served as HTML, "
 					   "not text");
@@ -452,7 +452,7 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 		/* --explain: the program takes them out (stderr). */
 		if (x.explain)
 			uk_json_set(rec, "explain",
-			    uk_extract_explain_array(x.explain, j->url));
+			    uk_extract_override_explain_array(x.explain, j->url));
 		if (uk_charset_ignored(r->body.buf, r->body.len,
 			r->content_type, cs, sizeof(cs)))
 			uk_json_set_str(rec, "charset_ignored", cs);

@@ -254,7 +254,7 @@ page_finish(struct uk_page *p)
 	 * (stderr): they are not the record's, and not fitted with it. */
 	if (x.explain)
 		uk_json_set(r, "explain",
-		    uk_extract_explain_array(x.explain, p->url));
+		    uk_extract_override_explain_array(x.explain, p->url));
 	uk_extract_release(&x);
 	ps->emit(ps->ctx, r, p->url, *msg ? msg : NULL, p->no);
 	uk_json_free(r);

@@ -127,7 +127,7 @@ make_map(struct uk_symbols *sym, const struct uk_repo_opts *o,
 	so.budget = o->map_tokens;
 	so.tokenizer = o->tokenizer;
 	so.focus = focus;
-	uk_symbols_map_opts(sym, &so, map);
+	uk_symbols_set_map_opts(sym, &so, map);
 }
 
 /*
@@ -169,7 +169,7 @@ open_tags(struct uk_symbols *sym, const struct uk_repo_opts *o,
 	else
 		uk_buf_addstr(&key, url);
 	tags = uk_symcache_open(o->tag_cache, key.buf,
-	    uk_symbols_tags_version());
+	    uk_symbols_tag_version());
 	uk_symbols_set_cache(sym, tags);
 	uk_buf_release(&key);
 	return tags;

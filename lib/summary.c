@@ -752,7 +752,7 @@ uk_summary_format_context(const yajl_val *recs, size_t n,
 }
 
 int
-uk_summary_offline_write(yajl_val rec, enum uk_summary_type t,
+uk_summary_write_offline(yajl_val rec, enum uk_summary_type t,
     struct uk_buf *out)
 {
 	struct doc d = { NULL, 0, 0 };

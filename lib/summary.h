@@ -17,7 +17,7 @@
  * user's -t overrides it); then either uk_summary_assemble builds the
  * text for the model, sent with the type's prompt from a struct
  * uk_summary_prompts (uk_summary_prompts_init, _load, _release), or
- * uk_summary_offline_write writes a summary without a model.
+ * uk_summary_write_offline writes a summary without a model.
  * uk_summary_format_context turns summarised records into context for
  * another prompt.
  *
@@ -126,7 +126,7 @@ const char *uk_summary_prompt_builtin(enum uk_summary_type t);
  * no network.  Returns 0, or -1 when rec has nothing to summarise (out is
  * left as it was).
  */
-int uk_summary_offline_write(yajl_val rec, enum uk_summary_type t,
+int uk_summary_write_offline(yajl_val rec, enum uk_summary_type t,
     struct uk_buf *out);
 
 /*

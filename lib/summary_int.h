@@ -6,7 +6,7 @@
  * Private to lib/summary*.c: what the offline summariser's files share.
  *
  *	summary.c          type selection, prompts, prompt context, and
- *	                   uk_summary_offline_write, which picks the summary
+ *	                   uk_summary_write_offline, which picks the summary
  *	summary_types.c    the USAGE, API, ARCHITECTURE and EVALUATION
  *	                   summaries
  *	summary_offline.c  the output, the helpers every summary uses (the

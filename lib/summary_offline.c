@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The offline summaries' output, what every summary uses, the BRIEF
- * summary and source files; summary.c's uk_summary_offline_write picks among
+ * summary and source files; summary.c's uk_summary_write_offline picks among
  * them and summary_types.c's.
  */
 #include <ctype.h>

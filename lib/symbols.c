@@ -138,7 +138,7 @@ uk_symbols_merge(struct uk_symbols *s, const char *path, struct fres *r)
  * those files may be the project's.
  */
 int
-uk_symbols_lex_it(const struct uk_symbols *s, const char *path)
+uk_symbols_use_lex(const struct uk_symbols *s, const char *path)
 {
 	size_t i;
 
@@ -191,7 +191,7 @@ uk_symbols_add(struct uk_symbols *s, const char *path, const char *text,
 		uk_symbols_note(s, path, text, len);
 	if (uk_symtags_query(s, li, err) < 0)
 		return -1;
-	uk_symtags_file(s, s->w, li, uk_symbols_lex_it(s, path), path, text,
+	uk_symtags_file(s, s->w, li, uk_symbols_use_lex(s, path), path, text,
 	    len, &r);
 	if (r.status < 0)
 		return uk_err_set(err, UK_EXIT_FAIL, "%s", r.err);
@@ -369,7 +369,7 @@ uk_symbols_note(struct uk_symbols *s, const char *path, const char *text,
 }
 
 size_t
-uk_symbols_map_opts(struct uk_symbols *s, const struct uk_symbols_opts *o,
+uk_symbols_set_map_opts(struct uk_symbols *s, const struct uk_symbols_opts *o,
     struct uk_buf *out)
 {
 	return uk_symmap_render(uk_symbols_table(s), o, out);
@@ -457,7 +457,7 @@ uk_symbols_lang(const char *path)
 }
 
 const char *
-uk_symbols_tags_version(void)
+uk_symbols_tag_version(void)
 {
 	return uk_symtagcache_version();
 }

@@ -58,7 +58,7 @@ void uk_symbols_free(struct uk_symbols *s);
 int uk_symbols_add(struct uk_symbols *s, const char *path, const char *text,
     size_t len, struct uk_err *err);
 
-/* A file for uk_symbols_add_files: its path and content (not copied). */
+/* A file for uk_symstream_add_files: its path and content (not copied). */
 struct uk_symbols_file {
 	const char *path;
 	const char *text;
@@ -74,7 +74,7 @@ struct uk_symbols_file {
  * that fail to parse.  Returns the number indexed, or -1 with err when a
  * query cannot be used or the deadline passed (what was indexed stays).
  */
-long uk_symbols_add_files(struct uk_symbols *s,
+long uk_symstream_add_files(struct uk_symbols *s,
     const struct uk_symbols_file *files, size_t n, int nthreads,
     struct uk_err *err);
 
@@ -83,7 +83,7 @@ long uk_symbols_add_files(struct uk_symbols *s,
  * instance): uk_symbols_stream_start starts nthreads parsing threads (0:
  * one per processor) that index the files handed over by
  * uk_symbols_stream_add; uk_symbols_stream_end waits for them and returns
- * what uk_symbols_add_files would for the same files in the same order
+ * what uk_symstream_add_files would for the same files in the same order
  * (the index is the same).  The path and text of every file handed over
  * must stay as they are until the stream ends or is cancelled.  Only the
  * caller's thread may call these functions (one stream per index at a
@@ -125,7 +125,7 @@ void uk_symbols_stream_cancel(struct uk_symbols_stream *st);
 
 /*
  * Stop indexing seconds from now (0: no limit): a parse still running
- * then is abandoned and uk_symbols_add, uk_symbols_add_files or
+ * then is abandoned and uk_symbols_add, uk_symstream_add_files or
  * uk_symbols_stream_end fails.  Not while a stream runs.
  */
 void uk_symbols_set_deadline(struct uk_symbols *s, double seconds);
@@ -186,15 +186,15 @@ void uk_symbols_get_counts(const struct uk_symbols *s,
  * Take the tags of files from the tag cache sc (symcache.h; not owned, it
  * must outlive the index; NULL: none) when their bytes' SHA-256 is there,
  * and put there the tags of the files parsed.  Streams only
- * (uk_symbols_stream_add, uk_symbols_add_files), not uk_symbols_add.
+ * (uk_symbols_stream_add, uk_symstream_add_files), not uk_symbols_add.
  * Files lexed (above) are not cached: lexing costs less than reading.
- * The cache is opened with the version uk_symbols_tags_version gives.
+ * The cache is opened with the version uk_symbols_tag_version gives.
  */
 struct uk_symcache;
 void uk_symbols_set_cache(struct uk_symbols *s, struct uk_symcache *sc);
 
 /* The version of what a tag holds: the grammars, the queries, the format. */
-const char *uk_symbols_tags_version(void);
+const char *uk_symbols_tag_version(void);
 
 /* Files indexed, definitions and references found so far. */
 size_t uk_symbols_nfiles(const struct uk_symbols *s);
@@ -244,10 +244,10 @@ struct uk_symbols_opts {
  * Ranks are computed when files were added or the focus changed.  Returns
  * the number of definitions shown (0: the map is empty).
  */
-size_t uk_symbols_map_opts(struct uk_symbols *s,
+size_t uk_symbols_set_map_opts(struct uk_symbols *s,
     const struct uk_symbols_opts *o, struct uk_buf *out);
 
-/* uk_symbols_map_opts with budget, cl100k_base and no focus. */
+/* uk_symbols_set_map_opts with budget, cl100k_base and no focus. */
 size_t uk_symbols_map(struct uk_symbols *s, long budget, struct uk_buf *out);
 
 /*

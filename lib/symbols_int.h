@@ -279,7 +279,7 @@ void uk_symtags_release(struct fres *r);
  * made them (0), or -1 with r empty when there are none or they do not
  * check out (then they are dropped from the cache).
  */
-/* The tags' format and grammars, for the cache (uk_symbols_tags_version). */
+/* The tags' format and grammars, for the cache (uk_symbols_tag_version). */
 const char *uk_symtagcache_version(void);
 void uk_symtagcache_put(struct uk_symbols *s, const char *hash,
     const struct fres *r);
@@ -293,7 +293,7 @@ int uk_symtagcache_get(struct uk_symbols *s, int li, const char *hash,
  * path).
  */
 void uk_symbols_merge(struct uk_symbols *s, const char *path, struct fres *r);
-int uk_symbols_lex_it(const struct uk_symbols *s, const char *path);
+int uk_symbols_use_lex(const struct uk_symbols *s, const char *path);
 
 /* The table of index s (symbols.c). */
 struct symtab *uk_symbols_table(struct uk_symbols *s);
@@ -419,7 +419,7 @@ uint32_t uk_symimports_module_of(const struct extnames *x, uint32_t file,
 uint32_t uk_symimports_bound_unit(const struct extnames *x, uint32_t file,
     uint32_t name);
 
-/* The map, as uk_symbols_map_opts describes it. */
+/* The map, as uk_symbols_set_map_opts describes it. */
 size_t uk_symmap_render(struct symtab *t, const struct uk_symbols_opts *o,
     struct uk_buf *out);
 

@@ -334,7 +334,7 @@ uk_symbols_stream_add(struct uk_symbols_stream *st, const char *path,
 	if (uk_symtags_query_failed(st->s, li))
 		return uk_symtags_query(st->s, li, err);
 	/* Outside the lock: the workers go on meanwhile. */
-	lex = uk_symbols_lex_it(st->s, path);
+	lex = uk_symbols_use_lex(st->s, path);
 	hash[0] = '\0';
 	if (st->s->cache && !lex && len <= UINT32_MAX / 2) {
 		uk_symcache_hash(text, len, hash);
@@ -467,8 +467,9 @@ uk_symbols_stream_cancel(struct uk_symbols_stream *st)
 }
 
 long
-uk_symbols_add_files(struct uk_symbols *s, const struct uk_symbols_file *files,
-    size_t n, int nthreads, struct uk_err *err)
+uk_symstream_add_files(struct uk_symbols *s,
+    const struct uk_symbols_file *files, size_t n, int nthreads,
+    struct uk_err *err)
 {
 	struct uk_symbols_stream *st;
 	size_t i;

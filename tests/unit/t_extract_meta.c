@@ -196,11 +196,11 @@ test_binary(void)
 	static const char utf16[] = "\xff\xfe<\0h\0t\0m\0l\0>\0";
 	const char *html = "<html><body><p>text\0with a NUL</p></body></html>";
 
-	ok(uk_extract_is_binary(png, sizeof(png) - 1), "a PNG is binary");
-	ok(!uk_extract_is_binary(utf16, sizeof(utf16) - 1),
+	ok(uk_extract_meta_is_binary(png, sizeof(png) - 1), "a PNG is binary");
+	ok(!uk_extract_meta_is_binary(utf16, sizeof(utf16) - 1),
 	    "UTF-16 with its BOM is text");
-	ok(!uk_extract_is_binary(html, 48), "one stray NUL is text");
-	ok(!uk_extract_is_binary("", 0), "nothing is not binary");
+	ok(!uk_extract_meta_is_binary(html, 48), "one stray NUL is text");
+	ok(!uk_extract_meta_is_binary("", 0), "nothing is not binary");
 }
 
 int

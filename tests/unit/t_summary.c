@@ -321,7 +321,7 @@ test_offline(void)
 	yajl_val r = parse("{\"url\":\"u\"}");
 	int t;
 
-	ok(uk_summary_offline_write(r, UK_SUMMARY_BRIEF, &b) == -1 &&
+	ok(uk_summary_write_offline(r, UK_SUMMARY_BRIEF, &b) == -1 &&
 		b.len == 0,
 	    "offline: nothing to summarise");
 	uk_json_free(r);
@@ -334,16 +334,16 @@ test_offline(void)
 		uk_buf_reset(&b);
 		snprintf(what, sizeof(what), "offline %s gives text",
 		    uk_summary_type_name(t));
-		ok(uk_summary_offline_write(r, t, &b) == 0 && b.len &&
+		ok(uk_summary_write_offline(r, t, &b) == 0 && b.len &&
 			uk_buf_utf8_valid(b.buf, b.len) &&
 			b.buf[b.len - 1] != '\n',
 		    "%s", what);
 	}
 	uk_buf_reset(&b);
-	uk_summary_offline_write(r, UK_SUMMARY_USAGE, &b);
+	uk_summary_write_offline(r, UK_SUMMARY_USAGE, &b);
 	ok(strstr(b.buf, "pip install p") != NULL, "offline USAGE: install");
 	uk_buf_reset(&b);
-	uk_summary_offline_write(r, UK_SUMMARY_BRIEF, &b);
+	uk_summary_write_offline(r, UK_SUMMARY_BRIEF, &b);
 	ok(strstr(b.buf, "P parses things quickly and well.") != NULL &&
 		!strstr(b.buf, "pip"),
 	    "offline BRIEF: lead sentence, no code");

@@ -263,14 +263,14 @@ test_batch(void)
 		f[i].len = strlen(texts[i]);
 		uk_symbols_add(a, f[i].path, f[i].text, f[i].len, &err);
 	}
-	ok(uk_symbols_add_files(b, f, 40, 4, &err) == 26,
+	ok(uk_symstream_add_files(b, f, 40, 4, &err) == 26,
 	    "add_files indexes the supported files");
 	uk_symbols_map(a, 300, &ma);
 	uk_symbols_map(b, 300, &mb);
 	ok(ma.len > 0 && ma.len == mb.len && !memcmp(ma.buf, mb.buf, ma.len),
 	    "four threads give the map of one");
 	uk_symbols_set_deadline(b, 1e-9);
-	ok(uk_symbols_add_files(b, f, 40, 2, &err) < 0 &&
+	ok(uk_symstream_add_files(b, f, 40, 2, &err) < 0 &&
 		strstr(err.msg, "time limit"),
 	    "a passed deadline stops indexing");
 	uk_buf_release(&ma);
@@ -320,7 +320,7 @@ test_stream(void)
 		f[i].text = texts[i];
 		f[i].len = strlen(texts[i]);
 	}
-	uk_symbols_add_files(a, f, 60, 1, &err);
+	uk_symstream_add_files(a, f, 60, 1, &err);
 	st = uk_symbols_stream_start(b, 2);
 	uk_symbols_stream_progress(st, on_progress, &pr);
 	for (i = 0; i < 60; i++)
@@ -563,7 +563,7 @@ test_file_limit(void)
 	f[2].text = "def beta_two\n  alpha_one\nend\n";
 	f[2].len = strlen(f[2].text);
 	uk_symbols_set_file_limit(s, 0.01);
-	r = uk_symbols_add_files(s, f, 3, 2, &err);
+	r = uk_symstream_add_files(s, f, 3, 2, &err);
 	ok(r == 2, "a file past its parse limit is left out, the others kept");
 	uk_symbols_map(s, 1000, &m);
 	ok(m.buf && strstr(m.buf, "alpha_one") && strstr(m.buf, "beta_two") &&
@@ -766,7 +766,7 @@ tree_driver(int argc, char **argv)
 	tree_walk(&tr, &path, path.len);
 	if (uk_symbols_stream_end(tr.st, &err) < 0)
 		fprintf(stderr, "%s\n", err.msg);
-	uk_symbols_map_opts(tr.s, &o, &map);
+	uk_symbols_set_map_opts(tr.s, &o, &map);
 	if (nrank > 0)
 		print_ranks(uk_symbols_table(tr.s), (size_t)nrank);
 	if (dump)
