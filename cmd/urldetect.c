@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -14,6 +13,7 @@
 #include "json.h"
 #include "jsonl.h"
 #include "url.h"
+#include "strset.h"
 #include "util.h"
 #include "banned.h"
 
@@ -72,123 +72,17 @@ static struct uk_buf bare_url = UK_BUF_INIT;
 static int cur_bare;
 
 /*
- * The URLs a message has given (the default output writes one record per
- * URL and message): open addressing over a hash that takes eight bytes
- * at a time, the strings kept in one arena.  Not uk_strset, which copies
- * each string with malloc and hashes a byte at a time: with the frees
- * that was a tenth of a records run.
+ * Empty a message's set of URLs given (the default output writes one
+ * record per URL and message); a large table goes (a message of many
+ * URLs is rare).
  */
-struct seen_slot {
-	uint32_t tag; /* the hash's low bits, which also give the slot */
-	uint32_t n1;  /* the string's length + 1; 0: the slot is empty */
-	size_t off;   /* the string: arena.buf + off */
-};
-
-struct seen {
-	struct seen_slot *slots;
-	size_t cap, len;
-	struct uk_buf arena;
-};
-
-/* The hash's seed, random in each process: input cannot aim at a slot. */
-static uint64_t seen_seed = 0x9e3779b97f4a7c15ULL;
-
-static uint64_t
-seen_hash(const char *s, size_t n)
-{
-	uint64_t h = seen_seed ^ n, w;
-	size_t i;
-
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&w, s + i, 8);
-		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
-		h ^= h >> 31;
-	}
-	if (i < n) {
-		w = 0;
-		memcpy(&w, s + i, n - i);
-		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
-		h ^= h >> 31;
-	}
-	return h ^ (h >> 29);
-}
-
-static struct seen_slot *
-seen_find(const struct seen *st, const char *s, size_t n, uint64_t h)
-{
-	size_t i = (size_t)h & (st->cap - 1);
-	struct seen_slot *sl;
-
-	for (;; i = (i + 1) & (st->cap - 1)) {
-		sl = &st->slots[i];
-		if (!sl->n1 || (sl->tag == (uint32_t)h &&
-		    sl->n1 == n + 1 && !memcmp(st->arena.buf + sl->off, s, n)))
-			return sl;
-	}
-}
-
 static void
-seen_grow(struct seen *st)
+seen_reset(struct uk_strset *st)
 {
-	struct seen_slot *old = st->slots;
-	size_t i, oldcap = st->cap;
-
-	st->cap = oldcap ? oldcap * 2 : 64;
-	st->slots = uk_xcalloc(st->cap, sizeof(*st->slots));
-	for (i = 0; i < oldcap; i++)
-		if (old[i].n1)
-			*seen_find(st, st->arena.buf + old[i].off,
-			    old[i].n1 - 1, old[i].tag) = old[i];
-	free(old);
-}
-
-/* Add s[0..n); 1 when it is new. */
-static int
-seen_add(struct seen *st, const char *s, size_t n)
-{
-	uint64_t h = seen_hash(s, n);
-	struct seen_slot *sl;
-
-	if (n >= UINT32_MAX)
-		return 1; /* never: a URL is at most UK_DETECT_MAX_URL */
-	if ((st->len + 1) * 4 > st->cap * 3)
-		seen_grow(st);
-	sl = seen_find(st, s, n, h);
-	if (sl->n1)
-		return 0;
-	sl->tag = (uint32_t)h;
-	sl->off = st->arena.len;
-	sl->n1 = (uint32_t)n + 1;
-	uk_buf_add(&st->arena, s, n);
-	st->len++;
-	return 1;
-}
-
-/* Empty the set; a large table goes (a message of many URLs is rare). */
-static void
-seen_reset(struct seen *st)
-{
-	if (!st->len)
-		return;
-	if (st->cap > 4096) {
-		free(st->slots);
-		st->slots = NULL;
-		st->cap = 0;
-		uk_buf_release(&st->arena);
-	} else {
-		memset(st->slots, 0, st->cap * sizeof(*st->slots));
-		st->arena.len = 0;
-	}
-	st->len = 0;
-}
-
-static void
-seen_release(struct seen *st)
-{
-	free(st->slots);
-	st->slots = NULL;
-	st->cap = st->len = 0;
-	uk_buf_release(&st->arena);
+	if (st->cap > 4096)
+		uk_strset_release(st);
+	else
+		uk_strset_reset(st);
 }
 
 /* One message: its number, where it starts, what it has given so far. */
@@ -196,7 +90,7 @@ struct msg {
 	unsigned long no;
 	unsigned long long base;
 	unsigned long count;
-	struct seen seen;
+	struct uk_strset seen;
 	yajl_val id; /* the input record's id, for --json; not owned */
 	unsigned long long abs; /* absolute offset of the window's byte 0 */
 };
@@ -522,7 +416,7 @@ emit(struct msg *m, const char *url, size_t n, unsigned long long start,
 
 	if (opt.max && m->count >= (unsigned long)opt.max)
 		return 0;
-	if (!opt.all && !seen_add(&m->seen, url, n))
+	if (!opt.all && !uk_strset_add(&m->seen, url, n))
 		return 0;
 	if (opt.quiet && opt.type < 0) {
 		found = 1;
@@ -748,7 +642,7 @@ scan_records(struct uk_jsonl_in *in)
 		if (r)
 			break;
 	}
-	seen_release(&m.seen);
+	uk_strset_release(&m.seen);
 	if (r < 0) {
 		uk_warn("%s", err.msg);
 		return -1;
@@ -906,7 +800,6 @@ main(int argc, char **argv)
 	uk_prog_set(argv[0]);
 	uk_cli_check_stdio();
 	reference = (e = getenv("UK_URLDETECT_REFERENCE")) && *e;
-	(void)getrandom(&seen_seed, sizeof(seen_seed), GRND_NONBLOCK);
 	while ((c = uk_cli_getopt(&cli, argc, argv, "aHhLm:o:quVy:",
 		    longopts)) != -1) {
 		switch (c) {
@@ -983,7 +876,7 @@ main(int argc, char **argv)
 			break;
 	}
 	out_flush();
-	seen_release(&t.m.seen);
+	uk_strset_release(&t.m.seen);
 	uk_buf_release(&rbuf);
 	uk_buf_release(&bare_url);
 	uk_buf_release(&id_json);
