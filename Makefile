@@ -31,7 +31,7 @@ PDF_PKGS       = poppler-glib
 # its own code that no other program needs (mblaze's way: it lives beside
 # the program in cmd/, not in the library).
 PROGS = pwfetch toolack urlcache urldetect urlextract urlfetch urlmap urlserve urlsum
-urldetect_OBJS = cmd/urldetect_emit.o cmd/urldetect_opts.o cmd/urldetect_seen.o
+urldetect_OBJS = cmd/urldetect_emit.o cmd/urldetect_opts.o
 urlextract_OBJS = cmd/urlextract_opts.o
 urlfetch_OBJS = cmd/urlfetch_opts.o cmd/urlfetch_progress.o cmd/urlextract_opts.o
 toolack_OBJS = cmd/toolack_call.o cmd/toolack_client.o cmd/toolack_exec.o cmd/toolack_handler.o

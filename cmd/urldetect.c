@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -17,6 +16,15 @@
 #include "util.h"
 #include "urldetect.h"
 #include "banned.h"
+
+void
+seen_reset(struct uk_strset *st)
+{
+	if (st->cap > 4096)
+		uk_strset_release(st);
+	else
+		uk_strset_reset(st);
+}
 
 #define WINDOW (1UL << 20)
 
@@ -191,7 +199,7 @@ scan_records(struct uk_jsonl_in *in)
 		if (r)
 			break;
 	}
-	seen_release(&m.seen);
+	uk_strset_release(&m.seen);
 	if (r < 0) {
 		uk_warn("%s", err.msg);
 		return -1;
@@ -329,7 +337,6 @@ main(int argc, char **argv)
 	uk_prog_set(argv[0]);
 	uk_cli_check_stdio();
 	reference = (e = getenv("UK_URLDETECT_REFERENCE")) && *e;
-	(void)getrandom(&seen_seed, sizeof(seen_seed), GRND_NONBLOCK);
 	i = urldetect_opts_parse(argc, argv);
 	argc -= i;
 	argv += i;
@@ -356,7 +363,7 @@ main(int argc, char **argv)
 			break;
 	}
 	out_flush();
-	seen_release(&t.m.seen);
+	uk_strset_release(&t.m.seen);
 	uk_buf_release(&rbuf);
 	uk_buf_release(&bare_url);
 	uk_buf_release(&id_json);

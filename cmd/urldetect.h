@@ -4,7 +4,7 @@
 
 /*
  * What urldetect's files share: its options (urldetect_opts.c), the set
- * of the URLs a message has given (urldetect_seen.c), and the writing of
+ * of the URLs a message has given (urldetect.c), and the writing of
  * url records (urldetect_emit.c); urldetect.c reads the input.
  */
 
@@ -16,6 +16,7 @@
 #include "detect.h"
 #include "json.h"
 #include "jsonl.h"
+#include "strset.h"
 
 struct urldetect_opts {
 	int all, bare, classify, lines, quiet, urls;
@@ -57,39 +58,18 @@ extern const struct uk_cli urldetect_cli;
 int urldetect_opts_parse(int argc, char **argv);
 
 /*
- * The URLs a message has given (the default output writes one record per
- * URL and message): open addressing over a hash that takes eight bytes
- * at a time, the strings kept in one arena.  Not uk_strset, which copies
- * each string with malloc and hashes a byte at a time: with the frees
- * that was a tenth of a records run.
+ * Empty a message's set of the URLs given (the default output writes one
+ * record per URL and message, uk_strset); a large table goes (a message
+ * of many URLs is rare).
  */
-struct seen_slot {
-	uint32_t tag; /* the hash's low bits, which also give the slot */
-	uint32_t n1;  /* the string's length + 1; 0: the slot is empty */
-	size_t off;   /* the string: arena.buf + off */
-};
-
-struct seen {
-	struct seen_slot *slots;
-	size_t cap, len;
-	struct uk_buf arena;
-};
-
-/* The hash's seed: main makes it random, so input cannot aim at a slot. */
-extern uint64_t seen_seed;
-
-/* Add s[0..n); 1 when it is new. */
-int seen_add(struct seen *st, const char *s, size_t n);
-/* Empty the set; a large table goes (a message of many URLs is rare). */
-void seen_reset(struct seen *st);
-void seen_release(struct seen *st);
+void seen_reset(struct uk_strset *st);
 
 /* One message: its number, where it starts, what it has given so far. */
 struct msg {
 	unsigned long no;
 	unsigned long long base;
 	unsigned long count;
-	struct seen seen;
+	struct uk_strset seen;
 	yajl_val id; /* the input record's id, for --json; not owned */
 	unsigned long long abs; /* absolute offset of the window's byte 0 */
 };

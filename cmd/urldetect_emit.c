@@ -343,7 +343,7 @@ emit(struct msg *m, const char *url, size_t n, unsigned long long start,
 
 	if (opt.max && m->count >= (unsigned long)opt.max)
 		return 0;
-	if (!opt.all && !seen_add(&m->seen, url, n))
+	if (!opt.all && !uk_strset_add(&m->seen, url, n))
 		return 0;
 	if (opt.quiet && opt.type < 0) {
 		found = 1;

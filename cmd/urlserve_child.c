@@ -58,6 +58,38 @@ watcher(void *arg)
 	return NULL;
 }
 
+int
+us_child_run(struct uk_mcp_call *c, struct uk_child *ch, int *cancelled,
+    struct uk_err *err)
+{
+	struct watch w;
+	int st;
+
+	memset(&w, 0, sizeof(w));
+	w.c = c;
+	*cancelled = 0;
+	if (pipe2(w.wake, O_CLOEXEC))
+		return uk_err_set(err, UK_EXIT_FAIL, "pipe: %s",
+		    strerror(errno));
+	ch->stop = &w.stop;
+	st = -1;
+	if (pthread_create(&w.th, NULL, watcher, &w) == 0) {
+		if (uk_child_start(ch, err) == 0)
+			st = uk_child_finish(ch);
+		/* A byte in an empty pipe: this write cannot block or fail. */
+		if (write(w.wake[1], "", 1) < 0)
+			uk_warn("wake: %s", strerror(errno));
+		pthread_join(w.th, NULL);
+	} else {
+		uk_err_set(err, UK_EXIT_FAIL, "cannot start a thread");
+	}
+	ch->stop = NULL;
+	close(w.wake[0]);
+	close(w.wake[1]);
+	*cancelled = w.stop;
+	return st;
+}
+
 /*
  * Run argv to its end or to the deadline (seconds), its standard output
  * into out: the wait status, or -1 with err (not started).
@@ -68,35 +100,13 @@ run_child(struct uk_mcp_call *c, const char *const *argv, double deadline,
     struct uk_err *err)
 {
 	struct uk_child ch = UK_CHILD_INIT;
-	struct watch w;
-	int st;
 
-	memset(&w, 0, sizeof(w));
-	w.c = c;
-	if (pipe2(w.wake, O_CLOEXEC))
-		return uk_err_set(err, UK_EXIT_FAIL, "pipe: %s",
-		    strerror(errno));
 	ch.argv = argv;
 	ch.deadline = uk_mono_ms() + (long long)(deadline * 1000);
-	ch.stop = &w.stop;
 	ch.out = out;
 	ch.err = errout;
 	ch.max = CHILD_MAX;
-	st = -1;
-	if (pthread_create(&w.th, NULL, watcher, &w) == 0) {
-		if (uk_child_start(&ch, err) == 0)
-			st = uk_child_finish(&ch);
-		/* A byte in an empty pipe: this write cannot block or fail. */
-		if (write(w.wake[1], "", 1) < 0)
-			uk_warn("wake: %s", strerror(errno));
-		pthread_join(w.th, NULL);
-	} else {
-		uk_err_set(err, UK_EXIT_FAIL, "cannot start a thread");
-	}
-	close(w.wake[0]);
-	close(w.wake[1]);
-	*cancelled = w.stop;
-	return st;
+	return us_child_run(c, &ch, cancelled, err);
 }
 
 /* The last line of a child's standard error, for a message. */

@@ -5,6 +5,7 @@
 /* What urlserve's tool files share (cmd/urlserve_tools.c). */
 
 #include "buf.h"
+#include "child.h"
 #include "json.h"
 #include "mcp.h"
 
@@ -66,6 +67,14 @@ void us_tool_clear_url_cache(struct uk_mcp_call *c, yajl_val args, void *s);
 void us_tool_format_url_context(struct uk_mcp_call *c, yajl_val args,
     void *s);
 /* urlserve_child.c */
+/*
+ * Run ch (argv, deadline, out, err and max set by the caller) to its end,
+ * its deadline or the call's cancellation, which a thread watches (it
+ * sets ch->stop while the child runs): the wait status, or -1 with err
+ * (not started).  *cancelled: whether the call was cancelled.
+ */
+int us_child_run(struct uk_mcp_call *c, struct uk_child *ch, int *cancelled,
+    struct uk_err *err);
 void us_tool_open_url(struct uk_mcp_call *c, yajl_val args, void *s);
 void us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *s);
 

@@ -6,16 +6,10 @@
  * block of one "URL  title" line each, which costs a model the fewest
  * tokens, and the same as structured content.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include "buf.h"
 #include "child.h"
@@ -29,27 +23,6 @@
 
 #define MAP_OUT_MAX (8UL << 20) /* urlmap's output kept (5000 URLs) */
 #define MAP_ERRORS_MAX 10        /* error records named in the result */
-
-/* The cancel fd's watcher (as urlserve_child.c's): sets stop. */
-struct watch {
-	struct uk_mcp_call *c;
-	volatile sig_atomic_t stop;
-	int wake[2];
-};
-
-static void *
-watcher(void *arg)
-{
-	struct watch *w = arg;
-	struct pollfd p[2] = { { uk_mcp_call_cancel_fd(w->c), POLLIN, 0 },
-		{ w->wake[0], POLLIN, 0 } };
-
-	while (poll(p, 2, -1) < 0 && errno == EINTR)
-		;
-	if (p[0].revents)
-		w->stop = 1;
-	return NULL;
-}
 
 /* Whether the sources array names s (absent: the defaults). */
 static int
@@ -240,14 +213,12 @@ us_tool_map_site(struct uk_mcp_call *c, yajl_val args, void *session)
 	struct uk_child ch = UK_CHILD_INIT;
 	const char **argv = NULL;
 	yajl_val src;
-	struct watch w;
 	struct uk_err err;
-	pthread_t th;
 	const char *url;
 	char *prog = NULL;
 	size_t i, k;
 	long limit;
-	int st = -1;
+	int st, cancelled;
 
 	(void)session;
 	if (us_args_check(c, args, spec))
@@ -271,32 +242,15 @@ us_tool_map_site(struct uk_mcp_call *c, yajl_val args, void *session)
 	prog = us_sibling("urlmap");
 	argv = map_argv(args, url, prog, limit, &tbuf, &lbuf, &dbuf);
 
-	memset(&w, 0, sizeof(w));
-	w.c = c;
-	if (pipe2(w.wake, O_CLOEXEC)) {
-		uk_mcp_call_error(c, "map_site: pipe: %s", strerror(errno));
-		goto out;
-	}
 	ch.argv = argv;
 	/* The crawl waits between requests: a generous deadline. */
 	ch.deadline = uk_mono_ms() + (long long)((us_srv.timeout * 4 + 120) *
 	    1000);
-	ch.stop = &w.stop;
 	ch.out = &out;
 	ch.err = &errout;
 	ch.max = MAP_OUT_MAX;
-	if (pthread_create(&th, NULL, watcher, &w) == 0) {
-		if (uk_child_start(&ch, &err) == 0)
-			st = uk_child_finish(&ch);
-		if (write(w.wake[1], "", 1) < 0)
-			uk_warn("wake: %s", strerror(errno));
-		pthread_join(th, NULL);
-	} else {
-		uk_err_set(&err, UK_EXIT_FAIL, "cannot start a thread");
-	}
-	close(w.wake[0]);
-	close(w.wake[1]);
-	if (w.stop)
+	st = us_child_run(c, &ch, &cancelled, &err);
+	if (cancelled)
 		uk_mcp_call_error(c, "cancelled");
 	else if (st < 0)
 		uk_mcp_call_error(c, "map_site: %s", err.msg);
@@ -307,7 +261,6 @@ us_tool_map_site(struct uk_mcp_call *c, yajl_val args, void *session)
 		    errout.buf);
 	else
 		answer(c, &out, limit);
-out:
 	free(prog);
 	free(argv);
 	uk_buf_release(&tbuf);

@@ -261,6 +261,19 @@ unwrap(const struct uk_cache_remote *r, struct uk_buf *b, long long *left)
 	return 1;
 }
 
+/*
+ * The next store from *i on that is not skipped (nor read-only when
+ * writing), under r->mu; NULL past the last.  *i is left at its index.
+ */
+static struct uk_cache_store *
+next_store(struct uk_cache_remote *r, size_t *i, int writing)
+{
+	for (; *i < r->n; (*i)++)
+		if (!r->s[*i].skipped && !(writing && r->s[*i].read_only))
+			return &r->s[*i];
+	return NULL;
+}
+
 int
 uk_cache_remote_get(struct uk_cache_remote *r, const char *key,
     struct uk_buf *out, long long *left, int *keep_local)
@@ -274,10 +287,7 @@ uk_cache_remote_get(struct uk_cache_remote *r, const char *key,
 		return 0;
 	store_key(key, name);
 	pthread_mutex_lock(&r->mu);
-	for (i = 0; i < r->n; i++) {
-		s = &r->s[i];
-		if (s->skipped)
-			continue;
+	for (i = 0; (s = next_store(r, &i, 0)) != NULL; i++) {
 		uk_buf_reset(out);
 		*left = -1;
 		got = s->be->get(s, name, out, left);
@@ -321,10 +331,7 @@ uk_cache_remote_put(struct uk_cache_remote *r, const char *key,
 	    uk_time_now_ns() / 1000000000LL + ttl);
 	uk_buf_add(&b, data, len);
 	pthread_mutex_lock(&r->mu);
-	for (i = 0; i < r->n; i++) {
-		s = &r->s[i];
-		if (s->skipped || s->read_only)
-			continue;
+	for (i = 0; (s = next_store(r, &i, 1)) != NULL; i++) {
 		if (s->be->put(s, name, b.buf, b.len, ttl)) {
 			store_error(s);
 			continue;
@@ -348,10 +355,7 @@ uk_cache_remote_del(struct uk_cache_remote *r, const char *key)
 		return 0;
 	store_key(key, name);
 	pthread_mutex_lock(&r->mu);
-	for (i = 0; i < r->n; i++) {
-		s = &r->s[i];
-		if (s->skipped || s->read_only)
-			continue;
+	for (i = 0; (s = next_store(r, &i, 1)) != NULL; i++) {
 		if ((d = s->be->del(s, name)) < 0) {
 			store_error(s);
 			continue;

@@ -87,10 +87,26 @@ zone(const char *s, long *off)
 	return 0;
 }
 
+/*
+ * "hh:mm" with optional ":ss" at *s into *h, *mi, *sec; advances *s.
+ * 1 when the seconds were there, 0 when not, -1 when the hours or minutes
+ * (or the seconds after a second colon) are not there.
+ */
+static int
+hms(const char **s, int *h, int *mi, int *sec)
+{
+	if (digits(s, 2, h) || *(*s)++ != ':' || digits(s, 2, mi))
+		return -1;
+	if (**s != ':')
+		return 0;
+	(*s)++;
+	return digits(s, 2, sec) ? -1 : 1;
+}
+
 static int
 w3c(const char *s, long long *t)
 {
-	int y, mo = 1, d = 1, h = 0, mi = 0, sec = 0;
+	int y, mo = 1, d = 1, h = 0, mi = 0, sec = 0, n;
 	long off = 0;
 
 	if (digits(&s, 4, &y))
@@ -105,18 +121,11 @@ w3c(const char *s, long long *t)
 				return -1;
 			if (*s == 'T' || *s == 't' || *s == ' ') {
 				s++;
-				if (digits(&s, 2, &h) || *s++ != ':' ||
-				    digits(&s, 2, &mi))
+				if ((n = hms(&s, &h, &mi, &sec)) == -1)
 					return -1;
-				if (*s == ':') {
-					s++;
-					if (digits(&s, 2, &sec))
-						return -1;
-					if (*s == '.')
-						for (s++; *s >= '0' &&
-						    *s <= '9'; s++)
-							;
-				}
+				if (n == 1 && *s == '.')
+					for (s++; *s >= '0' && *s <= '9'; s++)
+						;
 				if (zone(s, &off))
 					return -1;
 				s = "";
@@ -159,14 +168,8 @@ rfc822(const char *s, long long *t)
 			return -1;
 		y += y < 70 ? 2000 : 1900;
 	}
-	if (*s++ != ' ' || digits(&s, 2, &h) || *s++ != ':' ||
-	    digits(&s, 2, &mi))
+	if (*s++ != ' ' || hms(&s, &h, &mi, &sec) == -1)
 		return -1;
-	if (*s == ':') {
-		s++;
-		if (digits(&s, 2, &sec))
-			return -1;
-	}
 	if (zone(s, &off))
 		return -1;
 	return make(y, mo, d, h, mi, sec, off, t);

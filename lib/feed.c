@@ -11,8 +11,6 @@
 #include "util.h"
 #include "banned.h"
 
-#define NS_SEP '\n'
-
 enum { F_NONE, F_LINK, F_TITLE, F_DATE, F_UPDATED };
 
 struct fp {
@@ -29,18 +27,10 @@ struct fp {
 };
 
 static const char *
-local(const char *name)
-{
-	const char *s = strrchr(name, NS_SEP);
-
-	return s ? s + 1 : name;
-}
-
-static const char *
 attr(const XML_Char **atts, const char *name)
 {
 	for (; atts && atts[0]; atts += 2)
-		if (strcmp(local(atts[0]), name) == 0)
+		if (strcmp(uk_sitemap_local(atts[0]), name) == 0)
 			return atts[1];
 	return NULL;
 }
@@ -49,7 +39,7 @@ static void XMLCALL
 f_start(void *arg, const XML_Char *name, const XML_Char **atts)
 {
 	struct fp *f = arg;
-	const char *l = local(name), *rel, *href;
+	const char *l = uk_sitemap_local(name), *rel, *href;
 
 	f->depth++;
 	if (f->depth == 1) {
@@ -169,13 +159,8 @@ xml_feed(const char *data, size_t len, unsigned long long max,
 	uk_buf_init(&f.updated, 0);
 	f.fn = fn;
 	f.ctx = ctx;
-	if (!(f.p = XML_ParserCreateNS(NULL, NS_SEP)))
-		uk_die(UK_EXIT_FATAL, "out of memory");
-	XML_SetUserData(f.p, &f);
-	XML_SetElementHandler(f.p, f_start, f_end);
-	XML_SetCharacterDataHandler(f.p, f_text);
-	r = uk_sitemap_feed_xml(f.p, data, len, max, "feed", err);
-	XML_ParserFree(f.p);
+	r = uk_sitemap_parse_xml(data, len, max, "feed", f_start, f_end,
+	    f_text, &f, &f.p, err);
 	uk_buf_release(&f.link);
 	uk_buf_release(&f.title);
 	uk_buf_release(&f.date);

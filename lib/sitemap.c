@@ -124,9 +124,27 @@ struct sm {
 	int stopped;
 };
 
-/* The local name of an expat name "uri\nlocal" or "local". */
-static const char *
-local(const char *name)
+int
+uk_sitemap_parse_xml(const char *data, size_t len, unsigned long long max,
+    const char *what, XML_StartElementHandler start, XML_EndElementHandler end,
+    XML_CharacterDataHandler text, void *ud, XML_Parser *pp,
+    struct uk_err *err)
+{
+	int r;
+
+	if (!(*pp = XML_ParserCreateNS(NULL, NS_SEP)))
+		uk_die(UK_EXIT_FATAL, "out of memory");
+	XML_SetUserData(*pp, ud);
+	XML_SetElementHandler(*pp, start, end);
+	XML_SetCharacterDataHandler(*pp, text);
+	r = uk_sitemap_feed_xml(*pp, data, len, max, what, err);
+	XML_ParserFree(*pp);
+	*pp = NULL;
+	return r;
+}
+
+const char *
+uk_sitemap_local(const char *name)
 {
 	const char *s = strrchr(name, NS_SEP);
 
@@ -147,7 +165,7 @@ static void XMLCALL
 sm_start(void *arg, const XML_Char *name, const XML_Char **atts)
 {
 	struct sm *s = arg;
-	const char *l = local(name), *sep;
+	const char *l = uk_sitemap_local(name), *sep;
 
 	(void)atts;
 	s->depth++;
@@ -263,13 +281,8 @@ uk_sitemap_parse(const char *data, size_t len, int flags,
 	uk_buf_init(&s.ns, 0);
 	s.fn = fn;
 	s.ctx = ctx;
-	if (!(s.p = XML_ParserCreateNS(NULL, NS_SEP)))
-		uk_die(UK_EXIT_FATAL, "out of memory");
-	XML_SetUserData(s.p, &s);
-	XML_SetElementHandler(s.p, sm_start, sm_end);
-	XML_SetCharacterDataHandler(s.p, sm_text);
-	r = uk_sitemap_feed_xml(s.p, data, len, max, "sitemap", err);
-	XML_ParserFree(s.p);
+	r = uk_sitemap_parse_xml(data, len, max, "sitemap", sm_start, sm_end,
+	    sm_text, &s, &s.p, err);
 	uk_buf_release(&s.loc);
 	uk_buf_release(&s.lastmod);
 	uk_buf_release(&s.ns);

@@ -21,6 +21,7 @@
  *	r = uk_sitemap_parse(body, len, UK_SITEMAP_TEXT, max, entry, ctx, &err);
  */
 
+#include <expat.h>
 #include <stddef.h>
 
 #include "util.h"
@@ -61,5 +62,19 @@ int uk_sitemap_is_gzip(const char *data, size_t len);
  */
 int uk_sitemap_feed_xml(void *p, const char *data, size_t len,
     unsigned long long max, const char *what, struct uk_err *err);
+
+/*
+ * Parse data[0..len) as uk_sitemap_feed_xml does, with a new expat parser
+ * that reports names as "uri\nlocal" (namespaces) and calls start, end
+ * and text with ud; *pp holds the parser while it runs (for the handlers'
+ * XML_StopParser) and NULL after.  0, or -1 with err.  For the sitemaps
+ * and the feeds.
+ */
+int uk_sitemap_parse_xml(const char *data, size_t len,
+    unsigned long long max, const char *what, XML_StartElementHandler start,
+    XML_EndElementHandler end, XML_CharacterDataHandler text, void *ud,
+    XML_Parser *pp, struct uk_err *err);
+/* The local name of such a parser's name ("uri\nlocal" or "local"). */
+const char *uk_sitemap_local(const char *name);
 
 #endif

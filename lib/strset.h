@@ -3,24 +3,30 @@
 #define UK_STRSET_H
 
 /*
- * A set of byte strings, for de-duplication.  Open addressing with FNV-1a:
- * written here because neither libc's hsearch (one global table, no
- * clearing) nor our other libraries offer a set.
+ * A set of byte strings, for de-duplication.  Open addressing over a
+ * hash seeded at random in each process (input cannot aim at a slot),
+ * the strings copied into one arena: written here because neither libc's
+ * hsearch (one global table, no clearing) nor our other libraries offer
+ * a set.  A string of 4 GiB or more is never kept (add says it is new,
+ * has that it is not there).  Zeroed memory is an empty set.
  */
 
 #include <stddef.h>
 
+#include "buf.h"
+
 struct uk_strset {
 	struct uk_strset_slot *slots;
 	size_t cap, len;
+	struct uk_buf arena; /* the strings */
 };
 
-#define UK_STRSET_INIT { NULL, 0, 0 }
+#define UK_STRSET_INIT { NULL, 0, 0, UK_BUF_INIT }
 
 /* Add s[0..n); returns 1 if it was new, 0 if already there. */
 int uk_strset_add(struct uk_strset *set, const char *s, size_t n);
 int uk_strset_has(const struct uk_strset *set, const char *s, size_t n);
-/* Empty the set, keeping its table. */
+/* Empty the set, keeping its table and its arena. */
 void uk_strset_reset(struct uk_strset *set);
 void uk_strset_release(struct uk_strset *set);
 

@@ -191,13 +191,8 @@ collect_locals(struct filectx *fc)
 		} else if (ts_tree_cursor_goto_next_sibling(&c)) {
 			stack[depth - 1] = n = ts_tree_cursor_current_node(&c);
 		} else {
-			for (;;) {
-				if (!ts_tree_cursor_goto_parent(&c))
-					goto done;
-				depth--;
-				if (ts_tree_cursor_goto_next_sibling(&c))
-					break;
-			}
+			if (uk_symwalk_climb(&c, &depth) == -1)
+				goto done;
 			stack[depth - 1] = n = ts_tree_cursor_current_node(&c);
 		}
 		/* stack[depth - 1] is n, stack[depth - 2] its parent. */

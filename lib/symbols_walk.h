@@ -220,6 +220,12 @@ void uk_symwalk_doc_comments(struct walktags *pt, const struct docsyms *ds,
     struct walkframe *p, struct walkframe *f);
 void uk_symwalk_tree(struct filectx *fc, const struct walklang *wl,
     struct tag **tags, size_t *ntags, size_t *atags);
+/*
+ * Up from a node with no next sibling to the next sibling of its nearest
+ * ancestor that has one, decrementing *depth per level climbed: 0 there,
+ * -1 when the root is reached (the walk is over).
+ */
+int uk_symwalk_climb(TSTreeCursor *c, size_t *depth);
 
 /* The languages' walkers. */
 extern const struct walklang uk_sympy_walker;
