@@ -41,6 +41,13 @@ static const struct uk_cli cli = { "toolack",
 	"  exec    run a command for each call of its tools, and ack it\n"
 	"  wait    wait for calls' results\n"
 	"\n"
+	"Examples:\n"
+	"  toolack serve                        the registry, its frontend's "
+	"URL\n"
+	"  toolack exec -H open_url=xdg-open    a frontend without a browser "
+	"page\n"
+	"  urldetect notes.txt | toolack call --tool open_url    open its URLs\n"
+	"\n"
 	"See toolack(1).\n" };
 
 void
