@@ -41,6 +41,13 @@ static const struct uk_cli cli = { "toolack",
 	"  exec    run a command for each call of its tools, and ack it\n"
 	"  wait    wait for calls' results\n"
 	"\n"
+	"Examples:\n"
+	"  toolack serve                        the registry, its frontend's "
+	"URL\n"
+	"  toolack exec -H open_url=xdg-open    a frontend without a browser "
+	"page\n"
+	"  urldetect notes.txt | toolack call --tool open_url    open its URLs\n"
+	"\n"
 	"See toolack(1).\n" };
 
 void
@@ -112,6 +119,12 @@ cmd_serve(int argc, char **argv)
 		"$TOOLACK_TOKEN_FILE)\n"
 		"  -h, --help                the synopsis (-h) or this help "
 		"(--help)\n"
+		"\n"
+		"Examples:\n"
+		"  toolack serve                        at $TOOLACK_URL, else "
+		"127.0.0.1:7077\n"
+		"  toolack serve -l 127.0.0.1:7078 -t 300    another, calls of 5 "
+		"minutes\n"
 		"\n"
 		"See toolack(1).\n" };
 	static const struct option longopts[] = {
@@ -217,6 +230,10 @@ cmd_ack(int argc, char **argv)
 		"  -h, --help                the synopsis (-h) or this help "
 		"(--help)\n"
 		"\n"
+		"Examples:\n"
+		"  toolack ack --status success --result '{\"ok\":true}' later1\n"
+		"  toolack ack --status failed --error 'no browser' later2\n"
+		"\n"
 		"See toolack(1).\n" };
 	static const struct option longopts[] = {
 		{ "error", required_argument, NULL, TA_OPT_ERROR },
@@ -317,6 +334,11 @@ cmd_wait(int argc, char **argv)
 		"                            http://127.0.0.1:7077)\n"
 		"  -h, --help                the synopsis (-h) or this help "
 		"(--help)\n"
+		"\n"
+		"Examples:\n"
+		"  toolack wait later1                  the result of call later1\n"
+		"  toolack wait -t 60 later1 later2     two results, a minute each at "
+		"most\n"
 		"\n"
 		"See toolack(1).\n" };
 	static const struct option longopts[] = {

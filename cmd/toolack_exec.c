@@ -532,6 +532,11 @@ cmd_exec(int argc, char **argv)
 		"  -h, --help                the synopsis (-h) or this help "
 		"(--help)\n"
 		"\n"
+		"Examples:\n"
+		"  toolack exec -H open_url=xdg-open    open each URL in the "
+		"desktop's browser\n"
+		"  toolack exec -H open_url=true -j 1   ack every call: success\n"
+		"\n"
 		"See toolack(1).\n" };
 	static const struct option longopts[] = {
 		{ "handler", required_argument, NULL, 'H' },

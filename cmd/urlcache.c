@@ -23,6 +23,7 @@ static const struct uk_cli cli = { "urlcache",
 	    I SYN_STATS I SYN_PATH I SYN_SESSION,
 	"Manage the cache of content records and the named sessions.\n"
 	"\n"
+	"Global options (before the command):\n"
 	"      --cache-remote=STORES remote stores behind the cache, for get,"
 	" set\n"
 	"                            and invalidate (default: "
@@ -36,6 +37,7 @@ static const struct uk_cli cli = { "urlcache",
 	" stats\n"
 	"      --ttl=DURATION        the time to live of entries and sessions\n"
 	"                            (default: $URLKIT_CACHE_TTL, else 24h)\n"
+	"\n"
 	"  -h, --help                the synopsis (-h) or this help (--help)\n"
 	"  -V, --version             print the version\n"
 	"\n"
@@ -50,6 +52,13 @@ static const struct uk_cli cli = { "urlcache",
 	"  stats       one record about the cache\n"
 	"  path        the cache directory, or a URL's entry file\n"
 	"  session     list sessions, or work on one\n"
+	"\n"
+	"Examples:\n"
+	"  urlcache get https://example.org/      the URL's cached record\n"
+	"  urlcache --ttl 7d cleanup -n -v        what a week's time to live "
+	"deletes\n"
+	"  urlcache cleanup -s 500M               expired entries, then the "
+	"oldest\n"
 	"\n"
 	"See urlcache(1).\n" };
 

@@ -169,6 +169,12 @@ man_options() {
 		# Every command explains -h/--help in its option lines.
 		[[ $output == *--help* ]] ||
 		    { echo "$cmd --help: no line for --help" >&2; bad=1; }
+		# Examples at the end: each program's own --help (pwfetch's
+		# are its commands': every run names one), after the options.
+		[ "$cmd" != pwfetch ] || continue
+		[[ $cmd != *' '* ]] || [[ $cmd == 'pwfetch '* ]] || continue
+		[[ $output == *$'\n\nExamples:\n  '"${cmd%% *}"' '* ]] ||
+		    { echo "$cmd --help: no Examples: part" >&2; bad=1; }
 	done < <(commands)
 	[ "$bad" -eq 0 ]
 }
