@@ -129,9 +129,9 @@ write_item(struct uk_jsonl_item *it, void *arg)
 	if (s && s->msg) {
 		r->nfailed++;
 		uk_buf_addf(&b, "%s: %s", s->url, s->msg);
-		uk_warn("%s", uk_str_printable(b.buf));
+		uk_util_warn("%s", uk_util_str_printable(b.buf));
 		uk_buf_release(&b);
-		uk_status_set(UK_EXIT_FAIL);
+		uk_util_status_set(UK_EXIT_FAIL);
 	}
 	free_slot(s);
 }
@@ -168,8 +168,8 @@ emit(void *ctx, yajl_val rec, const char *url, const char *msg,
 		    "explain"));
 		uk_json_del(it->rec, "explain");
 	}
-	s->url = uk_xstrdup(url);
-	s->msg = msg ? uk_xstrdup(msg) : NULL;
+	s->url = uk_util_xstrdup(url);
+	s->msg = msg ? uk_util_xstrdup(msg) : NULL;
 	it->done = 1;
 	if (it == r->cur)
 		r->cur = NULL;
@@ -190,7 +190,7 @@ proxy_start(struct run *r, char *proxy)
 	uk_netguard_init(&g);
 	g.allow_private = 0;
 	if (uk_guardproxy_start(&g, r->o.timeout, &port, &err)) {
-		uk_warn("%s", err.msg);
+		uk_util_warn("%s", err.msg);
 		return -1;
 	}
 	snprintf(proxy, 64, "http://127.0.0.1:%d", port);
@@ -215,7 +215,7 @@ need_browser(struct run *r)
 	if (r->address) {
 		if (uk_browser_attach(&r->browser, r->address,
 			r->o.timeout < 10 ? r->o.timeout : 10, &err)) {
-			uk_warn("%s", err.msg);
+			uk_util_warn("%s", err.msg);
 			return -1;
 		}
 		/*
@@ -240,7 +240,7 @@ need_browser(struct run *r)
 		launched = &r->browser;
 		if (uk_browser_launch(&r->browser, &bo, &err)) {
 			launched = NULL;
-			uk_warn("%s", err.msg);
+			uk_util_warn("%s", err.msg);
 			return -1;
 		}
 	}
@@ -265,7 +265,7 @@ fill(struct run *r, struct input *in)
 			break;
 		if (need_browser(r)) {
 			uk_json_free(rec);
-			uk_status_set(UK_EXIT_FATAL);
+			uk_util_status_set(UK_EXIT_FATAL);
 			return -1;
 		}
 		/* The page's item, for emit to find by its number. */
@@ -280,7 +280,8 @@ fill(struct run *r, struct input *in)
 			uk_url_classify(uk_json_get_str(rec, "url"), &u);
 			snprintf(r->last_host, sizeof(r->last_host), "%s",
 			    u.host ? u.host : "");
-			uk_str_printable(r->last_host); /* for the terminal */
+			uk_util_str_printable(
+			    r->last_host); /* for the terminal */
 			uk_url_release(&u);
 		}
 		uk_page_events_start(&r->ps, rec, r->seq);
@@ -308,18 +309,18 @@ wait_any(struct run *r, struct input *in, double deadline)
 		p[n++].events = POLLIN;
 	if (uk_cdp_ready(&r->browser.cdp))
 		return;
-	ms = next < 0 ? -1 : (int)((next - uk_mono_now()) * 1000) + 1;
+	ms = next < 0 ? -1 : (int)((next - uk_util_mono_now()) * 1000) + 1;
 	if (ms < 0 && next >= 0)
 		ms = 0;
 	if (poll(p, (nfds_t)n, ms) < 0 && errno != EINTR)
-		uk_die(UK_EXIT_FATAL, "poll: %s", strerror(errno));
+		uk_util_die(UK_EXIT_FATAL, "poll: %s", strerror(errno));
 }
 
 static void
 run(struct run *r, struct input *in)
 {
 	struct uk_err err;
-	double deadline = r->total > 0 ? uk_mono_now() + r->total : -1;
+	double deadline = r->total > 0 ? uk_util_mono_now() + r->total : -1;
 	char total[32] = "";
 	yajl_val m;
 	int n;
@@ -350,11 +351,11 @@ run(struct run *r, struct input *in)
 			snprintf(r->gone_why, sizeof(r->gone_why), "%s",
 			    r->browser.cdp.why);
 			uk_page_events_fail_all(&r->ps, r->gone_why);
-		} else if (deadline >= 0 && uk_mono_now() >= deadline) {
+		} else if (deadline >= 0 && uk_util_mono_now() >= deadline) {
 			r->timed_out = 1;
 			uk_page_events_time_out(&r->ps, r->total);
 		} else {
-			uk_page_events_tick(&r->ps, uk_mono_now());
+			uk_page_events_tick(&r->ps, uk_util_mono_now());
 		}
 	}
 }
@@ -382,7 +383,7 @@ cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
 	r.o.cmd = cmd;
 	parse_opts(cli, &r, &cl, argc, argv);
 	if (in.nsrc == 0) {
-		in.src = uk_xmalloc(sizeof(*in.src));
+		in.src = uk_util_xmalloc(sizeof(*in.src));
 		in.src[in.nsrc++] = stdin_src;
 	}
 	/* A document where URLs are expected (lib/cli): one usage error
@@ -405,7 +406,8 @@ cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
 	}
 	/* Before any work, so that a bad -o costs no browser. */
 	if (cl.output && !(fp = fopen(cl.output, "w"))) {
-		uk_warn("-o: cannot open '%s': %s", cl.output, strerror(errno));
+		uk_util_warn("-o: cannot open '%s': %s", cl.output,
+		    strerror(errno));
 		exit(UK_EXIT_USAGE);
 	}
 	/* A terminal gets pages through the pager (lib/view), as urlfetch
@@ -426,7 +428,7 @@ cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
 	uk_jsonl_queue_init(&r.q, &r.out);
 	r.q.write = write_item;
 	r.q.arg = &r;
-	r.slots = uk_xcalloc((size_t)r.o.jobs, sizeof(*r.slots));
+	r.slots = uk_util_xcalloc((size_t)r.o.jobs, sizeof(*r.slots));
 	uk_page_events_init(&r.ps, &r.o, &r.browser.cdp, emit, &r);
 	/* What the browser leaves outside its process group comes to us. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -456,7 +458,8 @@ cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
 	uk_jsonl_out_finish(&r.out);
 	uk_jsonl_out_release(&r.out);
 	if (fp != stdout && fclose(fp))
-		uk_die(UK_EXIT_FATAL, "%s: %s", cl.output, strerror(errno));
+		uk_util_die(UK_EXIT_FATAL, "%s: %s", cl.output,
+		    strerror(errno));
 	return uk_status;
 }
 
@@ -480,7 +483,7 @@ main(int argc, char **argv)
 	size_t i;
 	int c;
 
-	uk_prog_set(argv[0]);
+	uk_util_prog_set(argv[0]);
 	uk_cli_check_stdio();
 	/* '+': the options before the command are the program's own. */
 	while ((c = uk_cli_getopt(&pwfetch_cli_top, argc, argv, "+hV", longopts)) != -1)

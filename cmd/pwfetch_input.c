@@ -102,8 +102,8 @@ next_record(struct run *r, struct input *in, int *refused, char *why,
 		if (n == 0)
 			return NULL;
 		if (err.code == UK_EXIT_FATAL) {
-			uk_warn("%s", err.msg);
-			uk_status_set(UK_EXIT_FATAL);
+			uk_util_warn("%s", err.msg);
+			uk_util_status_set(UK_EXIT_FATAL);
 			return NULL;
 		}
 		uk_jsonl_queue_error(&r->q, in->lines.name, 0, err.msg);
@@ -123,7 +123,7 @@ next_input(struct run *r, struct input *in)
 	while (!in->eof &&
 	    (rec = next_record(r, in, &refused, why, sizeof(why)))) {
 		it = r->cur;
-		it->data = uk_xcalloc(1, sizeof(struct slot));
+		it->data = uk_util_xcalloc(1, sizeof(struct slot));
 		if (refused) {
 			/* Set again by the error record, after its fields. */
 			uk_json_del(rec, "error");

@@ -115,7 +115,7 @@ parse_viewport(struct run *r, const char *s)
 
 	r->o.vw = strtol(s, &x, 10);
 	if (x == s || (*x != 'x' && *x != 'X') ||
-	    uk_parse_long(x + 1, 1, 10000, &r->o.vh) || r->o.vw < 1 ||
+	    uk_util_parse_long(x + 1, 1, 10000, &r->o.vh) || r->o.vw < 1 ||
 	    r->o.vw > 10000)
 		return -1;
 	return 0;
@@ -163,7 +163,7 @@ parse_opt(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 	switch (c) {
 	case 1:
 	case 'i':
-		in->src = uk_xrealloc(in->src,
+		in->src = uk_util_xrealloc(in->src,
 		    (size_t)(in->nsrc + 1) * sizeof(*in->src));
 		in->src[in->nsrc].arg = arg;
 		in->src[in->nsrc++].file = c == 'i';
@@ -185,7 +185,7 @@ parse_opt(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 		r->json = 1;
 		break;
 	case 'j':
-		if (uk_parse_long(arg, 1, 64, &r->o.jobs))
+		if (uk_util_parse_long(arg, 1, 64, &r->o.jobs))
 			uk_cli_usage(cli, "-j: not a count from 1 to 64: '%s'",
 			    arg);
 		break;
@@ -202,12 +202,13 @@ parse_opt(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 		r->o.shot = arg;
 		break;
 	case OPT_TOTAL:
-		if (uk_parse_seconds(arg, &r->total) || r->total <= 0)
+		if (uk_util_parse_seconds(arg, &r->total) || r->total <= 0)
 			uk_cli_usage(cli, "--total-timeout: not a duration: '%s'",
 			    arg);
 		break;
 	case 't':
-		if (uk_parse_seconds(arg, &r->o.timeout) || r->o.timeout <= 0)
+		if (uk_util_parse_seconds(arg, &r->o.timeout) ||
+		    r->o.timeout <= 0)
 			uk_cli_usage(cli, "-t: not a duration: '%s'", arg);
 		break;
 	case 'A':
@@ -282,7 +283,7 @@ check_opts(const struct uk_cli *cli, struct run *r, int attach)
 	    shot[n - 1] == '/' || (!stat(shot, &st) && S_ISDIR(st.st_mode));
 	/* A directory named with its '/' is made when missing. */
 	if (shot[n - 1] == '/' && mkdir(shot, 0777) && errno != EEXIST)
-		uk_die(UK_EXIT_FATAL, "--screenshot: cannot make '%s': %s",
+		uk_util_die(UK_EXIT_FATAL, "--screenshot: cannot make '%s': %s",
 		    shot, strerror(errno));
 }
 

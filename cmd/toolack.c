@@ -55,7 +55,7 @@ output_to(const char *path)
 {
 	/* Records go to stdout with stdio: reopening it keeps one path. */
 	if (path && strcmp(path, "-") && !freopen(path, "w", stdout))
-		uk_die(UK_EXIT_USAGE, "-o: cannot open '%s': %s", path,
+		uk_util_die(UK_EXIT_USAGE, "-o: cannot open '%s': %s", path,
 		    strerror(errno));
 }
 
@@ -86,18 +86,20 @@ serve_ready(void *ctx, const char *url)
 
 	printf("%s\n", url);
 	if (fflush(stdout))
-		uk_die(UK_EXIT_FATAL, "cannot write to standard output");
+		uk_util_die(UK_EXIT_FATAL, "cannot write to standard output");
 	if (*sc->file)
-		uk_warn("token file: %s", sc->file);
+		uk_util_warn("token file: %s", sc->file);
 	else
-		uk_warn("token: from TOOLACK_TOKEN");
+		uk_util_warn("token: from TOOLACK_TOKEN");
 	if (isatty(2))
-		uk_warn("frontend at %s/?token=%s", url, sc->token);
+		uk_util_warn("frontend at %s/?token=%s", url, sc->token);
 	else if (*sc->file)
-		uk_warn("frontend at %s/?token= followed by the first line "
-		    "of %s", url, sc->file);
+		uk_util_warn(
+		    "frontend at %s/?token= followed by the first line "
+		    "of %s",
+		    url, sc->file);
 	else
-		uk_warn("frontend at %s/?token= followed by TOOLACK_TOKEN",
+		uk_util_warn("frontend at %s/?token= followed by TOOLACK_TOKEN",
 		    url);
 }
 
@@ -160,14 +162,14 @@ cmd_serve(int argc, char **argv)
 			file = optarg;
 			break;
 		case 'b':
-			if (uk_parse_seconds(optarg, &d) || d < 0.01 ||
+			if (uk_util_parse_seconds(optarg, &d) || d < 0.01 ||
 			    d > 3600)
 				uk_cli_usage(&c, "-b: not a duration: '%s'",
 				    optarg);
 			o.heartbeat_ms = (long)(d * 1000);
 			break;
 		case 't':
-			if (uk_parse_long(optarg, 1,
+			if (uk_util_parse_long(optarg, 1,
 				UK_TOOLACK_PROTO_MAX_TIMEOUT, &t))
 				uk_cli_usage(&c, "-t: not a timeout: '%s'",
 				    optarg);
@@ -183,7 +185,7 @@ cmd_serve(int argc, char **argv)
 		&err))
 		uk_cli_usage(&c, "%s", err.msg);
 	if (uk_toolack_proto_token_serve(NULL, file, &token, &err))
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 	uk_toolack_proto_token_path(NULL, file, &path);
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
@@ -191,7 +193,7 @@ cmd_serve(int argc, char **argv)
 	sigaddset(&set, SIGHUP);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) ||
 	    (sfd = signalfd(-1, &set, SFD_CLOEXEC)) < 0)
-		uk_die(UK_EXIT_FATAL, "signalfd: %s", strerror(errno));
+		uk_util_die(UK_EXIT_FATAL, "signalfd: %s", strerror(errno));
 	signal(SIGPIPE, SIG_IGN);
 	o.host = host;
 	o.port = port;
@@ -202,7 +204,7 @@ cmd_serve(int argc, char **argv)
 	o.ready = serve_ready;
 	o.ctx = &sc;
 	if (uk_toolack_server_run(&o, sfd, &err))
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 	close(sfd);
 	uk_buf_release(&token);
 	uk_buf_release(&path);
@@ -288,7 +290,7 @@ cmd_ack(int argc, char **argv)
 		    status);
 	client_setup(url);
 	if (!at) {
-		uk_time_rfc3339(ts, sizeof(ts));
+		uk_util_time_rfc3339(ts, sizeof(ts));
 		at = ts;
 	}
 	uk_toolack_proto_ack(&b, argv[optind], status, output, etext, at);
@@ -297,23 +299,23 @@ cmd_ack(int argc, char **argv)
 	    client_request(NULL, "/api/tools/ack", b.buf, 10000, &resp, &err);
 	uk_buf_release(&b);
 	if (code < 0)
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 	fwrite(resp.buf, 1, resp.len, stdout);
 	if (code != 200) {
 		client_reason(&resp, code, msg, sizeof(msg));
-		uk_warn("'%s': %s", argv[optind], msg);
+		uk_util_warn("'%s': %s", argv[optind], msg);
 		/* A refused token is fatal, as toolack(1) says. */
 		if (code == 400)
-			uk_status_set(UK_EXIT_USAGE);
+			uk_util_status_set(UK_EXIT_USAGE);
 		else if (code == 401)
-			uk_status_set(UK_EXIT_FATAL);
+			uk_util_status_set(UK_EXIT_FATAL);
 		else
-			uk_status_set(UK_EXIT_FAIL);
+			uk_util_status_set(UK_EXIT_FAIL);
 	}
 	uk_buf_release(&resp);
 	client_release();
 	if (fflush(stdout))
-		uk_die(UK_EXIT_FATAL, "cannot write to standard output");
+		uk_util_die(UK_EXIT_FATAL, "cannot write to standard output");
 	return uk_status;
 }
 
@@ -366,7 +368,7 @@ cmd_wait(int argc, char **argv)
 			output = optarg;
 			break;
 		case 't':
-			if (uk_parse_long(optarg, 0,
+			if (uk_util_parse_long(optarg, 0,
 				UK_TOOLACK_PROTO_MAX_TIMEOUT, &timeout))
 				uk_cli_usage(&c, "-t: not a timeout: '%s'",
 				    optarg);
@@ -383,9 +385,9 @@ cmd_wait(int argc, char **argv)
 	output_to(output);
 	client_setup(url);
 	for (i = optind; i < argc; i++) {
-		until = uk_mono_ms() + timeout * 1000LL;
+		until = uk_util_mono_ms() + timeout * 1000LL;
 		for (;;) {
-			chunk = (long)((until - uk_mono_ms()) / 1000);
+			chunk = (long)((until - uk_util_mono_ms()) / 1000);
 			if (chunk > 30)
 				chunk = 30;
 			if (chunk < 0)
@@ -399,8 +401,8 @@ cmd_wait(int argc, char **argv)
 			code = client_request(NULL, path.buf, NULL,
 			    (chunk + 10) * 1000, &resp, &err);
 			if (code < 0)
-				uk_die(UK_EXIT_FATAL, "%s", err.msg);
-			if (code != 202 || uk_mono_ms() >= until ||
+				uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
+			if (code != 202 || uk_util_mono_ms() >= until ||
 			    stopping)
 				break;
 		}
@@ -408,20 +410,20 @@ cmd_wait(int argc, char **argv)
 		    (v = uk_json_parse(resp.buf, resp.len, NULL))) {
 			st = uk_json_get_str(v, "status");
 			if (!st || strcmp(st, "success"))
-				uk_status_set(UK_EXIT_FAIL);
+				uk_util_status_set(UK_EXIT_FAIL);
 			uk_json_free(v);
 			fwrite(resp.buf, 1, resp.len, stdout);
 		} else if (code == 202) {
 			fwrite(resp.buf, 1, resp.len, stdout);
-			uk_warn("'%s': still pending", argv[i]);
-			uk_status_set(UK_EXIT_FAIL);
+			uk_util_warn("'%s': still pending", argv[i]);
+			uk_util_status_set(UK_EXIT_FAIL);
 		} else {
 			client_reason(&resp, code, msg, sizeof(msg));
-			uk_warn("'%s': %s", argv[i], msg);
-			uk_status_set(UK_EXIT_FAIL);
+			uk_util_warn("'%s': %s", argv[i], msg);
+			uk_util_status_set(UK_EXIT_FAIL);
 		}
 		if (fflush(stdout))
-			uk_die(UK_EXIT_FATAL,
+			uk_util_die(UK_EXIT_FATAL,
 			    "cannot write to standard output");
 	}
 	uk_buf_release(&path);
@@ -452,7 +454,7 @@ main(int argc, char **argv)
 	size_t i;
 	int ch;
 
-	uk_prog_set(argv[0]);
+	uk_util_prog_set(argv[0]);
 	uk_cli_check_stdio();
 	while ((ch = uk_cli_getopt(&cli, argc, argv, "+hV", longopts)) != -1)
 		uk_cli_usage(&cli, NULL);

@@ -39,7 +39,7 @@ struct xfer {
 	struct uk_jsonl_item *slot; /* its place in cl.q */
 	char *id;
 	char *tool;
-	double started;           /* uk_mono_now() when dispatched */
+	double started;           /* uk_util_mono_now() when dispatched */
 	struct xfer *prev, *next; /* in flight, oldest first */
 	const char *file;
 	unsigned long line;
@@ -84,9 +84,9 @@ call_progress(void)
 	double now;
 
 	if (!uk_progress_on(&cl.prog) ||
-	    uk_mono_now() - cl.prog.last < cl.prog.interval)
+	    uk_util_mono_now() - cl.prog.last < cl.prog.interval)
 		return;
-	now = uk_mono_now();
+	now = uk_util_mono_now();
 	uk_buf_addf(&b, "toolack: %lu done, %lu failed, %ld pending", cl.ndone,
 	    cl.nfailed, cl.inflight);
 	for (x = cl.first; x && b.len < 512; x = x->next)
@@ -113,10 +113,10 @@ call_hello(void)
 	code = client_request(NULL, "/api/tools/calls?limit=0", NULL, 10000,
 	    &resp, &err);
 	if (code < 0)
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 	if (code != 200) {
 		client_reason(&resp, code, msg, sizeof(msg));
-		uk_die(UK_EXIT_FATAL, "%s: %s", client_base, msg);
+		uk_util_die(UK_EXIT_FATAL, "%s: %s", client_base, msg);
 	}
 	if ((v = uk_json_parse(resp.buf, resp.len, NULL)) &&
 	    !uk_json_get_int(v, "defaultTimeoutSec", &t) && t > 0 &&
@@ -152,7 +152,7 @@ slot_flush(void)
 	uk_jsonl_queue_flush(&cl.q);
 	uk_jsonl_out_flush(&cl.out);
 	if (ferror(stdout))
-		uk_die(UK_EXIT_FATAL, "cannot write to standard output");
+		uk_util_die(UK_EXIT_FATAL, "cannot write to standard output");
 }
 
 /* Slot it's record is v (copied); with -u it goes out at once. */
@@ -180,11 +180,11 @@ slot_error(struct uk_jsonl_item *i, const char *file, unsigned long line, const 
 	if (id)
 		uk_json_set_str(e, "toolCallId", id);
 	if (line)
-		uk_warn("%s:%lu: %s", !strcmp(file, "-") ? "<stdin>" : file,
-		    line, msg);
+		uk_util_warn("%s:%lu: %s",
+		    !strcmp(file, "-") ? "<stdin>" : file, line, msg);
 	else
-		uk_warn("%s", msg);
-	uk_status_set(UK_EXIT_FAIL);
+		uk_util_warn("%s", msg);
+	uk_util_status_set(UK_EXIT_FAIL);
 	cl.nfailed++;
 	slot_done(i, e);
 	uk_json_free(e);
@@ -223,13 +223,13 @@ call_start(const char *file, unsigned long line, yajl_val rec)
 	if (uk_json_get_int(call, "timeoutSec", &t))
 		t = cl.server_timeout; /* the server's default applies */
 	uk_json_to_buf(call, &body);
-	x = uk_xcalloc(1, sizeof(*x));
+	x = uk_util_xcalloc(1, sizeof(*x));
 	x->slot = i;
 	x->file = file;
 	x->line = line;
-	x->id = uk_xstrdup(uk_json_get_str(call, "toolCallId"));
-	x->tool = uk_xstrdup(uk_json_get_str(call, "toolName"));
-	x->started = uk_mono_now();
+	x->id = uk_util_xstrdup(uk_json_get_str(call, "toolCallId"));
+	x->tool = uk_util_xstrdup(uk_json_get_str(call, "toolName"));
+	x->started = uk_util_mono_now();
 	x->prev = cl.last;
 	if (cl.last)
 		cl.last->next = x;
@@ -281,7 +281,7 @@ call_finish(CURL *h, CURLcode rc)
 		uk_json_del(v, "ok");
 		st = uk_json_get_str(v, "status");
 		if (!st || (strcmp(st, "success") && strcmp(st, "pending"))) {
-			uk_status_set(UK_EXIT_FAIL);
+			uk_util_status_set(UK_EXIT_FAIL);
 			cl.nfailed++;
 		}
 		slot_done(x->slot, v);
@@ -356,7 +356,7 @@ input_put(yajl_val rec, const char *msg, const char *file, unsigned long line,
 	else {
 		in.full = 1;
 		in.rec = rec;
-		in.msg = msg ? uk_xstrdup(msg) : NULL;
+		in.msg = msg ? uk_util_xstrdup(msg) : NULL;
 		in.file = file;
 		in.line = line;
 	}
@@ -394,7 +394,7 @@ input_read(void *arg)
 			input_put(NULL, err.msg, src.name, src.lineno, 0);
 			continue;
 		}
-		uk_warn("%s", err.msg);
+		uk_util_warn("%s", err.msg);
 		if (err.code == UK_EXIT_FATAL) {
 			in.status = UK_EXIT_FATAL;
 			break;
@@ -491,7 +491,7 @@ call_input(char **files, int nfiles)
 	}
 	pthread_join(th, NULL);
 	close(in.efd);
-	uk_status_set(in.status);
+	uk_util_status_set(in.status);
 	return 0;
 }
 
@@ -510,7 +510,7 @@ call_cancel(int sig)
 	struct uk_err err;
 	struct xfer *x;
 	char ts[40], why[80];
-	double end = uk_mono_now() + 3;
+	double end = uk_util_mono_now() + 3;
 
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -519,8 +519,8 @@ call_cancel(int sig)
 	    sig == SIGINT     ? "SIGINT" :
 		sig == SIGHUP ? "SIGHUP" :
 				"SIGTERM");
-	uk_time_rfc3339(ts, sizeof(ts));
-	for (x = cl.first; x && uk_mono_now() < end; x = x->next) {
+	uk_util_time_rfc3339(ts, sizeof(ts));
+	for (x = cl.first; x && uk_util_mono_now() < end; x = x->next) {
 		uk_buf_reset(&b);
 		uk_toolack_proto_ack(&b, x->id, "failed", NULL, why, ts);
 		uk_buf_reset(&resp);
@@ -529,7 +529,7 @@ call_cancel(int sig)
 	}
 	uk_buf_release(&b);
 	uk_buf_release(&resp);
-	while (cl.inflight && uk_mono_now() < end)
+	while (cl.inflight && uk_util_mono_now() < end)
 		call_pump(100, NULL, 0);
 }
 
@@ -625,7 +625,7 @@ cmd_call(int argc, char **argv)
 	    -1) {
 		switch (ch) {
 		case 'j':
-			if (uk_parse_long(optarg, 1, 10000, &cl.jobs))
+			if (uk_util_parse_long(optarg, 1, 10000, &cl.jobs))
 				uk_cli_usage(&c, "-j: not a count: '%s'",
 				    optarg);
 			break;
@@ -642,7 +642,7 @@ cmd_call(int argc, char **argv)
 			cl.tool = optarg;
 			break;
 		case 't':
-			if (uk_parse_long(optarg, 1,
+			if (uk_util_parse_long(optarg, 1,
 				UK_TOOLACK_PROTO_MAX_TIMEOUT, &cl.timeout))
 				uk_cli_usage(&c, "-t: not a timeout: '%s'",
 				    optarg);
@@ -662,8 +662,8 @@ cmd_call(int argc, char **argv)
 	argv += optind;
 	call_setup(url);
 	if (call_input(argc ? argv : NULL, argc))
-		uk_die(UK_EXIT_FATAL, "cannot start the input's thread: %s",
-		    strerror(errno));
+		uk_util_die(UK_EXIT_FATAL,
+		    "cannot start the input's thread: %s", strerror(errno));
 	while (cl.inflight && !stopping)
 		call_pump(1000, NULL, 0);
 	if (stopping)
@@ -676,7 +676,7 @@ cmd_call(int argc, char **argv)
 	uk_jsonl_out_release(&cl.out);
 	client_release();
 	if (fflush(stdout) || ferror(stdout))
-		uk_die(UK_EXIT_FATAL, "cannot write to standard output");
+		uk_util_die(UK_EXIT_FATAL, "cannot write to standard output");
 	if (stopping) {
 		/* Die of the signal, as the shell expects (130 for ^C). */
 		signal(stopping, SIG_DFL);

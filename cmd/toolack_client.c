@@ -28,13 +28,13 @@ client_setup(const char *given)
 		given = UK_TOOLACK_PROTO_URL;
 	if (uk_toolack_proto_addr_parse(given, host, sizeof(host), &port,
 		&err))
-		uk_die(UK_EXIT_USAGE, "%s", err.msg);
+		uk_util_die(UK_EXIT_USAGE, "%s", err.msg);
 	snprintf(url, sizeof(url), "http://%s:%d", host, port);
 	client_base = url;
 	if (uk_toolack_proto_token_read(NULL, &client_token, &err))
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 	if (curl_global_init(CURL_GLOBAL_DEFAULT))
-		uk_die(UK_EXIT_FATAL, "cannot initialise libcurl");
+		uk_util_die(UK_EXIT_FATAL, "cannot initialise libcurl");
 }
 
 void
@@ -89,8 +89,8 @@ client_request(CURL **reuse, const char *path, const char *body,
 
 	rc = curl_easy_perform(h);
 	if (rc != CURLE_OK)
-		uk_err_set(err, UK_EXIT_FATAL, "%s%s: %s", client_base, path,
-		    errbuf[0] ? errbuf : curl_easy_strerror(rc));
+		uk_util_err_set(err, UK_EXIT_FATAL, "%s%s: %s", client_base,
+		    path, errbuf[0] ? errbuf : curl_easy_strerror(rc));
 	else
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
 	curl_slist_free_all(hd);

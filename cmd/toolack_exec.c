@@ -72,7 +72,7 @@ run_handler(struct handler *h, const char *arg, struct job *j,
 	struct uk_err err;
 	int i, status = -1;
 
-	argv = uk_xcalloc((size_t)h->argc + 2, sizeof(char *));
+	argv = uk_util_xcalloc((size_t)h->argc + 2, sizeof(char *));
 	for (i = 0; i < h->argc; i++)
 		argv[i] = h->argv[i];
 	argv[i] = arg;
@@ -84,7 +84,7 @@ run_handler(struct handler *h, const char *arg, struct job *j,
 	envp[3] = NULL;
 	c.argv = argv;
 	c.env = envp;
-	c.deadline = uk_mono_ms() + ex.timeout * 1000;
+	c.deadline = uk_util_mono_ms() + ex.timeout * 1000;
 	c.stop = &stopping;
 	c.out = out;
 	c.err = errout;
@@ -121,14 +121,14 @@ post_ack(struct job *j, const char *status, yajl_val output, const char *etext)
 		    10000, &resp, &err);
 		if (code >= 0)
 			break;
-		uk_warn("ack '%s': %s", j->id, err.msg);
+		uk_util_warn("ack '%s': %s", j->id, err.msg);
 		usleep(200000 * (tries + 1));
 	}
 	if (code > 0 && code != 200) {
 		char msg[600];
 
 		client_reason(&resp, code, msg, sizeof(msg));
-		uk_warn("ack '%s': %s", j->id, msg);
+		uk_util_warn("ack '%s': %s", j->id, msg);
 	}
 	uk_buf_release(&b);
 	uk_buf_release(&resp);
@@ -195,7 +195,7 @@ run_job(struct job *j)
 	yajl_val input = uk_json_parse(j->input, strlen(j->input), NULL);
 	yajl_val output = NULL;
 	const char *arg = j->input, *u = NULL;
-	double t0 = uk_mono_now();
+	double t0 = uk_util_mono_now();
 	int status, timed_out, cut;
 
 	if (!h) {
@@ -242,8 +242,8 @@ run_job(struct job *j)
 	}
 out:
 	if (ex.log)
-		uk_warn("%s %s %s %.2fs", j->tool, u ? u : "-",
-		    j->said ? j->said : "?", uk_mono_now() - t0);
+		uk_util_warn("%s %s %s %.2fs", j->tool, u ? u : "-",
+		    j->said ? j->said : "?", uk_util_mono_now() - t0);
 	uk_json_free(input);
 	uk_json_free(output);
 	uk_buf_release(&out);
@@ -331,21 +331,21 @@ on_event(void *ctx, const char *event, const char *data, const char *id)
 		uk_json_free(v);
 		return 0; /* already queued or running: a replay */
 	}
-	j = uk_xcalloc(1, sizeof(*j));
-	j->id = uk_xstrdup(cid);
-	j->tool = uk_xstrdup(tool);
+	j = uk_util_xcalloc(1, sizeof(*j));
+	j->id = uk_util_xstrdup(cid);
+	j->tool = uk_util_xstrdup(tool);
 	if (uk_json_get(v, "input"))
 		uk_json_to_buf(uk_json_get(v, "input"), &in);
 	else
 		uk_buf_addstr(&in, "{}");
 	j->input = uk_buf_detach(&in, NULL);
 	if (at && uk_toolack_registry_time_ok(at))
-		j->requested_at = uk_xstrdup(at);
+		j->requested_at = uk_util_xstrdup(at);
 	else {
 		char ts[40];
 
-		uk_time_rfc3339(ts, sizeof(ts));
-		j->requested_at = uk_xstrdup(ts);
+		uk_util_time_rfc3339(ts, sizeof(ts));
+		j->requested_at = uk_util_xstrdup(ts);
 	}
 	if (ex.tail)
 		ex.tail->next = j;
@@ -448,15 +448,15 @@ follow_stream(void)
 		if (stopping)
 			break;
 		if (code == 401 || code == 403) {
-			uk_warn("%s: HTTP %ld: refused (wrong token?)",
+			uk_util_warn("%s: HTTP %ld: refused (wrong token?)",
 			    client_base, code);
-			uk_status_set(UK_EXIT_FATAL);
+			uk_util_status_set(UK_EXIT_FATAL);
 			break;
 		}
 		if (ex.connected)
 			backoff = 100;
 		if (!warned || ex.connected)
-			uk_warn("event stream ended%s%s; reconnecting",
+			uk_util_warn("event stream ended%s%s; reconnecting",
 			    errbuf[0] ? ": " : "", errbuf);
 		warned = 1;
 		for (i = 0; i < backoff && !stopping; i += 50)
@@ -492,10 +492,10 @@ run_workers(void)
 	pthread_t *th;
 	long i;
 
-	th = uk_xcalloc((size_t)ex.jobs, sizeof(*th));
+	th = uk_util_xcalloc((size_t)ex.jobs, sizeof(*th));
 	for (i = 0; i < ex.jobs; i++)
 		if (pthread_create(&th[i], NULL, worker, NULL))
-			uk_die(UK_EXIT_FATAL, "cannot start a thread");
+			uk_util_die(UK_EXIT_FATAL, "cannot start a thread");
 	follow_stream();
 	pthread_mutex_lock(&ex.mu);
 	stopping = 1;
@@ -562,12 +562,12 @@ cmd_exec(int argc, char **argv)
 			handler_add(&c, optarg);
 			break;
 		case TA_OPT_IDLE:
-			if (uk_parse_long(optarg, 1, 3600, &ex.idle))
+			if (uk_util_parse_long(optarg, 1, 3600, &ex.idle))
 				uk_cli_usage(&c, "--idle: not a duration: '%s'",
 				    optarg);
 			break;
 		case 'j':
-			if (uk_parse_long(optarg, 1, 256, &ex.jobs))
+			if (uk_util_parse_long(optarg, 1, 256, &ex.jobs))
 				uk_cli_usage(&c, "-j: not a count: '%s'",
 				    optarg);
 			break;
@@ -575,7 +575,7 @@ cmd_exec(int argc, char **argv)
 			quiet = 1;
 			break;
 		case 't':
-			if (uk_parse_long(optarg, 1, 86400, &ex.timeout))
+			if (uk_util_parse_long(optarg, 1, 86400, &ex.timeout))
 				uk_cli_usage(&c, "-t: not a timeout: '%s'",
 				    optarg);
 			break;

@@ -34,7 +34,7 @@ split_words(const char *s, struct handler *h)
 	for (;; s++) {
 		if (!*s || (!q && (*s == ' ' || *s == '\t'))) {
 			if (inword) {
-				h->argv = uk_xrealloc(h->argv,
+				h->argv = uk_util_xrealloc(h->argv,
 				    (size_t)(h->argc + 2) * sizeof(char *));
 				h->argv[h->argc++] = uk_buf_detach(&w, NULL);
 				h->argv[h->argc] = NULL;
@@ -67,11 +67,11 @@ handler_new(const char *tool, size_t tlen, const char *cmd)
 {
 	struct handler *h;
 
-	hs.v = uk_xrealloc(hs.v, (hs.n + 1) * sizeof(*hs.v));
+	hs.v = uk_util_xrealloc(hs.v, (hs.n + 1) * sizeof(*hs.v));
 	h = &hs.v[hs.n];
 	if (split_words(cmd, h))
 		return -1;
-	h->tool = uk_xmemdup(tool, tlen);
+	h->tool = uk_util_xmemdup(tool, tlen);
 	hs.n++;
 	return 0;
 }
@@ -139,14 +139,15 @@ handlers_check(const struct uk_cli *c)
 
 	if (!handler_for("open_url") && command_ok(TA_DEFAULT_OPEN) &&
 	    handler_new("open_url", 8, TA_DEFAULT_OPEN))
-		uk_die(UK_EXIT_FATAL, "cannot split '%s'", TA_DEFAULT_OPEN);
+		uk_util_die(UK_EXIT_FATAL, "cannot split '%s'",
+		    TA_DEFAULT_OPEN);
 	if (!hs.n)
 		uk_cli_usage(c,
 		    "no handler: give -H open_url=CMD (" TA_DEFAULT_OPEN
 		    ", the default for open_url, is not on PATH)");
 	for (k = 0; k < hs.n; k++)
 		if (!command_ok(hs.v[k].argv[0]))
-			uk_die(UK_EXIT_USAGE,
+			uk_util_die(UK_EXIT_USAGE,
 			    "-H %s: '%s' is not an executable command "
 			    "(not on PATH, or no x bit)",
 			    hs.v[k].tool, hs.v[k].argv[0]);

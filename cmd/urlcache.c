@@ -75,10 +75,10 @@ start(const char *output)
 	/* The output first: a file that cannot be written is a usage
 	 * error (exit 2) before any work, the cache untouched. */
 	if (output && strcmp(output, "-") && !(fp = fopen(output, "w")))
-		uk_die(UK_EXIT_USAGE, "-o: cannot open '%s': %s", output,
+		uk_util_die(UK_EXIT_USAGE, "-o: cannot open '%s': %s", output,
 		    strerror(errno));
 	if (uk_cache_open(&cache, opt.dir, opt.ttl, &err))
-		uk_die(err.code ? err.code : UK_EXIT_FATAL, "%s", err.msg);
+		uk_util_die(err.code ? err.code : UK_EXIT_FATAL, "%s", err.msg);
 	/* The counters are the fetching programs' (cleanup adds its
 	 * evictions itself). */
 	cache.count_off = 1;
@@ -91,11 +91,11 @@ lib_error(const struct uk_err *err)
 {
 	if (err->code == UK_EXIT_FATAL) {
 		uk_jsonl_out_flush(&out);
-		uk_die(UK_EXIT_FATAL, "%s", err->msg);
+		uk_util_die(UK_EXIT_FATAL, "%s", err->msg);
 	}
 	if (!opt.quiet_messages)
-		uk_warn("%s", err->msg);
-	uk_status_set(err->code ? err->code : UK_EXIT_FAIL);
+		uk_util_warn("%s", err->msg);
+	uk_util_status_set(err->code ? err->code : UK_EXIT_FAIL);
 }
 
 void
@@ -136,12 +136,12 @@ refused(const struct uk_jsonl_src *src, yajl_val rec, const char *msg)
 {
 	emit(rec);
 	if (src->name)
-		uk_warn("%s:%lu: %s",
+		uk_util_warn("%s:%lu: %s",
 		    strcmp(src->name, "-") ? src->name : "<stdin>", src->lineno,
 		    msg);
 	else
-		uk_warn("%s", msg);
-	uk_status_set(UK_EXIT_FAIL);
+		uk_util_warn("%s", msg);
+	uk_util_status_set(UK_EXIT_FAIL);
 }
 
 /*
@@ -164,10 +164,10 @@ next_record(struct uk_jsonl_src *src)
 			uk_json_free(rec);
 		} else if (err.code == UK_EXIT_FATAL) {
 			uk_jsonl_out_flush(&out);
-			uk_die(UK_EXIT_FATAL, "%s", err.msg);
+			uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 		} else {
-			uk_warn("%s", err.msg);
-			uk_status_set(UK_EXIT_FAIL);
+			uk_util_warn("%s", err.msg);
+			uk_util_status_set(UK_EXIT_FAIL);
 		}
 	}
 	return NULL;
@@ -204,7 +204,7 @@ emit_missing(const char *url, const char *msg)
 	uk_json_set_bool(v, "cached", 0);
 	emit(v);
 	uk_json_free(v);
-	uk_status_set(UK_EXIT_FAIL);
+	uk_util_status_set(UK_EXIT_FAIL);
 }
 
 /* Write an entry's raw text (one JSON line): as it is in a pipe, parsed
@@ -565,7 +565,7 @@ main(int argc, char **argv)
 	size_t i;
 	int ch;
 
-	uk_prog_set(argv[0]);
+	uk_util_prog_set(argv[0]);
 	uk_cli_check_stdio();
 	while ((ch = uk_cli_getopt(&cli, argc, argv, "+d:hqV", longopts)) !=
 	    -1) {
@@ -579,7 +579,7 @@ main(int argc, char **argv)
 			opt.quiet = 1;
 			break;
 		case OPT_TTL:
-			if (uk_parse_seconds(optarg, &d) || d > 1e15)
+			if (uk_util_parse_seconds(optarg, &d) || d > 1e15)
 				uk_cli_usage(&cli,
 				    "--ttl: not a duration: '%s'", optarg);
 			opt.ttl = (long)d;
@@ -592,7 +592,7 @@ main(int argc, char **argv)
 				    err.msg);
 			uk_cache_remote_free(remote);
 			if (setenv("URLKIT_CACHE_REMOTE", optarg, 1))
-				uk_die(UK_EXIT_FATAL, "out of memory");
+				uk_util_die(UK_EXIT_FATAL, "out of memory");
 			break;
 		default:
 			uk_cli_usage(&cli, NULL);

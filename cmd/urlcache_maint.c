@@ -94,7 +94,7 @@ entry_url(const struct uk_cache_file *f)
 	    (url = uk_json_get_str(rec, "url"))) {
 		uk_cache_key(url, k);
 		if (!strcmp(k, f->key))
-			r = uk_xstrdup(url);
+			r = uk_util_xstrdup(url);
 	}
 	uk_json_free(rec);
 	uk_buf_release(&b);
@@ -111,7 +111,7 @@ url_one(void *ctx, const struct uk_cache_file *f)
 		return 0;
 	if (u->n == u->alloc) {
 		u->alloc = u->alloc ? 2 * u->alloc : 256;
-		u->a = uk_xrealloc(u->a, u->alloc * sizeof(*u->a));
+		u->a = uk_util_xrealloc(u->a, u->alloc * sizeof(*u->a));
 	}
 	memcpy(u->a[u->n].key, f->key, sizeof(f->key));
 	u->a[u->n++].url = url;
@@ -307,9 +307,9 @@ cmd_cleanup(int argc, char **argv)
 	if (o.failed) {
 		if (n < 0)
 			lib_error(&err);
-		uk_warn("cannot remove %ld file%s: %s", o.failed,
+		uk_util_warn("cannot remove %ld file%s: %s", o.failed,
 		    o.failed == 1 ? "" : "s", strerror(o.fail_errno));
-		uk_status_set(UK_EXIT_FAIL);
+		uk_util_status_set(UK_EXIT_FAIL);
 	}
 	return 0;
 }
@@ -331,9 +331,9 @@ list_one(void *ctx, const struct uk_cache_file *f)
 	if (r == 1)
 		uk_json_set_str(v, "url", uk_json_get_str(rec, "url"));
 	uk_json_set_str(v, "key", f->key);
-	uk_time_fmt(f->mtime_ns, when, sizeof(when));
+	uk_util_time_fmt(f->mtime_ns, when, sizeof(when));
 	uk_json_set_str(v, "cached_at", when);
-	uk_time_fmt(f->atime_ns, when, sizeof(when));
+	uk_util_time_fmt(f->atime_ns, when, sizeof(when));
 	uk_json_set_str(v, "used_at", when);
 	uk_json_set_int(v, "size", f->size);
 	uk_json_set_bool(v, "expired",
@@ -530,9 +530,9 @@ cmd_stats(int argc, char **argv)
 	if (s.other)
 		uk_json_set_int(v, "other", s.other);
 	if (s.entries) {
-		uk_time_fmt(s.oldest, when, sizeof(when));
+		uk_util_time_fmt(s.oldest, when, sizeof(when));
 		uk_json_set_str(v, "oldest", when);
-		uk_time_fmt(s.newest, when, sizeof(when));
+		uk_util_time_fmt(s.newest, when, sizeof(when));
 		uk_json_set_str(v, "newest", when);
 	} else {
 		uk_json_set(v, "oldest", uk_json_null());

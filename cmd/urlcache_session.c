@@ -50,20 +50,20 @@ session_add_stdin(void)
 	int r;
 
 	if (uk_jsonl_open(&in, "-", &err))
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 	/* A session keeps failures too: they are its records. */
 	policy_init(&p, UK_JSONL_TAKE_FAILED, NULL);
 	while ((r = uk_jsonl_take(&in, &p, &rec, &err)) > 0) {
 		if (uk_session_add(cur, rec, &err)) {
 			if (err.code == UK_EXIT_FATAL)
-				uk_die(UK_EXIT_FATAL, "%s", err.msg);
+				uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 			uk_jsonl_out_error(&out, in.name, in.lineno,
 			    err.msg);
 		}
 		uk_json_free(rec);
 	}
 	if (r < 0)
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 	uk_jsonl_close(&in);
 }
 
@@ -113,7 +113,7 @@ session_list_one(void *ctx, const char *name)
 	uk_json_set_str(v, "session", name);
 	uk_json_set_int(v, "records", st.records);
 	uk_json_set_int(v, "bytes", st.bytes);
-	uk_time_fmt(st.changed, when, sizeof(when));
+	uk_util_time_fmt(st.changed, when, sizeof(when));
 	uk_json_set_str(v, "changed_at", when);
 	uk_json_set_bool(v, "keep", st.keep);
 	uk_json_set_bool(v, "expired", st.expired);
@@ -182,8 +182,8 @@ cmd_session(int argc, char **argv)
 			if (r < 0)
 				lib_error(&err);
 			else
-				uk_warn("no session '%s'", s.name);
-			uk_status_set(UK_EXIT_FAIL);
+				uk_util_warn("no session '%s'", s.name);
+			uk_util_status_set(UK_EXIT_FAIL);
 			uk_session_release(&s);
 			uk_jsonl_src_release(&in);
 			return 0;

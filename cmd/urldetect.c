@@ -91,7 +91,7 @@ scan_text(struct uk_jsonl_in *in, struct text *t)
 	struct uk_detect d;
 	struct uk_err err;
 	size_t cap = WINDOW + UK_DETECT_MAX_URL + 2 * UK_DETECT_LOOKBACK;
-	char *win = uk_xmalloc(cap);
+	char *win = uk_util_xmalloc(cap);
 	size_t len = 0, from = 0, done, keep;
 	long n;
 	int final = 0;
@@ -104,7 +104,7 @@ scan_text(struct uk_jsonl_in *in, struct text *t)
 	while (!final) {
 		n = uk_jsonl_read(in, win + len, cap - len, &err);
 		if (n < 0) {
-			uk_warn("%s", err.msg);
+			uk_util_warn("%s", err.msg);
 			free(win);
 			return -1;
 		}
@@ -126,7 +126,7 @@ scan_text(struct uk_jsonl_in *in, struct text *t)
 		from = done - keep;
 	}
 	if (d.toolong)
-		uk_warn("%s: skipped %lu URL%s longer than %d bytes",
+		uk_util_warn("%s: skipped %lu URL%s longer than %d bytes",
 		    uk_jsonl_name(in), d.toolong, d.toolong == 1 ? "" : "s",
 		    UK_DETECT_MAX_URL);
 	detector = NULL;
@@ -201,7 +201,7 @@ scan_records(struct uk_jsonl_in *in)
 	}
 	uk_strset_release(&m.seen);
 	if (r < 0) {
-		uk_warn("%s", err.msg);
+		uk_util_warn("%s", err.msg);
 		return -1;
 	}
 	return 0;
@@ -214,10 +214,10 @@ scan_records(struct uk_jsonl_in *in)
 static void
 classify_refused(const struct uk_jsonl_src *src, yajl_val rec, const char *msg)
 {
-	uk_warn("%s:%lu: '%s': %s",
+	uk_util_warn("%s:%lu: '%s': %s",
 	    strcmp(src->name, "-") ? src->name : "<stdin>", src->lineno,
 	    uk_json_get_str(rec, "url"), msg);
-	uk_status_set(UK_EXIT_FAIL);
+	uk_util_status_set(UK_EXIT_FAIL);
 	if (!opt.urls && !opt.quiet)
 		uk_jsonl_out_record(&out, rec);
 }
@@ -242,10 +242,10 @@ classify_file(const char *path)
 	uk_jsonl_src_add(&src, path, UK_JSONL_SRC_FILE);
 	while ((r = uk_jsonl_src_next(&src, &rec, &err)) != 0) {
 		if (r < 0) {
-			uk_warn("%s", err.msg);
+			uk_util_warn("%s", err.msg);
 			if (err.code == UK_EXIT_FATAL)
 				break;
-			uk_status_set(UK_EXIT_FAIL);
+			uk_util_status_set(UK_EXIT_FAIL);
 			continue;
 		}
 		if (r == UK_JSONL_SRC_REFUSED) {
@@ -306,8 +306,8 @@ scan_file(const char *path, int i, struct text *t)
 		return classify_file(path);
 	}
 	if (uk_jsonl_open(&in, path, &err)) {
-		uk_warn("%s", err.msg);
-		uk_status_set(UK_EXIT_FAIL);
+		uk_util_warn("%s", err.msg);
+		uk_util_status_set(UK_EXIT_FAIL);
 		return 0;
 	}
 	cur_file = opt.with_filename ? file_label(in.name) : NULL;
@@ -334,7 +334,7 @@ main(int argc, char **argv)
 	const char *e;
 	int i, r = 0;
 
-	uk_prog_set(argv[0]);
+	uk_util_prog_set(argv[0]);
 	uk_cli_check_stdio();
 	reference = (e = getenv("UK_URLDETECT_REFERENCE")) && *e;
 	i = urldetect_opts_parse(argc, argv);
@@ -358,7 +358,7 @@ main(int argc, char **argv)
 	for (i = 0; i < (argc ? argc : 1); i++) {
 		r = scan_file(argc ? argv[i] : "-", i, &t);
 		if (r < 0)
-			uk_status_set(UK_EXIT_FATAL);
+			uk_util_status_set(UK_EXIT_FATAL);
 		if (r || (opt.quiet && found))
 			break;
 	}

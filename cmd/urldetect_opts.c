@@ -98,7 +98,8 @@ urldetect_opts_parse(int argc, char **argv)
 			opt.lines = 1;
 			break;
 		case 'm':
-			if (uk_parse_long(optarg, 0, 1000000000L, &opt.max))
+			if (uk_util_parse_long(optarg, 0, 1000000000L,
+				&opt.max))
 				uk_cli_usage(cli, "-m: not a count: '%s'",
 				    optarg);
 			break;

@@ -108,8 +108,8 @@ read_all(const char *path, struct uk_buf *b, struct uk_err *err)
 	if (strcmp(path, "-")) {
 		fd = open(path, O_RDONLY);
 		if (fd < 0)
-			return uk_err_set(err, UK_EXIT_FAIL, "%s: %s", path,
-			    strerror(errno));
+			return uk_util_err_set(err, UK_EXIT_FAIL, "%s: %s",
+			    path, strerror(errno));
 	}
 	for (;;) {
 		uk_buf_grow(b, 65536);
@@ -117,7 +117,7 @@ read_all(const char *path, struct uk_buf *b, struct uk_err *err)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			uk_err_set(err, UK_EXIT_FAIL, "%s: %s", path,
+			uk_util_err_set(err, UK_EXIT_FAIL, "%s: %s", path,
 			    strerror(errno));
 			break;
 		}
@@ -125,8 +125,8 @@ read_all(const char *path, struct uk_buf *b, struct uk_err *err)
 			break;
 		uk_buf_setlen(b, b->len + (size_t)r);
 		if (b->len > EXTRACT_MAX) {
-			uk_err_set(err, UK_EXIT_FAIL, "%s: larger than %lu MiB",
-			    path, EXTRACT_MAX >> 20);
+			uk_util_err_set(err, UK_EXIT_FAIL,
+			    "%s: larger than %lu MiB", path, EXTRACT_MAX >> 20);
 			r = -1;
 			break;
 		}
@@ -185,8 +185,8 @@ write_text(const char *path, const struct uk_extract *x, int failed,
 	struct uk_buf t = UK_BUF_INIT;
 
 	if (failed || x->blocked) {
-		uk_warn("%s", err->msg);
-		uk_status_set(UK_EXIT_FAIL);
+		uk_util_warn("%s", err->msg);
+		uk_util_status_set(UK_EXIT_FAIL);
 	} else {
 		text_header(path);
 		/* No terminal controls. */
@@ -194,12 +194,12 @@ write_text(const char *path, const struct uk_extract *x, int failed,
 		uk_cli_printable(&t);
 		if (t.len && (fwrite(t.buf, 1, t.len, stdout) != t.len ||
 				 putchar('\n') == EOF))
-			uk_status_set(UK_EXIT_FATAL);
+			uk_util_status_set(UK_EXIT_FATAL);
 		uk_buf_release(&t);
 	}
 	if (fflush(stdout) == EOF || ferror(stdout)) {
-		uk_warn("write error: %s", strerror(errno));
-		uk_status_set(UK_EXIT_FATAL);
+		uk_util_warn("write error: %s", strerror(errno));
+		uk_util_status_set(UK_EXIT_FATAL);
 	}
 }
 
@@ -214,17 +214,17 @@ write_record(const char *url, const struct uk_extract *x, int failed,
 		uk_extract_record(x, 0, rec);
 	if (failed || x->blocked) {
 		uk_record_error(rec, err->msg);
-		uk_warn("%s", err->msg);
-		uk_status_set(UK_EXIT_FAIL);
+		uk_util_warn("%s", err->msg);
+		uk_util_status_set(UK_EXIT_FAIL);
 	} else if (x->needs_browser) {
-		uk_warn("'%s': %s", url, uk_extract_shell_warning);
+		uk_util_warn("'%s': %s", url, uk_extract_shell_warning);
 	}
 	if (uk_record_fit(rec, UK_JSONL_MAX_LINE) < 0) {
 		uk_json_free(rec);
 		rec = uk_record_new(url, NULL, "web");
 		uk_record_error(rec, "the record is over the line limit");
-		uk_warn("'%s': the record is over the line limit", url);
-		uk_status_set(UK_EXIT_FAIL);
+		uk_util_warn("'%s': the record is over the line limit", url);
+		uk_util_status_set(UK_EXIT_FAIL);
 	}
 	uk_jsonl_out_record(&out, rec);
 	uk_json_free(rec);
@@ -267,13 +267,13 @@ extract_file(const char *path)
 		url = u.buf;
 	}
 	if (!failed && x.blocked)
-		uk_err_set(&err, UK_EXIT_FAIL,
+		uk_util_err_set(&err, UK_EXIT_FAIL,
 		    "'%s' is a block or challenge page, not content", url);
 	if (x.explain) {
 		void *ex = uk_extract_override_explain_array(x.explain, url);
 
 		if (uk_extract_override_explain_write(stderr, ex) < 0)
-			uk_status_set(UK_EXIT_FATAL);
+			uk_util_status_set(UK_EXIT_FATAL);
 		uk_json_free(ex);
 	}
 	if (opt.text)
@@ -291,9 +291,9 @@ main(int argc, char **argv)
 	struct extract_args ea;
 	int c, i;
 
-	uk_prog_set(argv[0]);
+	uk_util_prog_set(argv[0]);
 	uk_cli_check_stdio();
-	uk_heap_init();
+	uk_util_heap_init();
 	extract_args_init(&ea, &opt.eo);
 	while ((c = uk_cli_getopt(&cli, argc, argv, "B:f:ho:TV", longopts)) !=
 	    -1) {

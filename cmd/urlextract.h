@@ -88,7 +88,7 @@ int extract_opt(const struct uk_cli *cli, int c, struct extract_args *a);
 
 /*
  * A --select or --remove selector css (opt names the option) checked and
- * added to *list (n of them, the array grown with uk_xrealloc; css is
+ * added to *list (n of them, the array grown with uk_util_xrealloc; css is
  * borrowed): a bad one is a usage error of cli that says where it fails;
  * so is one more than UK_EXTRACT_SELECT_MAXLIST of them (each is a walk
  * of every page).  For a program whose other options are its own

@@ -40,7 +40,7 @@ extract_add_selector(const struct uk_cli *cli, const char *opt,
 	if (uk_extract_select_compile(css, &sel, &err) < 0)
 		uk_cli_usage(cli, "%s '%s': %s", opt, css, err.msg);
 	uk_extract_select_free(sel);
-	*list = uk_xrealloc(*list, (*n + 1) * sizeof(**list));
+	*list = uk_util_xrealloc(*list, (*n + 1) * sizeof(**list));
 	(*list)[(*n)++] = css;
 }
 
@@ -89,7 +89,7 @@ extract_opt(const struct uk_cli *cli, int c, struct extract_args *a)
 		eo->links = 1;
 		return 1;
 	case OPT_X_MAX_PAGES:
-		if (uk_parse_long(optarg, 1, 1000000L, &n))
+		if (uk_util_parse_long(optarg, 1, 1000000L, &n))
 			uk_cli_usage(cli,
 			    "--max-pages: not a count from 1 to 1000000: '%s'",
 			    optarg);

@@ -141,7 +141,7 @@ write_content(struct run *r, struct slot *s)
 		progress_clear();
 		if (uk_extract_override_explain_write(stderr,
 			uk_json_get(s->job.rec, "explain")) < 0)
-			uk_status_set(UK_EXIT_FATAL);
+			uk_util_status_set(UK_EXIT_FATAL);
 		uk_json_del(s->job.rec, "explain");
 	}
 	/* The input's fields, and the fit to the line limit: once, here. */
@@ -155,20 +155,20 @@ write_content(struct run *r, struct slot *s)
 		prog.failed++;
 		progress_clear();
 		if (s->said)
-			uk_warn("%s", e);
+			uk_util_warn("%s", e);
 		else
-			uk_warn("'%s': %s",
+			uk_util_warn("'%s': %s",
 			    s->job.url ? s->job.url :
 					 uk_json_get_str(s->job.rec, "url"),
 			    e);
-		uk_status_set(UK_EXIT_FAIL);
+		uk_util_status_set(UK_EXIT_FAIL);
 	} else if (uk_json_get(s->job.rec, "needs_browser")) {
 		progress_clear();
-		uk_warn("'%s': %s", s->job.url, uk_extract_shell_warning);
+		uk_util_warn("'%s': %s", s->job.url, uk_extract_shell_warning);
 	} else if ((ct = uk_json_get_str(s->job.rec, "content_type_ignored"))) {
 		progress_clear();
-		uk_warn("'%s': a PDF served as '%s': read as a PDF", s->job.url,
-		    ct);
+		uk_util_warn("'%s': a PDF served as '%s': read as a PDF",
+		    s->job.url, ct);
 	}
 	if (opt.text) {
 		if (!e)
@@ -181,8 +181,8 @@ write_content(struct run *r, struct slot *s)
 	}
 	if (r->have_sess && uk_session_add(&r->sess, s->job.rec, &err)) {
 		progress_clear();
-		uk_warn("session '%s': %s", opt.session, err.msg);
-		uk_status_set(err.code);
+		uk_util_warn("session '%s': %s", opt.session, err.msg);
+		uk_util_status_set(err.code);
 	}
 	uk_fetch_job_release(&s->job);
 }
@@ -210,8 +210,8 @@ hint_document(const struct uk_jsonl_item *it)
 	}
 	said = 1;
 	progress_clear();
-	uk_warn("%s: not URLs or url records: to extract a local HTML or "
-		"PDF file, run urlextract",
+	uk_util_warn("%s: not URLs or url records: to extract a local HTML or "
+		     "PDF file, run urlextract",
 	    strcmp(it->file, "-") ? it->file : "<stdin>");
 }
 
@@ -278,10 +278,13 @@ write_item(struct uk_jsonl_item *it, void *arg)
 		if (opt.text || view.on) {
 			/* Failed before it came: no text, but say why. */
 			progress_clear();
-			uk_warn("'%s': %s", uk_json_get_str(it->rec, "url") ?
-				uk_json_get_str(it->rec, "url") : "?",
+			uk_util_warn("'%s': %s",
+			    uk_json_get_str(it->rec, "url") ?
+				uk_json_get_str(it->rec, "url") :
+				"?",
 			    uk_json_get_str(it->rec, "error") ?
-				uk_json_get_str(it->rec, "error") : "failed");
+				uk_json_get_str(it->rec, "error") :
+				"failed");
 			break;
 		}
 		uk_jsonl_item_write(&out, it);
@@ -297,8 +300,8 @@ flush_head(struct run *r)
 	uk_jsonl_queue_flush(&r->q);
 	if (r->f.cache_errors > r->cache_errors) {
 		progress_clear();
-		uk_warn("cache: %s", r->f.cache_err.msg);
-		uk_status_set(UK_EXIT_FAIL);
+		uk_util_warn("cache: %s", r->f.cache_err.msg);
+		uk_util_status_set(UK_EXIT_FAIL);
 		r->cache_errors = r->f.cache_errors;
 	}
 }
@@ -360,8 +363,8 @@ take(struct run *r, struct uk_jsonl_src *src)
 	if (n < 0) {
 		/* A file that cannot be opened, or a read error. */
 		progress_clear();
-		uk_warn("%s", err.msg);
-		uk_status_set(err.code);
+		uk_util_warn("%s", err.msg);
+		uk_util_status_set(err.code);
 		return err.code == UK_EXIT_FATAL ? -1 : 1;
 	}
 	if (src->index != r->input) {
@@ -370,7 +373,7 @@ take(struct run *r, struct uk_jsonl_src *src)
 		free(r->msgkey);
 		r->msgkey = NULL;
 	}
-	s = uk_xcalloc(1, sizeof(*s));
+	s = uk_util_xcalloc(1, sizeof(*s));
 	s->qi = uk_jsonl_queue_add(&r->q, rec, src->name ? src->name : "-",
 	    src->lineno);
 	s->qi->data = s;
@@ -414,12 +417,12 @@ run_init(struct run *r)
 
 	memset(r, 0, sizeof(*r));
 	if (uk_fetch_init(&r->f, &opt.fo, &err))
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 	if (opt.session) {
 		if (uk_cache_open(&r->scache, opt.fo.cache_dir, opt.fo.ttl,
 			&err) ||
 		    uk_session_open(&r->sess, &r->scache, opt.session, &err))
-			uk_die(UK_EXIT_FATAL, "%s", err.msg);
+			uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 		r->have_sess = 1;
 	}
 	uk_jsonl_out_init(&out, stdout);
@@ -454,9 +457,9 @@ main(int argc, char **argv)
 	long window;
 	int i, eof = 0, fd_ready = 0, wfd;
 
-	uk_prog_set(argv[0]);
+	uk_util_prog_set(argv[0]);
 	uk_cli_check_stdio();
-	uk_heap_init();
+	uk_util_heap_init();
 	urlfetch_args_init(&opt);
 	uk_fetch_opts_init(&opt.fo);
 	urlfetch_args_parse(&opt, argc, argv);
@@ -476,7 +479,7 @@ main(int argc, char **argv)
 			opt.quiet = 1;
 	}
 	uk_progress_init(&prog.p, STDERR_FILENO, opt.quiet);
-	prog.start = uk_mono_now();
+	prog.start = uk_util_mono_now();
 	progress_clock_init();
 	prog.shared = isatty(STDOUT_FILENO) ||
 	    (!fstat(STDOUT_FILENO, &st) && !S_ISREG(st.st_mode));
@@ -518,7 +521,7 @@ main(int argc, char **argv)
 			flush_head(&r);
 			if (r.q.n) {
 				progress_clear();
-				uk_die(UK_EXIT_FATAL,
+				uk_util_die(UK_EXIT_FATAL,
 				    "internal error: "
 				    "a fetch went missing");
 			}

@@ -178,7 +178,7 @@ urlfetch_args_release(struct urlfetch_args *a)
 static void
 add_input(struct urlfetch_args *a, const char *arg, int file)
 {
-	a->in = uk_xrealloc(a->in, ((size_t)a->nin + 1) * sizeof(*a->in));
+	a->in = uk_util_xrealloc(a->in, ((size_t)a->nin + 1) * sizeof(*a->in));
 	a->in[a->nin].arg = arg;
 	a->in[a->nin].file = file;
 	a->nin++;
@@ -201,7 +201,7 @@ size_arg(const char *opt, const char *s)
 static void
 add_glob(const char *const **v, size_t *n, const char *g)
 {
-	const char **nv = uk_xrealloc((void *)*v, (*n + 1) * sizeof(*nv));
+	const char **nv = uk_util_xrealloc((void *)*v, (*n + 1) * sizeof(*nv));
 
 	if (!*g)
 		BAD("--include, --exclude: an empty pattern");
@@ -218,7 +218,7 @@ repo_opt(int c, struct uk_fetch_opts *fo)
 
 	switch (c) {
 	case 'F':
-		if (uk_parse_long(optarg, 1, 100000000L, &n))
+		if (uk_util_parse_long(optarg, 1, 100000000L, &n))
 			BAD("-F: not a count: '%s'", optarg);
 		fo->repo.max_files = (unsigned long)n;
 		return 1;
@@ -226,12 +226,12 @@ repo_opt(int c, struct uk_fetch_opts *fo)
 		fo->repo.map_json = 1;
 		return 1;
 	case 'M':
-		if (uk_parse_long(optarg, 0, 100000000L,
+		if (uk_util_parse_long(optarg, 0, 100000000L,
 			&fo->repo.map_tokens))
 			BAD("-M: not a token count: '%s'", optarg);
 		return 1;
 	case 'D':
-		if (uk_parse_long(optarg, 0, 100000000L,
+		if (uk_util_parse_long(optarg, 0, 100000000L,
 			&fo->repo.readme_tokens))
 			BAD("-D: not a token count: '%s'", optarg);
 		return 1;
@@ -242,7 +242,7 @@ repo_opt(int c, struct uk_fetch_opts *fo)
 			    optarg);
 		return 1;
 	case 'R':
-		if (uk_parse_seconds(optarg, &secs) || secs <= 0)
+		if (uk_util_parse_seconds(optarg, &secs) || secs <= 0)
 			BAD("-R: not a duration: '%s'", optarg);
 		fo->repo.timeout = secs;
 		return 1;
@@ -250,7 +250,7 @@ repo_opt(int c, struct uk_fetch_opts *fo)
 		fo->repo.max_bytes = size_arg("-Z", optarg);
 		return 1;
 	case OPT_PACK:
-		if (uk_parse_long(optarg, 1, 100000000L,
+		if (uk_util_parse_long(optarg, 1, 100000000L,
 			&fo->repo.pack_tokens))
 			BAD("--pack: not a token count: '%s'", optarg);
 		return 1;
@@ -294,14 +294,14 @@ net_opt(int c, struct urlfetch_args *a)
 		return 1;
 	}
 	case 'j':
-		if (uk_parse_long(optarg, 1, 1000, &fo->http.jobs))
+		if (uk_util_parse_long(optarg, 1, 1000, &fo->http.jobs))
 			BAD("-j: not a count from 1 to 1000: '%s'", optarg);
 		return 1;
 	case 'k':
 		fo->http.insecure = 1;
 		return 1;
 	case 'm':
-		if (uk_parse_long(optarg, 0, 1000000000L, &a->max_per_msg))
+		if (uk_util_parse_long(optarg, 0, 1000000000L, &a->max_per_msg))
 			BAD("-m: not a count: '%s'", optarg);
 		return 1;
 	case 'P':
@@ -322,17 +322,18 @@ net_opt(int c, struct urlfetch_args *a)
 		fo->http.max_size = size_arg("-s", optarg);
 		return 1;
 	case 't':
-		if (uk_parse_seconds(optarg, &secs) || secs <= 0)
+		if (uk_util_parse_seconds(optarg, &secs) || secs <= 0)
 			BAD("-t: not a duration: '%s'", optarg);
 		fo->http.timeout = secs;
 		return 1;
 	case OPT_TTL:
-		if (uk_parse_seconds(optarg, &secs) || secs < 0 || secs > 1e12)
+		if (uk_util_parse_seconds(optarg, &secs) || secs < 0 ||
+		    secs > 1e12)
 			BAD("--ttl: not a duration: '%s'", optarg);
 		fo->ttl = (long)secs;
 		return 1;
 	case OPT_PER_HOST:
-		if (uk_parse_long(optarg, 1, 64, &fo->http.per_host))
+		if (uk_util_parse_long(optarg, 1, 64, &fo->http.per_host))
 			BAD("--per-host: not a count from 1 to 64: '%s'",
 			    optarg);
 		return 1;
@@ -382,7 +383,7 @@ urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv)
 			a->header = 1;
 			break;
 		case OPT_MAX_TOKENS:
-			if (uk_parse_long(optarg, UK_SLICE_TOKENS_MIN,
+			if (uk_util_parse_long(optarg, UK_SLICE_TOKENS_MIN,
 				UK_SLICE_TOKENS_MAX, &a->max_tokens))
 				BAD("--max-tokens: not a count from %d to %d: "
 				    "'%s'",
@@ -390,7 +391,7 @@ urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv)
 				    optarg);
 			break;
 		case OPT_OFFSET:
-			if (uk_parse_long(optarg, 0, 1L << 40, &a->offset))
+			if (uk_util_parse_long(optarg, 0, 1L << 40, &a->offset))
 				BAD("--offset: not a character offset: '%s'",
 				    optarg);
 			break;

@@ -33,7 +33,7 @@ void
 progress_draw(int force)
 {
 	/* A run that is done within a second needs no progress line. */
-	double now = uk_mono_now();
+	double now = uk_util_mono_now();
 
 	if (!prog.total || !uk_progress_on(&prog.p) ||
 	    now - prog.start < PROGRESS_AFTER || now < prog.hold)
@@ -187,5 +187,5 @@ progress_make_way(void)
 	if (!uk_progress_on(&prog.p) || !prog.shared)
 		return;
 	progress_clear();
-	prog.hold = uk_mono_now() + prog.p.interval;
+	prog.hold = uk_util_mono_now() + prog.p.interval;
 }

@@ -210,7 +210,7 @@ emit(const char *n, const char *via, long depth, const char *from,
 			uk_json_set_str(rec, "lastmod", lastmod);
 	}
 	if (title && *title) {
-		tt = uk_xstrdup(title);
+		tt = uk_util_xstrdup(title);
 		squeeze(tt);
 		uk_json_set_str(rec, "title", tt);
 		free(tt);
@@ -250,12 +250,12 @@ front_push(const char *url, const char *from, long depth)
 		}
 		if (front.n == front.cap) {
 			front.cap = front.cap ? 2 * front.cap : 64;
-			front.v = uk_xrealloc(front.v,
+			front.v = uk_util_xrealloc(front.v,
 			    front.cap * sizeof(*front.v));
 		}
 	}
-	front.v[front.n].url = uk_xstrdup(url);
-	front.v[front.n].from = from ? uk_xstrdup(from) : NULL;
+	front.v[front.n].url = uk_util_xstrdup(url);
+	front.v[front.n].from = from ? uk_util_xstrdup(from) : NULL;
 	front.v[front.n].depth = depth;
 	front.n++;
 }
@@ -408,9 +408,10 @@ map_url(const char *url)
 		if (opt.crawl || st.records == before)
 			fetch_error(seed, NULL, rc, &r);
 		else
-			uk_warn("'%s': %s", seed, rc == 1 ?
-			    "disallowed by robots.txt" : rc < 0 ? r.err.msg :
-			    "no page (not HTTP 200)");
+			uk_util_warn("'%s': %s", seed,
+			    rc == 1    ? "disallowed by robots.txt" :
+				rc < 0 ? r.err.msg :
+					 "no page (not HTTP 200)");
 	}
 out:
 	uk_links_release(&sl);
@@ -434,7 +435,7 @@ main(int argc, char **argv)
 	size_t i;
 	int r;
 
-	uk_prog_set(argv[0]);
+	uk_util_prog_set(argv[0]);
 	uk_cli_check_stdio();
 	uk_http_opts_init(&ho);
 	ho.max_size = 50ULL << 20;
@@ -448,11 +449,11 @@ main(int argc, char **argv)
 	max_doc = ho.max_size;
 	if (!opt.no_cache) {
 		if (uk_cache_open(&cache, NULL, -1, &err) < 0)
-			uk_die(UK_EXIT_FATAL, "%s", err.msg);
+			uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 		have_cache = 1;
 	}
 	if (uk_http_init(&http, &ho, &err) < 0)
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 	uk_jsonl_src_init(&src, &pol);
 	for (i = 0; i < opt.ninputs; i++)
 		uk_jsonl_src_add(&src, opt.inputs[i], UK_JSONL_SRC_FILE);
@@ -463,14 +464,14 @@ main(int argc, char **argv)
 			map_url(uk_json_get_str(rec, "url"));
 		} else if (r == UK_JSONL_SRC_REFUSED) {
 			uk_jsonl_out_record(&out, rec);
-			uk_warn("%s", err.msg);
-			uk_status_set(UK_EXIT_FAIL);
+			uk_util_warn("%s", err.msg);
+			uk_util_status_set(UK_EXIT_FAIL);
 		} else if (err.code == UK_EXIT_FAIL) {
-			uk_warn("%s", err.msg);
-			uk_status_set(UK_EXIT_FAIL);
+			uk_util_warn("%s", err.msg);
+			uk_util_status_set(UK_EXIT_FAIL);
 		} else {
 			uk_progress_erase(&prog);
-			uk_die(UK_EXIT_FATAL, "%s", err.msg);
+			uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 		}
 		uk_json_free(rec);
 		if (st.memory)
@@ -481,7 +482,7 @@ main(int argc, char **argv)
 	}
 	uk_progress_done(&prog);
 	if (st.refused)
-		uk_warn("%lu URL%s refused by robots.txt", st.refused,
+		uk_util_warn("%lu URL%s refused by robots.txt", st.refused,
 		    st.refused == 1 ? "" : "s");
 	uk_jsonl_src_release(&src);
 	uk_http_release(&http);

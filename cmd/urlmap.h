@@ -77,7 +77,7 @@ struct site {
 	char *origin;
 	struct uk_robots robots;
 	int loaded;
-	double next; /* uk_mono_now() before which no request goes */
+	double next; /* uk_util_mono_now() before which no request goes */
 };
 extern struct site *sites;
 extern size_t nsites;

@@ -51,7 +51,7 @@ parts(const char *url, char **origin, char **host, char **pathq)
 	int r = -1;
 
 	if (!h)
-		uk_die(UK_EXIT_FATAL, "out of memory");
+		uk_util_die(UK_EXIT_FATAL, "out of memory");
 	if (curl_url_set(h, CURLUPART_URL, url, 0) ||
 	    curl_url_get(h, CURLUPART_SCHEME, &scheme, 0) ||
 	    curl_url_get(h, CURLUPART_HOST, &hs, 0) ||
@@ -65,7 +65,7 @@ parts(const char *url, char **origin, char **host, char **pathq)
 		*origin = uk_buf_detach(&b, NULL);
 	}
 	if (host)
-		*host = uk_xstrdup(hs);
+		*host = uk_util_xstrdup(hs);
 	if (pathq) {
 		uk_buf_addf(&b, "%s%s%s", path, query ? "?" : "",
 		    query ? query : "");
@@ -99,7 +99,7 @@ site_delay(const struct site *s)
 static void
 site_wait(struct site *s)
 {
-	double left = s->next - uk_mono_now();
+	double left = s->next - uk_util_mono_now();
 	struct timespec ts;
 
 	if (left <= 0)
@@ -158,9 +158,9 @@ cache_get(struct uk_http_req *r)
 	}
 	r->status = (long)status;
 	if ((ct = uk_json_get_str(h, "content_type")))
-		r->content_type = uk_xstrdup(ct);
+		r->content_type = uk_util_xstrdup(ct);
 	if ((fu = uk_json_get_str(rec, "final_url")))
-		r->final_url = uk_xstrdup(fu);
+		r->final_url = uk_util_xstrdup(fu);
 	r->failed = 0;
 	hit = 1;
 	st.cached++;
@@ -202,7 +202,7 @@ cache_put(const struct uk_http_req *r)
 	}
 	if (!uk_cache_lifetime(rec, r->cache_life) &&
 	    uk_cache_set(&cache, rec, &err) < 0)
-		uk_warn("cache: %s", err.msg);
+		uk_util_warn("cache: %s", err.msg);
 	uk_json_free(rec);
 	uk_buf_release(&b64);
 	free(key);
@@ -227,7 +227,7 @@ get(struct site *s, struct uk_http_req *r)
 		;
 	st.requests++;
 	if (s)
-		s->next = uk_mono_now() + site_delay(s);
+		s->next = uk_util_mono_now() + site_delay(s);
 	if (have_cache)
 		cache_put(r);
 	progress(0);
@@ -252,13 +252,13 @@ site_of(const char *url)
 			free(origin);
 			return &sites[i];
 		}
-	sites = uk_xrealloc(sites, (nsites + 1) * sizeof(*sites));
+	sites = uk_util_xrealloc(sites, (nsites + 1) * sizeof(*sites));
 	s = &sites[nsites++];
 	memset(s, 0, sizeof(*s));
 	s->origin = origin;
 	uk_robots_init(&s->robots);
 	st.bytes += strlen(origin) + sizeof(*s);
-	ru = uk_xmalloc(strlen(origin) + 12);
+	ru = uk_util_xmalloc(strlen(origin) + 12);
 	memcpy(ru, origin, strlen(origin));
 	memcpy(ru + strlen(origin), "/robots.txt", 12);
 	uk_http_req_init(&r, ru);
@@ -272,7 +272,7 @@ site_of(const char *url)
 		uk_robots_set(&s->robots, UK_ROBOTS_DISALLOW_ALL);
 	s->loaded = 1;
 	/* Its delay now that its Crawl-delay is known. */
-	s->next = uk_mono_now() + site_delay(s);
+	s->next = uk_util_mono_now() + site_delay(s);
 	uk_http_req_release(&r);
 	return s;
 }
@@ -310,12 +310,12 @@ fail(const char *url, const char *via, const char *fmt, ...)
 		uk_json_set_str(rec, "via", via);
 	uk_record_error(rec, b.buf);
 	if (opt.urls)
-		uk_warn("'%s': %s", url, b.buf);
+		uk_util_warn("'%s': %s", url, b.buf);
 	else
 		uk_jsonl_out_record(&out, rec);
 	uk_json_free(rec);
 	uk_buf_release(&b);
-	uk_status_set(UK_EXIT_FAIL);
+	uk_util_status_set(UK_EXIT_FAIL);
 }
 
 /*

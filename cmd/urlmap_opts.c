@@ -78,7 +78,7 @@ struct urlmap_opt opt = { .depth = 3, .delay = -1, .max_memory = 64ULL << 20 };
 static void
 add_glob(const char ***v, size_t *n, const char *g)
 {
-	*v = uk_xrealloc(*v, (*n + 1) * sizeof(**v));
+	*v = uk_util_xrealloc(*v, (*n + 1) * sizeof(**v));
 	(*v)[(*n)++] = g;
 }
 
@@ -133,7 +133,7 @@ parse_opts(int argc, char **argv, struct uk_http_opts *ho)
 			opt.crawl = 1;
 			break;
 		case OPT_DEPTH:
-			if (uk_parse_long(optarg, 0, 1000, &opt.depth))
+			if (uk_util_parse_long(optarg, 0, 1000, &opt.depth))
 				uk_cli_usage(&cli, "--depth: not a count from "
 				    "0 to 1000: '%s'", optarg);
 			break;
@@ -141,7 +141,8 @@ parse_opts(int argc, char **argv, struct uk_http_opts *ho)
 			opt.ignore_robots = 1;
 			break;
 		case OPT_LIMIT:
-			if (uk_parse_long(optarg, 0, 1000000000L, &opt.limit))
+			if (uk_util_parse_long(optarg, 0, 1000000000L,
+				&opt.limit))
 				uk_cli_usage(&cli, "--limit: not a count: '%s'",
 				    optarg);
 			break;
@@ -199,7 +200,7 @@ parse_opts(int argc, char **argv, struct uk_http_opts *ho)
 				    "50M): '%s'", optarg);
 			break;
 		case 't':
-			if (uk_parse_seconds(optarg, &ho->timeout) ||
+			if (uk_util_parse_seconds(optarg, &ho->timeout) ||
 			    ho->timeout <= 0)
 				uk_cli_usage(&cli, "-t: not a duration: '%s'",
 				    optarg);
@@ -208,7 +209,7 @@ parse_opts(int argc, char **argv, struct uk_http_opts *ho)
 			opt.urls = 1;
 			break;
 		case 'W':
-			if (uk_parse_seconds(optarg, &opt.delay))
+			if (uk_util_parse_seconds(optarg, &opt.delay))
 				uk_cli_usage(&cli, "-W: not a duration: '%s'",
 				    optarg);
 			break;

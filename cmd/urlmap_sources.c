@@ -28,10 +28,10 @@ smq_add(struct smq *q, const char *url, long level, int probe)
 	if (q->n >= MAX_SITEMAPS || level > MAX_SITEMAP_LEVEL ||
 	    !uk_strset_add(&q->names, url, strlen(url)))
 		return;
-	q->url = uk_xrealloc(q->url, (q->n + 1) * sizeof(*q->url));
-	q->level = uk_xrealloc(q->level, (q->n + 1) * sizeof(*q->level));
-	q->probe = uk_xrealloc(q->probe, (q->n + 1) * sizeof(*q->probe));
-	q->url[q->n] = uk_xstrdup(url);
+	q->url = uk_util_xrealloc(q->url, (q->n + 1) * sizeof(*q->url));
+	q->level = uk_util_xrealloc(q->level, (q->n + 1) * sizeof(*q->level));
+	q->probe = uk_util_xrealloc(q->probe, (q->n + 1) * sizeof(*q->probe));
+	q->url[q->n] = uk_util_xstrdup(url);
 	q->level[q->n] = level;
 	q->probe[q->n] = probe;
 	q->n++;

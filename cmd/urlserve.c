@@ -276,7 +276,7 @@ us_fetched_list(struct us_session *s, yajl_val *list, struct uk_err *err)
 static void *
 session_new(void *ctx, struct uk_err *err)
 {
-	struct us_session *s = uk_xcalloc(1, sizeof(*s));
+	struct us_session *s = uk_util_xcalloc(1, sizeof(*s));
 
 	(void)ctx;
 	(void)err;
@@ -327,7 +327,7 @@ us_fetcher_take(struct uk_err *err)
 	pthread_mutex_unlock(&us_srv.mu);
 	if (f)
 		return f;
-	f = uk_xcalloc(1, sizeof(*f));
+	f = uk_util_xcalloc(1, sizeof(*f));
 	uk_fetch_opts_init(&o);
 	o.http.timeout = us_srv.timeout;
 	o.cache_dir = us_srv.cache.dir;
@@ -408,10 +408,10 @@ http_token(const char *file)
 	} else if ((e = getenv("HOME")) && *e) {
 		uk_buf_addf(&path, "%s/.cache/urlkit/urlserve-token", e);
 	} else {
-		uk_die(UK_EXIT_FATAL, "no token file: give --token-file");
+		uk_util_die(UK_EXIT_FATAL, "no token file: give --token-file");
 	}
 	if (uk_httpd_token_serve(path.buf, &tok, &err))
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 	token_path = uk_buf_detach(&path, NULL);
 	return uk_buf_detach(&tok, NULL);
 }
@@ -450,7 +450,7 @@ tools_choose(const char *list, char *bad, size_t badsz)
 	int found;
 
 	if (!chosen)
-		chosen = uk_xcalloc(us_ntools, 1);
+		chosen = uk_util_xcalloc(us_ntools, 1);
 	for (; ; p = e + 1) {
 		e = strchr(p, ',');
 		n = e ? (size_t)(e - p) : strlen(p);
@@ -496,7 +496,7 @@ us_tool_on(const char *name)
 static struct uk_mcp_tool *
 tool_table(size_t *n)
 {
-	struct uk_mcp_tool *t = uk_xcalloc(us_ntools, sizeof(*t));
+	struct uk_mcp_tool *t = uk_util_xcalloc(us_ntools, sizeof(*t));
 	size_t i;
 
 	*n = 0;
@@ -555,7 +555,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 				    "64M): '%s'", optarg);
 			break;
 		case 'j':
-			if (uk_parse_long(optarg, 1, 256, &o->jobs))
+			if (uk_util_parse_long(optarg, 1, 256, &o->jobs))
 				uk_cli_usage(&cli,
 				    "-j: not a number of jobs (1-256): '%s'",
 				    optarg);
@@ -570,7 +570,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 			us_srv.session = optarg;
 			break;
 		case 't':
-			if (uk_parse_seconds(optarg, &us_srv.timeout) ||
+			if (uk_util_parse_seconds(optarg, &us_srv.timeout) ||
 			    us_srv.timeout <= 0 || us_srv.timeout > 3600)
 				uk_cli_usage(&cli, "-t: not a timeout: '%s'",
 				    optarg);
@@ -617,7 +617,7 @@ serve(const struct opts *o)
 	if (o->listen)
 		token = http_token(o->token_file);
 	if (uk_mcp_new(&m, &mo, &err))
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 	if (o->listen) {
 		memset(&ho, 0, sizeof(ho));
 		ho.address = o->listen;
@@ -632,7 +632,7 @@ serve(const struct opts *o)
 	if (r && err.code == UK_EXIT_USAGE) /* a bad -l address */
 		uk_cli_usage(&cli, "%s", err.msg);
 	if (r)
-		uk_warn("%s", err.msg);
+		uk_util_warn("%s", err.msg);
 	uk_mcp_free(m);
 	free(tools);
 	free(token);
@@ -649,7 +649,7 @@ main(int argc, char **argv)
 	struct uk_err err;
 	int r;
 
-	uk_prog_set(argv[0]);
+	uk_util_prog_set(argv[0]);
 	uk_cli_check_stdio();
 	us_srv.timeout = 30;
 	parse_opts(argc, argv, &o);
@@ -660,10 +660,10 @@ main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	pthread_mutex_init(&us_srv.mu, NULL);
 	if (uk_cache_open(&us_srv.cache, NULL, -1, &err))
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 	if (us_srv.session &&
 	    uk_session_open(&us_srv.named, &us_srv.cache, us_srv.session, &err))
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 	us_srv.render = chromium_found();
 	r = serve(&o);
 	while ((f = us_srv.idle)) {

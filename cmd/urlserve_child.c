@@ -69,7 +69,7 @@ us_child_run(struct uk_mcp_call *c, struct uk_child *ch, int *cancelled,
 	w.c = c;
 	*cancelled = 0;
 	if (pipe2(w.wake, O_CLOEXEC))
-		return uk_err_set(err, UK_EXIT_FAIL, "pipe: %s",
+		return uk_util_err_set(err, UK_EXIT_FAIL, "pipe: %s",
 		    strerror(errno));
 	ch->stop = &w.stop;
 	st = -1;
@@ -78,10 +78,10 @@ us_child_run(struct uk_mcp_call *c, struct uk_child *ch, int *cancelled,
 			st = uk_child_finish(ch);
 		/* A byte in an empty pipe: this write cannot block or fail. */
 		if (write(w.wake[1], "", 1) < 0)
-			uk_warn("wake: %s", strerror(errno));
+			uk_util_warn("wake: %s", strerror(errno));
 		pthread_join(w.th, NULL);
 	} else {
-		uk_err_set(err, UK_EXIT_FAIL, "cannot start a thread");
+		uk_util_err_set(err, UK_EXIT_FAIL, "cannot start a thread");
 	}
 	ch->stop = NULL;
 	close(w.wake[0]);
@@ -102,7 +102,7 @@ run_child(struct uk_mcp_call *c, const char *const *argv, double deadline,
 	struct uk_child ch = UK_CHILD_INIT;
 
 	ch.argv = argv;
-	ch.deadline = uk_mono_ms() + (long long)(deadline * 1000);
+	ch.deadline = uk_util_mono_ms() + (long long)(deadline * 1000);
 	ch.out = out;
 	ch.err = errout;
 	ch.max = CHILD_MAX;
@@ -176,8 +176,8 @@ call_file(const char *url, long timeout, struct uk_err *err)
 	fd = mkstemp(path.buf);
 	ok = fd >= 0 && write(fd, b.buf, b.len) == (ssize_t)b.len;
 	if (!ok)
-		uk_err_set(err, UK_EXIT_FAIL, "cannot write '%s': %s", path.buf,
-		    strerror(errno));
+		uk_util_err_set(err, UK_EXIT_FAIL, "cannot write '%s': %s",
+		    path.buf, strerror(errno));
 	if (fd >= 0)
 		close(fd);
 	if (!ok && fd >= 0)
@@ -212,7 +212,7 @@ open_refused(const char *url, char *addr, size_t size)
 	if (us_srv.open_private || g.allow_private)
 		return 0;
 	if (!(u = curl_url()))
-		uk_die(UK_EXIT_FATAL, "out of memory");
+		uk_util_die(UK_EXIT_FATAL, "out of memory");
 	if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
 	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK)
 		r = uk_netguard_host_allowed(host, addr, size) == 0;
@@ -251,7 +251,7 @@ us_tool_open_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	if (us_check_url(c, url))
 		return;
 	if (open_refused(url, addr, sizeof(addr))) {
-		char *u = uk_str_printable(uk_xstrdup(url));
+		char *u = uk_util_str_printable(uk_util_xstrdup(url));
 
 		uk_mcp_call_error(c,
 		    "open_url: '%s' refused: %s is an internal or "
@@ -353,7 +353,7 @@ us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *session)
 	    us_selectors_arg(c, args, "remove", rem, &nrem))
 		return;
 	if ((wait = uk_json_get_str(args, "wait")) && !wait_ok(wait)) {
-		char *w = uk_str_printable(uk_xstrdup(wait));
+		char *w = uk_util_str_printable(uk_util_xstrdup(wait));
 
 		uk_mcp_call_error(c, "render_url: wait must be load, "
 		    "domcontentloaded, networkidle or selector:CSS, not '%s'",

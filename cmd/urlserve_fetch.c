@@ -70,7 +70,7 @@ us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
 	fe->f.o.extract.explain = q->overrides && q->overrides->explain;
 	fe->f.http.o.timeout = q->timeout > 0 && q->timeout < us_srv.timeout ?
 	    q->timeout : us_srv.timeout;
-	jobs = uk_xcalloc(n ? n : 1, sizeof(*jobs));
+	jobs = uk_util_xcalloc(n ? n : 1, sizeof(*jobs));
 	for (i = 0; i < n; i++) {
 		recs[i] = NULL;
 		uk_fetch_start(&fe->f, &jobs[i], urls[i], NULL);

@@ -156,8 +156,11 @@ map_argv(yajl_val args, const char *url, char *prog, long limit,
 
 	inc = uk_json_get(args, "include");
 	exc = uk_json_get(args, "exclude");
-	argv = uk_xcalloc(24 + 2 * ((inc ? inc->u.array.len : 0) +
-	    (exc ? exc->u.array.len : 0)), sizeof(*argv));
+	argv = uk_util_xcalloc(24 +
+		2 *
+		    ((inc ? inc->u.array.len : 0) +
+			(exc ? exc->u.array.len : 0)),
+	    sizeof(*argv));
 	uk_buf_addf(tbuf, "%g", us_srv.timeout);
 	uk_buf_addf(lbuf, "%ld", limit);
 	uk_buf_addf(dbuf, "%lld", us_arg_int(args, "depth", 2));
@@ -244,8 +247,8 @@ us_tool_map_site(struct uk_mcp_call *c, yajl_val args, void *session)
 
 	ch.argv = argv;
 	/* The crawl waits between requests: a generous deadline. */
-	ch.deadline = uk_mono_ms() + (long long)((us_srv.timeout * 4 + 120) *
-	    1000);
+	ch.deadline =
+	    uk_util_mono_ms() + (long long)((us_srv.timeout * 4 + 120) * 1000);
 	ch.out = &out;
 	ch.err = &errout;
 	ch.max = MAP_OUT_MAX;

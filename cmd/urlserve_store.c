@@ -236,7 +236,7 @@ static const char **
 strings(yajl_val a)
 {
 	size_t i, n = a ? a->u.array.len : 0;
-	const char **v = uk_xcalloc(n + 1, sizeof(*v));
+	const char **v = uk_util_xcalloc(n + 1, sizeof(*v));
 
 	for (i = 0; i < n; i++)
 		v[i] = a->u.array.values[i]->u.string;

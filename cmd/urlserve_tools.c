@@ -275,7 +275,7 @@ on_url(void *ctx, const char *s, size_t start, size_t end)
 		return 1;
 	if (!uk_strset_add(&f->seen, f->text + start, end - start))
 		return 0;
-	url = uk_xmemdup(f->text + start, end - start);
+	url = uk_util_xmemdup(f->text + start, end - start);
 	uk_url_classify(url, &u);
 	rec = uk_json_object();
 	uk_json_set_str(rec, "url", url);
@@ -531,9 +531,9 @@ us_tool_detect_and_fetch(struct uk_mcp_call *c, yajl_val args, void *session)
 	found = us_detect(text, len, 0);
 	n = found->u.array.len;
 	nf = n < US_PER_MESSAGE ? n : US_PER_MESSAGE;
-	urls = uk_xcalloc(n + 1, sizeof(*urls));
-	recs = uk_xcalloc(n + 1, sizeof(*recs));
-	left = uk_xcalloc(n + 1, sizeof(*left));
+	urls = uk_util_xcalloc(n + 1, sizeof(*urls));
+	recs = uk_util_xcalloc(n + 1, sizeof(*recs));
+	left = uk_util_xcalloc(n + 1, sizeof(*left));
 	for (i = 0; i < nf; i++)
 		urls[i] = uk_json_get_str(found->u.array.values[i], "url");
 	if (us_fetch_urls(c, &q, urls, nf, recs) < 0)

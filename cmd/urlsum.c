@@ -117,7 +117,7 @@ emit(yajl_val rec)
 	default:
 		if (ctx_n == ctx_alloc) {
 			ctx_alloc = ctx_alloc ? 2 * ctx_alloc : 16;
-			ctx_recs = uk_xrealloc(ctx_recs,
+			ctx_recs = uk_util_xrealloc(ctx_recs,
 			    ctx_alloc * sizeof(*ctx_recs));
 		}
 		ctx_recs[ctx_n++] = rec;
@@ -148,9 +148,9 @@ fail(struct item *it, const char *msg)
 	const char *url = uk_json_get_str(it->qi->rec, "url");
 
 	uk_record_error(it->qi->rec, msg);
-	uk_warn("%s:%lu: '%s': %s", display(it->qi->file), it->qi->line,
+	uk_util_warn("%s:%lu: '%s': %s", display(it->qi->file), it->qi->line,
 	    url ? url : "", msg);
-	uk_status_set(UK_EXIT_FAIL);
+	uk_util_status_set(UK_EXIT_FAIL);
 	it->qi->done = 1;
 }
 
@@ -182,7 +182,7 @@ from_cache(struct item *it, const char *url)
 
 	r = uk_cache_get(&cache, url, UK_CACHE_STALE, &c, &expired, &err);
 	if (r < 0) {
-		uk_warn("cache: %s", err.msg);
+		uk_util_warn("cache: %s", err.msg);
 		return 0;
 	}
 	if (r == 0)
@@ -328,7 +328,7 @@ fallback(struct item *it, const char *msg)
 	if (uk_summary_write_offline(it->qi->rec, it->type, &b) == 0) {
 		set_summary(it, b.buf, b.len, "offline");
 		uk_json_set_str(it->qi->rec, "summary_error", msg);
-		uk_warn("%s:%lu: '%s': %s; the offline summary instead",
+		uk_util_warn("%s:%lu: '%s': %s; the offline summary instead",
 		    display(it->qi->file), it->qi->line, url ? url : "", msg);
 		r = 1;
 	}
@@ -353,8 +353,8 @@ answered(struct uk_llm_req *r)
 		    uk_cache_update_summary(&cache, url, r->text, r->text_len,
 			uk_summary_type_name(it->type), &err) < 0) {
 			/* As urlfetch: the record goes out, the run fails. */
-			uk_warn("cache: '%s': %s", url, err.msg);
-			uk_status_set(UK_EXIT_FAIL);
+			uk_util_warn("cache: '%s': %s", url, err.msg);
+			uk_util_status_set(UK_EXIT_FAIL);
 		}
 	} else if (opt.no_fallback || !fallback(it, r->err.msg)) {
 		fail(it, r->err.msg);
@@ -410,10 +410,10 @@ run(struct uk_jsonl_in *in)
 		if (r == 0)
 			return 0;
 		if (r < 0) {
-			uk_warn("%s", err.msg);
+			uk_util_warn("%s", err.msg);
 			return -1;
 		}
-		it = uk_xcalloc(1, sizeof(*it));
+		it = uk_util_xcalloc(1, sizeof(*it));
 		it->qi = uk_jsonl_queue_add(&queue, rec, in->name, in->lineno);
 		it->qi->data = it;
 		uk_buf_init(&it->system, 0);
@@ -438,9 +438,9 @@ setup_backend(void)
 	if (opt.key_file)
 		key = read_key(opt.key_file);
 	else if ((e = getenv("URLKIT_LLM_KEY")) && *e)
-		key = uk_xstrdup(e);
+		key = uk_util_xstrdup(e);
 	else if ((e = getenv("OPENAI_API_KEY")) && *e)
-		key = uk_xstrdup(e);
+		key = uk_util_xstrdup(e);
 	uk_llm_opts_init(&lo);
 	lo.url = opt.url;
 	lo.model = opt.model;
@@ -450,7 +450,7 @@ setup_backend(void)
 	if (uk_llm_init(&llm, &lo, &err)) {
 		if (err.code == UK_EXIT_USAGE)
 			uk_cli_usage(&urlsum_cli, "%s", err.msg);
-		uk_die(UK_EXIT_FATAL, "%s", err.msg);
+		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 	}
 	have_llm = 1;
 	backend_name = opt.model;
@@ -476,11 +476,11 @@ say_left_out(const struct uk_summary_context *c)
 		uk_buf_addf(&b, ", %zu last with no room in %s", c->dropped,
 		    opt.max_tokens ? "--max-tokens" : "--max-length");
 	if (b.len)
-		uk_warn("%s: left out %zu record%s: %s",
+		uk_util_warn("%s: left out %zu record%s: %s",
 		    opt.mode == MODE_CONTEXT ? "-c" : "-p", left,
 		    left == 1 ? "" : "s", b.buf + 2);
 	if (c->cut)
-		uk_warn("%s: cut %zu record%s to fit %s",
+		uk_util_warn("%s: cut %zu record%s to fit %s",
 		    opt.mode == MODE_CONTEXT ? "-c" : "-p", c->cut,
 		    c->cut == 1 ? "" : "s",
 		    opt.max_tokens ? "--max-tokens" : "--max-length");
@@ -495,7 +495,7 @@ write_context(void)
 	struct uk_buf b = UK_BUF_INIT;
 	size_t k;
 
-	opt.excluded = uk_xrealloc(opt.excluded,
+	opt.excluded = uk_util_xrealloc(opt.excluded,
 	    (opt.nexcluded + 1) * sizeof(*opt.excluded));
 	opt.excluded[opt.nexcluded] = NULL;
 	c.excluded = opt.excluded;
@@ -520,7 +520,7 @@ main(int argc, char **argv)
 	FILE *ofp = stdout;
 	int i, r = 0;
 
-	uk_prog_set(argv[0]);
+	uk_util_prog_set(argv[0]);
 	uk_cli_check_stdio();
 	i = parse_opts(argc, argv);
 	argc -= i;
@@ -542,7 +542,7 @@ main(int argc, char **argv)
 		    strerror(errno));
 	if (!opt.no_cache && !opt.no_summary) {
 		if (uk_cache_open(&cache, NULL, -1, &err))
-			uk_die(UK_EXIT_FATAL, "cache: %s", err.msg);
+			uk_util_die(UK_EXIT_FATAL, "cache: %s", err.msg);
 		have_cache = 1;
 	}
 
@@ -553,8 +553,8 @@ main(int argc, char **argv)
 		struct uk_jsonl_in in;
 
 		if (uk_jsonl_open(&in, argc ? argv[i] : "-", &err)) {
-			uk_warn("%s", err.msg);
-			uk_status_set(err.code);
+			uk_util_warn("%s", err.msg);
+			uk_util_status_set(err.code);
 			if (err.code == UK_EXIT_FATAL)
 				break;
 			continue;
@@ -566,7 +566,7 @@ main(int argc, char **argv)
 		drain();
 		uk_jsonl_close(&in);
 		if (r < 0) {
-			uk_status_set(UK_EXIT_FATAL);
+			uk_util_status_set(UK_EXIT_FATAL);
 			break;
 		}
 	}
@@ -582,7 +582,7 @@ main(int argc, char **argv)
 	uk_jsonl_out_finish(&out);
 	uk_jsonl_out_release(&out);
 	if (ofp != stdout && fclose(ofp))
-		uk_die(UK_EXIT_FATAL, "write error: '%s': %s", opt.output,
+		uk_util_die(UK_EXIT_FATAL, "write error: '%s': %s", opt.output,
 		    strerror(errno));
 	if (have_llm)
 		uk_llm_release(&llm);

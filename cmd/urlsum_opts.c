@@ -165,7 +165,7 @@ parse_opts(int argc, char **argv)
 			opt.hint = optarg;
 			break;
 		case 'j':
-			if (uk_parse_long(optarg, 1, 256, &opt.jobs))
+			if (uk_util_parse_long(optarg, 1, 256, &opt.jobs))
 				uk_cli_usage(&urlsum_cli,
 				    "-j: not a count from 1 to 256: '%s'",
 				    optarg);
@@ -174,13 +174,13 @@ parse_opts(int argc, char **argv)
 			opt.key_file = optarg;
 			break;
 		case OPT_MAX_LENGTH:
-			if (uk_parse_long(optarg, 1, 100000000L,
+			if (uk_util_parse_long(optarg, 1, 100000000L,
 				&opt.max_length))
 				uk_cli_usage(&urlsum_cli,
 				    "--max-length: not a length: '%s'", optarg);
 			break;
 		case OPT_MAX_TOKENS:
-			if (uk_parse_long(optarg, 1, 100000000L,
+			if (uk_util_parse_long(optarg, 1, 100000000L,
 				&opt.max_tokens))
 				uk_cli_usage(&urlsum_cli,
 				    "--max-tokens: not a count of tokens: '%s'",
@@ -214,7 +214,7 @@ parse_opts(int argc, char **argv)
 			opt.quiet = 1;
 			break;
 		case OPT_RETRIES:
-			if (uk_parse_long(optarg, 0, 100, &opt.retries))
+			if (uk_util_parse_long(optarg, 0, 100, &opt.retries))
 				uk_cli_usage(&urlsum_cli,
 				    "--retries: not a count from 0 to 100: '%s'",
 				    optarg);
@@ -223,7 +223,7 @@ parse_opts(int argc, char **argv)
 			opt.prompt_file = optarg;
 			break;
 		case 't':
-			if (uk_parse_seconds(optarg, &opt.timeout) ||
+			if (uk_util_parse_seconds(optarg, &opt.timeout) ||
 			    opt.timeout <= 0)
 				uk_cli_usage(&urlsum_cli, "-t: not a duration: '%s'",
 				    optarg);
@@ -237,7 +237,7 @@ parse_opts(int argc, char **argv)
 			opt.url = optarg;
 			break;
 		case OPT_EXCLUDE:
-			opt.excluded = uk_xrealloc(opt.excluded,
+			opt.excluded = uk_util_xrealloc(opt.excluded,
 			    (opt.nexcluded + 1) * sizeof(*opt.excluded));
 			opt.excluded[opt.nexcluded++] = optarg;
 			break;

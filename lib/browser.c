@@ -53,14 +53,14 @@ nap(long ms)
 static int
 reap(pid_t pid, double grace)
 {
-	double end = uk_mono_now() + grace;
+	double end = uk_util_mono_now() + grace;
 	pid_t r;
 
 	for (;;) {
 		r = waitpid(pid, NULL, WNOHANG);
 		if (r == pid || (r < 0 && errno == ECHILD))
 			return 1;
-		if (uk_mono_now() >= end)
+		if (uk_util_mono_now() >= end)
 			return 0;
 		nap(5);
 	}
@@ -232,16 +232,16 @@ uk_browser_launch(struct uk_browser *b, const struct uk_browser_opts *o,
 	if (!path && !((path = getenv("URLKIT_CHROMIUM")) && *path))
 		path = UK_BROWSER_PATH;
 	if (access(path, X_OK))
-		return uk_err_set(err, UK_EXIT_FATAL,
+		return uk_util_err_set(err, UK_EXIT_FATAL,
 		    "cannot start chromium: '%s': %s", path, strerror(errno));
 	if (!((tmp = getenv("TMPDIR")) && *tmp))
 		tmp = "/tmp";
 	snprintf(tmpl, sizeof(tmpl), "%s/pwfetch.XXXXXX", tmp);
 	if (!mkdtemp(tmpl))
-		return uk_err_set(err, UK_EXIT_FATAL,
+		return uk_util_err_set(err, UK_EXIT_FATAL,
 		    "cannot make a profile directory in '%s': %s", tmp,
 		    strerror(errno));
-	b->tmpdir = uk_xstrdup(tmpl);
+	b->tmpdir = uk_util_xstrdup(tmpl);
 	snprintf(profile, sizeof(profile), "%s/profile", tmpl);
 	snprintf(logp, sizeof(logp), "%s/chromium.log", tmpl);
 	snprintf(udd, sizeof(udd), "--user-data-dir=%s", profile);
@@ -259,13 +259,13 @@ uk_browser_launch(struct uk_browser *b, const struct uk_browser_opts *o,
 	    (logfd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 		 0600)) < 0 ||
 	    pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC)) {
-		uk_err_set(err, UK_EXIT_FATAL, "cannot set up chromium: %s",
-		    strerror(errno));
+		uk_util_err_set(err, UK_EXIT_FATAL,
+		    "cannot set up chromium: %s", strerror(errno));
 		goto fail;
 	}
 	pid = fork();
 	if (pid < 0) {
-		uk_err_set(err, UK_EXIT_FATAL, "cannot fork: %s",
+		uk_util_err_set(err, UK_EXIT_FATAL, "cannot fork: %s",
 		    strerror(errno));
 		goto fail;
 	}
@@ -283,13 +283,14 @@ uk_browser_launch(struct uk_browser *b, const struct uk_browser_opts *o,
 		char tail[400];
 
 		log_tail(b->tmpdir, tail, sizeof(tail));
-		uk_err_set(err, UK_EXIT_FATAL, "chromium did not start: %s%s%s",
+		uk_util_err_set(err, UK_EXIT_FATAL,
+		    "chromium did not start: %s%s%s",
 		    b->cdp.dead ? b->cdp.why : "no answer over the pipe",
 		    *tail ? ": " : "", tail);
 		uk_browser_close(b, 0);
 		return -1;
 	}
-	b->product = uk_xstrdup(
+	b->product = uk_util_xstrdup(
 	    uk_json_get_str(v, "product") ? uk_json_get_str(v, "product") : "");
 	uk_json_free(v);
 	/*
@@ -305,7 +306,7 @@ uk_browser_launch(struct uk_browser *b, const struct uk_browser_opts *o,
 		char why[sizeof(err->msg)];
 
 		snprintf(why, sizeof(why), "%s", err->msg);
-		uk_err_set(err, UK_EXIT_FATAL,
+		uk_util_err_set(err, UK_EXIT_FATAL,
 		    "chromium will not refuse downloads: %s", why);
 		uk_browser_close(b, 0);
 		return -1;
@@ -340,7 +341,7 @@ uk_browser_attach(struct uk_browser *b, const char *address, double timeout,
 
 	memset(b, 0, sizeof(*b));
 	uk_cdp_init_pipe(&b->cdp, -1, -1);
-	b->address = uk_xstrdup(address);
+	b->address = uk_util_xstrdup(address);
 	if (uk_cdp_split_url(address, &scheme, &host, &port, &path, err))
 		goto out;
 	if (!strcmp(scheme, "ws")) {
@@ -349,17 +350,17 @@ uk_browser_attach(struct uk_browser *b, const char *address, double timeout,
 		status = uk_cdp_json_version(host, port, timeout, &body, &e2);
 		if (status < 0) {
 			if (e2.code == UK_EXIT_FAIL) /* connected, no answer */
-				uk_err_set(err, UK_EXIT_FATAL, HANG_MSG,
+				uk_util_err_set(err, UK_EXIT_FATAL, HANG_MSG,
 				    address);
 			else
-				uk_err_set(err, UK_EXIT_FATAL,
+				uk_util_err_set(err, UK_EXIT_FATAL,
 				    "no browser at %s: %s", address, e2.msg);
 			goto out;
 		}
 		if (status != 200 ||
 		    !(ver = uk_json_parse(body.buf, body.len, &e2)) ||
 		    !(ws = uk_json_get_str(ver, "webSocketDebuggerUrl"))) {
-			uk_err_set(err, UK_EXIT_FATAL,
+			uk_util_err_set(err, UK_EXIT_FATAL,
 			    "%s/json/version (HTTP %d) names no "
 			    "webSocketDebuggerUrl: not a DevTools address?",
 			    address, status);
@@ -368,9 +369,9 @@ uk_browser_attach(struct uk_browser *b, const char *address, double timeout,
 	}
 	if (uk_cdp_init_ws(&b->cdp, ws, timeout, &e2)) {
 		if (e2.code == UK_EXIT_FAIL)
-			uk_err_set(err, UK_EXIT_FATAL, HANG_MSG, address);
+			uk_util_err_set(err, UK_EXIT_FATAL, HANG_MSG, address);
 		else
-			uk_err_set(err, UK_EXIT_FATAL, "browser at %s: %s",
+			uk_util_err_set(err, UK_EXIT_FATAL, "browser at %s: %s",
 			    address, e2.msg);
 		goto out;
 	}
@@ -379,13 +380,13 @@ uk_browser_attach(struct uk_browser *b, const char *address, double timeout,
 	if (!v) {
 		if (!b->cdp.dead && e2.code == UK_EXIT_FAIL &&
 		    !strncmp(e2.msg, "timeout", 7))
-			uk_err_set(err, UK_EXIT_FATAL, HANG_MSG, address);
+			uk_util_err_set(err, UK_EXIT_FATAL, HANG_MSG, address);
 		else
-			uk_err_set(err, UK_EXIT_FATAL, "browser at %s: %s",
+			uk_util_err_set(err, UK_EXIT_FATAL, "browser at %s: %s",
 			    address, e2.msg);
 		goto out;
 	}
-	b->product = uk_xstrdup(
+	b->product = uk_util_xstrdup(
 	    uk_json_get_str(v, "product") ? uk_json_get_str(v, "product") : "");
 	r = 0;
 out:
@@ -410,7 +411,7 @@ out:
 static void
 reap_orphans(double grace)
 {
-	double end = uk_mono_now() + grace;
+	double end = uk_util_mono_now() + grace;
 	int sub = 0, killed = 0;
 	char path[64], buf[4096];
 	pid_t r;
@@ -423,14 +424,14 @@ reap_orphans(double grace)
 			continue;
 		if (r < 0)
 			return; /* no children left */
-		if (uk_mono_now() < end) {
+		if (uk_util_mono_now() < end) {
 			nap(5);
 			continue;
 		}
 		if (killed)
 			return;
 		killed = 1;
-		end = uk_mono_now() + 2;
+		end = uk_util_mono_now() + 2;
 		snprintf(path, sizeof(path), "/proc/self/task/%ld/children",
 		    (long)getpid());
 		{

@@ -33,7 +33,7 @@ uk_buf_grow(struct uk_buf *b, size_t extra)
 	size_t want;
 
 	if (extra >= ~(size_t)0 - b->len - 1)
-		uk_die(UK_EXIT_FATAL, "buffer size overflow");
+		uk_util_die(UK_EXIT_FATAL, "buffer size overflow");
 	want = b->len + extra + 1;
 	if (want <= b->alloc)
 		return;
@@ -43,7 +43,7 @@ uk_buf_grow(struct uk_buf *b, size_t extra)
 		want = b->alloc + b->alloc / 2;
 	if (want < 64)
 		want = 64;
-	b->buf = uk_xrealloc(b->buf, want);
+	b->buf = uk_util_xrealloc(b->buf, want);
 	if (!b->alloc)
 		b->buf[0] = '\0';
 	b->alloc = want;
@@ -53,7 +53,7 @@ void
 uk_buf_setlen(struct uk_buf *b, size_t len)
 {
 	if (len > (b->alloc ? b->alloc - 1 : 0))
-		uk_die(UK_EXIT_FATAL, "uk_buf_setlen beyond allocation");
+		uk_util_die(UK_EXIT_FATAL, "uk_buf_setlen beyond allocation");
 	b->len = len;
 	if (b->alloc)
 		b->buf[len] = '\0';
@@ -109,7 +109,7 @@ uk_buf_vaddf(struct uk_buf *b, const char *fmt, va_list ap)
 	n = vsnprintf(b->buf + b->len, b->alloc - b->len, fmt, cp);
 	va_end(cp);
 	if (n < 0)
-		uk_die(UK_EXIT_FATAL, "vsnprintf failed");
+		uk_util_die(UK_EXIT_FATAL, "vsnprintf failed");
 	if ((size_t)n >= b->alloc - b->len) {
 		uk_buf_grow(b, (size_t)n);
 		n = vsnprintf(b->buf + b->len, b->alloc - b->len, fmt, ap);
@@ -131,7 +131,7 @@ void
 uk_buf_remove(struct uk_buf *b, size_t pos, size_t len)
 {
 	if (pos > b->len || len > b->len - pos)
-		uk_die(UK_EXIT_FATAL, "uk_buf_remove out of range");
+		uk_util_die(UK_EXIT_FATAL, "uk_buf_remove out of range");
 	memmove(b->buf + pos, b->buf + pos + len, b->len - pos - len);
 	uk_buf_setlen(b, b->len - len);
 }

@@ -41,7 +41,7 @@ uk_cache_lifetime(yajl_val rec, long life)
 	if (life < 0)
 		return 1;
 	if (life > 0) {
-		uk_time_fmt(uk_time_now_ns() + (long long)life * NS,
+		uk_util_time_fmt(uk_util_time_now_ns() + (long long)life * NS,
 		    when, sizeof(when));
 		uk_json_set_str(rec, "expires_at", when);
 	}
@@ -54,8 +54,8 @@ uk_cache_past_lifetime(yajl_val rec)
 	const char *x = uk_json_get_str(rec, "expires_at");
 	long long t;
 
-	return x && (t = uk_time_parse(x, strlen(x))) > 0 &&
-	    t <= uk_time_now_ns();
+	return x && (t = uk_util_time_parse(x, strlen(x))) > 0 &&
+	    t <= uk_util_time_now_ns();
 }
 
 int
@@ -73,8 +73,8 @@ uk_cache_open(struct uk_cache *c, const char *dir, long ttl, struct uk_err *err)
 	if (ttl >= 0) {
 		c->ttl = ttl;
 	} else if ((e = getenv("URLKIT_CACHE_TTL")) && *e) {
-		if (uk_parse_seconds(e, &d) || d > (double)LONG_MAX)
-			return uk_err_set(err, UK_EXIT_FATAL,
+		if (uk_util_parse_seconds(e, &d) || d > (double)LONG_MAX)
+			return uk_util_err_set(err, UK_EXIT_FATAL,
 			    "URLKIT_CACHE_TTL: not a duration: '%s'", e);
 		c->ttl = (long)d;
 	}
@@ -87,7 +87,7 @@ uk_cache_open(struct uk_cache *c, const char *dir, long ttl, struct uk_err *err)
 	else if ((e = getenv("HOME")) && *e)
 		uk_buf_addf(&b, "%s/.cache/urlkit", e);
 	else
-		return uk_err_set(err, UK_EXIT_FATAL,
+		return uk_util_err_set(err, UK_EXIT_FATAL,
 		    "no cache directory: set URLKIT_CACHE_DIR or HOME");
 	while (b.len > 1 && b.buf[b.len - 1] == '/')
 		uk_buf_setlen(&b, b.len - 1);
@@ -275,7 +275,7 @@ uk_cache_path(const struct uk_cache *c, const char *url)
  * link: whoever set it chose it.)  Every entry operation then works
  * relative to the descriptor (openat, renameat, unlinkat), so a fan-out
  * directory swapped for a link meanwhile is not followed either.  With
- * create, a missing KK is made (mode 0700, and DIR with uk_mkdir_p).
+ * create, a missing KK is made (mode 0700, and DIR with uk_util_mkdir_p).
  * Returns the descriptor, or -1 with errno set: ELOOP when KK is a link
  * or not a directory, ENOTDIR when DIR is not one.
  */
@@ -287,7 +287,7 @@ uk_cache_fanout_open(const struct uk_cache *c, const char *key, int create)
 
 	top = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (top < 0 && errno == ENOENT && create) {
-		if (uk_mkdir_p(c->dir, NULL))
+		if (uk_util_mkdir_p(c->dir, NULL))
 			return -1;
 		top = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	}
@@ -314,11 +314,12 @@ fanout_err(const struct uk_cache *c, const char *key, int create,
 	int e = errno;
 
 	if (e == ELOOP)
-		return uk_err_set(err, UK_EXIT_FAIL,
+		return uk_util_err_set(err, UK_EXIT_FAIL,
 		    "'%s/%.2s' is a symbolic link or not a directory: "
 		    "not followed",
 		    c->dir, key);
-	return uk_err_set(err, uk_errno_fatal(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
+	return uk_util_err_set(err,
+	    uk_util_errno_fatal(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
 	    "cannot %s '%s/%.2s': %s", create ? "create" : "open", c->dir, key,
 	    strerror(e));
 }
@@ -439,13 +440,13 @@ v_string(void *ctx, const unsigned char *s, size_t len)
 		v->url_ok =
 		    strlen(v->url) == len && !memcmp(v->url, s, len) ? 1 : -1;
 	} else if (v->want_url) {
-		u = uk_xmemdup(s, len);
+		u = uk_util_xmemdup(s, len);
 		uk_cache_key(u, k);
 		free(u);
 		v->url_ok = strcmp(k, v->key) ? -1 : 1;
 	}
 	if (v->want_exp &&
-	    (v->expires = uk_time_parse((const char *)s, len)) < 0)
+	    (v->expires = uk_util_time_parse((const char *)s, len)) < 0)
 		v->expires = 0;
 	return v_scalar(ctx);
 }
@@ -610,7 +611,7 @@ uk_cache_load_at(int dirfd, const char *name, const char *path,
 
 	if ((fd = openat(dirfd, name,
 		 O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)) < 0)
-		return uk_err_set(err, errno == ENOENT ? 0 : UK_EXIT_FAIL,
+		return uk_util_err_set(err, errno == ENOENT ? 0 : UK_EXIT_FAIL,
 		    "cannot open '%s': %s", path, strerror(errno));
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
 	    st.st_size > UK_CACHE_MAX_ENTRY) {
@@ -618,8 +619,8 @@ uk_cache_load_at(int dirfd, const char *name, const char *path,
 		return 0;
 	}
 	if (uk_cache_read_fd(fd, st.st_size, &b)) {
-		r = uk_err_set(err, UK_EXIT_FAIL, "cannot read '%s': %s", path,
-		    strerror(errno));
+		r = uk_util_err_set(err, UK_EXIT_FAIL, "cannot read '%s': %s",
+		    path, strerror(errno));
 		close(fd);
 		uk_buf_release(&b);
 		return r;
@@ -657,7 +658,7 @@ get_local(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 		/* Absent, or a link not followed: a miss, left alone. */
 		if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR)
 			goto out;
-		r = uk_err_set(err,
+		r = uk_util_err_set(err,
 		    errno == EACCES ? UK_EXIT_FATAL : UK_EXIT_FAIL,
 		    "cannot open '%s/%.2s': %s", c->dir, key, strerror(errno));
 		goto out;
@@ -668,19 +669,19 @@ get_local(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 		if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR ||
 		    errno == ENXIO)
 			goto out;
-		r = uk_err_set(err,
+		r = uk_util_err_set(err,
 		    errno == EACCES ? UK_EXIT_FATAL : UK_EXIT_FAIL,
 		    "cannot open '%s': %s", path.buf, strerror(errno));
 		goto out;
 	}
 	if (fstat(fd, &st)) {
-		r = uk_err_set(err, UK_EXIT_FAIL, "cannot stat '%s': %s",
+		r = uk_util_err_set(err, UK_EXIT_FAIL, "cannot stat '%s': %s",
 		    path.buf, strerror(errno));
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode))
 		goto out; /* not ours: a miss, left alone */
-	now = uk_time_now_ns();
+	now = uk_util_time_now_ns();
 	exp = uk_cache_ts_ns(&st.st_mtim) + (long long)c->ttl * NS <= now;
 	if (exp && !(flags & UK_CACHE_STALE)) {
 		if (!uk_cache_unlink_same(dfd, name, st.st_dev, st.st_ino))
@@ -693,13 +694,13 @@ get_local(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 		if (errno == EFBIG || st.st_size > UK_CACHE_MAX_ENTRY)
 			uk_cache_unlink_same(dfd, name, st.st_dev, st.st_ino);
 		else
-			r = uk_err_set(err, UK_EXIT_FAIL,
+			r = uk_util_err_set(err, UK_EXIT_FAIL,
 			    "cannot read '%s': %s", path.buf, strerror(errno));
 		goto out;
 	}
 	ok = rec ? check_entry(b, url, NULL, rec) : raw_entry(b, url, &exp_at);
 	if (ok && rec && (x = uk_json_get_str(*rec, "expires_at")) &&
-	    (exp_at = uk_time_parse(x, strlen(x))) < 0)
+	    (exp_at = uk_util_time_parse(x, strlen(x))) < 0)
 		exp_at = 0;
 	/* A lifetime the response gave (uk_cache_lifetime) that is over:
 	 * expired as by the TTL. */
@@ -765,7 +766,7 @@ get_remote(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	/* Another URL with the same key, or no entry: a miss. */
 	if (!uk_cache_entry_check(&b, NULL, url, NULL, &exp_at))
 		goto out;
-	now = uk_time_now_ns();
+	now = uk_util_time_now_ns();
 	past = exp_at > 0 && exp_at <= now;
 	if (past && !(flags & UK_CACHE_STALE))
 		goto out;
@@ -824,9 +825,9 @@ remote_ttl(const struct uk_cache *c, yajl_val rec)
 	const char *x = uk_json_get_str(rec, "expires_at");
 	long long t, now;
 
-	if (!x || (t = uk_time_parse(x, strlen(x))) <= 0)
+	if (!x || (t = uk_util_time_parse(x, strlen(x))) <= 0)
 		return c->ttl;
-	now = uk_time_now_ns();
+	now = uk_util_time_now_ns();
 	if (t <= now)
 		return 0;
 	t = (t - now + NS - 1) / NS;
@@ -859,7 +860,7 @@ cache_dir_check(struct uk_cache *c, struct uk_err *err)
 	if (stat(c->dir, &st) == 0 && S_ISDIR(st.st_mode))
 		return;
 	if (err && err->code != UK_EXIT_FATAL)
-		uk_err_set(err, UK_EXIT_FATAL,
+		uk_util_err_set(err, UK_EXIT_FATAL,
 		    "cache directory '%s' is not a directory", c->dir);
 }
 
@@ -874,13 +875,13 @@ uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 	int r, dfd;
 
 	if (!YAJL_IS_OBJECT(rec) || !(url = uk_json_get_str(rec, "url")))
-		return uk_err_set(err, UK_EXIT_FAIL,
+		return uk_util_err_set(err, UK_EXIT_FAIL,
 		    "not a content record: no string 'url'");
 	if ((v = uk_json_get(rec, "error")) && !YAJL_IS_NULL(v))
-		return uk_err_set(err, UK_EXIT_FAIL,
+		return uk_util_err_set(err, UK_EXIT_FAIL,
 		    "a record with an error is not cached");
-	now = uk_time_now_ns();
-	uk_time_fmt(now, when, sizeof(when));
+	now = uk_util_time_now_ns();
+	uk_util_time_fmt(now, when, sizeof(when));
 	v = uk_json_copy(rec);
 	uk_json_del(v, "cached");
 	uk_json_del(v, "error"); /* null, if there */
@@ -955,7 +956,7 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 		if (fd < 0) {
 			if (errno != ENOENT && errno != ENOTDIR &&
 			    errno != ELOOP)
-				r = uk_err_set(err, UK_EXIT_FAIL,
+				r = uk_util_err_set(err, UK_EXIT_FAIL,
 				    "cannot open '%s': %s", path,
 				    strerror(errno));
 			goto out;
@@ -964,7 +965,7 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 			goto out;
 		uk_buf_reset(&b);
 		if (uk_cache_read_fd(fd, st.st_size, &b)) {
-			r = uk_err_set(err, UK_EXIT_FAIL,
+			r = uk_util_err_set(err, UK_EXIT_FAIL,
 			    "cannot read '%s': %s", path, strerror(errno));
 			goto out;
 		}
@@ -983,9 +984,9 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 		uk_json_free(rec);
 		rec = NULL;
 		/* Keep the entry's age: a summary does not refresh content. */
-		uk_signals_hold(&old);
+		uk_util_signals_hold(&old);
 		if (uk_write_tmp(dfd, dir.buf, name, b.buf, b.len, &tmp, err)) {
-			uk_signals_release(&old);
+			uk_util_signals_release(&old);
 			r = -1;
 			goto out;
 		}
@@ -995,27 +996,27 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 				uk_cache_ts_ns(&st.st_mtim), err) ?
 			    -1 :
 			    1;
-			uk_signals_release(&old);
+			uk_util_signals_release(&old);
 			/* The stores get the summary too, for the time
 			 * the entry has left. */
 			if (r == 1 && c->remote &&
 			    uk_cache_ts_ns(&st.st_mtim) +
 				    (long long)c->ttl * NS >
-				uk_time_now_ns())
+				uk_util_time_now_ns())
 				uk_cache_remote_put(c->remote, key, b.buf,
 				    b.len,
 				    (long)((uk_cache_ts_ns(&st.st_mtim) +
 					       (long long)c->ttl * NS -
-					       uk_time_now_ns() + NS - 1) /
+					       uk_util_time_now_ns() + NS - 1) /
 					NS));
 			goto out;
 		}
 		unlinkat(dfd, tmp, 0);
-		uk_signals_release(&old);
+		uk_util_signals_release(&old);
 		free(tmp);
 		tmp = NULL;
 	}
-	r = uk_err_set(err, UK_EXIT_FAIL,
+	r = uk_util_err_set(err, UK_EXIT_FAIL,
 	    "'%s' kept changing while the summary was added", path);
 out:
 	if (fd >= 0)
@@ -1048,8 +1049,8 @@ uk_cache_invalidate(struct uk_cache *c, const char *url, struct uk_err *err)
 		if (errno == ENOENT || errno == ENOTDIR)
 			r = 0;
 		else
-			r = uk_err_set(err,
-			    uk_errno_fatal(errno) && errno != ENOTDIR ?
+			r = uk_util_err_set(err,
+			    uk_util_errno_fatal(errno) && errno != ENOTDIR ?
 				UK_EXIT_FATAL :
 				UK_EXIT_FAIL,
 			    "cannot remove '%s': %s", path, strerror(errno));

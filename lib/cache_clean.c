@@ -79,15 +79,15 @@ walk(struct uk_cache *c, int (*fn)(void *ctx, const struct uk_cache_file *f),
 	struct dirent *d, *e;
 	struct stat st;
 	DIR *top, *sub;
-	long long now = uk_time_now_ns();
+	long long now = uk_util_time_now_ns();
 	size_t base;
 	int r = 0, k;
 
 	if (!(top = opendir(c->dir))) {
 		if (errno == ENOENT)
 			return 0;
-		return uk_err_set(err, UK_EXIT_FATAL, "cannot open '%s': %s",
-		    c->dir, strerror(errno));
+		return uk_util_err_set(err, UK_EXIT_FATAL,
+		    "cannot open '%s': %s", c->dir, strerror(errno));
 	}
 	while (!r && (d = readdir(top))) {
 		int dfd;
@@ -336,7 +336,7 @@ entry_ok(struct cleanup_ctx *x, const struct uk_cache_file *f,
 #define VERIFIED_MAGIC "urlkit-cache-verified 1"
 #define VERIFIED_MAX   (64L << 20)
 /* Clocks: a file's ctime comes from the kernel's coarse clock, which may
- * lag the one uk_time_now_ns reads; the stamp is taken this much early. */
+ * lag the one uk_util_time_now_ns reads; the stamp is taken this much early. */
 #define VERIFIED_SLACK (NS)
 
 static int
@@ -351,7 +351,7 @@ vexp_add(struct cleanup_ctx *x, const char *key, long long expires)
 {
 	if (x->nnew == x->anew) {
 		x->anew = x->anew ? 2 * x->anew : 64;
-		x->nw = uk_xrealloc(x->nw, x->anew * sizeof(*x->nw));
+		x->nw = uk_util_xrealloc(x->nw, x->anew * sizeof(*x->nw));
 	}
 	memcpy(x->nw[x->nnew].key, key, 17);
 	x->nw[x->nnew++].expires = expires;
@@ -423,7 +423,8 @@ verified_read(struct cleanup_ctx *x, int dfd)
 			return; /* not sorted */
 		if (x->nold == x->aold) {
 			x->aold = x->aold ? 2 * x->aold : 64;
-			x->old = uk_xrealloc(x->old, x->aold * sizeof(*x->old));
+			x->old =
+			    uk_util_xrealloc(x->old, x->aold * sizeof(*x->old));
 		}
 		v = &x->old[x->nold++];
 		memcpy(v->key, p, 16);
@@ -465,7 +466,7 @@ cleanup_dir(void *ctx, int dfd, const char *dir, int end)
 	if (x->o->no_verify)
 		return;
 	if (!end) {
-		x->t0 = uk_time_now_ns() - VERIFIED_SLACK;
+		x->t0 = uk_util_time_now_ns() - VERIFIED_SLACK;
 		x->nnew = 0;
 		x->fresh = x->unsure = 0;
 		verified_read(x, dfd);
@@ -529,10 +530,11 @@ cleanup_one(void *ctx, const struct uk_cache_file *f)
 		return 0;
 	if (x->nkept == x->akept) {
 		x->akept = x->akept ? 2 * x->akept : 1024;
-		x->kept = uk_xrealloc(x->kept, x->akept * sizeof(*x->kept));
+		x->kept =
+		    uk_util_xrealloc(x->kept, x->akept * sizeof(*x->kept));
 	}
 	k = &x->kept[x->nkept++];
-	k->path = uk_xstrdup(f->path);
+	k->path = uk_util_xstrdup(f->path);
 	k->atime_ns = f->atime_ns;
 	k->size = f->size;
 	k->dev = f->dev;
@@ -618,7 +620,7 @@ uk_cache_clean_run(struct uk_cache *c, struct uk_cache_clean *o,
 	memset(&x, 0, sizeof(x));
 	x.c = c;
 	x.o = o;
-	x.now = uk_time_now_ns();
+	x.now = uk_util_time_now_ns();
 	uk_buf_init(&x.b, 0);
 	o->expired = o->corrupt = o->temp = o->evicted = o->failed = 0;
 	o->fail_errno = 0;
@@ -635,8 +637,8 @@ uk_cache_clean_run(struct uk_cache *c, struct uk_cache_clean *o,
 	uk_buf_release(&x.b);
 	if (r < 0)
 		return -1;
-	if (o->failed && uk_errno_fatal(o->fail_errno))
-		return uk_err_set(err, UK_EXIT_FATAL,
+	if (o->failed && uk_util_errno_fatal(o->fail_errno))
+		return uk_util_err_set(err, UK_EXIT_FATAL,
 		    "cannot remove %ld file%s in '%s': %s", o->failed,
 		    o->failed == 1 ? "" : "s", c->dir, strerror(o->fail_errno));
 	return o->expired + o->corrupt + o->temp + o->evicted;
@@ -674,12 +676,13 @@ uk_cache_clean_remove_all(struct uk_cache *c, struct uk_err *err)
 	struct clear_ctx x;
 
 	memset(&x, 0, sizeof(x));
-	x.now = uk_time_now_ns();
+	x.now = uk_util_time_now_ns();
 	if (uk_cache_clean_walk(c, clear_one, &x, err) < 0)
 		return -1;
 	if (x.failed)
-		return uk_err_set(err,
-		    uk_errno_fatal(x.fail_errno) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
+		return uk_util_err_set(err,
+		    uk_util_errno_fatal(x.fail_errno) ? UK_EXIT_FATAL :
+							UK_EXIT_FAIL,
 		    "removed %ld, cannot remove %ld in '%s': %s", x.n, x.failed,
 		    c->dir, strerror(x.fail_errno));
 	return x.n;

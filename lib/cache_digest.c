@@ -32,7 +32,7 @@ uk_cache_digest_sha256(const void *data, size_t len, char hex[65])
 
 	if (!SHA256_Init(&ctx) || !SHA256_Update(&ctx, data, len) ||
 	    !SHA256_Final(md, &ctx))
-		uk_die(UK_EXIT_FATAL, "SHA-256 failed");
+		uk_util_die(UK_EXIT_FATAL, "SHA-256 failed");
 	for (i = 0; i < SHA256_DIGEST_LENGTH; i++) {
 		hex[2 * i] = digits[md[i] >> 4];
 		hex[2 * i + 1] = digits[md[i] & 15];

@@ -56,7 +56,7 @@ read_password(struct uk_cache_store *s, const char *path, struct uk_err *err)
 	size_t n;
 
 	if (!(f = fopen(path, "re")))
-		return uk_err_set(err, UK_EXIT_USAGE,
+		return uk_util_err_set(err, UK_EXIT_USAGE,
 		    "cache remote '%s': cannot open password file '%s': %s",
 		    s->name, path, strerror(errno));
 	if (!fgets(line, sizeof(line), f))
@@ -90,18 +90,18 @@ store_parse(struct uk_cache_store *s, char *text, struct uk_err *err)
 	next = strchr(text, '|');
 	if (next)
 		*next++ = '\0';
-	s->url = uk_xstrdup(text);
+	s->url = uk_util_xstrdup(text);
 	/* The name for messages: the URL less any password. */
 	at = strchr(text, '@');
 	p = strstr(text, "://");
 	if (at && p && at > p) {
 		colon = memchr(p + 3, ':', (size_t)(at - p - 3));
-		s->name = uk_xmalloc(strlen(text) + 8);
+		s->name = uk_util_xmalloc(strlen(text) + 8);
 		snprintf(s->name, strlen(text) + 8, "%.*s%s%s",
 		    (int)((colon ? colon : at) - text), text,
 		    colon ? ":***" : "", at);
 	} else {
-		s->name = uk_xstrdup(text);
+		s->name = uk_util_xstrdup(text);
 	}
 	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
 		size_t k = strlen(backends[i]->scheme);
@@ -111,7 +111,7 @@ store_parse(struct uk_cache_store *s, char *text, struct uk_err *err)
 			s->be = backends[i];
 	}
 	if (!s->be)
-		return uk_err_set(err, UK_EXIT_USAGE,
+		return uk_util_err_set(err, UK_EXIT_USAGE,
 		    "cache remote '%s': not a store URL (redis://, http://, "
 		    "https://)",
 		    s->name);
@@ -126,8 +126,8 @@ store_parse(struct uk_cache_store *s, char *text, struct uk_err *err)
 			s->remote_only = attr_bool(value);
 		} else if (!strcmp(attr, "connect-timeout") ||
 		    !strcmp(attr, "operation-timeout")) {
-			if (!value || uk_parse_long(value, 1, 600000, &ms))
-				return uk_err_set(err, UK_EXIT_USAGE,
+			if (!value || uk_util_parse_long(value, 1, 600000, &ms))
+				return uk_util_err_set(err, UK_EXIT_USAGE,
 				    "cache remote '%s': %s: not a number of "
 				    "milliseconds",
 				    s->name, attr);
@@ -139,14 +139,14 @@ store_parse(struct uk_cache_store *s, char *text, struct uk_err *err)
 			if (read_password(s, value, err))
 				return -1;
 		} else {
-			return uk_err_set(err, UK_EXIT_USAGE,
+			return uk_util_err_set(err, UK_EXIT_USAGE,
 			    "cache remote '%s': unknown attribute '%s'",
 			    s->name, attr);
 		}
 	}
 	if (s->be->parse(s))
-		return uk_err_set(err, UK_EXIT_USAGE, "cache remote '%s': %s",
-		    s->name, s->msg);
+		return uk_util_err_set(err, UK_EXIT_USAGE,
+		    "cache remote '%s': %s", s->name, s->msg);
 	return 0;
 }
 
@@ -160,13 +160,13 @@ uk_cache_remote_open(struct uk_cache_remote **rp, const char *spec,
 	*rp = NULL;
 	if (!spec)
 		return 0;
-	r = uk_xcalloc(1, sizeof(*r));
+	r = uk_util_xcalloc(1, sizeof(*r));
 	pthread_mutex_init(&r->mu, NULL);
 	r->sum = sum;
-	copy = uk_xstrdup(spec);
+	copy = uk_util_xstrdup(spec);
 	for (tok = strtok_r(copy, " \t\n", &save); tok;
 	     tok = strtok_r(NULL, " \t\n", &save)) {
-		r->s = uk_xrealloc(r->s, (r->n + 1) * sizeof(*r->s));
+		r->s = uk_util_xrealloc(r->s, (r->n + 1) * sizeof(*r->s));
 		if (store_parse(&r->s[r->n++], tok, err)) {
 			free(copy);
 			uk_cache_remote_free(r);
@@ -203,8 +203,9 @@ store_error(struct uk_cache_store *s)
 	s->count.errors++;
 	if (++s->failures >= UK_CACHE_REMOTE_MAX_ERRORS && !s->skipped) {
 		s->skipped = 1;
-		uk_warn("cache remote '%s': %d errors in a row, not used for "
-			"the rest of this run: %s",
+		uk_util_warn(
+		    "cache remote '%s': %d errors in a row, not used for "
+		    "the rest of this run: %s",
 		    s->name, s->failures, s->msg);
 	}
 }
@@ -252,7 +253,7 @@ unwrap(const struct uk_cache_remote *r, struct uk_buf *b, long long *left)
 		return 0;
 	/* The expiry in the value: what an http store, which has none of
 	 * its own, goes by. */
-	now = uk_time_now_ns() / 1000000;
+	now = uk_util_time_now_ns() / 1000000;
 	if (exp && (long long)exp * 1000 <= now)
 		return 2;
 	if (exp && (*left < 0 || (long long)exp * 1000 - now < *left))
@@ -328,7 +329,7 @@ uk_cache_remote_put(struct uk_cache_remote *r, const char *key,
 	store_key(key, name);
 	r->sum(data, len, sum);
 	uk_buf_addf(&b, HEADER "%s %zu %lld\n", sum, len,
-	    uk_time_now_ns() / 1000000000LL + ttl);
+	    uk_util_time_now_ns() / 1000000000LL + ttl);
 	uk_buf_add(&b, data, len);
 	pthread_mutex_lock(&r->mu);
 	for (i = 0; (s = next_store(r, &i, 1)) != NULL; i++) {

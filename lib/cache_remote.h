@@ -31,7 +31,7 @@
  * Errors never fail a record: a store that cannot be reached or does not
  * answer within its timeouts is a miss, the error is counted, and after
  * UK_CACHE_REMOTE_MAX_ERRORS errors in a row the store is skipped for the
- * rest of the run, with one warning on stderr (uk_warn).  Connections are
+ * rest of the run, with one warning on stderr (uk_util_warn).  Connections are
  * made at a store's first use and kept.
  */
 

@@ -85,7 +85,7 @@ struct hconn {
 static int
 h_parse(struct uk_cache_store *s)
 {
-	struct hconn *c = uk_xcalloc(1, sizeof(*c));
+	struct hconn *c = uk_util_xcalloc(1, sizeof(*c));
 	struct uk_buf b = UK_BUF_INIT;
 	const char *host = strstr(s->url, "://") + 3;
 

@@ -29,13 +29,13 @@ struct rconn {
 static char *
 dup_span(const char *from, const char *to)
 {
-	return uk_xmemdup(from, (size_t)(to - from));
+	return uk_util_xmemdup(from, (size_t)(to - from));
 }
 
 static int
 r_parse(struct uk_cache_store *s)
 {
-	struct rconn *c = uk_xcalloc(1, sizeof(*c));
+	struct rconn *c = uk_util_xcalloc(1, sizeof(*c));
 	const char *p = s->url + strlen("redis://"), *at, *hend, *slash, *colon;
 	long v;
 
@@ -56,7 +56,7 @@ r_parse(struct uk_cache_store *s)
 	}
 	if (s->password) {
 		free(c->pass);
-		c->pass = uk_xstrdup(s->password);
+		c->pass = uk_util_xstrdup(s->password);
 	}
 	hend = slash ? slash : p + strlen(p);
 	if (*p == '[') {
@@ -75,7 +75,7 @@ r_parse(struct uk_cache_store *s)
 		goto bad;
 	if (*p == ':') {
 		char *port = dup_span(p + 1, hend);
-		int bad = uk_parse_long(port, 1, 65535, &v);
+		int bad = uk_util_parse_long(port, 1, 65535, &v);
 
 		free(port);
 		if (bad)
@@ -85,7 +85,7 @@ r_parse(struct uk_cache_store *s)
 		goto bad;
 	}
 	if (slash && slash[1]) {
-		if (uk_parse_long(slash + 1, 0, 1000000, &v))
+		if (uk_util_parse_long(slash + 1, 0, 1000000, &v))
 			goto bad;
 		c->db = v;
 	}

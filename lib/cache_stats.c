@@ -73,7 +73,7 @@ load(const char *dir)
 	if (v && uk_json_get_str(v, "zeroed_at")) {
 		uk_json_set_str(o, "zeroed_at", uk_json_get_str(v, "zeroed_at"));
 	} else {
-		uk_time_rfc3339(when, sizeof(when));
+		uk_util_time_rfc3339(when, sizeof(when));
 		uk_json_set_str(o, "zeroed_at", when);
 	}
 	for (i = 0; i < sizeof(local_keys) / sizeof(local_keys[0]); i++)
@@ -120,8 +120,8 @@ lock(const char *dir, struct uk_err *err)
 	uk_buf_addf(&path, "%s/stats.lock", dir);
 	fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0 || flock(fd, LOCK_EX)) {
-		uk_err_set(err, UK_EXIT_FAIL, "cannot lock '%s': %s", path.buf,
-		    strerror(errno));
+		uk_util_err_set(err, UK_EXIT_FAIL, "cannot lock '%s': %s",
+		    path.buf, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		fd = -1;
@@ -211,7 +211,7 @@ uk_cache_stats_zero(const char *dir, yajl_val *old, struct uk_err *err)
 		*old = load(dir);
 	uk_buf_addf(&path, "%s/stats", dir);
 	if (unlink(path.buf) && errno != ENOENT) {
-		r = uk_err_set(err, UK_EXIT_FAIL, "cannot remove '%s': %s",
+		r = uk_util_err_set(err, UK_EXIT_FAIL, "cannot remove '%s': %s",
 		    path.buf, strerror(errno));
 	} else {
 		yajl_val o = load(dir);

@@ -44,7 +44,7 @@ ms_left(double deadline)
 
 	if (deadline < 0)
 		return -1;
-	left = deadline - uk_mono_now();
+	left = deadline - uk_util_mono_now();
 	if (left <= 0)
 		return 0;
 	if (left > 86400)
@@ -55,7 +55,7 @@ ms_left(double deadline)
 static double
 deadline_of(double timeout)
 {
-	return timeout < 0 ? -1 : uk_mono_now() + timeout;
+	return timeout < 0 ? -1 : uk_util_mono_now() + timeout;
 }
 
 /* Wait until fd is ready for events; 1 ready, 0 timeout, -1 interrupted. */
@@ -118,7 +118,7 @@ write_all(struct uk_cdp *c, const void *p, size_t n)
 		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 			/* The browser is not reading: wait, but not forever. */
 			if (wait_fd(c->wfd, POLLOUT,
-				uk_mono_now() + UK_CDP_WRITE_TIMEOUT) > 0)
+				uk_util_mono_now() + UK_CDP_WRITE_TIMEOUT) > 0)
 				continue;
 			mark_dead(c, "the browser stopped reading");
 			break;
@@ -150,7 +150,7 @@ write_all(struct uk_cdp *c, const void *p, size_t n)
 static void
 enqueue(struct uk_cdp *c, yajl_val v)
 {
-	struct uk_cdp_msg *m = uk_xmalloc(sizeof(*m));
+	struct uk_cdp_msg *m = uk_util_xmalloc(sizeof(*m));
 
 	m->v = v;
 	m->next = NULL;
@@ -294,10 +294,10 @@ pump(struct uk_cdp *c, double deadline, struct uk_err *err)
 	int r;
 
 	if (c->dead)
-		return uk_err_set(err, UK_EXIT_FATAL, "%s", c->why);
+		return uk_util_err_set(err, UK_EXIT_FATAL, "%s", c->why);
 	r = wait_fd(c->rfd, POLLIN, deadline);
 	if (r < 0)
-		return uk_err_set(err, UK_EXIT_FATAL, "interrupted");
+		return uk_util_err_set(err, UK_EXIT_FATAL, "interrupted");
 	if (r == 0)
 		return 0;
 	uk_buf_grow(&c->in, READ_CHUNK);
@@ -308,7 +308,7 @@ pump(struct uk_cdp *c, double deadline, struct uk_err *err)
 		return 1;
 	if (n <= 0) {
 		mark_dead(c, n == 0 ? "the browser has gone" : strerror(errno));
-		return uk_err_set(err, UK_EXIT_FATAL, "%s", c->why);
+		return uk_util_err_set(err, UK_EXIT_FATAL, "%s", c->why);
 	}
 	uk_buf_setlen(&c->in, c->in.len + (size_t)n);
 	parse_input(c);
@@ -429,7 +429,7 @@ uk_cdp_send(struct uk_cdp *c, const char *session, const char *method,
 	long id;
 
 	if (c->dead)
-		return uk_err_set(err, UK_EXIT_FATAL, "%s", c->why);
+		return uk_util_err_set(err, UK_EXIT_FATAL, "%s", c->why);
 	id = c->next_id++;
 	m = uk_json_object();
 	uk_json_set_int(m, "id", id);
@@ -448,7 +448,7 @@ uk_cdp_send(struct uk_cdp *c, const char *session, const char *method,
 	}
 	uk_buf_release(&b);
 	if (c->dead)
-		return uk_err_set(err, UK_EXIT_FATAL, "%s", c->why);
+		return uk_util_err_set(err, UK_EXIT_FATAL, "%s", c->why);
 	return id;
 }
 
@@ -501,8 +501,8 @@ uk_cdp_call(struct uk_cdp *c, const char *session, const char *method,
 			if ((e = uk_json_get(v, "error"))) {
 				const char *s = uk_json_get_str(e, "message");
 
-				uk_err_set(err, UK_EXIT_FAIL, "%s: %s", method,
-				    s ? s : "error");
+				uk_util_err_set(err, UK_EXIT_FAIL, "%s: %s",
+				    method, s ? s : "error");
 				uk_json_free(v);
 				return NULL;
 			}
@@ -516,7 +516,7 @@ uk_cdp_call(struct uk_cdp *c, const char *session, const char *method,
 		if (r < 0)
 			return NULL;
 		if (r == 0 && ms_left(deadline) == 0) {
-			uk_err_set(err, UK_EXIT_FAIL,
+			uk_util_err_set(err, UK_EXIT_FAIL,
 			    "timeout waiting for the reply to %s", method);
 			return NULL;
 		}
@@ -540,8 +540,8 @@ tcp_connect(const char *host, const char *port, double timeout,
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_socktype = SOCK_STREAM;
 	if ((r = getaddrinfo(host, port, &hints, &res)) != 0)
-		return uk_err_set(err, UK_EXIT_FATAL, "cannot resolve '%s': %s",
-		    host, gai_strerror(r));
+		return uk_util_err_set(err, UK_EXIT_FATAL,
+		    "cannot resolve '%s': %s", host, gai_strerror(r));
 	for (ai = res; ai; ai = ai->ai_next) {
 		fd = socket(ai->ai_family,
 		    ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
@@ -575,7 +575,7 @@ tcp_connect(const char *host, const char *port, double timeout,
 	}
 	freeaddrinfo(res);
 	if (fd < 0)
-		return uk_err_set(err, UK_EXIT_FATAL,
+		return uk_util_err_set(err, UK_EXIT_FATAL,
 		    "cannot connect to %s:%s: %s", host, port, why);
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -597,20 +597,21 @@ read_head(int fd, double deadline, struct uk_buf *b, size_t *body,
 			return 0;
 		}
 		if (b->len > 65536)
-			return uk_err_set(err, UK_EXIT_FATAL,
+			return uk_util_err_set(err, UK_EXIT_FATAL,
 			    "HTTP response head too long");
 		r = wait_fd(fd, POLLIN, deadline);
 		if (r == 0)
-			return uk_err_set(err, UK_EXIT_FAIL,
+			return uk_util_err_set(err, UK_EXIT_FAIL,
 			    "timeout waiting for an answer");
 		if (r < 0)
-			return uk_err_set(err, UK_EXIT_FATAL, "interrupted");
+			return uk_util_err_set(err, UK_EXIT_FATAL,
+			    "interrupted");
 		uk_buf_grow(b, 4096);
 		n = read(fd, b->buf + b->len, 4096);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return uk_err_set(err, UK_EXIT_FATAL,
+			return uk_util_err_set(err, UK_EXIT_FATAL,
 			    "connection closed before an answer");
 		uk_buf_setlen(b, b->len + (size_t)n);
 	}
@@ -631,7 +632,7 @@ header_value(const char *head, size_t len, const char *name)
 				v++;
 			while (eol > v && (eol[-1] == '\r' || eol[-1] == ' '))
 				eol--;
-			return uk_xmemdup(v, (size_t)(eol - v));
+			return uk_util_xmemdup(v, (size_t)(eol - v));
 		}
 		p = eol + 1;
 	}
@@ -672,15 +673,15 @@ http_get(const char *host, const char *port, const char *path, double timeout,
 	    path, strchr(host, ':') ? "[" : "", host,
 	    strchr(host, ':') ? "]" : "", port);
 	if (send(fd, b.buf, b.len, MSG_NOSIGNAL) != (ssize_t)b.len) {
-		uk_err_set(err, UK_EXIT_FATAL, "cannot send to %s:%s: %s", host,
-		    port, strerror(errno));
+		uk_util_err_set(err, UK_EXIT_FATAL, "cannot send to %s:%s: %s",
+		    host, port, strerror(errno));
 		goto out;
 	}
 	uk_buf_reset(&b);
 	if (read_head(fd, deadline, &b, &hlen, err))
 		goto out;
 	if ((status = http_status(b.buf)) < 0) {
-		uk_err_set(err, UK_EXIT_FATAL, "not an HTTP response");
+		uk_util_err_set(err, UK_EXIT_FATAL, "not an HTTP response");
 		goto out;
 	}
 	if ((cl = header_value(b.buf, hlen, "Content-Length")))
@@ -688,12 +689,13 @@ http_get(const char *host, const char *port, const char *path, double timeout,
 	while (b.len - hlen < want) {
 		r = wait_fd(fd, POLLIN, deadline);
 		if (r == 0) {
-			status = uk_err_set(err, UK_EXIT_FAIL,
+			status = uk_util_err_set(err, UK_EXIT_FAIL,
 			    "timeout reading the answer");
 			goto out;
 		}
 		if (r < 0) {
-			status = uk_err_set(err, UK_EXIT_FATAL, "interrupted");
+			status =
+			    uk_util_err_set(err, UK_EXIT_FATAL, "interrupted");
 			goto out;
 		}
 		uk_buf_grow(&b, 8192);
@@ -730,37 +732,37 @@ uk_cdp_split_url(const char *url, char **scheme, char **host, char **port,
 
 	*scheme = *host = *port = *path = NULL;
 	if (!u)
-		uk_die(UK_EXIT_FATAL, "out of memory");
+		uk_util_die(UK_EXIT_FATAL, "out of memory");
 	if (curl_url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) ||
 	    curl_url_get(u, CURLUPART_SCHEME, &s, 0) ||
 	    curl_url_get(u, CURLUPART_HOST, &h, 0)) {
-		uk_err_set(err, UK_EXIT_USAGE, "not a URL: '%s'", url);
+		uk_util_err_set(err, UK_EXIT_USAGE, "not a URL: '%s'", url);
 		goto out;
 	}
 	if (strcmp(s, "http") && strcmp(s, "ws")) {
-		uk_err_set(err, UK_EXIT_USAGE,
+		uk_util_err_set(err, UK_EXIT_USAGE,
 		    "not an http:// or ws:// address: '%s'", url);
 		goto out;
 	}
 	curl_url_get(u, CURLUPART_PORT, &p, 0);
 	curl_url_get(u, CURLUPART_PATH, &pa, 0);
 	curl_url_get(u, CURLUPART_QUERY, &q, 0);
-	*scheme = uk_xstrdup(s);
+	*scheme = uk_util_xstrdup(s);
 	if (h[0] == '[') {
 		size_t n = strlen(h);
 
-		*host = uk_xmemdup(h + 1, n > 2 ? n - 2 : 0);
+		*host = uk_util_xmemdup(h + 1, n > 2 ? n - 2 : 0);
 	} else {
-		*host = uk_xstrdup(h);
+		*host = uk_util_xstrdup(h);
 	}
-	*port = uk_xstrdup(p ? p : "80");
+	*port = uk_util_xstrdup(p ? p : "80");
 	if (q) {
 		struct uk_buf b = UK_BUF_INIT;
 
 		uk_buf_addf(&b, "%s?%s", pa ? pa : "/", q);
 		*path = uk_buf_detach(&b, NULL);
 	} else {
-		*path = uk_xstrdup(pa && *pa ? pa : "/");
+		*path = uk_util_xstrdup(pa && *pa ? pa : "/");
 	}
 	r = 0;
 out:
@@ -791,7 +793,7 @@ uk_cdp_init_ws(struct uk_cdp *c, const char *url, double timeout,
 	if ((fd = tcp_connect(host, port, timeout, err)) < 0)
 		goto out;
 	if (RAND_bytes(nonce, sizeof(nonce)) != 1) {
-		uk_err_set(err, UK_EXIT_FATAL, "no random bytes");
+		uk_util_err_set(err, UK_EXIT_FATAL, "no random bytes");
 		goto out;
 	}
 	uk_base64_encode(nonce, sizeof(nonce), &key);
@@ -803,15 +805,15 @@ uk_cdp_init_ws(struct uk_cdp *c, const char *url, double timeout,
 	    path, strchr(host, ':') ? "[" : "", host,
 	    strchr(host, ':') ? "]" : "", port, key.buf);
 	if (send(fd, req.buf, req.len, MSG_NOSIGNAL) != (ssize_t)req.len) {
-		uk_err_set(err, UK_EXIT_FATAL, "cannot send to %s:%s: %s", host,
-		    port, strerror(errno));
+		uk_util_err_set(err, UK_EXIT_FATAL, "cannot send to %s:%s: %s",
+		    host, port, strerror(errno));
 		goto out;
 	}
 	uk_buf_reset(&req);
 	if (read_head(fd, deadline, &req, &hlen, err))
 		goto out;
 	if ((status = http_status(req.buf)) != 101) {
-		uk_err_set(err, UK_EXIT_FATAL,
+		uk_util_err_set(err, UK_EXIT_FATAL,
 		    "WebSocket handshake refused by %s:%s (HTTP %d)", host,
 		    port, status);
 		goto out;
@@ -821,7 +823,7 @@ uk_cdp_init_ws(struct uk_cdp *c, const char *url, double timeout,
 	uk_base64_encode(sha, sizeof(sha), &exp);
 	accept = header_value(req.buf, hlen, "Sec-WebSocket-Accept");
 	if (!accept || strcmp(accept, exp.buf)) {
-		uk_err_set(err, UK_EXIT_FATAL,
+		uk_util_err_set(err, UK_EXIT_FATAL,
 		    "WebSocket handshake with %s:%s: wrong Sec-WebSocket-Accept",
 		    host, port);
 		goto out;

@@ -350,8 +350,8 @@ uk_charset_to_utf8(const char *in, size_t len, const char *charset,
 	}
 	cd = iconv_open("UTF-8", charset);
 	if (cd == (iconv_t)-1)
-		return uk_err_set(err, UK_EXIT_FAIL, "unknown charset '%s'",
-		    charset);
+		return uk_util_err_set(err, UK_EXIT_FAIL,
+		    "unknown charset '%s'", charset);
 	while (il) {
 		uk_buf_grow(out, il * 2 + 16);
 		op = out->buf + out->len;

@@ -39,7 +39,7 @@ child_env(const struct uk_child *c)
 		n++;
 	for (i = 0; c->env && c->env[i]; i++)
 		;
-	env = uk_xcalloc(n + i + 1, sizeof(char *));
+	env = uk_util_xcalloc(n + i + 1, sizeof(char *));
 	for (i = 0; i < n; i++)
 		if (!replaced(environ[i], c->env))
 			env[k++] = environ[i];
@@ -61,7 +61,7 @@ uk_child_start(struct uk_child *c, struct uk_err *err)
 	c->timed_out = c->out_cut = 0;
 	c->out_fd = c->err_fd = -1;
 	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC)) {
-		uk_err_set(err, UK_EXIT_FAIL, "pipe: %s", strerror(errno));
+		uk_util_err_set(err, UK_EXIT_FAIL, "pipe: %s", strerror(errno));
 		if (po[0] >= 0) {
 			close(po[0]);
 			close(po[1]);
@@ -93,8 +93,8 @@ uk_child_start(struct uk_child *c, struct uk_err *err)
 	close(pe[1]);
 	free(env);
 	if (rc) {
-		uk_err_set(err, UK_EXIT_FAIL, "cannot run '%s': %s", c->argv[0],
-		    strerror(rc));
+		uk_util_err_set(err, UK_EXIT_FAIL, "cannot run '%s': %s",
+		    c->argv[0], strerror(rc));
 		close(po[0]);
 		close(pe[0]);
 		return -1;
@@ -137,12 +137,12 @@ uk_child_finish(struct uk_child *c)
 	p[1].fd = c->err_fd;
 	p[0].events = p[1].events = POLLIN;
 	while (open_fds) {
-		left = until ? until - uk_mono_ms() : 200;
+		left = until ? until - uk_util_mono_ms() : 200;
 		if (c->stop && *c->stop && !termed) {
 			kill(-c->pid, SIGTERM);
 			termed = 1;
 			if (!until || left > UK_CHILD_GRACE_MS) {
-				until = uk_mono_ms() + UK_CHILD_GRACE_MS;
+				until = uk_util_mono_ms() + UK_CHILD_GRACE_MS;
 				left = UK_CHILD_GRACE_MS;
 			}
 		}

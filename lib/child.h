@@ -18,7 +18,7 @@
  *     struct uk_child c = UK_CHILD_INIT;
  *
  *     c.argv = argv;
- *     c.deadline = uk_mono_ms() + 30000;
+ *     c.deadline = uk_util_mono_ms() + 30000;
  *     c.out = &out;
  *     c.err = &err;
  *     if (uk_child_start(&c, &e))
@@ -45,7 +45,7 @@ struct uk_child {
 	/* NAME=VALUE strings, NULL-terminated, added to the environment
 	 * (each replaces a variable of the same name), or NULL. */
 	const char *const *env;
-	long long deadline; /* uk_mono_ms() time of the SIGKILL, 0: none */
+	long long deadline; /* uk_util_mono_ms() time of the SIGKILL, 0: none */
 	/* When *stop becomes non-zero, the group gets SIGTERM, then SIGKILL
 	 * UK_CHILD_GRACE_MS later (or at the deadline if sooner).  May be
 	 * NULL.  A signal handler sets it, so it is polled every 200 ms. */

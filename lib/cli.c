@@ -71,7 +71,7 @@ quiet_optstring(const char *optstring)
 	if (optstring == last_in)
 		return last_out;
 	free(last_out);
-	last_out = uk_xmalloc(strlen(optstring) + 2);
+	last_out = uk_util_xmalloc(strlen(optstring) + 2);
 	memcpy(last_out, optstring, lead);
 	last_out[lead] = ':';
 	memcpy(last_out + lead + 1, optstring + lead, strlen(optstring + lead) + 1);
@@ -166,7 +166,7 @@ uk_cli_size(const char *s, unsigned long long *out)
 	/* A number needs its unit, unless it is 0. */
 	if (digits && !s[digits] && strspn(s, "0") != digits)
 		return -1;
-	return uk_parse_size(s, out);
+	return uk_util_parse_size(s, out);
 }
 
 /* The length of the control at s (1 or 2 bytes), or 0 for none. */
@@ -249,7 +249,7 @@ uk_cli_check_stdio(void)
 		exit(UK_EXIT_FATAL);
 	if (out_closed) {
 		close(1);
-		uk_die(UK_EXIT_FATAL, "standard output is closed");
+		uk_util_die(UK_EXIT_FATAL, "standard output is closed");
 	}
 }
 

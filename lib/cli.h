@@ -65,7 +65,7 @@ void uk_cli_usage(const struct uk_cli *cli, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
 
 /*
- * Set the name that uk_warn and uk_die put before messages to
+ * Set the name that uk_util_warn and uk_util_die put before messages to
  * "PROG SUB" (a subcommand's), for the rest of the run.  sub is borrowed
  * and must outlive the program (a string literal or argv).
  */
@@ -75,7 +75,7 @@ struct uk_buf;
 
 /*
  * Check the standard descriptors, first thing in main() (after
- * uk_prog_set): a closed 0 or 2 is opened on /dev/null, so that no
+ * uk_util_prog_set): a closed 0 or 2 is opened on /dev/null, so that no
  * descriptor the program opens later (libcurl's wake-up socket, a pipe to
  * the browser) takes its number and gets records or messages meant for
  * it; a closed 1 is fatal ("standard output is closed", exit

@@ -527,9 +527,9 @@ tld_add(char ***v, size_t *n, size_t *cap, const char *t, size_t len)
 		return;
 	if (*n == *cap) {
 		*cap = *cap ? *cap * 2 : 2048;
-		*v = uk_xrealloc(*v, *cap * sizeof(**v));
+		*v = uk_util_xrealloc(*v, *cap * sizeof(**v));
 	}
-	c = uk_xmalloc(len + 1);
+	c = uk_util_xmalloc(len + 1);
 	for (i = 0; i < len; i++)
 		c[i] = (char)lower((unsigned char)t[i]);
 	c[len] = '\0';

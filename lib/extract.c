@@ -78,7 +78,7 @@ push(struct ctx *c, GumboNode *g, int parent)
 
 	if (c->nn == c->alloc) {
 		c->alloc = c->alloc ? c->alloc * 2 : 1024;
-		c->n = uk_xrealloc(c->n, (size_t)c->alloc * sizeof(*c->n));
+		c->n = uk_util_xrealloc(c->n, (size_t)c->alloc * sizeof(*c->n));
 	}
 	n = &c->n[c->nn];
 	memset(n, 0, sizeof(*n));
@@ -247,7 +247,7 @@ build(struct ctx *c, GumboNode *root)
 	c->n[i].tag = GUMBO_TAG_HTML;
 	c->n[i].flags = F_BLOCK;
 	salloc = 64;
-	st = uk_xmalloc((size_t)salloc * sizeof(*st));
+	st = uk_util_xmalloc((size_t)salloc * sizeof(*st));
 	st[0].g = root;
 	st[0].idx = i;
 	st[0].next = 0;
@@ -320,7 +320,7 @@ build(struct ctx *c, GumboNode *root)
 			c->n[i].flags |= F_INART;
 		if (sn == salloc) {
 			salloc *= 2;
-			st = uk_xrealloc(st, (size_t)salloc * sizeof(*st));
+			st = uk_util_xrealloc(st, (size_t)salloc * sizeof(*st));
 		}
 		st[sn].g = ch;
 		st[sn].idx = i;
@@ -1039,7 +1039,7 @@ emit_comments(struct ctx *c, const struct writer *w, struct uk_buf *b)
 		    !(n->flags & F_CMT) || n->tag == GUMBO_TAG_FORM)
 			continue;
 		covered = n->end;
-		saved = uk_xrealloc(saved,
+		saved = uk_util_xrealloc(saved,
 		    (size_t)(n->end - i) * sizeof(*saved));
 		for (j = i; j < n->end; j++) {
 			saved[j - i] = c->n[j].flags;
@@ -1133,7 +1133,7 @@ arena_alloc(void *ud, size_t n)
 
 	n = (n + 15) & ~(size_t)15;
 	if (n > ARENA_CHUNK / 4) {
-		c = uk_xmalloc(sizeof(*c) + n);
+		c = uk_util_xmalloc(sizeof(*c) + n);
 		c->next = a->chunks ? a->chunks->next : NULL;
 		if (a->chunks)
 			a->chunks->next = c;
@@ -1142,7 +1142,7 @@ arena_alloc(void *ud, size_t n)
 		return c->data;
 	}
 	if (n > a->left) {
-		c = uk_xmalloc(sizeof(*c) + ARENA_CHUNK);
+		c = uk_util_xmalloc(sizeof(*c) + ARENA_CHUNK);
 		c->next = a->chunks;
 		a->chunks = c;
 		a->cur = (char *)c->data;
@@ -1217,7 +1217,7 @@ parse(const char *html, size_t len, const char *content_type,
 		uk_buf_reset(u);
 		uk_charset_to_utf8(html, len, cs, u, NULL);
 	}
-	x->charset = uk_xstrdup(cs);
+	x->charset = uk_util_xstrdup(cs);
 	/* Gumbo stops at a NUL byte; make them spaces. */
 	for (k = 0; (nul = memchr(u->buf + k, '\0', u->len - k)); k++) {
 		*nul = ' ';
@@ -1228,9 +1228,10 @@ parse(const char *html, size_t len, const char *content_type,
 	u->len = uk_ex_shrink(u->buf, u->len, o && (o->nselect || o->nremove) ?
 	    UK_EX_SHRINK_KEEP_ATTRS : 0);
 	if ((k = count_elements(u->buf, u->len)) > max) {
-		uk_err_set(err, UK_EXIT_FAIL,
+		uk_util_err_set(err, UK_EXIT_FAIL,
 		    "the page has too many elements (%zu, at most %zu for "
-		    "its size)", k, max);
+		    "its size)",
+		    k, max);
 		return NULL;
 	}
 	opts.max_errors = 0;
@@ -1238,7 +1239,7 @@ parse(const char *html, size_t len, const char *content_type,
 	opts.deallocator = arena_free;
 	opts.userdata = arena;
 	if (!(out = gumbo_parse_with_options(&opts, u->buf, u->len)))
-		uk_err_set(err, UK_EXIT_FAIL, "cannot parse the page");
+		uk_util_err_set(err, UK_EXIT_FAIL, "cannot parse the page");
 	return out;
 }
 

@@ -780,8 +780,8 @@ collect_blocks(struct ctx *c, int *of, struct blk **blp, int *h1)
 		b = uk_ex_block_of(c, i);
 		if (of[b] < 0) {
 			if (nb % 256 == 0)
-				bl = uk_xrealloc(bl, (size_t)(nb + 256) *
-				    sizeof(*bl));
+				bl = uk_util_xrealloc(bl,
+				    (size_t)(nb + 256) * sizeof(*bl));
 			memset(&bl[nb], 0, sizeof(bl[nb]));
 			bl[nb].b = b;
 			bl[nb].before = before;
@@ -895,16 +895,16 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 	type = page_type(c, pf, ptype);
 	if (!dump && (!apply || !uk_ex_block_model.ntrees))
 		return 0;
-	of = uk_xmalloc((size_t)c->nn * sizeof(*of));
+	of = uk_util_xmalloc((size_t)c->nn * sizeof(*of));
 	nb = collect_blocks(c, of, &bl, &h1);
 	if (!nb) {
 		free(of);
 		return -1;
 	}
-	F = uk_xmalloc((size_t)nb * UK_EX_NBF * sizeof(*F));
-	sc = uk_xmalloc((size_t)nb * sizeof(*sc));
+	F = uk_util_xmalloc((size_t)nb * UK_EX_NBF * sizeof(*F));
+	sc = uk_util_xmalloc((size_t)nb * sizeof(*sc));
 	if (c->explain && uk_ex_block_model.ntrees)
-		c->mscore = uk_xcalloc((size_t)c->nn, sizeof(*c->mscore));
+		c->mscore = uk_util_xcalloc((size_t)c->nn, sizeof(*c->mscore));
 	for (k = 0; k < nb; k++) {
 		block_features(c, bl, nb, k, best, h1, pf, ptype,
 		    F + (size_t)k * UK_EX_NBF);

@@ -233,7 +233,7 @@ md_pre(struct ctx *c, int i, int j, struct writer *w, int skip)
 		nf = ticks(s, (size_t)(e - s)) + 1;
 		if (nf < 3)
 			nf = 3;
-		fence = uk_xmalloc(nf + 1);
+		fence = uk_util_xmalloc(nf + 1);
 		memset(fence, '`', nf);
 		fence[nf] = '\0';
 		uk_ex_w_break(w, 3);
@@ -354,7 +354,7 @@ uk_extract_md_escape(struct uk_buf *b, size_t start)
 		n += uk_ex_md_html(b->buf + start, b->len - start, k - start);
 	if (!n)
 		return;
-	t = uk_xmalloc(b->len - start);
+	t = uk_util_xmalloc(b->len - start);
 	memcpy(t, b->buf + start, b->len - start);
 	n = b->len - start;
 	uk_buf_setlen(b, start);
@@ -466,7 +466,7 @@ md_open(struct ctx *c, int i, int j, struct writer *w, int skip)
 		}
 		start = 1;
 		if (n->tag == GUMBO_TAG_OL && (s = uk_ex_attr(n->g, "start")) &&
-		    uk_parse_long(s, 0, 999999999L, &start))
+		    uk_util_parse_long(s, 0, 999999999L, &start))
 			start = 1;
 		w->lists[w->nlists].ordered = n->tag == GUMBO_TAG_OL;
 		w->lists[w->nlists].next = start;
@@ -656,7 +656,7 @@ span(GumboNode *g, const char *name, long max)
 	const char *s = uk_ex_attr(g, name);
 	long v;
 
-	if (!s || uk_parse_long(s, 1, 1000000L, &v))
+	if (!s || uk_util_parse_long(s, 1, 1000000L, &v))
 		return 1;
 	return v > max ? max : v;
 }
@@ -711,7 +711,7 @@ grid_add(struct grid *g, int id)
 {
 	if (g->nv == g->av) {
 		g->av = g->av ? g->av * 2 : 64;
-		g->v = uk_xrealloc(g->v, g->av * sizeof(*g->v));
+		g->v = uk_util_xrealloc(g->v, g->av * sizeof(*g->v));
 	}
 	g->v[g->nv++] = id;
 }
@@ -731,8 +731,8 @@ grid_cell(struct ctx *c, int i, int j, const struct writer *w, int skip,
 	}
 	if (g->ncells == g->acells) {
 		g->acells = g->acells ? g->acells * 2 : 32;
-		g->off = uk_xrealloc(g->off, g->acells * sizeof(*g->off));
-		g->len = uk_xrealloc(g->len, g->acells * sizeof(*g->len));
+		g->off = uk_util_xrealloc(g->off, g->acells * sizeof(*g->off));
+		g->len = uk_util_xrealloc(g->len, g->acells * sizeof(*g->len));
 	}
 	g->off[g->ncells] = g->pool.len;
 	g->len[g->ncells] = t.len;
@@ -840,7 +840,8 @@ uk_ex_table_emit(struct ctx *c, int t, struct writer *w, int skip)
 			continue;
 		if (g.nrows == g.arows) {
 			g.arows = g.arows ? g.arows * 2 : 16;
-			g.row = uk_xrealloc(g.row, g.arows * sizeof(*g.row));
+			g.row =
+			    uk_util_xrealloc(g.row, g.arows * sizeof(*g.row));
 		}
 		g.row[g.nrows++] = g.nv;
 		col = 0;

@@ -199,7 +199,7 @@ ld_json(struct ctx *c, GumboNode *g)
 static void
 add_tag(struct ctx *c, const char *s, size_t n)
 {
-	char *t = uk_xmemdup(s, n), *v = NULL;
+	char *t = uk_util_xmemdup(s, n), *v = NULL;
 
 	set_once(&v, t);
 	free(t);
@@ -209,7 +209,7 @@ add_tag(struct ctx *c, const char *s, size_t n)
 		free(v);
 		return;
 	}
-	c->tags = uk_xrealloc(c->tags, (c->ntags + 1) * sizeof(*c->tags));
+	c->tags = uk_util_xrealloc(c->tags, (c->ntags + 1) * sizeof(*c->tags));
 	c->tags[c->ntags++] = v;
 }
 
@@ -381,7 +381,7 @@ clean_title(const char *t, const char *h1)
 	int k;
 
 	if (h1 && !strcmp(t, h1))
-		return uk_xstrdup(t);
+		return uk_util_xstrdup(t);
 	for (k = 0; seps[k]; k++) {
 		const char *p = t, *q, *last = NULL;
 
@@ -401,9 +401,9 @@ clean_title(const char *t, const char *h1)
 			if (*p == ' ')
 				words++;
 		if (words >= 2 || (h1 && !strncmp(t, h1, (size_t)(cut - t))))
-			return uk_xmemdup(t, (size_t)(cut - t));
+			return uk_util_xmemdup(t, (size_t)(cut - t));
 	}
-	return uk_xstrdup(t);
+	return uk_util_xstrdup(t);
 }
 
 /*
@@ -432,7 +432,7 @@ resolve(const char *base, const char *ref)
 		if (strncasecmp(ref, "http://", 7) &&
 		    strncasecmp(ref, "https://", 8))
 			return NULL;
-		return uk_xstrdup(ref);
+		return uk_util_xstrdup(ref);
 	}
 	if (!base || (strncasecmp(base, "http://", 7) &&
 			 strncasecmp(base, "https://", 8)))
@@ -508,7 +508,7 @@ lang_tag(const char *s)
 	n = strcspn(s, ", \t;");
 	if (!n || n > 35 || !isalpha((unsigned char)*s))
 		return NULL;
-	t = uk_xmemdup(s, n);
+	t = uk_util_xmemdup(s, n);
 	for (i = 0; i < n; i++) {
 		if (t[i] == '_')
 			t[i] = '-';
@@ -531,11 +531,11 @@ finish_more(struct ctx *c)
 	for (i = 0; i < sizeof(langs) / sizeof(*langs) && !x->lang; i++)
 		x->lang = lang_tag(langs[i]);
 	if (c->og_site)
-		x->sitename = uk_xstrdup(c->og_site);
+		x->sitename = uk_util_xstrdup(c->og_site);
 	else if (c->ld_publisher)
-		x->sitename = uk_xstrdup(c->ld_publisher);
+		x->sitename = uk_util_xstrdup(c->ld_publisher);
 	else if (c->app_name)
-		x->sitename = uk_xstrdup(c->app_name);
+		x->sitename = uk_util_xstrdup(c->app_name);
 	if (c->link_canonical)
 		x->canonical = resolve(c->url, c->link_canonical);
 	if (!x->canonical && c->og_url)
@@ -553,9 +553,9 @@ finish_more(struct ctx *c)
 				break;
 		if (k < x->ntags)
 			continue;
-		x->tags = uk_xrealloc(x->tags,
+		x->tags = uk_util_xrealloc(x->tags,
 		    (x->ntags + 1) * sizeof(*x->tags));
-		x->tags[x->ntags++] = uk_xstrdup(c->tags[i]);
+		x->tags[x->ntags++] = uk_util_xstrdup(c->tags[i]);
 	}
 }
 
@@ -567,37 +567,37 @@ uk_ex_finish_metadata(struct ctx *c)
 	finish_more(c);
 
 	if (c->og_title)
-		x->title = uk_xstrdup(c->og_title);
+		x->title = uk_util_xstrdup(c->og_title);
 	else if (c->title)
 		x->title = clean_title(c->title, c->h1);
 	else if (c->ld_headline)
-		x->title = uk_xstrdup(c->ld_headline);
+		x->title = uk_util_xstrdup(c->ld_headline);
 	else if (c->tw_title)
-		x->title = uk_xstrdup(c->tw_title);
+		x->title = uk_util_xstrdup(c->tw_title);
 	else if (c->h1)
-		x->title = uk_xstrdup(c->h1);
+		x->title = uk_util_xstrdup(c->h1);
 	if (c->meta_desc)
-		x->description = uk_xstrdup(c->meta_desc);
+		x->description = uk_util_xstrdup(c->meta_desc);
 	else if (c->og_desc)
-		x->description = uk_xstrdup(c->og_desc);
+		x->description = uk_util_xstrdup(c->og_desc);
 	else if (c->ld_desc)
-		x->description = uk_xstrdup(c->ld_desc);
+		x->description = uk_util_xstrdup(c->ld_desc);
 	if (c->meta_author)
-		x->author = uk_xstrdup(c->meta_author);
+		x->author = uk_util_xstrdup(c->meta_author);
 	else if (c->art_author)
-		x->author = uk_xstrdup(c->art_author);
+		x->author = uk_util_xstrdup(c->art_author);
 	else if (c->ld_author)
-		x->author = uk_xstrdup(c->ld_author);
+		x->author = uk_util_xstrdup(c->ld_author);
 	else if (c->rel_author)
-		x->author = uk_xstrdup(c->rel_author);
+		x->author = uk_util_xstrdup(c->rel_author);
 	if (c->art_date)
-		x->date = uk_xstrdup(c->art_date);
+		x->date = uk_util_xstrdup(c->art_date);
 	else if (c->ld_date)
-		x->date = uk_xstrdup(c->ld_date);
+		x->date = uk_util_xstrdup(c->ld_date);
 	else if (c->time_date)
-		x->date = uk_xstrdup(c->time_date);
+		x->date = uk_util_xstrdup(c->time_date);
 	else if (c->meta_date)
-		x->date = uk_xstrdup(c->meta_date);
+		x->date = uk_util_xstrdup(c->meta_date);
 }
 void
 uk_ex_metadata_release(struct ctx *c)

@@ -83,8 +83,8 @@ match(struct ctx *c, const char *what, const char *const *sels, size_t n,
 
 	for (k = 0; k < n; k++) {
 		if (uk_extract_select_compile(sels[k], &sel, &e) < 0)
-			return uk_err_set(err, UK_EXIT_USAGE, "%s '%s': %s",
-			    what, sels[k], e.msg);
+			return uk_util_err_set(err, UK_EXIT_USAGE,
+			    "%s '%s': %s", what, sels[k], e.msg);
 		h.c = c;
 		h.cur = 0;
 		h.mark = mark;
@@ -214,7 +214,7 @@ apply_remove(struct ctx *c, const struct uk_extract_opts *o, int explain,
 	unsigned char *mark;
 	int i;
 
-	mark = uk_xcalloc((size_t)c->nn, 1);
+	mark = uk_util_xcalloc((size_t)c->nn, 1);
 	if (match(c, "--remove", o->remove, o->nremove, mark, err) < 0) {
 		free(mark);
 		return -1;
@@ -322,7 +322,7 @@ write_selected(struct ctx *c, const struct uk_extract_opts *o,
 	long matched;
 	int i, written = 0, ret = 0;
 
-	mark = uk_xcalloc((size_t)c->nn, 1);
+	mark = uk_util_xcalloc((size_t)c->nn, 1);
 	if ((matched = match(c, "--select", o->select, o->nselect, mark,
 		 err)) < 0) {
 		free(mark);
@@ -340,10 +340,12 @@ write_selected(struct ctx *c, const struct uk_extract_opts *o,
 	free(mark);
 	if (!written) {
 		quoted_list(o, &names);
-		ret = uk_err_set(err, UK_EXIT_FAIL, matched ?
-		    "--select %s matched only elements that are never "
-		    "text (hidden, removed, scripts)" :
-		    "--select %s matched nothing", names.buf);
+		ret = uk_util_err_set(err, UK_EXIT_FAIL,
+		    matched ?
+			"--select %s matched only elements that are never "
+			"text (hidden, removed, scripts)" :
+			"--select %s matched nothing",
+		    names.buf);
 		uk_buf_release(&names);
 	}
 	return ret;
@@ -359,7 +361,7 @@ uk_ex_override_emit(struct ctx *c, const struct uk_extract_opts *o,
 
 	if (!o || (!o->nselect && !o->whole))
 		return 0;
-	saved = uk_xmalloc((size_t)c->nn * sizeof(*saved));
+	saved = uk_util_xmalloc((size_t)c->nn * sizeof(*saved));
 	for (i = 0; i < c->nn; i++)
 		saved[i] = c->n[i].flags;
 	uk_buf_reset(text);

@@ -105,7 +105,7 @@ fail(struct parser *ps, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	return uk_err_set(ps->err, UK_EXIT_USAGE, "at column %zu: %s",
+	return uk_util_err_set(ps->err, UK_EXIT_USAGE, "at column %zu: %s",
 	    column(ps->s, ps->p), what);
 }
 
@@ -263,7 +263,7 @@ new_simple(struct parser *ps, int kind)
 	struct uk_extract_select *sel = ps->sel;
 	struct simple *sp;
 
-	sel->simple = uk_xrealloc(sel->simple,
+	sel->simple = uk_util_xrealloc(sel->simple,
 	    ((size_t)sel->nsimple + 1) * sizeof(*sel->simple));
 	sp = &sel->simple[sel->nsimple++];
 	memset(sp, 0, sizeof(*sp));
@@ -468,7 +468,7 @@ compound_sel(struct parser *ps, int comb)
 		return fail(ps, ps->p < ps->len && ps->s[ps->p] == ',' ?
 		    "an empty selector in the list" :
 		    "expected a type, '*', '#', '.', '[' or ':'");
-	sel->compound = uk_xrealloc(sel->compound,
+	sel->compound = uk_util_xrealloc(sel->compound,
 	    ((size_t)sel->ncompound + 1) * sizeof(*sel->compound));
 	cp = &sel->compound[sel->ncompound++];
 	cp->first = first;
@@ -509,7 +509,7 @@ complex_sel(struct parser *ps)
 			comb = '>';
 		}
 	}
-	sel->complex = uk_xrealloc(sel->complex,
+	sel->complex = uk_util_xrealloc(sel->complex,
 	    ((size_t)sel->ncomplex + 1) * sizeof(*sel->complex));
 	sel->complex[sel->ncomplex].first = first;
 	sel->complex[sel->ncomplex].n = sel->ncompound - first;
@@ -548,9 +548,9 @@ uk_extract_select_compile(const char *s, struct uk_extract_select **out,
 	ps.len = strlen(s);
 	ps.err = err;
 	if (ps.len > UK_EXTRACT_SELECT_MAXLEN)
-		return uk_err_set(err, UK_EXIT_USAGE, "longer than %d bytes",
-		    UK_EXTRACT_SELECT_MAXLEN);
-	sel = uk_xcalloc(1, sizeof(*sel));
+		return uk_util_err_set(err, UK_EXIT_USAGE,
+		    "longer than %d bytes", UK_EXTRACT_SELECT_MAXLEN);
+	sel = uk_util_xcalloc(1, sizeof(*sel));
 	uk_buf_init(&sel->strs, 0);
 	ps.sel = sel;
 	skip_space(&ps);
@@ -834,8 +834,8 @@ uk_extract_select_each(const struct uk_extract_select *sel,
 
 	if (root->type != GUMBO_NODE_DOCUMENT && !is_element(root))
 		return 0;
-	st = uk_xmalloc((size_t)salloc * sizeof(*st));
-	bits = uk_xcalloc(((size_t)salloc + 1) * lv, sizeof(*bits));
+	st = uk_util_xmalloc((size_t)salloc * sizeof(*st));
+	bits = uk_util_xcalloc(((size_t)salloc + 1) * lv, sizeof(*bits));
 	if (is_element(root) &&
 	    element_state(sel, root, bits, bits + nc, bits + lv,
 		bits + lv + nc)) {
@@ -860,8 +860,8 @@ uk_extract_select_each(const struct uk_extract_select *sel,
 			continue;
 		if (sn == salloc) {
 			salloc *= 2;
-			st = uk_xrealloc(st, (size_t)salloc * sizeof(*st));
-			bits = uk_xrealloc(bits,
+			st = uk_util_xrealloc(st, (size_t)salloc * sizeof(*st));
+			bits = uk_util_xrealloc(bits,
 			    ((size_t)salloc + 1) * lv * sizeof(*bits));
 		}
 		ps = bits + (size_t)sn * lv;

@@ -1034,7 +1034,8 @@ show_answers(struct ctx *c, struct uk_buf *b)
 		}
 		if (na == nalloc) {
 			nalloc = nalloc ? nalloc * 2 : 16;
-			ans = uk_xrealloc(ans, (size_t)nalloc * sizeof(*ans));
+			ans = uk_util_xrealloc(ans,
+			    (size_t)nalloc * sizeof(*ans));
 		}
 		ans[na++] = i;
 		i = n->end - 1;

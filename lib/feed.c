@@ -188,7 +188,7 @@ json_feed(const char *data, size_t len, uk_feed_fn *fn, void *ctx,
 	size_t i;
 
 	if (!(v = uk_json_parse(data, len, &e)))
-		return uk_err_set(err, UK_EXIT_FAIL, "feed: %s", e.msg);
+		return uk_util_err_set(err, UK_EXIT_FAIL, "feed: %s", e.msg);
 	items = uk_json_get(v, "items");
 	if (!YAJL_IS_OBJECT(v) || !uk_json_get_str(v, "version") ||
 	    !YAJL_IS_ARRAY(items)) {
@@ -224,7 +224,7 @@ uk_feed_parse(const char *data, size_t len, unsigned long long max,
 			i++;
 		if (i < len && data[i] == '{') {
 			if (max && len > max)
-				return uk_err_set(err, UK_EXIT_FAIL,
+				return uk_util_err_set(err, UK_EXIT_FAIL,
 				    "feed: over %llu bytes", max);
 			return json_feed(data + i, len - i, fn, ctx, err);
 		}

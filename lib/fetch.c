@@ -57,7 +57,7 @@ base(const char *var, const char *def, char **buf)
 	n = strlen(v);
 	while (n > 0 && v[n - 1] == '/')
 		n--;
-	*buf = uk_xmemdup(v, n);
+	*buf = uk_util_xmemdup(v, n);
 	return *buf;
 }
 
@@ -267,7 +267,7 @@ is_html(const char *ct, const struct uk_buf *body)
 	if (ct && *ct)
 		return ct_is(ct, "text/html") ||
 		    ct_is(ct, "application/xhtml+xml");
-	head = uk_xmemdup(body->buf, n);
+	head = uk_util_xmemdup(body->buf, n);
 	r = strcasestr(head, "<html") || strcasestr(head, "<!doctype html") ||
 	    strcasestr(head, "<head") || strcasestr(head, "<body");
 	free(head);
@@ -854,7 +854,7 @@ uk_fetch_start(struct uk_fetch *f, struct uk_fetch_job *j, const char *url,
 	memset(j, 0, sizeof(*j));
 	j->f = f;
 	uk_buf_init(&j->xmsg, 0);
-	j->url = uk_xstrdup(url);
+	j->url = uk_util_xstrdup(url);
 	uk_url_classify(url, &j->u);
 	t = type ? uk_url_type_parse(type) : -1;
 	if ((t == UK_URL_WEB || t == UK_URL_DOCUMENTATION) &&

@@ -51,7 +51,7 @@ struct uk_fetch_pool {
 
 /*
  * Signals are for the loop's thread: the worker blocks those a process is
- * sent (uk_signals_hold on the loop's thread defers SIGTERM during a cache
+ * sent (uk_util_signals_hold on the loop's thread defers SIGTERM during a cache
  * write; the kernel would give it to the worker instead, and the process
  * would die with the write half done).  A child the worker forks (a PDF's
  * reader, lib/pdf.c) gets the loop's mask back, so that ^C still ends it.
@@ -150,7 +150,7 @@ uk_fetch_pool_free(struct uk_fetch_pool *p)
 struct uk_fetch_pool *
 uk_fetch_pool_new(void (*run)(struct uk_fetch_job *j))
 {
-	struct uk_fetch_pool *p = uk_xcalloc(1, sizeof(*p));
+	struct uk_fetch_pool *p = uk_util_xcalloc(1, sizeof(*p));
 	struct epoll_event ev = { .events = EPOLLIN };
 	int i;
 

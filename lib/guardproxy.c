@@ -92,7 +92,7 @@ wait_fd(int fd, short events, double deadline)
 	int r;
 
 	for (;;) {
-		double left = deadline - uk_mono_now();
+		double left = deadline - uk_util_mono_now();
 
 		if (left <= 0)
 			return 0;
@@ -105,7 +105,7 @@ wait_fd(int fd, short events, double deadline)
 static int
 send_all(int fd, const char *p, size_t n, double timeout)
 {
-	double deadline = uk_mono_now() + timeout;
+	double deadline = uk_util_mono_now() + timeout;
 	ssize_t w;
 
 	while (n > 0) {
@@ -151,7 +151,7 @@ connect_to(const struct addrinfo *ai, double timeout)
 	if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
 		return fd;
 	if (errno == EINPROGRESS) {
-		if (wait_fd(fd, POLLOUT, uk_mono_now() + timeout) <= 0)
+		if (wait_fd(fd, POLLOUT, uk_util_mono_now() + timeout) <= 0)
 			e = ETIMEDOUT;
 		else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &len))
 			e = errno;
@@ -256,7 +256,7 @@ read_head(int c, char *head, size_t *n)
 	 * send nothing for a while: the first byte may take IDLE_MS, the rest
 	 * of the head the timeout.
 	 */
-	double deadline = uk_mono_now() + IDLE_MS / 1000;
+	double deadline = uk_util_mono_now() + IDLE_MS / 1000;
 	char *end = NULL;
 	ssize_t r;
 
@@ -274,7 +274,7 @@ read_head(int c, char *head, size_t *n)
 		if (r <= 0)
 			return NULL;
 		if (!*n)
-			deadline = uk_mono_now() + px.timeout;
+			deadline = uk_util_mono_now() + px.timeout;
 		*n += (size_t)r;
 		head[*n] = '\0';
 		end = strstr(head, "\r\n\r\n");
@@ -505,8 +505,8 @@ uk_guardproxy_start(const struct uk_netguard *g, double timeout, int *port,
 	if (fd < 0 || bind(fd, (struct sockaddr *)&sin, sizeof(sin)) ||
 	    listen(fd, 128) ||
 	    getsockname(fd, (struct sockaddr *)&sin, &len)) {
-		uk_err_set(err, UK_EXIT_FATAL, "cannot start the guard's proxy: %s",
-		    strerror(errno));
+		uk_util_err_set(err, UK_EXIT_FATAL,
+		    "cannot start the guard's proxy: %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -523,7 +523,7 @@ uk_guardproxy_start(const struct uk_netguard *g, double timeout, int *port,
 	if (r) {
 		close(fd);
 		px.lfd = -1;
-		return uk_err_set(err, UK_EXIT_FATAL,
+		return uk_util_err_set(err, UK_EXIT_FATAL,
 		    "cannot start the guard's proxy: %s", strerror(r));
 	}
 	px.started = 1;

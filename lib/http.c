@@ -35,7 +35,7 @@ host_of(const char *url)
 
 	if (u && !curl_url_set(u, CURLUPART_URL, url, 0))
 		curl_url_get(u, CURLUPART_HOST, &host, 0);
-	ret = uk_xstrdup(host ? host : "");
+	ret = uk_util_xstrdup(host ? host : "");
 	curl_free(host);
 	curl_url_cleanup(u);
 	return ret;
@@ -66,7 +66,7 @@ uk_http_req_init(struct uk_http_req *r, const char *url)
 {
 	memset(r, 0, sizeof(*r));
 	uk_buf_init(&r->body, 0);
-	r->url = uk_xstrdup(url);
+	r->url = uk_util_xstrdup(url);
 	r->host = host_of(url);
 }
 
@@ -76,7 +76,7 @@ uk_http_req_header(struct uk_http_req *r, const char *line)
 	struct curl_slist *l = curl_slist_append(r->headers, line);
 
 	if (!l)
-		uk_die(UK_EXIT_FATAL, "out of memory");
+		uk_util_die(UK_EXIT_FATAL, "out of memory");
 	r->headers = l;
 }
 
@@ -91,7 +91,7 @@ uk_http_req_reset(struct uk_http_req *r, const char *url)
 		r->headers = NULL;
 		free(r->url);
 		free(r->host);
-		r->url = uk_xstrdup(url);
+		r->url = uk_util_xstrdup(url);
 		r->host = host_of(url);
 	}
 }
@@ -129,9 +129,11 @@ uk_http_init(struct uk_http *h, const struct uk_http_opts *o,
 	if (!h->o.max_size)
 		h->o.max_size = UK_HTTP_MAX_SIZE;
 	if (curl_global_init(CURL_GLOBAL_DEFAULT))
-		return uk_err_set(err, UK_EXIT_FATAL, "cannot start libcurl");
+		return uk_util_err_set(err, UK_EXIT_FATAL,
+		    "cannot start libcurl");
 	if (!(h->multi = curl_multi_init()))
-		return uk_err_set(err, UK_EXIT_FATAL, "cannot start libcurl");
+		return uk_util_err_set(err, UK_EXIT_FATAL,
+		    "cannot start libcurl");
 	uk_netguard_init(&g);
 	h->allow_private = o->allow_private || g.allow_private;
 	return 0;
@@ -232,7 +234,7 @@ add_line(struct curl_slist *l, const char *fmt, const char *v)
 	n = curl_slist_append(l, b.buf);
 	uk_buf_release(&b);
 	if (!n)
-		uk_die(UK_EXIT_FATAL, "out of memory");
+		uk_util_die(UK_EXIT_FATAL, "out of memory");
 	return n;
 }
 
@@ -271,7 +273,7 @@ uk_http_easy_new(const struct uk_http_easy *o)
 	CURL *e = curl_easy_init();
 
 	if (!e)
-		uk_die(UK_EXIT_FATAL, "cannot start libcurl");
+		uk_util_die(UK_EXIT_FATAL, "cannot start libcurl");
 	easy_set(e, o);
 	return e;
 }
@@ -296,7 +298,7 @@ start(struct uk_http *h, struct uk_http_req *r)
 	long slow = (long)t < 15 ? (long)t : 15;
 
 	if (!r->guard)
-		r->guard = uk_xmalloc(sizeof(struct uk_netguard));
+		r->guard = uk_util_xmalloc(sizeof(struct uk_netguard));
 	g = r->guard;
 	uk_netguard_init(g);
 	g->allow_private = h->allow_private;
@@ -344,7 +346,7 @@ start(struct uk_http *h, struct uk_http_req *r)
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, r);
 	if (curl_multi_add_handle(h->multi, e))
-		uk_die(UK_EXIT_FATAL, "cannot start a transfer");
+		uk_util_die(UK_EXIT_FATAL, "cannot start a transfer");
 	list_append(&h->active, r);
 	h->nactive++;
 }
@@ -368,7 +370,7 @@ static double
 start_ready(struct uk_http *h)
 {
 	struct uk_http_req *r, *next;
-	double t = uk_mono_now(), wait = 1;
+	double t = uk_util_mono_now(), wait = 1;
 
 	for (r = h->queue; r && h->nactive < h->o.jobs; r = next) {
 		next = r->next;
@@ -392,7 +394,7 @@ header_value(CURL *e, const char *name)
 
 	if (curl_easy_header(e, name, 0, CURLH_HEADER, -1, &hh) != CURLHE_OK)
 		return NULL;
-	return uk_xstrdup(hh->value);
+	return uk_util_xstrdup(hh->value);
 }
 
 /* Every value of header name, joined with ", " (RFC 9110 5.3), or NULL. */
@@ -557,10 +559,10 @@ finish(struct uk_http *h, CURL *e, CURLcode rc)
 	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &r->status);
 	s = NULL;
 	curl_easy_getinfo(e, CURLINFO_EFFECTIVE_URL, &s);
-	r->final_url = uk_xstrdup(s ? s : r->url);
+	r->final_url = uk_util_xstrdup(s ? s : r->url);
 	s = NULL;
 	curl_easy_getinfo(e, CURLINFO_CONTENT_TYPE, &s);
-	r->content_type = s ? uk_xstrdup(s) : NULL;
+	r->content_type = s ? uk_util_xstrdup(s) : NULL;
 	r->etag_out = header_value(e, "ETag");
 	r->last_modified_out = header_value(e, "Last-Modified");
 	r->content_language = header_value(e, "Content-Language");
@@ -580,11 +582,11 @@ finish(struct uk_http *h, CURL *e, CURLcode rc)
 		if (r->too_big || rc == CURLE_FILESIZE_EXCEEDED) {
 			r->too_big = 1;
 			size_text(r->cap, sz, sizeof(sz));
-			uk_err_set(&r->err, UK_EXIT_FAIL, "body larger than %s",
-			    sz);
+			uk_util_err_set(&r->err, UK_EXIT_FAIL,
+			    "body larger than %s", sz);
 		} else if (g->refused) {
 			r->refused = 1;
-			uk_err_set(&r->err, UK_EXIT_FAIL,
+			uk_util_err_set(&r->err, UK_EXIT_FAIL,
 			    "refused to connect to private address %s "
 			    "(--allow-private or URLKIT_ALLOW_PRIVATE=1 allow it)",
 			    g->addr);
@@ -594,7 +596,7 @@ finish(struct uk_http *h, CURL *e, CURLcode rc)
 			 * (CURLE_TOO_LARGE, 100, from 8.6); our own memory
 			 * running out ends the program in the x-alloc family,
 			 * so this is the server's doing. */
-			uk_err_set(&r->err, UK_EXIT_FAIL,
+			uk_util_err_set(&r->err, UK_EXIT_FAIL,
 			    "response header too large (over libcurl's limit "
 			    "of 100 KiB)");
 		} else if (rc == CURLE_OPERATION_TIMEDOUT) {
@@ -605,33 +607,33 @@ finish(struct uk_http *h, CURL *e, CURLcode rc)
 			 * drips its headers is slow, not silent. */
 			curl_easy_getinfo(e, CURLINFO_HEADER_SIZE, &hdr);
 			if (strstr(r->errbuf, "too slow") && r->body.len)
-				uk_err_set(&r->err, UK_EXIT_FAIL,
+				uk_util_err_set(&r->err, UK_EXIT_FAIL,
 				    "too slow: the body stalled for %ld s "
 				    "after %zu bytes",
 				    r->slow, r->body.len);
 			else if (strstr(r->errbuf, "too slow") && hdr > 0)
-				uk_err_set(&r->err, UK_EXIT_FAIL,
+				uk_util_err_set(&r->err, UK_EXIT_FAIL,
 				    "too slow: the response headers had not "
 				    "ended after %ld s (%ld bytes of headers "
 				    "received)",
 				    r->slow, hdr);
 			else if (strstr(r->errbuf, "too slow"))
-				uk_err_set(&r->err, UK_EXIT_FAIL,
+				uk_util_err_set(&r->err, UK_EXIT_FAIL,
 				    "too slow: nothing received for %ld s",
 				    r->slow);
 			else if (strstr(r->errbuf, "onnect"))
-				uk_err_set(&r->err, UK_EXIT_FAIL,
+				uk_util_err_set(&r->err, UK_EXIT_FAIL,
 				    "timed out connecting after %g s",
 				    r->connect_s);
 			else
-				uk_err_set(&r->err, UK_EXIT_FAIL,
+				uk_util_err_set(&r->err, UK_EXIT_FAIL,
 				    "timed out after %g s", h->o.timeout);
 		} else if (rc == CURLE_TOO_MANY_REDIRECTS)
-			uk_err_set(&r->err, UK_EXIT_FAIL,
+			uk_util_err_set(&r->err, UK_EXIT_FAIL,
 			    "too many redirects (more than %ld)",
 			    h->o.max_redirs);
 		else
-			uk_err_set(&r->err, UK_EXIT_FAIL, "%s",
+			uk_util_err_set(&r->err, UK_EXIT_FAIL, "%s",
 			    r->errbuf[0] ? r->errbuf : curl_easy_strerror(rc));
 	}
 	if (!r->failed && !curl_easy_getinfo(e, CURLINFO_RETRY_AFTER, &ra) &&
@@ -647,7 +649,7 @@ finish(struct uk_http *h, CURL *e, CURLcode rc)
 				wait *= 2;
 		}
 		if (wait <= h->o.retry_max_wait) {
-			r->not_before = uk_mono_now() + wait;
+			r->not_before = uk_util_mono_now() + wait;
 			list_append(&h->queue, r);
 			return;
 		}

@@ -34,38 +34,39 @@ uk_httpd_addr_parse(const char *s, int flags, char *host, size_t hostsize,
 		n = (size_t)(colon - p);
 		ps = colon + 1;
 	} else if (!(flags & UK_HTTPD_ADDR_HOST) ||
-	    (*p && !uk_parse_long(p, 0, 65535, &v))) {
+	    (*p && !uk_util_parse_long(p, 0, 65535, &v))) {
 		n = 0; /* a port alone */
 		ps = p;
 	} else
 		n = strlen(p); /* a host alone, or nothing: port 0 */
 	if (n >= sizeof(h) || n >= hostsize)
-		return uk_err_set(err, UK_EXIT_USAGE, "bad address '%s'", s);
+		return uk_util_err_set(err, UK_EXIT_USAGE, "bad address '%s'",
+		    s);
 	memcpy(h, p, n);
 	h[n] = '\0';
 	if (ps && !(flags & UK_HTTPD_ADDR_URL)) {
-		if (uk_parse_long(ps, 0, 65535, &v))
-			return uk_err_set(err, UK_EXIT_USAGE,
+		if (uk_util_parse_long(ps, 0, 65535, &v))
+			return uk_util_err_set(err, UK_EXIT_USAGE,
 			    "bad address '%s': bad port", s);
 	} else if (ps) {
 		/* The port, then nothing or "/": a URL's root. */
 		n = strcspn(ps, "/");
 		if (n == 0 || n >= sizeof(pb))
-			return uk_err_set(err, UK_EXIT_USAGE,
+			return uk_util_err_set(err, UK_EXIT_USAGE,
 			    "bad address '%s': no port", s);
 		memcpy(pb, ps, n);
 		pb[n] = '\0';
-		if (uk_parse_long(pb, 0, 65535, &v))
-			return uk_err_set(err, UK_EXIT_USAGE,
+		if (uk_util_parse_long(pb, 0, 65535, &v))
+			return uk_util_err_set(err, UK_EXIT_USAGE,
 			    "bad address '%s': bad port", s);
 		if (ps[n] && strcmp(ps + n, "/"))
-			return uk_err_set(err, UK_EXIT_USAGE,
+			return uk_util_err_set(err, UK_EXIT_USAGE,
 			    "bad address '%s': a path is not taken", s);
 	}
 	if (!*h || !strcmp(h, "localhost"))
 		snprintf(h, sizeof(h), "127.0.0.1");
 	if (inet_pton(AF_INET, h, &a) != 1)
-		return uk_err_set(err, UK_EXIT_USAGE,
+		return uk_util_err_set(err, UK_EXIT_USAGE,
 		    "bad address '%s': not an IPv4 address", s);
 	snprintf(host, hostsize, "%s", h);
 	*port = (int)v;
@@ -214,8 +215,8 @@ uk_httpd_length(const char *len, unsigned long long max, const char **why)
 	if (!len)
 		return 0;
 	/*
-	 * RFC 9110's 1*DIGIT and nothing else, by hand: uk_parse_size takes
-	 * units ("1K"), which are no HTTP.  libmicrohttpd refuses a malformed
+	 * RFC 9110's 1*DIGIT and nothing else, by hand: uk_util_parse_size
+	 * takes units ("1K"), which are no HTTP.  libmicrohttpd refuses a malformed
 	 * length itself, but not one beside Transfer-Encoding: chunked, which
 	 * it does not read.  Digits past max are not added up, so nothing
 	 * overflows.
@@ -305,17 +306,17 @@ uk_httpd_token_file_read(const char *path, int strict, struct uk_buf *out,
 	    0) {
 		if (errno == ENOENT)
 			return 0;
-		return uk_err_set(err, UK_EXIT_FATAL, "'%s': %s", path,
+		return uk_util_err_set(err, UK_EXIT_FATAL, "'%s': %s", path,
 		    strerror(errno));
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return uk_err_set(err, UK_EXIT_FATAL,
+		return uk_util_err_set(err, UK_EXIT_FATAL,
 		    "'%s': not a regular file", path);
 	}
 	if (strict && (st.st_uid != geteuid() || (st.st_mode & 077))) {
 		close(fd);
-		return uk_err_set(err, UK_EXIT_FATAL,
+		return uk_util_err_set(err, UK_EXIT_FATAL,
 		    "'%s': not a private file of ours (mode 0600 expected)",
 		    path);
 	}
@@ -325,8 +326,8 @@ uk_httpd_token_file_read(const char *path, int strict, struct uk_buf *out,
 			continue;
 		if (n < 0) {
 			close(fd);
-			return uk_err_set(err, UK_EXIT_FATAL, "'%s': %s", path,
-			    strerror(errno));
+			return uk_util_err_set(err, UK_EXIT_FATAL, "'%s': %s",
+			    path, strerror(errno));
 		}
 		len += (size_t)n;
 	}
@@ -334,20 +335,18 @@ uk_httpd_token_file_read(const char *path, int strict, struct uk_buf *out,
 	buf[len] = '\0';
 	buf[strcspn(buf, "\r\n")] = '\0';
 	if (!*buf)
-		return uk_err_set(err, UK_EXIT_FATAL, "'%s': empty token",
+		return uk_util_err_set(err, UK_EXIT_FATAL, "'%s': empty token",
 		    path);
 	/* Never cut: a token cut short is another token. */
 	if (strlen(buf) > UK_HTTPD_TOKEN_MAX)
-		return uk_err_set(err, UK_EXIT_FATAL,
-		    "'%s': token over %d bytes", path,
-		    UK_HTTPD_TOKEN_MAX);
+		return uk_util_err_set(err, UK_EXIT_FATAL,
+		    "'%s': token over %d bytes", path, UK_HTTPD_TOKEN_MAX);
 	if (strict && token_weak(buf))
-		return uk_err_set(err, UK_EXIT_FATAL,
+		return uk_util_err_set(err, UK_EXIT_FATAL,
 		    "'%s': weak token (at least %d bytes and %d distinct "
 		    "characters wanted): make one with 'openssl rand -hex 32', "
 		    "or remove the file for a new one",
-		    path, UK_HTTPD_TOKEN_MIN,
-		    UK_HTTPD_TOKEN_DISTINCT);
+		    path, UK_HTTPD_TOKEN_MIN, UK_HTTPD_TOKEN_DISTINCT);
 	uk_buf_addstr(out, buf);
 	return 1;
 }
@@ -356,7 +355,7 @@ uk_httpd_token_file_read(const char *path, int strict, struct uk_buf *out,
 static int
 make_dirs(const char *path, struct uk_err *err)
 {
-	char *d = uk_xstrdup(path), *p;
+	char *d = uk_util_xstrdup(path), *p;
 	int r = 0;
 
 	if (!(p = strrchr(d, '/')) || p == d) {
@@ -377,7 +376,7 @@ make_dirs(const char *path, struct uk_err *err)
 	else
 		r = 0;
 	if (r)
-		uk_err_set(err, UK_EXIT_FATAL, "cannot make '%s': %s", d,
+		uk_util_err_set(err, UK_EXIT_FATAL, "cannot make '%s': %s", d,
 		    strerror(errno));
 	free(d);
 	return r;
@@ -395,7 +394,7 @@ uk_httpd_token_serve(const char *path, struct uk_buf *out,
 		return r == 1 ? 0 : -1;
 	r = -1;
 	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
-		uk_err_set(err, UK_EXIT_FATAL, "getrandom: %s",
+		uk_util_err_set(err, UK_EXIT_FATAL, "getrandom: %s",
 		    strerror(errno));
 		goto out;
 	}
@@ -406,7 +405,7 @@ uk_httpd_token_serve(const char *path, struct uk_buf *out,
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0 || write(fd, out->buf, out->len) != (ssize_t)out->len ||
 	    write(fd, "\n", 1) != 1) {
-		uk_err_set(err, UK_EXIT_FATAL, "cannot write '%s': %s",
+		uk_util_err_set(err, UK_EXIT_FATAL, "cannot write '%s': %s",
 		    path, strerror(errno));
 		goto out;
 	}

@@ -39,7 +39,7 @@ max_depth_ok(const char *s, size_t len)
 static yajl_val
 node(yajl_type t)
 {
-	yajl_val v = uk_xcalloc(1, sizeof(*v));
+	yajl_val v = uk_util_xcalloc(1, sizeof(*v));
 
 	v->type = t;
 	return v;
@@ -114,7 +114,7 @@ fix_surrogates(const char *s, size_t len)
 		}
 		if (h >= 0xd800 && h <= 0xdfff) {
 			if (!copy)
-				copy = uk_xmemdup(s, len);
+				copy = uk_util_xmemdup(s, len);
 			memcpy(copy + i + 2, "fffd", 4);
 		}
 		i += 5;
@@ -154,7 +154,7 @@ add_value(struct builder *b, yajl_val v)
 	}
 	if (top->u.array.len == b->cap[b->depth - 1]) {
 		b->cap[b->depth - 1] = 2 * b->cap[b->depth - 1] + 4;
-		top->u.array.values = uk_xrealloc(top->u.array.values,
+		top->u.array.values = uk_util_xrealloc(top->u.array.values,
 		    b->cap[b->depth - 1] * sizeof(yajl_val));
 	}
 	top->u.array.values[top->u.array.len++] = v;
@@ -171,9 +171,10 @@ push_container(struct builder *b, yajl_val v)
 	}
 	if (b->depth == b->stack_cap) {
 		b->stack_cap = 2 * b->stack_cap + 8;
-		b->stack =
-		    uk_xrealloc(b->stack, b->stack_cap * sizeof(*b->stack));
-		b->cap = uk_xrealloc(b->cap, b->stack_cap * sizeof(*b->cap));
+		b->stack = uk_util_xrealloc(b->stack,
+		    b->stack_cap * sizeof(*b->stack));
+		b->cap =
+		    uk_util_xrealloc(b->cap, b->stack_cap * sizeof(*b->cap));
 	}
 	b->stack[b->depth] = v;
 	b->cap[b->depth++] = 0;
@@ -195,7 +196,7 @@ b_boolean(void *ctx, int v)
 static int
 b_number(void *ctx, const char *s, size_t len)
 {
-	char *text = uk_xmemdup(s, len);
+	char *text = uk_util_xmemdup(s, len);
 	int r = add_value(ctx, uk_json_num(text));
 
 	free(text);
@@ -229,12 +230,12 @@ b_map_key(void *ctx, const unsigned char *key, size_t len)
 	}
 	if (n == b->cap[b->depth - 1]) {
 		b->cap[b->depth - 1] = 2 * n + 4;
-		top->u.object.keys = uk_xrealloc(top->u.object.keys,
+		top->u.object.keys = uk_util_xrealloc(top->u.object.keys,
 		    b->cap[b->depth - 1] * sizeof(char *));
-		top->u.object.values = uk_xrealloc(top->u.object.values,
+		top->u.object.values = uk_util_xrealloc(top->u.object.values,
 		    b->cap[b->depth - 1] * sizeof(yajl_val));
 	}
-	top->u.object.keys[n] = uk_xmemdup(key, len);
+	top->u.object.keys[n] = uk_util_xmemdup(key, len);
 	top->u.object.values[n] = NULL;
 	top->u.object.len = n + 1;
 	return 1;
@@ -270,11 +271,11 @@ uk_json_parse(const char *s, size_t len, struct uk_err *err)
 	char *fixed, *nl;
 
 	if (memchr(s, '\0', len)) {
-		uk_err_set(err, UK_EXIT_FAIL, "invalid JSON: NUL byte");
+		uk_util_err_set(err, UK_EXIT_FAIL, "invalid JSON: NUL byte");
 		return NULL;
 	}
 	if (!max_depth_ok(s, len)) {
-		uk_err_set(err, UK_EXIT_FAIL,
+		uk_util_err_set(err, UK_EXIT_FAIL,
 		    "invalid JSON: nested deeper than %d", UK_JSON_MAX_DEPTH);
 		return NULL;
 	}
@@ -282,14 +283,14 @@ uk_json_parse(const char *s, size_t len, struct uk_err *err)
 		s = fixed;
 	memset(&b, 0, sizeof(b));
 	if (!(h = yajl_alloc(&build_cb, NULL, &b)))
-		uk_die(UK_EXIT_FATAL, "out of memory");
+		uk_util_die(UK_EXIT_FATAL, "out of memory");
 	yajl_config(h, yajl_allow_comments, 1); /* as yajl_tree_parse */
 	st = yajl_parse(h, (const unsigned char *)s, len);
 	if (st == yajl_status_ok)
 		st = yajl_complete_parse(h);
 	if (st != yajl_status_ok || b.depth || !b.root) {
 		if (b.error) {
-			uk_err_set(err, UK_EXIT_FAIL, "invalid JSON: %s",
+			uk_util_err_set(err, UK_EXIT_FAIL, "invalid JSON: %s",
 			    b.error);
 		} else {
 			msg = yajl_get_error(h, 0, (const unsigned char *)s,
@@ -297,7 +298,7 @@ uk_json_parse(const char *s, size_t len, struct uk_err *err)
 			/* yajl's message may span lines: keep line 1. */
 			if (msg && (nl = strchr((char *)msg, '\n')))
 				*nl = '\0';
-			uk_err_set(err, UK_EXIT_FAIL, "invalid JSON: %s",
+			uk_util_err_set(err, UK_EXIT_FAIL, "invalid JSON: %s",
 			    msg && *msg ? (char *)msg : "parse error");
 			if (msg)
 				yajl_free_error(h, msg);
@@ -357,7 +358,7 @@ yajl_val
 uk_json_strn(const char *s, size_t len)
 {
 	struct uk_buf b = UK_BUF_INIT;
-	struct strnode *n = uk_xcalloc(1, sizeof(*n));
+	struct strnode *n = uk_util_xcalloc(1, sizeof(*n));
 
 	uk_buf_add_utf8(&b, s, len);
 	n->v.type = yajl_t_string;
@@ -405,7 +406,7 @@ uk_json_num(const char *text)
 	yajl_val v = node(yajl_t_number);
 	char *end;
 
-	v->u.number.r = uk_xstrdup(text);
+	v->u.number.r = uk_util_xstrdup(text);
 	errno = 0;
 	v->u.number.i = strtoll(text, &end, 10);
 	if (!*end && !errno)
@@ -453,7 +454,7 @@ uk_json_set(yajl_val obj, const char *key, yajl_val v)
 	size_t i, n;
 
 	if (!obj || obj->type != yajl_t_object)
-		uk_die(UK_EXIT_FATAL, "uk_json_set on a non-object");
+		uk_util_die(UK_EXIT_FATAL, "uk_json_set on a non-object");
 	n = obj->u.object.len;
 	for (i = 0; i < n; i++)
 		if (!strcmp(obj->u.object.keys[i], key)) {
@@ -462,10 +463,10 @@ uk_json_set(yajl_val obj, const char *key, yajl_val v)
 			return;
 		}
 	obj->u.object.keys =
-	    uk_xrealloc(obj->u.object.keys, (n + 1) * sizeof(char *));
+	    uk_util_xrealloc(obj->u.object.keys, (n + 1) * sizeof(char *));
 	obj->u.object.values =
-	    uk_xrealloc(obj->u.object.values, (n + 1) * sizeof(yajl_val));
-	obj->u.object.keys[n] = uk_xstrdup(key);
+	    uk_util_xrealloc(obj->u.object.values, (n + 1) * sizeof(yajl_val));
+	obj->u.object.keys[n] = uk_util_xstrdup(key);
 	obj->u.object.values[n] = v;
 	obj->u.object.len = n + 1;
 }
@@ -477,9 +478,9 @@ reserve(yajl_val obj, size_t n)
 	size_t len = obj->u.object.len;
 
 	obj->u.object.keys =
-	    uk_xrealloc(obj->u.object.keys, (len + n) * sizeof(char *));
-	obj->u.object.values =
-	    uk_xrealloc(obj->u.object.values, (len + n) * sizeof(yajl_val));
+	    uk_util_xrealloc(obj->u.object.keys, (len + n) * sizeof(char *));
+	obj->u.object.values = uk_util_xrealloc(obj->u.object.values,
+	    (len + n) * sizeof(yajl_val));
 }
 
 void
@@ -506,7 +507,7 @@ uk_json_add_missing(yajl_val obj, yajl_val from, const char *const *skip)
 		if ((skip && skip[k]) || !uk_strset_add(&seen, key, strlen(key)))
 			continue;
 		n = obj->u.object.len++;
-		obj->u.object.keys[n] = uk_xstrdup(key);
+		obj->u.object.keys[n] = uk_util_xstrdup(key);
 		obj->u.object.values[n] = uk_json_copy(from->u.object.values[i]);
 	}
 	uk_strset_release(&seen);
@@ -567,10 +568,10 @@ uk_json_push(yajl_val arr, yajl_val v)
 	size_t n;
 
 	if (!arr || arr->type != yajl_t_array)
-		uk_die(UK_EXIT_FATAL, "uk_json_push on a non-array");
+		uk_util_die(UK_EXIT_FATAL, "uk_json_push on a non-array");
 	n = arr->u.array.len;
 	arr->u.array.values =
-	    uk_xrealloc(arr->u.array.values, (n + 1) * sizeof(yajl_val));
+	    uk_util_xrealloc(arr->u.array.values, (n + 1) * sizeof(yajl_val));
 	arr->u.array.values[n] = v;
 	arr->u.array.len = n + 1;
 }
@@ -589,7 +590,7 @@ uk_json_copy(yajl_val v)
 	case yajl_t_number:
 		c = node(yajl_t_number);
 		c->u.number = v->u.number;
-		c->u.number.r = uk_xstrdup(v->u.number.r);
+		c->u.number.r = uk_util_xstrdup(v->u.number.r);
 		return c;
 	case yajl_t_object:
 		/* Field by field, not with uk_json_set, which would look each
@@ -597,7 +598,8 @@ uk_json_copy(yajl_val v)
 		c = uk_json_object();
 		reserve(c, v->u.object.len);
 		for (i = 0; i < v->u.object.len; i++) {
-			c->u.object.keys[i] = uk_xstrdup(v->u.object.keys[i]);
+			c->u.object.keys[i] =
+			    uk_util_xstrdup(v->u.object.keys[i]);
 			c->u.object.values[i] =
 			    uk_json_copy(v->u.object.values[i]);
 		}
@@ -605,7 +607,7 @@ uk_json_copy(yajl_val v)
 		return c;
 	case yajl_t_array:
 		c = uk_json_array();
-		c->u.array.values = uk_xmalloc(
+		c->u.array.values = uk_util_xmalloc(
 		    (v->u.array.len ? v->u.array.len : 1) * sizeof(yajl_val));
 		for (i = 0; i < v->u.array.len; i++)
 			c->u.array.values[i] =
@@ -677,7 +679,7 @@ uk_json_gen_new(void)
 	yajl_gen g = yajl_gen_alloc(NULL);
 
 	if (!g)
-		uk_die(UK_EXIT_FATAL, "out of memory");
+		uk_util_die(UK_EXIT_FATAL, "out of memory");
 	yajl_gen_config(g, yajl_gen_validate_utf8, 1);
 	return g;
 }
@@ -690,7 +692,7 @@ uk_json_to_buf(yajl_val v, struct uk_buf *out)
 	size_t n;
 
 	if (uk_json_gen(g, v) != yajl_gen_status_ok)
-		uk_die(UK_EXIT_FATAL, "cannot serialise a JSON value");
+		uk_util_die(UK_EXIT_FATAL, "cannot serialise a JSON value");
 	yajl_gen_get_buf(g, &p, &n);
 	uk_buf_add(out, p, n);
 	yajl_gen_free(g);

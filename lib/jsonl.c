@@ -29,10 +29,10 @@ uk_jsonl_open(struct uk_jsonl_in *l, const char *path, struct uk_err *err)
 		l->name = path;
 		l->fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (l->fd < 0)
-			return uk_err_set(err, UK_EXIT_FAIL, "cannot open '%s': %s",
-			    path, strerror(errno));
+			return uk_util_err_set(err, UK_EXIT_FAIL,
+			    "cannot open '%s': %s", path, strerror(errno));
 	}
-	l->rbuf = uk_xmalloc(RBUF_SIZE);
+	l->rbuf = uk_util_xmalloc(RBUF_SIZE);
 	return 0;
 }
 
@@ -65,8 +65,9 @@ fill(struct uk_jsonl_in *l, struct uk_err *err)
 		if (n >= 0)
 			break;
 		if (errno != EINTR)
-			return uk_err_set(err, UK_EXIT_FATAL, "%s: read error: %s",
-			    uk_jsonl_name(l), strerror(errno));
+			return uk_util_err_set(err, UK_EXIT_FATAL,
+			    "%s: read error: %s", uk_jsonl_name(l),
+			    strerror(errno));
 	}
 	l->rpos = 0;
 	l->rend = (size_t)n;
@@ -139,8 +140,9 @@ uk_jsonl_read(struct uk_jsonl_in *l, char *dst, size_t n, struct uk_err *err)
 		if (r >= 0)
 			break;
 		if (errno != EINTR)
-			return uk_err_set(err, UK_EXIT_FATAL, "%s: read error: %s",
-			    uk_jsonl_name(l), strerror(errno));
+			return uk_util_err_set(err, UK_EXIT_FATAL,
+			    "%s: read error: %s", uk_jsonl_name(l),
+			    strerror(errno));
 	}
 	if (!r)
 		l->eof = 1;
@@ -214,7 +216,7 @@ uk_jsonl_next(struct uk_jsonl_in *l, int flags, yajl_val *rec,
 		if (r == UK_JSONL_EOF)
 			return 0;
 		if (r == UK_JSONL_TOOLONG)
-			return uk_err_set(err, UK_EXIT_FAIL,
+			return uk_util_err_set(err, UK_EXIT_FAIL,
 			    "line longer than %zu bytes", l->max);
 		if (!blank(l->line.buf, l->line.len))
 			break;
@@ -247,10 +249,9 @@ uk_jsonl_next(struct uk_jsonl_in *l, int flags, yajl_val *rec,
 		}
 		uk_buf_release(&u);
 		uk_buf_release(&clean);
-		return uk_err_set(err, UK_EXIT_FAIL, "%s",
-		    flags & UK_JSONL_BARE_URL ?
-			"not a JSON object or a URL" :
-			"not a JSON object");
+		return uk_util_err_set(err, UK_EXIT_FAIL, "%s",
+		    flags & UK_JSONL_BARE_URL ? "not a JSON object or a URL" :
+						"not a JSON object");
 	}
 	v = uk_json_parse(s, n, err);
 	uk_buf_release(&clean);
@@ -258,7 +259,7 @@ uk_jsonl_next(struct uk_jsonl_in *l, int flags, yajl_val *rec,
 		return -1;
 	if (v->type != yajl_t_object) {
 		uk_json_free(v);
-		return uk_err_set(err, UK_EXIT_FAIL, "not a JSON object");
+		return uk_util_err_set(err, UK_EXIT_FAIL, "not a JSON object");
 	}
 	*rec = v;
 	return 1;
@@ -300,7 +301,7 @@ static void
 write_failed(struct uk_jsonl_out *o)
 {
 	(void)o;
-	uk_die(UK_EXIT_FATAL, "write error: %s", strerror(errno));
+	uk_util_die(UK_EXIT_FATAL, "write error: %s", strerror(errno));
 }
 
 /*
@@ -308,7 +309,7 @@ write_failed(struct uk_jsonl_out *o)
  * program: those wait while bytes go out, and stdio's buffer is flushed
  * only between records (a record that does not fit what is left of it
  * goes after a flush), so a signal that lands between writes loses whole
- * buffered records, never half of one (uk_signals_hold).
+ * buffered records, never half of one (uk_util_signals_hold).
  *
  * Write s and, when nl, a newline, as one unit.
  */
@@ -331,7 +332,7 @@ put_unit(struct uk_jsonl_out *o, const char *s, size_t len, int nl)
 		return;
 	}
 	if (!o->batch || pending + total > size) {
-		uk_signals_hold(&old);
+		uk_util_signals_hold(&old);
 		held = 1;
 		if (__fpending(o->fp) && fflush(o->fp) == EOF)
 			write_failed(o);
@@ -342,7 +343,7 @@ put_unit(struct uk_jsonl_out *o, const char *s, size_t len, int nl)
 	if ((!o->batch || total > size) && fflush(o->fp) == EOF)
 		write_failed(o);
 	if (held)
-		uk_signals_release(&old);
+		uk_util_signals_release(&old);
 }
 
 void
@@ -359,9 +360,9 @@ uk_jsonl_out_flush(struct uk_jsonl_out *o)
 
 	if (!__fpending(o->fp))
 		return; /* nothing to write: no need to hold anything */
-	uk_signals_hold(&old);
+	uk_util_signals_hold(&old);
 	r = fflush(o->fp);
-	uk_signals_release(&old);
+	uk_util_signals_release(&old);
 	if (r == EOF)
 		write_failed(o);
 }
@@ -383,7 +384,7 @@ uk_jsonl_out_record(struct uk_jsonl_out *o, yajl_val rec)
 	}
 	yajl_gen_reset(o->g, NULL);
 	if (uk_json_gen(o->g, rec) != yajl_gen_status_ok)
-		uk_die(UK_EXIT_FATAL, "cannot serialise a record");
+		uk_util_die(UK_EXIT_FATAL, "cannot serialise a record");
 	yajl_gen_get_buf(o->g, &p, &n);
 	put_unit(o, (const char *)p, n, 1);
 	yajl_gen_clear(o->g);
@@ -414,8 +415,9 @@ uk_jsonl_out_error(struct uk_jsonl_out *o, const char *file, unsigned long line,
 		uk_jsonl_out_record(o, v);
 		uk_json_free(v);
 	}
-	uk_warn("%s:%lu: %s", strcmp(file, "-") ? file : "<stdin>", line, msg);
-	uk_status_set(UK_EXIT_FAIL);
+	uk_util_warn("%s:%lu: %s", strcmp(file, "-") ? file : "<stdin>", line,
+	    msg);
+	uk_util_status_set(UK_EXIT_FAIL);
 }
 
 void
@@ -452,7 +454,7 @@ refuse(struct uk_jsonl_in *l, const struct uk_jsonl_policy *p, int give,
 	if (give) {
 		*rec = uk_jsonl_error_record(l->name, l->lineno, msg);
 		if (msg != err->msg)
-			uk_err_set(err, UK_EXIT_FAIL, "%s", msg);
+			uk_util_err_set(err, UK_EXIT_FAIL, "%s", msg);
 		err->code = UK_EXIT_FAIL;
 		return UK_JSONL_SRC_REFUSED;
 	}
@@ -545,7 +547,7 @@ uk_jsonl_src_init(struct uk_jsonl_src *s, const struct uk_jsonl_policy *p)
 void
 uk_jsonl_src_add(struct uk_jsonl_src *s, const char *arg, int what)
 {
-	s->v = uk_xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
+	s->v = uk_util_xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
 	s->v[s->n].arg = arg;
 	s->v[s->n].what = what;
 	s->n++;
@@ -575,7 +577,7 @@ static int
 src_refuse(yajl_val rec, const char *msg, struct uk_err *err)
 {
 	uk_record_error(rec, msg);
-	uk_err_set(err, UK_EXIT_FAIL, "%s", msg);
+	uk_util_err_set(err, UK_EXIT_FAIL, "%s", msg);
 	return UK_JSONL_SRC_REFUSED;
 }
 
@@ -678,7 +680,7 @@ static struct uk_jsonl_item *
 queue_push(struct uk_jsonl_queue *q, enum uk_jsonl_kind kind, yajl_val rec,
     const char *file, unsigned long line)
 {
-	struct uk_jsonl_item *it = uk_xcalloc(1, sizeof(*it));
+	struct uk_jsonl_item *it = uk_util_xcalloc(1, sizeof(*it));
 
 	if (q->head + q->n == q->cap) {
 		if (q->head > 0) {
@@ -686,12 +688,12 @@ queue_push(struct uk_jsonl_queue *q, enum uk_jsonl_kind kind, yajl_val rec,
 			q->head = 0;
 		} else {
 			q->cap = q->cap ? 2 * q->cap : 64;
-			q->v = uk_xrealloc(q->v, q->cap * sizeof(*q->v));
+			q->v = uk_util_xrealloc(q->v, q->cap * sizeof(*q->v));
 		}
 	}
 	it->kind = kind;
 	it->rec = rec;
-	it->file = uk_xstrdup(file ? file : "-");
+	it->file = uk_util_xstrdup(file ? file : "-");
 	it->line = line;
 	it->done = kind != UK_JSONL_RECORD;
 	q->v[q->head + q->n++] = it;
@@ -717,7 +719,8 @@ void
 uk_jsonl_queue_error(struct uk_jsonl_queue *q, const char *file,
     unsigned long line, const char *msg)
 {
-	queue_push(q, UK_JSONL_ERROR, NULL, file, line)->msg = uk_xstrdup(msg);
+	queue_push(q, UK_JSONL_ERROR, NULL, file, line)->msg =
+	    uk_util_xstrdup(msg);
 }
 
 void

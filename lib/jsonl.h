@@ -166,7 +166,7 @@ const char *uk_jsonl_name(const struct uk_jsonl_in *l);
  *   4. Blank lines are skipped.
  *
  * (Rule 2, a record whose processing fails, is the program's: it sets
- * "error" on the record it writes, and the status with uk_status_set.)
+ * "error" on the record it writes, and the status with uk_util_status_set.)
  *
  * Where those records go: to p->q when set, so that they keep their place
  * behind records still in flight (see struct uk_jsonl_queue), else

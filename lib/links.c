@@ -43,7 +43,7 @@ attr(GumboNode *n, const char *name)
 static void
 push(char ***v, size_t *n, char *s)
 {
-	*v = uk_xrealloc(*v, (*n + 1) * sizeof(**v));
+	*v = uk_util_xrealloc(*v, (*n + 1) * sizeof(**v));
 	(*v)[(*n)++] = s;
 }
 
@@ -85,7 +85,7 @@ walk(struct scan *s, GumboNode *root)
 	size_t sp = 0, cap = 0, i;
 	const char *rel, *name;
 
-	stack = uk_xrealloc(stack, (cap = 256) * sizeof(*stack));
+	stack = uk_util_xrealloc(stack, (cap = 256) * sizeof(*stack));
 	stack[sp++] = root;
 	while (sp) {
 		n = stack[--sp];
@@ -129,7 +129,7 @@ walk(struct scan *s, GumboNode *root)
 		/* Children pushed last first, so they come out in order. */
 		for (i = n->v.element.children.length; i > 0; i--) {
 			if (sp == cap)
-				stack = uk_xrealloc(stack,
+				stack = uk_util_xrealloc(stack,
 				    (cap *= 2) * sizeof(*stack));
 			stack[sp++] = n->v.element.children.data[i - 1];
 		}

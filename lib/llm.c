@@ -41,14 +41,14 @@ uk_llm_init(struct uk_llm *l, const struct uk_llm_opts *o, struct uk_err *err)
 	l->o = *o;
 	l->done_tail = &l->done;
 	if (!o->url || !*o->url)
-		return uk_err_set(err, UK_EXIT_USAGE, "no LLM URL");
+		return uk_util_err_set(err, UK_EXIT_USAGE, "no LLM URL");
 	u = curl_url();
 	if (!u || curl_url_set(u, CURLUPART_URL, o->url, 0) ||
 	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) ||
 	    (strcmp(scheme, "http") && strcmp(scheme, "https"))) {
 		curl_free(scheme);
 		curl_url_cleanup(u);
-		return uk_err_set(err, UK_EXIT_USAGE,
+		return uk_util_err_set(err, UK_EXIT_USAGE,
 		    "not an http(s) URL: '%s'", o->url);
 	}
 	curl_free(scheme);
@@ -73,9 +73,10 @@ uk_llm_init(struct uk_llm *l, const struct uk_llm_opts *o, struct uk_err *err)
 	l->multi = curl_multi_init();
 	if (!l->multi || !h) {
 		uk_llm_release(l);
-		return uk_err_set(err, UK_EXIT_FATAL, "cannot set up libcurl");
+		return uk_util_err_set(err, UK_EXIT_FATAL,
+		    "cannot set up libcurl");
 	}
-	g = uk_xmalloc(sizeof(*g));
+	g = uk_util_xmalloc(sizeof(*g));
 	uk_netguard_init(g);
 	/* The endpoint is the user's own choice: allow loopback and LAN. */
 	g->allow_private = 1;
@@ -252,13 +253,14 @@ uk_llm_parse_reply(const char *body, size_t len, char **text,
 	*text = *model = NULL;
 	*text_len = 0;
 	if (!(v = uk_json_parse(body, len, &jerr)))
-		return uk_err_set(err, UK_EXIT_FAIL, "LLM reply: %s", jerr.msg);
+		return uk_util_err_set(err, UK_EXIT_FAIL, "LLM reply: %s",
+		    jerr.msg);
 	choices = uk_json_get(v, "choices");
 	if (!choices || !YAJL_IS_ARRAY(choices) || !choices->u.array.len ||
 	    !(msg = uk_json_get(choices->u.array.values[0], "message")) ||
 	    !(s = uk_json_get_strn(msg, "content", &n))) {
 		uk_json_free(v);
-		return uk_err_set(err, UK_EXIT_FAIL,
+		return uk_util_err_set(err, UK_EXIT_FAIL,
 		    "LLM reply: no choices[0].message.content");
 	}
 	/* The content is n bytes and may hold a NUL: no str* past here. */
@@ -279,13 +281,13 @@ uk_llm_parse_reply(const char *body, size_t len, char **text,
 		n--;
 	if (!n) {
 		uk_json_free(v);
-		return uk_err_set(err, UK_EXIT_FAIL,
+		return uk_util_err_set(err, UK_EXIT_FAIL,
 		    "LLM reply: empty content");
 	}
-	*text = uk_xmemdup(s, n);
+	*text = uk_util_xmemdup(s, n);
 	*text_len = n;
 	if ((m = uk_json_get_str(v, "model")) && *m)
-		*model = uk_xstrdup(m);
+		*model = uk_util_xstrdup(m);
 	uk_json_free(v);
 	return 0;
 }
@@ -315,17 +317,17 @@ ended(struct uk_llm *l, CURL *e, CURLcode rc)
 	r->status = status;
 	if (rc != CURLE_OK) {
 		if (r->too_big)
-			uk_err_set(&r->err, UK_EXIT_FAIL,
+			uk_util_err_set(&r->err, UK_EXIT_FAIL,
 			    "LLM reply larger than %lu MiB", MAX_REPLY >> 20);
 		else if (rc == CURLE_OPERATION_TIMEDOUT)
-			uk_err_set(&r->err, UK_EXIT_FAIL,
+			uk_util_err_set(&r->err, UK_EXIT_FAIL,
 			    "LLM request timed out after %g s", l->o.timeout);
 		else if (g->refused)
-			uk_err_set(&r->err, UK_EXIT_FAIL,
+			uk_util_err_set(&r->err, UK_EXIT_FAIL,
 			    "LLM endpoint address %s refused", g->addr);
 		else
-			uk_err_set(&r->err, UK_EXIT_FAIL, "LLM request: %s",
-			    curl_easy_strerror(rc));
+			uk_util_err_set(&r->err, UK_EXIT_FAIL,
+			    "LLM request: %s", curl_easy_strerror(rc));
 		finish(l, r);
 		return;
 	}
@@ -340,7 +342,7 @@ ended(struct uk_llm *l, CURL *e, CURLcode rc)
 	if ((status == 429 || status >= 500) && r->attempts <= l->o.retries) {
 		curl_easy_getinfo(e, CURLINFO_RETRY_AFTER, &after);
 		if (after > 0 && (double)after > l->o.max_wait) {
-			uk_err_set(&r->err, UK_EXIT_FAIL,
+			uk_util_err_set(&r->err, UK_EXIT_FAIL,
 			    "LLM endpoint: HTTP %ld, Retry-After %ld s is too "
 			    "long%s",
 			    status, (long)after, detail);
@@ -356,13 +358,13 @@ ended(struct uk_llm *l, CURL *e, CURLcode rc)
 			for (k = 1; k < r->attempts && delay < 3600; k++)
 				delay *= 2;
 		}
-		r->retry_at = uk_mono_now() + delay;
+		r->retry_at = uk_util_mono_now() + delay;
 		r->next = l->waiting;
 		l->waiting = r;
 		return;
 	}
-	uk_err_set(&r->err, UK_EXIT_FAIL, "LLM endpoint: HTTP %ld%s%s", status,
-	    r->attempts > 1 ? " after retries" : "", detail);
+	uk_util_err_set(&r->err, UK_EXIT_FAIL, "LLM endpoint: HTTP %ld%s%s",
+	    status, r->attempts > 1 ? " after retries" : "", detail);
 	if (r->attempts > 1) {
 		char tail[64];
 
@@ -379,7 +381,7 @@ static int
 start_due(struct uk_llm *l)
 {
 	struct uk_llm_req **pp = &l->waiting, *r;
-	double t = uk_mono_now(), next = -1;
+	double t = uk_util_mono_now(), next = -1;
 
 	while ((r = *pp)) {
 		if (r->retry_at <= t) {
@@ -402,7 +404,8 @@ uk_llm_wait(struct uk_llm *l, int fd, int timeout_ms, int *fd_ready)
 	struct curl_waitfd wfd;
 	CURLMsg *msg;
 	int running, left, wait, next, nfd;
-	double deadline = timeout_ms >= 0 ? uk_mono_now() + timeout_ms / 1000.0 : -1;
+	double deadline =
+	    timeout_ms >= 0 ? uk_util_mono_now() + timeout_ms / 1000.0 : -1;
 
 	if (fd_ready)
 		*fd_ready = 0;
@@ -428,7 +431,7 @@ uk_llm_wait(struct uk_llm *l, int fd, int timeout_ms, int *fd_ready)
 		if (next >= 0 && next < wait)
 			wait = next;
 		if (deadline >= 0) {
-			double rest = (deadline - uk_mono_now()) * 1000;
+			double rest = (deadline - uk_util_mono_now()) * 1000;
 
 			if (rest <= 0)
 				return NULL;

@@ -17,7 +17,7 @@ dup_trim(const char *s, size_t n)
 	}
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
-	return uk_xmemdup(s, n);
+	return uk_util_xmemdup(s, n);
 }
 
 /*

@@ -94,8 +94,8 @@ parse_object(const char *text, const char *tool, const char *what,
 	if (v && YAJL_IS_OBJECT(v))
 		return v;
 	uk_json_free(v);
-	uk_err_set(err, UK_EXIT_FATAL, "tool '%s': %s is not a JSON object",
-	    tool, what);
+	uk_util_err_set(err, UK_EXIT_FATAL,
+	    "tool '%s': %s is not a JSON object", tool, what);
 	return NULL;
 }
 
@@ -150,7 +150,7 @@ fail:
 int
 uk_mcp_new(struct uk_mcp **mp, const struct uk_mcp_opts *o, struct uk_err *err)
 {
-	struct uk_mcp *m = uk_xcalloc(1, sizeof(*m));
+	struct uk_mcp *m = uk_util_xcalloc(1, sizeof(*m));
 	size_t i;
 
 	*mp = NULL;
@@ -159,16 +159,18 @@ uk_mcp_new(struct uk_mcp **mp, const struct uk_mcp_opts *o, struct uk_err *err)
 		m->o.jobs = 1;
 	if (!m->o.max_message)
 		m->o.max_message = 4u << 20;
-	m->tools = uk_xcalloc(o->ntools ? o->ntools : 1, sizeof(*m->tools));
+	m->tools =
+	    uk_util_xcalloc(o->ntools ? o->ntools : 1, sizeof(*m->tools));
 	for (i = 0; i < o->ntools; i++)
 		if (!o->tools[i].name || !o->tools[i].fn) {
-			uk_err_set(err, UK_EXIT_FATAL, "tool %zu has no %s", i,
+			uk_util_err_set(err, UK_EXIT_FATAL,
+			    "tool %zu has no %s", i,
 			    o->tools[i].name ? "function" : "name");
 			goto fail;
 		}
 	if (tools_list(m, err))
 		goto fail;
-	m->threads = uk_xcalloc((size_t)m->o.jobs, sizeof(*m->threads));
+	m->threads = uk_util_xcalloc((size_t)m->o.jobs, sizeof(*m->threads));
 	pthread_mutex_init(&m->mu, NULL);
 	pthread_cond_init(&m->cv, NULL);
 	*mp = m;
@@ -211,7 +213,7 @@ struct uk_mcp_session *
 uk_mcp_session_make(struct uk_mcp *m,
     void (*write)(void *wctx, const char *msg, size_t len), void *wctx)
 {
-	struct uk_mcp_session *s = uk_xcalloc(1, sizeof(*s));
+	struct uk_mcp_session *s = uk_util_xcalloc(1, sizeof(*s));
 
 	s->m = m;
 	s->write = write;
@@ -242,7 +244,7 @@ uk_mcp_session_input(struct uk_mcp_session *s, const char *msg, size_t len)
 		    "message too long: over %zu bytes", s->m->o.max_message);
 		return;
 	}
-	copy = uk_xmemdup(msg, len);
+	copy = uk_util_xmemdup(msg, len);
 	uk_mcp_dispatch(s, copy, len, &s->sink);
 	free(copy);
 }
@@ -398,7 +400,7 @@ do_call(struct uk_mcp_session *s, const char *id, yajl_val params,
 		return;
 	}
 	if (!(t = find_tool(s->m, name))) {
-		char *n = uk_str_printable(uk_xstrdup(name));
+		char *n = uk_util_str_printable(uk_util_xstrdup(name));
 
 		send_error(k, id, RPC_PARAMS, "unknown tool %s", n);
 		free(n);
@@ -417,12 +419,12 @@ do_call(struct uk_mcp_session *s, const char *id, yajl_val params,
 		    "again later", s->m->o.max_queued);
 		return;
 	}
-	c = uk_xcalloc(1, sizeof(*c));
+	c = uk_util_xcalloc(1, sizeof(*c));
 	c->bytes = len;
 	c->s = s;
 	c->k = k;
 	c->tool = t;
-	c->id = uk_xstrdup(id);
+	c->id = uk_util_xstrdup(id);
 	c->args = args && YAJL_IS_OBJECT(args) ? uk_json_copy(args) :
 						 uk_json_object();
 	c->progress = tok ? uk_json_copy(tok) : NULL;
@@ -529,7 +531,7 @@ request(struct uk_mcp_session *s, const char *method, const char *id,
 		else
 			do_set_level(s, id, params, k);
 	} else {
-		char *m = uk_str_printable(uk_xstrdup(method));
+		char *m = uk_util_str_printable(uk_util_xstrdup(method));
 
 		send_error(k, id, RPC_METHOD, "method not found: %s", m);
 		free(m);

@@ -362,7 +362,7 @@ uk_mcp_call_log(struct uk_mcp_call *c, const char *level, const char *fmt, ...)
 	/* The header's promise: every log line reaches stderr too. */
 	flockfile(stderr);
 	fprintf(stderr, "%s: %s: ", uk_prog ? uk_prog : "mcp", level);
-	uk_fputs_clean(msg.buf, stderr);
+	uk_util_fputs_clean(msg.buf, stderr);
 	fputc('\n', stderr);
 	funlockfile(stderr);
 	pthread_mutex_lock(&c->s->mu);

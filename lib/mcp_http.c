@@ -162,7 +162,7 @@ hout_done(struct mcp_sink *k)
 static struct hout *
 hout_new(struct http *hs, int sse)
 {
-	struct hout *o = uk_xcalloc(1, sizeof(*o));
+	struct hout *o = uk_util_xcalloc(1, sizeof(*o));
 
 	o->sink.emit = hout_emit;
 	o->sink.done = hout_done;
@@ -233,7 +233,7 @@ session_find(struct http *hs, const char *sid)
 			break;
 	if (s) {
 		s->refs++;
-		s->used = uk_mono_ms();
+		s->used = uk_util_mono_ms();
 	}
 	pthread_mutex_unlock(&hs->mu);
 	return s;
@@ -313,7 +313,7 @@ session_add(struct http *hs, const char *client, const char **why)
 		return NULL;
 	}
 	s = uk_mcp_session_make(hs->m, NULL, NULL);
-	s->used = uk_mono_ms();
+	s->used = uk_util_mono_ms();
 	for (i = 0; i < sizeof(r); i++)
 		snprintf(s->sid + 2 * i, 3, "%02x", r[i]);
 	snprintf(s->client, sizeof(s->client), "%s", client);
@@ -557,7 +557,7 @@ post_answer(struct http *hs, struct MHD_Connection *conn, struct hout *o,
 		return reply(conn, MHD_HTTP_ACCEPTED, NULL, "", NULL);
 	}
 	if (took == MCP_INVALID) {
-		body = uk_xstrdup(o->out.buf);
+		body = uk_util_xstrdup(o->out.buf);
 		hout_unref(o);
 		ret = reply(conn, MHD_HTTP_BAD_REQUEST, "application/json",
 		    body, NULL);
@@ -581,7 +581,7 @@ post_answer(struct http *hs, struct MHD_Connection *conn, struct hout *o,
 	pthread_mutex_lock(&o->mu);
 	while (!o->done)
 		uk_mcp_call_wait_tick(&o->cv, &o->mu, TICK_MS);
-	body = o->out.len ? uk_xstrdup(o->out.buf) : NULL;
+	body = o->out.len ? uk_util_xstrdup(o->out.buf) : NULL;
 	pthread_mutex_unlock(&o->mu);
 	hout_unref(o);
 	/* A cancelled call has no response: the POST gets 202. */
@@ -670,7 +670,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url,
 
 	(void)version;
 	if (!r) {
-		r = uk_xcalloc(1, sizeof(*r));
+		r = uk_util_xcalloc(1, sizeof(*r));
 		uk_buf_init(&r->body, 0);
 		*con_cls = r;
 		/* The headers are in: the rest of the request has longer. */
@@ -747,9 +747,10 @@ uk_mcp_http_serve(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
 	hs.path = h->path ? h->path : "/mcp";
 	if (uk_httpd_addr_parse(h->address, UK_HTTPD_ADDR_HOST, hs.host,
 		sizeof(hs.host), &port, NULL))
-		return uk_err_set(err, UK_EXIT_USAGE,
+		return uk_util_err_set(err, UK_EXIT_USAGE,
 		    "bad address '%s': want HOST:PORT, HOST or PORT with an "
-		    "IPv4 HOST", h->address);
+		    "IPv4 HOST",
+		    h->address);
 	uk_httpd_sockaddr(&sa, hs.host, port); /* parsed: cannot fail */
 	uk_httpd_token_why(&why401, h->token_file, "the token file");
 	hs.why401 = why401.buf;
@@ -788,7 +789,7 @@ uk_mcp_http_serve(struct uk_mcp *m, const struct uk_mcp_http_opts *h,
 	if (!d) {
 		pthread_mutex_destroy(&hs.mu);
 		uk_buf_release(&why401);
-		return uk_err_set(err, UK_EXIT_FATAL,
+		return uk_util_err_set(err, UK_EXIT_FATAL,
 		    "cannot listen on %s:%d: %s", hs.host, ntohs(sa.sin_port),
 		    strerror(errno));
 	}

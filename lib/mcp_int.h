@@ -60,7 +60,7 @@ struct uk_mcp_session {
 	char sid[33];
 	char client[46]; /* its client's address (INET6_ADDRSTRLEN) */
 	int refs;
-	long long used; /* uk_mono_ms of its last request */
+	long long used; /* uk_util_mono_ms of its last request */
 	struct uk_mcp_session *hnext;
 };
 

@@ -178,14 +178,14 @@ uk_mcp_schema_check_args(yajl_val schema, yajl_val args, struct uk_buf *why)
 		int bad;
 
 		if (!ps && extra && YAJL_IS_FALSE(extra)) {
-			n = uk_str_printable(uk_xstrdup(k));
+			n = uk_util_str_printable(uk_util_xstrdup(k));
 			uk_buf_addf(why, "unknown argument '%s'", n);
 			free(n);
 			return -1;
 		}
 		if (!ps || !YAJL_IS_OBJECT(ps))
 			continue;
-		n = uk_str_printable(uk_xstrdup(k));
+		n = uk_util_str_printable(uk_util_xstrdup(k));
 		bad = check_value(n, args->u.object.values[i], ps, why);
 		free(n);
 		if (bad)

@@ -203,7 +203,7 @@ uk_mcp_stdio_serve(struct uk_mcp *m, int in, int out, volatile const int *stop,
 	struct reader r;
 	sigset_t pipe, old;
 	struct timespec zero = { 0, 0 };
-	char *chunk = uk_xmalloc(65536);
+	char *chunk = uk_util_xmalloc(65536);
 	int read_err = 0;
 
 	/* A closed out is EPIPE for this thread, not the end of the process. */
@@ -259,10 +259,10 @@ uk_mcp_stdio_serve(struct uk_mcp *m, int in, int out, volatile const int *stop,
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (o.dead && o.err != EPIPE)
-		return uk_err_set(err, UK_EXIT_FATAL, "cannot write output: %s",
-		    strerror(o.err));
+		return uk_util_err_set(err, UK_EXIT_FATAL,
+		    "cannot write output: %s", strerror(o.err));
 	if (read_err)
-		return uk_err_set(err, UK_EXIT_FATAL, "cannot read input: %s",
-		    strerror(read_err));
+		return uk_util_err_set(err, UK_EXIT_FATAL,
+		    "cannot read input: %s", strerror(read_err));
 	return 0;
 }

@@ -50,7 +50,7 @@ parse_net(const char *s, size_t n, struct net *out)
 	if (!slash)
 		bits = max;
 	else if (!*slash || *slash < '0' || *slash > '9' ||
-	    uk_parse_long(slash, 0, max, &bits))
+	    uk_util_parse_long(slash, 0, max, &bits))
 		return -1;
 	out->bits = (unsigned)bits;
 	if (out->af == AF_INET6 && out->bits >= 96 &&
@@ -161,10 +161,10 @@ parse_env(struct uk_netguard *g, const char *value,
 		return 0;
 	}
 	if (n && n != strlen(value))
-		return uk_err_set(err, UK_EXIT_USAGE,
+		return uk_util_err_set(err, UK_EXIT_USAGE,
 		    ENV "='%s': '%.*s' is not an address or a CIDR block",
 		    value, (int)n, bad);
-	return uk_err_set(err, UK_EXIT_USAGE,
+	return uk_util_err_set(err, UK_EXIT_USAGE,
 	    ENV "='%s': not 0, 1, or a list of addresses and CIDR blocks",
 	    value);
 }
@@ -180,7 +180,7 @@ uk_netguard_init(struct uk_netguard *g)
 	 * Every program sets its guard up before it reads input.
 	 */
 	if (parse_env(g, getenv(ENV), &err))
-		uk_die(UK_EXIT_USAGE, "%s", err.msg);
+		uk_util_die(UK_EXIT_USAGE, "%s", err.msg);
 }
 
 static int
@@ -650,9 +650,9 @@ lookup_start(struct uk_netguard_async *a, const char *host)
 		/* The loop's end does not block; the threads' end does. */
 		if (pipe2(a->pipe, O_CLOEXEC) < 0 ||
 		    fcntl(a->pipe[0], F_SETFL, O_NONBLOCK) < 0)
-			uk_die(UK_EXIT_FATAL, "pipe: %s", strerror(errno));
+			uk_util_die(UK_EXIT_FATAL, "pipe: %s", strerror(errno));
 	}
-	v = uk_xcalloc(1, sizeof(*v));
+	v = uk_util_xcalloc(1, sizeof(*v));
 	snprintf(v->host, sizeof(v->host), "%s", host);
 	v->fd = a->pipe[1];
 	pthread_attr_init(&at);
@@ -677,10 +677,10 @@ uk_netguard_async_wait(struct uk_netguard_async *a, const char *host,
 			running = 1;
 	if (a->nw == a->aw) {
 		a->aw = a->aw ? 2 * a->aw : 16;
-		a->w = uk_xrealloc(a->w, a->aw * sizeof(*a->w));
+		a->w = uk_util_xrealloc(a->w, a->aw * sizeof(*a->w));
 	}
 	w = &a->w[a->nw++];
-	w->host = uk_xstrdup(host);
+	w->host = uk_util_xstrdup(host);
 	w->cookie = cookie;
 	w->started = running || lookup_start(a, host);
 }
@@ -716,7 +716,7 @@ uk_netguard_async_read(struct uk_netguard_async *a,
 	 * Take the host's waiters off the list first, then answer them:
 	 * answer may queue new ones (they find the verdict kept).
 	 */
-	got = uk_xmalloc((a->nw ? a->nw : 1) * sizeof(*got));
+	got = uk_util_xmalloc((a->nw ? a->nw : 1) * sizeof(*got));
 	for (i = k = n = 0; i < a->nw; i++) {
 		if (strcmp(a->w[i].host, v.host))
 			a->w[k++] = a->w[i];

@@ -34,15 +34,15 @@ page_call(struct uk_pages *ps, struct uk_page *p, enum page_ev ev,
 
 	id = uk_cdp_send(ps->cdp, session, method, params, &err);
 	if (ps->trace)
-		fprintf(stderr, "%.3f > %s %ld\n", uk_mono_now() - ps->t_start,
-		    method, id);
+		fprintf(stderr, "%.3f > %s %ld\n",
+		    uk_util_mono_now() - ps->t_start, method, id);
 	uk_json_free(params);
 	if (id < 0)
 		return; /* the dead stream is noticed by the main loop */
 	if (ps->ncalls == ps->acalls) {
 		ps->acalls = ps->acalls ? 2 * ps->acalls : 32;
-		ps->calls =
-		    uk_xrealloc(ps->calls, ps->acalls * sizeof(*ps->calls));
+		ps->calls = uk_util_xrealloc(ps->calls,
+		    ps->acalls * sizeof(*ps->calls));
 	}
 	c = &ps->calls[ps->ncalls++];
 	c->id = id;
@@ -333,7 +333,7 @@ exception_text(yajl_val res)
 
 	if (!s)
 		s = uk_json_get_str(d, "text");
-	return uk_xstrdup(s ? s : "exception");
+	return uk_util_xstrdup(s ? s : "exception");
 }
 
 static void
@@ -371,7 +371,7 @@ page_idle_check(struct uk_page *p)
 	if (p->state != S_LOADED || p->nreqs > 0)
 		p->idle_at = 0;
 	else if (p->idle_at <= 0)
-		p->idle_at = uk_mono_now() + IDLE_SECONDS;
+		p->idle_at = uk_util_mono_now() + IDLE_SECONDS;
 }
 
 static ssize_t
@@ -403,10 +403,10 @@ page_request(struct uk_page *p, yajl_val params, int started)
 			return;
 		if (p->nreqs == p->areqs) {
 			p->areqs = p->areqs ? 2 * p->areqs : 16;
-			p->reqs =
-			    uk_xrealloc(p->reqs, p->areqs * sizeof(*p->reqs));
+			p->reqs = uk_util_xrealloc(p->reqs,
+			    p->areqs * sizeof(*p->reqs));
 		}
-		p->reqs[p->nreqs++] = uk_xstrdup(id);
+		p->reqs[p->nreqs++] = uk_util_xstrdup(id);
 	} else if (i >= 0) {
 		free(p->reqs[i]);
 		p->reqs[i] = p->reqs[--p->nreqs];
@@ -607,7 +607,7 @@ act_pick(struct uk_page *p, yajl_val res)
 
 		if (type && !strcmp(type, "page") && url && id &&
 		    !strncmp(url, p->url, n)) {
-			p->target = uk_xstrdup(id);
+			p->target = uk_util_xstrdup(id);
 			page_attach(p);
 			return 0;
 		}
@@ -627,7 +627,7 @@ act_context(struct uk_page *p, yajl_val res)
 			page_fail(p, "the browser made no context");
 			return -1;
 		}
-		p->ctx = uk_xstrdup(s);
+		p->ctx = uk_util_xstrdup(s);
 	}
 	page_create_target(p);
 	return 0;
@@ -642,7 +642,7 @@ act_target(struct uk_page *p, yajl_val res)
 		page_fail(p, "the browser made no page");
 		return -1;
 	}
-	p->target = uk_xstrdup(s);
+	p->target = uk_util_xstrdup(s);
 	page_attach(p);
 	return 0;
 }
@@ -656,7 +656,7 @@ act_attached(struct uk_page *p, yajl_val res)
 		page_fail(p, "cannot attach to the page");
 		return -1;
 	}
-	p->session = uk_xstrdup(s);
+	p->session = uk_util_xstrdup(s);
 	if (!p->rec) {
 		p->state = S_WARM; /* made ahead: set up when a URL comes */
 		return 0;
@@ -697,9 +697,9 @@ act_frametree(struct uk_page *p, yajl_val res)
 		page_fail(p, "the page has no frame");
 		return -1;
 	}
-	p->frame = uk_xstrdup(s);
+	p->frame = uk_util_xstrdup(s);
 	if ((s = uk_json_get_str(v, "loaderId")))
-		p->old_loader = uk_xstrdup(s);
+		p->old_loader = uk_util_xstrdup(s);
 	if (replay(p))
 		return -1;
 	page_call(p->ps, p, EV_MARKED, p->session, "Runtime.evaluate",
@@ -738,12 +738,12 @@ act_navigated(struct uk_page *p, yajl_val res)
 		page_fail(p, "the navigation has no frame");
 		return -1;
 	}
-	p->frame = uk_xstrdup(s);
+	p->frame = uk_util_xstrdup(s);
 	if (!(s = uk_json_get_str(res, "loaderId"))) {
 		/* Same document: nothing more to load. */
 		return page_event(p, EV_READY, NULL);
 	}
-	p->loader = uk_xstrdup(s);
+	p->loader = uk_util_xstrdup(s);
 	if (replay(p))
 		return -1;
 	if (p->state == S_LOADING && p->ps->o.wait == UK_PAGE_WAIT_SELECTOR)
@@ -766,7 +766,7 @@ act_polled(struct uk_page *p, yajl_val res)
 	v = uk_json_get(uk_json_get(res, "result"), "value");
 	if (YAJL_IS_TRUE(v))
 		return page_event(p, EV_READY, NULL);
-	p->poll_at = uk_mono_now() + 0.1;
+	p->poll_at = uk_util_mono_now() + 0.1;
 	return 0;
 }
 
@@ -850,9 +850,9 @@ act_html(struct uk_page *p, yajl_val res)
 	}
 	v = uk_json_get(uk_json_get(res, "result"), "value");
 	if ((s = uk_json_get_str(v, "html")))
-		p->html = uk_xstrdup(s);
+		p->html = uk_util_xstrdup(s);
 	if ((s = uk_json_get_str(v, "url")))
-		p->final_url = uk_xstrdup(s);
+		p->final_url = uk_util_xstrdup(s);
 	if (uk_json_get_int(v, "status", &p->status))
 		p->status = 0;
 	return 0;
@@ -930,9 +930,9 @@ page_lifecycle(struct uk_page *p, const char *frame, const char *loader,
 		if (p->nev < PAGE_MAX_EVENTS &&
 		    (!strcmp(name, "load") || !strcmp(name, "networkIdle") ||
 			!strcmp(name, "DOMContentLoaded"))) {
-			p->ev[p->nev].frame = uk_xstrdup(frame);
-			p->ev[p->nev].loader = uk_xstrdup(loader);
-			p->ev[p->nev].name = uk_xstrdup(name);
+			p->ev[p->nev].frame = uk_util_xstrdup(frame);
+			p->ev[p->nev].loader = uk_util_xstrdup(loader);
+			p->ev[p->nev].name = uk_util_xstrdup(name);
 			p->nev++;
 		}
 		return;
@@ -944,7 +944,7 @@ page_lifecycle(struct uk_page *p, const char *frame, const char *loader,
 		if (p->old_loader && !strcmp(loader, p->old_loader))
 			return;
 		if (!p->loader)
-			p->loader = uk_xstrdup(loader);
+			p->loader = uk_util_xstrdup(loader);
 	}
 	if (strcmp(loader, p->loader))
 		return;

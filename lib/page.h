@@ -43,7 +43,7 @@
  *		    uk_page_events_next_wake(&ps);
  *		uk_page_events_guard_read(&ps);
  *		uk_page_events_dispatch(&ps, msg) for each message;
- *		uk_page_events_tick(&ps, uk_mono_now());
+ *		uk_page_events_tick(&ps, uk_util_mono_now());
  *	}
  *	uk_page_events_end(&ps); uk_page_events_release(&ps);
  *
@@ -140,7 +140,10 @@ void uk_page_events_find_spare(struct uk_pages *ps);
 
 /* Take one CDP message (borrowed): a reply or an event. */
 void uk_page_events_dispatch(struct uk_pages *ps, yajl_val msg);
-/* The next time (uk_mono_now) a page needs uk_page_events_tick; -1: none. */
+/*
+ * The next time (uk_util_mono_now) a page needs uk_page_events_tick;
+ * -1: none.
+ */
 double uk_page_events_next_wake(const struct uk_pages *ps);
 /* Timeouts, selector polls and network-idle waits due at now. */
 void uk_page_events_tick(struct uk_pages *ps, double now);

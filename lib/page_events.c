@@ -84,7 +84,7 @@ guard_wait_free(void *cookie)
 static char *
 dup_or_null(const char *s)
 {
-	return s ? uk_xstrdup(s) : NULL;
+	return s ? uk_util_xstrdup(s) : NULL;
 }
 
 /* Keep the request (or WebSocket) until host's verdict. */
@@ -92,13 +92,13 @@ static void
 guard_wait(struct uk_pages *ps, struct uk_page *p, const char *host,
     const struct guard_wait *what)
 {
-	struct guard_wait *w = uk_xcalloc(1, sizeof(*w));
+	struct guard_wait *w = uk_util_xcalloc(1, sizeof(*w));
 
 	w->p = p;
 	w->gen = p ? p->gen : 0;
 	w->session = dup_or_null(what->session);
 	w->id = dup_or_null(what->id);
-	w->url = uk_xstrdup(what->url ? what->url : "");
+	w->url = uk_util_xstrdup(what->url ? what->url : "");
 	w->type = dup_or_null(what->type);
 	w->frame = dup_or_null(what->frame);
 	if (p && !w->id)
@@ -306,7 +306,7 @@ run_ctx_reply(struct uk_pages *ps, enum page_ev ev, yajl_val res,
 			run_ctx_done(ps, "the browser made none");
 			return;
 		}
-		ps->run_ctx = uk_xstrdup(s);
+		ps->run_ctx = uk_util_xstrdup(s);
 		page_call(ps, NULL, EV_RUN_COOKIES, NULL, "Storage.getCookies",
 		    NULL);
 		return;
@@ -366,11 +366,11 @@ dispatch_reply(struct uk_pages *ps, yajl_val m)
 		p->pending--;
 	if (e && c.ev == EV_SHOT) {
 		free(p->shot_err);
-		p->shot_err = uk_xstrdup(msg);
+		p->shot_err = uk_util_xstrdup(msg);
 		res = NULL;
 	} else if (e && c.ev == EV_EVAL) {
 		free(p->eval_err);
-		p->eval_err = uk_xstrdup(msg);
+		p->eval_err = uk_util_xstrdup(msg);
 		res = NULL;
 	} else if (e) {
 		page_fail(p, "%s", msg);
@@ -479,8 +479,8 @@ uk_page_events_dispatch(struct uk_pages *ps, yajl_val m)
 			what = uk_json_get_str(params, "requestId");
 		uk_json_get_int(m, "id", &tid);
 		fprintf(stderr, "%.3f < %s %lld %s %s\n",
-		    uk_mono_now() - ps->t_start, method ? method : "reply", tid,
-		    what ? what : "", loader ? loader : "");
+		    uk_util_mono_now() - ps->t_start, method ? method : "reply",
+		    tid, what ? what : "", loader ? loader : "");
 	}
 	if (method)
 		dispatch_event(ps, method, m);
@@ -499,14 +499,14 @@ uk_page_events_init(struct uk_pages *ps, const struct uk_page_opts *opts,
 	ps->cdp = cdp;
 	ps->emit = emit;
 	ps->ctx = ctx;
-	ps->pages = uk_xcalloc((size_t)opts->jobs, sizeof(*ps->pages));
+	ps->pages = uk_util_xcalloc((size_t)opts->jobs, sizeof(*ps->pages));
 	for (i = 0; i < opts->jobs; i++)
 		ps->pages[i].ps = ps;
-	ps->warm = uk_xcalloc(1, sizeof(*ps->warm));
+	ps->warm = uk_util_xcalloc(1, sizeof(*ps->warm));
 	ps->warm->ps = ps;
 	uk_netguard_async_init(&ps->guard);
 	ps->trace = getenv("PWFETCH_TRACE") != NULL;
-	ps->t_start = uk_mono_now();
+	ps->t_start = uk_util_mono_now();
 }
 
 void
@@ -536,7 +536,7 @@ uk_page_events_start(struct uk_pages *ps, yajl_val rec, unsigned long no)
 	p->rec = rec;
 	p->url = uk_json_get_str(rec, "url");
 	p->no = no;
-	p->deadline = uk_mono_now() + ps->o.timeout;
+	p->deadline = uk_util_mono_now() + ps->o.timeout;
 	ps->nactive++;
 	if (w->state == S_WARM) {
 		p->ctx = w->ctx;
@@ -612,7 +612,7 @@ uk_page_events_find_spare(struct uk_pages *ps)
 
 		if (type && !strcmp(type, "page") && url &&
 		    !strcmp(url, "about:blank") && id) {
-			ps->spare = uk_xstrdup(id);
+			ps->spare = uk_util_xstrdup(id);
 			break;
 		}
 	}
@@ -688,7 +688,7 @@ uk_page_events_time_out(struct uk_pages *ps, double total)
 void
 uk_page_events_end(struct uk_pages *ps, double secs)
 {
-	double end = uk_mono_now() + secs;
+	double end = uk_util_mono_now() + secs;
 	struct uk_err err;
 	yajl_val m;
 
@@ -698,7 +698,7 @@ uk_page_events_end(struct uk_pages *ps, double secs)
 		    page_params1("browserContextId", uk_json_str(ps->run_ctx)));
 	/* Wait a little for the cleanup commands to be carried out. */
 	while (ps->o.attached && ps->ncalls > 0 && !ps->cdp->dead) {
-		double left = end - uk_mono_now();
+		double left = end - uk_util_mono_now();
 
 		if (left <= 0 || uk_cdp_next(ps->cdp, left, &m, &err) != 1)
 			break;

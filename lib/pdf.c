@@ -178,7 +178,8 @@ page_lines(const char *text, const PopplerRectangle *r, unsigned nr,
 			if (!is_space_line(text + start, i - start)) {
 				if (n == alloc) {
 					alloc = alloc ? alloc * 2 : 64;
-					l = uk_xrealloc(l, alloc * sizeof(*l));
+					l = uk_util_xrealloc(l,
+					    alloc * sizeof(*l));
 				}
 				cur.s = text + start;
 				cur.len = i - start;
@@ -450,10 +451,10 @@ heading(const struct line *l, size_t n)
 	common = common_height(l, n);
 	for (i = 0; i < n && i < 10; i++)
 		if (is_big(&l[i], common) && l[i].len <= 200)
-			return uk_xmemdup(l[i].s, l[i].len);
+			return uk_util_xmemdup(l[i].s, l[i].len);
 	if (l[0].len <= 100 && !ends_sentence(&l[0]) &&
 	    l[0].s[l[0].len - 1] != ',')
-		return uk_xmemdup(l[0].s, l[0].len);
+		return uk_util_xmemdup(l[0].s, l[0].len);
 	return NULL;
 }
 
@@ -536,7 +537,7 @@ read_pages(PopplerDocument *doc, int n, int max_pages, long long deadline,
 		size_t nl = 0, before;
 		char *s;
 
-		if (k >= max_pages || uk_mono_ms() > deadline ||
+		if (k >= max_pages || uk_util_mono_ms() > deadline ||
 		    text->len > TEXT_MAX)
 			return k;
 		page = pp.poppler_document_get_page(doc, k);
@@ -736,14 +737,14 @@ set_tags(struct uk_extract *x, const char *kw)
 		char *t, *part;
 
 		e = p + strcspn(p, ",;");
-		part = uk_xmemdup(p, (size_t)(e - p));
+		part = uk_util_xmemdup(p, (size_t)(e - p));
 		t = clean(part);
 		free(part);
 		for (k = 0; t && k < x->ntags; k++)
 			if (!strcasecmp(x->tags[k], t))
 				break;
 		if (t && k == x->ntags && x->ntags < 64) {
-			x->tags = uk_xrealloc(x->tags,
+			x->tags = uk_util_xrealloc(x->tags,
 			    (x->ntags + 1) * sizeof(*x->tags));
 			x->tags[x->ntags++] = t;
 		} else {
@@ -766,7 +767,7 @@ md_text(const char *rawtitle, const char *text)
 	size_t n;
 
 	if (!rawtitle || !*rawtitle)
-		return uk_xstrdup(text);
+		return uk_util_xstrdup(text);
 	/* Escaped as the text's paragraphs are (md_paragraph). */
 	uk_buf_addstr(&tb, rawtitle);
 	uk_extract_md_escape(&tb, 0);
@@ -814,12 +815,12 @@ answer_fill(const struct uk_buf *ans, int md, struct uk_extract *x,
 		pos += strlen(f[i]) + 1;
 	}
 	if (i < 1)
-		return uk_err_set(err, UK_EXIT_FAIL,
+		return uk_util_err_set(err, UK_EXIT_FAIL,
 		    "damaged PDF: the reader gave no answer");
 	if (*f[A_ERROR])
-		return uk_err_set(err, UK_EXIT_FAIL, "%s", f[A_ERROR]);
+		return uk_util_err_set(err, UK_EXIT_FAIL, "%s", f[A_ERROR]);
 	if (i < A_N)
-		return uk_err_set(err, UK_EXIT_FAIL,
+		return uk_util_err_set(err, UK_EXIT_FAIL,
 		    "damaged PDF: the reader gave no answer");
 	x->title = clean(f[A_TITLE]);
 	if (x->title && useless_title(x->title)) {
@@ -838,7 +839,7 @@ answer_fill(const struct uk_buf *ans, int md, struct uk_extract *x,
 		x->format = "markdown";
 		x->text = md_text(x->title, f[A_TEXT]);
 	} else {
-		x->text = uk_xstrdup(f[A_TEXT]);
+		x->text = uk_util_xstrdup(f[A_TEXT]);
 	}
 	return 0;
 }
@@ -864,11 +865,11 @@ pdf_begin(const char *pdf, size_t len, const struct uk_extract_opts *o,
 	memset(x, 0, sizeof(*x));
 	x->format = "text";
 	if (!uk_pdf_sniff(pdf, len))
-		return uk_err_set(err, UK_EXIT_FAIL,
+		return uk_util_err_set(err, UK_EXIT_FAIL,
 		    "damaged PDF: it does not start with %%PDF-");
 	pthread_once(&load_once, load);
 	if (!loaded)
-		return uk_err_set(err, UK_EXIT_FAIL, "%s", load_err);
+		return uk_util_err_set(err, UK_EXIT_FAIL, "%s", load_err);
 	return 0;
 }
 
@@ -879,7 +880,7 @@ uk_pdf_extract(const char *pdf, size_t len, const char *url,
 {
 	struct uk_buf ans = UK_BUF_INIT;
 	struct limits l;
-	long long start = uk_mono_ms(), kill_at;
+	long long start = uk_util_mono_ms(), kill_at;
 	int fds[2] = { -1, -1 }, status = 0, ret = -1, done = 0, timeout;
 	pid_t pid;
 
@@ -889,12 +890,12 @@ uk_pdf_extract(const char *pdf, size_t len, const char *url,
 	timeout = l.timeout_ms;
 	kill_at = start + timeout + KILL_GRACE_MS;
 	if (pipe2(fds, O_CLOEXEC) < 0)
-		return uk_err_set(err, UK_EXIT_FAIL, "pipe: %s",
+		return uk_util_err_set(err, UK_EXIT_FAIL, "pipe: %s",
 		    strerror(errno));
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		uk_err_set(err, UK_EXIT_FAIL, "fork: %s", strerror(errno));
+		uk_util_err_set(err, UK_EXIT_FAIL, "fork: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
 		return -1;
@@ -915,7 +916,7 @@ uk_pdf_extract(const char *pdf, size_t len, const char *url,
 	close(fds[1]);
 	for (;;) {
 		struct pollfd p = { fds[0], POLLIN, 0 };
-		long long left = kill_at - uk_mono_ms();
+		long long left = kill_at - uk_util_mono_ms();
 		ssize_t r;
 
 		if (left <= 0)
@@ -942,14 +943,14 @@ uk_pdf_extract(const char *pdf, size_t len, const char *url,
 		kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (!done && uk_mono_ms() >= kill_at) {
-		uk_err_set(err, UK_EXIT_FAIL,
+	if (!done && uk_util_mono_ms() >= kill_at) {
+		uk_util_err_set(err, UK_EXIT_FAIL,
 		    "PDF not read within the time limit of %d s",
 		    (timeout + 999) / 1000);
 		goto out;
 	}
 	if (!ans.len || !done || (WIFSIGNALED(status))) {
-		uk_err_set(err, UK_EXIT_FAIL, "damaged PDF: the reader %s",
+		uk_util_err_set(err, UK_EXIT_FAIL, "damaged PDF: the reader %s",
 		    WIFSIGNALED(status) ? "crashed on it (or ran out of its "
 					  "1 GiB of memory)" :
 					  "gave no answer");
@@ -972,7 +973,7 @@ uk_pdf_extract_here(const char *pdf, size_t len,
 
 	if (pdf_begin(pdf, len, o, &l, x, err) < 0)
 		return -1;
-	read_document(pdf, len, l.max_pages, uk_mono_ms() + l.timeout_ms,
+	read_document(pdf, len, l.max_pages, uk_util_mono_ms() + l.timeout_ms,
 	    (l.timeout_ms + 999) / 1000, l.md, &ans);
 	ret = answer_fill(&ans, l.md, x, err);
 	uk_buf_release(&ans);

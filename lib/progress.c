@@ -14,7 +14,7 @@
 
 #include "banned.h"
 
-/* The line uk_warn erases before it writes. */
+/* The line uk_util_warn erases before it writes. */
 static struct uk_progress *active;
 
 static void
@@ -97,7 +97,7 @@ uk_progress_show(struct uk_progress *p, int force, const char *fmt, ...)
 
 	if (p->fd < 0)
 		return 0;
-	now = uk_mono_now();
+	now = uk_util_mono_now();
 	if (!force && p->shown && now - p->last < p->interval)
 		return 0;
 	va_start(ap, fmt);

@@ -22,11 +22,11 @@
  *	}
  *	uk_progress_done(&p);
  *
- * While a line is on screen, uk_warn erases it before its message (the
+ * While a line is on screen, uk_util_warn erases it before its message (the
  * next uk_progress_show draws it again), so warnings never land in the
  * middle of the line.  Callers that write to the terminal otherwise call
  * uk_progress_erase first.  One line at a time: the last struct
- * initialised is the one uk_warn clears.
+ * initialised is the one uk_util_warn clears.
  */
 
 #include <stddef.h>
@@ -36,7 +36,7 @@
 struct uk_progress {
 	int fd;          /* where the line goes; -1: progress is off */
 	double interval; /* seconds between redraws; the caller may change it */
-	double last;     /* when the line was last drawn (uk_mono_now) */
+	double last;     /* when the line was last drawn (uk_util_mono_now) */
 	size_t shown;    /* columns on screen now; 0: nothing shown */
 	int dumb;        /* TERM=dumb: erase with spaces, not ESC [ K */
 };

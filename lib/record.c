@@ -20,7 +20,7 @@ uk_record_new(const char *url, yajl_val in, const char *url_type)
 		uk_json_set(rec, "url", uk_json_copy(u));
 	if (url_type)
 		uk_json_set_str(rec, "url_type", url_type);
-	uk_time_rfc3339(now, sizeof(now));
+	uk_util_time_rfc3339(now, sizeof(now));
 	uk_json_set_str(rec, "fetched_at", now);
 	return rec;
 }

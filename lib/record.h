@@ -38,7 +38,7 @@
  * url, or when url is NULL the "url" of in copied as it is (a URL that
  * holds a NUL byte keeps it), and absent when in has none; "url_type" is
  * set when url_type is not NULL; "fetched_at" is now (RFC 3339 UTC, as
- * uk_time_rfc3339).  in is borrowed and may be NULL; its other fields come
+ * uk_util_time_rfc3339).  in is borrowed and may be NULL; its other fields come
  * in at uk_record_finish.  The caller owns the record.
  */
 yajl_val uk_record_new(const char *url, yajl_val in, const char *url_type);

@@ -107,7 +107,8 @@ static int
 keep_partial(const struct snap *s, const struct uk_err *err,
     struct uk_buf *why)
 {
-	if (!(s->capped || uk_mono_now() >= s->deadline) || !s->total_files)
+	if (!(s->capped || uk_util_mono_now() >= s->deadline) ||
+	    !s->total_files)
 		return 0;
 	uk_buf_addstr(why, err->msg);
 	return 1;
@@ -196,7 +197,7 @@ fetch_git_url(const char *url, struct snap *s, const char **route,
 		 * an agent's input cannot read a local repository.
 		 */
 		if (!s->o->allow_private) {
-			uk_err_set(err, UK_EXIT_FAIL,
+			uk_util_err_set(err, UK_EXIT_FAIL,
 			    "'%s': a local repository: refused "
 			    "(-P or URLKIT_ALLOW_PRIVATE=1 allows it)",
 			    url);
@@ -366,7 +367,7 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 
 	memset(&s, 0, sizeof(s));
 	s.o = o;
-	s.deadline = uk_mono_now() + (o->timeout > 0 ? o->timeout : 120);
+	s.deadline = uk_util_mono_now() + (o->timeout > 0 ? o->timeout : 120);
 	s.prog.phase = UK_REPO_FETCHING;
 	sym = uk_symbols_new();
 	/* A budget of 0 tokens: no map, so nothing to parse. */
@@ -388,14 +389,14 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 		if (fetch_git_url(url, &s, &route, &title, &why, err) < 0)
 			goto out;
 	} else {
-		uk_err_set(err, UK_EXIT_FAIL, "'%s': not a git repository URL",
-		    url);
+		uk_util_err_set(err, UK_EXIT_FAIL,
+		    "'%s': not a git repository URL", url);
 		goto out;
 	}
 
-	left = s.deadline - uk_mono_now();
+	left = s.deadline - uk_util_mono_now();
 	if (left <= 0 && !why.len) {
-		uk_err_set(err, UK_EXIT_FAIL,
+		uk_util_err_set(err, UK_EXIT_FAIL,
 		    "time limit of %gs reached before indexing", o->timeout);
 		goto out;
 	}
@@ -408,7 +409,7 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 		indexed = uk_symbols_stream_end(st, err);
 		if (indexed < 0) {
 			/* The time limit: the map of what was parsed. */
-			if (uk_mono_now() < s.deadline)
+			if (uk_util_mono_now() < s.deadline)
 				goto out;
 			if (!why.len)
 				uk_buf_addstr(&why, err->msg);
@@ -440,8 +441,10 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 	if (path && *path && s.sym) {
 		f.path_files = (long)uk_symbols_nfiles_under(sym, path);
 		if (!f.path_files)
-			uk_warn("'%s': no file under '%s' was indexed: the "
-			    "map is of the whole tree", url, path);
+			uk_util_warn(
+			    "'%s': no file under '%s' was indexed: the "
+			    "map is of the whole tree",
+			    url, path);
 	}
 	f.title = title.buf;
 	f.indexed = indexed;

@@ -62,7 +62,7 @@ stream_read(struct archive *a, void *arg, const void **out)
 	while (!b->len && !st->done) {
 		CURLMsg *msg;
 		int left;
-		double rem = st->deadline - uk_mono_now();
+		double rem = st->deadline - uk_util_mono_now();
 
 		if (rem <= 0) {
 			st->timed_out = 1;
@@ -80,7 +80,7 @@ stream_read(struct archive *a, void *arg, const void **out)
 			}
 		if (b->len || st->done)
 			break;
-		rem = st->deadline - uk_mono_now();
+		rem = st->deadline - uk_util_mono_now();
 		curl_multi_poll(st->multi, NULL, 0,
 		    rem > 1 ? 1000 : (int)(rem * 1000) + 1, NULL);
 	}
@@ -107,13 +107,13 @@ entry_path(const char *raw, const char **out, struct uk_err *err)
 	const char *p = raw, *c;
 
 	if (raw[0] == '/')
-		return uk_err_set(err, UK_EXIT_FAIL,
+		return uk_util_err_set(err, UK_EXIT_FAIL,
 		    "archive entry '%s' is an absolute path: refused", raw);
 	for (c = raw; *c;) {
 		size_t n = strcspn(c, "/");
 
 		if (n == 2 && c[0] == '.' && c[1] == '.')
-			return uk_err_set(err, UK_EXIT_FAIL,
+			return uk_util_err_set(err, UK_EXIT_FAIL,
 			    "archive entry '%s' leaves the repository: "
 			    "refused",
 			    raw);
@@ -341,7 +341,7 @@ fetch_archive(const struct uk_url *u, struct snap *s, struct uk_err *err)
 	st.easy = uk_http_easy_new(&eo);
 	st.multi = curl_multi_init();
 	if (!st.multi) {
-		uk_err_set(err, UK_EXIT_FATAL, "cannot start libcurl");
+		uk_util_err_set(err, UK_EXIT_FATAL, "cannot start libcurl");
 		goto out;
 	}
 	esc = curl_easy_escape(st.easy, u->owner, 0);
@@ -379,26 +379,26 @@ fetch_archive(const struct uk_url *u, struct snap *s, struct uk_err *err)
 	goto out;
 fail:
 	if (st.timed_out)
-		uk_err_set(err, UK_EXIT_FAIL,
+		uk_util_err_set(err, UK_EXIT_FAIL,
 		    "time limit of %gs reached fetching '%s'", s->o->timeout,
 		    url.buf);
 	else if (st.too_big) {
 		s->capped = 1; /* what was read is kept (keep_partial) */
-		uk_err_set(err, UK_EXIT_FAIL,
+		uk_util_err_set(err, UK_EXIT_FAIL,
 		    "archive of '%s' is larger than %llu bytes "
 		    "(--repo-max-size)",
 		    url.buf, s->o->max_bytes);
 	}
 	else if (guard.refused)
-		uk_err_set(err, UK_EXIT_FAIL,
+		uk_util_err_set(err, UK_EXIT_FAIL,
 		    "'%s': address %s refused (private network; "
 		    "URLKIT_ALLOW_PRIVATE=1 allows it)",
 		    url.buf, guard.addr);
 	else if (st.done && st.result != CURLE_OK)
-		uk_err_set(err, UK_EXIT_FAIL, "'%s': %s", url.buf,
+		uk_util_err_set(err, UK_EXIT_FAIL, "'%s': %s", url.buf,
 		    st.curlerr[0] ? st.curlerr : curl_easy_strerror(st.result));
 	else
-		uk_err_set(err, UK_EXIT_FAIL,
+		uk_util_err_set(err, UK_EXIT_FAIL,
 		    "'%s': not a readable archive: %s", url.buf,
 		    a ? archive_error_string(a) : "?");
 out:
@@ -452,7 +452,7 @@ fetch_tree(const struct uk_url *u, struct snap *s, char **branch,
 		if (!cut)
 			continue;
 		tries++;
-		v.branch = uk_xmemdup(full.buf, cut);
+		v.branch = uk_util_xmemdup(full.buf, cut);
 		s->http_status = 0;
 		ret = fetch_archive(&v, s, err);
 		if (!ret || s->http_status != 404 || s->total_files) {
@@ -460,7 +460,8 @@ fetch_tree(const struct uk_url *u, struct snap *s, char **branch,
 			if (!ret || s->total_files) {
 				*branch = v.branch;
 				*path = cut < full.len ?
-				    uk_xstrdup(full.buf + cut + 1) : NULL;
+				    uk_util_xstrdup(full.buf + cut + 1) :
+				    NULL;
 			} else {
 				free(v.branch);
 			}
@@ -470,7 +471,7 @@ fetch_tree(const struct uk_url *u, struct snap *s, char **branch,
 		free(v.branch);
 	}
 	if (ret && tried.len && s->http_status == 404 && !s->total_files)
-		uk_err_set(err, UK_EXIT_FAIL,
+		uk_util_err_set(err, UK_EXIT_FAIL,
 		    "%s/%s: no branch at the start of '%s' (tried %s)",
 		    u->owner, u->repo, full.buf, tried.buf);
 	uk_buf_release(&full);

@@ -55,8 +55,8 @@ walk_cb(const char *root, const git_tree_entry *te, void *arg)
 	git_object_t type;
 	git_blob *blob;
 
-	if (uk_mono_now() > w->s->deadline) {
-		uk_err_set(w->err, UK_EXIT_FAIL,
+	if (uk_util_mono_now() > w->s->deadline) {
+		uk_util_err_set(w->err, UK_EXIT_FAIL,
 		    "time limit of %gs reached reading the repository",
 		    w->s->o->timeout);
 		w->failed = 1;
@@ -85,7 +85,7 @@ walk_cb(const char *root, const git_tree_entry *te, void *arg)
 	if (git_blob_lookup(&blob, w->repo, git_tree_entry_id(te)) < 0)
 		return 0;
 	uk_repo_snap_keep(w->s, w->path.buf,
-	    uk_xmemdup(git_blob_rawcontent(blob),
+	    uk_util_xmemdup(git_blob_rawcontent(blob),
 		(size_t)git_blob_rawsize(blob)),
 	    (size_t)git_blob_rawsize(blob));
 	git_blob_free(blob);
@@ -97,7 +97,7 @@ git_fail(struct uk_err *err, const char *what, const char *where)
 {
 	const git_error *ge = git_error_last();
 
-	return uk_err_set(err, UK_EXIT_FAIL, "%s '%s': %s", what, where,
+	return uk_util_err_set(err, UK_EXIT_FAIL, "%s '%s': %s", what, where,
 	    ge && ge->message ? ge->message : "libgit2 error");
 }
 
@@ -316,7 +316,7 @@ gs_free(git_stream *st)
 static int
 gs_init(git_stream **out, const char *host, const char *port)
 {
-	struct guard_stream *s = uk_xcalloc(1, sizeof(*s));
+	struct guard_stream *s = uk_util_xcalloc(1, sizeof(*s));
 
 	s->parent.version = GIT_STREAM_VERSION;
 	s->parent.connect = gs_connect;
@@ -324,8 +324,8 @@ gs_init(git_stream **out, const char *host, const char *port)
 	s->parent.write = gs_write;
 	s->parent.close = gs_close;
 	s->parent.free = gs_free;
-	s->host = uk_xstrdup(host);
-	s->port = uk_xstrdup(port);
+	s->host = uk_util_xstrdup(host);
+	s->port = uk_util_xstrdup(port);
 	s->fd = -1;
 	*out = &s->parent;
 	return 0;
@@ -397,7 +397,7 @@ guard_host(const char *url, const struct uk_repo_opts *o, struct uk_err *err)
 	if (!h || curl_url_set(h, CURLUPART_URL, url, 0) != CURLUE_OK ||
 	    curl_url_get(h, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
 		curl_url_cleanup(h);
-		return uk_err_set(err, UK_EXIT_FAIL, "'%s': bad URL", url);
+		return uk_util_err_set(err, UK_EXIT_FAIL, "'%s': bad URL", url);
 	}
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_socktype = SOCK_STREAM;
@@ -408,13 +408,13 @@ guard_host(const char *url, const struct uk_repo_opts *o, struct uk_err *err)
 		host[l - 2] = '\0';
 	}
 	if (getaddrinfo(host, NULL, &hints, &res) != 0) {
-		ret =
-		    uk_err_set(err, UK_EXIT_FAIL, "'%s': cannot resolve", host);
+		ret = uk_util_err_set(err, UK_EXIT_FAIL, "'%s': cannot resolve",
+		    host);
 		goto out;
 	}
 	for (ai = res; ai; ai = ai->ai_next)
 		if (!uk_netguard_check(&g, ai->ai_addr, addr, sizeof(addr))) {
-			ret = uk_err_set(err, UK_EXIT_FAIL,
+			ret = uk_util_err_set(err, UK_EXIT_FAIL,
 			    "'%s': address %s refused (private network; "
 			    "URLKIT_ALLOW_PRIVATE=1 allows it)",
 			    url, addr);
@@ -471,24 +471,24 @@ redirect_target(const char *from, const char *loc, char **next,
 	if (!h || curl_url_set(h, CURLUPART_URL, loc, 0) != CURLUE_OK ||
 	    curl_url_get(h, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
 	    curl_url_get(h, CURLUPART_PATH, &path, 0) != CURLUE_OK) {
-		uk_err_set(err, UK_EXIT_FAIL, "'%s': bad redirect to '%s'",
+		uk_util_err_set(err, UK_EXIT_FAIL, "'%s': bad redirect to '%s'",
 		    from, loc);
 		goto out;
 	}
 	if (strcasecmp(scheme, "http") && strcasecmp(scheme, "https")) {
-		uk_err_set(err, UK_EXIT_FAIL,
+		uk_util_err_set(err, UK_EXIT_FAIL,
 		    "'%s': redirect to '%s' refused (http and https only)",
 		    from, loc);
 		goto out;
 	}
 	if (!strncasecmp(from, "https:", 6) && strcasecmp(scheme, "https")) {
-		uk_err_set(err, UK_EXIT_FAIL,
+		uk_util_err_set(err, UK_EXIT_FAIL,
 		    "'%s': redirect from https to '%s' refused", from, loc);
 		goto out;
 	}
 	l = strlen(path);
 	if (l < 10 || strcmp(path + l - 10, "/info/refs")) {
-		uk_err_set(err, UK_EXIT_FAIL,
+		uk_util_err_set(err, UK_EXIT_FAIL,
 		    "'%s': redirect to '%s' does not name a git repository "
 		    "(no /info/refs)",
 		    from, loc);
@@ -500,11 +500,11 @@ redirect_target(const char *from, const char *loc, char **next,
 	    curl_url_set(h, CURLUPART_QUERY, NULL, 0) != CURLUE_OK ||
 	    curl_url_set(h, CURLUPART_FRAGMENT, NULL, 0) != CURLUE_OK ||
 	    curl_url_get(h, CURLUPART_URL, &out, 0) != CURLUE_OK) {
-		uk_err_set(err, UK_EXIT_FAIL, "'%s': bad redirect to '%s'",
+		uk_util_err_set(err, UK_EXIT_FAIL, "'%s': bad redirect to '%s'",
 		    from, loc);
 		goto out;
 	}
-	*next = uk_xstrdup(out);
+	*next = uk_util_xstrdup(out);
 	ret = 0;
 out:
 	curl_free(out);
@@ -544,7 +544,7 @@ probe_url(const char *cur, struct uk_err *err)
 	if (!h || curl_url_set(h, CURLUPART_URL, cur, 0) != CURLUE_OK ||
 	    curl_url_get(h, CURLUPART_PATH, &path, 0) != CURLUE_OK) {
 		curl_url_cleanup(h);
-		uk_err_set(err, UK_EXIT_FAIL, "'%s': bad URL", cur);
+		uk_util_err_set(err, UK_EXIT_FAIL, "'%s': bad URL", cur);
 		return NULL;
 	}
 	uk_buf_addstr(&p, path);
@@ -559,7 +559,7 @@ probe_url(const char *cur, struct uk_err *err)
 	    curl_url_get(h, CURLUPART_URL, &probe, 0) != CURLUE_OK) {
 		curl_url_cleanup(h);
 		uk_buf_release(&p);
-		uk_err_set(err, UK_EXIT_FAIL, "'%s': bad URL", cur);
+		uk_util_err_set(err, UK_EXIT_FAIL, "'%s': bad URL", cur);
 		return NULL;
 	}
 	curl_url_cleanup(h);
@@ -571,7 +571,7 @@ static int
 git_redirects(const char *url, struct snap *s, char **final,
     struct uk_err *err)
 {
-	char *cur = uk_xstrdup(url);
+	char *cur = uk_util_xstrdup(url);
 	int hops, ret = -1;
 
 	for (hops = 0;; hops++) {
@@ -588,7 +588,7 @@ git_redirects(const char *url, struct snap *s, char **final,
 			if (hops) {
 				struct uk_err why = *err;
 
-				uk_err_set(err, why.code,
+				uk_util_err_set(err, why.code,
 				    "'%s' redirected: %s", url, why.msg);
 			}
 			goto out;
@@ -596,9 +596,9 @@ git_redirects(const char *url, struct snap *s, char **final,
 		if (strncasecmp(cur, "http://", 7) &&
 		    strncasecmp(cur, "https://", 8))
 			break;
-		ms = (long)((s->deadline - uk_mono_now()) * 1000);
+		ms = (long)((s->deadline - uk_util_mono_now()) * 1000);
 		if (ms <= 0) {
-			uk_err_set(err, UK_EXIT_FAIL,
+			uk_util_err_set(err, UK_EXIT_FAIL,
 			    "time limit of %gs reached cloning '%s'",
 			    s->o->timeout, url);
 			goto out;
@@ -627,14 +627,14 @@ git_redirects(const char *url, struct snap *s, char **final,
 		if (caught) {
 			stop = -1;
 		} else if (g.refused) {
-			uk_err_set(err, UK_EXIT_FAIL,
+			uk_util_err_set(err, UK_EXIT_FAIL,
 			    "%s%s%s'%s': address %s refused (private network; "
 			    "URLKIT_ALLOW_PRIVATE=1 allows it)",
 			    hops ? "'" : "", hops ? url : "",
 			    hops ? "' redirected: " : "", cur, g.addr);
 			stop = -1;
 		} else if (rc == CURLE_OPERATION_TIMEDOUT) {
-			uk_err_set(err, UK_EXIT_FAIL,
+			uk_util_err_set(err, UK_EXIT_FAIL,
 			    "time limit of %gs reached cloning '%s'",
 			    s->o->timeout, url);
 			stop = -1;
@@ -645,7 +645,7 @@ git_redirects(const char *url, struct snap *s, char **final,
 			CURLE_OK &&
 		    loc) {
 			if (hops >= UK_HTTP_MAX_REDIRS) {
-				uk_err_set(err, UK_EXIT_FAIL,
+				uk_util_err_set(err, UK_EXIT_FAIL,
 				    "'%s': too many redirects (more than %d)",
 				    url, UK_HTTP_MAX_REDIRS);
 				stop = -1;
@@ -691,7 +691,7 @@ clone_read(const char *url, struct snap *s, struct uk_err *err)
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &sa, &old[i]);
 	if (!mkdtemp(dir.buf)) {
-		uk_err_set(err, UK_EXIT_FAIL,
+		uk_util_err_set(err, UK_EXIT_FAIL,
 		    "cannot make a directory in '%s': %s",
 		    tmp && *tmp ? tmp : "/tmp", strerror(errno));
 		uk_buf_release(&dir);
@@ -700,19 +700,19 @@ clone_read(const char *url, struct snap *s, struct uk_err *err)
 	/* Within the step: a signal meanwhile ends it as during the clone. */
 	if (git_redirects(url, s, &final, err) < 0) {
 		if (caught)
-			uk_err_set(err, UK_EXIT_FATAL,
+			uk_util_err_set(err, UK_EXIT_FATAL,
 			    "interrupted by signal %d", (int)caught);
 		goto out;
 	}
 	url = final;
 	if (pipe2(fds, O_CLOEXEC) < 0) {
-		uk_err_set(err, UK_EXIT_FAIL, "pipe: %s", strerror(errno));
+		uk_util_err_set(err, UK_EXIT_FAIL, "pipe: %s", strerror(errno));
 		goto out;
 	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		uk_err_set(err, UK_EXIT_FAIL, "fork: %s", strerror(errno));
+		uk_util_err_set(err, UK_EXIT_FAIL, "fork: %s", strerror(errno));
 		goto out;
 	}
 	if (pid == 0) {
@@ -735,7 +735,7 @@ clone_read(const char *url, struct snap *s, struct uk_err *err)
 			got = 1;
 			break;
 		}
-		if (caught || uk_mono_now() > s->deadline) {
+		if (caught || uk_util_mono_now() > s->deadline) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			break;
@@ -743,20 +743,20 @@ clone_read(const char *url, struct snap *s, struct uk_err *err)
 		nanosleep(&ts, NULL);
 	}
 	if (caught) {
-		uk_err_set(err, UK_EXIT_FATAL, "interrupted by signal %d",
+		uk_util_err_set(err, UK_EXIT_FATAL, "interrupted by signal %d",
 		    (int)caught);
 	} else if (!got) {
-		uk_err_set(err, UK_EXIT_FAIL,
+		uk_util_err_set(err, UK_EXIT_FAIL,
 		    "time limit of %gs reached cloning '%s'", s->o->timeout,
 		    url);
 	} else if (WIFEXITED(status) && WEXITSTATUS(status) == 4) {
-		uk_err_set(err, UK_EXIT_FAIL,
+		uk_util_err_set(err, UK_EXIT_FAIL,
 		    "repository '%s' is larger than %llu bytes "
 		    "(--repo-max-size)",
 		    url, s->o->max_bytes);
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		uk_buf_trim(&msg);
-		uk_err_set(err, UK_EXIT_FAIL, "cannot clone '%s': %s", url,
+		uk_util_err_set(err, UK_EXIT_FAIL, "cannot clone '%s': %s", url,
 		    msg.len ? msg.buf : "libgit2 failed");
 	} else {
 		/* The child is gone: threads may start now (see above). */
@@ -797,8 +797,8 @@ local_read(const char *url, struct snap *s, struct uk_err *err)
 		    curl_url_get(h, CURLUPART_PATH, &p, CURLU_URLDECODE) !=
 			CURLUE_OK) {
 			curl_url_cleanup(h);
-			return uk_err_set(err, UK_EXIT_FAIL, "'%s': bad URL",
-			    url);
+			return uk_util_err_set(err, UK_EXIT_FAIL,
+			    "'%s': bad URL", url);
 		}
 		uk_buf_addstr(&path, p);
 		curl_free(p);
@@ -874,7 +874,7 @@ uk_repo_git_ref_kind(const char *owner, const char *repo, const char *ref,
 	struct uk_http_easy eo = { 0 };
 	const char *kind = NULL;
 	char errbuf[CURL_ERROR_SIZE];
-	double left = s->deadline - uk_mono_now();
+	double left = s->deadline - uk_util_mono_now();
 	long status = 0;
 	char *esc;
 	CURL *e;

@@ -136,7 +136,7 @@ glob_match(const char *pat, const char *path)
 		pat++;
 	n = strlen(pat);
 	dir = n && pat[n - 1] == '/';
-	pp = uk_xmemdup(pat, dir ? n - 1 : n);
+	pp = uk_util_xmemdup(pat, dir ? n - 1 : n);
 	anchored |= strchr(pp, '/') != NULL;
 	/* The path and each of its directories, shortest first. */
 	for (e = 1; !m && e <= plen; e++) {
@@ -147,7 +147,7 @@ glob_match(const char *pat, const char *path)
 			continue;
 		if (e == plen && dir)
 			break;
-		prefix = uk_xmemdup(path, e);
+		prefix = uk_util_xmemdup(path, e);
 		base = strrchr(prefix, '/');
 		base = base ? base + 1 : prefix;
 		m = glob(pp, anchored ? prefix : base, &steps);
@@ -208,11 +208,12 @@ uk_repo_pack_ignore_add(struct snap *s, const char *path, const char *text,
 			continue;
 		if (s->nign == s->aign) {
 			s->aign = s->aign ? 2 * s->aign : 16;
-			s->ign = uk_xrealloc(s->ign, s->aign * sizeof(*s->ign));
+			s->ign =
+			    uk_util_xrealloc(s->ign, s->aign * sizeof(*s->ign));
 		}
 		ig = &s->ign[s->nign++];
-		ig->dir = uk_xmemdup(path, dl);
-		ig->pat = uk_xmemdup(q, (size_t)(e - q));
+		ig->dir = uk_util_xmemdup(path, dl);
+		ig->pat = uk_util_xmemdup(q, (size_t)(e - q));
 		ig->neg = neg;
 	}
 }
@@ -391,10 +392,10 @@ uk_repo_pack_make(struct uk_symbols *sym, const struct snap *s,
 	memset(&p, 0, sizeof(p));
 	p.n = uk_symbols_ranked_files(sym, &rf);
 	p.rf = rf;
-	p.src = uk_xcalloc(p.n + 1, sizeof(*p.src));
-	p.tok = uk_xcalloc(p.n + 1, sizeof(*p.tok));
-	p.in = uk_xcalloc(p.n + 1, 1);
-	by_path = uk_xcalloc(s->nfiles + 1, sizeof(*by_path));
+	p.src = uk_util_xcalloc(p.n + 1, sizeof(*p.src));
+	p.tok = uk_util_xcalloc(p.n + 1, sizeof(*p.tok));
+	p.in = uk_util_xcalloc(p.n + 1, 1);
+	by_path = uk_util_xcalloc(s->nfiles + 1, sizeof(*by_path));
 	for (i = 0; i < s->nfiles; i++)
 		by_path[i] = &s->files[i];
 	qsort(by_path, s->nfiles, sizeof(*by_path), file_cmp);

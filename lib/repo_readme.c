@@ -119,7 +119,8 @@ uk_repo_readme_fit(enum uk_tokenizer t, const char *text, size_t len,
 		if (!in_fence && !bl && after_blank) {
 			if (n == alloc) {
 				alloc = alloc ? 2 * alloc : 64;
-				ends = uk_xrealloc(ends, alloc * sizeof(*ends));
+				ends = uk_util_xrealloc(ends,
+				    alloc * sizeof(*ends));
 			}
 			ends[n++] = (size_t)(p - text);
 		}
@@ -140,7 +141,8 @@ uk_repo_readme_fit(enum uk_tokenizer t, const char *text, size_t len,
 				break;
 			if (n == alloc) {
 				alloc = alloc ? 2 * alloc : 64;
-				ends = uk_xrealloc(ends, alloc * sizeof(*ends));
+				ends = uk_util_xrealloc(ends,
+				    alloc * sizeof(*ends));
 			}
 			ends[n++] = (size_t)(e + 1 - text);
 			p = e + 1;

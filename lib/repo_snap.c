@@ -115,7 +115,7 @@ uk_repo_snap_stream_start(struct snap *s)
 {
 	if (!s->sym || s->stream)
 		return;
-	uk_symbols_set_deadline(s->sym, s->deadline - uk_mono_now());
+	uk_symbols_set_deadline(s->sym, s->deadline - uk_util_mono_now());
 	s->stream = uk_symbols_stream_start(s->sym, s->o->threads);
 	uk_symbols_stream_progress(s->stream, snap_indexed, s);
 }
@@ -159,11 +159,11 @@ uk_repo_snap_cap_exceeded(struct snap *s, struct uk_err *err)
 	if (s->total_files > s->o->max_files || s->total_bytes > s->o->max_bytes)
 		s->capped = 1;
 	if (s->total_files > s->o->max_files)
-		return uk_err_set(err, UK_EXIT_FAIL,
+		return uk_util_err_set(err, UK_EXIT_FAIL,
 		    "repository has more than %lu files (--repo-max-files)",
 		    s->o->max_files);
 	if (s->total_bytes > s->o->max_bytes)
-		return uk_err_set(err, UK_EXIT_FAIL,
+		return uk_util_err_set(err, UK_EXIT_FAIL,
 		    "repository is larger than %llu bytes (--repo-max-size)",
 		    s->o->max_bytes);
 	return 0;
@@ -222,7 +222,7 @@ uk_repo_snap_keep(struct snap *s, const char *path, char *text, size_t len)
 		free(s->readme);
 		free(s->readme_name);
 		s->readme = uk_buf_detach(&b, &s->readme_len);
-		s->readme_name = uk_xstrdup(path);
+		s->readme_name = uk_util_xstrdup(path);
 		s->readme_rank = r;
 		free(text);
 		return;
@@ -242,9 +242,10 @@ uk_repo_snap_keep(struct snap *s, const char *path, char *text, size_t len)
 	}
 	if (s->nfiles == s->afiles) {
 		s->afiles = s->afiles ? 2 * s->afiles : 256;
-		s->files = uk_xrealloc(s->files, s->afiles * sizeof(*s->files));
+		s->files =
+		    uk_util_xrealloc(s->files, s->afiles * sizeof(*s->files));
 	}
-	s->files[s->nfiles].path = uk_xstrdup(path);
+	s->files[s->nfiles].path = uk_util_xstrdup(path);
 	s->files[s->nfiles].text = text;
 	s->files[s->nfiles].len = len;
 	s->prog.kept++;

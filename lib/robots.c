@@ -60,9 +60,9 @@ ruleset_add(struct ruleset *s, const char *p, size_t n, int allow)
 {
 	if (s->n == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 16;
-		s->v = uk_xrealloc(s->v, s->cap * sizeof(*s->v));
+		s->v = uk_util_xrealloc(s->v, s->cap * sizeof(*s->v));
 	}
-	s->v[s->n].path = uk_xmemdup(p, n);
+	s->v[s->n].path = uk_util_xmemdup(p, n);
 	s->v[s->n].allow = allow;
 	s->n++;
 }
@@ -137,10 +137,10 @@ uk_robots_parse(struct uk_robots *r, const char *text, size_t len,
 		}
 		if (key_is(k, (size_t)(ke - k), "sitemap")) {
 			if (ve > v) {
-				r->sitemaps = uk_xrealloc(r->sitemaps,
+				r->sitemaps = uk_util_xrealloc(r->sitemaps,
 				    (r->nsitemaps + 1) * sizeof(*r->sitemaps));
 				r->sitemaps[r->nsitemaps++] =
-				    uk_xmemdup(v, (size_t)(ve - v));
+				    uk_util_xmemdup(v, (size_t)(ve - v));
 			}
 			continue;
 		}
@@ -154,7 +154,7 @@ uk_robots_parse(struct uk_robots *r, const char *text, size_t len,
 		else if (key_is(k, (size_t)(ke - k), "disallow") && ve > v)
 			ruleset_add(use, v, (size_t)(ve - v), 0);
 		else if (key_is(k, (size_t)(ke - k), "crawl-delay") && ve > v) {
-			char *s = uk_xmemdup(v, (size_t)(ve - v)), *e;
+			char *s = uk_util_xmemdup(v, (size_t)(ve - v)), *e;
 			double d = strtod(s, &e);
 
 			if (e != s && *e == '\0' && d > 0 && d < 1e6)
@@ -209,7 +209,7 @@ rule_match(const char *p, const char *path)
 	if (pn > 0 && p[pn - 1] == '$')
 		return wild(p, pn - 1, path, sn);
 	/* A prefix match: the pattern followed by '*'. */
-	q = uk_xmalloc(pn + 2);
+	q = uk_util_xmalloc(pn + 2);
 	for (i = 0; i < pn; i++)
 		q[i] = p[i];
 	q[pn] = '*';

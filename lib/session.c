@@ -26,12 +26,12 @@ uk_session_open(struct uk_session *s, struct uk_cache *c, const char *name,
 
 	memset(s, 0, sizeof(*s));
 	if (!uk_session_name_ok(name))
-		return uk_err_set(err, UK_EXIT_USAGE,
+		return uk_util_err_set(err, UK_EXIT_USAGE,
 		    "bad session name '%s': use 1-64 of A-Z a-z 0-9 . _ -, "
 		    "not starting with a dot",
 		    name);
 	s->cache = c;
-	s->name = uk_xstrdup(name);
+	s->name = uk_util_xstrdup(name);
 	uk_buf_addf(&b, "%s/sessions/%s", c->dir, name);
 	s->dir = uk_buf_detach(&b, NULL);
 	return 0;
@@ -69,7 +69,7 @@ uk_session_add(struct uk_session *s, yajl_val rec, struct uk_err *err)
 	int r;
 
 	if (!YAJL_IS_OBJECT(rec) || !(url = uk_json_get_str(rec, "url")))
-		return uk_err_set(err, UK_EXIT_FAIL,
+		return uk_util_err_set(err, UK_EXIT_FAIL,
 		    "not a content record: no string 'url'");
 	path = entry_path(s, url, name);
 	/*
@@ -82,7 +82,7 @@ uk_session_add(struct uk_session *s, yajl_val rec, struct uk_err *err)
 		mtime = (long long)st.st_mtim.tv_sec * 1000000000LL +
 		    st.st_mtim.tv_nsec;
 	else
-		mtime = uk_time_now_ns();
+		mtime = uk_util_time_now_ns();
 	v = uk_json_copy(rec);
 	uk_json_del(v, "cached");
 	uk_json_to_buf(v, &b);
@@ -91,7 +91,7 @@ uk_session_add(struct uk_session *s, yajl_val rec, struct uk_err *err)
 	r = uk_write_file(s->dir, name, b.buf, b.len, mtime, err);
 	if (r && err && err->code != UK_EXIT_FATAL &&
 	    (stat(s->cache->dir, &st) || !S_ISDIR(st.st_mode)))
-		uk_err_set(err, UK_EXIT_FATAL,
+		uk_util_err_set(err, UK_EXIT_FATAL,
 		    "cache directory '%s' is not a directory", s->cache->dir);
 	uk_buf_release(&b);
 	free(path);
@@ -151,7 +151,7 @@ uk_session_remove(struct uk_session *s, const char *url, struct uk_err *err)
 		if (errno == ENOENT || errno == ENOTDIR)
 			r = 0;
 		else
-			r = uk_err_set(err, UK_EXIT_FAIL,
+			r = uk_util_err_set(err, UK_EXIT_FAIL,
 			    "cannot remove '%s': %s", path, strerror(errno));
 	}
 	free(path);
@@ -183,8 +183,8 @@ uk_session_remove_all(struct uk_session *s, struct uk_err *err)
 	if (!(dir = opendir(s->dir))) {
 		if (errno == ENOENT)
 			return 0;
-		return uk_err_set(err, UK_EXIT_FAIL, "cannot open '%s': %s",
-		    s->dir, strerror(errno));
+		return uk_util_err_set(err, UK_EXIT_FAIL,
+		    "cannot open '%s': %s", s->dir, strerror(errno));
 	}
 	while ((d = readdir(dir)))
 		if ((is_entry(d->d_name) ||
@@ -228,8 +228,8 @@ uk_session_list(struct uk_session *s, yajl_val *list, struct uk_err *err)
 			return 0;
 		uk_json_free(*list);
 		*list = NULL;
-		return uk_err_set(err, UK_EXIT_FAIL, "cannot open '%s': %s",
-		    s->dir, strerror(errno));
+		return uk_util_err_set(err, UK_EXIT_FAIL,
+		    "cannot open '%s': %s", s->dir, strerror(errno));
 	}
 	while ((d = readdir(dir))) {
 		if (!is_entry(d->d_name) ||
@@ -238,7 +238,7 @@ uk_session_list(struct uk_session *s, yajl_val *list, struct uk_err *err)
 			continue;
 		if (n == alloc) {
 			alloc = alloc ? 2 * alloc : 64;
-			items = uk_xrealloc(items, alloc * sizeof(*items));
+			items = uk_util_xrealloc(items, alloc * sizeof(*items));
 		}
 		items[n].mtime = (long long)st.st_mtim.tv_sec * 1000000000LL +
 		    st.st_mtim.tv_nsec;
@@ -267,8 +267,8 @@ uk_session_exists(struct uk_session *s, struct uk_err *err)
 	if (lstat(s->dir, &st)) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return 0;
-		return uk_err_set(err, UK_EXIT_FAIL, "cannot read '%s': %s",
-		    s->dir, strerror(errno));
+		return uk_util_err_set(err, UK_EXIT_FAIL,
+		    "cannot read '%s': %s", s->dir, strerror(errno));
 	}
 	return S_ISDIR(st.st_mode);
 }
@@ -289,8 +289,8 @@ uk_session_stat(struct uk_session *s, struct uk_session_stat *st,
 
 	memset(st, 0, sizeof(*st));
 	if (!(dir = opendir(s->dir)))
-		return uk_err_set(err, UK_EXIT_FAIL, "cannot open '%s': %s",
-		    s->dir, strerror(errno));
+		return uk_util_err_set(err, UK_EXIT_FAIL,
+		    "cannot open '%s': %s", s->dir, strerror(errno));
 	if (fstat(dirfd(dir), &sb) == 0)
 		st->changed = (long long)sb.st_mtim.tv_sec * 1000000000LL +
 		    sb.st_mtim.tv_nsec;
@@ -308,7 +308,7 @@ uk_session_stat(struct uk_session *s, struct uk_session_stat *st,
 	}
 	closedir(dir);
 	st->expired = !st->keep &&
-	    st->changed + s->cache->ttl * 1000000000LL <= uk_time_now_ns();
+	    st->changed + s->cache->ttl * 1000000000LL <= uk_util_time_now_ns();
 	return 0;
 }
 
@@ -322,8 +322,8 @@ uk_session_delete(struct uk_session *s, struct uk_err *err)
 		return -1;
 	uk_buf_addf(&b, "%s/.keep", s->dir);
 	if (unlink(b.buf) && errno != ENOENT && errno != ENOTDIR) {
-		uk_err_set(err, UK_EXIT_FAIL, "cannot remove '%s': %s", b.buf,
-		    strerror(errno));
+		uk_util_err_set(err, UK_EXIT_FAIL, "cannot remove '%s': %s",
+		    b.buf, strerror(errno));
 		uk_buf_release(&b);
 		return -1;
 	}
@@ -332,8 +332,8 @@ uk_session_delete(struct uk_session *s, struct uk_err *err)
 	 * directory: rmdir fails with ENOTEMPTY and that is no error. */
 	if (rmdir(s->dir) && errno != ENOENT && errno != ENOTEMPTY &&
 	    errno != EEXIST)
-		return uk_err_set(err, UK_EXIT_FAIL, "cannot remove '%s': %s",
-		    s->dir, strerror(errno));
+		return uk_util_err_set(err, UK_EXIT_FAIL,
+		    "cannot remove '%s': %s", s->dir, strerror(errno));
 	return n;
 }
 
@@ -361,8 +361,8 @@ uk_session_walk(struct uk_cache *c, int (*fn)(void *ctx, const char *name),
 		if (errno == ENOENT)
 			r = 0;
 		else
-			r = uk_err_set(err, UK_EXIT_FAIL, "cannot open '%s': %s",
-			    b.buf, strerror(errno));
+			r = uk_util_err_set(err, UK_EXIT_FAIL,
+			    "cannot open '%s': %s", b.buf, strerror(errno));
 		uk_buf_release(&b);
 		return r;
 	}
@@ -373,9 +373,9 @@ uk_session_walk(struct uk_cache *c, int (*fn)(void *ctx, const char *name),
 			continue;
 		if (n == alloc) {
 			alloc = alloc ? 2 * alloc : 16;
-			names = uk_xrealloc(names, alloc * sizeof(*names));
+			names = uk_util_xrealloc(names, alloc * sizeof(*names));
 		}
-		names[n++] = uk_xstrdup(d->d_name);
+		names[n++] = uk_util_xstrdup(d->d_name);
 	}
 	closedir(dir);
 	uk_buf_release(&b);

@@ -23,7 +23,7 @@ uk_sitemap_is_gzip(const char *data, size_t len)
 static int
 xml_error(XML_Parser p, const char *what, struct uk_err *err)
 {
-	return uk_err_set(err, UK_EXIT_FAIL,
+	return uk_util_err_set(err, UK_EXIT_FAIL,
 	    "%s: not well-formed XML at line %lu: %s", what,
 	    (unsigned long)XML_GetCurrentLineNumber(p),
 	    XML_ErrorString(XML_GetErrorCode(p)));
@@ -57,7 +57,7 @@ uk_sitemap_feed_xml(void *parser, const char *data, size_t len,
 
 	if (!uk_sitemap_is_gzip(data, len)) {
 		if (max && len > max)
-			return uk_err_set(err, UK_EXIT_FAIL,
+			return uk_util_err_set(err, UK_EXIT_FAIL,
 			    "%s: over %llu bytes", what, max);
 		for (off = 0; off < len; off += n) {
 			n = len - off < CHUNK ? len - off : CHUNK;
@@ -70,9 +70,9 @@ uk_sitemap_feed_xml(void *parser, const char *data, size_t len,
 	/* gzip: inflated a piece at a time, so a bomb stops at max. */
 	memset(&z, 0, sizeof(z));
 	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-		return uk_err_set(err, UK_EXIT_FAIL, "%s: zlib cannot start",
-		    what);
-	out = uk_xmalloc(CHUNK);
+		return uk_util_err_set(err, UK_EXIT_FAIL,
+		    "%s: zlib cannot start", what);
+	out = uk_util_xmalloc(CHUNK);
 	z.next_in = (unsigned char *)data;
 	z.avail_in = (uInt)len;
 	do {
@@ -80,14 +80,15 @@ uk_sitemap_feed_xml(void *parser, const char *data, size_t len,
 		z.avail_out = CHUNK;
 		zr = inflate(&z, Z_NO_FLUSH);
 		if (zr != Z_OK && zr != Z_STREAM_END) {
-			uk_err_set(err, UK_EXIT_FAIL, "%s: bad gzip data%s%s",
-			    what, z.msg ? ": " : "", z.msg ? z.msg : "");
+			uk_util_err_set(err, UK_EXIT_FAIL,
+			    "%s: bad gzip data%s%s", what, z.msg ? ": " : "",
+			    z.msg ? z.msg : "");
 			goto out;
 		}
 		n = CHUNK - z.avail_out;
 		total += n;
 		if (max && total > max) {
-			uk_err_set(err, UK_EXIT_FAIL,
+			uk_util_err_set(err, UK_EXIT_FAIL,
 			    "%s: over %llu bytes uncompressed", what, max);
 			goto out;
 		}
@@ -96,7 +97,7 @@ uk_sitemap_feed_xml(void *parser, const char *data, size_t len,
 			goto out;
 		}
 		if (zr == Z_OK && z.avail_in == 0 && z.avail_out != 0) {
-			uk_err_set(err, UK_EXIT_FAIL,
+			uk_util_err_set(err, UK_EXIT_FAIL,
 			    "%s: gzip data cut short", what);
 			goto out;
 		}
@@ -133,7 +134,7 @@ uk_sitemap_parse_xml(const char *data, size_t len, unsigned long long max,
 	int r;
 
 	if (!(*pp = XML_ParserCreateNS(NULL, NS_SEP)))
-		uk_die(UK_EXIT_FATAL, "out of memory");
+		uk_util_die(UK_EXIT_FATAL, "out of memory");
 	XML_SetUserData(*pp, ud);
 	XML_SetElementHandler(*pp, start, end);
 	XML_SetCharacterDataHandler(*pp, text);
@@ -243,7 +244,7 @@ text_parse(const char *data, size_t len, uk_sitemap_fn *fn, void *ctx)
 			;
 		if (b == a || (size_t)(b - a) > UK_SITEMAP_FIELD_MAX)
 			continue;
-		line = uk_xmemdup(a, (size_t)(b - a));
+		line = uk_util_xmemdup(a, (size_t)(b - a));
 		stop = fn(ctx, 0, line, NULL);
 		free(line);
 		if (stop)
@@ -270,7 +271,7 @@ uk_sitemap_parse(const char *data, size_t len, int flags,
 			if (!(flags & UK_SITEMAP_TEXT))
 				return 1;
 			if (max && len > max)
-				return uk_err_set(err, UK_EXIT_FAIL,
+				return uk_util_err_set(err, UK_EXIT_FAIL,
 				    "sitemap: over %llu bytes", max);
 			return text_parse(data, len, fn, ctx);
 		}
@@ -289,7 +290,8 @@ uk_sitemap_parse(const char *data, size_t len, int flags,
 	if (r < 0)
 		return -1;
 	if (s.root <= 0)
-		return s.root < 0 ? 1 : uk_err_set(err, UK_EXIT_FAIL,
-		    "sitemap: no root element");
+		return s.root < 0 ? 1 :
+				    uk_util_err_set(err, UK_EXIT_FAIL,
+					"sitemap: no root element");
 	return 0;
 }

@@ -73,7 +73,7 @@ grow(struct uk_strset *set)
 	size_t i, oldcap = set->cap;
 
 	set->cap = oldcap ? oldcap * 2 : 64;
-	set->slots = uk_xcalloc(set->cap, sizeof(*set->slots));
+	set->slots = uk_util_xcalloc(set->cap, sizeof(*set->slots));
 	for (i = 0; i < oldcap; i++)
 		if (old[i].n1)
 			*find(set, set->arena.buf + old[i].off, old[i].n1 - 1,

@@ -243,7 +243,7 @@ uk_summary_prompts_init(struct uk_summary_prompts *p)
 	int i;
 
 	for (i = 0; i < UK_SUMMARY_NTYPES; i++)
-		p->text[i] = uk_xstrdup(builtin[i]);
+		p->text[i] = uk_util_xstrdup(builtin[i]);
 }
 
 void
@@ -269,28 +269,29 @@ read_file(const char *path, int may_miss, char **out, struct uk_err *err)
 	if (!fp) {
 		if (may_miss && errno == ENOENT)
 			return 1;
-		return uk_err_set(err, UK_EXIT_USAGE, "cannot read '%s': %s",
-		    path, strerror(errno));
+		return uk_util_err_set(err, UK_EXIT_USAGE,
+		    "cannot read '%s': %s", path, strerror(errno));
 	}
 	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0) {
 		uk_buf_add_utf8(&b, chunk, n);
 		if (b.len > (1UL << 20)) {
 			fclose(fp);
 			uk_buf_release(&b);
-			return uk_err_set(err, UK_EXIT_USAGE,
+			return uk_util_err_set(err, UK_EXIT_USAGE,
 			    "'%s': prompt longer than 1 MiB", path);
 		}
 	}
 	if (ferror(fp)) {
 		fclose(fp);
 		uk_buf_release(&b);
-		return uk_err_set(err, UK_EXIT_USAGE, "cannot read '%s'", path);
+		return uk_util_err_set(err, UK_EXIT_USAGE, "cannot read '%s'",
+		    path);
 	}
 	fclose(fp);
 	uk_buf_trim(&b);
 	if (!b.len) {
 		uk_buf_release(&b);
-		return uk_err_set(err, UK_EXIT_USAGE, "'%s': empty prompt",
+		return uk_util_err_set(err, UK_EXIT_USAGE, "'%s': empty prompt",
 		    path);
 	}
 	*out = uk_buf_detach(&b, NULL);
@@ -310,7 +311,7 @@ uk_summary_prompts_load_file(struct uk_summary_prompts *p, int t,
 		if (t >= 0 && i != t)
 			continue;
 		free(p->text[i]);
-		p->text[i] = uk_xstrdup(s);
+		p->text[i] = uk_util_xstrdup(s);
 	}
 	free(s);
 	return 0;
@@ -623,7 +624,7 @@ by_size(const void *a, const void *b)
 static void
 share(struct piece *pieces, size_t m, size_t avail)
 {
-	struct piece **order = uk_xcalloc(m ? m : 1, sizeof(*order));
+	struct piece **order = uk_util_xcalloc(m ? m : 1, sizeof(*order));
 	size_t k;
 
 	for (k = 0; k < m; k++)
@@ -645,7 +646,7 @@ uk_summary_format_context(const yajl_val *recs, size_t n,
     struct uk_summary_context *c, struct uk_buf *out)
 {
 	struct uk_strset seen = UK_STRSET_INIT;
-	struct piece *pieces = uk_xcalloc(n ? n : 1, sizeof(*pieces));
+	struct piece *pieces = uk_util_xcalloc(n ? n : 1, sizeof(*pieces));
 	const char *sep = c->separator ? c->separator : UK_SUMMARY_SEPARATOR;
 	size_t budget = c->max_tokens ? c->max_tokens : c->max_chars;
 	size_t i, m = 0, overhead, avail, total, tries;

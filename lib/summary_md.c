@@ -156,7 +156,7 @@ doc_add(struct doc *d, int kind, int level, const char *s, size_t len,
 		return;
 	if (d->n == d->alloc) {
 		d->alloc = d->alloc ? 2 * d->alloc : 64;
-		d->b = uk_xrealloc(d->b, d->alloc * sizeof(*d->b));
+		d->b = uk_util_xrealloc(d->b, d->alloc * sizeof(*d->b));
 	}
 	b = &d->b[d->n++];
 	b->kind = kind;

@@ -722,7 +722,7 @@ uk_summary_types_evaluation(yajl_val rec, const struct doc *d, struct out *o)
 	 * Each block's plain text (a code block's first line) is worked out
 	 * once, not once per topic.
 	 */
-	pl = uk_xmalloc((d->n ? d->n : 1) * sizeof(*pl));
+	pl = uk_util_xmalloc((d->n ? d->n : 1) * sizeof(*pl));
 	for (i = 0; i < d->n; i++) {
 		const struct block *b = &d->b[i];
 

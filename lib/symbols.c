@@ -48,7 +48,7 @@ intern(struct uk_symbols *s, const char *name, size_t n)
 
 	if (s->t.nnames * 2 >= s->cap) {
 		size_t ncap = s->cap ? s->cap * 2 : 1024, j;
-		struct name_slot *ns = uk_xcalloc(ncap, sizeof(*ns));
+		struct name_slot *ns = uk_util_xcalloc(ncap, sizeof(*ns));
 
 		for (j = 0; j < s->cap; j++) {
 			if (!s->slots[j].s)
@@ -69,7 +69,7 @@ intern(struct uk_symbols *s, const char *name, size_t n)
 			return s->slots[i].id;
 		i = (i + 1) & (s->cap - 1);
 	}
-	s->slots[i].s = uk_xmemdup(name, n);
+	s->slots[i].s = uk_util_xmemdup(name, n);
 	s->slots[i].hash = h;
 	s->slots[i].id = (uint32_t)s->t.nnames;
 	GROW(s->t.names, s->t.nnames, s->anames);
@@ -86,7 +86,7 @@ uk_symbols_merge(struct uk_symbols *s, const char *path, struct fres *r)
 	GROW(s->t.files, s->t.nfiles, s->t.afiles);
 	fi = (uint32_t)s->t.nfiles++;
 	memset(&s->t.files[fi], 0, sizeof(s->t.files[fi]));
-	s->t.files[fi].path = uk_xstrdup(path);
+	s->t.files[fi].path = uk_util_xstrdup(path);
 	s->t.files[fi].nlines = r->nlines;
 	s->t.files[fi].generated = r->generated;
 	s->t.ranked = 0;
@@ -166,9 +166,9 @@ uk_symbols_parse_under(struct uk_symbols *s, const char *path)
 		return;
 	while (n && path[n - 1] == '/')
 		n--;
-	s->parse_under = uk_xrealloc(s->parse_under,
+	s->parse_under = uk_util_xrealloc(s->parse_under,
 	    (s->nparse_under + 1) * sizeof(char *));
-	s->parse_under[s->nparse_under++] = uk_xmemdup(path, n);
+	s->parse_under[s->nparse_under++] = uk_util_xmemdup(path, n);
 }
 
 void
@@ -194,7 +194,7 @@ uk_symbols_add(struct uk_symbols *s, const char *path, const char *text,
 	uk_symtags_file(s, s->w, li, uk_symbols_use_lex(s, path), path, text,
 	    len, &r);
 	if (r.status < 0)
-		return uk_err_set(err, UK_EXIT_FAIL, "%s", r.err);
+		return uk_util_err_set(err, UK_EXIT_FAIL, "%s", r.err);
 	uk_symbols_merge(s, path, &r);
 	return 1;
 }
@@ -202,7 +202,7 @@ uk_symbols_add(struct uk_symbols *s, const char *path, const char *text,
 void
 uk_symbols_set_deadline(struct uk_symbols *s, double seconds)
 {
-	s->deadline = seconds > 0 ? uk_mono_now() + seconds : 0;
+	s->deadline = seconds > 0 ? uk_util_mono_now() + seconds : 0;
 }
 
 void
@@ -214,7 +214,7 @@ uk_symbols_set_file_limit(struct uk_symbols *s, double seconds)
 struct uk_symbols *
 uk_symbols_new(void)
 {
-	struct uk_symbols *s = uk_xcalloc(1, sizeof(*s));
+	struct uk_symbols *s = uk_util_xcalloc(1, sizeof(*s));
 
 	uk_symarena_install();
 	s->w = uk_symtags_worker_new();
@@ -346,7 +346,7 @@ uk_symbols_note(struct uk_symbols *s, const char *path, const char *text,
 
 	GROW(t->notes, t->nnotes, t->anotes);
 	n = &t->notes[t->nnotes++];
-	n->path = uk_xstrdup(path);
+	n->path = uk_util_xstrdup(path);
 	n->text = NULL;
 	n->len = 0;
 	/* A vendored package's package.json names no program of ours. */
@@ -357,7 +357,7 @@ uk_symbols_note(struct uk_symbols *s, const char *path, const char *text,
 		/* A licence is told apart by its first 64 KiB. */
 		if (len > 65536)
 			len = 65536;
-		n->text = uk_xmemdup(text, len);
+		n->text = uk_util_xmemdup(text, len);
 		n->len = len;
 	}
 	/* The words gattr_parse takes as unmarking: a rough test suffices. */
@@ -407,7 +407,7 @@ size_t
 uk_symbols_ranked_files(struct uk_symbols *s, struct uk_symbols_ranked **out)
 {
 	struct symtab *t = uk_symbols_table(s);
-	uint32_t *idx = uk_xcalloc(t->nfiles + 1, sizeof(*idx));
+	uint32_t *idx = uk_util_xcalloc(t->nfiles + 1, sizeof(*idx));
 	size_t i, n = 0;
 
 	if (!t->ranked)
@@ -416,7 +416,7 @@ uk_symbols_ranked_files(struct uk_symbols *s, struct uk_symbols_ranked **out)
 		if (t->files[i].cls != FC_VENDOR)
 			idx[n++] = (uint32_t)i;
 	qsort_r(idx, n, sizeof(*idx), ranked_cmp, t);
-	*out = uk_xcalloc(n + 1, sizeof(**out));
+	*out = uk_util_xcalloc(n + 1, sizeof(**out));
 	for (i = 0; i < n; i++) {
 		(*out)[i].path = t->files[idx[i]].path;
 		(*out)[i].rank = t->files[idx[i]].rank;

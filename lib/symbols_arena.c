@@ -52,7 +52,7 @@ arena_class(size_t n, size_t *cap)
 	unsigned k;
 
 	if (n > SIZE_MAX / 4)
-		uk_die(UK_EXIT_FATAL, "out of memory");
+		uk_util_die(UK_EXIT_FATAL, "out of memory");
 	if (n <= ARENA_SMALL * ARENA_ALIGN) {
 		k = n ? (unsigned)((n + ARENA_ALIGN - 1) / ARENA_ALIGN) : 1;
 		*cap = (size_t)k * ARENA_ALIGN;
@@ -71,7 +71,7 @@ arena_chunk_new(struct symarena *a, size_t need)
 
 	if (size < need)
 		size = need;
-	c = uk_xmalloc(ARENA_CHUNK_HDR + size);
+	c = uk_util_xmalloc(ARENA_CHUNK_HDR + size);
 	c->base = (char *)c + ARENA_CHUNK_HDR;
 	c->size = size;
 	c->used = 0;
@@ -167,7 +167,7 @@ arena_release(struct symarena *a)
 static void *
 ts_mem_malloc(size_t n)
 {
-	return ts_arena ? arena_alloc(ts_arena, n) : uk_xmalloc(n);
+	return ts_arena ? arena_alloc(ts_arena, n) : uk_util_xmalloc(n);
 }
 
 static void *
@@ -176,9 +176,9 @@ ts_mem_calloc(size_t nmemb, size_t size)
 	void *p;
 
 	if (!ts_arena)
-		return uk_xcalloc(nmemb, size);
+		return uk_util_xcalloc(nmemb, size);
 	if (size && nmemb > SIZE_MAX / 4 / size)
-		uk_die(UK_EXIT_FATAL, "out of memory");
+		uk_util_die(UK_EXIT_FATAL, "out of memory");
 	p = arena_alloc(ts_arena, nmemb * size);
 	memset(p, 0, nmemb * size);
 	return p;
@@ -193,7 +193,7 @@ ts_mem_realloc(void *p, size_t n)
 	if (!p)
 		return ts_mem_malloc(n);
 	if (!ts_arena || !arena_owns(ts_arena, p))
-		return uk_xrealloc(p, n);
+		return uk_util_xrealloc(p, n);
 	memcpy(&old, (char *)p - ARENA_HDR, sizeof(old));
 	if (arena_class(n, &cap) == arena_class(old, &cap2)) {
 		memcpy((char *)p - ARENA_HDR, &n, sizeof(n));

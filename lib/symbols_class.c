@@ -229,8 +229,8 @@ dir_match(const char *pat, int anchored, const char *rel)
 	for (slash = strchr(rel, '/'); slash && !m;
 	     slash = strchr(slash + 1, '/')) {
 		char *part = anchored ?
-		    uk_xmemdup(rel, (size_t)(slash - rel)) :
-		    uk_xmemdup(start, (size_t)(slash - start));
+		    uk_util_xmemdup(rel, (size_t)(slash - rel)) :
+		    uk_util_xmemdup(start, (size_t)(slash - start));
 
 		m = !fnmatch(pat, part, anchored ? FNM_PATHNAME : 0);
 		free(part);
@@ -257,7 +257,7 @@ gattr_match(const struct gattr *g, const char *path)
 	anchored = g->pat[0] == '/' || strchr(pat, '/') != NULL;
 	pl = strlen(pat);
 	if (pl > 3 && !strcmp(pat + pl - 3, "/**")) {
-		char *pre = uk_xmemdup(pat, pl - 3);
+		char *pre = uk_util_xmemdup(pat, pl - 3);
 
 		anchored = g->pat[0] == '/' || strchr(pre, '/') != NULL;
 		m = dir_match(pre, anchored, rel);
@@ -278,7 +278,7 @@ gattr_parse(const struct snote *n, struct gattr **gs, size_t *ngs, size_t *ags)
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end, *w, *q;
-		char *line = uk_xmemdup(p, (size_t)(le - p));
+		char *line = uk_util_xmemdup(p, (size_t)(le - p));
 		char *save = line, *pat;
 		size_t pl;
 
@@ -289,7 +289,7 @@ gattr_parse(const struct snote *n, struct gattr **gs, size_t *ngs, size_t *ags)
 			continue;
 		}
 		pl = strcspn(q, " \t\r");
-		pat = uk_xmemdup(q, pl);
+		pat = uk_util_xmemdup(q, pl);
 		for (w = q + pl; *w;) {
 			size_t wl;
 			int set = -1;
@@ -312,7 +312,7 @@ gattr_parse(const struct snote *n, struct gattr **gs, size_t *ngs, size_t *ags)
 			if (set >= 0) {
 				GROW(*gs, *ngs, *ags);
 				(*gs)[*ngs].dir = uk_sympath_dir(n->path);
-				(*gs)[*ngs].pat = uk_xstrdup(pat);
+				(*gs)[*ngs].pat = uk_util_xstrdup(pat);
 				(*gs)[(*ngs)++].set = set;
 			}
 			w += wl;

@@ -109,7 +109,7 @@ void
 uk_symexc_classes(const struct symtab *t, const uint32_t *order,
     size_t n, unsigned char *exc, uint32_t *cnt)
 {
-	struct exc_key *v = uk_xcalloc(n + 1, sizeof(*v));
+	struct exc_key *v = uk_util_xcalloc(n + 1, sizeof(*v));
 	size_t i, nv = 0, round, added = 1;
 
 	for (i = 0; i < n; i++)

@@ -126,14 +126,14 @@ modres_init(struct modres *m, struct symtab *t)
 		if (t->files[i].cls == FC_VENDOR)
 			continue;
 		full[0] = uk_sympath_is_c(path) ?
-		    uk_xstrdup(path) :
-		    uk_xmemdup(path, (size_t)(b - path) + sl);
+		    uk_util_xstrdup(path) :
+		    uk_util_xmemdup(path, (size_t)(b - path) + sl);
 		if (!uk_sympath_is_c(path) && b > path &&
 		    ((sl == 8 && !strncmp(b, "__init__", 8)) ||
 			(sl == 3 && !strncmp(b, "mod", 3)) ||
 			(sl == 5 && !strncmp(b, "index", 5))))
 			full[nfull++] =
-			    uk_xmemdup(path, (size_t)(b - path) - 1);
+			    uk_util_xmemdup(path, (size_t)(b - path) - 1);
 		for (j = 0; j < nfull; j++)
 			for (k = full[j]; k; k = strchr(k, '/')) {
 				if (*k == '/')
@@ -234,7 +234,7 @@ with_slash(const char *s)
 	if (*s)
 		uk_buf_addch(&b, '/');
 	if (!b.len)
-		return uk_xstrdup("");
+		return uk_util_xstrdup("");
 	return uk_buf_detach(&b, NULL);
 }
 
@@ -247,7 +247,7 @@ unquote(const char *s)
 	if (n < 2 || (s[0] != '"' && s[0] != '\'' && s[0] != '`') ||
 	    s[n - 1] != s[0])
 		return NULL;
-	return uk_xmemdup(s + 1, n - 2);
+	return uk_util_xmemdup(s + 1, n - 2);
 }
 
 /* What one import names: files, each with the name it takes, if one. */
@@ -266,7 +266,7 @@ static void
 add_external(struct targets *o, const char *name, size_t len)
 {
 	GROW(o->ext, o->next, o->aext);
-	o->ext[o->next++] = uk_xmemdup(name, len);
+	o->ext[o->next++] = uk_util_xmemdup(name, len);
 }
 
 static void
@@ -275,7 +275,7 @@ add_module_name(struct targets *o, size_t f, const char *name, size_t len)
 	GROW(o->as, o->nas, o->aas);
 	GROW(o->asfile, o->nas, o->aasfile);
 	o->asfile[o->nas] = f;
-	o->as[o->nas++] = uk_xmemdup(name, len);
+	o->as[o->nas++] = uk_util_xmemdup(name, len);
 }
 
 static void
@@ -286,7 +286,7 @@ add_target(struct targets *o, size_t f, const char *name, size_t len)
 	GROW(o->file, o->n, o->a);
 	GROW(o->name, o->n, o->aname);
 	o->file[o->n] = f;
-	o->name[o->n++] = name ? uk_xmemdup(name, len) : NULL;
+	o->name[o->n++] = name ? uk_util_xmemdup(name, len) : NULL;
 }
 
 static void
@@ -569,8 +569,9 @@ rust_self(const char *path)
 	if ((sl == 3 && !strncmp(b, "mod", 3)) ||
 	    (sl == 3 && !strncmp(b, "lib", 3)) ||
 	    (sl == 4 && !strncmp(b, "main", 4)))
-		return uk_xmemdup(path, b > path ? (size_t)(b - path) - 1 : 0);
-	return uk_xmemdup(path, (size_t)(b - path) + sl);
+		return uk_util_xmemdup(path,
+		    b > path ? (size_t)(b - path) - 1 : 0);
+	return uk_util_xmemdup(path, (size_t)(b - path) + sl);
 }
 
 /* The longest prefix of the module path dir/a/b/c that is a file. */
@@ -583,7 +584,7 @@ rust_path(const struct modres *m, const char *dir, const char *rest,
 
 	if (!p)
 		return;
-	whole = uk_xstrdup(p);
+	whole = uk_util_xstrdup(p);
 	while (f == SIZE_MAX) {
 		f = modres_find(m, p, 1);
 		if (f != SIZE_MAX || !(slash = strrchr(p, '/')) ||
@@ -661,14 +662,14 @@ resolve_rust(const struct modres *m, const char *from, const char *text,
 		src = strstr(from, "src/");
 		while (src && src != from && src[-1] != '/')
 			src = strstr(src + 1, "src/");
-		dir = src ? uk_xmemdup(from, (size_t)(src - from) + 4) :
-			    uk_xstrdup("");
+		dir = src ? uk_util_xmemdup(from, (size_t)(src - from) + 4) :
+			    uk_util_xstrdup("");
 		s += 6;
 	} else if (!strncmp(s, "self/", 5)) {
 		dir = with_slash(self);
 		s += 5;
 	} else if (!strncmp(s, "super/", 6)) {
-		char *up = uk_xstrdup(self), *sl;
+		char *up = uk_util_xstrdup(self), *sl;
 
 		while (!strncmp(s, "super/", 6)) {
 			sl = strrchr(up, '/');

@@ -155,7 +155,7 @@ TSNode uk_symsig_prev_sibling(TSNode n);
 	do {                                                                   \
 		if ((n) >= (a)) {                                              \
 			(a) = (a) ? (a)*2 : 64;                                \
-			(p) = uk_xrealloc((p), (a) * sizeof(*(p)));            \
+			(p) = uk_util_xrealloc((p), (a) * sizeof(*(p)));       \
 		}                                                              \
 	} while (0)
 

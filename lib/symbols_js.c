@@ -136,7 +136,7 @@ js_grammar_init(void)
 	l = uk_symwalk_grammar("javascript", js_grammar_names, &js_grammar);
 	/* tags.scm's expression, once its string is unescaped. */
 	uk_symwalk_docsyms_init(&js_grammar.doc, l, "^[\\s\\*/]+|^[\\s\\*/]$");
-	js_grammar.fielded = uk_xcalloc(js_grammar.doc.nsyms + 1, 1);
+	js_grammar.fielded = uk_util_xcalloc(js_grammar.doc.nsyms + 1, 1);
 	for (i = 0; fielded[i]; i++)
 		js_grammar.fielded[uk_symwalk_sym(l, fielded[i])] = 1;
 }

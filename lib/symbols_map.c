@@ -136,8 +136,8 @@ static void
 render(const struct symtab *t, const uint32_t *order, size_t nsel,
     const char *top, struct uk_buf *out)
 {
-	uint32_t *sel = uk_xcalloc(nsel + 1, sizeof(*sel));
-	struct entry *es = uk_xcalloc(2 * nsel + 2, sizeof(*es));
+	uint32_t *sel = uk_util_xcalloc(nsel + 1, sizeof(*sel));
+	struct entry *es = uk_util_xcalloc(2 * nsel + 2, sizeof(*es));
 	size_t i, n = 0;
 	uint32_t file = UINT32_MAX, unit = UINT32_MAX;
 
@@ -217,12 +217,12 @@ fold_exceptions(struct symtab *t, const uint32_t *order, size_t n)
 	static const char *const what[2] = { "exception classes",
 		"constants" };
 	/* By file and kind (2 * file + kind). */
-	uint32_t *cnt = uk_xcalloc(2 * t->nfiles + 2, sizeof(*cnt));
-	uint32_t *lead = uk_xcalloc(2 * t->nfiles + 2, sizeof(*lead));
-	uint32_t *named = uk_xcalloc(2 * t->nfiles + 2, sizeof(*named));
-	uint32_t *exc_cnt = uk_xcalloc(t->nfiles + 1, sizeof(*exc_cnt));
+	uint32_t *cnt = uk_util_xcalloc(2 * t->nfiles + 2, sizeof(*cnt));
+	uint32_t *lead = uk_util_xcalloc(2 * t->nfiles + 2, sizeof(*lead));
+	uint32_t *named = uk_util_xcalloc(2 * t->nfiles + 2, sizeof(*named));
+	uint32_t *exc_cnt = uk_util_xcalloc(t->nfiles + 1, sizeof(*exc_cnt));
 	struct uk_buf *text = NULL;
-	unsigned char *kind = uk_xcalloc(n + 1, 1);
+	unsigned char *kind = uk_util_xcalloc(n + 1, 1);
 	size_t i;
 
 	fold_release(t);
@@ -241,10 +241,11 @@ fold_exceptions(struct symtab *t, const uint32_t *order, size_t n)
 			FOLD_MIN)
 			break;
 	if (i < n) {
-		t->fold_text = uk_xcalloc(t->ndefs + 1, sizeof(*t->fold_text));
-		t->folded = uk_xcalloc(t->ndefs + 1, 1);
+		t->fold_text =
+		    uk_util_xcalloc(t->ndefs + 1, sizeof(*t->fold_text));
+		t->folded = uk_util_xcalloc(t->ndefs + 1, 1);
 		t->nfold = t->ndefs;
-		text = uk_xcalloc(2 * t->nfiles + 2, sizeof(*text));
+		text = uk_util_xcalloc(2 * t->nfiles + 2, sizeof(*text));
 	}
 	for (; i < n; i++) {
 		uint32_t f;
@@ -274,7 +275,7 @@ fold_exceptions(struct symtab *t, const uint32_t *order, size_t n)
 		if (text[i].len) {
 			uk_buf_addch(&text[i], ')');
 			t->fold_text[lead[i]] =
-			    uk_xmemdup(text[i].buf, text[i].len);
+			    uk_util_xmemdup(text[i].buf, text[i].len);
 			uk_buf_release(&text[i]);
 		}
 	free(text);
@@ -337,8 +338,8 @@ spread_cmp(const void *a, const void *b, void *ctx)
 static void
 spread_order(const struct symtab *t, uint32_t *order, size_t n)
 {
-	struct spread sp = { t, uk_xcalloc(t->ndefs + 1, sizeof(double)) };
-	uint32_t *taken = uk_xcalloc(t->nfiles + 1, sizeof(*taken));
+	struct spread sp = { t, uk_util_xcalloc(t->ndefs + 1, sizeof(double)) };
+	uint32_t *taken = uk_util_xcalloc(t->nfiles + 1, sizeof(*taken));
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -412,7 +413,8 @@ top_cmp(const void *a, const void *b)
 static void
 top_block(const struct symtab *t, const char *focus, struct uk_buf *out)
 {
-	struct top *tops = uk_xcalloc(t->nnotes + t->nfiles + 1, sizeof(*tops));
+	struct top *tops =
+	    uk_util_xcalloc(t->nnotes + t->nfiles + 1, sizeof(*tops));
 	size_t n = 0, i, fl = focus ? strlen(focus) : 0;
 
 	for (i = 0; i < t->nnotes + t->nfiles; i++) {
@@ -484,8 +486,8 @@ static void
 site_block(const struct symtab *t, const uint32_t *sel, size_t n,
     const struct uk_buf *top, struct uk_buf *out)
 {
-	unsigned char *heading = uk_xcalloc(t->nfiles + 1, 1);
-	uint32_t *cnt = uk_xcalloc(t->nfiles + 1, sizeof(*cnt));
+	unsigned char *heading = uk_util_xcalloc(t->nfiles + 1, 1);
+	uint32_t *cnt = uk_util_xcalloc(t->nfiles + 1, sizeof(*cnt));
 	struct site_count *v = NULL;
 	size_t i, nv = 0, k;
 
@@ -503,7 +505,7 @@ site_block(const struct symtab *t, const uint32_t *sel, size_t n,
 		if (cnt[i] >= SITES_MIN && !heading[i])
 			nv++;
 	if (nv) {
-		v = uk_xcalloc(nv, sizeof(*v));
+		v = uk_util_xcalloc(nv, sizeof(*v));
 		nv = 0;
 		for (i = 0; i < t->nfiles; i++)
 			if (cnt[i] >= SITES_MIN && !heading[i]) {
@@ -622,7 +624,7 @@ choose(const struct symtab *t, const struct uk_symbols_opts *o, uint32_t *order,
 		else
 			hi = mid - 1;
 	}
-	alt = uk_xcalloc(n + 1, sizeof(*alt));
+	alt = uk_util_xcalloc(n + 1, sizeof(*alt));
 	memcpy(alt, order, n * sizeof(*alt));
 	pre = lo;
 	lo = fill(t, o, order, n, pre, top, b, &used);
@@ -650,7 +652,7 @@ uk_symmap_render(struct symtab *t, const struct uk_symbols_opts *o,
 	if (!t->ranked || (focus == NULL) != (t->focus == NULL) ||
 	    (focus && strcmp(focus, t->focus))) {
 		free(t->focus);
-		t->focus = focus ? uk_xstrdup(focus) : NULL;
+		t->focus = focus ? uk_util_xstrdup(focus) : NULL;
 		uk_symrank_table(t, t->focus);
 	}
 	/*
@@ -660,7 +662,7 @@ uk_symmap_render(struct symtab *t, const struct uk_symbols_opts *o,
 	for (i = 0; i < t->ndefs; i++)
 		if (!t->defs[i].hidden && t->files[t->defs[i].file].cls < show)
 			show = t->files[t->defs[i].file].cls;
-	order = uk_xcalloc(t->ndefs + 1, sizeof(*order));
+	order = uk_util_xcalloc(t->ndefs + 1, sizeof(*order));
 	for (i = 0; i < t->ndefs; i++)
 		if (!t->defs[i].hidden && t->files[t->defs[i].file].cls <= show)
 			order[n++] = (uint32_t)i;

@@ -24,7 +24,7 @@ uk_sympath_dir(const char *path)
 {
 	const char *b = uk_sympath_base(path);
 
-	return uk_xmemdup(path, (size_t)(b - path));
+	return uk_util_xmemdup(path, (size_t)(b - path));
 }
 
 /* Whether path's extension is one of exts (".a.b.", as symlang's). */

@@ -97,7 +97,7 @@ uk_sympred_setup(struct qstate *st, uint32_t p)
 				goto bad;
 			pr.cap = a[1].value_id;
 			pr.nstrs = nargs - 1;
-			pr.strs = uk_xcalloc(pr.nstrs + 1, sizeof(char *));
+			pr.strs = uk_util_xcalloc(pr.nstrs + 1, sizeof(char *));
 			for (k = 0; k < pr.nstrs; k++)
 				pr.strs[k] = ts_query_string_value_for_id(st->q,
 				    a[2 + k].value_id, &len);

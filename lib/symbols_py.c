@@ -129,7 +129,7 @@ py_grammar_init(void)
 
 	l = uk_symwalk_grammar("python", py_grammar_names, &py_grammar);
 	py_grammar.nsyms = ts_language_symbol_count(l);
-	py_grammar.binding = uk_xcalloc(py_grammar.nsyms + 1, 1);
+	py_grammar.binding = uk_util_xcalloc(py_grammar.nsyms + 1, 1);
 	for (i = 0; i < py_grammar.nsyms; i++)
 		py_grammar.binding[i] =
 		    (unsigned char)uk_sympred_is_binding_parent(

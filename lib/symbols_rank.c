@@ -124,7 +124,7 @@ site_notes(struct symtab *t)
 		for (i = 0; i < t->nsite_note; i++)
 			free(t->site_note[i]);
 	free(t->site_note);
-	t->site_note = uk_xcalloc(t->ndefs + 1, sizeof(*t->site_note));
+	t->site_note = uk_util_xcalloc(t->ndefs + 1, sizeof(*t->site_note));
 	t->nsite_note = t->ndefs;
 	for (i = 0; i < t->ndefs; i++) {
 		const struct sfile *h = &t->files[t->defs[i].file];
@@ -148,7 +148,7 @@ site_notes(struct symtab *t)
 			uk_symescape_add(&b, p, strlen(p));
 		}
 		if (b.len)
-			t->site_note[i] = uk_xmemdup(b.buf, b.len);
+			t->site_note[i] = uk_util_xmemdup(b.buf, b.len);
 		uk_buf_release(&b);
 	}
 }
@@ -170,7 +170,7 @@ definition_sites(struct symtab *t, const uint32_t *byname)
 	free(t->site_start);
 	free(t->sites);
 	t->sites = NULL;
-	t->site_start = uk_xcalloc(t->ndefs + 1, sizeof(*t->site_start));
+	t->site_start = uk_util_xcalloc(t->ndefs + 1, sizeof(*t->site_start));
 	/* First each declaration's count, then the sites themselves. */
 	for (i = 0; i < t->ndefs; i = e) {
 		nfiles = 0;
@@ -211,8 +211,8 @@ definition_sites(struct symtab *t, const uint32_t *byname)
 	 * turn that into offsets in def order.  Rebuilt in def order.
 	 */
 	{
-		uint32_t *sorted = uk_xcalloc(n + 1, sizeof(*sorted));
-		uint32_t *from = uk_xcalloc(t->ndefs + 1, sizeof(*from));
+		uint32_t *sorted = uk_util_xcalloc(n + 1, sizeof(*sorted));
+		uint32_t *from = uk_util_xcalloc(t->ndefs + 1, sizeof(*from));
 		uint32_t off = 0, at = 0, c;
 
 		for (i = 0; i < t->ndefs; i++) {
@@ -565,8 +565,8 @@ static void
 used_defs(const struct edge *edges, size_t nedges, size_t ngroups, size_t n,
     double *breadth)
 {
-	size_t *start = uk_xcalloc(ngroups + 2, sizeof(size_t));
-	uint32_t *to, *seen = uk_xcalloc(n + 1, sizeof(uint32_t));
+	size_t *start = uk_util_xcalloc(ngroups + 2, sizeof(size_t));
+	uint32_t *to, *seen = uk_util_xcalloc(n + 1, sizeof(uint32_t));
 	size_t i, j, m = 0;
 
 	for (i = 0; i < nedges; i++)
@@ -574,7 +574,7 @@ used_defs(const struct edge *edges, size_t nedges, size_t ngroups, size_t n,
 			start[edges[i].group + 1]++;
 			m++;
 		}
-	to = uk_xcalloc(m + 1, sizeof(uint32_t));
+	to = uk_util_xcalloc(m + 1, sizeof(uint32_t));
 	for (i = 0; i < ngroups; i++)
 		start[i + 1] += start[i];
 	for (i = 0; i < nedges; i++)
@@ -645,7 +645,7 @@ weaken_bare_imports(const struct symtab *t, struct edge *edges, size_t nedges)
 		if (bare[i] != bare[a - 1])
 			bare[a++] = bare[i];
 	n = a;
-	used = uk_xcalloc(n, 1);
+	used = uk_util_xcalloc(n, 1);
 	for (i = 0; i < nedges; i++) {
 		uint64_t k;
 
@@ -687,9 +687,9 @@ weaken_bare_imports(const struct symtab *t, struct edge *edges, size_t nedges)
 static double *
 teleport(struct symtab *t, const struct edge *edges, size_t nedges)
 {
-	double *p = uk_xcalloc(t->nfiles + 1, sizeof(double)), sum = 0;
-	double *extra = uk_xcalloc(t->nfiles + 1, sizeof(double));
-	double *out = uk_xcalloc(t->nfiles + 1, sizeof(double));
+	double *p = uk_util_xcalloc(t->nfiles + 1, sizeof(double)), sum = 0;
+	double *extra = uk_util_xcalloc(t->nfiles + 1, sizeof(double));
+	double *out = uk_util_xcalloc(t->nfiles + 1, sizeof(double));
 	size_t i, j;
 	int any = 0;
 
@@ -776,12 +776,12 @@ static double *
 pagerank(size_t n, const struct edge *edges, size_t nedges, const double *p,
     double *out, int rev)
 {
-	double *pr = uk_xcalloc(n + 1, sizeof(double));
-	double *next = uk_xcalloc(n + 1, sizeof(double));
-	double *kept = uk_xcalloc(n + 1, sizeof(double));
-	size_t *start = uk_xcalloc(n + 2, sizeof(size_t));
-	uint32_t *src = uk_xcalloc(nedges + 1, sizeof(uint32_t));
-	double *c = uk_xcalloc(nedges + 1, sizeof(double));
+	double *pr = uk_util_xcalloc(n + 1, sizeof(double));
+	double *next = uk_util_xcalloc(n + 1, sizeof(double));
+	double *kept = uk_util_xcalloc(n + 1, sizeof(double));
+	size_t *start = uk_util_xcalloc(n + 2, sizeof(size_t));
+	uint32_t *src = uk_util_xcalloc(nedges + 1, sizeof(uint32_t));
+	double *c = uk_util_xcalloc(nedges + 1, sizeof(double));
 	size_t i, j, it, half;
 
 #define E_FROM(j) (rev ? edges[j].to : edges[j].from)
@@ -887,7 +887,7 @@ pagerank(size_t n, const struct edge *edges, size_t nedges, const double *p,
 static double *
 hub(size_t n, const struct edge *edges, size_t nedges, const double *p)
 {
-	double *out = uk_xcalloc(n + 1, sizeof(double)), *h;
+	double *out = uk_util_xcalloc(n + 1, sizeof(double)), *h;
 	size_t i;
 
 	h = pagerank(n, edges, nedges, p, out, 1);
@@ -1149,10 +1149,10 @@ entry_points(struct symtab *t)
 static void
 errors_only(struct symtab *t)
 {
-	uint32_t *order = uk_xcalloc(t->ndefs + 1, sizeof(*order));
-	unsigned char *exc = uk_xcalloc(t->ndefs + 1, 1);
-	uint32_t *nexc = uk_xcalloc(t->nfiles + 1, sizeof(*nexc));
-	uint32_t *ntop = uk_xcalloc(t->nfiles + 1, sizeof(*ntop));
+	uint32_t *order = uk_util_xcalloc(t->ndefs + 1, sizeof(*order));
+	unsigned char *exc = uk_util_xcalloc(t->ndefs + 1, 1);
+	uint32_t *nexc = uk_util_xcalloc(t->nfiles + 1, sizeof(*nexc));
+	uint32_t *ntop = uk_util_xcalloc(t->nfiles + 1, sizeof(*ntop));
 	size_t i, n = 0;
 
 	for (i = 0; i < t->ndefs; i++)
@@ -1191,8 +1191,8 @@ rank_definitions(struct symtab *t, const uint32_t *group, size_t ngroups,
 	 * references spread over 262 names (Django's model fields) had no
 	 * definition in the map, behind the ninth file's helpers.
 	 */
-	grank = uk_xcalloc(ngroups, sizeof(double));
-	best = uk_xcalloc(n + 1, sizeof(double));
+	grank = uk_util_xcalloc(ngroups, sizeof(double));
+	best = uk_util_xcalloc(n + 1, sizeof(double));
 	for (j = 0; j < nedges; j++)
 		if (edges[j].group != UINT32_MAX)
 			grank[edges[j].group] += pr[edges[j].from] *
@@ -1240,8 +1240,8 @@ uk_symrank_table(struct symtab *t, const char *focus)
 	uk_symclass_classify(t);
 	entry_points(t);
 	uk_symclass_pair_units(t);
-	byname = uk_xcalloc(t->ndefs + 1, sizeof(*byname));
-	group = uk_xcalloc(t->ndefs + 1, sizeof(*group));
+	byname = uk_util_xcalloc(t->ndefs + 1, sizeof(*byname));
+	group = uk_util_xcalloc(t->ndefs + 1, sizeof(*group));
 	for (i = 0; i < t->ndefs; i++)
 		byname[i] = (uint32_t)i;
 	qsort_r(byname, t->ndefs, sizeof(*byname), def_key_cmp, t);
@@ -1284,10 +1284,10 @@ uk_symrank_table(struct symtab *t, const char *focus)
 		if (!t->defs[i].hidden)
 			t->files[t->defs[i].file].ndefs++;
 	p = teleport(t, edges, nedges);
-	out = uk_xcalloc(n + 1, sizeof(double));
+	out = uk_util_xcalloc(n + 1, sizeof(double));
 	pr = pagerank(n, edges, nedges, p, out, 0);
 	hubs = hub(n, edges, nedges, p);
-	breadth = uk_xcalloc(n + 1, sizeof(double));
+	breadth = uk_util_xcalloc(n + 1, sizeof(double));
 	used_defs(edges, nedges, ngroups, n, breadth);
 	for (i = 0; i < n; i++) {
 		uint32_t u = t->files[i].unit;

@@ -74,7 +74,7 @@ fam_add(struct family *f, TSNode n, TSNode parent, TSNode prev)
 		size_t oc = f->cap, k;
 
 		f->cap = oc ? 2 * oc : 256;
-		f->slots = uk_xcalloc(f->cap, sizeof(*f->slots));
+		f->slots = uk_util_xcalloc(f->cap, sizeof(*f->slots));
 		for (k = 0; k < oc; k++)
 			if (old[k].id)
 				*fam_slot(f, old[k].id, old[k].start) = old[k];
@@ -120,7 +120,7 @@ holds_start(const uint32_t *starts, size_t n, uint32_t a, uint32_t b)
 void
 uk_symsig_family_begin(TSNode root, const uint32_t *starts, size_t n)
 {
-	struct family *f = uk_xcalloc(1, sizeof(*f));
+	struct family *f = uk_util_xcalloc(1, sizeof(*f));
 	TSTreeCursor c;
 	TSNode *node = NULL, *prev = NULL;
 	size_t depth = 0, anode = 0, aprev = 0;

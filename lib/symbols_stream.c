@@ -94,7 +94,8 @@ heap_push(struct uk_symbols_stream *st, size_t i)
 
 	if (st->nheap == st->aheap) {
 		st->aheap = st->aheap ? 2 * st->aheap : 256;
-		st->heap = uk_xrealloc(st->heap, st->aheap * sizeof(*st->heap));
+		st->heap =
+		    uk_util_xrealloc(st->heap, st->aheap * sizeof(*st->heap));
 	}
 	for (k = st->nheap++; k > 0; k = (k - 1) / 2) {
 		size_t up = st->heap[(k - 1) / 2];
@@ -288,7 +289,7 @@ stream_merge(struct uk_symbols_stream *st, int wait)
 struct uk_symbols_stream *
 uk_symbols_stream_start(struct uk_symbols *s, int nthreads)
 {
-	struct uk_symbols_stream *st = uk_xcalloc(1, sizeof(*st));
+	struct uk_symbols_stream *st = uk_util_xcalloc(1, sizeof(*st));
 	int t;
 
 	if (nthreads <= 0)
@@ -343,7 +344,8 @@ uk_symbols_stream_add(struct uk_symbols_stream *st, const char *path,
 	pthread_mutex_lock(&st->lock);
 	if (st->n == st->a) {
 		st->a = st->a ? 2 * st->a : 256;
-		st->items = uk_xrealloc(st->items, st->a * sizeof(*st->items));
+		st->items =
+		    uk_util_xrealloc(st->items, st->a * sizeof(*st->items));
 	}
 	it = &st->items[st->n++];
 	memset(it, 0, sizeof(*it));
@@ -445,12 +447,12 @@ uk_symbols_stream_end(struct uk_symbols_stream *st, struct uk_err *err)
 	timeout = st->timeout;
 	qfailed = st->qfailed;
 	if (qfailed)
-		uk_err_set(err, UK_EXIT_FAIL, "%s", st->qerr);
+		uk_util_err_set(err, UK_EXIT_FAIL, "%s", st->qerr);
 	stream_free(st);
 	if (qfailed)
 		return -1;
 	if (timeout)
-		return uk_err_set(err, UK_EXIT_FAIL,
+		return uk_util_err_set(err, UK_EXIT_FAIL,
 		    "time limit reached while indexing symbols");
 	return indexed;
 }

@@ -97,7 +97,7 @@ seq_add(struct uk_buf *seq, const char *name)
 static char *
 seq_name(const char *p, size_t n)
 {
-	char *out = uk_xcalloc(n + 1, 1), *o = out;
+	char *out = uk_util_xcalloc(n + 1, 1), *o = out;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -181,7 +181,7 @@ get_str(yajl_val v, int null_ok, char **out)
 {
 	*out = NULL;
 	if (v && YAJL_IS_STRING(v)) {
-		*out = uk_xstrdup(YAJL_GET_STRING(v));
+		*out = uk_util_xstrdup(YAJL_GET_STRING(v));
 		return 0;
 	}
 	return null_ok && v && YAJL_IS_NULL(v) ? 0 : -1;

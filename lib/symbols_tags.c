@@ -75,10 +75,10 @@ capture_role(struct qstate *st, uint32_t i, const char *n)
 		st->role[i] = R_DOC;
 	else if (!strncmp(n, "definition.", 11)) {
 		st->role[i] = R_DEF;
-		st->kind[i] = uk_xstrdup(n + 11);
+		st->kind[i] = uk_util_xstrdup(n + 11);
 	} else if (!strncmp(n, "reference.", 10)) {
 		st->role[i] = R_REF;
-		st->kind[i] = uk_xstrdup(n + 10);
+		st->kind[i] = uk_util_xstrdup(n + 10);
 	}
 }
 
@@ -90,8 +90,8 @@ walk_captures(struct qstate *st, const char *const *caps)
 
 	while (caps[st->ncaps])
 		st->ncaps++;
-	st->role = uk_xcalloc(st->ncaps + 1, 1);
-	st->kind = uk_xcalloc(st->ncaps + 1, sizeof(char *));
+	st->role = uk_util_xcalloc(st->ncaps + 1, 1);
+	st->kind = uk_util_xcalloc(st->ncaps + 1, sizeof(char *));
 	for (i = 0; i < st->ncaps; i++)
 		capture_role(st, i, caps[i]);
 	st->ok = 1;
@@ -148,13 +148,13 @@ query_compile(struct qstate *st, int li)
 		goto out;
 	}
 	st->ncaps = ts_query_capture_count(st->q);
-	st->role = uk_xcalloc(st->ncaps + 1, 1);
-	st->kind = uk_xcalloc(st->ncaps + 1, sizeof(char *));
+	st->role = uk_util_xcalloc(st->ncaps + 1, 1);
+	st->kind = uk_util_xcalloc(st->ncaps + 1, sizeof(char *));
 	for (i = 0; i < st->ncaps; i++)
 		capture_role(st, i,
 		    ts_query_capture_name_for_id(st->q, i, &len));
 	st->npats = ts_query_pattern_count(st->q);
-	st->pats = uk_xcalloc(st->npats + 1, sizeof(*st->pats));
+	st->pats = uk_util_xcalloc(st->npats + 1, sizeof(*st->pats));
 	for (i = 0; i < st->npats; i++)
 		uk_sympred_setup(st, i);
 	st->ok = 1;
@@ -194,7 +194,7 @@ uk_symtags_query(struct uk_symbols *s, int li, struct uk_err *err)
 	struct qstate *st = &s->qs[li];
 
 	if (!query_ready(st, li))
-		return uk_err_set(err, UK_EXIT_FAIL, "%s", st->errmsg);
+		return uk_util_err_set(err, UK_EXIT_FAIL, "%s", st->errmsg);
 	return 0;
 }
 
@@ -276,11 +276,11 @@ file_facts(const char *text, size_t len, struct fres *r)
 struct symworker *
 uk_symtags_worker_new(void)
 {
-	struct symworker *w = uk_xcalloc(1, sizeof(*w));
+	struct symworker *w = uk_util_xcalloc(1, sizeof(*w));
 
 	w->md = pcre2_match_data_create(4, NULL);
 	if (!w->md)
-		uk_die(UK_EXIT_FATAL, "out of memory");
+		uk_util_die(UK_EXIT_FATAL, "out of memory");
 	return w;
 }
 
@@ -318,16 +318,16 @@ emit_tags(struct tag *tags, size_t ntags, const char *text, size_t len,
 		rt->def = t->def;
 		rt->kind = t->kind;
 		rt->line = t->row + 1;
-		rt->name = uk_xmemdup(text + t->start, t->end - t->start);
+		rt->name = uk_util_xmemdup(text + t->start, t->end - t->start);
 		rt->qual = t->qend > t->qstart ?
-		    uk_xmemdup(text + t->qstart, t->qend - t->qstart) :
+		    uk_util_xmemdup(text + t->qstart, t->qend - t->qstart) :
 		    NULL;
 		memset(&rt->d, 0, sizeof(rt->d));
 		if (t->def) {
 			rt->d.sig = uk_symsig_signature(text, t->node,
 			    &rt->d.nlines);
 			if (!rt->d.sig) {
-				rt->d.sig = uk_xstrdup(rt->name);
+				rt->d.sig = uk_util_xstrdup(rt->name);
 				rt->d.nlines = 1;
 			}
 			uk_symsig_scope(text, t->node, &rt->d);
@@ -367,7 +367,7 @@ parse_file(const struct uk_symbols *s, TSParser *parser, int li,
 	}
 	limit = s->file_limit;
 	if (s->deadline > 0) {
-		double left = s->deadline - uk_mono_now();
+		double left = s->deadline - uk_util_mono_now();
 
 		if (left <= 0) {
 			snprintf(r->err, sizeof(r->err), "time limit reached");
@@ -386,7 +386,7 @@ parse_file(const struct uk_symbols *s, TSParser *parser, int li,
 		 * own limit (error recovery on a large file of garbage can
 		 * take tree-sitter a minute) only this file is left out.
 		 */
-		if (s->deadline > 0 && uk_mono_now() >= s->deadline)
+		if (s->deadline > 0 && uk_util_mono_now() >= s->deadline)
 			snprintf(r->err, sizeof(r->err),
 			    "'%s': time limit reached", path);
 		else
@@ -474,7 +474,7 @@ query_tags(struct filectx *fc, TSQueryCursor *cursor, int li,
 static void
 definitions_family(TSNode root, const struct tag *tags, size_t ntags)
 {
-	uint32_t *starts = uk_xcalloc(ntags + 1, sizeof(*starts));
+	uint32_t *starts = uk_util_xcalloc(ntags + 1, sizeof(*starts));
 	size_t k, n = 0;
 
 	for (k = 0; k < ntags; k++)
@@ -546,7 +546,7 @@ lex_ref(void *arg, const char *name, size_t n, uint32_t line)
 	memset(rt, 0, sizeof(*rt));
 	rt->kind = "call";
 	rt->line = line;
-	rt->name = uk_xmemdup(name, n);
+	rt->name = uk_util_xmemdup(name, n);
 }
 
 /* A file that only gives evidence: its references, lexed (symbols_lex.c). */

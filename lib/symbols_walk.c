@@ -79,8 +79,8 @@ uk_symwalk_docsyms_init(struct docsyms *d, const TSLanguage *l,
 
 	d->comment = uk_symwalk_sym(l, "comment");
 	d->nsyms = ts_language_symbol_count(l);
-	d->named = uk_xcalloc(d->nsyms + 1, 1);
-	d->commentish = uk_xcalloc(d->nsyms + 1, 1);
+	d->named = uk_util_xcalloc(d->nsyms + 1, 1);
+	d->commentish = uk_util_xcalloc(d->nsyms + 1, 1);
 	for (i = 0; i < d->nsyms; i++) {
 		d->named[i] = ts_language_symbol_type(l, (TSSymbol)i) ==
 		    TSSymbolTypeRegular;
@@ -92,7 +92,8 @@ uk_symwalk_docsyms_init(struct docsyms *d, const TSLanguage *l,
 	d->preds[0].cap2 = ~0u;
 	d->preds[0].re = uk_sympred_compile_re(strip);
 	if (!d->preds[0].re)
-		uk_die(UK_EXIT_FATAL, "doc expression of a walked language");
+		uk_util_die(UK_EXIT_FATAL,
+		    "doc expression of a walked language");
 	d->preds[1].op = P_ADJACENT;
 	d->preds[1].cap2 = 1;
 	d->pat.preds = d->preds;
@@ -164,7 +165,7 @@ uk_symwalk_doc_def(struct filectx *fc, struct walktags *pt,
 		nrun = UINT16_MAX;
 	}
 	memset(&m, 0, sizeof(m));
-	caps = uk_xcalloc(nrun, sizeof(*caps));
+	caps = uk_util_xcalloc(nrun, sizeof(*caps));
 	for (k = 0; k < nrun; k++)
 		caps[k].node = vec->v[run + k];
 	m.captures = caps;

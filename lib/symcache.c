@@ -74,7 +74,7 @@ insert(struct uk_symcache *sc, const char *hash)
 		size_t ocap = sc->cap, i;
 
 		sc->cap = sc->cap ? sc->cap * 2 : 256;
-		sc->slots = uk_xcalloc(sc->cap, sizeof(*sc->slots));
+		sc->slots = uk_util_xcalloc(sc->cap, sizeof(*sc->slots));
 		for (i = 0; i < ocap; i++)
 			if (old[i].v)
 				*find(sc, old[i].hash) = old[i];
@@ -91,7 +91,7 @@ insert(struct uk_symcache *sc, const char *hash)
 struct uk_symcache *
 uk_symcache_open(struct uk_cache *c, const char *url, const char *version)
 {
-	struct uk_symcache *sc = uk_xcalloc(1, sizeof(*sc));
+	struct uk_symcache *sc = uk_util_xcalloc(1, sizeof(*sc));
 	struct uk_buf key = UK_BUF_INIT;
 	struct uk_err err;
 	const char *ver;
@@ -101,9 +101,9 @@ uk_symcache_open(struct uk_cache *c, const char *url, const char *version)
 	sc->c = c;
 	uk_buf_addf(&key, SC_PREFIX "%s", url);
 	sc->url = uk_buf_detach(&key, NULL);
-	sc->version = uk_xstrdup(version);
+	sc->version = uk_util_xstrdup(version);
 	sc->cap = 256;
-	sc->slots = uk_xcalloc(sc->cap, sizeof(*sc->slots));
+	sc->slots = uk_util_xcalloc(sc->cap, sizeof(*sc->slots));
 	/* A miss, an expired or corrupt entry, an I/O error: all empty. */
 	if (uk_cache_get(c, sc->url, 0, &sc->old, NULL, &err) != 1)
 		sc->old = NULL;
@@ -182,14 +182,14 @@ uk_symcache_save(struct uk_symcache *sc, struct uk_err *err)
 	uk_json_set_str(rec, "version", sc->version);
 	files = uk_json_object();
 	/* Built directly: uk_json_set looks every key up. */
-	files->u.object.keys = uk_xcalloc(sc->n + 1, sizeof(char *));
-	files->u.object.values = uk_xcalloc(sc->n + 1, sizeof(yajl_val));
+	files->u.object.keys = uk_util_xcalloc(sc->n + 1, sizeof(char *));
+	files->u.object.values = uk_util_xcalloc(sc->n + 1, sizeof(yajl_val));
 	for (i = 0; i < sc->cap; i++) {
 		struct sc_slot *sl = &sc->slots[i];
 
 		if (!sl->v || !sl->keep)
 			continue;
-		files->u.object.keys[n] = uk_xstrdup(sl->hash);
+		files->u.object.keys[n] = uk_util_xstrdup(sl->hash);
 		files->u.object.values[n] = sl->v;
 		n++;
 	}

@@ -192,11 +192,11 @@ static size_t
 merge_large(const struct enc *e, const unsigned char *p, size_t len)
 {
 	/* Node i is the part starting at byte i; node len ends the list. */
-	uint32_t *next = uk_xmalloc((len + 1) * sizeof *next);
-	uint32_t *prev = uk_xmalloc((len + 1) * sizeof *prev);
-	uint32_t *rk = uk_xmalloc((len + 1) * sizeof *rk);
-	uint32_t *ver = uk_xcalloc(len + 1, sizeof *ver);
-	struct cand *h = uk_xmalloc(3 * (len + 1) * sizeof *h);
+	uint32_t *next = uk_util_xmalloc((len + 1) * sizeof *next);
+	uint32_t *prev = uk_util_xmalloc((len + 1) * sizeof *prev);
+	uint32_t *rk = uk_util_xmalloc((len + 1) * sizeof *rk);
+	uint32_t *ver = uk_util_xcalloc(len + 1, sizeof *ver);
+	struct cand *h = uk_util_xmalloc(3 * (len + 1) * sizeof *h);
 	size_t nh = 0, parts = len, i;
 
 	for (i = 0; i <= len; i++) {

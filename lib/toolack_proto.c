@@ -58,7 +58,8 @@ uk_toolack_proto_call_from_record(yajl_val rec, const char *tool,
 	int has;
 
 	if (!YAJL_IS_OBJECT(rec)) {
-		uk_err_set(err, UK_EXIT_FAIL, "a tool call must be an object");
+		uk_util_err_set(err, UK_EXIT_FAIL,
+		    "a tool call must be an object");
 		return NULL;
 	}
 	name = uk_json_get_str(rec, "toolName");
@@ -81,7 +82,7 @@ uk_toolack_proto_call_from_record(yajl_val rec, const char *tool,
 	} else if (gen_id)
 		uk_json_set_str(call, "toolCallId", gen_id);
 	else {
-		uk_err_set(err, UK_EXIT_FAIL, "no toolCallId or id");
+		uk_util_err_set(err, UK_EXIT_FAIL, "no toolCallId or id");
 		goto fail;
 	}
 	if (!name && tool && (url = uk_json_get_str(rec, "url"))) {
@@ -91,7 +92,7 @@ uk_toolack_proto_call_from_record(yajl_val rec, const char *tool,
 		uk_json_set(call, "input", uk_json_object());
 		uk_json_set_str(uk_json_get(call, "input"), "url", url);
 	} else if (!name) {
-		uk_err_set(err, UK_EXIT_FAIL,
+		uk_util_err_set(err, UK_EXIT_FAIL,
 		    tool ? "no toolName, type or url" :
 			   "no toolName or type (give --tool for url records)");
 		goto fail;
@@ -104,7 +105,8 @@ uk_toolack_proto_call_from_record(yajl_val rec, const char *tool,
 	if (!has && input && YAJL_IS_OBJECT(input))
 		has = timeout_of(input, &t);
 	if (has < 0) {
-		uk_err_set(err, UK_EXIT_FAIL, "timeoutSec is not an integer");
+		uk_util_err_set(err, UK_EXIT_FAIL,
+		    "timeoutSec is not an integer");
 		goto fail;
 	}
 	if (has)
@@ -126,21 +128,22 @@ uk_toolack_proto_call_check(yajl_val call, struct uk_err *err)
 	int has;
 
 	if (!id || !(n = strlen(id)) || n > UK_TOOLACK_PROTO_MAX_ID)
-		return uk_err_set(err, UK_EXIT_FAIL,
+		return uk_util_err_set(err, UK_EXIT_FAIL,
 		    "toolCallId must be a string of 1 to %d characters",
 		    UK_TOOLACK_PROTO_MAX_ID);
 	for (i = 0; i < n; i++)
 		if ((unsigned char)id[i] < 0x20 || id[i] == 0x7f)
-			return uk_err_set(err, UK_EXIT_FAIL,
+			return uk_util_err_set(err, UK_EXIT_FAIL,
 			    "toolCallId has a control character");
 	if (!name || !*name || strlen(name) > 128)
-		return uk_err_set(err, UK_EXIT_FAIL,
+		return uk_util_err_set(err, UK_EXIT_FAIL,
 		    "toolName must be a non-empty string");
 	if (input && !YAJL_IS_OBJECT(input))
-		return uk_err_set(err, UK_EXIT_FAIL, "input must be an object");
+		return uk_util_err_set(err, UK_EXIT_FAIL,
+		    "input must be an object");
 	has = timeout_of(call, &t);
 	if (has < 0 || (has && (t < 1 || t > UK_TOOLACK_PROTO_MAX_TIMEOUT)))
-		return uk_err_set(err, UK_EXIT_FAIL,
+		return uk_util_err_set(err, UK_EXIT_FAIL,
 		    "timeoutSec must be an integer from 1 to %d",
 		    UK_TOOLACK_PROTO_MAX_TIMEOUT);
 	return 0;
@@ -160,9 +163,9 @@ uk_toolack_proto_validate(const char *tool, yajl_val input, struct uk_err *err)
 		return 0;
 	url = input ? uk_json_get_str(input, "url") : NULL;
 	if (!url || !*url)
-		return uk_err_set(err, UK_EXIT_FAIL, "url is required");
+		return uk_util_err_set(err, UK_EXIT_FAIL, "url is required");
 	if (!(u = curl_url()))
-		uk_die(UK_EXIT_FATAL, "out of memory");
+		uk_util_die(UK_EXIT_FATAL, "out of memory");
 	n = strspn(url,
 	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	    "0123456789+.-");
@@ -170,18 +173,18 @@ uk_toolack_proto_validate(const char *tool, yajl_val input, struct uk_err *err)
 	    !((n == 4 && !strncasecmp(url, "http", 4)) ||
 		(n == 5 && !strncasecmp(url, "https", 5)))) {
 		curl_url_cleanup(u);
-		return uk_err_set(err, UK_EXIT_FAIL,
+		return uk_util_err_set(err, UK_EXIT_FAIL,
 		    "scheme '%.*s' is not allowed: only http and https URLs "
 		    "are opened",
 		    (int)n, url);
 	}
 	rc = curl_url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME);
 	if (rc != CURLUE_OK)
-		r = uk_err_set(err, UK_EXIT_FAIL, "invalid URL: %s",
+		r = uk_util_err_set(err, UK_EXIT_FAIL, "invalid URL: %s",
 		    curl_url_strerror(rc));
 	else if (curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
 	    (strcmp(scheme, "http") && strcmp(scheme, "https")))
-		r = uk_err_set(err, UK_EXIT_FAIL,
+		r = uk_util_err_set(err, UK_EXIT_FAIL,
 		    "scheme '%s' is not allowed: only http and https URLs are "
 		    "opened",
 		    scheme ? scheme : "");
@@ -226,7 +229,7 @@ uk_toolack_proto_token_read(const char *file, struct uk_buf *out,
 		token_path(&path);
 	r = uk_httpd_token_file_read(path.buf, 0, out, err);
 	if (r == 0)
-		uk_err_set(err, UK_EXIT_FATAL,
+		uk_util_err_set(err, UK_EXIT_FATAL,
 		    "no token: '%s' does not exist (is toolack serve running? "
 		    "or set TOOLACK_TOKEN)",
 		    path.buf);

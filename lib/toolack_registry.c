@@ -40,7 +40,7 @@ hash(const char *s)
 struct uk_toolack_registry *
 uk_toolack_registry_new(const struct uk_toolack_registry_opts *opts)
 {
-	struct uk_toolack_registry *r = uk_xcalloc(1, sizeof(*r));
+	struct uk_toolack_registry *r = uk_util_xcalloc(1, sizeof(*r));
 
 	if (opts)
 		r->o = *opts;
@@ -49,9 +49,9 @@ uk_toolack_registry_new(const struct uk_toolack_registry_opts *opts)
 	if (!r->o.done_ms)
 		r->o.done_ms = UK_TOOLACK_REGISTRY_DONE_MS;
 	r->tabsize = 1024;
-	r->tab = uk_xcalloc(r->tabsize, sizeof(*r->tab));
+	r->tab = uk_util_xcalloc(r->tabsize, sizeof(*r->tab));
 	r->dtabsize = 1024;
-	r->dtab = uk_xcalloc(r->dtabsize, sizeof(*r->dtab));
+	r->dtab = uk_util_xcalloc(r->dtabsize, sizeof(*r->dtab));
 	return r;
 }
 
@@ -101,8 +101,8 @@ static void
 tab_grow(struct uk_toolack_registry *r)
 {
 	size_t i, n = r->tabsize * 2;
-	struct uk_toolack_registry_call **t = uk_xcalloc(n, sizeof(*t)), *c,
-					*cn;
+	struct uk_toolack_registry_call **t = uk_util_xcalloc(n, sizeof(*t)),
+					*c, *cn;
 
 	for (i = 0; i < r->tabsize; i++)
 		for (c = r->tab[i]; c; c = cn) {
@@ -249,8 +249,8 @@ static void
 dtab_grow(struct uk_toolack_registry *r)
 {
 	size_t i, n = r->dtabsize * 2;
-	struct uk_toolack_registry_done **t = uk_xcalloc(n, sizeof(*t)), *d,
-					*dn;
+	struct uk_toolack_registry_done **t = uk_util_xcalloc(n, sizeof(*t)),
+					*d, *dn;
 
 	for (i = 0; i < r->dtabsize; i++)
 		for (d = r->dtab[i]; d; d = dn) {
@@ -275,8 +275,8 @@ done_add(struct uk_toolack_registry *r, const char *id,
 		done_forget(r, r->dhead);
 	if (r->ndone >= r->dtabsize)
 		dtab_grow(r);
-	d = uk_xcalloc(1, sizeof(*d));
-	d->id = uk_xstrdup(id);
+	d = uk_util_xcalloc(1, sizeof(*d));
+	d->id = uk_util_xstrdup(id);
 	d->how = how;
 	d->result = result;
 	d->until = now + r->o.done_ms;
@@ -319,14 +319,14 @@ uk_toolack_registry_add(struct uk_toolack_registry *r, const char *id,
 	if (taken)
 		return NULL;
 	if (!requested_at) {
-		uk_time_rfc3339(ts, sizeof(ts));
+		uk_util_time_rfc3339(ts, sizeof(ts));
 		requested_at = ts;
 	}
-	c = uk_xcalloc(1, sizeof(*c));
-	c->id = uk_xstrdup(id);
-	c->tool = uk_xstrdup(tool);
-	c->input = uk_xstrdup(input ? input : "{}");
-	c->requested_at = uk_xstrdup(requested_at);
+	c = uk_util_xcalloc(1, sizeof(*c));
+	c->id = uk_util_xstrdup(id);
+	c->tool = uk_util_xstrdup(tool);
+	c->input = uk_util_xstrdup(input ? input : "{}");
+	c->requested_at = uk_util_xstrdup(requested_at);
 	c->timeout_sec = timeout_sec;
 	c->deadline = now + timeout_sec * 1000LL;
 	c->seq = ++r->seq;
@@ -342,7 +342,8 @@ uk_toolack_registry_add(struct uk_toolack_registry *r, const char *id,
 	r->tail = c;
 	if (r->npending == r->heapalloc) {
 		r->heapalloc = r->heapalloc ? 2 * r->heapalloc : 256;
-		r->heap = uk_xrealloc(r->heap, r->heapalloc * sizeof(*r->heap));
+		r->heap =
+		    uk_util_xrealloc(r->heap, r->heapalloc * sizeof(*r->heap));
 	}
 	r->heap[r->npending] = c;
 	c->heap_i = r->npending++;
@@ -358,7 +359,7 @@ uk_toolack_registry_refuse(struct uk_toolack_registry *r, const char *id,
 
 	if (uk_toolack_registry_find(r, id) || *done_slot(r, id))
 		return NULL;
-	uk_time_rfc3339(ts, sizeof(ts));
+	uk_util_time_rfc3339(ts, sizeof(ts));
 	return done_add(r, id, UK_TOOLACK_REGISTRY_REFUSED,
 	    result_make(id, "failed", NULL, error_text, ts), now)
 	    ->result;

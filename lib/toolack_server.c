@@ -164,7 +164,7 @@ sse_send_call(struct sse *e, struct uk_toolack_registry_call *c)
 	uk_json_set_int(o, "timeoutSec", c->timeout_sec);
 	/* What is left of it on the server's clock: the web page acks a
 	 * blocked pop-up before the server would time the call out. */
-	left = c->deadline - uk_mono_ms();
+	left = c->deadline - uk_util_mono_ms();
 	uk_json_set_int(o, "remainingMs", left > 0 ? left : 0);
 	uk_json_set_str(o, "requestedAt", c->requested_at);
 	uk_buf_addf(&e->out, "id: %llu\nevent: call\ndata: ", c->seq);
@@ -284,7 +284,7 @@ answer(struct srv *s, struct req *r, unsigned code, const char *text)
 		UNLINK(s->rwaits, r, rprev, rnext);
 	r->until = -1;
 	free(r->result);
-	r->result = uk_xstrdup(text);
+	r->result = uk_util_xstrdup(text);
 	r->result_code = code;
 	wake(r);
 }
@@ -415,7 +415,7 @@ gate(struct srv *s, struct req *r, const char *url, const char *method,
 		 s->max_body, why)))
 		return code;
 	if (r->kind == K_RESULT)
-		r->id = uk_xstrdup(url + 18);
+		r->id = uk_util_xstrdup(url + 18);
 	return 0;
 }
 
@@ -454,7 +454,8 @@ body_object(struct req *r, struct uk_err *err)
 
 	if (v && !YAJL_IS_OBJECT(v)) {
 		uk_json_free(v);
-		uk_err_set(err, UK_EXIT_FAIL, "the body must be a JSON object");
+		uk_util_err_set(err, UK_EXIT_FAIL,
+		    "the body must be a JSON object");
 		return NULL;
 	}
 	return v;
@@ -473,7 +474,7 @@ reply_taken(struct MHD_Connection *conn, const char *id, int pending)
 	enum MHD_Result ret;
 	char ts[40];
 
-	uk_time_rfc3339(ts, sizeof(ts));
+	uk_util_time_rfc3339(ts, sizeof(ts));
 	uk_buf_addf(&why,
 	    pending ? "toolCallId '%s' is already pending: ids are not reused" :
 		      "toolCallId '%s' was used within the last hour: "
@@ -498,7 +499,7 @@ do_dispatch(struct srv *s, struct req *r)
 	enum MHD_Result ret;
 	long long t;
 	int nowait = w && !strcmp(w, "0");
-	long long now = uk_mono_ms();
+	long long now = uk_util_mono_ms();
 
 	if (!(rec = body_object(r, &err)) ||
 	    !(call =
@@ -580,7 +581,7 @@ do_ack(struct srv *s, struct req *r)
 	else
 		switch (uk_toolack_registry_ack(s->reg, id, status, output,
 		    et && YAJL_IS_STRING(et) ? YAJL_GET_STRING(et) : NULL, at,
-		    uk_mono_ms())) {
+		    uk_util_mono_ms())) {
 		case UK_TOOLACK_REGISTRY_OK:
 			ret = reply_json(r->conn, MHD_HTTP_OK, "{\"ok\":true}");
 			break;
@@ -624,9 +625,9 @@ do_events(struct srv *s, struct req *r)
 		snprintf(name, sizeof(name), "anonymous-%lu", ++s->anon);
 		ex = name;
 	}
-	e = uk_xcalloc(1, sizeof(*e));
+	e = uk_util_xcalloc(1, sizeof(*e));
 	e->r = r;
-	e->executor = uk_xstrdup(ex);
+	e->executor = uk_util_xstrdup(ex);
 	if (tools && *tools && strcmp(tools, "*")) {
 		struct uk_buf b = UK_BUF_INIT;
 
@@ -691,11 +692,11 @@ do_result(struct srv *s, struct req *r)
 	if (!c)
 		return reply_fail(r->conn, MHD_HTTP_NOT_FOUND,
 		    "unknown toolCallId");
-	if (ts && uk_parse_long(ts, 0, 600, &t))
+	if (ts && uk_util_parse_long(ts, 0, 600, &t))
 		return reply_fail(r->conn, MHD_HTTP_BAD_REQUEST,
 		    "timeout must be 0 to 600 seconds");
 	waiter_attach(r, c);
-	r->until = uk_mono_ms() + t * 1000;
+	r->until = uk_util_mono_ms() + t * 1000;
 	LINK(s->rwaits, r, rprev, rnext);
 	sleep_req(r);
 	return MHD_YES;
@@ -711,7 +712,7 @@ do_calls(struct srv *s, struct req *r)
 	const char *ls = arg(r->conn, "limit");
 	long limit = -1;
 
-	if (ls && uk_parse_long(ls, 0, 1000000000L, &limit)) {
+	if (ls && uk_util_parse_long(ls, 0, 1000000000L, &limit)) {
 		uk_json_free(o);
 		uk_json_free(arr);
 		return reply_fail(r->conn, MHD_HTTP_BAD_REQUEST,
@@ -756,7 +757,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url,
 
 	(void)version;
 	if (!r) {
-		r = uk_xcalloc(1, sizeof(*r));
+		r = uk_util_xcalloc(1, sizeof(*r));
 		r->s = s;
 		r->conn = conn;
 		r->until = -1;
@@ -980,7 +981,7 @@ uk_toolack_server_run(const struct uk_toolack_server_opts *o, int stop_fd,
 	s.def_timeout = o->default_timeout > 0 ? o->default_timeout :
 						 UK_TOOLACK_PROTO_TIMEOUT;
 	if (uk_httpd_sockaddr(&sa, o->host, o->port))
-		return uk_err_set(err, UK_EXIT_FATAL, "bad address '%s'",
+		return uk_util_err_set(err, UK_EXIT_FATAL, "bad address '%s'",
 		    o->host);
 	/* Many waiting clients are many sockets: use what we may. */
 	if (!getrlimit(RLIMIT_NOFILE, &rl)) {
@@ -1005,7 +1006,7 @@ uk_toolack_server_run(const struct uk_toolack_server_opts *o, int stop_fd,
 	    MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END);
 	if (!s.d) {
 		uk_toolack_registry_free(s.reg);
-		return uk_err_set(err, UK_EXIT_FATAL,
+		return uk_util_err_set(err, UK_EXIT_FATAL,
 		    "cannot listen on %s:%d: %s", o->host, o->port,
 		    strerror(errno));
 	}
@@ -1018,9 +1019,9 @@ uk_toolack_server_run(const struct uk_toolack_server_opts *o, int stop_fd,
 	if (o->ready)
 		o->ready(o->ctx, s.url);
 
-	next_hb = uk_mono_ms() + s.hb_ms;
+	next_hb = uk_util_mono_ms() + s.hb_ms;
 	for (;;) {
-		now = uk_mono_ms();
+		now = uk_util_mono_ms();
 		uk_toolack_registry_expire(s.reg, now);
 		rw = rwaits_expire(&s, now);
 		if (now >= next_hb) {
@@ -1045,8 +1046,7 @@ uk_toolack_server_run(const struct uk_toolack_server_opts *o, int stop_fd,
 		close(lfd);
 	wake_all(&s);
 	/* Until every request is answered (or 2 s), so none stays suspended. */
-	for (t = uk_mono_ms() + 2000;
-	     s.reqs && uk_mono_ms() < t;) {
+	for (t = uk_util_mono_ms() + 2000; s.reqs && uk_util_mono_ms() < t;) {
 		run_once(&s, epfd, -1, 10);
 		wake_all(&s);
 	}

@@ -293,11 +293,13 @@ by_len_fill(void)
 	for (i = 0; i < 2; i++)
 		for (nm = lists[i]; nm->s; nm++) {
 			if (nm->n > NAME_MAX_LEN)
-				uk_die(UK_EXIT_FATAL, "url: a name too long");
+				uk_util_die(UK_EXIT_FATAL,
+				    "url: a name too long");
 			for (k = 0; by_len[nm->n][k]; k++)
 				;
 			if (k == NAMES_A_LEN)
-				uk_die(UK_EXIT_FATAL, "url: name table full");
+				uk_util_die(UK_EXIT_FATAL,
+				    "url: name table full");
 			by_len[nm->n][k] = nm;
 			len_mask |= (uint32_t)1 << nm->n;
 		}
@@ -637,7 +639,7 @@ display(const struct found *f, const char *host, size_t hn,
 static char *
 lower_dup(const char *s)
 {
-	char *d = uk_xstrdup(s), *p;
+	char *d = uk_util_xstrdup(s), *p;
 
 	for (p = d; *p; p++)
 		if (*p >= 'A' && *p <= 'Z')
@@ -648,7 +650,7 @@ lower_dup(const char *s)
 static char *
 span_dup(struct uk_url_span sp)
 {
-	return sp.s ? uk_xmemdup(sp.s, sp.n) : NULL;
+	return sp.s ? uk_util_xmemdup(sp.s, sp.n) : NULL;
 }
 
 void
@@ -664,7 +666,7 @@ uk_url_classify(const char *url, struct uk_url *u)
 	memset(u, 0, sizeof(*u));
 	u->type = UK_URL_UNKNOWN;
 	if (!h)
-		uk_die(UK_EXIT_FATAL, "out of memory");
+		uk_util_die(UK_EXIT_FATAL, "out of memory");
 	if (curl_url_set(h, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) ||
 	    curl_url_get(h, CURLUPART_SCHEME, &scheme, 0) ||
 	    curl_url_get(h, CURLUPART_HOST, &host, 0) ||
@@ -672,7 +674,7 @@ uk_url_classify(const char *url, struct uk_url *u)
 		goto unknown;
 	u->scheme = lower_dup(scheme);
 	u->host = lower_dup(host);
-	u->path = uk_xstrdup(path);
+	u->path = uk_util_xstrdup(path);
 	if (strcmp(u->scheme, "http") && strcmp(u->scheme, "https"))
 		goto unknown;
 	n = strlen(u->host);
@@ -686,7 +688,7 @@ uk_url_classify(const char *url, struct uk_url *u)
 	u->issue_number = f.issue_number;
 	u->pr_number = f.pr_number;
 	d = display(&f, u->host, n, u->path, strlen(u->path), 0, buf, &heap);
-	u->display = heap ? heap : uk_xmemdup(d.s, d.n);
+	u->display = heap ? heap : uk_util_xmemdup(d.s, d.n);
 	goto out;
 unknown:
 	u->display = cut_display(url);
@@ -949,7 +951,7 @@ uk_url_view(const char *url, size_t n, int flags, struct uk_url_view *v)
 		v->plain = 1 + plain;
 		return;
 	}
-	s = uk_xmemdup(url, n);
+	s = uk_util_xmemdup(url, n);
 	uk_url_classify(s, &v->slowu);
 	free(s);
 	v->slow = 1;

@@ -54,7 +54,7 @@ uk_urlnorm(const char *url)
 	struct uk_buf b = UK_BUF_INIT;
 
 	if (!h)
-		uk_die(UK_EXIT_FATAL, "out of memory");
+		uk_util_die(UK_EXIT_FATAL, "out of memory");
 	if (curl_url_set(h, CURLUPART_URL, url, 0) ||
 	    curl_url_get(h, CURLUPART_SCHEME, &scheme, 0) ||
 	    (strcmp(scheme, "http") && strcmp(scheme, "https")))
@@ -93,7 +93,7 @@ out:
 	curl_free(query);
 	curl_url_cleanup(h);
 	if (out) {
-		char *r = uk_xstrdup(out);
+		char *r = uk_util_xstrdup(out);
 
 		curl_free(out);
 		return r;

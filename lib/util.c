@@ -26,7 +26,7 @@ int uk_status = UK_EXIT_OK;
 void (*uk_warn_hook)(void);
 
 int
-uk_err_set(struct uk_err *err, int code, const char *fmt, ...)
+uk_util_err_set(struct uk_err *err, int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -40,7 +40,7 @@ uk_err_set(struct uk_err *err, int code, const char *fmt, ...)
 }
 
 void
-uk_prog_set(const char *argv0)
+uk_util_prog_set(const char *argv0)
 {
 	const char *p;
 
@@ -71,7 +71,7 @@ uk_prog_set(const char *argv0)
 static void *heap_head; /* the heap's head, below its first huge page */
 
 void
-uk_heap_init(void)
+uk_util_heap_init(void)
 {
 	uintptr_t lo, hi;
 	void *p;
@@ -107,14 +107,14 @@ uk_heap_init(void)
 }
 
 void
-uk_status_set(int code)
+uk_util_status_set(int code)
 {
 	if (code > uk_status)
 		uk_status = code;
 }
 
 void
-uk_fputs_clean(const char *s, FILE *f)
+uk_util_fputs_clean(const char *s, FILE *f)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
@@ -150,14 +150,14 @@ vwarn(const char *fmt, va_list ap)
 		msg = small; /* out of memory: the message cut short */
 	va_end(ap2);
 	fprintf(stderr, "%s: ", uk_prog);
-	uk_fputs_clean(n < 0 ? fmt : msg, stderr);
+	uk_util_fputs_clean(n < 0 ? fmt : msg, stderr);
 	fputc('\n', stderr);
 	if (msg != small)
 		free(msg);
 }
 
 void
-uk_warn(const char *fmt, ...)
+uk_util_warn(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -167,7 +167,7 @@ uk_warn(const char *fmt, ...)
 }
 
 void
-uk_die(int code, const char *fmt, ...)
+uk_util_die(int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -185,7 +185,7 @@ oom(void)
 }
 
 void *
-uk_xmalloc(size_t n)
+uk_util_xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 
@@ -193,7 +193,7 @@ uk_xmalloc(size_t n)
 }
 
 void *
-uk_xcalloc(size_t nmemb, size_t size)
+uk_util_xcalloc(size_t nmemb, size_t size)
 {
 	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
 
@@ -201,7 +201,7 @@ uk_xcalloc(size_t nmemb, size_t size)
 }
 
 void *
-uk_xrealloc(void *p, size_t n)
+uk_util_xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
 
@@ -209,15 +209,15 @@ uk_xrealloc(void *p, size_t n)
 }
 
 char *
-uk_xstrdup(const char *s)
+uk_util_xstrdup(const char *s)
 {
-	return uk_xmemdup(s, strlen(s));
+	return uk_util_xmemdup(s, strlen(s));
 }
 
 char *
-uk_xmemdup(const void *p, size_t n)
+uk_util_xmemdup(const void *p, size_t n)
 {
-	char *q = uk_xmalloc(n + 1);
+	char *q = uk_util_xmalloc(n + 1);
 
 	memcpy(q, p, n);
 	q[n] = '\0';
@@ -225,7 +225,7 @@ uk_xmemdup(const void *p, size_t n)
 }
 
 int
-uk_parse_long(const char *s, long min, long max, long *out)
+uk_util_parse_long(const char *s, long min, long max, long *out)
 {
 	char *end;
 	long v;
@@ -241,7 +241,7 @@ uk_parse_long(const char *s, long min, long max, long *out)
 }
 
 int
-uk_parse_seconds(const char *s, double *out)
+uk_util_parse_seconds(const char *s, double *out)
 {
 	char *end;
 	double v;
@@ -275,7 +275,7 @@ uk_parse_seconds(const char *s, double *out)
 }
 
 int
-uk_parse_size(const char *s, unsigned long long *out)
+uk_util_parse_size(const char *s, unsigned long long *out)
 {
 	static const char units[] = "BKMGT";
 	const char *u;
@@ -305,7 +305,7 @@ uk_parse_size(const char *s, unsigned long long *out)
 }
 
 void
-uk_time_fmt(long long ns, char *buf, size_t size)
+uk_util_time_fmt(long long ns, char *buf, size_t size)
 {
 	time_t t = (time_t)(ns / 1000000000);
 	struct tm tm;
@@ -317,7 +317,7 @@ uk_time_fmt(long long ns, char *buf, size_t size)
 }
 
 long long
-uk_time_parse(const char *s, size_t len)
+uk_util_time_parse(const char *s, size_t len)
 {
 	char buf[40], z = 0;
 	struct tm tm;
@@ -341,16 +341,17 @@ uk_time_parse(const char *s, size_t len)
 }
 
 void
-uk_time_rfc3339(char *buf, size_t size)
+uk_util_time_rfc3339(char *buf, size_t size)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	uk_time_fmt((long long)ts.tv_sec * 1000000000 + ts.tv_nsec, buf, size);
+	uk_util_time_fmt((long long)ts.tv_sec * 1000000000 + ts.tv_nsec, buf,
+	    size);
 }
 
 void
-uk_signals_hold(sigset_t *old)
+uk_util_signals_hold(sigset_t *old)
 {
 	sigset_t set;
 
@@ -362,13 +363,13 @@ uk_signals_hold(sigset_t *old)
 }
 
 void
-uk_signals_release(const sigset_t *old)
+uk_util_signals_release(const sigset_t *old)
 {
 	pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
 char *
-uk_str_printable(char *s)
+uk_util_str_printable(char *s)
 {
 	unsigned char *p = (unsigned char *)s, *q = p;
 
@@ -387,7 +388,7 @@ uk_str_printable(char *s)
 }
 
 double
-uk_mono_now(void)
+uk_util_mono_now(void)
 {
 	struct timespec ts;
 
@@ -396,7 +397,7 @@ uk_mono_now(void)
 }
 
 long long
-uk_mono_ms(void)
+uk_util_mono_ms(void)
 {
 	struct timespec ts;
 
@@ -407,7 +408,7 @@ uk_mono_ms(void)
 /* Files: mkdir -p and the atomic write (see util.h). */
 
 long long
-uk_time_now_ns(void)
+uk_util_time_now_ns(void)
 {
 	struct timespec ts;
 
@@ -416,16 +417,16 @@ uk_time_now_ns(void)
 }
 
 int
-uk_errno_fatal(int e)
+uk_util_errno_fatal(int e)
 {
 	return e == EACCES || e == EPERM || e == EROFS || e == ENOSPC ||
 	    e == EDQUOT;
 }
 
 int
-uk_mkdir_p(const char *dir, struct uk_err *err)
+uk_util_mkdir_p(const char *dir, struct uk_err *err)
 {
-	char *p = uk_xstrdup(dir), *s;
+	char *p = uk_util_xstrdup(dir), *s;
 	struct stat st;
 	int r = 0;
 
@@ -437,9 +438,9 @@ uk_mkdir_p(const char *dir, struct uk_err *err)
 
 			*s = '\0';
 			if (mkdir(p, 0700) && errno != EEXIST) {
-				r = uk_err_set(err,
-				    uk_errno_fatal(errno) ? UK_EXIT_FATAL :
-							 UK_EXIT_FAIL,
+				r = uk_util_err_set(err,
+				    uk_util_errno_fatal(errno) ? UK_EXIT_FATAL :
+								 UK_EXIT_FAIL,
 				    "cannot create '%s': %s", p,
 				    strerror(errno));
 				break;
@@ -450,8 +451,8 @@ uk_mkdir_p(const char *dir, struct uk_err *err)
 			break;
 	}
 	if (!r && (stat(dir, &st) || !S_ISDIR(st.st_mode)))
-		r = uk_err_set(err, UK_EXIT_FAIL, "'%s' is not a directory",
-		    dir);
+		r = uk_util_err_set(err, UK_EXIT_FAIL,
+		    "'%s' is not a directory", dir);
 	free(p);
 	return r;
 }

@@ -44,7 +44,7 @@ test_chunk(size_t n)
  * SIGINT, SIGTERM and SIGHUP wait while a temporary file exists: a signal
  * that ends the program lands after the rename or the unlink, never
  * between, so no temporary file is left behind (SIGKILL still can; cleanup
- * removes those): uk_signals_hold.  The programs that write the cache do
+ * removes those): uk_util_signals_hold.  The programs that write the cache do
  * it from one thread.
  *
  * Write data to a new temporary file for dir/name; *tmp gets its path.
@@ -65,7 +65,7 @@ uk_write_tmp(int dfd, const char *dir, const char *name, const char *data,
 	for (tries = 0; tries < 2; tries++) {
 		if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) !=
 		    (ssize_t)sizeof(rnd))
-			rnd = (unsigned int)uk_time_now_ns() ^
+			rnd = (unsigned int)uk_util_time_now_ns() ^
 			    (unsigned int)rand();
 		uk_buf_reset(&b);
 		uk_buf_addf(&b, "%s/.%s.tmp.%ld.%08x", dir, name,
@@ -75,20 +75,21 @@ uk_write_tmp(int dfd, const char *dir, const char *name, const char *data,
 		if (fd >= 0)
 			break;
 		if (errno == ENOENT && tries == 0 && dfd == AT_FDCWD) {
-			if (uk_mkdir_p(dir, err))
+			if (uk_util_mkdir_p(dir, err))
 				goto fail;
 			continue;
 		}
 		if (errno == EEXIST && tries == 0)
 			continue;
 		e = errno;
-		uk_err_set(err, uk_errno_fatal(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
+		uk_util_err_set(err,
+		    uk_util_errno_fatal(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
 		    "cannot create '%s': %s", b.buf, strerror(e));
 		goto fail;
 	}
 	if (fd < 0) {
-		uk_err_set(err, UK_EXIT_FAIL, "cannot create '%s': %s", b.buf,
-		    strerror(errno));
+		uk_util_err_set(err, UK_EXIT_FAIL, "cannot create '%s': %s",
+		    b.buf, strerror(errno));
 		goto fail;
 	}
 	while (off < len) {
@@ -97,8 +98,9 @@ uk_write_tmp(int dfd, const char *dir, const char *name, const char *data,
 			continue;
 		if (n <= 0) {
 			e = n < 0 ? errno : EIO;
-			uk_err_set(err,
-			    uk_errno_fatal(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
+			uk_util_err_set(err,
+			    uk_util_errno_fatal(e) ? UK_EXIT_FATAL :
+						     UK_EXIT_FAIL,
 			    "cannot write '%s': %s", b.buf, strerror(e));
 			goto fail_unlink;
 		}
@@ -107,12 +109,13 @@ uk_write_tmp(int dfd, const char *dir, const char *name, const char *data,
 	if (close(fd)) {
 		fd = -1;
 		e = errno;
-		uk_err_set(err, uk_errno_fatal(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
+		uk_util_err_set(err,
+		    uk_util_errno_fatal(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
 		    "cannot write '%s': %s", b.buf, strerror(e));
 		goto fail_unlink;
 	}
 	/* What the *at calls of dfd take: relative to it, or the path. */
-	*tmp = uk_xstrdup(b.buf + skip);
+	*tmp = uk_util_xstrdup(b.buf + skip);
 	uk_buf_release(&b);
 	return 0;
 
@@ -145,11 +148,12 @@ uk_write_rename(int dfd, char *tmp, const char *dir, const char *name,
 
 		unlinkat(dfd, tmp, 0);
 		if (e == EISDIR || e == ENOTEMPTY || e == EEXIST)
-			r = uk_err_set(err, UK_EXIT_FAIL,
+			r = uk_util_err_set(err, UK_EXIT_FAIL,
 			    "cannot replace '%s': it is a directory", b.buf);
 		else
-			r = uk_err_set(err,
-			    uk_errno_fatal(e) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
+			r = uk_util_err_set(err,
+			    uk_util_errno_fatal(e) ? UK_EXIT_FATAL :
+						     UK_EXIT_FAIL,
 			    "cannot rename to '%s': %s", b.buf, strerror(e));
 	} else if (fd >= 0) {
 		struct timespec ts[2] = { { 0, UTIME_OMIT },
@@ -171,13 +175,13 @@ uk_write_file_at(int dfd, const char *dir, const char *name, const char *data,
 	sigset_t old;
 	int r;
 
-	uk_signals_hold(&old);
+	uk_util_signals_hold(&old);
 	if (uk_write_tmp(dfd, dir, name, data, len, &tmp, err)) {
-		uk_signals_release(&old);
+		uk_util_signals_release(&old);
 		return -1;
 	}
 	r = uk_write_rename(dfd, tmp, dir, name, mtime_ns, err);
-	uk_signals_release(&old);
+	uk_util_signals_release(&old);
 	free(tmp);
 	return r;
 }

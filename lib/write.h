@@ -10,7 +10,7 @@
  * Write data[0..len) to dir/name atomically: a temporary file
  * dir/.name.tmp.PID.RAND (mode 0600, O_EXCL, no symbolic link followed),
  * then rename over dir/name, with SIGINT, SIGTERM and SIGHUP held meanwhile
- * (uk_signals_hold) so that no signal leaves the temporary file behind.
+ * (uk_util_signals_hold) so that no signal leaves the temporary file behind.
  * The file's mtime is then set to mtime_ns when it is not negative (else
  * it is the time of writing).  uk_write_file creates dir (mode 0700) when
  * missing; uk_write_file_at works relative to the directory descriptor

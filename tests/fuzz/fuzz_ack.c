@@ -62,7 +62,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *body;
 
 	/* The server's body buffer is NUL-terminated, as uk_json_parse wants. */
-	body = uk_xmemdup(data, size);
+	body = uk_util_xmemdup(data, size);
 	rec = uk_json_parse(body, size, &err);
 	if (!rec || !YAJL_IS_OBJECT(rec))
 		goto out;

@@ -50,7 +50,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uk_cdp_release(&c);
 
 	nl = memchr(data, '\n', size);
-	line = uk_xmemdup(data, nl ? (size_t)(nl - (const char *)data) : size);
+	line = uk_util_xmemdup(data,
+	    nl ? (size_t)(nl - (const char *)data) : size);
 	if (uk_cdp_split_url(line, &scheme, &host, &port, &path, &err) == 0) {
 		free(scheme);
 		free(host);

@@ -31,7 +31,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nl = memchr(s, '\n', size);
 	if (nl) {
 		hl = (size_t)(nl - s) + 1;
-		ct = uk_xmemdup(s, (size_t)(nl - s));
+		ct = uk_util_xmemdup(s, (size_t)(nl - s));
 		uk_charset_from_content_type(ct, out, sizeof(out));
 		uk_charset_normalize(ct, strlen(ct), norm, sizeof(norm));
 	}

@@ -30,7 +30,7 @@ collect(void *ctx, const char *s, size_t start, size_t end)
 {
 	struct uk_buf *b = ctx;
 	struct uk_url u;
-	char *url = uk_xmemdup(s + start, end - start);
+	char *url = uk_util_xmemdup(s + start, end - start);
 
 	if (end <= start)
 		abort();

@@ -77,10 +77,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	nl = memchr(s, '\n', size);
 	n = nl ? (size_t)(nl - s) : size;
-	css = uk_xmemdup(s, n);
+	css = uk_util_xmemdup(s, n);
 	/* (A NUL ends the selector, as it ends a C string.) */
 	hl = nl ? size - n - 1 : 0;
-	html = uk_xmemdup(nl ? nl + 1 : "", hl);
+	html = uk_util_xmemdup(nl ? nl + 1 : "", hl);
 	if (uk_extract_select_compile(css, &sel, &err) < 0) {
 		if (sel || !strstr(err.msg, "at column ") ==
 		    !strstr(err.msg, "longer than"))

@@ -38,7 +38,7 @@ replay(const char *name, const char *file)
 	fclose(f);
 	/* A copy of exactly the input's size, so ASan sees overreads. */
 	{
-		uint8_t *p = uk_xmalloc(b.len ? b.len : 1);
+		uint8_t *p = uk_util_xmalloc(b.len ? b.len : 1);
 
 		memcpy(p, b.buf, b.len);
 		LLVMFuzzerTestOneInput(p, b.len);

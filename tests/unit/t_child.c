@@ -26,7 +26,7 @@ run(const char *script, const char *const *env, long ms, size_t max,
 	*c = init;
 	c->argv = argv;
 	c->env = env;
-	c->deadline = ms ? uk_mono_ms() + ms : 0;
+	c->deadline = ms ? uk_util_mono_ms() + ms : 0;
 	c->out = out;
 	c->err = err;
 	c->max = max;
@@ -86,10 +86,10 @@ main(void)
 		out.len < 10000 && c.out_cut,
 	    "stdout over max: read to the end, the start kept, out_cut");
 
-	t0 = uk_mono_ms();
+	t0 = uk_util_mono_ms();
 	st = run("sleep 5 & sleep 5; echo never", NULL, 300, 0, &out, &err, &c);
 	ok(c.timed_out && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL &&
-		!out.len && uk_mono_ms() - t0 < 2000,
+		!out.len && uk_util_mono_ms() - t0 < 2000,
 	    "at the deadline the group gets SIGKILL: timed_out");
 
 	{
@@ -101,13 +101,13 @@ main(void)
 
 		k.argv = argv;
 		k.stop = &stop;
-		k.deadline = uk_mono_ms() + 10000;
-		t0 = uk_mono_ms();
+		k.deadline = uk_util_mono_ms() + 10000;
+		t0 = uk_util_mono_ms();
 		st = -1;
 		if (!uk_child_start(&k, &e))
 			st = uk_child_finish(&k);
 		ok(st != -1 && WIFSIGNALED(st) &&
-			uk_mono_ms() - t0 < UK_CHILD_GRACE_MS + 1500,
+			uk_util_mono_ms() - t0 < UK_CHILD_GRACE_MS + 1500,
 		    "stop: SIGTERM to the group, SIGKILL after the grace");
 	}
 

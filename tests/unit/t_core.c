@@ -74,16 +74,20 @@ test_util(void)
 	double d;
 	unsigned long long s;
 
-	ok(uk_parse_long("12", 0, 100, &l) == 0 && l == 12, "parse_long");
-	ok(uk_parse_long("12x", 0, 100, &l) < 0, "parse_long rejects junk");
-	ok(uk_parse_long("101", 0, 100, &l) < 0, "parse_long range");
-	ok(uk_parse_seconds("2m", &d) == 0 && d == 120, "parse_seconds 2m");
-	ok(uk_parse_size("500M", &s) == 0 && s == 500ULL << 20, "parse_size");
-	ok(uk_parse_size("5X", &s) < 0, "parse_size rejects unit");
-	ok(uk_parse_size("2T", &s) == 0 && s == 2ULL << 40, "parse_size T");
-	ok(uk_parse_size("3kib", &s) == 0 && s == 3072, "parse_size kib");
-	ok(uk_parse_size("7B", &s) == 0 && s == 7, "parse_size B");
-	ok(uk_parse_size("7BB", &s) < 0, "parse_size rejects BB");
+	ok(uk_util_parse_long("12", 0, 100, &l) == 0 && l == 12, "parse_long");
+	ok(uk_util_parse_long("12x", 0, 100, &l) < 0,
+	    "parse_long rejects junk");
+	ok(uk_util_parse_long("101", 0, 100, &l) < 0, "parse_long range");
+	ok(uk_util_parse_seconds("2m", &d) == 0 && d == 120,
+	    "parse_seconds 2m");
+	ok(uk_util_parse_size("500M", &s) == 0 && s == 500ULL << 20,
+	    "parse_size");
+	ok(uk_util_parse_size("5X", &s) < 0, "parse_size rejects unit");
+	ok(uk_util_parse_size("2T", &s) == 0 && s == 2ULL << 40,
+	    "parse_size T");
+	ok(uk_util_parse_size("3kib", &s) == 0 && s == 3072, "parse_size kib");
+	ok(uk_util_parse_size("7B", &s) == 0 && s == 7, "parse_size B");
+	ok(uk_util_parse_size("7BB", &s) < 0, "parse_size rejects BB");
 	ok(uk_cli_size("500", &s) < 0, "cli_size: a bare number needs a unit");
 	ok(uk_cli_size("0", &s) == 0 && s == 0, "cli_size: 0 needs none");
 	ok(uk_cli_size("500M", &s) == 0 && s == 500ULL << 20, "cli_size 500M");

@@ -29,7 +29,7 @@ main(void)
 	yajl_val rec, got;
 	int ready = 0, expired = 0;
 
-	uk_prog_set("t_fetch");
+	uk_util_prog_set("t_fetch");
 	unsetenv("URLKIT_ALLOW_PRIVATE");
 	if (!mkdtemp(dir))
 		return 1;

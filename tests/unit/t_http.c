@@ -32,7 +32,7 @@ main(void)
 	struct uk_err err;
 	int ready = 0, over = 0, i, n;
 
-	uk_prog_set("t_http");
+	uk_util_prog_set("t_http");
 	unsetenv("URLKIT_ALLOW_PRIVATE");
 	unsetenv("http_proxy");
 	unsetenv("https_proxy");

@@ -597,7 +597,7 @@ main(int argc, char **argv)
 	int fd, efd;
 
 	(void)argc;
-	uk_prog_set(argv[0]);
+	uk_util_prog_set(argv[0]);
 	fd = mkstemp(in_path);
 	efd = mkstemp(err_path);
 	if (fd < 0 || efd < 0)

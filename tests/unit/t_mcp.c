@@ -35,7 +35,7 @@ collect(void *wctx, const char *msg, size_t len)
 	(void)wctx;
 	pthread_mutex_lock(&mu);
 	if (nmsgs < sizeof(msgs) / sizeof(msgs[0]))
-		msgs[nmsgs++] = uk_xmemdup(msg, len);
+		msgs[nmsgs++] = uk_util_xmemdup(msg, len);
 	pthread_cond_broadcast(&cv);
 	pthread_mutex_unlock(&mu);
 }
@@ -56,7 +56,7 @@ reset(void)
 static int
 wait_for(const char *needle)
 {
-	long long until = uk_mono_ms() + 5000;
+	long long until = uk_util_mono_ms() + 5000;
 	struct timespec ts;
 	const char *found = NULL;
 	size_t i;
@@ -66,7 +66,7 @@ wait_for(const char *needle)
 		for (i = 0; i < nmsgs && !found; i++)
 			if (strstr(msgs[i], needle))
 				found = msgs[i];
-		if (found || uk_mono_ms() > until)
+		if (found || uk_util_mono_ms() > until)
 			break;
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += 20000000;
@@ -193,7 +193,7 @@ app_new(void *ctx, struct uk_err *err)
 	pthread_mutex_lock(&mu);
 	sessions_made++;
 	pthread_mutex_unlock(&mu);
-	return uk_xstrdup("state");
+	return uk_util_xstrdup("state");
 }
 
 static void
@@ -348,7 +348,7 @@ test_framing(struct uk_mcp *m)
 	    "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"logging/setLevel\","
 	    "\"params\":{\"level\":\"debug\"}}");
 	ok(wait_for("\"id\":9,\"result\":{}"), "logging/setLevel");
-	big = uk_xmalloc(70000);
+	big = uk_util_xmalloc(70000);
 	memset(big, ' ', 70000);
 	uk_mcp_session_input(s, big, 70000);
 	free(big);
@@ -409,7 +409,7 @@ test_calls(struct uk_mcp *m)
 
 	/* Any order, and cancellation. */
 	reset();
-	t0 = uk_mono_ms();
+	t0 = uk_util_mono_ms();
 	in(s, CALL("\"slow\"", "slow", "{}"));
 	in(s, CALL("\"slow\"", "slow", "{}"));
 	ok(wait_for("\"id\":\"slow\",\"error\":{\"code\":-32600,\"message\":"
@@ -426,10 +426,10 @@ test_calls(struct uk_mcp *m)
 	ok(wait_for("\"id\":12,\"result\":{\"content\":[{\"type\":\"text\","
 		    "\"text\":\"slept\"}"),
 	    "the call after the cancel runs");
-	ok(uk_mono_ms() - t0 < 2000,
+	ok(uk_util_mono_ms() - t0 < 2000,
 	    "the cancelled call stopped at once "
 	    "(%lld ms)",
-	    uk_mono_ms() - t0);
+	    uk_util_mono_ms() - t0);
 	ok(index_of("\"id\":\"slow\",\"result\"") < 0,
 	    "a cancelled call is not answered");
 
@@ -466,11 +466,11 @@ test_calls(struct uk_mcp *m)
 	/* The end cancels what runs. */
 	reset();
 	in(s, CALL("30", "slow", "{}"));
-	t0 = uk_mono_ms();
+	t0 = uk_util_mono_ms();
 	uk_mcp_session_end(s);
-	ok(uk_mono_ms() - t0 < 1000 && nmsgs == 0,
+	ok(uk_util_mono_ms() - t0 < 1000 && nmsgs == 0,
 	    "uk_mcp_session_end cancels and waits (%lld ms, %zu)",
-	    uk_mono_ms() - t0, nmsgs);
+	    uk_util_mono_ms() - t0, nmsgs);
 }
 
 /* At most jobs calls at once; the rest wait their turn. */
@@ -483,14 +483,14 @@ test_jobs(void)
 
 	reset();
 	in(s, INIT);
-	t0 = uk_mono_ms();
+	t0 = uk_util_mono_ms();
 	in(s, CALL("1", "slow", "{\"ms\":300}"));
 	in(s, CALL("2", "slow", "{\"ms\":300}"));
 	in(s, CALL("3", "slow", "{\"ms\":300}"));
-	ok(wait_for("\"id\":3,\"result\"") && uk_mono_ms() - t0 >= 550 &&
+	ok(wait_for("\"id\":3,\"result\"") && uk_util_mono_ms() - t0 >= 550 &&
 		index_of("\"id\":3,\"result\"") == 3,
 	    "three calls on two jobs: the third waits (%lld ms)",
-	    uk_mono_ms() - t0);
+	    uk_util_mono_ms() - t0);
 	uk_mcp_session_end(s);
 	uk_mcp_free(m);
 }
@@ -639,14 +639,14 @@ test_stdio(void)
 	pthread_create(&st, NULL, serve, &sv);
 	pthread_join(ft, NULL);
 	usleep(100000);
-	t0 = uk_mono_ms();
+	t0 = uk_util_mono_ms();
 	sv.stop = 1;
 	slurp(pout[0], &out);
 	pthread_join(st, NULL);
-	ok(sv.rc == 0 && uk_mono_ms() - t0 < 1000 &&
+	ok(sv.rc == 0 && uk_util_mono_ms() - t0 < 1000 &&
 		!strstr(out.buf, "\"id\":1,"),
 	    "stop cancels the running call, unanswered (%lld ms, rc %d)",
-	    uk_mono_ms() - t0, sv.rc);
+	    uk_util_mono_ms() - t0, sv.rc);
 	if (strstr(out.buf, "\"id\":1,"))
 		printf("# %s\n", out.buf);
 	close(pin[0]);
@@ -920,7 +920,7 @@ test_http(void)
 	code = post(port, "[]", with, &hdr, &out);
 	ok(code == 400 && strstr(out.buf, "batches are not supported"),
 	    "a batch: 400 (%ld)", code);
-	big = uk_xmalloc((2u << 20) + 1);
+	big = uk_util_xmalloc((2u << 20) + 1);
 	memset(big, ' ', 2u << 20);
 	big[2u << 20] = 0;
 	code = hreq(port, "POST", big, 2u << 20, with, 0, &hdr, &out);

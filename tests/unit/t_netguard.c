@@ -49,10 +49,10 @@ got(const struct answers *a, void *cookie)
 static void
 wait_answers(struct uk_netguard_async *g, struct answers *a, int want)
 {
-	double end = uk_mono_now() + 10;
+	double end = uk_util_mono_now() + 10;
 	struct pollfd p;
 
-	while (a->n < want && uk_mono_now() < end) {
+	while (a->n < want && uk_util_mono_now() < end) {
 		p.fd = uk_netguard_async_fd(g);
 		p.events = POLLIN;
 		if (p.fd < 0)

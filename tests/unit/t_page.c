@@ -36,7 +36,7 @@ emit(void *ctx, yajl_val rec, const char *url, const char *msg,
 	(void)url;
 	if (nemitted < 4) {
 		emitted[nemitted] = uk_json_copy(rec);
-		emitted_msg[nemitted] = msg ? uk_xstrdup(msg) : NULL;
+		emitted_msg[nemitted] = msg ? uk_util_xstrdup(msg) : NULL;
 		emitted_no[nemitted] = no;
 	}
 	nemitted++;
@@ -254,7 +254,7 @@ test_replay_and_timeout(void)
 	ok(!strcmp(m, "Runtime.evaluate"),
 	    "an early load event is kept and replayed (%s)", m);
 	/* The HTML never comes: the page times out. */
-	uk_page_events_tick(&ps, uk_mono_now() + 3);
+	uk_page_events_tick(&ps, uk_util_mono_now() + 3);
 	ok(nemitted == 1 && emitted_msg[0] &&
 		!strcmp(emitted_msg[0],
 		    "timeout after 2 s waiting for the page's HTML"),

@@ -86,11 +86,12 @@ main(void)
 	    "become spaces");
 	err2 = dup(2);
 	dup2(open("/dev/null", O_WRONLY), 2);
-	uk_warn("warned");
+	uk_util_warn("warned");
 	dup2(err2, 2);
 	close(err2);
 	drain(m, s, &b);
-	ok(!strcmp(b.buf, "\r\033[K"), "progress: uk_warn erases the line");
+	ok(!strcmp(b.buf, "\r\033[K"),
+	    "progress: uk_util_warn erases the line");
 	uk_progress_show(&p, 1, "z");
 	uk_progress_erase(&p);
 	drain(m, s, &b);

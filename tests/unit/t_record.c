@@ -271,7 +271,7 @@ test_finish(void)
 int
 main(void)
 {
-	uk_prog_set("t_record");
+	uk_util_prog_set("t_record");
 	test_new();
 	test_http();
 	test_error();

@@ -55,10 +55,10 @@ driver(int argc, char **argv)
 				return 2;
 			break;
 		case 'T':
-			uk_parse_seconds(optarg, &o.timeout);
+			uk_util_parse_seconds(optarg, &o.timeout);
 			break;
 		case 'S':
-			uk_parse_size(optarg, &o.max_bytes);
+			uk_util_parse_size(optarg, &o.max_bytes);
 			break;
 		case 'F':
 			o.max_files = strtoul(optarg, NULL, 10);
@@ -200,7 +200,7 @@ readme_cases(void)
 int
 main(int argc, char **argv)
 {
-	uk_prog_set(argv[0]);
+	uk_util_prog_set(argv[0]);
 	if (argc > 1)
 		return driver(argc, argv);
 	ok(uk_repo_snap_readme_rank("README.md") == 1 &&

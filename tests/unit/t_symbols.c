@@ -456,10 +456,10 @@ walk(struct files *fl, struct uk_buf *path, size_t *bytes)
 			*bytes += text.len;
 			if (fl->n == fl->a) {
 				fl->a = fl->a ? 2 * fl->a : 256;
-				fl->f =
-				    uk_xrealloc(fl->f, fl->a * sizeof(*fl->f));
+				fl->f = uk_util_xrealloc(fl->f,
+				    fl->a * sizeof(*fl->f));
 			}
-			fl->f[fl->n].path = uk_xstrdup(path->buf);
+			fl->f[fl->n].path = uk_util_xstrdup(path->buf);
 			fl->f[fl->n].len = text.len;
 			fl->f[fl->n].text = uk_buf_detach(&text, NULL);
 			uk_symbols_stream_add(fl->st, fl->f[fl->n].path,
@@ -619,11 +619,11 @@ tree_file(struct tree *tr, const char *full, const char *rel, off_t size)
 	}
 	if (tr->n == tr->a) {
 		tr->a = tr->a ? 2 * tr->a : 256;
-		tr->texts = uk_xrealloc(tr->texts, tr->a * sizeof(char *));
-		tr->paths = uk_xrealloc(tr->paths, tr->a * sizeof(char *));
+		tr->texts = uk_util_xrealloc(tr->texts, tr->a * sizeof(char *));
+		tr->paths = uk_util_xrealloc(tr->paths, tr->a * sizeof(char *));
 	}
 	tr->texts[tr->n] = text;
-	tr->paths[tr->n] = uk_xstrdup(rel);
+	tr->paths[tr->n] = uk_util_xstrdup(rel);
 	uk_symbols_stream_add(tr->st, tr->paths[tr->n], text, len, &err);
 	tr->n++;
 }
@@ -801,7 +801,7 @@ tree_driver(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	uk_prog_set(argv[0]);
+	uk_util_prog_set(argv[0]);
 	if (argc > 1 && !strcmp(argv[1], "-R"))
 		return tree_driver(argc, argv);
 	if (argc > 1)

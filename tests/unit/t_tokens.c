@@ -138,17 +138,17 @@ against_reference(void)
 			continue;
 		fwrite(cases[i].text, 1, strlen(cases[i].text), f);
 		fclose(f);
-		files[n++] = uk_xstrdup(path);
+		files[n++] = uk_util_xstrdup(path);
 	}
 	ls = popen("ls lib/*.c lib/*.h man/*.[17] README.md 2>/dev/null", "r");
 	while (ls && n < sizeof files / sizeof *files &&
 	    fgets(path, sizeof path, ls)) {
 		path[strcspn(path, "\n")] = 0;
-		files[n++] = uk_xstrdup(path);
+		files[n++] = uk_util_xstrdup(path);
 	}
 	if (ls)
 		pclose(ls);
-	want = uk_xcalloc(n, sizeof *want);
+	want = uk_util_xcalloc(n, sizeof *want);
 	for (int t = 0; t < 2; t++) {
 		enum uk_tokenizer tk = t ? UK_TOKENS_O200K : UK_TOKENS_CL100K;
 		size_t bad = 0, total = 0;
