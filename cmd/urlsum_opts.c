@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "cache_remote.h"
 #include "cli.h"
 #include "summary.h"
 #include "util.h"
@@ -231,6 +232,14 @@ parse_opts(int argc, char **argv)
 		default:
 			uk_cli_usage(&urlsum_cli, NULL);
 		}
+	}
+	/* A bad URLKIT_CACHE_REMOTE is a usage error before any work, as
+	 * --cache-remote is, not the cache open's failure (exit 3). */
+	if (!opt.no_cache) {
+		struct uk_err e;
+
+		if (uk_cache_remote_check_env(&e))
+			uk_die(UK_EXIT_USAGE, "%s", e.msg);
 	}
 	if (opt.dry_run && (opt.mode != MODE_JSON || opt.no_summary))
 		uk_cli_usage(&urlsum_cli, "-n does not go with -c, -p or -N");

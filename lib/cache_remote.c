@@ -182,6 +182,20 @@ uk_cache_remote_open(struct uk_cache_remote **rp, const char *spec,
 	return 0;
 }
 
+int
+uk_cache_remote_check_env(struct uk_err *err)
+{
+	struct uk_cache_remote *r;
+	struct uk_err e;
+
+	if (uk_cache_remote_open(&r, getenv("URLKIT_CACHE_REMOTE"), NULL,
+		&e))
+		return uk_err_set(err, UK_EXIT_USAGE,
+		    "URLKIT_CACHE_REMOTE: %s", e.msg);
+	uk_cache_remote_free(r);
+	return 0;
+}
+
 void
 uk_cache_remote_free(struct uk_cache_remote *r)
 {

@@ -67,6 +67,14 @@ int uk_cache_remote_open(struct uk_cache_remote **rp, const char *spec,
 void uk_cache_remote_free(struct uk_cache_remote *r);
 
 /*
+ * Check the stores URLKIT_CACHE_REMOTE names, as a program does before
+ * any work so that a bad value is a usage error (exit 2) as --cache-remote
+ * is: 0 when it is unset or good, else -1 with err (code UK_EXIT_USAGE),
+ * its message naming the variable.
+ */
+int uk_cache_remote_check_env(struct uk_err *err);
+
+/*
  * The entry of key (the cache key, 16 hex digits) from the first store
  * that has one whole: 1 with the entry's bytes in out (reset first), *left
  * the milliseconds the store still keeps it (-1: no expiry known) and

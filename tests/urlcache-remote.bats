@@ -229,6 +229,38 @@ files() {
 	[[ $stderr == *"--cache-remote: cache remote"*"unknown attribute 'bogus'"* ]]
 }
 
+@test "a bad URLKIT_CACHE_REMOTE is a usage error in every program that reads it" {
+	local p
+	printf '{"url":"https://r.test/u","url_type":"web","content":"c"}\n' \
+	    >"$T/rec.json"
+	export URLKIT_CACHE_REMOTE='ftp://127.0.0.1/'
+	# Exit 2 before any work, one line naming the variable and the fault.
+	run -2 --separate-stderr urlfetch "$B/article.html?bad=1"
+	[ "$output" = "" ]
+	[ "$stderr" = "urlfetch: URLKIT_CACHE_REMOTE: cache remote 'ftp://127.0.0.1/': not a store URL (redis://, http://, https://)" ]
+	[ "$(requests '/article.html?bad=1')" = 0 ]
+	run -2 --separate-stderr urlsum --offline "$T/rec.json"
+	[ "$output" = "" ]
+	[ "$stderr" = "urlsum: URLKIT_CACHE_REMOTE: cache remote 'ftp://127.0.0.1/': not a store URL (redis://, http://, https://)" ]
+	run -2 --separate-stderr urlcache get https://r.test/u
+	[ "$stderr" = "urlcache get: URLKIT_CACHE_REMOTE: cache remote 'ftp://127.0.0.1/': not a store URL (redis://, http://, https://)" ]
+	# A bad attribute, in each.
+	export URLKIT_CACHE_REMOTE='redis://127.0.0.1:1|connect-timeout=x'
+	for p in urlfetch urlsum urlcache; do
+		case $p in
+		urlfetch) run -2 --separate-stderr urlfetch "$B/article.html?bad=2" ;;
+		urlsum) run -2 --separate-stderr urlsum --offline "$T/rec.json" ;;
+		urlcache) run -2 --separate-stderr urlcache get https://r.test/u ;;
+		esac
+		[ "${#lines[@]}" -eq 0 ]
+		[[ $stderr == "$p"*": URLKIT_CACHE_REMOTE: "*"connect-timeout"* ]]
+		[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+	done
+	# Without the cache the variable is not read: no error.
+	run -0 --separate-stderr urlsum --offline -C "$T/rec.json"
+	[ "$(field "$output" .summary_backend)" = offline ]
+}
+
 @test "8 writers and 8 readers on one key through Redis: every read whole" {
 	redis_start
 	# remote-only: no reader keeps a local copy, so every read is the
