@@ -15,17 +15,19 @@
 
 static const char synopsis[] =
     "usage: urlsum [-CNnqr] [-c | -p] [-j jobs] [-o file] [-t timeout]\n"
-    "              [-U url] [-y type] [--exclude url] [--hint hint]\n"
-    "              [--key-file file] [--max-length chars] [--max-tokens tokens]\n"
-    "              [--model model] [--no-fallback] [--offline]\n"
-    "              [--prompt-dir dir] [--prompt-file file] [--retries n]\n"
-    "              [file ...]\n"
+    "              [-U url] [-y type] [--cache-remote stores] [--exclude url]\n"
+    "              [--hint hint] [--key-file file] [--max-length chars]\n"
+    "              [--max-tokens tokens] [--model model] [--no-fallback]\n"
+    "              [--offline] [--prompt-dir dir] [--prompt-file file]\n"
+    "              [--retries n] [file ...]\n"
     "       urlsum -h | -V\n";
 
 static const char options[] =
     "Summarise content records, offline or through an LLM, or make a prompt of them.\n"
     "\n"
     "  -C, --no-cache            neither read nor write summaries in the cache\n"
+    "      --cache-remote=STORES remote stores behind the cache (redis://,\n"
+    "                            http://; default: $URLKIT_CACHE_REMOTE)\n"
     "  -c, --context             write the prompt context of all records\n"
     "      --exclude=URL         leave URL out of -p and -c output (repeatable)\n"
     "      --hint=STRING         the user's words that steer the type\n"
@@ -87,7 +89,8 @@ read_key(const char *path)
 }
 
 enum {
-	OPT_EXCLUDE = UK_OPT_FIRST,
+	OPT_CACHE_REMOTE = UK_OPT_FIRST,
+	OPT_EXCLUDE,
 	OPT_HINT,
 	OPT_KEY_FILE,
 	OPT_MAX_LENGTH,
@@ -102,6 +105,7 @@ enum {
 
 static const struct option longopts[] = {
 	{ "no-cache", no_argument, NULL, 'C' },
+	{ "cache-remote", required_argument, NULL, OPT_CACHE_REMOTE },
 	{ "context", no_argument, NULL, 'c' },
 	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
 	{ "force", no_argument, NULL, 'r' },
@@ -146,6 +150,21 @@ parse_opts(int argc, char **argv)
 		case 'c':
 			opt.mode = MODE_CONTEXT;
 			break;
+		case OPT_CACHE_REMOTE: {
+			struct uk_cache_remote *r;
+			struct uk_err e;
+
+			/* Checked here, a usage error; then as
+			 * URLKIT_CACHE_REMOTE, which uk_cache_open reads. */
+			if (uk_cache_remote_open(&r, optarg, NULL, &e))
+				uk_cli_usage(&urlsum_cli, "--cache-remote: %s",
+				    e.msg);
+			uk_cache_remote_free(r);
+			if (setenv("URLKIT_CACHE_REMOTE", optarg, 1))
+				uk_cli_usage(&urlsum_cli,
+				    "--cache-remote: out of memory");
+			break;
+		}
 		case 'r':
 			opt.force = 1;
 			break;

@@ -261,6 +261,29 @@ files() {
 	[ "$(field "$output" .summary_backend)" = offline ]
 }
 
+@test "urlsum --cache-remote: a summary kept in the store is served" {
+	redis_start
+	local s="redis://127.0.0.1:$REDIS_PORT"
+	printf '{"url":"https://r.test/s","url_type":"web","title":"T","content":"Words about a harbour.","summary":"kept summary","summary_type":"BRIEF"}\n' |
+	    URLKIT_CACHE_DIR=$T/c1 urlcache --cache-remote "$s" set
+	[ "$(rcli dbsize)" = 1 ]
+	printf '{"url":"https://r.test/s","url_type":"web","title":"T","content":"Words about a harbour."}\n' \
+	    >"$T/rec.json"
+	# Another directory: the summary comes from the store.
+	URLKIT_CACHE_DIR=$T/c2 run -0 --separate-stderr urlsum --compact \
+	    --offline --cache-remote "$s" "$T/rec.json"
+	[ "$(field "$output" .summary)" = "kept summary" ]
+	[ "$(field "$output" .summary_backend)" = cache ]
+	# Without it, a third directory has none: the offline summary.
+	URLKIT_CACHE_DIR=$T/c3 run -0 --separate-stderr urlsum --compact \
+	    --offline "$T/rec.json"
+	[ "$(field "$output" .summary_backend)" = offline ]
+	# A bad store is a usage error, as in urlfetch and urlcache.
+	run -2 --separate-stderr urlsum --cache-remote 'redis://127.0.0.1:1|bogus' \
+	    "$T/rec.json"
+	[[ $stderr == *"--cache-remote: cache remote"*"unknown attribute 'bogus'"* ]]
+}
+
 @test "8 writers and 8 readers on one key through Redis: every read whole" {
 	redis_start
 	# remote-only: no reader keeps a local copy, so every read is the
