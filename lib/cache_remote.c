@@ -377,6 +377,42 @@ uk_cache_remote_del(struct uk_cache_remote *r, const char *key)
 	return found;
 }
 
+long
+uk_cache_remote_clear(struct uk_cache_remote *r, size_t i, const char **why)
+{
+	struct uk_cache_store *s;
+	char prefix[32];
+	long n;
+
+	*why = NULL;
+	if (!r || i >= r->n)
+		return 0;
+	s = &r->s[i];
+	if (s->read_only) {
+		*why = "read-only: left alone";
+		return -1;
+	}
+	if (!s->be->clear) {
+		*why = "cannot list its entries: clear it on the server";
+		return -1;
+	}
+	if (s->skipped) {
+		*why = s->msg;
+		return -1;
+	}
+	/* The name of a key without the key: "urlkit:". */
+	store_key("", prefix);
+	pthread_mutex_lock(&r->mu);
+	if ((n = s->be->clear(s, prefix)) < 0) {
+		store_error(s);
+		*why = s->msg;
+	} else {
+		s->failures = 0;
+	}
+	pthread_mutex_unlock(&r->mu);
+	return n;
+}
+
 int
 uk_cache_remote_local(const struct uk_cache_remote *r)
 {

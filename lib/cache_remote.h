@@ -94,6 +94,15 @@ void uk_cache_remote_put(struct uk_cache_remote *r, const char *key,
 /* Delete key from every writable store: 1 when one had it, else 0. */
 int uk_cache_remote_del(struct uk_cache_remote *r, const char *key);
 
+/*
+ * Delete every entry of the i-th store (urlcache clear --remote): the
+ * count deleted (>= 0), or -1 with *why saying why nothing was: the store
+ * is read-only, cannot list its entries (http) or failed (its error,
+ * counted).  *why points into r or to a constant; it lives as long as r.
+ */
+long uk_cache_remote_clear(struct uk_cache_remote *r, size_t i,
+    const char **why);
+
 /* Whether a set keeps its entry in the local directory (no store is
  * remote-only). */
 int uk_cache_remote_local(const struct uk_cache_remote *r);

@@ -284,6 +284,50 @@ files() {
 	[[ $stderr == *"--cache-remote: cache remote"*"unknown attribute 'bogus'"* ]]
 }
 
+@test "clear empties the stores only with --remote, never a read-only one" {
+	redis_start
+	local rw="redis://127.0.0.1:$REDIS_PORT"
+	# Two databases of one server: one writable, one read-only.
+	local ro="redis://127.0.0.1:$REDIS_PORT/1|read-only"
+	rec https://r.test/1 | URLKIT_CACHE_DIR=$T/c1 urlcache --cache-remote "$rw" set
+	rec https://r.test/2 | URLKIT_CACHE_DIR=$T/c1 urlcache --cache-remote "$rw" set
+	rec https://r.test/3 | URLKIT_CACHE_DIR=$T/c1 \
+	    urlcache --cache-remote "redis://127.0.0.1:$REDIS_PORT/1" set
+	# Someone else's keys in the same database stay.
+	rcli set other:key v >/dev/null
+	rcli set urlkit:short v >/dev/null
+	[ "$(rcli dbsize)" = 4 ]
+	[ "$(rcli -n 1 dbsize)" = 1 ]
+	# Without --remote: the directory only, as ever, and no "remote".
+	URLKIT_CACHE_DIR=$T/c1 run -0 --separate-stderr urlcache \
+	    --cache-remote "$rw $ro" clear --compact
+	[ "$output" = '{"removed":3}' ]
+	[ "$(rcli dbsize)" = 4 ]
+	# The entries are still served from the store.
+	URLKIT_CACHE_DIR=$T/c2 run -0 urlcache --cache-remote "$rw" get \
+	    https://r.test/1
+	# With --remote: urlkit's keys in the writable store, the read-only
+	# one left alone and said so.
+	URLKIT_CACHE_DIR=$T/c2 run -0 --separate-stderr urlcache \
+	    --cache-remote "$rw $ro" clear --remote --compact
+	[ "$(jq -c .remote <<<"$output")" = "[{\"store\":\"$rw\",\"removed\":2},{\"store\":\"redis://127.0.0.1:$REDIS_PORT/1\",\"left\":\"read-only: left alone\"}]" ]
+	[ "$(field "$output" .removed)" = 1 ]
+	[ "$(rcli dbsize)" = 2 ]
+	[ "$(rcli get other:key)" = v ]
+	[ "$(rcli -n 1 dbsize)" = 1 ]
+	URLKIT_CACHE_DIR=$T/c3 run -1 urlcache --cache-remote "$rw" get \
+	    https://r.test/1
+	# A store that fails: an error in its object, exit 1.
+	redis_stop
+	URLKIT_CACHE_DIR=$T/c3 run -1 --separate-stderr urlcache \
+	    --cache-remote "$rw" clear --remote --compact
+	[ "$(jq -r '.remote[0].error' <<<"$output")" != null ]
+	[[ $stderr == *"cache remote '$rw': connect:"* ]]
+	# --remote with no store is a usage error.
+	run -2 --separate-stderr urlcache clear --remote
+	[[ $stderr == *"--remote: no remote store"* ]]
+}
+
 @test "8 writers and 8 readers on one key through Redis: every read whole" {
 	redis_start
 	# remote-only: no reader keeps a local copy, so every read is the
