@@ -360,3 +360,17 @@ files() {
 	[ "$output" -eq 0 ]
 	run -0 urlcache stats --compact
 }
+
+@test "clear --remote deletes thousands of entries in batches" {
+	redis_start
+	local i
+	# 2500 names of urlkit's form, more than one SCAN reply or DEL batch.
+	for ((i = 0; i < 2500; i++)); do
+		printf 'SET urlkit:%016x v\r\n' "$i"
+	done | rcli --pipe >/dev/null
+	[ "$(rcli dbsize)" = 2500 ]
+	run -0 --separate-stderr urlcache \
+	    --cache-remote "redis://127.0.0.1:$REDIS_PORT" clear --remote --compact
+	[ "$(jq '.remote[0].removed' <<<"$output")" = 2500 ]
+	[ "$(rcli dbsize)" = 0 ]
+}
