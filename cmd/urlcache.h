@@ -28,7 +28,9 @@
 #define SYN_INVALIDATE                                                       \
 	"urlcache [-q] [-d dir] [--cache-remote stores] invalidate [-S name]\n" \
 	"                [-i file] [-o file] [url ...]\n"
-#define SYN_CLEAR "urlcache [-q] [-d dir] clear [-S name] [-o file]\n"
+#define SYN_CLEAR                                                           \
+	"urlcache [-q] [-d dir] [--cache-remote stores] clear [-S name]\n"    \
+	"                [--remote] [-o file]\n"
 #define SYN_CLEANUP                                                     \
 	"urlcache [-q] [-d dir] [--ttl ttl] cleanup [-nv] [-o file] [-s size]\n" \
 	"                [--fast]\n"

@@ -11,11 +11,13 @@
 #include "buf.h"
 #include "cache.h"
 #include "cache_clean.h"
+#include "cache_remote.h"
 #include "cache_stats.h"
 #include "cli.h"
 #include "session.h"
 #include "json.h"
 #include "jsonl.h"
+#include "record.h"
 #include "util.h"
 #include "urlcache.h"
 
@@ -585,16 +587,54 @@ cmd_path(int argc, char **argv)
 	return 0;
 }
 
-/* clear: every entry deleted (and -S's session emptied). */
+/*
+ * clear --remote's part: every writable store that can list its entries
+ * cleared, one object per store in "remote".
+ */
+static void
+clear_remote(yajl_val v)
+{
+	yajl_val a = uk_json_array(), o;
+	const char *name, *why;
+	size_t i;
+	long n;
+
+	for (i = 0; (name = uk_cache_remote_store(cache.remote, i, NULL));
+	     i++) {
+		o = uk_json_object();
+		uk_json_set_str(o, "store", name);
+		if ((n = uk_cache_remote_clear(cache.remote, i, &why)) >= 0) {
+			uk_json_set_int(o, "removed", n);
+		} else if (why && !strncmp(why, "read-only", 9)) {
+			/* Not a failure: the store is not ours to clear. */
+			uk_json_set_str(o, "left", why);
+		} else {
+			uk_record_error(o, why ? why : "failed");
+			if (!opt.quiet_messages)
+				uk_util_warn("cache remote '%s': %s", name,
+				    why ? why : "failed");
+			uk_util_status_set(UK_EXIT_FAIL);
+		}
+		uk_json_push(a, o);
+	}
+	uk_json_set(v, "remote", a);
+}
+
+/* clear: every entry deleted (and -S's session emptied; with --remote,
+ * the remote stores' too). */
 int
 cmd_clear(int argc, char **argv)
 {
+	enum { OPT_REMOTE = UK_OPT_FIRST };
 	static const struct uk_cli c = { "urlcache clear", U SYN_CLEAR,
 		"Delete every entry of the cache and write {\"removed\":N}.\n"
 		"\n" OPT_O
+		"      --remote              clear the remote stores too (read-only\n"
+		"                            ones are left alone)\n"
 		"  -S, --session=NAME        empty session NAME too\n" OPT_TAIL };
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "remote", no_argument, NULL, OPT_REMOTE },
 		{ "session", required_argument, NULL, 'S' },
 		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -604,7 +644,7 @@ cmd_clear(int argc, char **argv)
 	const char *sname = NULL, *output = NULL;
 	long n, ns = 0;
 	yajl_val v;
-	int ch;
+	int ch, remote = 0;
 
 	uk_cli_subcommand("clear");
 	while ((ch = uk_cli_getopt(&c, argc, argv, "ho:S:", lo)) != -1) {
@@ -612,6 +652,8 @@ cmd_clear(int argc, char **argv)
 			sname = optarg;
 		else if (ch == 'o')
 			output = optarg;
+		else if (ch == OPT_REMOTE)
+			remote = 1;
 		else
 			uk_cli_usage(&c, NULL);
 	}
@@ -619,6 +661,10 @@ cmd_clear(int argc, char **argv)
 		uk_cli_usage(&c, "unexpected operand '%s'", argv[optind]);
 	session_name_check(&c, sname);
 	start(output);
+	/* Asked for, so a run without stores is a mistake, not a no-op. */
+	if (remote && !uk_cache_remote_count(cache.remote))
+		uk_cli_usage(&c, "--remote: no remote store (URLKIT_CACHE_REMOTE "
+			     "or --cache-remote)");
 	if (sname)
 		session_open(&c, &s, sname);
 	if ((n = uk_cache_clean_remove_all(&cache, &err)) < 0)
@@ -634,6 +680,8 @@ cmd_clear(int argc, char **argv)
 	uk_json_set_int(v, "removed", n);
 	if (sname)
 		uk_json_set_int(v, "session_removed", ns);
+	if (remote)
+		clear_remote(v);
 	emit(v);
 	uk_json_free(v);
 	return 0;

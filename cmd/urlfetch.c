@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "cache_remote.h"
 #include "extract.h"
 #include "fetch.h"
 #include "json.h"
@@ -463,6 +464,14 @@ main(int argc, char **argv)
 	urlfetch_args_init(&opt);
 	uk_fetch_opts_init(&opt.fo);
 	urlfetch_args_parse(&opt, argc, argv);
+	/* A bad URLKIT_CACHE_REMOTE is a usage error before any work, as
+	 * --cache-remote is, not the cache open's failure (exit 3). */
+	if (opt.fo.use_cache || opt.session) {
+		struct uk_err err;
+
+		if (uk_cache_remote_check_env(&err))
+			uk_util_die(UK_EXIT_USAGE, "%s", err.msg);
+	}
 	if (opt.output && !freopen(opt.output, "w", stdout))
 		uk_cli_usage(&urlfetch_cli, "-o: cannot open '%s': %s",
 		    opt.output, strerror(errno));

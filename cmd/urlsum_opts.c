@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "cache_remote.h"
 #include "cli.h"
 #include "summary.h"
 #include "util.h"
@@ -14,11 +15,11 @@
 
 static const char synopsis[] =
     "usage: urlsum [-CNnqr] [-c | -p] [-j jobs] [-o file] [-t timeout]\n"
-    "              [-U url] [-y type] [--exclude url] [--hint hint]\n"
-    "              [--key-file file] [--max-length chars] [--max-tokens tokens]\n"
-    "              [--model model] [--no-fallback] [--offline]\n"
-    "              [--prompt-dir dir] [--prompt-file file] [--retries n]\n"
-    "              [file ...]\n"
+    "              [-U url] [-y type] [--cache-remote stores] [--exclude url]\n"
+    "              [--hint hint] [--key-file file] [--max-length chars]\n"
+    "              [--max-tokens tokens] [--model model] [--no-fallback]\n"
+    "              [--offline] [--prompt-dir dir] [--prompt-file file]\n"
+    "              [--retries n] [file ...]\n"
     "       urlsum -h | -V\n";
 
 static const char options[] =
@@ -59,6 +60,8 @@ static const char options[] =
     "\n"
     "Cache:\n"
     "  -C, --no-cache            neither read nor write summaries in the cache\n"
+    "      --cache-remote=STORES remote stores behind the cache (redis://,\n"
+    "                            http://; default: $URLKIT_CACHE_REMOTE)\n"
     "  -r, --refresh             summarise again over a kept summary\n"
     "      --force               the same as --refresh (its old name)\n"
     "\n"
@@ -99,7 +102,8 @@ read_key(const char *path)
 }
 
 enum {
-	OPT_EXCLUDE = UK_OPT_FIRST,
+	OPT_CACHE_REMOTE = UK_OPT_FIRST,
+	OPT_EXCLUDE,
 	OPT_HINT,
 	OPT_KEY_FILE,
 	OPT_MAX_LENGTH,
@@ -114,6 +118,7 @@ enum {
 
 static const struct option longopts[] = {
 	{ "no-cache", no_argument, NULL, 'C' },
+	{ "cache-remote", required_argument, NULL, OPT_CACHE_REMOTE },
 	{ "context", no_argument, NULL, 'c' },
 	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
 	{ "force", no_argument, NULL, 'r' },
@@ -158,6 +163,21 @@ parse_opts(int argc, char **argv)
 		case 'c':
 			opt.mode = MODE_CONTEXT;
 			break;
+		case OPT_CACHE_REMOTE: {
+			struct uk_cache_remote *r;
+			struct uk_err e;
+
+			/* Checked here, a usage error; then as
+			 * URLKIT_CACHE_REMOTE, which uk_cache_open reads. */
+			if (uk_cache_remote_open(&r, optarg, NULL, &e))
+				uk_cli_usage(&urlsum_cli, "--cache-remote: %s",
+				    e.msg);
+			uk_cache_remote_free(r);
+			if (setenv("URLKIT_CACHE_REMOTE", optarg, 1))
+				uk_cli_usage(&urlsum_cli,
+				    "--cache-remote: out of memory");
+			break;
+		}
 		case 'r':
 			opt.force = 1;
 			break;
@@ -244,6 +264,14 @@ parse_opts(int argc, char **argv)
 		default:
 			uk_cli_usage(&urlsum_cli, NULL);
 		}
+	}
+	/* A bad URLKIT_CACHE_REMOTE is a usage error before any work, as
+	 * --cache-remote is, not the cache open's failure (exit 3). */
+	if (!opt.no_cache) {
+		struct uk_err e;
+
+		if (uk_cache_remote_check_env(&e))
+			uk_util_die(UK_EXIT_USAGE, "%s", e.msg);
 	}
 	if (opt.dry_run && (opt.mode != MODE_JSON || opt.no_summary))
 		uk_cli_usage(&urlsum_cli, "-n does not go with -c, -p or -N");

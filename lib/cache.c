@@ -63,6 +63,7 @@ uk_cache_open(struct uk_cache *c, const char *dir, long ttl, struct uk_err *err)
 {
 	const char *e;
 	struct uk_buf b = UK_BUF_INIT;
+	struct uk_err e2;
 	double d;
 
 	c->dir = NULL;
@@ -93,9 +94,10 @@ uk_cache_open(struct uk_cache *c, const char *dir, long ttl, struct uk_err *err)
 		uk_buf_setlen(&b, b.len - 1);
 	c->dir = uk_buf_detach(&b, NULL);
 	if (uk_cache_remote_open(&c->remote, getenv("URLKIT_CACHE_REMOTE"),
-		entry_sum, err)) {
+		entry_sum, &e2)) {
 		uk_cache_release(c);
-		return -1;
+		return uk_util_err_set(err, UK_EXIT_USAGE, "URLKIT_CACHE_REMOTE: %s",
+		    e2.msg);
 	}
 	return 0;
 }

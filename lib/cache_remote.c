@@ -182,6 +182,20 @@ uk_cache_remote_open(struct uk_cache_remote **rp, const char *spec,
 	return 0;
 }
 
+int
+uk_cache_remote_check_env(struct uk_err *err)
+{
+	struct uk_cache_remote *r;
+	struct uk_err e;
+
+	if (uk_cache_remote_open(&r, getenv("URLKIT_CACHE_REMOTE"), NULL,
+		&e))
+		return uk_util_err_set(err, UK_EXIT_USAGE,
+		    "URLKIT_CACHE_REMOTE: %s", e.msg);
+	uk_cache_remote_free(r);
+	return 0;
+}
+
 void
 uk_cache_remote_free(struct uk_cache_remote *r)
 {
@@ -366,6 +380,42 @@ uk_cache_remote_del(struct uk_cache_remote *r, const char *key)
 	}
 	pthread_mutex_unlock(&r->mu);
 	return found;
+}
+
+long
+uk_cache_remote_clear(struct uk_cache_remote *r, size_t i, const char **why)
+{
+	struct uk_cache_store *s;
+	char prefix[32];
+	long n;
+
+	*why = NULL;
+	if (!r || i >= r->n)
+		return 0;
+	s = &r->s[i];
+	if (s->read_only) {
+		*why = "read-only: left alone";
+		return -1;
+	}
+	if (!s->be->clear) {
+		*why = "cannot list its entries: clear it on the server";
+		return -1;
+	}
+	if (s->skipped) {
+		*why = s->msg;
+		return -1;
+	}
+	/* The name of a key without the key: "urlkit:". */
+	store_key("", prefix);
+	pthread_mutex_lock(&r->mu);
+	if ((n = s->be->clear(s, prefix)) < 0) {
+		store_error(s);
+		*why = s->msg;
+	} else {
+		s->failures = 0;
+	}
+	pthread_mutex_unlock(&r->mu);
+	return n;
 }
 
 int

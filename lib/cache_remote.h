@@ -67,6 +67,14 @@ int uk_cache_remote_open(struct uk_cache_remote **rp, const char *spec,
 void uk_cache_remote_free(struct uk_cache_remote *r);
 
 /*
+ * Check the stores URLKIT_CACHE_REMOTE names, as a program does before
+ * any work so that a bad value is a usage error (exit 2) as --cache-remote
+ * is: 0 when it is unset or good, else -1 with err (code UK_EXIT_USAGE),
+ * its message naming the variable.
+ */
+int uk_cache_remote_check_env(struct uk_err *err);
+
+/*
  * The entry of key (the cache key, 16 hex digits) from the first store
  * that has one whole: 1 with the entry's bytes in out (reset first), *left
  * the milliseconds the store still keeps it (-1: no expiry known) and
@@ -85,6 +93,15 @@ void uk_cache_remote_put(struct uk_cache_remote *r, const char *key,
 
 /* Delete key from every writable store: 1 when one had it, else 0. */
 int uk_cache_remote_del(struct uk_cache_remote *r, const char *key);
+
+/*
+ * Delete every entry of the i-th store (urlcache clear --remote): the
+ * count deleted (>= 0), or -1 with *why saying why nothing was: the store
+ * is read-only, cannot list its entries (http) or failed (its error,
+ * counted).  *why points into r or to a constant; it lives as long as r.
+ */
+long uk_cache_remote_clear(struct uk_cache_remote *r, size_t i,
+    const char **why);
 
 /* Whether a set keeps its entry in the local directory (no store is
  * remote-only). */

@@ -243,9 +243,9 @@ h_close(struct uk_cache_store *s)
 }
 
 const struct uk_cache_backend uk_cache_backend_http = {
-	"http", h_parse, h_get, h_put, h_del, h_close,
+	"http", h_parse, h_get, h_put, h_del, NULL, h_close,
 };
 
 const struct uk_cache_backend uk_cache_backend_https = {
-	"https", h_parse, h_get, h_put, h_del, h_close,
+	"https", h_parse, h_get, h_put, h_del, NULL, h_close,
 };

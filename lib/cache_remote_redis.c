@@ -231,6 +231,79 @@ r_del(struct uk_cache_store *s, const char *name)
 	return n;
 }
 
+#define R_CLEAR_BATCH 1000
+
+/* DEL argv[1..k): the count deleted added to *n; 0, or -1. */
+static int
+r_del_batch(struct uk_cache_store *s, const char **argv, size_t *argl,
+    size_t k, long *n)
+{
+	struct rconn *c = s->conn;
+	redisReply *del;
+
+	if (k < 2)
+		return 0;
+	argv[0] = "DEL";
+	argl[0] = 3;
+	del = redisCommandArgv(c->ctx, (int)k, argv, argl);
+	if (!del || del->type != REDIS_REPLY_INTEGER)
+		return r_fail(s, "DEL", del);
+	*n += (long)del->integer;
+	freeReplyObject(del);
+	return 0;
+}
+
+/*
+ * SCAN for the names, DEL them a batch at a time: never FLUSHDB, which
+ * would take what others keep in the same database, and never KEYS,
+ * which blocks the server for the whole keyspace.
+ */
+static long
+r_clear(struct uk_cache_store *s, const char *prefix)
+{
+	struct rconn *c = s->conn;
+	redisReply *rep, *keys;
+	const char *argv[1 + R_CLEAR_BATCH];
+	size_t argl[1 + R_CLEAR_BATCH];
+	char cursor[32] = "0", match[64];
+	long n = 0;
+	size_t i, k;
+
+	if (r_connect(s))
+		return -1;
+	snprintf(match, sizeof(match), "%s????????????????", prefix);
+	do {
+		rep = redisCommand(c->ctx, "SCAN %s MATCH %s COUNT %d",
+		    cursor, match, R_CLEAR_BATCH);
+		if (!rep || rep->type != REDIS_REPLY_ARRAY ||
+		    rep->elements != 2 ||
+		    rep->element[0]->type != REDIS_REPLY_STRING ||
+		    rep->element[1]->type != REDIS_REPLY_ARRAY)
+			return r_fail(s, "SCAN", rep);
+		snprintf(cursor, sizeof(cursor), "%s", rep->element[0]->str);
+		keys = rep->element[1];
+		/* (COUNT is a hint: a reply may hold more names.) */
+		for (i = 0, k = 1; i < keys->elements; i++) {
+			if (keys->element[i]->type != REDIS_REPLY_STRING)
+				continue;
+			argv[k] = keys->element[i]->str;
+			argl[k++] = keys->element[i]->len;
+			if (k == 1 + R_CLEAR_BATCH) {
+				if (r_del_batch(s, argv, argl, k, &n))
+					goto fail;
+				k = 1;
+			}
+		}
+		if (r_del_batch(s, argv, argl, k, &n))
+			goto fail;
+		freeReplyObject(rep);
+	} while (strcmp(cursor, "0"));
+	return n;
+fail:
+	freeReplyObject(rep);
+	return -1;
+}
+
 static void
 r_close(struct uk_cache_store *s)
 {
@@ -248,5 +321,5 @@ r_close(struct uk_cache_store *s)
 }
 
 const struct uk_cache_backend uk_cache_backend_redis = {
-	"redis", r_parse, r_get, r_put, r_del, r_close,
+	"redis", r_parse, r_get, r_put, r_del, r_clear, r_close,
 };

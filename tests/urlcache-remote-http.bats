@@ -155,3 +155,16 @@ objects() {
 	URLKIT_CACHE_DIR=$T/c2 run -1 urlcache --ttl 4 get https://h.test/t
 	URLKIT_CACHE_DIR=$T/c3 run -1 urlcache --ttl 4 get https://h.test/t
 }
+
+@test "http: clear --remote cannot list the objects: it says so, exit 1, nothing deleted" {
+	nginx_start
+	export URLKIT_CACHE_REMOTE=$DAV_URL
+	rec https://h.test/c | URLKIT_CACHE_DIR=$T/c1 urlcache set
+	[ "$(objects)" = 1 ]
+	URLKIT_CACHE_DIR=$T/c1 run -1 --separate-stderr urlcache clear \
+	    --remote --compact
+	[ "$(field "$output" .removed)" = 1 ]
+	[ "$(jq -r '.remote[0].error' <<<"$output")" = "cannot list its entries: clear it on the server" ]
+	[[ $stderr == *"cache remote '$DAV_URL': cannot list its entries"* ]]
+	[ "$(objects)" = 1 ]
+}

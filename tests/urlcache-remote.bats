@@ -229,6 +229,105 @@ files() {
 	[[ $stderr == *"--cache-remote: cache remote"*"unknown attribute 'bogus'"* ]]
 }
 
+@test "a bad URLKIT_CACHE_REMOTE is a usage error in every program that reads it" {
+	local p
+	printf '{"url":"https://r.test/u","url_type":"web","content":"c"}\n' \
+	    >"$T/rec.json"
+	export URLKIT_CACHE_REMOTE='ftp://127.0.0.1/'
+	# Exit 2 before any work, one line naming the variable and the fault.
+	run -2 --separate-stderr urlfetch "$B/article.html?bad=1"
+	[ "$output" = "" ]
+	[ "$stderr" = "urlfetch: URLKIT_CACHE_REMOTE: cache remote 'ftp://127.0.0.1/': not a store URL (redis://, http://, https://)" ]
+	[ "$(requests '/article.html?bad=1')" = 0 ]
+	run -2 --separate-stderr urlsum --offline "$T/rec.json"
+	[ "$output" = "" ]
+	[ "$stderr" = "urlsum: URLKIT_CACHE_REMOTE: cache remote 'ftp://127.0.0.1/': not a store URL (redis://, http://, https://)" ]
+	run -2 --separate-stderr urlcache get https://r.test/u
+	[ "$stderr" = "urlcache get: URLKIT_CACHE_REMOTE: cache remote 'ftp://127.0.0.1/': not a store URL (redis://, http://, https://)" ]
+	# A bad attribute, in each.
+	export URLKIT_CACHE_REMOTE='redis://127.0.0.1:1|connect-timeout=x'
+	for p in urlfetch urlsum urlcache; do
+		case $p in
+		urlfetch) run -2 --separate-stderr urlfetch "$B/article.html?bad=2" ;;
+		urlsum) run -2 --separate-stderr urlsum --offline "$T/rec.json" ;;
+		urlcache) run -2 --separate-stderr urlcache get https://r.test/u ;;
+		esac
+		[ "${#lines[@]}" -eq 0 ]
+		[[ $stderr == "$p"*": URLKIT_CACHE_REMOTE: "*"connect-timeout"* ]]
+		[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+	done
+	# Without the cache the variable is not read: no error.
+	run -0 --separate-stderr urlsum --offline -C "$T/rec.json"
+	[ "$(field "$output" .summary_backend)" = offline ]
+}
+
+@test "urlsum --cache-remote: a summary kept in the store is served" {
+	redis_start
+	local s="redis://127.0.0.1:$REDIS_PORT"
+	printf '{"url":"https://r.test/s","url_type":"web","title":"T","content":"Words about a harbour.","summary":"kept summary","summary_type":"BRIEF"}\n' |
+	    URLKIT_CACHE_DIR=$T/c1 urlcache --cache-remote "$s" set
+	[ "$(rcli dbsize)" = 1 ]
+	printf '{"url":"https://r.test/s","url_type":"web","title":"T","content":"Words about a harbour."}\n' \
+	    >"$T/rec.json"
+	# Another directory: the summary comes from the store.
+	URLKIT_CACHE_DIR=$T/c2 run -0 --separate-stderr urlsum --compact \
+	    --offline --cache-remote "$s" "$T/rec.json"
+	[ "$(field "$output" .summary)" = "kept summary" ]
+	[ "$(field "$output" .summary_backend)" = cache ]
+	# Without it, a third directory has none: the offline summary.
+	URLKIT_CACHE_DIR=$T/c3 run -0 --separate-stderr urlsum --compact \
+	    --offline "$T/rec.json"
+	[ "$(field "$output" .summary_backend)" = offline ]
+	# A bad store is a usage error, as in urlfetch and urlcache.
+	run -2 --separate-stderr urlsum --cache-remote 'redis://127.0.0.1:1|bogus' \
+	    "$T/rec.json"
+	[[ $stderr == *"--cache-remote: cache remote"*"unknown attribute 'bogus'"* ]]
+}
+
+@test "clear empties the stores only with --remote, never a read-only one" {
+	redis_start
+	local rw="redis://127.0.0.1:$REDIS_PORT"
+	# Two databases of one server: one writable, one read-only.
+	local ro="redis://127.0.0.1:$REDIS_PORT/1|read-only"
+	rec https://r.test/1 | URLKIT_CACHE_DIR=$T/c1 urlcache --cache-remote "$rw" set
+	rec https://r.test/2 | URLKIT_CACHE_DIR=$T/c1 urlcache --cache-remote "$rw" set
+	rec https://r.test/3 | URLKIT_CACHE_DIR=$T/c1 \
+	    urlcache --cache-remote "redis://127.0.0.1:$REDIS_PORT/1" set
+	# Someone else's keys in the same database stay.
+	rcli set other:key v >/dev/null
+	rcli set urlkit:short v >/dev/null
+	[ "$(rcli dbsize)" = 4 ]
+	[ "$(rcli -n 1 dbsize)" = 1 ]
+	# Without --remote: the directory only, as ever, and no "remote".
+	URLKIT_CACHE_DIR=$T/c1 run -0 --separate-stderr urlcache \
+	    --cache-remote "$rw $ro" clear --compact
+	[ "$output" = '{"removed":3}' ]
+	[ "$(rcli dbsize)" = 4 ]
+	# The entries are still served from the store.
+	URLKIT_CACHE_DIR=$T/c2 run -0 urlcache --cache-remote "$rw" get \
+	    https://r.test/1
+	# With --remote: urlkit's keys in the writable store, the read-only
+	# one left alone and said so.
+	URLKIT_CACHE_DIR=$T/c2 run -0 --separate-stderr urlcache \
+	    --cache-remote "$rw $ro" clear --remote --compact
+	[ "$(jq -c .remote <<<"$output")" = "[{\"store\":\"$rw\",\"removed\":2},{\"store\":\"redis://127.0.0.1:$REDIS_PORT/1\",\"left\":\"read-only: left alone\"}]" ]
+	[ "$(field "$output" .removed)" = 1 ]
+	[ "$(rcli dbsize)" = 2 ]
+	[ "$(rcli get other:key)" = v ]
+	[ "$(rcli -n 1 dbsize)" = 1 ]
+	URLKIT_CACHE_DIR=$T/c3 run -1 urlcache --cache-remote "$rw" get \
+	    https://r.test/1
+	# A store that fails: an error in its object, exit 1.
+	redis_stop
+	URLKIT_CACHE_DIR=$T/c3 run -1 --separate-stderr urlcache \
+	    --cache-remote "$rw" clear --remote --compact
+	[ "$(jq -r '.remote[0].error' <<<"$output")" != null ]
+	[[ $stderr == *"cache remote '$rw': connect:"* ]]
+	# --remote with no store is a usage error.
+	run -2 --separate-stderr urlcache clear --remote
+	[[ $stderr == *"--remote: no remote store"* ]]
+}
+
 @test "8 writers and 8 readers on one key through Redis: every read whole" {
 	redis_start
 	# remote-only: no reader keeps a local copy, so every read is the
@@ -260,4 +359,18 @@ files() {
 	    "$T"/read.*
 	[ "$output" -eq 0 ]
 	run -0 urlcache stats --compact
+}
+
+@test "clear --remote deletes thousands of entries in batches" {
+	redis_start
+	local i
+	# 2500 names of urlkit's form, more than one SCAN reply or DEL batch.
+	for ((i = 0; i < 2500; i++)); do
+		printf 'SET urlkit:%016x v\r\n' "$i"
+	done | rcli --pipe >/dev/null
+	[ "$(rcli dbsize)" = 2500 ]
+	run -0 --separate-stderr urlcache \
+	    --cache-remote "redis://127.0.0.1:$REDIS_PORT" clear --remote --compact
+	[ "$(jq '.remote[0].removed' <<<"$output")" = 2500 ]
+	[ "$(rcli dbsize)" = 0 ]
 }

@@ -44,6 +44,7 @@ complete -c urlcache -n "__fish_seen_subcommand_from get set invalidate clear cl
 complete -c urlcache -n "__fish_seen_subcommand_from get set invalidate clear cleanup list stats session" -l pretty -d 'indented records'
 complete -c urlcache -n "__fish_seen_subcommand_from set" -l pass -d 'write each record read'
 complete -c urlcache -n "__fish_seen_subcommand_from set" -F
+complete -c urlcache -n "__fish_seen_subcommand_from clear" -l remote -d 'clear the remote stores too'
 complete -c urlcache -n "__fish_seen_subcommand_from stats" -l zero -d 'zero the counters after showing them'
 complete -c urlcache -n "__fish_seen_subcommand_from cleanup" -l fast -d 'do not read fresh entries'
 complete -c urlcache -n "__fish_seen_subcommand_from cleanup" -s s -l max-size -x -d 'keep the cache under this size (500M)'

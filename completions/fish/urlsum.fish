@@ -1,5 +1,6 @@
 # fish completion for urlsum(1)
 complete -c urlsum -s C -l no-cache -d 'Neither read nor write the cache'
+complete -c urlsum -l cache-remote -x -d 'Remote stores behind the cache'
 complete -c urlsum -s c -l context -d 'Write the prompt context of all records'
 complete -c urlsum -s p -l prompt -d 'Write each record as prompt context'
 complete -c urlsum -l exclude -x -d 'Leave this URL out of prompt context'
