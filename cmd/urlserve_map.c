@@ -15,6 +15,7 @@
 #include "child.h"
 #include "json.h"
 #include "mcp.h"
+#include "record.h"
 #include "urlserve.h"
 #include "urlserve_int.h"
 #include "urlserve_map.h"
@@ -112,7 +113,7 @@ answer(struct uk_mcp_call *c, const struct uk_buf *out, long limit)
 			if (nerr++ < MAP_ERRORS_MAX) {
 				e = uk_json_object();
 				uk_json_set_str(e, "url", url ? url : "");
-				uk_json_set_str(e, "error", err);
+				uk_record_error(e, err);
 				uk_json_push(errs, e);
 			}
 		} else if (url) {

@@ -217,7 +217,7 @@ us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args,
 
 	if (e) {
 		us_error_hint(e, rendered, &b);
-		uk_json_set_str(rec, "error", b.buf);
+		uk_record_error(rec, b.buf);
 		uk_mcp_call_result(c, rec, b.buf, 1);
 		uk_buf_release(&b);
 		return;
