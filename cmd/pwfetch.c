@@ -130,9 +130,9 @@ write_item(struct uk_jsonl_item *it, void *arg)
 		r->nfailed++;
 		uk_buf_addf(&b, "%s: %s", s->url, s->msg);
 		uk_util_warn("%s", uk_util_str_printable(b.buf));
-		uk_buf_release(&b);
 		uk_util_status_set(UK_EXIT_FAIL);
 	}
+	uk_buf_release(&b);
 	free_slot(s);
 }
 

@@ -265,7 +265,8 @@ cmd_cleanup(int argc, char **argv)
 		uk_cli_usage(&c, "unexpected operand '%s'", argv[optind]);
 	start(output);
 	urls.verbose = verbose;
-	if (verbose && uk_cache_clean_walk(&cache, url_one, &urls, &err) >= 0)
+	if (verbose && uk_cache_clean_walk(&cache, url_one, &urls, &err) >= 0 &&
+	    urls.n)
 		qsort(urls.a, urls.n, sizeof(*urls.a), keyurl_cmp);
 	o.fn = cleanup_report;
 	o.ctx = &urls;
