@@ -193,6 +193,21 @@ expire_one(void *ctx, const char *name)
 	return 0;
 }
 
+/* Entries a cleanup removed count as evictions (cache_stats.h). */
+static void
+count_evictions(const struct uk_cache_clean *o)
+{
+	struct uk_cache_counts ev;
+	struct uk_err err;
+
+	if (o->dry_run || o->expired + o->corrupt + o->evicted == 0)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	ev.evictions = (unsigned long)(o->expired + o->corrupt + o->evicted);
+	if (uk_cache_stats_add(cache.dir, &ev, NULL, &err))
+		lib_error(&err);
+}
+
 int
 cmd_cleanup(int argc, char **argv)
 {
@@ -274,15 +289,7 @@ cmd_cleanup(int argc, char **argv)
 	for (i = 0; i < urls.n; i++)
 		free(urls.a[i].url);
 	free(urls.a);
-	/* Entries removed count as evictions (cache_stats.h). */
-	if (!o.dry_run && o.expired + o.corrupt + o.evicted > 0) {
-		struct uk_cache_counts ev;
-
-		memset(&ev, 0, sizeof(ev));
-		ev.evictions = (unsigned long)(o.expired + o.corrupt + o.evicted);
-		if (uk_cache_stats_add(cache.dir, &ev, NULL, &err))
-			lib_error(&err);
-	}
+	count_evictions(&o);
 	if (n < 0 && o.failed == 0)
 		lib_error(&err); /* could not even walk */
 	memset(&x, 0, sizeof(x));

@@ -147,6 +147,25 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static void check_opts(void);
+
+/*
+ * --cache-remote: checked here, a usage error; then set as
+ * URLKIT_CACHE_REMOTE, which uk_cache_open reads.
+ */
+static void
+cache_remote(const char *list)
+{
+	struct uk_cache_remote *r;
+	struct uk_err e;
+
+	if (uk_cache_remote_open(&r, list, NULL, &e))
+		uk_cli_usage(&urlsum_cli, "--cache-remote: %s", e.msg);
+	uk_cache_remote_free(r);
+	if (setenv("URLKIT_CACHE_REMOTE", list, 1))
+		uk_cli_usage(&urlsum_cli, "--cache-remote: out of memory");
+}
+
 /* The command line into opt; exits on -h, -V and a usage error.  Returns
  * optind. */
 int
@@ -163,21 +182,9 @@ parse_opts(int argc, char **argv)
 		case 'c':
 			opt.mode = MODE_CONTEXT;
 			break;
-		case OPT_CACHE_REMOTE: {
-			struct uk_cache_remote *r;
-			struct uk_err e;
-
-			/* Checked here, a usage error; then as
-			 * URLKIT_CACHE_REMOTE, which uk_cache_open reads. */
-			if (uk_cache_remote_open(&r, optarg, NULL, &e))
-				uk_cli_usage(&urlsum_cli, "--cache-remote: %s",
-				    e.msg);
-			uk_cache_remote_free(r);
-			if (setenv("URLKIT_CACHE_REMOTE", optarg, 1))
-				uk_cli_usage(&urlsum_cli,
-				    "--cache-remote: out of memory");
+		case OPT_CACHE_REMOTE:
+			cache_remote(optarg);
 			break;
-		}
 		case 'r':
 			opt.force = 1;
 			break;
@@ -265,6 +272,14 @@ parse_opts(int argc, char **argv)
 			uk_cli_usage(&urlsum_cli, NULL);
 		}
 	}
+	check_opts();
+	return optind;
+}
+
+/* What the options say together; a bad URLKIT_CACHE_REMOTE too. */
+static void
+check_opts(void)
+{
 	/* A bad URLKIT_CACHE_REMOTE is a usage error before any work, as
 	 * --cache-remote is, not the cache open's failure (exit 3). */
 	if (!opt.no_cache) {
@@ -283,5 +298,4 @@ parse_opts(int argc, char **argv)
 	    opt.no_summary)
 		uk_cli_usage(&urlsum_cli,
 		    "--max-length and --max-tokens need -p, -c or a summary");
-	return optind;
 }

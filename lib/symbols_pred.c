@@ -191,7 +191,7 @@ collect_locals(struct filectx *fc)
 		} else if (ts_tree_cursor_goto_next_sibling(&c)) {
 			stack[depth - 1] = n = ts_tree_cursor_current_node(&c);
 		} else {
-			if (uk_symwalk_climb(&c, &depth) == -1)
+			if (uk_sympred_climb(&c, &depth) == -1)
 				goto done;
 			stack[depth - 1] = n = ts_tree_cursor_current_node(&c);
 		}
@@ -459,5 +459,17 @@ add_comment(struct filectx *fc, struct uk_buf *b, const struct pred *strip,
 			}
 			a = le + 1;
 		}
+	}
+}
+
+int
+uk_sympred_climb(TSTreeCursor *c, size_t *depth)
+{
+	for (;;) {
+		if (!ts_tree_cursor_goto_parent(c))
+			return -1;
+		(*depth)--;
+		if (ts_tree_cursor_goto_next_sibling(c))
+			return 0;
 	}
 }

@@ -231,18 +231,6 @@ uk_symwalk_grammar(const char *lang, const struct grammar_name *names,
 	return l;
 }
 
-int
-uk_symwalk_climb(TSTreeCursor *c, size_t *depth)
-{
-	for (;;) {
-		if (!ts_tree_cursor_goto_parent(c))
-			return -1;
-		(*depth)--;
-		if (ts_tree_cursor_goto_next_sibling(c))
-			return 0;
-	}
-}
-
 /*
  * One walk down fc's tree: the tags language wl's query would give into
  * tags[0..*ntags), and (Python) the bound names into fc->locals.  A bare
@@ -274,7 +262,7 @@ uk_symwalk_tree(struct filectx *fc, const struct walklang *wl,
 			GROW(fr, depth, afr);
 			depth++;
 		} else if (!ts_tree_cursor_goto_next_sibling(&c) &&
-		    uk_symwalk_climb(&c, &depth) == -1)
+		    uk_sympred_climb(&c, &depth) == -1)
 			goto done;
 		f = &fr[depth - 1];
 		memset(f, 0, sizeof(*f));

@@ -225,7 +225,7 @@ void uk_symwalk_tree(struct filectx *fc, const struct walklang *wl,
  * ancestor that has one, decrementing *depth per level climbed: 0 there,
  * -1 when the root is reached (the walk is over).
  */
-int uk_symwalk_climb(TSTreeCursor *c, size_t *depth);
+int uk_sympred_climb(TSTreeCursor *c, size_t *depth);
 
 /* The languages' walkers. */
 extern const struct walklang uk_sympy_walker;
