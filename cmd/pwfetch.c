@@ -107,8 +107,7 @@ write_item(struct uk_jsonl_item *it, void *arg)
 	struct slot *s = it->data;
 	struct uk_buf b = UK_BUF_INIT;
 
-	if (r->out_tty)
-		uk_progress_erase(&r->prog);
+	uk_progress_make_way(&r->prog);
 	r->ndone++;
 	if (it->kind == UK_JSONL_ERROR)
 		r->nfailed++;
@@ -297,10 +296,14 @@ wait_any(struct run *r, struct input *in, double deadline)
 {
 	struct pollfd p[3];
 	double next = uk_page_events_next_wake(&r->ps);
+	double due = uk_progress_due(&r->prog);
 	int n = 0, ms;
 
 	if (deadline >= 0 && (next < 0 || deadline < next))
 		next = deadline;
+	/* Wake to draw the progress line when it is due. */
+	if (due > 0 && (next < 0 || due < next))
+		next = due;
 	p[n].fd = uk_cdp_fd(&r->browser.cdp);
 	p[n++].events = POLLIN;
 	if (r->ps.nactive < r->o.jobs && (p[n].fd = input_fd(in)) >= 0)
@@ -435,7 +438,7 @@ cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
 	atexit(at_exit);
 	catch_signals();
 	uk_progress_init(&r.prog, STDERR_FILENO, r.quiet);
-	r.out_tty = isatty(fileno(fp));
+	r.prog.after = UK_PROGRESS_AFTER; /* none for a run done in a second */
 	run(&r, &in);
 	uk_progress_done(&r.prog);
 	/* Leave the browser as the user had it, or close ours. */
