@@ -15,6 +15,7 @@
 #include "fetch.h"
 #include "fetch_pool.h"
 #include "jsonl.h"
+#include "pagelinks.h"
 #include "record.h"
 #include "banned.h"
 
@@ -174,7 +175,7 @@ extract_extras(const struct uk_fetch_job *j)
 		return 0;
 	/* The overrides' and --explain's records are not the page's. */
 	return o->links || o->images || o->comments || o->nselect ||
-	    o->nremove || o->whole || o->explain;
+	    o->nremove || o->whole || o->explain || o->links_out;
 }
 
 /* Whether a cached page record was extracted in the format asked for. */
@@ -368,6 +369,49 @@ is_text(const char *ct)
 	return strcasestr(ct, "+json") || strcasestr(ct, "+xml");
 }
 
+/* Whether a Content-Type is Markdown's. */
+static int
+is_markdown(const char *ct)
+{
+	return ct_is(ct, "text/markdown") || ct_is(ct, "text/x-markdown");
+}
+
+/* A PDF body's record (page_record); 0 or -1. */
+static int
+pdf_record(struct uk_fetch_job *j, yajl_val rec, int wrong, const char **why,
+    struct uk_buf *msg)
+{
+	struct uk_http_req *r = &j->req;
+	struct uk_extract x;
+	struct uk_err err;
+	char ctype[64];
+
+	if (uk_pdf_extract(r->body.buf, r->body.len, r->final_url,
+		&j->f->o.extract, &x, &err)) {
+		uk_buf_addstr(msg, err.msg);
+		uk_extract_release(&x);
+		*why = "pdf";
+		return -1;
+	}
+	uk_extract_record(&x, 0, rec);
+	uk_extract_release(&x);
+	if (j->f->o.extract.links_out)
+		uk_pagelinks_none(rec);
+	if (wrong) {
+		/* The media type alone (its token's characters), as
+		 * charset_ignored names one charset; the server's
+		 * whole header is in http. */
+		snprintf(ctype, sizeof(ctype), "%.*s",
+		    (int)strspn(r->content_type,
+			"abcdefghijklmnopqrstuvwxyz"
+			"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			"!#$&^_.+-/"),
+		    r->content_type);
+		uk_json_set_str(rec, "content_type_ignored", ctype);
+	}
+	return 0;
+}
+
 /* Turn a 2xx body into rec's title, content and metadata; 0 or -1. */
 static int
 page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
@@ -378,34 +422,12 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 	struct uk_extract_opts eo = UK_EXTRACT_OPTS_INIT;
 	struct uk_err err;
 	struct uk_buf text = UK_BUF_INIT;
-	char cs[64], ctype[64];
+	char cs[64];
 	const char *kind;
 	int wrong;
 
-	if (is_pdf(r->content_type, &r->body, &wrong)) {
-		if (uk_pdf_extract(r->body.buf, r->body.len, r->final_url,
-			&j->f->o.extract, &x, &err)) {
-			uk_buf_addstr(msg, err.msg);
-			uk_extract_release(&x);
-			*why = "pdf";
-			return -1;
-		}
-		uk_extract_record(&x, 0, rec);
-		uk_extract_release(&x);
-		if (wrong) {
-			/* The media type alone (its token's characters), as
-			 * charset_ignored names one charset; the server's
-			 * whole header is in http. */
-			snprintf(ctype, sizeof(ctype), "%.*s",
-			    (int)strspn(r->content_type,
-				"abcdefghijklmnopqrstuvwxyz"
-				"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-				"!#$&^_.+-/"),
-			    r->content_type);
-			uk_json_set_str(rec, "content_type_ignored", ctype);
-		}
-		return 0;
-	}
+	if (is_pdf(r->content_type, &r->body, &wrong))
+		return pdf_record(j, rec, wrong, why, msg);
 	if (is_html(r->content_type, &r->body)) {
 		/* (UTF-16 declared by the header may have no BOM.) */
 		kind = NULL;
@@ -449,6 +471,9 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 			return -1;
 		}
 		uk_extract_record(&x, UK_EXTRACT_REC_SERVED, rec);
+		if (eo.links_out)
+			uk_pagelinks_html(rec, r->body.buf, r->body.len,
+			    r->content_type, r->final_url, &eo, &x);
 		/* --explain: the program takes them out (stderr). */
 		if (x.explain)
 			uk_json_set(rec, "explain",
@@ -480,6 +505,12 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 	if (uk_charset_ignored("", 0, r->content_type, cs, sizeof(cs)))
 		uk_json_set_str(rec, "charset_ignored", cs);
 	uk_json_set_str(rec, "content", text.buf);
+	/* Links: a Markdown text's; plain text's are no markup. */
+	if (j->f->o.extract.links_out && is_markdown(r->content_type))
+		uk_pagelinks_markdown(rec, text.buf, text.len, r->final_url,
+		    &j->f->o.extract);
+	else if (j->f->o.extract.links_out)
+		uk_pagelinks_none(rec);
 	uk_buf_release(&text);
 	return 0;
 }
