@@ -173,6 +173,7 @@ emit(void *ctx, yajl_val rec, const char *url, const char *msg,
 	struct run *r = ctx;
 	struct uk_jsonl_item *it = r->cur;
 	struct slot *s;
+	const char *type;
 	long i;
 
 	for (i = 0; no && i < r->o.jobs; i++)
@@ -188,6 +189,11 @@ emit(void *ctx, yajl_val rec, const char *url, const char *msg,
 	it->rec = uk_json_copy(rec);
 	if (r->xo.links_out)
 		links_out(r, it->rec, url);
+	/* Rendered: the text came from HTML (urlfetch's "source"). */
+	if (!uk_json_get(it->rec, "error") &&
+	    (type = uk_json_get_str(it->rec, "url_type")) &&
+	    (!strcmp(type, "web") || !strcmp(type, "documentation")))
+		uk_json_set_str(it->rec, "source", "html");
 	/* --explain's records go to stderr, not in the record. */
 	if (uk_json_get(it->rec, "explain")) {
 		uk_progress_erase(&r->prog);

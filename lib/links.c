@@ -468,3 +468,69 @@ uk_links_anchors_free(struct uk_link *v, size_t n)
 	}
 	free(v);
 }
+
+/* Where the head of html[0..len) ends: at "</head" or "<body". */
+static size_t
+head_end(const char *html, size_t len)
+{
+	const char *p = html, *end = html + len;
+
+	if (len > UK_LINKS_HEAD_MAX)
+		end = html + UK_LINKS_HEAD_MAX;
+	while ((p = memchr(p, '<', (size_t)(end - p)))) {
+		if ((end - p >= 6 && !strncasecmp(p, "</head", 6)) ||
+		    (end - p >= 5 && !strncasecmp(p, "<body", 5)))
+			return (size_t)(p - html);
+		p++;
+	}
+	return (size_t)(end - html);
+}
+
+/* Whether link element n is a Markdown alternate. */
+static int
+md_alternate(GumboNode *n)
+{
+	const char *t = attr(n, "type");
+
+	return has_word(attr(n, "rel"), "alternate") && attr(n, "href") &&
+	    t && (!strncasecmp(t, "text/markdown", 13) ||
+	    !strncasecmp(t, "text/x-markdown", 15));
+}
+
+char *
+uk_links_markdown_alternate(const char *html, size_t len,
+    const char *content_type, const char *url)
+{
+	GumboOptions opts;
+	GumboOutput *out;
+	GumboNode *head = NULL, *c;
+	struct uk_buf u = UK_BUF_INIT;
+	char *base = NULL, *r = NULL;
+	const char *bh;
+	size_t i;
+
+	if (!(out = parse_page(html, head_end(html, len), content_type, &u,
+	    &opts))) {
+		uk_buf_release(&u);
+		return NULL;
+	}
+	for (i = 0; i < out->root->v.element.children.length; i++) {
+		c = out->root->v.element.children.data[i];
+		if (c->type == GUMBO_NODE_ELEMENT &&
+		    c->v.element.tag == GUMBO_TAG_HEAD)
+			head = c;
+	}
+	for (i = 0; head && i < head->v.element.children.length && !r; i++) {
+		c = head->v.element.children.data[i];
+		if (c->type != GUMBO_NODE_ELEMENT ||
+		    c->v.element.tag != GUMBO_TAG_LINK || !md_alternate(c))
+			continue;
+		if ((bh = base_href(out->root)))
+			base = uk_urlref_resolve(url, bh);
+		r = uk_urlref_resolve(base ? base : url, attr(c, "href"));
+	}
+	gumbo_destroy_output(&opts, out);
+	free(base);
+	uk_buf_release(&u);
+	return r;
+}

@@ -61,4 +61,15 @@ int uk_links_anchors(const char *html, size_t len, const char *content_type,
     const char *url, struct uk_link **v, size_t *n);
 void uk_links_anchors_free(struct uk_link *v, size_t n);
 
+/*
+ * The URL of the page's Markdown version: the href of its first
+ * <link rel="alternate" type="text/markdown"> (or text/x-markdown),
+ * resolved as uk_links_scan resolves, newly allocated; NULL when there is
+ * none.  Only the head is parsed: html[0..) up to its "</head>" or
+ * "<body", at most UK_LINKS_HEAD_MAX bytes.
+ */
+#define UK_LINKS_HEAD_MAX (256 * 1024)
+char *uk_links_markdown_alternate(const char *html, size_t len,
+    const char *content_type, const char *url);
+
 #endif

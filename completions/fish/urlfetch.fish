@@ -46,6 +46,7 @@ complete -c urlfetch -l comments -d 'Also the comment section, in the comments f
 complete -c urlfetch -l images -d 'With -f markdown, keep images'
 complete -c urlfetch -l links -d 'With -f markdown, keep links with absolute URLs'
 complete -c urlfetch -l links-out -d 'Links of the page as data in the record'
+complete -c urlfetch -l no-negotiate -d 'Ask for HTML only, not the Markdown of the site'
 complete -c urlfetch -l links-max -x -d 'Most links --links-out keeps'
 complete -c urlfetch -l max-pages -x -d 'Most pages read of a PDF'
 complete -c urlfetch -l select -x -d 'The main text is what a CSS selector matches'

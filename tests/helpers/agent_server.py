@@ -23,7 +23,8 @@ Serves on 127.0.0.1, on a free port printed as the first line of stdout:
   /html/doc          HTML, nothing else
 
 Every request is logged: GET /_log answers them, one "PATH ACCEPT" a
-line (the log's own requests are not logged).
+line (the log's own requests are not logged).  A query is logged and
+otherwise ignored.
 """
 import http.server
 import socketserver
@@ -114,6 +115,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         accept = self.headers.get("Accept", "")
         with LOCK:
             LOG.append("%s %s" % (path, accept))
+        path = path.split("?")[0]
         wants_md = "text/markdown" in accept
         if path == "/llms.txt" and LLMS:
             self.send(200, "text/plain; charset=utf-8", LLMS_TXT)
@@ -121,7 +123,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send(200, "text/markdown; charset=utf-8", MARKDOWN[path])
         elif path == "/fake/doc" and wants_md:
             self.send(200, "text/markdown; charset=utf-8", PAGES[path])
-        elif path in MARKDOWN:
+        elif path in MARKDOWN and path != "/md/doc":
             self.send(200, "text/markdown; charset=utf-8", MARKDOWN[path])
         elif path.split("#")[0] in PAGES:
             self.send(200, "text/html; charset=utf-8", PAGES[path])
