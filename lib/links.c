@@ -376,6 +376,7 @@ add_anchor(struct anchors *s, GumboNode *n)
 	const char *href = attr(n, "href");
 	struct uk_link *l;
 	char *u, *k;
+	int sp;
 
 	if (!href || !(u = uk_urlref_resolve(s->base, href)))
 		return;
@@ -394,6 +395,11 @@ add_anchor(struct anchors *s, GumboNode *n)
 	free(k);
 	uk_buf_reset(&s->text);
 	l->block = anchor_text(n, &s->text);
+	if (!s->text.len && n->v.element.tag == GUMBO_TAG_AREA &&
+	    attr(n, "alt")) {
+		sp = 0;
+		add_squeezed(&s->text, attr(n, "alt"), &sp);
+	}
 	uk_buf_setlen(&s->text, uk_buf_utf8_cut(s->text.buf,
 	    s->text.len < UK_LINKS_TEXT_MAX ? s->text.len : UK_LINKS_TEXT_MAX));
 	uk_buf_trim(&s->text);

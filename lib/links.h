@@ -43,7 +43,7 @@ void uk_links_release(struct uk_links *l);
  * Markdown writer resolves it, with '(' and ')' as %28 and %29 (what
  * that writer writes).  text is the anchor's text, white space squeezed
  * and cut at UK_LINKS_TEXT_MAX bytes (a UTF-8 boundary), else the alt of
- * an image in it, else "".
+ * an image in it (an <area>'s own), else "".
  */
 #define UK_LINKS_TEXT_MAX 300
 struct uk_link {

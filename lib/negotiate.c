@@ -194,6 +194,33 @@ uk_negotiate_same_origin(const char *a, const char *b)
 	return n && n == origin_len(b) && !strncasecmp(a, b, n);
 }
 
+static void
+site_free(struct uk_negotiate_site *s)
+{
+	free(s->origin);
+	uk_strset_release(&s->md);
+	free(s);
+}
+
+/* Drop the sites past the newest UK_NEGOTIATE_SITES_MAX but those
+ * being fetched (pages wait on them). */
+static void
+forget_old(struct uk_negotiate_site *head)
+{
+	struct uk_negotiate_site **p = &head->next, *s;
+	size_t n = 1;
+
+	while ((s = *p)) {
+		if (++n > UK_NEGOTIATE_SITES_MAX &&
+		    s->state != UK_SITE_FETCHING) {
+			*p = s->next;
+			site_free(s);
+			continue;
+		}
+		p = &s->next;
+	}
+}
+
 struct uk_negotiate_site *
 uk_negotiate_site(struct uk_negotiate_site **sites, const char *url)
 {
@@ -211,6 +238,7 @@ uk_negotiate_site(struct uk_negotiate_site **sites, const char *url)
 	s->md = (struct uk_strset)UK_STRSET_INIT;
 	s->next = *sites;
 	*sites = s;
+	forget_old(s);
 	return s;
 }
 
@@ -294,8 +322,6 @@ uk_negotiate_sites_free(struct uk_negotiate_site *sites)
 
 	while ((s = sites)) {
 		sites = s->next;
-		free(s->origin);
-		uk_strset_release(&s->md);
-		free(s);
+		site_free(s);
 	}
 }

@@ -70,8 +70,12 @@ struct uk_negotiate_site {
 
 /*
  * The site of url's origin in the list *sites (added, UNKNOWN, when new),
- * or NULL when url has no http(s) origin.
+ * or NULL when url has no http(s) origin.  The list keeps the newest
+ * UK_NEGOTIATE_SITES_MAX sites and those being fetched: a server that
+ * keeps its fetcher (urlserve) asks an old site again, and its memory
+ * stays bounded.
  */
+#define UK_NEGOTIATE_SITES_MAX 1024
 struct uk_negotiate_site *uk_negotiate_site(struct uk_negotiate_site **sites,
     const char *url);
 /* Read llms.txt text[0..len), got from llms_url, into s: PRESENT. */
