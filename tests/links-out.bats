@@ -41,6 +41,11 @@ teardown() { common_teardown; }
 }
 
 @test "links-out: the links piped back into urlfetch are fetched" {
+	run -0 bash -c "urlfetch --links-out '$S_URL/links/page.html' |
+	    jq -r '.links[].url' | urlfetch | jq -r .title"
+	[ "$status" -eq 0 ]
+	[ "$output" = $'Home page\nAbout page\nPage A\nPage B\nLegal page' ]
+	# Those of the text only.
 	run -0 bash -c "urlfetch -q --links-out '$S_URL/links/page.html' |
 	    jq -r '.links[] | select(.in_content) | .url' | urlfetch -q |
 	    jq -r .title"

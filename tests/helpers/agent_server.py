@@ -9,7 +9,8 @@ Serves on 127.0.0.1, on a free port printed as the first line of stdout:
 
   /links/page.html   an article whose text links to /links/a.html and
                      /links/b.html, between a menu and a footer that link
-                     elsewhere (the same URL twice, a mailto:, a #place)
+                     elsewhere (the same URL twice, a mailto:, a #place), all
+                     pages: /, /about, /legal
   /links/a.html, /links/b.html    two articles, "Page A" and "Page B"
   /links/base.html   an article with <base href="/links/sub/">
   /links/many.html   an article that links to 600 pages
@@ -66,6 +67,9 @@ PAGES = {
             '<li><a href="/n/%d">item number %d</a></li>' % (i, i)
             for i in range(600)) + "</ul>" + PROSE, nav=False),
     "/html/doc": article("HTML doc", PROSE),
+    "/": article("Home page", PROSE),
+    "/about": article("About page", PROSE),
+    "/legal": article("Legal page", PROSE),
     "/lt/guide": article("Guide in HTML", PROSE),
     "/alt/doc": article(
         "Alt in HTML", PROSE,
