@@ -25,6 +25,7 @@
 #include "jsonl.h"
 #include "netguard.h"
 #include "page.h"
+#include "pagelinks.h"
 #include "progress.h"
 #include "url.h"
 #include "util.h"
@@ -136,6 +137,30 @@ write_item(struct uk_jsonl_item *it, void *arg)
 }
 
 /*
+ * --links-out: rec's links from the rendered HTML the record carries
+ * (--html, which the option asks for); the HTML goes when only the
+ * option asked for it (xo.links_out 2).  A failed page has none.
+ */
+static void
+links_out(struct run *r, yajl_val rec, const char *url)
+{
+	struct uk_extract x;
+	const char *html, *at;
+	size_t len;
+
+	if (!uk_json_get(rec, "error") &&
+	    (html = uk_json_get_strn(rec, "html", &len))) {
+		/* pwfetch writes text: x's own text is not read. */
+		memset(&x, 0, sizeof(x));
+		at = uk_json_get_str(rec, "final_url");
+		uk_pagelinks_html(rec, html, len, "text/html; charset=utf-8",
+		    at ? at : url, &r->xo, &x);
+	}
+	if (r->xo.links_out == 2)
+		uk_json_del(rec, "html");
+}
+
+/*
  * A record is done (lib/page's emit): it waits in the queue for the
  * records before it.  Page no's item is in the slots; no 0 is the record
  * being read (refused before any page).
@@ -147,6 +172,7 @@ emit(void *ctx, yajl_val rec, const char *url, const char *msg,
 	struct run *r = ctx;
 	struct uk_jsonl_item *it = r->cur;
 	struct slot *s;
+	const char *type;
 	long i;
 
 	for (i = 0; no && i < r->o.jobs; i++)
@@ -160,6 +186,13 @@ emit(void *ctx, yajl_val rec, const char *url, const char *msg,
 	s = it->data;
 	uk_json_free(it->rec);
 	it->rec = uk_json_copy(rec);
+	if (r->xo.links_out)
+		links_out(r, it->rec, url);
+	/* Rendered: the text came from HTML (urlfetch's "source"). */
+	if (!uk_json_get(it->rec, "error") &&
+	    (type = uk_json_get_str(it->rec, "url_type")) &&
+	    (!strcmp(type, "web") || !strcmp(type, "documentation")))
+		uk_json_set_str(it->rec, "source", "html");
 	/* --explain's records go to stderr, not in the record. */
 	if (uk_json_get(it->rec, "explain")) {
 		uk_progress_erase(&r->prog);

@@ -24,7 +24,7 @@ static const char synopsis[] =
     "                [--pack tokens] [--include glob] [--exclude glob]\n"
     "                [--header] [--max-tokens tokens] [--offset offset]\n"
     "                [--json] [--markdown] [--cache-remote stores]\n"
-    "                [url ...]\n";
+    "                [--links-out] [--links-max n] [--no-negotiate] [url ...]\n";
 
 static const char options[] =
     "Fetch URLs; write one content record each (on a terminal: pages to read).\n"
@@ -50,6 +50,7 @@ static const char options[] =
     "  -A, --user-agent=STRING   send STRING as the User-Agent (default: a browser's)\n"
     "  -j, --jobs=N              transfers at once (default: 8)\n"
     "  -k, --insecure            do not verify TLS certificates\n"
+    "      --no-negotiate        ask for HTML only, not the site's Markdown\n"
     "  -P, --allow-private       allow internal addresses and local repositories\n"
     "      --per-host=N          transfers at once to one host, 1-64 (default: 3)\n"
     "  -s, --max-size=SIZE       the largest body (default: 20M)\n"
@@ -67,6 +68,8 @@ static const char options[] =
     "      --explain             what extraction dropped and why, on stderr\n"
     "      --images              keep images in Markdown\n"
     "      --links               keep links in Markdown\n"
+    "      --links-out           the page's links as data in the record\n"
+    "      --links-max=N         --links-out's links at most (default: 500)\n"
     "      --max-pages=N         PDF pages extracted (default: 200)\n"
     "      --remove=CSS          drop what CSS matches before extraction\n"
     "      --select=CSS          the content is what CSS matches (repeatable)\n"
@@ -111,6 +114,7 @@ enum {
 	OPT_MAX_TOKENS,
 	OPT_OFFSET,
 	OPT_CACHE_REMOTE,
+	OPT_NO_NEGOTIATE,
 };
 
 static const struct option longopts[] = {
@@ -150,6 +154,7 @@ static const struct option longopts[] = {
 	{ "max-tokens", required_argument, NULL, OPT_MAX_TOKENS },
 	{ "offset", required_argument, NULL, OPT_OFFSET },
 	{ "cache-remote", required_argument, NULL, OPT_CACHE_REMOTE },
+	{ "no-negotiate", no_argument, NULL, OPT_NO_NEGOTIATE },
 	EXTRACT_LONGOPTS,
 	UK_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -306,6 +311,9 @@ net_opt(int c, struct urlfetch_args *a)
 		return 1;
 	case 'P':
 		fo->http.allow_private = 1;
+		return 1;
+	case OPT_NO_NEGOTIATE:
+		fo->no_negotiate = 1;
 		return 1;
 	case 'q':
 		a->quiet = 1;
