@@ -132,6 +132,7 @@ h_request(struct uk_cache_store *s, const char *method, const char *name,
 {
 	struct hconn *c = s->conn;
 	struct uk_buf url = UK_BUF_INIT;
+	const char *p;
 	CURLcode rc;
 	long status = -1;
 
@@ -145,9 +146,16 @@ h_request(struct uk_cache_store *s, const char *method, const char *name,
 		return -1;
 	}
 	cl.easy_reset(c->curl);
-	/* "urlkit:KEY": the object KK/KEY, as the local layout. */
-	name += strlen("urlkit:");
-	uk_buf_addf(&url, "%s%.2s/%s", c->base, name, name);
+	/* "urlkit:KEY": the object KK/KEY, as the local layout; any other
+	 * "PREFIX:NAME" (a session's) the object PREFIX/NAME. */
+	if (!strncmp(name, "urlkit:", 7)) {
+		name += strlen("urlkit:");
+		uk_buf_addf(&url, "%s%.2s/%s", c->base, name, name);
+	} else {
+		p = strchr(name, ':');
+		uk_buf_addf(&url, "%s%.*s/%s", c->base,
+		    (int)(p ? p - name : 0), name, p ? p + 1 : name);
+	}
 	cl.easy_setopt(c->curl, CURLOPT_URL, url.buf);
 	cl.easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
 	cl.easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT_MS,
@@ -243,9 +251,9 @@ h_close(struct uk_cache_store *s)
 }
 
 const struct uk_cache_backend uk_cache_backend_http = {
-	"http", h_parse, h_get, h_put, h_del, NULL, h_close,
+	"http", h_parse, h_get, h_put, NULL, h_del, NULL, h_close,
 };
 
 const struct uk_cache_backend uk_cache_backend_https = {
-	"https", h_parse, h_get, h_put, h_del, NULL, h_close,
+	"https", h_parse, h_get, h_put, NULL, h_del, NULL, h_close,
 };
