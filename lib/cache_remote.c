@@ -397,10 +397,6 @@ uk_cache_remote_clear(struct uk_cache_remote *r, size_t i, const char **why)
 		*why = "read-only: left alone";
 		return -1;
 	}
-	if (!s->be->clear) {
-		*why = "cannot list its entries: clear it on the server";
-		return -1;
-	}
 	if (s->skipped) {
 		*why = s->msg;
 		return -1;
@@ -408,7 +404,10 @@ uk_cache_remote_clear(struct uk_cache_remote *r, size_t i, const char **why)
 	/* The name of a key without the key: "urlkit:". */
 	store_key("", prefix);
 	pthread_mutex_lock(&r->mu);
-	if ((n = s->be->clear(s, prefix)) < 0) {
+	if ((n = s->be->clear(s, prefix)) == -2) {
+		*why = "cannot list its entries: clear it on the server";
+		n = -1;
+	} else if (n < 0) {
 		store_error(s);
 		*why = s->msg;
 	} else {

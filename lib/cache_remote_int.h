@@ -35,7 +35,8 @@ struct uk_cache_backend {
 	/* Delete name: 1 deleted, 0 absent, -1 error. */
 	int (*del)(struct uk_cache_store *s, const char *name);
 	/* Delete every name of prefix followed by 16 characters: the count
-	 * deleted, or -1.  NULL for a store that cannot list its names. */
+	 * deleted, -1 (an error), or -2 when the store cannot list its
+	 * names (an http server without PROPFIND). */
 	long (*clear)(struct uk_cache_store *s, const char *prefix);
 	/* Drop the connection and free s->conn. */
 	void (*close)(struct uk_cache_store *s);
