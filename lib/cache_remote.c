@@ -443,11 +443,14 @@ uk_cache_remote_fetch(struct uk_cache_remote *r, const char *name,
 	if ((s = named_store(r)) && (got = s->be->get(s, name, out, &left)) < 0)
 		store_error(s);
 	if (got > 0) {
-		/* The version: the header line, sum, length and expiry. */
-		if ((nl = memchr(out->buf, '\n', out->len)) &&
-		    nl - out->buf < 95)
-			snprintf(ver, 96, "%.*s", (int)(nl + 1 - out->buf),
-			    out->buf);
+		/* The version: the header line (sum, length and expiry), or
+		 * the first 95 bytes of a value without one, so that a
+		 * corrupt value can be replaced. */
+		nl = memchr(out->buf, '\n', out->len);
+		snprintf(ver, 96, "%.*s",
+		    (int)(nl && nl - out->buf < 95 ? nl + 1 - out->buf :
+		    out->len < 95 ? (long)out->len : 95L),
+		    out->buf);
 		if (!(got = unwrap(r, out, &left)))
 			s->count.corrupt++;
 		if (got == 2)

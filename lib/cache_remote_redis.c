@@ -226,7 +226,7 @@ r_put(struct uk_cache_store *s, const char *name, const char *data,
 static const char r_put_if_lua[] =
     "local v = redis.call('GET', KEYS[1]) "
     "if ARGV[2] == '' then "
-    "  if v then return 0 end "
+    "  if v and #v > 0 then return 0 end "
     "elseif not v or string.sub(v, 1, #ARGV[2]) ~= ARGV[2] then "
     "  return 0 "
     "end "

@@ -139,3 +139,17 @@ urls() { jq -r .url <<<"$1"; }
 	URLKIT_CACHE_DIR=$T/c2 run -0 urlcache session web list
 	[ "$(urls "$output" | paste -sd' ')" = "https://s.test/a https://s.test/b" ]
 }
+
+@test "a corrupt session value is never served, and the next change replaces it" {
+	redis_start
+	export URLKIT_CACHE_REMOTE="redis://127.0.0.1:$REDIS_PORT"
+	rec https://s.test/a | URLKIT_CACHE_DIR=$T/c1 run -0 urlcache session bad add
+	rcli set urlkit-session:bad 'not a value of ours' >/dev/null
+	URLKIT_CACHE_DIR=$T/c2 run -1 urlcache session bad list
+	URLKIT_CACHE_DIR=$T/c1 run -0 urlcache session bad list
+	[ "$(urls "$output")" = https://s.test/a ]
+	rec https://s.test/b | URLKIT_CACHE_DIR=$T/c1 run -0 urlcache session bad add
+	[ "$(rcli get urlkit-session:bad | head -c 15)" = "urlkit-entry 1 " ]
+	URLKIT_CACHE_DIR=$T/c2 run -0 urlcache session bad list
+	[ "$(urls "$output" | paste -sd' ')" = "https://s.test/a https://s.test/b" ]
+}
