@@ -153,3 +153,38 @@ urls() { jq -r .url <<<"$1"; }
 	URLKIT_CACHE_DIR=$T/c2 run -0 urlcache session bad list
 	[ "$(urls "$output" | paste -sd' ')" = "https://s.test/a https://s.test/b" ]
 }
+
+# mcp DIR SESSION REQUEST...: urlserve -S SESSION with cache directory
+# DIR, given initialize and the tools/call REQUESTs (name and arguments,
+# ids 1, 2, ...) on standard input; its output in $output.
+mcp() {
+	local dir=$1 sess=$2 i=0 req
+	shift 2
+	{
+		echo '{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bats","version":"1"}}}'
+		echo '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+		for req; do
+			i=$((i + 1))
+			echo "{\"jsonrpc\":\"2.0\",\"id\":$i,\"method\":\"tools/call\",\"params\":$req}"
+		done
+	} >"$T/mcp.in"
+	URLKIT_CACHE_DIR=$dir URLKIT_CHROMIUM=/nonexistent run -0 \
+	    --separate-stderr timeout 60 urlserve -S "$sess" <"$T/mcp.in"
+}
+
+@test "urlserve -S: the session is shared through the store with urlcache in another directory" {
+	redis_start
+	export URLKIT_CACHE_REMOTE="redis://127.0.0.1:$REDIS_PORT"
+	unset URLKIT_LLM_URL OPENAI_API_KEY TOOLACK_URL TOOLACK_TOKEN TOOLACK_TOKEN_FILE
+	# urlcache on one host, urlserve on another: the agent's fetched set.
+	rec https://s.test/x X | URLKIT_CACHE_DIR=$T/c1 run -0 urlcache session ag add
+	mcp "$T/c2" ag '{"name":"get_fetched_urls","arguments":{}}' \
+	    '{"name":"get_url_content","arguments":{"url":"https://s.test/x"}}'
+	[ "$(jq -r 'select(.id == 1) | .result.structuredContent.urls[0].url' <<<"$output")" = https://s.test/x ]
+	[ "$(jq -r 'select(.id == 2) | .result.structuredContent.content' <<<"$output")" = X ]
+	# What urlserve fetches there is in the session for the others.
+	mcp "$T/c2" ag "{\"name\":\"fetch_url\",\"arguments\":{\"url\":\"$B/article.html?mcp=1\"}}"
+	[ "$(jq -r 'select(.id == 1) | .result.isError' <<<"$output")" = false ]
+	URLKIT_CACHE_DIR=$T/c3 run -0 urlcache session ag list
+	[ "$(urls "$output" | paste -sd' ')" = "https://s.test/x $B/article.html?mcp=1" ]
+}
