@@ -433,6 +433,7 @@ uk_cache_remote_fetch(struct uk_cache_remote *r, const char *name,
 	struct uk_cache_store *s;
 	long long left = -1;
 	const char *nl;
+	size_t n;
 	int got = -1;
 
 	ver[0] = '\0';
@@ -446,11 +447,10 @@ uk_cache_remote_fetch(struct uk_cache_remote *r, const char *name,
 		/* The version: the header line (sum, length and expiry), or
 		 * the first 95 bytes of a value without one, so that a
 		 * corrupt value can be replaced. */
-		nl = memchr(out->buf, '\n', out->len);
-		snprintf(ver, 96, "%.*s",
-		    (int)(nl && nl - out->buf < 95 ? nl + 1 - out->buf :
-		    out->len < 95 ? (long)out->len : 95L),
-		    out->buf);
+		n = out->len < 95 ? out->len : 95;
+		if ((nl = memchr(out->buf, '\n', n)))
+			n = (size_t)(nl + 1 - out->buf);
+		snprintf(ver, 96, "%.*s", (int)n, out->buf);
 		if (!(got = unwrap(r, out, &left)))
 			s->count.corrupt++;
 		if (got == 2)
@@ -480,13 +480,13 @@ uk_cache_remote_replace(struct uk_cache_remote *r, const char *name,
 	    ttl > 0 ? uk_util_time_now_ns() / 1000000000LL + ttl : 0LL);
 	uk_buf_add(&b, data, len);
 	pthread_mutex_lock(&r->mu);
+	if (ttl < 0)
+		ttl = 0;
 	if ((s = named_store(r))) {
 		if (s->be->put_if)
-			got = s->be->put_if(s, name, b.buf, b.len,
-			    ttl > 0 ? ttl : 0, ver);
-		else
-			got = s->be->put(s, name, b.buf, b.len,
-			    ttl > 0 ? ttl : 0) ? -1 : 1;
+			got = s->be->put_if(s, name, b.buf, b.len, ttl, ver);
+		else if (s->be->put(s, name, b.buf, b.len, ttl) == 0)
+			got = 1;
 		if (got < 0)
 			store_error(s);
 		else

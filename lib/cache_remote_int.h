@@ -4,9 +4,10 @@
 
 /*
  * The backend interface of cache_remote.c, private to it and its
- * backends (cache_remote_redis.c, cache_remote_http.c).  A backend speaks to one store: it
- * connects on first use, and on any error returns -1 with a message in
- * s->msg and drops its connection (the next call connects again).
+ * backends (cache_remote_redis.c, cache_remote_http.c).  A backend
+ * speaks to one store: it connects on first use, and on any error
+ * returns -1 with a message in s->msg and drops its connection (the next
+ * call connects again).
  */
 
 #include "buf.h"
