@@ -61,9 +61,12 @@ mh_host() {
 	nsx "$name" ip addr add "$addr/24" dev eth0
 	nsx "$name" ip link set eth0 up
 	# The install under test: this tree's programs, in the host's own
-	# prefix.
-	make -s -C "$UK_TOP" -o all install DESTDIR="$W/$name" PREFIX=/usr/local \
-	    >"$W/$name.install" 2>&1 || { cat "$W/$name.install"; return 1; }
+	# prefix; the build's own flags and -o all, as man.bats installs,
+	# so that make remakes nothing under the suites running beside it.
+	make -s -C "$UK_TOP" -o all install DESTDIR="$W/$name" \
+	    PREFIX=/usr/local ${UK_BIN:+BUILD="$(dirname "$UK_BIN")"} \
+	    ${UK_MAKE_FLAGS:-} >"$W/$name.install" 2>&1 ||
+	    { cat "$W/$name.install"; return 1; }
 	mkdir -p "$W/$name/cache"
 	cat >"$W/$name/sshd_config" <<-CONF
 	ListenAddress $addr:22
