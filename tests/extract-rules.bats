@@ -453,3 +453,13 @@ article_kept() {
 	[[ $output != *"Fishermen count the cost"* ]]
 	[[ $output != *"11/20/2019"* ]]
 }
+
+@test "extract rules: closed tab panels are the page's text, other hidden boxes go" {
+	run -0 urlextract "$X/tab-panels.html" --text
+	[[ $output == *"This guide shows how to send a message"* ]]
+	[[ $output == *"Create a file called send.py"* ]]
+	[[ $output == *"PANELTWO Create a module"* ]]
+	[[ $output == *"PANELTHREE Add the package"* ]]
+	[[ $output == *"the last part of this guide shows"* ]]
+	[[ $output != *HIDDENDRAWER* ]]
+}
