@@ -463,3 +463,12 @@ article_kept() {
 	[[ $output == *"the last part of this guide shows"* ]]
 	[[ $output != *HIDDENDRAWER* ]]
 }
+
+@test "extract rules: an accordion's or a FAQ's panels named as drop-downs and menus are text" {
+	run -0 urlextract "$X/faq-panels.html" --text
+	[[ $output == *"Over twelve weeks, two evenings a week"* ]]
+	[[ $output == *"DROPDOWNONE No: the workshop lends"* ]]
+	[[ $output == *"DROPDOWNTWO The fee covers the timber"* ]]
+	[[ $output == *"FAQMENU Places are given"* ]]
+	[[ $output != *NAVDROPDOWN* ]]
+}
