@@ -96,6 +96,13 @@ static const char *const pos_sub[] = { "article", "content", "main", "post",
  */
 static const char *const panel_sub[] = { "accordion", "faq", "tabpanel",
 	"tab-pane", "tab-content", NULL };
+/*
+ * Substrings of a class name that name the results of a search: a
+ * shop's list of products ("search-result-items"), not a search box.
+ */
+static const char *const result_sub[] = { "search-result", "searchresult",
+	"search_result", NULL };
+
 /* Substrings of class names that say an element is one of many. */
 static const char *const repeat_hints[] = { "post", "message", "comment",
 	"reply", "answer", "entry", "item", "card", "result", "product",
@@ -338,7 +345,8 @@ uk_ex_class_verdict(const char *ci)
 			tn = k;
 
 		tp = last_sub(tok, b, pos_sub, pos_sub_m);
-		if (tn >= 0 && any_sub(tok, panel_sub))
+		if (tn >= 0 && (any_sub(tok, panel_sub) ||
+		    any_sub(tok, result_sub)))
 			tn = -1;
 		if (tn >= 0 && tn >= tp) {
 			neg = 1;

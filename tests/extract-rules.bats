@@ -472,3 +472,11 @@ article_kept() {
 	[[ $output == *"FAQMENU Places are given"* ]]
 	[[ $output != *NAVDROPDOWN* ]]
 }
+
+@test "extract rules: a shop's search results are its text, a search box is not" {
+	run -0 urlextract "$X/search-results.html" --text
+	[[ $output == *"Our silver earrings are made by hand"* ]]
+	[[ $output == *"Reflect earrings, sterling silver"* ]]
+	[[ $output == *"RESULTTHREE Harbour hoops"* ]]
+	[[ $output != *SEARCHBOX* ]]
+}
