@@ -480,3 +480,12 @@ article_kept() {
 	[[ $output == *"RESULTTHREE Harbour hoops"* ]]
 	[[ $output != *SEARCHBOX* ]]
 }
+
+@test "extract rules: an accordion's closed panels are text, other hidden boxes go" {
+	run -0 urlextract "$X/accordion-panels.html" --text
+	[[ $output == *"A tent is a home for the nights"* ]]
+	[[ $output == *"Tents are sold by the number of sleepers"* ]]
+	[[ $output == *"ACCORDIONTWO Three-season tents"* ]]
+	[[ $output == *"ACCORDIONTHREE On foot"* ]]
+	[[ $output != *HIDDENMENU* ]]
+}
