@@ -149,9 +149,11 @@ write_content(struct run *r, struct slot *s)
 	s->job.rec = uk_record_finish(s->job.rec, s->qi->rec,
 	    UK_JSONL_MAX_LINE);
 	e = uk_json_get_str(s->job.rec, "error");
-	if (!e && opt.max_tokens)
+	if (!e && opt.max_tokens) {
 		uk_slice_page(s->job.rec, (size_t)opt.offset,
 		    (size_t)opt.max_tokens);
+		uk_record_hash(s->job.rec); /* of the slice written */
+	}
 	if (e) {
 		prog.failed++;
 		progress_clear();

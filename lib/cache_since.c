@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * uk_cache_changed_since (cache.h): a file of its own, so that the programs
+ * that store entries do not link the walk (cache_clean.c) for it.
+ */
+#include <string.h>
+
+#include "buf.h"
+#include "cache.h"
+#include "cache_clean.h"
+#include "json.h"
+#include "util.h"
+
+#include "banned.h"
+
+/* uk_cache_changed_since's walk. */
+struct since {
+	struct uk_cache *c;
+	long long since;
+	int (*fn)(void *ctx, const char *text, size_t len);
+	void *ctx;
+	struct uk_buf b;
+};
+
+static int
+since_one(void *ctx, const struct uk_cache_file *f)
+{
+	struct since *w = ctx;
+	struct uk_err err;
+	yajl_val rec = NULL;
+	const char *t;
+	long long at;
+	int r = 0;
+
+	if (f->kind != UK_CACHE_ENTRY ||
+	    uk_cache_load_at(f->dirfd, f->name, f->path, f->key, &rec, &err) !=
+		1)
+		return 0;
+	if ((t = uk_json_get_str(rec, "changed_at")) &&
+	    (at = uk_util_time_parse(t, strlen(t))) > w->since) {
+		uk_json_del(rec, "previous");
+		uk_json_del(rec, "cached");
+		uk_json_del(rec, "expired");
+		uk_buf_reset(&w->b);
+		uk_json_to_buf(rec, &w->b);
+		r = w->fn(w->ctx, w->b.buf, w->b.len);
+	}
+	uk_json_free(rec);
+	return r;
+}
+
+int
+uk_cache_changed_since(struct uk_cache *c, long long since,
+    int (*fn)(void *ctx, const char *text, size_t len), void *ctx,
+    struct uk_err *err)
+{
+	struct since w = { c, since, fn, ctx, UK_BUF_INIT };
+	int r;
+
+	r = uk_cache_clean_walk(c, since_one, &w, err);
+	uk_buf_release(&w.b);
+	return r < 0 ? -1 : 0;
+}
