@@ -421,6 +421,8 @@ run_init(struct run *r)
 	memset(r, 0, sizeof(*r));
 	if (uk_fetch_init(&r->f, &opt.fo, &err))
 		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
+	/* --diff: the cache makes it as it stores a changed page. */
+	r->f.cache.diff_lines = opt.diff_lines;
 	if (opt.session) {
 		if (uk_cache_open(&r->scache, opt.fo.cache_dir, opt.fo.ttl,
 			&err) ||
