@@ -143,14 +143,15 @@ int uk_cache_invalidate(struct uk_cache *c, const char *url,
  */
 
 /*
- * Call fn with the text of each entry (as uk_cache_get_raw leaves it) whose
- * "changed_at" is after since (ns since the epoch), expired ones too, in
- * no particular order; fn returns non-zero to stop.  Entries that cannot
- * be read are left out.  0 done, -1 with err (the walk's).
+ * Call fn with the text of each entry of the directory (one line ending in
+ * '}', as uk_cache_get_raw leaves it) whose "changed_at" is after since
+ * (ns since the epoch), and whether it is expired (it is listed all the
+ * same), in no particular order; fn returns non-zero to stop.  Entries
+ * that cannot be read are left out.  0 done, -1 with err (the walk's).
  */
 int uk_cache_changed_since(struct uk_cache *c, long long since,
-    int (*fn)(void *ctx, const char *text, size_t len), void *ctx,
-    struct uk_err *err);
+    int (*fn)(void *ctx, const char *text, size_t len, int expired),
+    void *ctx, struct uk_err *err);
 
 /*
  * uk_cache_get without the tree, for programs that only pass the record

@@ -17,7 +17,7 @@
 struct since {
 	struct uk_cache *c;
 	long long since;
-	int (*fn)(void *ctx, const char *text, size_t len);
+	int (*fn)(void *ctx, const char *text, size_t len, int expired);
 	void *ctx;
 	struct uk_buf b;
 };
@@ -43,7 +43,7 @@ since_one(void *ctx, const struct uk_cache_file *f)
 		uk_json_del(rec, "expired");
 		uk_buf_reset(&w->b);
 		uk_json_to_buf(rec, &w->b);
-		r = w->fn(w->ctx, w->b.buf, w->b.len);
+		r = w->fn(w->ctx, w->b.buf, w->b.len, f->expired);
 	}
 	uk_json_free(rec);
 	return r;
@@ -51,8 +51,8 @@ since_one(void *ctx, const struct uk_cache_file *f)
 
 int
 uk_cache_changed_since(struct uk_cache *c, long long since,
-    int (*fn)(void *ctx, const char *text, size_t len), void *ctx,
-    struct uk_err *err)
+    int (*fn)(void *ctx, const char *text, size_t len, int expired),
+    void *ctx, struct uk_err *err)
 {
 	struct since w = { c, since, fn, ctx, UK_BUF_INIT };
 	int r;
