@@ -15,14 +15,14 @@
  * signal never leaves one behind.
  *
  * What changed (urlkit(7)): uk_cache_set compares the content it stores
- * with the entry it replaces, by SHA-256 ("content_hash", as
- * uk_record_hash gives it; an entry written before the field had none:
- * its content is hashed).  When they differ, the entry keeps the one it
- * replaces as "previous": {"content_hash", "content", "fetched_at"} (one
- * version back, in the same file, so its size, cleanup, the size limit
- * and the remote stores all count it) and "changed_at" (RFC 3339) says
- * when that store was; when they are the same, the older "previous" and
- * "changed_at" stay as they were.  A get never returns "previous".
+ * with the entry it replaces, by SHA-256 (as uk_record_hash gives it; the
+ * entry keeps no top-level content_hash, so that a get returns what was
+ * set).  When they differ, the entry keeps the one it replaces as
+ * "previous": {"content_hash", "content", "fetched_at"} (one version back,
+ * in the same file, so its size, cleanup, the size limit and the remote
+ * stores all count it) and "changed_at" (RFC 3339) says when that store
+ * was; when they are the same, the older "previous" and "changed_at" stay
+ * as they were.  A get never returns "previous".
  */
 
 #include "buf.h"
@@ -144,7 +144,8 @@ int uk_cache_invalidate(struct uk_cache *c, const char *url,
 
 /*
  * Call fn with the text of each entry of the directory (one line ending in
- * '}', as uk_cache_get_raw leaves it) whose "changed_at" is after since
+ * '}', as uk_cache_get_raw leaves it, plus its "content_hash") whose
+ * "changed_at" is after since
  * (ns since the epoch), and whether it is expired (it is listed all the
  * same), in no particular order; fn returns non-zero to stop.  Entries
  * that cannot be read are left out.  0 done, -1 with err (the walk's).

@@ -9,6 +9,7 @@
 #include "cache.h"
 #include "cache_clean.h"
 #include "json.h"
+#include "sha256.h"
 #include "util.h"
 
 #include "banned.h"
@@ -29,7 +30,9 @@ since_one(void *ctx, const struct uk_cache_file *f)
 	struct uk_err err;
 	yajl_val rec = NULL;
 	const char *t;
+	char hex[65];
 	long long at;
+	size_t n;
 	int r = 0;
 
 	if (f->kind != UK_CACHE_ENTRY ||
@@ -41,6 +44,11 @@ since_one(void *ctx, const struct uk_cache_file *f)
 		uk_json_del(rec, "previous");
 		uk_json_del(rec, "cached");
 		uk_json_del(rec, "expired");
+		/* What changed is told by the hash too. */
+		if ((t = uk_json_get_strn(rec, "content", &n))) {
+			uk_sha256_hex(t, n, hex);
+			uk_json_set_str(rec, "content_hash", hex);
+		}
 		uk_buf_reset(&w->b);
 		uk_json_to_buf(rec, &w->b);
 		r = w->fn(w->ctx, w->b.buf, w->b.len, f->expired);
