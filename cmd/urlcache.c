@@ -414,7 +414,7 @@ get_changed(const struct uk_cli *c, const char *output)
 		    " or a duration (1d): '%s'",
 		    get_opt.since);
 	start(output);
-	if (uk_cache_changed_since(&cache, since, changed_one, &b, &err))
+	if (uk_cache_since_list(&cache, since, changed_one, &b, &err))
 		lib_error(&err);
 	uk_buf_release(&b);
 }

@@ -768,8 +768,13 @@ uk_cache_get(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	    expired, err);
 }
 
-int
-uk_cache_get_old(struct uk_cache *c, const char *url, yajl_val *rec)
+/*
+ * The entry of url as it is before a store, "previous" and all, whatever
+ * its age (the directory's, or a remote-only store's): 1 with *rec (the
+ * caller frees it), 0 none.  Counts nothing.
+ */
+static int
+get_old(struct uk_cache *c, const char *url, yajl_val *rec)
 {
 	struct uk_err err;
 	int r;
@@ -811,7 +816,7 @@ uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 	struct uk_buf b = UK_BUF_INIT, dir = UK_BUF_INIT;
 	char key[17], name[24], when[40];
 	const char *url;
-	yajl_val v, fa;
+	yajl_val v, fa, old;
 	long long now;
 	int r, dfd;
 
@@ -830,7 +835,10 @@ uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 	if (!fa || YAJL_IS_NULL(fa))
 		uk_json_set_str(v, "fetched_at", when);
 	uk_json_set_str(v, "cached_at", when);
-	uk_cache_change_note(c, url, rec, v, when);
+	old = NULL;
+	get_old(c, url, &old);
+	uk_cache_change_note(c, rec, v, old, when);
+	uk_json_free(old);
 	uk_json_to_buf(v, &b);
 	uk_buf_addch(&b, '\n');
 	uk_json_free(v);

@@ -150,7 +150,7 @@ int uk_cache_invalidate(struct uk_cache *c, const char *url,
  * same), in no particular order; fn returns non-zero to stop.  Entries
  * that cannot be read are left out.  0 done, -1 with err (the walk's).
  */
-int uk_cache_changed_since(struct uk_cache *c, long long since,
+int uk_cache_since_list(struct uk_cache *c, long long since,
     int (*fn)(void *ctx, const char *text, size_t len, int expired),
     void *ctx, struct uk_err *err);
 

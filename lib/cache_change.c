@@ -62,7 +62,7 @@ keep(yajl_val entry, yajl_val old, const char *key)
 
 /* rec's diff of old's content against new (n bytes), c->diff_lines. */
 static void
-set_diff(struct uk_cache *c, yajl_val rec, yajl_val old, const char *s,
+set_diff(const struct uk_cache *c, yajl_val rec, yajl_val old, const char *s,
     size_t n)
 {
 	struct uk_buf d = UK_BUF_INIT;
@@ -81,11 +81,11 @@ set_diff(struct uk_cache *c, yajl_val rec, yajl_val old, const char *s,
 }
 
 void
-uk_cache_change_note(struct uk_cache *c, const char *url, yajl_val rec,
-    yajl_val entry, const char *when)
+uk_cache_change_note(const struct uk_cache *c, yajl_val rec, yajl_val entry,
+    yajl_val old, const char *when)
 {
 	const char *const *f;
-	yajl_val old = NULL, prev;
+	yajl_val prev;
 	char hex[65], was[65];
 	const char *s;
 	size_t n;
@@ -104,9 +104,8 @@ uk_cache_change_note(struct uk_cache *c, const char *url, yajl_val rec,
 		return;
 	uk_sha256_hex(s, n, hex);
 	uk_json_set_str(rec, "content_hash", hex);
-	if (!uk_cache_get_old(c, url, &old) || old_hash(old, was)) {
+	if (!old || old_hash(old, was)) {
 		uk_json_set_str(rec, "change", "new");
-		uk_json_free(old);
 		return;
 	}
 	if (!strcmp(was, hex)) {
@@ -115,7 +114,6 @@ uk_cache_change_note(struct uk_cache *c, const char *url, yajl_val rec,
 		uk_json_set_str(rec, "change", "same");
 		keep(entry, old, "changed_at");
 		keep(entry, old, "previous");
-		uk_json_free(old);
 		return;
 	}
 	uk_json_set_str(rec, "change", "changed");
@@ -127,5 +125,4 @@ uk_cache_change_note(struct uk_cache *c, const char *url, yajl_val rec,
 	keep(prev, old, "fetched_at");
 	uk_json_set_str(entry, "changed_at", when);
 	uk_json_set(entry, "previous", prev);
-	uk_json_free(old);
 }

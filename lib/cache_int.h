@@ -19,20 +19,13 @@
 #define UK_CACHE_PREVIOUS 0x100
 
 /*
- * The entry of url as it is before a store, "previous" and all, whatever
- * its age (the directory's, or a remote-only store's): 1 with *rec (the
- * caller frees it), 0 none.  Counts nothing.
- */
-int uk_cache_get_old(struct uk_cache *c, const char *url, yajl_val *rec);
-
-/*
  * For uk_cache_set (cache_change.c): entry, the copy of rec about to be
- * stored at time when (RFC 3339), gets its content_hash, previous and
- * changed_at against the entry it replaces; rec gets content_hash,
- * change and the diff (cache.h).
+ * stored at time when (RFC 3339), gets its previous and changed_at against
+ * old, the entry it replaces ("previous" and all; NULL: none); rec gets
+ * content_hash, change and, with c->diff_lines, the diff (cache.h).
  */
-void uk_cache_change_note(struct uk_cache *c, const char *url, yajl_val rec,
-    yajl_val entry, const char *when);
+void uk_cache_change_note(const struct uk_cache *c, yajl_val rec,
+    yajl_val entry, yajl_val old, const char *when);
 
 /* A file time in ns since the epoch. */
 static inline long long

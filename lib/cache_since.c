@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * uk_cache_changed_since (cache.h): a file of its own, so that the programs
+ * uk_cache_since_list (cache.h): a file of its own, so that the programs
  * that store entries do not link the walk (cache_clean.c) for it.
  */
 #include <string.h>
@@ -14,7 +14,7 @@
 
 #include "banned.h"
 
-/* uk_cache_changed_since's walk. */
+/* uk_cache_since_list's walk. */
 struct since {
 	struct uk_cache *c;
 	long long since;
@@ -58,7 +58,7 @@ since_one(void *ctx, const struct uk_cache_file *f)
 }
 
 int
-uk_cache_changed_since(struct uk_cache *c, long long since,
+uk_cache_since_list(struct uk_cache *c, long long since,
     int (*fn)(void *ctx, const char *text, size_t len, int expired),
     void *ctx, struct uk_err *err)
 {
