@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "cache.h"
 #include "cache_remote.h"
 #include "extract.h"
 #include "fetch.h"
@@ -24,6 +25,7 @@
 #include "progress.h"
 #include "record.h"
 #include "session.h"
+#include "sha256.h"
 #include "slice.h"
 #include "url.h"
 #include "urlfetch.h"
@@ -464,6 +466,9 @@ main(int argc, char **argv)
 
 	uk_util_prog_set(argv[0]);
 	uk_cli_check_stdio();
+	/* content_hash and the cache's change by SHA-NI: libcrypto is
+	 * linked anyway. */
+	uk_sha256_use(uk_cache_digest_sha256);
 	uk_util_heap_init();
 	urlfetch_args_init(&opt);
 	uk_fetch_opts_init(&opt.fo);
