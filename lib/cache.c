@@ -317,12 +317,30 @@ struct vcheck {
 	int depth;
 	int want_url;    /* the next value is the top-level url */
 	int url_ok;      /* 1 matched, -1 did not */
-	int marked; /* a top-level "cached", "expired" or "previous" key */
+	int marked;      /* a top-level "cached" or "expired" key */
 	int want_exp;    /* the next value is the top-level expires_at */
 	long long expires; /* its time in ns, or 0 */
 	const char *key; /* the url must have this key, */
 	const char *url; /* or be this url */
+	/* The top-level "previous" (cache.h): prev counts them, and for the
+	 * first one, prev_in is 1 before its value and 2 within it, and
+	 * prev_key and prev_end are the offsets just past its key and its
+	 * value (yajl_get_bytes_consumed in a callback: past the token). */
+	yajl_handle h;
+	int prev, prev_in;
+	size_t prev_key, prev_end;
 };
+
+/* A top-level value, or the end of a container, seen: the end of the
+ * previous version's value when it is that. */
+static void
+v_prev_end(struct vcheck *v)
+{
+	if (v->prev_in && v->depth == 1) {
+		v->prev_end = yajl_get_bytes_consumed(v->h);
+		v->prev_in = 0;
+	}
+}
 
 static int
 v_scalar(void *ctx)
@@ -330,6 +348,8 @@ v_scalar(void *ctx)
 	struct vcheck *v = ctx;
 
 	v->want_url = v->want_exp = 0;
+	if (v->prev_in == 1)
+		v_prev_end(v);
 	return v->depth > 0; /* a bare scalar is not an entry */
 }
 
@@ -375,6 +395,8 @@ v_start_map(void *ctx)
 	struct vcheck *v = ctx;
 
 	v->want_url = v->want_exp = 0;
+	if (v->prev_in == 1 && v->depth == 1)
+		v->prev_in = 2;
 	return ++v->depth <= UK_JSON_MAX_DEPTH;
 }
 
@@ -388,9 +410,13 @@ v_map_key(void *ctx, const unsigned char *s, size_t len)
 	    v->depth == 1 && len == 10 && !memcmp(s, "expires_at", 10);
 	if (v->depth == 1 &&
 	    ((len == 6 && !memcmp(s, "cached", 6)) ||
-		(len == 7 && !memcmp(s, "expired", 7)) ||
-		(len == 8 && !memcmp(s, "previous", 8))))
+		(len == 7 && !memcmp(s, "expired", 7))))
 		v->marked = 1;
+	if (v->depth == 1 && len == 8 && !memcmp(s, "previous", 8) &&
+	    !v->prev++) {
+		v->prev_key = yajl_get_bytes_consumed(v->h);
+		v->prev_in = 1;
+	}
 	return 1;
 }
 
@@ -401,6 +427,8 @@ v_end(void *ctx)
 
 	v->depth--;
 	v->want_url = v->want_exp = 0;
+	if (v->prev_in == 2)
+		v_prev_end(v);
 	return 1;
 }
 
@@ -412,6 +440,8 @@ v_start_array(void *ctx)
 	v->want_url = v->want_exp = 0;
 	if (v->depth == 0)
 		return 0; /* an array is not an entry */
+	if (v->prev_in == 1 && v->depth == 1)
+		v->prev_in = 2;
 	return ++v->depth <= UK_JSON_MAX_DEPTH;
 }
 
@@ -429,34 +459,83 @@ static const yajl_callbacks vcheck_cb = {
 	v_end,
 };
 
+/* uk_cache_entry_check with all v finds (v zeroed but for key, url). */
+static int
+entry_check(const struct uk_buf *b, struct vcheck *v)
+{
+	int ok;
+
+	if (!b->len || memchr(b->buf, '\0', b->len))
+		return 0;
+	v->h = yajl_alloc(&vcheck_cb, NULL, v);
+	ok = yajl_parse(v->h, (const unsigned char *)b->buf, b->len) ==
+		yajl_status_ok &&
+	    yajl_complete_parse(v->h) == yajl_status_ok;
+	yajl_free(v->h);
+	v->h = NULL;
+	return ok && v->url_ok == 1;
+}
+
 /*
  * Whether b holds one JSON object whose string url has the key key (or,
- * with url, is url); *marked (may be NULL) tells a top-level "cached",
- * "expired" or "previous".
+ * with url, is url); *marked (may be NULL) tells a top-level "cached" or
+ * "expired".
  */
 int
 uk_cache_entry_check(const struct uk_buf *b, const char *key, const char *url,
     int *marked, long long *expires)
 {
 	struct vcheck v;
-	yajl_handle h;
 	int ok;
 
 	memset(&v, 0, sizeof(v));
 	v.key = key;
 	v.url = url;
-	if (!b->len || memchr(b->buf, '\0', b->len))
-		return 0;
-	h = yajl_alloc(&vcheck_cb, NULL, &v);
-	ok = yajl_parse(h, (const unsigned char *)b->buf, b->len) ==
-		yajl_status_ok &&
-	    yajl_complete_parse(h) == yajl_status_ok;
-	yajl_free(h);
+	ok = entry_check(b, &v);
 	if (marked)
 		*marked = v.marked;
 	if (expires)
 		*expires = v.expires;
-	return ok && v.url_ok == 1;
+	return ok;
+}
+
+/*
+ * Take the one top-level "previous" v found out of the entry text in b,
+ * with its comma, in place: the text is what the cache wrote, one line,
+ * so the member is `,"previous":VALUE` (or `"previous":VALUE,` first),
+ * its key unescaped.  0, or -1 when it is not so (b as it was).
+ */
+static int
+cut_previous(struct uk_buf *b, const struct vcheck *v)
+{
+	size_t ks, from, to;
+
+	if (v->prev != 1 || v->prev_end <= v->prev_key ||
+	    v->prev_end > b->len || v->prev_key < 11)
+		return -1;
+	ks = v->prev_key - 10;
+	if (memcmp(b->buf + ks, "\"previous\"", 10))
+		return -1;
+	from = ks;
+	to = v->prev_end;
+	if (b->buf[ks - 1] == ',')
+		from = ks - 1;
+	else if (b->buf[ks - 1] == '{' && to < b->len && b->buf[to] == ',')
+		to++;
+	else
+		return -1;
+	memmove(b->buf + from, b->buf + to, b->len - to);
+	uk_buf_setlen(b, b->len - (to - from));
+	return 0;
+}
+
+/* Take the previous version (cache.h) out of an entry's tree: every one,
+ * where the key comes twice. */
+static void
+del_previous(yajl_val v)
+{
+	while (uk_json_del(v, "previous"))
+		;
 }
 
 /*
@@ -468,18 +547,23 @@ uk_cache_entry_check(const struct uk_buf *b, const char *key, const char *url,
 static int
 raw_entry(struct uk_buf *b, const char *url, long long *expires)
 {
+	struct vcheck c;
 	yajl_val v;
-	int marked = 0;
 
-	if (!uk_cache_entry_check(b, NULL, url, &marked, expires))
+	memset(&c, 0, sizeof(c));
+	c.url = url;
+	if (!entry_check(b, &c))
 		return 0;
+	if (expires)
+		*expires = c.expires;
 	while (b->len &&
 	    (b->buf[b->len - 1] == '\n' || b->buf[b->len - 1] == ' ' ||
 		b->buf[b->len - 1] == '\r' || b->buf[b->len - 1] == '\t'))
 		uk_buf_setlen(b, b->len - 1);
-	if (!marked && b->len && b->buf[0] == '{' &&
+	if (!c.marked && b->len && b->buf[0] == '{' &&
 	    b->buf[b->len - 1] == '}' && !memchr(b->buf, '\n', b->len) &&
-	    !memchr(b->buf, '\r', b->len))
+	    !memchr(b->buf, '\r', b->len) &&
+	    (!c.prev || !cut_previous(b, &c)))
 		return 1;
 	/* Written by someone else (pretty-printed, or marked), or with the
 	 * previous version, which is the cache's own. */
@@ -487,7 +571,7 @@ raw_entry(struct uk_buf *b, const char *url, long long *expires)
 		return 0;
 	uk_json_del(v, "cached");
 	uk_json_del(v, "expired");
-	uk_json_del(v, "previous");
+	del_previous(v);
 	uk_buf_reset(b);
 	uk_json_to_buf(v, b);
 	uk_json_free(v);
@@ -657,7 +741,7 @@ get_local(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	if (expired)
 		*expired = exp;
 	if (rec && !(flags & UK_CACHE_PREVIOUS))
-		uk_json_del(*rec, "previous");
+		del_previous(*rec);
 	r = 1;
 out:
 	if (fd >= 0)
@@ -710,7 +794,7 @@ get_remote(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	if (rec) {
 		r = check_entry(&b, url, NULL, rec);
 		if (r && !(flags & UK_CACHE_PREVIOUS))
-			uk_json_del(*rec, "previous");
+			del_previous(*rec);
 	} else {
 		uk_buf_reset(raw);
 		uk_buf_add(raw, b.buf, b.len);

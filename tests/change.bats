@@ -201,3 +201,29 @@ entry() {
 	run -2 --separate-stderr urlcache get --changed-since 1d "$U"
 	[[ $stderr == *"--changed-since: lists the whole cache"* ]]
 }
+
+@test "change: no get writes the previous version, wherever it sits in the entry" {
+	V=https://example.com/x
+	f=$(urlcache path "$V")
+	mkdir -p "${f%/*}"
+	for e in \
+	    '{"previous":{"content":"a}\"{","n":[1,{"x":2}]},"url":"V","content":"c"}' \
+	    '{"url":"V","previous":"s","content":"c"}' \
+	    '{"url":"V","content":"c","previous":{"a":[1,2,{"b":"}"}]}}' \
+	    '{"url":"V", "previous" : 5 ,"content":"c"}' \
+	    '{"url":"V","previous":1,"previous":2,"content":"c"}' \
+	    '{"url":"V","content":"c","previous":null}' \
+	    '{"url":"V","pre\u0076ious":{},"content":"c"}' \
+	    $'{\n  "url": "V",\n  "previous": {"content": "p"},\n  "content": "c"\n}'; do
+		printf '%s\n' "${e//\"V\"/\"$V\"}" >"$f"
+		run -0 urlcache get "$V"
+		[ "$output" = "{\"url\":\"$V\",\"content\":\"c\",\"cached\":true}" ]
+		run -0 urlfetch "$V"
+		[ "$(jq -c '[.previous, .content]' <<<"$output")" = '[null,"c"]' ]
+	done
+	# A summary added after the previous version: both kept in the
+	# entry, the summary written.
+	printf '%s\n' "{\"url\":\"$V\",\"content\":\"c\",\"previous\":{\"content\":\"p\"},\"summary\":\"s\"}" >"$f"
+	run -0 urlcache get "$V"
+	[ "$output" = "{\"url\":\"$V\",\"content\":\"c\",\"summary\":\"s\",\"cached\":true}" ]
+}
