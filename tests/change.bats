@@ -227,3 +227,18 @@ entry() {
 	run -0 urlcache get "$V"
 	[ "$output" = "{\"url\":\"$V\",\"content\":\"c\",\"summary\":\"s\",\"cached\":true}" ]
 }
+
+@test "change: urlcache set --pass says what the store found" {
+	V=https://example.com/s
+	r1="{\"url\":\"$V\",\"content\":\"one\"}"
+	r2="{\"url\":\"$V\",\"content\":\"two\"}"
+	run -0 urlcache set --pass <<<"$r1"
+	[ "$(jq -c '[.change, .content_hash]' <<<"$output")" = "[\"new\",\"$(printf one | sha256sum | cut -d' ' -f1)\"]" ]
+	run -0 urlcache set --pass <<<"$r1"
+	[ "$(jq -r .change <<<"$output")" = same ]
+	run -0 urlcache set --pass <<<"$r2"
+	[ "$(jq -r .change <<<"$output")" = changed ]
+	run -0 urlcache set <<<"$r1"
+	run -0 entry "$V"
+	[ "$(jq -c '[.content, .previous.content, .change]' <<<"$output")" = '["one","two",null]' ]
+}
