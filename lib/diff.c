@@ -45,9 +45,10 @@ line_hash(const char *s, size_t n)
 static long
 split(const char *s, size_t len, long room, struct line **out)
 {
-	const char *p = s, *end = s + len, *nl;
-	long n = 0, cap = 0;
-	struct line *l = NULL;
+	const char *p = s, *end = len ? s + len : s, *nl; /* s may be NULL */
+	long n = 0, cap = 1;
+	/* Never NULL, even for no line: the caller adds offsets to it. */
+	struct line *l = uk_util_xmalloc(sizeof(*l));
 
 	while (p < end) {
 		if (n >= room) {
@@ -55,7 +56,7 @@ split(const char *s, size_t len, long room, struct line **out)
 			return -1;
 		}
 		if (n == cap) {
-			cap = cap ? 2 * cap : 64;
+			cap *= 2;
 			l = uk_util_xrealloc(l, (size_t)cap * sizeof(*l));
 		}
 		nl = memchr(p, '\n', (size_t)(end - p));
