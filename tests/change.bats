@@ -242,3 +242,14 @@ entry() {
 	run -0 entry "$V"
 	[ "$(jq -c '[.content, .previous.content, .change]' <<<"$output")" = '["one","two",null]' ]
 }
+
+@test "change: pwfetch's records have content_hash" {
+	[ -x "${URLKIT_CHROMIUM:-/usr/lib/chromium/chromium}" ] ||
+	    skip "chromium is not installed"
+	mkdir "$T/tmp"
+	printf '<html><head><title>T</title></head><body><p>%s</p></body></html>\n' \
+	    "A paragraph long enough to be the main text of this small page." >"$T/site/p.html"
+	TMPDIR="$T/tmp" run -0 pwfetch fetch "http://127.0.0.1:$site_PORT/p.html"
+	[ "$(jq -r .content <<<"$output")" = "A paragraph long enough to be the main text of this small page." ]
+	[ "$(jq -r .content_hash <<<"$output")" = "$(jq -j .content <<<"$output" | sha256sum | cut -d' ' -f1)" ]
+}
