@@ -3,11 +3,15 @@
  * uk_cache_since_list (cache.h): a file of its own, so that the programs
  * that store entries do not link the walk (cache_clean.c) for it.
  */
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "cache.h"
 #include "cache_clean.h"
+#include "cache_int.h"
 #include "json.h"
 #include "sha256.h"
 #include "util.h"
@@ -23,6 +27,31 @@ struct since {
 	struct uk_buf b;
 };
 
+/*
+ * Whether the entry file f has a "changed_at" at all, by its bytes: most
+ * entries never changed, and a parse of each of them cost the walk most of
+ * its time.  (Those that have one are read again, and checked, by
+ * uk_cache_load_at.)
+ */
+static int
+has_changed_at(const struct uk_cache_file *f, struct uk_buf *b)
+{
+	struct stat st;
+	int fd, r = 0;
+
+	fd = openat(f->dirfd, f->name,
+	    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	uk_buf_reset(b);
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    st.st_size <= UK_CACHE_MAX_ENTRY &&
+	    !uk_cache_read_fd(fd, st.st_size, b))
+		r = b->len && memmem(b->buf, b->len, "\"changed_at\"", 12);
+	close(fd);
+	return r;
+}
+
 static int
 since_one(void *ctx, const struct uk_cache_file *f)
 {
@@ -35,7 +64,7 @@ since_one(void *ctx, const struct uk_cache_file *f)
 	size_t n;
 	int r = 0;
 
-	if (f->kind != UK_CACHE_ENTRY ||
+	if (f->kind != UK_CACHE_ENTRY || !has_changed_at(f, &w->b) ||
 	    uk_cache_load_at(f->dirfd, f->name, f->path, f->key, &rec, &err) !=
 		1)
 		return 0;
