@@ -234,6 +234,7 @@ write_record(const char *url, const struct uk_extract *x, int failed,
 		uk_util_warn("'%s': the record is over the line limit", url);
 		uk_util_status_set(UK_EXIT_FAIL);
 	}
+	uk_record_hash(rec);
 	uk_jsonl_out_record(&out, rec);
 	uk_json_free(rec);
 }

@@ -6,6 +6,7 @@
 
 #include "cache_remote.h"
 #include "cli.h"
+#include "diff.h"
 #include "session.h"
 #include "slice.h"
 #include "urlextract.h"
@@ -24,7 +25,8 @@ static const char synopsis[] =
     "                [--pack tokens] [--include glob] [--exclude glob]\n"
     "                [--header] [--max-tokens tokens] [--offset offset]\n"
     "                [--json] [--markdown] [--cache-remote stores]\n"
-    "                [--links-out] [--links-max n] [--no-negotiate] [url ...]\n";
+    "                [--links-out] [--links-max n] [--no-negotiate] [--diff]\n"
+    "                [--diff-lines lines] [url ...]\n";
 
 static const char options[] =
     "Fetch URLs; write one content record each (on a terminal: pages to read).\n"
@@ -59,6 +61,8 @@ static const char options[] =
     "Cache:\n"
     "      --cache-remote=STORES remote stores behind the cache (redis://, http://)\n"
     "  -C, --no-cache            neither read nor write the cache\n"
+    "      --diff                a page fetched again and changed: its diff\n"
+    "      --diff-lines=N        --diff's lines at most (default: 200)\n"
     "  -r, --refresh             fetch again, even what is cached\n"
     "  -S, --session=NAME        also add the records to session NAME\n"
     "      --ttl=DURATION        the cache's time to live (default: 1d)\n"
@@ -115,6 +119,8 @@ enum {
 	OPT_OFFSET,
 	OPT_CACHE_REMOTE,
 	OPT_NO_NEGOTIATE,
+	OPT_DIFF,
+	OPT_DIFF_LINES,
 };
 
 static const struct option longopts[] = {
@@ -155,6 +161,8 @@ static const struct option longopts[] = {
 	{ "offset", required_argument, NULL, OPT_OFFSET },
 	{ "cache-remote", required_argument, NULL, OPT_CACHE_REMOTE },
 	{ "no-negotiate", no_argument, NULL, OPT_NO_NEGOTIATE },
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "diff-lines", required_argument, NULL, OPT_DIFF_LINES },
 	EXTRACT_LONGOPTS,
 	UK_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -403,6 +411,17 @@ urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv)
 				BAD("--offset: not a character offset: '%s'",
 				    optarg);
 			break;
+		case OPT_DIFF:
+			if (!a->diff_lines)
+				a->diff_lines = UK_DIFF_LINES_DEFAULT;
+			break;
+		case OPT_DIFF_LINES:
+			if (uk_util_parse_long(optarg, 3, 1000000,
+				&a->diff_lines))
+				BAD("--diff-lines: not a count from 3 to "
+				    "1000000: '%s'",
+				    optarg);
+			break;
 		default:
 			if (!net_opt(c, a) && !repo_opt(c, &a->fo) &&
 			    !extract_opt(&urlfetch_cli, c, &a->ea))
@@ -414,6 +433,8 @@ urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv)
 		add_input(a, argv[i], 0);
 	if (a->header && !a->text)
 		BAD("--header: the header of -T's text; use it with -T");
+	if (a->diff_lines && !a->fo.use_cache)
+		BAD("--diff: a diff against the cache's entry; not with -C");
 	/* An offset alone: the slice of fetch_url's default size. */
 	if (a->offset && !a->max_tokens)
 		a->max_tokens = UK_SLICE_TOKENS_DEFAULT;
