@@ -22,6 +22,7 @@
 #include "json.h"
 #include "jsonl.h"
 #include "progress.h"
+#include "query.h"
 #include "record.h"
 #include "session.h"
 #include "slice.h"
@@ -149,7 +150,11 @@ write_content(struct run *r, struct slot *s)
 	s->job.rec = uk_record_finish(s->job.rec, s->qi->rec,
 	    UK_JSONL_MAX_LINE);
 	e = uk_json_get_str(s->job.rec, "error");
-	if (!e && opt.max_tokens)
+	if (!e && opt.query)
+		uk_query_record(s->job.rec, opt.query,
+		    (size_t)(opt.max_tokens ? opt.max_tokens :
+					      UK_QUERY_TOKENS_DEFAULT));
+	else if (!e && opt.max_tokens)
 		uk_slice_page(s->job.rec, (size_t)opt.offset,
 		    (size_t)opt.max_tokens);
 	if (e) {

@@ -38,6 +38,7 @@ struct urlfetch_args {
 	int json;            /* --json: records, even on a terminal */
 	long max_tokens;     /* --max-tokens: the slice's size; 0: whole */
 	long offset;         /* --offset: the slice's first character */
+	const char *query;   /* --query: the question; NULL: none */
 	int quiet;           /* -q: no progress line */
 	/*
 	 * The inputs in command-line order: URL operands and -i FILEs.

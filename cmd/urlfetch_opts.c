@@ -23,6 +23,7 @@ static const char synopsis[] =
     "                [--explain] [--whole] [--remove css] [--select css]\n"
     "                [--pack tokens] [--include glob] [--exclude glob]\n"
     "                [--header] [--max-tokens tokens] [--offset offset]\n"
+    "                [--query text]\n"
     "                [--json] [--markdown] [--cache-remote stores]\n"
     "                [url ...]\n";
 
@@ -41,6 +42,8 @@ static const char options[] =
     "      --json                records, even on a terminal; not -T's text\n"
     "      --max-tokens=N        each page's slice of N tokens, 100-100000\n"
     "      --offset=N            the slice from character N (default: 0)\n"
+    "      --query=TEXT          the sections that answer TEXT, in --max-tokens\n"
+    "                            (default: 1000)\n"
     "  -o, --output=FILE         write the records to FILE\n"
     "  -q, --quiet               no progress line\n"
     "      --compact             one JSON line per record, even on a terminal\n"
@@ -110,6 +113,7 @@ enum {
 	OPT_JSON,
 	OPT_MAX_TOKENS,
 	OPT_OFFSET,
+	OPT_QUERY,
 	OPT_CACHE_REMOTE,
 };
 
@@ -149,6 +153,7 @@ static const struct option longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "max-tokens", required_argument, NULL, OPT_MAX_TOKENS },
 	{ "offset", required_argument, NULL, OPT_OFFSET },
+	{ "query", required_argument, NULL, OPT_QUERY },
 	{ "cache-remote", required_argument, NULL, OPT_CACHE_REMOTE },
 	EXTRACT_LONGOPTS,
 	UK_CLI_LONGOPTS,
@@ -395,6 +400,9 @@ urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv)
 				BAD("--offset: not a character offset: '%s'",
 				    optarg);
 			break;
+		case OPT_QUERY:
+			a->query = optarg;
+			break;
 		default:
 			if (!net_opt(c, a) && !repo_opt(c, &a->fo) &&
 			    !extract_opt(&urlfetch_cli, c, &a->ea))
@@ -406,6 +414,8 @@ urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv)
 		add_input(a, argv[i], 0);
 	if (a->header && !a->text)
 		BAD("--header: the header of -T's text; use it with -T");
+	if (a->offset && a->query)
+		BAD("--offset and --query: one or the other");
 	/* An offset alone: the slice of fetch_url's default size. */
 	if (a->offset && !a->max_tokens)
 		a->max_tokens = UK_SLICE_TOKENS_DEFAULT;
