@@ -505,12 +505,9 @@ build_text(const struct page *pg, struct uk_buf *t, size_t cut)
 		uk_buf_addstr(t, "\n\n");
 		prev = i;
 	}
-	if (prev != (size_t)-1 && prev + 1 < pg->np) {
+	if (prev != (size_t)-1 && prev + 1 < pg->np)
 		uk_buf_addstr(t, mark);
-		uk_buf_addch(t, '\n');
-	}
-	while (t->len >= 2 && t->buf[t->len - 1] == '\n' &&
-	    t->buf[t->len - 2] == '\n')
+	while (t->len && t->buf[t->len - 1] == '\n')
 		uk_buf_setlen(t, t->len - 1);
 }
 
@@ -532,7 +529,8 @@ static void
 choose(struct page *pg, size_t max, struct uk_buf *t)
 {
 	struct passage **ord = uk_util_xcalloc(pg->np, sizeof(*ord));
-	size_t i, n = 0, cut, misses = 0;
+	size_t i, n = 0, cut, next, misses = 0;
+	const char *s;
 	int scored = 0;
 
 	for (i = 0; i < pg->np; i++) {
@@ -557,22 +555,33 @@ choose(struct page *pg, size_t max, struct uk_buf *t)
 			break;
 		misses++;
 	}
+	/* The last text built may be one that did not fit. */
+	if (n)
+		build_text(pg, t, 0);
 	if (!n && pg->np) {
-		/* Not one passage fits: the best, cut. */
+		/* Not one passage fits: the best, cut shorter until it does. */
 		ord[0]->kept = 1;
+		s = pg->s + ord[0]->start;
 		cut = ord[0]->end - ord[0]->start;
-		do {
-			cut = cut_at(pg->s + ord[0]->start, cut,
-			    cut > 8 ? tokens_of(pg->s + ord[0]->start, cut) *
-					  7 / 8 :
-				      1);
+		for (;;) {
 			build_text(pg, t, cut);
-		} while (cut > 1 && tokens_of(t->buf, t->len) > max);
+			if (tokens_of(t->buf, t->len) <= max || cut <= 1)
+				break;
+			next = cut_at(s, cut, tokens_of(s, cut) * 7 / 8 + 1);
+			if (next >= cut)
+				next = uk_buf_utf8_cut(s, cut - 1);
+			if (!next)
+				break;
+			cut = next;
+		}
 		ord[0]->end = ord[0]->start + cut;
-		ord[0]->tokens = tokens_of(pg->s + ord[0]->start, cut);
+		ord[0]->tokens = tokens_of(s, cut);
+		if (tokens_of(t->buf, t->len) > max) {
+			/* A budget too small for the marks alone. */
+			uk_buf_setlen(t, 0);
+			ord[0]->kept = 0;
+		}
 	}
-	if (!n && pg->np && tokens_of(t->buf, t->len) > max)
-		uk_buf_setlen(t, 0); /* a budget too small for any mark */
 	free(ord);
 }
 
