@@ -42,6 +42,7 @@ struct section {
 struct passage {
 	size_t start, end; /* bytes of the text */
 	size_t head;       /* bytes of its own heading line; 0: none */
+	size_t near;       /* its distance to a kept one (set_near) */
 	size_t sec;        /* its section */
 	size_t tokens;
 	size_t offset;     /* start in characters */
@@ -452,6 +453,24 @@ score_page(struct page *pg, const char *title, const char *query)
 	return best;
 }
 
+/* Whether p is a heading alone (a section whose first line is the next
+ * heading): never kept on its own, and no loss when left out. */
+static int
+heading_only(const struct passage *p)
+{
+	return p->head && p->head >= p->end - p->start;
+}
+
+/* Whether any passage of [from, to) other than a heading alone is left. */
+static int
+left_out(const struct page *pg, size_t from, size_t to)
+{
+	for (; from < to; from++)
+		if (!pg->p[from].kept && !heading_only(&pg->p[from]))
+			return 1;
+	return 0;
+}
+
 /* The heading line for a run of passages that starts with p. */
 static void
 add_path_line(const struct page *pg, const struct passage *p,
@@ -481,6 +500,7 @@ build_text(const struct page *pg, struct uk_buf *t, size_t cut)
 {
 	const struct passage *p;
 	size_t i, prev = (size_t)-1, start;
+	int gap;
 
 	uk_buf_setlen(t, 0);
 	for (i = 0; i < pg->np; i++) {
@@ -488,12 +508,12 @@ build_text(const struct page *pg, struct uk_buf *t, size_t cut)
 		if (!p->kept)
 			continue;
 		start = p->start;
-		if (prev == (size_t)-1 ? i > 0 : i > prev + 1) {
+		gap = left_out(pg, prev == (size_t)-1 ? 0 : prev + 1, i);
+		if (gap) {
 			uk_buf_addstr(t, mark);
 			uk_buf_addstr(t, "\n\n");
 		}
-		if (prev == (size_t)-1 || i > prev + 1 ||
-		    pg->p[prev].sec != p->sec) {
+		if (prev == (size_t)-1 || gap || pg->p[prev].sec != p->sec) {
 			add_path_line(pg, p, t);
 			if (*pg->sec[p->sec].path)
 				start += p->head;
@@ -505,10 +525,76 @@ build_text(const struct page *pg, struct uk_buf *t, size_t cut)
 		uk_buf_addstr(t, "\n\n");
 		prev = i;
 	}
-	if (prev != (size_t)-1 && prev + 1 < pg->np)
+	if (prev != (size_t)-1 && left_out(pg, prev + 1, pg->np))
 		uk_buf_addstr(t, mark);
 	while (t->len && t->buf[t->len - 1] == '\n')
 		uk_buf_setlen(t, t->len - 1);
+}
+
+/*
+ * Order passages: ranked ones by score (ties: page order), then the rest
+ * by their distance to the nearest passage kept (ties: the one after it,
+ * then page order).
+ */
+static int
+by_near(const void *a, const void *b)
+{
+	const struct passage *const *x = a, *const *y = b;
+
+	if ((*x)->near != (*y)->near)
+		return (*x)->near < (*y)->near ? -1 : 1;
+	return (*x)->start < (*y)->start ? -1 : (*x)->start > (*y)->start;
+}
+
+/* Each passage's distance to the nearest kept one, 2 * d (+1: before). */
+static void
+set_near(struct page *pg)
+{
+	size_t i, last = (size_t)-1;
+
+	for (i = 0; i < pg->np; i++) {
+		pg->p[i].near = (size_t)-1;
+		if (pg->p[i].kept)
+			last = i;
+		else if (last != (size_t)-1)
+			pg->p[i].near = 2 * (i - last);
+	}
+	last = (size_t)-1;
+	for (i = pg->np; i-- > 0;) {
+		if (pg->p[i].kept)
+			last = i;
+		else if (last != (size_t)-1 && 2 * (last - i) + 1 < pg->p[i].near)
+			pg->p[i].near = 2 * (last - i) + 1;
+	}
+}
+
+/*
+ * Try ord[0..n) in order, keeping each that lets the answer fit in max
+ * tokens, up to 32 misses in a row (stop: at the first).  Returns how
+ * many were kept.
+ */
+static size_t
+keep_fitting(struct page *pg, struct passage **ord, size_t n, size_t max,
+    int stop, struct uk_buf *t)
+{
+	size_t i, kept = 0, misses = 0;
+
+	for (i = 0; i < n && misses < 32; i++) {
+		if (heading_only(ord[i]))
+			continue;
+		ord[i]->kept = 1;
+		build_text(pg, t, 0);
+		if (tokens_of(t->buf, t->len) <= max) {
+			kept++;
+			misses = 0;
+			continue;
+		}
+		ord[i]->kept = 0;
+		if (stop)
+			break;
+		misses++;
+	}
+	return kept;
 }
 
 static int
@@ -529,31 +615,27 @@ static void
 choose(struct page *pg, size_t max, struct uk_buf *t)
 {
 	struct passage **ord = uk_util_xcalloc(pg->np, sizeof(*ord));
-	size_t i, n = 0, cut, next, misses = 0;
+	size_t i, n = 0, cut, next, nscored = 0;
 	const char *s;
-	int scored = 0;
 
 	for (i = 0; i < pg->np; i++) {
 		ord[i] = &pg->p[i];
-		scored |= pg->p[i].score > 0;
+		nscored += pg->p[i].score > 0;
 	}
-	if (scored)
+	if (nscored) {
 		qsort(ord, pg->np, sizeof(*ord), by_score);
-	for (i = 0; i < pg->np && misses < 32; i++) {
-		if (scored && ord[i]->score <= 0)
-			break;
-		ord[i]->kept = 1;
-		build_text(pg, t, 0);
-		if (tokens_of(t->buf, t->len) <= max) {
-			n++;
-			misses = 0;
-			continue;
+		n = keep_fitting(pg, ord, nscored, max, 0, t);
+		/* Budget left: the neighbours of what was kept. */
+		if (n) {
+			set_near(pg);
+			qsort(ord + nscored, pg->np - nscored, sizeof(*ord),
+			    by_near);
+			n += keep_fitting(pg, ord + nscored, pg->np - nscored,
+			    max, 1, t);
 		}
-		ord[i]->kept = 0;
+	} else {
 		/* No hit: the page's start, as far as it fits. */
-		if (!scored)
-			break;
-		misses++;
+		n = keep_fitting(pg, ord, pg->np, max, 1, t);
 	}
 	/* The last text built may be one that did not fit. */
 	if (n)
