@@ -41,12 +41,19 @@
  * the passage.
  *
  * What is kept: the whole text when it fits the budget; else the
- * passages in order of score (ties: page order) while they fit, then
- * printed in page order.  A question with no word a passage holds (an
- * empty question, stop words only, or words the page lacks) keeps the
- * first passages in page order, as a cut of the page's start would, and
- * every passage's score is 0.  A page with one section is ranked by its
- * passages as any.
+ * passages that score in order of score (ties: page order), each that
+ * fits (a miss does not stop it, 32 misses in a row do), then the budget
+ * left to their neighbours, nearest first (after before before), up to
+ * the first that does not fit; printed in page order.  A heading alone
+ * (a section whose first line is the next heading) is never kept on its
+ * own, and no mark stands for it.  A question with no word a passage
+ * holds (an empty question, stop words only, or words the page lacks)
+ * keeps the first passages in page order up to the first that does not
+ * fit, as a cut of the page's start would, every score 0.  A page with
+ * one section is ranked by its passages as any.  When not one passage
+ * fits, the best one is cut to fit (at a line's or sentence's end where
+ * it can); a budget too small for the heading path and marks alone
+ * gives an empty text.
  *
  * The text: each run of consecutive passages kept starts with its
  * heading path ("Install > Debian"; as a heading of the depth of the
