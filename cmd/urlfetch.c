@@ -150,8 +150,13 @@ write_content(struct run *r, struct slot *s)
 	s->job.rec = uk_record_finish(s->job.rec, s->qi->rec,
 	    UK_JSONL_MAX_LINE);
 	e = uk_json_get_str(s->job.rec, "error");
-	if (!e && opt.query)
+	/* A repository's record has no content: its slice. */
+	if (!e && opt.query && uk_json_get(s->job.rec, "content"))
 		uk_query_record(s->job.rec, opt.query,
+		    (size_t)(opt.max_tokens ? opt.max_tokens :
+					      UK_QUERY_TOKENS_DEFAULT));
+	else if (!e && opt.query)
+		uk_slice_page(s->job.rec, 0,
 		    (size_t)(opt.max_tokens ? opt.max_tokens :
 					      UK_QUERY_TOKENS_DEFAULT));
 	else if (!e && opt.max_tokens)

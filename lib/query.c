@@ -23,6 +23,9 @@
 /* A plain text's heading: one line of at most this many words. */
 #define TEXT_HEADING_WORDS 12
 
+/* The bytes of a heading kept in a heading path: paths stay small. */
+#define HEADING_MAX 200
+
 /* The mark where passages were left out. */
 static const char mark[] = "\xe2\x80\xa6"; /* U+2026 */
 
@@ -36,6 +39,7 @@ struct block {
 struct section {
 	char *path;  /* the heading path, "A > B"; "" for none */
 	int level;   /* its heading's level; 0 for none */
+	size_t ptok; /* the tokens of its heading path's line */
 };
 
 /* A passage: a run of blocks (or part of one) of one section. */
@@ -128,11 +132,12 @@ static size_t
 query_terms(const char *q, char terms[][WORD_MAX + 1])
 {
 	char w[WORD_MAX + 1];
-	size_t i = 0, n = 0, k;
+	size_t i = 0, n = 0, k, len;
 
 	if (!q)
 		return 0;
-	while (n < QUERY_MAX_TERMS && next_word(q, strlen(q), &i, w)) {
+	len = strlen(q);
+	while (n < QUERY_MAX_TERMS && next_word(q, len, &i, w)) {
 		for (k = 0; k < n && strcmp(terms[k], w); k++)
 			;
 		if (k == n)
@@ -264,6 +269,8 @@ heading_text(const struct page *pg, const struct block *b, struct uk_buf *t)
 	while (t->len && t->buf[t->len - 1] == '#')
 		uk_buf_setlen(t, t->len - 1);
 	uk_buf_trim(t);
+	if (t->len > HEADING_MAX)
+		uk_buf_setlen(t, uk_buf_utf8_cut(t->buf, HEADING_MAX));
 }
 
 /* A new section for heading b (NULL: the text before the first). */
@@ -401,6 +408,9 @@ split_page(struct page *pg)
 		chars += uk_buf_utf8_chars(pg->s + at, pg->p[i].start - at);
 		at = pg->p[i].start;
 		pg->p[i].offset = chars;
+		/* Counted whole: the sum of its blocks' is near enough only. */
+		pg->p[i].tokens = tokens_of(pg->s + pg->p[i].start,
+		    pg->p[i].end - pg->p[i].start);
 	}
 }
 
@@ -411,10 +421,15 @@ score_page(struct page *pg, const char *title, const char *query)
 	char terms[QUERY_MAX_TERMS][WORD_MAX + 1];
 	size_t nt = query_terms(query, terms), i, k, df[QUERY_MAX_TERMS] = { 0 };
 	double *tf, *dl, avgdl = 0, best = 0, idf, f, sc;
+	double ttf[QUERY_MAX_TERMS] = { 0 }, twords = 0;
 	const char *path;
 
 	if (!nt || !pg->np)
 		return 0;
+	/* The title's words: the same for every passage, counted once. */
+	if (title)
+		twords = (double)count_terms(title, strlen(title), terms, nt, 1,
+		    ttf);
 	tf = uk_util_xcalloc(pg->np * nt, sizeof(*tf));
 	dl = uk_util_xcalloc(pg->np, sizeof(*dl));
 	for (i = 0; i < pg->np; i++) {
@@ -424,12 +439,12 @@ score_page(struct page *pg, const char *title, const char *query)
 		dl[i] += UK_QUERY_HEADING_WEIGHT *
 		    (double)count_terms(path, strlen(path), terms, nt,
 			UK_QUERY_HEADING_WEIGHT, tf + i * nt);
-		if (title)
-			dl[i] += (double)count_terms(title, strlen(title),
-			    terms, nt, 1, tf + i * nt);
+		dl[i] += twords;
 		avgdl += dl[i];
-		for (k = 0; k < nt; k++)
+		for (k = 0; k < nt; k++) {
+			tf[i * nt + k] += ttf[k];
 			df[k] += tf[i * nt + k] > 0;
+		}
 	}
 	avgdl = avgdl / (double)pg->np;
 	if (avgdl <= 0)
@@ -473,10 +488,9 @@ left_out(const struct page *pg, size_t from, size_t to)
 
 /* The heading line for a run of passages that starts with p. */
 static void
-add_path_line(const struct page *pg, const struct passage *p,
+add_path_line(const struct page *pg, const struct section *sec,
     struct uk_buf *t)
 {
-	const struct section *sec = &pg->sec[p->sec];
 	int l;
 
 	if (!*sec->path)
@@ -514,7 +528,7 @@ build_text(const struct page *pg, struct uk_buf *t, size_t cut)
 			uk_buf_addstr(t, "\n\n");
 		}
 		if (prev == (size_t)-1 || gap || pg->p[prev].sec != p->sec) {
-			add_path_line(pg, p, t);
+			add_path_line(pg, &pg->sec[p->sec], t);
 			if (*pg->sec[p->sec].path)
 				start += p->head;
 			while (start < p->end && pg->s[start] == '\n')
@@ -569,22 +583,41 @@ set_near(struct page *pg)
 }
 
 /*
+ * A passage's cost at most, once kept: its tokens, its heading path's
+ * line, a mark on each side and the blank lines between.  Concatenated
+ * text counts no more than its parts do (a token never spans the blank
+ * line between two of them) but for a few tokens at each seam: SEAM.
+ */
+#define SEAM 8
+
+/*
  * Try ord[0..n) in order, keeping each that lets the answer fit in max
- * tokens, up to 32 misses in a row (stop: at the first).  Returns how
- * many were kept.
+ * tokens, up to 32 misses in a row (stop: at the first).  *cur is the
+ * answer's tokens so far, at most: a passage whose cost at most fits is
+ * kept uncounted; near the budget the answer is built and counted, and
+ * *cur is then exact.  (Building and counting at every step cost the
+ * square of the page's size.)  Returns how many were kept.
  */
 static size_t
 keep_fitting(struct page *pg, struct passage **ord, size_t n, size_t max,
-    int stop, struct uk_buf *t)
+    int stop, struct uk_buf *t, size_t *cur)
 {
-	size_t i, kept = 0, misses = 0;
+	size_t i, kept = 0, misses = 0, est, exact;
 
 	for (i = 0; i < n && misses < 32; i++) {
 		if (heading_only(ord[i]))
 			continue;
 		ord[i]->kept = 1;
+		est = *cur + ord[i]->tokens + pg->sec[ord[i]->sec].ptok + SEAM;
+		if (est <= max) {
+			*cur = est;
+			kept++;
+			misses = 0;
+			continue;
+		}
 		build_text(pg, t, 0);
-		if (tokens_of(t->buf, t->len) <= max) {
+		if ((exact = tokens_of(t->buf, t->len)) <= max) {
+			*cur = exact;
 			kept++;
 			misses = 0;
 			continue;
@@ -595,6 +628,27 @@ keep_fitting(struct page *pg, struct passage **ord, size_t n, size_t max,
 		misses++;
 	}
 	return kept;
+}
+
+/*
+ * The answer of the passages kept into t, at most max tokens: should the
+ * seams count more than SEAM allows, the last kept in ord's order go.
+ */
+static size_t
+fit_text(struct page *pg, struct passage **ord, size_t n, size_t max,
+    struct uk_buf *t)
+{
+	size_t i = pg->np;
+
+	build_text(pg, t, 0);
+	while (n > 1 && tokens_of(t->buf, t->len) > max) {
+		while (i > 0 && !ord[i - 1]->kept)
+			i--;
+		ord[--i]->kept = 0;
+		n--;
+		build_text(pg, t, 0);
+	}
+	return n;
 }
 
 static int
@@ -615,31 +669,37 @@ static void
 choose(struct page *pg, size_t max, struct uk_buf *t)
 {
 	struct passage **ord = uk_util_xcalloc(pg->np, sizeof(*ord));
-	size_t i, n = 0, cut, next, nscored = 0;
+	size_t i, n = 0, cut, next, nscored = 0, cur = 0;
+	struct uk_buf line = UK_BUF_INIT;
 	const char *s;
 
 	for (i = 0; i < pg->np; i++) {
 		ord[i] = &pg->p[i];
 		nscored += pg->p[i].score > 0;
 	}
+	for (i = 0; i < pg->nsec; i++) {
+		uk_buf_setlen(&line, 0);
+		add_path_line(pg, &pg->sec[i], &line);
+		pg->sec[i].ptok = tokens_of(line.buf, line.len);
+	}
+	uk_buf_release(&line);
 	if (nscored) {
 		qsort(ord, pg->np, sizeof(*ord), by_score);
-		n = keep_fitting(pg, ord, nscored, max, 0, t);
+		n = keep_fitting(pg, ord, nscored, max, 0, t, &cur);
 		/* Budget left: the neighbours of what was kept. */
 		if (n) {
 			set_near(pg);
 			qsort(ord + nscored, pg->np - nscored, sizeof(*ord),
 			    by_near);
 			n += keep_fitting(pg, ord + nscored, pg->np - nscored,
-			    max, 1, t);
+			    max, 1, t, &cur);
 		}
 	} else {
 		/* No hit: the page's start, as far as it fits. */
-		n = keep_fitting(pg, ord, pg->np, max, 1, t);
+		n = keep_fitting(pg, ord, pg->np, max, 1, t, &cur);
 	}
-	/* The last text built may be one that did not fit. */
 	if (n)
-		build_text(pg, t, 0);
+		n = fit_text(pg, ord, n, max, t);
 	if (!n && pg->np) {
 		/* Not one passage fits: the best, cut shorter until it does. */
 		ord[0]->kept = 1;
