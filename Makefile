@@ -15,7 +15,7 @@ PKG_CONFIG ?= pkg-config
 urldetect_PKGS = yajl libcurl
 urlcache_PKGS  = yajl libcurl libcrypto hiredis
 urlfetch_PKGS  = yajl libcurl libcrypto hiredis gumbo libarchive libgit2 libpcre2-8
-urlextract_PKGS = yajl gumbo libpcre2-8
+urlextract_PKGS = yajl gumbo
 urlsum_PKGS    = yajl libcurl libcrypto hiredis libpcre2-8
 toolack_PKGS   = yajl libcurl libmicrohttpd libcrypto
 pwfetch_PKGS   = yajl libcurl gumbo libcrypto libpcre2-8
@@ -282,8 +282,11 @@ $(BUILD)/bin/urlserve: $(GRAMMAR_OBJS)
 $(BUILD)/bin/urlserve: LDLIBS += $(GRAMMAR_OBJS) -lm
 $(UNITS): $(GRAMMAR_OBJS)
 $(UNITS): LDLIBS += $(GRAMMAR_OBJS) -lm
-# BM25 (lib/query) takes a logarithm.
-$(BUILD)/bin/urlextract $(BUILD)/bin/pwfetch: LDLIBS += -lm
+# BM25 (lib/query) takes a logarithm.  urlextract counts tokens
+# (lib/tokens) with pcre2 linked in statically, as libarchive is above:
+# its start loads no shared library beyond yajl's, gumbo's and libm.
+$(BUILD)/bin/pwfetch: LDLIBS += -lm
+$(BUILD)/bin/urlextract: LDLIBS += -l:libpcre2-8.a -lm
 
 # Byte-pair encodings: scripts/tokenizers fetches their ranks from npm into
 # .tokenizers/ and writes each one's tables as C (.tokenizers/obj/NAME.c);

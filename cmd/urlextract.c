@@ -4,9 +4,9 @@
  * files or standard input, as content records, with no network.
  *
  * A filter as grep is: operands are files, none or "-" standard input.
- * It links only libc, yajl, gumbo and pcre2 (the tokenizer of --query and
- * --max-tokens; poppler is loaded at the first PDF,
- * lib/pdf.c), so that a start costs no dynamic loading of libcurl,
+ * It links only libc, libm, yajl and gumbo (pcre2, for the tokenizer of
+ * --query and --max-tokens, statically; poppler is loaded at the first
+ * PDF, lib/pdf.c), so that a start costs no dynamic loading of libcurl,
  * libgit2 and the rest (scripts/bench extract measures it).
  */
 #include <errno.h>

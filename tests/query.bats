@@ -212,3 +212,20 @@ tokens() {
 	[ "$(tokens "$c")" -le 150 ]
 	[ "$(field "$output" '.sections[0].heading')" != null ]
 }
+
+@test "urlextract --max-tokens and --offset: the first-tokens cut --query is judged against" {
+	run -0 urlextract --max-tokens 100 "$Q/guide.html"
+	local c=$(field "$output" .content) next
+	[[ $c == "Lantern cache guide"* ]]
+	[ "$(tokens "$c")" -le 100 ]
+	[ "$(field "$output" .offset)" = 0 ]
+	next=$(field "$output" .next_offset)
+	[ "$next" -gt 0 ]
+	run -0 urlextract -T --max-tokens 100 "$Q/guide.html"
+	[[ $output == *"[... more: read on with --offset $next]" ]]
+	run -0 urlextract --offset "$next" --max-tokens 100 "$Q/guide.html"
+	[ "$(field "$output" .offset)" = "$next" ]
+	# The two slices are the page's text, in order.
+	run -0 urlextract "$Q/guide.html"
+	[[ "$(field "$output" .content)" == "$c"* ]]
+}
