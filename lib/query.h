@@ -30,20 +30,21 @@
  * heading as a paragraph of its own), a one-line paragraph of at most
  * twelve words that does not end as a sentence does (".", ",", ";", ":",
  * "!", "?") and holds no "=" or "{" (a line of code), followed by a
- * paragraph.  A plain text's headings all have
- * one level.  Text before the first heading is a section without one.
+ * paragraph.  A plain text's headings all have one level.  Text before
+ * the first heading is a section without one.
  *
  * Ranking: the words of the question (ASCII letters and digits and any
  * byte of a multi-byte character, case-folded, stop words dropped, no
- * stemming) scored with Okapi BM25 (k1
- * 1.2, b 0.75) over the passages; a passage's heading path counts
+ * stemming; the first 32 distinct ones) scored with Okapi BM25 (k1 1.2,
+ * b 0.75) over the passages; a passage's heading path counts
  * UK_QUERY_HEADING_WEIGHT times, and the page's title once, as words of
  * the passage.
  *
  * What is kept: the whole text when it fits the budget; else the
  * passages that score in order of score (ties: page order), each that
  * fits (a miss does not stop it, 32 misses in a row do), then the budget
- * left to their neighbours, nearest first (after before before), up to
+ * left to their neighbours, nearest first (the one after a kept passage
+ * before the one before it), up to
  * the first that does not fit; printed in page order.  A heading alone
  * (a section whose first line is the next heading) is never kept on its
  * own, and no mark stands for it.  A question with no word a passage
@@ -55,8 +56,8 @@
  * it can); a budget too small for the heading path and marks alone
  * gives an empty text.
  *
- * The text: each run of consecutive passages kept starts with its
- * heading path ("Install > Debian"; as a heading of the depth of the
+ * The text: each run of consecutive passages kept, and each change of
+ * section within a run, starts with the heading path ("Install > Debian"; as a heading of the depth of the
  * last one in Markdown, "## Install > Debian"; a line of its own in
  * plain text) in place of the passage's own heading line, and a line
  * "…" stands where passages were left out (before, between and after
