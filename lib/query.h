@@ -44,8 +44,8 @@
  * passages that score in order of score (ties: page order), each that
  * fits (a miss does not stop it, 32 misses in a row do), then the budget
  * left to their neighbours, nearest first (the one after a kept passage
- * before the one before it), up to
- * the first that does not fit; printed in page order.  A heading alone
+ * before the one before it), up to the first that does not fit; printed
+ * in page order.  A heading alone
  * (a section whose first line is the next heading) is never kept on its
  * own, and no mark stands for it.  A question with no word a passage
  * holds (an empty question, stop words only, or words the page lacks)
