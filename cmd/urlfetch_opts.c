@@ -15,17 +15,15 @@
 #include "banned.h"
 
 static const char synopsis[] =
-    "usage: urlfetch [-CJkPqrTV] [-A agent] [-f format] [-i file] [-j jobs]\n"
-    "                [-m max] [-o file] [-S session] [-s size] [-t timeout]\n"
-    "                [--per-host n] [--ttl ttl] [-F count] [-M tokens]\n"
-    "                [-D tokens] [-K tokenizer] [-R duration] [-Z size]\n"
-    "                [--comments] [--images] [--links] [--max-pages pages]\n"
-    "                [--explain] [--whole] [--remove css] [--select css]\n"
-    "                [--pack tokens] [--include glob] [--exclude glob]\n"
+    "usage: urlfetch [-CJkPqrTV] [-A agent] [-f format] [-i file] [-j jobs] [-m max]\n"
+    "                [-o file] [-S session] [-s size] [-t timeout] [--per-host n]\n"
+    "                [--ttl ttl] [-F count] [-M tokens] [-D tokens] [-K tokenizer]\n"
+    "                [-R duration] [-Z size] [--comments] [--images] [--links]\n"
+    "                [--max-pages pages] [--explain] [--whole] [--remove css]\n"
+    "                [--select css] [--pack tokens] [--include glob] [--exclude glob]\n"
     "                [--header] [--max-tokens tokens] [--offset offset]\n"
-    "                [--query text]\n"
-    "                [--json] [--markdown] [--cache-remote stores]\n"
-    "                [url ...]\n";
+    "                [--query text] [--json] [--markdown] [--cache-remote stores]\n"
+    "                [--links-out] [--links-max n] [--no-negotiate] [url ...]\n";
 
 static const char options[] =
     "Fetch URLs; write one content record each (on a terminal: pages to read).\n"
@@ -42,8 +40,7 @@ static const char options[] =
     "      --json                records, even on a terminal; not -T's text\n"
     "      --max-tokens=N        each page's slice of N tokens, 100-100000\n"
     "      --offset=N            the slice from character N (default: 0)\n"
-    "      --query=TEXT          the sections that answer TEXT, in --max-tokens\n"
-    "                            (default: 1000)\n"
+    "      --query=TEXT          the sections that answer TEXT (default: 1000 tokens)\n"
     "  -o, --output=FILE         write the records to FILE\n"
     "  -q, --quiet               no progress line\n"
     "      --compact             one JSON line per record, even on a terminal\n"
@@ -53,6 +50,7 @@ static const char options[] =
     "  -A, --user-agent=STRING   send STRING as the User-Agent (default: a browser's)\n"
     "  -j, --jobs=N              transfers at once (default: 8)\n"
     "  -k, --insecure            do not verify TLS certificates\n"
+    "      --no-negotiate        ask for HTML only, not the site's Markdown\n"
     "  -P, --allow-private       allow internal addresses and local repositories\n"
     "      --per-host=N          transfers at once to one host, 1-64 (default: 3)\n"
     "  -s, --max-size=SIZE       the largest body (default: 20M)\n"
@@ -70,6 +68,8 @@ static const char options[] =
     "      --explain             what extraction dropped and why, on stderr\n"
     "      --images              keep images in Markdown\n"
     "      --links               keep links in Markdown\n"
+    "      --links-out           the page's links as data in the record\n"
+    "      --links-max=N         --links-out's links at most (default: 500)\n"
     "      --max-pages=N         PDF pages extracted (default: 200)\n"
     "      --remove=CSS          drop what CSS matches before extraction\n"
     "      --select=CSS          the content is what CSS matches (repeatable)\n"
@@ -93,7 +93,7 @@ static const char options[] =
     "Examples:\n"
     "  urlfetch https://jqlang.github.io/jq/manual/    the page, to read\n"
     "  urldetect notes.txt | urlfetch | jq -r .title   every URL of a text\n"
-    "  urlfetch -T --max-tokens 2000 --offset N URL    a long page, by slices\n"
+    "  urlfetch -T --query 'how to install' URL        the part that answers it\n"
     "\n"
     "See urlfetch(1); local files: urlextract(1).\n";
 
@@ -115,6 +115,7 @@ enum {
 	OPT_OFFSET,
 	OPT_QUERY,
 	OPT_CACHE_REMOTE,
+	OPT_NO_NEGOTIATE,
 };
 
 static const struct option longopts[] = {
@@ -155,6 +156,7 @@ static const struct option longopts[] = {
 	{ "offset", required_argument, NULL, OPT_OFFSET },
 	{ "query", required_argument, NULL, OPT_QUERY },
 	{ "cache-remote", required_argument, NULL, OPT_CACHE_REMOTE },
+	{ "no-negotiate", no_argument, NULL, OPT_NO_NEGOTIATE },
 	EXTRACT_LONGOPTS,
 	UK_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -311,6 +313,9 @@ net_opt(int c, struct urlfetch_args *a)
 		return 1;
 	case 'P':
 		fo->http.allow_private = 1;
+		return 1;
+	case OPT_NO_NEGOTIATE:
+		fo->no_negotiate = 1;
 		return 1;
 	case 'q':
 		a->quiet = 1;
