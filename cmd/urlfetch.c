@@ -23,6 +23,7 @@
 #include "json.h"
 #include "jsonl.h"
 #include "progress.h"
+#include "query.h"
 #include "record.h"
 #include "session.h"
 #include "sha256.h"
@@ -151,7 +152,19 @@ write_content(struct run *r, struct slot *s)
 	s->job.rec = uk_record_finish(s->job.rec, s->qi->rec,
 	    UK_JSONL_MAX_LINE);
 	e = uk_json_get_str(s->job.rec, "error");
-	if (!e && opt.max_tokens) {
+	/* A repository's record has no content: its slice.  The hash is
+	 * of what is written: the sections kept, or the slice. */
+	if (!e && opt.query && uk_json_get(s->job.rec, "content")) {
+		uk_query_record(s->job.rec, opt.query,
+		    (size_t)(opt.max_tokens ? opt.max_tokens :
+					      UK_QUERY_TOKENS_DEFAULT));
+		uk_record_hash(s->job.rec);
+	} else if (!e && opt.query) {
+		uk_slice_page(s->job.rec, 0,
+		    (size_t)(opt.max_tokens ? opt.max_tokens :
+					      UK_QUERY_TOKENS_DEFAULT));
+		uk_record_hash(s->job.rec);
+	} else if (!e && opt.max_tokens) {
 		uk_slice_page(s->job.rec, (size_t)opt.offset,
 		    (size_t)opt.max_tokens);
 		uk_record_hash(s->job.rec); /* of the slice written */

@@ -39,6 +39,7 @@ struct urlfetch_args {
 	long max_tokens;     /* --max-tokens: the slice's size; 0: whole */
 	long offset;         /* --offset: the slice's first character */
 	long diff_lines;     /* --diff: at most this many lines; 0: none */
+	const char *query;   /* --query: the question; NULL: none */
 	int quiet;           /* -q: no progress line */
 	/*
 	 * The inputs in command-line order: URL operands and -i FILEs.

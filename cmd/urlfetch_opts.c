@@ -16,15 +16,14 @@
 #include "banned.h"
 
 static const char synopsis[] =
-    "usage: urlfetch [-CJkPqrTV] [-A agent] [-f format] [-i file] [-j jobs]\n"
-    "                [-m max] [-o file] [-S session] [-s size] [-t timeout]\n"
-    "                [--per-host n] [--ttl ttl] [-F count] [-M tokens]\n"
-    "                [-D tokens] [-K tokenizer] [-R duration] [-Z size]\n"
-    "                [--comments] [--images] [--links] [--max-pages pages]\n"
-    "                [--explain] [--whole] [--remove css] [--select css]\n"
-    "                [--pack tokens] [--include glob] [--exclude glob]\n"
+    "usage: urlfetch [-CJkPqrTV] [-A agent] [-f format] [-i file] [-j jobs] [-m max]\n"
+    "                [-o file] [-S session] [-s size] [-t timeout] [--per-host n]\n"
+    "                [--ttl ttl] [-F count] [-M tokens] [-D tokens] [-K tokenizer]\n"
+    "                [-R duration] [-Z size] [--comments] [--images] [--links]\n"
+    "                [--max-pages pages] [--explain] [--whole] [--remove css]\n"
+    "                [--select css] [--pack tokens] [--include glob] [--exclude glob]\n"
     "                [--header] [--max-tokens tokens] [--offset offset]\n"
-    "                [--json] [--markdown] [--cache-remote stores]\n"
+    "                [--query text] [--json] [--markdown] [--cache-remote stores]\n"
     "                [--links-out] [--links-max n] [--no-negotiate] [--diff]\n"
     "                [--diff-lines lines] [url ...]\n";
 
@@ -43,6 +42,7 @@ static const char options[] =
     "      --json                records, even on a terminal; not -T's text\n"
     "      --max-tokens=N        each page's slice of N tokens, 100-100000\n"
     "      --offset=N            the slice from character N (default: 0)\n"
+    "      --query=TEXT          the sections that answer TEXT (default: 1000 tokens)\n"
     "  -o, --output=FILE         write the records to FILE\n"
     "  -q, --quiet               no progress line\n"
     "      --compact             one JSON line per record, even on a terminal\n"
@@ -97,7 +97,7 @@ static const char options[] =
     "Examples:\n"
     "  urlfetch https://jqlang.github.io/jq/manual/    the page, to read\n"
     "  urldetect notes.txt | urlfetch | jq -r .title   every URL of a text\n"
-    "  urlfetch -T --max-tokens 2000 --offset N URL    a long page, by slices\n"
+    "  urlfetch -T --query 'how to install' URL        the part that answers it\n"
     "\n"
     "See urlfetch(1); local files: urlextract(1).\n";
 
@@ -117,6 +117,7 @@ enum {
 	OPT_JSON,
 	OPT_MAX_TOKENS,
 	OPT_OFFSET,
+	OPT_QUERY,
 	OPT_CACHE_REMOTE,
 	OPT_NO_NEGOTIATE,
 	OPT_DIFF,
@@ -159,6 +160,7 @@ static const struct option longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "max-tokens", required_argument, NULL, OPT_MAX_TOKENS },
 	{ "offset", required_argument, NULL, OPT_OFFSET },
+	{ "query", required_argument, NULL, OPT_QUERY },
 	{ "cache-remote", required_argument, NULL, OPT_CACHE_REMOTE },
 	{ "no-negotiate", no_argument, NULL, OPT_NO_NEGOTIATE },
 	{ "diff", no_argument, NULL, OPT_DIFF },
@@ -422,6 +424,9 @@ urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv)
 				    "1000000: '%s'",
 				    optarg);
 			break;
+		case OPT_QUERY:
+			a->query = optarg;
+			break;
 		default:
 			if (!net_opt(c, a) && !repo_opt(c, &a->fo) &&
 			    !extract_opt(&urlfetch_cli, c, &a->ea))
@@ -435,6 +440,8 @@ urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv)
 		BAD("--header: the header of -T's text; use it with -T");
 	if (a->diff_lines && !a->fo.use_cache)
 		BAD("--diff: a diff against the cache's entry; not with -C");
+	if (a->offset && a->query)
+		BAD("--offset and --query: one or the other");
 	/* An offset alone: the slice of fetch_url's default size. */
 	if (a->offset && !a->max_tokens)
 		a->max_tokens = UK_SLICE_TOKENS_DEFAULT;
