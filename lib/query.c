@@ -163,6 +163,112 @@ count_terms(const char *s, size_t n, char terms[][WORD_MAX + 1],
 	return words;
 }
 
+/*
+ * What kind of answer a question asks for, beyond its words: "how long"
+ * asks for a duration ("three years", "10 minutes"), "when" and "what
+ * year" for a date, and a passage that holds one is likelier to answer
+ * it, though it shares no word with the question.  Question answering
+ * systems call this the answer type; here it is one more term of BM25,
+ * counted where a passage holds an answer of the kind.
+ */
+enum answer_kind { ANSWER_NONE, ANSWER_DURATION, ANSWER_DATE };
+
+static const char *const time_units[] = {
+	"century", "day", "days", "decade", "decades", "hour", "hours",
+	"minute", "minutes", "month", "months", "second", "seconds", "week",
+	"weeks", "year", "years",
+};
+
+static const char *const number_words[] = {
+	"couple", "eight", "eighteen", "eleven", "few", "fifteen", "fifty",
+	"five", "forty", "four", "fourteen", "half", "hundred", "nine",
+	"nineteen", "ninety", "one", "seven", "seventeen", "seventy",
+	"several", "six", "sixteen", "sixty", "ten", "thirteen", "thirty",
+	"three", "twelve", "twenty", "two",
+};
+
+static const char *const month_names[] = {
+	"april", "august", "december", "february", "january", "july", "june",
+	"march", "may", "november", "october", "september",
+};
+
+static int
+in_list(const char *w, const char *const *list, size_t n)
+{
+	return bsearch(w, list, n, sizeof(*list), stop_cmp) != NULL;
+}
+
+#define IN_LIST(w, list) in_list(w, list, sizeof(list) / sizeof(*list))
+
+/* The next word of s[*i..n) into w, case-folded, stop words kept. */
+static int
+next_raw_word(const char *s, size_t n, size_t *i, char w[WORD_MAX + 1])
+{
+	size_t k = 0;
+
+	while (*i < n && !word_byte((unsigned char)s[*i]))
+		(*i)++;
+	if (*i >= n)
+		return 0;
+	for (; *i < n && word_byte((unsigned char)s[*i]); (*i)++)
+		if (k < WORD_MAX)
+			w[k++] = s[*i] >= 'A' && s[*i] <= 'Z' ? s[*i] + 32 :
+								s[*i];
+	w[k] = '\0';
+	return 1;
+}
+
+static enum answer_kind
+answer_kind(const char *q)
+{
+	char w[WORD_MAX + 1], prev[WORD_MAX + 1] = "";
+	size_t i = 0, n = q ? strlen(q) : 0;
+
+	while (next_raw_word(q, n, &i, w)) {
+		if (!strcmp(prev, "how") && !strcmp(w, "long"))
+			return ANSWER_DURATION;
+		if (!strcmp(w, "when") || (!strcmp(w, "year") &&
+		    (!strcmp(prev, "what") || !strcmp(prev, "which"))))
+			return ANSWER_DATE;
+		memcpy(prev, w, sizeof(prev));
+	}
+	return ANSWER_NONE;
+}
+
+static int
+all_digits(const char *w)
+{
+	if (!*w)
+		return 0;
+	for (; *w; w++)
+		if (*w < '0' || *w > '9')
+			return 0;
+	return 1;
+}
+
+/* The answers of kind k in s[0..n): a count, as a term's frequency. */
+static double
+count_answers(const char *s, size_t n, enum answer_kind k)
+{
+	char w[WORD_MAX + 1], prev[WORD_MAX + 1] = "";
+	size_t i = 0, len;
+	double c = 0;
+
+	while (next_raw_word(s, n, &i, w)) {
+		if (k == ANSWER_DURATION && IN_LIST(w, time_units) &&
+		    (all_digits(prev) || IN_LIST(prev, number_words)))
+			c++;
+		else if (k == ANSWER_DATE && (len = strlen(w)) == 4 &&
+		    all_digits(w) && (w[0] == '1' || w[0] == '2'))
+			c++;
+		else if (k == ANSWER_DATE && IN_LIST(w, month_names) &&
+		    all_digits(prev))
+			c++;
+		memcpy(prev, w, sizeof(prev));
+	}
+	return c;
+}
+
 /* The level of an ATX heading line s[0..n), 0 if it is none. */
 static int
 atx_level(const char *s, size_t n)
@@ -420,12 +526,21 @@ score_page(struct page *pg, const char *title, const char *query)
 {
 	char terms[QUERY_MAX_TERMS][WORD_MAX + 1];
 	size_t nt = query_terms(query, terms), i, k, df[QUERY_MAX_TERMS] = { 0 };
-	double *tf, *dl, avgdl = 0, best = 0, idf, f, sc;
+	double *tf, *dl, *af, avgdl = 0, best = 0, idf, f, sc;
 	double ttf[QUERY_MAX_TERMS] = { 0 }, twords = 0;
+	enum answer_kind kind = answer_kind(query);
+	size_t adf = 0;
 	const char *path;
 
 	if (!nt || !pg->np)
 		return 0;
+	/* The answer kind's counts, a term of its own. */
+	af = uk_util_xcalloc(pg->np, sizeof(*af));
+	for (i = 0; kind != ANSWER_NONE && i < pg->np; i++) {
+		af[i] = count_answers(pg->s + pg->p[i].start,
+		    pg->p[i].end - pg->p[i].start, kind);
+		adf += af[i] > 0;
+	}
 	/* The title's words: the same for every passage, counted once. */
 	if (title)
 		twords = (double)count_terms(title, strlen(title), terms, nt, 1,
@@ -459,12 +574,19 @@ score_page(struct page *pg, const char *title, const char *query)
 			sc += idf * f * (BM25_K1 + 1) /
 			    (f + BM25_K1 * (1 - BM25_B + BM25_B * dl[i] / avgdl));
 		}
+		if ((f = af[i]) > 0) {
+			idf = log(1 + ((double)pg->np - (double)adf + 0.5) /
+				((double)adf + 0.5));
+			sc += idf * f * (BM25_K1 + 1) /
+			    (f + BM25_K1 * (1 - BM25_B + BM25_B * dl[i] / avgdl));
+		}
 		pg->p[i].score = sc;
 		if (sc > best)
 			best = sc;
 	}
 	free(tf);
 	free(dl);
+	free(af);
 	return best;
 }
 

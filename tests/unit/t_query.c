@@ -122,6 +122,49 @@ test_bm25(void)
 	uk_buf_release(&b);
 }
 
+/*
+ * The answer's kind: "how long" asks for a duration, "when" for a date,
+ * and the passage that holds one scores though it shares no word with
+ * the question (beyond the ones every section has).
+ */
+static void
+test_answer_kind(void)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	struct uk_query_result r;
+
+	uk_buf_addstr(&b, "# Trial\n\n## Method\n\n");
+	filler(&b, 4, 1);
+	uk_buf_addstr(&b, "Pupils meditated with the app.\n\n## Dose\n\n");
+	filler(&b, 4, 2);
+	uk_buf_addstr(&b, "It was 10 minutes per day for three weeks.\n\n"
+			  "## History\n\n");
+	filler(&b, 4, 3);
+	uk_buf_addstr(&b, "The first version came out in March 2014.\n\n"
+			  "## Other\n\n");
+	filler(&b, 4, 4);
+	uk_query_answer(b.buf, b.len, NULL, "How long did pupils meditate?",
+	    100000, UK_QUERY_MARKDOWN, &r);
+	ok(score_of(&r, "Trial > Dose") > 0 &&
+		score_of(&r, "Trial > Dose") > score_of(&r, "Trial > History"),
+	    "how long: the passage with a duration scores (%.3f, %.3f)",
+	    score_of(&r, "Trial > Dose"), score_of(&r, "Trial > History"));
+	uk_query_result_release(&r);
+	uk_query_answer(b.buf, b.len, NULL, "When was it released?",
+	    100000, UK_QUERY_MARKDOWN, &r);
+	ok(score_of(&r, "Trial > History") > 0 &&
+		score_of(&r, "Trial > Dose") == 0,
+	    "when: the passage with a date scores, one without not (%.3f, %.3f)",
+	    score_of(&r, "Trial > History"), score_of(&r, "Trial > Dose"));
+	uk_query_result_release(&r);
+	uk_query_answer(b.buf, b.len, NULL, "Is it long?", 100000,
+	    UK_QUERY_MARKDOWN, &r);
+	ok(score_of(&r, "Trial > Dose") == 0,
+	    "no kind asked for: a duration alone does not score");
+	uk_query_result_release(&r);
+	uk_buf_release(&b);
+}
+
 /* Whether r's text holds at most max tokens. */
 static int
 within(const struct uk_query_result *r, size_t max)
@@ -333,6 +376,7 @@ int
 main(void)
 {
 	test_bm25();
+	test_answer_kind();
 	test_order_and_marks();
 	test_budgets();
 	test_no_hit();
