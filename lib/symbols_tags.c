@@ -467,6 +467,8 @@ query_tags(struct filectx *fc, TSQueryCursor *cursor, int li,
 		/* The walk's qualifier (py_visit), for the same ranks. */
 		if (!def && li == UK_SYMLANG_PYTHON)
 			uk_sympy_qualify_ref(t, name);
+		else if (!def && li == UK_SYMLANG_GO)
+			uk_symgo_qualify_ref(t, name);
 	}
 }
 

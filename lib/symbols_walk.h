@@ -238,5 +238,7 @@ extern const struct walklang uk_symgo_walker;
  * as the walk gives it, for a tag the query found.
  */
 void uk_sympy_qualify_ref(struct tag *t, TSNode name);
+/* The same for Go (symbols_go.c). */
+void uk_symgo_qualify_ref(struct tag *t, TSNode name);
 
 #endif

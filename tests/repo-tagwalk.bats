@@ -476,6 +476,13 @@ GO
 		grep -qP "^R\t[0-9]+\t\Q$name\E\t" "$T/walk.dump" ||
 		    { echo "no reference to $name"; return 1; }
 	done
+	# Qualified by a package (symbols_gopkg.c resolves them): the
+	# selector's operand, the qualified type's package, the alias.
+	for ref in 'Open\tosx' 'Errorf\tfmt' 'File\tosx' '"os"\tosx' \
+	    '"fmt"\t' 'Close\tf'; do
+		grep -qP "^R\t[0-9]+\t$ref\$" "$T/walk.dump" ||
+		    { echo "no reference $ref"; return 1; }
+	done
 	for def in 'Store\ttype' 'Item\ttype' 'Getter\ttype' \
 	    'Open\tfunction' 'Get\tmethod' 'Put\tmethod' 'gapped\tfunction' \
 	    'load\tfunction'; do
