@@ -31,8 +31,8 @@
  * The upstream tags queries of C and C++ find definitions only.  These
  * add the references (calls and type names) that the file graph needs,
  * and function-like macros as definitions.  C's patterns (upstream's, then
- * c_extra, in this order) are walked by hand in symbols_c.c, as Python's
- * are: a change here must be made there too.
+ * c_extra, in this order) are walked by hand in symbols_c.c, C++'s in
+ * symbols_cpp.c, as Python's are: a change here must be made there too.
  */
 static const char c_extra[] =
     "(call_expression function: (identifier) @name) @reference.call\n"

@@ -109,7 +109,8 @@ walk_lang(int li)
 		const char *name;
 		const struct walklang *wl;
 	} walkers[] = { { "python", &uk_sympy_walker },
-		{ "c", &uk_symc_walker }, { "rust", &uk_symrust_walker },
+		{ "c", &uk_symc_walker }, { "cpp", &uk_symcpp_walker },
+		{ "rust", &uk_symrust_walker },
 		{ "javascript", &uk_symjs_walker }, { "go", &uk_symgo_walker },
 		{ NULL, NULL } };
 	size_t i;
