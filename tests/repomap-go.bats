@@ -5,7 +5,9 @@
 # imports to the files of that package's directory (go.mod's module line
 # roots the import paths); one qualified by a package from outside the tree
 # (`os.Open()`) is no reference to the project's; a bare name is its own
-# package's.  Read by tests/unit/t_symbols -R, as lib/repo.c reads a tree.
+# package's.  And a file whose head says in capitals that a tool wrote it
+# is generated, whatever its language.  Read by tests/unit/t_symbols -R, as
+# lib/repo.c reads a tree.
 bats_require_minimum_version 1.5.0
 load helpers/common
 
@@ -93,4 +95,19 @@ vfs_tree() {
 	[ "$(rank_of mem/fs.go | awk '{ print ($1 < 1e-5) }')" -eq 1 ]
 	[ "$(rank_of zipfs/fs.go | awk '{ print ($1 < 1e-5) }')" -eq 1 ]
 	[ "$(rank_of vfs.go | awk '{ print ($1 > 0.1) }')" -eq 1 ]
+}
+
+@test "repomap: a file whose head says in capitals that a tool wrote it is left out" {
+	d=$BATS_TEST_TMPDIR/gen
+	mkdir -p "$d/assert" "$d/require"
+	printf 'module example.org/acme/check\n' >"$d/go.mod"
+	printf 'package assert\n\nfunc Equal(a, b int) bool {\n\treturn a == b\n}\n' >"$d/assert/assertions.go"
+	# Generated wrappers, one a name, called by the wrappers' users.
+	printf '/*\n* CODE GENERATED AUTOMATICALLY WITH example.org/acme/check/gen\n* THIS FILE MUST NOT BE EDITED BY HAND\n */\n\npackage require\n\nimport "example.org/acme/check/assert"\n\nfunc Equal(a, b int) {\n\tassert.Equal(a, b)\n}\n' >"$d/require/require.go"
+	for i in 1 2 3; do
+		printf 'package require\n\nfunc Use%s() {\n\tEqual(1, 2)\n}\n' "$i" >"$d/require/use$i.go"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	run -1 grep -q 'require/require.go' <<<"$(jq -r .symbol_map <<<"$output")"
+	[ "$status" -eq 1 ]
 }
