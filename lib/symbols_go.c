@@ -39,17 +39,21 @@ enum {
 	GO_TYPE_DEF,
 	GO_TYPE,
 	GO_IMPORT = 11, /* after tags.scm's six that tag nothing */
+	GO_IFACE_METHOD,
 	GO_NPATTERNS
 };
 
 /*
- * GO_IMPORT is ours, not tags.scm's: an import's path as a reference to
- * a module (`"github.com/spf13/afero"`, quotes and all, as C's include
- * is), its alias as the qualifier, for symbols_imports.c to resolve.
+ * GO_IMPORT and GO_IFACE_METHOD are ours (go_extra), not tags.scm's: an
+ * import's path as a reference to a module (`"github.com/spf13/afero"`,
+ * quotes and all, as C's include is), its alias as the qualifier, for
+ * symbols_imports.c to resolve; a method an interface declares as a
+ * definition, so that fs.Open() reaches the interface's file as well as
+ * each implementation's (Fs's afero.go, hcl's decoder.go).
  */
 static const struct wpat go_pats[GO_NPATTERNS] = { { "function", 1 },
 	{ "method", 1 }, { "call", 0 }, { "type", 1 }, { "type", 0 },
-	[GO_IMPORT] = { "module", 0 } };
+	[GO_IMPORT] = { "module", 0 }, [GO_IFACE_METHOD] = { "method", 1 } };
 
 static const char *const go_captures[] = { "name", "definition.function",
 	"definition.method", "reference.call", "definition.type",
@@ -57,7 +61,8 @@ static const char *const go_captures[] = { "name", "definition.function",
 
 struct go_grammar {
 	TSSymbol ident, fident, tident, pident, funcdecl, methoddecl, call,
-	    paren, selector, qualtype, importspec, typespec, str, rawstr;
+	    paren, selector, qualtype, importspec, typespec, str, rawstr,
+	    methodelem;
 	TSFieldId name, function, field, operand, package, path;
 	struct docsyms doc;
 };
@@ -78,6 +83,7 @@ static const struct grammar_name go_grammar_names[] = {
 	GRAMMAR_NODE(struct go_grammar, selector, "selector_expression"),
 	GRAMMAR_NODE(struct go_grammar, qualtype, "qualified_type"),
 	GRAMMAR_NODE(struct go_grammar, importspec, "import_spec"),
+	GRAMMAR_NODE(struct go_grammar, methodelem, "method_elem"),
 	GRAMMAR_NODE(struct go_grammar, typespec, "type_spec"),
 	GRAMMAR_NODE(struct go_grammar, str, "interpreted_string_literal"),
 	GRAMMAR_NODE(struct go_grammar, rawstr, "raw_string_literal"),
@@ -207,6 +213,10 @@ go_visit(struct filectx *fc, struct walktags *pt, struct walkframe *fr,
 		    p->sym == go_grammar.methoddecl)
 			uk_symwalk_doc_def(fc, pt, &go_grammar.doc, f->node, p,
 			    g, GO_METHOD_DEF, p->run, p->nrun);
+		else if (f->field == go_grammar.name &&
+		    p->sym == go_grammar.methodelem)
+			uk_symwalk_tag(fc, pt, f->node, p->node,
+			    GO_IFACE_METHOD);
 		else if (f->field == go_grammar.field &&
 		    p->sym == go_grammar.selector && g) {
 			size_t before = pt->n;

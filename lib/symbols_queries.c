@@ -110,10 +110,12 @@ static const char rust_extra[] =
 /*
  * Go's imports (walked by hand in symbols_go.c, after upstream's eleven
  * patterns): the path names the package's directory, the alias the name
- * its references are qualified by (symbols_gopkg.c).
+ * its references are qualified by (symbols_gopkg.c); and the methods an
+ * interface declares.
  */
 static const char go_extra[] =
-    "(import_spec path: (_) @name) @reference.module\n";
+    "(import_spec path: (_) @name) @reference.module\n"
+    "(method_elem name: (field_identifier) @name) @definition.method\n";
 static const char java_extra[] =
     "(type_identifier) @name @reference.type\n"
     "(annotation name: (identifier) @name) @reference.type\n"

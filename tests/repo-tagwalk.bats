@@ -486,6 +486,9 @@ type (
 	Item int
 	Alias = Store
 	Getter interface{ Get(key string) Item }
+	Closer interface {
+		Shut() error
+	}
 )
 
 var limit, count = 10, 0
@@ -538,7 +541,7 @@ GO
 		grep -qP "^R\t[0-9]+\t$ref\$" "$T/walk.dump" ||
 		    { echo "no reference $ref"; return 1; }
 	done
-	for def in 'Store\ttype' 'Item\ttype' 'Getter\ttype' \
+	for def in 'Store\ttype' 'Item\ttype' 'Getter\ttype' 'Shut\tmethod' \
 	    'Open\tfunction' 'Get\tmethod' 'Put\tmethod' 'gapped\tfunction' \
 	    'load\tfunction'; do
 		grep -qP "^D\t[0-9]+\t$def\t" "$T/walk.dump" ||

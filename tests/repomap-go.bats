@@ -111,3 +111,19 @@ vfs_tree() {
 	run -1 grep -q 'require/require.go' <<<"$(jq -r .symbol_map <<<"$output")"
 	[ "$status" -eq 1 ]
 }
+
+@test "repomap go: a method an interface declares is a definition of its file" {
+	d=$BATS_TEST_TMPDIR/iface
+	mkdir -p "$d"
+	printf 'module example.org/acme/vfs\n' >"$d/go.mod"
+	printf 'package vfs\n\ntype Fs interface {\n\tOpen(name string) error\n}\n' >"$d/fs.go"
+	for i in 1 2; do
+		printf 'package vfs\n\ntype Impl%s struct{}\n\nfunc (x *Impl%s) Open(name string) error {\n\treturn nil\n}\n' "$i" "$i" >"$d/impl$i.go"
+	done
+	for i in 1 2 3; do
+		printf 'package vfs\n\nfunc Use%s(f *Impl1) {\n\tf.Open("x")\n}\n' "$i" >"$d/use$i.go"
+	done
+	run -0 "$SYM" -R -t 4000 "$d"
+	jq -e '.symbols[] | select(.file == "fs.go" and .name == "Open" and .kind == "method")' <<<"$output"
+	[ "$(rank_of fs.go | awk '{ print ($1 > 0.05) }')" -eq 1 ]
+}
