@@ -145,14 +145,10 @@ hidden(GumboNode *g)
 }
 
 /*
- * Whether hidden element g is a panel the reader opens: a tab's panel
- * (role "tabpanel": the other languages of a code sample, a reference
- * page's other platforms, a product's "Specifications" tab), or a
- * closed panel of an accordion or a collapsible box by its class or id
- * ("accordion__content", "collapse": a buying guide's questions, a
- * course's modules, a product's details).  Its text is the page's,
- * shown one panel at a time.  (A site's hidden menu is named as a menu,
- * and its class words say so.)
+ * Whether hidden element g is a panel the reader opens, whose text is
+ * the page's: a tab's (role "tabpanel": a code sample's other
+ * languages), an accordion's or a collapsible box's by its class or id
+ * ("accordion__content", "collapse": a buying guide's questions).
  */
 static int
 closed_panel(GumboNode *g, struct uk_buf *ci)
@@ -345,7 +341,6 @@ build(struct ctx *c, GumboNode *root)
 				c->n[i].flags |= F_BOIL | F_STRONG;
 			else if (bp == 4)
 				c->n[i].flags |= F_BOIL | F_STRONG | F_CROOT;
-
 			else if (bp == 2 ||
 			    (c->n[i].tag == GUMBO_TAG_HEADER &&
 				!(pflags & F_INART)))
@@ -1096,13 +1091,24 @@ emit_comments(struct ctx *c, const struct writer *w, struct uk_buf *b)
 	uk_ex_dedupe(b);
 }
 
+/*
+ * Whether s holds any string of list (lower case), ASCII case aside: s
+ * lower-cased once, then strstr (strcasestr made a case-folding pass
+ * for each string; bytes over 127 are left, as strcasestr leaves them).
+ */
 static int
 contains_ci(const char *s, const char *const *list)
 {
-	for (; *list; list++)
-		if (strcasestr(s, *list))
-			return 1;
-	return 0;
+	char *lc = uk_util_xstrdup(s), *p;
+	int r = 0;
+
+	for (p = lc; *p; p++)
+		if ((unsigned char)*p < 128)
+			*p = (char)tolower((unsigned char)*p);
+	for (; *list && !r; list++)
+		r = strstr(lc, *list) != NULL;
+	free(lc);
+	return r;
 }
 
 /* A block, challenge or bot-check page rather than content. */
