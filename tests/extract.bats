@@ -17,7 +17,7 @@ teardown() { common_teardown; }
 	[ "${#lines[@]}" -eq 1 ]
 	# (page_type: the classifier's, tests/extract-model.bats.)
 	[ "$(jq -r '.page_type | type' <<<"$output")" = string ]
-	json_eq "$(jq -c 'del(.content, .fetched_at, .page_type)' <<<"$output")" \
+	json_eq "$(jq -c 'del(.content, .content_hash, .fetched_at, .page_type)' <<<"$output")" \
 	    '{"url":"file://'"$X"'/article.html","url_type":"web",
 	      "title":"How to Brew Coffee at Home",
 	      "description":"A guide to brewing coffee.",
@@ -133,6 +133,7 @@ teardown() { common_teardown; }
 	json_eq "$(jq -c 'del(.fetched_at, .url, .page_type)' <<<"$output")" \
 	    '{"url_type":"web","title":"Tiny page","description":"Only a line.",
 	      "author":null,"date":null,"content":"Just a line of text.",
+	      "content_hash":"fe467ac2f697d5eaed0dbf6c64645240f01de3ca4bd7dd792135478e638065e5",
 	      "extraction":"fallback"}'
 }
 
