@@ -660,7 +660,7 @@ main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	pthread_mutex_init(&us_srv.mu, NULL);
 	if (uk_cache_open(&us_srv.cache, NULL, -1, &err))
-		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
+		uk_util_die(err.code, "%s", err.msg);
 	if (us_srv.session &&
 	    uk_session_open(&us_srv.named, &us_srv.cache, us_srv.session, &err))
 		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
