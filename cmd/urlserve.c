@@ -424,11 +424,6 @@ chromium_found(void)
 	return !access(p && *p ? p : UK_BROWSER_PATH, X_OK);
 }
 
-static const char instructions[] =
-    "urlkit's URL tools. fetch_url returns a page in slices: call it again "
-    "with the offset it gives to read on. The fetched set "
-    "(get_fetched_urls, format_url_context) holds every URL fetched in "
-    "this session.";
 
 /* --tools' profiles: a name for a list of tools. */
 static const struct {
@@ -487,6 +482,31 @@ us_tool_on(const char *name)
 		if (!strcmp(us_tools[i].name, name))
 			return !chosen || chosen[i];
 	return 0;
+}
+
+/*
+ * The server's instructions into b, naming only the tools listed (a
+ * model told of a tool it cannot call wastes a turn on it).
+ */
+static void
+instructions(struct uk_buf *b)
+{
+	static const char *const readers[] = { "get_fetched_urls",
+		"get_url_content", "format_url_context" };
+	size_t i, n = 0;
+
+	uk_buf_addstr(b, "urlkit's URL tools.");
+	if (us_tool_on("fetch_url"))
+		uk_buf_addstr(b, " fetch_url returns a page in slices: call it "
+		    "again with the offset it gives to read on.");
+	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++) {
+		if (!us_tool_on(readers[i]))
+			continue;
+		uk_buf_addstr(b, n++ ? ", " : " The fetched set (");
+		uk_buf_addstr(b, readers[i]);
+	}
+	if (n)
+		uk_buf_addstr(b, ") holds every URL fetched in this session.");
 }
 
 /*
@@ -599,14 +619,16 @@ serve(const struct opts *o)
 	struct uk_mcp_http_opts ho;
 	struct uk_mcp *m = NULL;
 	struct uk_mcp_tool *tools;
+	struct uk_buf ins = UK_BUF_INIT;
 	struct uk_err err;
 	char *token = NULL;
 	int r;
 
+	instructions(&ins);
 	memset(&mo, 0, sizeof(mo));
 	mo.name = "urlserve";
 	mo.version = UK_VERSION;
-	mo.instructions = instructions;
+	mo.instructions = ins.buf;
 	mo.tools = tools = tool_table(&mo.ntools);
 	mo.jobs = (int)o->jobs;
 	mo.max_message = 4UL << 20;
@@ -635,6 +657,7 @@ serve(const struct opts *o)
 		uk_util_warn("%s", err.msg);
 	uk_mcp_free(m);
 	free(tools);
+	uk_buf_release(&ins);
 	free(token);
 	free(token_path);
 	token_path = NULL;

@@ -197,6 +197,34 @@ tools_tokens() {
 	[ "$status" -eq 2 ]
 }
 
+# instructions [OPTION...]: initialize's instructions.
+instructions() {
+	printf '%s\n' '{"jsonrpc":"2.0","id":"i","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bats","version":"1"}}}' |
+	    urlserve "$@" 2>>"$T/us.log" | jq -r .result.instructions
+}
+
+@test "--tools: the instructions name only the tools listed" {
+	local t
+	export URLKIT_CHROMIUM=/bin/true
+	run -0 instructions --tools=lean
+	[ "$output" = "urlkit's URL tools. fetch_url returns a page in slices: call it again with the offset it gives to read on. The fetched set (get_url_content) holds every URL fetched in this session." ]
+	run -0 instructions --tools=detect_urls
+	[ "$output" = "urlkit's URL tools." ]
+	run -0 instructions
+	[[ $output == *"(get_fetched_urls, get_url_content, format_url_context)"* ]]
+	# Every tool name in them is a tool listed, in each choice.
+	for t in lean fetch_url,format_url_context detect_urls,get_fetched_urls; do
+		run -0 instructions --tools=$t
+		[ "$status" -eq 0 ]
+		for n in $(grep -o '[a-z]*_[a-z_]*' <<<"$output" | sort -u); do
+			case ,$t, in
+			,lean,) [[ ,fetch_url,get_url_content,render_url, == *",$n,"* ]] ;;
+			*) [[ ,$t, == *",$n,"* ]] ;;
+			esac
+		done
+	done
+}
+
 @test "tools/list costs the cl100k tokens urlserve(1) says, full and lean" {
 	command -v node >/dev/null || skip "node is not installed"
 	local full lean
