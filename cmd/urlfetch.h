@@ -39,6 +39,7 @@ struct urlfetch_args {
 	long max_tokens;     /* --max-tokens: the slice's size; 0: whole */
 	long offset;         /* --offset: the slice's first character */
 	int quiet;           /* -q: no progress line */
+	int robots;          /* --robots: only what robots.txt allows */
 	/*
 	 * The inputs in command-line order: URL operands and -i FILEs.
 	 * None: standard input.

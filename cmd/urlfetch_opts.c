@@ -24,7 +24,7 @@ static const char synopsis[] =
     "                [--pack tokens] [--include glob] [--exclude glob]\n"
     "                [--header] [--max-tokens tokens] [--offset offset]\n"
     "                [--json] [--markdown] [--cache-remote stores]\n"
-    "                [url ...]\n";
+    "                [--robots] [url ...]\n";
 
 static const char options[] =
     "Fetch URLs; write one content record each (on a terminal: pages to read).\n"
@@ -52,6 +52,7 @@ static const char options[] =
     "  -k, --insecure            do not verify TLS certificates\n"
     "  -P, --allow-private       allow internal addresses and local repositories\n"
     "      --per-host=N          transfers at once to one host, 1-64 (default: 3)\n"
+    "      --robots              fetch only what robots.txt allows urlkit\n"
     "  -s, --max-size=SIZE       the largest body (default: 20M)\n"
     "  -t, --timeout=SECONDS     one transfer's time limit (default: 30)\n"
     "\n"
@@ -111,6 +112,7 @@ enum {
 	OPT_MAX_TOKENS,
 	OPT_OFFSET,
 	OPT_CACHE_REMOTE,
+	OPT_ROBOTS,
 };
 
 static const struct option longopts[] = {
@@ -150,6 +152,7 @@ static const struct option longopts[] = {
 	{ "max-tokens", required_argument, NULL, OPT_MAX_TOKENS },
 	{ "offset", required_argument, NULL, OPT_OFFSET },
 	{ "cache-remote", required_argument, NULL, OPT_CACHE_REMOTE },
+	{ "robots", no_argument, NULL, OPT_ROBOTS },
 	EXTRACT_LONGOPTS,
 	UK_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -381,6 +384,9 @@ urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv)
 			break;
 		case OPT_HEADER:
 			a->header = 1;
+			break;
+		case OPT_ROBOTS:
+			a->robots = 1;
 			break;
 		case OPT_MAX_TOKENS:
 			if (uk_util_parse_long(optarg, UK_SLICE_TOKENS_MIN,
