@@ -18,6 +18,7 @@
 #include "fetch.h"
 #include "json.h"
 #include "mcp.h"
+#include "robots.h"
 #include "session.h"
 #include "util.h"
 
@@ -40,6 +41,8 @@ struct us_server {
 	struct us_fetcher *idle; /* fetchers not in use */
 	int render;              /* render_url is listed (Chromium found) */
 	int open_private;        /* -O: open_url opens internal addresses */
+	int ignore_robots;       /* --ignore-robots */
+	struct uk_robots_cache robots; /* robots.txt's verdicts, by origin */
 };
 
 extern struct us_server us_srv;
@@ -95,8 +98,15 @@ struct us_fetch_req {
 };
 
 /*
+ * Whether robots.txt lets urlserve fetch url (always with
+ * --ignore-robots): 1, 0 with an error result on c that says so and what
+ * the model can do, -1 cancelled (no result).  timeout: the call's, 0: -t.
+ */
+int us_robots_ok(struct uk_mcp_call *c, const char *url, double timeout);
+
+/*
  * Fetch urls[0..n) at once into recs[0..n) (each a content record, an
- * error record for a failure).  0, or -1 when the call was cancelled
+ * error record for a failure, robots.txt's refusal among them).  0, or -1 when the call was cancelled
  * (recs are then all NULL) or no fetcher could be made (recs are error
  * records then, 0 returned).
  */

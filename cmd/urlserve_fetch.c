@@ -14,6 +14,7 @@
 #include "summary.h"
 #include "tokens.h"
 #include "urlserve.h"
+#include "urlserve_int.h"
 #include "util.h"
 #include "banned.h"
 
@@ -44,6 +45,57 @@ finish(struct uk_mcp_call *c, const struct us_fetch_req *q,
 }
 
 int
+us_robots_ok(struct uk_mcp_call *c, const char *url, double timeout)
+{
+	struct uk_buf why = UK_BUF_INIT, hint = UK_BUF_INIT;
+	int ok;
+
+	if (us_srv.ignore_robots)
+		return 1;
+	ok = uk_robots_may_fetch(&us_srv.robots, url, timeout,
+	    uk_mcp_call_cancel_fd(c), &why);
+	if (ok == 0) {
+		us_error_hint(why.buf, 0, &hint);
+		uk_mcp_call_error(c, "%s", hint.buf);
+	}
+	uk_buf_release(&why);
+	uk_buf_release(&hint);
+	return ok;
+}
+
+/*
+ * recs[i] set to an error record for each URL robots.txt refuses, NULL
+ * for the others: 0, or -1 when cancelled (recs all NULL).
+ */
+static int
+robots_check(struct uk_mcp_call *c, const struct us_fetch_req *q,
+    const char *const *urls, size_t n, yajl_val *recs)
+{
+	struct uk_buf why = UK_BUF_INIT;
+	size_t i;
+	int ok = 1;
+
+	for (i = 0; i < n; i++)
+		recs[i] = NULL;
+	for (i = 0; i < n && !us_srv.ignore_robots; i++) {
+		ok = uk_robots_may_fetch(&us_srv.robots, urls[i], q->timeout,
+		    uk_mcp_call_cancel_fd(c), &why);
+		if (ok < 0)
+			break;
+		if (!ok)
+			recs[i] = error_record(urls[i], why.buf);
+	}
+	uk_buf_release(&why);
+	if (ok >= 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		uk_json_free(recs[i]);
+		recs[i] = NULL;
+	}
+	return -1;
+}
+
+int
 us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
     const char *const *urls, size_t n, yajl_val *recs)
 {
@@ -53,9 +105,12 @@ us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
 	size_t i, ndone = 0;
 	int ready = 0;
 
+	if (robots_check(c, q, urls, n, recs))
+		return -1;
 	if (!(fe = us_fetcher_take(&err))) {
 		for (i = 0; i < n; i++)
-			recs[i] = error_record(urls[i], err.msg);
+			if (!recs[i])
+				recs[i] = error_record(urls[i], err.msg);
 		return 0;
 	}
 	/* One call at a time has the fetcher: its options are the call's. */
@@ -72,7 +127,10 @@ us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
 	    q->timeout : us_srv.timeout;
 	jobs = uk_util_xcalloc(n ? n : 1, sizeof(*jobs));
 	for (i = 0; i < n; i++) {
-		recs[i] = NULL;
+		if (recs[i]) { /* refused by robots.txt */
+			ndone++;
+			continue;
+		}
 		uk_fetch_start(&fe->f, &jobs[i], urls[i], NULL);
 		if (jobs[i].done)
 			finish(c, q, &jobs[i], &recs[i], &ndone, n);

@@ -39,6 +39,16 @@ yajl_val us_detect(const char *text, size_t len, long max);
 
 /* Whether the tool name is listed (-T, and Chromium for render_url). */
 int us_tool_on(const char *name);
+/* --tools: choose the tools of list (names and profiles, comma-separated):
+ * 0, or -1 with the bad name in bad.  us_tools_release frees the choice. */
+int us_tools_choose(const char *list, char *bad, size_t badsz);
+void us_tools_release(void);
+/* The tools listed, and the only ones callable: --tools', else all; never
+ * render_url when there is no Chromium (a new array, the caller frees). */
+struct uk_mcp_tool *us_tool_table(size_t *n);
+/* The server's instructions into b, naming only the tools listed (a
+ * model told of a tool it cannot call wastes a turn on it). */
+void us_instructions(struct uk_buf *b);
 /* Add to b error message e with what the model can do next, in
  * urlserve's tools and arguments (never another program's options);
  * rendered: e is render_url's, which is not offered again. */

@@ -8,11 +8,17 @@
  * client that checks results against them takes every one.
  */
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "buf.h"
 #include "mcp.h"
 #include "urlserve.h"
 #include "urlserve_int.h"
 #include "urlserve_map.h"
+#include "util.h"
+#include "banned.h"
 
 #define URL_PROP(what)                                                     \
 	"\"url\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":65536," \
@@ -250,3 +256,102 @@ const struct uk_mcp_tool us_tools[] = {
 };
 
 const size_t us_ntools = sizeof(us_tools) / sizeof(us_tools[0]);
+
+/* --tools' profiles: a name for a list of tools. */
+static const struct {
+	const char *name, *list;
+} profiles[] = {
+	{ "lean", "fetch_url,get_url_content,render_url" },
+};
+
+/* --tools' choice: chosen[i] for us_tools[i]; none chosen is all. */
+static char *chosen;
+
+void
+us_tools_release(void)
+{
+	free(chosen);
+	chosen = NULL;
+}
+
+int
+us_tools_choose(const char *list, char *bad, size_t badsz)
+{
+	const char *p = list, *e;
+	size_t i, k, n;
+	int found;
+
+	if (!chosen)
+		chosen = uk_util_xcalloc(us_ntools, 1);
+	for (; ; p = e + 1) {
+		e = strchr(p, ',');
+		n = e ? (size_t)(e - p) : strlen(p);
+		found = 0;
+		for (k = 0; k < sizeof(profiles) / sizeof(profiles[0]); k++)
+			if (strlen(profiles[k].name) == n &&
+			    !strncmp(profiles[k].name, p, n)) {
+				us_tools_choose(profiles[k].list, bad, badsz);
+				found = 1;
+			}
+		for (i = 0; i < us_ntools && !found; i++)
+			if (strlen(us_tools[i].name) == n &&
+			    !strncmp(us_tools[i].name, p, n)) {
+				chosen[i] = 1;
+				found = 1;
+			}
+		if (!found) {
+			snprintf(bad, badsz, "%.*s", (int)n, p);
+			return -1;
+		}
+		if (!e)
+			return 0;
+	}
+}
+
+int
+us_tool_on(const char *name)
+{
+	size_t i;
+
+	if (!strcmp(name, "render_url") && !us_srv.render)
+		return 0;
+	for (i = 0; i < us_ntools; i++)
+		if (!strcmp(us_tools[i].name, name))
+			return !chosen || chosen[i];
+	return 0;
+}
+
+void
+us_instructions(struct uk_buf *b)
+{
+	static const char *const readers[] = { "get_fetched_urls",
+		"get_url_content", "format_url_context" };
+	size_t i, n = 0;
+
+	uk_buf_addstr(b, "urlkit's URL tools.");
+	if (us_tool_on("fetch_url"))
+		uk_buf_addstr(b, " fetch_url returns a page in slices: call it "
+		    "again with the offset it gives to read on.");
+	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++) {
+		if (!us_tool_on(readers[i]))
+			continue;
+		uk_buf_addstr(b, n++ ? ", " : " The fetched set (");
+		uk_buf_addstr(b, readers[i]);
+	}
+	if (n)
+		uk_buf_addstr(b, ") holds every URL fetched in this session.");
+}
+
+struct uk_mcp_tool *
+us_tool_table(size_t *n)
+{
+	struct uk_mcp_tool *t = uk_util_xcalloc(us_ntools, sizeof(*t));
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < us_ntools; i++)
+		if ((!chosen || chosen[i]) &&
+		    (us_srv.render || strcmp(us_tools[i].name, "render_url")))
+			t[(*n)++] = us_tools[i];
+	return t;
+}

@@ -177,7 +177,12 @@ us_error_hint(const char *e, int rendered, struct uk_buf *b)
 		uk_buf_add(b, e, (size_t)(p - e));
 	else
 		uk_buf_addstr(b, e);
-	if (strstr(e, "block or challenge") || strstr(e, "no text in the page")) {
+	if (!strncmp(e, "robots.txt forbids it", 21)) {
+		uk_buf_addstr(b, ": the site asks automated clients not to "
+				 "fetch it; tell the user (who may open it), "
+				 "or use another URL");
+	} else if (strstr(e, "block or challenge") ||
+	    strstr(e, "no text in the page")) {
 		if (rendered)
 			uk_buf_addstr(b, ": the browser got no further; try "
 					 "another URL for the same content");
