@@ -168,7 +168,28 @@ us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
 size_t
 us_page(yajl_val rec, size_t offset, size_t max_tokens)
 {
-	return uk_slice_page(rec, offset, max_tokens);
+	const char *b = uk_json_get_str(rec, "summary_backend"), *s;
+	struct uk_buf o = UK_BUF_INIT;
+	long long next = 0, total = 0;
+	char *full = NULL;
+	size_t left, n = 0;
+
+	/* An outline: made again without the sentences the slice shows. */
+	if (b && !strcmp(b, "outline") &&
+	    (s = uk_json_get_strn(rec, "content", &n)))
+		full = uk_util_xmemdup(s, n);
+	left = uk_slice_page(rec, offset, max_tokens);
+	if (full) {
+		uk_json_get_int(rec, "total_length", &total);
+		if (uk_json_get_int(rec, "next_offset", &next) || next <= 0)
+			next = total;
+		if (uk_summary_write_outline(full, n, offset, (size_t)next,
+			&o) == 0)
+			uk_json_set(rec, "summary", uk_json_strn(o.buf, o.len));
+		free(full);
+		uk_buf_release(&o);
+	}
+	return left;
 }
 
 static void
@@ -256,7 +277,7 @@ us_summarize(struct uk_mcp_call *c, yajl_val rec, int type, const char *hint)
 	char reason[128];
 	const char *s, *t, *e;
 	size_t n;
-	int r = 0;
+	int r = 0, asked = type;
 
 	if (uk_json_get(rec, "error"))
 		return 0;
@@ -279,8 +300,21 @@ us_summarize(struct uk_mcp_call *c, yajl_val rec, int type, const char *hint)
 		if (r != 0)
 			goto out;
 	}
-	/* No model, or it failed: the offline summary, as urlsum's fallback. */
-	if (uk_summary_write_offline(rec, (enum uk_summary_type)type, &b) == 0) {
+	/*
+	 * No model, or it failed: a page's outline, which us_page keeps from
+	 * repeating the slice after it (the lead paragraphs, urlsum's
+	 * fallback, are what the slice starts with); a type named other
+	 * than BRIEF, or a repository's readme, gets that offline summary.
+	 */
+	if ((asked < 0 || asked == UK_SUMMARY_BRIEF) &&
+	    !uk_json_get(rec, "readme") &&
+	    (s = uk_json_get_strn(rec, "content", &n)) &&
+	    uk_summary_write_outline(s, n, 0, 0, &b) == 0) {
+		set_summary(rec, b.buf, b.len, type, reason, "outline");
+		if (msg.len)
+			uk_json_set_str(rec, "summary_error", msg.buf);
+	} else if (uk_summary_write_offline(rec, (enum uk_summary_type)type,
+	    &b) == 0) {
 		set_summary(rec, b.buf, b.len, type, reason, "offline");
 		if (msg.len)
 			uk_json_set_str(rec, "summary_error", msg.buf);

@@ -123,7 +123,7 @@ us_page_text(yajl_val rec, size_t left, struct uk_buf *b)
 {
 	const char *title = uk_json_get_str(rec, "title");
 	const char *url = uk_json_get_str(rec, "url");
-	const char *s;
+	const char *s, *t;
 	long long off = 0, next = 0, total = 0;
 	size_t n;
 
@@ -142,7 +142,14 @@ us_page_text(yajl_val rec, size_t left, struct uk_buf *b)
 	if (off > 0)
 		uk_buf_addf(b, " [from character %lld of %lld]", off, total);
 	uk_buf_addstr(b, "\n\n");
-	if ((s = uk_json_get_strn(rec, "summary", &n)) && n) {
+	if ((s = uk_json_get_strn(rec, "summary", &n)) && n &&
+	    (t = uk_json_get_str(rec, "summary_backend")) &&
+	    !strcmp(t, "outline")) {
+		uk_buf_addstr(b, "Outline (each heading's offset, for "
+				 "fetch_url):\n");
+		uk_buf_add(b, s, n);
+		uk_buf_addstr(b, "\n");
+	} else if (s && n) {
 		uk_buf_addf(b, "Summary (%s):\n",
 		    uk_json_get_str(rec, "summary_type") ?
 			uk_json_get_str(rec, "summary_type") :

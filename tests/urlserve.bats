@@ -353,20 +353,20 @@ instructions() {
 	[ "$(requests)" = 2 ]
 	run -0 us_call fetch_url "{\"url\":\"$B/docs/frob.html\",\"summary_type\":\"NONE\",\"summarize\":true}"
 	[ "$(is_error "$output")" = true ]
-	# No endpoint: the offline summary.
+	# No endpoint: the page's outline (tests/urlserve-outline.bats).
 	us_stop
 	unset URLKIT_LLM_URL
 	us_start
 	run -0 us_call fetch_url "{\"url\":\"$B/article.html\",\"summarize\":true}"
-	[ "$(jq -c '.result.structuredContent | ({summary_type,summary_backend})' <<<"$output")" = '{"summary_type":"BRIEF","summary_backend":"offline"}' ]
+	[ "$(jq -c '.result.structuredContent | ({summary_type,summary_backend})' <<<"$output")" = '{"summary_type":"BRIEF","summary_backend":"outline"}' ]
 }
 
-@test "fetch_url summarize: a failing endpoint gives the offline summary with summary_error" {
+@test "fetch_url summarize: a failing endpoint gives the outline with summary_error" {
 	llm 500
 	us_start -t 5
 	run -0 us_call fetch_url "{\"url\":\"$B/article.html\",\"summarize\":true}"
 	[ "$(is_error "$output")" = false ]
-	[ "$(jq -r '.result.structuredContent | (.summary_backend)' <<<"$output")" = offline ]
+	[ "$(jq -r '.result.structuredContent | (.summary_backend)' <<<"$output")" = outline ]
 	[[ $(jq -r '.result.structuredContent | (.summary_error)' <<<"$output") == *500* ]]
 }
 
