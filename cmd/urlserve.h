@@ -22,9 +22,14 @@
 #include "session.h"
 #include "util.h"
 
-/* fetch_url's token budget of one slice: default and largest. */
-#define US_MAX_TOKENS_DEFAULT 8000
+/*
+ * fetch_url's token budget of one slice, the first look: default (chosen
+ * by scripts/bench firstlook, see urlserve(1)) and largest; and
+ * detect_and_fetch's, which its slices share.
+ */
+#define US_MAX_TOKENS_DEFAULT 4000
 #define US_MAX_TOKENS_MAX     100000
+#define US_TEXT_TOKENS_DEFAULT 8000
 /* detect_and_fetch's URLs per message, as urlfetch -m's default. */
 #define US_PER_MESSAGE 3
 /* Longest text detect_urls and detect_and_fetch take, in bytes. */

@@ -25,7 +25,7 @@
 	"\"description\":\"" what "\"}"
 #define PAGE_PROPS                                                          \
 	"\"max_tokens\":{\"type\":\"integer\",\"minimum\":100,"             \
-	"\"maximum\":100000,\"default\":8000,\"description\":\"the slice's " \
+	"\"maximum\":100000,\"default\":4000,\"description\":\"the slice's " \
 	"size in cl100k tokens\"},"                                        \
 	"\"offset\":{\"type\":\"integer\",\"minimum\":0,\"default\":0,"      \
 	"\"description\":\"characters to skip: the last next_offset\"}"

@@ -550,7 +550,7 @@ us_tool_detect_and_fetch(struct uk_mcp_call *c, yajl_val args, void *session)
 		urls[i] = uk_json_get_str(found->u.array.values[i], "url");
 	if (us_fetch_urls(c, &q, urls, nf, recs) < 0)
 		goto cancelled;
-	budget = (size_t)us_arg_int(args, "max_tokens", US_MAX_TOKENS_DEFAULT);
+	budget = (size_t)us_arg_int(args, "max_tokens", US_TEXT_TOKENS_DEFAULT);
 	budget = nf ? budget / nf : budget;
 	list = uk_json_array();
 	for (i = 0; i < n; i++) {

@@ -331,6 +331,13 @@ instructions() {
 	# Past the end: an empty slice, and no next offset.
 	run -0 us_call fetch_url "{\"url\":\"$url\",\"offset\":99999999}"
 	[ "$(jq -c '.result.structuredContent | ({content,next_offset})' <<<"$output")" = '{"content":"","next_offset":null}' ]
+	# The first look is 4000 tokens (urlserve(1) says why).
+	run -0 us_call fetch_url "{\"url\":\"$url\"}"
+	next=$(jq .result.structuredContent.next_offset <<<"$output")
+	run -0 us_call fetch_url "{\"url\":\"$url\",\"max_tokens\":4000}"
+	[ "$(jq .result.structuredContent.next_offset <<<"$output")" = "$next" ]
+	run -0 us_call fetch_url "{\"url\":\"$url\",\"max_tokens\":4200}"
+	[ "$(jq .result.structuredContent.next_offset <<<"$output")" -gt "$next" ]
 }
 
 @test "fetch_url summarize: the model's summary, written back to the cache entry; offline without one" {
