@@ -423,7 +423,8 @@ take(struct run *r, struct uk_jsonl_src *src)
 	}
 	url = uk_json_get_str(rec, "url");
 	progress_host(url);
-	if (opt.robots && refused_by_robots(r, s, url))
+	if (opt.robots && uk_robots_applies(url) &&
+	    refused_by_robots(r, s, url))
 		return 1;
 	uk_fetch_start(&r->f, &s->job, url, uk_json_get_str(rec, "type"));
 	s->qi->done = s->job.done; /* a cache hit, or refused at once */

@@ -78,6 +78,8 @@ robots_check(struct uk_mcp_call *c, const struct us_fetch_req *q,
 	for (i = 0; i < n; i++)
 		recs[i] = NULL;
 	for (i = 0; i < n && !us_srv.ignore_robots; i++) {
+		if (!uk_robots_applies(urls[i]))
+			continue;
 		ok = uk_robots_may_fetch(&us_srv.robots, urls[i], q->timeout,
 		    uk_mcp_call_cancel_fd(c), &why);
 		if (ok < 0)

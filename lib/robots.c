@@ -16,6 +16,7 @@
 #include "json.h"
 #include "netguard.h"
 #include "robots.h"
+#include "url.h"
 #include "util.h"
 #include "banned.h"
 
@@ -604,4 +605,17 @@ out:
 	free(origin);
 	free(pathq);
 	return ok;
+}
+
+int
+uk_robots_applies(const char *url)
+{
+	struct uk_url u;
+	int r;
+
+	uk_url_classify(url, &u);
+	r = u.type == UK_URL_WEB || u.type == UK_URL_DOCUMENTATION ||
+	    u.type == UK_URL_UNKNOWN;
+	uk_url_release(&u);
+	return r;
 }

@@ -148,4 +148,12 @@ void uk_robots_cache_release(struct uk_robots_cache *rc);
 int uk_robots_may_fetch(struct uk_robots_cache *rc, const char *url,
     double timeout, int cancel_fd, struct uk_buf *why);
 
+/*
+ * Whether robots.txt governs urlfetch's fetch of url: 1 for a page (web
+ * and documentation URLs, fetched as what they name), 0 for a GitHub
+ * URL (uk_url_classify's GitHub types), which urlfetch reads through the
+ * API, raw files and archives, not as the page the URL names.
+ */
+int uk_robots_applies(const char *url);
+
 #endif

@@ -157,3 +157,15 @@ $B/late.html ok" ]
 	[[ $output == "http://127.0.0.2:$S_PORT/p.html "*"private address"* ]]
 	[ ! -e "$T/site/_requests.log" ]
 }
+
+@test "--robots: a GitHub URL, read through the API and raw files, is not checked" {
+	start_server F python3 "$TOP/tests/helpers/fetch_server.py"
+	export URLKIT_GITHUB_URL="http://127.0.0.1:$F_PORT/gh"
+	export URLKIT_GITHUB_RAW_URL="http://127.0.0.1:$F_PORT/raw"
+	export URLKIT_GITHUB_API_URL="http://127.0.0.1:$F_PORT/api"
+	# Nothing leaves the machine: https goes to a proxy that is not there.
+	export https_proxy=http://127.0.0.1:1
+	run -0 fetched "https://github.com/octo/demo/blob/main/README.md"
+	[ "$output" = "https://github.com/octo/demo/blob/main/README.md ok" ]
+	[ "$(curl -s "http://127.0.0.1:$F_PORT/_count/robots.txt")" = 0 ]
+}

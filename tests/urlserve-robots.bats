@@ -104,3 +104,15 @@ robots_requests() {
 	[[ ${lines[1]} == "true robots.txt forbids it: $B/robots.txt disallows /no.html for urlkit: "* ]]
 	[ "$(robots_requests)" -eq 1 ]
 }
+
+@test "fetch_url: a GitHub URL, read through the API and raw files, is not checked" {
+	start_server F python3 "$TOP/tests/helpers/fetch_server.py"
+	export URLKIT_GITHUB_URL="http://127.0.0.1:$F_PORT/gh"
+	export URLKIT_GITHUB_RAW_URL="http://127.0.0.1:$F_PORT/raw"
+	export URLKIT_GITHUB_API_URL="http://127.0.0.1:$F_PORT/api"
+	# Nothing leaves the machine: https goes to a proxy that is not there.
+	export https_proxy=http://127.0.0.1:1
+	run -0 calls -- fetch_url '{"url":"https://github.com/octo/demo/blob/main/README.md"}'
+	[[ ${lines[0]} == "false "* ]]
+	[ "$(curl -s "http://127.0.0.1:$F_PORT/_count/robots.txt")" = 0 ]
+}
