@@ -27,7 +27,8 @@
 	"               [--attach | --connect address] [--html]\n"              \
 	"               [--screenshot path] [--total-timeout seconds]\n"        \
 	"               [--viewport widthxheight] [--explain] [--whole]\n"     \
-	"               [--remove css] [--select css] [--json] [url ...]\n"
+	"               [--remove css] [--select css] [--json] [--links-out]\n" \
+	"               [--links-max n] [url ...]\n"
 #define SYN_PROG "       pwfetch -h | -V\n"
 
 static const char options_top[] =
@@ -83,6 +84,8 @@ static const char options_top[] =
 	"      --remove=CSS          drop what CSS matches before extraction\n" \
 	"      --select=CSS          the content is what CSS matches (repeatable)\n" \
 	"      --whole               the whole page's text, no boilerplate removal\n" \
+	"      --links-out           the page's links as data in the record\n" \
+	"      --links-max=N         --links-out's links at most (default: 500)\n" \
 	"\n" \
 	"  -h, --help                the synopsis (-h) or this help (--help)\n" \
 	"\n" \
@@ -150,6 +153,8 @@ enum {
 	OPT_REMOVE,
 	OPT_WHOLE,
 	OPT_EXPLAIN,
+	OPT_LINKS_OUT,
+	OPT_LINKS_MAX,
 	OPT_JSON,
 };
 
@@ -239,6 +244,15 @@ parse_opt(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 		r->xo.explain = 1;
 		r->o.extract = &r->xo;
 		break;
+	case OPT_LINKS_OUT:
+		r->xo.links_out = 1;
+		break;
+	case OPT_LINKS_MAX:
+		if (uk_util_parse_long(arg, 1, 1000000L, &r->xo.links_max))
+			uk_cli_usage(cli,
+			    "--links-max: not a count from 1 to 1000000: '%s'",
+			    arg);
+		break;
 	case 'w':
 		if (parse_wait(r, arg))
 			uk_cli_usage(cli,
@@ -317,6 +331,8 @@ parse_opts(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 		{ "whole", no_argument, NULL, OPT_WHOLE },
 		{ "explain", no_argument, NULL, OPT_EXPLAIN },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "links-out", no_argument, NULL, OPT_LINKS_OUT },
+		{ "links-max", required_argument, NULL, OPT_LINKS_MAX },
 		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -334,5 +350,11 @@ parse_opts(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 	/* After "--": operands only. */
 	for (; optind < argc; optind++)
 		parse_opt(cli, r, cl, 1, argv[optind]);
+	/* --links-out reads the rendered HTML from the record (emit in
+	 * pwfetch.c); 2: it is there for that alone and goes after. */
+	if (r->xo.links_out && !r->o.html) {
+		r->o.html = 1;
+		r->xo.links_out = 2;
+	}
 	check_opts(cli, r, cl->attach);
 }

@@ -22,6 +22,7 @@
 #include "extract.h"
 #include "json.h"
 #include "jsonl.h"
+#include "pagelinks.h"
 #include "record.h"
 #include "urlextract.h"
 #include "util.h"
@@ -34,7 +35,7 @@ static const char synopsis[] =
     "usage: urlextract [-TV] [-B url] [-f format] [-o file] [--comments]\n"
     "                  [--images] [--links] [--max-pages pages] [--explain]\n"
     "                  [--whole] [--remove css] [--select css] [--json]\n"
-    "                  [--markdown] [file ...]\n";
+    "                  [--markdown] [--links-out] [--links-max n] [file ...]\n";
 
 static const char options[] =
     "Extract local HTML or PDF files (or stdin); write one content record each.\n"
@@ -56,6 +57,8 @@ static const char options[] =
     "      --explain             what extraction dropped and why, on stderr\n"
     "      --images              keep images in Markdown\n"
     "      --links               keep links in Markdown\n"
+    "      --links-out           the page's links as data in the record\n"
+    "      --links-max=N         --links-out's links at most (default: 500)\n"
     "      --max-pages=N         PDF pages extracted (default: 200)\n"
     "      --remove=CSS          drop what CSS matches before extraction\n"
     "      --select=CSS          the content is what CSS matches (repeatable)\n"
@@ -203,15 +206,20 @@ write_text(const char *path, const struct uk_extract *x, int failed,
 	}
 }
 
-/* x's content record, or the error's, for the page at url. */
+/*
+ * x's content record, or the error's, for the page at url; links (may be
+ * NULL) holds --links-out's fields.
+ */
 static void
 write_record(const char *url, const struct uk_extract *x, int failed,
-    const struct uk_err *err)
+    const struct uk_err *err, yajl_val links)
 {
 	yajl_val rec = uk_record_new(url, NULL, "web");
 
 	if (!failed)
 		uk_extract_record(x, 0, rec);
+	if (!failed && links)
+		uk_json_add_missing(rec, links, NULL);
 	if (failed || x->blocked) {
 		uk_record_error(rec, err->msg);
 		uk_util_warn("%s", err->msg);
@@ -238,6 +246,7 @@ extract_file(const char *path)
 	struct uk_extract x;
 	struct uk_err err = { 0 };
 	const char *html, *mapped, *url = opt.base;
+	yajl_val links = NULL;
 	size_t len = 0;
 	int failed = 0;
 
@@ -253,6 +262,15 @@ extract_file(const char *path)
 			uk_pdf_extract(html, len, url, &opt.eo, &x, &err) :
 			uk_extract_html(html, len, NULL, url, &opt.eo, &x,
 			    &err)) < 0;
+	if (!failed && opt.eo.links_out) {
+		/* Made while the page is mapped; -B's URL resolves them. */
+		links = uk_json_object();
+		if (x.pages)
+			uk_pagelinks_none(links);
+		else
+			uk_pagelinks_html(links, html, len, NULL, url,
+			    &opt.eo, &x);
+	}
 	if (mapped)
 		munmap((void *)mapped, len);
 	if (!url) {
@@ -279,7 +297,8 @@ extract_file(const char *path)
 	if (opt.text)
 		write_text(path, &x, failed, &err);
 	else
-		write_record(url, &x, failed, &err);
+		write_record(url, &x, failed, &err, links);
+	uk_json_free(links);
 	uk_extract_release(&x);
 	uk_buf_release(&in);
 	uk_buf_release(&u);

@@ -485,7 +485,6 @@ main(int argc, char **argv)
 		.require = "url" };
 	struct uk_jsonl_src src;
 	struct uk_fetch_job *j;
-	struct stat st;
 	struct run r;
 	long window;
 	int i, eof = 0, fd_ready = 0, wfd;
@@ -520,10 +519,7 @@ main(int argc, char **argv)
 			opt.quiet = 1;
 	}
 	uk_progress_init(&prog.p, STDERR_FILENO, opt.quiet);
-	prog.start = uk_util_mono_now();
 	progress_clock_init();
-	prog.shared = isatty(STDOUT_FILENO) ||
-	    (!fstat(STDOUT_FILENO, &st) && !S_ISREG(st.st_mode));
 	if (uk_progress_on(&prog.p))
 		opt.fo.repo.progress = progress_repo;
 

@@ -70,10 +70,6 @@ void urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv);
  */
 struct urlfetch_progress {
 	struct uk_progress p;
-	double start; /* when the run began (uk_util_mono_now) */
-	double hold;  /* no line before this time: a record just went out */
-	int shared;   /* standard output may reach the terminal: a terminal
-			 or a pipe, not a file */
 	int tfd, ep;  /* the line's clock (a timerfd) and, with the input,
 			 the epoll set the fetches wait on; -1: none */
 	unsigned long done, total, failed;

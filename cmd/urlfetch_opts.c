@@ -15,16 +15,15 @@
 #include "banned.h"
 
 static const char synopsis[] =
-    "usage: urlfetch [-CJkPqrTV] [-A agent] [-f format] [-i file] [-j jobs]\n"
-    "                [-m max] [-o file] [-S session] [-s size] [-t timeout]\n"
-    "                [--per-host n] [--ttl ttl] [-F count] [-M tokens]\n"
-    "                [-D tokens] [-K tokenizer] [-R duration] [-Z size]\n"
-    "                [--comments] [--images] [--links] [--max-pages pages]\n"
-    "                [--explain] [--whole] [--remove css] [--select css]\n"
-    "                [--pack tokens] [--include glob] [--exclude glob]\n"
-    "                [--header] [--max-tokens tokens] [--offset offset]\n"
-    "                [--json] [--markdown] [--cache-remote stores]\n"
-    "                [--robots] [url ...]\n";
+    "usage: urlfetch [-CJkPqrTV] [-A agent] [-f format] [-i file] [-j jobs] [-m max]\n"
+    "                [-o file] [-S session] [-s size] [-t timeout] [--per-host n]\n"
+    "                [--ttl ttl] [-F count] [-M tokens] [-D tokens] [-K tokenizer]\n"
+    "                [-R duration] [-Z size] [--comments] [--images] [--links]\n"
+    "                [--max-pages pages] [--explain] [--whole] [--remove css]\n"
+    "                [--select css] [--pack tokens] [--include glob] [--exclude glob]\n"
+    "                [--header] [--max-tokens tokens] [--offset offset] [--json]\n"
+    "                [--markdown] [--cache-remote stores] [--links-out]\n"
+    "                [--links-max n] [--no-negotiate] [--robots] [url ...]\n";
 
 static const char options[] =
     "Fetch URLs; write one content record each (on a terminal: pages to read).\n"
@@ -50,6 +49,7 @@ static const char options[] =
     "  -A, --user-agent=STRING   send STRING as the User-Agent (default: a browser's)\n"
     "  -j, --jobs=N              transfers at once (default: 8)\n"
     "  -k, --insecure            do not verify TLS certificates\n"
+    "      --no-negotiate        ask for HTML only, not the site's Markdown\n"
     "  -P, --allow-private       allow internal addresses and local repositories\n"
     "      --per-host=N          transfers at once to one host, 1-64 (default: 3)\n"
     "      --robots              fetch only what robots.txt allows urlkit\n"
@@ -68,6 +68,8 @@ static const char options[] =
     "      --explain             what extraction dropped and why, on stderr\n"
     "      --images              keep images in Markdown\n"
     "      --links               keep links in Markdown\n"
+    "      --links-out           the page's links as data in the record\n"
+    "      --links-max=N         --links-out's links at most (default: 500)\n"
     "      --max-pages=N         PDF pages extracted (default: 200)\n"
     "      --remove=CSS          drop what CSS matches before extraction\n"
     "      --select=CSS          the content is what CSS matches (repeatable)\n"
@@ -112,6 +114,7 @@ enum {
 	OPT_MAX_TOKENS,
 	OPT_OFFSET,
 	OPT_CACHE_REMOTE,
+	OPT_NO_NEGOTIATE,
 	OPT_ROBOTS,
 };
 
@@ -152,6 +155,7 @@ static const struct option longopts[] = {
 	{ "max-tokens", required_argument, NULL, OPT_MAX_TOKENS },
 	{ "offset", required_argument, NULL, OPT_OFFSET },
 	{ "cache-remote", required_argument, NULL, OPT_CACHE_REMOTE },
+	{ "no-negotiate", no_argument, NULL, OPT_NO_NEGOTIATE },
 	{ "robots", no_argument, NULL, OPT_ROBOTS },
 	EXTRACT_LONGOPTS,
 	UK_CLI_LONGOPTS,
@@ -309,6 +313,9 @@ net_opt(int c, struct urlfetch_args *a)
 		return 1;
 	case 'P':
 		fo->http.allow_private = 1;
+		return 1;
+	case OPT_NO_NEGOTIATE:
+		fo->no_negotiate = 1;
 		return 1;
 	case 'q':
 		a->quiet = 1;

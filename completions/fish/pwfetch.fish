@@ -24,6 +24,8 @@ complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l viewport -x -d 'vi
 complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l select -x -d 'the main text is what a CSS selector matches'
 complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l remove -x -d 'drop what a CSS selector matches before extraction'
 complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l whole -d 'the whole page, no boilerplate removal'
+complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l links-out -d 'links of the page as data in the record'
+complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l links-max -x -d 'most links --links-out keeps'
 complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l explain -d 'what extraction dropped and why, on stderr'
 complete -c pwfetch -s w -l wait -x -a 'load domcontentloaded networkidle selector:' -d 'when a page is ready'
 complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l compact -d 'one JSON line per record, even on a terminal'
