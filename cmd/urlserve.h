@@ -30,6 +30,8 @@
 #define US_MAX_TOKENS_DEFAULT 4000
 #define US_MAX_TOKENS_MAX     100000
 #define US_TEXT_TOKENS_DEFAULT 8000
+/* fetch_url's links: the most listed in the text block (all are data). */
+#define US_LINKS_TEXT_MAX 100
 /* detect_and_fetch's URLs per message, as urlfetch -m's default. */
 #define US_PER_MESSAGE 3
 /* Longest text detect_urls and detect_and_fetch take, in bytes. */
@@ -100,6 +102,7 @@ struct us_fetch_req {
 	const struct uk_extract_opts *overrides;
 	/* A fetch's time limit in seconds, at most -t's; 0: -t's. */
 	double timeout;
+	int links; /* fetch_url's links: the pages' links as data */
 };
 
 /*

@@ -5,6 +5,7 @@
 
 #include "buf.h"
 #include "cache.h"
+#include "extract_md.h"
 #include "fetch.h"
 #include "json.h"
 #include "llm.h"
@@ -125,6 +126,7 @@ us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
 	fe->f.o.extract.nremove = q->overrides ? q->overrides->nremove : 0;
 	fe->f.o.extract.whole = q->overrides && q->overrides->whole;
 	fe->f.o.extract.explain = q->overrides && q->overrides->explain;
+	fe->f.o.extract.links_out = q->links;
 	fe->f.http.o.timeout = q->timeout > 0 && q->timeout < us_srv.timeout ?
 	    q->timeout : us_srv.timeout;
 	jobs = uk_util_xcalloc(n ? n : 1, sizeof(*jobs));
@@ -328,4 +330,51 @@ out:
 	uk_buf_release(&b);
 	uk_buf_release(&msg);
 	return r < 0 ? -1 : 0;
+}
+
+/*
+ * fetch_url's links: a compact list after the text, one "URL  TEXT" line
+ * each (map_site's form, the fewest tokens), those in the page's main
+ * text first, at most US_LINKS_TEXT_MAX (the result's links hold all).
+ */
+void
+us_links_text(yajl_val rec, struct uk_buf *b)
+{
+	yajl_val l = uk_json_get(rec, "links"), v, ic;
+	const char *u, *t;
+	size_t i, n = 0, at;
+	int pass, head;
+
+	if (!l || !YAJL_IS_ARRAY(l))
+		return;
+	uk_buf_addf(b, "\n\n[%zu link%s%s]", l->u.array.len,
+	    l->u.array.len == 1 ? "" : "s",
+	    uk_json_get(rec, "links_truncated") ? ", more left out" : "");
+	for (pass = 1; pass >= 0; pass--) {
+		head = 0;
+		for (i = 0; i < l->u.array.len; i++) {
+			v = l->u.array.values[i];
+			ic = uk_json_get(v, "in_content");
+			if ((ic && YAJL_IS_TRUE(ic)) != pass ||
+			    !(u = uk_json_get_str(v, "url")))
+				continue;
+			if (n == US_LINKS_TEXT_MAX)
+				break;
+			if (!head++)
+				uk_buf_addstr(b, pass ? "\nIn the text:" :
+				    "\nElsewhere (navigation, footer):");
+			uk_buf_addf(b, "\n%s", u);
+			if ((t = uk_json_get_str(v, "text")) && *t) {
+				uk_buf_addstr(b, "  ");
+				/* The page's words are shown text: no live HTML. */
+				at = b->len;
+				uk_buf_addstr(b, t);
+				uk_extract_md_escape(b, at);
+			}
+			n++;
+		}
+	}
+	if (n < l->u.array.len)
+		uk_buf_addf(b, "\n(%zu more in the result's links)",
+		    l->u.array.len - n);
 }

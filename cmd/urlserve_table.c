@@ -113,7 +113,9 @@ const struct uk_mcp_tool us_tools[] = {
 		"cached page keeps its format\"},"
 		"\"timeout\":{\"type\":\"integer\",\"minimum\":1,"
 		"\"maximum\":3600,\"description\":\"seconds, at most the "
-		"server's\"}," OVERRIDE_PROPS PAGE_PROPS,
+		"server's\"},\"links\":{\"type\":\"boolean\",\"default\":false,"
+		"\"description\":\"list the page's links\"}," OVERRIDE_PROPS
+		PAGE_PROPS,
 		"\"url\""),
 	    PAGE_OUT, FETCHING, us_tool_fetch_url },
 	{ "detect_and_fetch", "Detect and fetch URLs",

@@ -261,6 +261,7 @@ us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args,
 		return;
 	}
 	us_page_text(rec, left, &b);
+	us_links_text(rec, &b);
 	uk_mcp_call_result(c, rec, b.buf, 0);
 	uk_buf_release(&b);
 }
@@ -420,9 +421,10 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		{ "max_tokens", 'i', 0, 100, US_MAX_TOKENS_MAX },
 		{ "offset", 'i', 0, 0, 1LL << 40 },
 		{ "timeout", 'i', 0, 1, 3600 },
+		{ "links", 'b', 0, 0, 0 },
 		{ NULL, 0, 0, 0, 0 },
 	};
-	struct us_fetch_req q = { 1, 1, NULL, NULL, 0 };
+	struct us_fetch_req q = { 1, 1, NULL, NULL, 0, 0 };
 	struct uk_extract_opts xo = UK_EXTRACT_OPTS_INIT;
 	const char *sel[UK_EXTRACT_SELECT_MAXLIST];
 	const char *rem[UK_EXTRACT_SELECT_MAXLIST];
@@ -458,6 +460,7 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		q.overrides = &xo;
 	q.use_cache = us_arg_bool(args, "use_cache", 1);
 	q.timeout = (double)us_arg_int(args, "timeout", 0);
+	q.links = us_arg_bool(args, "links", 0);
 	q.markdown = !fmt || !strcmp(fmt, "markdown");
 	if (us_fetch_urls(c, &q, &url, 1, &rec) < 0 ||
 	    (us_arg_bool(args, "summarize", 0) &&
@@ -524,7 +527,7 @@ us_tool_detect_and_fetch(struct uk_mcp_call *c, yajl_val args, void *session)
 		{ "max_tokens", 'i', 0, 100, US_MAX_TOKENS_MAX },
 		{ NULL, 0, 0, 0, 0 },
 	};
-	struct us_fetch_req q = { 1, 1, each_done, NULL, 0 };
+	struct us_fetch_req q = { 1, 1, each_done, NULL, 0, 0 };
 	struct uk_buf b = UK_BUF_INIT;
 	struct uk_err err;
 	yajl_val found, list = NULL, res, *recs;
