@@ -27,6 +27,9 @@
 #include "page.h"
 #include "pagelinks.h"
 #include "progress.h"
+#include "query.h"
+#include "record.h"
+#include "slice.h"
 #include "url.h"
 #include "util.h"
 #include "view.h"
@@ -112,6 +115,16 @@ write_item(struct uk_jsonl_item *it, void *arg)
 	r->ndone++;
 	if (it->kind == UK_JSONL_ERROR)
 		r->nfailed++;
+	if (it->kind == UK_JSONL_RECORD && !uk_json_get(it->rec, "error")) {
+		if (r->query)
+			uk_query_record(it->rec, r->query,
+			    (size_t)(r->max_tokens ? r->max_tokens :
+						     UK_QUERY_TOKENS_DEFAULT));
+		else if (r->max_tokens)
+			uk_slice_page(it->rec, 0, (size_t)r->max_tokens);
+		if (r->query || r->max_tokens)
+			uk_record_hash(it->rec); /* of what is written */
+	}
 	if (!r->view) {
 		uk_jsonl_item_write(&r->out, it);
 	} else if (it->kind == UK_JSONL_RECORD && !(s && s->msg) &&

@@ -14,6 +14,7 @@
 #include "extract_select.h"
 #include "netguard.h"
 #include "page.h"
+#include "slice.h"
 #include "util.h"
 #include "pwfetch.h"
 #include "urlextract.h"
@@ -28,7 +29,8 @@
 	"               [--screenshot path] [--total-timeout seconds]\n"        \
 	"               [--viewport widthxheight] [--explain] [--whole]\n"     \
 	"               [--remove css] [--select css] [--json] [--links-out]\n" \
-	"               [--links-max n] [url ...]\n"
+	"               [--links-max n] [--max-tokens tokens] [--query text]\n" \
+	"               [url ...]\n"
 #define SYN_PROG "       pwfetch -h | -V\n"
 
 static const char options_top[] =
@@ -61,6 +63,9 @@ static const char options_top[] =
 	"  -q, --quiet               show no progress line on a terminal\n" \
 	"      --compact             one JSON line per record, even on a terminal\n" \
 	"      --pretty              indented records, even in a pipe\n" \
+	"      --max-tokens=N        each page's first N tokens, 100-100000\n" \
+	"      --query=TEXT          the sections that answer TEXT, in\n" \
+	"                            --max-tokens (default: 1000)\n" \
 	"\n" \
 	"Browser:\n" \
 	"      --attach              attach to the browser at $URLKIT_DEVTOOLS_URL\n" \
@@ -156,6 +161,8 @@ enum {
 	OPT_LINKS_OUT,
 	OPT_LINKS_MAX,
 	OPT_JSON,
+	OPT_MAX_TOKENS,
+	OPT_QUERY,
 };
 
 /* One option (or, as 1, an operand in its place among them). */
@@ -188,6 +195,16 @@ parse_opt(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 		break;
 	case OPT_JSON:
 		r->json = 1;
+		break;
+	case OPT_MAX_TOKENS:
+		if (uk_util_parse_long(arg, UK_SLICE_TOKENS_MIN,
+			UK_SLICE_TOKENS_MAX, &r->max_tokens))
+			uk_cli_usage(cli,
+			    "--max-tokens: not a count from %d to %d: '%s'",
+			    UK_SLICE_TOKENS_MIN, UK_SLICE_TOKENS_MAX, arg);
+		break;
+	case OPT_QUERY:
+		r->query = arg;
 		break;
 	case 'j':
 		if (uk_util_parse_long(arg, 1, 64, &r->o.jobs))
@@ -333,6 +350,8 @@ parse_opts(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "links-out", no_argument, NULL, OPT_LINKS_OUT },
 		{ "links-max", required_argument, NULL, OPT_LINKS_MAX },
+		{ "max-tokens", required_argument, NULL, OPT_MAX_TOKENS },
+		{ "query", required_argument, NULL, OPT_QUERY },
 		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};

@@ -38,6 +38,8 @@ struct urlfetch_args {
 	int json;            /* --json: records, even on a terminal */
 	long max_tokens;     /* --max-tokens: the slice's size; 0: whole */
 	long offset;         /* --offset: the slice's first character */
+	long diff_lines;     /* --diff: at most this many lines; 0: none */
+	const char *query;   /* --query: the question; NULL: none */
 	int quiet;           /* -q: no progress line */
 	int robots;          /* --robots: only what robots.txt allows */
 	/*

@@ -129,6 +129,48 @@ holds(GumboNode *g, const char *r)
 	}
 }
 
+/* Whether element g is hidden by its attributes. */
+static int
+hidden(GumboNode *g)
+{
+	const char *s;
+
+	if (uk_ex_attr(g, "hidden"))
+		return 1;
+	s = uk_ex_attr(g, "aria-hidden");
+	if (s && !strcasecmp(s, "true"))
+		return 1;
+	s = uk_ex_attr(g, "style");
+	return s && uk_ex_style_hidden(s);
+}
+
+/*
+ * Whether hidden element g is a panel the reader opens: a tab's panel
+ * (role "tabpanel": the other languages of a code sample, a reference
+ * page's other platforms, a product's "Specifications" tab), or a
+ * closed panel of an accordion or a collapsible box by its class or id
+ * ("accordion__content", "collapse": a buying guide's questions, a
+ * course's modules, a product's details).  Its text is the page's,
+ * shown one panel at a time.  (A site's hidden menu is named as a menu,
+ * and its class words say so.)
+ */
+static int
+closed_panel(GumboNode *g, struct uk_buf *ci)
+{
+	static const char *const panel[] = { "accordion", "collaps",
+		"tabpanel", "tab-pane", "tab-content", NULL };
+	const char *s = uk_ex_attr(g, "role");
+	int k;
+
+	if (s && !strcasecmp(s, "tabpanel"))
+		return 1;
+	uk_ex_class_id(g, ci);
+	for (k = 0; ci->len && panel[k]; k++)
+		if (strstr(ci->buf, panel[k]))
+			return 1;
+	return 0;
+}
+
 /*
  * Whether element g (with tag) is boilerplate by its attributes: 1 for
  * certain (hidden, a navigation role), 2 by its class or id (confirmed
@@ -140,14 +182,8 @@ boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 {
 	const char *s;
 
-	if (uk_ex_attr(g, "hidden"))
-		return 1;
-	s = uk_ex_attr(g, "aria-hidden");
-	if (s && !strcasecmp(s, "true"))
-		return 1;
-	s = uk_ex_attr(g, "style");
-	if (s && uk_ex_style_hidden(s))
-		return 1;
+	if (hidden(g))
+		return closed_panel(g, ci) ? 0 : 1;
 	s = uk_ex_attr(g, "role");
 	if (s &&
 	    (!strcasecmp(s, "navigation") || !strcasecmp(s, "banner") ||

@@ -27,6 +27,8 @@ complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l whole -d 'the whol
 complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l links-out -d 'links of the page as data in the record'
 complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l links-max -x -d 'most links --links-out keeps'
 complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l explain -d 'what extraction dropped and why, on stderr'
+complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l max-tokens -x -d 'each page\'s first tokens, or the budget of --query'
+complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l query -x -d 'the sections that answer a question, in --max-tokens'
 complete -c pwfetch -s w -l wait -x -a 'load domcontentloaded networkidle selector:' -d 'when a page is ready'
 complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l compact -d 'one JSON line per record, even on a terminal'
 complete -c pwfetch -n "__fish_seen_subcommand_from $cmds" -l pretty -d 'indented records, even in a pipe'
