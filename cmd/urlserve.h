@@ -114,9 +114,9 @@ int us_robots_ok(struct uk_mcp_call *c, const char *url, double timeout);
 
 /*
  * Fetch urls[0..n) at once into recs[0..n) (each a content record, an
- * error record for a failure, robots.txt's refusal among them).  0, or -1 when the call was cancelled
- * (recs are then all NULL) or no fetcher could be made (recs are error
- * records then, 0 returned).
+ * error record for a failure, robots.txt's refusal among them).  0, or
+ * -1 when the call was cancelled (recs are then all NULL) or no fetcher
+ * could be made (recs are error records then, 0 returned).
  */
 int us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
     const char *const *urls, size_t n, yajl_val *recs);

@@ -10,6 +10,7 @@
 #include "json.h"
 #include "llm.h"
 #include "mcp.h"
+#include "query.h"
 #include "record.h"
 #include "slice.h"
 #include "summary.h"
@@ -187,7 +188,7 @@ us_page(yajl_val rec, size_t offset, size_t max_tokens)
 		uk_json_get_int(rec, "total_length", &total);
 		if (uk_json_get_int(rec, "next_offset", &next) || next <= 0)
 			next = total;
-		if (uk_summary_write_outline(full, n, offset, (size_t)next,
+		if (uk_summary_offline_outline(full, n, offset, (size_t)next,
 			&o) == 0)
 			uk_json_set(rec, "summary", uk_json_strn(o.buf, o.len));
 		free(full);
@@ -313,7 +314,7 @@ us_summarize(struct uk_mcp_call *c, yajl_val rec, int type, const char *hint)
 	if ((asked < 0 || asked == UK_SUMMARY_BRIEF) &&
 	    !uk_json_get(rec, "readme") &&
 	    (s = uk_json_get_strn(rec, "content", &n)) &&
-	    uk_summary_write_outline(s, n, 0, 0, &b) == 0) {
+	    uk_summary_offline_outline(s, n, 0, 0, &b) == 0) {
 		set_summary(rec, b.buf, b.len, type, reason, "outline");
 		if (msg.len)
 			uk_json_set_str(rec, "summary_error", msg.buf);
@@ -377,4 +378,46 @@ us_links_text(yajl_val rec, struct uk_buf *b)
 	if (n < l->u.array.len)
 		uk_buf_addf(b, "\n(%zu more in the result's links)",
 		    l->u.array.len - n);
+}
+
+/*
+ * fetch_url's and get_url_content's query: rec's content (a page's)
+ * becomes the sections that answer it (lib/query), within max_tokens,
+ * with where each starts, so the model can read around one by offset.
+ */
+void
+us_answer_query(struct uk_mcp_call *c, yajl_val rec, const char *query,
+    size_t max_tokens)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	yajl_val secs, s;
+	const char *h;
+	long long total = 0, off = 0;
+	size_t i, len = 0;
+
+	uk_query_record(rec, query, max_tokens);
+	uk_json_get_int(rec, "total_length", &total);
+	uk_json_get_strn(rec, "content", &len);
+	us_page_text(rec, 0, &b);
+	secs = uk_json_get(rec, "sections");
+	if (secs && YAJL_IS_ARRAY(secs) &&
+	    uk_buf_utf8_chars(uk_json_get_str(rec, "content"), len) <
+		(size_t)total) {
+		uk_buf_addf(&b, "\n\n[the sections of the page (%lld characters) "
+				"that answer the query; \u2026 marks what was "
+				"left out. To read on from one, call fetch_url "
+				"with its offset:",
+		    total);
+		for (i = 0; i < secs->u.array.len; i++) {
+			s = secs->u.array.values[i];
+			h = uk_json_get_str(s, "heading");
+			uk_json_get_int(s, "offset", &off);
+			uk_buf_addf(&b, "%s %s at %lld", i ? ";" : "",
+			    h && *h ? h : "(the start)", off);
+		}
+		uk_buf_addch(&b, ']');
+	}
+	us_links_text(rec, &b);
+	uk_mcp_call_result(c, rec, b.buf, 0);
+	uk_buf_release(&b);
 }

@@ -56,7 +56,8 @@ void us_error_hint(const char *e, int rendered, struct uk_buf *b);
 /* A paged record's text block (left: characters after the slice). */
 void us_page_text(yajl_val rec, size_t left, struct uk_buf *b);
 /* Finish c with rec (owned from here) paged by args' offset and
- * max_tokens, and rec's links (fetch_url's links) listed after the text; an error
+ * max_tokens, or with a query the sections that answer it (lib/query),
+ * and rec's links (fetch_url's links) listed after the text; an error
  * record as an error result (rendered: render_url's record, as in
  * us_error_hint). */
 void us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args,
@@ -65,6 +66,10 @@ void us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args,
 /* After the text in b: rec's links (fetch_url's links), a compact list,
  * those in the main text first (urlserve_fetch.c). */
 void us_links_text(yajl_val rec, struct uk_buf *b);
+/* Finish c with rec's content cut to the sections that answer query
+ * (lib/query), within max_tokens, and where each starts. */
+void us_answer_query(struct uk_mcp_call *c, yajl_val rec, const char *query,
+    size_t max_tokens);
 
 /* The tool functions, by file. */
 void us_tool_detect_urls(struct uk_mcp_call *c, yajl_val args, void *s);

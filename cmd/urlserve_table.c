@@ -29,6 +29,10 @@
 	"size in cl100k tokens\"},"                                        \
 	"\"offset\":{\"type\":\"integer\",\"minimum\":0,\"default\":0,"      \
 	"\"description\":\"characters to skip: the last next_offset\"}"
+#define QUERY_PROP                                                          \
+	"\"query\":{\"type\":\"string\",\"maxLength\":1000,"               \
+	"\"description\":\"a question: only the sections that answer "      \
+	"it\"},"
 #define OBJ(props, req)                                                     \
 	"{\"type\":\"object\",\"properties\":{" props "},\"required\":[" req \
 	"],\"additionalProperties\":false}"
@@ -114,8 +118,8 @@ const struct uk_mcp_tool us_tools[] = {
 		"\"timeout\":{\"type\":\"integer\",\"minimum\":1,"
 		"\"maximum\":3600,\"description\":\"seconds, at most the "
 		"server's\"},\"links\":{\"type\":\"boolean\",\"default\":false,"
-		"\"description\":\"list the page's links\"}," OVERRIDE_PROPS
-		PAGE_PROPS,
+		"\"description\":\"list the page's links\"}," QUERY_PROP
+		OVERRIDE_PROPS PAGE_PROPS,
 		"\"url\""),
 	    PAGE_OUT, FETCHING, us_tool_fetch_url },
 	{ "detect_and_fetch", "Detect and fetch URLs",
@@ -137,7 +141,8 @@ const struct uk_mcp_tool us_tools[] = {
 	{ "get_url_content", "Get a fetched URL's content",
 	    "A URL fetched before, from this session or the cache, paged as "
 	    "fetch_url; nothing is fetched.",
-	    OBJ(URL_PROP("the URL") "," PAGE_PROPS, "\"url\""), PAGE_OUT,
+	    OBJ(URL_PROP("the URL") "," QUERY_PROP PAGE_PROPS, "\"url\""),
+	    PAGE_OUT,
 	    READ_ONLY_LOCAL, us_tool_get_url_content },
 	{ "get_fetched_urls", "List the fetched URLs",
 	    "The URLs fetched in this session, in the order first fetched, "

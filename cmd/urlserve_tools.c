@@ -223,7 +223,7 @@ us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args,
     int rendered)
 {
 	struct uk_buf b = UK_BUF_INIT;
-	const char *e = uk_json_get_str(rec, "error");
+	const char *e = uk_json_get_str(rec, "error"), *q;
 	size_t left, off;
 	long long total = 0;
 
@@ -232,6 +232,12 @@ us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args,
 		uk_record_error(rec, b.buf);
 		uk_mcp_call_result(c, rec, b.buf, 1);
 		uk_buf_release(&b);
+		return;
+	}
+	/* (The schema's maxLength bounds query.) */
+	if ((q = uk_json_get_str(args, "query")) && uk_json_get(rec, "content")) {
+		us_answer_query(c, rec, q, (size_t)us_arg_int(args, "max_tokens",
+		    US_MAX_TOKENS_DEFAULT));
 		return;
 	}
 	off = (size_t)us_arg_int(args, "offset", 0);
@@ -421,6 +427,7 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		{ "max_tokens", 'i', 0, 100, US_MAX_TOKENS_MAX },
 		{ "offset", 'i', 0, 0, 1LL << 40 },
 		{ "timeout", 'i', 0, 1, 3600 },
+		{ "query", 's', 0, 0, 0 },
 		{ "links", 'b', 0, 0, 0 },
 		{ NULL, 0, 0, 0, 0 },
 	};

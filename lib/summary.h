@@ -144,7 +144,7 @@ int uk_summary_write_offline(yajl_val rec, enum uk_summary_type t,
  */
 #define UK_SUMMARY_OUTLINE_MAX      3000
 #define UK_SUMMARY_OUTLINE_SENTENCE 200
-int uk_summary_write_outline(const char *text, size_t len, size_t shown_from,
+int uk_summary_offline_outline(const char *text, size_t len, size_t shown_from,
     size_t shown_to, struct uk_buf *out);
 
 /*

@@ -2,7 +2,7 @@
 /*
  * The offline summaries' output, what every summary uses, the BRIEF
  * summary and source files; summary.c's uk_summary_write_offline picks among
- * them and summary_types.c's.  And the outline (uk_summary_write_outline).
+ * them and summary_types.c's.  And the outline (uk_summary_offline_outline).
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -537,7 +537,7 @@ section_para(const struct doc *d, size_t h)
 }
 
 int
-uk_summary_write_outline(const char *text, size_t len, size_t shown_from,
+uk_summary_offline_outline(const char *text, size_t len, size_t shown_from,
     size_t shown_to, struct uk_buf *out)
 {
 	struct doc d = { NULL, 0, 0 };
