@@ -25,6 +25,7 @@
 #include "progress.h"
 #include "query.h"
 #include "record.h"
+#include "robots.h"
 #include "session.h"
 #include "sha256.h"
 #include "slice.h"
@@ -66,6 +67,7 @@ struct run {
 	size_t input; /* ... in this input (the source's index) */
 	long msgcount;
 	long cache_errors;
+	struct uk_robots_cache robots; /* --robots */
 };
 
 /* The slot whose job j is. */
@@ -360,6 +362,25 @@ not_fetched(struct slot *s, const char *msg, int skipped)
 }
 
 /*
+ * --robots: whether robots.txt refuses url (then s's job is done, with
+ * the error record).  A new host's robots.txt is fetched here, holding
+ * up the other transfers for at most -t.
+ */
+static int
+refused_by_robots(struct run *r, struct slot *s, const char *url)
+{
+	struct uk_buf why = UK_BUF_INIT;
+	int ok = uk_robots_may_fetch(&r->robots, url, 0, -1, &why);
+
+	if (!ok) {
+		not_fetched(s, why.buf, 0);
+		s->qi->done = 1;
+	}
+	uk_buf_release(&why);
+	return !ok;
+}
+
+/*
  * Take the next input (lib/jsonl's source: operands and -i files in
  * order) and start its fetch.  Returns 1, 0 at the end of the inputs, or
  * -1 on a read error (fatal).
@@ -419,6 +440,9 @@ take(struct run *r, struct uk_jsonl_src *src)
 	}
 	url = uk_json_get_str(rec, "url");
 	progress_host(url);
+	if (opt.robots && uk_robots_applies(url) &&
+	    refused_by_robots(r, s, url))
+		return 1;
 	uk_fetch_start(&r->f, &s->job, url, uk_json_get_str(rec, "type"));
 	s->qi->done = s->job.done; /* a cache hit, or refused at once */
 	return 1;
@@ -445,6 +469,13 @@ run_init(struct run *r)
 			uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 		r->have_sess = 1;
 	}
+	uk_robots_cache_init(&r->robots, UK_ROBOTS_AGENT);
+	r->robots.user_agent = opt.fo.http.user_agent;
+	r->robots.timeout = opt.fo.http.timeout;
+	r->robots.insecure = opt.fo.http.insecure;
+	r->robots.allow_private = opt.fo.http.allow_private;
+	r->robots.cache = r->f.have_cache && !opt.fo.refresh ? &r->f.cache :
+	    NULL;
 	uk_jsonl_out_init(&out, stdout);
 	uk_jsonl_queue_init(&r->q, &out);
 	r->q.write = write_item;
@@ -456,6 +487,7 @@ run_release(struct run *r)
 {
 	free(r->msgkey);
 	uk_jsonl_queue_release(&r->q);
+	uk_robots_cache_release(&r->robots);
 	uk_fetch_release(&r->f);
 	if (r->have_sess) {
 		uk_session_release(&r->sess);

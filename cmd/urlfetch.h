@@ -41,6 +41,7 @@ struct urlfetch_args {
 	long diff_lines;     /* --diff: at most this many lines; 0: none */
 	const char *query;   /* --query: the question; NULL: none */
 	int quiet;           /* -q: no progress line */
+	int robots;          /* --robots: only what robots.txt allows */
 	/*
 	 * The inputs in command-line order: URL operands and -i FILEs.
 	 * None: standard input.

@@ -25,7 +25,7 @@ static const char synopsis[] =
     "                [--header] [--max-tokens tokens] [--offset offset]\n"
     "                [--query text] [--json] [--markdown] [--cache-remote stores]\n"
     "                [--links-out] [--links-max n] [--no-negotiate] [--diff]\n"
-    "                [--diff-lines lines] [url ...]\n";
+    "                [--diff-lines lines] [--robots] [url ...]\n";
 
 static const char options[] =
     "Fetch URLs; write one content record each (on a terminal: pages to read).\n"
@@ -55,6 +55,7 @@ static const char options[] =
     "      --no-negotiate        ask for HTML only, not the site's Markdown\n"
     "  -P, --allow-private       allow internal addresses and local repositories\n"
     "      --per-host=N          transfers at once to one host, 1-64 (default: 3)\n"
+    "      --robots              fetch only what robots.txt allows urlkit\n"
     "  -s, --max-size=SIZE       the largest body (default: 20M)\n"
     "  -t, --timeout=SECONDS     one transfer's time limit (default: 30)\n"
     "\n"
@@ -122,6 +123,7 @@ enum {
 	OPT_NO_NEGOTIATE,
 	OPT_DIFF,
 	OPT_DIFF_LINES,
+	OPT_ROBOTS,
 };
 
 static const struct option longopts[] = {
@@ -165,6 +167,7 @@ static const struct option longopts[] = {
 	{ "no-negotiate", no_argument, NULL, OPT_NO_NEGOTIATE },
 	{ "diff", no_argument, NULL, OPT_DIFF },
 	{ "diff-lines", required_argument, NULL, OPT_DIFF_LINES },
+	{ "robots", no_argument, NULL, OPT_ROBOTS },
 	EXTRACT_LONGOPTS,
 	UK_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -399,6 +402,9 @@ urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv)
 			break;
 		case OPT_HEADER:
 			a->header = 1;
+			break;
+		case OPT_ROBOTS:
+			a->robots = 1;
 			break;
 		case OPT_MAX_TOKENS:
 			if (uk_util_parse_long(optarg, UK_SLICE_TOKENS_MIN,

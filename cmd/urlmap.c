@@ -449,7 +449,7 @@ main(int argc, char **argv)
 	max_doc = ho.max_size;
 	if (!opt.no_cache) {
 		if (uk_cache_open(&cache, NULL, -1, &err) < 0)
-			uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
+			uk_util_die(err.code, "%s", err.msg);
 		have_cache = 1;
 	}
 	if (uk_http_init(&http, &ho, &err) < 0)

@@ -28,7 +28,8 @@
 
 static const char synopsis[] =
     "usage: urlserve [-O] [-G size] [-j jobs] [-l address] [-Q size]\n"
-    "                [-S name] [--tools list] [-t timeout] [--token-file file]\n"
+    "                [-S name] [--ignore-robots] [--tools list] [-t timeout]\n"
+    "                [--token-file file]\n"
     "       urlserve -h | -V\n";
 
 static const char options[] =
@@ -47,6 +48,7 @@ static const char options[] =
     "  -O, --open-private        open_url opens internal and private\n"
     "                            addresses too\n"
     "  -t, --timeout=SECONDS     a fetch's time limit (default: 30)\n"
+    "      --ignore-robots       fetch what robots.txt disallows urlkit\n"
     "  -S, --session=NAME        keep the fetched set as urlcache session NAME\n"
     "\n"
     "Limits:\n"
@@ -68,7 +70,7 @@ static const char options[] =
 
 static const struct uk_cli cli = { "urlserve", synopsis, options };
 
-enum { OPT_TOKEN_FILE = UK_OPT_FIRST, OPT_TOOLS };
+enum { OPT_TOKEN_FILE = UK_OPT_FIRST, OPT_TOOLS, OPT_IGNORE_ROBOTS };
 
 struct us_server us_srv;
 
@@ -424,88 +426,6 @@ chromium_found(void)
 	return !access(p && *p ? p : UK_BROWSER_PATH, X_OK);
 }
 
-static const char instructions[] =
-    "urlkit's URL tools. fetch_url returns a page in slices: call it again "
-    "with the offset it gives to read on. The fetched set "
-    "(get_fetched_urls, format_url_context) holds every URL fetched in "
-    "this session.";
-
-/* --tools' profiles: a name for a list of tools. */
-static const struct {
-	const char *name, *list;
-} profiles[] = {
-	{ "lean", "fetch_url,get_url_content,render_url" },
-};
-
-/* --tools' choice: chosen[i] for us_tools[i]; none chosen is all. */
-static char *chosen;
-
-/* Choose the tools of list (names and profiles, comma-separated): 0, or
- * -1 with the bad name in bad. */
-static int
-tools_choose(const char *list, char *bad, size_t badsz)
-{
-	const char *p = list, *e;
-	size_t i, k, n;
-	int found;
-
-	if (!chosen)
-		chosen = uk_util_xcalloc(us_ntools, 1);
-	for (; ; p = e + 1) {
-		e = strchr(p, ',');
-		n = e ? (size_t)(e - p) : strlen(p);
-		found = 0;
-		for (k = 0; k < sizeof(profiles) / sizeof(profiles[0]); k++)
-			if (strlen(profiles[k].name) == n &&
-			    !strncmp(profiles[k].name, p, n)) {
-				tools_choose(profiles[k].list, bad, badsz);
-				found = 1;
-			}
-		for (i = 0; i < us_ntools && !found; i++)
-			if (strlen(us_tools[i].name) == n &&
-			    !strncmp(us_tools[i].name, p, n)) {
-				chosen[i] = 1;
-				found = 1;
-			}
-		if (!found) {
-			snprintf(bad, badsz, "%.*s", (int)n, p);
-			return -1;
-		}
-		if (!e)
-			return 0;
-	}
-}
-
-int
-us_tool_on(const char *name)
-{
-	size_t i;
-
-	if (!strcmp(name, "render_url") && !us_srv.render)
-		return 0;
-	for (i = 0; i < us_ntools; i++)
-		if (!strcmp(us_tools[i].name, name))
-			return !chosen || chosen[i];
-	return 0;
-}
-
-/*
- * The tools listed, and the only ones callable: --tools', else all; never
- * render_url when there is no Chromium.
- */
-static struct uk_mcp_tool *
-tool_table(size_t *n)
-{
-	struct uk_mcp_tool *t = uk_util_xcalloc(us_ntools, sizeof(*t));
-	size_t i;
-
-	*n = 0;
-	for (i = 0; i < us_ntools; i++)
-		if ((!chosen || chosen[i]) &&
-		    (us_srv.render || strcmp(us_tools[i].name, "render_url")))
-			t[(*n)++] = us_tools[i];
-	return t;
-}
 
 /* The command line. */
 struct opts {
@@ -519,6 +439,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
 		{ "max-fetched", required_argument, NULL, 'G' },
+		{ "ignore-robots", no_argument, NULL, OPT_IGNORE_ROBOTS },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "listen", required_argument, NULL, 'l' },
 		{ "max-queued", required_argument, NULL, 'Q' },
@@ -576,12 +497,15 @@ parse_opts(int argc, char **argv, struct opts *o)
 				    optarg);
 			break;
 		case OPT_TOOLS:
-			if (tools_choose(optarg, bad, sizeof(bad)))
+			if (us_tools_choose(optarg, bad, sizeof(bad)))
 				uk_cli_usage(&cli, "--tools: not a tool or a profile: "
 				    "'%s'", bad);
 			break;
 		case OPT_TOKEN_FILE:
 			o->token_file = optarg;
+			break;
+		case OPT_IGNORE_ROBOTS:
+			us_srv.ignore_robots = 1;
 			break;
 		default:
 			uk_cli_usage(&cli, NULL);
@@ -599,15 +523,17 @@ serve(const struct opts *o)
 	struct uk_mcp_http_opts ho;
 	struct uk_mcp *m = NULL;
 	struct uk_mcp_tool *tools;
+	struct uk_buf ins = UK_BUF_INIT;
 	struct uk_err err;
 	char *token = NULL;
 	int r;
 
+	us_instructions(&ins);
 	memset(&mo, 0, sizeof(mo));
 	mo.name = "urlserve";
 	mo.version = UK_VERSION;
-	mo.instructions = instructions;
-	mo.tools = tools = tool_table(&mo.ntools);
+	mo.instructions = ins.buf;
+	mo.tools = tools = us_tool_table(&mo.ntools);
 	mo.jobs = (int)o->jobs;
 	mo.max_message = 4UL << 20;
 	mo.session_new = session_new;
@@ -635,6 +561,7 @@ serve(const struct opts *o)
 		uk_util_warn("%s", err.msg);
 	uk_mcp_free(m);
 	free(tools);
+	uk_buf_release(&ins);
 	free(token);
 	free(token_path);
 	token_path = NULL;
@@ -660,11 +587,14 @@ main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	pthread_mutex_init(&us_srv.mu, NULL);
 	if (uk_cache_open(&us_srv.cache, NULL, -1, &err))
-		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
+		uk_util_die(err.code, "%s", err.msg);
 	if (us_srv.session &&
 	    uk_session_open(&us_srv.named, &us_srv.cache, us_srv.session, &err))
 		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
 	us_srv.render = chromium_found();
+	uk_robots_cache_init(&us_srv.robots, UK_ROBOTS_AGENT);
+	us_srv.robots.timeout = us_srv.timeout;
+	us_srv.robots.cache = &us_srv.cache;
 	r = serve(&o);
 	while ((f = us_srv.idle)) {
 		us_srv.idle = f->next;
@@ -673,8 +603,9 @@ main(int argc, char **argv)
 	}
 	if (us_srv.session)
 		uk_session_release(&us_srv.named);
+	uk_robots_cache_release(&us_srv.robots);
 	uk_cache_release(&us_srv.cache);
 	pthread_mutex_destroy(&us_srv.mu);
-	free(chosen);
+	us_tools_release();
 	return r ? UK_EXIT_FATAL : UK_EXIT_OK;
 }

@@ -18,12 +18,20 @@
 #include "fetch.h"
 #include "json.h"
 #include "mcp.h"
+#include "robots.h"
 #include "session.h"
 #include "util.h"
 
-/* fetch_url's token budget of one slice: default and largest. */
-#define US_MAX_TOKENS_DEFAULT 8000
+/*
+ * fetch_url's token budget of one slice, the first look: default (chosen
+ * by scripts/bench firstlook, see urlserve(1)) and largest; and
+ * detect_and_fetch's, which its slices share.
+ */
+#define US_MAX_TOKENS_DEFAULT 4000
 #define US_MAX_TOKENS_MAX     100000
+#define US_TEXT_TOKENS_DEFAULT 8000
+/* fetch_url's links: the most listed in the text block (all are data). */
+#define US_LINKS_TEXT_MAX 100
 /* detect_and_fetch's URLs per message, as urlfetch -m's default. */
 #define US_PER_MESSAGE 3
 /* Longest text detect_urls and detect_and_fetch take, in bytes. */
@@ -40,6 +48,8 @@ struct us_server {
 	struct us_fetcher *idle; /* fetchers not in use */
 	int render;              /* render_url is listed (Chromium found) */
 	int open_private;        /* -O: open_url opens internal addresses */
+	int ignore_robots;       /* --ignore-robots */
+	struct uk_robots_cache robots; /* robots.txt's verdicts, by origin */
 };
 
 extern struct us_server us_srv;
@@ -92,13 +102,21 @@ struct us_fetch_req {
 	const struct uk_extract_opts *overrides;
 	/* A fetch's time limit in seconds, at most -t's; 0: -t's. */
 	double timeout;
+	int links; /* fetch_url's links: the pages' links as data */
 };
 
 /*
+ * Whether robots.txt lets urlserve fetch url (always with
+ * --ignore-robots): 1, 0 with an error result on c that says so and what
+ * the model can do, -1 cancelled (no result).  timeout: the call's, 0: -t.
+ */
+int us_robots_ok(struct uk_mcp_call *c, const char *url, double timeout);
+
+/*
  * Fetch urls[0..n) at once into recs[0..n) (each a content record, an
- * error record for a failure).  0, or -1 when the call was cancelled
- * (recs are then all NULL) or no fetcher could be made (recs are error
- * records then, 0 returned).
+ * error record for a failure, robots.txt's refusal among them).  0, or
+ * -1 when the call was cancelled (recs are then all NULL) or no fetcher
+ * could be made (recs are error records then, 0 returned).
  */
 int us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
     const char *const *urls, size_t n, yajl_val *recs);

@@ -361,6 +361,11 @@ us_tool_render_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		free(w);
 		return;
 	}
+	if ((st = us_robots_ok(c, url, 0)) < 1) {
+		if (st < 0)
+			uk_mcp_call_error(c, "cancelled");
+		return;
+	}
 	explain = us_arg_bool(args, "explain", 0);
 	prog = us_sibling("pwfetch");
 	uk_buf_addf(&tbuf, "%g", us_srv.timeout);

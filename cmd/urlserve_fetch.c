@@ -5,15 +5,18 @@
 
 #include "buf.h"
 #include "cache.h"
+#include "extract_md.h"
 #include "fetch.h"
 #include "json.h"
 #include "llm.h"
 #include "mcp.h"
+#include "query.h"
 #include "record.h"
 #include "slice.h"
 #include "summary.h"
 #include "tokens.h"
 #include "urlserve.h"
+#include "urlserve_int.h"
 #include "util.h"
 #include "banned.h"
 
@@ -44,6 +47,59 @@ finish(struct uk_mcp_call *c, const struct us_fetch_req *q,
 }
 
 int
+us_robots_ok(struct uk_mcp_call *c, const char *url, double timeout)
+{
+	struct uk_buf why = UK_BUF_INIT, hint = UK_BUF_INIT;
+	int ok;
+
+	if (us_srv.ignore_robots)
+		return 1;
+	ok = uk_robots_may_fetch(&us_srv.robots, url, timeout,
+	    uk_mcp_call_cancel_fd(c), &why);
+	if (ok == 0) {
+		us_error_hint(why.buf, 0, &hint);
+		uk_mcp_call_error(c, "%s", hint.buf);
+	}
+	uk_buf_release(&why);
+	uk_buf_release(&hint);
+	return ok;
+}
+
+/*
+ * recs[i] set to an error record for each URL robots.txt refuses, NULL
+ * for the others: 0, or -1 when cancelled (recs all NULL).
+ */
+static int
+robots_check(struct uk_mcp_call *c, const struct us_fetch_req *q,
+    const char *const *urls, size_t n, yajl_val *recs)
+{
+	struct uk_buf why = UK_BUF_INIT;
+	size_t i;
+	int ok = 1;
+
+	for (i = 0; i < n; i++)
+		recs[i] = NULL;
+	for (i = 0; i < n && !us_srv.ignore_robots; i++) {
+		if (!uk_robots_applies(urls[i]))
+			continue;
+		ok = uk_robots_may_fetch(&us_srv.robots, urls[i], q->timeout,
+		    uk_mcp_call_cancel_fd(c), &why);
+		if (ok < 0)
+			break;
+		if (!ok)
+			recs[i] = error_record(urls[i], why.buf);
+	}
+	uk_buf_release(&why);
+	if (ok >= 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		uk_json_free(recs[i]);
+		recs[i] = NULL;
+	}
+	return -1;
+}
+
+int
 us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
     const char *const *urls, size_t n, yajl_val *recs)
 {
@@ -53,9 +109,12 @@ us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
 	size_t i, ndone = 0;
 	int ready = 0;
 
+	if (robots_check(c, q, urls, n, recs))
+		return -1;
 	if (!(fe = us_fetcher_take(&err))) {
 		for (i = 0; i < n; i++)
-			recs[i] = error_record(urls[i], err.msg);
+			if (!recs[i])
+				recs[i] = error_record(urls[i], err.msg);
 		return 0;
 	}
 	/* One call at a time has the fetcher: its options are the call's. */
@@ -68,11 +127,15 @@ us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
 	fe->f.o.extract.nremove = q->overrides ? q->overrides->nremove : 0;
 	fe->f.o.extract.whole = q->overrides && q->overrides->whole;
 	fe->f.o.extract.explain = q->overrides && q->overrides->explain;
+	fe->f.o.extract.links_out = q->links;
 	fe->f.http.o.timeout = q->timeout > 0 && q->timeout < us_srv.timeout ?
 	    q->timeout : us_srv.timeout;
 	jobs = uk_util_xcalloc(n ? n : 1, sizeof(*jobs));
 	for (i = 0; i < n; i++) {
-		recs[i] = NULL;
+		if (recs[i]) { /* refused by robots.txt */
+			ndone++;
+			continue;
+		}
 		uk_fetch_start(&fe->f, &jobs[i], urls[i], NULL);
 		if (jobs[i].done)
 			finish(c, q, &jobs[i], &recs[i], &ndone, n);
@@ -110,7 +173,28 @@ us_fetch_urls(struct uk_mcp_call *c, const struct us_fetch_req *q,
 size_t
 us_page(yajl_val rec, size_t offset, size_t max_tokens)
 {
-	return uk_slice_page(rec, offset, max_tokens);
+	const char *b = uk_json_get_str(rec, "summary_backend"), *s;
+	struct uk_buf o = UK_BUF_INIT;
+	long long next = 0, total = 0;
+	char *full = NULL;
+	size_t left, n = 0;
+
+	/* An outline: made again without the sentences the slice shows. */
+	if (b && !strcmp(b, "outline") &&
+	    (s = uk_json_get_strn(rec, "content", &n)))
+		full = uk_util_xmemdup(s, n);
+	left = uk_slice_page(rec, offset, max_tokens);
+	if (full) {
+		uk_json_get_int(rec, "total_length", &total);
+		if (uk_json_get_int(rec, "next_offset", &next) || next <= 0)
+			next = total;
+		if (uk_summary_offline_outline(full, n, offset, (size_t)next,
+			&o) == 0)
+			uk_json_set(rec, "summary", uk_json_strn(o.buf, o.len));
+		free(full);
+		uk_buf_release(&o);
+	}
+	return left;
 }
 
 static void
@@ -198,7 +282,7 @@ us_summarize(struct uk_mcp_call *c, yajl_val rec, int type, const char *hint)
 	char reason[128];
 	const char *s, *t, *e;
 	size_t n;
-	int r = 0;
+	int r = 0, asked = type;
 
 	if (uk_json_get(rec, "error"))
 		return 0;
@@ -221,8 +305,21 @@ us_summarize(struct uk_mcp_call *c, yajl_val rec, int type, const char *hint)
 		if (r != 0)
 			goto out;
 	}
-	/* No model, or it failed: the offline summary, as urlsum's fallback. */
-	if (uk_summary_write_offline(rec, (enum uk_summary_type)type, &b) == 0) {
+	/*
+	 * No model, or it failed: a page's outline, which us_page keeps from
+	 * repeating the slice after it (the lead paragraphs, urlsum's
+	 * fallback, are what the slice starts with); a type named other
+	 * than BRIEF, or a repository's readme, gets that offline summary.
+	 */
+	if ((asked < 0 || asked == UK_SUMMARY_BRIEF) &&
+	    !uk_json_get(rec, "readme") &&
+	    (s = uk_json_get_strn(rec, "content", &n)) &&
+	    uk_summary_offline_outline(s, n, 0, 0, &b) == 0) {
+		set_summary(rec, b.buf, b.len, type, reason, "outline");
+		if (msg.len)
+			uk_json_set_str(rec, "summary_error", msg.buf);
+	} else if (uk_summary_write_offline(rec, (enum uk_summary_type)type,
+	    &b) == 0) {
 		set_summary(rec, b.buf, b.len, type, reason, "offline");
 		if (msg.len)
 			uk_json_set_str(rec, "summary_error", msg.buf);
@@ -234,4 +331,93 @@ out:
 	uk_buf_release(&b);
 	uk_buf_release(&msg);
 	return r < 0 ? -1 : 0;
+}
+
+/*
+ * fetch_url's links: a compact list after the text, one "URL  TEXT" line
+ * each (map_site's form, the fewest tokens), those in the page's main
+ * text first, at most US_LINKS_TEXT_MAX (the result's links hold all).
+ */
+void
+us_links_text(yajl_val rec, struct uk_buf *b)
+{
+	yajl_val l = uk_json_get(rec, "links"), v, ic;
+	const char *u, *t;
+	size_t i, n = 0, at;
+	int pass, head;
+
+	if (!l || !YAJL_IS_ARRAY(l))
+		return;
+	uk_buf_addf(b, "\n\n[%zu link%s%s]", l->u.array.len,
+	    l->u.array.len == 1 ? "" : "s",
+	    uk_json_get(rec, "links_truncated") ? ", more left out" : "");
+	for (pass = 1; pass >= 0; pass--) {
+		head = 0;
+		for (i = 0; i < l->u.array.len; i++) {
+			v = l->u.array.values[i];
+			ic = uk_json_get(v, "in_content");
+			if ((ic && YAJL_IS_TRUE(ic)) != pass ||
+			    !(u = uk_json_get_str(v, "url")))
+				continue;
+			if (n == US_LINKS_TEXT_MAX)
+				break;
+			if (!head++)
+				uk_buf_addstr(b, pass ? "\nIn the text:" :
+				    "\nElsewhere (navigation, footer):");
+			uk_buf_addf(b, "\n%s", u);
+			if ((t = uk_json_get_str(v, "text")) && *t) {
+				uk_buf_addstr(b, "  ");
+				/* The page's words are shown text: no live HTML. */
+				at = b->len;
+				uk_buf_addstr(b, t);
+				uk_extract_md_escape(b, at);
+			}
+			n++;
+		}
+	}
+	if (n < l->u.array.len)
+		uk_buf_addf(b, "\n(%zu more in the result's links)",
+		    l->u.array.len - n);
+}
+
+/*
+ * fetch_url's and get_url_content's query: rec's content (a page's)
+ * becomes the sections that answer it (lib/query), within max_tokens,
+ * with where each starts, so the model can read around one by offset.
+ */
+void
+us_answer_query(struct uk_mcp_call *c, yajl_val rec, const char *query,
+    size_t max_tokens)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	yajl_val secs, s;
+	const char *h;
+	long long total = 0, off = 0;
+	size_t i, len = 0;
+
+	uk_query_record(rec, query, max_tokens);
+	uk_json_get_int(rec, "total_length", &total);
+	uk_json_get_strn(rec, "content", &len);
+	us_page_text(rec, 0, &b);
+	secs = uk_json_get(rec, "sections");
+	if (secs && YAJL_IS_ARRAY(secs) &&
+	    uk_buf_utf8_chars(uk_json_get_str(rec, "content"), len) <
+		(size_t)total) {
+		uk_buf_addf(&b, "\n\n[the sections of the page (%lld characters) "
+				"that answer the query; \u2026 marks what was "
+				"left out. To read on from one, call fetch_url "
+				"with its offset:",
+		    total);
+		for (i = 0; i < secs->u.array.len; i++) {
+			s = secs->u.array.values[i];
+			h = uk_json_get_str(s, "heading");
+			uk_json_get_int(s, "offset", &off);
+			uk_buf_addf(&b, "%s %s at %lld", i ? ";" : "",
+			    h && *h ? h : "(the start)", off);
+		}
+		uk_buf_addch(&b, ']');
+	}
+	us_links_text(rec, &b);
+	uk_mcp_call_result(c, rec, b.buf, 0);
+	uk_buf_release(&b);
 }

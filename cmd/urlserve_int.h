@@ -39,6 +39,16 @@ yajl_val us_detect(const char *text, size_t len, long max);
 
 /* Whether the tool name is listed (-T, and Chromium for render_url). */
 int us_tool_on(const char *name);
+/* --tools: choose the tools of list (names and profiles, comma-separated):
+ * 0, or -1 with the bad name in bad.  us_tools_release frees the choice. */
+int us_tools_choose(const char *list, char *bad, size_t badsz);
+void us_tools_release(void);
+/* The tools listed, and the only ones callable: --tools', else all; never
+ * render_url when there is no Chromium (a new array, the caller frees). */
+struct uk_mcp_tool *us_tool_table(size_t *n);
+/* The server's instructions into b, naming only the tools listed (a
+ * model told of a tool it cannot call wastes a turn on it). */
+void us_instructions(struct uk_buf *b);
 /* Add to b error message e with what the model can do next, in
  * urlserve's tools and arguments (never another program's options);
  * rendered: e is render_url's, which is not offered again. */
@@ -46,10 +56,20 @@ void us_error_hint(const char *e, int rendered, struct uk_buf *b);
 /* A paged record's text block (left: characters after the slice). */
 void us_page_text(yajl_val rec, size_t left, struct uk_buf *b);
 /* Finish c with rec (owned from here) paged by args' offset and
- * max_tokens; an error record as an error result (rendered: render_url's
- * record, as in us_error_hint). */
+ * max_tokens, or with a query the sections that answer it (lib/query),
+ * and rec's links (fetch_url's links) listed after the text; an error
+ * record as an error result (rendered: render_url's record, as in
+ * us_error_hint). */
 void us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args,
     int rendered);
+
+/* After the text in b: rec's links (fetch_url's links), a compact list,
+ * those in the main text first (urlserve_fetch.c). */
+void us_links_text(yajl_val rec, struct uk_buf *b);
+/* Finish c with rec's content cut to the sections that answer query
+ * (lib/query), within max_tokens, and where each starts. */
+void us_answer_query(struct uk_mcp_call *c, yajl_val rec, const char *query,
+    size_t max_tokens);
 
 /* The tool functions, by file. */
 void us_tool_detect_urls(struct uk_mcp_call *c, yajl_val args, void *s);

@@ -69,6 +69,7 @@ us_tool_get_url_content(struct uk_mcp_call *c, yajl_val args, void *session)
 		{ "url", 's', 1, 0, 0 },
 		{ "max_tokens", 'i', 0, 100, US_MAX_TOKENS_MAX },
 		{ "offset", 'i', 0, 0, 1LL << 40 },
+		{ "query", 's', 0, 0, 0 },
 		{ NULL, 0, 0, 0, 0 },
 	};
 	yajl_val rec;

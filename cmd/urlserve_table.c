@@ -8,21 +8,31 @@
  * client that checks results against them takes every one.
  */
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "buf.h"
 #include "mcp.h"
 #include "urlserve.h"
 #include "urlserve_int.h"
 #include "urlserve_map.h"
+#include "util.h"
+#include "banned.h"
 
 #define URL_PROP(what)                                                     \
 	"\"url\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":65536," \
 	"\"description\":\"" what "\"}"
 #define PAGE_PROPS                                                          \
 	"\"max_tokens\":{\"type\":\"integer\",\"minimum\":100,"             \
-	"\"maximum\":100000,\"default\":8000,\"description\":\"the slice's " \
+	"\"maximum\":100000,\"default\":4000,\"description\":\"the slice's " \
 	"size in cl100k tokens\"},"                                        \
 	"\"offset\":{\"type\":\"integer\",\"minimum\":0,\"default\":0,"      \
 	"\"description\":\"characters to skip: the last next_offset\"}"
+#define QUERY_PROP                                                          \
+	"\"query\":{\"type\":\"string\",\"maxLength\":1000,"               \
+	"\"description\":\"a question: only the sections that answer "      \
+	"it\"},"
 #define OBJ(props, req)                                                     \
 	"{\"type\":\"object\",\"properties\":{" props "},\"required\":[" req \
 	"],\"additionalProperties\":false}"
@@ -107,7 +117,9 @@ const struct uk_mcp_tool us_tools[] = {
 		"cached page keeps its format\"},"
 		"\"timeout\":{\"type\":\"integer\",\"minimum\":1,"
 		"\"maximum\":3600,\"description\":\"seconds, at most the "
-		"server's\"}," OVERRIDE_PROPS PAGE_PROPS,
+		"server's\"},\"links\":{\"type\":\"boolean\",\"default\":false,"
+		"\"description\":\"list the page's links\"}," QUERY_PROP
+		OVERRIDE_PROPS PAGE_PROPS,
 		"\"url\""),
 	    PAGE_OUT, FETCHING, us_tool_fetch_url },
 	{ "detect_and_fetch", "Detect and fetch URLs",
@@ -129,7 +141,8 @@ const struct uk_mcp_tool us_tools[] = {
 	{ "get_url_content", "Get a fetched URL's content",
 	    "A URL fetched before, from this session or the cache, paged as "
 	    "fetch_url; nothing is fetched.",
-	    OBJ(URL_PROP("the URL") "," PAGE_PROPS, "\"url\""), PAGE_OUT,
+	    OBJ(URL_PROP("the URL") "," QUERY_PROP PAGE_PROPS, "\"url\""),
+	    PAGE_OUT,
 	    READ_ONLY_LOCAL, us_tool_get_url_content },
 	{ "get_fetched_urls", "List the fetched URLs",
 	    "The URLs fetched in this session, in the order first fetched, "
@@ -250,3 +263,102 @@ const struct uk_mcp_tool us_tools[] = {
 };
 
 const size_t us_ntools = sizeof(us_tools) / sizeof(us_tools[0]);
+
+/* --tools' profiles: a name for a list of tools. */
+static const struct {
+	const char *name, *list;
+} profiles[] = {
+	{ "lean", "fetch_url,get_url_content,render_url" },
+};
+
+/* --tools' choice: chosen[i] for us_tools[i]; none chosen is all. */
+static char *chosen;
+
+void
+us_tools_release(void)
+{
+	free(chosen);
+	chosen = NULL;
+}
+
+int
+us_tools_choose(const char *list, char *bad, size_t badsz)
+{
+	const char *p = list, *e;
+	size_t i, k, n;
+	int found;
+
+	if (!chosen)
+		chosen = uk_util_xcalloc(us_ntools, 1);
+	for (; ; p = e + 1) {
+		e = strchr(p, ',');
+		n = e ? (size_t)(e - p) : strlen(p);
+		found = 0;
+		for (k = 0; k < sizeof(profiles) / sizeof(profiles[0]); k++)
+			if (strlen(profiles[k].name) == n &&
+			    !strncmp(profiles[k].name, p, n)) {
+				us_tools_choose(profiles[k].list, bad, badsz);
+				found = 1;
+			}
+		for (i = 0; i < us_ntools && !found; i++)
+			if (strlen(us_tools[i].name) == n &&
+			    !strncmp(us_tools[i].name, p, n)) {
+				chosen[i] = 1;
+				found = 1;
+			}
+		if (!found) {
+			snprintf(bad, badsz, "%.*s", (int)n, p);
+			return -1;
+		}
+		if (!e)
+			return 0;
+	}
+}
+
+int
+us_tool_on(const char *name)
+{
+	size_t i;
+
+	if (!strcmp(name, "render_url") && !us_srv.render)
+		return 0;
+	for (i = 0; i < us_ntools; i++)
+		if (!strcmp(us_tools[i].name, name))
+			return !chosen || chosen[i];
+	return 0;
+}
+
+void
+us_instructions(struct uk_buf *b)
+{
+	static const char *const readers[] = { "get_fetched_urls",
+		"get_url_content", "format_url_context" };
+	size_t i, n = 0;
+
+	uk_buf_addstr(b, "urlkit's URL tools.");
+	if (us_tool_on("fetch_url"))
+		uk_buf_addstr(b, " fetch_url returns a page in slices: call it "
+		    "again with the offset it gives to read on.");
+	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++) {
+		if (!us_tool_on(readers[i]))
+			continue;
+		uk_buf_addstr(b, n++ ? ", " : " The fetched set (");
+		uk_buf_addstr(b, readers[i]);
+	}
+	if (n)
+		uk_buf_addstr(b, ") holds every URL fetched in this session.");
+}
+
+struct uk_mcp_tool *
+us_tool_table(size_t *n)
+{
+	struct uk_mcp_tool *t = uk_util_xcalloc(us_ntools, sizeof(*t));
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < us_ntools; i++)
+		if ((!chosen || chosen[i]) &&
+		    (us_srv.render || strcmp(us_tools[i].name, "render_url")))
+			t[(*n)++] = us_tools[i];
+	return t;
+}

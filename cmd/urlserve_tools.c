@@ -123,7 +123,7 @@ us_page_text(yajl_val rec, size_t left, struct uk_buf *b)
 {
 	const char *title = uk_json_get_str(rec, "title");
 	const char *url = uk_json_get_str(rec, "url");
-	const char *s;
+	const char *s, *t;
 	long long off = 0, next = 0, total = 0;
 	size_t n;
 
@@ -142,7 +142,14 @@ us_page_text(yajl_val rec, size_t left, struct uk_buf *b)
 	if (off > 0)
 		uk_buf_addf(b, " [from character %lld of %lld]", off, total);
 	uk_buf_addstr(b, "\n\n");
-	if ((s = uk_json_get_strn(rec, "summary", &n)) && n) {
+	if ((s = uk_json_get_strn(rec, "summary", &n)) && n &&
+	    (t = uk_json_get_str(rec, "summary_backend")) &&
+	    !strcmp(t, "outline")) {
+		uk_buf_addstr(b, "Outline (each heading's offset, for "
+				 "fetch_url):\n");
+		uk_buf_add(b, s, n);
+		uk_buf_addstr(b, "\n");
+	} else if (s && n) {
 		uk_buf_addf(b, "Summary (%s):\n",
 		    uk_json_get_str(rec, "summary_type") ?
 			uk_json_get_str(rec, "summary_type") :
@@ -177,7 +184,12 @@ us_error_hint(const char *e, int rendered, struct uk_buf *b)
 		uk_buf_add(b, e, (size_t)(p - e));
 	else
 		uk_buf_addstr(b, e);
-	if (strstr(e, "block or challenge") || strstr(e, "no text in the page")) {
+	if (!strncmp(e, "robots.txt forbids it", 21)) {
+		uk_buf_addstr(b, ": the site asks automated clients not to "
+				 "fetch it; tell the user (who may open it), "
+				 "or use another URL");
+	} else if (strstr(e, "block or challenge") ||
+	    strstr(e, "no text in the page")) {
 		if (rendered)
 			uk_buf_addstr(b, ": the browser got no further; try "
 					 "another URL for the same content");
@@ -211,7 +223,7 @@ us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args,
     int rendered)
 {
 	struct uk_buf b = UK_BUF_INIT;
-	const char *e = uk_json_get_str(rec, "error");
+	const char *e = uk_json_get_str(rec, "error"), *q;
 	size_t left, off;
 	long long total = 0;
 
@@ -220,6 +232,12 @@ us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args,
 		uk_record_error(rec, b.buf);
 		uk_mcp_call_result(c, rec, b.buf, 1);
 		uk_buf_release(&b);
+		return;
+	}
+	/* (The schema's maxLength bounds query.) */
+	if ((q = uk_json_get_str(args, "query")) && uk_json_get(rec, "content")) {
+		us_answer_query(c, rec, q, (size_t)us_arg_int(args, "max_tokens",
+		    US_MAX_TOKENS_DEFAULT));
 		return;
 	}
 	off = (size_t)us_arg_int(args, "offset", 0);
@@ -249,6 +267,7 @@ us_answer_page(struct uk_mcp_call *c, yajl_val rec, yajl_val args,
 		return;
 	}
 	us_page_text(rec, left, &b);
+	us_links_text(rec, &b);
 	uk_mcp_call_result(c, rec, b.buf, 0);
 	uk_buf_release(&b);
 }
@@ -408,9 +427,11 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		{ "max_tokens", 'i', 0, 100, US_MAX_TOKENS_MAX },
 		{ "offset", 'i', 0, 0, 1LL << 40 },
 		{ "timeout", 'i', 0, 1, 3600 },
+		{ "query", 's', 0, 0, 0 },
+		{ "links", 'b', 0, 0, 0 },
 		{ NULL, 0, 0, 0, 0 },
 	};
-	struct us_fetch_req q = { 1, 1, NULL, NULL, 0 };
+	struct us_fetch_req q = { 1, 1, NULL, NULL, 0, 0 };
 	struct uk_extract_opts xo = UK_EXTRACT_OPTS_INIT;
 	const char *sel[UK_EXTRACT_SELECT_MAXLIST];
 	const char *rem[UK_EXTRACT_SELECT_MAXLIST];
@@ -446,6 +467,7 @@ us_tool_fetch_url(struct uk_mcp_call *c, yajl_val args, void *session)
 		q.overrides = &xo;
 	q.use_cache = us_arg_bool(args, "use_cache", 1);
 	q.timeout = (double)us_arg_int(args, "timeout", 0);
+	q.links = us_arg_bool(args, "links", 0);
 	q.markdown = !fmt || !strcmp(fmt, "markdown");
 	if (us_fetch_urls(c, &q, &url, 1, &rec) < 0 ||
 	    (us_arg_bool(args, "summarize", 0) &&
@@ -512,7 +534,7 @@ us_tool_detect_and_fetch(struct uk_mcp_call *c, yajl_val args, void *session)
 		{ "max_tokens", 'i', 0, 100, US_MAX_TOKENS_MAX },
 		{ NULL, 0, 0, 0, 0 },
 	};
-	struct us_fetch_req q = { 1, 1, each_done, NULL, 0 };
+	struct us_fetch_req q = { 1, 1, each_done, NULL, 0, 0 };
 	struct uk_buf b = UK_BUF_INIT;
 	struct uk_err err;
 	yajl_val found, list = NULL, res, *recs;
@@ -538,7 +560,7 @@ us_tool_detect_and_fetch(struct uk_mcp_call *c, yajl_val args, void *session)
 		urls[i] = uk_json_get_str(found->u.array.values[i], "url");
 	if (us_fetch_urls(c, &q, urls, nf, recs) < 0)
 		goto cancelled;
-	budget = (size_t)us_arg_int(args, "max_tokens", US_MAX_TOKENS_DEFAULT);
+	budget = (size_t)us_arg_int(args, "max_tokens", US_TEXT_TOKENS_DEFAULT);
 	budget = nf ? budget / nf : budget;
 	list = uk_json_array();
 	for (i = 0; i < n; i++) {

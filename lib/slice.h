@@ -20,7 +20,7 @@
 
 /* max_tokens: urlserve's fetch_url and urlfetch --max-tokens alike. */
 #define UK_SLICE_TOKENS_MIN     100
-#define UK_SLICE_TOKENS_DEFAULT 8000
+#define UK_SLICE_TOKENS_DEFAULT 4000
 #define UK_SLICE_TOKENS_MAX     100000
 
 /*

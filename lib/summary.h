@@ -130,6 +130,24 @@ int uk_summary_write_offline(yajl_val rec, enum uk_summary_type t,
     struct uk_buf *out);
 
 /*
+ * The outline of text[0..len) (a page's content), appended to out: one
+ * line per heading, indented by its level, "- HEADING [at N]: FIRST
+ * SENTENCE" (N the character offset where the heading's line starts, a
+ * fetch_url offset; the sentence the first of its section's first
+ * paragraph, cut at UK_SUMMARY_OUTLINE_SENTENCE bytes); a text with no
+ * heading has a line per paragraph, "- [at N] FIRST SENTENCE".  Sections
+ * that start within characters [shown_from, shown_to) (the slice shown
+ * with the outline; shown_to 0: none) keep their heading line but not
+ * their sentence, which the reader has in front of it.  At most
+ * UK_SUMMARY_OUTLINE_MAX bytes, then "- (N more)".  Returns 0, or -1 when
+ * the text has neither heading nor paragraph (out unchanged).
+ */
+#define UK_SUMMARY_OUTLINE_MAX      3000
+#define UK_SUMMARY_OUTLINE_SENTENCE 200
+int uk_summary_offline_outline(const char *text, size_t len, size_t shown_from,
+    size_t shown_to, struct uk_buf *out);
+
+/*
  * A record as prompt context: "## URL", the title in bold,
  * then the summary, else the readme, else the content, cut at max
  * characters (0: UK_SUMMARY_PROMPT_MAX) with "..." added when cut, then the

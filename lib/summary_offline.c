@@ -2,7 +2,7 @@
 /*
  * The offline summaries' output, what every summary uses, the BRIEF
  * summary and source files; summary.c's uk_summary_write_offline picks among
- * them and summary_types.c's.
+ * them and summary_types.c's.  And the outline (uk_summary_offline_outline).
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -489,4 +489,106 @@ uk_summary_offline_source(yajl_val rec, enum uk_summary_type t, struct out *o)
 	uk_buf_release(&doc);
 	uk_buf_release(&line);
 	return 0;
+}
+
+/* Characters (code points) in s[0..n). */
+static size_t
+chars(const char *s, size_t n)
+{
+	size_t i, c = 0;
+
+	for (i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* The first sentence of paragraph b, plain, cut, appended to out. */
+static void
+first_sentence(const struct block *b, struct uk_buf *out)
+{
+	struct uk_buf t = UK_BUF_INIT;
+	size_t e, cut;
+
+	uk_summary_md_plain(b->s, b->len, &t);
+	e = uk_summary_md_sentence_end(t.buf, t.len);
+	if (e > UK_SUMMARY_OUTLINE_SENTENCE) {
+		cut = uk_buf_utf8_cut(t.buf, UK_SUMMARY_OUTLINE_SENTENCE);
+		while (cut && t.buf[cut - 1] != ' ')
+			cut--;
+		uk_buf_add(out, t.buf, cut ? cut : uk_buf_utf8_cut(t.buf,
+		    UK_SUMMARY_OUTLINE_SENTENCE));
+		uk_buf_addstr(out, "...");
+	} else {
+		uk_buf_add(out, t.buf, e);
+	}
+	uk_buf_release(&t);
+}
+
+/* The first paragraph of the section of heading h (index), or NULL. */
+static const struct block *
+section_para(const struct doc *d, size_t h)
+{
+	size_t i;
+
+	for (i = h + 1; i < d->n && d->b[i].kind != B_HEAD; i++)
+		if (d->b[i].kind == B_PARA || d->b[i].kind == B_LIST)
+			return &d->b[i];
+	return NULL;
+}
+
+int
+uk_summary_offline_outline(const char *text, size_t len, size_t shown_from,
+    size_t shown_to, struct uk_buf *out)
+{
+	struct doc d = { NULL, 0, 0 };
+	struct uk_buf line = UK_BUF_INIT;
+	const struct block *b, *p;
+	size_t i, at = 0, pos = 0, start = out->len, more = 0, lstart, pat;
+	int heads = 0, lines = 0, level;
+
+	uk_summary_md_doc_parse(&d, text, len);
+	for (i = 0; i < d.n; i++)
+		heads |= d.b[i].kind == B_HEAD;
+	for (i = 0; i < d.n; i++) {
+		b = &d.b[i];
+		if (heads ? b->kind != B_HEAD : b->kind != B_PARA)
+			continue;
+		/* The offset of the block's line, counted on from the last. */
+		lstart = (size_t)(b->s - text);
+		while (lstart > pos && text[lstart - 1] != '\n')
+			lstart--;
+		at += chars(text + pos, lstart - pos);
+		pos = lstart;
+		if (out->len - start >= UK_SUMMARY_OUTLINE_MAX) {
+			more++;
+			continue;
+		}
+		uk_buf_reset(&line);
+		level = heads ? b->level : 1;
+		while (--level > 0)
+			uk_buf_addstr(&line, "  ");
+		uk_buf_addstr(&line, "- ");
+		if (heads) {
+			uk_summary_md_plain(b->s, b->len, &line);
+			uk_buf_addf(&line, " [at %zu]", at);
+		} else {
+			uk_buf_addf(&line, "[at %zu]", at);
+		}
+		p = heads ? section_para(&d, i) : b;
+		/* Its paragraph's offset: the reader may have it in view. */
+		pat = p ? at + chars(text + pos, (size_t)(p->s - text) - pos) :
+		    0;
+		if (p && !(shown_to && pat >= shown_from && pat < shown_to)) {
+			uk_buf_addstr(&line, heads ? ": " : " ");
+			first_sentence(p, &line);
+		}
+		uk_buf_addch(&line, '\n');
+		uk_buf_add(out, line.buf, line.len);
+		lines++;
+	}
+	if (more)
+		uk_buf_addf(out, "- (%zu more)\n", more);
+	uk_summary_md_doc_release(&d);
+	uk_buf_release(&line);
+	return lines ? 0 : -1;
 }

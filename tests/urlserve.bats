@@ -197,6 +197,34 @@ tools_tokens() {
 	[ "$status" -eq 2 ]
 }
 
+# instructions [OPTION...]: initialize's instructions.
+instructions() {
+	printf '%s\n' '{"jsonrpc":"2.0","id":"i","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bats","version":"1"}}}' |
+	    urlserve "$@" 2>>"$T/us.log" | jq -r .result.instructions
+}
+
+@test "--tools: the instructions name only the tools listed" {
+	local t
+	export URLKIT_CHROMIUM=/bin/true
+	run -0 instructions --tools=lean
+	[ "$output" = "urlkit's URL tools. fetch_url returns a page in slices: call it again with the offset it gives to read on. The fetched set (get_url_content) holds every URL fetched in this session." ]
+	run -0 instructions --tools=detect_urls
+	[ "$output" = "urlkit's URL tools." ]
+	run -0 instructions
+	[[ $output == *"(get_fetched_urls, get_url_content, format_url_context)"* ]]
+	# Every tool name in them is a tool listed, in each choice.
+	for t in lean fetch_url,format_url_context detect_urls,get_fetched_urls; do
+		run -0 instructions --tools=$t
+		[ "$status" -eq 0 ]
+		for n in $(grep -o '[a-z]*_[a-z_]*' <<<"$output" | sort -u); do
+			case ,$t, in
+			,lean,) [[ ,fetch_url,get_url_content,render_url, == *",$n,"* ]] ;;
+			*) [[ ,$t, == *",$n,"* ]] ;;
+			esac
+		done
+	done
+}
+
 @test "tools/list costs the cl100k tokens urlserve(1) says, full and lean" {
 	command -v node >/dev/null || skip "node is not installed"
 	local full lean
@@ -303,6 +331,13 @@ tools_tokens() {
 	# Past the end: an empty slice, and no next offset.
 	run -0 us_call fetch_url "{\"url\":\"$url\",\"offset\":99999999}"
 	[ "$(jq -c '.result.structuredContent | ({content,next_offset})' <<<"$output")" = '{"content":"","next_offset":null}' ]
+	# The first look is 4000 tokens (urlserve(1) says why).
+	run -0 us_call fetch_url "{\"url\":\"$url\"}"
+	next=$(jq .result.structuredContent.next_offset <<<"$output")
+	run -0 us_call fetch_url "{\"url\":\"$url\",\"max_tokens\":4000}"
+	[ "$(jq .result.structuredContent.next_offset <<<"$output")" = "$next" ]
+	run -0 us_call fetch_url "{\"url\":\"$url\",\"max_tokens\":4200}"
+	[ "$(jq .result.structuredContent.next_offset <<<"$output")" -gt "$next" ]
 }
 
 @test "fetch_url summarize: the model's summary, written back to the cache entry; offline without one" {
@@ -325,20 +360,20 @@ tools_tokens() {
 	[ "$(requests)" = 2 ]
 	run -0 us_call fetch_url "{\"url\":\"$B/docs/frob.html\",\"summary_type\":\"NONE\",\"summarize\":true}"
 	[ "$(is_error "$output")" = true ]
-	# No endpoint: the offline summary.
+	# No endpoint: the page's outline (tests/urlserve-outline.bats).
 	us_stop
 	unset URLKIT_LLM_URL
 	us_start
 	run -0 us_call fetch_url "{\"url\":\"$B/article.html\",\"summarize\":true}"
-	[ "$(jq -c '.result.structuredContent | ({summary_type,summary_backend})' <<<"$output")" = '{"summary_type":"BRIEF","summary_backend":"offline"}' ]
+	[ "$(jq -c '.result.structuredContent | ({summary_type,summary_backend})' <<<"$output")" = '{"summary_type":"BRIEF","summary_backend":"outline"}' ]
 }
 
-@test "fetch_url summarize: a failing endpoint gives the offline summary with summary_error" {
+@test "fetch_url summarize: a failing endpoint gives the outline with summary_error" {
 	llm 500
 	us_start -t 5
 	run -0 us_call fetch_url "{\"url\":\"$B/article.html\",\"summarize\":true}"
 	[ "$(is_error "$output")" = false ]
-	[ "$(jq -r '.result.structuredContent | (.summary_backend)' <<<"$output")" = offline ]
+	[ "$(jq -r '.result.structuredContent | (.summary_backend)' <<<"$output")" = outline ]
 	[[ $(jq -r '.result.structuredContent | (.summary_error)' <<<"$output") == *500* ]]
 }
 
@@ -474,7 +509,8 @@ tools_tokens() {
 	run -0 --separate-stderr urlcache get "$B/text.txt"
 	run -0 us_call fetch_url "{\"url\":\"$B/article.html\"}"
 	run -0 us_call clear_url_cache
-	[ "$(sc "$output")" = '{"cache_removed":2,"fetched_removed":1}' ]
+	# The two pages and the site's robots.txt (its 404, kept).
+	[ "$(sc "$output")" = '{"cache_removed":3,"fetched_removed":1}' ]
 	run -1 --separate-stderr urlcache get "$B/text.txt"
 }
 

@@ -11,6 +11,7 @@ function __urlserve_sessions
 end
 complete -c urlserve -f
 complete -c urlserve -s G -l max-fetched -x -d 'A client\'s fetched set, in bytes with a unit'
+complete -c urlserve -l ignore-robots -d 'Fetch what robots.txt disallows'
 complete -c urlserve -s j -l jobs -x -d 'Tool calls at once'
 complete -c urlserve -s l -l listen -x -d 'Serve HTTP at this address'
 complete -c urlserve -s O -l open-private -d 'open_url opens internal addresses too'
