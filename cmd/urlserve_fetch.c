@@ -184,6 +184,7 @@ us_page(yajl_val rec, size_t offset, size_t max_tokens)
 	    (s = uk_json_get_strn(rec, "content", &n)))
 		full = uk_util_xmemdup(s, n);
 	left = uk_slice_page(rec, offset, max_tokens);
+	uk_record_hash(rec); /* of the slice the record holds */
 	if (full) {
 		uk_json_get_int(rec, "total_length", &total);
 		if (uk_json_get_int(rec, "next_offset", &next) || next <= 0)
@@ -396,6 +397,7 @@ us_answer_query(struct uk_mcp_call *c, yajl_val rec, const char *query,
 	size_t i, len = 0;
 
 	uk_query_record(rec, query, max_tokens);
+	uk_record_hash(rec); /* of the sections the record holds */
 	uk_json_get_int(rec, "total_length", &total);
 	uk_json_get_strn(rec, "content", &len);
 	us_page_text(rec, 0, &b);

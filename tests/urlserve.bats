@@ -313,6 +313,9 @@ instructions() {
 	while :; do
 		run -0 us_call fetch_url "{\"url\":\"$url\",\"max_tokens\":1500,\"offset\":$off}"
 		jq -j .result.structuredContent.content <<<"$output" >>"$T/joined"
+		# content_hash is the slice's, as sha256sum gives it.
+		[ "$(jq -j .result.structuredContent.content <<<"$output" | sha256sum | cut -c1-64)" = \
+		    "$(jq -r .result.structuredContent.content_hash <<<"$output")" ]
 		# One jq for the slice's fields (a jq start costs ~40 ms of CPU).
 		read -r got next ends < <(jq -r '.result.structuredContent |
 		    "\(.offset) \(.next_offset) \(.content | endswith("\n\n"))"' <<<"$output")
