@@ -81,8 +81,10 @@ teardown() {
 # Fields that differ between runs by nature: fetched_at (when), message
 # and line (ordinals within each job's part of the input; the id is the
 # join key), cached and cached_at (which job fetched a shared URL first).
+# What a run's order decides is left out: whether a record came from the
+# cache, and change (new, same: which process stored the page first).
 norm() {
-	jq -S -c 'del(.fetched_at, .cached_at, .message, .line, .cached)' "$@"
+	jq -S -c 'del(.fetched_at, .cached_at, .message, .line, .cached, .change)' "$@"
 }
 
 @test "parallel --pipe -j4 --keep-order gives the serial run's records" {

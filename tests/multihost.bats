@@ -214,8 +214,10 @@ mh_run() {
 
 # norm FILE: the records less what differs by nature (when, which job
 # reached a shared URL first, the count within a job's part), sorted.
+# Left out: what the order of the hosts' work decides (cached; change,
+# which says whether this process or another stored the page first).
 norm() {
-	jq -S -c 'del(.fetched_at, .cached_at, .cached, .message, .line)' \
+	jq -S -c 'del(.fetched_at, .cached_at, .cached, .change, .message, .line)' \
 	    "$1" | sort
 }
 
