@@ -282,6 +282,11 @@ $(BUILD)/bin/urlserve: $(GRAMMAR_OBJS)
 $(BUILD)/bin/urlserve: LDLIBS += $(GRAMMAR_OBJS) -lm
 $(UNITS): $(GRAMMAR_OBJS)
 $(UNITS): LDLIBS += $(GRAMMAR_OBJS) -lm
+# BM25 (lib/query) takes a logarithm.  urlextract counts tokens
+# (lib/tokens) with pcre2 linked in statically, as libarchive is above:
+# its start loads no shared library beyond yajl's, gumbo's and libm.
+$(BUILD)/bin/pwfetch: LDLIBS += -lm
+$(BUILD)/bin/urlextract: LDLIBS += -l:libpcre2-8.a -lm
 
 # Byte-pair encodings: scripts/tokenizers fetches their ranks from npm into
 # .tokenizers/ and writes each one's tables as C (.tokenizers/obj/NAME.c);

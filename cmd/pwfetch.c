@@ -25,7 +25,11 @@
 #include "jsonl.h"
 #include "netguard.h"
 #include "page.h"
+#include "pagelinks.h"
 #include "progress.h"
+#include "query.h"
+#include "record.h"
+#include "slice.h"
 #include "url.h"
 #include "util.h"
 #include "view.h"
@@ -107,11 +111,20 @@ write_item(struct uk_jsonl_item *it, void *arg)
 	struct slot *s = it->data;
 	struct uk_buf b = UK_BUF_INIT;
 
-	if (r->out_tty)
-		uk_progress_erase(&r->prog);
+	uk_progress_make_way(&r->prog);
 	r->ndone++;
 	if (it->kind == UK_JSONL_ERROR)
 		r->nfailed++;
+	if (it->kind == UK_JSONL_RECORD && !uk_json_get(it->rec, "error")) {
+		if (r->query)
+			uk_query_record(it->rec, r->query,
+			    (size_t)(r->max_tokens ? r->max_tokens :
+						     UK_QUERY_TOKENS_DEFAULT));
+		else if (r->max_tokens)
+			uk_slice_page(it->rec, 0, (size_t)r->max_tokens);
+		if (r->query || r->max_tokens)
+			uk_record_hash(it->rec); /* of what is written */
+	}
 	if (!r->view) {
 		uk_jsonl_item_write(&r->out, it);
 	} else if (it->kind == UK_JSONL_RECORD && !(s && s->msg) &&
@@ -137,6 +150,30 @@ write_item(struct uk_jsonl_item *it, void *arg)
 }
 
 /*
+ * --links-out: rec's links from the rendered HTML the record carries
+ * (--html, which the option asks for); the HTML goes when only the
+ * option asked for it (xo.links_out 2).  A failed page has none.
+ */
+static void
+links_out(struct run *r, yajl_val rec, const char *url)
+{
+	struct uk_extract x;
+	const char *html, *at;
+	size_t len;
+
+	if (!uk_json_get(rec, "error") &&
+	    (html = uk_json_get_strn(rec, "html", &len))) {
+		/* pwfetch writes text: x's own text is not read. */
+		memset(&x, 0, sizeof(x));
+		at = uk_json_get_str(rec, "final_url");
+		uk_pagelinks_html(rec, html, len, "text/html; charset=utf-8",
+		    at ? at : url, &r->xo, &x);
+	}
+	if (r->xo.links_out == 2)
+		uk_json_del(rec, "html");
+}
+
+/*
  * A record is done (lib/page's emit): it waits in the queue for the
  * records before it.  Page no's item is in the slots; no 0 is the record
  * being read (refused before any page).
@@ -148,6 +185,7 @@ emit(void *ctx, yajl_val rec, const char *url, const char *msg,
 	struct run *r = ctx;
 	struct uk_jsonl_item *it = r->cur;
 	struct slot *s;
+	const char *type;
 	long i;
 
 	for (i = 0; no && i < r->o.jobs; i++)
@@ -161,6 +199,13 @@ emit(void *ctx, yajl_val rec, const char *url, const char *msg,
 	s = it->data;
 	uk_json_free(it->rec);
 	it->rec = uk_json_copy(rec);
+	if (r->xo.links_out)
+		links_out(r, it->rec, url);
+	/* Rendered: the text came from HTML (urlfetch's "source"). */
+	if (!uk_json_get(it->rec, "error") &&
+	    (type = uk_json_get_str(it->rec, "url_type")) &&
+	    (!strcmp(type, "web") || !strcmp(type, "documentation")))
+		uk_json_set_str(it->rec, "source", "html");
 	/* --explain's records go to stderr, not in the record. */
 	if (uk_json_get(it->rec, "explain")) {
 		uk_progress_erase(&r->prog);
@@ -297,10 +342,14 @@ wait_any(struct run *r, struct input *in, double deadline)
 {
 	struct pollfd p[3];
 	double next = uk_page_events_next_wake(&r->ps);
+	double due = uk_progress_due(&r->prog);
 	int n = 0, ms;
 
 	if (deadline >= 0 && (next < 0 || deadline < next))
 		next = deadline;
+	/* Wake to draw the progress line when it is due. */
+	if (due > 0 && (next < 0 || due < next))
+		next = due;
 	p[n].fd = uk_cdp_fd(&r->browser.cdp);
 	p[n++].events = POLLIN;
 	if (r->ps.nactive < r->o.jobs && (p[n].fd = input_fd(in)) >= 0)
@@ -435,7 +484,7 @@ cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
 	atexit(at_exit);
 	catch_signals();
 	uk_progress_init(&r.prog, STDERR_FILENO, r.quiet);
-	r.out_tty = isatty(fileno(fp));
+	r.prog.after = UK_PROGRESS_AFTER; /* none for a run done in a second */
 	run(&r, &in);
 	uk_progress_done(&r.prog);
 	/* Leave the browser as the user had it, or close ours. */

@@ -62,8 +62,9 @@ struct run {
 	struct uk_jsonl_item *cur;    /* the item of the record being read */
 	/* Progress on a terminal: URLs done and failed, the last host. */
 	struct uk_progress prog;
-	int out_tty;
 	int json;             /* --json: records, even on a terminal */
+	const char *query;    /* --query: the question; NULL: none */
+	long max_tokens;      /* --max-tokens; 0: the whole text */
 	int view, view_width; /* lib/view's pages in place of records */
 	unsigned long ndone, nfailed, seq;
 	char last_host[128];

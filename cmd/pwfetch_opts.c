@@ -14,6 +14,7 @@
 #include "extract_select.h"
 #include "netguard.h"
 #include "page.h"
+#include "slice.h"
 #include "util.h"
 #include "pwfetch.h"
 #include "urlextract.h"
@@ -27,7 +28,9 @@
 	"               [--attach | --connect address] [--html]\n"              \
 	"               [--screenshot path] [--total-timeout seconds]\n"        \
 	"               [--viewport widthxheight] [--explain] [--whole]\n"     \
-	"               [--remove css] [--select css] [--json] [url ...]\n"
+	"               [--remove css] [--select css] [--json] [--links-out]\n" \
+	"               [--links-max n] [--max-tokens tokens] [--query text]\n" \
+	"               [url ...]\n"
 #define SYN_PROG "       pwfetch -h | -V\n"
 
 static const char options_top[] =
@@ -60,6 +63,9 @@ static const char options_top[] =
 	"  -q, --quiet               show no progress line on a terminal\n" \
 	"      --compact             one JSON line per record, even on a terminal\n" \
 	"      --pretty              indented records, even in a pipe\n" \
+	"      --max-tokens=N        each page's first N tokens, 100-100000\n" \
+	"      --query=TEXT          the sections that answer TEXT, in\n" \
+	"                            --max-tokens (default: 1000)\n" \
 	"\n" \
 	"Browser:\n" \
 	"      --attach              attach to the browser at $URLKIT_DEVTOOLS_URL\n" \
@@ -83,6 +89,8 @@ static const char options_top[] =
 	"      --remove=CSS          drop what CSS matches before extraction\n" \
 	"      --select=CSS          the content is what CSS matches (repeatable)\n" \
 	"      --whole               the whole page's text, no boilerplate removal\n" \
+	"      --links-out           the page's links as data in the record\n" \
+	"      --links-max=N         --links-out's links at most (default: 500)\n" \
 	"\n" \
 	"  -h, --help                the synopsis (-h) or this help (--help)\n" \
 	"\n" \
@@ -150,7 +158,11 @@ enum {
 	OPT_REMOVE,
 	OPT_WHOLE,
 	OPT_EXPLAIN,
+	OPT_LINKS_OUT,
+	OPT_LINKS_MAX,
 	OPT_JSON,
+	OPT_MAX_TOKENS,
+	OPT_QUERY,
 };
 
 /* One option (or, as 1, an operand in its place among them). */
@@ -183,6 +195,16 @@ parse_opt(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 		break;
 	case OPT_JSON:
 		r->json = 1;
+		break;
+	case OPT_MAX_TOKENS:
+		if (uk_util_parse_long(arg, UK_SLICE_TOKENS_MIN,
+			UK_SLICE_TOKENS_MAX, &r->max_tokens))
+			uk_cli_usage(cli,
+			    "--max-tokens: not a count from %d to %d: '%s'",
+			    UK_SLICE_TOKENS_MIN, UK_SLICE_TOKENS_MAX, arg);
+		break;
+	case OPT_QUERY:
+		r->query = arg;
 		break;
 	case 'j':
 		if (uk_util_parse_long(arg, 1, 64, &r->o.jobs))
@@ -238,6 +260,15 @@ parse_opt(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 	case OPT_EXPLAIN:
 		r->xo.explain = 1;
 		r->o.extract = &r->xo;
+		break;
+	case OPT_LINKS_OUT:
+		r->xo.links_out = 1;
+		break;
+	case OPT_LINKS_MAX:
+		if (uk_util_parse_long(arg, 1, 1000000L, &r->xo.links_max))
+			uk_cli_usage(cli,
+			    "--links-max: not a count from 1 to 1000000: '%s'",
+			    arg);
 		break;
 	case 'w':
 		if (parse_wait(r, arg))
@@ -317,6 +348,10 @@ parse_opts(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 		{ "whole", no_argument, NULL, OPT_WHOLE },
 		{ "explain", no_argument, NULL, OPT_EXPLAIN },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "links-out", no_argument, NULL, OPT_LINKS_OUT },
+		{ "links-max", required_argument, NULL, OPT_LINKS_MAX },
+		{ "max-tokens", required_argument, NULL, OPT_MAX_TOKENS },
+		{ "query", required_argument, NULL, OPT_QUERY },
 		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -334,5 +369,11 @@ parse_opts(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 	/* After "--": operands only. */
 	for (; optind < argc; optind++)
 		parse_opt(cli, r, cl, 1, argv[optind]);
+	/* --links-out reads the rendered HTML from the record (emit in
+	 * pwfetch.c); 2: it is there for that alone and goes after. */
+	if (r->xo.links_out && !r->o.html) {
+		r->o.html = 1;
+		r->xo.links_out = 2;
+	}
 	check_opts(cli, r, cl->attach);
 }

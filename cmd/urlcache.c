@@ -368,12 +368,55 @@ url_cmd_release(struct url_cmd *u)
 static struct {
 	int stale;
 	struct uk_session *session;
+	const char *since; /* --changed-since */
 } get_opt;
 
 static void
 get_one(const char *url)
 {
 	emit_cached(url, get_opt.session, get_opt.stale);
+}
+
+/* --changed-since: one entry's record, as get writes it. */
+static int
+changed_one(void *ctx, const char *text, size_t len, int expired)
+{
+	struct uk_buf *b = ctx;
+
+	if (opt.quiet)
+		return 0;
+	uk_buf_reset(b);
+	uk_buf_add(b, text, len - 1); /* the closing brace */
+	uk_buf_addstr(b, ",\"cached\":true");
+	if (expired)
+		uk_buf_addstr(b, ",\"expired\":true");
+	uk_buf_addstr(b, "}\n");
+	emit_raw(b->buf, b->len);
+	return 0;
+}
+
+/* get --changed-since TIME: RFC 3339, or a duration back from now. */
+static void
+get_changed(const struct uk_cli *c, const char *output)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	struct uk_err err;
+	long long since;
+	double d;
+
+	since = uk_util_time_parse(get_opt.since, strlen(get_opt.since));
+	if (since < 0 && !uk_util_parse_seconds(get_opt.since, &d) &&
+	    d < 1e10)
+		since = uk_util_time_now_ns() - (long long)(d * 1e9);
+	if (since < 0)
+		uk_cli_usage(c,
+		    "--changed-since: not an RFC 3339 time (2026-11-24T14:30:00Z)"
+		    " or a duration (1d): '%s'",
+		    get_opt.since);
+	start(output);
+	if (uk_cache_since_list(&cache, since, changed_one, &b, &err))
+		lib_error(&err);
+	uk_buf_release(&b);
 }
 
 static int
@@ -388,10 +431,15 @@ cmd_get(int argc, char **argv)
 		"  -S, --session=NAME        look in session NAME first, then "
 		"in the cache\n"
 		"      --stale               expired entries too, with "
-		"\"expired\": true\n" OPT_TAIL };
+		"\"expired\": true\n"
+		"      --changed-since=TIME  every entry whose content changed "
+		"after TIME\n"
+		"                            (RFC 3339, or a duration back: "
+		"1d)\n" OPT_TAIL };
 	static const struct option lo[] = {
 		URL_CMD_LONGOPTS,
 		{ "stale", no_argument, NULL, OPT_STALE },
+		{ "changed-since", required_argument, NULL, OPT_CHANGED_SINCE },
 		UK_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -405,8 +453,19 @@ cmd_get(int argc, char **argv)
 	    -1) {
 		if (ch == OPT_STALE)
 			get_opt.stale = 1;
+		else if (ch == OPT_CHANGED_SINCE)
+			get_opt.since = optarg;
 		else if (!url_cmd_opt(&u, ch))
 			uk_cli_usage(&c, NULL);
+	}
+	if (get_opt.since) {
+		if (u.nin || optind < argc || u.sname || get_opt.stale)
+			uk_cli_usage(&c,
+			    "--changed-since: lists the whole cache; no URL, "
+			    "-i, -S or --stale");
+		uk_jsonl_src_release(&u.in);
+		get_changed(&c, u.output);
+		return 0;
 	}
 	get_opt.session = url_cmd_start(&c, &u, argc, argv, 0);
 	urls_run(&u.in, get_one);

@@ -21,7 +21,9 @@
  */
 #define SYN_GET                                                             \
 	"urlcache [-q] [-d dir] [--cache-remote stores] [--ttl ttl] get\n"   \
-	"                [-S name] [-i file] [-o file] [--stale] [url ...]\n"
+	"                [-S name] [-i file] [-o file] [--stale] [url ...]\n" \
+	"       urlcache [-q] [-d dir] [--ttl ttl] get [-o file]\n"        \
+	"                --changed-since time\n"
 #define SYN_SET                                                             \
 	"urlcache [-q] [-d dir] [--cache-remote stores] set [-o file] [--pass]\n" \
 	"                [file ...]\n"
@@ -80,6 +82,7 @@ enum {
 	OPT_PASS,
 	OPT_FAST,
 	OPT_KEEP,
+	OPT_CHANGED_SINCE,
 };
 extern struct urlcache_opt opt;
 /* The cache (opened by main before any subcommand runs) and stdout. */

@@ -170,6 +170,7 @@ expire_one(void *ctx, const char *name)
 
 	if (uk_session_open(&s, &cache, name, &err))
 		return 0;
+	s.local_only = 1; /* the store's copy expires there (session.h) */
 	if (uk_session_stat(&s, &st, &err)) {
 		lib_error(&err);
 	} else if (st.expired) {

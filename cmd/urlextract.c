@@ -4,8 +4,9 @@
  * files or standard input, as content records, with no network.
  *
  * A filter as grep is: operands are files, none or "-" standard input.
- * It links only libc, yajl and gumbo (poppler is loaded at the first PDF,
- * lib/pdf.c), so that a start costs no dynamic loading of libcurl,
+ * It links only libc, libm, yajl and gumbo (pcre2, for the tokenizer of
+ * --query and --max-tokens, statically; poppler is loaded at the first
+ * PDF, lib/pdf.c), so that a start costs no dynamic loading of libcurl,
  * libgit2 and the rest (scripts/bench extract measures it).
  */
 #include <errno.h>
@@ -22,7 +23,10 @@
 #include "extract.h"
 #include "json.h"
 #include "jsonl.h"
+#include "pagelinks.h"
+#include "query.h"
 #include "record.h"
+#include "slice.h"
 #include "urlextract.h"
 #include "util.h"
 #include "banned.h"
@@ -34,7 +38,9 @@ static const char synopsis[] =
     "usage: urlextract [-TV] [-B url] [-f format] [-o file] [--comments]\n"
     "                  [--images] [--links] [--max-pages pages] [--explain]\n"
     "                  [--whole] [--remove css] [--select css] [--json]\n"
-    "                  [--markdown] [file ...]\n";
+    "                  [--markdown] [--links-out] [--links-max n]\n"
+    "                  [--max-tokens tokens] [--offset offset] [--query text]\n"
+    "                  [file ...]\n";
 
 static const char options[] =
     "Extract local HTML or PDF files (or stdin); write one content record each.\n"
@@ -50,12 +56,18 @@ static const char options[] =
     "  -o, --output=FILE         write the records to FILE\n"
     "      --compact             one JSON line per record, even on a terminal\n"
     "      --pretty              indented records, even in a pipe\n"
+    "      --max-tokens=N        each page's slice of N tokens, 100-100000\n"
+    "      --offset=N            the slice from character N (default: 0)\n"
+    "      --query=TEXT          the sections that answer TEXT, in --max-tokens\n"
+    "                            (default: 1000)\n"
     "\n"
     "Extraction:\n"
     "      --comments            also extract the comment section\n"
     "      --explain             what extraction dropped and why, on stderr\n"
     "      --images              keep images in Markdown\n"
     "      --links               keep links in Markdown\n"
+    "      --links-out           the page's links as data in the record\n"
+    "      --links-max=N         --links-out's links at most (default: 500)\n"
     "      --max-pages=N         PDF pages extracted (default: 200)\n"
     "      --remove=CSS          drop what CSS matches before extraction\n"
     "      --select=CSS          the content is what CSS matches (repeatable)\n"
@@ -67,6 +79,8 @@ static const char options[] =
     "Examples:\n"
     "  urlextract page.html                      the page's record\n"
     "  urlextract -T --markdown page.html        its text, in Markdown\n"
+    "  urlextract -T --query 'how to install' page.html\n"
+    "                                            the part that answers it\n"
     "  curl -s URL | urlextract -B URL           a page another program fetched\n"
     "\n"
     "See urlextract(1).\n";
@@ -74,7 +88,7 @@ static const char options[] =
 static const struct uk_cli cli = { "urlextract", synopsis, options };
 
 /* The program's own long options without a letter. */
-enum { OPT_JSON = OPT_X_END };
+enum { OPT_JSON = OPT_X_END, OPT_MAX_TOKENS, OPT_OFFSET, OPT_QUERY };
 
 static const struct option longopts[] = {
 	{ "base", required_argument, NULL, 'B' },
@@ -83,6 +97,9 @@ static const struct option longopts[] = {
 	{ "text", no_argument, NULL, 'T' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "max-tokens", required_argument, NULL, OPT_MAX_TOKENS },
+	{ "offset", required_argument, NULL, OPT_OFFSET },
+	{ "query", required_argument, NULL, OPT_QUERY },
 	EXTRACT_LONGOPTS,
 	UK_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -93,6 +110,9 @@ static struct {
 	const char *base;   /* -B */
 	const char *output; /* -o */
 	int text;           /* -T */
+	long max_tokens;    /* --max-tokens; 0: the whole text */
+	long offset;        /* --offset */
+	const char *query;  /* --query; NULL: none */
 	int nfiles;         /* operands */
 } opt;
 
@@ -177,20 +197,51 @@ text_header(const char *path)
 	printf("%s==> %s <==\n", headers++ ? "\n" : "", path);
 }
 
+/*
+ * --query, else --max-tokens: the record's content cut to the part that
+ * answers the question, else to the slice.
+ */
+static void
+cut_record(yajl_val rec)
+{
+	if (uk_json_get(rec, "error"))
+		return;
+	if (opt.query)
+		uk_query_record(rec, opt.query, (size_t)(opt.max_tokens ?
+			opt.max_tokens : UK_QUERY_TOKENS_DEFAULT));
+	else if (opt.max_tokens)
+		uk_slice_page(rec, (size_t)opt.offset, (size_t)opt.max_tokens);
+}
+
 /* -T: x's text for a person, or the error on stderr. */
 static void
 write_text(const char *path, const struct uk_extract *x, int failed,
     const struct uk_err *err)
 {
 	struct uk_buf t = UK_BUF_INIT;
+	yajl_val rec = NULL;
+	const char *s;
+	long long next;
 
 	if (failed || x->blocked) {
 		uk_util_warn("%s", err->msg);
 		uk_util_status_set(UK_EXIT_FAIL);
 	} else {
 		text_header(path);
+		if (opt.query || opt.max_tokens) {
+			rec = uk_record_new(opt.base ? opt.base : path, NULL,
+			    "web");
+			uk_extract_record(x, 0, rec);
+			cut_record(rec);
+		}
 		/* No terminal controls. */
-		uk_buf_addstr(&t, x->text);
+		s = rec ? uk_json_get_str(rec, "content") : NULL;
+		uk_buf_addstr(&t, s ? s : x->text);
+		if (rec && !uk_json_get_int(rec, "next_offset", &next))
+			uk_buf_addf(&t,
+			    "\n\n[... more: read on with --offset %lld]",
+			    next);
+		uk_json_free(rec);
 		uk_cli_printable(&t);
 		if (t.len && (fwrite(t.buf, 1, t.len, stdout) != t.len ||
 				 putchar('\n') == EOF))
@@ -203,15 +254,22 @@ write_text(const char *path, const struct uk_extract *x, int failed,
 	}
 }
 
-/* x's content record, or the error's, for the page at url. */
+/*
+ * x's content record, or the error's, for the page at url; links (may be
+ * NULL) holds --links-out's fields.
+ */
 static void
 write_record(const char *url, const struct uk_extract *x, int failed,
-    const struct uk_err *err)
+    const struct uk_err *err, yajl_val links)
 {
 	yajl_val rec = uk_record_new(url, NULL, "web");
 
-	if (!failed)
+	if (!failed) {
 		uk_extract_record(x, 0, rec);
+		cut_record(rec);
+	}
+	if (!failed && links)
+		uk_json_add_missing(rec, links, NULL);
 	if (failed || x->blocked) {
 		uk_record_error(rec, err->msg);
 		uk_util_warn("%s", err->msg);
@@ -226,6 +284,7 @@ write_record(const char *url, const struct uk_extract *x, int failed,
 		uk_util_warn("'%s': the record is over the line limit", url);
 		uk_util_status_set(UK_EXIT_FAIL);
 	}
+	uk_record_hash(rec);
 	uk_jsonl_out_record(&out, rec);
 	uk_json_free(rec);
 }
@@ -238,6 +297,7 @@ extract_file(const char *path)
 	struct uk_extract x;
 	struct uk_err err = { 0 };
 	const char *html, *mapped, *url = opt.base;
+	yajl_val links = NULL;
 	size_t len = 0;
 	int failed = 0;
 
@@ -253,6 +313,15 @@ extract_file(const char *path)
 			uk_pdf_extract(html, len, url, &opt.eo, &x, &err) :
 			uk_extract_html(html, len, NULL, url, &opt.eo, &x,
 			    &err)) < 0;
+	if (!failed && opt.eo.links_out) {
+		/* Made while the page is mapped; -B's URL resolves them. */
+		links = uk_json_object();
+		if (x.pages)
+			uk_pagelinks_none(links);
+		else
+			uk_pagelinks_html(links, html, len, NULL, url,
+			    &opt.eo, &x);
+	}
 	if (mapped)
 		munmap((void *)mapped, len);
 	if (!url) {
@@ -279,7 +348,8 @@ extract_file(const char *path)
 	if (opt.text)
 		write_text(path, &x, failed, &err);
 	else
-		write_record(url, &x, failed, &err);
+		write_record(url, &x, failed, &err, links);
+	uk_json_free(links);
 	uk_extract_release(&x);
 	uk_buf_release(&in);
 	uk_buf_release(&u);
@@ -312,6 +382,24 @@ main(int argc, char **argv)
 		case OPT_JSON:
 			opt.text = 0; /* the last of -T and --json counts */
 			break;
+		case OPT_MAX_TOKENS:
+			if (uk_util_parse_long(optarg, UK_SLICE_TOKENS_MIN,
+				UK_SLICE_TOKENS_MAX, &opt.max_tokens))
+				uk_cli_usage(&cli,
+				    "--max-tokens: not a count from %d to %d: "
+				    "'%s'",
+				    UK_SLICE_TOKENS_MIN, UK_SLICE_TOKENS_MAX,
+				    optarg);
+			break;
+		case OPT_OFFSET:
+			if (uk_util_parse_long(optarg, 0, 1L << 40, &opt.offset))
+				uk_cli_usage(&cli,
+				    "--offset: not a character offset: '%s'",
+				    optarg);
+			break;
+		case OPT_QUERY:
+			opt.query = optarg;
+			break;
 		default:
 			if (!extract_opt(&cli, c, &ea))
 				uk_cli_usage(&cli, NULL);
@@ -320,6 +408,11 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	opt.nfiles = argc;
+	/* An offset alone: the slice of fetch_url's default size. */
+	if (opt.offset && !opt.max_tokens && !opt.query)
+		opt.max_tokens = UK_SLICE_TOKENS_DEFAULT;
+	if (opt.offset && opt.query)
+		uk_cli_usage(&cli, "--offset and --query: one or the other");
 	if (opt.output && !freopen(opt.output, "w", stdout))
 		uk_cli_usage(&cli, "-o: cannot open '%s': %s", opt.output,
 		    strerror(errno));

@@ -42,6 +42,8 @@ enum {
 	OPT_X_COMMENTS = UK_OPT_FIRST,
 	OPT_X_IMAGES,
 	OPT_X_LINKS,
+	OPT_X_LINKS_OUT,
+	OPT_X_LINKS_MAX,
 	OPT_X_MAX_PAGES,
 	OPT_X_SELECT,
 	OPT_X_REMOVE,
@@ -56,6 +58,8 @@ enum {
 	{ "comments", no_argument, NULL, OPT_X_COMMENTS },         \
 	{ "images", no_argument, NULL, OPT_X_IMAGES },             \
 	{ "links", no_argument, NULL, OPT_X_LINKS },               \
+	{ "links-out", no_argument, NULL, OPT_X_LINKS_OUT },       \
+	{ "links-max", required_argument, NULL, OPT_X_LINKS_MAX }, \
 	{ "max-pages", required_argument, NULL, OPT_X_MAX_PAGES }, \
 	{ "select", required_argument, NULL, OPT_X_SELECT },       \
 	{ "remove", required_argument, NULL, OPT_X_REMOVE },       \
@@ -79,8 +83,8 @@ void extract_args_release(struct extract_args *a);
 
 /*
  * Take option c (optarg its argument) when it is one of extraction's:
- * -f, --comments, --images, --links, --max-pages, --select, --remove,
- * --whole, --explain.  Returns 1 when it was, else 0.  A bad argument is
+ * -f, --comments, --images, --links, --links-out, --links-max,
+ * --max-pages, --select, --remove, --whole, --explain.  Returns 1 when it was, else 0.  A bad argument is
  * a usage error of cli (exit 2): a selector that cannot be read says
  * where it fails.
  */

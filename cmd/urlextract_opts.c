@@ -88,6 +88,15 @@ extract_opt(const struct uk_cli *cli, int c, struct extract_args *a)
 	case OPT_X_LINKS:
 		eo->links = 1;
 		return 1;
+	case OPT_X_LINKS_OUT:
+		eo->links_out = 1;
+		return 1;
+	case OPT_X_LINKS_MAX:
+		if (uk_util_parse_long(optarg, 1, 1000000L, &eo->links_max))
+			uk_cli_usage(cli,
+			    "--links-max: not a count from 1 to 1000000: '%s'",
+			    optarg);
+		return 1;
 	case OPT_X_MAX_PAGES:
 		if (uk_util_parse_long(optarg, 1, 1000000L, &n))
 			uk_cli_usage(cli,

@@ -16,14 +16,17 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "cache.h"
 #include "cache_remote.h"
 #include "extract.h"
 #include "fetch.h"
 #include "json.h"
 #include "jsonl.h"
 #include "progress.h"
+#include "query.h"
 #include "record.h"
 #include "session.h"
+#include "sha256.h"
 #include "slice.h"
 #include "url.h"
 #include "urlfetch.h"
@@ -149,9 +152,23 @@ write_content(struct run *r, struct slot *s)
 	s->job.rec = uk_record_finish(s->job.rec, s->qi->rec,
 	    UK_JSONL_MAX_LINE);
 	e = uk_json_get_str(s->job.rec, "error");
-	if (!e && opt.max_tokens)
+	/* A repository's record has no content: its slice.  The hash is
+	 * of what is written: the sections kept, or the slice. */
+	if (!e && opt.query && uk_json_get(s->job.rec, "content")) {
+		uk_query_record(s->job.rec, opt.query,
+		    (size_t)(opt.max_tokens ? opt.max_tokens :
+					      UK_QUERY_TOKENS_DEFAULT));
+		uk_record_hash(s->job.rec);
+	} else if (!e && opt.query) {
+		uk_slice_page(s->job.rec, 0,
+		    (size_t)(opt.max_tokens ? opt.max_tokens :
+					      UK_QUERY_TOKENS_DEFAULT));
+		uk_record_hash(s->job.rec);
+	} else if (!e && opt.max_tokens) {
 		uk_slice_page(s->job.rec, (size_t)opt.offset,
 		    (size_t)opt.max_tokens);
+		uk_record_hash(s->job.rec); /* of the slice written */
+	}
 	if (e) {
 		prog.failed++;
 		progress_clear();
@@ -419,6 +436,8 @@ run_init(struct run *r)
 	memset(r, 0, sizeof(*r));
 	if (uk_fetch_init(&r->f, &opt.fo, &err))
 		uk_util_die(UK_EXIT_FATAL, "%s", err.msg);
+	/* --diff: the cache makes it as it stores a changed page. */
+	r->f.cache.diff_lines = opt.diff_lines;
 	if (opt.session) {
 		if (uk_cache_open(&r->scache, opt.fo.cache_dir, opt.fo.ttl,
 			&err) ||
@@ -453,13 +472,15 @@ main(int argc, char **argv)
 		.require = "url" };
 	struct uk_jsonl_src src;
 	struct uk_fetch_job *j;
-	struct stat st;
 	struct run r;
 	long window;
 	int i, eof = 0, fd_ready = 0, wfd;
 
 	uk_util_prog_set(argv[0]);
 	uk_cli_check_stdio();
+	/* content_hash and the cache's change by SHA-NI: libcrypto is
+	 * linked anyway. */
+	uk_sha256_use(uk_cache_digest_sha256);
 	uk_util_heap_init();
 	urlfetch_args_init(&opt);
 	uk_fetch_opts_init(&opt.fo);
@@ -488,10 +509,7 @@ main(int argc, char **argv)
 			opt.quiet = 1;
 	}
 	uk_progress_init(&prog.p, STDERR_FILENO, opt.quiet);
-	prog.start = uk_util_mono_now();
 	progress_clock_init();
-	prog.shared = isatty(STDOUT_FILENO) ||
-	    (!fstat(STDOUT_FILENO, &st) && !S_ISREG(st.st_mode));
 	if (uk_progress_on(&prog.p))
 		opt.fo.repo.progress = progress_repo;
 

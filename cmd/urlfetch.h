@@ -38,6 +38,8 @@ struct urlfetch_args {
 	int json;            /* --json: records, even on a terminal */
 	long max_tokens;     /* --max-tokens: the slice's size; 0: whole */
 	long offset;         /* --offset: the slice's first character */
+	long diff_lines;     /* --diff: at most this many lines; 0: none */
+	const char *query;   /* --query: the question; NULL: none */
 	int quiet;           /* -q: no progress line */
 	/*
 	 * The inputs in command-line order: URL operands and -i FILEs.
@@ -69,10 +71,6 @@ void urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv);
  */
 struct urlfetch_progress {
 	struct uk_progress p;
-	double start; /* when the run began (uk_util_mono_now) */
-	double hold;  /* no line before this time: a record just went out */
-	int shared;   /* standard output may reach the terminal: a terminal
-			 or a pipe, not a file */
 	int tfd, ep;  /* the line's clock (a timerfd) and, with the input,
 			 the epoll set the fetches wait on; -1: none */
 	unsigned long done, total, failed;

@@ -6,6 +6,7 @@
 
 #include "cache_remote.h"
 #include "cli.h"
+#include "diff.h"
 #include "session.h"
 #include "slice.h"
 #include "urlextract.h"
@@ -15,16 +16,16 @@
 #include "banned.h"
 
 static const char synopsis[] =
-    "usage: urlfetch [-CJkPqrTV] [-A agent] [-f format] [-i file] [-j jobs]\n"
-    "                [-m max] [-o file] [-S session] [-s size] [-t timeout]\n"
-    "                [--per-host n] [--ttl ttl] [-F count] [-M tokens]\n"
-    "                [-D tokens] [-K tokenizer] [-R duration] [-Z size]\n"
-    "                [--comments] [--images] [--links] [--max-pages pages]\n"
-    "                [--explain] [--whole] [--remove css] [--select css]\n"
-    "                [--pack tokens] [--include glob] [--exclude glob]\n"
+    "usage: urlfetch [-CJkPqrTV] [-A agent] [-f format] [-i file] [-j jobs] [-m max]\n"
+    "                [-o file] [-S session] [-s size] [-t timeout] [--per-host n]\n"
+    "                [--ttl ttl] [-F count] [-M tokens] [-D tokens] [-K tokenizer]\n"
+    "                [-R duration] [-Z size] [--comments] [--images] [--links]\n"
+    "                [--max-pages pages] [--explain] [--whole] [--remove css]\n"
+    "                [--select css] [--pack tokens] [--include glob] [--exclude glob]\n"
     "                [--header] [--max-tokens tokens] [--offset offset]\n"
-    "                [--json] [--markdown] [--cache-remote stores]\n"
-    "                [url ...]\n";
+    "                [--query text] [--json] [--markdown] [--cache-remote stores]\n"
+    "                [--links-out] [--links-max n] [--no-negotiate] [--diff]\n"
+    "                [--diff-lines lines] [url ...]\n";
 
 static const char options[] =
     "Fetch URLs; write one content record each (on a terminal: pages to read).\n"
@@ -41,6 +42,7 @@ static const char options[] =
     "      --json                records, even on a terminal; not -T's text\n"
     "      --max-tokens=N        each page's slice of N tokens, 100-100000\n"
     "      --offset=N            the slice from character N (default: 0)\n"
+    "      --query=TEXT          the sections that answer TEXT (default: 1000 tokens)\n"
     "  -o, --output=FILE         write the records to FILE\n"
     "  -q, --quiet               no progress line\n"
     "      --compact             one JSON line per record, even on a terminal\n"
@@ -50,6 +52,7 @@ static const char options[] =
     "  -A, --user-agent=STRING   send STRING as the User-Agent (default: a browser's)\n"
     "  -j, --jobs=N              transfers at once (default: 8)\n"
     "  -k, --insecure            do not verify TLS certificates\n"
+    "      --no-negotiate        ask for HTML only, not the site's Markdown\n"
     "  -P, --allow-private       allow internal addresses and local repositories\n"
     "      --per-host=N          transfers at once to one host, 1-64 (default: 3)\n"
     "  -s, --max-size=SIZE       the largest body (default: 20M)\n"
@@ -58,6 +61,8 @@ static const char options[] =
     "Cache:\n"
     "      --cache-remote=STORES remote stores behind the cache (redis://, http://)\n"
     "  -C, --no-cache            neither read nor write the cache\n"
+    "      --diff                a page fetched again and changed: its diff\n"
+    "      --diff-lines=N        --diff's lines at most (default: 200)\n"
     "  -r, --refresh             fetch again, even what is cached\n"
     "  -S, --session=NAME        also add the records to session NAME\n"
     "      --ttl=DURATION        the cache's time to live (default: 1d)\n"
@@ -67,6 +72,8 @@ static const char options[] =
     "      --explain             what extraction dropped and why, on stderr\n"
     "      --images              keep images in Markdown\n"
     "      --links               keep links in Markdown\n"
+    "      --links-out           the page's links as data in the record\n"
+    "      --links-max=N         --links-out's links at most (default: 500)\n"
     "      --max-pages=N         PDF pages extracted (default: 200)\n"
     "      --remove=CSS          drop what CSS matches before extraction\n"
     "      --select=CSS          the content is what CSS matches (repeatable)\n"
@@ -90,7 +97,7 @@ static const char options[] =
     "Examples:\n"
     "  urlfetch https://jqlang.github.io/jq/manual/    the page, to read\n"
     "  urldetect notes.txt | urlfetch | jq -r .title   every URL of a text\n"
-    "  urlfetch -T --max-tokens 2000 --offset N URL    a long page, by slices\n"
+    "  urlfetch -T --query 'how to install' URL        the part that answers it\n"
     "\n"
     "See urlfetch(1); local files: urlextract(1).\n";
 
@@ -110,7 +117,11 @@ enum {
 	OPT_JSON,
 	OPT_MAX_TOKENS,
 	OPT_OFFSET,
+	OPT_QUERY,
 	OPT_CACHE_REMOTE,
+	OPT_NO_NEGOTIATE,
+	OPT_DIFF,
+	OPT_DIFF_LINES,
 };
 
 static const struct option longopts[] = {
@@ -149,7 +160,11 @@ static const struct option longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "max-tokens", required_argument, NULL, OPT_MAX_TOKENS },
 	{ "offset", required_argument, NULL, OPT_OFFSET },
+	{ "query", required_argument, NULL, OPT_QUERY },
 	{ "cache-remote", required_argument, NULL, OPT_CACHE_REMOTE },
+	{ "no-negotiate", no_argument, NULL, OPT_NO_NEGOTIATE },
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "diff-lines", required_argument, NULL, OPT_DIFF_LINES },
 	EXTRACT_LONGOPTS,
 	UK_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -307,6 +322,9 @@ net_opt(int c, struct urlfetch_args *a)
 	case 'P':
 		fo->http.allow_private = 1;
 		return 1;
+	case OPT_NO_NEGOTIATE:
+		fo->no_negotiate = 1;
+		return 1;
 	case 'q':
 		a->quiet = 1;
 		return 1;
@@ -395,6 +413,20 @@ urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv)
 				BAD("--offset: not a character offset: '%s'",
 				    optarg);
 			break;
+		case OPT_DIFF:
+			if (!a->diff_lines)
+				a->diff_lines = UK_DIFF_LINES_DEFAULT;
+			break;
+		case OPT_DIFF_LINES:
+			if (uk_util_parse_long(optarg, 3, 1000000,
+				&a->diff_lines))
+				BAD("--diff-lines: not a count from 3 to "
+				    "1000000: '%s'",
+				    optarg);
+			break;
+		case OPT_QUERY:
+			a->query = optarg;
+			break;
 		default:
 			if (!net_opt(c, a) && !repo_opt(c, &a->fo) &&
 			    !extract_opt(&urlfetch_cli, c, &a->ea))
@@ -406,6 +438,10 @@ urlfetch_args_parse(struct urlfetch_args *a, int argc, char **argv)
 		add_input(a, argv[i], 0);
 	if (a->header && !a->text)
 		BAD("--header: the header of -T's text; use it with -T");
+	if (a->diff_lines && !a->fo.use_cache)
+		BAD("--diff: a diff against the cache's entry; not with -C");
+	if (a->offset && a->query)
+		BAD("--offset and --query: one or the other");
 	/* An offset alone: the slice of fetch_url's default size. */
 	if (a->offset && !a->max_tokens)
 		a->max_tokens = UK_SLICE_TOKENS_DEFAULT;

@@ -19,8 +19,6 @@
 #include "util.h"
 #include "banned.h"
 
-#define PROGRESS_AFTER 1.0 /* seconds of the run before the line shows */
-
 struct urlfetch_progress prog;
 
 void
@@ -32,11 +30,7 @@ progress_clear(void)
 void
 progress_draw(int force)
 {
-	/* A run that is done within a second needs no progress line. */
-	double now = uk_util_mono_now();
-
-	if (!prog.total || !uk_progress_on(&prog.p) ||
-	    now - prog.start < PROGRESS_AFTER || now < prog.hold)
+	if (!prog.total || !uk_progress_on(&prog.p))
 		return;
 	uk_progress_show(&prog.p, force, "%s: %lu/%lu done, %lu failed%s%s",
 	    uk_prog, prog.done, prog.total, prog.failed,
@@ -46,7 +40,7 @@ progress_draw(int force)
 
 /*
  * The line is drawn while fetches go on, not only when one ends: a
- * timer from PROGRESS_AFTER on, every interval, wakes the wait.
+ * timer from UK_PROGRESS_AFTER on, every interval, wakes the wait.
  * uk_fetch_wait waits on one descriptor besides its transfers, so the
  * timer and the input's descriptor are put in one epoll set.
  */
@@ -54,9 +48,11 @@ void
 progress_clock_init(void)
 {
 	struct itimerspec its = { { 0, (long)(UK_PROGRESS_INTERVAL * 1e9) },
-		{ (time_t)PROGRESS_AFTER, 0 } };
+		{ (time_t)UK_PROGRESS_AFTER, 0 } };
 	struct epoll_event ev = { .events = EPOLLIN };
 
+	/* A run that is done within a second needs no progress line. */
+	prog.p.after = UK_PROGRESS_AFTER;
 	prog.tfd = prog.ep = -1;
 	if (!uk_progress_on(&prog.p))
 		return;
@@ -175,17 +171,9 @@ progress_repo(const struct uk_repo_progress *p, void *arg)
 	prog.repo = NULL;
 }
 
-/*
- * Before a record goes out, the progress line goes: standard output may
- * be the terminal, or a pipe to a program that prints on it (`urlfetch |
- * jq`), whose line would be glued to ours.  It is drawn again after the
- * interval, not at once, so the reader has printed its line by then.
- */
+/* Before a record goes out, the progress line makes way (lib/progress). */
 void
 progress_make_way(void)
 {
-	if (!uk_progress_on(&prog.p) || !prog.shared)
-		return;
-	progress_clear();
-	prog.hold = uk_util_mono_now() + prog.p.interval;
+	uk_progress_make_way(&prog.p);
 }

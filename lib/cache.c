@@ -22,6 +22,7 @@
 #include "cache_remote.h"
 #include "cache_stats.h"
 #include "json.h"
+#include "sha256.h"
 #include "util.h"
 #include "write.h"
 
@@ -69,6 +70,7 @@ uk_cache_open(struct uk_cache *c, const char *dir, long ttl, struct uk_err *err)
 	c->dir = NULL;
 	c->remote = NULL;
 	c->count_off = 0;
+	c->diff_lines = 0;
 	memset(&c->count, 0, sizeof(c->count));
 	c->ttl = UK_CACHE_TTL_DEFAULT;
 	if (ttl >= 0) {
@@ -128,102 +130,16 @@ uk_cache_release(struct uk_cache *c)
 	c->remote = NULL;
 }
 
-/*
- * SHA-256 written here rather than taken from libcrypto, for the cache
- * key alone: a URL is a block or two, and linking libcrypto only for it
- * made every `urlcache get` load it (its relocations: 2.3M of the 2.8M
- * instructions of a whole hit, callgrind, and about a millisecond).
- * uk_cache_digest_sha256 (cache_digest.c) keeps libcrypto's, whose SHA-NI code
- * is several times faster on the large inputs it is given.  FIPS 180-4,
- * section 6.2; tests/unit/t_cache checks the two agree.
- */
-static const uint32_t sha_k[64] = {
-	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
-	0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
-	0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-	0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-	0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-	0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
-	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-	0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
-
-#define ROR(x, n) ((x) >> (n) | (x) << (32 - (n)))
-
-static void
-sha_block(uint32_t h[8], const unsigned char *p)
-{
-	uint32_t w[64], a, b, c, d, e, f, g, hh, t1, t2;
-	int i;
-
-	for (i = 0; i < 16; i++)
-		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
-		    (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
-	for (i = 16; i < 64; i++)
-		w[i] = w[i - 16] + w[i - 7] +
-		    (ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^ w[i - 15] >> 3) +
-		    (ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ w[i - 2] >> 10);
-	a = h[0];
-	b = h[1];
-	c = h[2];
-	d = h[3];
-	e = h[4];
-	f = h[5];
-	g = h[6];
-	hh = h[7];
-	for (i = 0; i < 64; i++) {
-		t1 = hh + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) +
-		    ((e & f) ^ (~e & g)) + sha_k[i] + w[i];
-		t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) +
-		    ((a & b) ^ (a & c) ^ (b & c));
-		hh = g;
-		g = f;
-		f = e;
-		e = d + t1;
-		d = c;
-		c = b;
-		b = a;
-		a = t1 + t2;
-	}
-	h[0] += a;
-	h[1] += b;
-	h[2] += c;
-	h[3] += d;
-	h[4] += e;
-	h[5] += f;
-	h[6] += g;
-	h[7] += hh;
-}
-
-/* The first 8 bytes of SHA-256 of data[0..len). */
+/* The first 8 bytes of SHA-256 of data[0..len) (sha256.h: written there
+ * rather than taken from libcrypto, whose loading cost a `urlcache get`
+ * more than its one hit). */
 static void
 sha256_head(const void *data, size_t len, unsigned char out[8])
 {
-	uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-		0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
-	const unsigned char *p = data;
-	unsigned char last[128];
-	unsigned long long bits = (unsigned long long)len * 8;
-	size_t n = len, tail;
-	int i;
+	unsigned char md[32];
 
-	for (; n >= 64; n -= 64, p += 64)
-		sha_block(h, p);
-	/* The rest, 0x80, zeros, and the length in bits: one or two blocks. */
-	memset(last, 0, sizeof(last));
-	memcpy(last, p, n);
-	last[n] = 0x80;
-	tail = n < 56 ? 64 : 128;
-	for (i = 0; i < 8; i++)
-		last[tail - 1 - i] = (unsigned char)(bits >> (8 * i));
-	sha_block(h, last);
-	if (tail == 128)
-		sha_block(h, last + 64);
-	for (i = 0; i < 8; i++)
-		out[i] = (unsigned char)(h[i / 4] >> (24 - 8 * (i % 4)));
+	uk_sha256(data, len, md);
+	memcpy(out, md, 8);
 }
 
 void
@@ -406,7 +322,25 @@ struct vcheck {
 	long long expires; /* its time in ns, or 0 */
 	const char *key; /* the url must have this key, */
 	const char *url; /* or be this url */
+	/* The top-level "previous" (cache.h): prev counts them, and for the
+	 * first one, prev_in is 1 before its value and 2 within it, and
+	 * prev_key and prev_end are the offsets just past its key and its
+	 * value (yajl_get_bytes_consumed in a callback: past the token). */
+	yajl_handle h;
+	int prev, prev_in;
+	size_t prev_key, prev_end;
 };
+
+/* A top-level value, or the end of a container, seen: the end of the
+ * previous version's value when it is that. */
+static void
+v_prev_end(struct vcheck *v)
+{
+	if (v->prev_in && v->depth == 1) {
+		v->prev_end = yajl_get_bytes_consumed(v->h);
+		v->prev_in = 0;
+	}
+}
 
 static int
 v_scalar(void *ctx)
@@ -414,6 +348,8 @@ v_scalar(void *ctx)
 	struct vcheck *v = ctx;
 
 	v->want_url = v->want_exp = 0;
+	if (v->prev_in == 1)
+		v_prev_end(v);
 	return v->depth > 0; /* a bare scalar is not an entry */
 }
 
@@ -459,6 +395,8 @@ v_start_map(void *ctx)
 	struct vcheck *v = ctx;
 
 	v->want_url = v->want_exp = 0;
+	if (v->prev_in == 1 && v->depth == 1)
+		v->prev_in = 2;
 	return ++v->depth <= UK_JSON_MAX_DEPTH;
 }
 
@@ -474,6 +412,11 @@ v_map_key(void *ctx, const unsigned char *s, size_t len)
 	    ((len == 6 && !memcmp(s, "cached", 6)) ||
 		(len == 7 && !memcmp(s, "expired", 7))))
 		v->marked = 1;
+	if (v->depth == 1 && len == 8 && !memcmp(s, "previous", 8) &&
+	    !v->prev++) {
+		v->prev_key = yajl_get_bytes_consumed(v->h);
+		v->prev_in = 1;
+	}
 	return 1;
 }
 
@@ -484,6 +427,8 @@ v_end(void *ctx)
 
 	v->depth--;
 	v->want_url = v->want_exp = 0;
+	if (v->prev_in == 2)
+		v_prev_end(v);
 	return 1;
 }
 
@@ -495,6 +440,8 @@ v_start_array(void *ctx)
 	v->want_url = v->want_exp = 0;
 	if (v->depth == 0)
 		return 0; /* an array is not an entry */
+	if (v->prev_in == 1 && v->depth == 1)
+		v->prev_in = 2;
 	return ++v->depth <= UK_JSON_MAX_DEPTH;
 }
 
@@ -512,6 +459,23 @@ static const yajl_callbacks vcheck_cb = {
 	v_end,
 };
 
+/* uk_cache_entry_check with all v finds (v zeroed but for key, url). */
+static int
+entry_check(const struct uk_buf *b, struct vcheck *v)
+{
+	int ok;
+
+	if (!b->len || memchr(b->buf, '\0', b->len))
+		return 0;
+	v->h = yajl_alloc(&vcheck_cb, NULL, v);
+	ok = yajl_parse(v->h, (const unsigned char *)b->buf, b->len) ==
+		yajl_status_ok &&
+	    yajl_complete_parse(v->h) == yajl_status_ok;
+	yajl_free(v->h);
+	v->h = NULL;
+	return ok && v->url_ok == 1;
+}
+
 /*
  * Whether b holds one JSON object whose string url has the key key (or,
  * with url, is url); *marked (may be NULL) tells a top-level "cached" or
@@ -522,52 +486,92 @@ uk_cache_entry_check(const struct uk_buf *b, const char *key, const char *url,
     int *marked, long long *expires)
 {
 	struct vcheck v;
-	yajl_handle h;
 	int ok;
 
 	memset(&v, 0, sizeof(v));
 	v.key = key;
 	v.url = url;
-	if (!b->len || memchr(b->buf, '\0', b->len))
-		return 0;
-	h = yajl_alloc(&vcheck_cb, NULL, &v);
-	ok = yajl_parse(h, (const unsigned char *)b->buf, b->len) ==
-		yajl_status_ok &&
-	    yajl_complete_parse(h) == yajl_status_ok;
-	yajl_free(h);
+	ok = entry_check(b, &v);
 	if (marked)
 		*marked = v.marked;
 	if (expires)
 		*expires = v.expires;
-	return ok && v.url_ok == 1;
+	return ok;
+}
+
+/*
+ * Take the one top-level "previous" v found out of the entry text in b,
+ * with its comma, in place: the text is what the cache wrote, one line,
+ * so the member is `,"previous":VALUE` (or `"previous":VALUE,` first),
+ * its key unescaped.  0, or -1 when it is not so (b as it was).
+ */
+static int
+cut_previous(struct uk_buf *b, const struct vcheck *v)
+{
+	size_t ks, from, to;
+
+	if (v->prev != 1 || v->prev_end <= v->prev_key ||
+	    v->prev_end > b->len || v->prev_key < 11)
+		return -1;
+	ks = v->prev_key - 10;
+	if (memcmp(b->buf + ks, "\"previous\"", 10))
+		return -1;
+	from = ks;
+	to = v->prev_end;
+	if (b->buf[ks - 1] == ',')
+		from = ks - 1;
+	else if (b->buf[ks - 1] == '{' && to < b->len && b->buf[to] == ',')
+		to++;
+	else
+		return -1;
+	memmove(b->buf + from, b->buf + to, b->len - to);
+	uk_buf_setlen(b, b->len - (to - from));
+	return 0;
+}
+
+/* Take the previous version (cache.h) out of an entry's tree: every one,
+ * where the key comes twice. */
+static void
+del_previous(yajl_val v)
+{
+	while (uk_json_del(v, "previous"))
+		;
 }
 
 /*
  * For uk_cache_get_raw: check the entry text in b against url and make it
- * one line ending in '}' without "cached" or "expired" (as written, or
- * regenerated from its tree when it is not).  1, or 0 when corrupt.
+ * one line ending in '}' without "cached", "expired" or "previous" (as
+ * written, or regenerated from its tree when it is not).  1, or 0 when
+ * corrupt.
  */
 static int
 raw_entry(struct uk_buf *b, const char *url, long long *expires)
 {
+	struct vcheck c;
 	yajl_val v;
-	int marked = 0;
 
-	if (!uk_cache_entry_check(b, NULL, url, &marked, expires))
+	memset(&c, 0, sizeof(c));
+	c.url = url;
+	if (!entry_check(b, &c))
 		return 0;
+	if (expires)
+		*expires = c.expires;
 	while (b->len &&
 	    (b->buf[b->len - 1] == '\n' || b->buf[b->len - 1] == ' ' ||
 		b->buf[b->len - 1] == '\r' || b->buf[b->len - 1] == '\t'))
 		uk_buf_setlen(b, b->len - 1);
-	if (!marked && b->len && b->buf[0] == '{' &&
+	if (!c.marked && b->len && b->buf[0] == '{' &&
 	    b->buf[b->len - 1] == '}' && !memchr(b->buf, '\n', b->len) &&
-	    !memchr(b->buf, '\r', b->len))
+	    !memchr(b->buf, '\r', b->len) &&
+	    (!c.prev || !cut_previous(b, &c)))
 		return 1;
-	/* Written by someone else: pretty-printed, or marked. */
+	/* Written by someone else (pretty-printed, or marked), or with the
+	 * previous version, which is the cache's own. */
 	if (!(v = uk_json_parse(b->buf, b->len, NULL)))
 		return 0;
 	uk_json_del(v, "cached");
 	uk_json_del(v, "expired");
+	del_previous(v);
 	uk_buf_reset(b);
 	uk_json_to_buf(v, b);
 	uk_json_free(v);
@@ -736,6 +740,8 @@ get_local(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	}
 	if (expired)
 		*expired = exp;
+	if (rec && !(flags & UK_CACHE_PREVIOUS))
+		del_previous(*rec);
 	r = 1;
 out:
 	if (fd >= 0)
@@ -787,6 +793,8 @@ get_remote(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	}
 	if (rec) {
 		r = check_entry(&b, url, NULL, rec);
+		if (r && !(flags & UK_CACHE_PREVIOUS))
+			del_previous(*rec);
 	} else {
 		uk_buf_reset(raw);
 		uk_buf_add(raw, b.buf, b.len);
@@ -840,7 +848,27 @@ int
 uk_cache_get(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
     int *expired, struct uk_err *err)
 {
-	return get_entry(c, url, flags, rec, NULL, expired, err);
+	return get_entry(c, url, flags & ~UK_CACHE_PREVIOUS, rec, NULL,
+	    expired, err);
+}
+
+/*
+ * The entry of url as it is before a store, "previous" and all, whatever
+ * its age (the directory's, or a remote-only store's): 1 with *rec (the
+ * caller frees it), 0 none.  Counts nothing.
+ */
+static int
+get_old(struct uk_cache *c, const char *url, yajl_val *rec)
+{
+	struct uk_err err;
+	int r;
+
+	r = get_local(c, url, UK_CACHE_STALE | UK_CACHE_PREVIOUS, rec, NULL,
+	    NULL, &err);
+	if (r == 0 && c->remote && !uk_cache_remote_local(c->remote))
+		r = get_remote(c, url, UK_CACHE_STALE | UK_CACHE_PREVIOUS, rec,
+		    NULL, NULL);
+	return r == 1;
 }
 
 int
@@ -872,7 +900,7 @@ uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 	struct uk_buf b = UK_BUF_INIT, dir = UK_BUF_INIT;
 	char key[17], name[24], when[40];
 	const char *url;
-	yajl_val v, fa;
+	yajl_val v, fa, old;
 	long long now;
 	int r, dfd;
 
@@ -891,6 +919,10 @@ uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err)
 	if (!fa || YAJL_IS_NULL(fa))
 		uk_json_set_str(v, "fetched_at", when);
 	uk_json_set_str(v, "cached_at", when);
+	old = NULL;
+	get_old(c, url, &old);
+	uk_cache_change_note(c, rec, v, old, when);
+	uk_json_free(old);
 	uk_json_to_buf(v, &b);
 	uk_buf_addch(&b, '\n');
 	uk_json_free(v);

@@ -13,6 +13,16 @@
  * or the new one, never half of one.  SIGINT, SIGTERM and SIGHUP are
  * blocked in the calling thread while a temporary file exists, so a
  * signal never leaves one behind.
+ *
+ * What changed (urlkit(7)): uk_cache_set compares the content it stores
+ * with the entry it replaces, by SHA-256 (as uk_record_hash gives it; the
+ * entry keeps no top-level content_hash, so that a get returns what was
+ * set).  When they differ, the entry keeps the one it replaces as
+ * "previous": {"content_hash", "content", "fetched_at"} (one version back,
+ * in the same file, so its size, cleanup, the size limit and the remote
+ * stores all count it) and "changed_at" (RFC 3339) says when that store
+ * was; when they are the same, the older "previous" and "changed_at" stay
+ * as they were.  A get never returns "previous".
  */
 
 #include "buf.h"
@@ -43,6 +53,9 @@ struct uk_cache {
 	 * the file's update would triple the time of its one hit). */
 	struct uk_cache_counts count;
 	int count_off;
+	/* uk_cache_set's "diff" of a changed content: 0 none, else at most
+	 * this many lines of it (diff.h).  uk_cache_open sets 0. */
+	long diff_lines;
 };
 
 /*
@@ -83,7 +96,14 @@ int uk_cache_get(struct uk_cache *c, const char *url, int flags,
 /*
  * Store the content record rec (it must have a string "url" and no
  * "error").  Sets cached_at to now and fetched_at if rec has none; the
- * field "cached" is not stored.  0, or -1 with err.
+ * fields "cached", "change", "diff", "diff_truncated" and "diff_too_large"
+ * are not stored.  When rec has a string "content", rec itself gets its
+ * "content_hash" and "change": "new" (no entry before, or one without
+ * content), "same" or "changed" against the entry replaced (looked up in
+ * the directory whatever its age, or in a remote-only store), and with
+ * c->diff_lines and a change, "diff" (diff.h: the entry's content against
+ * rec's) and "diff_truncated", or "diff_too_large": true.  0, or -1 with
+ * err.
  */
 int uk_cache_set(struct uk_cache *c, yajl_val rec, struct uk_err *err);
 
@@ -121,6 +141,18 @@ int uk_cache_invalidate(struct uk_cache *c, const char *url,
  * uk_cache_get sets to now on a hit (at most once a minute per entry),
  * whatever the mount's atime options.
  */
+
+/*
+ * Call fn with the text of each entry of the directory (one line ending in
+ * '}', as uk_cache_get_raw leaves it, plus its "content_hash") whose
+ * "changed_at" is after since
+ * (ns since the epoch), and whether it is expired (it is listed all the
+ * same), in no particular order; fn returns non-zero to stop.  Entries
+ * that cannot be read are left out.  0 done, -1 with err (the walk's).
+ */
+int uk_cache_since_list(struct uk_cache *c, long long since,
+    int (*fn)(void *ctx, const char *text, size_t len, int expired),
+    void *ctx, struct uk_err *err);
 
 /*
  * uk_cache_get without the tree, for programs that only pass the record

@@ -15,6 +15,18 @@
 /* An entry larger than this is taken as corrupt rather than read. */
 #define UK_CACHE_MAX_ENTRY (1LL << 30)
 
+/* A get flag of the cache's own: keep the entry's "previous". */
+#define UK_CACHE_PREVIOUS 0x100
+
+/*
+ * For uk_cache_set (cache_change.c): entry, the copy of rec about to be
+ * stored at time when (RFC 3339), gets its previous and changed_at against
+ * old, the entry it replaces ("previous" and all; NULL: none); rec gets
+ * content_hash, change and, with c->diff_lines, the diff (cache.h).
+ */
+void uk_cache_change_note(const struct uk_cache *c, yajl_val rec,
+    yajl_val entry, yajl_val old, const char *when);
+
 /* A file time in ns since the epoch. */
 static inline long long
 uk_cache_ts_ns(const struct timespec *ts)

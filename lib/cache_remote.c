@@ -397,10 +397,6 @@ uk_cache_remote_clear(struct uk_cache_remote *r, size_t i, const char **why)
 		*why = "read-only: left alone";
 		return -1;
 	}
-	if (!s->be->clear) {
-		*why = "cannot list its entries: clear it on the server";
-		return -1;
-	}
 	if (s->skipped) {
 		*why = s->msg;
 		return -1;
@@ -408,7 +404,10 @@ uk_cache_remote_clear(struct uk_cache_remote *r, size_t i, const char **why)
 	/* The name of a key without the key: "urlkit:". */
 	store_key("", prefix);
 	pthread_mutex_lock(&r->mu);
-	if ((n = s->be->clear(s, prefix)) < 0) {
+	if ((n = s->be->clear(s, prefix)) == -2) {
+		*why = "cannot list its entries: clear it on the server";
+		n = -1;
+	} else if (n < 0) {
 		store_error(s);
 		*why = s->msg;
 	} else {
@@ -416,6 +415,86 @@ uk_cache_remote_clear(struct uk_cache_remote *r, size_t i, const char **why)
 	}
 	pthread_mutex_unlock(&r->mu);
 	return n;
+}
+
+/* The store of named values: the first neither read-only nor skipped. */
+static struct uk_cache_store *
+named_store(struct uk_cache_remote *r)
+{
+	size_t i = 0;
+
+	return next_store(r, &i, 1);
+}
+
+int
+uk_cache_remote_fetch(struct uk_cache_remote *r, const char *name,
+    struct uk_buf *out, char ver[96])
+{
+	struct uk_cache_store *s;
+	long long left = -1;
+	const char *nl;
+	size_t n;
+	int got = -1;
+
+	ver[0] = '\0';
+	uk_buf_reset(out);
+	if (!r)
+		return -1;
+	pthread_mutex_lock(&r->mu);
+	if ((s = named_store(r)) && (got = s->be->get(s, name, out, &left)) < 0)
+		store_error(s);
+	if (got > 0) {
+		/* The version: the header line (sum, length and expiry), or
+		 * the first 95 bytes of a value without one, so that a
+		 * corrupt value can be replaced. */
+		n = out->len < 95 ? out->len : 95;
+		if ((nl = memchr(out->buf, '\n', n)))
+			n = (size_t)(nl + 1 - out->buf);
+		snprintf(ver, 96, "%.*s", (int)n, out->buf);
+		if (!(got = unwrap(r, out, &left)))
+			s->count.corrupt++;
+		if (got == 2)
+			got = 0; /* expired */
+	}
+	if (got >= 0)
+		s->failures = 0;
+	pthread_mutex_unlock(&r->mu);
+	if (got != 1)
+		uk_buf_reset(out);
+	return got;
+}
+
+int
+uk_cache_remote_replace(struct uk_cache_remote *r, const char *name,
+    const char *data, size_t len, long ttl, const char *ver)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	struct uk_cache_store *s;
+	char sum[17];
+	int got = -1;
+
+	if (!r)
+		return -1;
+	r->sum(data, len, sum);
+	uk_buf_addf(&b, HEADER "%s %zu %lld\n", sum, len,
+	    ttl > 0 ? uk_util_time_now_ns() / 1000000000LL + ttl : 0LL);
+	uk_buf_add(&b, data, len);
+	pthread_mutex_lock(&r->mu);
+	if (ttl < 0)
+		ttl = 0;
+	if ((s = named_store(r))) {
+		if (s->be->put_if)
+			got = s->be->put_if(s, name, b.buf, b.len, ttl, ver);
+		else if (s->be->put(s, name, b.buf, b.len, ttl) == 0)
+			got = 1;
+		if (got < 0)
+			store_error(s);
+		else
+			s->failures = 0;
+	}
+	pthread_mutex_unlock(&r->mu);
+	uk_buf_release(&b);
+	return got;
 }
 
 int

@@ -103,6 +103,29 @@ int uk_cache_remote_del(struct uk_cache_remote *r, const char *key);
 long uk_cache_remote_clear(struct uk_cache_remote *r, size_t i,
     const char **why);
 
+/*
+ * Values other than entries, for sessions (session.h): name is the
+ * store's whole name ("urlkit-session:NAME"), the value wrapped and
+ * checked as an entry is.  They live in one store, the first that is
+ * neither read-only nor skipped, and are not counted as hits, misses or
+ * stores (errors and corrupt values are).
+ *
+ * uk_cache_remote_fetch: 1 with the value's bytes in out and its version
+ * in ver (for uk_cache_remote_replace), 0 when the store has none (ver
+ * ""), -1 when there is no store or it did not answer.
+ */
+int uk_cache_remote_fetch(struct uk_cache_remote *r, const char *name,
+    struct uk_buf *out, char ver[96]);
+
+/*
+ * Store data[0..len) as name, to expire after ttl seconds (0: never),
+ * unless the value changed since the fetch that gave ver: 1 stored, 0 it
+ * changed (fetch again and retry), -1 failed (counted).  A store that
+ * cannot compare (http) stores it anyway: the last writer wins.
+ */
+int uk_cache_remote_replace(struct uk_cache_remote *r, const char *name,
+    const char *data, size_t len, long ttl, const char *ver);
+
 /* Whether a set keeps its entry in the local directory (no store is
  * remote-only). */
 int uk_cache_remote_local(const struct uk_cache_remote *r);

@@ -2,7 +2,9 @@
 /*
  * The http(s) backend of cache_remote.c, through libcurl, as ccache's
  * http storage speaks: one object per key at BASE/KK/NAME, read with GET
- * (200 a hit, 404 a miss), written whole with PUT, removed with DELETE.
+ * (200 a hit, 404 a miss), written whole with PUT, removed with DELETE;
+ * listed for urlcache clear --remote with WebDAV's PROPFIND (Depth 1, on
+ * BASE and on each BASE/KK/), which nginx's dav_ext module answers.
  * A WebDAV server (nginx's dav module with create_full_put_path), a
  * bazel-remote style server or an object store's endpoint serves it.  The
  * store has no expiry of its own: the value's header carries it
@@ -40,6 +42,8 @@ static struct {
 	CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
 	void (*easy_cleanup)(CURL *);
 	const char *(*easy_strerror)(CURLcode);
+	struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+	void (*slist_free_all)(struct curl_slist *);
 } cl;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -72,6 +76,8 @@ load(void)
 	SYM(easy_getinfo, curl_easy_getinfo);
 	SYM(easy_cleanup, curl_easy_cleanup);
 	SYM(easy_strerror, curl_easy_strerror);
+	SYM(slist_append, curl_slist_append);
+	SYM(slist_free_all, curl_slist_free_all);
 #undef SYM
 	loaded = 1;
 }
@@ -122,16 +128,17 @@ h_discard(char *p, size_t size, size_t n, void *ctx)
 }
 
 /*
- * One request: method on the object of name, with body data[0..len) for
- * a PUT, the response body into out (or dropped).  The HTTP status, or -1
- * with s->msg (the handle is then dropped, as a connection that failed).
+ * One request: method on url, with body data[0..len) for a PUT, the
+ * header hdr (or NULL), the response body into out (or dropped).  The
+ * HTTP status, or -1 with s->msg (the handle is then dropped, as a
+ * connection that failed).
  */
 static long
-h_request(struct uk_cache_store *s, const char *method, const char *name,
-    const char *data, size_t len, struct uk_buf *out)
+h_perform(struct uk_cache_store *s, const char *method, const char *url,
+    const char *hdr, const char *data, size_t len, struct uk_buf *out)
 {
 	struct hconn *c = s->conn;
-	struct uk_buf url = UK_BUF_INIT;
+	struct curl_slist *hl = NULL;
 	CURLcode rc;
 	long status = -1;
 
@@ -145,10 +152,7 @@ h_request(struct uk_cache_store *s, const char *method, const char *name,
 		return -1;
 	}
 	cl.easy_reset(c->curl);
-	/* "urlkit:KEY": the object KK/KEY, as the local layout. */
-	name += strlen("urlkit:");
-	uk_buf_addf(&url, "%s%.2s/%s", c->base, name, name);
-	cl.easy_setopt(c->curl, CURLOPT_URL, url.buf);
+	cl.easy_setopt(c->curl, CURLOPT_URL, url);
 	cl.easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
 	cl.easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT_MS,
 	    (long)s->connect_ms);
@@ -159,6 +163,10 @@ h_request(struct uk_cache_store *s, const char *method, const char *name,
 	cl.easy_setopt(c->curl, CURLOPT_USERAGENT, "urlkit/" UK_VERSION);
 	if (s->password)
 		cl.easy_setopt(c->curl, CURLOPT_PASSWORD, s->password);
+	if (hdr) {
+		hl = cl.slist_append(NULL, hdr);
+		cl.easy_setopt(c->curl, CURLOPT_HTTPHEADER, hl);
+	}
 	c->body = out;
 	cl.easy_setopt(c->curl, CURLOPT_WRITEFUNCTION,
 	    out ? h_write : h_discard);
@@ -168,8 +176,8 @@ h_request(struct uk_cache_store *s, const char *method, const char *name,
 		cl.easy_setopt(c->curl, CURLOPT_POSTFIELDS, data);
 		cl.easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE_LARGE,
 		    (curl_off_t)len);
-	} else if (!strcmp(method, "DELETE")) {
-		cl.easy_setopt(c->curl, CURLOPT_CUSTOMREQUEST, "DELETE");
+	} else if (strcmp(method, "GET")) {
+		cl.easy_setopt(c->curl, CURLOPT_CUSTOMREQUEST, method);
 		cl.easy_setopt(c->curl, CURLOPT_NOBODY, 0L);
 	}
 	rc = cl.easy_perform(c->curl);
@@ -182,6 +190,32 @@ h_request(struct uk_cache_store *s, const char *method, const char *name,
 		cl.easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
 	}
 	c->body = NULL;
+	if (hl)
+		cl.slist_free_all(hl);
+	return status;
+}
+
+/* h_perform on the object of name. */
+static long
+h_request(struct uk_cache_store *s, const char *method, const char *name,
+    const char *data, size_t len, struct uk_buf *out)
+{
+	struct hconn *c = s->conn;
+	struct uk_buf url = UK_BUF_INIT;
+	const char *p;
+	long status;
+
+	/* "urlkit:KEY": the object KK/KEY, as the local layout; any other
+	 * "PREFIX:NAME" (a session's) the object PREFIX/NAME. */
+	if (!strncmp(name, "urlkit:", 7)) {
+		name += strlen("urlkit:");
+		uk_buf_addf(&url, "%s%.2s/%s", c->base, name, name);
+	} else {
+		p = strchr(name, ':');
+		uk_buf_addf(&url, "%s%.*s/%s", c->base,
+		    (int)(p ? p - name : 0), name, p ? p + 1 : name);
+	}
+	status = h_perform(s, method, url.buf, NULL, data, len, out);
 	uk_buf_release(&url);
 	return status;
 }
@@ -230,6 +264,144 @@ h_del(struct uk_cache_store *s, const char *name)
 	return -1;
 }
 
+/* Whether name[0..len) is n lowercase hexadecimal digits. */
+static int
+is_hex(const char *name, size_t len, size_t n)
+{
+	size_t i;
+
+	if (len != n)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!((name[i] >= '0' && name[i] <= '9') ||
+			(name[i] >= 'a' && name[i] <= 'f')))
+			return 0;
+	return 1;
+}
+
+/*
+ * Call fn for the last segment of each href in a PROPFIND answer (dir: it
+ * ended in '/').  By hand rather than through libxml2: the hrefs are all
+ * that is read, and the names urlkit writes need no unescaping.
+ */
+static void
+each_href(const struct uk_buf *b, void (*fn)(void *ctx, const char *name,
+    size_t len, int dir), void *ctx)
+{
+	const char *p = b->buf, *end = b->buf + b->len, *v, *e, *seg;
+	size_t n;
+	int dir;
+
+	while (p < end && (v = memmem(p, (size_t)(end - p), "href>", 5))) {
+		p = v + 5;
+		/* An opening tag: "<href>" or "<PREFIX:href>". */
+		e = v;
+		while (e > b->buf && e[-1] != '<' && e[-1] != '/' &&
+		    e[-1] != '>')
+			e--;
+		if (e == b->buf || e[-1] != '<')
+			continue;
+		if (!(e = memchr(p, '<', (size_t)(end - p))))
+			break;
+		n = (size_t)(e - p);
+		dir = n > 0 && p[n - 1] == '/';
+		if (dir)
+			n--;
+		for (seg = p + n; seg > p && seg[-1] != '/'; seg--)
+			;
+		fn(ctx, seg, (size_t)(p + n - seg), dir);
+		p = e;
+	}
+}
+
+struct hclear {
+	struct uk_cache_store *s;
+	struct uk_buf dirs; /* "KK\n" each */
+	const char *kk;     /* the directory listed, or NULL */
+	long deleted;
+	int failed;
+};
+
+static void
+clear_name(void *ctx, const char *name, size_t len, int dir)
+{
+	struct hclear *h = ctx;
+	char key[32];
+
+	if (!h->kk) {
+		if (dir && is_hex(name, len, 2)) {
+			uk_buf_add(&h->dirs, name, 2);
+			uk_buf_addch(&h->dirs, '\n');
+		}
+		return;
+	}
+	if (dir || h->failed || !is_hex(name, len, 16) ||
+	    memcmp(name, h->kk, 2))
+		return;
+	snprintf(key, sizeof(key), "urlkit:%.16s", name);
+	switch (h_del(h->s, key)) {
+	case 1:
+		h->deleted++;
+		break;
+	case 0:
+		break; /* gone meanwhile */
+	default:
+		h->failed = 1;
+	}
+}
+
+/* PROPFIND, Depth 1, of the base URL and path: the status into *st. */
+static int
+propfind(struct uk_cache_store *s, const char *path, struct uk_buf *out)
+{
+	struct hconn *c = s->conn;
+	struct uk_buf url = UK_BUF_INIT;
+	long st;
+
+	uk_buf_reset(out);
+	uk_buf_addf(&url, "%s%s", c->base, path);
+	st = h_perform(s, "PROPFIND", url.buf, "Depth: 1", NULL, 0, out);
+	uk_buf_release(&url);
+	if (st == 207)
+		return 0;
+	if (st == 404 && !*path)
+		return 1; /* nothing stored yet */
+	if (st == 405 || st == 501 || st == 403)
+		return -2; /* no PROPFIND here: cannot list */
+	if (st >= 0)
+		snprintf(s->msg, sizeof(s->msg), "PROPFIND: HTTP status %ld",
+		    st);
+	return -1;
+}
+
+/* The entries: the KK/ directories of the base, then each one's keys. */
+static long
+h_clear(struct uk_cache_store *s, const char *prefix)
+{
+	struct hclear h = { s, UK_BUF_INIT, NULL, 0, 0 };
+	struct uk_buf b = UK_BUF_INIT;
+	char path[4];
+	size_t i;
+	int r;
+
+	(void)prefix; /* the layout is KK/KEY (h_request) */
+	if ((r = propfind(s, "", &b)) == 0)
+		each_href(&b, clear_name, &h);
+	for (i = 0; r == 0 && !h.failed && i + 3 <= h.dirs.len; i += 3) {
+		snprintf(path, sizeof(path), "%.2s/", h.dirs.buf + i);
+		h.kk = path;
+		if ((r = propfind(s, path, &b)) == 0)
+			each_href(&b, clear_name, &h);
+		else if (r == -1 && strstr(s->msg, "status 404"))
+			r = 0; /* the directory went meanwhile */
+	}
+	uk_buf_release(&b);
+	uk_buf_release(&h.dirs);
+	if (r < 0)
+		return r;
+	return h.failed ? -1 : h.deleted;
+}
+
 static void
 h_close(struct uk_cache_store *s)
 {
@@ -243,9 +415,9 @@ h_close(struct uk_cache_store *s)
 }
 
 const struct uk_cache_backend uk_cache_backend_http = {
-	"http", h_parse, h_get, h_put, h_del, NULL, h_close,
+	"http", h_parse, h_get, h_put, NULL, h_del, h_clear, h_close,
 };
 
 const struct uk_cache_backend uk_cache_backend_https = {
-	"https", h_parse, h_get, h_put, h_del, NULL, h_close,
+	"https", h_parse, h_get, h_put, NULL, h_del, h_clear, h_close,
 };

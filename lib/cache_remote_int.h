@@ -4,9 +4,10 @@
 
 /*
  * The backend interface of cache_remote.c, private to it and its
- * backends (cache_remote_redis.c, cache_remote_http.c).  A backend speaks to one store: it
- * connects on first use, and on any error returns -1 with a message in
- * s->msg and drops its connection (the next call connects again).
+ * backends (cache_remote_redis.c, cache_remote_http.c).  A backend
+ * speaks to one store: it connects on first use, and on any error
+ * returns -1 with a message in s->msg and drops its connection (the next
+ * call connects again).
  */
 
 #include "buf.h"
@@ -22,13 +23,21 @@ struct uk_cache_backend {
 	 * milliseconds it still lives, or -1. */
 	int (*get)(struct uk_cache_store *s, const char *name,
 	    struct uk_buf *out, long long *left);
-	/* Store data[0..len) as name for ttl seconds: 0, or -1. */
+	/* Store data[0..len) as name for ttl seconds (0: no expiry): 0, or
+	 * -1. */
 	int (*put)(struct uk_cache_store *s, const char *name,
 	    const char *data, size_t len, long ttl);
+	/* Store data[0..len) as name (ttl 0: no expiry) when the value
+	 * there begins with ver ("": when there is none): 1 stored, 0 it
+	 * changed, -1 error.  NULL for a store that cannot compare: put
+	 * is used. */
+	int (*put_if)(struct uk_cache_store *s, const char *name,
+	    const char *data, size_t len, long ttl, const char *ver);
 	/* Delete name: 1 deleted, 0 absent, -1 error. */
 	int (*del)(struct uk_cache_store *s, const char *name);
 	/* Delete every name of prefix followed by 16 characters: the count
-	 * deleted, or -1.  NULL for a store that cannot list its names. */
+	 * deleted, -1 (an error), or -2 when the store cannot list its
+	 * names (an http server without PROPFIND). */
 	long (*clear)(struct uk_cache_store *s, const char *prefix);
 	/* Drop the connection and free s->conn. */
 	void (*close)(struct uk_cache_store *s);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The Redis backend of cache_remote.c, through hiredis: GET with PTTL for
- * a read, SET with EX for a write (the TTL as the key's expiry), DEL.
+ * a read, SET with EX for a write (the TTL as the key's expiry), DEL, and
+ * a compare and set for a session's value (EVAL of a short script).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,11 +208,52 @@ r_put(struct uk_cache_store *s, const char *name, const char *data,
 
 	if (r_connect(s))
 		return -1;
-	rep = redisCommand(c->ctx, "SET %s %b EX %ld", name, data, len, ttl);
+	if (ttl > 0)
+		rep = redisCommand(c->ctx, "SET %s %b EX %ld", name, data, len,
+		    ttl);
+	else
+		rep = redisCommand(c->ctx, "SET %s %b", name, data, len);
 	if (!rep || rep->type != REDIS_REPLY_STATUS)
 		return r_fail(s, "SET", rep);
 	freeReplyObject(rep);
 	return 0;
+}
+
+/*
+ * The compare and set of a session (cache_remote_int.h), in one script so
+ * that no other client's write comes between the test and the SET.
+ */
+static const char r_put_if_lua[] =
+    "local v = redis.call('GET', KEYS[1]) "
+    "if ARGV[2] == '' then "
+    "  if v and #v > 0 then return 0 end "
+    "elseif not v or string.sub(v, 1, #ARGV[2]) ~= ARGV[2] then "
+    "  return 0 "
+    "end "
+    "if tonumber(ARGV[3]) > 0 then "
+    "  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3]) "
+    "else "
+    "  redis.call('SET', KEYS[1], ARGV[1]) "
+    "end "
+    "return 1";
+
+static int
+r_put_if(struct uk_cache_store *s, const char *name, const char *data,
+    size_t len, long ttl, const char *ver)
+{
+	struct rconn *c = s->conn;
+	redisReply *rep;
+	int n;
+
+	if (r_connect(s))
+		return -1;
+	rep = redisCommand(c->ctx, "EVAL %s 1 %s %b %s %ld", r_put_if_lua,
+	    name, data, len, ver, ttl);
+	if (!rep || rep->type != REDIS_REPLY_INTEGER)
+		return r_fail(s, "EVAL", rep);
+	n = rep->integer == 1;
+	freeReplyObject(rep);
+	return n;
 }
 
 static int
@@ -321,5 +363,5 @@ r_close(struct uk_cache_store *s)
 }
 
 const struct uk_cache_backend uk_cache_backend_redis = {
-	"redis", r_parse, r_get, r_put, r_del, r_clear, r_close,
+	"redis", r_parse, r_get, r_put, r_put_if, r_del, r_clear, r_close,
 };

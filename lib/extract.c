@@ -129,6 +129,44 @@ holds(GumboNode *g, const char *r)
 	}
 }
 
+/* Whether element g is hidden by its attributes. */
+static int
+hidden(GumboNode *g)
+{
+	const char *s;
+
+	if (uk_ex_attr(g, "hidden"))
+		return 1;
+	s = uk_ex_attr(g, "aria-hidden");
+	if (s && !strcasecmp(s, "true"))
+		return 1;
+	s = uk_ex_attr(g, "style");
+	return s && uk_ex_style_hidden(s);
+}
+
+/*
+ * Whether hidden element g is a panel the reader opens, whose text is
+ * the page's: a tab's (role "tabpanel": a code sample's other
+ * languages), an accordion's or a collapsible box's by its class or id
+ * ("accordion__content", "collapse": a buying guide's questions).
+ */
+static int
+closed_panel(GumboNode *g, struct uk_buf *ci)
+{
+	static const char *const panel[] = { "accordion", "collaps",
+		"tabpanel", "tab-pane", "tab-content", NULL };
+	const char *s = uk_ex_attr(g, "role");
+	int k;
+
+	if (s && !strcasecmp(s, "tabpanel"))
+		return 1;
+	uk_ex_class_id(g, ci);
+	for (k = 0; ci->len && panel[k]; k++)
+		if (strstr(ci->buf, panel[k]))
+			return 1;
+	return 0;
+}
+
 /*
  * Whether element g (with tag) is boilerplate by its attributes: 1 for
  * certain (hidden, a navigation role), 2 by its class or id (confirmed
@@ -140,14 +178,8 @@ boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 {
 	const char *s;
 
-	if (uk_ex_attr(g, "hidden"))
-		return 1;
-	s = uk_ex_attr(g, "aria-hidden");
-	if (s && !strcasecmp(s, "true"))
-		return 1;
-	s = uk_ex_attr(g, "style");
-	if (s && uk_ex_style_hidden(s))
-		return 1;
+	if (hidden(g))
+		return closed_panel(g, ci) ? 0 : 1;
 	s = uk_ex_attr(g, "role");
 	if (s &&
 	    (!strcasecmp(s, "navigation") || !strcasecmp(s, "banner") ||
@@ -309,7 +341,6 @@ build(struct ctx *c, GumboNode *root)
 				c->n[i].flags |= F_BOIL | F_STRONG;
 			else if (bp == 4)
 				c->n[i].flags |= F_BOIL | F_STRONG | F_CROOT;
-
 			else if (bp == 2 ||
 			    (c->n[i].tag == GUMBO_TAG_HEADER &&
 				!(pflags & F_INART)))
@@ -1060,13 +1091,24 @@ emit_comments(struct ctx *c, const struct writer *w, struct uk_buf *b)
 	uk_ex_dedupe(b);
 }
 
+/*
+ * Whether s holds any string of list (lower case), ASCII case aside: s
+ * lower-cased once, then strstr (strcasestr made a case-folding pass
+ * for each string; bytes over 127 are left, as strcasestr leaves them).
+ */
 static int
 contains_ci(const char *s, const char *const *list)
 {
-	for (; *list; list++)
-		if (strcasestr(s, *list))
-			return 1;
-	return 0;
+	char *lc = uk_util_xstrdup(s), *p;
+	int r = 0;
+
+	for (p = lc; *p; p++)
+		if ((unsigned char)*p < 128)
+			*p = (char)tolower((unsigned char)*p);
+	for (; *list && !r; list++)
+		r = strstr(lc, *list) != NULL;
+	free(lc);
+	return r;
 }
 
 /* A block, challenge or bot-check page rather than content. */

@@ -50,11 +50,18 @@ struct uk_extract_opts {
 	int whole;
 	/* HTML: fill x->explain with what was dropped and why. */
 	int explain;
+	/*
+	 * The record's links as data (lib/pagelinks.h), at most links_max
+	 * of them (0: the default); for the programs that make the record,
+	 * not read by the extraction itself.
+	 */
+	int links_out;
+	long links_max;
 };
 
 /* The defaults: text, no links, images, comments or overrides. */
 #define UK_EXTRACT_OPTS_INIT { UK_EXTRACT_TEXT, 0, 0, 0, 0, 0, NULL, \
-	NULL, 0, NULL, 0, 0, 0 }
+	NULL, 0, NULL, 0, 0, 0, 0, 0 }
 
 struct uk_extract {
 	char *title, *description, *author, *date; /* NULL when absent */

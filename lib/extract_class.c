@@ -87,6 +87,22 @@ static const char *const pos_sub[] = { "article", "content", "main", "post",
 	"thread", "message", "topic", "product", "description", "answer",
 	"question", NULL };
 
+/*
+ * Substrings of a class name that say it names a widget holding the
+ * page's text in parts the reader opens: an accordion, a list of
+ * questions, tabs.  Their parts are named as menus and drop-downs are
+ * ("accordion-item__dropdown", "faq_tabs-menu", "cmp-tabs__tabpanel"),
+ * and are the text.
+ */
+static const char *const panel_sub[] = { "accordion", "faq", "tabpanel",
+	"tab-pane", "tab-content", NULL };
+/*
+ * Substrings of a class name that name the results of a search: a
+ * shop's list of products ("search-result-items"), not a search box.
+ */
+static const char *const result_sub[] = { "search-result", "searchresult",
+	"search_result", NULL };
+
 /* Substrings of class names that say an element is one of many. */
 static const char *const repeat_hints[] = { "post", "message", "comment",
 	"reply", "answer", "entry", "item", "card", "result", "product",
@@ -298,6 +314,16 @@ next_class(const char **p, char *tok, size_t size)
 	return 1;
 }
 
+/* Whether tok holds any string of list. */
+static int
+any_sub(const char *tok, const char *const *list)
+{
+	for (; *list; list++)
+		if (strstr(tok, *list))
+			return 1;
+	return 0;
+}
+
 int
 uk_ex_class_verdict(const char *ci)
 {
@@ -319,6 +345,9 @@ uk_ex_class_verdict(const char *ci)
 			tn = k;
 
 		tp = last_sub(tok, b, pos_sub, pos_sub_m);
+		if (tn >= 0 && (any_sub(tok, panel_sub) ||
+		    any_sub(tok, result_sub)))
+			tn = -1;
 		if (tn >= 0 && tn >= tp) {
 			neg = 1;
 			if (match_any_sub(tok, b, strong_sub, strong_sub_m))

@@ -15,6 +15,9 @@
 #include "fetch.h"
 #include "fetch_pool.h"
 #include "jsonl.h"
+#include "links.h"
+#include "negotiate.h"
+#include "pagelinks.h"
 #include "record.h"
 #include "banned.h"
 
@@ -23,6 +26,9 @@ enum {
 	ST_WEB,   /* a page: web, documentation, issue without the API */
 	ST_FILE,  /* a GitHub file on the raw host */
 	ST_ISSUE, /* an issue or PR on the API */
+	ST_ALT,   /* the HTML's Markdown alternate (req2) */
+	ST_LLMS,  /* the site's /llms.txt (req2) */
+	ST_MD,    /* the Markdown version llms.txt lists (req2) */
 };
 
 /* What the worker does with a job (uk_fetch_job.xkind). */
@@ -102,6 +108,7 @@ uk_fetch_release(struct uk_fetch *f)
 	free(f->web_buf);
 	free(f->raw_buf);
 	free(f->api_buf);
+	uk_negotiate_sites_free(f->sites);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -109,7 +116,7 @@ int
 uk_fetch_busy(const struct uk_fetch *f)
 {
 	return uk_http_busy(&f->http) || uk_fetch_pool_busy(f->pool) ||
-	    f->repos;
+	    f->repos || f->ready;
 }
 
 void
@@ -122,6 +129,10 @@ uk_fetch_job_release(struct uk_fetch_job *j)
 	uk_http_req_release(&j->req);
 	uk_json_free(j->xrec);
 	uk_buf_release(&j->xmsg);
+	if (j->req2.url)
+		uk_http_req_release(&j->req2);
+	free(j->xalt);
+	uk_json_free(j->fallback);
 	memset(j, 0, sizeof(*j));
 }
 
@@ -174,7 +185,39 @@ extract_extras(const struct uk_fetch_job *j)
 		return 0;
 	/* The overrides' and --explain's records are not the page's. */
 	return o->links || o->images || o->comments || o->nselect ||
-	    o->nremove || o->whole || o->explain;
+	    o->nremove || o->whole || o->explain || o->links_out;
+}
+
+/* Whether rec's text came from source (its "source" field). */
+static int
+is_source(yajl_val rec, const char *source)
+{
+	const char *s = uk_json_get_str(rec, "source");
+
+	return s && !strcmp(s, source);
+}
+
+/*
+ * Whether j's page is asked for as Markdown first (lib/negotiate.h): a
+ * web or documentation page, unless --no-negotiate, or an option that
+ * is about the page's HTML (--select, --remove, --whole, --explain).
+ */
+static int
+negotiates(const struct uk_fetch_job *j)
+{
+	const struct uk_extract_opts *o = &j->f->o.extract;
+
+	return !j->f->o.no_negotiate &&
+	    (j->u.type == UK_URL_WEB || j->u.type == UK_URL_DOCUMENTATION) &&
+	    !o->nselect && !o->nremove && !o->whole && !o->explain;
+}
+
+/* Set rec's "source" on a web or documentation page's record. */
+static void
+set_source(const struct uk_fetch_job *j, yajl_val rec, const char *source)
+{
+	if (j->u.type == UK_URL_WEB || j->u.type == UK_URL_DOCUMENTATION)
+		uk_json_set_str(rec, "source", source);
 }
 
 /* Whether a cached page record was extracted in the format asked for. */
@@ -185,6 +228,9 @@ page_cached_ok(const struct uk_fetch_job *j, yajl_val rec)
 	int md = j->f->o.extract.format == UK_EXTRACT_MARKDOWN;
 
 	if (j->u.type != UK_URL_WEB && j->u.type != UK_URL_DOCUMENTATION)
+		return 1;
+	/* Markdown the site served is that in any format (negotiate.h). */
+	if (is_source(rec, "markdown") || is_source(rec, "llms.txt"))
 		return 1;
 	/* A record without "format" is text (uk_extract_record). */
 	return md == (fmt && !strcmp(fmt, "markdown"));
@@ -368,97 +414,162 @@ is_text(const char *ct)
 	return strcasestr(ct, "+json") || strcasestr(ct, "+xml");
 }
 
-/* Turn a 2xx body into rec's title, content and metadata; 0 or -1. */
+/* Whether a Content-Type is Markdown's. */
 static int
-page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
+is_markdown(const char *ct)
+{
+	return ct_is(ct, "text/markdown") || ct_is(ct, "text/x-markdown");
+}
+
+/* A PDF body's record (page_record); 0 or -1. */
+static int
+pdf_record(struct uk_fetch_job *j, yajl_val rec, int wrong, const char **why,
+    struct uk_buf *msg)
+{
+	struct uk_http_req *r = &j->req;
+	struct uk_extract x;
+	struct uk_err err;
+	char ctype[64];
+
+	if (uk_pdf_extract(r->body.buf, r->body.len, r->final_url,
+		&j->f->o.extract, &x, &err)) {
+		uk_buf_addstr(msg, err.msg);
+		uk_extract_release(&x);
+		*why = "pdf";
+		return -1;
+	}
+	uk_extract_record(&x, 0, rec);
+	uk_extract_release(&x);
+	set_source(j, rec, "pdf");
+	if (j->f->o.extract.links_out)
+		uk_pagelinks_none(rec);
+	if (wrong) {
+		/* The media type alone (its token's characters), as
+		 * charset_ignored names one charset; the server's
+		 * whole header is in http. */
+		snprintf(ctype, sizeof(ctype), "%.*s",
+		    (int)strspn(r->content_type,
+			"abcdefghijklmnopqrstuvwxyz"
+			"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			"!#$&^_.+-/"),
+		    r->content_type);
+		uk_json_set_str(rec, "content_type_ignored", ctype);
+	}
+	return 0;
+}
+
+/*
+ * An HTML body's record (page_record): 0, -1, or 1 when the page has a
+ * Markdown alternate to fetch first (j->xalt).  A body that came as
+ * text/markdown and is HTML is read here as HTML (negotiate.h).
+ */
+static int
+html_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
     struct uk_buf *msg)
 {
 	struct uk_http_req *r = &j->req;
 	struct uk_extract x;
 	struct uk_extract_opts eo = UK_EXTRACT_OPTS_INIT;
 	struct uk_err err;
-	struct uk_buf text = UK_BUF_INIT;
-	char cs[64], ctype[64];
+	char cs[64], *alt;
 	const char *kind;
-	int wrong;
 
-	if (is_pdf(r->content_type, &r->body, &wrong)) {
-		if (uk_pdf_extract(r->body.buf, r->body.len, r->final_url,
-			&j->f->o.extract, &x, &err)) {
-			uk_buf_addstr(msg, err.msg);
-			uk_extract_release(&x);
-			*why = "pdf";
-			return -1;
+	/* (UTF-16 declared by the header may have no BOM.) */
+	kind = NULL;
+	if ((!(r->content_type &&
+		 strcasestr(r->content_type, "utf-16")) &&
+		uk_extract_meta_is_binary(r->body.buf, r->body.len)) ||
+	    (kind = binary_kind(r->body.buf, r->body.len))) {
+		uk_buf_addstr(msg, "binary content served as HTML, "
+				   "not text");
+		if (kind)
+			uk_buf_addf(msg, " (%s)", kind);
+		*why = "binary";
+		return -1;
+	}
+	/* The Markdown alternate, when there is one, instead (extracted:
+	 * one more request); the HTML is read if that fails. */
+	if (j->neg && !j->extra && (alt = uk_links_markdown_alternate(
+	    r->body.buf, r->body.len, r->content_type, r->final_url))) {
+		if (uk_negotiate_same_origin(alt, r->final_url) &&
+		    strcmp(alt, r->final_url)) {
+			j->xalt = alt;
+			return 1;
 		}
-		uk_extract_record(&x, 0, rec);
+		free(alt);
+	}
+	memset(&x, 0, sizeof(x));
+	eo = j->f->o.extract;
+	eo.content_language = r->content_language;
+	if (uk_extract_html(r->body.buf, r->body.len, r->content_type,
+		r->final_url, &eo, &x, &err)) {
+		uk_buf_addstr(msg, err.msg);
 		uk_extract_release(&x);
-		if (wrong) {
-			/* The media type alone (its token's characters), as
-			 * charset_ignored names one charset; the server's
-			 * whole header is in http. */
-			snprintf(ctype, sizeof(ctype), "%.*s",
-			    (int)strspn(r->content_type,
-				"abcdefghijklmnopqrstuvwxyz"
-				"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-				"!#$&^_.+-/"),
-			    r->content_type);
-			uk_json_set_str(rec, "content_type_ignored", ctype);
-		}
+		*why = "extract";
+		return -1;
+	}
+	if (x.blocked) {
+		uk_buf_addstr(msg,
+		    "the page is a block or challenge "
+		    "page, not content (pwfetch may get through)");
+		uk_extract_release(&x);
+		*why = "blocked";
+		return -1;
+	}
+	/* An app shell is a record: pwfetch renders it. */
+	if ((!x.text || !*x.text) && (!x.title || !*x.title) &&
+	    !x.needs_browser) {
+		uk_buf_addstr(msg,
+		    "no text in the page (it may need "
+		    "a browser: pwfetch)");
+		uk_extract_release(&x);
+		*why = "empty";
+		return -1;
+	}
+	uk_extract_record(&x, UK_EXTRACT_REC_SERVED, rec);
+	set_source(j, rec, "html");
+	if (eo.links_out)
+		uk_pagelinks_html(rec, r->body.buf, r->body.len,
+		    r->content_type, r->final_url, &eo, &x);
+	/* --explain: the program takes them out (stderr). */
+	if (x.explain)
+		uk_json_set(rec, "explain",
+		    uk_extract_override_explain_array(x.explain, j->url));
+	if (uk_charset_ignored(r->body.buf, r->body.len,
+		r->content_type, cs, sizeof(cs)))
+		uk_json_set_str(rec, "charset_ignored", cs);
+	uk_extract_release(&x);
+	return 0;
+}
+
+/*
+ * Turn a 2xx body into rec's title, content and metadata: 0, -1, or 1
+ * when the page's Markdown alternate is to be fetched (j->xalt).
+ */
+static int
+page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
+    struct uk_buf *msg)
+{
+	struct uk_http_req *r = &j->req;
+	struct uk_err err;
+	struct uk_buf text = UK_BUF_INIT;
+	char cs[64];
+	const char *kind;
+	int wrong, refused = 0;
+
+	if (is_pdf(r->content_type, &r->body, &wrong))
+		return pdf_record(j, rec, wrong, why, msg);
+	/* Markdown asked for and given, unless it is HTML (negotiate.h). */
+	if (j->neg && is_markdown(r->content_type) &&
+	    !memchr(r->body.buf, '\0', r->body.len) &&
+	    !(refused = uk_negotiate_is_html_doc(r->body.buf, r->body.len))) {
+		uk_negotiate_markdown_record(rec, r->body.buf, r->body.len,
+		    r->content_type, r->final_url, "markdown",
+		    &j->f->o.extract);
 		return 0;
 	}
-	if (is_html(r->content_type, &r->body)) {
-		/* (UTF-16 declared by the header may have no BOM.) */
-		kind = NULL;
-		if ((!(r->content_type &&
-			 strcasestr(r->content_type, "utf-16")) &&
-			uk_extract_meta_is_binary(r->body.buf, r->body.len)) ||
-		    (kind = binary_kind(r->body.buf, r->body.len))) {
-			uk_buf_addstr(msg, "binary content served as HTML, "
-					   "not text");
-			if (kind)
-				uk_buf_addf(msg, " (%s)", kind);
-			*why = "binary";
-			return -1;
-		}
-		memset(&x, 0, sizeof(x));
-		eo = j->f->o.extract;
-		eo.content_language = r->content_language;
-		if (uk_extract_html(r->body.buf, r->body.len, r->content_type,
-			r->final_url, &eo, &x, &err)) {
-			uk_buf_addstr(msg, err.msg);
-			uk_extract_release(&x);
-			*why = "extract";
-			return -1;
-		}
-		if (x.blocked) {
-			uk_buf_addstr(msg,
-			    "the page is a block or challenge "
-			    "page, not content (pwfetch may get through)");
-			uk_extract_release(&x);
-			*why = "blocked";
-			return -1;
-		}
-		/* An app shell is a record: pwfetch renders it. */
-		if ((!x.text || !*x.text) && (!x.title || !*x.title) &&
-		    !x.needs_browser) {
-			uk_buf_addstr(msg,
-			    "no text in the page (it may need "
-			    "a browser: pwfetch)");
-			uk_extract_release(&x);
-			*why = "empty";
-			return -1;
-		}
-		uk_extract_record(&x, UK_EXTRACT_REC_SERVED, rec);
-		/* --explain: the program takes them out (stderr). */
-		if (x.explain)
-			uk_json_set(rec, "explain",
-			    uk_extract_override_explain_array(x.explain, j->url));
-		if (uk_charset_ignored(r->body.buf, r->body.len,
-			r->content_type, cs, sizeof(cs)))
-			uk_json_set_str(rec, "charset_ignored", cs);
-		uk_extract_release(&x);
-		return 0;
-	}
+	if (refused || is_html(r->content_type, &r->body))
+		return html_record(j, rec, why, msg);
 	if (!is_text(r->content_type)) {
 		uk_buf_addf(msg, "unsupported content type '%s'",
 		    r->content_type);
@@ -480,6 +591,13 @@ page_record(struct uk_fetch_job *j, yajl_val rec, const char **why,
 	if (uk_charset_ignored("", 0, r->content_type, cs, sizeof(cs)))
 		uk_json_set_str(rec, "charset_ignored", cs);
 	uk_json_set_str(rec, "content", text.buf);
+	set_source(j, rec, "text");
+	/* Links: a Markdown text's; plain text's are no markup. */
+	if (j->f->o.extract.links_out && is_markdown(r->content_type))
+		uk_pagelinks_markdown(rec, text.buf, text.len, r->final_url,
+		    &j->f->o.extract);
+	else if (j->f->o.extract.links_out)
+		uk_pagelinks_none(rec);
 	uk_buf_release(&text);
 	return 0;
 }
@@ -630,10 +748,195 @@ extract_job(struct uk_fetch_job *j)
 		return;
 	}
 	j->xrec = new_record(j);
+	/* (1: no record yet, the Markdown alternate first.) */
 	if (page_record(j, j->xrec, &why, &j->xmsg)) {
 		uk_json_free(j->xrec);
 		j->xrec = NULL;
 	}
+}
+
+/*
+ * Markdown the site has, on the loop's thread (lib/negotiate.h): the
+ * extra request j->req2, while j->req keeps the page's answer (its body
+ * read again when the Markdown fails, its answer the record's then).
+ */
+static void
+extra_req(struct uk_fetch_job *j, int state, const char *url)
+{
+	if (j->req2.url)
+		uk_http_req_reset(&j->req2, url);
+	else
+		uk_http_req_init(&j->req2, url);
+	j->req2.data = j;
+	j->state = state;
+	if (state != ST_LLMS) {
+		j->extra = 1;
+		uk_http_req_header(&j->req2,
+		    "Accept: text/markdown, text/plain;q=0.9, */*;q=0.8");
+	}
+	uk_http_add(&j->f->http, &j->req2);
+}
+
+/* The page's address after redirects. */
+static const char *
+page_url(const struct uk_fetch_job *j)
+{
+	return j->req.final_url ? j->req.final_url : j->url;
+}
+
+/* Whether req2's answer is text that is not an HTML document. */
+static int
+markdown_ok(const struct uk_http_req *r)
+{
+	const char *ct = r->content_type;
+
+	return !r->failed && r->status >= 200 && r->status <= 299 &&
+	    r->body.len && (!ct || !*ct || (ct_is(ct, "text/") &&
+	    !ct_is(ct, "text/html"))) &&
+	    !memchr(r->body.buf, '\0', r->body.len) &&
+	    !uk_negotiate_is_html_doc(r->body.buf, r->body.len);
+}
+
+/* Finish j with its fallback, the HTML's record, made before. */
+static void
+fallback_done(struct uk_fetch_job *j)
+{
+	yajl_val rec = j->fallback;
+
+	j->fallback = NULL;
+	j->state = ST_WEB;
+	page_done(j, rec);
+}
+
+/* j's page after its site's llms.txt is known: its .md, or the HTML. */
+static void
+llms_next(struct uk_fetch_job *j, struct uk_negotiate_site *site)
+{
+	char *md = uk_negotiate_site_md(site, page_url(j));
+
+	if (md && strcmp(md, page_url(j)))
+		extra_req(j, ST_MD, md);
+	else
+		fallback_done(j);
+	free(md);
+}
+
+/*
+ * The HTML's record rec is made and the documentation page had no
+ * Markdown: its site's llms.txt, asked once per origin in a run; pages
+ * of a site whose llms.txt is on its way wait for it.  Documentation
+ * only: llms.txt is a convention of documentation sites, and asking
+ * every site an agent reads for one would cost each a request and a
+ * 404 in its logs.
+ */
+static void
+llms_step(struct uk_fetch_job *j, yajl_val rec)
+{
+	struct uk_negotiate_site *site =
+	    uk_negotiate_site(&j->f->sites, page_url(j));
+	struct uk_buf b = UK_BUF_INIT;
+
+	if (!site || site->state == UK_SITE_ABSENT) {
+		page_done(j, rec);
+		return;
+	}
+	j->fallback = rec;
+	switch (site->state) {
+	case UK_SITE_UNKNOWN:
+		site->state = UK_SITE_FETCHING;
+		uk_buf_addf(&b, "%s/llms.txt", site->origin);
+		extra_req(j, ST_LLMS, b.buf);
+		break;
+	case UK_SITE_FETCHING:
+		if (site->waiters_last)
+			((struct uk_fetch_job *)site->waiters_last)->site_next =
+			    j;
+		else
+			site->waiters = j;
+		site->waiters_last = j;
+		break;
+	default:
+		llms_next(j, site);
+	}
+	uk_buf_release(&b);
+}
+
+/* Put j, finished by another job's step, where uk_fetch_wait takes it. */
+static void
+ready(struct uk_fetch_job *j)
+{
+	struct uk_fetch *f = j->f;
+
+	j->site_next = NULL;
+	if (f->ready_last)
+		f->ready_last->site_next = j;
+	else
+		f->ready = j;
+	f->ready_last = j;
+}
+
+/* The site's llms.txt came (or failed): j and the pages waiting go on. */
+static void
+done_llms(struct uk_fetch_job *j)
+{
+	struct uk_http_req *r = &j->req2;
+	struct uk_negotiate_site *site =
+	    uk_negotiate_site(&j->f->sites, page_url(j));
+	struct uk_fetch_job *w, *next;
+
+	if (markdown_ok(r))
+		uk_negotiate_site_read(site, r->body.buf, r->body.len,
+		    r->final_url ? r->final_url : r->url);
+	else
+		site->state = UK_SITE_ABSENT;
+	uk_buf_release(&r->body);
+	w = site->waiters;
+	site->waiters = site->waiters_last = NULL;
+	llms_next(j, site);
+	for (; w; w = next) {
+		next = w->site_next;
+		w->site_next = NULL;
+		llms_next(w, site);
+		if (w->done)
+			ready(w);
+	}
+}
+
+/*
+ * The Markdown alternate (ST_ALT) or llms.txt's .md (ST_MD) came: its
+ * record; else the HTML's (ST_ALT: read now from the page's body).
+ */
+static void
+done_markdown(struct uk_fetch_job *j)
+{
+	struct uk_http_req *r = &j->req2;
+	yajl_val rec;
+	struct uk_record_http h = { .final_url = r->final_url,
+		.status = r->status,
+		.content_type = r->content_type };
+
+	if (!markdown_ok(r)) {
+		if (j->state == ST_MD) {
+			fallback_done(j);
+			return;
+		}
+		free(j->xalt);
+		j->xalt = NULL;
+		j->state = ST_WEB;
+		submit(j, X_PAGE);
+		return;
+	}
+	rec = new_record(j);
+	uk_negotiate_markdown_record(rec, r->body.buf, r->body.len,
+	    r->content_type, r->final_url ? r->final_url : r->url,
+	    j->state == ST_MD ? "llms.txt" : "markdown", &j->f->o.extract);
+	/* The answer is the Markdown's, without its validators: they are
+	 * not the page's, which a revalidation asks for. */
+	uk_record_set_http(rec, &h);
+	j->nocache |= uk_cache_lifetime(rec, r->cache_life);
+	uk_json_free(j->fallback);
+	j->fallback = NULL;
+	finish(j, rec, 0);
 }
 
 /* The loop's part of a job back from the worker. */
@@ -645,8 +948,13 @@ extracted(struct uk_fetch_job *j)
 	j->xrec = NULL;
 	if (j->xkind == X_BLOCKED)
 		fail_status(j, j->xblocked);
+	else if (j->xalt)
+		extra_req(j, ST_ALT, j->xalt);
 	else if (!rec)
 		fail(j, "%s", j->xmsg.buf);
+	else if (j->neg && !j->extra && is_source(rec, "html") &&
+	    j->u.type == UK_URL_DOCUMENTATION)
+		llms_step(j, rec);
 	else
 		page_done(j, rec);
 	uk_buf_release(&j->xmsg);
@@ -762,6 +1070,13 @@ step(struct uk_fetch_job *j)
 		issue_web_url(j, &b);
 		add_req(j, b.buf);
 		conditional(j);
+		break;
+	case ST_ALT:
+	case ST_MD:
+		done_markdown(j);
+		break;
+	case ST_LLMS:
+		done_llms(j);
 		break;
 	default:
 		done_page(j);
@@ -925,6 +1240,8 @@ uk_fetch_start(struct uk_fetch *f, struct uk_fetch_job *j, const char *url,
 		j->state = ST_WEB;
 		add_req(j, url);
 		conditional(j);
+		if ((j->neg = negotiates(j)))
+			uk_http_req_header(&j->req, UK_NEGOTIATE_ACCEPT);
 	}
 out:
 	uk_buf_release(&b);
@@ -967,9 +1284,18 @@ uk_fetch_wait(struct uk_fetch *f, int fd, int *fd_ready)
 	int ready;
 
 	for (;;) {
+		if ((j = f->ready)) {
+			if (!(f->ready = j->site_next))
+				f->ready_last = NULL;
+			j->site_next = NULL;
+			return j;
+		}
 		if ((j = uk_fetch_pool_take(f->pool))) {
 			extracted(j);
-			return j;
+			/* Not done: its Markdown is being fetched. */
+			if (j->done)
+				return j;
+			continue;
 		}
 		if ((j = f->repos) && !f->http.active) {
 			if (!(f->repos = j->next))

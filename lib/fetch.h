@@ -17,7 +17,12 @@
  *   3. Handler:
  *      web, documentation: GET; HTML goes through uk_extract_html (main
  *        text and metadata; a block page is an error), text types are
- *        taken as they are, anything else is an error.
+ *        taken as they are, anything else is an error.  Unless
+ *        no_negotiate (or --select, --remove, --whole, --explain, which
+ *        are about the HTML), Markdown first (lib/negotiate.h): the GET
+ *        asks for it, then the HTML's Markdown alternate or (for
+ *        documentation) the site's llms.txt may cost one more request
+ *        ("source" says which).
  *      github_file: GET RAW/owner/repo/branch/path; a 404 on branch main
  *        tries master; title is the file name.
  *      github_issue, github_pr: the API (API/repos/owner/repo/issues/N)
@@ -56,6 +61,7 @@
 #include "extract.h"
 #include "http.h"
 #include "json.h"
+#include "negotiate.h"
 #include "repo.h"
 #include "url.h"
 #include "util.h"
@@ -71,6 +77,7 @@ struct uk_fetch_opts {
 	long ttl;              /* -1: from the environment */
 	struct uk_repo_opts repo; /* github_repo: limits, map budget */
 	struct uk_extract_opts extract; /* pages and PDFs: format, links... */
+	int no_negotiate; /* 1: ask for no Markdown (lib/negotiate.h) */
 };
 
 void uk_fetch_opts_init(struct uk_fetch_opts *o);
@@ -89,6 +96,10 @@ struct uk_fetch {
 	struct uk_fetch_pool *pool;              /* the extraction worker */
 	struct uk_fetch_job *repos, *repos_last; /* waiting for no transfer */
 	long jobs; /* the engine's transfers at once, as configured */
+	/* Origins and their llms.txt (lib/negotiate.h). */
+	struct uk_negotiate_site *sites;
+	/* Jobs another's step finished (an llms.txt's waiters). */
+	struct uk_fetch_job *ready, *ready_last;
 };
 
 /* One URL being fetched. */
@@ -112,6 +123,13 @@ struct uk_fetch_job {
 	yajl_val xrec; /* the page's record, or NULL: xmsg says why */
 	struct uk_buf xmsg;
 	int xblocked; /* an error answer is a block page */
+	/* Markdown the site has (lib/negotiate.h). */
+	int neg;   /* the page is asked for as Markdown first */
+	int extra; /* its one extra request is made (or not to be made) */
+	struct uk_http_req req2; /* the extra request or /llms.txt */
+	char *xalt;        /* the worker found this Markdown alternate */
+	yajl_val fallback; /* the HTML's record, while Markdown is sought */
+	struct uk_fetch_job *site_next; /* an llms.txt's waiters; ready */
 };
 
 /*

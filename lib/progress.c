@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,6 +46,7 @@ uk_progress_init(struct uk_progress *p, int fd, int quiet)
 	const char *env = getenv("URLKIT_PROGRESS");
 	const char *term = getenv("TERM");
 	int on = !quiet && isatty(fd);
+	struct stat st;
 
 	if (env && *env)
 		on = !quiet && strcmp(env, "0");
@@ -52,6 +54,9 @@ uk_progress_init(struct uk_progress *p, int fd, int quiet)
 	p->fd = on ? fd : -1;
 	p->interval = UK_PROGRESS_INTERVAL;
 	p->dumb = term && !strcmp(term, "dumb");
+	p->start = uk_util_mono_now();
+	p->shared = isatty(STDOUT_FILENO) ||
+	    (!fstat(STDOUT_FILENO, &st) && !S_ISREG(st.st_mode));
 	if (on) {
 		active = p;
 		uk_warn_hook = warn_hook;
@@ -98,6 +103,8 @@ uk_progress_show(struct uk_progress *p, int force, const char *fmt, ...)
 	if (p->fd < 0)
 		return 0;
 	now = uk_util_mono_now();
+	if (now < p->start + p->after || now < p->hold)
+		return 0;
 	if (!force && p->shown && now - p->last < p->interval)
 		return 0;
 	va_start(ap, fmt);
@@ -131,6 +138,27 @@ uk_progress_show(struct uk_progress *p, int force, const char *fmt, ...)
 	uk_buf_release(&line);
 	uk_buf_release(&out);
 	return 1;
+}
+
+double
+uk_progress_due(const struct uk_progress *p)
+{
+	double t = p->start + p->after;
+
+	if (p->fd < 0)
+		return 0;
+	if (p->hold > t)
+		t = p->hold;
+	return t > uk_util_mono_now() ? t : 0;
+}
+
+void
+uk_progress_make_way(struct uk_progress *p)
+{
+	if (p->fd < 0 || !p->shared)
+		return;
+	uk_progress_erase(p);
+	p->hold = uk_util_mono_now() + p->interval;
 }
 
 void

@@ -27,11 +27,19 @@
  * middle of the line.  Callers that write to the terminal otherwise call
  * uk_progress_erase first.  One line at a time: the last struct
  * initialised is the one uk_util_warn clears.
+ *
+ * A program whose records go to standard output calls
+ * uk_progress_make_way before each record: the output may be the
+ * terminal, or a pipe to a program that prints on it (`pwfetch fetch URL
+ * | jq`), whose line would otherwise be glued to ours.  The line is then
+ * erased and held back for an interval, so that the reader has printed
+ * its line before ours comes back.
  */
 
 #include <stddef.h>
 
 #define UK_PROGRESS_INTERVAL 0.2 /* default seconds between redraws */
+#define UK_PROGRESS_AFTER 1.0 /* the usual wait before a line first shows */
 
 struct uk_progress {
 	int fd;          /* where the line goes; -1: progress is off */
@@ -39,12 +47,18 @@ struct uk_progress {
 	double last;     /* when the line was last drawn (uk_util_mono_now) */
 	size_t shown;    /* columns on screen now; 0: nothing shown */
 	int dumb;        /* TERM=dumb: erase with spaces, not ESC [ K */
+	double start;    /* when uk_progress_init was called */
+	double after;    /* no line before start + after; the caller sets it */
+	double hold;     /* no line before this time (uk_progress_make_way) */
+	int shared;      /* standard output may reach the terminal */
 };
 
 /*
  * Set p up for fd.  Progress is on when fd is a terminal and quiet is 0;
  * URLKIT_PROGRESS=0 in the environment turns it off, =1 turns it on even
- * when fd is not a terminal (for tests).
+ * when fd is not a terminal (for tests).  p->shared is set when standard
+ * output is a terminal or anything but a regular file (a pipe may lead
+ * to a program printing on the terminal).
  */
 void uk_progress_init(struct uk_progress *p, int fd, int quiet);
 
@@ -54,10 +68,24 @@ int uk_progress_on(const struct uk_progress *p);
 /*
  * Draw the line (printf format) in place of the one shown, unless less
  * than p->interval seconds have passed since the last draw and force is
- * 0.  Returns 1 when it drew, 0 when it did not.
+ * 0, or it is not time yet (p->after, p->hold: force does not override
+ * them).  Returns 1 when it drew, 0 when it did not.
  */
 int uk_progress_show(struct uk_progress *p, int force, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/*
+ * When uk_progress_show would next draw a line that is due (the end of
+ * p->after or of p->hold), or 0 when nothing holds it back: a caller that
+ * sleeps may wake then.  uk_util_mono_now's clock.
+ */
+double uk_progress_due(const struct uk_progress *p);
+
+/*
+ * A record is about to go to standard output: when it may reach the
+ * terminal (p->shared), erase the line and hold it back for an interval.
+ */
+void uk_progress_make_way(struct uk_progress *p);
 
 /* Erase the line shown, if any; the next uk_progress_show draws again. */
 void uk_progress_erase(struct uk_progress *p);

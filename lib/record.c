@@ -5,6 +5,7 @@
 #include "buf.h"
 #include "json.h"
 #include "record.h"
+#include "sha256.h"
 #include "util.h"
 #include "banned.h"
 
@@ -148,6 +149,21 @@ uk_record_fit(yajl_val rec, size_t max)
 	return cut;
 }
 
+void
+uk_record_hash(yajl_val rec)
+{
+	const char *s;
+	char hex[65];
+	size_t n;
+
+	if (!(s = uk_json_get_strn(rec, "content", &n))) {
+		uk_json_del(rec, "content_hash");
+		return;
+	}
+	uk_sha256_hex(s, n, hex);
+	uk_json_set_str(rec, "content_hash", hex);
+}
+
 yajl_val
 uk_record_finish(yajl_val rec, yajl_val in, size_t max)
 {
@@ -156,8 +172,12 @@ uk_record_finish(yajl_val rec, yajl_val in, size_t max)
 	if (!uk_json_get(rec, "cached"))
 		uk_json_set_bool(rec, "cached", 0);
 	uk_record_carry(rec, in);
-	if (uk_record_fit(rec, max) >= 0)
+	if (uk_record_fit(rec, max) >= 0) {
+		/* After the fit: the hash of the content as written (the
+		 * 64 bytes it adds are within the fit's room). */
+		uk_record_hash(rec);
 		return rec;
+	}
 	r = uk_record_new(NULL, rec, NULL);
 	uk_json_del(r, "fetched_at");
 	uk_record_error(r, "the record is over the line limit");

@@ -26,7 +26,7 @@
  * and "github_info", the fetcher's view of the URL).  Where the record and
  * its input both have a field, the record's stays.
  *
- * This module depends on json, buf and util alone, so that the JSON Lines
+ * This module depends on json, buf, sha256 and util alone, so that the JSON Lines
  * reader (lib/jsonl) can build its error records with it.
  */
 
@@ -87,9 +87,18 @@ void uk_record_carry(yajl_val rec, yajl_val in);
 int uk_record_fit(yajl_val rec, size_t max);
 
 /*
+ * Set rec's "content_hash" to the SHA-256 of its "content" as it stands
+ * (64 lower-case hex digits, as sha256sum(1) prints it), or take it out
+ * when rec has no string content.  Whatever changes the content after
+ * (a slice) calls it again.
+ */
+void uk_record_hash(yajl_val rec);
+
+/*
  * Make rec (owned) the record to write for the url record in (borrowed,
  * may be NULL): in's fields carried (uk_record_carry), "cached" false
- * unless rec says, and the whole fitted in max bytes (uk_record_fit).
+ * unless rec says, the whole fitted in max bytes (uk_record_fit), and
+ * its content_hash set (uk_record_hash).
  * Returns rec, or, when rec cannot be made to fit, a new record of rec's
  * "url" with the error "the record is over the line limit" (rec freed).
  */

@@ -21,6 +21,20 @@
  * of the directory shows which sessions are kept.
  *
  * NAME is 1 to 64 of [A-Za-z0-9._-], not starting with a dot.
+ *
+ * With remote stores (the cache's, cache_remote.h), a session also lives
+ * in the first store neither read-only nor skipped, as one value
+ * "urlkit-session:NAME" (its records in order, its last change, whether
+ * it is kept), so that another host with another cache directory reads
+ * and changes the same session.  Every change is made in the directory
+ * and then in the store (a Redis store compares and sets, so that two
+ * writers lose nothing; an http store keeps the last writer's); a read
+ * answers from the store when it has the session, else from the
+ * directory (a session made before the store was set is copied there at
+ * its next change).  The store's copy expires after the cache's TTL from
+ * its last change unless kept, by the store's own expiry; urlcache
+ * cleanup (local_only) never touches it, nor lists it: uk_session_walk
+ * lists the directory's sessions.
  */
 
 #include <string.h>
@@ -33,6 +47,9 @@ struct uk_session {
 	struct uk_cache *cache; /* not owned */
 	char *name;
 	char *dir; /* DIR/sessions/NAME */
+	/* Set by the caller after uk_session_open: the local directory
+	 * only, never the remote store (urlcache cleanup). */
+	int local_only;
 };
 
 /*

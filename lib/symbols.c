@@ -329,7 +329,7 @@ uk_symbols_wants_text(const char *path)
 
 	base = base ? base + 1 : path;
 	return !strcmp(base, ".gitattributes") ||
-	    !strcmp(base, "package.json") ||
+	    !strcmp(base, "package.json") || !strcmp(base, "go.mod") ||
 	    uk_symclass_is_script_manifest(base) ||
 	    !strncasecmp(base, "LICENSE", 7) ||
 	    !strncasecmp(base, "LICENCE", 7) ||

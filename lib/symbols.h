@@ -147,7 +147,8 @@ void uk_symbols_set_file_limit(struct uk_symbols *s, double seconds);
  * top of the map), licence files (a subtree with its own licence, one that
  * differs from the root's, and a build file is vendored), .gitattributes
  * (linguist-vendored and linguist-generated marks) and package.json (its
- * "bin" programs are entry points).  text[0..len) is read
+ * "bin" programs are entry points) and go.mod (its module path roots the
+ * tree's Go import paths).  text[0..len) is read
  * (and copied) only when uk_symbols_wants_text(path) is 1; else pass NULL.
  * Source files given to uk_symbols_add need not be noted.  Order does not
  * matter: the notes are read when the map is made.

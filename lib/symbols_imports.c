@@ -720,6 +720,38 @@ resolve_rust(const struct modres *m, const char *from, const char *text,
 	uk_buf_release(&path);
 }
 
+/*
+ * A Go import ("path", its alias as alias or NULL): a package of the tree
+ * binds its name to the package's first file (symbols_rank.c takes any
+ * file of that directory for it); another's name is outside the tree,
+ * and one nobody can place (no go.mod) is neither.
+ * No edge by the import itself: a package is many files, and the
+ * references through its name say which of them the importer uses.
+ */
+static void
+resolve_go(const struct gopkgs *g, const char *text, const char *alias,
+    struct targets *out)
+{
+	char *ipath = unquote(text), *name;
+	uint32_t f;
+	int r;
+
+	if (!ipath)
+		return;
+	if (alias && (!strcmp(alias, "_") || !strcmp(alias, "."))) {
+		free(ipath);
+		return;
+	}
+	name = alias ? uk_util_xstrdup(alias) : uk_symgopkg_name(ipath);
+	r = uk_symgopkg_resolve(g, ipath, &f);
+	if (r > 0)
+		add_module_name(out, f, name, strlen(name));
+	else if (!r)
+		add_external(out, name, strlen(name));
+	free(name);
+	free(ipath);
+}
+
 /* Whether a reference's name is a module path (see symbols_queries.c). */
 static int
 is_module_ref(const char *name)
@@ -833,6 +865,7 @@ uk_symimports_edges(struct symtab *t, const uint32_t *byname,
     size_t *nedges, size_t *aedges)
 {
 	struct modres m;
+	struct gopkgs gp;
 	struct edge *imp = NULL;
 	struct namedef *nd = NULL;
 	struct targets to = { NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL, NULL, 0, 0,
@@ -842,6 +875,7 @@ uk_symimports_edges(struct symtab *t, const uint32_t *byname,
 	size_t npend = 0, apend = 0;
 
 	modres_init(&m, t);
+	uk_symgopkg_init(&gp, t);
 	for (i = 0; i < t->ndefs; i = e) {
 		for (e = i; e < t->ndefs &&
 		     t->defs[byname[e]].name == t->defs[byname[i]].name;
@@ -872,6 +906,12 @@ uk_symimports_edges(struct symtab *t, const uint32_t *byname,
 		else if (!strcmp(lang, "javascript") ||
 		    !strcmp(lang, "typescript") || !strcmp(lang, "tsx"))
 			resolve_js(&m, f->path, name, &to);
+		else if (!strcmp(lang, "go"))
+			resolve_go(&gp, name,
+			    t->refs[i].qual == UINT32_MAX ?
+				NULL :
+				t->names[t->refs[i].qual],
+			    &to);
 		for (j = 0; j < to.next; j++) {
 			GROW(ext->v, ext->n, ext->a);
 			ext->v[ext->n].file = t->refs[i].file;
@@ -939,5 +979,6 @@ uk_symimports_edges(struct symtab *t, const uint32_t *byname,
 	free(pend);
 	free(imp);
 	free(nd);
+	uk_symgopkg_release(&gp);
 	modres_release(&m);
 }

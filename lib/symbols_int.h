@@ -174,6 +174,7 @@ struct symlang {
 #define UK_SYMLANGS 10
 extern const struct symlang uk_symqueries_langs[UK_SYMLANGS];
 #define UK_SYMLANG_PYTHON 0 /* uk_symqueries_langs[0] */
+#define UK_SYMLANG_GO 6     /* uk_symqueries_langs[6] */
 
 /* The index in uk_symqueries_langs of path's language, or -1 when none. */
 int uk_symqueries_lang_index(const char *path);
@@ -418,6 +419,34 @@ uint32_t uk_symimports_module_of(const struct extnames *x, uint32_t file,
 /* The unit that file's import of name binds it to, or UINT32_MAX. */
 uint32_t uk_symimports_bound_unit(const struct extnames *x, uint32_t file,
     uint32_t name);
+
+/*
+ * symbols_gopkg.c, Go's packages: whether path is a Go file of a package
+ * (a .go file, not a _test.go one); whether files a and b are of one
+ * package (one directory); the packages of t's tree and the module paths
+ * of its go.mod files (init, release); whether an import path names a
+ * package of the tree (1, its first file by path in *file), one outside
+ * it (0) or nobody knows (-1: no go.mod says); the name an import binds
+ * when it gives none (malloc'd).
+ */
+struct gopkgs {
+	const struct symtab *t;
+	uint32_t *files; /* the Go files, by path */
+	size_t nfiles;
+	struct gomod {
+		char *path; /* "github.com/spf13/afero" */
+		char *dir;  /* its go.mod's directory, "" at the root */
+	} *mods;
+	size_t nmods;
+};
+
+int uk_symgopkg_is_go(const char *path);
+int uk_symgopkg_same(const struct symtab *t, uint32_t a, uint32_t b);
+void uk_symgopkg_init(struct gopkgs *g, const struct symtab *t);
+void uk_symgopkg_release(struct gopkgs *g);
+int uk_symgopkg_resolve(const struct gopkgs *g, const char *ipath,
+    uint32_t *file);
+char *uk_symgopkg_name(const char *ipath);
 
 /* The map, as uk_symbols_set_map_opts describes it. */
 size_t uk_symmap_render(struct symtab *t, const struct uk_symbols_opts *o,

@@ -31,8 +31,8 @@
  * The upstream tags queries of C and C++ find definitions only.  These
  * add the references (calls and type names) that the file graph needs,
  * and function-like macros as definitions.  C's patterns (upstream's, then
- * c_extra, in this order) are walked by hand in symbols_c.c, as Python's
- * are: a change here must be made there too.
+ * c_extra, in this order) are walked by hand in symbols_c.c, C++'s in
+ * symbols_cpp.c, as Python's are: a change here must be made there too.
  */
 static const char c_extra[] =
     "(call_expression function: (identifier) @name) @reference.call\n"
@@ -107,6 +107,15 @@ static const char rust_extra[] =
     "(const_item name: (identifier) @name) @definition.constant\n"
     "(static_item name: (identifier) @name) @definition.constant\n"
     "(use_declaration argument: (_) @name) @reference.module\n";
+/*
+ * Go's imports (walked by hand in symbols_go.c, after upstream's eleven
+ * patterns): the path names the package's directory, the alias the name
+ * its references are qualified by (symbols_gopkg.c); and the methods an
+ * interface declares.
+ */
+static const char go_extra[] =
+    "(import_spec path: (_) @name) @reference.module\n"
+    "(method_elem name: (field_identifier) @name) @definition.method\n";
 static const char java_extra[] =
     "(type_identifier) @name @reference.type\n"
     "(annotation name: (identifier) @name) @reference.type\n"
@@ -162,7 +171,7 @@ const struct symlang uk_symqueries_langs[UK_SYMLANGS] = {
 	{ "c", ".c.h.", tree_sitter_c, uk_tags_c, c_extra },
 	{ "cpp", ".cc.cpp.cxx.c++.hpp.hh.hxx.h++.", tree_sitter_cpp,
 	    uk_tags_cpp, cpp_extra },
-	{ "go", ".go.", tree_sitter_go, uk_tags_go, NULL },
+	{ "go", ".go.", tree_sitter_go, uk_tags_go, go_extra },
 	{ "rust", ".rs.", tree_sitter_rust, uk_tags_rust, rust_extra },
 	{ "java", ".java.", tree_sitter_java, uk_tags_java,
 	    java_extra },

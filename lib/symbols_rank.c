@@ -393,23 +393,62 @@ ref_cmp(const void *a, const void *b)
 }
 
 
+/* Whether d may be what pkg.Name names: not a method of a Go type. */
+static int
+package_level(const struct sdef *d)
+{
+	return !d->kind || strcmp(d->kind, "method");
+}
+
 /*
  * The unit whose definition of name (byname[i..e)) the module file holds
- * or re-exports, or UINT32_MAX.
+ * or re-exports, or UINT32_MAX.  A Go module file stands for its package:
+ * any file of its directory.
  */
 static uint32_t
 module_unit(const struct symtab *t, const uint32_t *byname, size_t i,
     size_t e, const struct extnames *ext, uint32_t module, uint32_t name)
 {
+	int go = uk_symgopkg_is_go(t->files[module].path);
 	size_t k;
 
 	for (k = i; k < e; k++) {
 		const struct sdef *d = &t->defs[byname[k]];
 
-		if (d->file == module && symtab_visible(t, d))
+		if (!symtab_visible(t, d))
+			continue;
+		if (d->file == module)
 			return t->files[module].unit;
+		if (go && package_level(d) &&
+		    uk_symgopkg_same(t, d->file, module))
+			return t->files[d->file].unit;
 	}
 	return uk_symimports_bound_unit(ext, module, name);
+}
+
+/*
+ * The unit a reference of file from to name (byname[i..e)) is bound to,
+ * or UINT32_MAX (then it goes to every definer): a bare name by its
+ * import (bu), a qualified one (q) by the module the qualifier names.
+ */
+static uint32_t
+ref_unit(const struct symtab *t, const uint32_t *byname, size_t i, size_t e,
+    const struct extnames *ext, uint32_t from, uint32_t q, uint32_t bu)
+{
+	uint32_t name = t->defs[byname[i]].name, m;
+
+	if (q != UINT32_MAX) {
+		m = uk_symimports_module_of(ext, from, t->names[q]);
+		return m == UINT32_MAX ? UINT32_MAX :
+					 module_unit(t, byname, i, e, ext, m, name);
+	}
+	/*
+	 * Go: a bare name is its own package's when the package defines it
+	 * (Go has no other way to reach a package's name but a dot import).
+	 */
+	if (bu == UINT32_MAX && uk_symgopkg_is_go(t->files[from].path))
+		return module_unit(t, byname, i, e, ext, from, name);
+	return bu;
 }
 
 #define NQUAL 8 /* modules one file reaches a name through, at most */
@@ -467,17 +506,13 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 		 */
 		while (*r < t->nrefs && t->refs[*r].name == name &&
 		    t->refs[*r].file == from) {
-			uint32_t q = t->refs[*r].qual, m, u = UINT32_MAX;
+			uint32_t q = t->refs[*r].qual, u;
 
 			(*r)++;
 			if (q != UINT32_MAX &&
 			    uk_symimports_is_external(ext, from, t->names[q]))
 				continue;
-			if (q == UINT32_MAX)
-				u = bu;
-			else if ((m = uk_symimports_module_of(ext, from,
-				      t->names[q])) != UINT32_MAX)
-				u = module_unit(t, byname, i, e, ext, m, name);
+			u = ref_unit(t, byname, i, e, ext, from, q, bu);
 			if (u == UINT32_MAX) {
 				cnt++;
 				continue;

@@ -7,7 +7,7 @@
  * (symbols_tags.c) parses a file and takes its tags from its language's
  * query, whose predicates symbols_pred.c applies, or from a walk of its
  * tree (symbols_walk.c) that a language's walker (symbols_py.c,
- * symbols_c.c, symbols_rust.c, symbols_js.c, symbols_go.c) steers.
+ * symbols_c.c, symbols_cpp.c, symbols_rust.c, symbols_js.c, symbols_go.c) steers.
  */
 
 #ifndef PCRE2_CODE_UNIT_WIDTH
@@ -230,6 +230,7 @@ int uk_sympred_climb(TSTreeCursor *c, size_t *depth);
 /* The languages' walkers. */
 extern const struct walklang uk_sympy_walker;
 extern const struct walklang uk_symc_walker;
+extern const struct walklang uk_symcpp_walker;
 extern const struct walklang uk_symrust_walker;
 extern const struct walklang uk_symjs_walker;
 extern const struct walklang uk_symgo_walker;
@@ -238,5 +239,7 @@ extern const struct walklang uk_symgo_walker;
  * as the walk gives it, for a tag the query found.
  */
 void uk_sympy_qualify_ref(struct tag *t, TSNode name);
+/* The same for Go (symbols_go.c). */
+void uk_symgo_qualify_ref(struct tag *t, TSNode name);
 
 #endif

@@ -319,25 +319,39 @@ uk_util_time_fmt(long long ns, char *buf, size_t size)
 long long
 uk_util_time_parse(const char *s, size_t len)
 {
-	char buf[40], z = 0;
+	char buf[40];
 	struct tm tm;
 	time_t t;
+	long long frac = 0, unit = 100000000;
+	int n = -1, i;
 
 	if (len >= sizeof(buf))
 		return -1;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	memset(&tm, 0, sizeof(tm));
-	if (sscanf(buf, "%4d-%2d-%2dT%2d:%2d:%2d%*[.0-9]%c", &tm.tm_year,
-		&tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec,
-		&z) != 7 ||
-	    z != 'Z')
+	/* %n, not a %[...] for the fraction, which must match one character
+	 * at least: "...:00Z" was refused. */
+	if (sscanf(buf, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon,
+		&tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 ||
+	    n < 0)
+		return -1;
+	if (buf[n] == '.') {
+		for (i = n + 1; buf[i] >= '0' && buf[i] <= '9'; i++) {
+			frac += (buf[i] - '0') * unit;
+			unit /= 10;
+		}
+		if (i == n + 1)
+			return -1;
+		n = i;
+	}
+	if (buf[n] != 'Z' || buf[n + 1])
 		return -1;
 	tm.tm_year -= 1900;
 	tm.tm_mon -= 1;
 	if ((t = timegm(&tm)) == (time_t)-1)
 		return -1;
-	return (long long)t * 1000000000;
+	return (long long)t * 1000000000 + frac;
 }
 
 void

@@ -112,8 +112,8 @@ void uk_util_time_fmt(long long ns, char *buf, size_t size);
 void uk_util_time_rfc3339(char *buf, size_t size);
 /*
  * The inverse of uk_util_time_fmt: ns since the epoch of the RFC 3339 UTC time
- * in s[0..len) ("2026-11-24T14:30:00Z", a fraction allowed and dropped),
- * or -1 when it is not one.
+ * in s[0..len) ("2026-11-24T14:30:00Z", or with a fraction of a second,
+ * "...:00.123Z", kept to the nanosecond), or -1 when it is not one.
  */
 long long uk_util_time_parse(const char *s, size_t len);
 

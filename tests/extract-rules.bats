@@ -453,3 +453,39 @@ article_kept() {
 	[[ $output != *"Fishermen count the cost"* ]]
 	[[ $output != *"11/20/2019"* ]]
 }
+
+@test "extract rules: closed tab panels are the page's text, other hidden boxes go" {
+	run -0 urlextract "$X/tab-panels.html" --text
+	[[ $output == *"This guide shows how to send a message"* ]]
+	[[ $output == *"Create a file called send.py"* ]]
+	[[ $output == *"PANELTWO Create a module"* ]]
+	[[ $output == *"PANELTHREE Add the package"* ]]
+	[[ $output == *"the last part of this guide shows"* ]]
+	[[ $output != *HIDDENDRAWER* ]]
+}
+
+@test "extract rules: an accordion's or a FAQ's panels named as drop-downs and menus are text" {
+	run -0 urlextract "$X/faq-panels.html" --text
+	[[ $output == *"Over twelve weeks, two evenings a week"* ]]
+	[[ $output == *"DROPDOWNONE No: the workshop lends"* ]]
+	[[ $output == *"DROPDOWNTWO The fee covers the timber"* ]]
+	[[ $output == *"FAQMENU Places are given"* ]]
+	[[ $output != *NAVDROPDOWN* ]]
+}
+
+@test "extract rules: a shop's search results are its text, a search box is not" {
+	run -0 urlextract "$X/search-results.html" --text
+	[[ $output == *"Our silver earrings are made by hand"* ]]
+	[[ $output == *"Reflect earrings, sterling silver"* ]]
+	[[ $output == *"RESULTTHREE Harbour hoops"* ]]
+	[[ $output != *SEARCHBOX* ]]
+}
+
+@test "extract rules: an accordion's closed panels are text, other hidden boxes go" {
+	run -0 urlextract "$X/accordion-panels.html" --text
+	[[ $output == *"A tent is a home for the nights"* ]]
+	[[ $output == *"Tents are sold by the number of sleepers"* ]]
+	[[ $output == *"ACCORDIONTWO Three-season tents"* ]]
+	[[ $output == *"ACCORDIONTHREE On foot"* ]]
+	[[ $output != *HIDDENMENU* ]]
+}

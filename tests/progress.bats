@@ -85,15 +85,52 @@ pw_setup() {
 	B="http://127.0.0.1:$PW_PORT"
 }
 
+# What the terminal shows at the end: the text after the last line end or
+# erase, which must hold no progress line.
+tty_tail() {
+	perl -0777 -ne 's/.*(\n|\r\e\[K)//s; print' "$T/tty"
+}
+
 @test "pwfetch: done/total and failures on a terminal, erased at the end" {
 	pw_setup
-	run -1 python3 "$PTY" "$T/tty" pwfetch fetch -t 10 "$B/page/1" \
+	# The slow page keeps the run going past the second before the line.
+	run -1 python3 "$PTY" "$T/tty" pwfetch fetch -t 10 "$B/slow?ms=1500" \
 		"ftp://not.test/" "$B/page/2"
 	run -0 cat -v "$T/tty"
-	[[ "$output" == *"^Mpwfetch: 0/3 done, 0 failed, 0 loading"* ]]
+	[[ "$output" == *"^Mpwfetch: 0/3 done, 0 failed, 1 loading"* ]]
 	# The failure's message erased the line before it was written.
 	[[ "$output" == *"^[[Kpwfetch fetch: ftp://not.test/: not an http(s) URL"* ]]
-	[[ "$(cat "$T/tty")" == *$'\r'"$ESC[K" ]]
+	run -0 tty_tail
+	[ -z "$output" ]
+}
+
+@test "pwfetch: no progress line in a run done within a second" {
+	pw_setup
+	# A page that fails at once, before the browser is started.
+	run -1 python3 "$PTY" "$T/tty" pwfetch fetch -t 10 "ftp://not.test/"
+	run -0 cat -v "$T/tty"
+	[[ "$output" != *"done,"* ]]
+	[[ "$output" == *"not an http(s) URL"* ]]
+}
+
+@test "pwfetch | reader on the same terminal: no record glued to the line" {
+	pw_setup
+	# pwfetch's stderr and the reader's output share the terminal, as in
+	# `pwfetch fetch URL | jq` typed at a prompt.
+	# Records go out while the line is shown: at 1.5 s (two of them) and
+	# at 3 s.
+	run -0 python3 "$PTY" "$T/tty" sh -c 'pwfetch fetch -t 10 "$1" "$2" "$3" |
+		cat >&2' sh "$B/slow?ms=1500" "$B/page/1" "$B/slow?ms=3000"
+	grep -q 'pwfetch: ' "$T/tty"
+	[ "$(grep -c '"url"' "$T/tty")" -eq 3 ]
+	# Every record starts a line of its own: after a line end or an
+	# erase of the line (a carriage return and ESC [ K with nothing
+	# between: a redrawn line ends in ESC [ K too, after its text).
+	run -0 perl -0777 -ne 'my $n = 0; while (/(.{0,12})\{"url"/sg) {
+		$n++ unless $1 =~ /(\n|\r\e\[K)$/ } print $n' "$T/tty"
+	[ "$output" = 0 ]
+	run -0 tty_tail
+	[ -z "$output" ]
 }
 
 @test "pwfetch: no progress when stderr is a file, nor with -q" {

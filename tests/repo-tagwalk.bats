@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# Python's, C's, Rust's, JavaScript's and Go's tags without the query cursor
-# (lib/symbols_walk.c's uk_symwalk_tree and a walker a language,
+# Python's, C's, C++'s, Rust's, JavaScript's and Go's tags without the query
+# cursor (lib/symbols_walk.c's uk_symwalk_tree and a walker a language,
 # lib/symbols_py.c ...): the walk must give what the language's tags query
 # gives.  tests/unit/t_symbols -R
 # indexes a tree with the walk and again with UK_SYMBOLS_QUERY=1 (every
@@ -184,6 +184,61 @@ C
 		grep -qP "^D\t[0-9]+\t$name\t" "$T/walk.dump" ||
 		    { echo "no definition of $name"; return 1; }
 	done
+}
+
+# make_cpp_tree DIR: each form of C++'s patterns (upstream's and
+# cpp_extra's), a qualified name whose scope is no namespace identifier,
+# strings, a broken half and a C header beside it.
+make_cpp_tree() {
+	local d=$1
+	mkdir -p "$d/src"
+	cat >"$d/src/forms.hpp" <<'CPP'
+#include "forms.h"
+#include <vector>
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+namespace acme {
+struct node { node *next; };
+struct opaque;
+union value { int i; double d; } current;
+typedef struct node node_t;
+enum color { RED, GREEN };
+class Engine {
+public:
+	void start();
+	int run(node_t *n) { return n->next ? helper(n) : 0; }
+};
+template <typename T> class Box<T>::Inner;
+}
+
+void acme::Engine::start() { stop(); this->run(nullptr); acme::reset(1); }
+void Box<int>::fill() { }
+void Engine::finish() { }
+int helper(acme::node_t *n) {
+	const char *s = "not_a_call(x)";
+	auto r = R"(raw_call(y))";
+	return MAX(std::max(1, 2), n != nullptr);
+}
+CPP
+	head -c 400 "$d/src/forms.hpp" >"$d/src/broken.cc"
+	printf 'struct cnode { int x; };\nint cfun(struct cnode *c);\n' >"$d/src/forms.h"
+}
+
+@test "tagwalk: C++'s tags walked are the tags its query gives" {
+	make_cpp_tree "$T/tree"
+	walk_is_query "$T/tree"
+	for name in stop run reset max helper node_t node '"forms.h"'; do
+		grep -qP "^R\t[0-9]+\t\Q$name\E\t" "$T/walk.dump" ||
+		    { echo "no reference to $name"; return 1; }
+	done
+	for def in 'node\tclass' 'value\tclass' 'node_t\ttype' 'color\ttype' \
+	    'Engine\tclass' 'start\tfunction' 'run\tfunction' 'finish\tmethod' \
+	    'helper\tfunction' 'MAX\tmacro'; do
+		grep -qP "^D\t[0-9]+\t$def\t" "$T/walk.dump" ||
+		    { echo "no definition $def"; return 1; }
+	done
+	# No tag of what strings hold; Box<int>::fill's scope is a template.
+	! grep -qP '\t(not_a_call|raw_call|fill)\t' "$T/walk.dump"
 }
 
 # make_rs_tree DIR: each form of Rust's patterns (upstream's and
@@ -431,6 +486,9 @@ type (
 	Item int
 	Alias = Store
 	Getter interface{ Get(key string) Item }
+	Closer interface {
+		Shut() error
+	}
 )
 
 var limit, count = 10, 0
@@ -476,7 +534,14 @@ GO
 		grep -qP "^R\t[0-9]+\t\Q$name\E\t" "$T/walk.dump" ||
 		    { echo "no reference to $name"; return 1; }
 	done
-	for def in 'Store\ttype' 'Item\ttype' 'Getter\ttype' \
+	# Qualified by a package (symbols_gopkg.c resolves them): the
+	# selector's operand, the qualified type's package, the alias.
+	for ref in 'Open\tosx' 'Errorf\tfmt' 'File\tosx' '"os"\tosx' \
+	    '"fmt"\t' 'Close\tf'; do
+		grep -qP "^R\t[0-9]+\t$ref\$" "$T/walk.dump" ||
+		    { echo "no reference $ref"; return 1; }
+	done
+	for def in 'Store\ttype' 'Item\ttype' 'Getter\ttype' 'Shut\tmethod' \
 	    'Open\tfunction' 'Get\tmethod' 'Put\tmethod' 'gapped\tfunction' \
 	    'load\tfunction'; do
 		grep -qP "^D\t[0-9]+\t$def\t" "$T/walk.dump" ||

@@ -156,7 +156,7 @@ objects() {
 	URLKIT_CACHE_DIR=$T/c3 run -1 urlcache --ttl 4 get https://h.test/t
 }
 
-@test "http: clear --remote cannot list the objects: it says so, exit 1, nothing deleted" {
+@test "http: clear --remote without PROPFIND cannot list the objects: it says so, exit 1, nothing deleted" {
 	nginx_start
 	export URLKIT_CACHE_REMOTE=$DAV_URL
 	rec https://h.test/c | URLKIT_CACHE_DIR=$T/c1 urlcache set
@@ -167,4 +167,49 @@ objects() {
 	[ "$(jq -r '.remote[0].error' <<<"$output")" = "cannot list its entries: clear it on the server" ]
 	[[ $stderr == *"cache remote '$DAV_URL': cannot list its entries"* ]]
 	[ "$(objects)" = 1 ]
+}
+
+# nginx_dav_ext_start: nginx_start's server, restarted with the dav_ext
+# module (PROPFIND) loaded; skips when the module is not installed.
+nginx_dav_ext_start() {
+	local so=/usr/lib/nginx/modules/ngx_http_dav_ext_module.so n
+	[ -f "$so" ] || skip "no nginx dav_ext module (scripts/bootstrap installs libnginx-mod-http-dav-ext)"
+	nginx_start
+	nginx_stop
+	sed -i -e "1i load_module $so;" \
+	    -e 's/dav_methods PUT DELETE;/& dav_ext_methods PROPFIND OPTIONS;/' \
+	    "$T/nginx/conf"
+	nginx -c "$T/nginx/conf" -e "$T/nginx/error.log" >"$T/nginx/out" 2>&1 &
+	echo $! >"$T/nginx.pid"
+	for ((n = 0; n < 100; n++)); do
+		[ "$(curl -s -o /dev/null -w '%{http_code}' -X PROPFIND \
+		    -H 'Depth: 0' "${DAV_URL%cache/}")" = 207 ] && return 0
+		nap 0.05
+	done
+	skip "nginx with dav_ext would not start: $(tail -n 3 "$T/nginx/error.log")"
+}
+
+@test "http: clear --remote lists the objects with PROPFIND and deletes urlkit's only" {
+	nginx_dav_ext_start
+	export URLKIT_CACHE_REMOTE=$DAV_URL
+	local i
+	for ((i = 0; i < 300; i++)); do
+		rec "https://h.test/p$i"
+	done | URLKIT_CACHE_DIR=$T/c1 urlcache set
+	rec https://h.test/s | URLKIT_CACHE_DIR=$T/c1 urlcache session kept add
+	# Not urlkit's: a file of another name in a KK directory, and one at
+	# the top.
+	mkdir -p "$DAV_DIR/cache/ab"
+	echo other >"$DAV_DIR/cache/ab/notes.txt"
+	echo other >"$DAV_DIR/cache/README"
+	[ "$(objects)" = 303 ]
+	URLKIT_CACHE_DIR=$T/c2 run -0 urlcache clear --remote --compact
+	[ "$(jq -c '.remote' <<<"$output")" = "[{\"store\":\"$DAV_URL\",\"removed\":300}]" ]
+	[ "$(objects)" = 3 ]
+	[ -f "$DAV_DIR/cache/ab/notes.txt" ] && [ -f "$DAV_DIR/cache/README" ]
+	[ -f "$DAV_DIR/cache/urlkit-session/kept" ]
+	URLKIT_CACHE_DIR=$T/c3 run -1 urlcache get https://h.test/p7
+	# Again: nothing left of urlkit's.
+	URLKIT_CACHE_DIR=$T/c2 run -0 urlcache clear --remote --compact
+	[ "$(jq -r '.remote[0].removed' <<<"$output")" = 0 ]
 }

@@ -37,6 +37,7 @@ complete -c urlcache -n "not __fish_seen_subcommand_from $cmds" -a path -d 'the 
 complete -c urlcache -n "not __fish_seen_subcommand_from $cmds" -a session -d 'named sessions'
 
 complete -c urlcache -n "__fish_seen_subcommand_from get" -l stale -d 'return expired entries too'
+complete -c urlcache -n "__fish_seen_subcommand_from get" -l changed-since -x -d 'every entry changed after this time (RFC 3339, or 1d)'
 complete -c urlcache -n "__fish_seen_subcommand_from get invalidate clear" -s S -l session -x -a '(__urlcache_sessions)' -d 'session'
 complete -c urlcache -n "__fish_seen_subcommand_from get invalidate" -s i -l input -r -F -d 'url records or URLs from a file'
 complete -c urlcache -n "__fish_seen_subcommand_from get set invalidate clear cleanup list stats session" -s o -l output -r -F -d 'write the records to a file'
