@@ -239,6 +239,26 @@ instructions() {
 	[ "$output" -eq "$lean" ]
 }
 
+@test "each tool's definition costs the cl100k tokens urlserve(1) lists" {
+	command -v node >/dev/null || skip "node is not installed"
+	local name want got n=0
+	export URLKIT_CHROMIUM=/bin/true
+	tools_tokens >/dev/null
+	while read -r name want; do
+		jq -c --arg n "$name" '.[] | select(.name == $n)' "$T/tools.json" \
+		    >"$T/one.json"
+		[ -s "$T/one.json" ] || { echo "not listed: $name" >&2; return 1; }
+		got=$(node "$TOP/tests/unit/tiktoken_ref.cjs" "$TOP/.tokenizers" \
+		    cl100k_base "$T/one.json")
+		[ "$got" -eq "$want" ] ||
+		    { echo "$name: $got tokens, the page says $want" >&2; return 1; }
+		n=$((n + 1))
+	done < <(sed -n 's/^\.It Ic \([a-z_]*\) Ta \([0-9]*\)$/\1 \2/p' \
+	    "$TOP/man/urlserve.1")
+	# Every tool listed has its line.
+	[ "$n" -eq "$(jq length "$T/tools.json")" ]
+}
+
 @test "fetch_url's timeout: seconds, bounded by -t; a timeout says what to do" {
 	us_start -t 3
 	local t0=$SECONDS
