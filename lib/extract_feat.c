@@ -851,6 +851,29 @@ dump_features(struct ctx *c, const char *dump, const double *pf,
 }
 
 /*
+ * Whether text node i lies in a <form> beside the rules' choice: a form
+ * that holds none of the chosen text (a contact or sign-up box), not one
+ * that wraps the page (as ASP.NET's pages are wrapped).  Its text (the
+ * labels, a "thank you" message) is the form's, and the model never
+ * adds it.
+ */
+static int
+in_side_form(struct ctx *c, int i)
+{
+	int p, j;
+
+	for (p = c->n[i].parent; p > c->body; p = c->n[p].parent)
+		if (c->n[p].tag == GUMBO_TAG_FORM)
+			break;
+	if (p <= c->body)
+		return 0;
+	for (j = p; j < c->n[p].end; j++)
+		if (c->n[j].flags & F_SEL)
+			return 0;
+	return 1;
+}
+
+/*
  * The block model's verdict on the text nodes: the rules' choice
  * (F_SEL) stands, and a block outside it is added when the model scores
  * it at its threshold and it has MODEL_ADD_MIN characters (measured
@@ -872,7 +895,7 @@ apply_blocks(struct ctx *c, const int *of, const struct blk *bl,
 		    n->text <= 0 || n->flags & F_SEL)
 			continue;
 		k = of[uk_ex_block_of(c, i)];
-		keep = sc[k] >= uk_ex_block_threshold;
+		keep = sc[k] >= uk_ex_block_threshold && !in_side_form(c, i);
 		if (whole || (keep && bl[k].chars >= MODEL_ADD_MIN))
 			changed++;
 		else
