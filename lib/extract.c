@@ -1091,6 +1091,16 @@ emit_comments(struct ctx *c, const struct writer *w, struct uk_buf *b)
 	uk_ex_dedupe(b);
 }
 
+/* Whether lc (lower-cased) holds any string of list (lower case). */
+static int
+contains(const char *lc, const char *const *list)
+{
+	for (; *list; list++)
+		if (strstr(lc, *list))
+			return 1;
+	return 0;
+}
+
 /*
  * Whether s holds any string of list (lower case), ASCII case aside: s
  * lower-cased once, then strstr (strcasestr made a case-folding pass
@@ -1100,13 +1110,12 @@ static int
 contains_ci(const char *s, const char *const *list)
 {
 	char *lc = uk_util_xstrdup(s), *p;
-	int r = 0;
+	int r;
 
 	for (p = lc; *p; p++)
 		if ((unsigned char)*p < 128)
 			*p = (char)tolower((unsigned char)*p);
-	for (; *list && !r; list++)
-		r = strstr(lc, *list) != NULL;
+	r = contains(lc, list);
 	free(lc);
 	return r;
 }
@@ -1144,7 +1153,8 @@ is_blocked(struct ctx *c, const char *alltext, size_t alllen)
 		return 0;
 	if (c->title && contains_ci(c->title, titles))
 		return 1;
-	return contains_ci(alltext, bodies);
+	/* The page features lower-cased the same text (c->lc). */
+	return c->lc ? contains(c->lc, bodies) : contains_ci(alltext, bodies);
 }
 
 /*
@@ -1464,6 +1474,7 @@ done:
 	arena_release(&arena);
 	free(c.n);
 	free(c.mscore);
+	free(c.lc);
 	uk_ex_metadata_release(&c);
 	uk_buf_release(&u);
 	uk_buf_release(&all);

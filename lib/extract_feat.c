@@ -448,14 +448,14 @@ uk_ex_page_features(struct ctx *c, int best, const char *html, size_t len,
 	pf[48] = best > 0 ? lg(c->n[best].score) : 0;
 	pf[49] = words ? share[0] / words : 0;
 	pf[50] = lg(c->nn);
-	lc = lower_ascii(alltext);
+	free(c->lc);
+	c->lc = lc = lower_ascii(alltext);
 	pf[51] = lg(count_words(lc, w_prod));
 	pf[52] = lg(count_words(lc, w_forum));
 	pf[53] = lg(count_words(lc, w_list));
 	pf[54] = lg(count_words(lc, w_coll));
 	pf[55] = lg(count_words(lc, w_doc));
 	pf[56] = lg(count_words(lc, w_serv));
-	free(lc);
 	pf[57] = lg(alllen);
 	pf[58] = c->x->date != NULL;
 	pf[59] = c->x->author != NULL;
