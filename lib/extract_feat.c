@@ -68,7 +68,7 @@ lg(double v)
 
 /*
  * Occurrences of any of list (lower-case) in lc, the page's text
- * lower-cased once (lower_ascii): strstr there finds what strcasestr
+ * lower-cased once (uk_ex_lower): strstr there finds what strcasestr
  * found in the text, without a case-folding pass for each word (0.43 M
  * instructions of a 2 KB page's 2.3 M went to those passes).
  */
@@ -89,12 +89,8 @@ count_words(const char *lc, const char *const *list)
 	return n;
 }
 
-/*
- * A copy of s up to its first NUL with ASCII letters lower-cased; bytes
- * over 127 are left, as strcasestr leaves them.
- */
-static char *
-lower_ascii(const char *s)
+char *
+uk_ex_lower(const char *s)
 {
 	char *lc = uk_util_xstrdup(s ? s : ""), *p;
 
@@ -449,7 +445,7 @@ uk_ex_page_features(struct ctx *c, int best, const char *html, size_t len,
 	pf[49] = words ? share[0] / words : 0;
 	pf[50] = lg(c->nn);
 	free(c->lc);
-	c->lc = lc = lower_ascii(alltext);
+	c->lc = lc = uk_ex_lower(alltext);
 	pf[51] = lg(count_words(lc, w_prod));
 	pf[52] = lg(count_words(lc, w_forum));
 	pf[53] = lg(count_words(lc, w_list));

@@ -320,6 +320,12 @@ void uk_ex_trees_eval(const struct uk_ex_trees *m, const double *x,
     double *raw);
 
 /*
+ * A copy of s (NULL: "") up to its first NUL with its ASCII letters
+ * lower-cased; bytes over 127 are left, as strcasestr leaves them.
+ */
+char *uk_ex_lower(const char *s);
+
+/*
  * Page features of c (after scoring: best is the best block or -1;
  * html[0..len) the page as parsed, for JSON-LD types; alltext the text
  * of its body, which it leaves lower-cased in c->lc).
