@@ -100,7 +100,11 @@ uk_ex_lower(const char *s)
 	return lc;
 }
 
-/* Prices in s: a currency sign next to a digit. */
+/*
+ * Prices in s[0..len) (NUL-terminated): a currency sign next to a
+ * digit.  strcspn skips to the bytes a sign starts with (or a NUL, then
+ * passed over), many bytes at a time.
+ */
 static int
 count_prices(const char *s, size_t len)
 {
@@ -108,8 +112,14 @@ count_prices(const char *s, size_t len)
 	int n = 0;
 
 	for (k = 0; k + 1 < len && n < 1000; k++) {
-		const unsigned char *p = (const unsigned char *)s + k;
-		int sign = *p == '$' ||
+		const unsigned char *p;
+		int sign;
+
+		k += strcspn(s + k, "$\xe2\xc2");
+		if (k + 1 >= len)
+			break;
+		p = (const unsigned char *)s + k;
+		sign = *p == '$' ||
 		    (k + 2 < len && p[0] == 0xe2 && p[1] == 0x82 &&
 			p[2] == 0xac) || /* € */
 		    (p[0] == 0xc2 && p[1] == 0xa3); /* £ */
