@@ -1093,21 +1093,19 @@ emit_comments(struct ctx *c, const struct writer *w, struct uk_buf *b)
 
 /*
  * Whether s holds any string of list (lower case), ASCII case aside: s
- * lower-cased once, then strstr (strcasestr made a case-folding pass
- * for each string; bytes over 127 are left, as strcasestr leaves them).
+ * lower-cased once (uk_ex_lower, or lc if not NULL: the same already
+ * lower-cased), then strstr (strcasestr made a case-folding pass for
+ * each string).
  */
 static int
-contains_ci(const char *s, const char *const *list)
+contains_ci(const char *s, const char *lc, const char *const *list)
 {
-	char *lc = uk_util_xstrdup(s), *p;
+	char *own = lc ? NULL : uk_ex_lower(s);
 	int r = 0;
 
-	for (p = lc; *p; p++)
-		if ((unsigned char)*p < 128)
-			*p = (char)tolower((unsigned char)*p);
-	for (; *list && !r; list++)
+	for (lc = lc ? lc : own; *list && !r; list++)
 		r = strstr(lc, *list) != NULL;
-	free(lc);
+	free(own);
 	return r;
 }
 
@@ -1142,9 +1140,9 @@ is_blocked(struct ctx *c, const char *alltext, size_t alllen)
 
 	if (alllen > 3000)
 		return 0;
-	if (c->title && contains_ci(c->title, titles))
+	if (c->title && contains_ci(c->title, NULL, titles))
 		return 1;
-	return contains_ci(alltext, bodies);
+	return contains_ci(alltext, c->lc, bodies);
 }
 
 /*
@@ -1464,6 +1462,7 @@ done:
 	arena_release(&arena);
 	free(c.n);
 	free(c.mscore);
+	free(c.lc);
 	uk_ex_metadata_release(&c);
 	uk_buf_release(&u);
 	uk_buf_release(&all);

@@ -77,6 +77,12 @@ struct ctx {
 	/* --explain: each block's raw score by the block model, or NULL. */
 	int explain;
 	double *mscore;
+	/*
+	 * The page's text (what uk_ex_page_features is given) with its
+	 * ASCII letters lower-cased, made once there for its word counts
+	 * and read again by the block-page check; or NULL.
+	 */
+	char *lc;
 };
 
 /* Text writer with pending breaks: 0 none, 1 space, 2 newline, 3 blank. */
@@ -314,8 +320,15 @@ void uk_ex_trees_eval(const struct uk_ex_trees *m, const double *x,
     double *raw);
 
 /*
+ * A copy of s (NULL: "") up to its first NUL with its ASCII letters
+ * lower-cased; bytes over 127 are left, as strcasestr leaves them.
+ */
+char *uk_ex_lower(const char *s);
+
+/*
  * Page features of c (after scoring: best is the best block or -1;
- * html[0..len) the page as parsed, for JSON-LD types).
+ * html[0..len) the page as parsed, for JSON-LD types; alltext the text
+ * of its body, which it leaves lower-cased in c->lc).
  */
 void uk_ex_page_features(struct ctx *c, int best, const char *html,
     size_t len, const char *alltext, size_t alllen, double *pf);
