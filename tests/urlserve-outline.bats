@@ -6,13 +6,10 @@
 
 bats_require_minimum_version 1.5.0
 load helpers/common
+load helpers/urlserve_site
 
 setup() {
-	common_setup
-	unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy
-	unset URLKIT_CACHE_REMOTE URLKIT_CACHE_TTL URLKIT_LLM_URL OPENAI_API_KEY
-	export URLKIT_ALLOW_PRIVATE=127.0.0.1 URLKIT_CHROMIUM=/nonexistent
-	mkdir "$T/site"
+	site_setup
 	# Six sections of five paragraphs, each sentence told apart.
 	python3 - "$T/site/long.html" <<'PY'
 import sys
@@ -22,26 +19,9 @@ for i in range(1, 7):
     secs.append('<h2>Topic %d</h2>%s' % (i, ps))
 open(sys.argv[1], 'w').write('<html><head><title>Long</title></head><body><article><h1>Long</h1><p>The lead of the long page says what it is. And more.</p>%s</article></body></html>' % ''.join(secs))
 PY
-	start_server S python3 "$TOP/tests/helpers/map_server.py" "$T/site"
-	B="http://127.0.0.1:$S_PORT"
+	site_start
 }
 teardown() { common_teardown; }
-
-# calls TOOL ARGS [TOOL ARGS...]: one urlserve, the calls one after the
-# other (-j 1); each response on a line of $T/out.
-calls() {
-	local i=0
-	{
-		printf '%s\n' \
-		    '{"jsonrpc":"2.0","id":"i","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bats","version":"1"}}}' \
-		    '{"jsonrpc":"2.0","method":"notifications/initialized"}'
-		while [ $# -gt 0 ]; do
-			i=$((i + 1))
-			printf '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"%s","arguments":%s}}\n' "$i" "$1" "$2"
-			shift 2
-		done
-	} | urlserve -j 1 2>>"$T/us.log" | jq -c 'select(.id != "i" and .id != null)' >"$T/out"
-}
 
 # no_repeat N: response N's outline holds no sentence its slice holds.
 no_repeat() {
