@@ -64,7 +64,7 @@ url_in_scope(const char *url)
 	char *host;
 	int ok;
 
-	if (parts(url, NULL, &host, NULL))
+	if (uk_robots_split_url(url, NULL, &host, NULL))
 		return 0;
 	ok = in_scope(host);
 	free(host);
@@ -118,8 +118,9 @@ filter(const char *base, const char *ref)
 	char *abs = uk_urlref_resolve(base, ref), *n = NULL, *host = NULL;
 	char *pathq = NULL;
 
-	if (!abs || !(n = uk_urlnorm(abs)) || parts(n, NULL, &host, &pathq) ||
-	    !in_scope(host) || !path_ok(pathq))
+	if (!abs || !(n = uk_urlnorm(abs)) ||
+	    uk_robots_split_url(n, NULL, &host, &pathq) || !in_scope(host) ||
+	    !path_ok(pathq))
 		goto drop;
 	if (!allowed(n)) {
 		if (uk_strset_add(&refused, n, strlen(n)) && !hold(strlen(n)))
@@ -349,15 +350,16 @@ map_url(const char *url)
 		fail(url, NULL, "not an http(s) URL");
 		return;
 	}
-	parts(seed, &origin, &scope[0], NULL);
+	uk_robots_split_url(seed, &origin, &scope[0], NULL);
 	memset(&sl, 0, sizeof(sl));
 	/* robots.txt first: its rules and its Sitemap lines. */
 	s = site_of(seed);
 	rc = fetch(seed, &r);
 	base = r.final_url ? r.final_url : seed;
 	if (rc == 0 && r.status == 200) {
-		if (r.final_url && parts(r.final_url, NULL, &final_host,
-		    NULL) == 0 && strcmp(final_host, scope[0]) != 0)
+		if (r.final_url && uk_robots_split_url(r.final_url, NULL,
+		    &final_host, NULL) == 0 &&
+		    strcmp(final_host, scope[0]) != 0)
 			scope[1] = final_host;
 		else
 			free(final_host);

@@ -95,12 +95,6 @@ extern char *scope[2];
 void progress(int force);
 
 /*
- * The parts of url curl gives, each the caller's to free (a NULL pointer
- * asks for none): 0, or -1 when curl cannot parse it.
- */
-int parts(const char *url, char **origin, char **host, char **pathq);
-
-/*
  * The site of url, with its robots.txt read (RFC 9309: 2xx its rules, 4xx
  * allow all, 5xx or no answer disallow all).  NULL when url has no origin.
  */

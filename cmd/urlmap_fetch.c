@@ -9,8 +9,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <curl/curl.h>
-
 #include "base64.h"
 #include "buf.h"
 #include "cache.h"
@@ -38,49 +36,6 @@ progress(int force)
 	uk_progress_show(&prog, force,
 	    "%s: %lu URLs, %lu requests, %lu cached, %lu pages", uk_prog,
 	    st.records, st.requests, st.cached, st.pages);
-}
-
-/* The parts of url curl gives (NULL when it cannot parse it). */
-int
-parts(const char *url, char **origin, char **host, char **pathq)
-{
-	CURLU *h = curl_url();
-	char *scheme = NULL, *hs = NULL, *port = NULL, *path = NULL;
-	char *query = NULL;
-	struct uk_buf b = UK_BUF_INIT;
-	int r = -1;
-
-	if (!h)
-		uk_util_die(UK_EXIT_FATAL, "out of memory");
-	if (curl_url_set(h, CURLUPART_URL, url, 0) ||
-	    curl_url_get(h, CURLUPART_SCHEME, &scheme, 0) ||
-	    curl_url_get(h, CURLUPART_HOST, &hs, 0) ||
-	    curl_url_get(h, CURLUPART_PATH, &path, 0))
-		goto out;
-	curl_url_get(h, CURLUPART_PORT, &port, CURLU_NO_DEFAULT_PORT);
-	curl_url_get(h, CURLUPART_QUERY, &query, 0);
-	if (origin) {
-		uk_buf_addf(&b, "%s://%s%s%s", scheme, hs, port ? ":" : "",
-		    port ? port : "");
-		*origin = uk_buf_detach(&b, NULL);
-	}
-	if (host)
-		*host = uk_util_xstrdup(hs);
-	if (pathq) {
-		uk_buf_addf(&b, "%s%s%s", path, query ? "?" : "",
-		    query ? query : "");
-		*pathq = uk_buf_detach(&b, NULL);
-	}
-	r = 0;
-out:
-	curl_free(scheme);
-	curl_free(hs);
-	curl_free(port);
-	curl_free(path);
-	curl_free(query);
-	curl_url_cleanup(h);
-	uk_buf_release(&b);
-	return r;
 }
 
 /* The delay between two requests to s. */
@@ -245,7 +200,7 @@ site_of(const char *url)
 	char *origin, *ru;
 	size_t i;
 
-	if (parts(url, &origin, NULL, NULL))
+	if (uk_robots_split_url(url, &origin, NULL, NULL))
 		return NULL;
 	for (i = 0; i < nsites; i++)
 		if (strcmp(sites[i].origin, origin) == 0) {
@@ -287,7 +242,7 @@ allowed(const char *url)
 
 	if (opt.ignore_robots)
 		return 1;
-	if (!(s = site_of(url)) || parts(url, NULL, NULL, &pathq))
+	if (!(s = site_of(url)) || uk_robots_split_url(url, NULL, NULL, &pathq))
 		return 0;
 	ok = uk_robots_allowed(&s->robots, pathq);
 	free(pathq);

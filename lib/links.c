@@ -161,13 +161,9 @@ base_href(GumboNode *root)
 	return NULL;
 }
 
-/*
- * The page html[0..len) as UTF-8 in u, parsed: NULL when gumbo cannot.
- * The caller destroys the output with opts and releases u.
- */
-static GumboOutput *
-parse_page(const char *html, size_t len, const char *content_type,
-    struct uk_buf *u, GumboOptions *opts)
+void
+uk_links_to_utf8(const char *html, size_t len, const char *content_type,
+    struct uk_buf *u)
 {
 	char cs[64], *nul;
 	size_t bom, k;
@@ -182,6 +178,17 @@ parse_page(const char *html, size_t len, const char *content_type,
 		*nul = ' ';
 		k = (size_t)(nul - u->buf);
 	}
+}
+
+/*
+ * The page html[0..len) as UTF-8 in u, parsed: NULL when gumbo cannot.
+ * The caller destroys the output with opts and releases u.
+ */
+static GumboOutput *
+parse_page(const char *html, size_t len, const char *content_type,
+    struct uk_buf *u, GumboOptions *opts)
+{
+	uk_links_to_utf8(html, len, content_type, u);
 	*opts = kGumboDefaultOptions;
 	opts->max_errors = 0;
 	return gumbo_parse_with_options(opts, u->buf, u->len);

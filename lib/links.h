@@ -72,4 +72,14 @@ void uk_links_anchors_free(struct uk_link *v, size_t n);
 char *uk_links_markdown_alternate(const char *html, size_t len,
     const char *content_type, const char *url);
 
+/*
+ * Append html[0..len) to u as UTF-8, as the page parsers read it: in the
+ * charset uk_charset_detect finds (content_type is the Content-Type
+ * header, or NULL), as UTF-8 when that charset cannot be converted, and
+ * NUL bytes made spaces (gumbo stops at a NUL byte).
+ */
+struct uk_buf;
+void uk_links_to_utf8(const char *html, size_t len, const char *content_type,
+    struct uk_buf *u);
+
 #endif

@@ -5,7 +5,6 @@
 #include <strings.h>
 
 #include "buf.h"
-#include "charset.h"
 #include "extract.h"
 #include "extract_int.h" /* uk_ex_shrink */
 #include "json.h"
@@ -184,25 +183,6 @@ emit(void *rec, struct uk_link *v, size_t n, const unsigned char *in,
 	free(any);
 }
 
-/* html[0..len) in UTF-8 into u, NUL bytes as spaces (as extract.c). */
-static void
-to_utf8(const char *html, size_t len, const char *content_type,
-    struct uk_buf *u)
-{
-	char cs[64], *nul;
-	size_t bom, k;
-
-	uk_charset_detect(html, len, content_type, cs, sizeof(cs), &bom);
-	if (uk_charset_to_utf8(html, len, cs, u, NULL) < 0) {
-		uk_buf_reset(u);
-		uk_charset_to_utf8(html, len, "utf-8", u, NULL);
-	}
-	for (k = 0; (nul = memchr(u->buf + k, '\0', u->len - k)); k++) {
-		*nul = ' ';
-		k = (size_t)(nul - u->buf);
-	}
-}
-
 /* Whether a card's anchor (blocks in it) is in the content c. */
 static int
 card_in(const struct content *c, const char *text)
@@ -235,7 +215,7 @@ uk_pagelinks_html(void *rec, const char *html, size_t len,
 	 * Gumbo on the shrunk page takes a third of the time it takes on
 	 * the page as served.
 	 */
-	to_utf8(html, len, content_type, &u);
+	uk_links_to_utf8(html, len, content_type, &u);
 	u.len = uk_ex_shrink(u.buf, u.len, 0);
 	r = uk_links_anchors(u.buf, u.len, "text/html; charset=utf-8", url,
 	    &v, &n);

@@ -291,12 +291,12 @@ uk_robots_cache_release(struct uk_robots_cache *rc)
 	pthread_mutex_destroy(&rc->mu);
 }
 
-/* url's origin and its path and query; -1 when it is not http(s). */
-static int
-split(const char *url, char **origin, char **pathq)
+int
+uk_robots_split_url(const char *url, char **origin, char **host,
+    char **pathq)
 {
 	CURLU *h = curl_url();
-	char *scheme = NULL, *host = NULL, *port = NULL, *path = NULL;
+	char *scheme = NULL, *hs = NULL, *port = NULL, *path = NULL;
 	char *query = NULL;
 	struct uk_buf b = UK_BUF_INIT;
 	int r = -1;
@@ -305,28 +305,47 @@ split(const char *url, char **origin, char **pathq)
 		uk_util_die(UK_EXIT_FATAL, "out of memory");
 	if (curl_url_set(h, CURLUPART_URL, url, 0) ||
 	    curl_url_get(h, CURLUPART_SCHEME, &scheme, 0) ||
-	    curl_url_get(h, CURLUPART_HOST, &host, 0) ||
-	    curl_url_get(h, CURLUPART_PATH, &path, 0) ||
-	    (strcmp(scheme, "http") && strcmp(scheme, "https")))
+	    curl_url_get(h, CURLUPART_HOST, &hs, 0) ||
+	    curl_url_get(h, CURLUPART_PATH, &path, 0))
 		goto out;
 	curl_url_get(h, CURLUPART_PORT, &port, CURLU_NO_DEFAULT_PORT);
 	curl_url_get(h, CURLUPART_QUERY, &query, 0);
-	uk_buf_addf(&b, "%s://%s%s%s", scheme, host, port ? ":" : "",
-	    port ? port : "");
-	*origin = uk_buf_detach(&b, NULL);
-	uk_buf_addf(&b, "%s%s%s", *path ? path : "/", query ? "?" : "",
-	    query ? query : "");
-	*pathq = uk_buf_detach(&b, NULL);
+	if (origin) {
+		uk_buf_addf(&b, "%s://%s%s%s", scheme, hs, port ? ":" : "",
+		    port ? port : "");
+		*origin = uk_buf_detach(&b, NULL);
+	}
+	if (host)
+		*host = uk_util_xstrdup(hs);
+	if (pathq) {
+		uk_buf_addf(&b, "%s%s%s", *path ? path : "/",
+		    query ? "?" : "", query ? query : "");
+		*pathq = uk_buf_detach(&b, NULL);
+	}
 	r = 0;
 out:
 	curl_free(scheme);
-	curl_free(host);
+	curl_free(hs);
 	curl_free(port);
 	curl_free(path);
 	curl_free(query);
 	curl_url_cleanup(h);
 	uk_buf_release(&b);
 	return r;
+}
+
+/* url's origin and its path and query; -1 when it is not http(s). */
+static int
+split(const char *url, char **origin, char **pathq)
+{
+	if (uk_robots_split_url(url, origin, NULL, pathq))
+		return -1;
+	if (strncmp(*origin, "http://", 7) && strncmp(*origin, "https://", 8)) {
+		free(*origin);
+		free(*pathq);
+		return -1;
+	}
+	return 0;
 }
 
 /*

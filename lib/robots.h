@@ -149,6 +149,18 @@ int uk_robots_may_fetch(struct uk_robots_cache *rc, const char *url,
     double timeout, int cancel_fd, struct uk_buf *why);
 
 /*
+ * The parts of url that robots.txt works with, as libcurl's URL API
+ * parses it: *origin "scheme://host" with ":port" when the port is not
+ * the scheme's default, *host the host alone, *pathq the path ("/" when
+ * it is empty) with "?query" when there is one.  Each is the caller's to
+ * free; a NULL pointer asks for none.  0, or -1 (nothing set) when curl
+ * cannot parse url.  Any scheme curl knows is taken: the caller that
+ * wants only http and https checks *origin.
+ */
+int uk_robots_split_url(const char *url, char **origin, char **host,
+    char **pathq);
+
+/*
  * Whether robots.txt governs urlfetch's fetch of url: 1 for a page (web
  * and documentation URLs, fetched as what they name), 0 for a GitHub
  * URL (uk_url_classify's GitHub types), which urlfetch reads through the

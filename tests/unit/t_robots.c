@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of robots.txt for one agent (lib/robots), RFC 9309's cases. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "robots.h"
@@ -19,6 +20,25 @@ allowed(const char *txt, const char *path)
 	a = uk_robots_allowed(&r, path);
 	uk_robots_release(&r);
 	return a;
+}
+
+/* Whether url splits into origin, host and pathq (all NULL: fails). */
+static int
+splits(const char *url, const char *origin, const char *host,
+    const char *pathq)
+{
+	char *o = NULL, *h = NULL, *p = NULL;
+	int r, same;
+
+	r = uk_robots_split_url(url, &o, &h, &p);
+	if (!origin)
+		return r == -1 && !o && !h && !p;
+	same = r == 0 && !strcmp(o, origin) && !strcmp(h, host) &&
+	    !strcmp(p, pathq);
+	free(o);
+	free(h);
+	free(p);
+	return same;
 }
 
 int
@@ -63,5 +83,15 @@ main(void)
 	uk_robots_set(&r, UK_ROBOTS_ALLOW_ALL);
 	ok(uk_robots_allowed(&r, "/anything"), "allow all (4xx)");
 	uk_robots_release(&r);
+	ok(splits("http://example.com", "http://example.com", "example.com",
+	    "/"), "split: no path is /");
+	ok(splits("https://x.example:443/a/b?q=1&r#f", "https://x.example",
+	    "x.example", "/a/b?q=1&r"), "split: default port left out, "
+	    "query kept, fragment not");
+	ok(splits("http://127.0.0.1:8080/p", "http://127.0.0.1:8080",
+	    "127.0.0.1", "/p"), "split: another port kept in the origin");
+	ok(splits("ftp://x.example/f", "ftp://x.example", "x.example", "/f"),
+	    "split: any scheme curl knows");
+	ok(splits("not a url", NULL, NULL, NULL), "split: -1, nothing set");
 	return tap_done();
 }
