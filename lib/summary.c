@@ -125,17 +125,48 @@ uk_summary_select_record(yajl_val rec, const char *hint, char *reason,
 	    reason, size);
 }
 
+/*
+ * s[0..n) appended to out on one line: each run of white space (newlines
+ * included) one space, none at the ends; other bytes as they are (the
+ * writer of the text makes controls visible).  For the fields the page
+ * names in a line of the prompt's own markup ("Title: ...", "**...**"):
+ * a newline in them would let the page write that markup itself (a
+ * "## URL" line, a separator, a "Content:" label) and so pass its words
+ * for the prompt's.
+ */
+static void
+add_one_line(struct uk_buf *out, const char *s, size_t n)
+{
+	size_t k;
+	int gap = 0, any = 0;
+
+	for (k = 0; k < n; k++) {
+		unsigned char c = (unsigned char)s[k];
+
+		if (isspace(c)) {
+			gap = 1;
+			continue;
+		}
+		if (gap && any)
+			uk_buf_addch(out, ' ');
+		gap = 0;
+		any = 1;
+		uk_buf_addch(out, (char)c);
+	}
+}
+
 int
 uk_summary_assemble(yajl_val rec, size_t max, struct uk_buf *out)
 {
 	static const struct {
 		const char *key, *label;
+		int line; /* on the label's line (add_one_line) */
 	} parts[] = {
-		{ "title", "Title: " },
-		{ "description", "Description: " },
-		{ "readme", "README:\n" },
-		{ "symbol_map", "Symbol map:\n" },
-		{ "content", "Content:\n" },
+		{ "title", "Title: ", 1 },
+		{ "description", "Description: ", 1 },
+		{ "readme", "README:\n", 0 },
+		{ "symbol_map", "Symbol map:\n", 0 },
+		{ "content", "Content:\n", 0 },
 	};
 	size_t start = out->len, i, cut, n;
 	const char *s;
@@ -152,7 +183,10 @@ uk_summary_assemble(yajl_val rec, size_t max, struct uk_buf *out)
 		if (out->len > start)
 			uk_buf_addstr(out, "\n\n");
 		uk_buf_addstr(out, parts[i].label);
-		uk_buf_add(out, s, n);
+		if (parts[i].line)
+			add_one_line(out, s, n);
+		else
+			uk_buf_add(out, s, n);
 	}
 	cut = uk_buf_utf8_prefix(out->buf + start, out->len - start, max);
 	if (start + cut < out->len) {
@@ -456,7 +490,7 @@ uk_summary_format_prompt(yajl_val rec, size_t max, struct uk_buf *out)
 		uk_buf_add(out, url, ulen);
 	if (title) {
 		uk_buf_addstr(out, "\n\n**");
-		uk_buf_add(out, title, tlen);
+		add_one_line(out, title, tlen);
 		uk_buf_addstr(out, "**");
 	}
 	if (body) {

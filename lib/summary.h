@@ -81,7 +81,10 @@ enum uk_summary_type uk_summary_select_record(yajl_val rec, const char *hint,
  * The text for the model: "URL: ", then the record's title, description,
  * readme, symbol map and content that are present and not empty, each
  * labelled, joined by blank lines, cut at max characters (0: the default
- * UK_SUMMARY_MAX_INPUT).  Appended to out; returns 1 when it was cut.
+ * UK_SUMMARY_MAX_INPUT).  The title and description are put on their
+ * label's line, each run of white space (newlines included) in them one
+ * space, so that the page cannot write a label of its own.  Appended to
+ * out; returns 1 when it was cut.
  */
 int uk_summary_assemble(yajl_val rec, size_t max, struct uk_buf *out);
 
@@ -148,8 +151,8 @@ int uk_summary_offline_outline(const char *text, size_t len, size_t shown_from,
     size_t shown_to, struct uk_buf *out);
 
 /*
- * A record as prompt context: "## URL", the title in bold,
- * then the summary, else the readme, else the content, cut at max
+ * A record as prompt context: "## URL", the title in bold on one line
+ * (as uk_summary_assemble puts it), then the summary, else the readme, else the content, cut at max
  * characters (0: UK_SUMMARY_PROMPT_MAX) with "..." added when cut, then the
  * symbol map in a fenced code block; parts joined by blank lines.
  * Appended to out, without a final newline.
