@@ -199,6 +199,42 @@ call() {
 	[ "$(jq -c . <<<"$output")" = '{"200":8000}' ]
 }
 
+@test "one client's 64 sessions holding pages: the 65th initialize is 503 until one ends" {
+	http_start
+	local i sid sids=()
+	for ((i = 0; i < 64; i++)); do
+		post "$INIT" -D "$T/h" >"$T/init.out"
+		[ "$(tail -1 "$T/init.out")" = 200 ]
+		sid=$(sid_of)
+		call "$sid" fetch_url "{\"url\":\"$B/article.html\"}" >"$T/call.out"
+		[ "$(tail -1 "$T/call.out")" = 200 ]
+		[ "$(head -1 "$T/call.out" | jq -r .result.isError)" = false ]
+		sids+=("$sid")
+	done
+	# None idle and empty to end: refused, saying what to do.
+	run -0 post "$INIT"
+	[ "${lines[-1]}" = 503 ]
+	[[ $output == *"too many sessions for this client: end some (DELETE)"* ]]
+	# Every session is still there, its page with it.
+	run -0 call "${sids[0]}" get_fetched_urls '{}'
+	[ "${lines[-1]}" = 200 ]
+	[ "$(jq -r .result.structuredContent.count <<<"${lines[0]}")" = 1 ]
+	# One ended: the next initialize gets its room.
+	run -0 curl -s --max-time 10 -w '\n%{http_code}\n' -X DELETE \
+	    -H "Authorization: Bearer $TOK" -H "Mcp-Session-Id: ${sids[5]}" "$URL"
+	[ "${lines[-1]}" = 200 ]
+	run -0 post "$INIT" -D "$T/h"
+	[ "${lines[-1]}" = 200 ]
+	sid=$(sid_of)
+	# That one holds nothing: the next initialize ends it, not a page's.
+	run -0 post "$INIT"
+	[ "${lines[-1]}" = 200 ]
+	run -0 post '{"jsonrpc":"2.0","id":1,"method":"ping"}' -H "Mcp-Session-Id: $sid"
+	[ "${lines[-1]}" = 404 ]
+	run -0 call "${sids[63]}" get_fetched_urls '{}'
+	[ "$(jq -r .result.structuredContent.count <<<"${lines[0]}")" = 1 ]
+}
+
 @test "item 16: render_url says what is wrong with wait, and its schema lists the values" {
 	export URLKIT_CHROMIUM=${URLKIT_CHROMIUM_REAL:-/usr/lib/chromium/chromium}
 	[ -x "$URLKIT_CHROMIUM" ] || skip "no Chromium"
