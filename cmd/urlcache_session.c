@@ -109,6 +109,12 @@ session_list_one(void *ctx, const char *name)
 		uk_session_release(&s);
 		return 0;
 	}
+	if (st.deleted) {
+		/* Cleared through another directory: no session, as
+		 * "session NAME list" says. */
+		uk_session_release(&s);
+		return 0;
+	}
 	v = uk_json_object();
 	uk_json_set_str(v, "session", name);
 	uk_json_set_int(v, "records", st.records);
@@ -117,6 +123,7 @@ session_list_one(void *ctx, const char *name)
 	uk_json_set_str(v, "changed_at", when);
 	uk_json_set_bool(v, "keep", st.keep);
 	uk_json_set_bool(v, "expired", st.expired);
+	uk_json_set_bool(v, "store", st.store);
 	emit(v);
 	uk_json_free(v);
 	uk_session_release(&s);

@@ -587,6 +587,8 @@ uk_session_stat(struct uk_session *s, struct uk_session_stat *st,
 		st->bytes = rs.bytes;
 		st->changed = rs.changed;
 		st->keep = rs.keep;
+		st->store = 1;
+		st->deleted = rs.deleted;
 		rsess_free(&rs);
 		goto expired;
 	}

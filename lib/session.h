@@ -126,6 +126,9 @@ struct uk_session_stat {
 	long long changed; /* the last change, ns since the epoch */
 	int keep;          /* .keep is there */
 	int expired;       /* !keep and changed + ttl <= now */
+	int store;         /* the figures are the remote store's copy's */
+	int deleted;       /* the store's copy says it was cleared (its
+	                      records and bytes are then 0) */
 };
 
 /* Fill st for an existing session: 0, or -1 with err (code 1). */

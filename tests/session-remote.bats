@@ -120,6 +120,32 @@ urls() { jq -r .url <<<"$1"; }
 	[ "$(urls "$output")" = https://s.test/e ]
 }
 
+@test "urlcache session: the directory's sessions, marked store when the store's copy answers" {
+	redis_start
+	export URLKIT_CACHE_REMOTE="redis://127.0.0.1:$REDIS_PORT"
+	{ rec https://s.test/a; rec https://s.test/b; } |
+	    URLKIT_CACHE_DIR=$T/c1 run -0 urlcache session shared add
+	rec https://s.test/l | URLKIT_CACHE_REMOTE= URLKIT_CACHE_DIR=$T/c1 run -0 urlcache session mine add
+	rec https://s.test/c | URLKIT_CACHE_DIR=$T/c2 run -0 urlcache session shared add
+	# c1's copy of shared has 2 records, the store's 3: the store's told.
+	URLKIT_CACHE_DIR=$T/c1 run -0 urlcache session
+	[ "${#lines[@]}" -eq 2 ]
+	jq -e '.session == "mine" and .records == 1 and .store == false' <<<"${lines[0]}"
+	jq -e '.session == "shared" and .records == 3 and .store == true' <<<"${lines[1]}"
+	# A directory with no copy lists none (urlcache(1) says why), and
+	# reads the session by its name.
+	URLKIT_CACHE_DIR=$T/c3 run -0 urlcache session
+	[ -z "$output" ]
+	URLKIT_CACHE_DIR=$T/c3 run -0 urlcache session shared list
+	[ "${#lines[@]}" -eq 3 ]
+	# Cleared through c2: c1's copy is not listed, as "shared list" has it.
+	URLKIT_CACHE_DIR=$T/c2 run -0 urlcache session shared clear
+	[ -e "$T/c1/sessions/shared" ]
+	URLKIT_CACHE_DIR=$T/c1 run -0 urlcache session
+	[ "${#lines[@]}" -eq 1 ]
+	jq -e '.session == "mine"' <<<"${lines[0]}"
+}
+
 @test "the store down: sessions work from the directory, exit 0" {
 	redis_start
 	export URLKIT_CACHE_REMOTE="redis://127.0.0.1:$REDIS_PORT"

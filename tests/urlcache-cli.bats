@@ -86,7 +86,7 @@ try 'urlcache cleanup --help'" ]
 	[ "${#lines[@]}" -eq 1 ]
 }
 
-@test "session with no name lists the sessions: session, records, bytes, changed_at, keep, expired" {
+@test "session with no name lists the sessions: session, records, bytes, changed_at, keep, expired, store" {
 	run -0 urlcache session
 	[ -z "$output" ]
 	rec https://s.test/a | urlcache session beta add
@@ -95,7 +95,7 @@ try 'urlcache cleanup --help'" ]
 	run -0 urlcache session
 	[ "${#lines[@]}" -eq 2 ]
 	jq -e '.session == "alpha" and .records == 1 and .keep == true and
-	    .expired == false and .bytes > 0 and
+	    .expired == false and .store == false and .bytes > 0 and
 	    (.changed_at | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T"))' <<<"${lines[0]}"
 	jq -e '.session == "beta" and .records == 2 and .keep == false and
 	    .expired == false' <<<"${lines[1]}"
