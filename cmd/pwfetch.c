@@ -150,13 +150,16 @@ write_item(struct uk_jsonl_item *it, void *arg)
 }
 
 /*
- * --links-out: rec's links from the rendered HTML the record carries
- * (--html, which the option asks for); the HTML goes when only the
- * option asked for it (xo.links_out 2).  A failed page has none.
+ * --links-out (lib/page's before_fit): rec's links from the rendered HTML
+ * the record carries (--html, which the option asks for), whole, before
+ * the record is fitted to the line limit; the HTML goes when only the
+ * option asked for it (xo.links_out 2), so that it is not what the fit
+ * cuts.  A failed page has none.
  */
 static void
-links_out(struct run *r, yajl_val rec, const char *url)
+links_out(void *ctx, yajl_val rec, const char *url)
 {
+	struct run *r = ctx;
 	struct uk_extract x;
 	const char *html, *at;
 	size_t len;
@@ -199,8 +202,6 @@ emit(void *ctx, yajl_val rec, const char *url, const char *msg,
 	s = it->data;
 	uk_json_free(it->rec);
 	it->rec = uk_json_copy(rec);
-	if (r->xo.links_out)
-		links_out(r, it->rec, url);
 	/* Rendered: the text came from HTML (urlfetch's "source"). */
 	if (!uk_json_get(it->rec, "error") &&
 	    (type = uk_json_get_str(it->rec, "url_type")) &&
@@ -478,6 +479,8 @@ cmd_run(const struct uk_cli *cli, enum uk_page_cmd cmd, int argc,
 	r.q.write = write_item;
 	r.q.arg = &r;
 	r.slots = uk_util_xcalloc((size_t)r.o.jobs, sizeof(*r.slots));
+	if (r.xo.links_out)
+		r.o.before_fit = links_out;
 	uk_page_events_init(&r.ps, &r.o, &r.browser.cdp, emit, &r);
 	/* What the browser leaves outside its process group comes to us. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);

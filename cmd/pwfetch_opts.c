@@ -369,8 +369,8 @@ parse_opts(const struct uk_cli *cli, struct run *r, struct cmdline *cl,
 	/* After "--": operands only. */
 	for (; optind < argc; optind++)
 		parse_opt(cli, r, cl, 1, argv[optind]);
-	/* --links-out reads the rendered HTML from the record (emit in
-	 * pwfetch.c); 2: it is there for that alone and goes after. */
+	/* --links-out reads the rendered HTML from the record (links_out
+	 * in pwfetch.c); 2: it is there for that alone and goes after. */
 	if (r->xo.links_out && !r->o.html) {
 		r->o.html = 1;
 		r->xo.links_out = 2;

@@ -244,6 +244,8 @@ page_finish(struct uk_page *p)
 	finish_error(p, x.blocked, msg, sizeof(msg));
 	if (*msg)
 		uk_record_error(r, msg);
+	if (ps->o.before_fit)
+		ps->o.before_fit(ps->ctx, r, p->url);
 	r = uk_record_finish(r, p->rec, UK_JSONL_MAX_LINE);
 	if (!*msg && uk_json_get_str(r, "error")) /* over the line limit */
 		snprintf(msg, sizeof(msg), "%s", uk_json_get_str(r, "error"));

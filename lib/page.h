@@ -86,6 +86,11 @@ struct uk_page_opts {
 	 * extraction's defaults.  Borrowed.  x->explain's records go in
 	 * the record as "explain" (an array) for the program to take out. */
 	const struct uk_extract_opts *extract;
+	/* Called with the emit's ctx on a rendered page's record (rec,
+	 * "html" in it with -H) before the record is fitted to the line
+	 * limit, which would cut the HTML first: for what reads the whole
+	 * HTML and may then drop it (pwfetch --links-out).  NULL: none. */
+	void (*before_fit)(void *ctx, yajl_val rec, const char *url);
 };
 
 /*

@@ -162,3 +162,31 @@ HTML
 	run -0 jq -c '[has("html"), (.links | length), .links_truncated]' <<<"$output"
 	[ "$output" = '[true,2,true]' ]
 }
+
+@test "links-out: pwfetch on a page over 16 MiB: every link, the record not cut" {
+	[ -x "${URLKIT_CHROMIUM:-/usr/lib/chromium/chromium}" ] ||
+	    skip "no Chromium"
+	mkdir "$T/big"
+	# 17.9 MB of HTML, most of it a comment between the links.
+	python3 - "$T/big/big.html" <<'PY'
+import sys
+pad = "<!-- " + "padding line of the big page, never shown to the reader\n" * 320000 + " -->"
+open(sys.argv[1], "w").write(
+    '<!DOCTYPE html><html><head><meta charset=utf-8><title>Big</title></head><body>'
+    '<nav><a href="/first">First</a></nav><article><h1>Big</h1>'
+    '<p>The start of the page, with <a href="/in-text">a link in the text</a> and enough words to be its main text.</p>'
+    + pad +
+    '<p>The end of the page, with <a href="/after">a link after the padding</a> and more words of text here.</p>'
+    '</article><footer><a href="/last">Last</a></footer></body></html>')
+PY
+	[ "$(wc -c <"$T/big/big.html")" -gt $((17 << 20)) ]
+	start_server BIG python3 "$TOP/tests/helpers/map_server.py" "$T/big"
+	local b="http://127.0.0.1:$BIG_PORT"
+	run -0 --separate-stderr pwfetch fetch -q -P --links-out "$b/big.html"
+	run -0 jq -c '[has("html"), .truncated, [.links[].url]]' <<<"$output"
+	[ "$output" = '[false,null,["'$b'/first","'$b'/in-text","'$b'/after","'$b'/last"]]' ]
+	# With --html the HTML is kept, so it is cut; the links are whole.
+	run -0 --separate-stderr pwfetch fetch -q -P --html --links-out "$b/big.html"
+	run -0 jq -c '[.truncated, (.truncated_reason | test("^.html. cut")), (.links | length)]' <<<"$output"
+	[ "$output" = '[true,true,4]' ]
+}
