@@ -357,8 +357,9 @@ map_url(const char *url)
 	rc = fetch(seed, &r);
 	base = r.final_url ? r.final_url : seed;
 	if (rc == 0 && r.status == 200) {
-		if (r.final_url && uk_robots_split_url(r.final_url, NULL,
-		    &final_host, NULL) == 0 &&
+		if (r.final_url &&
+		    uk_robots_split_url(r.final_url, NULL, &final_host, NULL) ==
+			0 &&
 		    strcmp(final_host, scope[0]) != 0)
 			scope[1] = final_host;
 		else

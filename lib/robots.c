@@ -292,8 +292,7 @@ uk_robots_cache_release(struct uk_robots_cache *rc)
 }
 
 int
-uk_robots_split_url(const char *url, char **origin, char **host,
-    char **pathq)
+uk_robots_split_url(const char *url, char **origin, char **host, char **pathq)
 {
 	CURLU *h = curl_url();
 	char *scheme = NULL, *hs = NULL, *port = NULL, *path = NULL;
@@ -318,8 +317,8 @@ uk_robots_split_url(const char *url, char **origin, char **host,
 	if (host)
 		*host = uk_util_xstrdup(hs);
 	if (pathq) {
-		uk_buf_addf(&b, "%s%s%s", *path ? path : "/",
-		    query ? "?" : "", query ? query : "");
+		uk_buf_addf(&b, "%s%s%s", *path ? path : "/", query ? "?" : "",
+		    query ? query : "");
 		*pathq = uk_buf_detach(&b, NULL);
 	}
 	r = 0;

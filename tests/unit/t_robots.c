@@ -24,8 +24,7 @@ allowed(const char *txt, const char *path)
 
 /* Whether url splits into origin, host and pathq (all NULL: fails). */
 static int
-splits(const char *url, const char *origin, const char *host,
-    const char *pathq)
+splits(const char *url, const char *origin, const char *host, const char *pathq)
 {
 	char *o = NULL, *h = NULL, *p = NULL;
 	int r, same;
@@ -84,12 +83,15 @@ main(void)
 	ok(uk_robots_allowed(&r, "/anything"), "allow all (4xx)");
 	uk_robots_release(&r);
 	ok(splits("http://example.com", "http://example.com", "example.com",
-	    "/"), "split: no path is /");
+	       "/"),
+	    "split: no path is /");
 	ok(splits("https://x.example:443/a/b?q=1&r#f", "https://x.example",
-	    "x.example", "/a/b?q=1&r"), "split: default port left out, "
+	       "x.example", "/a/b?q=1&r"),
+	    "split: default port left out, "
 	    "query kept, fragment not");
 	ok(splits("http://127.0.0.1:8080/p", "http://127.0.0.1:8080",
-	    "127.0.0.1", "/p"), "split: another port kept in the origin");
+	       "127.0.0.1", "/p"),
+	    "split: another port kept in the origin");
 	ok(splits("ftp://x.example/f", "ftp://x.example", "x.example", "/f"),
 	    "split: any scheme curl knows");
 	ok(splits("not a url", NULL, NULL, NULL), "split: -1, nothing set");
