@@ -12,16 +12,18 @@
  */
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "buf.h"
 
 struct uk_strset {
-	struct uk_strset_slot *slots;
+	uint64_t *slots;  /* 0, or the record's offset + 1 and a tag */
 	size_t cap, len;
-	struct uk_buf arena; /* the strings */
+	char *arena;      /* the records: length, hash, the bytes */
+	size_t used, room;
 };
 
-#define UK_STRSET_INIT { NULL, 0, 0, UK_BUF_INIT }
+#define UK_STRSET_INIT { NULL, 0, 0, NULL, 0, 0 }
 
 /* Add s[0..n); returns 1 if it was new, 0 if already there. */
 int uk_strset_add(struct uk_strset *set, const char *s, size_t n);
