@@ -273,51 +273,57 @@ static const struct name site_hosts[] = { SITE("github.com"),
 	SITE("raw.githubusercontent.com"), { NULL, 0, 0 } };
 
 /*
- * The known names by length, built once (urlserve classifies on several
- * threads): a host's labels are looked up here, a few names at most for
- * each length instead of every name.
+ * The known names by their first label, built once (urlserve classifies
+ * on several threads): a host's label is looked up in a bucket picked by
+ * its length and its first and last bytes, and a 64-bit mask of the
+ * buckets in use turns most labels away at once ("www", "example",
+ * "com"); a label that starts a known name has a few names to compare.
+ * This replaced a lookup of every run of labels by length (about 230
+ * instructions a URL; issue 40).
  */
 #define NAME_MAX_LEN 25
-#define NAMES_A_LEN 8
-static const struct name *by_len[NAME_MAX_LEN + 1][NAMES_A_LEN + 1];
-static uint32_t len_mask; /* bit n: a name n bytes long */
-static pthread_once_t by_len_once = PTHREAD_ONCE_INIT;
+#define BUCKET_NAMES 12
+struct bucket {
+	const struct name *names[BUCKET_NAMES + 1];
+	unsigned char first[BUCKET_NAMES]; /* each name's first label length */
+};
+static struct bucket buckets[64];
+static uint64_t bucket_mask; /* bit b: bucket b holds a name */
+static pthread_once_t buckets_once = PTHREAD_ONCE_INIT;
+
+static inline unsigned
+bucket_of(const char *label, size_t n)
+{
+	return (unsigned)(n * 7 + (unsigned char)label[0] * 3 +
+	    (unsigned char)label[n - 1]) & 63;
+}
 
 static void
-by_len_fill(void)
+buckets_fill(void)
 {
 	const struct name *const lists[] = { doc_hosts, site_hosts };
 	const struct name *nm;
-	size_t i, k;
+	const char *dot;
+	struct bucket *bk;
+	size_t i, k, first;
 
 	for (i = 0; i < 2; i++)
 		for (nm = lists[i]; nm->s; nm++) {
 			if (nm->n > NAME_MAX_LEN)
 				uk_util_die(UK_EXIT_FATAL,
 				    "url: a name too long");
-			for (k = 0; by_len[nm->n][k]; k++)
+			dot = memchr(nm->s, '.', nm->n);
+			first = dot ? (size_t)(dot - nm->s) : nm->n;
+			bk = &buckets[bucket_of(nm->s, first)];
+			for (k = 0; bk->names[k]; k++)
 				;
-			if (k == NAMES_A_LEN)
+			if (k == BUCKET_NAMES)
 				uk_util_die(UK_EXIT_FATAL,
 				    "url: name table full");
-			by_len[nm->n][k] = nm;
-			len_mask |= (uint32_t)1 << nm->n;
+			bk->names[k] = nm;
+			bk->first[k] = (unsigned char)first;
+			bucket_mask |= (uint64_t)1 << bucket_of(nm->s, first);
 		}
-}
-
-/* The known name s[0..n) (doc_hosts's or site_hosts's), or NULL. */
-static inline const struct name *
-known(const char *s, size_t n)
-{
-	const struct name *const *nm;
-
-	if (n > NAME_MAX_LEN || !(len_mask >> n & 1))
-		return NULL;
-	for (nm = by_len[n]; *nm; nm++)
-		if ((*nm)->s[0] == s[0] && (*nm)->s[n - 1] == s[n - 1] &&
-		    !memcmp((*nm)->s, s, n))
-			return *nm;
-	return NULL;
 }
 
 /*
@@ -334,41 +340,44 @@ enum { HOST_LOOKALIKE = 1, HOST_DOC = 2 };
 static int
 host_kind(const char *host, size_t n)
 {
-	const struct name *nm;
 	int r = n >= 5 && !memcmp(host, "docs.", 5) ? HOST_DOC : 0;
-	size_t dot[64], nd = 0, i, j, k, start;
+	const struct bucket *bk;
+	const struct name *nm;
+	size_t st = 0, e, k, l;
 
-	pthread_once(&by_len_once, by_len_fill);
-	for (i = 0; i < n; i++)
-		if (host[i] == '.') {
-			if (nd == sizeof(dot) / sizeof(*dot))
-				break;
-			dot[nd++] = i;
-		}
-	if (i < n) {
-		/* More labels than dot holds: every start, every dot. */
-		for (i = 0; i < n; i++) {
-			if (i && host[i - 1] != '.')
+	pthread_once(&buckets_once, buckets_fill);
+	/* Each label, host[st..e): the names that start with it. */
+	for (st = 0; st < n; st = e + 1) {
+		for (e = st; e < n && host[e] != '.'; e++)
+			;
+		l = e - st;
+		if (!l || l > NAME_MAX_LEN ||
+		    !(bucket_mask >> bucket_of(host + st, l) & 1))
+			continue;
+		bk = &buckets[bucket_of(host + st, l)];
+		for (k = 0; (nm = bk->names[k]); k++) {
+			if (bk->first[k] != l || nm->n > n - st ||
+			    memcmp(host + st, nm->s, nm->n))
 				continue;
-			for (j = i + 1; j < n && j - i <= NAME_MAX_LEN; j++)
-				if (host[j] == '.' && known(host + i, j - i))
-					return HOST_LOOKALIKE;
-			if ((nm = known(host + i, n - i)) && nm->doc)
+			if (st + nm->n < n && host[st + nm->n] == '.')
+				return HOST_LOOKALIKE;
+			if (st + nm->n == n && nm->doc)
 				r = HOST_DOC;
 		}
-		return r;
-	}
-	/* Label k starts at 0 or after dot k - 1; names end before a dot
-	 * (lookalike) or at the end (a documentation host or under one). */
-	for (k = 0; k <= nd; k++) {
-		start = k ? dot[k - 1] + 1 : 0;
-		for (j = k; j < nd && dot[j] - start <= NAME_MAX_LEN; j++)
-			if (known(host + start, dot[j] - start))
-				return HOST_LOOKALIKE;
-		if ((nm = known(host + start, n - start)) && nm->doc)
-			r = HOST_DOC;
 	}
 	return r;
+}
+
+/* Whether s[0..n) is lit (lower-case letters) in any ASCII case. */
+static inline int
+word_is(const char *s, const char *lit, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (((unsigned char)s[i] | 0x20) != (unsigned char)lit[i])
+			return 0;
+	return 1;
 }
 
 /* Documentation by path: a segment docs, documentation, api, reference. */
@@ -383,10 +392,10 @@ doc_path(const char *path, size_t n)
 		for (j = i; j < n && path[j] != '/'; j++)
 			;
 		k = j - i;
-		if ((k == 3 && !strncasecmp(path + i, "api", 3)) ||
-		    (k == 4 && !strncasecmp(path + i, "docs", 4)) ||
-		    (k == 9 && !strncasecmp(path + i, "reference", 9)) ||
-		    (k == 13 && !strncasecmp(path + i, "documentation", 13)))
+		if ((k == 3 && word_is(path + i, "api", 3)) ||
+		    (k == 4 && word_is(path + i, "docs", 4)) ||
+		    (k == 9 && word_is(path + i, "reference", 9)) ||
+		    (k == 13 && word_is(path + i, "documentation", 13)))
 			return 1;
 		i = j;
 	}
