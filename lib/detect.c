@@ -5,6 +5,10 @@
 #include <string.h>
 #include <strings.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "detect.h"
 #include "buf.h"
 #include "util.h"
@@ -143,6 +147,43 @@ bracket_index(int c)
 	}
 }
 
+#ifdef __SSE2__
+/* Whether the unsigned bytes of v are at most lim. */
+#define LE_EPU8(v, lim) _mm_cmpeq_epi8(_mm_min_epu8((v), (lim)), (v))
+
+/*
+ * The bits of the 16 bytes at p that are not C_URL (cls_fill): below
+ * 0x21 or from 0x80 (one signed compare), DEL, " ' ( ) < > [ \ ] ` { | }.
+ * SSE2, which every x86-64 has: a URL's bytes go 16 a step instead of a
+ * table lookup and a switch each (scan_end was 12 instructions a byte,
+ * a fifth of urldetect -u's; issue 40).
+ */
+static inline unsigned
+not_url16(const unsigned char *p)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p), m;
+
+	m = _mm_cmplt_epi8(x, _mm_set1_epi8(0x21));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('"')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('\'')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('`')));
+	/* ( ) */
+	m = _mm_or_si128(m, LE_EPU8(_mm_sub_epi8(x, _mm_set1_epi8('(')),
+	    _mm_set1_epi8(1)));
+	/* < > */
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(2)),
+	    _mm_set1_epi8('>')));
+	/* [ \ ] */
+	m = _mm_or_si128(m, LE_EPU8(_mm_sub_epi8(x, _mm_set1_epi8('[')),
+	    _mm_set1_epi8(2)));
+	/* { | } */
+	m = _mm_or_si128(m, LE_EPU8(_mm_sub_epi8(x, _mm_set1_epi8('{')),
+	    _mm_set1_epi8(2)));
+	return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
 /*
  * Find where the URL that starts at s[start] (body from s[body]) ends, in
  * s[..len).  Sets *open when it reached len without an end.
@@ -157,8 +198,19 @@ scan_end(const char *s, size_t body, size_t len, int final, int opener,
 
 	*open = 0;
 	while (i < len) {
-		unsigned char c = p[i];
+		unsigned char c;
+#ifdef __SSE2__
+		unsigned m;
 
+		for (; i + 16 <= len; i += 16)
+			if ((m = not_url16(p + i)) != 0) {
+				i += (size_t)__builtin_ctz(m);
+				break;
+			}
+		if (i == len)
+			break;
+#endif
+		c = p[i];
 		switch (cls[c]) {
 		case C_URL:
 			i++;
