@@ -203,18 +203,29 @@ grow(struct uk_strset *set)
 	}
 }
 
+uint64_t
+uk_strset_hash(const struct uk_strset *set, const char *s, size_t n)
+{
+	uint64_t h;
+
+	pthread_once(&seed_once, seed_init);
+	h = hash(s, n);
+	if (set->cap)
+		__builtin_prefetch(&set->slots[fold(h) & (set->cap - 1)]);
+	return h;
+}
+
 int
-uk_strset_add(struct uk_strset *set, const char *s, size_t n)
+uk_strset_add_hashed(struct uk_strset *set, const char *s, size_t n,
+    uint64_t h)
 {
 	uint64_t *sl;
-	uint32_t hr, n32;
+	uint32_t hr = fold(h), n32;
 	size_t want;
 
 	if (n >= UINT32_MAX || set->used + HDR + n >= ARENA_MAX - 1 ||
 	    set->cap >= ((size_t)1 << 31))
 		return 1; /* not kept: see strset.h */
-	pthread_once(&seed_once, seed_init);
-	hr = fold(hash(s, n));
 	if ((set->len + 1) * 4 > set->cap * 3)
 		grow(set);
 	sl = find(set, s, n, hr);
@@ -235,6 +246,13 @@ uk_strset_add(struct uk_strset *set, const char *s, size_t n)
 	set->used += HDR + n;
 	set->len++;
 	return 1;
+}
+
+int
+uk_strset_add(struct uk_strset *set, const char *s, size_t n)
+{
+	pthread_once(&seed_once, seed_init);
+	return uk_strset_add_hashed(set, s, n, hash(s, n));
 }
 
 int
