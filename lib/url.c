@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <arpa/inet.h>
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -666,10 +667,55 @@ span_dup(struct uk_url_span sp)
 	return sp.s ? uk_util_xmemdup(sp.s, sp.n) : NULL;
 }
 
+/*
+ * libcurl's URL parser, loaded with dlopen at the first URL that needs
+ * it, not linked: linked, libcurl and the thirty libraries it brings were
+ * loaded and relocated at every start of urldetect, which needs it only
+ * for the URLs uk_url_view does not split by hand (11M instructions and
+ * some 300 page faults a start, the records of 6 MB of text; issue 40).
+ * A program that links libcurl for its transfers gets the copy it has.
+ */
+static const char *const curl_sonames[] = { "libcurl.so.4",
+	"libcurl-gnutls.so.4", "libcurl.so", NULL };
+static struct {
+	__typeof__(curl_url) *url;
+	__typeof__(curl_url_set) *set;
+	__typeof__(curl_url_get) *get;
+	__typeof__(curl_url_cleanup) *cleanup;
+	__typeof__(curl_free) *free;
+} cu;
+static pthread_once_t cu_once = PTHREAD_ONCE_INIT;
+
+static void
+cu_load(void)
+{
+	void *h = NULL;
+	size_t i;
+
+	for (i = 0; curl_sonames[i] && !h; i++)
+		h = dlopen(curl_sonames[i], RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		uk_util_die(UK_EXIT_FATAL, "cannot load libcurl: %s",
+		    dlerror());
+#define CU_SYM(field, name)                                                \
+	do {                                                               \
+		*(void **)&cu.field = dlsym(h, #name);                     \
+		if (!cu.field)                                             \
+			uk_util_die(UK_EXIT_FATAL, "no %s in %s", #name,   \
+			    curl_sonames[i - 1]);                          \
+	} while (0)
+	CU_SYM(url, curl_url);
+	CU_SYM(set, curl_url_set);
+	CU_SYM(get, curl_url_get);
+	CU_SYM(cleanup, curl_url_cleanup);
+	CU_SYM(free, curl_free);
+#undef CU_SYM
+}
+
 void
 uk_url_classify(const char *url, struct uk_url *u)
 {
-	CURLU *h = curl_url();
+	CURLU *h;
 	char *scheme = NULL, *host = NULL, *path = NULL, *heap;
 	char buf[4 * UK_URL_DISPLAY_MAX + 1];
 	struct uk_url_span d;
@@ -678,12 +724,13 @@ uk_url_classify(const char *url, struct uk_url *u)
 
 	memset(u, 0, sizeof(*u));
 	u->type = UK_URL_UNKNOWN;
-	if (!h)
+	pthread_once(&cu_once, cu_load);
+	if (!(h = cu.url()))
 		uk_util_die(UK_EXIT_FATAL, "out of memory");
-	if (curl_url_set(h, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) ||
-	    curl_url_get(h, CURLUPART_SCHEME, &scheme, 0) ||
-	    curl_url_get(h, CURLUPART_HOST, &host, 0) ||
-	    curl_url_get(h, CURLUPART_PATH, &path, 0))
+	if (cu.set(h, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) ||
+	    cu.get(h, CURLUPART_SCHEME, &scheme, 0) ||
+	    cu.get(h, CURLUPART_HOST, &host, 0) ||
+	    cu.get(h, CURLUPART_PATH, &path, 0))
 		goto unknown;
 	u->scheme = lower_dup(scheme);
 	u->host = lower_dup(host);
@@ -706,10 +753,10 @@ uk_url_classify(const char *url, struct uk_url *u)
 unknown:
 	u->display = cut_display(url);
 out:
-	curl_free(scheme);
-	curl_free(host);
-	curl_free(path);
-	curl_url_cleanup(h);
+	cu.free(scheme);
+	cu.free(host);
+	cu.free(path);
+	cu.cleanup(h);
 }
 
 /*
@@ -866,6 +913,36 @@ host16(const unsigned char *p, char *out, unsigned *dots, unsigned *high)
 #endif
 
 /*
+ * Where the host starts after the user of the authority at p[a..n)
+ * ("user:secret@host"), or 0: when the authority holds one '@' and the
+ * user before it is a non-empty run of ASCII letters, digits, '-', '.',
+ * '_', '~', ':' and '%'.  curl takes the first '@' and refuses a host
+ * with another; those and any other user are left to it.  Issue 40: a
+ * URL with a user went through libcurl's parse.
+ */
+static size_t
+user_end(const unsigned char *p, size_t a, size_t n)
+{
+	size_t i, at = 0;
+
+	for (i = a; i < n && p[i] != '/' && p[i] != '?' && p[i] != '#'; i++) {
+		if (p[i] == '@') {
+			if (at)
+				return 0;
+			at = i;
+			continue;
+		}
+		if (!at && !((p[i] >= 'a' && p[i] <= 'z') ||
+		    (p[i] >= 'A' && p[i] <= 'Z') ||
+		    (p[i] >= '0' && p[i] <= '9') || p[i] == '-' ||
+		    p[i] == '.' || p[i] == '_' || p[i] == '~' || p[i] == ':' ||
+		    p[i] == '%'))
+			return 0;
+	}
+	return at > a ? at + 1 : 0;
+}
+
+/*
  * The host (lower case, into host[256]) and path of url[0..n) when curl
  * would give them as written: "http://" or "https://" in any case; a host
  * of ASCII letters, digits, '-', '.' and non-ASCII bytes, not starting
@@ -885,6 +962,7 @@ split_fast(const char *url, size_t n, char *host, size_t *hn,
 	size_t i, a, h, e;
 	unsigned long port;
 	unsigned char c, seen, twodots;
+	int user = 0; /* the authority's user was skipped */
 
 	if (n > UK_URL_FAST_MAX)
 		return -1;
@@ -900,10 +978,11 @@ split_fast(const char *url, size_t n, char *host, size_t *hn,
 	if (p[a - 3] != ':' || p[a - 2] != '/' || p[a - 1] != '/')
 		return -1;
 	pthread_once(&bcls_once, bcls_fill);
+authority:
 	*ascii = *plain = 1;
 	if (p[a] == '[') {
 		if ((h = ipv6(url + a, n - a, host)) == 0)
-			return -1;
+			goto userinfo;
 		*hn = h;
 		i = a + h;
 		goto port;
@@ -939,7 +1018,7 @@ host_end:
 	h = i - a;
 	if (!h || twodots || i == a + 255 || p[a] == '.' ||
 	    (p[a] >= '0' && p[a] <= '9' && !dotted_quad(host, h)))
-		return -1;
+		goto userinfo;
 	if (seen & 0x80)
 		*ascii = *plain = 0;
 	*hn = h;
@@ -947,13 +1026,13 @@ port:
 	if (i < n && p[i] == ':') {
 		i++;
 		if (i == n || p[i] < '1' || p[i] > '9')
-			return -1;
+			goto userinfo;
 		for (port = 0; i < n && p[i] >= '0' && p[i] <= '9'; i++)
 			if ((port = port * 10 + (p[i] - '0')) > 65535)
-				return -1;
+				goto userinfo;
 	}
 	if (i < n && p[i] != '/' && p[i] != '?' && p[i] != '#')
-		return -1;
+		goto userinfo;
 	path->s = url + i;
 	for (a = i;; i++) {
 #ifdef __SSE2__
@@ -1013,6 +1092,13 @@ port:
 		path->n = 1;
 	}
 	return 0;
+userinfo:
+	/* Not a host and port: perhaps a user before them, once. */
+	if (user || !(h = user_end(p, a, n)))
+		return -1;
+	user = 1;
+	a = h;
+	goto authority;
 }
 
 void

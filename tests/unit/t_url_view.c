@@ -98,6 +98,18 @@ static const char *const cases[] = {
 	"https://example.com/ééééééééééééééééééééééééééééééééééééééééééé",
 	"https://example.com/" /* an over-long label, host > 255 */
 	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+	/* A user before the host: split by hand when it is plain. */
+	"https://user:secret@blog.example.org/two?x=1",
+	"http://user:secret@m.example.ru",
+	"https://user:secret@[fe80::1ff:fe23:4567:890a]/a",
+	"https://u@GitHub.com/o/r/pull/1",
+	"https://a@b@github.com/o/r",
+	"https://@github.com/o/r",
+	"https://user:123@github.com:8080/o/r",
+	"https://us%40er:pw@docs.python.org/3/",
+	"https://us\"er@example.com/",
+	"https://user@/x",
+	"https://user:@x.example/",
 	/* ".." in a host, about the 16th byte (split_fast's steps). */
 	"https://aaaaaaaaaaaaaa..bbbbbbbbbbbbbbbbbbb.com/x",
 	"https://aaaaaaaaaaaaaaa..bbbbbbbbbbbbbbbbbb.com/x",
