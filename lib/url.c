@@ -156,6 +156,7 @@ static const char *const reserved_names[] = { "about", "apps", "blog",
 	"pricing", "pulls", "search", "security", "settings", "site",
 	"sponsors", "topics", "trending", "users", NULL };
 static uint32_t reserved_firsts; /* bit c - 'a': a name begins with c */
+static size_t reserved_lens[sizeof(reserved_names) / sizeof(*reserved_names)];
 static pthread_once_t reserved_once = PTHREAD_ONCE_INIT;
 
 static void
@@ -163,24 +164,36 @@ reserved_fill(void)
 {
 	size_t i;
 
-	for (i = 0; reserved_names[i]; i++)
+	for (i = 0; reserved_names[i]; i++) {
 		reserved_firsts |= (uint32_t)1 << (reserved_names[i][0] - 'a');
+		reserved_lens[i] = strlen(reserved_names[i]);
+	}
 }
 
 static int
 reserved_owner(struct uk_url_span sp)
 {
-	size_t i;
+	size_t i, k;
 	int c = sp.s[0] >= 'A' && sp.s[0] <= 'Z' ? sp.s[0] + 32 : sp.s[0];
 
 	pthread_once(&reserved_once, reserved_fill);
 	if (c < 'a' || c > 'z' || !(reserved_firsts >> (c - 'a') & 1))
 		return 0;
-	for (i = 0; reserved_names[i]; i++)
-		if (reserved_names[i][0] == c &&
-		    !strncasecmp(sp.s, reserved_names[i], sp.n) &&
-		    !reserved_names[i][sp.n])
+	/* The names of its first letter and length, compared in ASCII case
+	 * by hand (strncasecmp for each cost 180 instructions a GitHub URL). */
+	for (i = 0; reserved_names[i]; i++) {
+		if (reserved_names[i][0] != c || reserved_lens[i] != sp.n)
+			continue;
+		for (k = 1; k < sp.n; k++) {
+			int b = (unsigned char)sp.s[k];
+
+			if ((b >= 'A' && b <= 'Z' ? b + 32 : b) !=
+			    reserved_names[i][k])
+				break;
+		}
+		if (k == sp.n)
 			return 1;
+	}
 	return 0;
 }
 
@@ -280,7 +293,7 @@ static const struct name site_hosts[] = { SITE("github.com"),
 /*
  * The known names by their first label, built once (urlserve classifies
  * on several threads): a host's label is looked up in a bucket picked by
- * its length and its first and last bytes, and a 64-bit mask of the
+ * its length and its first and last bytes, and a 256-bit mask of the
  * buckets in use turns most labels away at once ("www", "example",
  * "com"); a label that starts a known name has a few names to compare.
  * This replaced a lookup of every run of labels by length (about 230
@@ -292,15 +305,15 @@ struct bucket {
 	const struct name *names[BUCKET_NAMES + 1];
 	unsigned char first[BUCKET_NAMES]; /* each name's first label length */
 };
-static struct bucket buckets[64];
-static uint64_t bucket_mask; /* bit b: bucket b holds a name */
+static struct bucket buckets[256];
+static uint64_t bucket_mask[4]; /* bit b: bucket b holds a name */
 static pthread_once_t buckets_once = PTHREAD_ONCE_INIT;
 
 static inline unsigned
 bucket_of(const char *label, size_t n)
 {
-	return (unsigned)(n * 7 + (unsigned char)label[0] * 3 +
-	    (unsigned char)label[n - 1]) & 63;
+	return (unsigned)(n * 29 + (unsigned char)label[0] * 5 +
+	    (unsigned char)label[n - 1]) & 255;
 }
 
 static void
@@ -327,7 +340,8 @@ buckets_fill(void)
 				    "url: name table full");
 			bk->names[k] = nm;
 			bk->first[k] = (unsigned char)first;
-			bucket_mask |= (uint64_t)1 << bucket_of(nm->s, first);
+			k = bucket_of(nm->s, first);
+			bucket_mask[k >> 6] |= (uint64_t)1 << (k & 63);
 		}
 }
 
@@ -349,6 +363,7 @@ host_kind(const char *host, size_t n)
 	const struct bucket *bk;
 	const struct name *nm;
 	size_t st = 0, e, k, l;
+	unsigned b;
 
 	pthread_once(&buckets_once, buckets_fill);
 	/* Each label, host[st..e): the names that start with it. */
@@ -356,10 +371,12 @@ host_kind(const char *host, size_t n)
 		for (e = st; e < n && host[e] != '.'; e++)
 			;
 		l = e - st;
-		if (!l || l > NAME_MAX_LEN ||
-		    !(bucket_mask >> bucket_of(host + st, l) & 1))
+		if (!l || l > NAME_MAX_LEN)
 			continue;
-		bk = &buckets[bucket_of(host + st, l)];
+		b = bucket_of(host + st, l);
+		if (!(bucket_mask[b >> 6] >> (b & 63) & 1))
+			continue;
+		bk = &buckets[b];
 		for (k = 0; (nm = bk->names[k]); k++) {
 			if (bk->first[k] != l || nm->n > n - st ||
 			    memcmp(host + st, nm->s, nm->n))
@@ -418,8 +435,10 @@ classify(const char *host, size_t *hn, const char *path, size_t pn,
 {
 	int kind;
 
-	memset(f, 0, sizeof(*f));
 	f->type = UK_URL_WEB;
+	f->owner.s = f->repo.s = f->branch.s = f->file.s = NULL;
+	f->owner.n = f->repo.n = f->branch.n = f->file.n = 0;
+	f->issue_number = f->pr_number = 0;
 	while (*hn > 1 && host[*hn - 1] == '.')
 		(*hn)--;
 	kind = host_kind(host, *hn);
@@ -591,6 +610,75 @@ disp_pieces(struct disp *d, const struct found *f, const char *host,
 }
 
 /*
+ * A GitHub URL's display name when its pieces are ASCII (a byte a
+ * character): what disp_pieces and disp_add make, written straight into
+ * buf, the pieces copied as far as the 41st byte, which decides the cut.
+ */
+struct cat {
+	char *out;
+	size_t len, total;
+};
+
+static inline void
+cat_add(struct cat *c, const char *s, size_t n)
+{
+	size_t k = UK_URL_DISPLAY_MAX + 1 - c->len;
+
+	if (c->len <= UK_URL_DISPLAY_MAX) {
+		if (k > n)
+			k = n;
+		memcpy(c->out + c->len, s, k);
+		c->len += k;
+	}
+	c->total += n;
+}
+
+static struct uk_url_span
+display_ascii(const struct found *f, char *buf)
+{
+	struct cat c = { buf, 0, 0 };
+	struct uk_url_span r;
+	char num[24], *q = num + sizeof(num);
+	unsigned long v;
+	const char *slash;
+
+	cat_add(&c, f->owner.s, f->owner.n);
+	cat_add(&c, "/", 1);
+	cat_add(&c, f->repo.s, f->repo.n);
+	switch (f->type) {
+	case UK_URL_GITHUB_FILE:
+		slash = f->file.n ? memrchr(f->file.s, '/', f->file.n) : NULL;
+		cat_add(&c, "/", 1);
+		if (slash)
+			cat_add(&c, slash + 1,
+			    f->file.n - (size_t)(slash + 1 - f->file.s));
+		else
+			cat_add(&c, f->file.s, f->file.n);
+		break;
+	case UK_URL_GITHUB_ISSUE:
+	case UK_URL_GITHUB_PR:
+		v = (unsigned long)(f->type == UK_URL_GITHUB_ISSUE ?
+		    f->issue_number : f->pr_number);
+		do
+			*--q = (char)('0' + v % 10);
+		while (v /= 10);
+		cat_add(&c, f->type == UK_URL_GITHUB_ISSUE ? "#" : "!", 1);
+		cat_add(&c, q, (size_t)(num + sizeof(num) - q));
+		break;
+	default:
+		break;
+	}
+	if (c.total > UK_URL_DISPLAY_MAX) {
+		memcpy(buf + UK_URL_DISPLAY_MAX - 3, "...", 3);
+		c.len = UK_URL_DISPLAY_MAX;
+	}
+	buf[c.len] = '\0';
+	r.s = buf;
+	r.n = c.len;
+	return r;
+}
+
+/*
  * The display name of an http(s) URL classified as f, into buf (4 *
  * UK_URL_DISPLAY_MAX + 1 bytes) or, for a name with invalid UTF-8, onto
  * the heap (*heap, the caller frees it).
@@ -625,6 +713,8 @@ display(const struct found *f, const char *host, size_t hn,
 		buf[r.n] = '\0';
 		return r;
 	}
+	if (ascii)
+		return display_ascii(f, buf);
 	disp_pieces(&d, f, host, hn, path, pn);
 	if (d.bad) {
 		/* Rare: the whole name, cut by cut_display. */

@@ -98,6 +98,16 @@ static const char *const cases[] = {
 	"https://example.com/ééééééééééééééééééééééééééééééééééééééééééé",
 	"https://example.com/" /* an over-long label, host > 255 */
 	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+	/* GitHub names of 39 to 43 characters: cut at 41 and over. */
+	"https://github.com/abcdefghijklmnopqrst/0123456789abcdefgh",
+	"https://github.com/abcdefghijklmnopqrst/0123456789abcdefghi",
+	"https://github.com/abcdefghijklmnopqrst/0123456789abcdefghij",
+	"https://github.com/abcdefghijklmnopqrst/0123456789abcdefghijk",
+	"https://github.com/abcdefghijklmnopqrstuvwxyz/r/issues/123456789",
+	"https://github.com/o/abcdefghijklmnopqrstuvwxyz01234/pull/12345",
+	"https://github.com/o/r/blob/main/a/abcdefghijklmnopqrstuvwxyz0123456789.c",
+	"https://github.com/o/r/blob/main/abcdefghijklmnopqrstuvwxyz0123456789",
+	"https://raw.githubusercontent.com/o/r/main/abcdefghijklmnopqrstuvwxyz0123456789.c",
 	/* A user before the host: split by hand when it is plain. */
 	"https://user:secret@blog.example.org/two?x=1",
 	"http://user:secret@m.example.ru",
