@@ -35,10 +35,21 @@
 static uint64_t seed = 0x9e3779b97f4a7c15ULL;
 static pthread_once_t seed_once = PTHREAD_ONCE_INIT;
 
+static int seed_ready;
+
 static void
 seed_init(void)
 {
 	(void)getrandom(&seed, sizeof(seed), GRND_NONBLOCK);
+	__atomic_store_n(&seed_ready, 1, __ATOMIC_RELEASE);
+}
+
+/* The seed, set once: a flag read first spares a call a string. */
+static inline void
+seed_set(void)
+{
+	if (!__atomic_load_n(&seed_ready, __ATOMIC_ACQUIRE))
+		pthread_once(&seed_once, seed_init);
 }
 
 /*
@@ -208,7 +219,7 @@ uk_strset_hash(const struct uk_strset *set, const char *s, size_t n)
 {
 	uint64_t h;
 
-	pthread_once(&seed_once, seed_init);
+	seed_set();
 	h = hash(s, n);
 	if (set->cap)
 		__builtin_prefetch(&set->slots[fold(h) & (set->cap - 1)]);
@@ -251,7 +262,7 @@ uk_strset_add_hashed(struct uk_strset *set, const char *s, size_t n,
 int
 uk_strset_add(struct uk_strset *set, const char *s, size_t n)
 {
-	pthread_once(&seed_once, seed_init);
+	seed_set();
 	return uk_strset_add_hashed(set, s, n, hash(s, n));
 }
 
@@ -260,7 +271,7 @@ uk_strset_has(const struct uk_strset *set, const char *s, size_t n)
 {
 	if (!set->cap || n >= UINT32_MAX)
 		return 0;
-	pthread_once(&seed_once, seed_init);
+	seed_set();
 	return *find(set, s, n, fold(hash(s, n))) != 0;
 }
 

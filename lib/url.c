@@ -157,7 +157,6 @@ static const char *const reserved_names[] = { "about", "apps", "blog",
 	"sponsors", "topics", "trending", "users", NULL };
 static uint32_t reserved_firsts; /* bit c - 'a': a name begins with c */
 static size_t reserved_lens[sizeof(reserved_names) / sizeof(*reserved_names)];
-static pthread_once_t reserved_once = PTHREAD_ONCE_INIT;
 
 static void
 reserved_fill(void)
@@ -176,7 +175,6 @@ reserved_owner(struct uk_url_span sp)
 	size_t i, k;
 	int c = sp.s[0] >= 'A' && sp.s[0] <= 'Z' ? sp.s[0] + 32 : sp.s[0];
 
-	pthread_once(&reserved_once, reserved_fill);
 	if (c < 'a' || c > 'z' || !(reserved_firsts >> (c - 'a') & 1))
 		return 0;
 	/* The names of its first letter and length, compared in ASCII case
@@ -307,7 +305,6 @@ struct bucket {
 };
 static struct bucket buckets[256];
 static uint64_t bucket_mask[4]; /* bit b: bucket b holds a name */
-static pthread_once_t buckets_once = PTHREAD_ONCE_INIT;
 
 static inline unsigned
 bucket_of(const char *label, size_t n)
@@ -365,7 +362,6 @@ host_kind(const char *host, size_t n)
 	size_t st = 0, e, k, l;
 	unsigned b;
 
-	pthread_once(&buckets_once, buckets_fill);
 	/* Each label, host[st..e): the names that start with it. */
 	for (st = 0; st < n; st = e + 1) {
 		for (e = st; e < n && host[e] != '.'; e++)
@@ -758,6 +754,31 @@ span_dup(struct uk_url_span sp)
 }
 
 /*
+ * The tables above, filled once in the process (urlserve classifies on
+ * several threads); a flag read first spares each URL a call of
+ * pthread_once for each table (issue 40).
+ */
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static int tables_ready;
+static void bcls_fill(void);
+
+static void
+tables_fill(void)
+{
+	reserved_fill();
+	buckets_fill();
+	bcls_fill();
+	__atomic_store_n(&tables_ready, 1, __ATOMIC_RELEASE);
+}
+
+static inline void
+tables(void)
+{
+	if (!__atomic_load_n(&tables_ready, __ATOMIC_ACQUIRE))
+		pthread_once(&tables_once, tables_fill);
+}
+
+/*
  * libcurl's URL parser, loaded with dlopen at the first URL that needs
  * it, not linked: linked, libcurl and the thirty libraries it brings were
  * loaded and relocated at every start of urldetect, which needs it only
@@ -814,6 +835,7 @@ uk_url_classify(const char *url, struct uk_url *u)
 
 	memset(u, 0, sizeof(*u));
 	u->type = UK_URL_UNKNOWN;
+	tables();
 	pthread_once(&cu_once, cu_load);
 	if (!(h = cu.url()))
 		uk_util_die(UK_EXIT_FATAL, "out of memory");
@@ -863,7 +885,6 @@ enum { B_PATH = 2, B_BAD = 4 };
     0x8080808080808080ULL)
 static unsigned char bcls[256];
 static unsigned char lowhost[256]; /* a host's byte in lower case, or 0 */
-static pthread_once_t bcls_once = PTHREAD_ONCE_INIT;
 
 static void
 bcls_fill(void)
@@ -1152,7 +1173,6 @@ split_fast(const char *url, size_t n, char *host, size_t *hn,
 		return -1;
 	if (p[a - 3] != ':' || p[a - 2] != '/' || p[a - 1] != '/')
 		return -1;
-	pthread_once(&bcls_once, bcls_fill);
 authority:
 	*ascii = *plain = 1;
 	if (p[a] == '[') {
@@ -1298,6 +1318,7 @@ uk_url_view(const char *url, size_t n, int flags, struct uk_url_view *v)
 	char *s;
 	int ascii, plain;
 
+	tables();
 	v->slow = 0;
 	v->heap = NULL;
 	v->plain = 0;
