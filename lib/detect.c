@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -359,8 +360,59 @@ hcls_fill(void)
 		    c == '.' ? H_DOT : c >= 0x80 ? H_HIGH : 0;
 }
 
+#ifdef __SSE2__
+/*
+ * host_ok's rules on the bits of a host of at most 64 bytes, 16 bytes a
+ * step, when the bytes up to the next multiple of 16 can be read (the
+ * detector's window holds them): bits past n are masked off.  The
+ * table loop below took 160 instructions a URL (issue 40).  Returns -1
+ * for an address of digits and dots, which host_ok checks by hand.
+ */
 static UK_INLINE int
-host_ok(const char *h, size_t n)
+host_bits(const char *h, size_t n)
+{
+	uint64_t bad = 0, dot = 0, hy = 0, word = 0, mask;
+	size_t i;
+	unsigned nd;
+
+	for (i = 0; i < n; i += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)
+		    (h + i));
+		__m128i d = LE_EPU8(_mm_sub_epi8(x, _mm_set1_epi8('0')),
+		    _mm_set1_epi8(9));
+		__m128i l = LE_EPU8(_mm_sub_epi8(_mm_or_si128(x,
+		    _mm_set1_epi8(0x20)), _mm_set1_epi8('a')), _mm_set1_epi8(25));
+		__m128i y = _mm_cmpeq_epi8(x, _mm_set1_epi8('-'));
+		__m128i t = _mm_cmpeq_epi8(x, _mm_set1_epi8('.'));
+		__m128i w = _mm_or_si128(_mm_or_si128(l, y),
+		    _mm_cmplt_epi8(x, _mm_setzero_si128()));
+
+		bad |= (uint64_t)(~_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(d, t), w)) & 0xffff) << i;
+		dot |= (uint64_t)(unsigned)_mm_movemask_epi8(t) << i;
+		hy |= (uint64_t)(unsigned)_mm_movemask_epi8(y) << i;
+		word |= (uint64_t)(unsigned)_mm_movemask_epi8(w) << i;
+	}
+	mask = n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+	dot &= mask;
+	hy &= mask;
+	/* A byte of none of the kinds; an empty label (a dot first or two
+	 * together); '-' first, after a dot or before one, or last. */
+	if ((bad & mask) || (dot & 1) || (hy & 1) || (dot & dot << 1) ||
+	    (hy & dot >> 1) || (dot & hy >> 1) || (hy >> (n - 1) & 1))
+		return 0;
+	nd = (unsigned)__builtin_popcountll(dot);
+	/* A trailing dot (a fully qualified name) after another. */
+	if (dot >> (n - 1) & 1)
+		return nd >= 2;
+	return !(word & mask) && nd ? -1 : 1;
+}
+#endif
+
+/* Whether h[0..n) is a plausible host; its bytes up to limit can be read
+ * (NULL: only its own). */
+static UK_INLINE int
+host_ok(const char *h, size_t n, const char *limit)
 {
 	const unsigned char *p = (const unsigned char *)h;
 	size_t i, start = 0; /* where the label under way starts */
@@ -378,6 +430,17 @@ host_ok(const char *h, size_t n)
 				return 0;
 		return memchr(h, ':', n) != NULL;
 	}
+#ifdef __SSE2__
+	if (limit && n <= 64 && (size_t)(limit - h) >= ((n + 15) & ~(size_t)15)) {
+		int r = host_bits(h, n);
+
+		if (r >= 0)
+			return r;
+		goto digits;
+	}
+#else
+	(void)limit;
+#endif
 	/* Labels of letters, digits, '-' and bytes from 0x80, neither empty
 	 * nor starting or ending with '-'. */
 	if (h[0] == '-')
@@ -402,6 +465,11 @@ host_ok(const char *h, size_t n)
 		return 0;
 	/* All digits and dots: an IPv4 address or a number, 0-4 parts. */
 	if (!(all & (H_LETTER | H_HYPHEN | H_HIGH)) && dots) {
+#ifdef __SSE2__
+digits:
+		for (i = 0, dots = 0; i < n; i++)
+			dots += h[i] == '.';
+#endif
 		if (dots != 3)
 			return 0;
 		for (i = 0; i < n;) {
@@ -423,7 +491,7 @@ host_ok(const char *h, size_t n)
  * host and port.
  */
 static int
-authority_ok(const char *a, size_t len)
+authority_ok(const char *a, size_t len, const char *limit)
 {
 	size_t i = 0, end = len, host = 0, port;
 
@@ -487,7 +555,7 @@ found:
 		if (v > 65535)
 			return 0;
 	}
-	return host_ok(a + host, port - host);
+	return host_ok(a + host, port - host, limit);
 }
 
 static int
@@ -578,7 +646,7 @@ uk_detect_scan(struct uk_detect *d, const char *s, size_t from, size_t len,
 		if (open && !final)
 			return start;
 		end = trim(s, body, end, opener);
-		if (end == body || !authority_ok(s + body, end - body))
+		if (end == body || !authority_ok(s + body, end - body, s + len))
 			continue;
 		if (fn(ctx, s, start, end))
 			return (size_t)-1;
@@ -809,9 +877,9 @@ bare_host(const char *h, size_t n, int loose, int *labels)
 	if (*labels < 2)
 		return 0;
 	if (digits)
-		return *labels == 4 && host_ok(h, n);
+		return *labels == 4 && host_ok(h, n, NULL);
 	if (loose)
-		return host_ok(h, n);
+		return host_ok(h, n, NULL);
 	return uk_detect_tld_ok(h + last, n - last);
 }
 
