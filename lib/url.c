@@ -1109,6 +1109,85 @@ host16(const unsigned char *p, char *out, unsigned *dots, unsigned *high)
 #endif
 
 /*
+ * The query and fragment p[i..n): -1 when they hold what curl refuses;
+ * clears *plain at a quote or a byte from 0x80.  16 bytes a step (SSE2),
+ * then 8, past those under 0x23 ('"' and '!' too), DEL, backslashes and
+ * non-ASCII bytes.
+ */
+static int
+query_ok(const unsigned char *p, size_t i, size_t n, int *plain)
+{
+	for (; i < n; i++) {
+#ifdef __SSE2__
+		for (; i + 16 <= n; i += 16) {
+			__m128i x = _mm_loadu_si128((const __m128i *)
+			    (const void *)(p + i));
+			__m128i m = _mm_or_si128(_mm_cmplt_epi8(x, SET1(0x23)),
+			    _mm_or_si128(_mm_cmpeq_epi8(x, SET1(0x7f)),
+			    _mm_cmpeq_epi8(x, SET1('\\'))));
+
+			if (_mm_movemask_epi8(m))
+				break;
+		}
+#endif
+		for (; i + 8 <= n; i += 8) {
+			uint64_t w;
+
+			memcpy(&w, p + i, 8);
+			if (((w - 0x2323232323232323ULL) & ~w &
+			    0x8080808080808080ULL) ||
+			    HAS_ZERO(w ^ 0x7f7f7f7f7f7f7f7fULL) ||
+			    HAS_ZERO(w ^ 0x5c5c5c5c5c5c5c5cULL) ||
+			    (w & 0x8080808080808080ULL))
+				break;
+		}
+		if (i == n)
+			break;
+		if (bcls[p[i]] & B_BAD)
+			return -1;
+		if (p[i] == '"' || p[i] >= 0x80)
+			*plain = 0;
+	}
+	return 0;
+}
+
+/*
+ * The host's bytes from p[a], at most to e, lower-cased into host; returns
+ * where they end, with *seen (the bytes or'ed: 0x80 for one from 0x80)
+ * and *twodots (".." among them).
+ */
+static size_t
+host_scan(const unsigned char *p, size_t a, size_t e, char *host,
+    unsigned char *seen, unsigned char *twodots)
+{
+	size_t i = a;
+	unsigned char c;
+
+	*seen = *twodots = 0;
+#ifdef __SSE2__
+	{
+		unsigned bad, dots, high, valid, prev = 0;
+
+		for (; i + 16 <= e; i += 16) {
+			bad = host16(p + i, host + (i - a), &dots, &high);
+			valid = bad ? ((1U << __builtin_ctz(bad)) - 1) : 0xffff;
+			*twodots |= ((dots & (dots << 1 | prev)) & valid) != 0;
+			*seen |= (high & valid) ? 0x80 : 0;
+			if (bad)
+				return i + (size_t)__builtin_ctz(bad);
+			prev = dots >> 15 & 1;
+		}
+	}
+#endif
+	for (; i < e && (c = lowhost[p[i]]); i++) {
+		host[i - a] = (char)c;
+		*twodots |= c == '.' && p[i - 1] == '.';
+		*seen |= c;
+	}
+	return i;
+}
+
+/*
  * Where the host starts after the user of the authority at p[a..n)
  * ("user:secret@host"), or 0: when the authority holds one '@' and the
  * user before it is a non-empty run of ASCII letters, digits, '-', '.',
@@ -1157,7 +1236,7 @@ split_fast(const char *url, size_t n, char *host, size_t *hn,
 	const unsigned char *p = (const unsigned char *)url;
 	size_t i, a, h, e;
 	unsigned long port;
-	unsigned char c, seen, twodots;
+	unsigned char seen, twodots;
 	int user = 0; /* the authority's user was skipped */
 
 	if (n > UK_URL_FAST_MAX)
@@ -1183,33 +1262,7 @@ authority:
 		goto port;
 	}
 	e = n - a > 255 ? a + 255 : n;
-	i = a;
-	seen = twodots = 0;
-#ifdef __SSE2__
-	{
-		unsigned bad, dots, high, valid, prev = 0;
-
-		for (; i + 16 <= e; i += 16) {
-			bad = host16(p + i, host + (i - a), &dots, &high);
-			valid = bad ? ((1U << __builtin_ctz(bad)) - 1) : 0xffff;
-			twodots |= ((dots & (dots << 1 | prev)) & valid) != 0;
-			seen |= (high & valid) ? 0x80 : 0;
-			if (bad) {
-				i += (size_t)__builtin_ctz(bad);
-				goto host_end;
-			}
-			prev = dots >> 15 & 1;
-		}
-	}
-#endif
-	for (; i < e && (c = lowhost[p[i]]); i++) {
-		host[i - a] = (char)c;
-		twodots |= c == '.' && p[i - 1] == '.';
-		seen |= c;
-	}
-#ifdef __SSE2__
-host_end:
-#endif
+	i = host_scan(p, a, e, host, &seen, &twodots);
 	h = i - a;
 	if (!h || twodots || i == a + 255 || p[a] == '.' ||
 	    (p[a] >= '0' && p[a] <= '9' && !dotted_quad(host, h)))
@@ -1258,42 +1311,8 @@ port:
 			return -1;
 	}
 	path->n = i - a;
-	/*
-	 * The query and fragment: what curl refuses, and whether the URL is
-	 * plain, 16 bytes a step (SSE2), then 8, past those under 0x23 ('"'
-	 * and '!' too), DEL, backslashes and non-ASCII bytes.
-	 */
-	for (; i < n; i++) {
-#ifdef __SSE2__
-		for (; i + 16 <= n; i += 16) {
-			__m128i x = _mm_loadu_si128((const __m128i *)
-			    (const void *)(p + i));
-			__m128i m = _mm_or_si128(_mm_cmplt_epi8(x, SET1(0x23)),
-			    _mm_or_si128(_mm_cmpeq_epi8(x, SET1(0x7f)),
-			    _mm_cmpeq_epi8(x, SET1('\\'))));
-
-			if (_mm_movemask_epi8(m))
-				break;
-		}
-#endif
-		for (; i + 8 <= n; i += 8) {
-			uint64_t w;
-
-			memcpy(&w, p + i, 8);
-			if (((w - 0x2323232323232323ULL) & ~w &
-			    0x8080808080808080ULL) ||
-			    HAS_ZERO(w ^ 0x7f7f7f7f7f7f7f7fULL) ||
-			    HAS_ZERO(w ^ 0x5c5c5c5c5c5c5c5cULL) ||
-			    (w & 0x8080808080808080ULL))
-				break;
-		}
-		if (i == n)
-			break;
-		if (bcls[p[i]] & B_BAD)
-			return -1;
-		if (p[i] == '"' || p[i] >= 0x80)
-			*plain = 0;
-	}
+	if (query_ok(p, i, n, plain))
+		return -1;
 	if (!path->n) {
 		path->s = "/";
 		path->n = 1;
