@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* urldetect: find http(s) URLs in text and classify them. */
 #include <errno.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,17 @@ text_found_bare(void *ctx, const char *s, size_t start, size_t end)
 	    t->m.abs + end - t->m.base);
 }
 
+/* Whether in has bytes (or its end) to read at once, without waiting. */
+static int
+more_now(struct uk_jsonl_in *in)
+{
+	struct pollfd p = { in->fd, POLLIN, 0 };
+
+	if (in->rpos < in->rend)
+		return 1;
+	return poll(&p, 1, 0) > 0;
+}
+
 /* Scan one input stream as text; returns -1 on a fatal read error. */
 static int
 scan_text(struct uk_jsonl_in *in, struct text *t)
@@ -110,6 +122,23 @@ scan_text(struct uk_jsonl_in *in, struct text *t)
 		}
 		final = n == 0;
 		len += (size_t)n;
+		/*
+		 * What the pipe holds already is read before the scan: one
+		 * scan and one write of records for a window, not for each
+		 * 64 KiB a pipe gives at a time (1,000 writes and as many
+		 * signal masks on 64 MB); when nothing more is there, the
+		 * records of what came go out now, as the input streams.
+		 */
+		while (!final && len < WINDOW && more_now(in)) {
+			n = uk_jsonl_read(in, win + len, cap - len, &err);
+			if (n < 0) {
+				uk_util_warn("%s", err.msg);
+				free(win);
+				return -1;
+			}
+			final = n == 0;
+			len += (size_t)n;
+		}
 		done = uk_detect_scan(&d, win, from, len, final,
 		    opt.bare ? text_found_bare : text_found, t);
 		if (done == (size_t)-1)

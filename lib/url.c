@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 #include <arpa/inet.h>
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "url.h"
 #include "buf.h"
@@ -151,31 +156,42 @@ static const char *const reserved_names[] = { "about", "apps", "blog",
 	"pricing", "pulls", "search", "security", "settings", "site",
 	"sponsors", "topics", "trending", "users", NULL };
 static uint32_t reserved_firsts; /* bit c - 'a': a name begins with c */
-static pthread_once_t reserved_once = PTHREAD_ONCE_INIT;
+static size_t reserved_lens[sizeof(reserved_names) / sizeof(*reserved_names)];
 
 static void
 reserved_fill(void)
 {
 	size_t i;
 
-	for (i = 0; reserved_names[i]; i++)
+	for (i = 0; reserved_names[i]; i++) {
 		reserved_firsts |= (uint32_t)1 << (reserved_names[i][0] - 'a');
+		reserved_lens[i] = strlen(reserved_names[i]);
+	}
 }
 
 static int
 reserved_owner(struct uk_url_span sp)
 {
-	size_t i;
+	size_t i, k;
 	int c = sp.s[0] >= 'A' && sp.s[0] <= 'Z' ? sp.s[0] + 32 : sp.s[0];
 
-	pthread_once(&reserved_once, reserved_fill);
 	if (c < 'a' || c > 'z' || !(reserved_firsts >> (c - 'a') & 1))
 		return 0;
-	for (i = 0; reserved_names[i]; i++)
-		if (reserved_names[i][0] == c &&
-		    !strncasecmp(sp.s, reserved_names[i], sp.n) &&
-		    !reserved_names[i][sp.n])
+	/* The names of its first letter and length, compared in ASCII case
+	 * by hand (strncasecmp for each cost 180 instructions a GitHub URL). */
+	for (i = 0; reserved_names[i]; i++) {
+		if (reserved_names[i][0] != c || reserved_lens[i] != sp.n)
+			continue;
+		for (k = 1; k < sp.n; k++) {
+			int b = (unsigned char)sp.s[k];
+
+			if ((b >= 'A' && b <= 'Z' ? b + 32 : b) !=
+			    reserved_names[i][k])
+				break;
+		}
+		if (k == sp.n)
 			return 1;
+	}
 	return 0;
 }
 
@@ -273,51 +289,57 @@ static const struct name site_hosts[] = { SITE("github.com"),
 	SITE("raw.githubusercontent.com"), { NULL, 0, 0 } };
 
 /*
- * The known names by length, built once (urlserve classifies on several
- * threads): a host's labels are looked up here, a few names at most for
- * each length instead of every name.
+ * The known names by their first label, built once (urlserve classifies
+ * on several threads): a host's label is looked up in a bucket picked by
+ * its length and its first and last bytes, and a 256-bit mask of the
+ * buckets in use turns most labels away at once ("www", "example",
+ * "com"); a label that starts a known name has a few names to compare.
+ * This replaced a lookup of every run of labels by length (about 230
+ * instructions a URL; issue 40).
  */
 #define NAME_MAX_LEN 25
-#define NAMES_A_LEN 8
-static const struct name *by_len[NAME_MAX_LEN + 1][NAMES_A_LEN + 1];
-static uint32_t len_mask; /* bit n: a name n bytes long */
-static pthread_once_t by_len_once = PTHREAD_ONCE_INIT;
+#define BUCKET_NAMES 12
+struct bucket {
+	const struct name *names[BUCKET_NAMES + 1];
+	unsigned char first[BUCKET_NAMES]; /* each name's first label length */
+};
+static struct bucket buckets[256];
+static uint64_t bucket_mask[4]; /* bit b: bucket b holds a name */
+
+static inline unsigned
+bucket_of(const char *label, size_t n)
+{
+	return (unsigned)(n * 29 + (unsigned char)label[0] * 5 +
+	    (unsigned char)label[n - 1]) & 255;
+}
 
 static void
-by_len_fill(void)
+buckets_fill(void)
 {
 	const struct name *const lists[] = { doc_hosts, site_hosts };
 	const struct name *nm;
-	size_t i, k;
+	const char *dot;
+	struct bucket *bk;
+	size_t i, k, first;
 
 	for (i = 0; i < 2; i++)
 		for (nm = lists[i]; nm->s; nm++) {
 			if (nm->n > NAME_MAX_LEN)
 				uk_util_die(UK_EXIT_FATAL,
 				    "url: a name too long");
-			for (k = 0; by_len[nm->n][k]; k++)
+			dot = memchr(nm->s, '.', nm->n);
+			first = dot ? (size_t)(dot - nm->s) : nm->n;
+			bk = &buckets[bucket_of(nm->s, first)];
+			for (k = 0; bk->names[k]; k++)
 				;
-			if (k == NAMES_A_LEN)
+			if (k == BUCKET_NAMES)
 				uk_util_die(UK_EXIT_FATAL,
 				    "url: name table full");
-			by_len[nm->n][k] = nm;
-			len_mask |= (uint32_t)1 << nm->n;
+			bk->names[k] = nm;
+			bk->first[k] = (unsigned char)first;
+			k = bucket_of(nm->s, first);
+			bucket_mask[k >> 6] |= (uint64_t)1 << (k & 63);
 		}
-}
-
-/* The known name s[0..n) (doc_hosts's or site_hosts's), or NULL. */
-static inline const struct name *
-known(const char *s, size_t n)
-{
-	const struct name *const *nm;
-
-	if (n > NAME_MAX_LEN || !(len_mask >> n & 1))
-		return NULL;
-	for (nm = by_len[n]; *nm; nm++)
-		if ((*nm)->s[0] == s[0] && (*nm)->s[n - 1] == s[n - 1] &&
-		    !memcmp((*nm)->s, s, n))
-			return *nm;
-	return NULL;
 }
 
 /*
@@ -334,41 +356,46 @@ enum { HOST_LOOKALIKE = 1, HOST_DOC = 2 };
 static int
 host_kind(const char *host, size_t n)
 {
-	const struct name *nm;
 	int r = n >= 5 && !memcmp(host, "docs.", 5) ? HOST_DOC : 0;
-	size_t dot[64], nd = 0, i, j, k, start;
+	const struct bucket *bk;
+	const struct name *nm;
+	size_t st = 0, e, k, l;
+	unsigned b;
 
-	pthread_once(&by_len_once, by_len_fill);
-	for (i = 0; i < n; i++)
-		if (host[i] == '.') {
-			if (nd == sizeof(dot) / sizeof(*dot))
-				break;
-			dot[nd++] = i;
-		}
-	if (i < n) {
-		/* More labels than dot holds: every start, every dot. */
-		for (i = 0; i < n; i++) {
-			if (i && host[i - 1] != '.')
+	/* Each label, host[st..e): the names that start with it. */
+	for (st = 0; st < n; st = e + 1) {
+		for (e = st; e < n && host[e] != '.'; e++)
+			;
+		l = e - st;
+		if (!l || l > NAME_MAX_LEN)
+			continue;
+		b = bucket_of(host + st, l);
+		if (!(bucket_mask[b >> 6] >> (b & 63) & 1))
+			continue;
+		bk = &buckets[b];
+		for (k = 0; (nm = bk->names[k]); k++) {
+			if (bk->first[k] != l || nm->n > n - st ||
+			    memcmp(host + st, nm->s, nm->n))
 				continue;
-			for (j = i + 1; j < n && j - i <= NAME_MAX_LEN; j++)
-				if (host[j] == '.' && known(host + i, j - i))
-					return HOST_LOOKALIKE;
-			if ((nm = known(host + i, n - i)) && nm->doc)
+			if (st + nm->n < n && host[st + nm->n] == '.')
+				return HOST_LOOKALIKE;
+			if (st + nm->n == n && nm->doc)
 				r = HOST_DOC;
 		}
-		return r;
-	}
-	/* Label k starts at 0 or after dot k - 1; names end before a dot
-	 * (lookalike) or at the end (a documentation host or under one). */
-	for (k = 0; k <= nd; k++) {
-		start = k ? dot[k - 1] + 1 : 0;
-		for (j = k; j < nd && dot[j] - start <= NAME_MAX_LEN; j++)
-			if (known(host + start, dot[j] - start))
-				return HOST_LOOKALIKE;
-		if ((nm = known(host + start, n - start)) && nm->doc)
-			r = HOST_DOC;
 	}
 	return r;
+}
+
+/* Whether s[0..n) is lit (lower-case letters) in any ASCII case. */
+static inline int
+word_is(const char *s, const char *lit, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (((unsigned char)s[i] | 0x20) != (unsigned char)lit[i])
+			return 0;
+	return 1;
 }
 
 /* Documentation by path: a segment docs, documentation, api, reference. */
@@ -383,10 +410,10 @@ doc_path(const char *path, size_t n)
 		for (j = i; j < n && path[j] != '/'; j++)
 			;
 		k = j - i;
-		if ((k == 3 && !strncasecmp(path + i, "api", 3)) ||
-		    (k == 4 && !strncasecmp(path + i, "docs", 4)) ||
-		    (k == 9 && !strncasecmp(path + i, "reference", 9)) ||
-		    (k == 13 && !strncasecmp(path + i, "documentation", 13)))
+		if ((k == 3 && word_is(path + i, "api", 3)) ||
+		    (k == 4 && word_is(path + i, "docs", 4)) ||
+		    (k == 9 && word_is(path + i, "reference", 9)) ||
+		    (k == 13 && word_is(path + i, "documentation", 13)))
 			return 1;
 		i = j;
 	}
@@ -404,8 +431,10 @@ classify(const char *host, size_t *hn, const char *path, size_t pn,
 {
 	int kind;
 
-	memset(f, 0, sizeof(*f));
 	f->type = UK_URL_WEB;
+	f->owner.s = f->repo.s = f->branch.s = f->file.s = NULL;
+	f->owner.n = f->repo.n = f->branch.n = f->file.n = 0;
+	f->issue_number = f->pr_number = 0;
 	while (*hn > 1 && host[*hn - 1] == '.')
 		(*hn)--;
 	kind = host_kind(host, *hn);
@@ -577,6 +606,75 @@ disp_pieces(struct disp *d, const struct found *f, const char *host,
 }
 
 /*
+ * A GitHub URL's display name when its pieces are ASCII (a byte a
+ * character): what disp_pieces and disp_add make, written straight into
+ * buf, the pieces copied as far as the 41st byte, which decides the cut.
+ */
+struct cat {
+	char *out;
+	size_t len, total;
+};
+
+static inline void
+cat_add(struct cat *c, const char *s, size_t n)
+{
+	size_t k = UK_URL_DISPLAY_MAX + 1 - c->len;
+
+	if (c->len <= UK_URL_DISPLAY_MAX) {
+		if (k > n)
+			k = n;
+		memcpy(c->out + c->len, s, k);
+		c->len += k;
+	}
+	c->total += n;
+}
+
+static struct uk_url_span
+display_ascii(const struct found *f, char *buf)
+{
+	struct cat c = { buf, 0, 0 };
+	struct uk_url_span r;
+	char num[24], *q = num + sizeof(num);
+	unsigned long v;
+	const char *slash;
+
+	cat_add(&c, f->owner.s, f->owner.n);
+	cat_add(&c, "/", 1);
+	cat_add(&c, f->repo.s, f->repo.n);
+	switch (f->type) {
+	case UK_URL_GITHUB_FILE:
+		slash = f->file.n ? memrchr(f->file.s, '/', f->file.n) : NULL;
+		cat_add(&c, "/", 1);
+		if (slash)
+			cat_add(&c, slash + 1,
+			    f->file.n - (size_t)(slash + 1 - f->file.s));
+		else
+			cat_add(&c, f->file.s, f->file.n);
+		break;
+	case UK_URL_GITHUB_ISSUE:
+	case UK_URL_GITHUB_PR:
+		v = (unsigned long)(f->type == UK_URL_GITHUB_ISSUE ?
+		    f->issue_number : f->pr_number);
+		do
+			*--q = (char)('0' + v % 10);
+		while (v /= 10);
+		cat_add(&c, f->type == UK_URL_GITHUB_ISSUE ? "#" : "!", 1);
+		cat_add(&c, q, (size_t)(num + sizeof(num) - q));
+		break;
+	default:
+		break;
+	}
+	if (c.total > UK_URL_DISPLAY_MAX) {
+		memcpy(buf + UK_URL_DISPLAY_MAX - 3, "...", 3);
+		c.len = UK_URL_DISPLAY_MAX;
+	}
+	buf[c.len] = '\0';
+	r.s = buf;
+	r.n = c.len;
+	return r;
+}
+
+/*
  * The display name of an http(s) URL classified as f, into buf (4 *
  * UK_URL_DISPLAY_MAX + 1 bytes) or, for a name with invalid UTF-8, onto
  * the heap (*heap, the caller frees it).
@@ -611,6 +709,8 @@ display(const struct found *f, const char *host, size_t hn,
 		buf[r.n] = '\0';
 		return r;
 	}
+	if (ascii)
+		return display_ascii(f, buf);
 	disp_pieces(&d, f, host, hn, path, pn);
 	if (d.bad) {
 		/* Rare: the whole name, cut by cut_display. */
@@ -653,10 +753,80 @@ span_dup(struct uk_url_span sp)
 	return sp.s ? uk_util_xmemdup(sp.s, sp.n) : NULL;
 }
 
+/*
+ * The tables above, filled once in the process (urlserve classifies on
+ * several threads); a flag read first spares each URL a call of
+ * pthread_once for each table (issue 40).
+ */
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static int tables_ready;
+static void bcls_fill(void);
+
+static void
+tables_fill(void)
+{
+	reserved_fill();
+	buckets_fill();
+	bcls_fill();
+	__atomic_store_n(&tables_ready, 1, __ATOMIC_RELEASE);
+}
+
+static inline void
+tables(void)
+{
+	if (!__atomic_load_n(&tables_ready, __ATOMIC_ACQUIRE))
+		pthread_once(&tables_once, tables_fill);
+}
+
+/*
+ * libcurl's URL parser, loaded with dlopen at the first URL that needs
+ * it, not linked: linked, libcurl and the thirty libraries it brings were
+ * loaded and relocated at every start of urldetect, which needs it only
+ * for the URLs uk_url_view does not split by hand (11M instructions and
+ * some 300 page faults a start, the records of 6 MB of text; issue 40).
+ * A program that links libcurl for its transfers gets the copy it has.
+ */
+static const char *const curl_sonames[] = { "libcurl.so.4",
+	"libcurl-gnutls.so.4", "libcurl.so", NULL };
+static struct {
+	__typeof__(curl_url) *url;
+	__typeof__(curl_url_set) *set;
+	__typeof__(curl_url_get) *get;
+	__typeof__(curl_url_cleanup) *cleanup;
+	__typeof__(curl_free) *free;
+} cu;
+static pthread_once_t cu_once = PTHREAD_ONCE_INIT;
+
+static void
+cu_load(void)
+{
+	void *h = NULL;
+	size_t i;
+
+	for (i = 0; curl_sonames[i] && !h; i++)
+		h = dlopen(curl_sonames[i], RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		uk_util_die(UK_EXIT_FATAL, "cannot load libcurl: %s",
+		    dlerror());
+#define CU_SYM(field, name)                                                \
+	do {                                                               \
+		*(void **)&cu.field = dlsym(h, #name);                     \
+		if (!cu.field)                                             \
+			uk_util_die(UK_EXIT_FATAL, "no %s in %s", #name,   \
+			    curl_sonames[i - 1]);                          \
+	} while (0)
+	CU_SYM(url, curl_url);
+	CU_SYM(set, curl_url_set);
+	CU_SYM(get, curl_url_get);
+	CU_SYM(cleanup, curl_url_cleanup);
+	CU_SYM(free, curl_free);
+#undef CU_SYM
+}
+
 void
 uk_url_classify(const char *url, struct uk_url *u)
 {
-	CURLU *h = curl_url();
+	CURLU *h;
 	char *scheme = NULL, *host = NULL, *path = NULL, *heap;
 	char buf[4 * UK_URL_DISPLAY_MAX + 1];
 	struct uk_url_span d;
@@ -665,12 +835,14 @@ uk_url_classify(const char *url, struct uk_url *u)
 
 	memset(u, 0, sizeof(*u));
 	u->type = UK_URL_UNKNOWN;
-	if (!h)
+	tables();
+	pthread_once(&cu_once, cu_load);
+	if (!(h = cu.url()))
 		uk_util_die(UK_EXIT_FATAL, "out of memory");
-	if (curl_url_set(h, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) ||
-	    curl_url_get(h, CURLUPART_SCHEME, &scheme, 0) ||
-	    curl_url_get(h, CURLUPART_HOST, &host, 0) ||
-	    curl_url_get(h, CURLUPART_PATH, &path, 0))
+	if (cu.set(h, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) ||
+	    cu.get(h, CURLUPART_SCHEME, &scheme, 0) ||
+	    cu.get(h, CURLUPART_HOST, &host, 0) ||
+	    cu.get(h, CURLUPART_PATH, &path, 0))
 		goto unknown;
 	u->scheme = lower_dup(scheme);
 	u->host = lower_dup(host);
@@ -693,10 +865,10 @@ uk_url_classify(const char *url, struct uk_url *u)
 unknown:
 	u->display = cut_display(url);
 out:
-	curl_free(scheme);
-	curl_free(host);
-	curl_free(path);
-	curl_url_cleanup(h);
+	cu.free(scheme);
+	cu.free(host);
+	cu.free(path);
+	cu.cleanup(h);
 }
 
 /*
@@ -713,7 +885,6 @@ enum { B_PATH = 2, B_BAD = 4 };
     0x8080808080808080ULL)
 static unsigned char bcls[256];
 static unsigned char lowhost[256]; /* a host's byte in lower case, or 0 */
-static pthread_once_t bcls_once = PTHREAD_ONCE_INIT;
 
 static void
 bcls_fill(void)
@@ -762,6 +933,99 @@ dotted_quad(const char *h, size_t n)
 	}
 }
 
+/* Write v (under 0x10000) in lower-case hex without leading zeros. */
+static size_t
+put_hex(char *o, unsigned v)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t k = v >= 0x1000 ? 4 : v >= 0x100 ? 3 : v >= 0x10 ? 2 : 1, i;
+
+	for (i = k; i > 0; i--, v >>= 4)
+		o[i - 1] = hex[v & 15];
+	return k;
+}
+
+/*
+ * Whether t[0..n) (lower-case hex digits and colons) is an IPv6 address
+ * written as inet_ntop writes it (BIND's algorithm, which curl's
+ * Curl_inet_ntop shares): groups without leading zeros, the longest run
+ * of two zero groups or more (the first of equal ones) as "::", and no
+ * IPv4 part (which inet_ntop writes for ::a.b.c.d and ::ffff:a.b.c.d, and
+ * t cannot hold).  The address is parsed, written back, and compared:
+ * inet_pton and inet_ntop did the same through sprintf, 5,000
+ * instructions a URL (issue 40).
+ */
+static int
+ipv6_canonical(const char *t, size_t n)
+{
+	unsigned w[8], v;
+	char out[40], *o = out;
+	size_t i = 0, k, ng = 0, dc = 8, bb = 8, bl = 0, cb = 8, cl = 0;
+
+	if (n >= 2 && t[0] == ':' && t[1] == ':') {
+		dc = 0;
+		i = 2;
+	}
+	while (i < n) {
+		if (ng == 8)
+			return 0;
+		for (v = 0, k = 0; i < n && t[i] != ':'; i++, k++)
+			v = v * 16 + (unsigned)(t[i] <= '9' ? t[i] - '0' :
+			    t[i] - 'a' + 10);
+		if (!k || k > 4)
+			return 0;
+		w[ng++] = v;
+		if (i == n)
+			break;
+		if (++i == n)
+			return 0; /* a trailing single ':' */
+		if (t[i] == ':') {
+			if (dc != 8)
+				return 0;
+			dc = ng;
+			i++;
+		}
+	}
+	if (dc == 8 ? ng != 8 : ng > 7)
+		return 0;
+	if (dc != 8) {
+		/* The groups after "::" to the end, zeros in between. */
+		for (k = ng; k > dc; k--)
+			w[8 - (ng - k) - 1] = w[k - 1];
+		for (k = dc; k < 8 - (ng - dc); k++)
+			w[k] = 0;
+	}
+	for (k = 0; k < 8; k++) {
+		if (!w[k]) {
+			if (cl++ == 0)
+				cb = k;
+			if (cl > bl) {
+				bb = cb;
+				bl = cl;
+			}
+		} else {
+			cl = 0;
+		}
+	}
+	if (bl < 2)
+		bb = 8;
+	if (bb == 0 && (bl == 6 || (bl == 5 && w[5] == 0xffff)))
+		return 0; /* inet_ntop writes an IPv4 part */
+	for (k = 0; k < 8; k++) {
+		if (k >= bb && k < bb + bl) {
+			if (k == bb)
+				*o++ = ':';
+			continue;
+		}
+		if (k)
+			*o++ = ':';
+		o += put_hex(o, w[k]);
+	}
+	if (bb != 8 && bb + bl == 8)
+		*o++ = ':';
+	return (size_t)(o - out) == n && !memcmp(out, t, n);
+}
+
 /*
  * The length of the IPv6 address in brackets at s[0..n) ("[::1]"),
  * copied to host, when curl would write it the same: lower-case hex and
@@ -772,21 +1036,13 @@ dotted_quad(const char *h, size_t n)
 static size_t
 ipv6(const char *s, size_t n, char *host)
 {
-	unsigned char bin[16];
-	char text[INET6_ADDRSTRLEN];
 	size_t i;
 
-	for (i = 1; i < n && i < sizeof(text) && s[i] != ']'; i++)
+	for (i = 1; i < n && i < INET6_ADDRSTRLEN && s[i] != ']'; i++)
 		if (!((s[i] >= '0' && s[i] <= '9') ||
 		    (s[i] >= 'a' && s[i] <= 'f') || s[i] == ':'))
 			return 0;
-	if (i == n || s[i] != ']' || i == 1)
-		return 0;
-	memcpy(text, s + 1, i - 1);
-	text[i - 1] = '\0';
-	if (inet_pton(AF_INET6, text, bin) != 1 ||
-	    !inet_ntop(AF_INET6, bin, host, INET6_ADDRSTRLEN) ||
-	    strcmp(host, text))
+	if (i == n || s[i] != ']' || i == 1 || !ipv6_canonical(s + 1, i - 1))
 		return 0;
 	memcpy(host, s, i + 1);
 	return i + 1;
@@ -802,6 +1058,163 @@ dot_segment(const unsigned char *p, size_t n)
 	size_t k = n > 1 && p[1] == '.' ? 2 : 1;
 
 	return k == n || p[k] == '/' || p[k] == '?' || p[k] == '#';
+}
+
+#ifdef __SSE2__
+/*
+ * 16 bytes a step (SSE2, which every x86-64 has) where split_fast looked
+ * at a URL's host and path a byte at a time through a table: about 350
+ * instructions a URL (issue 40).  Elsewhere the byte loops alone.
+ */
+#define LE_EPU8(v, lim) _mm_cmpeq_epi8(_mm_min_epu8((v), (lim)), (v))
+#define SET1(c) _mm_set1_epi8((char)(c))
+
+/* The bits of the 16 bytes at p that bcls marks B_PATH. */
+static inline unsigned
+path_stop16(const unsigned char *p)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p), m;
+
+	m = _mm_cmplt_epi8(x, SET1(0x21)); /* and from 0x80 */
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, SET1(0x7f)));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, SET1('\\')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, SET1('?')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, SET1('.')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, SET1('%')));
+	m = _mm_or_si128(m, LE_EPU8(_mm_sub_epi8(x, SET1('"')), SET1(1)));
+	return (unsigned)_mm_movemask_epi8(m);
+}
+
+/*
+ * The 16 bytes at p as a host's (lowhost): stored at out in lower case;
+ * returns the bits of those that are not a host's, and sets *dots and
+ * *high to the bits of the dots and of the bytes from 0x80.
+ */
+static inline unsigned
+host16(const unsigned char *p, char *out, unsigned *dots, unsigned *high)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p), ok, up;
+
+	up = LE_EPU8(_mm_sub_epi8(x, SET1('A')), SET1(25));
+	ok = _mm_or_si128(up, LE_EPU8(_mm_sub_epi8(x, SET1('a')), SET1(25)));
+	ok = _mm_or_si128(ok, LE_EPU8(_mm_sub_epi8(x, SET1('0')), SET1(9)));
+	ok = _mm_or_si128(ok, LE_EPU8(_mm_sub_epi8(x, SET1('-')), SET1(1)));
+	ok = _mm_or_si128(ok, _mm_cmplt_epi8(x, SET1(0)));
+	_mm_storeu_si128((__m128i *)(void *)out,
+	    _mm_or_si128(x, _mm_and_si128(up, SET1(0x20))));
+	*dots = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, SET1('.')));
+	*high = (unsigned)_mm_movemask_epi8(x);
+	return ~(unsigned)_mm_movemask_epi8(ok) & 0xffff;
+}
+#endif
+
+/*
+ * The query and fragment p[i..n): -1 when they hold what curl refuses;
+ * clears *plain at a quote or a byte from 0x80.  16 bytes a step (SSE2),
+ * then 8, past those under 0x23 ('"' and '!' too), DEL, backslashes and
+ * non-ASCII bytes.
+ */
+static int
+query_ok(const unsigned char *p, size_t i, size_t n, int *plain)
+{
+	for (; i < n; i++) {
+#ifdef __SSE2__
+		for (; i + 16 <= n; i += 16) {
+			__m128i x = _mm_loadu_si128((const __m128i *)
+			    (const void *)(p + i));
+			__m128i m = _mm_or_si128(_mm_cmplt_epi8(x, SET1(0x23)),
+			    _mm_or_si128(_mm_cmpeq_epi8(x, SET1(0x7f)),
+			    _mm_cmpeq_epi8(x, SET1('\\'))));
+
+			if (_mm_movemask_epi8(m))
+				break;
+		}
+#endif
+		for (; i + 8 <= n; i += 8) {
+			uint64_t w;
+
+			memcpy(&w, p + i, 8);
+			if (((w - 0x2323232323232323ULL) & ~w &
+			    0x8080808080808080ULL) ||
+			    HAS_ZERO(w ^ 0x7f7f7f7f7f7f7f7fULL) ||
+			    HAS_ZERO(w ^ 0x5c5c5c5c5c5c5c5cULL) ||
+			    (w & 0x8080808080808080ULL))
+				break;
+		}
+		if (i == n)
+			break;
+		if (bcls[p[i]] & B_BAD)
+			return -1;
+		if (p[i] == '"' || p[i] >= 0x80)
+			*plain = 0;
+	}
+	return 0;
+}
+
+/*
+ * The host's bytes from p[a], at most to e, lower-cased into host; returns
+ * where they end, with *seen (the bytes or'ed: 0x80 for one from 0x80)
+ * and *twodots (".." among them).
+ */
+static size_t
+host_scan(const unsigned char *p, size_t a, size_t e, char *host,
+    unsigned char *seen, unsigned char *twodots)
+{
+	size_t i = a;
+	unsigned char c;
+
+	*seen = *twodots = 0;
+#ifdef __SSE2__
+	{
+		unsigned bad, dots, high, valid, prev = 0;
+
+		for (; i + 16 <= e; i += 16) {
+			bad = host16(p + i, host + (i - a), &dots, &high);
+			valid = bad ? ((1U << __builtin_ctz(bad)) - 1) : 0xffff;
+			*twodots |= ((dots & (dots << 1 | prev)) & valid) != 0;
+			*seen |= (high & valid) ? 0x80 : 0;
+			if (bad)
+				return i + (size_t)__builtin_ctz(bad);
+			prev = dots >> 15 & 1;
+		}
+	}
+#endif
+	for (; i < e && (c = lowhost[p[i]]); i++) {
+		host[i - a] = (char)c;
+		*twodots |= c == '.' && p[i - 1] == '.';
+		*seen |= c;
+	}
+	return i;
+}
+
+/*
+ * Where the host starts after the user of the authority at p[a..n)
+ * ("user:secret@host"), or 0: when the authority holds one '@' and the
+ * user before it is a non-empty run of ASCII letters, digits, '-', '.',
+ * '_', '~', ':' and '%'.  curl takes the first '@' and refuses a host
+ * with another; those and any other user are left to it.  Issue 40: a
+ * URL with a user went through libcurl's parse.
+ */
+static size_t
+user_end(const unsigned char *p, size_t a, size_t n)
+{
+	size_t i, at = 0;
+
+	for (i = a; i < n && p[i] != '/' && p[i] != '?' && p[i] != '#'; i++) {
+		if (p[i] == '@') {
+			if (at)
+				return 0;
+			at = i;
+			continue;
+		}
+		if (!at && !((p[i] >= 'a' && p[i] <= 'z') ||
+		    (p[i] >= 'A' && p[i] <= 'Z') ||
+		    (p[i] >= '0' && p[i] <= '9') || p[i] == '-' ||
+		    p[i] == '.' || p[i] == '_' || p[i] == '~' || p[i] == ':' ||
+		    p[i] == '%'))
+			return 0;
+	}
+	return at > a ? at + 1 : 0;
 }
 
 /*
@@ -823,7 +1236,8 @@ split_fast(const char *url, size_t n, char *host, size_t *hn,
 	const unsigned char *p = (const unsigned char *)url;
 	size_t i, a, h, e;
 	unsigned long port;
-	unsigned char c, seen, twodots;
+	unsigned char seen, twodots;
+	int user = 0; /* the authority's user was skipped */
 
 	if (n > UK_URL_FAST_MAX)
 		return -1;
@@ -838,25 +1252,21 @@ split_fast(const char *url, size_t n, char *host, size_t *hn,
 		return -1;
 	if (p[a - 3] != ':' || p[a - 2] != '/' || p[a - 1] != '/')
 		return -1;
-	pthread_once(&bcls_once, bcls_fill);
+authority:
 	*ascii = *plain = 1;
 	if (p[a] == '[') {
 		if ((h = ipv6(url + a, n - a, host)) == 0)
-			return -1;
+			goto userinfo;
 		*hn = h;
 		i = a + h;
 		goto port;
 	}
 	e = n - a > 255 ? a + 255 : n;
-	for (i = a, seen = 0, twodots = 0; i < e && (c = lowhost[p[i]]); i++) {
-		host[i - a] = (char)c;
-		twodots |= c == '.' && p[i - 1] == '.';
-		seen |= c;
-	}
+	i = host_scan(p, a, e, host, &seen, &twodots);
 	h = i - a;
 	if (!h || twodots || i == a + 255 || p[a] == '.' ||
 	    (p[a] >= '0' && p[a] <= '9' && !dotted_quad(host, h)))
-		return -1;
+		goto userinfo;
 	if (seen & 0x80)
 		*ascii = *plain = 0;
 	*hn = h;
@@ -864,15 +1274,24 @@ port:
 	if (i < n && p[i] == ':') {
 		i++;
 		if (i == n || p[i] < '1' || p[i] > '9')
-			return -1;
+			goto userinfo;
 		for (port = 0; i < n && p[i] >= '0' && p[i] <= '9'; i++)
 			if ((port = port * 10 + (p[i] - '0')) > 65535)
-				return -1;
+				goto userinfo;
 	}
 	if (i < n && p[i] != '/' && p[i] != '?' && p[i] != '#')
-		return -1;
+		goto userinfo;
 	path->s = url + i;
 	for (a = i;; i++) {
+#ifdef __SSE2__
+		unsigned m;
+
+		for (; i + 16 <= n; i += 16)
+			if ((m = path_stop16(p + i)) != 0) {
+				i += (size_t)__builtin_ctz(m);
+				break;
+			}
+#endif
 		while (i < n && !(bcls[p[i]] & B_PATH))
 			i++;
 		if (i == n || p[i] == '?' || p[i] == '#')
@@ -892,35 +1311,20 @@ port:
 			return -1;
 	}
 	path->n = i - a;
-	/*
-	 * The query and fragment: what curl refuses, and whether the URL is
-	 * plain, 8 bytes a step past those under 0x23 ('"' and '!' too),
-	 * DEL, backslashes and non-ASCII bytes.
-	 */
-	for (; i < n; i++) {
-		for (; i + 8 <= n; i += 8) {
-			uint64_t w;
-
-			memcpy(&w, p + i, 8);
-			if (((w - 0x2323232323232323ULL) & ~w &
-			    0x8080808080808080ULL) ||
-			    HAS_ZERO(w ^ 0x7f7f7f7f7f7f7f7fULL) ||
-			    HAS_ZERO(w ^ 0x5c5c5c5c5c5c5c5cULL) ||
-			    (w & 0x8080808080808080ULL))
-				break;
-		}
-		if (i == n)
-			break;
-		if (bcls[p[i]] & B_BAD)
-			return -1;
-		if (p[i] == '"' || p[i] >= 0x80)
-			*plain = 0;
-	}
+	if (query_ok(p, i, n, plain))
+		return -1;
 	if (!path->n) {
 		path->s = "/";
 		path->n = 1;
 	}
 	return 0;
+userinfo:
+	/* Not a host and port: perhaps a user before them, once. */
+	if (user || !(h = user_end(p, a, n)))
+		return -1;
+	user = 1;
+	a = h;
+	goto authority;
 }
 
 void
@@ -933,6 +1337,7 @@ uk_url_view(const char *url, size_t n, int flags, struct uk_url_view *v)
 	char *s;
 	int ascii, plain;
 
+	tables();
 	v->slow = 0;
 	v->heap = NULL;
 	v->plain = 0;

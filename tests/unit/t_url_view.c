@@ -98,6 +98,33 @@ static const char *const cases[] = {
 	"https://example.com/ééééééééééééééééééééééééééééééééééééééééééé",
 	"https://example.com/" /* an over-long label, host > 255 */
 	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+	/* GitHub names of 39 to 43 characters: cut at 41 and over. */
+	"https://github.com/abcdefghijklmnopqrst/0123456789abcdefgh",
+	"https://github.com/abcdefghijklmnopqrst/0123456789abcdefghi",
+	"https://github.com/abcdefghijklmnopqrst/0123456789abcdefghij",
+	"https://github.com/abcdefghijklmnopqrst/0123456789abcdefghijk",
+	"https://github.com/abcdefghijklmnopqrstuvwxyz/r/issues/123456789",
+	"https://github.com/o/abcdefghijklmnopqrstuvwxyz01234/pull/12345",
+	"https://github.com/o/r/blob/main/a/abcdefghijklmnopqrstuvwxyz0123456789.c",
+	"https://github.com/o/r/blob/main/abcdefghijklmnopqrstuvwxyz0123456789",
+	"https://raw.githubusercontent.com/o/r/main/abcdefghijklmnopqrstuvwxyz0123456789.c",
+	/* A user before the host: split by hand when it is plain. */
+	"https://user:secret@blog.example.org/two?x=1",
+	"http://user:secret@m.example.ru",
+	"https://user:secret@[fe80::1ff:fe23:4567:890a]/a",
+	"https://u@GitHub.com/o/r/pull/1",
+	"https://a@b@github.com/o/r",
+	"https://@github.com/o/r",
+	"https://user:123@github.com:8080/o/r",
+	"https://us%40er:pw@docs.python.org/3/",
+	"https://us\"er@example.com/",
+	"https://user@/x",
+	"https://user:@x.example/",
+	/* ".." in a host, about the 16th byte (split_fast's steps). */
+	"https://aaaaaaaaaaaaaa..bbbbbbbbbbbbbbbbbbb.com/x",
+	"https://aaaaaaaaaaaaaaa..bbbbbbbbbbbbbbbbbb.com/x",
+	"https://aaaaaaaaaaaaaaaa..bbbbbbbbbbbbbbbbb.com/x",
+	"https://AAAAAAAAAAAAAAAA.B\xc3\xa9" "bbbbbbbbbbbbbbbb.Com/x",
 };
 
 static const char *const schemes[] = { "http://", "https://", "HTTP://",
@@ -108,7 +135,12 @@ static const char *const hosts[] = { "github.com", "www.github.com",
 	"github.com.evil", "docs.", "127.0.0.1", ":80", "\xc3\xa9",
 	"\xe4\xbe\x8b", "1", "0x7f", "256.1.1.1", "01.2.3.4", "1.2.3",
 	"[::1]", "[fe80::1%25eth0]", "-", ".", "..", "\xff", "user@", "u:p@",
-	":0", ":", ":65536", ":080", "_", "%41" };
+	":0", ":", ":65536", ":080", "_", "%41",
+	/* Longer than the 16 bytes split_fast looks at in a step, with a
+	 * dot, an upper-case letter or a byte from 0x80 on either side of
+	 * the 16th. */
+	"AAAAAAAAAAAAAAA.", "bbbbbbbbbbbbbbbb.Docs.Python.Org",
+	"a-b-c-d-e-f-g-h-I\xc3\xa9j.kubernetes.io", "0123456789abcdef0" };
 static const char *const paths[] = { "/", "a", "A", "blob", "tree",
 	"issues", "pull", "refs", "heads", "heads/", "docs", "API",
 	"reference", "42", "0", "007", ".git", "x.git", "owner", "repo",
@@ -116,7 +148,9 @@ static const char *const paths[] = { "/", "a", "A", "blob", "tree",
 	"/.", "/..", "?q=1", "#f", ".github", "%20", "\xc3\xa9", "//", "/./",
 	"/../", ".", "..", "99999999999999999999", "%2e", "%2E", "?", "#",
 	"\"", "\\", " ", "\t", "\xff", "{", "|", "^", "`", "<", "@", ":",
-	";", "=", "&", "~", "\x7f", "documentation" };
+	";", "=", "&", "~", "\x7f", "documentation",
+	"/abcdefghijklmn/opqrstuvwxyz0123/", "0123456789ABCDE.%2e/",
+	"abcdefghijklmnop\xc3\xa9\"/docs" };
 
 #define N(a) (sizeof(a) / sizeof(*(a)))
 
