@@ -1418,6 +1418,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	}
 	if (c.body)
 		modelled = learned(&c, best, fallback, &u, &all, &text, url);
+	uk_ex_items_dump(&c, best, fallback);
 	/* Chosen on the plain text; then written in the format asked for. */
 	if (o && o->format == UK_EXTRACT_MARKDOWN && c.body) {
 		uk_buf_reset(&text);

@@ -377,4 +377,11 @@ void uk_ex_explain(struct ctx *c, struct uk_buf *out);
  */
 void uk_ex_node_path(struct ctx *c, int i, struct uk_buf *b);
 
+/*
+ * extract_items.c: with UK_EXTRACT_TREE naming a file, append the body's
+ * nodes (parent, tag, first class, flags, text) and the page type to it
+ * as one JSON line, after the choice (scripts/eval-extract.d/type-where).
+ */
+void uk_ex_items_dump(struct ctx *c, int best, int fallback);
+
 #endif
