@@ -5,7 +5,7 @@
  * type-where): with the environment variable UK_EXTRACT_TREE naming a
  * file, each page appends one JSON line to it: the page type, whether
  * the text is a fallback, and for each node of the body its parent, its
- * tag, its first class name, its flags (skipped, chosen) and, for a text
+ * tag, its class and id (lower-cased), its flags (skipped, chosen) and, for a text
  * node, its text.  A measuring aid, never read by the extraction.
  */
 #include <fcntl.h>
@@ -40,21 +40,6 @@ json_str(struct uk_buf *b, const char *s, size_t n)
 	uk_buf_addch(b, '"');
 }
 
-/* The first class name of element g, into b (cleared first). */
-static void
-first_class(GumboNode *g, struct uk_buf *b)
-{
-	const char *s = uk_ex_attr(g, "class");
-	size_t n;
-
-	uk_buf_reset(b);
-	if (!s)
-		return;
-	s += strspn(s, " \t\n\r\f");
-	n = strcspn(s, " \t\n\r\f");
-	uk_buf_add(b, s, n);
-}
-
 void
 uk_ex_items_dump(struct ctx *c, int best, int fallback)
 {
@@ -82,7 +67,7 @@ uk_ex_items_dump(struct ctx *c, int best, int fallback)
 			uk_buf_addch(&out, ']');
 			continue;
 		}
-		first_class(n->g, &cl);
+		uk_ex_class_id(n->g, &cl);
 		uk_buf_addf(&out, "[%d,\"%s\",", p,
 		    n->tag == GUMBO_TAG_UNKNOWN ? "?" :
 		    gumbo_normalized_tagname((GumboTag)n->tag));

@@ -13,10 +13,12 @@ by page type: the pages, mean word precision and recall of the output
 part chosen, in text the boilerplate rules dropped before any choice,
 in the chosen part's parent or grandparent beside it, elsewhere; and
 the best single subtree (the element whose text, less boilerplate, has
-the best word F1 against the truth, estimated from block labels) against
-our choice: its mean F1 (the ceiling of choosing one part), and whether
-it is our part, an ancestor of it (we chose too little), a descendant
-(too much) or apart from it (the wrong part), with the depth between.
+the best word F1 against the truth, estimated from block labels): its
+mean F1 (the ceiling of choosing one part) against the rules' part's,
+estimated the same way, and whether it is the nearest common ancestor
+of the rules' part, an ancestor of it (the rules chose too little), a
+descendant (too much) or apart from it (the wrong part).  With --pages
+TYPE, one line for each page of that type instead.
 
 Blocks are the text under each nearest non-inline element; a block's
 label is the share of its word trigrams (unigrams under three words)
@@ -241,7 +243,9 @@ def table(dev, out, fold=None, show=None):
         best = max(range(len(kw)), key=lambda i: (pg.f1(kw[i], kt[i]),
                                                    -pg.depth[i]))
         bf = pg.f1(kw[best], kt[best])
-        of = pg.f1(kw[ours], kt[ours]) if ours >= 0 else 0.0
+        of = pg.f1(sum(pg.bsel.values()),
+                   sum(pg.btrue[b] * pg.bsel[b] / pg.bw[b]
+                       for b in pg.blocks if pg.bw[b]))
         rel, dd = relation(pg, best, ours)
         truth_blocks = [b for b in pg.blocks
                         if pg.bw[b] and pg.btrue[b] / pg.bw[b] >= 0.5]
@@ -266,8 +270,8 @@ def table(dev, out, fold=None, show=None):
     if show:
         return
     print('| type | pages | P | R | wF1 | truth in ours | dropped by '
-          'rules | beside (2 up) | elsewhere | best subtree F1 | ours '
-          '(est.) | same | wider | narrower | apart | type right |')
+          'rules | beside (2 up) | elsewhere | best subtree F1 | rules\' '
+          'part F1 | same | wider | narrower | apart | type right |')
     print('|---|' + '---:|' * 15)
     order = ['article', 'forum', 'product', 'collection', 'listing',
              'documentation', 'service']
