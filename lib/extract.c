@@ -1285,23 +1285,21 @@ parse(const char *html, size_t len, const char *content_type,
 
 /*
  * The learned step (extract_feat.c): the page type, then the block
- * model's verdict on each block, given the rules' choice (the text
- * nodes select_emit marks, or all that the boilerplate rules left for
- * the first fallback).  When the model changes the choice, the text is
+ * model's verdict on each block, given the rules' choice (select_emit's,
+ * the type's part pick, or all the boilerplate rules left for the first
+ * fallback) and the page features pf.  When the model changes it, the text is
  * the body less what the rules and the model set aside, written again
  * into text; returns whether it did.
  */
 static int
-learned(struct ctx *c, int best, int fallback, struct uk_buf *u,
-    struct uk_buf *all, struct uk_buf *text, const char *url)
+learned(struct ctx *c, int best, int fallback, int pick, const double *pf,
+    struct uk_buf *text, const char *url)
 {
-	double pf[UK_EX_NPF];
 	struct writer w;
 	int changed;
 
-	uk_ex_page_features(c, best, u->buf, u->len, all->buf, all->len, pf);
-	if (fallback == 1)
-		sel_mark(c, c->body);
+	if (fallback == 1 || (!fallback && pick > 0))
+		sel_mark(c, fallback ? c->body : pick);
 	else if (!fallback) {
 		uk_ex_w_init(&w, text, NULL, url);
 		c->mark = 1;
@@ -1375,7 +1373,8 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	struct writer w;
 	struct arena arena = { NULL, NULL, 0 };
 	GumboOutput *out;
-	int best, ret = -1, fallback = 0, modelled = 0;
+	int best, ret = -1, fallback = 0, modelled = 0, pick = -1;
+	double pf[UK_EX_NPF];
 
 	(void)url;
 	(void)o;
@@ -1405,10 +1404,14 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	uk_buf_trim(&all);
 
 	best = c.body ? score(&c) : -1;
-	if (best > 0 && c.n[best].text >= 50) {
+	pick = uk_ex_items_choose(&c, best, &u, &all, pf);
+	if (pick > 0 || (best > 0 && c.n[best].text >= 50)) {
 		w.b = &text;
 		w.brk = 0;
-		select_emit(&c, best, &w);
+		if (pick > 0)
+			uk_ex_emit(&c, pick, &w, 1);
+		else
+			select_emit(&c, best, &w);
 		uk_buf_trim(&text);
 		uk_ex_dedupe(&text);
 	}
@@ -1417,15 +1420,16 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 		x->fallback = 1;
 	}
 	if (c.body)
-		modelled = learned(&c, best, fallback, &u, &all, &text, url);
+		modelled = learned(&c, best, fallback, pick, pf, &text, url);
+	uk_ex_items_dump(&c, best, fallback);
 	/* Chosen on the plain text; then written in the format asked for. */
 	if (o && o->format == UK_EXTRACT_MARKDOWN && c.body) {
 		uk_buf_reset(&text);
 		uk_ex_w_init(&w, &text, o, url);
 		if (fallback)
 			uk_ex_emit(&c, c.body, &w, fallback == 1);
-		else if (modelled)
-			uk_ex_emit(&c, c.body, &w, 1);
+		else if (modelled || pick > 0)
+			uk_ex_emit(&c, modelled ? c.body : pick, &w, 1);
 		else
 			select_emit(&c, best, &w);
 		uk_buf_trim(&text);

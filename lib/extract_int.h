@@ -377,4 +377,20 @@ void uk_ex_explain(struct ctx *c, struct uk_buf *out);
  */
 void uk_ex_node_path(struct ctx *c, int i, struct uk_buf *b);
 
+/*
+ * extract_items.c: with UK_EXTRACT_TREE naming a file, append the body's
+ * nodes (parent, tag, first class, flags, text) and the page type to it
+ * as one JSON line, after the choice (scripts/eval-extract.d/type-where).
+ */
+void uk_ex_items_dump(struct ctx *c, int best, int fallback);
+/*
+ * extract_items.c: the page features of c into pf (uk_ex_page_features,
+ * given best, the page as parsed u and the body's text all), then the
+ * part the page type's profile chooses (documentation and listings: the
+ * nearest ancestor of the first <h1> holding half the text): an element,
+ * or -1 to leave the choice to the rules (and when c has no body).
+ */
+int uk_ex_items_choose(struct ctx *c, int best, const struct uk_buf *u,
+    const struct uk_buf *all, double *pf);
+
 #endif
