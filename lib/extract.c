@@ -333,6 +333,15 @@ build(struct ctx *c, GumboNode *root)
 			 */
 			if (pflags & F_PRE && bp != 1)
 				bp = 0;
+			/*
+			 * A heading's own link (its permalink, which a book's
+			 * or a reference's generator names "header" or
+			 * "anchor") is the heading's text, not a box of it.
+			 */
+			if (bp == 2 && c->n[i].tag == GUMBO_TAG_A &&
+			    c->n[pi].tag >= GUMBO_TAG_H1 &&
+			    c->n[pi].tag <= GUMBO_TAG_H6)
+				bp = 0;
 
 			if ((tag_skipped(c->n[i].tag) &&
 				!heading_button(c, i, pi)) ||

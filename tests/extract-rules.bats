@@ -489,3 +489,13 @@ article_kept() {
 	[[ $output == *"ACCORDIONTHREE On foot"* ]]
 	[[ $output != *HIDDENMENU* ]]
 }
+
+@test "extract rules: a heading's own link is the heading, whatever its class says" {
+	run -0 urlextract "$X/heading-anchor.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == *"ANCHORONE Shared references"* ]]
+	[[ $output == *"ANCHORTWO Mutable references"* ]]
+	[[ $output == *"ANCHORTHREE The rules of references"* ]]
+	[[ $output == *"every reference must be valid"* ]]
+	[[ $output != *"Previous chapter"* ]]
+}
