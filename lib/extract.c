@@ -1203,9 +1203,10 @@ parse(const char *html, size_t len, const char *content_type,
  * The learned step (extract_feat.c): the page type, then the block
  * model's verdict on each block, given the rules' choice (the text
  * nodes select_emit marks, or all that the boilerplate rules left for
- * the first fallback).  When the model changes the choice, the text is
- * the body less what the rules and the model set aside, written again
- * into text; returns whether it did.
+ * the first fallback); on a documentation page, the opening paragraphs
+ * above the choice (uk_ex_edge_opening).  When either changes the
+ * choice, the text is the body less what the rules and the model set
+ * aside, written again into text; returns whether it did.
  */
 static int
 learned(struct ctx *c, int best, int fallback, struct uk_buf *u,
@@ -1225,6 +1226,10 @@ learned(struct ctx *c, int best, int fallback, struct uk_buf *u,
 		c->mark = 0;
 	}
 	changed = uk_ex_model_apply(c, best, pf, fallback != 2);
+	if (!fallback && c->x->page_type &&
+	    !strcmp(c->x->page_type, "documentation") &&
+	    uk_ex_edge_opening(c, changed >= 0 && uk_ex_block_model.ntrees))
+		changed = 1;
 	if (changed <= 0)
 		return 0;
 	uk_buf_reset(text);

@@ -499,3 +499,16 @@ article_kept() {
 	[[ $output == *"every reference must be valid"* ]]
 	[[ $output != *"Previous chapter"* ]]
 }
+
+@test "extract rules: a documentation page's opening definition in its header is text" {
+	run -0 urlextract "$X/doc-opening.html" --json
+	[ "$status" -eq 0 ]
+	[[ $output == *'"page_type":"documentation"'* ]]
+	run -0 urlextract "$X/doc-opening.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == *"OPENINGDEF The window() method of an array"* ]]
+	[[ $output == *"A RangeError is thrown when the size"* ]]
+	[[ $output != *Previous* ]]
+	[[ $output != *"Content by the Widget Docs"* ]]
+	[[ ${output%%OPENINGDEF*} != *Syntax* ]]
+}
