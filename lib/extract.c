@@ -1268,11 +1268,21 @@ fallback_text(struct ctx *c, const struct uk_buf *all, struct uk_buf *text,
 	return 2;
 }
 
-/* --explain's records into x->explain, after --remove's. */
+/*
+ * --explain's records into x->explain, after --remove's.  When the
+ * learned step changed the choice (modelled), the text is the body less
+ * what is set aside: the text nodes it holds outside the rules' choice
+ * are the blocks the model added, written, and no record's.
+ */
 static void
-explain_records(struct ctx *c, struct uk_extract *x)
+explain_records(struct ctx *c, struct uk_extract *x, int modelled)
 {
 	struct uk_buf eb = UK_BUF_INIT;
+	int i;
+
+	for (i = 0; modelled && i < c->nn; i++)
+		if ((c->n[i].flags & (F_TEXT | F_SKIP)) == F_TEXT)
+			c->n[i].flags |= F_SEL;
 
 	/* After --remove's records (lib/extract_override.c). */
 	if (x->explain) {
@@ -1374,7 +1384,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	if (x->needs_browser && uk_ex_only_notice(text.buf, text.len))
 		uk_buf_reset(&text);
 	if (c.explain && c.body && fallback != 2)
-		explain_records(&c, x);
+		explain_records(&c, x, modelled);
 	x->text = uk_buf_detach(&text, NULL);
 	x->format = w.md ? "markdown" : "text";
 	ret = 0;

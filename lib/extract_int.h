@@ -369,6 +369,11 @@ enum uk_ex_why {
  * less what is skipped (the first fallback).
  */
 void uk_ex_explain(struct ctx *c, struct uk_buf *out);
+/*
+ * The longest excerpt of a record's "text", in bytes, cut at a whole
+ * character: a paragraph's first sentences or a menu's first items.
+ */
+#define UK_EX_EXCERPT 300
 
 /*
  * extract_override.c: element i's path from the root, at most its eight
