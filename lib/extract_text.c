@@ -243,7 +243,11 @@ static const char *const promo_phrases[] = { "subscribe to our",
 	"already a subscriber", "subscribers also", "support us",
 	"unterstütze uns", "unterstützt uns", "je fais un don",
 	"zapraszamy do subskrypcji", "zapraszamy też do subskrypcji",
-	"letter to the editor", "we want to hear what you think", NULL };
+	"letter to the editor", "we want to hear what you think",
+	/* calls to support the site, to sign up, to get its app */
+	"sign up here", "supporting our work", "support our work",
+	"we need your help", "straight to your phone", "download our app",
+	"apóyanos", "unterstütze ", NULL };
 
 /*
  * The text of the subtree at i as a reader compares it: lower case

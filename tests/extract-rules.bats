@@ -512,3 +512,13 @@ article_kept() {
 	[[ $output != *"Content by the Widget Docs"* ]]
 	[[ ${output%%OPENINGDEF*} != *Syntax* ]]
 }
+
+@test "extract rules: calls to sign up, to support the site, to get its app" {
+	run -0 urlextract "$X/support-call.html" --text
+	[ "$status" -eq 0 ]
+	article_kept
+	[[ $output != *SIGNUPLINE* ]]
+	[[ $output != *SUPPORTLINE* ]]
+	[[ $output != *PHONELINE* ]]
+	[[ $output != *HELPLINE* ]]
+}
