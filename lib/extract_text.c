@@ -602,7 +602,9 @@ static const char *const credit_labels[] = { "photo:", "photos:", "foto:",
 	"crédits photo", "crédits photos", "fotocredit", "bildquelle",
 	"fotoquelle", "photo by ", "photograph:", "titelbild:",
 	"titelfoto:", "foto ©", "bild ©", "photo ©", "quelle:", "source:",
-	"fuente:", "źródło:", "fonte:", NULL };
+	"fuente:", "źródło:", "fonte:", "beitragsbild", "featured image",
+	"photo source", "bildnachweis", "fotonachweis",
+	"header image", "cover image", NULL };
 
 static int
 credit_line(const char *s)

@@ -522,3 +522,12 @@ article_kept() {
 	[[ $output != *PHONELINE* ]]
 	[[ $output != *HELPLINE* ]]
 }
+
+@test "extract rules: a picture's credit line after the article" {
+	run -0 urlextract "$X/credit-lines.html" --text
+	[ "$status" -eq 0 ]
+	article_kept
+	[[ $output != *FEATUREDLINE* ]]
+	[[ $output != *BEITRAGSBILDLINE* ]]
+	[[ $output != *PHOTOSOURCELINE* ]]
+}
