@@ -218,7 +218,8 @@ static const char *const see_also[] = { "read more", "read also",
 	"à lire aussi", "a lire aussi", "voir aussi", "leggi anche", "leggi",
 	"czytaj także", "czytaj też", "czytaj również", "zobacz też",
 	"zobacz także", "zobacz również", "leia também", "leia mais",
-	"veja também", "lees ook", "lees meer", NULL };
+	"veja também", "lees ook", "lees meer", "czytaj więcej",
+	"puedes ver", "ver también", NULL };
 
 /* Phrases of copyright lines and disclaimers, anywhere in a short block. */
 static const char *const legal_phrases[] = { "all rights reserved",
@@ -710,6 +711,21 @@ in_quote(struct ctx *c, int i)
 	return 0;
 }
 
+/* Whether s starts with a see_also phrase and a colon: "Read also: X". */
+static int
+see_also_colon(const char *s)
+{
+	const char *const *p;
+
+	for (p = see_also; *p; p++) {
+		size_t k = strlen(*p);
+
+		if (!strncmp(s, *p, k) && s[k] == ':')
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * A short block that is a line of boilerplate: "Read more: <a link>", a
  * copyright line or disclaimer, a call to subscribe or follow.
@@ -735,13 +751,8 @@ boiler_line(struct ctx *c, int i, struct uk_buf *b)
 				return 1;
 	}
 	plain_text(c, i, b, 400, 0);
-	for (p = see_also; *p; p++) {
-		size_t k = strlen(*p);
-
-		if (!strncmp(b->buf, *p, k) && b->buf[k] == ':' &&
-		    n->text < 200)
-			return 1;
-	}
+	if (n->text < 200 && see_also_colon(b->buf))
+		return 1;
 	if (!strncmp(b->buf, "©", 2) || !strncmp(b->buf, "(c) ", 4) ||
 	    !strncmp(b->buf, "copyright", 9))
 		return 1;
@@ -1198,6 +1209,20 @@ uk_ex_mark_by_text(struct ctx *c)
 			if (n->text == 36 && !(n->flags & F_PRE)) {
 				plain_text(c, i, &b, 64, 0);
 				if (uuid_only(b.buf)) {
+					skip_subtree(c, i, 0);
+					changed = 1;
+					i = n->end - 1;
+					continue;
+				}
+			}
+			/*
+			 * A heading that is another story's headline after
+			 * "Read also:" ("MIRA: ...", "Lesen Sie auch: ...").
+			 */
+			if (is_heading(n->tag) && n->tag != GUMBO_TAG_H1 &&
+			    n->text < 200) {
+				plain_text(c, i, &b, 400, 0);
+				if (see_also_colon(b.buf)) {
 					skip_subtree(c, i, 0);
 					changed = 1;
 					i = n->end - 1;

@@ -531,3 +531,11 @@ article_kept() {
 	[[ $output != *BEITRAGSBILDLINE* ]]
 	[[ $output != *PHOTOSOURCELINE* ]]
 }
+
+@test "extract rules: a heading that is another story's headline after \"Read also:\"" {
+	run -0 urlextract "$X/see-also-heading.html" --text
+	[ "$status" -eq 0 ]
+	article_kept
+	[[ $output != *SEEALSOHEAD* ]]
+	[[ $output != *SEEALSOTWO* ]]
+}
