@@ -711,6 +711,31 @@ in_quote(struct ctx *c, int i)
 	return 0;
 }
 
+/*
+ * Labels of a post's line of categories or tags: "Category: News",
+ * "Tags: harbour, festival", "Kategorie: Allgemein".
+ */
+static const char *const meta_labels[] = { "category", "categories",
+	"kategorie", "kategorien", "catégorie", "catégories", "categoría",
+	"categorías", "categoria", "categorie", "kategoria", "tags", "tag",
+	"schlagwörter", "schlagworte", "stichwörter", "stichworte",
+	"etiquetas", "mots-clés", "mots clés", "filed under", "posted in",
+	"abgelegt unter", "veröffentlicht in", NULL };
+
+/* Whether s starts with one of the labels of list and a colon. */
+static int
+label_colon(const char *s, const char *const *list)
+{
+	for (; *list; list++) {
+		size_t k = strlen(*list);
+
+		if (!strncmp(s, *list, k) &&
+		    (s[k] == ':' || (s[k] == ' ' && s[k + 1] == ':')))
+			return 1;
+	}
+	return 0;
+}
+
 /* Whether s starts with a see_also phrase and a colon: "Read also: X". */
 static int
 see_also_colon(const char *s)
@@ -759,6 +784,8 @@ boiler_line(struct ctx *c, int i, struct uk_buf *b)
 	if (has_any(b->buf, legal_phrases))
 		return 1;
 	if (n->text < 120 && credit_line(b->buf))
+		return 1;
+	if (n->text < 150 && label_colon(b->buf, meta_labels))
 		return 1;
 	if (n->text < 200 && has_any(b->buf, promo_phrases))
 		return 1;

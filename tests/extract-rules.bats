@@ -539,3 +539,12 @@ article_kept() {
 	[[ $output != *SEEALSOHEAD* ]]
 	[[ $output != *SEEALSOTWO* ]]
 }
+
+@test "extract rules: a post's line of categories or tags (\"Category: News\")" {
+	run -0 urlextract "$X/meta-labels.html" --text
+	[ "$status" -eq 0 ]
+	article_kept
+	[[ $output != *CATEGORYLINE* ]]
+	[[ $output != *TAGSLINE* ]]
+	[[ $output != *SCHLAGLINE* ]]
+}
