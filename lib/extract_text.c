@@ -752,6 +752,20 @@ see_also_colon(const char *s)
 }
 
 /*
+ * Whether the element at i is a heading that is another story's
+ * headline after "Read also:" ("MIRA: ...", "Lesen Sie auch: ...").
+ */
+static int
+see_also_heading(struct ctx *c, int i, struct uk_buf *b)
+{
+	if (!is_heading(c->n[i].tag) || c->n[i].tag == GUMBO_TAG_H1 ||
+	    c->n[i].text >= 200)
+		return 0;
+	plain_text(c, i, b, 400, 0);
+	return see_also_colon(b->buf);
+}
+
+/*
  * A short block that is a line of boilerplate: "Read more: <a link>", a
  * copyright line or disclaimer, a call to subscribe or follow.
  */
@@ -1242,19 +1256,11 @@ uk_ex_mark_by_text(struct ctx *c)
 					continue;
 				}
 			}
-			/*
-			 * A heading that is another story's headline after
-			 * "Read also:" ("MIRA: ...", "Lesen Sie auch: ...").
-			 */
-			if (is_heading(n->tag) && n->tag != GUMBO_TAG_H1 &&
-			    n->text < 200) {
-				plain_text(c, i, &b, 400, 0);
-				if (see_also_colon(b.buf)) {
-					skip_subtree(c, i, 0);
-					changed = 1;
-					i = n->end - 1;
-					continue;
-				}
+			if (see_also_heading(c, i, &b)) {
+				skip_subtree(c, i, 0);
+				changed = 1;
+				i = n->end - 1;
+				continue;
 			}
 			if (is_heading(n->tag))
 				continue;
