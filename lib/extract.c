@@ -197,8 +197,7 @@ boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 		 * count (an image's caption or credit, a disclaimer).
 		 */
 		uk_ex_class_id(g, ci);
-		if (ci->len < 2 || (!strstr(ci->buf, "caption") &&
-			!strstr(ci->buf, "credit") &&
+		if (ci->len < 2 || (!uk_ex_class_caption(ci->buf) &&
 			!strstr(ci->buf, "disclaimer")))
 			return 0;
 		return uk_ex_class_verdict(ci->buf);

@@ -245,6 +245,8 @@ int uk_ex_class_verdict(const char *ci);
 int uk_ex_class_weight(const char *ci);
 /* Whether a "class id" string says its element is not printed. */
 int uk_ex_class_noprint(const char *ci);
+/* Whether a "class id" string names a picture's caption, credit or note. */
+int uk_ex_class_caption(const char *ci);
 /* Whether a "class id" string names an article's own header. */
 int uk_ex_article_header(const char *ci);
 /* Whether class names s[0..n) say the element is one of many. */

@@ -548,3 +548,11 @@ article_kept() {
 	[[ $output != *TAGSLINE* ]]
 	[[ $output != *SCHLAGLINE* ]]
 }
+
+@test "extract rules: a picture's description named as one (imagedescription)" {
+	run -0 urlextract "$X/picture-notes.html" --text
+	[ "$status" -eq 0 ]
+	article_kept
+	[[ $output != *IMAGENOTEONE* ]]
+	[[ $output != *IMAGENOTETWO* ]]
+}
