@@ -248,7 +248,7 @@ static const char *const promo_phrases[] = { "subscribe to our",
 	/* calls to support the site, to sign up, to get its app */
 	"sign up here", "supporting our work", "support our work",
 	"we need your help", "straight to your phone", "download our app",
-	"apóyanos", "unterstütze ", NULL };
+	"apóyanos", "unterstütze ", "rely on your support", NULL };
 
 /*
  * The text of the subtree at i as a reader compares it: lower case

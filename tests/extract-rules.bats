@@ -521,6 +521,7 @@ article_kept() {
 	[[ $output != *SUPPORTLINE* ]]
 	[[ $output != *PHONELINE* ]]
 	[[ $output != *HELPLINE* ]]
+	[[ $output != *RELYLINE* ]]
 }
 
 @test "extract rules: a picture's credit line after the article" {
