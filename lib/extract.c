@@ -50,6 +50,7 @@
 #include "buf.h"
 #include "charset.h"
 #include "extract.h"
+#include "extract_edge.h"
 #include "extract_int.h"
 #include "extract_md.h"
 #include "extract_override.h"
@@ -196,8 +197,7 @@ boilerplate(GumboNode *g, int tag, struct uk_buf *ci)
 		 * count (an image's caption or credit, a disclaimer).
 		 */
 		uk_ex_class_id(g, ci);
-		if (ci->len < 2 || (!strstr(ci->buf, "caption") &&
-			!strstr(ci->buf, "credit") &&
+		if (ci->len < 2 || (!uk_ex_class_caption(ci->buf) &&
 			!strstr(ci->buf, "disclaimer")))
 			return 0;
 		return uk_ex_class_verdict(ci->buf);
@@ -332,6 +332,15 @@ build(struct ctx *c, GumboNode *root)
 			 */
 			if (pflags & F_PRE && bp != 1)
 				bp = 0;
+			/*
+			 * A heading's own link (its permalink, which a book's
+			 * or a reference's generator names "header" or
+			 * "anchor") is the heading's text, not a box of it.
+			 */
+			if (bp == 2 && c->n[i].tag == GUMBO_TAG_A &&
+			    c->n[pi].tag >= GUMBO_TAG_H1 &&
+			    c->n[pi].tag <= GUMBO_TAG_H6)
+				bp = 0;
 
 			if ((tag_skipped(c->n[i].tag) &&
 				!heading_button(c, i, pi)) ||
@@ -398,13 +407,6 @@ build(struct ctx *c, GumboNode *root)
  * notices and forum posts' headers on extract-dev).
  */
 #define HEAD_PROSE 80
-
-/*
- * The longest line of links at the end of the selection that tail_links
- * sets aside (a teaser's title; the "paragraph that is only a link" of
- * extract_text.c is under 150 characters too).
- */
-#define TAIL_LINK 150
 
 /* The start tags in s[0..len) (after shrink: no comments or scripts). */
 static size_t
@@ -944,93 +946,6 @@ lead_emit(struct ctx *c, int first, int kind, struct writer *w)
 			c->n[i].flags &= ~(unsigned)(F_SKIP | F_LEAD);
 }
 
-/* Whether the element at i holds no block with text but line breaks. */
-static int
-leaf_block(struct ctx *c, int i)
-{
-	int j;
-
-	for (j = i + 1; j < c->n[i].end; j++)
-		if (!(c->n[j].flags & (F_TEXT | F_SKIP)) &&
-		    c->n[j].flags & F_BLOCK && c->n[j].tag != GUMBO_TAG_BR &&
-		    c->n[j].text > 0)
-			return 0;
-	return 1;
-}
-
-/*
- * The lines of links that end the selection [first, last): from its
- * end backwards, each block of text (a paragraph, an item) under
- * TAIL_LINK characters that is nine tenths links, or that is another
- * story's teaser (a headline's link with a byline and a timestamp,
- * teaser_meta), is set aside, up to the first other block.  After the article's last words, a link
- * standing alone is another page's title ("Read also", a teaser, a
- * link to the forum's thread); within the text, extract_text.c's rule
- * for a link among prose takes them.  A block inside a link (a card
- * whose link holds a heading and a paragraph) is no line of links and
- * ends the walk (measured: 2 more boilerplate snippets of the article
- * set kept than without the exception).  Once done, the selection ends
- * in a block that is no link, so a second pass (Markdown) changes
- * nothing.
- */
-/*
- * Whether the text of block i outside its links is a byline and a
- * timestamp at most ("By COAST WIRE", "11/20/2019 10:08 AM", "3 hours
- * ago"): with a headline's link beside it, another story's teaser.
- * Under TEASER_META characters; "by " starting it, or a date or time
- * (digits joined by '/', '.', '-' or ':') in it.
- */
-#define TEASER_META 60
-static int
-teaser_meta(struct ctx *c, int i)
-{
-	struct uk_buf t = UK_BUF_INIT;
-	const char *p;
-	int j, sp = 1, r = 0;
-
-	for (j = i + 1; j < c->n[i].end; j++)
-		if ((c->n[j].flags & (F_TEXT | F_SKIP | F_INLINK)) == F_TEXT)
-			uk_ex_squeeze(&t, c->n[j].g->v.text.text, &sp,
-			    UK_EX_LOWER, TEASER_META + 1);
-	if (t.len && t.len <= TEASER_META) {
-		r = !strncmp(t.buf, "by ", 3) || strstr(t.buf, " ago");
-		for (p = t.buf; !r && *p; p++)
-			if (isdigit((unsigned char)p[0]) &&
-			    strchr("/.-:", p[1]) && p[1] &&
-			    isdigit((unsigned char)p[2]))
-				r = 1;
-	}
-	uk_buf_release(&t);
-	return r;
-}
-
-static void
-tail_links(struct ctx *c, int first, int last)
-{
-	int i, j;
-
-	for (i = last - 1; i > first; i--) {
-		struct nd *n = &c->n[i];
-
-		if (n->flags & (F_TEXT | F_SKIP) || !(n->flags & F_BLOCK) ||
-		    n->text <= 0 || !leaf_block(c, i))
-			continue;
-		if (n->flags & F_INLINK)
-			break;
-		/*
-		 * A line of links, or a teaser: a headline's link with a
-		 * byline and a timestamp (over half links, the rest
-		 * teaser_meta).
-		 */
-		if ((n->text >= TAIL_LINK || n->link * 10 < n->text * 9) &&
-		    (n->text >= TAIL_LINK + TEASER_META ||
-			n->link * 2 < n->text || !teaser_meta(c, i)))
-			break;
-		for (j = i; j < n->end; j++)
-			c->n[j].flags |= F_SKIP;
-	}
-}
-
 static void
 select_emit(struct ctx *c, int best, struct writer *w)
 {
@@ -1042,7 +957,7 @@ select_emit(struct ctx *c, int best, struct writer *w)
 	kind = select_body(c, best, w);
 	c->dry = 0;
 	if (c->first > 0)
-		tail_links(c, c->first, c->last);
+		uk_ex_edge_tail(c, c->first, c->last);
 	if (c->first > 0)
 		lead_emit(c, c->first, kind, w);
 	select_body(c, best, w);
@@ -1287,9 +1202,10 @@ parse(const char *html, size_t len, const char *content_type,
  * The learned step (extract_feat.c): the page type, then the block
  * model's verdict on each block, given the rules' choice (select_emit's,
  * the type's part pick, or all the boilerplate rules left for the first
- * fallback) and the page features pf.  When the model changes it, the text is
- * the body less what the rules and the model set aside, written again
- * into text; returns whether it did.
+ * fallback) and the page features pf; on a documentation page, the
+ * opening paragraphs above the choice (uk_ex_edge_opening).  When either
+ * changes the choice, the text is the body less what the rules and the
+ * model set aside, written again into text; returns whether it did.
  */
 static int
 learned(struct ctx *c, int best, int fallback, int pick, const double *pf,
@@ -1307,6 +1223,10 @@ learned(struct ctx *c, int best, int fallback, int pick, const double *pf,
 		c->mark = 0;
 	}
 	changed = uk_ex_model_apply(c, best, pf, fallback != 2);
+	if (!fallback && c->x->page_type &&
+	    !strcmp(c->x->page_type, "documentation") &&
+	    uk_ex_edge_opening(c, changed >= 0 && uk_ex_block_model.ntrees))
+		changed = 1;
 	if (changed <= 0)
 		return 0;
 	uk_buf_reset(text);
@@ -1345,11 +1265,21 @@ fallback_text(struct ctx *c, const struct uk_buf *all, struct uk_buf *text,
 	return 2;
 }
 
-/* --explain's records into x->explain, after --remove's. */
+/*
+ * --explain's records into x->explain, after --remove's.  When the
+ * learned step changed the choice (modelled), the text is the body less
+ * what is set aside: the text nodes it holds outside the rules' choice
+ * are the blocks the model added, written, and no record's.
+ */
 static void
-explain_records(struct ctx *c, struct uk_extract *x)
+explain_records(struct ctx *c, struct uk_extract *x, int modelled)
 {
 	struct uk_buf eb = UK_BUF_INIT;
+	int i;
+
+	for (i = 0; modelled && i < c->nn; i++)
+		if ((c->n[i].flags & (F_TEXT | F_SKIP)) == F_TEXT)
+			c->n[i].flags |= F_SEL;
 
 	/* After --remove's records (lib/extract_override.c). */
 	if (x->explain) {
@@ -1457,7 +1387,7 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 	if (x->needs_browser && uk_ex_only_notice(text.buf, text.len))
 		uk_buf_reset(&text);
 	if (c.explain && c.body && fallback != 2)
-		explain_records(&c, x);
+		explain_records(&c, x, modelled);
 	x->text = uk_buf_detach(&text, NULL);
 	x->format = w.md ? "markdown" : "text";
 	ret = 0;

@@ -273,11 +273,43 @@ uk_ex_class_signs(GumboNode *g)
  * author's card, customer reviews) but not that its text is poor, so
  * they decide the verdict and leave Readability's class weight alone.
  */
+/*
+ * Where in class name tok a note on a picture starts: a word of a
+ * picture ("img", "image", "photo", "foto", "media", "figure") followed
+ * at once (or after '-' or '_') by one of a note ("desc", "subtitle",
+ * "metadata"): an image's description ("imagedescription",
+ * "img_description", "media__description", "img-metadata__title"),
+ * which its "description" would otherwise make content.  Not a card's
+ * ("no-image-card__description").  -1 if none.
+ */
+static int
+picture_note(const char *tok)
+{
+	static const char *const pic[] = { "img", "image", "photo", "foto",
+		"media", "figure", NULL };
+	static const char *const note[] = { "desc", "subtitle", "metadata",
+		NULL };
+	const char *q, *e;
+	int k, m, at = -1;
+
+	for (k = 0; pic[k]; k++)
+		for (q = tok; (q = strstr(q, pic[k])); q++) {
+			e = q + strlen(pic[k]);
+			while (*e == '-' || *e == '_')
+				e++;
+			for (m = 0; note[m]; m++)
+				if (!strncmp(e, note[m], strlen(note[m])) &&
+				    e - tok > at)
+					at = (int)(e - tok);
+		}
+	return at;
+}
+
 static int
 box_last(const char *tok)
 {
 	const char *q;
-	int at = -1, k;
+	int at = picture_note(tok), k;
 
 	for (k = 0; box_sub[k]; k++)
 		for (q = tok; (q = strstr(q, box_sub[k])); q++)
@@ -405,6 +437,20 @@ uk_ex_repeat_class(const char *s, size_t n)
 		b[i] = (char)tolower((unsigned char)s[i]);
 	b[n] = '\0';
 	return match_any_sub(b, bytes_of(b), repeat_hints, repeat_hints_m);
+}
+
+int
+uk_ex_class_caption(const char *ci)
+{
+	char tok[128];
+	const char *p = ci;
+
+	if (strstr(ci, "caption") || strstr(ci, "credit"))
+		return 1;
+	while (next_class(&p, tok, sizeof(tok)))
+		if (picture_note(tok) >= 0)
+			return 1;
+	return 0;
 }
 
 int

@@ -1125,7 +1125,7 @@ uk_ex_explain(struct ctx *c, struct uk_buf *out)
 				last = at;
 			}
 			why = why_of(c, i);
-			subtree_text(c, n->flags & F_TEXT ? at : i, &t, 80);
+			subtree_text(c, n->flags & F_TEXT ? at : i, &t, UK_EX_EXCERPT);
 			if (!t.len) {
 				i = n->end - 1;
 				continue;
@@ -1142,7 +1142,7 @@ uk_ex_explain(struct ctx *c, struct uk_buf *out)
 			continue;
 		last = at;
 		why = why_of(c, i);
-		subtree_text(c, at, &t, 80);
+		subtree_text(c, at, &t, UK_EX_EXCERPT);
 		uk_buf_reset(&path);
 		uk_ex_node_path(c, at, &path);
 write:

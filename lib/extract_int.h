@@ -245,6 +245,8 @@ int uk_ex_class_verdict(const char *ci);
 int uk_ex_class_weight(const char *ci);
 /* Whether a "class id" string says its element is not printed. */
 int uk_ex_class_noprint(const char *ci);
+/* Whether a "class id" string names a picture's caption, credit or note. */
+int uk_ex_class_caption(const char *ci);
 /* Whether a "class id" string names an article's own header. */
 int uk_ex_article_header(const char *ci);
 /* Whether class names s[0..n) say the element is one of many. */
@@ -369,6 +371,11 @@ enum uk_ex_why {
  * less what is skipped (the first fallback).
  */
 void uk_ex_explain(struct ctx *c, struct uk_buf *out);
+/*
+ * The longest excerpt of a record's "text", in bytes, cut at a whole
+ * character: a paragraph's first sentences or a menu's first items.
+ */
+#define UK_EX_EXCERPT 300
 
 /*
  * extract_override.c: element i's path from the root, at most its eight

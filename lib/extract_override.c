@@ -39,7 +39,7 @@
 #include "banned.h"
 
 /* The longest excerpt of a dropped element's text in --explain. */
-#define EXCERPT 100
+#define EXCERPT UK_EX_EXCERPT
 /* The deepest element path written in --explain (its last levels). */
 #define PATH_LEVELS 8
 

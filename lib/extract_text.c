@@ -218,7 +218,8 @@ static const char *const see_also[] = { "read more", "read also",
 	"à lire aussi", "a lire aussi", "voir aussi", "leggi anche", "leggi",
 	"czytaj także", "czytaj też", "czytaj również", "zobacz też",
 	"zobacz także", "zobacz również", "leia também", "leia mais",
-	"veja também", "lees ook", "lees meer", NULL };
+	"veja também", "lees ook", "lees meer", "czytaj więcej",
+	"puedes ver", "ver también", NULL };
 
 /* Phrases of copyright lines and disclaimers, anywhere in a short block. */
 static const char *const legal_phrases[] = { "all rights reserved",
@@ -243,7 +244,11 @@ static const char *const promo_phrases[] = { "subscribe to our",
 	"already a subscriber", "subscribers also", "support us",
 	"unterstütze uns", "unterstützt uns", "je fais un don",
 	"zapraszamy do subskrypcji", "zapraszamy też do subskrypcji",
-	"letter to the editor", "we want to hear what you think", NULL };
+	"letter to the editor", "we want to hear what you think",
+	/* calls to support the site, to sign up, to get its app */
+	"sign up here", "supporting our work", "support our work",
+	"we need your help", "straight to your phone", "download our app",
+	"apóyanos", "unterstütze ", "rely on your support", NULL };
 
 /*
  * The text of the subtree at i as a reader compares it: lower case
@@ -598,7 +603,9 @@ static const char *const credit_labels[] = { "photo:", "photos:", "foto:",
 	"crédits photo", "crédits photos", "fotocredit", "bildquelle",
 	"fotoquelle", "photo by ", "photograph:", "titelbild:",
 	"titelfoto:", "foto ©", "bild ©", "photo ©", "quelle:", "source:",
-	"fuente:", "źródło:", "fonte:", NULL };
+	"fuente:", "źródło:", "fonte:", "beitragsbild", "featured image",
+	"photo source", "bildnachweis", "fotonachweis",
+	"header image", "cover image", NULL };
 
 static int
 credit_line(const char *s)
@@ -705,6 +712,60 @@ in_quote(struct ctx *c, int i)
 }
 
 /*
+ * Labels of a post's line of categories or tags: "Category: News",
+ * "Tags: harbour, festival", "Kategorie: Allgemein".
+ */
+static const char *const meta_labels[] = { "category", "categories",
+	"kategorie", "kategorien", "catégorie", "catégories", "categoría",
+	"categorías", "categoria", "categorie", "kategoria", "tags", "tag",
+	"schlagwörter", "schlagworte", "stichwörter", "stichworte",
+	"etiquetas", "mots-clés", "mots clés", "filed under", "posted in",
+	"abgelegt unter", "veröffentlicht in", NULL };
+
+/* Whether s starts with one of the labels of list and a colon. */
+static int
+label_colon(const char *s, const char *const *list)
+{
+	for (; *list; list++) {
+		size_t k = strlen(*list);
+
+		if (!strncmp(s, *list, k) &&
+		    (s[k] == ':' || (s[k] == ' ' && s[k + 1] == ':')))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether s starts with a see_also phrase and a colon: "Read also: X". */
+static int
+see_also_colon(const char *s)
+{
+	const char *const *p;
+
+	for (p = see_also; *p; p++) {
+		size_t k = strlen(*p);
+
+		if (!strncmp(s, *p, k) && s[k] == ':')
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Whether the element at i is a heading that is another story's
+ * headline after "Read also:" ("MIRA: ...", "Lesen Sie auch: ...").
+ */
+static int
+see_also_heading(struct ctx *c, int i, struct uk_buf *b)
+{
+	if (!is_heading(c->n[i].tag) || c->n[i].tag == GUMBO_TAG_H1 ||
+	    c->n[i].text >= 200)
+		return 0;
+	plain_text(c, i, b, 400, 0);
+	return see_also_colon(b->buf);
+}
+
+/*
  * A short block that is a line of boilerplate: "Read more: <a link>", a
  * copyright line or disclaimer, a call to subscribe or follow.
  */
@@ -729,19 +790,16 @@ boiler_line(struct ctx *c, int i, struct uk_buf *b)
 				return 1;
 	}
 	plain_text(c, i, b, 400, 0);
-	for (p = see_also; *p; p++) {
-		size_t k = strlen(*p);
-
-		if (!strncmp(b->buf, *p, k) && b->buf[k] == ':' &&
-		    n->text < 200)
-			return 1;
-	}
+	if (n->text < 200 && see_also_colon(b->buf))
+		return 1;
 	if (!strncmp(b->buf, "©", 2) || !strncmp(b->buf, "(c) ", 4) ||
 	    !strncmp(b->buf, "copyright", 9))
 		return 1;
 	if (has_any(b->buf, legal_phrases))
 		return 1;
 	if (n->text < 120 && credit_line(b->buf))
+		return 1;
+	if (n->text < 150 && label_colon(b->buf, meta_labels))
 		return 1;
 	if (n->text < 200 && has_any(b->buf, promo_phrases))
 		return 1;
@@ -1197,6 +1255,12 @@ uk_ex_mark_by_text(struct ctx *c)
 					i = n->end - 1;
 					continue;
 				}
+			}
+			if (see_also_heading(c, i, &b)) {
+				skip_subtree(c, i, 0);
+				changed = 1;
+				i = n->end - 1;
+				continue;
 			}
 			if (is_heading(n->tag))
 				continue;

@@ -489,3 +489,71 @@ article_kept() {
 	[[ $output == *"ACCORDIONTHREE On foot"* ]]
 	[[ $output != *HIDDENMENU* ]]
 }
+
+@test "extract rules: a heading's own link is the heading, whatever its class says" {
+	run -0 urlextract "$X/heading-anchor.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == *"ANCHORONE Shared references"* ]]
+	[[ $output == *"ANCHORTWO Mutable references"* ]]
+	[[ $output == *"ANCHORTHREE The rules of references"* ]]
+	[[ $output == *"every reference must be valid"* ]]
+	[[ $output != *"Previous chapter"* ]]
+}
+
+@test "extract rules: a documentation page's opening definition in its header is text" {
+	run -0 urlextract "$X/doc-opening.html" --json
+	[ "$status" -eq 0 ]
+	[[ $output == *'"page_type":"documentation"'* ]]
+	run -0 urlextract "$X/doc-opening.html" --text
+	[ "$status" -eq 0 ]
+	[[ $output == *"OPENINGDEF The window() method of an array"* ]]
+	[[ $output == *"A RangeError is thrown when the size"* ]]
+	[[ $output != *Previous* ]]
+	[[ $output != *"Content by the Widget Docs"* ]]
+	[[ ${output%%OPENINGDEF*} != *Syntax* ]]
+}
+
+@test "extract rules: calls to sign up, to support the site, to get its app" {
+	run -0 urlextract "$X/support-call.html" --text
+	[ "$status" -eq 0 ]
+	article_kept
+	[[ $output != *SIGNUPLINE* ]]
+	[[ $output != *SUPPORTLINE* ]]
+	[[ $output != *PHONELINE* ]]
+	[[ $output != *HELPLINE* ]]
+	[[ $output != *RELYLINE* ]]
+}
+
+@test "extract rules: a picture's credit line after the article" {
+	run -0 urlextract "$X/credit-lines.html" --text
+	[ "$status" -eq 0 ]
+	article_kept
+	[[ $output != *FEATUREDLINE* ]]
+	[[ $output != *BEITRAGSBILDLINE* ]]
+	[[ $output != *PHOTOSOURCELINE* ]]
+}
+
+@test "extract rules: a heading that is another story's headline after \"Read also:\"" {
+	run -0 urlextract "$X/see-also-heading.html" --text
+	[ "$status" -eq 0 ]
+	article_kept
+	[[ $output != *SEEALSOHEAD* ]]
+	[[ $output != *SEEALSOTWO* ]]
+}
+
+@test "extract rules: a post's line of categories or tags (\"Category: News\")" {
+	run -0 urlextract "$X/meta-labels.html" --text
+	[ "$status" -eq 0 ]
+	article_kept
+	[[ $output != *CATEGORYLINE* ]]
+	[[ $output != *TAGSLINE* ]]
+	[[ $output != *SCHLAGLINE* ]]
+}
+
+@test "extract rules: a picture's description named as one (imagedescription)" {
+	run -0 urlextract "$X/picture-notes.html" --text
+	[ "$status" -eq 0 ]
+	article_kept
+	[[ $output != *IMAGENOTEONE* ]]
+	[[ $output != *IMAGENOTETWO* ]]
+}
