@@ -360,13 +360,17 @@ void uk_symexc_classes(const struct symtab *t, const uint32_t *order,
 void uk_symclass_classify(struct symtab *t);
 void uk_symclass_pair_units(struct symtab *t);
 
-/* An edge of the file graph (symbols_rank.c, symbols_imports.c). */
+/*
+ * An edge of the file graph (symbols_rank.c, symbols_imports.c), to a
+ * definition (a name or an imported name) when group is not UINT32_MAX.
+ * 20 bytes, not 24 (packed, 4-byte aligned: boost's headers make 18.7
+ * million of them, the ranking's peak).
+ */
 struct edge {
 	uint32_t from, to; /* units */
 	double w;
 	uint32_t group; /* the target definition's (name, file) group */
-	int name_edge;  /* to a definition (a name or an imported name) */
-};
+} __attribute__((packed, aligned(4)));
 
 /* A name a file imports from outside the tree. */
 struct extname {

@@ -475,7 +475,6 @@ add_name_edge(struct edge **edges, size_t *nedges, size_t *aedges,
 	(*edges)[*nedges].to = to;
 	(*edges)[*nedges].w = w;
 	(*edges)[*nedges].group = group;
-	(*edges)[*nedges].name_edge = 1;
 	(*nedges)++;
 }
 
@@ -639,7 +638,7 @@ used_defs(const struct edge *edges, size_t nedges, size_t ngroups, size_t n,
 	size_t i, j, m = 0;
 
 	for (i = 0; i < nedges; i++)
-		if (edges[i].name_edge && edges[i].group < ngroups) {
+		if (edges[i].group < ngroups) {
 			start[edges[i].group + 1]++;
 			m++;
 		}
@@ -647,7 +646,7 @@ used_defs(const struct edge *edges, size_t nedges, size_t ngroups, size_t n,
 	for (i = 0; i < ngroups; i++)
 		start[i + 1] += start[i];
 	for (i = 0; i < nedges; i++)
-		if (edges[i].name_edge && edges[i].group < ngroups)
+		if (edges[i].group < ngroups)
 			to[start[edges[i].group]++] = edges[i].to;
 	/* start[g] is now where group g + 1 starts. */
 	for (i = 0; i <= n; i++)
@@ -702,7 +701,7 @@ weaken_bare_imports(const struct symtab *t, struct edge *edges, size_t nedges)
 	 * an edge and qsort as much again (1 GB on /usr/include/boost).
 	 */
 	for (i = 0; i < nedges; i++)
-		if (!edges[i].name_edge &&
+		if (edges[i].group == UINT32_MAX &&
 		    uk_sympath_is_c(t->files[edges[i].to].path)) {
 			GROW(bare, n, a);
 			bare[n++] = pair_key(&edges[i]);
@@ -718,7 +717,7 @@ weaken_bare_imports(const struct symtab *t, struct edge *edges, size_t nedges)
 	for (i = 0; i < nedges; i++) {
 		uint64_t k;
 
-		if (!edges[i].name_edge)
+		if (edges[i].group == UINT32_MAX)
 			continue;
 		k = pair_key(&edges[i]);
 		if ((hit = bsearch(&k, bare, n, sizeof(*bare), key_cmp)))
@@ -727,7 +726,7 @@ weaken_bare_imports(const struct symtab *t, struct edge *edges, size_t nedges)
 	for (i = 0; i < nedges; i++) {
 		uint64_t k;
 
-		if (edges[i].name_edge ||
+		if (edges[i].group != UINT32_MAX ||
 		    !uk_sympath_is_c(t->files[edges[i].to].path))
 			continue;
 		k = pair_key(&edges[i]);
