@@ -420,6 +420,12 @@ uk_repo_fetch(const struct uk_url *u, const char *url,
 			goto out;
 		}
 	}
+	/*
+	 * Only the pack reads the sources again: without one they go before
+	 * the ranking, the step's peak (166 MB of a 20,000-file tree).
+	 */
+	if (o->pack_tokens <= 0)
+		uk_repo_snap_drop_texts(&s);
 	make_map(sym, o, focus, &map);
 	if (tags) {
 		struct uk_err terr;

@@ -68,6 +68,9 @@ void uk_repo_pack_ignore_release(struct snap *s);
  * to uk_repo_snap_keep, which takes text over).
  * uk_repo_snap_cap_exceeded: -1 with err when the file or byte cap is
  * passed, else 0.  uk_repo_snap_report: hand the progress to o->progress.
+ * uk_repo_snap_drop_texts: free the kept files' texts (their paths stay,
+ * each text NULL and len 0), once nothing is to read them again: the
+ * stream has ended and no pack is wanted.
  * uk_repo_snap_release: free what s kept (not the stream).
  */
 void uk_repo_snap_stream_start(struct snap *s);
@@ -77,6 +80,7 @@ void uk_repo_snap_keep(struct snap *s, const char *path, char *text,
     size_t len);
 int uk_repo_snap_cap_exceeded(struct snap *s, struct uk_err *err);
 void uk_repo_snap_report(struct snap *s);
+void uk_repo_snap_drop_texts(struct snap *s);
 void uk_repo_snap_release(struct snap *s);
 
 /*

@@ -3,6 +3,7 @@
  * The snapshot both routes fill (repo_int.h): what it keeps of each file,
  * its caps, its progress, and the parsing that goes on while it arrives.
  */
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -136,6 +137,23 @@ snap_indexed(void *arg, size_t indexed, size_t total)
 	s->prog.indexed = indexed;
 	s->prog.to_index = total;
 	uk_repo_snap_report(s);
+}
+
+void
+uk_repo_snap_drop_texts(struct snap *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nfiles; i++) {
+		free((char *)s->files[i].text);
+		s->files[i].text = NULL;
+		s->files[i].len = 0;
+	}
+	/*
+	 * The heap keeps what is freed (uk_util_heap_init) and the
+	 * ranking's big arrays are mapped apart: give the texts' pages back.
+	 */
+	malloc_trim(0);
 }
 
 void

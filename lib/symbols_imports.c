@@ -949,7 +949,6 @@ uk_symimports_edges(struct symtab *t, const uint32_t *byname,
 			imp[nimp].from = f->unit;
 			imp[nimp].to = tu;
 			imp[nimp].w = IMPORT_W;
-			imp[nimp].name_edge = g != UINT32_MAX;
 			imp[nimp++].group = g;
 		}
 	}

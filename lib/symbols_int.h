@@ -149,6 +149,17 @@ void uk_symsig_family_begin(TSNode root, const uint32_t *starts, size_t n);
 void uk_symsig_family_end(void);
 TSNode uk_symsig_parent(TSNode n);
 TSNode uk_symsig_prev_sibling(TSNode n);
+/*
+ * symbols_skel.c: a C or C++ header's function bodies blanked to spaces
+ * in t[0..n) (newlines kept), fn called with each body's bytes [start,
+ * end) before they are blanked (fn may be NULL); returns the bytes
+ * blanked.  uk_symskel_wants is whether the file path of language li is
+ * such a header.
+ */
+typedef void uk_symskel_fn(void *arg, size_t start, size_t end);
+size_t uk_symskel_blank(char *t, size_t n, uk_symskel_fn *fn, void *arg);
+int uk_symskel_wants(int li, const char *path);
+
 #endif
 
 #define GROW(p, n, a)                                                          \
@@ -174,6 +185,8 @@ struct symlang {
 #define UK_SYMLANGS 10
 extern const struct symlang uk_symqueries_langs[UK_SYMLANGS];
 #define UK_SYMLANG_PYTHON 0 /* uk_symqueries_langs[0] */
+#define UK_SYMLANG_C 4      /* uk_symqueries_langs[4] */
+#define UK_SYMLANG_CPP 5    /* uk_symqueries_langs[5] */
 #define UK_SYMLANG_GO 6     /* uk_symqueries_langs[6] */
 
 /* The index in uk_symqueries_langs of path's language, or -1 when none. */
@@ -347,13 +360,17 @@ void uk_symexc_classes(const struct symtab *t, const uint32_t *order,
 void uk_symclass_classify(struct symtab *t);
 void uk_symclass_pair_units(struct symtab *t);
 
-/* An edge of the file graph (symbols_rank.c, symbols_imports.c). */
+/*
+ * An edge of the file graph (symbols_rank.c, symbols_imports.c), to a
+ * definition (a name or an imported name) when group is not UINT32_MAX.
+ * 20 bytes, not 24 (packed, 4-byte aligned: boost's headers make 18.7
+ * million of them, the ranking's peak).
+ */
 struct edge {
 	uint32_t from, to; /* units */
 	double w;
 	uint32_t group; /* the target definition's (name, file) group */
-	int name_edge;  /* to a definition (a name or an imported name) */
-};
+} __attribute__((packed, aligned(4)));
 
 /* A name a file imports from outside the tree. */
 struct extname {
@@ -473,5 +490,16 @@ typedef void uk_symlex_fn(void *arg, const char *name, size_t n,
     uint32_t line);
 void uk_symlex_refs(const char *lang, const char *text, size_t len,
     uk_symlex_fn *fn, void *arg);
+
+/*
+ * symbols_skel.c: a C or C++ header's function bodies blanked to spaces
+ * in t[0..n) (newlines kept), fn called with each body's bytes [start,
+ * end) before they are blanked (fn may be NULL); returns the bytes
+ * blanked.  uk_symskel_wants is whether the file path of language li is
+ * such a header.
+ */
+typedef void uk_symskel_fn(void *arg, size_t start, size_t end);
+size_t uk_symskel_blank(char *t, size_t n, uk_symskel_fn *fn, void *arg);
+int uk_symskel_wants(int li, const char *path);
 
 #endif

@@ -60,7 +60,7 @@ def_key_cmp(const void *a, const void *b, void *ctx)
 static void
 hide_duplicates(struct symtab *t, const uint32_t *byname)
 {
-	size_t i, j, e;
+	size_t i, j, e, f = 0;
 
 	for (i = 0; i < t->ndefs; i++)
 		t->defs[i].hidden = 0;
@@ -81,6 +81,13 @@ hide_duplicates(struct symtab *t, const uint32_t *byname)
 			const char *path = t->files[d->file].path;
 			size_t k;
 
+			/*
+			 * byname is by (name, file): d's file's definitions
+			 * before it start at f (from i, a name that thousands
+			 * of headers define made this loop quadratic).
+			 */
+			if (j == i || t->defs[byname[j - 1]].file != d->file)
+				f = j;
 			if (header &&
 			    uk_sympath_has_ext(path, UK_SYM_C_SOURCES) &&
 			    !strcmp(d->kind, "function")) {
@@ -89,7 +96,7 @@ hide_duplicates(struct symtab *t, const uint32_t *byname)
 			}
 			if (uk_sympath_has_ext(path, ".go."))
 				continue;
-			for (k = i; k < j; k++) {
+			for (k = f; k < j; k++) {
 				const struct sdef *o = &t->defs[byname[k]];
 
 				if (o->file == d->file && !o->hidden &&
@@ -453,6 +460,12 @@ ref_unit(const struct symtab *t, const uint32_t *byname, size_t i, size_t e,
 
 #define NQUAL 8 /* modules one file reaches a name through, at most */
 
+/* A definition of the name name_edges links, as its loops read it. */
+struct definer {
+	uint32_t file, unit, group;
+	int visible;
+};
+
 static void
 add_name_edge(struct edge **edges, size_t *nedges, size_t *aedges,
     uint32_t from, uint32_t to, double w, uint32_t group)
@@ -462,8 +475,30 @@ add_name_edge(struct edge **edges, size_t *nedges, size_t *aedges,
 	(*edges)[*nedges].to = to;
 	(*edges)[*nedges].w = w;
 	(*edges)[*nedges].group = group;
-	(*edges)[*nedges].name_edge = 1;
 	(*nedges)++;
+}
+
+/*
+ * What name_edges's loops read of the definitions byname[i..e), once a
+ * name: for each referring file they read every definer, and a name that
+ * thousands of headers define read them from all over the table.
+ */
+static struct definer *
+definers(const struct symtab *t, const uint32_t *byname,
+    const uint32_t *group, size_t i, size_t e)
+{
+	struct definer *dv = uk_util_xcalloc(e - i, sizeof(*dv));
+	size_t k;
+
+	for (k = i; k < e; k++) {
+		const struct sdef *d = &t->defs[byname[k]];
+
+		dv[k - i].file = d->file;
+		dv[k - i].unit = t->files[d->file].unit;
+		dv[k - i].group = group[byname[k]];
+		dv[k - i].visible = symtab_visible(t, d);
+	}
+	return dv;
 }
 
 /* The edges of the references to one name, defined by byname[i..e). */
@@ -475,6 +510,7 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 	uint32_t name = t->defs[byname[i]].name, last = UINT32_MAX;
 	size_t ndef = 0, k;
 	double mul, one, selfw;
+	struct definer *dv;
 
 	for (k = i; k < e; k++) {
 		const struct sdef *d = &t->defs[byname[k]];
@@ -488,6 +524,7 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 		(*r)++;
 	if (!ndef)
 		return;
+	dv = definers(t, byname, group, i, e);
 	mul = name_weight(t->names[name], ndef);
 	one = name_weight(t->names[name], 1);
 	while (*r < t->nrefs && t->refs[*r].name == name) {
@@ -549,37 +586,33 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 		 * ranked each other into the first three).
 		 */
 		selfw = 1;
-		for (k = i; k < e; k++)
-			if (symtab_visible(t, &t->defs[byname[k]]) &&
-			    t->files[t->defs[byname[k]].file].unit == fu)
+		for (k = 0; k < e - i; k++)
+			if (dv[k].visible && dv[k].unit == fu)
 				selfw = SELF_W;
-		for (k = i; k < e && cnt; k++) {
-			const struct sdef *d = &t->defs[byname[k]];
-			uint32_t to = t->files[d->file].unit;
+		for (k = 0; k < e - i && cnt; k++) {
+			uint32_t to = dv[k].unit;
 
-			if (!symtab_visible(t, d) || to == fu ||
-			    (k > i && d->file == t->defs[byname[k - 1]].file))
+			if (!dv[k].visible || to == fu ||
+			    (k > 0 && dv[k].file == dv[k - 1].file))
 				continue;
 			add_name_edge(edges, nedges, aedges, fu, to,
-			    selfw * mul * sqrt((double)cnt), group[byname[k]]);
+			    selfw * mul * sqrt((double)cnt), dv[k].group);
 		}
 		/* Each module's definition, the first of its unit. */
 		for (j = 0; j < nq; j++)
-			for (k = i; k < e; k++) {
-				const struct sdef *d = &t->defs[byname[k]];
-
-				if (!symtab_visible(t, d) ||
-				    t->files[d->file].unit != qu[j])
+			for (k = 0; k < e - i; k++) {
+				if (!dv[k].visible || dv[k].unit != qu[j])
 					continue;
 				if (qu[j] != fu)
 					add_name_edge(edges, nedges, aedges,
 					    fu, qu[j],
 					    selfw * one *
 						sqrt((double)qcnt[j]),
-					    group[byname[k]]);
+					    dv[k].group);
 				break;
 			}
 	}
+	free(dv);
 }
 
 /*
@@ -605,7 +638,7 @@ used_defs(const struct edge *edges, size_t nedges, size_t ngroups, size_t n,
 	size_t i, j, m = 0;
 
 	for (i = 0; i < nedges; i++)
-		if (edges[i].name_edge && edges[i].group < ngroups) {
+		if (edges[i].group < ngroups) {
 			start[edges[i].group + 1]++;
 			m++;
 		}
@@ -613,7 +646,7 @@ used_defs(const struct edge *edges, size_t nedges, size_t ngroups, size_t n,
 	for (i = 0; i < ngroups; i++)
 		start[i + 1] += start[i];
 	for (i = 0; i < nedges; i++)
-		if (edges[i].name_edge && edges[i].group < ngroups)
+		if (edges[i].group < ngroups)
 			to[start[edges[i].group]++] = edges[i].to;
 	/* start[g] is now where group g + 1 starts. */
 	for (i = 0; i <= n; i++)
@@ -668,7 +701,7 @@ weaken_bare_imports(const struct symtab *t, struct edge *edges, size_t nedges)
 	 * an edge and qsort as much again (1 GB on /usr/include/boost).
 	 */
 	for (i = 0; i < nedges; i++)
-		if (!edges[i].name_edge &&
+		if (edges[i].group == UINT32_MAX &&
 		    uk_sympath_is_c(t->files[edges[i].to].path)) {
 			GROW(bare, n, a);
 			bare[n++] = pair_key(&edges[i]);
@@ -684,7 +717,7 @@ weaken_bare_imports(const struct symtab *t, struct edge *edges, size_t nedges)
 	for (i = 0; i < nedges; i++) {
 		uint64_t k;
 
-		if (!edges[i].name_edge)
+		if (edges[i].group == UINT32_MAX)
 			continue;
 		k = pair_key(&edges[i]);
 		if ((hit = bsearch(&k, bare, n, sizeof(*bare), key_cmp)))
@@ -693,7 +726,7 @@ weaken_bare_imports(const struct symtab *t, struct edge *edges, size_t nedges)
 	for (i = 0; i < nedges; i++) {
 		uint64_t k;
 
-		if (edges[i].name_edge ||
+		if (edges[i].group != UINT32_MAX ||
 		    !uk_sympath_is_c(t->files[edges[i].to].path))
 			continue;
 		k = pair_key(&edges[i]);

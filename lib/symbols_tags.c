@@ -499,6 +499,95 @@ definitions_family(TSNode root, const struct tag *tags, size_t ntags)
 	free(starts);
 }
 
+struct lexctx {
+	struct fres *r;
+	size_t ar;
+	uint32_t line0; /* the line the lexed text starts on */
+};
+
+static void
+lex_ref(void *arg, const char *name, size_t n, uint32_t line)
+{
+	struct lexctx *lc = arg;
+	struct rtag *rt;
+
+	GROW(lc->r->tags, lc->r->ntags, lc->ar);
+	rt = &lc->r->tags[lc->r->ntags++];
+	memset(rt, 0, sizeof(*rt));
+	rt->kind = "call";
+	rt->line = lc->line0 + line - 1;
+	rt->name = uk_util_xmemdup(name, n);
+}
+
+/*
+ * A header's function bodies (uk_symskel_blank): their references,
+ * lexed before they are blanked, into refs.
+ */
+struct bodyrefs {
+	struct fres refs;
+	struct lexctx lc;
+	const char *text, *lang;
+	size_t pos;    /* text[pos] is on line */
+	uint32_t line;
+};
+
+static void
+body_refs(void *arg, size_t start, size_t end)
+{
+	struct bodyrefs *b = arg;
+
+	for (; b->pos < start; b->pos++)
+		b->line += b->text[b->pos] == '\n';
+	b->lc.line0 = b->line;
+	uk_symlex_refs(b->lang, b->text + start, end - start, lex_ref,
+	    &b->lc);
+}
+
+/*
+ * Whether a header's bodies are parsed after all: UK_SYMBOLS_BODIES set
+ * in the environment, to measure what the skeleton saves and changes.
+ */
+static int
+parse_bodies(void)
+{
+	const char *v = getenv("UK_SYMBOLS_BODIES");
+
+	return v && *v;
+}
+
+/* The skeleton of a C or C++ header (symbols_skel.c), b its references. */
+static char *
+skeleton(int li, const char *text, size_t len, struct bodyrefs *b)
+{
+	char *skel = uk_util_xmalloc(len + 1);
+
+	memcpy(skel, text, len);
+	skel[len] = '\0';
+	memset(b, 0, sizeof(*b));
+	b->lc.r = &b->refs;
+	b->text = skel;
+	b->lang = uk_symqueries_langs[li].name;
+	b->line = 1;
+	uk_symskel_blank(skel, len, body_refs, b);
+	return skel;
+}
+
+/* The references of b after r's tags. */
+static void
+add_body_refs(struct fres *r, struct bodyrefs *b)
+{
+	if (!b->refs.ntags)
+		return;
+	r->tags = uk_util_xrealloc(r->tags,
+	    (r->ntags + b->refs.ntags) * sizeof(*r->tags));
+	memcpy(r->tags + r->ntags, b->refs.tags,
+	    b->refs.ntags * sizeof(*r->tags));
+	r->ntags += b->refs.ntags;
+	free(b->refs.tags);
+	b->refs.tags = NULL;
+	b->refs.ntags = 0;
+}
+
 /*
  * Parse and query one file with w's parser and cursor.  Reads s only (its
  * compiled queries), so that several workers run at once.
@@ -512,14 +601,22 @@ index_tree(const struct uk_symbols *s, struct symworker *w, TSParser *parser,
 	TSTree *tree;
 	struct tag *tags = NULL;
 	size_t ntags = 0, atags = 0;
+	struct bodyrefs b;
+	char *skel = NULL;
 
 	memset(&fc, 0, sizeof(fc));
+	memset(&b, 0, sizeof(b));
+	if (uk_symskel_wants(li, path) && !parse_bodies())
+		text = skel = skeleton(li, text, len, &b);
 	fc.w = w;
 	fc.st = &s->qs[li];
 	fc.text = text;
 	fc.len = len;
-	if (!(tree = parse_file(s, parser, li, path, text, len, r)))
+	if (!(tree = parse_file(s, parser, li, path, text, len, r))) {
+		uk_symtags_release(&b.refs);
+		free(skel);
 		return;
+	}
 	/*
 	 * The query after the parse: a worker that must wait for another
 	 * to compile it has parsed meanwhile.  s is the caller's, not
@@ -527,6 +624,8 @@ index_tree(const struct uk_symbols *s, struct symworker *w, TSParser *parser,
 	 */
 	if (!query_ready((struct qstate *)&s->qs[li], li)) {
 		snprintf(r->err, sizeof(r->err), "%s", s->qs[li].errmsg);
+		uk_symtags_release(&b.refs);
+		free(skel);
 		return;
 	}
 	fc.root = ts_tree_root_node(tree);
@@ -536,38 +635,21 @@ index_tree(const struct uk_symbols *s, struct symworker *w, TSParser *parser,
 		query_tags(&fc, cursor, li, &tags, &ntags, &atags);
 	definitions_family(fc.root, tags, ntags);
 	emit_tags(tags, ntags, text, len, r);
+	add_body_refs(r, &b);
 	uk_symsig_family_end();
 	r->status = 1;
 	free(tags);
+	free(skel);
 	free(fc.docs);
 	uk_strset_release(&fc.locals);
 	/* The tree goes with the arena. */
-}
-
-struct lexctx {
-	struct fres *r;
-	size_t ar;
-};
-
-static void
-lex_ref(void *arg, const char *name, size_t n, uint32_t line)
-{
-	struct lexctx *lc = arg;
-	struct rtag *rt;
-
-	GROW(lc->r->tags, lc->r->ntags, lc->ar);
-	rt = &lc->r->tags[lc->r->ntags++];
-	memset(rt, 0, sizeof(*rt));
-	rt->kind = "call";
-	rt->line = line;
-	rt->name = uk_util_xmemdup(name, n);
 }
 
 /* A file that only gives evidence: its references, lexed (symbols_lex.c). */
 static void
 lex_file(int li, const char *text, size_t len, struct fres *r)
 {
-	struct lexctx lc = { r, 0 };
+	struct lexctx lc = { r, 0, 1 };
 
 	file_facts(text, len, r);
 	uk_symlex_refs(uk_symqueries_langs[li].name, text, len, lex_ref, &lc);
