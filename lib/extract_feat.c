@@ -1037,6 +1037,9 @@ apply_blocks(struct ctx *c, const int *of, const struct blk *bl,
 	return changed;
 }
 
+/* The fewest blocks of a page the stacked model decides every block of. */
+#define STACK_DECIDE_MIN 10
+
 /* Whether block u is one apply_blocks may add (outside, long enough). */
 #define CANDIDATE(u) ((u)->sel < (u)->chars && (u)->chars >= MODEL_ADD_MIN)
 
@@ -1097,9 +1100,13 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 	all = dump || c->mscore || uk_ex_region_model.ntrees;
 	/*
 	 * On a page not typed an article, the stacked model decides every
-	 * block (when its model says so: uk_ex_stack_all_threshold).
+	 * block (when its model says so: uk_ex_stack_all_threshold); not
+	 * on a page of a handful of blocks, no shop's, forum's or
+	 * listing's page with furniture to prune (40 of the dev split's
+	 * 1452 pages), whose type the model reads least well.
 	 */
 	decide = stk && uk_ex_stack_all_threshold < 1e9 &&
+	    nb >= STACK_DECIDE_MIN &&
 	    strcmp(uk_ex_types[type], "article") != 0;
 	all = all || decide;
 	for (k = 0; k < nb; k++) {
