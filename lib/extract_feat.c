@@ -334,7 +334,7 @@ add_share(const struct nd *n, double *share)
  * and its text into *runtext when it is longer than *run.
  */
 static void
-longest_run(struct ctx *c, int i, int *run, int *runtext)
+longest_run(struct ctx *c, int i, int *run, int *runtext, int *runp)
 {
 	int r = 0, rt = 0, fc = -1, j;
 
@@ -351,7 +351,73 @@ longest_run(struct ctx *c, int i, int *run, int *runtext)
 	if (r > *run) {
 		*run = r;
 		*runtext = rt;
+		*runp = i;
 	}
+}
+
+/*
+ * What the items of the longest run under element p hold (a listing's
+ * posts carry a date, a byline and a summary; a collection's cards a
+ * price and an image), into f[0..UK_EX_NIF): their mean length, the
+ * share of items with a <time>, with a price, with an image, with a
+ * heading, with a paragraph; links per item; their link density.
+ */
+#define UK_EX_NIF 8
+static void
+item_features(struct ctx *c, int p, double *f)
+{
+	int j, i, fc = -1, items = 0, chars = 0, link = 0, as = 0;
+	int has[5] = { 0 };
+
+	memset(f, 0, UK_EX_NIF * sizeof(*f));
+	if (p <= 0)
+		return;
+	for (j = p + 1; j < c->n[p].end; j = c->n[j].end) {
+		int h[5] = { 0 };
+
+		if (c->n[j].flags & (F_TEXT | F_SKIP))
+			continue;
+		if (fc < 0)
+			fc = j;
+		if (!alike(c, fc, j))
+			continue;
+		items++;
+		chars += c->n[j].text;
+		link += c->n[j].link;
+		for (i = j; i < c->n[j].end; i++) {
+			struct nd *n = &c->n[i];
+
+			if (n->flags & F_SKIP) {
+				i = n->end - 1;
+				continue;
+			}
+			if (n->flags & F_TEXT) {
+				const char *t = n->g->v.text.text;
+
+				if (!h[1] && count_prices(t, strlen(t)))
+					h[1] = 1;
+				continue;
+			}
+			switch (n->tag) {
+			case GUMBO_TAG_TIME: h[0] = 1; break;
+			case GUMBO_TAG_IMG: h[2] = 1; break;
+			case GUMBO_TAG_H2: case GUMBO_TAG_H3: case GUMBO_TAG_H4:
+			case GUMBO_TAG_H5: case GUMBO_TAG_H6: h[3] = 1; break;
+			case GUMBO_TAG_P: h[4] = 1; break;
+			case GUMBO_TAG_A: as++; break;
+			default: break;
+			}
+		}
+		for (i = 0; i < 5; i++)
+			has[i] += h[i];
+	}
+	if (!items)
+		return;
+	f[0] = (double)chars / items;
+	for (i = 0; i < 5; i++)
+		f[1 + i] = (double)has[i] / items;
+	f[6] = (double)as / items;
+	f[7] = chars ? (double)link / chars : 0;
 }
 
 /*
@@ -386,6 +452,7 @@ uk_ex_page_features(struct ctx *c, int best, const char *html, size_t len,
     const char *alltext, size_t alllen, double *pf)
 {
 	int cnt[GUMBO_TAG_UNKNOWN + 1], v[V_NV], i, run = 0, runtext = 0;
+	int runp = -1;
 	int total = c->body ? c->n[c->body].text : 0, words = 0, cmt = 0;
 	double share[8] = { 0 };
 	char *lc;
@@ -406,7 +473,7 @@ uk_ex_page_features(struct ctx *c, int best, const char *html, size_t len,
 		if (!(n->flags & F_SKIP) && n->flags & F_BLOCK)
 			words += add_share(n, share);
 		if (!(n->flags & F_SKIP) && n->text > 0 && n->flags & F_BLOCK)
-			longest_run(c, i, &run, &runtext);
+			longest_run(c, i, &run, &runtext, &runp);
 		if (n->tag == GUMBO_TAG_META || n->tag == GUMBO_TAG_DIV ||
 		    n->tag == GUMBO_TAG_BODY || n->tag == GUMBO_TAG_ARTICLE ||
 		    n->tag == GUMBO_TAG_MAIN || n->tag == GUMBO_TAG_SECTION ||
@@ -469,17 +536,8 @@ uk_ex_page_features(struct ctx *c, int best, const char *html, size_t len,
 	pf[61] = lg(cnt[GUMBO_TAG_SECTION]);
 	pf[62] = lg(cnt[GUMBO_TAG_SPAN]);
 	pf[63] = lg(cnt[GUMBO_TAG_STRONG] + cnt[GUMBO_TAG_B]);
+	item_features(c, runp, pf + 64);
 }
-
-/* A block: its first text node, text counts, and where it stands. */
-struct blk {
-	int b;           /* the block element */
-	int chars, link, sel; /* characters, of which in links, chosen */
-	int commas, stops, digits, words, wchars;
-	int before;      /* characters of text before it in the page */
-	int endstop;     /* its text ends a sentence */
-	int first, last; /* its first and last text nodes (chained by nx) */
-};
 
 /* The tag group of a block element, as features 8..17 number them. */
 static int
@@ -716,29 +774,29 @@ block_counts(struct ctx *c, const int *nx, struct blk *u)
  * starts and ends in the text, its share of blocks after the <h1>, its
  * first block's distance to a heading, its share in the Readability
  * best block; then the page type's scores.  F: the blocks' features
- * (nb rows of UK_EX_NBF), sc their block scores.
+ * (nb rows of UK_EX_NSTK), sc their block scores.
  */
 static void
 region_features(const double *pf, const double *F, const double *sc,
-    int nb, double *g)
+    double thr, int nb, double *g)
 {
 	double tot = 0, sel = 0, ksum = 0, lsel = 0, lrest = 0, up = 0;
 	double scr = 0, h1s = 0, bests = 0, rest, k, ch;
 	int i, first = -1, last = -1;
 
 	for (i = 0; i < nb; i++) {
-		const double *b = F + (size_t)i * UK_EX_NBF;
+		const double *b = F + (size_t)i * UK_EX_NSTK;
 
 		ch = b[0];
 		k = b[20];
-		if (sc[i] >= uk_ex_block_threshold && ch >= MODEL_ADD_MIN)
+		if (sc[i] >= thr && ch >= MODEL_ADD_MIN)
 			k = 1;
 		tot += ch;
 		sel += k * ch;
 		ksum += k;
 		lsel += k * ch * b[1];
 		lrest += (1 - k) * ch * b[1];
-		if (sc[i] >= uk_ex_block_threshold)
+		if (sc[i] >= thr)
 			up += (1 - k) * ch;
 		scr += (1 - k) * ch * sc[i];
 		h1s += k * b[33];
@@ -759,10 +817,10 @@ region_features(const double *pf, const double *F, const double *sc,
 	g[4] = nb;
 	g[5] = up / (rest > 1 ? rest : 1);
 	g[6] = scr / (rest > 1 ? rest : 1);
-	g[7] = first >= 0 ? F[(size_t)first * UK_EX_NBF + 19] : 1;
-	g[8] = last >= 0 ? F[(size_t)last * UK_EX_NBF + 19] : 1;
+	g[7] = first >= 0 ? F[(size_t)first * UK_EX_NSTK + 19] : 1;
+	g[8] = last >= 0 ? F[(size_t)last * UK_EX_NSTK + 19] : 1;
 	g[9] = h1s / (ksum > 1 ? ksum : 1);
-	g[10] = first >= 0 ? F[(size_t)first * UK_EX_NBF + 35] : 0;
+	g[10] = first >= 0 ? F[(size_t)first * UK_EX_NSTK + 35] : 0;
 	g[11] = bests / (sel > 1 ? sel : 1);
 	memcpy(g + 12, F + 43, UK_EX_NTYPES * sizeof(*g));
 }
@@ -845,11 +903,16 @@ collect_blocks(struct ctx *c, int *of, int *nx, struct blk **blp, int *h1)
 
 /*
  * UK_EXTRACT_FEATURES: append the page's features pf, its blocks'
- * features F and their text to the file named dump, as one JSON line.
+ * features F (the block's and the extra ones: UK_EX_NBF + UK_EX_NXF of
+ * each row), the block ranges r (uk_ex_block_ranges), the first pass's
+ * scores s and the stack features it gives (which the model itself
+ * makes, for tests/extract-model.bats to check train.py's reading of
+ * them) and the blocks' text to the file named dump, as one JSON line.
  */
 static void
 dump_features(struct ctx *c, const char *dump, const double *pf,
-    const double *F, const struct blk *bl, int nb)
+    const double *F, const int *r, const double *s, const struct blk *bl,
+    int nb)
 {
 	struct uk_buf out = UK_BUF_INIT, t = UK_BUF_INIT;
 	int i, k, fd;
@@ -860,9 +923,24 @@ dump_features(struct ctx *c, const char *dump, const double *pf,
 	uk_buf_addstr(&out, "],\"b\":[");
 	for (k = 0; k < nb; k++) {
 		uk_buf_addstr(&out, k ? ",[" : "[");
-		for (i = 0; i < UK_EX_NBF; i++)
+		for (i = 0; i < UK_EX_NBF + UK_EX_NXF; i++)
 			uk_buf_addf(&out, "%s%.17g", i ? "," : "",
-			    F[(size_t)k * UK_EX_NBF + i]);
+			    F[(size_t)k * UK_EX_NSTK + i]);
+		uk_buf_addstr(&out, "]");
+	}
+	uk_buf_addstr(&out, "],\"r\":[");
+	for (k = 0; k < nb; k++)
+		uk_buf_addf(&out, "%s[%d,%d,%d,%d]", k ? "," : "", r[4 * k],
+		    r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]);
+	uk_buf_addstr(&out, "],\"s\":[");
+	for (k = 0; k < nb; k++)
+		uk_buf_addf(&out, "%s%.17g", k ? "," : "", s[k]);
+	uk_buf_addstr(&out, "],\"sf\":[");
+	for (k = 0; k < nb; k++) {
+		uk_buf_addstr(&out, k ? ",[" : "[");
+		for (i = 0; i < UK_EX_NSF; i++)
+			uk_buf_addf(&out, "%s%.17g", i ? "," : "",
+			    F[(size_t)k * UK_EX_NSTK + UK_EX_NBF + UK_EX_NXF + i]);
 		uk_buf_addstr(&out, "]");
 	}
 	/* The blocks' text, for the labels. */
@@ -918,17 +996,21 @@ in_side_form(struct ctx *c, int i)
 }
 
 /*
- * The block model's verdict on the text nodes: the rules' choice
- * (F_SEL) stands, and a block outside it is added when the model scores
- * it at its threshold and it has MODEL_ADD_MIN characters (measured
- * across halves, the model's drops cost more recall than they gained
- * precision: doc/EXTRACTION.md); the rest gets F_SKIP.  With whole
+ * The block model's verdict on the text nodes.  By default the rules'
+ * choice (F_SEL) stands, and a block outside it is added when the model
+ * scores it at its threshold thr and it has MODEL_ADD_MIN characters
+ * (on articles, the model's drops cost more recall than they gained
+ * precision: doc/EXTRACTION.md); the rest gets F_SKIP.  With all (the
+ * stacked model on a page not typed an article), the model decides
+ * every block: a chosen one is dropped under thr, one outside the
+ * choice added as above.  With whole
  * (the region model's choice), every block of the body less its
- * boilerplate stays.  Returns how many text nodes were added.
+ * boilerplate stays.  Returns how many text nodes were added or
+ * dropped.
  */
 static int
 apply_blocks(struct ctx *c, const int *of, const struct blk *bl,
-    const double *sc, int whole)
+    const double *sc, double thr, int all, int whole)
 {
 	int i, k, keep, changed = 0;
 
@@ -936,10 +1018,17 @@ apply_blocks(struct ctx *c, const int *of, const struct blk *bl,
 		struct nd *n = &c->n[i];
 
 		if (!(n->flags & F_TEXT) || n->flags & F_SKIP ||
-		    n->text <= 0 || n->flags & F_SEL)
+		    n->text <= 0 || (!all && n->flags & F_SEL))
 			continue;
 		k = of[uk_ex_block_of(c, i)];
-		keep = sc[k] >= uk_ex_block_threshold && !in_side_form(c, i);
+		if (all && !whole && n->flags & F_SEL) {
+			if (sc[k] < thr) {
+				n->flags |= F_SKIP | F_MDROP;
+				changed++;
+			}
+			continue;
+		}
+		keep = sc[k] >= thr && !in_side_form(c, i);
 		if (whole || (keep && bl[k].chars >= MODEL_ADD_MIN))
 			changed++;
 		else
@@ -948,14 +1037,37 @@ apply_blocks(struct ctx *c, const int *of, const struct blk *bl,
 	return changed;
 }
 
+/* The fewest blocks of a page the stacked model decides every block of. */
+#define STACK_DECIDE_MIN 10
+
+/* Whether block u is one apply_blocks may add (outside, long enough). */
+#define CANDIDATE(u) ((u)->sel < (u)->chars && (u)->chars >= MODEL_ADD_MIN)
+
+/*
+ * Whether any text stays when the model decides every block at thr (a
+ * chosen block, or one it would add): a page of one paragraph the model
+ * scores low keeps it.
+ */
+static int
+kept_any(const struct blk *bl, int nb, const double *sc, double thr)
+{
+	int k;
+
+	for (k = 0; k < nb; k++)
+		if (sc[k] >= thr && (bl[k].sel > 0 || CANDIDATE(&bl[k])))
+			return 1;
+	return 0;
+}
+
 int
 uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 {
 	const char *dump = getenv("UK_EXTRACT_FEATURES");
 	struct blk *bl = NULL;
-	int *of = NULL, *nx, nb, k, h1, type, whole = 0, changed = 0, all;
+	int *of = NULL, *nx, *r = NULL, nb, k, h1, type, whole = 0;
+	int changed = 0, all, stk = uk_ex_stack_model.ntrees > 0, decide;
 	double ptype[UK_EX_NTYPES], g[UK_EX_NRF], *F = NULL, *sc = NULL;
-	double raw;
+	double *s1, raw, thr;
 
 	if (!c->body)
 		return -1;
@@ -969,36 +1081,68 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 		free(of);
 		return -1;
 	}
-	F = uk_util_xmalloc((size_t)nb * UK_EX_NBF * sizeof(*F));
-	sc = uk_util_xmalloc((size_t)nb * sizeof(*sc));
+	F = uk_util_xcalloc((size_t)nb * UK_EX_NSTK, sizeof(*F));
+	sc = uk_util_xmalloc((size_t)nb * 2 * sizeof(*sc));
+	s1 = sc + nb;
 	if (c->explain && uk_ex_block_model.ntrees)
 		c->mscore = uk_util_xcalloc((size_t)c->nn, sizeof(*c->mscore));
 	/*
-	 * Without a dump, --explain or a region model (which reads every
-	 * block's score), a score is read only by apply_blocks, for a block
-	 * with text outside the rules' choice and MODEL_ADD_MIN characters:
-	 * a shorter one is set aside whatever its score (F_MSHORT or
-	 * F_MDROP, which only --explain tells apart).  The others' features
-	 * and trees are not worked out, nor their words counted (0.32 M
-	 * instructions of a 2 KB article's 2.3 M went to them); their
-	 * score stays 0.
+	 * Without a dump, --explain, a region model (which reads every
+	 * block's score) or a stacked model (which reads the first pass's
+	 * scores of every block around), a score is read only by
+	 * apply_blocks, for a block with text outside the rules' choice
+	 * and MODEL_ADD_MIN characters: a shorter one is set aside whatever
+	 * its score (F_MSHORT or F_MDROP, which only --explain tells
+	 * apart).  The others' features and trees are not worked out, nor
+	 * their words counted (0.32 M instructions of a 2 KB article's
+	 * 2.3 M went to them); their score stays 0.
 	 */
 	all = dump || c->mscore || uk_ex_region_model.ntrees;
+	/*
+	 * On a page not typed an article, the stacked model decides every
+	 * block (when its model says so: uk_ex_stack_all_threshold); not
+	 * on a page of a handful of blocks, no shop's, forum's or
+	 * listing's page with furniture to prune (40 of the dev split's
+	 * 1452 pages), whose type the model reads least well.
+	 */
+	decide = stk && uk_ex_stack_all_threshold < 1e9 &&
+	    nb >= STACK_DECIDE_MIN &&
+	    strcmp(uk_ex_types[type], "article") != 0;
+	all = all || decide;
 	for (k = 0; k < nb; k++) {
-		sc[k] = 0;
-		if (!all && (bl[k].sel >= bl[k].chars ||
-		    bl[k].chars < MODEL_ADD_MIN))
+		s1[k] = 0;
+		if (!all && !stk && !CANDIDATE(&bl[k]))
 			continue;
 		block_counts(c, nx, &bl[k]);
 		block_features(c, bl, nb, k, best, h1, pf, ptype,
-		    F + (size_t)k * UK_EX_NBF);
-		uk_ex_trees_eval(&uk_ex_block_model, F + (size_t)k * UK_EX_NBF,
-		    &sc[k]);
+		    F + (size_t)k * UK_EX_NSTK);
+		uk_ex_trees_eval(&uk_ex_block_model, F + (size_t)k * UK_EX_NSTK,
+		    &s1[k]);
+	}
+	if (dump || stk) {
+		/* The second pass: the stacked model (doc/EXTRACTION.md). */
+		r = uk_util_xmalloc((size_t)nb * 4 * sizeof(*r));
+		uk_ex_block_ranges(c, bl, nb, r);
+		uk_ex_extra_features(c, nx, h1, bl, nb, F);
+		uk_ex_stack_features(bl, nb, r, s1, F);
+	}
+	for (k = 0; k < nb; k++) {
+		sc[k] = s1[k];
+		if (stk && (all || CANDIDATE(&bl[k])))
+			uk_ex_trees_eval(&uk_ex_stack_model,
+			    F + (size_t)k * UK_EX_NSTK, &sc[k]);
 		if (c->mscore)
 			c->mscore[bl[k].b] = sc[k];
 	}
+	thr = decide ? uk_ex_stack_all_threshold : stk ?
+	    uk_ex_stack_threshold : uk_ex_block_threshold;
+	if (decide && !kept_any(bl, nb, sc, thr)) {
+		/* Deciding would leave nothing: add only. */
+		decide = 0;
+		thr = uk_ex_stack_threshold;
+	}
 	if (dump)
-		dump_features(c, dump, pf, F, bl, nb);
+		dump_features(c, dump, pf, F, r, s1, bl, nb);
 	if (apply && uk_ex_block_model.ntrees) {
 		/*
 		 * The second opinion (doc/EXTRACTION.md): on a page not
@@ -1007,12 +1151,13 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 		 */
 		if (uk_ex_region_model.ntrees &&
 		    strcmp(uk_ex_types[type], "article") != 0) {
-			region_features(pf, F, sc, nb, g);
+			region_features(pf, F, sc, thr, nb, g);
 			uk_ex_trees_eval(&uk_ex_region_model, g, &raw);
 			whole = raw > uk_ex_region_threshold;
 		}
-		changed = apply_blocks(c, of, bl, sc, whole);
+		changed = apply_blocks(c, of, bl, sc, thr, decide, whole);
 	}
+	free(r);
 	free(F);
 	free(sc);
 	free(bl);
@@ -1033,8 +1178,8 @@ static const char *const why_name[] = {
 	[UK_EX_WHY_TEXT] = "text",         /* what it says (extract_text.c),
 					    * a line of links or a teaser */
 	[UK_EX_WHY_OUTSIDE] = "outside",   /* outside the part chosen */
-	[UK_EX_WHY_MODEL] = "model",       /* outside, and the block model
-					    * scores it under its threshold */
+	[UK_EX_WHY_MODEL] = "model",       /* the block model scores it
+					    * under its threshold */
 };
 
 /* The same, said for a person reading --explain's records. */
@@ -1047,8 +1192,7 @@ static const char *const why_reason[] = {
 	[UK_EX_WHY_TEXT] = "what it says: a line of links, a teaser, "
 	    "a notice",
 	[UK_EX_WHY_OUTSIDE] = "outside the part chosen as the main text",
-	[UK_EX_WHY_MODEL] = "outside the part chosen, and the block "
-	    "model scores it too low to add",
+	[UK_EX_WHY_MODEL] = "the block model scores it too low to keep",
 };
 
 /* Why node i (skipped, or a block not written) is out. */

@@ -270,8 +270,19 @@ unsigned uk_ex_class_signs(GumboNode *g);
  * its blocks' text are appended to it as one JSON line
  * (scripts/train-extract reads them).
  */
-#define UK_EX_NPF 64 /* page features */
+#define UK_EX_NPF 72 /* page features (the last 8: the longest run's items) */
 #define UK_EX_NBF 64 /* block features */
+/*
+ * The stacked block model's features: the block's (UK_EX_NBF), then
+ * UK_EX_NXF more of the block against the page (its words against the
+ * title's and the chosen part's, its shape repeated, where it lies
+ * from the chosen part), then UK_EX_NSF of the first pass's scores
+ * around it (its neighbours', its parent's and grandparent's other
+ * blocks', the chosen part's, its rank in the page).
+ */
+#define UK_EX_NXF 8
+#define UK_EX_NSF 17
+#define UK_EX_NSTK (UK_EX_NBF + UK_EX_NXF + UK_EX_NSF)
 #define UK_EX_NTYPES 7
 /* The page types, in the model's order. */
 extern const char *const uk_ex_types[UK_EX_NTYPES];
@@ -312,6 +323,44 @@ extern const double uk_ex_region_threshold;
  * probability): blocks scored under it are dropped.
  */
 extern const double uk_ex_block_threshold;
+/*
+ * The stacked block model (a second pass over UK_EX_NSTK features, the
+ * first pass's scores among them) and its threshold; with no trees, the
+ * first pass decides alone.
+ */
+extern const struct uk_ex_trees uk_ex_stack_model;
+extern const double uk_ex_stack_threshold;
+/*
+ * On a page not typed an article, the stacked model decides every
+ * block, the rules' choice among them, at this threshold (1e9 or more:
+ * never; it only adds there too).
+ */
+extern const double uk_ex_stack_all_threshold;
+
+/* A block: its first text node, text counts, and where it stands. */
+struct blk {
+	int b;           /* the block element */
+	int chars, link, sel; /* characters, of which in links, chosen */
+	int commas, stops, digits, words, wchars;
+	int before;      /* characters of text before it in the page */
+	int endstop;     /* its text ends a sentence */
+	int first, last; /* its first and last text nodes (chained by nx) */
+};
+
+/*
+ * extract_stack.c: the stacked model's inputs, into the rows of F
+ * (nb rows of UK_EX_NSTK, blocks bl in document order; nx chains each
+ * block's text nodes, h1 is the first <h1> or -1).  The extra features
+ * of each block (columns UK_EX_NBF..); each block's parent's and
+ * grandparent's blocks as runs [lo, hi) into r[4k..4k+4); the features
+ * of the first pass's scores s (columns UK_EX_NBF + UK_EX_NXF..).
+ */
+void uk_ex_extra_features(struct ctx *c, const int *nx, int h1,
+    const struct blk *bl, int nb, double *F);
+void uk_ex_block_ranges(struct ctx *c, const struct blk *bl, int nb,
+    int *r);
+void uk_ex_stack_features(const struct blk *bl, int nb, const int *r,
+    const double *s, double *F);
 
 /*
  * The raw scores of x by model m into raw[m->nclass]: the baseline plus
@@ -359,8 +408,8 @@ enum uk_ex_why {
 	UK_EX_WHY_TEXT,     /* what it says (extract_text.c), a line of
 			     * links or a teaser at the end */
 	UK_EX_WHY_OUTSIDE,  /* outside the part the rules chose */
-	UK_EX_WHY_MODEL     /* outside, and the block model scores it under
-			     * its threshold */
+	UK_EX_WHY_MODEL     /* the block model scores it under its
+			     * threshold */
 };
 
 /*

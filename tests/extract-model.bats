@@ -28,7 +28,7 @@ teardown() { common_teardown; }
 	local n want got
 	run -0 jq -r '.features_digest | keys[]' \
 	    "$TOP/scripts/train-extract.d/model.json"
-	[ "${#lines[@]}" -eq 4 ]
+	[ "${#lines[@]}" -eq 6 ]
 	for n in "${lines[@]}"; do
 		UK_EXTRACT_FEATURES="$T/$n.jsonl" run -0 urlextract \
 		    "$X/$n.html" --text
@@ -58,6 +58,15 @@ teardown() { common_teardown; }
 	done
 }
 
+@test "extract model: page_type of a blog's listing of posts and a shop's collection" {
+	# Told apart by their items: posts with a date, a byline and a
+	# summary; cards with a price, an image and a button.
+	run -0 urlextract "$X/listing.html"
+	[ "$(jq -r .page_type <<<"$output")" = listing ]
+	run -0 urlextract "$X/collection.html"
+	[ "$(jq -r .page_type <<<"$output")" = collection ]
+}
+
 @test "extract model: an app shell's page_type is app_shell" {
 	run -0 --separate-stderr urlextract \
 	    "$FIXTURES/extract-rules/app-shell.html"
@@ -65,17 +74,38 @@ teardown() { common_teardown; }
 	[ "$(jq -r .page_type <<<"$output")" = app_shell ]
 }
 
-@test "extract model: UK_EXTRACT_FEATURES appends one line a page, 64 page and 64 block features, the blocks' text" {
+@test "extract model: UK_EXTRACT_FEATURES appends one line a page, 72 page and 72 block features, the blocks' text" {
 	UK_EXTRACT_FEATURES="$T/f.jsonl" run -0 urlextract \
 	    "$X/forum.html" --text
 	UK_EXTRACT_FEATURES="$T/f.jsonl" run -0 urlextract \
 	    "$X/article.html" --text
 	run -0 jq -s -c 'map([(.pf | length), (.b | map(length) | unique),
-	    (.b | length) == (.t | length)])' "$T/f.jsonl"
-	[ "$output" = '[[64,[64],true],[64,[64],true]]' ]
+	    (.b | length) == (.t | length), (.r | map(length) | unique),
+	    (.sf | map(length) | unique), (.s | length) == (.b | length)])' \
+	    "$T/f.jsonl"
+	[ "$output" = '[[72,[72],true,[4],[17],true],[72,[72],true,[4],[17],true]]' ]
 	run -0 jq -r '.t[]' "$T/f.jsonl"
 	[[ $output == *"Reply number 3."* ]]
 	[[ $output == *"The harbour story paragraph 8"* ]]
+}
+
+@test "extract model: training reads the first pass's scores around a block as the program does" {
+	# The stacked model's features are computed twice: by
+	# lib/extract_feat.c at run time and by train.py from the dump at
+	# training.  The dump holds the program's first-pass scores and
+	# the features it made of them; train.py makes its own from the
+	# same scores and compares.
+	local n
+	for n in article forum product documentation; do
+		UK_EXTRACT_FEATURES="$T/f.jsonl" run -0 urlextract \
+		    "$X/$n.html" --text
+	done
+	run -0 jq -s 'map(.b | length) | add' "$T/f.jsonl"
+	[ "$output" -gt 20 ]
+	run /usr/bin/python3 "$TOP/scripts/train-extract.d/train.py" \
+	    stackcheck "$T/f.jsonl" "$TOP/scripts/train-extract.d/model.json"
+	[ "$status" -eq 0 ]
+	[ "$output" = "stackcheck: same" ]
 }
 
 @test "extract model: without UK_EXTRACT_FEATURES nothing is written" {

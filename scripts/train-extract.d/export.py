@@ -58,7 +58,7 @@ def trees_c(name, m):
 
 
 # The width of a line of nodes: a generated table, read by the compiler.
-NODE_WIDTH = 1000
+NODE_WIDTH = 2000
 
 
 def wrap(items, width=72, sep=', '):
@@ -97,6 +97,14 @@ def export(model):
     parts[-1:] = ['', trees_c('region', region), '',
                   'const double uk_ex_region_threshold = %s;'
                   % c_double(region['threshold']), '']
+    # A model with no stacked model: the first pass decides alone.
+    stack = model.get('stack', {'nclass': 1, 'base': [0.0], 'trees': [],
+                                'threshold': 0.0})
+    parts[-1:] = ['', trees_c('stack', stack), '',
+                  'const double uk_ex_stack_threshold = %s;'
+                  % c_double(stack['threshold']),
+                  'const double uk_ex_stack_all_threshold = %s;'
+                  % c_double(stack.get('all_threshold', 1e9)), '']
     return '\n'.join(parts)
 
 

@@ -150,7 +150,8 @@ def load(d):
         lab, ntok, ngt = labels(rec['t'], meta.get('text') or '')
         data.append({'name': name, 'url': meta.get('url'),
                      'type': meta.get('page_type'), 'pf': rec['pf'],
-                     'b': rec['b'], 'lab': lab, 'ntok': ntok, 'ngt': ngt})
+                     'b': rec['b'], 'r': rec['r'], 'lab': lab,
+                     'ntok': ntok, 'ngt': ngt})
     return data
 
 
@@ -163,6 +164,9 @@ def features_digest(line):
     rec = json.loads(line)
     for b in rec['b']:
         b[43:50] = [0] * 7
+    # The first pass's scores and what they give, the model's own.
+    rec.pop('s', None)
+    rec.pop('sf', None)
     s = json.dumps(rec, separators=(',', ':'), sort_keys=True)
     return hashlib.sha256(s.encode()).hexdigest()
 
@@ -282,41 +286,186 @@ def page_wf1(data, page, keep, lab, ntok):
     return np.where(P + R > 0, 2 * P * R / np.maximum(P + R, 1e-9), 0).mean()
 
 
+NBF, NXF, NSF = 64, 8, 17  # UK_EX_NBF, UK_EX_NXF, UK_EX_NSF
+FIRST = slice(0, NBF)       # the first pass reads the block's features
+STK_NONE = -10.0            # lib/extract_feat.c's STK_NONE
+
+
+def groups(data, page, salt, n=3):
+    """Each block's group (n by domain, salted) for out-of-fold scores."""
+    doms = sorted({domain(p['url']) for p in data})
+    grp = {d: int(hashlib.sha256((salt + d).encode()).hexdigest(), 16) % n
+           for d in doms}
+    return np.array([grp[domain(p['url'])] for p in data])[page]
+
+
+def oof_scores(X, y, w, pg, n=3):
+    """Out-of-fold raw scores: each group's from a model of the others."""
+    oof = np.zeros(len(y))
+    for g in range(n):
+        est = hgb(**BLOCK_KW).fit(X[pg != g], y[pg != g],
+                                  sample_weight=w[pg != g])
+        oof[pg == g] = est.decision_function(X[pg == g])
+    return oof
+
+
+def add_keep(X, sc, thr):
+    """The blocks kept: the rules' choice (X[:, 20], the share of the
+    block they chose) and the blocks of MODEL_ADD_MIN characters at
+    least (X[:, 0]) the model scores at thr; none taken away."""
+    return np.maximum(X[:, 20], ((sc >= thr) & (X[:, 0] >= ADD_MIN))
+                      .astype(float))
+
+
+def best_threshold(data, page, X, sc, lab, ntok, what):
+    best = None
+    for thr in np.arange(-2, 4.01, 0.25):
+        s = page_wf1(data, page, add_keep(X, sc, thr), lab, ntok)
+        if best is None or s > best[1]:
+            best = (float(thr), s)
+    rules = page_wf1(data, page, X[:, 20], lab, ntok)
+    print('%s: estimated wF1 rules %.4f, model %.4f at %.2f '
+          '(out of fold)' % (what, rules, best[1], best[0]), file=sys.stderr)
+    return best[0]
+
+
+def export_checked(est, Z, what):
+    m = trees_of(est, 1)
+    chk = raw_scores(m, Z[:50])[:, 0]
+    assert np.allclose(chk, est.decision_function(Z[:50]), atol=1e-9), \
+        '%s export differs' % what
+    return m
+
+
 def fit_block(data):
+    """The first pass, on the block's own features.  Its threshold: the
+    best estimated wF1 over out-of-fold scores (three groups by
+    domain), which the stacked model also reads as features."""
     ts = oof_types(data)
     X, y, w, page = block_matrix(data, ts)
     lab = np.array([l for p in data for l in p['lab']])
     ntok = np.array([n for p in data for n in p['ntok']], dtype=float)
-    # The threshold: the best estimated wF1 over out-of-fold scores.
-    doms = sorted({domain(p['url']) for p in data})
-    grp = {d: int(hashlib.sha256(('h' + d).encode()).hexdigest(), 16) % 3
-           for d in doms}
-    pg = np.array([grp[domain(p['url'])] for p in data])[page]
-    oof = np.zeros(len(y))
-    for g in range(3):
-        est = hgb(**BLOCK_KW).fit(X[pg != g], y[pg != g],
-                                  sample_weight=w[pg != g])
-        oof[pg == g] = est.decision_function(X[pg == g])
-    best = None
-    for thr in np.arange(-2, 4.01, 0.25):
-        # The model adds blocks to the rules' choice (X[:, 20], the
-        # share of the block they chose) and takes none away.
-        # (of MODEL_ADD_MIN characters at least: X[:, 0], lib/extract_feat.c)
-        keep = np.maximum(X[:, 20], ((oof >= thr) & (X[:, 0] >= ADD_MIN))
-                          .astype(float))
-        s = page_wf1(data, page, keep, lab, ntok)
-        if best is None or s > best[1]:
-            best = (float(thr), s)
-    rules = page_wf1(data, page, X[:, 20], lab, ntok)
-    print('block model: estimated wF1 rules %.3f, model %.3f at %.2f '
-          '(out of fold)' % (rules, best[1], best[0]), file=sys.stderr)
-    est = hgb(**BLOCK_KW).fit(X, y, sample_weight=w)
-    m = trees_of(est, 1)
-    chk = raw_scores(m, X[:50])[:, 0]
-    assert np.allclose(chk, est.decision_function(X[:50]), atol=1e-9), \
-        'block model export differs'
-    m['threshold'] = best[0]
-    return m, (X, oof, page, lab, ntok)
+    oof = oof_scores(X[:, FIRST], y, w, groups(data, page, 'h'))
+    thr = best_threshold(data, page, X, oof, lab, ntok, 'block model')
+    est = hgb(**BLOCK_KW).fit(X[:, FIRST], y, sample_weight=w)
+    m = export_checked(est, X[:, FIRST], 'block model')
+    m['threshold'] = thr
+    return m, {'X': X, 'y': y, 'w': w, 'oof': oof, 'page': page,
+               'lab': lab, 'ntok': ntok, 'est': est}
+
+
+def stack_features(s, r, B, thr):
+    """The stacked model's features of one page's blocks from the first
+    pass's scores s (stack_features in lib/extract_feat.c computes the
+    same; tests/extract-model.bats compares them): r, each block's
+    parent's and grandparent's blocks as [lo, hi, lo, hi); B, the
+    blocks' features; thr, the first pass's threshold."""
+    s = np.asarray(s, dtype=float)
+    nb = len(s)
+    ps = np.concatenate([[0.0], np.cumsum(s)])
+    upb = s >= thr
+    pa = np.concatenate([[0.0], np.cumsum(upb.astype(float))])
+    chars = [float(b[0]) for b in B]
+    sel = [float(round(b[20] * b[0])) for b in B]
+    selm = selc = up = tot = 0.0
+    for k in range(nb):
+        selm += sel[k] * s[k]
+        selc += sel[k]
+        tot += chars[k]
+        up += chars[k] if upb[k] else 0.0
+    srt = np.sort(s)
+    out = np.zeros((nb, NSF))
+
+    def group(k, lo, hi, x):
+        inn = lo <= k < hi
+        n = hi - lo - inn
+        if n <= 0:
+            x[:] = [STK_NONE, STK_NONE, 0.0, 0.0]
+            return
+        x[0] = (ps[hi] - ps[lo] - (s[k] if inn else 0.0)) / n
+        a = s[lo:k].max() if inn and k > lo else (
+            s[lo:hi].max() if not inn else STK_NONE)
+        b = s[k + 1:hi].max() if inn and k + 1 < hi else STK_NONE
+        x[1] = max(a, b)
+        x[2] = (pa[hi] - pa[lo] - (1.0 if inn and upb[k] else 0.0)) / n
+        x[3] = n
+    for k in range(nb):
+        x = out[k]
+        lo, hi = max(k - 5, 0), min(k + 6, nb)
+        x[0] = s[k]
+        x[1] = s[k - 2] if k >= 2 else STK_NONE
+        x[2] = s[k - 1] if k >= 1 else STK_NONE
+        x[3] = s[k + 1] if k + 1 < nb else STK_NONE
+        x[4] = s[k + 2] if k + 2 < nb else STK_NONE
+        x[5] = ((ps[hi] - ps[lo] - s[k]) / (hi - lo - 1) if hi - lo > 1
+                else STK_NONE)
+        group(k, r[k][0], r[k][1], x[6:10])
+        group(k, r[k][2], r[k][3], x[10:14])
+        x[14] = selm / selc if selc > 0 else STK_NONE
+        x[15] = np.searchsorted(srt, s[k], 'left') / nb
+        x[16] = up / tot if tot > 0 else 0.0
+    return out
+
+
+def stack_matrix(data, bm, s, thr):
+    """The stacked model's input: the blocks' features and extra
+    features (the dump's), then stack_features of the scores s."""
+    X, page = bm['X'], bm['page']
+    S = np.zeros((len(X), NSF))
+    for pi, p in enumerate(data):
+        m = np.nonzero(page == pi)[0]
+        if len(m):
+            S[m] = stack_features(s[m], p['r'], X[m], thr)
+    return np.hstack([X, S])
+
+
+def fit_stack(data, bm, thr1):
+    """The second pass: the first pass's out-of-fold scores of the
+    blocks around each block as features (stacking); its threshold
+    chosen over its own out-of-fold scores (three other groups)."""
+    Z = stack_matrix(data, bm, bm['oof'], thr1)
+    pg = groups(data, bm['page'], 's')
+    oof2 = oof_scores(Z, bm['y'], bm['w'], pg)
+    thr = best_threshold(data, bm['page'], bm['X'], oof2, bm['lab'],
+                         bm['ntok'], 'stacked model')
+    allthr = decide_threshold(data, bm['page'], bm['X'], oof2, thr,
+                              bm['lab'], bm['ntok'])
+    est = hgb(**BLOCK_KW).fit(Z, bm['y'], sample_weight=bm['w'])
+    m = export_checked(est, Z, 'stacked model')
+    m['threshold'] = thr
+    m['all_threshold'] = allthr
+    return m, est, oof2
+
+
+OFF = 1e9  # uk_ex_stack_all_threshold: never
+
+
+def decide_keep(X, sc, thr, allthr):
+    """The blocks kept when the stacked model decides every block, the
+    rules' choice among them, at allthr on the pages not typed an
+    article (the type scores X[:, 43:50], each less the best), and
+    adds at thr elsewhere."""
+    if allthr >= OFF:
+        return add_keep(X, sc, thr)
+    notart = X[:, 43 + ARTICLE] < 0
+    return np.where(notart, (sc >= allthr).astype(float),
+                    add_keep(X, sc, thr))
+
+
+def decide_threshold(data, page, X, sc, thr, lab, ntok):
+    """The threshold at which the stacked model decides every block of
+    a page not typed an article, for the best estimated wF1 over its
+    out-of-fold scores sc (OFF when adding only is best)."""
+    best = (OFF, page_wf1(data, page, add_keep(X, sc, thr), lab, ntok))
+    for t in np.arange(-3, 1.01, 0.25):
+        v = page_wf1(data, page, decide_keep(X, sc, thr, t), lab, ntok)
+        if v > best[1] + 1e-4:
+            best = (float(t), v)
+    print('stacked model deciding pages not typed an article: %s, '
+          'estimated wF1 %.4f (out of fold)' % (
+              'never' if best[0] >= OFF else 'at %.2f' % best[0], best[1]),
+          file=sys.stderr)
+    return best[0]
 
 
 def region_features(pf, B, sc, thr):
@@ -358,7 +507,8 @@ def fit_region(data, bm, thr):
     estimated word F1 (the sign, weighted by its size), from out-of-fold
     block scores; the margin over 0 chosen on out-of-fold region scores
     (three groups by domain) for the best estimated wF1."""
-    X, oof, page, lab, ntok = bm
+    X, oof, page, lab, ntok = (bm[k] for k in ('X', 'oof', 'page', 'lab',
+                                                'ntok'))
     R, gain, cur, art = [], [], [], []
     for pi, p in enumerate(data):
         m = page == pi
@@ -407,7 +557,7 @@ def fit_region(data, bm, thr):
     return m
 
 
-def fit(d, out, fold=None, region=False, fixtures=None):
+def fit(d, out, fold=None, region=False, fixtures=None, stack=True):
     data = load(d)
     if fold is not None:
         data = [p for p in data if in_fold(p['url'], fold)]
@@ -417,6 +567,8 @@ def fit(d, out, fold=None, region=False, fixtures=None):
                            '' if fold is None else ', half %d/2' % fold),
              'type': fit_type(data)}
     model['block'], bm = fit_block(data)
+    if stack:
+        model['stack'] = fit_stack(data, bm, model['block']['threshold'])[0]
     if region:
         model['region'] = fit_region(data, bm, model['block']['threshold'])
     if fixtures:
@@ -444,6 +596,115 @@ def report(d):
                                                  (pred[sel] == t).mean()))
 
 
+def wauc(y, sc, w):
+    """The weighted area under the ROC curve of scores sc."""
+    o = np.argsort(sc, kind='stable')
+    y, w = y[o], w[o]
+    pos = np.cumsum(w * y)
+    neg_w = w * (1 - y)
+    tp = pos[-1]
+    return float((neg_w * (tp - pos)).sum() / max(tp * neg_w.sum(), 1e-12))
+
+
+def estimate(d):
+    """Across halves, from the labels: each half scored by the models
+    trained on the other (first pass, stacked), as wF1 estimates of the
+    rules, the first pass's additions, the stacked model's, and the
+    stacked model deciding more (dropping chosen blocks it scores
+    under a margin); the weighted AUC of both passes."""
+    data = load(d)
+    for k in (0, 1):
+        tr = [p for p in data if in_fold(p['url'], k)]
+        te = [p for p in data if not in_fold(p['url'], k)]
+        tm = fit_type(tr)
+        m1, bm = fit_block(tr)
+        m2, est2, oof2 = fit_stack(tr, bm, m1['threshold'])
+        X, y, w, page = block_matrix(te, type_scores(tm, te))
+        lab = np.array([l for p in te for l in p['lab']])
+        ntok = np.array([n for p in te for n in p['ntok']], dtype=float)
+        s1 = bm['est'].decision_function(X[:, FIRST])
+        tb = {'X': X, 'page': page}
+        Z = stack_matrix(te, tb, s1, m1['threshold'])
+        s2 = est2.decision_function(Z)
+        t1, t2 = m1['threshold'], m2['threshold']
+
+        def f(keep):
+            return page_wf1(te, page, keep, lab, ntok)
+        print('half %d (trained on %d): rules %.4f first %.4f (at %.2f) '
+              'stacked %.4f (at %.2f); AUC first %.4f stacked %.4f' % (
+                  1 - k, k, f(X[:, 20]), f(add_keep(X, s1, t1)), t1,
+                  f(add_keep(X, s2, t2)), t2, wauc(y, s1, w),
+                  wauc(y, s2, w)))
+        print('  stacked additions by threshold: ' + ' '.join(
+            '%.2f:%.4f' % (t, f(add_keep(X, s2, t)))
+            for t in np.arange(-1.5, 1.51, 0.25)))
+        for dm in (-5, -4, -3, -2, -1):
+            keep = add_keep(X, s2, t2)
+            keep = np.where((X[:, 20] > 0) & (s2 < dm), 0, keep)
+            print('  stacked, dropping chosen blocks under %d: %.4f' % (
+                dm, f(keep)))
+        for t in np.arange(-1.5, 2.01, 0.5):
+            keep = (s2 >= t).astype(float)
+            ptn = X[:, 43 + ARTICLE] < 0
+            print('  stacked deciding all at %.2f: %.4f; on pages not typed '
+                  'an article: %.4f' % (t, f(keep), f(np.where(
+                      ptn, keep, add_keep(X, s2, t2)))))
+        # Thresholds by predicted page type, chosen on the training
+        # half's out-of-fold scores.
+        Xtr, pgtr = bm['X'], bm['page']
+
+        def ptype(M):
+            return np.argmax(M[:, 43:50], axis=1)
+        for nm, otr, ste, tdef in (('first', bm['oof'], s1, t1),
+                                   ('stacked', oof2, s2, t2)):
+            keep_te = add_keep(X, ste, tdef)
+            chosen = []
+            for ti in range(len(TYPES)):
+                btr = ptype(Xtr) == ti
+                best = (tdef, -1)
+                for t in np.arange(-2, 4.01, 0.25):
+                    kk = add_keep(Xtr, otr, tdef)
+                    kk = np.where(btr, add_keep(Xtr, otr, t), kk)
+                    v = page_wf1(tr, pgtr, kk, bm['lab'], bm['ntok'])
+                    if v > best[1] + 1e-9:
+                        best = (float(t), v)
+                chosen.append(best[0])
+                bte = ptype(X) == ti
+                keep_te = np.where(bte, add_keep(X, ste, best[0]), keep_te)
+            print('  %s, thresholds by type %s: %.4f' % (
+                nm, chosen, f(keep_te)))
+        ty = np.array([p['type'] for p in te])[page]
+        for t in TYPES:
+            sel = np.array([p['type'] == t for p in te])
+            sub = [p for p in te if p['type'] == t]
+            bsel = ty == t
+            pmap = np.cumsum(sel) - 1
+            pg2 = pmap[page[bsel]]
+
+            def g(keep):
+                return page_wf1(sub, pg2, keep[bsel], lab[bsel], ntok[bsel])
+            print('  %-13s n=%-3d rules %.4f first %.4f stacked %.4f' % (
+                t, len(sub), g(X[:, 20]), g(add_keep(X, s1, t1)),
+                g(add_keep(X, s2, t2))))
+
+
+def stackcheck(fn, model):
+    """Whether stack_features here reads a dump as lib/extract_feat.c
+    does: the dumped first pass's scores (s) give the dumped stack
+    features (sf) at the model's first threshold."""
+    thr = json.load(open(model))['block']['threshold']
+    bad = 0
+    for line in open(fn, encoding='utf-8'):
+        rec = json.loads(line)
+        got = stack_features(rec['s'], rec['r'], rec['b'], thr)
+        want = np.array(rec['sf'], dtype=float)
+        if got.shape != want.shape or not np.allclose(got, want,
+                                                      atol=1e-9):
+            bad += 1
+    print('stackcheck: %s' % ('differ' if bad else 'same'))
+    return 1 if bad else 0
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == 'dump':
@@ -455,13 +716,19 @@ def main():
         fix = None
         if '--fixtures' in sys.argv:
             fix = sys.argv[sys.argv.index('--fixtures') + 1]
-        fit(sys.argv[2], sys.argv[3], fold, '--region' in sys.argv, fix)
+        fit(sys.argv[2], sys.argv[3], fold, '--region' in sys.argv, fix,
+            '--no-stack' not in sys.argv)
     elif cmd == 'digest':
         # digest FILE: features_digest of each line of FILE
         for line in open(sys.argv[2], encoding='utf-8'):
             print(features_digest(line))
     elif cmd == 'report':
         report(sys.argv[2])
+    elif cmd == 'estimate':
+        estimate(sys.argv[2])
+    elif cmd == 'stackcheck':
+        # stackcheck FILE MODEL.json
+        sys.exit(stackcheck(sys.argv[2], sys.argv[3]))
     elif cmd == 'export':
         export.main()
 

@@ -103,5 +103,10 @@ main(void)
 	    preorder(&uk_ex_region_model, nnodes(&uk_ex_region_model),
 		UK_EX_NRF),
 	    "the region model is empty or in preorder");
+	ok(uk_ex_stack_model.ntrees == 0 ||
+	    preorder(&uk_ex_stack_model, nnodes(&uk_ex_stack_model),
+		UK_EX_NSTK),
+	    "the stacked model is empty or its trees are in preorder and "
+	    "read its features only");
 	return tap_done();
 }

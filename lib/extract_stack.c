@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The stacked block model's inputs (see extract_int.h and
+ * doc/EXTRACTION.md): what a block holds against the rest of the page
+ * (its words against the title's and the chosen part's, its shape
+ * repeated, where it lies from the chosen part), and what the first
+ * pass scored around it (its neighbours, its parent's and grandparent's
+ * other blocks, the chosen part, its rank in the page).  A CRF would
+ * read a block's neighbours' labels; a second pass over the first
+ * pass's scores gives trees the same view.  scripts/train-extract.d/
+ * train.py's stack_features computes the last part again from the
+ * dump, and tests/extract-model.bats checks that the two agree.
+ */
+#include <ctype.h>
+#include <gumbo.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "banned.h"
+#include "buf.h"
+#include "extract.h"
+#include "extract_int.h"
+#include "util.h"
+
+/*
+ * The words of text s, of 4 bytes at least (shorter ones are mostly
+ * the words of every text: "the", "and", "of"), as FNV-1a hashes of
+ * their ASCII-lower-cased bytes: appended to *h (*n of them, room for
+ * *alloc) when h is not NULL, else looked up in the sorted set[0..nset)
+ * into *hit; returns how many there were.
+ */
+static int
+hash_words(const char *s, uint32_t **h, size_t *n, size_t *alloc,
+    const uint32_t *set, size_t nset, int *hit)
+{
+	const unsigned char *p = (const unsigned char *)s, *q;
+	int words = 0;
+
+	while (*p) {
+		uint32_t v = 2166136261u;
+		size_t lo, hi;
+
+		while (*p && !isalnum(*p) && *p < 0x80)
+			p++;
+		for (q = p; *q && (isalnum(*q) || *q >= 0x80); q++)
+			v = (v ^ (uint32_t)tolower(*q)) * 16777619u;
+		if (q - p >= 4) {
+			words++;
+			if (h) {
+				if (*n == *alloc) {
+					*alloc = *alloc ? *alloc * 2 : 256;
+					*h = uk_util_xrealloc(*h,
+					    *alloc * sizeof(**h));
+				}
+				(*h)[(*n)++] = v;
+			} else {
+				for (lo = 0, hi = nset; lo < hi;) {
+					size_t m = lo + (hi - lo) / 2;
+
+					if (set[m] < v)
+						lo = m + 1;
+					else
+						hi = m;
+				}
+				*hit += lo < nset && set[lo] == v;
+			}
+		}
+		p = q;
+	}
+	return words;
+}
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort h[0..*n) and keep each value once. */
+static void
+uniq_u32(uint32_t *h, size_t *n)
+{
+	size_t i, k = 0;
+
+	if (!*n)
+		return;
+	qsort(h, *n, sizeof(*h), cmp_u32);
+	for (i = 1; i < *n; i++)
+		if (h[i] != h[k])
+			h[++k] = h[i];
+	*n = k + 1;
+}
+
+/* A block's shape: its tag and its whole class attribute, hashed. */
+static uint32_t
+shape_of(struct ctx *c, int b)
+{
+	const unsigned char *s = (const unsigned char *)uk_ex_attr(c->n[b].g,
+	    "class");
+	uint32_t v = 2166136261u ^ (uint32_t)c->n[b].tag;
+
+	v *= 16777619u;
+	for (; s && *s; s++)
+		v = (v ^ *s) * 16777619u;
+	return v;
+}
+
+static int
+cmp_shape(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+
+	return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) :
+	    (x[1] < y[1] ? -1 : x[1] > y[1]);
+}
+
+/*
+ * The features of each block against the page, into F's columns
+ * UK_EX_NBF.. (rows of UK_EX_NSTK): the share of its words (4 bytes at
+ * least) that the title or the <h1> holds, and that the rules' choice
+ * holds; how many blocks of the page have its shape (tag and class) and
+ * their share of the text; where it lies from the chosen part (-1
+ * before, 0 within, 1 after), how far in blocks and in the share of the
+ * text; the chosen part's share of the text.  No site's name: words are
+ * compared with the page's own.
+ */
+void
+uk_ex_extra_features(struct ctx *c, const int *nx, int h1, const struct blk *bl,
+    int nb, double *F)
+{
+	uint32_t *tw = NULL, *cw = NULL, *sh;
+	size_t nt = 0, at = 0, ncw = 0, ac = 0;
+	double tot = 0, seltot = 0;
+	int k, i, j, fc = -1, lc = -1;
+
+	if (c->x->title)
+		hash_words(c->x->title, &tw, &nt, &at, NULL, 0, NULL);
+	if (h1 >= 0)
+		for (i = h1; i < c->n[h1].end; i++)
+			if (c->n[i].flags & F_TEXT)
+				hash_words(c->n[i].g->v.text.text, &tw, &nt,
+				    &at, NULL, 0, NULL);
+	for (k = 0; k < nb; k++) {
+		tot += bl[k].chars;
+		seltot += bl[k].sel;
+		if (bl[k].sel > 0) {
+			if (fc < 0)
+				fc = k;
+			lc = k;
+			for (i = bl[k].first; i >= 0; i = nx[i])
+				if (c->n[i].flags & F_SEL)
+					hash_words(c->n[i].g->v.text.text,
+					    &cw, &ncw, &ac, NULL, 0, NULL);
+		}
+	}
+	uniq_u32(tw, &nt);
+	uniq_u32(cw, &ncw);
+	sh = uk_util_xmalloc((size_t)nb * 2 * sizeof(*sh));
+	for (k = 0; k < nb; k++) {
+		double *x = F + (size_t)k * UK_EX_NSTK + UK_EX_NBF;
+		int words = 0, th = 0, ch = 0;
+
+		for (i = bl[k].first; i >= 0; i = nx[i]) {
+			words += hash_words(c->n[i].g->v.text.text, NULL, NULL,
+			    NULL, tw, nt, &th);
+			hash_words(c->n[i].g->v.text.text, NULL, NULL, NULL,
+			    cw, ncw, &ch);
+		}
+		x[0] = words ? (double)th / words : 0;
+		x[1] = words ? (double)ch / words : 0;
+		x[4] = fc < 0 ? 0 : k < fc ? -1 : k > lc ? 1 : 0;
+		x[5] = fc < 0 ? 0 : k < fc ? fc - k : k > lc ? k - lc : 0;
+		x[6] = fc < 0 || !tot ? 0 : k < fc ?
+		    (bl[fc].before - bl[k].before) / tot : k > lc ?
+		    (bl[k].before - bl[lc].before) / tot : 0;
+		x[7] = tot ? seltot / tot : 0;
+		sh[2 * k] = shape_of(c, bl[k].b);
+		sh[2 * k + 1] = (uint32_t)k;
+	}
+	qsort(sh, (size_t)nb, 2 * sizeof(*sh), cmp_shape);
+	for (i = 0; i < nb; i = j) {
+		double chars = 0;
+
+		for (j = i; j < nb && sh[2 * j] == sh[2 * i]; j++)
+			chars += bl[sh[2 * j + 1]].chars;
+		for (k = i; k < j; k++) {
+			double *x = F + (size_t)sh[2 * k + 1] * UK_EX_NSTK +
+			    UK_EX_NBF;
+
+			x[2] = j - i;
+			x[3] = tot ? chars / tot : 0;
+		}
+	}
+	free(sh);
+	free(tw);
+	free(cw);
+}
+
+/*
+ * The blocks whose first text node lies in element e's subtree: [*lo,
+ * *hi) in document order (blocks are in the order of their first text
+ * node, so a subtree's are a run).
+ */
+static void
+block_range(struct ctx *c, const struct blk *bl, int nb, int e, int *lo,
+    int *hi)
+{
+	int a, b, m;
+
+	for (a = 0, b = nb; a < b;) {
+		m = a + (b - a) / 2;
+		if (bl[m].first < e)
+			a = m + 1;
+		else
+			b = m;
+	}
+	*lo = a;
+	for (b = nb; a < b;) {
+		m = a + (b - a) / 2;
+		if (bl[m].first < c->n[e].end)
+			a = m + 1;
+		else
+			b = m;
+	}
+	*hi = a;
+}
+
+/*
+ * For each block k, the blocks of its parent's subtree and of its
+ * grandparent's, as block_range gives them, into r[4k..4k+4).
+ */
+void
+uk_ex_block_ranges(struct ctx *c, const struct blk *bl, int nb, int *r)
+{
+	int k, p, g;
+
+	for (k = 0; k < nb; k++) {
+		p = c->n[bl[k].b].parent;
+		if (p < 0)
+			p = bl[k].b;
+		g = c->n[p].parent >= 0 ? c->n[p].parent : p;
+		block_range(c, bl, nb, p, &r[4 * k], &r[4 * k + 1]);
+		block_range(c, bl, nb, g, &r[4 * k + 2], &r[4 * k + 3]);
+	}
+}
+
+/* A missing neighbour's score (no block there). */
+#define STK_NONE (-10.0)
+
+/*
+ * The largest of s[lo..hi) by the sparse table st (levels of nb: st[j]
+ * holds the largest of each run of 2^j), or STK_NONE when empty.
+ */
+static double
+range_max(const double *st, int nb, int lo, int hi)
+{
+	int j = 0;
+	double a, b;
+
+	if (lo >= hi)
+		return STK_NONE;
+	while ((2 << j) <= hi - lo)
+		j++;
+	a = st[(size_t)j * nb + lo];
+	b = st[(size_t)j * nb + hi - (1 << j)];
+	return a > b ? a : b;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The mean, the largest and the share at the first pass's threshold of
+ * the scores s[lo..hi) less block k's (ps: prefix sums of s, pa: of
+ * s >= threshold), and how many, into x[0..4).
+ */
+static void
+group_scores(const double *s, const double *ps, const double *pa,
+    const double *st, int nb, int k, int lo, int hi, double *x)
+{
+	int in = k >= lo && k < hi, n = hi - lo - in;
+	double a, b;
+
+	if (n <= 0) {
+		x[0] = x[1] = STK_NONE;
+		x[2] = x[3] = 0;
+		return;
+	}
+	x[0] = (ps[hi] - ps[lo] - (in ? s[k] : 0)) / n;
+	a = range_max(st, nb, lo, in ? k : hi);
+	b = in ? range_max(st, nb, k + 1, hi) : STK_NONE;
+	x[1] = a > b ? a : b;
+	x[2] = (pa[hi] - pa[lo] - (in && s[k] >= uk_ex_block_threshold)) / n;
+	x[3] = n;
+}
+
+/*
+ * The stacked model's features of the first pass's scores s, into F's
+ * columns UK_EX_NBF + UK_EX_NXF.. (scripts/train-extract.d/train.py's
+ * stack_features computes the same from the dump): the block's own
+ * score; the two blocks' before it and after it; the mean of the five
+ * before and after; of its parent's and its grandparent's other blocks
+ * (uk_ex_block_ranges' r), the mean, the largest, the share at the threshold
+ * and how many; the chosen part's mean score (by characters); the share
+ * of the page's blocks scored under it; the share of the page's text at
+ * the threshold.
+ */
+void
+uk_ex_stack_features(const struct blk *bl, int nb, const int *r, const double *s,
+    double *F)
+{
+	double *ps, *pa, *st, *srt, selm = 0, selc = 0, up = 0, tot = 0;
+	int k, j, i, lv;
+
+	ps = uk_util_xmalloc((size_t)(nb + 1) * 3 * sizeof(*ps));
+	pa = ps + nb + 1;
+	srt = pa + nb + 1;
+	for (lv = 1; (1 << lv) <= nb; lv++)
+		;
+	st = uk_util_xmalloc((size_t)lv * nb * sizeof(*st));
+	ps[0] = pa[0] = 0;
+	for (k = 0; k < nb; k++) {
+		ps[k + 1] = ps[k] + s[k];
+		pa[k + 1] = pa[k] + (s[k] >= uk_ex_block_threshold);
+		st[k] = srt[k] = s[k];
+		selm += bl[k].sel * s[k];
+		selc += bl[k].sel;
+		tot += bl[k].chars;
+		up += s[k] >= uk_ex_block_threshold ? bl[k].chars : 0;
+	}
+	for (j = 1; j < lv; j++)
+		for (k = 0; k + (1 << j) <= nb; k++) {
+			double a = st[(size_t)(j - 1) * nb + k];
+			double b = st[(size_t)(j - 1) * nb + k + (1 << (j - 1))];
+
+			st[(size_t)j * nb + k] = a > b ? a : b;
+		}
+	qsort(srt, (size_t)nb, sizeof(*srt), cmp_double);
+	for (k = 0; k < nb; k++) {
+		double *x = F + (size_t)k * UK_EX_NSTK + UK_EX_NBF + UK_EX_NXF;
+		int lo = k - 5 > 0 ? k - 5 : 0, hi = k + 6 < nb ? k + 6 : nb;
+		int a, b;
+
+		x[0] = s[k];
+		x[1] = k >= 2 ? s[k - 2] : STK_NONE;
+		x[2] = k >= 1 ? s[k - 1] : STK_NONE;
+		x[3] = k + 1 < nb ? s[k + 1] : STK_NONE;
+		x[4] = k + 2 < nb ? s[k + 2] : STK_NONE;
+		x[5] = hi - lo > 1 ?
+		    (ps[hi] - ps[lo] - s[k]) / (hi - lo - 1) : STK_NONE;
+		group_scores(s, ps, pa, st, nb, k, r[4 * k], r[4 * k + 1],
+		    x + 6);
+		group_scores(s, ps, pa, st, nb, k, r[4 * k + 2],
+		    r[4 * k + 3], x + 10);
+		x[14] = selc > 0 ? selm / selc : STK_NONE;
+		for (a = 0, b = nb; a < b;) {
+			i = a + (b - a) / 2;
+			if (srt[i] < s[k])
+				a = i + 1;
+			else
+				b = i;
+		}
+		x[15] = (double)a / nb;
+		x[16] = tot > 0 ? up / tot : 0;
+	}
+	free(st);
+	free(ps);
+}
+
