@@ -559,18 +559,72 @@ tag_group(int tag)
 	}
 }
 
-/* Siblings of element i with its tag and first class (one of many). */
+/* A child's tag and first class name, to sort a parent's children by. */
+struct shape {
+	int tag, i;
+	const char *cls;
+	size_t len;
+};
+
 static int
-siblings_alike(struct ctx *c, int i)
+shape_cmp(const void *a, const void *b)
 {
-	int p = c->n[i].parent, s, n = 0;
+	const struct shape *x = a, *y = b;
+	int r;
+
+	if (x->tag != y->tag)
+		return x->tag < y->tag ? -1 : 1;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	if (x->len && (r = memcmp(x->cls, y->cls, x->len)))
+		return r;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * Siblings of element i with its tag and first class (one of many),
+ * at most 1000.  memo (c->nn entries, -1 when not known) keeps the
+ * answer for every child of i's parent: the children are sorted by
+ * tag and class once, not compared with each other for each block
+ * (a body of 30,000 paragraphs took seconds, the page's blocks times
+ * their siblings).
+ */
+static int
+siblings_alike(struct ctx *c, int i, int *memo)
+{
+	int p = c->n[i].parent, s, m, a, b;
+	struct shape *k;
 
 	if (p < 0)
 		return 0;
-	for (s = p + 1; s < c->n[p].end && n < 1000; s = c->n[s].end)
-		if (s != i && !(c->n[s].flags & F_TEXT) && alike(c, i, s))
-			n++;
-	return n;
+	if (memo[i] >= 0)
+		return memo[i];
+	for (m = 0, s = p + 1; s < c->n[p].end; s = c->n[s].end)
+		m++;
+	k = uk_util_xmalloc((size_t)m * sizeof(*k));
+	for (m = 0, s = p + 1; s < c->n[p].end; s = c->n[s].end) {
+		if (c->n[s].flags & F_TEXT)
+			continue;
+		k[m].tag = c->n[s].tag;
+		k[m].i = s;
+		k[m].cls = uk_ex_attr(c->n[s].g, "class");
+		k[m].len = k[m].cls ? strcspn(k[m].cls, " ") : 0;
+		m++;
+	}
+	qsort(k, (size_t)m, sizeof(*k), shape_cmp);
+	for (a = 0; a < m; a = b) {
+		for (b = a + 1; b < m && k[b].tag == k[a].tag &&
+		     k[b].len == k[a].len &&
+		     (!k[a].len || !memcmp(k[a].cls, k[b].cls, k[a].len));
+		     b++)
+			;
+		for (s = a; s < b; s++)
+			memo[k[s].i] = b - a - 1 < 1000 ? b - a - 1 : 1000;
+	}
+	free(k);
+	if (memo[i] < 0)
+		memo[i] = 0;
+	return memo[i];
 }
 
 /* Append s as a JSON string to b. */
@@ -594,14 +648,26 @@ json_str(struct uk_buf *b, const char *s, size_t n)
 	uk_buf_addch(b, '"');
 }
 
+/*
+ * What block_features reads of the page's blocks, worked out once a
+ * page and not once a block: the <h1> and the first block at or after
+ * it (-1: none), the last heading block before the block (-1: none),
+ * siblings_alike's memo.
+ */
+struct near {
+	int h1, after_h1, heading;
+	int *memo;
+};
+
 /* Block features of k (of nb blocks, bl) into f. */
 static void
 block_features(struct ctx *c, struct blk *bl, int nb, int k, int best,
-    int h1, const double *pf, const double *ptype, double *f)
+    const struct near *at, const double *pf, const double *ptype, double *f)
 {
 	struct blk *u = &bl[k];
 	struct nd *n = &c->n[u->b];
-	int total = c->n[c->body].text, i, p, lvl, heading = -1;
+	int total = c->n[c->body].text, i, p, lvl, h1 = at->h1;
+	int heading = at->heading;
 	unsigned signs = 0;
 	double w = 0, bs;
 
@@ -642,27 +708,14 @@ block_features(struct ctx *c, struct blk *bl, int nb, int k, int best,
 	f[27] = (signs & UK_EX_CPOS) != 0;
 	f[28] = (signs & UK_EX_CREP) != 0;
 	f[29] = w;
-	f[30] = lg(siblings_alike(c, u->b));
+	f[30] = lg(siblings_alike(c, u->b, at->memo));
 	if (n->parent > c->body)
-		f[31] = lg(siblings_alike(c, n->parent));
+		f[31] = lg(siblings_alike(c, n->parent, at->memo));
 	if (h1 > 0) {
 		f[34] = 1;
 		f[33] = u->b >= h1;
-		f[32] = total ? (double)(u->before - bl[0].before) / total : 0;
-		for (i = 0; i < nb; i++)
-			if (bl[i].b >= h1) {
-				f[32] = total ? (double)(u->before -
-				    bl[i].before) / total : 0;
-				break;
-			}
-	}
-	for (i = k - 1; i >= 0; i--) {
-		int t = c->n[bl[i].b].tag;
-
-		if (t >= GUMBO_TAG_H1 && t <= GUMBO_TAG_H6) {
-			heading = i;
-			break;
-		}
+		i = at->after_h1 >= 0 ? at->after_h1 : 0;
+		f[32] = total ? (double)(u->before - bl[i].before) / total : 0;
 	}
 	f[35] = heading >= 0 ? lg(u->before - bl[heading].before) : lg(u->before);
 	if (best > 0) {
@@ -1066,6 +1119,7 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 	struct blk *bl = NULL;
 	int *of = NULL, *nx, *r = NULL, nb, k, h1, type, whole = 0;
 	int changed = 0, all, stk = uk_ex_stack_model.ntrees > 0, decide;
+	struct near at;
 	double ptype[UK_EX_NTYPES], g[UK_EX_NRF], *F = NULL, *sc = NULL;
 	double *s1, raw, thr;
 
@@ -1109,12 +1163,25 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 	    nb >= STACK_DECIDE_MIN &&
 	    strcmp(uk_ex_types[type], "article") != 0;
 	all = all || decide;
-	for (k = 0; k < nb; k++) {
+	at.h1 = h1;
+	at.after_h1 = -1;
+	for (k = 0; h1 > 0 && k < nb; k++)
+		if (bl[k].b >= h1) {
+			at.after_h1 = k;
+			break;
+		}
+	at.memo = uk_util_xmalloc((size_t)c->nn * sizeof(*at.memo));
+	memset(at.memo, 0xff, (size_t)c->nn * sizeof(*at.memo));
+	for (at.heading = -1, k = 0; k < nb; k++) {
+		int t = k > 0 ? c->n[bl[k - 1].b].tag : GUMBO_TAG_UNKNOWN;
+
+		if (t >= GUMBO_TAG_H1 && t <= GUMBO_TAG_H6)
+			at.heading = k - 1;
 		s1[k] = 0;
 		if (!all && !stk && !CANDIDATE(&bl[k]))
 			continue;
 		block_counts(c, nx, &bl[k]);
-		block_features(c, bl, nb, k, best, h1, pf, ptype,
+		block_features(c, bl, nb, k, best, &at, pf, ptype,
 		    F + (size_t)k * UK_EX_NSTK);
 		uk_ex_trees_eval(&uk_ex_block_model, F + (size_t)k * UK_EX_NSTK,
 		    &s1[k]);
@@ -1157,6 +1224,7 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 		}
 		changed = apply_blocks(c, of, bl, sc, thr, decide, whole);
 	}
+	free(at.memo);
 	free(r);
 	free(F);
 	free(sc);
