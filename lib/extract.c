@@ -1335,6 +1335,8 @@ uk_extract_html(const char *html, size_t len, const char *content_type,
 
 	best = c.body ? score(&c) : -1;
 	pick = uk_ex_items_choose(&c, best, &u, &all, pf);
+	if (pick > 0)
+		uk_ex_edge_pick_tail(&c, pick);
 	if (pick > 0 || (best > 0 && c.n[best].text >= 50)) {
 		w.b = &text;
 		w.brk = 0;

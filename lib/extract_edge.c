@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "extract_edge.h"
 #include "extract_int.h"
+#include "util.h"
 
 /*
  * The longest line of links at the end of the selection that uk_ex_edge_tail
@@ -109,6 +110,28 @@ uk_ex_edge_tail(struct ctx *c, int first, int last)
 		for (j = i; j < n->end; j++)
 			c->n[j].flags |= F_SKIP;
 	}
+}
+
+void
+uk_ex_edge_pick_tail(struct ctx *c, int pick)
+{
+	int end = c->n[pick].end, j, gone = 0;
+	unsigned char *was;
+
+	was = uk_util_xmalloc((size_t)(end - pick));
+	for (j = pick; j < end; j++)
+		was[j - pick] = (c->n[j].flags & F_SKIP) != 0;
+	uk_ex_edge_tail(c, pick, end);
+	for (j = pick; j < end; j++)
+		if (!was[j - pick] && (c->n[j].flags & (F_SKIP | F_TEXT)) ==
+		    (F_SKIP | F_TEXT))
+			gone += c->n[j].text;
+	/* A third of the part or more: the lines are the page's own. */
+	if (gone * 3 >= c->n[pick].text)
+		for (j = pick; j < end; j++)
+			if (!was[j - pick])
+				c->n[j].flags &= ~(unsigned)F_SKIP;
+	free(was);
 }
 
 /*

@@ -10,6 +10,7 @@
  *
  *	score, select (a dry run sets c->first and c->last)
  *	uk_ex_edge_tail        the lines of links and teasers that end it
+ *	uk_ex_edge_pick_tail   the same for the part the page's type chose
  *	lead, write; the learned step (page type, block model)
  *	uk_ex_edge_opening     a documentation page's opening paragraphs
  */
@@ -22,6 +23,13 @@
  * the first block of the text.
  */
 void uk_ex_edge_tail(struct ctx *c, int first, int last);
+/*
+ * The same at the end of the part the page's type chose (pick,
+ * extract_items.c), unless what it would set aside is a third of the
+ * part's text or more: a few headlines under a long text are other
+ * stories, a page of them is a listing's items.
+ */
+void uk_ex_edge_pick_tail(struct ctx *c, int pick);
 
 /*
  * On a page typed documentation: the paragraphs of prose between the
