@@ -627,9 +627,8 @@ siblings_alike(struct ctx *c, int i, int *memo)
 	return memo[i];
 }
 
-/* Append s as a JSON string to b. */
-static void
-json_str(struct uk_buf *b, const char *s, size_t n)
+void
+uk_ex_json_str(struct uk_buf *b, const char *s, size_t n)
 {
 	size_t k;
 
@@ -1010,7 +1009,7 @@ dump_features(struct ctx *c, const char *dump, const double *pf,
 				    &sp, 0, SIZE_MAX);
 		if (k)
 			uk_buf_addch(&out, ',');
-		json_str(&out, t.buf ? t.buf : "", t.len);
+		uk_ex_json_str(&out, t.buf ? t.buf : "", t.len);
 	}
 	uk_buf_release(&t);
 	uk_buf_addstr(&out, "]}\n");
@@ -1363,9 +1362,9 @@ write:
 		uk_buf_addstr(out, "\",\"reason\":\"");
 		uk_buf_addstr(out, why_reason[why]);
 		uk_buf_addstr(out, "\",\"path\":");
-		json_str(out, path.buf ? path.buf : "", path.len);
+		uk_ex_json_str(out, path.buf ? path.buf : "", path.len);
 		uk_buf_addstr(out, ",\"text\":");
-		json_str(out, t.buf ? t.buf : "", t.len);
+		uk_ex_json_str(out, t.buf ? t.buf : "", t.len);
 		if ((why == UK_EX_WHY_MODEL || why == UK_EX_WHY_OUTSIDE) &&
 		    c->mscore && n->flags & F_TEXT)
 			uk_buf_addf(out, ",\"score\":%.3f", c->mscore[at]);

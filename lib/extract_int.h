@@ -130,6 +130,11 @@ struct writer {
 /* extract_node.c: the value of attribute name of element g, or NULL. */
 const char *uk_ex_attr(GumboNode *g, const char *name);
 /*
+ * Append s[0..n) to b as a JSON string: '"' and '\\' escaped, control
+ * bytes as \u00XX, the rest as it is (the features and tree dumps).
+ */
+void uk_ex_json_str(struct uk_buf *b, const char *s, size_t n);
+/*
  * Whether tag's element is never text, with its subtree, whatever the
  * options (scripts, styles, templates, the head, embedded media, form
  * controls); --whole keeps all else (extract_node.c).

@@ -27,27 +27,6 @@
 
 #include "banned.h"
 
-/* Append s[0..n) as a JSON string to b. */
-static void
-json_str(struct uk_buf *b, const char *s, size_t n)
-{
-	size_t k;
-
-	uk_buf_addch(b, '"');
-	for (k = 0; k < n; k++) {
-		unsigned char ch = (unsigned char)s[k];
-
-		if (ch == '"' || ch == '\\') {
-			uk_buf_addch(b, '\\');
-			uk_buf_addch(b, ch);
-		} else if (ch < 0x20)
-			uk_buf_addf(b, "\\u%04x", ch);
-		else
-			uk_buf_addch(b, ch);
-	}
-	uk_buf_addch(b, '"');
-}
-
 void
 uk_ex_items_dump(struct ctx *c, int best, int fallback)
 {
@@ -58,7 +37,7 @@ uk_ex_items_dump(struct ctx *c, int best, int fallback)
 	if (!file || !c->body)
 		return;
 	uk_buf_addstr(&out, "{\"type\":");
-	json_str(&out, c->x->page_type ? c->x->page_type : "",
+	uk_ex_json_str(&out, c->x->page_type ? c->x->page_type : "",
 	    c->x->page_type ? strlen(c->x->page_type) : 0);
 	uk_buf_addf(&out, ",\"fallback\":%d,\"best\":%d,\"n\":[", fallback,
 	    best >= c->body ? best - c->body : -1);
@@ -70,7 +49,7 @@ uk_ex_items_dump(struct ctx *c, int best, int fallback)
 			uk_buf_addch(&out, ',');
 		if (n->flags & F_TEXT) {
 			uk_buf_addf(&out, "[%d,\"#\",\"\",%u,", p, n->flags);
-			json_str(&out, n->g->v.text.text,
+			uk_ex_json_str(&out, n->g->v.text.text,
 			    strlen(n->g->v.text.text));
 			uk_buf_addch(&out, ']');
 			continue;
@@ -79,7 +58,7 @@ uk_ex_items_dump(struct ctx *c, int best, int fallback)
 		uk_buf_addf(&out, "[%d,\"%s\",", p,
 		    n->tag == GUMBO_TAG_UNKNOWN ? "?" :
 		    gumbo_normalized_tagname((GumboTag)n->tag));
-		json_str(&out, cl.buf ? cl.buf : "", cl.len);
+		uk_ex_json_str(&out, cl.buf ? cl.buf : "", cl.len);
 		uk_buf_addf(&out, ",%u]", n->flags);
 	}
 	uk_buf_addstr(&out, "]}\n");
