@@ -289,30 +289,3 @@ uk_ex_tok_score(struct ctx *c, const struct blk *u, struct uk_ex_tok_blk *tb)
 	uk_ex_tok_read(c, u, tb);
 	return uk_ex_tok_eval(&uk_ex_tok_model, &tb->in);
 }
-
-static void
-json_or_null(struct uk_buf *out, const char *s, size_t n)
-{
-	if (s)
-		uk_ex_json_str(out, s, n);
-	else
-		uk_buf_addstr(out, "null");
-}
-
-void
-uk_ex_tok_json(const struct uk_ex_tok_in *in, struct uk_buf *out)
-{
-	int k;
-
-	uk_buf_addch(out, '[');
-	json_or_null(out, in->text ? in->text : "", in->text ? in->len : 0);
-	for (k = 0; k < UK_EX_TOK_TAGS; k++) {
-		uk_buf_addch(out, ',');
-		json_or_null(out, in->tag[k], in->tag[k] ? strlen(in->tag[k]) : 0);
-	}
-	for (k = 0; k < UK_EX_TOK_LEVELS; k++) {
-		uk_buf_addch(out, ',');
-		json_or_null(out, in->ci[k], in->ci[k] ? strlen(in->ci[k]) : 0);
-	}
-	uk_buf_addch(out, ']');
-}

@@ -98,11 +98,5 @@ void uk_ex_tok_release(struct uk_ex_tok_blk *tb);
 /* The committed model's raw score of block u (tb: scratch buffers). */
 double uk_ex_tok_score(struct ctx *c, const struct blk *u,
     struct uk_ex_tok_blk *tb);
-/*
- * in as a JSON array [text, tag0, tag1, tag2, ci0, ci1, ci2, ci3]
- * (null for none) appended to out: the features dump, from which
- * tokens.py makes the same tokens.
- */
-void uk_ex_tok_json(const struct uk_ex_tok_in *in, struct uk_buf *out);
 
 #endif
