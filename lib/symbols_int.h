@@ -502,4 +502,26 @@ typedef void uk_symskel_fn(void *arg, size_t start, size_t end);
 size_t uk_symskel_blank(char *t, size_t n, uk_symskel_fn *fn, void *arg);
 int uk_symskel_wants(int li, const char *path);
 
+/*
+ * symbols_sig.c's rules on text alone, for symbols_cscan.c: the signature
+ * of what starts at text[a] (a line's start) and has its body at e (body),
+ * or ends at e (its first line, or the line where its brackets close);
+ * the doc of the comments text[start[k]..end[k]) (k < n), in order.  Both
+ * malloc'd, or NULL when empty; *nlines the signature's lines.
+ */
+char *uk_symsig_text(const char *text, size_t a, size_t e, int body,
+    uint32_t *nlines);
+char *uk_symsig_comments(const char *text, const size_t *start,
+    const size_t *end, size_t n);
+
+/*
+ * symbols_cscan.c: the tags of a C or C++ header (language li) in
+ * text[0..len) without tree-sitter, appended to r->tags in the order of
+ * the text (r's other fields untouched).  uk_symcscan_enabled is whether
+ * headers are scanned so (1), or parsed by tree-sitter (0:
+ * UK_SYMBOLS_TSHEADERS set in the environment, to compare the two).
+ */
+void uk_symcscan_tags(int li, const char *text, size_t len, struct fres *r);
+int uk_symcscan_enabled(void);
+
 #endif

@@ -674,6 +674,13 @@ uk_symtags_file(const struct uk_symbols *s, struct symworker *w, int li,
 		lex_file(li, text, len, r);
 		return;
 	}
+	/* A header: scanned, not parsed (symbols_cscan.c says why). */
+	if (uk_symskel_wants(li, path) && uk_symcscan_enabled()) {
+		file_facts(text, len, r);
+		uk_symcscan_tags(li, text, len, r);
+		r->status = 1;
+		return;
+	}
 	uk_symarena_enter(&w->arena);
 	parser = ts_parser_new();
 	cursor = ts_query_cursor_new();
