@@ -852,7 +852,9 @@ open_class(struct cscan *s, struct decl *d, const struct tok *k)
 
 	if (d->has_cname) {
 		name = s->t + d->cname.start;
-		nlen = (d->spec ? d->spec_end : d->cname.end) - d->cname.start;
+		nlen = (d->spec && d->spec_end > d->cname.end ? d->spec_end :
+							      d->cname.end) -
+		    d->cname.start;
 		/* A specialisation (`struct hash<Foo>`) defines no name. */
 		if (!d->spec)
 			def(s, d, &d->cname, "class",

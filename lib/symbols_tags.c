@@ -675,7 +675,8 @@ uk_symtags_file(const struct uk_symbols *s, struct symworker *w, int li,
 		return;
 	}
 	/* A header: scanned, not parsed (symbols_cscan.c says why). */
-	if (uk_symskel_wants(li, path) && uk_symcscan_enabled()) {
+	if (uk_symskel_wants(li, path) && uk_symcscan_enabled() &&
+	    !parse_bodies()) {
 		file_facts(text, len, r);
 		uk_symcscan_tags(li, text, len, r);
 		r->status = 1;
