@@ -372,6 +372,58 @@ struct edge {
 	uint32_t group; /* the target definition's (name, file) group */
 } __attribute__((packed, aligned(4)));
 
+/*
+ * symbols_names.c: the names many units define, each one node between
+ * its referrers and its definers (the edges between them implied, not
+ * stored): begin a name of weight b, add its definers (unit, group) and
+ * its referrers (unit, weight a), end it (a name nobody refers to is
+ * dropped).  flow adds to y what x (by unit) sends along the implied
+ * edges of weight a * b, times scale: forward to the definers, or with
+ * rev backward to the referrers (a referrer has no edge to its own
+ * unit); flow_groups forward into each definer's group; hit_groups
+ * marks the groups that have an edge (hit, and their unit in gunit);
+ * mark_used sets used[k] when the
+ * pair keys[k] (from << 32 | to, sorted) has an edge.
+ */
+struct nname {
+	uint32_t ref0, nref, def0, ndef, pair0, npair;
+	double b;
+};
+struct nname_ref {
+	uint32_t unit;
+	double a;
+};
+struct nname_def {
+	uint32_t unit, group;
+};
+struct nname_pair {
+	uint32_t ref, def; /* within the name's referrers and definers */
+};
+struct namegraph {
+	struct nname *v;
+	size_t n, a;
+	struct nname_ref *r;
+	size_t nr, ar;
+	struct nname_def *d;
+	size_t nd, ad;
+	struct nname_pair *p;
+	size_t np, ap;
+};
+
+void uk_symnames_begin(struct namegraph *g, double b);
+void uk_symnames_def(struct namegraph *g, uint32_t unit, uint32_t group);
+void uk_symnames_ref(struct namegraph *g, uint32_t unit, double a);
+void uk_symnames_end(struct namegraph *g);
+void uk_symnames_flow(const struct namegraph *g, const double *x, double *y,
+    int rev, double scale);
+void uk_symnames_flow_groups(const struct namegraph *g, const double *x,
+    double *grank);
+void uk_symnames_hit_groups(const struct namegraph *g, unsigned char *hit,
+    uint32_t *gunit);
+void uk_symnames_mark_used(const struct namegraph *g, const uint64_t *keys,
+    size_t n, unsigned char *used);
+void uk_symnames_release(struct namegraph *g);
+
 /* A name a file imports from outside the tree. */
 struct extname {
 	uint32_t file;

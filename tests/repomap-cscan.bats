@@ -99,3 +99,28 @@ banner function 48 geo" ]
 	grep -qP '^D\t[0-9]+\tb\tclass\t' "$T/d"
 	grep -qP '^D\t[0-9]+\tafter\tfunction\t5\t' "$T/d"
 }
+
+@test "name nodes: a name many headers define ranks as its every edge did" {
+	# 8 headers define value(); 100 files call it 82 times each: 8 x
+	# 8,200 references make it a node of the ranking (symbols_names.c).
+	mkdir -p "$T/tree/inc" "$T/tree/src"
+	for h in 0 1 2 3 4 5 6 7; do
+		printf 'struct box%d { int value() const; };\nint helper%d(int);\n' \
+		    "$h" "$h" >"$T/tree/inc/box$h.hpp"
+	done
+	for f in $(seq 0 99); do
+		{
+			printf '#include "../inc/box%d.hpp"\nint f%d(box%d &b) {\n' \
+			    $((f % 8)) "$f" $((f % 8))
+			for c in $(seq 1 82); do printf '  b.value();\n'; done
+			printf '  return helper%d(1);\n}\n' $((f % 3))
+		} >"$T/tree/src/f$f.cpp"
+	done
+	run -0 "$SYM" -R -t 1024 "$T/tree"
+	echo "$output" >"$T/nodes.json"
+	UK_SYMBOLS_EDGES=1 run -0 "$SYM" -R -t 1024 "$T/tree"
+	echo "$output" >"$T/edges.json"
+	cmp "$T/nodes.json" "$T/edges.json"
+	run -0 jq -r '.github_info.top_file' "$T/nodes.json"
+	[[ $output == inc/box* ]]
+}
