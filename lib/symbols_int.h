@@ -286,6 +286,12 @@ void uk_symtags_file(const struct uk_symbols *s, struct symworker *w,
     int li, int lex, const char *path, const char *text, size_t len,
     struct fres *r);
 void uk_symtags_release(struct fres *r);
+/*
+ * Whether uk_symtags_file scans the file path of language li with
+ * symbols_cscan.c (a C or C++ header): cheaper than the tag cache's
+ * lookup, so such a file is not cached.
+ */
+int uk_symtags_scanned(int li, const char *path);
 
 /*
  * The tag cache (symbols_tagcache.c, over symcache.h): put r's tags under

@@ -337,7 +337,9 @@ uk_symbols_stream_add(struct uk_symbols_stream *st, const char *path,
 	/* Outside the lock: the workers go on meanwhile. */
 	lex = uk_symbols_use_lex(st->s, path);
 	hash[0] = '\0';
-	if (st->s->cache && !lex && len <= UINT32_MAX / 2) {
+	/* A scanned header costs less than its hash and lookup. */
+	if (st->s->cache && !lex && !uk_symtags_scanned(li, path) &&
+	    len <= UINT32_MAX / 2) {
 		uk_symcache_hash(text, len, hash);
 		hit = uk_symtagcache_get(st->s, li, hash, &res) == 0;
 	}
