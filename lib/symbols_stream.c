@@ -58,6 +58,8 @@ struct uk_symbols_stream {
 	int nt;
 	long indexed;
 	int timeout;
+	uk_symbols_done_fn *done_fn;
+	void *done_arg;
 	uk_symbols_progress_fn *progress;
 	void *progress_arg;
 	size_t reported; /* ndone when progress was last called */
@@ -256,6 +258,11 @@ stream_merge(struct uk_symbols_stream *st, int wait)
 					    &it->res);
 				uk_symbols_merge(st->s, it->path, &it->res);
 				st->indexed++;
+				if (st->done_fn && !it->lex) {
+					st->done_fn(st->done_arg, it->path,
+					    it->text);
+					it->text = NULL;
+				}
 			} else if (it->res.status < 0 &&
 			    uk_symtags_query_failed(st->s, it->li)) {
 				if (!st->qfailed)
@@ -494,4 +501,12 @@ uk_symstream_add_files(struct uk_symbols *s,
 		uk_symbols_stream_add(st, files[i].path, files[i].text,
 		    files[i].len, err);
 	return uk_symbols_stream_end(st, err);
+}
+
+void
+uk_symbols_stream_on_done(struct uk_symbols_stream *st,
+    uk_symbols_done_fn *fn, void *arg)
+{
+	st->done_fn = fn;
+	st->done_arg = arg;
 }
