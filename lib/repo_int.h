@@ -32,6 +32,7 @@ struct snap {
 	int stream_failed;
 	struct uk_err stream_err;
 	unsigned long handed; /* files handed to the stream */
+	size_t done_at; /* files before it whose text the stream is done with */
 	struct uk_repo_progress prog;
 	int capped;       /* a file or size cap stopped the snapshot */
 	long http_status; /* of the archive request (404: no such ref) */

@@ -111,6 +111,29 @@ static void snap_indexed(void *arg, size_t indexed, size_t total);
  * The git route calls this only after its clone child has exited: the
  * stream's threads must not exist when the process forks.
  */
+/*
+ * A source the stream has parsed, freed when no pack reads it again:
+ * boost's 125 MB of headers were all held until the parse ended, the
+ * step's peak once the ranking's edges shrank.  The stream is done with
+ * files in the order they were handed over, so the file is at or after
+ * done_at.
+ */
+static void
+snap_text_done(void *arg, const char *path, const char *text)
+{
+	struct snap *s = arg;
+	size_t i;
+
+	for (i = s->done_at; i < s->nfiles; i++)
+		if (s->files[i].path == path && s->files[i].text == text) {
+			free((char *)s->files[i].text);
+			s->files[i].text = NULL;
+			s->files[i].len = 0;
+			s->done_at = i + 1;
+			return;
+		}
+}
+
 void
 uk_repo_snap_stream_start(struct snap *s)
 {
@@ -119,6 +142,8 @@ uk_repo_snap_stream_start(struct snap *s)
 	uk_symbols_set_deadline(s->sym, s->deadline - uk_util_mono_now());
 	s->stream = uk_symbols_stream_start(s->sym, s->o->threads);
 	uk_symbols_stream_progress(s->stream, snap_indexed, s);
+	if (s->o->pack_tokens <= 0)
+		uk_symbols_stream_on_done(s->stream, snap_text_done, s);
 }
 
 void

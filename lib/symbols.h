@@ -120,6 +120,17 @@ void uk_symbols_stream_progress(struct uk_symbols_stream *st,
  */
 long uk_symbols_stream_end(struct uk_symbols_stream *st, struct uk_err *err);
 
+/*
+ * Done with a text: fn(arg, path, text) on the caller's thread once a
+ * file handed over has been parsed and its tags added to s; the stream
+ * reads that text no more (a file only lexed stays: when nothing else
+ * was parsed, uk_symbols_stream_end parses it after all).
+ */
+typedef void uk_symbols_done_fn(void *arg, const char *path,
+    const char *text);
+void uk_symbols_stream_on_done(struct uk_symbols_stream *st,
+    uk_symbols_done_fn *fn, void *arg);
+
 /* Stop: files not yet parsed are dropped; frees st (NULL-safe). */
 void uk_symbols_stream_cancel(struct uk_symbols_stream *st);
 

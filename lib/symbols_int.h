@@ -286,6 +286,12 @@ void uk_symtags_file(const struct uk_symbols *s, struct symworker *w,
     int li, int lex, const char *path, const char *text, size_t len,
     struct fres *r);
 void uk_symtags_release(struct fres *r);
+/*
+ * Whether uk_symtags_file scans the file path of language li with
+ * symbols_cscan.c (a C or C++ header): cheaper than the tag cache's
+ * lookup, so such a file is not cached.
+ */
+int uk_symtags_scanned(int li, const char *path);
 
 /*
  * The tag cache (symbols_tagcache.c, over symcache.h): put r's tags under
@@ -371,6 +377,58 @@ struct edge {
 	double w;
 	uint32_t group; /* the target definition's (name, file) group */
 } __attribute__((packed, aligned(4)));
+
+/*
+ * symbols_names.c: the names many units define, each one node between
+ * its referrers and its definers (the edges between them implied, not
+ * stored): begin a name of weight b, add its definers (unit, group) and
+ * its referrers (unit, weight a), end it (a name nobody refers to is
+ * dropped).  flow adds to y what x (by unit) sends along the implied
+ * edges of weight a * b, times scale: forward to the definers, or with
+ * rev backward to the referrers (a referrer has no edge to its own
+ * unit); flow_groups forward into each definer's group; hit_groups
+ * marks the groups that have an edge (hit, and their unit in gunit);
+ * mark_used sets used[k] when the
+ * pair keys[k] (from << 32 | to, sorted) has an edge.
+ */
+struct nname {
+	uint32_t ref0, nref, def0, ndef, pair0, npair;
+	double b;
+};
+struct nname_ref {
+	uint32_t unit;
+	double a;
+};
+struct nname_def {
+	uint32_t unit, group;
+};
+struct nname_pair {
+	uint32_t ref, def; /* within the name's referrers and definers */
+};
+struct namegraph {
+	struct nname *v;
+	size_t n, a;
+	struct nname_ref *r;
+	size_t nr, ar;
+	struct nname_def *d;
+	size_t nd, ad;
+	struct nname_pair *p;
+	size_t np, ap;
+};
+
+void uk_symnames_begin(struct namegraph *g, double b);
+void uk_symnames_def(struct namegraph *g, uint32_t unit, uint32_t group);
+void uk_symnames_ref(struct namegraph *g, uint32_t unit, double a);
+void uk_symnames_end(struct namegraph *g);
+void uk_symnames_flow(const struct namegraph *g, const double *x, double *y,
+    int rev, double scale);
+void uk_symnames_flow_groups(const struct namegraph *g, const double *x,
+    double *grank);
+void uk_symnames_hit_groups(const struct namegraph *g, unsigned char *hit,
+    uint32_t *gunit);
+void uk_symnames_mark_used(const struct namegraph *g, const uint64_t *keys,
+    size_t n, unsigned char *used);
+void uk_symnames_release(struct namegraph *g);
 
 /* A name a file imports from outside the tree. */
 struct extname {
@@ -501,5 +559,27 @@ void uk_symlex_refs(const char *lang, const char *text, size_t len,
 typedef void uk_symskel_fn(void *arg, size_t start, size_t end);
 size_t uk_symskel_blank(char *t, size_t n, uk_symskel_fn *fn, void *arg);
 int uk_symskel_wants(int li, const char *path);
+
+/*
+ * symbols_sig.c's rules on text alone, for symbols_cscan.c: the signature
+ * of what starts at text[a] (a line's start) and has its body at e (body),
+ * or ends at e (its first line, or the line where its brackets close);
+ * the doc of the comments text[start[k]..end[k]) (k < n), in order.  Both
+ * malloc'd, or NULL when empty; *nlines the signature's lines.
+ */
+char *uk_symsig_text(const char *text, size_t a, size_t e, int body,
+    uint32_t *nlines);
+char *uk_symsig_comments(const char *text, const size_t *start,
+    const size_t *end, size_t n);
+
+/*
+ * symbols_cscan.c: the tags of a C or C++ header (language li) in
+ * text[0..len) without tree-sitter, appended to r->tags in the order of
+ * the text (r's other fields untouched).  uk_symcscan_enabled is whether
+ * headers are scanned so (1), or parsed by tree-sitter (0:
+ * UK_SYMBOLS_TSHEADERS set in the environment, to compare the two).
+ */
+void uk_symcscan_tags(int li, const char *text, size_t len, struct fres *r);
+int uk_symcscan_enabled(void);
 
 #endif

@@ -34,6 +34,13 @@
 #define BARE_W 0.1 /* an include none of whose names is used */
 #define HELPER_W 0.5  /* a module of helpers (uk_symclass_is_helper) */
 #define ERRORS_W 0.5  /* a module of exception classes (errors_only) */
+/*
+ * A name defined by NAME_NODE_MIN units or more, whose references times
+ * definers reach NAME_NODE_EDGES, is a node (symbols_names.c): on a big
+ * tree only, where the sums' order no longer settles ties between ranks.
+ */
+#define NAME_NODE_MIN   8
+#define NAME_NODE_EDGES 65536
 
 /* Definitions by (name, file, line): for hiding duplicates. */
 static int
@@ -501,16 +508,43 @@ definers(const struct symtab *t, const uint32_t *byname,
 	return dv;
 }
 
+/*
+ * Whether name, whose references start at t->refs[r] and whose definers
+ * are dv[0..nd) (ndef units), is a node of g; begun, with its definers,
+ * when it is.
+ */
+static int
+name_node(const struct symtab *t, struct namegraph *g, uint32_t name,
+    const struct definer *dv, size_t nd, size_t ndef, size_t r, double mul)
+{
+	const char *v = getenv("UK_SYMBOLS_EDGES");
+	size_t k;
+
+	/* UK_SYMBOLS_EDGES set: every name's edges, to compare. */
+	if (ndef < NAME_NODE_MIN || (v && *v))
+		return 0;
+	for (k = r; k < t->nrefs && t->refs[k].name == name; k++)
+		;
+	if ((k - r) * ndef < NAME_NODE_EDGES)
+		return 0;
+	uk_symnames_begin(g, mul);
+	for (k = 0; k < nd; k++)
+		if (dv[k].visible && !(k > 0 && dv[k].file == dv[k - 1].file))
+			uk_symnames_def(g, dv[k].unit, dv[k].group);
+	return 1;
+}
+
 /* The edges of the references to one name, defined by byname[i..e). */
 static void
 name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
     const struct extnames *ext, size_t i, size_t e, size_t *r,
-    struct edge **edges, size_t *nedges, size_t *aedges)
+    struct edge **edges, size_t *nedges, size_t *aedges, struct namegraph *g)
 {
 	uint32_t name = t->defs[byname[i]].name, last = UINT32_MAX;
 	size_t ndef = 0, k;
 	double mul, one, selfw;
 	struct definer *dv;
+	int node;
 
 	for (k = i; k < e; k++) {
 		const struct sdef *d = &t->defs[byname[k]];
@@ -527,6 +561,7 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 	dv = definers(t, byname, group, i, e);
 	mul = name_weight(t->names[name], ndef);
 	one = name_weight(t->names[name], 1);
+	node = name_node(t, g, name, dv, e - i, ndef, *r, mul);
 	while (*r < t->nrefs && t->refs[*r].name == name) {
 		uint32_t from = t->refs[*r].file, fu = t->files[from].unit;
 		uint32_t bu = uk_symimports_bound_unit(ext, from, name);
@@ -589,7 +624,9 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 		for (k = 0; k < e - i; k++)
 			if (dv[k].visible && dv[k].unit == fu)
 				selfw = SELF_W;
-		for (k = 0; k < e - i && cnt; k++) {
+		if (node && cnt)
+			uk_symnames_ref(g, fu, selfw * sqrt((double)cnt));
+		for (k = 0; k < e - i && cnt && !node; k++) {
 			uint32_t to = dv[k].unit;
 
 			if (!dv[k].visible || to == fu ||
@@ -612,6 +649,8 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
 				break;
 			}
 	}
+	if (node)
+		uk_symnames_end(g);
 	free(dv);
 }
 
@@ -630,11 +669,13 @@ name_edges(struct symtab *t, const uint32_t *byname, const uint32_t *group,
  * /usr/include/boost).
  */
 static void
-used_defs(const struct edge *edges, size_t nedges, size_t ngroups, size_t n,
-    double *breadth)
+used_defs(const struct edge *edges, size_t nedges, const struct namegraph *g,
+    size_t ngroups, size_t n, double *breadth)
 {
 	size_t *start = uk_util_xcalloc(ngroups + 2, sizeof(size_t));
 	uint32_t *to, *seen = uk_util_xcalloc(n + 1, sizeof(uint32_t));
+	uint32_t *gunit = uk_util_xcalloc(ngroups + 1, sizeof(uint32_t));
+	unsigned char *hit = uk_util_xcalloc(ngroups + 1, 1);
 	size_t i, j, m = 0;
 
 	for (i = 0; i < nedges; i++)
@@ -651,15 +692,24 @@ used_defs(const struct edge *edges, size_t nedges, size_t ngroups, size_t n,
 	/* start[g] is now where group g + 1 starts. */
 	for (i = 0; i <= n; i++)
 		seen[i] = UINT32_MAX;
-	for (i = 0, j = 0; i < ngroups; i++)
+	/* A name node's groups (symbols_names.c) have no edge here. */
+	uk_symnames_hit_groups(g, hit, gunit);
+	for (i = 0, j = 0; i < ngroups; i++) {
 		for (; j < start[i]; j++)
 			if (seen[to[j]] != (uint32_t)i) {
 				seen[to[j]] = (uint32_t)i;
 				breadth[to[j]] += 1;
 			}
+		if (hit[i] && seen[gunit[i]] != (uint32_t)i) {
+			seen[gunit[i]] = (uint32_t)i;
+			breadth[gunit[i]] += 1;
+		}
+	}
 	free(start);
 	free(to);
 	free(seen);
+	free(gunit);
+	free(hit);
 }
 
 static int
@@ -689,7 +739,8 @@ pair_key(const struct edge *e)
  * module's file (26/34 on the development set instead of 29/34).
  */
 static void
-weaken_bare_imports(const struct symtab *t, struct edge *edges, size_t nedges)
+weaken_bare_imports(const struct symtab *t, struct edge *edges, size_t nedges,
+    const struct namegraph *g)
 {
 	uint64_t *bare = NULL, *hit;
 	unsigned char *used;
@@ -723,6 +774,7 @@ weaken_bare_imports(const struct symtab *t, struct edge *edges, size_t nedges)
 		if ((hit = bsearch(&k, bare, n, sizeof(*bare), key_cmp)))
 			used[hit - bare] = 1;
 	}
+	uk_symnames_mark_used(g, bare, n, used);
 	for (i = 0; i < nedges; i++) {
 		uint64_t k;
 
@@ -753,11 +805,13 @@ weaken_bare_imports(const struct symtab *t, struct edge *edges, size_t nedges)
  * files of its own program (2, 4 or 8 kept: the same 136/152).
  */
 static double *
-teleport(struct symtab *t, const struct edge *edges, size_t nedges)
+teleport(struct symtab *t, const struct edge *edges, size_t nedges,
+    const struct namegraph *g)
 {
 	double *p = uk_util_xcalloc(t->nfiles + 1, sizeof(double)), sum = 0;
 	double *extra = uk_util_xcalloc(t->nfiles + 1, sizeof(double));
 	double *out = uk_util_xcalloc(t->nfiles + 1, sizeof(double));
+	double *x = uk_util_xcalloc(t->nfiles + 1, sizeof(double));
 	size_t i, j;
 	int any = 0;
 
@@ -782,10 +836,17 @@ teleport(struct symtab *t, const struct edge *edges, size_t nedges)
 	}
 	for (j = 0; j < nedges; j++)
 		out[edges[j].from] += edges[j].w;
+	for (i = 0; i < t->nfiles; i++)
+		x[i] = 1;
+	uk_symnames_flow(g, x, out, 1, 1.0);
 	for (j = 0; j < nedges; j++)
 		if (out[edges[j].from] > 0)
 			p[edges[j].to] += extra[edges[j].from] * edges[j].w /
 			    out[edges[j].from];
+	for (i = 0; i < t->nfiles; i++)
+		x[i] = out[i] > 0 ? extra[i] / out[i] : 0;
+	uk_symnames_flow(g, x, p, 0, 1.0);
+	free(x);
 	/* A program that uses nothing of the project keeps its share. */
 	for (i = 0; i < t->nfiles; i++)
 		if (out[i] <= 0)
@@ -816,6 +877,7 @@ struct pr_part {
 	const size_t *start;
 	const uint32_t *src;
 	const double *c;
+	const double *in; /* what the name nodes send each target */
 	size_t from, to;
 	double dangling;
 };
@@ -827,7 +889,8 @@ pr_targets(void *arg)
 	size_t i, j;
 
 	for (i = q->from; i < q->to; i++) {
-		double acc = ((1 - DAMPING) + DAMPING * q->dangling) * q->p[i];
+		double acc = ((1 - DAMPING) + DAMPING * q->dangling) * q->p[i] +
+		    q->in[i];
 
 		for (j = q->start[i]; j < q->start[i + 1]; j++)
 			acc += DAMPING * q->pr[q->src[j]] * q->c[j];
@@ -841,8 +904,8 @@ pr_targets(void *arg)
  * rev, over the edges reversed (to -> from), without a reversed copy.
  */
 static double *
-pagerank(size_t n, const struct edge *edges, size_t nedges, const double *p,
-    double *out, int rev)
+pagerank(size_t n, const struct edge *edges, size_t nedges,
+    const struct namegraph *g, const double *p, double *out, int rev)
 {
 	double *pr = uk_util_xcalloc(n + 1, sizeof(double));
 	double *next = uk_util_xcalloc(n + 1, sizeof(double));
@@ -850,12 +913,21 @@ pagerank(size_t n, const struct edge *edges, size_t nedges, const double *p,
 	size_t *start = uk_util_xcalloc(n + 2, sizeof(size_t));
 	uint32_t *src = uk_util_xcalloc(nedges + 1, sizeof(uint32_t));
 	double *c = uk_util_xcalloc(nedges + 1, sizeof(double));
+	double *hout = uk_util_xcalloc(n + 1, sizeof(double));
+	double *in = uk_util_xcalloc(n + 1, sizeof(double));
+	double *x = uk_util_xcalloc(n + 1, sizeof(double));
 	size_t i, j, it, half;
 
 #define E_FROM(j) (rev ? edges[j].to : edges[j].from)
 #define E_TO(j)   (rev ? edges[j].from : edges[j].to)
 	for (j = 0; j < nedges; j++)
 		out[E_FROM(j)] += edges[j].w;
+	/* And along the name nodes' edges (symbols_names.c). */
+	for (i = 0; i < n; i++)
+		x[i] = 1;
+	uk_symnames_flow(g, x, hout, !rev, 1.0);
+	for (i = 0; i < n; i++)
+		out[i] += hout[i];
 	/*
 	 * A file's vote is at least OUT_MIN: what its references do not
 	 * use goes where teleport goes.  Else a file whose only references
@@ -875,7 +947,7 @@ pagerank(size_t n, const struct edge *edges, size_t nedges, const double *p,
 	 * was most of the ranking's time (scripts/bench repo).
 	 */
 	for (i = 0; i < n; i++)
-		kept[i] = 1;
+		kept[i] = 1 - hout[i] / out[i];
 	for (j = 0; j < nedges; j++)
 		start[E_TO(j) + 1]++;
 	for (i = 0; i < n; i++)
@@ -902,11 +974,21 @@ pagerank(size_t n, const struct edge *edges, size_t nedges, const double *p,
 		for (half = 0; half < n && start[half] < nedges / 2; half++)
 			;
 	for (it = 0; it < 100; it++) {
-		struct pr_part lo = { p, pr, next, start, src, c, 0, half, 0 };
-		struct pr_part hi = { p, pr, next, start, src, c, half, n, 0 };
+		struct pr_part lo = { p, pr, next, start, src, c, in, 0, half,
+			0 };
+		struct pr_part hi = { p, pr, next, start, src, c, in, half, n,
+			0 };
 		double dangling = 0, diff = 0;
 		pthread_t tid;
 		int helper;
+
+		if (g && g->n) {
+			for (i = 0; i < n; i++) {
+				x[i] = pr[i] / out[i];
+				in[i] = 0;
+			}
+			uk_symnames_flow(g, x, in, rev, DAMPING);
+		}
 
 		for (i = 0; i < n; i++)
 			dangling += pr[i] * kept[i];
@@ -930,6 +1012,9 @@ pagerank(size_t n, const struct edge *edges, size_t nedges, const double *p,
 	free(start);
 	free(src);
 	free(c);
+	free(hout);
+	free(in);
+	free(x);
 	return pr;
 }
 
@@ -953,12 +1038,13 @@ pagerank(size_t n, const struct edge *edges, size_t nedges, const double *p,
  * calls; with it, 139 (65, 74); 140 (66, 74) with a floor of 1/4.
  */
 static double *
-hub(size_t n, const struct edge *edges, size_t nedges, const double *p)
+hub(size_t n, const struct edge *edges, size_t nedges,
+    const struct namegraph *g, const double *p)
 {
 	double *out = uk_util_xcalloc(n + 1, sizeof(double)), *h;
 	size_t i;
 
-	h = pagerank(n, edges, nedges, p, out, 1);
+	h = pagerank(n, edges, nedges, g, p, out, 1);
 	/* And vendored code, which has no teleport, keeps its order by pr. */
 	for (i = 0; i < n; i++)
 		h[i] = h[i] * (double)n > HUB_FLOOR ? h[i] * (double)n :
@@ -1245,8 +1331,8 @@ errors_only(struct symtab *t)
  */
 static void
 rank_definitions(struct symtab *t, const uint32_t *group, size_t ngroups,
-    const struct edge *edges, size_t nedges, const double *pr,
-    const double *out)
+    const struct edge *edges, size_t nedges, const struct namegraph *g,
+    const double *pr, const double *out)
 {
 	double *grank, *best;
 	size_t i, j, n = t->nfiles;
@@ -1265,6 +1351,14 @@ rank_definitions(struct symtab *t, const uint32_t *group, size_t ngroups,
 		if (edges[j].group != UINT32_MAX)
 			grank[edges[j].group] += pr[edges[j].from] *
 			    edges[j].w / out[edges[j].from];
+	if (g->n) {
+		double *x = uk_util_xcalloc(n + 1, sizeof(double));
+
+		for (i = 0; i < n; i++)
+			x[i] = pr[i] / out[i];
+		uk_symnames_flow_groups(g, x, grank);
+		free(x);
+	}
 	for (i = 0; i < t->ndefs; i++)
 		if (!t->defs[i].hidden &&
 		    grank[group[i]] > best[t->defs[i].file])
@@ -1293,11 +1387,13 @@ uk_symrank_table(struct symtab *t, const char *focus)
 	double *out = NULL, *pr = NULL, *p = NULL;
 	double *breadth = NULL, *hubs = NULL;
 	struct extnames ext = { NULL, 0, 0, NULL, 0, 0, NULL, 0, 0 };
+	struct namegraph g;
 	size_t n = t->nfiles;
 
 	t->ranked = 1;
 	if (!n)
 		return;
+	memset(&g, 0, sizeof(g));
 	for (i = 0; i < n; i++) {
 		struct sfile *f = &t->files[i];
 		size_t fl = focus ? strlen(focus) : 0;
@@ -1336,9 +1432,9 @@ uk_symrank_table(struct symtab *t, const char *focus)
 		     e++)
 			;
 		name_edges(t, byname, group, &ext, i, e, &r, &edges, &nedges,
-		    &aedges);
+		    &aedges, &g);
 	}
-	weaken_bare_imports(t, edges, nedges);
+	weaken_bare_imports(t, edges, nedges, &g);
 	for (i = 0; i < ext.n; i++)
 		free(ext.v[i].name);
 	free(ext.v);
@@ -1351,12 +1447,12 @@ uk_symrank_table(struct symtab *t, const char *focus)
 	for (i = 0; i < t->ndefs; i++)
 		if (!t->defs[i].hidden)
 			t->files[t->defs[i].file].ndefs++;
-	p = teleport(t, edges, nedges);
+	p = teleport(t, edges, nedges, &g);
 	out = uk_util_xcalloc(n + 1, sizeof(double));
-	pr = pagerank(n, edges, nedges, p, out, 0);
-	hubs = hub(n, edges, nedges, p);
+	pr = pagerank(n, edges, nedges, &g, p, out, 0);
+	hubs = hub(n, edges, nedges, &g, p);
 	breadth = uk_util_xcalloc(n + 1, sizeof(double));
-	used_defs(edges, nedges, ngroups, n, breadth);
+	used_defs(edges, nedges, &g, ngroups, n, breadth);
 	for (i = 0; i < n; i++) {
 		uint32_t u = t->files[i].unit;
 
@@ -1367,7 +1463,8 @@ uk_symrank_table(struct symtab *t, const char *focus)
 	}
 	errors_only(t);
 
-	rank_definitions(t, group, ngroups, edges, nedges, pr, out);
+	rank_definitions(t, group, ngroups, edges, nedges, &g, pr, out);
+	uk_symnames_release(&g);
 	free(byname);
 	free(group);
 	free(edges);

@@ -621,3 +621,38 @@ uk_symsig_doc(const char *text, TSNode def)
 	}
 	return uk_buf_detach(&b, NULL);
 }
+
+char *
+uk_symsig_text(const char *text, size_t a, size_t e, int body,
+    uint32_t *nlines)
+{
+	struct uk_buf b = UK_BUF_INIT;
+
+	if (!body)
+		e = sig_end_nobody(text, a, e);
+	*nlines = add_lines(&b, text, a, e);
+	if (!b.len) {
+		uk_buf_release(&b);
+		return NULL;
+	}
+	return uk_buf_detach(&b, NULL);
+}
+
+char *
+uk_symsig_comments(const char *text, const size_t *start, const size_t *end,
+    size_t n)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		add_text_lines(&b, text, start[k], end[k]);
+	uk_buf_trim(&b);
+	if (b.len > DOC_MAX)
+		uk_buf_setlen(&b, uk_buf_utf8_cut(b.buf, DOC_MAX));
+	if (!b.len) {
+		uk_buf_release(&b);
+		return NULL;
+	}
+	return uk_buf_detach(&b, NULL);
+}

@@ -58,6 +58,8 @@ struct uk_symbols_stream {
 	int nt;
 	long indexed;
 	int timeout;
+	uk_symbols_done_fn *done_fn;
+	void *done_arg;
 	uk_symbols_progress_fn *progress;
 	void *progress_arg;
 	size_t reported; /* ndone when progress was last called */
@@ -256,6 +258,11 @@ stream_merge(struct uk_symbols_stream *st, int wait)
 					    &it->res);
 				uk_symbols_merge(st->s, it->path, &it->res);
 				st->indexed++;
+				if (st->done_fn && !it->lex) {
+					st->done_fn(st->done_arg, it->path,
+					    it->text);
+					it->text = NULL;
+				}
 			} else if (it->res.status < 0 &&
 			    uk_symtags_query_failed(st->s, it->li)) {
 				if (!st->qfailed)
@@ -337,7 +344,9 @@ uk_symbols_stream_add(struct uk_symbols_stream *st, const char *path,
 	/* Outside the lock: the workers go on meanwhile. */
 	lex = uk_symbols_use_lex(st->s, path);
 	hash[0] = '\0';
-	if (st->s->cache && !lex && len <= UINT32_MAX / 2) {
+	/* A scanned header costs less than its hash and lookup. */
+	if (st->s->cache && !lex && !uk_symtags_scanned(li, path) &&
+	    len <= UINT32_MAX / 2) {
 		uk_symcache_hash(text, len, hash);
 		hit = uk_symtagcache_get(st->s, li, hash, &res) == 0;
 	}
@@ -492,4 +501,12 @@ uk_symstream_add_files(struct uk_symbols *s,
 		uk_symbols_stream_add(st, files[i].path, files[i].text,
 		    files[i].len, err);
 	return uk_symbols_stream_end(st, err);
+}
+
+void
+uk_symbols_stream_on_done(struct uk_symbols_stream *st,
+    uk_symbols_done_fn *fn, void *arg)
+{
+	st->done_fn = fn;
+	st->done_arg = arg;
 }

@@ -27,7 +27,7 @@
  * signature, lines of it, doc, scope, scope's name, scope's line, scope's
  * lines] (null for a missing doc or scope).
  */
-#define TAGS_FORMAT 7 /* bump when what a tag holds changes (symbols_sig.c) */
+#define TAGS_FORMAT 8 /* bump when what a tag holds changes (symbols_sig.c) */
 
 static char tags_version[40];
 

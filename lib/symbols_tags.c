@@ -657,6 +657,13 @@ lex_file(int li, const char *text, size_t len, struct fres *r)
 	r->lexed = 1;
 }
 
+int
+uk_symtags_scanned(int li, const char *path)
+{
+	return uk_symskel_wants(li, path) && uk_symcscan_enabled() &&
+	    !parse_bodies();
+}
+
 void
 uk_symtags_file(const struct uk_symbols *s, struct symworker *w, int li,
     int lex, const char *path, const char *text, size_t len, struct fres *r)
@@ -672,6 +679,13 @@ uk_symtags_file(const struct uk_symbols *s, struct symworker *w, int li,
 	}
 	if (lex) {
 		lex_file(li, text, len, r);
+		return;
+	}
+	/* A header: scanned, not parsed (symbols_cscan.c says why). */
+	if (uk_symtags_scanned(li, path)) {
+		file_facts(text, len, r);
+		uk_symcscan_tags(li, text, len, r);
+		r->status = 1;
 		return;
 	}
 	uk_symarena_enter(&w->arena);

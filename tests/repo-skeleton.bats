@@ -12,6 +12,9 @@ load helpers/common
 
 setup() {
 	common_setup
+	# The skeleton is what tree-sitter parses of a header when headers
+	# are not scanned by lib/symbols_cscan.c (tests/repomap-cscan.bats).
+	export UK_SYMBOLS_TSHEADERS=1
 	SYM=${UK_UNIT:-$TOP/build/unit}/t_symbols
 	[ -x "$SYM" ] || SYM=$TOP/build/unit/t_symbols
 }

@@ -14,6 +14,9 @@ load helpers/common
 
 setup() {
 	common_setup
+	# Headers parsed by tree-sitter, as the walk and the queries read
+	# them (not scanned by lib/symbols_cscan.c: tests/repomap-cscan.bats).
+	export UK_SYMBOLS_TSHEADERS=1
 	SYM=${UK_UNIT:-$TOP/build/unit}/t_symbols
 	[ -x "$SYM" ] || SYM=$TOP/build/unit/t_symbols
 }
