@@ -34,7 +34,7 @@
 	"urlcache [-q] [-d dir] [--cache-remote stores] clear [-S name]\n"    \
 	"                [--remote] [-o file]\n"
 #define SYN_CLEANUP                                                     \
-	"urlcache [-q] [-d dir] [--ttl ttl] cleanup [-nv] [-o file] [-s size]\n" \
+	"urlcache [-q] [-d dir] [--ttl ttl] cleanup [-npv] [-o file] [-s size]\n" \
 	"                [--fast]\n"
 #define SYN_LIST "urlcache [-q] [-d dir] [--ttl ttl] list [-o file]\n"
 #define SYN_STATS "urlcache [-q] [-d dir] [--ttl ttl] stats [-o file] [--zero]\n"

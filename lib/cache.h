@@ -165,6 +165,13 @@ int uk_cache_get_raw(struct uk_cache *c, const char *url, int flags,
 
 /* Path of the entry file of url (the caller frees it). */
 char *uk_cache_path(const struct uk_cache *c, const char *url);
+/*
+ * The file that holds the entry of url: its loose file when there is one,
+ * else its fan-out directory's pack (DIR/KK/pack) when that holds it,
+ * else the loose file's path, where a store puts it (doc/CACHE.md).  The
+ * caller frees it.
+ */
+char *uk_cache_where(const struct uk_cache *c, const char *url);
 
 /*
  * Read and check the entry file at path (not its age): 1 with *rec set
