@@ -405,6 +405,10 @@ drop(struct cleanup_ctx *x, const struct uk_cache_file *f, const char *why,
 	int r = 0;
 
 	if (!x->o->dry_run) {
+		/* An older copy in the pack must not come back
+		 * (doc/CACHE.md). */
+		if (f->kind == UK_CACHE_ENTRY)
+			uk_cache_pack_kill(f->dirfd, f->key);
 		if (read)
 			r = uk_cache_unlink_same(f->dirfd, f->name, f->dev,
 			    f->ino);

@@ -93,11 +93,25 @@ out:
 }
 
 /*
+ * Whether the loose file of key is there now, under the lock: the walk
+ * that listed it may be old news, another cleanup having packed it since.
+ */
+static int
+shadowed(int dfd, const char *key)
+{
+	char name[24];
+	struct stat st;
+
+	snprintf(name, sizeof(name), "%s.json", key);
+	return !fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW);
+}
+
+/*
  * The slots sl[0..nsl) of the old pack (its whole file in old) that
  * stay, into ns; counts in r.  Returns how many.
  */
 static size_t
-pack_keep(const struct uk_buf *old, const struct uk_cache_slot *sl,
+pack_keep(int dfd, const struct uk_buf *old, const struct uk_cache_slot *sl,
     size_t nsl, struct uk_cache_repack *r, struct newslot *ns)
 {
 	size_t i, n = 0;
@@ -106,7 +120,8 @@ pack_keep(const struct uk_buf *old, const struct uk_cache_slot *sl,
 		const struct uk_cache_slot *s = &sl[i];
 
 		if (!s->mtime || (r->nshadow &&
-		    bsearch(s->key, r->shadow, r->nshadow, 17, key_cmp))) {
+		    bsearch(s->key, r->shadow, r->nshadow, 17, key_cmp) &&
+		    shadowed(dfd, s->key))) {
 			r->dropped++;
 			continue;
 		}
@@ -173,7 +188,7 @@ uk_cache_repack_run(int dfd, const char *dir, struct uk_cache_repack *r,
 		r->corrupt++; /* a pack that does not hold together goes */
 	ns = uk_util_xmalloc((nsl + r->nadd + 1) * sizeof(*ns));
 	mv = uk_util_xmalloc((r->nadd + 1) * sizeof(*mv));
-	n = pack_keep(&old, sl, nsl, r, ns);
+	n = pack_keep(dfd, &old, sl, nsl, r, ns);
 	for (i = 0; i < r->nadd; i++)
 		if (loose_take(dfd, r->add[i], r, &loose, &ns[n], &mv[nmv])) {
 			ns[n++].text = NULL;
