@@ -190,7 +190,7 @@ cmd_cleanup(int argc, char **argv)
 		"\n"
 		"  -n, --dry-run             remove nothing; say what would go\n"
 		OPT_O
-		"  -p, --pack                pack small entries however few\n"
+		"      --pack                pack small entries however few\n"
 		"  -s, --max-size=SIZE       then evict the least recently used "
 		"entries\n"
 		"                            until the rest fit in SIZE (with a "
@@ -202,7 +202,7 @@ cmd_cleanup(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "fast", no_argument, NULL, OPT_FAST },
 		{ "max-size", required_argument, NULL, 's' },
-		{ "pack", no_argument, NULL, 'p' },
+		{ "pack", no_argument, NULL, OPT_PACK },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -223,12 +223,12 @@ cmd_cleanup(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	memset(&urls, 0, sizeof(urls));
 	uk_cli_subcommand("cleanup");
-	while ((ch = uk_cli_getopt(&c, argc, argv, "hno:ps:v", lo)) != -1) {
+	while ((ch = uk_cli_getopt(&c, argc, argv, "hno:s:v", lo)) != -1) {
 		switch (ch) {
 		case OPT_FAST:
 			o.no_verify = 1;
 			break;
-		case 'p':
+		case OPT_PACK:
 			o.pack = 1;
 			break;
 		case 's':

@@ -776,7 +776,8 @@ cleanup_one(void *ctx, const struct uk_cache_file *f)
 	}
 	if (exp_at > 0)
 		vexp_add(x, f->key, exp_at);
-	if (f->size <= UK_CACHE_PACK_MAX)
+	/* --fast reads no entry, so it packs none. */
+	if (f->size <= UK_CACHE_PACK_MAX && !x->o->no_verify)
 		keys_add(&x->add, f->key);
 	keep(x, f);
 	return 0;

@@ -82,7 +82,7 @@ PY
 	stats=$(jq -c '{entries, bytes, expired, oldest, newest}' <<<"$output")
 	run -0 urlcache get --changed-since 1h --compact
 	changed=$output
-	run -0 urlcache cleanup -p --compact
+	run -0 urlcache cleanup --pack --compact
 	jq -e '.packed == 3' <<<"$output"
 	[ -z "$(find "$C" -name '*.json')" ]
 	run -0 urlcache list --compact
@@ -99,7 +99,7 @@ PY
 
 @test "a store over a packed entry wins, and invalidate never brings the packed copy back" {
 	put https://s.test/ "version one"
-	run -0 urlcache cleanup -p --compact
+	run -0 urlcache cleanup --pack --compact
 	jq -e '.packed == 1' <<<"$output"
 	rec https://s.test/ "version two" | urlcache set --pass >"$T/out"
 	# The packed copy was the old version: the store saw a change.
@@ -117,7 +117,7 @@ PY
 	run -1 urlcache get https://s.test/
 	# A packed entry alone: invalidate finds it.
 	put https://s.test/x
-	urlcache cleanup -p >/dev/null
+	urlcache cleanup --pack >/dev/null
 	run -0 urlcache invalidate https://s.test/x
 	jq -e '.found' <<<"$output"
 	run -1 urlcache get https://s.test/x
@@ -129,7 +129,7 @@ PY
 	later=$(date -u -d '+2 seconds' +%Y-%m-%dT%H:%M:%S.000Z)
 	printf '{"url":"https://e.test/3","content":"x","expires_at":"%s"}\n' \
 	    "$later" | urlcache set
-	urlcache cleanup -p >/dev/null
+	urlcache cleanup --pack >/dev/null
 	[ -z "$(find "$C" -name '*.json')" ]
 	sleep 2.2
 	run -1 urlcache get https://e.test/3
@@ -146,7 +146,7 @@ PY
 	for i in 1 2 3 4; do
 		touch -a -d "$((5 - i)) hours ago" "$(urlcache path "https://l.test/$i")"
 	done
-	urlcache cleanup -p >/dev/null
+	urlcache cleanup --pack >/dev/null
 	# l1 is the least recent: a hit makes it the most.
 	run -0 urlcache get https://l.test/1
 	size=$(urlcache list | jq -s '.[0].size')
@@ -161,7 +161,7 @@ PY
 @test "a corrupt packed entry is a miss; a pack that does not hold together is no pack" {
 	put https://c.test/1 "hello one"
 	put https://c.test/2 "hello two"
-	urlcache cleanup -p >/dev/null
+	urlcache cleanup --pack >/dev/null
 	p=$(urlcache path https://c.test/1)
 	[ "$(basename "$p")" = pack ]
 	python3 - "$p" <<'PY'
@@ -194,7 +194,7 @@ PY
 	cat "$T"/w1.*.jsonl | urlcache set
 	$S urls 300 >"$T/urls"
 	# Each pack written in 4 KiB pieces 0.2 s apart: the kill lands in one.
-	URLKIT_TEST_WRITE_DELAY=200000 urlcache cleanup -p >/dev/null 2>&1 &
+	URLKIT_TEST_WRITE_DELAY=200000 urlcache cleanup --pack >/dev/null 2>&1 &
 	pid=$!
 	sleep 0.5
 	kill -KILL "$pid"
@@ -202,7 +202,7 @@ PY
 	[ -n "$(find "$C" -name '.pack.tmp.*')" ]
 	run -0 $S get "$T/urls" 0
 	jq -e '.hits == 300 and .bad == 0' <<<"$output"
-	run -0 urlcache cleanup -p --compact
+	run -0 urlcache cleanup --pack --compact
 	jq -e '.temp >= 1 and .corrupt == 0 and .entries == 300' <<<"$output"
 	[ -z "$(find "$C" -name '.pack.tmp.*')" ]
 	[ -z "$(find "$C" -name '*.json')" ]
@@ -231,7 +231,7 @@ PY
 	for k in 1 2; do
 		(
 			while [ "$(date +%s)" -lt "$end" ]; do
-				urlcache -q cleanup -p ||
+				urlcache -q cleanup --pack ||
 				    echo "cleanup: exit $?" >>"$T/fail"
 			done
 		) &
@@ -247,7 +247,7 @@ PY
 	# Every URL is there, whole, packed or loose.
 	run -0 $S get "$T/urls" 0
 	jq -e '.hits == 200 and .bad == 0' <<<"$output"
-	run -0 urlcache cleanup -p --compact
+	run -0 urlcache cleanup --pack --compact
 	jq -e '.corrupt == 0 and .entries == 200' <<<"$output"
 	run -0 $S get "$T/urls" 0
 	jq -e '.hits == 200 and .bad == 0' <<<"$output"
@@ -256,7 +256,7 @@ PY
 @test "clear removes packed entries with the loose ones" {
 	put https://x.test/1
 	put https://x.test/2
-	urlcache cleanup -p >/dev/null
+	urlcache cleanup --pack >/dev/null
 	put https://x.test/3
 	run -0 urlcache clear --compact
 	jq -e '.removed == 3' <<<"$output"
