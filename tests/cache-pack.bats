@@ -123,6 +123,27 @@ PY
 	run -1 urlcache get https://s.test/x
 }
 
+@test "a newer loose entry that expires takes its older packed copy with it" {
+	for u in https://n.test/get https://n.test/cleanup; do
+		put "$u" "version one"
+	done
+	urlcache cleanup --pack >/dev/null
+	later=$(date -u -d '+2 seconds' +%Y-%m-%dT%H:%M:%S.000Z)
+	for u in https://n.test/get https://n.test/cleanup; do
+		printf '{"url":"%s","content":"version two","expires_at":"%s"}\n' \
+		    "$u" "$later" | urlcache set
+	done
+	sleep 2.2
+	# A get drops the expired loose entry, and the packed one too.
+	run -1 urlcache get https://n.test/get
+	run -1 urlcache get https://n.test/get
+	# So does cleanup.
+	run -0 urlcache cleanup --compact
+	jq -e '.expired == 1 and .entries == 0' <<<"$output"
+	run -1 urlcache get https://n.test/cleanup
+	jq -e '.error == "not in the cache"' <<<"$output"
+}
+
 @test "a packed entry past the TTL or its expires_at is a miss, --stale keeps it, cleanup drops it" {
 	put https://e.test/1
 	put https://e.test/2
