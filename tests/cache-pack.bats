@@ -13,6 +13,8 @@ setup() {
 }
 
 teardown() {
+	# Undo the immutable directory of the read-only test.
+	[ -d "$C" ] && chattr -R -i "$C" 2>/dev/null
 	common_teardown
 }
 
@@ -283,4 +285,15 @@ PY
 	jq -e '.removed == 3' <<<"$output"
 	[ -z "$(find "$C" -name pack -o -name '*.json')" ]
 	run -1 urlcache get https://x.test/1
+}
+
+@test "a cache that cannot be written is left loose: cleanup --pack still succeeds" {
+	put https://ro.test/1
+	put https://ro.test/2
+	chattr -R +i "$C" 2>/dev/null || skip "no chattr here"
+	run -0 urlcache cleanup --pack --compact
+	jq -e '.packed == null and .entries == 2 and .failed == null' <<<"$output"
+	run -0 urlcache get https://ro.test/1 https://ro.test/2
+	chattr -R -i "$C"
+	[ -z "$(find "$C" -name pack)" ]
 }
