@@ -10,6 +10,9 @@
  * Cleanup reads a fresh entry once: a fan-out directory's DIR/KK/.verified
  * (urlcache(1), FILES) vouches for the entries whose ctime is before its
  * time, with their expires_at, and the walk reads only the others.
+ * Then it rewrites the directory's pack (cache_repack.h) when the pack
+ * has entries to drop, or to take in 16 small loose entries or more
+ * (o->pack: any); a pack with nothing to do is judged by its header.
  *
  * Temporary files are DIR/KK/.KEY.json.tmp.PID.RAND; cleanup removes one
  * whose writer is gone (no process PID, or one that started after the file

@@ -219,7 +219,11 @@ PY
 	# Each pack written in 4 KiB pieces 0.2 s apart: the kill lands in one.
 	URLKIT_TEST_WRITE_DELAY=200000 urlcache cleanup --pack >/dev/null 2>&1 &
 	pid=$!
-	sleep 0.5
+	# Killed once a pack is being written (slower under the sanitizers).
+	for ((i = 0; i < 200; i++)); do
+		[ -n "$(find "$C" -name '.pack.tmp.*')" ] && break
+		sleep 0.05
+	done
 	kill -KILL "$pid"
 	wait "$pid" || true
 	[ -n "$(find "$C" -name '.pack.tmp.*')" ]
