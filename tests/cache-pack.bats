@@ -301,3 +301,15 @@ PY
 	chattr -R -i "$C"
 	[ -z "$(find "$C" -name pack)" ]
 }
+
+@test "urlfetch's lookup hits a packed entry, with no request" {
+	# .invalid never resolves: only the cache can answer.
+	put https://pack.invalid/doc "the cached words"
+	urlcache cleanup --pack >/dev/null
+	[ "$(basename "$(urlcache path https://pack.invalid/doc)")" = pack ]
+	run -0 urlfetch https://pack.invalid/doc
+	jq -e '.cached == true and .content == "the cached words"' <<<"$output"
+	run -0 urlcache invalidate https://pack.invalid/doc
+	run -1 --separate-stderr urlfetch https://pack.invalid/doc
+	jq -e '.cached == false and (.error | length > 0)' <<<"$output"
+}
