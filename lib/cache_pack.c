@@ -93,8 +93,9 @@ key_bin(const char *key, unsigned char out[8])
 	int i;
 
 	for (i = 0; i < 8; i++)
-		out[i] = (unsigned char)((strchr(hexd, key[2 * i]) - hexd) << 4 |
-		    (strchr(hexd, key[2 * i + 1]) - hexd));
+		out[i] =
+		    (unsigned char)((strchr(hexd, key[2 * i]) - hexd) << 4 |
+			(strchr(hexd, key[2 * i + 1]) - hexd));
 }
 
 static void
@@ -149,8 +150,7 @@ uk_cache_pack_open(int dfd, int flags, struct uk_cache_packhdr *h,
 	h->first_exp = (long long)get64(b + 32);
 	h->bytes = get64(b + 40);
 	if ((unsigned long long)UK_CACHE_PACK_HDR +
-		(unsigned long long)h->count * UK_CACHE_PACK_SLOT +
-		h->bytes !=
+		(unsigned long long)h->count * UK_CACHE_PACK_SLOT + h->bytes !=
 	    (unsigned long long)st->st_size)
 		goto bad;
 	return fd;
@@ -165,8 +165,8 @@ static int
 slot_parse(const unsigned char *p, unsigned long i,
     const struct uk_cache_packhdr *h, struct uk_cache_slot *s)
 {
-	unsigned long long start =
-	    UK_CACHE_PACK_HDR + (unsigned long long)h->count * UK_CACHE_PACK_SLOT;
+	unsigned long long start = UK_CACHE_PACK_HDR +
+	    (unsigned long long)h->count * UK_CACHE_PACK_SLOT;
 
 	key_hex(p, s->key);
 	s->off = get64(p + 8);
@@ -232,8 +232,9 @@ uk_cache_pack_index(int fd, const struct uk_cache_packhdr *h, long long size,
 	for (i = 0; i < h->count; i++) {
 		if (slot_parse(raw + i * UK_CACHE_PACK_SLOT, (unsigned long)i,
 			h, &s[i]) ||
-		    (i && memcmp(raw + (i - 1) * UK_CACHE_PACK_SLOT,
-			      raw + i * UK_CACHE_PACK_SLOT, 8) >= 0)) {
+		    (i &&
+			memcmp(raw + (i - 1) * UK_CACHE_PACK_SLOT,
+			    raw + i * UK_CACHE_PACK_SLOT, 8) >= 0)) {
 			free(raw);
 			free(s);
 			return -1;

@@ -19,9 +19,11 @@
 #include "buf.h"
 #include "util.h"
 
+/* A loose file of UK_CACHE_PACK_MAX bytes or fewer is small; cleanup
+ * packs a directory of UK_CACHE_PACK_MIN small ones or more. */
 #define UK_CACHE_PACK_NAME "pack"
-#define UK_CACHE_PACK_MAX  4096L /* a loose file this small or smaller is packed */
-#define UK_CACHE_PACK_MIN  16    /* small loose entries that make cleanup pack */
+#define UK_CACHE_PACK_MAX  4096L
+#define UK_CACHE_PACK_MIN  16
 #define UK_CACHE_PACK_HDR  48
 #define UK_CACHE_PACK_SLOT 48
 
@@ -38,7 +40,7 @@ struct uk_cache_slot {
 	unsigned long long off;
 	unsigned long len, crc;
 	long long mtime, atime, expires; /* ns; mtime 0: dead */
-	unsigned long idx; /* its place in the index */
+	unsigned long idx;               /* its place in the index */
 };
 
 /* The CRC-32 (ISO-HDLC, zlib's) of data[0..len). */
@@ -54,8 +56,8 @@ int uk_cache_pack_open(int dfd, int flags, struct uk_cache_packhdr *h,
 
 /* Look key up in the index: 1 with *s (dead or not), 0 absent, -1 when
  * the index does not hold together or cannot be read. */
-int uk_cache_pack_find(int fd, const struct uk_cache_packhdr *h,
-    long long size, const char *key, struct uk_cache_slot *s);
+int uk_cache_pack_find(int fd, const struct uk_cache_packhdr *h, long long size,
+    const char *key, struct uk_cache_slot *s);
 
 /* All of the index: 0 with *slots (the caller frees them) and *n, or -1
  * when it does not hold together (unsorted keys, a slot out of the file). */
@@ -64,8 +66,7 @@ int uk_cache_pack_index(int fd, const struct uk_cache_packhdr *h,
 
 /* The text of s into b (replacing it): 0, 1 when its CRC fails, -1 with
  * errno when it cannot be read. */
-int uk_cache_pack_read(int fd, const struct uk_cache_slot *s,
-    struct uk_buf *b);
+int uk_cache_pack_read(int fd, const struct uk_cache_slot *s, struct uk_buf *b);
 
 /* Write s's recency now in the pack st describes (if still dfd's pack):
  * a lost update loses only recency. */

@@ -119,9 +119,10 @@ pack_keep(int dfd, const struct uk_buf *old, const struct uk_cache_slot *sl,
 	for (i = 0; i < nsl; i++) {
 		const struct uk_cache_slot *s = &sl[i];
 
-		if (!s->mtime || (r->nshadow &&
-		    bsearch(s->key, r->shadow, r->nshadow, 17, key_cmp) &&
-		    shadowed(dfd, s->key))) {
+		if (!s->mtime ||
+		    (r->nshadow &&
+			bsearch(s->key, r->shadow, r->nshadow, 17, key_cmp) &&
+			shadowed(dfd, s->key))) {
 			r->dropped++;
 			continue;
 		}
@@ -145,8 +146,7 @@ pack_keep(int dfd, const struct uk_buf *old, const struct uk_cache_slot *sl,
 /* The old pack of dfd, whole, into old and its slots: 0 (none: *nsl 0),
  * 1 when it does not hold together, -1 with errno. */
 static int
-pack_load(int dfd, struct uk_buf *old, struct uk_cache_slot **sl,
-    size_t *nsl)
+pack_load(int dfd, struct uk_buf *old, struct uk_cache_slot **sl, size_t *nsl)
 {
 	struct uk_cache_packhdr h;
 	struct stat st;
@@ -180,8 +180,9 @@ uk_cache_repack_run(int dfd, const char *dir, struct uk_cache_repack *r,
 	while (flock(dfd, LOCK_EX) && errno == EINTR)
 		;
 	if ((lr = pack_load(dfd, &old, &sl, &nsl)) < 0) {
-		rc = uk_util_err_set(err, UK_EXIT_FAIL, "cannot read '%s/%s': %s",
-		    dir, UK_CACHE_PACK_NAME, strerror(errno));
+		rc = uk_util_err_set(err, UK_EXIT_FAIL,
+		    "cannot read '%s/%s': %s", dir, UK_CACHE_PACK_NAME,
+		    strerror(errno));
 		goto out;
 	}
 	if (lr == 1)
@@ -202,8 +203,8 @@ uk_cache_repack_run(int dfd, const char *dir, struct uk_cache_repack *r,
 			rc = uk_util_err_set(err,
 			    uk_util_errno_fatal(errno) ? UK_EXIT_FATAL :
 							 UK_EXIT_FAIL,
-			    "cannot remove '%s/%s': %s", dir, UK_CACHE_PACK_NAME,
-			    strerror(errno));
+			    "cannot remove '%s/%s': %s", dir,
+			    UK_CACHE_PACK_NAME, strerror(errno));
 		goto out;
 	}
 	nsl_out = uk_util_xmalloc(n * sizeof(*nsl_out));
