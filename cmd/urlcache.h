@@ -35,7 +35,7 @@
 	"                [--remote] [-o file]\n"
 #define SYN_CLEANUP                                                     \
 	"urlcache [-q] [-d dir] [--ttl ttl] cleanup [-nv] [-o file] [-s size]\n" \
-	"                [--fast]\n"
+	"                [--fast] [--pack]\n"
 #define SYN_LIST "urlcache [-q] [-d dir] [--ttl ttl] list [-o file]\n"
 #define SYN_STATS "urlcache [-q] [-d dir] [--ttl ttl] stats [-o file] [--zero]\n"
 #define SYN_PATH "urlcache [-d dir] path [url]\n"
@@ -81,6 +81,7 @@ enum {
 	OPT_STALE,
 	OPT_PASS,
 	OPT_FAST,
+	OPT_PACK,
 	OPT_KEEP,
 	OPT_CHANGED_SINCE,
 };

@@ -31,6 +31,8 @@ kind_name(const struct uk_cache_file *f)
 		return "entry";
 	case UK_CACHE_TEMP:
 		return "temp";
+	case UK_CACHE_PACK:
+		return "pack";
 	default:
 		return "other";
 	}
@@ -51,11 +53,8 @@ struct urls {
 	size_t n, alloc;
 };
 
-/*
- * Read an entry without touching its atime, which is its recency for
- * --max-size: O_NOATIME where the kernel allows it (our own files), else
- * the atime put back.  Its url, or NULL (the caller frees it).
- */
+/* The url of the entry f (uk_cache_file_read leaves its recency as it
+ * was), or NULL (the caller frees it). */
 static char *
 entry_url(const struct uk_cache_file *f)
 {
@@ -63,36 +62,9 @@ entry_url(const struct uk_cache_file *f)
 	yajl_val rec = NULL;
 	const char *url;
 	char *r = NULL, k[17];
-	ssize_t n;
-	int fd, noatime = 1;
 
-	fd = openat(f->dirfd, f->name,
-	    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOATIME);
-	if (fd < 0 && errno == EPERM) {
-		noatime = 0;
-		fd = openat(f->dirfd, f->name,
-		    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	}
-	if (fd < 0)
-		return NULL;
-	uk_buf_grow(&b, (size_t)f->size + 1);
-	while ((n = read(fd, b.buf + b.len, b.alloc - b.len - 1)) > 0 ||
-	    (n < 0 && errno == EINTR)) {
-		if (n > 0)
-			uk_buf_setlen(&b, b.len + (size_t)n);
-		if (b.alloc - b.len < 2)
-			uk_buf_grow(&b, 65536);
-	}
-	if (!noatime) {
-		struct timespec ts[2] = {
-			{ f->atime_ns / 1000000000LL, f->atime_ns % 1000000000LL },
-			{ 0, UTIME_OMIT },
-		};
-
-		futimens(fd, ts);
-	}
-	close(fd);
-	if ((rec = uk_json_parse(b.buf, b.len, NULL)) &&
+	if (!uk_cache_file_read(f, &b) &&
+	    (rec = uk_json_parse(b.buf, b.len, NULL)) &&
 	    (url = uk_json_get_str(rec, "url"))) {
 		uk_cache_key(url, k);
 		if (!strcmp(k, f->key))
@@ -218,6 +190,7 @@ cmd_cleanup(int argc, char **argv)
 		"\n"
 		"  -n, --dry-run             remove nothing; say what would go\n"
 		OPT_O
+		"      --pack                pack small entries however few\n"
 		"  -s, --max-size=SIZE       then evict the least recently used "
 		"entries\n"
 		"                            until the rest fit in SIZE (with a "
@@ -229,6 +202,7 @@ cmd_cleanup(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "fast", no_argument, NULL, OPT_FAST },
 		{ "max-size", required_argument, NULL, 's' },
+		{ "pack", no_argument, NULL, OPT_PACK },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -253,6 +227,9 @@ cmd_cleanup(int argc, char **argv)
 		switch (ch) {
 		case OPT_FAST:
 			o.no_verify = 1;
+			break;
+		case OPT_PACK:
+			o.pack = 1;
 			break;
 		case 's':
 			/* A bare number is refused: "500" meant as
@@ -309,6 +286,8 @@ cmd_cleanup(int argc, char **argv)
 	uk_json_set_int(v, "entries", o.entries_left);
 	uk_json_set_int(v, "bytes", (long long)o.bytes_left);
 	uk_json_set_int(v, "sessions_expired", x.removed);
+	if (o.packed)
+		uk_json_set_int(v, "packed", o.packed);
 	if (o.failed)
 		uk_json_set_int(v, "failed", o.failed);
 	if (o.dry_run)
@@ -335,7 +314,7 @@ list_one(void *ctx, const struct uk_cache_file *f)
 	(void)ctx;
 	if (f->kind != UK_CACHE_ENTRY)
 		return 0;
-	r = uk_cache_load_at(f->dirfd, f->name, f->path, f->key, &rec, NULL);
+	r = uk_cache_file_load(f, &rec, NULL);
 	if (r < 0)
 		return 0; /* gone meanwhile */
 	v = uk_json_object();
@@ -420,6 +399,8 @@ stats_one(void *ctx, const struct uk_cache_file *f)
 	case UK_CACHE_TEMP:
 		s->temp++;
 		break;
+	case UK_CACHE_PACK:
+		break; /* its entries were counted */
 	default:
 		s->other++;
 	}
@@ -586,7 +567,7 @@ cmd_path(int argc, char **argv)
 		uk_cli_usage(&c, "unexpected operand '%s'", argv[optind + 1]);
 	start(NULL);
 	if (argc - optind == 1) {
-		p = uk_cache_path(&cache, argv[optind]);
+		p = uk_cache_where(&cache, argv[optind]);
 		uk_jsonl_out_raw(&out, p, strlen(p));
 		free(p);
 	} else {

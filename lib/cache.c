@@ -18,7 +18,9 @@
 
 #include "buf.h"
 #include "cache.h"
+#include "cache_clean.h"
 #include "cache_int.h"
+#include "cache_pack.h"
 #include "cache_remote.h"
 #include "cache_stats.h"
 #include "json.h"
@@ -183,6 +185,32 @@ uk_cache_path(const struct uk_cache *c, const char *url)
 	uk_cache_key(url, key);
 	uk_buf_addf(&b, "%s/%.2s/%s.json", c->dir, key, key);
 	return uk_buf_detach(&b, NULL);
+}
+
+char *
+uk_cache_where(const struct uk_cache *c, const char *url)
+{
+	struct uk_cache_packhdr h;
+	struct uk_cache_slot s;
+	struct stat st;
+	char key[17], *path = uk_cache_path(c, url);
+	int dfd, fd, in = 0;
+
+	uk_cache_key(url, key);
+	if ((dfd = uk_cache_fanout_open(c, key, 0)) < 0)
+		return path;
+	if (fstatat(dfd, path + strlen(path) - 21, &st, AT_SYMLINK_NOFOLLOW) &&
+	    errno == ENOENT &&
+	    (fd = uk_cache_pack_open(dfd, O_RDONLY, &h, &st)) >= 0) {
+		in = uk_cache_pack_find(fd, &h, st.st_size, key, &s) == 1 &&
+		    s.mtime;
+		close(fd);
+	}
+	close(dfd);
+	if (in)
+		memcpy(path + strlen(path) - 21, UK_CACHE_PACK_NAME,
+		    sizeof(UK_CACHE_PACK_NAME));
+	return path;
 }
 
 /*
@@ -637,6 +665,134 @@ uk_cache_load_at(int dirfd, const char *name, const char *path,
 	return r;
 }
 
+int
+uk_cache_file_read(const struct uk_cache_file *f, struct uk_buf *b)
+{
+	struct uk_cache_slot s;
+	struct stat st;
+	int fd, r, noatime = 1;
+
+	uk_buf_reset(b);
+	if (f->packed) {
+		memset(&s, 0, sizeof(s));
+		s.off = f->off;
+		s.len = (unsigned long)f->size;
+		s.crc = f->crc;
+		return uk_cache_pack_read(f->packfd, &s, b);
+	}
+	/* Its atime is its recency (cache.h): O_NOATIME where the kernel
+	 * allows it (our own files), else the atime put back. */
+	fd = openat(f->dirfd, f->name,
+	    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOATIME);
+	if (fd < 0 && errno == EPERM) {
+		noatime = 0;
+		fd = openat(f->dirfd, f->name,
+		    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	}
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_size > UK_CACHE_MAX_ENTRY) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	r = uk_cache_read_fd(fd, st.st_size, b);
+	if (!noatime) {
+		struct timespec ts[2] = { st.st_atim, { 0, UTIME_OMIT } };
+
+		futimens(fd, ts);
+	}
+	close(fd);
+	return r;
+}
+
+int
+uk_cache_file_load(const struct uk_cache_file *f, yajl_val *rec,
+    struct uk_err *err)
+{
+	struct uk_buf b = UK_BUF_INIT;
+	int r;
+
+	if (!f->packed)
+		return uk_cache_load_at(f->dirfd, f->name, f->path, f->key, rec,
+		    err);
+	if ((r = uk_cache_file_read(f, &b)) < 0)
+		r = uk_util_err_set(err, UK_EXIT_FAIL,
+		    "cannot read '%s' (%s): %s", f->path, f->key,
+		    strerror(errno));
+	else
+		r = r == 1 ? 0 : check_entry(&b, NULL, f->key, rec);
+	uk_buf_release(&b);
+	return r;
+}
+
+/*
+ * Remove the loose entry name of key (the file st describes) as expired
+ * or corrupt, and first the older copy its pack may hold, which would
+ * otherwise come back.
+ */
+static void
+drop_loose(struct uk_cache *c, int dfd, const char *key, const char *name,
+    const struct stat *st)
+{
+	uk_cache_pack_kill(dfd, key);
+	if (!uk_cache_unlink_same(dfd, name, st->st_dev, st->st_ino))
+		COUNT(c, evictions);
+}
+
+/*
+ * get_local's look in the pack of dfd (the loose file being absent): as
+ * get_local, from the slot's clock and text.  A packed entry found
+ * expired (without UK_CACHE_STALE) or corrupt is marked dead.
+ */
+static int
+get_packed(struct uk_cache *c, int dfd, const char *key, const char *url,
+    int flags, yajl_val *rec, struct uk_buf *b, int raw, int *expired)
+{
+	struct uk_cache_packhdr h;
+	struct uk_cache_slot s;
+	struct stat st;
+	long long now, exp_at = 0;
+	const char *x;
+	int fd, exp, ok = 0, r = 0;
+
+	if ((fd = uk_cache_pack_open(dfd, O_RDONLY, &h, &st)) < 0)
+		return 0; /* none, or one cleanup will remove: a miss */
+	if (uk_cache_pack_find(fd, &h, st.st_size, key, &s) != 1 || !s.mtime)
+		goto out;
+	now = uk_util_time_now_ns();
+	exp = s.mtime + (long long)c->ttl * NS <= now ||
+	    (s.expires > 0 && s.expires <= now);
+	if (exp && !(flags & UK_CACHE_STALE))
+		goto kill;
+	if (!uk_cache_pack_read(fd, &s, b))
+		ok = raw ? raw_entry(b, url, &exp_at) :
+			   check_entry(b, url, NULL, rec);
+	if (!ok) {
+		/* Corrupt, or another URL of the key: as a loose file. */
+		uk_buf_reset(b);
+		goto kill;
+	}
+	if (rec && (x = uk_json_get_str(*rec, "expires_at")) &&
+	    (exp_at = uk_util_time_parse(x, strlen(x))) < 0)
+		exp_at = 0;
+	if (s.atime + 60 * NS < now)
+		uk_cache_pack_touch(dfd, &st, &s, now);
+	if (expired)
+		*expired = exp;
+	if (rec && !(flags & UK_CACHE_PREVIOUS))
+		del_previous(*rec);
+	r = 1;
+	goto out;
+kill:
+	if (uk_cache_pack_kill(dfd, key) == 1)
+		COUNT(c, evictions);
+out:
+	close(fd);
+	return r;
+}
+
 /*
  * uk_cache_get and uk_cache_get_raw: look url up; with rec, parse the
  * entry into a tree; else check it with the streaming parser and leave
@@ -671,9 +827,14 @@ get_local(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	}
 	name = path.buf + path.len - 21;
 	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0 && errno == ENOENT) {
+		/* No loose file: the pack (doc/CACHE.md). */
+		r = get_packed(c, dfd, key, url, flags, rec, b, raw != NULL,
+		    expired);
+		goto out;
+	}
 	if (fd < 0) {
-		if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR ||
-		    errno == ENXIO)
+		if (errno == ELOOP || errno == ENOTDIR || errno == ENXIO)
 			goto out;
 		r = uk_util_err_set(err,
 		    errno == EACCES ? UK_EXIT_FATAL : UK_EXIT_FAIL,
@@ -690,8 +851,7 @@ get_local(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	now = uk_util_time_now_ns();
 	exp = uk_cache_ts_ns(&st.st_mtim) + (long long)c->ttl * NS <= now;
 	if (exp && !(flags & UK_CACHE_STALE)) {
-		if (!uk_cache_unlink_same(dfd, name, st.st_dev, st.st_ino))
-			COUNT(c, evictions);
+		drop_loose(c, dfd, key, name, &st);
 		goto out;
 	}
 	uk_buf_reset(b);
@@ -713,9 +873,7 @@ get_local(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 	if (ok && !exp && exp_at > 0 && exp_at <= now) {
 		exp = 1;
 		if (!(flags & UK_CACHE_STALE)) {
-			if (!uk_cache_unlink_same(dfd, name, st.st_dev,
-				st.st_ino))
-				COUNT(c, evictions);
+			drop_loose(c, dfd, key, name, &st);
 			if (rec) {
 				uk_json_free(*rec);
 				*rec = NULL;
@@ -726,8 +884,7 @@ get_local(struct uk_cache *c, const char *url, int flags, yajl_val *rec,
 		}
 	}
 	if (!ok) {
-		if (!uk_cache_unlink_same(dfd, name, st.st_dev, st.st_ino))
-			COUNT(c, evictions);
+		drop_loose(c, dfd, key, name, &st);
 		if (raw)
 			uk_buf_reset(raw);
 		goto out;
@@ -961,6 +1118,31 @@ out:
 	return r;
 }
 
+/*
+ * For uk_cache_update_summary, a packed entry of key: 1 with its text in
+ * b and its clock as st's mtime (the rest of st zero), 0 none.
+ */
+static int
+summary_packed(int dfd, const char *key, struct uk_buf *b, struct stat *st)
+{
+	struct uk_cache_packhdr h;
+	struct uk_cache_slot s;
+	struct stat pst;
+	int fd, r = 0;
+
+	if ((fd = uk_cache_pack_open(dfd, O_RDONLY, &h, &pst)) < 0)
+		return 0;
+	if (uk_cache_pack_find(fd, &h, pst.st_size, key, &s) == 1 &&
+	    s.mtime && !uk_cache_pack_read(fd, &s, b)) {
+		memset(st, 0, sizeof(*st));
+		st->st_mtim.tv_sec = (time_t)(s.mtime / NS);
+		st->st_mtim.tv_nsec = (long)(s.mtime % NS);
+		r = 1;
+	}
+	close(fd);
+	return r;
+}
+
 int
 uk_cache_update_summary(struct uk_cache *c, const char *url,
     const char *summary, size_t summary_len, const char *summary_type,
@@ -972,7 +1154,7 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 	struct stat st, now;
 	yajl_val rec = NULL;
 	sigset_t old;
-	int fd = -1, dfd, r = 0, tries;
+	int fd = -1, dfd, r = 0, tries, packed;
 
 	uk_cache_key(url, key);
 	snprintf(name, sizeof(name), "%s.json", key);
@@ -987,7 +1169,12 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 	for (tries = 0; tries < 5; tries++) {
 		fd = openat(dfd, name,
 		    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-		if (fd < 0) {
+		packed = fd < 0 && errno == ENOENT;
+		if (packed) {
+			/* A packed entry becomes a loose one, with its age. */
+			if (summary_packed(dfd, key, &b, &st) != 1)
+				goto out;
+		} else if (fd < 0) {
 			if (errno != ENOENT && errno != ENOTDIR &&
 			    errno != ELOOP)
 				r = uk_util_err_set(err, UK_EXIT_FAIL,
@@ -995,16 +1182,19 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 				    strerror(errno));
 			goto out;
 		}
-		if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		if (!packed && (fstat(fd, &st) || !S_ISREG(st.st_mode)))
 			goto out;
-		uk_buf_reset(&b);
-		if (uk_cache_read_fd(fd, st.st_size, &b)) {
-			r = uk_util_err_set(err, UK_EXIT_FAIL,
-			    "cannot read '%s': %s", path, strerror(errno));
-			goto out;
+		if (!packed) {
+			uk_buf_reset(&b);
+			if (uk_cache_read_fd(fd, st.st_size, &b)) {
+				r = uk_util_err_set(err, UK_EXIT_FAIL,
+				    "cannot read '%s': %s", path,
+				    strerror(errno));
+				goto out;
+			}
+			close(fd);
+			fd = -1;
 		}
-		close(fd);
-		fd = -1;
 		if (!check_entry(&b, url, NULL, &rec))
 			goto out;
 		if (summary)
@@ -1024,8 +1214,11 @@ uk_cache_update_summary(struct uk_cache *c, const char *url,
 			r = -1;
 			goto out;
 		}
-		if (fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    now.st_ino == st.st_ino && now.st_dev == st.st_dev) {
+		if (packed ? fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) &&
+			    errno == ENOENT :
+			     fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) ==
+				    0 &&
+			    now.st_ino == st.st_ino && now.st_dev == st.st_dev) {
 			r = uk_write_rename(dfd, tmp, dir.buf, name,
 				uk_cache_ts_ns(&st.st_mtim), err) ?
 			    -1 :
@@ -1069,7 +1262,7 @@ int
 uk_cache_invalidate(struct uk_cache *c, const char *url, struct uk_err *err)
 {
 	char *path = uk_cache_path(c, url);
-	int r = 1, dfd;
+	int r = 1, dfd, packed = 0;
 	char key[17];
 
 	uk_cache_key(url, key);
@@ -1079,9 +1272,15 @@ uk_cache_invalidate(struct uk_cache *c, const char *url, struct uk_err *err)
 			r = 0;
 		else
 			r = fanout_err(c, key, 0, err);
+	} else if ((packed = uk_cache_pack_kill(dfd, key)) < 0) {
+		/* The packed copy first: it must not outlive the loose one. */
+		r = uk_util_err_set(err,
+		    uk_util_errno_fatal(errno) ? UK_EXIT_FATAL : UK_EXIT_FAIL,
+		    "cannot change '%s/%.2s/%s': %s", c->dir, key, UK_CACHE_PACK_NAME,
+		    strerror(errno));
 	} else if (unlinkat(dfd, path + strlen(path) - 21, 0)) {
 		if (errno == ENOENT || errno == ENOTDIR)
-			r = 0;
+			r = packed;
 		else
 			r = uk_util_err_set(err,
 			    uk_util_errno_fatal(errno) && errno != ENOTDIR ?

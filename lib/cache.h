@@ -6,7 +6,9 @@
  * The filesystem cache of content records (urlkit(7), urlcache(1)).
  *
  * An entry is one JSON file, DIR/KK/KEY.json, where KEY is the first 16 hex
- * digits of SHA-256 of the URL and KK its first two.  The entry holds the
+ * digits of SHA-256 of the URL and KK its first two, or, once cleanup has
+ * packed it, a slot of DIR/KK/pack (cache_pack.h, doc/CACHE.md), which a
+ * loose file of the same key shadows.  The entry holds the
  * content record with the full URL (a get whose stored URL differs is a
  * miss), cached_at and fetched_at.  Writes go to a temporary file in the
  * same directory and are renamed into place, so readers see the old entry
@@ -165,6 +167,13 @@ int uk_cache_get_raw(struct uk_cache *c, const char *url, int flags,
 
 /* Path of the entry file of url (the caller frees it). */
 char *uk_cache_path(const struct uk_cache *c, const char *url);
+/*
+ * The file that holds the entry of url: its loose file when there is one,
+ * else its fan-out directory's pack (DIR/KK/pack) when that holds it,
+ * else the loose file's path, where a store puts it (doc/CACHE.md).  The
+ * caller frees it.
+ */
+char *uk_cache_where(const struct uk_cache *c, const char *url);
 
 /*
  * Read and check the entry file at path (not its age): 1 with *rec set

@@ -17,12 +17,16 @@
 #include "cache.h"
 #include "cache_clean.h"
 #include "cache_int.h"
+#include "cache_pack.h"
+#include "cache_repack.h"
 #include "util.h"
 #include "write.h"
 
 #include "banned.h"
 
 #define NS 1000000000LL
+
+static const char hexd[] = "0123456789abcdef";
 
 static int
 is_hex(const char *s, size_t n)
@@ -61,27 +65,140 @@ classify(const char *name, char key[17], long *pid)
 			*pid = 0;
 		return UK_CACHE_TEMP + 1;
 	}
+	/* A pack's rewrite (cache_pack.c): .pack.tmp.PID.RAND, no key. */
+	if (n > 10 && !strncmp(name, "." UK_CACHE_PACK_NAME ".tmp.", 10)) {
+		key[0] = '\0';
+		p = name + 10;
+		errno = 0;
+		*pid = strtol(p, &end, 10);
+		if (errno || end == p || *end != '.' || *pid <= 0)
+			*pid = 0;
+		return UK_CACHE_TEMP + 1;
+	}
 	return 0;
+}
+
+/* The loose keys of a fan-out directory, for the pack's shadows. */
+struct keys {
+	char (*k)[17];
+	size_t n, alloc;
+};
+
+static void
+keys_add(struct keys *ks, const char *key)
+{
+	if (ks->n == ks->alloc) {
+		ks->alloc = ks->alloc ? 2 * ks->alloc : 64;
+		ks->k = uk_util_xrealloc(ks->k, ks->alloc * sizeof(*ks->k));
+	}
+	memcpy(ks->k[ks->n++], key, 17);
+}
+
+static int
+key_cmp(const void *a, const void *b)
+{
+	return strcmp((const char *)a, (const char *)b);
+}
+
+/*
+ * The entries of dfd's pack, then the pack itself, to fn; with brief, only
+ * the pack when its header says nothing in it is dead or expired and no
+ * loose entry can shadow one of it.  The walk's return.
+ */
+static int
+walk_pack(struct uk_cache *c, int dfd, struct uk_buf *path, size_t base,
+    const struct keys *ks, int brief, long long now,
+    int (*fn)(void *ctx, const struct uk_cache_file *f), void *ctx)
+{
+	struct uk_cache_packhdr h;
+	struct uk_cache_slot *sl = NULL;
+	struct uk_cache_file f;
+	struct stat st;
+	size_t n = 0, i;
+	long long ttl = (long long)c->ttl * NS;
+	int fd, r = 0;
+
+	memset(&f, 0, sizeof(f));
+	uk_buf_setlen(path, base);
+	uk_buf_addstr(path, UK_CACHE_PACK_NAME);
+	f.kind = UK_CACHE_PACK;
+	f.path = path->buf;
+	f.name = UK_CACHE_PACK_NAME;
+	f.dirfd = dfd;
+	f.packfd = -1;
+	if ((fd = uk_cache_pack_open(dfd, O_RDONLY, &h, &st)) < 0) {
+		if (errno != EINVAL ||
+		    fstatat(dfd, UK_CACHE_PACK_NAME, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode))
+			return 0;
+		f.bad = 1;
+	} else if (brief && !h.dirty && !ks->n &&
+	    (!h.count || h.oldest + ttl > now) &&
+	    (!h.first_exp || h.first_exp > now)) {
+		f.brief = 1;
+		f.count = (long)h.count;
+		f.size = (long long)h.bytes;
+	} else if (uk_cache_pack_index(fd, &h, st.st_size, &sl, &n)) {
+		f.bad = 1;
+	}
+	f.mtime_ns = uk_cache_ts_ns(&st.st_mtim);
+	f.atime_ns = uk_cache_ts_ns(&st.st_atim);
+	f.ctime_ns = uk_cache_ts_ns(&st.st_ctim);
+	f.dev = (unsigned long long)st.st_dev;
+	f.ino = (unsigned long long)st.st_ino;
+	for (i = 0; !r && i < n; i++) {
+		struct uk_cache_file e = f;
+
+		if (!sl[i].mtime ||
+		    (ks->n && bsearch(sl[i].key, ks->k, ks->n, 17, key_cmp))) {
+			f.drop++;
+			continue;
+		}
+		e.kind = UK_CACHE_ENTRY;
+		e.packed = 1;
+		e.packfd = fd;
+		memcpy(e.key, sl[i].key, 17);
+		e.mtime_ns = e.ctime_ns = sl[i].mtime;
+		e.atime_ns = sl[i].atime;
+		e.size = (long long)sl[i].len;
+		e.expired = sl[i].mtime + ttl <= now;
+		e.off = sl[i].off;
+		e.crc = sl[i].crc;
+		e.idx = sl[i].idx;
+		e.expires_ns = sl[i].expires;
+		f.count++;
+		r = fn(ctx, &e);
+	}
+	if (!r) {
+		if (!f.brief)
+			f.size = (long long)st.st_size;
+		r = fn(ctx, &f);
+	}
+	free(sl);
+	if (fd >= 0)
+		close(fd);
+	return r;
 }
 
 /*
  * uk_cache_clean_walk, with dirfn (when not NULL) called for each fan-out
  * directory before its files (end 0) and after them (end 1, only when
- * the walk goes on).
+ * the walk goes on); brief as walk_pack.
  */
 static int
 walk(struct uk_cache *c, int (*fn)(void *ctx, const struct uk_cache_file *f),
     void (*dirfn)(void *ctx, int dfd, const char *dir, int end), void *ctx,
-    struct uk_err *err)
+    int brief, struct uk_err *err)
 {
 	struct uk_buf path = UK_BUF_INIT;
 	struct uk_cache_file f;
+	struct keys ks = { NULL, 0, 0 };
 	struct dirent *d, *e;
 	struct stat st;
 	DIR *top, *sub;
 	long long now = uk_util_time_now_ns();
 	size_t base;
-	int r = 0, k;
+	int r = 0, k, pack;
 
 	if (!(top = opendir(c->dir))) {
 		if (errno == ENOENT)
@@ -108,8 +225,14 @@ walk(struct uk_cache *c, int (*fn)(void *ctx, const struct uk_cache_file *f),
 			dirfn(ctx, dfd, path.buf, 0);
 		uk_buf_addch(&path, '/');
 		base = path.len;
+		ks.n = 0;
+		pack = 0;
 		while (!r && (e = readdir(sub))) {
 			memset(&f, 0, sizeof(f));
+			if (!strcmp(e->d_name, UK_CACHE_PACK_NAME)) {
+				pack = 1;
+				continue;
+			}
 			if (!(k = classify(e->d_name, f.key, &f.pid)))
 				continue;
 			if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW))
@@ -119,6 +242,8 @@ walk(struct uk_cache *c, int (*fn)(void *ctx, const struct uk_cache_file *f),
 				f.kind = UK_CACHE_OTHER;
 			if (f.kind == UK_CACHE_TEMP && !S_ISREG(st.st_mode))
 				continue;
+			if (f.kind != UK_CACHE_TEMP)
+				keys_add(&ks, f.key);
 			uk_buf_setlen(&path, base);
 			uk_buf_addstr(&path, e->d_name);
 			f.path = path.buf;
@@ -130,9 +255,16 @@ walk(struct uk_cache *c, int (*fn)(void *ctx, const struct uk_cache_file *f),
 			f.expired = f.kind == UK_CACHE_ENTRY &&
 			    f.mtime_ns + (long long)c->ttl * NS <= now;
 			f.dirfd = dfd;
+			f.packfd = -1;
 			f.dev = (unsigned long long)st.st_dev;
 			f.ino = (unsigned long long)st.st_ino;
 			r = fn(ctx, &f);
+		}
+		if (!r && pack) {
+			if (ks.n > 1)
+				qsort(ks.k, ks.n, sizeof(*ks.k), key_cmp);
+			r = walk_pack(c, dfd, &path, base, &ks, brief, now, fn,
+			    ctx);
 		}
 		if (dirfn && !r) {
 			uk_buf_setlen(&path, base - 1);
@@ -141,6 +273,7 @@ walk(struct uk_cache *c, int (*fn)(void *ctx, const struct uk_cache_file *f),
 		closedir(sub);
 	}
 	closedir(top);
+	free(ks.k);
 	uk_buf_release(&path);
 	return r;
 }
@@ -150,12 +283,14 @@ uk_cache_clean_walk(struct uk_cache *c,
     int (*fn)(void *ctx, const struct uk_cache_file *f), void *ctx,
     struct uk_err *err)
 {
-	return walk(c, fn, NULL, ctx, err);
+	return walk(c, fn, NULL, ctx, 0, err);
 }
 
 /* What cleanup keeps of an entry, for the size limit. */
 struct kept {
 	char *path;
+	char key[17];
+	int packed; /* in its fan-out directory's pack */
 	long long atime_ns, size;
 	unsigned long long dev, ino;
 };
@@ -180,6 +315,11 @@ struct cleanup_ctx {
 	size_t nold, aold, nnew, anew;
 	int fresh;  /* an entry was read and found sound */
 	int unsure; /* an entry could not be read */
+	/* Its pack (doc/CACHE.md): the loose keys, which shadow packed
+	 * ones; the small sound loose entries to move in; whether the pack
+	 * has anything to drop. */
+	struct keys shadow, add;
+	int repack;
 };
 
 /* The boot time in ns since the epoch (from /proc/stat), or 0. */
@@ -265,6 +405,10 @@ drop(struct cleanup_ctx *x, const struct uk_cache_file *f, const char *why,
 	int r = 0;
 
 	if (!x->o->dry_run) {
+		/* An older copy in the pack must not come back
+		 * (doc/CACHE.md). */
+		if (f->kind == UK_CACHE_ENTRY)
+			uk_cache_pack_kill(f->dirfd, f->key);
 		if (read)
 			r = uk_cache_unlink_same(f->dirfd, f->name, f->dev,
 			    f->ino);
@@ -454,6 +598,45 @@ verified(struct cleanup_ctx *x, const struct uk_cache_file *f,
 	return 1;
 }
 
+/*
+ * After the files of a fan-out directory: rewrite its pack when it has
+ * anything to drop, or to take in enough small loose entries
+ * (doc/CACHE.md).
+ */
+static void
+pack_dir(struct cleanup_ctx *x, int dfd, const char *dir)
+{
+	struct uk_cache_repack r;
+	struct uk_err err;
+
+	if (!x->repack && x->add.n < UK_CACHE_PACK_MIN &&
+	    !(x->o->pack && x->add.n))
+		return;
+	memset(&r, 0, sizeof(r));
+	r.now = x->now;
+	r.ttl_ns = (long long)x->c->ttl * NS;
+	if (x->shadow.n > 1)
+		qsort(x->shadow.k, x->shadow.n, sizeof(*x->shadow.k), key_cmp);
+	r.shadow = (const char(*)[17])x->shadow.k;
+	r.nshadow = x->shadow.n;
+	r.add = (const char(*)[17])x->add.k;
+	r.nadd = x->add.n;
+	if (uk_cache_repack_run(dfd, dir, &r, &err)) {
+		/* Packing only saves disk: a read-only cache is left loose.
+		 * Entries to drop that stay are a failure to remove. */
+		if (x->repack) {
+			x->o->failed++;
+			x->o->fail_errno =
+			    err.code == UK_EXIT_FATAL ? EACCES : EIO;
+		}
+		return;
+	}
+	x->o->packed += r.packed;
+	/* Found corrupt by their CRC as they were copied. */
+	x->o->corrupt += r.corrupt;
+	x->o->entries_left -= r.corrupt;
+}
+
 /* Before and after the files of a fan-out directory. */
 static void
 cleanup_dir(void *ctx, int dfd, const char *dir, int end)
@@ -463,6 +646,12 @@ cleanup_dir(void *ctx, int dfd, const char *dir, int end)
 	struct uk_err err;
 	size_t i;
 
+	if (!end) {
+		x->shadow.n = x->add.n = 0;
+		x->repack = 0;
+	} else if (!x->o->dry_run) {
+		pack_dir(x, dfd, dir);
+	}
 	if (x->o->no_verify)
 		return;
 	if (!end) {
@@ -485,11 +674,73 @@ cleanup_dir(void *ctx, int dfd, const char *dir, int end)
 	uk_buf_release(&out);
 }
 
+/* Count f as left, and keep it for the size limit. */
+static void
+keep(struct cleanup_ctx *x, const struct uk_cache_file *f)
+{
+	struct kept *k;
+
+	x->o->entries_left++;
+	x->o->bytes_left += (unsigned long long)f->size;
+	if (!x->o->max_size)
+		return;
+	if (x->nkept == x->akept) {
+		x->akept = x->akept ? 2 * x->akept : 1024;
+		x->kept =
+		    uk_util_xrealloc(x->kept, x->akept * sizeof(*x->kept));
+	}
+	k = &x->kept[x->nkept++];
+	k->path = uk_util_xstrdup(f->path);
+	memcpy(k->key, f->key, 17);
+	k->packed = f->packed;
+	k->atime_ns = f->atime_ns;
+	k->size = f->size;
+	k->dev = f->dev;
+	k->ino = f->ino;
+}
+
+/*
+ * A packed entry: expired ones are reported here and go with the pack's
+ * rewrite (pack_dir); the others are taken as sound, their CRC checked on
+ * each read and at each rewrite.
+ */
+static int
+cleanup_packed(struct cleanup_ctx *x, const struct uk_cache_file *f)
+{
+	if (f->expired || (f->expires_ns > 0 && f->expires_ns <= x->now)) {
+		x->repack = 1;
+		x->o->expired++;
+		if (x->o->fn)
+			x->o->fn(x->o->ctx, f, "expired");
+		x->o->bytes_freed += (unsigned long long)f->size;
+		return 0;
+	}
+	keep(x, f);
+	return 0;
+}
+
+/* The pack itself, after its entries. */
+static int
+cleanup_pack(struct cleanup_ctx *x, const struct uk_cache_file *f)
+{
+	if (f->bad) {
+		/* Its entries cannot be told apart: the file goes. */
+		x->o->corrupt += drop(x, f, "corrupt", 1);
+		return 0;
+	}
+	if (f->drop)
+		x->repack = 1;
+	if (f->brief) {
+		x->o->entries_left += f->count;
+		x->o->bytes_left += (unsigned long long)f->size;
+	}
+	return 0;
+}
+
 static int
 cleanup_one(void *ctx, const struct uk_cache_file *f)
 {
 	struct cleanup_ctx *x = ctx;
-	struct kept *k;
 	long long exp_at = 0;
 
 	switch (f->kind) {
@@ -499,10 +750,16 @@ cleanup_one(void *ctx, const struct uk_cache_file *f)
 			x->o->temp += drop(x, f, "temp", 0);
 		return 0;
 	case UK_CACHE_OTHER:
+		keys_add(&x->shadow, f->key);
 		return 0;
+	case UK_CACHE_PACK:
+		return cleanup_pack(x, f);
 	case UK_CACHE_ENTRY:
 		break;
 	}
+	if (f->packed)
+		return cleanup_packed(x, f);
+	keys_add(&x->shadow, f->key);
 	if (f->expired) {
 		x->o->expired += drop(x, f, "expired", 0);
 		return 0;
@@ -524,21 +781,10 @@ cleanup_one(void *ctx, const struct uk_cache_file *f)
 	}
 	if (exp_at > 0)
 		vexp_add(x, f->key, exp_at);
-	x->o->entries_left++;
-	x->o->bytes_left += (unsigned long long)f->size;
-	if (!x->o->max_size)
-		return 0;
-	if (x->nkept == x->akept) {
-		x->akept = x->akept ? 2 * x->akept : 1024;
-		x->kept =
-		    uk_util_xrealloc(x->kept, x->akept * sizeof(*x->kept));
-	}
-	k = &x->kept[x->nkept++];
-	k->path = uk_util_xstrdup(f->path);
-	k->atime_ns = f->atime_ns;
-	k->size = f->size;
-	k->dev = f->dev;
-	k->ino = f->ino;
+	/* --fast reads no entry, so it packs none. */
+	if (f->size <= UK_CACHE_PACK_MAX && !x->o->no_verify)
+		keys_add(&x->add, f->key);
+	keep(x, f);
 	return 0;
 }
 
@@ -552,49 +798,107 @@ by_atime(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
+/*
+ * Remove the kept entry k (not in a dry run): 0, or -1 when it is not
+ * there any more or cannot be removed.  A packed one is marked dead, and
+ * its fan-out directory noted in repack for a rewrite.
+ */
+static int
+evict_one(struct cleanup_ctx *x, const struct kept *k, unsigned char *repack)
+{
+	struct uk_cache_clean *o = x->o;
+	char name[24];
+	struct stat st;
+	int dfd, e = 0;
+
+	if (o->dry_run)
+		return 0;
+	if ((dfd = uk_cache_fanout_open(x->c, k->key, 0)) < 0)
+		return -1;
+	if (k->packed) {
+		errno = 0;
+		if (uk_cache_pack_kill(dfd, k->key) != 1)
+			e = errno ? errno : ENOENT;
+		else
+			repack[(strchr(hexd, k->key[0]) - hexd) * 16 +
+			    (strchr(hexd, k->key[1]) - hexd)] = 1;
+	} else {
+		snprintf(name, sizeof(name), "%s.json", k->key);
+		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    (unsigned long long)st.st_ino != k->ino ||
+		    (unsigned long long)st.st_dev != k->dev)
+			e = ENOENT;
+		else if (unlinkat(dfd, name, 0))
+			e = errno;
+	}
+	close(dfd);
+	if (e && e != ENOENT) {
+		o->failed++;
+		o->fail_errno = e;
+	}
+	return e ? -1 : 0;
+}
+
+/* Rewrite the packs of the fan-out directories marked in repack. */
+static void
+evict_repack(struct cleanup_ctx *x, const unsigned char *repack)
+{
+	struct uk_cache_repack r;
+	struct uk_buf dir = UK_BUF_INIT;
+	struct uk_err err;
+	char kk[3];
+	int i, dfd;
+
+	for (i = 0; i < 256; i++) {
+		if (!repack[i])
+			continue;
+		kk[0] = hexd[i / 16];
+		kk[1] = hexd[i % 16];
+		kk[2] = '\0';
+		if ((dfd = uk_cache_fanout_open(x->c, kk, 0)) < 0)
+			continue;
+		memset(&r, 0, sizeof(r));
+		r.now = x->now;
+		r.ttl_ns = (long long)x->c->ttl * NS;
+		uk_buf_reset(&dir);
+		uk_buf_addf(&dir, "%s/%s", x->c->dir, kk);
+		if (uk_cache_repack_run(dfd, dir.buf, &r, &err)) {
+			x->o->failed++;
+			x->o->fail_errno =
+			    err.code == UK_EXIT_FATAL ? EACCES : EIO;
+		}
+		close(dfd);
+	}
+	uk_buf_release(&dir);
+}
+
 /* Evict the least recently used entries until the rest fit. */
 static void
 evict(struct cleanup_ctx *x)
 {
 	struct uk_cache_clean *o = x->o;
 	struct uk_cache_file f;
+	unsigned char repack[256];
 	size_t i;
 
+	memset(repack, 0, sizeof(repack));
 	qsort(x->kept, x->nkept, sizeof(*x->kept), by_atime);
 	for (i = 0; i < x->nkept && o->bytes_left > o->max_size; i++) {
 		struct kept *k = &x->kept[i];
 		const char *slash = strrchr(k->path, '/');
-		struct stat st;
 
-		if (!o->dry_run) {
-			int dfd = uk_cache_fanout_open(x->c, slash + 1, 0), e;
-
-			if (dfd < 0)
-				continue;
-			if (fstatat(dfd, slash + 1, &st, AT_SYMLINK_NOFOLLOW) ||
-			    (unsigned long long)st.st_ino != k->ino ||
-			    (unsigned long long)st.st_dev != k->dev) {
-				close(dfd);
-				continue;
-			}
-			e = unlinkat(dfd, slash + 1, 0) ? errno : 0;
-			close(dfd);
-			if (e) {
-				if (e != ENOENT) {
-					o->failed++;
-					o->fail_errno = e;
-				}
-				continue;
-			}
-		}
+		if (evict_one(x, k, repack))
+			continue;
 		memset(&f, 0, sizeof(f));
 		f.kind = UK_CACHE_ENTRY;
 		f.path = k->path;
 		f.name = slash ? slash + 1 : k->path;
-		memcpy(f.key, f.name, 16);
+		memcpy(f.key, k->key, 17);
+		f.packed = k->packed;
 		f.atime_ns = k->atime_ns;
 		f.size = k->size;
 		f.dirfd = AT_FDCWD;
+		f.packfd = -1;
 		if (o->fn)
 			o->fn(o->ctx, &f, "size");
 		o->evicted++;
@@ -602,6 +906,7 @@ evict(struct cleanup_ctx *x)
 		o->bytes_left -= (unsigned long long)k->size;
 		o->entries_left--;
 	}
+	evict_repack(x, repack);
 }
 
 long
@@ -626,7 +931,10 @@ uk_cache_clean_run(struct uk_cache *c, struct uk_cache_clean *o,
 	o->fail_errno = 0;
 	o->bytes_freed = o->bytes_left = 0;
 	o->entries_left = 0;
-	r = walk(c, cleanup_one, cleanup_dir, &x, err);
+	o->packed = 0;
+	/* Without a size limit, a pack with nothing to do is taken by its
+	 * header alone. */
+	r = walk(c, cleanup_one, cleanup_dir, &x, !o->max_size, err);
 	if (r >= 0 && o->max_size && o->bytes_left > o->max_size)
 		evict(&x);
 	for (i = 0; i < x.nkept; i++)
@@ -634,6 +942,8 @@ uk_cache_clean_run(struct uk_cache *c, struct uk_cache_clean *o,
 	free(x.kept);
 	free(x.old);
 	free(x.nw);
+	free(x.shadow.k);
+	free(x.add.k);
 	uk_buf_release(&x.b);
 	if (r < 0)
 		return -1;
@@ -645,7 +955,7 @@ uk_cache_clean_run(struct uk_cache *c, struct uk_cache_clean *o,
 }
 
 struct clear_ctx {
-	long n, failed;
+	long n, failed, packed;
 	long long now;
 	int fail_errno;
 };
@@ -655,7 +965,17 @@ clear_one(void *ctx, const struct uk_cache_file *f)
 {
 	struct clear_ctx *x = ctx;
 
-	if (f->kind == UK_CACHE_ENTRY) {
+	if (f->kind == UK_CACHE_ENTRY && f->packed) {
+		x->packed++; /* they go with their pack */
+	} else if (f->kind == UK_CACHE_PACK) {
+		if (!unlinkat(f->dirfd, f->name, 0))
+			x->n += x->packed;
+		else if (errno != ENOENT) {
+			x->failed += x->packed;
+			x->fail_errno = errno;
+		}
+		x->packed = 0;
+	} else if (f->kind == UK_CACHE_ENTRY) {
 		if (!unlinkat(f->dirfd, f->name, 0))
 			x->n++;
 		else if (errno != ENOENT) {

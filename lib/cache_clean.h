@@ -10,6 +10,9 @@
  * Cleanup reads a fresh entry once: a fan-out directory's DIR/KK/.verified
  * (urlcache(1), FILES) vouches for the entries whose ctime is before its
  * time, with their expires_at, and the walk reads only the others.
+ * Then it rewrites the directory's pack (cache_repack.h) when the pack
+ * has entries to drop, or to take in 16 small loose entries or more
+ * (o->pack: any); a pack with nothing to do is judged by its header.
  *
  * Temporary files are DIR/KK/.KEY.json.tmp.PID.RAND; cleanup removes one
  * whose writer is gone (no process PID, or one that started after the file
@@ -19,16 +22,22 @@
  * mtime after the rename.)
  */
 
+#include "buf.h"
 #include "cache.h"
+#include "json.h"
 #include "util.h"
 
 #define UK_CACHE_TMP_AGE 60 /* seconds */
 
-/* What the walk hands its callback for each file it meets. */
+/*
+ * What the walk hands its callback for each file it meets, and for each
+ * entry of a fan-out directory's pack (cache_pack.h, doc/CACHE.md).
+ */
 enum uk_cache_kind {
-	UK_CACHE_ENTRY, /* KK/KEY.json, a regular file */
-	UK_CACHE_TEMP,  /* KK/.KEY.json.tmp.PID.RAND */
-	UK_CACHE_OTHER  /* KK/KEY.json that is not a regular file */
+	UK_CACHE_ENTRY, /* KK/KEY.json, a regular file, or an entry of KK/pack */
+	UK_CACHE_TEMP,  /* KK/.KEY.json.tmp.PID.RAND, KK/.pack.tmp.PID.RAND */
+	UK_CACHE_OTHER, /* KK/KEY.json that is not a regular file */
+	UK_CACHE_PACK   /* KK/pack itself, after the entries it holds */
 };
 
 struct uk_cache_file {
@@ -43,7 +52,33 @@ struct uk_cache_file {
 	long pid;    /* temporary files: the writer's PID */
 	int dirfd;   /* DIR/KK, for the *at calls, during the callback */
 	unsigned long long dev, ino;
+	/*
+	 * A packed entry (kind UK_CACHE_ENTRY): path and name are the
+	 * pack's, dev and ino too, times and size the entry's (ctime: its
+	 * mtime); read it with uk_cache_file_read, never by its name.  The
+	 * walk leaves out dead slots and those a loose entry shadows.
+	 */
+	int packed;
+	int packfd;           /* the pack, during the callback */
+	unsigned long long off;
+	unsigned long crc, idx;
+	long long expires_ns; /* its expires_at, 0: none */
+	/* UK_CACHE_PACK: the live entries it holds (listed before it, unless
+	 * brief), the slots dead or shadowed, and bad when it does not hold
+	 * together (no entry of it listed). */
+	long count, drop;
+	int bad, brief;
 };
+
+/*
+ * The text of the entry f (loose or packed) into b: 0, 1 when a packed
+ * one fails its CRC, -1 with errno.
+ */
+int uk_cache_file_read(const struct uk_cache_file *f, struct uk_buf *b);
+/* uk_cache_load_at for f, loose or packed (a packed one failing its CRC
+ * is corrupt: 0). */
+int uk_cache_file_load(const struct uk_cache_file *f, yajl_val *rec,
+    struct uk_err *err);
 
 /*
  * Call fn for every file under the fan-out directories DIR/KK, in no
@@ -57,6 +92,7 @@ int uk_cache_clean_walk(struct uk_cache *c,
 /* Options and results of uk_cache_clean_run. */
 struct uk_cache_clean {
 	int dry_run;                 /* report, remove nothing */
+	int pack; /* pack small loose entries however few (doc/CACHE.md) */
 	int no_verify; /* do not read fresh entries; empty ones still go */
 	unsigned long long max_size; /* 0: none; else evict oldest atime */
 	/* Called for each file removed (or that would be); may be NULL. */
@@ -67,6 +103,7 @@ struct uk_cache_clean {
 	long expired, corrupt, temp, evicted;
 	unsigned long long bytes_freed, bytes_left;
 	long entries_left;
+	long packed;    /* loose entries moved into packs */
 	long failed;    /* files that could not be removed */
 	int fail_errno; /* why, for the last of them */
 };

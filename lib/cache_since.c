@@ -3,10 +3,7 @@
  * uk_cache_since_list (cache.h): a file of its own, so that the programs
  * that store entries do not link the walk (cache_clean.c) for it.
  */
-#include <fcntl.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "buf.h"
 #include "cache.h"
@@ -36,20 +33,8 @@ struct since {
 static int
 has_changed_at(const struct uk_cache_file *f, struct uk_buf *b)
 {
-	struct stat st;
-	int fd, r = 0;
-
-	fd = openat(f->dirfd, f->name,
-	    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd < 0)
-		return 0;
-	uk_buf_reset(b);
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
-	    st.st_size <= UK_CACHE_MAX_ENTRY &&
-	    !uk_cache_read_fd(fd, st.st_size, b))
-		r = b->len && memmem(b->buf, b->len, "\"changed_at\"", 12);
-	close(fd);
-	return r;
+	return !uk_cache_file_read(f, b) && b->len &&
+	    memmem(b->buf, b->len, "\"changed_at\"", 12);
 }
 
 static int
@@ -65,8 +50,7 @@ since_one(void *ctx, const struct uk_cache_file *f)
 	int r = 0;
 
 	if (f->kind != UK_CACHE_ENTRY || !has_changed_at(f, &w->b) ||
-	    uk_cache_load_at(f->dirfd, f->name, f->path, f->key, &rec, &err) !=
-		1)
+	    uk_cache_file_load(f, &rec, &err) != 1)
 		return 0;
 	if ((t = uk_json_get_str(rec, "changed_at")) &&
 	    (at = uk_util_time_parse(t, strlen(t))) > w->since) {

@@ -48,6 +48,7 @@ complete -c urlcache -n "__fish_seen_subcommand_from set" -F
 complete -c urlcache -n "__fish_seen_subcommand_from clear" -l remote -d 'clear the remote stores too'
 complete -c urlcache -n "__fish_seen_subcommand_from stats" -l zero -d 'zero the counters after showing them'
 complete -c urlcache -n "__fish_seen_subcommand_from cleanup" -l fast -d 'do not read fresh entries'
+complete -c urlcache -n "__fish_seen_subcommand_from cleanup" -l pack -d 'pack small entries however few'
 complete -c urlcache -n "__fish_seen_subcommand_from cleanup" -s s -l max-size -x -d 'keep the cache under this size (500M)'
 complete -c urlcache -n "__fish_seen_subcommand_from cleanup" -s n -l dry-run -d 'remove nothing, list what would go'
 complete -c urlcache -n "__fish_seen_subcommand_from cleanup" -s v -l verbose -d 'list each file removed'

@@ -13,6 +13,7 @@
 #include "buf.h"
 #include "cache.h"
 #include "cache_clean.h"
+#include "cache_pack.h"
 #include "json.h"
 #include "session.h"
 #include "util.h"
@@ -302,6 +303,36 @@ main(void)
 	ok(uk_cache_update_summary(&c, "https://none.test/", "x", 1, "BRIEF",
 	       &err) == 0,
 	    "update_summary of a missing entry: 0");
+	/* A packed entry (doc/CACHE.md): the summary makes it a loose file,
+	 * with the packed entry's age. */
+	{
+		struct uk_cache_clean o;
+		struct stat st2;
+		char *w;
+
+		memset(&o, 0, sizeof(o));
+		o.pack = 1;
+		ok(uk_cache_clean_run(&c, &o, &err) >= 0 && o.packed >= 1,
+		    "cleanup --pack packs");
+		w = uk_cache_where(&c, "https://a.test/");
+		ok(w && strlen(w) > 5 && !strcmp(w + strlen(w) - 5, "/pack") &&
+			stat(path, &st2) && errno == ENOENT,
+		    "packed: where names the pack, no loose file");
+		free(w);
+		ok(uk_cache_update_summary(&c, "https://a.test/", "packed", 6,
+		       "USAGE", &err) == 1,
+		    "update_summary of a packed entry");
+		uk_cache_get(&c, "https://a.test/", 0, &got, NULL, &err);
+		ok(got && !strcmp(uk_json_get_str(got, "summary"), "packed") &&
+			!strcmp(uk_json_get_str(got, "content"), "hello"),
+		    "packed: summary added, content untouched");
+		uk_json_free(got);
+		ok(!stat(path, &st2) &&
+			st2.st_mtim.tv_sec == st.st_mtim.tv_sec,
+		    "packed: the loose file keeps the packed entry's age");
+		ok(uk_cache_pack_crc32("123456789", 9) == 0xcbf43926UL,
+		    "CRC-32 check value");
+	}
 	uk_json_free(r);
 
 	/* Invalidate. */
