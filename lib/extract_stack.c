@@ -387,21 +387,25 @@ uk_ex_stack_features(const struct blk *bl, int nb, const int *r, const double *s
  * related stories and comments back: doc/EXTRACTION.md).
  */
 
-/* Why root i was set aside, as aside_features numbers it (0: unseen). */
+/*
+ * Why root i was set aside, as aside_features numbers it (0: unseen).
+ * Not a class believed however large (F_STRONG: related stories,
+ * recommendations, comments, cookie notices): the back model took an
+ * article's recommended stories back (tests/extract.bats).
+ */
 static int
 back_reason(struct ctx *c, int i)
 {
 	unsigned f = c->n[i].flags;
 
-	if (f & (F_TEXT | F_CMT | F_CROOT))
+	if (f & (F_TEXT | F_CMT | F_CROOT | F_STRONG))
 		return 0;
 	if (f & F_BYTAG)
 		return 4;
 	if (f & F_BYROLE)
 		return 5;
 	if (f & F_CSKIP)
-		return c->n[i].tag == GUMBO_TAG_HEADER ? 3 :
-		    f & F_STRONG ? 2 : 1;
+		return c->n[i].tag == GUMBO_TAG_HEADER ? 3 : 1;
 	return 0;
 }
 
@@ -473,8 +477,8 @@ back_add(struct uk_ex_back *bk, struct blk **cb, int b, int root,
 
 /*
  * The features of each candidate's subtree set aside (bk->A): the rule
- * (a class or id, a class believed however large, a <header>, a tag, a
- * role), the root's tag (nav 1, footer 2, aside 3, menu 4, header 5,
+ * (a class or id; whether the root is inside <article> or <main>; a
+ * <header>, a tag, a role), the root's tag (nav 1, footer 2, aside 3, menu 4, header 5,
  * else 0), its blocks, characters and link density, and its share of
  * the page's text kept.
  */
@@ -495,6 +499,7 @@ aside_features(struct ctx *c, const struct blk *cb, struct uk_ex_back *bk)
 			int r = bk->root[j], t = c->n[r].tag;
 
 			a[back_reason(c, r) - 1] = 1;
+			a[1] = (c->n[r].flags & F_INART) != 0;
 			a[5] = t == GUMBO_TAG_NAV ? 1 : t == GUMBO_TAG_FOOTER ? 2 :
 			    t == GUMBO_TAG_ASIDE ? 3 : t == GUMBO_TAG_MENU ? 4 :
 			    t == GUMBO_TAG_HEADER ? 5 : 0;
