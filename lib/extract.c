@@ -72,6 +72,14 @@ tag_skipped(int tag)
 	    tag == GUMBO_TAG_MENU || tag == GUMBO_TAG_FIGCAPTION;
 }
 
+/* The page's furniture by its tag (not never text, not a caption). */
+static int
+by_tag(int tag)
+{
+	return tag == GUMBO_TAG_NAV || tag == GUMBO_TAG_FOOTER ||
+	    tag == GUMBO_TAG_ASIDE || tag == GUMBO_TAG_MENU;
+}
+
 static int
 push(struct ctx *c, GumboNode *g, int parent)
 {
@@ -344,9 +352,14 @@ build(struct ctx *c, GumboNode *root)
 
 			if ((tag_skipped(c->n[i].tag) &&
 				!heading_button(c, i, pi)) ||
-			    ch->type == GUMBO_NODE_TEMPLATE || bp == 1)
+			    ch->type == GUMBO_NODE_TEMPLATE || bp == 1) {
 				c->n[i].flags |= F_SKIP;
-			else if (bp == 3)
+				/* Why, for the back model (extract_stack.c). */
+				if (bp == 1 && !hidden(ch))
+					c->n[i].flags |= F_BYROLE;
+				else if (bp != 1 && by_tag(c->n[i].tag))
+					c->n[i].flags |= F_BYTAG;
+			} else if (bp == 3)
 				c->n[i].flags |= F_BOIL | F_STRONG;
 			else if (bp == 4)
 				c->n[i].flags |= F_BOIL | F_STRONG | F_CROOT;

@@ -36,6 +36,8 @@
 #include "extract_int.h"
 #include "util.h"
 
+/* uk_ex_types' index of "article". */
+#define ARTICLE 0
 const char *const uk_ex_types[UK_EX_NTYPES] = { "article", "forum",
 	"product", "collection", "listing", "documentation", "service" };
 
@@ -658,6 +660,25 @@ struct near {
 	int *memo;
 };
 
+/* at for blocks bl (nb of them), h1 the first <h1> or -1. */
+static void
+near_init(struct ctx *c, const struct blk *bl, int nb, int h1,
+    struct near *at)
+{
+	int k;
+
+	at->h1 = h1;
+	at->after_h1 = -1;
+	at->heading = -1;
+	for (k = 0; h1 > 0 && k < nb; k++)
+		if (bl[k].b >= h1) {
+			at->after_h1 = k;
+			break;
+		}
+	at->memo = uk_util_xmalloc((size_t)c->nn * sizeof(*at->memo));
+	memset(at->memo, 0xff, (size_t)c->nn * sizeof(*at->memo));
+}
+
 /* Block features of k (of nb blocks, bl) into f. */
 static void
 block_features(struct ctx *c, struct blk *bl, int nb, int k, int best,
@@ -954,6 +975,54 @@ collect_blocks(struct ctx *c, int *of, int *nx, struct blk **blp, int *h1)
 }
 
 /*
+ * The blocks the rules set aside by a class, a tag or a role
+ * (extract_stack.c) into *bk: each one's block features among the
+ * blocks kept and set aside and its first pass score (the kept blocks'
+ * are s1), then what the back model reads and says of them (of those
+ * of uk_ex_back_min characters, or all with dump).  Returns whether the
+ * model takes them back (with apply, on a page whose article type
+ * scores uk_ex_back_margin under the best type's: doc/EXTRACTION.md,
+ * "The block model"); they are worked out only then or with dump.
+ */
+static int
+back_blocks(struct ctx *c, int *nx, const struct blk *bl, int nb,
+    int best, int h1, const double *pf, const double *ptype,
+    const double *s1, int dump, int apply, struct uk_ex_back *bk)
+{
+	struct near at;
+	int k, m, back = apply && uk_ex_back_model.ntrees &&
+	    ptype[ARTICLE] < -uk_ex_back_margin;
+
+	memset(bk, 0, sizeof(*bk));
+	if ((!dump && !back) || !uk_ex_back_collect(c, nx, bl, nb, bk))
+		return 0;
+	m = bk->nm;
+	near_init(c, bk->bl, m, h1, &at);
+	for (k = 0; k < m; k++) {
+		int t = k > 0 ? c->n[bk->bl[k - 1].b].tag : GUMBO_TAG_UNKNOWN;
+
+		if (t >= GUMBO_TAG_H1 && t <= GUMBO_TAG_H6)
+			at.heading = k - 1;
+		if (bk->mk[k] >= 0) {
+			bk->ms[k] = s1[bk->mk[k]];
+			continue;
+		}
+		block_counts(c, nx, &bk->bl[k]);
+		block_features(c, bk->bl, m, k, best, &at, pf, ptype,
+		    bk->F + (size_t)k * UK_EX_NSTK);
+		uk_ex_trees_eval(&uk_ex_block_model,
+		    bk->F + (size_t)k * UK_EX_NSTK, &bk->ms[k]);
+	}
+	free(at.memo);
+	uk_ex_back_rows(c, nx, h1, bk);
+	for (k = 0; uk_ex_back_model.ntrees && k < bk->nc; k++)
+		if (dump || bk->bl[bk->cm[k]].chars >= uk_ex_back_min)
+			uk_ex_trees_eval(&uk_ex_back_model,
+			    bk->R + (size_t)k * UK_EX_NBK, &bk->bs[k]);
+	return back;
+}
+
+/*
  * UK_EXTRACT_FEATURES: append the page's features pf, its blocks'
  * features F (the block's and the extra ones: UK_EX_NBF + UK_EX_NXF of
  * each row), the block ranges r (uk_ex_block_ranges), the first pass's
@@ -964,7 +1033,7 @@ collect_blocks(struct ctx *c, int *of, int *nx, struct blk **blp, int *h1)
 static void
 dump_features(struct ctx *c, const char *dump, const double *pf,
     const double *F, const int *r, const double *s, const struct blk *bl,
-    int nb)
+    int nb, const int *nx, const struct uk_ex_back *bk)
 {
 	struct uk_buf out = UK_BUF_INIT, t = UK_BUF_INIT;
 	int i, k, fd;
@@ -1007,6 +1076,24 @@ dump_features(struct ctx *c, const char *dump, const double *pf,
 			    uk_ex_block_of(c, i) == bl[k].b)
 				uk_ex_squeeze(&t, c->n[i].g->v.text.text,
 				    &sp, 0, SIZE_MAX);
+		if (k)
+			uk_buf_addch(&out, ',');
+		uk_ex_json_str(&out, t.buf ? t.buf : "", t.len);
+	}
+	/*
+	 * The blocks set aside by a class, a tag or a role: their rows
+	 * (UK_EX_NBK), each merged block's index (the kept k, or -1 - the
+	 * candidate's), the merged blocks' ranges and first pass scores,
+	 * the candidates' text.
+	 */
+	uk_ex_back_dump(bk, &out);
+	for (k = 0; k < bk->nc; k++) {
+		int sp = 1;
+
+		uk_buf_reset(&t);
+		for (i = bk->bl[bk->cm[k]].first; i >= 0; i = nx[i])
+			uk_ex_squeeze(&t, c->n[i].g->v.text.text, &sp, 0,
+			    SIZE_MAX);
 		if (k)
 			uk_buf_addch(&out, ',');
 		uk_ex_json_str(&out, t.buf ? t.buf : "", t.len);
@@ -1117,8 +1204,9 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 	const char *dump = getenv("UK_EXTRACT_FEATURES");
 	struct blk *bl = NULL;
 	int *of = NULL, *nx, *r = NULL, nb, k, h1, type, whole = 0;
-	int changed = 0, all, stk = uk_ex_stack_model.ntrees > 0, decide;
+	int changed = 0, all, stk = uk_ex_stack_model.ntrees > 0, decide, back;
 	struct near at;
+	struct uk_ex_back bk;
 	double ptype[UK_EX_NTYPES], g[UK_EX_NRF], *F = NULL, *sc = NULL;
 	double *s1, raw, thr;
 
@@ -1162,16 +1250,8 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 	    nb >= STACK_DECIDE_MIN &&
 	    strcmp(uk_ex_types[type], "article") != 0;
 	all = all || decide;
-	at.h1 = h1;
-	at.after_h1 = -1;
-	for (k = 0; h1 > 0 && k < nb; k++)
-		if (bl[k].b >= h1) {
-			at.after_h1 = k;
-			break;
-		}
-	at.memo = uk_util_xmalloc((size_t)c->nn * sizeof(*at.memo));
-	memset(at.memo, 0xff, (size_t)c->nn * sizeof(*at.memo));
-	for (at.heading = -1, k = 0; k < nb; k++) {
+	near_init(c, bl, nb, h1, &at);
+	for (k = 0; k < nb; k++) {
 		int t = k > 0 ? c->n[bl[k - 1].b].tag : GUMBO_TAG_UNKNOWN;
 
 		if (t >= GUMBO_TAG_H1 && t <= GUMBO_TAG_H6)
@@ -1207,8 +1287,11 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 		decide = 0;
 		thr = uk_ex_stack_threshold;
 	}
+	/* The blocks the rules set aside by a class, a tag or a role. */
+	back = back_blocks(c, nx, bl, nb, best, h1, pf, ptype, s1,
+	    dump != NULL, apply, &bk);
 	if (dump)
-		dump_features(c, dump, pf, F, r, s1, bl, nb);
+		dump_features(c, dump, pf, F, r, s1, bl, nb, nx, &bk);
 	if (apply && uk_ex_block_model.ntrees) {
 		/*
 		 * The second opinion (doc/EXTRACTION.md): on a page not
@@ -1222,7 +1305,10 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 			whole = raw > uk_ex_region_threshold;
 		}
 		changed = apply_blocks(c, of, bl, sc, thr, decide, whole);
+		if (back && !whole)
+			changed += uk_ex_back_take(c, nx, &bk, uk_ex_back_min);
 	}
+	uk_ex_back_free(&bk);
 	free(at.memo);
 	free(r);
 	free(F);

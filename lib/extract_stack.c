@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "banned.h"
 #include "buf.h"
@@ -375,3 +376,313 @@ uk_ex_stack_features(const struct blk *bl, int nb, const int *r, const double *s
 	free(ps);
 }
 
+
+/*
+ * The blocks the rules set aside, as the back model sees them.  Only
+ * what the rules set aside by a class or id, a tag or a role: comment
+ * sections, the text rules' lines and sections (related stories,
+ * newsletters, copyright lines, teasers: the failure families of
+ * tests/extract-rules.bats), hidden elements, captions and forms'
+ * controls stay out of its sight (the block model seeing them all took
+ * related stories and comments back: doc/EXTRACTION.md).
+ */
+
+/*
+ * Why root i was set aside, as aside_features numbers it (0: unseen).
+ * Not a class believed however large (F_STRONG: related stories,
+ * recommendations, comments, cookie notices): the back model took an
+ * article's recommended stories back (tests/extract.bats).
+ */
+static int
+back_reason(struct ctx *c, int i)
+{
+	unsigned f = c->n[i].flags;
+
+	if (f & (F_TEXT | F_CMT | F_CROOT | F_STRONG))
+		return 0;
+	if (f & F_BYTAG)
+		return 4;
+	if (f & F_BYROLE)
+		return 5;
+	if (f & F_CSKIP)
+		return c->n[i].tag == GUMBO_TAG_HEADER ? 3 : 1;
+	return 0;
+}
+
+/* Whether element i inside a subtree set aside stays out of sight. */
+static int
+back_unseen(struct ctx *c, int i)
+{
+	GumboNode *g = c->n[i].g;
+	const char *s;
+
+	switch (c->n[i].tag) {
+	case GUMBO_TAG_BUTTON: case GUMBO_TAG_SELECT: case GUMBO_TAG_OPTION:
+	case GUMBO_TAG_TEXTAREA: case GUMBO_TAG_INPUT: case GUMBO_TAG_FORM:
+	case GUMBO_TAG_FIGCAPTION: case GUMBO_TAG_IFRAME:
+	case GUMBO_TAG_TEMPLATE:
+		return 1;
+	default:
+		break;
+	}
+	if (uk_ex_tag_never_text(c->n[i].tag) || uk_ex_attr(g, "hidden"))
+		return 1;
+	if ((s = uk_ex_attr(g, "aria-hidden")) && !strcasecmp(s, "true"))
+		return 1;
+	return (s = uk_ex_attr(g, "style")) && uk_ex_style_hidden(s);
+}
+
+/*
+ * Characters of s after collapsing whitespace (code points), as
+ * uk_ex_measure counts a text node kept (text set aside it leaves at 0).
+ */
+static int
+squeezed_len(const char *s)
+{
+	const unsigned char *p;
+	int n = 0, sp = 1;
+
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (isspace(*p)) {
+			if (!sp)
+				n++;
+			sp = 1;
+		} else if ((*p & 0xc0) != 0x80) {
+			n++;
+			sp = 0;
+		}
+	}
+	return n;
+}
+
+/* A new candidate of block element b, root root, into bk's lists. */
+static int
+back_add(struct uk_ex_back *bk, struct blk **cb, int b, int root,
+    int before, int i)
+{
+	int j = bk->nc++;
+
+	if (j % 256 == 0) {
+		*cb = uk_util_xrealloc(*cb, (size_t)(j + 256) * sizeof(**cb));
+		bk->root = uk_util_xrealloc(bk->root,
+		    (size_t)(j + 256) * sizeof(*bk->root));
+	}
+	memset(&(*cb)[j], 0, sizeof((*cb)[j]));
+	(*cb)[j].b = b;
+	(*cb)[j].before = before;
+	(*cb)[j].first = (*cb)[j].last = i;
+	bk->root[j] = root;
+	return j;
+}
+
+/*
+ * The features of each candidate's subtree set aside (bk->A): the rule
+ * (a class or id; whether the root is inside <article> or <main>; a
+ * <header>, a tag, a role), the root's tag (nav 1, footer 2, aside 3, menu 4, header 5,
+ * else 0), its blocks, characters and link density, and its share of
+ * the page's text kept.
+ */
+static void
+aside_features(struct ctx *c, const struct blk *cb, struct uk_ex_back *bk)
+{
+	int j, e, n, ch, ln, total = c->n[c->body].text;
+
+	for (j = 0; j < bk->nc; j = e) {
+		for (e = j, n = ch = ln = 0; e < bk->nc &&
+		     bk->root[e] == bk->root[j]; e++) {
+			n++;
+			ch += cb[e].chars;
+			ln += cb[e].link;
+		}
+		for (; j < e; j++) {
+			double *a = bk->A + (size_t)j * UK_EX_NAF;
+			int r = bk->root[j], t = c->n[r].tag;
+
+			a[back_reason(c, r) - 1] = 1;
+			a[1] = (c->n[r].flags & F_INART) != 0;
+			a[5] = t == GUMBO_TAG_NAV ? 1 : t == GUMBO_TAG_FOOTER ? 2 :
+			    t == GUMBO_TAG_ASIDE ? 3 : t == GUMBO_TAG_MENU ? 4 :
+			    t == GUMBO_TAG_HEADER ? 5 : 0;
+			a[6] = n;
+			a[7] = ch;
+			a[8] = ch ? (double)ln / ch : 0;
+			a[9] = total ? (double)ch / total : ch;
+		}
+	}
+}
+
+/* The kept blocks bl and the candidates cb merged by first text node. */
+static void
+back_merge(const struct blk *bl, int nb, const struct blk *cb,
+    struct uk_ex_back *bk)
+{
+	int a = 0, b = 0, m;
+
+	bk->nm = nb + bk->nc;
+	bk->bl = uk_util_xmalloc((size_t)(bk->nm ? bk->nm : 1) *
+	    sizeof(*bk->bl));
+	bk->mk = uk_util_xmalloc((size_t)(bk->nm ? bk->nm : 1) *
+	    sizeof(*bk->mk));
+	bk->cm = uk_util_xmalloc((size_t)(bk->nc ? bk->nc : 1) *
+	    sizeof(*bk->cm));
+	for (m = 0; m < bk->nm; m++) {
+		if (b >= bk->nc || (a < nb && bl[a].first < cb[b].first)) {
+			bk->bl[m] = bl[a];
+			bk->mk[m] = a++;
+		} else {
+			bk->bl[m] = cb[b];
+			bk->cm[b] = m;
+			bk->mk[m] = -1 - b++;
+		}
+	}
+}
+
+int
+uk_ex_back_collect(struct ctx *c, int *nx, const struct blk *bl, int nb,
+    struct uk_ex_back *bk)
+{
+	struct blk *cb = NULL;
+	int *cof, i, root = 0, before = 0, b, j, len;
+
+	memset(bk, 0, sizeof(*bk));
+	cof = uk_util_xmalloc((size_t)c->nn * sizeof(*cof));
+	memset(cof, 0xff, (size_t)c->nn * sizeof(*cof));
+	for (i = c->body; i < c->nn; i++) {
+		struct nd *n = &c->n[i];
+
+		if (root && i >= c->n[root].end)
+			root = 0;
+		if (!(n->flags & F_SKIP)) {
+			if (n->flags & F_TEXT && n->text > 0)
+				before += n->text;
+			continue;
+		}
+		if (!root) {
+			if (n->flags & F_TEXT)
+				continue;
+			if (!back_reason(c, i)) {
+				i = n->end - 1;
+				continue;
+			}
+			root = i;
+		}
+		if (!(n->flags & F_TEXT)) {
+			if (back_unseen(c, i))
+				i = n->end - 1;
+			continue;
+		}
+		/*
+		 * Text set aside inside a block kept stays out; the space
+		 * between two links is the block's, with no characters.
+		 */
+		if ((b = uk_ex_block_of(c, i)) < root)
+			continue;
+		len = squeezed_len(n->g->v.text.text);
+		if (len <= 0 && cof[b] < 0)
+			continue;
+		if ((j = cof[b]) < 0)
+			j = cof[b] = back_add(bk, &cb, b, root, before, i);
+		else
+			nx[cb[j].last] = i;
+		cb[j].last = i;
+		nx[i] = -1;
+		cb[j].chars += len;
+		if (n->flags & F_INLINK)
+			cb[j].link += len;
+	}
+	free(cof);
+	bk->A = uk_util_xcalloc((size_t)(bk->nc ? bk->nc : 1) * UK_EX_NAF,
+	    sizeof(*bk->A));
+	aside_features(c, cb, bk);
+	back_merge(bl, nb, cb, bk);
+	free(cb);
+	if (!bk->nc)
+		return 0;
+	bk->F = uk_util_xcalloc((size_t)bk->nm * UK_EX_NSTK, sizeof(*bk->F));
+	bk->ms = uk_util_xcalloc((size_t)bk->nm, sizeof(*bk->ms));
+	bk->R = uk_util_xcalloc((size_t)bk->nc * UK_EX_NBK, sizeof(*bk->R));
+	bk->bs = uk_util_xcalloc((size_t)bk->nc, sizeof(*bk->bs));
+	return bk->nc;
+}
+
+void
+uk_ex_back_rows(struct ctx *c, const int *nx, int h1, struct uk_ex_back *bk)
+{
+	int j;
+
+	bk->r = uk_util_xmalloc((size_t)bk->nm * 4 * sizeof(*bk->r));
+	uk_ex_block_ranges(c, bk->bl, bk->nm, bk->r);
+	uk_ex_extra_features(c, nx, h1, bk->bl, bk->nm, bk->F);
+	uk_ex_stack_features(bk->bl, bk->nm, bk->r, bk->ms, bk->F);
+	for (j = 0; j < bk->nc; j++) {
+		double *x = bk->R + (size_t)j * UK_EX_NBK;
+
+		memcpy(x, bk->F + (size_t)bk->cm[j] * UK_EX_NSTK,
+		    UK_EX_NSTK * sizeof(*x));
+		memcpy(x + UK_EX_NSTK, bk->A + (size_t)j * UK_EX_NAF,
+		    UK_EX_NAF * sizeof(*x));
+	}
+}
+
+int
+uk_ex_back_take(struct ctx *c, const int *nx, const struct uk_ex_back *bk,
+    int min)
+{
+	int i, j, p, n = 0;
+
+	for (j = 0; j < bk->nc; j++) {
+		if (bk->bl[bk->cm[j]].chars < min ||
+		    bk->bs[j] < uk_ex_back_threshold)
+			continue;
+		for (i = bk->bl[bk->cm[j]].first; i >= 0; i = nx[i]) {
+			n++;
+			for (p = i; p >= 0 && c->n[p].flags & F_SKIP;
+			     p = c->n[p].parent)
+				c->n[p].flags &= ~(unsigned)F_SKIP;
+		}
+	}
+	return n;
+}
+
+void
+uk_ex_back_dump(const struct uk_ex_back *bk, struct uk_buf *out)
+{
+	int i, k;
+
+	uk_buf_addstr(out, "],\"c\":[");
+	for (k = 0; k < bk->nc; k++) {
+		uk_buf_addstr(out, k ? ",[" : "[");
+		for (i = 0; i < UK_EX_NBK; i++)
+			uk_buf_addf(out, "%s%.17g", i ? "," : "",
+			    bk->R[(size_t)k * UK_EX_NBK + i]);
+		uk_buf_addstr(out, "]");
+	}
+	uk_buf_addstr(out, "],\"m\":[");
+	for (k = 0; bk->nc && k < bk->nm; k++)
+		uk_buf_addf(out, "%s%d", k ? "," : "", bk->mk[k]);
+	uk_buf_addstr(out, "],\"mr\":[");
+	for (k = 0; bk->nc && k < bk->nm; k++)
+		uk_buf_addf(out, "%s[%d,%d,%d,%d]", k ? "," : "",
+		    bk->r[4 * k], bk->r[4 * k + 1], bk->r[4 * k + 2],
+		    bk->r[4 * k + 3]);
+	uk_buf_addstr(out, "],\"ms\":[");
+	for (k = 0; bk->nc && k < bk->nm; k++)
+		uk_buf_addf(out, "%s%.17g", k ? "," : "", bk->ms[k]);
+	uk_buf_addstr(out, "],\"ct\":[");
+}
+
+void
+uk_ex_back_free(struct uk_ex_back *bk)
+{
+	free(bk->bl);
+	free(bk->mk);
+	free(bk->cm);
+	free(bk->root);
+	free(bk->A);
+	free(bk->F);
+	free(bk->ms);
+	free(bk->R);
+	free(bk->bs);
+	free(bk->r);
+	memset(bk, 0, sizeof(*bk));
+}

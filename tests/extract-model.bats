@@ -108,6 +108,84 @@ teardown() { common_teardown; }
 	[ "$output" = "stackcheck: same" ]
 }
 
+@test "extract model: lib/extract_model_back.c is the export of the committed back model" {
+	run -0 python3 "$TOP/scripts/train-extract.d/export_back.py" \
+	    "$TOP/scripts/train-extract.d/model.json" "$T/back.c"
+	run diff -q "$T/back.c" "$TOP/lib/extract_model_back.c"
+	[ "$status" -eq 0 ]
+	# A model with no back model takes nothing back.
+	jq -c 'del(.back)' "$TOP/scripts/train-extract.d/model.json" \
+	    >"$T/model.json"
+	run -0 python3 "$TOP/scripts/train-extract.d/export_back.py" \
+	    "$T/model.json" "$T/none.c"
+	run -0 grep -c 'uk_ex_back_model = { 1, 0,' "$T/none.c"
+	[ "$output" -eq 1 ]
+}
+
+@test "extract model: the back model sees the blocks set aside by a class, a tag or a role, with the rule" {
+	UK_EXTRACT_FEATURES="$T/f.jsonl" run -0 urlextract \
+	    "$FIXTURES/extract-back/setaside.html" --text
+	# Each candidate's text with its rule (the row's last ten features,
+	# UK_EX_NAF: the 1st, 3rd to 5th: a class, a <header>, a tag, a
+	# role), whether its root is in <main> or <article> (2nd) and its
+	# root's tag (6th: nav 1, footer 2).
+	run -0 jq -c '[.ct, (.c | map(.[-10:-4]))] | transpose |
+	    map({(.[0]): .[1]}) | add' "$T/f.jsonl"
+	[[ $output == *'"Home Boots Sale":[0,0,0,1,0,1]'* ]]
+	[[ $output == *'"Full grain leather, 2.6 mm thick":[1,0,0,0,0,0]'* ]]
+	[[ $output == *'"Boots like these are resoled at the workshop.":[0,0,0,0,1,0]'* ]]
+	[[ $output == *'"Copyright the boot makers, all rights reserved.":[0,0,0,1,0,2]'* ]]
+	[[ $output == *'"Opening hours of the shop.":[1,0,0,0,0,0]'* ]]
+	# Not comments, related stories (a class believed however large),
+	# hidden elements, forms' controls, scripts, nor the blocks kept.
+	[[ $output != *comment* ]]
+	[[ $output != *"fell runner"* ]]
+	[[ $output != *Hidden* ]]
+	[[ $output != *email* ]]
+	[[ $output != *"Sign up"* ]]
+	[[ $output != *secretScriptText* ]]
+	[[ $output != *"hill walking"* ]]
+	run -0 jq -c '[(.c | length) == (.ct | length),
+	    (.m | length) == (.b | length) + (.c | length)]' "$T/f.jsonl"
+	[ "$output" = '[true,true]' ]
+	# A row: the stacked model's features (UK_EX_NSTK, the length of
+	# the kept blocks' rows and stack features), then UK_EX_NAF.
+	run -0 jq -c '(.c | map(length) | unique) ==
+	    [(.b[0] | length) + (.sf[0] | length) + 10]' "$T/f.jsonl"
+	[ "$output" = true ]
+}
+
+@test "extract model: training reads the scores around a block set aside as the program does" {
+	local n
+	for n in article forum product documentation; do
+		UK_EXTRACT_FEATURES="$T/f.jsonl" run -0 urlextract \
+		    "$X/$n.html" --text
+	done
+	UK_EXTRACT_FEATURES="$T/f.jsonl" run -0 urlextract \
+	    "$FIXTURES/extract-back/setaside.html" --text
+	run /usr/bin/python3 "$TOP/scripts/train-extract.d/train.py" \
+	    backcheck "$T/f.jsonl" "$TOP/scripts/train-extract.d/model.json"
+	[ "$status" -eq 0 ]
+	[[ $output == "backcheck: "*" candidates, same" ]]
+}
+
+@test "extract model: a service page's offer in a box set aside by its class (a hero banner) is taken back" {
+	# The rules set the hero banner aside by its class ("banner"): the
+	# back model takes back its paragraphs of prose on a page typed a
+	# service, not its heading nor its call to action (under 80
+	# characters), nor the menus and the footer.
+	run -0 urlextract "$FIXTURES/extract-back/service-banner.html"
+	[ "$(jq -r .page_type <<<"$output")" = service ]
+	run -0 urlextract "$FIXTURES/extract-back/service-banner.html" --text
+	[[ $output == *"If you are looking for protection from ants"* ]]
+	[[ $output == *"Same-day service is available across Queen Creek"* ]]
+	[[ $output == *"Every visit starts with an inspection"* ]]
+	[[ $output != *"Get a free quote"* ]]
+	[[ $output != *"Account Login"* ]]
+	[[ $output != *"Termite Control"* ]]
+	[[ $output != *"Licensed and insured"* ]]
+}
+
 @test "extract model: without UK_EXTRACT_FEATURES nothing is written" {
 	cd "$T"
 	run -0 urlextract "$X/forum.html" --text

@@ -12,6 +12,8 @@
                                          (measured and not kept:
                                          doc/EXTRACTION.md)
     train.py report DIR                  page type accuracy across halves
+    train.py backest DIR                 the back model's estimates across
+                                         halves (--no-back to fit: none)
     train.py digest FILE                 features_digest of each dumped line
 
 Debian's python3-sklearn (HistGradientBoostingClassifier), fixed seeds.
@@ -114,12 +116,15 @@ def dump(binary, d):
 WORD = re.compile(r'\w+')
 
 
-def labels(texts, truth):
+def labels(texts, truth, bags=None):
     """Each block's share of its words in the truth, consumed in order:
-    word trigrams (unigrams for blocks under three words)."""
+    word trigrams (unigrams for blocks under three words).  bags: the
+    truth's words left by an earlier call (its fourth value), so that
+    the blocks set aside are labelled by what the blocks kept left."""
     gt = WORD.findall(truth.lower())
-    tri = Counter(zip(gt, gt[1:], gt[2:]))
-    uni = Counter(gt)
+    if bags is None:
+        bags = (Counter(zip(gt, gt[1:], gt[2:])), Counter(gt))
+    tri, uni = bags
     out, ntok = [], []
     for t in texts:
         w = WORD.findall(t.lower())
@@ -137,7 +142,7 @@ def labels(texts, truth):
                 bag[g] -= 1
                 hit += 1
         out.append(hit / len(grams))
-    return out, ntok, len(gt)
+    return out, ntok, len(gt), bags
 
 
 def load(d):
@@ -147,11 +152,17 @@ def load(d):
         if not os.path.exists(p) or not os.path.getsize(p):
             continue
         rec = json.loads(open(p, encoding='utf-8').readline())
-        lab, ntok, ngt = labels(rec['t'], meta.get('text') or '')
+        lab, ntok, ngt, bags = labels(rec['t'], meta.get('text') or '')
+        # The blocks set aside by a class, a tag or a role (the back
+        # model's candidates), labelled by what the kept ones left.
+        clab, cntok, _, _ = labels(rec.get('ct', []),
+                                   meta.get('text') or '', bags)
         data.append({'name': name, 'url': meta.get('url'),
                      'type': meta.get('page_type'), 'pf': rec['pf'],
                      'b': rec['b'], 'r': rec['r'], 'lab': lab,
-                     'ntok': ntok, 'ngt': ngt})
+                     'ntok': ntok, 'ngt': ngt, 'c': rec.get('c', []),
+                     'm': rec.get('m', []), 'mr': rec.get('mr', []),
+                     'clab': clab, 'cntok': cntok})
     return data
 
 
@@ -167,6 +178,10 @@ def features_digest(line):
     # The first pass's scores and what they give, the model's own.
     rec.pop('s', None)
     rec.pop('sf', None)
+    rec.pop('ms', None)
+    for b in rec.get('c', []):
+        b[43:50] = [0] * 7
+        b[NBF + NXF:NBF + NXF + NSF] = [0] * NSF
     s = json.dumps(rec, separators=(',', ':'), sort_keys=True)
     return hashlib.sha256(s.encode()).hexdigest()
 
@@ -299,13 +314,16 @@ def groups(data, page, salt, n=3):
     return np.array([grp[domain(p['url'])] for p in data])[page]
 
 
-def oof_scores(X, y, w, pg, n=3):
-    """Out-of-fold raw scores: each group's from a model of the others."""
+def oof_scores(X, y, w, pg, n=3, ests=None):
+    """Out-of-fold raw scores: each group's from a model of the others
+    (appended to ests, when given)."""
     oof = np.zeros(len(y))
     for g in range(n):
         est = hgb(**BLOCK_KW).fit(X[pg != g], y[pg != g],
                                   sample_weight=w[pg != g])
         oof[pg == g] = est.decision_function(X[pg == g])
+        if ests is not None:
+            ests.append(est)
     return oof
 
 
@@ -345,13 +363,15 @@ def fit_block(data):
     X, y, w, page = block_matrix(data, ts)
     lab = np.array([l for p in data for l in p['lab']])
     ntok = np.array([n for p in data for n in p['ntok']], dtype=float)
-    oof = oof_scores(X[:, FIRST], y, w, groups(data, page, 'h'))
+    ests = []
+    oof = oof_scores(X[:, FIRST], y, w, groups(data, page, 'h'), ests=ests)
     thr = best_threshold(data, page, X, oof, lab, ntok, 'block model')
     est = hgb(**BLOCK_KW).fit(X[:, FIRST], y, sample_weight=w)
     m = export_checked(est, X[:, FIRST], 'block model')
     m['threshold'] = thr
     return m, {'X': X, 'y': y, 'w': w, 'oof': oof, 'page': page,
-               'lab': lab, 'ntok': ntok, 'est': est}
+               'lab': lab, 'ntok': ntok, 'est': est, 'ests': ests,
+               'ts': ts}
 
 
 def stack_features(s, r, B, thr):
@@ -468,6 +488,202 @@ def decide_threshold(data, page, X, sc, thr, lab, ntok):
     return best[0]
 
 
+
+# The back model (doc/EXTRACTION.md, "The block model"): the blocks the
+# rules set aside by a class, a tag or a role, each as a row of NBK
+# features (lib/extract_stack.c): its block features among the blocks
+# kept and set aside, the extra ones, the stack features of the first
+# pass's scores of both around it, then NAF of the rule that set it
+# aside and the subtree's size.
+NAF = 10                    # UK_EX_NAF
+NBK = NBF + NXF + NSF + NAF  # UK_EX_NBK
+STK = slice(NBF + NXF, NBF + NXF + NSF)
+BACK_KW = dict(max_iter=200, learning_rate=0.1, max_depth=5,
+               min_samples_leaf=40, l2_regularization=1.0)
+BACK_GRID = np.arange(-1, 3.01, 0.25)
+BACK_MARGINS = (0.0, 1.0, 2.0, 3.0)
+# The least characters of a candidate taken back (uk_ex_back_min): as
+# the blocks the model adds, MODEL_ADD_MIN.  With no least length
+# (chosen out of fold among 0, 20, 40 and 80), the model took back
+# menus' items whose words the truth holds elsewhere ("Getting started",
+# "About us"): doc/EXTRACTION.md, "Measured and not kept".
+BACK_MINS = (ADD_MIN,)
+
+
+def back_matrix(data, tscores, X, page):
+    """The candidates' rows (type scores tscores, as the kept blocks'),
+    their page, labels, word counts and weights (the page's kept words,
+    as the kept blocks' weights), and where each page's merged blocks
+    are: for each page, its kept rows in X and candidate rows."""
+    C, cpage, clab, cntok, cw = [], [], [], [], []
+    for pi, p in enumerate(data):
+        tot = max(1, sum(p['ntok']))
+        for bf, lab, nt in zip(p['c'], p['clab'], p['cntok']):
+            bf = list(bf)
+            bf[43:50] = list(tscores[pi])
+            C.append(bf)
+            cpage.append(pi)
+            clab.append(lab)
+            cntok.append(nt)
+            cw.append(nt / tot)
+    C = np.array(C, dtype=float).reshape(-1, NBK)
+    return (C, np.array(cpage, dtype=int), np.array(clab, dtype=float),
+            np.array(cntok, dtype=float), np.array(cw, dtype=float))
+
+
+def back_stack(data, X, page, s, C, cpage, cs, thr):
+    """The candidates' stack features (columns STK of C, in place): the
+    first pass's scores s of the kept blocks X and cs of the candidates
+    C, merged in document order as the dump's "m" says, read by
+    stack_features as lib/extract_stack.c reads them."""
+    kfirst = np.searchsorted(page, np.arange(len(data)))
+    cfirst = np.searchsorted(cpage, np.arange(len(data)))
+    for pi, p in enumerate(data):
+        if not p['c']:
+            continue
+        mk = p['m']
+        ms = np.array([s[kfirst[pi] + k] if k >= 0 else
+                       cs[cfirst[pi] - 1 - k] for k in mk])
+        B = [X[kfirst[pi] + k] if k >= 0 else C[cfirst[pi] - 1 - k]
+             for k in mk]
+        sf = stack_features(ms, p['mr'], B, thr)
+        for m, k in enumerate(mk):
+            if k < 0:
+                C[cfirst[pi] - 1 - k, STK] = sf[m]
+
+
+def back_keep(C, bs, bt, margin, mn):
+    """The candidates taken back: mn characters at least, scored at bt,
+    on a page whose article type scores margin under the best."""
+    return ((C[:, 0] >= mn) & (bs >= bt) &
+            (C[:, 43 + ARTICLE] < -margin)).astype(float)
+
+
+def with_back(data, page, keep, lab, ntok, cpage, ckeep, clab, cntok):
+    return page_wf1(data, np.concatenate([page, cpage]),
+                    np.concatenate([keep, ckeep]),
+                    np.concatenate([lab, clab]),
+                    np.concatenate([ntok, cntok]))
+
+
+def fit_back(data, bm, thr1, kept):
+    """The back model, on the candidates:
+    their stack features from the first pass's out-of-fold scores (the
+    candidates' from the first pass's group models, as the kept
+    blocks'); its threshold, type margin and least length chosen over
+    its own out-of-fold scores (three groups by domain) for the best estimated
+    wF1 with the kept blocks' verdict kept (1e9: never, unless taking
+    back gains 0.0001).  Returns the model and the fitted estimator."""
+    X, page = bm['X'], bm['page']
+    C, cpage, clab, cntok, cw = back_matrix(data, bm['ts'], X, page)
+    cg = groups(data, cpage, 'h')
+    cs = np.zeros(len(C))
+    for g, est in enumerate(bm['ests']):
+        if (cg == g).any():
+            cs[cg == g] = est.decision_function(C[cg == g][:, FIRST])
+    back_stack(data, X, page, bm['oof'], C, cpage, cs, thr1)
+    tr = C[:, 0] > 0
+    y = (clab >= 0.5).astype(int)
+    bs = np.full(len(C), -1e9)
+    pg = groups(data, cpage, 'b')
+    for g in range(3):
+        a, b = tr & (pg != g), tr & (pg == g)
+        if b.any():
+            est = hgb(**BACK_KW).fit(C[a], y[a], sample_weight=cw[a])
+            bs[b] = est.decision_function(C[b])
+    base = with_back(data, page, kept, bm['lab'], bm['ntok'], cpage,
+                     np.zeros(len(C)), clab, cntok)
+    best = None
+    for mn in BACK_MINS:
+        for mg in BACK_MARGINS:
+            for bt in BACK_GRID:
+                v = with_back(data, page, kept, bm['lab'], bm['ntok'],
+                              cpage, back_keep(C, bs, bt, mg, mn), clab,
+                              cntok)
+                if best is None or v > best[2]:
+                    best = (float(bt), mg, v, mn)
+    if best[2] <= base + 1e-4:
+        best = (OFF, 0.0, base, ADD_MIN)
+    print('back model: estimated wF1 %.4f without, %.4f taken back at %s, '
+          'margin %g, %d characters (out of fold; %d candidates)' % (
+              base, best[2], 'never' if best[0] >= OFF else '%.2f' % best[0],
+              best[1], best[3], len(C)), file=sys.stderr)
+    est = hgb(**BACK_KW).fit(C[tr], y[tr], sample_weight=cw[tr])
+    m = export_checked(est, C[tr], 'back model')
+    m['threshold'] = best[0]
+    m['margin'] = best[1]
+    m['min'] = best[3]
+    return m, est
+
+
+def kept_verdict(X, m2, sc):
+    """The kept blocks' verdict as the program gives it, from stacked
+    scores sc (decide_keep at the stacked model's thresholds)."""
+    return decide_keep(X, sc, m2['threshold'], m2.get('all_threshold', OFF))
+
+
+def estimate_back(d):
+    """Across halves, from the labels: each half scored by the models
+    trained on the other, today's verdict and the back model's taking
+    back at thresholds and type margins; the ceilings (the labelled
+    blocks kept, with and without the candidates); by type."""
+    data = load(d)
+    for k in (0, 1):
+        tr = [p for p in data if in_fold(p['url'], k)]
+        te = [p for p in data if not in_fold(p['url'], k)]
+        tm = fit_type(tr)
+        m1, bm = fit_block(tr)
+        m2, est2, oof2 = fit_stack(tr, bm, m1['threshold'])
+        mb, estb = fit_back(tr, bm, m1['threshold'],
+                            kept_verdict(bm['X'], m2, oof2))
+        ts = type_scores(tm, te)
+        X, y, w, page = block_matrix(te, ts)
+        lab = np.array([l for p in te for l in p['lab']])
+        ntok = np.array([n for p in te for n in p['ntok']], dtype=float)
+        s1 = bm['est'].decision_function(X[:, FIRST])
+        Z = stack_matrix(te, {'X': X, 'page': page}, s1, m1['threshold'])
+        kept = kept_verdict(X, m2, est2.decision_function(Z))
+        C, cpage, clab, cntok, _ = back_matrix(te, ts, X, page)
+        cs = bm['est'].decision_function(C[:, FIRST])
+        back_stack(te, X, page, s1, C, cpage, cs, m1['threshold'])
+        bs = estb.decision_function(C)
+
+        def f(keep, ck):
+            return with_back(te, page, keep, lab, ntok, cpage, ck, clab,
+                             cntok)
+        none = np.zeros(len(C))
+        print('half %d (trained on %d): rules %.4f today %.4f; taken back '
+              'at %.2f margin %g min %d: %.4f; ceilings %.4f, with the '
+              'candidates %.4f' % (
+                  1 - k, k, f(X[:, 20], none), f(kept, none),
+                  mb['threshold'], mb['margin'], mb['min'],
+                  f(kept, back_keep(C, bs, mb['threshold'], mb['margin'],
+                                    mb['min'])),
+                  f((lab >= 0.5).astype(float), none),
+                  f((lab >= 0.5).astype(float),
+                    (clab >= 0.5).astype(float))),
+              flush=True)
+        for mn in BACK_MINS:
+            for mg in BACK_MARGINS:
+                print('  min %d margin %g: ' % (mn, mg) + ' '.join(
+                    '%.2f:%.4f' % (t, f(kept, back_keep(C, bs, t, mg, mn)))
+                    for t in np.arange(-1, 3.01, 0.5)), flush=True)
+        ck = back_keep(C, bs, mb['threshold'], mb['margin'], mb['min'])
+        ty = np.array([p['type'] for p in te])
+        for t in TYPES:
+            sub = [p for p in te if p['type'] == t]
+            pm = np.cumsum(ty == t) - 1
+            bsel, csel = ty[page] == t, ty[cpage] == t
+            print('  %-13s n=%-3d today %.4f taken back %.4f (%d blocks)' % (
+                t, len(sub),
+                with_back(sub, pm[page[bsel]], kept[bsel], lab[bsel],
+                          ntok[bsel], pm[cpage[csel]], none[csel],
+                          clab[csel], cntok[csel]),
+                with_back(sub, pm[page[bsel]], kept[bsel], lab[bsel],
+                          ntok[bsel], pm[cpage[csel]], ck[csel],
+                          clab[csel], cntok[csel]), ck[csel].sum()),
+                flush=True)
+
 def region_features(pf, B, sc, thr):
     """The region model's features of a page (region_features in
     lib/extract_feat.c computes the same): the page's, then what the
@@ -557,7 +773,8 @@ def fit_region(data, bm, thr):
     return m
 
 
-def fit(d, out, fold=None, region=False, fixtures=None, stack=True):
+def fit(d, out, fold=None, region=False, fixtures=None, stack=True,
+        back=True):
     data = load(d)
     if fold is not None:
         data = [p for p in data if in_fold(p['url'], fold)]
@@ -568,7 +785,12 @@ def fit(d, out, fold=None, region=False, fixtures=None, stack=True):
              'type': fit_type(data)}
     model['block'], bm = fit_block(data)
     if stack:
-        model['stack'] = fit_stack(data, bm, model['block']['threshold'])[0]
+        model['stack'], _, oof2 = fit_stack(data, bm,
+                                            model['block']['threshold'])
+        if back:
+            model['back'] = fit_back(data, bm, model['block']['threshold'],
+                                     kept_verdict(bm['X'], model['stack'],
+                                                  oof2))[0]
     if region:
         model['region'] = fit_region(data, bm, model['block']['threshold'])
     if fixtures:
@@ -705,6 +927,27 @@ def stackcheck(fn, model):
     return 1 if bad else 0
 
 
+def backcheck(fn, model):
+    """Whether back_stack here reads a dump's candidates as
+    lib/extract_stack.c does: the dumped first pass's scores of the
+    merged blocks (ms) give the candidates' dumped stack features."""
+    thr = json.load(open(model))['block']['threshold']
+    bad = n = 0
+    for line in open(fn, encoding='utf-8'):
+        rec = json.loads(line)
+        if not rec.get('c'):
+            continue
+        C = np.array(rec['c'], dtype=float)
+        B = [rec['b'][k] if k >= 0 else C[-1 - k] for k in rec['m']]
+        sf = stack_features(rec['ms'], rec['mr'], B, thr)
+        for m, k in enumerate(rec['m']):
+            if k < 0:
+                n += 1
+                bad += not np.allclose(sf[m], C[-1 - k, STK], atol=1e-9)
+    print('backcheck: %d candidates, %s' % (n, 'differ' if bad else 'same'))
+    return 1 if bad or not n else 0
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == 'dump':
@@ -717,7 +960,7 @@ def main():
         if '--fixtures' in sys.argv:
             fix = sys.argv[sys.argv.index('--fixtures') + 1]
         fit(sys.argv[2], sys.argv[3], fold, '--region' in sys.argv, fix,
-            '--no-stack' not in sys.argv)
+            '--no-stack' not in sys.argv, '--no-back' not in sys.argv)
     elif cmd == 'digest':
         # digest FILE: features_digest of each line of FILE
         for line in open(sys.argv[2], encoding='utf-8'):
@@ -726,6 +969,11 @@ def main():
         report(sys.argv[2])
     elif cmd == 'estimate':
         estimate(sys.argv[2])
+    elif cmd == 'backcheck':
+        # backcheck FILE MODEL.json
+        sys.exit(backcheck(sys.argv[2], sys.argv[3]))
+    elif cmd == 'backest':
+        estimate_back(sys.argv[2])
     elif cmd == 'stackcheck':
         # stackcheck FILE MODEL.json
         sys.exit(stackcheck(sys.argv[2], sys.argv[3]))

@@ -108,5 +108,10 @@ main(void)
 		UK_EX_NSTK),
 	    "the stacked model is empty or its trees are in preorder and "
 	    "read its features only");
+	ok(uk_ex_back_model.ntrees == 0 ||
+	    preorder(&uk_ex_back_model, nnodes(&uk_ex_back_model),
+		UK_EX_NBK),
+	    "the back model is empty or its trees are in preorder and read "
+	    "its features only");
 	return tap_done();
 }
