@@ -56,10 +56,12 @@ def tree_expr(name, nodes):
 def trees_c(name, m):
     """C for one tree ensemble m: {nclass, base, trees: [[cls, nodes]]}:
     the functions that add the trees' leaves (name_add0, name_add1...,
-    each a run of trees in their order, and name_add calling them in
-    turn), the baselines and the model (struct uk_ex_trees)."""
+    each a run of trees in their order, called in turn), the baselines,
+    for a binary model the bounds of what the trees after each run may
+    add (the sums of their largest and of their smallest leaves), and
+    the model (struct uk_ex_trees)."""
     nclass = int(m['nclass'])
-    lines, cur = [], ''
+    lines, cur, ntree, lo, hi = [], '', [], [], []
     for k, nodes in m['trees']:
         if not 0 <= k < nclass:
             raise ValueError('%s: a tree of class %r' % (name, k))
@@ -68,26 +70,41 @@ def trees_c(name, m):
             lines.append(cur)
             cur = ''
         cur = cur + ' ' + st if cur else st
+        ntree.append(len(lines))
+        leaves = [float(n[4]) for n in nodes if n[0] < 0]
+        lo.append(min(leaves))
+        hi.append(max(leaves))
     if cur:
         lines.append(cur)
-    out, parts = [], []
+    out, parts, rest = [], [], []
     for j in range(0, len(lines), FUNC_LINES):
         fn = '%s_add%d' % (name, len(parts))
         parts.append(fn)
         out += ['static void', '%s(const double *x, double *r)' % fn, '{']
         out += ['\t' + ln for ln in lines[j:j + FUNC_LINES]]
         out += ['}', '']
+        # The trees after this run: those on its lines' successors.
+        after = [t for t, ln in enumerate(ntree) if ln >= j + FUNC_LINES]
+        rest += [c_double(sum(hi[t] for t in after)),
+                 c_double(sum(lo[t] for t in after))]
     if parts:
-        out += ['static void', '%s_add(const double *x, double *r)' % name,
-                '{']
-        out += ['\t%s(x, r);' % fn for fn in parts]
-        out += ['}', '']
+        out.append('static void (*const %s_add[%d])(const double *, '
+                   'double *) = {' % (name, len(parts)))
+        out.append(wrap(parts))
+        out.append('};')
+    if parts and nclass == 1:
+        out.append('static const double %s_rest[%d] = {'
+                   % (name, len(rest)))
+        out.append(wrap(rest))
+        out.append('};')
     out.append('static const double %s_base[%d] = {' % (name, nclass))
     out.append(wrap([c_double(b) for b in m['base']]))
     out.append('};')
     out.append('const struct uk_ex_trees uk_ex_%s_model = { %d, %d, %s_base,'
                % (name, nclass, len(m['trees']), name))
-    out.append('    %s };' % ('%s_add' % name if parts else 'NULL'))
+    out.append('    %d, %s, %s };' % (
+        len(parts), '%s_add' % name if parts else 'NULL',
+        '%s_rest' % name if parts and nclass == 1 else 'NULL'))
     return '\n'.join(out)
 
 

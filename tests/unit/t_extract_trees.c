@@ -167,12 +167,12 @@ check(yajl_val j, const char *name, const struct uk_ex_trees *m, int nfeat)
 	int nt, k, bad = 0, d;
 
 	if (!mj)
-		return m->ntrees == 0 && m->add == NULL ? 0 : -1;
+		return m->ntrees == 0 && m->nadd == 0 ? 0 : -1;
 	nt = read_trees(mj, nfeat, &t);
 	bj = uk_json_get(mj, "base");
 	if (nt < 0 || nt != m->ntrees || !YAJL_IS_ARRAY(bj) ||
 	    (int)YAJL_GET_ARRAY(bj)->len != m->nclass ||
-	    m->nclass > UK_EX_NTYPES || (nt > 0) != (m->add != NULL))
+	    m->nclass > UK_EX_NTYPES || (nt > 0) != (m->nadd > 0))
 		bad = -1;
 	for (k = 0; !bad && k < m->nclass; k++) {
 		base[k] = num(YAJL_GET_ARRAY(bj)->values[k]);
@@ -195,6 +195,57 @@ check(yajl_val j, const char *name, const struct uk_ex_trees *m, int nfeat)
 	return bad;
 }
 
+/*
+ * uk_ex_trees_side against the whole score of binary model m: on DRAWS
+ * vectors, each with thresholds about the score (the score itself, the
+ * doubles either side, a distance away) and the model's own; returns
+ * how many gave a value on the wrong side of one, and in *early how
+ * many stopped before the last trees.
+ */
+static int
+side(yajl_val j, const char *name, const struct uk_ex_trees *m, int nfeat,
+    int *early)
+{
+	struct rtree *t = NULL;
+	double x[UK_EX_NSTK], raw, got, th[4];
+	int nt, k, d, bad = 0;
+
+	*early = 0;
+	nt = read_trees(uk_json_get(j, name), nfeat, &t);
+	if (nt <= 0 || m->nclass != 1)
+		bad = -1;
+	for (d = 0; !bad && d < DRAWS; d++) {
+		draw(t, nt, nfeat, x);
+		uk_ex_trees_eval(m, x, &raw);
+		switch (d % 4) {
+		case 0:
+			th[0] = raw;
+			break;
+		case 1:
+			th[0] = nextafter(raw, INFINITY);
+			break;
+		case 2:
+			th[0] = nextafter(raw, -INFINITY);
+			break;
+		default:
+			th[0] = raw + ((double)(rnd() % 2001) - 1000) / 100;
+			break;
+		}
+		th[1] = uk_ex_stack_threshold;
+		th[2] = uk_ex_stack_all_threshold;
+		th[3] = raw + ((double)(rnd() % 2001) - 1000) / 1000;
+		got = uk_ex_trees_side(m, x, th + d % 2, 3);
+		for (k = d % 2; k < d % 2 + 3; k++)
+			if ((got >= th[k]) != (raw >= th[k]))
+				bad++;
+		*early += got != raw;
+	}
+	for (k = 0; k < nt; k++)
+		free(t[k].nodes);
+	free(t);
+	return bad;
+}
+
 int
 main(void)
 {
@@ -202,6 +253,7 @@ main(void)
 	yajl_val j = NULL;
 	char *s = NULL;
 	size_t len = 0;
+	int k, early;
 	FILE *f;
 
 	if ((f = fopen(MODEL, "rb"))) {
@@ -222,6 +274,16 @@ main(void)
 	    "the region model is empty or scores as its trees walked");
 	ok(check(j, "stack", &uk_ex_stack_model, UK_EX_NSTK) == 0,
 	    "the stacked model scores as its trees walked, bit for bit");
+	for (k = 0; k < 2; k++) {
+		const char *name = k ? "stack" : "block";
+		const struct uk_ex_trees *m = k ? &uk_ex_stack_model :
+		    &uk_ex_block_model;
+		int n = k ? UK_EX_NSTK : UK_EX_NBF;
+
+		ok(side(j, name, m, n, &early) == 0 && early > 0,
+		    "the %s model's side of its thresholds, %d of %d draws "
+		    "stopped early", name, early, DRAWS);
+	}
 	uk_json_free(j);
 	free(s);
 	return tap_done();
