@@ -41,23 +41,6 @@
 const char *const uk_ex_types[UK_EX_NTYPES] = { "article", "forum",
 	"product", "collection", "listing", "documentation", "service" };
 
-void
-uk_ex_trees_eval(const struct uk_ex_trees *m, const double *x, double *raw)
-{
-	int t, k, i;
-
-	for (k = 0; k < m->nclass; k++)
-		raw[k] = m->base[k];
-	for (t = 0; t < m->ntrees; t++) {
-		i = m->root[t];
-		/* x <= thr goes left; features are finite (no NaN). */
-		while (m->nodes[i].feat >= 0)
-			i = x[m->nodes[i].feat] <= m->nodes[i].v ?
-			    i + 1 : m->nodes[i].right;
-		raw[m->cls[t]] += m->nodes[i].v;
-	}
-}
-
 /*
  * A count or a length as a feature.  Trees split on thresholds, so any
  * monotone scale gives the same model; the raw count spares libm.
@@ -68,27 +51,63 @@ lg(double v)
 	return v > 0 ? v : 0;
 }
 
+/* The most words count_words takes, of its lists together. */
+#define CW_MAX 64
+
 /*
- * Occurrences of any of list (lower-case) in lc, the page's text
- * lower-cased once (uk_ex_lower): strstr there finds what strcasestr
- * found in the text, without a case-folding pass for each word (0.43 M
- * instructions of a 2 KB page's 2.3 M went to those passes).
+ * For each of the nl NULL-terminated lists (lower-case words of two
+ * bytes at least), occurrences of any of its words in lc, the page's
+ * text lower-cased once (uk_ex_lower), into n[]: each word's
+ * occurrences that do not overlap each other, leftmost first (strstr's
+ * from the end of the last), at most 1000 a list.  One pass over the
+ * text: the words are hashed by their first two bytes, and a position
+ * is compared with the words of its bucket only (strstr over the text
+ * once for each of the 46 words took 0.04 M instructions of a 2 KB
+ * page).
  */
-static int
-count_words(const char *lc, const char *const *list)
+static void
+count_words(const char *lc, const char *const *const *lists, int nl, int *n)
 {
-	int n = 0;
-	size_t k;
+	const char *w[CW_MAX], *next[CW_MAX];
+	signed char head[256], chain[CW_MAX];
+	unsigned char list[CW_MAX];
+	size_t len[CW_MAX];
+	const unsigned char *p;
+	int nw = 0, k, j, h;
 
-	for (k = 0; list[k]; k++) {
-		const char *p = lc;
-
-		while ((p = strstr(p, list[k])) && n < 1000) {
-			n++;
-			p += strlen(list[k]);
+	memset(head, -1, sizeof(head));
+	for (k = 0; k < nl; k++) {
+		n[k] = 0;
+		for (j = 0; lists[k][j] && nw < CW_MAX; j++, nw++) {
+			w[nw] = lists[k][j];
+			len[nw] = strlen(w[nw]);
+			next[nw] = lc;
+			list[nw] = (unsigned char)k;
+			h = ((unsigned char)w[nw][0] * 7 +
+			    (unsigned char)w[nw][1]) & 0xff;
+			chain[nw] = head[h];
+			head[h] = (signed char)nw;
 		}
 	}
-	return n;
+	for (p = (const unsigned char *)lc; *p; p++)
+		for (j = head[(p[0] * 7 + p[1]) & 0xff]; j >= 0; j = chain[j]) {
+			const unsigned char *q = (const unsigned char *)w[j];
+			size_t i;
+
+			if (p[0] != q[0] || p[1] != q[1] ||
+			    (const char *)p < next[j])
+				continue;
+			/* Stops at the text's NUL: no word holds one. */
+			for (i = 2; i < len[j] && p[i] == q[i]; i++)
+				;
+			if (i == len[j]) {
+				n[list[j]]++;
+				next[j] = (const char *)p + len[j];
+			}
+		}
+	for (k = 0; k < nl; k++)
+		if (n[k] > 1000)
+			n[k] = 1000;
 }
 
 char *
@@ -282,6 +301,8 @@ static const char *const w_doc[] = { "parameters", "returns", "example",
 static const char *const w_serv[] = { "contact us", "get a quote",
 	"our services", "book", "schedule", "consultation", "call us",
 	"get started", NULL };
+static const char *const *const w_lists[] = { w_prod, w_forum, w_list,
+	w_coll, w_doc, w_serv };
 
 /* Whether elements a and b have the same tag and first class name. */
 static int
@@ -458,7 +479,7 @@ uk_ex_page_features(struct ctx *c, int best, const char *html, size_t len,
 	int total = c->body ? c->n[c->body].text : 0, words = 0, cmt = 0;
 	double share[8] = { 0 };
 	char *lc;
-	int k = 0;
+	int k = 0, nw[6];
 
 	memset(pf, 0, UK_EX_NPF * sizeof(*pf));
 	memset(cnt, 0, sizeof(cnt));
@@ -525,12 +546,9 @@ uk_ex_page_features(struct ctx *c, int best, const char *html, size_t len,
 	pf[50] = lg(c->nn);
 	free(c->lc);
 	c->lc = lc = uk_ex_lower(alltext);
-	pf[51] = lg(count_words(lc, w_prod));
-	pf[52] = lg(count_words(lc, w_forum));
-	pf[53] = lg(count_words(lc, w_list));
-	pf[54] = lg(count_words(lc, w_coll));
-	pf[55] = lg(count_words(lc, w_doc));
-	pf[56] = lg(count_words(lc, w_serv));
+	count_words(lc, w_lists, 6, nw);
+	for (k = 0; k < 6; k++)
+		pf[51 + k] = lg(nw[k]);
 	pf[57] = lg(alllen);
 	pf[58] = c->x->date != NULL;
 	pf[59] = c->x->author != NULL;
@@ -658,6 +676,7 @@ uk_ex_json_str(struct uk_buf *b, const char *s, size_t n)
 struct near {
 	int h1, after_h1, heading;
 	int *memo;
+	unsigned *signs; /* each node's class signs, ~0u: not yet read */
 };
 
 /* at for blocks bl (nb of them), h1 the first <h1> or -1. */
@@ -677,6 +696,8 @@ near_init(struct ctx *c, const struct blk *bl, int nb, int h1,
 		}
 	at->memo = uk_util_xmalloc((size_t)c->nn * sizeof(*at->memo));
 	memset(at->memo, 0xff, (size_t)c->nn * sizeof(*at->memo));
+	at->signs = uk_util_xmalloc((size_t)c->nn * sizeof(*at->signs));
+	memset(at->signs, 0xff, (size_t)c->nn * sizeof(*at->signs));
 }
 
 /* Block features of k (of nb blocks, bl) into f. */
@@ -719,8 +740,11 @@ block_features(struct ctx *c, struct blk *bl, int nb, int k, int best,
 	}
 	for (lvl = 0, p = u->b; p > c->body && lvl < 4;
 	     p = c->n[p].parent, lvl++) {
-		unsigned s = uk_ex_class_signs(c->n[p].g);
+		unsigned s = at->signs[p];
 
+		/* Blocks share their ancestors: each read once. */
+		if (s == ~0u)
+			s = at->signs[p] = uk_ex_class_signs(c->n[p].g);
 		signs |= s;
 		w += (s & UK_EX_CNEG ? -1 : 0) + (s & UK_EX_CPOS ? 1 : 0);
 	}
@@ -783,6 +807,37 @@ block_features(struct ctx *c, struct blk *bl, int nb, int k, int best,
 	f[63] = u->link == u->chars;
 }
 
+/*
+ * What text_counts tells of a byte: a space (isspace of the "C" locale,
+ * which the programs never leave), a comma, a full stop, a digit, a
+ * word's byte (isalnum, or over 127), not a UTF-8 continuation.  A
+ * table: isspace, isdigit and isalnum are a call each per byte.
+ */
+#define TC_SPACE 1
+#define TC_COMMA 2
+#define TC_STOP  4
+#define TC_DIGIT 8
+#define TC_WORD  16
+#define TC_LEAD  32
+static const unsigned char tc_class[256] = {
+	32, 32, 32, 32, 32, 32, 32, 32, 32, 33, 33, 33, 33, 33, 32, 32,
+	32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32,
+	33, 36, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 34, 32, 36, 32,
+	56, 56, 56, 56, 56, 56, 56, 56, 56, 56, 32, 32, 32, 32, 32, 36,
+	32, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48,
+	48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 32, 32, 32, 32, 32,
+	32, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48,
+	48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 32, 32, 32, 32, 32,
+	16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48,
+	48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48,
+	48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48,
+	48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48,
+};
+
 /* Count the words, punctuation and digits of text s into u. */
 static void
 text_counts(struct blk *u, const char *s)
@@ -792,22 +847,24 @@ text_counts(struct blk *u, const char *s)
 	unsigned char last = 0;
 
 	for (p = (const unsigned char *)s; *p; p++) {
-		if (isspace(*p)) {
+		unsigned k = tc_class[*p];
+
+		if (k & TC_SPACE) {
 			inword = 0;
 			continue;
 		}
 		last = *p;
-		if (*p == ',')
+		if (k & TC_COMMA)
 			u->commas++;
-		else if (*p == '.' || *p == '!' || *p == '?')
+		else if (k & TC_STOP)
 			u->stops++;
-		else if (isdigit(*p))
+		else if (k & TC_DIGIT)
 			u->digits++;
-		if (isalnum(*p) || *p >= 0x80) {
+		if (k & TC_WORD) {
 			if (!inword)
 				u->words++;
 			inword = 1;
-			if ((*p & 0xc0) != 0x80)
+			if (k & TC_LEAD)
 				u->wchars++;
 		} else
 			inword = 0;
@@ -1014,6 +1071,7 @@ back_blocks(struct ctx *c, int *nx, const struct blk *bl, int nb,
 		    bk->F + (size_t)k * UK_EX_NSTK, &bk->ms[k]);
 	}
 	free(at.memo);
+	free(at.signs);
 	uk_ex_back_rows(c, nx, h1, bk);
 	for (k = 0; uk_ex_back_model.ntrees && k < bk->nc; k++)
 		if (dump || bk->bl[bk->cm[k]].chars >= uk_ex_back_min)
@@ -1160,6 +1218,9 @@ apply_blocks(struct ctx *c, const int *of, const struct blk *bl,
 		    n->text <= 0 || (!all && n->flags & F_SEL))
 			continue;
 		k = of[uk_ex_block_of(c, i)];
+		/* In an element the rules set aside: not a block. */
+		if (k < 0)
+			continue;
 		if (all && !whole && n->flags & F_SEL) {
 			if (sc[k] < thr) {
 				n->flags |= F_SKIP | F_MDROP;
@@ -1198,6 +1259,39 @@ kept_any(const struct blk *bl, int nb, const double *sc, double thr)
 	return 0;
 }
 
+/*
+ * The scores the decision reads, into sc: the first pass's (s1), and
+ * the second pass's (unless none) for the blocks whose score is read:
+ * a candidate, a chosen block when deciding every block (the others go
+ * whatever their score: F_MSHORT and F_MDROP differ for --explain
+ * only), every block for --explain or a region model.  Without those
+ * two, only a score's side of the thresholds is read: the trees stop
+ * once it is known (uk_ex_trees_side).
+ */
+static void
+second_pass(struct ctx *c, const struct blk *bl, int nb, const double *F,
+    const double *s1, double *sc, int decide, int none)
+{
+	const double sides[2] = { uk_ex_stack_threshold,
+		uk_ex_stack_all_threshold };
+	int k, every = c->mscore || uk_ex_region_model.ntrees;
+
+	for (k = 0; k < nb; k++) {
+		sc[k] = s1[k];
+		if (none || !(every || CANDIDATE(&bl[k]) ||
+		    (decide && bl[k].sel > 0)))
+			;
+		else if (every)
+			uk_ex_trees_eval(&uk_ex_stack_model,
+			    F + (size_t)k * UK_EX_NSTK, &sc[k]);
+		else
+			sc[k] = uk_ex_trees_side(&uk_ex_stack_model,
+			    F + (size_t)k * UK_EX_NSTK, sides, 2);
+		if (c->mscore)
+			c->mscore[bl[k].b] = sc[k];
+	}
+}
+
 int
 uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 {
@@ -1205,6 +1299,7 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 	struct blk *bl = NULL;
 	int *of = NULL, *nx, *r = NULL, nb, k, h1, type, whole = 0;
 	int changed = 0, all, stk = uk_ex_stack_model.ntrees > 0, decide, back;
+	int none;
 	struct near at;
 	struct uk_ex_back bk;
 	double ptype[UK_EX_NTYPES], g[UK_EX_NRF], *F = NULL, *sc = NULL;
@@ -1222,7 +1317,12 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 		free(of);
 		return -1;
 	}
-	F = uk_util_xcalloc((size_t)nb * UK_EX_NSTK, sizeof(*F));
+	/*
+	 * Not zeroed: a row is read only once written whole (a scored
+	 * block's features, then the extra and the stack ones of every
+	 * block); 11 KB of zeros took 0.01 M instructions of a 2 KB page.
+	 */
+	F = uk_util_xmalloc((size_t)nb * UK_EX_NSTK * sizeof(*F));
 	sc = uk_util_xmalloc((size_t)nb * 2 * sizeof(*sc));
 	s1 = sc + nb;
 	if (c->explain && uk_ex_block_model.ntrees)
@@ -1251,13 +1351,27 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 	    strcmp(uk_ex_types[type], "article") != 0;
 	all = all || decide;
 	near_init(c, bl, nb, h1, &at);
+	/*
+	 * A stacked model's candidate reads every block's first-pass
+	 * score (its features of the scores around it); with no candidate
+	 * and nothing else reading a score (all: a dump, --explain, a
+	 * region model, deciding every block), the output is the rules'
+	 * whatever the scores: neither pass runs.  Nor when the back model
+	 * may take a block back: it reads every kept block's first-pass
+	 * score (back_blocks).
+	 */
+	back = apply && uk_ex_back_model.ntrees &&
+	    ptype[ARTICLE] < -uk_ex_back_margin;
+	for (k = 0, none = stk && !all && !back; none && k < nb; k++)
+		if (CANDIDATE(&bl[k]))
+			none = 0;
 	for (k = 0; k < nb; k++) {
 		int t = k > 0 ? c->n[bl[k - 1].b].tag : GUMBO_TAG_UNKNOWN;
 
 		if (t >= GUMBO_TAG_H1 && t <= GUMBO_TAG_H6)
 			at.heading = k - 1;
 		s1[k] = 0;
-		if (!all && !stk && !CANDIDATE(&bl[k]))
+		if (none || (!all && !stk && !CANDIDATE(&bl[k])))
 			continue;
 		block_counts(c, nx, &bl[k]);
 		block_features(c, bl, nb, k, best, &at, pf, ptype,
@@ -1265,21 +1379,14 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 		uk_ex_trees_eval(&uk_ex_block_model, F + (size_t)k * UK_EX_NSTK,
 		    &s1[k]);
 	}
-	if (dump || stk) {
+	if (dump || (stk && !none)) {
 		/* The second pass: the stacked model (doc/EXTRACTION.md). */
 		r = uk_util_xmalloc((size_t)nb * 4 * sizeof(*r));
 		uk_ex_block_ranges(c, bl, nb, r);
 		uk_ex_extra_features(c, nx, h1, bl, nb, F);
 		uk_ex_stack_features(bl, nb, r, s1, F);
 	}
-	for (k = 0; k < nb; k++) {
-		sc[k] = s1[k];
-		if (stk && (all || CANDIDATE(&bl[k])))
-			uk_ex_trees_eval(&uk_ex_stack_model,
-			    F + (size_t)k * UK_EX_NSTK, &sc[k]);
-		if (c->mscore)
-			c->mscore[bl[k].b] = sc[k];
-	}
+	second_pass(c, bl, nb, F, s1, sc, decide, !stk || none);
 	thr = decide ? uk_ex_stack_all_threshold : stk ?
 	    uk_ex_stack_threshold : uk_ex_block_threshold;
 	if (decide && !kept_any(bl, nb, sc, thr)) {
@@ -1310,6 +1417,7 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 	}
 	uk_ex_back_free(&bk);
 	free(at.memo);
+	free(at.signs);
 	free(r);
 	free(F);
 	free(sc);

@@ -9,7 +9,9 @@
 #include <ctype.h>
 #include <gumbo.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 #include "banned.h"
 #include "buf.h"
@@ -98,12 +100,27 @@ uk_ex_tag_inline(int tag)
 const char *
 uk_ex_attr(GumboNode *g, const char *name)
 {
-	GumboAttribute *a;
+	const GumboVector *v;
+	unsigned k;
 
 	if (g->type != GUMBO_NODE_ELEMENT && g->type != GUMBO_NODE_TEMPLATE)
 		return NULL;
-	a = gumbo_get_attribute(&g->v.element.attributes, name);
-	return a ? a->value : NULL;
+	/*
+	 * gumbo_get_attribute's walk (the first of that name, ASCII case
+	 * aside), with the first bytes compared before strcasecmp is
+	 * called: most attributes differ there, and a 2 KB page asks for
+	 * some 760 attributes.  Letters' bit 0x20 is their case; two
+	 * names strcasecmp finds equal never differ there.
+	 */
+	v = &g->v.element.attributes;
+	for (k = 0; k < v->length; k++) {
+		const GumboAttribute *a = v->data[k];
+
+		if ((a->name[0] | 0x20) == (name[0] | 0x20) &&
+		    !strcasecmp(a->name, name))
+			return a->value;
+	}
+	return NULL;
 }
 
 int
@@ -126,29 +143,42 @@ uk_ex_squeeze(struct uk_buf *b, const char *s, int *sp, int flags,
     size_t max)
 {
 	const unsigned char *p;
+	size_t len;
+	char *o;
 
-	for (p = (const unsigned char *)s; *p && b->len < max; p++) {
-		if (isspace(*p)) {
+	/*
+	 * No more bytes out than in (a run of spaces gives one), and the
+	 * space a run at the end of the last text left (*sp): room made
+	 * once, the bytes written without a call each.  isspace and
+	 * tolower are the "C" locale's, which the programs never leave.
+	 */
+	uk_buf_grow(b, strlen(s) + 1);
+	o = b->buf;
+	len = b->len;
+	for (p = (const unsigned char *)s; *p && len < max; p++) {
+		if (*p == ' ' || (*p >= '\t' && *p <= '\r')) {
 			*sp = 1;
 			continue;
 		}
-		if (*sp && b->len)
-			uk_buf_addch(b, ' ');
+		if (*sp && len)
+			o[len++] = ' ';
 		*sp = 0;
 		if (!(flags & UK_EX_LOWER)) {
-			uk_buf_addch(b, (char)*p);
+			o[len++] = (char)*p;
 			continue;
 		}
 		if (p[0] == 0xc3 && p[1] >= 0x80 && p[1] <= 0x9e &&
 		    p[1] != 0x97) {
 			/* À..Þ to à..þ */
-			uk_buf_addch(b, (char)0xc3);
-			uk_buf_addch(b, (char)(p[1] + 0x20));
+			o[len++] = (char)0xc3;
+			o[len++] = (char)(p[1] + 0x20);
 			p++;
 			continue;
 		}
-		uk_buf_addch(b, (char)tolower(*p));
+		o[len++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
 	}
+	o[len] = '\0';
+	b->len = len;
 }
 
 int
@@ -175,24 +205,70 @@ uk_ex_block_of(struct ctx *c, int i)
 	return p < 0 ? 0 : p;
 }
 
-/* Characters of s after collapsing whitespace (code points). */
+/*
+ * SWAR (eight bytes in a 64-bit word, a flag in the top bit of each):
+ * the bytes of w equal to c.
+ */
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGH UINT64_C(0x8080808080808080)
+#define LOW7 UINT64_C(0x7f7f7f7f7f7f7f7f)
+
+static uint64_t
+bytes_eq(uint64_t w, unsigned char c)
+{
+	uint64_t x = w ^ (c * ONES);
+
+	return ~(((x & LOW7) + LOW7) | x) & HIGH;
+}
+
+/* How many flags m holds (no popcnt in the baseline x86-64). */
+static int
+flags_n(uint64_t m)
+{
+	return (int)(((m >> 7) * ONES) >> 56);
+}
+
+/*
+ * Characters of s after collapsing whitespace (code points): each byte
+ * that is neither a space (isspace of the "C" locale) nor a UTF-8
+ * continuation, and each run of spaces after one; commas into *commas.
+ * Eight bytes at a time, the rest one by one (text nodes are most of
+ * what is measured, twice a page).
+ */
 static int
 text_len(const char *s, int *commas)
 {
-	int n = 0, sp = 1;
-	const unsigned char *p;
+	size_t len = strlen(s), i = 0;
+	uint64_t carry = HIGH & 0x80; /* the byte before: a space */
+	int n = 0, sp;
 
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (isspace(*p)) {
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w, t, space, cont;
+
+		memcpy(&w, s + i, 8);
+		t = w & LOW7;
+		/* ' ', or 9 to 13: at least 9 and not at least 14, < 128 */
+		space = bytes_eq(w, ' ') | ((t + (0x80 - 9) * ONES) &
+		    ~(t + (0x80 - 14) * ONES) & ~w & HIGH);
+		cont = w & ~(w << 1) & HIGH; /* 10xxxxxx */
+		n += flags_n(~space & ~cont & HIGH);
+		n += flags_n(space & ~((space << 8) | carry) & HIGH);
+		*commas += flags_n(bytes_eq(w, ','));
+		carry = space >> 56;
+	}
+	for (sp = carry != 0; i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == ' ' || (ch >= '\t' && ch <= '\r')) {
 			if (!sp)
 				n++;
 			sp = 1;
 			continue;
 		}
 		sp = 0;
-		if ((*p & 0xc0) != 0x80)
+		if ((ch & 0xc0) != 0x80)
 			n++;
-		if (*p == ',')
+		if (ch == ',')
 			(*commas)++;
 	}
 	return n;

@@ -38,9 +38,9 @@ find_close(const char *s, size_t from, size_t len, const char *name)
 #define MAX_DEPTH 512
 
 static int
-nests(const char *name)
+nests(GumboTag tag)
 {
-	switch (gumbo_tag_enum(name)) {
+	switch (tag) {
 	case GUMBO_TAG_AREA:
 	case GUMBO_TAG_BASE:
 	case GUMBO_TAG_BR:
@@ -101,21 +101,26 @@ nests(const char *name)
 static int
 attr_kept(const char *name, size_t n)
 {
-	static const char *const keep[] = { "aria-hidden",
-		"aria-roledescription", "class", "content",
-		"datetime", "hidden", "id", "itemprop", "itemtype", "name",
-		"property",
-		"rel", "role", "style", "type", "color", "face", "size",
-		"encoding", "action", "prompt", "lang", "xml:lang",
-		"http-equiv", "ng-app",
+#define K(s) { s, sizeof(s) - 1 }
+	static const struct {
+		const char *s;
+		size_t n;
+	} keep[] = { K("aria-hidden"),
+		K("aria-roledescription"), K("class"), K("content"),
+		K("datetime"), K("hidden"), K("id"), K("itemprop"),
+		K("itemtype"), K("name"), K("property"),
+		K("rel"), K("role"), K("style"), K("type"), K("color"),
+		K("face"), K("size"), K("encoding"), K("action"), K("prompt"),
+		K("lang"), K("xml:lang"), K("http-equiv"), K("ng-app"),
 		/* The writer's: links, images, list numbers, table spans,
 		 * code's language. */
-		"href", "src", "alt", "start", "colspan", "rowspan",
-		"data-lang", "data-language", NULL };
+		K("href"), K("src"), K("alt"), K("start"), K("colspan"),
+		K("rowspan"), K("data-lang"), K("data-language") };
+#undef K
 	size_t k;
 
-	for (k = 0; keep[k]; k++)
-		if (strlen(keep[k]) == n && !strncasecmp(keep[k], name, n))
+	for (k = 0; k < sizeof(keep) / sizeof(keep[0]); k++)
+		if (keep[k].n == n && !strncasecmp(keep[k].s, name, n))
 			return 1;
 	return 0;
 }
@@ -192,9 +197,9 @@ strip_attrs(char *s, size_t w, size_t t, size_t gt, int link, int all)
 
 /* Whether the tag name read (to s[t]) is all of it and is pre. */
 static int
-is_pre(const char *s, size_t len, const char *name, size_t t)
+is_pre(const char *s, size_t len, GumboTag tag, size_t t)
 {
-	return !strcmp(name, "pre") &&
+	return tag == GUMBO_TAG_PRE &&
 	    (t >= len || html_space(s[t]) || s[t] == '/' || s[t] == '>');
 }
 
@@ -207,34 +212,165 @@ is_pre(const char *s, size_t len, const char *name, size_t t)
 static size_t
 squeeze(char *s, size_t w, size_t r, size_t end)
 {
-	size_t i = r, j;
+	size_t i;
+	int sp = 0;
 
-	while (i < end) {
-		for (j = i; j < end && !html_space(s[j]); j++)
-			;
-		if (j < end)
-			j++; /* the first of the run */
-		memmove(s + w, s + i, j - i);
-		w += j - i;
-		for (i = j; i < end && html_space(s[i]); i++)
-			;
+	/* A byte at a time: a page's text is mostly short words. */
+	for (i = r; i < end; i++) {
+		if (html_space(s[i])) {
+			if (sp)
+				continue;
+			sp = 1;
+		} else
+			sp = 0;
+		s[w++] = s[i];
 	}
 	return w;
 }
 
 /*
+ * gumbo_tag_enum(name) for the tags the scan tells apart (those that do
+ * not nest, <pre>, raw text), GUMBO_TAG_UNKNOWN for any other: name is
+ * lower case, so an exact comparison is gumbo's.  Compared by length
+ * (memcmp of a constant length is compiled inline), without gumbo's
+ * hash and case-folding comparison (a tag each).
+ */
+static GumboTag
+tag_of(const char *name, size_t n)
+{
+	switch (n) {
+	case 1:
+		if (!memcmp(name, "p", 1))
+			return GUMBO_TAG_P;
+		break;
+	case 2:
+		if (!memcmp(name, "br", 2))
+			return GUMBO_TAG_BR;
+		if (!memcmp(name, "hr", 2))
+			return GUMBO_TAG_HR;
+		if (!memcmp(name, "li", 2))
+			return GUMBO_TAG_LI;
+		if (!memcmp(name, "dt", 2))
+			return GUMBO_TAG_DT;
+		if (!memcmp(name, "dd", 2))
+			return GUMBO_TAG_DD;
+		if (!memcmp(name, "tr", 2))
+			return GUMBO_TAG_TR;
+		if (!memcmp(name, "td", 2))
+			return GUMBO_TAG_TD;
+		if (!memcmp(name, "th", 2))
+			return GUMBO_TAG_TH;
+		if (!memcmp(name, "rb", 2))
+			return GUMBO_TAG_RB;
+		if (!memcmp(name, "rt", 2))
+			return GUMBO_TAG_RT;
+		if (!memcmp(name, "rp", 2))
+			return GUMBO_TAG_RP;
+		break;
+	case 3:
+		if (!memcmp(name, "col", 3))
+			return GUMBO_TAG_COL;
+		if (!memcmp(name, "img", 3))
+			return GUMBO_TAG_IMG;
+		if (!memcmp(name, "wbr", 3))
+			return GUMBO_TAG_WBR;
+		if (!memcmp(name, "xmp", 3))
+			return GUMBO_TAG_XMP;
+		if (!memcmp(name, "pre", 3))
+			return GUMBO_TAG_PRE;
+		break;
+	case 4:
+		if (!memcmp(name, "area", 4))
+			return GUMBO_TAG_AREA;
+		if (!memcmp(name, "base", 4))
+			return GUMBO_TAG_BASE;
+		if (!memcmp(name, "link", 4))
+			return GUMBO_TAG_LINK;
+		if (!memcmp(name, "meta", 4))
+			return GUMBO_TAG_META;
+		if (!memcmp(name, "html", 4))
+			return GUMBO_TAG_HTML;
+		if (!memcmp(name, "head", 4))
+			return GUMBO_TAG_HEAD;
+		if (!memcmp(name, "body", 4))
+			return GUMBO_TAG_BODY;
+		break;
+	case 5:
+		if (!memcmp(name, "embed", 5))
+			return GUMBO_TAG_EMBED;
+		if (!memcmp(name, "input", 5))
+			return GUMBO_TAG_INPUT;
+		if (!memcmp(name, "param", 5))
+			return GUMBO_TAG_PARAM;
+		if (!memcmp(name, "track", 5))
+			return GUMBO_TAG_TRACK;
+		if (!memcmp(name, "thead", 5))
+			return GUMBO_TAG_THEAD;
+		if (!memcmp(name, "tbody", 5))
+			return GUMBO_TAG_TBODY;
+		if (!memcmp(name, "tfoot", 5))
+			return GUMBO_TAG_TFOOT;
+		if (!memcmp(name, "style", 5))
+			return GUMBO_TAG_STYLE;
+		if (!memcmp(name, "title", 5))
+			return GUMBO_TAG_TITLE;
+		break;
+	case 6:
+		if (!memcmp(name, "keygen", 6))
+			return GUMBO_TAG_KEYGEN;
+		if (!memcmp(name, "option", 6))
+			return GUMBO_TAG_OPTION;
+		if (!memcmp(name, "source", 6))
+			return GUMBO_TAG_SOURCE;
+		if (!memcmp(name, "script", 6))
+			return GUMBO_TAG_SCRIPT;
+		if (!memcmp(name, "iframe", 6))
+			return GUMBO_TAG_IFRAME;
+		break;
+	case 7:
+		if (!memcmp(name, "noembed", 7))
+			return GUMBO_TAG_NOEMBED;
+		break;
+	case 8:
+		if (!memcmp(name, "optgroup", 8))
+			return GUMBO_TAG_OPTGROUP;
+		if (!memcmp(name, "colgroup", 8))
+			return GUMBO_TAG_COLGROUP;
+		if (!memcmp(name, "textarea", 8))
+			return GUMBO_TAG_TEXTAREA;
+		if (!memcmp(name, "noframes", 8))
+			return GUMBO_TAG_NOFRAMES;
+		break;
+	case 9:
+		if (!memcmp(name, "plaintext", 9))
+			return GUMBO_TAG_PLAINTEXT;
+		break;
+	default:
+		break;
+	}
+	return GUMBO_TAG_UNKNOWN;
+}
+
+/*
  * The name of the tag whose name starts at s[t], lower case, into name
- * (cut to n - 1 bytes): returns the index after it.
+ * (cut to n - 1 bytes) and its tag into *tag (tag_of): returns the
+ * index after it.
  */
 static size_t
-tag_name(const char *s, size_t len, size_t t, char *name, size_t n)
+tag_name(const char *s, size_t len, size_t t, char *name, size_t n,
+    GumboTag *tag)
 {
 	size_t nl = 0;
 
-	for (; t < len && isalnum((unsigned char)s[t]); t++)
+	/* isalnum and tolower of the "C" locale, without their calls. */
+	for (; t < len && ((s[t] >= 'a' && s[t] <= 'z') ||
+	    (s[t] >= 'A' && s[t] <= 'Z') || (s[t] >= '0' && s[t] <= '9'));
+	    t++)
 		if (nl < n - 1)
-			name[nl++] = (char)tolower((unsigned char)s[t]);
+			name[nl++] = (char)(s[t] >= 'A' && s[t] <= 'Z' ?
+			    s[t] - 'A' + 'a' : s[t]);
 	name[nl] = '\0';
+	*tag = tag_of(name, nl);
 	return t;
 }
 
@@ -276,10 +412,9 @@ tag_end(const char *s, size_t len, size_t t)
 size_t
 uk_ex_shrink(char *s, size_t len, unsigned flags)
 {
-	static const char *const raw[] = { "textarea", "title", "xmp", "iframe",
-		"noembed", "noframes", "plaintext", "script", NULL };
 	size_t r = 0, w = 0, t, tw, gt, k, depth = 0, dropped = 0, pre = 0;
 	char name[16];
+	GumboTag tag;
 	int drop;
 
 	while (r < len) {
@@ -305,10 +440,10 @@ uk_ex_shrink(char *s, size_t len, unsigned flags)
 		if (r + 2 < len && s[r + 1] == '/' &&
 		    isalpha((unsigned char)s[r + 2])) {
 			/* An end tag: balance the depth count. */
-			t = tag_name(s, len, r + 2, name, sizeof(name));
+			t = tag_name(s, len, r + 2, name, sizeof(name), &tag);
 			lt = memchr(s + t, '>', len - t);
 			gt = lt ? (size_t)(lt - s) : len - 1;
-			if (nests(name)) {
+			if (nests(tag)) {
 				if (dropped) {
 					dropped--;
 					r = gt + 1;
@@ -317,7 +452,7 @@ uk_ex_shrink(char *s, size_t len, unsigned flags)
 				if (depth)
 					depth--;
 			}
-			if (pre && is_pre(s, len, name, t))
+			if (pre && is_pre(s, len, tag, t))
 				pre--;
 			memmove(s + w, s + r, gt + 1 - r);
 			w += gt + 1 - r;
@@ -328,9 +463,9 @@ uk_ex_shrink(char *s, size_t len, unsigned flags)
 			s[w++] = s[r++];
 			continue;
 		}
-		t = tag_name(s, len, r + 1, name, sizeof(name));
+		t = tag_name(s, len, r + 1, name, sizeof(name), &tag);
 		gt = tag_end(s, len, t);
-		if (nests(name) && s[gt - 1] != '/' && ++depth > MAX_DEPTH) {
+		if (nests(tag) && s[gt - 1] != '/' && ++depth > MAX_DEPTH) {
 			/* Too deep: the tag goes, its text stays. */
 			depth--;
 			dropped++;
@@ -345,7 +480,7 @@ uk_ex_shrink(char *s, size_t len, unsigned flags)
 				;
 			memmove(s + w, s + r, k - r);
 			w = strip_attrs(s, w + k - r, k, gt,
-			    !strcmp(name, "link"),
+			    tag == GUMBO_TAG_LINK,
 			    !!(flags & UK_EX_SHRINK_KEEP_ATTRS));
 			s[w++] = '>';
 		} else {
@@ -353,23 +488,32 @@ uk_ex_shrink(char *s, size_t len, unsigned flags)
 			w += gt + 1 - r;
 		}
 		r = gt + 1;
-		if (is_pre(s, len, name, t))
+		if (is_pre(s, len, tag, t))
 			pre++;
-		drop = !strcmp(name, "style");
-		if (!strcmp(name, "script"))
+		drop = tag == GUMBO_TAG_STYLE;
+		if (tag == GUMBO_TAG_SCRIPT)
 			drop = !memmem(s + tw, w - tw, "ld+json", 7);
 		if (drop) {
 			r = find_close(s, r, len, name);
 			continue;
 		}
-		for (k = 0; raw[k]; k++)
-			if (!strcmp(name, raw[k])) {
-				t = find_close(s, r, len, name);
-				memmove(s + w, s + r, t - r);
-				w += t - r;
-				r = t;
-				break;
-			}
+		switch (tag) {
+		case GUMBO_TAG_TEXTAREA: /* raw text: to the closing tag */
+		case GUMBO_TAG_TITLE:
+		case GUMBO_TAG_XMP:
+		case GUMBO_TAG_IFRAME:
+		case GUMBO_TAG_NOEMBED:
+		case GUMBO_TAG_NOFRAMES:
+		case GUMBO_TAG_PLAINTEXT:
+		case GUMBO_TAG_SCRIPT:
+			t = find_close(s, r, len, name);
+			memmove(s + w, s + r, t - r);
+			w += t - r;
+			r = t;
+			break;
+		default:
+			break;
+		}
 	}
 	s[w] = '\0';
 	return w;

@@ -25,74 +25,129 @@
 #include "util.h"
 
 /*
+ * The bytes of a word: ASCII letters and digits (isalnum in the "C"
+ * locale, which the programs never leave) and every byte over 127;
+ * word_byte[ch] is the byte lower-cased (tolower's ASCII), 0 for the
+ * others.  A table: isalnum and tolower are a call each per byte.
+ */
+static const unsigned char word_byte[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 0, 0,
+	0, 0, 0, 0, 0, 97, 98, 99, 100, 101, 102, 103,
+	104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115,
+	116, 117, 118, 119, 120, 121, 122, 0, 0, 0, 0, 0,
+	0, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107,
+	108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119,
+	120, 121, 122, 0, 0, 0, 0, 0, 128, 129, 130, 131,
+	132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+	144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155,
+	156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167,
+	168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179,
+	180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+	192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203,
+	204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215,
+	216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227,
+	228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+	240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251,
+	252, 253, 254, 255,
+};
+
+/*
  * The words of text s, of 4 bytes at least (shorter ones are mostly
  * the words of every text: "the", "and", "of"), as FNV-1a hashes of
- * their ASCII-lower-cased bytes: appended to *h (*n of them, room for
- * *alloc) when h is not NULL, else looked up in the sorted set[0..nset)
- * into *hit; returns how many there were.
+ * their ASCII-lower-cased bytes, appended to *h (*n of them, room for
+ * *alloc); returns how many there were.
  */
 static int
-hash_words(const char *s, uint32_t **h, size_t *n, size_t *alloc,
-    const uint32_t *set, size_t nset, int *hit)
+hash_words(const char *s, uint32_t **h, size_t *n, size_t *alloc)
 {
 	const unsigned char *p = (const unsigned char *)s, *q;
 	int words = 0;
 
 	while (*p) {
 		uint32_t v = 2166136261u;
-		size_t lo, hi;
 
-		while (*p && !isalnum(*p) && *p < 0x80)
+		while (*p && !word_byte[*p])
 			p++;
-		for (q = p; *q && (isalnum(*q) || *q >= 0x80); q++)
-			v = (v ^ (uint32_t)tolower(*q)) * 16777619u;
+		for (q = p; word_byte[*q]; q++)
+			v = (v ^ word_byte[*q]) * 16777619u;
 		if (q - p >= 4) {
 			words++;
-			if (h) {
-				if (*n == *alloc) {
-					*alloc = *alloc ? *alloc * 2 : 256;
-					*h = uk_util_xrealloc(*h,
-					    *alloc * sizeof(**h));
-				}
-				(*h)[(*n)++] = v;
-			} else {
-				for (lo = 0, hi = nset; lo < hi;) {
-					size_t m = lo + (hi - lo) / 2;
-
-					if (set[m] < v)
-						lo = m + 1;
-					else
-						hi = m;
-				}
-				*hit += lo < nset && set[lo] == v;
+			if (*n == *alloc) {
+				*alloc = *alloc ? *alloc * 2 : 256;
+				*h = uk_util_xrealloc(*h, *alloc * sizeof(**h));
 			}
+			(*h)[(*n)++] = v;
 		}
 		p = q;
 	}
 	return words;
 }
 
-static int
-cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+/*
+ * A set of word hashes: open addressing, linear probing, 0 an empty
+ * slot (the hash 0 held apart).  Built once, probed for each word of
+ * each block: a sort and a binary search a word cost three times as
+ * much.
+ */
+struct hset {
+	uint32_t *t;
+	uint32_t mask;
+	int zero;
+};
 
-	return x < y ? -1 : x > y;
+static uint32_t
+hset_slot(const struct hset *s, uint32_t v)
+{
+	return (v * 2654435761u) >> 7 & s->mask;
 }
 
-/* Sort h[0..*n) and keep each value once. */
+/* The set of h[0..n) into s (free s->t after). */
 static void
-uniq_u32(uint32_t *h, size_t *n)
+hset_build(struct hset *s, const uint32_t *h, size_t n)
 {
-	size_t i, k = 0;
+	size_t size = 16, i;
+	uint32_t j;
 
-	if (!*n)
-		return;
-	qsort(h, *n, sizeof(*h), cmp_u32);
-	for (i = 1; i < *n; i++)
-		if (h[i] != h[k])
-			h[++k] = h[i];
-	*n = k + 1;
+	while (size < 2 * n)
+		size *= 2;
+	s->t = uk_util_xcalloc(size, sizeof(*s->t));
+	s->mask = (uint32_t)(size - 1);
+	s->zero = 0;
+	for (i = 0; i < n; i++) {
+		if (!h[i]) {
+			s->zero = 1;
+			continue;
+		}
+		for (j = hset_slot(s, h[i]); s->t[j] && s->t[j] != h[i];
+		     j = (j + 1) & s->mask)
+			;
+		s->t[j] = h[i];
+	}
+}
+
+/* How many of h[0..n) the set s holds. */
+static int
+hits(const uint32_t *h, size_t n, const struct hset *s)
+{
+	size_t i;
+	uint32_t j;
+	int hit = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!h[i]) {
+			hit += s->zero;
+			continue;
+		}
+		for (j = hset_slot(s, h[i]); s->t[j] && s->t[j] != h[i];
+		     j = (j + 1) & s->mask)
+			;
+		hit += s->t[j] == h[i];
+	}
+	return hit;
 }
 
 /* A block's shape: its tag and its whole class attribute, hashed. */
@@ -132,18 +187,25 @@ void
 uk_ex_extra_features(struct ctx *c, const int *nx, int h1, const struct blk *bl,
     int nb, double *F)
 {
-	uint32_t *tw = NULL, *cw = NULL, *sh;
-	size_t nt = 0, at = 0, ncw = 0, ac = 0;
+	uint32_t *tw = NULL, *cw = NULL, *all = NULL, *sh;
+	struct hset tset, cset;
+	size_t nt = 0, at = 0, ncw = 0, ac = 0, nall = 0, aall = 0, from;
+	size_t *wr;
 	double tot = 0, seltot = 0;
 	int k, i, j, fc = -1, lc = -1;
 
 	if (c->x->title)
-		hash_words(c->x->title, &tw, &nt, &at, NULL, 0, NULL);
+		hash_words(c->x->title, &tw, &nt, &at);
 	if (h1 >= 0)
 		for (i = h1; i < c->n[h1].end; i++)
 			if (c->n[i].flags & F_TEXT)
 				hash_words(c->n[i].g->v.text.text, &tw, &nt,
-				    &at, NULL, 0, NULL);
+				    &at);
+	/*
+	 * Each block's words hashed once, into all (block k's from
+	 * wr[k] to wr[k + 1]); those of the rules' choice also into cw.
+	 */
+	wr = uk_util_xmalloc(((size_t)nb + 1) * sizeof(*wr));
 	for (k = 0; k < nb; k++) {
 		tot += bl[k].chars;
 		seltot += bl[k].sel;
@@ -151,25 +213,32 @@ uk_ex_extra_features(struct ctx *c, const int *nx, int h1, const struct blk *bl,
 			if (fc < 0)
 				fc = k;
 			lc = k;
-			for (i = bl[k].first; i >= 0; i = nx[i])
-				if (c->n[i].flags & F_SEL)
-					hash_words(c->n[i].g->v.text.text,
-					    &cw, &ncw, &ac, NULL, 0, NULL);
+		}
+		wr[k] = nall;
+		for (i = bl[k].first; i >= 0; i = nx[i]) {
+			from = nall;
+			hash_words(c->n[i].g->v.text.text, &all, &nall, &aall);
+			if (bl[k].sel > 0 && c->n[i].flags & F_SEL)
+				for (; from < nall; from++) {
+					if (ncw == ac) {
+						ac = ac ? ac * 2 : 256;
+						cw = uk_util_xrealloc(cw,
+						    ac * sizeof(*cw));
+					}
+					cw[ncw++] = all[from];
+				}
 		}
 	}
-	uniq_u32(tw, &nt);
-	uniq_u32(cw, &ncw);
+	wr[nb] = nall;
+	hset_build(&tset, tw, nt);
+	hset_build(&cset, cw, ncw);
 	sh = uk_util_xmalloc((size_t)nb * 2 * sizeof(*sh));
 	for (k = 0; k < nb; k++) {
 		double *x = F + (size_t)k * UK_EX_NSTK + UK_EX_NBF;
-		int words = 0, th = 0, ch = 0;
+		int words = (int)(wr[k + 1] - wr[k]);
+		int th = hits(all + wr[k], wr[k + 1] - wr[k], &tset);
+		int ch = hits(all + wr[k], wr[k + 1] - wr[k], &cset);
 
-		for (i = bl[k].first; i >= 0; i = nx[i]) {
-			words += hash_words(c->n[i].g->v.text.text, NULL, NULL,
-			    NULL, tw, nt, &th);
-			hash_words(c->n[i].g->v.text.text, NULL, NULL, NULL,
-			    cw, ncw, &ch);
-		}
 		x[0] = words ? (double)th / words : 0;
 		x[1] = words ? (double)ch / words : 0;
 		x[4] = fc < 0 ? 0 : k < fc ? -1 : k > lc ? 1 : 0;
@@ -198,6 +267,10 @@ uk_ex_extra_features(struct ctx *c, const int *nx, int h1, const struct blk *bl,
 	free(sh);
 	free(tw);
 	free(cw);
+	free(all);
+	free(wr);
+	free(tset.t);
+	free(cset.t);
 }
 
 /*

@@ -210,6 +210,43 @@ md_add(struct writer *w, const char *s, size_t n)
 	}
 }
 
+/* isspace of the "C" locale (the programs never leave it), inline. */
+#define W_SPACE(ch) ((ch) == ' ' || ((ch) >= '\t' && (ch) <= '\r'))
+
+/*
+ * The rest of a text node after a word of plain text (not Markdown, not
+ * <pre>): the writer's state is then what a word leaves (no break, no
+ * marker, no note, past a link's start), so each run of spaces before
+ * a word is one ' ' and a run at the end a break of 1 to come, as the
+ * word by word path writes them; copied a byte at a time into room
+ * made once.
+ */
+static void
+w_text_rest(struct writer *w, const unsigned char *p)
+{
+	size_t n = strlen((const char *)p), len;
+	char *o;
+	int sp = 0;
+
+	uk_buf_grow(w->b, n);
+	o = w->b->buf;
+	len = w->b->len;
+	for (; *p; p++) {
+		if (W_SPACE(*p)) {
+			sp = 1;
+			continue;
+		}
+		if (sp)
+			o[len++] = ' ';
+		sp = 0;
+		o[len++] = (char)*p;
+	}
+	o[len] = '\0';
+	w->b->len = len;
+	if (sp)
+		uk_ex_w_break(w, 1);
+}
+
 void
 uk_ex_w_text(struct writer *w, const char *s, int pre)
 {
@@ -238,6 +275,10 @@ uk_ex_w_text(struct writer *w, const char *s, int pre)
 			uk_buf_add(w->b, p, (size_t)(q - p));
 		w->bol = 0;
 		p = q;
+		if (!pre && !w->md) {
+			w_text_rest(w, p);
+			return;
+		}
 	}
 }
 
@@ -353,11 +394,27 @@ in_link_line(struct ctx *c, int j)
  * uk_ex_w_flush, which writes it before the paragraph's prefix and
  * marker ("> ", "- ", "## "), where uk_ex_dedupe looks for it.
  */
+/* The digits of v and then ch at p; returns the end. */
+static char *
+put_num(char *p, unsigned long v, char ch)
+{
+	char d[24];
+	int n = 0;
+
+	do
+		d[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (n)
+		*p++ = d[--n];
+	*p++ = ch;
+	return p;
+}
+
 static void
 card_note(struct ctx *c, int j, struct writer *w)
 {
 	struct uk_buf note = UK_BUF_INIT;
-	char num[64];
+	char num[96], *e;
 	size_t at;
 	int a, f, depth = 0;
 	unsigned long path = 5381;
@@ -379,8 +436,12 @@ card_note(struct ctx *c, int j, struct writer *w)
 			continue;
 		if (!note.len)
 			uk_buf_addch(&note, '\x1f');
-		snprintf(num, sizeof(num), "%d.%d.%lu,%d;", f, depth, path, a);
-		uk_buf_addstr(&note, num);
+		/* "%d.%d.%lu,%d;" (none negative) without snprintf's cost. */
+		e = put_num(num, (unsigned long)f, '.');
+		e = put_num(e, (unsigned long)depth, '.');
+		e = put_num(e, path, ',');
+		e = put_num(e, (unsigned long)a, ';');
+		uk_buf_add(&note, num, (size_t)(e - num));
 	}
 	if (note.len) {
 		uk_buf_addch(&note, '\x1f');

@@ -6,8 +6,17 @@ Pure Python (no sklearn): tests/extract-model.bats runs it and diffs its
 output against the committed lib/extract_model.c.
 
     export.py MODEL.json OUT.c
-"""
+
+Each model's trees are compiled into C: a tree is one expression of
+nested conditionals, `x[f] <= thr ? LEFT : RIGHT` down to the leaves'
+values, added to its class's raw score in the trees' order, so that the
+sums are those of a walk over the nodes bit for bit (the same
+thresholds and values, written as repr writes them, the same additions
+in the same order).  Compiled, a split costs a load, a comparison and a
+jump: a quarter of the instructions of a walk over a table of nodes
+(doc/PERFORMANCE.md, "Extraction")."""
 import json
+import math
 import sys
 
 
@@ -15,50 +24,88 @@ def c_double(v):
     return repr(float(v))
 
 
-def trees_c(name, m):
-    """C arrays for one tree ensemble m: {nclass, base, trees: [[cls,
-    nodes]]}, each node [feat, thr, left, right, value] (feat -1: leaf).
+# A line of trees: a generated table, read by the compiler.  A tree
+# longer than this stands on a line of its own.
+LINE_WIDTH = 2000
+# Lines of trees a function holds (scripts/sizes: a function under 120
+# lines).
+FUNC_LINES = 10
 
-    The nodes are written in preorder, so that a split's left child is
-    the node after it and only the right one is written; a split holds
-    its threshold and a leaf its value in the same field.  Several nodes
-    go on a line (the table stays under 1,500 lines)."""
-    out = []
-    roots, cls, nodes = [], [], []
-    for k, tree in m['trees']:
-        roots.append(len(nodes))
-        cls.append(k)
-        off = len(nodes)
-        for i, (f, thr, l, r, v) in enumerate(tree):
-            if f < 0:
-                nodes.append('{-1,0,%s}' % c_double(v))
-            else:
-                if l != i + 1:
-                    raise ValueError('%s: a tree not in preorder' % name)
-                nodes.append('{%d,%d,%s}' % (f, r + off, c_double(thr)))
-    n = max(len(roots), 1)
-    out.append('static const int %s_root[%d] = {' % (name, n))
-    out.append(wrap(['%d' % r for r in roots] or ['0']))
-    out.append('};')
-    out.append('static const int %s_cls[%d] = {' % (name, n))
-    out.append(wrap(['%d' % k for k in cls] or ['0']))
-    out.append('};')
-    out.append('static const struct uk_ex_tnode %s_nodes[%d] = {'
-               % (name, max(len(nodes), 1)))
-    out.append(wrap(nodes or ['{-1,0,0.0}'], width=NODE_WIDTH, sep=','))
-    out.append('};')
-    out.append('static const double %s_base[%d] = {' % (name, m['nclass']))
+
+def tree_expr(name, nodes):
+    """The C expression of one tree: nodes [feat, thr, left, right,
+    value] (feat -1: a leaf), node 0 its root."""
+    def expr(i, depth):
+        if depth > len(nodes):
+            raise ValueError('%s: a tree with a cycle' % name)
+        f, thr, left, right, v = nodes[i]
+        if f < 0:
+            if not math.isfinite(v):
+                raise ValueError('%s: a leaf of %r' % (name, v))
+            return c_double(v)
+        if not math.isfinite(thr):
+            raise ValueError('%s: a threshold of %r' % (name, thr))
+        return '(x[%d] <= %s ? %s : %s)' % (int(f), c_double(thr),
+                                            expr(left, depth + 1),
+                                            expr(right, depth + 1))
+    e = expr(0, 0)
+    # The outer parentheses are the statement's own.
+    return e[1:-1] if e.startswith('(') else e
+
+
+def trees_c(name, m):
+    """C for one tree ensemble m: {nclass, base, trees: [[cls, nodes]]}:
+    the functions that add the trees' leaves (name_add0, name_add1...,
+    each a run of trees in their order, called in turn), the baselines,
+    for a binary model the bounds of what the trees after each run may
+    add (the sums of their largest and of their smallest leaves), and
+    the model (struct uk_ex_trees)."""
+    nclass = int(m['nclass'])
+    lines, cur, ntree, lo, hi = [], '', [], [], []
+    for k, nodes in m['trees']:
+        if not 0 <= k < nclass:
+            raise ValueError('%s: a tree of class %r' % (name, k))
+        st = 'r[%d] += %s;' % (k, tree_expr(name, nodes))
+        if cur and len(cur) + 1 + len(st) > LINE_WIDTH:
+            lines.append(cur)
+            cur = ''
+        cur = cur + ' ' + st if cur else st
+        ntree.append(len(lines))
+        leaves = [float(n[4]) for n in nodes if n[0] < 0]
+        lo.append(min(leaves))
+        hi.append(max(leaves))
+    if cur:
+        lines.append(cur)
+    out, parts, rest = [], [], []
+    for j in range(0, len(lines), FUNC_LINES):
+        fn = '%s_add%d' % (name, len(parts))
+        parts.append(fn)
+        out += ['static void', '%s(const double *x, double *r)' % fn, '{']
+        out += ['\t' + ln for ln in lines[j:j + FUNC_LINES]]
+        out += ['}', '']
+        # The trees after this run: those on its lines' successors.
+        after = [t for t, ln in enumerate(ntree) if ln >= j + FUNC_LINES]
+        rest += [c_double(sum(hi[t] for t in after)),
+                 c_double(sum(lo[t] for t in after))]
+    if parts:
+        out.append('static void (*const %s_add[%d])(const double *, '
+                   'double *) = {' % (name, len(parts)))
+        out.append(wrap(parts))
+        out.append('};')
+    if parts and nclass == 1:
+        out.append('static const double %s_rest[%d] = {'
+                   % (name, len(rest)))
+        out.append(wrap(rest))
+        out.append('};')
+    out.append('static const double %s_base[%d] = {' % (name, nclass))
     out.append(wrap([c_double(b) for b in m['base']]))
     out.append('};')
-    out.append('const struct uk_ex_trees uk_ex_%s_model = { %d, %d, %s_root, '
-               '%s_cls,\n    %s_nodes, %s_base };' % (name, m['nclass'],
-                                                      len(roots), name, name,
-                                                      name, name))
+    out.append('const struct uk_ex_trees uk_ex_%s_model = { %d, %d, %s_base,'
+               % (name, nclass, len(m['trees']), name))
+    out.append('    %d, %s, %s };' % (
+        len(parts), '%s_add' % name if parts else 'NULL',
+        '%s_rest' % name if parts and nclass == 1 else 'NULL'))
     return '\n'.join(out)
-
-
-# The width of a line of nodes: a generated table, read by the compiler.
-NODE_WIDTH = 2000
 
 
 def wrap(items, width=72, sep=', '):
@@ -81,6 +128,7 @@ def export(model):
              ' * %s' % model.get('recipe', ''),
              ' */',
              '#include <gumbo.h>',
+             '#include <stddef.h>',
              '',
              '#include "extract_int.h"',
              '',
