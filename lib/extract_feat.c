@@ -1199,18 +1199,67 @@ in_side_form(struct ctx *c, int i)
  * (on articles, the model's drops cost more recall than they gained
  * precision: doc/EXTRACTION.md); the rest gets F_SKIP.  With all (the
  * stacked model on a page not typed an article), the model decides
- * every block: a chosen one is dropped under thr, one outside the
- * choice added as above.  With whole
+ * every block: a chosen one is dropped under thr (unless tables_held
+ * holds it), one outside the choice added as above.  With whole
  * (the region model's choice), every block of the body less its
  * boilerplate stays.  Returns how many text nodes were added or
  * dropped.
  */
+/* The nearest <table> holding block element b, or -1. */
 static int
-apply_blocks(struct ctx *c, const int *of, const struct blk *bl,
+table_of(struct ctx *c, int b)
+{
+	int p;
+
+	for (p = c->n[b].parent; p >= c->body; p = c->n[p].parent)
+		if (c->n[p].tag == GUMBO_TAG_TABLE)
+			return p;
+	return -1;
+}
+
+/*
+ * When the model decides every block: whether each of the nb blocks is
+ * a chosen one in a table of which it keeps a chosen header cell (at
+ * thr), into held.  A table's rows go with the header kept: a small
+ * page typed documentation kept a table's header and lost its short
+ * cells, each scored alone (tests/unit/t_extract "table kept").  Any
+ * kept cell holding its table's rows lost 0.00005 on each half.
+ */
+static void
+tables_held(struct ctx *c, const struct blk *bl, int nb, const double *sc,
+    double thr, char *held)
+{
+	int k, j, t, *tab = uk_util_xmalloc((size_t)nb * sizeof(*tab));
+#define HEAD(j) (c->n[bl[j].b].tag == GUMBO_TAG_TH)
+
+	for (k = 0; k < nb; k++)
+		tab[k] = bl[k].sel > 0 ? table_of(c, bl[k].b) : -1;
+	for (k = 0; k < nb; k++) {
+		held[k] = 0;
+		if ((t = tab[k]) < 0 || sc[k] >= thr)
+			continue;
+		/* The table's blocks are a run in document order. */
+		for (j = k - 1; j >= 0 && bl[j].b > t && !held[k]; j--)
+			held[k] = tab[j] == t && sc[j] >= thr && HEAD(j);
+		for (j = k + 1; j < nb && bl[j].b < c->n[t].end && !held[k];
+		    j++)
+			held[k] = tab[j] == t && sc[j] >= thr && HEAD(j);
+	}
+#undef HEAD
+	free(tab);
+}
+
+static int
+apply_blocks(struct ctx *c, const int *of, const struct blk *bl, int nb,
     const double *sc, double thr, int all, int whole)
 {
 	int i, k, keep, changed = 0;
+	char *held = NULL;
 
+	if (all && !whole) {
+		held = uk_util_xmalloc((size_t)nb);
+		tables_held(c, bl, nb, sc, thr, held);
+	}
 	for (i = c->body; i < c->nn; i++) {
 		struct nd *n = &c->n[i];
 
@@ -1222,7 +1271,7 @@ apply_blocks(struct ctx *c, const int *of, const struct blk *bl,
 		if (k < 0)
 			continue;
 		if (all && !whole && n->flags & F_SEL) {
-			if (sc[k] < thr) {
+			if (sc[k] < thr && !held[k]) {
 				n->flags |= F_SKIP | F_MDROP;
 				changed++;
 			}
@@ -1234,6 +1283,7 @@ apply_blocks(struct ctx *c, const int *of, const struct blk *bl,
 		else
 			n->flags |= F_SKIP | (keep ? F_MSHORT : F_MDROP);
 	}
+	free(held);
 	return changed;
 }
 
@@ -1411,7 +1461,7 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 			uk_ex_trees_eval(&uk_ex_region_model, g, &raw);
 			whole = raw > uk_ex_region_threshold;
 		}
-		changed = apply_blocks(c, of, bl, sc, thr, decide, whole);
+		changed = apply_blocks(c, of, bl, nb, sc, thr, decide, whole);
 		if (back && !whole)
 			changed += uk_ex_back_take(c, nx, &bk, uk_ex_back_min);
 	}
