@@ -1032,26 +1032,48 @@ collect_blocks(struct ctx *c, int *of, int *nx, struct blk **blp, int *h1)
 }
 
 /*
- * The blocks the rules set aside by a class, a tag or a role
- * (extract_stack.c) into *bk: each one's block features among the
+ * The candidates of the back model into *bk (extract_stack.c), with
+ * dump or when it may take one back (with apply, on a page whose article
+ * type scores uk_ex_back_margin under the best type's).  Returns whether
+ * it may: a candidate has uk_ex_back_min characters.  Found before the
+ * passes, so that a page with none of them runs no pass for it.
+ */
+static int
+back_candidates(struct ctx *c, int *nx, const struct blk *bl, int nb,
+    const double *ptype, int dump, int apply, struct uk_ex_back *bk)
+{
+	int k, back = apply && uk_ex_back_model.ntrees &&
+	    ptype[ARTICLE] < -uk_ex_back_margin;
+
+	memset(bk, 0, sizeof(*bk));
+	if ((!dump && !back) || !uk_ex_back_collect(c, nx, bl, nb, bk))
+		return 0;
+	for (k = 0; back && k < bk->nc; k++)
+		if (bk->bl[bk->cm[k]].chars >= uk_ex_back_min)
+			return 1;
+	return 0;
+}
+
+/*
+ * The blocks the rules set aside by a class, a tag or a role, which
+ * back_candidates put into *bk: each one's block features among the
  * blocks kept and set aside and its first pass score (the kept blocks'
  * are s1), then what the back model reads and says of them (of those
  * of uk_ex_back_min characters, or all with dump).  Returns whether the
  * model takes them back (with apply, on a page whose article type
  * scores uk_ex_back_margin under the best type's: doc/EXTRACTION.md,
- * "The block model"); they are worked out only then or with dump.
+ * "The block model": back, from back_candidates); they are worked out
+ * only then or with dump.
  */
 static int
-back_blocks(struct ctx *c, int *nx, const struct blk *bl, int nb,
-    int best, int h1, const double *pf, const double *ptype,
-    const double *s1, int dump, int apply, struct uk_ex_back *bk)
+back_blocks(struct ctx *c, int *nx, int best, int h1, const double *pf,
+    const double *ptype, const double *s1, int dump, int back,
+    struct uk_ex_back *bk)
 {
 	struct near at;
-	int k, m, back = apply && uk_ex_back_model.ntrees &&
-	    ptype[ARTICLE] < -uk_ex_back_margin;
+	int k, m;
 
-	memset(bk, 0, sizeof(*bk));
-	if ((!dump && !back) || !uk_ex_back_collect(c, nx, bl, nb, bk))
+	if ((!dump && !back) || !bk->nc)
 		return 0;
 	m = bk->nm;
 	near_init(c, bk->bl, m, h1, &at);
@@ -1415,11 +1437,10 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 	 * and nothing else reading a score (all: a dump, --explain, a
 	 * region model, deciding every block), the output is the rules'
 	 * whatever the scores: neither pass runs.  Nor when the back model
-	 * may take a block back: it reads every kept block's first-pass
-	 * score (back_blocks).
+	 * has a candidate it may take back: it reads every kept block's
+	 * first-pass score (back_blocks).
 	 */
-	back = apply && uk_ex_back_model.ntrees &&
-	    ptype[ARTICLE] < -uk_ex_back_margin;
+	back = back_candidates(c, nx, bl, nb, ptype, dump != NULL, apply, &bk);
 	for (k = 0, none = stk && !all && !back; none && k < nb; k++)
 		if (CANDIDATE(&bl[k]))
 			none = 0;
@@ -1453,8 +1474,8 @@ uk_ex_model_apply(struct ctx *c, int best, const double *pf, int apply)
 		thr = uk_ex_stack_threshold;
 	}
 	/* The blocks the rules set aside by a class, a tag or a role. */
-	back = back_blocks(c, nx, bl, nb, best, h1, pf, ptype, s1,
-	    dump != NULL, apply, &bk);
+	back = back_blocks(c, nx, best, h1, pf, ptype, s1, dump != NULL,
+	    back, &bk);
 	if (dump)
 		dump_features(c, dump, pf, F, r, s1, bl, nb, nx, &bk);
 	if (apply && uk_ex_block_model.ntrees) {
