@@ -185,7 +185,7 @@ EOF2
 	chmod 644 "$T/x/token"
 	run -3 --separate-stderr toolack serve -l 127.0.0.1:0 --token-file "$T/x/token"
 	[[ $stderr == *"not a private file of ours"* ]]
-	run -0 --separate-stderr env TOOLACK_TOKEN_FILE="$T/new/dir/token" XDG_RUNTIME_DIR= timeout 1 toolack serve -l 127.0.0.1:0 || true
+	run -0 --separate-stderr env TOOLACK_TOKEN_FILE="$T/new/dir/token" XDG_RUNTIME_DIR= timeout -k 5 1 toolack serve -l 127.0.0.1:0 || true
 	[ "$(stat -c %a "$T/new/dir")" = 700 ]
 	[ "$(stat -c %a "$T/new/dir/token")" = 600 ]
 }
