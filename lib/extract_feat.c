@@ -1251,23 +1251,19 @@ static void
 tables_held(struct ctx *c, const struct blk *bl, int nb, const double *sc,
     double thr, char *held)
 {
-	int k, j, t, *tab = uk_util_xmalloc((size_t)nb * sizeof(*tab));
-#define HEAD(j) (c->n[bl[j].b].tag == GUMBO_TAG_TH)
+	int k, *tab = uk_util_xmalloc((size_t)nb * sizeof(*tab));
+	char *hk = uk_util_xcalloc((size_t)c->nn, 1);
 
-	for (k = 0; k < nb; k++)
-		tab[k] = bl[k].sel > 0 ? table_of(c, bl[k].b) : -1;
+	/* Each table's kept header, then its cells: linear in the blocks. */
 	for (k = 0; k < nb; k++) {
-		held[k] = 0;
-		if ((t = tab[k]) < 0 || sc[k] >= thr)
-			continue;
-		/* The table's blocks are a run in document order. */
-		for (j = k - 1; j >= 0 && bl[j].b > t && !held[k]; j--)
-			held[k] = tab[j] == t && sc[j] >= thr && HEAD(j);
-		for (j = k + 1; j < nb && bl[j].b < c->n[t].end && !held[k];
-		    j++)
-			held[k] = tab[j] == t && sc[j] >= thr && HEAD(j);
+		tab[k] = bl[k].sel > 0 ? table_of(c, bl[k].b) : -1;
+		if (tab[k] >= 0 && sc[k] >= thr &&
+		    c->n[bl[k].b].tag == GUMBO_TAG_TH)
+			hk[tab[k]] = 1;
 	}
-#undef HEAD
+	for (k = 0; k < nb; k++)
+		held[k] = tab[k] >= 0 && sc[k] < thr && hk[tab[k]];
+	free(hk);
 	free(tab);
 }
 
