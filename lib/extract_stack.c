@@ -236,8 +236,10 @@ uk_ex_extra_features(struct ctx *c, const int *nx, int h1, const struct blk *bl,
 	for (k = 0; k < nb; k++) {
 		double *x = F + (size_t)k * UK_EX_NSTK + UK_EX_NBF;
 		int words = (int)(wr[k + 1] - wr[k]);
-		int th = hits(all + wr[k], wr[k + 1] - wr[k], &tset);
-		int ch = hits(all + wr[k], wr[k + 1] - wr[k], &cset);
+		/* No words at all: all is NULL, and so is no offset of it. */
+		const uint32_t *ow = all ? all + wr[k] : NULL;
+		int th = hits(ow, wr[k + 1] - wr[k], &tset);
+		int ch = hits(ow, wr[k + 1] - wr[k], &cset);
 
 		x[0] = words ? (double)th / words : 0;
 		x[1] = words ? (double)ch / words : 0;
